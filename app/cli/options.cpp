@@ -1,0 +1,126 @@
+#include "cli/options.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+#include "gvflab/error.hpp"
+#include "gvflab/phantoms.hpp"
+
+namespace gvflab::app {
+namespace {
+
+double parseNumber(const std::string& flag, const std::string& text) {
+  double v = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc() || ptr != end || !std::isfinite(v))
+    throw ParameterError("--" + flag + " needs a number, not '" + text + "'.");
+  return v;
+}
+
+double parseSpec(const std::string& key, const std::string& text) {
+  double v = parseNumber(key, text);
+  validate(findSpec(gvfParamSpecs(), key), v);
+  return v;
+}
+
+}  // namespace
+
+std::string helpText() {
+  std::ostringstream h;
+  h << "gvflab - live Gradient Vector Flow and active contours on OpenCL\n\n"
+       "Usage:\n"
+       "  gvflab [IMAGE] [options]                 open the viewer (default: the U phantom)\n"
+       "  gvflab --headless (IMAGE | --phantom NAME) [options]\n"
+       "  gvflab --list-devices | --help | --version\n\n"
+       "Options:\n";
+  for (const auto& s : gvfParamSpecs())
+    h << "  --" << s.key << " V" << std::string(s.key.size() < 12 ? 12 - s.key.size() : 1, ' ')
+      << s.help << " [" << s.minValue << ", " << s.maxValue << "], default " << s.defaultValue
+      << "\n";
+  h << "  --v0 edge|image      V0 = grad of the edge map (default) or of the smoothed image\n"
+       "  --phantom NAME       built-in image: u, room, blob\n"
+       "  --phantom-size N     side of the phantom in pixels (default 256)\n"
+       "  --device D           gpu, cpu, or part of a device name (default: a GPU if any)\n"
+       "  --kernel-dir DIR     load kernels/*.cl from DIR instead of the built-in copies\n"
+       "  --save-field F.mha   write the field (2-channel MetaImage, float)\n"
+       "  --save-magnitude F.png  write |V| scaled to its maximum\n"
+       "  --report R.json      write solver, iterations, error, opencl_ms, wall_ms\n"
+       "  --screenshot F.png   viewer: save the window after --frames frames and quit\n"
+       "  --frames N           viewer: quit after N frames\n";
+  return h.str();
+}
+
+Options parseOptions(const std::vector<std::string>& args) {
+  Options o;
+  o.gvf.mu = findSpec(gvfParamSpecs(), "mu").defaultValue;
+  o.gvf.sigma = findSpec(gvfParamSpecs(), "sigma").defaultValue;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= args.size()) throw ParameterError(a + " needs a value.");
+      return args[++i];
+    };
+    auto flagName = a.substr(a.find_first_not_of('-'));
+    if (a == "--help" || a == "-h") {
+      o.mode = Mode::Help;
+    } else if (a == "--version") {
+      o.mode = Mode::Version;
+    } else if (a == "--list-devices") {
+      o.mode = Mode::ListDevices;
+    } else if (a == "--headless") {
+      o.mode = Mode::Headless;
+    } else if (a == "--mu") {
+      o.gvf.mu = parseSpec("mu", value());
+    } else if (a == "--sigma") {
+      o.gvf.sigma = parseSpec("sigma", value());
+    } else if (a == "--iterations") {
+      o.iterations = static_cast<int>(parseSpec("iterations", value()));
+    } else if (a == "--v0") {
+      std::string v = value();
+      if (v == "edge") o.gvf.v0Mode = V0Mode::EdgeGradient;
+      else if (v == "image") o.gvf.v0Mode = V0Mode::ImageGradient;
+      else throw ParameterError("--v0 must be 'edge' or 'image', not '" + v + "'.");
+    } else if (a == "--phantom") {
+      o.phantom = value();
+      bool known = false;
+      for (const auto& n : phantomNames()) known = known || n == *o.phantom;
+      if (!known) makePhantom(*o.phantom, 16);  // throws the message listing the names
+    } else if (a == "--phantom-size") {
+      double n = parseNumber(flagName, value());
+      if (n < 16 || n > 16384 || n != std::floor(n))
+        throw ParameterError("--phantom-size must be a whole number in [16, 16384].");
+      o.phantomSize = static_cast<int>(n);
+    } else if (a == "--device") {
+      o.device = value();
+    } else if (a == "--kernel-dir") {
+      o.kernelDir = value();
+    } else if (a == "--save-field") {
+      o.saveField = value();
+    } else if (a == "--save-magnitude") {
+      o.saveMagnitude = value();
+    } else if (a == "--report") {
+      o.report = value();
+    } else if (a == "--screenshot") {
+      o.screenshot = value();
+    } else if (a == "--frames") {
+      double n = parseNumber(flagName, value());
+      if (n < 1 || n > 1e7 || n != std::floor(n))
+        throw ParameterError("--frames must be a whole number >= 1.");
+      o.frames = static_cast<int>(n);
+    } else if (!a.empty() && a[0] == '-') {
+      throw ParameterError("Unknown option '" + a + "'; see gvflab --help.");
+    } else {
+      if (o.image) throw ParameterError("Only one image can be given ('" + *o.image + "' and '" + a + "').");
+      o.image = a;
+    }
+  }
+  if (o.image && o.phantom)
+    throw ParameterError("Give either an image file or --phantom, not both.");
+  if (o.mode == Mode::Headless && !o.image && !o.phantom)
+    throw ParameterError("--headless needs an image file or --phantom u|room|blob.");
+  return o;
+}
+
+}  // namespace gvflab::app

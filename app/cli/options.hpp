@@ -1,0 +1,33 @@
+#pragma once
+// Command-line options of the gvflab executable (viewer and headless modes).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gvflab/params.hpp"
+
+namespace gvflab::app {
+
+enum class Mode { Viewer, Headless, ListDevices, Help, Version };
+
+struct Options {
+  Mode mode = Mode::Viewer;
+  std::optional<std::string> image;    // input file
+  std::optional<std::string> phantom;  // u | room | blob
+  int phantomSize = 256;
+  GvfParams gvf;
+  int iterations = 500;  // headless total
+  std::string device;    // "", gpu, cpu or a name substring
+  std::optional<std::string> kernelDir;
+  std::optional<std::string> saveField;
+  std::optional<std::string> saveMagnitude;
+  std::optional<std::string> report;
+  std::optional<std::string> screenshot;  // viewer: save one frame and quit
+  int frames = 0;                         // viewer: quit after N frames (0 = run)
+};
+
+// Throws ParameterError with a sentence on unknown flags, missing values or bad numbers.
+Options parseOptions(const std::vector<std::string>& args);
+std::string helpText();
+
+}  // namespace gvflab::app

@@ -1,0 +1,17 @@
+#pragma once
+// Loads user images for the viewer and the headless mode. Qt's readers cover PNG, JPEG, BMP,
+// PGM/PPM and (with qt6-image-formats-plugins) TIFF; MetaImage goes through the engine.
+#include <filesystem>
+
+#include "gvflab/image.hpp"
+
+namespace gvflab::app {
+
+// Grey levels in [0, 1] (colour images become luminance). Throws InputError with a sentence
+// naming the file and what is wrong: missing, empty, truncated, not an image, too large.
+Image2D loadImage(const std::filesystem::path& path);
+
+// File-dialog filter string listing the formats loadImage understands.
+const char* imageFileFilter();
+
+}  // namespace gvflab::app

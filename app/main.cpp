@@ -1,0 +1,48 @@
+// gvflab: the viewer, and the same executable headless. main catches once and prints a
+// sentence; nothing below it prints raw exceptions.
+#include <QCoreApplication>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/headless.hpp"
+#include "cli/options.hpp"
+#include "gvflab/error.hpp"
+#include "gvflab/version.hpp"
+#include "viewer/viewer_main.hpp"
+
+int main(int argc, char** argv) {
+  using namespace gvflab::app;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    Options options = parseOptions(args);
+    switch (options.mode) {
+      case Mode::Help:
+        std::cout << helpText();
+        return 0;
+      case Mode::Version:
+        std::cout << "gvflab " << gvflab::versionString() << "\n";
+        return 0;
+      case Mode::ListDevices:
+        listDevicesTo(std::cout);
+        return 0;
+      case Mode::Headless: {
+        QCoreApplication app(argc, argv);  // Qt's image plugins need an application object
+        runHeadless(options);
+        return 0;
+      }
+      case Mode::Viewer:
+        return runViewer(argc, argv, options);
+    }
+  } catch (const gvflab::Error& e) {
+    std::cerr << "gvflab: " << e.what() << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "gvflab: out of memory.\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "gvflab: unexpected error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

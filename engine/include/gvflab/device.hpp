@@ -1,0 +1,78 @@
+#pragma once
+// OpenCL device choice, context and profiling queue.
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gvflab/cl.hpp"
+
+namespace gvflab {
+
+class KernelLibrary;
+class Profiler;
+
+struct DeviceInfo {
+  int platformIndex = 0;
+  int deviceIndex = 0;
+  std::string platformName;
+  std::string name;
+  std::string version;
+  bool isGpu = false;
+  std::uint64_t globalMemBytes = 0;
+  std::uint64_t maxAllocBytes = 0;
+  std::size_t maxWorkGroupSize = 0;
+  int computeUnits = 0;
+  std::string extensions;
+
+  bool hasExtension(const std::string& ext) const;
+  std::string describe() const;  // one line for --list-devices and the UI
+};
+
+// Every device of every platform; platforms that fail or have no devices are skipped.
+std::vector<DeviceInfo> listDevices();
+
+// selector: "" or "gpu" (a GPU if any, else the first device), "cpu", or a case-insensitive
+// substring of the device or platform name. Throws DeviceError when nothing matches.
+DeviceInfo chooseDevice(const std::string& selector);
+
+struct ContextOptions {
+  std::string deviceSelector;                     // see chooseDevice
+  std::optional<std::filesystem::path> kernelDir;  // load kernels/*.cl from here, not embedded
+};
+
+// Owns the cl::Context, the profiling in-order queue, the kernel library and the profiler.
+class ComputeContext {
+ public:
+  static std::shared_ptr<ComputeContext> create(const ContextOptions& options = {});
+  ~ComputeContext();
+  ComputeContext(const ComputeContext&) = delete;
+  ComputeContext& operator=(const ComputeContext&) = delete;
+
+  const DeviceInfo& info() const { return info_; }
+  cl::Context& context() { return context_; }
+  cl::Device& device() { return device_; }
+  cl::CommandQueue& queue() { return queue_; }
+  KernelLibrary& kernels() { return *kernels_; }
+  Profiler& profiler() { return *profiler_; }
+
+  // Throws ResourceError naming the size and the limit when bytes do not fit one allocation.
+  void checkAllocation(std::uint64_t bytes, const std::string& what) const;
+
+ private:
+  ComputeContext() = default;
+  DeviceInfo info_;
+  cl::Context context_;
+  cl::Device device_;
+  cl::CommandQueue queue_;
+  std::unique_ptr<KernelLibrary> kernels_;
+  std::unique_ptr<Profiler> profiler_;
+};
+
+// Turns an OpenCL exception into a DeviceError with the call and the error's name.
+[[noreturn]] void rethrowClError(const cl::Error& e, const std::string& doing);
+std::string clErrorName(int code);
+
+}  // namespace gvflab

@@ -1,0 +1,35 @@
+#pragma once
+// The device-side inputs of GVF: edge map f and initial field V0 made from an image.
+#include <memory>
+
+#include "gvflab/cl.hpp"
+#include "gvflab/image.hpp"
+#include "gvflab/params.hpp"
+
+namespace gvflab {
+
+class ComputeContext;
+
+struct GvfInput {
+  int width = 0;
+  int height = 0;
+  cl::Buffer edge;  // float, f in [0, 1]
+  cl::Buffer v0;    // float2, interleaved
+  double maxV0Squared = 0;  // max |V0|², for the stability bound
+
+  std::size_t pixelCount() const { return static_cast<std::size_t>(width) * height; }
+};
+
+// Builds f and V0 on the device (kernels/edge_map.cl). The image must be 1..16384 pixels on a
+// side with finite values; throws InputError, ParameterError or ResourceError otherwise.
+GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma,
+                       V0Mode mode = V0Mode::EdgeGradient);
+
+Image2D readEdgeMap(ComputeContext& ctx, const GvfInput& input);
+Field2D readV0(ComputeContext& ctx, const GvfInput& input);
+
+// Normalised Gaussian weights w[0..r], r = ceil(3σ); σ = 0 gives {1}. Shared by the device
+// path and the double reference so both blur with the very same taps.
+std::vector<double> gaussianWeights(double sigma);
+
+}  // namespace gvflab

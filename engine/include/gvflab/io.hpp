@@ -1,0 +1,30 @@
+#pragma once
+// File formats the engine reads and writes without Qt. Writers are atomic: they write a
+// temporary file and rename it, so a failure never leaves a partial output behind.
+#include <filesystem>
+
+#include "gvflab/image.hpp"
+
+namespace gvflab {
+
+// MetaImage (.mha, data inline): 2 channels, MET_FLOAT, little-endian.
+void writeMetaImageField(const std::filesystem::path& path, const Field2D& field);
+Field2D readMetaImageField(const std::filesystem::path& path);
+// Scalar MetaImage (.mha or .mhd + raw) 2D image, any common element type, rescaled to [0, 1].
+Image2D readMetaImage(const std::filesystem::path& path);
+
+// 8-bit grey PNG; values are clamped to [0, 1].
+void writePngGray(const std::filesystem::path& path, const Image2D& image);
+// 8-bit RGB PNG from interleaved rgb bytes (width * height * 3).
+void writePngRgb(const std::filesystem::path& path, int width, int height,
+                 const std::vector<unsigned char>& rgb);
+// |V| scaled by its maximum (a flat field gives black).
+void writeMagnitudePng(const std::filesystem::path& path, const Field2D& field);
+
+// Binary or ASCII PGM/PPM (P2, P3, P5, P6), 8 or 16 bit; colour becomes luminance.
+Image2D readPnm(const std::filesystem::path& path);
+
+// Writes bytes to path through a temporary file in the same directory and a rename.
+void writeFileAtomically(const std::filesystem::path& path, const std::string& bytes);
+
+}  // namespace gvflab

@@ -1,0 +1,41 @@
+#pragma once
+// The OpenCL kernel sources (kernels/*.cl): embedded at build time, or read from a directory
+// for live editing. Programs are built once and cached; kernels are created by the caller once.
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gvflab/cl.hpp"
+
+namespace gvflab {
+
+class KernelLibrary {
+ public:
+  KernelLibrary(cl::Context context, cl::Device device,
+                std::optional<std::filesystem::path> kernelDir);
+
+  // Builds (once) and returns the program of a kernel file, e.g. "gvf_euler2d.cl".
+  // Throws KernelBuildError with the log, or InputError when the file does not exist.
+  cl::Program program(const std::string& file);
+  cl::Kernel kernel(const std::string& file, const std::string& name);
+
+  // Source text of a file (from the directory when one is set, else the embedded copy).
+  std::string source(const std::string& file) const;
+  std::vector<std::string> fileNames() const;
+  const std::optional<std::filesystem::path>& directory() const { return dir_; }
+
+  // Rebuilds every cached program from the current sources. On a failure the old programs
+  // stay in place and the KernelBuildError is rethrown. Returns true when anything changed.
+  bool reload();
+
+ private:
+  cl::Program build(const std::string& file, const std::string& src) const;
+  cl::Context context_;
+  cl::Device device_;
+  std::optional<std::filesystem::path> dir_;
+  std::map<std::string, std::pair<std::string, cl::Program>> cache_;  // file -> (source, program)
+};
+
+}  // namespace gvflab

@@ -1,0 +1,52 @@
+#pragma once
+// Keeps the OpenCL event of every kernel launch and turns them into per-kernel, per-frame
+// timings: the last frame, the mean and the 95th percentile over recent frames.
+#include <cstddef>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gvflab/cl.hpp"
+
+namespace gvflab {
+
+struct KernelStats {
+  double lastMs = 0;   // sum of this kernel's launches in the last frame that ran it
+  double meanMs = 0;   // mean per frame over the recent window
+  double p95Ms = 0;    // 95th percentile per frame over the recent window
+  double totalMs = 0;  // since the last reset
+  std::size_t launches = 0;
+  std::size_t frames = 0;  // frames in which the kernel ran
+};
+
+class Profiler {
+ public:
+  explicit Profiler(std::size_t window = 240) : window_(window) {}
+
+  void record(const std::string& kernel, const cl::Event& event);
+  // Waits for the frame's events and folds their durations in. Returns the frame's OpenCL ms.
+  double endFrame();
+
+  std::map<std::string, KernelStats> stats() const { return stats_; }
+  double totalMs() const;  // all kernels since the last reset
+  double totalMs(const std::string& prefix) const;  // kernels whose name starts with prefix
+  double lastFrameMs() const { return lastFrameMs_; }
+  void reset();
+
+ private:
+  struct Pending {
+    std::string kernel;
+    cl::Event event;
+  };
+  std::size_t window_;
+  std::vector<Pending> pending_;
+  std::map<std::string, KernelStats> stats_;
+  std::map<std::string, std::deque<double>> history_;
+  double lastFrameMs_ = 0;
+};
+
+// Milliseconds between an event's start and end (profiling must be on).
+double eventMs(const cl::Event& event);
+
+}  // namespace gvflab

@@ -1,0 +1,4 @@
+#pragma once
+namespace gvflab {
+const char* versionString();
+}

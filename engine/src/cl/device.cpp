@@ -1,0 +1,177 @@
+#include "gvflab/device.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
+#include "gvflab/error.hpp"
+#include "gvflab/kernel_library.hpp"
+#include "gvflab/profiler.hpp"
+
+namespace gvflab {
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\0' || std::isspace(static_cast<unsigned char>(s.back()))))
+    s.pop_back();
+  return s;
+}
+
+std::vector<cl::Platform> platforms() {
+  std::vector<cl::Platform> list;
+  try {
+    cl::Platform::get(&list);
+  } catch (const cl::Error&) {
+    // No ICD loader entries at all: report no devices rather than failing.
+    list.clear();
+  }
+  return list;
+}
+
+cl::Device deviceAt(int platformIndex, int deviceIndex) {
+  std::vector<cl::Device> devices;
+  platforms().at(platformIndex).getDevices(CL_DEVICE_TYPE_ALL, &devices);
+  return devices.at(deviceIndex);
+}
+
+}  // namespace
+
+bool DeviceInfo::hasExtension(const std::string& ext) const {
+  std::istringstream in(extensions);
+  std::string word;
+  while (in >> word)
+    if (word == ext) return true;
+  return false;
+}
+
+std::string DeviceInfo::describe() const {
+  std::ostringstream out;
+  out << name << " [" << (isGpu ? "GPU" : "CPU") << ", " << platformName << ", " << version
+      << ", " << computeUnits << " CUs, " << (globalMemBytes >> 20) << " MiB]";
+  return out.str();
+}
+
+std::vector<DeviceInfo> listDevices() {
+  std::vector<DeviceInfo> out;
+  auto plats = platforms();
+  for (std::size_t p = 0; p < plats.size(); ++p) {
+    std::vector<cl::Device> devices;
+    try {
+      plats[p].getDevices(CL_DEVICE_TYPE_ALL, &devices);
+    } catch (const cl::Error&) {
+      continue;  // CL_DEVICE_NOT_FOUND and friends: skip this platform
+    }
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+      try {
+        DeviceInfo info;
+        info.platformIndex = static_cast<int>(p);
+        info.deviceIndex = static_cast<int>(d);
+        info.platformName = trim(plats[p].getInfo<CL_PLATFORM_NAME>());
+        info.name = trim(devices[d].getInfo<CL_DEVICE_NAME>());
+        info.version = trim(devices[d].getInfo<CL_DEVICE_VERSION>());
+        info.isGpu = (devices[d].getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU) != 0;
+        info.globalMemBytes = devices[d].getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
+        info.maxAllocBytes = devices[d].getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+        info.maxWorkGroupSize = devices[d].getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+        info.computeUnits = static_cast<int>(devices[d].getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
+        info.extensions = devices[d].getInfo<CL_DEVICE_EXTENSIONS>();
+        out.push_back(std::move(info));
+      } catch (const cl::Error&) {
+        continue;
+      }
+    }
+  }
+  return out;
+}
+
+DeviceInfo chooseDevice(const std::string& selector) {
+  auto devices = listDevices();
+  if (devices.empty())
+    throw DeviceError(
+        "No OpenCL device was found. Install an OpenCL driver (on Debian: "
+        "apt-get install pocl-opencl-icd) and check with 'gvflab --list-devices'.");
+  std::string sel = lower(selector);
+  if (sel.empty() || sel == "gpu") {
+    for (const auto& d : devices)
+      if (d.isGpu) return d;
+    if (sel == "gpu")
+      return devices.front();  // "prefer a GPU": fall back rather than refuse
+    return devices.front();
+  }
+  if (sel == "cpu") {
+    for (const auto& d : devices)
+      if (!d.isGpu) return d;
+    throw DeviceError("No OpenCL CPU device was found; try '--device gpu' or see --list-devices.");
+  }
+  for (const auto& d : devices)
+    if (lower(d.name).find(sel) != std::string::npos ||
+        lower(d.platformName).find(sel) != std::string::npos)
+      return d;
+  std::string names;
+  for (const auto& d : devices) names += "\n  " + d.describe();
+  throw DeviceError("No OpenCL device matches '" + selector + "'. Available devices:" + names);
+}
+
+std::shared_ptr<ComputeContext> ComputeContext::create(const ContextOptions& options) {
+  std::shared_ptr<ComputeContext> ctx(new ComputeContext());
+  ctx->info_ = chooseDevice(options.deviceSelector);
+  try {
+    ctx->device_ = deviceAt(ctx->info_.platformIndex, ctx->info_.deviceIndex);
+    ctx->context_ = cl::Context(ctx->device_);
+    ctx->queue_ = cl::CommandQueue(ctx->context_, ctx->device_, CL_QUEUE_PROFILING_ENABLE);
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "creating an OpenCL context on " + ctx->info_.name);
+  }
+  ctx->kernels_ = std::make_unique<KernelLibrary>(ctx->context_, ctx->device_, options.kernelDir);
+  ctx->profiler_ = std::make_unique<Profiler>();
+  return ctx;
+}
+
+ComputeContext::~ComputeContext() {
+  try {
+    queue_.finish();
+  } catch (...) {
+    // Destructors must not throw; a lost device has nothing left to finish.
+  }
+}
+
+void ComputeContext::checkAllocation(std::uint64_t bytes, const std::string& what) const {
+  auto mib = [](std::uint64_t b) { return std::to_string((b + (1 << 20) - 1) >> 20) + " MiB"; };
+  if (bytes > info_.maxAllocBytes)
+    throw ResourceError(what + " needs " + mib(bytes) + " in one buffer, but " + info_.name +
+                        " allows at most " + mib(info_.maxAllocBytes) +
+                        " per allocation. Use a smaller image or region.");
+  if (bytes > info_.globalMemBytes)
+    throw ResourceError(what + " needs " + mib(bytes) + ", more than the " +
+                        mib(info_.globalMemBytes) + " of memory on " + info_.name + ".");
+}
+
+std::string clErrorName(int code) {
+  switch (code) {
+    case CL_DEVICE_NOT_FOUND: return "CL_DEVICE_NOT_FOUND";
+    case CL_DEVICE_NOT_AVAILABLE: return "CL_DEVICE_NOT_AVAILABLE";
+    case CL_MEM_OBJECT_ALLOCATION_FAILURE: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
+    case CL_OUT_OF_RESOURCES: return "CL_OUT_OF_RESOURCES";
+    case CL_OUT_OF_HOST_MEMORY: return "CL_OUT_OF_HOST_MEMORY";
+    case CL_BUILD_PROGRAM_FAILURE: return "CL_BUILD_PROGRAM_FAILURE";
+    case CL_INVALID_VALUE: return "CL_INVALID_VALUE";
+    case CL_INVALID_BUFFER_SIZE: return "CL_INVALID_BUFFER_SIZE";
+    case CL_INVALID_WORK_GROUP_SIZE: return "CL_INVALID_WORK_GROUP_SIZE";
+    case CL_INVALID_KERNEL_ARGS: return "CL_INVALID_KERNEL_ARGS";
+    case CL_INVALID_KERNEL_NAME: return "CL_INVALID_KERNEL_NAME";
+    case CL_PLATFORM_NOT_FOUND_KHR: return "CL_PLATFORM_NOT_FOUND_KHR";
+    default: return "OpenCL error " + std::to_string(code);
+  }
+}
+
+void rethrowClError(const cl::Error& e, const std::string& doing) {
+  throw DeviceError("OpenCL failed while " + doing + ": " + e.what() + " returned " +
+                    clErrorName(e.err()) + ".");
+}
+
+}  // namespace gvflab

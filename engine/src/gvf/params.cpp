@@ -1,0 +1,46 @@
+#include "gvflab/params.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "gvflab/error.hpp"
+
+namespace gvflab {
+
+void validate(const ParamSpec& spec, double value) {
+  std::ostringstream msg;
+  if (!std::isfinite(value)) {
+    msg << spec.label << " must be a finite number.";
+    throw ParameterError(msg.str());
+  }
+  if (value < spec.minValue || value > spec.maxValue) {
+    msg << spec.label << " = " << value << " is outside its range [" << spec.minValue << ", "
+        << spec.maxValue << "].";
+    throw ParameterError(msg.str());
+  }
+  if (spec.integer && value != std::floor(value)) {
+    msg << spec.label << " must be a whole number, not " << value << ".";
+    throw ParameterError(msg.str());
+  }
+}
+
+const ParamSpec& findSpec(const std::vector<ParamSpec>& specs, const std::string& key) {
+  for (const auto& s : specs)
+    if (s.key == key) return s;
+  throw ParameterError("Unknown parameter '" + key + "'.");
+}
+
+const std::vector<ParamSpec>& gvfParamSpecs() {
+  static const std::vector<ParamSpec> specs = {
+      {"mu", "mu", 0.0, 0.25, 0.15, false,
+       "GVF regularisation weight; larger diffuses further per iteration. The explicit Euler "
+       "step is stable only for mu <= (2 - max|V0|^2) / 8 in 2D."},
+      {"sigma", "sigma", 0.0, 20.0, 1.0, false,
+       "Gaussian smoothing (pixels) before the edge map; 0 = none."},
+      {"iterations", "iterations", 0, 10000000, 500, true,
+       "Euler iterations (headless total; in the viewer, per frame)."},
+  };
+  return specs;
+}
+
+}  // namespace gvflab

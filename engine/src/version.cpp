@@ -1,0 +1,5 @@
+#include "gvflab/version.hpp"
+
+namespace gvflab {
+const char* versionString() { return GVFLAB_VERSION; }
+}  // namespace gvflab

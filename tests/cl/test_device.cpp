@@ -1,0 +1,81 @@
+// Device choice, kernel loading from a directory, build errors and the profiler.
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "cl/cl_fixture.hpp"
+#include "gvflab/error.hpp"
+#include "gvflab/kernel_library.hpp"
+#include "gvflab/profiler.hpp"
+#include "test_support.hpp"
+
+using namespace gvflab;
+
+TEST_CASE("devices are listed and chosen by kind or name") {
+  auto devices = listDevices();
+  REQUIRE(!devices.empty());
+  for (const auto& d : devices) CHECK(!d.name.empty());
+  DeviceInfo any = chooseDevice("");
+  CHECK(!any.name.empty());
+  DeviceInfo byName = chooseDevice(devices.front().name.substr(0, 6));
+  CHECK(byName.name == devices.front().name);
+  CHECK_THROWS_WITH_AS(chooseDevice("no-such-device-xyz"), doctest::Contains("Available devices"),
+                       DeviceError);
+}
+
+TEST_CASE("embedded kernels build, and every kernel file is embedded") {
+  auto ctx = test::sharedContext();
+  auto names = ctx->kernels().fileNames();
+  for (const char* f : {"edge_map.cl", "reduce.cl", "gvf_euler2d.cl", "gvf_error2d.cl"})
+    CHECK(std::find(names.begin(), names.end(), f) != names.end());
+  CHECK_NOTHROW(ctx->kernels().program("gvf_euler2d.cl"));
+  CHECK_THROWS_AS(ctx->kernels().program("nope.cl"), InputError);
+  CHECK_THROWS_AS(ctx->kernels().kernel("reduce.cl", "no_such_kernel"), KernelBuildError);
+}
+
+TEST_CASE("kernel directory: a build error carries file and log; reload keeps the last good") {
+  auto dir = test::scratchDir("kernel_dir");
+  std::filesystem::copy_file(std::filesystem::path(GVFLAB_SOURCE_DIR) / "kernels" / "reduce.cl",
+                             dir / "reduce.cl");
+  auto ctx = ComputeContext::create({"", dir});
+  CHECK(ctx->kernels().directory() == dir);
+  cl::Program good = ctx->kernels().program("reduce.cl");
+  std::ofstream(dir / "reduce.cl") << "__kernel void reduce_sum(__global float* x) { x[0] = y; }\n";
+  try {
+    ctx->kernels().reload();
+    FAIL("a broken kernel must not build");
+  } catch (const KernelBuildError& e) {
+    CHECK(e.file() == "reduce.cl");
+    CHECK(!e.log().empty());
+    CHECK(std::string(e.what()).find("reduce.cl") != std::string::npos);
+  }
+  CHECK(ctx->kernels().program("reduce.cl")() == good());  // the old program is still in use
+  std::ofstream(dir / "broken.cl") << "this is not OpenCL C";
+  CHECK_THROWS_AS(ctx->kernels().program("broken.cl"), KernelBuildError);
+  CHECK_THROWS_AS(ComputeContext::create({"", dir / "missing"}), InputError);
+}
+
+TEST_CASE("profiler reports last, mean and p95 per kernel per frame") {
+  auto ctx = test::sharedContext();
+  Profiler prof;
+  cl::Buffer buf(ctx->context(), CL_MEM_READ_WRITE, 1 << 20);
+  for (int frame = 0; frame < 5; ++frame) {
+    for (int k = 0; k <= frame; ++k) {
+      cl::Event ev;
+      ctx->queue().enqueueFillBuffer(buf, 0.0f, 0, 1 << 20, nullptr, &ev);
+      prof.record("fill", ev);
+    }
+    double ms = prof.endFrame();
+    CHECK(ms > 0);
+  }
+  auto s = prof.stats().at("fill");
+  CHECK(s.frames == 5);
+  CHECK(s.launches == 15);
+  CHECK(s.p95Ms >= s.meanMs * 0.5);
+  CHECK(s.p95Ms >= s.lastMs * 0.0);
+  CHECK(s.totalMs == doctest::Approx(s.meanMs * 5).epsilon(1e-9));
+  CHECK(prof.totalMs("fi") == doctest::Approx(s.totalMs));
+  CHECK(prof.totalMs("x") == 0.0);
+  prof.reset();
+  CHECK(prof.stats().empty());
+}

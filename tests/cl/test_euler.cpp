@@ -1,0 +1,110 @@
+// Euler GVF on the device against the double reference, the stability guard and the
+// boundary rule. Tolerance: 1e-5 absolute after 1 step and 5e-5 after 60 steps (fields are
+// O(0.5); float32 accumulates ~1e-7 relative per step).
+#include <doctest/doctest.h>
+
+#include "cl/cl_fixture.hpp"
+#include "gvflab/error.hpp"
+#include "gvflab/euler_solver.hpp"
+#include "gvflab/kernel_library.hpp"
+#include "gvflab/phantoms.hpp"
+#include "test_support.hpp"
+
+using namespace gvflab;
+
+namespace {
+
+void compareIterations(const Image2D& img, double sigma, double mu, int iterations, double tol) {
+  auto ctx = test::sharedContext();
+  EulerSolver solver(ctx, buildGvfInput(*ctx, img, sigma), mu);
+  auto v0 = reference::initialField(test::toGrid(img), sigma, V0Mode::EdgeGradient);
+  solver.step(iterations);
+  CHECK(solver.iterations() == iterations);
+  auto ref = reference::eulerIterate(v0, v0, mu, iterations);
+  CHECK(test::maxAbsDiff(solver.readField().data, ref.values) < tol);
+}
+
+}  // namespace
+
+TEST_CASE("Euler iterations match the reference on phantoms and random images") {
+  compareIterations(makePhantom("u", 64), 1.0, 0.15, 1, 1e-5);
+  compareIterations(makePhantom("u", 64), 1.0, 0.15, 60, 5e-5);
+  compareIterations(makePhantom("room", 80), 0.0, 0.1, 60, 5e-5);
+  compareIterations(makePhantom("blob", 72), 2.0, 0.2, 60, 5e-5);
+  const int sizes[][2] = {{67, 45}, {200, 31}, {1, 1}, {2, 3}, {5, 1}, {33, 129}};
+  std::uint32_t seed = 100;
+  for (auto [w, h] : sizes) {
+    CAPTURE(w);
+    CAPTURE(h);
+    compareIterations(test::randomImage(w, h, seed++), 1.0, 0.12, 25, 5e-5);
+  }
+}
+
+TEST_CASE("the Euler kernel writes every pixel and follows the boundary rule (poisoned output)") {
+  auto ctx = test::sharedContext();
+  const int w = 45, h = 19;
+  const std::size_t n = std::size_t(w) * h;
+  auto v = test::toRef(Field2D(w, h));
+  auto v0 = v;
+  for (std::size_t i = 0; i < v.values.size(); ++i) {
+    v.values[i] = std::sin(0.1 * i);
+    v0.values[i] = 0.5 * std::cos(0.07 * i);
+  }
+  std::vector<float> vf(v.values.begin(), v.values.end()), v0f(v0.values.begin(), v0.values.end());
+  std::vector<float> poison(2 * n, NAN);
+  cl::Buffer bv(ctx->context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 8, vf.data());
+  cl::Buffer bv0(ctx->context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 8, v0f.data());
+  cl::Buffer out(ctx->context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 8, poison.data());
+  cl::Kernel k = ctx->kernels().kernel("gvf_euler2d.cl", "gvf_euler_step");
+  k.setArg(0, bv);
+  k.setArg(1, bv0);
+  k.setArg(2, out);
+  k.setArg(3, w);
+  k.setArg(4, h);
+  k.setArg(5, 0.2f);
+  ctx->queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(64, 24), cl::NDRange(16, 8));
+  std::vector<float> res(2 * n);
+  ctx->queue().enqueueReadBuffer(out, CL_TRUE, 0, n * 8, res.data());
+  auto ref = reference::eulerStep(v, v0, 0.2);
+  CHECK(test::maxAbsDiff(res, ref.values) < 1e-5);
+  // Border pixel (0, 5): its left neighbour is read from x = 1 (mirror), not clamped.
+  auto at = [&](int x, int y, int c) { return v.values[2 * (y * w + x) + c]; };
+  double lap = 2 * at(1, 5, 0) + at(0, 4, 0) + at(0, 6, 0) - 4 * at(0, 5, 0);
+  double s = v0.values[2 * (5 * w)] * v0.values[2 * (5 * w)] +
+             v0.values[2 * (5 * w) + 1] * v0.values[2 * (5 * w) + 1];
+  double expect = at(0, 5, 0) + 0.2 * lap - (at(0, 5, 0) - v0.values[2 * (5 * w)]) * s;
+  CHECK(res[2 * (5 * w)] == doctest::Approx(expect).epsilon(1e-5));
+}
+
+TEST_CASE("the stability guard refuses mu beyond the bound, NaN and negatives") {
+  auto ctx = test::sharedContext();
+  GvfInput in = buildGvfInput(*ctx, makePhantom("u", 64), 1.0);
+  const double bound = EulerSolver::stabilityBound(in.maxV0Squared);
+  CHECK(bound > 0.1);
+  CHECK(bound <= 0.25);
+  CHECK_THROWS_WITH_AS(EulerSolver(ctx, in, bound + 0.01), doctest::Contains("stability bound"),
+                       ParameterError);
+  EulerSolver solver(ctx, in, bound);
+  CHECK_THROWS_AS(solver.setMu(NAN), ParameterError);
+  CHECK_THROWS_AS(solver.setMu(-0.1), ParameterError);
+  CHECK_THROWS_AS(solver.setMu(bound * 1.5), ParameterError);
+  CHECK(solver.mu() == bound);  // a refused value leaves the solver as it was
+  // At the bound itself the iteration stays bounded.
+  solver.step(300);
+  auto f = solver.readField();
+  double m = 0;
+  for (float x : f.data) m = std::max(m, static_cast<double>(std::abs(x)));
+  CHECK(m < 1.0);
+}
+
+TEST_CASE("reset returns to V0 and iterations to zero") {
+  auto ctx = test::sharedContext();
+  GvfInput in = buildGvfInput(*ctx, makePhantom("room", 48), 1.0);
+  EulerSolver solver(ctx, in, 0.15);
+  const auto v0 = readV0(*ctx, in).data;
+  solver.step(7);
+  CHECK(solver.readField().data != v0);
+  solver.reset();
+  CHECK(solver.iterations() == 0);
+  CHECK(solver.readField().data == v0);
+}

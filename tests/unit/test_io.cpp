@@ -1,0 +1,108 @@
+// File formats: round trips, and clear errors on corrupt, truncated and empty files.
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "gvflab/error.hpp"
+#include "gvflab/io.hpp"
+#include "test_support.hpp"
+
+using namespace gvflab;
+namespace fs = std::filesystem;
+
+namespace {
+void writeBytes(const fs::path& p, const std::string& bytes) {
+  std::ofstream(p, std::ios::binary) << bytes;
+}
+std::string readBytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+}  // namespace
+
+TEST_CASE("MetaImage vector field round trip keeps every float") {
+  auto dir = test::scratchDir("io_mha");
+  Field2D f(13, 7);
+  for (std::size_t i = 0; i < f.data.size(); ++i) f.data[i] = std::sin(0.37f * i) * 3.0f;
+  writeMetaImageField(dir / "f.mha", f);
+  std::string bytes = readBytes(dir / "f.mha");
+  CHECK(bytes.find("ElementNumberOfChannels = 2") != std::string::npos);
+  CHECK(bytes.find("ElementType = MET_FLOAT") != std::string::npos);
+  CHECK(bytes.find("DimSize = 13 7") != std::string::npos);
+  Field2D g = readMetaImageField(dir / "f.mha");
+  CHECK(g.width == 13);
+  CHECK(g.height == 7);
+  CHECK(g.data == f.data);
+}
+
+TEST_CASE("MetaImage reader refuses truncated, empty and garbage files") {
+  auto dir = test::scratchDir("io_mha_bad");
+  Field2D f(8, 8);
+  writeMetaImageField(dir / "ok.mha", f);
+  std::string bytes = readBytes(dir / "ok.mha");
+  writeBytes(dir / "trunc.mha", bytes.substr(0, bytes.size() - 10));
+  writeBytes(dir / "empty.mha", "");
+  writeBytes(dir / "garbage.mha", std::string("\x89PNG\r\n\x1a\n", 8) + std::string(100, 'x'));
+  writeBytes(dir / "huge.mha", "NDims = 2\nDimSize = 99999999 5\nElementType = MET_FLOAT\n"
+                               "ElementDataFile = LOCAL\n");
+  CHECK_THROWS_WITH_AS(readMetaImageField(dir / "trunc.mha"), doctest::Contains("truncated"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(readMetaImageField(dir / "empty.mha"), doctest::Contains("empty"),
+                       InputError);
+  CHECK_THROWS_AS(readMetaImageField(dir / "garbage.mha"), InputError);
+  CHECK_THROWS_WITH_AS(readMetaImageField(dir / "huge.mha"), doctest::Contains("impossible"),
+                       InputError);
+  CHECK_THROWS_AS(readMetaImageField(dir / "missing.mha"), InputError);
+  CHECK_THROWS_AS(readMetaImage(dir / "ok.mha"), InputError);  // 2 channels is not an image
+}
+
+TEST_CASE("scalar MetaImage with a separate raw file is rescaled to [0, 1]") {
+  auto dir = test::scratchDir("io_mhd");
+  writeBytes(dir / "a.mhd",
+             "ObjectType = Image\nNDims = 2\nDimSize = 3 2\nElementType = MET_USHORT\n"
+             "ElementDataFile = a.raw\n");
+  std::vector<std::uint16_t> raw = {100, 200, 300, 400, 500, 600};
+  writeBytes(dir / "a.raw", std::string(reinterpret_cast<char*>(raw.data()), 12));
+  Image2D img = readMetaImage(dir / "a.mhd");
+  CHECK(img.width == 3);
+  CHECK(img.at(0, 0) == doctest::Approx(0.0));
+  CHECK(img.at(2, 1) == doctest::Approx(1.0));
+  CHECK(img.at(1, 0) == doctest::Approx(0.2));
+}
+
+TEST_CASE("PGM/PPM reader: binary and ascii, and clear errors") {
+  auto dir = test::scratchDir("io_pnm");
+  writeBytes(dir / "a.pgm", std::string("P5\n# comment\n3 2\n255\n") +
+                                std::string("\x00\x80\xff\x10\x20\x30", 6));
+  Image2D a = readPnm(dir / "a.pgm");
+  CHECK(a.width == 3);
+  CHECK(a.height == 2);
+  CHECK(a.at(2, 0) == doctest::Approx(1.0));
+  CHECK(a.at(1, 0) == doctest::Approx(128 / 255.0));
+  writeBytes(dir / "b.ppm", "P3 1 1 255 255 255 255\n");
+  CHECK(readPnm(dir / "b.ppm").at(0, 0) == doctest::Approx(1.0));
+  writeBytes(dir / "trunc.pgm", std::string("P5 4 4 255\n") + std::string(5, 'a'));
+  writeBytes(dir / "empty.pgm", "");
+  writeBytes(dir / "zero.pgm", "P5 0 4 255\n");
+  writeBytes(dir / "notpnm.pgm", "hello world");
+  CHECK_THROWS_WITH_AS(readPnm(dir / "trunc.pgm"), doctest::Contains("truncated"), InputError);
+  CHECK_THROWS_WITH_AS(readPnm(dir / "empty.pgm"), doctest::Contains("empty"), InputError);
+  CHECK_THROWS_WITH_AS(readPnm(dir / "zero.pgm"), doctest::Contains("impossible"), InputError);
+  CHECK_THROWS_AS(readPnm(dir / "notpnm.pgm"), InputError);
+}
+
+TEST_CASE("PNG writer produces a well-formed file and writes atomically") {
+  auto dir = test::scratchDir("io_png");
+  Image2D img(70000 / 700, 3, 0.5f);
+  writePngGray(dir / "g.png", img);
+  std::string bytes = readBytes(dir / "g.png");
+  CHECK(bytes.substr(0, 8) == std::string("\x89PNG\r\n\x1a\n", 8));
+  CHECK(bytes.find("IHDR") == 12);
+  CHECK(bytes.find("IEND") == bytes.size() - 8);
+  // A missing folder fails with a sentence and leaves no file and no temporary behind.
+  CHECK_THROWS_WITH_AS(writePngGray(dir / "nope" / "g.png", img),
+                       doctest::Contains("does not exist"), InputError);
+  int files = 0;
+  for (auto& e : fs::directory_iterator(dir)) files += e.is_regular_file();
+  CHECK(files == 1);
+}
