@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gvflab/device.hpp"
+#include "gvflab/euler_solver.hpp"
 
 namespace gvflab::bench {
 
@@ -14,6 +15,7 @@ struct BenchArgs {
   int iterations = 512;
   int repeats = 5;
   bool json = false;
+  EulerLaunch launch = EulerLaunch::Auto;
 };
 
 // Device-to-device copy bandwidth in GB/s (bytes read + bytes written), best of several runs

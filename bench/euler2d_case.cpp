@@ -14,7 +14,9 @@ int runEuler2d(const BenchArgs& args, std::ostream& out) {
   auto ctx = ComputeContext::create({args.device, {}});
   const double copyGbps = measureCopyGbps(*ctx);
   GvfInput input = buildGvfInput(*ctx, makePhantom("blob", args.size), 1.0);
-  EulerSolver solver(ctx, input, std::min(0.15, EulerSolver::stabilityBound(input.maxV0Squared)));
+  EulerSolver solver(ctx, input, std::min(0.15, EulerSolver::stabilityBound(input.maxV0Squared)),
+                     args.launch);
+  const char* launchName = solver.launch() == EulerLaunch::Tiled ? "tiled" : "single";
   solver.step(std::min(args.iterations, 64));  // warm-up: build, first touch
   ctx->profiler().endFrame();
 
@@ -28,7 +30,7 @@ int runEuler2d(const BenchArgs& args, std::ostream& out) {
     ctx->queue().enqueueMarkerWithWaitList(nullptr, &last);
     last.wait();
     ctx->profiler().endFrame();
-    bestKernelMs = std::min(bestKernelMs, ctx->profiler().totalMs("gvf_euler_step"));
+    bestKernelMs = std::min(bestKernelMs, ctx->profiler().totalMs("gvf_euler"));
     const auto t0 = first.getProfilingInfo<CL_PROFILING_COMMAND_END>();
     const auto t1 = last.getProfilingInfo<CL_PROFILING_COMMAND_START>();
     bestSpanMs = std::min(bestSpanMs, static_cast<double>(t1 - t0) * 1e-6);
@@ -48,7 +50,8 @@ int runEuler2d(const BenchArgs& args, std::ostream& out) {
         << ", \"fraction_of_copy\": " << achievedGbps / copyGbps << "}\n";
   } else {
     out << std::fixed << std::setprecision(4) << "euler2d " << args.size << "x" << args.size
-        << " x " << args.iterations << " iterations on " << ctx->info().name << "\n"
+        << " x " << args.iterations << " iterations on " << ctx->info().name << " (" << launchName
+        << " launches)\n"
         << "  kernel time  " << bestKernelMs << " ms total, " << msPerIt * 1e3
         << " us/iteration (best of " << args.repeats << ")\n"
         << "  queue span   " << bestSpanMs << " ms (includes launch gaps)\n"

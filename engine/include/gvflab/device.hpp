@@ -35,7 +35,8 @@ struct DeviceInfo {
 std::vector<DeviceInfo> listDevices();
 
 // selector: "" or "gpu" (a GPU if any, else the first device), "cpu", or a case-insensitive
-// substring of the device or platform name. Throws DeviceError when nothing matches.
+// substring of the device name, platform name or version (e.g. "pocl", "nvidia").
+// Throws DeviceError when nothing matches.
 DeviceInfo chooseDevice(const std::string& selector);
 
 struct ContextOptions {

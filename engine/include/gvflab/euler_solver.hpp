@@ -10,10 +10,20 @@ namespace gvflab {
 
 class ComputeContext;
 
+// How the iterations are launched. Both give the same field (same arithmetic, same order).
+enum class EulerLaunch {
+  Auto,    // Tiled on GPUs, where launches cost more than memory traffic; Single on CPUs
+  Single,  // one launch per iteration (gvf_euler2d.cl)
+  Tiled,   // up to kTiledSteps iterations per launch in local memory (gvf_euler2d_tiled.cl)
+};
+
 class EulerSolver : public Solver {
  public:
+  static constexpr int kTiledSteps = 4;  // = HALO in gvf_euler2d_tiled.cl
+
   // Throws ParameterError if mu is NaN, negative or beyond the stability bound.
-  EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, double mu);
+  EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, double mu,
+              EulerLaunch launch = EulerLaunch::Auto);
   ~EulerSolver() override;
 
   // Largest stable μ for the explicit step V += μ∇²V − (V − V0)|V0|² with unit time step:
@@ -23,6 +33,7 @@ class EulerSolver : public Solver {
 
   void setMu(double mu);  // same checks as the constructor; keeps the current field
   double mu() const { return mu_; }
+  EulerLaunch launch() const { return launch_; }
   const GvfInput& input() const { return input_; }
 
   std::string name() const override { return "euler"; }
@@ -42,7 +53,9 @@ class EulerSolver : public Solver {
   cl::Buffer v_[2];
   int current_ = 0;
   long iterations_ = 0;
+  EulerLaunch launch_;
   cl::Kernel stepKernel_;
+  cl::Kernel tiledKernel_;
   std::unique_ptr<ErrorMetric> metric_;
 };
 

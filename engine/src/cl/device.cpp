@@ -110,7 +110,8 @@ DeviceInfo chooseDevice(const std::string& selector) {
   }
   for (const auto& d : devices)
     if (lower(d.name).find(sel) != std::string::npos ||
-        lower(d.platformName).find(sel) != std::string::npos)
+        lower(d.platformName).find(sel) != std::string::npos ||
+        lower(d.version).find(sel) != std::string::npos)
       return d;
   std::string names;
   for (const auto& d : devices) names += "\n  " + d.describe();

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# gvflab developer entry point. Everything a fresh Debian 12 machine needs, as root:
+#   scripts/dev.sh run    install what is missing, build, open the viewer on the U phantom
+#   scripts/dev.sh test   install what is missing, build, run every test (under Xvfb if needed)
+#   scripts/dev.sh deps | build
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(build-essential cmake pkg-config git
+  qt6-base-dev libqt6opengl6-dev qt6-image-formats-plugins libgl-dev libegl-dev
+  libimgui-dev libglm-dev doctest-dev
+  ocl-icd-opencl-dev opencl-clhpp-headers opencl-c-headers pocl-opencl-icd
+  xvfb xauth)
+
+deps() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    echo "Installing: ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+}
+
+build() {
+  cmake --preset release >/dev/null
+  cmake --build --preset release -j"$(nproc)"
+}
+
+with_display() {
+  if [ -n "${DISPLAY:-}" ]; then "$@"; else xvfb-run -a -s "-screen 0 1600x1000x24" "$@"; fi
+}
+
+case "${1:-run}" in
+  deps) deps ;;
+  build) deps; build ;;
+  run)
+    deps; build
+    if [ -n "${DISPLAY:-}" ]; then
+      exec ./build/app/gvflab "${@:2}"
+    fi
+    echo "No DISPLAY: running the viewer under Xvfb for 120 frames; screenshot in build/viewer.png"
+    with_display ./build/app/gvflab --frames 120 --screenshot build/viewer.png "${@:2}"
+    ;;
+  test)
+    deps; build
+    cd build && with_display ctest --output-on-failure --timeout 900
+    ;;
+  *) echo "usage: scripts/dev.sh run|test|deps|build" >&2; exit 2 ;;
+esac

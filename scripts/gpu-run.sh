@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds the engine, the tests and gvflab-bench on a machine without Qt (the GPU machines),
+# runs the engine tests there and the benchmarks given as arguments.
+# Header-only Debian packages and the ICD loader travel as .deb files in .devdeps/
+# (fetch them with: cd .devdeps && apt-get download opencl-clhpp-headers opencl-c-headers
+#  ocl-icd-opencl-dev ocl-icd-libopencl1 libglm-dev doctest-dev).
+# Usage: scripts/gpu-run.sh OUTDIR [BENCH ARGS ...]   (each bench run as one quoted string)
+set -euo pipefail
+out=${1:?output folder}; shift
+deps=/tmp/gvflab-deps
+mkdir -p "$deps" "$out"
+for f in .devdeps/*.deb; do dpkg -x "$f" "$deps"; done
+lib=$deps/usr/lib/x86_64-linux-gnu
+export LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+cmake -S . -B /tmp/gvflab-build -DCMAKE_BUILD_TYPE=Release -DGVFLAB_BUILD_APP=OFF \
+  -DCMAKE_PREFIX_PATH="$deps/usr" -DOpenCL_INCLUDE_DIR="$deps/usr/include" \
+  -DOpenCL_LIBRARY="$lib/libOpenCL.so.1" -DDOCTEST_INCLUDE_DIR="$deps/usr/include" \
+  -DGLM_INCLUDE_DIR="$deps/usr/include" > "$out/configure.log"
+cmake --build /tmp/gvflab-build -j"$(nproc)" > "$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }
+bin=/tmp/gvflab-build
+# Some images ship NVIDIA's OpenCL driver without registering it with the ICD loader.
+if ! grep -qs nvidia /etc/OpenCL/vendors/*.icd; then
+  nv=$(ldconfig -p | awk '/libnvidia-opencl.so.1/{print $NF; exit}')
+  [ -n "$nv" ] || nv=$(find / -xdev -name 'libnvidia-opencl.so.1' 2>/dev/null | head -1)
+  if [ -n "$nv" ]; then
+    mkdir -p /tmp/gvflab-icd && cp /etc/OpenCL/vendors/*.icd /tmp/gvflab-icd/ 2>/dev/null || true
+    echo "$nv" > /tmp/gvflab-icd/nvidia.icd
+    export OCL_ICD_VENDORS=/tmp/gvflab-icd
+  fi
+fi
+echo "== devices"; "$bin/bench/gvflab-bench" devices || true
+echo "== tests"
+(cd "$bin" && ctest --output-on-failure 2>&1 | tail -15)
+for b in "$@"; do
+  echo "== gvflab-bench $b"
+  # shellcheck disable=SC2086
+  "$bin/bench/gvflab-bench" $b | tee -a "$out/bench.jsonl"
+done
