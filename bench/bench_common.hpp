@@ -6,6 +6,7 @@
 
 #include "gvflab/device.hpp"
 #include "gvflab/euler_solver.hpp"
+#include "gvflab/json_text.hpp"
 
 namespace gvflab::bench {
 
@@ -23,7 +24,5 @@ struct BenchArgs {
 double measureCopyGbps(ComputeContext& ctx);
 
 int runEuler2d(const BenchArgs& args, std::ostream& out);
-
-std::string jsonEscape(const std::string& s);
 
 }  // namespace gvflab::bench
