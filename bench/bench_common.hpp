@@ -1,6 +1,7 @@
 #pragma once
 // Shared pieces of gvflab-bench cases.
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -16,7 +17,7 @@ struct BenchArgs {
   int iterations = 512;
   int repeats = 5;
   bool json = false;
-  EulerLaunch launch = EulerLaunch::Auto;
+  std::optional<MemoryKind> memory;  // nullopt: the solver's default
 };
 
 // Device-to-device copy bandwidth in GB/s (bytes read + bytes written), best of several runs

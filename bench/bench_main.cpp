@@ -11,7 +11,7 @@ namespace {
 
 const char* kUsage =
     "Usage: gvflab-bench CASE [--size N] [--iterations K] [--repeats R] [--device D] [--json]\n"
-    "                    [--launch auto|single|tiled]\n"
+    "                    [--memory buffer|image|local]\n"
     "Cases:\n"
     "  devices   list the OpenCL devices\n"
     "  euler2d   explicit Euler GVF on an N x N image, K iterations; reports ms/iteration,\n"
@@ -46,13 +46,7 @@ int main(int argc, char** argv) {
       else if (args[i] == "--repeats") b.repeats = parseInt("--repeats", value(), 1, 1000);
       else if (args[i] == "--device") b.device = value();
       else if (args[i] == "--json") b.json = true;
-      else if (args[i] == "--launch") {
-        std::string l = value();
-        if (l == "single") b.launch = gvflab::EulerLaunch::Single;
-        else if (l == "tiled") b.launch = gvflab::EulerLaunch::Tiled;
-        else if (l == "auto") b.launch = gvflab::EulerLaunch::Auto;
-        else throw gvflab::ParameterError("--launch must be single, tiled or auto.");
-      }
+      else if (args[i] == "--memory") b.memory = gvflab::parseMemory(value());
       else throw gvflab::ParameterError("Unknown option '" + args[i] + "'.\n" + kUsage);
     }
     if (args[0] == "devices") {

@@ -15,8 +15,8 @@ int runEuler2d(const BenchArgs& args, std::ostream& out) {
   const double copyGbps = measureCopyGbps(*ctx);
   GvfInput input = buildGvfInput(*ctx, makePhantom("blob", args.size), 1.0);
   EulerSolver solver(ctx, input, std::min(0.15, EulerSolver::stabilityBound(input.maxV0Squared)),
-                     args.launch);
-  const char* launchName = solver.launch() == EulerLaunch::Tiled ? "tiled" : "single";
+                     EulerOptions{Precision::F32, args.memory});
+  const char* launchName = memoryName(solver.memory());
   solver.step(std::min(args.iterations, 64));  // warm-up: build, first touch
   ctx->profiler().endFrame();
 

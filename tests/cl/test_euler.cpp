@@ -120,9 +120,9 @@ TEST_CASE("tiled launches (several steps per launch) equal single-step launches"
       CAPTURE(iterations);
       Image2D img = test::randomImage(w, h, seed++);
       GvfInput in = buildGvfInput(*ctx, img, 1.0);
-      EulerSolver single(ctx, in, 0.14, EulerLaunch::Single);
-      EulerSolver tiled(ctx, in, 0.14, EulerLaunch::Tiled);
-      CHECK(tiled.launch() == EulerLaunch::Tiled);
+      EulerSolver single(ctx, in, 0.14, {Precision::F32, MemoryKind::Buffer});
+      EulerSolver tiled(ctx, in, 0.14, {Precision::F32, MemoryKind::Local});
+      CHECK(tiled.memory() == MemoryKind::Local);
       single.step(iterations);
       tiled.step(iterations);
       CHECK(tiled.iterations() == iterations);
