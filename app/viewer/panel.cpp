@@ -132,7 +132,7 @@ void drawReadouts(Session& session, const FrameReadouts& r) {
       logEps[i] = static_cast<float>(std::log10(std::max(history[i], 1e-30)));
     ImGui::PlotLines("##eps", logEps.data(), static_cast<int>(logEps.size()), 0,
                      "log10 \xce\xb5 (recent frames)", FLT_MAX, FLT_MAX,
-                     ImVec2(ImGui::GetContentRegionAvail().x, 44));
+                     ImVec2(ImGui::GetContentRegionAvail().x, 36));
   }
   labelValue("iterations / s", "%.0f", session.iterationsPerSecond());
   std::snprintf(buf, sizeof buf, "%.2f ms (%.0f fps)", r.frameMs, r.framesPerSecond);
@@ -211,7 +211,7 @@ void drawLayerControls(LayerSettings& l, float rangeMax) {
   ImGui::Checkbox("outline", &l.glyphOutline);
   ImGui::ColorEdit4("arrow colour", l.glyphColor.data(),
                     ImGuiColorEditFlags_NoInputs | ImGuiColorEditFlags_AlphaBar);
-  ImGui::SliderFloat("image brightness", &l.imageBrightness, 0.1f, 4.0f, "%.2f",
+  ImGui::SliderFloat("brightness", &l.imageBrightness, 0.1f, 4.0f, "%.2f",
                      ImGuiSliderFlags_Logarithmic);
 }
 
@@ -231,9 +231,43 @@ void drawImageControls(Session& session, PanelRequests& requests) {
              "R reset, I/M/G toggle the layers.");
 }
 
+void drawLegendBar(const LayerSettings& layers, float rangeMax) {
+  ImGui::TextColored(kDimColor, "|V|, %s range", layers.autoRange ? "auto" : "fixed");
+  const float barW = 22, margin = 8;
+  float barH = std::clamp(ImGui::GetContentRegionAvail().y - 2 * margin, 80.0f, 420.0f);
+  ImVec2 top = ImGui::GetCursorScreenPos();
+  top.x += 6;
+  top.y += margin;
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const int segments = 64;
+  for (int i = 0; i < segments; ++i) {
+    // The top of the bar is the maximum.
+    auto c0 = colormapAt(layers.colormap, 1.0f - static_cast<float>(i) / segments);
+    auto c1 = colormapAt(layers.colormap, 1.0f - static_cast<float>(i + 1) / segments);
+    ImU32 u0 = ImGui::ColorConvertFloat4ToU32(ImVec4(c0.r, c0.g, c0.b, 1));
+    ImU32 u1 = ImGui::ColorConvertFloat4ToU32(ImVec4(c1.r, c1.g, c1.b, 1));
+    float y0 = top.y + barH * i / segments, y1 = top.y + barH * (i + 1) / segments;
+    draw->AddRectFilledMultiColor(ImVec2(top.x, y0), ImVec2(top.x + barW, y1), u0, u0, u1, u1);
+  }
+  draw->AddRect(ImVec2(top.x - 1, top.y - 1), ImVec2(top.x + barW + 1, top.y + barH + 1),
+                IM_COL32(200, 200, 200, 200));
+  const int ticks = 6;
+  for (int k = 0; k < ticks; ++k) {
+    float t = static_cast<float>(k) / (ticks - 1);
+    float y = top.y + barH * (1.0f - t);
+    draw->AddLine(ImVec2(top.x + barW, y), ImVec2(top.x + barW + 6, y),
+                  IM_COL32(220, 220, 220, 255));
+    char label[32];
+    std::snprintf(label, sizeof label, "%.4g", t * rangeMax);
+    draw->AddText(ImVec2(top.x + barW + 10, y - ImGui::GetFontSize() * 0.5f),
+                  IM_COL32(235, 235, 235, 255), label);
+  }
+  ImGui::Dummy(ImVec2(barW, barH + 2 * margin));
+}
+
 }  // namespace
 
-void drawPanel(Session& session, LayerSettings& layers, const FrameReadouts& readouts,
+void drawPanel(Session& session, LayerSettings&, const FrameReadouts& readouts,
                ErrorLog& errors, PanelRequests& requests, float displayHeight) {
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(ImVec2(kPanelWidth, displayHeight));
@@ -256,53 +290,23 @@ void drawPanel(Session& session, LayerSettings& layers, const FrameReadouts& rea
     drawReadouts(session, readouts);
   if (ImGui::CollapsingHeader("OpenCL kernels (ms per frame)", ImGuiTreeNodeFlags_DefaultOpen))
     drawKernelTable(session);
-  if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen))
-    drawLayerControls(layers, readouts.rangeMax);
   ImGui::PopItemWidth();
   ImGui::End();
 }
 
-void drawLegend(const LayerSettings& layers, float rangeMax, float viewLeft, float viewWidth,
-                float viewHeight) {
-  if (!layers.showMagnitude || viewWidth < 200 || viewHeight < 200) return;
-  const float barW = 18, barH = std::min(260.0f, viewHeight * 0.45f), margin = 14;
-  const float boxW = 122, boxH = barH + 52;
-  ImGui::SetNextWindowPos(ImVec2(viewLeft + viewWidth - boxW - margin, viewHeight - boxH - margin));
-  ImGui::SetNextWindowSize(ImVec2(boxW, boxH));
-  ImGui::SetNextWindowBgAlpha(0.72f);
-  ImGui::Begin("legend", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                   ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoSavedSettings |
-                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
-  ImGui::TextUnformatted(layers.autoRange ? "|V|  (auto)" : "|V|  (fixed)");
-  ImVec2 top = ImGui::GetCursorScreenPos();
-  top.y += 6;
-  ImDrawList* draw = ImGui::GetWindowDrawList();
-  const int segments = 64;
-  for (int i = 0; i < segments; ++i) {
-    // Top of the bar is the maximum.
-    float t0 = 1.0f - static_cast<float>(i) / segments;
-    float t1 = 1.0f - static_cast<float>(i + 1) / segments;
-    auto c0 = colormapAt(layers.colormap, t0), c1 = colormapAt(layers.colormap, t1);
-    ImU32 u0 = ImGui::ColorConvertFloat4ToU32(ImVec4(c0.r, c0.g, c0.b, 1));
-    ImU32 u1 = ImGui::ColorConvertFloat4ToU32(ImVec4(c1.r, c1.g, c1.b, 1));
-    float y0 = top.y + barH * i / segments, y1 = top.y + barH * (i + 1) / segments;
-    draw->AddRectFilledMultiColor(ImVec2(top.x, y0), ImVec2(top.x + barW, y1), u0, u0, u1, u1);
-  }
-  draw->AddRect(ImVec2(top.x - 1, top.y - 1), ImVec2(top.x + barW + 1, top.y + barH + 1),
-                IM_COL32(220, 220, 220, 200));
-  const int ticks = 5;
-  for (int k = 0; k < ticks; ++k) {
-    float t = static_cast<float>(k) / (ticks - 1);
-    float y = top.y + barH * (1.0f - t);
-    draw->AddLine(ImVec2(top.x + barW, y), ImVec2(top.x + barW + 5, y),
-                  IM_COL32(220, 220, 220, 255));
-    char label[32];
-    std::snprintf(label, sizeof label, "%.3g", t * rangeMax);
-    draw->AddText(ImVec2(top.x + barW + 9, y - ImGui::GetFontSize() * 0.5f),
-                  IM_COL32(235, 235, 235, 255), label);
-  }
-  ImGui::Dummy(ImVec2(barW, barH + 8));
+void drawDisplayPanel(LayerSettings& layers, float rangeMax, float left, float displayHeight) {
+  ImGui::SetNextWindowPos(ImVec2(left, 0));
+  ImGui::SetNextWindowSize(ImVec2(kDisplayPanelWidth, displayHeight));
+  ImGui::Begin("display", nullptr,
+               ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                   ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoTitleBar |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus);
+  ImGui::PushItemWidth(-108);
+  if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen))
+    drawLayerControls(layers, rangeMax);
+  ImGui::PopItemWidth();
+  if (layers.showMagnitude && ImGui::CollapsingHeader("Legend", ImGuiTreeNodeFlags_DefaultOpen))
+    drawLegendBar(layers, rangeMax);
   ImGui::End();
 }
 

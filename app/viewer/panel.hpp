@@ -1,6 +1,6 @@
 #pragma once
-// The ImGui side of the viewer: the control and readout panel on the left and the colormap
-// legend over the view. Parameter ranges and help come from gvfParamSpecs().
+// The ImGui side of the viewer: the control and readout panel on the left, the layer panel
+// with the colormap legend on the right. Parameter ranges and help come from gvfParamSpecs().
 #include <optional>
 #include <string>
 
@@ -26,13 +26,14 @@ struct PanelRequests {
   std::optional<std::string> phantom;
 };
 
-inline constexpr float kPanelWidth = 372.0f;  // logical pixels
+// Logical pixels; the view (image and layers) fills the space between the two panels.
+inline constexpr float kPanelWidth = 360.0f;         // left: image, solver, readouts
+inline constexpr float kDisplayPanelWidth = 262.0f;  // right: layers and the legend
 
 void drawPanel(Session& session, LayerSettings& layers, const FrameReadouts& readouts,
                ErrorLog& errors, PanelRequests& requests, float displayHeight);
 
-// Vertical colour bar with |V| ticks, anchored at the view's bottom-right corner.
-void drawLegend(const LayerSettings& layers, float rangeMax, float viewLeft, float viewWidth,
-                float viewHeight);
+// The layer controls and the colormap legend (|V| ticks), right of the view.
+void drawDisplayPanel(LayerSettings& layers, float rangeMax, float left, float displayHeight);
 
 }  // namespace gvflab::viewer

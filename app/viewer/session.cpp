@@ -27,6 +27,10 @@ Session::Session(const app::Options& options)
       v0Mode_(options.gvf.v0Mode),
       requestedMu_(options.gvf.mu),
       itersPerFrame_(std::max(options.gvf.iterationsPerFrame, 0)) {
+  // --iterations means "per frame" in the viewer (see the help text), but the parser only
+  // fills the headless total; a value other than its default is taken as the user's.
+  if (options.iterations != app::Options{}.iterations)
+    itersPerFrame_ = std::clamp(options.iterations, 0, 4096);
   ContextOptions co;
   co.deviceSelector = options.device;
   if (options.kernelDir) co.kernelDir = *options.kernelDir;

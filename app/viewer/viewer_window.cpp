@@ -56,14 +56,15 @@ GlView::~GlView() {
 
 void GlView::initializeGL() {
   ImGui::CreateContext();
-  ImGuiQtBridge::setup(16.0f);
+  ImGuiQtBridge::setup(15.0f);
   ImGui::StyleColorsDark();
   ImGuiStyle& style = ImGui::GetStyle();
   style.WindowRounding = 0;
   style.FrameRounding = 3;
   style.GrabRounding = 3;
   style.WindowPadding = ImVec2(10, 10);
-  style.ItemSpacing = ImVec2(8, 5);
+  style.ItemSpacing = ImVec2(8, 4);
+  style.FramePadding = ImVec2(6, 3);
   ImGui_ImplOpenGL3_Init("#version 330 core");
   imguiReady_ = true;
   // Without the renderer the panel still runs and shows why.
@@ -76,6 +77,11 @@ void GlView::initializeGL() {
 
 float GlView::viewLeftPixels() const {
   return static_cast<float>(std::min<double>(kPanelWidth, width()) * devicePixelRatio());
+}
+
+float GlView::viewWidthPixels() const {
+  double logical = width() - static_cast<double>(kPanelWidth) - kDisplayPanelWidth;
+  return static_cast<float>(std::max(logical, 0.0) * devicePixelRatio());
 }
 
 Vec2 GlView::toViewPixels(QPointF logical) const {
@@ -100,17 +106,18 @@ void GlView::paintGL() {
   const float dpr = static_cast<float>(devicePixelRatio());
   const int fbWidth = static_cast<int>(width() * dpr), fbHeight = static_cast<int>(height() * dpr);
   const int left = static_cast<int>(viewLeftPixels());
+  const int viewWidth = std::max(static_cast<int>(viewWidthPixels()), 1);
   auto& f = gl();
   f.glViewport(0, 0, fbWidth, fbHeight);
   f.glClearColor(0.11f, 0.11f, 0.13f, 1.0f);
   f.glClear(GL_COLOR_BUFFER_BIT);
   if (renderer_ && presenter_) {
-    view_.viewSize = {static_cast<float>(fbWidth - left), static_cast<float>(fbHeight)};
+    view_.viewSize = {static_cast<float>(viewWidth), static_cast<float>(fbHeight)};
     view_.imageSize = {static_cast<float>(session_.image().width),
                        static_cast<float>(session_.image().height)};
     float range = layers_.autoRange ? presenter_->maxMagnitude() : layers_.fixedRangeMax;
     errors_.guard("Drawing", [&] {
-      renderer_->draw({left, 0, fbWidth - left, fbHeight}, view_, layers_, presenter_->texture(),
+      renderer_->draw({left, 0, viewWidth, fbHeight}, view_, layers_, presenter_->texture(),
                       std::max(range, 1e-12f));
     });
   }
@@ -132,9 +139,8 @@ void GlView::buildUi(float frameSeconds) {
     readouts_.transferMeanMs = presenter_->meanTransferMs();
   }
   drawPanel(session_, layers_, readouts_, errors_, requests_, static_cast<float>(height()));
-  float viewLeft = std::min<float>(kPanelWidth, static_cast<float>(width()));
-  drawLegend(layers_, readouts_.rangeMax, viewLeft, static_cast<float>(width()) - viewLeft,
-             static_cast<float>(height()));
+  float right = std::max(static_cast<float>(width()) - kDisplayPanelWidth, kPanelWidth);
+  drawDisplayPanel(layers_, readouts_.rangeMax, right, static_cast<float>(height()));
 }
 
 void GlView::handleRequests() {
