@@ -136,3 +136,26 @@ TEST_CASE("tiled launches (several steps per launch) equal single-step launches"
     }
   }
 }
+
+TEST_CASE("other tile shapes give the same field; impossible shapes are refused") {
+  auto ctx = test::sharedContext();
+  Image2D img = test::randomImage(150, 71, 77);
+  GvfInput in = buildGvfInput(*ctx, img, 1.0);
+  EulerSolver single(ctx, in, 0.14, {Precision::F32, MemoryKind::Buffer});
+  single.step(19);
+  const auto ref = single.readField().data;
+  for (TileShape t : {TileShape{32, 32, 4, 4}, TileShape{64, 64, 8, 8}, TileShape{32, 16, 2, 2}}) {
+    CAPTURE(t.width);
+    CAPTURE(t.height);
+    CAPTURE(t.halo);
+    EulerSolver tiled(ctx, in, 0.14, {Precision::F32, MemoryKind::Local, t});
+    tiled.step(19);
+    auto f = tiled.readField().data;
+    double diff = 0;
+    for (std::size_t i = 0; i < f.size(); ++i)
+      diff = std::max(diff, static_cast<double>(std::abs(f[i] - ref[i])));
+    CHECK(diff <= 1e-6);
+  }
+  CHECK_THROWS_AS(EulerSolver(ctx, in, 0.14, {Precision::F32, MemoryKind::Local, {16, 8, 3, 4}}),
+                  ParameterError);
+}

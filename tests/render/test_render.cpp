@@ -184,8 +184,8 @@ TEST_CASE("magnitude and glyph layers of the U phantom match the baseline") {
   Renderer renderer;
   Presenter presenter(u.ctx->info());
   presenter.upload(u.ctx->queue(), u.solver->field(), u.solver->width(), u.solver->height());
-  MESSAGE("transfer: " << presenter.choice().description << ", "
-                       << presenter.lastTransferMs() << " ms");
+  MESSAGE("transfer: " << presenter.choice().description << ", " << presenter.lastTransferMs()
+                       << " ms");
 
   SUBCASE("the texture holds exactly the solver's field") {
     Field2D expected = u.solver->readField();
@@ -262,7 +262,8 @@ TEST_CASE("a broken file leaves the session as it was and reports why") {
     // A PNG signature followed by garbage: what a truncated download looks like.
     std::FILE* f = std::fopen(bad.string().c_str(), "wb");
     REQUIRE(f != nullptr);
-    const unsigned char bytes[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H'};
+    const unsigned char bytes[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a,
+                                   '\n', 0,   0,   0,   13,   'I',  'H'};
     std::fwrite(bytes, 1, sizeof bytes, f);
     std::fclose(f);
   }

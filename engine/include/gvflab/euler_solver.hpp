@@ -14,16 +14,24 @@ namespace gvflab {
 
 class ComputeContext;
 
+// The temporal-blocking tile of 2D local-memory Euler (gvf_euler2d_tiled.cl): each launch
+// advances `halo` iterations in a width x height tile and writes its inner part.
+struct TileShape {
+  int width = 64;
+  int height = 32;
+  int rowsPerItem = 8;  // pixels of a column each work-item owns
+  int halo = 4;         // iterations per launch
+};
+
 struct EulerOptions {
   Precision precision = Precision::F32;
   // nullopt: Local (several iterations per launch) for 2D on GPUs, Buffer elsewhere.
   std::optional<MemoryKind> memory;
+  TileShape tile;
 };
 
 class EulerSolver : public Solver {
  public:
-  static constexpr int kTiledSteps = 4;  // = HALO in gvf_euler2d_tiled.cl
-
   // Throws ParameterError if mu is NaN, negative or beyond the stability bound, and
   // ResourceError (naming the size, the limit and what would fit) when the fields do not fit.
   EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, double mu,

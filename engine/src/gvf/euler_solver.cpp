@@ -12,10 +12,20 @@
 namespace gvflab {
 namespace {
 
-// Must match TILE_W, TILE_H and ROWS_PER_ITEM in gvf_euler2d_tiled.cl (HALO = kTiledSteps),
-// and TX, TY, ZCHUNK in gvf_euler3d_local.cl.
-constexpr int kTileW = 64, kTileH = 32, kRowsPerItem = 8;
+// Must match TX, TY, ZCHUNK in gvf_euler3d_local.cl.
 constexpr int kTx = 32, kTy = 16, kZChunk = 16;
+
+std::string tileOptions(const TileShape& t, const ComputeContext& ctx) {
+  const int items = t.width * (t.height / std::max(1, t.rowsPerItem));
+  if (t.rowsPerItem < 1 || t.height % t.rowsPerItem != 0 || t.halo < 1 ||
+      t.width <= 2 * t.halo || t.height <= 2 * t.halo ||
+      static_cast<std::size_t>(items) > ctx.info().maxWorkGroupSize)
+    throw ParameterError("Tile " + std::to_string(t.width) + "x" + std::to_string(t.height) +
+                         " with " + std::to_string(t.rowsPerItem) + " rows per work-item and halo " +
+                         std::to_string(t.halo) + " does not fit this device's work-groups.");
+  return " -DTILE_W=" + std::to_string(t.width) + " -DTILE_H=" + std::to_string(t.height) +
+         " -DROWS_PER_ITEM=" + std::to_string(t.rowsPerItem) + " -DHALO=" + std::to_string(t.halo);
+}
 
 std::string gib(std::uint64_t bytes) {
   std::ostringstream s;
@@ -61,9 +71,9 @@ void checkSolverFits(const ComputeContext& ctx, FieldShape shape, Precision prec
     FieldShape same = shape;
     const std::uint64_t half = fieldBytes(same, Precision::F16);
     if (half <= info.maxAllocBytes && half * fields + inputBytes <= info.globalMemBytes)
-      msg << "16-bit storage (--precision f16) would fit; ";
+      msg << "16-bit storage (--precision f16) would fit. ";
   }
-  msg << "at this precision about " << side << (shape.dims() == 3 ? "^3 voxels" : "^2 pixels")
+  msg << "At this precision about " << side << (shape.dims() == 3 ? "^3 voxels" : "^2 pixels")
       << " fit (crop a region or downsample).";
   throw ResourceError(msg.str());
 }
@@ -93,8 +103,10 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
     auto& lib = ctx_->kernels();
     const MemoryKind mem = *options_.memory;
     if (mem == MemoryKind::Local && !is3d) {
-      kernel_ = lib.kernel("gvf_euler2d_tiled.cl", "gvf_euler_steps_tiled", opts);
-      local_ = cl::NDRange(kTileW, kTileH / kRowsPerItem);
+      const TileShape& t = options_.tile;
+      kernel_ = lib.kernel("gvf_euler2d_tiled.cl", "gvf_euler_steps_tiled",
+                           opts + tileOptions(t, *ctx_));
+      local_ = cl::NDRange(t.width, t.height / t.rowsPerItem);
     } else if (mem == MemoryKind::Local) {
       kernel_ = lib.kernel("gvf_euler3d_local.cl", "gvf_euler_step3d_local", opts);
       local_ = cl::NDRange(kTx, kTy, 1);
@@ -145,14 +157,15 @@ void EulerSolver::reset() {
 }
 
 void EulerSolver::stepTiled2D(int n) {
-  const int innerW = kTileW - 2 * kTiledSteps, innerH = kTileH - 2 * kTiledSteps;
-  const cl::NDRange global(detail::roundUp(input_.width, innerW) / innerW * kTileW,
-                           detail::roundUp(input_.height, innerH) / innerH * (kTileH / kRowsPerItem));
+  const TileShape& t = options_.tile;
+  const int innerW = t.width - 2 * t.halo, innerH = t.height - 2 * t.halo;
+  const cl::NDRange global(detail::roundUp(input_.width, innerW) / innerW * t.width,
+                           detail::roundUp(input_.height, innerH) / innerH * local_[1]);
   kernel_.setArg(5, static_cast<float>(mu_));
-  for (int done = 0; done < n; done += kTiledSteps) {
+  for (int done = 0; done < n; done += t.halo) {
     kernel_.setArg(0, v_[current_]->memory());
     kernel_.setArg(2, v_[1 - current_]->memory());
-    kernel_.setArg(6, std::min(kTiledSteps, n - done));
+    kernel_.setArg(6, std::min(t.halo, n - done));
     cl::Event ev;
     ctx_->queue().enqueueNDRangeKernel(kernel_, cl::NullRange, global, local_, nullptr, &ev);
     ctx_->profiler().record("gvf_euler_steps_tiled", ev);
