@@ -40,13 +40,18 @@ Rgb evaluate(const Poly& p, float t) {
 
 }  // namespace
 
-std::vector<Colormap> allColormaps() { return {Colormap::Viridis, Colormap::Inferno, Colormap::Gray}; }
+std::vector<Colormap> allColormaps() {
+  return {Colormap::Viridis, Colormap::Inferno, Colormap::Gray};
+}
 
 std::string_view colormapName(Colormap map) {
   switch (map) {
-    case Colormap::Viridis: return "viridis";
-    case Colormap::Inferno: return "inferno";
-    case Colormap::Gray: return "gray";
+    case Colormap::Viridis:
+      return "viridis";
+    case Colormap::Inferno:
+      return "inferno";
+    case Colormap::Gray:
+      return "gray";
   }
   return "?";
 }
@@ -54,9 +59,12 @@ std::string_view colormapName(Colormap map) {
 Rgb colormapAt(Colormap map, float t) {
   t = std::clamp(t, 0.0f, 1.0f);
   switch (map) {
-    case Colormap::Viridis: return evaluate(kViridis, t);
-    case Colormap::Inferno: return evaluate(kInferno, t);
-    case Colormap::Gray: return {t, t, t};
+    case Colormap::Viridis:
+      return evaluate(kViridis, t);
+    case Colormap::Inferno:
+      return evaluate(kInferno, t);
+    case Colormap::Gray:
+      return {t, t, t};
   }
   return {t, t, t};
 }

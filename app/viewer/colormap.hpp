@@ -1,7 +1,6 @@
 #pragma once
 // Colormaps for the magnitude layer. The same 256-entry table feeds the GL lookup texture and
 // the legend, so the legend always matches what the shader draws.
-#include <array>
 #include <string_view>
 #include <vector>
 

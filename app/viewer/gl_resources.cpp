@@ -2,6 +2,7 @@
 
 #include <QOpenGLContext>
 #include <QOpenGLVersionFunctionsFactory>
+#include <algorithm>
 #include <vector>
 
 #include "gvflab/error.hpp"
@@ -98,8 +99,8 @@ GlProgram makeProgram(std::string_view vertexFile, std::string_view fragmentFile
     f.glGetProgramiv(program.id(), GL_INFO_LOG_LENGTH, &logLen);
     std::string log(static_cast<std::size_t>(std::max(logLen, 1)), '\0');
     f.glGetProgramInfoLog(program.id(), logLen, nullptr, log.data());
-    throw DeviceError("Shaders '" + std::string(vertexFile) + "' + '" +
-                      std::string(fragmentFile) + "' failed to link:\n" + log);
+    throw DeviceError("Shaders '" + std::string(vertexFile) + "' + '" + std::string(fragmentFile) +
+                      "' failed to link:\n" + log);
   }
   return program;
 }

@@ -22,13 +22,13 @@ constexpr struct {
   int qt;
   ImGuiKey imgui;
 } kSpecialKeys[] = {
-    {Qt::Key_Tab, ImGuiKey_Tab},         {Qt::Key_Left, ImGuiKey_LeftArrow},
-    {Qt::Key_Right, ImGuiKey_RightArrow}, {Qt::Key_Up, ImGuiKey_UpArrow},
-    {Qt::Key_Down, ImGuiKey_DownArrow},   {Qt::Key_PageUp, ImGuiKey_PageUp},
+    {Qt::Key_Tab, ImGuiKey_Tab},           {Qt::Key_Left, ImGuiKey_LeftArrow},
+    {Qt::Key_Right, ImGuiKey_RightArrow},  {Qt::Key_Up, ImGuiKey_UpArrow},
+    {Qt::Key_Down, ImGuiKey_DownArrow},    {Qt::Key_PageUp, ImGuiKey_PageUp},
     {Qt::Key_PageDown, ImGuiKey_PageDown}, {Qt::Key_Home, ImGuiKey_Home},
-    {Qt::Key_End, ImGuiKey_End},          {Qt::Key_Insert, ImGuiKey_Insert},
-    {Qt::Key_Delete, ImGuiKey_Delete},    {Qt::Key_Backspace, ImGuiKey_Backspace},
-    {Qt::Key_Return, ImGuiKey_Enter},     {Qt::Key_Escape, ImGuiKey_Escape},
+    {Qt::Key_End, ImGuiKey_End},           {Qt::Key_Insert, ImGuiKey_Insert},
+    {Qt::Key_Delete, ImGuiKey_Delete},     {Qt::Key_Backspace, ImGuiKey_Backspace},
+    {Qt::Key_Return, ImGuiKey_Enter},      {Qt::Key_Escape, ImGuiKey_Escape},
     {Qt::Key_Enter, ImGuiKey_KeyPadEnter}, {Qt::Key_Backtab, ImGuiKey_COUNT},
 };
 
@@ -41,10 +41,14 @@ int keyIndex(int qtKey) {
 
 int mouseButton(Qt::MouseButton b) {
   switch (b) {
-    case Qt::LeftButton: return 0;
-    case Qt::RightButton: return 1;
-    case Qt::MiddleButton: return 2;
-    default: return -1;
+    case Qt::LeftButton:
+      return 0;
+    case Qt::RightButton:
+      return 1;
+    case Qt::MiddleButton:
+      return 2;
+    default:
+      return -1;
   }
 }
 
@@ -86,11 +90,11 @@ void ImGuiQtBridge::setup(float fontPixels) {
   };
 
   // A scalable font with the Greek letters of μ, σ, ε; ImGui's built-in one otherwise.
-  static const ImWchar ranges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2000, 0x206F,
-                                   0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
-  for (const char* path : {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-                           "/usr/share/fonts/TTF/DejaVuSans.ttf",
-                           "/usr/share/fonts/dejavu/DejaVuSans.ttf"}) {
+  static const ImWchar ranges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2000, 0x206F, 0x2190,
+                                   0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
+  for (const char* path :
+       {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf",
+        "/usr/share/fonts/dejavu/DejaVuSans.ttf"}) {
     if (QFile::exists(path) && io.Fonts->AddFontFromFileTTF(path, fontPixels, nullptr, ranges))
       return;
   }
@@ -105,8 +109,8 @@ void ImGuiQtBridge::handleEvent(const QEvent* event) {
     case QEvent::MouseButtonDblClick:
     case QEvent::MouseButtonRelease: {
       const auto* e = static_cast<const QMouseEvent*>(event);
-      io.MousePos = ImVec2(static_cast<float>(e->position().x()),
-                           static_cast<float>(e->position().y()));
+      io.MousePos =
+          ImVec2(static_cast<float>(e->position().x()), static_cast<float>(e->position().y()));
       int b = mouseButton(e->button());
       if (b >= 0 && event->type() != QEvent::MouseMove)
         io.MouseDown[b] = event->type() != QEvent::MouseButtonRelease;
@@ -143,8 +147,7 @@ void ImGuiQtBridge::handleEvent(const QEvent* event) {
   }
 }
 
-void ImGuiQtBridge::newFrame(int width, int height, float devicePixelRatio,
-                             float deltaSeconds) {
+void ImGuiQtBridge::newFrame(int width, int height, float devicePixelRatio, float deltaSeconds) {
   ImGuiIO& io = ImGui::GetIO();
   io.DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
   io.DisplayFramebufferScale = ImVec2(devicePixelRatio, devicePixelRatio);
@@ -154,18 +157,34 @@ void ImGuiQtBridge::newFrame(int width, int height, float devicePixelRatio,
 void ImGuiQtBridge::applyCursor(QWidget* widget) {
   Qt::CursorShape shape = Qt::ArrowCursor;
   switch (ImGui::GetMouseCursor()) {
-    case ImGuiMouseCursor_TextInput: shape = Qt::IBeamCursor; break;
-    case ImGuiMouseCursor_ResizeAll: shape = Qt::SizeAllCursor; break;
-    case ImGuiMouseCursor_ResizeNS: shape = Qt::SizeVerCursor; break;
-    case ImGuiMouseCursor_ResizeEW: shape = Qt::SizeHorCursor; break;
-    case ImGuiMouseCursor_ResizeNESW: shape = Qt::SizeBDiagCursor; break;
-    case ImGuiMouseCursor_ResizeNWSE: shape = Qt::SizeFDiagCursor; break;
-    case ImGuiMouseCursor_Hand: shape = Qt::PointingHandCursor; break;
-    case ImGuiMouseCursor_NotAllowed: shape = Qt::ForbiddenCursor; break;
-    default: break;
+    case ImGuiMouseCursor_TextInput:
+      shape = Qt::IBeamCursor;
+      break;
+    case ImGuiMouseCursor_ResizeAll:
+      shape = Qt::SizeAllCursor;
+      break;
+    case ImGuiMouseCursor_ResizeNS:
+      shape = Qt::SizeVerCursor;
+      break;
+    case ImGuiMouseCursor_ResizeEW:
+      shape = Qt::SizeHorCursor;
+      break;
+    case ImGuiMouseCursor_ResizeNESW:
+      shape = Qt::SizeBDiagCursor;
+      break;
+    case ImGuiMouseCursor_ResizeNWSE:
+      shape = Qt::SizeFDiagCursor;
+      break;
+    case ImGuiMouseCursor_Hand:
+      shape = Qt::PointingHandCursor;
+      break;
+    case ImGuiMouseCursor_NotAllowed:
+      shape = Qt::ForbiddenCursor;
+      break;
+    default:
+      break;
   }
   if (widget->cursor().shape() != shape) widget->setCursor(shape);
 }
 
 }  // namespace gvflab::viewer
-

@@ -106,16 +106,17 @@ void drawSolverControls(Session& session, ErrorLog& errors) {
     errors.guard("Changing V0", [&] {
       session.setV0Mode(mode == 0 ? V0Mode::EdgeGradient : V0Mode::ImageGradient);
     });
-  helpMarker("Initial field: V0 = grad f with f = |grad(G*I)| (Xu & Prince), or V0 = grad(G*I) "
-             "(tube detection). Changing it restarts the iterations.");
+  helpMarker(
+      "Initial field: V0 = grad f with f = |grad(G*I)| (Xu & Prince), or V0 = grad(G*I) "
+      "(tube detection). Changing it restarts the iterations.");
 
   // The spec's range is for headless totals; per frame, more than a few thousand only
   // freezes the window.
   const ParamSpec& itSpec = findSpec(specs, "iterations");
   int iters = session.iterationsPerFrame();
   int itMax = static_cast<int>(std::min(itSpec.maxValue, 4096.0));
-  if (ImGui::SliderInt("iterations / frame", &iters, static_cast<int>(itSpec.minValue), itMax,
-                       "%d", ImGuiSliderFlags_Logarithmic))
+  if (ImGui::SliderInt("iterations / frame", &iters, static_cast<int>(itSpec.minValue), itMax, "%d",
+                       ImGuiSliderFlags_Logarithmic))
     errors.guard("Setting iterations per frame",
                  [&] { session.setIterationsPerFrame(std::clamp(iters, 0, itMax)); });
   helpMarker(itSpec.help);
@@ -142,13 +143,13 @@ void drawReadouts(Session& session, const FrameReadouts& r) {
   std::snprintf(buf, sizeof buf, "%.3f ms (mean %.3f)", r.transferLastMs, r.transferMeanMs);
   labelText("CL->GL transfer", buf);
   labelText("CL->GL path", r.transferPath);
-
 }
 
 void drawKernelTable(Session& session) {
   auto stats = session.context().profiler().stats();
-  if (ImGui::BeginTable("kernels", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
-                                          ImGuiTableFlags_SizingStretchProp)) {
+  if (ImGui::BeginTable("kernels", 4,
+                        ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+                            ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("kernel", ImGuiTableColumnFlags_WidthStretch, 3.0f);
     ImGui::TableSetupColumn("last", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableSetupColumn("mean", ImGuiTableColumnFlags_WidthStretch, 1.0f);
@@ -183,8 +184,7 @@ void drawLayerControls(LayerSettings& l, float rangeMax) {
 
   if (ImGui::BeginCombo("colormap", std::string(colormapName(l.colormap)).c_str())) {
     for (Colormap c : allColormaps())
-      if (ImGui::Selectable(std::string(colormapName(c)).c_str(), c == l.colormap))
-        l.colormap = c;
+      if (ImGui::Selectable(std::string(colormapName(c)).c_str(), c == l.colormap)) l.colormap = c;
     ImGui::EndCombo();
   }
   ImGui::SliderFloat("map opacity", &l.magnitudeOpacity, 0.0f, 1.0f, "%.2f");
@@ -203,8 +203,9 @@ void drawLayerControls(LayerSettings& l, float rangeMax) {
   ImGui::SliderFloat("arrow spacing", &l.glyphSpacing, 3.0f, 64.0f, "%.0f px");
   helpMarker("Distance between arrows, in image pixels (the density of the glyph grid).");
   ImGui::SliderFloat("arrow scale", &l.glyphScale, 0.1f, 4.0f, "%.2f");
-  helpMarker("Arrow length in grid spacings (for |V| at the top of the range when not "
-             "normalised).");
+  helpMarker(
+      "Arrow length in grid spacings (for |V| at the top of the range when not "
+      "normalised).");
   ImGui::Checkbox("normalised length", &l.glyphNormalize);
   helpMarker("Direction only: every arrow has the same length. Arrows where V = 0 are hidden.");
   ImGui::SameLine();
@@ -227,8 +228,9 @@ void drawImageControls(Session& session, PanelRequests& requests) {
   }
   ImGui::SameLine();
   if (ImGui::Button("Fit")) requests.fitView = true;
-  helpMarker("Fit the image in the view (F). Wheel zooms, drag pans; Space run/pause, S step, "
-             "R reset, I/M/G toggle the layers.");
+  helpMarker(
+      "Fit the image in the view (F). Wheel zooms, drag pans; Space run/pause, S step, "
+      "R reset, I/M/G toggle the layers.");
 }
 
 void drawLegendBar(const LayerSettings& layers, float rangeMax) {
@@ -267,14 +269,13 @@ void drawLegendBar(const LayerSettings& layers, float rangeMax) {
 
 }  // namespace
 
-void drawPanel(Session& session, LayerSettings&, const FrameReadouts& readouts,
-               ErrorLog& errors, PanelRequests& requests, float displayHeight) {
+void drawPanel(Session& session, LayerSettings&, const FrameReadouts& readouts, ErrorLog& errors,
+               PanelRequests& requests, float displayHeight) {
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(ImVec2(kPanelWidth, displayHeight));
   ImGui::Begin("gvflab", nullptr,
-               ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-                   ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoTitleBar |
-                   ImGuiWindowFlags_NoBringToFrontOnFocus);
+               ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                   ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoBringToFrontOnFocus);
   ImGui::PushItemWidth(-150);
   ImGui::Text("gvflab  \xe2\x80\x94  Gradient Vector Flow");
   ImGui::TextColored(kDimColor, "%s (%s)", session.device().name.c_str(),
@@ -298,9 +299,8 @@ void drawDisplayPanel(LayerSettings& layers, float rangeMax, float left, float d
   ImGui::SetNextWindowPos(ImVec2(left, 0));
   ImGui::SetNextWindowSize(ImVec2(kDisplayPanelWidth, displayHeight));
   ImGui::Begin("display", nullptr,
-               ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-                   ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoTitleBar |
-                   ImGuiWindowFlags_NoBringToFrontOnFocus);
+               ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                   ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoBringToFrontOnFocus);
   ImGui::PushItemWidth(-108);
   if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen))
     drawLayerControls(layers, rangeMax);

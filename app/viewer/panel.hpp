@@ -11,12 +11,12 @@
 namespace gvflab::viewer {
 
 struct FrameReadouts {
-  double frameMs = 0;          // wall time between frames
+  double frameMs = 0;  // wall time between frames
   double framesPerSecond = 0;
-  double transferLastMs = 0;   // CL -> GL
+  double transferLastMs = 0;  // CL -> GL
   double transferMeanMs = 0;
-  std::string transferPath;    // "host copy (...)" or "zero-copy (...)"
-  float rangeMax = 0;          // |V| at the top of the colour range
+  std::string transferPath;  // "host copy (...)" or "zero-copy (...)"
+  float rangeMax = 0;        // |V| at the top of the colour range
 };
 
 // What the panel asks the window to do (things that need Qt or the view).

@@ -36,8 +36,7 @@ void Presenter::resize(int width, int height) {
   height_ = height;
 }
 
-void Presenter::upload(cl::CommandQueue& queue, const cl::Buffer& field, int width,
-                       int height) {
+void Presenter::upload(cl::CommandQueue& queue, const cl::Buffer& field, int width, int height) {
   auto start = std::chrono::steady_clock::now();
   if (width != width_ || height != height_) resize(width, height);
   auto& f = gl();
@@ -47,8 +46,8 @@ void Presenter::upload(cl::CommandQueue& queue, const cl::Buffer& field, int wid
   f.glBindBuffer(GL_PIXEL_UNPACK_BUFFER, unpackBuffer_.id());
   // Orphaning gives fresh storage, so mapping never waits for last frame's upload.
   f.glBufferData(GL_PIXEL_UNPACK_BUFFER, bytes, nullptr, GL_STREAM_DRAW);
-  void* mapped = f.glMapBufferRange(GL_PIXEL_UNPACK_BUFFER, 0, bytes,
-                                    GL_MAP_READ_BIT | GL_MAP_WRITE_BIT);
+  void* mapped =
+      f.glMapBufferRange(GL_PIXEL_UNPACK_BUFFER, 0, bytes, GL_MAP_READ_BIT | GL_MAP_WRITE_BIT);
   if (!mapped) {
     f.glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
     throw DeviceError("Could not map the OpenGL pixel buffer for the field upload.");
@@ -76,8 +75,8 @@ void Presenter::upload(cl::CommandQueue& queue, const cl::Buffer& field, int wid
   f.glBindTexture(GL_TEXTURE_2D, 0);
   f.glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
 
-  lastMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                .count();
+  lastMs_ =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   ++uploads_;
   // Exponential mean over roughly the last 60 uploads.
   double a = uploads_ < 60 ? 1.0 / uploads_ : 1.0 / 60;

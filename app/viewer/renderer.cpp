@@ -17,14 +17,12 @@ void setTextureParams(QOpenGLFunctions_3_3_Core& f, GLint filter) {
 // Arrow outline as triangles, x along in [0, 1], y across in half-widths.
 std::vector<float> arrowShape() {
   const float neck = 0.62f, head = 2.6f;
-  return {0, -1, neck, -1, neck, 1,  //
-          0, -1, neck, 1,  0,    1,  //
-          neck, -head, 1, 0, neck, head};
+  return {0,    -1,    neck, -1, neck, 1,  //
+          0,    -1,    neck, 1,  0,    1,  //
+          neck, -head, 1,    0,  neck, head};
 }
 
-GLint uniform(GLuint program, const char* name) {
-  return gl().glGetUniformLocation(program, name);
-}
+GLint uniform(GLuint program, const char* name) { return gl().glGetUniformLocation(program, name); }
 
 void setImageToNdc(GLuint program, const ViewTransform& view) {
   auto m = view.imageToNdc();

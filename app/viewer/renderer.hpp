@@ -19,7 +19,7 @@ struct LayerSettings {
   bool showMagnitude = true;
   float magnitudeOpacity = 0.85f;
   Colormap colormap = Colormap::Viridis;
-  bool autoRange = true;      // range = [0, max |V|] of the current field
+  bool autoRange = true;       // range = [0, max |V|] of the current field
   float fixedRangeMax = 0.5f;  // used when !autoRange
 
   bool showGlyphs = true;
@@ -63,7 +63,7 @@ class Renderer {
   GlProgram imageProgram_;
   GlProgram magnitudeProgram_;
   GlProgram glyphProgram_;
-  GlVertexArray quadVao_;   // no attributes: corners come from gl_VertexID
+  GlVertexArray quadVao_;  // no attributes: corners come from gl_VertexID
   GlVertexArray glyphVao_;
   GlBuffer glyphShape_;
   GLsizei glyphVertexCount_ = 0;

@@ -148,8 +148,7 @@ void Session::updateRate(long stepsDone) {
   rateWindow_.emplace_back(now, total);
   while (rateWindow_.size() > 2 && now - rateWindow_.front().first > std::chrono::seconds(1))
     rateWindow_.pop_front();
-  double seconds =
-      std::chrono::duration<double>(now - rateWindow_.front().first).count();
+  double seconds = std::chrono::duration<double>(now - rateWindow_.front().first).count();
   itersPerSecond_ =
       seconds > 0 ? static_cast<double>(total - rateWindow_.front().second) / seconds : 0;
 }

@@ -11,10 +11,10 @@ struct Vec2 {
 };
 
 struct ViewTransform {
-  Vec2 viewSize;     // framebuffer pixels
-  Vec2 imageSize;    // image pixels
-  float zoom = 1;    // 1 = fit
-  Vec2 pan;          // screen pixels
+  Vec2 viewSize;   // framebuffer pixels
+  Vec2 imageSize;  // image pixels
+  float zoom = 1;  // 1 = fit
+  Vec2 pan;        // screen pixels
 
   float pixelsPerImagePixel() const;
   Vec2 imageToScreen(Vec2 p) const;

@@ -129,8 +129,7 @@ void GlView::paintGL() {
 
 void GlView::buildUi(float frameSeconds) {
   ImGui_ImplOpenGL3_NewFrame();
-  ImGuiQtBridge::newFrame(width(), height(), static_cast<float>(devicePixelRatio()),
-                          frameSeconds);
+  ImGuiQtBridge::newFrame(width(), height(), static_cast<float>(devicePixelRatio()), frameSeconds);
   ImGui::NewFrame();
   readouts_.rangeMax =
       layers_.autoRange ? (presenter_ ? presenter_->maxMagnitude() : 0) : layers_.fixedRangeMax;
@@ -167,8 +166,10 @@ void GlView::uploadIfChanged() {
     bool ok = errors_.guard("Copying the field to OpenGL", [&] {
       presenter_->upload(session_.context().queue(), s.field(), s.width(), s.height());
     });
-    if (ok) shownFieldVersion_ = session_.fieldVersion();
-    else session_.setRunning(false);
+    if (ok)
+      shownFieldVersion_ = session_.fieldVersion();
+    else
+      session_.setRunning(false);
   }
 }
 
@@ -183,8 +184,7 @@ void GlView::finishAndQuit() {
   if (options_.screenshot) {
     QPixmap shot = window()->grab();
     if (shot.isNull() || !shot.save(QString::fromStdString(*options_.screenshot), "PNG")) {
-      std::cerr << "gvflab: could not save the screenshot to '" << *options_.screenshot
-                << "'.\n";
+      std::cerr << "gvflab: could not save the screenshot to '" << *options_.screenshot << "'.\n";
       code = 1;
     }
   }
@@ -250,15 +250,31 @@ void GlView::wheelEvent(QWheelEvent* event) {
 void GlView::keyPressEvent(QKeyEvent* event) {
   if (!imguiReady_ || ImGui::GetIO().WantCaptureKeyboard) return;
   switch (event->key()) {
-    case Qt::Key_Space: session_.setRunning(!session_.running()); break;
+    case Qt::Key_Space:
+      session_.setRunning(!session_.running());
+      break;
     case Qt::Key_S:
-    case Qt::Key_Right: session_.requestSingleStep(); break;
-    case Qt::Key_R: errors_.guard("Resetting the solver", [&] { session_.reset(); }); break;
-    case Qt::Key_F: view_.zoom = 1, view_.pan = {}; break;
-    case Qt::Key_I: layers_.showImage = !layers_.showImage; break;
-    case Qt::Key_M: layers_.showMagnitude = !layers_.showMagnitude; break;
-    case Qt::Key_G: layers_.showGlyphs = !layers_.showGlyphs; break;
-    default: QOpenGLWidget::keyPressEvent(event); break;
+    case Qt::Key_Right:
+      session_.requestSingleStep();
+      break;
+    case Qt::Key_R:
+      errors_.guard("Resetting the solver", [&] { session_.reset(); });
+      break;
+    case Qt::Key_F:
+      view_.zoom = 1, view_.pan = {};
+      break;
+    case Qt::Key_I:
+      layers_.showImage = !layers_.showImage;
+      break;
+    case Qt::Key_M:
+      layers_.showMagnitude = !layers_.showMagnitude;
+      break;
+    case Qt::Key_G:
+      layers_.showGlyphs = !layers_.showGlyphs;
+      break;
+    default:
+      QOpenGLWidget::keyPressEvent(event);
+      break;
   }
 }
 

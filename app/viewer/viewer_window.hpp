@@ -45,7 +45,7 @@ class GlView : public QOpenGLWidget {
   void uploadIfChanged();
   void countFrame();
   void finishAndQuit();
-  float viewLeftPixels() const;  // framebuffer x where the view starts (right of the panel)
+  float viewLeftPixels() const;   // framebuffer x where the view starts (right of the panel)
   float viewWidthPixels() const;  // between the two panels
   Vec2 toViewPixels(QPointF logical) const;
 
