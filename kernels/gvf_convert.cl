@@ -7,14 +7,16 @@ __kernel void import_field(__global const float* src, FIELD_OUT dst, int width, 
                            int depth) {
   int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
   if (x >= width || y >= height || z >= depth) return;
-  STORE_V3(dst, x, y, z, width, height, vload3(((size_t)z * height + y) * width + x, src));
+  const size_t i = ((size_t)z * height + y) * width + x;
+  STORE_V3(dst, x, y, z, width, height, depth, vload3(i, src));
 }
 
 __kernel void export_field(FIELD_IN src, __global float* dst, int width, int height,
                            int depth) {
   int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
   if (x >= width || y >= height || z >= depth) return;
-  vstore3(LOAD_V3(src, x, y, z, width, height), ((size_t)z * height + y) * width + x, dst);
+  const size_t i = ((size_t)z * height + y) * width + x;
+  vstore3(LOAD_V3(src, x, y, z, width, height, depth), i, dst);
 }
 #else
 __kernel void import_field(__global const float* src, FIELD_OUT dst, int width, int height,

@@ -2,6 +2,8 @@
 // Build with -DDIMS3. The group size must be a power of two.
 #include "gvf_storage.clh"
 
+#define AT(f, x_, y_, z_) LOAD_V3(f, x_, y_, z_, width, height, depth)
+
 __kernel void gvf_residual_partial3d(FIELD_IN v, FIELD_IN v0, int width, int height, int depth,
                                      float mu, __global float* partial,
                                      __local float* scratch) {
@@ -14,12 +16,10 @@ __kernel void gvf_residual_partial3d(FIELD_IN v, FIELD_IN v0, int width, int hei
     int xm = mirror_index(x - 1, width), xp = mirror_index(x + 1, width);
     int ym = mirror_index(y - 1, height), yp = mirror_index(y + 1, height);
     int zm = mirror_index(z - 1, depth), zp = mirror_index(z + 1, depth);
-    float3 c = LOAD_V3(v, x, y, z, width, height);
-    float3 lap = LOAD_V3(v, xm, y, z, width, height) + LOAD_V3(v, xp, y, z, width, height) +
-                 LOAD_V3(v, x, ym, z, width, height) + LOAD_V3(v, x, yp, z, width, height) +
-                 LOAD_V3(v, x, y, zm, width, height) + LOAD_V3(v, x, y, zp, width, height) -
-                 6.0f * c;
-    float3 b = LOAD_V3(v0, x, y, z, width, height);
+    float3 c = AT(v, x, y, z);
+    float3 lap = AT(v, xm, y, z) + AT(v, xp, y, z) + AT(v, x, ym, z) + AT(v, x, yp, z) +
+                 AT(v, x, y, zm) + AT(v, x, y, zp) - 6.0f * c;
+    float3 b = AT(v0, x, y, z);
     r = length(mu * lap - (c - b) * dot(b, b));
   }
   scratch[lid] = r;

@@ -4,8 +4,8 @@
 // s <= HALO steps those pixels are exact, since an edge error moves one pixel per step.
 // Arithmetic, storage (gvf_storage.clh, buffers only) and boundary rule are those of
 // gvf_euler2d.cl, so the result equals `steps` single-step launches.
-// Work-group: (TILE_W, TILE_H / ROWS_PER_ITEM); each work-item owns ROWS_PER_ITEM pixels of a
-// column and keeps their V and V0 in registers.
+// Work-group: (TILE_W, TILE_H / ROWS_PER_ITEM); each work-item owns ROWS_PER_ITEM consecutive
+// pixels of a column and keeps their V and V0 in registers.
 
 #include "gvf_storage.clh"
 
@@ -40,12 +40,15 @@ void gvf_euler_steps_tiled(__global const elem_t* v, __global const elem_t* v0,
   const int lxm = clamp(mirror_index(gx - 1, width) - ox, 0, TILE_W - 1);
   const int lxp = clamp(mirror_index(gx + 1, width) - ox, 0, TILE_W - 1);
 
+  // Each work-item owns ROWS_PER_ITEM consecutive rows of its column: vertical neighbours
+  // inside that run come from registers, only the run's ends and the left/right neighbours
+  // from local memory (local-memory bandwidth bounds this kernel on GPUs).
+  const int ly0 = get_local_id(1) * ROWS_PER_ITEM;
   float2 c[ROWS_PER_ITEM], b[ROWS_PER_ITEM];
-  int ly[ROWS_PER_ITEM], lym[ROWS_PER_ITEM], lyp[ROWS_PER_ITEM];
+  int lym[ROWS_PER_ITEM], lyp[ROWS_PER_ITEM];
   bool inside[ROWS_PER_ITEM];
   for (int r = 0; r < ROWS_PER_ITEM; ++r) {
-    ly[r] = get_local_id(1) + r * (TILE_H / ROWS_PER_ITEM);
-    const int gy = oy + ly[r];
+    const int gy = oy + ly0 + r;
     inside[r] = colInside && gy >= 0 && gy < height;
     lym[r] = clamp(mirror_index(gy - 1, height) - oy, 0, TILE_H - 1);
     lyp[r] = clamp(mirror_index(gy + 1, height) - oy, 0, TILE_H - 1);
@@ -55,20 +58,28 @@ void gvf_euler_steps_tiled(__global const elem_t* v, __global const elem_t* v0,
   }
 
   for (int s = 0; s < steps; ++s) {
-    for (int r = 0; r < ROWS_PER_ITEM; ++r) STORE2(c[r], tile, ly[r] * TILE_W + lx);
+    // Round the own values as a single-step launch would store and reload them.
+    float2 cr[ROWS_PER_ITEM];
+    for (int r = 0; r < ROWS_PER_ITEM; ++r) {
+      cr[r] = round_to_storage2(c[r]);
+      STORE2(cr[r], tile, (ly0 + r) * TILE_W + lx);
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int r = 0; r < ROWS_PER_ITEM; ++r) {
-      const float2 cr = LOAD2(tile, ly[r] * TILE_W + lx);
-      const float2 lap = LOAD2(tile, ly[r] * TILE_W + lxm) + LOAD2(tile, ly[r] * TILE_W + lxp) +
-                         LOAD2(tile, lym[r] * TILE_W + lx) + LOAD2(tile, lyp[r] * TILE_W + lx) -
-                         4.0f * cr;
-      c[r] = cr + mu * lap - (cr - b[r]) * dot(b[r], b[r]);
+      const int row = (ly0 + r) * TILE_W;
+      const float2 up = (r > 0 && lym[r] == ly0 + r - 1) ? cr[r > 0 ? r - 1 : 0]
+                                                         : LOAD2(tile, lym[r] * TILE_W + lx);
+      const float2 down = (r < ROWS_PER_ITEM - 1 && lyp[r] == ly0 + r + 1)
+                              ? cr[r < ROWS_PER_ITEM - 1 ? r + 1 : r]
+                              : LOAD2(tile, lyp[r] * TILE_W + lx);
+      const float2 lap = LOAD2(tile, row + lxm) + LOAD2(tile, row + lxp) + up + down - 4.0f * cr[r];
+      c[r] = cr[r] + mu * lap - (cr[r] - b[r]) * dot(b[r], b[r]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 
   const bool colInner = lx >= HALO && lx < TILE_W - HALO;
   for (int r = 0; r < ROWS_PER_ITEM; ++r)
-    if (inside[r] && colInner && ly[r] >= HALO && ly[r] < TILE_H - HALO)
-      STORE2(c[r], out, (size_t)(oy + ly[r]) * width + gx);
+    if (inside[r] && colInner && ly0 + r >= HALO && ly0 + r < TILE_H - HALO)
+      STORE2(c[r], out, (size_t)(oy + ly0 + r) * width + gx);
 }

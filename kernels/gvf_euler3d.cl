@@ -1,7 +1,9 @@
 // One explicit Euler step of 3D GVF (first paper, Alg. 2), unit time step:
 //   V <- V + mu * lap(V) - (V - V0) |V0|^2   with the 7-point Laplacian.
-// Build with -DDIMS3; storage and memory from gvf_storage.clh (3 packed components).
+// Build with -DDIMS3; storage and memory from gvf_storage.clh.
 #include "gvf_storage.clh"
+
+#define AT(f, x_, y_, z_) LOAD_V3(f, x_, y_, z_, width, height, depth)
 
 __kernel void gvf_euler_step3d(FIELD_IN v, FIELD_IN v0, FIELD_OUT out, int width, int height,
                                int depth, float mu) {
@@ -10,11 +12,9 @@ __kernel void gvf_euler_step3d(FIELD_IN v, FIELD_IN v0, FIELD_OUT out, int width
   int xm = mirror_index(x - 1, width), xp = mirror_index(x + 1, width);
   int ym = mirror_index(y - 1, height), yp = mirror_index(y + 1, height);
   int zm = mirror_index(z - 1, depth), zp = mirror_index(z + 1, depth);
-  float3 c = LOAD_V3(v, x, y, z, width, height);
-  float3 lap = LOAD_V3(v, xm, y, z, width, height) + LOAD_V3(v, xp, y, z, width, height) +
-               LOAD_V3(v, x, ym, z, width, height) + LOAD_V3(v, x, yp, z, width, height) +
-               LOAD_V3(v, x, y, zm, width, height) + LOAD_V3(v, x, y, zp, width, height) -
-               6.0f * c;
-  float3 b = LOAD_V3(v0, x, y, z, width, height);
-  STORE_V3(out, x, y, z, width, height, c + mu * lap - (c - b) * dot(b, b));
+  float3 c = AT(v, x, y, z);
+  float3 lap = AT(v, xm, y, z) + AT(v, xp, y, z) + AT(v, x, ym, z) + AT(v, x, yp, z) +
+               AT(v, x, y, zm) + AT(v, x, y, zp) - 6.0f * c;
+  float3 b = AT(v0, x, y, z);
+  STORE_V3(out, x, y, z, width, height, depth, c + mu * lap - (c - b) * dot(b, b));
 }

@@ -29,12 +29,13 @@ void gvf_euler_step3d_local(__global const elem_t* v, __global const elem_t* v0,
   const int sx = mirror_index(x, width), sy = mirror_index(y, height);
   const bool writes = lx > 0 && lx < TX - 1 && ly > 0 && ly < TY - 1 && x < width && y < height;
   const size_t stride = (size_t)width * height;
+  const size_t n = stride * depth;
   const size_t col = (size_t)sy * width + sx;
 
-  float3 below = LOAD3(v, mirror_index(z0 - 1, depth) * stride + col);
-  float3 cur = LOAD3(v, z0 * stride + col);
+  float3 below = LOAD3(v, mirror_index(z0 - 1, depth) * stride + col, n);
+  float3 cur = LOAD3(v, z0 * stride + col, n);
   for (int z = z0; z < z1; ++z) {
-    const float3 above = LOAD3(v, mirror_index(z + 1, depth) * stride + col);
+    const float3 above = LOAD3(v, mirror_index(z + 1, depth) * stride + col, n);
     plane[ly][lx] = (float4)(cur, 0.0f);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (writes) {
@@ -44,8 +45,8 @@ void gvf_euler_step3d_local(__global const elem_t* v, __global const elem_t* v0,
       const float3 lap = plane[ly][lxm].xyz + plane[ly][lxp].xyz + plane[lym][lx].xyz +
                          plane[lyp][lx].xyz + below + above - 6.0f * cur;
       const size_t i = z * stride + col;
-      const float3 b = LOAD3(v0, i);
-      STORE3(cur + mu * lap - (cur - b) * dot(b, b), out, i);
+      const float3 b = LOAD3(v0, i, n);
+      STORE3(cur + mu * lap - (cur - b) * dot(b, b), out, i, n);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     below = cur;

@@ -61,8 +61,8 @@ TEST_CASE("2D Euler in every precision and memory kind matches the reference") {
     const double refErr = reference::gvfError(ref, v0, 0.15);
     for (Precision p : kPrecisions)
       for (MemoryKind m : kMemories) {
-        INFO("precision " << precisionName(p));
-        INFO("memory " << memoryName(m));
+        INFO("precision " << std::string(precisionName(p)));
+        INFO("memory " << std::string(memoryName(m)));
         CAPTURE(img.width);
         EulerSolver s(ctx, in, 0.15, {p, m});
         s.step(20);
@@ -80,7 +80,7 @@ TEST_CASE("local tiles give the same field as buffers in every precision") {
   Image2D img = test::randomImage(130, 77, 11);
   GvfInput in = buildGvfInput(*ctx, img, 1.0);
   for (Precision p : kPrecisions) {
-    INFO("precision " << precisionName(p));
+    INFO("precision " << std::string(precisionName(p)));
     EulerSolver a(ctx, in, 0.15, {p, MemoryKind::Buffer});
     EulerSolver b(ctx, in, 0.15, {p, MemoryKind::Local});
     a.step(13);
@@ -122,8 +122,8 @@ TEST_CASE("3D Euler in every precision and memory kind matches the reference") {
     auto ref = reference::eulerIterate(v0, v0, mu, 20);
     for (Precision p : kPrecisions)
       for (MemoryKind m : kMemories) {
-        INFO("precision " << precisionName(p));
-        INFO("memory " << memoryName(m));
+        INFO("precision " << std::string(precisionName(p)));
+        INFO("memory " << std::string(memoryName(m)));
         EulerSolver s(ctx, in, mu, {p, m});
         s.step(20);
         const double diff = test::maxAbsDiff(s.readField3D().data, ref.values);

@@ -214,7 +214,8 @@ void EulerSolver::step(int n) {
 
 const cl::Buffer& EulerSolver::field() {
   const FieldStorage& cur = *v_[current_];
-  if (!cur.isImage() && cur.precision() == Precision::F32)
+  // 2D float32 buffers already are the interleaved layout; 3D buffers are planar.
+  if (!cur.isImage() && cur.precision() == Precision::F32 && input_.dims() == 2)
     return cur.buffer();
   if (exportedAt_ != iterations_) {
     if (!exported_()) {
