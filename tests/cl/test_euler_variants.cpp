@@ -94,9 +94,29 @@ TEST_CASE("local tiles give the same field as buffers in every precision") {
   }
 }
 
+TEST_CASE("3D two-steps-per-launch tiles equal single steps across tiles and z chunks") {
+  auto ctx = test::sharedContext();
+  // Wider than one tile (28 inner pixels), deeper than one z chunk (32 planes), odd count.
+  GvfInput in = buildGvfInput(*ctx, randomVolume(61, 30, 70, 3), 1.0);
+  const double mu = std::min(0.1, EulerSolver::stabilityBound(in.maxV0Squared, 3));
+  for (Precision p : kPrecisions) {
+    INFO("precision " << std::string(precisionName(p)));
+    EulerSolver a(ctx, in, mu, {p, MemoryKind::Buffer});
+    EulerSolver b(ctx, in, mu, {p, MemoryKind::Local});
+    a.step(7);
+    b.step(7);
+    auto fa = a.readField3D().data, fb = b.readField3D().data;
+    double diff = 0;
+    for (std::size_t i = 0; i < fa.size(); ++i)
+      diff = std::max(diff, static_cast<double>(std::abs(fa[i] - fb[i])));
+    CHECK(diff <= (p == Precision::F32 ? 1e-6 : p == Precision::F16 ? 5e-4 : 3.1e-5));
+  }
+}
+
 TEST_CASE("3D edge map and V0 match the reference") {
   auto ctx = test::sharedContext();
   const Volume vols[] = {randomVolume(13, 9, 7, 21), ballVolume(24), randomVolume(3, 2, 5, 4)};
+  CHECK_THROWS_AS(buildGvfInput(*ctx, Volume(8, 8, 1), 1.0), InputError);
   for (const Volume& vol : vols)
     for (double sigma : {0.0, 1.0}) {
       CAPTURE(vol.width);

@@ -67,6 +67,8 @@ class EulerSolver : public Solver {
 
  private:
   void stepTiled2D(int n);
+  int stepPairs3D(int n);  // returns the iterations left (0 or 1)
+  void stepSingles(int n);
   std::shared_ptr<ComputeContext> ctx_;
   GvfInput input_;
   double mu_;
@@ -77,6 +79,7 @@ class EulerSolver : public Solver {
   int current_ = 0;
   long iterations_ = 0;
   cl::Kernel kernel_;
+  cl::Kernel pairKernel_;  // 3D local memory: two iterations per launch
   cl::NDRange local_;
   cl::Buffer exported_;  // float32 copy for field() when the storage differs
   long exportedAt_ = -1;

@@ -12,8 +12,8 @@
 namespace gvflab {
 namespace {
 
-// Must match TX, TY, ZCHUNK in gvf_euler3d_local.cl.
-constexpr int kTx = 32, kTy = 16, kZChunk = 16;
+// Must match TX, TY, ZCHUNK in gvf_euler3d_tiled.cl.
+constexpr int kTx = 32, kTy = 32, kZChunk = 32;
 
 std::string tileOptions(const TileShape& t, const ComputeContext& ctx) {
   const int items = t.width * (t.height / std::max(1, t.rowsPerItem));
@@ -108,8 +108,14 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
                            opts + tileOptions(t, *ctx_));
       local_ = cl::NDRange(t.width, t.height / t.rowsPerItem);
     } else if (mem == MemoryKind::Local) {
-      kernel_ = lib.kernel("gvf_euler3d_local.cl", "gvf_euler_step3d_local", opts);
-      local_ = cl::NDRange(kTx, kTy, 1);
+      pairKernel_ = lib.kernel("gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled", opts);
+      pairKernel_.setArg(1, v0_->memory());
+      pairKernel_.setArg(3, input_.width);
+      pairKernel_.setArg(4, input_.height);
+      pairKernel_.setArg(5, input_.depth);
+      // An odd last iteration runs the single-step kernel.
+      kernel_ = lib.kernel("gvf_euler3d.cl", "gvf_euler_step3d", opts);
+      local_ = cl::NDRange(32, 4, 2);
     } else if (is3d) {
       kernel_ = lib.kernel("gvf_euler3d.cl", "gvf_euler_step3d", opts);
       local_ = cl::NDRange(32, 4, 2);
@@ -173,39 +179,51 @@ void EulerSolver::stepTiled2D(int n) {
   }
 }
 
+int EulerSolver::stepPairs3D(int n) {
+  const cl::NDRange global(detail::roundUp(input_.width, kTx - 4) / (kTx - 4) * kTx,
+                           detail::roundUp(input_.height, kTy - 4) / (kTy - 4) * kTy,
+                           detail::roundUp(input_.depth, kZChunk) / kZChunk);
+  pairKernel_.setArg(6, static_cast<float>(mu_));
+  for (; n >= 2; n -= 2) {
+    pairKernel_.setArg(0, v_[current_]->memory());
+    pairKernel_.setArg(2, v_[1 - current_]->memory());
+    cl::Event ev;
+    ctx_->queue().enqueueNDRangeKernel(pairKernel_, cl::NullRange, global,
+                                       cl::NDRange(kTx, kTy, 1), nullptr, &ev);
+    ctx_->profiler().record("gvf_euler_2steps3d_tiled", ev);
+    current_ = 1 - current_;
+  }
+  return n;
+}
+
+void EulerSolver::stepSingles(int n) {
+  const bool is3d = input_.dims() == 3;
+  kernel_.setArg(is3d ? 6 : 5, static_cast<float>(mu_));
+  const cl::NDRange global =
+      is3d ? cl::NDRange(detail::roundUp(input_.width, local_[0]),
+                         detail::roundUp(input_.height, local_[1]),
+                         detail::roundUp(input_.depth, local_[2]))
+           : cl::NDRange(detail::roundUp(input_.width, local_[0]),
+                         detail::roundUp(input_.height, local_[1]));
+  const char* name = is3d ? "gvf_euler_step3d" : "gvf_euler_step";
+  for (int i = 0; i < n; ++i) {
+    kernel_.setArg(0, v_[current_]->memory());
+    kernel_.setArg(2, v_[1 - current_]->memory());
+    cl::Event ev;
+    ctx_->queue().enqueueNDRangeKernel(kernel_, cl::NullRange, global, local_, nullptr, &ev);
+    ctx_->profiler().record(name, ev);
+    current_ = 1 - current_;
+  }
+}
+
 void EulerSolver::step(int n) {
   if (n <= 0) return;
-  const bool is3d = input_.dims() == 3;
+  const bool local = *options_.memory == MemoryKind::Local;
   try {
-    if (*options_.memory == MemoryKind::Local && !is3d) {
+    if (local && input_.dims() == 2)
       stepTiled2D(n);
-    } else {
-      kernel_.setArg(is3d ? 6 : 5, static_cast<float>(mu_));
-      cl::NDRange global;
-      const char* name = "gvf_euler_step";
-      if (*options_.memory == MemoryKind::Local) {
-        name = "gvf_euler_step3d_local";
-        global = cl::NDRange(detail::roundUp(input_.width, kTx - 2) / (kTx - 2) * kTx,
-                             detail::roundUp(input_.height, kTy - 2) / (kTy - 2) * kTy,
-                             detail::roundUp(input_.depth, kZChunk) / kZChunk);
-      } else if (is3d) {
-        name = "gvf_euler_step3d";
-        global = cl::NDRange(detail::roundUp(input_.width, local_[0]),
-                             detail::roundUp(input_.height, local_[1]),
-                             detail::roundUp(input_.depth, local_[2]));
-      } else {
-        global = cl::NDRange(detail::roundUp(input_.width, local_[0]),
-                             detail::roundUp(input_.height, local_[1]));
-      }
-      for (int i = 0; i < n; ++i) {
-        kernel_.setArg(0, v_[current_]->memory());
-        kernel_.setArg(2, v_[1 - current_]->memory());
-        cl::Event ev;
-        ctx_->queue().enqueueNDRangeKernel(kernel_, cl::NullRange, global, local_, nullptr, &ev);
-        ctx_->profiler().record(name, ev);
-        current_ = 1 - current_;
-      }
-    }
+    else
+      stepSingles(local ? stepPairs3D(n) : n);
   } catch (const cl::Error& e) {
     rethrowClError(e, "running Euler GVF iterations");
   }

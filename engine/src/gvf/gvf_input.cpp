@@ -150,6 +150,8 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, 
   constexpr int kMaxSide3 = 4096;
   if (volume.width < 1 || volume.height < 1 || volume.depth < 1 || volume.voxels.empty())
     throw InputError("The volume is empty.");
+  if (volume.depth < 2)
+    throw InputError("A volume needs at least 2 slices; open a single slice as an image.");
   if (volume.width > kMaxSide3 || volume.height > kMaxSide3 || volume.depth > kMaxSide3)
     throw InputError("The volume is " + std::to_string(volume.width) + "x" +
                      std::to_string(volume.height) + "x" + std::to_string(volume.depth) +
