@@ -24,6 +24,7 @@ struct DeviceInfo {
   std::uint64_t globalMemBytes = 0;
   std::uint64_t maxAllocBytes = 0;
   std::size_t maxWorkGroupSize = 0;
+  std::uint64_t localMemBytes = 0;
   int computeUnits = 0;
   std::string extensions;
 

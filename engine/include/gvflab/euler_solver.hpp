@@ -15,12 +15,14 @@ namespace gvflab {
 class ComputeContext;
 
 // The temporal-blocking tile of 2D local-memory Euler (gvf_euler2d_tiled.cl): each launch
-// advances `halo` iterations in a width x height tile and writes its inner part.
+// advances `halo` iterations in a width x height tile and writes its inner part. width 0
+// picks the largest of 64x64 (halo 8), 64x48 (halo 8), 64x32 (halo 4) whose two tiles fit the
+// device's local memory in the chosen precision.
 struct TileShape {
-  int width = 64;
-  int height = 32;
-  int rowsPerItem = 8;  // pixels of a column each work-item owns
-  int halo = 4;         // iterations per launch
+  int width = 0;
+  int height = 0;
+  int rowsPerItem = 4;  // pixels of a column each work-item owns
+  int halo = 8;         // iterations per launch
 };
 
 struct EulerOptions {

@@ -78,6 +78,7 @@ std::vector<DeviceInfo> listDevices() {
         info.globalMemBytes = devices[d].getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
         info.maxAllocBytes = devices[d].getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
         info.maxWorkGroupSize = devices[d].getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+        info.localMemBytes = devices[d].getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
         info.computeUnits = static_cast<int>(devices[d].getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
         info.extensions = devices[d].getInfo<CL_DEVICE_EXTENSIONS>();
         out.push_back(std::move(info));

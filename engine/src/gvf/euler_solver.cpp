@@ -15,11 +15,26 @@ namespace {
 // Must match TX, TY, ZCHUNK in gvf_euler3d_tiled.cl.
 constexpr int kTx = 32, kTy = 32, kZChunk = 32;
 
-std::string tileOptions(const TileShape& t, const ComputeContext& ctx) {
+std::uint64_t tileLocalBytes(const TileShape& t, Precision p) {
+  return 2ull * 2 * t.width * t.height * bytesPerComponent(p);  // two tiles, two components
+}
+
+TileShape resolveTile(TileShape t, Precision p, const ComputeContext& ctx) {
+  if (t.width != 0) return t;
+  for (TileShape c : {TileShape{64, 64, 4, 8}, TileShape{64, 48, 4, 8}, TileShape{64, 32, 4, 4},
+                      TileShape{32, 32, 4, 4}})
+    if (tileLocalBytes(c, p) <= ctx.info().localMemBytes &&
+        static_cast<std::size_t>(c.width * c.height / c.rowsPerItem) <= ctx.info().maxWorkGroupSize)
+      return c;
+  return TileShape{16, 16, 2, 2};
+}
+
+std::string tileOptions(const TileShape& t, Precision p, const ComputeContext& ctx) {
   const int items = t.width * (t.height / std::max(1, t.rowsPerItem));
   if (t.rowsPerItem < 1 || t.height % t.rowsPerItem != 0 || t.halo < 1 ||
       t.width <= 2 * t.halo || t.height <= 2 * t.halo ||
-      static_cast<std::size_t>(items) > ctx.info().maxWorkGroupSize)
+      static_cast<std::size_t>(items) > ctx.info().maxWorkGroupSize ||
+      tileLocalBytes(t, p) > ctx.info().localMemBytes)
     throw ParameterError("Tile " + std::to_string(t.width) + "x" + std::to_string(t.height) +
                          " with " + std::to_string(t.rowsPerItem) + " rows per work-item and halo " +
                          std::to_string(t.halo) + " does not fit this device's work-groups.");
@@ -103,9 +118,10 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
     auto& lib = ctx_->kernels();
     const MemoryKind mem = *options_.memory;
     if (mem == MemoryKind::Local && !is3d) {
+      options_.tile = resolveTile(options_.tile, options_.precision, *ctx_);
       const TileShape& t = options_.tile;
       kernel_ = lib.kernel("gvf_euler2d_tiled.cl", "gvf_euler_steps_tiled",
-                           opts + tileOptions(t, *ctx_));
+                           opts + tileOptions(t, options_.precision, *ctx_));
       local_ = cl::NDRange(t.width, t.height / t.rowsPerItem);
     } else if (mem == MemoryKind::Local) {
       pairKernel_ = lib.kernel("gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled", opts);
