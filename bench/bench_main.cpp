@@ -1,5 +1,6 @@
 // gvflab-bench CASE [options]: engine benchmarks timed with OpenCL events.
 #include <charconv>
+#include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -11,11 +12,16 @@ namespace {
 
 const char* kUsage =
     "Usage: gvflab-bench CASE [--size N] [--iterations K] [--repeats R] [--device D] [--json]\n"
-    "                    [--launch auto|single|tiled]\n"
+    "                    [--precision f32|f16|snorm16|all] [--memory buffer|image|local|auto|all]\n"
     "Cases:\n"
     "  devices   list the OpenCL devices\n"
     "  euler2d   explicit Euler GVF on an N x N image, K iterations; reports ms/iteration,\n"
-    "            bytes moved and the fraction of the copy bandwidth measured in the same run\n";
+    "            bytes moved and the fraction of the copy bandwidth measured in the same run\n"
+    "  euler3d   the same on an N x N x N volume\n"
+    "  sizes     K iterations for every side 64, 128, ... up to N (first paper, Fig. 5)\n"
+    "  memory    device memory of the fields against the side (first paper, Figs. 6-7)\n"
+    "  accuracy  16-bit against float32 errors (first paper, Table 3) [--image F.pgm]\n"
+    "            [--markdown docs/ACCURACY.md]\n";
 
 int parseInt(const std::string& flag, const std::string& text, int lo, int hi) {
   int v = 0;
@@ -46,20 +52,36 @@ int main(int argc, char** argv) {
       else if (args[i] == "--repeats") b.repeats = parseInt("--repeats", value(), 1, 1000);
       else if (args[i] == "--device") b.device = value();
       else if (args[i] == "--json") b.json = true;
-      else if (args[i] == "--launch") {
-        std::string l = value();
-        if (l == "single") b.launch = gvflab::EulerLaunch::Single;
-        else if (l == "tiled") b.launch = gvflab::EulerLaunch::Tiled;
-        else if (l == "auto") b.launch = gvflab::EulerLaunch::Auto;
-        else throw gvflab::ParameterError("--launch must be single, tiled or auto.");
-      }
+      else if (args[i] == "--precision") {
+        const std::string v = value();
+        b.precisions = v == "all" ? std::vector<gvflab::Precision>{gvflab::Precision::F32,
+                                                                  gvflab::Precision::F16,
+                                                                  gvflab::Precision::SNorm16}
+                                  : std::vector<gvflab::Precision>{gvflab::parsePrecision(v)};
+      } else if (args[i] == "--memory") {
+        const std::string v = value();
+        using M = gvflab::MemoryKind;
+        if (v == "all") b.memories = {M::Buffer, M::Image, M::Local};
+        else if (v == "auto") b.memories = {std::nullopt};
+        else b.memories = {gvflab::parseMemory(v)};
+      } else if (args[i] == "--tile") {
+        const std::string v = value();
+        if (std::sscanf(v.c_str(), "%dx%dx%dx%d", &b.tile.width, &b.tile.height,
+                        &b.tile.rowsPerItem, &b.tile.halo) != 4)
+          throw gvflab::ParameterError("--tile needs WxHxROWSxHALO, e.g. 64x32x8x4.");
+      } else if (args[i] == "--markdown") b.markdown = value();
+      else if (args[i] == "--image") b.image = value();
       else throw gvflab::ParameterError("Unknown option '" + args[i] + "'.\n" + kUsage);
     }
     if (args[0] == "devices") {
       for (const auto& d : gvflab::listDevices()) std::cout << d.describe() << "\n";
       return 0;
     }
-    if (args[0] == "euler2d") return gvflab::bench::runEuler2d(b, std::cout);
+    if (args[0] == "euler2d") return gvflab::bench::runEuler(b, 2, std::cout);
+    if (args[0] == "euler3d") return gvflab::bench::runEuler(b, 3, std::cout);
+    if (args[0] == "sizes") return gvflab::bench::runSizes(b, std::cout);
+    if (args[0] == "memory") return gvflab::bench::runMemory(b, std::cout);
+    if (args[0] == "accuracy") return gvflab::bench::runAccuracy(b, std::cout);
     std::cerr << "gvflab-bench: unknown case '" << args[0] << "'.\n" << kUsage;
     return 2;
   } catch (const gvflab::Error& e) {
