@@ -196,3 +196,11 @@ TEST_CASE("reference capture walk: steps to an edge column along a uniform field
   CHECK(none[w + 3] == -1);
   CHECK(none[w + 10] == 0);
 }
+
+TEST_CASE("resampling leaves a collapsed contour with its nodes") {
+  std::vector<glm::vec2> tiny = {{10, 10}, {10.1f, 10}, {10.05f, 10.1f}, {10, 10.05f}};
+  CHECK(resampleContour(tiny, 1.0, 2.5) == tiny);
+  std::vector<glm::vec2> thin = {{10, 10}, {10.2f, 10}, {14, 10.1f}, {10.1f, 10.2f}};
+  auto out = resampleContour(thin, 1.0, 2.5);
+  CHECK(out.size() >= 3);
+}

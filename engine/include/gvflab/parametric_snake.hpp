@@ -39,7 +39,7 @@ const char* forceName(SnakeForce force);  // "gvf" | "traditional"
 SnakeForce parseForce(const std::string& name);
 
 struct SnakeParams {
-  double alpha = 0.1;        // elasticity (pulls nodes together, shrinks the contour)
+  double alpha = 0.05;       // elasticity (pulls nodes together, shrinks the contour)
   double beta = 0.05;        // rigidity (resists bending)
   double gamma = 1.0;        // viscosity: the inverse of the time step
   double kappa = 0.6;        // external force weight
@@ -48,7 +48,7 @@ struct SnakeParams {
   double dmax = 2.5;
   double tolerance = 0.5;    // converged when no node moved farther than this (pixels, see
                              // contourMove) ...
-  int window = 50;           // ... over this many iterations (checked at resampling times)
+  int window = 100;          // ... over this many iterations (checked at resampling times)
   int resample = 10;         // iterations between read-backs for resampling
   bool normalize = true;     // unit-length external force (per pixel, before interpolation)
 
@@ -79,7 +79,7 @@ double signedArea2(const std::vector<glm::vec2>& points);
 
 // Removes nodes closer than dmin to the previous kept node, then splits gaps longer than dmax
 // into equal pieces, so every gap of the result lies in [dmin, dmax] (needs dmax >= 2 dmin and
-// a perimeter of at least 3 dmin; fewer than 3 nodes are never produced). Product code.
+// a perimeter of at least 3 dmin; a smaller contour is returned unchanged). Product code.
 std::vector<glm::vec2> resampleContour(const std::vector<glm::vec2>& points, double dmin,
                                        double dmax);
 

@@ -47,8 +47,10 @@ std::vector<glm::vec2> resampleContour(const std::vector<glm::vec2>& points, dou
   kept.emplace_back(points[0]);
   for (std::size_t i = 1; i < points.size(); ++i)
     if (dist(points[i], kept.back()) >= dmin) kept.emplace_back(points[i]);
-  // The closing gap too; never fewer than 3 nodes.
+  // The closing gap too; never fewer than 3 nodes. A contour too small for 3 nodes dmin apart
+  // (a collapsed snake) is left as it is.
   while (kept.size() > 3 && dist(kept.back(), kept.front()) < dmin) kept.pop_back();
+  if (kept.size() < 3) return points;
   // 2. Split gaps longer than dmax into k equal pieces, k = ceil(d / dmax): each piece is
   // > dmax / 2 >= dmin, so the bounds hold on every gap.
   std::vector<glm::vec2> out;

@@ -16,13 +16,17 @@ SnakeForce parseForce(const std::string& name) {
   throw ParameterError("The snake force must be 'gvf' or 'traditional', not '" + name + "'.");
 }
 
-// Defaults follow Xu & Prince's GVF snake demo (α small, γ = 1, κ = 0.6, unit-length force),
-// with a little rigidity so corners of hand-drawn polygons do not fold. They suit edge maps
-// normalised to [0, 1] on photos and MRI slices of a few hundred pixels: the snake moves
-// about κ/γ = 0.6 pixel per iteration where the force is unit length.
+// Defaults follow Xu & Prince's GVF snake demo (α = 0.05, γ = 1, κ = 0.6, unit-length force,
+// nodes 0.5..2 px apart), with a little rigidity so corners of hand-drawn polygons do not fold.
+// They suit edge maps normalised to [0, 1] on photos and MRI slices of a few hundred pixels:
+// the snake moves about κ/γ = 0.6 pixel per iteration where the force is unit length, and
+// elasticity stays weak enough (α·spacing) that the snake can still creep into the U
+// phantom's deep notch, where GVF's push is only a few percent of unit length. The
+// convergence test (0.5 px over 100 iterations, i.e. 0.005 px per iteration) must stay below
+// that creep, or snakes stop halfway down long concavities.
 const std::vector<ParamSpec>& snakeParamSpecs() {
   static const std::vector<ParamSpec> specs = {
-      {"alpha", "alpha", 0.0, 10.0, 0.1, false,
+      {"alpha", "alpha", 0.0, 10.0, 0.05, false,
        "Snake elasticity: pulls neighbouring nodes together (and shrinks the contour)."},
       {"beta", "beta", 0.0, 10.0, 0.05, false, "Snake rigidity: resists bending."},
       {"gamma", "gamma", 0.05, 100.0, 1.0, false,
@@ -37,7 +41,7 @@ const std::vector<ParamSpec>& snakeParamSpecs() {
       {"snake-tolerance", "tolerance", 0.0, 10.0, 0.5, false,
        "A snake has converged when no node moved farther than this (pixels, from the contour "
        "at the window start) over a window."},
-      {"snake-window", "window", 1, 10000, 50, true,
+      {"snake-window", "window", 1, 10000, 100, true,
        "Convergence window in iterations (checked at resampling times)."},
       {"snake-resample", "resample every", 1, 1000, 10, true,
        "Iterations between node resamplings (the nodes are read back then)."},
