@@ -27,6 +27,7 @@ SnakeSession::SnakeSession(Session& session, const app::SnakeOptions& options)
       force_(options.force),
       frameIterations_(options.frameIterations) {
   captureParams = options.capture;
+  showCapture = options.captureMap.has_value();  // in the viewer: start with the overlay on
   rebuildForImage();
   snakes_->setParams(options.params);
   for (const auto& spec : options.snakes) {
