@@ -6,6 +6,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/headless_snakes.hpp"
 #include "common/image_loader.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
@@ -56,6 +57,7 @@ void runHeadless(const Options& o) {
 
   if (o.saveField) writeMetaImageField(*o.saveField, field);
   if (o.saveMagnitude) writeMagnitudePng(*o.saveMagnitude, field);
+  const SnakeRunSummary snakes = runHeadlessSnakes(ctx, solver, image, o);
   const double wallMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
@@ -69,6 +71,7 @@ void runHeadless(const Options& o) {
        << "  \"iterations\": " << solver.iterations() << ",\n"
        << "  \"error\": " << error << ",\n"
        << "  \"opencl_ms\": " << solverMs << ",\n"
+       << snakes.reportJson
        << "  \"wall_ms\": " << wallMs << ",\n"
        << "  \"device\": \"" << jsonEscape(ctx->info().name) << "\"\n"
        << "}\n";
@@ -76,6 +79,7 @@ void runHeadless(const Options& o) {
   std::cout << "euler: " << solver.iterations() << " iterations on " << solver.width() << "x"
             << solver.height() << ", error " << error << ", OpenCL " << solverMs << " ms, wall "
             << wallMs << " ms (" << ctx->info().name << ")\n";
+  if (!snakes.consoleLine.empty()) std::cout << snakes.consoleLine << "\n";
 }
 
 }  // namespace gvflab::app

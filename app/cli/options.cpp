@@ -48,7 +48,8 @@ std::string helpText() {
        "  --save-magnitude F.png  write |V| scaled to its maximum\n"
        "  --report R.json      write solver, iterations, error, opencl_ms, wall_ms\n"
        "  --screenshot F.png   viewer: save the window after --frames frames and quit\n"
-       "  --frames N           viewer: quit after N frames\n";
+       "  --frames N           viewer: quit after N frames\n\n";
+  h << snakeHelpText();
   return h.str();
 }
 
@@ -109,6 +110,7 @@ Options parseOptions(const std::vector<std::string>& args) {
       if (n < 1 || n > 1e7 || n != std::floor(n))
         throw ParameterError("--frames must be a whole number >= 1.");
       o.frames = static_cast<int>(n);
+    } else if (parseSnakeOption(a, value, o.snakes)) {
     } else if (!a.empty() && a[0] == '-') {
       throw ParameterError("Unknown option '" + a + "'; see gvflab --help.");
     } else {
@@ -120,6 +122,7 @@ Options parseOptions(const std::vector<std::string>& args) {
     throw ParameterError("Give either an image file or --phantom, not both.");
   if (o.mode == Mode::Headless && !o.image && !o.phantom)
     throw ParameterError("--headless needs an image file or --phantom u|room|blob.");
+  finishSnakeOptions(o.snakes);
   return o;
 }
 

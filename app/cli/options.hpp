@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/snake_options.hpp"
 #include "gvflab/params.hpp"
 
 namespace gvflab::app {
@@ -24,6 +25,7 @@ struct Options {
   std::optional<std::string> report;
   std::optional<std::string> screenshot;  // viewer: save one frame and quit
   int frames = 0;                         // viewer: quit after N frames (0 = run)
+  SnakeOptions snakes;                    // --snake, --alpha, ..., --capture-map
 };
 
 // Throws ParameterError with a sentence on unknown flags, missing values or bad numbers.

@@ -41,12 +41,21 @@ GlView::GlView(Session& session, const app::Options& options, QWidget* parent)
   connect(&frameTimer_, &QTimer::timeout, this, [this] { update(); });
   frameTimer_.start(10);
   clock_.start();
+  // Bad start-up snakes (--snake) are reported in the panel; the viewer runs without them.
+  if (!errors_.guard("Placing the --snake contours",
+                     [&] { snakes_ = std::make_unique<SnakeSession>(session, options.snakes); })) {
+    app::SnakeOptions plain = options.snakes;
+    plain.snakes.clear();
+    snakes_ = std::make_unique<SnakeSession>(session, plain);
+  }
+  snakeTool_ = std::make_unique<SnakeTool>(*snakes_);
 }
 
 GlView::~GlView() {
   makeCurrent();
   presenter_.reset();
   renderer_.reset();
+  snakeLayer_.reset();
   if (imguiReady_) {
     ImGui_ImplOpenGL3_Shutdown();
     ImGui::DestroyContext();
@@ -71,6 +80,7 @@ void GlView::initializeGL() {
   errors_.guard("Setting up OpenGL rendering", [&] {
     renderer_ = std::make_unique<Renderer>();
     presenter_ = std::make_unique<Presenter>(session_.device());
+    snakeLayer_ = std::make_unique<SnakeLayer>();
   });
   if (presenter_) readouts_.transferPath = presenter_->choice().description;
 }
@@ -82,6 +92,16 @@ float GlView::viewLeftPixels() const {
 float GlView::viewWidthPixels() const {
   double logical = width() - static_cast<double>(kPanelWidth) - kDisplayPanelWidth;
   return static_cast<float>(std::max(logical, 0.0) * devicePixelRatio());
+}
+
+glm::vec2 GlView::toImage(QPointF logical) const {
+  Vec2 p = view_.screenToImage(toViewPixels(logical));
+  return {p.x, p.y};
+}
+
+float GlView::pickRadius() const {
+  return 6.0f * static_cast<float>(devicePixelRatio()) /
+         std::max(view_.pixelsPerImagePixel(), 1e-3f);
 }
 
 Vec2 GlView::toViewPixels(QPointF logical) const {
@@ -101,6 +121,8 @@ void GlView::paintGL() {
   handleRequests();
   if (!errors_.guard("Iterating the solver", [&] { session_.advanceFrame(); }))
     session_.setRunning(false);  // do not repeat a failing step every frame
+  if (!errors_.guard("Moving the snakes", [&] { snakes_->advanceFrame(); }))
+    snakes_->setRunning(false);
   uploadIfChanged();
 
   const float dpr = static_cast<float>(devicePixelRatio());
@@ -121,6 +143,18 @@ void GlView::paintGL() {
                       std::max(range, 1e-12f));
     });
   }
+  if (snakeLayer_) {
+    errors_.guard("Drawing the snakes", [&] {
+      if (snakes_->captureVersion() != shownCaptureVersion_) {
+        snakeLayer_->setCapture(snakes_->captureRgba(), snakes_->width(), snakes_->height());
+        shownCaptureVersion_ = snakes_->captureVersion();
+      }
+      SnakeDrawing d{&snakes_->contours(), snakeTool_->draft(), snakeOverlay_.showNodes,
+                     snakeTool_->hoverId()};
+      snakeLayer_->draw({left, 0, viewWidth, fbHeight}, view_, d, snakes_->showCapture,
+                        snakeOverlay_.captureOpacity);
+    });
+  }
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   ImGuiQtBridge::applyCursor(this);
@@ -138,6 +172,7 @@ void GlView::buildUi(float frameSeconds) {
     readouts_.transferMeanMs = presenter_->meanTransferMs();
   }
   drawPanel(session_, layers_, readouts_, errors_, requests_, static_cast<float>(height()));
+  drawSnakePanel(*snakes_, snakeOverlay_, errors_);
   float right = std::max(static_cast<float>(width()) - kDisplayPanelWidth, kPanelWidth);
   drawDisplayPanel(layers_, readouts_.rangeMax, right, static_cast<float>(height()));
 }
@@ -222,16 +257,26 @@ bool GlView::event(QEvent* event) {
   return QOpenGLWidget::event(event);
 }
 
+// Left button: snake editing (SnakeTool); middle button: pan; right button: delete a snake.
 void GlView::mousePressEvent(QMouseEvent* event) {
   if (!imguiReady_ || ImGui::GetIO().WantCaptureMouse) return;
-  if (event->button() == Qt::LeftButton || event->button() == Qt::MiddleButton) {
+  if (event->button() == Qt::MiddleButton) {
     dragging_ = true;
     dragLast_ = event->position();
+  } else if (event->button() == Qt::LeftButton) {
+    snakeTool_->leftPress(toImage(event->position()), pickRadius());
+  } else if (event->button() == Qt::RightButton) {
+    errors_.guard("Deleting a snake",
+                  [&] { snakeTool_->rightClick(toImage(event->position()), pickRadius()); });
   }
 }
 
 void GlView::mouseMoveEvent(QMouseEvent* event) {
-  if (!dragging_) return;
+  if (!dragging_) {
+    errors_.guard("Editing a snake",
+                  [&] { snakeTool_->move(toImage(event->position()), pickRadius()); });
+    return;
+  }
   float dpr = static_cast<float>(devicePixelRatio());
   QPointF d = event->position() - dragLast_;
   dragLast_ = event->position();
@@ -239,7 +284,17 @@ void GlView::mouseMoveEvent(QMouseEvent* event) {
   view_.pan.y += static_cast<float>(d.y()) * dpr;
 }
 
-void GlView::mouseReleaseEvent(QMouseEvent*) { dragging_ = false; }
+void GlView::mouseReleaseEvent(QMouseEvent* event) {
+  if (event->button() == Qt::LeftButton && !dragging_)
+    errors_.guard("Placing a snake", [&] { snakeTool_->leftRelease(toImage(event->position())); });
+  dragging_ = false;
+}
+
+void GlView::mouseDoubleClickEvent(QMouseEvent* event) {
+  if (!imguiReady_ || ImGui::GetIO().WantCaptureMouse) return;
+  if (event->button() == Qt::LeftButton)
+    errors_.guard("Closing the polygon", [&] { snakeTool_->doubleClick(toImage(event->position())); });
+}
 
 void GlView::wheelEvent(QWheelEvent* event) {
   if (!imguiReady_ || ImGui::GetIO().WantCaptureMouse) return;
@@ -249,6 +304,9 @@ void GlView::wheelEvent(QWheelEvent* event) {
 
 void GlView::keyPressEvent(QKeyEvent* event) {
   if (!imguiReady_ || ImGui::GetIO().WantCaptureKeyboard) return;
+  const bool ctrl = event->modifiers() & Qt::ControlModifier;
+  const bool shift = event->modifiers() & Qt::ShiftModifier;
+  if (snakeTool_->key(event->key(), ctrl, shift)) return;
   switch (event->key()) {
     case Qt::Key_Space:
       session_.setRunning(!session_.running());

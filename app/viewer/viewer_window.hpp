@@ -14,6 +14,10 @@
 #include "viewer/presenter.hpp"
 #include "viewer/renderer.hpp"
 #include "viewer/session.hpp"
+#include "viewer/snake_layer.hpp"
+#include "viewer/snake_panel.hpp"
+#include "viewer/snake_session.hpp"
+#include "viewer/snake_tool.hpp"
 #include "viewer/view_transform.hpp"
 
 namespace gvflab::viewer {
@@ -36,6 +40,7 @@ class GlView : public QOpenGLWidget {
   void mousePressEvent(QMouseEvent* event) override;
   void mouseMoveEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
   void wheelEvent(QWheelEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
 
@@ -48,6 +53,8 @@ class GlView : public QOpenGLWidget {
   float viewLeftPixels() const;   // framebuffer x where the view starts (right of the panel)
   float viewWidthPixels() const;  // between the two panels
   Vec2 toViewPixels(QPointF logical) const;
+  glm::vec2 toImage(QPointF logical) const;
+  float pickRadius() const;  // image pixels within a few screen pixels
 
   Session& session_;
   const app::Options& options_;
@@ -66,6 +73,11 @@ class GlView : public QOpenGLWidget {
   double lastFrameTime_ = -1;
   int frameCount_ = 0;
   int quitAfterFrames_ = 0;
+  std::unique_ptr<SnakeSession> snakes_;
+  std::unique_ptr<SnakeTool> snakeTool_;
+  std::unique_ptr<SnakeLayer> snakeLayer_;
+  SnakeOverlay snakeOverlay_;
+  long shownCaptureVersion_ = -1;
   bool dragging_ = false;
   QPointF dragLast_;
 };

@@ -42,3 +42,49 @@ TEST_CASE("bad command lines give one sentence each") {
   CHECK_THROWS_AS(parseOptions({"a.png", "b.png"}), ParameterError);
   CHECK_THROWS_AS(parseOptions({"a.png", "--phantom", "u"}), ParameterError);
 }
+
+TEST_CASE("snake flags: specs, force, parameters from the spec table") {
+  Options o = parseOptions({"--headless", "--phantom", "u", "--snake", "circle:64,60.5,40",
+                            "--snake", "polygon:10,10,30,10,20,25", "--snake-force",
+                            "traditional", "--alpha", "0.2", "--beta", "0", "--gamma", "2",
+                            "--kappa", "0.5", "--pressure", "-0.1", "--snake-iterations", "77",
+                            "--save-contours", "c.json", "--capture-map", "m.png"});
+  REQUIRE(o.snakes.snakes.size() == 2);
+  CHECK(o.snakes.snakes[0].isCircle());
+  CHECK(o.snakes.snakes[0].cy == 60.5);
+  CHECK(o.snakes.snakes[0].radius == 40);
+  CHECK(o.snakes.snakes[1].polygon.size() == 3);
+  CHECK(o.snakes.force == SnakeForce::Traditional);
+  CHECK(o.snakes.params.alpha == 0.2);
+  CHECK(o.snakes.params.beta == 0);
+  CHECK(o.snakes.params.gamma == 2);
+  CHECK(o.snakes.params.kappa == 0.5);
+  CHECK(o.snakes.params.pressure == -0.1);
+  CHECK(o.snakes.iterations == 77);
+  CHECK(*o.snakes.saveContours == "c.json");
+  CHECK(*o.snakes.captureMap == "m.png");
+  Options d = parseOptions({});
+  CHECK(d.snakes.params.alpha == findSpec(snakeParamSpecs(), "alpha").defaultValue);
+  CHECK(d.snakes.force == SnakeForce::Gvf);
+  CHECK(!d.snakes.any());
+  CHECK(helpText().find("--snake circle:CX,CY,R") != std::string::npos);
+  CHECK(helpText().find("--capture-threshold") != std::string::npos);
+}
+
+TEST_CASE("bad snake specifications give a clear error") {
+  const char* bad[] = {"square:1,2,3", "circle:10,20", "circle:10,20,0", "circle:10,x,5",
+                       "polygon:1,2,3,4,5", "polygon:1,2,3,4", "polygon:0,0,1,1,2,2",
+                       "circle", "circle:1,,2", "polygon:"};
+  for (const char* spec : bad) {
+    CAPTURE(spec);
+    CHECK_THROWS_WITH_AS(parseOptions({"--snake", spec}), doctest::Contains("--snake"),
+                         ParameterError);
+  }
+  CHECK_THROWS_WITH_AS(parseOptions({"--snake-force", "balloon"}), doctest::Contains("gvf"),
+                       ParameterError);
+  CHECK_THROWS_AS(parseOptions({"--alpha", "-1"}), ParameterError);
+  CHECK_THROWS_WITH_AS(parseOptions({"--dmin", "2", "--dmax", "3"}),
+                       doctest::Contains("twice dmin"), ParameterError);
+  CHECK_THROWS_WITH_AS(parseOptions({"--save-contours", "c.json"}),
+                       doctest::Contains("needs at least one --snake"), ParameterError);
+}

@@ -1,0 +1,24 @@
+#pragma once
+// The contours file written by --save-contours:
+//   {"contours": [{"points": [[x, y], ...], "iterations": N, "converged": true|false}, ...]}
+// in image pixels, x to the right, y down, origin at the top-left corner of the image.
+// Kept apart from the snakes so that every kind of snake (parametric, region) writes the same.
+#include <array>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace gvflab::app {
+
+struct ContourRecord {
+  std::vector<std::array<double, 2>> points;
+  long iterations = 0;
+  bool converged = false;
+};
+
+std::string contoursJson(const std::vector<ContourRecord>& contours);
+// Atomic write (temporary file and rename).
+void writeContoursJson(const std::filesystem::path& path,
+                       const std::vector<ContourRecord>& contours);
+
+}  // namespace gvflab::app

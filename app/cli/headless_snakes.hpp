@@ -1,0 +1,22 @@
+#pragma once
+// The snake part of a headless run: after the GVF iterations, evolve the --snake contours,
+// write --save-contours and --capture-map, and return the report's snake figures.
+#include <string>
+
+#include "cli/options.hpp"
+#include "gvflab/device.hpp"
+#include "gvflab/euler_solver.hpp"
+
+namespace gvflab::app {
+
+struct SnakeRunSummary {
+  std::string reportJson;  // "\"snakes\": [...], ..." members for the report (no braces)
+  std::string consoleLine;  // one line for stdout ("" when nothing ran)
+};
+
+// Throws gvflab::Error (a snake outside the image, an unwritable file, ...).
+SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
+                                  EulerSolver& solver, const Image2D& image,
+                                  const Options& options);
+
+}  // namespace gvflab::app

@@ -1,0 +1,153 @@
+#include "cli/snake_options.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+#include "gvflab/error.hpp"
+
+namespace gvflab::app {
+namespace {
+
+const char* kSpecForms =
+    "use circle:CX,CY,R or polygon:X1,Y1,X2,Y2,X3,Y3,... (pixels, origin at the top-left "
+    "corner)";
+
+std::vector<double> parseNumbers(const std::string& spec, const std::string& list) {
+  std::vector<double> out;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    const std::string item = list.substr(start, comma - start);
+    double v = 0;
+    const char* end = item.data() + item.size();
+    auto [ptr, ec] = std::from_chars(item.data(), end, v);
+    if (item.empty() || ec != std::errc() || ptr != end || !std::isfinite(v))
+      throw ParameterError("--snake '" + spec + "': '" + item + "' is not a number; " +
+                           kSpecForms + ".");
+    out.push_back(v);
+    start = comma + 1;
+  }
+  return out;
+}
+
+double number(const std::string& flag, const std::string& text) {
+  double v = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc() || ptr != end || !std::isfinite(v))
+    throw ParameterError("--" + flag + " needs a number, not '" + text + "'.");
+  return v;
+}
+
+}  // namespace
+
+std::vector<glm::vec2> SnakeSpec::points(const SnakeParams& params) const {
+  if (!isCircle()) return polygon;
+  return circleContour(cx, cy, radius, 0.5 * (params.dmin + params.dmax));
+}
+
+SnakeOptions::SnakeOptions() {
+  iterations = static_cast<int>(findSpec(snakeParamSpecs(), "snake-iterations").defaultValue);
+  frameIterations =
+      static_cast<int>(findSpec(snakeParamSpecs(), "snake-frame-iterations").defaultValue);
+}
+
+SnakeSpec parseSnakeSpec(const std::string& text) {
+  const std::size_t colon = text.find(':');
+  const std::string kind = text.substr(0, colon);
+  if (colon == std::string::npos || (kind != "circle" && kind != "polygon"))
+    throw ParameterError("--snake '" + text + "' is not a snake; " + kSpecForms + ".");
+  const auto v = parseNumbers(text, text.substr(colon + 1));
+  SnakeSpec s;
+  s.text = text;
+  if (kind == "circle") {
+    if (v.size() != 3)
+      throw ParameterError("--snake '" + text + "': a circle needs exactly CX,CY,R.");
+    if (!(v[2] > 0)) throw ParameterError("--snake '" + text + "': the radius must be > 0.");
+    s.cx = v[0];
+    s.cy = v[1];
+    s.radius = v[2];
+    return s;
+  }
+  if (v.size() % 2 != 0 || v.size() < 6)
+    throw ParameterError("--snake '" + text +
+                         "': a polygon needs at least 3 points as X1,Y1,X2,Y2,X3,Y3,...");
+  for (std::size_t i = 0; i < v.size(); i += 2)
+    s.polygon.push_back({static_cast<float>(v[i]), static_cast<float>(v[i + 1])});
+  if (std::abs(signedArea2(s.polygon)) == 0)
+    throw ParameterError("--snake '" + text + "': the polygon encloses no area.");
+  return s;
+}
+
+bool parseSnakeOption(const std::string& flag, const std::function<std::string()>& value,
+                      SnakeOptions& o) {
+  if (flag == "--snake") {
+    o.snakes.push_back(parseSnakeSpec(value()));
+    return true;
+  }
+  if (flag == "--snake-force") {
+    o.force = parseForce(value());
+    return true;
+  }
+  if (flag == "--save-contours") {
+    o.saveContours = value();
+    return true;
+  }
+  if (flag == "--capture-map") {
+    o.captureMap = value();
+    return true;
+  }
+  if (flag.rfind("--", 0) != 0) return false;
+  const std::string key = flag.substr(2);
+  for (const auto* specs : {&snakeParamSpecs(), &captureParamSpecs()})
+    for (const auto& s : *specs) {
+      if (s.key != key) continue;
+      const double v = number(key, value());
+      validate(s, v);
+      auto& p = o.params;
+      if (key == "alpha") p.alpha = v;
+      else if (key == "beta") p.beta = v;
+      else if (key == "gamma") p.gamma = v;
+      else if (key == "kappa") p.kappa = v;
+      else if (key == "pressure") p.pressure = v;
+      else if (key == "dmin") p.dmin = v;
+      else if (key == "dmax") p.dmax = v;
+      else if (key == "snake-tolerance") p.tolerance = v;
+      else if (key == "snake-window") p.window = static_cast<int>(v);
+      else if (key == "snake-resample") p.resample = static_cast<int>(v);
+      else if (key == "snake-normalize") p.normalize = v != 0;
+      else if (key == "snake-iterations") o.iterations = static_cast<int>(v);
+      else if (key == "snake-frame-iterations") o.frameIterations = static_cast<int>(v);
+      else if (key == "capture-threshold") o.capture.threshold = v;
+      else if (key == "capture-steps") o.capture.maxSteps = static_cast<int>(v);
+      return true;
+    }
+  return false;
+}
+
+void finishSnakeOptions(SnakeOptions& o) {
+  o.params.validate();
+  if (o.saveContours && o.snakes.empty())
+    throw ParameterError("--save-contours needs at least one --snake.");
+}
+
+std::string snakeHelpText() {
+  std::ostringstream h;
+  h << "Snakes (parametric GVF snakes, Xu & Prince 1998) and the capture-range map:\n"
+       "  --snake circle:CX,CY,R | polygon:X1,Y1,X2,Y2,...   a closed snake (repeatable);\n"
+       "                       pixels, x right, y down, origin at the image's top-left corner\n"
+       "  --snake-force F      gvf (default) or traditional (grad of the edge map)\n"
+       "  --save-contours F.json  write the snakes: {\"contours\": [{\"points\": [[x, y], ...],\n"
+       "                       \"iterations\": N, \"converged\": true|false}, ...]}\n"
+       "  --capture-map M.png  steps from each pixel to an edge along the unit force of\n"
+       "                       --snake-force (white: edge, yellow: near, blue: far, black: never)\n";
+  for (const auto* specs : {&snakeParamSpecs(), &captureParamSpecs()})
+    for (const auto& s : *specs)
+      h << "  --" << s.key << " V" << std::string(s.key.size() < 17 ? 17 - s.key.size() : 1, ' ')
+        << s.help << " [" << s.minValue << ", " << s.maxValue << "], default "
+        << s.defaultValue << "\n";
+  return h.str();
+}
+
+}  // namespace gvflab::app

@@ -1,0 +1,54 @@
+#pragma once
+// The snake and capture-range flags of the CLI (headless, and the viewer's start-up snakes):
+//   --snake circle:CX,CY,R | polygon:X1,Y1,X2,Y2,...   (repeatable)
+//   --snake-force gvf|traditional, the snakeParamSpecs() and captureParamSpecs() flags
+//   (--alpha, --beta, --gamma, --kappa, --pressure, --dmin, --dmax, --snake-iterations, ...),
+//   --save-contours FILE.json, --capture-map MAP.png.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/vec2.hpp>
+
+#include "gvflab/capture_range.hpp"
+#include "gvflab/parametric_snake.hpp"
+
+namespace gvflab::app {
+
+struct SnakeSpec {
+  std::string text;                // as given, for messages
+  std::vector<glm::vec2> polygon;  // polygon nodes; empty for a circle
+  double cx = 0, cy = 0, radius = 0;
+  bool isCircle() const { return polygon.empty(); }
+  // The start contour; circles get nodes (dmin + dmax) / 2 apart.
+  std::vector<glm::vec2> points(const SnakeParams& params) const;
+};
+
+struct SnakeOptions {
+  std::vector<SnakeSpec> snakes;
+  SnakeForce force = SnakeForce::Gvf;
+  SnakeParams params = SnakeParams::defaults();
+  int iterations = 0;       // headless total; set from the spec table
+  int frameIterations = 0;  // viewer, per frame
+  CaptureParams capture = CaptureParams::defaults();
+  std::optional<std::string> saveContours;
+  std::optional<std::string> captureMap;
+
+  SnakeOptions();
+  bool any() const { return !snakes.empty() || captureMap.has_value(); }
+};
+
+// Parses "circle:CX,CY,R" or "polygon:X1,Y1,X2,Y2,..." (at least 3 points). Throws
+// ParameterError with a sentence that shows the expected form.
+SnakeSpec parseSnakeSpec(const std::string& text);
+
+// Handles `flag` when it is a snake or capture flag (reading its value through `value`) and
+// returns true; false for any other flag. Throws ParameterError for bad values.
+bool parseSnakeOption(const std::string& flag, const std::function<std::string()>& value,
+                      SnakeOptions& options);
+// Checks what needs the whole command line (dmax >= 2 dmin, --save-contours needs snakes).
+void finishSnakeOptions(SnakeOptions& options);
+std::string snakeHelpText();
+
+}  // namespace gvflab::app

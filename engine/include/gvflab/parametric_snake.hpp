@@ -1,0 +1,172 @@
+#pragma once
+// Parametric active contours (Kass et al. 1988; Xu & Prince 1998), closed, many at once in one
+// batch on the OpenCL device. Each iteration solves the semi-implicit step
+//   (γI + A) x_{t+1} = γ x_t + κ F(x_t) + p n(x_t)
+// where A holds elasticity α and rigidity β, F is the external force chosen per snake (GVF or
+// the traditional ∇f) and p n a pressure (balloon) term along the outward normal.
+//
+// Coordinates: image pixels, x to the right, y down, origin at the top-left corner of the
+// image; pixel (i, j) covers [i, i+1) x [j, j+1), so its centre is (i + 0.5, j + 0.5).
+//
+// The solve: for a closed contour with uniform α, β, the matrix γI + A is circulant, so its
+// inverse is circulant too and is exactly one row of N numbers. That row is computed on the
+// host in double from the matrix's eigenvalues (a cosine sum), cached per node count N, and
+// the device applies it as a cyclic convolution (one work-item per node, O(N) each). This is
+// exact, needs N floats per distinct N instead of N², and has no sequential recurrence that
+// would serialise the GPU, unlike a cyclic banded LU with Sherman–Morrison.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include <glm/vec2.hpp>
+
+#include "gvflab/cl.hpp"
+#include "gvflab/params.hpp"
+
+namespace gvflab {
+
+class ComputeContext;
+
+enum class SnakeForce {
+  Gvf,          // the GVF field (the solver's field())
+  Traditional,  // ∇f, f the normalised edge map (GvfInput::v0 in EdgeGradient mode)
+};
+enum class SnakeState { Moving, Converged };
+
+const char* forceName(SnakeForce force);  // "gvf" | "traditional"
+// Throws ParameterError for anything but "gvf" or "traditional".
+SnakeForce parseForce(const std::string& name);
+
+struct SnakeParams {
+  double alpha = 0.05;       // elasticity (pulls nodes together, shrinks the contour)
+  double beta = 0.05;        // rigidity (resists bending)
+  double gamma = 1.0;        // viscosity: the inverse of the time step
+  double kappa = 0.6;        // external force weight
+  double pressure = 0.0;     // balloon weight along the outward normal; < 0 deflates
+  double dmin = 1.0;         // node spacing bounds kept by resampling (pixels); dmax >= 2 dmin
+  double dmax = 2.5;
+  double tolerance = 0.5;    // converged when no node moved farther than this (pixels, see
+                             // contourMove) ...
+  int window = 100;          // ... over this many iterations (checked at resampling times)
+  int resample = 10;         // iterations between read-backs for resampling
+  bool normalize = true;     // unit-length external force (per pixel, before interpolation)
+
+  // Defaults from snakeParamSpecs(); checks every value and dmax >= 2 dmin.
+  static SnakeParams defaults();
+  void validate() const;  // throws ParameterError with a sentence
+};
+
+// alpha, beta, gamma, kappa, pressure, dmin, dmax, snake-tolerance, snake-window, snake-resample,
+// snake-normalize, snake-iterations (headless total), snake-frame-iterations (viewer, per
+// frame). Keys are the CLI flags; the capture map has its own table (capture_range.hpp).
+const std::vector<ParamSpec>& snakeParamSpecs();
+
+struct SnakeContour {
+  int id = 0;
+  std::vector<glm::vec2> points;
+  SnakeForce force = SnakeForce::Gvf;
+  long iterations = 0;  // iterations run while moving
+  SnakeState state = SnakeState::Moving;
+  bool converged() const { return state == SnakeState::Converged; }
+};
+
+// A circle of nodes about `spacing` apart (at least 8), counter-clockwise on screen.
+std::vector<glm::vec2> circleContour(double cx, double cy, double radius, double spacing);
+// Twice the signed area (shoelace, in x-right/y-down coordinates); the engine stores every
+// contour with a positive value, which makes (t.y, -t.x) the outward normal.
+double signedArea2(const std::vector<glm::vec2>& points);
+
+// Removes nodes closer than dmin to the previous kept node, then splits gaps longer than dmax
+// into equal pieces, so every gap of the result lies in [dmin, dmax] (needs dmax >= 2 dmin and
+// a perimeter of at least 3 dmin; a smaller contour is returned unchanged). Product code.
+std::vector<glm::vec2> resampleContour(const std::vector<glm::vec2>& points, double dmin,
+                                       double dmax);
+
+// The largest move of a node over a convergence window, measured as its distance to the
+// contour at the window start (the closed polyline through `before`) rather than to its own
+// old position: resampling inserts and removes nodes, and nodes that only slide along the
+// contour (as in a doorway) do not change the shape.
+double contourMove(const std::vector<glm::vec2>& now, const std::vector<glm::vec2>& before);
+
+// First row c of (γI + A)^{-1} for N nodes; x_i = Σ_k c[k] b[(i + k) mod N]. Product code.
+std::vector<double> circulantInverseRow(int n, double alpha, double beta, double gamma);
+
+class ParametricSnake {
+ public:
+  static constexpr int kMinNodes = 3;
+  static constexpr int kMaxNodes = 16384;  // per snake
+
+  ParametricSnake(std::shared_ptr<ComputeContext> ctx, int width, int height,
+                  SnakeParams params = SnakeParams::defaults());
+  ~ParametricSnake();
+  ParametricSnake(const ParametricSnake&) = delete;
+  ParametricSnake& operator=(const ParametricSnake&) = delete;
+
+  // The force fields (float2 interleaved, width * height). Set them again before step() when
+  // they change: a solver's field() alternates between two buffers.
+  void setFields(const cl::Buffer& gvf, const cl::Buffer& traditional);
+
+  // Adds a closed contour (resampled to the spacing bounds). Throws ParameterError when a
+  // point lies outside the image or is not finite, or there are fewer than 3 distinct points.
+  int add(const std::vector<glm::vec2>& points, SnakeForce force = SnakeForce::Gvf);
+  void remove(int id);  // unknown ids are ignored
+  void clear();
+  // Replaces a snake's nodes (hand editing); it starts moving again.
+  void setPoints(int id, const std::vector<glm::vec2>& points);
+  void setForce(int id, SnakeForce force);
+  // New parameters; every snake starts moving again. Throws ParameterError (and keeps the old).
+  void setParams(const SnakeParams& params);
+  const SnakeParams& params() const { return params_; }
+
+  // n iterations of every moving snake; every `resample` iterations the nodes are read back
+  // and resampled, and snakes whose window is full are checked for convergence. Stops early
+  // when every snake has converged. Throws when setFields was never called.
+  void step(int n);
+
+  std::vector<SnakeContour> contours();  // reads back when the device is ahead
+  std::size_t size() const { return snakes_.size(); }
+  bool allConverged() const;
+  std::size_t nodeCount() const;
+  int width() const { return width_; }
+  int height() const { return height_; }
+
+ private:
+  struct Snake {
+    int id;
+    SnakeForce force;
+    std::vector<glm::vec2> points;     // authoritative when !deviceAhead_
+    std::vector<glm::vec2> reference;  // nodes at the start of the convergence window
+    long iterations = 0;
+    int sinceWindow = 0;
+    SnakeState state = SnakeState::Moving;
+  };
+  void checkPoints(const std::vector<glm::vec2>& points) const;
+  void download();         // device -> snakes_[].points
+  void upload();           // snakes_ -> device (layout, coefficients, positions)
+  void checkAndResample();  // convergence of full windows, resampling
+  void restartWindows();    // after edits: every window starts from the current nodes
+  void runIterations(int n);
+  const std::vector<float>& coefficients(int n);
+  Snake* find(int id);
+
+  std::shared_ptr<ComputeContext> ctx_;
+  int width_, height_;
+  SnakeParams params_;
+  std::vector<Snake> snakes_;
+  int nextId_ = 1;
+  bool deviceAhead_ = false;  // the device has newer positions than snakes_
+  bool layoutDirty_ = true;   // snakes_ changed: upload before the next iteration
+  std::map<int, std::vector<float>> coefCache_;  // node count -> circulant row
+
+  cl::Buffer gvf_, traditional_;
+  bool haveFields_ = false;
+  cl::Buffer pos_[2], rhs_, nodeSnake_, meta_, coef_;
+  std::size_t nodeCapacity_ = 0, snakeCapacity_ = 0, coefCapacity_ = 0;
+  int current_ = 0;
+  int sinceResample_ = 0;
+  std::size_t totalNodes_ = 0;
+  cl::Kernel forceKernel_, solveKernel_;
+};
+
+}  // namespace gvflab

@@ -1,0 +1,37 @@
+#pragma once
+// Double-precision references for the snake and capture-range kernels. They solve the
+// pentadiagonal system by dense Gaussian elimination, independently of the product's
+// circulant inverse, so a test that compares the two checks the method as well as the code.
+#include <vector>
+
+#include <glm/vec2.hpp>
+
+#include "gvflab/reference.hpp"
+
+namespace gvflab::reference {
+
+struct SnakeStepParams {
+  double alpha = 0, beta = 0, gamma = 1, kappa = 0, pressure = 0;
+  bool normalize = true;
+};
+
+// γI + A for N nodes, row-major N x N; A's cyclic stencils are α(−1, 2, −1) and
+// β(1, −4, 6, −4, 1), accumulated modulo N (so N < 5 folds them).
+std::vector<double> snakeMatrix(int n, double alpha, double beta, double gamma);
+// Solves M x = b for each coordinate with partial pivoting.
+std::vector<glm::dvec2> solveDense(std::vector<double> m, std::vector<glm::dvec2> b);
+
+// The force a node feels at p (pixel-corner coordinates): corner samples normalised (when
+// asked), then bilinear.
+glm::dvec2 sampleForce(const Field& field, glm::dvec2 p, bool normalize);
+double sampleScalar(const Grid& grid, glm::dvec2 p);
+
+// One semi-implicit step of a closed contour stored with a positive shoelace area.
+std::vector<glm::dvec2> snakeStep(const std::vector<glm::dvec2>& x, const Field& force,
+                                  const SnakeStepParams& p);
+
+// Steps to reach f >= threshold from every pixel centre, or -1 (see capture_range.hpp).
+std::vector<int> captureSteps(const Field& field, const Grid& edge, double threshold,
+                              int maxSteps);
+
+}  // namespace gvflab::reference

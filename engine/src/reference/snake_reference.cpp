@@ -1,0 +1,128 @@
+#include "gvflab/snake_reference.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include <glm/geometric.hpp>
+
+namespace gvflab::reference {
+
+std::vector<double> snakeMatrix(int n, double alpha, double beta, double gamma) {
+  std::vector<double> m(static_cast<std::size_t>(n) * n, 0.0);
+  const double stencil[5] = {beta, -alpha - 4 * beta, gamma + 2 * alpha + 6 * beta,
+                             -alpha - 4 * beta, beta};
+  for (int i = 0; i < n; ++i)
+    for (int k = -2; k <= 2; ++k) {
+      const int j = ((i + k) % n + n) % n;
+      m[static_cast<std::size_t>(i) * n + j] += stencil[k + 2];
+    }
+  return m;
+}
+
+std::vector<glm::dvec2> solveDense(std::vector<double> m, std::vector<glm::dvec2> b) {
+  const int n = static_cast<int>(b.size());
+  auto at = [&](int r, int c) -> double& { return m[static_cast<std::size_t>(r) * n + c]; };
+  for (int c = 0; c < n; ++c) {
+    int piv = c;
+    for (int r = c + 1; r < n; ++r)
+      if (std::abs(at(r, c)) > std::abs(at(piv, c))) piv = r;
+    if (piv != c) {
+      for (int k = 0; k < n; ++k) std::swap(at(c, k), at(piv, k));
+      std::swap(b[c], b[piv]);
+    }
+    for (int r = c + 1; r < n; ++r) {
+      const double f = at(r, c) / at(c, c);
+      if (f == 0) continue;
+      for (int k = c; k < n; ++k) at(r, k) -= f * at(c, k);
+      b[r] -= f * b[c];
+    }
+  }
+  std::vector<glm::dvec2> x(n);
+  for (int r = n - 1; r >= 0; --r) {
+    glm::dvec2 s = b[r];
+    for (int k = r + 1; k < n; ++k) s -= at(r, k) * x[k];
+    x[r] = s / at(r, r);
+  }
+  return x;
+}
+
+namespace {
+struct Bilinear {
+  int x0, y0, x1, y1;
+  double fx, fy;
+};
+Bilinear corners(int width, int height, glm::dvec2 p) {
+  const double u = std::clamp(p.x - 0.5, 0.0, width - 1.0);
+  const double v = std::clamp(p.y - 0.5, 0.0, height - 1.0);
+  Bilinear b;
+  b.x0 = std::min(static_cast<int>(u), width - 1);
+  b.y0 = std::min(static_cast<int>(v), height - 1);
+  b.x1 = std::min(b.x0 + 1, width - 1);
+  b.y1 = std::min(b.y0 + 1, height - 1);
+  b.fx = u - b.x0;
+  b.fy = v - b.y0;
+  return b;
+}
+}  // namespace
+
+glm::dvec2 sampleForce(const Field& field, glm::dvec2 p, bool normalize) {
+  const Bilinear b = corners(field.width, field.height, p);
+  auto at = [&](int x, int y) {
+    const std::size_t i = static_cast<std::size_t>(y) * field.width + x;
+    glm::dvec2 v(field.values[2 * i], field.values[2 * i + 1]);
+    return normalize ? v / std::sqrt(glm::dot(v, v) + 1e-12) : v;
+  };
+  return (at(b.x0, b.y0) * (1 - b.fx) + at(b.x1, b.y0) * b.fx) * (1 - b.fy) +
+         (at(b.x0, b.y1) * (1 - b.fx) + at(b.x1, b.y1) * b.fx) * b.fy;
+}
+
+double sampleScalar(const Grid& grid, glm::dvec2 p) {
+  const Bilinear b = corners(grid.width, grid.height, p);
+  auto at = [&](int x, int y) { return grid.values[static_cast<std::size_t>(y) * grid.width + x]; };
+  return (at(b.x0, b.y0) * (1 - b.fx) + at(b.x1, b.y0) * b.fx) * (1 - b.fy) +
+         (at(b.x0, b.y1) * (1 - b.fx) + at(b.x1, b.y1) * b.fx) * b.fy;
+}
+
+std::vector<glm::dvec2> snakeStep(const std::vector<glm::dvec2>& x, const Field& force,
+                                  const SnakeStepParams& p) {
+  const int n = static_cast<int>(x.size());
+  std::vector<glm::dvec2> rhs(n);
+  for (int i = 0; i < n; ++i) {
+    const glm::dvec2 t = x[(i + 1) % n] - x[(i + n - 1) % n];
+    const double len = glm::length(t);
+    const glm::dvec2 normal = len > 0 ? glm::dvec2(t.y, -t.x) / len : glm::dvec2(0.0);
+    rhs[i] = p.gamma * x[i] + p.kappa * sampleForce(force, x[i], p.normalize) +
+             p.pressure * normal;
+  }
+  auto out = solveDense(snakeMatrix(n, p.alpha, p.beta, p.gamma), rhs);
+  for (auto& q : out) {
+    q.x = std::clamp(q.x, 0.0, static_cast<double>(force.width));
+    q.y = std::clamp(q.y, 0.0, static_cast<double>(force.height));
+  }
+  return out;
+}
+
+std::vector<int> captureSteps(const Field& field, const Grid& edge, double threshold,
+                              int maxSteps) {
+  std::vector<int> out(static_cast<std::size_t>(field.width) * field.height, -1);
+  for (int y = 0; y < field.height; ++y)
+    for (int x = 0; x < field.width; ++x) {
+      glm::dvec2 p(x + 0.5, y + 0.5);
+      for (int s = 0; s <= maxSteps; ++s) {
+        if (sampleScalar(edge, p) >= threshold) {
+          out[static_cast<std::size_t>(y) * field.width + x] = s;
+          break;
+        }
+        if (s == maxSteps) break;
+        const glm::dvec2 d = sampleForce(field, p, true);
+        const double len = glm::length(d);
+        if (len < 1e-3) break;
+        p = glm::clamp(p + d / len, glm::dvec2(0.0),
+                       glm::dvec2(field.width, field.height));
+      }
+    }
+  return out;
+}
+
+}  // namespace gvflab::reference

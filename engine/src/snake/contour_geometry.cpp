@@ -1,0 +1,112 @@
+// Host-side contour geometry used by the product path: circles, orientation, resampling and
+// the circulant inverse of the semi-implicit snake matrix.
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "gvflab/error.hpp"
+#include "gvflab/parametric_snake.hpp"
+
+namespace gvflab {
+
+std::vector<glm::vec2> circleContour(double cx, double cy, double radius, double spacing) {
+  if (!(radius > 0) || !std::isfinite(radius) || !std::isfinite(cx) || !std::isfinite(cy))
+    throw ParameterError("A circle snake needs a finite centre and a radius > 0.");
+  if (!(spacing > 0)) throw ParameterError("The node spacing must be > 0.");
+  const double perimeter = 2 * std::numbers::pi * radius;
+  const int n = std::max(8, static_cast<int>(std::ceil(perimeter / spacing)));
+  std::vector<glm::vec2> pts(n);
+  for (int i = 0; i < n; ++i) {
+    double a = 2 * std::numbers::pi * i / n;
+    pts[i] = {static_cast<float>(cx + radius * std::cos(a)),
+              static_cast<float>(cy + radius * std::sin(a))};
+  }
+  return pts;
+}
+
+double signedArea2(const std::vector<glm::vec2>& p) {
+  double s = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const auto& a = p[i];
+    const auto& b = p[(i + 1) % p.size()];
+    s += static_cast<double>(a.x) * b.y - static_cast<double>(b.x) * a.y;
+  }
+  return s;
+}
+
+namespace {
+double dist(const glm::dvec2& a, const glm::dvec2& b) { return std::hypot(a.x - b.x, a.y - b.y); }
+}  // namespace
+
+std::vector<glm::vec2> resampleContour(const std::vector<glm::vec2>& points, double dmin,
+                                       double dmax) {
+  if (points.size() < 3) return points;
+  // 1. Drop nodes closer than dmin to the last kept node (the first node always stays).
+  std::vector<glm::dvec2> kept;
+  kept.reserve(points.size());
+  kept.emplace_back(points[0]);
+  for (std::size_t i = 1; i < points.size(); ++i)
+    if (dist(points[i], kept.back()) >= dmin) kept.emplace_back(points[i]);
+  // The closing gap too; never fewer than 3 nodes. A contour too small for 3 nodes dmin apart
+  // (a collapsed snake) is left as it is.
+  while (kept.size() > 3 && dist(kept.back(), kept.front()) < dmin) kept.pop_back();
+  if (kept.size() < 3) return points;
+  // 2. Split gaps longer than dmax into k equal pieces, k = ceil(d / dmax): each piece is
+  // > dmax / 2 >= dmin, so the bounds hold on every gap.
+  std::vector<glm::vec2> out;
+  out.reserve(kept.size() * 2);
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    const glm::dvec2 a = kept[i], b = kept[(i + 1) % kept.size()];
+    const double d = dist(a, b);
+    const int k = d > dmax ? static_cast<int>(std::ceil(d / dmax)) : 1;
+    for (int j = 0; j < k; ++j) {
+      const double t = static_cast<double>(j) / k;
+      out.emplace_back(glm::vec2(a + t * (b - a)));
+    }
+  }
+  return out;
+}
+
+namespace {
+double pointSegment(const glm::dvec2& p, const glm::dvec2& a, const glm::dvec2& b) {
+  const glm::dvec2 ab = b - a;
+  const double len2 = ab.x * ab.x + ab.y * ab.y;
+  const double t = len2 > 0 ? std::clamp(((p.x - a.x) * ab.x + (p.y - a.y) * ab.y) / len2, 0.0, 1.0)
+                            : 0.0;
+  return dist(p, a + t * ab);
+}
+}  // namespace
+
+double contourMove(const std::vector<glm::vec2>& now, const std::vector<glm::vec2>& before) {
+  if (before.empty() || now.empty()) return INFINITY;
+  const std::size_t m = before.size();
+  double worst = 0;
+  for (const auto& p : now) {
+    double best = INFINITY;
+    for (std::size_t j = 0; j < m && best > worst; ++j)
+      best = std::min(best, pointSegment(p, before[j], before[(j + 1) % m]));
+    worst = std::max(worst, best);
+  }
+  return worst;
+}
+
+std::vector<double> circulantInverseRow(int n, double alpha, double beta, double gamma) {
+  if (n < 1) throw ParameterError("A snake needs at least one node.");
+  // Eigenvalues of γI + A on the Fourier modes θ_k = 2πk/N: γ + 2α(1 − cos θ) + 4β(1 − cos θ)².
+  std::vector<double> inv(n);
+  for (int k = 0; k < n; ++k) {
+    const double c = 1 - std::cos(2 * std::numbers::pi * k / n);
+    inv[k] = 1.0 / (gamma + 2 * alpha * c + 4 * beta * c * c);
+  }
+  // Row entries: c_j = (1/N) Σ_k cos(θ_k j) / λ_k (the matrix is symmetric, so real).
+  std::vector<double> row(n);
+  for (int j = 0; j < n; ++j) {
+    double s = 0;
+    for (int k = 0; k < n; ++k)
+      s += std::cos(2 * std::numbers::pi * ((static_cast<long>(k) * j) % n) / n) * inv[k];
+    row[j] = s / n;
+  }
+  return row;
+}
+
+}  // namespace gvflab

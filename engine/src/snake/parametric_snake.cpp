@@ -1,0 +1,315 @@
+#include "gvflab/parametric_snake.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include <glm/geometric.hpp>
+
+#include "cl/launch.hpp"
+#include "gvflab/device.hpp"
+#include "gvflab/error.hpp"
+#include "gvflab/kernel_library.hpp"
+
+namespace gvflab {
+namespace {
+constexpr std::size_t kLocal = 64;
+constexpr int kMoving = 1, kTraditional = 2;  // = SNAKE_MOVING, SNAKE_TRADITIONAL in the .cl
+}  // namespace
+
+ParametricSnake::ParametricSnake(std::shared_ptr<ComputeContext> ctx, int width, int height,
+                                 SnakeParams params)
+    : ctx_(std::move(ctx)), width_(width), height_(height), params_(params) {
+  if (width < 1 || height < 1) throw InputError("Snakes need an image of at least 1x1 pixels.");
+  params_.validate();
+  try {
+    forceKernel_ = ctx_->kernels().kernel("snake_step.cl", "snake_rhs");
+    solveKernel_ = ctx_->kernels().kernel("snake_step.cl", "snake_solve");
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "setting up the parametric snakes");
+  }
+}
+
+ParametricSnake::~ParametricSnake() = default;
+
+void ParametricSnake::setFields(const cl::Buffer& gvf, const cl::Buffer& traditional) {
+  const std::size_t need = static_cast<std::size_t>(width_) * height_ * 2 * sizeof(float);
+  if (gvf.getInfo<CL_MEM_SIZE>() < need || traditional.getInfo<CL_MEM_SIZE>() < need)
+    throw InputError("The snake force fields are smaller than the snakes' image.");
+  gvf_ = gvf;
+  traditional_ = traditional;
+  haveFields_ = true;
+}
+
+ParametricSnake::Snake* ParametricSnake::find(int id) {
+  for (auto& s : snakes_)
+    if (s.id == id) return &s;
+  return nullptr;
+}
+
+void ParametricSnake::checkPoints(const std::vector<glm::vec2>& points) const {
+  for (const auto& p : points) {
+    if (!std::isfinite(p.x) || !std::isfinite(p.y))
+      throw ParameterError("A snake point is NaN or infinite.");
+    if (p.x < 0 || p.y < 0 || p.x > width_ || p.y > height_) {
+      std::ostringstream msg;
+      msg << "The snake point (" << p.x << ", " << p.y << ") lies outside the " << width_ << "x"
+          << height_ << " image.";
+      throw ParameterError(msg.str());
+    }
+  }
+  if (points.size() < static_cast<std::size_t>(kMinNodes) || std::abs(signedArea2(points)) == 0)
+    throw ParameterError("A snake needs at least 3 points that enclose an area.");
+}
+
+namespace {
+std::vector<glm::vec2> oriented(std::vector<glm::vec2> pts) {
+  if (signedArea2(pts) < 0) std::reverse(pts.begin(), pts.end());
+  return pts;
+}
+}  // namespace
+
+int ParametricSnake::add(const std::vector<glm::vec2>& points, SnakeForce force) {
+  checkPoints(points);
+  download();
+  Snake s;
+  s.id = nextId_++;
+  s.force = force;
+  s.points = oriented(resampleContour(points, params_.dmin, params_.dmax));
+  if (s.points.size() > static_cast<std::size_t>(kMaxNodes))
+    throw ResourceError("The snake would have " + std::to_string(s.points.size()) +
+                        " nodes; at most " + std::to_string(kMaxNodes) + " are supported.");
+  snakes_.push_back(std::move(s));
+  layoutDirty_ = true;
+  return snakes_.back().id;
+}
+
+void ParametricSnake::remove(int id) {
+  download();
+  std::erase_if(snakes_, [id](const Snake& s) { return s.id == id; });
+  layoutDirty_ = true;
+}
+
+void ParametricSnake::clear() {
+  snakes_.clear();
+  deviceAhead_ = false;
+  layoutDirty_ = true;
+}
+
+void ParametricSnake::setPoints(int id, const std::vector<glm::vec2>& points) {
+  checkPoints(points);
+  download();
+  Snake* s = find(id);
+  if (!s) return;
+  s->points = oriented(resampleContour(points, params_.dmin, params_.dmax));
+  s->state = SnakeState::Moving;
+  layoutDirty_ = true;
+}
+
+void ParametricSnake::setForce(int id, SnakeForce force) {
+  download();
+  if (Snake* s = find(id)) {
+    s->force = force;
+    s->state = SnakeState::Moving;
+    layoutDirty_ = true;
+  }
+}
+
+void ParametricSnake::setParams(const SnakeParams& params) {
+  params.validate();
+  download();
+  const bool matrixChanged = params.alpha != params_.alpha || params.beta != params_.beta ||
+                             params.gamma != params_.gamma;
+  if (matrixChanged) coefCache_.clear();
+  params_ = params;
+  for (auto& s : snakes_) s.state = SnakeState::Moving;
+  layoutDirty_ = true;
+}
+
+bool ParametricSnake::allConverged() const {
+  return std::all_of(snakes_.begin(), snakes_.end(), [](const Snake& s) {
+    return s.state == SnakeState::Converged;
+  });
+}
+
+std::size_t ParametricSnake::nodeCount() const {
+  std::size_t n = 0;
+  for (const auto& s : snakes_) n += s.points.size();
+  return n;
+}
+
+const std::vector<float>& ParametricSnake::coefficients(int n) {
+  auto it = coefCache_.find(n);
+  if (it == coefCache_.end()) {
+    auto row = circulantInverseRow(n, params_.alpha, params_.beta, params_.gamma);
+    it = coefCache_.emplace(n, std::vector<float>(row.begin(), row.end())).first;
+  }
+  return it->second;
+}
+
+void ParametricSnake::download() {
+  if (!deviceAhead_) return;
+  std::vector<glm::vec2> all(totalNodes_);
+  try {
+    ctx_->queue().enqueueReadBuffer(pos_[current_], CL_TRUE, 0, totalNodes_ * sizeof(glm::vec2),
+                                    all.data());
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "reading the snake nodes");
+  }
+  std::size_t off = 0;
+  for (auto& s : snakes_) {
+    std::copy_n(all.begin() + off, s.points.size(), s.points.begin());
+    off += s.points.size();
+  }
+  deviceAhead_ = false;
+}
+
+// Sends layout, circulant rows and positions.
+void ParametricSnake::upload() {
+  std::vector<glm::vec2> pos;
+  std::vector<cl_int> nodeSnake;
+  std::vector<cl_int4> meta;
+  std::vector<float> coef;
+  std::map<int, int> coefOffset;
+  for (std::size_t k = 0; k < snakes_.size(); ++k) {
+    Snake& s = snakes_[k];
+    const int n = static_cast<int>(s.points.size());
+    if (!coefOffset.count(n)) {
+      coefOffset[n] = static_cast<int>(coef.size());
+      const auto& row = coefficients(n);
+      coef.insert(coef.end(), row.begin(), row.end());
+    }
+    cl_int flags = (s.state == SnakeState::Moving ? kMoving : 0) |
+                   (s.force == SnakeForce::Traditional ? kTraditional : 0);
+    meta.push_back({{static_cast<cl_int>(pos.size()), n, coefOffset[n], flags}});
+    nodeSnake.insert(nodeSnake.end(), n, static_cast<cl_int>(k));
+    pos.insert(pos.end(), s.points.begin(), s.points.end());
+  }
+  totalNodes_ = pos.size();
+  layoutDirty_ = false;
+  if (pos.empty()) return;
+  try {
+    auto& c = ctx_->context();
+    auto grow = [&](cl::Buffer& b, std::size_t& cap, std::size_t need, std::size_t elem) {
+      if (need <= cap) return;
+      cap = std::max(need, cap * 2);
+      ctx_->checkAllocation(cap * elem, "the snake nodes");
+      b = cl::Buffer(c, CL_MEM_READ_WRITE, cap * elem);
+    };
+    if (pos.size() > nodeCapacity_) {
+      const std::size_t cap = std::max(pos.size(), nodeCapacity_ * 2);
+      ctx_->checkAllocation(cap * sizeof(glm::vec2), "the snake nodes");
+      for (auto* b : {&pos_[0], &pos_[1], &rhs_})
+        *b = cl::Buffer(c, CL_MEM_READ_WRITE, cap * sizeof(glm::vec2));
+      nodeSnake_ = cl::Buffer(c, CL_MEM_READ_WRITE, cap * sizeof(cl_int));
+      nodeCapacity_ = cap;
+    }
+    grow(meta_, snakeCapacity_, meta.size(), sizeof(cl_int4));
+    grow(coef_, coefCapacity_, coef.size(), sizeof(float));
+    auto& q = ctx_->queue();
+    current_ = 0;
+    q.enqueueWriteBuffer(pos_[0], CL_FALSE, 0, pos.size() * sizeof(glm::vec2), pos.data());
+    q.enqueueWriteBuffer(nodeSnake_, CL_FALSE, 0, nodeSnake.size() * sizeof(cl_int),
+                         nodeSnake.data());
+    q.enqueueWriteBuffer(meta_, CL_FALSE, 0, meta.size() * sizeof(cl_int4), meta.data());
+    q.enqueueWriteBuffer(coef_, CL_FALSE, 0, coef.size() * sizeof(float), coef.data());
+    q.finish();  // the host vectors die here
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "uploading the snakes");
+  }
+}
+
+void ParametricSnake::runIterations(int n) {
+  const cl_int total = static_cast<cl_int>(totalNodes_);
+  try {
+    forceKernel_.setArg(2, nodeSnake_);
+    forceKernel_.setArg(3, meta_);
+    forceKernel_.setArg(4, gvf_);
+    forceKernel_.setArg(5, traditional_);
+    forceKernel_.setArg(6, total);
+    forceKernel_.setArg(7, width_);
+    forceKernel_.setArg(8, height_);
+    forceKernel_.setArg(9, static_cast<float>(params_.gamma));
+    forceKernel_.setArg(10, static_cast<float>(params_.kappa));
+    forceKernel_.setArg(11, static_cast<float>(params_.pressure));
+    forceKernel_.setArg(12, static_cast<cl_int>(params_.normalize ? 1 : 0));
+    solveKernel_.setArg(0, rhs_);
+    solveKernel_.setArg(3, nodeSnake_);
+    solveKernel_.setArg(4, meta_);
+    solveKernel_.setArg(5, coef_);
+    solveKernel_.setArg(6, total);
+    solveKernel_.setArg(7, width_);
+    solveKernel_.setArg(8, height_);
+    for (int it = 0; it < n; ++it) {
+      forceKernel_.setArg(0, pos_[current_]);
+      forceKernel_.setArg(1, rhs_);
+      detail::enqueue1D(*ctx_, forceKernel_, "snake_rhs", totalNodes_, kLocal);
+      solveKernel_.setArg(1, pos_[current_]);
+      solveKernel_.setArg(2, pos_[1 - current_]);
+      detail::enqueue1D(*ctx_, solveKernel_, "snake_solve", totalNodes_, kLocal);
+      current_ = 1 - current_;
+    }
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "moving the snakes");
+  }
+  for (auto& s : snakes_)
+    if (s.state == SnakeState::Moving) {
+      s.iterations += n;
+      s.sinceWindow += n;
+    }
+  sinceResample_ += n;
+  deviceAhead_ = true;
+}
+
+void ParametricSnake::restartWindows() {
+  for (auto& s : snakes_) {
+    s.reference = s.points;
+    s.sinceWindow = 0;
+  }
+}
+
+void ParametricSnake::checkAndResample() {
+  download();
+  for (auto& s : snakes_) {
+    if (s.state != SnakeState::Moving) continue;
+    // The reference is the contour before resampling: removing a node cuts a corner, and
+    // nodes that come back to it should not count as moving.
+    if (s.sinceWindow >= params_.window) {
+      if (contourMove(s.points, s.reference) <= params_.tolerance)
+        s.state = SnakeState::Converged;
+      s.sinceWindow = 0;
+      s.reference = s.points;
+    }
+    auto resampled = resampleContour(s.points, params_.dmin, params_.dmax);
+    if (resampled.size() <= static_cast<std::size_t>(kMaxNodes)) s.points = std::move(resampled);
+  }
+  sinceResample_ = 0;
+  upload();
+}
+
+void ParametricSnake::step(int n) {
+  if (n <= 0 || snakes_.empty()) return;
+  if (!haveFields_) throw InputError("The snakes have no force field yet (call setFields).");
+  if (layoutDirty_) {
+    download();
+    restartWindows();
+    sinceResample_ = 0;
+    upload();
+  }
+  while (n > 0 && !allConverged()) {
+    const int chunk = std::max(1, std::min(n, params_.resample - sinceResample_));
+    runIterations(chunk);
+    n -= chunk;
+    if (sinceResample_ >= params_.resample) checkAndResample();
+  }
+}
+
+std::vector<SnakeContour> ParametricSnake::contours() {
+  download();
+  std::vector<SnakeContour> out;
+  out.reserve(snakes_.size());
+  for (const auto& s : snakes_) out.push_back({s.id, s.points, s.force, s.iterations, s.state});
+  return out;
+}
+
+}  // namespace gvflab

@@ -1,0 +1,77 @@
+// One semi-implicit step of every moving parametric snake in the batch:
+//   (gamma I + A) x_{t+1} = gamma x_t + kappa F(x_t) + p n(x_t)
+// snake_rhs builds the right-hand side per node; snake_solve applies the exact inverse of the
+// circulant matrix gamma I + A as a cyclic convolution with its first row (per node count).
+//
+// Layout: all snakes' nodes in one float2 array; meta[s] = (first node, node count, offset of
+// the circulant row in coef, flags), flags bit 0 = moving, bit 1 = traditional force.
+// Coordinates: pixel (i, j) covers [i, i+1) x [j, j+1); fields are sampled at pixel centres.
+
+#define SNAKE_MOVING 1
+#define SNAKE_TRADITIONAL 2
+
+float2 unit_or_raw(float2 v, int unit_force) {
+  // Unit length where the field is not ~0; smooth through 0 so flat regions stay still.
+  return unit_force ? v * rsqrt(dot(v, v) + 1e-12f) : v;
+}
+
+// Bilinear sample of a float2 field at a point in pixel coordinates; corner samples are
+// normalised before interpolation (Xu & Prince's demo), so forces turn smoothly across ridges.
+float2 sample_force(__global const float2* field, float2 p, int width, int height,
+                    int unit_force) {
+  float u = clamp(p.x - 0.5f, 0.0f, (float)(width - 1));
+  float v = clamp(p.y - 0.5f, 0.0f, (float)(height - 1));
+  int x0 = min((int)u, width - 1), y0 = min((int)v, height - 1);
+  int x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1);
+  float fx = u - x0, fy = v - y0;
+  float2 a = unit_or_raw(field[(size_t)y0 * width + x0], unit_force);
+  float2 b = unit_or_raw(field[(size_t)y0 * width + x1], unit_force);
+  float2 c = unit_or_raw(field[(size_t)y1 * width + x0], unit_force);
+  float2 d = unit_or_raw(field[(size_t)y1 * width + x1], unit_force);
+  return (a * (1.0f - fx) + b * fx) * (1.0f - fy) + (c * (1.0f - fx) + d * fx) * fy;
+}
+
+__kernel void snake_rhs(__global const float2* pos, __global float2* rhs,
+                        __global const int* node_snake, __global const int4* meta,
+                        __global const float2* gvf, __global const float2* traditional,
+                        int total, int width, int height, float gamma, float kappa,
+                        float pressure, int unit_force) {
+  int i = get_global_id(0);
+  if (i >= total) return;
+  int4 m = meta[node_snake[i]];
+  if (!(m.w & SNAKE_MOVING)) return;
+  float2 p = pos[i];
+  __global const float2* field = (m.w & SNAKE_TRADITIONAL) ? traditional : gvf;
+  float2 f = sample_force(field, p, width, height, unit_force);
+  // Outward normal of a contour stored with positive shoelace area: (t.y, -t.x) / |t|.
+  int k = i - m.x;
+  float2 prev = pos[m.x + (k == 0 ? m.y - 1 : k - 1)];
+  float2 next = pos[m.x + (k == m.y - 1 ? 0 : k + 1)];
+  float2 t = next - prev;
+  float tl = length(t);
+  float2 n = tl > 0.0f ? (float2)(t.y, -t.x) / tl : (float2)(0.0f, 0.0f);
+  rhs[i] = gamma * p + kappa * f + pressure * n;
+}
+
+__kernel void snake_solve(__global const float2* rhs, __global const float2* pos,
+                          __global float2* out, __global const int* node_snake,
+                          __global const int4* meta, __global const float* coef, int total,
+                          int width, int height) {
+  int i = get_global_id(0);
+  if (i >= total) return;
+  int4 m = meta[node_snake[i]];
+  if (!(m.w & SNAKE_MOVING)) {
+    out[i] = pos[i];
+    return;
+  }
+  int n = m.y;
+  int j = i - m.x;
+  __global const float* c = coef + m.z;
+  __global const float2* b = rhs + m.x;
+  float2 acc = (float2)(0.0f, 0.0f);
+  // x_i = sum_k c[k] b[(i + k) mod n], split in two runs to avoid a modulo per term.
+  int k = 0;
+  for (; j + k < n; ++k) acc += c[k] * b[j + k];
+  for (; k < n; ++k) acc += c[k] * b[j + k - n];
+  out[i] = clamp(acc, (float2)(0.0f, 0.0f), (float2)((float)width, (float)height));
+}

@@ -1,0 +1,206 @@
+// The snake's host-side maths (circulant inverse, resampling, contour move) and the double
+// references: the inverse against dense elimination, a circle's analytic shrinking under
+// elasticity, pressure along the outward normal, and the capture-range walk.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include <glm/geometric.hpp>
+
+#include "gvflab/error.hpp"
+#include "gvflab/parametric_snake.hpp"
+#include "gvflab/snake_reference.hpp"
+
+using namespace gvflab;
+
+namespace {
+
+std::vector<glm::dvec2> toD(const std::vector<glm::vec2>& p) { return {p.begin(), p.end()}; }
+
+reference::Field zeroField(int w, int h) {
+  return {w, h, std::vector<double>(2 * static_cast<std::size_t>(w) * h, 0.0)};
+}
+
+double radiusOf(const std::vector<glm::dvec2>& p, glm::dvec2 c) {
+  double r = 0;
+  for (const auto& q : p) r += std::hypot(q.x - c.x, q.y - c.y);
+  return r / p.size();
+}
+
+}  // namespace
+
+TEST_CASE("the circulant row inverts gamma I + A exactly, also when N < 5 folds the stencil") {
+  const double params[][3] = {{0.1, 0.05, 1.0}, {0.0, 0.0, 2.0}, {1.5, 0.7, 0.3}, {0.05, 0, 1}};
+  for (int n : {3, 4, 5, 7, 64, 131}) {
+    for (const auto& p : params) {
+      CAPTURE(n);
+      CAPTURE(p[0]);
+      const auto m = reference::snakeMatrix(n, p[0], p[1], p[2]);
+      const auto c = circulantInverseRow(n, p[0], p[1], p[2]);
+      // (M C)_{ij} with C_{ij} = c[(j - i) mod n].
+      double worst = 0;
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+          double s = 0;
+          for (int k = 0; k < n; ++k) s += m[i * n + k] * c[((j - k) % n + n) % n];
+          worst = std::max(worst, std::abs(s - (i == j ? 1.0 : 0.0)));
+        }
+      CHECK(worst < 1e-10);
+      double rowSum = 0;
+      for (int j = 0; j < n; ++j) rowSum += m[j];
+      CHECK(rowSum == doctest::Approx(p[2]));  // A annihilates translations
+    }
+  }
+}
+
+TEST_CASE("reference step: elasticity shrinks a circle by its Fourier mode's factor") {
+  const int n = 40;
+  const double alpha = 0.3, beta = 0.1, gamma = 1.0, r = 20;
+  auto circle = toD(circleContour(50, 50, r, 2 * std::numbers::pi * r / n));
+  REQUIRE(circle.size() == static_cast<std::size_t>(n));
+  reference::SnakeStepParams p;
+  p.alpha = alpha;
+  p.beta = beta;
+  p.gamma = gamma;
+  auto next = reference::snakeStep(circle, zeroField(100, 100), p);
+  const double c = 1 - std::cos(2 * std::numbers::pi / n);
+  const double factor = gamma / (gamma + 2 * alpha * c + 4 * beta * c * c);
+  // The float nodes are a circle to ~1e-6 relative.
+  CHECK(radiusOf(next, {50, 50}) == doctest::Approx(r * factor).epsilon(1e-6));
+  for (const auto& q : next) CHECK(std::hypot(q.x - 50, q.y - 50) == doctest::Approx(r * factor));
+}
+
+TEST_CASE("reference step: pressure pushes along the outward normal, force and clamping") {
+  auto circle = toD(circleContour(30, 30, 10, 1.5));
+  reference::SnakeStepParams p;
+  p.pressure = 0.5;
+  p.gamma = 2.0;
+  auto grown = reference::snakeStep(circle, zeroField(60, 60), p);
+  CHECK(radiusOf(grown, {30, 30}) == doctest::Approx(10 + 0.25).epsilon(1e-3));
+  p.pressure = -0.5;
+  CHECK(radiusOf(reference::snakeStep(circle, zeroField(60, 60), p), {30, 30}) < 10);
+  // A uniform field (3, 4) normalised to (0.6, 0.8) moves every node by kappa/gamma times it.
+  auto field = zeroField(60, 60);
+  for (std::size_t i = 0; i < field.values.size(); i += 2) {
+    field.values[i] = 3;
+    field.values[i + 1] = 4;
+  }
+  reference::SnakeStepParams q;
+  q.kappa = 1.0;
+  auto moved = reference::snakeStep(circle, field, q);
+  for (std::size_t i = 0; i < circle.size(); ++i) {
+    CHECK(moved[i].x - circle[i].x == doctest::Approx(0.6).epsilon(1e-6));
+    CHECK(moved[i].y - circle[i].y == doctest::Approx(0.8).epsilon(1e-6));
+  }
+  q.normalize = false;
+  q.kappa = 0.1;
+  moved = reference::snakeStep(circle, field, q);
+  CHECK(moved[0].x - circle[0].x == doctest::Approx(0.3));
+  // Points are kept inside the image [0, w] x [0, h].
+  q.kappa = 100;
+  for (const auto& m : reference::snakeStep(circle, field, q)) {
+    CHECK(m.x <= 60.0);
+    CHECK(m.y <= 60.0);
+  }
+}
+
+TEST_CASE("bilinear sampling uses pixel centres at (i + 0.5, j + 0.5)") {
+  reference::Grid g{3, 2, {0, 1, 2, 10, 11, 12}};
+  CHECK(reference::sampleScalar(g, {0.5, 0.5}) == doctest::Approx(0));
+  CHECK(reference::sampleScalar(g, {1.0, 0.5}) == doctest::Approx(0.5));
+  CHECK(reference::sampleScalar(g, {1.5, 1.0}) == doctest::Approx(6));
+  CHECK(reference::sampleScalar(g, {0.0, 0.0}) == doctest::Approx(0));    // clamped
+  CHECK(reference::sampleScalar(g, {3.0, 2.0}) == doctest::Approx(12));   // clamped
+}
+
+TEST_CASE("resampling keeps every gap within [dmin, dmax] on irregular contours") {
+  std::uint32_t s = 12345;
+  auto rnd = [&] {
+    s = s * 1664525u + 1013904223u;
+    return static_cast<double>(s >> 8) / 16777216.0;
+  };
+  for (int trial = 0; trial < 200; ++trial) {
+    // A star-shaped polygon with random radii and random (often tiny or huge) angle steps.
+    std::vector<glm::vec2> pts;
+    double a = 0;
+    while (a < 2 * std::numbers::pi) {
+      const double r = 20 + 15 * rnd();
+      pts.push_back({static_cast<float>(50 + r * std::cos(a)), static_cast<float>(50 + r * std::sin(a))});
+      a += rnd() < 0.3 ? 0.001 : 0.4 * rnd();
+    }
+    const double dmin = 0.5 + 2 * rnd(), dmax = 2 * dmin + 3 * rnd();
+    CAPTURE(trial);
+    auto out = resampleContour(pts, dmin, dmax);
+    REQUIRE(out.size() >= 3);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const double d = glm::length(glm::dvec2(out[(i + 1) % out.size()]) - glm::dvec2(out[i]));
+      CHECK(d >= dmin * (1 - 1e-6));
+      CHECK(d <= dmax * (1 + 1e-6));
+    }
+  }
+  // Already within bounds: unchanged. Long edges only: nodes are inserted on the edges.
+  auto circle = circleContour(40, 40, 15, 1.5);
+  CHECK(resampleContour(circle, 1.0, 2.5) == circle);
+  std::vector<glm::vec2> square = {{10, 10}, {30, 10}, {30, 30}, {10, 30}};
+  auto sq = resampleContour(square, 1.0, 2.5);
+  CHECK(sq.size() == 32);  // 20 / 2.5 = 8 pieces per side
+  CHECK(contourMove(sq, square) < 1e-5);
+}
+
+TEST_CASE("contour move: distance to the old contour, blind to sliding along it") {
+  auto circle = circleContour(40, 40, 15, 1.5);
+  auto shifted = circle;
+  for (auto& p : shifted) p += glm::vec2(0.75f, 0.0f);
+  CHECK(contourMove(shifted, circle) == doctest::Approx(0.75).epsilon(0.05));
+  std::vector<glm::vec2> square = {{10, 10}, {30, 10}, {30, 30}, {10, 30}};
+  std::vector<glm::vec2> slid = {{15, 10}, {30, 17}, {22, 30}, {10, 12}};  // same square
+  CHECK(contourMove(slid, square) < 1e-6);
+  CHECK(contourMove({}, square) == INFINITY);
+}
+
+TEST_CASE("circles are stored with a positive shoelace area; parameters are checked") {
+  CHECK(signedArea2(circleContour(10, 10, 5, 1)) > 0);
+  CHECK(circleContour(10, 10, 0.5, 1).size() == 8);
+  CHECK_THROWS_AS(circleContour(10, 10, -1, 1), ParameterError);
+  CHECK_THROWS_AS(circleContour(NAN, 10, 3, 1), ParameterError);
+  auto p = SnakeParams::defaults();
+  CHECK_NOTHROW(p.validate());
+  p.dmax = 1.5 * p.dmin;
+  CHECK_THROWS_WITH_AS(p.validate(), doctest::Contains("twice dmin"), ParameterError);
+  p = SnakeParams::defaults();
+  p.gamma = 0;
+  CHECK_THROWS_AS(p.validate(), ParameterError);
+  for (const auto& s : snakeParamSpecs()) {
+    CHECK(s.minValue <= s.defaultValue);
+    CHECK(s.defaultValue <= s.maxValue);
+    CHECK(!s.help.empty());
+  }
+  CHECK(parseForce("gvf") == SnakeForce::Gvf);
+  CHECK(parseForce("traditional") == SnakeForce::Traditional);
+  CHECK_THROWS_AS(parseForce("balloon"), ParameterError);
+}
+
+TEST_CASE("reference capture walk: steps to an edge column along a uniform field") {
+  const int w = 16, h = 3;
+  reference::Field field = zeroField(w, h);
+  for (std::size_t i = 0; i < field.values.size(); i += 2) field.values[i] = 1;  // +x
+  reference::Grid edge{w, h, std::vector<double>(w * h, 0.0)};
+  for (int y = 0; y < h; ++y) edge.values[y * w + 10] = 1;
+  auto steps = reference::captureSteps(field, edge, 0.5, 100);
+  for (int x = 0; x < w; ++x) CHECK(steps[w + x] == (x <= 10 ? 10 - x : -1));
+  steps = reference::captureSteps(field, edge, 0.5, 4);  // too few steps
+  CHECK(steps[w + 5] == -1);
+  CHECK(steps[w + 6] == 4);
+  auto none = reference::captureSteps(zeroField(w, h), edge, 0.5, 100);  // stuck
+  CHECK(none[w + 3] == -1);
+  CHECK(none[w + 10] == 0);
+}
+
+TEST_CASE("resampling leaves a collapsed contour with its nodes") {
+  std::vector<glm::vec2> tiny = {{10, 10}, {10.1f, 10}, {10.05f, 10.1f}, {10, 10.05f}};
+  CHECK(resampleContour(tiny, 1.0, 2.5) == tiny);
+  std::vector<glm::vec2> thin = {{10, 10}, {10.2f, 10}, {14, 10.1f}, {10.1f, 10.2f}};
+  auto out = resampleContour(thin, 1.0, 2.5);
+  CHECK(out.size() >= 3);
+}
