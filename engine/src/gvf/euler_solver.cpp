@@ -16,13 +16,12 @@ namespace {
 constexpr int kTx = 32, kTy = 32, kZChunk = 32;
 
 std::uint64_t tileLocalBytes(const TileShape& t, Precision p) {
-  return 2ull * 2 * t.width * t.height * bytesPerComponent(p);  // two tiles, two components
+  return 2ull * t.width * t.height * bytesPerComponent(p);  // two components per pixel
 }
 
 TileShape resolveTile(TileShape t, Precision p, const ComputeContext& ctx) {
   if (t.width != 0) return t;
-  for (TileShape c : {TileShape{64, 64, 4, 8}, TileShape{64, 48, 4, 8}, TileShape{64, 32, 4, 4},
-                      TileShape{32, 32, 4, 4}})
+  for (TileShape c : {TileShape{64, 64, 4, 8}, TileShape{64, 32, 4, 4}, TileShape{32, 32, 4, 4}})
     if (tileLocalBytes(c, p) <= ctx.info().localMemBytes &&
         static_cast<std::size_t>(c.width * c.height / c.rowsPerItem) <= ctx.info().maxWorkGroupSize)
       return c;
@@ -106,12 +105,18 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
     options_.memory = (ctx_->info().isGpu && !is3d) ? MemoryKind::Local : MemoryKind::Buffer;
   const FieldShape shape{input_.width, input_.height, input_.depth};
   checkSolverFits(*ctx_, shape, options_.precision);
+  if (is3d && *options_.memory == MemoryKind::Local &&
+      (ctx_->info().maxWorkGroupSize < std::size_t(kTx * kTy) ||
+       ctx_->info().localMemBytes < 2ull * 3 * kTx * kTy * sizeof(float))) {
+    options_.memory = MemoryKind::Buffer;
+    note_ = "the device's work-groups are too small for 3D local tiles: using buffers";
+  }
   const bool wantImage = *options_.memory == MemoryKind::Image;
   try {
     v0_ = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, wantImage);
     v_[0] = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, v0_->isImage());
     v_[1] = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, v0_->isImage());
-    note_ = v0_->note();
+    if (note_.empty()) note_ = v0_->note();
     if (wantImage && !v0_->isImage()) options_.memory = MemoryKind::Buffer;
     v0_->importFrom(input_.v0);
     const std::string opts = v0_->buildOptions();
