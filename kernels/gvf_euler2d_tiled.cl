@@ -49,6 +49,7 @@ void gvf_euler_steps_tiled(__global const elem_t* v, __global const elem_t* v0,
   float2 c[ROWS_PER_ITEM], b[ROWS_PER_ITEM];
   int lym[ROWS_PER_ITEM], lyp[ROWS_PER_ITEM];
   bool inside[ROWS_PER_ITEM];
+#pragma unroll
   for (int r = 0; r < ROWS_PER_ITEM; ++r) {
     const int gy = oy + ly0 + r;
     inside[r] = colInside && gy >= 0 && gy < height;
@@ -62,12 +63,14 @@ void gvf_euler_steps_tiled(__global const elem_t* v, __global const elem_t* v0,
   for (int s = 0; s < steps; ++s) {
     // Round the own values as a single-step launch would store and reload them.
     float2 cr[ROWS_PER_ITEM];
-    for (int r = 0; r < ROWS_PER_ITEM; ++r) {
+#pragma unroll
+  for (int r = 0; r < ROWS_PER_ITEM; ++r) {
       cr[r] = round_to_storage2(c[r]);
       STORE2(cr[r], tile, (ly0 + r) * TILE_W + lx);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int r = 0; r < ROWS_PER_ITEM; ++r) {
+#pragma unroll
+  for (int r = 0; r < ROWS_PER_ITEM; ++r) {
       const int row = (ly0 + r) * TILE_W;
       const float2 up = (r > 0 && lym[r] == ly0 + r - 1) ? cr[r > 0 ? r - 1 : 0]
                                                          : LOAD2(tile, lym[r] * TILE_W + lx);
@@ -81,6 +84,7 @@ void gvf_euler_steps_tiled(__global const elem_t* v, __global const elem_t* v0,
   }
 
   const bool colInner = lx >= HALO && lx < TILE_W - HALO;
+#pragma unroll
   for (int r = 0; r < ROWS_PER_ITEM; ++r)
     if (inside[r] && colInner && ly0 + r >= HALO && ly0 + r < TILE_H - HALO)
       STORE2(c[r], out, (size_t)(oy + ly0 + r) * width + gx);

@@ -27,7 +27,7 @@ struct TileShape {
 
 struct EulerOptions {
   Precision precision = Precision::F32;
-  // nullopt: Local (several iterations per launch) for 2D on GPUs, Buffer elsewhere.
+  // nullopt: Local (several iterations per launch) on GPUs, Buffer on CPUs.
   std::optional<MemoryKind> memory;
   TileShape tile;
 };

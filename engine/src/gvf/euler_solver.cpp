@@ -102,7 +102,7 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
   setMu(mu);
   const bool is3d = input_.dims() == 3;
   if (!options_.memory)
-    options_.memory = (ctx_->info().isGpu && !is3d) ? MemoryKind::Local : MemoryKind::Buffer;
+    options_.memory = ctx_->info().isGpu ? MemoryKind::Local : MemoryKind::Buffer;
   const FieldShape shape{input_.width, input_.height, input_.depth};
   checkSolverFits(*ctx_, shape, options_.precision);
   if (is3d && *options_.memory == MemoryKind::Local &&
