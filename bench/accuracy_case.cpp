@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "bench_common.hpp"
+#include "gvflab/capture_range.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/phantoms.hpp"
 
@@ -67,8 +68,9 @@ int runAccuracy(const BenchArgs& args, std::ostream& out) {
      << "as in Table 3 of the first paper, after " << args.iterations
      << " Euler iterations with μ = 0.15, σ = 1, V0 = ∇f.\n"
      << "Reach: pixels where |V| > " << kReachThreshold
-     << " (how far the field has spread; the capture range\n"
-     << "shrinks where 16-bit rounding stops the diffusion of tiny vectors).\n\n"
+     << " (how far the field has spread). Capture: the capture-range map\n"
+     << "area (pixels from which the normalised field leads to the boundary f >= 0.3, the\n"
+     << "snakes' capture range); it shrinks where 16-bit rounding stops tiny vectors.\n\n"
      << "Device: " << ctx->info().name << ". Date: " << std::put_time(std::gmtime(&now), "%Y-%m-%d")
      << ". Regenerate with:\n\n    gvflab-bench accuracy --iterations " << args.iterations
      << (args.image.empty() ? "" : " --image " + args.image) << " --markdown docs/ACCURACY.md\n\n";
@@ -80,11 +82,14 @@ int runAccuracy(const BenchArgs& args, std::ostream& out) {
     ref.step(args.iterations);
     const Field2D f32 = ref.readField();
     const long reach32 = reachedArea(f32);
+    CaptureRange capture(ctx, in);
+    const CaptureParams cp = CaptureParams::defaults();
+    const long capture32 = capture.compute(ref.field(), cp);
     md << "## " << label << " (" << image.width << "x" << image.height << ")\n\n"
        << "| storage | M mean | M variance | M max | M min | θ mean | θ variance | θ max | θ min |"
-       << " θ skipped px | reach px | reach vs f32 |\n"
-       << "|---|---|---|---|---|---|---|---|---|---|---|---|\n"
-       << "| f32 | | | | | | | | | | " << reach32 << " | 100% |\n";
+       << " θ skipped px | reach px | reach vs f32 | capture px | capture vs f32 |\n"
+       << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+       << "| f32 | | | | | | | | | | " << reach32 << " | 100% | " << capture32 << " | 100% |\n";
     for (Precision p : {Precision::F16, Precision::SNorm16}) {
       EulerSolver s(ctx, in, mu, EulerOptions{p, MemoryKind::Buffer});
       s.step(args.iterations);
@@ -103,10 +108,12 @@ int runAccuracy(const BenchArgs& args, std::ostream& out) {
       }
       const Stats m = summarise(mag), t = summarise(ang);
       const long reach = reachedArea(f16);
+      const long captured = capture.compute(s.field(), cp);
       md << "| " << precisionName(p) << " | " << fmt(m.mean) << " | " << fmt(m.variance) << " | "
          << fmt(m.max) << " | " << fmt(m.min) << " | " << fmt(t.mean) << " | " << fmt(t.variance)
          << " | " << fmt(t.max) << " | " << fmt(t.min) << " | " << skipped << " | " << reach
-         << " | " << fmt(100.0 * reach / std::max(1L, reach32)) << "% |\n";
+         << " | " << fmt(100.0 * reach / std::max(1L, reach32)) << "% | " << captured << " | "
+         << fmt(100.0 * captured / std::max(1L, capture32)) << "% |\n";
     }
     md << "\n";
   }
