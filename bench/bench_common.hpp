@@ -16,6 +16,11 @@ struct BenchArgs {
   int repeats = 5;
   bool json = false;
   EulerLaunch launch = EulerLaunch::Auto;
+  // region
+  double mpix = 15;
+  double snr = 2;
+  int dMax = 32;
+  double minSegment = 16;
 };
 
 // Device-to-device copy bandwidth in GB/s (bytes read + bytes written), best of several runs
@@ -23,6 +28,7 @@ struct BenchArgs {
 double measureCopyGbps(ComputeContext& ctx);
 
 int runEuler2d(const BenchArgs& args, std::ostream& out);
+int runRegion(const BenchArgs& args, std::ostream& out);
 
 std::string jsonEscape(const std::string& s);
 

@@ -1,4 +1,5 @@
 // gvflab-bench CASE [options]: engine benchmarks timed with OpenCL events.
+#include <algorithm>
 #include <charconv>
 #include <iostream>
 #include <string>
@@ -11,7 +12,8 @@ namespace {
 
 const char* kUsage =
     "Usage: gvflab-bench CASE [--size N] [--iterations K] [--repeats R] [--device D] [--json]\n"
-    "                    [--launch auto|single|tiled]\n"
+    "                    [--launch auto|single|tiled] [--mpix M] [--snr S] [--d-max D]\n"
+    "                    [--min-segment L]\n"
     "Cases:\n"
     "  devices   list the OpenCL devices\n"
     "  euler2d   explicit Euler GVF on an N x N image, K iterations; reports ms/iteration,\n"
@@ -22,6 +24,15 @@ int parseInt(const std::string& flag, const std::string& text, int lo, int hi) {
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || p != text.data() + text.size() || v < lo || v > hi)
     throw gvflab::ParameterError(flag + " needs a whole number in [" + std::to_string(lo) + ", " +
+                                 std::to_string(hi) + "], not '" + text + "'.");
+  return v;
+}
+
+double parseDouble(const std::string& flag, const std::string& text, double lo, double hi) {
+  double v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size() || !(v >= lo && v <= hi))
+    throw gvflab::ParameterError(flag + " needs a number in [" + std::to_string(lo) + ", " +
                                  std::to_string(hi) + "], not '" + text + "'.");
   return v;
 }
@@ -45,6 +56,10 @@ int main(int argc, char** argv) {
       else if (args[i] == "--iterations") b.iterations = parseInt("--iterations", value(), 1, 1 << 24);
       else if (args[i] == "--repeats") b.repeats = parseInt("--repeats", value(), 1, 1000);
       else if (args[i] == "--device") b.device = value();
+      else if (args[i] == "--mpix") b.mpix = parseDouble("--mpix", value(), 0.01, 1000);
+      else if (args[i] == "--snr") b.snr = parseDouble("--snr", value(), 0, 100);
+      else if (args[i] == "--d-max") b.dMax = parseInt("--d-max", value(), 1, 1024);
+      else if (args[i] == "--min-segment") b.minSegment = parseDouble("--min-segment", value(), 2, 1e5);
       else if (args[i] == "--json") b.json = true;
       else if (args[i] == "--launch") {
         std::string l = value();
@@ -60,6 +75,10 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (args[0] == "euler2d") return gvflab::bench::runEuler2d(b, std::cout);
+    if (args[0] == "region") {
+      if (std::find(args.begin(), args.end(), "--repeats") == args.end()) b.repeats = 3;
+      return gvflab::bench::runRegion(b, std::cout);
+    }
     std::cerr << "gvflab-bench: unknown case '" << args[0] << "'.\n" << kUsage;
     return 2;
   } catch (const gvflab::Error& e) {

@@ -174,21 +174,34 @@ __kernel void region_evaluate(__global const int2* nodes, int n, __global const 
   const int ip = (i + n - 1) % n, in = (i + 1) % n;
   const int2 prev = nodes[ip], next = nodes[in];
   const int2 q = nodes[i] + d * kDir[w];
-  bool ok = q.x >= 0 && q.y >= 0 && q.x < width && q.y < height && !same_point(q, prev) &&
-            !same_point(q, next) && !shared_end_overlap(q, prev, next);
-  for (int j = 0; j < n && ok; ++j) {
-    if (j == ip || j == i) continue;
-    const int2 c = nodes[j], e = nodes[(j + 1) % n];
-    const bool aShares = j == (i + n - 2) % n, bShares = j == in;
-    if (aShares ? shared_end_overlap(prev, q, c) : segments_intersect(prev, q, c, e)) ok = false;
-    if (bShares ? shared_end_overlap(next, q, e) : segments_intersect(q, next, c, e)) ok = false;
-  }
+  const bool inside = q.x >= 0 && q.y >= 0 && q.x < width && q.y < height &&
+                      !same_point(q, prev) && !same_point(q, next) &&
+                      !shared_end_overlap(q, prev, next);
   double crit = INFINITY;
-  if (ok) {
+  if (inside) {
     long3 t = (long3)(state[0], state[1], state[2]) - cur_at(cur, ip) - cur_at(cur, i) +
               chunk_sum(partial, 16 * m + 2 * w, chunks) +
               chunk_sum(partial, 16 * m + 2 * w + 1, chunks);
     crit = region_criterion(t.x, t.y, t.z, state, model);
+  }
+  // The O(n) crossing test only for moves that would be taken: most candidates do not improve.
+  const double c0 = as_double(state[ST_CRIT]);
+  if (crit < c0 - region_eps(c0)) {
+    const int2 lo = min(min(prev, next), q), hi = max(max(prev, next), q);
+    for (int j = 0; j < n; ++j) {
+      if (j == ip || j == i) continue;
+      const int2 c = nodes[j], e = nodes[(j + 1) % n];
+      // Bounding boxes first: most segments are far from the moved node.
+      if (max(c.x, e.x) < lo.x || min(c.x, e.x) > hi.x || max(c.y, e.y) < lo.y ||
+          min(c.y, e.y) > hi.y)
+        continue;
+      const bool aShares = j == (i + n - 2) % n, bShares = j == in;
+      if ((aShares ? shared_end_overlap(prev, q, c) : segments_intersect(prev, q, c, e)) ||
+          (bShares ? shared_end_overlap(next, q, e) : segments_intersect(q, next, c, e))) {
+        crit = INFINITY;
+        break;
+      }
+    }
   }
   candCrit[gid] = crit;
 }

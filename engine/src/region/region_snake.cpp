@@ -58,7 +58,8 @@ RegionSnake::RegionSnake(std::shared_ptr<ComputeContext> ctx, const std::uint16_
     scan_ = ctx_->info().isGpu ? PrefixScan::WorkGroup : PrefixScan::Sequential;
   const std::size_t maxLocal = powerOfTwoAtMost(std::min<std::size_t>(
       kMaxLocal, ctx_->info().maxWorkGroupSize ? ctx_->info().maxWorkGroupSize : 1));
-  contribLocal_ = std::min<std::size_t>(64, maxLocal);
+  // Short segments dominate late iterations; CPUs pay for every idle item of a group.
+  contribLocal_ = std::min<std::size_t>(ctx_->info().isGpu ? 64 : 16, maxLocal);
   applyLocal_ = ctx_->info().isGpu ? maxLocal : std::min<std::size_t>(64, maxLocal);
   build(z);
   start_ = initialRectangle(width_, height_);
