@@ -1,11 +1,14 @@
 #pragma once
 // Shared pieces of gvflab-bench cases.
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "gvflab/device.hpp"
 #include "gvflab/euler_solver.hpp"
+#include "gvflab/json_text.hpp"
 
 namespace gvflab::bench {
 
@@ -15,7 +18,11 @@ struct BenchArgs {
   int iterations = 512;
   int repeats = 5;
   bool json = false;
-  EulerLaunch launch = EulerLaunch::Auto;
+  std::vector<Precision> precisions{Precision::F32};  // --precision f32|f16|snorm16|all
+  std::vector<std::optional<MemoryKind>> memories{std::nullopt};  // --memory ...|all|auto
+  TileShape tile;        // --tile WxHxRxHALO for 2D local memory
+  std::string markdown;  // accuracy: write the report here
+  std::string image;     // accuracy: the real image (PGM/PPM)
   // region
   double mpix = 15;
   double snr = 2;
@@ -27,9 +34,22 @@ struct BenchArgs {
 // of clEnqueueCopyBuffer timed by its OpenCL event.
 double measureCopyGbps(ComputeContext& ctx);
 
-int runEuler2d(const BenchArgs& args, std::ostream& out);
-int runRegion(const BenchArgs& args, std::ostream& out);
+struct EulerTiming {
+  double kernelMs = 0;  // sum of the solver's kernel events for all iterations (best repeat)
+  double spanMs = 0;    // first start to last end, launch gaps included (best repeat)
+};
 
-std::string jsonEscape(const std::string& s);
+int runRegion(const BenchArgs& args, std::ostream& out);  // third paper, Table I
+
+// Times `iterations` Euler steps (after a warm-up), best of `repeats`.
+EulerTiming timeEuler(ComputeContext& ctx, EulerSolver& solver, int iterations, int repeats);
+
+// The first paper's traffic model: read V and V0, write V, dims components each.
+double bytesPerPoint(int dims, Precision p);
+
+int runEuler(const BenchArgs& args, int dims, std::ostream& out);  // euler2d, euler3d
+int runSizes(const BenchArgs& args, std::ostream& out);            // Fig. 5
+int runMemory(const BenchArgs& args, std::ostream& out);           // Figs. 6 and 7
+int runAccuracy(const BenchArgs& args, std::ostream& out);         // Table 3 -> ACCURACY.md
 
 }  // namespace gvflab::bench

@@ -1,6 +1,7 @@
 // gvflab-bench CASE [options]: engine benchmarks timed with OpenCL events.
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -12,12 +13,21 @@ namespace {
 
 const char* kUsage =
     "Usage: gvflab-bench CASE [--size N] [--iterations K] [--repeats R] [--device D] [--json]\n"
-    "                    [--launch auto|single|tiled] [--mpix M] [--snr S] [--d-max D]\n"
-    "                    [--min-segment L]\n"
+    "                    [--precision f32|f16|snorm16|all] [--memory buffer|image|local|auto|all]\n"
+    "                    [--mpix M] [--snr S] [--d-max D] [--min-segment L]\n"
     "Cases:\n"
     "  devices   list the OpenCL devices\n"
     "  euler2d   explicit Euler GVF on an N x N image, K iterations; reports ms/iteration,\n"
-    "            bytes moved and the fraction of the copy bandwidth measured in the same run\n";
+    "            bytes moved and the fraction of the copy bandwidth measured in the same run\n"
+    "  euler3d   the same on an N x N x N volume\n"
+    "  sizes     K iterations for every side 64, 128, ... up to N (first paper, Fig. 5)\n"
+    "  memory    device memory of the fields against the side (first paper, Figs. 6-7)\n"
+    "  accuracy  16-bit against float32 errors (first paper, Table 3) [--image F.pgm]\n"
+    "            [--markdown docs/ACCURACY.md]\n"
+    "  region    region snake (PLH) on a synthetic M-megapixel noisy star (default 15, SNR 2,\n"
+    "            d_max 32, min segment 16); reports total, pre-computation and segmentation\n"
+    "            times, steps, iterations, nodes, bytes per pixel and IoU (best of --repeats,\n"
+    "            default 3)\n";
 
 int parseInt(const std::string& flag, const std::string& text, int lo, int hi) {
   int v = 0;
@@ -61,20 +71,36 @@ int main(int argc, char** argv) {
       else if (args[i] == "--d-max") b.dMax = parseInt("--d-max", value(), 1, 1024);
       else if (args[i] == "--min-segment") b.minSegment = parseDouble("--min-segment", value(), 2, 1e5);
       else if (args[i] == "--json") b.json = true;
-      else if (args[i] == "--launch") {
-        std::string l = value();
-        if (l == "single") b.launch = gvflab::EulerLaunch::Single;
-        else if (l == "tiled") b.launch = gvflab::EulerLaunch::Tiled;
-        else if (l == "auto") b.launch = gvflab::EulerLaunch::Auto;
-        else throw gvflab::ParameterError("--launch must be single, tiled or auto.");
-      }
+      else if (args[i] == "--precision") {
+        const std::string v = value();
+        b.precisions = v == "all" ? std::vector<gvflab::Precision>{gvflab::Precision::F32,
+                                                                  gvflab::Precision::F16,
+                                                                  gvflab::Precision::SNorm16}
+                                  : std::vector<gvflab::Precision>{gvflab::parsePrecision(v)};
+      } else if (args[i] == "--memory") {
+        const std::string v = value();
+        using M = gvflab::MemoryKind;
+        if (v == "all") b.memories = {M::Buffer, M::Image, M::Local};
+        else if (v == "auto") b.memories = {std::nullopt};
+        else b.memories = {gvflab::parseMemory(v)};
+      } else if (args[i] == "--tile") {
+        const std::string v = value();
+        if (std::sscanf(v.c_str(), "%dx%dx%dx%d", &b.tile.width, &b.tile.height,
+                        &b.tile.rowsPerItem, &b.tile.halo) != 4)
+          throw gvflab::ParameterError("--tile needs WxHxROWSxHALO, e.g. 64x32x8x4.");
+      } else if (args[i] == "--markdown") b.markdown = value();
+      else if (args[i] == "--image") b.image = value();
       else throw gvflab::ParameterError("Unknown option '" + args[i] + "'.\n" + kUsage);
     }
     if (args[0] == "devices") {
       for (const auto& d : gvflab::listDevices()) std::cout << d.describe() << "\n";
       return 0;
     }
-    if (args[0] == "euler2d") return gvflab::bench::runEuler2d(b, std::cout);
+    if (args[0] == "euler2d") return gvflab::bench::runEuler(b, 2, std::cout);
+    if (args[0] == "euler3d") return gvflab::bench::runEuler(b, 3, std::cout);
+    if (args[0] == "sizes") return gvflab::bench::runSizes(b, std::cout);
+    if (args[0] == "memory") return gvflab::bench::runMemory(b, std::cout);
+    if (args[0] == "accuracy") return gvflab::bench::runAccuracy(b, std::cout);
     if (args[0] == "region") {
       if (std::find(args.begin(), args.end(), "--repeats") == args.end()) b.repeats = 3;
       return gvflab::bench::runRegion(b, std::cout);

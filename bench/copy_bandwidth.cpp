@@ -25,13 +25,4 @@ double measureCopyGbps(ComputeContext& ctx) {
   return best;
 }
 
-std::string jsonEscape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) >= 0x20) out += c;
-  }
-  return out;
-}
-
 }  // namespace gvflab::bench

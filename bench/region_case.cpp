@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "bench_common.hpp"
+#include "gvflab/json_text.hpp"
 #include "gvflab/kernel_library.hpp"
 #include "gvflab/profiler.hpp"
 #include "gvflab/region_phantom.hpp"

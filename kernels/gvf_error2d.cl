@@ -1,23 +1,21 @@
-// Per-group partial sums of |mu lap(V) - (V - V0)|V0|^2| (multigrid paper, eq. 9).
-// Same boundary rule as gvf_euler2d.cl. The group size (lx * ly) must be a power of two.
+// Per-group partial sums of |mu lap(V) - (V - V0)|V0|^2| (multigrid paper, eq. 9), 2D.
+// Same storage, memory and boundary rule as gvf_euler2d.cl. The group size must be a power
+// of two.
+#include "gvf_storage.clh"
 
-__kernel void gvf_residual_partial(__global const float2* v, __global const float2* v0,
-                                   int width, int height, float mu, __global float* partial,
-                                   __local float* scratch) {
+__kernel void gvf_residual_partial(FIELD_IN v, FIELD_IN v0, int width, int height, float mu,
+                                   __global float* partial, __local float* scratch) {
   int x = get_global_id(0), y = get_global_id(1);
   int lid = get_local_id(1) * get_local_size(0) + get_local_id(0);
   int lsize = get_local_size(0) * get_local_size(1);
   float r = 0.0f;
   if (x < width && y < height) {
-    int xm = x > 0 ? x - 1 : min(1, width - 1);
-    int xp = x < width - 1 ? x + 1 : max(width - 2, 0);
-    int ym = y > 0 ? y - 1 : min(1, height - 1);
-    int yp = y < height - 1 ? y + 1 : max(height - 2, 0);
-    size_t row = (size_t)y * width;
-    float2 c = v[row + x];
-    float2 lap = v[row + xm] + v[row + xp] + v[(size_t)ym * width + x] +
-                 v[(size_t)yp * width + x] - 4.0f * c;
-    float2 b = v0[row + x];
+    int xm = mirror_index(x - 1, width), xp = mirror_index(x + 1, width);
+    int ym = mirror_index(y - 1, height), yp = mirror_index(y + 1, height);
+    float2 c = LOAD_V2(v, x, y, width);
+    float2 lap = LOAD_V2(v, xm, y, width) + LOAD_V2(v, xp, y, width) +
+                 LOAD_V2(v, x, ym, width) + LOAD_V2(v, x, yp, width) - 4.0f * c;
+    float2 b = LOAD_V2(v0, x, y, width);
     r = length(mu * lap - (c - b) * dot(b, b));
   }
   scratch[lid] = r;

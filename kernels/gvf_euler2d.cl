@@ -1,19 +1,17 @@
 // One explicit Euler step of 2D GVF (first paper, Alg. 1), unit time step:
 //   V <- V + mu * lap(V) - (V - V0) |V0|^2
-// Boundary rule: a read at -1 returns index 1, a read at n returns n-2 (zero gradient).
+// Storage (f32 / f16 / snorm16) and memory (buffer / image) come from gvf_storage.clh.
+#include "gvf_storage.clh"
 
-__kernel void gvf_euler_step(__global const float2* v, __global const float2* v0,
-                             __global float2* out, int width, int height, float mu) {
+__kernel void gvf_euler_step(FIELD_IN v, FIELD_IN v0, FIELD_OUT out, int width, int height,
+                             float mu) {
   int x = get_global_id(0), y = get_global_id(1);
   if (x >= width || y >= height) return;
-  int xm = x > 0 ? x - 1 : min(1, width - 1);
-  int xp = x < width - 1 ? x + 1 : max(width - 2, 0);
-  int ym = y > 0 ? y - 1 : min(1, height - 1);
-  int yp = y < height - 1 ? y + 1 : max(height - 2, 0);
-  size_t row = (size_t)y * width;
-  float2 c = v[row + x];
-  float2 lap = v[row + xm] + v[row + xp] + v[(size_t)ym * width + x] +
-               v[(size_t)yp * width + x] - 4.0f * c;
-  float2 b = v0[row + x];
-  out[row + x] = c + mu * lap - (c - b) * dot(b, b);
+  int xm = mirror_index(x - 1, width), xp = mirror_index(x + 1, width);
+  int ym = mirror_index(y - 1, height), yp = mirror_index(y + 1, height);
+  float2 c = LOAD_V2(v, x, y, width);
+  float2 lap = LOAD_V2(v, xm, y, width) + LOAD_V2(v, xp, y, width) + LOAD_V2(v, x, ym, width) +
+               LOAD_V2(v, x, yp, width) - 4.0f * c;
+  float2 b = LOAD_V2(v0, x, y, width);
+  STORE_V2(out, x, y, width, c + mu * lap - (c - b) * dot(b, b));
 }

@@ -1,10 +1,13 @@
 // Cumulated images of the region snake: row prefix sums of z (uint, exact for rows up to
-// 65537 pixels of 16-bit values) and z² (ulong). One pass, read 2 B and write 12 B per pixel.
+// 65537 pixels of 16-bit values) and z², which stays below 2^48 for such rows and is stored as
+// a uint low part and a ushort high part: 10 bytes per pixel, each buffer at most 4 B/px (so
+// 150 MP fits devices that cap one allocation at 1 GiB). One pass: read 2 B, write 10 B.
 // A launch covers rows [rowOffset, rowOffset + global rows); the host slices tall images.
 
 // One work-item per row: the right shape for CPU devices (sequential, cache friendly).
 __kernel void region_prefix_rows_seq(__global const ushort* z, __global uint* cz,
-                                     __global ulong* cz2, int width, int rowOffset, int rows) {
+                                     __global uint* cz2lo, __global ushort* cz2hi, int width,
+                                     int rowOffset, int rows) {
   int r = get_global_id(0);
   if (r >= rows) return;
   size_t base = (size_t)(rowOffset + r) * (size_t)width;
@@ -15,7 +18,8 @@ __kernel void region_prefix_rows_seq(__global const ushort* z, __global uint* cz
     s += v;
     q += (ulong)(v * v);
     cz[base + x] = s;
-    cz2[base + x] = q;
+    cz2lo[base + x] = (uint)q;
+    cz2hi[base + x] = (ushort)(q >> 32);
   }
 }
 
@@ -29,7 +33,8 @@ __kernel void region_prefix_rows_seq(__global const ushort* z, __global uint* cz
 #define PREFIX_LOCAL (PAD(PREFIX_K * PREFIX_MAX_G) + 1)
 
 __kernel void region_prefix_rows_group(__global const ushort* z, __global uint* cz,
-                                       __global ulong* cz2, int width, int rowOffset) {
+                                       __global uint* cz2lo, __global ushort* cz2hi,
+                                       int width, int rowOffset) {
   __local uint ls[PREFIX_LOCAL];
   __local ulong lq[PREFIX_LOCAL];
   __local uint ts[PREFIX_MAX_G];
@@ -81,8 +86,10 @@ __kernel void region_prefix_rows_group(__global const ushort* z, __global uint* 
       int i = k * g + t;
       int x = chunk + i;
       if (x < width) {
+        const ulong q = lq[PAD(i)];
         cz[base + x] = ls[PAD(i)];
-        cz2[base + x] = lq[PAD(i)];
+        cz2lo[base + x] = (uint)q;
+        cz2hi[base + x] = (ushort)(q >> 32);
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);  // the next chunk reuses the local arrays
@@ -90,7 +97,8 @@ __kernel void region_prefix_rows_group(__global const ushort* z, __global uint* 
 }
 
 // Whole-image sums from the last column (one work-group): state[3..5] = N, Σz, Σz².
-__kernel void region_total(__global const uint* cz, __global const ulong* cz2, int width,
+__kernel void region_total(__global const uint* cz, __global const uint* cz2lo,
+                           __global const ushort* cz2hi, int width,
                            int height, __global long* state, __local ulong* scratch) {
   const int t = get_local_id(0);
   const int g = get_local_size(0);
@@ -98,7 +106,7 @@ __kernel void region_total(__global const uint* cz, __global const ulong* cz2, i
   for (int y = t; y < height; y += g) {
     size_t i = (size_t)y * (size_t)width + (size_t)(width - 1);
     s += cz[i];
-    q += cz2[i];
+    q += ((ulong)cz2hi[i] << 32) | cz2lo[i];
   }
   for (int pass = 0; pass < 2; ++pass) {
     scratch[t] = pass == 0 ? s : q;

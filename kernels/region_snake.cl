@@ -80,7 +80,8 @@ bool segment_ends(int s, int mode, __global const int2* nodes, int n,
 
 // ---- contributions: one work-group per (segment, chunk of rows) ----
 // partial[(s * chunks + c) * 3 + {0,1,2}] = this chunk's signed (N, Σz, Σz²).
-__kernel void region_contrib(__global const uint* cz, __global const ulong* cz2, int width,
+__kernel void region_contrib(__global const uint* cz, __global const uint* cz2lo,
+                             __global const ushort* cz2hi, int width,
                              int height, __global const int2* nodes, int n,
                              __global const int* phaseNodes, int d, int orient, int mode,
                              int chunks, __global long* partial) {
@@ -100,7 +101,7 @@ __kernel void region_contrib(__global const uint* cz, __global const ulong* cz2,
       size_t i = (size_t)y * (size_t)width + (size_t)k;
       sn += k + 1;
       s1 += (long)cz[i];
-      s2 += (long)cz2[i];
+      s2 += (long)(((ulong)cz2hi[i] << 32) | cz2lo[i]);
     }
     long sign = (b.y > a.y ? 1 : -1) * orient;
     sn *= sign, s1 *= sign, s2 *= sign;

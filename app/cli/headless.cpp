@@ -9,6 +9,7 @@
 #include "gvflab/device.hpp"
 #include "gvflab/euler_solver.hpp"
 #include "gvflab/io.hpp"
+#include "gvflab/json_text.hpp"
 #include "gvflab/phantoms.hpp"
 #include "gvflab/profiler.hpp"
 
@@ -67,7 +68,7 @@ void runHeadless(const Options& o) {
        << "  \"error\": " << error << ",\n"
        << "  \"opencl_ms\": " << solverMs << ",\n"
        << "  \"wall_ms\": " << wallMs << ",\n"
-       << "  \"device\": \"" << ctx->info().name << "\"\n"
+       << "  \"device\": \"" << jsonEscape(ctx->info().name) << "\"\n"
        << "}\n";
   if (o.report) writeFileAtomically(*o.report, json.str());
   std::cout << "euler: " << solver.iterations() << " iterations on " << solver.width() << "x"

@@ -120,9 +120,9 @@ TEST_CASE("tiled launches (several steps per launch) equal single-step launches"
       CAPTURE(iterations);
       Image2D img = test::randomImage(w, h, seed++);
       GvfInput in = buildGvfInput(*ctx, img, 1.0);
-      EulerSolver single(ctx, in, 0.14, EulerLaunch::Single);
-      EulerSolver tiled(ctx, in, 0.14, EulerLaunch::Tiled);
-      CHECK(tiled.launch() == EulerLaunch::Tiled);
+      EulerSolver single(ctx, in, 0.14, {Precision::F32, MemoryKind::Buffer});
+      EulerSolver tiled(ctx, in, 0.14, {Precision::F32, MemoryKind::Local});
+      CHECK(tiled.memory() == MemoryKind::Local);
       single.step(iterations);
       tiled.step(iterations);
       CHECK(tiled.iterations() == iterations);
@@ -135,4 +135,27 @@ TEST_CASE("tiled launches (several steps per launch) equal single-step launches"
       CHECK(test::maxAbsDiff(b, reference::eulerIterate(v0, v0, 0.14, iterations).values) < 5e-5);
     }
   }
+}
+
+TEST_CASE("other tile shapes give the same field; impossible shapes are refused") {
+  auto ctx = test::sharedContext();
+  Image2D img = test::randomImage(150, 71, 77);
+  GvfInput in = buildGvfInput(*ctx, img, 1.0);
+  EulerSolver single(ctx, in, 0.14, {Precision::F32, MemoryKind::Buffer});
+  single.step(19);
+  const auto ref = single.readField().data;
+  for (TileShape t : {TileShape{32, 32, 4, 4}, TileShape{64, 64, 8, 8}, TileShape{32, 16, 2, 2}}) {
+    CAPTURE(t.width);
+    CAPTURE(t.height);
+    CAPTURE(t.halo);
+    EulerSolver tiled(ctx, in, 0.14, {Precision::F32, MemoryKind::Local, t});
+    tiled.step(19);
+    auto f = tiled.readField().data;
+    double diff = 0;
+    for (std::size_t i = 0; i < f.size(); ++i)
+      diff = std::max(diff, static_cast<double>(std::abs(f[i] - ref[i])));
+    CHECK(diff <= 1e-6);
+  }
+  CHECK_THROWS_AS(EulerSolver(ctx, in, 0.14, {Precision::F32, MemoryKind::Local, {16, 8, 3, 4}}),
+                  ParameterError);
 }

@@ -71,7 +71,7 @@ TEST_CASE("device cumulated images equal the reference") {
     CHECK(cz == r.cz);
     CHECK(cz2 == r.cz2);
     CHECK(snake.imageSums() == r.total);
-    if (c.w * c.h >= 1000) CHECK(snake.bytesPerPixel() < 12.5);
+    if (c.w * c.h >= 1000) CHECK(snake.bytesPerPixel() < 10.5);
   }
 }
 

@@ -1,8 +1,11 @@
 #pragma once
-// ε = (1/N) Σ |μ∇²V − (V − V0)|V0|²| (multigrid paper, eq. 9), as a two-stage device reduction.
+// ε = (1/N) Σ |μ∇²V − (V − V0)|V0|²| (multigrid paper, eq. 9), as a two-stage device reduction,
+// in 2D and 3D, for fields in any storage of field_storage.hpp.
 #include <memory>
+#include <string>
 
 #include "gvflab/cl.hpp"
+#include "gvflab/field_storage.hpp"
 #include "gvflab/gvf_input.hpp"
 
 namespace gvflab {
@@ -11,17 +14,22 @@ class ComputeContext;
 
 class ErrorMetric {
  public:
+  // Fields in the float32 interleaved layout, V0 from the input.
   ErrorMetric(std::shared_ptr<ComputeContext> ctx, const GvfInput& input);
-  double compute(const cl::Buffer& field, double mu);
+  // Fields in a solver's storage: v0 and every field passed to compute() share buildOptions.
+  ErrorMetric(std::shared_ptr<ComputeContext> ctx, FieldShape shape, cl::Memory v0,
+              const std::string& buildOptions);
+  double compute(const cl::Memory& field, double mu);
 
  private:
   std::shared_ptr<ComputeContext> ctx_;
-  int width_, height_;
-  cl::Buffer v0_;
+  FieldShape shape_;
+  cl::Memory v0_;
   cl::Kernel residual_;
   cl::Kernel sum_;
   cl::Buffer partials_[2];
   std::size_t groups_ = 0;
+  cl::NDRange local_;
 };
 
 }  // namespace gvflab

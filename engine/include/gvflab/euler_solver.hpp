@@ -1,8 +1,12 @@
 #pragma once
-// Explicit Euler GVF (first paper, Alg. 1), float32, unit time step, double-buffered.
+// Explicit Euler GVF (first paper, Alg. 1 in 2D, Alg. 2 in 3D), unit time step, double-buffered,
+// in any precision (float32, float16, snorm16) and memory kind (buffers, images, local tiles).
+#include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "gvflab/error_metric.hpp"
+#include "gvflab/field_storage.hpp"
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/solver.hpp"
 
@@ -10,53 +14,78 @@ namespace gvflab {
 
 class ComputeContext;
 
-// How the iterations are launched. Both give the same field (same arithmetic, same order).
-enum class EulerLaunch {
-  Auto,    // Tiled on GPUs, where launches cost more than memory traffic; Single on CPUs
-  Single,  // one launch per iteration (gvf_euler2d.cl)
-  Tiled,   // up to kTiledSteps iterations per launch in local memory (gvf_euler2d_tiled.cl)
+// The temporal-blocking tile of 2D local-memory Euler (gvf_euler2d_tiled.cl): each launch
+// advances `halo` iterations in a width x height tile and writes its inner part.
+struct TileShape {
+  int width = 64;
+  int height = 32;
+  int rowsPerItem = 8;  // pixels of a column each work-item owns
+  int halo = 4;         // iterations per launch
+};
+
+struct EulerOptions {
+  Precision precision = Precision::F32;
+  // nullopt: Local (several iterations per launch) for 2D on GPUs, Buffer elsewhere.
+  std::optional<MemoryKind> memory;
+  TileShape tile;
 };
 
 class EulerSolver : public Solver {
  public:
-  static constexpr int kTiledSteps = 4;  // = HALO in gvf_euler2d_tiled.cl
-
-  // Throws ParameterError if mu is NaN, negative or beyond the stability bound.
+  // Throws ParameterError if mu is NaN, negative or beyond the stability bound, and
+  // ResourceError (naming the size, the limit and what would fit) when the fields do not fit.
   EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, double mu,
-              EulerLaunch launch = EulerLaunch::Auto);
+              EulerOptions options = {});
   ~EulerSolver() override;
 
   // Largest stable μ for the explicit step V += μ∇²V − (V − V0)|V0|² with unit time step:
   // the highest-frequency mode decays iff 4·dims·μ + max|V0|² ≤ 2.
   static double stabilityBound(double maxV0Squared, int dims = 2);
-  double stabilityBound() const { return stabilityBound(input_.maxV0Squared); }
+  double stabilityBound() const { return stabilityBound(input_.maxV0Squared, input_.dims()); }
 
   void setMu(double mu);  // same checks as the constructor; keeps the current field
   double mu() const { return mu_; }
-  EulerLaunch launch() const { return launch_; }
+  Precision precision() const { return options_.precision; }
+  MemoryKind memory() const { return *options_.memory; }
+  // Fallbacks taken for the requested memory kind, in a sentence ("" when none).
+  const std::string& note() const { return note_; }
+  // Device bytes held by the solver's three fields (V twice, V0), the paper's memory figure.
+  std::uint64_t deviceBytes() const;
   const GvfInput& input() const { return input_; }
 
   std::string name() const override { return "euler"; }
   void step(int n) override;
-  const cl::Buffer& field() const override { return v_[current_]; }
+  const cl::Buffer& field() override;
   double error() override;
   long iterations() const override { return iterations_; }
   void reset() override;
   Field2D readField() override;
+  Field3D readField3D() override;
   int width() const override { return input_.width; }
   int height() const override { return input_.height; }
+  int depth() const override { return input_.depth; }
 
  private:
+  void stepTiled2D(int n);
   std::shared_ptr<ComputeContext> ctx_;
   GvfInput input_;
   double mu_;
-  cl::Buffer v_[2];
+  EulerOptions options_;
+  std::string note_;
+  std::unique_ptr<FieldStorage> v_[2];
+  std::unique_ptr<FieldStorage> v0_;
   int current_ = 0;
   long iterations_ = 0;
-  EulerLaunch launch_;
-  cl::Kernel stepKernel_;
-  cl::Kernel tiledKernel_;
+  cl::Kernel kernel_;
+  cl::NDRange local_;
+  cl::Buffer exported_;  // float32 copy for field() when the storage differs
+  long exportedAt_ = -1;
   std::unique_ptr<ErrorMetric> metric_;
 };
+
+// Refuses (ResourceError) a solve whose fields would not fit the device, naming the bytes,
+// the limit, and what would fit instead (16-bit storage, a smaller size).
+void checkSolverFits(const ComputeContext& ctx, FieldShape shape, Precision precision,
+                     int fields = 3);
 
 }  // namespace gvflab

@@ -13,11 +13,13 @@ class ComputeContext;
 struct GvfInput {
   int width = 0;
   int height = 0;
+  int depth = 1;    // 1 for images
   cl::Buffer edge;  // float, f in [0, 1]
-  cl::Buffer v0;    // float2, interleaved
+  cl::Buffer v0;    // float32 interleaved: float2 in 2D, packed float3 in 3D
   double maxV0Squared = 0;  // max |V0|², for the stability bound
 
-  std::size_t pixelCount() const { return static_cast<std::size_t>(width) * height; }
+  int dims() const { return depth > 1 ? 3 : 2; }
+  std::size_t pixelCount() const { return static_cast<std::size_t>(width) * height * depth; }
 };
 
 // Builds f and V0 on the device (kernels/edge_map.cl). The image must be 1..16384 pixels on a
@@ -25,8 +27,14 @@ struct GvfInput {
 GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma,
                        V0Mode mode = V0Mode::EdgeGradient);
 
+// The same for a volume (kernels/edge_map3d.cl); at most 4096 voxels per side.
+GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma,
+                       V0Mode mode = V0Mode::EdgeGradient);
+
 Image2D readEdgeMap(ComputeContext& ctx, const GvfInput& input);
 Field2D readV0(ComputeContext& ctx, const GvfInput& input);
+Volume readEdgeVolume(ComputeContext& ctx, const GvfInput& input);
+Field3D readV0Volume(ComputeContext& ctx, const GvfInput& input);
 
 // Normalised Gaussian weights w[0..r], r = ceil(3σ); σ = 0 gives {1}. Shared by the device
 // path and the double reference so both blur with the very same taps.

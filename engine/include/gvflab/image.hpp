@@ -35,6 +35,38 @@ struct Field2D {
   float y(std::size_t i) const { return data[2 * i + 1]; }
 };
 
+// A grey-level volume, x fastest, then y, then z.
+struct Volume {
+  int width = 0;
+  int height = 0;
+  int depth = 0;
+  std::vector<float> voxels;
+
+  Volume() = default;
+  Volume(int w, int h, int d, float value = 0.0f)
+      : width(w), height(h), depth(d), voxels(static_cast<std::size_t>(w) * h * d, value) {}
+  std::size_t size() const { return voxels.size(); }
+  float& at(int x, int y, int z) {
+    return voxels[(static_cast<std::size_t>(z) * height + y) * width + x];
+  }
+  float at(int x, int y, int z) const {
+    return voxels[(static_cast<std::size_t>(z) * height + y) * width + x];
+  }
+};
+
+// A 3D vector field, components interleaved (x, y, z per voxel).
+struct Field3D {
+  int width = 0;
+  int height = 0;
+  int depth = 0;
+  std::vector<float> data;  // 3 * width * height * depth
+
+  Field3D() = default;
+  Field3D(int w, int h, int d)
+      : width(w), height(h), depth(d), data(3 * static_cast<std::size_t>(w) * h * d, 0.0f) {}
+  std::size_t voxelCount() const { return static_cast<std::size_t>(width) * height * depth; }
+};
+
 // |V| of every pixel.
 Image2D magnitude(const Field2D& field);
 

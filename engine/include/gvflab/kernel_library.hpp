@@ -16,10 +16,13 @@ class KernelLibrary {
   KernelLibrary(cl::Context context, cl::Device device,
                 std::optional<std::filesystem::path> kernelDir);
 
-  // Builds (once) and returns the program of a kernel file, e.g. "gvf_euler2d.cl".
-  // Throws KernelBuildError with the log, or InputError when the file does not exist.
-  cl::Program program(const std::string& file);
-  cl::Kernel kernel(const std::string& file, const std::string& name);
+  // Builds (once per file and options) and returns the program of a kernel file, e.g.
+  // "gvf_euler2d.cl". Lines `#include "x.clh"` are replaced by that file's text, so a file
+  // compiles on its own with `-I kernels`. options are extra compiler options such as
+  // "-DSTORAGE_F16". Throws KernelBuildError with the log, or InputError for a missing file.
+  cl::Program program(const std::string& file, const std::string& options = "");
+  cl::Kernel kernel(const std::string& file, const std::string& name,
+                    const std::string& options = "");
 
   // Source text of a file (from the directory when one is set, else the embedded copy).
   std::string source(const std::string& file) const;
@@ -31,11 +34,17 @@ class KernelLibrary {
   bool reload();
 
  private:
-  cl::Program build(const std::string& file, const std::string& src) const;
+  cl::Program build(const std::string& file, const std::string& src,
+                    const std::string& options) const;
+  std::string expanded(const std::string& file, int depth = 0) const;
   cl::Context context_;
   cl::Device device_;
   std::optional<std::filesystem::path> dir_;
-  std::map<std::string, std::pair<std::string, cl::Program>> cache_;  // file -> (source, program)
+  struct Entry {
+    std::string source;  // expanded text the program was built from
+    cl::Program program;
+  };
+  std::map<std::pair<std::string, std::string>, Entry> cache_;  // (file, options) -> entry
 };
 
 }  // namespace gvflab

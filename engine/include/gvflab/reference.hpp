@@ -1,6 +1,7 @@
 #pragma once
-// Plain double-precision versions of every kernel's maths. The tests compare the OpenCL
-// results with these; they are never the product path.
+// Plain double-precision versions of every kernel's maths, in 2D and 3D. The tests compare the
+// OpenCL results with these; they are never the product path.
+#include <cstddef>
 #include <vector>
 
 #include "gvflab/params.hpp"
@@ -11,16 +12,24 @@ namespace gvflab::reference {
 // returns n − 2 (mirror about the border pixel), so central differences vanish at the border.
 int reflect(int i, int n);
 
+// A scalar grid; depth 1 is a 2D image.
 struct Grid {
   int width = 0;
   int height = 0;
-  std::vector<double> values;  // scalar, width * height
+  std::vector<double> values;  // width * height * depth, x fastest
+  int depth = 1;
+  int dims() const { return depth > 1 ? 3 : 2; }
+  std::size_t count() const { return static_cast<std::size_t>(width) * height * depth; }
 };
 
+// A vector field with dims() components per point (x, y[, z]), interleaved.
 struct Field {
   int width = 0;
   int height = 0;
-  std::vector<double> values;  // interleaved x, y
+  std::vector<double> values;
+  int depth = 1;
+  int dims() const { return depth > 1 ? 3 : 2; }
+  std::size_t count() const { return static_cast<std::size_t>(width) * height * depth; }
 };
 
 Grid gaussianBlur(const Grid& image, double sigma);
@@ -31,6 +40,7 @@ Field gradient(const Grid& g);
 Grid edgeMap(const Grid& image, double sigma);
 // V0 = ∇f, or ∇(G_σ * I) in ImageGradient mode.
 Field initialField(const Grid& image, double sigma, V0Mode mode);
+double maxSquaredNorm(const Field& v);
 
 Field eulerStep(const Field& v, const Field& v0, double mu);
 Field eulerIterate(Field v, const Field& v0, double mu, int iterations);

@@ -101,7 +101,7 @@ class RegionSnake {
   std::vector<Point2i> start_;
 
   std::vector<cl::Buffer> phaseLists_;
-  cl::Buffer cz_, cz2_, state_, nodes_, cur_, partial_, candCrit_, moveDir_,
+  cl::Buffer cz_, cz2lo_, cz2hi_, state_, nodes_, cur_, partial_, candCrit_, moveDir_,
       bestCrit_, keep_;
   std::size_t partialCapacity_ = 0, nodeCapacity_ = 0;
   cl::Kernel contrib_, sumCurrent_, evaluate_, apply_;

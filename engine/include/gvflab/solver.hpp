@@ -1,5 +1,5 @@
 #pragma once
-// The solver interface shared by every GVF solver (Euler now, multigrid later).
+// The solver interface shared by every GVF solver (Euler now, multigrid later), 2D and 3D.
 #include <string>
 
 #include "gvflab/cl.hpp"
@@ -13,16 +13,19 @@ class Solver {
   virtual std::string name() const = 0;
   // Advances n iterations; kernel events go to the context's profiler.
   virtual void step(int n) = 0;
-  // The current field on the device: float2 interleaved, width * height.
-  virtual const cl::Buffer& field() const = 0;
+  // The current field on the device in the float32 interleaved layout (float2 per pixel in
+  // 2D, packed float3 per voxel in 3D); converted from the solver's storage when that differs.
+  virtual const cl::Buffer& field() = 0;
   // ε of the multigrid paper (eq. 9), reduced on the device, for the current field.
   virtual double error() = 0;
   virtual long iterations() const = 0;
   // Back to V = V0, zero iterations.
   virtual void reset() = 0;
-  virtual Field2D readField() = 0;
+  virtual Field2D readField() = 0;    // 2D solvers; throws Error in 3D
+  virtual Field3D readField3D() = 0;  // 3D solvers; throws Error in 2D
   virtual int width() const = 0;
   virtual int height() const = 0;
+  virtual int depth() const = 0;  // 1 for 2D
 };
 
 }  // namespace gvflab

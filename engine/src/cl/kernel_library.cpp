@@ -39,10 +39,28 @@ std::string KernelLibrary::source(const std::string& file) const {
   throw InputError("There is no kernel file named '" + file + "'.");
 }
 
-cl::Program KernelLibrary::build(const std::string& file, const std::string& src) const {
+std::string KernelLibrary::expanded(const std::string& file, int depth) const {
+  if (depth > 8) throw InputError("Kernel includes nest too deeply at '" + file + "'.");
+  std::istringstream in(source(file));
+  std::string line, out;
+  while (std::getline(in, line)) {
+    const auto q1 = line.find('"');
+    if (line.rfind("#include", 0) == 0 && q1 != std::string::npos) {
+      const auto q2 = line.find('"', q1 + 1);
+      out += expanded(line.substr(q1 + 1, q2 - q1 - 1), depth + 1);
+    } else {
+      out += line;
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+cl::Program KernelLibrary::build(const std::string& file, const std::string& src,
+                                 const std::string& options) const {
   cl::Program program(context_, src);
   try {
-    program.build({device_}, "-cl-std=CL1.2");
+    program.build({device_}, ("-cl-std=CL1.2 " + options).c_str());
   } catch (const cl::BuildError& e) {
     std::string log;
     for (const auto& [dev, text] : e.getBuildLog()) log += text;
@@ -59,17 +77,19 @@ cl::Program KernelLibrary::build(const std::string& file, const std::string& src
   return program;
 }
 
-cl::Program KernelLibrary::program(const std::string& file) {
-  auto it = cache_.find(file);
-  if (it != cache_.end()) return it->second.second;
-  std::string src = source(file);
-  cl::Program prog = build(file, src);
-  cache_[file] = {src, prog};
+cl::Program KernelLibrary::program(const std::string& file, const std::string& options) {
+  auto key = std::make_pair(file, options);
+  auto it = cache_.find(key);
+  if (it != cache_.end()) return it->second.program;
+  std::string src = expanded(file);
+  cl::Program prog = build(file, src, options);
+  cache_[key] = {src, prog};
   return prog;
 }
 
-cl::Kernel KernelLibrary::kernel(const std::string& file, const std::string& name) {
-  cl::Program prog = program(file);
+cl::Kernel KernelLibrary::kernel(const std::string& file, const std::string& name,
+                                 const std::string& options) {
+  cl::Program prog = program(file, options);
   try {
     return cl::Kernel(prog, name.c_str());
   } catch (const cl::Error& e) {
@@ -79,15 +99,15 @@ cl::Kernel KernelLibrary::kernel(const std::string& file, const std::string& nam
 }
 
 bool KernelLibrary::reload() {
-  std::map<std::string, std::pair<std::string, cl::Program>> fresh;
+  std::map<std::pair<std::string, std::string>, Entry> fresh;
   bool changed = false;
-  for (const auto& [file, entry] : cache_) {
-    std::string src = source(file);
-    if (src == entry.first) {
-      fresh[file] = entry;
+  for (const auto& [key, entry] : cache_) {
+    std::string src = expanded(key.first);
+    if (src == entry.source) {
+      fresh[key] = entry;
       continue;
     }
-    fresh[file] = {src, build(file, src)};  // throws before anything is replaced
+    fresh[key] = {src, build(key.first, src, key.second)};  // throws before anything is replaced
     changed = true;
   }
   cache_ = std::move(fresh);

@@ -3,34 +3,57 @@
 #include "cl/launch.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/kernel_library.hpp"
+#include "gvflab/profiler.hpp"
 
 namespace gvflab {
 namespace {
-constexpr std::size_t kLx = 16, kLy = 16;  // 256 work-items: a power of two for the tree
 constexpr std::size_t kSumLocal = 256;
 }  // namespace
 
 ErrorMetric::ErrorMetric(std::shared_ptr<ComputeContext> ctx, const GvfInput& input)
-    : ctx_(std::move(ctx)), width_(input.width), height_(input.height), v0_(input.v0) {
-  residual_ = ctx_->kernels().kernel("gvf_error2d.cl", "gvf_residual_partial");
+    : ErrorMetric(std::move(ctx), FieldShape{input.width, input.height, input.depth}, input.v0,
+                  input.dims() == 3 ? "-DDIMS3" : "") {}
+
+ErrorMetric::ErrorMetric(std::shared_ptr<ComputeContext> ctx, FieldShape shape, cl::Memory v0,
+                         const std::string& buildOptions)
+    : ctx_(std::move(ctx)), shape_(shape), v0_(std::move(v0)) {
+  const bool is3d = shape_.dims() == 3;
+  // 256 work-items per group: a power of two for the tree.
+  local_ = is3d ? cl::NDRange(8, 8, 4) : cl::NDRange(16, 16);
+  residual_ = is3d ? ctx_->kernels().kernel("gvf_error3d.cl", "gvf_residual_partial3d", buildOptions)
+                   : ctx_->kernels().kernel("gvf_error2d.cl", "gvf_residual_partial", buildOptions);
   sum_ = ctx_->kernels().kernel("reduce.cl", "reduce_sum");
-  groups_ = detail::roundUp(width_, kLx) / kLx * (detail::roundUp(height_, kLy) / kLy);
+  groups_ = detail::roundUp(shape_.width, local_[0]) / local_[0] *
+            (detail::roundUp(shape_.height, local_[1]) / local_[1]) *
+            (is3d ? detail::roundUp(shape_.depth, local_[2]) / local_[2] : 1);
   partials_[0] = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, groups_ * sizeof(float));
   partials_[1] = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, kSumLocal * sizeof(float));
 }
 
-double ErrorMetric::compute(const cl::Buffer& field, double mu) {
+double ErrorMetric::compute(const cl::Memory& field, double mu) {
   try {
-    residual_.setArg(0, field);
-    residual_.setArg(1, v0_);
-    residual_.setArg(2, width_);
-    residual_.setArg(3, height_);
-    residual_.setArg(4, static_cast<float>(mu));
-    residual_.setArg(5, partials_[0]);
-    residual_.setArg(6, cl::Local(kLx * kLy * sizeof(float)));
-    detail::enqueue2D(*ctx_, residual_, "gvf_error", width_, height_, cl::NDRange(kLx, kLy));
+    const bool is3d = shape_.dims() == 3;
+    int arg = 0;
+    residual_.setArg(arg++, field);
+    residual_.setArg(arg++, v0_);
+    residual_.setArg(arg++, shape_.width);
+    residual_.setArg(arg++, shape_.height);
+    if (is3d) residual_.setArg(arg++, shape_.depth);
+    residual_.setArg(arg++, static_cast<float>(mu));
+    residual_.setArg(arg++, partials_[0]);
+    residual_.setArg(arg++, cl::Local(256 * sizeof(float)));
+    const cl::NDRange global =
+        is3d ? cl::NDRange(detail::roundUp(shape_.width, local_[0]),
+                           detail::roundUp(shape_.height, local_[1]),
+                           detail::roundUp(shape_.depth, local_[2]))
+             : cl::NDRange(detail::roundUp(shape_.width, local_[0]),
+                           detail::roundUp(shape_.height, local_[1]));
+    cl::Event ev;
+    ctx_->queue().enqueueNDRangeKernel(residual_, cl::NullRange, global, local_, nullptr, &ev);
+    ctx_->profiler().record("gvf_error", ev);
     // Fold the group partials in two passes: at most 256 groups, then one.
-    const std::size_t groups2 = std::min<std::size_t>(kSumLocal, (groups_ + kSumLocal - 1) / kSumLocal);
+    const std::size_t groups2 =
+        std::min<std::size_t>(kSumLocal, (groups_ + kSumLocal - 1) / kSumLocal);
     sum_.setArg(0, partials_[0]);
     sum_.setArg(1, static_cast<cl_int>(groups_));
     sum_.setArg(2, partials_[1]);
@@ -42,7 +65,7 @@ double ErrorMetric::compute(const cl::Buffer& field, double mu) {
     detail::enqueue1D(*ctx_, sum_, "gvf_error_sum", kSumLocal, kSumLocal);
     float total = 0;
     ctx_->queue().enqueueReadBuffer(partials_[0], CL_TRUE, 0, sizeof(float), &total);
-    return static_cast<double>(total) / (static_cast<double>(width_) * height_);
+    return static_cast<double>(total) / static_cast<double>(shape_.count());
   } catch (const cl::Error& e) {
     rethrowClError(e, "computing the GVF error");
   }

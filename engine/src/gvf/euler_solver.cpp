@@ -7,39 +7,121 @@
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/kernel_library.hpp"
+#include "gvflab/profiler.hpp"
 
 namespace gvflab {
+namespace {
+
+// Must match TX, TY, ZCHUNK in gvf_euler3d_local.cl.
+constexpr int kTx = 32, kTy = 16, kZChunk = 16;
+
+std::string tileOptions(const TileShape& t, const ComputeContext& ctx) {
+  const int items = t.width * (t.height / std::max(1, t.rowsPerItem));
+  if (t.rowsPerItem < 1 || t.height % t.rowsPerItem != 0 || t.halo < 1 ||
+      t.width <= 2 * t.halo || t.height <= 2 * t.halo ||
+      static_cast<std::size_t>(items) > ctx.info().maxWorkGroupSize)
+    throw ParameterError("Tile " + std::to_string(t.width) + "x" + std::to_string(t.height) +
+                         " with " + std::to_string(t.rowsPerItem) + " rows per work-item and halo " +
+                         std::to_string(t.halo) + " does not fit this device's work-groups.");
+  return " -DTILE_W=" + std::to_string(t.width) + " -DTILE_H=" + std::to_string(t.height) +
+         " -DROWS_PER_ITEM=" + std::to_string(t.rowsPerItem) + " -DHALO=" + std::to_string(t.halo);
+}
+
+std::string gib(std::uint64_t bytes) {
+  std::ostringstream s;
+  s.precision(3);
+  s << static_cast<double>(bytes) / (1ull << 30) << " GiB";
+  return s.str();
+}
+
+std::string sizeText(FieldShape s) {
+  return std::to_string(s.width) + "x" + std::to_string(s.height) +
+         (s.dims() == 3 ? "x" + std::to_string(s.depth) : "");
+}
+
+}  // namespace
+
+void checkSolverFits(const ComputeContext& ctx, FieldShape shape, Precision precision,
+                     int fields) {
+  const auto& info = ctx.info();
+  const std::uint64_t one = fieldBytes(shape, precision);
+  const std::uint64_t need = one * fields;
+  // Leave room for the input (f and float32 V0) that stays resident beside the solver.
+  const std::uint64_t inputBytes = shape.count() * (4 + 4 * shape.dims());
+  const bool tooBigBuffer = one > info.maxAllocBytes;
+  const bool tooBigTotal = need + inputBytes > info.globalMemBytes;
+  if (!tooBigBuffer && !tooBigTotal) return;
+  const int perPoint = fields * shape.dims() * bytesPerComponent(precision);
+  const double budget = std::min<double>(static_cast<double>(info.maxAllocBytes) * fields,
+                                         static_cast<double>(info.globalMemBytes)) /
+                        (perPoint + 4 + 4 * shape.dims());
+  const long side = static_cast<long>(std::floor(std::pow(budget, 1.0 / shape.dims())));
+  std::ostringstream msg;
+  msg << "A " << sizeText(shape) << " GVF solve in " << precisionName(precision) << " needs "
+      << gib(need) << " (" << perPoint << " B per " << (shape.dims() == 3 ? "voxel" : "pixel")
+      << ")";
+  if (tooBigBuffer)
+    msg << ", and one field of " << gib(one) << " exceeds the largest allocation of "
+        << info.name << " (" << gib(info.maxAllocBytes) << ")";
+  else
+    msg << " plus " << gib(inputBytes) << " of input, more than the " << gib(info.globalMemBytes)
+        << " of " << info.name;
+  msg << ". ";
+  if (precision == Precision::F32) {
+    FieldShape same = shape;
+    const std::uint64_t half = fieldBytes(same, Precision::F16);
+    if (half <= info.maxAllocBytes && half * fields + inputBytes <= info.globalMemBytes)
+      msg << "16-bit storage (--precision f16) would fit. ";
+  }
+  msg << "At this precision about " << side << (shape.dims() == 3 ? "^3 voxels" : "^2 pixels")
+      << " fit (crop a region or downsample).";
+  throw ResourceError(msg.str());
+}
 
 double EulerSolver::stabilityBound(double maxV0Squared, int dims) {
   return std::max(0.0, (2.0 - maxV0Squared) / (4.0 * dims));
 }
 
-namespace {
-// Must match TILE_W, TILE_H, ROWS_PER_ITEM and HALO in gvf_euler2d_tiled.cl.
-constexpr int kTileW = 64, kTileH = 32, kRowsPerItem = 8;
-}  // namespace
-
 EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, double mu,
-                         EulerLaunch launch)
-    : ctx_(std::move(ctx)), input_(std::move(input)), mu_(0), launch_(launch) {
-  if (launch_ == EulerLaunch::Auto)
-    launch_ = ctx_->info().isGpu ? EulerLaunch::Tiled : EulerLaunch::Single;
+                         EulerOptions options)
+    : ctx_(std::move(ctx)), input_(std::move(input)), mu_(0), options_(options) {
   setMu(mu);
+  const bool is3d = input_.dims() == 3;
+  if (!options_.memory)
+    options_.memory = (ctx_->info().isGpu && !is3d) ? MemoryKind::Local : MemoryKind::Buffer;
+  const FieldShape shape{input_.width, input_.height, input_.depth};
+  checkSolverFits(*ctx_, shape, options_.precision);
+  const bool wantImage = *options_.memory == MemoryKind::Image;
   try {
-    const std::size_t bytes = input_.pixelCount() * 2 * sizeof(float);
-    v_[0] = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, bytes);
-    v_[1] = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, bytes);
-    stepKernel_ = ctx_->kernels().kernel("gvf_euler2d.cl", "gvf_euler_step");
-    stepKernel_.setArg(1, input_.v0);
-    stepKernel_.setArg(3, input_.width);
-    stepKernel_.setArg(4, input_.height);
-    if (launch_ == EulerLaunch::Tiled) {
-      tiledKernel_ = ctx_->kernels().kernel("gvf_euler2d_tiled.cl", "gvf_euler_steps_tiled");
-      tiledKernel_.setArg(1, input_.v0);
-      tiledKernel_.setArg(3, input_.width);
-      tiledKernel_.setArg(4, input_.height);
+    v0_ = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, wantImage);
+    v_[0] = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, v0_->isImage());
+    v_[1] = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, v0_->isImage());
+    note_ = v0_->note();
+    if (wantImage && !v0_->isImage()) options_.memory = MemoryKind::Buffer;
+    v0_->importFrom(input_.v0);
+    const std::string opts = v0_->buildOptions();
+    auto& lib = ctx_->kernels();
+    const MemoryKind mem = *options_.memory;
+    if (mem == MemoryKind::Local && !is3d) {
+      const TileShape& t = options_.tile;
+      kernel_ = lib.kernel("gvf_euler2d_tiled.cl", "gvf_euler_steps_tiled",
+                           opts + tileOptions(t, *ctx_));
+      local_ = cl::NDRange(t.width, t.height / t.rowsPerItem);
+    } else if (mem == MemoryKind::Local) {
+      kernel_ = lib.kernel("gvf_euler3d_local.cl", "gvf_euler_step3d_local", opts);
+      local_ = cl::NDRange(kTx, kTy, 1);
+    } else if (is3d) {
+      kernel_ = lib.kernel("gvf_euler3d.cl", "gvf_euler_step3d", opts);
+      local_ = cl::NDRange(32, 4, 2);
+    } else {
+      kernel_ = lib.kernel("gvf_euler2d.cl", "gvf_euler_step", opts);
+      local_ = detail::localSize2D(ctx_->info());
     }
-    metric_ = std::make_unique<ErrorMetric>(ctx_, input_);
+    kernel_.setArg(1, v0_->memory());
+    kernel_.setArg(3, input_.width);
+    kernel_.setArg(4, input_.height);
+    if (is3d) kernel_.setArg(5, input_.depth);
+    metric_ = std::make_unique<ErrorMetric>(ctx_, shape, v0_->memory(), opts);
   } catch (const cl::Error& e) {
     rethrowClError(e, "setting up the Euler solver");
   }
@@ -48,6 +130,10 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
 
 EulerSolver::~EulerSolver() = default;
 
+std::uint64_t EulerSolver::deviceBytes() const {
+  return v0_->bytes() + v_[0]->bytes() + v_[1]->bytes();
+}
+
 void EulerSolver::setMu(double mu) {
   validate(findSpec(gvfParamSpecs(), "mu"), mu);
   const double bound = stabilityBound();
@@ -55,7 +141,8 @@ void EulerSolver::setMu(double mu) {
     std::ostringstream msg;
     msg.precision(4);
     msg << "mu = " << mu << " is beyond the explicit Euler stability bound " << bound
-        << " for this image (mu <= (2 - max|V0|^2) / 8, max|V0|^2 = " << input_.maxV0Squared
+        << " for this " << (input_.dims() == 3 ? "volume" : "image") << " (mu <= (2 - max|V0|^2) / "
+        << 4 * input_.dims() << ", max|V0|^2 = " << input_.maxV0Squared
         << "); the iteration would blow up.";
     throw ParameterError(msg.str());
   }
@@ -63,48 +150,61 @@ void EulerSolver::setMu(double mu) {
 }
 
 void EulerSolver::reset() {
-  try {
-    cl::Event ev;
-    ctx_->queue().enqueueCopyBuffer(input_.v0, v_[0], 0, 0,
-                                    input_.pixelCount() * 2 * sizeof(float), nullptr, &ev);
-    ctx_->profiler().record("copy_v0", ev);
-  } catch (const cl::Error& e) {
-    rethrowClError(e, "resetting the field to V0");
-  }
+  v_[0]->importFrom(input_.v0);
   current_ = 0;
   iterations_ = 0;
+  exportedAt_ = -1;
+}
+
+void EulerSolver::stepTiled2D(int n) {
+  const TileShape& t = options_.tile;
+  const int innerW = t.width - 2 * t.halo, innerH = t.height - 2 * t.halo;
+  const cl::NDRange global(detail::roundUp(input_.width, innerW) / innerW * t.width,
+                           detail::roundUp(input_.height, innerH) / innerH * local_[1]);
+  kernel_.setArg(5, static_cast<float>(mu_));
+  for (int done = 0; done < n; done += t.halo) {
+    kernel_.setArg(0, v_[current_]->memory());
+    kernel_.setArg(2, v_[1 - current_]->memory());
+    kernel_.setArg(6, std::min(t.halo, n - done));
+    cl::Event ev;
+    ctx_->queue().enqueueNDRangeKernel(kernel_, cl::NullRange, global, local_, nullptr, &ev);
+    ctx_->profiler().record("gvf_euler_steps_tiled", ev);
+    current_ = 1 - current_;
+  }
 }
 
 void EulerSolver::step(int n) {
   if (n <= 0) return;
-  const auto local = detail::localSize2D(ctx_->info());
+  const bool is3d = input_.dims() == 3;
   try {
-    if (launch_ == EulerLaunch::Tiled) {
-      const int inner[2] = {kTileW - 2 * kTiledSteps, kTileH - 2 * kTiledSteps};
-      const cl::NDRange tileLocal(kTileW, kTileH / kRowsPerItem);
-      const cl::NDRange global(
-          detail::roundUp(input_.width, inner[0]) / inner[0] * kTileW,
-          detail::roundUp(input_.height, inner[1]) / inner[1] * (kTileH / kRowsPerItem));
-      tiledKernel_.setArg(5, static_cast<float>(mu_));
-      for (int done = 0; done < n; done += kTiledSteps) {
-        tiledKernel_.setArg(0, v_[current_]);
-        tiledKernel_.setArg(2, v_[1 - current_]);
-        tiledKernel_.setArg(6, std::min(kTiledSteps, n - done));
+    if (*options_.memory == MemoryKind::Local && !is3d) {
+      stepTiled2D(n);
+    } else {
+      kernel_.setArg(is3d ? 6 : 5, static_cast<float>(mu_));
+      cl::NDRange global;
+      const char* name = "gvf_euler_step";
+      if (*options_.memory == MemoryKind::Local) {
+        name = "gvf_euler_step3d_local";
+        global = cl::NDRange(detail::roundUp(input_.width, kTx - 2) / (kTx - 2) * kTx,
+                             detail::roundUp(input_.height, kTy - 2) / (kTy - 2) * kTy,
+                             detail::roundUp(input_.depth, kZChunk) / kZChunk);
+      } else if (is3d) {
+        name = "gvf_euler_step3d";
+        global = cl::NDRange(detail::roundUp(input_.width, local_[0]),
+                             detail::roundUp(input_.height, local_[1]),
+                             detail::roundUp(input_.depth, local_[2]));
+      } else {
+        global = cl::NDRange(detail::roundUp(input_.width, local_[0]),
+                             detail::roundUp(input_.height, local_[1]));
+      }
+      for (int i = 0; i < n; ++i) {
+        kernel_.setArg(0, v_[current_]->memory());
+        kernel_.setArg(2, v_[1 - current_]->memory());
         cl::Event ev;
-        ctx_->queue().enqueueNDRangeKernel(tiledKernel_, cl::NullRange, global, tileLocal,
-                                           nullptr, &ev);
-        ctx_->profiler().record("gvf_euler_steps_tiled", ev);
+        ctx_->queue().enqueueNDRangeKernel(kernel_, cl::NullRange, global, local_, nullptr, &ev);
+        ctx_->profiler().record(name, ev);
         current_ = 1 - current_;
       }
-      iterations_ += n;
-      return;
-    }
-    stepKernel_.setArg(5, static_cast<float>(mu_));
-    for (int i = 0; i < n; ++i) {
-      stepKernel_.setArg(0, v_[current_]);
-      stepKernel_.setArg(2, v_[1 - current_]);
-      detail::enqueue2D(*ctx_, stepKernel_, "gvf_euler_step", input_.width, input_.height, local);
-      current_ = 1 - current_;
     }
   } catch (const cl::Error& e) {
     rethrowClError(e, "running Euler GVF iterations");
@@ -112,12 +212,40 @@ void EulerSolver::step(int n) {
   iterations_ += n;
 }
 
-double EulerSolver::error() { return metric_->compute(v_[current_], mu_); }
+const cl::Buffer& EulerSolver::field() {
+  const FieldStorage& cur = *v_[current_];
+  if (!cur.isImage() && cur.precision() == Precision::F32)
+    return cur.buffer();
+  if (exportedAt_ != iterations_) {
+    if (!exported_()) {
+      exported_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE,
+                             input_.pixelCount() * input_.dims() * sizeof(float));
+    }
+    v_[current_]->exportTo(exported_);
+    exportedAt_ = iterations_;
+  }
+  return exported_;
+}
+
+double EulerSolver::error() { return metric_->compute(v_[current_]->memory(), mu_); }
 
 Field2D EulerSolver::readField() {
+  if (input_.dims() != 2) throw Error("readField() is for 2D solvers; use readField3D().");
   Field2D out(input_.width, input_.height);
   try {
-    ctx_->queue().enqueueReadBuffer(v_[current_], CL_TRUE, 0, out.data.size() * sizeof(float),
+    ctx_->queue().enqueueReadBuffer(field(), CL_TRUE, 0, out.data.size() * sizeof(float),
+                                    out.data.data());
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "reading the GVF field");
+  }
+  return out;
+}
+
+Field3D EulerSolver::readField3D() {
+  if (input_.dims() != 3) throw Error("readField3D() is for 3D solvers; use readField().");
+  Field3D out(input_.width, input_.height, input_.depth);
+  try {
+    ctx_->queue().enqueueReadBuffer(field(), CL_TRUE, 0, out.data.size() * sizeof(float),
                                     out.data.data());
   } catch (const cl::Error& e) {
     rethrowClError(e, "reading the GVF field");

@@ -46,6 +46,24 @@ float deviceMax(ComputeContext& ctx, const cl::Buffer& in, std::size_t n) {
   return value;
 }
 
+// f /= max f on the device (max reduced on the device, one float read back).
+void normaliseByMax(ComputeContext& ctx, cl::Buffer& f, std::size_t n) {
+  float fmax = deviceMax(ctx, f, n);
+  cl::Buffer maxBuf(ctx.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(float), &fmax);
+  cl::Kernel norm = ctx.kernels().kernel("edge_map.cl", "normalise");
+  norm.setArg(0, f);
+  norm.setArg(1, static_cast<cl_int>(n));
+  norm.setArg(2, maxBuf);
+  detail::enqueue1D(ctx, norm, "normalise", n, 256);
+}
+
+cl::Buffer uploadWeights(ComputeContext& ctx, double sigma) {
+  auto wd = gaussianWeights(sigma);
+  std::vector<float> wf(wd.begin(), wd.end());
+  return cl::Buffer(ctx.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                    wf.size() * sizeof(float), wf.data());
+}
+
 }  // namespace
 
 std::vector<double> gaussianWeights(double sigma) {
@@ -70,8 +88,8 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, 
   in.width = image.width;
   in.height = image.height;
   const std::size_t n = in.pixelCount();
-  // Solver-resident memory: V0 + two copies of V (float2 each), the 24 B/px of the first paper.
-  ctx.checkAllocation(n * 24, "GVF on a " + std::to_string(in.width) + "x" +
+  // While f and V0 are built: image, two blur buffers, f, |V0|², V0 (float2): 28 B/px.
+  ctx.checkAllocation(n * 28, "Building the edge map of a " + std::to_string(in.width) + "x" +
                                   std::to_string(in.height) + " image");
   try {
     auto& c = ctx.context();
@@ -83,11 +101,8 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, 
     in.edge = cl::Buffer(c, CL_MEM_READ_WRITE, n * sizeof(float));
     in.v0 = cl::Buffer(c, CL_MEM_READ_WRITE, n * 2 * sizeof(float));
 
-    auto wd = gaussianWeights(sigma);
-    std::vector<float> wf(wd.begin(), wd.end());
-    cl::Buffer weights(c, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, wf.size() * sizeof(float),
-                       wf.data());
-    const cl_int r = static_cast<cl_int>(wf.size()) - 1;
+    cl::Buffer weights = uploadWeights(ctx, sigma);
+    const cl_int r = static_cast<cl_int>(gaussianWeights(sigma).size()) - 1;
     const auto local = detail::localSize2D(ctx.info());
     auto& lib = ctx.kernels();
 
@@ -115,13 +130,7 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, 
     mag.setArg(3, in.height);
     detail::enqueue2D(ctx, mag, "gradient_magnitude", in.width, in.height, local);
 
-    float fmax = deviceMax(ctx, in.edge, n);
-    cl::Buffer maxBuf(c, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(float), &fmax);
-    cl::Kernel norm = lib.kernel("edge_map.cl", "normalise");
-    norm.setArg(0, in.edge);
-    norm.setArg(1, static_cast<cl_int>(n));
-    norm.setArg(2, maxBuf);
-    detail::enqueue1D(ctx, norm, "normalise", n, 256);
+    normaliseByMax(ctx, in.edge, n);
 
     cl::Kernel grad = lib.kernel("edge_map.cl", "gradient_field");
     grad.setArg(0, mode == V0Mode::EdgeGradient ? in.edge : smooth);
@@ -135,6 +144,100 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, 
     rethrowClError(e, "building the edge map and V0");
   }
   return in;
+}
+
+GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, V0Mode mode) {
+  constexpr int kMaxSide3 = 4096;
+  if (volume.width < 1 || volume.height < 1 || volume.depth < 1 || volume.voxels.empty())
+    throw InputError("The volume is empty.");
+  if (volume.width > kMaxSide3 || volume.height > kMaxSide3 || volume.depth > kMaxSide3)
+    throw InputError("The volume is " + std::to_string(volume.width) + "x" +
+                     std::to_string(volume.height) + "x" + std::to_string(volume.depth) +
+                     " voxels; at most " + std::to_string(kMaxSide3) + " per side are supported.");
+  if (volume.voxels.size() != std::size_t(volume.width) * volume.height * volume.depth)
+    throw InputError("The volume's voxel buffer does not match its size.");
+  for (float v : volume.voxels)
+    if (!std::isfinite(v)) throw InputError("The volume contains NaN or infinite values.");
+  validate(findSpec(gvfParamSpecs(), "sigma"), sigma);
+  GvfInput in;
+  in.width = volume.width;
+  in.height = volume.height;
+  in.depth = volume.depth;
+  const std::size_t n = in.pixelCount();
+  // Volume, two blur buffers, f, |V0|² and V0 (packed float3): 32 B/voxel while building.
+  const std::string what = "Building the edge map of a " + std::to_string(in.width) + "x" +
+                           std::to_string(in.height) + "x" + std::to_string(in.depth) + " volume";
+  ctx.checkAllocation(n * 12, what);
+  ctx.checkAllocation(n * 32, what);
+  try {
+    auto& c = ctx.context();
+    cl::Buffer a(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
+                 const_cast<float*>(volume.voxels.data()));
+    cl::Buffer b(c, CL_MEM_READ_WRITE, n * sizeof(float));
+    cl::Buffer s(c, CL_MEM_READ_WRITE, n * sizeof(float));
+    in.edge = cl::Buffer(c, CL_MEM_READ_WRITE, n * sizeof(float));
+    in.v0 = cl::Buffer(c, CL_MEM_READ_WRITE, n * 3 * sizeof(float));
+    cl::Buffer weights = uploadWeights(ctx, sigma);
+    const cl_int r = static_cast<cl_int>(gaussianWeights(sigma).size()) - 1;
+    const cl::NDRange local(32, 4, 2);
+    const cl::NDRange global(detail::roundUp(in.width, 32), detail::roundUp(in.height, 4),
+                             detail::roundUp(in.depth, 2));
+    auto launch = [&](cl::Kernel& k, const char* name) {
+      cl::Event ev;
+      ctx.queue().enqueueNDRangeKernel(k, cl::NullRange, global, local, nullptr, &ev);
+      ctx.profiler().record(name, ev);
+    };
+    cl::Kernel blur = ctx.kernels().kernel("edge_map3d.cl", "blur_axis");
+    cl::Buffer* src = &a;
+    cl::Buffer* dst = &b;
+    for (int axis = 0; axis < 3; ++axis) {
+      blur.setArg(0, *src);
+      blur.setArg(1, *dst);
+      blur.setArg(2, weights);
+      blur.setArg(3, r);
+      blur.setArg(4, in.width);
+      blur.setArg(5, in.height);
+      blur.setArg(6, in.depth);
+      blur.setArg(7, axis);
+      launch(blur, "blur_axis");
+      std::swap(src, dst);
+    }
+    cl::Buffer& smooth = *src;  // after three passes
+    cl::Kernel mag = ctx.kernels().kernel("edge_map3d.cl", "gradient_magnitude3d");
+    mag.setArg(0, smooth);
+    mag.setArg(1, in.edge);
+    mag.setArg(2, in.width);
+    mag.setArg(3, in.height);
+    mag.setArg(4, in.depth);
+    launch(mag, "gradient_magnitude3d");
+    normaliseByMax(ctx, in.edge, n);
+    cl::Kernel grad = ctx.kernels().kernel("edge_map3d.cl", "gradient_field3d");
+    grad.setArg(0, mode == V0Mode::EdgeGradient ? in.edge : smooth);
+    grad.setArg(1, in.v0);
+    grad.setArg(2, s);
+    grad.setArg(3, in.width);
+    grad.setArg(4, in.height);
+    grad.setArg(5, in.depth);
+    launch(grad, "gradient_field3d");
+    in.maxV0Squared = deviceMax(ctx, s, n);
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "building the 3D edge map and V0");
+  }
+  return in;
+}
+
+Volume readEdgeVolume(ComputeContext& ctx, const GvfInput& input) {
+  Volume out(input.width, input.height, input.depth);
+  ctx.queue().enqueueReadBuffer(input.edge, CL_TRUE, 0, out.size() * sizeof(float),
+                                out.voxels.data());
+  return out;
+}
+
+Field3D readV0Volume(ComputeContext& ctx, const GvfInput& input) {
+  Field3D out(input.width, input.height, input.depth);
+  ctx.queue().enqueueReadBuffer(input.v0, CL_TRUE, 0, out.data.size() * sizeof(float),
+                                out.data.data());
+  return out;
 }
 
 Image2D readEdgeMap(ComputeContext& ctx, const GvfInput& input) {

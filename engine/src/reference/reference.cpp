@@ -1,6 +1,7 @@
 #include "gvflab/reference.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "gvflab/gvf_input.hpp"
@@ -17,46 +18,78 @@ int reflect(int i, int n) {
 }
 
 namespace {
-double at(const Grid& g, int x, int y) {
-  return g.values[static_cast<std::size_t>(reflect(y, g.height)) * g.width + reflect(x, g.width)];
+
+using Point = std::array<int, 3>;
+
+template <typename T>
+std::size_t index(const T& g, Point p) {
+  return (static_cast<std::size_t>(reflect(p[2], g.depth)) * g.height + reflect(p[1], g.height)) *
+             g.width + reflect(p[0], g.width);
 }
+
+template <typename T, typename F>
+void forEach(const T& g, F f) {
+  for (int z = 0; z < g.depth; ++z)
+    for (int y = 0; y < g.height; ++y)
+      for (int x = 0; x < g.width; ++x) f(Point{x, y, z});
+}
+
+Point shifted(Point p, int axis, int by) {
+  p[axis] += by;
+  return p;
+}
+
 }  // namespace
 
 Grid gaussianBlur(const Grid& image, double sigma) {
   const auto w = gvflab::gaussianWeights(sigma);
   const int r = static_cast<int>(w.size()) - 1;
-  Grid tmp = image, out = image;
-  for (int y = 0; y < image.height; ++y)
-    for (int x = 0; x < image.width; ++x) {
-      double acc = w[0] * at(image, x, y);
-      for (int k = 1; k <= r; ++k) acc += w[k] * (at(image, x - k, y) + at(image, x + k, y));
-      tmp.values[static_cast<std::size_t>(y) * image.width + x] = acc;
-    }
-  for (int y = 0; y < image.height; ++y)
-    for (int x = 0; x < image.width; ++x) {
-      double acc = w[0] * at(tmp, x, y);
-      for (int k = 1; k <= r; ++k) acc += w[k] * (at(tmp, x, y - k) + at(tmp, x, y + k));
-      out.values[static_cast<std::size_t>(y) * image.width + x] = acc;
-    }
-  return out;
+  Grid cur = image;
+  for (int axis = 0; axis < image.dims(); ++axis) {
+    Grid next = cur;
+    forEach(cur, [&](Point p) {
+      double acc = w[0] * cur.values[index(cur, p)];
+      for (int k = 1; k <= r; ++k)
+        acc += w[k] * (cur.values[index(cur, shifted(p, axis, -k))] +
+                       cur.values[index(cur, shifted(p, axis, k))]);
+      next.values[index(cur, p)] = acc;
+    });
+    cur = std::move(next);
+  }
+  return cur;
 }
 
 Field gradient(const Grid& g) {
-  Field f{g.width, g.height, std::vector<double>(2 * g.values.size())};
-  for (int y = 0; y < g.height; ++y)
-    for (int x = 0; x < g.width; ++x) {
-      std::size_t i = static_cast<std::size_t>(y) * g.width + x;
-      f.values[2 * i] = 0.5 * (at(g, x + 1, y) - at(g, x - 1, y));
-      f.values[2 * i + 1] = 0.5 * (at(g, x, y + 1) - at(g, x, y - 1));
-    }
+  const int d = g.dims();
+  Field f{g.width, g.height, std::vector<double>(d * g.count()), g.depth};
+  forEach(g, [&](Point p) {
+    for (int a = 0; a < d; ++a)
+      f.values[d * index(g, p) + a] =
+          0.5 * (g.values[index(g, shifted(p, a, 1))] - g.values[index(g, shifted(p, a, -1))]);
+  });
   return f;
+}
+
+double maxSquaredNorm(const Field& v) {
+  double m = 0;
+  const int d = v.dims();
+  for (std::size_t i = 0; i < v.count(); ++i) {
+    double s = 0;
+    for (int a = 0; a < d; ++a) s += v.values[d * i + a] * v.values[d * i + a];
+    m = std::max(m, s);
+  }
+  return m;
 }
 
 Grid gradientMagnitude(const Grid& g) {
   Field d = gradient(g);
-  Grid m{g.width, g.height, std::vector<double>(g.values.size())};
-  for (std::size_t i = 0; i < m.values.size(); ++i)
-    m.values[i] = std::hypot(d.values[2 * i], d.values[2 * i + 1]);
+  const int n = g.dims();
+  Grid m{g.width, g.height, std::vector<double>(g.count()), g.depth};
+  for (std::size_t i = 0; i < m.values.size(); ++i) {
+    double s = 0;
+    for (int a = 0; a < n; ++a) s += d.values[n * i + a] * d.values[n * i + a];
+    m.values[i] = std::sqrt(s);
+  }
   return m;
 }
 
@@ -73,27 +106,26 @@ Field initialField(const Grid& image, double sigma, V0Mode mode) {
 }
 
 namespace {
-// μ∇²V − (V − V0)|V0|² at pixel i, component c.
-double residual(const Field& v, const Field& v0, double mu, int x, int y, int c) {
-  auto val = [&](int xx, int yy) {
-    return v.values[2 * (static_cast<std::size_t>(reflect(yy, v.height)) * v.width +
-                         reflect(xx, v.width)) + c];
-  };
-  std::size_t i = static_cast<std::size_t>(y) * v.width + x;
-  double lap = val(x - 1, y) + val(x + 1, y) + val(x, y - 1) + val(x, y + 1) - 4 * val(x, y);
-  double bx = v0.values[2 * i], by = v0.values[2 * i + 1];
-  return mu * lap - (val(x, y) - v0.values[2 * i + c]) * (bx * bx + by * by);
+// μ∇²V − (V − V0)|V0|² at point p, component c.
+double residual(const Field& v, const Field& v0, double mu, Point p, int c) {
+  const int d = v.dims();
+  const std::size_t i = index(v, p);
+  double lap = -2.0 * d * v.values[d * i + c];
+  for (int a = 0; a < d; ++a)
+    lap += v.values[d * index(v, shifted(p, a, -1)) + c] + v.values[d * index(v, shifted(p, a, 1)) + c];
+  double s = 0;
+  for (int a = 0; a < d; ++a) s += v0.values[d * i + a] * v0.values[d * i + a];
+  return mu * lap - (v.values[d * i + c] - v0.values[d * i + c]) * s;
 }
 }  // namespace
 
 Field eulerStep(const Field& v, const Field& v0, double mu) {
   Field out = v;
-  for (int y = 0; y < v.height; ++y)
-    for (int x = 0; x < v.width; ++x)
-      for (int c = 0; c < 2; ++c) {
-        std::size_t i = static_cast<std::size_t>(y) * v.width + x;
-        out.values[2 * i + c] = v.values[2 * i + c] + residual(v, v0, mu, x, y, c);
-      }
+  const int d = v.dims();
+  forEach(v, [&](Point p) {
+    for (int c = 0; c < d; ++c)
+      out.values[d * index(v, p) + c] = v.values[d * index(v, p) + c] + residual(v, v0, mu, p, c);
+  });
   return out;
 }
 
@@ -104,10 +136,13 @@ Field eulerIterate(Field v, const Field& v0, double mu, int iterations) {
 
 double gvfError(const Field& v, const Field& v0, double mu) {
   double sum = 0;
-  for (int y = 0; y < v.height; ++y)
-    for (int x = 0; x < v.width; ++x)
-      sum += std::hypot(residual(v, v0, mu, x, y, 0), residual(v, v0, mu, x, y, 1));
-  return sum / (static_cast<double>(v.width) * v.height);
+  const int d = v.dims();
+  forEach(v, [&](Point p) {
+    double s = 0;
+    for (int c = 0; c < d; ++c) s += std::pow(residual(v, v0, mu, p, c), 2);
+    sum += std::sqrt(s);
+  });
+  return sum / static_cast<double>(v.count());
 }
 
 }  // namespace gvflab::reference

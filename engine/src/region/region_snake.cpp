@@ -70,14 +70,20 @@ RegionSnake::~RegionSnake() = default;
 
 void RegionSnake::build(const std::uint16_t* z) {
   const std::uint64_t px = static_cast<std::uint64_t>(width_) * height_;
-  ctx_->checkAllocation(px * 8, "The cumulated image of z² (8 bytes per pixel)");
-  // Whole footprint at the peak: image 2 B + Σz 4 B + Σz² 8 B per pixel.
-  ctx_->checkAllocation(px * 14, "The region snake (14 bytes per pixel while it prepares)");
+  // Largest single buffer: Σz or the low part of Σz², 4 bytes per pixel.
+  ctx_->checkAllocation(px * 4, "A cumulated image of the region snake (4 bytes per pixel)");
+  // Whole footprint at the peak: image 2 B + Σz 4 B + Σz² 6 B per pixel.
+  if (px * 12 > ctx_->info().globalMemBytes)
+    throw ResourceError("The region snake needs " + std::to_string((px * 12) >> 20) +
+                        " MiB (12 bytes per pixel while it prepares), more than the " +
+                        std::to_string(ctx_->info().globalMemBytes >> 20) + " MiB of " +
+                        ctx_->info().name + ".");
   try {
     auto& cl = ctx_->context();
     cl::Buffer image(cl, CL_MEM_READ_ONLY, px * 2);
     cz_ = cl::Buffer(cl, CL_MEM_READ_WRITE, px * 4);
-    cz2_ = cl::Buffer(cl, CL_MEM_READ_WRITE, px * 8);
+    cz2lo_ = cl::Buffer(cl, CL_MEM_READ_WRITE, px * 4);
+    cz2hi_ = cl::Buffer(cl, CL_MEM_READ_WRITE, px * 2);
     state_ = cl::Buffer(cl, CL_MEM_READ_WRITE, kStateLongs * 8);
     cl::Event up;
     ctx_->queue().enqueueWriteBuffer(image, CL_FALSE, 0, px * 2, z, nullptr, &up);
@@ -96,10 +102,11 @@ void RegionSnake::build(const std::uint16_t* z) {
         throw ParameterError("The prefix-scan work-group size must be a power of two up to 256 "
                              "that the device accepts.");
       cl::Kernel k = ctx_->kernels().kernel("region_prefix.cl", "region_prefix_rows_group");
-      k.setArg(0, image), k.setArg(1, cz_), k.setArg(2, cz2_), k.setArg(3, width_);
+      k.setArg(0, image), k.setArg(1, cz_), k.setArg(2, cz2lo_), k.setArg(3, cz2hi_);
+      k.setArg(4, width_);
       for (int r0 = 0; r0 < height_; r0 += rowsPerSlice) {
         const int rows = std::min(rowsPerSlice, height_ - r0);
-        k.setArg(4, r0);
+        k.setArg(5, r0);
         cl::Event ev;
         ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(rows * local),
                                            cl::NDRange(local), nullptr, &ev);
@@ -108,10 +115,11 @@ void RegionSnake::build(const std::uint16_t* z) {
       }
     } else {
       cl::Kernel k = ctx_->kernels().kernel("region_prefix.cl", "region_prefix_rows_seq");
-      k.setArg(0, image), k.setArg(1, cz_), k.setArg(2, cz2_), k.setArg(3, width_);
+      k.setArg(0, image), k.setArg(1, cz_), k.setArg(2, cz2lo_), k.setArg(3, cz2hi_);
+      k.setArg(4, width_);
       for (int r0 = 0; r0 < height_; r0 += rowsPerSlice) {
         const int rows = std::min(rowsPerSlice, height_ - r0);
-        k.setArg(4, r0), k.setArg(5, rows);
+        k.setArg(5, r0), k.setArg(6, rows);
         cl::Event ev;
         ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange,
                                            cl::NDRange(detail::roundUp(rows, 16)), cl::NDRange(16),
@@ -122,8 +130,9 @@ void RegionSnake::build(const std::uint16_t* z) {
     }
     cl::Kernel total = ctx_->kernels().kernel("region_prefix.cl", "region_total");
     const std::size_t tl = std::min<std::size_t>(applyLocal_, 256);
-    total.setArg(0, cz_), total.setArg(1, cz2_), total.setArg(2, width_), total.setArg(3, height_);
-    total.setArg(4, state_), total.setArg(5, cl::Local(tl * 8));
+    total.setArg(0, cz_), total.setArg(1, cz2lo_), total.setArg(2, cz2hi_);
+    total.setArg(3, width_), total.setArg(4, height_);
+    total.setArg(5, state_), total.setArg(6, cl::Local(tl * 8));
     cl::Event tev;
     ctx_->queue().enqueueNDRangeKernel(total, cl::NullRange, cl::NDRange(tl), cl::NDRange(tl),
                                        nullptr, &tev);
@@ -143,8 +152,8 @@ void RegionSnake::build(const std::uint16_t* z) {
     rethrowClError(e, "building the cumulated images of a " + std::to_string(width_) + " x " +
                           std::to_string(height_) + " image");
   }
-  peakBytes_ = px * 14 + kStateLongs * 8;
-  deviceBytes_ = px * 12 + kStateLongs * 8;  // the 16-bit image is released here
+  peakBytes_ = px * 12 + kStateLongs * 8;
+  deviceBytes_ = px * 10 + kStateLongs * 8;  // the 16-bit image is released here
 }
 
 double RegionSnake::bytesPerPixel() const {
@@ -244,10 +253,11 @@ void RegionSnake::prepareIteration() {
 
   const int chunks = chunksFor(extent);
   ensurePartial(n_, chunks);
-  contrib_.setArg(0, cz_), contrib_.setArg(1, cz2_), contrib_.setArg(2, width_);
-  contrib_.setArg(3, height_), contrib_.setArg(4, nodes_), contrib_.setArg(5, n_);
-  contrib_.setArg(6, phaseLists_[0]), contrib_.setArg(7, d_), contrib_.setArg(8, orientation_);
-  contrib_.setArg(9, 0), contrib_.setArg(10, chunks), contrib_.setArg(11, partial_);
+  contrib_.setArg(0, cz_), contrib_.setArg(1, cz2lo_), contrib_.setArg(2, cz2hi_);
+  contrib_.setArg(3, width_), contrib_.setArg(4, height_), contrib_.setArg(5, nodes_);
+  contrib_.setArg(6, n_), contrib_.setArg(7, phaseLists_[0]), contrib_.setArg(8, d_);
+  contrib_.setArg(9, orientation_), contrib_.setArg(10, 0), contrib_.setArg(11, chunks);
+  contrib_.setArg(12, partial_);
   detail::enqueue1D(*ctx_, contrib_, "region_contrib", std::size_t(n_) * chunks * contribLocal_,
                     contribLocal_);
   sumCurrent_.setArg(0, partial_), sumCurrent_.setArg(1, chunks), sumCurrent_.setArg(2, n_);
@@ -271,9 +281,9 @@ void RegionSnake::runPhase(int p) {
   const int chunks = chunksFor(maxExtent_ + static_cast<long>(d_) * (p + 1));
   ensurePartial(std::size_t(16) * m, chunks);
   const int model = static_cast<int>(params_.noise);
-  contrib_.setArg(4, nodes_), contrib_.setArg(5, n_), contrib_.setArg(6, list);
-  contrib_.setArg(7, d_), contrib_.setArg(8, orientation_), contrib_.setArg(9, 1);
-  contrib_.setArg(10, chunks), contrib_.setArg(11, partial_);
+  contrib_.setArg(5, nodes_), contrib_.setArg(6, n_), contrib_.setArg(7, list);
+  contrib_.setArg(8, d_), contrib_.setArg(9, orientation_), contrib_.setArg(10, 1);
+  contrib_.setArg(11, chunks), contrib_.setArg(12, partial_);
   detail::enqueue1D(*ctx_, contrib_, "region_contrib",
                     std::size_t(16) * m * chunks * contribLocal_, contribLocal_);
   evaluate_.setArg(0, nodes_), evaluate_.setArg(1, n_), evaluate_.setArg(2, list), evaluate_.setArg(3, m);
@@ -375,9 +385,13 @@ RegionStats RegionSnake::stats() const {
 void RegionSnake::readPrefix(std::vector<std::uint32_t>& cz, std::vector<std::uint64_t>& cz2) const {
   const std::size_t px = static_cast<std::size_t>(width_) * height_;
   cz.resize(px), cz2.resize(px);
+  std::vector<std::uint32_t> lo(px);
+  std::vector<std::uint16_t> hi(px);
   try {
     ctx_->queue().enqueueReadBuffer(cz_, CL_FALSE, 0, px * 4, cz.data());
-    ctx_->queue().enqueueReadBuffer(cz2_, CL_TRUE, 0, px * 8, cz2.data());
+    ctx_->queue().enqueueReadBuffer(cz2lo_, CL_FALSE, 0, px * 4, lo.data());
+    ctx_->queue().enqueueReadBuffer(cz2hi_, CL_TRUE, 0, px * 2, hi.data());
+    for (std::size_t i = 0; i < px; ++i) cz2[i] = (std::uint64_t(hi[i]) << 32) | lo[i];
   } catch (const cl::Error& e) {
     rethrowClError(e, "reading the cumulated images");
   }

@@ -1,0 +1,93 @@
+#pragma once
+// What the viewer is looking at: the OpenCL context (made once), the image, the GVF input built
+// from it and the Euler solver, stepped once per frame. Changes that rebuild (image, σ) are
+// transactional: on any error the previous image and field stay.
+#include <chrono>
+#include <deque>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "cli/options.hpp"
+#include "gvflab/device.hpp"
+#include "gvflab/euler_solver.hpp"
+#include "gvflab/image.hpp"
+
+namespace gvflab::viewer {
+
+class Session {
+ public:
+  // Creates the context and opens options.image, or options.phantom, or the U phantom.
+  // Throws gvflab::Error (main reports startup failures).
+  explicit Session(const app::Options& options);
+
+  void openFile(const std::filesystem::path& path);  // throws InputError, DeviceError, ...
+  void openPhantom(const std::string& name, int size);
+  void setImage(Image2D image, std::string name);
+
+  void setSigma(double sigma);  // rebuilds the input and the solver
+  void setV0Mode(V0Mode mode);  // likewise
+  // Clamps to the stability bound (and says so in notice()); never runs an unstable step.
+  void setMu(double mu);
+  void setIterationsPerFrame(int n);
+
+  void setRunning(bool running) { running_ = running; }
+  bool running() const { return running_; }
+  void requestSingleStep() { pendingSteps_ += 1; }
+  void reset();
+
+  // Once per frame: steps when running (or a single step was asked for), closes the
+  // profiler's frame and refreshes ε and the rates. Throws DeviceError on OpenCL failures.
+  void advanceFrame();
+
+  ComputeContext& context() { return *ctx_; }
+  const DeviceInfo& device() const { return ctx_->info(); }
+  EulerSolver& solver() { return *solver_; }
+  const Image2D& image() const { return image_; }
+  const std::string& imageName() const { return imageName_; }
+  double sigma() const { return sigma_; }
+  V0Mode v0Mode() const { return v0Mode_; }
+  double mu() const { return solver_->mu(); }
+  double muBound() const;  // min(stability bound, parameter range)
+  int iterationsPerFrame() const { return itersPerFrame_; }
+  long iterations() const { return solver_->iterations(); }
+  double epsilon() const { return epsilon_; }
+  // ε after each frame that stepped, oldest first (a few hundred frames).
+  const std::deque<double>& epsilonHistory() const { return epsilonHistory_; }
+  double iterationsPerSecond() const { return itersPerSecond_; }
+  double clFrameMs() const { return clFrameMs_; }
+  // Bumped whenever the image (imageVersion) or the field (fieldVersion) changes.
+  long imageVersion() const { return imageVersion_; }
+  long fieldVersion() const { return fieldVersion_; }
+  // A warning the user should see (e.g. μ clamped to the stability bound); empty if none.
+  const std::string& notice() const { return notice_; }
+  void clearNotice() { notice_.clear(); }
+
+ private:
+  void rebuild(Image2D image, std::string name, double sigma, V0Mode mode);
+  double clampMu(double mu, double bound);
+  void updateRate(long stepsDone);
+  void recordEpsilon();
+
+  std::shared_ptr<ComputeContext> ctx_;
+  std::unique_ptr<EulerSolver> solver_;
+  Image2D image_;
+  std::string imageName_;
+  double sigma_ = 1.0;
+  V0Mode v0Mode_ = V0Mode::EdgeGradient;
+  double requestedMu_ = 0.15;
+  int itersPerFrame_ = 16;
+  bool running_ = true;
+  int pendingSteps_ = 0;
+  double epsilon_ = 0;
+  std::deque<double> epsilonHistory_;
+  double itersPerSecond_ = 0;
+  double clFrameMs_ = 0;
+  long imageVersion_ = 0;
+  long fieldVersion_ = 0;
+  std::string notice_;
+  // (time, iterations done) over the last second, for iterations per second.
+  std::deque<std::pair<std::chrono::steady_clock::time_point, long>> rateWindow_;
+};
+
+}  // namespace gvflab::viewer

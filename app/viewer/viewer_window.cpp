@@ -1,0 +1,310 @@
+#include "viewer/viewer_window.hpp"
+
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QKeySequence>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QPixmap>
+#include <QWheelEvent>
+#include <iostream>
+
+#include "common/image_loader.hpp"
+#include "viewer/imgui_qt_bridge.hpp"
+
+namespace gvflab::viewer {
+
+QSurfaceFormat viewerSurfaceFormat() {
+  QSurfaceFormat format;
+  format.setRenderableType(QSurfaceFormat::OpenGL);
+  format.setVersion(3, 3);
+  format.setProfile(QSurfaceFormat::CoreProfile);
+  format.setDepthBufferSize(0);
+  format.setStencilBufferSize(0);
+  format.setSamples(0);  // MSAA halves the frame rate on llvmpipe; arrows read fine without
+  return format;
+}
+
+GlView::GlView(Session& session, const app::Options& options, QWidget* parent)
+    : QOpenGLWidget(parent), session_(session), options_(options) {
+  setFocusPolicy(Qt::StrongFocus);
+  setMouseTracking(true);
+  quitAfterFrames_ = options.frames > 0 ? options.frames : (options.screenshot ? 60 : 0);
+  // Redraw continuously: the solver iterates every frame.
+  connect(&frameTimer_, &QTimer::timeout, this, [this] { update(); });
+  frameTimer_.start(10);
+  clock_.start();
+}
+
+GlView::~GlView() {
+  makeCurrent();
+  presenter_.reset();
+  renderer_.reset();
+  if (imguiReady_) {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui::DestroyContext();
+  }
+  doneCurrent();
+}
+
+void GlView::initializeGL() {
+  ImGui::CreateContext();
+  ImGuiQtBridge::setup(15.0f);
+  ImGui::StyleColorsDark();
+  ImGuiStyle& style = ImGui::GetStyle();
+  style.WindowRounding = 0;
+  style.FrameRounding = 3;
+  style.GrabRounding = 3;
+  style.WindowPadding = ImVec2(10, 10);
+  style.ItemSpacing = ImVec2(8, 4);
+  style.FramePadding = ImVec2(6, 3);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  imguiReady_ = true;
+  // Without the renderer the panel still runs and shows why.
+  errors_.guard("Setting up OpenGL rendering", [&] {
+    renderer_ = std::make_unique<Renderer>();
+    presenter_ = std::make_unique<Presenter>(session_.device());
+  });
+  if (presenter_) readouts_.transferPath = presenter_->choice().description;
+}
+
+float GlView::viewLeftPixels() const {
+  return static_cast<float>(std::min<double>(kPanelWidth, width()) * devicePixelRatio());
+}
+
+float GlView::viewWidthPixels() const {
+  double logical = width() - static_cast<double>(kPanelWidth) - kDisplayPanelWidth;
+  return static_cast<float>(std::max(logical, 0.0) * devicePixelRatio());
+}
+
+Vec2 GlView::toViewPixels(QPointF logical) const {
+  float dpr = static_cast<float>(devicePixelRatio());
+  return {static_cast<float>(logical.x()) * dpr - viewLeftPixels(),
+          static_cast<float>(logical.y()) * dpr};
+}
+
+void GlView::paintGL() {
+  double now = clock_.nsecsElapsed() * 1e-9;
+  float dt = lastFrameTime_ < 0 ? 1.0f / 60 : static_cast<float>(now - lastFrameTime_);
+  lastFrameTime_ = now;
+  readouts_.frameMs = 1000.0 * dt;
+  readouts_.framesPerSecond += (1.0 / std::max(dt, 1e-4f) - readouts_.framesPerSecond) * 0.1;
+
+  buildUi(dt);
+  handleRequests();
+  if (!errors_.guard("Iterating the solver", [&] { session_.advanceFrame(); }))
+    session_.setRunning(false);  // do not repeat a failing step every frame
+  uploadIfChanged();
+
+  const float dpr = static_cast<float>(devicePixelRatio());
+  const int fbWidth = static_cast<int>(width() * dpr), fbHeight = static_cast<int>(height() * dpr);
+  const int left = static_cast<int>(viewLeftPixels());
+  const int viewWidth = std::max(static_cast<int>(viewWidthPixels()), 1);
+  auto& f = gl();
+  f.glViewport(0, 0, fbWidth, fbHeight);
+  f.glClearColor(0.11f, 0.11f, 0.13f, 1.0f);
+  f.glClear(GL_COLOR_BUFFER_BIT);
+  if (renderer_ && presenter_) {
+    view_.viewSize = {static_cast<float>(viewWidth), static_cast<float>(fbHeight)};
+    view_.imageSize = {static_cast<float>(session_.image().width),
+                       static_cast<float>(session_.image().height)};
+    float range = layers_.autoRange ? presenter_->maxMagnitude() : layers_.fixedRangeMax;
+    errors_.guard("Drawing", [&] {
+      renderer_->draw({left, 0, viewWidth, fbHeight}, view_, layers_, presenter_->texture(),
+                      std::max(range, 1e-12f));
+    });
+  }
+  ImGui::Render();
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  ImGuiQtBridge::applyCursor(this);
+  countFrame();
+}
+
+void GlView::buildUi(float frameSeconds) {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGuiQtBridge::newFrame(width(), height(), static_cast<float>(devicePixelRatio()), frameSeconds);
+  ImGui::NewFrame();
+  readouts_.rangeMax =
+      layers_.autoRange ? (presenter_ ? presenter_->maxMagnitude() : 0) : layers_.fixedRangeMax;
+  if (presenter_) {
+    readouts_.transferLastMs = presenter_->lastTransferMs();
+    readouts_.transferMeanMs = presenter_->meanTransferMs();
+  }
+  drawPanel(session_, layers_, readouts_, errors_, requests_, static_cast<float>(height()));
+  float right = std::max(static_cast<float>(width()) - kDisplayPanelWidth, kPanelWidth);
+  drawDisplayPanel(layers_, readouts_.rangeMax, right, static_cast<float>(height()));
+}
+
+void GlView::handleRequests() {
+  PanelRequests r = std::exchange(requests_, {});
+  if (r.fitView) view_.zoom = 1, view_.pan = {};
+  if (r.phantom)
+    errors_.guard("Opening phantom '" + *r.phantom + "'",
+                  [&] { session_.openPhantom(*r.phantom, options_.phantomSize); });
+  // A modal dialog inside paintGL would re-enter it; open it after this frame.
+  if (r.openFileDialog) QTimer::singleShot(0, this, [this] { showOpenDialog(); });
+}
+
+void GlView::uploadIfChanged() {
+  if (!renderer_ || !presenter_) return;
+  if (session_.imageVersion() != shownImageVersion_) {
+    bool ok = errors_.guard("Showing the image", [&] { renderer_->setImage(session_.image()); });
+    if (ok) {
+      shownImageVersion_ = session_.imageVersion();
+      view_.zoom = 1, view_.pan = {};
+    }
+  }
+  if (session_.fieldVersion() != shownFieldVersion_) {
+    EulerSolver& s = session_.solver();
+    bool ok = errors_.guard("Copying the field to OpenGL", [&] {
+      presenter_->upload(session_.context().queue(), s.field(), s.width(), s.height());
+    });
+    if (ok)
+      shownFieldVersion_ = session_.fieldVersion();
+    else
+      session_.setRunning(false);
+  }
+}
+
+void GlView::countFrame() {
+  ++frameCount_;
+  if (quitAfterFrames_ > 0 && frameCount_ == quitAfterFrames_)
+    QTimer::singleShot(0, this, [this] { finishAndQuit(); });
+}
+
+void GlView::finishAndQuit() {
+  int code = 0;
+  if (options_.screenshot) {
+    QPixmap shot = window()->grab();
+    if (shot.isNull() || !shot.save(QString::fromStdString(*options_.screenshot), "PNG")) {
+      std::cerr << "gvflab: could not save the screenshot to '" << *options_.screenshot << "'.\n";
+      code = 1;
+    }
+  }
+  QCoreApplication::exit(code);
+}
+
+void GlView::openFile(const QString& path) {
+  errors_.guard("Opening '" + QFileInfo(path).fileName().toStdString() + "'",
+                [&] { session_.openFile(path.toStdString()); });
+  update();
+}
+
+void GlView::showOpenDialog() {
+  QString path = QFileDialog::getOpenFileName(this, "Open image", QString(),
+                                              QString::fromUtf8(app::imageFileFilter()));
+  if (!path.isEmpty()) openFile(path);
+}
+
+bool GlView::event(QEvent* event) {
+  if (imguiReady_) {
+    ImGuiQtBridge::handleEvent(event);
+    switch (event->type()) {
+      case QEvent::MouseButtonPress:
+      case QEvent::MouseButtonRelease:
+      case QEvent::MouseMove:
+      case QEvent::Wheel:
+      case QEvent::KeyPress:
+      case QEvent::KeyRelease:
+        update();
+        break;
+      default:
+        break;
+    }
+  }
+  return QOpenGLWidget::event(event);
+}
+
+void GlView::mousePressEvent(QMouseEvent* event) {
+  if (!imguiReady_ || ImGui::GetIO().WantCaptureMouse) return;
+  if (event->button() == Qt::LeftButton || event->button() == Qt::MiddleButton) {
+    dragging_ = true;
+    dragLast_ = event->position();
+  }
+}
+
+void GlView::mouseMoveEvent(QMouseEvent* event) {
+  if (!dragging_) return;
+  float dpr = static_cast<float>(devicePixelRatio());
+  QPointF d = event->position() - dragLast_;
+  dragLast_ = event->position();
+  view_.pan.x += static_cast<float>(d.x()) * dpr;
+  view_.pan.y += static_cast<float>(d.y()) * dpr;
+}
+
+void GlView::mouseReleaseEvent(QMouseEvent*) { dragging_ = false; }
+
+void GlView::wheelEvent(QWheelEvent* event) {
+  if (!imguiReady_ || ImGui::GetIO().WantCaptureMouse) return;
+  float steps = static_cast<float>(event->angleDelta().y()) / 120.0f;
+  view_.zoomAround(toViewPixels(event->position()), std::pow(1.15f, steps));
+}
+
+void GlView::keyPressEvent(QKeyEvent* event) {
+  if (!imguiReady_ || ImGui::GetIO().WantCaptureKeyboard) return;
+  switch (event->key()) {
+    case Qt::Key_Space:
+      session_.setRunning(!session_.running());
+      break;
+    case Qt::Key_S:
+    case Qt::Key_Right:
+      session_.requestSingleStep();
+      break;
+    case Qt::Key_R:
+      errors_.guard("Resetting the solver", [&] { session_.reset(); });
+      break;
+    case Qt::Key_F:
+      view_.zoom = 1, view_.pan = {};
+      break;
+    case Qt::Key_I:
+      layers_.showImage = !layers_.showImage;
+      break;
+    case Qt::Key_M:
+      layers_.showMagnitude = !layers_.showMagnitude;
+      break;
+    case Qt::Key_G:
+      layers_.showGlyphs = !layers_.showGlyphs;
+      break;
+    default:
+      QOpenGLWidget::keyPressEvent(event);
+      break;
+  }
+}
+
+ViewerWindow::ViewerWindow(Session& session, const app::Options& options)
+    : view_(new GlView(session, options, this)) {
+  setWindowTitle("gvflab");
+  setCentralWidget(view_);
+  setAcceptDrops(true);
+  QMenu* file = menuBar()->addMenu("&File");
+  QAction* open = file->addAction("&Open image...");
+  open->setShortcut(QKeySequence::Open);
+  connect(open, &QAction::triggered, this, [this] { view_->showOpenDialog(); });
+  file->addSeparator();
+  QAction* quit = file->addAction("&Quit");
+  quit->setShortcut(QKeySequence::Quit);
+  connect(quit, &QAction::triggered, this, &QWidget::close);
+  view_->setFocus();
+}
+
+void ViewerWindow::dragEnterEvent(QDragEnterEvent* event) {
+  const QMimeData* mime = event->mimeData();
+  if (mime->hasUrls() && !mime->urls().isEmpty() && mime->urls().first().isLocalFile())
+    event->acceptProposedAction();
+}
+
+void ViewerWindow::dropEvent(QDropEvent* event) {
+  const QMimeData* mime = event->mimeData();
+  if (!mime->hasUrls() || mime->urls().isEmpty()) return;
+  view_->openFile(mime->urls().first().toLocalFile());
+  event->acceptProposedAction();
+}
+
+}  // namespace gvflab::viewer

@@ -1,0 +1,85 @@
+#pragma once
+// The main window: a File menu (Open, Ctrl+O), drag-and-drop of image files, and the GL view
+// that draws the field layers and the ImGui panel every frame.
+#include <QElapsedTimer>
+#include <QMainWindow>
+#include <QOpenGLWidget>
+#include <QSurfaceFormat>
+#include <QTimer>
+#include <memory>
+
+#include "cli/options.hpp"
+#include "viewer/error_log.hpp"
+#include "viewer/panel.hpp"
+#include "viewer/presenter.hpp"
+#include "viewer/renderer.hpp"
+#include "viewer/session.hpp"
+#include "viewer/view_transform.hpp"
+
+namespace gvflab::viewer {
+
+// OpenGL 3.3 core, no depth buffer.
+QSurfaceFormat viewerSurfaceFormat();
+
+class GlView : public QOpenGLWidget {
+ public:
+  GlView(Session& session, const app::Options& options, QWidget* parent);
+  ~GlView() override;
+
+  void openFile(const QString& path);  // errors go to the panel
+  void showOpenDialog();
+
+ protected:
+  void initializeGL() override;
+  void paintGL() override;
+  bool event(QEvent* event) override;  // everything to ImGui first
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+
+ private:
+  void buildUi(float frameSeconds);
+  void handleRequests();
+  void uploadIfChanged();
+  void countFrame();
+  void finishAndQuit();
+  float viewLeftPixels() const;   // framebuffer x where the view starts (right of the panel)
+  float viewWidthPixels() const;  // between the two panels
+  Vec2 toViewPixels(QPointF logical) const;
+
+  Session& session_;
+  const app::Options& options_;
+  ErrorLog errors_;
+  LayerSettings layers_;
+  ViewTransform view_;
+  FrameReadouts readouts_;
+  PanelRequests requests_;
+  std::unique_ptr<Renderer> renderer_;
+  std::unique_ptr<Presenter> presenter_;
+  bool imguiReady_ = false;
+  long shownImageVersion_ = -1;
+  long shownFieldVersion_ = -1;
+  QTimer frameTimer_;
+  QElapsedTimer clock_;
+  double lastFrameTime_ = -1;
+  int frameCount_ = 0;
+  int quitAfterFrames_ = 0;
+  bool dragging_ = false;
+  QPointF dragLast_;
+};
+
+class ViewerWindow : public QMainWindow {
+ public:
+  ViewerWindow(Session& session, const app::Options& options);
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  GlView* view_;
+};
+
+}  // namespace gvflab::viewer

@@ -1,0 +1,172 @@
+#include "gvflab/field_storage.hpp"
+
+#include <vector>
+
+#include "cl/launch.hpp"
+#include "gvflab/device.hpp"
+#include "gvflab/error.hpp"
+#include "gvflab/kernel_library.hpp"
+
+namespace gvflab {
+
+const char* precisionName(Precision p) {
+  switch (p) {
+    case Precision::F16: return "f16";
+    case Precision::SNorm16: return "snorm16";
+    default: return "f32";
+  }
+}
+
+const char* memoryName(MemoryKind m) {
+  switch (m) {
+    case MemoryKind::Image: return "image";
+    case MemoryKind::Local: return "local";
+    default: return "buffer";
+  }
+}
+
+Precision parsePrecision(const std::string& text) {
+  if (text == "f32") return Precision::F32;
+  if (text == "f16") return Precision::F16;
+  if (text == "snorm16") return Precision::SNorm16;
+  throw ParameterError("Precision must be f32, f16 or snorm16, not '" + text + "'.");
+}
+
+MemoryKind parseMemory(const std::string& text) {
+  if (text == "buffer") return MemoryKind::Buffer;
+  if (text == "image") return MemoryKind::Image;
+  if (text == "local") return MemoryKind::Local;
+  throw ParameterError("Memory must be buffer, image or local, not '" + text + "'.");
+}
+
+int bytesPerComponent(Precision p) { return p == Precision::F32 ? 4 : 2; }
+
+std::uint64_t fieldBytes(FieldShape shape, Precision precision) {
+  return shape.count() * shape.dims() * bytesPerComponent(precision);
+}
+
+namespace {
+
+cl_channel_type channelType(Precision p) {
+  switch (p) {
+    case Precision::F16: return CL_HALF_FLOAT;
+    case Precision::SNorm16: return CL_SNORM_INT16;
+    default: return CL_FLOAT;
+  }
+}
+
+bool formatSupported(ComputeContext& ctx, cl_mem_object_type type, cl_image_format f) {
+  std::vector<cl::ImageFormat> formats;
+  ctx.context().getSupportedImageFormats(CL_MEM_READ_WRITE, type, &formats);
+  for (const auto& g : formats)
+    if (g.image_channel_order == f.image_channel_order &&
+        g.image_channel_data_type == f.image_channel_data_type)
+      return true;
+  return false;
+}
+
+}  // namespace
+
+FieldStorage::FieldStorage(ComputeContext& ctx, FieldShape shape, Precision precision,
+                           bool wantImage)
+    : ctx_(ctx), shape_(shape), precision_(precision) {
+  const bool is3d = shape.dims() == 3;
+  try {
+    if (wantImage) {
+      const cl_mem_object_type type = is3d ? CL_MEM_OBJECT_IMAGE3D : CL_MEM_OBJECT_IMAGE2D;
+      const bool devImages = ctx.device().getInfo<CL_DEVICE_IMAGE_SUPPORT>() == CL_TRUE;
+      std::size_t maxW, maxH, maxD = 1;
+      if (is3d) {
+        maxW = ctx.device().getInfo<CL_DEVICE_IMAGE3D_MAX_WIDTH>();
+        maxH = ctx.device().getInfo<CL_DEVICE_IMAGE3D_MAX_HEIGHT>();
+        maxD = ctx.device().getInfo<CL_DEVICE_IMAGE3D_MAX_DEPTH>();
+      } else {
+        maxW = ctx.device().getInfo<CL_DEVICE_IMAGE2D_MAX_WIDTH>();
+        maxH = ctx.device().getInfo<CL_DEVICE_IMAGE2D_MAX_HEIGHT>();
+      }
+      const bool fits = std::size_t(shape.width) <= maxW && std::size_t(shape.height) <= maxH &&
+                        std::size_t(shape.depth) <= maxD;
+      const bool writes3d = !is3d || ctx.info().hasExtension("cl_khr_3d_image_writes");
+      cl_image_format rg{CL_RG, channelType(precision)}, rgba{CL_RGBA, channelType(precision)};
+      if (!devImages) {
+        note_ = "the device has no image support: using buffers";
+      } else if (!writes3d) {
+        note_ = "the device lacks cl_khr_3d_image_writes: using buffers";
+      } else if (!fits) {
+        note_ = "the field exceeds the device's image size limits: using buffers";
+      } else if (!is3d && formatSupported(ctx, type, rg)) {
+        image_ = true;
+        mem_ = cl::Image2D(ctx.context(), CL_MEM_READ_WRITE, cl::ImageFormat(CL_RG, rg.image_channel_data_type),
+                           shape.width, shape.height);
+      } else if (formatSupported(ctx, type, rgba)) {
+        image_ = true;
+        if (!is3d) note_ = "the device has no CL_RG images: using RGBA images";
+        if (is3d)
+          mem_ = cl::Image3D(ctx.context(), CL_MEM_READ_WRITE,
+                             cl::ImageFormat(CL_RGBA, rgba.image_channel_data_type), shape.width,
+                             shape.height, shape.depth);
+        else
+          mem_ = cl::Image2D(ctx.context(), CL_MEM_READ_WRITE,
+                             cl::ImageFormat(CL_RGBA, rgba.image_channel_data_type), shape.width,
+                             shape.height);
+      } else {
+        note_ = std::string("the device has no ") + precisionName(precision) +
+                " image format: using buffers";
+      }
+      if (image_) {
+        const int channels =
+            (!is3d && note_.empty()) ? 2 : 4;  // RG, or RGBA (3D always RGBA)
+        bytes_ = shape.count() * channels * bytesPerComponent(precision);
+      }
+    }
+    if (!image_) {
+      bytes_ = fieldBytes(shape, precision);
+      ctx.checkAllocation(bytes_, "A " + std::to_string(shape.width) + "x" +
+                                      std::to_string(shape.height) +
+                                      (is3d ? "x" + std::to_string(shape.depth) : "") +
+                                      " vector field");
+      buffer_ = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, bytes_);
+      mem_ = buffer_;
+    }
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "allocating a vector field on the device");
+  }
+}
+
+std::string FieldStorage::buildOptions() const {
+  std::string o;
+  if (precision_ == Precision::F16) o += "-DSTORAGE_F16 ";
+  if (precision_ == Precision::SNorm16) o += "-DSTORAGE_SNORM16 ";
+  if (image_) o += "-DMEMORY_IMAGE ";
+  if (shape_.dims() == 3) o += "-DDIMS3 ";
+  if (!o.empty()) o.pop_back();
+  return o;
+}
+
+void FieldStorage::enqueueConvert(const char* name, const cl::Buffer& f32) {
+  try {
+    cl::Kernel k = ctx_.kernels().kernel("gvf_convert.cl", name, buildOptions());
+    const bool importing = std::string(name) == "import_field";
+    k.setArg(0, importing ? cl::Memory(f32) : mem_);
+    k.setArg(1, importing ? mem_ : cl::Memory(f32));
+    k.setArg(2, shape_.width);
+    k.setArg(3, shape_.height);
+    k.setArg(4, shape_.depth);
+    cl::Event ev;
+    const cl::NDRange local = shape_.dims() == 3 ? cl::NDRange(32, 4, 2) : detail::localSize2D(ctx_.info());
+    const cl::NDRange global(detail::roundUp(shape_.width, local[0]),
+                             detail::roundUp(shape_.height, local[1]),
+                             shape_.dims() == 3 ? detail::roundUp(shape_.depth, local[2]) : 1);
+    ctx_.queue().enqueueNDRangeKernel(k, cl::NullRange,
+                                      shape_.dims() == 3 ? global : cl::NDRange(global[0], global[1]),
+                                      local, nullptr, &ev);
+    ctx_.profiler().record(name, ev);
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "converting a vector field");
+  }
+}
+
+void FieldStorage::importFrom(const cl::Buffer& f32) { enqueueConvert("import_field", f32); }
+void FieldStorage::exportTo(const cl::Buffer& f32) { enqueueConvert("export_field", f32); }
+
+}  // namespace gvflab

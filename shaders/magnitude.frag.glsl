@@ -1,0 +1,16 @@
+#version 330 core
+// |V| of the GVF field (RG32F) through a colormap lookup texture (256 x 1).
+uniform sampler2D uField;
+uniform sampler2D uColormap;
+uniform vec2 uRange;     // |V| shown as the first and the last colour
+uniform float uOpacity;  // blended over the image layer
+in vec2 vUv;
+out vec4 fragColor;
+
+void main() {
+  float m = length(texture(uField, vUv).rg);
+  float t = clamp((m - uRange.x) / max(uRange.y - uRange.x, 1e-20), 0.0, 1.0);
+  // Sample texel centres so t = 0 and t = 1 hit the first and the last colour exactly.
+  float u = (t * 255.0 + 0.5) / 256.0;
+  fragColor = vec4(texture(uColormap, vec2(u, 0.5)).rgb, uOpacity);
+}

@@ -1,0 +1,173 @@
+// Every precision x memory combination of the Euler solver, 2D and 3D, against the double
+// reference. Tolerances (absolute, fields are at most 0.71 in magnitude), after 20 steps:
+//   f32 5e-5 (float rounding), snorm16 6e-4 (quantum 3.1e-5 per stored value, 20 roundings),
+//   f16 4e-3 (11-bit mantissa: 2.4e-4 relative per rounding, 20 roundings).
+#include <doctest/doctest.h>
+
+#include "cl/cl_fixture.hpp"
+#include "gvflab/error.hpp"
+#include "gvflab/euler_solver.hpp"
+#include "gvflab/phantoms.hpp"
+#include "test_support.hpp"
+
+using namespace gvflab;
+
+namespace {
+
+double tolerance(Precision p) {
+  switch (p) {
+    case Precision::F16: return 4e-3;
+    case Precision::SNorm16: return 6e-4;
+    default: return 5e-5;
+  }
+}
+
+const Precision kPrecisions[] = {Precision::F32, Precision::F16, Precision::SNorm16};
+const MemoryKind kMemories[] = {MemoryKind::Buffer, MemoryKind::Image, MemoryKind::Local};
+
+Volume randomVolume(int w, int h, int d, std::uint32_t seed) {
+  Image2D flat = test::randomImage(w, h * d, seed);
+  Volume v(w, h, d);
+  v.voxels = flat.pixels;
+  return v;
+}
+
+// A bright ball in a dark box, slightly off centre.
+Volume ballVolume(int n) {
+  Volume v(n, n, n);
+  for (int z = 0; z < n; ++z)
+    for (int y = 0; y < n; ++y)
+      for (int x = 0; x < n; ++x) {
+        double dx = x - 0.45 * n, dy = y - 0.5 * n, dz = z - 0.55 * n;
+        v.at(x, y, z) = dx * dx + dy * dy + dz * dz < 0.09 * n * n ? 1.0f : 0.0f;
+      }
+  return v;
+}
+
+reference::Grid toGrid(const Volume& v) {
+  return reference::Grid{v.width, v.height, std::vector<double>(v.voxels.begin(), v.voxels.end()),
+                         v.depth};
+}
+
+}  // namespace
+
+TEST_CASE("2D Euler in every precision and memory kind matches the reference") {
+  auto ctx = test::sharedContext();
+  const Image2D images[] = {makePhantom("u", 64), test::randomImage(67, 45, 5)};
+  for (const Image2D& img : images) {
+    GvfInput in = buildGvfInput(*ctx, img, 1.0);
+    auto v0 = reference::initialField(test::toGrid(img), 1.0, V0Mode::EdgeGradient);
+    auto ref = reference::eulerIterate(v0, v0, 0.15, 20);
+    const double refErr = reference::gvfError(ref, v0, 0.15);
+    for (Precision p : kPrecisions)
+      for (MemoryKind m : kMemories) {
+        INFO("precision " << precisionName(p));
+        INFO("memory " << memoryName(m));
+        CAPTURE(img.width);
+        EulerSolver s(ctx, in, 0.15, {p, m});
+        s.step(20);
+        const double diff = test::maxAbsDiff(s.readField().data, ref.values);
+        MESSAGE("max |device - reference| = " << diff << " " << s.note());
+        CHECK(diff < tolerance(p));
+        CHECK(s.error() == doctest::Approx(refErr).epsilon(p == Precision::F32 ? 1e-3 : 0.05));
+        if (m == MemoryKind::Image && s.memory() == MemoryKind::Buffer) CHECK(!s.note().empty());
+      }
+  }
+}
+
+TEST_CASE("local tiles give the same field as buffers in every precision") {
+  auto ctx = test::sharedContext();
+  Image2D img = test::randomImage(130, 77, 11);
+  GvfInput in = buildGvfInput(*ctx, img, 1.0);
+  for (Precision p : kPrecisions) {
+    INFO("precision " << precisionName(p));
+    EulerSolver a(ctx, in, 0.15, {p, MemoryKind::Buffer});
+    EulerSolver b(ctx, in, 0.15, {p, MemoryKind::Local});
+    a.step(13);
+    b.step(13);
+    auto fa = a.readField().data, fb = b.readField().data;
+    double diff = 0;
+    for (std::size_t i = 0; i < fa.size(); ++i)
+      diff = std::max(diff, static_cast<double>(std::abs(fa[i] - fb[i])));
+    // One storage quantum at most (FMA contraction may differ between the two kernels).
+    CHECK(diff <= (p == Precision::F32 ? 1e-6 : p == Precision::F16 ? 5e-4 : 3.1e-5));
+  }
+}
+
+TEST_CASE("3D edge map and V0 match the reference") {
+  auto ctx = test::sharedContext();
+  const Volume vols[] = {randomVolume(13, 9, 7, 21), ballVolume(24), randomVolume(3, 2, 5, 4)};
+  for (const Volume& vol : vols)
+    for (double sigma : {0.0, 1.0}) {
+      CAPTURE(vol.width);
+      CAPTURE(sigma);
+      GvfInput in = buildGvfInput(*ctx, vol, sigma);
+      CHECK(in.dims() == 3);
+      auto g = toGrid(vol);
+      CHECK(test::maxAbsDiff(readEdgeVolume(*ctx, in).voxels,
+                             reference::edgeMap(g, sigma).values) < 2e-5);
+      auto v0 = reference::initialField(g, sigma, V0Mode::EdgeGradient);
+      CHECK(test::maxAbsDiff(readV0Volume(*ctx, in).data, v0.values) < 2e-5);
+      CHECK(in.maxV0Squared == doctest::Approx(reference::maxSquaredNorm(v0)).epsilon(1e-4));
+    }
+}
+
+TEST_CASE("3D Euler in every precision and memory kind matches the reference") {
+  auto ctx = test::sharedContext();
+  const Volume vols[] = {ballVolume(20), randomVolume(37, 19, 21, 8)};
+  for (const Volume& vol : vols) {
+    GvfInput in = buildGvfInput(*ctx, vol, 1.0);
+    auto v0 = reference::initialField(toGrid(vol), 1.0, V0Mode::EdgeGradient);
+    const double mu = std::min(0.1, EulerSolver::stabilityBound(in.maxV0Squared, 3));
+    auto ref = reference::eulerIterate(v0, v0, mu, 20);
+    for (Precision p : kPrecisions)
+      for (MemoryKind m : kMemories) {
+        INFO("precision " << precisionName(p));
+        INFO("memory " << memoryName(m));
+        EulerSolver s(ctx, in, mu, {p, m});
+        s.step(20);
+        const double diff = test::maxAbsDiff(s.readField3D().data, ref.values);
+        MESSAGE("3D max |device - reference| = " << diff << " " << s.note());
+        CHECK(diff < tolerance(p));
+        CHECK(s.error() == doctest::Approx(reference::gvfError(ref, v0, mu))
+                               .epsilon(p == Precision::F32 ? 1e-3 : 0.05));
+      }
+  }
+}
+
+TEST_CASE("3D stability bound is (2 - max|V0|^2) / 12 and is enforced") {
+  auto ctx = test::sharedContext();
+  GvfInput in = buildGvfInput(*ctx, ballVolume(16), 1.0);
+  const double bound = EulerSolver::stabilityBound(in.maxV0Squared, 3);
+  CHECK(bound == doctest::Approx((2 - in.maxV0Squared) / 12));
+  CHECK_THROWS_AS(EulerSolver(ctx, in, bound + 0.01), ParameterError);
+  EulerSolver s(ctx, in, bound);
+  CHECK_THROWS_AS(s.readField(), Error);
+}
+
+TEST_CASE("oversized solves are refused up front with the size, the limit and what fits") {
+  auto ctx = test::sharedContext();
+  const FieldShape huge{4096, 4096, 4096};
+  try {
+    checkSolverFits(*ctx, huge, Precision::F32);
+    FAIL("a 4096^3 float32 solve cannot fit");
+  } catch (const ResourceError& e) {
+    const std::string msg = e.what();
+    CHECK(msg.find("4096x4096x4096") != std::string::npos);
+    CHECK(msg.find("GiB") != std::string::npos);
+    CHECK(msg.find(ctx->info().name) != std::string::npos);
+    CHECK(msg.find("fit") != std::string::npos);
+  }
+  CHECK_NOTHROW(checkSolverFits(*ctx, FieldShape{512, 512, 1}, Precision::F32));
+  const auto limit = ctx->info().maxAllocBytes;
+  // Just above one allocation in f32, but half of it in f16: the message suggests f16.
+  const int side = static_cast<int>(std::sqrt(static_cast<double>(limit) / 8.0)) + 64;
+  if (static_cast<std::uint64_t>(side) * side * 4 < limit && side <= 16384) {
+    try {
+      checkSolverFits(*ctx, FieldShape{side, side, 1}, Precision::F32);
+      FAIL("should not fit in one allocation");
+    } catch (const ResourceError& e) {
+      CHECK(std::string(e.what()).find("f16") != std::string::npos);
+    }
+  }
+}

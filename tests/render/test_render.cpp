@@ -1,0 +1,296 @@
+// Offscreen rendering with the viewer's own Renderer and Presenter: the U phantom's GVF
+// magnitude and arrows after 200 Euler iterations, compared with a stored baseline by mean
+// SSIM over 8x8 windows of luminance. Needs an X server for GL (run under xvfb-run -a).
+#include <doctest/doctest.h>
+
+#include <QGuiApplication>
+#include <QImage>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
+#include <QOpenGLFramebufferObject>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include "gvflab/device.hpp"
+#include "gvflab/error.hpp"
+#include "gvflab/euler_solver.hpp"
+#include "gvflab/gvf_input.hpp"
+#include "gvflab/phantoms.hpp"
+#include "viewer/colormap.hpp"
+#include "viewer/error_log.hpp"
+#include "viewer/presenter.hpp"
+#include "viewer/renderer.hpp"
+#include "viewer/session.hpp"
+#include "viewer/view_transform.hpp"
+#include "viewer/viewer_window.hpp"
+
+using namespace gvflab;
+using namespace gvflab::viewer;
+
+namespace {
+
+constexpr int kSize = 256;
+
+// One application and one current 3.3 core context for the whole test binary.
+struct GlEnvironment {
+  GlEnvironment() {
+    static int argc = 1;
+    static char name[] = "test_render";
+    static char* argv[] = {name, nullptr};
+    QSurfaceFormat::setDefaultFormat(viewerSurfaceFormat());
+    app = std::make_unique<QGuiApplication>(argc, argv);
+    surface = std::make_unique<QOffscreenSurface>();
+    surface->setFormat(viewerSurfaceFormat());
+    surface->create();
+    context = std::make_unique<QOpenGLContext>();
+    context->setFormat(viewerSurfaceFormat());
+    ok = context->create() && context->makeCurrent(surface.get()) &&
+         context->format().version() >= qMakePair(3, 3) &&
+         context->format().profile() == QSurfaceFormat::CoreProfile;
+  }
+  // Made after the application object, which they need.
+  std::unique_ptr<QGuiApplication> app;
+  std::unique_ptr<QOffscreenSurface> surface;
+  std::unique_ptr<QOpenGLContext> context;
+  bool ok = false;
+};
+
+GlEnvironment& glEnvironment() {
+  static GlEnvironment env;
+  return env;
+}
+
+std::vector<double> luminance(const QImage& image) {
+  QImage rgb = image.convertToFormat(QImage::Format_RGB888);
+  std::vector<double> y(static_cast<std::size_t>(rgb.width()) * rgb.height());
+  for (int r = 0; r < rgb.height(); ++r) {
+    const uchar* line = rgb.constScanLine(r);
+    for (int c = 0; c < rgb.width(); ++c)
+      y[static_cast<std::size_t>(r) * rgb.width() + c] =
+          0.299 * line[3 * c] + 0.587 * line[3 * c + 1] + 0.114 * line[3 * c + 2];
+  }
+  return y;
+}
+
+// Mean SSIM (Wang et al. 2004 constants) over non-overlapping 8x8 windows of luminance.
+double meanSsim(const QImage& a, const QImage& b) {
+  REQUIRE(a.size() == b.size());
+  auto ya = luminance(a), yb = luminance(b);
+  const int w = a.width(), h = a.height(), n = 8;
+  const double c1 = std::pow(0.01 * 255, 2), c2 = std::pow(0.03 * 255, 2);
+  double sum = 0;
+  int windows = 0;
+  for (int y0 = 0; y0 + n <= h; y0 += n)
+    for (int x0 = 0; x0 + n <= w; x0 += n) {
+      double ma = 0, mb = 0, va = 0, vb = 0, cov = 0;
+      for (int y = y0; y < y0 + n; ++y)
+        for (int x = x0; x < x0 + n; ++x) {
+          ma += ya[y * w + x];
+          mb += yb[y * w + x];
+        }
+      ma /= n * n;
+      mb /= n * n;
+      for (int y = y0; y < y0 + n; ++y)
+        for (int x = x0; x < x0 + n; ++x) {
+          double da = ya[y * w + x] - ma, db = yb[y * w + x] - mb;
+          va += da * da;
+          vb += db * db;
+          cov += da * db;
+        }
+      va /= n * n - 1;
+      vb /= n * n - 1;
+      cov /= n * n - 1;
+      sum += ((2 * ma * mb + c1) * (2 * cov + c2)) / ((ma * ma + mb * mb + c1) * (va + vb + c2));
+      ++windows;
+    }
+  return sum / windows;
+}
+
+double stddev(const std::vector<double>& v) {
+  double m = 0, s = 0;
+  for (double x : v) m += x;
+  m /= static_cast<double>(v.size());
+  for (double x : v) s += (x - m) * (x - m);
+  return std::sqrt(s / static_cast<double>(v.size()));
+}
+
+// The U phantom after 200 Euler iterations, μ = 0.15, σ = 1, on the default OpenCL device.
+struct UField {
+  std::shared_ptr<ComputeContext> ctx = ComputeContext::create({});
+  std::unique_ptr<EulerSolver> solver;
+  UField() {
+    Image2D u = makePhantom("u", 128);
+    solver = std::make_unique<EulerSolver>(ctx, buildGvfInput(*ctx, u, 1.0), 0.15);
+    solver->step(200);
+  }
+};
+
+QImage render(Renderer& renderer, Presenter& presenter, const LayerSettings& layers) {
+  QOpenGLFramebufferObject fbo(kSize, kSize);  // single-sampled, like the viewer's format
+  REQUIRE(fbo.bind());
+  ViewTransform view;
+  view.viewSize = {kSize, kSize};
+  FieldTextureRef field = presenter.texture();
+  view.imageSize = {static_cast<float>(field.width), static_cast<float>(field.height)};
+  renderer.draw({0, 0, kSize, kSize}, view, layers, field, presenter.maxMagnitude());
+  gl().glFinish();
+  fbo.release();
+  return fbo.toImage(false).convertToFormat(QImage::Format_RGB888);
+}
+
+}  // namespace
+
+TEST_CASE("the transfer choice names its reason") {
+  DeviceInfo plain;
+  plain.extensions = "cl_khr_fp64 cl_khr_3d_image_writes";
+  TransferChoice c = chooseTransfer(plain);
+  CHECK(c.path == TransferPath::HostCopy);
+  CHECK(c.description == "host copy (device lacks cl_khr_gl_sharing)");
+}
+
+TEST_CASE("the view keeps the aspect ratio and maps back and forth") {
+  ViewTransform v;
+  v.viewSize = {400, 400};
+  v.imageSize = {256, 128};
+  CHECK(v.pixelsPerImagePixel() == doctest::Approx(400.0 / 256));
+  Vec2 corner = v.imageToScreen({0, 0});
+  CHECK(corner.x == doctest::Approx(0));
+  CHECK(corner.y == doctest::Approx(100));  // letterboxed vertically
+  v.zoomAround({123, 77}, 2.5f);
+  Vec2 p = v.screenToImage(v.imageToScreen({31.5f, 99.25f}));
+  CHECK(p.x == doctest::Approx(31.5));
+  CHECK(p.y == doctest::Approx(99.25));
+}
+
+TEST_CASE("colormaps run from dark to bright with the published end colours") {
+  Rgb v0 = colormapAt(Colormap::Viridis, 0), v1 = colormapAt(Colormap::Viridis, 1);
+  CHECK(v0.r == doctest::Approx(0.267).epsilon(0.05));
+  CHECK(v0.b == doctest::Approx(0.329).epsilon(0.05));
+  CHECK(v1.r == doctest::Approx(0.993).epsilon(0.02));
+  CHECK(v1.g == doctest::Approx(0.906).epsilon(0.02));
+  auto table = colormapTable(Colormap::Gray);
+  CHECK(table.front().r == 0.0f);
+  CHECK(table.back().g == 1.0f);
+}
+
+TEST_CASE("magnitude and glyph layers of the U phantom match the baseline") {
+  GlEnvironment& env = glEnvironment();
+  REQUIRE_MESSAGE(env.ok, "no OpenGL 3.3 core context (run under xvfb-run -a)");
+
+  UField u;
+  Renderer renderer;
+  Presenter presenter(u.ctx->info());
+  presenter.upload(u.ctx->queue(), u.solver->field(), u.solver->width(), u.solver->height());
+  MESSAGE("transfer: " << presenter.choice().description << ", " << presenter.lastTransferMs()
+                       << " ms");
+
+  SUBCASE("the texture holds exactly the solver's field") {
+    Field2D expected = u.solver->readField();
+    std::vector<float> texels(expected.data.size(), -1.0f);
+    auto& f = gl();
+    f.glBindTexture(GL_TEXTURE_2D, presenter.texture().texture);
+    f.glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    f.glGetTexImage(GL_TEXTURE_2D, 0, GL_RG, GL_FLOAT, texels.data());
+    f.glBindTexture(GL_TEXTURE_2D, 0);
+    CHECK(texels == expected.data);
+    float maxMag = 0;
+    for (std::size_t i = 0; i < expected.pixelCount(); ++i)
+      maxMag = std::max(maxMag, std::hypot(expected.x(i), expected.y(i)));
+    CHECK(presenter.maxMagnitude() == doctest::Approx(maxMag).epsilon(1e-5));
+    CHECK(maxMag > 0.0f);
+  }
+
+  SUBCASE("rendering") {
+    LayerSettings layers;
+    layers.showImage = false;
+    layers.showGlyphs = false;
+    QImage magnitudeOnly = render(renderer, presenter, layers);
+    layers.showGlyphs = true;
+    layers.glyphSpacing = 8;
+    QImage withGlyphs = render(renderer, presenter, layers);
+
+    // Behaviour first: the map is not flat, and the arrows change a visible share of pixels.
+    CHECK(stddev(luminance(magnitudeOnly)) > 10.0);
+    auto a = luminance(magnitudeOnly), b = luminance(withGlyphs);
+    std::size_t changed = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) changed += std::abs(a[i] - b[i]) > 16.0;
+    double share = static_cast<double>(changed) / static_cast<double>(a.size());
+    MESSAGE("glyphs change " << 100 * share << "% of the pixels");
+    CHECK(share > 0.03);
+    CHECK(share < 0.6);
+
+    const std::filesystem::path baseline =
+        std::filesystem::path(GVFLAB_SOURCE_DIR) / "tests/baselines/magnitude_glyphs.png";
+    const QString baselinePath = QString::fromStdString(baseline.string());
+    if (!std::filesystem::exists(baseline)) {
+      std::filesystem::create_directories(baseline.parent_path());
+      withGlyphs.save(baselinePath, "PNG");
+      FAIL("no baseline: wrote " << baseline.string() << "; check it by eye and run again");
+    }
+    QImage expected(baselinePath);
+    REQUIRE_MESSAGE(!expected.isNull(), "cannot read " << baseline.string());
+    double ssim = meanSsim(withGlyphs, expected);
+    MESSAGE("mean SSIM against the baseline: " << ssim);
+    std::printf("mean SSIM against %s: %.4f\n", baseline.filename().string().c_str(), ssim);
+    if (ssim < 0.97) {
+      const auto actual = std::filesystem::path(GVFLAB_BINARY_DIR) / "magnitude_glyphs.actual.png";
+      withGlyphs.save(QString::fromStdString(actual.string()), "PNG");
+      MESSAGE("rendered image saved to " << actual.string());
+    }
+    CHECK(ssim >= 0.97);
+    // The metric must be able to fail: dropping the arrows is far below the threshold.
+    double withoutGlyphs = meanSsim(magnitudeOnly, expected);
+    MESSAGE("mean SSIM of the arrow-less render against the baseline: " << withoutGlyphs);
+    CHECK(withoutGlyphs < 0.9);
+  }
+}
+
+TEST_CASE("a broken file leaves the session as it was and reports why") {
+  app::Options options;
+  options.phantomSize = 64;
+  Session session(options);
+  session.advanceFrame();
+  const std::string name = session.imageName();
+  const long iterations = session.iterations(), imageVersion = session.imageVersion();
+  REQUIRE(iterations > 0);
+
+  const auto bad = std::filesystem::path(GVFLAB_BINARY_DIR) / "broken_image.png";
+  {
+    // A PNG signature followed by garbage: what a truncated download looks like.
+    std::FILE* f = std::fopen(bad.string().c_str(), "wb");
+    REQUIRE(f != nullptr);
+    const unsigned char bytes[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a,
+                                   '\n', 0,   0,   0,   13,   'I',  'H'};
+    std::fwrite(bytes, 1, sizeof bytes, f);
+    std::fclose(f);
+  }
+  CHECK_THROWS_AS(session.openFile(bad), InputError);
+  ErrorLog errors;
+  CHECK_FALSE(errors.guard("Opening 'broken_image.png'", [&] { session.openFile(bad); }));
+  REQUIRE(errors.messages().size() == 1);
+  MESSAGE("shown in the panel: " << errors.messages().front());
+  CHECK(errors.messages().front().find("broken_image.png") != std::string::npos);
+  CHECK(session.imageName() == name);
+  CHECK(session.iterations() == iterations);
+  CHECK(session.imageVersion() == imageVersion);
+  session.advanceFrame();  // still iterating
+  CHECK(session.iterations() > iterations);
+}
+
+TEST_CASE("mu beyond the stability bound is clamped, and the session says so") {
+  app::Options options;
+  options.phantomSize = 64;
+  Session session(options);
+  CHECK(session.notice().empty());
+  session.setMu(0.5);
+  CHECK(session.mu() == doctest::Approx(session.muBound()));
+  CHECK(session.muBound() <= session.solver().stabilityBound());
+  CHECK(session.notice().find("stability bound") != std::string::npos);
+  session.setMu(0.1);
+  CHECK(session.mu() == doctest::Approx(0.1));
+  CHECK(session.notice().empty());
+  CHECK_THROWS_AS(session.setMu(-1.0), ParameterError);
+}
