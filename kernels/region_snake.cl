@@ -5,7 +5,8 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 // state (long[16]): 0..2 target sums (N, Σz, Σz²), 3..5 image sums, 6 criterion (double
-// bits), 7 moves applied so far, 8 largest vertical extent of a segment.
+// bits), 7 moves applied so far, 8 largest vertical extent of a segment, 9 index of the last
+// step that moved a node (lets the host queue several steps between two reads).
 #define ST_CRIT 6
 #define ST_MOVES 7
 #define ST_EXTENT 8
@@ -225,7 +226,7 @@ __kernel void region_apply(__global int2* nodes, int n, __global const int* phas
                            int mcount, int d, __global long* state, __global long* cur,
                            __global const long* partial, int chunks, int model,
                            __global const double* candCrit, __global int* moveDir,
-                           __global double* bestCrit, __global int* keep) {
+                           __global double* bestCrit, __global int* keep, int stepIndex) {
   __local long ln[MAX_LOCAL], l1[MAX_LOCAL], l2[MAX_LOCAL], lk[MAX_LOCAL];
   __local double lb[MAX_LOCAL];
   __local int li[MAX_LOCAL];
@@ -251,6 +252,12 @@ __kernel void region_apply(__global int2* nodes, int n, __global const int* phas
       for (int o = 0; o < mcount && k; ++o) {
         if (o == m || moveDir[o] < 0) continue;
         const int i2 = phaseNodes[o];
+        const int2 q2 = nodes[i2] + d * kDir[moveDir[o]];
+        const int2 a1 = nodes[(i1 + n - 1) % n], b1 = nodes[(i1 + 1) % n];
+        const int2 a2 = nodes[(i2 + n - 1) % n], b2 = nodes[(i2 + 1) % n];
+        const int2 lo1 = min(min(a1, b1), q1), hi1 = max(max(a1, b1), q1);
+        const int2 lo2 = min(min(a2, b2), q2), hi2 = max(max(a2, b2), q2);
+        if (hi1.x < lo2.x || hi2.x < lo1.x || hi1.y < lo2.y || hi2.y < lo1.y) continue;
         if (moves_meet(nodes, n, i1, q1, i2, nodes[i2] + d * kDir[moveDir[o]])) k = 0;
       }
     }
@@ -329,6 +336,7 @@ __kernel void region_apply(__global int2* nodes, int n, __global const int* phas
     state[0] = ln[0], state[1] = l1[0], state[2] = l2[0];
     state[ST_CRIT] = as_long(region_criterion(ln[0], l1[0], l2[0], state, model));
     state[ST_MOVES] += applied;
+    state[9] = stepIndex;
   }
   if (t == 0) state[ST_EXTENT] = lk[0];
 }

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/region_headless.hpp"
 #include "common/image_loader.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/euler_solver.hpp"
@@ -23,6 +24,7 @@ void listDevicesTo(std::ostream& out) {
 }
 
 void runHeadless(const Options& o) {
+  if (o.regionSnake) return runRegionHeadless(o);
   const auto t0 = std::chrono::steady_clock::now();
   Image2D image = o.phantom ? makePhantom(*o.phantom, o.phantomSize) : loadImage(*o.image);
 

@@ -1,10 +1,12 @@
 #pragma once
 // Command-line options of the gvflab executable (viewer and headless modes).
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "gvflab/params.hpp"
+#include "gvflab/region_types.hpp"
 
 namespace gvflab::app {
 
@@ -24,6 +26,11 @@ struct Options {
   std::optional<std::string> report;
   std::optional<std::string> screenshot;  // viewer: save one frame and quit
   int frames = 0;                         // viewer: quit after N frames (0 = run)
+  // Region snake (--region-snake [X,Y,W,H]); no rectangle: the default inset.
+  bool regionSnake = false;
+  std::optional<std::array<int, 4>> regionRect;
+  RegionSnakeParams region;
+  std::optional<std::string> saveContours;  // {"contours": [{"points": [[x, y], ...]}]}
 };
 
 // Throws ParameterError with a sentence on unknown flags, missing values or bad numbers.

@@ -58,7 +58,7 @@ class RegionSnake {
   // nodes). When nothing moved, ends the iteration: inserts nodes, halves d. Returns false
   // once converged (no node could be added) or at max iterations.
   bool step();
-  // Steps until converged; returns the number of steps.
+  // Steps until converged (several steps queued per read of the state); returns the steps.
   long run();
 
   std::vector<Point2i> nodes() const;  // reads the polygon back
@@ -88,7 +88,8 @@ class RegionSnake {
   void build(const std::uint16_t* z);
   void prepareIteration();  // phase lists, orientation, current contributions and sums
   void finishIteration();
-  void runPhase(int phase);
+  void runPhase(int phase, int stepInBatch);
+  bool runSteps(int batch);  // queues batch steps, then one read of the state
   void ensurePartial(std::size_t segments, int chunks);
   int chunksFor(long extent) const;
   void readState() const;
