@@ -1,6 +1,7 @@
 #include "cli/headless.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -8,6 +9,7 @@
 #include "cli/region_headless.hpp"
 #include "common/image_loader.hpp"
 #include "gvflab/device.hpp"
+#include "gvflab/error.hpp"
 #include "gvflab/euler_solver.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/json_text.hpp"
