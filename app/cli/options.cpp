@@ -53,6 +53,7 @@ std::string helpText() {
        "  --noise gaussian|gamma|poisson  region snake pixel model (default gaussian)\n"
        "  --d-max D            region snake: first neighbourhood distance (default 32)\n"
        "  --min-segment L      region snake: split segments longer than L px (default 16)\n"
+       "  --region-mpix M      viewer: region snake on a synthetic M-megapixel star\n"
        "  --save-contours C.json  write the contours {\"contours\": [{\"points\": [[x, y]...]}]}\n"
        "  --screenshot F.png   viewer: save the window after --frames frames and quit\n"
        "  --frames N           viewer: quit after N frames\n";
@@ -132,6 +133,11 @@ Options parseOptions(const std::vector<std::string>& args) {
       double v = parseNumber(flagName, value());
       validate(findSpec(regionSnakeParamSpecs(), "min-segment"), v);
       o.region.minSegment = v;
+    } else if (a == "--region-mpix") {
+      double v = parseNumber(flagName, value());
+      if (!(v >= 0.01 && v <= 1000)) throw ParameterError("--region-mpix must be in [0.01, 1000].");
+      o.regionMpix = v;
+      o.regionSnake = true;
     } else if (a == "--save-contours") {
       o.saveContours = value();
     } else if (a == "--screenshot") {

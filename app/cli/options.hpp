@@ -30,6 +30,7 @@ struct Options {
   bool regionSnake = false;
   std::optional<std::array<int, 4>> regionRect;
   RegionSnakeParams region;
+  double regionMpix = 0;  // viewer: a synthetic star image of this many megapixels
   std::optional<std::string> saveContours;  // {"contours": [{"points": [[x, y], ...]}]}
 };
 

@@ -41,6 +41,7 @@ class Session {
   void advanceFrame();
 
   ComputeContext& context() { return *ctx_; }
+  std::shared_ptr<ComputeContext> contextPtr() { return ctx_; }  // shared with other modes
   const DeviceInfo& device() const { return ctx_->info(); }
   EulerSolver& solver() { return *solver_; }
   const Image2D& image() const { return image_; }
