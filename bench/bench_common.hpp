@@ -23,6 +23,11 @@ struct BenchArgs {
   TileShape tile;        // --tile WxHxRxHALO for 2D local memory
   std::string markdown;  // accuracy: write the report here
   std::string image;     // accuracy: the real image (PGM/PPM)
+  // region
+  double mpix = 15;
+  double snr = 2;
+  int dMax = 32;
+  double minSegment = 16;
 };
 
 // Device-to-device copy bandwidth in GB/s (bytes read + bytes written), best of several runs
@@ -33,6 +38,8 @@ struct EulerTiming {
   double kernelMs = 0;  // sum of the solver's kernel events for all iterations (best repeat)
   double spanMs = 0;    // first start to last end, launch gaps included (best repeat)
 };
+
+int runRegion(const BenchArgs& args, std::ostream& out);  // third paper, Table I
 
 // Times `iterations` Euler steps (after a warm-up), best of `repeats`.
 EulerTiming timeEuler(ComputeContext& ctx, EulerSolver& solver, int iterations, int repeats);

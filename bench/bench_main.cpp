@@ -1,4 +1,5 @@
 // gvflab-bench CASE [options]: engine benchmarks timed with OpenCL events.
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <iostream>
@@ -13,6 +14,7 @@ namespace {
 const char* kUsage =
     "Usage: gvflab-bench CASE [--size N] [--iterations K] [--repeats R] [--device D] [--json]\n"
     "                    [--precision f32|f16|snorm16|all] [--memory buffer|image|local|auto|all]\n"
+    "                    [--mpix M] [--snr S] [--d-max D] [--min-segment L]\n"
     "Cases:\n"
     "  devices   list the OpenCL devices\n"
     "  euler2d   explicit Euler GVF on an N x N image, K iterations; reports ms/iteration,\n"
@@ -21,13 +23,26 @@ const char* kUsage =
     "  sizes     K iterations for every side 64, 128, ... up to N (first paper, Fig. 5)\n"
     "  memory    device memory of the fields against the side (first paper, Figs. 6-7)\n"
     "  accuracy  16-bit against float32 errors (first paper, Table 3) [--image F.pgm]\n"
-    "            [--markdown docs/ACCURACY.md]\n";
+    "            [--markdown docs/ACCURACY.md]\n"
+    "  region    region snake (PLH) on a synthetic M-megapixel noisy star (default 15, SNR 2,\n"
+    "            d_max 32, min segment 16); reports total, pre-computation and segmentation\n"
+    "            times, steps, iterations, nodes, bytes per pixel and IoU (best of --repeats,\n"
+    "            default 3)\n";
 
 int parseInt(const std::string& flag, const std::string& text, int lo, int hi) {
   int v = 0;
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || p != text.data() + text.size() || v < lo || v > hi)
     throw gvflab::ParameterError(flag + " needs a whole number in [" + std::to_string(lo) + ", " +
+                                 std::to_string(hi) + "], not '" + text + "'.");
+  return v;
+}
+
+double parseDouble(const std::string& flag, const std::string& text, double lo, double hi) {
+  double v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size() || !(v >= lo && v <= hi))
+    throw gvflab::ParameterError(flag + " needs a number in [" + std::to_string(lo) + ", " +
                                  std::to_string(hi) + "], not '" + text + "'.");
   return v;
 }
@@ -51,6 +66,10 @@ int main(int argc, char** argv) {
       else if (args[i] == "--iterations") b.iterations = parseInt("--iterations", value(), 1, 1 << 24);
       else if (args[i] == "--repeats") b.repeats = parseInt("--repeats", value(), 1, 1000);
       else if (args[i] == "--device") b.device = value();
+      else if (args[i] == "--mpix") b.mpix = parseDouble("--mpix", value(), 0.01, 1000);
+      else if (args[i] == "--snr") b.snr = parseDouble("--snr", value(), 0, 100);
+      else if (args[i] == "--d-max") b.dMax = parseInt("--d-max", value(), 1, 1024);
+      else if (args[i] == "--min-segment") b.minSegment = parseDouble("--min-segment", value(), 2, 1e5);
       else if (args[i] == "--json") b.json = true;
       else if (args[i] == "--precision") {
         const std::string v = value();
@@ -82,6 +101,10 @@ int main(int argc, char** argv) {
     if (args[0] == "sizes") return gvflab::bench::runSizes(b, std::cout);
     if (args[0] == "memory") return gvflab::bench::runMemory(b, std::cout);
     if (args[0] == "accuracy") return gvflab::bench::runAccuracy(b, std::cout);
+    if (args[0] == "region") {
+      if (std::find(args.begin(), args.end(), "--repeats") == args.end()) b.repeats = 3;
+      return gvflab::bench::runRegion(b, std::cout);
+    }
     std::cerr << "gvflab-bench: unknown case '" << args[0] << "'.\n" << kUsage;
     return 2;
   } catch (const gvflab::Error& e) {

@@ -16,7 +16,9 @@ std::string contoursJson(const std::vector<ContourRecord>& contours) {
     for (std::size_t i = 0; i < r.points.size(); ++i)
       j << (i ? ", " : "") << "[" << r.points[i][0] << ", " << r.points[i][1] << "]";
     j << "], \"iterations\": " << r.iterations
-      << ", \"converged\": " << (r.converged ? "true" : "false") << "}";
+      << ", \"converged\": " << (r.converged ? "true" : "false");
+    if (!r.extraMembers.empty()) j << ", " << r.extraMembers;
+    j << "}";
   }
   j << (contours.empty() ? "]}\n" : "\n]}\n");
   return j.str();

@@ -14,6 +14,7 @@ struct ContourRecord {
   std::vector<std::array<double, 2>> points;
   long iterations = 0;
   bool converged = false;
+  std::string extraMembers;  // more JSON members, without braces: "\"nodes\": 12"
 };
 
 std::string contoursJson(const std::vector<ContourRecord>& contours);

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "cli/headless_snakes.hpp"
+#include "cli/region_headless.hpp"
 #include "common/image_loader.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
@@ -26,6 +27,7 @@ void listDevicesTo(std::ostream& out) {
 }
 
 void runHeadless(const Options& o) {
+  if (o.regionSnake) return runRegionHeadless(o);
   const auto t0 = std::chrono::steady_clock::now();
   Image2D image = o.phantom ? makePhantom(*o.phantom, o.phantomSize) : loadImage(*o.image);
 

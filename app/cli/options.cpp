@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 #include "gvflab/error.hpp"
@@ -47,6 +48,13 @@ std::string helpText() {
        "  --save-field F.mha   write the field (2-channel MetaImage, float)\n"
        "  --save-magnitude F.png  write |V| scaled to its maximum\n"
        "  --report R.json      write solver, iterations, error, opencl_ms, wall_ms\n"
+       "  --region-snake [X,Y,W,H]  segment with the region snake (PLH) instead of GVF, from\n"
+       "                       this rectangle (default: the image inset by 1/8)\n"
+       "  --noise gaussian|gamma|poisson  region snake pixel model (default gaussian)\n"
+       "  --d-max D            region snake: first neighbourhood distance (default 32)\n"
+       "  --min-segment L      region snake: split segments longer than L px (default 16)\n"
+       "  --region-mpix M      viewer: region snake on a synthetic M-megapixel star\n"
+       "  --save-contours C.json  write the contours {\"contours\": [{\"points\": [[x, y]...]}]}\n"
        "  --screenshot F.png   viewer: save the window after --frames frames and quit\n"
        "  --frames N           viewer: quit after N frames\n\n";
   h << snakeHelpText();
@@ -103,6 +111,34 @@ Options parseOptions(const std::vector<std::string>& args) {
       o.saveMagnitude = value();
     } else if (a == "--report") {
       o.report = value();
+    } else if (a == "--region-snake") {
+      o.regionSnake = true;
+      std::array<int, 4> r{};
+      char tail = 0;
+      if (i + 1 < args.size() && !args[i + 1].empty() && args[i + 1][0] != '-' &&
+          args[i + 1].find(',') != std::string::npos) {
+        const std::string v = value();
+        if (std::sscanf(v.c_str(), "%d,%d,%d,%d%c", &r[0], &r[1], &r[2], &r[3], &tail) != 4 ||
+            r[2] < 3 || r[3] < 3 || r[0] < 0 || r[1] < 0)
+          throw ParameterError("--region-snake takes X,Y,W,H in pixels (W, H >= 3), not '" + v +
+                               "'.");
+        o.regionRect = r;
+      }
+    } else if (a == "--noise") {
+      o.region.noise = parseNoiseModel(value());
+    } else if (a == "--d-max") {
+      double v = parseNumber(flagName, value());
+      validate(findSpec(regionSnakeParamSpecs(), "d-max"), v);
+      o.region.dMax = static_cast<int>(v);
+    } else if (a == "--min-segment") {
+      double v = parseNumber(flagName, value());
+      validate(findSpec(regionSnakeParamSpecs(), "min-segment"), v);
+      o.region.minSegment = v;
+    } else if (a == "--region-mpix") {
+      double v = parseNumber(flagName, value());
+      if (!(v >= 0.01 && v <= 1000)) throw ParameterError("--region-mpix must be in [0.01, 1000].");
+      o.regionMpix = v;
+      o.regionSnake = true;
     } else if (a == "--screenshot") {
       o.screenshot = value();
     } else if (a == "--frames") {
@@ -122,7 +158,8 @@ Options parseOptions(const std::vector<std::string>& args) {
     throw ParameterError("Give either an image file or --phantom, not both.");
   if (o.mode == Mode::Headless && !o.image && !o.phantom)
     throw ParameterError("--headless needs an image file or --phantom u|room|blob.");
-  finishSnakeOptions(o.snakes);
+  // --save-contours is a snake option; the region snake writes the same file.
+  finishSnakeOptions(o.snakes, o.regionSnake);
   return o;
 }
 

@@ -1,11 +1,13 @@
 #pragma once
 // Command-line options of the gvflab executable (viewer and headless modes).
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/snake_options.hpp"
 #include "gvflab/params.hpp"
+#include "gvflab/region_types.hpp"
 
 namespace gvflab::app {
 
@@ -26,6 +28,11 @@ struct Options {
   std::optional<std::string> screenshot;  // viewer: save one frame and quit
   int frames = 0;                         // viewer: quit after N frames (0 = run)
   SnakeOptions snakes;                    // --snake, --alpha, ..., --capture-map
+  // Region snake (--region-snake [X,Y,W,H]); no rectangle: the default inset.
+  bool regionSnake = false;
+  std::optional<std::array<int, 4>> regionRect;
+  RegionSnakeParams region;
+  double regionMpix = 0;  // viewer: a synthetic star image of this many megapixels
 };
 
 // Throws ParameterError with a sentence on unknown flags, missing values or bad numbers.

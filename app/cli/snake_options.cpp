@@ -126,10 +126,10 @@ bool parseSnakeOption(const std::string& flag, const std::function<std::string()
   return false;
 }
 
-void finishSnakeOptions(SnakeOptions& o) {
+void finishSnakeOptions(SnakeOptions& o, bool otherContours) {
   o.params.validate();
-  if (o.saveContours && o.snakes.empty())
-    throw ParameterError("--save-contours needs at least one --snake.");
+  if (o.saveContours && o.snakes.empty() && !otherContours)
+    throw ParameterError("--save-contours needs at least one --snake or --region-snake.");
 }
 
 std::string snakeHelpText() {

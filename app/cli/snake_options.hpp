@@ -48,7 +48,8 @@ SnakeSpec parseSnakeSpec(const std::string& text);
 bool parseSnakeOption(const std::string& flag, const std::function<std::string()>& value,
                       SnakeOptions& options);
 // Checks what needs the whole command line (dmax >= 2 dmin, --save-contours needs snakes).
-void finishSnakeOptions(SnakeOptions& options);
+// otherContours: another producer of contours (the region snake) is on the command line.
+void finishSnakeOptions(SnakeOptions& options, bool otherContours = false);
 std::string snakeHelpText();
 
 }  // namespace gvflab::app

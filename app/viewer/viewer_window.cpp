@@ -37,6 +37,8 @@ GlView::GlView(Session& session, const app::Options& options, QWidget* parent)
   setFocusPolicy(Qt::StrongFocus);
   setMouseTracking(true);
   quitAfterFrames_ = options.frames > 0 ? options.frames : (options.screenshot ? 60 : 0);
+  region_ = std::make_unique<RegionMode>(session, options);
+  if (region_->enabled()) session_.setRunning(false);
   // Redraw continuously: the solver iterates every frame.
   connect(&frameTimer_, &QTimer::timeout, this, [this] { update(); });
   frameTimer_.start(10);
@@ -123,6 +125,12 @@ void GlView::paintGL() {
     session_.setRunning(false);  // do not repeat a failing step every frame
   if (!errors_.guard("Moving the snakes", [&] { snakes_->advanceFrame(); }))
     snakes_->setRunning(false);
+  region_->advance(errors_);
+  if (region_->ownsImage() != regionImageShown_) {  // the view switches images: fit it
+    regionImageShown_ = region_->ownsImage();
+    view_.zoom = 1, view_.pan = {};
+    shownImageVersion_ = -1;
+  }
   uploadIfChanged();
 
   const float dpr = static_cast<float>(devicePixelRatio());
@@ -138,10 +146,17 @@ void GlView::paintGL() {
     view_.imageSize = {static_cast<float>(session_.image().width),
                        static_cast<float>(session_.image().height)};
     float range = layers_.autoRange ? presenter_->maxMagnitude() : layers_.fixedRangeMax;
+    if (region_->ownsImage()) view_.imageSize = region_->imageSize();
+    LayerSettings shown = layers_;  // the region snake draws over the image alone
+    if (region_->enabled()) shown.showMagnitude = shown.showGlyphs = false;
     errors_.guard("Drawing", [&] {
-      renderer_->draw({left, 0, viewWidth, fbHeight}, view_, layers_, presenter_->texture(),
-                      std::max(range, 1e-12f));
+      if (region_->ownsImage())
+        region_->drawImage(*renderer_, {left, 0, viewWidth, fbHeight}, view_, shown);
+      else
+        renderer_->draw({left, 0, viewWidth, fbHeight}, view_, shown, presenter_->texture(),
+                        std::max(range, 1e-12f));
     });
+    region_->drawOverlay(view_, static_cast<float>(left), dpr);
   }
   if (snakeLayer_) {
     errors_.guard("Drawing the snakes", [&] {
@@ -175,6 +190,7 @@ void GlView::buildUi(float frameSeconds) {
   drawSnakePanel(*snakes_, snakeOverlay_, errors_);
   float right = std::max(static_cast<float>(width()) - kDisplayPanelWidth, kPanelWidth);
   drawDisplayPanel(layers_, readouts_.rangeMax, right, static_cast<float>(height()));
+  region_->drawWindow(errors_, kPanelWidth, 0);
 }
 
 void GlView::handleRequests() {
@@ -189,7 +205,7 @@ void GlView::handleRequests() {
 
 void GlView::uploadIfChanged() {
   if (!renderer_ || !presenter_) return;
-  if (session_.imageVersion() != shownImageVersion_) {
+  if (session_.imageVersion() != shownImageVersion_ && !region_->ownsImage()) {
     bool ok = errors_.guard("Showing the image", [&] { renderer_->setImage(session_.image()); });
     if (ok) {
       shownImageVersion_ = session_.imageVersion();
@@ -260,6 +276,9 @@ bool GlView::event(QEvent* event) {
 // Left button: snake editing (SnakeTool); middle button: pan; right button: delete a snake.
 void GlView::mousePressEvent(QMouseEvent* event) {
   if (!imguiReady_ || ImGui::GetIO().WantCaptureMouse) return;
+  if (region_->mousePress(toViewPixels(event->position()), event->button() == Qt::RightButton,
+                          view_))
+    return;
   if (event->button() == Qt::MiddleButton) {
     dragging_ = true;
     dragLast_ = event->position();
@@ -272,6 +291,7 @@ void GlView::mousePressEvent(QMouseEvent* event) {
 }
 
 void GlView::mouseMoveEvent(QMouseEvent* event) {
+  if (region_->mouseMove(toViewPixels(event->position()), view_)) return;
   if (!dragging_) {
     errors_.guard("Editing a snake",
                   [&] { snakeTool_->move(toImage(event->position()), pickRadius()); });
@@ -285,6 +305,7 @@ void GlView::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void GlView::mouseReleaseEvent(QMouseEvent* event) {
+  if (region_->mouseRelease(view_)) return;
   if (event->button() == Qt::LeftButton && !dragging_)
     errors_.guard("Placing a snake", [&] { snakeTool_->leftRelease(toImage(event->position())); });
   dragging_ = false;

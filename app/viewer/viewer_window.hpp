@@ -12,6 +12,7 @@
 #include "viewer/error_log.hpp"
 #include "viewer/panel.hpp"
 #include "viewer/presenter.hpp"
+#include "viewer/region_mode.hpp"
 #include "viewer/renderer.hpp"
 #include "viewer/session.hpp"
 #include "viewer/snake_layer.hpp"
@@ -65,6 +66,8 @@ class GlView : public QOpenGLWidget {
   PanelRequests requests_;
   std::unique_ptr<Renderer> renderer_;
   std::unique_ptr<Presenter> presenter_;
+  std::unique_ptr<RegionMode> region_;
+  bool regionImageShown_ = false;
   bool imguiReady_ = false;
   long shownImageVersion_ = -1;
   long shownFieldVersion_ = -1;

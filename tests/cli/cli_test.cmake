@@ -128,6 +128,28 @@ run_gvflab(FALSE --headless --phantom u --mu abc --save-field ${WORK}/bad.mha)
 run_gvflab(FALSE --headless --phantom u --iterations -5)
 run_gvflab(FALSE --headless --phantom u --device no-such-device --report ${WORK}/bad.json)
 run_gvflab(FALSE --headless --phantom u --save-field ${WORK}/no/such/dir/f.mha)
+
+# Region snake: contours JSON in the snakes' format and its report.
+run_gvflab(TRUE --headless --phantom blob --phantom-size 128 --region-snake --d-max 8
+           --save-contours ${WORK}/c.json --report ${WORK}/rr.json)
+file(READ ${WORK}/c.json contours)
+string(JSON npts LENGTH "${contours}" contours 0 points)
+string(JSON x0 GET "${contours}" contours 0 points 0 0)
+string(JSON y0 GET "${contours}" contours 0 points 0 1)
+if(npts LESS 8 OR x0 LESS 0 OR x0 GREATER 127 OR y0 LESS 0 OR y0 GREATER 127)
+  message(FATAL_ERROR "implausible contours: ${contours}")
+endif()
+file(READ ${WORK}/rr.json rreport)
+string(JSON solver GET "${rreport}" solver)
+string(JSON nodes GET "${rreport}" nodes)
+string(JSON nt GET "${rreport}" n_target)
+if(NOT solver STREQUAL "region-snake" OR NOT nodes EQUAL npts OR NOT nt GREATER 100)
+  message(FATAL_ERROR "implausible region report: ${rreport}")
+endif()
+run_gvflab(TRUE --headless --phantom blob --phantom-size 64 --region-snake 4,4,50,50
+           --noise gamma --save-contours ${WORK}/c2.json)
+run_gvflab(FALSE --headless --phantom blob --phantom-size 64 --region-snake 200,200,50,50
+           --save-contours ${WORK}/bad_c.json)
 file(GLOB leftovers ${WORK}/bad* ${WORK}/.*tmp*)
 if(leftovers)
   message(FATAL_ERROR "failed runs left files behind: ${leftovers}")

@@ -88,3 +88,25 @@ TEST_CASE("bad snake specifications give a clear error") {
   CHECK_THROWS_WITH_AS(parseOptions({"--save-contours", "c.json"}),
                        doctest::Contains("needs at least one --snake"), ParameterError);
 }
+
+TEST_CASE("region snake options") {
+  Options o = parseOptions({"--headless", "--phantom", "blob", "--region-snake", "10,12,40,30",
+                            "--noise", "poisson", "--d-max", "8", "--min-segment", "12",
+                            "--save-contours", "c.json"});
+  CHECK(o.regionSnake);
+  REQUIRE(o.regionRect);
+  CHECK((*o.regionRect)[0] == 10);
+  CHECK((*o.regionRect)[3] == 30);
+  CHECK(o.region.noise == NoiseModel::Poisson);
+  CHECK(o.region.dMax == 8);
+  CHECK(o.region.minSegment == 12);
+  CHECK(*o.snakes.saveContours == "c.json");
+  Options d = parseOptions({"--headless", "--phantom", "blob", "--region-snake", "--report", "r.json"});
+  CHECK(d.regionSnake);
+  CHECK_FALSE(d.regionRect);
+  CHECK(*d.report == "r.json");
+  CHECK_THROWS_AS(parseOptions({"--region-snake", "1,2,3"}), ParameterError);
+  CHECK_THROWS_AS(parseOptions({"--region-snake", "1,2,1,1"}), ParameterError);
+  CHECK_THROWS_AS(parseOptions({"--noise", "laplace"}), ParameterError);
+  CHECK_THROWS_AS(parseOptions({"--d-max", "0"}), ParameterError);
+}

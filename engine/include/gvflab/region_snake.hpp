@@ -1,0 +1,127 @@
+#pragma once
+// Region-based polygonal snake on the device (third paper: PLH criterion, cumulated images,
+// 8-neighbour node moves, node insertion). The image lives on the device only as its two
+// cumulated images (row prefix sums of z as uint and z² as ulong: 12 bytes per pixel; the
+// 16-bit image itself, 2 more, only while they are built). A step never reads the image:
+// each candidate segment costs one prefix lookup per row it covers.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "gvflab/cl.hpp"
+#include "gvflab/image.hpp"
+#include "gvflab/region_types.hpp"
+
+namespace gvflab {
+
+class ComputeContext;
+
+enum class PrefixScan {
+  Auto,       // WorkGroup on GPUs, Sequential on CPUs
+  Sequential, // one work-item per row
+  WorkGroup,  // one work-group per row, chunked scan in local memory
+};
+
+struct RegionSnakeOptions {
+  PrefixScan scan = PrefixScan::Auto;
+  int scanLocalSize = 0;     // WorkGroup scan: power of two <= 256 (0: 256 on GPUs, 64 else)
+  int maxRowsPerLaunch = 0;  // rows per prefix launch, balanced slices (0: 32768)
+};
+
+class RegionSnake {
+ public:
+  // Largest width: a row's Σz must fit 32 bits (65535 · 65537 < 2^32).
+  static constexpr int kMaxWidth = 65536;
+
+  // z: width × height 16-bit grey levels, row-major, origin top-left. Builds the cumulated
+  // images on the device and starts from the default rectangle. Throws InputError on bad
+  // sizes, ResourceError when the image does not fit the device, DeviceError without fp64.
+  RegionSnake(std::shared_ptr<ComputeContext> ctx, const std::uint16_t* z, int width,
+              int height, RegionSnakeParams params = {}, RegionSnakeOptions options = {});
+  // A [0, 1] image, quantised to 16 bits (see quantise).
+  RegionSnake(std::shared_ptr<ComputeContext> ctx, const Image2D& image,
+              RegionSnakeParams params = {}, RegionSnakeOptions options = {});
+  ~RegionSnake();
+  RegionSnake(const RegionSnake&) = delete;
+  RegionSnake& operator=(const RegionSnake&) = delete;
+
+  // round(clamp(v, 0, 1) · 65535).
+  static std::vector<std::uint16_t> quantise(const Image2D& image);
+
+  // Starts again from a polygon (at least 4 nodes, inside the image, simple), d = d_max.
+  void reset(const std::vector<Point2i>& start);
+  void reset() { reset(initialRectangle(width_, height_)); }
+  // Changes the parameters and restarts from the current start polygon.
+  void setParams(const RegionSnakeParams& params);
+
+  // One step: every node tries its 8 neighbours at distance d (in phases of non-adjacent
+  // nodes). When nothing moved, ends the iteration: inserts nodes, halves d. Returns false
+  // once converged (no node could be added) or at max iterations.
+  bool step();
+  // Steps until converged (several steps queued per read of the state); returns the steps.
+  long run();
+
+  std::vector<Point2i> nodes() const;  // reads the polygon back
+  RegionStats stats() const;           // reads the device state (a few bytes)
+  RegionSums targetSums() const { return stats().target; }
+  double criterion() const;  // as the device computed it for the current polygon
+  RegionSums imageSums() const { return total_; }
+  bool converged() const { return converged_; }
+  bool finished() const { return finished_; }
+  int width() const { return width_; }
+  int height() const { return height_; }
+  const RegionSnakeParams& params() const { return params_; }
+  PrefixScan scan() const { return scan_; }
+
+  // Device memory held now / at the peak (while the cumulated images were built), per pixel.
+  std::uint64_t deviceBytes() const { return deviceBytes_; }
+  double bytesPerPixel() const;
+  double peakBytesPerPixel() const;
+  // OpenCL time of the upload and of building the cumulated images (ms).
+  double uploadMs() const { return uploadMs_; }
+  double precomputeMs() const { return precomputeMs_; }
+
+  // For the tests: the cumulated images as the device built them.
+  void readPrefix(std::vector<std::uint32_t>& cz, std::vector<std::uint64_t>& cz2) const;
+
+ private:
+  void build(const std::uint16_t* z);
+  void prepareIteration();  // phase lists, orientation, current contributions and sums
+  void finishIteration();
+  void runPhase(int phase, int stepInBatch);
+  bool runSteps(int batch);  // queues batch steps, then one read of the state
+  void ensurePartial(std::size_t segments, int chunks);
+  int chunksFor(long extent) const;
+  void readState() const;
+
+  std::shared_ptr<ComputeContext> ctx_;
+  int width_, height_;
+  RegionSnakeParams params_;
+  RegionSnakeOptions options_;
+  PrefixScan scan_ = PrefixScan::Auto;
+  std::vector<Point2i> start_;
+
+  std::vector<cl::Buffer> phaseLists_;
+  cl::Buffer cz_, cz2lo_, cz2hi_, state_, nodes_, cur_, partial_, candCrit_, moveDir_,
+      bestCrit_, keep_;
+  std::size_t partialCapacity_ = 0, nodeCapacity_ = 0;
+  cl::Kernel contrib_, sumCurrent_, evaluate_, apply_;
+  std::size_t contribLocal_ = 64, applyLocal_ = 256;
+
+  RegionSums total_;
+  int n_ = 0;                              // nodes
+  std::vector<int> phaseStart_, phaseSize_;  // into phaseNodes_
+  int orientation_ = 1;
+  int d_ = 1;
+  int iteration_ = 0;
+  long steps_ = 0, stepsInIteration_ = 0;
+  bool converged_ = false, finished_ = false;
+  mutable std::int64_t hostState_[16] = {};
+  long lastMoves_ = 0;
+  long maxExtent_ = 0;
+
+  std::uint64_t deviceBytes_ = 0, peakBytes_ = 0;
+  double uploadMs_ = 0, precomputeMs_ = 0;
+};
+
+}  // namespace gvflab

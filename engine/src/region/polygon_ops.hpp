@@ -1,0 +1,21 @@
+#pragma once
+// Host-side polygon operations of the region snake that run once per iteration (node
+// insertion and the start polygon's checks). Integer exact.
+#include <vector>
+
+#include "gvflab/region_types.hpp"
+
+namespace gvflab::detail {
+
+// Inserts the rounded midpoint of every segment longer than minSegment, unless the two new
+// segments would meet the polygon (checked against the polygon before any insertion, so the
+// result does not depend on the order). Returns the number of nodes added.
+int insertMidpoints(std::vector<Point2i>& nodes, double minSegment);
+
+// No two non-adjacent segments meet and no adjacent ones fold back.
+bool isSimplePolygon(const std::vector<Point2i>& nodes);
+
+// +1 or −1: the sign of the shoelace sum in image coordinates (+1 for the default rectangle).
+int orientationOf(const std::vector<Point2i>& nodes);
+
+}  // namespace gvflab::detail

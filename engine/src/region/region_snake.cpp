@@ -1,0 +1,416 @@
+#include "gvflab/region_snake.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+#include "cl/launch.hpp"
+#include "gvflab/device.hpp"
+#include "gvflab/error.hpp"
+#include "gvflab/kernel_library.hpp"
+#include "gvflab/profiler.hpp"
+#include "region/polygon_ops.hpp"
+
+namespace gvflab {
+namespace {
+
+constexpr int kRowsPerItem = 4;  // = ROWS_PER_ITEM in region_snake.cl
+constexpr int kMaxLocal = 256;   // = MAX_LOCAL in region_snake.cl and PREFIX_MAX_G
+constexpr int kStateLongs = 16;
+
+std::size_t powerOfTwoAtMost(std::size_t n) { return std::bit_floor(std::max<std::size_t>(n, 1)); }
+
+}  // namespace
+
+std::vector<std::uint16_t> RegionSnake::quantise(const Image2D& image) {
+  std::vector<std::uint16_t> z(image.size());
+  for (std::size_t i = 0; i < z.size(); ++i) {
+    const float v = std::isfinite(image.pixels[i]) ? std::clamp(image.pixels[i], 0.0f, 1.0f) : 0.f;
+    z[i] = static_cast<std::uint16_t>(std::lround(v * 65535.0f));
+  }
+  return z;
+}
+
+RegionSnake::RegionSnake(std::shared_ptr<ComputeContext> ctx, const Image2D& image,
+                         RegionSnakeParams params, RegionSnakeOptions options)
+    : RegionSnake(std::move(ctx), quantise(image).data(), image.width, image.height, params,
+                  options) {}
+
+RegionSnake::RegionSnake(std::shared_ptr<ComputeContext> ctx, const std::uint16_t* z, int width,
+                         int height, RegionSnakeParams params, RegionSnakeOptions options)
+    : ctx_(std::move(ctx)), width_(width), height_(height), params_(params), options_(options) {
+  validate(params_);
+  if (width < 4 || height < 4 || !z)
+    throw InputError("The region snake needs an image of at least 4 x 4 pixels.");
+  if (width > kMaxWidth)
+    throw InputError("The region snake handles images up to " + std::to_string(kMaxWidth) +
+                     " pixels wide (a row's sum must fit 32 bits); this one is " +
+                     std::to_string(width) + " wide.");
+  if (static_cast<std::uint64_t>(width) * height > (std::uint64_t(1) << 31))
+    throw InputError("The region snake handles images up to 2^31 pixels; this one has " +
+                     std::to_string(static_cast<std::uint64_t>(width) * height) + ".");
+  if (!ctx_->info().hasExtension("cl_khr_fp64"))
+    throw DeviceError("The region snake needs double precision (cl_khr_fp64) for its criterion, "
+                      "which " + ctx_->info().name + " does not offer.");
+  scan_ = options_.scan;
+  if (scan_ == PrefixScan::Auto)
+    scan_ = ctx_->info().isGpu ? PrefixScan::WorkGroup : PrefixScan::Sequential;
+  const std::size_t maxLocal = powerOfTwoAtMost(std::min<std::size_t>(
+      kMaxLocal, ctx_->info().maxWorkGroupSize ? ctx_->info().maxWorkGroupSize : 1));
+  // Short segments dominate late iterations; CPUs pay for every idle item of a group.
+  contribLocal_ = std::min<std::size_t>(ctx_->info().isGpu ? 64 : 16, maxLocal);
+  applyLocal_ = ctx_->info().isGpu ? maxLocal : std::min<std::size_t>(64, maxLocal);
+  build(z);
+  start_ = initialRectangle(width_, height_);
+  reset(start_);
+}
+
+RegionSnake::~RegionSnake() = default;
+
+void RegionSnake::build(const std::uint16_t* z) {
+  const std::uint64_t px = static_cast<std::uint64_t>(width_) * height_;
+  // Largest single buffer: Σz or the low part of Σz², 4 bytes per pixel.
+  ctx_->checkAllocation(px * 4, "A cumulated image of the region snake (4 bytes per pixel)");
+  // Whole footprint at the peak: image 2 B + Σz 4 B + Σz² 6 B per pixel.
+  if (px * 12 > ctx_->info().globalMemBytes)
+    throw ResourceError("The region snake needs " + std::to_string((px * 12) >> 20) +
+                        " MiB (12 bytes per pixel while it prepares), more than the " +
+                        std::to_string(ctx_->info().globalMemBytes >> 20) + " MiB of " +
+                        ctx_->info().name + ".");
+  try {
+    auto& cl = ctx_->context();
+    cl::Buffer image(cl, CL_MEM_READ_ONLY, px * 2);
+    cz_ = cl::Buffer(cl, CL_MEM_READ_WRITE, px * 4);
+    cz2lo_ = cl::Buffer(cl, CL_MEM_READ_WRITE, px * 4);
+    cz2hi_ = cl::Buffer(cl, CL_MEM_READ_WRITE, px * 2);
+    state_ = cl::Buffer(cl, CL_MEM_READ_WRITE, kStateLongs * 8);
+    cl::Event up;
+    ctx_->queue().enqueueWriteBuffer(image, CL_FALSE, 0, px * 2, z, nullptr, &up);
+    ctx_->profiler().record("region_upload", up);
+
+    // Balanced slices, as the paper found faster than full slices plus a remainder.
+    const int maxRows = options_.maxRowsPerLaunch > 0 ? options_.maxRowsPerLaunch : 32768;
+    const int slices = (height_ + maxRows - 1) / maxRows;
+    const int rowsPerSlice = (height_ + slices - 1) / slices;
+    std::vector<cl::Event> events;
+    if (scan_ == PrefixScan::WorkGroup) {
+      std::size_t local = options_.scanLocalSize > 0 ? options_.scanLocalSize
+                          : ctx_->info().isGpu     ? 256
+                                                   : 64;
+      if (local > kMaxLocal || std::popcount(local) != 1 || local > ctx_->info().maxWorkGroupSize)
+        throw ParameterError("The prefix-scan work-group size must be a power of two up to 256 "
+                             "that the device accepts.");
+      cl::Kernel k = ctx_->kernels().kernel("region_prefix.cl", "region_prefix_rows_group");
+      k.setArg(0, image), k.setArg(1, cz_), k.setArg(2, cz2lo_), k.setArg(3, cz2hi_);
+      k.setArg(4, width_);
+      for (int r0 = 0; r0 < height_; r0 += rowsPerSlice) {
+        const int rows = std::min(rowsPerSlice, height_ - r0);
+        k.setArg(5, r0);
+        cl::Event ev;
+        ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(rows * local),
+                                           cl::NDRange(local), nullptr, &ev);
+        ctx_->profiler().record("region_prefix", ev);
+        events.push_back(ev);
+      }
+    } else {
+      cl::Kernel k = ctx_->kernels().kernel("region_prefix.cl", "region_prefix_rows_seq");
+      k.setArg(0, image), k.setArg(1, cz_), k.setArg(2, cz2lo_), k.setArg(3, cz2hi_);
+      k.setArg(4, width_);
+      for (int r0 = 0; r0 < height_; r0 += rowsPerSlice) {
+        const int rows = std::min(rowsPerSlice, height_ - r0);
+        k.setArg(5, r0), k.setArg(6, rows);
+        cl::Event ev;
+        ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange,
+                                           cl::NDRange(detail::roundUp(rows, 16)), cl::NDRange(16),
+                                           nullptr, &ev);
+        ctx_->profiler().record("region_prefix", ev);
+        events.push_back(ev);
+      }
+    }
+    cl::Kernel total = ctx_->kernels().kernel("region_prefix.cl", "region_total");
+    const std::size_t tl = std::min<std::size_t>(applyLocal_, 256);
+    total.setArg(0, cz_), total.setArg(1, cz2lo_), total.setArg(2, cz2hi_);
+    total.setArg(3, width_), total.setArg(4, height_);
+    total.setArg(5, state_), total.setArg(6, cl::Local(tl * 8));
+    cl::Event tev;
+    ctx_->queue().enqueueNDRangeKernel(total, cl::NullRange, cl::NDRange(tl), cl::NDRange(tl),
+                                       nullptr, &tev);
+    ctx_->profiler().record("region_total", tev);
+    events.push_back(tev);
+    ctx_->queue().enqueueReadBuffer(state_, CL_TRUE, 0, sizeof hostState_, hostState_);
+    uploadMs_ = eventMs(up);
+    precomputeMs_ = 0;
+    for (auto& e : events) precomputeMs_ += eventMs(e);
+    total_ = {hostState_[3], hostState_[4], hostState_[5]};
+
+    contrib_ = ctx_->kernels().kernel("region_snake.cl", "region_contrib");
+    sumCurrent_ = ctx_->kernels().kernel("region_snake.cl", "region_sum_current");
+    evaluate_ = ctx_->kernels().kernel("region_snake.cl", "region_evaluate");
+    apply_ = ctx_->kernels().kernel("region_snake.cl", "region_apply");
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "building the cumulated images of a " + std::to_string(width_) + " x " +
+                          std::to_string(height_) + " image");
+  }
+  peakBytes_ = px * 12 + kStateLongs * 8;
+  deviceBytes_ = px * 10 + kStateLongs * 8;  // the 16-bit image is released here
+}
+
+double RegionSnake::bytesPerPixel() const {
+  return static_cast<double>(deviceBytes_) / (static_cast<double>(width_) * height_);
+}
+double RegionSnake::peakBytesPerPixel() const {
+  return static_cast<double>(std::max(peakBytes_, deviceBytes_)) /
+         (static_cast<double>(width_) * height_);
+}
+
+void RegionSnake::setParams(const RegionSnakeParams& params) {
+  validate(params);
+  params_ = params;
+  reset(start_);
+}
+
+void RegionSnake::reset(const std::vector<Point2i>& start) {
+  if (start.size() < 4) throw ParameterError("The starting polygon needs at least 4 nodes.");
+  for (const auto& p : start)
+    if (p.x < 0 || p.y < 0 || p.x >= width_ || p.y >= height_)
+      throw ParameterError("The starting polygon must lie inside the " + std::to_string(width_) +
+                           " x " + std::to_string(height_) + " image.");
+  if (!detail::isSimplePolygon(start))
+    throw ParameterError("The starting polygon crosses itself.");
+  start_ = start;
+  n_ = static_cast<int>(start.size());
+  d_ = params_.dMax;
+  iteration_ = 0;
+  steps_ = stepsInIteration_ = 0;
+  converged_ = finished_ = false;
+  try {
+    const std::int64_t zeroState[kStateLongs] = {0, 0, 0, total_.n, total_.s1, total_.s2};
+    ctx_->queue().enqueueWriteBuffer(state_, CL_TRUE, 0, sizeof zeroState, zeroState);
+    std::memcpy(hostState_, zeroState, sizeof zeroState);
+    lastMoves_ = 0;
+    std::vector<Point2i> nodes = start;
+    // Upload through the same path as after an insertion.
+    nodeCapacity_ = 0;
+    if (nodeCapacity_ < nodes.size()) {
+      nodeCapacity_ = std::max<std::size_t>(64, 2 * nodes.size());
+      nodes_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, nodeCapacity_ * 8);
+    }
+    ctx_->queue().enqueueWriteBuffer(nodes_, CL_TRUE, 0, nodes.size() * 8, nodes.data());
+    prepareIteration();
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "starting the region snake");
+  }
+}
+
+int RegionSnake::chunksFor(long extent) const {
+  const long rows = std::clamp<long>(extent, 1, height_);
+  const long per = static_cast<long>(contribLocal_) * kRowsPerItem;
+  return static_cast<int>((rows + per - 1) / per);
+}
+
+void RegionSnake::ensurePartial(std::size_t segments, int chunks) {
+  const std::size_t need = segments * static_cast<std::size_t>(chunks) * 3 * 8;
+  if (need <= partialCapacity_) return;
+  partialCapacity_ = std::max(need, 2 * partialCapacity_);
+  ctx_->checkAllocation(partialCapacity_, "The region snake's segment sums");
+  partial_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, partialCapacity_);
+}
+
+// Called with the nodes on the device: per-node buffers, phases, current contributions.
+void RegionSnake::prepareIteration() {
+  std::vector<Point2i> nodes(n_);
+  ctx_->queue().enqueueReadBuffer(nodes_, CL_TRUE, 0, n_ * 8, nodes.data());
+  orientation_ = detail::orientationOf(nodes);
+  long extent = 0;
+  for (int j = 0; j < n_; ++j) extent = std::max<long>(extent, std::abs(nodes[(j + 1) % n_].y - nodes[j].y));
+
+  // Phases of non-adjacent nodes: even, odd, and the last alone when n is odd.
+  std::vector<int> list;
+  phaseStart_.clear(), phaseSize_.clear();
+  const int phases = n_ % 2 ? 3 : 2;
+  for (int p = 0; p < phases; ++p) {
+    phaseStart_.push_back(static_cast<int>(list.size()));
+    for (int i = 0; i < n_; ++i)
+      if (((n_ % 2 && i == n_ - 1) ? 2 : i % 2) == p) list.push_back(i);
+    phaseSize_.push_back(static_cast<int>(list.size()) - phaseStart_.back());
+  }
+  auto& cl = ctx_->context();
+  phaseLists_.clear();
+  for (int p = 0; p < phases; ++p) {
+    // One buffer per phase (sub-buffers would need aligned offsets). Blocking: list is local.
+    phaseLists_.emplace_back(cl, CL_MEM_READ_ONLY, std::max(1, phaseSize_[p]) * 4);
+    if (phaseSize_[p] > 0)
+      ctx_->queue().enqueueWriteBuffer(phaseLists_.back(), CL_TRUE, 0, phaseSize_[p] * 4,
+                                       list.data() + phaseStart_[p]);
+  }
+  cur_ = cl::Buffer(cl, CL_MEM_READ_WRITE, n_ * 3 * 8);
+  const std::size_t maxM = *std::max_element(phaseSize_.begin(), phaseSize_.end());
+  candCrit_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 8 * 8);
+  moveDir_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 4);
+  bestCrit_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 8);
+  keep_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 4);
+
+  const int chunks = chunksFor(extent);
+  ensurePartial(n_, chunks);
+  contrib_.setArg(0, cz_), contrib_.setArg(1, cz2lo_), contrib_.setArg(2, cz2hi_);
+  contrib_.setArg(3, width_), contrib_.setArg(4, height_), contrib_.setArg(5, nodes_);
+  contrib_.setArg(6, n_), contrib_.setArg(7, phaseLists_[0]), contrib_.setArg(8, d_);
+  contrib_.setArg(9, orientation_), contrib_.setArg(10, 0), contrib_.setArg(11, chunks);
+  contrib_.setArg(12, partial_);
+  detail::enqueue1D(*ctx_, contrib_, "region_contrib", std::size_t(n_) * chunks * contribLocal_,
+                    contribLocal_);
+  sumCurrent_.setArg(0, partial_), sumCurrent_.setArg(1, chunks), sumCurrent_.setArg(2, n_);
+  sumCurrent_.setArg(3, nodes_), sumCurrent_.setArg(4, cur_), sumCurrent_.setArg(5, state_);
+  sumCurrent_.setArg(6, static_cast<int>(params_.noise));
+  detail::enqueue1D(*ctx_, sumCurrent_, "region_sum_current", applyLocal_, applyLocal_);
+  readState();
+  maxExtent_ = hostState_[8];
+}
+
+void RegionSnake::readState() const {
+  ctx_->queue().enqueueReadBuffer(state_, CL_TRUE, 0, sizeof hostState_, hostState_);
+}
+
+void RegionSnake::runPhase(int p, int stepInBatch) {
+  const int m = phaseSize_[p];
+  if (m == 0) return;
+  const cl::Buffer& list = phaseLists_[p];
+  // Candidate segments are at most d taller than a current one, which may have grown by d in
+  // each earlier phase of this step.
+  const long phasesBefore = static_cast<long>(stepInBatch) * phaseSize_.size() + p + 1;
+  const int chunks = chunksFor(maxExtent_ + static_cast<long>(d_) * phasesBefore);
+  ensurePartial(std::size_t(16) * m, chunks);
+  const int model = static_cast<int>(params_.noise);
+  contrib_.setArg(5, nodes_), contrib_.setArg(6, n_), contrib_.setArg(7, list);
+  contrib_.setArg(8, d_), contrib_.setArg(9, orientation_), contrib_.setArg(10, 1);
+  contrib_.setArg(11, chunks), contrib_.setArg(12, partial_);
+  detail::enqueue1D(*ctx_, contrib_, "region_contrib",
+                    std::size_t(16) * m * chunks * contribLocal_, contribLocal_);
+  evaluate_.setArg(0, nodes_), evaluate_.setArg(1, n_), evaluate_.setArg(2, list), evaluate_.setArg(3, m);
+  evaluate_.setArg(4, d_), evaluate_.setArg(5, width_), evaluate_.setArg(6, height_);
+  evaluate_.setArg(7, state_), evaluate_.setArg(8, cur_), evaluate_.setArg(9, partial_);
+  evaluate_.setArg(10, chunks), evaluate_.setArg(11, model), evaluate_.setArg(12, candCrit_);
+  detail::enqueue1D(*ctx_, evaluate_, "region_evaluate", std::size_t(8) * m, 64);
+  apply_.setArg(0, nodes_), apply_.setArg(1, n_), apply_.setArg(2, list), apply_.setArg(3, m);
+  apply_.setArg(4, d_), apply_.setArg(5, state_), apply_.setArg(6, cur_);
+  apply_.setArg(7, partial_), apply_.setArg(8, chunks), apply_.setArg(9, model);
+  apply_.setArg(10, candCrit_), apply_.setArg(11, moveDir_), apply_.setArg(12, bestCrit_);
+  apply_.setArg(13, keep_), apply_.setArg(14, static_cast<int>(steps_ + stepInBatch));
+  detail::enqueue1D(*ctx_, apply_, "region_apply", applyLocal_, applyLocal_);
+}
+
+bool RegionSnake::step() { return runSteps(1); }
+
+bool RegionSnake::runSteps(int batch) {
+  if (finished_) return false;
+  batch = static_cast<int>(
+      std::clamp<long>(batch, 1, params_.maxStepsPerIteration - stepsInIteration_));
+  try {
+    for (int s = 0; s < batch; ++s)
+      for (std::size_t p = 0; p < phaseSize_.size(); ++p) runPhase(static_cast<int>(p), s);
+    readState();
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "moving the region snake's nodes");
+  }
+  maxExtent_ = hostState_[8];
+  const bool moved = hostState_[7] != lastMoves_;
+  lastMoves_ = hostState_[7];
+  // A step that moves nothing leaves everything as it was, so all later ones do the same: the
+  // iteration ended at the first step after the last one that moved.
+  const long lastMoving = moved ? hostState_[9] : steps_ - 1;
+  const bool lastStepMoved = moved && lastMoving == steps_ + batch - 1;
+  const long done = lastStepMoved ? batch : lastMoving + 2 - steps_;
+  steps_ += done, stepsInIteration_ += done;
+  if (!lastStepMoved || stepsInIteration_ >= params_.maxStepsPerIteration)
+    finishIteration();
+  return !finished_;
+}
+
+void RegionSnake::finishIteration() {
+  ++iteration_;
+  stepsInIteration_ = 0;
+  if (iteration_ >= params_.maxIterations) {
+    finished_ = true;
+    return;
+  }
+  std::vector<Point2i> nodes = this->nodes();
+  if (detail::insertMidpoints(nodes, params_.minSegment) == 0) {
+    converged_ = finished_ = true;
+    return;
+  }
+  d_ = std::max(1, d_ / 2);
+  try {
+    n_ = static_cast<int>(nodes.size());
+    if (nodeCapacity_ < nodes.size()) {
+      nodeCapacity_ = 2 * nodes.size();
+      nodes_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, nodeCapacity_ * 8);
+    }
+    ctx_->queue().enqueueWriteBuffer(nodes_, CL_FALSE, 0, nodes.size() * 8, nodes.data());
+    prepareIteration();
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "inserting region snake nodes");
+  }
+}
+
+long RegionSnake::run() {
+  // Several steps per read of the state: fewer round trips, same result as single steps.
+  const long before = steps_;
+  int batch = 1, iteration = iteration_;
+  while (runSteps(batch)) {
+    batch = iteration_ == iteration ? std::min(batch * 2, 8) : 1;
+    iteration = iteration_;
+  }
+  return steps_ - before;
+}
+
+double RegionSnake::criterion() const {
+  readState();
+  double c;
+  std::memcpy(&c, &hostState_[6], sizeof c);
+  return c;
+}
+
+std::vector<Point2i> RegionSnake::nodes() const {
+  std::vector<Point2i> out(n_);
+  try {
+    ctx_->queue().enqueueReadBuffer(nodes_, CL_TRUE, 0, n_ * 8, out.data());
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "reading the region snake's nodes");
+  }
+  return out;
+}
+
+RegionStats RegionSnake::stats() const {
+  try {
+    readState();
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "reading the region snake's state");
+  }
+  RegionStats st;
+  st.target = {hostState_[0], hostState_[1], hostState_[2]};
+  fillRegionStats(st, total_, params_.noise);
+  st.step = d_;
+  st.iteration = iteration_;
+  st.steps = steps_;
+  st.nodes = n_;
+  st.converged = converged_;
+  return st;
+}
+
+void RegionSnake::readPrefix(std::vector<std::uint32_t>& cz, std::vector<std::uint64_t>& cz2) const {
+  const std::size_t px = static_cast<std::size_t>(width_) * height_;
+  cz.resize(px), cz2.resize(px);
+  std::vector<std::uint32_t> lo(px);
+  std::vector<std::uint16_t> hi(px);
+  try {
+    ctx_->queue().enqueueReadBuffer(cz_, CL_FALSE, 0, px * 4, cz.data());
+    ctx_->queue().enqueueReadBuffer(cz2lo_, CL_FALSE, 0, px * 4, lo.data());
+    ctx_->queue().enqueueReadBuffer(cz2hi_, CL_TRUE, 0, px * 2, hi.data());
+    for (std::size_t i = 0; i < px; ++i) cz2[i] = (std::uint64_t(hi[i]) << 32) | lo[i];
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "reading the cumulated images");
+  }
+}
+
+}  // namespace gvflab

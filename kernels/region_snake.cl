@@ -1,0 +1,342 @@
+// Region-based polygonal snake (PLH criterion): segment contributions along the contour from
+// the cumulated images, candidate moves, and the choice of moves, all on the device.
+// The geometry rule and the step's semantics are written out in region_types.hpp and
+// region_reference.hpp; engine/src/reference/region_reference.cpp is the double reference.
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+// state (long[16]): 0..2 target sums (N, Σz, Σz²), 3..5 image sums, 6 criterion (double
+// bits), 7 moves applied so far, 8 largest vertical extent of a segment, 9 index of the last
+// step that moved a node (lets the host queue several steps between two reads).
+#define ST_CRIT 6
+#define ST_MOVES 7
+#define ST_EXTENT 8
+
+#define MAX_LOCAL 256
+#define ROWS_PER_ITEM 4
+
+__constant int2 kDir[8] = {(int2)(1, 0),  (int2)(1, 1),   (int2)(0, 1),  (int2)(-1, 1),
+                           (int2)(-1, 0), (int2)(-1, -1), (int2)(0, -1), (int2)(1, -1)};
+
+long floor_div(long a, long b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+// ---- criterion (minimised), as regionCriterion() in region_params.cpp ----
+double region_term(long n, long s1, long s2, int model) {
+  double dn = (double)n;
+  double mean = (double)s1 / dn;
+  if (model == 1) return dn * log(fmax(mean, 0.5));
+  if (model == 2) return s1 == 0 ? 0.0 : -(double)s1 * log(fmax(mean, 0.5));
+  double var = (double)s2 / dn - mean * mean;
+  return 0.5 * dn * log(fmax(var, 1.0 / 12.0));
+}
+
+double region_criterion(long n, long s1, long s2, __global const long* state, int model) {
+  long nb = state[3] - n;
+  if (n < 2 || nb < 2) return INFINITY;
+  return region_term(n, s1, s2, model) + region_term(nb, state[4] - s1, state[5] - s2, model);
+}
+
+double region_eps(double c) { return 1e-12 * fabs(c) + 1e-9; }
+
+// ---- geometry, integer exact ----
+long cross3(int2 o, int2 a, int2 b) {
+  return (long)(a.x - o.x) * (long)(b.y - o.y) - (long)(a.y - o.y) * (long)(b.x - o.x);
+}
+int sgnl(long v) { return (v > 0) - (v < 0); }
+bool on_segment(int2 p, int2 q, int2 r) {
+  return min(p.x, q.x) <= r.x && r.x <= max(p.x, q.x) && min(p.y, q.y) <= r.y &&
+         r.y <= max(p.y, q.y);
+}
+bool segments_intersect(int2 p, int2 q, int2 r, int2 s) {
+  int o1 = sgnl(cross3(p, q, r)), o2 = sgnl(cross3(p, q, s));
+  int o3 = sgnl(cross3(r, s, p)), o4 = sgnl(cross3(r, s, q));
+  if (o1 * o2 < 0 && o3 * o4 < 0) return true;
+  return (o1 == 0 && on_segment(p, q, r)) || (o2 == 0 && on_segment(p, q, s)) ||
+         (o3 == 0 && on_segment(r, s, p)) || (o4 == 0 && on_segment(r, s, q));
+}
+bool shared_end_overlap(int2 q, int2 u, int2 v) {
+  long dot = (long)(u.x - q.x) * (long)(v.x - q.x) + (long)(u.y - q.y) * (long)(v.y - q.y);
+  return cross3(q, u, v) == 0 && dot > 0;
+}
+bool same_point(int2 a, int2 b) { return a.x == b.x && a.y == b.y; }
+
+// Segment s of a launch: mode 0 the current segment s (nodes s, s+1); mode 1 candidate
+// s = 16 m + 2 w + side of phase node m moved by d in direction w, side 0 (prev, q) or 1
+// (q, next). Returns false when the candidate leaves the image.
+bool segment_ends(int s, int mode, __global const int2* nodes, int n,
+                  __global const int* phaseNodes, int d, int width, int height, int2* a,
+                  int2* b) {
+  if (mode == 0) {
+    *a = nodes[s];
+    *b = nodes[(s + 1) % n];
+    return true;
+  }
+  int m = s >> 4, w = (s >> 1) & 7, side = s & 1;
+  int i = phaseNodes[m];
+  int2 q = nodes[i] + d * kDir[w];
+  if (q.x < 0 || q.y < 0 || q.x >= width || q.y >= height) return false;
+  *a = side == 0 ? nodes[(i + n - 1) % n] : q;
+  *b = side == 0 ? q : nodes[(i + 1) % n];
+  return true;
+}
+
+// ---- contributions: one work-group per (segment, chunk of rows) ----
+// partial[(s * chunks + c) * 3 + {0,1,2}] = this chunk's signed (N, Σz, Σz²).
+__kernel void region_contrib(__global const uint* cz, __global const uint* cz2lo,
+                             __global const ushort* cz2hi, int width,
+                             int height, __global const int2* nodes, int n,
+                             __global const int* phaseNodes, int d, int orient, int mode,
+                             int chunks, __global long* partial) {
+  __local long ln[MAX_LOCAL], l1[MAX_LOCAL], l2[MAX_LOCAL];
+  const int t = get_local_id(0), g = get_local_size(0);
+  const int s = get_group_id(0) / chunks, c = get_group_id(0) % chunks;
+  int2 a, b;
+  long sn = 0, s1 = 0, s2 = 0;
+  if (segment_ends(s, mode, nodes, n, phaseNodes, d, width, height, &a, &b) && a.y != b.y) {
+    int2 top = a.y < b.y ? a : b, bot = a.y < b.y ? b : a;
+    long dy = bot.y - top.y, dx = bot.x - top.x;
+    int y0 = top.y + c * g * ROWS_PER_ITEM + t;
+    for (int r = 0; r < ROWS_PER_ITEM; ++r) {
+      int y = y0 + r * g;
+      if (y >= bot.y) break;
+      long k = top.x + floor_div((long)(y - top.y) * dx, dy);
+      size_t i = (size_t)y * (size_t)width + (size_t)k;
+      sn += k + 1;
+      s1 += (long)cz[i];
+      s2 += (long)(((ulong)cz2hi[i] << 32) | cz2lo[i]);
+    }
+    long sign = (b.y > a.y ? 1 : -1) * orient;
+    sn *= sign, s1 *= sign, s2 *= sign;
+  }
+  ln[t] = sn, l1[t] = s1, l2[t] = s2;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int h = g / 2; h > 0; h >>= 1) {
+    if (t < h) ln[t] += ln[t + h], l1[t] += l1[t + h], l2[t] += l2[t + h];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (t == 0) {
+    size_t o = (size_t)get_group_id(0) * 3;
+    partial[o] = ln[0], partial[o + 1] = l1[0], partial[o + 2] = l2[0];
+  }
+}
+
+long3 chunk_sum(__global const long* partial, int s, int chunks) {
+  long3 r = (long3)(0);
+  for (int c = 0; c < chunks; ++c) {
+    size_t o = ((size_t)s * chunks + c) * 3;
+    r += (long3)(partial[o], partial[o + 1], partial[o + 2]);
+  }
+  return r;
+}
+
+long3 cur_at(__global const long* cur, int j) {
+  return (long3)(cur[3 * j], cur[3 * j + 1], cur[3 * j + 2]);
+}
+
+// ---- target sums of the current polygon (one work-group), after the current contributions
+// were computed into partial with mode 0; stores them per segment in cur ----
+__kernel void region_sum_current(__global const long* partial, int chunks, int n,
+                                 __global const int2* nodes, __global long* cur,
+                                 __global long* state, int model) {
+  __local long ln[MAX_LOCAL], l1[MAX_LOCAL], l2[MAX_LOCAL], le[MAX_LOCAL];
+  const int t = get_local_id(0), g = get_local_size(0);
+  long3 acc = (long3)(0);
+  long ext = 0;
+  for (int j = t; j < n; j += g) {
+    long3 v = chunk_sum(partial, j, chunks);
+    cur[3 * j] = v.x, cur[3 * j + 1] = v.y, cur[3 * j + 2] = v.z;
+    acc += v;
+    ext = max(ext, (long)abs(nodes[(j + 1) % n].y - nodes[j].y));
+  }
+  ln[t] = acc.x, l1[t] = acc.y, l2[t] = acc.z, le[t] = ext;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int h = g / 2; h > 0; h >>= 1) {
+    if (t < h) ln[t] += ln[t + h], l1[t] += l1[t + h], l2[t] += l2[t + h],
+               le[t] = max(le[t], le[t + h]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (t == 0) {
+    state[0] = ln[0], state[1] = l1[0], state[2] = l2[0];
+    state[ST_CRIT] = as_long(region_criterion(ln[0], l1[0], l2[0], state, model));
+    state[ST_EXTENT] = le[0];
+  }
+}
+
+// ---- candidates: one work-item per (phase node m, direction w) ----
+// candCrit[8 m + w] = the criterion with node m moved there, +inf when the move is invalid
+// (outside the image, onto a neighbour, or its new segments meet the polygon).
+__kernel void region_evaluate(__global const int2* nodes, int n, __global const int* phaseNodes,
+                              int mcount, int d, int width, int height,
+                              __global const long* state, __global const long* cur,
+                              __global const long* partial, int chunks, int model,
+                              __global double* candCrit) {
+  const int gid = get_global_id(0);
+  if (gid >= 8 * mcount) return;
+  const int m = gid >> 3, w = gid & 7;
+  const int i = phaseNodes[m];
+  const int ip = (i + n - 1) % n, in = (i + 1) % n;
+  const int2 prev = nodes[ip], next = nodes[in];
+  const int2 q = nodes[i] + d * kDir[w];
+  const bool inside = q.x >= 0 && q.y >= 0 && q.x < width && q.y < height &&
+                      !same_point(q, prev) && !same_point(q, next) &&
+                      !shared_end_overlap(q, prev, next);
+  double crit = INFINITY;
+  if (inside) {
+    long3 t = (long3)(state[0], state[1], state[2]) - cur_at(cur, ip) - cur_at(cur, i) +
+              chunk_sum(partial, 16 * m + 2 * w, chunks) +
+              chunk_sum(partial, 16 * m + 2 * w + 1, chunks);
+    crit = region_criterion(t.x, t.y, t.z, state, model);
+  }
+  // The O(n) crossing test only for moves that would be taken: most candidates do not improve.
+  const double c0 = as_double(state[ST_CRIT]);
+  if (crit < c0 - region_eps(c0)) {
+    const int2 lo = min(min(prev, next), q), hi = max(max(prev, next), q);
+    for (int j = 0; j < n; ++j) {
+      if (j == ip || j == i) continue;
+      const int2 c = nodes[j], e = nodes[(j + 1) % n];
+      // Bounding boxes first: most segments are far from the moved node.
+      if (max(c.x, e.x) < lo.x || min(c.x, e.x) > hi.x || max(c.y, e.y) < lo.y ||
+          min(c.y, e.y) > hi.y)
+        continue;
+      const bool aShares = j == (i + n - 2) % n, bShares = j == in;
+      if ((aShares ? shared_end_overlap(prev, q, c) : segments_intersect(prev, q, c, e)) ||
+          (bShares ? shared_end_overlap(next, q, e) : segments_intersect(q, next, c, e))) {
+        crit = INFINITY;
+        break;
+      }
+    }
+  }
+  candCrit[gid] = crit;
+}
+
+bool moves_meet(__global const int2* nodes, int n, int i1, int2 q1, int i2, int2 q2) {
+  const int2 a1 = nodes[(i1 + n - 1) % n], b1 = nodes[(i1 + 1) % n];
+  const int2 a2 = nodes[(i2 + n - 1) % n], b2 = nodes[(i2 + 1) % n];
+  const bool shareB1A2 = (i1 + 1) % n == (i2 + n - 1) % n;
+  const bool shareA1B2 = (i1 + n - 1) % n == (i2 + 1) % n;
+  return segments_intersect(a1, q1, a2, q2) || segments_intersect(q1, b1, q2, b2) ||
+         (shareA1B2 ? shared_end_overlap(a1, q1, q2) : segments_intersect(a1, q1, q2, b2)) ||
+         (shareB1A2 ? shared_end_overlap(b1, q1, q2) : segments_intersect(q1, b1, a2, q2));
+}
+
+// ---- choice and application of the phase's moves (one work-group) ----
+// Each node takes its best candidate if it beats the current criterion; moves whose new
+// segments meet another move's are dropped; the rest are applied together when their joint
+// criterion is better, else only the single best move is applied.
+__kernel void region_apply(__global int2* nodes, int n, __global const int* phaseNodes,
+                           int mcount, int d, __global long* state, __global long* cur,
+                           __global const long* partial, int chunks, int model,
+                           __global const double* candCrit, __global int* moveDir,
+                           __global double* bestCrit, __global int* keep, int stepIndex) {
+  __local long ln[MAX_LOCAL], l1[MAX_LOCAL], l2[MAX_LOCAL], lk[MAX_LOCAL];
+  __local double lb[MAX_LOCAL];
+  __local int li[MAX_LOCAL];
+  __local int applyAll;
+  const int t = get_local_id(0), g = get_local_size(0);
+  const double c0 = as_double(state[ST_CRIT]);
+  for (int m = t; m < mcount; m += g) {
+    int bw = -1;
+    double best = INFINITY;
+    for (int w = 0; w < 8; ++w) {
+      double v = candCrit[8 * m + w];
+      if (v < best) best = v, bw = w;
+    }
+    moveDir[m] = best < c0 - region_eps(c0) ? bw : -1;
+    bestCrit[m] = best;
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  for (int m = t; m < mcount; m += g) {
+    int k = moveDir[m] >= 0;
+    if (k) {
+      const int i1 = phaseNodes[m];
+      const int2 q1 = nodes[i1] + d * kDir[moveDir[m]];
+      for (int o = 0; o < mcount && k; ++o) {
+        if (o == m || moveDir[o] < 0) continue;
+        const int i2 = phaseNodes[o];
+        const int2 q2 = nodes[i2] + d * kDir[moveDir[o]];
+        const int2 a1 = nodes[(i1 + n - 1) % n], b1 = nodes[(i1 + 1) % n];
+        const int2 a2 = nodes[(i2 + n - 1) % n], b2 = nodes[(i2 + 1) % n];
+        const int2 lo1 = min(min(a1, b1), q1), hi1 = max(max(a1, b1), q1);
+        const int2 lo2 = min(min(a2, b2), q2), hi2 = max(max(a2, b2), q2);
+        if (hi1.x < lo2.x || hi2.x < lo1.x || hi1.y < lo2.y || hi2.y < lo1.y) continue;
+        if (moves_meet(nodes, n, i1, q1, i2, nodes[i2] + d * kDir[moveDir[o]])) k = 0;
+      }
+    }
+    keep[m] = k;
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  long3 acc = (long3)(0);
+  long kept = 0;
+  double best = INFINITY;
+  int bestM = -1;
+  for (int m = t; m < mcount; m += g) {
+    if (moveDir[m] < 0) continue;
+    if (bestCrit[m] < best) best = bestCrit[m], bestM = m;  // ascending m: lowest m wins ties
+    if (keep[m]) {
+      const int i = phaseNodes[m], w = moveDir[m];
+      acc += chunk_sum(partial, 16 * m + 2 * w, chunks) +
+             chunk_sum(partial, 16 * m + 2 * w + 1, chunks) - cur_at(cur, (i + n - 1) % n) -
+             cur_at(cur, i);
+      ++kept;
+    }
+  }
+  ln[t] = acc.x, l1[t] = acc.y, l2[t] = acc.z, lk[t] = kept, lb[t] = best, li[t] = bestM;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int h = g / 2; h > 0; h >>= 1) {
+    if (t < h) {
+      ln[t] += ln[t + h], l1[t] += l1[t + h], l2[t] += l2[t + h], lk[t] += lk[t + h];
+      const int o = li[t + h];
+      if (o >= 0 && (li[t] < 0 || lb[t + h] < lb[t] || (lb[t + h] == lb[t] && o < li[t])))
+        lb[t] = lb[t + h], li[t] = o;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (t == 0) {
+    applyAll = 0;
+    if (li[0] >= 0) {
+      const long3 tj = (long3)(state[0] + ln[0], state[1] + l1[0], state[2] + l2[0]);
+      const double cj = region_criterion(tj.x, tj.y, tj.z, state, model);
+      applyAll = lk[0] > 0 && cj < c0 - region_eps(c0);
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int single = li[0];
+  // Apply: only this phase's nodes and their two segments change, so the writes are disjoint.
+  for (int m = t; m < mcount; m += g) {
+    if (!(applyAll ? (moveDir[m] >= 0 && keep[m]) : m == single)) continue;
+    const int i = phaseNodes[m], w = moveDir[m], ip = (i + n - 1) % n;
+    const long3 ca = chunk_sum(partial, 16 * m + 2 * w, chunks);
+    const long3 cb = chunk_sum(partial, 16 * m + 2 * w + 1, chunks);
+    cur[3 * ip] = ca.x, cur[3 * ip + 1] = ca.y, cur[3 * ip + 2] = ca.z;
+    cur[3 * i] = cb.x, cur[3 * i + 1] = cb.y, cur[3 * i + 2] = cb.z;
+    nodes[i] += d * kDir[w];
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  // New totals and the largest vertical extent (bounds the next launch's row chunks).
+  long3 tot = (long3)(0);
+  long ext = 0;
+  for (int j = t; j < n; j += g) {
+    tot += cur_at(cur, j);
+    ext = max(ext, (long)abs(nodes[(j + 1) % n].y - nodes[j].y));
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  ln[t] = tot.x, l1[t] = tot.y, l2[t] = tot.z, lk[t] = ext;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int h = g / 2; h > 0; h >>= 1) {
+    if (t < h) ln[t] += ln[t + h], l1[t] += l1[t + h], l2[t] += l2[t + h],
+               lk[t] = max(lk[t], lk[t + h]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (t == 0 && single >= 0) {
+    int applied = 0;
+    if (applyAll) {
+      for (int m = 0; m < mcount; ++m) applied += moveDir[m] >= 0 && keep[m];
+    } else {
+      applied = 1;
+    }
+    state[0] = ln[0], state[1] = l1[0], state[2] = l2[0];
+    state[ST_CRIT] = as_long(region_criterion(ln[0], l1[0], l2[0], state, model));
+    state[ST_MOVES] += applied;
+    state[9] = stepIndex;
+  }
+  if (t == 0) state[ST_EXTENT] = lk[0];
+}
