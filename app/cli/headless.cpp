@@ -39,7 +39,7 @@ void runHeadless(const Options& o) {
   GvfInput input = buildGvfInput(*ctx, image, o.gvf.sigma, o.gvf.v0Mode);
   ctx->profiler().endFrame();
   ctx->profiler().reset();  // opencl_ms counts the solver only
-  EulerSolver solver(ctx, std::move(input), o.gvf.mu);
+  EulerSolver solver(ctx, std::move(input), o.gvf.mu, o.storage);
 
   // Fold events in chunks so a long run does not hold millions of them.
   constexpr int kChunk = 256;
@@ -71,6 +71,10 @@ void runHeadless(const Options& o) {
        << "  \"mu\": " << solver.mu() << ",\n"
        << "  \"sigma\": " << o.gvf.sigma << ",\n"
        << "  \"iterations\": " << solver.iterations() << ",\n"
+       << "  \"precision\": \"" << precisionName(solver.precision()) << "\",\n"
+       << "  \"memory\": \"" << memoryName(solver.memory()) << "\",\n"
+       << "  \"device_bytes\": " << solver.deviceBytes() << ",\n"
+       << "  \"storage_note\": \"" << jsonEscape(solver.note()) << "\",\n"
        << "  \"error\": " << error << ",\n"
        << "  \"opencl_ms\": " << solverMs << ",\n"
        << snakes.reportJson

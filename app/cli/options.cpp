@@ -40,6 +40,9 @@ std::string helpText() {
     h << "  --" << s.key << " V" << std::string(s.key.size() < 12 ? 12 - s.key.size() : 1, ' ')
       << s.help << " [" << s.minValue << ", " << s.maxValue << "], default " << s.defaultValue
       << "\n";
+  h << "  --precision P        field storage: f32 (default), f16, snorm16\n"
+       "  --memory M           buffer, image, local (tiles, several iterations per launch) or\n"
+       "                       auto (local on GPUs, buffer on CPUs)\n";
   h << "  --v0 edge|image      V0 = grad of the edge map (default) or of the smoothed image\n"
        "  --phantom NAME       built-in image: u, room, blob\n"
        "  --phantom-size N     side of the phantom in pixels (default 256)\n"
@@ -91,6 +94,11 @@ Options parseOptions(const std::vector<std::string>& args) {
       if (v == "edge") o.gvf.v0Mode = V0Mode::EdgeGradient;
       else if (v == "image") o.gvf.v0Mode = V0Mode::ImageGradient;
       else throw ParameterError("--v0 must be 'edge' or 'image', not '" + v + "'.");
+    } else if (a == "--precision") {
+      o.storage.precision = parsePrecision(value());
+    } else if (a == "--memory") {
+      const std::string v = value();
+      o.storage.memory = v == "auto" ? std::nullopt : std::optional<MemoryKind>(parseMemory(v));
     } else if (a == "--phantom") {
       o.phantom = value();
       bool known = false;

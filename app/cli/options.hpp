@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/snake_options.hpp"
+#include "gvflab/euler_solver.hpp"
 #include "gvflab/params.hpp"
 #include "gvflab/region_types.hpp"
 
@@ -19,6 +20,7 @@ struct Options {
   std::optional<std::string> phantom;  // u | room | blob
   int phantomSize = 256;
   GvfParams gvf;
+  EulerOptions storage;  // --precision, --memory
   int iterations = 500;  // headless total
   std::string device;    // "", gpu, cpu or a name substring
   std::optional<std::string> kernelDir;

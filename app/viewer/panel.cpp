@@ -110,6 +110,27 @@ void drawSolverControls(Session& session, ErrorLog& errors) {
       "Initial field: V0 = grad f with f = |grad(G*I)| (Xu & Prince), or V0 = grad(G*I) "
       "(tube detection). Changing it restarts the iterations.");
 
+  // Storage of the Euler fields (first paper: 16-bit storage, texture vs global vs local).
+  int precision = static_cast<int>(session.precision());
+  if (ImGui::Combo("precision", &precision, "float32\0float16\0snorm16\0"))
+    errors.guard("Changing the precision", [&] {
+      session.setStorage(static_cast<Precision>(precision), session.memory());
+    });
+  int memory = static_cast<int>(session.memory());
+  if (ImGui::Combo("memory", &memory, "buffers\0images\0local tiles\0"))
+    errors.guard("Changing the memory kind", [&] {
+      session.setStorage(session.precision(), static_cast<MemoryKind>(memory));
+    });
+  helpMarker(
+      "Where and how the field lives on the device. 16-bit storage halves the memory traffic "
+      "and loses some accuracy (docs/ACCURACY.md); local tiles run several iterations per "
+      "launch. Changing either restarts the iterations.");
+  if (!session.storageNote().empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.3f, 1.0f), "%s", session.storageNote().c_str());
+    ImGui::PopTextWrapPos();
+  }
+
   // The spec's range is for headless totals; per frame, more than a few thousand only
   // freezes the window.
   const ParamSpec& itSpec = findSpec(specs, "iterations");

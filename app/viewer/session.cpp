@@ -25,6 +25,7 @@ std::string formatMu(double v) {
 Session::Session(const app::Options& options)
     : sigma_(options.gvf.sigma),
       v0Mode_(options.gvf.v0Mode),
+      storage_(options.storage),
       requestedMu_(options.gvf.mu),
       itersPerFrame_(std::max(options.gvf.iterationsPerFrame, 0)) {
   // --iterations means "per frame" in the viewer (see the help text), but the parser only
@@ -62,6 +63,18 @@ void Session::setSigma(double sigma) {
   rebuild(image_, imageName_, sigma, v0Mode_);  // a copy: image_ stays if this throws
 }
 
+void Session::setStorage(Precision precision, std::optional<MemoryKind> memory) {
+  const EulerOptions before = storage_;
+  storage_.precision = precision;
+  storage_.memory = memory;
+  try {
+    rebuild(image_, imageName_, sigma_, v0Mode_);
+  } catch (...) {
+    storage_ = before;  // the old solver stays, and so do its options
+    throw;
+  }
+}
+
 void Session::setV0Mode(V0Mode mode) {
   if (mode != v0Mode_) rebuild(image_, imageName_, sigma_, mode);
 }
@@ -72,7 +85,7 @@ void Session::rebuild(Image2D image, std::string name, double sigma, V0Mode mode
   double bound = std::min(EulerSolver::stabilityBound(input.maxV0Squared),
                           findSpec(gvfParamSpecs(), "mu").maxValue);
   double mu = clampMu(requestedMu_, bound);
-  auto solver = std::make_unique<EulerSolver>(ctx_, std::move(input), mu);
+  auto solver = std::make_unique<EulerSolver>(ctx_, std::move(input), mu, storage_);
   solver_ = std::move(solver);
   image_ = std::move(image);
   imageName_ = std::move(name);

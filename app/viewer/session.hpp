@@ -6,6 +6,7 @@
 #include <deque>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "cli/options.hpp"
@@ -27,6 +28,8 @@ class Session {
 
   void setSigma(double sigma);  // rebuilds the input and the solver
   void setV0Mode(V0Mode mode);  // likewise
+  // Precision and memory kind of the Euler fields; rebuilds the solver (see storageNote()).
+  void setStorage(Precision precision, std::optional<MemoryKind> memory);
   // Clamps to the stability bound (and says so in notice()); never runs an unstable step.
   void setMu(double mu);
   void setIterationsPerFrame(int n);
@@ -48,6 +51,10 @@ class Session {
   const std::string& imageName() const { return imageName_; }
   double sigma() const { return sigma_; }
   V0Mode v0Mode() const { return v0Mode_; }
+  Precision precision() const { return solver_->precision(); }
+  MemoryKind memory() const { return solver_->memory(); }
+  // The fallback the solver took for the requested memory kind, if any.
+  const std::string& storageNote() const { return solver_->note(); }
   double mu() const { return solver_->mu(); }
   double muBound() const;  // min(stability bound, parameter range)
   int iterationsPerFrame() const { return itersPerFrame_; }
@@ -76,6 +83,7 @@ class Session {
   std::string imageName_;
   double sigma_ = 1.0;
   V0Mode v0Mode_ = V0Mode::EdgeGradient;
+  EulerOptions storage_;
   double requestedMu_ = 0.15;
   int itersPerFrame_ = 16;
   bool running_ = true;

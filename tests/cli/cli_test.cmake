@@ -114,6 +114,17 @@ if(NOT last_err MATCHES "outside")
   message(FATAL_ERROR "snake outside the image: ${last_err}")
 endif()
 
+# 16-bit storage in local tiles: same report, with the storage described.
+run_gvflab(TRUE --headless --phantom room --phantom-size 80 --iterations 30 --precision f16
+           --memory local --report ${WORK}/r16.json)
+file(READ ${WORK}/r16.json report16)
+string(JSON p16 GET "${report16}" precision)
+string(JSON m16 GET "${report16}" memory)
+string(JSON b16 GET "${report16}" device_bytes)
+if(NOT p16 STREQUAL "f16" OR NOT m16 STREQUAL "local" OR NOT b16 EQUAL 76800)  # 80*80*12
+  message(FATAL_ERROR "16-bit report: ${report16}")
+endif()
+
 # Bad inputs: one line on stderr, non-zero exit, no output left behind.
 file(WRITE ${WORK}/empty.png "")
 file(WRITE ${WORK}/text.png "not an image")

@@ -26,6 +26,20 @@ TEST_CASE("options parse the documented flags") {
   CHECK(parseOptions({}).gvf.mu == findSpec(gvfParamSpecs(), "mu").defaultValue);
 }
 
+TEST_CASE("storage flags pick precision and memory") {
+  Options o = parseOptions({"--headless", "--phantom", "u", "--precision", "snorm16", "--memory",
+                            "image"});
+  CHECK(o.storage.precision == Precision::SNorm16);
+  REQUIRE(o.storage.memory.has_value());
+  CHECK(*o.storage.memory == MemoryKind::Image);
+  CHECK_FALSE(parseOptions({"--memory", "auto"}).storage.memory.has_value());
+  CHECK(parseOptions({}).storage.precision == Precision::F32);
+  CHECK_THROWS_WITH_AS(parseOptions({"--precision", "f64"}), doctest::Contains("f16"),
+                       ParameterError);
+  CHECK_THROWS_WITH_AS(parseOptions({"--memory", "texture"}), doctest::Contains("buffer"),
+                       ParameterError);
+}
+
 TEST_CASE("bad command lines give one sentence each") {
   CHECK_THROWS_WITH_AS(parseOptions({"--mu", "abc"}), doctest::Contains("needs a number"),
                        ParameterError);
