@@ -12,6 +12,7 @@
 #define ST_EXTENT 8
 
 #define MAX_LOCAL 256
+#define MOVE_CAP 1024  // moving nodes compacted in region_apply
 #define ROWS_PER_ITEM 4
 
 __constant int2 kDir[8] = {(int2)(1, 0),  (int2)(1, 1),   (int2)(0, 1),  (int2)(-1, 1),
@@ -231,8 +232,15 @@ __kernel void region_apply(__global int2* nodes, int n, __global const int* phas
   __local double lb[MAX_LOCAL];
   __local int li[MAX_LOCAL];
   __local int applyAll;
+  // The moving nodes, compacted with their moves' bounding boxes: the pairwise conflict test
+  // then runs over the few moving nodes, not over every node of the phase.
+  __local int mvM[MOVE_CAP];
+  __local int4 mvBox[MOVE_CAP];
+  __local int mvCount;
   const int t = get_local_id(0), g = get_local_size(0);
   const double c0 = as_double(state[ST_CRIT]);
+  if (t == 0) mvCount = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
   for (int m = t; m < mcount; m += g) {
     int bw = -1;
     double best = INFINITY;
@@ -240,24 +248,45 @@ __kernel void region_apply(__global int2* nodes, int n, __global const int* phas
       double v = candCrit[8 * m + w];
       if (v < best) best = v, bw = w;
     }
-    moveDir[m] = best < c0 - region_eps(c0) ? bw : -1;
+    const int dir = best < c0 - region_eps(c0) ? bw : -1;
+    moveDir[m] = dir;
     bestCrit[m] = best;
+    if (dir >= 0) {
+      const int slot = atomic_inc(&mvCount);
+      if (slot < MOVE_CAP) {
+        const int i = phaseNodes[m];
+        const int2 q = nodes[i] + d * kDir[dir];
+        const int2 a = nodes[(i + n - 1) % n], b = nodes[(i + 1) % n];
+        const int2 lo = min(min(a, b), q), hi = max(max(a, b), q);
+        mvM[slot] = m;
+        mvBox[slot] = (int4)(lo.x, lo.y, hi.x, hi.y);
+      }
+    }
   }
-  barrier(CLK_GLOBAL_MEM_FENCE);
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  const int moving = mvCount;
   for (int m = t; m < mcount; m += g) {
     int k = moveDir[m] >= 0;
     if (k) {
       const int i1 = phaseNodes[m];
       const int2 q1 = nodes[i1] + d * kDir[moveDir[m]];
-      for (int o = 0; o < mcount && k; ++o) {
+      const int2 a1 = nodes[(i1 + n - 1) % n], b1 = nodes[(i1 + 1) % n];
+      const int2 lo1 = min(min(a1, b1), q1), hi1 = max(max(a1, b1), q1);
+      const int others = moving <= MOVE_CAP ? moving : mcount;
+      for (int s = 0; s < others && k; ++s) {
+        const int o = moving <= MOVE_CAP ? mvM[s] : s;
         if (o == m || moveDir[o] < 0) continue;
         const int i2 = phaseNodes[o];
-        const int2 q2 = nodes[i2] + d * kDir[moveDir[o]];
-        const int2 a1 = nodes[(i1 + n - 1) % n], b1 = nodes[(i1 + 1) % n];
-        const int2 a2 = nodes[(i2 + n - 1) % n], b2 = nodes[(i2 + 1) % n];
-        const int2 lo1 = min(min(a1, b1), q1), hi1 = max(max(a1, b1), q1);
-        const int2 lo2 = min(min(a2, b2), q2), hi2 = max(max(a2, b2), q2);
-        if (hi1.x < lo2.x || hi2.x < lo1.x || hi1.y < lo2.y || hi2.y < lo1.y) continue;
+        int4 box2;
+        if (moving <= MOVE_CAP) {
+          box2 = mvBox[s];
+        } else {
+          const int2 q = nodes[i2] + d * kDir[moveDir[o]];
+          const int2 a2 = nodes[(i2 + n - 1) % n], b2 = nodes[(i2 + 1) % n];
+          const int2 lo = min(min(a2, b2), q), hi = max(max(a2, b2), q);
+          box2 = (int4)(lo.x, lo.y, hi.x, hi.y);
+        }
+        if (hi1.x < box2.x || box2.z < lo1.x || hi1.y < box2.y || box2.w < lo1.y) continue;
         if (moves_meet(nodes, n, i1, q1, i2, nodes[i2] + d * kDir[moveDir[o]])) k = 0;
       }
     }
