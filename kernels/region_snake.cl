@@ -162,51 +162,63 @@ __kernel void region_sum_current(__global const long* partial, int chunks, int n
   }
 }
 
-// ---- candidates: one work-item per (phase node m, direction w) ----
-// candCrit[8 m + w] = the criterion with node m moved there, +inf when the move is invalid
-// (outside the image, onto a neighbour, or its new segments meet the polygon).
-__kernel void region_evaluate(__global const int2* nodes, int n, __global const int* phaseNodes,
-                              int mcount, int d, int width, int height,
-                              __global const long* state, __global const long* cur,
-                              __global const long* partial, int chunks, int model,
-                              __global double* candCrit) {
-  const int gid = get_global_id(0);
-  if (gid >= 8 * mcount) return;
-  const int m = gid >> 3, w = gid & 7;
+// ---- candidates: one work-group of EVAL_G work-items per phase node m ----
+// candCrit[8 m + w] = the criterion with node m moved in direction w, +inf when the move is
+// invalid (outside the image, onto a neighbour, or its new segments meet the polygon). The
+// first 8 work-items evaluate the criteria; the O(n) crossing test, needed only when some
+// direction improves the criterion, is shared by the whole group (n / EVAL_G segments each).
+#define EVAL_G 64
+__kernel __attribute__((reqd_work_group_size(EVAL_G, 1, 1)))
+void region_evaluate(__global const int2* nodes, int n, __global const int* phaseNodes,
+                     int mcount, int d, int width, int height, __global const long* state,
+                     __global const long* cur, __global const long* partial, int chunks,
+                     int model, __global double* candCrit) {
+  __local double crit[8];
+  __local int blocked[8];
+  const int m = get_group_id(0), t = get_local_id(0);
+  if (m >= mcount) return;  // uniform for the whole group
   const int i = phaseNodes[m];
   const int ip = (i + n - 1) % n, in = (i + 1) % n;
   const int2 prev = nodes[ip], next = nodes[in];
-  const int2 q = nodes[i] + d * kDir[w];
-  const bool inside = q.x >= 0 && q.y >= 0 && q.x < width && q.y < height &&
-                      !same_point(q, prev) && !same_point(q, next) &&
-                      !shared_end_overlap(q, prev, next);
-  double crit = INFINITY;
-  if (inside) {
-    long3 t = (long3)(state[0], state[1], state[2]) - cur_at(cur, ip) - cur_at(cur, i) +
-              chunk_sum(partial, 16 * m + 2 * w, chunks) +
-              chunk_sum(partial, 16 * m + 2 * w + 1, chunks);
-    crit = region_criterion(t.x, t.y, t.z, state, model);
-  }
-  // The O(n) crossing test only for moves that would be taken: most candidates do not improve.
   const double c0 = as_double(state[ST_CRIT]);
-  if (crit < c0 - region_eps(c0)) {
-    const int2 lo = min(min(prev, next), q), hi = max(max(prev, next), q);
-    for (int j = 0; j < n; ++j) {
+  if (t < 8) {
+    const int2 q = nodes[i] + d * kDir[t];
+    const bool inside = q.x >= 0 && q.y >= 0 && q.x < width && q.y < height &&
+                        !same_point(q, prev) && !same_point(q, next) &&
+                        !shared_end_overlap(q, prev, next);
+    double c = INFINITY;
+    if (inside) {
+      long3 tt = (long3)(state[0], state[1], state[2]) - cur_at(cur, ip) - cur_at(cur, i) +
+                 chunk_sum(partial, 16 * m + 2 * t, chunks) +
+                 chunk_sum(partial, 16 * m + 2 * t + 1, chunks);
+      c = region_criterion(tt.x, tt.y, tt.z, state, model);
+    }
+    crit[t] = c;
+    blocked[t] = 0;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int improving = 0;  // bit w: direction w would be taken
+  for (int w = 0; w < 8; ++w) improving |= (crit[w] < c0 - region_eps(c0)) << w;
+  if (improving) {
+    const int jp = (i + n - 2) % n;
+    for (int j = t; j < n; j += EVAL_G) {
       if (j == ip || j == i) continue;
       const int2 c = nodes[j], e = nodes[(j + 1) % n];
-      // Bounding boxes first: most segments are far from the moved node.
-      if (max(c.x, e.x) < lo.x || min(c.x, e.x) > hi.x || max(c.y, e.y) < lo.y ||
-          min(c.y, e.y) > hi.y)
-        continue;
-      const bool aShares = j == (i + n - 2) % n, bShares = j == in;
-      if ((aShares ? shared_end_overlap(prev, q, c) : segments_intersect(prev, q, c, e)) ||
-          (bShares ? shared_end_overlap(next, q, e) : segments_intersect(q, next, c, e))) {
-        crit = INFINITY;
-        break;
+      const int2 slo = min(c, e), shi = max(c, e);
+      for (int w = 0; w < 8; ++w) {
+        if (!(improving >> w & 1)) continue;
+        const int2 q = nodes[i] + d * kDir[w];
+        const int2 lo = min(min(prev, next), q), hi = max(max(prev, next), q);
+        // Bounding boxes first: most segments are far from the moved node.
+        if (shi.x < lo.x || slo.x > hi.x || shi.y < lo.y || slo.y > hi.y) continue;
+        if ((j == jp ? shared_end_overlap(prev, q, c) : segments_intersect(prev, q, c, e)) ||
+            (j == in ? shared_end_overlap(next, q, e) : segments_intersect(q, next, c, e)))
+          blocked[w] = 1;  // every writer stores the same value
       }
     }
   }
-  candCrit[gid] = crit;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (t < 8) candCrit[8 * m + t] = blocked[t] ? INFINITY : crit[t];
 }
 
 bool moves_meet(__global const int2* nodes, int n, int i1, int2 q1, int i2, int2 q2) {

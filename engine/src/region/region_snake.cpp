@@ -16,6 +16,7 @@ namespace gvflab {
 namespace {
 
 constexpr int kRowsPerItem = 4;  // = ROWS_PER_ITEM in region_snake.cl
+constexpr int kEvalGroup = 64;  // = EVAL_G in region_snake.cl
 constexpr int kMaxLocal = 256;   // = MAX_LOCAL in region_snake.cl and PREFIX_MAX_G
 constexpr int kStateLongs = 16;
 
@@ -291,7 +292,7 @@ void RegionSnake::runPhase(int p, int stepInBatch) {
   evaluate_.setArg(4, d_), evaluate_.setArg(5, width_), evaluate_.setArg(6, height_);
   evaluate_.setArg(7, state_), evaluate_.setArg(8, cur_), evaluate_.setArg(9, partial_);
   evaluate_.setArg(10, chunks), evaluate_.setArg(11, model), evaluate_.setArg(12, candCrit_);
-  detail::enqueue1D(*ctx_, evaluate_, "region_evaluate", std::size_t(8) * m, 64);
+  detail::enqueue1D(*ctx_, evaluate_, "region_evaluate", std::size_t(kEvalGroup) * m, kEvalGroup);
   apply_.setArg(0, nodes_), apply_.setArg(1, n_), apply_.setArg(2, list), apply_.setArg(3, m);
   apply_.setArg(4, d_), apply_.setArg(5, state_), apply_.setArg(6, cur_);
   apply_.setArg(7, partial_), apply_.setArg(8, chunks), apply_.setArg(9, model);
