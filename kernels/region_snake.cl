@@ -244,6 +244,7 @@ __kernel void region_apply(__global int2* nodes, int n, __global const int* phas
   __local double lb[MAX_LOCAL];
   __local int li[MAX_LOCAL];
   __local int applyAll;
+  __local long keptTotal;  // moves that pass the conflict test
   // The moving nodes, compacted with their moves' bounding boxes: the pairwise conflict test
   // then runs over the few moving nodes, not over every node of the phase.
   __local int mvM[MOVE_CAP];
@@ -333,6 +334,7 @@ __kernel void region_apply(__global int2* nodes, int n, __global const int* phas
   }
   if (t == 0) {
     applyAll = 0;
+    keptTotal = lk[0];
     if (li[0] >= 0) {
       const long3 tj = (long3)(state[0] + ln[0], state[1] + l1[0], state[2] + l2[0]);
       const double cj = region_criterion(tj.x, tj.y, tj.z, state, model);
@@ -368,12 +370,7 @@ __kernel void region_apply(__global int2* nodes, int n, __global const int* phas
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   if (t == 0 && single >= 0) {
-    int applied = 0;
-    if (applyAll) {
-      for (int m = 0; m < mcount; ++m) applied += moveDir[m] >= 0 && keep[m];
-    } else {
-      applied = 1;
-    }
+    const long applied = applyAll ? keptTotal : 1;
     state[0] = ln[0], state[1] = l1[0], state[2] = l2[0];
     state[ST_CRIT] = as_long(region_criterion(ln[0], l1[0], l2[0], state, model));
     state[ST_MOVES] += applied;
