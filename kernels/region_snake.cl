@@ -245,6 +245,8 @@ __kernel void region_apply(__global int2* nodes, int n, __global const int* phas
   __local int li[MAX_LOCAL];
   __local int applyAll;
   __local long keptTotal;  // moves that pass the conflict test
+  __local long newTot[3];  // totals of the polygon after this phase
+  __local int newExt;      // an upper bound of its largest vertical segment extent
   // The moving nodes, compacted with their moves' bounding boxes: the pairwise conflict test
   // then runs over the few moving nodes, not over every node of the phase.
   __local int mvM[MOVE_CAP];
@@ -335,11 +337,26 @@ __kernel void region_apply(__global int2* nodes, int n, __global const int* phas
   if (t == 0) {
     applyAll = 0;
     keptTotal = lk[0];
+    long3 nt = (long3)(state[0], state[1], state[2]);
     if (li[0] >= 0) {
-      const long3 tj = (long3)(state[0] + ln[0], state[1] + l1[0], state[2] + l2[0]);
+      const long3 tj = nt + (long3)(ln[0], l1[0], l2[0]);
       const double cj = region_criterion(tj.x, tj.y, tj.z, state, model);
       applyAll = lk[0] > 0 && cj < c0 - region_eps(c0);
+      if (applyAll) {
+        nt = tj;
+      } else {  // only the single best move: its two segments replace the current two
+        const int m = li[0], i = phaseNodes[m], w = moveDir[m];
+        nt += chunk_sum(partial, 16 * m + 2 * w, chunks) +
+              chunk_sum(partial, 16 * m + 2 * w + 1, chunks) - cur_at(cur, (i + n - 1) % n) -
+              cur_at(cur, i);
+      }
     }
+    // The moved nodes' segments are disjoint (phase nodes are not adjacent), so the new totals
+    // are the old ones plus the applied moves' changes: exact integer sums, no pass over all
+    // segments. The extent only bounds row chunks; it may stay larger until the next
+    // iteration's region_sum_current recomputes it.
+    newTot[0] = nt.x, newTot[1] = nt.y, newTot[2] = nt.z;
+    newExt = (int)state[ST_EXTENT];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   const int single = li[0];
@@ -351,30 +368,17 @@ __kernel void region_apply(__global int2* nodes, int n, __global const int* phas
     const long3 cb = chunk_sum(partial, 16 * m + 2 * w + 1, chunks);
     cur[3 * ip] = ca.x, cur[3 * ip + 1] = ca.y, cur[3 * ip + 2] = ca.z;
     cur[3 * i] = cb.x, cur[3 * i + 1] = cb.y, cur[3 * i + 2] = cb.z;
-    nodes[i] += d * kDir[w];
-  }
-  barrier(CLK_GLOBAL_MEM_FENCE);
-  // New totals and the largest vertical extent (bounds the next launch's row chunks).
-  long3 tot = (long3)(0);
-  long ext = 0;
-  for (int j = t; j < n; j += g) {
-    tot += cur_at(cur, j);
-    ext = max(ext, (long)abs(nodes[(j + 1) % n].y - nodes[j].y));
+    const int2 q = nodes[i] + d * kDir[w];
+    nodes[i] = q;
+    atomic_max(&newExt, (int)max(abs(q.y - nodes[ip].y), abs(nodes[(i + 1) % n].y - q.y)));
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  ln[t] = tot.x, l1[t] = tot.y, l2[t] = tot.z, lk[t] = ext;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int h = g / 2; h > 0; h >>= 1) {
-    if (t < h) ln[t] += ln[t + h], l1[t] += l1[t + h], l2[t] += l2[t + h],
-               lk[t] = max(lk[t], lk[t + h]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
   if (t == 0 && single >= 0) {
     const long applied = applyAll ? keptTotal : 1;
-    state[0] = ln[0], state[1] = l1[0], state[2] = l2[0];
-    state[ST_CRIT] = as_long(region_criterion(ln[0], l1[0], l2[0], state, model));
+    state[0] = newTot[0], state[1] = newTot[1], state[2] = newTot[2];
+    state[ST_CRIT] = as_long(region_criterion(newTot[0], newTot[1], newTot[2], state, model));
     state[ST_MOVES] += applied;
     state[9] = stepIndex;
   }
-  if (t == 0) state[ST_EXTENT] = lk[0];
+  if (t == 0) state[ST_EXTENT] = newExt;
 }
