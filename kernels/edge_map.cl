@@ -2,14 +2,7 @@
 // Boundary rule (the same in every kernel and in engine/src/reference): a read at index -1
 // returns index 1 and a read at n returns n-2, so central differences vanish at the border.
 
-int reflect_index(int i, int n) {
-  if (n == 1) return 0;
-  while (i < 0 || i >= n) {
-    if (i < 0) i = -i;
-    if (i >= n) i = 2 * n - 2 - i;
-  }
-  return i;
-}
+#include "boundary.clh"
 
 // Separable Gaussian, horizontal pass. w holds taps 0..r (symmetric).
 __kernel void blur_rows(__global const float* in, __global float* out, __constant float* w,

@@ -1,14 +1,7 @@
 // 3D edge map f = |∇(G_σ * I)| / max and V0 = ∇f (or ∇(G_σ * I)) on volumes, x fastest.
 // Same boundary rule as edge_map.cl: a read at -1 returns index 1, at n returns n-2.
 
-int reflect_index(int i, int n) {
-  if (n == 1) return 0;
-  while (i < 0 || i >= n) {
-    if (i < 0) i = -i;
-    if (i >= n) i = 2 * n - 2 - i;
-  }
-  return i;
-}
+#include "boundary.clh"
 
 // One pass of the separable Gaussian along `axis` (0 = x, 1 = y, 2 = z).
 __kernel void blur_axis(__global const float* in, __global float* out, __constant float* w,

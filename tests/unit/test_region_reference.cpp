@@ -9,31 +9,16 @@
 
 #include "gvflab/region_phantom.hpp"
 #include "gvflab/region_reference.hpp"
+#include "region_test_support.hpp"
 
 using namespace gvflab;
 namespace ref = gvflab::reference;
+using gvflab::test::randomStar;
+using gvflab::test::randomZ;
 
 namespace {
 
-std::vector<std::uint16_t> randomZ(int w, int h, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::vector<std::uint16_t> z(static_cast<std::size_t>(w) * h);
-  for (auto& v : z) v = static_cast<std::uint16_t>(rng() & 0xFFFF);
-  return z;
-}
 
-// A random star-shaped (hence simple) polygon around (cx, cy).
-std::vector<Point2i> randomStar(int w, int h, int nodes, std::mt19937& rng) {
-  std::vector<Point2i> p;
-  const double cx = w / 2.0, cy = h / 2.0, rmax = 0.45 * std::min(w, h);
-  std::uniform_real_distribution<double> u(0.2, 1.0);
-  for (int i = 0; i < nodes; ++i) {
-    const double a = 6.283185307179586 * i / nodes, r = rmax * u(rng);
-    p.push_back({static_cast<int>(std::lround(cx + r * std::cos(a))),
-                 static_cast<int>(std::lround(cy + r * std::sin(a)))});
-  }
-  return p;
-}
 
 RegionSums maskSums(const std::vector<std::uint16_t>& z, const std::vector<std::uint8_t>& mask) {
   RegionSums s;
