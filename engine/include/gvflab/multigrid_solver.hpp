@@ -63,6 +63,7 @@ class MultigridSolver : public Solver {
   void fullMultigridCycle();
 
   std::string name() const override { return "multigrid"; }
+  std::string kernelPrefix() const override { return "mg_"; }
   void step(int n) override;  // n iterations of `a` full-multigrid cycles each
   const cl::Buffer& field() override;
   double error() override;

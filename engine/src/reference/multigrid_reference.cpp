@@ -29,7 +29,8 @@ Shape3 coarser(Shape3 s) { return {(s[0] + 1) / 2, (s[1] + 1) / 2, (s[2] + 1) / 
 
 Field zeros(Shape3 s, int dims) {
   return Field{s[0], s[1],
-               std::vector<double>(static_cast<std::size_t>(dims) * s[0] * s[1] * s[2]), s[2]};
+               std::vector<double>(static_cast<std::size_t>(dims) * s[0] * s[1] * s[2]), s[2],
+               dims};
 }
 
 // The solver state shared by the cycles: S on every level, μ and the parameters.
@@ -155,7 +156,7 @@ std::vector<double> average(const std::vector<double>& in, Shape3 fine, Shape3 c
 
 Field restrictField(const Field& r) {
   const Shape3 c = coarser(shapeOf(r));
-  return Field{c[0], c[1], average(r.values, shapeOf(r), c, r.dims()), c[2]};
+  return Field{c[0], c[1], average(r.values, shapeOf(r), c, r.dims()), c[2], r.dims()};
 }
 
 Grid restrictGrid(const Grid& s) {
