@@ -19,7 +19,11 @@ struct Options {
   std::optional<std::string> phantom;  // u | room | blob
   int phantomSize = 256;
   GvfParams gvf;
-  int iterations = 500;  // headless total
+  int iterations = 500;  // headless total (with --target-error: the most to run)
+  std::string solver = "euler";  // --solver euler|multigrid
+  int mgA = 1, mgB = 2, mgC = 1;  // --mg-a, --mg-b, --mg-c (multigridParamSpecs)
+  std::optional<double> targetError;  // --target-error E: iterate until ε <= E
+  std::string precision = "f32";      // --precision f32|f16|snorm16
   std::string device;    // "", gpu, cpu or a name substring
   std::optional<std::string> kernelDir;
   std::optional<std::string> saveField;
