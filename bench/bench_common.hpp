@@ -23,6 +23,11 @@ struct BenchArgs {
   TileShape tile;        // --tile WxHxRxHALO for 2D local memory
   std::string markdown;  // accuracy: write the report here
   std::string image;     // accuracy: the real image (PGM/PPM)
+  // multigrid (second paper, Table 1): --depth D makes an N x N x D volume; 0 = 2D
+  int depth = 0;
+  double mu = 0.1;     // --mu (the paper's value); capped at Euler's stability bound
+  double sigma = 0.5;  // --sigma (the paper's value)
+  int mgA = 1, mgB = 2, mgC = 1;
   // region
   double mpix = 15;
   double snr = 2;
@@ -51,5 +56,6 @@ int runEuler(const BenchArgs& args, int dims, std::ostream& out);  // euler2d, e
 int runSizes(const BenchArgs& args, std::ostream& out);            // Fig. 5
 int runMemory(const BenchArgs& args, std::ostream& out);           // Figs. 6 and 7
 int runAccuracy(const BenchArgs& args, std::ostream& out);         // Table 3 -> ACCURACY.md
+int runMultigrid(const BenchArgs& args, std::ostream& out);        // second paper, Table 1
 
 }  // namespace gvflab::bench

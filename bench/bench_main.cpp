@@ -15,6 +15,7 @@ const char* kUsage =
     "Usage: gvflab-bench CASE [--size N] [--iterations K] [--repeats R] [--device D] [--json]\n"
     "                    [--precision f32|f16|snorm16|all] [--memory buffer|image|local|auto|all]\n"
     "                    [--mpix M] [--snr S] [--d-max D] [--min-segment L]\n"
+    "                    [--depth D] [--mu M] [--sigma S] [--mg-a A] [--mg-b B] [--mg-c C]\n"
     "Cases:\n"
     "  devices   list the OpenCL devices\n"
     "  euler2d   explicit Euler GVF on an N x N image, K iterations; reports ms/iteration,\n"
@@ -24,6 +25,10 @@ const char* kUsage =
     "  memory    device memory of the fields against the side (first paper, Figs. 6-7)\n"
     "  accuracy  16-bit against float32 errors (first paper, Table 3) [--image F.pgm]\n"
     "            [--markdown docs/ACCURACY.md]\n"
+    "  multigrid second paper, Table 1: Euler K iterations on an N x N blob (N x N x D with\n"
+    "            --depth D), then multigrid until it reaches the same error or lower; both\n"
+    "            times (kernel sum and span), iterations, errors and the speed-up per\n"
+    "            precision (mu 0.1, sigma 0.5, a 1, b 2, c 1 by default, as in the paper)\n"
     "  region    region snake (PLH) on a synthetic M-megapixel noisy star (default 15, SNR 2,\n"
     "            d_max 32, min segment 16); reports total, pre-computation and segmentation\n"
     "            times, steps, iterations, nodes, bytes per pixel and IoU (best of --repeats,\n"
@@ -71,6 +76,12 @@ int main(int argc, char** argv) {
       else if (args[i] == "--d-max") b.dMax = parseInt("--d-max", value(), 1, 1024);
       else if (args[i] == "--min-segment") b.minSegment = parseDouble("--min-segment", value(), 2, 1e5);
       else if (args[i] == "--json") b.json = true;
+      else if (args[i] == "--depth") b.depth = parseInt("--depth", value(), 2, 16384);
+      else if (args[i] == "--mu") b.mu = parseDouble("--mu", value(), 1e-6, 0.25);
+      else if (args[i] == "--sigma") b.sigma = parseDouble("--sigma", value(), 0, 20);
+      else if (args[i] == "--mg-a") b.mgA = parseInt("--mg-a", value(), 1, 16);
+      else if (args[i] == "--mg-b") b.mgB = parseInt("--mg-b", value(), 0, 16);
+      else if (args[i] == "--mg-c") b.mgC = parseInt("--mg-c", value(), 0, 16);
       else if (args[i] == "--precision") {
         const std::string v = value();
         b.precisions = v == "all" ? std::vector<gvflab::Precision>{gvflab::Precision::F32,
@@ -101,6 +112,10 @@ int main(int argc, char** argv) {
     if (args[0] == "sizes") return gvflab::bench::runSizes(b, std::cout);
     if (args[0] == "memory") return gvflab::bench::runMemory(b, std::cout);
     if (args[0] == "accuracy") return gvflab::bench::runAccuracy(b, std::cout);
+    if (args[0] == "multigrid") {
+      if (std::find(args.begin(), args.end(), "--repeats") == args.end()) b.repeats = 3;
+      return gvflab::bench::runMultigrid(b, std::cout);
+    }
     if (args[0] == "region") {
       if (std::find(args.begin(), args.end(), "--repeats") == args.end()) b.repeats = 3;
       return gvflab::bench::runRegion(b, std::cout);

@@ -12,14 +12,14 @@
 namespace gvflab::app {
 
 SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
-                                  EulerSolver& solver, const Image2D& image,
+                                  Solver& solver, const GvfInput& input, const Image2D& image,
                                   const Options& o) {
   const SnakeOptions& so = o.snakes;
   SnakeRunSummary out;
   if (!so.any()) return out;
   // The traditional force is ∇f; the solver's V0 is that only in the default V0 mode.
   GvfInput edgeInput = o.gvf.v0Mode == V0Mode::EdgeGradient
-                           ? solver.input()
+                           ? input
                            : buildGvfInput(*ctx, image, o.gvf.sigma, V0Mode::EdgeGradient);
   const cl::Buffer& gvf = solver.field();
   const cl::Buffer& traditional = edgeInput.v0;

@@ -5,7 +5,8 @@
 
 #include "cli/options.hpp"
 #include "gvflab/device.hpp"
-#include "gvflab/euler_solver.hpp"
+#include "gvflab/gvf_input.hpp"
+#include "gvflab/solver.hpp"
 
 namespace gvflab::app {
 
@@ -16,7 +17,7 @@ struct SnakeRunSummary {
 
 // Throws gvflab::Error (a snake outside the image, an unwritable file, ...).
 SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
-                                  EulerSolver& solver, const Image2D& image,
+                                  Solver& solver, const GvfInput& input, const Image2D& image,
                                   const Options& options);
 
 }  // namespace gvflab::app

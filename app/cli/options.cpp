@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "gvflab/error.hpp"
+#include "gvflab/field_storage.hpp"
+#include "gvflab/multigrid_solver.hpp"
 #include "gvflab/phantoms.hpp"
 
 namespace gvflab::app {
@@ -33,22 +35,30 @@ std::string helpText() {
   h << "gvflab - live Gradient Vector Flow and active contours on OpenCL\n\n"
        "Usage:\n"
        "  gvflab [IMAGE] [options]                 open the viewer (default: the U phantom)\n"
-       "  gvflab --headless (IMAGE | --phantom NAME) [options]\n"
+       "  gvflab --headless (IMAGE | VOLUME | --phantom NAME) [options]\n"
+       "  (VOLUME: .nii, .nii.gz, or a 3D .mha/.mhd; GVF then runs in 3D)\n"
        "  gvflab --list-devices | --help | --version\n\n"
        "Options:\n";
   for (const auto& s : gvfParamSpecs())
     h << "  --" << s.key << " V" << std::string(s.key.size() < 12 ? 12 - s.key.size() : 1, ' ')
       << s.help << " [" << s.minValue << ", " << s.maxValue << "], default " << s.defaultValue
       << "\n";
-  h << "  --precision P        field storage: f32 (default), f16, snorm16\n"
-       "  --memory M           buffer, image, local (tiles, several iterations per launch) or\n"
-       "                       auto (local on GPUs, buffer on CPUs)\n";
-  h << "  --v0 edge|image      V0 = grad of the edge map (default) or of the smoothed image\n"
+  for (const auto& s : multigridParamSpecs())
+    h << "  --" << s.key << " N" << std::string(s.key.size() < 12 ? 12 - s.key.size() : 1, ' ')
+      << s.help << " [" << s.minValue << ", " << s.maxValue << "], default " << s.defaultValue
+      << "\n";
+  h << "  --solver euler|multigrid  GVF solver (default euler; multigrid: the second paper)\n"
+       "  --target-error E     headless: iterate until the error (eq. 9) <= E, at most\n"
+       "                       --iterations; reports the iterations and the time it took\n"
+       "  --precision P        field storage: f32 (default), f16, snorm16\n"
+       "  --memory M           Euler: buffer, image, local (tiles, several iterations per\n"
+       "                       launch) or auto (local on GPUs, buffer on CPUs)\n"
+       "  --v0 edge|image      V0 = grad of the edge map (default) or of the smoothed image\n"
        "  --phantom NAME       built-in image: u, room, blob\n"
        "  --phantom-size N     side of the phantom in pixels (default 256)\n"
        "  --device D           gpu, cpu, or part of a device name (default: a GPU if any)\n"
        "  --kernel-dir DIR     load kernels/*.cl from DIR instead of the built-in copies\n"
-       "  --save-field F.mha   write the field (2-channel MetaImage, float)\n"
+       "  --save-field F.mha   write the field (MetaImage, float: 2 channels, 3 for volumes)\n"
        "  --save-magnitude F.png  write |V| scaled to its maximum\n"
        "  --report R.json      write solver, iterations, error, opencl_ms, wall_ms\n"
        "  --region-snake [X,Y,W,H]  segment with the region snake (PLH) instead of GVF, from\n"
@@ -89,6 +99,18 @@ Options parseOptions(const std::vector<std::string>& args) {
       o.gvf.sigma = parseSpec("sigma", value());
     } else if (a == "--iterations") {
       o.iterations = static_cast<int>(parseSpec("iterations", value()));
+    } else if (a == "--solver") {
+      o.solver = value();
+      if (o.solver != "euler" && o.solver != "multigrid")
+        throw ParameterError("--solver must be 'euler' or 'multigrid', not '" + o.solver + "'.");
+    } else if (a == "--mg-a" || a == "--mg-b" || a == "--mg-c") {
+      const double v = parseNumber(flagName, value());
+      validate(findSpec(multigridParamSpecs(), flagName), v);
+      (a == "--mg-a" ? o.mgA : a == "--mg-b" ? o.mgB : o.mgC) = static_cast<int>(v);
+    } else if (a == "--target-error") {
+      const double v = parseNumber(flagName, value());
+      if (!(v > 0)) throw ParameterError("--target-error must be a positive number.");
+      o.targetError = v;
     } else if (a == "--v0") {
       std::string v = value();
       if (v == "edge") o.gvf.v0Mode = V0Mode::EdgeGradient;

@@ -20,8 +20,11 @@ struct Options {
   std::optional<std::string> phantom;  // u | room | blob
   int phantomSize = 256;
   GvfParams gvf;
-  EulerOptions storage;  // --precision, --memory
-  int iterations = 500;  // headless total
+  EulerOptions storage;  // --precision (both solvers), --memory (Euler)
+  int iterations = 500;  // headless total (with --target-error: the most to run)
+  std::string solver = "euler";  // --solver euler|multigrid
+  int mgA = 1, mgB = 2, mgC = 1;  // --mg-a, --mg-b, --mg-c (multigridParamSpecs)
+  std::optional<double> targetError;  // --target-error E: iterate until ε <= E
   std::string device;    // "", gpu, cpu or a name substring
   std::optional<std::string> kernelDir;
   std::optional<std::string> saveField;

@@ -161,6 +161,72 @@ run_gvflab(TRUE --headless --phantom blob --phantom-size 64 --region-snake 4,4,5
            --noise gamma --save-contours ${WORK}/c2.json)
 run_gvflab(FALSE --headless --phantom blob --phantom-size 64 --region-snake 200,200,50,50
            --save-contours ${WORK}/bad_c.json)
+
+# Multigrid and --target-error: both solvers reach the same ε; multigrid in far fewer
+# iterations; the report names the solver, its parameters and whether the target was reached.
+foreach(solver euler multigrid)
+  run_gvflab(TRUE --headless --phantom u --phantom-size 64 --mu 0.1 --solver ${solver}
+             --target-error 2e-5 --iterations 20000 --report ${WORK}/t_${solver}.json)
+  file(READ ${WORK}/t_${solver}.json treport)
+  string(JSON s GET "${treport}" solver)
+  string(JSON e GET "${treport}" error)
+  string(JSON reached GET "${treport}" reached)
+  string(JSON it_${solver} GET "${treport}" iterations)
+  if(NOT s STREQUAL solver OR NOT reached OR e GREATER 2e-5)
+    message(FATAL_ERROR "target-error run of ${solver}: ${treport}")
+  endif()
+endforeach()
+if(NOT it_multigrid LESS 6 OR NOT it_euler GREATER 200)
+  message(FATAL_ERROR "iterations to 2e-5: euler ${it_euler}, multigrid ${it_multigrid}")
+endif()
+run_gvflab(TRUE --headless --phantom u --phantom-size 64 --solver multigrid --mg-a 2 --mg-b 1
+           --mg-c 2 --iterations 1 --report ${WORK}/mg.json)
+file(READ ${WORK}/mg.json mreport)
+string(JSON ma GET "${mreport}" mg_a)
+string(JSON mb GET "${mreport}" mg_b)
+string(JSON levels GET "${mreport}" levels)
+if(NOT ma EQUAL 2 OR NOT mb EQUAL 1 OR NOT levels EQUAL 6)
+  message(FATAL_ERROR "multigrid report: ${mreport}")
+endif()
+run_gvflab(FALSE --headless --phantom u --solver jacobi)
+run_gvflab(FALSE --headless --phantom u --solver multigrid --mg-b 0 --mg-c 0)
+run_gvflab(FALSE --headless --phantom u --target-error -1)
+
+# A volume (3D MetaImage, .mhd + raw of printable bytes: a bright ball in a dark box) runs
+# in 3D and --save-field writes a 3-channel MetaImage.
+set(raw "")
+foreach(z RANGE 11)
+  foreach(y RANGE 13)
+    foreach(x RANGE 15)
+      math(EXPR r2 "(${x} - 7) * (${x} - 7) + (${y} - 6) * (${y} - 6) + (${z} - 6) * (${z} - 6)")
+      if(r2 LESS 16)
+        string(APPEND raw "z")
+      else()
+        string(APPEND raw "A")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+file(WRITE ${WORK}/ball.raw "${raw}")
+file(WRITE ${WORK}/ball.mhd "ObjectType = Image\nNDims = 3\nDimSize = 16 14 12\n"
+     "ElementType = MET_UCHAR\nElementDataFile = ball.raw\n")
+run_gvflab(TRUE --headless ${WORK}/ball.mhd --solver multigrid --mu 0.1 --target-error 1e-6
+           --save-field ${WORK}/f3.mha --report ${WORK}/r3.json)
+file(READ ${WORK}/r3.json r3)
+string(JSON depth GET "${r3}" depth)
+string(JSON reached GET "${r3}" reached)
+file(READ ${WORK}/f3.mha f3head LIMIT 300)
+if(NOT depth EQUAL 12 OR NOT reached OR NOT f3head MATCHES "DimSize = 16 14 12"
+   OR NOT f3head MATCHES "ElementNumberOfChannels = 3")
+  message(FATAL_ERROR "3D run: ${r3} / ${f3head}")
+endif()
+file(SIZE ${WORK}/f3.mha f3size)
+if(f3size LESS 32256)  # 16 * 14 * 12 voxels * 3 floats
+  message(FATAL_ERROR "3D field too small: ${f3size} bytes")
+endif()
+run_gvflab(TRUE --headless ${WORK}/ball.mhd --solver euler --mu 0.1 --iterations 50)
+file(WRITE ${WORK}/not_nifti.nii "not a nifti file at all")
+run_gvflab(FALSE --headless ${WORK}/not_nifti.nii)
 file(GLOB leftovers ${WORK}/bad* ${WORK}/.*tmp*)
 if(leftovers)
   message(FATAL_ERROR "failed runs left files behind: ${leftovers}")

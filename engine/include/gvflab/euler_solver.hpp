@@ -56,6 +56,7 @@ class EulerSolver : public Solver {
   const GvfInput& input() const { return input_; }
 
   std::string name() const override { return "euler"; }
+  std::string kernelPrefix() const override { return "gvf_euler"; }
   void step(int n) override;
   const cl::Buffer& field() override;
   double error() override;
@@ -89,8 +90,9 @@ class EulerSolver : public Solver {
 };
 
 // Refuses (ResourceError) a solve whose fields would not fit the device, naming the bytes,
-// the limit, and what would fit instead (16-bit storage, a smaller size).
+// the limit, and what would fit instead (16-bit storage, a smaller size). extraBytesPerPoint:
+// what the solver holds beside its `fields` full fields (multigrid's coarser levels).
 void checkSolverFits(const ComputeContext& ctx, FieldShape shape, Precision precision,
-                     int fields = 3);
+                     int fields = 3, double extraBytesPerPoint = 0);
 
 }  // namespace gvflab

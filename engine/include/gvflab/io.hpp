@@ -12,6 +12,13 @@ void writeMetaImageField(const std::filesystem::path& path, const Field2D& field
 Field2D readMetaImageField(const std::filesystem::path& path);
 // Scalar MetaImage (.mha or .mhd + raw) 2D image, any common element type, rescaled to [0, 1].
 Image2D readMetaImage(const std::filesystem::path& path);
+// The same for a 3D volume (x fastest), rescaled to [0, 1].
+Volume readMetaImageVolume(const std::filesystem::path& path);
+// NDims of a MetaImage header (2 or 3), to route a file to the image or the volume reader.
+int metaImageDimensions(const std::filesystem::path& path);
+// 3D vector field: 3 channels, MET_FLOAT, little-endian, data inline.
+void writeMetaImageField3D(const std::filesystem::path& path, const Field3D& field);
+Field3D readMetaImageField3D(const std::filesystem::path& path);
 
 // 8-bit grey PNG; values are clamped to [0, 1].
 void writePngGray(const std::filesystem::path& path, const Image2D& image);

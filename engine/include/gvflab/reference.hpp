@@ -28,7 +28,10 @@ struct Field {
   int height = 0;
   std::vector<double> values;
   int depth = 1;
-  int dims() const { return depth > 1 ? 3 : 2; }
+  // Components per point; 0: 3 when depth > 1, else 2. Set to 3 for a one-slice level of a
+  // 3D multigrid pyramid.
+  int components = 0;
+  int dims() const { return components ? components : (depth > 1 ? 3 : 2); }
   std::size_t count() const { return static_cast<std::size_t>(width) * height * depth; }
 };
 

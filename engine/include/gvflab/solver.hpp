@@ -1,5 +1,5 @@
 #pragma once
-// The solver interface shared by every GVF solver (Euler now, multigrid later), 2D and 3D.
+// The solver interface shared by every GVF solver (Euler, multigrid), 2D and 3D.
 #include <string>
 
 #include "gvflab/cl.hpp"
@@ -11,6 +11,8 @@ class Solver {
  public:
   virtual ~Solver() = default;
   virtual std::string name() const = 0;
+  // Profiler names of the solver's iteration kernels start with this (its OpenCL time).
+  virtual std::string kernelPrefix() const = 0;
   // Advances n iterations; kernel events go to the context's profiler.
   virtual void step(int n) = 0;
   // The current field on the device in the float32 interleaved layout (float2 per pixel in

@@ -56,16 +56,17 @@ std::string sizeText(FieldShape s) {
 }  // namespace
 
 void checkSolverFits(const ComputeContext& ctx, FieldShape shape, Precision precision,
-                     int fields) {
+                     int fields, double extraBytesPerPoint) {
   const auto& info = ctx.info();
   const std::uint64_t one = fieldBytes(shape, precision);
-  const std::uint64_t need = one * fields;
+  const std::uint64_t need =
+      one * fields + static_cast<std::uint64_t>(extraBytesPerPoint * double(shape.count()));
   // Leave room for the input (f and float32 V0) that stays resident beside the solver.
   const std::uint64_t inputBytes = shape.count() * (4 + 4 * shape.dims());
   const bool tooBigBuffer = one > info.maxAllocBytes;
   const bool tooBigTotal = need + inputBytes > info.globalMemBytes;
   if (!tooBigBuffer && !tooBigTotal) return;
-  const int perPoint = fields * shape.dims() * bytesPerComponent(precision);
+  const double perPoint = fields * shape.dims() * bytesPerComponent(precision) + extraBytesPerPoint;
   const double budget = std::min<double>(static_cast<double>(info.maxAllocBytes) * fields,
                                          static_cast<double>(info.globalMemBytes)) /
                         (perPoint + 4 + 4 * shape.dims());
@@ -84,7 +85,8 @@ void checkSolverFits(const ComputeContext& ctx, FieldShape shape, Precision prec
   if (precision == Precision::F32) {
     FieldShape same = shape;
     const std::uint64_t half = fieldBytes(same, Precision::F16);
-    if (half <= info.maxAllocBytes && half * fields + inputBytes <= info.globalMemBytes)
+    if (half <= info.maxAllocBytes &&
+        half * fields + (need - one * fields) + inputBytes <= info.globalMemBytes)
       msg << "16-bit storage (--precision f16) would fit. ";
   }
   msg << "At this precision about " << side << (shape.dims() == 3 ? "^3 voxels" : "^2 pixels")

@@ -144,7 +144,74 @@ Raw readRaw(const std::filesystem::path& path) {
   return raw;
 }
 
+std::string fieldHeader(int dims, const int* size, int channels) {
+  std::ostringstream out;
+  out << "ObjectType = Image\nNDims = " << dims
+      << "\nBinaryData = True\nBinaryDataByteOrderMSB = False\nCompressedData = False\nDimSize =";
+  for (int i = 0; i < dims; ++i) out << " " << size[i];
+  out << "\nElementSpacing =";
+  for (int i = 0; i < dims; ++i) out << " 1";
+  out << "\nElementNumberOfChannels = " << channels
+      << "\nElementType = MET_FLOAT\nElementDataFile = LOCAL\n";
+  return out.str();
+}
+
+// Rescales to [0, 1]; refuses NaN and infinity.
+void normalise(const std::vector<double>& in, std::vector<float>& out,
+               const std::filesystem::path& path) {
+  double lo = in[0], hi = in[0];
+  for (double v : in) {
+    if (!std::isfinite(v)) throw InputError("'" + path.string() + "' contains NaN or infinity.");
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  out.resize(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i)
+    out[i] = hi > lo ? static_cast<float>((in[i] - lo) / (hi - lo)) : 0.0f;
+}
+
 }  // namespace
+
+void writeMetaImageField3D(const std::filesystem::path& path, const Field3D& field) {
+  const int size[3] = {field.width, field.height, field.depth};
+  std::string bytes = fieldHeader(3, size, 3);
+  bytes.append(reinterpret_cast<const char*>(field.data.data()), field.data.size() * sizeof(float));
+  writeFileAtomically(path, bytes);
+}
+
+Field3D readMetaImageField3D(const std::filesystem::path& path) {
+  Raw raw = readRaw(path);
+  if (raw.dims.size() != 3 || raw.channels != 3)
+    throw InputError("'" + path.string() + "' is not a 3D field with 3 channels.");
+  Field3D f(raw.dims[0], raw.dims[1], raw.dims[2]);
+  for (std::size_t i = 0; i < f.data.size(); ++i) f.data[i] = static_cast<float>(raw.values[i]);
+  return f;
+}
+
+Volume readMetaImageVolume(const std::filesystem::path& path) {
+  Raw raw = readRaw(path);
+  if (raw.dims.size() != 3 || raw.channels != 1)
+    throw InputError("'" + path.string() + "' is not a 3D scalar volume.");
+  Volume vol;
+  vol.width = raw.dims[0];
+  vol.height = raw.dims[1];
+  vol.depth = raw.dims[2];
+  normalise(raw.values, vol.voxels, path);
+  return vol;
+}
+
+int metaImageDimensions(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("Cannot open '" + path.string() + "'.");
+  std::string line;
+  while (std::getline(in, line) && line.find("ElementDataFile") == std::string::npos) {
+    if (line.rfind("NDims", 0) == 0) {
+      const auto eq = line.find('=');
+      if (eq != std::string::npos) return std::atoi(line.c_str() + eq + 1);
+    }
+  }
+  throw InputError("'" + path.string() + "' is not a MetaImage file (no NDims).");
+}
 
 void writeMetaImageField(const std::filesystem::path& path, const Field2D& field) {
   std::ostringstream out;

@@ -1,0 +1,56 @@
+#pragma once
+// Double-precision reference of the multigrid GVF operators (kernels/multigrid.cl) and of the
+// whole V-cycle / full-multigrid iteration. Tests compare the device against these.
+//
+// Discretisation (derived from seed eq. 2, μ∇²V − (V − V0)|V0|² = 0, per component):
+//   A_l v = μ/h_l² (Σ_neighbours v − 2·dims·v) − S_l v,   A_0 V = f_0 = −S_0 V0,
+// with S_0 = |V0|², h_l = 2^l, S_{l+1} = restrict(S_l) and the boundary rule of every kernel
+// (a read at −1 returns index 1, at n returns n − 2) at every level. At level 0 (h = 1) the
+// solution is exactly the fixed point of the unit-step Euler iteration. Gauss-Seidel solves
+// the point equation for v:  v = (k Σ_neighbours − f) / (2·dims·k + S),  k = μ/h².
+// (The paper's eq. 4 has h²S where this has 2h²S once both sides are doubled; its eq. 5, the
+// residual, agrees with A above.)
+#include <array>
+#include <vector>
+
+#include "gvflab/reference.hpp"
+
+namespace gvflab::reference {
+
+using Shape3 = std::array<int, 3>;  // width, height, depth
+
+// The level pyramid: level 0 is the input size; each coarser level halves every axis rounding
+// up (an axis of 1 stays 1) until no side exceeds 2. Nothing is cropped.
+std::vector<Shape3> multigridLevels(int width, int height, int depth);
+
+// f_0 = −|V0|² V0 and S_0 = |V0|².
+Field multigridRhs(const Field& v0);
+Grid multigridS(const Field& v0);
+
+// One colour pass of red-black Gauss-Seidel in place: points with (x + y + z) % 2 == colour.
+void smoothColour(Field& v, const Field& f, const Grid& s, double k, int colour);
+// `sweeps` times red then black.
+void smooth(Field& v, const Field& f, const Grid& s, double k, int sweeps);
+// f − A v.
+Field multigridResidual(const Field& v, const Field& f, const Grid& s, double k);
+// Average of the 2x2 (2x2x2) children; on an odd side the last cell's missing child is read
+// through the boundary rule (fine index n returns n − 2), so every cell averages 4 (8) values.
+Field restrictField(const Field& r);
+Grid restrictGrid(const Grid& s);
+// v += P e with nearest-cell prolongation, v(x) += e(x / 2) (paper eq. 8).
+void prolongAdd(Field& v, const Field& e);
+
+struct MultigridParams {
+  double mu = 0.1;
+  int a = 1;  // full-multigrid cycles per iteration
+  int b = 2;  // pre-smoothing sweeps
+  int c = 1;  // post-smoothing sweeps
+};
+
+// One V-cycle at level 0 on V (rhs f_0 from V0).
+Field multigridVCycle(Field v, const Field& v0, const MultigridParams& p);
+// `iterations` iterations of the solver: each runs `a` full-multigrid cycles on the residual
+// equation and adds the correction (paper Alg. 4, correction form).
+Field multigridIterate(Field v, const Field& v0, const MultigridParams& p, int iterations);
+
+}  // namespace gvflab::reference

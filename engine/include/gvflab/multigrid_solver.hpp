@@ -1,0 +1,114 @@
+#pragma once
+// Full-multigrid GVF (second paper, Alg. 2-4) behind the Solver interface, 2D and 3D:
+// red-black Gauss-Seidel smoothing in place, residual fused into the restriction (average of
+// the 2x2 / 2x2x2 children), nearest-cell prolongation, V-cycles and full multigrid with the
+// paper's a, b, c and μ. Discretisation and level sizes: see multigrid_reference.hpp.
+//
+// All components are solved in one pass (each kernel reads and writes float2 / float3): the
+// paper went one component at a time only to save memory, and this layout needs less memory
+// than Euler's anyway. Level 0 holds V and V0 only (f = -|V0|²V0 and S = |V0|² are made on
+// the fly, and the residual is fused into the restriction, never stored); each coarser level
+// holds a float32 correction, right-hand side and S. Bytes per fine point, float32: 2D about
+// 16 + 20/3 ≈ 22.7 (Euler 24), 3D about 24 + 28/7 = 28 (Euler 36).
+// Level 0 uses the chosen storage precision (float32, float16, snorm16) in buffers (images
+// would need a second copy of V: Gauss-Seidel updates in place); coarser levels are float32.
+// An iteration is one call of the paper's FULLMULTIGRID: `a` full-multigrid cycles on the
+// residual equation, each correction added to V (so iterating keeps converging).
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "gvflab/error_metric.hpp"
+#include "gvflab/field_storage.hpp"
+#include "gvflab/gvf_input.hpp"
+#include "gvflab/params.hpp"
+#include "gvflab/solver.hpp"
+
+namespace gvflab {
+
+class ComputeContext;
+
+struct MultigridOptions {
+  Precision precision = Precision::F32;
+  int a = 1;  // full-multigrid cycles per iteration (paper: 1)
+  int b = 2;  // pre-smoothing sweeps (paper: 2)
+  int c = 1;  // post-smoothing sweeps (paper: 1)
+};
+
+// a, b, c with ranges, defaults and help (drive the CLI, the panel and the tests).
+const std::vector<ParamSpec>& multigridParamSpecs();
+
+class MultigridSolver : public Solver {
+ public:
+  // Throws ParameterError for μ ≤ 0 or NaN or a, b, c out of range, and ResourceError
+  // (naming the size and the limit) when the pyramid does not fit the device.
+  MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, double mu,
+                  MultigridOptions options = {});
+  ~MultigridSolver() override;
+
+  // Device bytes of the level pyramid (level 0's V and V0 included).
+  static std::uint64_t pyramidBytes(FieldShape shape, Precision precision);
+
+  void setMu(double mu);  // keeps the current field; no stability bound applies
+  double mu() const { return mu_; }
+  void setOptions(int a, int b, int c);  // same ranges as multigridParamSpecs()
+  const MultigridOptions& options() const { return options_; }
+  Precision precision() const { return options_.precision; }
+  int levels() const { return static_cast<int>(levels_.size()) + 1; }
+  std::uint64_t deviceBytes() const;
+  const GvfInput& input() const { return input_; }
+
+  // Single building blocks, for tests: one V-cycle at level 0; one full-multigrid cycle.
+  void vCycle();
+  void fullMultigridCycle();
+
+  std::string name() const override { return "multigrid"; }
+  std::string kernelPrefix() const override { return "mg_"; }
+  void step(int n) override;  // n iterations of `a` full-multigrid cycles each
+  const cl::Buffer& field() override;
+  double error() override;
+  long iterations() const override { return iterations_; }
+  void reset() override;  // V = V0 (as Euler, so both start from the same field)
+  Field2D readField() override;
+  Field3D readField3D() override;
+  int width() const override { return input_.width; }
+  int height() const override { return input_.height; }
+  int depth() const override { return input_.depth; }
+
+ private:
+  struct Level {  // levels 1..L (level 0 is v_ and v0_)
+    FieldShape shape;
+    cl::Buffer e;    // correction (the unknown on this level)
+    cl::Buffer rhs;  // right-hand side
+    cl::Buffer s;    // restricted |V0|²
+  };
+  struct Kernels {
+    cl::Kernel smooth, restrict_, restrictS, prolong;
+  };
+  FieldShape shapeOf(int level) const;
+  Kernels& kernelsOf(int level) { return level == 0 ? fine_ : coarse_; }
+  void smooth(int level, int sweeps);
+  void restrictResidual(int level, bool withResidual);  // level -> level + 1
+  void prolong(int level, bool add);                    // level + 1 -> level
+  void zero(int level);
+  void vcycle(int level);
+  void fmg(int level);
+  void bindLevel(cl::Kernel& k, int level, int first);
+  void launch(cl::Kernel& k, const char* name, FieldShape over, bool halfX = false);
+
+  std::shared_ptr<ComputeContext> ctx_;
+  GvfInput input_;
+  double mu_ = 0;
+  MultigridOptions options_;
+  std::unique_ptr<FieldStorage> v_;
+  std::unique_ptr<FieldStorage> v0_;
+  std::vector<Level> levels_;
+  Kernels fine_, coarse_;
+  cl::Buffer dummy_;  // the unused S argument of level-0 kernels
+  long iterations_ = 0;
+  cl::Buffer exported_;
+  long exportedAt_ = -1;
+  std::unique_ptr<ErrorMetric> metric_;
+};
+
+}  // namespace gvflab

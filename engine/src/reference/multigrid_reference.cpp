@@ -1,0 +1,195 @@
+#include "gvflab/multigrid_reference.hpp"
+
+#include <algorithm>
+
+namespace gvflab::reference {
+namespace {
+
+std::size_t at(int w, int h, int x, int y, int z) {
+  return (static_cast<std::size_t>(z) * h + y) * w + x;
+}
+
+template <typename T>
+Shape3 shapeOf(const T& g) {
+  return {g.width, g.height, g.depth};
+}
+
+// Σ over the 2·dims neighbours of component c at (x, y, z), with the boundary rule.
+double neighbourSum(const Field& v, int x, int y, int z, int c) {
+  const int d = v.dims(), w = v.width, h = v.height;
+  auto val = [&](int xx, int yy, int zz) {
+    return v.values[d * at(w, h, reflect(xx, w), reflect(yy, h), reflect(zz, v.depth)) + c];
+  };
+  double sum = val(x - 1, y, z) + val(x + 1, y, z) + val(x, y - 1, z) + val(x, y + 1, z);
+  if (d == 3) sum += val(x, y, z - 1) + val(x, y, z + 1);
+  return sum;
+}
+
+Shape3 coarser(Shape3 s) { return {(s[0] + 1) / 2, (s[1] + 1) / 2, (s[2] + 1) / 2}; }
+
+Field zeros(Shape3 s, int dims) {
+  return Field{s[0], s[1],
+               std::vector<double>(static_cast<std::size_t>(dims) * s[0] * s[1] * s[2]), s[2],
+               dims};
+}
+
+// The solver state shared by the cycles: S on every level, μ and the parameters.
+struct Hierarchy {
+  std::vector<Grid> s;
+  MultigridParams p;
+  int last() const { return static_cast<int>(s.size()) - 1; }
+  double k(int level) const { return p.mu / double(1 << (2 * level)); }
+};
+
+Hierarchy makeHierarchy(const Field& v0, const MultigridParams& p) {
+  Hierarchy hy{{multigridS(v0)}, p};
+  const auto levels = multigridLevels(v0.width, v0.height, v0.depth);
+  for (std::size_t l = 1; l < levels.size(); ++l) hy.s.push_back(restrictGrid(hy.s.back()));
+  return hy;
+}
+
+void vcycle(const Hierarchy& hy, int l, Field& v, const Field& f) {
+  smooth(v, f, hy.s[l], hy.k(l), hy.p.b);
+  if (l < hy.last()) {
+    const Field r = restrictField(multigridResidual(v, f, hy.s[l], hy.k(l)));
+    Field e = zeros(shapeOf(r), r.dims());
+    vcycle(hy, l + 1, e, r);
+    prolongAdd(v, e);
+  }
+  smooth(v, f, hy.s[l], hy.k(l), hy.p.c);
+}
+
+// Full multigrid for A_l e = f from zero (paper Alg. 4, RECURSIVEFULLMULTIGRID).
+Field fmg(const Hierarchy& hy, int l, const Field& f) {
+  Field e = zeros(shapeOf(f), f.dims());
+  if (l < hy.last()) prolongAdd(e, fmg(hy, l + 1, restrictField(f)));
+  vcycle(hy, l, e, f);
+  return e;
+}
+
+}  // namespace
+
+std::vector<Shape3> multigridLevels(int width, int height, int depth) {
+  std::vector<Shape3> levels{{width, height, depth}};
+  while (std::max({levels.back()[0], levels.back()[1], levels.back()[2]}) > 2)
+    levels.push_back(coarser(levels.back()));
+  return levels;
+}
+
+Grid multigridS(const Field& v0) {
+  const int d = v0.dims();
+  Grid s{v0.width, v0.height, std::vector<double>(v0.count()), v0.depth};
+  for (std::size_t i = 0; i < v0.count(); ++i)
+    for (int c = 0; c < d; ++c) s.values[i] += v0.values[d * i + c] * v0.values[d * i + c];
+  return s;
+}
+
+Field multigridRhs(const Field& v0) {
+  const Grid s = multigridS(v0);
+  Field f = v0;
+  for (std::size_t i = 0; i < f.values.size(); ++i) f.values[i] *= -s.values[i / v0.dims()];
+  return f;
+}
+
+void smoothColour(Field& v, const Field& f, const Grid& s, double k, int colour) {
+  const int d = v.dims();
+  for (int z = 0; z < v.depth; ++z)
+    for (int y = 0; y < v.height; ++y)
+      for (int x = (y + z + colour) & 1; x < v.width; x += 2) {
+        const std::size_t i = at(v.width, v.height, x, y, z);
+        const double denom = 2 * d * k + s.values[i];
+        if (denom <= 0) continue;  // μ = 0 where S = 0: the point is free; leave it
+        for (int c = 0; c < d; ++c)
+          v.values[d * i + c] = (k * neighbourSum(v, x, y, z, c) - f.values[d * i + c]) / denom;
+      }
+}
+
+void smooth(Field& v, const Field& f, const Grid& s, double k, int sweeps) {
+  for (int i = 0; i < sweeps; ++i) {
+    smoothColour(v, f, s, k, 0);
+    smoothColour(v, f, s, k, 1);
+  }
+}
+
+Field multigridResidual(const Field& v, const Field& f, const Grid& s, double k) {
+  const int d = v.dims();
+  Field r = f;
+  for (int z = 0; z < v.depth; ++z)
+    for (int y = 0; y < v.height; ++y)
+      for (int x = 0; x < v.width; ++x) {
+        const std::size_t i = at(v.width, v.height, x, y, z);
+        for (int c = 0; c < d; ++c) {
+          const double u = v.values[d * i + c];
+          r.values[d * i + c] -= k * (neighbourSum(v, x, y, z, c) - 2 * d * u) - s.values[i] * u;
+        }
+      }
+  return r;
+}
+
+namespace {
+// Averages the 2 x 2 (x 2) children of every coarse cell, with `comps` values per point. On odd
+// sides the last cell's missing child is read through the boundary rule (index n gives n − 2):
+// skipping it instead gives boundary cells the wrong weight, and the coarse problem then
+// over-corrects near-singular (flat, S ≈ 0) regions until the cycle diverges (17² U phantom).
+std::vector<double> average(const std::vector<double>& in, Shape3 fine, Shape3 coarse, int comps) {
+  std::vector<double> out(static_cast<std::size_t>(comps) * coarse[0] * coarse[1] * coarse[2]);
+  for (int z = 0; z < coarse[2]; ++z)
+    for (int y = 0; y < coarse[1]; ++y)
+      for (int x = 0; x < coarse[0]; ++x) {
+        const int count = coarse[2] > 1 || fine[2] > 1 ? 8 : 4;
+        std::vector<double> acc(comps);
+        for (int dz = 0; dz < 2; ++dz)
+          for (int dy = 0; dy < 2; ++dy)
+            for (int dx = 0; dx < 2; ++dx) {
+              if (dz == 1 && count == 4) continue;  // 2D
+              const int fx = reflect(2 * x + dx, fine[0]), fy = reflect(2 * y + dy, fine[1]),
+                        fz = reflect(2 * z + dz, fine[2]);
+              for (int c = 0; c < comps; ++c)
+                acc[c] += in[comps * at(fine[0], fine[1], fx, fy, fz) + c];
+            }
+        for (int c = 0; c < comps; ++c)
+          out[comps * at(coarse[0], coarse[1], x, y, z) + c] = acc[c] / count;
+      }
+  return out;
+}
+}  // namespace
+
+Field restrictField(const Field& r) {
+  const Shape3 c = coarser(shapeOf(r));
+  return Field{c[0], c[1], average(r.values, shapeOf(r), c, r.dims()), c[2], r.dims()};
+}
+
+Grid restrictGrid(const Grid& s) {
+  const Shape3 c = coarser(shapeOf(s));
+  return Grid{c[0], c[1], average(s.values, shapeOf(s), c, 1), c[2]};
+}
+
+void prolongAdd(Field& v, const Field& e) {
+  const int d = v.dims();
+  for (int z = 0; z < v.depth; ++z)
+    for (int y = 0; y < v.height; ++y)
+      for (int x = 0; x < v.width; ++x)
+        for (int c = 0; c < d; ++c)
+          v.values[d * at(v.width, v.height, x, y, z) + c] +=
+              e.values[d * at(e.width, e.height, x / 2, y / 2, z / 2) + c];
+}
+
+Field multigridVCycle(Field v, const Field& v0, const MultigridParams& p) {
+  const Hierarchy hy = makeHierarchy(v0, p);
+  vcycle(hy, 0, v, multigridRhs(v0));
+  return v;
+}
+
+Field multigridIterate(Field v, const Field& v0, const MultigridParams& p, int iterations) {
+  const Hierarchy hy = makeHierarchy(v0, p);
+  const Field f = multigridRhs(v0);
+  for (int it = 0; it < iterations * p.a; ++it) {
+    // Correction form of Alg. 4 worked on V directly: A(V + e) = f  ⇔  A e = f − A V.
+    if (hy.last() > 0)
+      prolongAdd(v, fmg(hy, 1, restrictField(multigridResidual(v, f, hy.s[0], hy.k(0)))));
+    vcycle(hy, 0, v, f);
+  }
+  return v;
+}
+
+}  // namespace gvflab::reference

@@ -1,0 +1,145 @@
+// Multigrid GVF operators (second paper, Sect. 2.1), all vector components in one pass.
+// The discretisation, per component, on level l with k = mu / h_l^2 (h_l = 2^l):
+//   A v = k * (sum of the 2*DIMS neighbours - 2*DIMS*v) - S*v,   solve A v = f.
+// Level 0: v is the GVF field V in the solver's storage (gvf_storage.clh), f = -|V0|^2 V0 and
+// S = |V0|^2 are made from V0 on the fly (build with -DFINE; `rhs` is then V0 and `s` unused).
+// Coarser levels: float32 buffers for v (the correction), f and S (build without -DFINE).
+// Layout as gvf_storage.clh: 2D interleaved float2, 3D one plane per component.
+// Boundary rule of every kernel: a read at -1 returns index 1, at n returns n-2.
+#include "gvf_storage.clh"
+
+#ifdef DIMS3
+#define DIMS 3
+typedef float3 vec_t;
+#define CLOAD(p, i, n) (float3)((p)[i], (p)[(n) + (i)], (p)[2 * (n) + (i)])
+#define CSTORE(v, p, i, n)      \
+  do {                          \
+    float3 c_ = (v);            \
+    (p)[i] = c_.x;              \
+    (p)[(n) + (i)] = c_.y;      \
+    (p)[2 * (n) + (i)] = c_.z;  \
+  } while (0)
+#define SLOAD(p, i, n) LOAD3((p), (i), (n))
+#define SSTORE(v, p, i, n) STORE3((v), (p), (i), (n))
+#else
+#define DIMS 2
+typedef float2 vec_t;
+#define CLOAD(p, i, n) vload2((i), (p))
+#define CSTORE(v, p, i, n) vstore2((v), (i), (p))
+#define SLOAD(p, i, n) LOAD2((p), (i))
+#define SSTORE(v, p, i, n) STORE2((v), (p), (i))
+#endif
+
+#ifdef FINE
+typedef elem_t v_t;
+typedef elem_t rhs_t;
+#define VLOAD(p, i, n) SLOAD(p, i, n)
+#define VSTORE(v, p, i, n) SSTORE(v, p, i, n)
+#define LOAD_RHS_S(rhs, s, i, n, f_, s_) \
+  do {                                   \
+    vec_t b_ = SLOAD(rhs, i, n);         \
+    s_ = dot(b_, b_);                    \
+    f_ = -s_ * b_;                       \
+  } while (0)
+#else
+typedef float v_t;
+typedef float rhs_t;
+#define VLOAD(p, i, n) CLOAD(p, i, n)
+#define VSTORE(v, p, i, n) CSTORE(v, p, i, n)
+#define LOAD_RHS_S(rhs, s, i, n, f_, s_) \
+  do {                                   \
+    f_ = CLOAD(rhs, i, n);               \
+    s_ = (s)[i];                         \
+  } while (0)
+#endif
+
+size_t mg_index(int x, int y, int z, int w, int h) { return ((size_t)z * h + y) * w + x; }
+
+vec_t neighbour_sum(__global const v_t* v, int x, int y, int z, int w, int h, int d) {
+  const size_t n = (size_t)w * h * d;
+  vec_t sum = VLOAD(v, mg_index(mirror_index(x - 1, w), y, z, w, h), n) +
+              VLOAD(v, mg_index(mirror_index(x + 1, w), y, z, w, h), n) +
+              VLOAD(v, mg_index(x, mirror_index(y - 1, h), z, w, h), n) +
+              VLOAD(v, mg_index(x, mirror_index(y + 1, h), z, w, h), n);
+#ifdef DIMS3
+  sum += VLOAD(v, mg_index(x, y, mirror_index(z - 1, d), w, h), n) +
+         VLOAD(v, mg_index(x, y, mirror_index(z + 1, d), w, h), n);
+#endif
+  return sum;
+}
+
+// One colour of red-black Gauss-Seidel, in place: the points of this colour read only
+// neighbours of the other colour (the mirror rule keeps parity), so no copy is needed.
+// Global size: (ceil(w / 2), h[, d]); work-item x covers x = 2 * gx + parity.
+__kernel void mg_smooth(__global v_t* v, __global const rhs_t* rhs, __global const float* s,
+                        int w, int h, int d, float k, int colour) {
+  const int y = get_global_id(1), z = get_global_id(2);
+  const int x = 2 * (int)get_global_id(0) + ((y + z + colour) & 1);
+  if (x >= w || y >= h || z >= d) return;
+  const size_t n = (size_t)w * h * d, i = mg_index(x, y, z, w, h);
+  vec_t f;
+  float sv;
+  LOAD_RHS_S(rhs, s, i, n, f, sv);
+  const float denom = 2 * DIMS * k + sv;
+  if (denom > 0.0f) VSTORE((k * neighbour_sum(v, x, y, z, w, h, d) - f) / denom, v, i, n);
+}
+
+// f_{l+1} = average over the 2x2(x2) children of (f - A v) (with_residual) or of f. One
+// work-item per coarse cell; on an odd side the missing child is read through the boundary
+// rule (index n returns n-2), which keeps boundary cells' weights right (see the reference).
+__kernel void mg_restrict(__global const v_t* v, __global const rhs_t* rhs,
+                          __global const float* s, int w, int h, int d, float k,
+                          int with_residual, __global float* out, int cw, int ch, int cd) {
+  const int X = get_global_id(0), Y = get_global_id(1), Z = get_global_id(2);
+  if (X >= cw || Y >= ch || Z >= cd) return;
+  const size_t n = (size_t)w * h * d;
+  vec_t acc = (vec_t)(0.0f);
+  for (int dz = 0; dz < (DIMS == 3 ? 2 : 1); ++dz)
+    for (int dy = 0; dy < 2; ++dy)
+      for (int dx = 0; dx < 2; ++dx) {
+        const int x = mirror_index(2 * X + dx, w), y = mirror_index(2 * Y + dy, h),
+                  z = mirror_index(2 * Z + dz, d);
+        const size_t i = mg_index(x, y, z, w, h);
+        vec_t f;
+        float sv;
+        LOAD_RHS_S(rhs, s, i, n, f, sv);
+        if (with_residual) {
+          const vec_t c = VLOAD(v, i, n);
+          f -= k * (neighbour_sum(v, x, y, z, w, h, d) - 2 * DIMS * c) - sv * c;
+        }
+        acc += f;
+      }
+  CSTORE(acc * (1.0f / (1 << DIMS)), out, mg_index(X, Y, Z, cw, ch), (size_t)cw * ch * cd);
+}
+
+// S_{l+1} = average of S over the children, missing ones as in mg_restrict (S_0 = |V0|^2 from V0 at level 0).
+__kernel void mg_restrict_s(__global const rhs_t* rhs, __global const float* s, int w, int h,
+                            int d, __global float* out, int cw, int ch, int cd) {
+  const int X = get_global_id(0), Y = get_global_id(1), Z = get_global_id(2);
+  if (X >= cw || Y >= ch || Z >= cd) return;
+  const size_t n = (size_t)w * h * d;
+  float acc = 0.0f;
+  for (int dz = 0; dz < (DIMS == 3 ? 2 : 1); ++dz)
+    for (int dy = 0; dy < 2; ++dy)
+      for (int dx = 0; dx < 2; ++dx) {
+        const int x = mirror_index(2 * X + dx, w), y = mirror_index(2 * Y + dy, h),
+                  z = mirror_index(2 * Z + dz, d);
+        vec_t f;
+        float sv;
+        LOAD_RHS_S(rhs, s, mg_index(x, y, z, w, h), n, f, sv);
+        acc += sv;
+      }
+  out[mg_index(X, Y, Z, cw, ch)] = acc * (1.0f / (1 << DIMS));
+}
+
+// v(x) = [v(x) +] e(x / 2): nearest-cell prolongation (paper eq. 8) of a float32 coarse
+// correction e into the finer level's v.
+__kernel void mg_prolong(__global const float* e, int cw, int ch, int cd, __global v_t* v,
+                         int w, int h, int d, int add) {
+  const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+  if (x >= w || y >= h || z >= d) return;
+  const size_t n = (size_t)w * h * d, i = mg_index(x, y, z, w, h);
+  vec_t c = CLOAD(e, mg_index(x / 2, y / 2, z / 2, cw, ch), (size_t)cw * ch * cd);
+  if (add) c += VLOAD(v, i, n);
+  VSTORE(c, v, i, n);
+}
