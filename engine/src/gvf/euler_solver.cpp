@@ -1,7 +1,7 @@
 #include "gvflab/euler_solver.hpp"
 
 #include <cmath>
-#include <initializer_list>
+#include <array>
 #include <sstream>
 
 #include "cl/launch.hpp"
@@ -27,8 +27,9 @@ TileShape resolveTile(TileShape t, Precision p, const ComputeContext& ctx, std::
   // halo-4 tile wins (85 % of the copy bandwidth in f16 at 4096²).
   const bool small = points <= 1024ull * 1024;
   const TileShape big{64, 64, 4, 8}, lean{64, 32, 4, 4}, tiny{32, 32, 4, 4};
-  for (TileShape c : small ? std::initializer_list<TileShape>{big, lean, tiny}
-                           : std::initializer_list<TileShape>{lean, big, tiny})
+  const std::array<TileShape, 3> order =
+      small ? std::array<TileShape, 3>{big, lean, tiny} : std::array<TileShape, 3>{lean, big, tiny};
+  for (const TileShape& c : order)
     if (tileLocalBytes(c, p) <= ctx.info().localMemBytes &&
         static_cast<std::size_t>(c.width * c.height / c.rowsPerItem) <= ctx.info().maxWorkGroupSize)
       return c;
