@@ -86,8 +86,8 @@ std::string Recorder::stop() {
   std::lock_guard lock(mutex_);
   if (!error_.empty() || !finishError.empty()) {
     finalMessage_ = (error_.empty() ? finishError : error_) + " The recording stopped there: " +
-                    where + " keeps the " + std::to_string(frames) + " frames written before (" +
-                    size + ").";
+                    where + " (" + size + ") plays up to the last whole second written of the " +
+                    std::to_string(frames) + " frames encoded.";
   } else {
     finalMessage_ = "Recorded " + std::to_string(frames) + " frames to " + where + " (" + size +
                     (dropped_ ? ", " + std::to_string(dropped_) +

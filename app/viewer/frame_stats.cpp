@@ -34,7 +34,15 @@ std::string FrameStats::summary() const {
                 "frames %ld, frame time p50 %.1f ms, p95 %.1f ms, %.0f GVF iterations/s "
                 "(%ld iterations in %.2f s)",
                 frames_, p50(), p95(), iterationsPerSecond(), iterations_, totalMs_ / 1000.0);
-  return buf;
+  std::string out = buf;
+  if (!phases_.empty() && frames_ > 0) {
+    out += "; mean ms per frame:";
+    for (const auto& [name, ms] : phases_) {
+      std::snprintf(buf, sizeof buf, " %s %.1f", name.c_str(), ms / static_cast<double>(frames_));
+      out += buf;
+    }
+  }
+  return out;
 }
 
 }  // namespace gvflab::viewer

@@ -3,6 +3,7 @@
 // frame time over the recent window and iterations per second. No Qt, no GL.
 #include <chrono>
 #include <deque>
+#include <map>
 #include <string>
 
 namespace gvflab::viewer {
@@ -12,6 +13,8 @@ class FrameStats {
   explicit FrameStats(std::size_t window = 600) : window_(window) {}
   void addFrame(double ms);
   void addIterations(long n) { iterations_ += n; }
+  // Time spent in one part of the frame (ui, solver, draw...), reported as a mean per frame.
+  void addPhase(const std::string& name, double ms) { phases_[name] += ms; }
   double percentile(double p) const;  // over the window, 0 when empty
   double p50() const { return percentile(0.5); }
   double p95() const { return percentile(0.95); }
@@ -27,6 +30,7 @@ class FrameStats {
   long frames_ = 0;
   long iterations_ = 0;
   double totalMs_ = 0;
+  std::map<std::string, double> phases_;
 };
 
 // Adds the time from construction to destruction as one frame.

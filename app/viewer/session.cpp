@@ -151,26 +151,33 @@ void Session::reset() {
 }
 
 void Session::advanceFrame(double otherWorkMs) {
-  if (running_ && frameBudgetMs_ > 0) {
-    // What is left of the budget after drawing, but never less than a quarter of it.
-    double left = std::max(frameBudgetMs_ - otherWorkMs, 0.25 * frameBudgetMs_);
-    double est = msPerIteration_ > 0 ? msPerIteration_ : 0.05;
-    itersPerFrame_ = std::clamp(static_cast<int>(left / est), 1, 4096);
+  if (running_ && frameBudgetMs_ > 0 && lastSolverMs_ > 0) {
+    // Feedback rather than a cost model: a frame's solver time has a fixed part (launches,
+    // the ε reduction, waiting) that a per-iteration estimate would mistake for slowness.
+    double target = std::max(frameBudgetMs_ - otherWorkMs, 0.25 * frameBudgetMs_);
+    double ratio = std::clamp(target / lastSolverMs_, 0.7, 1.3);
+    itersPerFrame_ = std::clamp(static_cast<int>(std::lround(itersPerFrame_ * ratio)) +
+                                    (ratio > 1 ? 1 : 0),
+                                1, 4096);
   }
   int steps = (running_ ? itersPerFrame_ : 0) + pendingSteps_;
+  const bool single = pendingSteps_ > 0;
   pendingSteps_ = 0;
   auto start = std::chrono::steady_clock::now();
   if (steps > 0) {
     solver_->step(steps);
-    recordEpsilon();  // one small reduction (it waits for the steps); in this frame's timings
+    // ε (one reduction that waits for the steps) about ten times a second, and after each
+    // single step: every frame it would cost as much as many iterations on a CPU device.
+    if (single || start - lastEpsilonAt_ >= std::chrono::milliseconds(100)) {
+      recordEpsilon();
+      lastEpsilonAt_ = start;
+    }
     ++fieldVersion_;
   }
   clFrameMs_ = ctx_->profiler().endFrame();
-  if (steps > 0) {
-    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    double per = ms / steps;
-    msPerIteration_ = msPerIteration_ > 0 ? 0.7 * msPerIteration_ + 0.3 * per : per;
-  }
+  if (steps > 0)
+    lastSolverMs_ =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   lastSteps_ = steps;
   updateRate(steps);
 }
@@ -182,7 +189,7 @@ void Session::switchDevice(const std::string& selector,
   co.extraProperties = std::move(extraProperties);
   auto ctx = ComputeContext::create(co);  // throws: nothing changed yet
   rebuildOn(std::move(ctx), image_, imageName_, sigma_, v0Mode_);
-  msPerIteration_ = 0;
+  lastSolverMs_ = 0;
 }
 
 std::filesystem::file_time_type Session::newestKernelTime() const {

@@ -116,7 +116,8 @@ class Session {
   bool running_ = true;
   int pendingSteps_ = 0;
   double frameBudgetMs_ = 0;
-  double msPerIteration_ = 0;  // running estimate of one iteration's wall time
+  double lastSolverMs_ = 0;  // wall time of the last frame's steps
+  std::chrono::steady_clock::time_point lastEpsilonAt_{};
   int lastSteps_ = 0;
   long contextVersion_ = 0;
   std::filesystem::file_time_type kernelTime_{};

@@ -179,8 +179,14 @@ void GlView::paintGL() {
   readouts_.frameMs = 1000.0 * dt;
   readouts_.framesPerSecond += (1.0 / std::max(dt, 1e-4f) - readouts_.framesPerSecond) * 0.1;
 
+  auto phase = [this, mark = clock_.nsecsElapsed()](const char* name) mutable {
+    const auto t = clock_.nsecsElapsed();
+    if (frameCount_ > 2) stats_.addPhase(name, (t - mark) * 1e-6);
+    mark = t;
+  };
   buildUi(dt);
   handleRequests();
+  phase("ui");
   errors_.guard("Reloading the kernels", [&] {
     if (session_.reloadKernelsIfChanged()) shownFieldVersion_ = -1;
   });
@@ -189,6 +195,7 @@ void GlView::paintGL() {
     session_.setRunning(false);  // do not repeat a failing step every frame
   const double solverMs = (clock_.nsecsElapsed() - solverStart) * 1e-6;
   if (frameCount_ > 2) stats_.addIterations(session_.lastFrameIterations());
+  phase("solver");
   if (!errors_.guard("Moving the snakes", [&] { snakes_->advanceFrame(); }))
     snakes_->setRunning(false);
   region_->advance(errors_);
@@ -197,7 +204,9 @@ void GlView::paintGL() {
     view_.zoom = 1, view_.pan = {};
     shownImageVersion_ = -1;
   }
+  phase("snakes");
   uploadIfChanged();
+  phase("upload");
 
   const float dpr = static_cast<float>(devicePixelRatio());
   const int fbWidth = static_cast<int>(width() * dpr), fbHeight = static_cast<int>(height() * dpr);
@@ -242,9 +251,11 @@ void GlView::paintGL() {
                         snakeOverlay_.captureOpacity);
     });
   }
+  phase("draw");
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   ImGuiQtBridge::applyCursor(this);
+  phase("imgui");
   if (startupRecording_) {  // --record in the viewer: from the first drawn frame
     startupRecording_ = false;
     const Viewport r = options_.recordPanel ? Viewport{0, 0, fbWidth, fbHeight} : viewRect();
@@ -258,6 +269,8 @@ void GlView::paintGL() {
                             ? Viewport{0, 0, fbWidth, fbHeight}
                             : viewRect(),
                         errors_);
+  phase("record");
+  if (std::getenv("GVFLAB_FINISH")) { gl().glFinish(); phase("glfinish"); }
   otherWorkMs_ = (clock_.nsecsElapsed() * 1e-9 - now) * 1000.0 - solverMs;
   countFrame();
 }
