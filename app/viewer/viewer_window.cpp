@@ -270,7 +270,6 @@ void GlView::paintGL() {
                             : viewRect(),
                         errors_);
   phase("record");
-  if (std::getenv("GVFLAB_FINISH")) { gl().glFinish(); phase("glfinish"); }
   otherWorkMs_ = (clock_.nsecsElapsed() * 1e-9 - now) * 1000.0 - solverMs;
   countFrame();
 }
