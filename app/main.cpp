@@ -7,6 +7,8 @@
 
 #include "cli/headless.hpp"
 #include "cli/options.hpp"
+#include "cli/session_file.hpp"
+#include "viewer/headless_record.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/version.hpp"
 #include "viewer/viewer_main.hpp"
@@ -16,6 +18,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
     Options options = parseOptions(args);
+    if (options.session) applySession(loadSession(*options.session), options);
     switch (options.mode) {
       case Mode::Help:
         std::cout << helpText();
@@ -27,6 +30,7 @@ int main(int argc, char** argv) {
         listDevicesTo(std::cout);
         return 0;
       case Mode::Headless: {
+        if (options.record) return runHeadlessRecording(argc, argv, options);
         QCoreApplication app(argc, argv);  // Qt's image plugins need an application object
         runHeadless(options);
         return 0;

@@ -55,7 +55,7 @@ std::string fmt(double v) {
 }  // namespace
 
 int runAccuracy(const BenchArgs& args, std::ostream& out) {
-  auto ctx = ComputeContext::create({args.device, {}});
+  auto ctx = ComputeContext::create({args.device, {}, {}});
   std::vector<std::pair<std::string, Image2D>> inputs;
   if (!args.image.empty()) inputs.emplace_back(args.image, readPnm(args.image));
   for (const auto& name : phantomNames()) inputs.emplace_back("phantom " + name, makePhantom(name, 256));

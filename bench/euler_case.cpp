@@ -29,7 +29,7 @@ Volume blobVolume(int n) {
 }  // namespace
 
 int runEuler(const BenchArgs& args, int dims, std::ostream& out) {
-  auto ctx = ComputeContext::create({args.device, {}});
+  auto ctx = ComputeContext::create({args.device, {}, {}});
   const double copyGbps = measureCopyGbps(*ctx);
   GvfInput input = dims == 3 ? buildGvfInput(*ctx, blobVolume(args.size), 1.0)
                              : buildGvfInput(*ctx, makePhantom("blob", args.size), 1.0);

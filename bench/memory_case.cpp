@@ -17,7 +17,7 @@ struct Row {
 }  // namespace
 
 int runMemory(const BenchArgs& args, std::ostream& out) {
-  auto ctx = ComputeContext::create({args.device, {}});
+  auto ctx = ComputeContext::create({args.device, {}, {}});
   // A real solver first: its deviceBytes() is what the rows below add up field by field.
   {
     GvfInput in = buildGvfInput(*ctx, makePhantom("u", 64), 1.0);

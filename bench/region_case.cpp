@@ -31,7 +31,7 @@ struct RegionTiming {
 }  // namespace
 
 int runRegion(const BenchArgs& args, std::ostream& out) {
-  auto ctx = ComputeContext::create({args.device, {}});
+  auto ctx = ComputeContext::create({args.device, {}, {}});
   const double px = args.mpix * 1e6;
   const int side = static_cast<int>(std::lround(std::sqrt(px)));
   RegionPhantomSpec spec;

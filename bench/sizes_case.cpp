@@ -7,7 +7,7 @@
 namespace gvflab::bench {
 
 int runSizes(const BenchArgs& args, std::ostream& out) {
-  auto ctx = ComputeContext::create({args.device, {}});
+  auto ctx = ComputeContext::create({args.device, {}, {}});
   if (!args.json)
     out << "| side | precision | memory | total ms (" << args.iterations
         << " iterations) | ms / iteration |\n|---|---|---|---|---|\n";

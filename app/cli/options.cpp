@@ -69,7 +69,19 @@ std::string helpText() {
        "  --region-mpix M      viewer: region snake on a synthetic M-megapixel star\n"
        "  --save-contours C.json  write the contours {\"contours\": [{\"points\": [[x, y]...]}]}\n"
        "  --screenshot F.png   viewer: save the window after --frames frames and quit\n"
-       "  --frames N           viewer: quit after N frames\n\n";
+       "  --frames N           viewer: quit after N frames; with --record: frames to record\n"
+       "  --record OUT         record to OUT.mp4 (H.264), OUT.webm (VP9) or DIR/ (PNG frames);\n"
+       "                       with --headless it renders offscreen (needs an X server or Xvfb)\n"
+       "  --steps-per-frame K  fixed solver iterations per frame: the same input and\n"
+       "                       parameters give the same frames (deterministic recording)\n"
+       "  --size WxH           frame size of a headless recording (default 512x512);\n"
+       "                       viewer: the window size\n"
+       "  --fps N              frame rate of a recording (default 30)\n"
+       "  --record-panel       viewer: record the whole window with the panels\n"
+       "  --frame-budget MS    viewer: run as many iterations per frame as fit MS (default 16)\n"
+       "  --stats              viewer: print frame time p50/p95 and iterations/s at exit\n"
+       "  --session S.json     open a saved session (image, solver, parameters, snakes)\n"
+       "  --colormap NAME      gray, viridis or inferno;  --log-scale: log colour scale\n\n";
   h << snakeHelpText();
   return h.str();
 }
@@ -176,6 +188,44 @@ Options parseOptions(const std::vector<std::string>& args) {
       if (n < 1 || n > 1e7 || n != std::floor(n))
         throw ParameterError("--frames must be a whole number >= 1.");
       o.frames = static_cast<int>(n);
+    } else if (a == "--record") {
+      o.record = value();
+    } else if (a == "--steps-per-frame") {
+      double n = parseNumber(flagName, value());
+      if (n < 1 || n > 100000 || n != std::floor(n))
+        throw ParameterError("--steps-per-frame must be a whole number in [1, 100000].");
+      o.stepsPerFrame = static_cast<int>(n);
+    } else if (a == "--size") {
+      const std::string v = value();
+      int w = 0, h = 0;
+      char tail = 0;
+      if (std::sscanf(v.c_str(), "%dx%d%c", &w, &h, &tail) != 2 || w < 16 || h < 16 || w > 8192 ||
+          h > 8192)
+        throw ParameterError("--size takes WxH in pixels, 16 to 8192 each (e.g. 512x512), not '" +
+                             v + "'.");
+      o.size = std::array<int, 2>{w, h};
+    } else if (a == "--fps") {
+      double n = parseNumber(flagName, value());
+      if (n < 1 || n > 240 || n != std::floor(n))
+        throw ParameterError("--fps must be a whole number in [1, 240].");
+      o.fps = static_cast<int>(n);
+    } else if (a == "--record-panel") {
+      o.recordPanel = true;
+    } else if (a == "--stats") {
+      o.stats = true;
+    } else if (a == "--frame-budget") {
+      double v = parseNumber(flagName, value());
+      if (!(v >= 1 && v <= 1000)) throw ParameterError("--frame-budget must be in [1, 1000] ms.");
+      o.frameBudgetMs = v;
+    } else if (a == "--session") {
+      o.session = value();
+    } else if (a == "--colormap") {
+      o.colormap = value();
+      if (*o.colormap != "gray" && *o.colormap != "viridis" && *o.colormap != "inferno")
+        throw ParameterError("--colormap must be gray, viridis or inferno, not '" + *o.colormap +
+                             "'.");
+    } else if (a == "--log-scale") {
+      o.logScale = true;
     } else if (parseSnakeOption(a, value, o.snakes)) {
     } else if (!a.empty() && a[0] == '-') {
       throw ParameterError("Unknown option '" + a + "'; see gvflab --help.");
@@ -186,8 +236,10 @@ Options parseOptions(const std::vector<std::string>& args) {
   }
   if (o.image && o.phantom)
     throw ParameterError("Give either an image file or --phantom, not both.");
-  if (o.mode == Mode::Headless && !o.image && !o.phantom)
-    throw ParameterError("--headless needs an image file or --phantom u|room|blob.");
+  if (o.mode == Mode::Headless && o.record && o.regionSnake)
+    throw ParameterError("Headless recording shows the GVF layers; it does not run --region-snake.");
+  if (o.mode == Mode::Headless && !o.image && !o.phantom && !o.session)
+    throw ParameterError("--headless needs an image file, --phantom u|room|blob or --session S.json.");
   // --save-contours is a snake option; the region snake writes the same file.
   finishSnakeOptions(o.snakes, o.regionSnake);
   return o;

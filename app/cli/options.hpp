@@ -38,6 +38,17 @@ struct Options {
   std::optional<std::array<int, 4>> regionRect;
   RegionSnakeParams region;
   double regionMpix = 0;  // viewer: a synthetic star image of this many megapixels
+  // Recording and the viewer's own pace (see app/record, viewer/headless_record).
+  std::optional<std::string> record;  // OUT.mp4 | OUT.webm | DIR/
+  int stepsPerFrame = 0;              // > 0: fixed solver steps per frame (deterministic)
+  std::optional<std::array<int, 2>> size;  // --size WxH: offscreen frame / window size
+  int fps = 30;
+  bool recordPanel = false;  // viewer: record the whole window, not just the view
+  bool stats = false;        // print frame time p50/p95 and iterations/s at exit
+  double frameBudgetMs = 0;  // > 0: steps per frame fit this budget (default 16 ms)
+  std::optional<std::string> session;  // a saved session (.json) to open at start-up
+  std::optional<std::string> colormap;  // gray | viridis | inferno
+  bool logScale = false;
 };
 
 // Throws ParameterError with a sentence on unknown flags, missing values or bad numbers.

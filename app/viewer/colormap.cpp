@@ -1,6 +1,7 @@
 #include "viewer/colormap.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace gvflab::viewer {
 namespace {
@@ -74,6 +75,17 @@ std::vector<Rgb> colormapTable(Colormap map) {
   for (int i = 0; i < kColormapSize; ++i)
     table[i] = colormapAt(map, static_cast<float>(i) / (kColormapSize - 1));
   return table;
+}
+
+float scalePosition(float m, float rangeMax, float decades) {
+  float t = decades > 0
+                ? 1.0f + std::log10(std::max(m, 1e-30f) / std::max(rangeMax, 1e-30f)) / decades
+                : m / std::max(rangeMax, 1e-20f);
+  return std::clamp(t, 0.0f, 1.0f);
+}
+
+float scaleValue(float t, float rangeMax, float decades) {
+  return decades > 0 ? rangeMax * std::pow(10.0f, (t - 1.0f) * decades) : t * rangeMax;
 }
 
 }  // namespace gvflab::viewer

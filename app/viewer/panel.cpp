@@ -208,6 +208,14 @@ void drawLayerControls(LayerSettings& l, float rangeMax) {
       if (ImGui::Selectable(std::string(colormapName(c)).c_str(), c == l.colormap)) l.colormap = c;
     ImGui::EndCombo();
   }
+  ImGui::Checkbox("log scale", &l.logScale);
+  helpMarker("Colour by log10 |V|: the top colour at the range maximum, the bottom one the "
+             "chosen number of decades below (L toggles).");
+  if (l.logScale) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(80);
+    ImGui::SliderFloat("decades", &l.logDecades, 1.0f, 8.0f, "%.0f");
+  }
   ImGui::SliderFloat("map opacity", &l.magnitudeOpacity, 0.0f, 1.0f, "%.2f");
   bool wasAuto = l.autoRange;
   ImGui::Checkbox("auto range", &l.autoRange);
@@ -233,6 +241,10 @@ void drawLayerControls(LayerSettings& l, float rangeMax) {
   ImGui::Checkbox("outline", &l.glyphOutline);
   ImGui::ColorEdit4("arrow colour", l.glyphColor.data(),
                     ImGuiColorEditFlags_NoInputs | ImGuiColorEditFlags_AlphaBar);
+  ImGui::Checkbox("streamlines", &l.showStreamlines);
+  helpMarker("Field lines traced from a grid of seeds (orange); T toggles.");
+  if (l.showStreamlines)
+    ImGui::SliderFloat("seed spacing", &l.streamlineSpacing, 6.0f, 64.0f, "%.0f px");
   ImGui::SliderFloat("brightness", &l.imageBrightness, 0.1f, 4.0f, "%.2f",
                      ImGuiSliderFlags_Logarithmic);
 }
@@ -255,7 +267,8 @@ void drawImageControls(Session& session, PanelRequests& requests) {
 }
 
 void drawLegendBar(const LayerSettings& layers, float rangeMax) {
-  ImGui::TextColored(kDimColor, "|V|, %s range", layers.autoRange ? "auto" : "fixed");
+  ImGui::TextColored(kDimColor, "|V|, %s range%s", layers.autoRange ? "auto" : "fixed",
+                     layers.logScale ? ", log" : "");
   const float barW = 22, margin = 8;
   float barH = std::clamp(ImGui::GetContentRegionAvail().y - 2 * margin, 80.0f, 420.0f);
   ImVec2 top = ImGui::GetCursorScreenPos();
@@ -281,7 +294,8 @@ void drawLegendBar(const LayerSettings& layers, float rangeMax) {
     draw->AddLine(ImVec2(top.x + barW, y), ImVec2(top.x + barW + 6, y),
                   IM_COL32(220, 220, 220, 255));
     char label[32];
-    std::snprintf(label, sizeof label, "%.4g", t * rangeMax);
+    std::snprintf(label, sizeof label, "%.4g",
+                  scaleValue(t, rangeMax, layers.logScale ? layers.logDecades : 0.0f));
     draw->AddText(ImVec2(top.x + barW + 10, y - ImGui::GetFontSize() * 0.5f),
                   IM_COL32(235, 235, 235, 255), label);
   }
@@ -291,7 +305,8 @@ void drawLegendBar(const LayerSettings& layers, float rangeMax) {
 }  // namespace
 
 void drawPanel(Session& session, LayerSettings&, const FrameReadouts& readouts, ErrorLog& errors,
-               PanelRequests& requests, float displayHeight) {
+               PanelRequests& requests, float displayHeight,
+               const std::function<void()>& extraSections) {
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(ImVec2(kPanelWidth, displayHeight));
   ImGui::Begin("gvflab", nullptr,
@@ -310,6 +325,7 @@ void drawPanel(Session& session, LayerSettings&, const FrameReadouts& readouts, 
     drawSolverControls(session, errors);
   if (ImGui::CollapsingHeader("Readouts", ImGuiTreeNodeFlags_DefaultOpen))
     drawReadouts(session, readouts);
+  if (extraSections) extraSections();
   if (ImGui::CollapsingHeader("OpenCL kernels (ms per frame)", ImGuiTreeNodeFlags_DefaultOpen))
     drawKernelTable(session);
   ImGui::PopItemWidth();

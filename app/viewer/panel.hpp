@@ -1,6 +1,7 @@
 #pragma once
 // The ImGui side of the viewer: the control and readout panel on the left, the layer panel
 // with the colormap legend on the right. Parameter ranges and help come from gvfParamSpecs().
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -30,8 +31,10 @@ struct PanelRequests {
 inline constexpr float kPanelWidth = 360.0f;         // left: image, solver, readouts
 inline constexpr float kDisplayPanelWidth = 262.0f;  // right: layers and the legend
 
+// extraSections: more collapsing sections (recording, devices, pace), drawn after the readouts.
 void drawPanel(Session& session, LayerSettings& layers, const FrameReadouts& readouts,
-               ErrorLog& errors, PanelRequests& requests, float displayHeight);
+               ErrorLog& errors, PanelRequests& requests, float displayHeight,
+               const std::function<void()>& extraSections = {});
 
 // The layer controls and the colormap legend (|V| ticks), right of the view.
 void drawDisplayPanel(LayerSettings& layers, float rangeMax, float left, float displayHeight);

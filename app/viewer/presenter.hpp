@@ -1,30 +1,27 @@
 #pragma once
-// Moves the solver's field from OpenCL to the GL texture the renderer samples. This is the one
-// place that decides, at run time, how: zero-copy through cl_khr_gl_sharing, or a host copy
-// (clEnqueueReadBuffer straight into a mapped pixel-unpack buffer, then glTexSubImage2D into
-// an RG32F texture made once per field size).
+// Moves the solver's field from OpenCL to the GL texture the renderer samples, by the path
+// chooseTransfer (gl_sharing.hpp) picked at run time: zero-copy (OpenCL writes the texture,
+// made once per field size) or a host copy (clEnqueueReadBuffer straight into a mapped
+// pixel-unpack buffer, then glTexSubImage2D into an RG32F texture made once per field size).
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "gvflab/cl.hpp"
 #include "gvflab/device.hpp"
 #include "viewer/gl_resources.hpp"
+#include "viewer/gl_sharing.hpp"
 #include "viewer/renderer.hpp"
 
 namespace gvflab::viewer {
 
-enum class TransferPath { HostCopy, ZeroCopy };
-
-struct TransferChoice {
-  TransferPath path = TransferPath::HostCopy;
-  std::string description;  // e.g. "host copy (device lacks cl_khr_gl_sharing)"
-};
-
-// The decision alone, so it can be tested and shown without a GL context.
-TransferChoice chooseTransfer(const DeviceInfo& device);
-
 class Presenter {
  public:
-  explicit Presenter(const DeviceInfo& device);  // GL context current
+  // GL context current. A ZeroCopy choice needs sharingContext: the OpenCL context created
+  // with glSharingProperties for this GL context.
+  explicit Presenter(TransferChoice choice, cl::Context* sharingContext = nullptr);
+  explicit Presenter(const DeviceInfo& device) : Presenter(chooseTransfer(device)) {}
+  ~Presenter();
   Presenter(const Presenter&) = delete;
   Presenter& operator=(const Presenter&) = delete;
 
@@ -36,13 +33,24 @@ class Presenter {
   const TransferChoice& choice() const { return choice_; }
   double lastTransferMs() const { return lastMs_; }
   double meanTransferMs() const { return meanMs_; }
-  // max |V| of the last uploaded field, found while it passes through host memory.
+  // max |V| of the last uploaded field, found while it passes through host memory (zero-copy:
+  // refreshed from a read-back every kHostRefresh uploads).
   float maxMagnitude() const { return maxMagnitude_; }
+  // The field in host memory (float2 per pixel) for the cursor readout and the streamlines;
+  // same refresh rule as maxMagnitude().
+  const std::vector<float>& hostField() const { return host_; }
+  static constexpr int kHostRefresh = 16;
 
  private:
   void resize(int width, int height);
+  void uploadThroughHost(cl::CommandQueue& queue, const cl::Buffer& field, int width, int height);
+  void readHost(cl::CommandQueue& queue, const cl::Buffer& field, int width, int height);
+  void updateMax();
 
   TransferChoice choice_;
+  cl::Context sharingContext_;
+  std::unique_ptr<SharedFieldTexture> shared_;
+  std::vector<float> host_;
   GlTexture texture_;
   GlBuffer unpackBuffer_;
   int width_ = 0, height_ = 0;

@@ -144,6 +144,7 @@ void Renderer::drawMagnitude(const ViewTransform& view, const LayerSettings& lay
   f.glUniform1i(uniform(p, "uField"), 0);
   f.glUniform1i(uniform(p, "uColormap"), 1);
   f.glUniform2f(uniform(p, "uRange"), 0.0f, rangeMax);
+  f.glUniform1f(uniform(p, "uLogDecades"), layers.logScale ? layers.logDecades : 0.0f);
   // Without the image underneath, blending over the background would only darken the map.
   f.glUniform1f(uniform(p, "uOpacity"), layers.showImage ? layers.magnitudeOpacity : 1.0f);
   f.glUniform2f(uniform(p, "uImageSize"), view.imageSize.x, view.imageSize.y);

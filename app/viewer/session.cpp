@@ -7,6 +7,7 @@
 #include "common/image_loader.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/gvf_input.hpp"
+#include "gvflab/kernel_library.hpp"
 #include "gvflab/params.hpp"
 #include "gvflab/phantoms.hpp"
 #include "gvflab/profiler.hpp"
@@ -36,25 +37,41 @@ Session::Session(const app::Options& options)
   co.deviceSelector = options.device;
   if (options.kernelDir) co.kernelDir = *options.kernelDir;
   ctx_ = ComputeContext::create(co);
+  if (options.stepsPerFrame > 0) {
+    itersPerFrame_ = options.stepsPerFrame;  // deterministic: no budget
+  } else if (options.frameBudgetMs > 0) {
+    frameBudgetMs_ = options.frameBudgetMs;
+  }
+  kernelTime_ = newestKernelTime();
   if (options.image) {
     std::filesystem::path path(*options.image);
     rebuild(app::loadImage(path), path.filename().string(), sigma_, v0Mode_);
+    imagePath_ = std::filesystem::absolute(path);
   } else {
     std::string name = options.phantom.value_or("u");
     rebuild(makePhantom(name, options.phantomSize), "phantom '" + name + "'", sigma_, v0Mode_);
+    phantom_ = name;
+    phantomSize_ = options.phantomSize;
   }
 }
 
 void Session::openFile(const std::filesystem::path& path) {
   rebuild(app::loadImage(path), path.filename().string(), sigma_, v0Mode_);
+  imagePath_ = std::filesystem::absolute(path);
+  phantom_.reset();
 }
 
 void Session::openPhantom(const std::string& name, int size) {
   rebuild(makePhantom(name, size), "phantom '" + name + "'", sigma_, v0Mode_);
+  imagePath_.reset();
+  phantom_ = name;
+  phantomSize_ = size;
 }
 
 void Session::setImage(Image2D image, std::string name) {
   rebuild(std::move(image), std::move(name), sigma_, v0Mode_);
+  imagePath_.reset();
+  phantom_.reset();
 }
 
 void Session::setSigma(double sigma) {
@@ -80,13 +97,22 @@ void Session::setV0Mode(V0Mode mode) {
 }
 
 void Session::rebuild(Image2D image, std::string name, double sigma, V0Mode mode) {
+  rebuildOn(ctx_, std::move(image), std::move(name), sigma, mode);
+}
+
+void Session::rebuildOn(std::shared_ptr<ComputeContext> ctx, Image2D image, std::string name,
+                        double sigma, V0Mode mode) {
   // Build everything new first; only swap in once nothing can throw any more.
-  GvfInput input = buildGvfInput(*ctx_, image, sigma, mode);
+  GvfInput input = buildGvfInput(*ctx, image, sigma, mode);
   double bound = std::min(EulerSolver::stabilityBound(input.maxV0Squared),
                           findSpec(gvfParamSpecs(), "mu").maxValue);
   double mu = clampMu(requestedMu_, bound);
-  auto solver = std::make_unique<EulerSolver>(ctx_, std::move(input), mu, storage_);
+  auto solver = std::make_unique<EulerSolver>(ctx, std::move(input), mu, storage_);
   solver_ = std::move(solver);
+  if (ctx != ctx_) {
+    ctx_ = std::move(ctx);
+    ++contextVersion_;
+  }
   image_ = std::move(image);
   imageName_ = std::move(name);
   sigma_ = sigma;
@@ -137,16 +163,70 @@ void Session::reset() {
   ++fieldVersion_;
 }
 
-void Session::advanceFrame() {
+void Session::advanceFrame(double otherWorkMs) {
+  if (running_ && frameBudgetMs_ > 0 && lastSolverMs_ > 0) {
+    // Feedback rather than a cost model: a frame's solver time has a fixed part (launches,
+    // the ε reduction, waiting) that a per-iteration estimate would mistake for slowness.
+    double target = std::max(frameBudgetMs_ - otherWorkMs, 0.25 * frameBudgetMs_);
+    double ratio = std::clamp(target / lastSolverMs_, 0.7, 1.3);
+    itersPerFrame_ = std::clamp(static_cast<int>(std::lround(itersPerFrame_ * ratio)) +
+                                    (ratio > 1 ? 1 : 0),
+                                1, 4096);
+  }
   int steps = (running_ ? itersPerFrame_ : 0) + pendingSteps_;
+  const bool single = pendingSteps_ > 0;
   pendingSteps_ = 0;
+  auto start = std::chrono::steady_clock::now();
   if (steps > 0) {
     solver_->step(steps);
-    recordEpsilon();  // one small reduction; counted in this frame's timings
+    // ε (one reduction that waits for the steps) about ten times a second, and after each
+    // single step: every frame it would cost as much as many iterations on a CPU device.
+    if (single || start - lastEpsilonAt_ >= std::chrono::milliseconds(100)) {
+      recordEpsilon();
+      lastEpsilonAt_ = start;
+    }
     ++fieldVersion_;
   }
   clFrameMs_ = ctx_->profiler().endFrame();
+  if (steps > 0)
+    lastSolverMs_ =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  lastSteps_ = steps;
   updateRate(steps);
+}
+
+void Session::switchDevice(const std::string& selector,
+                           std::vector<cl_context_properties> extraProperties) {
+  ContextOptions co = ctx_->options();
+  co.deviceSelector = selector;
+  co.extraProperties = std::move(extraProperties);
+  auto ctx = ComputeContext::create(co);  // throws: nothing changed yet
+  rebuildOn(std::move(ctx), image_, imageName_, sigma_, v0Mode_);
+  lastSolverMs_ = 0;
+}
+
+std::filesystem::file_time_type Session::newestKernelTime() const {
+  std::filesystem::file_time_type newest{};
+  const auto& dir = ctx_->kernels().directory();
+  if (!dir) return newest;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(*dir, ec)) {
+    auto t = entry.last_write_time(ec);
+    if (!ec && t > newest) newest = t;
+  }
+  return newest;
+}
+
+bool Session::reloadKernelsIfChanged() {
+  if (!ctx_->kernels().directory() || ++framesSinceKernelLook_ < 15) return false;
+  framesSinceKernelLook_ = 0;
+  auto t = newestKernelTime();
+  if (t == kernelTime_) return false;
+  kernelTime_ = t;  // a failed build is reported once, not every look
+  if (!ctx_->kernels().reload()) return false;  // throws KernelBuildError; old programs stay
+  // The solver's kernels come from the old programs: make it again with the new ones.
+  rebuild(image_, imageName_, sigma_, v0Mode_);
+  return true;
 }
 
 void Session::recordEpsilon() {

@@ -30,10 +30,15 @@ std::array<float, 4> ViewTransform::imageToNdc() const {
 
 void ViewTransform::zoomAround(Vec2 q, float factor) {
   Vec2 anchor = screenToImage(q);
-  zoom = std::clamp(zoom * factor, 0.1f, 64.0f);
+  zoom = std::clamp(zoom * factor, 0.1f, 1024.0f);
   Vec2 moved = imageToScreen(anchor);
   pan.x += q.x - moved.x;
   pan.y += q.y - moved.y;
+}
+
+void ViewTransform::actualPixels() {
+  float now = pixelsPerImagePixel();
+  if (now > 0) zoomAround({viewSize.x / 2, viewSize.y / 2}, 1.0f / now);
 }
 
 }  // namespace gvflab::viewer

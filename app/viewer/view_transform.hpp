@@ -23,6 +23,9 @@ struct ViewTransform {
   std::array<float, 4> imageToNdc() const;
   // Zooms by factor keeping the image point under screen point s fixed.
   void zoomAround(Vec2 s, float factor);
+  void fit() { zoom = 1, pan = {}; }
+  // 1:1: one image pixel per framebuffer pixel, keeping the image point at the view centre.
+  void actualPixels();
 };
 
 }  // namespace gvflab::viewer

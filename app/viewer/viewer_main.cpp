@@ -3,7 +3,9 @@
 #include <QApplication>
 #include <QSurfaceFormat>
 
+#include "gvflab/params.hpp"
 #include "viewer/session.hpp"
+#include "viewer/viewer_settings.hpp"
 #include "viewer/viewer_window.hpp"
 
 namespace gvflab::app {
@@ -14,9 +16,23 @@ int runViewer(int argc, char** argv, const Options& options) {
   QApplication app(argc, argv);
   QApplication::setApplicationName("gvflab");
 
-  viewer::Session session(options);  // throws: main reports it, no window yet
-  viewer::ViewerWindow window(session, options);
-  window.resize(1280, 800);
+  // Parameters remembered from the last run, where the command line left the defaults.
+  // Scripted runs (--frames) ignore them, so they give the same output on every machine.
+  Options opts = options;
+  if (opts.frames == 0 && !opts.session) {
+    const viewer::RememberedState r = viewer::loadRememberedState();
+    const Options defaults = parseOptions({});
+    if (r.mu >= 0 && opts.gvf.mu == defaults.gvf.mu) opts.gvf.mu = r.mu;
+    if (r.sigma >= 0 && opts.gvf.sigma == defaults.gvf.sigma) opts.gvf.sigma = r.sigma;
+    if (r.frameBudgetMs >= 0 && opts.frameBudgetMs == 0 && opts.stepsPerFrame == 0)
+      opts.frameBudgetMs = r.frameBudgetMs > 0 ? r.frameBudgetMs : 0;
+  }
+  viewer::Session session(opts);  // throws: main reports it, no window yet
+  viewer::ViewerWindow window(session, opts);
+  if (opts.size)
+    window.resize((*opts.size)[0], (*opts.size)[1]);
+  else
+    window.resize(1280, 800);
   window.show();
   return QApplication::exec();
 }

@@ -10,6 +10,9 @@
 
 #include "cli/options.hpp"
 #include "viewer/error_log.hpp"
+#include "viewer/frame_stats.hpp"
+#include "viewer/recording_control.hpp"
+#include "viewer/streamline_layer.hpp"
 #include "viewer/panel.hpp"
 #include "viewer/presenter.hpp"
 #include "viewer/region_mode.hpp"
@@ -33,6 +36,16 @@ class GlView : public QOpenGLWidget {
 
   void openFile(const QString& path);  // errors go to the panel
   void showOpenDialog();
+  void saveScreenshot();                        // Ctrl+S: asks where
+  bool saveScreenshotTo(const QString& path);  // the whole window, PNG
+  void saveSessionDialog();
+  void openSessionDialog();
+  void openSession(const QString& path);
+  LayerSettings& layers() { return layers_; }
+  const QStringList& recentFiles() const { return recent_; }
+  void setRecentFiles(QStringList files) { recent_ = std::move(files); }
+  // Called with the new list whenever a file was opened.
+  std::function<void()> onRecentChanged;
 
  protected:
   void initializeGL() override;
@@ -44,8 +57,13 @@ class GlView : public QOpenGLWidget {
   void mouseDoubleClickEvent(QMouseEvent* event) override;
   void wheelEvent(QWheelEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
+  void leaveEvent(QEvent* event) override;
 
  private:
+  void makePresenter();  // decides the CL->GL path for the current device and GL context
+  void drawExtraSections();
+  void switchDevice(const std::string& selector);
+  Viewport viewRect() const;  // the view, framebuffer pixels, GL origin
   void buildUi(float frameSeconds);
   void handleRequests();
   void uploadIfChanged();
@@ -83,18 +101,33 @@ class GlView : public QOpenGLWidget {
   long shownCaptureVersion_ = -1;
   bool dragging_ = false;
   QPointF dragLast_;
+  // Issue 6: recording, pace, streamlines, cursor readout, devices.
+  std::unique_ptr<RecordingControl> recording_;
+  bool startupRecording_ = false;
+  FrameStats stats_;
+  double lastFrameStart_ = -1;
+  double otherWorkMs_ = 0;
+  std::unique_ptr<StreamlineLayer> streamlines_;
+  std::optional<QPointF> cursor_;
+  std::vector<DeviceInfo> devices_;
+  QStringList recent_;
 };
 
 class ViewerWindow : public QMainWindow {
  public:
   ViewerWindow(Session& session, const app::Options& options);
+  void toggleFullScreen();
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
+  void closeEvent(QCloseEvent* event) override;
 
  private:
+  void rebuildRecentMenu();
+  Session& session_;
   GlView* view_;
+  QMenu* recentMenu_ = nullptr;
 };
 
 }  // namespace gvflab::viewer

@@ -24,6 +24,8 @@
 #include "viewer/presenter.hpp"
 #include "viewer/renderer.hpp"
 #include "viewer/session.hpp"
+#include "viewer/snake_layer.hpp"
+#include "viewer/streamline_layer.hpp"
 #include "viewer/view_transform.hpp"
 #include "viewer/viewer_window.hpp"
 
@@ -293,4 +295,112 @@ TEST_CASE("mu beyond the stability bound is clamped, and the session says so") {
   CHECK(session.mu() == doctest::Approx(0.1));
   CHECK(session.notice().empty());
   CHECK_THROWS_AS(session.setMu(-1.0), ParameterError);
+}
+
+// One baseline per layer (tests/baselines/layer_*.png), drawn with the viewer's own layers.
+// A missing baseline is written and the test fails, to be checked by eye and committed.
+TEST_CASE("each layer matches its baseline") {
+  GlEnvironment& env = glEnvironment();
+  REQUIRE_MESSAGE(env.ok, "no OpenGL 3.3 core context (run under xvfb-run -a)");
+  UField u;
+  Renderer renderer;
+  Presenter presenter(u.ctx->info());
+  presenter.upload(u.ctx->queue(), u.solver->field(), u.solver->width(), u.solver->height());
+  renderer.setImage(makePhantom("u", 128));
+  SnakeLayer snakes;
+  StreamlineLayer streamlines;
+  // A contour around the U and a capture overlay with a gradient, as the snake session makes.
+  std::vector<SnakeContour> contours(1);
+  for (int k = 0; k < 48; ++k) {
+    float a = 6.2831853f * k / 48;
+    contours[0].points.push_back({64 + 50 * std::cos(a), 64 + 50 * std::sin(a)});
+  }
+  std::vector<unsigned char> capture(128 * 128 * 4, 0);
+  for (int y = 0; y < 128; ++y)
+    for (int x = 0; x < 128; ++x)
+      if (std::hypot(x - 64.0, y - 64.0) < 40) {
+        unsigned char* p = &capture[(y * 128 + x) * 4];
+        p[0] = static_cast<unsigned char>(2 * x), p[1] = 160, p[2] = static_cast<unsigned char>(2 * y), p[3] = 150;
+      }
+  snakes.setCapture(capture, 128, 128);
+
+  struct Case {
+    const char* name;
+    LayerSettings layers;
+    bool snakes = false, capture = false;
+  };
+  LayerSettings none;
+  none.showImage = none.showMagnitude = none.showGlyphs = false;
+  std::vector<Case> cases;
+  {
+    Case c{"layer_image", none};
+    c.layers.showImage = true;
+    cases.push_back(c);
+  }
+  {
+    Case c{"layer_magnitude_log_inferno", none};
+    c.layers.showMagnitude = true;
+    c.layers.logScale = true;
+    c.layers.colormap = Colormap::Inferno;
+    cases.push_back(c);
+  }
+  {
+    Case c{"layer_glyphs_scaled", none};
+    c.layers.showGlyphs = true;
+    c.layers.glyphNormalize = false;
+    c.layers.glyphSpacing = 8;
+    cases.push_back(c);
+  }
+  {
+    Case c{"layer_streamlines", none};
+    c.layers.showImage = true;
+    c.layers.showStreamlines = true;
+    c.layers.streamlineSpacing = 12;
+    cases.push_back(c);
+  }
+  {
+    Case c{"layer_contours_capture", none};
+    c.layers.showImage = true;
+    c.snakes = c.capture = true;
+    cases.push_back(c);
+  }
+  QImage blank;
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    QOpenGLFramebufferObject fbo(kSize, kSize);
+    REQUIRE(fbo.bind());
+    ViewTransform view;
+    view.viewSize = {kSize, kSize};
+    view.imageSize = {128, 128};
+    const Viewport vp{0, 0, kSize, kSize};
+    renderer.draw(vp, view, c.layers, presenter.texture(), presenter.maxMagnitude());
+    if (c.layers.showStreamlines)
+      streamlines.draw(vp, view, presenter.hostField(), 128, 128, c.layers, 1);
+    if (c.snakes) {
+      SnakeDrawing d{&contours, {}, true, 0};
+      snakes.draw(vp, view, d, c.capture, 0.6f);
+    }
+    gl().glFinish();
+    fbo.release();
+    QImage img = fbo.toImage(false).convertToFormat(QImage::Format_RGB888);
+    CHECK(stddev(luminance(img)) > 5.0);  // something was drawn
+    const auto baseline = std::filesystem::path(GVFLAB_SOURCE_DIR) / "tests/baselines" /
+                          (std::string(c.name) + ".png");
+    const QString path = QString::fromStdString(baseline.string());
+    if (!std::filesystem::exists(baseline)) {
+      img.save(path, "PNG");
+      FAIL_CHECK("no baseline: wrote " << baseline.string() << "; check it by eye, run again");
+      continue;
+    }
+    QImage expected(path);
+    double ssim = meanSsim(img, expected);
+    MESSAGE(c.name << ": mean SSIM " << ssim);
+    if (ssim < 0.97)
+      img.save(QString::fromStdString(
+                   (std::filesystem::path(GVFLAB_BINARY_DIR) / (std::string(c.name) + ".actual.png"))
+                       .string()),
+               "PNG");
+    CHECK(ssim >= 0.97);
+  }
+  if (presenter.hostField().empty()) FAIL("the presenter kept no host copy of the field");
 }

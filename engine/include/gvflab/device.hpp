@@ -43,6 +43,10 @@ DeviceInfo chooseDevice(const std::string& selector);
 struct ContextOptions {
   std::string deviceSelector;                     // see chooseDevice
   std::optional<std::filesystem::path> kernelDir;  // load kernels/*.cl from here, not embedded
+  // Extra (name, value) pairs for clCreateContext, without the terminating 0; the platform is
+  // added here. The viewer passes CL_GL_CONTEXT_KHR and CL_GLX/EGL_DISPLAY_KHR through this,
+  // so the engine itself stays free of GL.
+  std::vector<cl_context_properties> extraProperties;
 };
 
 // Owns the cl::Context, the profiling in-order queue, the kernel library and the profiler.
@@ -54,6 +58,7 @@ class ComputeContext {
   ComputeContext& operator=(const ComputeContext&) = delete;
 
   const DeviceInfo& info() const { return info_; }
+  const ContextOptions& options() const { return options_; }
   cl::Context& context() { return context_; }
   cl::Device& device() { return device_; }
   cl::CommandQueue& queue() { return queue_; }
@@ -66,6 +71,7 @@ class ComputeContext {
  private:
   ComputeContext() = default;
   DeviceInfo info_;
+  ContextOptions options_;
   cl::Context context_;
   cl::Device device_;
   cl::CommandQueue queue_;

@@ -122,9 +122,19 @@ DeviceInfo chooseDevice(const std::string& selector) {
 std::shared_ptr<ComputeContext> ComputeContext::create(const ContextOptions& options) {
   std::shared_ptr<ComputeContext> ctx(new ComputeContext());
   ctx->info_ = chooseDevice(options.deviceSelector);
+  ctx->options_ = options;
   try {
     ctx->device_ = deviceAt(ctx->info_.platformIndex, ctx->info_.deviceIndex);
-    ctx->context_ = cl::Context(ctx->device_);
+    if (options.extraProperties.empty()) {
+      ctx->context_ = cl::Context(ctx->device_);
+    } else {
+      std::vector<cl_context_properties> props = {
+          CL_CONTEXT_PLATFORM,
+          reinterpret_cast<cl_context_properties>(ctx->device_.getInfo<CL_DEVICE_PLATFORM>())};
+      props.insert(props.end(), options.extraProperties.begin(), options.extraProperties.end());
+      props.push_back(0);
+      ctx->context_ = cl::Context(ctx->device_, props.data());
+    }
     ctx->queue_ = cl::CommandQueue(ctx->context_, ctx->device_, CL_QUEUE_PROFILING_ENABLE);
   } catch (const cl::Error& e) {
     rethrowClError(e, "creating an OpenCL context on " + ctx->info_.name);

@@ -1,0 +1,46 @@
+#pragma once
+// A saved session as JSON: the image (path or phantom), the solver and its parameters, the
+// snake parameters and contours, and the display choices. Written by the viewer (File > Save
+// session), read by the viewer, `--session S.json`, and headless runs.
+#include <array>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/options.hpp"
+#include "gvflab/parametric_snake.hpp"
+#include "gvflab/params.hpp"
+
+namespace gvflab::app {
+
+struct SavedSnake {
+  SnakeForce force = SnakeForce::Gvf;
+  std::vector<std::array<float, 2>> points;  // image pixels, corner origin
+};
+
+struct SessionFile {
+  std::optional<std::string> image;  // absolute path
+  std::optional<std::string> phantom;
+  int phantomSize = 256;
+  std::string solver = "euler";
+  GvfParams gvf;               // mu, sigma, v0, iterationsPerFrame
+  double frameBudgetMs = 0;    // 0: fixed iterations per frame
+  std::string device;          // the selector in use ("" = default)
+  SnakeParams snake = SnakeParams::defaults();
+  std::vector<SavedSnake> snakes;
+  std::string colormap = "viridis";
+  bool logScale = false;
+};
+
+std::string sessionToJson(const SessionFile& session);
+// Relative image paths are taken relative to baseDir. Throws InputError with a sentence for
+// malformed JSON, a wrong version or out-of-range values.
+SessionFile sessionFromJson(const std::string& text, const std::filesystem::path& baseDir = {});
+void saveSession(const std::filesystem::path& path, const SessionFile& session);
+SessionFile loadSession(const std::filesystem::path& path);
+
+// What the command line would say for this session (image or phantom, parameters, snakes).
+void applySession(const SessionFile& session, Options& options);
+
+}  // namespace gvflab::app

@@ -1,0 +1,87 @@
+#pragma once
+// Encodes RGBA frames with FFmpeg's libraries: H.264 in fragmented MP4, VP9 (or VP8) in WebM,
+// or one PNG per frame in a directory. Qt- and GL-free. Bytes go through our own AVIO writer,
+// so the file size is known while recording and a full disk is seen at the write that failed.
+// Fragmented MP4 and WebM stay playable up to the last complete fragment/cluster even when the
+// trailer can no longer be written (disk full, process killed).
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "gvflab/error.hpp"
+#include "record/ffmpeg_handles.hpp"
+
+namespace gvflab::record {
+
+// Opening or writing a recording failed; the message says what and where.
+class RecordingError : public Error {
+ public:
+  using Error::Error;
+};
+
+enum class RecordFormat { Mp4, WebM, PngSequence };
+
+// OUT.mp4 -> Mp4, OUT.webm -> WebM, DIR/ (or an existing directory) -> PngSequence.
+// Throws ParameterError for anything else.
+RecordFormat formatForPath(const std::string& path);
+const char* formatName(RecordFormat format);  // "MP4 (H.264)", ...
+
+struct EncoderSettings {
+  std::filesystem::path path;
+  RecordFormat format = RecordFormat::Mp4;
+  int width = 0, height = 0;  // of the frames given; video formats crop to even sizes
+  int fps = 30;
+  // Tests only: behave as if the disk were full after this many bytes (0: no limit).
+  std::uint64_t byteLimit = 0;
+};
+
+class VideoEncoder {
+ public:
+  explicit VideoEncoder(const EncoderSettings& settings);  // throws RecordingError
+  ~VideoEncoder();  // finishes if finish() was not called; never throws
+  VideoEncoder(const VideoEncoder&) = delete;
+  VideoEncoder& operator=(const VideoEncoder&) = delete;
+
+  // rgba: width * height * 4 bytes; bottomUp for rows as glReadPixels returns them.
+  // pts counts frames at the fixed rate and must increase. Throws RecordingError.
+  void write(const std::uint8_t* rgba, bool bottomUp, std::int64_t pts);
+  // Drains the encoder and writes the trailer (index); throws RecordingError when that fails.
+  void finish();
+
+  std::uint64_t bytesWritten() const { return bytes_; }
+  long framesWritten() const { return frames_; }
+  int width() const { return width_; }    // encoded size
+  int height() const { return height_; }
+
+ private:
+  void openVideo(const EncoderSettings& s);
+  void openPng(const EncoderSettings& s);
+  void drain(bool flushing);
+  void writePacket(AVPacket* packet);
+  static int writeCallback(void* opaque, std::uint8_t* buf, int size);
+  static std::int64_t seekCallback(void* opaque, std::int64_t offset, int whence);
+  [[noreturn]] void fail(const std::string& doing, int code);
+
+  std::filesystem::path path_;
+  RecordFormat format_;
+  int srcWidth_ = 0, srcHeight_ = 0, width_ = 0, height_ = 0;
+  std::uint64_t byteLimit_ = 0;
+  // Read by other threads for the on-screen size and count.
+  std::atomic<std::uint64_t> bytes_{0};
+  std::atomic<long> frames_{0};
+  long packets_ = 0;
+  bool finished_ = false;
+  std::FILE* file_ = nullptr;
+  OutputFormatPtr format_ctx_;
+  AvioPtr avio_;
+  AVStream* stream_ = nullptr;
+  CodecContextPtr codec_;
+  FramePtr frame_;
+  PacketPtr packet_;
+  SwsPtr sws_;
+  bool headerWritten_ = false;
+};
+
+}  // namespace gvflab::record

@@ -1,0 +1,65 @@
+#pragma once
+// cl_khr_gl_sharing, kept small and per the Khronos specification:
+// - the OpenCL context is created with CL_GL_CONTEXT_KHR and CL_GLX_DISPLAY_KHR (GLX) or
+//   CL_EGL_DISPLAY_KHR (EGL) naming the viewer's GL context (glSharingProperties);
+// - the display texture is created once in GL and wrapped once with clCreateFromGLTexture;
+// - each frame: GL work on the texture is fenced (glFenceSync) and, with cl_khr_gl_event, the
+//   fence becomes the wait event of clEnqueueAcquireGLObjects (clCreateEventFromGLsyncKHR);
+//   without it the host waits for that fence only (glClientWaitSync), not a glFinish. Then the
+//   field is copied buffer -> image on the device, clEnqueueReleaseGLObjects, and the host
+//   waits for the release event alone (clWaitForEvents) before GL samples the texture.
+// Neither development machine has the extension (PoCL, NVIDIA's OpenCL), so what is tested
+// here is the decision (chooseTransfer) and the properties; the path itself is exercised only
+// where a device offers it.
+#include <string>
+#include <vector>
+
+#include "gvflab/cl.hpp"
+#include "gvflab/device.hpp"
+
+namespace gvflab::viewer {
+
+enum class GlWindowSystem { None, Glx, Egl };
+
+// The native handles of the GL context the viewer draws with (from Qt's native interfaces).
+struct GlContextHandles {
+  GlWindowSystem system = GlWindowSystem::None;
+  void* context = nullptr;  // GLXContext or EGLContext
+  void* display = nullptr;  // Display* or EGLDisplay
+};
+
+enum class TransferPath { HostCopy, ZeroCopy };
+
+struct TransferChoice {
+  TransferPath path = TransferPath::HostCopy;
+  bool glEvent = false;     // zero-copy: cl_khr_gl_event sync (else a GL fence wait)
+  std::string description;  // shown in the panel, e.g. "host copy (device lacks cl_khr_gl_sharing)"
+};
+
+// The decision alone (no GL or CL calls), so it is unit-tested with made-up devices.
+// forceHostCopy: GVFLAB_HOST_COPY=1 in the environment, or a failed attempt at sharing.
+TransferChoice chooseTransfer(const DeviceInfo& device, const GlContextHandles& gl = {},
+                              bool forceHostCopy = false);
+
+// The (name, value) pairs for ComputeContext's extraProperties; empty for GlWindowSystem::None.
+std::vector<cl_context_properties> glSharingProperties(const GlContextHandles& gl);
+
+// The current Qt GL context's handles (GLX or EGL); None on other platforms.
+GlContextHandles currentGlContextHandles();
+
+// Zero-copy target: one GL texture wrapped as an OpenCL image, filled from a float2 buffer.
+class SharedFieldTexture {
+ public:
+  // context: created with glSharingProperties; texture: an allocated RG32F GL_TEXTURE_2D.
+  // Throws DeviceError when OpenCL refuses the texture.
+  SharedFieldTexture(cl::Context& context, unsigned int texture, bool glEvent);
+  // Copies field (width * height float2) into the texture and waits for the release event.
+  void fill(cl::CommandQueue& queue, const cl::Buffer& field, int width, int height);
+
+ private:
+  cl::Context context_;
+  cl::ImageGL image_;
+  bool glEvent_;
+};
+
+}  // namespace gvflab::viewer

@@ -1,0 +1,37 @@
+#pragma once
+// An offscreen OpenGL 3.3 core context (QOffscreenSurface) with a single-sampled framebuffer
+// object of a fixed size: headless recording and screenshots draw into it with the viewer's
+// own renderer. Needs a QGuiApplication and a platform with GL (an X server or Xvfb here).
+#include <QImage>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
+#include <QOpenGLFramebufferObject>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace gvflab::viewer {
+
+class OffscreenTarget {
+ public:
+  // Throws DeviceError with a sentence when no 3.3 core context can be made.
+  OffscreenTarget(int width, int height);
+  ~OffscreenTarget();
+  OffscreenTarget(const OffscreenTarget&) = delete;
+  OffscreenTarget& operator=(const OffscreenTarget&) = delete;
+
+  void bind();  // makes the context current and binds the framebuffer
+  // The framebuffer as RGBA8, rows bottom-up (as glReadPixels gives them); waits for GL.
+  void readRgba(std::vector<std::uint8_t>& out);
+  QImage image();  // top-down RGB
+  int width() const { return width_; }
+  int height() const { return height_; }
+
+ private:
+  int width_, height_;
+  std::unique_ptr<QOffscreenSurface> surface_;
+  std::unique_ptr<QOpenGLContext> context_;
+  std::unique_ptr<QOpenGLFramebufferObject> fbo_;
+};
+
+}  // namespace gvflab::viewer

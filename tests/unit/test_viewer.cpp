@@ -1,0 +1,257 @@
+// Viewer logic that needs no window: the CL->GL decision (made-up devices), the GL-sharing
+// context properties, saved sessions (JSON and a live round trip), frame statistics,
+// streamlines and the cursor readout.
+#include <doctest/doctest.h>
+
+#include <CL/cl_gl.h>
+
+#include <cmath>
+
+#include "cli/session_file.hpp"
+#include "gvflab/error.hpp"
+#include "viewer/frame_stats.hpp"
+#include "viewer/gl_sharing.hpp"
+#include "viewer/navigation.hpp"
+#include "viewer/session.hpp"
+#include "viewer/session_io.hpp"
+#include "viewer/snake_session.hpp"
+#include "viewer/streamlines.hpp"
+
+using namespace gvflab;
+using namespace gvflab::viewer;
+
+namespace {
+DeviceInfo deviceWith(const std::string& extensions) {
+  DeviceInfo d;
+  d.name = "made-up";
+  d.extensions = extensions;
+  return d;
+}
+int fakeContext, fakeDisplay;
+}  // namespace
+
+TEST_CASE("zero-copy only with cl_khr_gl_sharing and a GLX or EGL context") {
+  GlContextHandles glx{GlWindowSystem::Glx, &fakeContext, &fakeDisplay};
+  GlContextHandles egl{GlWindowSystem::Egl, &fakeContext, &fakeDisplay};
+  GlContextHandles none;
+
+  auto c = chooseTransfer(deviceWith("cl_khr_fp64 cl_khr_3d_image_writes"), glx);
+  CHECK(c.path == TransferPath::HostCopy);
+  CHECK(c.description == "host copy (device lacks cl_khr_gl_sharing)");
+  // A name that merely contains the extension's name is not the extension.
+  CHECK(chooseTransfer(deviceWith("cl_khr_gl_sharing_foo"), glx).path == TransferPath::HostCopy);
+
+  c = chooseTransfer(deviceWith("cl_khr_gl_sharing cl_khr_gl_event"), glx);
+  CHECK(c.path == TransferPath::ZeroCopy);
+  CHECK(c.glEvent);
+  CHECK(c.description.find("GLX") != std::string::npos);
+  c = chooseTransfer(deviceWith("cl_khr_gl_sharing"), egl);
+  CHECK(c.path == TransferPath::ZeroCopy);
+  CHECK_FALSE(c.glEvent);
+  CHECK(c.description.find("GL fence") != std::string::npos);
+
+  c = chooseTransfer(deviceWith("cl_khr_gl_sharing"), none);
+  CHECK(c.path == TransferPath::HostCopy);
+  CHECK(c.description.find("neither GLX nor EGL") != std::string::npos);
+  CHECK(chooseTransfer(deviceWith("cl_khr_gl_sharing"), glx, true).path == TransferPath::HostCopy);
+}
+
+TEST_CASE("the sharing context properties name the GL context and its display") {
+  auto glx = glSharingProperties({GlWindowSystem::Glx, &fakeContext, &fakeDisplay});
+  REQUIRE(glx.size() == 4);
+  CHECK(glx[0] == CL_GL_CONTEXT_KHR);
+  CHECK(glx[1] == reinterpret_cast<cl_context_properties>(&fakeContext));
+  CHECK(glx[2] == CL_GLX_DISPLAY_KHR);
+  CHECK(glx[3] == reinterpret_cast<cl_context_properties>(&fakeDisplay));
+  auto egl = glSharingProperties({GlWindowSystem::Egl, &fakeContext, &fakeDisplay});
+  REQUIRE(egl.size() == 4);
+  CHECK(egl[2] == CL_EGL_DISPLAY_KHR);
+  CHECK(glSharingProperties({}).empty());
+}
+
+TEST_CASE("extra context properties reach clCreateContext") {
+  // CL_CONTEXT_INTEROP_USER_SYNC is core OpenCL 1.2: a property every device must accept.
+  ContextOptions co;
+  co.extraProperties = {CL_CONTEXT_INTEROP_USER_SYNC, CL_FALSE};
+  auto ctx = ComputeContext::create(co);
+  auto props = ctx->context().getInfo<CL_CONTEXT_PROPERTIES>();
+  bool found = false;
+  for (std::size_t i = 0; i + 1 < props.size(); i += 2)
+    found = found || props[i] == CL_CONTEXT_INTEROP_USER_SYNC;
+  CHECK(found);
+  // A property the platform does not know is an error with a sentence, not a crash.
+  co.extraProperties = {0x7fff, 1};
+  CHECK_THROWS_AS(ComputeContext::create(co), DeviceError);
+}
+
+TEST_CASE("session JSON: round trip and clear refusals") {
+  app::SessionFile f;
+  f.phantom = "room";
+  f.phantomSize = 80;
+  f.gvf.mu = 0.12;
+  f.gvf.sigma = 1.5;
+  f.gvf.v0Mode = V0Mode::ImageGradient;
+  f.gvf.iterationsPerFrame = 7;
+  f.snake.alpha = 0.2;
+  f.snakes.push_back({SnakeForce::Traditional, {{10, 10}, {30, 10}, {20, 25.5f}}});
+  f.colormap = "inferno";
+  f.logScale = true;
+  app::SessionFile g = app::sessionFromJson(app::sessionToJson(f));
+  CHECK(g.phantom == f.phantom);
+  CHECK(g.phantomSize == 80);
+  CHECK(g.gvf.mu == doctest::Approx(0.12));
+  CHECK(g.gvf.sigma == doctest::Approx(1.5));
+  CHECK(g.gvf.v0Mode == V0Mode::ImageGradient);
+  CHECK(g.gvf.iterationsPerFrame == 7);
+  CHECK(g.snake.alpha == doctest::Approx(0.2));
+  REQUIRE(g.snakes.size() == 1);
+  CHECK(g.snakes[0].force == SnakeForce::Traditional);
+  CHECK(g.snakes[0].points[2][1] == doctest::Approx(25.5));
+  CHECK(g.colormap == "inferno");
+  CHECK(g.logScale);
+
+  CHECK_THROWS_AS(app::sessionFromJson("{ not json"), InputError);
+  CHECK_THROWS_AS(app::sessionFromJson("{\"gvflab_session\": 99}"), InputError);
+  CHECK_THROWS_WITH_AS(app::sessionFromJson("{\"gvflab_session\": 1, \"phantom\": \"u\", "
+                                            "\"solver\": {\"mu\": 5}}"),
+                       doctest::Contains("mu"), InputError);
+  auto rel = app::sessionFromJson("{\"gvflab_session\": 1, \"image\": \"img/a.png\"}", "/data");
+  CHECK(*rel.image == "/data/img/a.png");
+}
+
+TEST_CASE("saving and loading a live session restores image, parameters and snakes") {
+  app::Options o;
+  o.phantom = "u";
+  o.phantomSize = 64;
+  Session a(o);
+  a.setSigma(1.5);
+  a.setMu(0.1);
+  a.setIterationsPerFrame(9);
+  SnakeSession sa(a, o.snakes);
+  sa.addCircle({32, 32}, 12);
+  sa.setNewForce(SnakeForce::Traditional);
+  sa.addPolygon({{5, 5}, {20, 5}, {12, 18}});
+  LayerSettings la;
+  la.colormap = Colormap::Gray;
+  const std::string json = app::sessionToJson(captureSession(a, sa, la));
+
+  app::Options o2;
+  o2.phantom = "blob";
+  o2.phantomSize = 48;
+  Session b(o2);
+  SnakeSession sb(b, o2.snakes);
+  LayerSettings lb;
+  restoreSession(app::sessionFromJson(json), b, sb, lb);
+  CHECK(b.phantomName() == std::optional<std::string>("u"));
+  CHECK(b.image().width == 64);
+  CHECK(b.image().pixels == a.image().pixels);
+  CHECK(b.sigma() == doctest::Approx(1.5));
+  CHECK(b.mu() == doctest::Approx(0.1));
+  CHECK(b.iterationsPerFrame() == 9);
+  CHECK(lb.colormap == Colormap::Gray);
+  REQUIRE(sb.contours().size() == 2);
+  CHECK(sb.contours()[1].force == SnakeForce::Traditional);
+  CHECK(sb.contours()[0].points.size() == sa.contours()[0].points.size());
+  CHECK(sb.contours()[0].points[3].x == doctest::Approx(sa.contours()[0].points[3].x));
+}
+
+TEST_CASE("a device switch keeps image, parameters and snakes") {
+  app::Options o;
+  o.phantomSize = 64;
+  Session s(o);
+  s.setMu(0.11);
+  SnakeSession snakes(s, o.snakes);
+  snakes.addCircle({32, 32}, 10);
+  s.advanceFrame();
+  const long ctxVersion = s.contextVersion();
+  s.switchDevice("cpu");
+  CHECK(s.contextVersion() == ctxVersion + 1);
+  snakes.advanceFrame();
+  CHECK(s.mu() == doctest::Approx(0.11));
+  CHECK(snakes.contours().size() == 1);
+  s.advanceFrame();
+  CHECK(s.iterations() > 0);
+  CHECK_THROWS_AS(s.switchDevice("no-such-device-xyz"), DeviceError);
+  CHECK(s.contextVersion() == ctxVersion + 1);  // the failed switch left it alone
+}
+
+TEST_CASE("the frame budget adapts the iterations per frame") {
+  app::Options o;
+  o.phantomSize = 256;
+  Session s(o);
+  s.setFrameBudgetMs(20);
+  for (int i = 0; i < 30; ++i) s.advanceFrame(0);
+  const int big = s.iterationsPerFrame();
+  for (int i = 0; i < 30; ++i) s.advanceFrame(19);  // the rest of the frame leaves 5 ms
+  MESSAGE("iterations per frame: " << big << " with 20 ms, " << s.iterationsPerFrame()
+                                   << " with 5 ms");
+  CHECK(s.iterationsPerFrame() < big);
+  s.setFrameBudgetMs(0);
+  s.setIterationsPerFrame(3);
+  s.advanceFrame(0);
+  CHECK(s.lastFrameIterations() == 3);  // no budget: exactly the fixed count
+}
+
+TEST_CASE("frame statistics: nearest-rank percentiles and iterations per second") {
+  FrameStats st;
+  for (int i = 1; i <= 100; ++i) st.addFrame(i);
+  CHECK(st.p50() == 50);
+  CHECK(st.p95() == 95);
+  st.addIterations(5050);
+  CHECK(st.iterationsPerSecond() == doctest::Approx(1000.0));  // 5050 in 5.05 s
+  CHECK(st.summary().find("p95 95.0 ms") != std::string::npos);
+}
+
+TEST_CASE("streamlines follow a uniform field and stop at a sink") {
+  const int w = 40, h = 30;
+  std::vector<float> right(2 * w * h);
+  for (int i = 0; i < w * h; ++i) right[2 * i] = 1.0f;
+  auto lines = traceStreamlines(right, w, h, {10.0f});
+  REQUIRE(!lines.empty());
+  for (const auto& l : lines) {
+    CHECK(l.front().x < 1.0f);  // traced back to the left border...
+    CHECK(l.back().x > w - 1.0f);  // ...and on to the right one
+    CHECK(l.front().y == doctest::Approx(l.back().y));
+  }
+  // Everything flows to the centre: lines end near it instead of crossing it.
+  std::vector<float> sink(2 * w * h);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      float dx = 20 - (x + 0.5f), dy = 15 - (y + 0.5f), m = std::hypot(dx, dy) + 1e-6f;
+      sink[2 * (y * w + x)] = dx / m;
+      sink[2 * (y * w + x) + 1] = dy / m;
+    }
+  for (const auto& l : traceStreamlines(sink, w, h, {10.0f}))
+    CHECK(std::hypot(l.back().x - 20, l.back().y - 15) < 2.0f);
+}
+
+TEST_CASE("the cursor readout reads the pixel and the vector under it") {
+  Image2D img(4, 3, 0.25f);
+  img.pixels[1 * 4 + 2] = 0.75f;
+  std::vector<float> field(2 * 12, 0.0f);
+  field[2 * (1 * 4 + 2)] = 3.0f;
+  field[2 * (1 * 4 + 2) + 1] = -4.0f;
+  auto r = readoutAt(2.6f, 1.2f, img, field, 4, 3);
+  REQUIRE(r);
+  CHECK(r->x == 2);
+  CHECK(r->y == 1);
+  CHECK(r->intensity == doctest::Approx(0.75));
+  CHECK(r->magnitude == doctest::Approx(5.0));
+  CHECK_FALSE(readoutAt(-0.1f, 1, img, field, 4, 3));
+  CHECK_FALSE(readoutAt(4.0f, 1, img, field, 4, 3));
+  CHECK(readoutAt(0, 0, img, {}, 0, 0)->magnitude == 0.0f);  // no field yet
+}
+
+TEST_CASE("1:1 shows one image pixel per screen pixel and keeps the centre") {
+  ViewTransform v;
+  v.viewSize = {800, 600};
+  v.imageSize = {100, 50};
+  Vec2 centre = v.screenToImage({400, 300});
+  v.actualPixels();
+  CHECK(v.pixelsPerImagePixel() == doctest::Approx(1.0));
+  Vec2 after = v.screenToImage({400, 300});
+  CHECK(after.x == doctest::Approx(centre.x));
+  CHECK(after.y == doctest::Approx(centre.y));
+  CHECK(navigationKey(v, Qt::Key_F));
+  CHECK(v.zoom == 1.0f);
+}
