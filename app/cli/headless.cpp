@@ -104,10 +104,7 @@ void runHeadless(const Options& o) {
   else
     image = o.phantom ? makePhantom(*o.phantom, o.phantomSize) : loadImage(*o.image);
 
-  ContextOptions copts;
-  copts.deviceSelector = o.device;
-  if (o.kernelDir) copts.kernelDir = *o.kernelDir;
-  auto ctx = ComputeContext::create(copts);
+  auto ctx = ComputeContext::create(contextOptions(o));
 
   GvfInput input = is3d ? buildGvfInput(*ctx, volume, o.gvf.sigma, o.gvf.v0Mode)
                         : buildGvfInput(*ctx, image, o.gvf.sigma, o.gvf.v0Mode);

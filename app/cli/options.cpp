@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "cli/flag_number.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/field_storage.hpp"
 #include "gvflab/multigrid_solver.hpp"
@@ -13,17 +14,8 @@
 namespace gvflab::app {
 namespace {
 
-double parseNumber(const std::string& flag, const std::string& text) {
-  double v = 0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  if (ec != std::errc() || ptr != end || !std::isfinite(v))
-    throw ParameterError("--" + flag + " needs a number, not '" + text + "'.");
-  return v;
-}
-
 double parseSpec(const std::string& key, const std::string& text) {
-  double v = parseNumber(key, text);
+  double v = flagNumber(key, text);
   validate(findSpec(gvfParamSpecs(), key), v);
   return v;
 }
@@ -86,6 +78,13 @@ std::string helpText() {
   return h.str();
 }
 
+ContextOptions contextOptions(const Options& o) {
+  ContextOptions c;
+  c.deviceSelector = o.device;
+  if (o.kernelDir) c.kernelDir = *o.kernelDir;
+  return c;
+}
+
 Options parseOptions(const std::vector<std::string>& args) {
   Options o;
   o.gvf.mu = findSpec(gvfParamSpecs(), "mu").defaultValue;
@@ -116,11 +115,11 @@ Options parseOptions(const std::vector<std::string>& args) {
       if (o.solver != "euler" && o.solver != "multigrid")
         throw ParameterError("--solver must be 'euler' or 'multigrid', not '" + o.solver + "'.");
     } else if (a == "--mg-a" || a == "--mg-b" || a == "--mg-c") {
-      const double v = parseNumber(flagName, value());
+      const double v = flagNumber(flagName, value());
       validate(findSpec(multigridParamSpecs(), flagName), v);
       (a == "--mg-a" ? o.mgA : a == "--mg-b" ? o.mgB : o.mgC) = static_cast<int>(v);
     } else if (a == "--target-error") {
-      const double v = parseNumber(flagName, value());
+      const double v = flagNumber(flagName, value());
       if (!(v > 0)) throw ParameterError("--target-error must be a positive number.");
       o.targetError = v;
     } else if (a == "--v0") {
@@ -139,7 +138,7 @@ Options parseOptions(const std::vector<std::string>& args) {
       for (const auto& n : phantomNames()) known = known || n == *o.phantom;
       if (!known) makePhantom(*o.phantom, 16);  // throws the message listing the names
     } else if (a == "--phantom-size") {
-      double n = parseNumber(flagName, value());
+      double n = flagNumber(flagName, value());
       if (n < 16 || n > 16384 || n != std::floor(n))
         throw ParameterError("--phantom-size must be a whole number in [16, 16384].");
       o.phantomSize = static_cast<int>(n);
@@ -169,29 +168,29 @@ Options parseOptions(const std::vector<std::string>& args) {
     } else if (a == "--noise") {
       o.region.noise = parseNoiseModel(value());
     } else if (a == "--d-max") {
-      double v = parseNumber(flagName, value());
+      double v = flagNumber(flagName, value());
       validate(findSpec(regionSnakeParamSpecs(), "d-max"), v);
       o.region.dMax = static_cast<int>(v);
     } else if (a == "--min-segment") {
-      double v = parseNumber(flagName, value());
+      double v = flagNumber(flagName, value());
       validate(findSpec(regionSnakeParamSpecs(), "min-segment"), v);
       o.region.minSegment = v;
     } else if (a == "--region-mpix") {
-      double v = parseNumber(flagName, value());
+      double v = flagNumber(flagName, value());
       if (!(v >= 0.01 && v <= 1000)) throw ParameterError("--region-mpix must be in [0.01, 1000].");
       o.regionMpix = v;
       o.regionSnake = true;
     } else if (a == "--screenshot") {
       o.screenshot = value();
     } else if (a == "--frames") {
-      double n = parseNumber(flagName, value());
+      double n = flagNumber(flagName, value());
       if (n < 1 || n > 1e7 || n != std::floor(n))
         throw ParameterError("--frames must be a whole number >= 1.");
       o.frames = static_cast<int>(n);
     } else if (a == "--record") {
       o.record = value();
     } else if (a == "--steps-per-frame") {
-      double n = parseNumber(flagName, value());
+      double n = flagNumber(flagName, value());
       if (n < 1 || n > 100000 || n != std::floor(n))
         throw ParameterError("--steps-per-frame must be a whole number in [1, 100000].");
       o.stepsPerFrame = static_cast<int>(n);
@@ -205,7 +204,7 @@ Options parseOptions(const std::vector<std::string>& args) {
                              v + "'.");
       o.size = std::array<int, 2>{w, h};
     } else if (a == "--fps") {
-      double n = parseNumber(flagName, value());
+      double n = flagNumber(flagName, value());
       if (n < 1 || n > 240 || n != std::floor(n))
         throw ParameterError("--fps must be a whole number in [1, 240].");
       o.fps = static_cast<int>(n);
@@ -214,7 +213,7 @@ Options parseOptions(const std::vector<std::string>& args) {
     } else if (a == "--stats") {
       o.stats = true;
     } else if (a == "--frame-budget") {
-      double v = parseNumber(flagName, value());
+      double v = flagNumber(flagName, value());
       if (!(v >= 1 && v <= 1000)) throw ParameterError("--frame-budget must be in [1, 1000] ms.");
       o.frameBudgetMs = v;
     } else if (a == "--session") {

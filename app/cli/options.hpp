@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/snake_options.hpp"
+#include "gvflab/device.hpp"
 #include "gvflab/euler_solver.hpp"
 #include "gvflab/params.hpp"
 #include "gvflab/region_types.hpp"
@@ -50,6 +51,9 @@ struct Options {
   std::optional<std::string> colormap;  // gray | viridis | inferno
   bool logScale = false;
 };
+
+// The OpenCL context the options ask for (--device, --kernel-dir).
+ContextOptions contextOptions(const Options& options);
 
 // Throws ParameterError with a sentence on unknown flags, missing values or bad numbers.
 Options parseOptions(const std::vector<std::string>& args);

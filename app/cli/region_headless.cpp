@@ -19,10 +19,7 @@ namespace gvflab::app {
 void runRegionHeadless(const Options& o) {
   const auto t0 = std::chrono::steady_clock::now();
   Image2D image = o.phantom ? makePhantom(*o.phantom, o.phantomSize) : loadImage(*o.image);
-  ContextOptions copts;
-  copts.deviceSelector = o.device;
-  if (o.kernelDir) copts.kernelDir = *o.kernelDir;
-  auto ctx = ComputeContext::create(copts);
+  auto ctx = ComputeContext::create(contextOptions(o));
 
   RegionSnake snake(ctx, image, o.region);
   const auto& r = o.regionRect;

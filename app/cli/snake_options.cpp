@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "cli/flag_number.hpp"
 #include "gvflab/error.hpp"
 
 namespace gvflab::app {
@@ -29,15 +30,6 @@ std::vector<double> parseNumbers(const std::string& spec, const std::string& lis
     start = comma + 1;
   }
   return out;
-}
-
-double number(const std::string& flag, const std::string& text) {
-  double v = 0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  if (ec != std::errc() || ptr != end || !std::isfinite(v))
-    throw ParameterError("--" + flag + " needs a number, not '" + text + "'.");
-  return v;
 }
 
 }  // namespace
@@ -103,7 +95,7 @@ bool parseSnakeOption(const std::string& flag, const std::function<std::string()
   for (const auto* specs : {&snakeParamSpecs(), &captureParamSpecs()})
     for (const auto& s : *specs) {
       if (s.key != key) continue;
-      const double v = number(key, value());
+      const double v = flagNumber(key, value());
       validate(s, v);
       auto& p = o.params;
       if (key == "alpha") p.alpha = v;
