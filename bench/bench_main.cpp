@@ -99,6 +99,10 @@ int main(int argc, char** argv) {
         if (std::sscanf(v.c_str(), "%dx%dx%dx%d", &b.tile.width, &b.tile.height,
                         &b.tile.rowsPerItem, &b.tile.halo) != 4)
           throw gvflab::ParameterError("--tile needs WxHxROWSxHALO, e.g. 64x32x8x4.");
+      } else if (args[i] == "--tile3d") {
+        const std::string v = value();
+        if (std::sscanf(v.c_str(), "%dx%dx%d", &b.tile3d.tx, &b.tile3d.ty, &b.tile3d.zChunk) != 3)
+          throw gvflab::ParameterError("--tile3d needs TXxTYxZCHUNK, e.g. 32x32x32.");
       } else if (args[i] == "--markdown") b.markdown = value();
       else if (args[i] == "--image") b.image = value();
       else throw gvflab::ParameterError("Unknown option '" + args[i] + "'.\n" + kUsage);

@@ -38,7 +38,7 @@ int runEuler(const BenchArgs& args, int dims, std::ostream& out) {
   const std::string caseName = dims == 3 ? "euler3d" : "euler2d";
   for (Precision p : args.precisions)
     for (const auto& m : args.memories) {
-      EulerSolver solver(ctx, input, mu, EulerOptions{p, m, args.tile});
+      EulerSolver solver(ctx, input, mu, EulerOptions{p, m, args.tile, args.tile3d});
       const EulerTiming t = timeEuler(*ctx, solver, args.iterations, args.repeats);
       const double bytes = bytesPerPoint(dims, p) * points;
       const double msPerIt = t.kernelMs / args.iterations;

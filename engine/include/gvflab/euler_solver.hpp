@@ -25,11 +25,20 @@ struct TileShape {
   int halo = 8;         // iterations per launch
 };
 
+// The 3D local-memory tile (gvf_euler3d_tiled.cl): tx x ty columns (with a 2-pixel frame)
+// streamed over zChunk planes, two iterations per launch.
+struct Tile3D {
+  int tx = 32;
+  int ty = 32;
+  int zChunk = 32;
+};
+
 struct EulerOptions {
   Precision precision = Precision::F32;
   // nullopt: Local (several iterations per launch) on GPUs, Buffer on CPUs.
   std::optional<MemoryKind> memory;
   TileShape tile;
+  Tile3D tile3d;
 };
 
 class EulerSolver : public Solver {

@@ -13,8 +13,6 @@
 namespace gvflab {
 namespace {
 
-// Must match TX, TY, ZCHUNK in gvf_euler3d_tiled.cl.
-constexpr int kTx = 32, kTy = 32, kZChunk = 32;
 
 std::uint64_t tileLocalBytes(const TileShape& t, Precision p) {
   return 2ull * t.width * t.height * bytesPerComponent(p);  // two components per pixel
@@ -116,8 +114,9 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
   const FieldShape shape{input_.width, input_.height, input_.depth};
   checkSolverFits(*ctx_, shape, options_.precision);
   if (is3d && *options_.memory == MemoryKind::Local &&
-      (ctx_->info().maxWorkGroupSize < std::size_t(kTx * kTy) ||
-       ctx_->info().localMemBytes < 2ull * 3 * kTx * kTy * sizeof(float))) {
+      (ctx_->info().maxWorkGroupSize < std::size_t(options_.tile3d.tx * options_.tile3d.ty) ||
+       ctx_->info().localMemBytes <
+           2ull * 3 * options_.tile3d.tx * options_.tile3d.ty * sizeof(float))) {
     options_.memory = MemoryKind::Buffer;
     note_ = "the device's work-groups are too small for 3D local tiles: using buffers";
   }
@@ -139,7 +138,13 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
                            opts + tileOptions(t, options_.precision, *ctx_));
       local_ = cl::NDRange(t.width, t.height / t.rowsPerItem);
     } else if (mem == MemoryKind::Local) {
-      pairKernel_ = lib.kernel("gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled", opts);
+      const Tile3D& t3 = options_.tile3d;
+      if (t3.tx < 5 || t3.ty < 5 || t3.zChunk < 1)
+        throw ParameterError("A 3D tile needs at least 5x5 columns and one plane per chunk.");
+      pairKernel_ = lib.kernel("gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled",
+                               opts + " -DTX=" + std::to_string(t3.tx) + " -DTY=" +
+                                   std::to_string(t3.ty) + " -DZCHUNK=" +
+                                   std::to_string(t3.zChunk));
       pairKernel_.setArg(1, v0_->memory());
       pairKernel_.setArg(3, input_.width);
       pairKernel_.setArg(4, input_.height);
@@ -211,16 +216,17 @@ void EulerSolver::stepTiled2D(int n) {
 }
 
 int EulerSolver::stepPairs3D(int n) {
-  const cl::NDRange global(detail::roundUp(input_.width, kTx - 4) / (kTx - 4) * kTx,
-                           detail::roundUp(input_.height, kTy - 4) / (kTy - 4) * kTy,
-                           detail::roundUp(input_.depth, kZChunk) / kZChunk);
+  const Tile3D& t3 = options_.tile3d;
+  const cl::NDRange global(detail::roundUp(input_.width, t3.tx - 4) / (t3.tx - 4) * t3.tx,
+                           detail::roundUp(input_.height, t3.ty - 4) / (t3.ty - 4) * t3.ty,
+                           detail::roundUp(input_.depth, t3.zChunk) / t3.zChunk);
   pairKernel_.setArg(6, static_cast<float>(mu_));
   for (; n >= 2; n -= 2) {
     pairKernel_.setArg(0, v_[current_]->memory());
     pairKernel_.setArg(2, v_[1 - current_]->memory());
     cl::Event ev;
     ctx_->queue().enqueueNDRangeKernel(pairKernel_, cl::NullRange, global,
-                                       cl::NDRange(kTx, kTy, 1), nullptr, &ev);
+                                       cl::NDRange(t3.tx, t3.ty, 1), nullptr, &ev);
     ctx_->profiler().record("gvf_euler_2steps3d_tiled", ev);
     current_ = 1 - current_;
   }
