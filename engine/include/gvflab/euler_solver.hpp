@@ -26,11 +26,12 @@ struct TileShape {
 };
 
 // The 3D local-memory tile (gvf_euler3d_tiled.cl): tx x ty columns (with a 2-pixel frame)
-// streamed over zChunk planes, two iterations per launch.
+// streamed over zChunk planes, two iterations per launch. 24 x 16 x 48 was the fastest of 25
+// shapes tried on an H200 at 256³ (docs/BENCHMARKS.md).
 struct Tile3D {
-  int tx = 32;
-  int ty = 32;
-  int zChunk = 32;
+  int tx = 24;
+  int ty = 16;
+  int zChunk = 48;
 };
 
 struct EulerOptions {
