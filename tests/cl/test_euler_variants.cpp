@@ -96,7 +96,7 @@ TEST_CASE("local tiles give the same field as buffers in every precision") {
 
 TEST_CASE("3D two-steps-per-launch tiles equal single steps across tiles and z chunks") {
   auto ctx = test::sharedContext();
-  // Wider than one tile (28 inner pixels), deeper than one z chunk (32 planes), odd count.
+  // Wider than one tile (20 inner pixels), deeper than one z chunk (48 planes), odd count.
   GvfInput in = buildGvfInput(*ctx, randomVolume(61, 30, 70, 3), 1.0);
   const double mu = std::min(0.1, EulerSolver::stabilityBound(in.maxV0Squared, 3));
   for (Precision p : kPrecisions) {
