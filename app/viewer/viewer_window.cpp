@@ -51,6 +51,7 @@ GlView::GlView(Session& session, const app::Options& options, QWidget* parent)
     snakes_ = std::make_unique<SnakeSession>(session, plain);
   }
   snakeTool_ = std::make_unique<SnakeTool>(*snakes_);
+  if (!session.startupError().empty()) errors_.add(session.startupError());
 }
 
 GlView::~GlView() {
@@ -209,13 +210,17 @@ void GlView::uploadIfChanged() {
     bool ok = errors_.guard("Showing the image", [&] { renderer_->setImage(session_.image()); });
     if (ok) {
       shownImageVersion_ = session_.imageVersion();
-      view_.zoom = 1, view_.pan = {};
+      // Another slice of the same size keeps the zoom; a new image is fitted.
+      const std::array<int, 2> size = {session_.image().width, session_.image().height};
+      if (size != shownImageSize_) view_.zoom = 1, view_.pan = {};
+      shownImageSize_ = size;
     }
   }
   if (session_.fieldVersion() != shownFieldVersion_) {
-    EulerSolver& s = session_.solver();
     bool ok = errors_.guard("Copying the field to OpenGL", [&] {
-      presenter_->upload(session_.context().queue(), s.field(), s.width(), s.height());
+      const GvfInput& plane = session_.planeInput();  // the image, or a volume's slice
+      presenter_->upload(session_.context().queue(), session_.planeField(), plane.width,
+                         plane.height);
     });
     if (ok)
       shownFieldVersion_ = session_.fieldVersion();

@@ -6,6 +6,7 @@
 #include <QOpenGLWidget>
 #include <QSurfaceFormat>
 #include <QTimer>
+#include <array>
 #include <memory>
 
 #include "cli/options.hpp"
@@ -71,6 +72,7 @@ class GlView : public QOpenGLWidget {
   bool imguiReady_ = false;
   long shownImageVersion_ = -1;
   long shownFieldVersion_ = -1;
+  std::array<int, 2> shownImageSize_ = {0, 0};
   QTimer frameTimer_;
   QElapsedTimer clock_;
   double lastFrameTime_ = -1;
