@@ -69,7 +69,9 @@ std::string helpText() {
        "  --region-mpix M      viewer: region snake on a synthetic M-megapixel star\n"
        "  --save-contours C.json  write the contours {\"contours\": [{\"points\": [[x, y]...]}]}\n"
        "  --screenshot F.png   viewer: save the window after --frames frames and quit\n"
-       "  --frames N           viewer: quit after N frames\n\n";
+       "  --frames N           viewer: quit after N frames\n"
+       "  --race               viewer: start in the race view (Euler vs multigrid, same\n"
+       "                       OpenCL time per frame)\n\n";
   h << snakeHelpText();
   return h.str();
 }
@@ -171,6 +173,8 @@ Options parseOptions(const std::vector<std::string>& args) {
       o.regionSnake = true;
     } else if (a == "--screenshot") {
       o.screenshot = value();
+    } else if (a == "--race") {
+      o.race = true;
     } else if (a == "--frames") {
       double n = parseNumber(flagName, value());
       if (n < 1 || n > 1e7 || n != std::floor(n))

@@ -13,6 +13,7 @@
 #include "viewer/error_log.hpp"
 #include "viewer/panel.hpp"
 #include "viewer/presenter.hpp"
+#include "viewer/race_mode.hpp"
 #include "viewer/region_mode.hpp"
 #include "viewer/renderer.hpp"
 #include "viewer/session.hpp"
@@ -68,6 +69,7 @@ class GlView : public QOpenGLWidget {
   std::unique_ptr<Renderer> renderer_;
   std::unique_ptr<Presenter> presenter_;
   std::unique_ptr<RegionMode> region_;
+  std::unique_ptr<RaceMode> race_;
   bool regionImageShown_ = false;
   bool imguiReady_ = false;
   long shownImageVersion_ = -1;
