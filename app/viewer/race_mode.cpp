@@ -81,7 +81,9 @@ void RaceMode::draw(Renderer& renderer, const Viewport& area, int framebufferHei
   Viewport maps{area.x, area.y + below, area.width, std::max(area.height - below, 1)};
   errors.guard("Drawing the race", [&] {
     view_->upload(*race_, session_);
-    view_->draw(renderer, maps, framebufferHeight, layers, dpr, *race_);
+    const int strip = static_cast<int>(24 * dpr);
+    view_->draw(renderer, maps, layers, strip, static_cast<int>(8 * dpr));
+    view_->drawCaptions(*race_, framebufferHeight, strip, dpr);
   });
 }
 

@@ -48,6 +48,7 @@ class RaceSession {
   double budgetMs = 20;  // OpenCL ms per solver per frame
 
   const RaceLane& lane(int i) const { return lanes_[i]; }
+  RaceLane& lane(int i) { return lanes_[i]; }  // tests step a lane by iterations
   double mu() const { return mu_; }
   long fieldVersion() const { return fieldVersion_; }
   long inputVersion() const { return inputVersion_; }  // the session's, when built

@@ -32,17 +32,14 @@ void RaceView::upload(RaceSession& race, Session& session) {
   shownImage_ = session.imageVersion();
 }
 
-float RaceView::draw(Renderer& renderer, const Viewport& area, int framebufferHeight,
-                     const LayerSettings& layers, float dpr, const RaceSession& race) {
-  // A strip under the maps holds the captions (the top of the view has the mode windows).
-  const int strip = static_cast<int>(24 * dpr);
-  Viewport maps{area.x, area.y + strip, area.width, std::max(area.height - strip, 1)};
-  viewports_ = splitSideBySide(maps, static_cast<int>(8 * dpr));
+float RaceView::draw(Renderer& renderer, const Viewport& area, const LayerSettings& layers,
+                     int captionStrip, int gap) {
+  Viewport maps{area.x, area.y + captionStrip, area.width, std::max(area.height - captionStrip, 1)};
+  viewports_ = splitSideBySide(maps, gap);
   const float range =
       layers.autoRange
           ? std::max(presenters_[0]->maxMagnitude(), presenters_[1]->maxMagnitude())
           : layers.fixedRangeMax;
-  ImDrawList* captions = ImGui::GetBackgroundDrawList();
   for (int i = 0; i < 2; ++i) {
     const Viewport& v = viewports_[i];
     const FieldTextureRef field = presenters_[i]->texture();
@@ -50,18 +47,26 @@ float RaceView::draw(Renderer& renderer, const Viewport& area, int framebufferHe
     view.viewSize = {static_cast<float>(v.width), static_cast<float>(v.height)};
     view.imageSize = {static_cast<float>(field.width), static_cast<float>(field.height)};
     renderer.draw(v, view, layers, field, std::max(range, 1e-12f));
-    // Centred under the map; ImGui's y runs down from the window top, GL's viewport y up.
+  }
+  return range;
+}
+
+void RaceView::drawCaptions(const RaceSession& race, int framebufferHeight, int captionStrip,
+                            float dpr) const {
+  ImDrawList* captions = ImGui::GetBackgroundDrawList();
+  for (int i = 0; i < 2; ++i) {
+    const Viewport& v = viewports_[i];
     char text[96];
     const RaceLane& lane = race.lane(i);
     std::snprintf(text, sizeof text, "%s: %ld iterations, %.0f ms",
                   i == RaceSession::kEuler ? "Euler" : "multigrid", lane.solver->iterations(),
                   lane.budget.totalMs());
+    // Centred in the strip under the map; ImGui's y runs down, GL's viewport y up.
     const ImVec2 size = ImGui::CalcTextSize(text);
     const ImVec2 at((v.x + 0.5f * v.width) / dpr - 0.5f * size.x,
-                    (framebufferHeight - v.y) / dpr + 0.5f * (24 - size.y));
+                    (framebufferHeight - v.y + 0.5f * captionStrip) / dpr - 0.5f * size.y);
     captions->AddText(at, raceLaneColor(i), text);
   }
-  return range;
 }
 
 }  // namespace gvflab::viewer

@@ -20,9 +20,13 @@ class RaceView {
   void upload(RaceSession& race, Session& session);
   // area: the view rectangle in framebuffer pixels (GL origin bottom-left). layers: the
   // viewer's settings; with autoRange the range is the larger of the two maxima.
-  // dpr: framebuffer pixels per ImGui unit, for the captions. Returns the range used.
-  float draw(Renderer& renderer, const Viewport& area, int framebufferHeight,
-             const LayerSettings& layers, float dpr, const RaceSession& race);
+  // captionStrip: framebuffer pixels kept free under the maps. Returns the range used.
+  float draw(Renderer& renderer, const Viewport& area, const LayerSettings& layers,
+             int captionStrip = 0, int gap = 8);
+  // Under each map of the last draw: solver, iterations, OpenCL ms (ImGui's background list,
+  // inside an ImGui frame). dpr: framebuffer pixels per ImGui unit.
+  void drawCaptions(const RaceSession& race, int framebufferHeight, int captionStrip,
+                    float dpr) const;
   // The two viewports of the last draw (for tests and the labels).
   const std::array<Viewport, 2>& viewports() const { return viewports_; }
   const Presenter& presenter(int i) const { return *presenters_[i]; }
