@@ -4,7 +4,8 @@
 // used. Time a frame overshoots (one multigrid iteration can outlast a whole budget) is paid
 // back in the next frames, and time left unused is carried, so over any run both solvers'
 // OpenCL totals stay within one chunk's misestimate (at most about a frame's budget) or one
-// iteration of frames x budget: the difference never accumulates. No OpenCL here: the caller passes how to step and measure.
+// iteration of frames x budget: the difference never accumulates. No OpenCL here: the caller passes
+// how to step and measure.
 #include <functional>
 
 namespace gvflab::viewer {

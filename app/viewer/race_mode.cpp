@@ -120,8 +120,9 @@ void RaceMode::drawWindow(ErrorLog& errors, float left, float width, float heigh
   ImGui::SameLine();
   if (ImGui::Button("Restart")) errors.guard("Restarting the race", [&] { rebuild(); });
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Both solvers from V0 again, with the panel's current \xce\xbc, precision "
-                      "and multigrid a, b, c.");
+    ImGui::SetTooltip(
+        "Both solvers from V0 again, with the panel's current \xce\xbc, precision "
+        "and multigrid a, b, c.");
   ImGui::SameLine();
   ImGui::PushItemWidth(150);
   float budget = static_cast<float>(budgetMs_);
@@ -130,14 +131,16 @@ void RaceMode::drawWindow(ErrorLog& errors, float left, float width, float heigh
     budgetMs_ = std::clamp(static_cast<double>(budget), 0.1, 200.0);
   ImGui::PopItemWidth();
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("OpenCL time each solver's kernels get per frame. A multigrid iteration "
-                      "longer than this runs every few frames; the time is paid back.");
+    ImGui::SetTooltip(
+        "OpenCL time each solver's kernels get per frame. A multigrid iteration "
+        "longer than this runs every few frames; the time is paid back.");
   ImGui::SameLine();
   ImGui::Checkbox("capture range", &showCapture_);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Area from which a snake following each field reaches an edge (edge map "
-                      ">= %.2f), on the plane shown; refreshed every %d frames.",
-                      captureParams_.threshold, kCaptureEveryFrames);
+    ImGui::SetTooltip(
+        "Area from which a snake following each field reaches an edge (edge map "
+        ">= %.2f), on the plane shown; refreshed every %d frames.",
+        captureParams_.threshold, kCaptureEveryFrames);
   if (race_) {
     const GvfInput& plane = session_.planeInput();
     ImGui::TextDisabled("\xce\xbc = %.4f for both (within Euler's bound), %s; %s", race_->mu(),

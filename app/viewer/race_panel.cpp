@@ -33,8 +33,8 @@ void drawRaceReadouts(const RaceSession& race, long planePixels) {
                          ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                              ImGuiTableFlags_SizingStretchProp))
     return;
-  for (const char* h : {"solver", "iterations", "\xce\xb5 (eq. 9)", "OpenCL ms", "ms / iteration",
-                        "capture area"})
+  for (const char* h :
+       {"solver", "iterations", "\xce\xb5 (eq. 9)", "OpenCL ms", "ms / iteration", "capture area"})
     ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   for (int i = 0; i < 2; ++i) {

@@ -69,7 +69,8 @@ const cl::Buffer& RaceSession::planeField(int i) {
   if (!slices) return lane.solver->field();
   if (cutVersion_[i] != fieldVersion_ || cutImageVersion_[i] != session_.imageVersion()) {
     const GvfInput& plane = session_.planeInput();
-    const std::size_t bytes = static_cast<std::size_t>(plane.width) * plane.height * 2 * sizeof(float);
+    const std::size_t bytes =
+        static_cast<std::size_t>(plane.width) * plane.height * 2 * sizeof(float);
     if (lane.plane() == nullptr || lane.plane.getInfo<CL_MEM_SIZE>() != bytes)
       lane.plane = cl::Buffer(session_.context().context(), CL_MEM_READ_WRITE, bytes);
     slices->cutField(*lane.solver, lane.plane);

@@ -36,10 +36,9 @@ float RaceView::draw(Renderer& renderer, const Viewport& area, const LayerSettin
                      int captionStrip, int gap) {
   Viewport maps{area.x, area.y + captionStrip, area.width, std::max(area.height - captionStrip, 1)};
   viewports_ = splitSideBySide(maps, gap);
-  const float range =
-      layers.autoRange
-          ? std::max(presenters_[0]->maxMagnitude(), presenters_[1]->maxMagnitude())
-          : layers.fixedRangeMax;
+  const float range = layers.autoRange
+                          ? std::max(presenters_[0]->maxMagnitude(), presenters_[1]->maxMagnitude())
+                          : layers.fixedRangeMax;
   for (int i = 0; i < 2; ++i) {
     const Viewport& v = viewports_[i];
     const FieldTextureRef field = presenters_[i]->texture();

@@ -43,8 +43,7 @@ double muLimit(SolverKind kind, const GvfInput& input) {
 std::unique_ptr<Solver> makeSolver(std::shared_ptr<ComputeContext> ctx, const GvfInput& input,
                                    double mu, const SolverChoice& choice) {
   if (choice.kind == SolverKind::Multigrid)
-    return std::make_unique<MultigridSolver>(std::move(ctx), input, mu,
-                                             choice.multigridOptions());
+    return std::make_unique<MultigridSolver>(std::move(ctx), input, mu, choice.multigridOptions());
   return std::make_unique<EulerSolver>(std::move(ctx), input, mu, choice.eulerOptions());
 }
 
@@ -53,8 +52,7 @@ void setSolverMu(Solver& solver, double mu) {
   if (auto* mg = dynamic_cast<MultigridSolver*>(&solver)) mg->setMu(mu);
 }
 
-void checkFits(const ComputeContext& ctx, FieldShape shape, const SolverChoice& choice,
-               bool both) {
+void checkFits(const ComputeContext& ctx, FieldShape shape, const SolverChoice& choice, bool both) {
   const double count = static_cast<double>(shape.count());
   // The multigrid pyramid beyond its two full fields, per fine point.
   const double coarse = static_cast<double>(MultigridSolver::pyramidBytes(shape, choice.precision) -

@@ -96,8 +96,7 @@ void drawSliceControls(Session& session, ErrorLog& errors) {
       "fixed (y right, z down). Arrows show the field's two in-plane components.");
   if (changed) {
     const SliceAxis a = static_cast<SliceAxis>(axis);
-    errors.guard("Changing the slice axis",
-                 [&] { session.setSlice(a, slices->count(a) / 2); });
+    errors.guard("Changing the slice axis", [&] { session.setSlice(a, slices->count(a) / 2); });
   }
   int index = slices->index();
   if (ImGui::SliderInt("slice", &index, 0, slices->count() - 1))

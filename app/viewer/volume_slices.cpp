@@ -33,8 +33,9 @@ void VolumeSlices::setSlice(SliceAxis axis, int index) {
     const bool sameSize = plane_.width == p.width && plane_.height == p.height;
     plane.edge = sameSize ? plane_.edge
                           : cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, pixels * sizeof(float));
-    plane.v0 = sameSize ? plane_.v0
-                        : cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, pixels * 2 * sizeof(float));
+    plane.v0 = sameSize
+                   ? plane_.v0
+                   : cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, pixels * 2 * sizeof(float));
     field = sameSize ? field_
                      : cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, pixels * 2 * sizeof(float));
   } catch (const cl::Error& e) {
@@ -61,8 +62,7 @@ const cl::Buffer& VolumeSlices::field(Solver& solver, long fieldVersion) {
 }
 
 void VolumeSlices::cutField(Solver& solver, const cl::Buffer& out) {
-  slicer_.sliceField(solver.field(), input_.width, input_.height, input_.depth, axis_, index_,
-                     out);
+  slicer_.sliceField(solver.field(), input_.width, input_.height, input_.depth, axis_, index_, out);
 }
 
 }  // namespace gvflab::viewer

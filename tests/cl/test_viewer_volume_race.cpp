@@ -123,8 +123,8 @@ TEST_CASE("a volume the device or the engine cannot take is refused; the session
   const long iterations = s.iterations();
   ErrorLog errors;
   // Wider than the engine's 3D limit: refused with a sentence, nothing changes.
-  CHECK_FALSE(errors.guard("Opening 'wide.mha'",
-                           [&] { s.setVolume(Volume(4097, 2, 2), "wide.mha"); }));
+  CHECK_FALSE(
+      errors.guard("Opening 'wide.mha'", [&] { s.setVolume(Volume(4097, 2, 2), "wide.mha"); }));
   REQUIRE(errors.messages().size() == 1);
   MESSAGE(errors.messages().front());
   CHECK(errors.messages().front().find("4096") != std::string::npos);
@@ -194,9 +194,9 @@ TEST_CASE("the race: the same OpenCL time each, multigrid ahead at equal time") 
   const RaceLane& e = race.lane(RaceSession::kEuler);
   const RaceLane& m = race.lane(RaceSession::kMultigrid);
   const double target = frames * race.budgetMs;
-  MESSAGE("Euler " << e.solver->iterations() << " iterations, " << e.budget.totalMs()
-                   << " ms, eps " << e.epsilon << "; multigrid " << m.solver->iterations()
-                   << " iterations, " << m.budget.totalMs() << " ms, eps " << m.epsilon);
+  MESSAGE("Euler " << e.solver->iterations() << " iterations, " << e.budget.totalMs() << " ms, eps "
+                   << e.epsilon << "; multigrid " << m.solver->iterations() << " iterations, "
+                   << m.budget.totalMs() << " ms, eps " << m.epsilon);
   // Within a frame's budget of frames x budget (one chunk), and of each other.
   CHECK(std::abs(e.budget.totalMs() - target) <= race.budgetMs + e.budget.msPerIteration());
   CHECK(std::abs(m.budget.totalMs() - target) <= race.budgetMs + m.budget.msPerIteration());

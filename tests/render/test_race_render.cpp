@@ -95,8 +95,7 @@ TEST_CASE("slices of a volume: image, |V| and in-plane arrows") {
     view.imageSize = {static_cast<float>(plane.width), static_cast<float>(plane.height)};
     LayerSettings layers;
     layers.glyphSpacing = 4;
-    renderer.draw({0, 0, size, size}, view, layers, presenter.texture(),
-                  presenter.maxMagnitude());
+    renderer.draw({0, 0, size, size}, view, layers, presenter.texture(), presenter.maxMagnitude());
     gl().glFinish();
     fbo.release();
     return fbo.toImage(true).convertToFormat(QImage::Format_RGB888);

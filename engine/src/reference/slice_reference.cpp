@@ -48,7 +48,8 @@ Field sliceField(const Field& field, SliceAxis axis, int index) {
   const std::array<int, 2> comp = axis == SliceAxis::Axial     ? std::array<int, 2>{0, 1}
                                   : axis == SliceAxis::Coronal ? std::array<int, 2>{0, 2}
                                                                : std::array<int, 2>{1, 2};
-  Field out{p.width, p.height, std::vector<double>(2 * static_cast<std::size_t>(p.width) * p.height)};
+  Field out{p.width, p.height,
+            std::vector<double>(2 * static_cast<std::size_t>(p.width) * p.height)};
   for (int v = 0; v < p.height; ++v)
     for (int u = 0; u < p.width; ++u) {
       auto [x, y, z] = voxelOf(axis, index, u, v);
