@@ -73,7 +73,9 @@ std::string helpText() {
        "  --frame-budget MS    viewer: run as many iterations per frame as fit MS (default 16)\n"
        "  --stats              viewer: print frame time p50/p95 and iterations/s at exit\n"
        "  --session S.json     open a saved session (image, solver, parameters, snakes)\n"
-       "  --colormap NAME      gray, viridis or inferno;  --log-scale: log colour scale\n\n";
+       "  --colormap NAME      gray, viridis or inferno;  --log-scale: log colour scale\n"
+       "  --race               viewer: start in the race view (Euler vs multigrid, same\n"
+       "                       OpenCL time per frame)\n\n";
   h << snakeHelpText();
   return h.str();
 }
@@ -182,6 +184,8 @@ Options parseOptions(const std::vector<std::string>& args) {
       o.regionSnake = true;
     } else if (a == "--screenshot") {
       o.screenshot = value();
+    } else if (a == "--race") {
+      o.race = true;
     } else if (a == "--frames") {
       double n = flagNumber(flagName, value());
       if (n < 1 || n > 1e7 || n != std::floor(n))

@@ -33,6 +33,7 @@ struct Options {
   std::optional<std::string> report;
   std::optional<std::string> screenshot;  // viewer: save one frame and quit
   int frames = 0;                         // viewer: quit after N frames (0 = run)
+  bool race = false;                      // viewer: start in the race view
   SnakeOptions snakes;                    // --snake, --alpha, ..., --capture-map
   // Region snake (--region-snake [X,Y,W,H]); no rectangle: the default inset.
   bool regionSnake = false;

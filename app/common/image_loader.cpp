@@ -69,7 +69,8 @@ Image2D loadImage(const std::filesystem::path& path) {
 }
 
 const char* imageFileFilter() {
-  return "Images (*.png *.jpg *.jpeg *.bmp *.pgm *.ppm *.pnm *.tif *.tiff *.mha *.mhd);;"
+  return "Images and volumes (*.png *.jpg *.jpeg *.bmp *.pgm *.ppm *.pnm *.tif *.tiff *.mha "
+         "*.mhd *.nii *.nii.gz);;"
          "All files (*)";
 }
 

@@ -12,6 +12,7 @@
 #include "gvflab/phantoms.hpp"
 #include "gvflab/profiler.hpp"
 #include "viewer/colormap.hpp"
+#include "viewer/solver_panel.hpp"
 
 namespace gvflab::viewer {
 namespace {
@@ -85,11 +86,16 @@ void drawSolverControls(Session& session, ErrorLog& errors) {
   float mu = static_cast<float>(session.mu());
   float bound = static_cast<float>(session.muBound());
   char muLabel[64];
-  std::snprintf(muLabel, sizeof muLabel, "\xce\xbc (max %.4f)", bound);
+  if (session.solverKind() == SolverKind::Euler)
+    std::snprintf(muLabel, sizeof muLabel, "\xce\xbc (max %.4f)", bound);
+  else
+    std::snprintf(muLabel, sizeof muLabel, "\xce\xbc");
   if (ImGui::SliderFloat(muLabel, &mu, static_cast<float>(muSpec.minValue), bound, "%.4f"))
     errors.guard("Setting mu", [&] { session.setMu(mu); });
-  helpMarker(muSpec.help + "\nStability bound for this image: " + std::to_string(bound) +
-             ". Ctrl+click to type a value.");
+  helpMarker(session.solverKind() == SolverKind::Euler
+                 ? muSpec.help + "\nStability bound for this image: " + std::to_string(bound) +
+                       ". Ctrl+click to type a value."
+                 : muSpec.help + "\nMultigrid has no stability bound.");
 
   // σ rebuilds the edge map and restarts the solver, so it applies when the drag ends.
   const ParamSpec& sigmaSpec = findSpec(specs, "sigma");
@@ -110,26 +116,8 @@ void drawSolverControls(Session& session, ErrorLog& errors) {
       "Initial field: V0 = grad f with f = |grad(G*I)| (Xu & Prince), or V0 = grad(G*I) "
       "(tube detection). Changing it restarts the iterations.");
 
-  // Storage of the Euler fields (first paper: 16-bit storage, texture vs global vs local).
-  int precision = static_cast<int>(session.precision());
-  if (ImGui::Combo("precision", &precision, "float32\0float16\0snorm16\0"))
-    errors.guard("Changing the precision", [&] {
-      session.setStorage(static_cast<Precision>(precision), session.memory());
-    });
-  int memory = static_cast<int>(session.memory());
-  if (ImGui::Combo("memory", &memory, "buffers\0images\0local tiles\0"))
-    errors.guard("Changing the memory kind", [&] {
-      session.setStorage(session.precision(), static_cast<MemoryKind>(memory));
-    });
-  helpMarker(
-      "Where and how the field lives on the device. 16-bit storage halves the memory traffic "
-      "and loses some accuracy (docs/ACCURACY.md); local tiles run several iterations per "
-      "launch. Changing either restarts the iterations.");
-  if (!session.storageNote().empty()) {
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.3f, 1.0f), "%s", session.storageNote().c_str());
-    ImGui::PopTextWrapPos();
-  }
+  // Euler or multigrid, and how the field is stored.
+  drawSolverChoice(session, errors);
 
   // The spec's range is for headless totals; per frame, more than a few thousand only
   // freezes the window.
@@ -249,11 +237,17 @@ void drawLayerControls(LayerSettings& l, float rangeMax) {
                      ImGuiSliderFlags_Logarithmic);
 }
 
-void drawImageControls(Session& session, PanelRequests& requests) {
-  ImGui::TextWrapped("%s  (%d x %d)", session.imageName().c_str(), session.image().width,
-                     session.image().height);
+void drawImageControls(Session& session, PanelRequests& requests, ErrorLog& errors) {
+  if (session.isVolume())
+    ImGui::TextWrapped("%s  (%d x %d x %d)", session.imageName().c_str(), session.input().width,
+                       session.input().height, session.input().depth);
+  else
+    ImGui::TextWrapped("%s  (%d x %d)", session.imageName().c_str(), session.image().width,
+                       session.image().height);
   if (ImGui::Button("Open... (Ctrl+O)")) requests.openFileDialog = true;
-  helpMarker("Or drop a PNG, JPEG, PGM/PPM, TIFF or BMP file on the window.");
+  helpMarker(
+      "Or drop a PNG, JPEG, PGM/PPM, TIFF or BMP image, or a volume (.nii, .nii.gz, 3D "
+      ".mha/.mhd), on the window.");
   for (const std::string& name : phantomNames()) {
     ImGui::SameLine();
     if (ImGui::Button(name.c_str())) requests.phantom = name;
@@ -264,6 +258,7 @@ void drawImageControls(Session& session, PanelRequests& requests) {
   helpMarker(
       "Fit the image in the view (F). Wheel zooms, drag pans; Space run/pause, S step, "
       "R reset, I/M/G toggle the layers.");
+  drawSliceControls(session, errors);
 }
 
 void drawLegendBar(const LayerSettings& layers, float rangeMax) {
@@ -320,8 +315,8 @@ void drawPanel(Session& session, LayerSettings&, const FrameReadouts& readouts, 
   drawMessages(session, errors);
 
   if (ImGui::CollapsingHeader("Image", ImGuiTreeNodeFlags_DefaultOpen))
-    drawImageControls(session, requests);
-  if (ImGui::CollapsingHeader("Solver (Euler)", ImGuiTreeNodeFlags_DefaultOpen))
+    drawImageControls(session, requests, errors);
+  if (ImGui::CollapsingHeader("Solver###solver", ImGuiTreeNodeFlags_DefaultOpen))
     drawSolverControls(session, errors);
   if (ImGui::CollapsingHeader("Readouts", ImGuiTreeNodeFlags_DefaultOpen))
     drawReadouts(session, readouts);

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "common/image_loader.hpp"
+#include "common/volume_loader.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/kernel_library.hpp"
@@ -24,15 +25,17 @@ std::string formatMu(double v) {
 }  // namespace
 
 Session::Session(const app::Options& options)
-    : sigma_(options.gvf.sigma),
+    : choice_(SolverChoice::fromOptions(options)),
+      sigma_(options.gvf.sigma),
       v0Mode_(options.gvf.v0Mode),
-      storage_(options.storage),
       requestedMu_(options.gvf.mu),
       itersPerFrame_(std::max(options.gvf.iterationsPerFrame, 0)) {
   // --iterations means "per frame" in the viewer (see the help text), but the parser only
   // fills the headless total; a value other than its default is taken as the user's.
-  if (options.iterations != app::Options{}.iterations)
+  if (options.iterations != app::Options{}.iterations) {
     itersPerFrame_ = std::clamp(options.iterations, 0, 4096);
+    mgItersPerFrame_ = std::clamp(options.iterations, 0, 64);
+  }
   ContextOptions co;
   co.deviceSelector = options.device;
   if (options.kernelDir) co.kernelDir = *options.kernelDir;
@@ -44,81 +47,152 @@ Session::Session(const app::Options& options)
   }
   kernelTime_ = newestKernelTime();
   if (options.image) {
-    std::filesystem::path path(*options.image);
-    rebuild(app::loadImage(path), path.filename().string(), sigma_, v0Mode_);
-    imagePath_ = std::filesystem::absolute(path);
-  } else {
-    std::string name = options.phantom.value_or("u");
-    rebuild(makePhantom(name, options.phantomSize), "phantom '" + name + "'", sigma_, v0Mode_);
-    phantom_ = name;
-    phantomSize_ = options.phantomSize;
+    // A window that says why beats a window that never opens: the phantom stands in.
+    try {
+      openFile(*options.image);
+      return;
+    } catch (const DeviceError&) {
+      throw;
+    } catch (const Error& e) {
+      startupError_ = "Opening '" + *options.image + "': " + e.what();
+    }
   }
+  openPhantom(options.phantom.value_or("u"), options.phantomSize);
 }
 
 void Session::openFile(const std::filesystem::path& path) {
-  rebuild(app::loadImage(path), path.filename().string(), sigma_, v0Mode_);
+  const std::string name = path.filename().string();
+  if (app::isVolumeFile(path))
+    rebuild({{}, std::make_shared<const Volume>(app::loadVolume(path)), name}, sigma_, v0Mode_);
+  else
+    rebuild({app::loadImage(path), nullptr, name}, sigma_, v0Mode_);
   imagePath_ = std::filesystem::absolute(path);
   phantom_.reset();
 }
 
 void Session::openPhantom(const std::string& name, int size) {
-  rebuild(makePhantom(name, size), "phantom '" + name + "'", sigma_, v0Mode_);
+  rebuild({makePhantom(name, size), nullptr, "phantom '" + name + "'"}, sigma_, v0Mode_);
   imagePath_.reset();
   phantom_ = name;
   phantomSize_ = size;
 }
 
 void Session::setImage(Image2D image, std::string name) {
-  rebuild(std::move(image), std::move(name), sigma_, v0Mode_);
+  rebuild({std::move(image), nullptr, std::move(name)}, sigma_, v0Mode_);
   imagePath_.reset();
   phantom_.reset();
+}
+
+void Session::setVolume(Volume volume, std::string name) {
+  rebuild({{}, std::make_shared<const Volume>(std::move(volume)), std::move(name)}, sigma_,
+          v0Mode_);
+  imagePath_.reset();
+  phantom_.reset();
+}
+
+Session::Source Session::currentSource() const {
+  return {volumeData_ ? Image2D{} : image_, volumeData_, imageName_};  // copies: this may throw
 }
 
 void Session::setSigma(double sigma) {
   if (sigma == sigma_) return;
   validate(findSpec(gvfParamSpecs(), "sigma"), sigma);
-  rebuild(image_, imageName_, sigma, v0Mode_);  // a copy: image_ stays if this throws
-}
-
-void Session::setStorage(Precision precision, std::optional<MemoryKind> memory) {
-  const EulerOptions before = storage_;
-  storage_.precision = precision;
-  storage_.memory = memory;
-  try {
-    rebuild(image_, imageName_, sigma_, v0Mode_);
-  } catch (...) {
-    storage_ = before;  // the old solver stays, and so do its options
-    throw;
-  }
+  rebuild(currentSource(), sigma, v0Mode_);
 }
 
 void Session::setV0Mode(V0Mode mode) {
-  if (mode != v0Mode_) rebuild(image_, imageName_, sigma_, mode);
+  if (mode != v0Mode_) rebuild(currentSource(), sigma_, mode);
 }
 
-void Session::rebuild(Image2D image, std::string name, double sigma, V0Mode mode) {
-  rebuildOn(ctx_, std::move(image), std::move(name), sigma, mode);
+void Session::setSolverKind(SolverKind kind) {
+  if (kind == choice_.kind) return;
+  SolverChoice c = choice_;
+  c.kind = kind;
+  rebuildSolver(c);
 }
 
-void Session::rebuildOn(std::shared_ptr<ComputeContext> ctx, Image2D image, std::string name,
-                        double sigma, V0Mode mode) {
-  // Build everything new first; only swap in once nothing can throw any more.
-  GvfInput input = buildGvfInput(*ctx, image, sigma, mode);
-  double bound = std::min(EulerSolver::stabilityBound(input.maxV0Squared),
-                          findSpec(gvfParamSpecs(), "mu").maxValue);
-  double mu = clampMu(requestedMu_, bound);
-  auto solver = std::make_unique<EulerSolver>(ctx, std::move(input), mu, storage_);
+void Session::setStorage(Precision precision, std::optional<MemoryKind> memory) {
+  SolverChoice c = choice_;
+  c.precision = precision;
+  c.memory = memory;
+  rebuildSolver(c);
+}
+
+void Session::setMultigridCycles(int a, int b, int c) {
+  if (MultigridSolver* mg = multigrid()) mg->setOptions(a, b, c);  // throws on bad values
+  choice_.a = a, choice_.b = b, choice_.c = c;
+}
+
+void Session::rebuild(Source source, double sigma, V0Mode mode) {
+  rebuildOn(ctx_, std::move(source), sigma, mode);
+}
+
+void Session::rebuildOn(std::shared_ptr<ComputeContext> ctx, Source source, double sigma,
+                        V0Mode mode) {
+  // Build everything new first; only swap in once nothing can throw any more. The size check
+  // comes before any allocation, so a volume too large is refused with the size and limit.
+  const FieldShape shape = source.volume
+                               ? FieldShape{source.volume->width, source.volume->height,
+                                            source.volume->depth}
+                               : FieldShape{source.image.width, source.image.height, 1};
+  checkFits(*ctx, shape, choice_);
+  GvfInput input = source.volume ? buildGvfInput(*ctx, *source.volume, sigma, mode)
+                                 : buildGvfInput(*ctx, source.image, sigma, mode);
+  const std::string keptNotice = notice_;
+  double mu = clampMu(requestedMu_, muLimit(choice_.kind, input));
+  std::unique_ptr<Solver> solver;
+  std::unique_ptr<VolumeSlices> slices;
+  try {
+    solver = makeSolver(ctx, input, mu, choice_);
+    if (source.volume) {
+      // The same volume again (σ, V0 mode): stay on the slice the user chose.
+      const bool same = volume_ && volumeData_ == source.volume;
+      slices = std::make_unique<VolumeSlices>(ctx, source.volume, input,
+                                              same ? volume_->axis() : SliceAxis::Axial,
+                                              same ? volume_->index() : -1);
+    }
+  } catch (...) {
+    notice_ = keptNotice;
+    throw;
+  }
   solver_ = std::move(solver);
   if (ctx != ctx_) {
     ctx_ = std::move(ctx);
     ++contextVersion_;
   }
-  image_ = std::move(image);
-  imageName_ = std::move(name);
+  input_ = std::move(input);
+  volume_ = std::move(slices);
+  volumeData_ = std::move(source.volume);
+  image_ = std::move(source.image);
+  imageName_ = std::move(source.name);
   sigma_ = sigma;
   v0Mode_ = mode;
+  mu_ = mu;
   ++imageVersion_;
+  ++inputVersion_;
+  restart();
+}
+
+void Session::rebuildSolver(const SolverChoice& choice) {
+  checkFits(*ctx_, {input_.width, input_.height, input_.depth}, choice);
+  const std::string keptNotice = notice_;
+  double mu = clampMu(requestedMu_, muLimit(choice.kind, input_));
+  std::unique_ptr<Solver> solver;
+  try {
+    solver = makeSolver(ctx_, input_, mu, choice);
+  } catch (...) {
+    notice_ = keptNotice;  // the old solver stays, and so do its options
+    throw;
+  }
+  solver_ = std::move(solver);
+  choice_ = choice;
+  mu_ = mu;
+  restart();
+}
+
+void Session::restart() {
   ++fieldVersion_;
+  pendingSteps_ = 0;
   rateWindow_.clear();
   itersPerSecond_ = 0;
   epsilonHistory_.clear();
@@ -136,44 +210,65 @@ double Session::clampMu(double mu, double bound) {
   return mu;
 }
 
-double Session::muBound() const {
-  return std::min(solver_->stabilityBound(), findSpec(gvfParamSpecs(), "mu").maxValue);
+double Session::muBound() const { return muLimit(choice_.kind, input_); }
+
+MemoryKind Session::memory() const {
+  if (auto* e = dynamic_cast<const EulerSolver*>(solver_.get())) return e->memory();
+  return choice_.memory.value_or(ctx_->info().isGpu ? MemoryKind::Local : MemoryKind::Buffer);
+}
+
+const std::string& Session::storageNote() const {
+  static const std::string none;
+  auto* e = dynamic_cast<const EulerSolver*>(solver_.get());
+  return e ? e->note() : none;
 }
 
 void Session::setMu(double mu) {
   const ParamSpec& spec = findSpec(gvfParamSpecs(), "mu");
   if (!std::isfinite(mu) || mu < spec.minValue) validate(spec, mu);  // throws with a sentence
+  if (choice_.kind == SolverKind::Multigrid) validate(spec, mu);  // no clamp without a bound
   requestedMu_ = mu;
-  solver_->setMu(clampMu(mu, muBound()));
+  mu_ = clampMu(mu, muBound());
+  setSolverMu(*solver_, mu_);
+}
+
+int Session::iterationsPerFrame() const {
+  return choice_.kind == SolverKind::Euler ? itersPerFrame_ : mgItersPerFrame_;
 }
 
 void Session::setIterationsPerFrame(int n) {
   validate(findSpec(gvfParamSpecs(), "iterations"), n);
-  itersPerFrame_ = n;
+  (choice_.kind == SolverKind::Euler ? itersPerFrame_ : mgItersPerFrame_) = n;
+}
+
+const cl::Buffer& Session::planeField() {
+  return volume_ ? volume_->field(*solver_, fieldVersion_) : solver_->field();
+}
+
+void Session::setSlice(SliceAxis axis, int index) {
+  if (!volume_) throw ParameterError("Slices apply to volumes; the open file is an image.");
+  if (axis == volume_->axis() && index == volume_->index()) return;
+  volume_->setSlice(axis, index);
+  ++imageVersion_;
+  ++fieldVersion_;
 }
 
 void Session::reset() {
   solver_->reset();
-  pendingSteps_ = 0;
-  epsilonHistory_.clear();
-  recordEpsilon();
-  ctx_->profiler().endFrame();
-  rateWindow_.clear();
-  itersPerSecond_ = 0;
-  ++fieldVersion_;
+  restart();
 }
 
 void Session::advanceFrame(double otherWorkMs) {
+  int& perFrame = choice_.kind == SolverKind::Euler ? itersPerFrame_ : mgItersPerFrame_;
   if (running_ && frameBudgetMs_ > 0 && lastSolverMs_ > 0) {
     // Feedback rather than a cost model: a frame's solver time has a fixed part (launches,
     // the ε reduction, waiting) that a per-iteration estimate would mistake for slowness.
     double target = std::max(frameBudgetMs_ - otherWorkMs, 0.25 * frameBudgetMs_);
     double ratio = std::clamp(target / lastSolverMs_, 0.7, 1.3);
-    itersPerFrame_ = std::clamp(static_cast<int>(std::lround(itersPerFrame_ * ratio)) +
-                                    (ratio > 1 ? 1 : 0),
-                                1, 4096);
+    perFrame = std::clamp(static_cast<int>(std::lround(perFrame * ratio)) + (ratio > 1 ? 1 : 0),
+                          1, 4096);
   }
-  int steps = (running_ ? itersPerFrame_ : 0) + pendingSteps_;
+  int steps = (running_ ? perFrame : 0) + pendingSteps_;
   const bool single = pendingSteps_ > 0;
   pendingSteps_ = 0;
   auto start = std::chrono::steady_clock::now();
@@ -201,7 +296,7 @@ void Session::switchDevice(const std::string& selector,
   co.deviceSelector = selector;
   co.extraProperties = std::move(extraProperties);
   auto ctx = ComputeContext::create(co);  // throws: nothing changed yet
-  rebuildOn(std::move(ctx), image_, imageName_, sigma_, v0Mode_);
+  rebuildOn(std::move(ctx), currentSource(), sigma_, v0Mode_);
   lastSolverMs_ = 0;
 }
 
@@ -225,7 +320,7 @@ bool Session::reloadKernelsIfChanged() {
   kernelTime_ = t;  // a failed build is reported once, not every look
   if (!ctx_->kernels().reload()) return false;  // throws KernelBuildError; old programs stay
   // The solver's kernels come from the old programs: make it again with the new ones.
-  rebuild(image_, imageName_, sigma_, v0Mode_);
+  rebuild(currentSource(), sigma_, v0Mode_);
   return true;
 }
 

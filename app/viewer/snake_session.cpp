@@ -43,16 +43,17 @@ glm::vec2 SnakeSession::clampToImage(glm::vec2 p) const {
           std::clamp(p.y, 0.0f, static_cast<float>(snakes_->height()))};
 }
 
-// The traditional force is ∇f: the solver's V0 in the default mode, else built apart.
+// The traditional force is ∇f: the solver's V0 in the default mode, else built apart. On a
+// volume the snakes live on the slice shown, in the field's in-plane components.
 void SnakeSession::rebuildForImage() {
-  const EulerSolver& solver = session_.solver();
-  const int w = solver.width(), h = solver.height();
+  const GvfInput& plane = session_.planeInput();
+  const int w = plane.width, h = plane.height;
   SnakeParams params = snakes_ ? snakes_->params() : SnakeParams::defaults();
   Snapshot keep;
   if (snakes_ && snakes_->width() == w && snakes_->height() == h) keep = snapshot();
   snakes_ = std::make_unique<ParametricSnake>(session_.sharedContext(), w, h, params);
   if (session_.v0Mode() == V0Mode::EdgeGradient)
-    edgeInput_ = solver.input();
+    edgeInput_ = plane;
   else
     edgeInput_ = buildGvfInput(session_.context(), session_.image(), session_.sigma(),
                                V0Mode::EdgeGradient);
@@ -65,8 +66,7 @@ void SnakeSession::rebuildForImage() {
 
 void SnakeSession::advanceFrame() {
   if (session_.imageVersion() != imageVersion_) rebuildForImage();
-  EulerSolver& solver = session_.solver();
-  snakes_->setFields(solver.field(), edgeInput_.v0);
+  snakes_->setFields(session_.planeField(), edgeInput_.v0);
   if (running_ && snakes_->size() > 0) snakes_->step(frameIterations_);
   refreshContours();
   if (showCapture) {
@@ -77,11 +77,10 @@ void SnakeSession::advanceFrame() {
 }
 
 void SnakeSession::computeCapture() {
-  EulerSolver& solver = session_.solver();
   areaTrad_ = capture_->compute(edgeInput_.v0, captureParams);
   std::vector<int> steps;
   if (captureForce == SnakeForce::Traditional) steps = capture_->readSteps();
-  areaGvf_ = capture_->compute(solver.field(), captureParams);
+  areaGvf_ = capture_->compute(session_.planeField(), captureParams);
   if (captureForce == SnakeForce::Gvf) steps = capture_->readSteps();
   auto rgb = captureMapRgb(steps, capture_->maxSteps());
   captureRgba_.assign(steps.size() * 4, 0);

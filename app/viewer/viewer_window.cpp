@@ -50,6 +50,7 @@ GlView::GlView(Session& session, const app::Options& options, QWidget* parent)
   quitAfterFrames_ = options.frames > 0 ? options.frames : (options.screenshot ? 60 : 0);
   region_ = std::make_unique<RegionMode>(session, options);
   if (region_->enabled()) session_.setRunning(false);
+  race_ = std::make_unique<RaceMode>(session, options);
   // Redraw continuously: the solver iterates every frame.
   connect(&frameTimer_, &QTimer::timeout, this, [this] { update(); });
   frameTimer_.start(10);
@@ -70,10 +71,12 @@ GlView::GlView(Session& session, const app::Options& options, QWidget* parent)
       options.iterations == app::Options{}.iterations)
     session_.setFrameBudgetMs(16.0);
   devices_ = listDevices();
+  if (!session.startupError().empty()) errors_.add(session.startupError());
 }
 
 GlView::~GlView() {
   makeCurrent();
+  race_.reset();  // its presenters hold GL textures
   recording_.reset();  // finishes the file with the context still current
   presenter_.reset();
   streamlines_.reset();
@@ -199,6 +202,7 @@ void GlView::paintGL() {
   if (!errors_.guard("Moving the snakes", [&] { snakes_->advanceFrame(); }))
     snakes_->setRunning(false);
   region_->advance(errors_);
+  race_->advance(errors_);
   if (region_->ownsImage() != regionImageShown_) {  // the view switches images: fit it
     regionImageShown_ = region_->ownsImage();
     view_.zoom = 1, view_.pan = {};
@@ -225,7 +229,9 @@ void GlView::paintGL() {
     LayerSettings shown = layers_;  // the region snake draws over the image alone
     if (region_->enabled()) shown.showMagnitude = shown.showGlyphs = false;
     errors_.guard("Drawing", [&] {
-      if (region_->ownsImage())
+      if (race_->enabled())
+        race_->draw(*renderer_, {left, 0, viewWidth, fbHeight}, fbHeight, shown, dpr, errors_);
+      else if (region_->ownsImage())
         region_->drawImage(*renderer_, {left, 0, viewWidth, fbHeight}, view_, shown);
       else
         renderer_->draw({left, 0, viewWidth, fbHeight}, view_, shown, presenter_->texture(),
@@ -239,7 +245,7 @@ void GlView::paintGL() {
       });
     region_->drawOverlay(view_, static_cast<float>(left), dpr);
   }
-  if (snakeLayer_) {
+  if (snakeLayer_ && !race_->enabled()) {
     errors_.guard("Drawing the snakes", [&] {
       if (snakes_->captureVersion() != shownCaptureVersion_) {
         snakeLayer_->setCapture(snakes_->captureRgba(), snakes_->width(), snakes_->height());
@@ -290,6 +296,8 @@ void GlView::buildUi(float frameSeconds) {
   float right = std::max(static_cast<float>(width()) - kDisplayPanelWidth, kPanelWidth);
   drawDisplayPanel(layers_, readouts_.rangeMax, right, static_cast<float>(height()));
   region_->drawWindow(errors_, kPanelWidth, 0);
+  race_->drawWindow(errors_, kPanelWidth, viewWidthPixels() / static_cast<float>(devicePixelRatio()),
+                    static_cast<float>(height()));
   if (cursor_ && presenter_ && !region_->ownsImage()) {
     glm::vec2 p = toImage(*cursor_);
     if (auto r = readoutAt(p.x, p.y, session_.image(), presenter_->hostField(),
@@ -332,13 +340,17 @@ void GlView::uploadIfChanged() {
     bool ok = errors_.guard("Showing the image", [&] { renderer_->setImage(session_.image()); });
     if (ok) {
       shownImageVersion_ = session_.imageVersion();
-      view_.zoom = 1, view_.pan = {};
+      // Another slice of the same size keeps the zoom; a new image is fitted.
+      const std::array<int, 2> size = {session_.image().width, session_.image().height};
+      if (size != shownImageSize_) view_.zoom = 1, view_.pan = {};
+      shownImageSize_ = size;
     }
   }
   if (session_.fieldVersion() != shownFieldVersion_) {
-    EulerSolver& s = session_.solver();
     bool ok = errors_.guard("Copying the field to OpenGL", [&] {
-      presenter_->upload(session_.context().queue(), s.field(), s.width(), s.height());
+      const GvfInput& plane = session_.planeInput();  // the image, or a volume's slice
+      presenter_->upload(session_.context().queue(), session_.planeField(), plane.width,
+                         plane.height);
     });
     if (ok)
       shownFieldVersion_ = session_.fieldVersion();
@@ -454,6 +466,7 @@ bool GlView::event(QEvent* event) {
 // Left button: snake editing (SnakeTool); middle button: pan; right button: delete a snake.
 void GlView::mousePressEvent(QMouseEvent* event) {
   if (!imguiReady_ || ImGui::GetIO().WantCaptureMouse) return;
+  if (race_->enabled()) return;  // the race view has no snakes to edit
   if (region_->mousePress(toViewPixels(event->position()), event->button() == Qt::RightButton,
                           view_))
     return;
@@ -508,6 +521,7 @@ void GlView::keyPressEvent(QKeyEvent* event) {
   if (!imguiReady_ || ImGui::GetIO().WantCaptureKeyboard) return;
   const bool ctrl = event->modifiers() & Qt::ControlModifier;
   const bool shift = event->modifiers() & Qt::ShiftModifier;
+  if (race_->key(event->key(), errors_)) return;
   if (snakeTool_->key(event->key(), ctrl, shift)) return;
   if (!ctrl && navigationKey(view_, event->key())) return;
   switch (event->key()) {

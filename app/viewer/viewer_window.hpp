@@ -6,6 +6,7 @@
 #include <QOpenGLWidget>
 #include <QSurfaceFormat>
 #include <QTimer>
+#include <array>
 #include <memory>
 
 #include "cli/options.hpp"
@@ -15,6 +16,7 @@
 #include "viewer/streamline_layer.hpp"
 #include "viewer/panel.hpp"
 #include "viewer/presenter.hpp"
+#include "viewer/race_mode.hpp"
 #include "viewer/region_mode.hpp"
 #include "viewer/renderer.hpp"
 #include "viewer/session.hpp"
@@ -85,10 +87,12 @@ class GlView : public QOpenGLWidget {
   std::unique_ptr<Renderer> renderer_;
   std::unique_ptr<Presenter> presenter_;
   std::unique_ptr<RegionMode> region_;
+  std::unique_ptr<RaceMode> race_;
   bool regionImageShown_ = false;
   bool imguiReady_ = false;
   long shownImageVersion_ = -1;
   long shownFieldVersion_ = -1;
+  std::array<int, 2> shownImageSize_ = {0, 0};
   QTimer frameTimer_;
   QElapsedTimer clock_;
   double lastFrameTime_ = -1;

@@ -1,0 +1,240 @@
+// The viewer's Session with both solvers and with volumes (slices of the 3D field, refusals
+// that leave the session running), and the race on real solvers: the same OpenCL time each,
+// multigrid ahead in ε and capture range at equal time (the multigrid paper's Figs. 6, 7).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "gvflab/error.hpp"
+#include "gvflab/field_slice.hpp"
+#include "gvflab/slice_reference.hpp"
+#include "viewer/error_log.hpp"
+#include "viewer/race_session.hpp"
+#include "viewer/session.hpp"
+#include "volume_support.hpp"
+
+using namespace gvflab;
+using namespace gvflab::viewer;
+
+namespace {
+
+app::Options smallPhantom() {
+  app::Options o;
+  o.phantomSize = 64;
+  return o;
+}
+
+std::vector<float> readPlane(Session& s) {
+  const GvfInput& p = s.planeInput();
+  std::vector<float> out(static_cast<std::size_t>(p.width) * p.height * 2);
+  s.context().queue().enqueueReadBuffer(s.planeField(), CL_TRUE, 0, out.size() * sizeof(float),
+                                        out.data());
+  return out;
+}
+
+// A uchar 3D MetaImage of the ball volume, written by hand (the loader must read it).
+std::filesystem::path writeBall(const std::string& name, int w, int h, int d) {
+  Volume v = test::ballVolumeOf(w, h, d);
+  auto path = test::scratchDir("viewer_volume") / name;
+  std::ofstream out(path, std::ios::binary);
+  out << "ObjectType = Image\nNDims = 3\nDimSize = " << w << " " << h << " " << d
+      << "\nElementType = MET_UCHAR\nElementDataFile = LOCAL\n";
+  for (float x : v.voxels) out.put(static_cast<char>(x > 0.5f ? 200 : 20));
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("a volume opens in 3D and each slice shows the field's in-plane components") {
+  Session s(smallPhantom());
+  const auto path = writeBall("ball.mha", 24, 20, 14);
+  s.openFile(path);
+  REQUIRE(s.isVolume());
+  CHECK(s.input().depth == 14);
+  CHECK(s.solver().depth() == 14);
+  CHECK(s.imageName() == "ball.mha");
+  // The middle axial slice to start with.
+  CHECK(s.volumeSlices()->axis() == SliceAxis::Axial);
+  CHECK(s.volumeSlices()->index() == 7);
+  CHECK(s.image().width == 24);
+  CHECK(s.image().height == 20);
+  for (int i = 0; i < 3; ++i) s.advanceFrame();
+  REQUIRE(s.iterations() > 0);
+
+  const Field3D field = s.solver().readField3D();
+  reference::Field ref{field.width, field.height,
+                       std::vector<double>(field.data.begin(), field.data.end()), field.depth};
+  for (auto [axis, index] : {std::pair{SliceAxis::Axial, 7}, std::pair{SliceAxis::Coronal, 0},
+                             std::pair{SliceAxis::Sagittal, 23}}) {
+    CAPTURE(sliceAxisName(axis));
+    const long imageVersion = s.imageVersion();
+    s.setSlice(axis, index);
+    if (!(axis == SliceAxis::Axial && index == 7)) CHECK(s.imageVersion() > imageVersion);
+    const PlaneSize p = planeSize(24, 20, 14, axis);
+    CHECK(s.planeInput().width == p.width);
+    CHECK(s.planeInput().height == p.height);
+    CHECK(s.image().width == p.width);
+    reference::Field expected = reference::sliceField(ref, axis, index);
+    std::vector<float> got = readPlane(s);
+    REQUIRE(got.size() == expected.values.size());
+    CHECK(test::maxAbsDiff(got, expected.values) == 0.0);
+  }
+  // The field moves on; the slice follows.
+  s.advanceFrame();
+  const Field3D later = s.solver().readField3D();
+  reference::Field refLater{later.width, later.height,
+                            std::vector<double>(later.data.begin(), later.data.end()), 14};
+  CHECK(test::maxAbsDiff(readPlane(s),
+                         reference::sliceField(refLater, SliceAxis::Sagittal, 23).values) == 0.0);
+
+  // A bad index is refused; the slice stays.
+  CHECK_THROWS_AS(s.setSlice(SliceAxis::Sagittal, 24), ParameterError);
+  CHECK(s.volumeSlices()->index() == 23);
+  // σ rebuilds the 3D input and keeps the slice the user chose.
+  s.setSigma(1.5);
+  CHECK(s.volumeSlices()->axis() == SliceAxis::Sagittal);
+  CHECK(s.volumeSlices()->index() == 23);
+  // Back to an image: 2D again.
+  s.openPhantom("u", 32);
+  CHECK_FALSE(s.isVolume());
+  CHECK(s.planeInput().depth == 1);
+}
+
+TEST_CASE("the multigrid solver in 3D and its slices") {
+  Session s(smallPhantom());
+  s.setSolverKind(SolverKind::Multigrid);
+  s.setVolume(test::ballVolumeOf(17, 15, 9), "ball");
+  REQUIRE(s.multigrid() != nullptr);
+  s.advanceFrame();
+  CHECK(s.iterations() == 1);
+  s.setSlice(SliceAxis::Coronal, 3);
+  const Field3D field = s.solver().readField3D();
+  reference::Field ref{17, 15, std::vector<double>(field.data.begin(), field.data.end()), 9};
+  CHECK(test::maxAbsDiff(readPlane(s), reference::sliceField(ref, SliceAxis::Coronal, 3).values) ==
+        0.0);
+}
+
+TEST_CASE("a volume the device or the engine cannot take is refused; the session runs on") {
+  Session s(smallPhantom());
+  s.advanceFrame();
+  const long iterations = s.iterations();
+  ErrorLog errors;
+  // Wider than the engine's 3D limit: refused with a sentence, nothing changes.
+  CHECK_FALSE(
+      errors.guard("Opening 'wide.mha'", [&] { s.setVolume(Volume(4097, 2, 2), "wide.mha"); }));
+  REQUIRE(errors.messages().size() == 1);
+  MESSAGE(errors.messages().front());
+  CHECK(errors.messages().front().find("4096") != std::string::npos);
+  CHECK_FALSE(s.isVolume());
+  CHECK(s.iterations() == iterations);
+  s.advanceFrame();
+  CHECK(s.iterations() > iterations);
+
+  // Beyond the device's memory: the up-front check names the size and the device's limit.
+  try {
+    checkFits(s.context(), FieldShape{4096, 4096, 4096}, s.solverChoice());
+    FAIL("a 4096^3 solve was not refused");
+  } catch (const ResourceError& e) {
+    const std::string m = e.what();
+    MESSAGE(m);
+    CHECK(m.find("4096x4096x4096") != std::string::npos);
+    CHECK(m.find(s.device().name) != std::string::npos);
+  }
+}
+
+TEST_CASE("a start-up file that cannot be opened leaves the phantom and a message") {
+  app::Options o = smallPhantom();
+  o.image = (test::scratchDir("viewer_missing") / "nothing_here.nii.gz").string();
+  Session s(o);
+  CHECK(s.imageName() == "phantom 'u'");
+  CHECK(s.startupError().find("nothing_here.nii.gz") != std::string::npos);
+}
+
+TEST_CASE("the solver choice: Euler's bound on mu, multigrid's a, b, c") {
+  Session s(smallPhantom());
+  REQUIRE(s.euler() != nullptr);
+  const double bound = s.muBound();
+  s.setSolverKind(SolverKind::Multigrid);
+  CHECK(s.solver().name() == "multigrid");
+  CHECK(s.euler() == nullptr);
+  CHECK(s.muBound() > bound);  // no stability bound
+  s.setMu(0.9 * s.muBound());
+  CHECK(s.notice().empty());
+  CHECK(s.multigrid()->mu() == doctest::Approx(0.9 * s.muBound()));
+  s.setMultigridCycles(2, 3, 1);
+  CHECK(s.multigrid()->options().a == 2);
+  CHECK(s.multigrid()->options().b == 3);
+  CHECK_THROWS_AS(s.setMultigridCycles(1, 0, 0), ParameterError);
+  CHECK(s.solverChoice().b == 3);
+  s.advanceFrame();
+  CHECK(s.iterations() == s.iterationsPerFrame());
+  // Back to Euler: μ is clamped to its bound, and the session says so.
+  s.setSolverKind(SolverKind::Euler);
+  REQUIRE(s.euler() != nullptr);
+  CHECK(s.mu() == doctest::Approx(bound));
+  CHECK(s.notice().find("stability bound") != std::string::npos);
+  CHECK(s.iterations() == 0);
+}
+
+TEST_CASE("the race: the same OpenCL time each, multigrid ahead at equal time") {
+  // The room: a wide box with a door, so the field must diffuse far to fill it.
+  app::Options o;
+  o.phantom = "room";
+  o.phantomSize = 256;
+  Session s(o);
+  RaceSession race(s);
+  CHECK(race.lane(RaceSession::kEuler).solver->name() == "euler");
+  CHECK(race.lane(RaceSession::kMultigrid).solver->name() == "multigrid");
+  race.budgetMs = 3;
+  const int frames = 8;
+  for (int f = 0; f < frames; ++f) race.advanceFrame();
+  const RaceLane& e = race.lane(RaceSession::kEuler);
+  const RaceLane& m = race.lane(RaceSession::kMultigrid);
+  const double target = frames * race.budgetMs;
+  MESSAGE("Euler " << e.solver->iterations() << " iterations, " << e.budget.totalMs() << " ms, eps "
+                   << e.epsilon << "; multigrid " << m.solver->iterations() << " iterations, "
+                   << m.budget.totalMs() << " ms, eps " << m.epsilon);
+  // Within a frame's budget of frames x budget (one chunk), and of each other.
+  CHECK(std::abs(e.budget.totalMs() - target) <= race.budgetMs + e.budget.msPerIteration());
+  CHECK(std::abs(m.budget.totalMs() - target) <= race.budgetMs + m.budget.msPerIteration());
+  CHECK(e.solver->iterations() > m.solver->iterations());
+  CHECK(m.epsilon < e.epsilon);
+  // The curves start at V0 (time 0, the same ε) and only move forward in time.
+  REQUIRE(e.curve.size() >= 2);
+  CHECK(e.curve.front().ms == 0);
+  CHECK(e.curve.front().epsilon == doctest::Approx(m.curve.front().epsilon));
+  for (std::size_t i = 1; i < e.curve.size(); ++i) CHECK(e.curve[i].ms > e.curve[i - 1].ms);
+
+  race.computeCapture(CaptureParams::defaults());
+  MESSAGE("capture areas: Euler " << e.captureArea << ", multigrid " << m.captureArea);
+  CHECK(m.captureArea > e.captureArea);
+  CHECK(e.captureArea > 0);
+
+  race.reset();
+  CHECK(e.solver->iterations() == 0);
+  CHECK(e.curve.size() == 1);
+  CHECK(e.budget.totalMs() == 0);
+}
+
+TEST_CASE("the race on a volume shows the slice of both 3D fields") {
+  Session s(smallPhantom());
+  s.setVolume(test::ballVolumeOf(20, 18, 12), "ball");
+  s.setSlice(SliceAxis::Coronal, 9);
+  RaceSession race(s);
+  race.budgetMs = 5;
+  race.advanceFrame();
+  for (int i = 0; i < 2; ++i) {
+    const RaceLane& lane = race.lane(i);
+    REQUIRE(lane.solver->depth() == 12);
+    const Field3D field = lane.solver->readField3D();
+    reference::Field ref{20, 18, std::vector<double>(field.data.begin(), field.data.end()), 12};
+    reference::Field expected = reference::sliceField(ref, SliceAxis::Coronal, 9);
+    std::vector<float> got(expected.values.size());
+    s.context().queue().enqueueReadBuffer(race.planeField(i), CL_TRUE, 0,
+                                          got.size() * sizeof(float), got.data());
+    CHECK(test::maxAbsDiff(got, expected.values) == 0.0);
+  }
+}
