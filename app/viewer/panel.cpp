@@ -12,6 +12,7 @@
 #include "gvflab/phantoms.hpp"
 #include "gvflab/profiler.hpp"
 #include "viewer/colormap.hpp"
+#include "viewer/panel_widgets.hpp"
 #include "viewer/solver_panel.hpp"
 
 namespace gvflab::viewer {
@@ -21,15 +22,7 @@ const ImVec4 kErrorColor(1.0f, 0.42f, 0.38f, 1.0f);
 const ImVec4 kNoticeColor(1.0f, 0.82f, 0.30f, 1.0f);
 const ImVec4 kDimColor(0.65f, 0.67f, 0.72f, 1.0f);
 
-void helpMarker(const std::string& text) {
-  if (ImGui::IsItemHovered()) {
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
-    ImGui::TextUnformatted(text.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-  }
-}
+void helpMarker(const std::string& text) { itemTooltip(text); }
 
 void labelValue(const char* label, const char* fmt, double value) {
   ImGui::TextColored(kDimColor, "%s", label);

@@ -4,19 +4,15 @@
 
 #include <string>
 
+#include "viewer/panel_widgets.hpp"
+
 namespace gvflab::viewer {
 namespace {
 
 void help(const std::string& text) {
   ImGui::SameLine();
   ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered()) {
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24);
-    ImGui::TextUnformatted(text.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-  }
+  itemTooltip(text);
 }
 
 // One slider per spec; returns true when the value changed.

@@ -6,19 +6,12 @@
 #include <string>
 
 #include "gvflab/params.hpp"
+#include "viewer/panel_widgets.hpp"
 
 namespace gvflab::viewer {
 namespace {
 
-void tooltip(const std::string& text) {
-  if (ImGui::IsItemHovered()) {
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
-    ImGui::TextUnformatted(text.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-  }
-}
+void tooltip(const std::string& text) { itemTooltip(text); }
 
 void drawCycles(Session& session, ErrorLog& errors) {
   const auto& specs = multigridParamSpecs();

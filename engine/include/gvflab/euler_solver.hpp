@@ -72,11 +72,12 @@ class EulerSolver : public Solver {
   double error() override;
   long iterations() const override { return iterations_; }
   void reset() override;
-  Field2D readField() override;
-  Field3D readField3D() override;
   int width() const override { return input_.width; }
   int height() const override { return input_.height; }
   int depth() const override { return input_.depth; }
+
+ protected:
+  cl::CommandQueue& queue() override;
 
  private:
   void stepTiled2D(int n);

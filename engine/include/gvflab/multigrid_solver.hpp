@@ -69,11 +69,12 @@ class MultigridSolver : public Solver {
   double error() override;
   long iterations() const override { return iterations_; }
   void reset() override;  // V = V0 (as Euler, so both start from the same field)
-  Field2D readField() override;
-  Field3D readField3D() override;
   int width() const override { return input_.width; }
   int height() const override { return input_.height; }
   int depth() const override { return input_.depth; }
+
+ protected:
+  cl::CommandQueue& queue() override;
 
  private:
   struct Level {  // levels 1..L (level 0 is v_ and v0_)

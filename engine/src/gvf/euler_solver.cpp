@@ -285,28 +285,7 @@ const cl::Buffer& EulerSolver::field() {
 
 double EulerSolver::error() { return metric_->compute(v_[current_]->memory(), mu_); }
 
-Field2D EulerSolver::readField() {
-  if (input_.dims() != 2) throw Error("readField() is for 2D solvers; use readField3D().");
-  Field2D out(input_.width, input_.height);
-  try {
-    ctx_->queue().enqueueReadBuffer(field(), CL_TRUE, 0, out.data.size() * sizeof(float),
-                                    out.data.data());
-  } catch (const cl::Error& e) {
-    rethrowClError(e, "reading the GVF field");
-  }
-  return out;
-}
 
-Field3D EulerSolver::readField3D() {
-  if (input_.dims() != 3) throw Error("readField3D() is for 3D solvers; use readField().");
-  Field3D out(input_.width, input_.height, input_.depth);
-  try {
-    ctx_->queue().enqueueReadBuffer(field(), CL_TRUE, 0, out.data.size() * sizeof(float),
-                                    out.data.data());
-  } catch (const cl::Error& e) {
-    rethrowClError(e, "reading the GVF field");
-  }
-  return out;
-}
+cl::CommandQueue& EulerSolver::queue() { return ctx_->queue(); }
 
 }  // namespace gvflab

@@ -1,0 +1,33 @@
+#include "gvflab/solver.hpp"
+
+#include "gvflab/device.hpp"
+#include "gvflab/error.hpp"
+
+namespace gvflab {
+namespace {
+
+void readInto(cl::CommandQueue& queue, const cl::Buffer& field, std::vector<float>& out) {
+  try {
+    queue.enqueueReadBuffer(field, CL_TRUE, 0, out.size() * sizeof(float), out.data());
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "reading the GVF field");
+  }
+}
+
+}  // namespace
+
+Field2D Solver::readField() {
+  if (depth() != 1) throw Error("readField() is for 2D solvers; use readField3D().");
+  Field2D out(width(), height());
+  readInto(queue(), field(), out.data);
+  return out;
+}
+
+Field3D Solver::readField3D() {
+  if (depth() == 1) throw Error("readField3D() is for 3D solvers; use readField().");
+  Field3D out(width(), height(), depth());
+  readInto(queue(), field(), out.data);
+  return out;
+}
+
+}  // namespace gvflab
