@@ -19,6 +19,7 @@
 #include "gvflab/euler_solver.hpp"
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/phantoms.hpp"
+#include "render/render_support.hpp"
 #include "viewer/colormap.hpp"
 #include "viewer/error_log.hpp"
 #include "viewer/presenter.hpp"
@@ -31,93 +32,15 @@
 
 using namespace gvflab;
 using namespace gvflab::viewer;
+using gvflab::test::GlEnvironment;
+using gvflab::test::glEnvironment;
+using gvflab::test::luminance;
+using gvflab::test::meanSsim;
+using gvflab::test::stddev;
 
 namespace {
 
 constexpr int kSize = 256;
-
-// One application and one current 3.3 core context for the whole test binary.
-struct GlEnvironment {
-  GlEnvironment() {
-    static int argc = 1;
-    static char name[] = "test_render";
-    static char* argv[] = {name, nullptr};
-    QSurfaceFormat::setDefaultFormat(viewerSurfaceFormat());
-    app = std::make_unique<QGuiApplication>(argc, argv);
-    surface = std::make_unique<QOffscreenSurface>();
-    surface->setFormat(viewerSurfaceFormat());
-    surface->create();
-    context = std::make_unique<QOpenGLContext>();
-    context->setFormat(viewerSurfaceFormat());
-    ok = context->create() && context->makeCurrent(surface.get()) &&
-         context->format().version() >= qMakePair(3, 3) &&
-         context->format().profile() == QSurfaceFormat::CoreProfile;
-  }
-  // Made after the application object, which they need.
-  std::unique_ptr<QGuiApplication> app;
-  std::unique_ptr<QOffscreenSurface> surface;
-  std::unique_ptr<QOpenGLContext> context;
-  bool ok = false;
-};
-
-GlEnvironment& glEnvironment() {
-  static GlEnvironment env;
-  return env;
-}
-
-std::vector<double> luminance(const QImage& image) {
-  QImage rgb = image.convertToFormat(QImage::Format_RGB888);
-  std::vector<double> y(static_cast<std::size_t>(rgb.width()) * rgb.height());
-  for (int r = 0; r < rgb.height(); ++r) {
-    const uchar* line = rgb.constScanLine(r);
-    for (int c = 0; c < rgb.width(); ++c)
-      y[static_cast<std::size_t>(r) * rgb.width() + c] =
-          0.299 * line[3 * c] + 0.587 * line[3 * c + 1] + 0.114 * line[3 * c + 2];
-  }
-  return y;
-}
-
-// Mean SSIM (Wang et al. 2004 constants) over non-overlapping 8x8 windows of luminance.
-double meanSsim(const QImage& a, const QImage& b) {
-  REQUIRE(a.size() == b.size());
-  auto ya = luminance(a), yb = luminance(b);
-  const int w = a.width(), h = a.height(), n = 8;
-  const double c1 = std::pow(0.01 * 255, 2), c2 = std::pow(0.03 * 255, 2);
-  double sum = 0;
-  int windows = 0;
-  for (int y0 = 0; y0 + n <= h; y0 += n)
-    for (int x0 = 0; x0 + n <= w; x0 += n) {
-      double ma = 0, mb = 0, va = 0, vb = 0, cov = 0;
-      for (int y = y0; y < y0 + n; ++y)
-        for (int x = x0; x < x0 + n; ++x) {
-          ma += ya[y * w + x];
-          mb += yb[y * w + x];
-        }
-      ma /= n * n;
-      mb /= n * n;
-      for (int y = y0; y < y0 + n; ++y)
-        for (int x = x0; x < x0 + n; ++x) {
-          double da = ya[y * w + x] - ma, db = yb[y * w + x] - mb;
-          va += da * da;
-          vb += db * db;
-          cov += da * db;
-        }
-      va /= n * n - 1;
-      vb /= n * n - 1;
-      cov /= n * n - 1;
-      sum += ((2 * ma * mb + c1) * (2 * cov + c2)) / ((ma * ma + mb * mb + c1) * (va + vb + c2));
-      ++windows;
-    }
-  return sum / windows;
-}
-
-double stddev(const std::vector<double>& v) {
-  double m = 0, s = 0;
-  for (double x : v) m += x;
-  m /= static_cast<double>(v.size());
-  for (double x : v) s += (x - m) * (x - m);
-  return std::sqrt(s / static_cast<double>(v.size()));
-}
 
 // The U phantom after 200 Euler iterations, μ = 0.15, σ = 1, on the default OpenCL device.
 struct UField {
