@@ -59,7 +59,6 @@ std::string helpText() {
        "  --d-max D            region snake: first neighbourhood distance (default 32)\n"
        "  --min-segment L      region snake: split segments longer than L px (default 16)\n"
        "  --region-mpix M      viewer: region snake on a synthetic M-megapixel star\n"
-       "  --save-contours C.json  write the contours {\"contours\": [{\"points\": [[x, y]...]}]}\n"
        "  --screenshot F.png   viewer: save the window after --frames frames and quit\n"
        "  --frames N           viewer: quit after N frames; with --record: frames to record\n"
        "  --record OUT         record to OUT.mp4 (H.264), OUT.webm (VP9) or DIR/ (PNG frames);\n"

@@ -38,7 +38,7 @@ const std::vector<ParamSpec>& gvfParamSpecs() {
       {"sigma", "sigma", 0.0, 20.0, 1.0, false,
        "Gaussian smoothing (pixels) before the edge map; 0 = none."},
       {"iterations", "iterations", 0, 10000000, 500, true,
-       "Euler iterations (headless total; in the viewer, per frame)."},
+       "Solver iterations (headless total, or the most with --target-error; in the viewer, per frame)."},
   };
   return specs;
 }
