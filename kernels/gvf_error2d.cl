@@ -2,6 +2,7 @@
 // Same storage, memory and boundary rule as gvf_euler2d.cl. The group size must be a power
 // of two.
 #include "gvf_storage.clh"
+#include "gvf_stencil.clh"
 
 __kernel void gvf_residual_partial(FIELD_IN v, FIELD_IN v0, int width, int height, float mu,
                                    __global float* partial, __local float* scratch) {
@@ -10,11 +11,8 @@ __kernel void gvf_residual_partial(FIELD_IN v, FIELD_IN v0, int width, int heigh
   int lsize = get_local_size(0) * get_local_size(1);
   float r = 0.0f;
   if (x < width && y < height) {
-    int xm = mirror_index(x - 1, width), xp = mirror_index(x + 1, width);
-    int ym = mirror_index(y - 1, height), yp = mirror_index(y + 1, height);
     float2 c = LOAD_V2(v, x, y, width);
-    float2 lap = LOAD_V2(v, xm, y, width) + LOAD_V2(v, xp, y, width) +
-                 LOAD_V2(v, x, ym, width) + LOAD_V2(v, x, yp, width) - 4.0f * c;
+    float2 lap = laplacian2(v, x, y, width, height, c);
     float2 b = LOAD_V2(v0, x, y, width);
     r = length(mu * lap - (c - b) * dot(b, b));
   }

@@ -1,8 +1,7 @@
 // Per-group partial sums of the 3D GVF residual norm (eq. 9); see gvf_error2d.cl.
 // Build with -DDIMS3. The group size must be a power of two.
 #include "gvf_storage.clh"
-
-#define AT(f, x_, y_, z_) LOAD_V3(f, x_, y_, z_, width, height, depth)
+#include "gvf_stencil.clh"
 
 __kernel void gvf_residual_partial3d(FIELD_IN v, FIELD_IN v0, int width, int height, int depth,
                                      float mu, __global float* partial,
@@ -13,13 +12,9 @@ __kernel void gvf_residual_partial3d(FIELD_IN v, FIELD_IN v0, int width, int hei
   int lsize = get_local_size(0) * get_local_size(1) * get_local_size(2);
   float r = 0.0f;
   if (x < width && y < height && z < depth) {
-    int xm = mirror_index(x - 1, width), xp = mirror_index(x + 1, width);
-    int ym = mirror_index(y - 1, height), yp = mirror_index(y + 1, height);
-    int zm = mirror_index(z - 1, depth), zp = mirror_index(z + 1, depth);
-    float3 c = AT(v, x, y, z);
-    float3 lap = AT(v, xm, y, z) + AT(v, xp, y, z) + AT(v, x, ym, z) + AT(v, x, yp, z) +
-                 AT(v, x, y, zm) + AT(v, x, y, zp) - 6.0f * c;
-    float3 b = AT(v0, x, y, z);
+    float3 c = LOAD_V3(v, x, y, z, width, height, depth);
+    float3 lap = laplacian3(v, x, y, z, width, height, depth, c);
+    float3 b = LOAD_V3(v0, x, y, z, width, height, depth);
     r = length(mu * lap - (c - b) * dot(b, b));
   }
   scratch[lid] = r;

@@ -2,16 +2,14 @@
 //   V <- V + mu * lap(V) - (V - V0) |V0|^2
 // Storage (f32 / f16 / snorm16) and memory (buffer / image) come from gvf_storage.clh.
 #include "gvf_storage.clh"
+#include "gvf_stencil.clh"
 
 __kernel void gvf_euler_step(FIELD_IN v, FIELD_IN v0, FIELD_OUT out, int width, int height,
                              float mu) {
   int x = get_global_id(0), y = get_global_id(1);
   if (x >= width || y >= height) return;
-  int xm = mirror_index(x - 1, width), xp = mirror_index(x + 1, width);
-  int ym = mirror_index(y - 1, height), yp = mirror_index(y + 1, height);
   float2 c = LOAD_V2(v, x, y, width);
-  float2 lap = LOAD_V2(v, xm, y, width) + LOAD_V2(v, xp, y, width) + LOAD_V2(v, x, ym, width) +
-               LOAD_V2(v, x, yp, width) - 4.0f * c;
+  float2 lap = laplacian2(v, x, y, width, height, c);
   float2 b = LOAD_V2(v0, x, y, width);
   STORE_V2(out, x, y, width, c + mu * lap - (c - b) * dot(b, b));
 }

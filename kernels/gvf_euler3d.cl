@@ -2,19 +2,14 @@
 //   V <- V + mu * lap(V) - (V - V0) |V0|^2   with the 7-point Laplacian.
 // Build with -DDIMS3; storage and memory from gvf_storage.clh.
 #include "gvf_storage.clh"
-
-#define AT(f, x_, y_, z_) LOAD_V3(f, x_, y_, z_, width, height, depth)
+#include "gvf_stencil.clh"
 
 __kernel void gvf_euler_step3d(FIELD_IN v, FIELD_IN v0, FIELD_OUT out, int width, int height,
                                int depth, float mu) {
   int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
   if (x >= width || y >= height || z >= depth) return;
-  int xm = mirror_index(x - 1, width), xp = mirror_index(x + 1, width);
-  int ym = mirror_index(y - 1, height), yp = mirror_index(y + 1, height);
-  int zm = mirror_index(z - 1, depth), zp = mirror_index(z + 1, depth);
-  float3 c = AT(v, x, y, z);
-  float3 lap = AT(v, xm, y, z) + AT(v, xp, y, z) + AT(v, x, ym, z) + AT(v, x, yp, z) +
-               AT(v, x, y, zm) + AT(v, x, y, zp) - 6.0f * c;
-  float3 b = AT(v0, x, y, z);
+  float3 c = LOAD_V3(v, x, y, z, width, height, depth);
+  float3 lap = laplacian3(v, x, y, z, width, height, depth, c);
+  float3 b = LOAD_V3(v0, x, y, z, width, height, depth);
   STORE_V3(out, x, y, z, width, height, depth, c + mu * lap - (c - b) * dot(b, b));
 }
