@@ -69,7 +69,7 @@ std::string helpText() {
        "                       viewer: the window size\n"
        "  --fps N              frame rate of a recording (default 30)\n"
        "  --record-panel       viewer: record the whole window with the panels\n"
-       "  --frame-budget MS    viewer: run as many iterations per frame as fit MS (default 16)\n"
+       "  --frame-budget MS    viewer: run as many iterations per frame as fit MS (default 12)\n"
        "  --stats              viewer: print frame time p50/p95 and iterations/s at exit\n"
        "  --session S.json     open a saved session (image, solver, parameters, snakes)\n"
        "  --colormap NAME      gray, viridis or inferno;  --log-scale: log colour scale\n"

@@ -69,7 +69,7 @@ GlView::GlView(Session& session, const app::Options& options, QWidget* parent)
   // The viewer's own pace: a frame budget unless the command line fixed the steps per frame.
   if (options.stepsPerFrame == 0 && options.frameBudgetMs == 0 &&
       options.iterations == app::Options{}.iterations)
-    session_.setFrameBudgetMs(16.0);
+    session_.setFrameBudgetMs(12.0);
   devices_ = listDevices();
   if (!session.startupError().empty()) errors_.add(session.startupError());
 }
