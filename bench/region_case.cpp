@@ -78,8 +78,7 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
                    snake.uploadMs(),
                    snake.precomputeMs(),
                    ctx->profiler().totalMs("region_contrib") +
-                       ctx->profiler().totalMs("region_evaluate") +
-                       ctx->profiler().totalMs("region_apply") +
+                       ctx->profiler().totalMs("region_phase") +
                        ctx->profiler().totalMs("region_sum_current"),
                    snake.stats().steps,
                    snake.stats().iteration,

@@ -103,6 +103,42 @@ TEST_CASE("device steps move the same nodes as the reference") {
   CHECK(snake.stats().iteration == run.stats.iteration);
 }
 
+TEST_CASE("hundreds of nodes moving in one phase: same nodes as the reference, step by step") {
+  // A dense start rectangle (nodes every 4 px) makes ~170 nodes move in the first phases:
+  // more than one round of region_phase's conflict test (BLOCK = 128). Also the steps the
+  // host queues past an iteration's end (run) against one step per call (step), and node
+  // insertion keeping the polygon simple when nearby midpoints go in together.
+  auto ctx = test::sharedContext();
+  RegionPhantomSpec spec;
+  spec.width = 500, spec.height = 400, spec.snr = 3, spec.seed = 8;
+  auto z = makeRegionPhantom(spec);
+  auto p = ref::regionPrefix(z.data(), spec.width, spec.height);
+  std::vector<Point2i> start;
+  const int x0 = 50, y0 = 50, x1 = 450, y1 = 350;
+  for (int x = x0; x < x1; x += 4) start.push_back({x, y0});
+  for (int y = y0; y < y1; y += 4) start.push_back({x1, y});
+  for (int x = x1; x > x0; x -= 4) start.push_back({x, y1});
+  for (int y = y1; y > y0; y -= 4) start.push_back({x0, y});
+  RegionSnakeParams params;
+  params.dMax = 4;
+  params.minSegment = 12;
+  auto run = ref::runRegionSnake(p, start, params);
+  CHECK(ref::polygonIsSimple(run.nodes));
+  RegionSnake batched(ctx, z.data(), spec.width, spec.height, params);
+  batched.reset(start);
+  batched.run();
+  CHECK(batched.nodes() == run.nodes);
+  CHECK(batched.stats().steps == run.stats.steps);
+  RegionSnake single(ctx, z.data(), spec.width, spec.height, params);
+  single.reset(start);
+  while (single.step()) {
+  }
+  CHECK(single.nodes() == run.nodes);
+  CHECK(single.stats().steps == run.stats.steps);
+  CHECK(single.stats().iteration == run.stats.iteration);
+  CHECK(single.criterion() == doctest::Approx(run.stats.criterion).epsilon(1e-12));
+}
+
 TEST_CASE("moves that would make segments cross are rejected") {
   auto ctx = test::sharedContext();
   // Two bright discs 6 px apart in noise, started around both: the contour is pulled into the

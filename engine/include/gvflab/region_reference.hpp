@@ -52,8 +52,9 @@ RegionRun runRegionSnake(const RegionPrefix& p, std::vector<Point2i> start,
 
 // One step (all phases) at distance d; returns the number of moves applied.
 int regionStep(const RegionPrefix& p, std::vector<Point2i>& nodes, int d, NoiseModel model);
-// Inserts rounded midpoints into segments longer than minSegment (skipping those that would
-// break simplicity); returns how many were added.
+// Inserts rounded midpoints into segments longer than minSegment, visiting the segments in
+// order and skipping a midpoint whose new segments would meet the polygon as it is by then
+// (earlier insertions included); returns how many were added.
 int insertNodes(std::vector<Point2i>& nodes, double minSegment);
 
 }  // namespace gvflab::reference

@@ -102,10 +102,11 @@ class RegionSnake {
   std::vector<Point2i> start_;
 
   std::vector<cl::Buffer> phaseLists_;
-  cl::Buffer cz_, cz2lo_, cz2hi_, state_, nodes_, cur_, partial_, candCrit_, moveDir_,
-      bestCrit_, keep_;
+  cl::Buffer cz_, cz2lo_, cz2hi_, state_, nodes_, cur_, partial_;
+  // region_phase's per-node work space (region_phase.cl).
+  cl::Buffer segAcc_, counters_, moveDir_, bestCrit_, moveSums_, moveList_, keep_;
   std::size_t partialCapacity_ = 0, nodeCapacity_ = 0;
-  cl::Kernel contrib_, sumCurrent_, evaluate_, apply_;
+  cl::Kernel contrib_, sumCurrent_, phase_;
   std::size_t contribLocal_ = 64, applyLocal_ = 256;
 
   RegionSums total_;

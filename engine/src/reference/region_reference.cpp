@@ -229,28 +229,28 @@ int regionStep(const RegionPrefix& pf, std::vector<Point2i>& s, int d, NoiseMode
 }
 
 int insertNodes(std::vector<Point2i>& s, double minSegment) {
+  // The polygon grows as the segments are visited in order; each midpoint must keep it simple.
   const int n = static_cast<int>(s.size());
-  std::vector<Point2i> out;
-  int added = 0;
-  for (int i = 0; i < n; ++i) {
-    const Point2i a = s[i], b = s[(i + 1) % n];
-    out.push_back(a);
+  int added = 0, pos = 0;
+  for (int seg = 0; seg < n; ++seg, ++pos) {
+    const int size = static_cast<int>(s.size());
+    const Point2i a = s[pos], b = s[(pos + 1) % size];
     const double len = std::hypot(double(b.x - a.x), double(b.y - a.y));
     if (!(len > minSegment)) continue;
     const Point2i m{(a.x + b.x) >> 1, (a.y + b.y) >> 1};
     if (m == a || m == b) continue;
-    // Checked against the polygon before any insertion, so the result is order-free.
     bool ok = true;
-    for (int j = 0; j < n && ok; ++j) {
-      if (j == i) continue;
-      const Point2i c = s[j], d = s[(j + 1) % n];
-      const bool prevSeg = j == (i + n - 1) % n, nextSeg = j == (i + 1) % n;
+    for (int j = 0; j < size && ok; ++j) {
+      if (j == pos) continue;  // the segment being split
+      const Point2i c = s[j], d = s[(j + 1) % size];
+      const bool prevSeg = j == (pos + size - 1) % size, nextSeg = j == (pos + 1) % size;
       if (prevSeg ? sharedEndOverlap(a, m, c) : segmentsIntersect(a, m, c, d)) ok = false;
       if (nextSeg ? sharedEndOverlap(b, m, d) : segmentsIntersect(m, b, c, d)) ok = false;
     }
-    if (ok) out.push_back(m), ++added;
+    if (!ok) continue;
+    s.insert(s.begin() + pos + 1, m);
+    ++added, ++pos;
   }
-  s = std::move(out);
   return added;
 }
 

@@ -35,28 +35,29 @@ bool foldBack(Point2i q, Point2i u, Point2i v) {
 }  // namespace
 
 int insertMidpoints(std::vector<Point2i>& s, double minSegment) {
-  const int n = static_cast<int>(s.size());
-  std::vector<Point2i> out;
-  out.reserve(2 * s.size());
+  // Segment by segment, each midpoint checked against the polygon as it is at that moment,
+  // earlier insertions included: two midpoints of nearby segments may meet each other.
+  const std::size_t n = s.size();
   int added = 0;
-  for (int i = 0; i < n; ++i) {
-    const Point2i a = s[i], b = s[(i + 1) % n];
-    out.push_back(a);
-    if (!(std::hypot(double(b.x - a.x), double(b.y - a.y)) > minSegment)) continue;
+  std::size_t pos = 0;  // index of the current segment's start in s
+  for (std::size_t seg = 0; seg < n; ++seg) {
+    const std::size_t size = s.size();
+    const Point2i a = s[pos], b = s[(pos + 1) % size];
     const Point2i m{(a.x + b.x) >> 1, (a.y + b.y) >> 1};
-    if (m == a || m == b) continue;
-    bool ok = true;
-    if (cross(a, b, m) != 0) {  // on the segment: the polygon keeps its shape, nothing to check
-      for (int j = 0; j < n && ok; ++j) {
-        if (j == i) continue;
-        const Point2i c = s[j], d = s[(j + 1) % n];
-        if (j == (i + n - 1) % n ? foldBack(a, m, c) : meet(a, m, c, d)) ok = false;
-        if (j == (i + 1) % n ? foldBack(b, m, d) : meet(m, b, c, d)) ok = false;
-      }
+    bool ok = std::hypot(double(b.x - a.x), double(b.y - a.y)) > minSegment && !(m == a) &&
+              !(m == b);
+    for (std::size_t j = 0; j < size && ok; ++j) {
+      if (j == pos) continue;
+      const Point2i c = s[j], d = s[(j + 1) % size];
+      if (j == (pos + size - 1) % size ? foldBack(a, m, c) : meet(a, m, c, d)) ok = false;
+      if (j == (pos + 1) % size ? foldBack(b, m, d) : meet(m, b, c, d)) ok = false;
     }
-    if (ok) out.push_back(m), ++added;
+    if (ok) {
+      s.insert(s.begin() + static_cast<std::ptrdiff_t>(pos) + 1, m);
+      ++added, ++pos;
+    }
+    ++pos;
   }
-  s = std::move(out);
   return added;
 }
 

@@ -8,8 +8,8 @@
 namespace gvflab::detail {
 
 // Inserts the rounded midpoint of every segment longer than minSegment, unless the two new
-// segments would meet the polygon (checked against the polygon before any insertion, so the
-// result does not depend on the order). Returns the number of nodes added.
+// segments would meet the polygon, earlier insertions of this call included (segments in
+// order from node 0), so a simple polygon stays simple. Returns the number of nodes added.
 int insertMidpoints(std::vector<Point2i>& nodes, double minSegment);
 
 // No two non-adjacent segments meet and no adjacent ones fold back.

@@ -15,10 +15,11 @@
 namespace gvflab {
 namespace {
 
-constexpr int kRowsPerItem = 4;  // = ROWS_PER_ITEM in region_snake.cl
-constexpr int kEvalGroup = 64;  // = EVAL_G in region_snake.cl
-constexpr int kMaxLocal = 256;   // = MAX_LOCAL in region_snake.cl and PREFIX_MAX_G
+constexpr int kRowsPerItem = 4;  // rows a work-item sums per segment chunk (chunk count)
+constexpr int kMaxLocal = 256;   // = MAX_LOCAL in region_common.clh and PREFIX_MAX_G
+constexpr int kPhaseMaxLocal = 64;  // = PHASE_G in region_phase.cl
 constexpr int kStateLongs = 16;
+constexpr int kMaxBatch = 32;  // steps queued per read of the state
 
 std::size_t powerOfTwoAtMost(std::size_t n) { return std::bit_floor(std::max<std::size_t>(n, 1)); }
 
@@ -54,13 +55,19 @@ RegionSnake::RegionSnake(std::shared_ptr<ComputeContext> ctx, const std::uint16_
   if (!ctx_->info().hasExtension("cl_khr_fp64"))
     throw DeviceError("The region snake needs double precision (cl_khr_fp64) for its criterion, "
                       "which " + ctx_->info().name + " does not offer.");
+  if (!ctx_->info().hasExtension("cl_khr_int64_base_atomics"))
+    throw DeviceError("The region snake needs 64-bit atomics (cl_khr_int64_base_atomics) to "
+                      "sum its segments, which " + ctx_->info().name + " does not offer.");
   scan_ = options_.scan;
   if (scan_ == PrefixScan::Auto)
     scan_ = ctx_->info().isGpu ? PrefixScan::WorkGroup : PrefixScan::Sequential;
   const std::size_t maxLocal = powerOfTwoAtMost(std::min<std::size_t>(
       kMaxLocal, ctx_->info().maxWorkGroupSize ? ctx_->info().maxWorkGroupSize : 1));
   // Short segments dominate late iterations; CPUs pay for every idle item of a group.
-  contribLocal_ = std::min<std::size_t>(ctx_->info().isGpu ? 64 : 16, maxLocal);
+  contribLocal_ = std::min<std::size_t>(ctx_->info().isGpu ? kPhaseMaxLocal : 16, maxLocal);
+  if (contribLocal_ < 8)
+    throw DeviceError(ctx_->info().name + " runs work-groups of at most " +
+                      std::to_string(maxLocal) + " items; the region snake needs 8.");
   applyLocal_ = ctx_->info().isGpu ? maxLocal : std::min<std::size_t>(64, maxLocal);
   build(z);
   start_ = initialRectangle(width_, height_);
@@ -147,8 +154,7 @@ void RegionSnake::build(const std::uint16_t* z) {
 
     contrib_ = ctx_->kernels().kernel("region_snake.cl", "region_contrib");
     sumCurrent_ = ctx_->kernels().kernel("region_snake.cl", "region_sum_current");
-    evaluate_ = ctx_->kernels().kernel("region_snake.cl", "region_evaluate");
-    apply_ = ctx_->kernels().kernel("region_snake.cl", "region_apply");
+    phase_ = ctx_->kernels().kernel("region_phase.cl", "region_phase");
   } catch (const cl::Error& e) {
     rethrowClError(e, "building the cumulated images of a " + std::to_string(width_) + " x " +
                           std::to_string(height_) + " image");
@@ -186,7 +192,9 @@ void RegionSnake::reset(const std::vector<Point2i>& start) {
   steps_ = stepsInIteration_ = 0;
   converged_ = finished_ = false;
   try {
-    const std::int64_t zeroState[kStateLongs] = {0, 0, 0, total_.n, total_.s1, total_.s2};
+    // Index 9, the last step that moved, starts before the first step.
+    const std::int64_t zeroState[kStateLongs] = {0, 0, 0, total_.n, total_.s1, total_.s2,
+                                                 0, 0, 0, -1};
     ctx_->queue().enqueueWriteBuffer(state_, CL_TRUE, 0, sizeof zeroState, zeroState);
     std::memcpy(hostState_, zeroState, sizeof zeroState);
     lastMoves_ = 0;
@@ -246,19 +254,31 @@ void RegionSnake::prepareIteration() {
                                        list.data() + phaseStart_[p]);
   }
   cur_ = cl::Buffer(cl, CL_MEM_READ_WRITE, n_ * 3 * 8);
+  // Per phase node: 16 candidate segments' accumulators and the counters start at zero and
+  // region_phase leaves them so.
   const std::size_t maxM = *std::max_element(phaseSize_.begin(), phaseSize_.end());
-  candCrit_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 8 * 8);
+  segAcc_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 16 * 3 * 8);
+  counters_ = cl::Buffer(cl, CL_MEM_READ_WRITE, (maxM + 2) * 4);
+  ctx_->queue().enqueueFillBuffer(segAcc_, std::int64_t(0), 0, maxM * 16 * 3 * 8);
+  ctx_->queue().enqueueFillBuffer(counters_, 0, 0, (maxM + 2) * 4);
   moveDir_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 4);
   bestCrit_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 8);
+  moveSums_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 6 * 8);
+  moveList_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 4);
   keep_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 4);
+  phase_.setArg(0, cz_), phase_.setArg(1, cz2lo_), phase_.setArg(2, cz2hi_);
+  phase_.setArg(3, width_), phase_.setArg(4, height_), phase_.setArg(5, nodes_);
+  phase_.setArg(6, n_), phase_.setArg(10, orientation_);
+  phase_.setArg(12, static_cast<int>(params_.noise)), phase_.setArg(13, state_);
+  phase_.setArg(14, cur_), phase_.setArg(17, segAcc_), phase_.setArg(18, counters_);
+  phase_.setArg(19, moveDir_), phase_.setArg(20, bestCrit_), phase_.setArg(21, moveSums_);
+  phase_.setArg(22, moveList_), phase_.setArg(23, keep_);
 
   const int chunks = chunksFor(extent);
   ensurePartial(n_, chunks);
   contrib_.setArg(0, cz_), contrib_.setArg(1, cz2lo_), contrib_.setArg(2, cz2hi_);
-  contrib_.setArg(3, width_), contrib_.setArg(4, height_), contrib_.setArg(5, nodes_);
-  contrib_.setArg(6, n_), contrib_.setArg(7, phaseLists_[0]), contrib_.setArg(8, d_);
-  contrib_.setArg(9, orientation_), contrib_.setArg(10, 0), contrib_.setArg(11, chunks);
-  contrib_.setArg(12, partial_);
+  contrib_.setArg(3, width_), contrib_.setArg(4, nodes_), contrib_.setArg(5, n_);
+  contrib_.setArg(6, orientation_), contrib_.setArg(7, chunks), contrib_.setArg(8, partial_);
   detail::enqueue1D(*ctx_, contrib_, "region_contrib", std::size_t(n_) * chunks * contribLocal_,
                     contribLocal_);
   sumCurrent_.setArg(0, partial_), sumCurrent_.setArg(1, chunks), sumCurrent_.setArg(2, n_);
@@ -276,29 +296,14 @@ void RegionSnake::readState() const {
 void RegionSnake::runPhase(int p, int stepInBatch) {
   const int m = phaseSize_[p];
   if (m == 0) return;
-  const cl::Buffer& list = phaseLists_[p];
-  // Candidate segments are at most d taller than a current one, which may have grown by d in
-  // each earlier phase of this step.
-  const long phasesBefore = static_cast<long>(stepInBatch) * phaseSize_.size() + p + 1;
-  const int chunks = chunksFor(maxExtent_ + static_cast<long>(d_) * phasesBefore);
-  ensurePartial(std::size_t(16) * m, chunks);
-  const int model = static_cast<int>(params_.noise);
-  contrib_.setArg(5, nodes_), contrib_.setArg(6, n_), contrib_.setArg(7, list);
-  contrib_.setArg(8, d_), contrib_.setArg(9, orientation_), contrib_.setArg(10, 1);
-  contrib_.setArg(11, chunks), contrib_.setArg(12, partial_);
-  detail::enqueue1D(*ctx_, contrib_, "region_contrib",
-                    std::size_t(16) * m * chunks * contribLocal_, contribLocal_);
-  evaluate_.setArg(0, nodes_), evaluate_.setArg(1, n_), evaluate_.setArg(2, list), evaluate_.setArg(3, m);
-  evaluate_.setArg(4, d_), evaluate_.setArg(5, width_), evaluate_.setArg(6, height_);
-  evaluate_.setArg(7, state_), evaluate_.setArg(8, cur_), evaluate_.setArg(9, partial_);
-  evaluate_.setArg(10, chunks), evaluate_.setArg(11, model), evaluate_.setArg(12, candCrit_);
-  detail::enqueue1D(*ctx_, evaluate_, "region_evaluate", std::size_t(kEvalGroup) * m, kEvalGroup);
-  apply_.setArg(0, nodes_), apply_.setArg(1, n_), apply_.setArg(2, list), apply_.setArg(3, m);
-  apply_.setArg(4, d_), apply_.setArg(5, state_), apply_.setArg(6, cur_);
-  apply_.setArg(7, partial_), apply_.setArg(8, chunks), apply_.setArg(9, model);
-  apply_.setArg(10, candCrit_), apply_.setArg(11, moveDir_), apply_.setArg(12, bestCrit_);
-  apply_.setArg(13, keep_), apply_.setArg(14, static_cast<int>(steps_ + stepInBatch));
-  detail::enqueue1D(*ctx_, apply_, "region_apply", applyLocal_, applyLocal_);
+  // Candidate segments are at most d taller than a current one; rows past the chunks still
+  // get summed (segment_rows strides over them), so the count only balances the work.
+  const int chunks = chunksFor(maxExtent_ + d_);
+  phase_.setArg(7, phaseLists_[p]), phase_.setArg(8, m), phase_.setArg(9, d_);
+  phase_.setArg(11, chunks), phase_.setArg(15, static_cast<int>(steps_ + stepInBatch));
+  phase_.setArg(16, static_cast<int>(steps_ - stepsInIteration_));
+  detail::enqueue1D(*ctx_, phase_, "region_phase", std::size_t(16) * m * chunks * contribLocal_,
+                    contribLocal_);
 }
 
 bool RegionSnake::step() { return runSteps(1); }
@@ -356,10 +361,11 @@ void RegionSnake::finishIteration() {
 
 long RegionSnake::run() {
   // Several steps per read of the state: fewer round trips, same result as single steps.
+  // Steps queued past the end of an iteration return at once on the device.
   const long before = steps_;
   int batch = 1, iteration = iteration_;
   while (runSteps(batch)) {
-    batch = iteration_ == iteration ? std::min(batch * 2, 8) : 1;
+    batch = iteration_ == iteration ? std::min(batch * 2, kMaxBatch) : 1;
     iteration = iteration_;
   }
   return steps_ - before;
