@@ -61,7 +61,7 @@ class RegionSnake {
   // Steps until converged (several steps queued per read of the state); returns the steps.
   long run();
 
-  std::vector<Point2i> nodes() const;  // reads the polygon back
+  std::vector<Point2i> nodes() const;  // the polygon (read back with every step's state)
   RegionStats stats() const;           // reads the device state (a few bytes)
   RegionSums targetSums() const { return stats().target; }
   double criterion() const;  // as the device computed it for the current polygon
@@ -86,6 +86,7 @@ class RegionSnake {
 
  private:
   void build(const std::uint16_t* z);
+  void uploadNodes();       // hostNodes_ to the device; per-node buffers when they grow
   void prepareIteration();  // phase lists, orientation, current contributions and sums
   void finishIteration();
   void runPhase(int phase, int stepInBatch);
@@ -102,6 +103,8 @@ class RegionSnake {
   std::vector<Point2i> start_;
 
   std::vector<cl::Buffer> phaseLists_;
+  std::vector<int> phaseHost_;      // the phase lists, kept while they upload
+  std::vector<Point2i> hostNodes_;  // the nodes as of the last read of the state
   cl::Buffer cz_, cz2lo_, cz2hi_, state_, nodes_, cur_, partial_;
   // region_phase's per-node work space (region_phase.cl).
   cl::Buffer segAcc_, counters_, moveDir_, bestCrit_, moveSums_, moveList_, keep_;

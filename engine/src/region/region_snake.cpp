@@ -19,7 +19,7 @@ constexpr int kRowsPerItem = 4;  // rows a work-item sums per segment chunk (chu
 constexpr int kMaxLocal = 256;   // = MAX_LOCAL in region_common.clh and PREFIX_MAX_G
 constexpr int kPhaseMaxLocal = 64;  // = PHASE_G in region_phase.cl
 constexpr int kStateLongs = 16;
-constexpr int kMaxBatch = 32;  // steps queued per read of the state
+constexpr int kFirstBatch = 8, kMaxBatch = 32;  // steps queued per read of the state
 
 std::size_t powerOfTwoAtMost(std::size_t n) { return std::bit_floor(std::max<std::size_t>(n, 1)); }
 
@@ -74,7 +74,13 @@ RegionSnake::RegionSnake(std::shared_ptr<ComputeContext> ctx, const std::uint16_
   reset(start_);
 }
 
-RegionSnake::~RegionSnake() = default;
+RegionSnake::~RegionSnake() {
+  // The last upload may still be reading hostNodes_ and phaseHost_.
+  try {
+    if (ctx_) ctx_->queue().finish();
+  } catch (...) {
+  }
+}
 
 void RegionSnake::build(const std::uint16_t* z) {
   const std::uint64_t px = static_cast<std::uint64_t>(width_) * height_;
@@ -192,20 +198,16 @@ void RegionSnake::reset(const std::vector<Point2i>& start) {
   steps_ = stepsInIteration_ = 0;
   converged_ = finished_ = false;
   try {
+    ctx_->queue().finish();  // no upload may still read hostNodes_
     // Index 9, the last step that moved, starts before the first step.
     const std::int64_t zeroState[kStateLongs] = {0, 0, 0, total_.n, total_.s1, total_.s2,
                                                  0, 0, 0, -1};
     ctx_->queue().enqueueWriteBuffer(state_, CL_TRUE, 0, sizeof zeroState, zeroState);
     std::memcpy(hostState_, zeroState, sizeof zeroState);
     lastMoves_ = 0;
-    std::vector<Point2i> nodes = start;
-    // Upload through the same path as after an insertion.
+    hostNodes_ = start;
     nodeCapacity_ = 0;
-    if (nodeCapacity_ < nodes.size()) {
-      nodeCapacity_ = std::max<std::size_t>(64, 2 * nodes.size());
-      nodes_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, nodeCapacity_ * 8);
-    }
-    ctx_->queue().enqueueWriteBuffer(nodes_, CL_TRUE, 0, nodes.size() * 8, nodes.data());
+    uploadNodes();
     prepareIteration();
   } catch (const cl::Error& e) {
     rethrowClError(e, "starting the region snake");
@@ -226,10 +228,36 @@ void RegionSnake::ensurePartial(std::size_t segments, int chunks) {
   partial_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, partialCapacity_);
 }
 
-// Called with the nodes on the device: per-node buffers, phases, current contributions.
+// The nodes (hostNodes_) go to the device, in the order of the queue, from memory that stays
+// untouched until the next read of the state has waited for them.
+void RegionSnake::uploadNodes() {
+  n_ = static_cast<int>(hostNodes_.size());
+  if (nodeCapacity_ < hostNodes_.size()) {
+    nodeCapacity_ = std::max<std::size_t>(64, 2 * hostNodes_.size());
+    nodes_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, nodeCapacity_ * 8);
+    // Per-node work space of region_phase, at most half the nodes per phase (plus the odd one).
+    auto& cl = ctx_->context();
+    const std::size_t maxM = nodeCapacity_ / 2 + 1;
+    cur_ = cl::Buffer(cl, CL_MEM_READ_WRITE, nodeCapacity_ * 3 * 8);
+    // The accumulators and counters start at zero and region_phase leaves them so.
+    segAcc_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 16 * 3 * 8);
+    counters_ = cl::Buffer(cl, CL_MEM_READ_WRITE, (maxM + 2) * 4);
+    ctx_->queue().enqueueFillBuffer(segAcc_, std::int64_t(0), 0, maxM * 16 * 3 * 8);
+    ctx_->queue().enqueueFillBuffer(counters_, 0, 0, (maxM + 2) * 4);
+    moveDir_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 4);
+    bestCrit_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 8);
+    moveSums_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 6 * 8);
+    moveList_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 4);
+    keep_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 4);
+    phaseLists_.clear();
+    for (int p = 0; p < 3; ++p) phaseLists_.emplace_back(cl, CL_MEM_READ_ONLY, maxM * 4);
+  }
+  ctx_->queue().enqueueWriteBuffer(nodes_, CL_FALSE, 0, hostNodes_.size() * 8, hostNodes_.data());
+}
+
+// Called once the nodes are uploaded: phases, current contributions, no wait for the device.
 void RegionSnake::prepareIteration() {
-  std::vector<Point2i> nodes(n_);
-  ctx_->queue().enqueueReadBuffer(nodes_, CL_TRUE, 0, n_ * 8, nodes.data());
+  const std::vector<Point2i>& nodes = hostNodes_;
   orientation_ = detail::orientationOf(nodes);
   long extent = 0;
   for (int j = 0; j < n_; ++j) extent = std::max<long>(extent, std::abs(nodes[(j + 1) % n_].y - nodes[j].y));
@@ -244,28 +272,11 @@ void RegionSnake::prepareIteration() {
       if (((n_ % 2 && i == n_ - 1) ? 2 : i % 2) == p) list.push_back(i);
     phaseSize_.push_back(static_cast<int>(list.size()) - phaseStart_.back());
   }
-  auto& cl = ctx_->context();
-  phaseLists_.clear();
-  for (int p = 0; p < phases; ++p) {
-    // One buffer per phase (sub-buffers would need aligned offsets). Blocking: list is local.
-    phaseLists_.emplace_back(cl, CL_MEM_READ_ONLY, std::max(1, phaseSize_[p]) * 4);
+  phaseHost_ = std::move(list);
+  for (int p = 0; p < phases; ++p)
     if (phaseSize_[p] > 0)
-      ctx_->queue().enqueueWriteBuffer(phaseLists_.back(), CL_TRUE, 0, phaseSize_[p] * 4,
-                                       list.data() + phaseStart_[p]);
-  }
-  cur_ = cl::Buffer(cl, CL_MEM_READ_WRITE, n_ * 3 * 8);
-  // Per phase node: 16 candidate segments' accumulators and the counters start at zero and
-  // region_phase leaves them so.
-  const std::size_t maxM = *std::max_element(phaseSize_.begin(), phaseSize_.end());
-  segAcc_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 16 * 3 * 8);
-  counters_ = cl::Buffer(cl, CL_MEM_READ_WRITE, (maxM + 2) * 4);
-  ctx_->queue().enqueueFillBuffer(segAcc_, std::int64_t(0), 0, maxM * 16 * 3 * 8);
-  ctx_->queue().enqueueFillBuffer(counters_, 0, 0, (maxM + 2) * 4);
-  moveDir_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 4);
-  bestCrit_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 8);
-  moveSums_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 6 * 8);
-  moveList_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 4);
-  keep_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 4);
+      ctx_->queue().enqueueWriteBuffer(phaseLists_[p], CL_FALSE, 0, phaseSize_[p] * 4,
+                                       phaseHost_.data() + phaseStart_[p]);
   phase_.setArg(0, cz_), phase_.setArg(1, cz2lo_), phase_.setArg(2, cz2hi_);
   phase_.setArg(3, width_), phase_.setArg(4, height_), phase_.setArg(5, nodes_);
   phase_.setArg(6, n_), phase_.setArg(10, orientation_);
@@ -285,8 +296,7 @@ void RegionSnake::prepareIteration() {
   sumCurrent_.setArg(3, nodes_), sumCurrent_.setArg(4, cur_), sumCurrent_.setArg(5, state_);
   sumCurrent_.setArg(6, static_cast<int>(params_.noise));
   detail::enqueue1D(*ctx_, sumCurrent_, "region_sum_current", applyLocal_, applyLocal_);
-  readState();
-  maxExtent_ = hostState_[8];
+  maxExtent_ = extent;
 }
 
 void RegionSnake::readState() const {
@@ -315,7 +325,8 @@ bool RegionSnake::runSteps(int batch) {
   try {
     for (int s = 0; s < batch; ++s)
       for (std::size_t p = 0; p < phaseSize_.size(); ++p) runPhase(static_cast<int>(p), s);
-    readState();
+    ctx_->queue().enqueueReadBuffer(nodes_, CL_FALSE, 0, n_ * 8, hostNodes_.data());
+    readState();  // waits for the nodes too (in-order queue)
   } catch (const cl::Error& e) {
     rethrowClError(e, "moving the region snake's nodes");
   }
@@ -340,19 +351,15 @@ void RegionSnake::finishIteration() {
     finished_ = true;
     return;
   }
-  std::vector<Point2i> nodes = this->nodes();
+  std::vector<Point2i> nodes = hostNodes_;
   if (detail::insertMidpoints(nodes, params_.minSegment) == 0) {
     converged_ = finished_ = true;
     return;
   }
   d_ = std::max(1, d_ / 2);
   try {
-    n_ = static_cast<int>(nodes.size());
-    if (nodeCapacity_ < nodes.size()) {
-      nodeCapacity_ = 2 * nodes.size();
-      nodes_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, nodeCapacity_ * 8);
-    }
-    ctx_->queue().enqueueWriteBuffer(nodes_, CL_FALSE, 0, nodes.size() * 8, nodes.data());
+    hostNodes_ = std::move(nodes);
+    uploadNodes();
     prepareIteration();
   } catch (const cl::Error& e) {
     rethrowClError(e, "inserting region snake nodes");
@@ -363,9 +370,10 @@ long RegionSnake::run() {
   // Several steps per read of the state: fewer round trips, same result as single steps.
   // Steps queued past the end of an iteration return at once on the device.
   const long before = steps_;
-  int batch = 1, iteration = iteration_;
+  // Most iterations take 3 to 60 steps: 8, then 32 per read.
+  int batch = kFirstBatch, iteration = iteration_;
   while (runSteps(batch)) {
-    batch = iteration_ == iteration ? std::min(batch * 2, kMaxBatch) : 1;
+    batch = iteration_ == iteration ? kMaxBatch : kFirstBatch;
     iteration = iteration_;
   }
   return steps_ - before;
@@ -378,15 +386,7 @@ double RegionSnake::criterion() const {
   return c;
 }
 
-std::vector<Point2i> RegionSnake::nodes() const {
-  std::vector<Point2i> out(n_);
-  try {
-    ctx_->queue().enqueueReadBuffer(nodes_, CL_TRUE, 0, n_ * 8, out.data());
-  } catch (const cl::Error& e) {
-    rethrowClError(e, "reading the region snake's nodes");
-  }
-  return out;
-}
+std::vector<Point2i> RegionSnake::nodes() const { return hostNodes_; }
 
 RegionStats RegionSnake::stats() const {
   try {
