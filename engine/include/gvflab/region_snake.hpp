@@ -107,7 +107,7 @@ class RegionSnake {
   std::vector<Point2i> hostNodes_;  // the nodes as of the last read of the state
   cl::Buffer cz_, cz2lo_, cz2hi_, state_, nodes_, cur_, partial_;
   // region_phase's per-node work space (region_phase.cl).
-  cl::Buffer segAcc_, counters_, moveDir_, bestCrit_, moveSums_, moveList_, keep_;
+  cl::Buffer segAcc_, counters_, moveGeom_, moveBest_, moveSums_, keep_;
   std::size_t partialCapacity_ = 0, nodeCapacity_ = 0;
   cl::Kernel contrib_, sumCurrent_, phase_;
   std::size_t contribLocal_ = 64, applyLocal_ = 256;

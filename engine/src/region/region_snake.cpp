@@ -244,10 +244,9 @@ void RegionSnake::uploadNodes() {
     counters_ = cl::Buffer(cl, CL_MEM_READ_WRITE, (maxM + 2) * 4);
     ctx_->queue().enqueueFillBuffer(segAcc_, std::int64_t(0), 0, maxM * 16 * 3 * 8);
     ctx_->queue().enqueueFillBuffer(counters_, 0, 0, (maxM + 2) * 4);
-    moveDir_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 4);
-    bestCrit_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 8);
-    moveSums_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 6 * 8);
-    moveList_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 4);
+    moveGeom_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 8 * 4);  // records: region_moves.clh
+    moveBest_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 8);
+    moveSums_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 9 * 8);
     keep_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 4);
     phaseLists_.clear();
     for (int p = 0; p < 3; ++p) phaseLists_.emplace_back(cl, CL_MEM_READ_ONLY, maxM * 4);
@@ -282,8 +281,8 @@ void RegionSnake::prepareIteration() {
   phase_.setArg(6, n_), phase_.setArg(10, orientation_);
   phase_.setArg(12, static_cast<int>(params_.noise)), phase_.setArg(13, state_);
   phase_.setArg(14, cur_), phase_.setArg(17, segAcc_), phase_.setArg(18, counters_);
-  phase_.setArg(19, moveDir_), phase_.setArg(20, bestCrit_), phase_.setArg(21, moveSums_);
-  phase_.setArg(22, moveList_), phase_.setArg(23, keep_);
+  phase_.setArg(19, moveGeom_), phase_.setArg(20, moveBest_), phase_.setArg(21, moveSums_);
+  phase_.setArg(22, keep_);
 
   const int chunks = chunksFor(extent);
   ensurePartial(n_, chunks);
