@@ -15,7 +15,7 @@
 // nodes (their records in moveGeom, moveBest, moveSums: region_moves.clh).
 __kernel void region_phase(__global const uint* cz, __global const uint* cz2lo,
                            __global const ushort* cz2hi, int width, int height,
-                           __global int2* nodes, int n, __global const int* phaseNodes,
+                           __global int2* nodes, int n, int phase,
                            int mcount, int d, int orient, int chunks, int model,
                            __global long* state, __global long* cur, int stepIndex,
                            int iterationFirstStep, __global long* segAcc,
@@ -32,7 +32,7 @@ __kernel void region_phase(__global const uint* cz, __global const uint* cz2lo,
   // ---- 1. one chunk of one candidate segment ----
   const int s = get_group_id(0) / chunks, c = get_group_id(0) % chunks, m = s >> 4;
   int2 a = (int2)(0), b = (int2)(0);
-  const bool valid = candidate_ends(s, nodes, n, phaseNodes, d, width, height, &a, &b);
+  const bool valid = candidate_ends(s, nodes, n, phase, d, width, height, &a, &b);
   group_sum3(valid ? segment_rows(cz, cz2lo, cz2hi, width, a, b, orient, c, chunks, t, g)
                    : (long3)(0),
              sc.ln, sc.l1, sc.l2, t, g);
@@ -50,7 +50,7 @@ __kernel void region_phase(__global const uint* cz, __global const uint* cz2lo,
 
   // ---- 2. evaluate phase node m ----
   mem_fence(CLK_GLOBAL_MEM_FENCE);
-  evaluate_node(m, nodes, n, phaseNodes, d, width, height, model, state, cur, segAcc,
+  evaluate_node(m, nodes, n, phase, d, width, height, model, state, cur, segAcc,
                 &counters[mcount + 1], moveGeom, moveBest, moveSums, &sc, t, g);
   if (t == 0) counters[m] = 0;
   mem_fence(CLK_GLOBAL_MEM_FENCE);

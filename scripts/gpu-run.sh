@@ -5,6 +5,7 @@
 # (fetch them with: cd .devdeps && apt-get download opencl-clhpp-headers opencl-c-headers
 #  ocl-icd-opencl-dev ocl-icd-libopencl1 libglm-dev doctest-dev).
 # Usage: scripts/gpu-run.sh OUTDIR [BENCH ARGS ...]   (each bench run as one quoted string)
+# SKIP_TESTS=1 skips the test suites (quick experiments; never for reported figures).
 set -euo pipefail
 out=${1:?output folder}; shift
 deps=/tmp/gvflab-deps
@@ -30,9 +31,11 @@ if ! grep -qs nvidia /etc/OpenCL/vendors/*.icd; then
 fi
 echo "== devices"; "$bin/bench/gvflab-bench" devices || true
 echo "== tests"
+if [ -n "${SKIP_TESTS:-}" ]; then echo "skipped (SKIP_TESTS)"; else
 # A failing test is reported (full log in OUT/tests.log) but does not stop the benchmarks.
 (cd "$bin" && ctest --output-on-failure > "$out/tests.log" 2>&1) && echo "all tests passed" ||
   { echo "TESTS FAILED:"; grep -E "ERROR|FAILED|Failed|exception" "$out/tests.log" | head -20; }
+fi
 for b in "$@"; do
   echo "== gvflab-bench $b"
   # shellcheck disable=SC2086

@@ -102,8 +102,6 @@ class RegionSnake {
   PrefixScan scan_ = PrefixScan::Auto;
   std::vector<Point2i> start_;
 
-  std::vector<cl::Buffer> phaseLists_;
-  std::vector<int> phaseHost_;      // the phase lists, kept while they upload
   std::vector<Point2i> hostNodes_;  // the nodes as of the last read of the state
   cl::Buffer cz_, cz2lo_, cz2hi_, state_, nodes_, cur_, partial_;
   // region_phase's per-node work space (region_phase.cl).
@@ -114,7 +112,7 @@ class RegionSnake {
 
   RegionSums total_;
   int n_ = 0;                              // nodes
-  std::vector<int> phaseStart_, phaseSize_;  // into phaseNodes_
+  std::vector<int> phaseSize_;  // nodes in each phase of a step
   int orientation_ = 1;
   int d_ = 1;
   int iteration_ = 0;

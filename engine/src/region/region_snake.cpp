@@ -75,7 +75,7 @@ RegionSnake::RegionSnake(std::shared_ptr<ComputeContext> ctx, const std::uint16_
 }
 
 RegionSnake::~RegionSnake() {
-  // The last upload may still be reading hostNodes_ and phaseHost_.
+  // The last upload may still be reading hostNodes_.
   try {
     if (ctx_) ctx_->queue().finish();
   } catch (...) {
@@ -248,8 +248,6 @@ void RegionSnake::uploadNodes() {
     moveBest_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 8);
     moveSums_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 9 * 8);
     keep_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 4);
-    phaseLists_.clear();
-    for (int p = 0; p < 3; ++p) phaseLists_.emplace_back(cl, CL_MEM_READ_ONLY, maxM * 4);
   }
   ctx_->queue().enqueueWriteBuffer(nodes_, CL_FALSE, 0, hostNodes_.size() * 8, hostNodes_.data());
 }
@@ -261,21 +259,10 @@ void RegionSnake::prepareIteration() {
   long extent = 0;
   for (int j = 0; j < n_; ++j) extent = std::max<long>(extent, std::abs(nodes[(j + 1) % n_].y - nodes[j].y));
 
-  // Phases of non-adjacent nodes: even, odd, and the last alone when n is odd.
-  std::vector<int> list;
-  phaseStart_.clear(), phaseSize_.clear();
-  const int phases = n_ % 2 ? 3 : 2;
-  for (int p = 0; p < phases; ++p) {
-    phaseStart_.push_back(static_cast<int>(list.size()));
-    for (int i = 0; i < n_; ++i)
-      if (((n_ % 2 && i == n_ - 1) ? 2 : i % 2) == p) list.push_back(i);
-    phaseSize_.push_back(static_cast<int>(list.size()) - phaseStart_.back());
-  }
-  phaseHost_ = std::move(list);
-  for (int p = 0; p < phases; ++p)
-    if (phaseSize_[p] > 0)
-      ctx_->queue().enqueueWriteBuffer(phaseLists_[p], CL_FALSE, 0, phaseSize_[p] * 4,
-                                       phaseHost_.data() + phaseStart_[p]);
+  // Phases of non-adjacent nodes: even, odd, and the last alone when n is odd (the kernels
+  // find phase node m as phase_node() in region_common.clh).
+  phaseSize_ = {n_ / 2, n_ / 2};
+  if (n_ % 2) phaseSize_.push_back(1);
   phase_.setArg(0, cz_), phase_.setArg(1, cz2lo_), phase_.setArg(2, cz2hi_);
   phase_.setArg(3, width_), phase_.setArg(4, height_), phase_.setArg(5, nodes_);
   phase_.setArg(6, n_), phase_.setArg(10, orientation_);
@@ -308,7 +295,7 @@ void RegionSnake::runPhase(int p, int stepInBatch) {
   // Candidate segments are at most d taller than a current one; rows past the chunks still
   // get summed (segment_rows strides over them), so the count only balances the work.
   const int chunks = chunksFor(maxExtent_ + d_);
-  phase_.setArg(7, phaseLists_[p]), phase_.setArg(8, m), phase_.setArg(9, d_);
+  phase_.setArg(7, p), phase_.setArg(8, m), phase_.setArg(9, d_);
   phase_.setArg(11, chunks), phase_.setArg(15, static_cast<int>(steps_ + stepInBatch));
   phase_.setArg(16, static_cast<int>(steps_ - stepsInIteration_));
   detail::enqueue1D(*ctx_, phase_, "region_phase", std::size_t(16) * m * chunks * contribLocal_,
