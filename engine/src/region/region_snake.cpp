@@ -160,7 +160,10 @@ void RegionSnake::build(const std::uint16_t* z) {
 
     contrib_ = ctx_->kernels().kernel("region_snake.cl", "region_contrib");
     sumCurrent_ = ctx_->kernels().kernel("region_snake.cl", "region_sum_current");
-    phase_ = ctx_->kernels().kernel("region_phase.cl", "region_phase");
+    // NVIDIA: coherent loads in PTX (region_moves.clh says why).
+    const bool nvidia = ctx_->info().platformName.find("NVIDIA") != std::string::npos;
+    phase_ = ctx_->kernels().kernel("region_phase.cl", "region_phase",
+                                    nvidia ? "-DGVFLAB_PTX_LOADS" : "");
   } catch (const cl::Error& e) {
     rethrowClError(e, "building the cumulated images of a " + std::to_string(width_) + " x " +
                           std::to_string(height_) + " image");
