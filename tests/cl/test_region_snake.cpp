@@ -6,10 +6,12 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "cl/cl_fixture.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/profiler.hpp"
 #include "gvflab/region_phantom.hpp"
 #include "gvflab/region_reference.hpp"
 #include "region_test_support.hpp"
@@ -101,6 +103,26 @@ TEST_CASE("device steps move the same nodes as the reference") {
   CHECK(snake.nodes() == run.nodes);
   CHECK(snake.stats().steps == run.stats.steps);
   CHECK(snake.stats().iteration == run.stats.iteration);
+}
+
+TEST_CASE("a queue without profiling moves the same nodes and records no timings") {
+  auto ctx = ComputeContext::create({"", {}, {}, /*profiling=*/false});
+  REQUIRE_FALSE(ctx->profiler().enabled());
+  RegionPhantomSpec spec;
+  spec.width = 120, spec.height = 100, spec.snr = 2, spec.seed = 4;
+  auto z = makeRegionPhantom(spec);
+  auto p = ref::regionPrefix(z.data(), spec.width, spec.height);
+  RegionSnakeParams params;
+  params.dMax = 8;
+  params.minSegment = 12;
+  RegionSnake snake(ctx, z.data(), spec.width, spec.height, params);
+  auto run = ref::runRegionSnake(p, initialRectangle(spec.width, spec.height), params);
+  snake.run();
+  CHECK(snake.nodes() == run.nodes);
+  CHECK(snake.stats().steps == run.stats.steps);
+  CHECK(std::isnan(snake.uploadMs()));  // no event timing on this queue
+  CHECK(ctx->profiler().endFrame() == 0.0);
+  CHECK(ctx->profiler().stats().empty());
 }
 
 TEST_CASE("hundreds of nodes moving in one phase: same nodes as the reference, step by step") {

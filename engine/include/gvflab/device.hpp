@@ -47,6 +47,9 @@ struct ContextOptions {
   // added here. The viewer passes CL_GL_CONTEXT_KHR and CL_GLX/EGL_DISPLAY_KHR through this,
   // so the engine itself stays free of GL.
   std::vector<cl_context_properties> extraProperties;
+  // OpenCL event timing of every launch (the viewer's kernel timers). Batch runs that only
+  // need wall times may turn it off: each timed launch costs the driver a few microseconds.
+  bool profiling = true;
 };
 
 // Owns the cl::Context, the profiling in-order queue, the kernel library and the profiler.

@@ -22,8 +22,11 @@ struct KernelStats {
 
 class Profiler {
  public:
-  explicit Profiler(std::size_t window = 240) : window_(window) {}
+  explicit Profiler(bool enabled = true, std::size_t window = 240)
+      : enabled_(enabled), window_(window) {}
 
+  // False on a queue without profiling: record() then ignores events and no timings exist.
+  bool enabled() const { return enabled_; }
   void record(const std::string& kernel, const cl::Event& event);
   // Waits for the frame's events and folds their durations in. Returns the frame's OpenCL ms.
   double endFrame();
@@ -39,6 +42,7 @@ class Profiler {
     std::string kernel;
     cl::Event event;
   };
+  bool enabled_;
   std::size_t window_;
   std::vector<Pending> pending_;
   std::map<std::string, KernelStats> stats_;
@@ -46,7 +50,7 @@ class Profiler {
   double lastFrameMs_ = 0;
 };
 
-// Milliseconds between an event's start and end (profiling must be on).
+// Milliseconds between an event's start and end; NaN when the queue does not profile.
 double eventMs(const cl::Event& event);
 
 }  // namespace gvflab

@@ -135,12 +135,13 @@ std::shared_ptr<ComputeContext> ComputeContext::create(const ContextOptions& opt
       props.push_back(0);
       ctx->context_ = cl::Context(ctx->device_, props.data());
     }
-    ctx->queue_ = cl::CommandQueue(ctx->context_, ctx->device_, CL_QUEUE_PROFILING_ENABLE);
+    ctx->queue_ = cl::CommandQueue(ctx->context_, ctx->device_,
+                                   options.profiling ? CL_QUEUE_PROFILING_ENABLE : 0);
   } catch (const cl::Error& e) {
     rethrowClError(e, "creating an OpenCL context on " + ctx->info_.name);
   }
   ctx->kernels_ = std::make_unique<KernelLibrary>(ctx->context_, ctx->device_, options.kernelDir);
-  ctx->profiler_ = std::make_unique<Profiler>();
+  ctx->profiler_ = std::make_unique<Profiler>(options.profiling);
   return ctx;
 }
 

@@ -22,6 +22,10 @@ inline cl::NDRange localSize2D(const DeviceInfo& info) {
 inline void enqueue2D(ComputeContext& ctx, cl::Kernel& kernel, const std::string& name,
                       int width, int height, const cl::NDRange& local) {
   cl::NDRange global(roundUp(width, local[0]), roundUp(height, local[1]));
+  if (!ctx.profiler().enabled()) {
+    ctx.queue().enqueueNDRangeKernel(kernel, cl::NullRange, global, local);
+    return;
+  }
   cl::Event ev;
   ctx.queue().enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &ev);
   ctx.profiler().record(name, ev);
@@ -29,9 +33,14 @@ inline void enqueue2D(ComputeContext& ctx, cl::Kernel& kernel, const std::string
 
 inline void enqueue1D(ComputeContext& ctx, cl::Kernel& kernel, const std::string& name,
                       std::size_t n, std::size_t local) {
+  const cl::NDRange global(roundUp(n, local));
+  if (!ctx.profiler().enabled()) {  // no event: saves the driver its timestamps
+    ctx.queue().enqueueNDRangeKernel(kernel, cl::NullRange, global, cl::NDRange(local));
+    return;
+  }
   cl::Event ev;
-  ctx.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(roundUp(n, local)),
-                                   cl::NDRange(local), nullptr, &ev);
+  ctx.queue().enqueueNDRangeKernel(kernel, cl::NullRange, global, cl::NDRange(local), nullptr,
+                                   &ev);
   ctx.profiler().record(name, ev);
 }
 

@@ -19,7 +19,7 @@ constexpr int kRowsPerItem = 4;  // rows a work-item sums per segment chunk (chu
 constexpr int kMaxLocal = 256;   // = MAX_LOCAL in region_common.clh and PREFIX_MAX_G
 constexpr int kPhaseMaxLocal = 64;  // = PHASE_G in region_phase.cl
 constexpr int kStateLongs = 16;
-constexpr int kFirstBatch = 4, kMaxBatch = 32;  // steps queued per read of the state
+constexpr int kFirstBatch = 2, kMaxBatch = 32;  // steps queued per read of the state
 
 std::size_t powerOfTwoAtMost(std::size_t n) { return std::bit_floor(std::max<std::size_t>(n, 1)); }
 
@@ -360,7 +360,8 @@ long RegionSnake::run() {
   // Steps queued past the end of an iteration return at once on the device.
   const long before = steps_;
   // Each queued step past the iteration's end still costs a launch (~10 µs on an H200), each
-  // read a drained queue: 4, 8, 16, 32 steps per read measured best at 15 MP.
+  // read a drained queue: 2, 4, 8, 16, 32 steps per read measured best at 15 MP without
+  // profiling (docs/BENCHMARKS.md).
   int batch = kFirstBatch, iteration = iteration_;
   while (runSteps(batch)) {
     batch = iteration_ == iteration ? std::min(2 * batch, kMaxBatch) : kFirstBatch;
