@@ -52,6 +52,11 @@ class PinnedImage {
   std::uint16_t* data_ = nullptr;
 };
 
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
 // Builds the programs and touches the code paths on a small image.
 void warmUp(const std::shared_ptr<ComputeContext>& ctx, const RegionPhantomSpec& spec,
             const RegionSnakeParams& params) {
@@ -126,10 +131,12 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
   RegionTiming best{};
   best.totalMs = 1e300;
   double sumTotal = 0;
+  std::vector<double> totals;
   std::vector<Point2i> nodes;
   for (int r = 0; r < args.repeats; ++r) {
     const RegionTiming t = timeOnce(timed, timedImage.data(), side, params, &nodes);
     sumTotal += t.totalMs;
+    totals.push_back(t.totalMs);
     if (t.totalMs < best.totalMs) best = t;
   }
   const RegionTiming prof = timeOnce(profiled, profiledImage.data(), side, params);
@@ -150,6 +157,7 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
         << ", \"height\": " << side << ", \"snr\": " << spec.snr << ", \"d_max\": " << params.dMax
         << ", \"min_segment\": " << params.minSegment << ", \"repeats\": " << args.repeats
         << ", \"total_ms\": " << best.totalMs << ", \"mean_total_ms\": " << sumTotal / args.repeats
+        << ", \"median_total_ms\": " << median(totals)
         << ", \"precompute_ms\": " << best.precomputeWallMs
         << ", \"segmentation_ms\": " << best.segmentWallMs << ", \"upload_ms\": " << best.uploadMs
         << ", \"prefix_kernel_ms\": " << best.prefixMs
@@ -165,7 +173,7 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
         << px / 1e6 << " MP), SNR " << spec.snr << ", d_max " << params.dMax << ", min segment "
         << params.minSegment << " on " << ctx->info().name << "\n"
         << "  total          " << best.totalMs << " ms (best of " << args.repeats << "; mean "
-        << sumTotal / args.repeats << " ms; no profiling)\n"
+        << sumTotal / args.repeats << " ms, median " << median(totals) << " ms; no profiling)\n"
         << "  pre-comp.      " << best.precomputeWallMs << " ms wall (upload " << best.uploadMs
         << " ms, cumulated images " << best.prefixMs << " ms of kernels)\n"
         << "  segmentation   " << best.segmentWallMs << " ms wall (" << best.segmentKernelMs
