@@ -12,6 +12,7 @@
 #include "bench_common.hpp"
 #include "gvflab/json_text.hpp"
 #include "gvflab/kernel_library.hpp"
+#include "gvflab/pinned_host.hpp"
 #include "gvflab/profiler.hpp"
 #include "gvflab/region_phantom.hpp"
 #include "gvflab/region_snake.hpp"
@@ -28,28 +29,6 @@ struct RegionTiming {
   long steps;
   int iterations, nodes;
   std::string perKernel;  // "name ms, ..." of the segmentation kernels
-};
-
-// The phantom in pinned host memory of one context: the upload then runs at the bus's speed.
-class PinnedImage {
- public:
-  PinnedImage(ComputeContext& ctx, std::size_t bytes) : ctx_(ctx) {
-    buffer_ = cl::Buffer(ctx.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_ONLY, bytes);
-    data_ = static_cast<std::uint16_t*>(
-        ctx.queue().enqueueMapBuffer(buffer_, CL_TRUE, CL_MAP_WRITE, 0, bytes));
-  }
-  ~PinnedImage() {
-    ctx_.queue().enqueueUnmapMemObject(buffer_, data_);
-    ctx_.queue().finish();
-  }
-  PinnedImage(const PinnedImage&) = delete;
-  PinnedImage& operator=(const PinnedImage&) = delete;
-  std::uint16_t* data() { return data_; }
-
- private:
-  ComputeContext& ctx_;
-  cl::Buffer buffer_;
-  std::uint16_t* data_ = nullptr;
 };
 
 double median(std::vector<double> v) {
@@ -120,11 +99,14 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
   params.minSegment = args.minSegment;
   const std::size_t bytes = static_cast<std::size_t>(side) * side * 2;
 
-  PinnedImage timedImage(*timed, bytes), profiledImage(*profiled, bytes);
+  // The phantom in each context's pinned memory: the upload runs at the bus's speed.
+  PinnedHostBuffer timedPinned(*timed, bytes), profiledPinned(*profiled, bytes);
+  auto* timedZ = timedPinned.as<std::uint16_t>();
+  auto* profiledZ = profiledPinned.as<std::uint16_t>();
   const auto tg = std::chrono::steady_clock::now();
-  makeRegionPhantom(spec, timedImage.data());
+  makeRegionPhantom(spec, timedZ);
   const double makeMs = msSince(tg);
-  std::copy_n(timedImage.data(), bytes / 2, profiledImage.data());
+  std::copy_n(timedZ, bytes / 2, profiledZ);
   warmUp(timed, spec, params);
   warmUp(profiled, spec, params);
 
@@ -134,18 +116,18 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
   std::vector<double> totals;
   std::vector<Point2i> nodes;
   for (int r = 0; r < args.repeats; ++r) {
-    const RegionTiming t = timeOnce(timed, timedImage.data(), side, params, &nodes);
+    const RegionTiming t = timeOnce(timed, timedZ, side, params, &nodes);
     sumTotal += t.totalMs;
     totals.push_back(t.totalMs);
     if (t.totalMs < best.totalMs) best = t;
   }
-  const RegionTiming prof = timeOnce(profiled, profiledImage.data(), side, params);
+  const RegionTiming prof = timeOnce(profiled, profiledZ, side, params);
   best.uploadMs = prof.uploadMs, best.prefixMs = prof.prefixMs;
   best.segmentKernelMs = prof.segmentKernelMs, best.perKernel = prof.perKernel;
   const double iou = regionPhantomIoU(spec, nodes, std::max(1, side / 1024));
   double bpp = 0, peakBpp = 0;
   {
-    RegionSnake probe(timed, timedImage.data(), side, side, params);
+    RegionSnake probe(timed, timedZ, side, side, params);
     bpp = probe.bytesPerPixel(), peakBpp = probe.peakBytesPerPixel();
   }
   if (prof.steps != best.steps || prof.nodes != best.nodes)

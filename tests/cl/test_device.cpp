@@ -6,6 +6,7 @@
 #include "cl/cl_fixture.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/kernel_library.hpp"
+#include "gvflab/pinned_host.hpp"
 #include "gvflab/profiler.hpp"
 #include "test_support.hpp"
 
@@ -78,4 +79,18 @@ TEST_CASE("profiler reports last, mean and p95 per kernel per frame") {
   CHECK(prof.totalMs("x") == 0.0);
   prof.reset();
   CHECK(prof.stats().empty());
+}
+
+TEST_CASE("pinned host memory carries data both ways and survives a move") {
+  auto ctx = test::sharedContext();
+  const std::size_t n = 1000;
+  PinnedHostBuffer out(*ctx, n * 4), back(*ctx, n * 4);
+  for (std::size_t i = 0; i < n; ++i)
+    out.as<std::uint32_t>()[i] = static_cast<std::uint32_t>(i * 7 + 3);
+  cl::Buffer device(ctx->context(), CL_MEM_READ_WRITE, n * 4);
+  ctx->queue().enqueueWriteBuffer(device, CL_FALSE, 0, n * 4, out.as<void>());
+  PinnedHostBuffer moved = std::move(back);
+  CHECK(back.size() == 0);
+  ctx->queue().enqueueReadBuffer(device, CL_TRUE, 0, n * 4, moved.as<void>());
+  for (std::size_t i = 0; i < n; ++i) REQUIRE(moved.as<std::uint32_t>()[i] == i * 7 + 3);
 }

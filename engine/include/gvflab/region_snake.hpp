@@ -10,6 +10,7 @@
 
 #include "gvflab/cl.hpp"
 #include "gvflab/image.hpp"
+#include "gvflab/pinned_host.hpp"
 #include "gvflab/region_types.hpp"
 
 namespace gvflab {
@@ -86,6 +87,7 @@ class RegionSnake {
 
  private:
   void build(const std::uint16_t* z);
+  std::size_t stagingBytes() const;
   void uploadNodes();       // hostNodes_ to the device; per-node buffers when they grow
   void prepareIteration();  // phase lists, orientation, current contributions and sums
   void finishIteration();
@@ -103,6 +105,8 @@ class RegionSnake {
   std::vector<Point2i> start_;
 
   std::vector<Point2i> hostNodes_;  // the nodes as of the last read of the state
+  // Pinned staging of the small transfers: state (kStateBytes), nodes read, nodes uploaded.
+  mutable PinnedHostBuffer staging_;
   cl::Buffer cz_, cz2lo_, cz2hi_, state_, nodes_, cur_, partial_;
   // region_phase's per-node work space (region_phase.cl).
   cl::Buffer segAcc_, counters_, moveGeom_, moveBest_, moveSums_, keep_;

@@ -19,6 +19,7 @@ constexpr int kRowsPerItem = 4;  // rows a work-item sums per segment chunk (chu
 constexpr int kMaxLocal = 256;   // = MAX_LOCAL in region_common.clh and PREFIX_MAX_G
 constexpr int kPhaseMaxLocal = 64;  // = PHASE_G in region_phase.cl
 constexpr int kStateLongs = 16;
+constexpr std::size_t kStateBytes = kStateLongs * 8;
 constexpr int kFirstBatch = 2, kMaxBatch = 32;  // steps queued per read of the state
 
 std::size_t powerOfTwoAtMost(std::size_t n) { return std::bit_floor(std::max<std::size_t>(n, 1)); }
@@ -75,7 +76,7 @@ RegionSnake::RegionSnake(std::shared_ptr<ComputeContext> ctx, const std::uint16_
 }
 
 RegionSnake::~RegionSnake() {
-  // The last upload may still be reading hostNodes_.
+  // The last upload may still be reading the staging memory.
   try {
     if (ctx_) ctx_->queue().finish();
   } catch (...) {
@@ -201,7 +202,7 @@ void RegionSnake::reset(const std::vector<Point2i>& start) {
   steps_ = stepsInIteration_ = 0;
   converged_ = finished_ = false;
   try {
-    ctx_->queue().finish();  // no upload may still read hostNodes_
+    ctx_->queue().finish();  // no upload may still read the staging memory
     // Index 9, the last step that moved, starts before the first step.
     const std::int64_t zeroState[kStateLongs] = {0, 0, 0, total_.n, total_.s1, total_.s2,
                                                  0, 0, 0, -1};
@@ -231,8 +232,8 @@ void RegionSnake::ensurePartial(std::size_t segments, int chunks) {
   partial_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, partialCapacity_);
 }
 
-// The nodes (hostNodes_) go to the device, in the order of the queue, from memory that stays
-// untouched until the next read of the state has waited for them.
+// The nodes (hostNodes_) go to the device, in the order of the queue, from pinned staging that
+// stays untouched until the next read of the state has waited for them.
 void RegionSnake::uploadNodes() {
   n_ = static_cast<int>(hostNodes_.size());
   if (nodeCapacity_ < hostNodes_.size()) {
@@ -252,7 +253,13 @@ void RegionSnake::uploadNodes() {
     moveSums_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 9 * 8);
     keep_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 4);
   }
-  ctx_->queue().enqueueWriteBuffer(nodes_, CL_FALSE, 0, hostNodes_.size() * 8, hostNodes_.data());
+  if (staging_.size() < stagingBytes()) {  // the queue is idle here (after a read or finish)
+    staging_ = PinnedHostBuffer();
+    staging_ = PinnedHostBuffer(*ctx_, stagingBytes());
+  }
+  auto* up = staging_.as<Point2i>(kStateBytes + nodeCapacity_ * 8);
+  std::copy(hostNodes_.begin(), hostNodes_.end(), up);
+  ctx_->queue().enqueueWriteBuffer(nodes_, CL_FALSE, 0, hostNodes_.size() * 8, up);
 }
 
 // Called once the nodes are uploaded: phases, current contributions, no wait for the device.
@@ -288,8 +295,11 @@ void RegionSnake::prepareIteration() {
   maxExtent_ = extent;
 }
 
+std::size_t RegionSnake::stagingBytes() const { return kStateBytes + nodeCapacity_ * 16; }
+
 void RegionSnake::readState() const {
-  ctx_->queue().enqueueReadBuffer(state_, CL_TRUE, 0, sizeof hostState_, hostState_);
+  ctx_->queue().enqueueReadBuffer(state_, CL_TRUE, 0, kStateBytes, staging_.as<void>());
+  std::memcpy(hostState_, staging_.as<void>(), kStateBytes);
 }
 
 void RegionSnake::runPhase(int p, int stepInBatch) {
@@ -314,8 +324,10 @@ bool RegionSnake::runSteps(int batch) {
   try {
     for (int s = 0; s < batch; ++s)
       for (std::size_t p = 0; p < phaseSize_.size(); ++p) runPhase(static_cast<int>(p), s);
-    ctx_->queue().enqueueReadBuffer(nodes_, CL_FALSE, 0, n_ * 8, hostNodes_.data());
+    auto* read = staging_.as<Point2i>(kStateBytes);
+    ctx_->queue().enqueueReadBuffer(nodes_, CL_FALSE, 0, n_ * 8, read);
     readState();  // waits for the nodes too (in-order queue)
+    std::copy(read, read + n_, hostNodes_.begin());
   } catch (const cl::Error& e) {
     rethrowClError(e, "moving the region snake's nodes");
   }
