@@ -87,17 +87,28 @@ TEST_CASE("device contour sums and criterion equal the reference for the same po
   }
 }
 
-TEST_CASE("device steps move the same nodes as the reference") {
-  auto ctx = test::sharedContext();
+namespace {
+// A small noisy star on ctx (not yet run), beside the reference's run of the same image.
+struct SmallStarRuns {
+  RegionSnake snake;
+  ref::RegionRun reference;
+};
+
+SmallStarRuns runSmallStar(const std::shared_ptr<ComputeContext>& ctx) {
   RegionPhantomSpec spec;
   spec.width = 120, spec.height = 100, spec.snr = 2, spec.seed = 4;
   auto z = makeRegionPhantom(spec);
-  auto p = ref::regionPrefix(z.data(), spec.width, spec.height);
   RegionSnakeParams params;
   params.dMax = 8;
   params.minSegment = 12;
-  RegionSnake snake(ctx, z.data(), spec.width, spec.height, params);
-  auto run = ref::runRegionSnake(p, initialRectangle(spec.width, spec.height), params);
+  return {RegionSnake(ctx, z.data(), spec.width, spec.height, params),
+          ref::runRegionSnake(ref::regionPrefix(z.data(), spec.width, spec.height),
+                              initialRectangle(spec.width, spec.height), params)};
+}
+}  // namespace
+
+TEST_CASE("device steps move the same nodes as the reference") {
+  auto [snake, run] = runSmallStar(test::sharedContext());
   snake.run();
   CHECK(snake.converged());
   CHECK(snake.nodes() == run.nodes);
@@ -108,15 +119,7 @@ TEST_CASE("device steps move the same nodes as the reference") {
 TEST_CASE("a queue without profiling moves the same nodes and records no timings") {
   auto ctx = ComputeContext::create({"", {}, {}, /*profiling=*/false});
   REQUIRE_FALSE(ctx->profiler().enabled());
-  RegionPhantomSpec spec;
-  spec.width = 120, spec.height = 100, spec.snr = 2, spec.seed = 4;
-  auto z = makeRegionPhantom(spec);
-  auto p = ref::regionPrefix(z.data(), spec.width, spec.height);
-  RegionSnakeParams params;
-  params.dMax = 8;
-  params.minSegment = 12;
-  RegionSnake snake(ctx, z.data(), spec.width, spec.height, params);
-  auto run = ref::runRegionSnake(p, initialRectangle(spec.width, spec.height), params);
+  auto [snake, run] = runSmallStar(ctx);
   snake.run();
   CHECK(snake.nodes() == run.nodes);
   CHECK(snake.stats().steps == run.stats.steps);
