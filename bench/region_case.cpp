@@ -26,6 +26,7 @@ double msSince(std::chrono::steady_clock::time_point t) {
 
 struct RegionTiming {
   double totalMs, precomputeWallMs, segmentWallMs, uploadMs, prefixMs, segmentKernelMs;
+  double bytesPerPixel, peakBytesPerPixel;
   long steps;
   int iterations, nodes;
   std::string perKernel;  // "name ms, ..." of the segmentation kernels
@@ -33,7 +34,9 @@ struct RegionTiming {
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+  if (v.empty()) return 0;
+  const std::size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
 }
 
 // Builds the programs and touches the code paths on a small image.
@@ -67,6 +70,8 @@ RegionTiming timeOnce(const std::shared_ptr<ComputeContext>& ctx, const std::uin
                  ctx->profiler().totalMs("region_contrib") +
                      ctx->profiler().totalMs("region_phase") +
                      ctx->profiler().totalMs("region_sum_current"),
+                 snake.bytesPerPixel(),
+                 snake.peakBytesPerPixel(),
                  snake.stats().steps,
                  snake.stats().iteration,
                  static_cast<int>(snake.nodes().size()),
@@ -88,7 +93,6 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
   // on a profiling queue gives the kernels' share (its total shows what profiling costs).
   auto timed = ComputeContext::create({args.device, {}, {}, false});
   auto profiled = ComputeContext::create({args.device, {}, {}, true});
-  auto& ctx = profiled;
   const double px = args.mpix * 1e6;
   const int side = static_cast<int>(std::lround(std::sqrt(px)));
   RegionPhantomSpec spec;
@@ -125,17 +129,13 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
   best.uploadMs = prof.uploadMs, best.prefixMs = prof.prefixMs;
   best.segmentKernelMs = prof.segmentKernelMs, best.perKernel = prof.perKernel;
   const double iou = regionPhantomIoU(spec, nodes, std::max(1, side / 1024));
-  double bpp = 0, peakBpp = 0;
-  {
-    RegionSnake probe(timed, timedZ, side, side, params);
-    bpp = probe.bytesPerPixel(), peakBpp = probe.peakBytesPerPixel();
-  }
+  const double bpp = best.bytesPerPixel, peakBpp = best.peakBytesPerPixel;
   if (prof.steps != best.steps || prof.nodes != best.nodes)
     throw std::runtime_error("the profiled run ended elsewhere than the timed runs");
 
   if (args.json) {
     out << std::setprecision(6) << "{\"case\": \"region\", \"device\": \""
-        << jsonEscape(ctx->info().name) << "\", \"mpix\": " << px / 1e6 << ", \"width\": " << side
+        << jsonEscape(timed->info().name) << "\", \"mpix\": " << px / 1e6 << ", \"width\": " << side
         << ", \"height\": " << side << ", \"snr\": " << spec.snr << ", \"d_max\": " << params.dMax
         << ", \"min_segment\": " << params.minSegment << ", \"repeats\": " << args.repeats
         << ", \"total_ms\": " << best.totalMs << ", \"mean_total_ms\": " << sumTotal / args.repeats
@@ -153,14 +153,15 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
   } else {
     out << std::fixed << std::setprecision(2) << "region " << side << "x" << side << " ("
         << px / 1e6 << " MP), SNR " << spec.snr << ", d_max " << params.dMax << ", min segment "
-        << params.minSegment << " on " << ctx->info().name << "\n"
+        << params.minSegment << " on " << timed->info().name << "\n"
         << "  total          " << best.totalMs << " ms (best of " << args.repeats << "; mean "
         << sumTotal / args.repeats << " ms, median " << median(totals) << " ms; no profiling)\n"
         << "  pre-comp.      " << best.precomputeWallMs << " ms wall (upload " << best.uploadMs
         << " ms, cumulated images " << best.prefixMs << " ms of kernels)\n"
         << "  segmentation   " << best.segmentWallMs << " ms wall (" << best.segmentKernelMs
-        << " ms of kernels in a profiled run of " << prof.totalMs << " ms total), " << best.steps << " steps, " << best.iterations
-        << " iterations, " << best.nodes << " nodes\n"
+        << " ms of kernels in a profiled run of " << prof.totalMs << " ms total), "
+        << best.steps << " steps, " << best.iterations << " iterations, " << best.nodes
+        << " nodes\n"
         << "  kernels        " << best.perKernel << " (ms/launches)\n"
         << "  memory         " << bpp << " B/px on the device (" << peakBpp
         << " B/px at the peak; the paper: 20 B/px)\n"

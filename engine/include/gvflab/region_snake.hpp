@@ -89,7 +89,7 @@ class RegionSnake {
   void build(const std::uint16_t* z);
   std::size_t stagingBytes() const;
   void uploadNodes();       // hostNodes_ to the device; per-node buffers when they grow
-  void prepareIteration();  // phase lists, orientation, current contributions and sums
+  void prepareIteration();  // phase sizes, orientation, current contributions and sums
   void finishIteration();
   void runPhase(int phase, int stepInBatch);
   bool runSteps(int batch);  // queues batch steps, then one read of the state

@@ -17,7 +17,7 @@ namespace {
 
 constexpr int kRowsPerItem = 4;  // rows a work-item sums per segment chunk (chunk count)
 constexpr int kMaxLocal = 256;   // = MAX_LOCAL in region_common.clh and PREFIX_MAX_G
-constexpr int kPhaseMaxLocal = 64;  // = PHASE_G in region_phase.cl
+constexpr int kPhaseMaxLocal = 64;  // = SCRATCH_G in region_phase.cl
 constexpr int kStateLongs = 16;
 constexpr std::size_t kStateBytes = kStateLongs * 8;
 constexpr int kFirstBatch = 2, kMaxBatch = 32;  // steps queued per read of the state
@@ -253,10 +253,8 @@ void RegionSnake::uploadNodes() {
     moveSums_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 9 * 8);
     keep_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 4);
   }
-  if (staging_.size() < stagingBytes()) {  // the queue is idle here (after a read or finish)
-    staging_ = PinnedHostBuffer();
+  if (staging_.size() < stagingBytes())  // the queue is idle here (after a read or finish)
     staging_ = PinnedHostBuffer(*ctx_, stagingBytes());
-  }
   auto* up = staging_.as<Point2i>(kStateBytes + nodeCapacity_ * 8);
   std::copy(hostNodes_.begin(), hostNodes_.end(), up);
   ctx_->queue().enqueueWriteBuffer(nodes_, CL_FALSE, 0, hostNodes_.size() * 8, up);
