@@ -26,15 +26,12 @@ struct TileShape {
 };
 
 // The 3D local-memory tile (gvf_euler3d_tiled.cl): tx x ty columns (with a 2-pixel frame)
-// streamed over zChunk planes, two iterations per launch, by tx x (ty / rowsPerItem)
-// work-items. 24 x 16 x 48 was the fastest of 25 shapes tried on an H200 at 256³ with one row
-// per work-item (docs/BENCHMARKS.md); 2 rows is not measured yet.
+// streamed over zChunk planes, two iterations per launch. 24 x 16 x 48 was the fastest of 25
+// shapes tried on an H200 at 256³ (docs/BENCHMARKS.md).
 struct Tile3D {
   int tx = 24;
   int ty = 16;
   int zChunk = 48;
-  int rowsPerItem = 2;  // consecutive rows (y) of a column each work-item owns
-  bool operator==(const Tile3D&) const = default;
 };
 
 struct EulerOptions {

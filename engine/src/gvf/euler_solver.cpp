@@ -47,31 +47,6 @@ std::string tileOptions(const TileShape& t, Precision p, const ComputeContext& c
          " -DROWS_PER_ITEM=" + std::to_string(t.rowsPerItem) + " -DHALO=" + std::to_string(t.halo);
 }
 
-// Two input and two once-stepped float tiles of three components (gvf_euler3d_tiled.cl).
-std::uint64_t tile3dLocalBytes(const Tile3D& t) {
-  return 4ull * 3 * t.tx * t.ty * sizeof(float);
-}
-
-bool tile3dFits(const Tile3D& t, const ComputeContext& ctx) {
-  return t.rowsPerItem >= 1 && t.ty % t.rowsPerItem == 0 && t.tx > 4 && t.ty > 4 &&
-         t.zChunk >= 1 &&
-         static_cast<std::size_t>(t.tx) * (t.ty / t.rowsPerItem) <= ctx.info().maxWorkGroupSize &&
-         tile3dLocalBytes(t) <= ctx.info().localMemBytes;
-}
-
-std::string tile3dOptions(const Tile3D& t, const ComputeContext& ctx) {
-  if (!tile3dFits(t, ctx))
-    throw ParameterError(
-        "3D tile " + std::to_string(t.tx) + "x" + std::to_string(t.ty) + "x" +
-        std::to_string(t.zChunk) + " with " + std::to_string(t.rowsPerItem) +
-        " rows per work-item does not fit this device's work-groups (TX and TY above 4, rows "
-        "dividing TY, at most " + std::to_string(ctx.info().maxWorkGroupSize) +
-        " work-items and " + std::to_string(ctx.info().localMemBytes) + " B of local memory).");
-  return " -DTX=" + std::to_string(t.tx) + " -DTY=" + std::to_string(t.ty) +
-         " -DZCHUNK=" + std::to_string(t.zChunk) + " -DROWS_PER_ITEM=" +
-         std::to_string(t.rowsPerItem);
-}
-
 std::string gib(std::uint64_t bytes) {
   std::ostringstream s;
   s.precision(3);
@@ -138,16 +113,13 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
     options_.memory = ctx_->info().isGpu ? MemoryKind::Local : MemoryKind::Buffer;
   const FieldShape shape{input_.width, input_.height, input_.depth};
   checkSolverFits(*ctx_, shape, options_.precision);
-  // The default tile falls back to buffers on small devices; a chosen one is refused when
-  // it does not fit (tile3dOptions).
-  if (is3d && *options_.memory == MemoryKind::Local && options_.tile3d == Tile3D{} &&
-      !tile3dFits(options_.tile3d, *ctx_)) {
+  if (is3d && *options_.memory == MemoryKind::Local &&
+      (ctx_->info().maxWorkGroupSize < std::size_t(options_.tile3d.tx * options_.tile3d.ty) ||
+       ctx_->info().localMemBytes <
+           2ull * 3 * options_.tile3d.tx * options_.tile3d.ty * sizeof(float))) {
     options_.memory = MemoryKind::Buffer;
     note_ = "the device's work-groups are too small for 3D local tiles: using buffers";
   }
-  const std::string pairOptions = is3d && *options_.memory == MemoryKind::Local
-                                      ? tile3dOptions(options_.tile3d, *ctx_)
-                                      : std::string();
   const bool wantImage = *options_.memory == MemoryKind::Image;
   try {
     v0_ = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, wantImage);
@@ -166,8 +138,13 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
                            opts + tileOptions(t, options_.precision, *ctx_));
       local_ = cl::NDRange(t.width, t.height / t.rowsPerItem);
     } else if (mem == MemoryKind::Local) {
+      const Tile3D& t3 = options_.tile3d;
+      if (t3.tx < 5 || t3.ty < 5 || t3.zChunk < 1)
+        throw ParameterError("A 3D tile needs at least 5x5 columns and one plane per chunk.");
       pairKernel_ = lib.kernel("gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled",
-                               opts + pairOptions);
+                               opts + " -DTX=" + std::to_string(t3.tx) + " -DTY=" +
+                                   std::to_string(t3.ty) + " -DZCHUNK=" +
+                                   std::to_string(t3.zChunk));
       pairKernel_.setArg(1, v0_->memory());
       pairKernel_.setArg(3, input_.width);
       pairKernel_.setArg(4, input_.height);
@@ -241,17 +218,15 @@ void EulerSolver::stepTiled2D(int n) {
 int EulerSolver::stepPairs3D(int n) {
   const Tile3D& t3 = options_.tile3d;
   const cl::NDRange global(detail::roundUp(input_.width, t3.tx - 4) / (t3.tx - 4) * t3.tx,
-                           detail::roundUp(input_.height, t3.ty - 4) / (t3.ty - 4) *
-                               (t3.ty / t3.rowsPerItem),
+                           detail::roundUp(input_.height, t3.ty - 4) / (t3.ty - 4) * t3.ty,
                            detail::roundUp(input_.depth, t3.zChunk) / t3.zChunk);
-  const cl::NDRange local(t3.tx, t3.ty / t3.rowsPerItem, 1);
   pairKernel_.setArg(6, static_cast<float>(mu_));
   for (; n >= 2; n -= 2) {
     pairKernel_.setArg(0, v_[current_]->memory());
     pairKernel_.setArg(2, v_[1 - current_]->memory());
     cl::Event ev;
-    ctx_->queue().enqueueNDRangeKernel(pairKernel_, cl::NullRange, global, local, nullptr,
-                                       &ev);
+    ctx_->queue().enqueueNDRangeKernel(pairKernel_, cl::NullRange, global,
+                                       cl::NDRange(t3.tx, t3.ty, 1), nullptr, &ev);
     ctx_->profiler().record("gvf_euler_2steps3d_tiled", ev);
     current_ = 1 - current_;
   }
