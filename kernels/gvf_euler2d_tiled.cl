@@ -27,11 +27,12 @@
 __kernel __attribute__((reqd_work_group_size(TILE_W, TILE_H / ROWS_PER_ITEM, 1)))
 void gvf_euler_steps_tiled(__global const elem_t* v, __global const elem_t* v0,
                            __global elem_t* out, int width, int height, float mu, int steps) {
-  // The tile holds the storage format, so every step rounds exactly as a single-step launch.
-  // (Two tiles used in turn, one barrier per step, measured no faster on an H200 and halve
-  // the tile that fits in local memory.)
-  __local elem_raw_t tile_raw[2 * TILE_H * TILE_W];
-  __local elem_t* tile = (__local elem_t*)tile_raw;
+  // The tile holds float values already rounded to the storage format, so every step rounds
+  // exactly as a single-step launch (which stores and reloads), and reads need no conversion:
+  // a float2 tile, not the storage format, measured 1.8 -> 1.3 us per step at 512² and
+  // 0.85 -> 0.98 of the copy speed at 4096² in f16 on an H200. (Two tiles used in turn, one
+  // barrier per step, measured no faster there and halve the tile that fits in local memory.)
+  __local float2 tile[TILE_H * TILE_W];
   const int lx = get_local_id(0);
   const int ox = get_group_id(0) * INNER_W - HALO;  // tile origin in the image
   const int oy = get_group_id(1) * INNER_H - HALO;
@@ -55,9 +56,9 @@ void gvf_euler_steps_tiled(__global const elem_t* v, __global const elem_t* v0,
     inside[r] = colInside && gy >= 0 && gy < height;
     lym[r] = clamp(mirror_index(gy - 1, height) - oy, 0, TILE_H - 1);
     lyp[r] = clamp(mirror_index(gy + 1, height) - oy, 0, TILE_H - 1);
-    const size_t i = inside[r] ? (size_t)gy * width + gx : 0;
-    c[r] = inside[r] ? LOAD2(v, i) : (float2)(0.0f);
-    b[r] = inside[r] ? LOAD2(v0, i) : (float2)(0.0f);
+    // Whole-vector loads (LOAD_V2): vload2 may split them.
+    c[r] = inside[r] ? LOAD_V2(v, gx, gy, width) : (float2)(0.0f);
+    b[r] = inside[r] ? LOAD_V2(v0, gx, gy, width) : (float2)(0.0f);
   }
 
   for (int s = 0; s < steps; ++s) {
@@ -66,18 +67,18 @@ void gvf_euler_steps_tiled(__global const elem_t* v, __global const elem_t* v0,
 #pragma unroll
   for (int r = 0; r < ROWS_PER_ITEM; ++r) {
       cr[r] = round_to_storage2(c[r]);
-      STORE2(cr[r], tile, (ly0 + r) * TILE_W + lx);
+      tile[(ly0 + r) * TILE_W + lx] = cr[r];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
   for (int r = 0; r < ROWS_PER_ITEM; ++r) {
       const int row = (ly0 + r) * TILE_W;
       const float2 up = (r > 0 && lym[r] == ly0 + r - 1) ? cr[r > 0 ? r - 1 : 0]
-                                                         : LOAD2(tile, lym[r] * TILE_W + lx);
+                                                         : tile[lym[r] * TILE_W + lx];
       const float2 down = (r < ROWS_PER_ITEM - 1 && lyp[r] == ly0 + r + 1)
                               ? cr[r < ROWS_PER_ITEM - 1 ? r + 1 : r]
-                              : LOAD2(tile, lyp[r] * TILE_W + lx);
-      const float2 lap = LOAD2(tile, row + lxm) + LOAD2(tile, row + lxp) + up + down - 4.0f * cr[r];
+                              : tile[lyp[r] * TILE_W + lx];
+      const float2 lap = tile[row + lxm] + tile[row + lxp] + up + down - 4.0f * cr[r];
       c[r] = cr[r] + mu * lap - (cr[r] - b[r]) * dot(b[r], b[r]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -87,5 +88,5 @@ void gvf_euler_steps_tiled(__global const elem_t* v, __global const elem_t* v0,
 #pragma unroll
   for (int r = 0; r < ROWS_PER_ITEM; ++r)
     if (inside[r] && colInner && ly0 + r >= HALO && ly0 + r < TILE_H - HALO)
-      STORE2(c[r], out, (size_t)(oy + ly0 + r) * width + gx);
+      STORE_V2(out, gx, oy + ly0 + r, width, c[r]);
 }

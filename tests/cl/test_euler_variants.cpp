@@ -96,21 +96,37 @@ TEST_CASE("local tiles give the same field as buffers in every precision") {
 
 TEST_CASE("3D two-steps-per-launch tiles equal single steps across tiles and z chunks") {
   auto ctx = test::sharedContext();
-  // Wider than one tile (20 inner pixels), deeper than one z chunk (48 planes), odd count.
-  GvfInput in = buildGvfInput(*ctx, randomVolume(61, 30, 70, 3), 1.0);
-  const double mu = std::min(0.1, EulerSolver::stabilityBound(in.maxV0Squared, 3));
-  for (Precision p : kPrecisions) {
-    INFO("precision " << std::string(precisionName(p)));
-    EulerSolver a(ctx, in, mu, {p, MemoryKind::Buffer});
-    EulerSolver b(ctx, in, mu, {p, MemoryKind::Local});
-    a.step(7);
-    b.step(7);
-    auto fa = a.readField3D().data, fb = b.readField3D().data;
-    double diff = 0;
-    for (std::size_t i = 0; i < fa.size(); ++i)
-      diff = std::max(diff, static_cast<double>(std::abs(fa[i] - fb[i])));
-    CHECK(diff <= (p == Precision::F32 ? 1e-6 : p == Precision::F16 ? 5e-4 : 3.1e-5));
+  // Wider than one tile, deeper than one z chunk, odd sizes and an odd iteration count, a
+  // volume smaller than any tile; tiles of several shapes, an odd one among them.
+  const Volume vols[] = {randomVolume(61, 30, 70, 3), randomVolume(3, 2, 5, 4)};
+  const Tile3D tiles[] = {Tile3D{}, Tile3D{32, 8, 16}, Tile3D{13, 7, 5}};
+  for (const Volume& vol : vols) {
+    GvfInput in = buildGvfInput(*ctx, vol, 1.0);
+    const double mu = std::min(0.1, EulerSolver::stabilityBound(in.maxV0Squared, 3));
+    for (Precision p : kPrecisions) {
+      EulerSolver a(ctx, in, mu, {p, MemoryKind::Buffer});
+      a.step(7);
+      const auto fa = a.readField3D().data;
+      for (const Tile3D& t : tiles) {
+        INFO("precision " << std::string(precisionName(p)) << ", " << vol.width << "x"
+                          << vol.height << "x" << vol.depth << ", tile " << t.tx << "x" << t.ty
+                          << "x" << t.zChunk);
+        EulerSolver b(ctx, in, mu, {p, MemoryKind::Local, {}, t});
+        b.step(7);
+        const auto fb = b.readField3D().data;
+        double diff = 0;
+        for (std::size_t i = 0; i < fa.size(); ++i)
+          diff = std::max(diff, static_cast<double>(std::abs(fa[i] - fb[i])));
+        CHECK(diff <= (p == Precision::F32 ? 1e-6 : p == Precision::F16 ? 5e-4 : 3.1e-5));
+      }
+    }
   }
+  // Chosen tiles that cannot run are refused with a sentence, not clamped or crashed.
+  GvfInput in = buildGvfInput(*ctx, randomVolume(9, 9, 9, 5), 1.0);
+  for (const Tile3D& bad : {Tile3D{4, 16, 8}, Tile3D{24, 4, 8}, Tile3D{24, 16, 0},
+                            Tile3D{1024, 1024, 8}})
+    CHECK_THROWS_AS(EulerSolver(ctx, in, 0.05, {Precision::F32, MemoryKind::Local, {}, bad}),
+                    ParameterError);
 }
 
 TEST_CASE("3D edge map and V0 match the reference") {

@@ -1,6 +1,8 @@
 #include "gvflab/kernel_library.hpp"
 
+#include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <string_view>
 
@@ -59,8 +61,16 @@ std::string KernelLibrary::expanded(const std::string& file, int depth) const {
 cl::Program KernelLibrary::build(const std::string& file, const std::string& src,
                                  const std::string& options) const {
   cl::Program program(context_, src);
+  // Tuning aids, never needed to run: GVFLAB_CL_OPTIONS is appended to every build (e.g.
+  // -cl-nv-verbose, or a -D that selects a kernel variant) and GVFLAB_CL_BUILD_LOG=1 prints
+  // each program's build log (with -cl-nv-verbose: registers per kernel) to stderr.
+  const char* extra = std::getenv("GVFLAB_CL_OPTIONS");
+  const std::string all = "-cl-std=CL1.2 " + options + (extra ? std::string(" ") + extra : "");
   try {
-    program.build({device_}, ("-cl-std=CL1.2 " + options).c_str());
+    program.build({device_}, all.c_str());
+    if (const char* log = std::getenv("GVFLAB_CL_BUILD_LOG"); log && *log == '1')
+      std::cerr << "[build " << file << " " << options << "]\n"
+                << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_) << "\n";
   } catch (const cl::BuildError& e) {
     std::string log;
     for (const auto& [dev, text] : e.getBuildLog()) log += text;

@@ -14,37 +14,58 @@ namespace gvflab {
 namespace {
 
 
-std::uint64_t tileLocalBytes(const TileShape& t, Precision p) {
-  return 2ull * t.width * t.height * bytesPerComponent(p);  // two components per pixel
+// The tile holds float2 values in every precision (gvf_euler2d_tiled.cl).
+std::uint64_t tileLocalBytes(const TileShape& t) {
+  return 2ull * t.width * t.height * sizeof(float);
 }
 
-TileShape resolveTile(TileShape t, Precision p, const ComputeContext& ctx, std::uint64_t points) {
+TileShape resolveTile(TileShape t, const ComputeContext& ctx, std::uint64_t points) {
   if (t.width != 0) return t;
-  // Measured on an H200: grids that fit the L2 cache are bound by launches, so more
-  // iterations per launch (halo 8) win; large grids are bound by traffic and the cheaper
-  // halo-4 tile wins (85 % of the copy bandwidth in f16 at 4096²).
+  // Measured on an H200: grids that fit the L2 cache are bound by the steps inside a launch,
+  // so more iterations per launch (halo 8) win; on large grids the cheaper halo-4 tile wins
+  // (0.97 of the copy-speed model in f16 at 4096², 0.87 in snorm16).
   const bool small = points <= 1024ull * 1024;
   const TileShape big{64, 64, 4, 8}, lean{64, 32, 4, 4}, tiny{32, 32, 4, 4};
   const std::array<TileShape, 3> order =
       small ? std::array<TileShape, 3>{big, lean, tiny} : std::array<TileShape, 3>{lean, big, tiny};
   for (const TileShape& c : order)
-    if (tileLocalBytes(c, p) <= ctx.info().localMemBytes &&
+    if (tileLocalBytes(c) <= ctx.info().localMemBytes &&
         static_cast<std::size_t>(c.width * c.height / c.rowsPerItem) <= ctx.info().maxWorkGroupSize)
       return c;
   return TileShape{16, 16, 2, 2};
 }
 
-std::string tileOptions(const TileShape& t, Precision p, const ComputeContext& ctx) {
+std::string tileOptions(const TileShape& t, const ComputeContext& ctx) {
   const int items = t.width * (t.height / std::max(1, t.rowsPerItem));
   if (t.rowsPerItem < 1 || t.height % t.rowsPerItem != 0 || t.halo < 1 ||
       t.width <= 2 * t.halo || t.height <= 2 * t.halo ||
       static_cast<std::size_t>(items) > ctx.info().maxWorkGroupSize ||
-      tileLocalBytes(t, p) > ctx.info().localMemBytes)
+      tileLocalBytes(t) > ctx.info().localMemBytes)
     throw ParameterError("Tile " + std::to_string(t.width) + "x" + std::to_string(t.height) +
                          " with " + std::to_string(t.rowsPerItem) + " rows per work-item and halo " +
                          std::to_string(t.halo) + " does not fit this device's work-groups.");
   return " -DTILE_W=" + std::to_string(t.width) + " -DTILE_H=" + std::to_string(t.height) +
          " -DROWS_PER_ITEM=" + std::to_string(t.rowsPerItem) + " -DHALO=" + std::to_string(t.halo);
+}
+
+// An input and a once-stepped float tile of three components (gvf_euler3d_tiled.cl).
+std::uint64_t tile3dLocalBytes(const Tile3D& t) { return 2ull * 3 * t.tx * t.ty * sizeof(float); }
+
+bool tile3dFits(const Tile3D& t, const ComputeContext& ctx) {
+  return t.tx > 4 && t.ty > 4 && t.zChunk >= 1 &&
+         static_cast<std::size_t>(t.tx) * t.ty <= ctx.info().maxWorkGroupSize &&
+         tile3dLocalBytes(t) <= ctx.info().localMemBytes;
+}
+
+std::string tile3dOptions(const Tile3D& t, const ComputeContext& ctx) {
+  if (!tile3dFits(t, ctx))
+    throw ParameterError("3D tile " + std::to_string(t.tx) + "x" + std::to_string(t.ty) + "x" +
+                         std::to_string(t.zChunk) +
+                         " does not fit this device's work-groups (TX and TY above 4, at most " +
+                         std::to_string(ctx.info().maxWorkGroupSize) + " work-items and " +
+                         std::to_string(ctx.info().localMemBytes) + " B of local memory).");
+  return " -DTX=" + std::to_string(t.tx) + " -DTY=" + std::to_string(t.ty) + " -DZCHUNK=" +
+         std::to_string(t.zChunk);
 }
 
 std::string gib(std::uint64_t bytes) {
@@ -113,10 +134,10 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
     options_.memory = ctx_->info().isGpu ? MemoryKind::Local : MemoryKind::Buffer;
   const FieldShape shape{input_.width, input_.height, input_.depth};
   checkSolverFits(*ctx_, shape, options_.precision);
-  if (is3d && *options_.memory == MemoryKind::Local &&
-      (ctx_->info().maxWorkGroupSize < std::size_t(options_.tile3d.tx * options_.tile3d.ty) ||
-       ctx_->info().localMemBytes <
-           2ull * 3 * options_.tile3d.tx * options_.tile3d.ty * sizeof(float))) {
+  // The default tile falls back to buffers on small devices; a chosen one is refused when it
+  // does not fit (tile3dOptions).
+  if (is3d && *options_.memory == MemoryKind::Local && options_.tile3d == Tile3D{} &&
+      !tile3dFits(options_.tile3d, *ctx_)) {
     options_.memory = MemoryKind::Buffer;
     note_ = "the device's work-groups are too small for 3D local tiles: using buffers";
   }
@@ -132,19 +153,14 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
     auto& lib = ctx_->kernels();
     const MemoryKind mem = *options_.memory;
     if (mem == MemoryKind::Local && !is3d) {
-      options_.tile = resolveTile(options_.tile, options_.precision, *ctx_, input_.pixelCount());
+      options_.tile = resolveTile(options_.tile, *ctx_, input_.pixelCount());
       const TileShape& t = options_.tile;
       kernel_ = lib.kernel("gvf_euler2d_tiled.cl", "gvf_euler_steps_tiled",
-                           opts + tileOptions(t, options_.precision, *ctx_));
+                           opts + tileOptions(t, *ctx_));
       local_ = cl::NDRange(t.width, t.height / t.rowsPerItem);
     } else if (mem == MemoryKind::Local) {
-      const Tile3D& t3 = options_.tile3d;
-      if (t3.tx < 5 || t3.ty < 5 || t3.zChunk < 1)
-        throw ParameterError("A 3D tile needs at least 5x5 columns and one plane per chunk.");
       pairKernel_ = lib.kernel("gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled",
-                               opts + " -DTX=" + std::to_string(t3.tx) + " -DTY=" +
-                                   std::to_string(t3.ty) + " -DZCHUNK=" +
-                                   std::to_string(t3.zChunk));
+                               opts + tile3dOptions(options_.tile3d, *ctx_));
       pairKernel_.setArg(1, v0_->memory());
       pairKernel_.setArg(3, input_.width);
       pairKernel_.setArg(4, input_.height);
