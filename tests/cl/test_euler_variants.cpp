@@ -99,7 +99,8 @@ TEST_CASE("3D two-steps-per-launch tiles equal single steps across tiles and z c
   // Wider than one tile, deeper than one z chunk, odd sizes and an odd iteration count, a
   // volume smaller than any tile; tiles of several shapes, an odd one among them.
   const Volume vols[] = {randomVolume(61, 30, 70, 3), randomVolume(3, 2, 5, 4)};
-  const Tile3D tiles[] = {Tile3D{}, Tile3D{32, 8, 16}, Tile3D{13, 7, 5}};
+  const Tile3D tiles[] = {Tile3D{}, Tile3D{32, 8, 16}, Tile3D{13, 7, 5},
+                          Tile3D{24, 16, 48, true}};
   for (const Volume& vol : vols) {
     GvfInput in = buildGvfInput(*ctx, vol, 1.0);
     const double mu = std::min(0.1, EulerSolver::stabilityBound(in.maxV0Squared, 3));
@@ -110,7 +111,7 @@ TEST_CASE("3D two-steps-per-launch tiles equal single steps across tiles and z c
       for (const Tile3D& t : tiles) {
         INFO("precision " << std::string(precisionName(p)) << ", " << vol.width << "x"
                           << vol.height << "x" << vol.depth << ", tile " << t.tx << "x" << t.ty
-                          << "x" << t.zChunk);
+                          << "x" << t.zChunk << (t.wideIndices ? " (64-bit indices)" : ""));
         EulerSolver b(ctx, in, mu, {p, MemoryKind::Local, {}, t});
         b.step(7);
         const auto fb = b.readField3D().data;

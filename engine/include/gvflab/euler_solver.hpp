@@ -32,6 +32,7 @@ struct Tile3D {
   int tx = 24;
   int ty = 16;
   int zChunk = 48;
+  bool wideIndices = false;  // 64-bit element indices even where 32 bits suffice (for tests)
   bool operator==(const Tile3D&) const = default;
 };
 

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <sstream>
 #include <string_view>
@@ -58,16 +59,34 @@ std::string KernelLibrary::expanded(const std::string& file, int depth) const {
   return out;
 }
 
+namespace {
+// Writes the device binary of a built program (PTX on NVIDIA) for inspection with the
+// vendor's tools; named after the file and a hash of the build options.
+void dumpBinary(const cl::Program& program, const std::string& dir, const std::string& file,
+                const std::string& options) {
+  const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+  if (binaries.empty()) return;
+  std::ofstream out(dir + "/" + file + "." + std::to_string(std::hash<std::string>{}(options)) +
+                        ".bin",
+                    std::ios::binary);
+  out << "// " << options << "\n";
+  out.write(reinterpret_cast<const char*>(binaries.front().data()),
+            static_cast<std::streamsize>(binaries.front().size()));
+}
+}  // namespace
+
 cl::Program KernelLibrary::build(const std::string& file, const std::string& src,
                                  const std::string& options) const {
   cl::Program program(context_, src);
   // Tuning aids, never needed to run: GVFLAB_CL_OPTIONS is appended to every build (e.g.
-  // -cl-nv-verbose, or a -D that selects a kernel variant) and GVFLAB_CL_BUILD_LOG=1 prints
-  // each program's build log (with -cl-nv-verbose: registers per kernel) to stderr.
+  // -cl-nv-verbose, or a -D that selects a kernel variant), GVFLAB_CL_BUILD_LOG=1 prints each
+  // program's build log (with -cl-nv-verbose: registers per kernel) to stderr and
+  // GVFLAB_CL_DUMP_DIR names a folder for the programs' device binaries.
   const char* extra = std::getenv("GVFLAB_CL_OPTIONS");
   const std::string all = "-cl-std=CL1.2 " + options + (extra ? std::string(" ") + extra : "");
   try {
     program.build({device_}, all.c_str());
+    if (const char* dir = std::getenv("GVFLAB_CL_DUMP_DIR")) dumpBinary(program, dir, file, all);
     if (const char* log = std::getenv("GVFLAB_CL_BUILD_LOG"); log && *log == '1')
       std::cerr << "[build " << file << " " << options << "]\n"
                 << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_) << "\n";
