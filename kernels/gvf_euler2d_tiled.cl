@@ -29,8 +29,8 @@ void gvf_euler_steps_tiled(__global const elem_t* v, __global const elem_t* v0,
                            __global elem_t* out, int width, int height, float mu, int steps) {
   // The tile holds float values already rounded to the storage format, so every step rounds
   // exactly as a single-step launch (which stores and reloads), and reads need no conversion:
-  // a float2 tile, not the storage format, measured 1.8 -> 1.3 us per step at 512² and
-  // 0.85 -> 0.98 of the copy speed at 4096² in f16 on an H200. (Two tiles used in turn, one
+  // a float2 tile, not the storage format, measured 1.9 -> 1.3 us per iteration at 512² and
+  // 0.85 -> 0.97 of the copy-speed model at 4096² in f16 on an H200. (Two tiles used in turn, one
   // barrier per step, measured no faster there and halve the tile that fits in local memory.)
   __local float2 tile[TILE_H * TILE_W];
   const int lx = get_local_id(0);
