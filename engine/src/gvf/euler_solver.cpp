@@ -57,15 +57,18 @@ bool tile3dFits(const Tile3D& t, const ComputeContext& ctx) {
          tile3dLocalBytes(t) <= ctx.info().localMemBytes;
 }
 
-std::string tile3dOptions(const Tile3D& t, const ComputeContext& ctx) {
+// Build options of the 3D tile kernel; 32-bit element indices where the three component planes
+// of `points` voxels allow them (faster, see gvf_euler3d_tiled.cl).
+std::string tile3dOptions(const Tile3D& t, const ComputeContext& ctx, std::uint64_t points) {
   if (!tile3dFits(t, ctx))
     throw ParameterError("3D tile " + std::to_string(t.tx) + "x" + std::to_string(t.ty) + "x" +
                          std::to_string(t.zChunk) +
                          " does not fit this device's work-groups (TX and TY above 4, at most " +
                          std::to_string(ctx.info().maxWorkGroupSize) + " work-items and " +
                          std::to_string(ctx.info().localMemBytes) + " B of local memory).");
+  const bool narrow = !t.wideIndices && 3 * points <= 0xFFFFFFFFull;
   return " -DTX=" + std::to_string(t.tx) + " -DTY=" + std::to_string(t.ty) + " -DZCHUNK=" +
-         std::to_string(t.zChunk);
+         std::to_string(t.zChunk) + (narrow ? " -DINDEX32" : "");
 }
 
 std::string gib(std::uint64_t bytes) {
@@ -160,11 +163,7 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
       local_ = cl::NDRange(t.width, t.height / t.rowsPerItem);
     } else if (mem == MemoryKind::Local) {
       pairKernel_ = lib.kernel("gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled",
-                               opts + tile3dOptions(options_.tile3d, *ctx_) +
-                                   (!options_.tile3d.wideIndices &&
-                                            3 * shape.count() <= 0xFFFFFFFFull
-                                        ? " -DINDEX32"
-                                        : ""));
+                               opts + tile3dOptions(options_.tile3d, *ctx_, shape.count()));
       pairKernel_.setArg(1, v0_->memory());
       pairKernel_.setArg(3, input_.width);
       pairKernel_.setArg(4, input_.height);
