@@ -26,6 +26,15 @@ Volume blobVolume(int n) {
   return v;
 }
 
+// The 3D tile the solver resolved (preset and z chunk), as --tile3d takes it.
+std::string tileField(const EulerSolver& s, int dims) {
+  if (dims != 3 || s.memory() != MemoryKind::Local) return "";
+  const Tile3D& t = s.tile3d();
+  return ", \"tile3d\": \"" + std::to_string(t.tx) + "x" + std::to_string(t.ty) + "x" +
+         std::to_string(t.rows) + "x" + std::to_string(t.zChunk) + (t.rawPrefetch ? "+raw" : "") +
+         "\"";
+}
+
 }  // namespace
 
 int runEuler(const BenchArgs& args, int dims, std::ostream& out) {
@@ -52,7 +61,8 @@ int runEuler(const BenchArgs& args, int dims, std::ostream& out) {
             << ", \"span_ms\": " << t.spanMs << ", \"bytes_per_iteration\": "
             << static_cast<long long>(bytes) << ", \"achieved_gbps\": " << gbps
             << ", \"copy_gbps\": " << copyGbps << ", \"fraction_of_copy\": " << gbps / copyGbps
-            << ", \"device_bytes\": " << solver.deviceBytes() << ", \"note\": \""
+            << ", \"device_bytes\": " << solver.deviceBytes() << tileField(solver, dims)
+            << ", \"note\": \""
             << jsonEscape(solver.note()) << "\"}\n";
       } else {
         out << std::fixed << std::setprecision(4) << caseName << " " << args.size

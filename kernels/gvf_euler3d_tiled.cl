@@ -1,23 +1,30 @@
 // Two explicit Euler steps of 3D GVF per launch (temporal blocking, streamed along z).
-// A work-group of TX x TY work-items owns an xy tile with a 2-pixel frame and walks a chunk
-// of ZCHUNK planes. Each work-item keeps, for its column, the input planes q-1, q, q+1 and the
-// once-stepped planes q-2, q-1, q in registers; the in-plane neighbours come from two local
-// tiles. The once-stepped field is rounded to the storage format, so the result equals two
-// single-step launches of gvf_euler3d.cl (same arithmetic, same boundary rule). The frame
-// shrinks by one pixel per step, so the inner (TX-4) x (TY-4) part is exact. Build with -DDIMS3;
+// A work-group owns a TX x TY tile of columns with a 2-voxel frame and walks a chunk of ZCHUNK
+// planes; each work-item owns ROWS consecutive rows of one column x. Per plane it keeps the
+// input planes q-1, q, q+1 and the once-stepped planes q-2, q-1, q in registers; in-plane
+// neighbours come from two local tiles (x always, y at the ends of its rows) and from its own
+// registers (y inside its rows).
+//
+// The frame holds mirrored copies (reflect_index: -1 is 1, -2 is 2) and every voxel, frame or
+// not, takes the same steps, with neighbours summed in symmetric pairs (neighbour_sum3). So a
+// frame voxel's once-stepped value is exactly that of the voxel it mirrors, and the border
+// needs no special case: the result equals two launches of gvf_euler3d.cl, float for float.
+// The inner (TX-4) x (TY-4) part is written.
+//
+// Build options: TX, TY, ROWS (TY a multiple of it), TP (row pitch of the tiles, >= TX, chosen
+// by the host so that a work-group's reads hit distinct local-memory banks), ZCHUNK, INDEX32
+// (32-bit element indices, where 3 n < 2^32), RAW_PREFETCH (see below). Build with -DDIMS3;
 // buffers in the planar layout of gvf_storage.clh.
 #include "gvf_storage.clh"
+#include "gvf_stencil.clh"
 
-#ifndef TX
-#define TX 32
+#ifndef ROWS
+#define ROWS 1
 #endif
-#ifndef TY
-#define TY 32
+#ifndef TP
+#define TP TX
 #endif
-#ifndef ZCHUNK
-#define ZCHUNK 32
-#endif
-// Element indices in 32 bits where the host finds the fields small enough (3 n < 2^32).
+#define TYI (TY / ROWS)  // work-items along y
 #if defined(INDEX32)
 typedef uint index_t;
 #else
@@ -28,85 +35,163 @@ float3 round_to_storage3(float3 v) {
   return (float3)(round_to_storage2(v.xy), round_to_storage2((float2)(v.z, 0.0f)).x);
 }
 
-float3 tile_at(__local float (*t)[TY][TX], int ly, int lx) {
-  return (float3)(t[0][ly][lx], t[1][ly][lx], t[2][ly][lx]);
+#define TILE_AT(t, yy, xx) ((float3)((t)[0][yy][xx], (t)[1][yy][xx], (t)[2][yy][xx]))
+#define TILE_PUT(t, yy, xx, val) \
+  do {                           \
+    const float3 w_ = (val);     \
+    (t)[0][yy][xx] = w_.x;       \
+    (t)[1][yy][xx] = w_.y;       \
+    (t)[2][yy][xx] = w_.z;       \
+  } while (0)
+
+// The stored value of one component, converted where it is used rather than where it is
+// loaded: a load carried over a loop turn this way is not waited for until the next turn.
+#if defined(STORAGE_F16)
+float raw_value(elem_raw_t r) {
+  elem_raw_t t[1] = {r};
+  return vload_half(0, (__private const half*)t);
+}
+#elif defined(STORAGE_SNORM16)
+float raw_value(elem_raw_t r) { return fmax(snorm16_value(r) * (1.0f / 32767.0f), -1.0f); }
+#else
+float raw_value(elem_raw_t r) { return r; }
+#endif
+#define RAW_AT(p, i) (((__global const elem_raw_t*)(p))[i])
+#define RAW_LOAD3(dst, p, i, n) \
+  do {                          \
+    (dst)[0] = RAW_AT(p, i);    \
+    (dst)[1] = RAW_AT(p, (n) + (i)); \
+    (dst)[2] = RAW_AT(p, 2 * (n) + (i)); \
+  } while (0)
+#define RAW_VALUE3(r) ((float3)(raw_value((r)[0]), raw_value((r)[1]), raw_value((r)[2])))
+
+// The plane a read at q touches under the boundary rule, for -2 <= q <= depth + 1.
+int plane_index(int q, int depth) {
+  if (depth < 3) return reflect_index(q, depth);
+  return q < 0 ? -q : (q >= depth ? 2 * depth - 2 - q : q);
 }
 
-void tile_put(__local float (*t)[TY][TX], int ly, int lx, float3 v) {
-  t[0][ly][lx] = v.x;
-  t[1][ly][lx] = v.y;
-  t[2][ly][lx] = v.z;
-}
-
-__kernel __attribute__((reqd_work_group_size(TX, TY, 1)))
+__kernel __attribute__((reqd_work_group_size(TX, TYI, 1)))
 void gvf_euler_2steps3d_tiled(__global const elem_t* v, __global const elem_t* v0,
                               __global elem_t* out, int width, int height, int depth,
                               float mu) {
-  __local float tile0[3][TY][TX];  // input plane q
-  __local float tile1[3][TY][TX];  // once-stepped plane q-1
-  const int lx = get_local_id(0), ly = get_local_id(1);
+  __local float tile0[3][TY][TP];  // input plane q
+  __local float tile1[3][TY][TP];  // once-stepped plane q-1
+  const int lx = get_local_id(0), ly0 = get_local_id(1) * ROWS;
   const int x = get_group_id(0) * (TX - 4) + lx - 2;
-  const int y = get_group_id(1) * (TY - 4) + ly - 2;
+  const int y0 = get_group_id(1) * (TY - 4) + ly0 - 2;
   const int z0 = get_group_id(2) * ZCHUNK;
   const int z1 = min(z0 + ZCHUNK, depth);
   const index_t stride = (index_t)width * height, n = stride * depth;
-  // Out-of-image work-items load the mirrored pixel; their own results are never used.
-  const index_t col = (index_t)mirror_index(y, height) * width + mirror_index(x, width);
-  // In-plane neighbours under the mirror rule (x == 0 reads x + 1), clamped into the tile.
-  const int lxm = clamp(x > 0 ? lx - 1 : lx + 1, 0, TX - 1);
-  const int lxp = clamp(x < width - 1 ? lx + 1 : lx - 1, 0, TX - 1);
-  const int lym = clamp(y > 0 ? ly - 1 : ly + 1, 0, TY - 1);
-  const int lyp = clamp(y < height - 1 ? ly + 1 : ly - 1, 0, TY - 1);
-  const bool writes = lx >= 2 && lx < TX - 2 && ly >= 2 && ly < TY - 2 && x < width && y < height;
+  const int xs = reflect_index(x, width);
+  index_t col[ROWS];
+  bool writes[ROWS];
+#pragma unroll
+  for (int j = 0; j < ROWS; ++j) {
+    col[j] = (index_t)reflect_index(y0 + j, height) * width + xs;
+    writes[j] = lx >= 2 && lx < TX - 2 && ly0 + j >= 2 && ly0 + j < TY - 2 && x < width &&
+                y0 + j < height;
+  }
+  // Tile edges read clamped neighbours; their results are never written.
+  const int lxm = max(lx - 1, 0), lxp = min(lx + 1, TX - 1);
+  const int lya = max(ly0 - 1, 0), lyb = min(ly0 + ROWS, TY - 1);
+  const float k0 = 1.0f - 6.0f * mu;
 
-  const int qa = max(z0 - 1, 0), qb = min(z1, depth);
-  float3 in_m = LOAD3(v, mirror_index(qa - 1, depth) * stride + col, n);
-  float3 in_c = LOAD3(v, qa * stride + col, n);
-  float3 in_p = LOAD3(v, mirror_index(qa + 1, depth) * stride + col, n);
-  float3 s_m = (float3)(0.0f), s_c = (float3)(0.0f), s_p = (float3)(0.0f);  // stepped once
-  float3 b_prev = (float3)(0.0f);
-  float bb_prev = 0.0f;  // |V0|² at plane q - 1, from the first step there
-  // With 32-bit indices, two planes per loop turn save register moves: 256³ x 256 on an H200
-  // f16 32.2 -> 30.7 ms, f32 34.5 -> 34.1 ms (three or six planes were slower, and so were two
-  // with 64-bit indices: 39.3 ms).
-#if defined(INDEX32)
-#pragma unroll 2
+  float3 in_m[ROWS], in_c[ROWS], in_p[ROWS];  // input planes q-1, q, q+1
+  float3 s_m[ROWS], s_c[ROWS], s_p[ROWS];     // once-stepped planes q-2, q-1, q
+  float3 cb_prev[ROWS];                       // gvf_step3 terms of plane q-1
+  float k_prev[ROWS];
+#if defined(RAW_PREFETCH)
+  // The next input plane and V0 plane, loaded a turn ahead and converted when used: on an
+  // H200, 256³ x 256 in f16 24.2 -> 20.7 ms; float32 slower (more registers, nothing to hide).
+  elem_raw_t raw_in[ROWS][3], raw_b[ROWS][3];
 #endif
-  for (int q = qa; q <= qb; ++q) {
-    float3 b = (float3)(0.0f);
-    float bb = 0.0f;
-    float3 stepped = (float3)(0.0f);
-    if (q < depth) {
-      b = LOAD3(v0, q * stride + col, n);
-      bb = dot(b, b);
-      tile_put(tile0, ly, lx, in_c);
-      barrier(CLK_LOCAL_MEM_FENCE);
-      const float3 lap = tile_at(tile0, ly, lxm) + tile_at(tile0, ly, lxp) +
-                         tile_at(tile0, lym, lx) + tile_at(tile0, lyp, lx) + in_m + in_p -
-                         6.0f * in_c;
-      stepped = round_to_storage3(in_c + mu * lap - (in_c - b) * bb);
-      in_m = in_c;
-      in_c = in_p;
-      in_p = LOAD3(v, mirror_index(min(q + 2, depth), depth) * stride + col, n);
+  {
+    const index_t zm = (index_t)plane_index(z0 - 2, depth) * stride;
+    const index_t zc = (index_t)plane_index(z0 - 1, depth) * stride;
+    const index_t zp = (index_t)plane_index(z0, depth) * stride;
+#pragma unroll
+    for (int j = 0; j < ROWS; ++j) {
+      in_m[j] = LOAD3(v, zm + col[j], n);
+      in_c[j] = LOAD3(v, zc + col[j], n);
+#if defined(RAW_PREFETCH)
+      RAW_LOAD3(raw_in[j], v, zp + col[j], n);
+      RAW_LOAD3(raw_b[j], v0, zc + col[j], n);
+#else
+      in_p[j] = LOAD3(v, zp + col[j], n);
+#endif
+      s_c[j] = s_p[j] = cb_prev[j] = (float3)(0.0f);
+      k_prev[j] = 0.0f;
     }
-    s_m = s_c;
-    s_c = s_p;
-    s_p = stepped;
-    const int p = q - 1;  // the plane whose second step is now possible
-    if (p >= max(z0, 0)) {
-      tile_put(tile1, ly, lx, s_c);
-      barrier(CLK_LOCAL_MEM_FENCE);
-      if (writes) {
-        const float3 below = p == 0 ? s_p : s_m;  // mirror rule along z
-        const float3 above = p == depth - 1 ? s_m : s_p;
-        const float3 lap = tile_at(tile1, ly, lxm) + tile_at(tile1, ly, lxp) +
-                           tile_at(tile1, lym, lx) + tile_at(tile1, lyp, lx) + below + above -
-                           6.0f * s_c;
-        STORE3(s_c + mu * lap - (s_c - b_prev) * bb_prev, out, p * stride + col, n);
-      }
+  }
+  // Three planes per loop turn: the register rings rotate without moves (H200, 256³ x 256,
+  // f16: 28.4 -> 26.4 ms).
+#pragma unroll 3
+  for (int q = z0 - 1; q <= z1; ++q) {
+    // First step on plane q, for every voxel of the tile.
+    const index_t znext = (index_t)plane_index(q + 2, depth) * stride;
+    float3 cb[ROWS], stepped[ROWS];
+    float k[ROWS];
+#pragma unroll
+    for (int j = 0; j < ROWS; ++j) {
+#if defined(RAW_PREFETCH)
+      const float3 b = RAW_VALUE3(raw_b[j]);
+      RAW_LOAD3(raw_b[j], v0, (index_t)plane_index(q + 1, depth) * stride + col[j], n);
+      in_p[j] = RAW_VALUE3(raw_in[j]);
+      RAW_LOAD3(raw_in[j], v, znext + col[j], n);
+#else
+      const float3 b = LOAD3(v0, (index_t)plane_index(q, depth) * stride + col[j], n);
+#endif
+      k[j] = gvf_k3(b, k0);
+      cb[j] = gvf_cb3(b);
+      TILE_PUT(tile0, ly0 + j, lx, in_c[j]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    b_prev = b;
-    bb_prev = bb;
+#pragma unroll
+    for (int j = 0; j < ROWS; ++j) {
+      const float3 ym = j > 0 ? in_c[j > 0 ? j - 1 : 0] : TILE_AT(tile0, lya, lx);
+      const float3 yp = j < ROWS - 1 ? in_c[j < ROWS - 1 ? j + 1 : 0] : TILE_AT(tile0, lyb, lx);
+      const float3 s = ((TILE_AT(tile0, ly0 + j, lxm) + TILE_AT(tile0, ly0 + j, lxp)) + (ym + yp)) +
+                       (in_m[j] + in_p[j]);
+      stepped[j] = round_to_storage3(gvf_step3(in_c[j], s, k[j], cb[j], mu));
+    }
+#pragma unroll
+    for (int j = 0; j < ROWS; ++j) {
+      s_m[j] = s_c[j];
+      s_c[j] = s_p[j];
+      s_p[j] = stepped[j];
+      in_m[j] = in_c[j];
+      in_c[j] = in_p[j];
+#if !defined(RAW_PREFETCH)
+      in_p[j] = LOAD3(v, znext + col[j], n);
+#endif
+    }
+    // Second step on plane q-1, once planes q-2..q have their first.
+    const bool second = q > z0;
+    if (second) {
+#pragma unroll
+      for (int j = 0; j < ROWS; ++j) TILE_PUT(tile1, ly0 + j, lx, s_c[j]);
+    }
+    // tile0 is read above and written again only after the next barrier, tile1 likewise: two
+    // barriers per plane suffice.
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (second) {
+      const index_t zo = (index_t)(q - 1) * stride;
+#pragma unroll
+      for (int j = 0; j < ROWS; ++j) {
+        if (writes[j]) {
+          const float3 ym = j > 0 ? s_c[j > 0 ? j - 1 : 0] : TILE_AT(tile1, lya, lx);
+          const float3 yp = j < ROWS - 1 ? s_c[j < ROWS - 1 ? j + 1 : 0] : TILE_AT(tile1, lyb, lx);
+          const float3 s = ((TILE_AT(tile1, ly0 + j, lxm) + TILE_AT(tile1, ly0 + j, lxp)) +
+                            (ym + yp)) + (s_m[j] + s_p[j]);
+          STORE3(gvf_step3(s_c[j], s, k_prev[j], cb_prev[j], mu), out, zo + col[j], n);
+        }
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < ROWS; ++j) {
+      k_prev[j] = k[j];
+      cb_prev[j] = cb[j];
+    }
   }
 }

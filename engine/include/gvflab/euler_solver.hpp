@@ -25,13 +25,18 @@ struct TileShape {
   int halo = 8;         // iterations per launch
 };
 
-// The 3D local-memory tile (gvf_euler3d_tiled.cl): tx x ty columns (with a 2-pixel frame)
-// streamed over zChunk planes, two iterations per launch. 24 x 16 x 48 was the fastest of 25
-// shapes tried on an H200 at 256³ (docs/BENCHMARKS.md).
+// The 3D local-memory tile (gvf_euler3d_tiled.cl): tx x ty columns (with a 2-voxel frame)
+// streamed over zChunk planes, two iterations per launch, each work-item owning `rows`
+// consecutive rows of a column. tx 0 picks the preset for the precision (the fastest shapes
+// on an H200 at 256³, docs/BENCHMARKS.md): 36 x 36 with 3 rows and the next planes loaded a
+// loop turn ahead (rawPrefetch) in 16 bit, 20 x 36 with 3 rows in float32, or smaller ones
+// that fit the device. zChunk 0 splits the depth so the work-groups fill the device.
 struct Tile3D {
-  int tx = 24;
-  int ty = 16;
-  int zChunk = 48;
+  int tx = 0;
+  int ty = 0;
+  int rows = 1;     // ty must be a multiple of it
+  int zChunk = 0;
+  bool rawPrefetch = false;
   bool wideIndices = false;  // 64-bit element indices even where 32 bits suffice (for tests)
   bool operator==(const Tile3D&) const = default;
 };
@@ -61,6 +66,7 @@ class EulerSolver : public Solver {
   double mu() const { return mu_; }
   Precision precision() const { return options_.precision; }
   MemoryKind memory() const { return *options_.memory; }
+  const Tile3D& tile3d() const { return options_.tile3d; }  // as resolved (3D local memory)
   // Fallbacks taken for the requested memory kind, in a sentence ("" when none).
   const std::string& note() const { return note_; }
   // Device bytes held by the solver's three fields (V twice, V0), the paper's memory figure.

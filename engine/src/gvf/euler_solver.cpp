@@ -9,6 +9,7 @@
 #include "gvflab/error.hpp"
 #include "gvflab/kernel_library.hpp"
 #include "gvflab/profiler.hpp"
+#include "gvf/tile3d.hpp"
 
 namespace gvflab {
 namespace {
@@ -46,29 +47,6 @@ std::string tileOptions(const TileShape& t, const ComputeContext& ctx) {
                          std::to_string(t.halo) + " does not fit this device's work-groups.");
   return " -DTILE_W=" + std::to_string(t.width) + " -DTILE_H=" + std::to_string(t.height) +
          " -DROWS_PER_ITEM=" + std::to_string(t.rowsPerItem) + " -DHALO=" + std::to_string(t.halo);
-}
-
-// An input and a once-stepped float tile of three components (gvf_euler3d_tiled.cl).
-std::uint64_t tile3dLocalBytes(const Tile3D& t) { return 2ull * 3 * t.tx * t.ty * sizeof(float); }
-
-bool tile3dFits(const Tile3D& t, const ComputeContext& ctx) {
-  return t.tx > 4 && t.ty > 4 && t.zChunk >= 1 &&
-         static_cast<std::size_t>(t.tx) * t.ty <= ctx.info().maxWorkGroupSize &&
-         tile3dLocalBytes(t) <= ctx.info().localMemBytes;
-}
-
-// Build options of the 3D tile kernel; 32-bit element indices where the three component planes
-// of `points` voxels allow them (faster, see gvf_euler3d_tiled.cl).
-std::string tile3dOptions(const Tile3D& t, const ComputeContext& ctx, std::uint64_t points) {
-  if (!tile3dFits(t, ctx))
-    throw ParameterError("3D tile " + std::to_string(t.tx) + "x" + std::to_string(t.ty) + "x" +
-                         std::to_string(t.zChunk) +
-                         " does not fit this device's work-groups (TX and TY above 4, at most " +
-                         std::to_string(ctx.info().maxWorkGroupSize) + " work-items and " +
-                         std::to_string(ctx.info().localMemBytes) + " B of local memory).");
-  const bool narrow = !t.wideIndices && 3 * points <= 0xFFFFFFFFull;
-  return " -DTX=" + std::to_string(t.tx) + " -DTY=" + std::to_string(t.ty) + " -DZCHUNK=" +
-         std::to_string(t.zChunk) + (narrow ? " -DINDEX32" : "");
 }
 
 std::string gib(std::uint64_t bytes) {
@@ -137,12 +115,16 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
     options_.memory = ctx_->info().isGpu ? MemoryKind::Local : MemoryKind::Buffer;
   const FieldShape shape{input_.width, input_.height, input_.depth};
   checkSolverFits(*ctx_, shape, options_.precision);
-  // The default tile falls back to buffers on small devices; a chosen one is refused when it
-  // does not fit (tile3dOptions).
-  if (is3d && *options_.memory == MemoryKind::Local && options_.tile3d == Tile3D{} &&
-      !tile3dFits(options_.tile3d, *ctx_)) {
-    options_.memory = MemoryKind::Buffer;
-    note_ = "the device's work-groups are too small for 3D local tiles: using buffers";
+  // The preset tiles fall back to buffers on small devices; a chosen tile is refused when it
+  // does not fit (resolveTile3D).
+  if (is3d && *options_.memory == MemoryKind::Local) {
+    auto tile = detail::resolveTile3D(options_.tile3d, options_.precision, *ctx_, shape);
+    if (tile) {
+      options_.tile3d = *tile;
+    } else {
+      options_.memory = MemoryKind::Buffer;
+      note_ = "the device's work-groups are too small for 3D local tiles: using buffers";
+    }
   }
   const bool wantImage = *options_.memory == MemoryKind::Image;
   try {
@@ -163,7 +145,7 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
       local_ = cl::NDRange(t.width, t.height / t.rowsPerItem);
     } else if (mem == MemoryKind::Local) {
       pairKernel_ = lib.kernel("gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled",
-                               opts + tile3dOptions(options_.tile3d, *ctx_, shape.count()));
+                               opts + detail::tile3dOptions(options_.tile3d, shape));
       pairKernel_.setArg(1, v0_->memory());
       pairKernel_.setArg(3, input_.width);
       pairKernel_.setArg(4, input_.height);
@@ -236,16 +218,17 @@ void EulerSolver::stepTiled2D(int n) {
 
 int EulerSolver::stepPairs3D(int n) {
   const Tile3D& t3 = options_.tile3d;
-  const cl::NDRange global(detail::roundUp(input_.width, t3.tx - 4) / (t3.tx - 4) * t3.tx,
-                           detail::roundUp(input_.height, t3.ty - 4) / (t3.ty - 4) * t3.ty,
-                           detail::roundUp(input_.depth, t3.zChunk) / t3.zChunk);
+  const FieldShape shape{input_.width, input_.height, input_.depth};
+  const cl::NDRange global(detail::tile3dGroups(t3, shape, 0) * t3.tx,
+                           detail::tile3dGroups(t3, shape, 1) * (t3.ty / t3.rows),
+                           detail::tile3dGroups(t3, shape, 2));
   pairKernel_.setArg(6, static_cast<float>(mu_));
   for (; n >= 2; n -= 2) {
     pairKernel_.setArg(0, v_[current_]->memory());
     pairKernel_.setArg(2, v_[1 - current_]->memory());
     cl::Event ev;
     ctx_->queue().enqueueNDRangeKernel(pairKernel_, cl::NullRange, global,
-                                       cl::NDRange(t3.tx, t3.ty, 1), nullptr, &ev);
+                                       cl::NDRange(t3.tx, t3.ty / t3.rows, 1), nullptr, &ev);
     ctx_->profiler().record("gvf_euler_2steps3d_tiled", ev);
     current_ = 1 - current_;
   }

@@ -1,0 +1,100 @@
+#include "gvf/tile3d.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "cl/launch.hpp"
+#include "gvflab/device.hpp"
+#include "gvflab/error.hpp"
+
+namespace gvflab::detail {
+namespace {
+
+// The fastest shapes measured on an H200 at 256³ x 256 (docs/BENCHMARKS.md): in 16 bit the
+// next planes are held raw a loop turn ahead (RAW_PREFETCH); float32 gains nothing from that
+// and runs best with smaller groups, two per compute unit. The last two are for devices
+// with small work-groups.
+std::array<Tile3D, 4> presets(Precision p) {
+  const Tile3D wide{36, 36, 3, 0, true}, narrow{20, 36, 3, 0, false};
+  const Tile3D small{24, 16, 1, 0, false}, tiny{12, 8, 1, 0, false};
+  if (p == Precision::F32) return {narrow, wide, small, tiny};
+  return {wide, narrow, small, tiny};
+}
+
+int workItems(const Tile3D& t) { return t.tx * (t.ty / std::max(1, t.rows)); }
+
+std::string text(const Tile3D& t) {
+  return std::to_string(t.tx) + "x" + std::to_string(t.ty) + " with " + std::to_string(t.rows) +
+         (t.rows == 1 ? " row" : " rows") + " per work-item";
+}
+
+}  // namespace
+
+int tile3dPitch(const Tile3D& t) {
+  for (int p = t.tx; p < t.tx + 32; ++p)
+    if ((t.rows * p - t.tx) % 32 == 0) return p;
+  return t.tx;  // no pitch helps (even rows, odd width)
+}
+
+std::uint64_t tile3dLocalBytes(const Tile3D& t) {
+  return 2ull * 3 * t.ty * tile3dPitch(t) * sizeof(float);  // input and once-stepped tiles
+}
+
+bool tile3dFits(const Tile3D& t, const ComputeContext& ctx) {
+  return t.tx > 4 && t.ty > 4 && t.rows >= 1 && t.ty % t.rows == 0 && t.zChunk >= 0 &&
+         static_cast<std::size_t>(workItems(t)) <= ctx.info().maxWorkGroupSize &&
+         tile3dLocalBytes(t) <= ctx.info().localMemBytes;
+}
+
+std::uint64_t tile3dGroups(const Tile3D& t, FieldShape shape, int axis) {
+  if (axis == 0) return roundUp(shape.width, t.tx - 4) / (t.tx - 4);
+  if (axis == 1) return roundUp(shape.height, t.ty - 4) / (t.ty - 4);
+  return roundUp(shape.depth, t.zChunk) / t.zChunk;
+}
+
+std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const ComputeContext& ctx,
+                                    FieldShape shape) {
+  if (t.tx == 0) {
+    bool found = false;
+    for (Tile3D c : presets(precision)) {
+      c.zChunk = t.zChunk;
+      c.wideIndices = t.wideIndices;
+      if (tile3dFits(c, ctx)) {
+        t = c;
+        found = true;
+        break;
+      }
+    }
+    if (!found) return std::nullopt;
+  } else if (!tile3dFits(t, ctx)) {
+    throw ParameterError("3D tile " + text(t) + " does not fit this device: TX and TY must be above 4, "
+                         "TY a multiple of the rows, at most " +
+                         std::to_string(ctx.info().maxWorkGroupSize) + " work-items and " +
+                         std::to_string(ctx.info().localMemBytes) + " B of local memory (it needs " +
+                         std::to_string(workItems(t)) + " and " +
+                         std::to_string(tile3dLocalBytes(t)) + " B).");
+  }
+  if (t.zChunk == 0) {
+    // Split the depth so the work-groups fill the compute units about once: each holds a
+    // whole group's z chunk, and every chunk costs two extra planes. Groups of up to 256
+    // work-items are assumed to fit twice on a compute unit.
+    const std::uint64_t perLayer = tile3dGroups(t, shape, 0) * tile3dGroups(t, shape, 1);
+    const std::uint64_t slots =
+        std::uint64_t(std::max(1, ctx.info().computeUnits)) * (workItems(t) <= 256 ? 2 : 1);
+    const std::uint64_t chunks =
+        std::clamp<std::uint64_t>(slots / perLayer, 1, std::uint64_t(shape.depth));
+    t.zChunk = static_cast<int>((shape.depth + chunks - 1) / chunks);
+  }
+  return t;
+}
+
+std::string tile3dOptions(const Tile3D& t, FieldShape shape) {
+  // 32-bit element indices where the three component planes allow them (fewer instructions).
+  const bool narrow = !t.wideIndices && 3 * shape.count() <= 0xFFFFFFFFull;
+  return " -DTX=" + std::to_string(t.tx) + " -DTY=" + std::to_string(t.ty) +
+         " -DROWS=" + std::to_string(t.rows) + " -DTP=" + std::to_string(tile3dPitch(t)) +
+         " -DZCHUNK=" + std::to_string(t.zChunk) + (narrow ? " -DINDEX32" : "") +
+         (t.rawPrefetch ? " -DRAW_PREFETCH" : "");
+}
+
+}  // namespace gvflab::detail

@@ -1,0 +1,32 @@
+#pragma once
+// Choosing and checking the 3D local-memory tile of the Euler solver (gvf_euler3d_tiled.cl).
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "gvflab/euler_solver.hpp"
+
+namespace gvflab {
+
+class ComputeContext;
+
+namespace detail {
+
+// Row pitch of the kernel's local tiles: the first at or above tx for which the rows of the
+// work-items of a work-group fall on distinct banks of 32 (rows * pitch = tx modulo 32).
+int tile3dPitch(const Tile3D& t);
+std::uint64_t tile3dLocalBytes(const Tile3D& t);
+// Whether a tile with its fields set can run on this device.
+bool tile3dFits(const Tile3D& t, const ComputeContext& ctx);
+// The tile a launch uses: the preset for the precision where t.tx is 0 (the first of them
+// that fits; nullopt when none does), t itself otherwise (ParameterError, with a sentence,
+// when it cannot run); zChunk 0 becomes a chunk that lets the work-groups fill the device.
+std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const ComputeContext& ctx,
+                                    FieldShape shape);
+// Build options of the kernel for a resolved tile.
+std::string tile3dOptions(const Tile3D& t, FieldShape shape);
+// Work-groups of a resolved tile along x, y and z.
+std::uint64_t tile3dGroups(const Tile3D& t, FieldShape shape, int axis);
+
+}  // namespace detail
+}  // namespace gvflab
