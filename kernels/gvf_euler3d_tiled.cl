@@ -52,7 +52,7 @@ float raw_value(elem_raw_t r) {
   return vload_half(0, (__private const half*)t);
 }
 #elif defined(STORAGE_SNORM16)
-float raw_value(elem_raw_t r) { return fmax(snorm16_value(r) * (1.0f / 32767.0f), -1.0f); }
+float raw_value(elem_raw_t r) { return fmax(convert_float(r) * (1.0f / 32767.0f), -1.0f); }
 #else
 float raw_value(elem_raw_t r) { return r; }
 #endif
