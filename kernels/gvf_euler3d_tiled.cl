@@ -13,8 +13,8 @@
 //
 // Build options: TX, TY, ROWS (TY a multiple of it), TP (row pitch of the tiles, >= TX, chosen
 // by the host so that a work-group's reads hit distinct local-memory banks), ZCHUNK, INDEX32
-// (32-bit element indices, where 3 n < 2^32), RAW_PREFETCH (see below). Build with -DDIMS3;
-// buffers in the planar layout of gvf_storage.clh.
+// (32-bit element indices, where 3 n < 2^32), RAW_PREFETCH and UNROLL_PLANES (see below).
+// Build with -DDIMS3; buffers in the planar layout of gvf_storage.clh.
 #include "gvf_storage.clh"
 #include "gvf_stencil.clh"
 
@@ -102,8 +102,9 @@ void gvf_euler_2steps3d_tiled(__global const elem_t* v, __global const elem_t* v
   float3 cb_prev[ROWS];                       // gvf_step3 terms of plane q-1
   float k_prev[ROWS];
 #if defined(RAW_PREFETCH)
-  // The next input plane and V0 plane, loaded a turn ahead and converted when used: on an
-  // H200, 256³ x 256 in f16 24.2 -> 20.7 ms; float32 slower (more registers, nothing to hide).
+  // The next input plane and V0 plane, loaded a turn ahead and converted when used (loaded as
+  // floats, the conversion would wait for them at once). H200, 256³ x 256, 36 x 36 tiles,
+  // 64-plane chunks: f16 25.0 -> 21.2 ms; float32 slower (more registers, nothing to hide).
   elem_raw_t raw_in[ROWS][3], raw_b[ROWS][3];
 #endif
   {
@@ -125,8 +126,11 @@ void gvf_euler_2steps3d_tiled(__global const elem_t* v, __global const elem_t* v
     }
   }
   // Three planes per loop turn: the register rings rotate without moves (H200, 256³ x 256,
-  // f16: 28.4 -> 26.4 ms).
+  // f16: 28.4 -> 26.4 ms). The host asks for it on GPUs only: CPU compilers cannot unroll a
+  // loop with barriers and say so on every build.
+#if defined(UNROLL_PLANES)
 #pragma unroll 3
+#endif
   for (int q = z0 - 1; q <= z1; ++q) {
     // First step on plane q, for every voxel of the tile.
     const index_t znext = (index_t)plane_index(q + 2, depth) * stride;

@@ -145,7 +145,7 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
       local_ = cl::NDRange(t.width, t.height / t.rowsPerItem);
     } else if (mem == MemoryKind::Local) {
       pairKernel_ = lib.kernel("gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled",
-                               opts + detail::tile3dOptions(options_.tile3d, shape));
+                               opts + detail::tile3dOptions(options_.tile3d, shape, ctx_->info().isGpu));
       pairKernel_.setArg(1, v0_->memory());
       pairKernel_.setArg(3, input_.width);
       pairKernel_.setArg(4, input_.height);

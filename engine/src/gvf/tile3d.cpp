@@ -88,13 +88,13 @@ std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const Compute
   return t;
 }
 
-std::string tile3dOptions(const Tile3D& t, FieldShape shape) {
+std::string tile3dOptions(const Tile3D& t, FieldShape shape, bool gpu) {
   // 32-bit element indices where the three component planes allow them (fewer instructions).
   const bool narrow = !t.wideIndices && 3 * shape.count() <= 0xFFFFFFFFull;
   return " -DTX=" + std::to_string(t.tx) + " -DTY=" + std::to_string(t.ty) +
          " -DROWS=" + std::to_string(t.rows) + " -DTP=" + std::to_string(tile3dPitch(t)) +
          " -DZCHUNK=" + std::to_string(t.zChunk) + (narrow ? " -DINDEX32" : "") +
-         (t.rawPrefetch ? " -DRAW_PREFETCH" : "");
+         (t.rawPrefetch ? " -DRAW_PREFETCH" : "") + (gpu ? " -DUNROLL_PLANES" : "");
 }
 
 }  // namespace gvflab::detail
