@@ -16,7 +16,7 @@ const char* kUsage =
     "                    [--precision f32|f16|snorm16|all] [--memory buffer|image|local|auto|all]\n"
     "                    [--mpix M] [--snr S] [--d-max D] [--min-segment L]\n"
     "                    [--depth D] [--mu M] [--sigma S] [--mg-a A] [--mg-b B] [--mg-c C]\n"
-    "                    [--tile WxHxROWSxHALO] [--tile3d TXxTYxROWSxZCHUNK[+raw]]\n"
+    "                    [--tile WxHxROWSxHALO] [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless]]\n"
     "Cases:\n"
     "  devices   list the OpenCL devices\n"
     "  euler2d   explicit Euler GVF on an N x N image, K iterations; reports ms/iteration,\n"
@@ -105,8 +105,10 @@ int main(int argc, char** argv) {
         if (std::sscanf(v.c_str(), "%dx%dx%dx%d", &b.tile3d.tx, &b.tile3d.ty, &b.tile3d.rows,
                         &b.tile3d.zChunk) != 4)
           throw gvflab::ParameterError(
-              "--tile3d needs TXxTYxROWSxZCHUNK[+raw], e.g. 36x36x3x0+raw (ZCHUNK 0: fill the device).");
+              "--tile3d needs TXxTYxROWSxZCHUNK[+raw][+branchless], e.g. 36x36x3x0+raw (ZCHUNK 0: "
+              "fill the device).");
         b.tile3d.rawPrefetch = v.find("+raw") != std::string::npos;
+        b.tile3d.branchlessPlanes = v.find("+branchless") != std::string::npos;
       } else if (args[i] == "--markdown") b.markdown = value();
       else if (args[i] == "--image") b.image = value();
       else throw gvflab::ParameterError("Unknown option '" + args[i] + "'.\n" + kUsage);

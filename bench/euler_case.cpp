@@ -32,6 +32,7 @@ std::string tileField(const EulerSolver& s, int dims) {
   const Tile3D& t = s.tile3d();
   return ", \"tile3d\": \"" + std::to_string(t.tx) + "x" + std::to_string(t.ty) + "x" +
          std::to_string(t.rows) + "x" + std::to_string(t.zChunk) + (t.rawPrefetch ? "+raw" : "") +
+         (t.branchlessPlanes ? "+branchless" : "") +
          "\"";
 }
 

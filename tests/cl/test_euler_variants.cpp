@@ -102,15 +102,17 @@ TEST_CASE("3D two-steps-per-launch tiles equal single steps across tiles and z c
   // voxels exactly, so the fields must be equal, not merely close.
   const Volume vols[] = {randomVolume(61, 30, 70, 3), randomVolume(3, 2, 5, 4),
                          randomVolume(17, 9, 2, 6)};
-  const Tile3D tiles[] = {Tile3D{},
-                          Tile3D{32, 8, 1, 16},
-                          Tile3D{13, 7, 1, 5},
-                          Tile3D{13, 9, 3, 5, true},
-                          Tile3D{20, 12, 2, 3, false},
-                          Tile3D{36, 36, 3, 0, true},
-                          Tile3D{20, 36, 3, 0, false},
-                          Tile3D{24, 16, 1, 48, false, true},
-                          Tile3D{12, 12, 3, 7, true, true}};
+  const Tile3D tiles[] = {
+      Tile3D{},
+      Tile3D{.tx = 32, .ty = 8, .rows = 1, .zChunk = 16},
+      Tile3D{.tx = 13, .ty = 7, .rows = 1, .zChunk = 5},
+      Tile3D{.tx = 13, .ty = 9, .rows = 3, .zChunk = 5, .rawPrefetch = true},
+      Tile3D{.tx = 20, .ty = 12, .rows = 2, .zChunk = 3},
+      Tile3D{.tx = 36, .ty = 36, .rows = 3, .rawPrefetch = true},
+      Tile3D{.tx = 20, .ty = 36, .rows = 3, .branchlessPlanes = true},
+      Tile3D{.tx = 13, .ty = 9, .rows = 3, .zChunk = 4, .rawPrefetch = true, .branchlessPlanes = true},
+      Tile3D{.tx = 24, .ty = 16, .rows = 1, .zChunk = 48, .wideIndices = true},
+      Tile3D{.tx = 12, .ty = 12, .rows = 3, .zChunk = 7, .rawPrefetch = true, .wideIndices = true}};
   for (const Volume& vol : vols) {
     GvfInput in = buildGvfInput(*ctx, vol, 1.0);
     const double mu = std::min(0.1, EulerSolver::stabilityBound(in.maxV0Squared, 3));
@@ -124,6 +126,7 @@ TEST_CASE("3D two-steps-per-launch tiles equal single steps across tiles and z c
         INFO("precision " << std::string(precisionName(p)) << ", " << vol.width << "x"
                           << vol.height << "x" << vol.depth << ", tile " << r.tx << "x" << r.ty
                           << "x" << r.rows << "x" << r.zChunk << (r.rawPrefetch ? " raw" : "")
+                          << (r.branchlessPlanes ? " branchless" : "")
                           << (r.wideIndices ? " (64-bit indices)" : ""));
         REQUIRE(b.memory() == MemoryKind::Local);
         CHECK(r.zChunk >= 1);

@@ -37,8 +37,8 @@ TEST_CASE("3D presets per precision, and z chunks sized to the device") {
   REQUIRE(f16);
   REQUIRE(f32);
   // The development and CI machines' PoCL takes the H200's choices.
-  CHECK(*f16 == Tile3D{36, 36, 3, f16->zChunk, true});
-  CHECK(*f32 == Tile3D{20, 36, 3, f32->zChunk, false});
+  CHECK(*f16 == Tile3D{.tx = 36, .ty = 36, .rows = 3, .zChunk = f16->zChunk, .rawPrefetch = true});
+  CHECK(*f32 == Tile3D{.tx = 20, .ty = 36, .rows = 3, .zChunk = f32->zChunk, .branchlessPlanes = true});
   // Chunks: at least one plane, the whole depth covered, and about as many work-groups as the
   // compute units hold (one per unit for 432 work-items, two for 240), never fewer than a
   // layer's worth of groups would give.

@@ -29,14 +29,16 @@ struct TileShape {
 // streamed over zChunk planes, two iterations per launch, each work-item owning `rows`
 // consecutive rows of a column. tx 0 picks the preset for the precision (the fastest shapes
 // on an H200 at 256³, docs/BENCHMARKS.md): 36 x 36 with 3 rows and the next planes loaded a
-// loop turn ahead (rawPrefetch) in 16 bit, 20 x 36 with 3 rows in float32, or smaller ones
-// that fit the device. zChunk 0 splits the depth so the work-groups fill the device.
+// loop turn ahead (rawPrefetch) in 16 bit, 20 x 36 with 3 rows and plane indices computed
+// without branches (branchlessPlanes) in float32, or smaller ones that fit the device.
+// zChunk 0 splits the depth so the work-groups fill the device.
 struct Tile3D {
   int tx = 0;
   int ty = 0;
   int rows = 1;     // ty must be a multiple of it
   int zChunk = 0;
   bool rawPrefetch = false;
+  bool branchlessPlanes = false;
   bool wideIndices = false;  // 64-bit element indices even where 32 bits suffice (for tests)
   bool operator==(const Tile3D&) const = default;
 };

@@ -12,11 +12,12 @@ namespace {
 
 // The fastest shapes measured on an H200 at 256³ x 256 (docs/BENCHMARKS.md): in 16 bit the
 // next planes are held raw a loop turn ahead (RAW_PREFETCH); float32 gains nothing from that
-// and runs best with smaller groups, two per compute unit. The last two are for devices
-// with small work-groups.
+// and runs best with smaller groups, two per compute unit, and branchless plane indices. The
+// last two are for devices with small work-groups.
 std::array<Tile3D, 4> presets(Precision p) {
-  const Tile3D wide{36, 36, 3, 0, true}, narrow{20, 36, 3, 0, false};
-  const Tile3D small{24, 16, 1, 0, false}, tiny{12, 8, 1, 0, false};
+  const Tile3D wide{.tx = 36, .ty = 36, .rows = 3, .rawPrefetch = true};
+  const Tile3D narrow{.tx = 20, .ty = 36, .rows = 3, .branchlessPlanes = true};
+  const Tile3D small{.tx = 24, .ty = 16, .rows = 1}, tiny{.tx = 12, .ty = 8, .rows = 1};
   if (p == Precision::F32) return {narrow, wide, small, tiny};
   return {wide, narrow, small, tiny};
 }
@@ -94,7 +95,8 @@ std::string tile3dOptions(const Tile3D& t, FieldShape shape, bool gpu) {
   return " -DTX=" + std::to_string(t.tx) + " -DTY=" + std::to_string(t.ty) +
          " -DROWS=" + std::to_string(t.rows) + " -DTP=" + std::to_string(tile3dPitch(t)) +
          " -DZCHUNK=" + std::to_string(t.zChunk) + (narrow ? " -DINDEX32" : "") +
-         (t.rawPrefetch ? " -DRAW_PREFETCH" : "") + (gpu ? " -DUNROLL_PLANES" : "");
+         (t.rawPrefetch ? " -DRAW_PREFETCH" : "") + (t.branchlessPlanes ? " -DBRANCHLESS_PLANES" : "") +
+         (gpu ? " -DUNROLL_PLANES" : "");
 }
 
 }  // namespace gvflab::detail
