@@ -133,8 +133,8 @@ void gvf_euler_2steps3d_tiled(__global const elem_t* v, __global const elem_t* v
       k_prev[j] = 0.0f;
     }
   }
-  // Three planes per loop turn: the register rings rotate without moves (H200, 256³ x 256,
-  // f16: 28.4 -> 26.4 ms). The host asks for it on GPUs only: CPU compilers cannot unroll a
+  // Three planes per loop turn, fewer moves between the register rings (H200, 256³ x 256,
+  // f16 at 20 x 36: 28.4 -> 26.4 ms). The host asks for it on GPUs only: CPU compilers cannot unroll a
   // loop with barriers and say so on every build.
 #if defined(UNROLL_PLANES)
 #pragma unroll 3
