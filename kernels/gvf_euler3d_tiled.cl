@@ -45,18 +45,7 @@ float3 round_to_storage3(float3 v) {
     (t)[2][yy][xx] = w_.z;       \
   } while (0)
 
-// The stored value of one component, converted where it is used rather than where it is
-// loaded: a load carried over a loop turn this way is not waited for until the next turn.
-#if defined(STORAGE_F16)
-float raw_value(elem_raw_t r) {
-  elem_raw_t t[1] = {r};
-  return vload_half(0, (__private const half*)t);
-}
-#elif defined(STORAGE_SNORM16)
-float raw_value(elem_raw_t r) { return fmax(convert_float(r) * (1.0f / 32767.0f), -1.0f); }
-#else
-float raw_value(elem_raw_t r) { return r; }
-#endif
+// Stored values loaded as they are; stored_value (gvf_storage.clh) converts them where used.
 #define RAW_AT(p, i) (((__global const elem_raw_t*)(p))[i])
 #define RAW_LOAD3(dst, p, i, n) \
   do {                          \
@@ -64,7 +53,7 @@ float raw_value(elem_raw_t r) { return r; }
     (dst)[1] = RAW_AT(p, (n) + (i)); \
     (dst)[2] = RAW_AT(p, 2 * (n) + (i)); \
   } while (0)
-#define RAW_VALUE3(r) ((float3)(raw_value((r)[0]), raw_value((r)[1]), raw_value((r)[2])))
+#define RAW_VALUE3(r) ((float3)(stored_value((r)[0]), stored_value((r)[1]), stored_value((r)[2])))
 
 // The plane a read at q touches under the boundary rule, for -2 <= q <= depth + 1 (depth >= 2).
 // Both forms give the same planes; which is faster depends on the rest of the build (H200,

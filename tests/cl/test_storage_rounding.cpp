@@ -1,10 +1,13 @@
 // snorm16_round (gvf_storage.clh), the float-arithmetic round trip the local-memory Euler tiles
 // use, against a C++ reference (round v * 32767 to nearest even, saturate, scale, clamp at -1)
-// and against the conversion the stores use (STORE1 then LOAD1), bit for bit.
+// and against the conversion the stores use (STORE1 then LOAD1), bit for bit; and
+// stored_value, which converts values already loaded, against LOAD1 and a C++ decoding.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <string>
 #include <random>
 #include <vector>
 
@@ -24,12 +27,17 @@ float referenceRound(float v) {
 }
 
 // gvf_storage.clh with its include inlined (the library expands includes only for whole
-// kernel files) and a kernel that rounds every input both ways.
-std::string checkSource(KernelLibrary& lib) {
+// kernel files).
+std::string storageSource(KernelLibrary& lib, const std::string& format) {
   std::string storage = lib.source("gvf_storage.clh");
   const std::string include = "#include \"boundary.clh\"";
   storage.replace(storage.find(include), include.size(), lib.source("boundary.clh"));
-  return "#define STORAGE_SNORM16\n" + storage + R"(
+  return "#define " + format + "\n" + storage;
+}
+
+// A kernel that rounds every input both ways.
+std::string checkSource(KernelLibrary& lib) {
+  return storageSource(lib, "STORAGE_SNORM16") + R"(
 __kernel void snorm_check(__global const float* in, __global float* rounded,
                           __global float* stored) {
   const size_t i = get_global_id(0);
@@ -41,7 +49,59 @@ __kernel void snorm_check(__global const float* in, __global float* rounded,
 )";
 }
 
+// IEEE half to float, for every bit pattern.
+float halfValue(std::uint16_t h) {
+  const int sign = h >> 15, e = (h >> 10) & 31, m = h & 1023;
+  float v = e == 0 ? std::ldexp(static_cast<float>(m), -24)
+            : e == 31 ? (m ? NAN : INFINITY)
+                      : std::ldexp(static_cast<float>(m | 1024), e - 25);
+  return sign ? -v : v;
+}
+
 }  // namespace
+
+TEST_CASE("stored_value converts every 16-bit pattern as LOAD1 and a C++ decoding do") {
+  auto ctx = test::sharedContext();
+  const std::string kernelText = R"(
+__kernel void decode(__global const elem_t* in, __global float* viaLoad, __global float* viaValue) {
+  const size_t i = get_global_id(0);
+  viaLoad[i] = LOAD1(in, i);
+  viaValue[i] = stored_value(((__global const elem_raw_t*)in)[i]);
+}
+)";
+  std::vector<std::uint16_t> bits(65536);
+  for (std::size_t i = 0; i < bits.size(); ++i) bits[i] = static_cast<std::uint16_t>(i);
+  for (const char* format : {"STORAGE_F16", "STORAGE_SNORM16"}) {
+    INFO(format);
+    const bool half = std::string(format) == "STORAGE_F16";
+    cl::Program program(ctx->context(), storageSource(ctx->kernels(), format) + kernelText);
+    program.build({ctx->device()}, "-cl-std=CL1.2");
+    cl::Kernel kernel(program, "decode");
+    cl::Buffer inBuf(ctx->context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 2 * bits.size(),
+                     bits.data());
+    cl::Buffer loadBuf(ctx->context(), CL_MEM_WRITE_ONLY, 4 * bits.size());
+    cl::Buffer valueBuf(ctx->context(), CL_MEM_WRITE_ONLY, 4 * bits.size());
+    kernel.setArg(0, inBuf);
+    kernel.setArg(1, loadBuf);
+    kernel.setArg(2, valueBuf);
+    ctx->queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(bits.size()));
+    std::vector<float> viaLoad(bits.size()), viaValue(bits.size());
+    ctx->queue().enqueueReadBuffer(loadBuf, CL_TRUE, 0, 4 * bits.size(), viaLoad.data());
+    ctx->queue().enqueueReadBuffer(valueBuf, CL_TRUE, 0, 4 * bits.size(), viaValue.data());
+    int wrong = 0;
+    for (std::size_t i = 0; i < bits.size(); ++i) {
+      const float expect = half ? halfValue(bits[i])
+                                : std::max(static_cast<float>(static_cast<std::int16_t>(bits[i])) *
+                                               (1.0f / 32767.0f), -1.0f);
+      const auto same = [&](float a) { return std::isnan(expect) ? std::isnan(a) : a == expect; };
+      if (!same(viaLoad[i]) || !same(viaValue[i])) {
+        if (wrong++ < 5) MESSAGE("bits " << bits[i] << ": LOAD1 " << viaLoad[i] << ", stored_value "
+                                 << viaValue[i] << ", expected " << expect);
+      }
+    }
+    CHECK(wrong == 0);
+  }
+}
 
 TEST_CASE("snorm16 rounding in float arithmetic equals the stored and loaded value") {
   auto ctx = test::sharedContext();

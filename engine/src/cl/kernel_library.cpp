@@ -66,9 +66,13 @@ void dumpBinary(const cl::Program& program, const std::string& dir, const std::s
                 const std::string& options) {
   const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
   if (binaries.empty()) return;
-  std::ofstream out(dir + "/" + file + "." + std::to_string(std::hash<std::string>{}(options)) +
-                        ".bin",
-                    std::ios::binary);
+  const std::string path =
+      dir + "/" + file + "." + std::to_string(std::hash<std::string>{}(options)) + ".bin";
+  std::ofstream out(path, std::ios::binary);
+  if (!out) {
+    std::cerr << "GVFLAB_CL_DUMP_DIR: cannot write " << path << "\n";
+    return;
+  }
   out << "// " << options << "\n";
   out.write(reinterpret_cast<const char*>(binaries.front().data()),
             static_cast<std::streamsize>(binaries.front().size()));
