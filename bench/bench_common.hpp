@@ -22,6 +22,7 @@ struct BenchArgs {
   std::vector<std::optional<MemoryKind>> memories{std::nullopt};  // --memory ...|all|auto
   TileShape tile;        // --tile WxHxRxHALO for 2D local memory
   Tile3D tile3d;         // --tile3d TXxTYxROWSxZCHUNK[+raw][+branchless], 3D local memory
+  std::optional<bool> persistent;  // --persistent on|off|auto, 2D local memory
   std::string markdown;  // accuracy: write the report here
   std::string image;     // accuracy: the real image (PGM/PPM)
   // multigrid (second paper, Table 1): --depth D makes an N x N x D volume; 0 = 2D

@@ -17,6 +17,7 @@ const char* kUsage =
     "                    [--mpix M] [--snr S] [--d-max D] [--min-segment L]\n"
     "                    [--depth D] [--mu M] [--sigma S] [--mg-a A] [--mg-b B] [--mg-c C]\n"
     "                    [--tile WxHxROWSxHALO] [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless]]\n"
+    "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
     "Cases:\n"
     "  devices   list the OpenCL devices\n"
     "  euler2d   explicit Euler GVF on an N x N image, K iterations; reports ms/iteration,\n"
@@ -100,6 +101,12 @@ int main(int argc, char** argv) {
         if (std::sscanf(v.c_str(), "%dx%dx%dx%d", &b.tile.width, &b.tile.height,
                         &b.tile.rowsPerItem, &b.tile.halo) != 4)
           throw gvflab::ParameterError("--tile needs WxHxROWSxHALO, e.g. 64x32x8x4.");
+      } else if (args[i] == "--persistent") {
+        const std::string v = value();
+        if (v == "on") b.persistent = true;
+        else if (v == "off") b.persistent = false;
+        else if (v == "auto") b.persistent.reset();
+        else throw gvflab::ParameterError("--persistent takes on, off or auto.");
       } else if (args[i] == "--tile3d") {
         const std::string v = value();
         if (std::sscanf(v.c_str(), "%dx%dx%dx%d", &b.tile3d.tx, &b.tile3d.ty, &b.tile3d.rows,

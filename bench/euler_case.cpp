@@ -48,7 +48,7 @@ int runEuler(const BenchArgs& args, int dims, std::ostream& out) {
   const std::string caseName = dims == 3 ? "euler3d" : "euler2d";
   for (Precision p : args.precisions)
     for (const auto& m : args.memories) {
-      EulerSolver solver(ctx, input, mu, EulerOptions{p, m, args.tile, args.tile3d});
+      EulerSolver solver(ctx, input, mu, EulerOptions{p, m, args.tile, args.tile3d, args.persistent});
       const EulerTiming t = timeEuler(*ctx, solver, args.iterations, args.repeats);
       const double bytes = bytesPerPoint(dims, p) * points;
       const double msPerIt = t.kernelMs / args.iterations;
@@ -63,6 +63,7 @@ int runEuler(const BenchArgs& args, int dims, std::ostream& out) {
             << static_cast<long long>(bytes) << ", \"achieved_gbps\": " << gbps
             << ", \"copy_gbps\": " << copyGbps << ", \"fraction_of_copy\": " << gbps / copyGbps
             << ", \"device_bytes\": " << solver.deviceBytes() << tileField(solver, dims)
+            << ", \"persistent\": " << (solver.persistent() ? "true" : "false")
             << ", \"note\": \""
             << jsonEscape(solver.note()) << "\"}\n";
       } else {

@@ -16,7 +16,8 @@ int runSizes(const BenchArgs& args, std::ostream& out) {
     const double mu = std::min(0.15, EulerSolver::stabilityBound(input.maxV0Squared));
     for (Precision p : args.precisions)
       for (const auto& m : args.memories) {
-        EulerSolver solver(ctx, input, mu, EulerOptions{p, m, args.tile, args.tile3d});
+        EulerSolver solver(ctx, input, mu,
+                           EulerOptions{p, m, args.tile, args.tile3d, args.persistent});
         const EulerTiming t = timeEuler(*ctx, solver, args.iterations, args.repeats);
         if (args.json)
           out << std::setprecision(6) << "{\"case\": \"sizes\", \"device\": \""

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "cl/cl_fixture.hpp"
+#include "gvf/persistent_wait.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/euler_solver.hpp"
 #include "gvflab/kernel_library.hpp"
@@ -162,4 +163,79 @@ TEST_CASE("other tile shapes give the same field; impossible shapes are refused"
   CHECK_THROWS_AS(
       EulerSolver(ctx, in, 0.14, {Precision::F32, MemoryKind::Local, {1024, 4096, 4096, 8}}),
       ParameterError);
+}
+
+// The one-launch path needs all tiles running at once. On GPUs the test uses grids of several
+// tiles; on a CPU device (PoCL, 2 compute units here) grids of one or two tiles, where the two
+// may still not run at once: then the kernel gives up waiting and the solver must redo the
+// iterations launch by launch, which the equality checks as well. Both paths run the same
+// tile steps (gvf_euler2d_tiled.cl), so the fields must be equal to the bit; per-launch tiles
+// against single steps are checked above.
+TEST_CASE("one launch for all iterations (persistent tiles) equals one launch per phase") {
+  auto ctx = test::sharedContext();
+  const int units = ctx->info().computeUnits;
+  std::vector<std::array<int, 2>> sizes = {{40, 37}, {1, 1}, {48, 20}};
+  if (units >= 2) sizes.push_back({96, 45});  // two 64x64 tiles of halo 8 side by side
+  if (units >= 16) {
+    sizes.push_back({190, 150});  // 4 x 4 tiles
+    sizes.push_back({100, 7});
+  }
+  std::uint32_t seed = 900;
+  for (auto [w, h] : sizes) {
+    Image2D img = test::randomImage(w, h, seed++);
+    GvfInput in = buildGvfInput(*ctx, img, 1.0);
+    for (Precision p : {Precision::F32, Precision::F16, Precision::SNorm16}) {
+      EulerOptions o{p, MemoryKind::Local, TileShape{64, 64, 4, 8}};
+      o.persistent = false;
+      EulerSolver launches(ctx, in, 0.14, o);
+      o.persistent = true;
+      EulerSolver one(ctx, in, 0.14, o);
+      REQUIRE(one.persistent());
+      for (int n : {1, 8, 9, 30, 3}) {  // phases of 8 with a shorter last one; several calls
+        CAPTURE(w);
+        CAPTURE(h);
+        CAPTURE(n);
+        CAPTURE(std::string(precisionName(p)));
+        launches.step(n);
+        one.step(n);
+        CHECK(one.iterations() == launches.iterations());
+        CHECK(one.readField().data == launches.readField().data);
+      }
+      if (!one.persistent()) MESSAGE("fell back: " << one.note());
+    }
+  }
+  // A wait that gives up at once stands for tiles that do not all run: the solver notices when
+  // the field is read and redoes the iterations launch by launch.
+  if (units >= 2) {
+    GvfInput in = buildGvfInput(*ctx, test::randomImage(units >= 16 ? 190 : 96, 45, 3), 1.0);
+    EulerOptions o{Precision::F16, MemoryKind::Local, TileShape{64, 64, 4, 8}};
+    o.persistent = false;
+    EulerSolver launches(ctx, in, 0.14, o);
+    const int saved = detail::persistentSpinLimit;
+    detail::persistentSpinLimit = 0;
+    o.persistent = true;
+    EulerSolver one(ctx, in, 0.14, o);
+    detail::persistentSpinLimit = saved;
+    launches.step(41);
+    one.step(41);
+    CHECK(one.readField().data == launches.readField().data);
+    CHECK_FALSE(one.persistent());
+    CHECK(one.note().find("did not run all tiles at once") != std::string::npos);
+    CHECK(one.iterations() == 41);
+    one.step(5);  // goes on launch by launch
+    launches.step(5);
+    CHECK(one.readField().data == launches.readField().data);
+  }
+  // More tiles than compute units cannot all run at once: refused when asked for, and auto
+  // does not take it.
+  const int side = 48 * (units + 1);
+  GvfInput big = buildGvfInput(*ctx, test::randomImage(side, 40, 5), 1.0);
+  EulerOptions o{Precision::F32, MemoryKind::Local, TileShape{64, 64, 4, 8}};
+  o.persistent = true;
+  CHECK_THROWS_AS(EulerSolver(ctx, big, 0.14, o), ParameterError);
+  o.persistent.reset();
+  CHECK_FALSE(EulerSolver(ctx, big, 0.14, o).persistent());
+  o.persistent = false;
+  GvfInput small = buildGvfInput(*ctx, test::randomImage(30, 30, 6), 1.0);
+  CHECK_FALSE(EulerSolver(ctx, small, 0.14, o).persistent());
 }

@@ -49,6 +49,12 @@ struct EulerOptions {
   std::optional<MemoryKind> memory;
   TileShape tile;
   Tile3D tile3d;
+  // 2D local tiles: all iterations of a step() in one launch, the work-groups meeting at a
+  // device-wide barrier between tile phases (gvf_euler_steps_persistent). That needs every
+  // work-group running at once: nullopt uses it on GPUs when the tiles number no more than
+  // the compute units (small grids, where launches cost more than the work); true asks for
+  // it on any device (refused when the tiles outnumber the compute units), false never.
+  std::optional<bool> persistent;
 };
 
 class EulerSolver : public Solver {
@@ -69,6 +75,8 @@ class EulerSolver : public Solver {
   Precision precision() const { return options_.precision; }
   MemoryKind memory() const { return *options_.memory; }
   const Tile3D& tile3d() const { return options_.tile3d; }  // as resolved (3D local memory)
+  // Whether step() runs 2D local tiles in one launch (EulerOptions::persistent, as resolved).
+  bool persistent() const { return persistent_; }
   // Fallbacks taken for the requested memory kind, in a sentence ("" when none).
   const std::string& note() const { return note_; }
   // Device bytes held by the solver's three fields (V twice, V0), the paper's memory figure.
@@ -91,6 +99,11 @@ class EulerSolver : public Solver {
 
  private:
   void stepTiled2D(int n);
+  void setUpPersistent2D(const std::string& buildOptions);
+  void stepPersistent2D(int n);
+  // Before the field is read: if a one-launch step found its work-groups not all running
+  // (the kernel gave up waiting), redo the iterations launch by launch.
+  void confirmPersistentSteps();
   int stepPairs3D(int n);  // returns the iterations left (0 or 1)
   void stepSingles(int n);
   std::shared_ptr<ComputeContext> ctx_;
@@ -104,6 +117,11 @@ class EulerSolver : public Solver {
   long iterations_ = 0;
   cl::Kernel kernel_;
   cl::Kernel pairKernel_;  // 3D local memory: two iterations per launch
+  cl::Kernel persistentKernel_;  // 2D local memory: a whole step() per launch
+  bool persistent_ = false;
+  cl::Buffer sync_;           // the persistent kernel's arrival count and give-up flag
+  int syncBase_ = 0;          // arrivals counted so far
+  bool unconfirmed_ = false;  // a persistent launch ran since the flag was last read
   cl::NDRange local_;
   cl::Buffer exported_;  // float32 copy for field() when the storage differs
   long exportedAt_ = -1;

@@ -9,6 +9,7 @@
 #include "gvflab/error.hpp"
 #include "gvflab/kernel_library.hpp"
 #include "gvflab/profiler.hpp"
+#include "gvf/persistent_wait.hpp"
 #include "gvf/tile3d.hpp"
 
 namespace gvflab {
@@ -47,6 +48,11 @@ std::string tileOptions(const TileShape& t, const ComputeContext& ctx) {
                          std::to_string(t.halo) + " does not fit this device's work-groups.");
   return " -DTILE_W=" + std::to_string(t.width) + " -DTILE_H=" + std::to_string(t.height) +
          " -DROWS_PER_ITEM=" + std::to_string(t.rowsPerItem) + " -DHALO=" + std::to_string(t.halo);
+}
+
+std::array<std::size_t, 2> tileGroups2D(const TileShape& t, int width, int height) {
+  const int innerW = t.width - 2 * t.halo, innerH = t.height - 2 * t.halo;
+  return {detail::roundUp(width, innerW) / innerW, detail::roundUp(height, innerH) / innerH};
 }
 
 std::string gib(std::uint64_t bytes) {
@@ -143,6 +149,7 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
       kernel_ = lib.kernel("gvf_euler2d_tiled.cl", "gvf_euler_steps_tiled",
                            opts + tileOptions(t, *ctx_));
       local_ = cl::NDRange(t.width, t.height / t.rowsPerItem);
+      setUpPersistent2D(opts + tileOptions(t, *ctx_));
     } else if (mem == MemoryKind::Local) {
       pairKernel_ = lib.kernel("gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled",
                                opts + detail::tile3dOptions(options_.tile3d, shape, ctx_->info().isGpu));
@@ -199,11 +206,80 @@ void EulerSolver::reset() {
   exportedAt_ = -1;
 }
 
-void EulerSolver::stepTiled2D(int n) {
+void EulerSolver::setUpPersistent2D(const std::string& buildOptions) {
+  const auto groups = tileGroups2D(options_.tile, input_.width, input_.height);
+  const std::size_t count = groups[0] * groups[1];
+  const auto units = static_cast<std::size_t>(std::max(1, ctx_->info().computeUnits));
+  if (options_.persistent.value_or(ctx_->info().isGpu) && count > units) {
+    if (options_.persistent.value_or(false))
+      throw ParameterError("One launch for all iterations needs all " + std::to_string(count) +
+                           " tiles of this " + sizeText({input_.width, input_.height, 1}) +
+                           " image running at once, and " + ctx_->info().name + " has " +
+                           std::to_string(units) + " compute units.");
+    return;  // auto: too many tiles to run at once
+  }
+  if (!options_.persistent.value_or(ctx_->info().isGpu)) return;
+  persistentKernel_ = ctx_->kernels().kernel(
+      "gvf_euler2d_tiled.cl", "gvf_euler_steps_persistent",
+      buildOptions + " -DSPIN_LIMIT=" + std::to_string(detail::persistentSpinLimit));
+  persistentKernel_.setArg(1, v0_->memory());
+  persistentKernel_.setArg(3, input_.width);
+  persistentKernel_.setArg(4, input_.height);
+  sync_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, 2 * sizeof(cl_int));
+  ctx_->queue().enqueueFillBuffer(sync_, cl_int(0), 0, 2 * sizeof(cl_int));
+  persistentKernel_.setArg(7, sync_);
+  persistent_ = true;
+}
+
+void EulerSolver::stepPersistent2D(int n) {
   const TileShape& t = options_.tile;
-  const int innerW = t.width - 2 * t.halo, innerH = t.height - 2 * t.halo;
-  const cl::NDRange global(detail::roundUp(input_.width, innerW) / innerW * t.width,
-                           detail::roundUp(input_.height, innerH) / innerH * local_[1]);
+  const auto groups = tileGroups2D(t, input_.width, input_.height);
+  const int count = static_cast<int>(groups[0] * groups[1]);
+  const int phases = (n + t.halo - 1) / t.halo;
+  // The arrival count only grows; start it again before it could overflow.
+  if (static_cast<long long>(syncBase_) + static_cast<long long>(count) * phases > (1ll << 30)) {
+    ctx_->queue().enqueueFillBuffer(sync_, cl_int(0), 0, sizeof(cl_int));
+    syncBase_ = 0;
+  }
+  persistentKernel_.setArg(0, v_[current_]->memory());
+  persistentKernel_.setArg(2, v_[1 - current_]->memory());
+  persistentKernel_.setArg(5, static_cast<float>(mu_));
+  persistentKernel_.setArg(6, n);
+  persistentKernel_.setArg(8, syncBase_);
+  cl::Event ev;
+  ctx_->queue().enqueueNDRangeKernel(persistentKernel_, cl::NullRange,
+                                     cl::NDRange(groups[0] * t.width, groups[1] * local_[1]),
+                                     local_, nullptr, &ev);
+  ctx_->profiler().record("gvf_euler_steps_persistent", ev);
+  syncBase_ += count * (phases - 1);
+  current_ = (current_ + phases) % 2;
+  unconfirmed_ = true;
+}
+
+void EulerSolver::confirmPersistentSteps() {
+  if (!unconfirmed_) return;
+  cl_int flags[2] = {0, 0};
+  ctx_->queue().enqueueReadBuffer(sync_, CL_TRUE, 0, sizeof(flags), flags);
+  unconfirmed_ = false;
+  if (flags[1] == 0) return;
+  // Some work-group never started while the others waited: the field is not to be trusted.
+  persistent_ = false;
+  note_ = "the device did not run all tiles at once: redid the iterations with one launch "
+          "per " + std::to_string(options_.tile.halo) + " iterations";
+  const long n = iterations_;
+  reset();
+  for (long done = 0; done < n;) {
+    const int chunk = static_cast<int>(std::min<long>(n - done, 1 << 20));
+    step(chunk);
+    done += chunk;
+  }
+}
+
+void EulerSolver::stepTiled2D(int n) {
+  if (persistent_) return stepPersistent2D(n);
+  const TileShape& t = options_.tile;
+  const auto groups = tileGroups2D(t, input_.width, input_.height);
+  const cl::NDRange global(groups[0] * t.width, groups[1] * local_[1]);
   kernel_.setArg(5, static_cast<float>(mu_));
   for (int done = 0; done < n; done += t.halo) {
     kernel_.setArg(0, v_[current_]->memory());
@@ -270,6 +346,11 @@ void EulerSolver::step(int n) {
 }
 
 const cl::Buffer& EulerSolver::field() {
+  try {
+    confirmPersistentSteps();
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "checking the one-launch Euler iterations");
+  }
   const FieldStorage& cur = *v_[current_];
   // 2D float32 buffers already are the interleaved layout; 3D buffers are planar.
   if (!cur.isImage() && cur.precision() == Precision::F32 && input_.dims() == 2)
@@ -285,7 +366,14 @@ const cl::Buffer& EulerSolver::field() {
   return exported_;
 }
 
-double EulerSolver::error() { return metric_->compute(v_[current_]->memory(), mu_); }
+double EulerSolver::error() {
+  try {
+    confirmPersistentSteps();
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "checking the one-launch Euler iterations");
+  }
+  return metric_->compute(v_[current_]->memory(), mu_);
+}
 
 
 cl::CommandQueue& EulerSolver::queue() { return ctx_->queue(); }
