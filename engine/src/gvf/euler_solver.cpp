@@ -207,21 +207,33 @@ void EulerSolver::reset() {
 }
 
 void EulerSolver::setUpPersistent2D(const std::string& buildOptions) {
+  const DeviceInfo& info = ctx_->info();
+  const bool asked = options_.persistent.value_or(false);
+  if (!options_.persistent.value_or(info.isGpu)) return;
+  // The barrier between phases needs a device-wide memory fence (gvf_euler2d_tiled.cl).
+  const bool nvidia = info.isGpu && info.platformName.find("NVIDIA") != std::string::npos;
+  if (info.isGpu && !nvidia) {
+    if (asked)
+      throw ParameterError("One launch for all iterations needs a device-wide memory fence that "
+                           "gvflab knows only on NVIDIA GPUs and CPU devices, not on " +
+                           info.name + ".");
+    return;
+  }
   const auto groups = tileGroups2D(options_.tile, input_.width, input_.height);
   const std::size_t count = groups[0] * groups[1];
-  const auto units = static_cast<std::size_t>(std::max(1, ctx_->info().computeUnits));
-  if (options_.persistent.value_or(ctx_->info().isGpu) && count > units) {
-    if (options_.persistent.value_or(false))
+  const auto units = static_cast<std::size_t>(std::max(1, info.computeUnits));
+  if (count > units) {
+    if (asked)
       throw ParameterError("One launch for all iterations needs all " + std::to_string(count) +
                            " tiles of this " + sizeText({input_.width, input_.height, 1}) +
-                           " image running at once, and " + ctx_->info().name + " has " +
+                           " image running at once, and " + info.name + " has " +
                            std::to_string(units) + " compute units.");
     return;  // auto: too many tiles to run at once
   }
-  if (!options_.persistent.value_or(ctx_->info().isGpu)) return;
   persistentKernel_ = ctx_->kernels().kernel(
       "gvf_euler2d_tiled.cl", "gvf_euler_steps_persistent",
-      buildOptions + " -DSPIN_LIMIT=" + std::to_string(detail::persistentSpinLimit));
+      buildOptions + " -DSPIN_LIMIT=" + std::to_string(detail::persistentSpinLimit) +
+          (nvidia ? " -DGRID_FENCE_PTX" : ""));
   persistentKernel_.setArg(1, v0_->memory());
   persistentKernel_.setArg(3, input_.width);
   persistentKernel_.setArg(4, input_.height);
