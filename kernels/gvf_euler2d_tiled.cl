@@ -6,6 +6,8 @@
 // gvf_euler2d.cl, so the result equals `steps` single-step launches.
 // Work-group: (TILE_W, TILE_H / ROWS_PER_ITEM); each work-item owns ROWS_PER_ITEM consecutive
 // pixels of a column and keeps their V and V0 in registers.
+// Two kernels: gvf_euler_steps_tiled (one launch per HALO steps) and, for grids whose tiles
+// can all run at once, gvf_euler_steps_persistent (every step of a solver step in one launch).
 
 #include "gvf_storage.clh"
 
@@ -118,9 +120,9 @@ void gvf_euler_steps_tiled(__global const elem_t* v, __global const elem_t* v0,
 }
 
 // A device-wide memory fence. OpenCL 1.2's mem_fence orders only the work-item's own accesses,
-// and NVIDIA's compiler emits no instruction for it (seen in the PTX; the one-launch results
-// were wrong on an H200), so NVIDIA GPUs get PTX's membar.gl, CUDA's __threadfence (which also
-// keeps later loads from being served by the compute unit's stale L1 cache). CPU devices keep
+// and NVIDIA's compiler makes it membar.cta, a fence within the work-group (seen in the PTX;
+// the one-launch results were wrong on an H200), so NVIDIA GPUs get PTX's membar.gl, CUDA's
+// __threadfence (which also keeps later loads from being served by a stale L1 cache). CPU devices keep
 // their caches coherent: a compiler fence suffices there. The host enables the one-launch
 // kernel on no other device.
 #if defined(GRID_FENCE_PTX)

@@ -34,17 +34,21 @@ TEST_CASE("3D presets per precision, and z chunks sized to the device") {
   const FieldShape first{61, 30, 200};
   auto f16 = detail::resolveTile3D(Tile3D{}, Precision::F16, *ctx, first);
   auto f32 = detail::resolveTile3D(Tile3D{}, Precision::F32, *ctx, first);
+  auto s16 = detail::resolveTile3D(Tile3D{}, Precision::SNorm16, *ctx, first);
   REQUIRE(f16);
   REQUIRE(f32);
+  REQUIRE(s16);
   // The development and CI machines' PoCL takes the H200's choices.
   CHECK(*f16 == Tile3D{.tx = 36, .ty = 36, .rows = 3, .zChunk = f16->zChunk, .rawPrefetch = true});
   CHECK(*f32 == Tile3D{.tx = 20, .ty = 36, .rows = 3, .zChunk = f32->zChunk, .branchlessPlanes = true});
+  CHECK(*s16 == Tile3D{.tx = 36, .ty = 36, .rows = 4, .zChunk = s16->zChunk, .rawPrefetch = true,
+                       .branchlessPlanes = true});
   // Chunks: at least one plane, the whole depth covered, and about as many work-groups as the
   // compute units hold (one per unit for 432 work-items, two for 240), never fewer than a
   // layer's worth of groups would give.
   const int cus = std::max(1, ctx->info().computeUnits);
   for (const FieldShape& shape : {FieldShape{61, 30, 200}, FieldShape{20, 20, 200}})
-  for (Precision p : {Precision::F16, Precision::F32}) {
+  for (Precision p : {Precision::F16, Precision::F32, Precision::SNorm16}) {
     const Tile3D t = *detail::resolveTile3D(Tile3D{}, p, *ctx, shape);
     const std::uint64_t perCu = t.tx * (t.ty / t.rows) <= 256 ? 2 : 1;
     CAPTURE(t.tx);

@@ -14,8 +14,9 @@ namespace gvflab {
 
 class ComputeContext;
 
-// The temporal-blocking tile of 2D local-memory Euler (gvf_euler2d_tiled.cl): each launch
-// advances `halo` iterations in a width x height tile and writes its inner part. width 0
+// The temporal-blocking tile of 2D local-memory Euler (gvf_euler2d_tiled.cl): each launch (or
+// phase of a persistent launch) advances `halo` iterations in a width x height tile and writes
+// its inner part. width 0
 // picks 64x64 (halo 8) for grids up to 1024² and 64x32 (halo 4) above (the fastest on an
 // H200), or the next that fits the device's work-groups and local memory.
 struct TileShape {
@@ -29,8 +30,9 @@ struct TileShape {
 // streamed over zChunk planes, two iterations per launch, each work-item owning `rows`
 // consecutive rows of a column. tx 0 picks the preset for the precision (the fastest shapes
 // on an H200 at 256³, docs/BENCHMARKS.md): 36 x 36 with 3 rows and the next planes loaded a
-// loop turn ahead (rawPrefetch) in 16 bit, 20 x 36 with 3 rows and plane indices computed
-// without branches (branchlessPlanes) in float32, or smaller ones that fit the device.
+// loop turn ahead (rawPrefetch) in f16, the same with 4 rows and plane indices computed
+// without branches (branchlessPlanes) in snorm16, 20 x 36 with 3 rows and branchless plane
+// indices in float32, or smaller ones that fit the device.
 // zChunk 0 splits the depth so the work-groups fill the device.
 struct Tile3D {
   int tx = 0;
