@@ -275,6 +275,7 @@ void EulerSolver::confirmPersistentSteps() {
   unconfirmed_ = false;
   if (flags[1] == 0) return;
   // Some work-group never started while the others waited: the field is not to be trusted.
+  // Redone from V0 with the current mu (a mu changed on the way is not replayed).
   persistent_ = false;
   note_ = "the device did not run all tiles at once: redid the iterations with one launch "
           "per " + std::to_string(options_.tile.halo) + " iterations";
