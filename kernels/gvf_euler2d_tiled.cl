@@ -122,9 +122,9 @@ void gvf_euler_steps_tiled(__global const elem_t* v, __global const elem_t* v0,
 // A device-wide memory fence. OpenCL 1.2's mem_fence orders only the work-item's own accesses,
 // and NVIDIA's compiler makes it membar.cta, a fence within the work-group (seen in the PTX;
 // the one-launch results were wrong on an H200), so NVIDIA GPUs get PTX's membar.gl, CUDA's
-// __threadfence (which also keeps later loads from being served by a stale L1 cache). CPU devices keep
-// their caches coherent: a compiler fence suffices there. The host enables the one-launch
-// kernel on no other device.
+// __threadfence (which also keeps later loads from being served by a stale L1 cache). CPU
+// devices keep their caches coherent: a compiler fence suffices there. The host enables the
+// one-launch kernel on no other device.
 #if defined(GRID_FENCE_PTX)
 #define GRID_FENCE() asm volatile("membar.gl;" ::: "memory")
 #else
@@ -133,7 +133,7 @@ void gvf_euler_steps_tiled(__global const elem_t* v, __global const elem_t* v0,
 
 // Waits until every work-group of the launch has arrived `target` times in all (the count in
 // sync[0] only grows). It relies on all work-groups running at once, which the host checks
-// (no more groups than compute units, GPUs only); should that fail anyway, the wait gives up
+// (no more groups than compute units); should that fail anyway, the wait gives up
 // after SPIN_LIMIT polls and raises sync[1], every group returns false at its next wait, the
 // launch ends and the host redoes the iterations launch by launch: never a hang.
 bool grid_barrier(volatile __global int* sync, int target, __local int* passed) {

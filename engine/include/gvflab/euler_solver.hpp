@@ -16,9 +16,8 @@ class ComputeContext;
 
 // The temporal-blocking tile of 2D local-memory Euler (gvf_euler2d_tiled.cl): each launch (or
 // phase of a persistent launch) advances `halo` iterations in a width x height tile and writes
-// its inner part. width 0
-// picks 64x64 (halo 8) for grids up to 1024² and 64x32 (halo 4) above (the fastest on an
-// H200), or the next that fits the device's work-groups and local memory.
+// its inner part. width 0 picks 64x64 (halo 8) for grids up to 1024² and 64x32 (halo 4) above
+// (the fastest on an H200), or the next that fits the device's work-groups and local memory.
 struct TileShape {
   int width = 0;
   int height = 0;
@@ -53,9 +52,10 @@ struct EulerOptions {
   Tile3D tile3d;
   // 2D local tiles: all iterations of a step() in one launch, the work-groups meeting at a
   // device-wide barrier between tile phases (gvf_euler_steps_persistent). That needs every
-  // work-group running at once: nullopt uses it on GPUs when the tiles number no more than
-  // the compute units (small grids, where launches cost more than the work); true asks for
-  // it on any device (refused when the tiles outnumber the compute units), false never.
+  // work-group running at once and a device-wide memory fence: nullopt uses it on NVIDIA GPUs
+  // when the tiles number no more than the compute units (small grids, where launches cost
+  // more than the work); true asks for it on NVIDIA GPUs and CPU devices (ParameterError when
+  // the tiles outnumber the compute units or on other GPUs), false never.
   std::optional<bool> persistent;
 };
 
