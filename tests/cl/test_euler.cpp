@@ -213,6 +213,13 @@ TEST_CASE("one launch for all iterations (persistent tiles) equals one launch pe
         CHECK(one.readField().data == launches.readField().data);
       }
       if (!one.persistent()) MESSAGE("fell back: " << one.note());
+      // And against the double-precision reference (51 iterations; tolerance as for the
+      // per-launch tiles in float32 above).
+      if (p == Precision::F32) {
+        auto v0 = reference::initialField(test::toGrid(img), 1.0, V0Mode::EdgeGradient);
+        CHECK(test::maxAbsDiff(one.readField().data,
+                               reference::eulerIterate(v0, v0, 0.14, 51).values) < 5e-5);
+      }
     }
   }
   // A wait that gives up at once stands for tiles that do not all run: the solver notices when

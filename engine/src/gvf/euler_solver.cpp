@@ -146,10 +146,10 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
     if (mem == MemoryKind::Local && !is3d) {
       options_.tile = resolveTile(options_.tile, *ctx_, input_.pixelCount());
       const TileShape& t = options_.tile;
-      kernel_ = lib.kernel("gvf_euler2d_tiled.cl", "gvf_euler_steps_tiled",
-                           opts + tileOptions(t, *ctx_));
+      const std::string tiled = opts + tileOptions(t, *ctx_);
+      kernel_ = lib.kernel("gvf_euler2d_tiled.cl", "gvf_euler_steps_tiled", tiled);
       local_ = cl::NDRange(t.width, t.height / t.rowsPerItem);
-      setUpPersistent2D(opts + tileOptions(t, *ctx_));
+      setUpPersistent2D(tiled);
     } else if (mem == MemoryKind::Local) {
       pairKernel_ = lib.kernel("gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled",
                                opts + detail::tile3dOptions(options_.tile3d, shape, ctx_->info().isGpu));
