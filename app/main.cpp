@@ -5,13 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "cli/headless.hpp"
 #include "cli/options.hpp"
-#include "cli/session_file.hpp"
-#include "viewer/headless_record.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/version.hpp"
-#include "viewer/viewer_main.hpp"
+#include "headless/headless.hpp"
+#include "headless/headless_record.hpp"
+#include "io/session_file.hpp"
+#include "viewer/window/viewer_main.hpp"
 
 int main(int argc, char** argv) {
   using namespace gvflab::app;

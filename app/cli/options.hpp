@@ -40,7 +40,7 @@ struct Options {
   std::optional<std::array<int, 4>> regionRect;
   RegionSnakeParams region;
   double regionMpix = 0;  // viewer: a synthetic star image of this many megapixels
-  // Recording and the viewer's own pace (see app/record, viewer/headless_record).
+  // Recording and the viewer's own pace (see app/record, headless/headless_record).
   std::optional<std::string> record;  // OUT.mp4 | OUT.webm | DIR/
   int stepsPerFrame = 0;              // > 0: fixed solver steps per frame (deterministic)
   std::optional<std::array<int, 2>> size;  // --size WxH: offscreen frame / window size

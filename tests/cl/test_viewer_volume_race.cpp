@@ -11,9 +11,9 @@
 #include "gvflab/error.hpp"
 #include "gvflab/field_slice.hpp"
 #include "gvflab/slice_reference.hpp"
-#include "viewer/error_log.hpp"
-#include "viewer/race_session.hpp"
-#include "viewer/session.hpp"
+#include "viewer/model/race_session.hpp"
+#include "viewer/model/session.hpp"
+#include "viewer/ui/error_log.hpp"
 #include "volume_support.hpp"
 
 using namespace gvflab;

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "viewer/viewer_window.hpp"
+#include "viewer/window/viewer_window.hpp"
 
 namespace gvflab::test {
 

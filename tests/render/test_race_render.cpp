@@ -6,11 +6,11 @@
 #include <QOpenGLFramebufferObject>
 
 #include "render/render_support.hpp"
-#include "viewer/presenter.hpp"
-#include "viewer/race_session.hpp"
-#include "viewer/race_view.hpp"
-#include "viewer/renderer.hpp"
-#include "viewer/session.hpp"
+#include "viewer/model/race_session.hpp"
+#include "viewer/model/session.hpp"
+#include "viewer/render/presenter.hpp"
+#include "viewer/render/race_view.hpp"
+#include "viewer/render/renderer.hpp"
 #include "volume_support.hpp"
 
 using namespace gvflab;

@@ -6,10 +6,10 @@
 #include <QImage>
 #include <fstream>
 
-#include "common/image_loader.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/phantoms.hpp"
+#include "io/image_loader.hpp"
 #include "test_support.hpp"
 
 using namespace gvflab;

@@ -6,8 +6,8 @@
 #include <glm/geometric.hpp>
 
 #include "cli/options.hpp"
-#include "viewer/snake_session.hpp"
-#include "viewer/snake_tool.hpp"
+#include "viewer/model/snake_session.hpp"
+#include "viewer/window/snake_tool.hpp"
 
 using namespace gvflab;
 using namespace gvflab::viewer;

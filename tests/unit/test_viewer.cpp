@@ -7,15 +7,15 @@
 
 #include <cmath>
 
-#include "cli/session_file.hpp"
 #include "gvflab/error.hpp"
-#include "viewer/frame_stats.hpp"
-#include "viewer/gl_sharing.hpp"
-#include "viewer/navigation.hpp"
-#include "viewer/session.hpp"
-#include "viewer/session_io.hpp"
-#include "viewer/snake_session.hpp"
-#include "viewer/streamlines.hpp"
+#include "io/session_file.hpp"
+#include "viewer/model/frame_stats.hpp"
+#include "viewer/model/session.hpp"
+#include "viewer/model/session_io.hpp"
+#include "viewer/model/snake_session.hpp"
+#include "viewer/model/streamlines.hpp"
+#include "viewer/render/gl_sharing.hpp"
+#include "viewer/window/navigation.hpp"
 
 using namespace gvflab;
 using namespace gvflab::viewer;

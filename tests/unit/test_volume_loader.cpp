@@ -7,9 +7,9 @@
 #include <cstring>
 #include <fstream>
 
-#include "common/volume_loader.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
+#include "io/volume_loader.hpp"
 #include "test_support.hpp"
 
 using namespace gvflab;

@@ -1,0 +1,86 @@
+#include "headless/headless_snakes.hpp"
+
+#include <iomanip>
+#include <sstream>
+
+#include "gvflab/capture_range.hpp"
+#include "gvflab/io.hpp"
+#include "gvflab/parametric_snake.hpp"
+#include "gvflab/profiler.hpp"
+#include "io/contours_json.hpp"
+
+namespace gvflab::app {
+
+SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
+                                  Solver& solver, const GvfInput& input, const Image2D& image,
+                                  const Options& o) {
+  const SnakeOptions& so = o.snakes;
+  SnakeRunSummary out;
+  if (!so.any()) return out;
+  // The traditional force is ∇f; the solver's V0 is that only in the default V0 mode.
+  GvfInput edgeInput = o.gvf.v0Mode == V0Mode::EdgeGradient
+                           ? input
+                           : buildGvfInput(*ctx, image, o.gvf.sigma, V0Mode::EdgeGradient);
+  const cl::Buffer& gvf = solver.field();
+  const cl::Buffer& traditional = edgeInput.v0;
+  ctx->profiler().endFrame();
+  ctx->profiler().reset();
+
+  std::ostringstream report, console;
+  report << std::setprecision(9);
+  if (!so.snakes.empty()) {
+    ParametricSnake snakes(ctx, solver.width(), solver.height(), so.params);
+    snakes.setFields(gvf, traditional);
+    for (const auto& spec : so.snakes) snakes.add(spec.points(so.params), so.force);
+    constexpr int kChunk = 256;  // fold profiler events in chunks
+    for (int done = 0; done < so.iterations && !snakes.allConverged(); done += kChunk) {
+      snakes.step(std::min(kChunk, so.iterations - done));
+      ctx->profiler().endFrame();
+    }
+    const auto contours = snakes.contours();
+    std::vector<ContourRecord> records;
+    int converged = 0;
+    report << "  \"snake_force\": \"" << forceName(so.force) << "\",\n"
+           << "  \"snake_opencl_ms\": " << ctx->profiler().totalMs("snake_") << ",\n"
+           << "  \"snakes\": [";
+    for (std::size_t i = 0; i < contours.size(); ++i) {
+      const auto& c = contours[i];
+      ContourRecord r;
+      for (const auto& p : c.points) r.points.push_back({p.x, p.y});
+      r.iterations = c.iterations;
+      r.converged = c.converged();
+      records.push_back(std::move(r));
+      converged += c.converged();
+      report << (i ? ", " : "") << "{\"nodes\": " << c.points.size()
+             << ", \"iterations\": " << c.iterations
+             << ", \"converged\": " << (c.converged() ? "true" : "false")
+             << ", \"area\": " << signedArea2(c.points) / 2 << "}";
+    }
+    report << "],\n";
+    if (so.saveContours) writeContoursJson(*so.saveContours, records);
+    console << "snakes: " << contours.size() << " (" << forceName(so.force) << "), " << converged
+            << " converged";
+  }
+
+  // Capture areas for both forces: the number the viewer shows side by side.
+  CaptureRange capture(ctx, edgeInput);
+  const long areaTraditional = capture.compute(traditional, so.capture);
+  std::vector<int> steps;
+  if (so.captureMap && so.force == SnakeForce::Traditional) steps = capture.readSteps();
+  const long areaGvf = capture.compute(gvf, so.capture);
+  if (so.captureMap && so.force == SnakeForce::Gvf) steps = capture.readSteps();
+  if (so.captureMap)
+    writePngRgb(*so.captureMap, capture.width(), capture.height(),
+                captureMapRgb(steps, capture.maxSteps()));
+  report << "  \"capture_area_gvf\": " << areaGvf << ",\n"
+         << "  \"capture_area_traditional\": " << areaTraditional << ",\n"
+         << "  \"capture_threshold\": " << so.capture.threshold << ",\n"
+         << "  \"capture_steps\": " << capture.maxSteps() << ",\n";
+  console << (console.tellp() > 0 ? "; " : "") << "capture area gvf " << areaGvf
+          << " px, traditional " << areaTraditional << " px";
+  out.reportJson = report.str();
+  out.consoleLine = console.str();
+  return out;
+}
+
+}  // namespace gvflab::app

@@ -1,0 +1,74 @@
+#pragma once
+// The race: an Euler and a multigrid solver on the session's GVF input (the image, or the
+// whole volume), the same μ and precision, each given the same OpenCL time per frame
+// (BudgetStepper). Records ε (eq. 9) against each one's cumulative OpenCL time (the multigrid
+// paper's Fig. 6) and, on request, the capture-range area of each field (its Fig. 7) on the
+// plane shown. No GL here.
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "gvflab/capture_range.hpp"
+#include "gvflab/solver.hpp"
+#include "viewer/model/race_budget.hpp"
+#include "viewer/model/session.hpp"
+
+namespace gvflab::viewer {
+
+struct RacePoint {
+  double ms = 0;       // cumulative OpenCL time of the solver's kernels
+  double epsilon = 0;  // ε after it
+  long iterations = 0;
+};
+
+struct RaceLane {
+  std::unique_ptr<Solver> solver;
+  BudgetStepper budget;
+  std::vector<RacePoint> curve;  // one point per frame that stepped, and the start
+  double epsilon = 0;
+  double lastFrameMs = 0;
+  long captureArea = -1;  // -1: not computed
+  cl::Buffer plane;       // a volume's slice of the field (float2)
+};
+
+class RaceSession {
+ public:
+  static constexpr int kEuler = 0, kMultigrid = 1;
+
+  // Both solvers on session.input() with session's precision and multigrid a, b, c; μ is
+  // the session's, within Euler's stability bound (both solve the same equation). Throws
+  // ResourceError (naming the size and the limit) when both do not fit the device.
+  explicit RaceSession(Session& session);
+
+  // When running: each lane's share of OpenCL time, then ε. Throws DeviceError.
+  void advanceFrame();
+  void reset();  // both back to V0, curves cleared
+
+  bool running = true;
+  double budgetMs = 20;  // OpenCL ms per solver per frame
+
+  const RaceLane& lane(int i) const { return lanes_[i]; }
+  RaceLane& lane(int i) { return lanes_[i]; }  // tests step a lane by iterations
+  double mu() const { return mu_; }
+  long fieldVersion() const { return fieldVersion_; }
+  long inputVersion() const { return inputVersion_; }  // the session's, when built
+
+  // The field of lane i on the plane shown (float2, planeInput's size).
+  const cl::Buffer& planeField(int i);
+  // Capture-range areas of both lanes on the plane shown (refreshed by the caller).
+  void computeCapture(const CaptureParams& params);
+
+ private:
+  void recordPoint(RaceLane& lane);
+  Session& session_;
+  std::array<RaceLane, 2> lanes_;
+  double mu_ = 0;
+  long fieldVersion_ = 0;
+  long inputVersion_ = -1;
+  std::array<long, 2> cutVersion_ = {-1, -1};
+  std::array<long, 2> cutImageVersion_ = {-1, -1};
+  std::unique_ptr<CaptureRange> capture_;
+  long captureImageVersion_ = -1;
+};
+
+}  // namespace gvflab::viewer

@@ -1,0 +1,346 @@
+#include "viewer/model/session.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "gvflab/error.hpp"
+#include "gvflab/gvf_input.hpp"
+#include "gvflab/kernel_library.hpp"
+#include "gvflab/params.hpp"
+#include "gvflab/phantoms.hpp"
+#include "gvflab/profiler.hpp"
+#include "io/image_loader.hpp"
+#include "io/volume_loader.hpp"
+
+namespace gvflab::viewer {
+namespace {
+
+std::string formatMu(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4f", v);
+  return buf;
+}
+
+}  // namespace
+
+Session::Session(const app::Options& options)
+    : choice_(SolverChoice::fromOptions(options)),
+      sigma_(options.gvf.sigma),
+      v0Mode_(options.gvf.v0Mode),
+      requestedMu_(options.gvf.mu),
+      itersPerFrame_(std::max(options.gvf.iterationsPerFrame, 0)) {
+  // --iterations means "per frame" in the viewer (see the help text), but the parser only
+  // fills the headless total; a value other than its default is taken as the user's.
+  if (options.iterations != app::Options{}.iterations) {
+    itersPerFrame_ = std::clamp(options.iterations, 0, 4096);
+    mgItersPerFrame_ = std::clamp(options.iterations, 0, 64);
+  }
+  ContextOptions co;
+  co.deviceSelector = options.device;
+  if (options.kernelDir) co.kernelDir = *options.kernelDir;
+  ctx_ = ComputeContext::create(co);
+  if (options.stepsPerFrame > 0) {
+    itersPerFrame_ = options.stepsPerFrame;  // deterministic: no budget
+  } else if (options.frameBudgetMs > 0) {
+    frameBudgetMs_ = options.frameBudgetMs;
+  }
+  kernelTime_ = newestKernelTime();
+  if (options.image) {
+    // A window that says why beats a window that never opens: the phantom stands in.
+    try {
+      openFile(*options.image);
+      return;
+    } catch (const DeviceError&) {
+      throw;
+    } catch (const Error& e) {
+      startupError_ = "Opening '" + *options.image + "': " + e.what();
+    }
+  }
+  openPhantom(options.phantom.value_or("u"), options.phantomSize);
+}
+
+void Session::openFile(const std::filesystem::path& path) {
+  const std::string name = path.filename().string();
+  if (app::isVolumeFile(path))
+    rebuild({{}, std::make_shared<const Volume>(app::loadVolume(path)), name}, sigma_, v0Mode_);
+  else
+    rebuild({app::loadImage(path), nullptr, name}, sigma_, v0Mode_);
+  imagePath_ = std::filesystem::absolute(path);
+  phantom_.reset();
+}
+
+void Session::openPhantom(const std::string& name, int size) {
+  rebuild({makePhantom(name, size), nullptr, "phantom '" + name + "'"}, sigma_, v0Mode_);
+  imagePath_.reset();
+  phantom_ = name;
+  phantomSize_ = size;
+}
+
+void Session::setImage(Image2D image, std::string name) {
+  rebuild({std::move(image), nullptr, std::move(name)}, sigma_, v0Mode_);
+  imagePath_.reset();
+  phantom_.reset();
+}
+
+void Session::setVolume(Volume volume, std::string name) {
+  rebuild({{}, std::make_shared<const Volume>(std::move(volume)), std::move(name)}, sigma_,
+          v0Mode_);
+  imagePath_.reset();
+  phantom_.reset();
+}
+
+Session::Source Session::currentSource() const {
+  return {volumeData_ ? Image2D{} : image_, volumeData_, imageName_};  // copies: this may throw
+}
+
+void Session::setSigma(double sigma) {
+  if (sigma == sigma_) return;
+  validate(findSpec(gvfParamSpecs(), "sigma"), sigma);
+  rebuild(currentSource(), sigma, v0Mode_);
+}
+
+void Session::setV0Mode(V0Mode mode) {
+  if (mode != v0Mode_) rebuild(currentSource(), sigma_, mode);
+}
+
+void Session::setSolverKind(SolverKind kind) {
+  if (kind == choice_.kind) return;
+  SolverChoice c = choice_;
+  c.kind = kind;
+  rebuildSolver(c);
+}
+
+void Session::setStorage(Precision precision, std::optional<MemoryKind> memory) {
+  SolverChoice c = choice_;
+  c.precision = precision;
+  c.memory = memory;
+  rebuildSolver(c);
+}
+
+void Session::setMultigridCycles(int a, int b, int c) {
+  if (MultigridSolver* mg = multigrid()) mg->setOptions(a, b, c);  // throws on bad values
+  choice_.a = a, choice_.b = b, choice_.c = c;
+}
+
+void Session::rebuild(Source source, double sigma, V0Mode mode) {
+  rebuildOn(ctx_, std::move(source), sigma, mode);
+}
+
+void Session::rebuildOn(std::shared_ptr<ComputeContext> ctx, Source source, double sigma,
+                        V0Mode mode) {
+  // Build everything new first; only swap in once nothing can throw any more. The size check
+  // comes before any allocation, so a volume too large is refused with the size and limit.
+  const FieldShape shape = source.volume
+                               ? FieldShape{source.volume->width, source.volume->height,
+                                            source.volume->depth}
+                               : FieldShape{source.image.width, source.image.height, 1};
+  checkFits(*ctx, shape, choice_);
+  GvfInput input = source.volume ? buildGvfInput(*ctx, *source.volume, sigma, mode)
+                                 : buildGvfInput(*ctx, source.image, sigma, mode);
+  const std::string keptNotice = notice_;
+  double mu = clampMu(requestedMu_, muLimit(choice_.kind, input));
+  std::unique_ptr<Solver> solver;
+  std::unique_ptr<VolumeSlices> slices;
+  try {
+    solver = makeSolver(ctx, input, mu, choice_);
+    if (source.volume) {
+      // The same volume again (σ, V0 mode): stay on the slice the user chose.
+      const bool same = volume_ && volumeData_ == source.volume;
+      slices = std::make_unique<VolumeSlices>(ctx, source.volume, input,
+                                              same ? volume_->axis() : SliceAxis::Axial,
+                                              same ? volume_->index() : -1);
+    }
+  } catch (...) {
+    notice_ = keptNotice;
+    throw;
+  }
+  solver_ = std::move(solver);
+  if (ctx != ctx_) {
+    ctx_ = std::move(ctx);
+    ++contextVersion_;
+  }
+  input_ = std::move(input);
+  volume_ = std::move(slices);
+  volumeData_ = std::move(source.volume);
+  image_ = std::move(source.image);
+  imageName_ = std::move(source.name);
+  sigma_ = sigma;
+  v0Mode_ = mode;
+  mu_ = mu;
+  ++imageVersion_;
+  ++inputVersion_;
+  restart();
+}
+
+void Session::rebuildSolver(const SolverChoice& choice) {
+  checkFits(*ctx_, {input_.width, input_.height, input_.depth}, choice);
+  const std::string keptNotice = notice_;
+  double mu = clampMu(requestedMu_, muLimit(choice.kind, input_));
+  std::unique_ptr<Solver> solver;
+  try {
+    solver = makeSolver(ctx_, input_, mu, choice);
+  } catch (...) {
+    notice_ = keptNotice;  // the old solver stays, and so do its options
+    throw;
+  }
+  solver_ = std::move(solver);
+  choice_ = choice;
+  mu_ = mu;
+  restart();
+}
+
+void Session::restart() {
+  ++fieldVersion_;
+  pendingSteps_ = 0;
+  rateWindow_.clear();
+  itersPerSecond_ = 0;
+  epsilonHistory_.clear();
+  recordEpsilon();
+  ctx_->profiler().endFrame();
+}
+
+double Session::clampMu(double mu, double bound) {
+  if (mu > bound) {
+    notice_ = "mu = " + formatMu(mu) + " exceeds the Euler stability bound " + formatMu(bound) +
+              " for this image (max|V0|^2); clamped to " + formatMu(bound) + ".";
+    return bound;
+  }
+  if (notice_.rfind("mu = ", 0) == 0) notice_.clear();  // an older clamp no longer applies
+  return mu;
+}
+
+double Session::muBound() const { return muLimit(choice_.kind, input_); }
+
+MemoryKind Session::memory() const {
+  if (auto* e = dynamic_cast<const EulerSolver*>(solver_.get())) return e->memory();
+  return choice_.memory.value_or(ctx_->info().isGpu ? MemoryKind::Local : MemoryKind::Buffer);
+}
+
+const std::string& Session::storageNote() const {
+  static const std::string none;
+  auto* e = dynamic_cast<const EulerSolver*>(solver_.get());
+  return e ? e->note() : none;
+}
+
+void Session::setMu(double mu) {
+  const ParamSpec& spec = findSpec(gvfParamSpecs(), "mu");
+  if (!std::isfinite(mu) || mu < spec.minValue) validate(spec, mu);  // throws with a sentence
+  if (choice_.kind == SolverKind::Multigrid) validate(spec, mu);  // no clamp without a bound
+  requestedMu_ = mu;
+  mu_ = clampMu(mu, muBound());
+  setSolverMu(*solver_, mu_);
+}
+
+int Session::iterationsPerFrame() const {
+  return choice_.kind == SolverKind::Euler ? itersPerFrame_ : mgItersPerFrame_;
+}
+
+void Session::setIterationsPerFrame(int n) {
+  validate(findSpec(gvfParamSpecs(), "iterations"), n);
+  (choice_.kind == SolverKind::Euler ? itersPerFrame_ : mgItersPerFrame_) = n;
+}
+
+const cl::Buffer& Session::planeField() {
+  return volume_ ? volume_->field(*solver_, fieldVersion_) : solver_->field();
+}
+
+void Session::setSlice(SliceAxis axis, int index) {
+  if (!volume_) throw ParameterError("Slices apply to volumes; the open file is an image.");
+  if (axis == volume_->axis() && index == volume_->index()) return;
+  volume_->setSlice(axis, index);
+  ++imageVersion_;
+  ++fieldVersion_;
+}
+
+void Session::reset() {
+  solver_->reset();
+  restart();
+}
+
+void Session::advanceFrame(double otherWorkMs) {
+  int& perFrame = choice_.kind == SolverKind::Euler ? itersPerFrame_ : mgItersPerFrame_;
+  if (running_ && frameBudgetMs_ > 0 && lastSolverMs_ > 0) {
+    // Feedback rather than a cost model: a frame's solver time has a fixed part (launches,
+    // the ε reduction, waiting) that a per-iteration estimate would mistake for slowness.
+    double target = std::max(frameBudgetMs_ - otherWorkMs, 0.25 * frameBudgetMs_);
+    double ratio = std::clamp(target / lastSolverMs_, 0.7, 1.3);
+    perFrame = std::clamp(static_cast<int>(std::lround(perFrame * ratio)) + (ratio > 1 ? 1 : 0),
+                          1, 4096);
+  }
+  int steps = (running_ ? perFrame : 0) + pendingSteps_;
+  const bool single = pendingSteps_ > 0;
+  pendingSteps_ = 0;
+  auto start = std::chrono::steady_clock::now();
+  if (steps > 0) {
+    solver_->step(steps);
+    // ε (a residual pass and a reduction that waits for the steps) four times a second, and
+    // after each single step. Every frame it would cost as much as many iterations on a CPU
+    // device, and at ten a second the frames that carry it set the p95 frame time (measured:
+    // 768 against 1467 GVF iterations/s at the same p95, docs/BENCHMARKS.md "Viewer").
+    if (single || start - lastEpsilonAt_ >= std::chrono::milliseconds(250)) {
+      recordEpsilon();
+      lastEpsilonAt_ = start;
+    }
+    ++fieldVersion_;
+  }
+  clFrameMs_ = ctx_->profiler().endFrame();
+  if (steps > 0)
+    lastSolverMs_ =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  lastSteps_ = steps;
+  updateRate(steps);
+}
+
+void Session::switchDevice(const std::string& selector,
+                           std::vector<cl_context_properties> extraProperties) {
+  ContextOptions co = ctx_->options();
+  co.deviceSelector = selector;
+  co.extraProperties = std::move(extraProperties);
+  auto ctx = ComputeContext::create(co);  // throws: nothing changed yet
+  rebuildOn(std::move(ctx), currentSource(), sigma_, v0Mode_);
+  lastSolverMs_ = 0;
+}
+
+std::filesystem::file_time_type Session::newestKernelTime() const {
+  std::filesystem::file_time_type newest{};
+  const auto& dir = ctx_->kernels().directory();
+  if (!dir) return newest;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(*dir, ec)) {
+    auto t = entry.last_write_time(ec);
+    if (!ec && t > newest) newest = t;
+  }
+  return newest;
+}
+
+bool Session::reloadKernelsIfChanged() {
+  if (!ctx_->kernels().directory() || ++framesSinceKernelLook_ < 15) return false;
+  framesSinceKernelLook_ = 0;
+  auto t = newestKernelTime();
+  if (t == kernelTime_) return false;
+  kernelTime_ = t;  // a failed build is reported once, not every look
+  if (!ctx_->kernels().reload()) return false;  // throws KernelBuildError; old programs stay
+  // The solver's kernels come from the old programs: make it again with the new ones.
+  rebuild(currentSource(), sigma_, v0Mode_);
+  return true;
+}
+
+void Session::recordEpsilon() {
+  epsilon_ = solver_->error();
+  epsilonHistory_.push_back(epsilon_);
+  while (epsilonHistory_.size() > 300) epsilonHistory_.pop_front();
+}
+
+void Session::updateRate(long stepsDone) {
+  auto now = std::chrono::steady_clock::now();
+  long total = (rateWindow_.empty() ? 0 : rateWindow_.back().second) + stepsDone;
+  rateWindow_.emplace_back(now, total);
+  while (rateWindow_.size() > 2 && now - rateWindow_.front().first > std::chrono::seconds(1))
+    rateWindow_.pop_front();
+  double seconds = std::chrono::duration<double>(now - rateWindow_.front().first).count();
+  itersPerSecond_ =
+      seconds > 0 ? static_cast<double>(total - rateWindow_.front().second) / seconds : 0;
+}
+
+}  // namespace gvflab::viewer

@@ -1,0 +1,192 @@
+#pragma once
+// What the viewer is looking at: the OpenCL context (made once), the image or volume, the GVF
+// input built from it and the chosen solver (Euler or multigrid), stepped once per frame.
+// A volume is shown one slice at a time (VolumeSlices). Changes that rebuild (image, σ,
+// solver) are transactional: on any error the previous image and field stay.
+#include <chrono>
+#include <deque>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/options.hpp"
+#include "gvflab/device.hpp"
+#include "gvflab/euler_solver.hpp"
+#include "gvflab/image.hpp"
+#include "gvflab/multigrid_solver.hpp"
+#include "viewer/model/solver_choice.hpp"
+#include "viewer/model/volume_slices.hpp"
+
+namespace gvflab::viewer {
+
+class Session {
+ public:
+  // Creates the context and opens options.image (an image or a volume), or options.phantom,
+  // or the U phantom. A file that cannot be opened (unreadable, too large for the device)
+  // leaves the U phantom open and its sentence in startupError(). Throws gvflab::Error when
+  // there is no OpenCL device (main reports startup failures).
+  explicit Session(const app::Options& options);
+
+  // Images and volumes (.nii, .nii.gz, 3D .mha/.mhd). Throws InputError, ResourceError, ...
+  void openFile(const std::filesystem::path& path);
+  void openPhantom(const std::string& name, int size);
+  void setImage(Image2D image, std::string name);
+  void setVolume(Volume volume, std::string name);
+
+  void setSigma(double sigma);  // rebuilds the input and the solver
+  void setV0Mode(V0Mode mode);  // likewise
+  // Euler or multigrid; rebuilds the solver on the same input (the iterations restart).
+  void setSolverKind(SolverKind kind);
+  // Precision (both solvers) and memory kind (Euler); rebuilds the solver (see storageNote()).
+  void setStorage(Precision precision, std::optional<MemoryKind> memory);
+  // Multigrid's a, b, c; applied to the running solver (its field stays).
+  void setMultigridCycles(int a, int b, int c);
+  // Euler: clamps to the stability bound (and says so in notice()); never runs an unstable
+  // step. Multigrid has no bound.
+  void setMu(double mu);
+  void setIterationsPerFrame(int n);
+  // > 0: each frame runs as many iterations as fit this many ms (minus the frame's other
+  // work, see advanceFrame); 0: a fixed iterationsPerFrame() (deterministic).
+  void setFrameBudgetMs(double ms) { frameBudgetMs_ = std::max(ms, 0.0); }
+  double frameBudgetMs() const { return frameBudgetMs_; }
+
+  // Moves everything to another OpenCL device (selector as for --device), or to a new context
+  // on the same device with extra properties (GL sharing). The image, parameters and snakes
+  // stay; the field starts again from V0. Transactional: on failure the old device stays.
+  void switchDevice(const std::string& selector,
+                    std::vector<cl_context_properties> extraProperties = {});
+  // Bumped by switchDevice: engine objects made on the old context must be made again.
+  long contextVersion() const { return contextVersion_; }
+
+  // Live kernel editing (--kernel-dir): when a .cl file there changed since the last look,
+  // rebuilds the kernels and the solver. Throws KernelBuildError (with the log) when the new
+  // source does not build; the last good kernels keep running. Returns true when reloaded.
+  bool reloadKernelsIfChanged();
+
+  void setRunning(bool running) { running_ = running; }
+  bool running() const { return running_; }
+  void requestSingleStep() { pendingSteps_ += 1; }
+  void reset();
+
+  // Once per frame: steps when running (or a single step was asked for), closes the
+  // profiler's frame and refreshes ε and the rates. otherWorkMs: the rest of the last frame
+  // (drawing, upload), taken off the frame budget. Throws DeviceError on OpenCL failures.
+  void advanceFrame(double otherWorkMs = 0);
+  int lastFrameIterations() const { return lastSteps_; }
+  // Parameters to save (setMu may clamp what was asked for: this is what was asked for).
+  double requestedMu() const { return requestedMu_; }
+
+  ComputeContext& context() { return *ctx_; }
+  std::shared_ptr<ComputeContext> sharedContext() const { return ctx_; }
+  const DeviceInfo& device() const { return ctx_->info(); }
+  Solver& solver() { return *solver_; }
+  EulerSolver* euler() { return dynamic_cast<EulerSolver*>(solver_.get()); }
+  MultigridSolver* multigrid() { return dynamic_cast<MultigridSolver*>(solver_.get()); }
+  const SolverChoice& solverChoice() const { return choice_; }
+  SolverKind solverKind() const { return choice_.kind; }
+  // The full GVF input (3D for a volume).
+  const GvfInput& input() const { return input_; }
+
+  // The plane on screen: the image, or the current slice of a volume (its image, its 2D
+  // edge map and V0, and the float2 in-plane field).
+  const Image2D& image() const { return volume_ ? volume_->image() : image_; }
+  const GvfInput& planeInput() const { return volume_ ? volume_->planeInput() : input_; }
+  const cl::Buffer& planeField();
+  bool isVolume() const { return volume_ != nullptr; }
+  VolumeSlices* volumeSlices() { return volume_.get(); }
+  // Moves to another slice (bumps imageVersion and fieldVersion); throws ParameterError.
+  void setSlice(SliceAxis axis, int index);
+
+  const std::string& imageName() const { return imageName_; }
+  // Where the image came from, for saved sessions: a file, or a phantom (name, size).
+  const std::optional<std::filesystem::path>& imagePath() const { return imagePath_; }
+  const std::optional<std::string>& phantomName() const { return phantom_; }
+  int phantomSize() const { return phantomSize_; }
+  // The --device selector that chose the current device ("" = default).
+  const std::string& deviceSelector() const { return ctx_->options().deviceSelector; }
+  double sigma() const { return sigma_; }
+  V0Mode v0Mode() const { return v0Mode_; }
+  Precision precision() const { return choice_.precision; }
+  // Euler's memory kind in use (for multigrid: the one Euler would be asked for).
+  MemoryKind memory() const;
+  // The fallback the Euler solver took for the requested memory kind, if any.
+  const std::string& storageNote() const;
+  double mu() const { return mu_; }
+  double muBound() const;  // Euler: min(stability bound, parameter range); multigrid: range
+  // Per solver kind: an Euler iteration is cheap, a multigrid one is a whole FMG cycle.
+  int iterationsPerFrame() const;
+  long iterations() const { return solver_->iterations(); }
+  double epsilon() const { return epsilon_; }
+  // ε after each frame that stepped, oldest first (a few hundred frames).
+  const std::deque<double>& epsilonHistory() const { return epsilonHistory_; }
+  double iterationsPerSecond() const { return itersPerSecond_; }
+  double clFrameMs() const { return clFrameMs_; }
+  // Bumped whenever the image (imageVersion) or the field (fieldVersion) changes.
+  long imageVersion() const { return imageVersion_; }
+  long fieldVersion() const { return fieldVersion_; }
+  // Bumped whenever the GVF input (image, volume, σ, V0 mode) is rebuilt.
+  long inputVersion() const { return inputVersion_; }
+  // A warning the user should see (e.g. μ clamped to the stability bound); empty if none.
+  const std::string& notice() const { return notice_; }
+  void clearNotice() { notice_.clear(); }
+  // Why the file given at start-up was not opened (shown in the panel); empty if it was.
+  const std::string& startupError() const { return startupError_; }
+
+ private:
+  struct Source {  // what the input is built from: an image, or a volume
+    Image2D image;
+    std::shared_ptr<const Volume> volume;
+    std::string name;
+  };
+  Source currentSource() const;
+  void rebuild(Source source, double sigma, V0Mode mode);
+  void rebuildOn(std::shared_ptr<ComputeContext> ctx, Source source, double sigma, V0Mode mode);
+  void rebuildSolver(const SolverChoice& choice);
+  void restart();  // after a new solver: fresh history and rates
+  std::filesystem::file_time_type newestKernelTime() const;
+  double clampMu(double mu, double bound);
+  void updateRate(long stepsDone);
+  void recordEpsilon();
+
+  std::shared_ptr<ComputeContext> ctx_;
+  SolverChoice choice_;
+  GvfInput input_;
+  std::unique_ptr<Solver> solver_;
+  std::unique_ptr<VolumeSlices> volume_;
+  Image2D image_;  // 2D images (empty for a volume)
+  std::shared_ptr<const Volume> volumeData_;
+  std::string imageName_;
+  std::optional<std::filesystem::path> imagePath_;
+  std::optional<std::string> phantom_;
+  int phantomSize_ = 256;
+  double sigma_ = 1.0;
+  V0Mode v0Mode_ = V0Mode::EdgeGradient;
+  double requestedMu_ = 0.15;
+  double mu_ = 0.15;
+  int itersPerFrame_ = 16;   // Euler
+  int mgItersPerFrame_ = 1;  // multigrid
+  bool running_ = true;
+  int pendingSteps_ = 0;
+  double frameBudgetMs_ = 0;
+  double lastSolverMs_ = 0;  // wall time of the last frame's steps
+  std::chrono::steady_clock::time_point lastEpsilonAt_{};
+  int lastSteps_ = 0;
+  long contextVersion_ = 0;
+  std::filesystem::file_time_type kernelTime_{};
+  int framesSinceKernelLook_ = 0;
+  double epsilon_ = 0;
+  std::deque<double> epsilonHistory_;
+  double itersPerSecond_ = 0;
+  double clFrameMs_ = 0;
+  long imageVersion_ = 0;
+  long fieldVersion_ = 0;
+  long inputVersion_ = 0;
+  std::string notice_;
+  std::string startupError_;
+  // (time, iterations done) over the last second, for iterations per second.
+  std::deque<std::pair<std::chrono::steady_clock::time_point, long>> rateWindow_;
+};
+
+}  // namespace gvflab::viewer

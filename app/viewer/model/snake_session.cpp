@@ -1,0 +1,232 @@
+#include "viewer/model/snake_session.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <glm/geometric.hpp>
+
+#include "gvflab/error.hpp"
+#include "gvflab/gvf_input.hpp"
+
+namespace gvflab::viewer {
+namespace {
+constexpr std::size_t kUndoDepth = 100;
+constexpr int kCaptureEveryFrames = 30;  // while GVF runs, refresh the map about twice a second
+
+float segmentDistance(glm::vec2 p, glm::vec2 a, glm::vec2 b) {
+  glm::vec2 ab = b - a;
+  float len2 = glm::dot(ab, ab);
+  float t = len2 > 0 ? std::clamp(glm::dot(p - a, ab) / len2, 0.0f, 1.0f) : 0.0f;
+  return glm::length(p - (a + t * ab));
+}
+}  // namespace
+
+SnakeSession::SnakeSession(Session& session, const app::SnakeOptions& options)
+    : session_(session),
+      force_(options.force),
+      frameIterations_(options.frameIterations) {
+  captureParams = options.capture;
+  showCapture = options.captureMap.has_value();  // in the viewer: start with the overlay on
+  rebuildForImage();
+  snakes_->setParams(options.params);
+  for (const auto& spec : options.snakes) {
+    auto pts = spec.points(options.params);
+    for (auto& p : pts) p = clampToImage(p);
+    snakes_->add(pts, force_);
+  }
+  refreshContours();
+}
+
+glm::vec2 SnakeSession::clampToImage(glm::vec2 p) const {
+  return {std::clamp(p.x, 0.0f, static_cast<float>(snakes_->width())),
+          std::clamp(p.y, 0.0f, static_cast<float>(snakes_->height()))};
+}
+
+// The traditional force is ∇f: the solver's V0 in the default mode, else built apart. On a
+// volume the snakes live on the slice shown, in the field's in-plane components.
+void SnakeSession::rebuildForImage() {
+  const GvfInput& plane = session_.planeInput();
+  const int w = plane.width, h = plane.height;
+  SnakeParams params = snakes_ ? snakes_->params() : SnakeParams::defaults();
+  Snapshot keep;
+  if (snakes_ && snakes_->width() == w && snakes_->height() == h) keep = snapshot();
+  snakes_ = std::make_unique<ParametricSnake>(session_.sharedContext(), w, h, params);
+  if (session_.v0Mode() == V0Mode::EdgeGradient)
+    edgeInput_ = plane;
+  else
+    edgeInput_ = buildGvfInput(session_.context(), session_.image(), session_.sigma(),
+                               V0Mode::EdgeGradient);
+  capture_ = std::make_unique<CaptureRange>(session_.sharedContext(), edgeInput_);
+  restore(keep);
+  if (keep.empty()) undo_.clear(), redo_.clear();
+  imageVersion_ = session_.imageVersion();
+  captureStale_ = true;
+}
+
+void SnakeSession::advanceFrame() {
+  if (session_.imageVersion() != imageVersion_) rebuildForImage();
+  snakes_->setFields(session_.planeField(), edgeInput_.v0);
+  if (running_ && snakes_->size() > 0) snakes_->step(frameIterations_);
+  refreshContours();
+  if (showCapture) {
+    const bool fieldMoved = session_.fieldVersion() != captureFieldVersion_;
+    if (captureStale_ || (fieldMoved && ++framesSinceCapture_ >= kCaptureEveryFrames))
+      computeCapture();
+  }
+}
+
+void SnakeSession::computeCapture() {
+  areaTrad_ = capture_->compute(edgeInput_.v0, captureParams);
+  std::vector<int> steps;
+  if (captureForce == SnakeForce::Traditional) steps = capture_->readSteps();
+  areaGvf_ = capture_->compute(session_.planeField(), captureParams);
+  if (captureForce == SnakeForce::Gvf) steps = capture_->readSteps();
+  auto rgb = captureMapRgb(steps, capture_->maxSteps());
+  captureRgba_.assign(steps.size() * 4, 0);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    std::copy_n(&rgb[3 * i], 3, &captureRgba_[4 * i]);
+    captureRgba_[4 * i + 3] = steps[i] >= 0 ? 150 : 0;  // uncaptured pixels stay see-through
+  }
+  ++captureVersion_;
+  captureStale_ = false;
+  captureFieldVersion_ = session_.fieldVersion();
+  framesSinceCapture_ = 0;
+}
+
+void SnakeSession::refreshContours() { contours_ = snakes_->contours(); }
+
+SnakeSession::Snapshot SnakeSession::snapshot() const {
+  Snapshot s;
+  for (const auto& c : contours_) s.push_back({c.points, c.force});
+  return s;
+}
+
+void SnakeSession::restore(const Snapshot& s) {
+  snakes_->clear();
+  for (const auto& saved : s) {
+    try {
+      snakes_->add(saved.points, saved.force);
+    } catch (const ParameterError&) {
+      // A collapsed snake cannot come back; the others still do.
+    }
+  }
+  refreshContours();
+}
+
+void SnakeSession::remember() {
+  undo_.push_back(snapshot());
+  if (undo_.size() > kUndoDepth) undo_.erase(undo_.begin());
+  redo_.clear();
+}
+
+bool SnakeSession::undo() {
+  if (undo_.empty()) return false;
+  redo_.push_back(snapshot());
+  restore(undo_.back());
+  undo_.pop_back();
+  return true;
+}
+
+bool SnakeSession::redo() {
+  if (redo_.empty()) return false;
+  undo_.push_back(snapshot());
+  restore(redo_.back());
+  redo_.pop_back();
+  return true;
+}
+
+void SnakeSession::addCircle(glm::vec2 centre, float radius) {
+  const auto p = snakes_->params();
+  auto pts = circleContour(centre.x, centre.y, std::max(radius, 1.0f), 0.5 * (p.dmin + p.dmax));
+  addPolygon(std::move(pts));
+}
+
+void SnakeSession::addPolygon(std::vector<glm::vec2> points) {
+  for (auto& q : points) q = clampToImage(q);
+  remember();
+  try {
+    snakes_->add(points, force_);
+  } catch (...) {
+    undo_.pop_back();
+    throw;
+  }
+  refreshContours();
+}
+
+void SnakeSession::beginNodeDrag() { remember(); }
+
+void SnakeSession::moveNode(int id, int node, glm::vec2 to) {
+  for (const auto& c : contours_) {
+    if (c.id != id || node < 0 || node >= static_cast<int>(c.points.size())) continue;
+    auto pts = c.points;
+    pts[node] = clampToImage(to);
+    snakes_->setPoints(id, pts);
+    refreshContours();
+    return;
+  }
+}
+
+void SnakeSession::remove(int id) {
+  remember();
+  snakes_->remove(id);
+  refreshContours();
+}
+
+void SnakeSession::clear() {
+  if (contours_.empty()) return;
+  remember();
+  snakes_->clear();
+  refreshContours();
+}
+
+void SnakeSession::seedGrid(int spacing, float radius) {
+  remember();
+  const int w = snakes_->width(), h = snakes_->height();
+  const auto p = snakes_->params();
+  for (float y = spacing * 0.5f; y < h; y += spacing)
+    for (float x = spacing * 0.5f; x < w; x += spacing)
+      if (x - radius >= 0 && y - radius >= 0 && x + radius <= w && y + radius <= h)
+        snakes_->add(circleContour(x, y, radius, std::min(p.dmax, 2 * p.dmin)), force_);
+  refreshContours();
+}
+
+void SnakeSession::setParams(const SnakeParams& p) {
+  snakes_->setParams(p);
+  refreshContours();
+}
+
+void SnakeSession::setForceOfAll(SnakeForce f) {
+  for (const auto& c : contours_) snakes_->setForce(c.id, f);
+  force_ = f;
+  refreshContours();
+}
+
+void SnakeSession::setFrameIterations(int n) {
+  validate(findSpec(snakeParamSpecs(), "snake-frame-iterations"), n);
+  frameIterations_ = n;
+}
+
+std::optional<SnakeSession::NodeHit> SnakeSession::nodeAt(glm::vec2 p, float maxDistance) const {
+  std::optional<NodeHit> best;
+  float bestD = maxDistance;
+  for (const auto& c : contours_)
+    for (std::size_t i = 0; i < c.points.size(); ++i) {
+      float d = glm::length(c.points[i] - p);
+      if (d <= bestD) bestD = d, best = NodeHit{c.id, static_cast<int>(i)};
+    }
+  return best;
+}
+
+std::optional<int> SnakeSession::snakeAt(glm::vec2 p, float maxDistance) const {
+  std::optional<int> best;
+  float bestD = maxDistance;
+  for (const auto& c : contours_)
+    for (std::size_t i = 0; i < c.points.size(); ++i) {
+      float d = segmentDistance(p, c.points[i], c.points[(i + 1) % c.points.size()]);
+      if (d <= bestD) bestD = d, best = c.id;
+    }
+  return best;
+}
+
+}  // namespace gvflab::viewer

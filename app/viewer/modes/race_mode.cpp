@@ -1,0 +1,169 @@
+#include "viewer/modes/race_mode.hpp"
+
+#include <imgui.h>
+
+#include <Qt>
+#include <algorithm>
+
+#include "viewer/ui/race_panel.hpp"
+
+namespace gvflab::viewer {
+namespace {
+constexpr int kCaptureEveryFrames = 30;  // the map follows every pixel: not every frame
+}  // namespace
+
+RaceMode::RaceMode(Session& session, const app::Options& options)
+    : session_(session), budgetMs_(session.device().isGpu ? 2.0 : 20.0) {
+  if (options.race) {
+    ErrorLog startup;
+    setEnabled(true, startup);
+    for (const auto& m : startup.messages()) pendingErrors_.push_back(m);
+  }
+}
+
+RaceMode::~RaceMode() = default;
+
+void RaceMode::rebuild() {
+  race_.reset();  // free the old pair first: the device may only hold one
+  race_ = std::make_unique<RaceSession>(session_);
+  race_->running = running_;
+  race_->budgetMs = budgetMs_;
+  captureFieldVersion_ = captureImageVersion_ = -1;
+  framesSinceCapture_ = kCaptureEveryFrames;
+}
+
+void RaceMode::setEnabled(bool on, ErrorLog& errors) {
+  if (on == enabled_) return;
+  if (on) {
+    if (!errors.guard("Starting the race", [&] { rebuild(); })) return;
+    sessionWasRunning_ = session_.running();
+    session_.setRunning(false);  // the race has the device to itself
+  } else {
+    race_.reset();
+    session_.setRunning(sessionWasRunning_);
+  }
+  enabled_ = on;
+}
+
+void RaceMode::advance(ErrorLog& errors) {
+  for (const auto& m : pendingErrors_) errors.add(m);
+  pendingErrors_.clear();
+  if (!enabled_) return;
+  if (!race_ || race_->inputVersion() != session_.inputVersion())
+    if (!errors.guard("Starting the race", [&] { rebuild(); })) {
+      setEnabled(false, errors);
+      return;
+    }
+  race_->running = running_;
+  race_->budgetMs = budgetMs_;
+  if (!errors.guard("Running the race", [&] { race_->advanceFrame(); })) running_ = false;
+  if (!showCapture_) return;
+  const bool moved = race_->fieldVersion() != captureFieldVersion_;
+  const bool newPlane = session_.imageVersion() != captureImageVersion_;
+  if (newPlane || (moved && ++framesSinceCapture_ >= kCaptureEveryFrames)) {
+    if (!errors.guard("Computing the capture ranges",
+                      [&] { race_->computeCapture(captureParams_); }))
+      showCapture_ = false;
+    captureFieldVersion_ = race_->fieldVersion();
+    captureImageVersion_ = session_.imageVersion();
+    framesSinceCapture_ = 0;
+  }
+}
+
+void RaceMode::draw(Renderer& renderer, const Viewport& area, int framebufferHeight,
+                    const LayerSettings& layers, float dpr, ErrorLog& errors) {
+  if (!enabled_ || !race_) return;
+  if (!view_ && !errors.guard("Setting up the race view",
+                              [&] { view_ = std::make_unique<RaceView>(session_.device()); }))
+    return;
+  // The window covers the bottom of the view; the maps take the rest.
+  const int below = static_cast<int>(windowHeight_ * dpr);
+  Viewport maps{area.x, area.y + below, area.width, std::max(area.height - below, 1)};
+  errors.guard("Drawing the race", [&] {
+    view_->upload(*race_, session_);
+    const int strip = static_cast<int>(24 * dpr);
+    view_->draw(renderer, maps, layers, strip, static_cast<int>(8 * dpr));
+    view_->drawCaptions(*race_, framebufferHeight, strip, dpr);
+  });
+}
+
+void RaceMode::drawWindow(ErrorLog& errors, float left, float width, float height) {
+  const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                 ImGuiWindowFlags_NoCollapse |
+                                 ImGuiWindowFlags_NoBringToFrontOnFocus;
+  if (!enabled_) {
+    windowHeight_ = 0;
+    ImGui::SetNextWindowPos(ImVec2(left + 10, height - 10), ImGuiCond_Always, ImVec2(0, 1));
+    ImGui::Begin("Race##toggle", nullptr,
+                 fixed | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoTitleBar);
+    bool on = false;
+    if (ImGui::Checkbox("Race: Euler vs multigrid", &on)) setEnabled(true, errors);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "Both solvers side by side on this image (or slice) with the same OpenCL time per "
+          "frame: their |V| maps, \xce\xb5, iterations and time, and \xce\xb5 against time.");
+    ImGui::End();
+    return;
+  }
+  windowHeight_ = std::clamp(0.42f * height, 250.0f, 440.0f);
+  ImGui::SetNextWindowPos(ImVec2(left, height - windowHeight_), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(width, windowHeight_), ImGuiCond_Always);
+  ImGui::Begin("Race: Euler vs multigrid, same OpenCL time per frame", nullptr, fixed);
+  bool on = true;
+  if (ImGui::Checkbox("race", &on) && !on) {
+    setEnabled(false, errors);
+    ImGui::End();
+    return;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button(running_ ? "Pause" : "Run", ImVec2(60, 0))) running_ = !running_;
+  ImGui::SameLine();
+  if (ImGui::Button("Restart")) errors.guard("Restarting the race", [&] { rebuild(); });
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Both solvers from V0 again, with the panel's current \xce\xbc, precision "
+        "and multigrid a, b, c.");
+  ImGui::SameLine();
+  ImGui::PushItemWidth(150);
+  float budget = static_cast<float>(budgetMs_);
+  if (ImGui::SliderFloat("ms / frame each", &budget, 0.1f, 200.0f, "%.1f",
+                         ImGuiSliderFlags_Logarithmic))
+    budgetMs_ = std::clamp(static_cast<double>(budget), 0.1, 200.0);
+  ImGui::PopItemWidth();
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "OpenCL time each solver's kernels get per frame. A multigrid iteration "
+        "longer than this runs every few frames; the time is paid back.");
+  ImGui::SameLine();
+  ImGui::Checkbox("capture range", &showCapture_);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Area from which a snake following each field reaches an edge (edge map "
+        ">= %.2f), on the plane shown; refreshed every %d frames.",
+        captureParams_.threshold, kCaptureEveryFrames);
+  if (race_) {
+    const GvfInput& plane = session_.planeInput();
+    ImGui::TextDisabled("\xce\xbc = %.4f for both (within Euler's bound), %s; %s", race_->mu(),
+                        precisionName(session_.precision()),
+                        session_.isVolume() ? "3D fields, the slice shown" : "2D");
+    drawRaceReadouts(*race_, static_cast<long>(plane.width) * plane.height);
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    drawRacePlot(*race_, ImVec2(avail.x, std::max(avail.y, 80.0f)));
+  }
+  ImGui::End();
+}
+
+bool RaceMode::key(int qtKey, ErrorLog& errors) {
+  if (!enabled_) return false;
+  if (qtKey == Qt::Key_Space) {
+    running_ = !running_;
+    return true;
+  }
+  if (qtKey == Qt::Key_R) {
+    errors.guard("Restarting the race", [&] { rebuild(); });
+    return true;
+  }
+  return false;
+}
+
+}  // namespace gvflab::viewer

@@ -1,0 +1,61 @@
+#pragma once
+// The viewer's race view: Euler and multigrid side by side on the session's image (or on the
+// slice shown of its volume) with the same OpenCL time per frame, their magnitude maps above,
+// and below them a window with the controls, the readouts and the live ε-against-time plot.
+// While it is on, the session's own solver is paused. Glue between RaceSession (compute),
+// RaceView (GL) and race_panel (ImGui); the window calls it at a few fixed points.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/options.hpp"
+#include "gvflab/capture_range.hpp"
+#include "viewer/model/race_session.hpp"
+#include "viewer/model/session.hpp"
+#include "viewer/render/race_view.hpp"
+#include "viewer/render/renderer.hpp"
+#include "viewer/ui/error_log.hpp"
+
+namespace gvflab::viewer {
+
+class RaceMode {
+ public:
+  RaceMode(Session& session, const app::Options& options);  // --race: on from the start
+  ~RaceMode();
+
+  bool enabled() const { return enabled_; }
+  void setEnabled(bool on, ErrorLog& errors);
+
+  // Once per frame: (re)builds the race when the session's input changed, steps it, and
+  // refreshes the capture areas now and then. Errors go to errors and pause the race.
+  void advance(ErrorLog& errors);
+  // The race window: docked under the maps when on, a small toggle when off. left, width,
+  // height: the view's extent in ImGui units.
+  void drawWindow(ErrorLog& errors, float left, float width, float height);
+  // The two maps in area (framebuffer pixels) above the window. GL context current.
+  void draw(Renderer& renderer, const Viewport& area, int framebufferHeight,
+            const LayerSettings& layers, float dpr, ErrorLog& errors);
+  // Space: run / pause the race, R: reset it. True when consumed (only when on).
+  bool key(int qtKey, ErrorLog& errors);
+
+  const RaceSession* race() const { return race_.get(); }
+  float windowHeight() const { return windowHeight_; }  // ImGui units; 0 when off
+
+ private:
+  void rebuild();
+  Session& session_;
+  bool enabled_ = false;
+  bool sessionWasRunning_ = false;
+  bool running_ = true;
+  double budgetMs_;
+  std::unique_ptr<RaceSession> race_;
+  std::unique_ptr<RaceView> view_;  // made on the first draw, when GL is current
+  bool showCapture_ = true;
+  CaptureParams captureParams_ = CaptureParams::defaults();
+  int framesSinceCapture_ = 0;
+  long captureFieldVersion_ = -1, captureImageVersion_ = -1;
+  float windowHeight_ = 0;
+  std::vector<std::string> pendingErrors_;  // from --race, before the panel exists
+};
+
+}  // namespace gvflab::viewer

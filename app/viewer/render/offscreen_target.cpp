@@ -1,0 +1,49 @@
+#include "viewer/render/offscreen_target.hpp"
+
+#include "gvflab/error.hpp"
+#include "viewer/render/gl_resources.hpp"
+#include "viewer/window/viewer_window.hpp"
+
+namespace gvflab::viewer {
+
+OffscreenTarget::OffscreenTarget(int width, int height) : width_(width), height_(height) {
+  surface_ = std::make_unique<QOffscreenSurface>();
+  surface_->setFormat(viewerSurfaceFormat());
+  surface_->create();
+  context_ = std::make_unique<QOpenGLContext>();
+  context_->setFormat(viewerSurfaceFormat());
+  if (!context_->create() || !context_->makeCurrent(surface_.get()) ||
+      context_->format().version() < qMakePair(3, 3))
+    throw DeviceError(
+        "No OpenGL 3.3 core context for offscreen rendering. Headless recording needs a display "
+        "server with OpenGL: run it under 'xvfb-run -a' (Debian package xvfb) on a machine "
+        "without X.");
+  fbo_ = std::make_unique<QOpenGLFramebufferObject>(width, height);
+  if (!fbo_->isValid()) throw DeviceError("Could not create a " + std::to_string(width) + "x" +
+                                          std::to_string(height) + " offscreen framebuffer.");
+}
+
+OffscreenTarget::~OffscreenTarget() {
+  context_->makeCurrent(surface_.get());
+  fbo_.reset();
+  context_->doneCurrent();
+}
+
+void OffscreenTarget::bind() {
+  context_->makeCurrent(surface_.get());
+  fbo_->bind();
+}
+
+void OffscreenTarget::readRgba(std::vector<std::uint8_t>& out) {
+  out.resize(static_cast<std::size_t>(width_) * height_ * 4);
+  auto& f = gl();
+  f.glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_->handle());
+  f.glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  f.glReadPixels(0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, out.data());
+}
+
+QImage OffscreenTarget::image() {
+  return fbo_->toImage(false).convertToFormat(QImage::Format_RGB888);
+}
+
+}  // namespace gvflab::viewer

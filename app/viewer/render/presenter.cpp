@@ -1,0 +1,125 @@
+#include "viewer/render/presenter.hpp"
+
+#include <chrono>
+#include <cmath>
+
+#include "gvflab/error.hpp"
+
+namespace gvflab::viewer {
+
+Presenter::~Presenter() = default;
+
+Presenter::Presenter(TransferChoice choice, cl::Context* sharingContext)
+    : choice_(std::move(choice)), texture_(makeTexture()), unpackBuffer_(makeBuffer()) {
+  if (choice_.path == TransferPath::ZeroCopy) {
+    if (!sharingContext) throw DeviceError("Zero-copy display needs a GL-sharing OpenCL context.");
+    sharingContext_ = *sharingContext;
+  }
+  auto& f = gl();
+  f.glBindTexture(GL_TEXTURE_2D, texture_.id());
+  // Nearest: each screen pixel shows one field sample, and |V| is not blurred by filtering.
+  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  f.glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+void Presenter::resize(int width, int height) {
+  auto& f = gl();
+  f.glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  f.glBindTexture(GL_TEXTURE_2D, texture_.id());
+  f.glTexImage2D(GL_TEXTURE_2D, 0, GL_RG32F, width, height, 0, GL_RG, GL_FLOAT, nullptr);
+  f.glBindTexture(GL_TEXTURE_2D, 0);
+  width_ = width;
+  height_ = height;
+  shared_.reset();
+  if (choice_.path == TransferPath::ZeroCopy) {
+    try {
+      // Wrapped once per size; OpenCL writes it every frame from then on.
+      shared_ = std::make_unique<SharedFieldTexture>(sharingContext_, texture_.id(), choice_.glEvent);
+    } catch (const Error& e) {
+      choice_ = {TransferPath::HostCopy, false, std::string("host copy (zero-copy failed: ") + e.what() + ")"};
+    }
+  }
+}
+
+void Presenter::readHost(cl::CommandQueue& queue, const cl::Buffer& field, int width, int height) {
+  host_.resize(static_cast<std::size_t>(width) * height * 2);
+  try {
+    queue.enqueueReadBuffer(field, CL_TRUE, 0, host_.size() * sizeof(float), host_.data());
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "reading the field for display");
+  }
+  updateMax();
+}
+
+void Presenter::updateMax() {
+  // The auto colour range needs max |V|; the data is in host memory, so it is one pass.
+  float max2 = 0;
+  for (std::size_t i = 0; i + 1 < host_.size(); i += 2) {
+    float m2 = host_[i] * host_[i] + host_[i + 1] * host_[i + 1];
+    if (m2 > max2) max2 = m2;
+  }
+  maxMagnitude_ = std::isfinite(max2) ? std::sqrt(max2) : 0.0f;
+}
+
+void Presenter::upload(cl::CommandQueue& queue, const cl::Buffer& field, int width, int height) {
+  auto start = std::chrono::steady_clock::now();
+  if (width != width_ || height != height_) resize(width, height);
+  if (shared_) {
+    try {
+      shared_->fill(queue, field, width, height);
+    } catch (const Error& e) {
+      // Keep showing the field: fall back to the host copy for good, and say why.
+      shared_.reset();
+      choice_ = {TransferPath::HostCopy, false, std::string("host copy (zero-copy failed: ") + e.what() + ")"};
+      uploadThroughHost(queue, field, width, height);
+    }
+    if (shared_ && uploads_ % kHostRefresh == 0) readHost(queue, field, width, height);
+  } else {
+    uploadThroughHost(queue, field, width, height);
+  }
+  lastMs_ =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  ++uploads_;
+  // Exponential mean over roughly the last 60 uploads.
+  double a = uploads_ < 60 ? 1.0 / uploads_ : 1.0 / 60;
+  meanMs_ += a * (lastMs_ - meanMs_);
+}
+
+void Presenter::uploadThroughHost(cl::CommandQueue& queue, const cl::Buffer& field, int width,
+                                  int height) {
+  auto& f = gl();
+  const std::size_t count = static_cast<std::size_t>(width) * height;
+  const auto bytes = static_cast<GLsizeiptr>(count * 2 * sizeof(float));
+
+  f.glBindBuffer(GL_PIXEL_UNPACK_BUFFER, unpackBuffer_.id());
+  // Orphaning gives fresh storage, so mapping never waits for last frame's upload.
+  f.glBufferData(GL_PIXEL_UNPACK_BUFFER, bytes, nullptr, GL_STREAM_DRAW);
+  void* mapped =
+      f.glMapBufferRange(GL_PIXEL_UNPACK_BUFFER, 0, bytes, GL_MAP_READ_BIT | GL_MAP_WRITE_BIT);
+  if (!mapped) {
+    f.glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    throw DeviceError("Could not map the OpenGL pixel buffer for the field upload.");
+  }
+  try {
+    queue.enqueueReadBuffer(field, CL_TRUE, 0, static_cast<std::size_t>(bytes), mapped);
+  } catch (const cl::Error& e) {
+    f.glUnmapBuffer(GL_PIXEL_UNPACK_BUFFER);
+    f.glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    rethrowClError(e, "reading the field for display");
+  }
+  const float* v = static_cast<const float*>(mapped);
+  host_.assign(v, v + 2 * count);  // kept for the cursor readout and the streamlines
+  updateMax();
+  f.glUnmapBuffer(GL_PIXEL_UNPACK_BUFFER);
+
+  f.glBindTexture(GL_TEXTURE_2D, texture_.id());
+  f.glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  f.glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, height, GL_RG, GL_FLOAT, nullptr);
+  f.glBindTexture(GL_TEXTURE_2D, 0);
+  f.glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+}
+
+}  // namespace gvflab::viewer

@@ -1,0 +1,62 @@
+#pragma once
+// Moves the solver's field from OpenCL to the GL texture the renderer samples, by the path
+// chooseTransfer (gl_sharing.hpp) picked at run time: zero-copy (OpenCL writes the texture,
+// made once per field size) or a host copy (clEnqueueReadBuffer straight into a mapped
+// pixel-unpack buffer, then glTexSubImage2D into an RG32F texture made once per field size).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gvflab/cl.hpp"
+#include "gvflab/device.hpp"
+#include "viewer/render/gl_resources.hpp"
+#include "viewer/render/gl_sharing.hpp"
+#include "viewer/render/renderer.hpp"
+
+namespace gvflab::viewer {
+
+class Presenter {
+ public:
+  // GL context current. A ZeroCopy choice needs sharingContext: the OpenCL context created
+  // with glSharingProperties for this GL context.
+  explicit Presenter(TransferChoice choice, cl::Context* sharingContext = nullptr);
+  explicit Presenter(const DeviceInfo& device) : Presenter(chooseTransfer(device)) {}
+  ~Presenter();
+  Presenter(const Presenter&) = delete;
+  Presenter& operator=(const Presenter&) = delete;
+
+  // Copies field (float2 interleaved, width * height) into the texture; blocks until done.
+  // Throws DeviceError when OpenCL fails.
+  void upload(cl::CommandQueue& queue, const cl::Buffer& field, int width, int height);
+
+  FieldTextureRef texture() const { return {texture_.id(), width_, height_}; }
+  const TransferChoice& choice() const { return choice_; }
+  double lastTransferMs() const { return lastMs_; }
+  double meanTransferMs() const { return meanMs_; }
+  // max |V| of the last uploaded field, found while it passes through host memory (zero-copy:
+  // refreshed from a read-back every kHostRefresh uploads).
+  float maxMagnitude() const { return maxMagnitude_; }
+  // The field in host memory (float2 per pixel) for the cursor readout and the streamlines;
+  // same refresh rule as maxMagnitude().
+  const std::vector<float>& hostField() const { return host_; }
+  static constexpr int kHostRefresh = 16;
+
+ private:
+  void resize(int width, int height);
+  void uploadThroughHost(cl::CommandQueue& queue, const cl::Buffer& field, int width, int height);
+  void readHost(cl::CommandQueue& queue, const cl::Buffer& field, int width, int height);
+  void updateMax();
+
+  TransferChoice choice_;
+  cl::Context sharingContext_;
+  std::unique_ptr<SharedFieldTexture> shared_;
+  std::vector<float> host_;
+  GlTexture texture_;
+  GlBuffer unpackBuffer_;
+  int width_ = 0, height_ = 0;
+  double lastMs_ = 0, meanMs_ = 0;
+  long uploads_ = 0;
+  float maxMagnitude_ = 0;
+};
+
+}  // namespace gvflab::viewer

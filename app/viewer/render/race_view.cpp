@@ -1,0 +1,71 @@
+#include "viewer/render/race_view.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "viewer/ui/race_panel.hpp"
+
+namespace gvflab::viewer {
+
+std::array<Viewport, 2> splitSideBySide(const Viewport& area, int gap) {
+  const int w = std::max((area.width - gap) / 2, 1);
+  return {Viewport{area.x, area.y, w, area.height},
+          Viewport{area.x + area.width - w, area.y, w, area.height}};
+}
+
+RaceView::RaceView(const DeviceInfo& device) {
+  for (auto& p : presenters_) p = std::make_unique<Presenter>(device);
+}
+
+void RaceView::upload(RaceSession& race, Session& session) {
+  if (&race == shownRace_ && race.fieldVersion() == shownField_ &&
+      session.imageVersion() == shownImage_)
+    return;
+  const GvfInput& plane = session.planeInput();
+  for (int i = 0; i < 2; ++i)
+    presenters_[i]->upload(session.context().queue(), race.planeField(i), plane.width,
+                           plane.height);
+  shownRace_ = &race;
+  shownField_ = race.fieldVersion();
+  shownImage_ = session.imageVersion();
+}
+
+float RaceView::draw(Renderer& renderer, const Viewport& area, const LayerSettings& layers,
+                     int captionStrip, int gap) {
+  Viewport maps{area.x, area.y + captionStrip, area.width, std::max(area.height - captionStrip, 1)};
+  viewports_ = splitSideBySide(maps, gap);
+  const float range = layers.autoRange
+                          ? std::max(presenters_[0]->maxMagnitude(), presenters_[1]->maxMagnitude())
+                          : layers.fixedRangeMax;
+  for (int i = 0; i < 2; ++i) {
+    const Viewport& v = viewports_[i];
+    const FieldTextureRef field = presenters_[i]->texture();
+    ViewTransform view;  // fitted: both maps at the same scale, side by side
+    view.viewSize = {static_cast<float>(v.width), static_cast<float>(v.height)};
+    view.imageSize = {static_cast<float>(field.width), static_cast<float>(field.height)};
+    renderer.draw(v, view, layers, field, std::max(range, 1e-12f));
+  }
+  return range;
+}
+
+void RaceView::drawCaptions(const RaceSession& race, int framebufferHeight, int captionStrip,
+                            float dpr) const {
+  ImDrawList* captions = ImGui::GetBackgroundDrawList();
+  for (int i = 0; i < 2; ++i) {
+    const Viewport& v = viewports_[i];
+    char text[96];
+    const RaceLane& lane = race.lane(i);
+    std::snprintf(text, sizeof text, "%s: %ld iterations, %.0f ms",
+                  i == RaceSession::kEuler ? "Euler" : "multigrid", lane.solver->iterations(),
+                  lane.budget.totalMs());
+    // Centred in the strip under the map; ImGui's y runs down, GL's viewport y up.
+    const ImVec2 size = ImGui::CalcTextSize(text);
+    const ImVec2 at((v.x + 0.5f * v.width) / dpr - 0.5f * size.x,
+                    (framebufferHeight - v.y + 0.5f * captionStrip) / dpr - 0.5f * size.y);
+    captions->AddText(at, raceLaneColor(i), text);
+  }
+}
+
+}  // namespace gvflab::viewer

@@ -1,0 +1,124 @@
+#include "viewer/render/snake_layer.hpp"
+
+#include <algorithm>
+
+namespace gvflab::viewer {
+namespace {
+// Moving: orange; converged: green; the draft: white; highlighted: brighter.
+constexpr float kMoving[4] = {1.0f, 0.55f, 0.1f, 1.0f};
+constexpr float kConverged[4] = {0.25f, 0.95f, 0.35f, 1.0f};
+constexpr float kDraft[4] = {1.0f, 1.0f, 1.0f, 0.9f};
+constexpr float kOutline[4] = {0.0f, 0.0f, 0.0f, 0.7f};
+
+GLint uniform(GLuint program, const char* name) { return gl().glGetUniformLocation(program, name); }
+}  // namespace
+
+SnakeLayer::SnakeLayer()
+    : lineProgram_(makeProgram("snake.vert.glsl", "snake.frag.glsl")),
+      captureProgram_(makeProgram("image_quad.vert.glsl", "capture.frag.glsl")),
+      vao_(makeVertexArray()),
+      quadVao_(makeVertexArray()),
+      vbo_(makeBuffer()),
+      captureTexture_(makeTexture()) {
+  auto& f = gl();
+  f.glBindVertexArray(vao_.id());
+  f.glBindBuffer(GL_ARRAY_BUFFER, vbo_.id());
+  f.glEnableVertexAttribArray(0);
+  f.glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), nullptr);
+  f.glBindVertexArray(0);
+  f.glBindBuffer(GL_ARRAY_BUFFER, 0);
+  f.glBindTexture(GL_TEXTURE_2D, captureTexture_.id());
+  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  f.glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+void SnakeLayer::setCapture(const std::vector<unsigned char>& rgba, int width, int height) {
+  if (rgba.size() != static_cast<std::size_t>(width) * height * 4) return;
+  auto& f = gl();
+  f.glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  f.glBindTexture(GL_TEXTURE_2D, captureTexture_.id());
+  f.glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  if (width != captureWidth_ || height != captureHeight_) {
+    f.glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                   rgba.data());
+    captureWidth_ = width;
+    captureHeight_ = height;
+  } else {
+    f.glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE,
+                      rgba.data());
+  }
+  f.glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  f.glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+void SnakeLayer::drawStrip(GLenum mode, const std::vector<glm::vec2>& pts, const float color[4],
+                           float pointSize, bool round) {
+  if (pts.empty()) return;
+  auto& f = gl();
+  GLuint p = lineProgram_.id();
+  f.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(pts.size() * sizeof(glm::vec2)),
+                 pts.data(), GL_STREAM_DRAW);
+  f.glUniform4f(uniform(p, "uColor"), color[0], color[1], color[2], color[3]);
+  f.glUniform1f(uniform(p, "uPointSize"), pointSize);
+  f.glUniform1i(uniform(p, "uRound"), round ? 1 : 0);
+  f.glDrawArrays(mode, 0, static_cast<GLsizei>(pts.size()));
+}
+
+void SnakeLayer::draw(const Viewport& viewport, const ViewTransform& view,
+                      const SnakeDrawing& snakes, bool showCapture, float captureOpacity) {
+  auto& f = gl();
+  f.glViewport(viewport.x, viewport.y, viewport.width, viewport.height);
+  f.glEnable(GL_SCISSOR_TEST);
+  f.glScissor(viewport.x, viewport.y, viewport.width, viewport.height);
+  f.glEnable(GL_BLEND);
+  f.glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+  const auto m = view.imageToNdc();
+
+  if (showCapture && captureWidth_ > 0) {
+    GLuint p = captureProgram_.id();
+    f.glUseProgram(p);
+    f.glActiveTexture(GL_TEXTURE0);
+    f.glBindTexture(GL_TEXTURE_2D, captureTexture_.id());
+    f.glUniform1i(uniform(p, "uCapture"), 0);
+    f.glUniform1f(uniform(p, "uOpacity"), captureOpacity);
+    f.glUniform2f(uniform(p, "uImageSize"), view.imageSize.x, view.imageSize.y);
+    f.glUniform4f(uniform(p, "uImageToNdc"), m[0], m[1], m[2], m[3]);
+    f.glBindVertexArray(quadVao_.id());
+    f.glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    f.glBindTexture(GL_TEXTURE_2D, 0);
+  }
+
+  GLuint p = lineProgram_.id();
+  f.glUseProgram(p);
+  f.glUniform4f(uniform(p, "uImageToNdc"), m[0], m[1], m[2], m[3]);
+  f.glEnable(GL_PROGRAM_POINT_SIZE);
+  f.glBindVertexArray(vao_.id());
+  f.glBindBuffer(GL_ARRAY_BUFFER, vbo_.id());
+  // Dots shrink when zoomed out so dense snakes stay readable.
+  const float dot = std::clamp(view.pixelsPerImagePixel() * 1.2f, 2.0f, 6.0f);
+  if (snakes.contours) {
+    for (const auto& c : *snakes.contours) {
+      const float* color = c.id == snakes.highlightId ? kDraft
+                           : c.converged()              ? kConverged
+                                                        : kMoving;
+      drawStrip(GL_LINE_LOOP, c.points, color, 1, false);
+      if (snakes.showNodes) {
+        drawStrip(GL_POINTS, c.points, kOutline, dot + 2, true);
+        drawStrip(GL_POINTS, c.points, color, dot, true);
+      }
+    }
+  }
+  if (snakes.draft.size() >= 2) drawStrip(GL_LINE_STRIP, snakes.draft, kDraft, 1, false);
+  if (!snakes.draft.empty()) drawStrip(GL_POINTS, snakes.draft, kDraft, dot + 1, true);
+  f.glDisable(GL_PROGRAM_POINT_SIZE);
+  f.glDisable(GL_SCISSOR_TEST);
+  f.glDisable(GL_BLEND);
+  f.glBindBuffer(GL_ARRAY_BUFFER, 0);
+  f.glBindVertexArray(0);
+  f.glUseProgram(0);
+}
+
+}  // namespace gvflab::viewer

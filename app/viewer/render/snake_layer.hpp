@@ -1,0 +1,45 @@
+#pragma once
+// Draws the snakes over the field layers: each contour as a closed polyline with node dots,
+// coloured by state (moving / converged), the contour being drawn by hand, and the
+// capture-range overlay. GL objects are made once; the vertex buffer is refilled per frame.
+#include <vector>
+
+#include <glm/vec2.hpp>
+
+#include "gvflab/parametric_snake.hpp"
+#include "viewer/render/gl_resources.hpp"
+#include "viewer/render/renderer.hpp"
+#include "viewer/render/view_transform.hpp"
+
+namespace gvflab::viewer {
+
+struct SnakeDrawing {
+  const std::vector<SnakeContour>* contours = nullptr;
+  std::vector<glm::vec2> draft;  // the polygon or circle being placed (open polyline)
+  bool showNodes = true;
+  int highlightId = 0;  // snake under the mouse (0: none)
+};
+
+class SnakeLayer {
+ public:
+  SnakeLayer();  // GL context current; throws DeviceError on shader errors
+
+  // RGBA8 width x height; reallocates only when the size changes.
+  void setCapture(const std::vector<unsigned char>& rgba, int width, int height);
+  void draw(const Viewport& viewport, const ViewTransform& view, const SnakeDrawing& snakes,
+            bool showCapture, float captureOpacity);
+
+ private:
+  void drawStrip(GLenum mode, const std::vector<glm::vec2>& pts, const float color[4],
+                 float pointSize, bool round);
+
+  GlProgram lineProgram_;
+  GlProgram captureProgram_;
+  GlVertexArray vao_;
+  GlVertexArray quadVao_;
+  GlBuffer vbo_;
+  GlTexture captureTexture_;
+  int captureWidth_ = 0, captureHeight_ = 0;
+};
+
+}  // namespace gvflab::viewer

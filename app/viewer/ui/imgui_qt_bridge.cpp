@@ -1,0 +1,190 @@
+#include "viewer/ui/imgui_qt_bridge.hpp"
+
+#include <imgui.h>
+
+#include <QClipboard>
+#include <QFile>
+#include <QGuiApplication>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QWheelEvent>
+#include <QWidget>
+#include <cfloat>
+#include <iterator>
+#include <string>
+
+namespace gvflab::viewer {
+namespace {
+
+// Qt codes Latin-1 keys by their character (< 256); the rest go to 256 + their row here, so
+// every key has an index in io.KeysDown[512].
+constexpr struct {
+  int qt;
+  ImGuiKey imgui;
+} kSpecialKeys[] = {
+    {Qt::Key_Tab, ImGuiKey_Tab},           {Qt::Key_Left, ImGuiKey_LeftArrow},
+    {Qt::Key_Right, ImGuiKey_RightArrow},  {Qt::Key_Up, ImGuiKey_UpArrow},
+    {Qt::Key_Down, ImGuiKey_DownArrow},    {Qt::Key_PageUp, ImGuiKey_PageUp},
+    {Qt::Key_PageDown, ImGuiKey_PageDown}, {Qt::Key_Home, ImGuiKey_Home},
+    {Qt::Key_End, ImGuiKey_End},           {Qt::Key_Insert, ImGuiKey_Insert},
+    {Qt::Key_Delete, ImGuiKey_Delete},     {Qt::Key_Backspace, ImGuiKey_Backspace},
+    {Qt::Key_Return, ImGuiKey_Enter},      {Qt::Key_Escape, ImGuiKey_Escape},
+    {Qt::Key_Enter, ImGuiKey_KeyPadEnter}, {Qt::Key_Backtab, ImGuiKey_COUNT},
+};
+
+int keyIndex(int qtKey) {
+  if (qtKey >= 0 && qtKey < 256) return qtKey;
+  for (int i = 0; i < static_cast<int>(std::size(kSpecialKeys)); ++i)
+    if (kSpecialKeys[i].qt == qtKey) return 256 + i;
+  return -1;
+}
+
+int mouseButton(Qt::MouseButton b) {
+  switch (b) {
+    case Qt::LeftButton:
+      return 0;
+    case Qt::RightButton:
+      return 1;
+    case Qt::MiddleButton:
+      return 2;
+    default:
+      return -1;
+  }
+}
+
+void setModifiers(ImGuiIO& io, Qt::KeyboardModifiers m) {
+  io.KeyCtrl = m & Qt::ControlModifier;
+  io.KeyShift = m & Qt::ShiftModifier;
+  io.KeyAlt = m & Qt::AltModifier;
+  io.KeySuper = m & Qt::MetaModifier;
+}
+
+std::string& clipboardText() {
+  static std::string text;
+  return text;
+}
+
+}  // namespace
+
+void ImGuiQtBridge::setup(float fontPixels) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.BackendPlatformName = "gvflab_qt";
+  io.BackendFlags |= ImGuiBackendFlags_HasMouseCursors;
+  io.IniFilename = nullptr;  // layout is fixed by the viewer, nothing to remember
+  for (int i = 0; i < static_cast<int>(std::size(kSpecialKeys)); ++i)
+    if (kSpecialKeys[i].imgui != ImGuiKey_COUNT) io.KeyMap[kSpecialKeys[i].imgui] = 256 + i;
+  io.KeyMap[ImGuiKey_Space] = ' ';
+  io.KeyMap[ImGuiKey_A] = 'A';
+  io.KeyMap[ImGuiKey_C] = 'C';
+  io.KeyMap[ImGuiKey_V] = 'V';
+  io.KeyMap[ImGuiKey_X] = 'X';
+  io.KeyMap[ImGuiKey_Y] = 'Y';
+  io.KeyMap[ImGuiKey_Z] = 'Z';
+
+  io.SetClipboardTextFn = [](void*, const char* text) {
+    QGuiApplication::clipboard()->setText(QString::fromUtf8(text));
+  };
+  io.GetClipboardTextFn = [](void*) -> const char* {
+    clipboardText() = QGuiApplication::clipboard()->text().toStdString();
+    return clipboardText().c_str();
+  };
+
+  // A scalable font with the Greek letters of μ, σ, ε; ImGui's built-in one otherwise.
+  static const ImWchar ranges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2000, 0x206F, 0x2190,
+                                   0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
+  for (const char* path :
+       {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf",
+        "/usr/share/fonts/dejavu/DejaVuSans.ttf"}) {
+    if (QFile::exists(path) && io.Fonts->AddFontFromFileTTF(path, fontPixels, nullptr, ranges))
+      return;
+  }
+  io.Fonts->AddFontDefault();
+}
+
+void ImGuiQtBridge::handleEvent(const QEvent* event) {
+  ImGuiIO& io = ImGui::GetIO();
+  switch (event->type()) {
+    case QEvent::MouseMove:
+    case QEvent::MouseButtonPress:
+    case QEvent::MouseButtonDblClick:
+    case QEvent::MouseButtonRelease: {
+      const auto* e = static_cast<const QMouseEvent*>(event);
+      io.MousePos =
+          ImVec2(static_cast<float>(e->position().x()), static_cast<float>(e->position().y()));
+      int b = mouseButton(e->button());
+      if (b >= 0 && event->type() != QEvent::MouseMove)
+        io.MouseDown[b] = event->type() != QEvent::MouseButtonRelease;
+      setModifiers(io, e->modifiers());
+      break;
+    }
+    case QEvent::Wheel: {
+      const auto* e = static_cast<const QWheelEvent*>(event);
+      io.MouseWheel += static_cast<float>(e->angleDelta().y()) / 120.0f;
+      io.MouseWheelH += static_cast<float>(e->angleDelta().x()) / 120.0f;
+      break;
+    }
+    case QEvent::Leave:
+      io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+      break;
+    case QEvent::KeyPress:
+    case QEvent::KeyRelease: {
+      const auto* e = static_cast<const QKeyEvent*>(event);
+      bool down = event->type() == QEvent::KeyPress;
+      int index = keyIndex(e->key());
+      if (index >= 0) io.KeysDown[index] = down;
+      setModifiers(io, e->modifiers());
+      if (down)
+        for (QChar c : e->text())
+          if (c.isPrint()) io.AddInputCharacterUTF16(c.unicode());
+      break;
+    }
+    case QEvent::FocusIn:
+    case QEvent::FocusOut:
+      io.AddFocusEvent(event->type() == QEvent::FocusIn);
+      break;
+    default:
+      break;
+  }
+}
+
+void ImGuiQtBridge::newFrame(int width, int height, float devicePixelRatio, float deltaSeconds) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
+  io.DisplayFramebufferScale = ImVec2(devicePixelRatio, devicePixelRatio);
+  io.DeltaTime = deltaSeconds > 0 ? deltaSeconds : 1.0f / 60.0f;
+}
+
+void ImGuiQtBridge::applyCursor(QWidget* widget) {
+  Qt::CursorShape shape = Qt::ArrowCursor;
+  switch (ImGui::GetMouseCursor()) {
+    case ImGuiMouseCursor_TextInput:
+      shape = Qt::IBeamCursor;
+      break;
+    case ImGuiMouseCursor_ResizeAll:
+      shape = Qt::SizeAllCursor;
+      break;
+    case ImGuiMouseCursor_ResizeNS:
+      shape = Qt::SizeVerCursor;
+      break;
+    case ImGuiMouseCursor_ResizeEW:
+      shape = Qt::SizeHorCursor;
+      break;
+    case ImGuiMouseCursor_ResizeNESW:
+      shape = Qt::SizeBDiagCursor;
+      break;
+    case ImGuiMouseCursor_ResizeNWSE:
+      shape = Qt::SizeFDiagCursor;
+      break;
+    case ImGuiMouseCursor_Hand:
+      shape = Qt::PointingHandCursor;
+      break;
+    case ImGuiMouseCursor_NotAllowed:
+      shape = Qt::ForbiddenCursor;
+      break;
+    default:
+      break;
+  }
+  if (widget->cursor().shape() != shape) widget->setCursor(shape);
+}
+
+}  // namespace gvflab::viewer

@@ -1,0 +1,42 @@
+#pragma once
+// The ImGui side of the viewer: the control and readout panel on the left, the layer panel
+// with the colormap legend on the right. Parameter ranges and help come from gvfParamSpecs().
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "viewer/model/session.hpp"
+#include "viewer/render/renderer.hpp"
+#include "viewer/ui/error_log.hpp"
+
+namespace gvflab::viewer {
+
+struct FrameReadouts {
+  double frameMs = 0;  // wall time between frames
+  double framesPerSecond = 0;
+  double transferLastMs = 0;  // CL -> GL
+  double transferMeanMs = 0;
+  std::string transferPath;  // "host copy (...)" or "zero-copy (...)"
+  float rangeMax = 0;        // |V| at the top of the colour range
+};
+
+// What the panel asks the window to do (things that need Qt or the view).
+struct PanelRequests {
+  bool openFileDialog = false;
+  bool fitView = false;
+  std::optional<std::string> phantom;
+};
+
+// Logical pixels; the view (image and layers) fills the space between the two panels.
+inline constexpr float kPanelWidth = 360.0f;         // left: image, solver, readouts
+inline constexpr float kDisplayPanelWidth = 262.0f;  // right: layers and the legend
+
+// extraSections: more collapsing sections (recording, devices, pace), drawn after the readouts.
+void drawPanel(Session& session, LayerSettings& layers, const FrameReadouts& readouts,
+               ErrorLog& errors, PanelRequests& requests, float displayHeight,
+               const std::function<void()>& extraSections = {});
+
+// The layer controls and the colormap legend (|V| ticks), right of the view.
+void drawDisplayPanel(LayerSettings& layers, float rangeMax, float left, float displayHeight);
+
+}  // namespace gvflab::viewer

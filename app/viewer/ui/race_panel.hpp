@@ -1,0 +1,17 @@
+#pragma once
+// ImGui parts of the race view: the readouts table (ε, iterations, OpenCL time, capture
+// area per solver) and the live plot of log10 ε against cumulative OpenCL time, one line per
+// solver (the multigrid paper's Fig. 6). ImGui 1.86's PlotLines draws one series, so the
+// plot is drawn with the window's draw list.
+#include <imgui.h>
+
+#include "viewer/model/race_session.hpp"
+
+namespace gvflab::viewer {
+
+ImU32 raceLaneColor(int lane);  // Euler orange, multigrid blue
+
+void drawRaceReadouts(const RaceSession& race, long planePixels);
+void drawRacePlot(const RaceSession& race, ImVec2 size);
+
+}  // namespace gvflab::viewer

@@ -1,0 +1,127 @@
+#include "viewer/ui/recording_control.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <iostream>
+
+#include "viewer/render/gl_resources.hpp"
+
+namespace gvflab::viewer {
+
+RecordingControl::~RecordingControl() {
+  if (recorder_) std::cerr << "gvflab: " << stop() << "\n";  // the window is gone: say it here
+}
+
+void RecordingControl::start(const std::string& path, int width, int height, bool deterministic,
+                             int fps, int stepsPerFrame) {
+  record::EncoderSettings s;
+  s.path = path;
+  s.format = record::formatForPath(path);
+  s.width = width;
+  s.height = height;
+  s.fps = fps;
+  recorder_ = std::make_unique<record::Recorder>(s, deterministic);
+  deterministic_ = deterministic;
+  frameIndex_ = 0;
+  lastPts_ = -1;
+  lastMessage_.clear();
+  if (deterministic) {
+    // Fixed steps per recorded frame: the frame budget would make frames depend on timing.
+    savedBudget_ = session_.frameBudgetMs();
+    savedIterations_ = session_.iterationsPerFrame();
+    session_.setFrameBudgetMs(0);
+    session_.setIterationsPerFrame(stepsPerFrame);
+  }
+}
+
+std::string RecordingControl::stop() {
+  if (!recorder_) return lastMessage_;
+  lastMessage_ = recorder_->stop();
+  recorder_.reset();
+  if (deterministic_) {
+    session_.setIterationsPerFrame(savedIterations_);
+    session_.setFrameBudgetMs(savedBudget_);
+  }
+  return lastMessage_;
+}
+
+void RecordingControl::capture(const Viewport& rect, ErrorLog& errors) {
+  if (!recorder_) return;
+  if (recorder_->failed()) {
+    errors.add("Recording: " + stop());
+    return;
+  }
+  long pts = frameIndex_++;
+  if (!recorder_->deterministic()) {
+    // Live: stamp by wall time, so the video plays at the speed it was seen.
+    pts = static_cast<long>(std::floor(recorder_->status().elapsedSeconds * recorder_->fps()));
+    if (pts <= lastPts_) return;
+  }
+  lastPts_ = pts;
+  const int w = recorder_->width(), h = recorder_->height();
+  // The window may have been resized since the start: keep the size, pad or crop.
+  const int rw = std::min(w, rect.width), rh = std::min(h, rect.height);
+  pixels_.resize(static_cast<std::size_t>(rw) * rh * 4);
+  auto& f = gl();
+  f.glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  f.glReadPixels(rect.x, rect.y + rect.height - rh, rw, rh, GL_RGBA, GL_UNSIGNED_BYTE,
+                 pixels_.data());
+  std::vector<std::uint8_t> frame(static_cast<std::size_t>(w) * h * 4, 0);
+  // Bottom-up rows; align the top rows of the view with the top of the frame.
+  for (int y = 0; y < rh; ++y)
+    std::memcpy(&frame[(static_cast<std::size_t>(h - rh + y) * w) * 4],
+                &pixels_[static_cast<std::size_t>(y) * rw * 4], static_cast<std::size_t>(rw) * 4);
+  for (std::size_t i = 3; i < frame.size(); i += 4) frame[i] = 255;
+  recorder_->push(std::move(frame), /*bottomUp=*/true, pts);
+}
+
+void RecordingControl::drawSection(ErrorLog& errors, int viewWidth, int viewHeight,
+                                   int windowWidth, int windowHeight) {
+  static const char* kFormats[] = {"MP4 (H.264)", "WebM (VP9)", "PNG sequence"};
+  static const char* kExtensions[] = {".mp4", ".webm", "/"};
+  if (recorder_) {
+    const record::RecordingStatus st = recorder_->status();
+    const int seconds = static_cast<int>(st.elapsedSeconds);
+    ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "\xe2\x97\x8f REC");
+    ImGui::SameLine();
+    ImGui::Text("%02d:%02d  %s  %ld frames%s", seconds / 60, seconds % 60,
+                record::formatBytes(st.bytes).c_str(), st.framesWritten,
+                recorder_->deterministic() ? "" : " (live)");
+    ImGui::TextWrapped("%s", st.path.c_str());
+    if (st.framesDropped > 0) ImGui::Text("%ld frames dropped (encoder too slow)", st.framesDropped);
+    if (ImGui::Button("Stop recording", ImVec2(-1, 0))) stop();
+    return;
+  }
+  if (ImGui::Combo("Format", &formatIndex_, kFormats, 3)) {
+    // Keep the name, change the extension.
+    std::string p = path_;
+    for (const char* ext : kExtensions) {
+      std::string e = ext;
+      if (p.size() >= e.size() && p.compare(p.size() - e.size(), e.size(), e) == 0) {
+        p.resize(p.size() - e.size());
+        break;
+      }
+    }
+    p += kExtensions[formatIndex_];
+    std::snprintf(path_, sizeof path_, "%s", p.c_str());
+  }
+  ImGui::InputText("File", path_, sizeof path_);
+  ImGui::Checkbox("With the panels", &withPanel_);
+  ImGui::Checkbox("Deterministic", &deterministic_);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Fixed solver iterations per recorded frame and a fixed frame rate: the "
+                      "same input and parameters give the same frames.");
+  if (deterministic_) ImGui::SliderInt("Steps/frame", &stepsPerFrame_, 1, 500);
+  ImGui::SliderInt("FPS", &fps_, 10, 60);
+  if (ImGui::Button("Start recording", ImVec2(-1, 0))) {
+    const int w = withPanel_ ? windowWidth : viewWidth, h = withPanel_ ? windowHeight : viewHeight;
+    errors.guard("Starting the recording",
+                 [&] { start(path_, w, h, deterministic_, fps_, stepsPerFrame_); });
+  }
+  if (!lastMessage_.empty()) ImGui::TextWrapped("%s", lastMessage_.c_str());
+}
+
+}  // namespace gvflab::viewer

@@ -1,0 +1,56 @@
+#pragma once
+// Recording from the window: the panel section (start/stop, format, deterministic mode,
+// elapsed time, file size) and the per-frame capture of the view or the whole window.
+// Encoding runs on the recorder's thread; the capture is one glReadPixels per frame.
+#include <memory>
+#include <string>
+
+#include "record/recorder.hpp"
+#include "viewer/model/session.hpp"
+#include "viewer/render/renderer.hpp"
+#include "viewer/ui/error_log.hpp"
+
+namespace gvflab::viewer {
+
+class RecordingControl {
+ public:
+  explicit RecordingControl(Session& session) : session_(session) {}
+  ~RecordingControl();  // a window closed while recording still leaves a finished file
+
+  // Starts recording to path (throws RecordingError/ParameterError). width x height is the
+  // size of what capture() will read. deterministic: stepsPerFrame solver iterations per frame
+  // and every frame recorded at fps; otherwise frames are stamped by wall time.
+  void start(const std::string& path, int width, int height, bool deterministic, int fps,
+             int stepsPerFrame);
+  // Stops and returns the message for the user (also kept in lastMessage()).
+  std::string stop();
+  bool active() const { return recorder_ != nullptr; }
+  bool withPanel() const { return withPanel_; }
+
+  // After the frame is drawn: reads rect (framebuffer pixels, GL origin bottom-left) of the
+  // bound framebuffer and queues it. Stops (with the reason in errors) when the encoder failed.
+  void capture(const Viewport& rect, ErrorLog& errors);
+
+  // The "Recording" section of the left panel.
+  void drawSection(ErrorLog& errors, int viewWidth, int viewHeight, int windowWidth,
+                   int windowHeight);
+  const std::string& lastMessage() const { return lastMessage_; }
+
+ private:
+  Session& session_;
+  std::unique_ptr<record::Recorder> recorder_;
+  bool withPanel_ = false;
+  bool deterministic_ = true;
+  int stepsPerFrame_ = 20;
+  int fps_ = 30;
+  int formatIndex_ = 0;  // mp4, webm, png
+  char path_[512] = "gvflab-recording.mp4";
+  long frameIndex_ = 0;
+  long lastPts_ = -1;
+  double savedBudget_ = 0;
+  int savedIterations_ = 0;
+  std::string lastMessage_;
+  std::vector<std::uint8_t> pixels_;
+};
+
+}  // namespace gvflab::viewer

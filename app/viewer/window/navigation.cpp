@@ -1,0 +1,76 @@
+#include "viewer/window/navigation.hpp"
+
+#include <imgui.h>
+
+#include <Qt>
+#include <cmath>
+
+namespace gvflab::viewer {
+
+bool navigationKey(ViewTransform& view, int qtKey) {
+  const Vec2 centre{view.viewSize.x / 2, view.viewSize.y / 2};
+  const float step = 0.1f * std::max(view.viewSize.x, view.viewSize.y);
+  switch (qtKey) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+      view.zoomAround(centre, 1.25f);
+      return true;
+    case Qt::Key_Minus:
+      view.zoomAround(centre, 1 / 1.25f);
+      return true;
+    case Qt::Key_Left:
+      view.pan.x += step;
+      return true;
+    case Qt::Key_Right:
+      view.pan.x -= step;
+      return true;
+    case Qt::Key_Up:
+      view.pan.y += step;
+      return true;
+    case Qt::Key_Down:
+      view.pan.y -= step;
+      return true;
+    case Qt::Key_F:
+      view.fit();
+      return true;
+    case Qt::Key_1:
+      view.actualPixels();
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::optional<CursorReadout> readoutAt(float x, float y, const Image2D& image,
+                                       const std::vector<float>& field, int fieldWidth,
+                                       int fieldHeight) {
+  if (!(x >= 0 && y >= 0 && x < static_cast<float>(image.width) &&
+        y < static_cast<float>(image.height)))
+    return std::nullopt;
+  CursorReadout r;
+  r.x = static_cast<int>(x);
+  r.y = static_cast<int>(y);
+  r.intensity = image.pixels[static_cast<std::size_t>(r.y) * image.width + r.x];
+  if (fieldWidth == image.width && fieldHeight == image.height &&
+      field.size() >= 2u * fieldWidth * fieldHeight) {
+    std::size_t i = 2 * (static_cast<std::size_t>(r.y) * fieldWidth + r.x);
+    r.vx = field[i];
+    r.vy = field[i + 1];
+    r.magnitude = std::hypot(r.vx, r.vy);
+  }
+  return r;
+}
+
+void drawCursorReadout(const CursorReadout& r, float left, float bottom, float zoomPercent) {
+  ImGui::SetNextWindowPos(ImVec2(left + 8, bottom - 8), ImGuiCond_Always, ImVec2(0, 1));
+  ImGui::SetNextWindowBgAlpha(0.75f);
+  ImGui::Begin("##cursor", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
+                   ImGuiWindowFlags_NoInputs);
+  ImGui::Text("(%d, %d)  I %.3f   V (%+.4f, %+.4f)  |V| %.4f   zoom %.0f%%", r.x, r.y,
+              r.intensity, r.vx, r.vy, r.magnitude, zoomPercent);
+  ImGui::End();
+}
+
+}  // namespace gvflab::viewer

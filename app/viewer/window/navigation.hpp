@@ -1,0 +1,31 @@
+#pragma once
+// Keyboard navigation of the view and the readout of what is under the cursor.
+#include <optional>
+#include <vector>
+
+#include "gvflab/image.hpp"
+#include "viewer/render/view_transform.hpp"
+
+namespace gvflab::viewer {
+
+// +/- zoom about the view centre, arrows pan, F fit, 1 one image pixel per screen pixel.
+// Returns true when the key was a navigation key.
+bool navigationKey(ViewTransform& view, int qtKey);
+
+struct CursorReadout {
+  int x = 0, y = 0;      // image pixel
+  float intensity = 0;   // the input image, [0, 1]
+  float vx = 0, vy = 0;  // the field
+  float magnitude = 0;
+};
+
+// The pixel under image point (x, y), or nothing outside the image. field: float2 per pixel
+// (Presenter::hostField), may be empty or of another size (then the vector reads 0).
+std::optional<CursorReadout> readoutAt(float x, float y, const Image2D& image,
+                                       const std::vector<float>& field, int fieldWidth,
+                                       int fieldHeight);
+
+// A small box at the bottom-left of the view (ImGui overlay), left/bottom in logical pixels.
+void drawCursorReadout(const CursorReadout& r, float left, float bottom, float zoomPercent);
+
+}  // namespace gvflab::viewer

@@ -1,0 +1,40 @@
+#include "viewer/window/viewer_main.hpp"
+
+#include <QApplication>
+#include <QSurfaceFormat>
+
+#include "gvflab/params.hpp"
+#include "viewer/model/session.hpp"
+#include "viewer/model/viewer_settings.hpp"
+#include "viewer/window/viewer_window.hpp"
+
+namespace gvflab::app {
+
+int runViewer(int argc, char** argv, const Options& options) {
+  // Before the application object, so every GL context Qt makes is 3.3 core.
+  QSurfaceFormat::setDefaultFormat(viewer::viewerSurfaceFormat());
+  QApplication app(argc, argv);
+  QApplication::setApplicationName("gvflab");
+
+  // Parameters remembered from the last run, where the command line left the defaults.
+  // Scripted runs (--frames) ignore them, so they give the same output on every machine.
+  Options opts = options;
+  if (opts.frames == 0 && !opts.session) {
+    const viewer::RememberedState r = viewer::loadRememberedState();
+    const Options defaults = parseOptions({});
+    if (r.mu >= 0 && opts.gvf.mu == defaults.gvf.mu) opts.gvf.mu = r.mu;
+    if (r.sigma >= 0 && opts.gvf.sigma == defaults.gvf.sigma) opts.gvf.sigma = r.sigma;
+    if (r.frameBudgetMs >= 0 && opts.frameBudgetMs == 0 && opts.stepsPerFrame == 0)
+      opts.frameBudgetMs = r.frameBudgetMs > 0 ? r.frameBudgetMs : 0;
+  }
+  viewer::Session session(opts);  // throws: main reports it, no window yet
+  viewer::ViewerWindow window(session, opts);
+  if (opts.size)
+    window.resize((*opts.size)[0], (*opts.size)[1]);
+  else
+    window.resize(1280, 800);
+  window.show();
+  return QApplication::exec();
+}
+
+}  // namespace gvflab::app
