@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "cli/flag_number.hpp"
+#include "cli/cli_params.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/field_storage.hpp"
 #include "gvflab/multigrid_solver.hpp"
@@ -15,9 +15,11 @@ namespace gvflab::app {
 namespace {
 
 double parseSpec(const std::string& key, const std::string& text) {
-  double v = flagNumber(key, text);
-  validate(findSpec(gvfParamSpecs(), key), v);
-  return v;
+  return parseFlag(findSpec(gvfParamSpecs(), key), text);
+}
+
+int parseCliInt(const std::string& key, const std::string& text) {
+  return static_cast<int>(parseFlag(findSpec(cliParamSpecs(), key), text));
 }
 
 }  // namespace
@@ -31,23 +33,16 @@ std::string helpText() {
        "  (VOLUME: .nii, .nii.gz, or a 3D .mha/.mhd; GVF then runs in 3D)\n"
        "  gvflab --list-devices | --help | --version\n\n"
        "Options:\n";
-  for (const auto& s : gvfParamSpecs())
-    h << "  --" << s.key << " V" << std::string(s.key.size() < 12 ? 12 - s.key.size() : 1, ' ')
-      << s.help << " [" << s.minValue << ", " << s.maxValue << "], default " << s.defaultValue
-      << "\n";
-  for (const auto& s : multigridParamSpecs())
-    h << "  --" << s.key << " N" << std::string(s.key.size() < 12 ? 12 - s.key.size() : 1, ' ')
-      << s.help << " [" << s.minValue << ", " << s.maxValue << "], default " << s.defaultValue
-      << "\n";
+  for (const auto& s : gvfParamSpecs()) h << flagHelpLine(s);
+  for (const auto& s : multigridParamSpecs()) h << flagHelpLine(s, "N");
+  for (const auto& s : cliParamSpecs())
+    h << flagHelpLine(s, s.key == "size" ? "WxH" : s.integer ? "N" : "V");
   h << "  --solver euler|multigrid  GVF solver (default euler; multigrid: the second paper)\n"
-       "  --target-error E     headless: iterate until the error (eq. 9) <= E, at most\n"
-       "                       --iterations; reports the iterations and the time it took\n"
        "  --precision P        field storage: f32 (default), f16, snorm16\n"
        "  --memory M           Euler: buffer, image, local (tiles, several iterations per\n"
        "                       launch) or auto (local on GPUs, buffer on CPUs)\n"
        "  --v0 edge|image      V0 = grad of the edge map (default) or of the smoothed image\n"
        "  --phantom NAME       built-in image: u, room, blob\n"
-       "  --phantom-size N     side of the phantom in pixels (default 256)\n"
        "  --device D           gpu, cpu, or part of a device name (default: a GPU if any)\n"
        "  --kernel-dir DIR     load kernels/*.cl from DIR instead of the built-in copies\n"
        "  --save-field F.mha   write the field (MetaImage, float: 2 channels, 3 for volumes)\n"
@@ -58,18 +53,10 @@ std::string helpText() {
        "  --noise gaussian|gamma|poisson  region snake pixel model (default gaussian)\n"
        "  --d-max D            region snake: first neighbourhood distance (default 32)\n"
        "  --min-segment L      region snake: split segments longer than L px (default 16)\n"
-       "  --region-mpix M      viewer: region snake on a synthetic M-megapixel star\n"
        "  --screenshot F.png   viewer: save the window after --frames frames and quit\n"
-       "  --frames N           viewer: quit after N frames; with --record: frames to record\n"
        "  --record OUT         record to OUT.mp4 (H.264), OUT.webm (VP9) or DIR/ (PNG frames);\n"
        "                       with --headless it renders offscreen (needs an X server or Xvfb)\n"
-       "  --steps-per-frame K  fixed solver iterations per frame: the same input and\n"
-       "                       parameters give the same frames (deterministic recording)\n"
-       "  --size WxH           frame size of a headless recording (default 512x512);\n"
-       "                       viewer: the window size\n"
-       "  --fps N              frame rate of a recording (default 30)\n"
        "  --record-panel       viewer: record the whole window with the panels\n"
-       "  --frame-budget MS    viewer: run as many iterations per frame as fit MS (default 12)\n"
        "  --stats              viewer: print frame time p50/p95 and iterations/s at exit\n"
        "  --session S.json     open a saved session (image, solver, parameters, snakes)\n"
        "  --colormap NAME      gray, viridis or inferno;  --log-scale: log colour scale\n"
@@ -90,6 +77,8 @@ Options parseOptions(const std::vector<std::string>& args) {
   Options o;
   o.gvf.mu = findSpec(gvfParamSpecs(), "mu").defaultValue;
   o.gvf.sigma = findSpec(gvfParamSpecs(), "sigma").defaultValue;
+  o.phantomSize = static_cast<int>(findSpec(cliParamSpecs(), "phantom-size").defaultValue);
+  o.fps = static_cast<int>(findSpec(cliParamSpecs(), "fps").defaultValue);
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> std::string {
@@ -116,13 +105,10 @@ Options parseOptions(const std::vector<std::string>& args) {
       if (o.solver != "euler" && o.solver != "multigrid")
         throw ParameterError("--solver must be 'euler' or 'multigrid', not '" + o.solver + "'.");
     } else if (a == "--mg-a" || a == "--mg-b" || a == "--mg-c") {
-      const double v = flagNumber(flagName, value());
-      validate(findSpec(multigridParamSpecs(), flagName), v);
+      const double v = parseFlag(findSpec(multigridParamSpecs(), flagName), value());
       (a == "--mg-a" ? o.mgA : a == "--mg-b" ? o.mgB : o.mgC) = static_cast<int>(v);
     } else if (a == "--target-error") {
-      const double v = flagNumber(flagName, value());
-      if (!(v > 0)) throw ParameterError("--target-error must be a positive number.");
-      o.targetError = v;
+      o.targetError = parseFlag(findSpec(cliParamSpecs(), flagName), value());
     } else if (a == "--v0") {
       std::string v = value();
       if (v == "edge") o.gvf.v0Mode = V0Mode::EdgeGradient;
@@ -139,10 +125,7 @@ Options parseOptions(const std::vector<std::string>& args) {
       for (const auto& n : phantomNames()) known = known || n == *o.phantom;
       if (!known) makePhantom(*o.phantom, 16);  // throws the message listing the names
     } else if (a == "--phantom-size") {
-      double n = flagNumber(flagName, value());
-      if (n < 16 || n > 16384 || n != std::floor(n))
-        throw ParameterError("--phantom-size must be a whole number in [16, 16384].");
-      o.phantomSize = static_cast<int>(n);
+      o.phantomSize = parseCliInt(flagName, value());
     } else if (a == "--device") {
       o.device = value();
     } else if (a == "--kernel-dir") {
@@ -169,56 +152,43 @@ Options parseOptions(const std::vector<std::string>& args) {
     } else if (a == "--noise") {
       o.region.noise = parseNoiseModel(value());
     } else if (a == "--d-max") {
-      double v = flagNumber(flagName, value());
-      validate(findSpec(regionSnakeParamSpecs(), "d-max"), v);
-      o.region.dMax = static_cast<int>(v);
+      o.region.dMax = static_cast<int>(parseFlag(findSpec(regionSnakeParamSpecs(), flagName), value()));
     } else if (a == "--min-segment") {
-      double v = flagNumber(flagName, value());
-      validate(findSpec(regionSnakeParamSpecs(), "min-segment"), v);
-      o.region.minSegment = v;
+      o.region.minSegment = parseFlag(findSpec(regionSnakeParamSpecs(), flagName), value());
     } else if (a == "--region-mpix") {
-      double v = flagNumber(flagName, value());
-      if (!(v >= 0.01 && v <= 1000)) throw ParameterError("--region-mpix must be in [0.01, 1000].");
-      o.regionMpix = v;
+      o.regionMpix = parseFlag(findSpec(cliParamSpecs(), flagName), value());
       o.regionSnake = true;
     } else if (a == "--screenshot") {
       o.screenshot = value();
     } else if (a == "--race") {
       o.race = true;
     } else if (a == "--frames") {
-      double n = flagNumber(flagName, value());
-      if (n < 1 || n > 1e7 || n != std::floor(n))
-        throw ParameterError("--frames must be a whole number >= 1.");
-      o.frames = static_cast<int>(n);
+      o.frames = parseCliInt(flagName, value());
     } else if (a == "--record") {
       o.record = value();
     } else if (a == "--steps-per-frame") {
-      double n = flagNumber(flagName, value());
-      if (n < 1 || n > 100000 || n != std::floor(n))
-        throw ParameterError("--steps-per-frame must be a whole number in [1, 100000].");
-      o.stepsPerFrame = static_cast<int>(n);
+      o.stepsPerFrame = parseCliInt(flagName, value());
     } else if (a == "--size") {
       const std::string v = value();
       int w = 0, h = 0;
       char tail = 0;
-      if (std::sscanf(v.c_str(), "%dx%d%c", &w, &h, &tail) != 2 || w < 16 || h < 16 || w > 8192 ||
-          h > 8192)
-        throw ParameterError("--size takes WxH in pixels, 16 to 8192 each (e.g. 512x512), not '" +
-                             v + "'.");
+      const ParamSpec& side = findSpec(cliParamSpecs(), "size");
+      if (std::sscanf(v.c_str(), "%dx%d%c", &w, &h, &tail) != 2 || w < side.minValue ||
+          h < side.minValue || w > side.maxValue || h > side.maxValue) {
+        std::ostringstream msg;
+        msg << "--size takes WxH in pixels, " << side.minValue << " to " << side.maxValue
+            << " each (e.g. 512x512), not '" << v << "'.";
+        throw ParameterError(msg.str());
+      }
       o.size = std::array<int, 2>{w, h};
     } else if (a == "--fps") {
-      double n = flagNumber(flagName, value());
-      if (n < 1 || n > 240 || n != std::floor(n))
-        throw ParameterError("--fps must be a whole number in [1, 240].");
-      o.fps = static_cast<int>(n);
+      o.fps = parseCliInt(flagName, value());
     } else if (a == "--record-panel") {
       o.recordPanel = true;
     } else if (a == "--stats") {
       o.stats = true;
     } else if (a == "--frame-budget") {
-      double v = flagNumber(flagName, value());
-      if (!(v >= 1 && v <= 1000)) throw ParameterError("--frame-budget must be in [1, 1000] ms.");
-      o.frameBudgetMs = v;
+      o.frameBudgetMs = parseFlag(findSpec(cliParamSpecs(), flagName), value());
     } else if (a == "--session") {
       o.session = value();
     } else if (a == "--colormap") {

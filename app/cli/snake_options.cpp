@@ -4,7 +4,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "cli/flag_number.hpp"
+#include "cli/cli_params.hpp"
 #include "gvflab/error.hpp"
 
 namespace gvflab::app {
@@ -95,8 +95,7 @@ bool parseSnakeOption(const std::string& flag, const std::function<std::string()
   for (const auto* specs : {&snakeParamSpecs(), &captureParamSpecs()})
     for (const auto& s : *specs) {
       if (s.key != key) continue;
-      const double v = flagNumber(key, value());
-      validate(s, v);
+      const double v = parseFlag(s, value());
       auto& p = o.params;
       if (key == "alpha") p.alpha = v;
       else if (key == "beta") p.beta = v;
@@ -136,9 +135,7 @@ std::string snakeHelpText() {
        "                       --snake-force (white: edge, yellow: near, blue: far, black: never)\n";
   for (const auto* specs : {&snakeParamSpecs(), &captureParamSpecs()})
     for (const auto& s : *specs)
-      h << "  --" << s.key << " V" << std::string(s.key.size() < 17 ? 17 - s.key.size() : 1, ' ')
-        << s.help << " [" << s.minValue << ", " << s.maxValue << "], default "
-        << s.defaultValue << "\n";
+      h << flagHelpLine(s, "V", 17);
   return h.str();
 }
 

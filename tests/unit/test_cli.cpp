@@ -1,6 +1,9 @@
 // Command-line parsing: every bad input is one clear ParameterError.
 #include <doctest/doctest.h>
 
+#include <sstream>
+
+#include "cli/cli_params.hpp"
 #include "cli/options.hpp"
 #include "gvflab/error.hpp"
 
@@ -123,4 +126,24 @@ TEST_CASE("region snake options") {
   CHECK_THROWS_AS(parseOptions({"--region-snake", "1,2,1,1"}), ParameterError);
   CHECK_THROWS_AS(parseOptions({"--noise", "laplace"}), ParameterError);
   CHECK_THROWS_AS(parseOptions({"--d-max", "0"}), ParameterError);
+}
+
+TEST_CASE("every numeric flag of the command line is checked against its spec") {
+  for (const ParamSpec& s : cliParamSpecs()) {
+    CAPTURE(s.key);
+    auto arg = [&](double v) {
+      std::ostringstream t;
+      t << v;
+      return s.key == "size" ? t.str() + "x" + t.str() : t.str();
+    };
+    CHECK_NOTHROW(parseOptions({"--" + s.key, arg(s.minValue)}));
+    CHECK_NOTHROW(parseOptions({"--" + s.key, arg(s.maxValue)}));
+    CHECK_THROWS_WITH_AS(parseOptions({"--" + s.key, arg(s.maxValue * 2 + 1)}),
+                         doctest::Contains(("--" + s.key).c_str()), ParameterError);
+    CHECK_THROWS_WITH_AS(parseOptions({"--" + s.key, arg(s.minValue / 2 - 1)}),
+                         doctest::Contains(("--" + s.key).c_str()), ParameterError);
+    CHECK(helpText().find("--" + s.key) != std::string::npos);
+  }
+  CHECK(parseOptions({}).phantomSize == findSpec(cliParamSpecs(), "phantom-size").defaultValue);
+  CHECK(parseOptions({}).fps == findSpec(cliParamSpecs(), "fps").defaultValue);
 }

@@ -1,0 +1,52 @@
+#include "cli/cli_params.hpp"
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "cli/flag_number.hpp"
+
+namespace gvflab::app {
+namespace {
+constexpr double kNoDefault = std::numeric_limits<double>::quiet_NaN();  // the flag is off unless given
+}  // namespace
+
+const std::vector<ParamSpec>& cliParamSpecs() {
+  // Labels name the flag, so validate()'s sentences say which flag is wrong.
+  static const std::vector<ParamSpec> specs = {
+      {"phantom-size", "--phantom-size", 16, 16384, 256, true,
+       "side of the built-in phantom in pixels"},
+      {"target-error", "--target-error", 1e-12, 1e6, kNoDefault, false,
+       "headless: iterate until the error (eq. 9) <= V, at most --iterations"},
+      {"frames", "--frames", 1, 1e7, kNoDefault, true,
+       "viewer: quit after N frames; with --record: frames to record"},
+      {"steps-per-frame", "--steps-per-frame", 1, 100000, 1, true,
+       "fixed solver iterations per frame (deterministic recording)"},
+      {"fps", "--fps", 1, 240, 30, true, "frame rate of a recording"},
+      {"frame-budget", "--frame-budget", 1, 1000, 12, false,
+       "viewer: run as many iterations per frame as fit this many ms"},
+      {"region-mpix", "--region-mpix", 0.01, 1000, kNoDefault, false,
+       "viewer: region snake on a synthetic star image of this many megapixels"},
+      {"size", "--size", 16, 8192, 512, true,
+       "width and height (WxH) of a headless recording or of the viewer window"},
+  };
+  return specs;
+}
+
+std::string flagHelpLine(const ParamSpec& s, const char* valueName, std::size_t column) {
+  std::ostringstream h;
+  h << "  --" << s.key << " " << valueName
+    << std::string(s.key.size() < column ? column - s.key.size() : 1, ' ') << s.help << " ["
+    << s.minValue << ", " << s.maxValue << "]";
+  if (!std::isnan(s.defaultValue)) h << ", default " << s.defaultValue;
+  h << "\n";
+  return h.str();
+}
+
+double parseFlag(const ParamSpec& spec, const std::string& text) {
+  const double v = flagNumber(spec.key, text);
+  validate(spec, v);
+  return v;
+}
+
+}  // namespace gvflab::app
