@@ -77,8 +77,11 @@ int runAccuracy(const BenchArgs& args, std::ostream& out) {
 
   for (const auto& [label, image] : inputs) {
     GvfInput in = buildGvfInput(*ctx, image, 1.0);
-    const double mu = std::min(0.15, EulerSolver::stabilityBound(in.maxV0Squared));
-    EulerSolver ref(ctx, in, mu, EulerOptions{Precision::F32, MemoryKind::Buffer});
+    const double mu = std::min(0.15, muBound(SolverKind::Euler, in));
+    SolverConfig config;
+    config.memory = MemoryKind::Buffer;
+    auto refSolver = makeEulerSolver(ctx, in, mu, config);
+    EulerSolver& ref = *refSolver;
     ref.step(args.iterations);
     const Field2D f32 = ref.readField();
     const long reach32 = reachedArea(f32);
@@ -91,7 +94,9 @@ int runAccuracy(const BenchArgs& args, std::ostream& out) {
        << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
        << "| f32 | | | | | | | | | | " << reach32 << " | 100% | " << capture32 << " | 100% |\n";
     for (Precision p : {Precision::F16, Precision::SNorm16}) {
-      EulerSolver s(ctx, in, mu, EulerOptions{p, MemoryKind::Buffer});
+      config.precision = p;
+      auto solver = makeEulerSolver(ctx, in, mu, config);
+      EulerSolver& s = *solver;
       s.step(args.iterations);
       const Field2D f16 = s.readField();
       std::vector<double> mag, ang;

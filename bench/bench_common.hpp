@@ -8,6 +8,7 @@
 
 #include "gvflab/device.hpp"
 #include "gvflab/euler_solver.hpp"
+#include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/json_text.hpp"
 
 namespace gvflab::bench {
@@ -50,6 +51,18 @@ int runRegion(const BenchArgs& args, std::ostream& out);  // third paper, Table 
 
 // Times `iterations` Euler steps (after a warm-up), best of `repeats`.
 EulerTiming timeEuler(ComputeContext& ctx, EulerSolver& solver, int iterations, int repeats);
+
+// The Euler solver the flags ask for at one precision and memory kind (tiles, one launch).
+inline SolverConfig eulerConfig(const BenchArgs& args, Precision precision,
+                                std::optional<MemoryKind> memory) {
+  SolverConfig c;
+  c.precision = precision;
+  c.memory = memory;
+  c.tile = args.tile;
+  c.tile3d = args.tile3d;
+  c.persistent = args.persistent;
+  return c;
+}
 
 // The first paper's traffic model: read V and V0, write V, dims components each.
 double bytesPerPoint(int dims, Precision p);

@@ -43,12 +43,13 @@ int runEuler(const BenchArgs& args, int dims, std::ostream& out) {
   const double copyGbps = measureCopyGbps(*ctx);
   GvfInput input = dims == 3 ? buildGvfInput(*ctx, blobVolume(args.size), 1.0)
                              : buildGvfInput(*ctx, makePhantom("blob", args.size), 1.0);
-  const double mu = std::min(0.15, EulerSolver::stabilityBound(input.maxV0Squared, dims));
+  const double mu = std::min(0.15, muBound(SolverKind::Euler, input));
   const double points = static_cast<double>(input.pixelCount());
   const std::string caseName = dims == 3 ? "euler3d" : "euler2d";
   for (Precision p : args.precisions)
     for (const auto& m : args.memories) {
-      EulerSolver solver(ctx, input, mu, EulerOptions{p, m, args.tile, args.tile3d, args.persistent});
+      auto made = makeEulerSolver(ctx, input, mu, eulerConfig(args, p, m));
+      EulerSolver& solver = *made;
       const EulerTiming t = timeEuler(*ctx, solver, args.iterations, args.repeats);
       const double bytes = bytesPerPoint(dims, p) * points;
       const double msPerIt = t.kernelMs / args.iterations;

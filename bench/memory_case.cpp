@@ -22,7 +22,11 @@ int runMemory(const BenchArgs& args, std::ostream& out) {
   {
     GvfInput in = buildGvfInput(*ctx, makePhantom("u", 64), 1.0);
     for (Precision p : {Precision::F32, Precision::F16}) {
-      EulerSolver s(ctx, in, 0.1, EulerOptions{p, MemoryKind::Buffer});
+      SolverConfig config;
+      config.precision = p;
+      config.memory = MemoryKind::Buffer;
+      auto solver = makeEulerSolver(ctx, in, 0.1, config);
+      const EulerSolver& s = *solver;
       const double bpp = static_cast<double>(s.deviceBytes()) / in.pixelCount();
       if (bpp != bytesPerPoint(2, p))
         throw Error("solver memory " + std::to_string(bpp) + " B/px disagrees with the model");
@@ -40,7 +44,9 @@ int runMemory(const BenchArgs& args, std::ostream& out) {
       std::string status = "allocated";
       double mib = 0, bpp = 0;
       try {
-        checkSolverFits(*ctx, shape, p);
+        SolverConfig config;
+        config.precision = p;
+        checkFits(*ctx, shape, config);
         std::uint64_t bytes = 0;
         for (int f = 0; f < 3; ++f) bytes += FieldStorage(*ctx, shape, p, false).bytes();
         mib = static_cast<double>(bytes) / (1 << 20);

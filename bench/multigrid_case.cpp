@@ -62,8 +62,7 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
   const bool is3d = args.depth > 0;
   GvfInput input = is3d ? buildGvfInput(*ctx, blobVolume(args.size, args.depth), args.sigma)
                         : buildGvfInput(*ctx, makePhantom("blob", args.size), args.sigma);
-  const int dims = input.dims();
-  const double mu = std::min(args.mu, EulerSolver::stabilityBound(input.maxV0Squared, dims));
+  const double mu = std::min(args.mu, muBound(SolverKind::Euler, input));
   const std::string size = std::to_string(input.width) + "x" + std::to_string(input.height) +
                            (is3d ? "x" + std::to_string(input.depth) : "");
   if (!args.json)
@@ -75,7 +74,12 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
     std::string eulerMemory;
     std::uint64_t eulerBytes = 0;
     {
-      EulerSolver euler(ctx, input, mu, EulerOptions{p, args.memories.front(), args.tile});
+      SolverConfig config;
+      config.precision = p;
+      config.memory = args.memories.front();
+      config.tile = args.tile;
+      auto made = makeEulerSolver(ctx, input, mu, config);
+      EulerSolver& euler = *made;
       et = timeEuler(*ctx, euler, args.iterations, args.repeats);
       euler.reset();
       euler.step(args.iterations);
@@ -83,7 +87,11 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
       eulerMemory = memoryName(euler.memory());
       eulerBytes = euler.deviceBytes();
     }
-    MultigridSolver mg(ctx, input, mu, MultigridOptions{p, args.mgA, args.mgB, args.mgC});
+    SolverConfig mgConfig;
+    mgConfig.precision = p;
+    mgConfig.a = args.mgA, mgConfig.b = args.mgB, mgConfig.c = args.mgC;
+    auto madeMg = makeMultigridSolver(ctx, input, mu, mgConfig);
+    MultigridSolver& mg = *madeMg;
     double mgError = mg.error();
     while (mgError > eulerError && mg.iterations() < 100) {
       mg.step(1);

@@ -13,11 +13,11 @@ int runSizes(const BenchArgs& args, std::ostream& out) {
         << " iterations) | ms / iteration |\n|---|---|---|---|---|\n";
   for (int side = 64; side <= args.size; side *= 2) {
     GvfInput input = buildGvfInput(*ctx, makePhantom("blob", side), 1.0);
-    const double mu = std::min(0.15, EulerSolver::stabilityBound(input.maxV0Squared));
+    const double mu = std::min(0.15, muBound(SolverKind::Euler, input));
     for (Precision p : args.precisions)
       for (const auto& m : args.memories) {
-        EulerSolver solver(ctx, input, mu,
-                           EulerOptions{p, m, args.tile, args.tile3d, args.persistent});
+        auto made = makeEulerSolver(ctx, input, mu, eulerConfig(args, p, m));
+        EulerSolver& solver = *made;
         const EulerTiming t = timeEuler(*ctx, solver, args.iterations, args.repeats);
         if (args.json)
           out << std::setprecision(6) << "{\"case\": \"sizes\", \"device\": \""

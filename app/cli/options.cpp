@@ -73,6 +73,18 @@ ContextOptions contextOptions(const Options& o) {
   return c;
 }
 
+SolverConfig solverConfig(const Options& o) {
+  SolverConfig c;
+  c.kind = o.solver;
+  c.precision = o.storage.precision;
+  c.memory = o.storage.memory;
+  c.tile = o.storage.tile;
+  c.tile3d = o.storage.tile3d;
+  c.persistent = o.storage.persistent;
+  c.a = o.mgA, c.b = o.mgB, c.c = o.mgC;
+  return c;
+}
+
 Options parseOptions(const std::vector<std::string>& args) {
   Options o;
   o.gvf.mu = findSpec(gvfParamSpecs(), "mu").defaultValue;
@@ -101,9 +113,10 @@ Options parseOptions(const std::vector<std::string>& args) {
     } else if (a == "--iterations") {
       o.iterations = static_cast<int>(parseSpec("iterations", value()));
     } else if (a == "--solver") {
-      o.solver = value();
-      if (o.solver != "euler" && o.solver != "multigrid")
-        throw ParameterError("--solver must be 'euler' or 'multigrid', not '" + o.solver + "'.");
+      const std::string v = value();
+      const std::optional<SolverKind> kind = parseSolverKind(v);
+      if (!kind) throw ParameterError("--solver must be 'euler' or 'multigrid', not '" + v + "'.");
+      o.solver = *kind;
     } else if (a == "--mg-a" || a == "--mg-b" || a == "--mg-c") {
       const double v = parseFlag(findSpec(multigridParamSpecs(), flagName), value());
       (a == "--mg-a" ? o.mgA : a == "--mg-b" ? o.mgB : o.mgC) = static_cast<int>(v);

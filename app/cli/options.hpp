@@ -8,6 +8,7 @@
 #include "cli/snake_options.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/euler_solver.hpp"
+#include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/params.hpp"
 #include "gvflab/region_types.hpp"
 
@@ -23,7 +24,7 @@ struct Options {
   GvfParams gvf;
   EulerOptions storage;  // --precision (both solvers), --memory (Euler)
   int iterations = 500;  // headless total (with --target-error: the most to run)
-  std::string solver = "euler";  // --solver euler|multigrid
+  SolverKind solver = SolverKind::Euler;  // --solver euler|multigrid
   int mgA = 1, mgB = 2, mgC = 1;  // --mg-a, --mg-b, --mg-c (multigridParamSpecs)
   std::optional<double> targetError;  // --target-error E: iterate until ε <= E
   std::string device;    // "", gpu, cpu or a name substring
@@ -55,6 +56,8 @@ struct Options {
 
 // The OpenCL context the options ask for (--device, --kernel-dir).
 ContextOptions contextOptions(const Options& options);
+// The solver the options ask for: --solver, --precision, --memory, --mg-a/b/c.
+SolverConfig solverConfig(const Options& options);
 
 // Throws ParameterError with a sentence on unknown flags, missing values or bad numbers.
 Options parseOptions(const std::vector<std::string>& args);

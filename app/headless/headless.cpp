@@ -9,6 +9,7 @@
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/euler_solver.hpp"
+#include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/json_text.hpp"
 #include "gvflab/multigrid_solver.hpp"
@@ -21,15 +22,6 @@
 
 namespace gvflab::app {
 namespace {
-
-std::unique_ptr<Solver> makeSolver(const std::shared_ptr<ComputeContext>& ctx, GvfInput input,
-                                   const Options& o) {
-  if (o.solver == "multigrid")
-    return std::make_unique<MultigridSolver>(
-        ctx, std::move(input), o.gvf.mu,
-        MultigridOptions{o.storage.precision, o.mgA, o.mgB, o.mgC});
-  return std::make_unique<EulerSolver>(ctx, std::move(input), o.gvf.mu, o.storage);
-}
 
 struct RunResult {
   double error = 0;
@@ -106,11 +98,12 @@ void runHeadless(const Options& o) {
 
   auto ctx = ComputeContext::create(contextOptions(o));
 
-  GvfInput input = is3d ? buildGvfInput(*ctx, volume, o.gvf.sigma, o.gvf.v0Mode)
-                        : buildGvfInput(*ctx, image, o.gvf.sigma, o.gvf.v0Mode);
+  const SolverConfig config = solverConfig(o);
+  GvfInput input = is3d ? makeGvfInput(*ctx, volume, o.gvf.sigma, o.gvf.v0Mode, config)
+                        : makeGvfInput(*ctx, image, o.gvf.sigma, o.gvf.v0Mode, config);
   ctx->profiler().endFrame();
   ctx->profiler().reset();  // opencl_ms counts the solver only
-  std::unique_ptr<Solver> solver = makeSolver(ctx, input, o);
+  std::unique_ptr<Solver> solver = makeSolver(ctx, input, o.gvf.mu, config);
   const RunResult run = iterate(*ctx, *solver, o);
   ctx->profiler().endFrame();
   const double solverMs = ctx->profiler().totalMs(solver->kernelPrefix());

@@ -44,7 +44,7 @@ std::string sessionToJson(const SessionFile& s) {
     root["phantom_size"] = s.phantomSize;
   }
   QJsonObject solver;
-  solver["name"] = q(s.solver);
+  solver["name"] = q(solverKindName(s.solver));
   solver["mu"] = s.gvf.mu;
   solver["sigma"] = s.gvf.sigma;
   solver["v0"] = s.gvf.v0Mode == V0Mode::EdgeGradient ? "edge" : "image";
@@ -108,8 +108,11 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
   }
   if (s.image && s.phantom) throw InputError("Session: give either an image or a phantom.");
   const QJsonObject solver = root.value("solver").toObject();
-  s.solver = solver.value("name").toString("euler").toStdString();
-  if (s.solver != "euler") throw InputError("Session: solver '" + s.solver + "' is not available.");
+  const std::string name = solver.value("name").toString("euler").toStdString();
+  // Sessions hold Euler's settings only (the viewer saves none for multigrid).
+  if (parseSolverKind(name) != SolverKind::Euler)
+    throw InputError("Session: solver '" + name + "' is not available.");
+  s.solver = SolverKind::Euler;
   s.gvf.mu = checked(gvfParamSpecs(), "mu", number(solver, "mu", s.gvf.mu));
   s.gvf.sigma = checked(gvfParamSpecs(), "sigma", number(solver, "sigma", s.gvf.sigma));
   const std::string v0 = solver.value("v0").toString("edge").toStdString();

@@ -23,7 +23,7 @@ struct SessionFile {
   std::optional<std::string> image;  // absolute path
   std::optional<std::string> phantom;
   int phantomSize = 256;
-  std::string solver = "euler";
+  SolverKind solver = SolverKind::Euler;
   GvfParams gvf;               // mu, sigma, v0, iterationsPerFrame
   double frameBudgetMs = 0;    // 0: fixed iterations per frame
   std::string device;          // the selector in use ("" = default)

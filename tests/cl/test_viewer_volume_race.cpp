@@ -175,7 +175,8 @@ TEST_CASE("the solver choice: Euler's bound on mu, multigrid's a, b, c") {
   s.setSolverKind(SolverKind::Euler);
   REQUIRE(s.euler() != nullptr);
   CHECK(s.mu() == doctest::Approx(bound));
-  CHECK(s.notice().find("stability bound") != std::string::npos);
+  CHECK(s.notice().kind == Notice::Kind::MuClamped);
+  CHECK(s.notice().text.find("stability bound") != std::string::npos);
   CHECK(s.iterations() == 0);
 }
 

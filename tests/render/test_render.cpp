@@ -214,7 +214,8 @@ TEST_CASE("mu beyond the stability bound is clamped, and the session says so") {
   CHECK(session.mu() == doctest::Approx(session.muBound()));
   REQUIRE(session.euler() != nullptr);
   CHECK(session.muBound() <= session.euler()->stabilityBound());
-  CHECK(session.notice().find("stability bound") != std::string::npos);
+  CHECK(session.notice().kind == Notice::Kind::MuClamped);
+  CHECK(session.notice().text.find("stability bound") != std::string::npos);
   session.setMu(0.1);
   CHECK(session.mu() == doctest::Approx(0.1));
   CHECK(session.notice().empty());

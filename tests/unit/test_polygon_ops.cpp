@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "gvflab/polygon_geometry.hpp"
 #include "gvflab/region_reference.hpp"
 #include "region/polygon_ops.hpp"
 #include "region_test_support.hpp"
@@ -19,14 +20,14 @@ TEST_CASE("engine node insertion equals the reference's on random and crowded po
     if (trial % 3 == 2) {  // crowded: every node pulled onto a small circle's neighbourhood
       for (auto& p : poly) p = {w / 2 + (p.x - w / 2) / 8, w / 2 + (p.y - w / 2) / 8};
     }
-    if (!detail::isSimplePolygon(poly)) continue;
+    if (!polygonIsSimple(poly)) continue;
     for (const double minSegment : {2.0, 6.0, 16.0}) {
       std::vector<Point2i> a = poly, b = poly;
       const int addedA = detail::insertMidpoints(a, minSegment);
       const int addedB = reference::insertNodes(b, minSegment);
       CHECK(addedA == addedB);
       CHECK(a == b);
-      CHECK(detail::isSimplePolygon(a));
+      CHECK(polygonIsSimple(a));
       total += addedA;
       for (std::size_t i = 0; i < poly.size(); ++i) {
         const Point2i p = poly[i], q = poly[(i + 1) % poly.size()];

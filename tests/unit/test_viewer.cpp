@@ -255,3 +255,34 @@ TEST_CASE("1:1 shows one image pixel per screen pixel and keeps the centre") {
   CHECK(navigationKey(v, Qt::Key_F));
   CHECK(v.zoom == 1.0f);
 }
+
+TEST_CASE("the mu notice is a kind, cleared by kind, and a refused mu changes nothing") {
+  app::Options o;
+  o.phantomSize = 64;
+  Session s(o);
+  CHECK(s.notice().kind == Notice::Kind::None);
+  s.setMu(0.5);  // beyond Euler's bound: clamped, said so
+  CHECK(s.notice().kind == Notice::Kind::MuClamped);
+  CHECK(s.mu() == doctest::Approx(s.muBound()));
+  CHECK(s.solver().mu() == doctest::Approx(s.muBound()));
+  CHECK(s.requestedMu() == 0.5);
+  s.setMu(0.05);
+  CHECK(s.notice().empty());
+  s.setMu(0.5);
+  s.setSigma(2.0);  // a rebuild with the same clamp keeps the notice
+  CHECK(s.notice().kind == Notice::Kind::MuClamped);
+  s.clearNotice();
+  CHECK(s.notice().empty());
+  CHECK_THROWS_AS(s.setMu(NAN), ParameterError);
+  CHECK(s.requestedMu() == 0.5);
+  // Multigrid: no stability bound, so no clamp; beyond the range is refused.
+  s.setSolverKind(SolverKind::Multigrid);
+  CHECK(s.notice().kind == Notice::Kind::MuClamped);  // 0.5 asked earlier, range's top now
+  CHECK(s.mu() == doctest::Approx(0.25));
+  CHECK_THROWS_AS(s.setMu(0.3), ParameterError);
+  CHECK_THROWS_AS(s.setMu(0.0), ParameterError);  // the solver refuses μ = 0
+  CHECK(s.mu() == doctest::Approx(0.25));
+  s.setMu(0.2);
+  CHECK(s.notice().empty());
+  CHECK(s.solver().mu() == doctest::Approx(0.2));
+}

@@ -9,9 +9,9 @@ namespace gvflab::viewer {
 
 RaceSession::RaceSession(Session& session) : session_(session) {
   const GvfInput& input = session.input();
-  SolverChoice choice = session.solverChoice();
+  SolverConfig choice = session.solverChoice();
   checkFits(session.context(), {input.width, input.height, input.depth}, choice, true);
-  mu_ = std::min(session.mu(), muLimit(SolverKind::Euler, input));
+  mu_ = std::min(session.mu(), muBound(SolverKind::Euler, input));
   auto ctx = session.sharedContext();
   choice.kind = SolverKind::Euler;
   lanes_[kEuler].solver = makeSolver(ctx, input, mu_, choice);

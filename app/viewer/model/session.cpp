@@ -25,7 +25,7 @@ std::string formatMu(double v) {
 }  // namespace
 
 Session::Session(const app::Options& options)
-    : choice_(SolverChoice::fromOptions(options)),
+    : choice_(app::solverConfig(options)),
       sigma_(options.gvf.sigma),
       v0Mode_(options.gvf.v0Mode),
       requestedMu_(options.gvf.mu),
@@ -106,13 +106,13 @@ void Session::setV0Mode(V0Mode mode) {
 
 void Session::setSolverKind(SolverKind kind) {
   if (kind == choice_.kind) return;
-  SolverChoice c = choice_;
+  SolverConfig c = choice_;
   c.kind = kind;
   rebuildSolver(c);
 }
 
 void Session::setStorage(Precision precision, std::optional<MemoryKind> memory) {
-  SolverChoice c = choice_;
+  SolverConfig c = choice_;
   c.precision = precision;
   c.memory = memory;
   rebuildSolver(c);
@@ -131,62 +131,48 @@ void Session::rebuildOn(std::shared_ptr<ComputeContext> ctx, Source source, doub
                         V0Mode mode) {
   // Build everything new first; only swap in once nothing can throw any more. The size check
   // comes before any allocation, so a volume too large is refused with the size and limit.
-  const FieldShape shape = source.volume
-                               ? FieldShape{source.volume->width, source.volume->height,
-                                            source.volume->depth}
-                               : FieldShape{source.image.width, source.image.height, 1};
-  checkFits(*ctx, shape, choice_);
-  GvfInput input = source.volume ? buildGvfInput(*ctx, *source.volume, sigma, mode)
-                                 : buildGvfInput(*ctx, source.image, sigma, mode);
-  const std::string keptNotice = notice_;
-  double mu = clampMu(requestedMu_, muLimit(choice_.kind, input));
-  std::unique_ptr<Solver> solver;
+  GvfParams params;
+  params.mu = requestedMu_;
+  params.sigma = sigma;
+  params.v0Mode = mode;
+  GvfPipeline built =
+      source.volume ? buildGvfPipeline(ctx, *source.volume, params, choice_, MuRule::ClampAll)
+                    : buildGvfPipeline(ctx, source.image, params, choice_, MuRule::ClampAll);
   std::unique_ptr<VolumeSlices> slices;
-  try {
-    solver = makeSolver(ctx, input, mu, choice_);
-    if (source.volume) {
-      // The same volume again (σ, V0 mode): stay on the slice the user chose.
-      const bool same = volume_ && volumeData_ == source.volume;
-      slices = std::make_unique<VolumeSlices>(ctx, source.volume, input,
-                                              same ? volume_->axis() : SliceAxis::Axial,
-                                              same ? volume_->index() : -1);
-    }
-  } catch (...) {
-    notice_ = keptNotice;
-    throw;
+  if (source.volume) {
+    // The same volume again (σ, V0 mode): stay on the slice the user chose.
+    const bool same = volume_ && volumeData_ == source.volume;
+    slices = std::make_unique<VolumeSlices>(ctx, source.volume, built.input,
+                                            same ? volume_->axis() : SliceAxis::Axial,
+                                            same ? volume_->index() : -1);
   }
-  solver_ = std::move(solver);
+  solver_ = std::move(built.solver);
   if (ctx != ctx_) {
     ctx_ = std::move(ctx);
     ++contextVersion_;
   }
-  input_ = std::move(input);
+  input_ = std::move(built.input);
   volume_ = std::move(slices);
   volumeData_ = std::move(source.volume);
   image_ = std::move(source.image);
   imageName_ = std::move(source.name);
   sigma_ = sigma;
   v0Mode_ = mode;
-  mu_ = mu;
+  mu_ = built.mu.mu;
+  noteMu(built.mu);
   ++imageVersion_;
   ++inputVersion_;
   restart();
 }
 
-void Session::rebuildSolver(const SolverChoice& choice) {
-  checkFits(*ctx_, {input_.width, input_.height, input_.depth}, choice);
-  const std::string keptNotice = notice_;
-  double mu = clampMu(requestedMu_, muLimit(choice.kind, input_));
-  std::unique_ptr<Solver> solver;
-  try {
-    solver = makeSolver(ctx_, input_, mu, choice);
-  } catch (...) {
-    notice_ = keptNotice;  // the old solver stays, and so do its options
-    throw;
-  }
+void Session::rebuildSolver(const SolverConfig& choice) {
+  const MuCheck mu = checkMu(choice.kind, input_, requestedMu_, MuRule::ClampAll);
+  // Checks the fit before allocating; on failure the old solver and its options stay.
+  std::unique_ptr<Solver> solver = makeSolver(ctx_, input_, mu.mu, choice);
   solver_ = std::move(solver);
   choice_ = choice;
-  mu_ = mu;
+  mu_ = mu.mu;
+  noteMu(mu);
   restart();
 }
 
@@ -200,17 +186,15 @@ void Session::restart() {
   ctx_->profiler().endFrame();
 }
 
-double Session::clampMu(double mu, double bound) {
-  if (mu > bound) {
-    notice_ = "mu = " + formatMu(mu) + " exceeds the Euler stability bound " + formatMu(bound) +
-              " for this image (max|V0|^2); clamped to " + formatMu(bound) + ".";
-    return bound;
-  }
-  if (notice_.rfind("mu = ", 0) == 0) notice_.clear();  // an older clamp no longer applies
-  return mu;
+void Session::noteMu(const MuCheck& mu) {
+  if (mu.clamped)
+    notice_ = {Notice::Kind::MuClamped,
+               "mu = " + formatMu(requestedMu_) + " exceeds the Euler stability bound " +
+                   formatMu(mu.bound) + " for this image (max|V0|^2); clamped to " +
+                   formatMu(mu.bound) + "."};
+  else if (notice_.kind == Notice::Kind::MuClamped)
+    notice_ = {};  // an older clamp no longer applies
 }
-
-double Session::muBound() const { return muLimit(choice_.kind, input_); }
 
 MemoryKind Session::memory() const {
   if (auto* e = dynamic_cast<const EulerSolver*>(solver_.get())) return e->memory();
@@ -224,12 +208,13 @@ const std::string& Session::storageNote() const {
 }
 
 void Session::setMu(double mu) {
-  const ParamSpec& spec = findSpec(gvfParamSpecs(), "mu");
-  if (!std::isfinite(mu) || mu < spec.minValue) validate(spec, mu);  // throws with a sentence
-  if (choice_.kind == SolverKind::Multigrid) validate(spec, mu);  // no clamp without a bound
+  // The engine checks μ: beyond Euler's stability bound it is clamped (and said so), never
+  // run; anything else out of range is refused before anything changes.
+  const MuCheck checked = checkMu(choice_.kind, input_, mu, MuRule::ClampBound);
+  solver_->setMu(checked.mu);
   requestedMu_ = mu;
-  mu_ = clampMu(mu, muBound());
-  setSolverMu(*solver_, mu_);
+  mu_ = checked.mu;
+  noteMu(checked);
 }
 
 int Session::iterationsPerFrame() const {

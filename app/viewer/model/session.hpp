@@ -14,12 +14,23 @@
 #include "cli/options.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/euler_solver.hpp"
+#include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/image.hpp"
 #include "gvflab/multigrid_solver.hpp"
-#include "viewer/model/solver_choice.hpp"
 #include "viewer/model/volume_slices.hpp"
 
 namespace gvflab::viewer {
+
+// A warning the user should see, by kind: the panel shows the text, code asks the kind.
+struct Notice {
+  enum class Kind {
+    None,
+    MuClamped,  // μ beyond Euler's stability bound, clamped to it
+  };
+  Kind kind = Kind::None;
+  std::string text;
+  bool empty() const { return kind == Kind::None; }
+};
 
 class Session {
  public:
@@ -84,7 +95,7 @@ class Session {
   Solver& solver() { return *solver_; }
   EulerSolver* euler() { return dynamic_cast<EulerSolver*>(solver_.get()); }
   MultigridSolver* multigrid() { return dynamic_cast<MultigridSolver*>(solver_.get()); }
-  const SolverChoice& solverChoice() const { return choice_; }
+  const SolverConfig& solverChoice() const { return choice_; }
   SolverKind solverKind() const { return choice_.kind; }
   // The full GVF input (3D for a volume).
   const GvfInput& input() const { return input_; }
@@ -114,7 +125,7 @@ class Session {
   // The fallback the Euler solver took for the requested memory kind, if any.
   const std::string& storageNote() const;
   double mu() const { return mu_; }
-  double muBound() const;  // Euler: min(stability bound, parameter range); multigrid: range
+  double muBound() const { return solver_->muBound(); }  // the engine's (gvf_pipeline.hpp)
   // Per solver kind: an Euler iteration is cheap, a multigrid one is a whole FMG cycle.
   int iterationsPerFrame() const;
   long iterations() const { return solver_->iterations(); }
@@ -129,8 +140,8 @@ class Session {
   // Bumped whenever the GVF input (image, volume, σ, V0 mode) is rebuilt.
   long inputVersion() const { return inputVersion_; }
   // A warning the user should see (e.g. μ clamped to the stability bound); empty if none.
-  const std::string& notice() const { return notice_; }
-  void clearNotice() { notice_.clear(); }
+  const Notice& notice() const { return notice_; }
+  void clearNotice() { notice_ = {}; }
   // Why the file given at start-up was not opened (shown in the panel); empty if it was.
   const std::string& startupError() const { return startupError_; }
 
@@ -143,15 +154,15 @@ class Session {
   Source currentSource() const;
   void rebuild(Source source, double sigma, V0Mode mode);
   void rebuildOn(std::shared_ptr<ComputeContext> ctx, Source source, double sigma, V0Mode mode);
-  void rebuildSolver(const SolverChoice& choice);
+  void rebuildSolver(const SolverConfig& choice);
   void restart();  // after a new solver: fresh history and rates
   std::filesystem::file_time_type newestKernelTime() const;
-  double clampMu(double mu, double bound);
+  void noteMu(const MuCheck& mu);  // a notice for a clamped μ, or clears an older one
   void updateRate(long stepsDone);
   void recordEpsilon();
 
   std::shared_ptr<ComputeContext> ctx_;
-  SolverChoice choice_;
+  SolverConfig choice_;
   GvfInput input_;
   std::unique_ptr<Solver> solver_;
   std::unique_ptr<VolumeSlices> volume_;
@@ -183,7 +194,7 @@ class Session {
   long imageVersion_ = 0;
   long fieldVersion_ = 0;
   long inputVersion_ = 0;
-  std::string notice_;
+  Notice notice_;
   std::string startupError_;
   // (time, iterations done) over the last second, for iterations per second.
   std::deque<std::pair<std::chrono::steady_clock::time_point, long>> rateWindow_;

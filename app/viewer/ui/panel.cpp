@@ -57,7 +57,7 @@ void drawMessages(Session& session, ErrorLog& errors) {
   }
   if (!session.notice().empty()) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(kNoticeColor, "%s", session.notice().c_str());
+    ImGui::TextColored(kNoticeColor, "%s", session.notice().text.c_str());
     ImGui::PopTextWrapPos();
     if (ImGui::SmallButton("OK##notice")) session.clearNotice();
   }

@@ -15,7 +15,7 @@ void tooltip(const std::string& text) { itemTooltip(text); }
 
 void drawCycles(Session& session, ErrorLog& errors) {
   const auto& specs = multigridParamSpecs();
-  const SolverChoice& c = session.solverChoice();
+  const SolverConfig& c = session.solverChoice();
   int values[3] = {c.a, c.b, c.c};
   const char* keys[3] = {"mg-a", "mg-b", "mg-c"};
   bool changed = false;

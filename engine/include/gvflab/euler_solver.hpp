@@ -72,8 +72,9 @@ class EulerSolver : public Solver {
   static double stabilityBound(double maxV0Squared, int dims = 2);
   double stabilityBound() const { return stabilityBound(input_.maxV0Squared, input_.dims()); }
 
-  void setMu(double mu);  // same checks as the constructor; keeps the current field
-  double mu() const { return mu_; }
+  void setMu(double mu) override;  // checkMu(Euler, ..., MuRule::Refuse); keeps the field
+  double mu() const override { return mu_; }
+  double muBound() const override;
   Precision precision() const { return options_.precision; }
   MemoryKind memory() const { return *options_.memory; }
   const Tile3D& tile3d() const { return options_.tile3d; }  // as resolved (3D local memory)

@@ -49,8 +49,9 @@ class MultigridSolver : public Solver {
   // Device bytes of the level pyramid (level 0's V and V0 included).
   static std::uint64_t pyramidBytes(FieldShape shape, Precision precision);
 
-  void setMu(double mu);  // keeps the current field; no stability bound applies
-  double mu() const { return mu_; }
+  void setMu(double mu) override;  // keeps the current field; no stability bound applies
+  double mu() const override { return mu_; }
+  double muBound() const override;  // the top of the mu range (gvf_pipeline.hpp muBound)
   void setOptions(int a, int b, int c);  // same ranges as multigridParamSpecs()
   const MultigridOptions& options() const { return options_; }
   Precision precision() const { return options_.precision; }

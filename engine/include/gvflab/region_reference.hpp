@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "gvflab/polygon_geometry.hpp"
 #include "gvflab/region_types.hpp"
 
 namespace gvflab::reference {
@@ -28,13 +29,11 @@ RegionSums polygonSums(const RegionPrefix& p, const std::vector<Point2i>& poly);
 // The inside rule, pixel by pixel (1 inside): to check the contour sums and for IoU.
 std::vector<std::uint8_t> polygonMask(int width, int height, const std::vector<Point2i>& poly);
 
-// Segments p–q and r–s intersect (touching counts).
-bool segmentsIntersect(Point2i p, Point2i q, Point2i r, Point2i s);
-// Segments q–u and q–v that share q overlap beyond it (fold back on each other).
-bool sharedEndOverlap(Point2i q, Point2i u, Point2i v);
-// True when no two non-adjacent segments of the closed polygon meet and adjacent ones do not
-// fold back: what the snake keeps true at every move.
-bool polygonIsSimple(const std::vector<Point2i>& poly);
+// The segment and simplicity tests are the product's own (polygon_geometry.hpp): one routine,
+// checked against brute-force cases in test_region_reference.cpp and test_polygon_ops.cpp.
+using gvflab::polygonIsSimple;
+using gvflab::segmentsIntersect;
+using gvflab::sharedEndOverlap;
 // Moving node i to p keeps the polygon simple (and p differs from both neighbours).
 bool moveKeepsSimple(const std::vector<Point2i>& poly, int i, Point2i p);
 

@@ -7,6 +7,7 @@
 #include "cl/launch.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/kernel_library.hpp"
 #include "gvflab/profiler.hpp"
 #include "gvf/persistent_wait.hpp"
@@ -185,19 +186,10 @@ std::uint64_t EulerSolver::deviceBytes() const {
 }
 
 void EulerSolver::setMu(double mu) {
-  validate(findSpec(gvfParamSpecs(), "mu"), mu);
-  const double bound = stabilityBound();
-  if (mu > bound) {
-    std::ostringstream msg;
-    msg.precision(4);
-    msg << "mu = " << mu << " is beyond the explicit Euler stability bound " << bound
-        << " for this " << (input_.dims() == 3 ? "volume" : "image") << " (mu <= (2 - max|V0|^2) / "
-        << 4 * input_.dims() << ", max|V0|^2 = " << input_.maxV0Squared
-        << "); the iteration would blow up.";
-    throw ParameterError(msg.str());
-  }
-  mu_ = mu;
+  mu_ = checkMu(SolverKind::Euler, input_, mu, MuRule::Refuse).mu;
 }
+
+double EulerSolver::muBound() const { return gvflab::muBound(SolverKind::Euler, input_); }
 
 void EulerSolver::reset() {
   v_[0]->importFrom(input_.v0);

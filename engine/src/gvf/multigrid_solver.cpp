@@ -7,6 +7,7 @@
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/euler_solver.hpp"
+#include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/kernel_library.hpp"
 #include "gvflab/profiler.hpp"
 
@@ -112,6 +113,8 @@ void MultigridSolver::setMu(double mu) {
     throw ParameterError("Multigrid needs mu in (0, 10000]; got " + std::to_string(mu) + ".");
   mu_ = mu;
 }
+
+double MultigridSolver::muBound() const { return gvflab::muBound(SolverKind::Multigrid, input_); }
 
 void MultigridSolver::setOptions(int a, int b, int c) {
   const auto& specs = multigridParamSpecs();

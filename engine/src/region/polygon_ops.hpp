@@ -1,6 +1,7 @@
 #pragma once
 // Host-side polygon operations of the region snake that run once per iteration (node
-// insertion and the start polygon's checks). Integer exact.
+// insertion; the start polygon's check is polygonIsSimple in polygon_geometry.hpp). Integer
+// exact.
 #include <vector>
 
 #include "gvflab/region_types.hpp"
@@ -11,9 +12,6 @@ namespace gvflab::detail {
 // segments would meet the polygon, earlier insertions of this call included (segments in
 // order from node 0), so a simple polygon stays simple. Returns the number of nodes added.
 int insertMidpoints(std::vector<Point2i>& nodes, double minSegment);
-
-// No two non-adjacent segments meet and no adjacent ones fold back.
-bool isSimplePolygon(const std::vector<Point2i>& nodes);
 
 // +1 or −1: the sign of the shoelace sum in image coordinates (+1 for the default rectangle).
 int orientationOf(const std::vector<Point2i>& nodes);

@@ -10,6 +10,7 @@
 #include "gvflab/error.hpp"
 #include "gvflab/kernel_library.hpp"
 #include "gvflab/profiler.hpp"
+#include "gvflab/polygon_geometry.hpp"
 #include "region/polygon_ops.hpp"
 
 namespace gvflab {
@@ -193,7 +194,7 @@ void RegionSnake::reset(const std::vector<Point2i>& start) {
     if (p.x < 0 || p.y < 0 || p.x >= width_ || p.y >= height_)
       throw ParameterError("The starting polygon must lie inside the " + std::to_string(width_) +
                            " x " + std::to_string(height_) + " image.");
-  if (!detail::isSimplePolygon(start))
+  if (!polygonIsSimple(start))
     throw ParameterError("The starting polygon crosses itself.");
   start_ = start;
   n_ = static_cast<int>(start.size());

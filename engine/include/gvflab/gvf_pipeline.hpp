@@ -1,0 +1,103 @@
+#pragma once
+// The whole GVF pipeline in one place: image or volume -> edge map and V0 (gvf_input.hpp) ->
+// solver (Euler or multigrid), with the device fit checked before anything is allocated and
+// μ checked against the solver's bound. The headless CLI, the viewer and the bench build their
+// solvers here; adding a solver means a SolverKind, a case in makeSolver, checkFits and muBound.
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "gvflab/euler_solver.hpp"
+#include "gvflab/field_storage.hpp"
+#include "gvflab/gvf_input.hpp"
+#include "gvflab/multigrid_solver.hpp"
+#include "gvflab/params.hpp"
+#include "gvflab/solver.hpp"
+
+namespace gvflab {
+
+class ComputeContext;
+
+enum class SolverKind { Euler, Multigrid };
+
+// "euler", "multigrid": the --solver values, the session files' names and Solver::name().
+const char* solverKindName(SolverKind kind);
+// The reverse; nullopt for any other name (callers word the error for their input).
+std::optional<SolverKind> parseSolverKind(std::string_view name);
+
+// Which solver and its settings.
+struct SolverConfig {
+  SolverKind kind = SolverKind::Euler;
+  Precision precision = Precision::F32;  // both solvers
+  std::optional<MemoryKind> memory;      // Euler only; nullopt: the device's default
+  int a = 1, b = 2, c = 1;               // multigrid only (multigridParamSpecs)
+  // Euler's tuning (tile shapes, one launch per step): the defaults suit every device.
+  TileShape tile;
+  Tile3D tile3d;
+  std::optional<bool> persistent;
+
+  EulerOptions eulerOptions() const;
+  MultigridOptions multigridOptions() const;
+};
+
+// The largest μ a solver of this kind runs with on this input, the one place it is computed
+// (Solver::muBound() returns it): Euler's stability bound (always inside the mu parameter's
+// range); multigrid has no stability bound and gives the top of the mu range it shares with
+// Euler (gvfParamSpecs), which is what to widen once multigrid has a range of its own.
+double muBound(SolverKind kind, const GvfInput& input);
+
+// The one check of a requested μ against a solver kind and input. ParameterError for μ NaN,
+// infinite or below the mu range (gvfParamSpecs) whatever the rule; beyond that, by rule:
+enum class MuRule {
+  Refuse,      // ParameterError outside the range or beyond muBound() (the solvers, the CLI)
+  ClampBound,  // beyond Euler's stability bound: the bound (never an unstable step); beyond
+               // the range otherwise: ParameterError (a μ the viewer's user asks for now)
+  ClampAll,    // beyond muBound(): the bound, for either kind (a μ asked for earlier, applied
+               // again to a new input or solver)
+};
+struct MuCheck {
+  double mu = 0;         // what to run
+  double bound = 0;      // muBound(kind, input)
+  bool clamped = false;  // mu is the bound, not what was asked for
+};
+MuCheck checkMu(SolverKind kind, const GvfInput& input, double mu, MuRule rule);
+
+// Refuses (ResourceError naming the size, the limit and what would fit) a solve that would not
+// fit the device, before anything is allocated. both = true: an Euler and a multigrid solver
+// together (the viewer's race).
+void checkFits(const ComputeContext& ctx, FieldShape shape, const SolverConfig& config,
+               bool both = false);
+
+// The input for a solver of this config: checkFits first, then f and V0 on the device.
+// Throws as buildGvfInput and checkFits.
+GvfInput makeGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, V0Mode mode,
+                      const SolverConfig& config);
+GvfInput makeGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, V0Mode mode,
+                      const SolverConfig& config);
+
+// A solver on an input: checkFits, then the solver of config.kind (which checks μ: ParameterError
+// beyond muBound() for Euler). The typed ones are for callers that use a solver's own API
+// (the bench's tile shapes); config.kind is ignored there.
+std::unique_ptr<Solver> makeSolver(std::shared_ptr<ComputeContext> ctx, const GvfInput& input,
+                                   double mu, const SolverConfig& config);
+std::unique_ptr<EulerSolver> makeEulerSolver(std::shared_ptr<ComputeContext> ctx,
+                                             const GvfInput& input, double mu,
+                                             const SolverConfig& config);
+std::unique_ptr<MultigridSolver> makeMultigridSolver(std::shared_ptr<ComputeContext> ctx,
+                                                     const GvfInput& input, double mu,
+                                                     const SolverConfig& config);
+
+// Image or volume to a ready solver: checkFits, the input, checkMu (params.mu by rule),
+// the solver. Nothing is kept when any step throws.
+struct GvfPipeline {
+  GvfInput input;
+  std::unique_ptr<Solver> solver;
+  MuCheck mu;  // the μ the solver runs with, and whether it was clamped
+};
+GvfPipeline buildGvfPipeline(std::shared_ptr<ComputeContext> ctx, const Image2D& image,
+                             const GvfParams& params, const SolverConfig& config, MuRule rule);
+GvfPipeline buildGvfPipeline(std::shared_ptr<ComputeContext> ctx, const Volume& volume,
+                             const GvfParams& params, const SolverConfig& config, MuRule rule);
+
+}  // namespace gvflab

@@ -1,0 +1,141 @@
+#include "gvflab/gvf_pipeline.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "gvflab/device.hpp"
+#include "gvflab/error.hpp"
+
+namespace gvflab {
+
+const char* solverKindName(SolverKind kind) {
+  return kind == SolverKind::Multigrid ? "multigrid" : "euler";
+}
+
+std::optional<SolverKind> parseSolverKind(std::string_view name) {
+  if (name == "euler") return SolverKind::Euler;
+  if (name == "multigrid") return SolverKind::Multigrid;
+  return std::nullopt;
+}
+
+EulerOptions SolverConfig::eulerOptions() const {
+  EulerOptions o;
+  o.precision = precision;
+  o.memory = memory;
+  o.tile = tile;
+  o.tile3d = tile3d;
+  o.persistent = persistent;
+  return o;
+}
+
+MultigridOptions SolverConfig::multigridOptions() const {
+  MultigridOptions o;
+  o.precision = precision;
+  o.a = a, o.b = b, o.c = c;
+  return o;
+}
+
+double muBound(SolverKind kind, const GvfInput& input) {
+  const double rangeMax = findSpec(gvfParamSpecs(), "mu").maxValue;
+  if (kind == SolverKind::Multigrid) return rangeMax;  // implicit smoothing: no stability bound
+  return std::min(EulerSolver::stabilityBound(input.maxV0Squared, input.dims()), rangeMax);
+}
+
+MuCheck checkMu(SolverKind kind, const GvfInput& input, double mu, MuRule rule) {
+  const ParamSpec& spec = findSpec(gvfParamSpecs(), "mu");
+  if (!std::isfinite(mu) || mu < spec.minValue) validate(spec, mu);  // throws with a sentence
+  const double bound = muBound(kind, input);
+  if (mu > bound && (rule == MuRule::ClampAll ||
+                     (rule == MuRule::ClampBound && kind == SolverKind::Euler)))
+    return {bound, bound, true};
+  validate(spec, mu);
+  if (mu > bound) {
+    std::ostringstream msg;
+    msg.precision(4);
+    msg << "mu = " << mu << " is beyond the explicit Euler stability bound " << bound
+        << " for this " << (input.dims() == 3 ? "volume" : "image") << " (mu <= (2 - max|V0|^2) / "
+        << 4 * input.dims() << ", max|V0|^2 = " << input.maxV0Squared
+        << "); the iteration would blow up.";
+    throw ParameterError(msg.str());
+  }
+  return {mu, bound, false};
+}
+
+void checkFits(const ComputeContext& ctx, FieldShape shape, const SolverConfig& config,
+               bool both) {
+  const double count = static_cast<double>(shape.count());
+  // The multigrid pyramid beyond its two full fields, per fine point.
+  const double coarse = static_cast<double>(MultigridSolver::pyramidBytes(shape, config.precision) -
+                                            2 * fieldBytes(shape, config.precision)) /
+                        count;
+  if (both)
+    checkSolverFits(ctx, shape, config.precision, 3 + 2, coarse);
+  else if (config.kind == SolverKind::Multigrid)
+    checkSolverFits(ctx, shape, config.precision, 2, coarse);
+  else
+    checkSolverFits(ctx, shape, config.precision, 3);
+}
+
+GvfInput makeGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, V0Mode mode,
+                      const SolverConfig& config) {
+  checkFits(ctx, {image.width, image.height, 1}, config);
+  return buildGvfInput(ctx, image, sigma, mode);
+}
+
+GvfInput makeGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, V0Mode mode,
+                      const SolverConfig& config) {
+  checkFits(ctx, {volume.width, volume.height, volume.depth}, config);
+  return buildGvfInput(ctx, volume, sigma, mode);
+}
+
+std::unique_ptr<EulerSolver> makeEulerSolver(std::shared_ptr<ComputeContext> ctx,
+                                             const GvfInput& input, double mu,
+                                             const SolverConfig& config) {
+  SolverConfig c = config;
+  c.kind = SolverKind::Euler;
+  checkFits(*ctx, {input.width, input.height, input.depth}, c);
+  return std::make_unique<EulerSolver>(std::move(ctx), input, mu, c.eulerOptions());
+}
+
+std::unique_ptr<MultigridSolver> makeMultigridSolver(std::shared_ptr<ComputeContext> ctx,
+                                                     const GvfInput& input, double mu,
+                                                     const SolverConfig& config) {
+  SolverConfig c = config;
+  c.kind = SolverKind::Multigrid;
+  checkFits(*ctx, {input.width, input.height, input.depth}, c);
+  return std::make_unique<MultigridSolver>(std::move(ctx), input, mu, c.multigridOptions());
+}
+
+std::unique_ptr<Solver> makeSolver(std::shared_ptr<ComputeContext> ctx, const GvfInput& input,
+                                   double mu, const SolverConfig& config) {
+  if (config.kind == SolverKind::Multigrid)
+    return makeMultigridSolver(std::move(ctx), input, mu, config);
+  return makeEulerSolver(std::move(ctx), input, mu, config);
+}
+
+namespace {
+
+template <class Source>
+GvfPipeline buildPipeline(std::shared_ptr<ComputeContext> ctx, const Source& source,
+                          const GvfParams& params, const SolverConfig& config, MuRule rule) {
+  GvfPipeline p;
+  p.input = makeGvfInput(*ctx, source, params.sigma, params.v0Mode, config);
+  p.mu = checkMu(config.kind, p.input, params.mu, rule);
+  p.solver = makeSolver(std::move(ctx), p.input, p.mu.mu, config);
+  return p;
+}
+
+}  // namespace
+
+GvfPipeline buildGvfPipeline(std::shared_ptr<ComputeContext> ctx, const Image2D& image,
+                             const GvfParams& params, const SolverConfig& config, MuRule rule) {
+  return buildPipeline(std::move(ctx), image, params, config, rule);
+}
+
+GvfPipeline buildGvfPipeline(std::shared_ptr<ComputeContext> ctx, const Volume& volume,
+                             const GvfParams& params, const SolverConfig& config, MuRule rule) {
+  return buildPipeline(std::move(ctx), volume, params, config, rule);
+}
+
+}  // namespace gvflab
