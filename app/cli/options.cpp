@@ -111,6 +111,7 @@ Options parseOptions(const std::vector<std::string>& args) {
       o.gvf.sigma = parseSpec("sigma", value());
     } else if (a == "--iterations") {
       o.iterations = static_cast<int>(parseSpec("iterations", value()));
+      o.iterationsPerFrame = o.iterations;  // the same flag, read per frame by the viewer
     } else if (a == "--solver") {
       o.solver = value();
       if (o.solver != "euler" && o.solver != "multigrid")

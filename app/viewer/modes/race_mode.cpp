@@ -12,9 +12,9 @@ namespace {
 constexpr int kCaptureEveryFrames = 30;  // the map follows every pixel: not every frame
 }  // namespace
 
-RaceMode::RaceMode(Session& session, const app::Options& options)
+RaceMode::RaceMode(Session& session, bool startOn)
     : session_(session), budgetMs_(session.device().isGpu ? 2.0 : 20.0) {
-  if (options.race) {
+  if (startOn) {
     ErrorLog startup;
     setEnabled(true, startup);
     for (const auto& m : startup.messages()) pendingErrors_.push_back(m);

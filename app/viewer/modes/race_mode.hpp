@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "cli/options.hpp"
 #include "gvflab/capture_range.hpp"
 #include "viewer/model/race_session.hpp"
 #include "viewer/model/session.hpp"
@@ -20,7 +19,7 @@ namespace gvflab::viewer {
 
 class RaceMode {
  public:
-  RaceMode(Session& session, const app::Options& options);  // --race: on from the start
+  RaceMode(Session& session, bool startOn);  // --race: on from the start
   ~RaceMode();
 
   bool enabled() const { return enabled_; }

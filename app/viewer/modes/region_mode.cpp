@@ -21,13 +21,13 @@ std::uint64_t key(Point2i p) {
 
 }  // namespace
 
-RegionMode::RegionMode(Session& session, const app::Options& options) : session_(session) {
-  params_ = options.region;
-  rect_ = options.regionRect;
-  enabled_ = options.regionSnake;
-  if (options.regionMpix > 0) {
-    largeMpix_ = static_cast<float>(options.regionMpix);
-    makeLarge(options.regionMpix);
+RegionMode::RegionMode(Session& session, const RegionStartup& startup) : session_(session) {
+  params_ = startup.params;
+  rect_ = startup.rect;
+  enabled_ = startup.enabled;
+  if (startup.syntheticMpix > 0) {
+    largeMpix_ = static_cast<float>(startup.syntheticMpix);
+    makeLarge(startup.syntheticMpix);
   }
 }
 

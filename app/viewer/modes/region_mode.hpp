@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/options.hpp"
 #include "gvflab/region_phantom.hpp"
 #include "gvflab/region_snake.hpp"
 #include "viewer/model/session.hpp"
+#include "viewer/model/startup_config.hpp"
 #include "viewer/render/renderer.hpp"
 #include "viewer/render/view_transform.hpp"
 #include "viewer/ui/error_log.hpp"
@@ -21,7 +21,7 @@ namespace gvflab::viewer {
 
 class RegionMode {
  public:
-  RegionMode(Session& session, const app::Options& options);
+  RegionMode(Session& session, const RegionStartup& startup);
   ~RegionMode();
 
   bool enabled() const { return enabled_; }

@@ -22,7 +22,6 @@
 
 #include "io/image_loader.hpp"
 #include "io/session_file.hpp"
-#include "viewer/model/layer_options.hpp"
 #include "viewer/model/session_io.hpp"
 #include "viewer/model/viewer_settings.hpp"
 #include "viewer/render/gl_sharing.hpp"
@@ -43,33 +42,31 @@ QSurfaceFormat viewerSurfaceFormat() {
   return format;
 }
 
-GlView::GlView(Session& session, const app::Options& options, QWidget* parent)
-    : QOpenGLWidget(parent), session_(session), options_(options) {
+GlView::GlView(Session& session, const ViewerStartup& startup, QWidget* parent)
+    : QOpenGLWidget(parent), session_(session), startup_(startup.window) {
   setFocusPolicy(Qt::StrongFocus);
   setMouseTracking(true);
-  quitAfterFrames_ = options.frames > 0 ? options.frames : (options.screenshot ? 60 : 0);
-  region_ = std::make_unique<RegionMode>(session, options);
+  quitAfterFrames_ = startup_.quitAfterFrames;
+  region_ = std::make_unique<RegionMode>(session, startup.region);
   if (region_->enabled()) session_.setRunning(false);
-  race_ = std::make_unique<RaceMode>(session, options);
+  race_ = std::make_unique<RaceMode>(session, startup.race);
   // Redraw continuously: the solver iterates every frame.
   connect(&frameTimer_, &QTimer::timeout, this, [this] { update(); });
   frameTimer_.start(10);
   clock_.start();
   // Bad start-up snakes (--snake) are reported in the panel; the viewer runs without them.
   if (!errors_.guard("Placing the --snake contours",
-                     [&] { snakes_ = std::make_unique<SnakeSession>(session, options.snakes); })) {
-    app::SnakeOptions plain = options.snakes;
+                     [&] { snakes_ = std::make_unique<SnakeSession>(session, startup.snakes); })) {
+    app::SnakeOptions plain = startup.snakes;
     plain.snakes.clear();
     snakes_ = std::make_unique<SnakeSession>(session, plain);
   }
   snakeTool_ = std::make_unique<SnakeTool>(*snakes_);
-  layers_ = layerSettingsFromOptions(options);
+  layers_ = startup_.layers;
   recording_ = std::make_unique<RecordingControl>(session_);
-  startupRecording_ = options.record.has_value();
+  startupRecording_ = startup_.record.has_value();
   // The viewer's own pace: a frame budget unless the command line fixed the steps per frame.
-  if (options.stepsPerFrame == 0 && options.frameBudgetMs == 0 &&
-      options.iterations == app::Options{}.iterations)
-    session_.setFrameBudgetMs(12.0);
+  if (startup_.defaultFrameBudget) session_.setFrameBudgetMs(12.0);
   devices_ = listDevices();
   if (!session.startupError().empty()) errors_.add(session.startupError());
 }
@@ -264,14 +261,14 @@ void GlView::paintGL() {
   phase("imgui");
   if (startupRecording_) {  // --record in the viewer: from the first drawn frame
     startupRecording_ = false;
-    const Viewport r = options_.recordPanel ? Viewport{0, 0, fbWidth, fbHeight} : viewRect();
+    const Viewport r = startup_.recordPanel ? Viewport{0, 0, fbWidth, fbHeight} : viewRect();
     errors_.guard("Starting the recording", [&] {
-      recording_->start(*options_.record, r.width, r.height, options_.stepsPerFrame > 0,
-                        options_.fps, std::max(options_.stepsPerFrame, 1));
+      recording_->start(*startup_.record, r.width, r.height, startup_.stepsPerFrame > 0,
+                        startup_.fps, std::max(startup_.stepsPerFrame, 1));
     });
   }
   if (recording_->active())
-    recording_->capture(recording_->withPanel() || options_.recordPanel
+    recording_->capture(recording_->withPanel() || startup_.recordPanel
                             ? Viewport{0, 0, fbWidth, fbHeight}
                             : viewRect(),
                         errors_);
@@ -329,7 +326,7 @@ void GlView::handleRequests() {
   if (r.fitView) view_.fit();
   if (r.phantom)
     errors_.guard("Opening phantom '" + *r.phantom + "'",
-                  [&] { session_.openPhantom(*r.phantom, options_.phantomSize); });
+                  [&] { session_.openPhantom(*r.phantom, startup_.phantomSize); });
   // A modal dialog inside paintGL would re-enter it; open it after this frame.
   if (r.openFileDialog) QTimer::singleShot(0, this, [this] { showOpenDialog(); });
 }
@@ -374,13 +371,13 @@ void GlView::finishAndQuit() {
     if (!errors_.messages().empty() || message.find("stopped there") != std::string::npos) code = 1;
   }
   for (const auto& m : errors_.messages()) std::cerr << "gvflab: " << m << "\n";
-  if (options_.stats)
+  if (startup_.printStats)
     std::cout << "viewer " << session_.image().width << "x" << session_.image().height << ", "
               << presenter_->choice().description << ": " << stats_.summary() << "\n";
-  if (options_.screenshot) {
+  if (startup_.screenshot) {
     QPixmap shot = window()->grab();
-    if (shot.isNull() || !shot.save(QString::fromStdString(*options_.screenshot), "PNG")) {
-      std::cerr << "gvflab: could not save the screenshot to '" << *options_.screenshot << "'.\n";
+    if (shot.isNull() || !shot.save(QString::fromStdString(*startup_.screenshot), "PNG")) {
+      std::cerr << "gvflab: could not save the screenshot to '" << *startup_.screenshot << "'.\n";
       code = 1;
     }
   }
@@ -565,8 +562,8 @@ void GlView::keyPressEvent(QKeyEvent* event) {
   }
 }
 
-ViewerWindow::ViewerWindow(Session& session, const app::Options& options)
-    : session_(session), view_(new GlView(session, options, this)) {
+ViewerWindow::ViewerWindow(Session& session, const ViewerStartup& startup)
+    : session_(session), view_(new GlView(session, startup, this)) {
   setWindowTitle("gvflab");
   setCentralWidget(view_);
   setAcceptDrops(true);
@@ -574,10 +571,11 @@ ViewerWindow::ViewerWindow(Session& session, const app::Options& options)
   view_->setRecentFiles(remembered.recentFiles);
   view_->onRecentChanged = [this] { rebuildRecentMenu(); };
   // Scripted runs (--frames) look the same on every machine: no remembered layout or layers.
-  if (options.frames == 0) {
-    if (!options.size && !remembered.geometry.isEmpty()) restoreGeometry(remembered.geometry);
+  const WindowStartup& w = startup.window;
+  if (w.rememberLayout) {
+    if (w.rememberGeometry && !remembered.geometry.isEmpty()) restoreGeometry(remembered.geometry);
     if (!remembered.windowState.isEmpty()) restoreState(remembered.windowState);
-    if (!options.colormap && !options.logScale && !options.session) view_->layers() = remembered.layers;
+    if (w.rememberLayers) view_->layers() = remembered.layers;
   }
   QMenu* file = menuBar()->addMenu("&File");
   QAction* open = file->addAction("&Open image...");

@@ -9,7 +9,6 @@
 #include <array>
 #include <memory>
 
-#include "cli/options.hpp"
 #include "viewer/model/frame_stats.hpp"
 #include "viewer/model/session.hpp"
 #include "viewer/model/snake_session.hpp"
@@ -25,6 +24,7 @@
 #include "viewer/ui/recording_control.hpp"
 #include "viewer/ui/snake_panel.hpp"
 #include "viewer/window/snake_tool.hpp"
+#include "viewer/window/viewer_startup.hpp"
 
 namespace gvflab::viewer {
 
@@ -33,7 +33,7 @@ QSurfaceFormat viewerSurfaceFormat();
 
 class GlView : public QOpenGLWidget {
  public:
-  GlView(Session& session, const app::Options& options, QWidget* parent);
+  GlView(Session& session, const ViewerStartup& startup, QWidget* parent);
   ~GlView() override;
 
   void openFile(const QString& path);  // errors go to the panel
@@ -78,7 +78,7 @@ class GlView : public QOpenGLWidget {
   float pickRadius() const;  // image pixels within a few screen pixels
 
   Session& session_;
-  const app::Options& options_;
+  const WindowStartup startup_;
   ErrorLog errors_;
   LayerSettings layers_;
   ViewTransform view_;
@@ -119,7 +119,7 @@ class GlView : public QOpenGLWidget {
 
 class ViewerWindow : public QMainWindow {
  public:
-  ViewerWindow(Session& session, const app::Options& options);
+  ViewerWindow(Session& session, const ViewerStartup& startup);
   void toggleFullScreen();
 
  protected:
