@@ -16,7 +16,7 @@
 #include "viewer/render/snake_layer.hpp"
 #include "viewer/render/streamline_layer.hpp"
 #include "viewer/window/viewer_startup.hpp"
-#include "viewer/window/viewer_window.hpp"
+#include "viewer/window/gl_view.hpp"
 
 namespace gvflab::app {
 namespace {

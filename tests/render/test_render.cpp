@@ -28,7 +28,7 @@
 #include "viewer/render/streamline_layer.hpp"
 #include "viewer/render/view_transform.hpp"
 #include "viewer/ui/error_log.hpp"
-#include "viewer/window/viewer_window.hpp"
+#include "viewer/window/gl_view.hpp"
 
 using namespace gvflab;
 using namespace gvflab::viewer;

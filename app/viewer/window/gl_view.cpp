@@ -1,4 +1,4 @@
-#include "viewer/window/viewer_window.hpp"
+#include "viewer/window/gl_view.hpp"
 
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
