@@ -1,8 +1,7 @@
 #pragma once
-// The main window: a File menu (Open, Ctrl+O), drag-and-drop of image files, and the GL view
-// that draws the field layers and the ImGui panel every frame.
+// The GL view: draws the field layers, the snakes and the ImGui panels every frame, steps the
+// session, and takes mouse and keyboard input.
 #include <QElapsedTimer>
-#include <QMainWindow>
 #include <QOpenGLWidget>
 #include <QSurfaceFormat>
 #include <QTimer>
@@ -115,23 +114,6 @@ class GlView : public QOpenGLWidget {
   std::optional<QPointF> cursor_;
   std::vector<DeviceInfo> devices_;
   QStringList recent_;
-};
-
-class ViewerWindow : public QMainWindow {
- public:
-  ViewerWindow(Session& session, const ViewerStartup& startup);
-  void toggleFullScreen();
-
- protected:
-  void dragEnterEvent(QDragEnterEvent* event) override;
-  void dropEvent(QDropEvent* event) override;
-  void closeEvent(QCloseEvent* event) override;
-
- private:
-  void rebuildRecentMenu();
-  Session& session_;
-  GlView* view_;
-  QMenu* recentMenu_ = nullptr;
 };
 
 }  // namespace gvflab::viewer

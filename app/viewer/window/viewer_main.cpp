@@ -6,7 +6,7 @@
 #include "gvflab/params.hpp"
 #include "viewer/model/session.hpp"
 #include "viewer/model/viewer_settings.hpp"
-#include "viewer/window/gl_view.hpp"
+#include "viewer/window/viewer_window.hpp"
 
 namespace gvflab::app {
 
