@@ -9,6 +9,7 @@
 #include <QDateTime>
 #include <QCoreApplication>
 #include <QWheelEvent>
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
@@ -39,22 +40,14 @@ GlView::GlView(Session& session, const ViewerStartup& startup, QWidget* parent)
     : QOpenGLWidget(parent), session_(session), startup_(startup.window) {
   setFocusPolicy(Qt::StrongFocus);
   setMouseTracking(true);
-  quitAfterFrames_ = startup_.quitAfterFrames;
   region_ = std::make_unique<RegionMode>(session, startup.region);
-  if (region_->enabled()) session_.setRunning(false);
   race_ = std::make_unique<RaceMode>(session, startup.race);
   // Redraw continuously: the solver iterates every frame.
   connect(&frameTimer_, &QTimer::timeout, this, [this] { update(); });
   frameTimer_.start(10);
   clock_.start();
-  // Bad start-up snakes (--snake) are reported in the panel; the viewer runs without them.
-  if (!errors_.guard("Placing the --snake contours",
-                     [&] { snakes_ = std::make_unique<SnakeSession>(session, startup.snakes); })) {
-    app::SnakeOptions plain = startup.snakes;
-    plain.snakes.clear();
-    snakes_ = std::make_unique<SnakeSession>(session, plain);
-  }
-  snakeTool_ = std::make_unique<SnakeTool>(*snakes_);
+  plain_ = std::make_unique<PlainMode>(session, startup.snakes, errors_);
+  modes_ = {race_.get(), region_.get(), plain_.get()};
   layers_ = startup_.layers;
   recording_ = std::make_unique<RecordingControl>(session_);
   startupRecording_ = startup_.record.has_value();
@@ -69,9 +62,8 @@ GlView::~GlView() {
   race_.reset();  // its presenters hold GL textures
   recording_.reset();  // finishes the file with the context still current
   presenter_.reset();
-  streamlines_.reset();
+  plain_->releaseGl();
   renderer_.reset();
-  snakeLayer_.reset();
   if (imguiReady_) {
     ImGui_ImplOpenGL3_Shutdown();
     ImGui::DestroyContext();
@@ -95,8 +87,7 @@ void GlView::initializeGL() {
   // Without the renderer the panel still runs and shows why.
   errors_.guard("Setting up OpenGL rendering", [&] {
     renderer_ = std::make_unique<Renderer>();
-    snakeLayer_ = std::make_unique<SnakeLayer>();
-    streamlines_ = std::make_unique<StreamlineLayer>();
+    plain_->initGl();
   });
   makePresenter();
 }
@@ -125,7 +116,7 @@ void GlView::switchDevice(const std::string& selector) {
   makeCurrent();
   bool ok = errors_.guard("Switching to " + selector, [&] {
     session_.switchDevice(selector);
-    snakes_->advanceFrame();  // snakes move to the new context, contours kept
+    plain_->snakes().advanceFrame();  // snakes move to the new context, contours kept
   });
   if (ok) makePresenter();
 }
@@ -162,112 +153,134 @@ Vec2 GlView::toViewPixels(QPointF logical) const {
           static_cast<float>(logical.y()) * dpr};
 }
 
+Viewport GlView::windowRect() const {
+  const float dpr = static_cast<float>(devicePixelRatio());
+  return {0, 0, static_cast<int>(width() * dpr), static_cast<int>(height() * dpr)};
+}
+
+bool GlView::modeOwnsImage() const {
+  return std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->ownsImage(); });
+}
+
 void GlView::paintGL() {
-  double now = clock_.nsecsElapsed() * 1e-9;
-  float dt = lastFrameTime_ < 0 ? 1.0f / 60 : static_cast<float>(now - lastFrameTime_);
+  startFrame(clock_.nsecsElapsed() * 1e-9);
+  buildUi(frameSeconds_);
+  handleRequests();
+  phase("ui");
+  reloadKernels();
+  advanceSolver();
+  phase("solver");
+  advanceModes();
+  phase("snakes");
+  uploadIfChanged();
+  phase("upload");
+  drawView();
+  phase("draw");
+  renderUi();
+  phase("imgui");
+  record();
+  phase("record");
+  otherWorkMs_ = (clock_.nsecsElapsed() * 1e-9 - frameStart_) * 1000.0 - solverMs_;
+  countFrame();
+}
+
+void GlView::startFrame(double now) {
+  frameStart_ = now;
+  frameSeconds_ = lastFrameTime_ < 0 ? 1.0f / 60 : static_cast<float>(now - lastFrameTime_);
   lastFrameTime_ = now;
   // Frame time as seen on screen: from one frame's start to the next (first frames skipped).
   if (lastFrameStart_ >= 0 && frameCount_ > 2) stats_.addFrame(1000.0 * (now - lastFrameStart_));
   lastFrameStart_ = now;
-  readouts_.frameMs = 1000.0 * dt;
-  readouts_.framesPerSecond += (1.0 / std::max(dt, 1e-4f) - readouts_.framesPerSecond) * 0.1;
+  readouts_.frameMs = 1000.0 * frameSeconds_;
+  readouts_.framesPerSecond +=
+      (1.0 / std::max(frameSeconds_, 1e-4f) - readouts_.framesPerSecond) * 0.1;
+  phaseMark_ = clock_.nsecsElapsed();
+}
 
-  auto phase = [this, mark = clock_.nsecsElapsed()](const char* name) mutable {
-    const auto t = clock_.nsecsElapsed();
-    if (frameCount_ > 2) stats_.addPhase(name, (t - mark) * 1e-6);
-    mark = t;
-  };
-  buildUi(dt);
-  handleRequests();
-  phase("ui");
+void GlView::phase(const char* name) {
+  const auto t = clock_.nsecsElapsed();
+  if (frameCount_ > 2) stats_.addPhase(name, (t - phaseMark_) * 1e-6);
+  phaseMark_ = t;
+}
+
+void GlView::reloadKernels() {
   errors_.guard("Reloading the kernels", [&] {
     if (session_.reloadKernelsIfChanged()) shownFieldVersion_ = -1;
   });
+}
+
+void GlView::advanceSolver() {
   const auto solverStart = clock_.nsecsElapsed();
   if (!errors_.guard("Iterating the solver", [&] { session_.advanceFrame(otherWorkMs_); }))
     session_.setRunning(false);  // do not repeat a failing step every frame
-  const double solverMs = (clock_.nsecsElapsed() - solverStart) * 1e-6;
+  solverMs_ = (clock_.nsecsElapsed() - solverStart) * 1e-6;
   if (frameCount_ > 2) stats_.addIterations(session_.lastFrameIterations());
-  phase("solver");
-  if (!errors_.guard("Moving the snakes", [&] { snakes_->advanceFrame(); }))
-    snakes_->setRunning(false);
-  region_->advance(errors_);
-  race_->advance(errors_);
-  if (region_->ownsImage() != regionImageShown_) {  // the view switches images: fit it
-    regionImageShown_ = region_->ownsImage();
+}
+
+void GlView::advanceModes() {
+  for (auto m = modes_.rbegin(); m != modes_.rend(); ++m) (*m)->advance(errors_);
+  if (modeOwnsImage() != ownImageShown_) {  // the view switches images: fit it
+    ownImageShown_ = modeOwnsImage();
     view_.zoom = 1, view_.pan = {};
     shownImageVersion_ = -1;
   }
-  phase("snakes");
-  uploadIfChanged();
-  phase("upload");
+}
 
-  const float dpr = static_cast<float>(devicePixelRatio());
-  const int fbWidth = static_cast<int>(width() * dpr), fbHeight = static_cast<int>(height() * dpr);
-  const int left = static_cast<int>(viewLeftPixels());
-  const int viewWidth = std::max(static_cast<int>(viewWidthPixels()), 1);
+void GlView::drawView() {
+  const Viewport window = windowRect();
+  const Viewport area = viewRect();
   auto& f = gl();
-  f.glViewport(0, 0, fbWidth, fbHeight);
+  f.glViewport(0, 0, window.width, window.height);
   f.glClearColor(0.11f, 0.11f, 0.13f, 1.0f);
   f.glClear(GL_COLOR_BUFFER_BIT);
   if (renderer_ && presenter_) {
-    view_.viewSize = {static_cast<float>(viewWidth), static_cast<float>(fbHeight)};
+    view_.viewSize = {static_cast<float>(area.width), static_cast<float>(area.height)};
     view_.imageSize = {static_cast<float>(session_.image().width),
                        static_cast<float>(session_.image().height)};
-    float range = layers_.autoRange ? presenter_->maxMagnitude() : layers_.fixedRangeMax;
-    if (region_->ownsImage()) view_.imageSize = region_->imageSize();
-    LayerSettings shown = layers_;  // the region snake draws over the image alone
-    if (region_->enabled()) shown.showMagnitude = shown.showGlyphs = false;
-    errors_.guard("Drawing", [&] {
-      if (race_->enabled())
-        race_->draw(*renderer_, {left, 0, viewWidth, fbHeight}, fbHeight, shown, dpr, errors_);
-      else if (region_->ownsImage())
-        region_->drawImage(*renderer_, {left, 0, viewWidth, fbHeight}, view_, shown);
-      else
-        renderer_->draw({left, 0, viewWidth, fbHeight}, view_, shown, presenter_->texture(),
-                        std::max(range, 1e-12f));
-    });
-    if (layers_.showStreamlines && streamlines_ && !region_->enabled())
-      errors_.guard("Drawing the streamlines", [&] {
-        streamlines_->draw({left, 0, viewWidth, fbHeight}, view_, presenter_->hostField(),
-                           presenter_->texture().width, presenter_->texture().height, layers_,
-                           shownFieldVersion_);
-      });
-    region_->drawOverlay(view_, static_cast<float>(left), dpr);
-  }
-  if (snakeLayer_ && !race_->enabled()) {
-    errors_.guard("Drawing the snakes", [&] {
-      if (snakes_->captureVersion() != shownCaptureVersion_) {
-        snakeLayer_->setCapture(snakes_->captureRgba(), snakes_->width(), snakes_->height());
-        shownCaptureVersion_ = snakes_->captureVersion();
+    for (ViewerMode* m : modes_)
+      if (m->ownsImage()) {
+        view_.imageSize = m->ownImageSize();
+        break;
       }
-      SnakeDrawing d{&snakes_->contours(), snakeTool_->draft(), snakeOverlay_.showNodes,
-                     snakeTool_->hoverId()};
-      snakeLayer_->draw({left, 0, viewWidth, fbHeight}, view_, d, snakes_->showCapture,
-                        snakeOverlay_.captureOpacity);
-    });
   }
-  phase("draw");
+  const bool fieldHidden =
+      std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->hidesField(); });
+  const bool snakesHidden =
+      std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->hidesSnakes(); });
+  LayerSettings shown = layers_;
+  if (fieldHidden) shown.showMagnitude = shown.showGlyphs = false;
+  const float range =
+      layers_.autoRange ? (presenter_ ? presenter_->maxMagnitude() : 0) : layers_.fixedRangeMax;
+  ViewFrame frame{renderer_.get(), presenter_.get(), area,         window.height,
+                  static_cast<float>(devicePixelRatio()), view_,   layers_,      shown,
+                  range,           fieldHidden,     snakesHidden, shownFieldVersion_, errors_};
+  if (renderer_ && presenter_)
+    errors_.guard("Drawing", [&] {
+      for (ViewerMode* m : modes_)
+        if (m->drawPicture(frame)) break;
+    });
+  for (ViewerMode* m : modes_) m->drawOverlay(frame);
+}
+
+void GlView::renderUi() {
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   ImGuiQtBridge::applyCursor(this);
-  phase("imgui");
+}
+
+void GlView::record() {
+  const Viewport window = windowRect();
   if (startupRecording_) {  // --record in the viewer: from the first drawn frame
     startupRecording_ = false;
-    const Viewport r = startup_.recordPanel ? Viewport{0, 0, fbWidth, fbHeight} : viewRect();
+    const Viewport r = startup_.recordPanel ? window : viewRect();
     errors_.guard("Starting the recording", [&] {
       recording_->start(*startup_.record, r.width, r.height, startup_.stepsPerFrame > 0,
                         startup_.fps, std::max(startup_.stepsPerFrame, 1));
     });
   }
   if (recording_->active())
-    recording_->capture(recording_->withPanel() || startup_.recordPanel
-                            ? Viewport{0, 0, fbWidth, fbHeight}
-                            : viewRect(),
+    recording_->capture(recording_->withPanel() || startup_.recordPanel ? window : viewRect(),
                         errors_);
-  phase("record");
-  otherWorkMs_ = (clock_.nsecsElapsed() * 1e-9 - now) * 1000.0 - solverMs;
-  countFrame();
 }
 
 void GlView::buildUi(float frameSeconds) {
@@ -282,13 +295,12 @@ void GlView::buildUi(float frameSeconds) {
   }
   drawPanel(session_, layers_, readouts_, errors_, requests_, static_cast<float>(height()),
             [this] { drawExtraSections(); });
-  drawSnakePanel(*snakes_, snakeOverlay_, errors_);
   float right = std::max(static_cast<float>(width()) - kDisplayPanelWidth, kPanelWidth);
   drawDisplayPanel(layers_, readouts_.rangeMax, right, static_cast<float>(height()));
-  region_->drawWindow(errors_, kPanelWidth, 0);
-  race_->drawWindow(errors_, kPanelWidth, viewWidthPixels() / static_cast<float>(devicePixelRatio()),
-                    static_cast<float>(height()));
-  if (cursor_ && presenter_ && !region_->ownsImage()) {
+  const PanelPlace place{kPanelWidth, viewWidthPixels() / static_cast<float>(devicePixelRatio()),
+                         static_cast<float>(height())};
+  for (auto m = modes_.rbegin(); m != modes_.rend(); ++m) (*m)->drawPanels(place, errors_);
+  if (cursor_ && presenter_ && !modeOwnsImage()) {
     glm::vec2 p = toImage(*cursor_);
     if (auto r = readoutAt(p.x, p.y, session_.image(), presenter_->hostField(),
                            presenter_->texture().width, presenter_->texture().height))
@@ -326,7 +338,7 @@ void GlView::handleRequests() {
 
 void GlView::uploadIfChanged() {
   if (!renderer_ || !presenter_) return;
-  if (session_.imageVersion() != shownImageVersion_ && !region_->ownsImage()) {
+  if (session_.imageVersion() != shownImageVersion_ && !modeOwnsImage()) {
     bool ok = errors_.guard("Showing the image", [&] { renderer_->setImage(session_.image()); });
     if (ok) {
       shownImageVersion_ = session_.imageVersion();
@@ -351,7 +363,7 @@ void GlView::uploadIfChanged() {
 
 void GlView::countFrame() {
   ++frameCount_;
-  if (quitAfterFrames_ > 0 && frameCount_ == quitAfterFrames_)
+  if (startup_.quitAfterFrames > 0 && frameCount_ == startup_.quitAfterFrames)
     QTimer::singleShot(0, this, [this] { finishAndQuit(); });
 }
 
@@ -403,7 +415,7 @@ void GlView::saveSessionDialog() {
                                               "gvflab sessions (*.json)");
   if (path.isEmpty()) return;
   errors_.guard("Saving the session", [&] {
-    app::saveSession(path.toStdString(), captureSession(session_, *snakes_, layers_));
+    app::saveSession(path.toStdString(), captureSession(session_, plain_->snakes(), layers_));
   });
 }
 
@@ -416,7 +428,7 @@ void GlView::openSessionDialog() {
 void GlView::openSession(const QString& path) {
   makeCurrent();
   if (errors_.guard("Opening the session '" + QFileInfo(path).fileName().toStdString() + "'", [&] {
-        restoreSession(app::loadSession(path.toStdString()), session_, *snakes_, layers_);
+        restoreSession(app::loadSession(path.toStdString()), session_, plain_->snakes(), layers_);
       })) {
     recent_ = withRecentFile(recent_, QFileInfo(path).absoluteFilePath());
     if (onRecentChanged) onRecentChanged();
@@ -453,52 +465,40 @@ bool GlView::event(QEvent* event) {
   return QOpenGLWidget::event(event);
 }
 
-// Left button: snake editing (SnakeTool); middle button: pan; right button: delete a snake.
+PointerEvent GlView::pointer(const QMouseEvent& event) {
+  return {event.button(),        event.modifiers(), event.position(),
+          toViewPixels(event.position()), toImage(event.position()), pickRadius(),
+          static_cast<float>(devicePixelRatio()), view_, errors_};
+}
+
+template <class Hook>
+bool GlView::offer(Hook hook) {
+  for (ViewerMode* m : modes_)
+    if (hook(*m)) return true;
+  return false;
+}
+
 void GlView::mousePressEvent(QMouseEvent* event) {
   if (!imguiReady_ || ImGui::GetIO().WantCaptureMouse) return;
-  if (race_->enabled()) return;  // the race view has no snakes to edit
-  if (region_->mousePress(toViewPixels(event->position()), event->button() == Qt::RightButton,
-                          view_))
-    return;
-  // Middle button, or Shift + left button: pan.
-  if (event->button() == Qt::MiddleButton ||
-      (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier))) {
-    dragging_ = true;
-    dragLast_ = event->position();
-  } else if (event->button() == Qt::LeftButton) {
-    snakeTool_->leftPress(toImage(event->position()), pickRadius());
-  } else if (event->button() == Qt::RightButton) {
-    errors_.guard("Deleting a snake",
-                  [&] { snakeTool_->rightClick(toImage(event->position()), pickRadius()); });
-  }
+  PointerEvent p = pointer(*event);
+  offer([&](ViewerMode& m) { return m.mousePress(p); });
 }
 
 void GlView::mouseMoveEvent(QMouseEvent* event) {
   cursor_ = event->position();
-  if (region_->mouseMove(toViewPixels(event->position()), view_)) return;
-  if (!dragging_) {
-    errors_.guard("Editing a snake",
-                  [&] { snakeTool_->move(toImage(event->position()), pickRadius()); });
-    return;
-  }
-  float dpr = static_cast<float>(devicePixelRatio());
-  QPointF d = event->position() - dragLast_;
-  dragLast_ = event->position();
-  view_.pan.x += static_cast<float>(d.x()) * dpr;
-  view_.pan.y += static_cast<float>(d.y()) * dpr;
+  PointerEvent p = pointer(*event);
+  offer([&](ViewerMode& m) { return m.mouseMove(p); });
 }
 
 void GlView::mouseReleaseEvent(QMouseEvent* event) {
-  if (region_->mouseRelease(view_)) return;
-  if (event->button() == Qt::LeftButton && !dragging_)
-    errors_.guard("Placing a snake", [&] { snakeTool_->leftRelease(toImage(event->position())); });
-  dragging_ = false;
+  PointerEvent p = pointer(*event);
+  offer([&](ViewerMode& m) { return m.mouseRelease(p); });
 }
 
 void GlView::mouseDoubleClickEvent(QMouseEvent* event) {
   if (!imguiReady_ || ImGui::GetIO().WantCaptureMouse) return;
-  if (event->button() == Qt::LeftButton)
-    errors_.guard("Closing the polygon", [&] { snakeTool_->doubleClick(toImage(event->position())); });
+  PointerEvent p = pointer(*event);
+  offer([&](ViewerMode& m) { return m.mouseDoubleClick(p); });
 }
 
 void GlView::wheelEvent(QWheelEvent* event) {
@@ -511,8 +511,8 @@ void GlView::keyPressEvent(QKeyEvent* event) {
   if (!imguiReady_ || ImGui::GetIO().WantCaptureKeyboard) return;
   const bool ctrl = event->modifiers() & Qt::ControlModifier;
   const bool shift = event->modifiers() & Qt::ShiftModifier;
-  if (race_->key(event->key(), errors_)) return;
-  if (snakeTool_->key(event->key(), ctrl, shift)) return;
+  const KeyPress press{event->key(), ctrl, shift, errors_};
+  if (offer([&](ViewerMode& m) { return m.key(press); })) return;
   if (!ctrl && navigationKey(view_, event->key())) return;
   switch (event->key()) {
     case Qt::Key_Space:

@@ -1,28 +1,26 @@
 #pragma once
-// The GL view: draws the field layers, the snakes and the ImGui panels every frame, steps the
-// session, and takes mouse and keyboard input.
+// The GL view: draws the active mode's picture and overlays with the ImGui panels every frame,
+// steps the session, and hands input to the modes (see modes/viewer_mode.hpp).
 #include <QElapsedTimer>
 #include <QOpenGLWidget>
 #include <QSurfaceFormat>
 #include <QTimer>
 #include <array>
+#include <functional>
 #include <memory>
+#include <vector>
 
 #include "viewer/model/frame_stats.hpp"
 #include "viewer/model/session.hpp"
-#include "viewer/model/snake_session.hpp"
+#include "viewer/modes/plain_mode.hpp"
 #include "viewer/modes/race_mode.hpp"
 #include "viewer/modes/region_mode.hpp"
 #include "viewer/render/presenter.hpp"
 #include "viewer/render/renderer.hpp"
-#include "viewer/render/snake_layer.hpp"
-#include "viewer/render/streamline_layer.hpp"
 #include "viewer/render/view_transform.hpp"
 #include "viewer/ui/error_log.hpp"
 #include "viewer/ui/panel.hpp"
 #include "viewer/ui/recording_control.hpp"
-#include "viewer/ui/snake_panel.hpp"
-#include "viewer/window/snake_tool.hpp"
 #include "viewer/window/viewer_startup.hpp"
 
 namespace gvflab::viewer {
@@ -61,20 +59,36 @@ class GlView : public QOpenGLWidget {
   void leaveEvent(QEvent* event) override;
 
  private:
+  // paintGL's steps, in order.
+  void startFrame(double now);
+  void buildUi(float frameSeconds);
+  void reloadKernels();
+  void advanceSolver();
+  void advanceModes();
+  void uploadIfChanged();
+  void drawView();
+  void renderUi();
+  void record();
+  void countFrame();
+  void phase(const char* name);  // the time since the last phase, for --stats
+
   void makePresenter();  // decides the CL->GL path for the current device and GL context
   void drawExtraSections();
   void switchDevice(const std::string& selector);
-  Viewport viewRect() const;  // the view, framebuffer pixels, GL origin
-  void buildUi(float frameSeconds);
   void handleRequests();
-  void uploadIfChanged();
-  void countFrame();
   void finishAndQuit();
+  bool modeOwnsImage() const;  // a mode's own image replaces the session's
+  Viewport viewRect() const;   // the view, framebuffer pixels, GL origin
+  Viewport windowRect() const;  // the whole window, framebuffer pixels
   float viewLeftPixels() const;   // framebuffer x where the view starts (right of the panel)
   float viewWidthPixels() const;  // between the two panels
   Vec2 toViewPixels(QPointF logical) const;
   glm::vec2 toImage(QPointF logical) const;
   float pickRadius() const;  // image pixels within a few screen pixels
+  PointerEvent pointer(const QMouseEvent& event);
+  // Offers the event to the modes from the top; true when one took it.
+  template <class Hook>
+  bool offer(Hook hook);
 
   Session& session_;
   const WindowStartup startup_;
@@ -85,32 +99,29 @@ class GlView : public QOpenGLWidget {
   PanelRequests requests_;
   std::unique_ptr<Renderer> renderer_;
   std::unique_ptr<Presenter> presenter_;
-  std::unique_ptr<RegionMode> region_;
   std::unique_ptr<RaceMode> race_;
-  bool regionImageShown_ = false;
+  std::unique_ptr<RegionMode> region_;
+  std::unique_ptr<PlainMode> plain_;
+  std::vector<ViewerMode*> modes_;  // top first: race, region, plain
+  bool ownImageShown_ = false;
   bool imguiReady_ = false;
   long shownImageVersion_ = -1;
   long shownFieldVersion_ = -1;
   std::array<int, 2> shownImageSize_ = {0, 0};
   QTimer frameTimer_;
   QElapsedTimer clock_;
+  double frameStart_ = 0;
   double lastFrameTime_ = -1;
+  float frameSeconds_ = 0;
+  double solverMs_ = 0;
+  std::int64_t phaseMark_ = 0;
   int frameCount_ = 0;
-  int quitAfterFrames_ = 0;
-  std::unique_ptr<SnakeSession> snakes_;
-  std::unique_ptr<SnakeTool> snakeTool_;
-  std::unique_ptr<SnakeLayer> snakeLayer_;
-  SnakeOverlay snakeOverlay_;
-  long shownCaptureVersion_ = -1;
-  bool dragging_ = false;
-  QPointF dragLast_;
-  // Issue 6: recording, pace, streamlines, cursor readout, devices.
+  // Recording, pace, cursor readout, devices.
   std::unique_ptr<RecordingControl> recording_;
   bool startupRecording_ = false;
   FrameStats stats_;
   double lastFrameStart_ = -1;
   double otherWorkMs_ = 0;
-  std::unique_ptr<StreamlineLayer> streamlines_;
   std::optional<QPointF> cursor_;
   std::vector<DeviceInfo> devices_;
   QStringList recent_;
