@@ -112,6 +112,7 @@ Options parseOptions(const std::vector<std::string>& args) {
       o.gvf.sigma = parseSpec("sigma", value());
     } else if (a == "--iterations") {
       o.iterations = static_cast<int>(parseSpec("iterations", value()));
+      o.iterationsPerFrame = o.iterations;  // the same flag, read per frame by the viewer
     } else if (a == "--solver") {
       const std::string v = value();
       const std::optional<SolverKind> kind = parseSolverKind(v);

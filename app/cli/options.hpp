@@ -23,7 +23,9 @@ struct Options {
   int phantomSize = 256;
   GvfParams gvf;
   EulerOptions storage;  // --precision (both solvers), --memory (Euler)
-  int iterations = 500;  // headless total (with --target-error: the most to run)
+  int iterations = 500;  // headless: the total (with --target-error: the most to run)
+  std::optional<int> iterationsPerFrame;  // viewer: --iterations given, per frame
+  int savedIterationsPerFrame = 16;       // viewer: from --session (Euler, per frame)
   SolverKind solver = SolverKind::Euler;  // --solver euler|multigrid
   int mgA = 1, mgB = 2, mgC = 1;  // --mg-a, --mg-b, --mg-c (multigridParamSpecs)
   std::optional<double> targetError;  // --target-error E: iterate until ε <= E

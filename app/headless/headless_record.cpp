@@ -8,7 +8,6 @@
 
 #include "record/recorder.hpp"
 #include "viewer/model/frame_stats.hpp"
-#include "viewer/model/layer_options.hpp"
 #include "viewer/model/session.hpp"
 #include "viewer/model/snake_session.hpp"
 #include "viewer/render/offscreen_target.hpp"
@@ -16,7 +15,8 @@
 #include "viewer/render/renderer.hpp"
 #include "viewer/render/snake_layer.hpp"
 #include "viewer/render/streamline_layer.hpp"
-#include "viewer/window/viewer_window.hpp"
+#include "viewer/window/viewer_startup.hpp"
+#include "viewer/window/gl_view.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -35,7 +35,7 @@ int runHeadlessRecording(int argc, char** argv, const Options& options) {
   const int frames = options.frames > 0 ? options.frames : 120;
   const int steps = options.stepsPerFrame > 0 ? options.stepsPerFrame : 10;
 
-  Session session(options);
+  Session session(sessionStartup(options));
   session.setIterationsPerFrame(steps);
   session.setRunning(true);
   SnakeSession snakes(session, options.snakes);

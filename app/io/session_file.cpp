@@ -48,7 +48,7 @@ std::string sessionToJson(const SessionFile& s) {
   solver["mu"] = s.gvf.mu;
   solver["sigma"] = s.gvf.sigma;
   solver["v0"] = s.gvf.v0Mode == V0Mode::EdgeGradient ? "edge" : "image";
-  solver["iterations_per_frame"] = s.gvf.iterationsPerFrame;
+  solver["iterations_per_frame"] = s.iterationsPerFrame;
   solver["frame_budget_ms"] = s.frameBudgetMs;
   root["solver"] = solver;
   root["device"] = q(s.device);
@@ -118,9 +118,9 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
   const std::string v0 = solver.value("v0").toString("edge").toStdString();
   if (v0 != "edge" && v0 != "image") throw InputError("Session: v0 must be 'edge' or 'image'.");
   s.gvf.v0Mode = v0 == "edge" ? V0Mode::EdgeGradient : V0Mode::ImageGradient;
-  s.gvf.iterationsPerFrame =
+  s.iterationsPerFrame =
       static_cast<int>(checked(gvfParamSpecs(), "iterations",
-                               number(solver, "iterations_per_frame", s.gvf.iterationsPerFrame)));
+                               number(solver, "iterations_per_frame", s.iterationsPerFrame)));
   s.frameBudgetMs = number(solver, "frame_budget_ms", 0);
   s.device = root.value("device").toString().toStdString();
   const QJsonObject sp = root.value("snake_params").toObject();
@@ -186,6 +186,7 @@ void applySession(const SessionFile& s, Options& o) {
   o.phantom = s.phantom;
   o.phantomSize = s.phantomSize;
   o.gvf = s.gvf;
+  o.savedIterationsPerFrame = s.iterationsPerFrame;
   o.frameBudgetMs = s.frameBudgetMs;
   if (!s.device.empty() && o.device.empty()) o.device = s.device;
   o.snakes.params = s.snake;

@@ -13,6 +13,7 @@
 #include "gvflab/slice_reference.hpp"
 #include "viewer/model/race_session.hpp"
 #include "viewer/model/session.hpp"
+#include "viewer/window/viewer_startup.hpp"
 #include "viewer/ui/error_log.hpp"
 #include "volume_support.hpp"
 
@@ -49,7 +50,7 @@ std::filesystem::path writeBall(const std::string& name, int w, int h, int d) {
 }  // namespace
 
 TEST_CASE("a volume opens in 3D and each slice shows the field's in-plane components") {
-  Session s(smallPhantom());
+  Session s(sessionStartup(smallPhantom()));
   const auto path = writeBall("ball.mha", 24, 20, 14);
   s.openFile(path);
   REQUIRE(s.isVolume());
@@ -104,7 +105,7 @@ TEST_CASE("a volume opens in 3D and each slice shows the field's in-plane compon
 }
 
 TEST_CASE("the multigrid solver in 3D and its slices") {
-  Session s(smallPhantom());
+  Session s(sessionStartup(smallPhantom()));
   s.setSolverKind(SolverKind::Multigrid);
   s.setVolume(test::ballVolumeOf(17, 15, 9), "ball");
   REQUIRE(s.multigrid() != nullptr);
@@ -118,7 +119,7 @@ TEST_CASE("the multigrid solver in 3D and its slices") {
 }
 
 TEST_CASE("a volume the device or the engine cannot take is refused; the session runs on") {
-  Session s(smallPhantom());
+  Session s(sessionStartup(smallPhantom()));
   s.advanceFrame();
   const long iterations = s.iterations();
   ErrorLog errors;
@@ -148,13 +149,13 @@ TEST_CASE("a volume the device or the engine cannot take is refused; the session
 TEST_CASE("a start-up file that cannot be opened leaves the phantom and a message") {
   app::Options o = smallPhantom();
   o.image = (test::scratchDir("viewer_missing") / "nothing_here.nii.gz").string();
-  Session s(o);
+  Session s(sessionStartup(o));
   CHECK(s.imageName() == "phantom 'u'");
   CHECK(s.startupError().find("nothing_here.nii.gz") != std::string::npos);
 }
 
 TEST_CASE("the solver choice: Euler's bound on mu, multigrid's a, b, c") {
-  Session s(smallPhantom());
+  Session s(sessionStartup(smallPhantom()));
   REQUIRE(s.euler() != nullptr);
   const double bound = s.muBound();
   s.setSolverKind(SolverKind::Multigrid);
@@ -185,7 +186,7 @@ TEST_CASE("the race: the same OpenCL time each, multigrid ahead at equal time") 
   app::Options o;
   o.phantom = "room";
   o.phantomSize = 256;
-  Session s(o);
+  Session s(sessionStartup(o));
   RaceSession race(s);
   CHECK(race.lane(RaceSession::kEuler).solver->name() == "euler");
   CHECK(race.lane(RaceSession::kMultigrid).solver->name() == "multigrid");
@@ -221,7 +222,7 @@ TEST_CASE("the race: the same OpenCL time each, multigrid ahead at equal time") 
 }
 
 TEST_CASE("the race on a volume shows the slice of both 3D fields") {
-  Session s(smallPhantom());
+  Session s(sessionStartup(smallPhantom()));
   s.setVolume(test::ballVolumeOf(20, 18, 12), "ball");
   s.setSlice(SliceAxis::Coronal, 9);
   RaceSession race(s);

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "viewer/window/viewer_window.hpp"
+#include "viewer/window/gl_view.hpp"
 
 namespace gvflab::test {
 

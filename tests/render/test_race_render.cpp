@@ -8,6 +8,7 @@
 #include "render/render_support.hpp"
 #include "viewer/model/race_session.hpp"
 #include "viewer/model/session.hpp"
+#include "viewer/window/viewer_startup.hpp"
 #include "viewer/render/presenter.hpp"
 #include "viewer/render/race_view.hpp"
 #include "viewer/render/renderer.hpp"
@@ -39,7 +40,7 @@ double meanOf(const std::vector<double>& v, int width, int x0, int x1) {
 TEST_CASE("the race view: Euler and multigrid maps side by side in one colour range") {
   auto& env = test::glEnvironment();
   REQUIRE_MESSAGE(env.ok, "no OpenGL 3.3 core context (run under xvfb-run -a)");
-  Session session(phantom(96));
+  Session session(sessionStartup(phantom(96)));
   RaceSession race(session);
   // The paper's Fig. 7 in miniature: Euler's many cheap iterations against two multigrid ones.
   race.lane(RaceSession::kEuler).solver->step(120);
@@ -75,7 +76,7 @@ TEST_CASE("the race view: Euler and multigrid maps side by side in one colour ra
 TEST_CASE("slices of a volume: image, |V| and in-plane arrows") {
   auto& env = test::glEnvironment();
   REQUIRE_MESSAGE(env.ok, "no OpenGL 3.3 core context (run under xvfb-run -a)");
-  Session session(phantom(32));
+  Session session(sessionStartup(phantom(32)));
   session.setVolume(test::ballVolumeOf(48, 40, 32, 0.3), "ball");
   session.setIterationsPerFrame(60);
   session.advanceFrame();

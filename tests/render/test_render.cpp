@@ -28,7 +28,8 @@
 #include "viewer/render/streamline_layer.hpp"
 #include "viewer/render/view_transform.hpp"
 #include "viewer/ui/error_log.hpp"
-#include "viewer/window/viewer_window.hpp"
+#include "viewer/window/gl_view.hpp"
+#include "viewer/window/viewer_startup.hpp"
 
 using namespace gvflab;
 using namespace gvflab::viewer;
@@ -176,7 +177,7 @@ TEST_CASE("magnitude and glyph layers of the U phantom match the baseline") {
 TEST_CASE("a broken file leaves the session as it was and reports why") {
   app::Options options;
   options.phantomSize = 64;
-  Session session(options);
+  Session session(sessionStartup(options));
   session.advanceFrame();
   const std::string name = session.imageName();
   const long iterations = session.iterations(), imageVersion = session.imageVersion();
@@ -208,7 +209,7 @@ TEST_CASE("a broken file leaves the session as it was and reports why") {
 TEST_CASE("mu beyond the stability bound is clamped, and the session says so") {
   app::Options options;
   options.phantomSize = 64;
-  Session session(options);
+  Session session(sessionStartup(options));
   CHECK(session.notice().empty());
   session.setMu(0.5);
   CHECK(session.mu() == doctest::Approx(session.muBound()));

@@ -7,6 +7,7 @@
 
 #include "cli/options.hpp"
 #include "viewer/model/snake_session.hpp"
+#include "viewer/window/viewer_startup.hpp"
 #include "viewer/window/snake_tool.hpp"
 
 using namespace gvflab;
@@ -29,7 +30,7 @@ float meanRadius(const std::vector<glm::vec2>& pts, glm::vec2 c) {
 }  // namespace
 
 TEST_CASE("drag places a circle, clicks and a double-click a polygon, right-click deletes") {
-  Session session(uPhantom());
+  Session session(sessionStartup(uPhantom()));
   SnakeSession snakes(session, app::SnakeOptions{});
   snakes.setRunning(false);  // keep the contours where they were put
   SnakeTool tool(snakes);
@@ -69,7 +70,7 @@ TEST_CASE("drag places a circle, clicks and a double-click a polygon, right-clic
 }
 
 TEST_CASE("dragging a node moves it, and one undo puts the whole drag back") {
-  Session session(uPhantom());
+  Session session(sessionStartup(uPhantom()));
   SnakeSession snakes(session, app::SnakeOptions{});
   snakes.setRunning(false);
   SnakeTool tool(snakes);

@@ -11,6 +11,7 @@
 #include "io/session_file.hpp"
 #include "viewer/model/frame_stats.hpp"
 #include "viewer/model/session.hpp"
+#include "viewer/window/viewer_startup.hpp"
 #include "viewer/model/session_io.hpp"
 #include "viewer/model/snake_session.hpp"
 #include "viewer/model/streamlines.hpp"
@@ -91,7 +92,7 @@ TEST_CASE("session JSON: round trip and clear refusals") {
   f.gvf.mu = 0.12;
   f.gvf.sigma = 1.5;
   f.gvf.v0Mode = V0Mode::ImageGradient;
-  f.gvf.iterationsPerFrame = 7;
+  f.iterationsPerFrame = 7;
   f.snake.alpha = 0.2;
   f.snakes.push_back({SnakeForce::Traditional, {{10, 10}, {30, 10}, {20, 25.5f}}});
   f.colormap = "inferno";
@@ -102,7 +103,7 @@ TEST_CASE("session JSON: round trip and clear refusals") {
   CHECK(g.gvf.mu == doctest::Approx(0.12));
   CHECK(g.gvf.sigma == doctest::Approx(1.5));
   CHECK(g.gvf.v0Mode == V0Mode::ImageGradient);
-  CHECK(g.gvf.iterationsPerFrame == 7);
+  CHECK(g.iterationsPerFrame == 7);
   CHECK(g.snake.alpha == doctest::Approx(0.2));
   REQUIRE(g.snakes.size() == 1);
   CHECK(g.snakes[0].force == SnakeForce::Traditional);
@@ -123,7 +124,7 @@ TEST_CASE("saving and loading a live session restores image, parameters and snak
   app::Options o;
   o.phantom = "u";
   o.phantomSize = 64;
-  Session a(o);
+  Session a(sessionStartup(o));
   a.setSigma(1.5);
   a.setMu(0.1);
   a.setIterationsPerFrame(9);
@@ -138,7 +139,7 @@ TEST_CASE("saving and loading a live session restores image, parameters and snak
   app::Options o2;
   o2.phantom = "blob";
   o2.phantomSize = 48;
-  Session b(o2);
+  Session b(sessionStartup(o2));
   SnakeSession sb(b, o2.snakes);
   LayerSettings lb;
   restoreSession(app::sessionFromJson(json), b, sb, lb);
@@ -158,7 +159,7 @@ TEST_CASE("saving and loading a live session restores image, parameters and snak
 TEST_CASE("a device switch keeps image, parameters and snakes") {
   app::Options o;
   o.phantomSize = 64;
-  Session s(o);
+  Session s(sessionStartup(o));
   s.setMu(0.11);
   SnakeSession snakes(s, o.snakes);
   snakes.addCircle({32, 32}, 10);
@@ -178,7 +179,7 @@ TEST_CASE("a device switch keeps image, parameters and snakes") {
 TEST_CASE("the frame budget adapts the iterations per frame") {
   app::Options o;
   o.phantomSize = 256;
-  Session s(o);
+  Session s(sessionStartup(o));
   s.setFrameBudgetMs(20);
   for (int i = 0; i < 30; ++i) s.advanceFrame(0);
   const int big = s.iterationsPerFrame();
@@ -259,7 +260,7 @@ TEST_CASE("1:1 shows one image pixel per screen pixel and keeps the centre") {
 TEST_CASE("the mu notice is a kind, cleared by kind, and a refused mu changes nothing") {
   app::Options o;
   o.phantomSize = 64;
-  Session s(o);
+  Session s(sessionStartup(o));
   CHECK(s.notice().kind == Notice::Kind::None);
   s.setMu(0.5);  // beyond Euler's bound: clamped, said so
   CHECK(s.notice().kind == Notice::Kind::MuClamped);
@@ -285,4 +286,23 @@ TEST_CASE("the mu notice is a kind, cleared by kind, and a refused mu changes no
   s.setMu(0.2);
   CHECK(s.notice().empty());
   CHECK(s.solver().mu() == doctest::Approx(0.2));
+}
+
+TEST_CASE("--iterations reaches the viewer as a per-frame count; the headless total stays") {
+  // The viewer told the two meanings apart by comparing with the default, so an explicit
+  // "--iterations 500" was lost; now the flag itself is recorded.
+  for (int n : {40, 500}) {
+    const app::Options o = app::parseOptions({"--iterations", std::to_string(n)});
+    CHECK(o.iterations == n);
+    const ViewerStartup v = viewerStartup(o);
+    REQUIRE(v.session.fixedIterationsPerFrame.has_value());
+    CHECK(*v.session.fixedIterationsPerFrame == n);
+    CHECK_FALSE(v.window.defaultFrameBudget);
+  }
+  const ViewerStartup plain = viewerStartup(app::parseOptions({}));
+  CHECK_FALSE(plain.session.fixedIterationsPerFrame.has_value());
+  CHECK(plain.window.defaultFrameBudget);
+  CHECK(plain.session.phantom == "u");
+  CHECK(plain.window.quitAfterFrames == 0);
+  CHECK(viewerStartup(app::parseOptions({"--screenshot", "x.png"})).window.quitAfterFrames == 60);
 }

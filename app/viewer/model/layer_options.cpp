@@ -10,11 +10,4 @@ Colormap colormapFromName(const std::string& name) {
   throw ParameterError("Unknown colormap '" + name + "' (gray, viridis, inferno).");
 }
 
-LayerSettings layerSettingsFromOptions(const app::Options& options) {
-  LayerSettings layers;
-  if (options.colormap) layers.colormap = colormapFromName(*options.colormap);
-  layers.logScale = options.logScale;
-  return layers;
-}
-
 }  // namespace gvflab::viewer

@@ -1,12 +1,11 @@
 #pragma once
-// The layer settings the command line asks for (--colormap, --log-scale), shared by the
-// window and headless recording.
-#include "cli/options.hpp"
+// Colormaps by name (--colormap, saved sessions and settings).
+#include <string>
+
 #include "viewer/render/renderer.hpp"
 
 namespace gvflab::viewer {
 
-LayerSettings layerSettingsFromOptions(const app::Options& options);
 Colormap colormapFromName(const std::string& name);  // throws ParameterError
 
 }  // namespace gvflab::viewer

@@ -24,40 +24,35 @@ std::string formatMu(double v) {
 
 }  // namespace
 
-Session::Session(const app::Options& options)
-    : choice_(app::solverConfig(options)),
-      sigma_(options.gvf.sigma),
-      v0Mode_(options.gvf.v0Mode),
-      requestedMu_(options.gvf.mu),
-      itersPerFrame_(std::max(options.gvf.iterationsPerFrame, 0)) {
-  // --iterations means "per frame" in the viewer (see the help text), but the parser only
-  // fills the headless total; a value other than its default is taken as the user's.
-  if (options.iterations != app::Options{}.iterations) {
-    itersPerFrame_ = std::clamp(options.iterations, 0, 4096);
-    mgItersPerFrame_ = std::clamp(options.iterations, 0, 64);
+Session::Session(const SessionStartup& startup)
+    : choice_(startup.solver),
+      sigma_(startup.gvf.sigma),
+      v0Mode_(startup.gvf.v0Mode),
+      requestedMu_(startup.gvf.mu),
+      itersPerFrame_(std::max(startup.iterationsPerFrame, 0)) {
+  if (startup.fixedIterationsPerFrame) {
+    itersPerFrame_ = std::clamp(*startup.fixedIterationsPerFrame, 0, 4096);
+    mgItersPerFrame_ = std::clamp(*startup.fixedIterationsPerFrame, 0, 64);
   }
-  ContextOptions co;
-  co.deviceSelector = options.device;
-  if (options.kernelDir) co.kernelDir = *options.kernelDir;
-  ctx_ = ComputeContext::create(co);
-  if (options.stepsPerFrame > 0) {
-    itersPerFrame_ = options.stepsPerFrame;  // deterministic: no budget
-  } else if (options.frameBudgetMs > 0) {
-    frameBudgetMs_ = options.frameBudgetMs;
+  ctx_ = ComputeContext::create(startup.context);
+  if (startup.stepsPerFrame > 0) {
+    itersPerFrame_ = startup.stepsPerFrame;  // deterministic: no budget
+  } else if (startup.frameBudgetMs > 0) {
+    frameBudgetMs_ = startup.frameBudgetMs;
   }
   kernelTime_ = newestKernelTime();
-  if (options.image) {
+  if (startup.image) {
     // A window that says why beats a window that never opens: the phantom stands in.
     try {
-      openFile(*options.image);
+      openFile(*startup.image);
       return;
     } catch (const DeviceError&) {
       throw;
     } catch (const Error& e) {
-      startupError_ = "Opening '" + *options.image + "': " + e.what();
+      startupError_ = "Opening '" + *startup.image + "': " + e.what();
     }
   }
-  openPhantom(options.phantom.value_or("u"), options.phantomSize);
+  openPhantom(startup.phantom, startup.phantomSize);
 }
 
 void Session::openFile(const std::filesystem::path& path) {

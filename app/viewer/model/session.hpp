@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "cli/options.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/euler_solver.hpp"
 #include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/image.hpp"
 #include "gvflab/multigrid_solver.hpp"
+#include "viewer/model/startup_config.hpp"
 #include "viewer/model/volume_slices.hpp"
 
 namespace gvflab::viewer {
@@ -34,11 +34,10 @@ struct Notice {
 
 class Session {
  public:
-  // Creates the context and opens options.image (an image or a volume), or options.phantom,
-  // or the U phantom. A file that cannot be opened (unreadable, too large for the device)
+  // Creates the context and opens startup.image (an image or a volume), or startup.phantom. A file that cannot be opened (unreadable, too large for the device)
   // leaves the U phantom open and its sentence in startupError(). Throws gvflab::Error when
   // there is no OpenCL device (main reports startup failures).
-  explicit Session(const app::Options& options);
+  explicit Session(const SessionStartup& startup);
 
   // Images and volumes (.nii, .nii.gz, 3D .mha/.mhd). Throws InputError, ResourceError, ...
   void openFile(const std::filesystem::path& path);

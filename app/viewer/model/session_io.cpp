@@ -16,7 +16,7 @@ app::SessionFile captureSession(const Session& session, const SnakeSession& snak
   f.gvf.mu = session.requestedMu();
   f.gvf.sigma = session.sigma();
   f.gvf.v0Mode = session.v0Mode();
-  f.gvf.iterationsPerFrame = session.iterationsPerFrame();
+  f.iterationsPerFrame = session.iterationsPerFrame();
   f.frameBudgetMs = session.frameBudgetMs();
   f.device = session.deviceSelector();
   f.snake = snakes.params();
@@ -43,7 +43,7 @@ void restoreSession(const app::SessionFile& f, Session& session, SnakeSession& s
   session.setV0Mode(f.gvf.v0Mode);
   session.setSigma(f.gvf.sigma);
   session.setMu(f.gvf.mu);
-  session.setIterationsPerFrame(f.gvf.iterationsPerFrame);
+  session.setIterationsPerFrame(f.iterationsPerFrame);
   session.setFrameBudgetMs(f.frameBudgetMs);
   snakes.advanceFrame();  // follows the new image (drops the old snakes)
   snakes.setParams(f.snake);

@@ -12,9 +12,9 @@ namespace {
 constexpr int kCaptureEveryFrames = 30;  // the map follows every pixel: not every frame
 }  // namespace
 
-RaceMode::RaceMode(Session& session, const app::Options& options)
+RaceMode::RaceMode(Session& session, bool startOn)
     : session_(session), budgetMs_(session.device().isGpu ? 2.0 : 20.0) {
-  if (options.race) {
+  if (startOn) {
     ErrorLog startup;
     setEnabled(true, startup);
     for (const auto& m : startup.messages()) pendingErrors_.push_back(m);
@@ -70,24 +70,30 @@ void RaceMode::advance(ErrorLog& errors) {
   }
 }
 
-void RaceMode::draw(Renderer& renderer, const Viewport& area, int framebufferHeight,
-                    const LayerSettings& layers, float dpr, ErrorLog& errors) {
-  if (!enabled_ || !race_) return;
+bool RaceMode::drawPicture(ViewFrame& frame) {
+  if (!enabled_) return false;
+  if (!race_) return true;
+  Renderer& renderer = *frame.renderer;
+  const Viewport& area = frame.area;
+  const float dpr = frame.dpr;
+  ErrorLog& errors = frame.errors;
   if (!view_ && !errors.guard("Setting up the race view",
                               [&] { view_ = std::make_unique<RaceView>(session_.device()); }))
-    return;
+    return true;
   // The window covers the bottom of the view; the maps take the rest.
   const int below = static_cast<int>(windowHeight_ * dpr);
   Viewport maps{area.x, area.y + below, area.width, std::max(area.height - below, 1)};
   errors.guard("Drawing the race", [&] {
     view_->upload(*race_, session_);
     const int strip = static_cast<int>(24 * dpr);
-    view_->draw(renderer, maps, layers, strip, static_cast<int>(8 * dpr));
-    view_->drawCaptions(*race_, framebufferHeight, strip, dpr);
+    view_->draw(renderer, maps, frame.shown, strip, static_cast<int>(8 * dpr));
+    view_->drawCaptions(*race_, frame.framebufferHeight, strip, dpr);
   });
+  return true;
 }
 
-void RaceMode::drawWindow(ErrorLog& errors, float left, float width, float height) {
+void RaceMode::drawPanels(const PanelPlace& place, ErrorLog& errors) {
+  const float left = place.viewLeft, width = place.viewWidth, height = place.height;
   const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
                                  ImGuiWindowFlags_NoCollapse |
                                  ImGuiWindowFlags_NoBringToFrontOnFocus;
@@ -153,8 +159,10 @@ void RaceMode::drawWindow(ErrorLog& errors, float left, float width, float heigh
   ImGui::End();
 }
 
-bool RaceMode::key(int qtKey, ErrorLog& errors) {
+bool RaceMode::key(const KeyPress& k) {
   if (!enabled_) return false;
+  const int qtKey = k.key;
+  ErrorLog& errors = k.errors;
   if (qtKey == Qt::Key_Space) {
     running_ = !running_;
     return true;

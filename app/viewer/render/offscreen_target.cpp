@@ -2,7 +2,7 @@
 
 #include "gvflab/error.hpp"
 #include "viewer/render/gl_resources.hpp"
-#include "viewer/window/viewer_window.hpp"
+#include "viewer/window/gl_view.hpp"
 
 namespace gvflab::viewer {
 

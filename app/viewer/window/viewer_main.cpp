@@ -27,10 +27,11 @@ int runViewer(int argc, char** argv, const Options& options) {
     if (r.frameBudgetMs >= 0 && opts.frameBudgetMs == 0 && opts.stepsPerFrame == 0)
       opts.frameBudgetMs = r.frameBudgetMs > 0 ? r.frameBudgetMs : 0;
   }
-  viewer::Session session(opts);  // throws: main reports it, no window yet
-  viewer::ViewerWindow window(session, opts);
-  if (opts.size)
-    window.resize((*opts.size)[0], (*opts.size)[1]);
+  const viewer::ViewerStartup startup = viewer::viewerStartup(opts);
+  viewer::Session session(startup.session);  // throws: main reports it, no window yet
+  viewer::ViewerWindow window(session, startup);
+  if (startup.window.size)
+    window.resize((*startup.window.size)[0], (*startup.window.size)[1]);
   else
     window.resize(1280, 800);
   window.show();

@@ -30,7 +30,6 @@ struct GvfParams {
   double mu = 0.15;    // diffusion weight μ
   double sigma = 1.0;  // Gaussian σ in pixels before the gradient; 0 = no smoothing
   V0Mode v0Mode = V0Mode::EdgeGradient;
-  int iterationsPerFrame = 16;  // viewer only
 };
 
 // mu, sigma, iterations (per frame in the viewer, total headless).

@@ -1,0 +1,51 @@
+#pragma once
+// The viewer's plain mode, at the bottom of the modes: the session's image and field (magnitude,
+// glyphs, streamlines) with the parametric snakes edited by hand (SnakeTool) over them, and
+// panning with the middle button (or Shift + left). Glue between SnakeSession (compute),
+// SnakeLayer / StreamlineLayer (GL) and snake_panel (ImGui).
+#include <memory>
+
+#include "cli/snake_options.hpp"
+#include "viewer/model/session.hpp"
+#include "viewer/model/snake_session.hpp"
+#include "viewer/modes/viewer_mode.hpp"
+#include "viewer/render/snake_layer.hpp"
+#include "viewer/render/streamline_layer.hpp"
+#include "viewer/ui/snake_panel.hpp"
+#include "viewer/window/snake_tool.hpp"
+
+namespace gvflab::viewer {
+
+class PlainMode : public ViewerMode {
+ public:
+  // Bad start-up snakes (--snake) are reported in errors; the mode runs without them.
+  PlainMode(Session& session, const app::SnakeOptions& snakes, ErrorLog& errors);
+  ~PlainMode() override;
+
+  void initGl();     // GL context current; throws DeviceError on shader errors
+  void releaseGl();  // GL context current
+
+  SnakeSession& snakes() { return *snakes_; }
+
+  void advance(ErrorLog& errors) override;
+  void drawPanels(const PanelPlace& place, ErrorLog& errors) override;
+  bool drawPicture(ViewFrame& frame) override;
+  void drawOverlay(ViewFrame& frame) override;
+  bool mousePress(PointerEvent& e) override;
+  bool mouseMove(PointerEvent& e) override;
+  bool mouseRelease(PointerEvent& e) override;
+  bool mouseDoubleClick(PointerEvent& e) override;
+  bool key(const KeyPress& k) override;
+
+ private:
+  std::unique_ptr<SnakeSession> snakes_;
+  std::unique_ptr<SnakeTool> tool_;
+  std::unique_ptr<SnakeLayer> snakeLayer_;
+  std::unique_ptr<StreamlineLayer> streamlines_;
+  SnakeOverlay overlay_;
+  long shownCaptureVersion_ = -1;
+  bool panning_ = false;
+  QPointF panLast_;
+};
+
+}  // namespace gvflab::viewer

@@ -1,0 +1,90 @@
+#include "viewer/ui/region_panel.hpp"
+
+#include <imgui.h>
+
+namespace gvflab::viewer {
+namespace {
+
+void drawStats(const RegionSession& region) {
+  const RegionStats& s = region.stats();
+  const RegionSnake& snake = *region.snake();
+  ImGui::Separator();
+  ImGui::Text("iteration %d   step d = %d px   steps %ld", s.iteration, s.step, s.steps);
+  ImGui::Text("nodes %d%s", s.nodes, s.converged ? "   (converged)" : snake.finished() ? "   (stopped)" : "");
+  if (ImGui::BeginTable("regions", 3, ImGuiTableFlags_BordersInnerH)) {
+    ImGui::TableSetupColumn("");
+    ImGui::TableSetupColumn("target T");
+    ImGui::TableSetupColumn("background B");
+    ImGui::TableHeadersRow();
+    auto row = [](const char* name, double t, double b, const char* fmt) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(name);
+      ImGui::TableNextColumn();
+      ImGui::Text(fmt, t);
+      ImGui::TableNextColumn();
+      ImGui::Text(fmt, b);
+    };
+    row("N", double(s.target.n), double(s.background.n), "%.0f");
+    row("mean", s.meanT, s.meanB, "%.1f");
+    row("sigma", s.sigmaT, s.sigmaB, "%.1f");
+    ImGui::EndTable();
+  }
+  ImGui::Text("criterion %.6g", s.criterion);
+  ImGui::Text("last frame's steps %.2f ms, setup %.1f ms", region.lastStepMs(), region.buildMs());
+  ImGui::Text("%.1f B/px on the device (prefix images %.1f ms)", snake.bytesPerPixel(),
+              snake.precomputeMs());
+}
+
+}  // namespace
+
+void drawRegionPanel(RegionPanelState& state, const RegionSession& region,
+                     const RegionPanelHooks& hooks, float left, float top) {
+  ImGui::SetNextWindowPos(ImVec2(left + 10, top + 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowCollapsed(!state.enabled, ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("Region snake (PLH)", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::End();
+    return;
+  }
+  if (ImGui::Checkbox("Region snake mode", &state.enabled) && state.enabled) hooks.enabled();
+  ImGui::SameLine();
+  ImGui::Checkbox("Run", &state.running);
+  if (ImGui::Button("Step")) hooks.step();
+  ImGui::SameLine();
+  if (ImGui::Button("Restart")) hooks.restart();
+  ImGui::SameLine();
+  if (ImGui::Button("Default rectangle")) hooks.defaultRectangle();
+  ImGui::PushItemWidth(170);
+  ImGui::SliderInt("steps / frame", &state.stepsPerFrame, 1, 64);
+  RegionSnakeParams params = region.params();
+  int noise = static_cast<int>(params.noise);
+  bool changed = ImGui::Combo("noise", &noise, "Gaussian\0Gamma\0Poisson\0");
+  changed |= ImGui::SliderInt("d max", &params.dMax, 1, 256);
+  float minSeg = static_cast<float>(params.minSegment);
+  changed |= ImGui::SliderFloat("min segment", &minSeg, 2, 200, "%.0f px");
+  if (changed) {
+    params.noise = static_cast<NoiseModel>(noise);
+    params.minSegment = minSeg;
+    hooks.setParams(params);
+  }
+  ImGui::PopItemWidth();
+  ImGui::TextDisabled("Right-drag in the view: new starting rectangle");
+
+  if (region.snake() && state.enabled) drawStats(region);
+  ImGui::Separator();
+  ImGui::PushItemWidth(170);
+  ImGui::SliderFloat("MP", &state.syntheticMpix, 1, 150, "%.0f");
+  ImGui::PopItemWidth();
+  ImGui::SameLine();
+  if (ImGui::Button("Synthetic star")) hooks.makeSynthetic();
+  if (region.ownsImage()) {
+    const RegionPhantomSpec& spec = region.ownImage().spec;
+    ImGui::Text("%d x %d synthetic star, SNR 2", spec.width, spec.height);
+    if (ImGui::Button("Back to the session's image")) hooks.backToSessionImage();
+    if (region.snake() && region.snake()->finished())
+      ImGui::Text("IoU with the true star (sampled rows): %.4f", region.syntheticIoU());
+  }
+  ImGui::End();
+}
+
+}  // namespace gvflab::viewer

@@ -1,0 +1,558 @@
+#include "viewer/window/gl_view.hpp"
+
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QPixmap>
+#include <QDateTime>
+#include <QCoreApplication>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+
+#include "io/image_loader.hpp"
+#include "io/session_file.hpp"
+#include "viewer/model/session_io.hpp"
+#include "viewer/model/viewer_settings.hpp"
+#include "viewer/render/gl_sharing.hpp"
+#include "viewer/ui/device_pace_panel.hpp"
+#include "viewer/ui/imgui_qt_bridge.hpp"
+#include "viewer/window/navigation.hpp"
+#include "viewer/window/viewer_window.hpp"
+
+namespace gvflab::viewer {
+
+QSurfaceFormat viewerSurfaceFormat() {
+  QSurfaceFormat format;
+  format.setRenderableType(QSurfaceFormat::OpenGL);
+  format.setVersion(3, 3);
+  format.setProfile(QSurfaceFormat::CoreProfile);
+  format.setDepthBufferSize(0);
+  format.setStencilBufferSize(0);
+  format.setSamples(0);  // MSAA halves the frame rate on llvmpipe; arrows read fine without
+  return format;
+}
+
+GlView::GlView(Session& session, const ViewerStartup& startup, QWidget* parent)
+    : QOpenGLWidget(parent), session_(session), startup_(startup.window) {
+  setFocusPolicy(Qt::StrongFocus);
+  setMouseTracking(true);
+  region_ = std::make_unique<RegionMode>(session, startup.region);
+  race_ = std::make_unique<RaceMode>(session, startup.race);
+  // Redraw continuously: the solver iterates every frame.
+  connect(&frameTimer_, &QTimer::timeout, this, [this] { update(); });
+  frameTimer_.start(10);
+  clock_.start();
+  plain_ = std::make_unique<PlainMode>(session, startup.snakes, errors_);
+  modes_ = {race_.get(), region_.get(), plain_.get()};
+  layers_ = startup_.layers;
+  recording_ = std::make_unique<RecordingControl>(session_);
+  startupRecording_ = startup_.record.has_value();
+  // The viewer's own pace: a frame budget unless the command line fixed the steps per frame.
+  if (startup_.defaultFrameBudget) session_.setFrameBudgetMs(12.0);
+  devices_ = listDevices();
+  if (!session.startupError().empty()) errors_.add(session.startupError());
+}
+
+GlView::~GlView() {
+  makeCurrent();
+  race_.reset();  // its presenters hold GL textures
+  recording_.reset();  // finishes the file with the context still current
+  presenter_.reset();
+  plain_->releaseGl();
+  renderer_.reset();
+  if (imguiReady_) {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui::DestroyContext();
+  }
+  doneCurrent();
+}
+
+void GlView::initializeGL() {
+  ImGui::CreateContext();
+  ImGuiQtBridge::setup(15.0f);
+  ImGui::StyleColorsDark();
+  ImGuiStyle& style = ImGui::GetStyle();
+  style.WindowRounding = 0;
+  style.FrameRounding = 3;
+  style.GrabRounding = 3;
+  style.WindowPadding = ImVec2(10, 10);
+  style.ItemSpacing = ImVec2(8, 4);
+  style.FramePadding = ImVec2(6, 3);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  imguiReady_ = true;
+  // Without the renderer the panel still runs and shows why.
+  errors_.guard("Setting up OpenGL rendering", [&] {
+    renderer_ = std::make_unique<Renderer>();
+    plain_->initGl();
+  });
+  makePresenter();
+}
+
+void GlView::makePresenter() {
+  const GlContextHandles handles = currentGlContextHandles();
+  const bool off = std::getenv("GVFLAB_HOST_COPY") != nullptr;
+  TransferChoice choice = chooseTransfer(session_.device(), handles, off);
+  if (choice.path == TransferPath::ZeroCopy && session_.context().options().extraProperties.empty()) {
+    // Sharing needs a CL context made for this GL context: make it, on the same device.
+    if (!errors_.guard("Sharing OpenGL with OpenCL", [&] {
+          session_.switchDevice(session_.device().name, glSharingProperties(handles));
+        }))
+      choice = chooseTransfer(session_.device(), handles, /*forceHostCopy=*/true);
+  }
+  presenter_.reset();
+  errors_.guard("Setting up the CL->GL transfer", [&] {
+    presenter_ = std::make_unique<Presenter>(choice, &session_.context().context());
+  });
+  shownFieldVersion_ = -1;
+  if (presenter_) readouts_.transferPath = presenter_->choice().description;
+}
+
+void GlView::switchDevice(const std::string& selector) {
+  if (recording_->active()) errors_.add("Recording: " + recording_->stop());
+  makeCurrent();
+  bool ok = errors_.guard("Switching to " + selector, [&] {
+    session_.switchDevice(selector);
+    plain_->snakes().advanceFrame();  // snakes move to the new context, contours kept
+  });
+  if (ok) makePresenter();
+}
+
+Viewport GlView::viewRect() const {
+  const float dpr = static_cast<float>(devicePixelRatio());
+  const int fbHeight = static_cast<int>(height() * dpr);
+  return {static_cast<int>(viewLeftPixels()), 0, std::max(static_cast<int>(viewWidthPixels()), 1),
+          fbHeight};
+}
+
+float GlView::viewLeftPixels() const {
+  return static_cast<float>(std::min<double>(kPanelWidth, width()) * devicePixelRatio());
+}
+
+float GlView::viewWidthPixels() const {
+  double logical = width() - static_cast<double>(kPanelWidth) - kDisplayPanelWidth;
+  return static_cast<float>(std::max(logical, 0.0) * devicePixelRatio());
+}
+
+glm::vec2 GlView::toImage(QPointF logical) const {
+  Vec2 p = view_.screenToImage(toViewPixels(logical));
+  return {p.x, p.y};
+}
+
+float GlView::pickRadius() const {
+  return 6.0f * static_cast<float>(devicePixelRatio()) /
+         std::max(view_.pixelsPerImagePixel(), 1e-3f);
+}
+
+Vec2 GlView::toViewPixels(QPointF logical) const {
+  float dpr = static_cast<float>(devicePixelRatio());
+  return {static_cast<float>(logical.x()) * dpr - viewLeftPixels(),
+          static_cast<float>(logical.y()) * dpr};
+}
+
+Viewport GlView::windowRect() const {
+  const float dpr = static_cast<float>(devicePixelRatio());
+  return {0, 0, static_cast<int>(width() * dpr), static_cast<int>(height() * dpr)};
+}
+
+bool GlView::modeOwnsImage() const {
+  return std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->ownsImage(); });
+}
+
+void GlView::paintGL() {
+  startFrame(clock_.nsecsElapsed() * 1e-9);
+  buildUi(frameSeconds_);
+  handleRequests();
+  phase("ui");
+  reloadKernels();
+  advanceSolver();
+  phase("solver");
+  advanceModes();
+  phase("snakes");
+  uploadIfChanged();
+  phase("upload");
+  drawView();
+  phase("draw");
+  renderUi();
+  phase("imgui");
+  record();
+  phase("record");
+  otherWorkMs_ = (clock_.nsecsElapsed() * 1e-9 - frameStart_) * 1000.0 - solverMs_;
+  countFrame();
+}
+
+void GlView::startFrame(double now) {
+  frameStart_ = now;
+  frameSeconds_ = lastFrameTime_ < 0 ? 1.0f / 60 : static_cast<float>(now - lastFrameTime_);
+  lastFrameTime_ = now;
+  // Frame time as seen on screen: from one frame's start to the next (first frames skipped).
+  if (lastFrameStart_ >= 0 && frameCount_ > 2) stats_.addFrame(1000.0 * (now - lastFrameStart_));
+  lastFrameStart_ = now;
+  readouts_.frameMs = 1000.0 * frameSeconds_;
+  readouts_.framesPerSecond +=
+      (1.0 / std::max(frameSeconds_, 1e-4f) - readouts_.framesPerSecond) * 0.1;
+  phaseMark_ = clock_.nsecsElapsed();
+}
+
+void GlView::phase(const char* name) {
+  const auto t = clock_.nsecsElapsed();
+  if (frameCount_ > 2) stats_.addPhase(name, (t - phaseMark_) * 1e-6);
+  phaseMark_ = t;
+}
+
+void GlView::reloadKernels() {
+  errors_.guard("Reloading the kernels", [&] {
+    if (session_.reloadKernelsIfChanged()) shownFieldVersion_ = -1;
+  });
+}
+
+void GlView::advanceSolver() {
+  const auto solverStart = clock_.nsecsElapsed();
+  if (!errors_.guard("Iterating the solver", [&] { session_.advanceFrame(otherWorkMs_); }))
+    session_.setRunning(false);  // do not repeat a failing step every frame
+  solverMs_ = (clock_.nsecsElapsed() - solverStart) * 1e-6;
+  if (frameCount_ > 2) stats_.addIterations(session_.lastFrameIterations());
+}
+
+void GlView::advanceModes() {
+  for (auto m = modes_.rbegin(); m != modes_.rend(); ++m) (*m)->advance(errors_);
+  if (modeOwnsImage() != ownImageShown_) {  // the view switches images: fit it
+    ownImageShown_ = modeOwnsImage();
+    view_.zoom = 1, view_.pan = {};
+    shownImageVersion_ = -1;
+  }
+}
+
+void GlView::drawView() {
+  const Viewport window = windowRect();
+  const Viewport area = viewRect();
+  auto& f = gl();
+  f.glViewport(0, 0, window.width, window.height);
+  f.glClearColor(0.11f, 0.11f, 0.13f, 1.0f);
+  f.glClear(GL_COLOR_BUFFER_BIT);
+  if (renderer_ && presenter_) {
+    view_.viewSize = {static_cast<float>(area.width), static_cast<float>(area.height)};
+    view_.imageSize = {static_cast<float>(session_.image().width),
+                       static_cast<float>(session_.image().height)};
+    for (ViewerMode* m : modes_)
+      if (m->ownsImage()) {
+        view_.imageSize = m->ownImageSize();
+        break;
+      }
+  }
+  const bool fieldHidden =
+      std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->hidesField(); });
+  const bool snakesHidden =
+      std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->hidesSnakes(); });
+  LayerSettings shown = layers_;
+  if (fieldHidden) shown.showMagnitude = shown.showGlyphs = false;
+  const float range =
+      layers_.autoRange ? (presenter_ ? presenter_->maxMagnitude() : 0) : layers_.fixedRangeMax;
+  ViewFrame frame{renderer_.get(), presenter_.get(), area,         window.height,
+                  static_cast<float>(devicePixelRatio()), view_,   layers_,      shown,
+                  range,           fieldHidden,     snakesHidden, shownFieldVersion_, errors_};
+  if (renderer_ && presenter_)
+    errors_.guard("Drawing", [&] {
+      for (ViewerMode* m : modes_)
+        if (m->drawPicture(frame)) break;
+    });
+  for (ViewerMode* m : modes_) m->drawOverlay(frame);
+}
+
+void GlView::renderUi() {
+  ImGui::Render();
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  ImGuiQtBridge::applyCursor(this);
+}
+
+void GlView::record() {
+  const Viewport window = windowRect();
+  if (startupRecording_) {  // --record in the viewer: from the first drawn frame
+    startupRecording_ = false;
+    const Viewport r = startup_.recordPanel ? window : viewRect();
+    errors_.guard("Starting the recording", [&] {
+      recording_->start(*startup_.record, r.width, r.height, startup_.stepsPerFrame > 0,
+                        startup_.fps, std::max(startup_.stepsPerFrame, 1));
+    });
+  }
+  if (recording_->active())
+    recording_->capture(recording_->withPanel() || startup_.recordPanel ? window : viewRect(),
+                        errors_);
+}
+
+void GlView::buildUi(float frameSeconds) {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGuiQtBridge::newFrame(width(), height(), static_cast<float>(devicePixelRatio()), frameSeconds);
+  ImGui::NewFrame();
+  readouts_.rangeMax =
+      layers_.autoRange ? (presenter_ ? presenter_->maxMagnitude() : 0) : layers_.fixedRangeMax;
+  if (presenter_) {
+    readouts_.transferLastMs = presenter_->lastTransferMs();
+    readouts_.transferMeanMs = presenter_->meanTransferMs();
+  }
+  drawPanel(session_, layers_, readouts_, errors_, requests_, static_cast<float>(height()),
+            [this] { drawExtraSections(); });
+  float right = std::max(static_cast<float>(width()) - kDisplayPanelWidth, kPanelWidth);
+  drawDisplayPanel(layers_, readouts_.rangeMax, right, static_cast<float>(height()));
+  const PanelPlace place{kPanelWidth, viewWidthPixels() / static_cast<float>(devicePixelRatio()),
+                         static_cast<float>(height())};
+  for (auto m = modes_.rbegin(); m != modes_.rend(); ++m) (*m)->drawPanels(place, errors_);
+  if (cursor_ && presenter_ && !modeOwnsImage()) {
+    glm::vec2 p = toImage(*cursor_);
+    if (auto r = readoutAt(p.x, p.y, session_.image(), presenter_->hostField(),
+                           presenter_->texture().width, presenter_->texture().height))
+      drawCursorReadout(*r, kPanelWidth, static_cast<float>(height()),
+                        100.0f * view_.pixelsPerImagePixel());
+  }
+}
+
+void GlView::drawExtraSections() {
+  if (ImGui::CollapsingHeader("Recording", ImGuiTreeNodeFlags_DefaultOpen)) {
+    const Viewport v = viewRect();
+    const float dpr = static_cast<float>(devicePixelRatio());
+    recording_->drawSection(errors_, v.width, v.height, static_cast<int>(width() * dpr),
+                            static_cast<int>(height() * dpr));
+  }
+  if (ImGui::CollapsingHeader("Device and pace", ImGuiTreeNodeFlags_DefaultOpen)) {
+    if (auto picked = drawDeviceSection(session_, devices_, readouts_)) {
+      // After this frame: the switch remakes GL-side objects.
+      std::string sel = *picked;
+      QTimer::singleShot(0, this, [this, sel] { switchDevice(sel); });
+    }
+    drawPaceSection(session_, stats_);
+  }
+}
+
+void GlView::handleRequests() {
+  PanelRequests r = std::exchange(requests_, {});
+  if (r.fitView) view_.fit();
+  if (r.phantom)
+    errors_.guard("Opening phantom '" + *r.phantom + "'",
+                  [&] { session_.openPhantom(*r.phantom, startup_.phantomSize); });
+  // A modal dialog inside paintGL would re-enter it; open it after this frame.
+  if (r.openFileDialog) QTimer::singleShot(0, this, [this] { showOpenDialog(); });
+}
+
+void GlView::uploadIfChanged() {
+  if (!renderer_ || !presenter_) return;
+  if (session_.imageVersion() != shownImageVersion_ && !modeOwnsImage()) {
+    bool ok = errors_.guard("Showing the image", [&] { renderer_->setImage(session_.image()); });
+    if (ok) {
+      shownImageVersion_ = session_.imageVersion();
+      // Another slice of the same size keeps the zoom; a new image is fitted.
+      const std::array<int, 2> size = {session_.image().width, session_.image().height};
+      if (size != shownImageSize_) view_.zoom = 1, view_.pan = {};
+      shownImageSize_ = size;
+    }
+  }
+  if (session_.fieldVersion() != shownFieldVersion_) {
+    bool ok = errors_.guard("Copying the field to OpenGL", [&] {
+      const GvfInput& plane = session_.planeInput();  // the image, or a volume's slice
+      presenter_->upload(session_.context().queue(), session_.planeField(), plane.width,
+                         plane.height);
+    });
+    if (ok)
+      shownFieldVersion_ = session_.fieldVersion();
+    else
+      session_.setRunning(false);
+  }
+}
+
+void GlView::countFrame() {
+  ++frameCount_;
+  if (startup_.quitAfterFrames > 0 && frameCount_ == startup_.quitAfterFrames)
+    QTimer::singleShot(0, this, [this] { finishAndQuit(); });
+}
+
+void GlView::finishAndQuit() {
+  int code = 0;
+  if (recording_->active()) {
+    makeCurrent();
+    std::string message = recording_->stop();
+    std::cout << message << "\n";
+    if (!errors_.messages().empty() || message.find("stopped there") != std::string::npos) code = 1;
+  }
+  for (const auto& m : errors_.messages()) std::cerr << "gvflab: " << m << "\n";
+  if (startup_.printStats)
+    std::cout << "viewer " << session_.image().width << "x" << session_.image().height << ", "
+              << presenter_->choice().description << ": " << stats_.summary() << "\n";
+  if (startup_.screenshot) {
+    QPixmap shot = window()->grab();
+    if (shot.isNull() || !shot.save(QString::fromStdString(*startup_.screenshot), "PNG")) {
+      std::cerr << "gvflab: could not save the screenshot to '" << *startup_.screenshot << "'.\n";
+      code = 1;
+    }
+  }
+  QCoreApplication::exit(code);
+}
+
+void GlView::openFile(const QString& path) {
+  if (errors_.guard("Opening '" + QFileInfo(path).fileName().toStdString() + "'",
+                    [&] { session_.openFile(path.toStdString()); })) {
+    recent_ = withRecentFile(recent_, QFileInfo(path).absoluteFilePath());
+    if (onRecentChanged) onRecentChanged();
+  }
+  update();
+}
+
+bool GlView::saveScreenshotTo(const QString& path) {
+  QPixmap shot = window()->grab();
+  return !shot.isNull() && shot.save(path, "PNG");
+}
+
+void GlView::saveScreenshot() {
+  QString name = "gvflab-" + QDateTime::currentDateTime().toString("yyyyMMdd-hhmmss") + ".png";
+  QString path = QFileDialog::getSaveFileName(this, "Save screenshot", name, "PNG images (*.png)");
+  if (path.isEmpty()) return;
+  if (!saveScreenshotTo(path)) errors_.add("Could not save the screenshot to '" + path.toStdString() + "'.");
+}
+
+void GlView::saveSessionDialog() {
+  QString path = QFileDialog::getSaveFileName(this, "Save session", "session.json",
+                                              "gvflab sessions (*.json)");
+  if (path.isEmpty()) return;
+  errors_.guard("Saving the session", [&] {
+    app::saveSession(path.toStdString(), captureSession(session_, plain_->snakes(), layers_));
+  });
+}
+
+void GlView::openSessionDialog() {
+  QString path = QFileDialog::getOpenFileName(this, "Open session", QString(),
+                                              "gvflab sessions (*.json)");
+  if (!path.isEmpty()) openSession(path);
+}
+
+void GlView::openSession(const QString& path) {
+  makeCurrent();
+  if (errors_.guard("Opening the session '" + QFileInfo(path).fileName().toStdString() + "'", [&] {
+        restoreSession(app::loadSession(path.toStdString()), session_, plain_->snakes(), layers_);
+      })) {
+    recent_ = withRecentFile(recent_, QFileInfo(path).absoluteFilePath());
+    if (onRecentChanged) onRecentChanged();
+  }
+}
+
+void GlView::leaveEvent(QEvent* event) {
+  cursor_.reset();
+  QOpenGLWidget::leaveEvent(event);
+}
+
+void GlView::showOpenDialog() {
+  QString path = QFileDialog::getOpenFileName(this, "Open image", QString(),
+                                              QString::fromUtf8(app::imageFileFilter()));
+  if (!path.isEmpty()) openFile(path);
+}
+
+bool GlView::event(QEvent* event) {
+  if (imguiReady_) {
+    ImGuiQtBridge::handleEvent(event);
+    switch (event->type()) {
+      case QEvent::MouseButtonPress:
+      case QEvent::MouseButtonRelease:
+      case QEvent::MouseMove:
+      case QEvent::Wheel:
+      case QEvent::KeyPress:
+      case QEvent::KeyRelease:
+        update();
+        break;
+      default:
+        break;
+    }
+  }
+  return QOpenGLWidget::event(event);
+}
+
+PointerEvent GlView::pointer(const QMouseEvent& event) {
+  return {event.button(),        event.modifiers(), event.position(),
+          toViewPixels(event.position()), toImage(event.position()), pickRadius(),
+          static_cast<float>(devicePixelRatio()), view_, errors_};
+}
+
+template <class Hook>
+bool GlView::offer(Hook hook) {
+  for (ViewerMode* m : modes_)
+    if (hook(*m)) return true;
+  return false;
+}
+
+void GlView::mousePressEvent(QMouseEvent* event) {
+  if (!imguiReady_ || ImGui::GetIO().WantCaptureMouse) return;
+  PointerEvent p = pointer(*event);
+  offer([&](ViewerMode& m) { return m.mousePress(p); });
+}
+
+void GlView::mouseMoveEvent(QMouseEvent* event) {
+  cursor_ = event->position();
+  PointerEvent p = pointer(*event);
+  offer([&](ViewerMode& m) { return m.mouseMove(p); });
+}
+
+void GlView::mouseReleaseEvent(QMouseEvent* event) {
+  PointerEvent p = pointer(*event);
+  offer([&](ViewerMode& m) { return m.mouseRelease(p); });
+}
+
+void GlView::mouseDoubleClickEvent(QMouseEvent* event) {
+  if (!imguiReady_ || ImGui::GetIO().WantCaptureMouse) return;
+  PointerEvent p = pointer(*event);
+  offer([&](ViewerMode& m) { return m.mouseDoubleClick(p); });
+}
+
+void GlView::wheelEvent(QWheelEvent* event) {
+  if (!imguiReady_ || ImGui::GetIO().WantCaptureMouse) return;
+  float steps = static_cast<float>(event->angleDelta().y()) / 120.0f;
+  view_.zoomAround(toViewPixels(event->position()), std::pow(1.15f, steps));
+}
+
+void GlView::keyPressEvent(QKeyEvent* event) {
+  if (!imguiReady_ || ImGui::GetIO().WantCaptureKeyboard) return;
+  const bool ctrl = event->modifiers() & Qt::ControlModifier;
+  const bool shift = event->modifiers() & Qt::ShiftModifier;
+  const KeyPress press{event->key(), ctrl, shift, errors_};
+  if (offer([&](ViewerMode& m) { return m.key(press); })) return;
+  if (!ctrl && navigationKey(view_, event->key())) return;
+  switch (event->key()) {
+    case Qt::Key_Space:
+      session_.setRunning(!session_.running());
+      break;
+    case Qt::Key_S:
+      if (ctrl) {
+        QTimer::singleShot(0, this, [this] { saveScreenshot(); });
+        break;
+      }
+      session_.requestSingleStep();
+      break;
+    case Qt::Key_Period:
+      session_.requestSingleStep();
+      break;
+    case Qt::Key_L:
+      layers_.logScale = !layers_.logScale;
+      break;
+    case Qt::Key_T:
+      layers_.showStreamlines = !layers_.showStreamlines;
+      break;
+    case Qt::Key_F11:
+      if (auto* w = dynamic_cast<ViewerWindow*>(window())) w->toggleFullScreen();
+      break;
+    case Qt::Key_R:
+      errors_.guard("Resetting the solver", [&] { session_.reset(); });
+      break;
+    case Qt::Key_I:
+      layers_.showImage = !layers_.showImage;
+      break;
+    case Qt::Key_M:
+      layers_.showMagnitude = !layers_.showMagnitude;
+      break;
+    case Qt::Key_G:
+      layers_.showGlyphs = !layers_.showGlyphs;
+      break;
+    default:
+      QOpenGLWidget::keyPressEvent(event);
+      break;
+  }
+}
+
+}  // namespace gvflab::viewer

@@ -1,0 +1,130 @@
+#pragma once
+// The GL view: draws the active mode's picture and overlays with the ImGui panels every frame,
+// steps the session, and hands input to the modes (see modes/viewer_mode.hpp).
+#include <QElapsedTimer>
+#include <QOpenGLWidget>
+#include <QSurfaceFormat>
+#include <QTimer>
+#include <array>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "viewer/model/frame_stats.hpp"
+#include "viewer/model/session.hpp"
+#include "viewer/modes/plain_mode.hpp"
+#include "viewer/modes/race_mode.hpp"
+#include "viewer/modes/region_mode.hpp"
+#include "viewer/render/presenter.hpp"
+#include "viewer/render/renderer.hpp"
+#include "viewer/render/view_transform.hpp"
+#include "viewer/ui/error_log.hpp"
+#include "viewer/ui/panel.hpp"
+#include "viewer/ui/recording_control.hpp"
+#include "viewer/window/viewer_startup.hpp"
+
+namespace gvflab::viewer {
+
+// OpenGL 3.3 core, no depth buffer.
+QSurfaceFormat viewerSurfaceFormat();
+
+class GlView : public QOpenGLWidget {
+ public:
+  GlView(Session& session, const ViewerStartup& startup, QWidget* parent);
+  ~GlView() override;
+
+  void openFile(const QString& path);  // errors go to the panel
+  void showOpenDialog();
+  void saveScreenshot();                        // Ctrl+S: asks where
+  bool saveScreenshotTo(const QString& path);  // the whole window, PNG
+  void saveSessionDialog();
+  void openSessionDialog();
+  void openSession(const QString& path);
+  LayerSettings& layers() { return layers_; }
+  const QStringList& recentFiles() const { return recent_; }
+  void setRecentFiles(QStringList files) { recent_ = std::move(files); }
+  // Called with the new list whenever a file was opened.
+  std::function<void()> onRecentChanged;
+
+ protected:
+  void initializeGL() override;
+  void paintGL() override;
+  bool event(QEvent* event) override;  // everything to ImGui first
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  void leaveEvent(QEvent* event) override;
+
+ private:
+  // paintGL's steps, in order.
+  void startFrame(double now);
+  void buildUi(float frameSeconds);
+  void reloadKernels();
+  void advanceSolver();
+  void advanceModes();
+  void uploadIfChanged();
+  void drawView();
+  void renderUi();
+  void record();
+  void countFrame();
+  void phase(const char* name);  // the time since the last phase, for --stats
+
+  void makePresenter();  // decides the CL->GL path for the current device and GL context
+  void drawExtraSections();
+  void switchDevice(const std::string& selector);
+  void handleRequests();
+  void finishAndQuit();
+  bool modeOwnsImage() const;  // a mode's own image replaces the session's
+  Viewport viewRect() const;   // the view, framebuffer pixels, GL origin
+  Viewport windowRect() const;  // the whole window, framebuffer pixels
+  float viewLeftPixels() const;   // framebuffer x where the view starts (right of the panel)
+  float viewWidthPixels() const;  // between the two panels
+  Vec2 toViewPixels(QPointF logical) const;
+  glm::vec2 toImage(QPointF logical) const;
+  float pickRadius() const;  // image pixels within a few screen pixels
+  PointerEvent pointer(const QMouseEvent& event);
+  // Offers the event to the modes from the top; true when one took it.
+  template <class Hook>
+  bool offer(Hook hook);
+
+  Session& session_;
+  const WindowStartup startup_;
+  ErrorLog errors_;
+  LayerSettings layers_;
+  ViewTransform view_;
+  FrameReadouts readouts_;
+  PanelRequests requests_;
+  std::unique_ptr<Renderer> renderer_;
+  std::unique_ptr<Presenter> presenter_;
+  std::unique_ptr<RaceMode> race_;
+  std::unique_ptr<RegionMode> region_;
+  std::unique_ptr<PlainMode> plain_;
+  std::vector<ViewerMode*> modes_;  // top first: race, region, plain
+  bool ownImageShown_ = false;
+  bool imguiReady_ = false;
+  long shownImageVersion_ = -1;
+  long shownFieldVersion_ = -1;
+  std::array<int, 2> shownImageSize_ = {0, 0};
+  QTimer frameTimer_;
+  QElapsedTimer clock_;
+  double frameStart_ = 0;
+  double lastFrameTime_ = -1;
+  float frameSeconds_ = 0;
+  double solverMs_ = 0;
+  std::int64_t phaseMark_ = 0;
+  int frameCount_ = 0;
+  // Recording, pace, cursor readout, devices.
+  std::unique_ptr<RecordingControl> recording_;
+  bool startupRecording_ = false;
+  FrameStats stats_;
+  double lastFrameStart_ = -1;
+  double otherWorkMs_ = 0;
+  std::optional<QPointF> cursor_;
+  std::vector<DeviceInfo> devices_;
+  QStringList recent_;
+};
+
+}  // namespace gvflab::viewer

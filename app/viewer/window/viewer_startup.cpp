@@ -1,0 +1,53 @@
+#include "viewer/window/viewer_startup.hpp"
+
+#include "viewer/model/layer_options.hpp"
+
+namespace gvflab::viewer {
+
+SessionStartup sessionStartup(const app::Options& o) {
+  SessionStartup s;
+  s.image = o.image;
+  s.phantom = o.phantom.value_or("u");
+  s.phantomSize = o.phantomSize;
+  s.gvf = o.gvf;
+  s.solver = app::solverConfig(o);
+  s.context = app::contextOptions(o);
+  s.iterationsPerFrame = o.savedIterationsPerFrame;
+  s.fixedIterationsPerFrame = o.iterationsPerFrame;
+  s.stepsPerFrame = o.stepsPerFrame;
+  s.frameBudgetMs = o.frameBudgetMs;
+  return s;
+}
+
+LayerSettings layerSettingsFromOptions(const app::Options& options) {
+  LayerSettings layers;
+  if (options.colormap) layers.colormap = colormapFromName(*options.colormap);
+  layers.logScale = options.logScale;
+  return layers;
+}
+
+ViewerStartup viewerStartup(const app::Options& o) {
+  ViewerStartup v;
+  v.session = sessionStartup(o);
+  v.snakes = o.snakes;
+  v.region = {o.regionSnake, o.regionRect, o.region, o.regionMpix};
+  v.race = o.race;
+  WindowStartup& w = v.window;
+  w.quitAfterFrames = o.frames > 0 ? o.frames : (o.screenshot ? 60 : 0);
+  w.screenshot = o.screenshot;
+  w.printStats = o.stats;
+  w.record = o.record;
+  w.recordPanel = o.recordPanel;
+  w.fps = o.fps;
+  w.stepsPerFrame = o.stepsPerFrame;
+  w.defaultFrameBudget = o.stepsPerFrame == 0 && o.frameBudgetMs == 0 && !o.iterationsPerFrame;
+  w.layers = layerSettingsFromOptions(o);
+  w.rememberLayout = o.frames == 0;
+  w.rememberGeometry = !o.size;
+  w.rememberLayers = !o.colormap && !o.logScale && !o.session;
+  w.size = o.size;
+  w.phantomSize = o.phantomSize;
+  return v;
+}
+
+}  // namespace gvflab::viewer

@@ -1,0 +1,47 @@
+#pragma once
+// The viewer's start-up configuration, made from the command line once: the model's parts
+// (session, snakes, region, race) and the window's own (scripted runs, recording, layers).
+// The only place in the viewer that reads app::Options.
+#include <array>
+#include <optional>
+#include <string>
+
+#include "cli/options.hpp"
+#include "cli/snake_options.hpp"
+#include "viewer/model/startup_config.hpp"
+#include "viewer/render/renderer.hpp"
+
+namespace gvflab::viewer {
+
+struct WindowStartup {
+  int quitAfterFrames = 0;                // > 0: save, report and quit after that many frames
+  std::optional<std::string> screenshot;  // the window as PNG, when quitting
+  bool printStats = false;                // frame time p50/p95 and iterations/s at exit
+  std::optional<std::string> record;      // --record: from the first drawn frame
+  bool recordPanel = false;               // the whole window, not just the view
+  int fps = 30;
+  int stepsPerFrame = 0;  // > 0: the recording is deterministic (this many steps per frame)
+  // Nothing on the command line set the pace (steps, budget or iterations per frame).
+  bool defaultFrameBudget = false;
+  LayerSettings layers;
+  bool rememberLayout = true;    // not a scripted run (--frames): restore the last layout
+  bool rememberGeometry = true;  // and no --size
+  bool rememberLayers = true;    // and no --colormap, --log-scale or --session
+  std::optional<std::array<int, 2>> size;  // --size WxH
+  int phantomSize = 256;                   // the panel's phantom buttons
+};
+
+struct ViewerStartup {
+  SessionStartup session;
+  app::SnakeOptions snakes;
+  RegionStartup region;
+  bool race = false;
+  WindowStartup window;
+};
+
+SessionStartup sessionStartup(const app::Options& options);
+ViewerStartup viewerStartup(const app::Options& options);
+// --colormap, --log-scale; shared with headless recording.
+LayerSettings layerSettingsFromOptions(const app::Options& options);
+
+}  // namespace gvflab::viewer
