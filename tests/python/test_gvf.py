@@ -70,11 +70,11 @@ def test_fields_match_the_cli(cli, tmp_path, solver, precision):
 
 
 def test_target_error_runs_as_the_cli(cli, tmp_path):
-    cli("--phantom", "u", "--phantom-size", 64, "--iterations", 3000, "--target-error", 1e-3,
+    cli("--phantom", "u", "--phantom-size", 64, "--iterations", 3000, "--target-error", 1e-4,
         "--save-field", tmp_path / "f.mha", "--report", tmp_path / "r.json")
     report = read_json(tmp_path / "r.json")
-    field, mine = gvflab.gvf(gvflab.phantom("u", 64), iterations=3000, target_error=1e-3)
-    assert mine.reached and mine.error <= 1e-3
+    field, mine = gvflab.gvf(gvflab.phantom("u", 64), iterations=3000, target_error=1e-4)
+    assert mine.reached and mine.error <= 1e-4
     assert mine.iterations == report["iterations"] < 3000
     np.testing.assert_allclose(gvflab.field_xy(field), read_mha_field(tmp_path / "f.mha"),
                                atol=1e-6)
