@@ -70,6 +70,10 @@ Volume volumeFromArray(const py::handle& obj, const char* what) {
   return volume;
 }
 
+py::array imageToArray(Image2D&& image) {
+  return adopt(std::move(image.pixels), {image.height, image.width});
+}
+
 py::array fieldToArray(Field2D&& field) {
   for (std::size_t i = 0; i < field.data.size(); i += 2)
     std::swap(field.data[i], field.data[i + 1]);

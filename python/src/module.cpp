@@ -39,8 +39,7 @@ PYBIND11_MODULE(_gvflab, m) {
         "Every OpenCL device of every platform. Pass part of a name as device=... to choose.");
 
   m.def("phantom", [](const std::string& name, int size) {
-        Image2D image = makePhantom(name, size);
-        return py::array_t<float>({image.height, image.width}, image.pixels.data());
+        return python::imageToArray(makePhantom(name, size));
       }, py::arg("name"), py::arg("size") = 256,
       "A procedural test image as a size x size float32 array in [0, 1]: 'u' (a U with a deep "
       "concavity), 'room' (a room with a doorway) or 'blob' (a noisy blob); the CLI's "

@@ -15,7 +15,7 @@ def test_devices_lists_the_opencl_devices():
 
 def test_2d_field_shape_dtype_and_report():
     image = gvflab.phantom("u", 48)
-    assert image.shape == (48, 48) and image.dtype == np.float32
+    assert image.shape == (48, 48) and image.dtype == np.float32 and image.base is not None
     field, report = gvflab.gvf(image, iterations=40, mu=0.1)
     assert field.shape == (48, 48, 2) and field.dtype == np.float32
     assert field.flags.c_contiguous and field.base is not None  # views the engine's read-back
