@@ -11,7 +11,8 @@ PACKAGES=(build-essential cmake pkg-config git
   libimgui-dev libglm-dev doctest-dev zlib1g-dev
   libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
   ocl-icd-opencl-dev opencl-clhpp-headers opencl-c-headers pocl-opencl-icd
-  xvfb xauth)
+  xvfb xauth
+  python3-dev python3-numpy pybind11-dev python3-pytest python3-skimage python3-matplotlib)
 
 deps() {
   local missing=()

@@ -1,0 +1,43 @@
+"""gvflab: Gradient Vector Flow fields and active contours on OpenCL devices.
+
+Arrays are NumPy arrays indexed [row, col] ([plane, row, col] for volumes). Points are
+(row, col) with pixel [r, c]'s centre at (r, c), as in NumPy and scikit-image; fields hold
+their components in the same order, field[r, c] = (d_row, d_col). The helpers below convert
+to and from (x, y), x to the right and y down.
+
+    import gvflab
+    field, report = gvflab.gvf(image, mu=0.15, iterations=500)
+    contour = gvflab.snake(image, gvflab.circle((80, 64), 20), force="gvf").points
+
+Every engine error raises a subclass of gvflab.Error (ParameterError and InputError are also
+ValueErrors, ResourceError a MemoryError) whose message says what is wrong.
+"""
+from ._gvflab import (  # noqa: F401
+    Device,
+    DeviceError,
+    Error,
+    GvfReport,
+    InputError,
+    KernelBuildError,
+    ParameterError,
+    Progress,
+    RegionResult,
+    ResourceError,
+    SnakeResult,
+    __version__,
+    circle,
+    devices,
+    gvf,
+    phantom,
+    phantom_names,
+    region_snake,
+    snake,
+)
+from .coords import field_xy, rc_to_xy, xy_to_rc  # noqa: F401
+
+__all__ = [
+    "Device", "DeviceError", "Error", "GvfReport", "InputError", "KernelBuildError",
+    "ParameterError", "Progress", "RegionResult", "ResourceError", "SnakeResult",
+    "circle", "devices", "field_xy", "gvf", "phantom", "phantom_names", "rc_to_xy",
+    "region_snake", "snake", "xy_to_rc",
+]

@@ -1,0 +1,196 @@
+#include "gvf_binding.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include <pybind11/stl.h>
+
+#include "arrays.hpp"
+#include "context_cache.hpp"
+#include "gvflab/error.hpp"
+#include "gvflab/euler_solver.hpp"
+#include "gvflab/multigrid_solver.hpp"
+#include "gvflab/profiler.hpp"
+#include "progress.hpp"
+
+namespace py = pybind11;
+
+namespace gvflab::python {
+namespace {
+
+double specDefault(const char* key) { return findSpec(gvfParamSpecs(), key).defaultValue; }
+
+V0Mode parseV0(const std::string& text) {
+  if (text == "edge") return V0Mode::EdgeGradient;
+  if (text == "image") return V0Mode::ImageGradient;
+  throw ParameterError("v0 must be 'edge' (V0 = grad f, the default) or 'image' "
+                       "(V0 = grad of the smoothed image), not '" + text + "'.");
+}
+
+std::string reportRepr(const GvfReport& r) {
+  std::string size = std::to_string(r.width) + "x" + std::to_string(r.height) +
+                     (r.depth > 1 ? "x" + std::to_string(r.depth) : "");
+  return "GvfReport(solver='" + r.solver + "', size=" + size + ", iterations=" +
+         std::to_string(r.iterations) + ", error=" + std::string(py::repr(py::float_(r.error))) +
+         ", opencl_ms=" + std::string(py::repr(py::float_(r.openclMs))) + ", device='" +
+         r.device + "')";
+}
+
+}  // namespace
+
+std::unique_ptr<Solver> makeSolver(const std::shared_ptr<ComputeContext>& ctx, GvfInput input,
+                                   const GvfRequest& request) {
+  const Precision precision = parsePrecision(request.precision);
+  if (request.solver == "multigrid")
+    return std::make_unique<MultigridSolver>(
+        ctx, std::move(input), request.mu,
+        MultigridOptions{precision, request.mgA, request.mgB, request.mgC});
+  if (request.solver != "euler")
+    throw ParameterError("solver must be 'euler' or 'multigrid', not '" + request.solver + "'.");
+  EulerOptions options;
+  options.precision = precision;
+  if (request.memory) options.memory = parseMemory(*request.memory);
+  return std::make_unique<EulerSolver>(ctx, std::move(input), request.mu, options);
+}
+
+GvfRun runGvf(const std::shared_ptr<ComputeContext>& ctx, const GvfInput& input,
+              const GvfRequest& request, const py::object& progress, long progressEvery) {
+  validate(findSpec(gvfParamSpecs(), "mu"), request.mu);  // as the CLI: [0, 0.25] for both
+  validate(findSpec(gvfParamSpecs(), "iterations"), request.iterations);
+  if (request.targetError && !(*request.targetError > 0))
+    throw ParameterError("target_error must be a positive number.");
+  ProgressReporter reporter(progress, progressEvery, "gvf");
+  ctx->profiler().endFrame();
+  ctx->profiler().reset();  // opencl_ms counts the solver only
+  GvfRun run{makeSolver(ctx, input, request), {}};
+  Solver& solver = *run.solver;
+  const long total = request.iterations;
+  GvfReport& r = run.report;
+  // Chunks as the CLI's (app/headless): fixed counts in chunks of at most 256; with a target,
+  // Euler checks ε after 1/16 of the iterations done so far, multigrid after each iteration.
+  if (!request.targetError) {
+    const long chunk = std::min<long>(256, reporter.every());
+    for (long done = 0; done < total;) {
+      const long n = std::min(chunk, total - done);
+      solver.step(static_cast<int>(n));
+      ctx->profiler().endFrame();
+      done += n;
+      reporter.update(done, total);
+    }
+    r.error = solver.error();
+  } else {
+    r.error = solver.error();
+    while (r.error > *request.targetError && solver.iterations() < total) {
+      const long done = solver.iterations();
+      const long chunk = request.solver == "multigrid" ? 1 : std::clamp<long>(done / 16, 1, 256);
+      solver.step(static_cast<int>(std::min(chunk, total - done)));
+      ctx->profiler().endFrame();
+      r.error = solver.error();
+      reporter.update(solver.iterations(), total, r.error);
+    }
+    r.reached = r.error <= *request.targetError;
+    r.targetError = request.targetError;
+  }
+  reporter.update(solver.iterations(), total, r.error, true);
+  ctx->profiler().endFrame();
+  r.openclMs = ctx->profiler().totalMs(solver.kernelPrefix());
+  r.solver = solver.name();
+  r.precision = request.precision;
+  r.device = ctx->info().name;
+  r.width = solver.width();
+  r.height = solver.height();
+  r.depth = solver.depth();
+  r.mu = request.mu;
+  r.iterations = solver.iterations();
+  if (auto* mg = dynamic_cast<MultigridSolver*>(run.solver.get())) r.levels = mg->levels();
+  if (auto* euler = dynamic_cast<EulerSolver*>(run.solver.get())) r.note = euler->note();
+  return run;
+}
+
+namespace {
+
+py::tuple gvf(const py::handle& data, double mu, double sigma, int iterations,
+              std::optional<double> targetError, const std::string& solver,
+              const std::string& precision, std::optional<std::string> memory,
+              const std::string& v0, int mgA, int mgB, int mgC, const std::string& device,
+              const py::object& progress, long progressEvery) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const int dims = arrayDims(data);
+  if (dims != 2 && dims != 3)
+    throw InputError("gvf() takes a 2D image (rows x cols) or a 3D volume (planes x rows x "
+                     "cols) as a NumPy array.");
+  const V0Mode mode = parseV0(v0);
+  auto ctx = computeContext(device);
+  GvfInput input = dims == 3
+                       ? buildGvfInput(*ctx, volumeFromArray(data, "the volume"), sigma, mode)
+                       : buildGvfInput(*ctx, imageFromArray(data, "the image"), sigma, mode);
+  GvfRequest request{mu, iterations, targetError, solver, precision, memory, mgA, mgB, mgC};
+  GvfRun run = runGvf(ctx, input, request, progress, progressEvery);
+  Field2D field;
+  Field3D field3;
+  const std::vector<float>& values =
+      dims == 3 ? (field3 = run.solver->readField3D()).data : (field = run.solver->readField()).data;
+  for (float v : values)
+    if (!std::isfinite(v))
+      throw ParameterError("The field became NaN or infinite; lower mu or check the input.");
+  run.report.sigma = sigma;
+  py::array out = dims == 3 ? fieldToArray(std::move(field3)) : fieldToArray(std::move(field));
+  run.report.wallMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return py::make_tuple(out, run.report);
+}
+
+}  // namespace
+
+void bindGvf(py::module_& m) {
+  py::class_<GvfReport>(m, "GvfReport", "How a GVF solve went (returned by gvflab.gvf()).")
+      .def_readonly("solver", &GvfReport::solver)
+      .def_readonly("precision", &GvfReport::precision)
+      .def_readonly("device", &GvfReport::device)
+      .def_readonly("note", &GvfReport::note, "Storage fallbacks the Euler solver took, or ''.")
+      .def_readonly("width", &GvfReport::width)
+      .def_readonly("height", &GvfReport::height)
+      .def_readonly("depth", &GvfReport::depth)
+      .def_readonly("levels", &GvfReport::levels, "Multigrid levels (0 for Euler).")
+      .def_readonly("mu", &GvfReport::mu)
+      .def_readonly("sigma", &GvfReport::sigma)
+      .def_readonly("iterations", &GvfReport::iterations)
+      .def_readonly("error", &GvfReport::error, "The multigrid paper's error (eq. 9) at the end.")
+      .def_readonly("target_error", &GvfReport::targetError)
+      .def_readonly("reached", &GvfReport::reached, "Whether target_error was reached.")
+      .def_readonly("opencl_ms", &GvfReport::openclMs, "OpenCL time of the solver's kernels.")
+      .def_readonly("wall_ms", &GvfReport::wallMs)
+      .def("__repr__", &reportRepr);
+
+  m.def("gvf", &gvf, py::arg("image_or_volume"), py::kw_only(),
+        py::arg("mu") = specDefault("mu"), py::arg("sigma") = specDefault("sigma"),
+        py::arg("iterations") = static_cast<int>(specDefault("iterations")),
+        py::arg("target_error") = py::none(), py::arg("solver") = "euler",
+        py::arg("precision") = "f32", py::arg("memory") = py::none(), py::arg("v0") = "edge",
+        py::arg("mg_a") = 1, py::arg("mg_b") = 2, py::arg("mg_c") = 1, py::arg("device") = "",
+        py::arg("progress") = py::none(), py::arg("progress_every") = 100,
+        R"(Gradient Vector Flow of a 2D image or a 3D volume, computed on an OpenCL device.
+
+image_or_volume: a rows x cols (2D) or planes x rows x cols (3D) array. Floats are used as
+    they are (normally in [0, 1]); integer types are divided by their maximum (uint8: 255).
+mu, sigma: GVF diffusion weight and the Gaussian sigma (pixels) before the edge map.
+    Euler refuses mu beyond its stability bound (about 1/4 in 2D, 1/6 in 3D).
+iterations: iterations to run; with target_error, the most to run.
+target_error: stop once the error (multigrid paper, eq. 9) is at most this.
+solver: 'euler' or 'multigrid' (mg_a, mg_b, mg_c: cycles, pre- and post-smoothing sweeps).
+precision: field storage, 'f32', 'f16' or 'snorm16'. memory (Euler): 'buffer', 'image',
+    'local' or None for the device's best.
+v0: 'edge' (V0 = grad f, f the normalised edge map) or 'image' (V0 = grad of the image).
+device: '' or 'gpu' (a GPU if any), 'cpu', or part of a device name (see gvflab.devices()).
+progress: None or a callable getting a gvflab.Progress every progress_every iterations
+    (e.g. lambda p: bar.update(p.iterations - bar.n) for a tqdm bar).
+
+Returns (field, report). field is float32, rows x cols x 2 in 2D, planes x rows x cols x 3 in
+3D, components in index order: field[r, c] = (d_row, d_col), as NumPy indexes the image
+(gvflab.field_xy(field) is the (x, y) view). report is a gvflab.GvfReport (iterations,
+error, opencl_ms, ...). Raises gvflab.ParameterError, InputError, DeviceError or
+ResourceError with a sentence saying what is wrong.)");
+}
+
+}  // namespace gvflab::python

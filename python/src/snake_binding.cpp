@@ -1,0 +1,147 @@
+#include "snake_binding.hpp"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include "arrays.hpp"
+#include "context_cache.hpp"
+#include "gvf_binding.hpp"
+#include "gvflab/error.hpp"
+#include "gvflab/parametric_snake.hpp"
+#include "gvflab/profiler.hpp"
+#include "progress.hpp"
+
+namespace py = pybind11;
+
+namespace gvflab::python {
+namespace {
+
+struct SnakeResult {
+  py::array points;  // N x 2 (row, col)
+  std::string force;
+  std::string state;  // "converged" | "moving"
+  long iterations = 0;
+  double openclMs = 0;  // every snake of the call together
+  std::optional<GvfReport> gvf;
+};
+
+double snakeDefault(const char* key) { return findSpec(snakeParamSpecs(), key).defaultValue; }
+
+py::object snake(const py::handle& image, const py::handle& initial, const std::string& force,
+                 double alpha, double beta, double gamma, double kappa, double pressure,
+                 double dmin, double dmax, double tolerance, int window, int resample,
+                 bool normalize, int iterations, double mu, double sigma, int gvfIterations,
+                 std::optional<double> targetError, const std::string& solver,
+                 const std::string& precision, const std::string& device,
+                 const py::object& progress, long progressEvery) {
+  const SnakeForce snakeForce = parseForce(force);
+  SnakeParams params = SnakeParams::defaults();
+  params.alpha = alpha, params.beta = beta, params.gamma = gamma, params.kappa = kappa;
+  params.pressure = pressure, params.dmin = dmin, params.dmax = dmax;
+  params.tolerance = tolerance, params.window = window, params.resample = resample;
+  params.normalize = normalize;
+  params.validate();
+  validate(findSpec(snakeParamSpecs(), "snake-iterations"), iterations);
+  // One N x 2 array gives one result; a list of them, a list of results.
+  const bool many = py::isinstance<py::list>(initial) || py::isinstance<py::tuple>(initial)
+                        ? arrayDims(initial) != 2
+                        : false;
+  std::vector<std::vector<glm::vec2>> starts;
+  if (many)
+    for (const auto& item : initial) starts.push_back(pointsFromArray(item, "each initial contour"));
+  else
+    starts.push_back(pointsFromArray(initial, "initial_points"));
+
+  Image2D img = imageFromArray(image, "the image");
+  auto ctx = computeContext(device);
+  // The traditional force is ∇f: V0 in the edge-gradient mode.
+  GvfInput input = buildGvfInput(*ctx, img, sigma, V0Mode::EdgeGradient);
+  std::optional<GvfRun> run;
+  if (snakeForce == SnakeForce::Gvf) {
+    GvfRequest request;
+    request.mu = mu, request.iterations = gvfIterations, request.targetError = targetError;
+    request.solver = solver, request.precision = precision;
+    run = runGvf(ctx, input, request, progress, progressEvery);
+    run->report.sigma = sigma;
+  }
+  ParametricSnake snakes(ctx, img.width, img.height, params);
+  snakes.setFields(run ? run->solver->field() : input.v0, input.v0);
+  for (const auto& s : starts) snakes.add(s, snakeForce);
+  ctx->profiler().endFrame();
+  ctx->profiler().reset();
+  ProgressReporter reporter(progress, progressEvery, "snake");
+  const long chunk = std::min<long>(256, reporter.every());
+  long done = 0;
+  while (done < iterations && !snakes.allConverged()) {
+    const long n = std::min<long>(chunk, iterations - done);
+    snakes.step(static_cast<int>(n));
+    ctx->profiler().endFrame();
+    done += n;
+    reporter.update(done, iterations);
+  }
+  reporter.update(done, iterations, {}, true);
+  const double ms = ctx->profiler().totalMs("snake_");
+  py::list results;
+  for (const auto& c : snakes.contours())
+    results.append(SnakeResult{pointsToArray(c.points), forceName(c.force),
+                               c.converged() ? "converged" : "moving", c.iterations, ms,
+                               run ? std::optional(run->report) : std::nullopt});
+  return many ? py::object(results) : results[0];
+}
+
+}  // namespace
+
+void bindSnake(py::module_& m) {
+  py::class_<SnakeResult>(m, "SnakeResult", "A parametric snake after gvflab.snake().")
+      .def_readonly("points", &SnakeResult::points,
+                    "The contour's nodes, N x 2 float64 (row, col), pixel centres at integers.")
+      .def_readonly("force", &SnakeResult::force)
+      .def_readonly("state", &SnakeResult::state, "'converged' or 'moving'.")
+      .def_property_readonly("converged",
+                             [](const SnakeResult& r) { return r.state == "converged"; })
+      .def_readonly("iterations", &SnakeResult::iterations, "Iterations run while moving.")
+      .def_readonly("opencl_ms", &SnakeResult::openclMs,
+                    "OpenCL time of the snake kernels (all snakes of the call).")
+      .def_readonly("gvf", &SnakeResult::gvf, "The GVF solve's report (None for traditional).")
+      .def("__repr__", [](const SnakeResult& r) {
+        return "SnakeResult(force='" + r.force + "', state='" + r.state + "', nodes=" +
+               std::to_string(r.points.shape(0)) + ", iterations=" +
+               std::to_string(r.iterations) + ")";
+      });
+
+  m.def("snake", &snake, py::arg("image"), py::arg("initial_points"), py::kw_only(),
+        py::arg("force") = "gvf", py::arg("alpha") = snakeDefault("alpha"),
+        py::arg("beta") = snakeDefault("beta"), py::arg("gamma") = snakeDefault("gamma"),
+        py::arg("kappa") = snakeDefault("kappa"), py::arg("pressure") = snakeDefault("pressure"),
+        py::arg("dmin") = snakeDefault("dmin"), py::arg("dmax") = snakeDefault("dmax"),
+        py::arg("tolerance") = snakeDefault("snake-tolerance"),
+        py::arg("window") = static_cast<int>(snakeDefault("snake-window")),
+        py::arg("resample") = static_cast<int>(snakeDefault("snake-resample")),
+        py::arg("normalize") = snakeDefault("snake-normalize") != 0,
+        py::arg("iterations") = static_cast<int>(snakeDefault("snake-iterations")),
+        py::arg("mu") = findSpec(gvfParamSpecs(), "mu").defaultValue,
+        py::arg("sigma") = findSpec(gvfParamSpecs(), "sigma").defaultValue,
+        py::arg("gvf_iterations") =
+            static_cast<int>(findSpec(gvfParamSpecs(), "iterations").defaultValue),
+        py::arg("target_error") = py::none(), py::arg("solver") = "euler",
+        py::arg("precision") = "f32", py::arg("device") = "",
+        py::arg("progress") = py::none(), py::arg("progress_every") = 100,
+        R"(Moves closed parametric snakes (Kass et al.; Xu & Prince) on an OpenCL device.
+
+image: a rows x cols array (as for gvflab.gvf()).
+initial_points: an N x 2 array of (row, col) nodes, pixel [r, c]'s centre at (r, c) as in
+    NumPy and scikit-image (gvflab.xy_to_rc() converts x/y points), or a list of such
+    arrays to move several snakes at once. gvflab.circle() makes a circle.
+force: 'gvf' (the GVF field, solved first with mu, sigma, gvf_iterations or target_error,
+    solver, precision) or 'traditional' (grad f of the edge map; no GVF solve).
+alpha, beta, gamma, kappa, pressure: elasticity, rigidity, viscosity, external force weight,
+    balloon weight. dmin, dmax: node spacing kept by resampling every `resample` iterations.
+tolerance, window: converged when no node moved more than tolerance pixels over window
+    iterations. normalize: unit-length external force. iterations: the most to run.
+progress: None or a callable getting a gvflab.Progress (stage 'gvf', then 'snake').
+
+Returns a gvflab.SnakeResult (points, state, converged, iterations, force, opencl_ms, gvf),
+or a list of them for a list of initial contours.)");
+}
+
+}  // namespace gvflab::python

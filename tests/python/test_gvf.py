@@ -1,0 +1,94 @@
+"""gvflab.gvf(): shapes, dtypes, zero copies, and the same fields as the CLI."""
+import numpy as np
+import pytest
+
+import gvflab
+from conftest import read_json, read_mha_field
+
+
+def test_devices_lists_the_opencl_devices():
+    devices = gvflab.devices()
+    assert devices, "no OpenCL device: the tests need at least PoCL"
+    assert all(isinstance(d.name, str) and d.name for d in devices)
+    assert str(devices[0]) and devices[0].compute_units > 0
+
+
+def test_2d_field_shape_dtype_and_report():
+    image = gvflab.phantom("u", 48)
+    assert image.shape == (48, 48) and image.dtype == np.float32 and image.base is not None
+    field, report = gvflab.gvf(image, iterations=40, mu=0.1)
+    assert field.shape == (48, 48, 2) and field.dtype == np.float32
+    assert field.flags.c_contiguous and field.base is not None  # views the engine's read-back
+    assert report.iterations == 40 and report.solver == "euler"
+    assert report.width == 48 and report.height == 48 and report.depth == 1
+    assert report.error > 0 and report.opencl_ms > 0 and report.wall_ms >= report.opencl_ms
+    assert report.mu == pytest.approx(0.1) and report.device
+
+
+def test_components_are_in_row_col_order():
+    # A bright square: outside it, V points towards its edges. Below the square, V points
+    # up (negative d_row) and has no d_col component in the middle column.
+    image = np.zeros((40, 40), np.float32)
+    image[10:20, 15:25] = 1
+    field, _ = gvflab.gvf(image, iterations=200, mu=0.2)
+    d_row, d_col = field[26, 20]
+    assert d_row < 0 and abs(d_col) < 0.1 * abs(d_row)
+    d_row, d_col = field[15, 30]  # right of the square: V points left
+    assert d_col < 0 and abs(d_row) < 0.1 * abs(d_col)
+
+
+def test_3d_field_shape_and_order():
+    volume = np.zeros((12, 16, 20), np.float32)
+    volume[4:8, 5:11, 6:14] = 1
+    field, report = gvflab.gvf(volume, iterations=30, mu=0.1)
+    assert field.shape == (12, 16, 20, 3) and field.dtype == np.float32
+    assert report.depth == 12 and report.height == 16 and report.width == 20
+    assert field[10, 8, 10, 0] < 0  # two planes below the block: V points to lower planes
+
+
+def test_integer_images_are_scaled_by_their_maximum():
+    image = gvflab.phantom("blob", 32)
+    as_float, _ = gvflab.gvf(image, iterations=20)
+    as_u16, _ = gvflab.gvf(np.round(image * 65535).astype(np.uint16), iterations=20)
+    np.testing.assert_allclose(as_u16, as_float, atol=1e-3)
+
+
+@pytest.mark.parametrize("solver,precision", [("euler", "f32"), ("multigrid", "f32"),
+                                              ("euler", "f16")])
+def test_fields_match_the_cli(cli, tmp_path, solver, precision):
+    cli("--phantom", "u", "--phantom-size", 64, "--iterations", 60, "--mu", 0.12,
+        "--sigma", 1.5, "--solver", solver, "--precision", precision,
+        "--save-field", tmp_path / "f.mha", "--report", tmp_path / "r.json")
+    expected = read_mha_field(tmp_path / "f.mha")
+    report = read_json(tmp_path / "r.json")
+    field, mine = gvflab.gvf(gvflab.phantom("u", 64), iterations=60, mu=0.12, sigma=1.5,
+                             solver=solver, precision=precision)
+    assert expected.shape == field.shape
+    np.testing.assert_allclose(gvflab.field_xy(field), expected, atol=1e-6)
+    assert mine.iterations == report["iterations"]
+    assert mine.error == pytest.approx(report["error"], rel=1e-6)
+
+
+def test_target_error_runs_as_the_cli(cli, tmp_path):
+    cli("--phantom", "u", "--phantom-size", 64, "--iterations", 3000, "--target-error", 1e-4,
+        "--save-field", tmp_path / "f.mha", "--report", tmp_path / "r.json")
+    report = read_json(tmp_path / "r.json")
+    field, mine = gvflab.gvf(gvflab.phantom("u", 64), iterations=3000, target_error=1e-4)
+    assert mine.reached and mine.error <= 1e-4
+    assert mine.iterations == report["iterations"] < 3000
+    np.testing.assert_allclose(gvflab.field_xy(field), read_mha_field(tmp_path / "f.mha"),
+                               atol=1e-6)
+
+
+def test_3d_field_matches_the_cli(cli, tmp_path):
+    volume = np.zeros((10, 12, 14), np.float32)
+    volume[3:7, 4:9, 5:10] = 1
+    # The CLI reads volumes from files: write the volume as a MetaImage.
+    header = ("ObjectType = Image\nNDims = 3\nBinaryData = True\nBinaryDataByteOrderMSB = False\n"
+              "DimSize = 14 12 10\nElementType = MET_FLOAT\nElementDataFile = LOCAL\n")
+    (tmp_path / "v.mha").write_bytes(header.encode() + volume.astype("<f4").tobytes())
+    cli(tmp_path / "v.mha", "--iterations", 25, "--mu", 0.1,
+        "--save-field", tmp_path / "f.mha")
+    field, _ = gvflab.gvf(volume, iterations=25, mu=0.1)
+    np.testing.assert_allclose(gvflab.field_xy(field), read_mha_field(tmp_path / "f.mha"),
+                               atol=1e-6)

@@ -1,0 +1,71 @@
+"""gvflab.snake() and gvflab.region_snake(): the same contours as the CLI, row/col order."""
+import numpy as np
+import pytest
+
+import gvflab
+from conftest import read_json
+
+SIZE = 64
+# The CLI's circle around the U (x, y from the image's corner) and the same in (row, col).
+CIRCLE_XY = (32.0, 32.0, 28.0)
+CIRCLE_RC = ((CIRCLE_XY[1] - 0.5, CIRCLE_XY[0] - 0.5), CIRCLE_XY[2])
+POLYGON_XY = [(8.0, 6.0), (18.0, 6.0), (13.0, 14.0)]
+
+
+@pytest.mark.parametrize("force", ["gvf", "traditional"])
+def test_snakes_match_the_cli(cli, tmp_path, force):
+    polygon = ",".join(f"{x},{y}" for x, y in POLYGON_XY)
+    cli("--phantom", "u", "--phantom-size", SIZE, "--iterations", 300, "--snake-force", force,
+        "--snake", "circle:{},{},{}".format(*CIRCLE_XY), "--snake", f"polygon:{polygon}",
+        "--snake-iterations", 600, "--alpha", 0.1, "--save-contours", tmp_path / "c.json")
+    expected = read_json(tmp_path / "c.json")["contours"]
+    starts = [gvflab.circle(*CIRCLE_RC), gvflab.xy_to_rc(POLYGON_XY, corner_origin=True)]
+    results = gvflab.snake(gvflab.phantom("u", SIZE), starts, force=force, gvf_iterations=300,
+                           iterations=600, alpha=0.1)
+    assert len(results) == len(expected) == 2
+    for mine, theirs in zip(results, expected):
+        assert mine.force == force
+        assert mine.converged == theirs["converged"]
+        assert mine.iterations == theirs["iterations"]
+        assert mine.points.shape == (len(theirs["points"]), 2)
+        np.testing.assert_allclose(mine.points, gvflab.xy_to_rc(theirs["points"], True),
+                                   atol=1e-4)
+    assert (results[0].gvf is None) == (force == "traditional")
+
+
+def test_one_contour_in_gives_one_result_with_row_col_points():
+    image = gvflab.phantom("u", SIZE)
+    result = gvflab.snake(image, gvflab.circle((31.5, 31.5), 28), iterations=400,
+                          gvf_iterations=200)
+    assert isinstance(result, gvflab.SnakeResult)
+    assert result.points.dtype == np.float64 and result.points.shape[1] == 2
+    assert result.state in ("converged", "moving") and result.iterations > 0
+    # The U spans rows 0.2..0.8 and cols 0.25..0.75 of the image: the snake ends near it.
+    rows, cols = result.points[:, 0], result.points[:, 1]
+    assert 0.1 * SIZE < rows.min() < 0.3 * SIZE and 0.7 * SIZE < rows.max() < 0.9 * SIZE
+    assert 0.15 * SIZE < cols.min() < 0.35 * SIZE and 0.65 * SIZE < cols.max() < 0.85 * SIZE
+
+
+def test_region_snake_matches_the_cli(cli, tmp_path):
+    cli("--phantom", "blob", "--phantom-size", SIZE, "--region-snake", "6,8,50,44",
+        "--noise", "gaussian", "--save-contours", tmp_path / "c.json",
+        "--report", tmp_path / "r.json")
+    (theirs,) = read_json(tmp_path / "c.json")["contours"]
+    report = read_json(tmp_path / "r.json")
+    mine = gvflab.region_snake(gvflab.phantom("blob", SIZE), (8, 6, 44, 50), noise="gaussian")
+    assert mine.polygon.dtype == np.int32
+    np.testing.assert_array_equal(mine.polygon, gvflab.xy_to_rc(theirs["points"], True))
+    assert mine.converged == report["converged"] and mine.steps == report["steps"]
+    assert mine.n_target == report["n_target"]
+    assert mine.mean_target == pytest.approx(report["mean_target"], rel=1e-6)
+
+
+def test_region_snake_finds_the_blob():
+    image = gvflab.phantom("blob", SIZE)
+    result = gvflab.region_snake(image)
+    assert result.converged and len(result.polygon) >= 8
+    rows, cols = result.polygon[:, 0], result.polygon[:, 1]
+    # The blob: radius about 0.28 of the size around the centre.
+    radius = np.hypot(rows - SIZE / 2, cols - SIZE / 2)
+    assert 0.15 * SIZE < radius.mean() < 0.4 * SIZE
+    assert result.mean_target > result.mean_background
