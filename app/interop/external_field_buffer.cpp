@@ -119,14 +119,15 @@ struct ExternalFieldBuffer::Impl {
     return owned;
   }
 
-  std::unique_ptr<ClSemaphore> importClSemaphore(const cl::Context& ctx, cl_device_id dev,
+  std::unique_ptr<ClSemaphore> importClSemaphore(const cl::Context& ctx,
                                                  const ExportedSemaphore& s) {
     UniqueFd fd = s.exportFd();
     const cl_semaphore_properties_khr props[] = {
         CL_SEMAPHORE_TYPE_KHR, CL_SEMAPHORE_TYPE_BINARY_KHR,
         CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR, static_cast<cl_semaphore_properties_khr>(fd.get()),
-        CL_DEVICE_HANDLE_LIST_KHR, reinterpret_cast<cl_semaphore_properties_khr>(dev),
-        CL_DEVICE_HANDLE_LIST_END_KHR, 0};
+        0};
+    // No device list: the context has one device, and the list's property name changed
+    // between header versions (0x2051 then 0x2053; NVIDIA's driver refuses the old one).
     cl_int err = CL_SUCCESS;
     cl_semaphore_khr h = sem.create(ctx(), props, &err);
     clCheck(err, "importing a semaphore (clCreateSemaphoreWithPropertiesKHR)");
@@ -207,8 +208,8 @@ ExternalFieldBuffer::ExternalFieldBuffer(VulkanExporter& exporter, const GlProcL
     m.glDone = exporter.exportSemaphore();
     m.glClDone = m.importGlSemaphore(*m.clDone);
     m.glGlDone = m.importGlSemaphore(*m.glDone);
-    m.clClDone = m.importClSemaphore(context, dev, *m.clDone);
-    m.clGlDone = m.importClSemaphore(context, dev, *m.glDone);
+    m.clClDone = m.importClSemaphore(context, *m.clDone);
+    m.clGlDone = m.importClSemaphore(context, *m.glDone);
   }
 }
 
