@@ -136,7 +136,6 @@ std::unique_ptr<ExportedBuffer> VulkanExporter::exportBuffer(std::size_t bytes) 
   out->bytes_ = bytes;
 
   VkExternalMemoryBufferCreateInfo ext{};
-
   ext.sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO;
   ext.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
   VkBufferCreateInfo bci{};
