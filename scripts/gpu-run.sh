@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Builds the engine, the tests and gvflab-bench on a machine without Qt (the GPU machines),
-# runs the engine tests there and the benchmarks given as arguments.
-# Header-only Debian packages and the ICD loader travel as .deb files in .devdeps/
+# Builds the engine, the interop library, the tests and gvflab-bench on a machine without Qt
+# (the GPU machines), runs the tests there (the gpu-labelled external-memory test too) and the
+# benchmarks given as arguments.
+# Header-only Debian packages and the loaders travel as .deb files in .devdeps/
 # (fetch them with: cd .devdeps && apt-get download opencl-clhpp-headers opencl-c-headers
-#  ocl-icd-opencl-dev ocl-icd-libopencl1 libglm-dev doctest-dev).
+#  ocl-icd-opencl-dev ocl-icd-libopencl1 libglm-dev doctest-dev libvulkan-dev libvulkan1
+#  libegl-dev libgl-dev). The gpu test also needs glvnd's libEGL at run time: the device
+# tool's README unpacks libegl1 libglvnd0 libopengl0 (its .gl recipe) before this script.
 # Usage: scripts/gpu-run.sh OUTDIR [BENCH ARGS ...]   (each bench run as one quoted string)
 # SKIP_TESTS=1 skips the test suites (quick experiments; never for reported figures).
 set -euo pipefail
@@ -16,7 +19,14 @@ export LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 cmake -S . -B /tmp/gvflab-build -DCMAKE_BUILD_TYPE=Release -DGVFLAB_BUILD_APP=OFF \
   -DCMAKE_PREFIX_PATH="$deps/usr" -DOpenCL_INCLUDE_DIR="$deps/usr/include" \
   -DOpenCL_LIBRARY="$lib/libOpenCL.so.1" -DDOCTEST_INCLUDE_DIR="$deps/usr/include" \
-  -DGLM_INCLUDE_DIR="$deps/usr/include" > "$out/configure.log"
+  -DGLM_INCLUDE_DIR="$deps/usr/include" -DVulkan_INCLUDE_DIR="$deps/usr/include" \
+  -DVulkan_LIBRARY="$lib/libvulkan.so.1" > "$out/configure.log"
+grep "gvflab:" "$out/configure.log" || true
+# NVIDIA's Vulkan and EGL drivers where the image keeps their manifests outside /usr/share.
+nv=/usr/local/nvidia/share
+[ -f $nv/vulkan/icd.d/nvidia_icd.json ] && export VK_DRIVER_FILES=$nv/vulkan/icd.d/nvidia_icd.json
+[ -f $nv/glvnd/egl_vendor.d/10_nvidia.json ] &&
+  export __EGL_VENDOR_LIBRARY_FILENAMES=$nv/glvnd/egl_vendor.d/10_nvidia.json
 cmake --build /tmp/gvflab-build -j"$(nproc)" > "$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }
 bin=/tmp/gvflab-build
 # Some images ship NVIDIA's OpenCL driver without registering it with the ICD loader.
@@ -35,6 +45,7 @@ if [ -n "${SKIP_TESTS:-}" ]; then echo "skipped (SKIP_TESTS)"; else
 # A failing test is reported (full log in OUT/tests.log) but does not stop the benchmarks.
 (cd "$bin" && ctest --output-on-failure > "$out/tests.log" 2>&1) && echo "all tests passed" ||
   { echo "TESTS FAILED:"; grep -E "ERROR|FAILED|Failed|exception" "$out/tests.log" | head -20; }
+grep -E "test_external_memory|SKIPPED|OpenCL: .*Vulkan" "$out/tests.log" || true
 fi
 for b in "$@"; do
   echo "== gvflab-bench $b"

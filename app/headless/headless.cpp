@@ -79,8 +79,14 @@ Field2D middleSlice(const Field3D& f) {
 void listDevicesTo(std::ostream& out) {
   auto devices = listDevices();
   if (devices.empty()) out << "No OpenCL devices found.\n";
+  // The OpenCL half of each CL->GL path (the viewer's panel says which one runs).
+  auto has = [](const DeviceInfo& d, const char* e) { return d.hasExtension(e) ? "yes" : "no"; };
   for (const auto& d : devices)
-    out << d.platformIndex << "." << d.deviceIndex << "  " << d.describe() << "\n";
+    out << d.platformIndex << "." << d.deviceIndex << "  " << d.describe() << "\n"
+        << "     CL->GL: cl_khr_gl_sharing " << has(d, "cl_khr_gl_sharing")
+        << ", cl_khr_external_memory_opaque_fd " << has(d, "cl_khr_external_memory_opaque_fd")
+        << ", cl_khr_external_semaphore_opaque_fd "
+        << has(d, "cl_khr_external_semaphore_opaque_fd") << "\n";
 }
 
 void runHeadless(const Options& o) {

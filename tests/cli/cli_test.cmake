@@ -35,6 +35,9 @@ run_gvflab(TRUE --list-devices)
 if(NOT last_out MATCHES "CPU|GPU")
   message(FATAL_ERROR "--list-devices printed: ${last_out}")
 endif()
+if(NOT last_out MATCHES "CL->GL: cl_khr_gl_sharing (yes|no), cl_khr_external_memory_opaque_fd (yes|no)")
+  message(FATAL_ERROR "--list-devices lacks the CL->GL extensions line: ${last_out}")
+endif()
 
 run_gvflab(TRUE --headless --phantom u --phantom-size 96 --iterations 120 --mu 0.15
            --save-field ${WORK}/f.mha --save-magnitude ${WORK}/m.png --report ${WORK}/r.json)

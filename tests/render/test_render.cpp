@@ -74,7 +74,8 @@ TEST_CASE("the transfer choice names its reason") {
   plain.extensions = "cl_khr_fp64 cl_khr_3d_image_writes";
   TransferChoice c = chooseTransfer(plain);
   CHECK(c.path == TransferPath::HostCopy);
-  CHECK(c.description == "host copy (device lacks cl_khr_gl_sharing)");
+  CHECK(c.description == "host copy (device lacks cl_khr_gl_sharing; external memory: device "
+                         "lacks cl_khr_external_memory_opaque_fd)");
 }
 
 TEST_CASE("the view keeps the aspect ratio and maps back and forth") {

@@ -6,6 +6,7 @@
 #include <CL/cl_gl.h>
 
 #include <cmath>
+#include <cstdlib>
 
 #include "gvflab/error.hpp"
 #include "io/session_file.hpp"
@@ -16,6 +17,7 @@
 #include "viewer/model/snake_session.hpp"
 #include "viewer/model/streamlines.hpp"
 #include "viewer/render/gl_sharing.hpp"
+#include "viewer/render/presenter.hpp"
 #include "viewer/window/navigation.hpp"
 
 using namespace gvflab;
@@ -38,7 +40,7 @@ TEST_CASE("zero-copy only with cl_khr_gl_sharing and a GLX or EGL context") {
 
   auto c = chooseTransfer(deviceWith("cl_khr_fp64 cl_khr_3d_image_writes"), glx);
   CHECK(c.path == TransferPath::HostCopy);
-  CHECK(c.description == "host copy (device lacks cl_khr_gl_sharing)");
+  CHECK(c.description.rfind("host copy (device lacks cl_khr_gl_sharing", 0) == 0);
   // A name that merely contains the extension's name is not the extension.
   CHECK(chooseTransfer(deviceWith("cl_khr_gl_sharing_foo"), glx).path == TransferPath::HostCopy);
 
@@ -54,7 +56,86 @@ TEST_CASE("zero-copy only with cl_khr_gl_sharing and a GLX or EGL context") {
   c = chooseTransfer(deviceWith("cl_khr_gl_sharing"), none);
   CHECK(c.path == TransferPath::HostCopy);
   CHECK(c.description.find("neither GLX nor EGL") != std::string::npos);
-  CHECK(chooseTransfer(deviceWith("cl_khr_gl_sharing"), glx, true).path == TransferPath::HostCopy);
+  c = chooseTransfer(deviceWith("cl_khr_gl_sharing"), glx, {}, TransferRequest::Host);
+  CHECK(c.path == TransferPath::HostCopy);
+  CHECK(c.description == "host copy (GVFLAB_TRANSFER=host)");
+}
+
+TEST_CASE("external memory after cl_khr_gl_sharing and before the host copy") {
+  GlContextHandles glx{GlWindowSystem::Glx, &fakeContext, &fakeDisplay};
+  const std::string nvidia =  // what NVIDIA's OpenCL lists (no cl_khr_gl_sharing)
+      "cl_khr_gl_event cl_khr_external_memory cl_khr_external_memory_opaque_fd "
+      "cl_khr_external_semaphore cl_khr_external_semaphore_opaque_fd cl_khr_semaphore";
+  const ExternalMemoryGl full{{true, true}, true};
+
+  auto c = chooseTransfer(deviceWith(nvidia), glx, full);
+  CHECK(c.path == TransferPath::ExternalMemory);
+  CHECK(c.semaphores);
+  CHECK(c.description == "zero-copy (external memory from Vulkan, semaphore sync)");
+  // Without semaphores on either side: the fence fallback.
+  c = chooseTransfer(deviceWith(nvidia), glx, {{true, false}, true});
+  CHECK(c.path == TransferPath::ExternalMemory);
+  CHECK_FALSE(c.semaphores);
+  c = chooseTransfer(deviceWith("cl_khr_external_memory cl_khr_external_memory_opaque_fd"), glx,
+                     full);
+  CHECK(c.path == TransferPath::ExternalMemory);
+  CHECK_FALSE(c.semaphores);
+
+  // cl_khr_gl_sharing first when a device has both.
+  c = chooseTransfer(deviceWith(nvidia + " cl_khr_gl_sharing"), glx, full);
+  CHECK(c.path == TransferPath::ZeroCopy);
+  // ... unless it failed, or external memory is asked for.
+  CHECK(chooseTransfer(deviceWith(nvidia + " cl_khr_gl_sharing"), glx, full,
+                       TransferRequest::AfterSharingFailed).path == TransferPath::ExternalMemory);
+  CHECK(chooseTransfer(deviceWith(nvidia + " cl_khr_gl_sharing"), glx, full,
+                       TransferRequest::External).path == TransferPath::ExternalMemory);
+
+  // Each missing piece gives the host copy, saying which.
+  c = chooseTransfer(deviceWith(nvidia), glx, {{false, true}, true});
+  CHECK(c.path == TransferPath::HostCopy);
+  CHECK(c.description.find("OpenGL lacks GL_EXT_memory_object_fd") != std::string::npos);
+  c = chooseTransfer(deviceWith(nvidia), glx, {{true, true}, false});
+  CHECK(c.path == TransferPath::HostCopy);
+  CHECK(c.description.find("built without Vulkan") != std::string::npos);
+  c = chooseTransfer(deviceWith("cl_khr_external_memory"), glx, full);
+  CHECK(c.path == TransferPath::HostCopy);
+  CHECK(c.description.find("lacks cl_khr_external_memory_opaque_fd") != std::string::npos);
+
+  // Forcing a path the device lacks says so.
+  c = chooseTransfer(deviceWith(nvidia), glx, full, TransferRequest::GlSharing);
+  CHECK(c.path == TransferPath::HostCopy);
+  CHECK(c.description == "host copy (GVFLAB_TRANSFER=gl-sharing, but device lacks cl_khr_gl_sharing)");
+  c = chooseTransfer(deviceWith("cl_khr_gl_sharing"), glx, full, TransferRequest::External);
+  CHECK(c.path == TransferPath::HostCopy);
+  CHECK(c.description.find("GVFLAB_TRANSFER=external, but") != std::string::npos);
+  CHECK(chooseTransfer(deviceWith(nvidia), glx, full, TransferRequest::Host).path ==
+        TransferPath::HostCopy);
+}
+
+TEST_CASE("GVFLAB_TRANSFER picks the path; GVFLAB_HOST_COPY stays an alias of host") {
+  unsetenv("GVFLAB_TRANSFER");
+  unsetenv("GVFLAB_HOST_COPY");
+  CHECK(transferFromEnvironment().request == TransferRequest::Auto);
+  setenv("GVFLAB_HOST_COPY", "1", 1);
+  CHECK(transferFromEnvironment().request == TransferRequest::Host);
+  unsetenv("GVFLAB_HOST_COPY");
+  setenv("GVFLAB_TRANSFER", "external", 1);
+  CHECK(transferFromEnvironment().request == TransferRequest::External);
+  setenv("GVFLAB_TRANSFER", "gl-sharing", 1);
+  CHECK(transferFromEnvironment().request == TransferRequest::GlSharing);
+  setenv("GVFLAB_TRANSFER", "host", 1);
+  CHECK(transferFromEnvironment().request == TransferRequest::Host);
+  setenv("GVFLAB_TRANSFER", "zero", 1);
+  auto env = transferFromEnvironment();
+  CHECK(env.request == TransferRequest::Auto);
+  CHECK(env.problem.find("GVFLAB_TRANSFER is 'zero'") != std::string::npos);
+  unsetenv("GVFLAB_TRANSFER");
+}
+
+TEST_CASE("large fields refresh their host copy less often") {
+  CHECK(Presenter::hostRefreshInterval(512L * 512) == 16);
+  CHECK(Presenter::hostRefreshInterval(2048L * 2048) == 16);
+  CHECK(Presenter::hostRefreshInterval(4096L * 4096) == 64);
 }
 
 TEST_CASE("the sharing context properties name the GL context and its display") {

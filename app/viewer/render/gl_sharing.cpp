@@ -15,20 +15,105 @@
 
 namespace gvflab::viewer {
 
-TransferChoice chooseTransfer(const DeviceInfo& device, const GlContextHandles& gl,
-                              bool forceHostCopy) {
-  if (!device.hasExtension("cl_khr_gl_sharing"))
-    return {TransferPath::HostCopy, false, "host copy (device lacks cl_khr_gl_sharing)"};
-  if (forceHostCopy)
-    return {TransferPath::HostCopy, false, "host copy (zero-copy turned off or failed)"};
+namespace {
+
+// Empty when cl_khr_gl_sharing can be used, else why not.
+std::string whyNoGlSharing(const DeviceInfo& device, const GlContextHandles& gl) {
+  if (!device.hasExtension("cl_khr_gl_sharing")) return "device lacks cl_khr_gl_sharing";
   if (gl.system == GlWindowSystem::None || !gl.context || !gl.display)
-    return {TransferPath::HostCopy, false,
-            "host copy (the GL context is neither GLX nor EGL, so OpenCL cannot share it)"};
+    return "the GL context is neither GLX nor EGL, so OpenCL cannot share it";
+  return {};
+}
+
+std::string whyNoExternalMemory(const DeviceInfo& device, const ExternalMemoryGl& external) {
+  if (!device.hasExtension("cl_khr_external_memory") ||
+      !device.hasExtension("cl_khr_external_memory_opaque_fd"))
+    return "device lacks cl_khr_external_memory_opaque_fd";
+  if (!external.gl.memoryObjectFd) return "OpenGL lacks GL_EXT_memory_object_fd";
+  if (!external.vulkan) return "built without Vulkan";
+  return {};
+}
+
+TransferChoice glSharing(const DeviceInfo& device, const GlContextHandles& gl) {
   const bool event = device.hasExtension("cl_khr_gl_event");
   const char* api = gl.system == GlWindowSystem::Glx ? "GLX" : "EGL";
-  return {TransferPath::ZeroCopy, event,
+  return {TransferPath::ZeroCopy, event, false,
           std::string("zero-copy (cl_khr_gl_sharing, ") + api + ", " +
               (event ? "cl_khr_gl_event sync)" : "GL fence sync)")};
+}
+
+TransferChoice externalMemory(const DeviceInfo& device, const ExternalMemoryGl& external) {
+  const bool semaphores = device.hasExtension("cl_khr_external_semaphore") &&
+                          device.hasExtension("cl_khr_external_semaphore_opaque_fd") &&
+                          external.gl.semaphoreFd;
+  return {TransferPath::ExternalMemory, false, semaphores,
+          std::string("zero-copy (external memory from Vulkan, ") +
+              (semaphores ? "semaphore sync)" : "fence sync)")};
+}
+
+TransferChoice hostCopy(const std::string& why) {
+  return {TransferPath::HostCopy, false, false, "host copy (" + why + ")"};
+}
+
+}  // namespace
+
+TransferChoice chooseTransfer(const DeviceInfo& device, const GlContextHandles& gl,
+                              const ExternalMemoryGl& external, TransferRequest request) {
+  const std::string noSharing = whyNoGlSharing(device, gl);
+  const std::string noExternal = whyNoExternalMemory(device, external);
+  switch (request) {
+    case TransferRequest::Host:
+      return hostCopy("GVFLAB_TRANSFER=host");
+    case TransferRequest::GlSharing:
+      return noSharing.empty() ? glSharing(device, gl)
+                               : hostCopy("GVFLAB_TRANSFER=gl-sharing, but " + noSharing);
+    case TransferRequest::External:
+      return noExternal.empty() ? externalMemory(device, external)
+                                : hostCopy("GVFLAB_TRANSFER=external, but " + noExternal);
+    case TransferRequest::Auto:
+      if (noSharing.empty()) return glSharing(device, gl);
+      break;
+    case TransferRequest::AfterSharingFailed:
+      break;
+  }
+  if (noExternal.empty()) return externalMemory(device, external);
+  const std::string sharing =
+      request == TransferRequest::AfterSharingFailed ? "cl_khr_gl_sharing failed" : noSharing;
+  return hostCopy(sharing + "; external memory: " + noExternal);
+}
+
+TransferEnvironment transferFromEnvironment() {
+  TransferEnvironment env;
+  const char* v = std::getenv("GVFLAB_TRANSFER");
+  if (!v || !*v) {
+    if (std::getenv("GVFLAB_HOST_COPY")) env.request = TransferRequest::Host;  // older name
+    return env;
+  }
+  const std::string s = v;
+  if (s == "host")
+    env.request = TransferRequest::Host;
+  else if (s == "gl-sharing")
+    env.request = TransferRequest::GlSharing;
+  else if (s == "external")
+    env.request = TransferRequest::External;
+  else
+    env.problem = "GVFLAB_TRANSFER is '" + s +
+                  "'; it must be host, gl-sharing or external. The viewer chooses itself.";
+  return env;
+}
+
+ExternalMemoryGl currentExternalMemoryGl() {
+  ExternalMemoryGl e;
+  e.vulkan = interop::vulkanBuiltIn();
+  if (QOpenGLContext::currentContext()) e.gl = interop::queryGlExternalSupport(qtGlLoader());
+  return e;
+}
+
+interop::GlProcLoader qtGlLoader() {
+  return [](const char* name) {
+    QOpenGLContext* ctx = QOpenGLContext::currentContext();
+    return ctx ? reinterpret_cast<void*>(ctx->getProcAddress(name)) : nullptr;
+  };
 }
 
 std::vector<cl_context_properties> glSharingProperties(const GlContextHandles& gl) {

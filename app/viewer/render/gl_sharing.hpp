@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "external_support.hpp"
 #include "gvflab/cl.hpp"
 #include "gvflab/device.hpp"
 
@@ -28,18 +29,45 @@ struct GlContextHandles {
   void* display = nullptr;  // Display* or EGLDisplay
 };
 
-enum class TransferPath { HostCopy, ZeroCopy };
+// ZeroCopy: cl_khr_gl_sharing. ExternalMemory: one Vulkan allocation imported by GL and CL
+// (app/interop/external_field_buffer.hpp). HostCopy: through a mapped pixel buffer.
+enum class TransferPath { HostCopy, ZeroCopy, ExternalMemory };
 
 struct TransferChoice {
   TransferPath path = TransferPath::HostCopy;
   bool glEvent = false;     // zero-copy: cl_khr_gl_event sync (else a GL fence wait)
+  bool semaphores = false;  // external memory: exported semaphores (else fences)
   std::string description;  // shown in the panel, e.g. "host copy (device lacks cl_khr_gl_sharing)"
 };
 
+// Auto: cl_khr_gl_sharing, else external memory, else the host copy. The others force one
+// path (GVFLAB_TRANSFER), falling back to the host copy with the reason when it is missing.
+// AfterSharingFailed: Auto once cl_khr_gl_sharing was tried and failed.
+enum class TransferRequest { Auto, Host, GlSharing, External, AfterSharingFailed };
+
+// GVFLAB_TRANSFER=host|gl-sharing|external (GVFLAB_HOST_COPY=1: host). An unknown value
+// gives Auto and a sentence for the UI in problem.
+struct TransferEnvironment {
+  TransferRequest request = TransferRequest::Auto;
+  std::string problem;
+};
+TransferEnvironment transferFromEnvironment();
+
+// What the GL side offers for the external-memory path: the context's extensions and whether
+// this build has the Vulkan allocator.
+struct ExternalMemoryGl {
+  interop::GlExternalSupport gl;
+  bool vulkan = false;
+};
+// The current Qt GL context's (GL context current).
+ExternalMemoryGl currentExternalMemoryGl();
+// GL entry points of the current Qt GL context, for app/interop.
+interop::GlProcLoader qtGlLoader();
+
 // The decision alone (no GL or CL calls), so it is unit-tested with made-up devices.
-// forceHostCopy: GVFLAB_HOST_COPY=1 in the environment, or a failed attempt at sharing.
 TransferChoice chooseTransfer(const DeviceInfo& device, const GlContextHandles& gl = {},
-                              bool forceHostCopy = false);
+                              const ExternalMemoryGl& external = {},
+                              TransferRequest request = TransferRequest::Auto);
 
 // The (name, value) pairs for ComputeContext's extraProperties; empty for GlWindowSystem::None.
 std::vector<cl_context_properties> glSharingProperties(const GlContextHandles& gl);

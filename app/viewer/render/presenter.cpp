@@ -1,9 +1,15 @@
 #include "viewer/render/presenter.hpp"
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
+#include <CL/cl_ext.h>
+
+#include "external_field_buffer.hpp"
 #include "gvflab/error.hpp"
+#include "vulkan_exporter.hpp"
 
 namespace gvflab::viewer {
 
@@ -11,8 +17,8 @@ Presenter::~Presenter() = default;
 
 Presenter::Presenter(TransferChoice choice, cl::Context* sharingContext)
     : choice_(std::move(choice)), texture_(makeTexture()), unpackBuffer_(makeBuffer()) {
-  if (choice_.path == TransferPath::ZeroCopy) {
-    if (!sharingContext) throw DeviceError("Zero-copy display needs a GL-sharing OpenCL context.");
+  if (choice_.path != TransferPath::HostCopy) {
+    if (!sharingContext) throw DeviceError("Zero-copy display needs the OpenCL context.");
     sharingContext_ = *sharingContext;
   }
   auto& f = gl();
@@ -34,14 +40,44 @@ void Presenter::resize(int width, int height) {
   width_ = width;
   height_ = height;
   shared_.reset();
+  external_.reset();
   if (choice_.path == TransferPath::ZeroCopy) {
     try {
       // Wrapped once per size; OpenCL writes it every frame from then on.
       shared_ = std::make_unique<SharedFieldTexture>(sharingContext_, texture_.id(), choice_.glEvent);
     } catch (const Error& e) {
-      choice_ = {TransferPath::HostCopy, false, std::string("host copy (zero-copy failed: ") + e.what() + ")"};
+      fallBackToHostCopy(e.what());
+    }
+  } else if (choice_.path == TransferPath::ExternalMemory) {
+    try {
+      // One shared allocation per size, on the OpenCL device's GPU.
+      cl::Device device = sharingContext_.getInfo<CL_CONTEXT_DEVICES>().front();
+      if (!vulkan_) {
+        std::optional<interop::DeviceUuid> uuid;
+        interop::DeviceUuid u{};
+        if (clGetDeviceInfo(device(), CL_DEVICE_UUID_KHR, u.size(), u.data(),
+                            nullptr) == CL_SUCCESS)
+          uuid = u;
+        vulkan_ = std::make_unique<interop::VulkanExporter>(uuid);
+      }
+      external_ = std::make_unique<interop::ExternalFieldBuffer>(
+          *vulkan_, qtGlLoader(), sharingContext_, device,
+          static_cast<std::size_t>(width) * height * 2 * sizeof(float), choice_.semaphores);
+    } catch (const Error& e) {
+      fallBackToHostCopy(e.what());
     }
   }
+}
+
+void Presenter::fallBackToHostCopy(const std::string& why) {
+  // Keep showing the field: the host copy for good, and the panel says why.
+  shared_.reset();
+  external_.reset();
+  choice_ = {TransferPath::HostCopy, false, false, "host copy (zero-copy failed: " + why + ")"};
+}
+
+int Presenter::hostRefreshInterval(long pixels) {
+  return static_cast<int>(std::max(16L, pixels / (1L << 18)));
 }
 
 void Presenter::readHost(cl::CommandQueue& queue, const cl::Buffer& field, int width, int height) {
@@ -67,16 +103,19 @@ void Presenter::updateMax() {
 void Presenter::upload(cl::CommandQueue& queue, const cl::Buffer& field, int width, int height) {
   auto start = std::chrono::steady_clock::now();
   if (width != width_ || height != height_) resize(width, height);
-  if (shared_) {
+  if (shared_ || external_) {
     try {
-      shared_->fill(queue, field, width, height);
+      if (shared_)
+        shared_->fill(queue, field, width, height);
+      else
+        external_->fill(queue, field, texture_.id(), width, height);
     } catch (const Error& e) {
-      // Keep showing the field: fall back to the host copy for good, and say why.
-      shared_.reset();
-      choice_ = {TransferPath::HostCopy, false, std::string("host copy (zero-copy failed: ") + e.what() + ")"};
+      fallBackToHostCopy(e.what());
       uploadThroughHost(queue, field, width, height);
     }
-    if (shared_ && uploads_ % kHostRefresh == 0) readHost(queue, field, width, height);
+    if ((shared_ || external_) &&
+        uploads_ % hostRefreshInterval(static_cast<long>(width) * height) == 0)
+      readHost(queue, field, width, height);
   } else {
     uploadThroughHost(queue, field, width, height);
   }

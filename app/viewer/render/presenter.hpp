@@ -1,7 +1,8 @@
 #pragma once
 // Moves the solver's field from OpenCL to the GL texture the renderer samples, by the path
 // chooseTransfer (gl_sharing.hpp) picked at run time: zero-copy (OpenCL writes the texture,
-// made once per field size) or a host copy (clEnqueueReadBuffer straight into a mapped
+// made once per field size), external memory (a Vulkan allocation shared by OpenCL and GL,
+// copied into the texture on the GPU; made once per field size) or a host copy (clEnqueueReadBuffer straight into a mapped
 // pixel-unpack buffer, then glTexSubImage2D into an RG32F texture made once per field size).
 #include <memory>
 #include <string>
@@ -13,12 +14,17 @@
 #include "viewer/render/gl_sharing.hpp"
 #include "viewer/render/renderer.hpp"
 
+namespace gvflab::interop {
+class ExternalFieldBuffer;
+class VulkanExporter;
+}  // namespace gvflab::interop
+
 namespace gvflab::viewer {
 
 class Presenter {
  public:
   // GL context current. A ZeroCopy choice needs sharingContext: the OpenCL context created
-  // with glSharingProperties for this GL context.
+  // with glSharingProperties for this GL context; ExternalMemory needs the session's context.
   explicit Presenter(TransferChoice choice, cl::Context* sharingContext = nullptr);
   explicit Presenter(const DeviceInfo& device) : Presenter(chooseTransfer(device)) {}
   ~Presenter();
@@ -33,23 +39,28 @@ class Presenter {
   const TransferChoice& choice() const { return choice_; }
   double lastTransferMs() const { return lastMs_; }
   double meanTransferMs() const { return meanMs_; }
-  // max |V| of the last uploaded field, found while it passes through host memory (zero-copy:
-  // refreshed from a read-back every kHostRefresh uploads).
+  // max |V| of the last uploaded field, found while it passes through host memory (zero-copy
+  // paths: refreshed from a read-back every hostRefreshInterval uploads).
   float maxMagnitude() const { return maxMagnitude_; }
   // The field in host memory (float2 per pixel) for the cursor readout and the streamlines;
   // same refresh rule as maxMagnitude().
   const std::vector<float>& hostField() const { return host_; }
-  static constexpr int kHostRefresh = 16;
+  // 16 uploads, more for large fields (one uploaded frame in 64 at 4096²), so the read-back
+  // and the max pass stay out of the 95th-percentile frame time.
+  static int hostRefreshInterval(long pixels);
 
  private:
   void resize(int width, int height);
   void uploadThroughHost(cl::CommandQueue& queue, const cl::Buffer& field, int width, int height);
   void readHost(cl::CommandQueue& queue, const cl::Buffer& field, int width, int height);
   void updateMax();
+  void fallBackToHostCopy(const std::string& why);
 
   TransferChoice choice_;
   cl::Context sharingContext_;
   std::unique_ptr<SharedFieldTexture> shared_;
+  std::unique_ptr<interop::VulkanExporter> vulkan_;  // made at the first external-memory size
+  std::unique_ptr<interop::ExternalFieldBuffer> external_;
   std::vector<float> host_;
   GlTexture texture_;
   GlBuffer unpackBuffer_;

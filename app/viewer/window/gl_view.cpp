@@ -94,14 +94,17 @@ void GlView::initializeGL() {
 
 void GlView::makePresenter() {
   const GlContextHandles handles = currentGlContextHandles();
-  const bool off = std::getenv("GVFLAB_HOST_COPY") != nullptr;
-  TransferChoice choice = chooseTransfer(session_.device(), handles, off);
+  const TransferEnvironment env = transferFromEnvironment();
+  if (!env.problem.empty()) errors_.add(env.problem);
+  const ExternalMemoryGl external = currentExternalMemoryGl();
+  TransferChoice choice = chooseTransfer(session_.device(), handles, external, env.request);
   if (choice.path == TransferPath::ZeroCopy && session_.context().options().extraProperties.empty()) {
     // Sharing needs a CL context made for this GL context: make it, on the same device.
     if (!errors_.guard("Sharing OpenGL with OpenCL", [&] {
           session_.switchDevice(session_.device().name, glSharingProperties(handles));
         }))
-      choice = chooseTransfer(session_.device(), handles, /*forceHostCopy=*/true);
+      choice = chooseTransfer(session_.device(), handles, external,
+                              TransferRequest::AfterSharingFailed);
   }
   presenter_.reset();
   errors_.guard("Setting up the CL->GL transfer", [&] {
@@ -378,7 +381,8 @@ void GlView::finishAndQuit() {
   for (const auto& m : errors_.messages()) std::cerr << "gvflab: " << m << "\n";
   if (startup_.printStats)
     std::cout << "viewer " << session_.image().width << "x" << session_.image().height << ", "
-              << presenter_->choice().description << ": " << stats_.summary() << "\n";
+              << presenter_->choice().description << ", CL->GL mean "
+              << presenter_->meanTransferMs() << " ms: " << stats_.summary() << "\n";
   if (startup_.screenshot) {
     QPixmap shot = window()->grab();
     if (shot.isNull() || !shot.save(QString::fromStdString(*startup_.screenshot), "PNG")) {
