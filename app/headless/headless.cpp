@@ -17,6 +17,7 @@
 #include "headless/headless_snakes.hpp"
 #include "headless/region_headless.hpp"
 #include "io/image_loader.hpp"
+#include "io/png_writer.hpp"
 #include "io/volume_loader.hpp"
 
 namespace gvflab::app {

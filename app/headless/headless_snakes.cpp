@@ -8,6 +8,7 @@
 #include "gvflab/parametric_snake.hpp"
 #include "gvflab/profiler.hpp"
 #include "io/contours_json.hpp"
+#include "io/png_writer.hpp"
 
 namespace gvflab::app {
 

@@ -10,6 +10,7 @@
 #include "gvflab/io.hpp"
 #include "gvflab/phantoms.hpp"
 #include "io/image_loader.hpp"
+#include "io/png_writer.hpp"
 #include "test_support.hpp"
 
 using namespace gvflab;

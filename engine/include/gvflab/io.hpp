@@ -20,14 +20,6 @@ int metaImageDimensions(const std::filesystem::path& path);
 void writeMetaImageField3D(const std::filesystem::path& path, const Field3D& field);
 Field3D readMetaImageField3D(const std::filesystem::path& path);
 
-// 8-bit grey PNG; values are clamped to [0, 1].
-void writePngGray(const std::filesystem::path& path, const Image2D& image);
-// 8-bit RGB PNG from interleaved rgb bytes (width * height * 3).
-void writePngRgb(const std::filesystem::path& path, int width, int height,
-                 const std::vector<unsigned char>& rgb);
-// |V| scaled by its maximum (a flat field gives black).
-void writeMagnitudePng(const std::filesystem::path& path, const Field2D& field);
-
 // Binary or ASCII PGM/PPM (P2, P3, P5, P6), 8 or 16 bit; colour becomes luminance.
 Image2D readPnm(const std::filesystem::path& path);
 

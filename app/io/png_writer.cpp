@@ -7,6 +7,7 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
+#include "io/png_writer.hpp"
 
 namespace gvflab {
 namespace {
