@@ -1,89 +1,61 @@
-// A dependency-free PNG encoder: zlib stream of stored (uncompressed) deflate blocks.
-// Files are larger than with real compression but need no library on any machine.
+// PNG through libpng (Debian's libpng-dev): real deflate compression and filtering, encoded in
+// memory and written atomically.
+#include "io/png_writer.hpp"
+
+#include <png.h>
+
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <cstdint>
+#include <memory>
+#include <string>
 
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
-#include "io/png_writer.hpp"
 
 namespace gvflab {
 namespace {
 
-std::uint32_t crc32(const std::string& data, std::size_t from) {
-  static const auto table = [] {
-    std::array<std::uint32_t, 256> t{};
-    for (std::uint32_t n = 0; n < 256; ++n) {
-      std::uint32_t c = n;
-      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      t[n] = c;
-    }
-    return t;
-  }();
-  std::uint32_t c = 0xFFFFFFFFu;
-  for (std::size_t i = from; i < data.size(); ++i)
-    c = table[(c ^ static_cast<unsigned char>(data[i])) & 0xFF] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFu;
+struct PngWriteDeleter {
+  png_infop info = nullptr;
+  void operator()(png_structp png) { png_destroy_write_struct(&png, &info); }
+};
+
+void appendToString(png_structp png, png_bytep data, png_size_t size) {
+  static_cast<std::string*>(png_get_io_ptr(png))->append(reinterpret_cast<const char*>(data), size);
 }
 
-void put32(std::string& s, std::uint32_t v) {
-  for (int shift = 24; shift >= 0; shift -= 8) s.push_back(static_cast<char>((v >> shift) & 0xFF));
+// libpng is C: its errors come back through longjmp to encodePng, never as exceptions.
+void keepPngError(png_structp png, png_const_charp message) {
+  *static_cast<std::string*>(png_get_error_ptr(png)) = message;
+  png_longjmp(png, 1);
 }
 
-void chunk(std::string& png, const char* type, const std::string& payload) {
-  put32(png, static_cast<std::uint32_t>(payload.size()));
-  std::size_t start = png.size();
-  png.append(type, 4);
-  png += payload;
-  put32(png, crc32(png, start));
-}
-
-std::string zlibStored(const std::string& raw) {
-  std::string z = "\x78\x01";
-  std::uint32_t a = 1, b = 0;
-  for (unsigned char c : raw) {
-    a = (a + c) % 65521;
-    b = (b + a) % 65521;
-  }
-  std::size_t pos = 0;
-  do {
-    std::size_t len = std::min<std::size_t>(65535, raw.size() - pos);
-    bool last = pos + len == raw.size();
-    z.push_back(last ? 1 : 0);
-    z.push_back(static_cast<char>(len & 0xFF));
-    z.push_back(static_cast<char>(len >> 8));
-    z.push_back(static_cast<char>(~len & 0xFF));
-    z.push_back(static_cast<char>((~len >> 8) & 0xFF));
-    z.append(raw, pos, len);
-    pos += len;
-  } while (pos < raw.size());
-  put32(z, (b << 16) | a);
-  return z;
+std::string encodePng(int width, int height, int channels, const unsigned char* pixels) {
+  std::string error;
+  std::unique_ptr<png_struct, PngWriteDeleter> png(
+      png_create_write_struct(PNG_LIBPNG_VER_STRING, &error, keepPngError, nullptr));
+  if (!png) throw InputError("PNG encoding failed: out of memory.");
+  png.get_deleter().info = png_create_info_struct(png.get());
+  if (!png.get_deleter().info) throw InputError("PNG encoding failed: out of memory.");
+  png_infop info = png.get_deleter().info;
+  std::string bytes;
+  if (setjmp(png_jmpbuf(png.get()))) throw InputError("PNG encoding failed: " + error + ".");
+  png_set_write_fn(png.get(), &bytes, appendToString, nullptr);
+  png_set_IHDR(png.get(), info, width, height, 8,
+               channels == 1 ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(png.get(), info);
+  const std::size_t stride = static_cast<std::size_t>(width) * channels;
+  for (int y = 0; y < height; ++y)
+    png_write_row(png.get(), const_cast<png_bytep>(pixels + y * stride));
+  png_write_end(png.get(), nullptr);
+  return bytes;
 }
 
 void writePng(const std::filesystem::path& path, int width, int height, int channels,
               const unsigned char* pixels) {
   if (width < 1 || height < 1) throw InputError("Cannot write an empty image to PNG.");
-  std::string png = "\x89PNG\r\n\x1a\n";
-  std::string ihdr;
-  put32(ihdr, static_cast<std::uint32_t>(width));
-  put32(ihdr, static_cast<std::uint32_t>(height));
-  ihdr += '\x08';                                  // bit depth
-  ihdr += static_cast<char>(channels == 1 ? 0 : 2);  // grey or RGB
-  ihdr.append(3, '\0');                            // deflate, adaptive filter, no interlace
-  chunk(png, "IHDR", ihdr);
-  std::string raw;
-  const std::size_t stride = static_cast<std::size_t>(width) * channels;
-  raw.reserve((stride + 1) * height);
-  for (int y = 0; y < height; ++y) {
-    raw.push_back('\0');  // filter: none
-    raw.append(reinterpret_cast<const char*>(pixels + y * stride), stride);
-  }
-  chunk(png, "IDAT", zlibStored(raw));
-  chunk(png, "IEND", "");
-  writeFileAtomically(path, png);
+  writeFileAtomically(path, encodePng(width, height, channels, pixels));
 }
 
 }  // namespace
