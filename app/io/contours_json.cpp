@@ -1,27 +1,24 @@
 #include "io/contours_json.hpp"
 
-#include <iomanip>
-#include <sstream>
-
 #include "gvflab/io.hpp"
 
 namespace gvflab::app {
 
+const char* contourState(const ContourRecord& record) {
+  return record.converged ? "converged" : "moving";
+}
+
 std::string contoursJson(const std::vector<ContourRecord>& contours) {
-  std::ostringstream j;
-  j << std::setprecision(7) << "{\"contours\": [";
-  for (std::size_t c = 0; c < contours.size(); ++c) {
-    const auto& r = contours[c];
-    j << (c ? ",\n  " : "\n  ") << "{\"points\": [";
-    for (std::size_t i = 0; i < r.points.size(); ++i)
-      j << (i ? ", " : "") << "[" << r.points[i][0] << ", " << r.points[i][1] << "]";
-    j << "], \"iterations\": " << r.iterations
-      << ", \"converged\": " << (r.converged ? "true" : "false");
-    if (!r.extraMembers.empty()) j << ", " << r.extraMembers;
-    j << "}";
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const auto& r : contours) {
+    nlohmann::ordered_json c;
+    c["points"] = r.points;
+    c["iterations"] = r.iterations;
+    c["converged"] = r.converged;
+    c.update(r.extra);
+    list.push_back(std::move(c));
   }
-  j << (contours.empty() ? "]}\n" : "\n]}\n");
-  return j.str();
+  return nlohmann::ordered_json{{"contours", std::move(list)}}.dump() + "\n";
 }
 
 void writeContoursJson(const std::filesystem::path& path,

@@ -24,6 +24,7 @@
 #include "io/session_file.hpp"
 #include "viewer/model/layer_options.hpp"
 #include "viewer/model/session_io.hpp"
+#include "viewer/ui/contours_dialog.hpp"
 #include "viewer/model/viewer_settings.hpp"
 #include "viewer/render/gl_sharing.hpp"
 #include "viewer/ui/device_pace_panel.hpp"
@@ -417,6 +418,11 @@ void GlView::saveSessionDialog() {
   });
 }
 
+void GlView::saveContoursDialog() {
+  viewer::saveContoursDialog(this, snakes_->contours(), session_.image().width,
+                             session_.image().height, errors_);
+}
+
 void GlView::openSessionDialog() {
   QString path = QFileDialog::getOpenFileName(this, "Open session", QString(),
                                               "gvflab sessions (*.json)");
@@ -591,6 +597,8 @@ ViewerWindow::ViewerWindow(Session& session, const app::Options& options)
   QAction* saveSession = file->addAction("Save s&ession...");
   saveSession->setShortcut(QKeySequence("Ctrl+Shift+S"));
   connect(saveSession, &QAction::triggered, this, [this] { view_->saveSessionDialog(); });
+  QAction* contours = file->addAction("Save &contours...");
+  connect(contours, &QAction::triggered, this, [this] { view_->saveContoursDialog(); });
   QAction* shot = file->addAction("Save screens&hot...");
   shot->setShortcut(QKeySequence("Ctrl+S"));
   connect(shot, &QAction::triggered, this, [this] { view_->saveScreenshot(); });
