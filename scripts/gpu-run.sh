@@ -3,7 +3,7 @@
 # runs the engine tests there and the benchmarks given as arguments.
 # Header-only Debian packages and the ICD loader travel as .deb files in .devdeps/
 # (fetch them with: cd .devdeps && apt-get download opencl-clhpp-headers opencl-c-headers
-#  ocl-icd-opencl-dev ocl-icd-libopencl1 libglm-dev doctest-dev).
+#  ocl-icd-opencl-dev ocl-icd-libopencl1 libglm-dev doctest-dev nlohmann-json3-dev).
 # Usage: scripts/gpu-run.sh OUTDIR [BENCH ARGS ...]   (each bench run as one quoted string)
 # SKIP_TESTS=1 skips the test suites (quick experiments; never for reported figures).
 set -euo pipefail

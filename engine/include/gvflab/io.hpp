@@ -2,6 +2,9 @@
 // File formats the engine reads and writes without Qt. Writers are atomic: they write a
 // temporary file and rename it, so a failure never leaves a partial output behind.
 #include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
 
 #include "gvflab/image.hpp"
 
@@ -25,5 +28,15 @@ Image2D readPnm(const std::filesystem::path& path);
 
 // Writes bytes to path through a temporary file in the same directory and a rename.
 void writeFileAtomically(const std::filesystem::path& path, const std::string& bytes);
+// The same for writers that want a file name (libraries that open files themselves): write(tmp)
+// writes a temporary file whose name ends in path's file name (so extensions such as .nii.gz
+// still say the format); it is renamed to path, or removed when write throws.
+void writeFileAtomically(const std::filesystem::path& path,
+                         const std::function<void(const std::filesystem::path& tmp)>& write);
+
+// Rescales values to [0, 1] (a constant input gives 0); throws InputError naming source when
+// a value is NaN or infinite.
+void normaliseToUnit(const std::vector<double>& values, std::vector<float>& out,
+                     const std::filesystem::path& source);
 
 }  // namespace gvflab
