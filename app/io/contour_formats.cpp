@@ -30,8 +30,9 @@ ContourFormat contourFormatOf(const std::filesystem::path& path) {
 std::string contoursGeoJson(const std::vector<ContourRecord>& contours) {
   nlohmann::ordered_json features = nlohmann::ordered_json::array();
   for (const auto& r : contours) {
-    auto ring = nlohmann::ordered_json(r.points);
-    if (!r.points.empty() && r.points.front() != r.points.back()) ring.push_back(r.points.front());
+    const auto points = floatPrecision(r.points);
+    auto ring = nlohmann::ordered_json(points);
+    if (!points.empty() && points.front() != points.back()) ring.push_back(points.front());
     features.push_back({{"type", "Feature"},
                         {"geometry", {{"type", "Polygon"}, {"coordinates", {ring}}}},
                         {"properties",
@@ -49,9 +50,9 @@ std::string contoursCsv(const std::vector<ContourRecord>& contours) {
     const auto& r = contours[c];
     const std::string head = std::to_string(c) + "," + r.force + "," + contourState(r) + "," +
                              std::to_string(r.iterations) + ",";
-    for (std::size_t i = 0; i < r.points.size(); ++i)
-      out += head + std::to_string(i) + "," + num(r.points[i][0]) + "," + num(r.points[i][1]) +
-             "\n";
+    const auto points = floatPrecision(r.points);
+    for (std::size_t i = 0; i < points.size(); ++i)
+      out += head + std::to_string(i) + "," + num(points[i][0]) + "," + num(points[i][1]) + "\n";
   }
   return out;
 }
@@ -62,10 +63,11 @@ std::string contoursSvg(const std::vector<ContourRecord>& contours, int width, i
                     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + w + "\" height=\"" +
                     h + "\" viewBox=\"0 0 " + w + " " + h + "\">\n";
   for (const auto& r : contours) {
-    if (r.points.empty()) continue;
+    const auto points = floatPrecision(r.points);
+    if (points.empty()) continue;
     std::string d;
-    for (std::size_t i = 0; i < r.points.size(); ++i)
-      d += (i ? " L " : "M ") + num(r.points[i][0]) + " " + num(r.points[i][1]);
+    for (std::size_t i = 0; i < points.size(); ++i)
+      d += (i ? " L " : "M ") + num(points[i][0]) + " " + num(points[i][1]);
     // Green once converged, orange while moving, as in the viewer.
     out += "  <path d=\"" + d + " Z\" fill=\"none\" stroke=\"" +
            (r.converged ? "#2ca02c" : "#ff7f0e") + "\" stroke-width=\"1\" data-force=\"" +

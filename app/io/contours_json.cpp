@@ -1,5 +1,8 @@
 #include "io/contours_json.hpp"
 
+#include <charconv>
+#include <cstdlib>
+
 #include "gvflab/io.hpp"
 
 namespace gvflab::app {
@@ -8,11 +11,24 @@ const char* contourState(const ContourRecord& record) {
   return record.converged ? "converged" : "moving";
 }
 
+std::vector<std::array<double, 2>> floatPrecision(const std::vector<std::array<double, 2>>& points) {
+  auto shortest = [](double v) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf - 1, static_cast<float>(v));
+    *r.ptr = '\0';
+    return std::strtod(buf, nullptr);
+  };
+  std::vector<std::array<double, 2>> out;
+  out.reserve(points.size());
+  for (const auto& p : points) out.push_back({shortest(p[0]), shortest(p[1])});
+  return out;
+}
+
 std::string contoursJson(const std::vector<ContourRecord>& contours) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const auto& r : contours) {
     nlohmann::ordered_json c;
-    c["points"] = r.points;
+    c["points"] = floatPrecision(r.points);
     c["iterations"] = r.iterations;
     c["converged"] = r.converged;
     c.update(r.extra);

@@ -23,6 +23,10 @@ struct ContourRecord {
 // "converged" or "moving" (the snake's state when it was written).
 const char* contourState(const ContourRecord& record);
 
+// The points at the float precision the snakes have, as the shortest decimals that say so
+// (48.000004, not 48.000003814697266), for every format's text.
+std::vector<std::array<double, 2>> floatPrecision(const std::vector<std::array<double, 2>>& points);
+
 std::string contoursJson(const std::vector<ContourRecord>& contours);
 // Atomic write (temporary file and rename).
 void writeContoursJson(const std::filesystem::path& path,

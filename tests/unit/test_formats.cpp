@@ -189,6 +189,11 @@ TEST_CASE("Contours as GeoJSON, CSV, SVG and gvflab JSON, by extension") {
   CHECK(own["contours"][0]["converged"] == true);
   CHECK(own["contours"][0]["points"][2][1] == 6.5);
 
+  // Snakes are float: their points are written as the float's shortest decimals.
+  const auto tidy = app::floatPrecision({{48.000003814697266, static_cast<double>(0.1f)}});
+  CHECK(tidy[0][0] == 48.000004);
+  CHECK(tidy[0][1] == 0.1);
+
   CHECK_THROWS_WITH_AS(app::writeContours(dir / "c.txt", cs, 64, 48),
                        doctest::Contains("c.txt"), ParameterError);
   CHECK(!fs::exists(dir / "c.txt"));
