@@ -3,12 +3,20 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "gvflab/image.hpp"
 #include "gvflab/reference.hpp"
 
 namespace gvflab::test {
+
+// The whole file as bytes ("" when it cannot be read).
+inline std::string readFile(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
 
 inline Image2D randomImage(int w, int h, std::uint32_t seed) {
   Image2D img(w, h);

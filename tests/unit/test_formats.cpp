@@ -19,11 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string readText(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 // teem's own reader: the float samples and the axes' sizes and kinds.
 struct TeemRead {
   std::vector<float> data;
@@ -158,7 +153,7 @@ TEST_CASE("Contours as GeoJSON, CSV, SVG and gvflab JSON, by extension") {
   for (const char* name : {"c.geojson", "c.csv", "c.svg", "c.json"})
     app::writeContours(dir / name, cs, 64, 48);
 
-  const auto geo = nlohmann::json::parse(readText(dir / "c.geojson"));
+  const auto geo = nlohmann::json::parse(test::readFile(dir / "c.geojson"));
   CHECK(geo["type"] == "FeatureCollection");
   REQUIRE(geo["features"].size() == 2);
   const auto& f0 = geo["features"][0];
@@ -172,19 +167,19 @@ TEST_CASE("Contours as GeoJSON, CSV, SVG and gvflab JSON, by extension") {
   CHECK(f0["properties"]["iterations"] == 40);
   CHECK(geo["features"][1]["properties"]["state"] == "moving");
 
-  const std::string csv = readText(dir / "c.csv");
+  const std::string csv = test::readFile(dir / "c.csv");
   CHECK(csv.rfind("contour,force,state,iterations,point,x,y\n", 0) == 0);
   CHECK(csv.find("0,gvf,converged,40,2,5,6.5\n") != std::string::npos);
   CHECK(csv.find("1,traditional,moving,7,3,10,12\n") != std::string::npos);
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 3 + 4);
 
-  const std::string svg = readText(dir / "c.svg");
+  const std::string svg = test::readFile(dir / "c.svg");
   CHECK(svg.find("viewBox=\"0 0 64 48\"") != std::string::npos);
   CHECK(svg.find("d=\"M 1 2 L 5 2 L 5 6.5 Z\"") != std::string::npos);
   CHECK(svg.find("data-state=\"moving\"") != std::string::npos);
 
   // gvflab's own JSON: every character escaped, so the text reads back unchanged.
-  const auto own = nlohmann::json::parse(readText(dir / "c.json"));
+  const auto own = nlohmann::json::parse(test::readFile(dir / "c.json"));
   CHECK(own["contours"][1]["note"] == "tab\there \"quoted\"");
   CHECK(own["contours"][0]["converged"] == true);
   CHECK(own["contours"][0]["points"][2][1] == 6.5);

@@ -82,10 +82,6 @@ void writeWithNiftiLib(const std::filesystem::path& path, int type, int w, int h
   nifti_image_free(nim);
 }
 
-std::string readBytes(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 }  // namespace
 
@@ -211,7 +207,7 @@ TEST_CASE("Fields written as NIfTI vector images read back through nifti_clib") 
     REQUIRE(e[g.pixelCount() + v] == g.y(v));
   }
   nifti_image_free(nim);
-  CHECK(readBytes(dir / "g.nii").size() == 352 + g.data.size() * 4);
+  CHECK(test::readFile(dir / "g.nii").size() == 352 + g.data.size() * 4);
   // A wrong name or a missing folder: a sentence, and no file or temporary left behind.
   CHECK_THROWS_AS(app::writeNiftiField(dir / "g.nrrd", g), ParameterError);
   CHECK_THROWS_WITH_AS(app::writeNiftiField(dir / "no" / "g.nii", g),
