@@ -12,6 +12,13 @@
 
 namespace gvflab::test {
 
+// Plain files in dir: after a failed write, proves no output or temporary was left behind.
+inline int regularFileCount(const std::filesystem::path& dir) {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) n += e.is_regular_file();
+  return n;
+}
+
 // The whole file as bytes ("" when it cannot be read).
 inline std::string readFile(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);

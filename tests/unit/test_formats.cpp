@@ -89,9 +89,7 @@ TEST_CASE("NRRD writer output reads back through teem with its sizes and kinds")
   CHECK_THROWS_AS(app::writeNrrd(dir / "x.nhdr", img), ParameterError);
   CHECK_THROWS_WITH_AS(app::writeNrrd(dir / "no" / "x.nrrd", img),
                        doctest::Contains("does not exist"), InputError);
-  int files = 0;
-  for (auto& e : fs::directory_iterator(dir)) files += e.is_regular_file();
-  CHECK(files == 4);
+  CHECK(test::regularFileCount(dir) == 4);
 }
 
 TEST_CASE("NRRD files teem wrote load as images and volumes, any encoding, detached too") {

@@ -26,9 +26,7 @@ TEST_CASE("PNG writer produces a well-formed file and writes atomically") {
   // A missing folder fails with a sentence and leaves no file and no temporary behind.
   CHECK_THROWS_WITH_AS(writePngGray(dir / "nope" / "g.png", img),
                        doctest::Contains("does not exist"), InputError);
-  int files = 0;
-  for (auto& e : fs::directory_iterator(dir)) files += e.is_regular_file();
-  CHECK(files == 1);
+  CHECK(test::regularFileCount(dir) == 1);
 }
 
 TEST_CASE("PNG through libpng: compressed, and Qt's decoder reads the same pixels") {

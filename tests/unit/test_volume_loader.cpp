@@ -212,9 +212,7 @@ TEST_CASE("Fields written as NIfTI vector images read back through nifti_clib") 
   CHECK_THROWS_AS(app::writeNiftiField(dir / "g.nrrd", g), ParameterError);
   CHECK_THROWS_WITH_AS(app::writeNiftiField(dir / "no" / "g.nii", g),
                        doctest::Contains("does not exist"), InputError);
-  int files = 0;
-  for (auto& e2 : std::filesystem::directory_iterator(dir)) files += e2.is_regular_file();
-  CHECK(files == 2);
+  CHECK(test::regularFileCount(dir) == 2);
 }
 
 TEST_CASE("3D MetaImage volumes and 3-channel fields round-trip") {
