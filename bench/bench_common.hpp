@@ -6,10 +6,11 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "gvflab/device.hpp"
 #include "gvflab/euler_solver.hpp"
 #include "gvflab/gvf_pipeline.hpp"
-#include "gvflab/json_text.hpp"
 
 namespace gvflab::bench {
 
@@ -37,6 +38,11 @@ struct BenchArgs {
   int dMax = 32;
   double minSegment = 16;
 };
+
+// One JSON Lines record (members in the order given), as every case prints with --json.
+inline void printJsonLine(std::ostream& out, const nlohmann::ordered_json& record) {
+  out << record.dump() << "\n";
+}
 
 // Device-to-device copy bandwidth in GB/s (bytes read + bytes written), best of several runs
 // of clEnqueueCopyBuffer timed by its OpenCL event.

@@ -27,13 +27,10 @@ Volume blobVolume(int n) {
 }
 
 // The 3D tile the solver resolved (preset and z chunk), as --tile3d takes it.
-std::string tileField(const EulerSolver& s, int dims) {
-  if (dims != 3 || s.memory() != MemoryKind::Local) return "";
-  const Tile3D& t = s.tile3d();
-  return ", \"tile3d\": \"" + std::to_string(t.tx) + "x" + std::to_string(t.ty) + "x" +
-         std::to_string(t.rows) + "x" + std::to_string(t.zChunk) + (t.rawPrefetch ? "+raw" : "") +
-         (t.branchlessPlanes ? "+branchless" : "") +
-         "\"";
+std::string tileName(const Tile3D& t) {
+  return std::to_string(t.tx) + "x" + std::to_string(t.ty) + "x" + std::to_string(t.rows) + "x" +
+         std::to_string(t.zChunk) + (t.rawPrefetch ? "+raw" : "") +
+         (t.branchlessPlanes ? "+branchless" : "");
 }
 
 }  // namespace
@@ -55,18 +52,25 @@ int runEuler(const BenchArgs& args, int dims, std::ostream& out) {
       const double msPerIt = t.kernelMs / args.iterations;
       const double gbps = bytes / (msPerIt * 1e6);
       if (args.json) {
-        out << std::setprecision(6) << "{\"case\": \"" << caseName << "\", \"device\": \""
-            << jsonEscape(ctx->info().name) << "\", \"size\": " << args.size
-            << ", \"iterations\": " << args.iterations << ", \"precision\": \""
-            << precisionName(p) << "\", \"memory\": \"" << memoryName(solver.memory())
-            << "\", \"ms_per_iteration\": " << msPerIt << ", \"total_ms\": " << t.kernelMs
-            << ", \"span_ms\": " << t.spanMs << ", \"bytes_per_iteration\": "
-            << static_cast<long long>(bytes) << ", \"achieved_gbps\": " << gbps
-            << ", \"copy_gbps\": " << copyGbps << ", \"fraction_of_copy\": " << gbps / copyGbps
-            << ", \"device_bytes\": " << solver.deviceBytes() << tileField(solver, dims)
-            << ", \"persistent\": " << (solver.persistent() ? "true" : "false")
-            << ", \"note\": \""
-            << jsonEscape(solver.note()) << "\"}\n";
+        nlohmann::ordered_json r = {{"case", caseName},
+                                    {"device", ctx->info().name},
+                                    {"size", args.size},
+                                    {"iterations", args.iterations},
+                                    {"precision", precisionName(p)},
+                                    {"memory", memoryName(solver.memory())},
+                                    {"ms_per_iteration", msPerIt},
+                                    {"total_ms", t.kernelMs},
+                                    {"span_ms", t.spanMs},
+                                    {"bytes_per_iteration", static_cast<long long>(bytes)},
+                                    {"achieved_gbps", gbps},
+                                    {"copy_gbps", copyGbps},
+                                    {"fraction_of_copy", gbps / copyGbps},
+                                    {"device_bytes", solver.deviceBytes()}};
+        if (dims == 3 && solver.memory() == MemoryKind::Local)
+          r["tile3d"] = tileName(solver.tile3d());  // as --tile3d takes it
+        r["persistent"] = solver.persistent();
+        r["note"] = solver.note();
+        printJsonLine(out, r);
       } else {
         out << std::fixed << std::setprecision(4) << caseName << " " << args.size
             << (dims == 3 ? "^3" : "^2") << " x " << args.iterations << " " << precisionName(p)

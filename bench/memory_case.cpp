@@ -57,12 +57,15 @@ int runMemory(const BenchArgs& args, std::ostream& out) {
       }
       const std::string grid = std::to_string(r.side) + (r.dims == 3 ? "^3" : "^2");
       if (args.json)
-        out << std::setprecision(6) << "{\"case\": \"memory\", \"device\": \""
-            << jsonEscape(ctx->info().name) << "\", \"dims\": " << r.dims
-            << ", \"size\": " << r.side << ", \"precision\": \"" << precisionName(p)
-            << "\", \"mib\": " << mib << ", \"bytes_per_point\": " << bpp
-            << ", \"paper_bytes_per_point\": " << paper << ", \"status\": \""
-            << jsonEscape(status) << "\"}\n";
+        printJsonLine(out, {{"case", "memory"},
+                            {"device", ctx->info().name},
+                            {"dims", r.dims},
+                            {"size", r.side},
+                            {"precision", precisionName(p)},
+                            {"mib", mib},
+                            {"bytes_per_point", bpp},
+                            {"paper_bytes_per_point", paper},
+                            {"status", status}});
       else
         out << std::fixed << std::setprecision(1) << "| " << grid << " | " << precisionName(p)
             << " | " << mib << " | " << bpp << " | " << paper << " | " << status << " |\n";

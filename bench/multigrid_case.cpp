@@ -102,18 +102,29 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
     const std::uint64_t mgBytes = mg.deviceBytes();
     const double speedup = et.kernelMs / mt.kernelMs, speedupSpan = et.spanMs / mt.spanMs;
     if (args.json) {
-      out << std::setprecision(6) << "{\"case\": \"multigrid\", \"device\": \""
-          << jsonEscape(ctx->info().name) << "\", \"size\": \"" << size
-          << "\", \"precision\": \"" << precisionName(p) << "\", \"mu\": " << mu
-          << ", \"sigma\": " << args.sigma << ", \"a\": " << args.mgA << ", \"b\": " << args.mgB
-          << ", \"c\": " << args.mgC << ", \"levels\": " << mg.levels()
-          << ", \"euler_memory\": \"" << eulerMemory
-          << "\", \"euler_iterations\": " << args.iterations << ", \"euler_error\": " << eulerError
-          << ", \"euler_ms\": " << et.kernelMs << ", \"euler_span_ms\": " << et.spanMs
-          << ", \"euler_device_bytes\": " << eulerBytes << ", \"mg_iterations\": " << mgIterations
-          << ", \"mg_error\": " << mgError << ", \"mg_ms\": " << mt.kernelMs
-          << ", \"mg_span_ms\": " << mt.spanMs << ", \"mg_device_bytes\": " << mgBytes
-          << ", \"speedup\": " << speedup << ", \"speedup_span\": " << speedupSpan << "}\n";
+      printJsonLine(out, {{"case", "multigrid"},
+                          {"device", ctx->info().name},
+                          {"size", size},
+                          {"precision", precisionName(p)},
+                          {"mu", mu},
+                          {"sigma", args.sigma},
+                          {"a", args.mgA},
+                          {"b", args.mgB},
+                          {"c", args.mgC},
+                          {"levels", mg.levels()},
+                          {"euler_memory", eulerMemory},
+                          {"euler_iterations", args.iterations},
+                          {"euler_error", eulerError},
+                          {"euler_ms", et.kernelMs},
+                          {"euler_span_ms", et.spanMs},
+                          {"euler_device_bytes", eulerBytes},
+                          {"mg_iterations", mgIterations},
+                          {"mg_error", mgError},
+                          {"mg_ms", mt.kernelMs},
+                          {"mg_span_ms", mt.spanMs},
+                          {"mg_device_bytes", mgBytes},
+                          {"speedup", speedup},
+                          {"speedup_span", speedupSpan}});
     } else {
       out << std::setprecision(4) << "| " << size << " | " << precisionName(p) << " | "
           << args.iterations << " | " << et.kernelMs << " (" << et.spanMs << ") | " << eulerError

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "bench_common.hpp"
-#include "gvflab/json_text.hpp"
 #include "gvflab/kernel_library.hpp"
 #include "gvflab/pinned_host.hpp"
 #include "gvflab/profiler.hpp"
@@ -134,22 +133,32 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
     throw std::runtime_error("the profiled run ended elsewhere than the timed runs");
 
   if (args.json) {
-    out << std::setprecision(6) << "{\"case\": \"region\", \"device\": \""
-        << jsonEscape(timed->info().name) << "\", \"mpix\": " << px / 1e6 << ", \"width\": " << side
-        << ", \"height\": " << side << ", \"snr\": " << spec.snr << ", \"d_max\": " << params.dMax
-        << ", \"min_segment\": " << params.minSegment << ", \"repeats\": " << args.repeats
-        << ", \"total_ms\": " << best.totalMs << ", \"mean_total_ms\": " << sumTotal / args.repeats
-        << ", \"median_total_ms\": " << median(totals)
-        << ", \"precompute_ms\": " << best.precomputeWallMs
-        << ", \"segmentation_ms\": " << best.segmentWallMs << ", \"upload_ms\": " << best.uploadMs
-        << ", \"prefix_kernel_ms\": " << best.prefixMs
-        << ", \"segmentation_kernel_ms\": " << best.segmentKernelMs
-        << ", \"profiled_total_ms\": " << prof.totalMs
-        << ", \"steps\": " << best.steps << ", \"iterations\": " << best.iterations
-        << ", \"nodes\": " << best.nodes << ", \"bytes_per_pixel\": " << bpp
-        << ", \"peak_bytes_per_pixel\": " << peakBpp << ", \"iou\": " << iou
-        << ", \"image_make_ms\": " << makeMs << ", \"kernels\": \"" << best.perKernel
-        << "\"}\n";
+    printJsonLine(out, {{"case", "region"},
+                        {"device", timed->info().name},
+                        {"mpix", px / 1e6},
+                        {"width", side},
+                        {"height", side},
+                        {"snr", spec.snr},
+                        {"d_max", params.dMax},
+                        {"min_segment", params.minSegment},
+                        {"repeats", args.repeats},
+                        {"total_ms", best.totalMs},
+                        {"mean_total_ms", sumTotal / args.repeats},
+                        {"median_total_ms", median(totals)},
+                        {"precompute_ms", best.precomputeWallMs},
+                        {"segmentation_ms", best.segmentWallMs},
+                        {"upload_ms", best.uploadMs},
+                        {"prefix_kernel_ms", best.prefixMs},
+                        {"segmentation_kernel_ms", best.segmentKernelMs},
+                        {"profiled_total_ms", prof.totalMs},
+                        {"steps", best.steps},
+                        {"iterations", best.iterations},
+                        {"nodes", best.nodes},
+                        {"bytes_per_pixel", bpp},
+                        {"peak_bytes_per_pixel", peakBpp},
+                        {"iou", iou},
+                        {"image_make_ms", makeMs},
+                        {"kernels", best.perKernel}});
   } else {
     out << std::fixed << std::setprecision(2) << "region " << side << "x" << side << " ("
         << px / 1e6 << " MP), SNR " << spec.snr << ", d_max " << params.dMax << ", min segment "

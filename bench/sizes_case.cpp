@@ -20,12 +20,14 @@ int runSizes(const BenchArgs& args, std::ostream& out) {
         EulerSolver& solver = *made;
         const EulerTiming t = timeEuler(*ctx, solver, args.iterations, args.repeats);
         if (args.json)
-          out << std::setprecision(6) << "{\"case\": \"sizes\", \"device\": \""
-              << jsonEscape(ctx->info().name) << "\", \"size\": " << side
-              << ", \"iterations\": " << args.iterations << ", \"precision\": \""
-              << precisionName(p) << "\", \"memory\": \"" << memoryName(solver.memory())
-              << "\", \"total_ms\": " << t.kernelMs
-              << ", \"ms_per_iteration\": " << t.kernelMs / args.iterations << "}\n";
+          printJsonLine(out, {{"case", "sizes"},
+                              {"device", ctx->info().name},
+                              {"size", side},
+                              {"iterations", args.iterations},
+                              {"precision", precisionName(p)},
+                              {"memory", memoryName(solver.memory())},
+                              {"total_ms", t.kernelMs},
+                              {"ms_per_iteration", t.kernelMs / args.iterations}});
         else
           out << std::fixed << std::setprecision(3) << "| " << side << " | " << precisionName(p)
               << " | " << memoryName(solver.memory()) << " | " << t.kernelMs << " | "

@@ -4,9 +4,10 @@
 # benchmarks given as arguments.
 # Header-only Debian packages and the loaders travel as .deb files in .devdeps/
 # (fetch them with: cd .devdeps && apt-get download opencl-clhpp-headers opencl-c-headers
-#  ocl-icd-opencl-dev ocl-icd-libopencl1 libglm-dev doctest-dev libvulkan-dev libvulkan1
-#  libegl-dev libgl-dev). The gpu test also needs glvnd's libEGL at run time: the device
-# tool's README unpacks libegl1 libglvnd0 libopengl0 (its .gl recipe) before this script.
+#  ocl-icd-opencl-dev ocl-icd-libopencl1 libglm-dev doctest-dev nlohmann-json3-dev
+#  libvulkan-dev libvulkan1 libegl-dev libgl-dev). The gpu test also needs glvnd's libEGL at
+# run time: the device tool's README unpacks libegl1 libglvnd0 libopengl0 (its .gl recipe)
+# before this script.
 # Usage: scripts/gpu-run.sh OUTDIR [BENCH ARGS ...]   (each bench run as one quoted string)
 # SKIP_TESTS=1 skips the test suites (quick experiments; never for reported figures).
 set -euo pipefail

@@ -3,12 +3,27 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "gvflab/image.hpp"
 #include "gvflab/reference.hpp"
 
 namespace gvflab::test {
+
+// Plain files in dir: after a failed write, proves no output or temporary was left behind.
+inline int regularFileCount(const std::filesystem::path& dir) {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) n += e.is_regular_file();
+  return n;
+}
+
+// The whole file as bytes ("" when it cannot be read).
+inline std::string readFile(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
 
 inline Image2D randomImage(int w, int h, std::uint32_t seed) {
   Image2D img(w, h);

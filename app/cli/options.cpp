@@ -10,6 +10,7 @@
 #include "gvflab/field_storage.hpp"
 #include "gvflab/multigrid_solver.hpp"
 #include "gvflab/phantoms.hpp"
+#include "io/field_file.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -45,7 +46,9 @@ std::string helpText() {
        "  --phantom NAME       built-in image: u, room, blob\n"
        "  --device D           gpu, cpu, or part of a device name (default: a GPU if any)\n"
        "  --kernel-dir DIR     load kernels/*.cl from DIR instead of the built-in copies\n"
-       "  --save-field F.mha   write the field (MetaImage, float: 2 channels, 3 for volumes)\n"
+       "  --save-field F       write the field (float; 2 components, 3 for volumes) as\n"
+       "                       MetaImage (.mha), NRRD (.nrrd) or a NIfTI vector image\n"
+       "                       (.nii, .nii.gz)\n"
        "  --save-magnitude F.png  write |V| scaled to its maximum\n"
        "  --report R.json      write solver, iterations, error, opencl_ms, wall_ms\n"
        "  --region-snake [X,Y,W,H]  segment with the region snake (PLH) instead of GVF, from\n"
@@ -146,6 +149,7 @@ Options parseOptions(const std::vector<std::string>& args) {
       o.kernelDir = value();
     } else if (a == "--save-field") {
       o.saveField = value();
+      checkFieldFileName(*o.saveField);  // a bad extension fails before anything runs
     } else if (a == "--save-magnitude") {
       o.saveMagnitude = value();
     } else if (a == "--report") {

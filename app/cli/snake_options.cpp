@@ -6,6 +6,7 @@
 
 #include "cli/cli_params.hpp"
 #include "gvflab/error.hpp"
+#include "io/contour_formats.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -84,6 +85,7 @@ bool parseSnakeOption(const std::string& flag, const std::function<std::string()
   }
   if (flag == "--save-contours") {
     o.saveContours = value();
+    contourFormatOf(*o.saveContours);  // a bad extension fails before anything runs
     return true;
   }
   if (flag == "--capture-map") {
@@ -129,8 +131,10 @@ std::string snakeHelpText() {
        "  --snake circle:CX,CY,R | polygon:X1,Y1,X2,Y2,...   a closed snake (repeatable);\n"
        "                       pixels, x right, y down, origin at the image's top-left corner\n"
        "  --snake-force F      gvf (default) or traditional (grad of the edge map)\n"
-       "  --save-contours F.json  write the snakes: {\"contours\": [{\"points\": [[x, y], ...],\n"
-       "                       \"iterations\": N, \"converged\": true|false}, ...]}\n"
+       "  --save-contours F    write the snakes, in the format of F's extension: .json\n"
+       "                       {\"contours\": [{\"points\": [[x, y], ...], \"iterations\": N,\n"
+       "                       \"converged\": true|false}, ...]}; .geojson (FeatureCollection of\n"
+       "                       Polygons, properties force, state, iterations); .csv; .svg\n"
        "  --capture-map M.png  steps from each pixel to an edge along the unit force of\n"
        "                       --snake-force (white: edge, yellow: near, blue: far, black: never)\n";
   for (const auto* specs : {&snakeParamSpecs(), &captureParamSpecs()})

@@ -3,7 +3,7 @@
 //   --snake circle:CX,CY,R | polygon:X1,Y1,X2,Y2,...   (repeatable)
 //   --snake-force gvf|traditional, the snakeParamSpecs() and captureParamSpecs() flags
 //   (--alpha, --beta, --gamma, --kappa, --pressure, --dmin, --dmax, --snake-iterations, ...),
-//   --save-contours FILE.json, --capture-map MAP.png.
+//   --save-contours FILE(.json|.geojson|.csv|.svg), --capture-map MAP.png.
 #include <functional>
 #include <optional>
 #include <string>

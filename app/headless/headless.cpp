@@ -2,22 +2,23 @@
 
 #include <chrono>
 #include <cmath>
-#include <iomanip>
 #include <iostream>
-#include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/euler_solver.hpp"
 #include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/io.hpp"
-#include "gvflab/json_text.hpp"
 #include "gvflab/multigrid_solver.hpp"
 #include "gvflab/phantoms.hpp"
 #include "gvflab/profiler.hpp"
 #include "headless/headless_snakes.hpp"
 #include "headless/region_headless.hpp"
+#include "io/field_file.hpp"
 #include "io/image_loader.hpp"
+#include "io/png_writer.hpp"
 #include "io/volume_loader.hpp"
 
 namespace gvflab::app {
@@ -123,9 +124,9 @@ void runHeadless(const Options& o) {
       throw ParameterError("The field became NaN or infinite; lower mu or check the input.");
   if (o.saveField) {
     if (is3d)
-      writeMetaImageField3D(*o.saveField, field3);
+      writeField(*o.saveField, field3);
     else
-      writeMetaImageField(*o.saveField, field);
+      writeField(*o.saveField, field);
   }
   if (o.saveMagnitude) writeMagnitudePng(*o.saveMagnitude, is3d ? middleSlice(field3) : field);
   SnakeRunSummary snakes;
@@ -133,32 +134,36 @@ void runHeadless(const Options& o) {
   const double wallMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
-  std::ostringstream json;
-  json << std::setprecision(9) << "{\n"
-       << "  \"solver\": \"" << solver->name() << "\",\n"
-       << "  \"width\": " << solver->width() << ",\n"
-       << "  \"height\": " << solver->height() << ",\n";
-  if (is3d) json << "  \"depth\": " << solver->depth() << ",\n";
-  json << "  \"mu\": " << o.gvf.mu << ",\n"
-       << "  \"sigma\": " << o.gvf.sigma << ",\n"
-       << "  \"precision\": \"" << precisionName(o.storage.precision) << "\",\n";
-  if (auto* mg = dynamic_cast<MultigridSolver*>(solver.get()))
-    json << "  \"mg_a\": " << o.mgA << ",\n  \"mg_b\": " << o.mgB << ",\n  \"mg_c\": " << o.mgC
-         << ",\n  \"levels\": " << mg->levels() << ",\n";
-  if (auto* euler = dynamic_cast<EulerSolver*>(solver.get()))
-    json << "  \"memory\": \"" << memoryName(euler->memory()) << "\",\n"
-         << "  \"device_bytes\": " << euler->deviceBytes() << ",\n"
-         << "  \"storage_note\": \"" << jsonEscape(euler->note()) << "\",\n";
-  json << "  \"iterations\": " << solver->iterations() << ",\n"
-       << "  \"error\": " << run.error << ",\n";
-  if (o.targetError)
-    json << "  \"target_error\": " << *o.targetError << ",\n"
-         << "  \"reached\": " << (run.reached ? "true" : "false") << ",\n";
-  json << "  \"opencl_ms\": " << solverMs << ",\n"
-       << snakes.reportJson << "  \"wall_ms\": " << wallMs << ",\n"
-       << "  \"device\": \"" << jsonEscape(ctx->info().name) << "\"\n"
-       << "}\n";
-  if (o.report) writeFileAtomically(*o.report, json.str());
+  nlohmann::ordered_json json;
+  json["solver"] = solver->name();
+  json["width"] = solver->width();
+  json["height"] = solver->height();
+  if (is3d) json["depth"] = solver->depth();
+  json["mu"] = o.gvf.mu;
+  json["sigma"] = o.gvf.sigma;
+  json["precision"] = precisionName(o.storage.precision);
+  if (auto* mg = dynamic_cast<MultigridSolver*>(solver.get())) {
+    json["mg_a"] = o.mgA;
+    json["mg_b"] = o.mgB;
+    json["mg_c"] = o.mgC;
+    json["levels"] = mg->levels();
+  }
+  if (auto* euler = dynamic_cast<EulerSolver*>(solver.get())) {
+    json["memory"] = memoryName(euler->memory());
+    json["device_bytes"] = euler->deviceBytes();
+    json["storage_note"] = euler->note();
+  }
+  json["iterations"] = solver->iterations();
+  json["error"] = run.error;
+  if (o.targetError) {
+    json["target_error"] = *o.targetError;
+    json["reached"] = run.reached;
+  }
+  json["opencl_ms"] = solverMs;
+  json.update(snakes.report);
+  json["wall_ms"] = wallMs;
+  json["device"] = ctx->info().name;
+  if (o.report) writeFileAtomically(*o.report, json.dump(2) + "\n");
   std::cout << solver->name() << ": " << solver->iterations() << " iterations on "
             << solver->width() << "x" << solver->height()
             << (is3d ? "x" + std::to_string(solver->depth()) : "") << ", error " << run.error

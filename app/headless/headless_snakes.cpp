@@ -1,13 +1,13 @@
 #include "headless/headless_snakes.hpp"
 
-#include <iomanip>
 #include <sstream>
 
 #include "gvflab/capture_range.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/parametric_snake.hpp"
 #include "gvflab/profiler.hpp"
-#include "io/contours_json.hpp"
+#include "io/contour_formats.hpp"
+#include "io/png_writer.hpp"
 
 namespace gvflab::app {
 
@@ -26,8 +26,8 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
   ctx->profiler().endFrame();
   ctx->profiler().reset();
 
-  std::ostringstream report, console;
-  report << std::setprecision(9);
+  nlohmann::ordered_json& report = out.report;
+  std::ostringstream console;
   if (!so.snakes.empty()) {
     ParametricSnake snakes(ctx, solver.width(), solver.height(), so.params);
     snakes.setFields(gvf, traditional);
@@ -40,24 +40,25 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
     const auto contours = snakes.contours();
     std::vector<ContourRecord> records;
     int converged = 0;
-    report << "  \"snake_force\": \"" << forceName(so.force) << "\",\n"
-           << "  \"snake_opencl_ms\": " << ctx->profiler().totalMs("snake_") << ",\n"
-           << "  \"snakes\": [";
+    report["snake_force"] = forceName(so.force);
+    report["snake_opencl_ms"] = ctx->profiler().totalMs("snake_");
+    auto& list = report["snakes"] = nlohmann::ordered_json::array();
     for (std::size_t i = 0; i < contours.size(); ++i) {
       const auto& c = contours[i];
       ContourRecord r;
       for (const auto& p : c.points) r.points.push_back({p.x, p.y});
       r.iterations = c.iterations;
       r.converged = c.converged();
+      r.force = forceName(c.force);
       records.push_back(std::move(r));
       converged += c.converged();
-      report << (i ? ", " : "") << "{\"nodes\": " << c.points.size()
-             << ", \"iterations\": " << c.iterations
-             << ", \"converged\": " << (c.converged() ? "true" : "false")
-             << ", \"area\": " << signedArea2(c.points) / 2 << "}";
+      list.push_back({{"nodes", c.points.size()},
+                      {"iterations", c.iterations},
+                      {"converged", c.converged()},
+                      {"area", signedArea2(c.points) / 2}});
     }
-    report << "],\n";
-    if (so.saveContours) writeContoursJson(*so.saveContours, records);
+    if (so.saveContours)
+      writeContours(*so.saveContours, records, solver.width(), solver.height());
     console << "snakes: " << contours.size() << " (" << forceName(so.force) << "), " << converged
             << " converged";
   }
@@ -72,13 +73,12 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
   if (so.captureMap)
     writePngRgb(*so.captureMap, capture.width(), capture.height(),
                 captureMapRgb(steps, capture.maxSteps()));
-  report << "  \"capture_area_gvf\": " << areaGvf << ",\n"
-         << "  \"capture_area_traditional\": " << areaTraditional << ",\n"
-         << "  \"capture_threshold\": " << so.capture.threshold << ",\n"
-         << "  \"capture_steps\": " << capture.maxSteps() << ",\n";
+  report["capture_area_gvf"] = areaGvf;
+  report["capture_area_traditional"] = areaTraditional;
+  report["capture_threshold"] = so.capture.threshold;
+  report["capture_steps"] = capture.maxSteps();
   console << (console.tellp() > 0 ? "; " : "") << "capture area gvf " << areaGvf
           << " px, traditional " << areaTraditional << " px";
-  out.reportJson = report.str();
   out.consoleLine = console.str();
   return out;
 }

@@ -3,6 +3,8 @@
 // write --save-contours and --capture-map, and return the report's snake figures.
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/options.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/gvf_input.hpp"
@@ -11,7 +13,7 @@
 namespace gvflab::app {
 
 struct SnakeRunSummary {
-  std::string reportJson;  // "\"snakes\": [...], ..." members for the report (no braces)
+  nlohmann::ordered_json report = nlohmann::ordered_json::object();  // "snakes": [...], ...
   std::string consoleLine;  // one line for stdout ("" when nothing ran)
 };
 

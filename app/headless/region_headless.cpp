@@ -1,17 +1,16 @@
 #include "headless/region_headless.hpp"
 
 #include <chrono>
-#include <iomanip>
 #include <iostream>
-#include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "gvflab/device.hpp"
 #include "gvflab/io.hpp"
-#include "gvflab/json_text.hpp"
 #include "gvflab/phantoms.hpp"
 #include "gvflab/profiler.hpp"
 #include "gvflab/region_snake.hpp"
-#include "io/contours_json.hpp"
+#include "io/contour_formats.hpp"
 #include "io/image_loader.hpp"
 
 namespace gvflab::app {
@@ -43,41 +42,37 @@ void runRegionHeadless(const Options& o) {
     for (const auto& p : nodes) c.points.push_back({p.x + 0.5, p.y + 0.5});
     c.iterations = st.iteration;
     c.converged = st.converged;
-    std::ostringstream extra;
-    extra << "\"kind\": \"region\", \"nodes\": " << nodes.size()
-          << ", \"noise\": \"" << noiseModelName(o.region.noise) << "\"";
-    c.extraMembers = extra.str();
-    writeContoursJson(*o.snakes.saveContours, {c});
+    c.force = "region";
+    c.extra = {{"kind", "region"}, {"nodes", nodes.size()}, {"noise", noiseModelName(o.region.noise)}};
+    writeContours(*o.snakes.saveContours, {c}, snake.width(), snake.height());
   }
   const double wallMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  std::ostringstream json;
-  json << std::setprecision(9) << "{\n"
-       << "  \"solver\": \"region-snake\",\n"
-       << "  \"width\": " << snake.width() << ",\n"
-       << "  \"height\": " << snake.height() << ",\n"
-       << "  \"noise\": \"" << noiseModelName(o.region.noise) << "\",\n"
-       << "  \"d_max\": " << o.region.dMax << ",\n"
-       << "  \"min_segment\": " << o.region.minSegment << ",\n"
-       << "  \"nodes\": " << st.nodes << ",\n"
-       << "  \"iterations\": " << st.iteration << ",\n"
-       << "  \"steps\": " << st.steps << ",\n"
-       << "  \"converged\": " << (st.converged ? "true" : "false") << ",\n"
-       << "  \"criterion\": " << st.criterion << ",\n"
-       << "  \"n_target\": " << st.target.n << ",\n"
-       << "  \"n_background\": " << st.background.n << ",\n"
-       << "  \"mean_target\": " << st.meanT << ",\n"
-       << "  \"sigma_target\": " << st.sigmaT << ",\n"
-       << "  \"mean_background\": " << st.meanB << ",\n"
-       << "  \"sigma_background\": " << st.sigmaB << ",\n"
-       << "  \"precompute_ms\": " << snake.uploadMs() + snake.precomputeMs() << ",\n"
-       << "  \"segmentation_ms\": " << segWall << ",\n"
-       << "  \"opencl_ms\": " << ctx->profiler().totalMs("region_") << ",\n"
-       << "  \"bytes_per_pixel\": " << snake.bytesPerPixel() << ",\n"
-       << "  \"wall_ms\": " << wallMs << ",\n"
-       << "  \"device\": \"" << jsonEscape(ctx->info().name) << "\"\n"
-       << "}\n";
-  if (o.report) writeFileAtomically(*o.report, json.str());
+  const nlohmann::ordered_json json = {
+      {"solver", "region-snake"},
+      {"width", snake.width()},
+      {"height", snake.height()},
+      {"noise", noiseModelName(o.region.noise)},
+      {"d_max", o.region.dMax},
+      {"min_segment", o.region.minSegment},
+      {"nodes", st.nodes},
+      {"iterations", st.iteration},
+      {"steps", st.steps},
+      {"converged", st.converged},
+      {"criterion", st.criterion},
+      {"n_target", st.target.n},
+      {"n_background", st.background.n},
+      {"mean_target", st.meanT},
+      {"sigma_target", st.sigmaT},
+      {"mean_background", st.meanB},
+      {"sigma_background", st.sigmaB},
+      {"precompute_ms", snake.uploadMs() + snake.precomputeMs()},
+      {"segmentation_ms", segWall},
+      {"opencl_ms", ctx->profiler().totalMs("region_")},
+      {"bytes_per_pixel", snake.bytesPerPixel()},
+      {"wall_ms", wallMs},
+      {"device", ctx->info().name}};
+  if (o.report) writeFileAtomically(*o.report, json.dump(2) + "\n");
   std::cout << "region snake: " << st.nodes << " nodes after " << st.iteration
             << " iterations (" << st.steps << " steps) on " << snake.width() << "x"
             << snake.height() << ", target " << st.target.n << " px (mean " << st.meanT

@@ -1,27 +1,40 @@
 #include "io/contours_json.hpp"
 
-#include <iomanip>
-#include <sstream>
+#include <charconv>
+#include <cstdlib>
 
 #include "gvflab/io.hpp"
 
 namespace gvflab::app {
 
+const char* contourState(const ContourRecord& record) {
+  return record.converged ? "converged" : "moving";
+}
+
+std::vector<std::array<double, 2>> floatPrecision(const std::vector<std::array<double, 2>>& points) {
+  auto shortest = [](double v) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf - 1, static_cast<float>(v));
+    *r.ptr = '\0';
+    return std::strtod(buf, nullptr);
+  };
+  std::vector<std::array<double, 2>> out;
+  out.reserve(points.size());
+  for (const auto& p : points) out.push_back({shortest(p[0]), shortest(p[1])});
+  return out;
+}
+
 std::string contoursJson(const std::vector<ContourRecord>& contours) {
-  std::ostringstream j;
-  j << std::setprecision(7) << "{\"contours\": [";
-  for (std::size_t c = 0; c < contours.size(); ++c) {
-    const auto& r = contours[c];
-    j << (c ? ",\n  " : "\n  ") << "{\"points\": [";
-    for (std::size_t i = 0; i < r.points.size(); ++i)
-      j << (i ? ", " : "") << "[" << r.points[i][0] << ", " << r.points[i][1] << "]";
-    j << "], \"iterations\": " << r.iterations
-      << ", \"converged\": " << (r.converged ? "true" : "false");
-    if (!r.extraMembers.empty()) j << ", " << r.extraMembers;
-    j << "}";
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const auto& r : contours) {
+    nlohmann::ordered_json c;
+    c["points"] = floatPrecision(r.points);
+    c["iterations"] = r.iterations;
+    c["converged"] = r.converged;
+    c.update(r.extra);
+    list.push_back(std::move(c));
   }
-  j << (contours.empty() ? "]}\n" : "\n]}\n");
-  return j.str();
+  return nlohmann::ordered_json{{"contours", std::move(list)}}.dump() + "\n";
 }
 
 void writeContoursJson(const std::filesystem::path& path,

@@ -1,12 +1,14 @@
 #pragma once
-// The contours file written by --save-contours:
+// The contour record every kind of snake (parametric, region) hands to the contour writers,
+// and gvflab's own contours file, written by --save-contours F.json:
 //   {"contours": [{"points": [[x, y], ...], "iterations": N, "converged": true|false}, ...]}
 // in image pixels, x to the right, y down, origin at the top-left corner of the image.
-// Kept apart from the snakes so that every kind of snake (parametric, region) writes the same.
 #include <array>
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace gvflab::app {
 
@@ -14,8 +16,16 @@ struct ContourRecord {
   std::vector<std::array<double, 2>> points;
   long iterations = 0;
   bool converged = false;
-  std::string extraMembers;  // more JSON members, without braces: "\"nodes\": 12"
+  std::string force;  // "gvf", "traditional" or "region"
+  nlohmann::ordered_json extra = nlohmann::ordered_json::object();  // more members: {"nodes": 12}
 };
+
+// "converged" or "moving" (the snake's state when it was written).
+const char* contourState(const ContourRecord& record);
+
+// The points at the float precision the snakes have, as the shortest decimals that say so
+// (48.000004, not 48.000003814697266), for every format's text.
+std::vector<std::array<double, 2>> floatPrecision(const std::vector<std::array<double, 2>>& points);
 
 std::string contoursJson(const std::vector<ContourRecord>& contours);
 // Atomic write (temporary file and rename).

@@ -9,6 +9,7 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
+#include "io/nrrd_file.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -45,6 +46,7 @@ Image2D loadImage(const std::filesystem::path& path) {
   if (std::filesystem::file_size(path, ec) == 0) throw InputError("'" + name + "' is empty.");
   const std::string ext = lowerExt(path);
   if (ext == ".mha" || ext == ".mhd") return readMetaImage(path);
+  if (isNrrdFile(path)) return readNrrdImage(path);
 
   checkEndMarker(path, ext);
   QImageReader reader(QString::fromStdString(name));
@@ -70,7 +72,7 @@ Image2D loadImage(const std::filesystem::path& path) {
 
 const char* imageFileFilter() {
   return "Images and volumes (*.png *.jpg *.jpeg *.bmp *.pgm *.ppm *.pnm *.tif *.tiff *.mha "
-         "*.mhd *.nii *.nii.gz);;"
+         "*.mhd *.nrrd *.nhdr *.nii *.nii.gz *.hdr *.hdr.gz);;"
          "All files (*)";
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Loads user images for the viewer and the headless mode. Qt's readers cover PNG, JPEG, BMP,
-// PGM/PPM and (with qt6-image-formats-plugins) TIFF; MetaImage goes through the engine.
+// PGM/PPM and (with qt6-image-formats-plugins) TIFF; MetaImage goes through the engine, NRRD through teem.
 #include <filesystem>
 
 #include "gvflab/image.hpp"

@@ -1,17 +1,18 @@
 #pragma once
-// Loads 3D volumes: MetaImage (.mha, .mhd + raw, NDims = 3) through the engine, and NIfTI-1
-// (.nii, .nii.gz) through a small reader of our own (zlib reads both, compressed or not).
+// Loads 3D volumes by extension: MetaImage (.mha, .mhd + raw, NDims = 3) through the engine,
+// NIfTI (io/nifti_file.hpp: NIfTI-1/-2, .nii, .hdr/.img, gzipped or not, orientation and
+// scaling honoured) and NRRD with three axes (io/nrrd_file.hpp).
 #include <filesystem>
 
 #include "gvflab/image.hpp"
 
 namespace gvflab::app {
 
-// True for .nii / .nii.gz, and for MetaImage files whose header says NDims = 3.
+// True for NIfTI names, and for MetaImage and NRRD files whose header has three dimensions.
 bool isVolumeFile(const std::filesystem::path& path);
 
-// Voxels rescaled to [0, 1] (after NIfTI's scl_slope / scl_inter). Throws InputError with a
-// sentence naming the file and what is wrong (not NIfTI-1, unsupported type, truncated, 4D).
+// Voxels rescaled to [0, 1]. Throws InputError with a sentence naming the file and what is
+// wrong (not the format its name says, unsupported type, truncated, 4D, too large).
 Volume loadVolume(const std::filesystem::path& path);
 
 }  // namespace gvflab::app

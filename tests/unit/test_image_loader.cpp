@@ -10,6 +10,7 @@
 #include "gvflab/io.hpp"
 #include "gvflab/phantoms.hpp"
 #include "io/image_loader.hpp"
+#include "io/png_writer.hpp"
 #include "test_support.hpp"
 
 using namespace gvflab;
@@ -22,10 +23,6 @@ QCoreApplication& qtApp() {
   static char* argv[] = {name, nullptr};
   static QCoreApplication app(argc, argv);
   return app;
-}
-std::string readBytes(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 }  // namespace
 
@@ -63,14 +60,14 @@ TEST_CASE("corrupt, truncated, empty and missing files are refused with a senten
   qtApp();
   auto dir = test::scratchDir("loader_bad");
   writePngGray(dir / "ok.png", makePhantom("blob", 64));
-  std::string png = readBytes(dir / "ok.png");
+  std::string png = test::readFile(dir / "ok.png");
   std::ofstream(dir / "trunc.png", std::ios::binary) << png.substr(0, png.size() / 2);
   std::ofstream(dir / "empty.png", std::ios::binary);
   std::ofstream(dir / "text.png", std::ios::binary) << "this is not an image at all";
   QImage jpg(64, 64, QImage::Format_RGB32);
   jpg.fill(Qt::gray);
   jpg.save(QString::fromStdString((dir / "ok.jpg").string()));
-  std::string jbytes = readBytes(dir / "ok.jpg");
+  std::string jbytes = test::readFile(dir / "ok.jpg");
   std::ofstream(dir / "trunc.jpg", std::ios::binary) << jbytes.substr(0, jbytes.size() / 2);
 
   CHECK_THROWS_WITH_AS(app::loadImage(dir / "trunc.png"), doctest::Contains("trunc.png"),

@@ -1,14 +1,17 @@
-// Volumes from files: NIfTI-1 (.nii, .nii.gz; little- and big-endian; scaling), 3D MetaImage,
-// and the 3-channel field writer/reader; broken files refused with a sentence.
+// Volumes from files: NIfTI-1/-2 through nifti_clib (files the library wrote itself, single and
+// paired, gzipped; byte orders; scaling; orientation), 3D MetaImage, the field writers (read
+// back by nifti_clib); corrupt and hostile files refused with a sentence naming them.
 #include <doctest/doctest.h>
-#include <zlib.h>
+#include <nifti2_io.h>
 
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <utility>
 
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
+#include "io/nifti_file.hpp"
 #include "io/volume_loader.hpp"
 #include "test_support.hpp"
 
@@ -55,29 +58,161 @@ void checkVolume(const Volume& v, int w, int h, int d) {
   CHECK(v.at(1, 2, 1) == doctest::Approx((1 + 20 + 100) / span).epsilon(1e-5));
 }
 
+// A volume v(x, y, z) = x + 10y + 100z - 50 written by nifti_clib itself, int16 with slope 2
+// and intercept 1, in the file type and name given.
+void writeWithNiftiLib(const std::filesystem::path& path, int type, int w, int h, int d,
+                      double slope = 2, const double (*sform)[4] = nullptr) {
+  const std::int64_t dims[8] = {3, w, h, d, 1, 1, 1, 1};
+  nifti_image* nim = nifti_make_new_nim(dims, NIFTI_TYPE_INT16, 1);
+  REQUIRE(nim);
+  auto* v = static_cast<std::int16_t*>(nim->data);
+  for (int z = 0, i = 0; z < d; ++z)
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) v[i++] = std::int16_t(x + 10 * y + 100 * z - 50);
+  nim->scl_slope = slope;
+  nim->scl_inter = 1;
+  nim->nifti_type = type;
+  if (sform) {
+    nim->sform_code = NIFTI_XFORM_SCANNER_ANAT;
+    for (int r = 0; r < 4; ++r)
+      for (int c = 0; c < 4; ++c) nim->sto_xyz.m[r][c] = sform[r][c];
+  }
+  REQUIRE(nifti_set_filenames(nim, path.c_str(), 0, 1) == 0);
+  nifti_image_write(nim);
+  nifti_image_free(nim);
+}
+
+
 }  // namespace
 
-TEST_CASE("NIfTI-1 volumes load from .nii and .nii.gz, either byte order") {
+TEST_CASE("NIfTI-1 and -2 volumes written by nifti_clib load: .nii, .gz, .hdr/.img pairs") {
+  auto dir = test::scratchDir("nifti_lib");
+  const std::pair<const char*, int> files[] = {{"v1.nii", NIFTI_FTYPE_NIFTI1_1},
+                                               {"v1.nii.gz", NIFTI_FTYPE_NIFTI1_1},
+                                               {"v2.nii", NIFTI_FTYPE_NIFTI2_1},
+                                               {"v2.nii.gz", NIFTI_FTYPE_NIFTI2_1},
+                                               {"pair.hdr", NIFTI_FTYPE_NIFTI1_2},
+                                               {"pairz.hdr.gz", NIFTI_FTYPE_NIFTI1_2},
+                                               {"pair2.hdr", NIFTI_FTYPE_NIFTI2_2}};
+  for (const auto& [name, type] : files) {
+    CAPTURE(name);
+    writeWithNiftiLib(dir / name, type, 7, 5, 4);
+    CHECK(app::isVolumeFile(dir / name));
+    checkVolume(app::loadVolume(dir / name), 7, 5, 4);
+  }
+  // The .img of a pair names the pair too.
+  checkVolume(app::loadVolume(dir / "pair.img"), 7, 5, 4);
+}
+
+TEST_CASE("NIfTI scaling and orientation are honoured") {
+  auto dir = test::scratchDir("nifti_orient");
+  // A negative slope turns the ramp around: the first voxel becomes the brightest.
+  writeWithNiftiLib(dir / "neg.nii", NIFTI_FTYPE_NIFTI1_1, 7, 5, 4, -1);
+  CHECK(app::loadVolume(dir / "neg.nii").at(0, 0, 0) == doctest::Approx(1.0));
+  // LPS already (i to the left, j to posterior, k up): the axes stay as stored.
+  const double lps[4][4] = {{-1, 0, 0, 0}, {0, -1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
+  writeWithNiftiLib(dir / "lps.nii", NIFTI_FTYPE_NIFTI1_1, 7, 5, 4, 2, lps);
+  checkVolume(app::loadVolume(dir / "lps.nii"), 7, 5, 4);
+  // RAS (i to the right, j to anterior): x and y come out mirrored.
+  const double ras[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
+  writeWithNiftiLib(dir / "ras.nii", NIFTI_FTYPE_NIFTI1_1, 7, 5, 4, 2, ras);
+  const Volume r = app::loadVolume(dir / "ras.nii");
+  const Volume ref = app::loadVolume(dir / "lps.nii");
+  for (int z = 0; z < 4; ++z)
+    for (int y = 0; y < 5; ++y)
+      for (int x = 0; x < 7; ++x) REQUIRE(r.at(x, y, z) == ref.at(6 - x, 4 - y, z));
+  // Permuted: world x = -j, y = -k, z = i, so the output axes are (j, k, i).
+  const double perm[4][4] = {{0, -1, 0, 0}, {0, 0, -1, 0}, {1, 0, 0, 0}, {0, 0, 0, 1}};
+  writeWithNiftiLib(dir / "perm.nii", NIFTI_FTYPE_NIFTI1_1, 7, 5, 4, 2, perm);
+  const Volume p = app::loadVolume(dir / "perm.nii");
+  REQUIRE(p.width == 5);
+  REQUIRE(p.height == 4);
+  REQUIRE(p.depth == 7);
+  for (int z = 0; z < 7; ++z)
+    for (int y = 0; y < 4; ++y)
+      for (int x = 0; x < 5; ++x) REQUIRE(p.at(x, y, z) == ref.at(z, x, y));
+}
+
+TEST_CASE("NIfTI volumes: either byte order; corrupt files refused with a sentence") {
   auto dir = test::scratchDir("nifti");
   for (bool big : {false, true}) {
-    const std::string bytes = niftiBytes(7, 5, 4, big);
-    std::ofstream(dir / "v.nii", std::ios::binary) << bytes;
-    gzFile gz = gzopen((dir / "v.nii.gz").c_str(), "wb");
-    gzwrite(gz, bytes.data(), static_cast<unsigned>(bytes.size()));
-    gzclose(gz);
-    CHECK(app::isVolumeFile(dir / "v.nii"));
-    CHECK(app::isVolumeFile(dir / "v.nii.gz"));
+    std::ofstream(dir / "v.nii", std::ios::binary) << niftiBytes(7, 5, 4, big);
     checkVolume(app::loadVolume(dir / "v.nii"), 7, 5, 4);
-    checkVolume(app::loadVolume(dir / "v.nii.gz"), 7, 5, 4);
   }
+  auto refused = [&](const std::string& name, const std::string& bytes, const char* what) {
+    CAPTURE(name);
+    std::ofstream(dir / name, std::ios::binary) << bytes;
+    CHECK_THROWS_WITH_AS(app::loadVolume(dir / name), doctest::Contains(name.c_str()), InputError);
+    CHECK_THROWS_WITH_AS(app::loadVolume(dir / name), doctest::Contains(what), InputError);
+  };
   std::string truncated = niftiBytes(7, 5, 4, false);
   truncated.resize(truncated.size() - 10);
-  std::ofstream(dir / "t.nii", std::ios::binary) << truncated;
-  CHECK_THROWS_WITH_AS(app::loadVolume(dir / "t.nii"), doctest::Contains("truncated"), InputError);
-  std::ofstream(dir / "junk.nii", std::ios::binary) << std::string(400, 'x');
-  CHECK_THROWS_WITH_AS(app::loadVolume(dir / "junk.nii"), doctest::Contains("not a NIfTI-1"),
+  refused("t.nii", truncated, "truncated");
+  refused("junk.nii", std::string(400, 'x'), "not a NIfTI-1 or NIfTI-2");
+  refused("short.nii", niftiBytes(7, 5, 4, false).substr(0, 200), "not a NIfTI-1 or NIfTI-2");
+  // Sizes from a hostile header are refused before anything is allocated or read.
+  std::string huge = niftiBytes(2, 2, 2, false);
+  for (int i = 1; i <= 3; ++i) put<std::int16_t>(huge, 40 + 2 * i, 30000, false);
+  refused("huge.nii", huge, "too large");
+  std::string negative = niftiBytes(2, 2, 2, false);
+  put<std::int16_t>(negative, 42, -4, false);
+  refused("negative.nii", negative, "impossible size");
+  std::string offset = niftiBytes(2, 2, 2, false);
+  put<float>(offset, 108, 1e12f, false);
+  refused("offset.nii", offset, "voxel offset");
+  std::string four = niftiBytes(2, 2, 2, false);
+  put<std::int16_t>(four, 40, 4, false);
+  put<std::int16_t>(four, 48, 3, false);
+  refused("four.nii", four, "more than one volume");
+  std::string complex = niftiBytes(2, 2, 2, false);
+  put<std::int16_t>(complex, 70, 32, false);
+  put<std::int16_t>(complex, 72, 64, false);
+  refused("complex.nii", complex, "COMPLEX64");
+  writeWithNiftiLib(dir / "lonely.hdr", NIFTI_FTYPE_NIFTI1_2, 3, 3, 3);
+  std::filesystem::remove(dir / "lonely.img");
+  CHECK_THROWS_WITH_AS(app::loadVolume(dir / "lonely.hdr"), doctest::Contains("missing"),
                        InputError);
-  CHECK_THROWS_AS(app::loadVolume(dir / "missing.nii"), InputError);
+  CHECK_THROWS_WITH_AS(app::loadVolume(dir / "missing.nii"), doctest::Contains("missing.nii"),
+                       InputError);
+}
+
+TEST_CASE("Fields written as NIfTI vector images read back through nifti_clib") {
+  auto dir = test::scratchDir("nifti_field");
+  Field3D f(4, 3, 2);
+  for (std::size_t i = 0; i < f.data.size(); ++i) f.data[i] = 0.01f * float(i) - 0.3f;
+  Field2D g(5, 3);
+  for (std::size_t i = 0; i < g.data.size(); ++i) g.data[i] = 0.5f - 0.02f * float(i);
+  app::writeNiftiField(dir / "f.nii.gz", f);
+  app::writeNiftiField(dir / "g.nii", g);
+  nifti_image* nim = nifti_image_read((dir / "f.nii.gz").c_str(), 1);
+  REQUIRE(nim);
+  CHECK(nim->intent_code == NIFTI_INTENT_VECTOR);
+  CHECK(nim->datatype == NIFTI_TYPE_FLOAT32);
+  CHECK(nim->dim[0] == 5);
+  CHECK(nim->nx == 4);
+  CHECK(nim->ny == 3);
+  CHECK(nim->nz == 2);
+  CHECK(nim->nu == 3);
+  const auto* d = static_cast<const float*>(nim->data);
+  for (std::size_t v = 0; v < f.voxelCount(); ++v)
+    for (int c = 0; c < 3; ++c) REQUIRE(d[c * f.voxelCount() + v] == f.data[3 * v + c]);
+  nifti_image_free(nim);
+  nim = nifti_image_read((dir / "g.nii").c_str(), 1);
+  REQUIRE(nim);
+  CHECK(nim->nu == 2);
+  CHECK(nim->nz == 1);
+  const auto* e = static_cast<const float*>(nim->data);
+  for (std::size_t v = 0; v < g.pixelCount(); ++v) {
+    REQUIRE(e[v] == g.x(v));
+    REQUIRE(e[g.pixelCount() + v] == g.y(v));
+  }
+  nifti_image_free(nim);
+  CHECK(test::readFile(dir / "g.nii").size() == 352 + g.data.size() * 4);
+  // A wrong name or a missing folder: a sentence, and no file or temporary left behind.
+  CHECK_THROWS_AS(app::writeNiftiField(dir / "g.nrrd", g), ParameterError);
+  CHECK_THROWS_WITH_AS(app::writeNiftiField(dir / "no" / "g.nii", g),
+                       doctest::Contains("does not exist"), InputError);
+  CHECK(test::regularFileCount(dir) == 2);
 }
 
 TEST_CASE("3D MetaImage volumes and 3-channel fields round-trip") {

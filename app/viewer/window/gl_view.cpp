@@ -18,6 +18,7 @@
 #include "viewer/model/session_io.hpp"
 #include "viewer/model/viewer_settings.hpp"
 #include "viewer/render/gl_sharing.hpp"
+#include "viewer/ui/contours_dialog.hpp"
 #include "viewer/ui/device_pace_panel.hpp"
 #include "viewer/ui/imgui_qt_bridge.hpp"
 #include "viewer/window/navigation.hpp"
@@ -421,6 +422,11 @@ void GlView::saveSessionDialog() {
   errors_.guard("Saving the session", [&] {
     app::saveSession(path.toStdString(), captureSession(session_, plain_->snakes(), layers_));
   });
+}
+
+void GlView::saveContoursDialog() {
+  viewer::saveContoursDialog(this, plain_->snakes().contours(), session_.image().width,
+                             session_.image().height, errors_);
 }
 
 void GlView::openSessionDialog() {

@@ -38,6 +38,7 @@ class GlView : public QOpenGLWidget {
   void saveScreenshot();                        // Ctrl+S: asks where
   bool saveScreenshotTo(const QString& path);  // the whole window, PNG
   void saveSessionDialog();
+  void saveContoursDialog();  // File > Save contours...
   void openSessionDialog();
   void openSession(const QString& path);
   LayerSettings& layers() { return layers_; }

@@ -40,6 +40,8 @@ ViewerWindow::ViewerWindow(Session& session, const ViewerStartup& startup)
   QAction* saveSession = file->addAction("Save s&ession...");
   saveSession->setShortcut(QKeySequence("Ctrl+Shift+S"));
   connect(saveSession, &QAction::triggered, this, [this] { view_->saveSessionDialog(); });
+  QAction* contours = file->addAction("Save &contours...");
+  connect(contours, &QAction::triggered, this, [this] { view_->saveContoursDialog(); });
   QAction* shot = file->addAction("Save screens&hot...");
   shot->setShortcut(QKeySequence("Ctrl+S"));
   connect(shot, &QAction::triggered, this, [this] { view_->saveScreenshot(); });

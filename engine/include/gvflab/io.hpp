@@ -2,6 +2,9 @@
 // File formats the engine reads and writes without Qt. Writers are atomic: they write a
 // temporary file and rename it, so a failure never leaves a partial output behind.
 #include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
 
 #include "gvflab/image.hpp"
 
@@ -20,18 +23,20 @@ int metaImageDimensions(const std::filesystem::path& path);
 void writeMetaImageField3D(const std::filesystem::path& path, const Field3D& field);
 Field3D readMetaImageField3D(const std::filesystem::path& path);
 
-// 8-bit grey PNG; values are clamped to [0, 1].
-void writePngGray(const std::filesystem::path& path, const Image2D& image);
-// 8-bit RGB PNG from interleaved rgb bytes (width * height * 3).
-void writePngRgb(const std::filesystem::path& path, int width, int height,
-                 const std::vector<unsigned char>& rgb);
-// |V| scaled by its maximum (a flat field gives black).
-void writeMagnitudePng(const std::filesystem::path& path, const Field2D& field);
-
 // Binary or ASCII PGM/PPM (P2, P3, P5, P6), 8 or 16 bit; colour becomes luminance.
 Image2D readPnm(const std::filesystem::path& path);
 
 // Writes bytes to path through a temporary file in the same directory and a rename.
 void writeFileAtomically(const std::filesystem::path& path, const std::string& bytes);
+// The same for writers that want a file name (libraries that open files themselves): write(tmp)
+// writes a temporary file whose name ends in path's file name (so extensions such as .nii.gz
+// still say the format); it is renamed to path, or removed when write throws.
+void writeFileAtomically(const std::filesystem::path& path,
+                         const std::function<void(const std::filesystem::path& tmp)>& write);
+
+// Rescales values to [0, 1] (a constant input gives 0); throws InputError naming source when
+// a value is NaN or infinite.
+void normaliseToUnit(const std::vector<double>& values, std::vector<float>& out,
+                     const std::filesystem::path& source);
 
 }  // namespace gvflab

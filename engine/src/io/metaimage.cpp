@@ -156,8 +156,10 @@ std::string fieldHeader(int dims, const int* size, int channels) {
   return out.str();
 }
 
-// Rescales to [0, 1]; refuses NaN and infinity.
-void normalise(const std::vector<double>& in, std::vector<float>& out,
+
+}  // namespace
+
+void normaliseToUnit(const std::vector<double>& in, std::vector<float>& out,
                const std::filesystem::path& path) {
   double lo = in[0], hi = in[0];
   for (double v : in) {
@@ -169,8 +171,6 @@ void normalise(const std::vector<double>& in, std::vector<float>& out,
   for (std::size_t i = 0; i < in.size(); ++i)
     out[i] = hi > lo ? static_cast<float>((in[i] - lo) / (hi - lo)) : 0.0f;
 }
-
-}  // namespace
 
 void writeMetaImageField3D(const std::filesystem::path& path, const Field3D& field) {
   const int size[3] = {field.width, field.height, field.depth};
@@ -196,7 +196,7 @@ Volume readMetaImageVolume(const std::filesystem::path& path) {
   vol.width = raw.dims[0];
   vol.height = raw.dims[1];
   vol.depth = raw.dims[2];
-  normalise(raw.values, vol.voxels, path);
+  normaliseToUnit(raw.values, vol.voxels, path);
   return vol;
 }
 

@@ -1,0 +1,228 @@
+#include "io/nifti_file.hpp"
+
+#include <nifti2_io.h>
+
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+#include "gvflab/error.hpp"
+#include "gvflab/io.hpp"
+#include "io/file_names.hpp"
+#include "io/input_limits.hpp"
+
+namespace gvflab::app {
+namespace {
+
+struct NiftiImageDeleter {
+  void operator()(nifti_image* nim) const { nifti_image_free(nim); }
+};
+using NiftiImage = std::unique_ptr<nifti_image, NiftiImageDeleter>;
+struct FreeDeleter {
+  void operator()(void* p) const { std::free(p); }
+};
+
+std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
+
+// The raw header's sizes, read before nifti_image_read (which allocates the extensions
+// between the header and vox_offset) so that a hostile header is refused first.
+void checkRawHeader(const std::filesystem::path& path, const char* headerName) {
+  int version = 0;
+  std::unique_ptr<void, FreeDeleter> raw(nifti_read_header(headerName, &version, 0));
+  if (!raw || (version != 1 && version != 2))
+    throw InputError(quoted(path) + " is not a NIfTI-1 or NIfTI-2 file (its header is missing, "
+                                    "truncated or invalid).");
+  // nifti_read_header without its checks leaves the bytes in the file's order.
+  const int expectedSize = version == 2 ? 540 : 348;
+  if (*static_cast<const std::int32_t*>(raw.get()) != expectedSize)
+    swap_nifti_header(raw.get(), version);
+  if (*static_cast<const std::int32_t*>(raw.get()) != expectedSize)
+    throw InputError(quoted(path) + " is not a NIfTI-1 or NIfTI-2 file (bad header size).");
+  std::array<std::int64_t, 8> dim{};
+  double voxOffset = 0;
+  if (version == 2) {
+    const auto* h = static_cast<const nifti_2_header*>(raw.get());
+    for (int i = 0; i < 8; ++i) dim[i] = h->dim[i];
+    voxOffset = static_cast<double>(h->vox_offset);
+  } else {
+    const auto* h = static_cast<const nifti_1_header*>(raw.get());
+    for (int i = 0; i < 8; ++i) dim[i] = h->dim[i];
+    voxOffset = h->vox_offset;
+  }
+  if (dim[0] < 1 || dim[0] > 7)
+    throw InputError(quoted(path) + " has an invalid number of dimensions (dim[0] = " +
+                     std::to_string(dim[0]) + ").");
+  std::int64_t count = 1;
+  for (int i = 1; i <= dim[0]; ++i) {
+    if (dim[i] < 1 || dim[i] > kMaxSide)
+      throw InputError(quoted(path) + " has an impossible size along axis " + std::to_string(i) +
+                       " (" + std::to_string(dim[i]) + "; 1 to " + std::to_string(kMaxSide) +
+                       " fit).");
+    count *= dim[i];
+    if (count > kMaxVoxels)
+      throw InputError(quoted(path) + " is too large to load (more than " +
+                       std::to_string(kMaxVoxels) + " values).");
+  }
+  if (!(voxOffset >= 0) || voxOffset > static_cast<double>(kMaxHeaderBytes))
+    throw InputError(quoted(path) + " has an invalid voxel offset (" +
+                     std::to_string(voxOffset) + " bytes).");
+}
+
+double voxelValue(const nifti_image& nim, std::size_t i) {
+  const void* d = nim.data;
+  switch (nim.datatype) {
+    case NIFTI_TYPE_UINT8: return static_cast<const std::uint8_t*>(d)[i];
+    case NIFTI_TYPE_INT8: return static_cast<const std::int8_t*>(d)[i];
+    case NIFTI_TYPE_INT16: return static_cast<const std::int16_t*>(d)[i];
+    case NIFTI_TYPE_UINT16: return static_cast<const std::uint16_t*>(d)[i];
+    case NIFTI_TYPE_INT32: return static_cast<const std::int32_t*>(d)[i];
+    case NIFTI_TYPE_UINT32: return static_cast<const std::uint32_t*>(d)[i];
+    case NIFTI_TYPE_INT64: return static_cast<double>(static_cast<const std::int64_t*>(d)[i]);
+    case NIFTI_TYPE_UINT64: return static_cast<double>(static_cast<const std::uint64_t*>(d)[i]);
+    case NIFTI_TYPE_FLOAT32: return static_cast<const float*>(d)[i];
+    default: return static_cast<const double*>(d)[i];  // FLOAT64, checked before
+  }
+}
+
+bool supportedType(int type) {
+  switch (type) {
+    case NIFTI_TYPE_UINT8: case NIFTI_TYPE_INT8: case NIFTI_TYPE_INT16: case NIFTI_TYPE_UINT16:
+    case NIFTI_TYPE_INT32: case NIFTI_TYPE_UINT32: case NIFTI_TYPE_INT64: case NIFTI_TYPE_UINT64:
+    case NIFTI_TYPE_FLOAT32: case NIFTI_TYPE_FLOAT64: return true;
+    default: return false;
+  }
+}
+
+// Which file axis becomes output axis x, y, z and whether it runs backwards, so that the output
+// is LPS (see the header). Identity without a usable transform.
+struct Reorientation {
+  std::array<int, 3> from{0, 1, 2};
+  std::array<bool, 3> flip{false, false, false};
+};
+
+Reorientation lpsReorientation(const nifti_image& nim) {
+  Reorientation r;
+  if (nim.sform_code <= 0 && nim.qform_code <= 0) return r;
+  int code[3] = {0, 0, 0};
+  nifti_dmat44_to_orientation(nim.sform_code > 0 ? nim.sto_xyz : nim.qto_xyz, &code[0],
+                              &code[1], &code[2]);
+  // Codes: 1 L2R, 2 R2L, 3 P2A, 4 A2P, 5 I2S, 6 S2I; axis (code - 1) / 2 of LPS is positive
+  // for R2L, A2P, I2S.
+  constexpr int positive[3] = {NIFTI_R2L, NIFTI_A2P, NIFTI_I2S};
+  Reorientation out;
+  bool used[3] = {false, false, false};
+  for (int a = 0; a < 3; ++a) {
+    if (code[a] < 1 || code[a] > 6) return r;  // degenerate matrix: keep the file's axes
+    const int g = (code[a] - 1) / 2;
+    if (used[g]) return r;
+    used[g] = true;
+    out.from[g] = a;
+    out.flip[g] = code[a] != positive[g];
+  }
+  return out;
+}
+
+}  // namespace
+
+bool isNiftiFile(const std::filesystem::path& path) {
+  return hasSuffix(path, {".nii", ".nii.gz", ".hdr", ".hdr.gz", ".img", ".img.gz"});
+}
+
+Volume readNiftiVolume(const std::filesystem::path& path) {
+  nifti_set_debug_level(0);  // our sentences instead of the library's stderr lines
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw InputError(quoted(path) + " does not exist or is not a file.");
+  std::unique_ptr<char, FreeDeleter> header(nifti_findhdrname(path.c_str()));
+  if (!header) throw InputError(quoted(path) + " has no NIfTI header file beside it.");
+  checkRawHeader(path, header.get());
+  NiftiImage nim(nifti_image_read(header.get(), 0));
+  if (!nim) throw InputError(quoted(path) + " has a NIfTI header nifti_clib cannot use.");
+  if (!supportedType(nim->datatype))
+    throw InputError(quoted(path) + " stores " + nifti_datatype_to_string(nim->datatype) +
+                     " voxels; integers, float32 and float64 are supported.");
+  for (int i = 4; i <= nim->dim[0]; ++i)
+    if (nim->dim[i] > 1)
+      throw InputError(quoted(path) + " holds more than one volume (dim[" + std::to_string(i) +
+                       "] = " + std::to_string(nim->dim[i]) + "); give a single 3D volume.");
+  if (nim->iname && !std::filesystem::exists(nim->iname, ec))
+    throw InputError(quoted(path) + ": its voxel file '" + std::string(nim->iname) +
+                     "' is missing.");
+  // Reads exactly nvox * nbyper bytes (a longer gzip stream is not inflated further).
+  if (nifti_image_load(nim.get()) != 0 || !nim->data)
+    throw InputError(quoted(path) + " is truncated: its voxels are shorter than the header's " +
+                     std::to_string(nim->nx) + "x" + std::to_string(nim->ny) + "x" +
+                     std::to_string(nim->nz) + " " + nifti_datatype_to_string(nim->datatype) +
+                     ".");
+  double slope = nim->scl_slope, inter = nim->scl_inter;
+  if (!std::isfinite(slope) || slope == 0) slope = 1, inter = 0;  // NIfTI: 0 means unscaled
+  if (!std::isfinite(inter)) inter = 0;
+
+  const std::array<std::int64_t, 3> n{nim->nx, std::max<std::int64_t>(nim->ny, 1),
+                                      std::max<std::int64_t>(nim->nz, 1)};
+  const Reorientation r = lpsReorientation(*nim);
+  const std::array<std::int64_t, 3> m{n[r.from[0]], n[r.from[1]], n[r.from[2]]};
+  std::vector<double> values(static_cast<std::size_t>(n[0] * n[1] * n[2]));
+  std::size_t i = 0;
+  for (std::int64_t k = 0; k < n[2]; ++k)
+    for (std::int64_t j = 0; j < n[1]; ++j)
+      for (std::int64_t ii = 0; ii < n[0]; ++ii, ++i) {
+        const std::int64_t in[3] = {ii, j, k};
+        std::int64_t o[3];
+        for (int g = 0; g < 3; ++g)
+          o[g] = r.flip[g] ? n[r.from[g]] - 1 - in[r.from[g]] : in[r.from[g]];
+        values[static_cast<std::size_t>((o[2] * m[1] + o[1]) * m[0] + o[0])] =
+            voxelValue(*nim, i) * slope + inter;
+      }
+  Volume vol;
+  vol.width = static_cast<int>(m[0]);
+  vol.height = static_cast<int>(m[1]);
+  vol.depth = static_cast<int>(m[2]);
+  normaliseToUnit(values, vol.voxels, path);
+  return vol;
+}
+
+namespace {
+
+void writeVectorImage(const std::filesystem::path& path, int width, int height, int depth,
+                      int components, const std::vector<float>& interleaved) {
+  if (!hasSuffix(path, {".nii", ".nii.gz"}))
+    throw ParameterError("Cannot write the field to '" + path.string() +
+                         "' as NIfTI: the name must end in .nii or .nii.gz.");
+  nifti_set_debug_level(0);
+  const std::int64_t dims[8] = {5, width, height, depth, 1, components, 1, 1};
+  // NIfTI stores vector components as the slowest axis: planar, not interleaved.
+  const std::size_t count = static_cast<std::size_t>(width) * height * depth;
+  std::vector<float> planar(interleaved.size());
+  for (std::size_t v = 0; v < count; ++v)
+    for (int c = 0; c < components; ++c) planar[c * count + v] = interleaved[components * v + c];
+  writeFileAtomically(path, [&](const std::filesystem::path& tmp) {
+    NiftiImage nim(nifti_make_new_nim(dims, NIFTI_TYPE_FLOAT32, 0));
+    if (!nim) throw InputError("Cannot write '" + path.string() + "': out of memory.");
+    nim->intent_code = NIFTI_INTENT_VECTOR;
+    nim->nifti_type = NIFTI_FTYPE_NIFTI1_1;
+    if (nifti_set_filenames(nim.get(), tmp.c_str(), 0, 1) != 0)
+      throw InputError("Cannot write '" + path.string() + "': bad file name.");
+    nim->data = planar.data();
+    nifti_image_write(nim.get());
+    nim->data = nullptr;  // ours, not the library's to free
+    // nifti_image_write reports nothing: read the header back to know it worked.
+    NiftiImage check(nifti_image_read(tmp.c_str(), 0));
+    if (!check || check->nvox != static_cast<std::int64_t>(planar.size()))
+      throw InputError("Writing '" + path.string() + "' failed (permission denied or disk full?).");
+  });
+}
+
+}  // namespace
+
+void writeNiftiField(const std::filesystem::path& path, const Field2D& field) {
+  writeVectorImage(path, field.width, field.height, 1, 2, field.data);
+}
+
+void writeNiftiField(const std::filesystem::path& path, const Field3D& field) {
+  writeVectorImage(path, field.width, field.height, field.depth, 3, field.data);
+}
+
+}  // namespace gvflab::app

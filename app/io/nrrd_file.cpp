@@ -1,0 +1,187 @@
+#include "io/nrrd_file.hpp"
+
+#include <teem/biff.h>
+#include <teem/nrrd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+#include "gvflab/error.hpp"
+#include "gvflab/io.hpp"
+#include "io/file_names.hpp"
+#include "io/input_limits.hpp"
+
+namespace gvflab::app {
+namespace {
+
+struct NrrdNuke {
+  void operator()(Nrrd* n) const { nrrdNuke(n); }  // the struct and the data teem allocated
+};
+struct NrrdNix {
+  void operator()(Nrrd* n) const { nrrdNix(n); }  // the struct only: the data is ours
+};
+struct IoStateNix {
+  void operator()(NrrdIoState* s) const { nrrdIoStateNix(s); }
+};
+
+std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
+
+// teem's error stack (biff) as one sentence: its deepest line says what is wrong.
+std::string teemError() {
+  std::unique_ptr<char, decltype(&std::free)> text(biffGetDone(NRRD), &std::free);
+  std::string all = text ? text.get() : "";
+  while (!all.empty() && (all.back() == '\n' || all.back() == ' ')) all.pop_back();
+  std::string last = all.substr(all.find_last_of('\n') + 1);
+  if (const auto p = last.find("] "); last.rfind("[", 0) == 0 && p != std::string::npos)
+    last = last.substr(p + 2);  // drop "[nrrd] "
+  return last.empty() ? "unknown error" : last;
+}
+
+using NrrdPtr = std::unique_ptr<Nrrd, NrrdNuke>;
+
+// The header alone (no data is allocated or read).
+NrrdPtr readHeader(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw InputError(quoted(path) + " does not exist or is not a file.");
+  NrrdPtr nrrd(nrrdNew());
+  std::unique_ptr<NrrdIoState, IoStateNix> nio(nrrdIoStateNew());
+  nio->skipData = 1;
+  if (nrrdLoad(nrrd.get(), path.c_str(), nio.get()) != 0)
+    throw InputError(quoted(path) + " is not a readable NRRD file: " + teemError() + ".");
+  return nrrd;
+}
+
+// Loads a file of `axes` axes whose first axis has `components` samples (1: scalar), after
+// checking the header's sizes against the limits.
+NrrdPtr loadChecked(const std::filesystem::path& path, unsigned axes, std::size_t components,
+                    const char* what) {
+  NrrdPtr header = readHeader(path);
+  if (header->dim != axes || (components > 1 && header->axis[0].size != components))
+    throw InputError(quoted(path) + " is not " + what + " (it has " +
+                     std::to_string(header->dim) + " axes" +
+                     (header->dim ? ", the first of " + std::to_string(header->axis[0].size) +
+                                        " samples"
+                                  : std::string()) +
+                     ").");
+  if (header->type == nrrdTypeBlock || header->type <= nrrdTypeUnknown)
+    throw InputError(quoted(path) + " stores block samples; integers and floats are supported.");
+  std::int64_t count = 1;
+  for (unsigned a = 0; a < header->dim; ++a) {
+    const auto size = static_cast<std::int64_t>(header->axis[a].size);
+    if (size < 1 || size > kMaxSide)
+      throw InputError(quoted(path) + " has an impossible size along axis " + std::to_string(a) +
+                       " (" + std::to_string(size) + ").");
+    count *= size;
+    if (count > kMaxVoxels)
+      throw InputError(quoted(path) + " is too large to load (more than " +
+                       std::to_string(kMaxVoxels) + " values).");
+  }
+  NrrdPtr nrrd(nrrdNew());
+  if (nrrdLoad(nrrd.get(), path.c_str(), nullptr) != 0)
+    throw InputError(quoted(path) + " cannot be read: " + teemError() + ".");
+  if (nrrd->dim != header->dim || nrrdElementNumber(nrrd.get()) != static_cast<std::size_t>(count))
+    throw InputError(quoted(path) + " changed while it was being read.");
+  return nrrd;
+}
+
+std::vector<double> samples(const Nrrd& nrrd) {
+  std::vector<double> v(nrrdElementNumber(&nrrd));
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = nrrdDLookup[nrrd.type](nrrd.data, i);
+  return v;
+}
+
+std::vector<float> finiteFloats(const Nrrd& nrrd, const std::filesystem::path& path) {
+  std::vector<float> out(nrrdElementNumber(&nrrd));
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const double v = nrrdDLookup[nrrd.type](nrrd.data, i);
+    if (!std::isfinite(v)) throw InputError(quoted(path) + " contains NaN or infinity.");
+    out[i] = static_cast<float>(v);
+  }
+  return out;
+}
+
+int side(const Nrrd& nrrd, unsigned axis) { return static_cast<int>(nrrd.axis[axis].size); }
+
+void save(const std::filesystem::path& path, const std::vector<float>& data,
+          std::vector<std::size_t> sizes, std::vector<int> kinds) {
+  if (!hasSuffix(path, {".nrrd"}))
+    throw ParameterError("Cannot write '" + path.string() +
+                         "' as NRRD: the name must end in .nrrd (a single file).");
+  writeFileAtomically(path, [&](const std::filesystem::path& tmp) {
+    std::unique_ptr<Nrrd, NrrdNix> nrrd(nrrdNew());
+    // teem takes non-const data but only reads it when saving.
+    if (nrrdWrap_nva(nrrd.get(), const_cast<float*>(data.data()), nrrdTypeFloat,
+                     static_cast<unsigned>(sizes.size()), sizes.data()) != 0)
+      throw InputError("Cannot write '" + path.string() + "': " + teemError() + ".");
+    nrrdAxisInfoSet_nva(nrrd.get(), nrrdAxisInfoKind, kinds.data());
+    std::unique_ptr<NrrdIoState, IoStateNix> nio(nrrdIoStateNew());
+    nio->encoding = nrrdEncodingGzip->available() ? nrrdEncodingGzip : nrrdEncodingRaw;
+    if (nrrdSave(tmp.c_str(), nrrd.get(), nio.get()) != 0)
+      throw InputError("Cannot write '" + path.string() + "': " + teemError() + ".");
+  });
+}
+
+}  // namespace
+
+bool isNrrdFile(const std::filesystem::path& path) {
+  return hasSuffix(path, {".nrrd", ".nhdr"});
+}
+
+int nrrdAxisCount(const std::filesystem::path& path) {
+  return static_cast<int>(readHeader(path)->dim);
+}
+
+Image2D readNrrdImage(const std::filesystem::path& path) {
+  NrrdPtr n = loadChecked(path, 2, 1, "a 2D scalar image");
+  Image2D out(side(*n, 0), side(*n, 1));
+  normaliseToUnit(samples(*n), out.pixels, path);
+  return out;
+}
+
+Volume readNrrdVolume(const std::filesystem::path& path) {
+  NrrdPtr n = loadChecked(path, 3, 1, "a 3D scalar volume");
+  Volume out(side(*n, 0), side(*n, 1), side(*n, 2));
+  normaliseToUnit(samples(*n), out.voxels, path);
+  return out;
+}
+
+Field2D readNrrdField2D(const std::filesystem::path& path) {
+  NrrdPtr n = loadChecked(path, 3, 2, "a 2D vector field (2 components first, then x, y)");
+  Field2D out(side(*n, 1), side(*n, 2));
+  out.data = finiteFloats(*n, path);
+  return out;
+}
+
+Field3D readNrrdField3D(const std::filesystem::path& path) {
+  NrrdPtr n = loadChecked(path, 4, 3, "a 3D vector field (3 components first, then x, y, z)");
+  Field3D out(side(*n, 1), side(*n, 2), side(*n, 3));
+  out.data = finiteFloats(*n, path);
+  return out;
+}
+
+void writeNrrd(const std::filesystem::path& path, const Image2D& image) {
+  save(path, image.pixels, {std::size_t(image.width), std::size_t(image.height)},
+       {nrrdKindSpace, nrrdKindSpace});
+}
+
+void writeNrrd(const std::filesystem::path& path, const Volume& volume) {
+  save(path, volume.voxels,
+       {std::size_t(volume.width), std::size_t(volume.height), std::size_t(volume.depth)},
+       {nrrdKindSpace, nrrdKindSpace, nrrdKindSpace});
+}
+
+void writeNrrd(const std::filesystem::path& path, const Field2D& field) {
+  save(path, field.data, {2, std::size_t(field.width), std::size_t(field.height)},
+       {nrrdKind2Vector, nrrdKindSpace, nrrdKindSpace});
+}
+
+void writeNrrd(const std::filesystem::path& path, const Field3D& field) {
+  save(path, field.data,
+       {3, std::size_t(field.width), std::size_t(field.height), std::size_t(field.depth)},
+       {nrrdKind3Vector, nrrdKindSpace, nrrdKindSpace, nrrdKindSpace});
+}
+
+}  // namespace gvflab::app

@@ -1,0 +1,38 @@
+#pragma once
+// NRRD (3D Slicer's native format) through teem's nrrd library (Debian's libteem-dev).
+//
+// Reading: .nrrd (attached) and .nhdr (detached header), any encoding teem knows (raw, ascii,
+// hex, gzip, bzip2), any endianness, integer or float samples. Images and volumes are scalar 2D
+// and 3D arrays rescaled to [0, 1]; fields have a first (fastest) axis of 2 (2D) or 3 (3D)
+// components. Axes are taken in the file's order (x fastest; no reorientation). The header is
+// read alone and checked against io/input_limits.hpp before teem allocates or inflates the
+// data, which it then reads only up to the size the header gave.
+//
+// Writing: .nrrd only (a single file, gzip-compressed float32; .nhdr would need a second data
+// file), atomically; fields carry the kinds "2-vector"/"3-vector" and "space" on the others.
+#include <filesystem>
+
+#include "gvflab/image.hpp"
+
+namespace gvflab::app {
+
+// .nrrd, .nhdr (and .seg.nrrd, which ends in .nrrd).
+bool isNrrdFile(const std::filesystem::path& path);
+// The number of axes its header declares (header only; throws InputError like the readers).
+int nrrdAxisCount(const std::filesystem::path& path);
+
+// Each throws InputError naming the file and what is wrong (not NRRD, wrong dimension or
+// component count, too large, truncated, unsupported sample type).
+Image2D readNrrdImage(const std::filesystem::path& path);
+Volume readNrrdVolume(const std::filesystem::path& path);
+Field2D readNrrdField2D(const std::filesystem::path& path);
+Field3D readNrrdField3D(const std::filesystem::path& path);
+
+// Each throws ParameterError for a name not ending in .nrrd, InputError when it cannot write
+// (nothing is left behind then).
+void writeNrrd(const std::filesystem::path& path, const Image2D& image);
+void writeNrrd(const std::filesystem::path& path, const Volume& volume);
+void writeNrrd(const std::filesystem::path& path, const Field2D& field);
+void writeNrrd(const std::filesystem::path& path, const Field3D& field);
+
+}  // namespace gvflab::app

@@ -1,0 +1,42 @@
+# cmake --install and CPack (a Debian package). Paths are Debian's: the programs in bin/, the
+# desktop entry and the icon under share/, the Python module in lib/python3/dist-packages
+# (on sys.path for /usr; set GVFLAB_PYTHON_INSTALL_DIR for other prefixes).
+include(GNUInstallDirs)
+
+if(GVFLAB_BUILD_APP)
+  install(FILES packaging/gvflab.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
+  install(FILES packaging/gvflab.svg
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
+endif()
+set(GVFLAB_PYTHON_INSTALL_DIR lib/python3/dist-packages CACHE STRING
+    "Where cmake --install puts the Python module, relative to the prefix")
+if(TARGET gvflab_python)
+  install(TARGETS gvflab_python LIBRARY DESTINATION ${GVFLAB_PYTHON_INSTALL_DIR})
+endif()
+
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME gvflab)
+set(CPACK_PACKAGE_VENDOR "gvflab")
+set(CPACK_PACKAGE_CONTACT "gvflab developers <gvflab@users.noreply.github.com>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+    "Real-time Gradient Vector Flow fields and active contours on OpenCL")
+string(CONCAT CPACK_PACKAGE_DESCRIPTION
+    "An OpenCL engine for Gradient Vector Flow (Euler and multigrid) and GVF, traditional and\n"
+    "region snakes, with a Qt 6 viewer that shows every iteration live, a headless CLI,\n"
+    "gvflab-bench and, when built, a Python module.")
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # gvflab_VERSION_ARCH.deb
+set(CPACK_DEBIAN_PACKAGE_SECTION science)
+# Library dependencies come from dpkg-shlibdeps as Debian package names; what is loaded at run
+# time rather than linked is named here: an OpenCL driver (PoCL runs on any CPU), Qt's
+# platform plugins, NumPy for the Python module.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(gvflab_deb_depends "pocl-opencl-icd | opencl-icd")
+if(GVFLAB_BUILD_APP)
+  string(APPEND gvflab_deb_depends ", qt6-qpa-plugins")
+endif()
+if(TARGET gvflab_python)
+  string(APPEND gvflab_deb_depends ", python3, python3-numpy")
+endif()
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "${gvflab_deb_depends}")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-image-formats-plugins")
+include(CPack)
