@@ -52,6 +52,13 @@ std::vector<glm::vec2> wobble(double cx, double cy, int n, double phase) {
   return p;
 }
 
+// A float2 field of zeros: no external force anywhere.
+cl::Buffer zeroField(ComputeContext& ctx, int width, int height) {
+  Field2D zero(width, height);
+  return cl::Buffer(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                    zero.data.size() * sizeof(float), zero.data.data());
+}
+
 double maxDiff(const std::vector<glm::vec2>& a, const std::vector<glm::dvec2>& b) {
   if (a.size() != b.size()) return INFINITY;
   double m = 0;
@@ -178,9 +185,7 @@ TEST_CASE("per-snake force and pressure in one batch match the double reference"
 
 TEST_CASE("restart returns every snake to its starting contour") {
   auto ctx = test::sharedContext();
-  Field2D zero(80, 80);
-  cl::Buffer flat(ctx->context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                  zero.data.size() * sizeof(float), zero.data.data());
+  cl::Buffer flat = zeroField(*ctx, 80, 80);
   SnakeParams sp = SnakeParams::defaults();
   sp.pressure = 0.5;
   ParametricSnake snakes(ctx, 80, 80, sp);
@@ -226,9 +231,7 @@ TEST_CASE("the longest stretch without hold runs from held node to held node") {
 
 TEST_CASE("resampling keeps the node spacing in [dmin, dmax] while a balloon inflates") {
   auto ctx = test::sharedContext();
-  Field2D zero(90, 70);
-  cl::Buffer flat(ctx->context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                  zero.data.size() * sizeof(float), zero.data.data());
+  cl::Buffer flat = zeroField(*ctx, 90, 70);
   for (auto [dmin, dmax] : {std::pair{1.0, 2.5}, std::pair{0.5, 1.0}, std::pair{2.0, 6.0}}) {
     CAPTURE(dmin);
     SnakeParams sp = SnakeParams::defaults();
@@ -262,9 +265,7 @@ TEST_CASE("resampling keeps the node spacing in [dmin, dmax] while a balloon inf
 
 TEST_CASE("states: a snake that never moves in a zero field stalls; moving ones stay moving") {
   auto ctx = test::sharedContext();
-  Field2D zero(64, 64);
-  cl::Buffer flat(ctx->context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                  zero.data.size() * sizeof(float), zero.data.data());
+  cl::Buffer flat = zeroField(*ctx, 64, 64);
   SnakeParams sp = SnakeParams::defaults();
   sp.alpha = sp.beta = 0;  // nothing moves a snake in a zero field
   ParametricSnake snakes(ctx, 64, 64, sp);
