@@ -36,7 +36,7 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
       if (!spec.initial.empty()) snakes.setInitial(id, spec.initial);
     }
     constexpr int kChunk = 256;  // fold profiler events in chunks
-    for (int done = 0; done < so.iterations && !snakes.allConverged(); done += kChunk) {
+    for (int done = 0; done < so.iterations && !snakes.allStopped(); done += kChunk) {
       snakes.step(std::min(kChunk, so.iterations - done));
       ctx->profiler().endFrame();
     }

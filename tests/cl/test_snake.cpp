@@ -280,7 +280,8 @@ TEST_CASE("states: a snake that never moves in a zero field stalls; moving ones 
   CHECK(!c[0].converged());
   CHECK(c[0].held == 0);
   CHECK(c[0].iterations == sp.window);
-  CHECK(snakes.allConverged());
+  CHECK(snakes.allStopped());
+  CHECK(!snakes.allConverged());  // stalled is not converged
 
   // A balloon keeps moving; the still snake stays converged and keeps its iteration count.
   sp.pressure = 0.3;

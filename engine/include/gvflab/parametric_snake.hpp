@@ -13,14 +13,13 @@
 //             stays Moving.
 //   Converged stopped, and held there by its external force all along: some node is held and
 //             no stretch of the contour between two held nodes is longer than
-//             SnakeParams::holdGap pixels. A
-//             node is held when the unit force sampled kHoldDistance px outside and inside it
-//             along the contour normal points back towards it with a normal component of at
-//             least kHoldLevel on both sides (it sits in a sink line of the force: on or near
-//             an edge).
-//   Stalled   stopped (or never moved) where the force is too weak to hold it: some longer
-//             stretch is not held (a traditional snake far from every edge, or hanging across
-//             the mouth of a concavity where ∇f vanishes).
+//             SnakeParams::holdGap pixels. A node is held when the unit force sampled
+//             kHoldDistance px outside and inside it along the contour normal points back
+//             towards it with a normal component of at least kHoldLevel on both sides (it sits
+//             in a sink line of the force: on or near an edge).
+//   Stalled   stopped (or never moved) where the force is too weak to hold it: no node is held
+//             (a traditional snake far from every edge; a snake shrunk to a point), or a longer
+//             stretch is not (hanging across the mouth of a concavity where ∇f vanishes).
 // Converged and stalled snakes no longer move; an edit, new parameters or restart() makes them
 // move again.
 //
@@ -169,7 +168,7 @@ class ParametricSnake {
 
   // n iterations of every moving snake; every `resample` iterations the nodes are read back
   // and resampled, and snakes whose window is full are checked for convergence. Stops early
-  // when every snake has converged. Throws when setFields was never called.
+  // when no snake moves any more (allStopped). Throws when setFields was never called.
   void step(int n);
 
   std::vector<SnakeContour> contours();  // reads back when the device is ahead
@@ -177,7 +176,8 @@ class ParametricSnake {
   // states' hold test: held when >= kHoldLevel). Throws when setFields was never called.
   std::vector<std::vector<float>> holdStrengths();
   std::size_t size() const { return snakes_.size(); }
-  bool allConverged() const;
+  bool allConverged() const;  // every snake converged
+  bool allStopped() const;    // no snake moves (each converged or stalled)
   std::size_t nodeCount() const;
   int width() const { return width_; }
   int height() const { return height_; }

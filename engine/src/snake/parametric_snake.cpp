@@ -165,9 +165,14 @@ void ParametricSnake::setParams(const SnakeParams& params) {
 }
 
 bool ParametricSnake::allConverged() const {
-  // "Converged" here means done: no snake moves any more (stalled ones neither).
   return std::all_of(snakes_.begin(), snakes_.end(), [](const Snake& s) {
-    return s.state != SnakeState::Moving;
+    return s.state == SnakeState::Converged;
+  });
+}
+
+bool ParametricSnake::allStopped() const {
+  return std::none_of(snakes_.begin(), snakes_.end(), [](const Snake& s) {
+    return s.state == SnakeState::Moving;
   });
 }
 
@@ -379,7 +384,7 @@ void ParametricSnake::step(int n) {
   if (n <= 0 || snakes_.empty()) return;
   if (!haveFields_) throw InputError("The snakes have no force field yet (call setFields).");
   syncLayout();
-  while (n > 0 && !allConverged()) {
+  while (n > 0 && !allStopped()) {
     const int chunk = std::max(1, std::min(n, params_.resample - sinceResample_));
     runIterations(chunk);
     n -= chunk;
