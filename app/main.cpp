@@ -18,7 +18,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
     Options options = parseOptions(args);
-    if (options.session) applySession(loadSession(*options.session), options);
+    if (options.session)
+      applySession(loadSession(*options.session), options,
+                   options.sessionFromInitial ? SessionStart::Initial : SessionStart::Current);
     switch (options.mode) {
       case Mode::Help:
         std::cout << helpText();

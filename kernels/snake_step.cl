@@ -4,7 +4,9 @@
 // circulant matrix gamma I + A as a cyclic convolution with its first row (per node count).
 //
 // Layout: all snakes' nodes in one float2 array; meta[s] = (first node, node count, offset of
-// the circulant row in coef, flags), flags bit 0 = moving, bit 1 = traditional force.
+// the circulant row in coef, flags), flags bit 0 = moving, bit 1 = traditional force;
+// pressure[s] = that snake's balloon weight.
+// snake_hold measures, per node, how firmly the force holds it (the converged/stalled rule).
 // Coordinates: pixel (i, j) covers [i, i+1) x [j, j+1); fields are sampled at pixel centres.
 
 #define SNAKE_MOVING 1
@@ -31,26 +33,49 @@ float2 sample_force(__global const float2* field, float2 p, int width, int heigh
   return (a * (1.0f - fx) + b * fx) * (1.0f - fy) + (c * (1.0f - fx) + d * fx) * fy;
 }
 
-__kernel void snake_rhs(__global const float2* pos, __global float2* rhs,
-                        __global const int* node_snake, __global const int4* meta,
-                        __global const float2* gvf, __global const float2* traditional,
-                        int total, int width, int height, float gamma, float kappa,
-                        float pressure, int unit_force) {
-  int i = get_global_id(0);
-  if (i >= total) return;
-  int4 m = meta[node_snake[i]];
-  if (!(m.w & SNAKE_MOVING)) return;
-  float2 p = pos[i];
-  __global const float2* field = (m.w & SNAKE_TRADITIONAL) ? traditional : gvf;
-  float2 f = sample_force(field, p, width, height, unit_force);
-  // Outward normal of a contour stored with positive shoelace area: (t.y, -t.x) / |t|.
+// Outward unit normal at node i of a contour stored with positive shoelace area:
+// (t.y, -t.x) / |t| with t the chord between its neighbours.
+float2 outward_normal(__global const float2* pos, int i, int4 m) {
   int k = i - m.x;
   float2 prev = pos[m.x + (k == 0 ? m.y - 1 : k - 1)];
   float2 next = pos[m.x + (k == m.y - 1 ? 0 : k + 1)];
   float2 t = next - prev;
   float tl = length(t);
-  float2 n = tl > 0.0f ? (float2)(t.y, -t.x) / tl : (float2)(0.0f, 0.0f);
-  rhs[i] = gamma * p + kappa * f + pressure * n;
+  return tl > 0.0f ? (float2)(t.y, -t.x) / tl : (float2)(0.0f, 0.0f);
+}
+
+__kernel void snake_rhs(__global const float2* pos, __global float2* rhs,
+                        __global const int* node_snake, __global const int4* meta,
+                        __global const float2* gvf, __global const float2* traditional,
+                        int total, int width, int height, float gamma, float kappa,
+                        __global const float* pressure, int unit_force) {
+  int i = get_global_id(0);
+  if (i >= total) return;
+  int s = node_snake[i];
+  int4 m = meta[s];
+  if (!(m.w & SNAKE_MOVING)) return;
+  float2 p = pos[i];
+  __global const float2* field = (m.w & SNAKE_TRADITIONAL) ? traditional : gvf;
+  float2 f = sample_force(field, p, width, height, unit_force);
+  rhs[i] = gamma * p + kappa * f + pressure[s] * outward_normal(pos, i, m);
+}
+
+// How firmly the snake's own unit force holds node i: the unit force sampled `d` px outside
+// and inside along the outward normal n points back at the node with normal components
+// -F(p + d n).n and F(p - d n).n; the smaller of the two (> 0 only when both point back).
+__kernel void snake_hold(__global const float2* pos, __global float* hold,
+                         __global const int* node_snake, __global const int4* meta,
+                         __global const float2* gvf, __global const float2* traditional,
+                         int total, int width, int height, float d) {
+  int i = get_global_id(0);
+  if (i >= total) return;
+  int4 m = meta[node_snake[i]];
+  __global const float2* field = (m.w & SNAKE_TRADITIONAL) ? traditional : gvf;
+  float2 p = pos[i];
+  float2 n = outward_normal(pos, i, m);
+  float outside = -dot(sample_force(field, p + d * n, width, height, 1), n);
+  float inside = dot(sample_force(field, p - d * n, width, height, 1), n);
+  hold[i] = min(outside, inside);
 }
 
 __kernel void snake_solve(__global const float2* rhs, __global const float2* pos,

@@ -9,6 +9,7 @@
 #include "gvflab/error.hpp"
 #include "gvflab/field_storage.hpp"
 #include "gvflab/multigrid_solver.hpp"
+#include "demos/demos.hpp"
 #include "gvflab/phantoms.hpp"
 #include "io/field_file.hpp"
 
@@ -61,7 +62,12 @@ std::string helpText() {
        "                       with --headless it renders offscreen (needs an X server or Xvfb)\n"
        "  --record-panel       viewer: record the whole window with the panels\n"
        "  --stats              viewer: print frame time p50/p95 and iterations/s at exit\n"
+       "  --demo NAME          a built-in lesson (image, parameters, snakes; later flags\n"
+       "                       override it): u-concavity, capture-range, room, real-image,\n"
+       "                       volume, region\n"
        "  --session S.json     open a saved session (image, solver, parameters, snakes)\n"
+       "  --session-start W    current (default): the session's snakes resume from their\n"
+       "                       saved contours; initial: they restart from their starting ones\n"
        "  --colormap NAME      gray, viridis or inferno;  --log-scale: log colour scale\n"
        "  --race               viewer: start in the race view (Euler vs multigrid, same\n"
        "                       OpenCL time per frame)\n\n";
@@ -88,8 +94,9 @@ SolverConfig solverConfig(const Options& o) {
   return c;
 }
 
-Options parseOptions(const std::vector<std::string>& args) {
+Options parseOptions(const std::vector<std::string>& commandLine) {
   Options o;
+  std::vector<std::string> args = commandLine;  // --demo splices its flags in
   o.gvf.mu = findSpec(gvfParamSpecs(), "mu").defaultValue;
   o.gvf.sigma = findSpec(gvfParamSpecs(), "sigma").defaultValue;
   o.phantomSize = static_cast<int>(findSpec(cliParamSpecs(), "phantom-size").defaultValue);
@@ -207,8 +214,19 @@ Options parseOptions(const std::vector<std::string>& args) {
       o.stats = true;
     } else if (a == "--frame-budget") {
       o.frameBudgetMs = parseFlag(findSpec(cliParamSpecs(), flagName), value());
+    } else if (a == "--demo") {
+      if (o.demo) throw ParameterError("Only one --demo can be given.");
+      const Demo& demo = findDemo(value());
+      o.demo = demo.name;
+      const auto extra = demoArgs(demo);
+      args.insert(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, extra.begin(), extra.end());
     } else if (a == "--session") {
       o.session = value();
+    } else if (a == "--session-start") {
+      const std::string v = value();
+      if (v != "current" && v != "initial")
+        throw ParameterError("--session-start must be 'current' or 'initial', not '" + v + "'.");
+      o.sessionFromInitial = v == "initial";
     } else if (a == "--colormap") {
       o.colormap = value();
       if (*o.colormap != "gray" && *o.colormap != "viridis" && *o.colormap != "inferno")

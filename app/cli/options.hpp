@@ -51,7 +51,9 @@ struct Options {
   bool recordPanel = false;  // viewer: record the whole window, not just the view
   bool stats = false;        // print frame time p50/p95 and iterations/s at exit
   double frameBudgetMs = 0;  // > 0: steps per frame fit this budget (default 16 ms)
+  std::optional<std::string> demo;     // --demo NAME (its flags are parsed in its place)
   std::optional<std::string> session;  // a saved session (.json) to open at start-up
+  bool sessionFromInitial = false;     // --session-start initial: snakes from their starts
   std::optional<std::string> colormap;  // gray | viridis | inferno
   bool logScale = false;
 };

@@ -13,7 +13,7 @@ namespace {
 
 const char* kSpecForms =
     "use circle:CX,CY,R or polygon:X1,Y1,X2,Y2,X3,Y3,... (pixels, origin at the top-left "
-    "corner)";
+    "corner), optionally followed by @gvf or @traditional";
 
 std::vector<double> parseNumbers(const std::string& spec, const std::string& list) {
   std::vector<double> out;
@@ -47,13 +47,23 @@ SnakeOptions::SnakeOptions() {
 }
 
 SnakeSpec parseSnakeSpec(const std::string& text) {
-  const std::size_t colon = text.find(':');
-  const std::string kind = text.substr(0, colon);
-  if (colon == std::string::npos || (kind != "circle" && kind != "polygon"))
-    throw ParameterError("--snake '" + text + "' is not a snake; " + kSpecForms + ".");
-  const auto v = parseNumbers(text, text.substr(colon + 1));
   SnakeSpec s;
   s.text = text;
+  const std::size_t at = text.find('@');
+  if (at != std::string::npos) {
+    try {
+      s.force = parseForce(text.substr(at + 1));
+    } catch (const ParameterError&) {
+      throw ParameterError("--snake '" + text + "': the force after '@' must be gvf or " +
+                           "traditional, not '" + text.substr(at + 1) + "'.");
+    }
+  }
+  const std::string shape = text.substr(0, at);
+  const std::size_t colon = shape.find(':');
+  const std::string kind = shape.substr(0, colon);
+  if (colon == std::string::npos || (kind != "circle" && kind != "polygon"))
+    throw ParameterError("--snake '" + text + "' is not a snake; " + kSpecForms + ".");
+  const auto v = parseNumbers(text, shape.substr(colon + 1));
   if (kind == "circle") {
     if (v.size() != 3)
       throw ParameterError("--snake '" + text + "': a circle needs exactly CX,CY,R.");
@@ -109,6 +119,7 @@ bool parseSnakeOption(const std::string& flag, const std::function<std::string()
       else if (key == "snake-tolerance") p.tolerance = v;
       else if (key == "snake-window") p.window = static_cast<int>(v);
       else if (key == "snake-resample") p.resample = static_cast<int>(v);
+      else if (key == "snake-hold-gap") p.holdGap = v;
       else if (key == "snake-normalize") p.normalize = v != 0;
       else if (key == "snake-iterations") o.iterations = static_cast<int>(v);
       else if (key == "snake-frame-iterations") o.frameIterations = static_cast<int>(v);
@@ -128,13 +139,18 @@ void finishSnakeOptions(SnakeOptions& o, bool otherContours) {
 std::string snakeHelpText() {
   std::ostringstream h;
   h << "Snakes (parametric GVF snakes, Xu & Prince 1998) and the capture-range map:\n"
-       "  --snake circle:CX,CY,R | polygon:X1,Y1,X2,Y2,...   a closed snake (repeatable);\n"
-       "                       pixels, x right, y down, origin at the image's top-left corner\n"
-       "  --snake-force F      gvf (default) or traditional (grad of the edge map)\n"
+       "  --snake circle:CX,CY,R | polygon:X1,Y1,X2,Y2,...[@FORCE]   a closed snake\n"
+       "                       (repeatable); pixels, x right, y down, origin at the image's\n"
+       "                       top-left corner; @gvf or @traditional: this snake's force\n"
+       "  --snake-force F      force of snakes without @: gvf (default) or traditional\n"
+       "                       (grad of the edge map)\n"
        "  --save-contours F    write the snakes, in the format of F's extension: .json\n"
-       "                       {\"contours\": [{\"points\": [[x, y], ...], \"iterations\": N,\n"
-       "                       \"converged\": true|false}, ...]}; .geojson (FeatureCollection of\n"
-       "                       Polygons, properties force, state, iterations); .csv; .svg\n"
+       "                       {\"contours\": [{\"points\": [[x, y], ...], \"initial_points\":\n"
+       "                       [...], \"force\": \"gvf\", \"state\": \"moving\"|\"converged\"|\n"
+       "                       \"stalled\", \"iterations\": N, \"converged\": true|false}, ...]};\n"
+       "                       .geojson (FeatureCollection of Polygons, properties force,\n"
+       "                       state, iterations); .csv; .svg. stalled: stopped where the\n"
+       "                       force is too weak to hold it (see --snake-hold-gap)\n"
        "  --capture-map M.png  steps from each pixel to an edge along the unit force of\n"
        "                       --snake-force (white: edge, yellow: near, blue: far, black: never)\n";
   for (const auto* specs : {&snakeParamSpecs(), &captureParamSpecs()})

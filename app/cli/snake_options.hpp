@@ -1,6 +1,6 @@
 #pragma once
 // The snake and capture-range flags of the CLI (headless, and the viewer's start-up snakes):
-//   --snake circle:CX,CY,R | polygon:X1,Y1,X2,Y2,...   (repeatable)
+//   --snake circle:CX,CY,R | polygon:X1,Y1,X2,Y2,...  [@gvf | @traditional]   (repeatable)
 //   --snake-force gvf|traditional, the snakeParamSpecs() and captureParamSpecs() flags
 //   (--alpha, --beta, --gamma, --kappa, --pressure, --dmin, --dmax, --snake-iterations, ...),
 //   --save-contours FILE(.json|.geojson|.csv|.svg), --capture-map MAP.png.
@@ -20,7 +20,11 @@ struct SnakeSpec {
   std::string text;                // as given, for messages
   std::vector<glm::vec2> polygon;  // polygon nodes; empty for a circle
   double cx = 0, cy = 0, radius = 0;
+  std::optional<SnakeForce> force;  // from "@FORCE"; none: --snake-force
+  std::optional<double> pressure;   // its own (sessions); none: --pressure
+  std::vector<glm::vec2> initial;   // starting contour when it is not `points` (sessions)
   bool isCircle() const { return polygon.empty(); }
+  SnakeForce forceOr(SnakeForce fallback) const { return force.value_or(fallback); }
   // The start contour; circles get nodes (dmin + dmax) / 2 apart.
   std::vector<glm::vec2> points(const SnakeParams& params) const;
 };
@@ -39,7 +43,8 @@ struct SnakeOptions {
   bool any() const { return !snakes.empty() || captureMap.has_value(); }
 };
 
-// Parses "circle:CX,CY,R" or "polygon:X1,Y1,X2,Y2,..." (at least 3 points). Throws
+// Parses "circle:CX,CY,R" or "polygon:X1,Y1,X2,Y2,..." (at least 3 points), optionally
+// followed by "@gvf" or "@traditional" (this snake's force). Throws
 // ParameterError with a sentence that shows the expected form.
 SnakeSpec parseSnakeSpec(const std::string& text);
 

@@ -31,15 +31,19 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
   if (!so.snakes.empty()) {
     ParametricSnake snakes(ctx, solver.width(), solver.height(), so.params);
     snakes.setFields(gvf, traditional);
-    for (const auto& spec : so.snakes) snakes.add(spec.points(so.params), so.force);
+    for (const auto& spec : so.snakes) {
+      const int id = snakes.add(spec.points(so.params), spec.forceOr(so.force), spec.pressure);
+      if (!spec.initial.empty()) snakes.setInitial(id, spec.initial);
+    }
     constexpr int kChunk = 256;  // fold profiler events in chunks
-    for (int done = 0; done < so.iterations && !snakes.allConverged(); done += kChunk) {
+    for (int done = 0; done < so.iterations && !snakes.allStopped(); done += kChunk) {
       snakes.step(std::min(kChunk, so.iterations - done));
       ctx->profiler().endFrame();
     }
     const auto contours = snakes.contours();
     std::vector<ContourRecord> records;
-    int converged = 0;
+    int converged = 0, stalled = 0;
+    bool mixed = false;
     report["snake_force"] = forceName(so.force);
     report["snake_opencl_ms"] = ctx->profiler().totalMs("snake_");
     auto& list = report["snakes"] = nlohmann::ordered_json::array();
@@ -47,20 +51,31 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
       const auto& c = contours[i];
       ContourRecord r;
       for (const auto& p : c.points) r.points.push_back({p.x, p.y});
+      r.initialPoints.emplace();
+      for (const auto& p : c.initial) r.initialPoints->push_back({p.x, p.y});
+      r.force = forceName(c.force);
+      r.state = snakeStateName(c.state);
       r.iterations = c.iterations;
       r.converged = c.converged();
-      r.force = forceName(c.force);
       records.push_back(std::move(r));
       converged += c.converged();
+      stalled += c.state == SnakeState::Stalled;
+      mixed = mixed || c.force != contours[0].force;
       list.push_back({{"nodes", c.points.size()},
+                      {"force", forceName(c.force)},
+                      {"state", snakeStateName(c.state)},
+                      {"held", c.held},
+                      {"hold_gap", c.holdGap},
                       {"iterations", c.iterations},
                       {"converged", c.converged()},
                       {"area", signedArea2(c.points) / 2}});
     }
     if (so.saveContours)
       writeContours(*so.saveContours, records, solver.width(), solver.height());
-    console << "snakes: " << contours.size() << " (" << forceName(so.force) << "), " << converged
-            << " converged";
+    console << "snakes: " << contours.size() << " ("
+            << (mixed ? "gvf and traditional" : forceName(contours[0].force)) << "), "
+            << converged << " converged, " << stalled << " stalled, "
+            << contours.size() - converged - stalled << " moving";
   }
 
   // Capture areas for both forces: the number the viewer shows side by side.

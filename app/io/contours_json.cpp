@@ -6,8 +6,8 @@
 #include "gvflab/io.hpp"
 
 namespace gvflab::app {
-
-const char* contourState(const ContourRecord& record) {
+std::string contourState(const ContourRecord& record) {
+  if (record.state) return *record.state;
   return record.converged ? "converged" : "moving";
 }
 
@@ -29,6 +29,11 @@ std::string contoursJson(const std::vector<ContourRecord>& contours) {
   for (const auto& r : contours) {
     nlohmann::ordered_json c;
     c["points"] = floatPrecision(r.points);
+    if (r.initialPoints) c["initial_points"] = floatPrecision(*r.initialPoints);
+    if (r.state) {  // parametric snakes: their force and honest state
+      c["force"] = r.force;
+      c["state"] = *r.state;
+    }
     c["iterations"] = r.iterations;
     c["converged"] = r.converged;
     c.update(r.extra);

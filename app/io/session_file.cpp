@@ -24,6 +24,30 @@ double number(const QJsonObject& o, const char* key, double fallback) {
   return v.toDouble();
 }
 
+QJsonArray pointsJson(const SavedSnake::Points& points) {
+  QJsonArray out;
+  for (const auto& p : points) out.append(QJsonArray{p[0], p[1]});
+  return out;
+}
+
+SavedSnake::Points pointsFromJson(const QJsonValue& value) {
+  SavedSnake::Points out;
+  for (const QJsonValue& p : value.toArray()) {
+    const QJsonArray xy = p.toArray();
+    if (xy.size() != 2 || !xy[0].isDouble() || !xy[1].isDouble())
+      throw InputError("Session: snake points must be [x, y] pairs.");
+    out.push_back({static_cast<float>(xy[0].toDouble()), static_cast<float>(xy[1].toDouble())});
+  }
+  if (out.size() < 3) throw InputError("Session: a snake needs at least 3 points.");
+  return out;
+}
+
+std::vector<glm::vec2> toVec2(const SavedSnake::Points& points) {
+  std::vector<glm::vec2> out;
+  for (const auto& p : points) out.push_back({p[0], p[1]});
+  return out;
+}
+
 double checked(const std::vector<ParamSpec>& specs, const std::string& key, double v) {
   try {
     validate(findSpec(specs, key), v);
@@ -69,9 +93,9 @@ std::string sessionToJson(const SessionFile& s) {
   for (const auto& sn : s.snakes) {
     QJsonObject o;
     o["force"] = forceName(sn.force);
-    QJsonArray pts;
-    for (const auto& p : sn.points) pts.append(QJsonArray{p[0], p[1]});
-    o["points"] = pts;
+    if (sn.pressure) o["pressure"] = *sn.pressure;
+    o["points"] = pointsJson(sn.points);
+    o["initial_points"] = pointsJson(sn.initial.empty() ? sn.points : sn.initial);
     snakes.append(o);
   }
   root["snakes"] = snakes;
@@ -148,13 +172,11 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
     } catch (const ParameterError& e) {
       throw InputError(std::string("Session: ") + e.what());
     }
-    for (const QJsonValue& p : o.value("points").toArray()) {
-      const QJsonArray xy = p.toArray();
-      if (xy.size() != 2 || !xy[0].isDouble() || !xy[1].isDouble())
-        throw InputError("Session: snake points must be [x, y] pairs.");
-      sn.points.push_back({static_cast<float>(xy[0].toDouble()), static_cast<float>(xy[1].toDouble())});
-    }
-    if (sn.points.size() < 3) throw InputError("Session: a snake needs at least 3 points.");
+    if (o.contains("pressure"))
+      sn.pressure = checked(snakeParamSpecs(), "pressure", number(o, "pressure", 0));
+    sn.points = pointsFromJson(o.value("points"));
+    sn.initial = o.contains("initial_points") ? pointsFromJson(o.value("initial_points"))
+                                              : sn.points;
     s.snakes.push_back(std::move(sn));
   }
   const QJsonObject display = root.value("display").toObject();
@@ -181,7 +203,7 @@ SessionFile loadSession(const std::filesystem::path& path) {
   }
 }
 
-void applySession(const SessionFile& s, Options& o) {
+void applySession(const SessionFile& s, Options& o, SessionStart from) {
   o.image = s.image;
   o.phantom = s.phantom;
   o.phantomSize = s.phantomSize;
@@ -194,9 +216,12 @@ void applySession(const SessionFile& s, Options& o) {
   for (const auto& sn : s.snakes) {
     SnakeSpec spec;
     spec.text = "session snake";
-    for (const auto& p : sn.points) spec.polygon.push_back({p[0], p[1]});
+    const auto& start = sn.initial.empty() ? sn.points : sn.initial;
+    spec.polygon = toVec2(from == SessionStart::Initial ? start : sn.points);
+    spec.initial = toVec2(start);
+    spec.force = sn.force;
+    spec.pressure = sn.pressure;
     o.snakes.snakes.push_back(std::move(spec));
-    o.snakes.force = sn.force;
   }
   o.colormap = s.colormap;
   o.logScale = s.logScale;

@@ -15,9 +15,17 @@
 namespace gvflab::app {
 
 struct SavedSnake {
+  using Points = std::vector<std::array<float, 2>>;
   SnakeForce force = SnakeForce::Gvf;
-  std::vector<std::array<float, 2>> points;  // image pixels, corner origin
+  Points points;                   // current contour; image pixels, corner origin
+  Points initial;                  // starting contour (older files and empty: = points)
+  std::optional<double> pressure;  // its own; none: the session's snake pressure
 };
+
+// Where a loaded session's snakes start: from their saved current contours (resuming, the
+// default) or from their starting contours (replaying a demo). Either way each snake keeps its
+// starting contour for a later restart.
+enum class SessionStart { Current, Initial };
 
 struct SessionFile {
   std::optional<std::string> image;  // absolute path
@@ -41,7 +49,9 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
 void saveSession(const std::filesystem::path& path, const SessionFile& session);
 SessionFile loadSession(const std::filesystem::path& path);
 
-// What the command line would say for this session (image or phantom, parameters, snakes).
-void applySession(const SessionFile& session, Options& options);
+// What the command line would say for this session (image or phantom, parameters, snakes
+// starting as `from` says).
+void applySession(const SessionFile& session, Options& options,
+                  SessionStart from = SessionStart::Current);
 
 }  // namespace gvflab::app

@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <numbers>
+#include <optional>
+#include <string>
 
 #include <glm/geometric.hpp>
 
@@ -48,6 +50,13 @@ std::vector<glm::vec2> wobble(double cx, double cy, int n, double phase) {
     p[i] = {static_cast<float>(cx + rr * std::cos(a)), static_cast<float>(cy + rr * std::sin(a))};
   }
   return p;
+}
+
+// A float2 field of zeros: no external force anywhere.
+cl::Buffer zeroField(ComputeContext& ctx, int width, int height) {
+  Field2D zero(width, height);
+  return cl::Buffer(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                    zero.data.size() * sizeof(float), zero.data.data());
 }
 
 double maxDiff(const std::vector<glm::vec2>& a, const std::vector<glm::dvec2>& b) {
@@ -109,11 +118,120 @@ TEST_CASE("one batch of snakes matches the double reference step by step") {
   }
 }
 
+TEST_CASE("per-snake force and pressure in one batch match the double reference") {
+  auto ctx = test::sharedContext();
+  Fields f = makeFields(test::randomImage(97, 89, 777), 30);
+  const reference::Field gvf = test::toRef(f.gvf), trad = test::toRef(f.traditional);
+  SnakeParams sp = SnakeParams::defaults();
+  sp.pressure = 0.15;  // the snakes without their own pressure feel this one
+  ParametricSnake snakes(ctx, 97, 89, sp);
+  snakes.setFields(f.solver->field(), f.input.v0);
+  struct Case {
+    int nodes;
+    SnakeForce force;
+    std::optional<double> pressure;
+    float cx, cy;
+  };
+  // Node counts around the 64-wide work-groups; every force with and without own pressure.
+  const Case cases[] = {{11, SnakeForce::Gvf, -0.4, 25, 25},
+                        {63, SnakeForce::Traditional, std::nullopt, 60, 30},
+                        {66, SnakeForce::Gvf, std::nullopt, 30, 62},
+                        {29, SnakeForce::Traditional, 0.7, 70, 65}};
+  std::vector<std::vector<glm::dvec2>> ref;
+  for (const Case& c : cases) {
+    auto pts = wobble(c.cx, c.cy, c.nodes, c.nodes);
+    snakes.add(pts, c.force, c.pressure);
+    ref.emplace_back(pts.begin(), pts.end());
+  }
+  auto start = snakes.contours();
+  for (std::size_t k = 0; k < 4; ++k) {
+    CHECK(start[k].pressure == doctest::Approx(cases[k].pressure.value_or(sp.pressure)));
+    CHECK(start[k].force == cases[k].force);
+  }
+  for (int step = 1; step <= 4; ++step) {
+    snakes.step(1);
+    auto got = snakes.contours();
+    for (std::size_t k = 0; k < 4; ++k) {
+      CAPTURE(k);
+      reference::SnakeStepParams rp{sp.alpha, sp.beta, sp.gamma, sp.kappa,
+                                    cases[k].pressure.value_or(sp.pressure), sp.normalize};
+      ref[k] = reference::snakeStep(ref[k], cases[k].force == SnakeForce::Gvf ? gvf : trad, rp);
+      CHECK(maxDiff(got[k].points, ref[k]) < (step == 1 ? 2e-3 : 1e-2));
+    }
+  }
+  // The hold test on the device against its double reference (tolerance 1e-4: unit forces
+  // in float32, bilinear weights ~1e-6 apart).
+  const auto hold = snakes.holdStrengths();
+  const auto now = snakes.contours();
+  REQUIRE(hold.size() == 4);
+  double worst = 0;
+  int held = 0;
+  for (std::size_t k = 0; k < 4; ++k) {
+    std::vector<glm::dvec2> x(now[k].points.begin(), now[k].points.end());
+    const auto want = reference::holdStrengths(
+        x, cases[k].force == SnakeForce::Gvf ? gvf : trad, kHoldDistance);
+    REQUIRE(hold[k].size() == want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      worst = std::max(worst, std::abs(hold[k][i] - want[i]));
+      held += want[i] >= kHoldLevel;
+    }
+  }
+  MESSAGE("hold strength: worst difference " << worst << ", " << held << " nodes held");
+  CHECK(worst < 1e-4);
+  // An own pressure outside the pressure's range is refused.
+  CHECK_THROWS_AS(snakes.add(wobble(50, 50, 20, 0), SnakeForce::Gvf, 9.0), ParameterError);
+  CHECK_THROWS_AS(snakes.setPressure(now[0].id, -9.0), ParameterError);
+}
+
+TEST_CASE("restart returns every snake to its starting contour") {
+  auto ctx = test::sharedContext();
+  cl::Buffer flat = zeroField(*ctx, 80, 80);
+  SnakeParams sp = SnakeParams::defaults();
+  sp.pressure = 0.5;
+  ParametricSnake snakes(ctx, 80, 80, sp);
+  snakes.setFields(flat, flat);
+  const int a = snakes.add(circleContour(40, 40, 6, 1.5));
+  snakes.add(circleContour(20, 20, 5, 1.5), SnakeForce::Traditional, -0.2);
+  const auto start = snakes.contours();
+  CHECK(start[0].initial == start[0].points);
+  snakes.step(40);
+  auto moved = snakes.contours();
+  CHECK(signedArea2(moved[0].points) > 1.5 * signedArea2(start[0].points));
+  CHECK(moved[0].initial == start[0].points);  // the start is kept while it moves
+  snakes.restart();
+  auto again = snakes.contours();
+  for (std::size_t k = 0; k < 2; ++k) {
+    CHECK(again[k].points == start[k].points);
+    CHECK(again[k].iterations == 0);
+    CHECK(again[k].state == SnakeState::Moving);
+    CHECK(again[k].force == start[k].force);
+  }
+  // setInitial changes only the start; a hand edit makes the edit the start.
+  snakes.setInitial(a, circleContour(50, 50, 8, 1.5));
+  CHECK(snakes.contours()[0].points == start[0].points);
+  CHECK(snakes.contours()[0].initial != start[0].points);
+  snakes.setPoints(a, circleContour(30, 30, 7, 1.5));
+  CHECK(snakes.contours()[0].initial == snakes.contours()[0].points);
+}
+
+TEST_CASE("state names") {
+  CHECK(std::string(snakeStateName(SnakeState::Moving)) == "moving");
+  CHECK(std::string(snakeStateName(SnakeState::Converged)) == "converged");
+  CHECK(std::string(snakeStateName(SnakeState::Stalled)) == "stalled");
+}
+
+TEST_CASE("the longest stretch without hold runs from held node to held node") {
+  const std::vector<glm::vec2> square = {{0, 0}, {10, 0}, {10, 10}, {0, 10}};
+  CHECK(longestUnheldStretch(square, {true, true, true, true}) == 0);
+  CHECK(longestUnheldStretch(square, {false, false, false, false}) == 40);
+  CHECK(longestUnheldStretch(square, {true, false, true, true}) == 20);
+  CHECK(longestUnheldStretch(square, {false, false, true, true}) == 30);  // wraps around
+  CHECK(longestUnheldStretch(square, {true, false, true, false}) == 20);
+}
+
 TEST_CASE("resampling keeps the node spacing in [dmin, dmax] while a balloon inflates") {
   auto ctx = test::sharedContext();
-  Field2D zero(90, 70);
-  cl::Buffer flat(ctx->context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                  zero.data.size() * sizeof(float), zero.data.data());
+  cl::Buffer flat = zeroField(*ctx, 90, 70);
   for (auto [dmin, dmax] : {std::pair{1.0, 2.5}, std::pair{0.5, 1.0}, std::pair{2.0, 6.0}}) {
     CAPTURE(dmin);
     SnakeParams sp = SnakeParams::defaults();
@@ -145,34 +263,36 @@ TEST_CASE("resampling keeps the node spacing in [dmin, dmax] while a balloon inf
   }
 }
 
-TEST_CASE("convergence: still snakes converge after one window, moving ones do not") {
+TEST_CASE("states: a snake that never moves in a zero field stalls; moving ones stay moving") {
   auto ctx = test::sharedContext();
-  Field2D zero(64, 64);
-  cl::Buffer flat(ctx->context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                  zero.data.size() * sizeof(float), zero.data.data());
+  cl::Buffer flat = zeroField(*ctx, 64, 64);
   SnakeParams sp = SnakeParams::defaults();
   sp.alpha = sp.beta = 0;  // nothing moves a snake in a zero field
   ParametricSnake snakes(ctx, 64, 64, sp);
   snakes.setFields(flat, flat);
   const int still = snakes.add(circleContour(32, 32, 10, 1.5));
   snakes.step(sp.window - sp.resample);
-  CHECK(!snakes.contours()[0].converged());
-  snakes.step(500);  // stops early once every snake has converged
+  CHECK(snakes.contours()[0].state == SnakeState::Moving);
+  snakes.step(500);  // stops early once no snake moves
   auto c = snakes.contours();
-  CHECK(c[0].converged());
+  // Stopped, but nothing holds it: stalled, never "converged".
+  CHECK(c[0].state == SnakeState::Stalled);
+  CHECK(!c[0].converged());
+  CHECK(c[0].held == 0);
   CHECK(c[0].iterations == sp.window);
-  CHECK(snakes.allConverged());
+  CHECK(snakes.allStopped());
+  CHECK(!snakes.allConverged());  // stalled is not converged
 
   // A balloon keeps moving; the still snake stays converged and keeps its iteration count.
   sp.pressure = 0.3;
   snakes.setParams(sp);  // new parameters: every snake moves again...
-  CHECK(!snakes.contours()[0].converged());
+  CHECK(snakes.contours()[0].state == SnakeState::Moving);
   snakes.remove(still);
   snakes.add(circleContour(32, 32, 5, 1.5));
   snakes.step(100);
   c = snakes.contours();
   REQUIRE(c.size() == 1);
-  CHECK(!c[0].converged());
+  CHECK(c[0].state == SnakeState::Moving);
   CHECK(c[0].iterations == 100);
   // A hand edit replaces the nodes.
   snakes.setPoints(c[0].id, circleContour(20, 20, 6, 1.5));

@@ -107,6 +107,76 @@ math(EXPR atrad3 "${atrad} * 3")
 if(NOT nsn EQUAL 2 OR NOT agvf GREATER atrad3)
   message(FATAL_ERROR "implausible snake report: ${report}")
 endif()
+# Honest states and per-snake forces. The issue's command: a traditional circle far from the U
+# never moves and must say "stalled" after its first window, not converged.
+run_gvflab(TRUE --headless --phantom u --snake circle:128,128,110 --snake-force traditional
+           --save-contours ${WORK}/st.json --report ${WORK}/st_r.json)
+file(READ ${WORK}/st.json contours)
+foreach(key force state initial_points points iterations converged)
+  string(JSON v ERROR_VARIABLE jerr GET "${contours}" contours 0 ${key})
+  if(jerr)
+    message(FATAL_ERROR "the contour lacks ${key}: ${contours}")
+  endif()
+  set(c_${key} "${v}")
+endforeach()
+string(JSON ni LENGTH "${contours}" contours 0 initial_points)
+if(NOT c_force STREQUAL "traditional" OR NOT c_state STREQUAL "stalled"
+   OR NOT c_converged STREQUAL "OFF" OR NOT c_iterations EQUAL 100 OR ni LESS 100)
+  message(FATAL_ERROR "the far traditional snake should be stalled after one window: "
+                      "${c_force} ${c_state} ${c_converged} ${c_iterations} it, ${ni} start nodes")
+endif()
+if(NOT last_out MATCHES "0 converged, 1 stalled, 0 moving")
+  message(FATAL_ERROR "console line: ${last_out}")
+endif()
+file(READ ${WORK}/st_r.json report)
+string(JSON s0 GET "${report}" snakes 0 state)
+if(NOT s0 STREQUAL "stalled")
+  message(FATAL_ERROR "report's snake state: ${report}")
+endif()
+# @gvf overrides --snake-force for that snake only; this GVF circle converges in the notch.
+run_gvflab(TRUE --headless --phantom u --phantom-size 96 --iterations 900 --snake-force traditional
+           --snake circle:48,48,43@gvf --snake circle:48,48,20 --snake-iterations 2500
+           --save-contours ${WORK}/st2.json)
+file(READ ${WORK}/st2.json contours)
+string(JSON f0 GET "${contours}" contours 0 force)
+string(JSON s0 GET "${contours}" contours 0 state)
+string(JSON c0 GET "${contours}" contours 0 converged)
+string(JSON f1 GET "${contours}" contours 1 force)
+if(NOT f0 STREQUAL "gvf" OR NOT s0 STREQUAL "converged" OR NOT c0 STREQUAL "ON"
+   OR NOT f1 STREQUAL "traditional")
+  message(FATAL_ERROR "@gvf twin: ${f0} ${s0} ${c0}, second snake ${f1}")
+endif()
+run_gvflab(FALSE --headless --phantom u --snake circle:48,48,10@balloon)
+if(NOT last_err MATCHES "gvf or traditional")
+  message(FATAL_ERROR "bad @FORCE: ${last_err}")
+endif()
+
+# Demos: each runs headless (short runs: later flags override the demo's), u-concavity with its
+# two twins from one contour.
+run_gvflab(TRUE --headless --demo u-concavity --iterations 300
+           --snake-iterations 200 --save-contours ${WORK}/demo_u.json)
+file(READ ${WORK}/demo_u.json contours)
+string(JSON n LENGTH "${contours}" contours)
+string(JSON f0 GET "${contours}" contours 0 force)
+string(JSON f1 GET "${contours}" contours 1 force)
+string(JSON i0 GET "${contours}" contours 0 initial_points)
+string(JSON i1 GET "${contours}" contours 1 initial_points)
+if(NOT n EQUAL 2 OR NOT f0 STREQUAL "gvf" OR NOT f1 STREQUAL "traditional"
+   OR NOT i0 STREQUAL i1)
+  message(FATAL_ERROR "u-concavity demo contours: ${contours}")
+endif()
+foreach(demo capture-range room real-image volume)
+  run_gvflab(TRUE --headless --demo ${demo} --iterations 20 --snake-iterations 20)
+  if(NOT last_out MATCHES "iterations")
+    message(FATAL_ERROR "--demo ${demo} printed: ${last_out}")
+  endif()
+endforeach()
+run_gvflab(TRUE --headless --demo region --phantom-size 128 --save-contours ${WORK}/dr.json)
+run_gvflab(FALSE --headless --demo teapot)
+if(NOT last_err MATCHES "u-concavity")
+  message(FATAL_ERROR "unknown demo: ${last_err}")
+endif()
+
 run_gvflab(FALSE --headless --phantom u --snake circle:48,48 --save-contours ${WORK}/bad.json)
 if(NOT last_err MATCHES "circle needs")
   message(FATAL_ERROR "bad snake spec: ${last_err}")

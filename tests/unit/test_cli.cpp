@@ -1,10 +1,15 @@
 // Command-line parsing: every bad input is one clear ParameterError.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli/cli_params.hpp"
 #include "cli/options.hpp"
+#include "demos/demos.hpp"
+#include "io/contours_json.hpp"
+#include "io/session_file.hpp"
 #include "gvflab/error.hpp"
 
 using namespace gvflab;
@@ -104,6 +109,114 @@ TEST_CASE("bad snake specifications give a clear error") {
                        doctest::Contains("twice dmin"), ParameterError);
   CHECK_THROWS_WITH_AS(parseOptions({"--save-contours", "c.json"}),
                        doctest::Contains("needs at least one --snake"), ParameterError);
+}
+
+TEST_CASE("--snake SPEC@FORCE sets that snake's force; without @ the --snake-force default") {
+  Options o = parseOptions({"--snake", "circle:275,170,100@traditional", "--snake",
+                            "polygon:10,10,30,10,20,25@gvf", "--snake", "circle:50,50,20",
+                            "--snake-force", "traditional"});
+  REQUIRE(o.snakes.snakes.size() == 3);
+  CHECK(o.snakes.snakes[0].radius == 100);
+  CHECK(o.snakes.snakes[0].forceOr(SnakeForce::Gvf) == SnakeForce::Traditional);
+  CHECK(o.snakes.snakes[1].polygon.size() == 3);
+  CHECK(o.snakes.snakes[1].forceOr(o.snakes.force) == SnakeForce::Gvf);
+  CHECK(!o.snakes.snakes[2].force);
+  CHECK(o.snakes.snakes[2].forceOr(o.snakes.force) == SnakeForce::Traditional);
+  for (const char* bad : {"circle:1,2,3@balloon", "circle:1,2,3@", "@gvf", "circle:1,2@gvf"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_WITH_AS(parseOptions({"--snake", bad}), doctest::Contains("--snake"),
+                         ParameterError);
+  }
+  CHECK_THROWS_WITH_AS(parseOptions({"--snake", "circle:1,2,3@balloon"}),
+                       doctest::Contains("gvf or traditional"), ParameterError);
+  CHECK(helpText().find("@traditional") != std::string::npos);
+  CHECK(parseOptions({"--snake-hold-gap", "12"}).snakes.params.holdGap == 12);
+  CHECK_THROWS_AS(parseOptions({"--snake-hold-gap", "-1"}), ParameterError);
+}
+
+TEST_CASE("--demo NAME stands for its flags; later flags override them") {
+  REQUIRE(demos().size() == 6);
+  for (const auto& d : demos()) {
+    CAPTURE(d.name);
+    Options o = parseOptions({"--headless", "--demo", d.name});
+    CHECK(*o.demo == d.name);
+    CHECK((o.image || o.phantom));
+    CHECK(!d.explanation[0].empty());
+    CHECK(!d.explanation[1].empty());
+    if (o.image) CHECK(std::filesystem::exists(*o.image));  // the shipped asset is there
+  }
+  Options u = parseOptions({"--headless", "--demo", "u-concavity", "--iterations", "40"});
+  CHECK(*u.phantom == "u");
+  CHECK(u.iterations == 40);  // overrides the demo's 1500
+  REQUIRE(u.snakes.snakes.size() == 2);
+  CHECK(u.snakes.snakes[0].polygon == u.snakes.snakes[1].polygon);  // twins from one contour
+  CHECK(u.snakes.snakes[0].forceOr(SnakeForce::Traditional) == SnakeForce::Gvf);
+  CHECK(u.snakes.snakes[1].forceOr(SnakeForce::Gvf) == SnakeForce::Traditional);
+  CHECK(parseOptions({"--demo", "capture-range"}).snakes.snakes.size() == 18);
+  CHECK(parseOptions({"--demo", "region"}).regionSnake);
+  CHECK_THROWS_WITH_AS(parseOptions({"--demo", "teapot"}), doctest::Contains("u-concavity"),
+                       ParameterError);
+  CHECK_THROWS_AS(parseOptions({"--demo", "room", "--demo", "u-concavity"}), ParameterError);
+  CHECK(helpText().find("--demo NAME") != std::string::npos);
+}
+
+TEST_CASE("sessions keep starting and current contours and restart from either") {
+  SessionFile f;
+  f.phantom = "u";
+  SavedSnake a;
+  a.force = SnakeForce::Traditional;
+  a.pressure = 0.25;
+  a.points = {{10, 10}, {30, 10}, {20, 25}};
+  a.initial = {{5, 5}, {40, 5}, {20, 35}, {4, 30}};
+  SavedSnake b;
+  b.points = {{50, 50}, {70, 50}, {60, 65}};
+  b.initial = b.points;
+  f.snakes = {a, b};
+  const SessionFile back = sessionFromJson(sessionToJson(f));
+  REQUIRE(back.snakes.size() == 2);
+  CHECK(back.snakes[0].points == a.points);
+  CHECK(back.snakes[0].initial == a.initial);
+  CHECK(back.snakes[0].force == SnakeForce::Traditional);
+  CHECK(*back.snakes[0].pressure == 0.25);
+  CHECK(!back.snakes[1].pressure);
+
+  Options current, initial;
+  applySession(back, current);
+  applySession(back, initial, SessionStart::Initial);
+  REQUIRE(current.snakes.snakes.size() == 2);
+  CHECK(current.snakes.snakes[0].polygon.size() == 3);   // resumes from the current contour
+  CHECK(initial.snakes.snakes[0].polygon.size() == 4);   // replays from the start
+  CHECK(current.snakes.snakes[0].initial.size() == 4);   // and keeps the start either way
+  CHECK(current.snakes.snakes[0].forceOr(SnakeForce::Gvf) == SnakeForce::Traditional);
+  CHECK(current.snakes.snakes[1].forceOr(SnakeForce::Traditional) == SnakeForce::Gvf);
+  CHECK(*current.snakes.snakes[0].pressure == 0.25);
+
+  // Sessions written before starting contours were saved start from their points.
+  const std::string old = R"({"gvflab_session": 1, "phantom": "u",
+      "snakes": [{"force": "gvf", "points": [[1, 1], [9, 1], [5, 8]]}]})";
+  const SessionFile o = sessionFromJson(old);
+  CHECK(o.snakes[0].initial == o.snakes[0].points);
+  CHECK_THROWS_AS(sessionFromJson(R"({"gvflab_session": 1, "phantom": "u", "snakes": [
+      {"points": [[1, 1], [9, 1], [5, 8]], "initial_points": [[1, 1]]}]})"), InputError);
+  CHECK(parseOptions({"--session-start", "initial"}).sessionFromInitial);
+  CHECK_THROWS_AS(parseOptions({"--session-start", "middle"}), ParameterError);
+}
+
+TEST_CASE("contours JSON: force, state and initial points beside the old members") {
+  ContourRecord r;
+  r.points = {{1, 2}, {3, 4}, {5, 1}};
+  r.initialPoints = ContourRecord::Points{{0, 0}, {6, 0}, {3, 5}};
+  r.force = "traditional";
+  r.state = "stalled";
+  r.iterations = 100;
+  const auto c = nlohmann::json::parse(contoursJson({r}))["contours"][0];
+  CHECK(c["initial_points"] == nlohmann::json::parse("[[0, 0], [6, 0], [3, 5]]"));
+  CHECK(c["force"] == "traditional");
+  CHECK(c["state"] == "stalled");
+  CHECK(c["converged"] == false);
+  ContourRecord region;  // region snakes write only the old members
+  region.points = r.points;
+  CHECK(contoursJson({region}).find("state") == std::string::npos);
 }
 
 TEST_CASE("region snake options") {

@@ -3,7 +3,25 @@
 // batch on the OpenCL device. Each iteration solves the semi-implicit step
 //   (γI + A) x_{t+1} = γ x_t + κ F(x_t) + p n(x_t)
 // where A holds elasticity α and rigidity β, F is the external force chosen per snake (GVF or
-// the traditional ∇f) and p n a pressure (balloon) term along the outward normal.
+// the traditional ∇f) and p n a pressure (balloon) term along the outward normal, p also per
+// snake (its own value, or SnakeParams::pressure when it has none).
+//
+// States (the rules; SnakeContour::state):
+//   Moving    until a convergence window (SnakeParams::window iterations, checked at resampling
+//             times) ends with no node farther than SnakeParams::tolerance from the contour at
+//             the window start (contourMove). A snake that runs out of iterations before that
+//             stays Moving.
+//   Converged stopped, and held there by its external force all along: some node is held and
+//             no stretch of the contour between two held nodes is longer than
+//             SnakeParams::holdGap pixels. A node is held when the unit force sampled
+//             kHoldDistance px outside and inside it along the contour normal points back
+//             towards it with a normal component of at least kHoldLevel on both sides (it sits
+//             in a sink line of the force: on or near an edge).
+//   Stalled   stopped (or never moved) where the force is too weak to hold it: no node is held
+//             (a traditional snake far from every edge; a snake shrunk to a point), or a longer
+//             stretch is not (hanging across the mouth of a concavity where ∇f vanishes).
+// Converged and stalled snakes no longer move; an edit, new parameters or restart() makes them
+// move again.
 //
 // Coordinates: image pixels, x to the right, y down, origin at the top-left corner of the
 // image; pixel (i, j) covers [i, i+1) x [j, j+1), so its centre is (i + 0.5, j + 0.5).
@@ -17,6 +35,8 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include <glm/vec2.hpp>
@@ -32,9 +52,10 @@ enum class SnakeForce {
   Gvf,          // the GVF field (the solver's field())
   Traditional,  // ∇f, f the normalised edge map (GvfInput::v0 in EdgeGradient mode)
 };
-enum class SnakeState { Moving, Converged };
+enum class SnakeState { Moving, Converged, Stalled };
 
 const char* forceName(SnakeForce force);  // "gvf" | "traditional"
+const char* snakeStateName(SnakeState state);  // "moving" | "converged" | "stalled"
 // Throws ParameterError for anything but "gvf" or "traditional".
 SnakeForce parseForce(const std::string& name);
 
@@ -49,6 +70,8 @@ struct SnakeParams {
   double tolerance = 0.5;    // converged when no node moved farther than this (pixels, see
                              // contourMove) ...
   int window = 100;          // ... over this many iterations (checked at resampling times)
+  double holdGap = 8.0;      // a stopped snake has converged when no stretch longer than this
+                             // (pixels) lacks the force's hold, else it has stalled (see above)
   int resample = 10;         // iterations between read-backs for resampling
   bool normalize = true;     // unit-length external force (per pixel, before interpolation)
 
@@ -57,7 +80,8 @@ struct SnakeParams {
   void validate() const;  // throws ParameterError with a sentence
 };
 
-// alpha, beta, gamma, kappa, pressure, dmin, dmax, snake-tolerance, snake-window, snake-resample,
+// alpha, beta, gamma, kappa, pressure, dmin, dmax, snake-tolerance, snake-window, snake-hold-gap,
+// snake-resample,
 // snake-normalize, snake-iterations (headless total), snake-frame-iterations (viewer, per
 // frame). Keys are the CLI flags; the capture map has its own table (capture_range.hpp).
 const std::vector<ParamSpec>& snakeParamSpecs();
@@ -68,8 +92,16 @@ struct SnakeContour {
   SnakeForce force = SnakeForce::Gvf;
   long iterations = 0;  // iterations run while moving
   SnakeState state = SnakeState::Moving;
+  std::vector<glm::vec2> initial;  // the starting contour (restart() goes back to it)
+  double pressure = 0;             // the pressure this snake feels
+  double held = 0;     // fraction of nodes held by the force at the last stop (0 before)
+  double holdGap = 0;  // its longest stretch without hold then (pixels; 0 before)
   bool converged() const { return state == SnakeState::Converged; }
 };
+
+// The hold test of the states above (pixels; unit force).
+constexpr double kHoldDistance = 1.5;
+constexpr double kHoldLevel = 0.2;
 
 // A circle of nodes about `spacing` apart (at least 8), counter-clockwise on screen.
 std::vector<glm::vec2> circleContour(double cx, double cy, double radius, double spacing);
@@ -89,6 +121,10 @@ std::vector<glm::vec2> resampleContour(const std::vector<glm::vec2>& points, dou
 // contour (as in a doorway) do not change the shape.
 double contourMove(const std::vector<glm::vec2>& now, const std::vector<glm::vec2>& before);
 
+// The longest stretch of a closed contour between two held nodes (pixels along the polyline;
+// the whole perimeter when no node is held, 0 when every node is). Product code.
+double longestUnheldStretch(const std::vector<glm::vec2>& points, const std::vector<bool>& held);
+
 // First row c of (γI + A)^{-1} for N nodes; x_i = Σ_k c[k] b[(i + k) mod N]. Product code.
 std::vector<double> circulantInverseRow(int n, double alpha, double beta, double gamma);
 
@@ -107,26 +143,41 @@ class ParametricSnake {
   // they change: a solver's field() alternates between two buffers.
   void setFields(const cl::Buffer& gvf, const cl::Buffer& traditional);
 
-  // Adds a closed contour (resampled to the spacing bounds). Throws ParameterError when a
-  // point lies outside the image or is not finite, or there are fewer than 3 distinct points.
-  int add(const std::vector<glm::vec2>& points, SnakeForce force = SnakeForce::Gvf);
+  // Adds a closed contour (resampled to the spacing bounds), which is also its starting
+  // contour. pressure: this snake's own, else SnakeParams::pressure. Throws ParameterError
+  // when a point lies outside the image or is not finite, or there are fewer than 3 distinct
+  // points.
+  int add(const std::vector<glm::vec2>& points, SnakeForce force = SnakeForce::Gvf,
+          std::optional<double> pressure = std::nullopt);
   void remove(int id);  // unknown ids are ignored
   void clear();
-  // Replaces a snake's nodes (hand editing); it starts moving again.
+  // Replaces a snake's nodes (hand editing), which become its starting contour; it starts
+  // moving again.
   void setPoints(int id, const std::vector<glm::vec2>& points);
+  // Only the starting contour (a session resumed from its current contours keeps its start).
+  void setInitial(int id, const std::vector<glm::vec2>& points);
   void setForce(int id, SnakeForce force);
+  // This snake's own pressure; nullopt: SnakeParams::pressure. Throws ParameterError out of
+  // the pressure's range.
+  void setPressure(int id, std::optional<double> pressure);
+  // Every snake back to its starting contour, 0 iterations, moving (a demo's replay).
+  void restart();
   // New parameters; every snake starts moving again. Throws ParameterError (and keeps the old).
   void setParams(const SnakeParams& params);
   const SnakeParams& params() const { return params_; }
 
   // n iterations of every moving snake; every `resample` iterations the nodes are read back
   // and resampled, and snakes whose window is full are checked for convergence. Stops early
-  // when every snake has converged. Throws when setFields was never called.
+  // when no snake moves any more (allStopped). Throws when setFields was never called.
   void step(int n);
 
   std::vector<SnakeContour> contours();  // reads back when the device is ahead
+  // Per snake (contours() order), per node: how firmly its force holds the node now (the
+  // states' hold test: held when >= kHoldLevel). Throws when setFields was never called.
+  std::vector<std::vector<float>> holdStrengths();
   std::size_t size() const { return snakes_.size(); }
-  bool allConverged() const;
+  bool allConverged() const;  // every snake converged
+  bool allStopped() const;    // no snake moves (each converged or stalled)
   std::size_t nodeCount() const;
   int width() const { return width_; }
   int height() const { return height_; }
@@ -135,7 +186,10 @@ class ParametricSnake {
   struct Snake {
     int id;
     SnakeForce force;
+    std::optional<double> pressure;    // own pressure, else params_.pressure
     std::vector<glm::vec2> points;     // authoritative when !deviceAhead_
+    std::vector<glm::vec2> initial;    // starting contour
+    double held = 0, holdGap = 0;
     std::vector<glm::vec2> reference;  // nodes at the start of the convergence window
     long iterations = 0;
     int sinceWindow = 0;
@@ -145,6 +199,8 @@ class ParametricSnake {
   void download();         // device -> snakes_[].points
   void upload();           // snakes_ -> device (layout, coefficients, positions)
   void checkAndResample();  // convergence of full windows, resampling
+  void syncLayout();        // after edits: upload, every window starting from the current nodes
+  std::vector<float> deviceHold();  // per node, on the device positions (snake_hold)
   void restartWindows();    // after edits: every window starts from the current nodes
   void runIterations(int n);
   const std::vector<float>& coefficients(int n);
@@ -161,12 +217,12 @@ class ParametricSnake {
 
   cl::Buffer gvf_, traditional_;
   bool haveFields_ = false;
-  cl::Buffer pos_[2], rhs_, nodeSnake_, meta_, coef_;
-  std::size_t nodeCapacity_ = 0, snakeCapacity_ = 0, coefCapacity_ = 0;
+  cl::Buffer pos_[2], rhs_, hold_, nodeSnake_, meta_, coef_, pressure_;
+  std::size_t nodeCapacity_ = 0, snakeCapacity_ = 0, pressureCapacity_ = 0, coefCapacity_ = 0;
   int current_ = 0;
   int sinceResample_ = 0;
   std::size_t totalNodes_ = 0;
-  cl::Kernel forceKernel_, solveKernel_;
+  cl::Kernel forceKernel_, solveKernel_, holdKernel_;
 };
 
 }  // namespace gvflab

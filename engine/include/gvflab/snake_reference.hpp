@@ -30,6 +30,10 @@ double sampleScalar(const Grid& grid, glm::dvec2 p);
 std::vector<glm::dvec2> snakeStep(const std::vector<glm::dvec2>& x, const Field& force,
                                   const SnakeStepParams& p);
 
+// Per node, how firmly the unit force holds it (the snake_hold kernel): with n the outward
+// normal, min(-F(x + d n).n, F(x - d n).n), F sampled normalised.
+std::vector<double> holdStrengths(const std::vector<glm::dvec2>& x, const Field& force, double d);
+
 // Steps to reach f >= threshold from every pixel centre, or -1 (see capture_range.hpp).
 std::vector<int> captureSteps(const Field& field, const Grid& edge, double threshold,
                               int maxSteps);

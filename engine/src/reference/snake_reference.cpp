@@ -84,17 +84,35 @@ double sampleScalar(const Grid& grid, glm::dvec2 p) {
          (at(b.x0, b.y1) * (1 - b.fx) + at(b.x1, b.y1) * b.fx) * b.fy;
 }
 
+namespace {
+// Outward unit normal at node i of a contour with a positive shoelace area.
+glm::dvec2 outwardNormal(const std::vector<glm::dvec2>& x, int i) {
+  const int n = static_cast<int>(x.size());
+  const glm::dvec2 t = x[(i + 1) % n] - x[(i + n - 1) % n];
+  const double len = glm::length(t);
+  return len > 0 ? glm::dvec2(t.y, -t.x) / len : glm::dvec2(0.0);
+}
+}  // namespace
+
+std::vector<double> holdStrengths(const std::vector<glm::dvec2>& x, const Field& force,
+                                  double d) {
+  std::vector<double> out(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const glm::dvec2 n = outwardNormal(x, static_cast<int>(i));
+    const double outside = -glm::dot(sampleForce(force, x[i] + d * n, true), n);
+    const double inside = glm::dot(sampleForce(force, x[i] - d * n, true), n);
+    out[i] = std::min(outside, inside);
+  }
+  return out;
+}
+
 std::vector<glm::dvec2> snakeStep(const std::vector<glm::dvec2>& x, const Field& force,
                                   const SnakeStepParams& p) {
   const int n = static_cast<int>(x.size());
   std::vector<glm::dvec2> rhs(n);
-  for (int i = 0; i < n; ++i) {
-    const glm::dvec2 t = x[(i + 1) % n] - x[(i + n - 1) % n];
-    const double len = glm::length(t);
-    const glm::dvec2 normal = len > 0 ? glm::dvec2(t.y, -t.x) / len : glm::dvec2(0.0);
+  for (int i = 0; i < n; ++i)
     rhs[i] = p.gamma * x[i] + p.kappa * sampleForce(force, x[i], p.normalize) +
-             p.pressure * normal;
-  }
+             p.pressure * outwardNormal(x, i);
   auto out = solveDense(snakeMatrix(n, p.alpha, p.beta, p.gamma), rhs);
   for (auto& q : out) {
     q.x = std::clamp(q.x, 0.0, static_cast<double>(force.width));

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numbers>
 
+#include <glm/geometric.hpp>
+
 #include "gvflab/error.hpp"
 #include "gvflab/parametric_snake.hpp"
 
@@ -107,6 +109,36 @@ std::vector<double> circulantInverseRow(int n, double alpha, double beta, double
     row[j] = s / n;
   }
   return row;
+}
+
+}  // namespace gvflab
+
+namespace gvflab {
+
+double longestUnheldStretch(const std::vector<glm::vec2>& points, const std::vector<bool>& held) {
+  const std::size_t n = std::min(points.size(), held.size());
+  if (n == 0) return 0;
+  auto seg = [&](std::size_t i) {  // from node i to the next one
+    return static_cast<double>(glm::length(points[(i + 1) % n] - points[i]));
+  };
+  const auto first = std::find(held.begin(), held.begin() + static_cast<std::ptrdiff_t>(n), true);
+  if (first == held.begin() + static_cast<std::ptrdiff_t>(n)) {
+    double perimeter = 0;
+    for (std::size_t i = 0; i < n; ++i) perimeter += seg(i);
+    return perimeter;
+  }
+  // Walk once around from a held node; a stretch runs from one held node to the next.
+  const std::size_t start = static_cast<std::size_t>(first - held.begin());
+  double longest = 0, run = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = (start + k) % n;
+    run += seg(i);
+    if (held[(i + 1) % n]) {
+      if (!held[i]) longest = std::max(longest, run);  // held to held directly: no gap
+      run = 0;
+    }
+  }
+  return longest;
 }
 
 }  // namespace gvflab

@@ -25,6 +25,7 @@ ParametricSnake::ParametricSnake(std::shared_ptr<ComputeContext> ctx, int width,
   try {
     forceKernel_ = ctx_->kernels().kernel("snake_step.cl", "snake_rhs");
     solveKernel_ = ctx_->kernels().kernel("snake_step.cl", "snake_solve");
+    holdKernel_ = ctx_->kernels().kernel("snake_step.cl", "snake_hold");
   } catch (const cl::Error& e) {
     rethrowClError(e, "setting up the parametric snakes");
   }
@@ -69,13 +70,23 @@ std::vector<glm::vec2> oriented(std::vector<glm::vec2> pts) {
 }
 }  // namespace
 
-int ParametricSnake::add(const std::vector<glm::vec2>& points, SnakeForce force) {
+namespace {
+void checkPressure(std::optional<double> pressure) {
+  if (pressure) validate(findSpec(snakeParamSpecs(), "pressure"), *pressure);
+}
+}  // namespace
+
+int ParametricSnake::add(const std::vector<glm::vec2>& points, SnakeForce force,
+                         std::optional<double> pressure) {
   checkPoints(points);
+  checkPressure(pressure);
   download();
   Snake s;
   s.id = nextId_++;
   s.force = force;
+  s.pressure = pressure;
   s.points = oriented(resampleContour(points, params_.dmin, params_.dmax));
+  s.initial = s.points;
   if (s.points.size() > static_cast<std::size_t>(kMaxNodes))
     throw ResourceError("The snake would have " + std::to_string(s.points.size()) +
                         " nodes; at most " + std::to_string(kMaxNodes) + " are supported.");
@@ -102,7 +113,34 @@ void ParametricSnake::setPoints(int id, const std::vector<glm::vec2>& points) {
   Snake* s = find(id);
   if (!s) return;
   s->points = oriented(resampleContour(points, params_.dmin, params_.dmax));
+  s->initial = s->points;
   s->state = SnakeState::Moving;
+  layoutDirty_ = true;
+}
+
+void ParametricSnake::setInitial(int id, const std::vector<glm::vec2>& points) {
+  checkPoints(points);
+  if (Snake* s = find(id)) s->initial = oriented(resampleContour(points, params_.dmin, params_.dmax));
+}
+
+void ParametricSnake::setPressure(int id, std::optional<double> pressure) {
+  checkPressure(pressure);
+  download();
+  if (Snake* s = find(id)) {
+    s->pressure = pressure;
+    s->state = SnakeState::Moving;
+    layoutDirty_ = true;
+  }
+}
+
+void ParametricSnake::restart() {
+  download();
+  for (auto& s : snakes_) {
+    s.points = s.initial;
+    s.iterations = 0;
+    s.held = s.holdGap = 0;
+    s.state = SnakeState::Moving;
+  }
   layoutDirty_ = true;
 }
 
@@ -129,6 +167,12 @@ void ParametricSnake::setParams(const SnakeParams& params) {
 bool ParametricSnake::allConverged() const {
   return std::all_of(snakes_.begin(), snakes_.end(), [](const Snake& s) {
     return s.state == SnakeState::Converged;
+  });
+}
+
+bool ParametricSnake::allStopped() const {
+  return std::none_of(snakes_.begin(), snakes_.end(), [](const Snake& s) {
+    return s.state == SnakeState::Moving;
   });
 }
 
@@ -169,7 +213,7 @@ void ParametricSnake::upload() {
   std::vector<glm::vec2> pos;
   std::vector<cl_int> nodeSnake;
   std::vector<cl_int4> meta;
-  std::vector<float> coef;
+  std::vector<float> coef, pressure;
   std::map<int, int> coefOffset;
   for (std::size_t k = 0; k < snakes_.size(); ++k) {
     Snake& s = snakes_[k];
@@ -182,6 +226,7 @@ void ParametricSnake::upload() {
     cl_int flags = (s.state == SnakeState::Moving ? kMoving : 0) |
                    (s.force == SnakeForce::Traditional ? kTraditional : 0);
     meta.push_back({{static_cast<cl_int>(pos.size()), n, coefOffset[n], flags}});
+    pressure.push_back(static_cast<float>(s.pressure.value_or(params_.pressure)));
     nodeSnake.insert(nodeSnake.end(), n, static_cast<cl_int>(k));
     pos.insert(pos.end(), s.points.begin(), s.points.end());
   }
@@ -201,11 +246,13 @@ void ParametricSnake::upload() {
       ctx_->checkAllocation(cap * sizeof(glm::vec2), "the snake nodes");
       for (auto* b : {&pos_[0], &pos_[1], &rhs_})
         *b = cl::Buffer(c, CL_MEM_READ_WRITE, cap * sizeof(glm::vec2));
+      hold_ = cl::Buffer(c, CL_MEM_READ_WRITE, cap * sizeof(float));
       nodeSnake_ = cl::Buffer(c, CL_MEM_READ_WRITE, cap * sizeof(cl_int));
       nodeCapacity_ = cap;
     }
     grow(meta_, snakeCapacity_, meta.size(), sizeof(cl_int4));
     grow(coef_, coefCapacity_, coef.size(), sizeof(float));
+    grow(pressure_, pressureCapacity_, pressure.size(), sizeof(float));
     auto& q = ctx_->queue();
     current_ = 0;
     q.enqueueWriteBuffer(pos_[0], CL_FALSE, 0, pos.size() * sizeof(glm::vec2), pos.data());
@@ -213,6 +260,8 @@ void ParametricSnake::upload() {
                          nodeSnake.data());
     q.enqueueWriteBuffer(meta_, CL_FALSE, 0, meta.size() * sizeof(cl_int4), meta.data());
     q.enqueueWriteBuffer(coef_, CL_FALSE, 0, coef.size() * sizeof(float), coef.data());
+    q.enqueueWriteBuffer(pressure_, CL_FALSE, 0, pressure.size() * sizeof(float),
+                         pressure.data());
     q.finish();  // the host vectors die here
   } catch (const cl::Error& e) {
     rethrowClError(e, "uploading the snakes");
@@ -231,7 +280,7 @@ void ParametricSnake::runIterations(int n) {
     forceKernel_.setArg(8, height_);
     forceKernel_.setArg(9, static_cast<float>(params_.gamma));
     forceKernel_.setArg(10, static_cast<float>(params_.kappa));
-    forceKernel_.setArg(11, static_cast<float>(params_.pressure));
+    forceKernel_.setArg(11, pressure_);
     forceKernel_.setArg(12, static_cast<cl_int>(params_.normalize ? 1 : 0));
     solveKernel_.setArg(0, rhs_);
     solveKernel_.setArg(3, nodeSnake_);
@@ -268,18 +317,62 @@ void ParametricSnake::restartWindows() {
   }
 }
 
+std::vector<float> ParametricSnake::deviceHold() {
+  std::vector<float> out(totalNodes_);
+  try {
+    holdKernel_.setArg(0, pos_[current_]);
+    holdKernel_.setArg(1, hold_);
+    holdKernel_.setArg(2, nodeSnake_);
+    holdKernel_.setArg(3, meta_);
+    holdKernel_.setArg(4, gvf_);
+    holdKernel_.setArg(5, traditional_);
+    holdKernel_.setArg(6, static_cast<cl_int>(totalNodes_));
+    holdKernel_.setArg(7, width_);
+    holdKernel_.setArg(8, height_);
+    holdKernel_.setArg(9, static_cast<float>(kHoldDistance));
+    detail::enqueue1D(*ctx_, holdKernel_, "snake_hold", totalNodes_, kLocal);
+    ctx_->queue().enqueueReadBuffer(hold_, CL_TRUE, 0, out.size() * sizeof(float), out.data());
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "testing whether the snakes are held");
+  }
+  return out;
+}
+
 void ParametricSnake::checkAndResample() {
   download();
+  // Snakes that stopped this window; the hold test runs on the device positions, which are
+  // the nodes before resampling.
+  std::vector<Snake*> stopped, moving;
   for (auto& s : snakes_) {
     if (s.state != SnakeState::Moving) continue;
+    moving.push_back(&s);
     // The reference is the contour before resampling: removing a node cuts a corner, and
     // nodes that come back to it should not count as moving.
     if (s.sinceWindow >= params_.window) {
-      if (contourMove(s.points, s.reference) <= params_.tolerance)
-        s.state = SnakeState::Converged;
+      if (contourMove(s.points, s.reference) <= params_.tolerance) stopped.push_back(&s);
       s.sinceWindow = 0;
       s.reference = s.points;
     }
+  }
+  if (!stopped.empty()) {
+    const std::vector<float> hold = deviceHold();
+    std::size_t off = 0;
+    for (auto& s : snakes_) {
+      if (std::find(stopped.begin(), stopped.end(), &s) != stopped.end()) {
+        std::vector<bool> held(s.points.size());
+        for (std::size_t i = 0; i < held.size(); ++i) held[i] = hold[off + i] >= kHoldLevel;
+        s.held = static_cast<double>(std::count(held.begin(), held.end(), true)) /
+                 static_cast<double>(held.size());
+        s.holdGap = longestUnheldStretch(s.points, held);
+        // A snake that collapsed onto a point has no long stretch, and no held node either.
+        s.state = s.held > 0 && s.holdGap <= params_.holdGap ? SnakeState::Converged
+                                                              : SnakeState::Stalled;
+      }
+      off += s.points.size();
+    }
+  }
+  for (Snake* active : moving) {
+    Snake& s = *active;
     auto resampled = resampleContour(s.points, params_.dmin, params_.dmax);
     if (resampled.size() <= static_cast<std::size_t>(kMaxNodes)) s.points = std::move(resampled);
   }
@@ -290,13 +383,8 @@ void ParametricSnake::checkAndResample() {
 void ParametricSnake::step(int n) {
   if (n <= 0 || snakes_.empty()) return;
   if (!haveFields_) throw InputError("The snakes have no force field yet (call setFields).");
-  if (layoutDirty_) {
-    download();
-    restartWindows();
-    sinceResample_ = 0;
-    upload();
-  }
-  while (n > 0 && !allConverged()) {
+  syncLayout();
+  while (n > 0 && !allStopped()) {
     const int chunk = std::max(1, std::min(n, params_.resample - sinceResample_));
     runIterations(chunk);
     n -= chunk;
@@ -304,11 +392,36 @@ void ParametricSnake::step(int n) {
   }
 }
 
+void ParametricSnake::syncLayout() {
+  if (!layoutDirty_) return;
+  download();
+  restartWindows();
+  sinceResample_ = 0;
+  upload();
+}
+
+std::vector<std::vector<float>> ParametricSnake::holdStrengths() {
+  if (!haveFields_) throw InputError("The snakes have no force field yet (call setFields).");
+  syncLayout();
+  std::vector<std::vector<float>> out;
+  if (snakes_.empty()) return out;
+  const std::vector<float> all = deviceHold();
+  std::size_t off = 0;
+  for (const auto& s : snakes_) {
+    out.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(off),
+                     all.begin() + static_cast<std::ptrdiff_t>(off + s.points.size()));
+    off += s.points.size();
+  }
+  return out;
+}
+
 std::vector<SnakeContour> ParametricSnake::contours() {
   download();
   std::vector<SnakeContour> out;
   out.reserve(snakes_.size());
-  for (const auto& s : snakes_) out.push_back({s.id, s.points, s.force, s.iterations, s.state});
+  for (const auto& s : snakes_)
+    out.push_back({s.id, s.points, s.force, s.iterations, s.state, s.initial,
+                   s.pressure.value_or(params_.pressure), s.held, s.holdGap});
   return out;
 }
 

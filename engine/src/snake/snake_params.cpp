@@ -10,6 +10,15 @@ const char* forceName(SnakeForce force) {
   return force == SnakeForce::Gvf ? "gvf" : "traditional";
 }
 
+const char* snakeStateName(SnakeState state) {
+  switch (state) {
+    case SnakeState::Moving: return "moving";
+    case SnakeState::Converged: return "converged";
+    case SnakeState::Stalled: return "stalled";
+  }
+  return "moving";
+}
+
 SnakeForce parseForce(const std::string& name) {
   if (name == "gvf") return SnakeForce::Gvf;
   if (name == "traditional") return SnakeForce::Traditional;
@@ -43,6 +52,10 @@ const std::vector<ParamSpec>& snakeParamSpecs() {
        "at the window start) over a window."},
       {"snake-window", "window", 1, 10000, 100, true,
        "Convergence window in iterations (checked at resampling times)."},
+      {"snake-hold-gap", "hold gap", 0.0, 1000.0, 8.0, false,
+       "A stopped snake has converged when no stretch of it longer than this (pixels) lacks "
+       "the hold of its force (pushed back from both sides: on or near an edge); otherwise "
+       "it has stalled."},
       {"snake-resample", "resample every", 1, 1000, 10, true,
        "Iterations between node resamplings (the nodes are read back then)."},
       {"snake-normalize", "normalize force", 0, 1, 1, true,
@@ -69,6 +82,7 @@ SnakeParams SnakeParams::defaults() {
   p.tolerance = findSpec(s, "snake-tolerance").defaultValue;
   p.window = static_cast<int>(findSpec(s, "snake-window").defaultValue);
   p.resample = static_cast<int>(findSpec(s, "snake-resample").defaultValue);
+  p.holdGap = findSpec(s, "snake-hold-gap").defaultValue;
   p.normalize = findSpec(s, "snake-normalize").defaultValue != 0;
   return p;
 }
@@ -85,6 +99,7 @@ void SnakeParams::validate() const {
   gvflab::validate(findSpec(s, "snake-tolerance"), tolerance);
   gvflab::validate(findSpec(s, "snake-window"), window);
   gvflab::validate(findSpec(s, "snake-resample"), resample);
+  gvflab::validate(findSpec(s, "snake-hold-gap"), holdGap);
   if (dmax < 2 * dmin) {
     std::ostringstream msg;
     msg << "dmax = " << dmax << " must be at least twice dmin = " << dmin

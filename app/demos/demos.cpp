@@ -1,0 +1,106 @@
+#include "demos/demos.hpp"
+
+#include <cstdlib>
+
+#include "gvflab/error.hpp"
+
+namespace gvflab::app {
+namespace {
+
+// The lesson phantoms are 128 px (Xu & Prince's were 64): GVF diffuses into the whole notch
+// within the demo's 1500 iterations (at 256 px it needs about four times as many). The U spans
+// x 32..96, y 25.6..102.4; the rectangle 3 px around it lies within the traditional force's
+// reach, so both twins start moving and only GVF enters the notch.
+const char* kAroundU = "polygon:29,23,99,23,99,105,29,105";
+
+std::vector<std::string> captureSeeds() {
+  std::vector<std::string> args;
+  for (const char* y : {"14", "64", "114"})
+    for (const char* x : {"14", "64", "114"})
+      for (const char* force : {"@gvf", "@traditional"})
+        args.insert(args.end(), {"--snake", std::string("circle:") + x + "," + y + ",5" + force});
+  return args;
+}
+
+std::vector<Demo> makeDemos() {
+  std::vector<Demo> d;
+  d.push_back({"u-concavity",
+               "U concavity: GVF against traditional",
+               {"Two snakes from one contour: GVF follows the field into the notch and converges;",
+                "the traditional grad-f snake stalls across its mouth, where grad f is zero."},
+               {"--phantom", "u", "--phantom-size", "128", "--iterations", "1500", "--snake", std::string(kAroundU) + "@gvf",
+                "--snake", std::string(kAroundU) + "@traditional", "--snake-iterations", "3000"},
+               {true, true, false, false}});
+  // Nearly no elasticity: the seeds travel along the force like the capture map's walkers.
+  std::vector<std::string> capture = {"--phantom", "u", "--phantom-size", "128", "--iterations", "1500",
+                                      "--snake-iterations", "2000", "--alpha", "0.01",
+                                      "--beta", "0"};
+  const auto seeds = captureSeeds();
+  capture.insert(capture.end(), seeds.begin(), seeds.end());
+  d.push_back({"capture-range",
+               "Capture range: seeds everywhere",
+               {"Twin seeds on a grid: GVF carries every seed onto the U; grad-f seeds stall unless",
+                "they start a few pixels from an edge. The overlay: steps to an edge (black: never)."},
+               capture,
+               {false, true, false, true}});
+  d.push_back({"room",
+               "Subjective contours: the room",
+               {"A small circle inside a room with one doorway: GVF inflates it to the walls",
+                "and bridges the doorway; grad f is zero inside, so its twin stalls at once."},
+               {"--phantom", "room", "--phantom-size", "128", "--iterations", "1500", "--snake",
+                "circle:64,64,5@gvf", "--snake", "circle:64,64,5@traditional",
+                "--snake-iterations", "3000"},
+               {true, false, true, false}});
+  d.push_back({"real-image",
+               "Real image: coins (Brooklyn Museum)",
+               {"Greek coins (Brooklyn Museum): GVF and grad-f twins from one circle around a coin,",
+                "a GVF snake around another. Real edges are broken: watch which ones stall."},
+               {"{assets}/images/coins.png", "--sigma", "2", "--iterations", "800", "--snake",
+                "circle:212,190,34@gvf", "--snake", "circle:212,190,34@traditional", "--snake",
+                "circle:272,118,33@gvf", "--snake-iterations", "3000"},
+               {true, true, false, false}});
+  d.push_back({"volume",
+               "3D volume: a cup",
+               {"GVF in 3D on a 64^3 cup (a hollow hemisphere): slices show the field reaching",
+                "into the cavity from every side (mu 0.1: the 3D stability bound is lower)."},
+               {"{assets}/volumes/cup64.mha", "--mu", "0.1", "--iterations", "300"},
+               {true, true, false, false}});
+  d.push_back({"region",
+               "Region snake on a large noisy image",
+               {"The region snake (PLH) needs no edge map: it splits the image into a Gaussian",
+                "inside and outside, here on a noisy 1024^2 blob, from the default rectangle."},
+               {"--phantom", "blob", "--phantom-size", "1024", "--region-snake"},
+               {false, false, false, false}});
+  return d;
+}
+
+}  // namespace
+
+const std::vector<Demo>& demos() {
+  static const std::vector<Demo> all = makeDemos();
+  return all;
+}
+
+const Demo& findDemo(const std::string& name) {
+  std::string names;
+  for (const auto& d : demos()) {
+    if (d.name == name) return d;
+    names += (names.empty() ? "" : ", ") + d.name;
+  }
+  throw ParameterError("--demo '" + name + "' is not a demo; use one of " + names + ".");
+}
+
+std::vector<std::string> demoArgs(const Demo& demo) {
+  const std::string dir = assetDir().string();
+  std::vector<std::string> out = demo.args;
+  for (auto& a : out)
+    if (const auto at = a.find("{assets}"); at != std::string::npos) a.replace(at, 8, dir);
+  return out;
+}
+
+std::filesystem::path assetDir() {
+  if (const char* env = std::getenv("GVFLAB_ASSETS"); env && *env) return env;
+  return GVFLAB_ASSET_DIR;
+}
+
+}  // namespace gvflab::app
