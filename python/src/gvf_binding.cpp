@@ -8,6 +8,7 @@
 
 #include "arrays.hpp"
 #include "context_cache.hpp"
+#include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/euler_solver.hpp"
 #include "gvflab/multigrid_solver.hpp"
@@ -39,19 +40,18 @@ std::string reportRepr(const GvfReport& r) {
 
 }  // namespace
 
+// The engine's factory builds the solver (the fit check and μ's bound included), as for the CLI.
 std::unique_ptr<Solver> makeSolver(const std::shared_ptr<ComputeContext>& ctx, GvfInput input,
                                    const GvfRequest& request) {
-  const Precision precision = parsePrecision(request.precision);
-  if (request.solver == "multigrid")
-    return std::make_unique<MultigridSolver>(
-        ctx, std::move(input), request.mu,
-        MultigridOptions{precision, request.mgA, request.mgB, request.mgC});
-  if (request.solver != "euler")
+  const std::optional<SolverKind> kind = parseSolverKind(request.solver);
+  if (!kind)
     throw ParameterError("solver must be 'euler' or 'multigrid', not '" + request.solver + "'.");
-  EulerOptions options;
-  options.precision = precision;
-  if (request.memory) options.memory = parseMemory(*request.memory);
-  return std::make_unique<EulerSolver>(ctx, std::move(input), request.mu, options);
+  SolverConfig config;
+  config.kind = *kind;
+  config.precision = parsePrecision(request.precision);
+  if (request.memory) config.memory = parseMemory(*request.memory);
+  config.a = request.mgA, config.b = request.mgB, config.c = request.mgC;
+  return gvflab::makeSolver(ctx, input, request.mu, config);
 }
 
 GvfRun runGvf(const std::shared_ptr<ComputeContext>& ctx, const GvfInput& input,

@@ -2,7 +2,7 @@
 // Colormaps by name (--colormap, saved sessions and settings).
 #include <string>
 
-#include "viewer/render/renderer.hpp"
+#include "viewer/model/layer_settings.hpp"
 
 namespace gvflab::viewer {
 

@@ -3,7 +3,7 @@
 #include "io/session_file.hpp"
 #include "viewer/model/session.hpp"
 #include "viewer/model/snake_session.hpp"
-#include "viewer/render/renderer.hpp"
+#include "viewer/model/layer_settings.hpp"
 
 namespace gvflab::viewer {
 

@@ -5,7 +5,7 @@
 #include <QStringList>
 
 #include "viewer/model/session.hpp"
-#include "viewer/render/renderer.hpp"
+#include "viewer/model/layer_settings.hpp"
 
 namespace gvflab::viewer {
 

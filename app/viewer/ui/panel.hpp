@@ -6,7 +6,7 @@
 #include <string>
 
 #include "viewer/model/session.hpp"
-#include "viewer/render/renderer.hpp"
+#include "viewer/model/layer_settings.hpp"
 #include "viewer/ui/error_log.hpp"
 
 namespace gvflab::viewer {

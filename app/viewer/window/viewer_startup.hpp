@@ -9,7 +9,7 @@
 #include "cli/options.hpp"
 #include "cli/snake_options.hpp"
 #include "viewer/model/startup_config.hpp"
-#include "viewer/render/renderer.hpp"
+#include "viewer/model/layer_settings.hpp"
 
 namespace gvflab::viewer {
 
