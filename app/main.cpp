@@ -10,6 +10,7 @@
 #include "gvflab/version.hpp"
 #include "headless/headless.hpp"
 #include "headless/headless_record.hpp"
+#include "headless/run_progress.hpp"
 #include "io/session_file.hpp"
 #include "viewer/window/viewer_main.hpp"
 
@@ -40,6 +41,9 @@ int main(int argc, char** argv) {
       case Mode::Viewer:
         return runViewer(argc, argv, options);
     }
+  } catch (const Interrupted& e) {
+    std::cerr << "gvflab: " << e.what() << "\n";
+    return 130;
   } catch (const gvflab::Error& e) {
     std::cerr << "gvflab: " << e.what() << "\n";
     return 1;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli/cli_params.hpp"
+#include "cli/flag_number.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/field_storage.hpp"
 #include "gvflab/multigrid_solver.hpp"
@@ -62,6 +63,7 @@ std::string helpText() {
        "                       with --headless it renders offscreen (needs an X server or Xvfb)\n"
        "  --record-panel       viewer: record the whole window with the panels\n"
        "  --stats              viewer: print frame time p50/p95 and iterations/s at exit\n"
+       "  --quiet, -q          headless: no progress line (it shows only on a terminal)\n"
        "  --demo NAME          a built-in lesson (image, parameters, snakes; later flags\n"
        "                       override it): u-concavity, capture-range, room, real-image,\n"
        "                       volume, region\n"
@@ -117,7 +119,9 @@ Options parseOptions(const std::vector<std::string>& commandLine) {
     } else if (a == "--headless") {
       o.mode = Mode::Headless;
     } else if (a == "--mu") {
-      o.gvf.mu = parseSpec("mu", value());
+      // The range depends on the solver (Euler's stability, multigrid's own): checkMu decides.
+      o.gvf.mu = flagNumber(flagName, value());
+      o.muGiven = true;
     } else if (a == "--sigma") {
       o.gvf.sigma = parseSpec("sigma", value());
     } else if (a == "--iterations") {
@@ -210,6 +214,8 @@ Options parseOptions(const std::vector<std::string>& commandLine) {
       o.fps = parseCliInt(flagName, value());
     } else if (a == "--record-panel") {
       o.recordPanel = true;
+    } else if (a == "--quiet" || a == "-q") {
+      o.quiet = true;
     } else if (a == "--stats") {
       o.stats = true;
     } else if (a == "--frame-budget") {

@@ -22,6 +22,8 @@ struct Options {
   std::optional<std::string> phantom;  // u | room | blob
   int phantomSize = 256;
   GvfParams gvf;
+  bool muGiven = false;  // --mu or a session: checked as asked; else the default, fitted
+  bool quiet = false;    // --quiet: no progress line on a terminal
   EulerOptions storage;  // --precision (both solvers), --memory (Euler)
   int iterations = 500;  // headless: the total (with --target-error: the most to run)
   std::optional<int> iterationsPerFrame;  // viewer: --iterations given, per frame

@@ -14,7 +14,10 @@
 #include "gvflab/multigrid_solver.hpp"
 #include "gvflab/phantoms.hpp"
 #include "gvflab/profiler.hpp"
+#include "cli/run_checks.hpp"
 #include "headless/headless_snakes.hpp"
+#include "headless/run_progress.hpp"
+#include "io/run_outputs.hpp"
 #include "headless/region_headless.hpp"
 #include "io/field_file.hpp"
 #include "io/image_loader.hpp"
@@ -35,6 +38,12 @@ struct RunResult {
 // so a long run does not hold millions of them; ε's own kernels are not in the solver's time.
 RunResult iterate(ComputeContext& ctx, Solver& solver, const Options& o) {
   RunResult r;
+  RunProgress progress(RunProgress::wanted(o.quiet), o.iterations, solver.name());
+  auto between = [&] {
+    InterruptGuard::check(std::to_string(solver.iterations()) + " of " +
+                          std::to_string(o.iterations) + " iterations");
+    progress.update(solver.iterations(), [&] { return solver.error(); });
+  };
   if (!o.targetError) {
     constexpr int kChunk = 256;
     for (int done = 0; done < o.iterations;) {
@@ -42,6 +51,7 @@ RunResult iterate(ComputeContext& ctx, Solver& solver, const Options& o) {
       solver.step(n);
       ctx.profiler().endFrame();
       done += n;
+      between();
     }
     r.error = solver.error();
     return r;
@@ -55,6 +65,7 @@ RunResult iterate(ComputeContext& ctx, Solver& solver, const Options& o) {
     solver.step(static_cast<int>(std::min<long>(chunk, o.iterations - done)));
     ctx.profiler().endFrame();
     r.error = solver.error();
+    between();
   }
   r.reached = r.error <= *o.targetError;
   return r;
@@ -93,67 +104,76 @@ void listDevicesTo(std::ostream& out) {
 void runHeadless(const Options& o) {
   if (o.regionSnake) return runRegionHeadless(o);
   const auto t0 = std::chrono::steady_clock::now();
-  const bool is3d = o.image && isVolumeFile(*o.image);
-  if (is3d && o.snakes.any())
-    throw ParameterError("Snakes run on 2D images; '" + *o.image + "' is a volume.");
-  Image2D image;
-  Volume volume;
-  if (is3d)
-    volume = loadVolume(*o.image);
-  else
-    image = o.phantom ? makePhantom(*o.phantom, o.phantomSize) : loadImage(*o.image);
-
-  auto ctx = ComputeContext::create(contextOptions(o));
-
+  InterruptGuard interrupts;  // Ctrl+C: stop between chunks, write nothing
   const SolverConfig config = solverConfig(o);
-  GvfInput input = is3d ? makeGvfInput(*ctx, volume, o.gvf.sigma, o.gvf.v0Mode, config)
-                        : makeGvfInput(*ctx, image, o.gvf.sigma, o.gvf.v0Mode, config);
+  // Every input and output checked before anything is written; the device fit from the
+  // input's header, before its data is read or decompressed.
+  std::shared_ptr<ComputeContext> ctx;
+  const RunInput in = checkHeadlessRun(o, [&](FieldShape shape) {
+    ctx = ComputeContext::create(contextOptions(o));
+    checkFits(*ctx, shape, config);
+  });
+  const bool is3d = in.is3d;
+  const Image2D& image = in.image;
+
+  // A μ the user gave is checked as given; the default is fitted to this input (3D's Euler
+  // bound is below the 2D default).
+  const MuRule rule = o.muGiven ? MuRule::Refuse : MuRule::ClampAll;
+  GvfPipeline pipeline = is3d ? buildGvfPipeline(ctx, in.volume, o.gvf, config, rule)
+                              : buildGvfPipeline(ctx, in.image, o.gvf, config, rule);
+  const GvfInput& input = pipeline.input;
+  Solver* solverPtr = pipeline.solver.get();
+  Solver& solverRef = *solverPtr;
   ctx->profiler().endFrame();
   ctx->profiler().reset();  // opencl_ms counts the solver only
-  std::unique_ptr<Solver> solver = makeSolver(ctx, input, o.gvf.mu, config);
-  const RunResult run = iterate(*ctx, *solver, o);
+  const RunResult run = iterate(*ctx, solverRef, o);
   ctx->profiler().endFrame();
-  const double solverMs = ctx->profiler().totalMs(solver->kernelPrefix());
+  const double solverMs = ctx->profiler().totalMs(solverRef.kernelPrefix());
 
   Field2D field;
   Field3D field3;
-  const std::vector<float>& data = is3d ? (field3 = solver->readField3D()).data
-                                        : (field = solver->readField()).data;
+  const std::vector<float>& data = is3d ? (field3 = solverRef.readField3D()).data
+                                        : (field = solverRef.readField()).data;
   for (float v : data)
     if (!std::isfinite(v))
       throw ParameterError("The field became NaN or infinite; lower mu or check the input.");
-  if (o.saveField) {
-    if (is3d)
-      writeField(*o.saveField, field3);
-    else
-      writeField(*o.saveField, field);
-  }
-  if (o.saveMagnitude) writeMagnitudePng(*o.saveMagnitude, is3d ? middleSlice(field3) : field);
+  RunOutputs outputs;  // a later failure removes what was written
   SnakeRunSummary snakes;
-  if (!is3d) snakes = runHeadlessSnakes(ctx, *solver, input, image, o);
+  if (!is3d) snakes = runHeadlessSnakes(ctx, solverRef, input, image, o, outputs);
+  if (o.saveField)
+    outputs.write(*o.saveField, [&] {
+      if (is3d)
+        writeField(*o.saveField, field3);
+      else
+        writeField(*o.saveField, field);
+    });
+  if (o.saveMagnitude)
+    outputs.write(*o.saveMagnitude, [&] {
+      writeMagnitudePng(*o.saveMagnitude, is3d ? middleSlice(field3) : field);
+    });
   const double wallMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
   nlohmann::ordered_json json;
-  json["solver"] = solver->name();
-  json["width"] = solver->width();
-  json["height"] = solver->height();
-  if (is3d) json["depth"] = solver->depth();
-  json["mu"] = o.gvf.mu;
+  json["solver"] = solverRef.name();
+  json["width"] = solverRef.width();
+  json["height"] = solverRef.height();
+  if (is3d) json["depth"] = solverRef.depth();
+  json["mu"] = pipeline.mu.mu;
   json["sigma"] = o.gvf.sigma;
   json["precision"] = precisionName(o.storage.precision);
-  if (auto* mg = dynamic_cast<MultigridSolver*>(solver.get())) {
+  if (auto* mg = dynamic_cast<MultigridSolver*>(solverPtr)) {
     json["mg_a"] = o.mgA;
     json["mg_b"] = o.mgB;
     json["mg_c"] = o.mgC;
     json["levels"] = mg->levels();
   }
-  if (auto* euler = dynamic_cast<EulerSolver*>(solver.get())) {
+  if (auto* euler = dynamic_cast<EulerSolver*>(solverPtr)) {
     json["memory"] = memoryName(euler->memory());
     json["device_bytes"] = euler->deviceBytes();
     json["storage_note"] = euler->note();
   }
-  json["iterations"] = solver->iterations();
+  json["iterations"] = solverRef.iterations();
   json["error"] = run.error;
   if (o.targetError) {
     json["target_error"] = *o.targetError;
@@ -163,10 +183,11 @@ void runHeadless(const Options& o) {
   json.update(snakes.report);
   json["wall_ms"] = wallMs;
   json["device"] = ctx->info().name;
-  if (o.report) writeFileAtomically(*o.report, json.dump(2) + "\n");
-  std::cout << solver->name() << ": " << solver->iterations() << " iterations on "
-            << solver->width() << "x" << solver->height()
-            << (is3d ? "x" + std::to_string(solver->depth()) : "") << ", error " << run.error
+  if (o.report) outputs.write(*o.report, [&] { writeFileAtomically(*o.report, json.dump(2) + "\n"); });
+  outputs.commit();
+  std::cout << solverRef.name() << ": " << solverRef.iterations() << " iterations on "
+            << solverRef.width() << "x" << solverRef.height()
+            << (is3d ? "x" + std::to_string(solverRef.depth()) : "") << ", error " << run.error
             << ", OpenCL " << solverMs << " ms, wall " << wallMs << " ms (" << ctx->info().name
             << ")\n";
   if (o.targetError && !run.reached)

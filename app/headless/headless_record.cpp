@@ -4,8 +4,12 @@
 #include <QSurfaceFormat>
 #include <atomic>
 #include <csignal>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
+#include "cli/run_checks.hpp"
+#include "gvflab/error.hpp"
 #include "record/recorder.hpp"
 #include "viewer/model/frame_stats.hpp"
 #include "viewer/model/session.hpp"
@@ -24,10 +28,38 @@ namespace {
 std::atomic<bool> interrupted{false};
 void onSignal(int) { interrupted = true; }
 
+// Qt aborts (rc 134) when it cannot reach a display; say what to do instead, before Qt starts.
+void checkDisplay() {
+  const char* platform = std::getenv("QT_QPA_PLATFORM");
+  if (platform && *platform && std::string(platform).rfind("xcb", 0) != 0 &&
+      std::string(platform).rfind("wayland", 0) != 0)
+    return;  // the user chose a platform (offscreen, eglfs, ...): Qt reports on it
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  if (wayland && *wayland && (!platform || std::string(platform).rfind("wayland", 0) == 0))
+    return;
+  const char* display = std::getenv("DISPLAY");
+  const std::string hint =
+      "; headless recording draws with OpenGL offscreen and needs an X server: run it under "
+      "Xvfb, e.g. xvfb-run -a gvflab --headless ... --record OUT.mp4";
+  if (!display || !*display) throw DeviceError("No display (DISPLAY is not set)" + hint + ".");
+  // A local display ":N" or ":N.S" has its socket in /tmp/.X11-unix.
+  const std::string d = display;
+  if (d[0] == ':') {
+    const std::string number = d.substr(1, d.find('.') - 1);
+    std::error_code ec;
+    if (!std::filesystem::exists("/tmp/.X11-unix/X" + number, ec))
+      throw DeviceError("No X server answers on DISPLAY '" + d + "'" + hint + ".");
+  }
+}
+
 }  // namespace
 
 int runHeadlessRecording(int argc, char** argv, const Options& options) {
   using namespace viewer;
+  // Inputs and outputs first (a missing input fails, never the U phantom), then the display.
+  checkHeadlessRun(options);
+  record::formatForPath(*options.record);
+  checkDisplay();
   QSurfaceFormat::setDefaultFormat(viewerSurfaceFormat());
   QGuiApplication app(argc, argv);
   const int width = options.size ? (*options.size)[0] : 512;
@@ -36,6 +68,7 @@ int runHeadlessRecording(int argc, char** argv, const Options& options) {
   const int steps = options.stepsPerFrame > 0 ? options.stepsPerFrame : 10;
 
   Session session(sessionStartup(options));
+  if (!session.startupError().empty()) throw InputError(session.startupError());
   session.setIterationsPerFrame(steps);
   session.setRunning(true);
   SnakeSession snakes(session, options.snakes);

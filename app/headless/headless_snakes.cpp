@@ -7,13 +7,14 @@
 #include "gvflab/parametric_snake.hpp"
 #include "gvflab/profiler.hpp"
 #include "io/contour_formats.hpp"
+#include "headless/run_progress.hpp"
 #include "io/png_writer.hpp"
 
 namespace gvflab::app {
 
 SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
                                   Solver& solver, const GvfInput& input, const Image2D& image,
-                                  const Options& o) {
+                                  const Options& o, RunOutputs& outputs) {
   const SnakeOptions& so = o.snakes;
   SnakeRunSummary out;
   if (!so.any()) return out;
@@ -39,6 +40,7 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
     for (int done = 0; done < so.iterations && !snakes.allStopped(); done += kChunk) {
       snakes.step(std::min(kChunk, so.iterations - done));
       ctx->profiler().endFrame();
+      InterruptGuard::check(std::to_string(done) + " snake iterations");
     }
     const auto contours = snakes.contours();
     std::vector<ContourRecord> records;
@@ -71,7 +73,9 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
                       {"area", signedArea2(c.points) / 2}});
     }
     if (so.saveContours)
-      writeContours(*so.saveContours, records, solver.width(), solver.height());
+      outputs.write(*so.saveContours, [&] {
+        writeContours(*so.saveContours, records, solver.width(), solver.height());
+      });
     console << "snakes: " << contours.size() << " ("
             << (mixed ? "gvf and traditional" : forceName(contours[0].force)) << "), "
             << converged << " converged, " << stalled << " stalled, "
@@ -86,8 +90,10 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
   const long areaGvf = capture.compute(gvf, so.capture);
   if (so.captureMap && so.force == SnakeForce::Gvf) steps = capture.readSteps();
   if (so.captureMap)
-    writePngRgb(*so.captureMap, capture.width(), capture.height(),
-                captureMapRgb(steps, capture.maxSteps()));
+    outputs.write(*so.captureMap, [&] {
+      writePngRgb(*so.captureMap, capture.width(), capture.height(),
+                  captureMapRgb(steps, capture.maxSteps()));
+    });
   report["capture_area_gvf"] = areaGvf;
   report["capture_area_traditional"] = areaTraditional;
   report["capture_threshold"] = so.capture.threshold;

@@ -9,6 +9,7 @@
 #include "gvflab/device.hpp"
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/solver.hpp"
+#include "io/run_outputs.hpp"
 
 namespace gvflab::app {
 
@@ -17,9 +18,10 @@ struct SnakeRunSummary {
   std::string consoleLine;  // one line for stdout ("" when nothing ran)
 };
 
-// Throws gvflab::Error (a snake outside the image, an unwritable file, ...).
+// Writes through outputs (removed if the run fails later). Throws gvflab::Error (an
+// unwritable file, Interrupted, ...); the snakes were checked before (cli/run_checks.hpp).
 SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
                                   Solver& solver, const GvfInput& input, const Image2D& image,
-                                  const Options& options);
+                                  const Options& options, RunOutputs& outputs);
 
 }  // namespace gvflab::app

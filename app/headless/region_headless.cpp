@@ -10,15 +10,26 @@
 #include "gvflab/phantoms.hpp"
 #include "gvflab/profiler.hpp"
 #include "gvflab/region_snake.hpp"
+#include "cli/run_checks.hpp"
+#include "gvflab/error.hpp"
+#include "headless/run_progress.hpp"
 #include "io/contour_formats.hpp"
+#include "io/run_outputs.hpp"
 #include "io/image_loader.hpp"
 
 namespace gvflab::app {
 
 void runRegionHeadless(const Options& o) {
   const auto t0 = std::chrono::steady_clock::now();
-  Image2D image = o.phantom ? makePhantom(*o.phantom, o.phantomSize) : loadImage(*o.image);
-  auto ctx = ComputeContext::create(contextOptions(o));
+  InterruptGuard interrupts;
+  std::shared_ptr<ComputeContext> ctx;
+  const RunInput in = checkHeadlessRun(o, [&](FieldShape) {
+    ctx = ComputeContext::create(contextOptions(o));
+  });
+  if (in.is3d)
+    throw ParameterError("--region-snake segments 2D images; '" + o.image.value_or("") +
+                         "' is a volume.");
+  const Image2D& image = in.image;
 
   RegionSnake snake(ctx, image, o.region);
   const auto& r = o.regionRect;
@@ -27,7 +38,10 @@ void runRegionHeadless(const Options& o) {
   ctx->profiler().reset();
   const auto t1 = std::chrono::steady_clock::now();
   while (snake.step()) {
-    if (snake.stats().steps % 256 == 0) ctx->profiler().endFrame();  // keep few events pending
+    if (snake.stats().steps % 256 == 0) {
+      ctx->profiler().endFrame();  // keep few events pending
+      InterruptGuard::check(std::to_string(snake.stats().steps) + " region snake steps");
+    }
   }
   ctx->profiler().endFrame();
   const double segWall =
@@ -35,6 +49,7 @@ void runRegionHeadless(const Options& o) {
   const RegionStats st = snake.stats();
   const auto nodes = snake.nodes();
 
+  RunOutputs outputs;  // a later failure removes what was written
   if (o.snakes.saveContours) {
     // Nodes are pixel indices; the file's origin is the image's top-left corner, so a pixel's
     // centre is at index + 0.5, as for the parametric snakes.
@@ -44,7 +59,9 @@ void runRegionHeadless(const Options& o) {
     c.converged = st.converged;
     c.force = "region";
     c.extra = {{"kind", "region"}, {"nodes", nodes.size()}, {"noise", noiseModelName(o.region.noise)}};
-    writeContours(*o.snakes.saveContours, {c}, snake.width(), snake.height());
+    outputs.write(*o.snakes.saveContours, [&] {
+      writeContours(*o.snakes.saveContours, {c}, snake.width(), snake.height());
+    });
   }
   const double wallMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -72,7 +89,8 @@ void runRegionHeadless(const Options& o) {
       {"bytes_per_pixel", snake.bytesPerPixel()},
       {"wall_ms", wallMs},
       {"device", ctx->info().name}};
-  if (o.report) writeFileAtomically(*o.report, json.dump(2) + "\n");
+  if (o.report) outputs.write(*o.report, [&] { writeFileAtomically(*o.report, json.dump(2) + "\n"); });
+  outputs.commit();
   std::cout << "region snake: " << st.nodes << " nodes after " << st.iteration
             << " iterations (" << st.steps << " steps) on " << snake.width() << "x"
             << snake.height() << ", target " << st.target.n << " px (mean " << st.meanT

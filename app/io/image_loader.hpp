@@ -3,6 +3,7 @@
 // PGM/PPM and (with qt6-image-formats-plugins) TIFF; MetaImage goes through the engine, NRRD through teem.
 #include <filesystem>
 
+#include "gvflab/field_storage.hpp"
 #include "gvflab/image.hpp"
 
 namespace gvflab::app {
@@ -10,6 +11,9 @@ namespace gvflab::app {
 // Grey levels in [0, 1] (colour images become luminance). Throws InputError with a sentence
 // naming the file and what is wrong: missing, empty, truncated, not an image, too large.
 Image2D loadImage(const std::filesystem::path& path);
+
+// An image's size from its header (depth 1), with loadImage's checks of the file and the size.
+FieldShape imageHeaderShape(const std::filesystem::path& path);
 
 // File-dialog filter string listing the formats loadImage understands.
 const char* imageFileFilter();

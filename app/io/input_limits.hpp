@@ -2,11 +2,20 @@
 // Sizes the volume and image readers accept, checked against a file's header before anything is
 // allocated or decompressed, so a corrupt or hostile header cannot ask for terabytes.
 #include <cstdint>
+#include <filesystem>
+#include <string>
 
 namespace gvflab::app {
 
 inline constexpr std::int64_t kMaxVoxels = std::int64_t(1) << 31;  // values in one volume
 inline constexpr std::int64_t kMaxSide = 1 << 16;                   // voxels along one axis
 inline constexpr std::int64_t kMaxHeaderBytes = 64LL << 20;         // header and extensions
+
+// "1.5 GiB", "128 bytes": sizes in messages.
+std::string byteCount(std::uint64_t bytes);
+
+// Throws InputError naming the file when reading it would take more than the memory the host
+// has available now (MemAvailable), so a hostile header fails at once instead of swapping.
+void checkHostMemory(const std::filesystem::path& path, std::uint64_t bytes);
 
 }  // namespace gvflab::app

@@ -28,7 +28,14 @@ std::string quoted(const std::filesystem::path& path) { return "'" + path.string
 
 // The raw header's sizes, read before nifti_image_read (which allocates the extensions
 // between the header and vox_offset) so that a hostile header is refused first.
-void checkRawHeader(const std::filesystem::path& path, const char* headerName) {
+struct RawHeader {
+  std::array<std::int64_t, 8> dim{};
+  std::int64_t voxels = 1;
+  int bytesPerVoxel = 0;  // 0: a datatype we do not read (refused later, with its name)
+  double voxOffset = 0;
+};
+
+RawHeader checkRawHeader(const std::filesystem::path& path, const char* headerName) {
   int version = 0;
   std::unique_ptr<void, FreeDeleter> raw(nifti_read_header(headerName, &version, 0));
   if (!raw || (version != 1 && version != 2))
@@ -40,17 +47,23 @@ void checkRawHeader(const std::filesystem::path& path, const char* headerName) {
     swap_nifti_header(raw.get(), version);
   if (*static_cast<const std::int32_t*>(raw.get()) != expectedSize)
     throw InputError(quoted(path) + " is not a NIfTI-1 or NIfTI-2 file (bad header size).");
-  std::array<std::int64_t, 8> dim{};
-  double voxOffset = 0;
+  RawHeader out;
+  auto& dim = out.dim;
+  double& voxOffset = out.voxOffset;
+  int datatype = 0;
   if (version == 2) {
     const auto* h = static_cast<const nifti_2_header*>(raw.get());
     for (int i = 0; i < 8; ++i) dim[i] = h->dim[i];
     voxOffset = static_cast<double>(h->vox_offset);
+    datatype = h->datatype;
   } else {
     const auto* h = static_cast<const nifti_1_header*>(raw.get());
     for (int i = 0; i < 8; ++i) dim[i] = h->dim[i];
     voxOffset = h->vox_offset;
+    datatype = h->datatype;
   }
+  int swapSize = 0;
+  nifti_datatype_sizes(datatype, &out.bytesPerVoxel, &swapSize);
   if (dim[0] < 1 || dim[0] > 7)
     throw InputError(quoted(path) + " has an invalid number of dimensions (dim[0] = " +
                      std::to_string(dim[0]) + ").");
@@ -68,6 +81,29 @@ void checkRawHeader(const std::filesystem::path& path, const char* headerName) {
   if (!(voxOffset >= 0) || voxOffset > static_cast<double>(kMaxHeaderBytes))
     throw InputError(quoted(path) + " has an invalid voxel offset (" +
                      std::to_string(voxOffset) + " bytes).");
+  out.voxels = count;
+  return out;
+}
+
+// Before a byte is inflated: an uncompressed voxel file must hold what the header promises
+// (a 1024^3 float64 header over 128 bytes is refused here), and the host must have the memory
+// for the voxels and their conversion (a gzip bomb stops here or at the device check).
+void checkPromisedBytes(const std::filesystem::path& path, const RawHeader& h,
+                        const std::filesystem::path& voxelFile) {
+  if (h.bytesPerVoxel <= 0) return;
+  const std::uint64_t bytes = std::uint64_t(h.voxels) * std::uint64_t(h.bytesPerVoxel);
+  if (!hasSuffix(voxelFile, {".gz"})) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(voxelFile, ec);
+    const bool single = voxelFile == path;  // .nii: header and voxels in one file
+    const std::uint64_t need = bytes + (single ? std::uint64_t(h.voxOffset) : 0);
+    if (!ec && size < need)
+      throw InputError(quoted(path) + " is truncated: its header promises " +
+                       byteCount(bytes) + " of voxels, but the file holds " +
+                       byteCount(size) + ".");
+  }
+  // The voxels as read, as doubles and as the float volume.
+  checkHostMemory(path, bytes + std::uint64_t(h.voxels) * (sizeof(double) + sizeof(float)));
 }
 
 double voxelValue(const nifti_image& nim, std::size_t i) {
@@ -126,6 +162,18 @@ Reorientation lpsReorientation(const nifti_image& nim) {
 
 }  // namespace
 
+FieldShape niftiShape(const std::filesystem::path& path) {
+  nifti_set_debug_level(0);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw InputError(quoted(path) + " does not exist or is not a file.");
+  std::unique_ptr<char, FreeDeleter> header(nifti_findhdrname(path.c_str()));
+  if (!header) throw InputError(quoted(path) + " has no NIfTI header file beside it.");
+  const RawHeader h = checkRawHeader(path, header.get());
+  const auto side = [&](int i) { return h.dim[0] >= i ? static_cast<int>(h.dim[i]) : 1; };
+  return {side(1), side(2), side(3)};
+}
+
 bool isNiftiFile(const std::filesystem::path& path) {
   return hasSuffix(path, {".nii", ".nii.gz", ".hdr", ".hdr.gz", ".img", ".img.gz"});
 }
@@ -137,7 +185,7 @@ Volume readNiftiVolume(const std::filesystem::path& path) {
     throw InputError(quoted(path) + " does not exist or is not a file.");
   std::unique_ptr<char, FreeDeleter> header(nifti_findhdrname(path.c_str()));
   if (!header) throw InputError(quoted(path) + " has no NIfTI header file beside it.");
-  checkRawHeader(path, header.get());
+  const RawHeader raw = checkRawHeader(path, header.get());
   NiftiImage nim(nifti_image_read(header.get(), 0));
   if (!nim) throw InputError(quoted(path) + " has a NIfTI header nifti_clib cannot use.");
   if (!supportedType(nim->datatype))
@@ -150,6 +198,7 @@ Volume readNiftiVolume(const std::filesystem::path& path) {
   if (nim->iname && !std::filesystem::exists(nim->iname, ec))
     throw InputError(quoted(path) + ": its voxel file '" + std::string(nim->iname) +
                      "' is missing.");
+  checkPromisedBytes(path, raw, nim->iname ? std::filesystem::path(nim->iname) : path);
   // Reads exactly nvox * nbyper bytes (a longer gzip stream is not inflated further).
   if (nifti_image_load(nim.get()) != 0 || !nim->data)
     throw InputError(quoted(path) + " is truncated: its voxels are shorter than the header's " +

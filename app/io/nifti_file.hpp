@@ -15,12 +15,17 @@
 // components, planar as NIfTI stores them), .nii or .nii.gz, atomically.
 #include <filesystem>
 
+#include "gvflab/field_storage.hpp"
 #include "gvflab/image.hpp"
 
 namespace gvflab::app {
 
 // .nii, .hdr, .img, each optionally .gz.
 bool isNiftiFile(const std::filesystem::path& path);
+
+// The volume's size from its header alone (checked as readNiftiVolume checks it), in the file's
+// axis order; throws InputError as readNiftiVolume.
+FieldShape niftiShape(const std::filesystem::path& path);
 
 // Throws InputError naming the file and what is wrong.
 Volume readNiftiVolume(const std::filesystem::path& path);

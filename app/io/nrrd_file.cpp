@@ -79,6 +79,8 @@ NrrdPtr loadChecked(const std::filesystem::path& path, unsigned axes, std::size_
       throw InputError(quoted(path) + " is too large to load (more than " +
                        std::to_string(kMaxVoxels) + " values).");
   }
+  // The samples as read, as doubles and as floats (teem inflates no more than the header says).
+  checkHostMemory(path, std::uint64_t(count) * (nrrdTypeSize[header->type] + 8 + 4));
   NrrdPtr nrrd(nrrdNew());
   if (nrrdLoad(nrrd.get(), path.c_str(), nullptr) != 0)
     throw InputError(quoted(path) + " cannot be read: " + teemError() + ".");
@@ -128,6 +130,20 @@ void save(const std::filesystem::path& path, const std::vector<float>& data,
 
 bool isNrrdFile(const std::filesystem::path& path) {
   return hasSuffix(path, {".nrrd", ".nhdr"});
+}
+
+FieldShape nrrdShape(const std::filesystem::path& path) {
+  NrrdPtr h = readHeader(path);
+  FieldShape shape;
+  int* sides[3] = {&shape.width, &shape.height, &shape.depth};
+  for (unsigned a = 0; a < h->dim && a < 3; ++a) {
+    const auto size = static_cast<std::int64_t>(h->axis[a].size);
+    if (size < 1 || size > kMaxSide)
+      throw InputError(quoted(path) + " has an impossible size along axis " + std::to_string(a) +
+                       " (" + std::to_string(size) + ").");
+    *sides[a] = static_cast<int>(size);
+  }
+  return shape;
 }
 
 int nrrdAxisCount(const std::filesystem::path& path) {

@@ -12,6 +12,7 @@
 // file), atomically; fields carry the kinds "2-vector"/"3-vector" and "space" on the others.
 #include <filesystem>
 
+#include "gvflab/field_storage.hpp"
 #include "gvflab/image.hpp"
 
 namespace gvflab::app {
@@ -20,6 +21,8 @@ namespace gvflab::app {
 bool isNrrdFile(const std::filesystem::path& path);
 // The number of axes its header declares (header only; throws InputError like the readers).
 int nrrdAxisCount(const std::filesystem::path& path);
+// The size of a 2D image or 3D volume from its header alone (no data is read).
+FieldShape nrrdShape(const std::filesystem::path& path);
 
 // Each throws InputError naming the file and what is wrong (not NRRD, wrong dimension or
 // component count, too large, truncated, unsupported sample type).

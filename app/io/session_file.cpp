@@ -204,10 +204,14 @@ SessionFile loadSession(const std::filesystem::path& path) {
 }
 
 void applySession(const SessionFile& s, Options& o, SessionStart from) {
-  o.image = s.image;
-  o.phantom = s.phantom;
-  o.phantomSize = s.phantomSize;
+  // An image or phantom on the command line wins over the session's (which may name none).
+  if (!o.image && !o.phantom) {
+    o.image = s.image;
+    o.phantom = s.phantom;
+    o.phantomSize = s.phantomSize;
+  }
   o.gvf = s.gvf;
+  o.muGiven = true;  // the user's saved value: checked as asked
   o.savedIterationsPerFrame = s.iterationsPerFrame;
   o.frameBudgetMs = s.frameBudgetMs;
   if (!s.device.empty() && o.device.empty()) o.device = s.device;

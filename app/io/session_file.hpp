@@ -50,7 +50,7 @@ void saveSession(const std::filesystem::path& path, const SessionFile& session);
 SessionFile loadSession(const std::filesystem::path& path);
 
 // What the command line would say for this session (image or phantom, parameters, snakes
-// starting as `from` says).
+// starting as `from` says). An image or phantom already in options is kept.
 void applySession(const SessionFile& session, Options& options,
                   SessionStart from = SessionStart::Current);
 

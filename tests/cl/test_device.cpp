@@ -1,6 +1,7 @@
 // Device choice, kernel loading from a directory, build errors and the profiler.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "cl/cl_fixture.hpp"
@@ -20,8 +21,34 @@ TEST_CASE("devices are listed and chosen by kind or name") {
   CHECK(!any.name.empty());
   DeviceInfo byName = chooseDevice(devices.front().name.substr(0, 6));
   CHECK(byName.name == devices.front().name);
-  CHECK_THROWS_WITH_AS(chooseDevice("no-such-device-xyz"), doctest::Contains("Available devices"),
+  CHECK_THROWS_WITH_AS(chooseDevice("no-such-device-xyz"), doctest::Contains("Devices found"),
                        DeviceError);
+}
+
+// Issue 18: --device gpu on a machine without a GPU used the CPU without a word. A kind named
+// is that kind or a refusal listing what was found; only no selector takes any device.
+TEST_CASE("a device kind asked for is never quietly another kind") {
+  const auto devices = listDevices();
+  REQUIRE(!devices.empty());
+  for (const char* kind : {"gpu", "cpu"}) {
+    const bool wantGpu = std::string(kind) == "gpu";
+    const bool have = std::any_of(devices.begin(), devices.end(),
+                                  [&](const DeviceInfo& d) { return d.isGpu == wantGpu; });
+    CAPTURE(kind);
+    if (have) {
+      CHECK(chooseDevice(kind).isGpu == wantGpu);
+    } else {
+      try {
+        chooseDevice(kind);
+        FAIL("chose a device of the other kind");
+      } catch (const DeviceError& e) {
+        const std::string what = e.what();
+        CHECK(what.find(std::string("No OpenCL ") + (wantGpu ? "GPU" : "CPU")) != std::string::npos);
+        CHECK(what.find(devices.front().name) != std::string::npos);  // lists what was found
+        CHECK(what.find('\n') == std::string::npos);                  // one line
+      }
+    }
+  }
 }
 
 TEST_CASE("embedded kernels build, and every kernel file is embedded") {

@@ -283,7 +283,9 @@ void Session::switchDevice(const std::string& selector,
 }
 
 std::filesystem::file_time_type Session::newestKernelTime() const {
-  std::filesystem::file_time_type newest{};
+  // The clock's minimum, not a default-constructed time: libstdc++'s file clock has its epoch
+  // in 2174, so a default start is newer than every real file and no change is ever seen.
+  auto newest = std::filesystem::file_time_type::min();
   const auto& dir = ctx_->kernels().directory();
   if (!dir) return newest;
   std::error_code ec;

@@ -35,7 +35,8 @@ struct DeviceInfo {
 // Every device of every platform; platforms that fail or have no devices are skipped.
 std::vector<DeviceInfo> listDevices();
 
-// selector: "" or "gpu" (a GPU if any, else the first device), "cpu", or a case-insensitive
+// selector: "" (a GPU if any, else the first device), "gpu" or "cpu" (DeviceError listing the
+// devices found when there is none of that kind), or a case-insensitive
 // substring of the device name, platform name or version (e.g. "pocl", "nvidia").
 // Throws DeviceError when nothing matches.
 DeviceInfo chooseDevice(const std::string& selector);

@@ -43,12 +43,13 @@ struct SolverConfig {
 
 // The largest μ a solver of this kind runs with on this input, the one place it is computed
 // (Solver::muBound() returns it): Euler's stability bound (always inside the mu parameter's
-// range); multigrid has no stability bound and gives the top of the mu range it shares with
-// Euler (gvfParamSpecs), which is what to widen once multigrid has a range of its own.
+// range, gvfParamSpecs); multigrid has no stability bound and gives the top of its own range
+// (multigridMuSpec).
 double muBound(SolverKind kind, const GvfInput& input);
 
 // The one check of a requested μ against a solver kind and input. ParameterError for μ NaN,
-// infinite or below the mu range (gvfParamSpecs) whatever the rule; beyond that, by rule:
+// infinite or below the kind's mu range (gvfParamSpecs for Euler, multigridMuSpec) whatever
+// the rule; beyond that, by rule:
 enum class MuRule {
   Refuse,      // ParameterError outside the range or beyond muBound() (the solvers, the CLI)
   ClampBound,  // beyond Euler's stability bound: the bound (never an unstable step); beyond

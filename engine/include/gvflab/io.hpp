@@ -19,6 +19,8 @@ Image2D readMetaImage(const std::filesystem::path& path);
 Volume readMetaImageVolume(const std::filesystem::path& path);
 // NDims of a MetaImage header (2 or 3), to route a file to the image or the volume reader.
 int metaImageDimensions(const std::filesystem::path& path);
+// DimSize of a MetaImage header (2 or 3 sides), read without its data.
+std::vector<int> metaImageSize(const std::filesystem::path& path);
 // 3D vector field: 3 channels, MET_FLOAT, little-endian, data inline.
 void writeMetaImageField3D(const std::filesystem::path& path, const Field3D& field);
 Field3D readMetaImageField3D(const std::filesystem::path& path);

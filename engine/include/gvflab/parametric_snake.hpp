@@ -135,6 +135,12 @@ class ParametricSnake {
 
   ParametricSnake(std::shared_ptr<ComputeContext> ctx, int width, int height,
                   SnakeParams params = SnakeParams::defaults());
+  // The rule add() applies, usable before any device work (the CLI checks every snake before it
+  // opens an output): ParameterError when a point is not finite or lies outside the width x
+  // height image, or fewer than 3 points enclose an area; ResourceError when resampling to
+  // params' spacing would give more than kMaxNodes nodes.
+  static void checkContour(const std::vector<glm::vec2>& points, int width, int height,
+                           const SnakeParams& params);
   ~ParametricSnake();
   ParametricSnake(const ParametricSnake&) = delete;
   ParametricSnake& operator=(const ParametricSnake&) = delete;
@@ -196,6 +202,8 @@ class ParametricSnake {
     SnakeState state = SnakeState::Moving;
   };
   void checkPoints(const std::vector<glm::vec2>& points) const;
+  static void checkPointsIn(const std::vector<glm::vec2>& points, int width, int height);
+  static void checkNodeCount(std::size_t nodes);
   void download();         // device -> snakes_[].points
   void upload();           // snakes_ -> device (layout, coefficients, positions)
   void checkAndResample();  // convergence of full windows, resampling

@@ -97,26 +97,28 @@ DeviceInfo chooseDevice(const std::string& selector) {
         "No OpenCL device was found. Install an OpenCL driver (on Debian: "
         "apt-get install pocl-opencl-icd) and check with 'gvflab --list-devices'.");
   std::string sel = lower(selector);
+  std::string names;
+  for (const auto& d : devices) names += (names.empty() ? " " : "; ") + d.describe();
   if (sel.empty() || sel == "gpu") {
     for (const auto& d : devices)
       if (d.isGpu) return d;
-    if (sel == "gpu")
-      return devices.front();  // "prefer a GPU": fall back rather than refuse
-    return devices.front();
+    // No device named: any will do. A GPU asked for by name is never quietly a CPU.
+    if (sel.empty()) return devices.front();
+    throw DeviceError("No OpenCL GPU device was found (use --device cpu, or leave --device out "
+                      "to take any). Devices found:" + names + ".");
   }
   if (sel == "cpu") {
     for (const auto& d : devices)
       if (!d.isGpu) return d;
-    throw DeviceError("No OpenCL CPU device was found; try '--device gpu' or see --list-devices.");
+    throw DeviceError("No OpenCL CPU device was found (use --device gpu, or leave --device out "
+                      "to take any). Devices found:" + names + ".");
   }
   for (const auto& d : devices)
     if (lower(d.name).find(sel) != std::string::npos ||
         lower(d.platformName).find(sel) != std::string::npos ||
         lower(d.version).find(sel) != std::string::npos)
       return d;
-  std::string names;
-  for (const auto& d : devices) names += "\n  " + d.describe();
-  throw DeviceError("No OpenCL device matches '" + selector + "'. Available devices:" + names);
+  throw DeviceError("No OpenCL device matches '" + selector + "'. Devices found:" + names + ".");
 }
 
 std::shared_ptr<ComputeContext> ComputeContext::create(const ContextOptions& options) {

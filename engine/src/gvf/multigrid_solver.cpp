@@ -37,6 +37,12 @@ const std::vector<ParamSpec>& multigridParamSpecs() {
   return specs;
 }
 
+const ParamSpec& multigridMuSpec() {
+  static const ParamSpec spec{"mu", "mu (multigrid)", 0.0, 1e4, 0.15, false,
+                              "GVF regularisation; multigrid has no stability bound."};
+  return spec;
+}
+
 std::uint64_t MultigridSolver::pyramidBytes(FieldShape shape, Precision precision) {
   std::uint64_t bytes = 2 * fieldBytes(shape, precision);
   for (FieldShape s = shape; maxSide(s) > 2;) {
@@ -109,8 +115,8 @@ std::uint64_t MultigridSolver::deviceBytes() const {
 }
 
 void MultigridSolver::setMu(double mu) {
-  if (!std::isfinite(mu) || mu <= 0 || mu > 1e4)
-    throw ParameterError("Multigrid needs mu in (0, 10000]; got " + std::to_string(mu) + ".");
+  validate(multigridMuSpec(), mu);
+  if (mu == 0) throw ParameterError("Multigrid needs mu > 0 (mu = 0 leaves V0 unsmoothed).");
   mu_ = mu;
 }
 

@@ -200,6 +200,21 @@ Volume readMetaImageVolume(const std::filesystem::path& path) {
   return vol;
 }
 
+std::vector<int> metaImageSize(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("Cannot open '" + path.string() + "'.");
+  std::string head(64 * 1024, '\0');  // a header is a few hundred bytes; data may follow
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  const auto eof = head.find("ElementDataFile");
+  if (eof != std::string::npos) head.resize(std::min(head.size(), head.find('\n', eof)));
+  Header h = parseHeader(head + "\n", path);
+  const auto dims = parseInts(h.fields["DimSize"], path);
+  if (dims.size() < 2 || dims.size() > 3)
+    throw InputError("'" + path.string() + "' has no valid 2D or 3D DimSize.");
+  return dims;
+}
+
 int metaImageDimensions(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("Cannot open '" + path.string() + "'.");

@@ -49,18 +49,34 @@ ParametricSnake::Snake* ParametricSnake::find(int id) {
 }
 
 void ParametricSnake::checkPoints(const std::vector<glm::vec2>& points) const {
+  checkPointsIn(points, width_, height_);
+}
+
+void ParametricSnake::checkPointsIn(const std::vector<glm::vec2>& points, int width, int height) {
   for (const auto& p : points) {
     if (!std::isfinite(p.x) || !std::isfinite(p.y))
       throw ParameterError("A snake point is NaN or infinite.");
-    if (p.x < 0 || p.y < 0 || p.x > width_ || p.y > height_) {
+    if (p.x < 0 || p.y < 0 || p.x > width || p.y > height) {
       std::ostringstream msg;
-      msg << "The snake point (" << p.x << ", " << p.y << ") lies outside the " << width_ << "x"
-          << height_ << " image.";
+      msg << "The snake point (" << p.x << ", " << p.y << ") lies outside the " << width << "x"
+          << height << " image.";
       throw ParameterError(msg.str());
     }
   }
   if (points.size() < static_cast<std::size_t>(kMinNodes) || std::abs(signedArea2(points)) == 0)
     throw ParameterError("A snake needs at least 3 points that enclose an area.");
+}
+
+void ParametricSnake::checkNodeCount(std::size_t nodes) {
+  if (nodes > static_cast<std::size_t>(kMaxNodes))
+    throw ResourceError("The snake would have " + std::to_string(nodes) + " nodes; at most " +
+                        std::to_string(kMaxNodes) + " are supported.");
+}
+
+void ParametricSnake::checkContour(const std::vector<glm::vec2>& points, int width, int height,
+                                   const SnakeParams& params) {
+  checkPointsIn(points, width, height);
+  checkNodeCount(resampleContour(points, params.dmin, params.dmax).size());
 }
 
 namespace {
@@ -87,9 +103,7 @@ int ParametricSnake::add(const std::vector<glm::vec2>& points, SnakeForce force,
   s.pressure = pressure;
   s.points = oriented(resampleContour(points, params_.dmin, params_.dmax));
   s.initial = s.points;
-  if (s.points.size() > static_cast<std::size_t>(kMaxNodes))
-    throw ResourceError("The snake would have " + std::to_string(s.points.size()) +
-                        " nodes; at most " + std::to_string(kMaxNodes) + " are supported.");
+  checkNodeCount(s.points.size());
   snakes_.push_back(std::move(s));
   layoutDirty_ = true;
   return snakes_.back().id;

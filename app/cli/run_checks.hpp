@@ -1,0 +1,41 @@
+#pragma once
+// One rule, in one place: a headless run (compute or record) checks everything it reads before
+// it opens any output. The named input is loaded (never replaced by a phantom), every snake is
+// checked against its size, and every output path is checked; a later failure removes what the
+// run wrote (io/run_outputs.hpp).
+#include <functional>
+
+#include "cli/options.hpp"
+#include "gvflab/field_storage.hpp"
+#include "gvflab/image.hpp"
+
+namespace gvflab::app {
+
+struct RunInput {
+  bool is3d = false;
+  Image2D image;  // 2D: the image or phantom
+  Volume volume;  // 3D
+  int width() const { return is3d ? volume.width : image.width; }
+  int height() const { return is3d ? volume.height : image.height; }
+};
+
+// Each output the options name (--save-field, --save-magnitude, --report, --save-contours,
+// --capture-map, --record, --screenshot): a file name (not a folder) whose folder exists and
+// is writable, and no two outputs the same file. Throws ParameterError naming the flag.
+void checkOutputPaths(const Options& options);
+
+// The phantom, or the image or volume the command line or session names. beforeRead gets the
+// size from the file's header before the data is read (the device check). Throws InputError
+// naming the file, ParameterError when nothing is named.
+RunInput loadRunInput(const Options& options,
+                      const std::function<void(FieldShape)>& beforeRead = {});
+
+// Every snake (--snake or the session's) against a width x height image: finite points inside
+// it, enclosing an area, not too many nodes once resampled. Throws naming the snake.
+void checkSnakes(const Options& options, const RunInput& input);
+
+// The three above, in order; what a run does before anything else.
+RunInput checkHeadlessRun(const Options& options,
+                          const std::function<void(FieldShape)>& beforeRead = {});
+
+}  // namespace gvflab::app

@@ -1,0 +1,34 @@
+#include "io/qt_messages.hpp"
+
+#include <QString>
+#include <mutex>
+
+namespace gvflab::app {
+namespace {
+
+std::mutex mutex;
+std::vector<std::string> lines;
+
+void keep(QtMsgType, const QMessageLogContext&, const QString& text) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (lines.size() < 64) lines.push_back(text.trimmed().toStdString());
+}
+
+}  // namespace
+
+QtMessageCapture::QtMessageCapture() {
+  std::lock_guard<std::mutex> lock(mutex);
+  lines.clear();
+  previous_ = qInstallMessageHandler(keep);
+}
+
+QtMessageCapture::~QtMessageCapture() { qInstallMessageHandler(previous_); }
+
+std::string QtMessageCapture::last() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it)
+    if (!it->empty()) return *it;
+  return {};
+}
+
+}  // namespace gvflab::app

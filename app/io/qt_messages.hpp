@@ -1,0 +1,24 @@
+#pragma once
+// Qt's image plugins report problems through qWarning (libpng's and libtiff's own lines end up
+// there too): while a QtMessageCapture lives, those lines are kept for our sentence instead of
+// going to stderr. One at a time (Qt's handler is process-wide).
+#include <QtGlobal>
+#include <string>
+#include <vector>
+
+namespace gvflab::app {
+
+class QtMessageCapture {
+ public:
+  QtMessageCapture();
+  ~QtMessageCapture();
+  QtMessageCapture(const QtMessageCapture&) = delete;
+  QtMessageCapture& operator=(const QtMessageCapture&) = delete;
+  // The last line captured, trimmed ("" when none).
+  std::string last() const;
+
+ private:
+  QtMessageHandler previous_;
+};
+
+}  // namespace gvflab::app
