@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/flag_number.hpp"
+#include "gvflab/error.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -45,7 +46,13 @@ std::string flagHelpLine(const ParamSpec& s, const char* valueName, std::size_t 
 
 double parseFlag(const ParamSpec& spec, const std::string& text) {
   const double v = flagNumber(spec.key, text);
-  validate(spec, v);
+  try {
+    validate(spec, v);
+  } catch (const ParameterError& e) {
+    const std::string what = e.what(), flag = "--" + spec.key;
+    if (what.find(flag) != std::string::npos) throw;
+    throw ParameterError(flag + ": " + what);  // "--sigma: sigma = -1 is outside ..."
+  }
   return v;
 }
 

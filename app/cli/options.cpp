@@ -21,6 +21,16 @@ double parseSpec(const std::string& key, const std::string& text) {
   return parseFlag(findSpec(gvfParamSpecs(), key), text);
 }
 
+// The engine's parsers word their errors for any caller; on the command line name the flag.
+template <class F>
+auto parseNamed(const std::string& flag, F parse) {
+  try {
+    return parse();
+  } catch (const ParameterError& e) {
+    throw ParameterError(flag + ": " + e.what());
+  }
+}
+
 int parseCliInt(const std::string& key, const std::string& text) {
   return static_cast<int>(parseFlag(findSpec(cliParamSpecs(), key), text));
 }
@@ -143,10 +153,11 @@ Options parseOptions(const std::vector<std::string>& commandLine) {
       else if (v == "image") o.gvf.v0Mode = V0Mode::ImageGradient;
       else throw ParameterError("--v0 must be 'edge' or 'image', not '" + v + "'.");
     } else if (a == "--precision") {
-      o.storage.precision = parsePrecision(value());
+      o.storage.precision = parseNamed(a, [&] { return parsePrecision(value()); });
     } else if (a == "--memory") {
       const std::string v = value();
-      o.storage.memory = v == "auto" ? std::nullopt : std::optional<MemoryKind>(parseMemory(v));
+      o.storage.memory = v == "auto" ? std::nullopt
+                                     : std::optional<MemoryKind>(parseNamed(a, [&] { return parseMemory(v); }));
     } else if (a == "--phantom") {
       o.phantom = value();
       bool known = false;
@@ -254,8 +265,7 @@ Options parseOptions(const std::vector<std::string>& commandLine) {
     throw ParameterError("Headless recording shows the GVF layers; it does not run --region-snake.");
   if (o.mode == Mode::Headless && !o.image && !o.phantom && !o.session)
     throw ParameterError("--headless needs an image file, --phantom u|room|blob or --session S.json.");
-  // --save-contours is a snake option; the region snake writes the same file.
-  finishSnakeOptions(o.snakes, o.regionSnake);
+  finishSnakeOptions(o.snakes);
   return o;
 }
 

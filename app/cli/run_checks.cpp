@@ -72,8 +72,17 @@ void checkOutputPaths(const Options& o) {
 
 RunInput loadRunInput(const Options& o, const std::function<void(FieldShape)>& beforeRead) {
   RunInput in;
+  // The device's refusal names what the user gave.
+  auto check = [&](FieldShape shape, const std::string& what) {
+    if (!beforeRead) return;
+    try {
+      beforeRead(shape);
+    } catch (const ResourceError& e) {
+      throw ResourceError(what + ": " + e.what());
+    }
+  };
   if (o.phantom) {
-    if (beforeRead) beforeRead({o.phantomSize, o.phantomSize, 1});
+    check({o.phantomSize, o.phantomSize, 1}, "--phantom-size " + std::to_string(o.phantomSize));
     in.image = makePhantom(*o.phantom, o.phantomSize);
     return in;
   }
@@ -84,7 +93,7 @@ RunInput loadRunInput(const Options& o, const std::function<void(FieldShape)>& b
                                    : "No input: give an image file or --phantom u|room|blob.");
   const fs::path path = *o.image;
   const FieldShape shape = inputShape(path);  // the header alone: refused before reading
-  if (beforeRead) beforeRead(shape);
+  check(shape, "'" + path.string() + "'");
   in.is3d = isVolumeFile(path);
   if (in.is3d)
     in.volume = loadVolume(path);
@@ -94,6 +103,10 @@ RunInput loadRunInput(const Options& o, const std::function<void(FieldShape)>& b
 }
 
 void checkSnakes(const Options& o, const RunInput& in) {
+  // Here, not when parsing: a --session's snakes count (they are applied after parsing).
+  if (o.snakes.saveContours && o.snakes.snakes.empty() && !o.regionSnake)
+    throw ParameterError("--save-contours needs at least one --snake, a --session with snakes, "
+                         "or --region-snake.");
   if (in.is3d && o.snakes.any())
     throw ParameterError("Snakes run on 2D images; '" + o.image.value_or("") + "' is a volume.");
   for (const auto& spec : o.snakes.snakes) {
@@ -102,7 +115,8 @@ void checkSnakes(const Options& o, const RunInput& in) {
                                     o.snakes.params);
     } catch (const Error& e) {
       const std::string which =
-          spec.text == "session snake" ? "A snake of the session" : "--snake '" + spec.text + "'";
+          spec.text == "session snake" ? "A snake of the session '" + o.session.value_or("") + "'"
+                                       : "--snake '" + spec.text + "'";
       throw ParameterError(which + ": " + e.what());
     }
   }

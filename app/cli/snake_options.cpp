@@ -130,10 +130,8 @@ bool parseSnakeOption(const std::string& flag, const std::function<std::string()
   return false;
 }
 
-void finishSnakeOptions(SnakeOptions& o, bool otherContours) {
+void finishSnakeOptions(SnakeOptions& o) {
   o.params.validate();
-  if (o.saveContours && o.snakes.empty() && !otherContours)
-    throw ParameterError("--save-contours needs at least one --snake or --region-snake.");
 }
 
 std::string snakeHelpText() {

@@ -52,9 +52,9 @@ SnakeSpec parseSnakeSpec(const std::string& text);
 // returns true; false for any other flag. Throws ParameterError for bad values.
 bool parseSnakeOption(const std::string& flag, const std::function<std::string()>& value,
                       SnakeOptions& options);
-// Checks what needs the whole command line (dmax >= 2 dmin, --save-contours needs snakes).
-// otherContours: another producer of contours (the region snake) is on the command line.
-void finishSnakeOptions(SnakeOptions& options, bool otherContours = false);
+// Checks what needs the whole command line (dmax >= 2 dmin). That --save-contours has snakes
+// to save is checked with the run (cli/run_checks.hpp), once a --session's snakes are in.
+void finishSnakeOptions(SnakeOptions& options);
 std::string snakeHelpText();
 
 }  // namespace gvflab::app

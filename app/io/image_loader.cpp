@@ -3,6 +3,11 @@
 #include <QImage>
 #include <QImageReader>
 #include <QString>
+#include <tiffio.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <mutex>
 #include <algorithm>
 #include <fstream>
 #include <string_view>
@@ -12,6 +17,7 @@
 #include "gvflab/io.hpp"
 #include "io/input_limits.hpp"
 #include "io/nrrd_file.hpp"
+#include "io/png_check.hpp"
 #include "io/qt_messages.hpp"
 
 namespace gvflab::app {
@@ -75,6 +81,48 @@ std::string extensionFormat(const std::string& ext) {
   return "";
 }
 
+// P2, P3, P5, P6: read by the engine (Qt reads PBM, P1 and P4).
+bool isBinaryOrAsciiPnm(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  char m[2] = {0, 0};
+  in.read(m, 2);
+  return m[0] == 'P' && (m[1] == '2' || m[1] == '3' || m[1] == '5' || m[1] == '6');
+}
+
+// Qt's BMP reader says only "cannot be decoded": check the header's fields ourselves.
+void checkBmpHeader(const std::filesystem::path& path, const std::string& head16) {
+  const std::string name = "'" + path.string() + "'";
+  std::ifstream in(path, std::ios::binary);
+  std::string h(54, '\0');
+  in.read(h.data(), 54);
+  if (in.gcount() < 30) throw InputError(name + " is truncated (its BMP header is incomplete).");
+  auto u32 = [&](int at) {
+    return std::uint32_t(std::uint8_t(h[at])) | std::uint32_t(std::uint8_t(h[at + 1])) << 8 |
+           std::uint32_t(std::uint8_t(h[at + 2])) << 16 | std::uint32_t(std::uint8_t(h[at + 3])) << 24;
+  };
+  const auto i32 = [&](int at) { return static_cast<std::int32_t>(u32(at)); };
+  const int bpp = std::uint8_t(h[28]) | std::uint8_t(h[29]) << 8;
+  const std::int64_t width = u32(14) >= 40 ? i32(18) : (std::uint8_t(h[18]) | std::uint8_t(h[19]) << 8);
+  const std::int64_t height =
+      u32(14) >= 40 ? std::abs(std::int64_t(i32(22))) : (std::uint8_t(h[20]) | std::uint8_t(h[21]) << 8);
+  if (bpp != 1 && bpp != 4 && bpp != 8 && bpp != 16 && bpp != 24 && bpp != 32)
+    throw InputError(name + " has an unsupported depth of " + std::to_string(bpp) +
+                     " bits per pixel (1, 4, 8, 16, 24 or 32 are read).");
+  if (width < 1 || height < 1)
+    throw InputError(name + " has a bad header (its size is " + std::to_string(width) + "x" +
+                     std::to_string(height) + ").");
+  checkPixelCount(path, width, height);
+  const bool compressed = u32(14) >= 40 && in.gcount() >= 34 && u32(30) != 0 && u32(30) != 3;
+  const std::uint64_t rowBytes = (std::uint64_t(width) * bpp + 31) / 32 * 4;
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!compressed && !ec && u32(10) + rowBytes * std::uint64_t(height) > size)
+    throw InputError(name + " is truncated: its header promises " +
+                     byteCount(u32(10) + rowBytes * std::uint64_t(height)) + ", the file holds " +
+                     byteCount(size) + ".");
+  (void)head16;
+}
+
 // Missing, a folder, empty, or a header that is not the format its name says.
 void checkFile(const std::filesystem::path& path) {
   const std::string name = path.string();
@@ -93,9 +141,30 @@ void checkFile(const std::filesystem::path& path) {
   if (!promised.empty() && found != promised)
     throw InputError("'" + name + "' is not a " + promised + " file (bad header" +
                      (found.empty() ? "" : "; it looks like " + found) + ").");
+  if (found == "PNG") checkPngFile(path);  // libpng's verdict in our words, before Qt
+  if (found == "BMP") checkBmpHeader(path, head);
   if (promised.empty() && found.empty())
     throw InputError("'" + name + "' is not an image gvflab reads (PNG, JPEG, BMP, TIFF, "
                      "PGM/PPM, MetaImage, NRRD; volumes: NIfTI, MetaImage, NRRD).");
+}
+
+// libtiff (under Qt's TIFF plugin) prints its errors and warnings itself: send its errors to
+// Qt's message handler, where QtMessageCapture makes them part of our sentence, and drop its
+// warnings (what they warn about either works or fails with an error).
+void tiffError(const char* module, const char* fmt, va_list ap) {
+  char text[512];
+  std::vsnprintf(text, sizeof text, fmt, ap);
+  // Qt's plugin opens every TIFF under the name "foo": that module name says nothing.
+  const bool named = module && *module && std::string(module) != "foo";
+  qWarning("libtiff: %s%s%s", named ? module : "", named ? ": " : "", text);
+}
+
+void routeLibtiffMessages() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    TIFFSetErrorHandler(tiffError);
+    TIFFSetWarningHandler(nullptr);
+  });
 }
 
 // Qt's reason, in the user's terms, with the library's own line when it gave one.
@@ -115,12 +184,18 @@ std::string readFailure(const QImageReader& reader, const std::string& libraryLi
 }  // namespace
 
 FieldShape imageHeaderShape(const std::filesystem::path& path) {
+  routeLibtiffMessages();
   checkFile(path);
   if (lowerExt(path) == ".mha" || lowerExt(path) == ".mhd") {
     const auto dims = metaImageSize(path);
     return {dims[0], dims[1], dims.size() > 2 ? dims[2] : 1};
   }
   if (isNrrdFile(path)) return nrrdShape(path);
+  if (isBinaryOrAsciiPnm(path)) {
+    const Image2D image = readPnm(path);  // refuses a short file before allocating
+    checkPixelCount(path, image.width, image.height);
+    return {image.width, image.height, 1};
+  }
   QtMessageCapture messages;
   QImageReader reader(QString::fromStdString(path.string()));
   const QSize size = reader.size();
@@ -133,10 +208,16 @@ FieldShape imageHeaderShape(const std::filesystem::path& path) {
 
 Image2D loadImage(const std::filesystem::path& path) {
   const std::string name = path.string();
+  routeLibtiffMessages();
   checkFile(path);
   const std::string ext = lowerExt(path);
   if (ext == ".mha" || ext == ".mhd") return readMetaImage(path);
   if (isNrrdFile(path)) return readNrrdImage(path);
+  if (isBinaryOrAsciiPnm(path)) {  // the engine's reader says what is wrong
+    Image2D image = readPnm(path);
+    checkPixelCount(path, image.width, image.height);
+    return image;
+  }
 
   checkEndMarker(path, ext);
   QtMessageCapture messages;  // libpng/libtiff lines become part of our sentence

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <memory>
+#include <sstream>
 #include <vector>
 
 #include "gvflab/error.hpp"
@@ -51,14 +52,15 @@ RawHeader checkRawHeader(const std::filesystem::path& path, const char* headerNa
   auto& dim = out.dim;
   double& voxOffset = out.voxOffset;
   int datatype = 0;
+  std::array<double, 8> pixdim{};
   if (version == 2) {
     const auto* h = static_cast<const nifti_2_header*>(raw.get());
-    for (int i = 0; i < 8; ++i) dim[i] = h->dim[i];
+    for (int i = 0; i < 8; ++i) dim[i] = h->dim[i], pixdim[i] = h->pixdim[i];
     voxOffset = static_cast<double>(h->vox_offset);
     datatype = h->datatype;
   } else {
     const auto* h = static_cast<const nifti_1_header*>(raw.get());
-    for (int i = 0; i < 8; ++i) dim[i] = h->dim[i];
+    for (int i = 0; i < 8; ++i) dim[i] = h->dim[i], pixdim[i] = h->pixdim[i];
     voxOffset = h->vox_offset;
     datatype = h->datatype;
   }
@@ -78,9 +80,20 @@ RawHeader checkRawHeader(const std::filesystem::path& path, const char* headerNa
       throw InputError(quoted(path) + " is too large to load (more than " +
                        std::to_string(kMaxVoxels) + " values).");
   }
+  // Voxel sizes (mm) of the spatial axes: a NaN, negative or absurd one is a corrupt header.
+  for (int i = 1; i <= std::min<std::int64_t>(dim[0], 3); ++i)
+    if (!(pixdim[i] > 0) || pixdim[i] > 1e6)
+      throw InputError(quoted(path) + " has an invalid voxel size along axis " +
+                       std::to_string(i) + " (pixdim[" + std::to_string(i) + "] = " +
+                       [&] { std::ostringstream v; v << pixdim[i]; return v.str(); }() +
+                       "; positive, finite sizes expected).");
   if (!(voxOffset >= 0) || voxOffset > static_cast<double>(kMaxHeaderBytes))
-    throw InputError(quoted(path) + " has an invalid voxel offset (" +
-                     std::to_string(voxOffset) + " bytes).");
+  {
+    std::ostringstream msg;
+    msg << quoted(path) << " has an invalid voxel offset (vox_offset = " << voxOffset
+        << "; 0 to " << kMaxHeaderBytes << " bytes expected).";
+    throw InputError(msg.str());
+  }
   out.voxels = count;
   return out;
 }

@@ -36,6 +36,9 @@ std::string teemError() {
   std::string last = all.substr(all.find_last_of('\n') + 1);
   if (const auto p = last.find("] "); last.rfind("[", 0) == 0 && p != std::string::npos)
     last = last.substr(p + 2);  // drop "[nrrd] "
+  if (const auto p = last.find(": "); !last.empty() && last[0] == '_' && p != std::string::npos)
+    last = last.substr(p + 2);  // drop teem's function name ("_nrrdSizeCheck: ")
+  while (!last.empty() && (last.back() == '!' || last.back() == '.')) last.pop_back();
   return last.empty() ? "unknown error" : last;
 }
 

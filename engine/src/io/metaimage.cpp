@@ -94,6 +94,20 @@ std::size_t elementSize(const std::string& type, const std::filesystem::path& pa
   return it->second;
 }
 
+// Voxel sizes, when given, must be positive and finite (a NaN or negative spacing is a corrupt
+// header, even though GVF runs in voxel units).
+void checkSpacing(const std::string& text, const std::filesystem::path& path) {
+  std::istringstream in(text);
+  std::string item;
+  while (in >> item) {
+    char* end = nullptr;
+    const double v = std::strtod(item.c_str(), &end);
+    if (*end != '\0' || !std::isfinite(v) || v <= 0 || v > 1e6)
+      throw InputError("'" + path.string() + "' has an invalid ElementSpacing '" + text +
+                       "' (positive finite sizes expected).");
+  }
+}
+
 struct Raw {
   std::vector<int> dims;
   int channels = 1;
@@ -128,12 +142,17 @@ Raw readRaw(const std::filesystem::path& path) {
   if (count > (std::size_t(1) << 31))
     throw InputError("'" + path.string() + "' is too large to load.");
 
+  checkSpacing(field("ElementSpacing"), path);
   std::string data;
   std::string file = field("ElementDataFile");
   if (file == "LOCAL") {
     data = bytes.substr(h.dataOffset);
   } else {
-    data = readAll(path.parent_path() / file);
+    const auto dataPath = path.parent_path() / file;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(dataPath, ec))
+      throw InputError("'" + path.string() + "': its data file '" + file + "' is missing.");
+    data = readAll(dataPath);
   }
   if (data.size() < count * esize)
     throw InputError("'" + path.string() + "' is truncated: expected " +

@@ -48,8 +48,14 @@ Image2D readPnm(const std::filesystem::path& path) {
     throw InputError("'" + name + "' has an impossible size " + std::to_string(w) + "x" +
                      std::to_string(h) + ".");
   if (maxv < 1 || maxv > 65535) throw InputError("'" + name + "' has an invalid maximum value.");
-  Image2D img(static_cast<int>(w), static_cast<int>(h));
   const std::size_t samples = static_cast<std::size_t>(w) * h * channels;
+  // Before allocating: the file must hold the samples the header promises (an ASCII sample
+  // takes at least two characters, a binary one 1 or 2 bytes).
+  const std::size_t perSample = ascii ? 2 : (maxv > 255 ? 2 : 1);
+  if (s.size() - pos + (ascii ? 1 : 0) < samples * perSample)
+    throw InputError("'" + name + "' is truncated: its header promises " + std::to_string(w) +
+                     "x" + std::to_string(h) + " pixels, the file holds fewer.");
+  Image2D img(static_cast<int>(w), static_cast<int>(h));
   std::vector<double> v(samples);
   if (ascii) {
     for (std::size_t i = 0; i < samples; ++i) {

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""A long headless run (10^7 iterations): Ctrl+C (SIGINT) stops it cleanly, exit code 130, one
+line on stderr, no output file left; on a terminal it shows progress (iterations, error, rate,
+time left), and nothing with --quiet or when stderr is not a terminal (issue 18).
+
+Usage: interrupt_progress.py GVFLAB WORKDIR
+"""
+import os
+import pty
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+        print("FAIL " + what)
+
+
+def long_run(gvflab, out, extra=()):
+    return [gvflab, "--headless", "--phantom", "u", "--phantom-size", "64", "--iterations", "10000000",
+            "--snake", "circle:32,32,28", "--save-contours", os.path.join(out, "c.json"),
+            "--save-field", os.path.join(out, "f.mha"), "--save-magnitude", os.path.join(out, "m.png"),
+            "--report", os.path.join(out, "r.json"), *extra]
+
+
+def interrupt_after(p, seconds, drain=None):
+    """Lets p run, sends SIGINT, waits for it (at most 10 s); drain(t) reads a pty meanwhile."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and p.poll() is None:
+        drain(0.1) if drain else time.sleep(0.1)
+    check(p.poll() is None, "the 10^7-iteration run ended by itself within %g s" % seconds)
+    p.send_signal(signal.SIGINT)
+    end = time.monotonic() + 10
+    while p.poll() is None and time.monotonic() < end:
+        drain(0.1) if drain else time.sleep(0.1)
+    if p.poll() is None:
+        p.kill()
+        check(False, "SIGINT did not stop the run within 10 s")
+    return p.wait()
+
+
+def leftovers(out):
+    return sorted(os.listdir(out))
+
+
+def main():
+    gvflab, work = sys.argv[1], sys.argv[2]
+    shutil.rmtree(work, ignore_errors=True)
+
+    # 1. stderr is a pipe: no progress; SIGINT -> 130, one line, nothing written.
+    out = os.path.join(work, "pipe")
+    os.makedirs(out)
+    p = subprocess.Popen(long_run(gvflab, out), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         stdin=subprocess.DEVNULL)
+    rc = interrupt_after(p, 3)
+    err = p.stderr.read().decode(errors="replace")
+    lines = err.splitlines()
+    check(rc == 130, "exit code after SIGINT is %s, not 130" % rc)
+    check(len(lines) == 1 and lines[0].startswith("gvflab: Interrupted after") and
+          "nothing was written" in lines[0], "stderr after SIGINT: %r" % err)
+    check("it/s" not in err, "progress printed although stderr is not a terminal: %r" % err)
+    check(not leftovers(out), "an interrupted run left %s" % leftovers(out))
+
+    # 2. stderr is a terminal: the progress line, then the same clean stop.
+    for quiet in (False, True):
+        out = os.path.join(work, "tty_quiet" if quiet else "tty")
+        os.makedirs(out)
+        master, slave = pty.openpty()
+        p = subprocess.Popen(long_run(gvflab, out, ["--quiet"] if quiet else []),
+                             stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
+        os.close(slave)
+        seen = []
+
+        def drain(timeout):
+            r, _, _ = select.select([master], [], [], timeout)
+            if r:
+                try:
+                    seen.append(os.read(master, 65536).decode(errors="replace"))
+                except OSError:
+                    time.sleep(timeout)
+
+        rc = interrupt_after(p, 3.5, drain)
+        drain(0.2)
+        os.close(master)
+        text = "".join(seen)
+        has_progress = all(w in text for w in ("iterations", "error", "it/s", "left"))
+        if quiet:
+            check(not has_progress and "it/s" not in text, "--quiet still showed progress: %r" % text)
+        else:
+            check(has_progress and "/10000000 iterations" in text,
+                  "no progress line (iterations, error, rate, time left) on a terminal: %r" % text[-400:])
+        check(rc == 130, "exit code after SIGINT on a terminal is %s, not 130" % rc)
+        check("Interrupted after" in text, "no 'Interrupted after' sentence on the terminal: %r" % text[-300:])
+        check(not leftovers(out), "an interrupted run left %s" % leftovers(out))
+
+    print("interrupt and progress: %d failure(s)" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
