@@ -130,7 +130,8 @@ Options parseOptions(const std::vector<std::string>& commandLine) {
       o.mode = Mode::Headless;
     } else if (a == "--mu") {
       // The range depends on the solver (Euler's stability, multigrid's own): checkMu decides.
-      o.gvf.mu = flagNumber(flagName, value());
+      // Here only the widest range (multigrid's); Euler's bound needs the image.
+      o.gvf.mu = parseFlag(multigridMuSpec(), value());
       o.muGiven = true;
     } else if (a == "--sigma") {
       o.gvf.sigma = parseSpec("sigma", value());

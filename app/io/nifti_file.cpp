@@ -80,13 +80,14 @@ RawHeader checkRawHeader(const std::filesystem::path& path, const char* headerNa
       throw InputError(quoted(path) + " is too large to load (more than " +
                        std::to_string(kMaxVoxels) + " values).");
   }
-  // Voxel sizes (mm) of the spatial axes: a NaN, negative or absurd one is a corrupt header.
+  // Voxel sizes (mm) of the spatial axes: a NaN, negative or absurd one is a corrupt header
+  // (0 is common for "unknown" and harmless: GVF runs in voxel units).
   for (int i = 1; i <= std::min<std::int64_t>(dim[0], 3); ++i)
-    if (!(pixdim[i] > 0) || pixdim[i] > 1e6)
+    if (!(pixdim[i] >= 0) || pixdim[i] > 1e6)
       throw InputError(quoted(path) + " has an invalid voxel size along axis " +
                        std::to_string(i) + " (pixdim[" + std::to_string(i) + "] = " +
                        [&] { std::ostringstream v; v << pixdim[i]; return v.str(); }() +
-                       "; positive, finite sizes expected).");
+                       "; finite sizes >= 0 expected).");
   if (!(voxOffset >= 0) || voxOffset > static_cast<double>(kMaxHeaderBytes))
   {
     std::ostringstream msg;

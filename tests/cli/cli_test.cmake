@@ -261,6 +261,21 @@ string(JSON levels GET "${mreport}" levels)
 if(NOT ma EQUAL 2 OR NOT mb EQUAL 1 OR NOT levels EQUAL 6)
   message(FATAL_ERROR "multigrid report: ${mreport}")
 endif()
+# Multigrid has no stability bound (its smoother is diagonally dominant for every mu): mu 0.5
+# runs; Euler refuses it naming its bound.
+run_gvflab(TRUE --headless --phantom u --phantom-size 64 --solver multigrid --mu 0.5
+           --iterations 3 --report ${WORK}/mg05.json)
+file(READ ${WORK}/mg05.json mg05)
+string(JSON mg05mu GET "${mg05}" mu)
+string(JSON mg05err GET "${mg05}" error)
+if(NOT mg05mu EQUAL 0.5 OR NOT mg05err LESS 1)
+  message(FATAL_ERROR "multigrid at mu 0.5: ${mg05}")
+endif()
+run_gvflab(FALSE --headless --phantom u --phantom-size 64 --mu 0.5 --iterations 3)
+if(NOT last_err MATCHES "Euler stability bound 0\\.2")
+  message(FATAL_ERROR "Euler at mu 0.5: ${last_err}")
+endif()
+run_gvflab(FALSE --headless --phantom u --solver multigrid --mu 20000)
 run_gvflab(FALSE --headless --phantom u --solver jacobi)
 run_gvflab(FALSE --headless --phantom u --solver multigrid --mg-b 0 --mg-c 0)
 run_gvflab(FALSE --headless --phantom u --target-error -1)
@@ -298,6 +313,18 @@ if(f3size LESS 32256)  # 16 * 14 * 12 voxels * 3 floats
   message(FATAL_ERROR "3D field too small: ${f3size} bytes")
 endif()
 run_gvflab(TRUE --headless ${WORK}/ball.mhd --solver euler --mu 0.1 --iterations 50)
+# Issue 18: the default mu (0.15) is above the 3D Euler bound (~0.146 here); a default the
+# program chose must fit (it runs at the bound), an explicit mu beyond it is refused naming it.
+run_gvflab(TRUE --headless ${WORK}/ball.mhd --iterations 20 --report ${WORK}/r3mu.json)
+file(READ ${WORK}/r3mu.json r3mu)
+string(JSON mu3 GET "${r3mu}" mu)
+if(NOT mu3 GREATER 0.1 OR NOT mu3 LESS 0.15)
+  message(FATAL_ERROR "3D default mu should be fitted below 0.15: ${mu3}")
+endif()
+run_gvflab(FALSE --headless ${WORK}/ball.mhd --mu 0.15 --iterations 20)
+if(NOT last_err MATCHES "stability bound 0\\.1[0-9]+ for this volume")
+  message(FATAL_ERROR "explicit 3D mu beyond the bound: ${last_err}")
+endif()
 file(WRITE ${WORK}/not_nifti.nii "not a nifti file at all")
 run_gvflab(FALSE --headless ${WORK}/not_nifti.nii)
 file(GLOB leftovers ${WORK}/bad* ${WORK}/.*tmp*)
@@ -359,3 +386,41 @@ foreach(bad corrupt.nii corrupt.nrrd)
     message(FATAL_ERROR "a corrupt ${bad} still wrote an output")
   endif()
 endforeach()
+
+# Issue 18: --record without an X server aborted inside Qt (rc 134) and before the input was
+# checked. Inputs first, then one sentence pointing at xvfb-run.
+execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=DISPLAY --unset=WAYLAND_DISPLAY
+                        --unset=QT_QPA_PLATFORM
+                ${GVFLAB} --headless --phantom u --phantom-size 64 --record ${WORK}/nodisp.mp4
+                --frames 2 RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET TIMEOUT 60)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "^gvflab: .*xvfb-run" OR EXISTS ${WORK}/nodisp.mp4)
+  message(FATAL_ERROR "--record without a display: rc ${rc}: ${err}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=DISPLAY --unset=WAYLAND_DISPLAY
+                ${GVFLAB} --headless ${WORK}/missing.png --record ${WORK}/nodisp.mp4 --frames 2
+                RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET TIMEOUT 60)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "missing.png' does not exist")
+  message(FATAL_ERROR "--record checks its input before the display: rc ${rc}: ${err}")
+endif()
+# A missing input with --record recorded the U phantom and exited 0.
+run_gvflab(FALSE --headless ${WORK}/missing.png --record ${WORK}/sub.mp4 --frames 5)
+if(EXISTS ${WORK}/sub.mp4 OR NOT last_err MATCHES "missing.png")
+  message(FATAL_ERROR "a missing input was replaced: ${last_err}")
+endif()
+
+# --device gpu/cpu: that kind, or a refusal listing the devices found (never the other kind).
+run_gvflab(TRUE --list-devices)
+set(devices "${last_out}")
+foreach(kind gpu cpu)
+  string(TOUPPER ${kind} KIND)
+  if(devices MATCHES "\\[${KIND},")
+    run_gvflab(TRUE --headless --phantom u --phantom-size 32 --iterations 2 --device ${kind}
+               --report ${WORK}/dev_${kind}.json)
+  else()
+    run_gvflab(FALSE --headless --phantom u --phantom-size 32 --iterations 2 --device ${kind})
+    if(NOT last_err MATCHES "No OpenCL ${KIND} device was found.*Devices found: ")
+      message(FATAL_ERROR "--device ${kind} without one: ${last_err}")
+    endif()
+  endif()
+endforeach()
+message(STATUS "issue 18 checks passed")

@@ -1,7 +1,10 @@
 // Command-line parsing: every bad input is one clear ParameterError.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -10,6 +13,9 @@
 #include "demos/demos.hpp"
 #include "io/contours_json.hpp"
 #include "io/session_file.hpp"
+#include "cli/run_checks.hpp"
+#include "io/run_outputs.hpp"
+#include "test_support.hpp"
 #include "gvflab/error.hpp"
 
 using namespace gvflab;
@@ -52,7 +58,7 @@ TEST_CASE("bad command lines give one sentence each") {
   CHECK_THROWS_WITH_AS(parseOptions({"--mu", "abc"}), doctest::Contains("needs a number"),
                        ParameterError);
   CHECK_THROWS_WITH_AS(parseOptions({"--mu", "nan"}), doctest::Contains("number"), ParameterError);
-  CHECK_THROWS_WITH_AS(parseOptions({"--mu", "0.9"}), doctest::Contains("outside"), ParameterError);
+  CHECK_THROWS_WITH_AS(parseOptions({"--mu", "2e4"}), doctest::Contains("outside"), ParameterError);
   CHECK_THROWS_AS(parseOptions({"--sigma", "-1"}), ParameterError);
   CHECK_THROWS_AS(parseOptions({"--iterations", "1.5"}), ParameterError);
   CHECK_THROWS_WITH_AS(parseOptions({"--mu"}), doctest::Contains("needs a value"), ParameterError);
@@ -107,8 +113,7 @@ TEST_CASE("bad snake specifications give a clear error") {
   CHECK_THROWS_AS(parseOptions({"--alpha", "-1"}), ParameterError);
   CHECK_THROWS_WITH_AS(parseOptions({"--dmin", "2", "--dmax", "3"}),
                        doctest::Contains("twice dmin"), ParameterError);
-  CHECK_THROWS_WITH_AS(parseOptions({"--save-contours", "c.json"}),
-                       doctest::Contains("needs at least one --snake"), ParameterError);
+  // --save-contours without snakes: refused with the run's checks (test "a session's snakes").
 }
 
 TEST_CASE("--snake SPEC@FORCE sets that snake's force; without @ the --snake-force default") {
@@ -259,4 +264,110 @@ TEST_CASE("every numeric flag of the command line is checked against its spec") 
   }
   CHECK(parseOptions({}).phantomSize == findSpec(cliParamSpecs(), "phantom-size").defaultValue);
   CHECK(parseOptions({}).fps == findSpec(cliParamSpecs(), "fps").defaultValue);
+}
+
+// ---- Issue 18: every input checked before any output; nothing substituted; nothing left.
+
+namespace {
+std::filesystem::path writeText(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+  return p;
+}
+}  // namespace
+
+// --session snakes were not counted by --save-contours: parsing refused "needs at least one
+// --snake" before the session's snakes were applied.
+TEST_CASE("a session's snakes count for --save-contours") {
+  const auto dir = test::scratchDir("cli_session_contours");
+  const auto session = writeText(dir / "s.json", R"({"gvflab_session": 1, "phantom": "u",
+      "phantom_size": 64, "snakes": [{"points": [[10, 10], [50, 10], [30, 50]]}]})");
+  const std::string out = (dir / "c.json").string();
+  Options o = parseOptions({"--headless", "--session", session.string(), "--save-contours", out});
+  applySession(loadSession(session), o);
+  const RunInput in = checkHeadlessRun(o);  // as main does: parse, apply, check
+  CHECK(in.width() == 64);
+  REQUIRE(o.snakes.snakes.size() == 1);
+  // Without snakes anywhere it is still refused, naming the flag.
+  Options none = parseOptions({"--headless", "--phantom", "u", "--save-contours", out});
+  CHECK_THROWS_WITH_AS(checkHeadlessRun(none), doctest::Contains("--save-contours needs"),
+                       ParameterError);
+}
+
+// An image on the command line with a --session naming no image: the session replaced the
+// image with nothing and the run dereferenced an empty optional (ASan: use after free).
+TEST_CASE("an image on the command line wins over a session naming none; nothing is substituted") {
+  const auto dir = test::scratchDir("cli_session_image");
+  const auto session = writeText(dir / "s.json", R"({"gvflab_session": 1})");
+  Options o = parseOptions({"--headless", (dir / "given.png").string(), "--session",
+                            session.string()});
+  applySession(loadSession(session), o);
+  REQUIRE(o.image);
+  CHECK(*o.image == (dir / "given.png").string());
+  // It does not exist: the run says so and never falls back to a phantom.
+  CHECK_THROWS_WITH_AS(loadRunInput(o), doctest::Contains("given.png' does not exist"), InputError);
+  Options bare = parseOptions({"--headless", "--session", session.string()});
+  applySession(loadSession(session), bare);
+  CHECK_THROWS_WITH_AS(loadRunInput(bare), doctest::Contains("names no image or phantom"),
+                       ParameterError);
+}
+
+// Invalid snakes and outputs were found only after the field was written.
+TEST_CASE("snakes and output paths are refused before anything runs") {
+  const auto dir = test::scratchDir("cli_run_checks");
+  auto opts = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"--headless", "--phantom", "u", "--phantom-size", "64",
+                                     "--save-field", (dir / "f.mha").string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return parseOptions(args);
+  };
+  CHECK_NOTHROW(checkHeadlessRun(opts({"--snake", "circle:32,32,20"})));
+  CHECK_THROWS_WITH_AS(checkHeadlessRun(opts({"--snake", "circle:60,32,20"})),
+                       doctest::Contains("lies outside the 64x64 image"), ParameterError);
+  CHECK_THROWS_WITH_AS(checkHeadlessRun(opts({"--snake", "circle:32,32,31", "--phantom-size",
+                                              "1024", "--dmin", "0.1", "--dmax", "0.2",
+                                              "--snake", "circle:500,500,490"})),
+                       doctest::Contains("at most 16384"), ParameterError);
+  Options nan = opts({"--snake", "circle:32,32,20"});
+  nan.snakes.snakes[0].polygon = {{1, 1}, {std::numeric_limits<float>::quiet_NaN(), 3}, {9, 2}};
+  CHECK_THROWS_WITH_AS(checkHeadlessRun(nan), doctest::Contains("NaN"), ParameterError);
+  Options flat = opts({"--snake", "circle:32,32,20"});
+  flat.snakes.snakes[0].polygon = {{1, 1}, {2, 2}, {3, 3}};  // as a session could hold
+  CHECK_THROWS_WITH_AS(checkHeadlessRun(flat), doctest::Contains("enclose an area"),
+                       ParameterError);
+  CHECK_THROWS_WITH_AS(checkHeadlessRun(opts({"--report", (dir / "no" / "r.json").string()})),
+                       doctest::Contains("does not exist"), ParameterError);
+  CHECK_THROWS_WITH_AS(checkHeadlessRun(opts({"--report", (dir / "f.mha").string()})),
+                       doctest::Contains("name the same file"), ParameterError);
+  CHECK_THROWS_WITH_AS(checkHeadlessRun(opts({"--report", dir.string()})),
+                       doctest::Contains("is a folder"), ParameterError);
+  CHECK_THROWS_WITH_AS(checkHeadlessRun(opts({"--save-magnitude", (dir / "m.jpg").string()})),
+                       doctest::Contains("must end in .png"), ParameterError);
+  CHECK(std::filesystem::is_empty(dir));  // nothing was written by any of them
+}
+
+TEST_CASE("a failed run removes the outputs it already wrote") {
+  const auto dir = test::scratchDir("cli_run_outputs");
+  {
+    RunOutputs outputs;
+    outputs.write((dir / "a.txt").string(), [&] { writeText(dir / "a.txt", "a"); });
+    CHECK(std::filesystem::exists(dir / "a.txt"));
+  }  // not committed: the run failed
+  CHECK_FALSE(std::filesystem::exists(dir / "a.txt"));
+  {
+    RunOutputs outputs;
+    outputs.write((dir / "b.txt").string(), [&] { writeText(dir / "b.txt", "b"); });
+    outputs.commit();
+  }
+  CHECK(std::filesystem::exists(dir / "b.txt"));
+}
+
+TEST_CASE("--mu is checked by the solver's rule, --quiet parses") {
+  // Multigrid has its own range (no stability bound): --mu 0.5 parses for either solver and
+  // is refused or run by checkMu (tests/cli/cli_test.cmake runs both).
+  CHECK(parseOptions({"--solver", "multigrid", "--mu", "0.5"}).gvf.mu == 0.5);
+  CHECK(parseOptions({"--mu", "0.1"}).muGiven);
+  CHECK_FALSE(parseOptions({}).muGiven);
+  CHECK_THROWS_WITH_AS(parseOptions({"--mu", "nan"}), doctest::Contains("--mu"), ParameterError);
+  CHECK(parseOptions({"--headless", "--phantom", "u", "--quiet"}).quiet);
+  CHECK(helpText().find("--quiet") != std::string::npos);
 }

@@ -38,7 +38,7 @@ const std::vector<ParamSpec>& multigridParamSpecs() {
 }
 
 const ParamSpec& multigridMuSpec() {
-  static const ParamSpec spec{"mu", "mu (multigrid)", 0.0, 1e4, 0.15, false,
+  static const ParamSpec spec{"mu", "mu", 0.0, 1e4, 0.15, false,
                               "GVF regularisation; multigrid has no stability bound."};
   return spec;
 }
