@@ -211,7 +211,7 @@ def corpus():
               b"NRRD0004\ntype: uchar\ndimension: 2\nsizes: 64 64\nencoding: gzip\n\nnot gzip data")
     bad_input("nrrd_gzip_bomb", "bomb.nrrd",
               b"NRRD0004\ntype: uchar\ndimension: 3\nsizes: 1024 1024 1024\nencoding: gzip\n\n" +
-              gzip_repeated(b"", 4 << 20))
+              gzip_repeated(b"", 1 << 30))  # the full 1 GiB the header promises, in 1 MiB
     bad_input("nrrd_garbage", "garbage.nrrd", b"NRRD0004\nthis is: not\na header")
     c.append(Case("nhdr_missing_data", ["{in}/v.nhdr", "--save-field", "{out}/f.mha"], "v.nhdr",
                   {"v.nhdr": "NRRD0004\ntype: uchar\ndimension: 3\nsizes: 4 4 4\nencoding: raw\nendian: little\n"
@@ -222,7 +222,7 @@ def corpus():
     bad_input("nifti_1024cube_float64_128bytes_gz", "big.nii.gz",
               gzip.compress(nifti1([g, g, g], 64, 64, data=b"\0" * 128)))
     bad_input("nifti_gzip_bomb_1024cube", "bomb.nii.gz",
-              gzip_repeated(nifti1([g, g, g], 2, 8), 8 << 20))
+              gzip_repeated(nifti1([g, g, g], 2, 8), 1 << 30))  # 1 GiB of zeros in 1 MiB
     bad_input("nifti_768cube_too_large_for_device", "v768.nii.gz",
               gzip_repeated(nifti1([768, 768, 768], 16, 32), 1 << 20))
     bad_input("nifti_vox_offset_1e30", "off30.nii", nifti1([8, 8, 8], vox_offset=1e30, data=b"\0" * 512))
@@ -251,7 +251,7 @@ def corpus():
                   {"p.hdr": nifti1([8, 8, 8], 4, 16, vox_offset=0, magic=b"ni1\0"), "p.img": b"\0" * 100}))
     c.append(Case("nifti_pair_gz_bomb", ["{in}/q.hdr.gz", "--save-field", "{out}/f.mha"], "q.hdr.gz",
                   {"q.hdr.gz": gzip.compress(nifti1([g, g, g], 2, 8, vox_offset=0, magic=b"ni1\0")),
-                   "q.img.gz": gzip_repeated(b"", 8 << 20)}))
+                   "q.img.gz": gzip_repeated(b"", 1 << 30)}))
     # Session JSON
     def bad_session(name, text, expect="s.json"):
         c.append(Case(name, ["--session", "{in}/s.json", "--iterations", "5", "--save-field",
