@@ -88,11 +88,16 @@ TEST_CASE("mu through the Solver interface: Euler refuses beyond its bound, mult
   CHECK_THROWS_AS(euler->setMu(-0.1), ParameterError);
   CHECK(euler->mu() == doctest::Approx(0.9 * bound));  // a refused μ changes nothing
 
-  // Multigrid has no stability bound: its muBound() is the shared mu range's top.
-  CHECK(mg->muBound() == findSpec(gvfParamSpecs(), "mu").maxValue);
-  CHECK(mg->muBound() > bound);
+  // Multigrid has no stability bound: its muBound() is the top of its own range (issue 18:
+  // the README said so while the shared [0, 0.25] range refused --mu 0.5).
+  CHECK(mg->muBound() == multigridMuSpec().maxValue);
+  CHECK(mg->muBound() > findSpec(gvfParamSpecs(), "mu").maxValue);
   mg->setMu(1.5 * bound);
   CHECK(mg->mu() == doctest::Approx(1.5 * bound));
+  mg->setMu(0.5);  // beyond Euler's whole range
+  mg->step(1);
+  CHECK(std::isfinite(mg->error()));
+  mg->setMu(1.5 * bound);
   mg->step(1);
   CHECK(std::isfinite(mg->error()));
   CHECK_THROWS_AS(mg->setMu(NAN), ParameterError);
@@ -107,10 +112,14 @@ TEST_CASE("checkMu: the one rule, refuse or clamp") {
   CHECK(c.clamped);
   CHECK(c.mu == bound);
   CHECK_FALSE(checkMu(SolverKind::Euler, in, 0.5 * bound, MuRule::ClampBound).clamped);
-  // No stability bound: beyond the range is refused, not clamped, when the user asks now...
-  CHECK_THROWS_AS(checkMu(SolverKind::Multigrid, in, 0.3, MuRule::ClampBound), ParameterError);
-  // ...and clamped when a μ asked for earlier (under Euler) meets a new multigrid solver.
-  CHECK(checkMu(SolverKind::Multigrid, in, 0.3, MuRule::ClampAll).mu == 0.25);
+  // Multigrid: no stability bound and its own range, so 0.3 runs as asked under every rule;
+  // beyond the range it is refused, not clamped, when the user asks now...
+  for (MuRule r : {MuRule::Refuse, MuRule::ClampBound, MuRule::ClampAll})
+    CHECK(checkMu(SolverKind::Multigrid, in, 0.3, r).mu == 0.3);
+  const double top = multigridMuSpec().maxValue;
+  CHECK_THROWS_AS(checkMu(SolverKind::Multigrid, in, 2 * top, MuRule::ClampBound), ParameterError);
+  // ...and clamped when a μ asked for earlier meets a new multigrid solver.
+  CHECK(checkMu(SolverKind::Multigrid, in, 2 * top, MuRule::ClampAll).mu == top);
   for (MuRule r : {MuRule::Refuse, MuRule::ClampBound, MuRule::ClampAll}) {
     CHECK_THROWS_AS(checkMu(SolverKind::Euler, in, NAN, r), ParameterError);
     CHECK_THROWS_AS(checkMu(SolverKind::Multigrid, in, -1, r), ParameterError);
