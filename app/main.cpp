@@ -18,10 +18,7 @@ int main(int argc, char** argv) {
   using namespace gvflab::app;
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
-    Options options = parseOptions(args);
-    if (options.session)
-      applySession(loadSession(*options.session), options,
-                   options.sessionFromInitial ? SessionStart::Initial : SessionStart::Current);
+    Options options = parseCommandLine(args);
     switch (options.mode) {
       case Mode::Help:
         std::cout << helpText();

@@ -106,13 +106,18 @@ SolverConfig solverConfig(const Options& o) {
   return c;
 }
 
-Options parseOptions(const std::vector<std::string>& commandLine) {
+Options parseOptions(const std::vector<std::string>& commandLine, const Options* base) {
   Options o;
+  if (base) {
+    o = *base;
+  } else {
+    o.gvf.mu = findSpec(gvfParamSpecs(), "mu").defaultValue;
+    o.gvf.sigma = findSpec(gvfParamSpecs(), "sigma").defaultValue;
+    o.phantomSize = static_cast<int>(findSpec(cliParamSpecs(), "phantom-size").defaultValue);
+    o.fps = static_cast<int>(findSpec(cliParamSpecs(), "fps").defaultValue);
+  }
+  bool givenImage = false, givenPhantom = false;  // on this command line (not the base's)
   std::vector<std::string> args = commandLine;  // --demo splices its flags in
-  o.gvf.mu = findSpec(gvfParamSpecs(), "mu").defaultValue;
-  o.gvf.sigma = findSpec(gvfParamSpecs(), "sigma").defaultValue;
-  o.phantomSize = static_cast<int>(findSpec(cliParamSpecs(), "phantom-size").defaultValue);
-  o.fps = static_cast<int>(findSpec(cliParamSpecs(), "fps").defaultValue);
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> std::string {
@@ -161,6 +166,8 @@ Options parseOptions(const std::vector<std::string>& commandLine) {
                                      : std::optional<MemoryKind>(parseNamed(a, [&] { return parseMemory(v); }));
     } else if (a == "--phantom") {
       o.phantom = value();
+      givenPhantom = true;
+      if (!givenImage) o.image.reset();  // a base's (session's) image gives way
       bool known = false;
       for (const auto& n : phantomNames()) known = known || n == *o.phantom;
       if (!known) makePhantom(*o.phantom, 16);  // throws the message listing the names
@@ -256,11 +263,14 @@ Options parseOptions(const std::vector<std::string>& commandLine) {
     } else if (!a.empty() && a[0] == '-') {
       throw ParameterError("Unknown option '" + a + "'; see gvflab --help.");
     } else {
-      if (o.image) throw ParameterError("Only one image can be given ('" + *o.image + "' and '" + a + "').");
+      if (givenImage)
+        throw ParameterError("Only one image can be given ('" + *o.image + "' and '" + a + "').");
       o.image = a;
+      givenImage = true;
+      if (!givenPhantom) o.phantom.reset();  // a base's (session's) phantom gives way
     }
   }
-  if (o.image && o.phantom)
+  if (givenImage && givenPhantom)
     throw ParameterError("Give either an image file or --phantom, not both.");
   if (o.mode == Mode::Headless && o.record && o.regionSnake)
     throw ParameterError("Headless recording shows the GVF layers; it does not run --region-snake.");

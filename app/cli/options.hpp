@@ -66,7 +66,9 @@ ContextOptions contextOptions(const Options& options);
 SolverConfig solverConfig(const Options& options);
 
 // Throws ParameterError with a sentence on unknown flags, missing values or bad numbers.
-Options parseOptions(const std::vector<std::string>& args);
+// base: start from these options instead of the defaults (a --session's, so that the command
+// line's flags win over the session: its image or phantom, --mu, ...; its --snake are added).
+Options parseOptions(const std::vector<std::string>& args, const Options* base = nullptr);
 std::string helpText();
 
 }  // namespace gvflab::app

@@ -203,6 +203,15 @@ SessionFile loadSession(const std::filesystem::path& path) {
   }
 }
 
+Options parseCommandLine(const std::vector<std::string>& args) {
+  Options options = parseOptions(args);
+  if (!options.session) return options;
+  Options base = parseOptions({});
+  applySession(loadSession(*options.session), base,
+               options.sessionFromInitial ? SessionStart::Initial : SessionStart::Current);
+  return parseOptions(args, &base);
+}
+
 void applySession(const SessionFile& s, Options& o, SessionStart from) {
   // An image or phantom on the command line wins over the session's (which may name none).
   if (!o.image && !o.phantom) {

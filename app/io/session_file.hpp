@@ -54,4 +54,8 @@ SessionFile loadSession(const std::filesystem::path& path);
 void applySession(const SessionFile& session, Options& options,
                   SessionStart from = SessionStart::Current);
 
+// The executable's options: the command line, over its --session when it names one (the
+// session first, then every flag given wins: image or phantom, --mu, ...; --snake adds).
+Options parseCommandLine(const std::vector<std::string>& args);
+
 }  // namespace gvflab::app

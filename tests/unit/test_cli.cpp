@@ -282,9 +282,8 @@ TEST_CASE("a session's snakes count for --save-contours") {
   const auto session = writeText(dir / "s.json", R"({"gvflab_session": 1, "phantom": "u",
       "phantom_size": 64, "snakes": [{"points": [[10, 10], [50, 10], [30, 50]]}]})");
   const std::string out = (dir / "c.json").string();
-  Options o = parseOptions({"--headless", "--session", session.string(), "--save-contours", out});
-  applySession(loadSession(session), o);
-  const RunInput in = checkHeadlessRun(o);  // as main does: parse, apply, check
+  Options o = parseCommandLine({"--headless", "--session", session.string(), "--save-contours", out});
+  const RunInput in = checkHeadlessRun(o);  // as main does
   CHECK(in.width() == 64);
   REQUIRE(o.snakes.snakes.size() == 1);
   // Without snakes anywhere it is still refused, naming the flag.
@@ -298,17 +297,38 @@ TEST_CASE("a session's snakes count for --save-contours") {
 TEST_CASE("an image on the command line wins over a session naming none; nothing is substituted") {
   const auto dir = test::scratchDir("cli_session_image");
   const auto session = writeText(dir / "s.json", R"({"gvflab_session": 1})");
-  Options o = parseOptions({"--headless", (dir / "given.png").string(), "--session",
-                            session.string()});
-  applySession(loadSession(session), o);
+  Options o = parseCommandLine({"--headless", (dir / "given.png").string(), "--session",
+                                session.string()});
   REQUIRE(o.image);
   CHECK(*o.image == (dir / "given.png").string());
   // It does not exist: the run says so and never falls back to a phantom.
   CHECK_THROWS_WITH_AS(loadRunInput(o), doctest::Contains("given.png' does not exist"), InputError);
-  Options bare = parseOptions({"--headless", "--session", session.string()});
-  applySession(loadSession(session), bare);
+  Options bare = parseCommandLine({"--headless", "--session", session.string()});
   CHECK_THROWS_WITH_AS(loadRunInput(bare), doctest::Contains("names no image or phantom"),
                        ParameterError);
+}
+
+// A session replaced what the command line named (--mu, --snake, the image or phantom).
+TEST_CASE("flags on the command line win over a --session; --snake adds to its snakes") {
+  const auto dir = test::scratchDir("cli_session_flags");
+  const auto session = writeText(dir / "s.json", R"({"gvflab_session": 1, "phantom": "room",
+      "phantom_size": 64, "solver": {"mu": 0.12, "sigma": 2},
+      "snakes": [{"points": [[10, 10], [50, 10], [30, 50]]}]})");
+  const Options plain = parseCommandLine({"--headless", "--session", session.string()});
+  CHECK(*plain.phantom == "room");
+  CHECK(plain.gvf.mu == 0.12);
+  CHECK(plain.muGiven);
+  CHECK(plain.snakes.snakes.size() == 1);
+  const Options o = parseCommandLine({"--headless", "--session", session.string(), "--mu", "0.05",
+                                      "--phantom", "u", "--snake", "circle:32,32,10"});
+  CHECK(*o.phantom == "u");
+  CHECK(o.gvf.mu == 0.05);
+  CHECK(o.gvf.sigma == 2);  // not on the command line: the session's
+  CHECK(o.snakes.snakes.size() == 2);
+  const Options img = parseCommandLine({"--headless", (dir / "a.png").string(), "--session",
+                                        session.string()});
+  CHECK(*img.image == (dir / "a.png").string());
+  CHECK_FALSE(img.phantom);
 }
 
 // Invalid snakes and outputs were found only after the field was written.
