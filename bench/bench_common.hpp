@@ -32,6 +32,7 @@ struct BenchArgs {
   double mu = 0.1;     // --mu (the paper's value); capped at Euler's stability bound
   double sigma = 0.5;  // --sigma (the paper's value)
   int mgA = 1, mgB = 2, mgC = 1;
+  std::vector<int> mgCoarse{-1};  // --mg-coarse N[,N...]: MultigridOptions::coarseSide
   // region
   double mpix = 15;
   double snr = 2;

@@ -16,6 +16,7 @@ const char* kUsage =
     "                    [--precision f32|f16|snorm16|all] [--memory buffer|image|local|auto|all]\n"
     "                    [--mpix M] [--snr S] [--d-max D] [--min-segment L]\n"
     "                    [--depth D] [--mu M] [--sigma S] [--mg-a A] [--mg-b B] [--mg-c C]\n"
+    "                    [--mg-coarse N[,N...]] (levels of side <= N in one work-group; -1 auto)\n"
     "                    [--tile WxHxROWSxHALO] [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless]]\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
     "Cases:\n"
@@ -84,6 +85,15 @@ int main(int argc, char** argv) {
       else if (args[i] == "--mg-a") b.mgA = parseInt("--mg-a", value(), 1, 16);
       else if (args[i] == "--mg-b") b.mgB = parseInt("--mg-b", value(), 0, 16);
       else if (args[i] == "--mg-c") b.mgC = parseInt("--mg-c", value(), 0, 16);
+      else if (args[i] == "--mg-coarse") {
+        b.mgCoarse.clear();
+        std::string v = value();
+        for (std::size_t at = 0; at <= v.size();) {
+          const std::size_t comma = std::min(v.find(',', at), v.size());
+          b.mgCoarse.push_back(parseInt("--mg-coarse", v.substr(at, comma - at), -1, 4096));
+          at = comma + 1;
+        }
+      }
       else if (args[i] == "--precision") {
         const std::string v = value();
         b.precisions = v == "all" ? std::vector<gvflab::Precision>{gvflab::Precision::F32,
