@@ -32,6 +32,9 @@ const char* kUsage =
     "            --depth D), then multigrid until it reaches the same error or lower; both\n"
     "            times (kernel sum and span), iterations, errors and the speed-up per\n"
     "            precision (mu 0.1, sigma 0.5, a 1, b 2, c 1 by default, as in the paper)\n"
+    "  race      the viewer's equal-time race on an N x N blob: per frame (--frames F, default\n"
+    "            10) each solver gets --budget ms of OpenCL time (default 20, the viewer's);\n"
+    "            prints OpenCL time so far, iterations and error per solver and frame\n"
     "  region    region snake (PLH) on a synthetic M-megapixel noisy star (default 15, SNR 2,\n"
     "            d_max 32, min segment 16); reports total, pre-computation and segmentation\n"
     "            times, steps, iterations, nodes, bytes per pixel and IoU (best of --repeats,\n"
@@ -85,6 +88,8 @@ int main(int argc, char** argv) {
       else if (args[i] == "--mg-a") b.mgA = parseInt("--mg-a", value(), 1, 16);
       else if (args[i] == "--mg-b") b.mgB = parseInt("--mg-b", value(), 0, 16);
       else if (args[i] == "--mg-c") b.mgC = parseInt("--mg-c", value(), 0, 16);
+      else if (args[i] == "--frames") b.frames = parseInt("--frames", value(), 1, 100000);
+      else if (args[i] == "--budget") b.budgetMs = parseDouble("--budget", value(), 0.01, 10000);
       else if (args[i] == "--mg-coarse") {
         b.mgCoarse.clear();
         std::string v = value();
@@ -143,6 +148,7 @@ int main(int argc, char** argv) {
       if (std::find(args.begin(), args.end(), "--repeats") == args.end()) b.repeats = 3;
       return gvflab::bench::runMultigrid(b, std::cout);
     }
+    if (args[0] == "race") return gvflab::bench::runRace(b, std::cout);
     if (args[0] == "region") {
       if (std::find(args.begin(), args.end(), "--repeats") == args.end()) b.repeats = 3;
       return gvflab::bench::runRegion(b, std::cout);

@@ -196,7 +196,9 @@ void MultigridSolver::chooseCoarseLevel() {
   const int dims = input_.dims();
   const DeviceInfo& info = ctx_->info();
   int side = options_.coarseSide;
-  if (side < 0) side = dims == 3 ? 16 : 64;  // measured on the H200: see BENCHMARKS.md
+  // Measured (BENCHMARKS.md): on the H200 the largest that fits 48 KiB of local memory (32^2,
+  // 8^3) is fastest; on PoCL one work-group is one core, and 32^2 took twice 16^2's time.
+  if (side < 0) side = dims == 3 ? 8 : (info.isGpu ? 32 : 16);
   const std::size_t kernelGroup =
       coarseSolve_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(ctx_->device());
   const std::uint64_t localUsed =
