@@ -154,6 +154,15 @@ __kernel void mg_prolong(__global const float* e, int cw, int ch, int cd, __glob
 // compiler takes minutes over barriers nested in calls and loops. S of the levels below l0 is
 // restricted in local memory by the first steps. e_l0 starts at 0; output: e_l0.
 // Local pool per level: e (DIMS * n floats), rhs (DIMS * n), S (n); 2D e and rhs interleave.
+// Built with -DCOARSE_GLOBAL the pool is a global buffer instead (levels too large for local
+// memory; the work-group's barriers order its global memory as well).
+#ifdef COARSE_GLOBAL
+#define POOL __global
+#define POOL_FENCE CLK_GLOBAL_MEM_FENCE
+#else
+#define POOL __local
+#define POOL_FENCE CLK_LOCAL_MEM_FENCE
+#endif
 #define MG_MAX_LEVELS 16
 #define MG_OP_SMOOTH 0    // colour a
 #define MG_OP_RESTRICT 1  // rhs_{l+1} = restrict(f - A e) (a = 1) or restrict(f); b: e_{l+1} = 0
@@ -166,7 +175,7 @@ typedef struct {
   int e, r, s;  // offsets into the pool
 } mg_level;
 
-vec_t l_nsum(__local const float* v, int x, int y, int z, int w, int h, int d) {
+vec_t l_nsum(POOL const float* v, int x, int y, int z, int w, int h, int d) {
   const size_t n = (size_t)w * h * d;
   vec_t sum = CLOAD(v, mg_index(mirror_index(x - 1, w), y, z, w, h), n) +
               CLOAD(v, mg_index(mirror_index(x + 1, w), y, z, w, h), n) +
@@ -179,12 +188,12 @@ vec_t l_nsum(__local const float* v, int x, int y, int z, int w, int h, int d) {
   return sum;
 }
 
-void l_smooth(__local float* pool, mg_level L, float k, int colour) {
+void l_smooth(POOL float* pool, mg_level L, float k, int colour) {
   const int hw = (L.w + 1) / 2, count = hw * L.h * L.d;
   const size_t n = (size_t)L.w * L.h * L.d;
-  __local float* v = pool + L.e;
-  __local const float* f = pool + L.r;
-  __local const float* s = pool + L.s;
+  POOL float* v = pool + L.e;
+  POOL const float* f = pool + L.r;
+  POOL const float* s = pool + L.s;
   for (int j = get_local_id(0); j < count; j += get_local_size(0)) {
     const int y = (j / hw) % L.h, z = j / (hw * L.h);
     const int x = 2 * (j % hw) + ((y + z + colour) & 1);
@@ -196,11 +205,11 @@ void l_smooth(__local float* pool, mg_level L, float k, int colour) {
   }
 }
 
-void l_restrict(__local float* pool, mg_level F, mg_level C, float k, int residual, int zero_e) {
+void l_restrict(POOL float* pool, mg_level F, mg_level C, float k, int residual, int zero_e) {
   const size_t n = (size_t)F.w * F.h * F.d, cn = (size_t)C.w * C.h * C.d;
-  __local const float* v = pool + F.e;
-  __local const float* f = pool + F.r;
-  __local const float* s = pool + F.s;
+  POOL const float* v = pool + F.e;
+  POOL const float* f = pool + F.r;
+  POOL const float* s = pool + F.s;
   for (int j = get_local_id(0); j < (int)cn; j += get_local_size(0)) {
     const int X = j % C.w, Y = (j / C.w) % C.h, Z = j / (C.w * C.h);
     vec_t acc = (vec_t)(0.0f);
@@ -222,7 +231,7 @@ void l_restrict(__local float* pool, mg_level F, mg_level C, float k, int residu
   }
 }
 
-void l_restrict_s(__local float* pool, mg_level F, mg_level C) {
+void l_restrict_s(POOL float* pool, mg_level F, mg_level C) {
   const int cn = C.w * C.h * C.d;
   for (int j = get_local_id(0); j < cn; j += get_local_size(0)) {
     const int X = j % C.w, Y = (j / C.w) % C.h, Z = j / (C.w * C.h);
@@ -236,7 +245,7 @@ void l_restrict_s(__local float* pool, mg_level F, mg_level C) {
   }
 }
 
-void l_prolong(__local float* pool, mg_level F, mg_level C, int add) {
+void l_prolong(POOL float* pool, mg_level F, mg_level C, int add) {
   const size_t n = (size_t)F.w * F.h * F.d, cn = (size_t)C.w * C.h * C.d;
   for (int j = get_local_id(0); j < (int)n; j += get_local_size(0)) {
     const int x = j % F.w, y = (j / F.w) % F.h, z = j / (F.w * F.h);
@@ -246,7 +255,7 @@ void l_prolong(__local float* pool, mg_level F, mg_level C, int add) {
   }
 }
 
-void l_zero(__local float* pool, mg_level L) {
+void l_zero(POOL float* pool, mg_level L) {
   const int n = DIMS * L.w * L.h * L.d;
   for (int j = get_local_id(0); j < n; j += get_local_size(0)) pool[L.e + j] = 0.0f;
 }
@@ -254,7 +263,7 @@ void l_zero(__local float* pool, mg_level L) {
 // k0 = mu / h_l0^2; level l below l0 uses k0 / 4^l (exact in float: a power of two).
 __kernel void mg_coarse(__global float* e, __global const float* rhs, __global const float* s,
                         int w, int h, int d, int levels, float k0, __global const int4* ops,
-                        int op_count, __local float* pool) {
+                        int op_count, POOL float* pool) {
   mg_level lv[MG_MAX_LEVELS];
   int off = 0;
   for (int l = 0; l < levels; ++l) {
@@ -269,7 +278,7 @@ __kernel void mg_coarse(__global float* e, __global const float* rhs, __global c
     pool[lv[0].e + j] = 0.0f;
   }
   for (int j = get_local_id(0); j < n0; j += get_local_size(0)) pool[lv[0].s + j] = s[j];
-  barrier(CLK_LOCAL_MEM_FENCE);
+  barrier(POOL_FENCE);
   for (int t = 0; t < op_count; ++t) {
     const int4 op = ops[t];
     const mg_level F = lv[op.y], C = lv[min(op.y + 1, levels - 1)];
@@ -279,7 +288,7 @@ __kernel void mg_coarse(__global float* e, __global const float* rhs, __global c
     else if (op.x == MG_OP_PROLONG) l_prolong(pool, F, C, op.z);
     else if (op.x == MG_OP_ZERO) l_zero(pool, F);
     else l_restrict_s(pool, F, C);
-    barrier(CLK_LOCAL_MEM_FENCE);
+    barrier(POOL_FENCE);
   }
   for (int j = get_local_id(0); j < DIMS * n0; j += get_local_size(0)) e[j] = pool[lv[0].e + j];
 }

@@ -226,10 +226,14 @@ TEST_CASE("the solver's V-cycle and full-multigrid iterations match the referenc
     const ref::Field v0 = deviceV0(*ctx, in);
     // Launches per level only (0), the one-work-group solve from the first level of side <= 4
     // or <= 12, and the device's choice; b and c changed after construction as the panel does.
-    for (int coarseSide : {0, 4, 12, -1}) {
+    // The 12 run also with the pool in global memory (used where levels exceed local memory).
+    for (auto [coarseSide, global] : {std::pair{0, false}, std::pair{4, false},
+                                      std::pair{12, false}, std::pair{12, true},
+                                      std::pair{-1, false}}) {
       CAPTURE(coarseSide);
+      CAPTURE(global);
       const int levels = int(ref::multigridLevels(in.width, in.height, in.depth).size());
-      MultigridSolver mg(ctx, in, 0.1, {Precision::F32, 1, 2, 1, coarseSide});
+      MultigridSolver mg(ctx, in, 0.1, {Precision::F32, 1, 2, 1, coarseSide, global});
       CHECK(mg.levels() == levels);
       if (coarseSide == 0) CHECK(mg.coarseLevel() == levels);
       if (coarseSide > 0) {

@@ -34,10 +34,11 @@ struct MultigridOptions {
   int a = 1;  // full-multigrid cycles per iteration (paper: 1)
   int b = 2;  // pre-smoothing sweeps (paper: 2)
   int c = 1;  // post-smoothing sweeps (paper: 1)
-  // Levels with no side above this are solved together by one work-group in local memory, in
-  // one launch per V-cycle or full-multigrid descent (-1: chosen per device; 0: never). Capped
-  // so that those levels fit the device's local memory.
+  // Levels with no side above this are solved together by one work-group, in one launch per
+  // V-cycle or full-multigrid descent (-1: chosen per device; 0: never); in local memory
+  // where they fit, else in a global scratch buffer.
   int coarseSide = -1;
+  bool coarseGlobal = false;  // the global pool even where local memory would do (tests)
 };
 
 // One row of the per-level cost: the profiler's stats for the launches on `level` (or, for
@@ -131,7 +132,8 @@ class MultigridSolver : public Solver {
   cl::Kernel coarseSolve_;
   int coarseFrom_ = 0;  // first level of the one-work-group solve (levels() = none)
   std::size_t coarseGroup_ = 0;     // its work-group size
-  std::size_t coarsePoolBytes_ = 0;  // its local memory
+  std::size_t coarsePoolBytes_ = 0;  // its pool: local memory, or coarsePool_ when too large
+  cl::Buffer coarsePool_;
   struct CoarseOps {
     cl::Buffer steps;  // int4 per step (multigrid.cl, MG_OP_*)
     int count = 0;

@@ -115,7 +115,6 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
       k->restrictS = lib.kernel("multigrid.cl", "mg_restrict_s", opts);
       k->prolong = lib.kernel("multigrid.cl", "mg_prolong", opts);
     }
-    coarseSolve_ = lib.kernel("multigrid.cl", "mg_coarse", coarseOpts);
     chooseCoarseLevel();
     // S on every coarse level, once: the pyramid is built here and never reallocated.
     for (int l = 0; l < static_cast<int>(levels_.size()); ++l) {
@@ -144,6 +143,7 @@ MultigridSolver::~MultigridSolver() = default;
 std::uint64_t MultigridSolver::deviceBytes() const {
   std::uint64_t bytes = v_->bytes() + v0_->bytes();
   for (const Level& l : levels_) bytes += coarseLevelBytes(l.shape, input_.dims());
+  if (coarsePool_()) bytes += coarsePoolBytes_;
   return bytes;
 }
 
@@ -164,7 +164,7 @@ void MultigridSolver::setOptions(int a, int b, int c) {
   options_.a = a;
   options_.b = b;
   options_.c = c;
-  if (coarseSolve_()) recordCoarseOps();
+  if (metric_) recordCoarseOps();  // constructed: the step lists exist
 }
 
 FieldShape MultigridSolver::shapeOf(int level) const {
@@ -199,24 +199,29 @@ void MultigridSolver::chooseCoarseLevel() {
   // Measured (BENCHMARKS.md): on the H200 the largest that fits 48 KiB of local memory (32^2,
   // 8^3) is fastest; on PoCL one work-group is one core, and 32^2 took twice 16^2's time.
   if (side < 0) side = dims == 3 ? 8 : (info.isGpu ? 32 : 16);
-  const std::size_t kernelGroup =
-      coarseSolve_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(ctx_->device());
-  const std::uint64_t localUsed =
-      coarseSolve_.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(ctx_->device());
-  const std::uint64_t localFree = info.localMemBytes > localUsed + 1024
-                                      ? info.localMemBytes - localUsed - 1024 : 0;
-  coarseGroup_ = std::min<std::size_t>(kernelGroup, info.isGpu ? 1024 : 256);
   const int count = static_cast<int>(levels_.size());
   coarseFrom_ = count + 1;
   std::uint64_t pool = 0;
   for (int l = count; l >= 1 && side > 0; --l) {
     const FieldShape s = shapeOf(l);
-    const std::uint64_t bytes = pool + coarseLevelBytes(s, dims);
-    if (maxSide(s) > side || bytes > localFree || count - l + 1 > kMaxCoarseLevels) break;
-    pool = bytes;
+    if (maxSide(s) > side || count - l + 1 > kMaxCoarseLevels) break;
+    pool += coarseLevelBytes(s, dims);
     coarseFrom_ = l;
   }
   coarsePoolBytes_ = static_cast<std::size_t>(pool);
+  if (coarseFrom_ > count) return;
+  // Local memory when the pool fits, else a global pool (one work-group still, cached).
+  const std::string opts = dims == 3 ? "-DDIMS3" : "";
+  coarseSolve_ = ctx_->kernels().kernel("multigrid.cl", "mg_coarse", opts);
+  const std::uint64_t localUsed =
+      coarseSolve_.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(ctx_->device());
+  if (options_.coarseGlobal || pool + localUsed + 1024 > info.localMemBytes) {
+    coarseSolve_ = ctx_->kernels().kernel("multigrid.cl", "mg_coarse", opts + " -DCOARSE_GLOBAL");
+    coarsePool_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, coarsePoolBytes_);
+  }
+  const std::size_t kernelGroup =
+      coarseSolve_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(ctx_->device());
+  coarseGroup_ = std::min<std::size_t>(kernelGroup, info.isGpu ? 1024 : 256);
   recordCoarseOps();
 }
 
@@ -264,7 +269,8 @@ void MultigridSolver::coarseSolve(bool fullMultigrid) {
   const CoarseOps& ops = coarseOps_[fullMultigrid ? 1 : 0];
   k.setArg(8, ops.steps);
   k.setArg(9, ops.count);
-  k.setArg(10, cl::Local(coarsePoolBytes_));
+  if (coarsePool_()) k.setArg(10, coarsePool_);
+  else k.setArg(10, cl::Local(coarsePoolBytes_));
   cl::Event ev;
   ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(coarseGroup_),
                                      cl::NDRange(coarseGroup_), nullptr, &ev);
