@@ -196,9 +196,10 @@ void MultigridSolver::chooseCoarseLevel() {
   const int dims = input_.dims();
   const DeviceInfo& info = ctx_->info();
   int side = options_.coarseSide;
-  // Measured (BENCHMARKS.md): on the H200 the largest that fits 48 KiB of local memory (32^2,
-  // 8^3) is fastest; on PoCL one work-group is one core, and 32^2 took twice 16^2's time.
-  if (side < 0) side = dims == 3 ? 8 : (info.isGpu ? 32 : 16);
+  // Measured (BENCHMARKS.md, f32 span): H200 512^2 at 32/64/128/256: 3.7/2.3/3.6/8.4 ms,
+  // 2048^2: 12.4/9.0/12.9/29.0 ms; 256^3 at 8/16/32: 9.2/9.0/14.9 ms. PoCL (one work-group is
+  // one core) 384^2 at 0/16/32: 36.1/36.0/74.1 ms.
+  if (side < 0) side = info.isGpu ? (dims == 3 ? 16 : 64) : (dims == 3 ? 8 : 16);
   const int count = static_cast<int>(levels_.size());
   coarseFrom_ = count + 1;
   std::uint64_t pool = 0;
