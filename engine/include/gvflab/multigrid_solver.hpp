@@ -14,6 +14,10 @@
 // would need a second copy of V: Gauss-Seidel updates in place); coarser levels are float32.
 // An iteration is one call of the paper's FULLMULTIGRID: `a` full-multigrid cycles on the
 // residual equation, each correction added to V (so iterating keeps converging).
+// Launches: levels above coarseLevel() one kernel per operator; the levels from coarseLevel()
+// down are solved by one work-group in one launch (mg_coarse) each time a cycle reaches them,
+// the same steps in the same order (see chooseCoarseLevel for the measured side per device).
+// Every launch is filed in the profiler under its level: levelTimes() says which level costs what.
 #include <cstdint>
 #include <memory>
 #include <vector>
