@@ -32,6 +32,10 @@ struct BenchArgs {
   double mu = 0.1;     // --mu (the paper's value); capped at Euler's stability bound
   double sigma = 0.5;  // --sigma (the paper's value)
   int mgA = 1, mgB = 2, mgC = 1;
+  std::vector<int> mgCoarse{-1};
+  // race: frames and OpenCL ms per solver per frame (the viewer's RaceSession::budgetMs)
+  int frames = 10;
+  double budgetMs = 20;  // --mg-coarse N[,N...]: MultigridOptions::coarseSide
   // region
   double mpix = 15;
   double snr = 2;
@@ -78,5 +82,6 @@ int runSizes(const BenchArgs& args, std::ostream& out);            // Fig. 5
 int runMemory(const BenchArgs& args, std::ostream& out);           // Figs. 6 and 7
 int runAccuracy(const BenchArgs& args, std::ostream& out);         // Table 3 -> ACCURACY.md
 int runMultigrid(const BenchArgs& args, std::ostream& out);        // second paper, Table 1
+int runRace(const BenchArgs& args, std::ostream& out);             // the viewer's race
 
 }  // namespace gvflab::bench

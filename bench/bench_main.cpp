@@ -16,6 +16,7 @@ const char* kUsage =
     "                    [--precision f32|f16|snorm16|all] [--memory buffer|image|local|auto|all]\n"
     "                    [--mpix M] [--snr S] [--d-max D] [--min-segment L]\n"
     "                    [--depth D] [--mu M] [--sigma S] [--mg-a A] [--mg-b B] [--mg-c C]\n"
+    "                    [--mg-coarse N[,N...]] (levels of side <= N in one work-group; -1 auto)\n"
     "                    [--tile WxHxROWSxHALO] [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless]]\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
     "Cases:\n"
@@ -31,6 +32,9 @@ const char* kUsage =
     "            --depth D), then multigrid until it reaches the same error or lower; both\n"
     "            times (kernel sum and span), iterations, errors and the speed-up per\n"
     "            precision (mu 0.1, sigma 0.5, a 1, b 2, c 1 by default, as in the paper)\n"
+    "  race      the viewer's equal-time race on an N x N blob: per frame (--frames F, default\n"
+    "            10) each solver gets --budget ms of OpenCL time (default 20, the viewer's);\n"
+    "            prints OpenCL time so far, iterations and error per solver and frame\n"
     "  region    region snake (PLH) on a synthetic M-megapixel noisy star (default 15, SNR 2,\n"
     "            d_max 32, min segment 16); reports total, pre-computation and segmentation\n"
     "            times, steps, iterations, nodes, bytes per pixel and IoU (best of --repeats,\n"
@@ -84,6 +88,17 @@ int main(int argc, char** argv) {
       else if (args[i] == "--mg-a") b.mgA = parseInt("--mg-a", value(), 1, 16);
       else if (args[i] == "--mg-b") b.mgB = parseInt("--mg-b", value(), 0, 16);
       else if (args[i] == "--mg-c") b.mgC = parseInt("--mg-c", value(), 0, 16);
+      else if (args[i] == "--frames") b.frames = parseInt("--frames", value(), 1, 100000);
+      else if (args[i] == "--budget") b.budgetMs = parseDouble("--budget", value(), 0.01, 10000);
+      else if (args[i] == "--mg-coarse") {
+        b.mgCoarse.clear();
+        std::string v = value();
+        for (std::size_t at = 0; at <= v.size();) {
+          const std::size_t comma = std::min(v.find(',', at), v.size());
+          b.mgCoarse.push_back(parseInt("--mg-coarse", v.substr(at, comma - at), -1, 4096));
+          at = comma + 1;
+        }
+      }
       else if (args[i] == "--precision") {
         const std::string v = value();
         b.precisions = v == "all" ? std::vector<gvflab::Precision>{gvflab::Precision::F32,
@@ -133,6 +148,7 @@ int main(int argc, char** argv) {
       if (std::find(args.begin(), args.end(), "--repeats") == args.end()) b.repeats = 3;
       return gvflab::bench::runMultigrid(b, std::cout);
     }
+    if (args[0] == "race") return gvflab::bench::runRace(b, std::cout);
     if (args[0] == "region") {
       if (std::find(args.begin(), args.end(), "--repeats") == args.end()) b.repeats = 3;
       return gvflab::bench::runRegion(b, std::cout);

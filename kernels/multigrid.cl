@@ -143,3 +143,153 @@ __kernel void mg_prolong(__global const float* e, int cw, int ch, int cd, __glob
   if (add) c += VLOAD(v, i, n);
   VSTORE(c, v, i, n);
 }
+
+#ifndef FINE
+// ---------------------------------------------------------------------------------------
+// mg_coarse: the coarse levels l0..L (level l0 given, each next one halved rounding up until
+// no side exceeds 2, as on the host) solved by ONE work-group in local memory, in one launch.
+// The host records the steps (its own V-cycle / full-multigrid recursion, so the order is the
+// launches' order) as int4 (op, level relative to l0, a, b); the work-group runs them one
+// after the other with a barrier between. One barrier in one flat loop: PoCL's work-group
+// compiler takes minutes over barriers nested in calls and loops. S of the levels below l0 is
+// restricted in local memory by the first steps. e_l0 starts at 0; output: e_l0.
+// Local pool per level: e (DIMS * n floats), rhs (DIMS * n), S (n); 2D e and rhs interleave.
+// Built with -DCOARSE_GLOBAL the pool is a global buffer instead (levels too large for local
+// memory; the work-group's barriers order its global memory as well).
+#ifdef COARSE_GLOBAL
+#define POOL __global
+#define POOL_FENCE CLK_GLOBAL_MEM_FENCE
+#else
+#define POOL __local
+#define POOL_FENCE CLK_LOCAL_MEM_FENCE
+#endif
+#define MG_MAX_LEVELS 16
+#define MG_OP_SMOOTH 0    // colour a
+#define MG_OP_RESTRICT 1  // rhs_{l+1} = restrict(f - A e) (a = 1) or restrict(f); b: e_{l+1} = 0
+#define MG_OP_PROLONG 2   // e_l = [e_l +] P e_{l+1} (a = 1: add)
+#define MG_OP_ZERO 3      // e_l = 0
+#define MG_OP_RESTRICT_S 4  // S_{l+1} = restrict(S_l)
+
+typedef struct {
+  int w, h, d;
+  int e, r, s;  // offsets into the pool
+} mg_level;
+
+vec_t l_nsum(POOL const float* v, int x, int y, int z, int w, int h, int d) {
+  const size_t n = (size_t)w * h * d;
+  vec_t sum = CLOAD(v, mg_index(mirror_index(x - 1, w), y, z, w, h), n) +
+              CLOAD(v, mg_index(mirror_index(x + 1, w), y, z, w, h), n) +
+              CLOAD(v, mg_index(x, mirror_index(y - 1, h), z, w, h), n) +
+              CLOAD(v, mg_index(x, mirror_index(y + 1, h), z, w, h), n);
+#ifdef DIMS3
+  sum += CLOAD(v, mg_index(x, y, mirror_index(z - 1, d), w, h), n) +
+         CLOAD(v, mg_index(x, y, mirror_index(z + 1, d), w, h), n);
+#endif
+  return sum;
+}
+
+void l_smooth(POOL float* pool, mg_level L, float k, int colour) {
+  const int hw = (L.w + 1) / 2, count = hw * L.h * L.d;
+  const size_t n = (size_t)L.w * L.h * L.d;
+  POOL float* v = pool + L.e;
+  POOL const float* f = pool + L.r;
+  POOL const float* s = pool + L.s;
+  for (int j = get_local_id(0); j < count; j += get_local_size(0)) {
+    const int y = (j / hw) % L.h, z = j / (hw * L.h);
+    const int x = 2 * (j % hw) + ((y + z + colour) & 1);
+    if (x >= L.w) continue;
+    const size_t i = mg_index(x, y, z, L.w, L.h);
+    const float denom = 2 * DIMS * k + s[i];
+    if (denom > 0.0f)
+      CSTORE((k * l_nsum(v, x, y, z, L.w, L.h, L.d) - CLOAD(f, i, n)) / denom, v, i, n);
+  }
+}
+
+void l_restrict(POOL float* pool, mg_level F, mg_level C, float k, int residual, int zero_e) {
+  const size_t n = (size_t)F.w * F.h * F.d, cn = (size_t)C.w * C.h * C.d;
+  POOL const float* v = pool + F.e;
+  POOL const float* f = pool + F.r;
+  POOL const float* s = pool + F.s;
+  for (int j = get_local_id(0); j < (int)cn; j += get_local_size(0)) {
+    const int X = j % C.w, Y = (j / C.w) % C.h, Z = j / (C.w * C.h);
+    vec_t acc = (vec_t)(0.0f);
+    for (int dz = 0; dz < (DIMS == 3 ? 2 : 1); ++dz)
+      for (int dy = 0; dy < 2; ++dy)
+        for (int dx = 0; dx < 2; ++dx) {
+          const int x = mirror_index(2 * X + dx, F.w), y = mirror_index(2 * Y + dy, F.h),
+                    z = mirror_index(2 * Z + dz, F.d);
+          const size_t i = mg_index(x, y, z, F.w, F.h);
+          vec_t r = CLOAD(f, i, n);
+          if (residual) {
+            const vec_t c = CLOAD(v, i, n);
+            r -= k * (l_nsum(v, x, y, z, F.w, F.h, F.d) - 2 * DIMS * c) - s[i] * c;
+          }
+          acc += r;
+        }
+    CSTORE(acc * (1.0f / (1 << DIMS)), pool + C.r, j, cn);
+    if (zero_e) CSTORE((vec_t)(0.0f), pool + C.e, j, cn);
+  }
+}
+
+void l_restrict_s(POOL float* pool, mg_level F, mg_level C) {
+  const int cn = C.w * C.h * C.d;
+  for (int j = get_local_id(0); j < cn; j += get_local_size(0)) {
+    const int X = j % C.w, Y = (j / C.w) % C.h, Z = j / (C.w * C.h);
+    float acc = 0.0f;
+    for (int dz = 0; dz < (DIMS == 3 ? 2 : 1); ++dz)
+      for (int dy = 0; dy < 2; ++dy)
+        for (int dx = 0; dx < 2; ++dx)
+          acc += pool[F.s + mg_index(mirror_index(2 * X + dx, F.w), mirror_index(2 * Y + dy, F.h),
+                                     mirror_index(2 * Z + dz, F.d), F.w, F.h)];
+    pool[C.s + j] = acc * (1.0f / (1 << DIMS));
+  }
+}
+
+void l_prolong(POOL float* pool, mg_level F, mg_level C, int add) {
+  const size_t n = (size_t)F.w * F.h * F.d, cn = (size_t)C.w * C.h * C.d;
+  for (int j = get_local_id(0); j < (int)n; j += get_local_size(0)) {
+    const int x = j % F.w, y = (j / F.w) % F.h, z = j / (F.w * F.h);
+    vec_t c = CLOAD(pool + C.e, mg_index(x / 2, y / 2, z / 2, C.w, C.h), cn);
+    if (add) c += CLOAD(pool + F.e, j, n);
+    CSTORE(c, pool + F.e, j, n);
+  }
+}
+
+void l_zero(POOL float* pool, mg_level L) {
+  const int n = DIMS * L.w * L.h * L.d;
+  for (int j = get_local_id(0); j < n; j += get_local_size(0)) pool[L.e + j] = 0.0f;
+}
+
+// k0 = mu / h_l0^2; level l below l0 uses k0 / 4^l (exact in float: a power of two).
+__kernel void mg_coarse(__global float* e, __global const float* rhs, __global const float* s,
+                        int w, int h, int d, int levels, float k0, __global const int4* ops,
+                        int op_count, POOL float* pool) {
+  mg_level lv[MG_MAX_LEVELS];
+  int off = 0;
+  for (int l = 0; l < levels; ++l) {
+    const int n = w * h * d;
+    lv[l] = (mg_level){w, h, d, off, off + DIMS * n, off + 2 * DIMS * n};
+    off += (2 * DIMS + 1) * n;
+    w = (w + 1) / 2, h = (h + 1) / 2, d = (d + 1) / 2;
+  }
+  const int n0 = lv[0].w * lv[0].h * lv[0].d;
+  for (int j = get_local_id(0); j < DIMS * n0; j += get_local_size(0)) {
+    pool[lv[0].r + j] = rhs[j];
+    pool[lv[0].e + j] = 0.0f;
+  }
+  for (int j = get_local_id(0); j < n0; j += get_local_size(0)) pool[lv[0].s + j] = s[j];
+  barrier(POOL_FENCE);
+  for (int t = 0; t < op_count; ++t) {
+    const int4 op = ops[t];
+    const mg_level F = lv[op.y], C = lv[min(op.y + 1, levels - 1)];
+    const float k = k0 * ldexp(1.0f, -2 * op.y);
+    if (op.x == MG_OP_SMOOTH) l_smooth(pool, F, k, op.z);
+    else if (op.x == MG_OP_RESTRICT) l_restrict(pool, F, C, k, op.z, op.w);
+    else if (op.x == MG_OP_PROLONG) l_prolong(pool, F, C, op.z);
+    else if (op.x == MG_OP_ZERO) l_zero(pool, F);
+    else l_restrict_s(pool, F, C);
+    barrier(POOL_FENCE);
+  }
+  for (int j = get_local_id(0); j < DIMS * n0; j += get_local_size(0)) e[j] = pool[lv[0].e + j];
+}
+#endif

@@ -2,7 +2,8 @@
 // - each kernel (smoothing, residual + restriction, S restriction, prolongation), on level 0
 //   (f and S from V0) and coarse levels, 2D and 3D, random inputs, sizes that are neither
 //   powers of two nor multiples of the work-group, outputs poisoned with NaN: 2e-6 relative;
-// - a whole V-cycle and two full-multigrid iterations of the solver: 2e-5 relative;
+// - a whole V-cycle and two full-multigrid iterations of the solver: 2e-5 relative, with the
+//   coarse levels launched level by level and solved by one work-group (mg_coarse);
 // - converged fields: Euler run to convergence and multigrid reach the same field, and both
 //   agree with the double reference solution: 1e-5 absolute (fields are O(0.4); measured
 //   2.3e-6 Euler vs multigrid in 2D, 1.1e-6 in 3D, multigrid vs reference 2.5e-7);
@@ -223,16 +224,64 @@ TEST_CASE("the solver's V-cycle and full-multigrid iterations match the referenc
     CAPTURE(in.width);
     CAPTURE(in.depth);
     const ref::Field v0 = deviceV0(*ctx, in);
-    const ref::MultigridParams p{0.1, 1, 2, 1};
-    MultigridSolver mg(ctx, in, 0.1);
-    CHECK(mg.levels() == int(ref::multigridLevels(in.width, in.height, in.depth).size()));
-    mg.vCycle();
-    CHECK(relDiff(readRef(mg).values, ref::multigridVCycle(v0, v0, p).values) < 2e-5);
-    mg.reset();
-    mg.step(2);
-    CHECK(mg.iterations() == 2);
-    CHECK(relDiff(readRef(mg).values, ref::multigridIterate(v0, v0, p, 2).values) < 2e-5);
+    // Launches per level only (0), the one-work-group solve from the first level of side <= 4
+    // or <= 12, and the device's choice; b and c changed after construction as the panel does.
+    // The 12 run also with the pool in global memory (used where levels exceed local memory).
+    for (auto [coarseSide, global] : {std::pair{0, false}, std::pair{4, false},
+                                      std::pair{12, false}, std::pair{12, true},
+                                      std::pair{-1, false}}) {
+      CAPTURE(coarseSide);
+      CAPTURE(global);
+      const int levels = int(ref::multigridLevels(in.width, in.height, in.depth).size());
+      MultigridSolver mg(ctx, in, 0.1, {Precision::F32, 1, 2, 1, coarseSide, global});
+      CHECK(mg.levels() == levels);
+      if (coarseSide == 0) CHECK(mg.coarseLevel() == levels);
+      if (coarseSide > 0) {
+        CHECK(mg.coarseLevel() >= 1);
+        CHECK(mg.coarseLevel() < levels);
+        const auto sizes = ref::multigridLevels(in.width, in.height, in.depth);
+        const auto s = sizes[mg.coarseLevel()];
+        CHECK(std::max({s[0], s[1], s[2]}) <= coarseSide);
+        const auto above = sizes[mg.coarseLevel() - 1];
+        CHECK((mg.coarseLevel() == 1 || std::max({above[0], above[1], above[2]}) > coarseSide));
+      }
+      for (ref::MultigridParams p : {ref::MultigridParams{0.1, 1, 2, 1}, ref::MultigridParams{0.1, 2, 1, 3}}) {
+        CAPTURE(p.b);
+        mg.setOptions(p.a, p.b, p.c);
+        mg.reset();
+        mg.vCycle();
+        CHECK(relDiff(readRef(mg).values, ref::multigridVCycle(v0, v0, p).values) < 2e-5);
+        mg.reset();
+        mg.step(2);
+        CHECK(mg.iterations() == 2);
+        CHECK(relDiff(readRef(mg).values, ref::multigridIterate(v0, v0, p, 2).values) < 2e-5);
+      }
+    }
   }
+}
+
+TEST_CASE("multigrid per-level times add up to its kernel time, coarse levels in one row") {
+  auto ctx = test::sharedContext();
+  if (!ctx->profiler().enabled()) return;
+  GvfInput in = buildGvfInput(*ctx, makePhantom("u", 40), 1.0);  // 40, 20, 10, 5, 3, 2
+  MultigridSolver mg(ctx, in, 0.1, {Precision::F32, 1, 2, 1, 5});
+  REQUIRE(mg.coarseLevel() == 3);
+  ctx->profiler().endFrame();
+  ctx->profiler().reset();
+  mg.step(1);
+  ctx->profiler().endFrame();
+  const auto rows = mg.levelTimes();
+  REQUIRE(rows.size() == 4);
+  double sum = 0;
+  for (int l = 0; l < 4; ++l) {
+    CHECK(rows[l].level == l);
+    CHECK(rows[l].shape.width == (l == 0 ? 40 : 40 >> l));
+    CHECK(rows[l].stats.launches > 0);
+    sum += rows[l].stats.totalMs;
+  }
+  CHECK(rows[3].lastLevel == 5);
+  CHECK(rows[3].stats.launches == 4);  // one per V-cycle on levels 2, 1, 0 and one descent
+  CHECK(sum == doctest::Approx(ctx->profiler().totalMs("mg_")).epsilon(1e-9));
 }
 
 TEST_CASE("Euler run to convergence and multigrid reach the same field as the reference") {

@@ -30,6 +30,45 @@ void drawCycles(Session& session, ErrorLog& errors) {
                  [&] { session.setMultigridCycles(values[0], values[1], values[2]); });
 }
 
+// Which level costs what: the profiler's time per multigrid level (the one-work-group launch
+// that solves the coarsest levels together is one row), in ms as the kernel table.
+void drawLevelTimes(const MultigridSolver& mg) {
+  const auto rows = mg.levelTimes();
+  if (rows.empty()) return;
+  double sum = 0;
+  for (const auto& r : rows) sum += r.stats.meanMs;
+  if (!ImGui::BeginTable("mg levels", 5,
+                         ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+                             ImGuiTableFlags_SizingStretchProp))
+    return;
+  ImGui::TableSetupColumn("level", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+  ImGui::TableSetupColumn("size", ImGuiTableColumnFlags_WidthStretch, 2.0f);
+  ImGui::TableSetupColumn("last", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+  ImGui::TableSetupColumn("mean", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+  ImGui::TableSetupColumn("share", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableHeadersRow();
+  for (const auto& r : rows) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    if (r.lastLevel > r.level) ImGui::Text("%d-%d", r.level, r.lastLevel);
+    else ImGui::Text("%d", r.level);
+    if (r.lastLevel > r.level)
+      itemTooltip("Levels " + std::to_string(r.level) + " to " + std::to_string(r.lastLevel) +
+                  " are solved together by one work-group in local memory, one launch each "
+                  "time the cycle reaches them.");
+    ImGui::TableNextColumn();
+    if (r.shape.depth > 1) ImGui::Text("%dx%dx%d", r.shape.width, r.shape.height, r.shape.depth);
+    else ImGui::Text("%dx%d", r.shape.width, r.shape.height);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3f", r.stats.lastMs);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3f", r.stats.meanMs);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.0f%%", sum > 0 ? 100.0 * r.stats.meanMs / sum : 0.0);
+  }
+  ImGui::EndTable();
+}
+
 }  // namespace
 
 void drawSolverChoice(Session& session, ErrorLog& errors) {
@@ -66,9 +105,11 @@ void drawSolverChoice(Session& session, ErrorLog& errors) {
     }
   } else {
     drawCycles(session, errors);
-    if (MultigridSolver* mg = session.multigrid())
+    if (MultigridSolver* mg = session.multigrid()) {
       ImGui::TextDisabled("%d levels, %.1f MiB on the device", mg->levels(),
                           static_cast<double>(mg->deviceBytes()) / (1 << 20));
+      drawLevelTimes(*mg);
+    }
   }
 }
 

@@ -32,6 +32,7 @@ struct SolverConfig {
   Precision precision = Precision::F32;  // both solvers
   std::optional<MemoryKind> memory;      // Euler only; nullopt: the device's default
   int a = 1, b = 2, c = 1;               // multigrid only (multigridParamSpecs)
+  int mgCoarseSide = -1;                 // multigrid only (MultigridOptions::coarseSide)
   // Euler's tuning (tile shapes, one launch per step): the defaults suit every device.
   TileShape tile;
   Tile3D tile3d;

@@ -14,6 +14,10 @@
 // would need a second copy of V: Gauss-Seidel updates in place); coarser levels are float32.
 // An iteration is one call of the paper's FULLMULTIGRID: `a` full-multigrid cycles on the
 // residual equation, each correction added to V (so iterating keeps converging).
+// Launches: levels above coarseLevel() one kernel per operator; the levels from coarseLevel()
+// down are solved by one work-group in one launch (mg_coarse) each time a cycle reaches them,
+// the same steps in the same order (see chooseCoarseLevel for the measured side per device).
+// Every launch is filed in the profiler under its level: levelTimes() says which level costs what.
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -22,6 +26,7 @@
 #include "gvflab/field_storage.hpp"
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/params.hpp"
+#include "gvflab/profiler.hpp"
 #include "gvflab/solver.hpp"
 
 namespace gvflab {
@@ -33,6 +38,20 @@ struct MultigridOptions {
   int a = 1;  // full-multigrid cycles per iteration (paper: 1)
   int b = 2;  // pre-smoothing sweeps (paper: 2)
   int c = 1;  // post-smoothing sweeps (paper: 1)
+  // Levels with no side above this are solved together by one work-group, in one launch per
+  // V-cycle or full-multigrid descent (-1: chosen per device; 0: never); in local memory
+  // where they fit, else in a global scratch buffer.
+  int coarseSide = -1;
+  bool coarseGlobal = false;  // the global pool even where local memory would do (tests)
+};
+
+// One row of the per-level cost: the profiler's stats for the launches on `level` (or, for
+// the one-work-group launch, levels level..lastLevel together).
+struct MultigridLevelTime {
+  int level = 0;
+  int lastLevel = 0;
+  FieldShape shape;
+  KernelStats stats;
 };
 
 // a, b, c with ranges, defaults and help (drive the CLI, the panel and the tests).
@@ -61,6 +80,10 @@ class MultigridSolver : public Solver {
   const MultigridOptions& options() const { return options_; }
   Precision precision() const { return options_.precision; }
   int levels() const { return static_cast<int>(levels_.size()) + 1; }
+  // First level solved by the one-work-group launch; levels() when none is.
+  int coarseLevel() const { return coarseFrom_; }
+  // Per-level times from the context's profiler (rows in level order, levels that ran).
+  std::vector<MultigridLevelTime> levelTimes() const;
   std::uint64_t deviceBytes() const;
   const GvfInput& input() const { return input_; }
 
@@ -92,6 +115,10 @@ class MultigridSolver : public Solver {
   struct Kernels {
     cl::Kernel smooth, restrict_, restrictS, prolong;
   };
+  void chooseCoarseLevel();
+  void recordCoarseOps();
+  void coarseSolve(bool fullMultigrid);  // levels coarseFrom_.. in one launch
+  std::string levelGroup(int level) const;
   FieldShape shapeOf(int level) const;
   Kernels& kernelsOf(int level) { return level == 0 ? fine_ : coarse_; }
   void smooth(int level, int sweeps);
@@ -101,7 +128,7 @@ class MultigridSolver : public Solver {
   void vcycle(int level);
   void fmg(int level);
   void bindLevel(cl::Kernel& k, int level, int first);
-  void launch(cl::Kernel& k, const char* name, FieldShape over, bool halfX = false);
+  void launch(cl::Kernel& k, const char* name, FieldShape over, int level, bool halfX = false);
 
   std::shared_ptr<ComputeContext> ctx_;
   GvfInput input_;
@@ -111,6 +138,16 @@ class MultigridSolver : public Solver {
   std::unique_ptr<FieldStorage> v0_;
   std::vector<Level> levels_;
   Kernels fine_, coarse_;
+  cl::Kernel coarseSolve_;
+  int coarseFrom_ = 0;  // first level of the one-work-group solve (levels() = none)
+  std::size_t coarseGroup_ = 0;     // its work-group size
+  std::size_t coarsePoolBytes_ = 0;  // its pool: local memory, or coarsePool_ when too large
+  cl::Buffer coarsePool_;
+  struct CoarseOps {
+    cl::Buffer steps;  // int4 per step (multigrid.cl, MG_OP_*)
+    int count = 0;
+  };
+  CoarseOps coarseOps_[2];  // V-cycle, full multigrid
   cl::Buffer dummy_;  // the unused S argument of level-0 kernels
   long iterations_ = 0;
   cl::Buffer exported_;

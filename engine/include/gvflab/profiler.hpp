@@ -27,11 +27,14 @@ class Profiler {
 
   // False on a queue without profiling: record() then ignores events and no timings exist.
   bool enabled() const { return enabled_; }
-  void record(const std::string& kernel, const cl::Event& event);
+  // `group` (optional) also files the launch under a group, e.g. a multigrid level, whose
+  // stats sum all its kernels: groupStats() says which part of a solver costs what.
+  void record(const std::string& kernel, const cl::Event& event, const std::string& group = {});
   // Waits for the frame's events and folds their durations in. Returns the frame's OpenCL ms.
   double endFrame();
 
   std::map<std::string, KernelStats> stats() const { return stats_; }
+  std::map<std::string, KernelStats> groupStats() const { return groupStats_; }
   double totalMs() const;  // all kernels since the last reset
   double totalMs(const std::string& prefix) const;  // kernels whose name starts with prefix
   double lastFrameMs() const { return lastFrameMs_; }
@@ -41,12 +44,19 @@ class Profiler {
   struct Pending {
     std::string kernel;
     cl::Event event;
+    std::string group;
   };
+  // Folds one frame's per-name (ms, launches) into stats and their history.
+  void fold(const std::map<std::string, std::pair<double, std::size_t>>& frame,
+            std::map<std::string, KernelStats>& stats,
+            std::map<std::string, std::deque<double>>& history);
   bool enabled_;
   std::size_t window_;
   std::vector<Pending> pending_;
   std::map<std::string, KernelStats> stats_;
   std::map<std::string, std::deque<double>> history_;
+  std::map<std::string, KernelStats> groupStats_;
+  std::map<std::string, std::deque<double>> groupHistory_;
   double lastFrameMs_ = 0;
 };
 

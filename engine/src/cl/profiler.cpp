@@ -16,25 +16,42 @@ double eventMs(const cl::Event& event) {
   return end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
 }
 
-void Profiler::record(const std::string& kernel, const cl::Event& event) {
-  if (enabled_) pending_.push_back({kernel, event});
+void Profiler::record(const std::string& kernel, const cl::Event& event,
+                      const std::string& group) {
+  if (enabled_) pending_.push_back({kernel, event, group});
 }
 
 double Profiler::endFrame() {
-  std::map<std::string, std::pair<double, std::size_t>> frame;  // ms, launches
+  std::map<std::string, std::pair<double, std::size_t>> frame, groups;  // ms, launches
   if (!pending_.empty()) pending_.back().event.wait();  // in-order queue: the last ends last
   for (auto& p : pending_) {
+    const double ms = eventMs(p.event);
     auto& slot = frame[p.kernel];
-    slot.first += eventMs(p.event);
+    slot.first += ms;
     slot.second += 1;
+    if (!p.group.empty()) {
+      auto& g = groups[p.group];
+      g.first += ms;
+      g.second += 1;
+    }
   }
   pending_.clear();
+  fold(groups, groupStats_, groupHistory_);
+  fold(frame, stats_, history_);
   double total = 0;
+  for (const auto& [name, value] : frame) total += value.first;
+  lastFrameMs_ = total;
+  return total;
+}
+
+void Profiler::fold(const std::map<std::string, std::pair<double, std::size_t>>& frame,
+                    std::map<std::string, KernelStats>& stats,
+                    std::map<std::string, std::deque<double>>& history) {
   for (const auto& [name, value] : frame) {
-    auto& hist = history_[name];
+    auto& hist = history[name];
     hist.push_back(value.first);
     if (hist.size() > window_) hist.pop_front();
-    auto& s = stats_[name];
+    auto& s = stats[name];
     s.lastMs = value.first;
     s.totalMs += value.first;
     s.launches += value.second;
@@ -46,10 +63,7 @@ double Profiler::endFrame() {
     std::sort(sorted.begin(), sorted.end());
     auto rank = static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(sorted.size()))) - 1;
     s.p95Ms = sorted[std::min(rank, sorted.size() - 1)];
-    total += value.first;
   }
-  lastFrameMs_ = total;
-  return total;
 }
 
 double Profiler::totalMs() const { return totalMs(""); }
@@ -65,6 +79,8 @@ void Profiler::reset() {
   pending_.clear();
   stats_.clear();
   history_.clear();
+  groupStats_.clear();
+  groupHistory_.clear();
   lastFrameMs_ = 0;
 }
 

@@ -33,6 +33,7 @@ MultigridOptions SolverConfig::multigridOptions() const {
   MultigridOptions o;
   o.precision = precision;
   o.a = a, o.b = b, o.c = c;
+  o.coarseSide = mgCoarseSide;
   return o;
 }
 

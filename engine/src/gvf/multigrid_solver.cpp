@@ -23,6 +23,43 @@ std::uint64_t coarseLevelBytes(FieldShape s, int dims) {
   return s.count() * (2ull * dims + 1) * sizeof(float);
 }
 
+constexpr int kMaxCoarseLevels = 16;  // MG_MAX_LEVELS in multigrid.cl
+enum CoarseOp { kSmooth = 0, kRestrict = 1, kProlong = 2, kZero = 3, kRestrictS = 4 };  // MG_OP_*
+
+// The steps of vcycle() / fmg() below on levels l.. of `levels` (relative to the first level
+// of the one-work-group solve), in launch order, as mg_coarse runs them.
+struct CoarseRecorder {
+  int levels, b, c;
+  std::vector<cl_int4> ops;
+  void add(int op, int level, int a = 0, int b_ = 0) { ops.push_back({{op, level, a, b_}}); }
+  void smooth(int l, int sweeps) {
+    for (int i = 0; i < sweeps; ++i)
+      for (int colour = 0; colour < 2; ++colour) add(kSmooth, l, colour);
+  }
+  void vcycle(int l) {
+    smooth(l, b);
+    if (l < levels - 1) {
+      add(kRestrict, l, 1, 1);  // residual, and e_{l+1} = 0
+      vcycle(l + 1);
+      add(kProlong, l, 1);
+    }
+    smooth(l, c);
+  }
+  void fmg(int l) {
+    if (l < levels - 1) {
+      add(kRestrict, l, 0, 0);
+      fmg(l + 1);
+      add(kProlong, l, 0);
+    } else {
+      add(kZero, l);
+    }
+    vcycle(l);
+  }
+  void restrictS() {
+    for (int l = 0; l + 1 < levels; ++l) add(kRestrictS, l);
+  }
+};
+
 }  // namespace
 
 const std::vector<ParamSpec>& multigridParamSpecs() {
@@ -84,6 +121,7 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
       k->restrictS = lib.kernel("multigrid.cl", "mg_restrict_s", opts);
       k->prolong = lib.kernel("multigrid.cl", "mg_prolong", opts);
     }
+    chooseCoarseLevel();
     // S on every coarse level, once: the pyramid is built here and never reallocated.
     for (int l = 0; l < static_cast<int>(levels_.size()); ++l) {
       cl::Kernel& k = kernelsOf(l).restrictS;
@@ -97,7 +135,7 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
       k.setArg(6, c.width);
       k.setArg(7, c.height);
       k.setArg(8, c.depth);
-      launch(k, "mg_restrict_s", c);
+      launch(k, "mg_restrict_s", c, l);
     }
     metric_ = std::make_unique<ErrorMetric>(ctx_, shape, v0_->memory(), v0_->buildOptions());
   } catch (const cl::Error& e) {
@@ -111,6 +149,7 @@ MultigridSolver::~MultigridSolver() = default;
 std::uint64_t MultigridSolver::deviceBytes() const {
   std::uint64_t bytes = v_->bytes() + v0_->bytes();
   for (const Level& l : levels_) bytes += coarseLevelBytes(l.shape, input_.dims());
+  if (coarsePool_()) bytes += coarsePoolBytes_;
   return bytes;
 }
 
@@ -131,6 +170,7 @@ void MultigridSolver::setOptions(int a, int b, int c) {
   options_.a = a;
   options_.b = b;
   options_.c = c;
+  if (metric_) recordCoarseOps();  // constructed: the step lists exist
 }
 
 FieldShape MultigridSolver::shapeOf(int level) const {
@@ -156,7 +196,96 @@ void MultigridSolver::bindLevel(cl::Kernel& k, int level, int first) {
   k.setArg(first + 5, s.depth);
 }
 
-void MultigridSolver::launch(cl::Kernel& k, const char* name, FieldShape over, bool halfX) {
+// The coarsest levels whose pool (e, rhs, S per level) fits the work-group's local memory
+// and whose sides stay within options_.coarseSide; level 0 (the storage precision) never.
+void MultigridSolver::chooseCoarseLevel() {
+  const int dims = input_.dims();
+  const DeviceInfo& info = ctx_->info();
+  int side = options_.coarseSide;
+  // Measured (BENCHMARKS.md, f32 span): H200 512^2 at 32/64/128/256: 3.7/2.3/3.6/8.4 ms,
+  // 2048^2: 12.4/9.0/12.9/29.0 ms; 256^3 at 8/16/32: 9.2/9.0/14.9 ms. PoCL (one work-group is
+  // one core) 384^2 at 0/16/32: 36.1/36.0/74.1 ms.
+  if (side < 0) side = info.isGpu ? (dims == 3 ? 16 : 64) : (dims == 3 ? 8 : 16);
+  const int count = static_cast<int>(levels_.size());
+  coarseFrom_ = count + 1;
+  std::uint64_t pool = 0;
+  for (int l = count; l >= 1 && side > 0; --l) {
+    const FieldShape s = shapeOf(l);
+    if (maxSide(s) > side || count - l + 1 > kMaxCoarseLevels) break;
+    pool += coarseLevelBytes(s, dims);
+    coarseFrom_ = l;
+  }
+  coarsePoolBytes_ = static_cast<std::size_t>(pool);
+  if (coarseFrom_ > count) return;
+  // Local memory when the pool fits, else a global pool (one work-group still, cached).
+  const std::string opts = dims == 3 ? "-DDIMS3" : "";
+  coarseSolve_ = ctx_->kernels().kernel("multigrid.cl", "mg_coarse", opts);
+  const std::uint64_t localUsed =
+      coarseSolve_.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(ctx_->device());
+  if (options_.coarseGlobal || pool + localUsed + 1024 > info.localMemBytes) {
+    coarseSolve_ = ctx_->kernels().kernel("multigrid.cl", "mg_coarse", opts + " -DCOARSE_GLOBAL");
+    coarsePool_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, coarsePoolBytes_);
+  }
+  const std::size_t kernelGroup =
+      coarseSolve_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(ctx_->device());
+  coarseGroup_ = std::min<std::size_t>(kernelGroup, info.isGpu ? 1024 : 256);
+  recordCoarseOps();
+}
+
+// The step lists of mg_coarse for the current b and c (setOptions records them again).
+void MultigridSolver::recordCoarseOps() {
+  if (coarseFrom_ >= levels()) return;
+  for (bool fullMultigrid : {false, true}) {
+    CoarseRecorder rec{levels() - coarseFrom_, options_.b, options_.c, {}};
+    rec.restrictS();
+    fullMultigrid ? rec.fmg(0) : rec.vcycle(0);
+    CoarseOps& ops = coarseOps_[fullMultigrid ? 1 : 0];
+    ops.count = static_cast<int>(rec.ops.size());
+    ops.steps = cl::Buffer(ctx_->context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                           rec.ops.size() * sizeof(cl_int4), rec.ops.data());
+  }
+}
+
+std::string MultigridSolver::levelGroup(int level) const {
+  return "mg level " + std::to_string(std::min(level, coarseFrom_));
+}
+
+std::vector<MultigridLevelTime> MultigridSolver::levelTimes() const {
+  const auto groups = ctx_->profiler().groupStats();
+  std::vector<MultigridLevelTime> rows;
+  for (int l = 0; l < levels() && l <= coarseFrom_; ++l) {
+    auto it = groups.find(levelGroup(l));
+    if (it == groups.end()) continue;
+    rows.push_back({l, l == coarseFrom_ ? levels() - 1 : l, shapeOf(l), it->second});
+  }
+  return rows;
+}
+
+void MultigridSolver::coarseSolve(bool fullMultigrid) {
+  const Level& l = levels_[coarseFrom_ - 1];
+  const FieldShape s = l.shape;
+  cl::Kernel& k = coarseSolve_;
+  k.setArg(0, l.e);
+  k.setArg(1, l.rhs);
+  k.setArg(2, l.s);
+  k.setArg(3, s.width);
+  k.setArg(4, s.height);
+  k.setArg(5, s.depth);
+  k.setArg(6, levels() - coarseFrom_);
+  k.setArg(7, static_cast<float>(mu_ / std::ldexp(1.0, 2 * coarseFrom_)));
+  const CoarseOps& ops = coarseOps_[fullMultigrid ? 1 : 0];
+  k.setArg(8, ops.steps);
+  k.setArg(9, ops.count);
+  if (coarsePool_()) k.setArg(10, coarsePool_);
+  else k.setArg(10, cl::Local(coarsePoolBytes_));
+  cl::Event ev;
+  ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(coarseGroup_),
+                                     cl::NDRange(coarseGroup_), nullptr, &ev);
+  ctx_->profiler().record("mg_coarse", ev, levelGroup(coarseFrom_));
+}
+
+void MultigridSolver::launch(cl::Kernel& k, const char* name, FieldShape over, int level,
+                             bool halfX) {
   const bool is3d = input_.dims() == 3;
   const cl::NDRange local = is3d ? cl::NDRange(32, 4, 2) : detail::localSize2D(ctx_->info());
   const std::size_t w = halfX ? (over.width + 1) / 2 : over.width;
@@ -166,7 +295,7 @@ void MultigridSolver::launch(cl::Kernel& k, const char* name, FieldShape over, b
            : cl::NDRange(detail::roundUp(w, local[0]), detail::roundUp(over.height, local[1]));
   cl::Event ev;
   ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, global, local, nullptr, &ev);
-  ctx_->profiler().record(name, ev);
+  ctx_->profiler().record(name, ev, levelGroup(level));
 }
 
 void MultigridSolver::smooth(int level, int sweeps) {
@@ -176,7 +305,7 @@ void MultigridSolver::smooth(int level, int sweeps) {
   for (int i = 0; i < sweeps; ++i)
     for (int colour = 0; colour < 2; ++colour) {
       k.setArg(7, colour);
-      launch(k, "mg_smooth", shapeOf(level), true);
+      launch(k, "mg_smooth", shapeOf(level), level, true);
     }
 }
 
@@ -190,7 +319,7 @@ void MultigridSolver::restrictResidual(int level, bool withResidual) {
   k.setArg(9, c.width);
   k.setArg(10, c.height);
   k.setArg(11, c.depth);
-  launch(k, "mg_restrict", c);
+  launch(k, "mg_restrict", c, level);
 }
 
 void MultigridSolver::prolong(int level, bool add) {
@@ -205,7 +334,7 @@ void MultigridSolver::prolong(int level, bool add) {
   k.setArg(6, f.height);
   k.setArg(7, f.depth);
   k.setArg(8, add ? 1 : 0);
-  launch(k, "mg_prolong", f);
+  launch(k, "mg_prolong", f, level);
 }
 
 void MultigridSolver::zero(int level) {
@@ -213,15 +342,17 @@ void MultigridSolver::zero(int level) {
   cl::Event ev;
   ctx_->queue().enqueueFillBuffer(l.e, 0.0f, 0, l.shape.count() * input_.dims() * sizeof(float),
                                   nullptr, &ev);
-  ctx_->profiler().record("mg_zero", ev);
+  ctx_->profiler().record("mg_zero", ev, levelGroup(level));
 }
 
 // Paper Alg. 3 on level l: v_l is V at level 0 and the correction e_l below.
+// From coarseFrom_ down, one launch does the rest (and zeroes its e itself).
 void MultigridSolver::vcycle(int level) {
+  if (level == coarseFrom_) return coarseSolve(false);
   smooth(level, options_.b);
   if (level < static_cast<int>(levels_.size())) {
     restrictResidual(level, true);
-    zero(level + 1);
+    if (level + 1 != coarseFrom_) zero(level + 1);
     vcycle(level + 1);
     prolong(level, true);
   }
@@ -230,6 +361,7 @@ void MultigridSolver::vcycle(int level) {
 
 // Paper Alg. 4 (RECURSIVEFULLMULTIGRID) on level l >= 1 for the rhs already there.
 void MultigridSolver::fmg(int level) {
+  if (level == coarseFrom_) return coarseSolve(true);
   if (level < static_cast<int>(levels_.size())) {
     restrictResidual(level, false);
     fmg(level + 1);
