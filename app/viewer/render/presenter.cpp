@@ -114,14 +114,20 @@ void Presenter::upload(cl::CommandQueue& queue, const cl::Buffer& field, int wid
       uploadThroughHost(queue, field, width, height);
     }
     if ((shared_ || external_) &&
-        uploads_ % hostRefreshInterval(static_cast<long>(width) * height) == 0)
+        uploads_ % hostRefreshInterval(static_cast<long>(width) * height) == 0) {
+      auto readStart = std::chrono::steady_clock::now();
       readHost(queue, field, width, height);
+      totals_.readBackMs += std::chrono::duration<double, std::milli>(
+                                std::chrono::steady_clock::now() - readStart).count();
+    }
   } else {
     uploadThroughHost(queue, field, width, height);
   }
   lastMs_ =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   ++uploads_;
+  ++totals_.uploads;
+  totals_.ms += lastMs_;
   // Exponential mean over roughly the last 60 uploads.
   double a = uploads_ < 60 ? 1.0 / uploads_ : 1.0 / 60;
   meanMs_ += a * (lastMs_ - meanMs_);

@@ -39,6 +39,13 @@ class Presenter {
   const TransferChoice& choice() const { return choice_; }
   double lastTransferMs() const { return lastMs_; }
   double meanTransferMs() const { return meanMs_; }
+  // Over all uploads so far (for --stats): the whole CL->GL cost, and the part of it spent on
+  // the zero-copy paths' periodic read-back to host memory (hostRefreshInterval).
+  struct Totals {
+    long uploads = 0;
+    double ms = 0, readBackMs = 0;
+  };
+  const Totals& totals() const { return totals_; }
   // max |V| of the last uploaded field, found while it passes through host memory (zero-copy
   // paths: refreshed from a read-back every hostRefreshInterval uploads).
   float maxMagnitude() const { return maxMagnitude_; }
@@ -67,6 +74,7 @@ class Presenter {
   int width_ = 0, height_ = 0;
   double lastMs_ = 0, meanMs_ = 0;
   long uploads_ = 0;
+  Totals totals_;
   float maxMagnitude_ = 0;
 };
 
