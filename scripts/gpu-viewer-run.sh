@@ -69,8 +69,10 @@ for c in ${CASES:-u512 u2048 u4096 vol256}; do
     its=$(sed -n 's/.*, \([0-9]*\) GVF iterations.*/\1/p' <<< "$line")
     cg=$(sed -n 's/.*CL->GL mean \([0-9.]*\) ms.*/\1/p' <<< "$line")
     rb=$(sed -n 's/.*host read-back for the readouts \([0-9.]*\) ms.*/\1/p' <<< "$line")
-    phases=$(sed -n 's/.*mean ms per frame: //p' <<< "$line")
+    phases=$(sed -n 's/.*mean ms per frame: \([^;]*\).*/\1/p' <<< "$line")
+    slow=$(sed -n 's/.*; \([0-9]* frames over .*\)/\1/p' <<< "$line")
     printf '%-7s %-9s %8s %8s %10s %8s %9s  %s\n' "$c" "$p" "$p50" "$p95" "$its" "$cg" "$rb" "$phases"
+    [ -n "$slow" ] && echo "        $slow"
   done
 done
 echo "GL renderers:"; grep -o 'viewer [0-9x]*, GL [^,]*' "$out/viewer.log" | sed 's/.*, GL //' | sort | uniq -c

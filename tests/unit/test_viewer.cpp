@@ -284,6 +284,22 @@ TEST_CASE("frame statistics: nearest-rank percentiles and iterations per second"
   CHECK(st.summary().find("p95 95.0 ms") != std::string::npos);
 }
 
+TEST_CASE("frame statistics: the phases of frames over 16.7 ms are kept apart") {
+  FrameStats st;
+  st.addPhase("solver", 5);  // a fast frame: not counted as slow
+  st.addFrame(8);
+  st.addPhase("solver", 6);
+  st.addPhase("snakes", 20);
+  st.addFrame(30);  // slow: 26 ms in phases, 4 ms outside them
+  st.addPhase("snakes", 10);
+  st.addFrame(20);  // slow
+  CHECK(st.slowFrames() == 2);
+  CHECK(st.slowPhaseMs("snakes") == doctest::Approx(15.0));
+  CHECK(st.slowPhaseMs("solver") == doctest::Approx(3.0));  // 6 over 2 slow frames, not 11
+  CHECK(st.slowPhaseMs("other") == doctest::Approx(7.0));   // (4 + 10) / 2
+  CHECK(st.summary().find("2 frames over 16.7 ms") != std::string::npos);
+}
+
 TEST_CASE("streamlines follow a uniform field and stop at a sink") {
   const int w = 40, h = 30;
   std::vector<float> right(2 * w * h);

@@ -39,8 +39,9 @@ class Presenter {
   const TransferChoice& choice() const { return choice_; }
   double lastTransferMs() const { return lastMs_; }
   double meanTransferMs() const { return meanMs_; }
-  // Over all uploads so far (for --stats): the whole CL->GL cost, and the part of it spent on
-  // the zero-copy paths' periodic read-back to host memory (hostRefreshInterval).
+  // Over the uploads so far that kept the size (for --stats; a new size sets the path up):
+  // the whole CL->GL cost, and the part of it spent on the zero-copy paths' periodic read-back
+  // to host memory (hostRefreshInterval).
   struct Totals {
     long uploads = 0;
     double ms = 0, readBackMs = 0;
