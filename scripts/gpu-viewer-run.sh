@@ -11,7 +11,7 @@
 # Before it, on the device: the device README's .gl recipe (glvnd and Vulkan loaders).
 # Usage: scripts/gpu-viewer-run.sh BUNDLE.tar.xz OUTDIR [TESTDIR]
 #   FRAMES (default 300), SIZE (window = screen, default 1280x800), CASES (default "u512 u2048 u4096
-#   vol256"), PATHS (default "host external") narrow it down.
+#   vol256"), PATHS (default "host external") narrow it down; SNAKE=0 leaves the snake out.
 set -uo pipefail
 bundle=$(realpath "${1:?bundle tarball}")
 out=$(mkdir -p "${2:?output folder}" && realpath "$2")
@@ -46,10 +46,12 @@ if ! timeout 90 "$run" --phantom u --phantom-size 64 --frames 10 --stats; then
 fi
 
 args() {  # CASE: the input and one snake around the middle (the U's opening, the cup's rim)
+  local n=${1#u} snake
   case $1 in
-    u*) local n=${1#u}; echo "--phantom u --phantom-size $n --snake circle:$((n / 2)),$((n / 2)),$((n * 60 / 512))" ;;
-    vol256) echo "/tmp/cup256.mha --snake circle:128,128,100" ;;
+    u*) snake="circle:$((n / 2)),$((n / 2)),$((n * 60 / 512))"; echo "--phantom u --phantom-size $n" ;;
+    vol256) snake="circle:128,128,100"; echo "/tmp/cup256.mha" ;;
   esac
+  [ "${SNAKE:-1}" = 0 ] || echo "--snake $snake"
 }
 printf '%-7s %-9s %8s %8s %10s %8s %9s  %s\n' case path "p50 ms" "p95 ms" "GVF it/s" "CL->GL" \
   "read-back" "mean ms per frame (phases)"

@@ -77,7 +77,7 @@ void Presenter::fallBackToHostCopy(const std::string& why) {
 }
 
 int Presenter::hostRefreshInterval(long pixels) {
-  return static_cast<int>(std::max(16L, pixels / (1L << 18)));
+  return static_cast<int>(std::max(16L, pixels / (1L << 17)));
 }
 
 void Presenter::readHost(cl::CommandQueue& queue, const cl::Buffer& field, int width, int height) {
