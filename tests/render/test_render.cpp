@@ -130,6 +130,17 @@ TEST_CASE("magnitude and glyph layers of the U phantom match the baseline") {
     CHECK(maxMag > 0.0f);
   }
 
+  SUBCASE("the totals for --stats count every upload and its time") {
+    presenter.upload(u.ctx->queue(), u.solver->field(), u.solver->width(), u.solver->height());
+    const Presenter::Totals& t = presenter.totals();
+    CHECK(t.uploads == 1);  // the first upload sized the texture (set-up): not counted
+    CHECK(t.ms > 0);
+    CHECK(t.ms >= presenter.lastTransferMs());
+    // The host copy reads the field back as its transfer: no separate read-back for readouts.
+    if (presenter.choice().path == TransferPath::HostCopy) CHECK(t.readBackMs == 0);
+    CHECK(t.readBackMs <= t.ms);
+  }
+
   SUBCASE("rendering") {
     LayerSettings layers;
     layers.showImage = false;

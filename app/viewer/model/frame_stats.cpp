@@ -12,6 +12,21 @@ void FrameStats::addFrame(double ms) {
   while (recent_.size() > window_) recent_.pop_front();
   ++frames_;
   totalMs_ += ms;
+  if (ms > kSlowMs) {
+    double inPhases = 0;
+    for (const auto& [name, phaseMs] : framePhases_) {
+      slowPhases_[name] += phaseMs;
+      inPhases += phaseMs;
+    }
+    slowPhases_["other"] += std::max(ms - inPhases, 0.0);
+    ++slowFrames_;
+  }
+  framePhases_.clear();
+}
+
+double FrameStats::slowPhaseMs(const std::string& name) const {
+  auto it = slowPhases_.find(name);
+  return it == slowPhases_.end() || slowFrames_ == 0 ? 0 : it->second / static_cast<double>(slowFrames_);
 }
 
 double FrameStats::percentile(double p) const {
@@ -39,6 +54,14 @@ std::string FrameStats::summary() const {
     out += "; mean ms per frame:";
     for (const auto& [name, ms] : phases_) {
       std::snprintf(buf, sizeof buf, " %s %.1f", name.c_str(), ms / static_cast<double>(frames_));
+      out += buf;
+    }
+  }
+  if (slowFrames_ > 0) {
+    std::snprintf(buf, sizeof buf, "; %ld frames over %.1f ms, their mean ms:", slowFrames_, kSlowMs);
+    out += buf;
+    for (const auto& [name, ms] : slowPhases_) {
+      std::snprintf(buf, sizeof buf, " %s %.1f", name.c_str(), ms / static_cast<double>(slowFrames_));
       out += buf;
     }
   }

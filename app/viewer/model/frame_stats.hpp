@@ -11,10 +11,20 @@ namespace gvflab::viewer {
 class FrameStats {
  public:
   explicit FrameStats(std::size_t window = 600) : window_(window) {}
+  // A frame's time from its start to the next one's; the phases added since the last call
+  // belong to it (frames over kSlowMs keep theirs apart, so --stats says what made them slow).
   void addFrame(double ms);
+  static constexpr double kSlowMs = 16.7;  // one 60 Hz refresh
   void addIterations(long n) { iterations_ += n; }
   // Time spent in one part of the frame (ui, solver, draw...), reported as a mean per frame.
-  void addPhase(const std::string& name, double ms) { phases_[name] += ms; }
+  void addPhase(const std::string& name, double ms) {
+    phases_[name] += ms;
+    framePhases_[name] += ms;
+  }
+  long slowFrames() const { return slowFrames_; }
+  // Mean ms of a phase over the frames longer than kSlowMs (0 when none); "other" is the part
+  // of those frames outside every phase (composition, swap, the event loop).
+  double slowPhaseMs(const std::string& name) const;
   double percentile(double p) const;  // over the window, 0 when empty
   double p50() const { return percentile(0.5); }
   double p95() const { return percentile(0.95); }
@@ -31,6 +41,9 @@ class FrameStats {
   long iterations_ = 0;
   double totalMs_ = 0;
   std::map<std::string, double> phases_;
+  std::map<std::string, double> framePhases_;  // of the frame in progress
+  std::map<std::string, double> slowPhases_;   // summed over the slow frames
+  long slowFrames_ = 0;
 };
 
 // Adds the time from construction to destruction as one frame.

@@ -77,7 +77,7 @@ void Presenter::fallBackToHostCopy(const std::string& why) {
 }
 
 int Presenter::hostRefreshInterval(long pixels) {
-  return static_cast<int>(std::max(16L, pixels / (1L << 18)));
+  return static_cast<int>(std::max(16L, pixels / (1L << 17)));
 }
 
 void Presenter::readHost(cl::CommandQueue& queue, const cl::Buffer& field, int width, int height) {
@@ -102,7 +102,8 @@ void Presenter::updateMax() {
 
 void Presenter::upload(cl::CommandQueue& queue, const cl::Buffer& field, int width, int height) {
   auto start = std::chrono::steady_clock::now();
-  if (width != width_ || height != height_) resize(width, height);
+  const bool resized = width != width_ || height != height_;
+  if (resized) resize(width, height);
   if (shared_ || external_) {
     try {
       if (shared_)
@@ -114,14 +115,23 @@ void Presenter::upload(cl::CommandQueue& queue, const cl::Buffer& field, int wid
       uploadThroughHost(queue, field, width, height);
     }
     if ((shared_ || external_) &&
-        uploads_ % hostRefreshInterval(static_cast<long>(width) * height) == 0)
+        uploads_ % hostRefreshInterval(static_cast<long>(width) * height) == 0) {
+      auto readStart = std::chrono::steady_clock::now();
       readHost(queue, field, width, height);
+      if (!resized)
+        totals_.readBackMs += std::chrono::duration<double, std::milli>(
+                                  std::chrono::steady_clock::now() - readStart).count();
+    }
   } else {
     uploadThroughHost(queue, field, width, height);
   }
   lastMs_ =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   ++uploads_;
+  if (!resized) {  // a new size sets the path up (the Vulkan allocation...): not per frame
+    ++totals_.uploads;
+    totals_.ms += lastMs_;
+  }
   // Exponential mean over roughly the last 60 uploads.
   double a = uploads_ < 60 ? 1.0 / uploads_ : 1.0 / 60;
   meanMs_ += a * (lastMs_ - meanMs_);

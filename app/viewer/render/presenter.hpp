@@ -39,14 +39,23 @@ class Presenter {
   const TransferChoice& choice() const { return choice_; }
   double lastTransferMs() const { return lastMs_; }
   double meanTransferMs() const { return meanMs_; }
+  // Over the uploads so far that kept the size (for --stats; a new size sets the path up):
+  // the whole CL->GL cost, and the part of it spent on the zero-copy paths' periodic read-back
+  // to host memory (hostRefreshInterval).
+  struct Totals {
+    long uploads = 0;
+    double ms = 0, readBackMs = 0;
+  };
+  const Totals& totals() const { return totals_; }
   // max |V| of the last uploaded field, found while it passes through host memory (zero-copy
   // paths: refreshed from a read-back every hostRefreshInterval uploads).
   float maxMagnitude() const { return maxMagnitude_; }
   // The field in host memory (float2 per pixel) for the cursor readout and the streamlines;
   // same refresh rule as maxMagnitude().
   const std::vector<float>& hostField() const { return host_; }
-  // 16 uploads, more for large fields (one uploaded frame in 64 at 4096²), so the read-back
-  // and the max pass stay out of the 95th-percentile frame time.
+  // 16 uploads, more for large fields (one uploaded frame in 32 at 2048², 128 at 4096²), so
+  // the read-back and the max pass stay out of the 95th-percentile frame time: on the H200
+  // one frame in 16 at 2048² (6%) carried a ~15 ms read-back and set the p95 (24.5 ms).
   static int hostRefreshInterval(long pixels);
 
  private:
@@ -67,6 +76,7 @@ class Presenter {
   int width_ = 0, height_ = 0;
   double lastMs_ = 0, meanMs_ = 0;
   long uploads_ = 0;
+  Totals totals_;
   float maxMagnitude_ = 0;
 };
 

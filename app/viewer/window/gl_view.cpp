@@ -1,5 +1,7 @@
 #include "viewer/window/gl_view.hpp"
 
+#include <cstdio>
+
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
@@ -380,10 +382,20 @@ void GlView::finishAndQuit() {
     if (!errors_.messages().empty() || message.find("stopped there") != std::string::npos) code = 1;
   }
   for (const auto& m : errors_.messages()) std::cerr << "gvflab: " << m << "\n";
-  if (startup_.printStats)
-    std::cout << "viewer " << session_.image().width << "x" << session_.image().height << ", "
-              << presenter_->choice().description << ", CL->GL mean "
-              << presenter_->meanTransferMs() << " ms: " << stats_.summary() << "\n";
+  if (startup_.printStats) {
+    // The GL renderer too: on a GPU machine it shows whether the GPU or a software GL drew.
+    makeCurrent();
+    const auto* renderer = reinterpret_cast<const char*>(gl().glGetString(GL_RENDERER));
+    const auto& t = presenter_->totals();
+    const double n = static_cast<double>(std::max(t.uploads, 1L));
+    char cost[160];
+    std::snprintf(cost, sizeof cost,
+                  "CL->GL mean %.3f ms (host read-back for the readouts %.3f ms of it), %ld uploads",
+                  t.ms / n, t.readBackMs / n, t.uploads);
+    std::cout << "viewer " << session_.image().width << "x" << session_.image().height << ", GL "
+              << (renderer ? renderer : "?") << ", " << presenter_->choice().description << ", "
+              << cost << ": " << stats_.summary() << "\n";
+  }
   if (startup_.screenshot) {
     QPixmap shot = window()->grab();
     if (shot.isNull() || !shot.save(QString::fromStdString(*startup_.screenshot), "PNG")) {

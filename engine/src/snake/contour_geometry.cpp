@@ -100,13 +100,29 @@ std::vector<double> circulantInverseRow(int n, double alpha, double beta, double
     const double c = 1 - std::cos(2 * std::numbers::pi * k / n);
     inv[k] = 1.0 / (gamma + 2 * alpha * c + 4 * beta * c * c);
   }
-  // Row entries: c_j = (1/N) Σ_k cos(θ_k j) / λ_k (the matrix is symmetric, so real).
+  // Row entries: c_j = (1/N) Σ_k cos(θ_k j) / λ_k (the matrix is symmetric, so real). Both
+  // sums fold in half (λ_{N-k} = λ_k, c_{N-j} = c_j), and cos(θ_k j) follows the three-term
+  // recurrence cos((j+1)θ) = 2 cos θ cos(jθ) − cos((j−1)θ): N²/4 steps without a cos call.
+  // Calling cos N² times took ~250 ms a frame in the viewer on a 4096² image, whose snake of
+  // ~3000 nodes changes N at each resampling (docs/BENCHMARKS.md, issue 20).
+  const int half = n / 2;
+  std::vector<double> weight(half + 1), twoCos(half + 1), cur(half + 1, 1.0), prev(half + 1);
+  for (int k = 0; k <= half; ++k) {
+    weight[k] = (k == 0 || 2 * k == n ? 1.0 : 2.0) * inv[k];
+    twoCos[k] = 2 * std::cos(2 * std::numbers::pi * k / n);
+    prev[k] = twoCos[k] / 2;  // cos(−θ_k)
+  }
   std::vector<double> row(n);
-  for (int j = 0; j < n; ++j) {
+  for (int j = 0; j <= half; ++j) {
     double s = 0;
-    for (int k = 0; k < n; ++k)
-      s += std::cos(2 * std::numbers::pi * ((static_cast<long>(k) * j) % n) / n) * inv[k];
+    for (int k = 0; k <= half; ++k) {
+      s += weight[k] * cur[k];
+      const double next = twoCos[k] * cur[k] - prev[k];
+      prev[k] = cur[k];
+      cur[k] = next;
+    }
     row[j] = s / n;
+    if (j > 0) row[n - j] = row[j];
   }
   return row;
 }
