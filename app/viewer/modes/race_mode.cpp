@@ -99,15 +99,17 @@ void RaceMode::drawPanels(const PanelPlace& place, ErrorLog& errors) {
                                  ImGuiWindowFlags_NoBringToFrontOnFocus;
   if (!enabled_) {
     windowHeight_ = 0;
-    ImGui::SetNextWindowPos(ImVec2(left + 10, height - 10), ImGuiCond_Always, ImVec2(0, 1));
-    ImGui::Begin("Race##toggle", nullptr,
-                 fixed | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoTitleBar);
-    bool on = false;
-    if (ImGui::Checkbox("Race: Euler vs multigrid", &on)) setEnabled(true, errors);
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip(
-          "Both solvers side by side on this image (or slice) with the same OpenCL time per "
-          "frame: their |V| maps, \xce\xb5, iterations and time, and \xce\xb5 against time.");
+    if (!place.panelsShown) return;
+    // Docked in the left panel: nothing floats over the image.
+    ImGui::Begin("gvflab");
+    if (ImGui::CollapsingHeader("Race", ImGuiTreeNodeFlags_DefaultOpen)) {
+      bool on = false;
+      if (ImGui::Checkbox("Race: Euler vs multigrid", &on)) setEnabled(true, errors);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "Both solvers side by side on this image (or slice) with the same OpenCL time per "
+            "frame: their |V| maps, \xce\xb5, iterations and time, and \xce\xb5 against time.");
+    }
     ImGui::End();
     return;
   }
