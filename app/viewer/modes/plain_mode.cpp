@@ -55,8 +55,10 @@ void PlainMode::drawPanels(const PanelPlace& place, ErrorLog& errors) {
   drawContextMenu(errors);
   if (place.snakesOnCanvas) {
     const CanvasRect view{place.viewLeft, 0, place.viewWidth, place.height};
+    const CanvasRect below{place.viewLeft, place.canvasTop, place.viewWidth,
+                           place.height - place.canvasTop};
     drawSnakeLegend(snakeLegendRows(snakes_->contours(), snakes_->selectedId()), fieldCaption(),
-                    view);
+                    below);
     if (place.hintAllowed && snakes_->contours().empty() && tool_->draft().empty())
       drawFirstStartHint(view);
   }

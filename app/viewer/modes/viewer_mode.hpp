@@ -40,6 +40,7 @@ struct PanelPlace {
   bool panelsShown = true;
   bool snakesOnCanvas = true;
   bool hintAllowed = true;  // the first-start hint may show (no other mode, no demo text)
+  float canvasTop = 0;      // where the canvas is free below the demo's explanation
 };
 
 struct PointerEvent {

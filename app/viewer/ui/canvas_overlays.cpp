@@ -53,9 +53,9 @@ std::vector<LegendRow> snakeLegendRows(const std::vector<SnakeContour>& contours
 
 void drawSnakeLegend(const std::vector<LegendRow>& rows, const std::string& fieldLine,
                      const CanvasRect& view) {
-  if (rows.empty() && fieldLine.empty()) return;
-  ImGui::SetNextWindowPos(ImVec2(view.left + view.width - kMargin, view.top + view.height - kMargin),
-                          ImGuiCond_Always, ImVec2(1, 1));
+  if (rows.empty()) return;  // no snakes: the first-start hint speaks
+  ImGui::SetNextWindowPos(ImVec2(view.left + view.width - kMargin, view.top + kMargin),
+                          ImGuiCond_Always, ImVec2(1, 0));
   ImGui::SetNextWindowBgAlpha(kBgAlpha);
   ImGui::Begin("##snake legend", nullptr, kOverlay | ImGuiWindowFlags_NoInputs);
   // Columns from the widest entry of each, in the current font.
@@ -103,15 +103,21 @@ float drawExplanation(const std::string& title, const std::string& line1,
   ImGui::SetNextWindowBgAlpha(kBgAlpha);
   ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(width, view.height));
   ImGui::Begin("##demo explanation", nullptr, kOverlay);
-  const float wrap = width - 2 * ImGui::GetStyle().WindowPadding.x;
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
+  // Two lines where they fit, else one paragraph wrapped to the view.
+  const float room = width - 2 * ImGui::GetStyle().WindowPadding.x;
+  const float wide = std::max(ImGui::CalcTextSize(line1.c_str()).x, ImGui::CalcTextSize(line2.c_str()).x);
   ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1), "%s", title.c_str());
   ImGui::SameLine();
   ImGui::TextDisabled("(E hides)");
   ImGui::SameLine();
   if (ImGui::SmallButton("x##close explanation")) *open = false;
-  ImGui::TextWrapped("%s", line1.c_str());
-  ImGui::TextWrapped("%s", line2.c_str());
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + room);
+  if (wide <= room) {
+    ImGui::TextUnformatted(line1.c_str());
+    ImGui::TextUnformatted(line2.c_str());
+  } else {
+    ImGui::TextWrapped("%s %s", line1.c_str(), line2.c_str());
+  }
   ImGui::PopTextWrapPos();
   const float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowSize().y;
   ImGui::End();
@@ -131,11 +137,13 @@ void drawFirstStartHint(const CanvasRect& view) {
   ImGui::End();
 }
 
-void drawToast(const std::string& message, float alpha, const CanvasRect& view, float top) {
+void drawToast(const std::string& message, float alpha, const CanvasRect& view) {
   if (message.empty() || alpha <= 0) return;
   const float width = std::max(std::min(view.width - 2 * kMargin, 520.0f), 120.0f);
-  ImGui::SetNextWindowPos(ImVec2(view.left + view.width * 0.5f, top + kMargin), ImGuiCond_Always,
-                          ImVec2(0.5f, 0));
+  // Above the cursor readout's place at the bottom; the legend and explanation are on top.
+  const float bottom = view.top + view.height - 4 * ImGui::GetFrameHeight();
+  ImGui::SetNextWindowPos(ImVec2(view.left + view.width * 0.5f, bottom), ImGuiCond_Always,
+                          ImVec2(0.5f, 1));
   ImGui::PushStyleVar(ImGuiStyleVar_Alpha, alpha);
   ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.45f, 0.08f, 0.08f, 0.92f));
   ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(width, view.height));

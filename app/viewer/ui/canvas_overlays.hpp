@@ -28,20 +28,20 @@ struct LegendRow {
 inline constexpr std::size_t kLegendSnakes = 6;  // above this, one summary row per force
 std::vector<LegendRow> snakeLegendRows(const std::vector<SnakeContour>& contours, int selectedId);
 
-// Bottom-right of the view; fieldLine names the field the layers show (empty: none).
+// Top-right of the view (view.top: below the demo's explanation); fieldLine names the field the layers show (empty: none).
 void drawSnakeLegend(const std::vector<LegendRow>& rows, const std::string& fieldLine,
                      const CanvasRect& view);
 
 // Top-left of the view: title and two lines with a close button. Returns the bottom edge (the
-// toast goes below it); sets *open false when closed.
+// legend goes below it); sets *open false when closed.
 float drawExplanation(const std::string& title, const std::string& line1,
                       const std::string& line2, bool* open, const CanvasRect& view);
 
 // In the middle of an empty view.
 void drawFirstStartHint(const CanvasRect& view);
 
-// An error next to the view, below `top`, fading with alpha.
-void drawToast(const std::string& message, float alpha, const CanvasRect& view, float top);
+// An error on the view, near its bottom, fading with alpha.
+void drawToast(const std::string& message, float alpha, const CanvasRect& view);
 
 struct Shortcut {
   const char* keys;

@@ -15,8 +15,8 @@ void drawStats(const RegionSession& region) {
   ImGui::Text("nodes %d%s", s.nodes, s.converged ? "   (converged)" : snake.finished() ? "   (stopped)" : "");
   if (ImGui::BeginTable("regions", 3, ImGuiTableFlags_BordersInnerH)) {
     ImGui::TableSetupColumn("");
-    ImGui::TableSetupColumn("target T");
-    ImGui::TableSetupColumn("background B");
+    ImGui::TableSetupColumn("target");
+    ImGui::TableSetupColumn("backgr.");
     ImGui::TableHeadersRow();
     auto row = [](const char* name, double t, double b, const char* fmt) {
       ImGui::TableNextRow();

@@ -42,7 +42,9 @@ void stateText(SnakeState s) { ImGui::TextColored(toImVec4(stateColor(s)), "%s",
 void drawSelected(SnakeSession& snakes, SnakeActions& actions, ErrorLog& errors) {
   const SnakeContour* c = snakes.selected();
   if (!c) {
-    ImGui::TextDisabled("No snake selected: click one on the canvas or in the table.");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("No snake selected: click one on the canvas or in the table.");
+    ImGui::PopStyleColor();
     return;
   }
   const int id = c->id;

@@ -323,7 +323,8 @@ void GlView::buildUi(float frameSeconds) {
                          static_cast<float>(height()),
                          panelsShown_,
                          !snakesHidden && !modeOwnsImage() && !race_->enabled(),
-                         !region_->enabled() && !(demo_ && explanationOpen_)};
+                         !region_->enabled() && !(demo_ && explanationOpen_),
+                         demo_ && explanationOpen_ ? explanationBottom_ : 0.0f};
   for (auto m = modes_.rbegin(); m != modes_.rend(); ++m) (*m)->drawPanels(place, errors_);
   // The readout of the session's field; the race shows its own maps and plot instead.
   if (cursor_ && presenter_ && !modeOwnsImage() && !race_->enabled()) {
@@ -331,7 +332,7 @@ void GlView::buildUi(float frameSeconds) {
     if (auto r = readoutAt(p.x, p.y, session_.image(), presenter_->hostField(),
                            presenter_->texture().width, presenter_->texture().height))
       drawCursorReadout(*r, viewLeftPixels() / dpr, static_cast<float>(height()),
-                        100.0f * view_.pixelsPerImagePixel());
+                        100.0f * view_.pixelsPerImagePixel(), viewWidthPixels() / dpr);
   }
   drawCanvasOverlays();
 }
@@ -340,10 +341,9 @@ void GlView::drawCanvasOverlays() {
   const float dpr = static_cast<float>(devicePixelRatio());
   const CanvasRect view{viewLeftPixels() / dpr, 0, viewWidthPixels() / dpr,
                         static_cast<float>(height())};
-  float top = view.top;
   if (demo_ && explanationOpen_)
-    top = drawExplanation(demo_->title, demo_->explanation[0], demo_->explanation[1],
-                          &explanationOpen_, view);
+    explanationBottom_ = drawExplanation(demo_->title, demo_->explanation[0],
+                                         demo_->explanation[1], &explanationOpen_, view);
   // A new error shows as a toast for a few seconds (and stays in the panel's log).
   constexpr double kToastSeconds = 6, kFadeSeconds = 1.5;
   const double now = clock_.nsecsElapsed() * 1e-9;
@@ -354,7 +354,7 @@ void GlView::drawCanvasOverlays() {
   }
   if (toastStart_ >= 0 && now - toastStart_ < kToastSeconds) {
     const double left = kToastSeconds - (now - toastStart_);
-    drawToast(toastText_, static_cast<float>(std::min(1.0, left / kFadeSeconds)), view, top);
+    drawToast(toastText_, static_cast<float>(std::min(1.0, left / kFadeSeconds)), view);
   }
   drawShortcutOverlay(&helpOpen_, view);
 }

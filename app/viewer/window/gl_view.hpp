@@ -141,6 +141,7 @@ class GlView : public QOpenGLWidget {
   bool panelsShown_ = true;
   std::optional<DemoShown> demo_;
   bool explanationOpen_ = false;
+  float explanationBottom_ = 0;  // last frame's, ImGui units (the legend goes below)
   bool helpOpen_ = false;
   long toastSeen_ = 0;      // errors_.added() when the last toast started
   double toastStart_ = -1;  // seconds (clock_)

@@ -26,6 +26,7 @@ std::optional<CursorReadout> readoutAt(float x, float y, const Image2D& image,
                                        int fieldHeight);
 
 // A small box at the bottom-left of the view (ImGui overlay), left/bottom in logical pixels.
-void drawCursorReadout(const CursorReadout& r, float left, float bottom, float zoomPercent);
+void drawCursorReadout(const CursorReadout& r, float left, float bottom, float zoomPercent,
+                       float maxWidth);
 
 }  // namespace gvflab::viewer
