@@ -131,8 +131,15 @@ void RaceMode::drawPanels(const PanelPlace& place, ErrorLog& errors) {
     ImGui::SetTooltip(
         "Both solvers from V0 again, with the panel's current \xce\xbc, precision "
         "and multigrid a, b, c.");
-  ImGui::SameLine();
-  ImGui::PushItemWidth(150);
+  // The slider and the checkbox on the same line where they fit (widths from the font).
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float sliderW = ImGui::CalcTextSize("200.0").x * 2.5f;
+  const float rest = sliderW + ImGui::CalcTextSize("ms / frame each").x +
+                     ImGui::CalcTextSize("capture range").x + ImGui::GetFrameHeight() +
+                     6 * style.ItemSpacing.x;
+  const float lineEnd = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (lineEnd - ImGui::GetItemRectMax().x > rest) ImGui::SameLine();
+  ImGui::PushItemWidth(sliderW);
   float budget = static_cast<float>(budgetMs_);
   if (ImGui::SliderFloat("ms / frame each", &budget, 0.1f, 200.0f, "%.1f",
                          ImGuiSliderFlags_Logarithmic))
