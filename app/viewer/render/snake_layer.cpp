@@ -105,9 +105,10 @@ void SnakeLayer::draw(const Viewport& viewport, const ViewTransform& view,
       const SnakeRgba force = forceColor(c.force);
       const SnakeRgba state = stateColor(c.state);
       const float* color = c.id == snakes.highlightId ? kDraft : force.data();
-      const float size = c.id == snakes.selectedId ? dot + 2 : dot;  // the panel's snake
+      const bool selected = snakes.selectedId != 0 && c.id == snakes.selectedId;
+      const float size = selected ? dot + 2 : dot;  // the panel's snake
       drawStrip(GL_LINE_LOOP, c.points, color, 1, false);
-      if (snakes.showNodes || c.id == snakes.selectedId) {
+      if (snakes.showNodes || selected) {
         drawStrip(GL_POINTS, c.points, kOutline, size + 2, true);
         drawStrip(GL_POINTS, c.points, color, size, true);
         // A stopped snake's state as a dot inside each node: the force's colour stays around.
