@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
 
 namespace gvflab::viewer {
 namespace {
@@ -125,15 +126,19 @@ float drawExplanation(const std::string& title, const std::string& line1,
 }
 
 void drawFirstStartHint(const CanvasRect& view) {
-  const char* text = "Drag to place a snake  \xc2\xb7  Demos menu for a lesson  \xc2\xb7  F1 help";
+  const char* items[] = {"Drag to place a snake", "Demos menu for a lesson", "F1 help"};
+  const std::string oneLine = std::string(items[0]) + "  \xc2\xb7  " + items[1] + "  \xc2\xb7  " + items[2];
   ImGui::SetNextWindowPos(ImVec2(view.left + view.width * 0.5f, view.top + view.height * 0.5f),
                           ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(kBgAlpha);
   ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(std::max(view.width - 20, 100.0f), view.height));
   ImGui::Begin("##first start", nullptr, kOverlay | ImGuiWindowFlags_NoInputs);
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::max(view.width - 40, 80.0f));
-  ImGui::TextUnformatted(text);
-  ImGui::PopTextWrapPos();
+  // One line where it fits, else one item per line.
+  if (ImGui::CalcTextSize(oneLine.c_str()).x <= view.width - 40) {
+    ImGui::TextUnformatted(oneLine.c_str());
+  } else {
+    for (const char* item : items) ImGui::TextUnformatted(item);
+  }
   ImGui::End();
 }
 

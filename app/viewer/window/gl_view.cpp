@@ -332,7 +332,8 @@ void GlView::buildUi(float frameSeconds) {
     if (auto r = readoutAt(p.x, p.y, session_.image(), presenter_->hostField(),
                            presenter_->texture().width, presenter_->texture().height))
       drawCursorReadout(*r, viewLeftPixels() / dpr, static_cast<float>(height()),
-                        100.0f * view_.pixelsPerImagePixel(), viewWidthPixels() / dpr);
+                        100.0f * view_.pixelsPerImagePixel(), viewWidthPixels() / dpr,
+                        uploadedForce_ == SnakeForce::Traditional);
   }
   drawCanvasOverlays();
 }
