@@ -118,6 +118,7 @@ Options parseOptions(const std::vector<std::string>& commandLine, const Options*
   }
   bool givenImage = false, givenPhantom = false;  // on this command line (not the base's)
   std::vector<std::string> args = commandLine;  // --demo splices its flags in
+  std::size_t demoEnd = 0;                        // args before this index came from a demo
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> std::string {
@@ -142,7 +143,9 @@ Options parseOptions(const std::vector<std::string>& commandLine, const Options*
       o.gvf.sigma = parseSpec("sigma", value());
     } else if (a == "--iterations") {
       o.iterations = static_cast<int>(parseSpec("iterations", value()));
-      o.iterationsPerFrame = o.iterations;  // the same flag, read per frame by the viewer
+      // The same flag, read per frame by the viewer; a demo's is its headless total, and the
+      // viewer keeps its frame budget.
+      if (i >= demoEnd) o.iterationsPerFrame = o.iterations;
     } else if (a == "--solver") {
       const std::string v = value();
       const std::optional<SolverKind> kind = parseSolverKind(v);
@@ -245,6 +248,7 @@ Options parseOptions(const std::vector<std::string>& commandLine, const Options*
       o.demo = demo.name;
       const auto extra = demoArgs(demo);
       args.insert(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, extra.begin(), extra.end());
+      demoEnd = i + 1 + extra.size();
     } else if (a == "--session") {
       o.session = value();
     } else if (a == "--session-start") {

@@ -56,8 +56,13 @@ TEST_CASE("drag places a circle, clicks and a double-click a polygon, right-clic
   REQUIRE(snakes.contours().size() == 2);
   CHECK(tool.draft().empty());
 
-  // Right-click on the circle's rim deletes it; undo brings it back, redo removes it again.
-  tool.rightClick({104, 64}, 4);
+  // Right-click on the circle's rim names it (for the Compare / Delete menu) and selects it;
+  // Delete removes it; undo brings it back, redo removes it again.
+  const auto hit = tool.rightClick({104, 64}, 4);
+  REQUIRE(hit);
+  CHECK(snakes.selectedId() == *hit);
+  CHECK_FALSE(tool.rightClick({64, 64}, 4));  // nothing there
+  snakes.remove(*hit);
   CHECK(snakes.contours().size() == 1);
   CHECK(tool.key(Qt::Key_Z, true, false));
   CHECK(snakes.contours().size() == 2);

@@ -24,6 +24,8 @@ app::SessionFile captureSession(const Session& session, const SnakeSession& snak
     app::SavedSnake s;
     s.force = c.force;
     for (const auto& p : c.points) s.points.push_back({p.x, p.y});
+    for (const auto& p : c.initial) s.initial.push_back({p.x, p.y});
+    if (c.ownPressure) s.pressure = c.pressure;
     f.snakes.push_back(std::move(s));
   }
   f.colormap = std::string(colormapName(layers.colormap));
@@ -32,7 +34,7 @@ app::SessionFile captureSession(const Session& session, const SnakeSession& snak
 }
 
 void restoreSession(const app::SessionFile& f, Session& session, SnakeSession& snakes,
-                    LayerSettings& layers) {
+                    LayerSettings& layers, app::SessionStart from) {
   if (!f.image && !f.phantom)
     throw InputError("The session names neither an image nor a phantom.");
   // The image first: σ and V0 rebuild whatever image is current.
@@ -47,13 +49,10 @@ void restoreSession(const app::SessionFile& f, Session& session, SnakeSession& s
   session.setFrameBudgetMs(f.frameBudgetMs);
   snakes.advanceFrame();  // follows the new image (drops the old snakes)
   snakes.setParams(f.snake);
-  snakes.clear();
-  for (const auto& s : f.snakes) {
-    std::vector<glm::vec2> pts;
-    for (const auto& p : s.points) pts.push_back({p[0], p[1]});
-    snakes.setNewForce(s.force);
-    snakes.addPolygon(std::move(pts));
-  }
+  // The same snakes the command line would give (--session, --session-start).
+  app::Options o;
+  app::applySession(f, o, from);
+  snakes.replaceAll(o.snakes.snakes);
   layers.colormap = colormapFromName(f.colormap);
   layers.logScale = f.logScale;
 }

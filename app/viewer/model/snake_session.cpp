@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include <glm/geometric.hpp>
 
@@ -30,10 +31,37 @@ SnakeSession::SnakeSession(Session& session, const app::SnakeOptions& options)
   showCapture = options.captureMap.has_value();  // in the viewer: start with the overlay on
   rebuildForImage();
   snakes_->setParams(options.params);
-  for (const auto& spec : options.snakes) {
-    auto pts = spec.points(options.params);
+  addSpecs(options.snakes);
+  refreshContours();
+}
+
+// Each snake with its own force (SPEC@FORCE), pressure and starting contour (sessions); the
+// first one is selected (a demo's first snake is its GVF one).
+void SnakeSession::addSpecs(const std::vector<app::SnakeSpec>& specs) {
+  for (const auto& spec : specs) {
+    auto pts = spec.points(snakes_->params());
     for (auto& p : pts) p = clampToImage(p);
-    snakes_->add(pts, force_);
+    const int id = snakes_->add(pts, spec.forceOr(force_), spec.pressure);
+    if (!selected_) selected_ = id;
+    if (!spec.initial.empty()) {
+      auto start = spec.initial;
+      for (auto& p : start) p = clampToImage(p);
+      snakes_->setInitial(id, start);
+    }
+  }
+}
+
+void SnakeSession::replaceAll(const std::vector<app::SnakeSpec>& specs) {
+  remember();
+  const Snapshot before = undo_.back();
+  snakes_->clear();
+  selected_ = 0;
+  try {
+    addSpecs(specs);
+  } catch (...) {
+    restore(before);
+    undo_.pop_back();
+    throw;
   }
   refreshContours();
 }
@@ -62,6 +90,10 @@ void SnakeSession::rebuildForImage() {
   if (keep.empty()) undo_.clear(), redo_.clear();
   imageVersion_ = session_.imageVersion();
   captureStale_ = true;
+}
+
+void SnakeSession::followImage() {
+  if (session_.imageVersion() != imageVersion_) rebuildForImage();
 }
 
 void SnakeSession::advanceFrame() {
@@ -96,21 +128,95 @@ void SnakeSession::computeCapture() {
 
 void SnakeSession::refreshContours() { contours_ = snakes_->contours(); }
 
+std::optional<double> SnakeSession::ownPressure(const SnakeContour& c) const {
+  return c.ownPressure ? std::optional<double>(c.pressure) : std::nullopt;
+}
+
 SnakeSession::Snapshot SnakeSession::snapshot() const {
   Snapshot s;
-  for (const auto& c : contours_) s.push_back({c.points, c.force});
+  for (const auto& c : contours_) s.push_back({c.points, c.initial, c.force, ownPressure(c)});
   return s;
 }
 
+// Ids change on a restore; the selection follows the snake's place in the list.
 void SnakeSession::restore(const Snapshot& s) {
+  std::size_t selectedAt = s.size();
+  for (std::size_t i = 0; i < contours_.size(); ++i)
+    if (contours_[i].id == selected_) selectedAt = i;
   snakes_->clear();
-  for (const auto& saved : s) {
+  selected_ = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const Saved& saved = s[i];
     try {
-      snakes_->add(saved.points, saved.force);
+      const int id = snakes_->add(saved.points, saved.force, saved.pressure);
+      if (!saved.initial.empty()) snakes_->setInitial(id, saved.initial);
+      if (i == selectedAt) selected_ = id;
     } catch (const ParameterError&) {
       // A collapsed snake cannot come back; the others still do.
     }
   }
+  refreshContours();
+}
+
+const SnakeContour* SnakeSession::find(int id) const {
+  for (const auto& c : contours_)
+    if (c.id == id) return &c;
+  return nullptr;
+}
+
+void SnakeSession::select(int id) { selected_ = find(id) ? id : 0; }
+
+const SnakeContour* SnakeSession::selected() const { return find(selected_); }
+
+SnakeForce SnakeSession::shownForce() const {
+  const SnakeContour* c = selected();
+  return c ? c->force : force_;
+}
+
+const cl::Buffer& SnakeSession::forceField(SnakeForce f) {
+  followImage();
+  return f == SnakeForce::Gvf ? session_.planeField() : edgeInput_.v0;
+}
+
+int SnakeSession::compare(int id) {
+  const SnakeContour* c = find(id);
+  if (!c) throw ParameterError("There is no snake " + std::to_string(id) + " to compare.");
+  const SnakeContour original = *c;
+  const SnakeForce other =
+      original.force == SnakeForce::Gvf ? SnakeForce::Traditional : SnakeForce::Gvf;
+  remember();
+  int twin = 0;
+  try {
+    // Both anew from the starting contour (iteration 0), so they race from the same place.
+    snakes_->remove(id);
+    snakes_->add(original.initial, original.force, ownPressure(original));
+    twin = snakes_->add(original.initial, other, ownPressure(original));
+  } catch (...) {
+    restore(undo_.back());
+    undo_.pop_back();
+    throw;
+  }
+  selected_ = twin;
+  refreshContours();
+  return twin;
+}
+
+void SnakeSession::setForce(int id, SnakeForce f) {
+  const SnakeContour* c = find(id);
+  if (!c || c->force == f) return;
+  remember();
+  snakes_->setForce(id, f);
+  refreshContours();
+}
+
+void SnakeSession::setPressure(int id, std::optional<double> pressure) {
+  if (!find(id)) return;
+  snakes_->setPressure(id, pressure);
+  refreshContours();
+}
+
+void SnakeSession::restart() {
+  snakes_->restart();
   refreshContours();
 }
 
@@ -142,16 +248,17 @@ void SnakeSession::addCircle(glm::vec2 centre, float radius) {
   addPolygon(std::move(pts));
 }
 
-void SnakeSession::addPolygon(std::vector<glm::vec2> points) {
+int SnakeSession::addPolygon(std::vector<glm::vec2> points, std::optional<SnakeForce> force) {
   for (auto& q : points) q = clampToImage(q);
   remember();
   try {
-    snakes_->add(points, force_);
+    selected_ = snakes_->add(points, force.value_or(force_));
   } catch (...) {
     undo_.pop_back();
     throw;
   }
   refreshContours();
+  return selected_;
 }
 
 void SnakeSession::beginNodeDrag() { remember(); }
@@ -170,6 +277,7 @@ void SnakeSession::moveNode(int id, int node, glm::vec2 to) {
 void SnakeSession::remove(int id) {
   remember();
   snakes_->remove(id);
+  if (selected_ == id) selected_ = 0;
   refreshContours();
 }
 
@@ -177,6 +285,7 @@ void SnakeSession::clear() {
   if (contours_.empty()) return;
   remember();
   snakes_->clear();
+  selected_ = 0;
   refreshContours();
 }
 
@@ -193,12 +302,6 @@ void SnakeSession::seedGrid(int spacing, float radius) {
 
 void SnakeSession::setParams(const SnakeParams& p) {
   snakes_->setParams(p);
-  refreshContours();
-}
-
-void SnakeSession::setForceOfAll(SnakeForce f) {
-  for (const auto& c : contours_) snakes_->setForce(c.id, f);
-  force_ = f;
   refreshContours();
 }
 

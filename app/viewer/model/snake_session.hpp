@@ -21,15 +21,28 @@ class SnakeSession {
   // Once per frame, after the GVF step: follows image changes (the snakes are dropped), steps
   // the snakes by framesIterations() and refreshes the capture maps when asked or stale.
   void advanceFrame();
+  // Follows a new image now (the snakes are dropped) without stepping.
+  void followImage();
 
   // Edits (each one can be undone). Points are in image pixels; they are clamped to the image.
+  // New snakes take newForce() unless a force is given, and become the selected snake.
   void addCircle(glm::vec2 centre, float radius);
-  void addPolygon(std::vector<glm::vec2> points);
+  int addPolygon(std::vector<glm::vec2> points, std::optional<SnakeForce> force = std::nullopt);
   void moveNode(int id, int node, glm::vec2 to);  // during a drag: no history entry
   void beginNodeDrag();                           // one history entry for a whole drag
   void remove(int id);
   void clear();
+  // Replaces every snake by these (one undo step): their force, pressure, starting contour.
+  void replaceAll(const std::vector<app::SnakeSpec>& specs);
   void seedGrid(int spacing, float radius);  // small circles all over the image
+  // The lesson: a twin of snake `id` from its starting contour with the other force (and the
+  // same pressure); both start again from there. Returns the twin's id (selected).
+  int compare(int id);
+  void setForce(int id, SnakeForce f);
+  // This snake's own pressure (nullopt: the parameters' pressure). Throws ParameterError.
+  void setPressure(int id, std::optional<double> pressure);
+  // Every snake back to its starting contour, 0 iterations, moving (the replay).
+  void restart();
   bool undo();
   bool redo();
   bool canUndo() const { return !undo_.empty(); }
@@ -45,11 +58,18 @@ class SnakeSession {
   std::optional<int> snakeAt(glm::vec2 p, float maxDistance) const;
 
   const std::vector<SnakeContour>& contours() const { return contours_; }
+  // The snake the panel edits and whose force the field layers show (0: none).
+  int selectedId() const { return selected_; }
+  void select(int id);
+  const SnakeContour* selected() const;
+  // The force the field layers show: the selected snake's, else the force of new snakes.
+  SnakeForce shownForce() const;
+  // A force as a float2 field of the plane shown: GVF (the solver's) or grad f.
+  const cl::Buffer& forceField(SnakeForce f);
   SnakeParams params() const { return snakes_->params(); }
   void setParams(const SnakeParams& p);  // throws ParameterError, keeps the old
-  SnakeForce newForce() const { return force_; }
+  SnakeForce newForce() const { return force_; }  // the force of snakes placed by hand
   void setNewForce(SnakeForce f) { force_ = f; }
-  void setForceOfAll(SnakeForce f);
   int frameIterations() const { return frameIterations_; }
   void setFrameIterations(int n);
   bool running() const { return running_; }
@@ -69,14 +89,18 @@ class SnakeSession {
 
  private:
   struct Saved {
-    std::vector<glm::vec2> points;
+    std::vector<glm::vec2> points, initial;
     SnakeForce force;
+    std::optional<double> pressure;  // its own
   };
   using Snapshot = std::vector<Saved>;
   Snapshot snapshot() const;
   void restore(const Snapshot& s);
+  std::optional<double> ownPressure(const SnakeContour& c) const;
+  const SnakeContour* find(int id) const;
   void remember();  // pushes the current state on the undo stack, clears redo
   void rebuildForImage();
+  void addSpecs(const std::vector<app::SnakeSpec>& specs);
   void refreshContours();
   void computeCapture();
   glm::vec2 clampToImage(glm::vec2 p) const;
@@ -88,6 +112,7 @@ class SnakeSession {
   std::vector<SnakeContour> contours_;
   std::vector<Snapshot> undo_, redo_;
   SnakeForce force_ = SnakeForce::Gvf;
+  int selected_ = 0;
   int frameIterations_ = 4;
   bool running_ = true;
   long imageVersion_ = -1;

@@ -1,10 +1,17 @@
 #include "viewer/modes/plain_mode.hpp"
 
+#include <imgui.h>
+
 #include <algorithm>
+
+#include "viewer/model/lesson.hpp"
+#include "viewer/ui/canvas_overlays.hpp"
+#include "viewer/ui/panel_widgets.hpp"
 
 namespace gvflab::viewer {
 
-PlainMode::PlainMode(Session& session, const app::SnakeOptions& snakes, ErrorLog& errors) {
+PlainMode::PlainMode(Session& session, const app::SnakeOptions& snakes, ErrorLog& errors)
+    : session_(session) {
   if (!errors.guard("Placing the --snake contours",
                     [&] { snakes_ = std::make_unique<SnakeSession>(session, snakes); })) {
     app::SnakeOptions plain = snakes;
@@ -31,8 +38,57 @@ void PlainMode::advance(ErrorLog& errors) {
     snakes_->setRunning(false);
 }
 
-void PlainMode::drawPanels(const PanelPlace&, ErrorLog& errors) {
-  drawSnakePanel(*snakes_, overlay_, errors);
+std::string PlainMode::fieldCaption() const {
+  const SnakeContour* c = snakes_->selected();
+  const std::string whose = c ? " (snake #" + std::to_string(c->id) + ")" : " (new snakes)";
+  return snakes_->shownForce() == SnakeForce::Gvf ? "field shown: GVF" + whose
+                                                  : "field shown: grad f" + whose;
+}
+
+void PlainMode::drawPanelSections(ErrorLog& errors) {
+  SnakeActions actions;
+  drawSnakePanel(*snakes_, overlay_, actions, errors);
+  act(actions, errors);
+}
+
+void PlainMode::drawPanels(const PanelPlace& place, ErrorLog& errors) {
+  drawContextMenu(errors);
+  if (place.snakesOnCanvas) {
+    const CanvasRect view{place.viewLeft, 0, place.viewWidth, place.height};
+    const CanvasRect below{place.viewLeft, place.canvasTop, place.viewWidth,
+                           place.height - place.canvasTop};
+    drawSnakeLegend(snakeLegendRows(snakes_->contours(), snakes_->selectedId()), fieldCaption(),
+                    below);
+    if (place.hintAllowed && snakes_->contours().empty() && tool_->draft().empty())
+      drawFirstStartHint(view);
+  }
+}
+
+void PlainMode::replay(ErrorLog& errors) {
+  errors.guard("Replaying", [&] { viewer::replay(session_, *snakes_); });
+}
+
+void PlainMode::act(const SnakeActions& a, ErrorLog& errors) {
+  if (a.compare) errors.guard("Comparing the forces", [&] { snakes_->compare(a.compare); });
+  if (a.remove) snakes_->remove(a.remove);
+  if (a.replay) replay(errors);
+}
+
+// Right-click on a snake: Compare / Delete, where the mouse is.
+void PlainMode::drawContextMenu(ErrorLog& errors) {
+  if (contextId_) {
+    ImGui::OpenPopup("snake menu");
+    menuId_ = contextId_;
+    contextId_ = 0;
+  }
+  if (!ImGui::BeginPopup("snake menu")) return;
+  SnakeActions a;
+  ImGui::TextDisabled("Snake #%d", menuId_);
+  if (ImGui::MenuItem("Compare", nullptr, false)) a.compare = menuId_;
+  itemTooltip("A twin from the same starting contour with the other force.");
+  if (ImGui::MenuItem("Delete")) a.remove = menuId_;
+  ImGui::EndPopup();
+  act(a, errors);
 }
 
 bool PlainMode::drawPicture(ViewFrame& f) {
@@ -52,13 +108,14 @@ void PlainMode::drawOverlay(ViewFrame& f) {
       snakeLayer_->setCapture(snakes_->captureRgba(), snakes_->width(), snakes_->height());
       shownCaptureVersion_ = snakes_->captureVersion();
     }
-    SnakeDrawing d{&snakes_->contours(), tool_->draft(), overlay_.showNodes, tool_->hoverId()};
+    SnakeDrawing d{&snakes_->contours(), tool_->draft(), overlay_.showNodes, tool_->hoverId(),
+                   snakes_->selectedId()};
     snakeLayer_->draw(f.area, f.view, d, snakes_->showCapture, overlay_.captureOpacity);
   });
 }
 
 // Left button: snake editing (SnakeTool); middle button or Shift + left: pan; right button:
-// delete a snake.
+// the snake's menu (Compare / Delete).
 bool PlainMode::mousePress(PointerEvent& e) {
   if (e.button == Qt::MiddleButton ||
       (e.button == Qt::LeftButton && (e.modifiers & Qt::ShiftModifier))) {
@@ -67,7 +124,7 @@ bool PlainMode::mousePress(PointerEvent& e) {
   } else if (e.button == Qt::LeftButton) {
     tool_->leftPress(e.image, e.pickRadius);
   } else if (e.button == Qt::RightButton) {
-    e.errors.guard("Deleting a snake", [&] { tool_->rightClick(e.image, e.pickRadius); });
+    if (auto id = tool_->rightClick(e.image, e.pickRadius)) contextId_ = *id;
   }
   return true;
 }

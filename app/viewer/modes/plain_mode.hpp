@@ -4,6 +4,7 @@
 // panning with the middle button (or Shift + left). Glue between SnakeSession (compute),
 // SnakeLayer / StreamlineLayer (GL) and snake_panel (ImGui).
 #include <memory>
+#include <string>
 
 #include "cli/snake_options.hpp"
 #include "viewer/model/session.hpp"
@@ -26,6 +27,12 @@ class PlainMode : public ViewerMode {
   void releaseGl();  // GL context current
 
   SnakeSession& snakes() { return *snakes_; }
+  // The force the field layers show (the selected snake's), and their caption.
+  SnakeForce shownForce() const { return snakes_->shownForce(); }
+  std::string fieldCaption() const;
+  void replay(ErrorLog& errors);  // R: the field and every snake from the start
+  // The Snakes and Capture range sections, inside the left panel (drawPanel's lessonSections).
+  void drawPanelSections(ErrorLog& errors);
 
   void advance(ErrorLog& errors) override;
   void drawPanels(const PanelPlace& place, ErrorLog& errors) override;
@@ -38,12 +45,18 @@ class PlainMode : public ViewerMode {
   bool key(const KeyPress& k) override;
 
  private:
+  void act(const SnakeActions& actions, ErrorLog& errors);
+  void drawContextMenu(ErrorLog& errors);
+
+  Session& session_;
   std::unique_ptr<SnakeSession> snakes_;
   std::unique_ptr<SnakeTool> tool_;
   std::unique_ptr<SnakeLayer> snakeLayer_;
   std::unique_ptr<StreamlineLayer> streamlines_;
   SnakeOverlay overlay_;
   long shownCaptureVersion_ = -1;
+  int contextId_ = 0;  // right-clicked snake: its menu opens next frame
+  int menuId_ = 0;     // the snake the open menu is for
   bool panning_ = false;
   QPointF panLast_;
 };

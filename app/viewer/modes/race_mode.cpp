@@ -99,15 +99,17 @@ void RaceMode::drawPanels(const PanelPlace& place, ErrorLog& errors) {
                                  ImGuiWindowFlags_NoBringToFrontOnFocus;
   if (!enabled_) {
     windowHeight_ = 0;
-    ImGui::SetNextWindowPos(ImVec2(left + 10, height - 10), ImGuiCond_Always, ImVec2(0, 1));
-    ImGui::Begin("Race##toggle", nullptr,
-                 fixed | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoTitleBar);
-    bool on = false;
-    if (ImGui::Checkbox("Race: Euler vs multigrid", &on)) setEnabled(true, errors);
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip(
-          "Both solvers side by side on this image (or slice) with the same OpenCL time per "
-          "frame: their |V| maps, \xce\xb5, iterations and time, and \xce\xb5 against time.");
+    if (!place.panelsShown) return;
+    // Docked in the left panel: nothing floats over the image.
+    ImGui::Begin("gvflab");
+    if (ImGui::CollapsingHeader("Race", ImGuiTreeNodeFlags_DefaultOpen)) {
+      bool on = false;
+      if (ImGui::Checkbox("Race: Euler vs multigrid", &on)) setEnabled(true, errors);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "Both solvers side by side on this image (or slice) with the same OpenCL time per "
+            "frame: their |V| maps, \xce\xb5, iterations and time, and \xce\xb5 against time.");
+    }
     ImGui::End();
     return;
   }
@@ -129,8 +131,15 @@ void RaceMode::drawPanels(const PanelPlace& place, ErrorLog& errors) {
     ImGui::SetTooltip(
         "Both solvers from V0 again, with the panel's current \xce\xbc, precision "
         "and multigrid a, b, c.");
-  ImGui::SameLine();
-  ImGui::PushItemWidth(150);
+  // The slider and the checkbox on the same line where they fit (widths from the font).
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float sliderW = ImGui::CalcTextSize("200.0").x * 2.5f;
+  const float rest = sliderW + ImGui::CalcTextSize("ms / frame each").x +
+                     ImGui::CalcTextSize("capture range").x + ImGui::GetFrameHeight() +
+                     6 * style.ItemSpacing.x;
+  const float lineEnd = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (lineEnd - ImGui::GetItemRectMax().x > rest) ImGui::SameLine();
+  ImGui::PushItemWidth(sliderW);
   float budget = static_cast<float>(budgetMs_);
   if (ImGui::SliderFloat("ms / frame each", &budget, 0.1f, 200.0f, "%.1f",
                          ImGuiSliderFlags_Logarithmic))

@@ -36,6 +36,11 @@ void RegionMode::step(ErrorLog& errors, int steps) {
 
 void RegionMode::advance(ErrorLog& errors) { step(errors, panel_.stepsPerFrame); }
 
+void RegionMode::setEnabled(bool on) {
+  panel_.enabled = on;
+  if (on) session_.setRunning(false);
+}
+
 void RegionMode::drawPanels(const PanelPlace& place, ErrorLog& errors) {
   RegionPanelHooks hooks;
   hooks.enabled = [&] { session_.setRunning(false); };
@@ -60,7 +65,7 @@ void RegionMode::drawPanels(const PanelPlace& place, ErrorLog& errors) {
     });
   };
   hooks.backToSessionImage = [&] { region_.dropSynthetic(); };
-  drawRegionPanel(panel_, region_, hooks, place.viewLeft, 0);
+  if (place.panelsShown) drawRegionPanel(panel_, region_, hooks);
 }
 
 bool RegionMode::drawPicture(ViewFrame& f) {

@@ -21,6 +21,7 @@ class RegionMode : public ViewerMode {
   ~RegionMode() override;
 
   bool enabled() const { return panel_.enabled; }
+  void setEnabled(bool on);  // on pauses the session (its field is hidden)
 
   // Once per frame: (re)builds the snake for the image shown and steps it when running.
   void advance(ErrorLog& errors) override;

@@ -32,9 +32,15 @@ struct ViewFrame {
   ErrorLog& errors;
 };
 
-// Where the panels go: the view's extent in ImGui units.
+// Where the panels go: the view's extent in ImGui units, whether the side panels are shown
+// (Tab hides them: docked sections are then skipped) and whether the snakes are on the canvas
+// (no mode hides them or owns the picture).
 struct PanelPlace {
   float viewLeft, viewWidth, height;
+  bool panelsShown = true;
+  bool snakesOnCanvas = true;
+  bool hintAllowed = true;  // the first-start hint may show (no other mode, no demo text)
+  float canvasTop = 0;      // where the canvas is free below the demo's explanation
 };
 
 struct PointerEvent {

@@ -2,11 +2,12 @@
 
 #include <algorithm>
 
+#include "viewer/render/snake_palette.hpp"
+
 namespace gvflab::viewer {
 namespace {
-// Moving: orange; converged: green; the draft: white; highlighted: brighter.
-constexpr float kMoving[4] = {1.0f, 0.55f, 0.1f, 1.0f};
-constexpr float kConverged[4] = {0.25f, 0.95f, 0.35f, 1.0f};
+// Lines in the force's colour, the nodes of a stopped snake in its state's colour
+// (snake_palette.hpp); the draft and the snake under the mouse: white.
 constexpr float kDraft[4] = {1.0f, 1.0f, 1.0f, 0.9f};
 constexpr float kOutline[4] = {0.0f, 0.0f, 0.0f, 0.7f};
 
@@ -101,13 +102,18 @@ void SnakeLayer::draw(const Viewport& viewport, const ViewTransform& view,
   const float dot = std::clamp(view.pixelsPerImagePixel() * 1.2f, 2.0f, 6.0f);
   if (snakes.contours) {
     for (const auto& c : *snakes.contours) {
-      const float* color = c.id == snakes.highlightId ? kDraft
-                           : c.converged()              ? kConverged
-                                                        : kMoving;
+      const SnakeRgba force = forceColor(c.force);
+      const SnakeRgba state = stateColor(c.state);
+      const float* color = c.id == snakes.highlightId ? kDraft : force.data();
+      const bool selected = snakes.selectedId != 0 && c.id == snakes.selectedId;
+      const float size = selected ? dot + 2 : dot;  // the panel's snake
       drawStrip(GL_LINE_LOOP, c.points, color, 1, false);
-      if (snakes.showNodes) {
-        drawStrip(GL_POINTS, c.points, kOutline, dot + 2, true);
-        drawStrip(GL_POINTS, c.points, color, dot, true);
+      if (snakes.showNodes || selected) {
+        drawStrip(GL_POINTS, c.points, kOutline, size + 2, true);
+        drawStrip(GL_POINTS, c.points, color, size, true);
+        // A stopped snake's state as a dot inside each node: the force's colour stays around.
+        if (c.state != SnakeState::Moving)
+          drawStrip(GL_POINTS, c.points, state.data(), std::max(size * 0.5f, 2.0f), true);
       }
     }
   }

@@ -1,7 +1,8 @@
 #pragma once
 // Draws the snakes over the field layers: each contour as a closed polyline with node dots,
-// coloured by state (moving / converged), the contour being drawn by hand, and the
-// capture-range overlay. GL objects are made once; the vertex buffer is refilled per frame.
+// lines coloured by force and the nodes of stopped snakes by state (snake_palette.hpp), the
+// contour being drawn by hand, and the capture-range overlay. GL objects are made once; the
+// vertex buffer is refilled per frame.
 #include <vector>
 
 #include <glm/vec2.hpp>
@@ -18,6 +19,7 @@ struct SnakeDrawing {
   std::vector<glm::vec2> draft;  // the polygon or circle being placed (open polyline)
   bool showNodes = true;
   int highlightId = 0;  // snake under the mouse (0: none)
+  int selectedId = 0;   // the panel's snake: larger nodes, always shown
 };
 
 class SnakeLayer {

@@ -1,6 +1,6 @@
 #pragma once
-// The messages shown in the panel's error area. Once the window is up, every failure ends here
-// instead of ending the program.
+// The messages shown in the panel's log and, for a few seconds, as a toast next to the view.
+// Once the window is up, every failure ends here instead of ending the program.
 #include <deque>
 #include <exception>
 #include <new>
@@ -17,10 +17,13 @@ class ErrorLog {
   void add(std::string message) {
     if (!messages_.empty() && messages_.back() == message) return;  // no per-frame floods
     messages_.push_back(std::move(message));
+    ++added_;
     while (messages_.size() > 6) messages_.pop_front();
   }
   void clear() { messages_.clear(); }
   const std::deque<std::string>& messages() const { return messages_; }
+  // How many messages were ever added: a change means a new one (for the toast).
+  long added() const { return added_; }
 
   // Runs f; any exception becomes a message starting with what was being done.
   // Returns false when f threw.
@@ -43,6 +46,7 @@ class ErrorLog {
 
  private:
   std::deque<std::string> messages_;
+  long added_ = 0;
 };
 
 }  // namespace gvflab::viewer

@@ -24,15 +24,22 @@ const ImVec4 kDimColor(0.65f, 0.67f, 0.72f, 1.0f);
 
 void helpMarker(const std::string& text) { itemTooltip(text); }
 
+// The readouts' value column: right of the widest label, in the current font.
+float readoutColumn() {
+  return ImGui::GetStyle().WindowPadding.x +
+         labelColumn({"CL->GL transfer", "iterations / s", "OpenCL / frame", "\xce\xb5 (eq. 9)"}) +
+         ImGui::GetStyle().ItemSpacing.x;
+}
+
 void labelValue(const char* label, const char* fmt, double value) {
   ImGui::TextColored(kDimColor, "%s", label);
-  ImGui::SameLine(150);
+  ImGui::SameLine(readoutColumn());
   ImGui::Text(fmt, value);
 }
 
 void labelText(const char* label, const std::string& text) {
   ImGui::TextColored(kDimColor, "%s", label);
-  ImGui::SameLine(150);
+  ImGui::SameLine(readoutColumn());
   ImGui::TextWrapped("%s", text.c_str());
 }
 
@@ -294,13 +301,17 @@ void drawLegendBar(const LayerSettings& layers, float rangeMax) {
 
 void drawPanel(Session& session, LayerSettings&, const FrameReadouts& readouts, ErrorLog& errors,
                PanelRequests& requests, float displayHeight,
-               const std::function<void()>& extraSections) {
+               const std::function<void()>& extraSections,
+               const std::function<void()>& lessonSections) {
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(ImVec2(kPanelWidth, displayHeight));
   ImGui::Begin("gvflab", nullptr,
                ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                    ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoBringToFrontOnFocus);
-  ImGui::PushItemWidth(-150);
+  // Room for the widest label (Solver, Image, Device sections) and a help marker.
+  ImGui::PushItemWidth(-labelColumn({"iterations / frame", "\xce\xbc (max 0.0000)",
+                                     "\xcf\x83 (pixels)", "precision", "memory"}) -
+                       helpMarkerWidth());
   ImGui::Text("gvflab  \xe2\x80\x94  Gradient Vector Flow");
   ImGui::TextColored(kDimColor, "%s (%s)", session.device().name.c_str(),
                      session.device().isGpu ? "GPU" : "CPU");
@@ -311,24 +322,31 @@ void drawPanel(Session& session, LayerSettings&, const FrameReadouts& readouts, 
     drawImageControls(session, requests, errors);
   if (ImGui::CollapsingHeader("Solver###solver", ImGuiTreeNodeFlags_DefaultOpen))
     drawSolverControls(session, errors);
+  if (lessonSections) lessonSections();
   if (ImGui::CollapsingHeader("Readouts", ImGuiTreeNodeFlags_DefaultOpen))
     drawReadouts(session, readouts);
   if (extraSections) extraSections();
-  if (ImGui::CollapsingHeader("OpenCL kernels (ms per frame)", ImGuiTreeNodeFlags_DefaultOpen))
+  // Closed at first: the snakes' sections below them are the lesson's.
+  if (ImGui::CollapsingHeader("OpenCL kernels (ms per frame)"))
     drawKernelTable(session);
   ImGui::PopItemWidth();
   ImGui::End();
 }
 
-void drawDisplayPanel(LayerSettings& layers, float rangeMax, float left, float displayHeight) {
+void drawDisplayPanel(LayerSettings& layers, float rangeMax, float left, float displayHeight,
+                      const std::string& fieldCaption) {
   ImGui::SetNextWindowPos(ImVec2(left, 0));
   ImGui::SetNextWindowSize(ImVec2(kDisplayPanelWidth, displayHeight));
   ImGui::Begin("display", nullptr,
                ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                    ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoBringToFrontOnFocus);
-  ImGui::PushItemWidth(-108);
-  if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen))
+  ImGui::PushItemWidth(-labelColumn({"arrow spacing", "arrow colour", "map opacity",
+                                     "seed spacing", "brightness", "colormap"}) -
+                       helpMarkerWidth());
+  if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen)) {
+    if (!fieldCaption.empty()) ImGui::TextColored(kNoticeColor, "%s", fieldCaption.c_str());
     drawLayerControls(layers, rangeMax);
+  }
   ImGui::PopItemWidth();
   if (layers.showMagnitude && ImGui::CollapsingHeader("Legend", ImGuiTreeNodeFlags_DefaultOpen))
     drawLegendBar(layers, rangeMax);

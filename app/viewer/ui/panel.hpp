@@ -31,12 +31,16 @@ struct PanelRequests {
 inline constexpr float kPanelWidth = 360.0f;         // left: image, solver, readouts
 inline constexpr float kDisplayPanelWidth = 262.0f;  // right: layers and the legend
 
-// extraSections: more collapsing sections (recording, devices, pace), drawn after the readouts.
+// extraSections: more collapsing sections (recording, devices, pace), drawn after the readouts;
+// lessonSections: the snakes' sections, right after the solver (what a lesson needs first).
 void drawPanel(Session& session, LayerSettings& layers, const FrameReadouts& readouts,
                ErrorLog& errors, PanelRequests& requests, float displayHeight,
-               const std::function<void()>& extraSections = {});
+               const std::function<void()>& extraSections = {},
+               const std::function<void()>& lessonSections = {});
 
-// The layer controls and the colormap legend (|V| ticks), right of the view.
-void drawDisplayPanel(LayerSettings& layers, float rangeMax, float left, float displayHeight);
+// The layer controls and the colormap legend (|V| ticks), right of the view. fieldCaption
+// names the field the layers show (the selected snake's force).
+void drawDisplayPanel(LayerSettings& layers, float rangeMax, float left, float displayHeight,
+                      const std::string& fieldCaption = {});
 
 }  // namespace gvflab::viewer

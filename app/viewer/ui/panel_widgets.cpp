@@ -2,6 +2,8 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+
 namespace gvflab::viewer {
 
 void itemTooltip(const std::string& text) {
@@ -12,5 +14,17 @@ void itemTooltip(const std::string& text) {
   ImGui::PopTextWrapPos();
   ImGui::EndTooltip();
 }
+
+float labelColumn(std::initializer_list<const char*> labels) {
+  float widest = 0;
+  for (const char* l : labels) widest = std::max(widest, ImGui::CalcTextSize(l, nullptr, true).x);
+  return widest + ImGui::GetStyle().ItemInnerSpacing.x + 2.0f;
+}
+
+}  // namespace gvflab::viewer
+
+namespace gvflab::viewer {
+
+float helpMarkerWidth() { return ImGui::CalcTextSize("(?)").x + ImGui::GetStyle().ItemSpacing.x; }
 
 }  // namespace gvflab::viewer

@@ -1,10 +1,17 @@
 #pragma once
 // Small ImGui pieces every panel uses.
+#include <initializer_list>
 #include <string>
 
 namespace gvflab::viewer {
 
 // A wrapped tooltip with text for the item just drawn, while it is hovered.
 void itemTooltip(const std::string& text);
+
+// The width the labels right of the widgets need (the widest, in the current font, plus the
+// inner spacing): pass -labelColumn({...}) to ImGui::PushItemWidth so no label is clipped.
+float labelColumn(std::initializer_list<const char*> labels);
+// The room a "(?)" help marker takes on the same line.
+float helpMarkerWidth();
 
 }  // namespace gvflab::viewer

@@ -2,6 +2,8 @@
 
 #include <imgui.h>
 
+#include "viewer/ui/panel_widgets.hpp"
+
 namespace gvflab::viewer {
 namespace {
 
@@ -9,12 +11,12 @@ void drawStats(const RegionSession& region) {
   const RegionStats& s = region.stats();
   const RegionSnake& snake = *region.snake();
   ImGui::Separator();
-  ImGui::Text("iteration %d   step d = %d px   steps %ld", s.iteration, s.step, s.steps);
+  ImGui::TextWrapped("iteration %d   step d = %d px   steps %ld", s.iteration, s.step, s.steps);
   ImGui::Text("nodes %d%s", s.nodes, s.converged ? "   (converged)" : snake.finished() ? "   (stopped)" : "");
   if (ImGui::BeginTable("regions", 3, ImGuiTableFlags_BordersInnerH)) {
     ImGui::TableSetupColumn("");
-    ImGui::TableSetupColumn("target T");
-    ImGui::TableSetupColumn("background B");
+    ImGui::TableSetupColumn("target");
+    ImGui::TableSetupColumn("backgr.");
     ImGui::TableHeadersRow();
     auto row = [](const char* name, double t, double b, const char* fmt) {
       ImGui::TableNextRow();
@@ -31,21 +33,23 @@ void drawStats(const RegionSession& region) {
     ImGui::EndTable();
   }
   ImGui::Text("criterion %.6g", s.criterion);
-  ImGui::Text("last frame's steps %.2f ms, setup %.1f ms", region.lastStepMs(), region.buildMs());
-  ImGui::Text("%.1f B/px on the device (prefix images %.1f ms)", snake.bytesPerPixel(),
-              snake.precomputeMs());
+  ImGui::TextWrapped("last frame's steps %.2f ms, setup %.1f ms", region.lastStepMs(),
+                     region.buildMs());
+  ImGui::TextWrapped("%.1f B/px on the device (prefix images %.1f ms)", snake.bytesPerPixel(),
+                     snake.precomputeMs());
 }
 
 }  // namespace
 
 void drawRegionPanel(RegionPanelState& state, const RegionSession& region,
-                     const RegionPanelHooks& hooks, float left, float top) {
-  ImGui::SetNextWindowPos(ImVec2(left + 10, top + 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowCollapsed(!state.enabled, ImGuiCond_FirstUseEver);
-  if (!ImGui::Begin("Region snake (PLH)", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+                     const RegionPanelHooks& hooks) {
+  // Docked in the right panel, under the layers: nothing floats over the image.
+  ImGui::Begin("display");
+  if (!ImGui::CollapsingHeader("Region snake (PLH)", state.enabled ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
     ImGui::End();
     return;
   }
+  ImGui::PushItemWidth(-labelColumn({"steps / frame", "min segment", "noise", "d max"}));
   if (ImGui::Checkbox("Region snake mode", &state.enabled) && state.enabled) hooks.enabled();
   ImGui::SameLine();
   ImGui::Checkbox("Run", &state.running);
@@ -54,7 +58,6 @@ void drawRegionPanel(RegionPanelState& state, const RegionSession& region,
   if (ImGui::Button("Restart")) hooks.restart();
   ImGui::SameLine();
   if (ImGui::Button("Default rectangle")) hooks.defaultRectangle();
-  ImGui::PushItemWidth(170);
   ImGui::SliderInt("steps / frame", &state.stepsPerFrame, 1, 64);
   RegionSnakeParams params = region.params();
   int noise = static_cast<int>(params.noise);
@@ -67,14 +70,12 @@ void drawRegionPanel(RegionPanelState& state, const RegionSession& region,
     params.minSegment = minSeg;
     hooks.setParams(params);
   }
-  ImGui::PopItemWidth();
-  ImGui::TextDisabled("Right-drag in the view: new starting rectangle");
+  ImGui::TextWrapped("Right-drag in the view: new starting rectangle");
 
   if (region.snake() && state.enabled) drawStats(region);
   ImGui::Separator();
-  ImGui::PushItemWidth(170);
-  ImGui::SliderFloat("MP", &state.syntheticMpix, 1, 150, "%.0f");
-  ImGui::PopItemWidth();
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("150 MP").x + 4 * ImGui::GetStyle().FramePadding.x);
+  ImGui::SliderFloat("##MP", &state.syntheticMpix, 1, 150, "%.0f MP");
   ImGui::SameLine();
   if (ImGui::Button("Synthetic star")) hooks.makeSynthetic();
   if (region.ownsImage()) {
@@ -82,8 +83,9 @@ void drawRegionPanel(RegionPanelState& state, const RegionSession& region,
     ImGui::Text("%d x %d synthetic star, SNR 2", spec.width, spec.height);
     if (ImGui::Button("Back to the session's image")) hooks.backToSessionImage();
     if (region.snake() && region.snake()->finished())
-      ImGui::Text("IoU with the true star (sampled rows): %.4f", region.syntheticIoU());
+      ImGui::TextWrapped("IoU with the true star (sampled rows): %.4f", region.syntheticIoU());
   }
+  ImGui::PopItemWidth();
   ImGui::End();
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// The region snake's ImGui window: mode and run toggles, steps per frame, the PLH parameters,
+// The region snake's section of the right panel: mode and run toggles, steps per frame, the PLH parameters,
 // the statistics of target and background, timings, and the synthetic star image. Actions are
 // handed back to RegionMode through the hooks, called where the user clicked.
 #include <functional>
@@ -21,8 +21,8 @@ struct RegionPanelHooks {
   std::function<void(const RegionSnakeParams&)> setParams;
 };
 
-// left, top: where the window first opens (ImGui units).
+// A section appended to the right panel's window ("display"); call after drawDisplayPanel.
 void drawRegionPanel(RegionPanelState& state, const RegionSession& region,
-                     const RegionPanelHooks& hooks, float left, float top);
+                     const RegionPanelHooks& hooks);
 
 }  // namespace gvflab::viewer

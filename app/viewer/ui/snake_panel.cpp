@@ -4,10 +4,13 @@
 
 #include <string>
 
+#include "viewer/render/snake_palette.hpp"
 #include "viewer/ui/panel_widgets.hpp"
 
 namespace gvflab::viewer {
 namespace {
+
+ImVec4 toImVec4(const SnakeRgba& c) { return ImVec4(c[0], c[1], c[2], c[3]); }
 
 void help(const std::string& text) {
   ImGui::SameLine();
@@ -30,43 +33,141 @@ bool specSlider(const std::string& key, double& value) {
   return changed;
 }
 
+const char* kForceItems = "GVF\0traditional (grad f)\0";
+
+// The state in words and in its colour (stalled in red: it is not a success).
+void stateText(SnakeState s) { ImGui::TextColored(toImVec4(stateColor(s)), "%s", snakeStateName(s)); }
+
+// The selected snake: its force, its own pressure, its state, Compare and Delete.
+void drawSelected(SnakeSession& snakes, SnakeActions& actions, ErrorLog& errors) {
+  const SnakeContour* c = snakes.selected();
+  if (!c) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("No snake selected: click one on the canvas or in the table.");
+    ImGui::PopStyleColor();
+    return;
+  }
+  const int id = c->id;
+  ImGui::ColorButton("##force colour", toImVec4(forceColor(c->force)),
+                     ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetFontSize(), ImGui::GetFontSize()));
+  ImGui::SameLine();
+  ImGui::Text("Snake #%d:", id);
+  ImGui::SameLine();
+  stateText(c->state);
+  ImGui::SameLine();
+  ImGui::Text("after %ld iterations", c->iterations);
+  int force = c->force == SnakeForce::Gvf ? 0 : 1;
+  if (ImGui::Combo("its force", &force, kForceItems))
+    snakes.setForce(id, force == 0 ? SnakeForce::Gvf : SnakeForce::Traditional);
+  help("This snake's external force: the GVF field, or the gradient of the edge map f. The "
+       "arrows and streamlines show the selected snake's force.");
+  bool own = c->ownPressure;
+  if (ImGui::Checkbox("own pressure", &own))
+    errors.guard("Setting the snake's pressure", [&] {
+      snakes.setPressure(id, own ? std::optional<double>(c->pressure) : std::nullopt);
+    });
+  help("Off: the pressure of the parameters below. On: this snake's own balloon force.");
+  if (own) {
+    float p = static_cast<float>(c->pressure);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
+    if (ImGui::SliderFloat("##own pressure", &p, -1.0f, 1.0f, "%.3f"))
+      errors.guard("Setting the snake's pressure", [&] { snakes.setPressure(id, p); });
+  }
+  if (ImGui::Button("Compare")) actions.compare = id;
+  help("A twin from the same starting contour with the other force; both start again from "
+       "there, side by side (also on a right-click on the snake).");
+  ImGui::SameLine();
+  if (ImGui::Button("Delete")) actions.remove = id;
+}
+
+void drawTable(SnakeSession& snakes) {
+  const auto& contours = snakes.contours();
+  int count[3] = {0, 0, 0};
+  for (const auto& c : contours) ++count[static_cast<int>(c.state)];
+  ImGui::Text("%zu snakes:", contours.size());
+  for (SnakeState s : {SnakeState::Moving, SnakeState::Converged, SnakeState::Stalled}) {
+    ImGui::SameLine();
+    ImGui::TextColored(toImVec4(stateColor(s)), "%d %s", count[static_cast<int>(s)],
+                       snakeStateName(s));
+  }
+  if (contours.empty()) return;
+  const float row = ImGui::GetTextLineHeightWithSpacing() + 2;
+  if (!ImGui::BeginTable("snakes", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
+                         ImVec2(0, std::min(6.5f * row, row * (contours.size() + 1.2f)))))
+    return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("#");
+  ImGui::TableSetupColumn("force");
+  ImGui::TableSetupColumn("state");
+  ImGui::TableSetupColumn("iterations");
+  ImGui::TableHeadersRow();
+  for (const auto& c : contours) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    const std::string label = std::to_string(c.id) + "##row";
+    if (ImGui::Selectable(label.c_str(), c.id == snakes.selectedId(),
+                          ImGuiSelectableFlags_SpanAllColumns))
+      snakes.select(c.id);
+    ImGui::TableNextColumn();
+    ImGui::TextColored(toImVec4(forceColor(c.force)), "%s", forceLabel(c.force));
+    ImGui::TableNextColumn();
+    stateText(c.state);
+    ImGui::TableNextColumn();
+    ImGui::Text("%ld", c.iterations);
+  }
+  ImGui::EndTable();
+}
+
 }  // namespace
 
-void drawSnakePanel(SnakeSession& snakes, SnakeOverlay& overlay, ErrorLog& errors) {
-  ImGui::Begin("gvflab");  // appends to the left panel
+void drawSnakePanel(SnakeSession& snakes, SnakeOverlay& overlay, SnakeActions& actions,
+                    ErrorLog& errors) {
   if (ImGui::CollapsingHeader("Snakes", ImGuiTreeNodeFlags_DefaultOpen)) {
+    ImGui::PushItemWidth(-labelColumn({"iterations / frame", "new snakes", "its force",
+                                       "own pressure", "pressure", "alpha", "gamma"}) -
+                       helpMarkerWidth());
     ImGui::TextWrapped(
-        "Drag: circle. Clicks: polygon, double-click closes. Drag a node to move it, "
-        "right-click deletes, Ctrl+Z / Ctrl+Shift+Z undo / redo.");
-    SnakeParams p = snakes.params();
-    bool changed = false;
-    for (const char* key : {"alpha", "beta", "gamma", "kappa", "pressure", "dmin", "dmax"}) {
-      double* field = key == std::string("alpha")   ? &p.alpha
-                      : key == std::string("beta")  ? &p.beta
-                      : key == std::string("gamma") ? &p.gamma
-                      : key == std::string("kappa") ? &p.kappa
-                      : key == std::string("pressure") ? &p.pressure
-                      : key == std::string("dmin")     ? &p.dmin
-                                                       : &p.dmax;
-      changed |= specSlider(key, *field);
-    }
-    if (changed) errors.guard("Setting the snake parameters", [&] { snakes.setParams(p); });
-
+        "Drag: circle. Clicks: polygon, double-click closes. Click a snake to select it, "
+        "drag a node to move it, right-click for Compare / Delete.");
+    if (ImGui::Button("Replay (R)")) actions.replay = true;
+    help("The field from V0 again and every snake from its starting contour, iteration 0.");
+    ImGui::SameLine();
+    bool running = snakes.running();
+    if (ImGui::Checkbox("evolve", &running)) snakes.setRunning(running);
+    ImGui::SameLine();
+    ImGui::Checkbox("nodes", &overlay.showNodes);
+    drawSelected(snakes, actions, errors);
+    ImGui::Separator();
+    drawTable(snakes);
+    ImGui::Separator();
     int force = snakes.newForce() == SnakeForce::Gvf ? 0 : 1;
-    if (ImGui::Combo("force", &force, "GVF\0traditional (grad f)\0"))
-      snakes.setForceOfAll(force == 0 ? SnakeForce::Gvf : SnakeForce::Traditional);
-    help("External force of the snakes: the GVF field, or the gradient of the edge map f.");
+    if (ImGui::Combo("new snakes", &force, kForceItems))
+      snakes.setNewForce(force == 0 ? SnakeForce::Gvf : SnakeForce::Traditional);
+    help("The force of snakes placed by hand or seeded from now on.");
     int perFrame = snakes.frameIterations();
     const ParamSpec& fs = findSpec(snakeParamSpecs(), "snake-frame-iterations");
     if (ImGui::SliderInt("iterations / frame", &perFrame, 1, 50))
       errors.guard("Setting snake iterations", [&] { snakes.setFrameIterations(perFrame); });
     help(fs.help);
-    bool running = snakes.running();
-    if (ImGui::Checkbox("evolve", &running)) snakes.setRunning(running);
-    ImGui::SameLine();
-    ImGui::Checkbox("nodes", &overlay.showNodes);
+    if (ImGui::TreeNode("Parameters (every snake)")) {
+      SnakeParams p = snakes.params();
+      bool changed = false;
+      for (const char* key : {"alpha", "beta", "gamma", "kappa", "pressure", "dmin", "dmax"}) {
+        double* field = key == std::string("alpha")      ? &p.alpha
+                        : key == std::string("beta")     ? &p.beta
+                        : key == std::string("gamma")    ? &p.gamma
+                        : key == std::string("kappa")    ? &p.kappa
+                        : key == std::string("pressure") ? &p.pressure
+                        : key == std::string("dmin")     ? &p.dmin
+                                                         : &p.dmax;
+        changed |= specSlider(key, *field);
+      }
+      if (changed) errors.guard("Setting the snake parameters", [&] { snakes.setParams(p); });
+      ImGui::TreePop();
+    }
     static int seedSpacing = 32;
-    ImGui::SetNextItemWidth(120);
+    ImGui::SetNextItemWidth(ImGui::CalcTextSize("every 000 px").x + 2 * ImGui::GetStyle().FramePadding.x);
     ImGui::SliderInt("##seed", &seedSpacing, 12, 96, "every %d px");
     ImGui::SameLine();
     if (ImGui::Button("Seed grid"))
@@ -82,39 +183,15 @@ void drawSnakePanel(SnakeSession& snakes, SnakeOverlay& overlay, ErrorLog& error
     ImGui::BeginDisabled(!snakes.canRedo());
     if (ImGui::Button("Redo")) snakes.redo();
     ImGui::EndDisabled();
-
-    const auto& contours = snakes.contours();
-    int converged = 0;
-    for (const auto& c : contours) converged += c.converged();
-    ImGui::Text("%zu snakes, %d converged", contours.size(), converged);
-    if (!contours.empty() &&
-        ImGui::BeginTable("snakes", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
-                          ImVec2(0, std::min(140.0f, 22.0f * (contours.size() + 1))))) {
-      ImGui::TableSetupColumn("#");
-      ImGui::TableSetupColumn("nodes");
-      ImGui::TableSetupColumn("iterations");
-      ImGui::TableSetupColumn("state");
-      ImGui::TableHeadersRow();
-      for (const auto& c : contours) {
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::Text("%d%s", c.id, c.force == SnakeForce::Traditional ? " t" : "");
-        ImGui::TableNextColumn();
-        ImGui::Text("%zu", c.points.size());
-        ImGui::TableNextColumn();
-        ImGui::Text("%ld", c.iterations);
-        ImGui::TableNextColumn();
-        ImGui::TextColored(c.converged() ? ImVec4(0.3f, 0.95f, 0.4f, 1) : ImVec4(1, 0.6f, 0.1f, 1),
-                           c.converged() ? "converged" : "moving");
-      }
-      ImGui::EndTable();
-    }
+    ImGui::PopItemWidth();
   }
   if (ImGui::CollapsingHeader("Capture range", ImGuiTreeNodeFlags_DefaultOpen)) {
+    ImGui::PushItemWidth(-labelColumn({"edge threshold", "opacity"}) - helpMarkerWidth());
     if (ImGui::Checkbox("show map", &snakes.showCapture)) snakes.requestCapture();
     ImGui::SameLine();
     int which = snakes.captureForce == SnakeForce::Gvf ? 0 : 1;
-    ImGui::SetNextItemWidth(130);
+    ImGui::SetNextItemWidth(ImGui::CalcTextSize("traditional").x + ImGui::GetFrameHeight() +
+                            2 * ImGui::GetStyle().FramePadding.x);
     if (ImGui::Combo("##capforce", &which, "GVF\0traditional\0")) {
       snakes.captureForce = which == 0 ? SnakeForce::Gvf : SnakeForce::Traditional;
       snakes.requestCapture();
@@ -134,8 +211,8 @@ void drawSnakePanel(SnakeSession& snakes, SnakeOverlay& overlay, ErrorLog& error
       ImGui::Text("          traditional %ld px (%.0f%%)", t, 100.0 * t / total);
       if (t > 0) ImGui::Text("GVF / traditional = %.1f", static_cast<double>(g) / t);
     }
+    ImGui::PopItemWidth();
   }
-  ImGui::End();
 }
 
 }  // namespace gvflab::viewer

@@ -1,6 +1,7 @@
 #pragma once
-// The "Snakes" section of the left panel: parameters from snakeParamSpecs(), force, iterations
-// per frame, per-snake readouts, the seed grid, and the capture-range overlay with its areas.
+// The "Snakes" section of the left panel: the selected snake (its force, own pressure, state,
+// Compare, Delete), the table of snakes with their states in words and colours, replay, the
+// parameters from snakeParamSpecs(), the seed grid, and the capture-range overlay.
 #include "viewer/model/snake_session.hpp"
 #include "viewer/ui/error_log.hpp"
 
@@ -11,7 +12,15 @@ struct SnakeOverlay {
   bool showNodes = true;
 };
 
-// Appends to the left panel's window ("gvflab"); call after drawPanel in the same frame.
-void drawSnakePanel(SnakeSession& snakes, SnakeOverlay& overlay, ErrorLog& errors);
+// What the panel asks of its mode (which owns undo, the field and the replay).
+struct SnakeActions {
+  int compare = 0;  // a snake's id: add its twin
+  int remove = 0;   // a snake's id: delete it
+  bool replay = false;
+};
+
+// Two sections (Snakes, Capture range) in the current window: the left panel, after Solver.
+void drawSnakePanel(SnakeSession& snakes, SnakeOverlay& overlay, SnakeActions& actions,
+                    ErrorLog& errors);
 
 }  // namespace gvflab::viewer

@@ -20,6 +20,7 @@
 #include "viewer/model/session_io.hpp"
 #include "viewer/model/viewer_settings.hpp"
 #include "viewer/render/gl_sharing.hpp"
+#include "viewer/ui/canvas_overlays.hpp"
 #include "viewer/ui/contours_dialog.hpp"
 #include "viewer/ui/device_pace_panel.hpp"
 #include "viewer/ui/imgui_qt_bridge.hpp"
@@ -58,6 +59,13 @@ GlView::GlView(Session& session, const ViewerStartup& startup, QWidget* parent)
   if (startup_.defaultFrameBudget) session_.setFrameBudgetMs(12.0);
   devices_ = listDevices();
   if (!session.startupError().empty()) errors_.add(session.startupError());
+  if (startup_.demo) {  // --demo NAME: the model came from its flags; here its canvas
+    const app::Demo& d = app::findDemo(*startup_.demo);
+    demo_ = DemoShown{d.title, d.explanation, startup.region.enabled};
+    explanationOpen_ = true;
+    plain_->snakes().showCapture = d.layers.capture;
+    plain_->snakes().requestCapture();
+  }
 }
 
 GlView::~GlView() {
@@ -134,12 +142,15 @@ Viewport GlView::viewRect() const {
           fbHeight};
 }
 
+// With the side panels hidden (Tab) the view takes the whole width.
 float GlView::viewLeftPixels() const {
+  if (!panelsShown_) return 0;
   return static_cast<float>(std::min<double>(kPanelWidth, width()) * devicePixelRatio());
 }
 
 float GlView::viewWidthPixels() const {
-  double logical = width() - static_cast<double>(kPanelWidth) - kDisplayPanelWidth;
+  double logical = panelsShown_ ? width() - static_cast<double>(kPanelWidth) - kDisplayPanelWidth
+                                : static_cast<double>(width());
   return static_cast<float>(std::max(logical, 0.0) * devicePixelRatio());
 }
 
@@ -299,30 +310,86 @@ void GlView::buildUi(float frameSeconds) {
     readouts_.transferLastMs = presenter_->lastTransferMs();
     readouts_.transferMeanMs = presenter_->meanTransferMs();
   }
-  drawPanel(session_, layers_, readouts_, errors_, requests_, static_cast<float>(height()),
-            [this] { drawExtraSections(); });
-  float right = std::max(static_cast<float>(width()) - kDisplayPanelWidth, kPanelWidth);
-  drawDisplayPanel(layers_, readouts_.rangeMax, right, static_cast<float>(height()));
-  const PanelPlace place{kPanelWidth, viewWidthPixels() / static_cast<float>(devicePixelRatio()),
-                         static_cast<float>(height())};
+  const float dpr = static_cast<float>(devicePixelRatio());
+  if (panelsShown_) {
+    drawPanel(session_, layers_, readouts_, errors_, requests_, static_cast<float>(height()),
+              [this] { drawExtraSections(); }, [this] { plain_->drawPanelSections(errors_); });
+    float right = std::max(static_cast<float>(width()) - kDisplayPanelWidth, kPanelWidth);
+    drawDisplayPanel(layers_, readouts_.rangeMax, right, static_cast<float>(height()),
+                     plain_->fieldCaption());
+  }
+  const bool snakesHidden =
+      std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->hidesSnakes(); });
+  const PanelPlace place{viewLeftPixels() / dpr,
+                         viewWidthPixels() / dpr,
+                         static_cast<float>(height()),
+                         panelsShown_,
+                         !snakesHidden && !modeOwnsImage() && !race_->enabled(),
+                         !region_->enabled() && !(demo_ && explanationOpen_),
+                         demo_ && explanationOpen_ ? explanationBottom_ : 0.0f};
   for (auto m = modes_.rbegin(); m != modes_.rend(); ++m) (*m)->drawPanels(place, errors_);
-  if (cursor_ && presenter_ && !modeOwnsImage()) {
+  // The readout of the session's field; the race shows its own maps and plot instead.
+  if (cursor_ && presenter_ && !modeOwnsImage() && !race_->enabled()) {
     glm::vec2 p = toImage(*cursor_);
     if (auto r = readoutAt(p.x, p.y, session_.image(), presenter_->hostField(),
                            presenter_->texture().width, presenter_->texture().height))
-      drawCursorReadout(*r, kPanelWidth, static_cast<float>(height()),
-                        100.0f * view_.pixelsPerImagePixel());
+      drawCursorReadout(*r, viewLeftPixels() / dpr, static_cast<float>(height()),
+                        100.0f * view_.pixelsPerImagePixel(), viewWidthPixels() / dpr,
+                        uploadedForce_ == SnakeForce::Traditional);
   }
+  drawCanvasOverlays();
+}
+
+void GlView::drawCanvasOverlays() {
+  const float dpr = static_cast<float>(devicePixelRatio());
+  const CanvasRect view{viewLeftPixels() / dpr, 0, viewWidthPixels() / dpr,
+                        static_cast<float>(height())};
+  if (demo_ && explanationOpen_)
+    explanationBottom_ = drawExplanation(demo_->title, demo_->explanation[0],
+                                         demo_->explanation[1], &explanationOpen_, view);
+  // A new error shows as a toast for a few seconds (and stays in the panel's log).
+  constexpr double kToastSeconds = 6, kFadeSeconds = 1.5;
+  const double now = clock_.nsecsElapsed() * 1e-9;
+  if (errors_.added() != toastSeen_ && !errors_.messages().empty()) {
+    toastSeen_ = errors_.added();
+    toastStart_ = now;
+    toastText_ = errors_.messages().back();
+  }
+  if (toastStart_ >= 0 && now - toastStart_ < kToastSeconds) {
+    const double left = kToastSeconds - (now - toastStart_);
+    drawToast(toastText_, static_cast<float>(std::min(1.0, left / kFadeSeconds)), view);
+  }
+  drawShortcutOverlay(&helpOpen_, view);
+}
+
+void GlView::replay() {
+  makeCurrent();
+  plain_->replay(errors_);
+}
+
+void GlView::loadDemo(const std::string& name) {
+  makeCurrent();
+  errors_.guard("Opening the demo '" + name + "'", [&] {
+    const app::Demo& d = app::findDemo(name);
+    if (race_->enabled()) race_->setEnabled(false, errors_);
+    region_->setEnabled(false);
+    const DemoShown shown = applyDemo(d, session_, plain_->snakes(), layers_);
+    if (shown.regionSnake) region_->setEnabled(true);
+    demo_ = shown;
+    explanationOpen_ = true;
+    view_.fit();
+  });
+  update();
 }
 
 void GlView::drawExtraSections() {
-  if (ImGui::CollapsingHeader("Recording", ImGuiTreeNodeFlags_DefaultOpen)) {
+  if (ImGui::CollapsingHeader("Recording")) {  // closed at first: the lesson's sections are above
     const Viewport v = viewRect();
     const float dpr = static_cast<float>(devicePixelRatio());
     recording_->drawSection(errors_, v.width, v.height, static_cast<int>(width() * dpr),
                             static_cast<int>(height() * dpr));
   }
-  if (ImGui::CollapsingHeader("Device and pace", ImGuiTreeNodeFlags_DefaultOpen)) {
+  if (ImGui::CollapsingHeader("Device and pace")) {
     if (auto picked = drawDeviceSection(session_, devices_, readouts_)) {
       // After this frame: the switch remakes GL-side objects.
       std::string sel = *picked;
@@ -354,16 +421,20 @@ void GlView::uploadIfChanged() {
       shownImageSize_ = size;
     }
   }
-  if (session_.fieldVersion() != shownFieldVersion_) {
+  // The field layers show the selected snake's force: the GVF field or grad f.
+  const SnakeForce force = plain_->shownForce();
+  if (session_.fieldVersion() != shownFieldVersion_ || uploadedForce_ != force) {
     bool ok = errors_.guard("Copying the field to OpenGL", [&] {
       const GvfInput& plane = session_.planeInput();  // the image, or a volume's slice
-      presenter_->upload(session_.context().queue(), session_.planeField(), plane.width,
-                         plane.height);
+      presenter_->upload(session_.context().queue(), plain_->snakes().forceField(force),
+                         plane.width, plane.height);
     });
-    if (ok)
+    if (ok) {
       shownFieldVersion_ = session_.fieldVersion();
-    else
+      uploadedForce_ = force;
+    } else {
       session_.setRunning(false);
+    }
   }
 }
 
@@ -441,16 +512,17 @@ void GlView::saveContoursDialog() {
                              session_.image().height, errors_);
 }
 
-void GlView::openSessionDialog() {
+void GlView::openSessionDialog(app::SessionStart from) {
   QString path = QFileDialog::getOpenFileName(this, "Open session", QString(),
                                               "gvflab sessions (*.json)");
-  if (!path.isEmpty()) openSession(path);
+  if (!path.isEmpty()) openSession(path, from);
 }
 
-void GlView::openSession(const QString& path) {
+void GlView::openSession(const QString& path, app::SessionStart from) {
   makeCurrent();
   if (errors_.guard("Opening the session '" + QFileInfo(path).fileName().toStdString() + "'", [&] {
-        restoreSession(app::loadSession(path.toStdString()), session_, plain_->snakes(), layers_);
+        restoreSession(app::loadSession(path.toStdString()), session_, plain_->snakes(), layers_,
+                       from);
       })) {
     recent_ = withRecentFile(recent_, QFileInfo(path).absoluteFilePath());
     if (onRecentChanged) onRecentChanged();
@@ -559,8 +631,18 @@ void GlView::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_F11:
       if (auto* w = dynamic_cast<ViewerWindow*>(window())) w->toggleFullScreen();
       break;
-    case Qt::Key_R:
-      errors_.guard("Resetting the solver", [&] { session_.reset(); });
+    case Qt::Key_R:  // the replay: the field from V0 and every snake from its start
+      plain_->replay(errors_);
+      break;
+    case Qt::Key_Tab:
+      togglePanels();
+      break;
+    case Qt::Key_F1:
+    case Qt::Key_Question:
+      toggleHelp();
+      break;
+    case Qt::Key_E:
+      toggleExplanation();
       break;
     case Qt::Key_I:
       layers_.showImage = !layers_.showImage;

@@ -10,7 +10,9 @@
 #include <memory>
 #include <vector>
 
+#include "io/session_file.hpp"
 #include "viewer/model/frame_stats.hpp"
+#include "viewer/model/lesson.hpp"
 #include "viewer/model/session.hpp"
 #include "viewer/modes/plain_mode.hpp"
 #include "viewer/modes/race_mode.hpp"
@@ -39,8 +41,15 @@ class GlView : public QOpenGLWidget {
   bool saveScreenshotTo(const QString& path);  // the whole window, PNG
   void saveSessionDialog();
   void saveContoursDialog();  // File > Save contours...
-  void openSessionDialog();
-  void openSession(const QString& path);
+  // A session's snakes start from their saved current contours, or from their starts.
+  void openSessionDialog(app::SessionStart from = app::SessionStart::Current);
+  void openSession(const QString& path, app::SessionStart from = app::SessionStart::Current);
+  // The Demos menu: image, parameters, snakes, layers and the explanation on the canvas.
+  void loadDemo(const std::string& name);
+  void toggleHelp() { helpOpen_ = !helpOpen_; }
+  void togglePanels() { panelsShown_ = !panelsShown_; }
+  void toggleExplanation() { explanationOpen_ = !explanationOpen_ && demo_.has_value(); }
+  void replay();  // R: the field and every snake from the start
   LayerSettings& layers() { return layers_; }
   const QStringList& recentFiles() const { return recent_; }
   void setRecentFiles(QStringList files) { recent_ = std::move(files); }
@@ -58,6 +67,7 @@ class GlView : public QOpenGLWidget {
   void wheelEvent(QWheelEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
   void leaveEvent(QEvent* event) override;
+  bool focusNextPrevChild(bool) override { return false; }  // Tab is ours (panels)
 
  private:
   // paintGL's steps, in order.
@@ -75,6 +85,7 @@ class GlView : public QOpenGLWidget {
 
   void makePresenter();  // decides the CL->GL path for the current device and GL context
   void drawExtraSections();
+  void drawCanvasOverlays();  // explanation, toast, shortcut list
   void switchDevice(const std::string& selector);
   void handleRequests();
   void finishAndQuit();
@@ -126,6 +137,16 @@ class GlView : public QOpenGLWidget {
   std::optional<QPointF> cursor_;
   std::vector<DeviceInfo> devices_;
   QStringList recent_;
+  // The lesson's canvas: side panels (Tab), the demo's explanation, the error toast, help.
+  bool panelsShown_ = true;
+  std::optional<DemoShown> demo_;
+  bool explanationOpen_ = false;
+  float explanationBottom_ = 0;  // last frame's, ImGui units (the legend goes below)
+  bool helpOpen_ = false;
+  long toastSeen_ = 0;      // errors_.added() when the last toast started
+  double toastStart_ = -1;  // seconds (clock_)
+  std::string toastText_;
+  std::optional<SnakeForce> uploadedForce_;  // the force whose field the presenter holds
 };
 
 }  // namespace gvflab::viewer

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <Qt>
+#include <algorithm>
 #include <cmath>
 
 namespace gvflab::viewer {
@@ -61,15 +62,21 @@ std::optional<CursorReadout> readoutAt(float x, float y, const Image2D& image,
   return r;
 }
 
-void drawCursorReadout(const CursorReadout& r, float left, float bottom, float zoomPercent) {
+void drawCursorReadout(const CursorReadout& r, float left, float bottom, float zoomPercent,
+                       float maxWidth, bool gradF) {
   ImGui::SetNextWindowPos(ImVec2(left + 8, bottom - 8), ImGuiCond_Always, ImVec2(0, 1));
   ImGui::SetNextWindowBgAlpha(0.75f);
   ImGui::Begin("##cursor", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                    ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
                    ImGuiWindowFlags_NoInputs);
-  ImGui::Text("(%d, %d)  I %.3f   V (%+.4f, %+.4f)  |V| %.4f   zoom %.0f%%", r.x, r.y,
-              r.intensity, r.vx, r.vy, r.magnitude, zoomPercent);
+  // Wrapped within the view (a narrow view at 1024x768 gets two lines).
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() +
+                         std::max(maxWidth - 16 - 2 * ImGui::GetStyle().WindowPadding.x, 120.0f));
+  const char* f = gradF ? "grad f" : "V";  // the field the layers show
+  ImGui::TextWrapped("(%d, %d)  I %.3f   %s (%+.4f, %+.4f)  |%s| %.4f   zoom %.0f%%", r.x, r.y,
+                     r.intensity, f, r.vx, r.vy, f, r.magnitude, zoomPercent);
+  ImGui::PopTextWrapPos();
   ImGui::End();
 }
 

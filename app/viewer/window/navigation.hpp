@@ -25,7 +25,9 @@ std::optional<CursorReadout> readoutAt(float x, float y, const Image2D& image,
                                        const std::vector<float>& field, int fieldWidth,
                                        int fieldHeight);
 
-// A small box at the bottom-left of the view (ImGui overlay), left/bottom in logical pixels.
-void drawCursorReadout(const CursorReadout& r, float left, float bottom, float zoomPercent);
+// A small box at the bottom-left of the view (ImGui overlay), left/bottom in logical pixels,
+// wrapped within maxWidth; gradF: the field shown is grad f (the selected snake's force).
+void drawCursorReadout(const CursorReadout& r, float left, float bottom, float zoomPercent,
+                       float maxWidth, bool gradF = false);
 
 }  // namespace gvflab::viewer

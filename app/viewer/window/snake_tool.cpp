@@ -9,9 +9,11 @@ namespace gvflab::viewer {
 
 void SnakeTool::leftPress(glm::vec2 p, float pickRadius) {
   pressAt_ = now_ = p;
+  pressRadius_ = pickRadius;
   if (polygon_.empty()) {
     if (auto hit = snakes_.nodeAt(p, pickRadius)) {
       node_ = *hit;
+      snakes_.select(hit->id);
       snakes_.beginNodeDrag();
       mode_ = Mode::DragNode;
       return;
@@ -34,7 +36,12 @@ void SnakeTool::leftRelease(glm::vec2 p) {
   if (mode_ == Mode::Circle) {
     snakes_.addCircle(pressAt_, glm::length(p - pressAt_));
   } else if (mode_ == Mode::Pressed) {
-    polygon_.push_back(p);  // a click: one more polygon point
+    // A click on a snake selects it; elsewhere it is one more polygon point.
+    const auto onSnake = polygon_.empty() ? snakes_.snakeAt(p, pressRadius_) : std::nullopt;
+    if (onSnake)
+      snakes_.select(*onSnake);
+    else
+      polygon_.push_back(p);
   }
   mode_ = Mode::Idle;
 }
@@ -49,12 +56,14 @@ void SnakeTool::doubleClick(glm::vec2) {
   if (points.size() >= 3) snakes_.addPolygon(std::move(points));
 }
 
-void SnakeTool::rightClick(glm::vec2 p, float pickRadius) {
+std::optional<int> SnakeTool::rightClick(glm::vec2 p, float pickRadius) {
   if (!polygon_.empty()) {
     cancel();
-    return;
+    return std::nullopt;
   }
-  if (auto id = snakes_.snakeAt(p, pickRadius)) snakes_.remove(*id);
+  auto id = snakes_.snakeAt(p, pickRadius);
+  if (id) snakes_.select(*id);
+  return id;
 }
 
 void SnakeTool::cancel() {

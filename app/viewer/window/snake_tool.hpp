@@ -2,7 +2,8 @@
 // Placing and editing snakes with the mouse, in image pixels:
 //   left press + drag on empty space: a circle (centre, radius);
 //   left clicks: polygon points, double-click closes it (Escape cancels);
-//   left press on a node: drag it;  right click on a snake: delete it;
+//   left press on a node: drag it;  left click on a snake: select it;
+//   right click on a snake: select it and name it for the context menu (Compare / Delete);
 //   Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y): undo / redo.
 #include <optional>
 #include <vector>
@@ -22,7 +23,8 @@ class SnakeTool {
   void move(glm::vec2 p, float pickRadius);
   void leftRelease(glm::vec2 p);
   void doubleClick(glm::vec2 p);
-  void rightClick(glm::vec2 p, float pickRadius);
+  // Cancels a polygon being placed, else returns the snake under p (selected) for the menu.
+  std::optional<int> rightClick(glm::vec2 p, float pickRadius);
   void cancel();  // drops the draft
   // Ctrl+Z etc.; returns true when the key was used.
   bool key(int qtKey, bool ctrl, bool shift);
@@ -35,6 +37,7 @@ class SnakeTool {
   SnakeSession& snakes_;
   Mode mode_ = Mode::Idle;
   glm::vec2 pressAt_{0, 0}, now_{0, 0};
+  float pressRadius_ = 0;
   std::vector<glm::vec2> polygon_;
   SnakeSession::NodeHit node_;
   int hoverId_ = 0;

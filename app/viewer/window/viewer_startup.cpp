@@ -1,6 +1,8 @@
 #include "viewer/window/viewer_startup.hpp"
 
+#include "demos/demos.hpp"
 #include "viewer/model/layer_options.hpp"
+#include "viewer/model/lesson.hpp"
 
 namespace gvflab::viewer {
 
@@ -47,6 +49,11 @@ ViewerStartup viewerStartup(const app::Options& o) {
   w.rememberLayers = !o.colormap && !o.logScale && !o.session;
   w.size = o.size;
   w.phantomSize = o.phantomSize;
+  if (o.demo) {  // the demo's layers, not the remembered ones
+    w.demo = o.demo;
+    applyDemoLayers(app::findDemo(*o.demo), w.layers);
+    w.rememberLayers = false;
+  }
   return v;
 }
 

@@ -29,6 +29,7 @@ struct WindowStartup {
   bool rememberLayers = true;    // and no --colormap, --log-scale or --session
   std::optional<std::array<int, 2>> size;  // --size WxH
   int phantomSize = 256;                   // the panel's phantom buttons
+  std::optional<std::string> demo;         // --demo NAME: its layers and explanation
 };
 
 struct ViewerStartup {

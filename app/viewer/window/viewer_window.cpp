@@ -9,6 +9,7 @@
 #include <QMenuBar>
 #include <QMimeData>
 
+#include "demos/demos.hpp"
 #include "viewer/model/viewer_settings.hpp"
 
 namespace gvflab::viewer {
@@ -37,6 +38,10 @@ ViewerWindow::ViewerWindow(Session& session, const ViewerStartup& startup)
   file->addSeparator();
   QAction* openSession = file->addAction("Open &session...");
   connect(openSession, &QAction::triggered, this, [this] { view_->openSessionDialog(); });
+  // Replaying a saved lesson: every snake from its starting contour (--session-start initial).
+  QAction* openFromStart = file->addAction("Open session from the &starting contours...");
+  connect(openFromStart, &QAction::triggered, this,
+          [this] { view_->openSessionDialog(app::SessionStart::Initial); });
   QAction* saveSession = file->addAction("Save s&ession...");
   saveSession->setShortcut(QKeySequence("Ctrl+Shift+S"));
   connect(saveSession, &QAction::triggered, this, [this] { view_->saveSessionDialog(); });
@@ -53,6 +58,28 @@ ViewerWindow::ViewerWindow(Session& session, const ViewerStartup& startup)
   QAction* full = viewMenu->addAction("&Full screen");
   full->setShortcut(QKeySequence(Qt::Key_F11));
   connect(full, &QAction::triggered, this, [this] { toggleFullScreen(); });
+  // Keys the view also handles itself (for full screen, where the menu bar is hidden):
+  // shortcuts here would take them first, so the menus only name them.
+  QAction* panels = viewMenu->addAction("Side &panels\tTab");
+  connect(panels, &QAction::triggered, this, [this] { view_->togglePanels(); });
+  QAction* replay = viewMenu->addAction("&Replay: field and snakes from the start\tR");
+  connect(replay, &QAction::triggered, this, [this] { view_->replay(); });
+  QAction* explanation = viewMenu->addAction("Demo &explanation\tE");
+  connect(explanation, &QAction::triggered, this, [this] { view_->toggleExplanation(); });
+
+  // One click per lesson; the demos are data (app/demos).
+  QMenu* demos = menuBar()->addMenu("&Demos");
+  for (const app::Demo& d : app::demos()) {
+    QAction* a = demos->addAction(QString::fromStdString(d.title));
+    a->setToolTip(QString::fromStdString(d.explanation[0] + " " + d.explanation[1]));
+    const std::string name = d.name;
+    connect(a, &QAction::triggered, this, [this, name] { view_->loadDemo(name); });
+  }
+  demos->setToolTipsVisible(true);
+
+  QMenu* help = menuBar()->addMenu("&Help");
+  QAction* keys = help->addAction("&Keys and mouse\tF1 or ?");
+  connect(keys, &QAction::triggered, this, [this] { view_->toggleHelp(); });
   view_->setFocus();
 }
 

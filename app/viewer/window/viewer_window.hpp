@@ -1,6 +1,6 @@
 #pragma once
-// The main window: a File menu (Open, Ctrl+O), drag-and-drop of image files, the remembered
-// layout, and the GL view (GlView) in the middle.
+// The main window: File (Open, Ctrl+O; sessions), View, Demos and Help menus, drag-and-drop of
+// image files, the remembered layout, and the GL view (GlView) in the middle.
 #include <QMainWindow>
 #include <QMenu>
 

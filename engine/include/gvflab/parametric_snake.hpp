@@ -96,6 +96,7 @@ struct SnakeContour {
   double pressure = 0;             // the pressure this snake feels
   double held = 0;     // fraction of nodes held by the force at the last stop (0 before)
   double holdGap = 0;  // its longest stretch without hold then (pixels; 0 before)
+  bool ownPressure = false;  // `pressure` is its own, not SnakeParams::pressure
   bool converged() const { return state == SnakeState::Converged; }
 };
 

@@ -435,7 +435,8 @@ std::vector<SnakeContour> ParametricSnake::contours() {
   out.reserve(snakes_.size());
   for (const auto& s : snakes_)
     out.push_back({s.id, s.points, s.force, s.iterations, s.state, s.initial,
-                   s.pressure.value_or(params_.pressure), s.held, s.holdGap});
+                   s.pressure.value_or(params_.pressure), s.held, s.holdGap,
+                   s.pressure.has_value()});
   return out;
 }
 

@@ -1,0 +1,35 @@
+#pragma once
+// The colours of the snakes, one place for the canvas, its legend and the panel: a snake's
+// line has its force's colour (so twins differ), and its state has a colour of its own that
+// never makes a stalled snake look like success.
+#include <array>
+
+#include "gvflab/parametric_snake.hpp"
+
+namespace gvflab::viewer {
+
+using SnakeRgba = std::array<float, 4>;
+
+// GVF magenta, grad f cyan: neither occurs in the gray, viridis or inferno colormaps.
+inline SnakeRgba forceColor(SnakeForce f) {
+  return f == SnakeForce::Gvf ? SnakeRgba{1.0f, 0.30f, 0.85f, 1.0f}
+                              : SnakeRgba{0.25f, 0.90f, 1.0f, 1.0f};
+}
+
+// Moving amber, converged green, stalled red.
+inline SnakeRgba stateColor(SnakeState s) {
+  switch (s) {
+    case SnakeState::Converged:
+      return {0.35f, 0.95f, 0.45f, 1.0f};
+    case SnakeState::Stalled:
+      return {1.0f, 0.32f, 0.28f, 1.0f};
+    case SnakeState::Moving:
+      break;
+  }
+  return {1.0f, 0.75f, 0.25f, 1.0f};
+}
+
+// How the viewer names a force: "GVF" or "grad f".
+inline const char* forceLabel(SnakeForce f) { return f == SnakeForce::Gvf ? "GVF" : "grad f"; }
+
+}  // namespace gvflab::viewer

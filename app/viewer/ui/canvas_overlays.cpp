@@ -1,0 +1,211 @@
+#include "viewer/ui/canvas_overlays.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+namespace gvflab::viewer {
+namespace {
+
+constexpr ImGuiWindowFlags kOverlay =
+    ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+    ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
+constexpr float kMargin = 10;
+constexpr float kBgAlpha = 0.9f;  // dark enough for white text on viridis yellow
+
+ImVec4 toImVec4(const SnakeRgba& c) { return ImVec4(c[0], c[1], c[2], c[3]); }
+
+}  // namespace
+
+std::vector<LegendRow> snakeLegendRows(const std::vector<SnakeContour>& contours,
+                                       int selectedId) {
+  std::vector<LegendRow> rows;
+  if (contours.size() <= kLegendSnakes) {
+    for (const auto& c : contours) {
+      std::string label = "#";
+      label.append(std::to_string(c.id)).append(" ").append(forceLabel(c.force));
+      rows.push_back({forceColor(c.force), label, stateColor(c.state), snakeStateName(c.state),
+                      std::to_string(c.iterations) + " it", c.id == selectedId});
+    }
+    return rows;
+  }
+  for (SnakeForce f : {SnakeForce::Gvf, SnakeForce::Traditional}) {
+    std::map<SnakeState, int> count;
+    int n = 0;
+    long most = 0;
+    for (const auto& c : contours)
+      if (c.force == f) ++n, ++count[c.state], most = std::max(most, c.iterations);
+    if (n == 0) continue;
+    std::string states;
+    SnakeState worst = SnakeState::Converged;  // the row's colour: the least happy state
+    for (SnakeState s : {SnakeState::Converged, SnakeState::Moving, SnakeState::Stalled}) {
+      if (!count[s]) continue;
+      states += (states.empty() ? "" : ", ") + std::to_string(count[s]) + " " + snakeStateName(s);
+      worst = s;
+    }
+    rows.push_back({forceColor(f), std::to_string(n) + " " + forceLabel(f), stateColor(worst),
+                    states, "<= " + std::to_string(most) + " it", false});
+  }
+  return rows;
+}
+
+void drawSnakeLegend(const std::vector<LegendRow>& rows, const std::string& fieldLine,
+                     const CanvasRect& view) {
+  if (rows.empty()) return;  // no snakes: the first-start hint speaks
+  ImGui::SetNextWindowPos(ImVec2(view.left + view.width - kMargin, view.top + kMargin),
+                          ImGuiCond_Always, ImVec2(1, 0));
+  ImGui::SetNextWindowBgAlpha(kBgAlpha);
+  ImGui::Begin("##snake legend", nullptr, kOverlay | ImGuiWindowFlags_NoInputs);
+  // Columns from the widest entry of each, in the current font.
+  float labelW = 0, stateW = 0;
+  for (const auto& r : rows) {
+    labelW = std::max(labelW, ImGui::CalcTextSize(r.label.c_str()).x);
+    stateW = std::max(stateW, ImGui::CalcTextSize(r.state.c_str()).x);
+  }
+  const float swatch = ImGui::GetFontSize() * 1.6f, gap = ImGui::GetStyle().ItemSpacing.x * 2;
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  for (const auto& r : rows) {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float y = at.y + ImGui::GetTextLineHeight() * 0.5f;
+    // A piece of snake: dark outline under the force's colour, as on the canvas.
+    draw->AddLine(ImVec2(at.x, y), ImVec2(at.x + swatch, y), IM_COL32(0, 0, 0, 220), 6.0f);
+    draw->AddLine(ImVec2(at.x, y), ImVec2(at.x + swatch, y),
+                  ImGui::ColorConvertFloat4ToU32(toImVec4(r.color)), 3.0f);
+    ImGui::Dummy(ImVec2(swatch, ImGui::GetTextLineHeight()));
+    ImGui::SameLine(0, gap);
+    const float x0 = ImGui::GetCursorPosX();
+    if (r.selected)
+      ImGui::Text("%s", r.label.c_str());
+    else
+      ImGui::TextColored(ImVec4(0.85f, 0.86f, 0.9f, 1), "%s", r.label.c_str());
+    ImGui::SameLine(x0 + labelW + gap);
+    ImGui::TextColored(toImVec4(r.stateColor), "%s", r.state.c_str());
+    ImGui::SameLine(x0 + labelW + stateW + 2 * gap);
+    ImGui::TextUnformatted(r.iterations.c_str());
+    if (r.selected) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("(selected)");
+    }
+  }
+  if (!fieldLine.empty()) {
+    if (!rows.empty()) ImGui::Separator();
+    ImGui::TextDisabled("%s", fieldLine.c_str());
+  }
+  ImGui::End();
+}
+
+float drawExplanation(const std::string& title, const std::string& line1,
+                      const std::string& line2, bool* open, const CanvasRect& view) {
+  const float width = std::max(view.width - 2 * kMargin, 120.0f);
+  ImGui::SetNextWindowPos(ImVec2(view.left + kMargin, view.top + kMargin), ImGuiCond_Always);
+  ImGui::SetNextWindowBgAlpha(kBgAlpha);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(width, view.height));
+  ImGui::Begin("##demo explanation", nullptr, kOverlay);
+  // Two lines where they fit, else one paragraph wrapped to the view.
+  const float room = width - 2 * ImGui::GetStyle().WindowPadding.x;
+  const float wide = std::max(ImGui::CalcTextSize(line1.c_str()).x, ImGui::CalcTextSize(line2.c_str()).x);
+  ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1), "%s", title.c_str());
+  ImGui::SameLine();
+  ImGui::TextDisabled("(E hides)");
+  ImGui::SameLine();
+  if (ImGui::SmallButton("x##close explanation")) *open = false;
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + room);
+  if (wide <= room) {
+    ImGui::TextUnformatted(line1.c_str());
+    ImGui::TextUnformatted(line2.c_str());
+  } else {
+    ImGui::TextWrapped("%s %s", line1.c_str(), line2.c_str());
+  }
+  ImGui::PopTextWrapPos();
+  const float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowSize().y;
+  ImGui::End();
+  return bottom;
+}
+
+void drawFirstStartHint(const CanvasRect& view) {
+  const char* items[] = {"Drag to place a snake", "Demos menu for a lesson", "F1 help"};
+  const std::string oneLine = std::string(items[0]) + "  \xc2\xb7  " + items[1] + "  \xc2\xb7  " + items[2];
+  ImGui::SetNextWindowPos(ImVec2(view.left + view.width * 0.5f, view.top + view.height * 0.5f),
+                          ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(kBgAlpha);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(std::max(view.width - 20, 100.0f), view.height));
+  ImGui::Begin("##first start", nullptr, kOverlay | ImGuiWindowFlags_NoInputs);
+  // One line where it fits, else one item per line.
+  if (ImGui::CalcTextSize(oneLine.c_str()).x <= view.width - 40) {
+    ImGui::TextUnformatted(oneLine.c_str());
+  } else {
+    for (const char* item : items) ImGui::TextUnformatted(item);
+  }
+  ImGui::End();
+}
+
+void drawToast(const std::string& message, float alpha, const CanvasRect& view) {
+  if (message.empty() || alpha <= 0) return;
+  const float width = std::max(std::min(view.width - 2 * kMargin, 520.0f), 120.0f);
+  // Above the cursor readout's place at the bottom; the legend and explanation are on top.
+  const float bottom = view.top + view.height - 4 * ImGui::GetFrameHeight();
+  ImGui::SetNextWindowPos(ImVec2(view.left + view.width * 0.5f, bottom), ImGuiCond_Always,
+                          ImVec2(0.5f, 1));
+  ImGui::PushStyleVar(ImGuiStyleVar_Alpha, alpha);
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.45f, 0.08f, 0.08f, 0.92f));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(width, view.height));
+  ImGui::Begin("##error toast", nullptr, kOverlay | ImGuiWindowFlags_NoInputs);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width - 2 * ImGui::GetStyle().WindowPadding.x);
+  ImGui::TextUnformatted(message.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::End();
+  ImGui::PopStyleColor();
+  ImGui::PopStyleVar();
+}
+
+const std::vector<Shortcut>& shortcuts() {
+  static const std::vector<Shortcut> all = {
+      {"Space", "run / pause the field and the snakes"},
+      {"S or .", "one step"},
+      {"R", "replay: the field from V0, every snake from its start"},
+      {"Tab", "hide / show the side panels"},
+      {"F1 or ?", "this list"},
+      {"E", "hide / show a demo's explanation"},
+      {"I  M  G  T", "image, |V| map, arrows, streamlines"},
+      {"L", "log colour scale"},
+      {"wheel, + / -", "zoom (to the cursor)"},
+      {"arrows", "pan"},
+      {"middle drag, Shift+drag", "pan"},
+      {"F / 1", "fit / one image pixel per screen pixel"},
+      {"drag", "place a circle snake"},
+      {"clicks, double-click", "place a polygon snake (Esc cancels)"},
+      {"click a snake", "select it (the panel edits it, the arrows show its force)"},
+      {"drag a node", "move it"},
+      {"right-click a snake", "Compare (a twin with the other force) / Delete"},
+      {"Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y", "undo / redo snake edits"},
+      {"Ctrl+O", "open an image or volume"},
+      {"Ctrl+S", "screenshot"},
+      {"Ctrl+Shift+S", "save the session"},
+      {"F11", "full screen"},
+  };
+  return all;
+}
+
+void drawShortcutOverlay(bool* open, const CanvasRect& view) {
+  if (!*open) return;
+  ImGui::SetNextWindowPos(ImVec2(view.left + view.width * 0.5f, view.top + view.height * 0.5f),
+                          ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(0.92f);
+  if (ImGui::Begin("Keys and mouse (F1 or ? closes)", open,
+                   ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse |
+                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove)) {
+    float keysW = 0;
+    for (const auto& s : shortcuts()) keysW = std::max(keysW, ImGui::CalcTextSize(s.keys).x);
+    for (const auto& s : shortcuts()) {
+      ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1), "%s", s.keys);
+      ImGui::SameLine(keysW + 2 * ImGui::GetStyle().ItemSpacing.x + ImGui::GetStyle().WindowPadding.x);
+      ImGui::TextUnformatted(s.action);
+    }
+  }
+  ImGui::End();
+}
+
+}  // namespace gvflab::viewer

@@ -1,0 +1,53 @@
+#pragma once
+// What the viewer writes on the canvas itself (ImGui windows over the view, dark backed so
+// they read on every colormap): the snake legend, a demo's two-line explanation, the
+// first-start hint, the error toast and the shortcut overlay (F1 or ?).
+#include <string>
+#include <vector>
+
+#include "gvflab/parametric_snake.hpp"
+#include "viewer/render/snake_palette.hpp"
+
+namespace gvflab::viewer {
+
+// The view's rectangle in ImGui units.
+struct CanvasRect {
+  float left = 0, top = 0, width = 0, height = 0;
+};
+
+// One legend line: a snake (colour, #id, force, state, iterations) or, with many snakes, a
+// force's summary ("9 GVF: 7 converged, 2 stalled").
+struct LegendRow {
+  SnakeRgba color;       // the line's colour (its force)
+  std::string label;     // "#3 GVF" or "9 GVF"
+  SnakeRgba stateColor;  // of the state word
+  std::string state;     // "converged", or the summary's counts
+  std::string iterations;
+  bool selected = false;
+};
+inline constexpr std::size_t kLegendSnakes = 6;  // above this, one summary row per force
+std::vector<LegendRow> snakeLegendRows(const std::vector<SnakeContour>& contours, int selectedId);
+
+// Top-right of the view (view.top: below the demo's explanation); fieldLine names the field the layers show (empty: none).
+void drawSnakeLegend(const std::vector<LegendRow>& rows, const std::string& fieldLine,
+                     const CanvasRect& view);
+
+// Top-left of the view: title and two lines with a close button. Returns the bottom edge (the
+// legend goes below it); sets *open false when closed.
+float drawExplanation(const std::string& title, const std::string& line1,
+                      const std::string& line2, bool* open, const CanvasRect& view);
+
+// In the middle of an empty view.
+void drawFirstStartHint(const CanvasRect& view);
+
+// An error on the view, near its bottom, fading with alpha.
+void drawToast(const std::string& message, float alpha, const CanvasRect& view);
+
+struct Shortcut {
+  const char* keys;
+  const char* action;
+};
+const std::vector<Shortcut>& shortcuts();  // every key and gesture of the viewer
+void drawShortcutOverlay(bool* open, const CanvasRect& view);
+
+}  // namespace gvflab::viewer

@@ -1,0 +1,238 @@
+// The viewer's lesson model without a window: per-snake forces (start-up @FORCE, Compare's
+// twin, which field the layers show), the replay (R), sessions restarted from their starting
+// or current contours, and every demo loaded into a live session as its data says.
+#include <doctest/doctest.h>
+
+#include <glm/geometric.hpp>
+
+#include "cli/options.hpp"
+#include "demos/demos.hpp"
+#include "gvflab/device.hpp"
+#include "gvflab/error.hpp"
+#include "viewer/model/lesson.hpp"
+#include "viewer/model/session_io.hpp"
+#include "viewer/model/snake_session.hpp"
+#include "viewer/window/viewer_startup.hpp"
+
+using namespace gvflab;
+using namespace gvflab::viewer;
+
+namespace {
+
+// Small images: PoCL on two cores runs these.
+app::Options uOptions(std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"--phantom", "u", "--phantom-size", "64"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return app::parseOptions(args);
+}
+
+std::vector<float> readField(Session& session, const cl::Buffer& field) {
+  const GvfInput& plane = session.planeInput();
+  std::vector<float> out(static_cast<std::size_t>(plane.width) * plane.height * 2);
+  session.context().queue().enqueueReadBuffer(field, CL_TRUE, 0, out.size() * sizeof(float),
+                                              out.data());
+  return out;
+}
+
+float largestGap(const std::vector<glm::vec2>& a, const std::vector<glm::vec2>& b) {
+  REQUIRE(a.size() == b.size());
+  float worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, glm::length(a[i] - b[i]));
+  return worst;
+}
+
+// Mean distance from a's nodes to the nearest node of b (node counts may differ).
+float meanDistance(const std::vector<glm::vec2>& a, const std::vector<glm::vec2>& b) {
+  float sum = 0;
+  for (const auto& p : a) {
+    float best = 1e9f;
+    for (const auto& q : b) best = std::min(best, glm::length(p - q));
+    sum += best;
+  }
+  return sum / static_cast<float>(a.size());
+}
+
+void run(Session& session, SnakeSession& snakes, int frames) {
+  for (int i = 0; i < frames; ++i) {
+    session.advanceFrame();
+    snakes.advanceFrame();
+  }
+}
+
+}  // namespace
+
+TEST_CASE("start-up snakes keep their own force (SPEC@FORCE)") {
+  const app::Options o = uOptions({"--snake", "circle:32,32,20@traditional", "--snake",
+                                   "circle:32,32,24", "--snake-force", "gvf"});
+  Session session(sessionStartup(o));
+  SnakeSession snakes(session, o.snakes);
+  REQUIRE(snakes.contours().size() == 2);
+  CHECK(snakes.contours()[0].force == SnakeForce::Traditional);
+  CHECK(snakes.contours()[1].force == SnakeForce::Gvf);
+  CHECK(snakes.selectedId() == snakes.contours()[0].id);  // the first one is selected
+}
+
+TEST_CASE("Compare adds a twin with the other force from the same starting contour") {
+  const app::Options o = uOptions({"--snake", "polygon:14,12,50,12,50,52,14,52@gvf"});
+  Session session(sessionStartup(o));
+  SnakeSession snakes(session, o.snakes);
+  run(session, snakes, 5);  // the original moves away from its start
+  REQUIRE(snakes.contours().size() == 1);
+  const SnakeContour original = snakes.contours()[0];
+  REQUIRE(original.iterations > 0);
+
+  const int twin = snakes.compare(original.id);
+  REQUIRE(snakes.contours().size() == 2);
+  const SnakeContour& a = snakes.contours()[0];
+  const SnakeContour& b = snakes.contours()[1];
+  CHECK(b.id == twin);
+  CHECK(snakes.selectedId() == twin);
+  CHECK(a.force == SnakeForce::Gvf);
+  CHECK(b.force == SnakeForce::Traditional);
+  // Both start again from the original's starting contour, at iteration 0.
+  CHECK(largestGap(a.initial, original.initial) < 1e-4f);
+  CHECK(largestGap(b.initial, original.initial) < 1e-4f);
+  CHECK(largestGap(b.points, original.initial) < 1e-4f);
+  CHECK(a.iterations == 0);
+  CHECK(b.iterations == 0);
+  // One undo takes the comparison back.
+  CHECK(snakes.undo());
+  CHECK(snakes.contours().size() == 1);
+
+  // A twin of the twin has GVF again; a missing snake is a sentence, not a crash.
+  snakes.redo();
+  CHECK(snakes.contours()[1].force == SnakeForce::Traditional);
+  CHECK_THROWS_AS(snakes.compare(9999), ParameterError);
+}
+
+TEST_CASE("the field layers show the selected snake's force") {
+  const app::Options o = uOptions({"--snake", "circle:32,32,20@gvf", "--snake",
+                                   "circle:32,32,20@traditional"});
+  Session session(sessionStartup(o));
+  SnakeSession snakes(session, o.snakes);
+  run(session, snakes, 3);
+  const int gvfId = snakes.contours()[0].id, tradId = snakes.contours()[1].id;
+  const auto gradF = readField(session, session.planeInput().v0);  // the edge map's gradient
+  const auto gvf = readField(session, session.planeField());
+  REQUIRE(gradF != gvf);
+
+  snakes.select(tradId);
+  CHECK(snakes.shownForce() == SnakeForce::Traditional);
+  CHECK(readField(session, snakes.forceField(snakes.shownForce())) == gradF);
+  snakes.select(gvfId);
+  CHECK(snakes.shownForce() == SnakeForce::Gvf);
+  CHECK(readField(session, snakes.forceField(snakes.shownForce())) == gvf);
+  // The selected snake's own force, changed in the panel, changes the field shown.
+  snakes.setForce(gvfId, SnakeForce::Traditional);
+  CHECK(snakes.shownForce() == SnakeForce::Traditional);
+  // Without a selection: the force of new snakes.
+  snakes.select(0);
+  snakes.setNewForce(SnakeForce::Gvf);
+  CHECK(snakes.shownForce() == SnakeForce::Gvf);
+}
+
+TEST_CASE("replay (R) puts the field and every snake back to the start") {
+  const app::Options o = uOptions({"--snake", "circle:32,32,26@gvf", "--snake",
+                                   "circle:32,32,26@traditional"});
+  Session session(sessionStartup(o));
+  SnakeSession snakes(session, o.snakes);
+  run(session, snakes, 6);
+  REQUIRE(session.iterations() > 0);
+  for (const auto& c : snakes.contours()) REQUIRE(c.iterations > 0);
+  REQUIRE(meanDistance(snakes.contours()[0].points, snakes.contours()[0].initial) > 0.5f);
+
+  replay(session, snakes);
+  CHECK(session.iterations() == 0);
+  for (const auto& c : snakes.contours()) {
+    CHECK(c.iterations == 0);
+    CHECK(c.state == SnakeState::Moving);
+    CHECK(largestGap(c.points, c.initial) < 1e-4f);
+  }
+}
+
+TEST_CASE("a session opened in the viewer restarts from its starting or current contours") {
+  const app::Options o = uOptions({"--snake", "circle:32,32,26@traditional", "--pressure", "0.1"});
+  Session session(sessionStartup(o));
+  SnakeSession snakes(session, o.snakes);
+  snakes.setPressure(snakes.contours()[0].id, 0.3);
+  run(session, snakes, 6);
+  LayerSettings layers;
+  const app::SessionFile saved = captureSession(session, snakes, layers);
+  const SnakeContour before = snakes.contours()[0];
+  REQUIRE(meanDistance(before.points, before.initial) > 0.5f);
+
+  restoreSession(saved, session, snakes, layers, app::SessionStart::Initial);
+  REQUIRE(snakes.contours().size() == 1);
+  const SnakeContour fromStart = snakes.contours()[0];
+  CHECK(fromStart.force == SnakeForce::Traditional);
+  CHECK(fromStart.ownPressure);
+  CHECK(fromStart.pressure == doctest::Approx(0.3));
+  CHECK(largestGap(fromStart.points, before.initial) < 1e-3f);
+
+  restoreSession(saved, session, snakes, layers, app::SessionStart::Current);
+  const SnakeContour resumed = snakes.contours()[0];
+  CHECK(largestGap(resumed.initial, before.initial) < 1e-3f);  // keeps its start for R
+  // The current contour (resampled again on the way in) is where it was, not the start.
+  CHECK(meanDistance(resumed.points, before.points) < 0.5f);
+  CHECK(meanDistance(resumed.points, before.initial) > 0.5f);
+}
+
+TEST_CASE("each demo loads into the viewer as its data says") {
+  Session session(sessionStartup(uOptions()));
+  SnakeSession snakes(session, app::SnakeOptions{});
+  for (const app::Demo& demo : app::demos()) {
+    CAPTURE(demo.name);
+    const app::Options want = app::parseOptions(app::demoArgs(demo));
+    LayerSettings layers;
+    layers.showImage = false;
+    layers.showMagnitude = !demo.layers.magnitude;
+    layers.showGlyphs = !demo.layers.glyphs;
+    layers.showStreamlines = !demo.layers.streamlines;
+    snakes.showCapture = !demo.layers.capture;
+    const DemoShown shown = applyDemo(demo, session, snakes, layers);
+    CHECK(shown.title == demo.title);
+    CHECK(shown.explanation == demo.explanation);
+    CHECK(shown.regionSnake == want.regionSnake);
+    // The image.
+    if (want.image) {
+      REQUIRE(session.imagePath());
+      CHECK(session.imagePath()->string() == *want.image);
+    } else {
+      REQUIRE(session.phantomName());
+      CHECK(*session.phantomName() == want.phantom.value_or("u"));
+      CHECK(session.phantomSize() == want.phantomSize);
+    }
+    // The parameters.
+    CHECK(session.requestedMu() == doctest::Approx(want.gvf.mu));
+    CHECK(session.sigma() == doctest::Approx(want.gvf.sigma));
+    CHECK(snakes.params().alpha == doctest::Approx(want.snakes.params.alpha));
+    CHECK(snakes.params().beta == doctest::Approx(want.snakes.params.beta));
+    // The snakes, each with its force.
+    REQUIRE(snakes.contours().size() == want.snakes.snakes.size());
+    for (std::size_t i = 0; i < want.snakes.snakes.size(); ++i)
+      CHECK(snakes.contours()[i].force == want.snakes.snakes[i].forceOr(want.snakes.force));
+    // The layers.
+    CHECK(layers.showImage);
+    CHECK(layers.showMagnitude == demo.layers.magnitude);
+    CHECK(layers.showGlyphs == demo.layers.glyphs);
+    CHECK(layers.showStreamlines == demo.layers.streamlines);
+    CHECK(snakes.showCapture == demo.layers.capture);
+  }
+}
+
+TEST_CASE("--demo in the viewer: the demo's layers, and its --iterations stays headless") {
+  const ViewerStartup v = viewerStartup(app::parseOptions({"--demo", "capture-range"}));
+  const app::Demo& demo = app::findDemo("capture-range");
+  REQUIRE(v.window.demo);
+  CHECK(*v.window.demo == "capture-range");
+  CHECK(v.window.layers.showMagnitude == demo.layers.magnitude);
+  CHECK(v.window.layers.showGlyphs == demo.layers.glyphs);
+  CHECK_FALSE(v.window.rememberLayers);
+  CHECK_FALSE(v.session.fixedIterationsPerFrame);  // the viewer keeps its frame budget
+  CHECK(v.snakes.snakes.size() == 18);
+  // A user's --iterations after the demo is per frame, as without a demo.
+  const ViewerStartup mine =
+      viewerStartup(app::parseOptions({"--demo", "u-concavity", "--iterations", "40"}));
+  REQUIRE(mine.session.fixedIterationsPerFrame);
+  CHECK(*mine.session.fixedIterationsPerFrame == 40);
+}
