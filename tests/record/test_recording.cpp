@@ -133,6 +133,46 @@ TEST_CASE("a full disk stops the recording with a sentence and a playable file")
   if (!video.frames.empty()) CHECK(meanRed(video.frames[0], 96, 3, 19, 13, 29) > 180);
 }
 
+TEST_CASE("a recording whose header cannot be written leaves no file and no open handle") {
+  fs::create_directories(kWork);
+  const fs::path path = kWork / "no_header.mp4";
+  fs::remove(path);
+  EncoderSettings s;
+  s.path = path;
+  s.width = 96;
+  s.height = 64;
+  s.byteLimit = 16;  // the "disk" is full before the container header fits
+  CHECK_THROWS_AS(Recorder(s, true), RecordingError);
+  CHECK_FALSE(fs::exists(path));  // under the asan preset, LeakSanitizer checks the FILE too
+}
+
+TEST_CASE("a recording that fails before any frame reached the file leaves no file") {
+  fs::create_directories(kWork);
+  for (auto [name, format] : {std::pair{"short.mp4", RecordFormat::Mp4},
+                              std::pair{"short.webm", RecordFormat::WebM}}) {
+    CAPTURE(name);
+    const fs::path path = kWork / name;
+    // The header fits, nothing after it does.
+    std::uint64_t header = 0;
+    {
+      EncoderSettings s;
+      s.path = path;
+      s.format = format;
+      s.width = 96;
+      s.height = 64;
+      VideoEncoder probe(s);
+      header = probe.bytesWritten();
+    }
+    std::string message;
+    REQUIRE(header > 0);
+    encodeSynthetic(path, format, 96, 64, 10, header, &message);
+    MESSAGE(message);
+    CHECK(message.find("disk is full") != std::string::npos);
+    CHECK(message.find("No frame was recorded") != std::string::npos);
+    CHECK_FALSE(fs::exists(path));
+  }
+}
+
 TEST_CASE("headless recording: right frames, size and content, and the same every time") {
   fs::create_directories(kWork);
   const std::string exe = GVFLAB_EXE;
