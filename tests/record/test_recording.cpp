@@ -173,6 +173,26 @@ TEST_CASE("a recording that fails before any frame reached the file leaves no fi
   }
 }
 
+TEST_CASE("headless recording to a bad output: a sentence, no file, no sanitizer report") {
+  const fs::path dir = kWork / "bad_outputs";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path err = kWork / "bad_outputs.stderr";
+  // Under the asan preset LeakSanitizer reports into stderr what these error paths leak.
+  for (const std::string out : {"x.avi", "noext", "missing/dir/x.mp4"}) {
+    CAPTURE(out);
+    const std::string cmd = "cd " + dir.string() + " && " + GVFLAB_EXE +
+                            " --headless --phantom u --phantom-size 32 --frames 2 --size 64x48"
+                            " --record " + out + " > /dev/null 2> " + err.string();
+    CHECK(std::system(cmd.c_str()) != 0);
+    const std::string text = readFile(err);
+    CHECK(text.find("gvflab: ") != std::string::npos);
+    CHECK(text.find("Sanitizer") == std::string::npos);
+    CHECK(text.find("runtime error") == std::string::npos);
+    CHECK(fs::is_empty(dir));
+  }
+}
+
 TEST_CASE("headless recording: right frames, size and content, and the same every time") {
   fs::create_directories(kWork);
   const std::string exe = GVFLAB_EXE;
