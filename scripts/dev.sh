@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # gvflab developer entry point. Everything a fresh Debian 12 machine needs, as root:
 #   scripts/dev.sh run    install what is missing, build, open the viewer on the U phantom
-#   scripts/dev.sh test   install what is missing, build, run every test (under Xvfb if needed)
+#   scripts/dev.sh test   install what is missing, build, run every test (under Xvfb if needed),
+#                         then the unit tests under the sanitizers (scripts/sanitize.sh unit)
 #   scripts/dev.sh deps | build
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,7 +52,9 @@ case "${1:-run}" in
     ;;
   test)
     deps; build
-    cd build && with_display ctest --output-on-failure --timeout 900
+    (cd build && with_display ctest --output-on-failure --timeout 900)
+    # The unit tests again under AddressSanitizer + UBSan (build-asan/, only their targets).
+    scripts/sanitize.sh unit
     ;;
   *) echo "usage: scripts/dev.sh run|test|deps|build" >&2; exit 2 ;;
 esac

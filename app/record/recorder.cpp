@@ -84,7 +84,13 @@ std::string Recorder::stop() {
   const std::string where = "'" + settings_.path.string() + "'";
   const std::string size = formatBytes(encoder_->bytesWritten());
   std::lock_guard lock(mutex_);
-  if (!error_.empty() || !finishError.empty()) {
+  if ((!error_.empty() || !finishError.empty()) && !encoder_->holdsFrames()) {
+    // Failed before any frame reached the file: a file that plays nothing is not left behind.
+    encoder_->discard();
+    finalMessage_ = (error_.empty() ? finishError : error_) + " No frame was recorded, so " +
+                    where + " was not kept.";
+  } else if (!error_.empty() || !finishError.empty()) {
+    // Frames reached the file: the cut-short recording is kept, playable up to the failure.
     finalMessage_ = (error_.empty() ? finishError : error_) + " The recording stopped there: " +
                     where + " (" + size + ") plays up to the last whole second written of the " +
                     std::to_string(frames) + " frames encoded.";

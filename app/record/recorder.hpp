@@ -39,7 +39,8 @@ class Recorder {
   // rgba holds width * height * 4 bytes (the size given at start). pts in frames at the fixed rate.
   void push(std::vector<std::uint8_t> rgba, bool bottomUp, std::int64_t pts);
   // Encodes what is queued, closes the file and returns a sentence for the user: where the
-  // file is, how many frames, or why it stopped early (the file still plays up to there).
+  // file is, how many frames, or why it stopped early. A recording that fails after frames
+  // reached the file keeps it (it plays up to there); one that fails before leaves no file.
   std::string stop();
 
   RecordingStatus status() const;

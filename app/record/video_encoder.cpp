@@ -53,10 +53,15 @@ VideoEncoder::VideoEncoder(const EncoderSettings& s)
   frame_.reset(av_frame_alloc());
   packet_.reset(av_packet_alloc());
   if (!frame_ || !packet_) throw RecordingError("Out of memory while starting the recording.");
-  if (format_ == RecordFormat::PngSequence)
-    openPng(s);
-  else
-    openVideo(s);
+  try {
+    if (format_ == RecordFormat::PngSequence)
+      openPng(s);
+    else
+      openVideo(s);
+  } catch (...) {
+    discard();  // no half-written header or empty directory is left behind
+    throw;
+  }
 }
 
 VideoEncoder::~VideoEncoder() {
@@ -65,7 +70,22 @@ VideoEncoder::~VideoEncoder() {
   } catch (...) {
     // The caller that wanted the message called finish() itself.
   }
-  if (file_) std::fclose(file_);
+}
+
+bool VideoEncoder::holdsFrames() const {
+  return format_ == RecordFormat::PngSequence ? packets_ > 0 : bytes_ > headerBytes_;
+}
+
+void VideoEncoder::discard() noexcept {
+  finished_ = true;
+  file_.reset();
+  if (!createdPath_) return;
+  std::error_code ec;
+  if (format_ == RecordFormat::PngSequence) {
+    if (std::filesystem::is_empty(path_, ec)) std::filesystem::remove(path_, ec);
+  } else {
+    std::filesystem::remove(path_, ec);
+  }
 }
 
 void VideoEncoder::fail(const std::string& doing, int code) {
@@ -76,6 +96,7 @@ void VideoEncoder::fail(const std::string& doing, int code) {
 
 void VideoEncoder::openPng(const EncoderSettings& s) {
   std::error_code ec;
+  createdPath_ = !std::filesystem::exists(path_, ec);
   std::filesystem::create_directories(path_, ec);
   if (!std::filesystem::is_directory(path_))
     throw RecordingError("Cannot create the directory '" + path_.string() + "' for PNG frames.");
@@ -142,9 +163,10 @@ void VideoEncoder::openVideo(const EncoderSettings& s) {
   if (int r = avcodec_parameters_from_context(stream_->codecpar, c); r < 0)
     fail("describing the stream", r);
 
-  file_ = std::fopen(path_.string().c_str(), "wb");
+  file_.reset(std::fopen(path_.string().c_str(), "wb"));
   if (!file_)
     throw RecordingError("Cannot create '" + path_.string() + "': " + std::strerror(errno) + ".");
+  createdPath_ = true;
   constexpr int kBuffer = 1 << 16;
   auto* buffer = static_cast<unsigned char*>(av_malloc(kBuffer));
   avio_.reset(avio_alloc_context(buffer, kBuffer, 1, this, nullptr, &writeCallback, &seekCallback));
@@ -162,6 +184,9 @@ void VideoEncoder::openVideo(const EncoderSettings& s) {
   av_dict_free(&opts);
   if (r < 0) fail("writing the file header", r);
   headerWritten_ = true;
+  avio_flush(format_ctx_->pb);  // the header on disk: every byte after it is frames
+  if (format_ctx_->pb->error < 0) fail("writing the file header", format_ctx_->pb->error);
+  headerBytes_ = bytes_;
 
   sws_.reset(sws_getContext(width_, height_, AV_PIX_FMT_RGBA, width_, height_, AV_PIX_FMT_YUV420P,
                             SWS_POINT | SWS_ACCURATE_RND, nullptr, nullptr, nullptr));
@@ -177,10 +202,10 @@ int VideoEncoder::writeCallback(void* opaque, std::uint8_t* buf, int size) {
     n = static_cast<std::size_t>(self->byteLimit_ - std::min(written, self->byteLimit_));
     full = true;
   }
-  std::size_t done = std::fwrite(buf, 1, n, self->file_);
+  std::size_t done = std::fwrite(buf, 1, n, self->file_.get());
   self->bytes_ += done;
   // Flushed so the bytes are on disk (and the size on screen is true) at any interruption.
-  if (std::fflush(self->file_) != 0 || done != n) return AVERROR(EIO);
+  if (std::fflush(self->file_.get()) != 0 || done != n) return AVERROR(EIO);
   return full ? AVERROR(ENOSPC) : size;
 }
 
@@ -188,8 +213,8 @@ std::int64_t VideoEncoder::seekCallback(void* opaque, std::int64_t offset, int w
   auto* self = static_cast<VideoEncoder*>(opaque);
   if (whence & AVSEEK_SIZE) return static_cast<std::int64_t>(self->bytes_);
   whence &= ~AVSEEK_FORCE;
-  if (std::fseek(self->file_, static_cast<long>(offset), whence) != 0) return AVERROR(errno);
-  return std::ftell(self->file_);
+  if (std::fseek(self->file_.get(), static_cast<long>(offset), whence) != 0) return AVERROR(errno);
+  return std::ftell(self->file_.get());
 }
 
 void VideoEncoder::write(const std::uint8_t* rgba, bool bottomUp, std::int64_t pts) {

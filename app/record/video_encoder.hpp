@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include "gvflab/error.hpp"
@@ -49,6 +50,13 @@ class VideoEncoder {
   void write(const std::uint8_t* rgba, bool bottomUp, std::int64_t pts);
   // Drains the encoder and writes the trailer (index); throws RecordingError when that fails.
   void finish();
+  // Whether frame data reached the output (bytes after the container header; PNG sequences:
+  // a frame file). A fragmented MP4 or WebM cut short plays the frames whose bytes are whole;
+  // a recording that fails before any reached the file is discarded, not left playing nothing.
+  bool holdsFrames() const;
+  // Closes the output and removes what this encoder created (the file, or the empty directory
+  // of a PNG sequence). Never throws.
+  void discard() noexcept;
 
   std::uint64_t bytesWritten() const { return bytes_; }
   long framesWritten() const { return frames_; }
@@ -63,6 +71,9 @@ class VideoEncoder {
   static int writeCallback(void* opaque, std::uint8_t* buf, int size);
   static std::int64_t seekCallback(void* opaque, std::int64_t offset, int whence);
   [[noreturn]] void fail(const std::string& doing, int code);
+  struct FileClose {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+  };
 
   std::filesystem::path path_;
   RecordFormat format_;
@@ -73,7 +84,9 @@ class VideoEncoder {
   std::atomic<long> frames_{0};
   long packets_ = 0;
   bool finished_ = false;
-  std::FILE* file_ = nullptr;
+  bool createdPath_ = false;      // the file or directory at path_ is ours to remove
+  std::uint64_t headerBytes_ = 0;  // of the container header, flushed before any frame
+  std::unique_ptr<std::FILE, FileClose> file_;
   OutputFormatPtr format_ctx_;
   AvioPtr avio_;
   AVStream* stream_ = nullptr;

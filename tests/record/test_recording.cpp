@@ -133,6 +133,66 @@ TEST_CASE("a full disk stops the recording with a sentence and a playable file")
   if (!video.frames.empty()) CHECK(meanRed(video.frames[0], 96, 3, 19, 13, 29) > 180);
 }
 
+TEST_CASE("a recording whose header cannot be written leaves no file and no open handle") {
+  fs::create_directories(kWork);
+  const fs::path path = kWork / "no_header.mp4";
+  fs::remove(path);
+  EncoderSettings s;
+  s.path = path;
+  s.width = 96;
+  s.height = 64;
+  s.byteLimit = 16;  // the "disk" is full before the container header fits
+  CHECK_THROWS_AS(Recorder(s, true), RecordingError);
+  CHECK_FALSE(fs::exists(path));  // under the asan preset, LeakSanitizer checks the FILE too
+}
+
+TEST_CASE("a recording that fails before any frame reached the file leaves no file") {
+  fs::create_directories(kWork);
+  for (auto [name, format] : {std::pair{"short.mp4", RecordFormat::Mp4},
+                              std::pair{"short.webm", RecordFormat::WebM}}) {
+    CAPTURE(name);
+    const fs::path path = kWork / name;
+    // The header fits, nothing after it does.
+    std::uint64_t header = 0;
+    {
+      EncoderSettings s;
+      s.path = path;
+      s.format = format;
+      s.width = 96;
+      s.height = 64;
+      VideoEncoder probe(s);
+      header = probe.bytesWritten();
+    }
+    std::string message;
+    REQUIRE(header > 0);
+    encodeSynthetic(path, format, 96, 64, 10, header, &message);
+    MESSAGE(message);
+    CHECK(message.find("disk is full") != std::string::npos);
+    CHECK(message.find("No frame was recorded") != std::string::npos);
+    CHECK_FALSE(fs::exists(path));
+  }
+}
+
+TEST_CASE("headless recording to a bad output: a sentence, no file, no sanitizer report") {
+  const fs::path dir = kWork / "bad_outputs";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path err = kWork / "bad_outputs.stderr";
+  // Under the asan preset LeakSanitizer reports into stderr what these error paths leak.
+  for (const std::string out : {"x.avi", "noext", "missing/dir/x.mp4"}) {
+    CAPTURE(out);
+    const std::string cmd = "cd " + dir.string() + " && " + GVFLAB_EXE +
+                            " --headless --phantom u --phantom-size 32 --frames 2 --size 64x48"
+                            " --record " + out + " > /dev/null 2> " + err.string();
+    CHECK(std::system(cmd.c_str()) != 0);
+    const std::string text = readFile(err);
+    CHECK(text.find("gvflab: ") != std::string::npos);
+    CHECK(text.find("Sanitizer") == std::string::npos);
+    CHECK(text.find("runtime error") == std::string::npos);
+    CHECK(fs::is_empty(dir));
+  }
+}
+
 TEST_CASE("headless recording: right frames, size and content, and the same every time") {
   fs::create_directories(kWork);
   const std::string exe = GVFLAB_EXE;
