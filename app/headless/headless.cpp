@@ -90,10 +90,13 @@ void listDevicesTo(std::ostream& out) {
         << has(d, "cl_khr_external_semaphore_opaque_fd") << "\n";
 }
 
-void runHeadless(const Options& o) {
+void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
   if (o.regionSnake) return runRegionHeadless(o);
   const auto t0 = std::chrono::steady_clock::now();
   const bool is3d = o.image && isVolumeFile(*o.image);
+  if (is3d && figure)
+    throw ParameterError("--screenshot with --headless draws 2D images; '" + *o.image +
+                         "' is a volume (open it in the viewer and save the view there).");
   if (is3d && o.snakes.any())
     throw ParameterError("Snakes run on 2D images; '" + *o.image + "' is a volume.");
   Image2D image;
@@ -131,6 +134,7 @@ void runHeadless(const Options& o) {
   if (o.saveMagnitude) writeMagnitudePng(*o.saveMagnitude, is3d ? middleSlice(field3) : field);
   SnakeRunSummary snakes;
   if (!is3d) snakes = runHeadlessSnakes(ctx, *solver, input, image, o);
+  if (figure && !is3d) figure({*ctx, *solver, image, snakes.contours});
   const double wallMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 

@@ -41,6 +41,7 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
       ctx->profiler().endFrame();
     }
     const auto contours = snakes.contours();
+    out.contours = contours;
     std::vector<ContourRecord> records;
     int converged = 0, stalled = 0;
     bool mixed = false;

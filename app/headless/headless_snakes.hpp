@@ -8,6 +8,7 @@
 #include "cli/options.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/gvf_input.hpp"
+#include "gvflab/parametric_snake.hpp"
 #include "gvflab/solver.hpp"
 
 namespace gvflab::app {
@@ -15,6 +16,7 @@ namespace gvflab::app {
 struct SnakeRunSummary {
   nlohmann::ordered_json report = nlohmann::ordered_json::object();  // "snakes": [...], ...
   std::string consoleLine;  // one line for stdout ("" when nothing ran)
+  std::vector<SnakeContour> contours;  // where the snakes ended
 };
 
 // Throws gvflab::Error (a snake outside the image, an unwritable file, ...).

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "viewer/ui/panel_widgets.hpp"
+#include "viewer/ui/plots.hpp"
 
 namespace gvflab::viewer {
 namespace {
@@ -109,6 +110,7 @@ void drawSnakePanel(SnakeSession& snakes, SnakeOverlay& overlay, ErrorLog& error
       }
       ImGui::EndTable();
     }
+    drawSnakeProgressPlot(snakes, overlay.plotSnakeId);
   }
   if (ImGui::CollapsingHeader("Capture range", ImGuiTreeNodeFlags_DefaultOpen)) {
     if (ImGui::Checkbox("show map", &snakes.showCapture)) snakes.requestCapture();
@@ -133,6 +135,7 @@ void drawSnakePanel(SnakeSession& snakes, SnakeOverlay& overlay, ErrorLog& error
       ImGui::Text("captured: GVF %ld px (%.0f%%)", g, 100.0 * g / total);
       ImGui::Text("          traditional %ld px (%.0f%%)", t, 100.0 * t / total);
       if (t > 0) ImGui::Text("GVF / traditional = %.1f", static_cast<double>(g) / t);
+      drawCaptureLegend(snakes);
     }
   }
   ImGui::End();

@@ -9,6 +9,7 @@ namespace gvflab::viewer {
 struct SnakeOverlay {
   float captureOpacity = 0.6f;
   bool showNodes = true;
+  int plotSnakeId = 0;  // the snake whose progress is plotted
 };
 
 // Appends to the left panel's window ("gvflab"); call after drawPanel in the same frame.
