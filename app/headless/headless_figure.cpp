@@ -33,12 +33,12 @@ std::array<int, 2> figureSize(const Options& o, int imageWidth, int imageHeight)
 
 int runHeadlessWithFigure(int argc, char** argv, const Options& o) {
   using namespace viewer;
-  QSurfaceFormat::setDefaultFormat(viewerSurfaceFormat());
-  QGuiApplication app(argc, argv);
   // Before any output: the folder is there and OpenGL can draw.
   const auto parent = std::filesystem::absolute(*o.screenshot).parent_path();
   if (!std::filesystem::is_directory(parent))
     throw ParameterError("--screenshot: the folder '" + parent.string() + "' does not exist.");
+  QSurfaceFormat::setDefaultFormat(viewerSurfaceFormat());
+  QGuiApplication app(argc, argv);
   { OffscreenTarget probe(16, 16); }
   const LayerSettings layers = layerSettingsFromOptions(o);
   const FigureOptions look = figureOptionsFromOptions(o);

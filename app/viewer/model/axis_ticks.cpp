@@ -51,7 +51,8 @@ std::vector<Tick> logTicks(double lo, double hi, int maxTicks) {
   const int first = static_cast<int>(std::ceil(std::log10(lo) - 1e-9));
   const int last = static_cast<int>(std::floor(std::log10(hi) + 1e-9));
   if (last < first) return linearTicks(lo, hi, 4);
-  const int every = std::max(1, (last - first) / std::max(maxTicks, 1) + 1);
+  const int count = last - first + 1, most = std::max(maxTicks, 1);
+  const int every = (count + most - 1) / most;
   for (int e = first; e <= last; ++e) {
     if ((e - first) % every) continue;
     const double v = std::pow(10.0, e);
@@ -88,7 +89,7 @@ PlotAxes plotAxes(const std::vector<double>& xs, const std::vector<double>& ys, 
   if (logY) {
     a.yMin = std::floor(y0), a.yMax = std::ceil(y1);
     if (a.yMax <= a.yMin) a.yMax = a.yMin + 1;
-    for (const Tick& t : logTicks(std::pow(10.0, a.yMin), std::pow(10.0, a.yMax), 4))
+    for (const Tick& t : logTicks(std::pow(10.0, a.yMin), std::pow(10.0, a.yMax), 5))
       a.yTicks.push_back({std::log10(t.value), t.label});
     return a;
   }
