@@ -20,7 +20,7 @@ std::string tickLabel(double value, double step) {
   char buf[32];
   if (std::abs(value) < step * 1e-6) value = 0;  // -0 and rounding noise
   const double a = std::abs(value);
-  if (a != 0 && (a >= 1e5 || step < 1e-4)) {
+  if (a != 0 && (a >= 1e6 || step < 1e-4)) {
     // Mantissa with the digits the step needs: 1e-5, 2.5e-5.
     const int e = static_cast<int>(std::floor(std::log10(a)));
     const double mant = value / std::pow(10.0, e);
@@ -72,7 +72,7 @@ std::vector<Tick> legendTicks(double rangeMax, double decades) {
 }
 
 PlotAxes plotAxes(const std::vector<double>& xs, const std::vector<double>& ys, bool logY,
-                  bool yFromZero) {
+                  bool yFromZero, int xTicks) {
   PlotAxes a;
   a.logY = logY;
   double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
@@ -85,7 +85,7 @@ PlotAxes plotAxes(const std::vector<double>& xs, const std::vector<double>& ys, 
   if (!(x1 >= x0)) return a;  // no points: the default unit square
   if (x1 == x0) x0 -= 0.5, x1 += 0.5;
   a.xMin = x0, a.xMax = x1;
-  a.xTicks = linearTicks(x0, x1, 4);
+  a.xTicks = linearTicks(x0, x1, xTicks);
   if (logY) {
     a.yMin = std::floor(y0), a.yMax = std::ceil(y1);
     if (a.yMax <= a.yMin) a.yMax = a.yMin + 1;

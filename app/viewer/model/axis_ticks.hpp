@@ -18,7 +18,7 @@ std::vector<Tick> linearTicks(double lo, double hi, int target = 5);
 // Powers of ten within [lo, hi] (lo > 0), every k-th decade so at most maxTicks remain; when
 // the range holds no power of ten, linear ticks instead.
 std::vector<Tick> logTicks(double lo, double hi, int maxTicks = 8);
-// value printed with the decimals that step needs (1e-3 style beyond 4 decimals or 1e5).
+// value printed with the decimals that step needs (2.5e-6 style below 1e-4 steps or from 1e6).
 std::string tickLabel(double value, double step);
 
 // The colour legend's ticks: linear over [0, rangeMax], or the decades within the log scale's
@@ -33,7 +33,8 @@ struct PlotAxes {
   bool logY = false;
 };
 // Non-positive y values are left out on a log axis. yFromZero: a linear y axis starts at 0.
+// xTicks: about how many x ticks fit (the plot's width over a label's).
 PlotAxes plotAxes(const std::vector<double>& xs, const std::vector<double>& ys, bool logY,
-                  bool yFromZero = false);
+                  bool yFromZero = false, int xTicks = 4);
 
 }  // namespace gvflab::viewer

@@ -28,6 +28,7 @@ class OffscreenTarget {
   // The framebuffer as RGBA8, rows bottom-up (as glReadPixels gives them); waits for GL.
   void readRgba(std::vector<std::uint8_t>& out);
   QImage image();  // top-down RGB
+  GLuint framebuffer() const { return fbo_->handle(); }
   int width() const { return width_; }
   int height() const { return height_; }
 

@@ -23,7 +23,10 @@ void drawAxesPlot(const char* id, const std::vector<std::array<double, 2>>& poin
                   const char* yTitle, const char* xTitle, float height) {
   std::vector<double> xs, ys;
   for (const auto& p : points) xs.push_back(p[0]), ys.push_back(p[1]);
-  const PlotAxes axes = plotAxes(xs, ys, logY, /*yFromZero=*/!logY);
+  const float width = ImGui::GetContentRegionAvail().x;
+  // As many x ticks as labels like "100000" fit side by side.
+  const int xTicks = std::max(2, static_cast<int>(width / (ImGui::CalcTextSize("1000000").x * 1.6f)));
+  const PlotAxes axes = plotAxes(xs, ys, logY, /*yFromZero=*/!logY, xTicks);
   ImGui::PushID(id);
   ImGui::TextUnformatted(yTitle);
   const float font = ImGui::GetFontSize();
@@ -31,7 +34,6 @@ void drawAxesPlot(const char* id, const std::vector<std::array<double, 2>>& poin
   for (const Tick& t : axes.yTicks)
     labelWidth = std::max(labelWidth, ImGui::CalcTextSize(t.label.c_str()).x);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float width = ImGui::GetContentRegionAvail().x;
   // Plot area: room for the y labels on the left, x labels and title below.
   const float left = origin.x + labelWidth + 6, right = origin.x + width - 6;
   const float top = origin.y + font * 0.5f, bottom = origin.y + height - 2 * font - 4;

@@ -127,7 +127,9 @@ QImage GlView::renderViewAt(int width, int height) {
   f.glClearColor(0.11f, 0.11f, 0.13f, 1.0f);
   f.glClear(GL_COLOR_BUFFER_BIT);
   drawViewArea({0, 0, width, height}, height, view, true);
-  QImage image = figureTarget_->image();
+  // Read like the view itself (glReadPixels, rows flipped), so both paths agree.
+  f.glBindFramebuffer(GL_READ_FRAMEBUFFER, figureTarget_->framebuffer());
+  QImage image = readFramebuffer({0, 0, width, height});
   f.glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
   const Viewport window = windowRect();
   f.glViewport(0, 0, window.width, window.height);
