@@ -140,6 +140,19 @@ TEST_CASE("a figure is the size asked, with its legend and caption only when ask
     figure.setImage(u);
     plain = figure.draw(ctx->queue(), solver.field(), 96, 96, LayerSettings{}, snakes, false, 0);
     range = figure.rangeMax();
+    // Rows come top first, as on screen: a snake near the image's top is near the figure's.
+    LayerSettings bare;
+    bare.showImage = bare.showMagnitude = bare.showGlyphs = false;
+    SnakeContour top;
+    top.id = 2;
+    top.points = circleContour(48, 12, 8, 2);
+    const QImage upright = figure.draw(ctx->queue(), solver.field(), 96, 96, bare, {top}, false, 0);
+    int upper = 0, lower = 0;
+    for (int y = 0; y < upright.height(); ++y)
+      for (int x = 0; x < upright.width(); ++x)
+        (y < upright.height() / 2 ? upper : lower) += qRed(upright.pixel(x, y)) > 200;
+    CHECK(upper > 50);
+    CHECK(lower == 0);
   }
   env.context->makeCurrent(env.surface.get());  // the figure had its own context
   CHECK(plain.size() == QSize(320, 200));

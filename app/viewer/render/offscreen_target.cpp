@@ -53,7 +53,7 @@ void OffscreenTarget::readRgba(std::vector<std::uint8_t>& out) {
 }
 
 QImage OffscreenTarget::image() {
-  return fbo_->toImage(false).convertToFormat(QImage::Format_RGB888);
+  return fbo_->toImage(/*flipped=*/true).convertToFormat(QImage::Format_RGB888);  // GL rows are bottom-up
 }
 
 }  // namespace gvflab::viewer
