@@ -9,6 +9,7 @@
 #include "gvflab/error.hpp"
 #include "gvflab/version.hpp"
 #include "headless/headless.hpp"
+#include "headless/headless_figure.hpp"
 #include "headless/headless_record.hpp"
 #include "headless/run_progress.hpp"
 #include "io/session_file.hpp"
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
         return 0;
       case Mode::Headless: {
         if (options.record) return runHeadlessRecording(argc, argv, options);
+        if (options.screenshot) return runHeadlessWithFigure(argc, argv, options);
         QCoreApplication app(argc, argv);  // Qt's image plugins need an application object
         runHeadless(options);
         return 0;

@@ -6,8 +6,8 @@ layout(location = 0) in vec2 aShape;
 
 uniform sampler2D uField;
 uniform ivec2 uGrid;        // arrows per row, rows
-uniform float uSpacing;     // image pixels between arrows
-uniform vec2 uGridOrigin;   // centres the grid in the image
+uniform float uSpacing;     // image pixels between arrows (screen pixels / zoom)
+uniform vec2 uGridOrigin;   // image pixels: the first cell's corner (see glyphGrid())
 uniform float uScale;       // arrow length in spacings, at |V| = uRange (or always if normalised)
 uniform bool uNormalize;    // all arrows the same length
 uniform float uRange;       // |V| that gets a full-length arrow
@@ -33,6 +33,7 @@ void main() {
   vec2 across = vec2(-dir.y, dir.x);
   float halfWidth = max(len * 0.06, uMinPixels) + uOutline;
   float along = (aShape.x - 0.5) * (len + 2.0 * uOutline);
-  vec2 pixel = vec2(texel) + 0.5 + dir * along + across * aShape.y * halfWidth;
+  // Drawn at the grid point itself, so the spacing on screen stays even at any zoom.
+  vec2 pixel = centre + dir * along + across * aShape.y * halfWidth;
   gl_Position = vec4(pixel * uImageToNdc.xy + uImageToNdc.zw, 0.0, 1.0);
 }

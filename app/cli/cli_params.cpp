@@ -29,7 +29,7 @@ const std::vector<ParamSpec>& cliParamSpecs() {
       {"region-mpix", "--region-mpix", 0.01, 1000, kNoDefault, false,
        "viewer: region snake on a synthetic star image of this many megapixels"},
       {"size", "--size", 16, 8192, 512, true,
-       "width and height (WxH) of a headless recording or of the viewer window"},
+       "WxH: headless recording or --screenshot size; in the viewer, the window"},
   };
   return specs;
 }

@@ -1,5 +1,6 @@
 #include "cli/options.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -16,6 +17,13 @@
 
 namespace gvflab::app {
 namespace {
+
+bool endsWithPng(const std::string& path) {
+  if (path.size() < 5) return false;
+  std::string ext = path.substr(path.size() - 4);
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext == ".png";
+}
 
 double parseSpec(const std::string& key, const std::string& text) {
   return parseFlag(findSpec(gvfParamSpecs(), key), text);
@@ -68,7 +76,14 @@ std::string helpText() {
        "  --noise gaussian|gamma|poisson  region snake pixel model (default gaussian)\n"
        "  --d-max D            region snake: first neighbourhood distance (default 32)\n"
        "  --min-segment L      region snake: split segments longer than L px (default 16)\n"
-       "  --screenshot F.png   viewer: save the window after --frames frames and quit\n"
+       "  --screenshot F.png   a figure of the view only (no panels): viewer: after --frames\n"
+       "                       frames, then quit; --headless: after the run, at --size WxH\n"
+       "                       (default: the image, scaled up to at least 512 px)\n"
+       "  --screenshot-panels  viewer: the whole window with its panels instead\n"
+       "  --legend             in the figure or recording: the colour bar with round ticks and\n"
+       "                       one entry per snake (colour, force, state)\n"
+       "  --caption            in the figure or recording: iteration, mu, epsilon, solver and\n"
+       "                       the force of each snake\n"
        "  --record OUT         record to OUT.mp4 (H.264), OUT.webm (VP9) or DIR/ (PNG frames);\n"
        "                       with --headless it renders offscreen (needs an X server or Xvfb)\n"
        "  --record-panel       viewer: record the whole window with the panels\n"
@@ -211,6 +226,15 @@ Options parseOptions(const std::vector<std::string>& commandLine, const Options*
       o.regionSnake = true;
     } else if (a == "--screenshot") {
       o.screenshot = value();
+      if (!endsWithPng(*o.screenshot))
+        throw ParameterError("--screenshot writes a PNG file: give a name ending in .png, not '" +
+                             *o.screenshot + "'.");
+    } else if (a == "--screenshot-panels") {
+      o.screenshotPanels = true;
+    } else if (a == "--legend") {
+      o.legend = true;
+    } else if (a == "--caption") {
+      o.caption = true;
     } else if (a == "--race") {
       o.race = true;
     } else if (a == "--frames") {
@@ -278,6 +302,13 @@ Options parseOptions(const std::vector<std::string>& commandLine, const Options*
     throw ParameterError("Give either an image file or --phantom, not both.");
   if (o.mode == Mode::Headless && o.record && o.regionSnake)
     throw ParameterError("Headless recording shows the GVF layers; it does not run --region-snake.");
+  if ((o.legend || o.caption) && !o.screenshot && !o.record)
+    throw ParameterError(std::string(o.legend ? "--legend" : "--caption") +
+                         " goes into a figure: add --screenshot F.png or --record OUT.");
+  if (o.screenshotPanels && !o.screenshot)
+    throw ParameterError("--screenshot-panels needs --screenshot F.png.");
+  if (o.screenshotPanels && o.mode == Mode::Headless)
+    throw ParameterError("--screenshot-panels is for the viewer: a headless run has no panels.");
   if (o.mode == Mode::Headless && !o.image && !o.phantom && !o.session)
     throw ParameterError("--headless needs an image file, --phantom u|room|blob or --session S.json.");
   finishSnakeOptions(o.snakes);

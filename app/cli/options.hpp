@@ -36,7 +36,10 @@ struct Options {
   std::optional<std::string> saveField;
   std::optional<std::string> saveMagnitude;
   std::optional<std::string> report;
-  std::optional<std::string> screenshot;  // viewer: save one frame and quit
+  std::optional<std::string> screenshot;  // a PNG of the view (viewer: after --frames, quit)
+  bool screenshotPanels = false;          // viewer: the whole window with its panels
+  bool legend = false;   // --legend: colour bar and snake entries in figures and recordings
+  bool caption = false;  // --caption: iteration, mu, epsilon, solver, snake forces
   int frames = 0;                         // viewer: quit after N frames (0 = run)
   bool race = false;                      // viewer: start in the race view
   SnakeOptions snakes;                    // --snake, --alpha, ..., --capture-map

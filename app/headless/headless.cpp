@@ -101,7 +101,7 @@ void listDevicesTo(std::ostream& out) {
         << has(d, "cl_khr_external_semaphore_opaque_fd") << "\n";
 }
 
-void runHeadless(const Options& o) {
+void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
   if (o.regionSnake) return runRegionHeadless(o);
   const auto t0 = std::chrono::steady_clock::now();
   InterruptGuard interrupts;  // Ctrl+C: stop between chunks, write nothing
@@ -115,6 +115,9 @@ void runHeadless(const Options& o) {
   });
   const bool is3d = in.is3d;
   const Image2D& image = in.image;
+  if (is3d && figure)
+    throw ParameterError("--screenshot with --headless draws 2D images; '" + *o.image +
+                         "' is a volume (open it in the viewer and save the view there).");
 
   // A μ the user gave is checked as given; the default is fitted to this input (3D's Euler
   // bound is below the 2D default).
@@ -151,6 +154,8 @@ void runHeadless(const Options& o) {
     outputs.write(*o.saveMagnitude, [&] {
       writeMagnitudePng(*o.saveMagnitude, is3d ? middleSlice(field3) : field);
     });
+  if (figure && !is3d)
+    outputs.write(*o.screenshot, [&] { figure({*ctx, solverRef, image, snakes.contours}); });
   const double wallMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 

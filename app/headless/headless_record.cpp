@@ -14,11 +14,9 @@
 #include "viewer/model/frame_stats.hpp"
 #include "viewer/model/session.hpp"
 #include "viewer/model/snake_session.hpp"
-#include "viewer/render/offscreen_target.hpp"
-#include "viewer/render/presenter.hpp"
-#include "viewer/render/renderer.hpp"
-#include "viewer/render/snake_layer.hpp"
-#include "viewer/render/streamline_layer.hpp"
+#include "headless/headless_figure.hpp"
+#include "viewer/render/figure.hpp"
+#include "viewer/render/figure_renderer.hpp"
 #include "viewer/window/viewer_startup.hpp"
 #include "viewer/window/gl_view.hpp"
 
@@ -73,17 +71,10 @@ int runHeadlessRecording(int argc, char** argv, const Options& options) {
   session.setRunning(true);
   SnakeSession snakes(session, options.snakes);
 
-  OffscreenTarget target(width, height);
-  Renderer renderer;
-  Presenter presenter(session.device());
-  SnakeLayer snakeLayer;
-  StreamlineLayer streamlines;
-  LayerSettings layers = layerSettingsFromOptions(options);
-  ViewTransform view;
-  view.viewSize = {static_cast<float>(width), static_cast<float>(height)};
-  view.imageSize = {static_cast<float>(session.image().width),
-                    static_cast<float>(session.image().height)};
-  renderer.setImage(session.image());
+  FigureRenderer figure(width, height, session.device());
+  const LayerSettings layers = layerSettingsFromOptions(options);
+  const FigureOptions look = figureOptionsFromOptions(options);
+  figure.setImage(session.image());
 
   record::EncoderSettings es;
   es.path = *options.record;
@@ -97,7 +88,7 @@ int runHeadlessRecording(int argc, char** argv, const Options& options) {
   auto oldInt = std::signal(SIGINT, onSignal);
   auto oldTerm = std::signal(SIGTERM, onSignal);
   FrameStats stats;
-  std::vector<std::uint8_t> rgba;
+  QImage last;
   long captureVersion = -1;
   int done = 0;
   std::string failure;
@@ -108,24 +99,18 @@ int runHeadlessRecording(int argc, char** argv, const Options& options) {
         session.advanceFrame();
         snakes.advanceFrame();
       }
-      presenter.upload(session.context().queue(), session.solver().field(),
-                       session.solver().width(), session.solver().height());
       if (snakes.captureVersion() != captureVersion) {
-        snakeLayer.setCapture(snakes.captureRgba(), snakes.width(), snakes.height());
+        figure.setCapture(snakes.captureRgba(), snakes.width(), snakes.height());
         captureVersion = snakes.captureVersion();
       }
-      target.bind();
-      const Viewport vp{0, 0, width, height};
-      const float range = layers.autoRange ? presenter.maxMagnitude() : layers.fixedRangeMax;
-      renderer.draw(vp, view, layers, presenter.texture(), std::max(range, 1e-12f));
-      if (layers.showStreamlines)
-        streamlines.draw(vp, view, presenter.hostField(), presenter.texture().width,
-                         presenter.texture().height, layers, session.fieldVersion());
-      SnakeDrawing d{&snakes.contours(), {}, true, 0};
-      snakeLayer.draw(vp, view, d, snakes.showCapture, 0.45f);
-      target.readRgba(rgba);
+      last = figure.draw(session.context().queue(), session.solver().field(),
+                         session.solver().width(), session.solver().height(), layers,
+                         snakes.contours(), snakes.showCapture, session.fieldVersion());
+      annotateFigure(last, look, figureFacts(session, snakes.contours(), layers, figure.rangeMax()));
+      QImage rgba = last.convertToFormat(QImage::Format_RGBA8888);
+      std::vector<std::uint8_t> bytes(rgba.constBits(), rgba.constBits() + rgba.sizeInBytes());
       stats.addIterations(done > 0 ? steps : 0);
-      recorder.push(rgba, /*bottomUp=*/true, done);
+      recorder.push(std::move(bytes), /*bottomUp=*/false, done);
     }
   } catch (const Error& e) {
     failure = e.what();
@@ -133,8 +118,11 @@ int runHeadlessRecording(int argc, char** argv, const Options& options) {
   std::signal(SIGINT, oldInt);
   std::signal(SIGTERM, oldTerm);
   std::string message = recorder.stop();
-  if (options.screenshot && failure.empty() && !target.image().save(QString::fromStdString(*options.screenshot), "PNG"))
-    failure = "Could not save the screenshot to '" + *options.screenshot + "'.";
+  if (options.screenshot && failure.empty() && !last.isNull()) try {
+      viewer::writeFigurePng(*options.screenshot, last);
+    } catch (const Error& e) {
+      failure = e.what();
+    }
   if (!failure.empty()) {
     std::cerr << "gvflab: " << failure << " " << message << "\n";
     return 1;

@@ -43,6 +43,7 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
       InterruptGuard::check(std::to_string(done) + " snake iterations");
     }
     const auto contours = snakes.contours();
+    out.contours = contours;
     std::vector<ContourRecord> records;
     int converged = 0, stalled = 0;
     bool mixed = false;

@@ -8,6 +8,7 @@
 #include "cli/options.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/gvf_input.hpp"
+#include "gvflab/parametric_snake.hpp"
 #include "gvflab/solver.hpp"
 #include "io/run_outputs.hpp"
 
@@ -16,6 +17,7 @@ namespace gvflab::app {
 struct SnakeRunSummary {
   nlohmann::ordered_json report = nlohmann::ordered_json::object();  // "snakes": [...], ...
   std::string consoleLine;  // one line for stdout ("" when nothing ran)
+  std::vector<SnakeContour> contours;  // where the snakes ended
 };
 
 // Writes through outputs (removed if the run fails later). Throws gvflab::Error (an

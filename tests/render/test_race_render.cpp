@@ -54,7 +54,7 @@ TEST_CASE("the race view: Euler and multigrid maps side by side in one colour ra
   QOpenGLFramebufferObject fbo(w, h);
   REQUIRE(fbo.bind());
   LayerSettings layers;
-  layers.glyphSpacing = 8;
+  layers.glyphSpacing = 32;  // screen pixels: 8 image pixels at 4x
   const float range = view.draw(renderer, {0, 0, w, h}, layers, 0, 8);
   gl().glFinish();
   fbo.release();
@@ -95,7 +95,7 @@ TEST_CASE("slices of a volume: image, |V| and in-plane arrows") {
     view.viewSize = {static_cast<float>(size), static_cast<float>(size)};
     view.imageSize = {static_cast<float>(plane.width), static_cast<float>(plane.height)};
     LayerSettings layers;
-    layers.glyphSpacing = 4;
+    layers.glyphSpacing = 20;  // screen pixels: about 4 slice pixels
     renderer.draw({0, 0, size, size}, view, layers, presenter.texture(), presenter.maxMagnitude());
     gl().glFinish();
     fbo.release();

@@ -147,7 +147,7 @@ TEST_CASE("magnitude and glyph layers of the U phantom match the baseline") {
     layers.showGlyphs = false;
     QImage magnitudeOnly = render(renderer, presenter, layers);
     layers.showGlyphs = true;
-    layers.glyphSpacing = 8;
+    layers.glyphSpacing = 16;  // screen pixels: 8 image pixels at 2x
     QImage withGlyphs = render(renderer, presenter, layers);
 
     // Behaviour first: the map is not flat, and the arrows change a visible share of pixels.
@@ -286,7 +286,7 @@ TEST_CASE("each layer matches its baseline") {
     Case c{"layer_glyphs_scaled", none};
     c.layers.showGlyphs = true;
     c.layers.glyphNormalize = false;
-    c.layers.glyphSpacing = 8;
+    c.layers.glyphSpacing = 16;  // screen pixels: 8 image pixels at 2x
     cases.push_back(c);
   }
   {

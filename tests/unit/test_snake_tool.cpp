@@ -100,3 +100,47 @@ TEST_CASE("dragging a node moves it, and one undo puts the whole drag back") {
   tool.doubleClick({6, 6});
   CHECK(snakes.contours().size() == 1);
 }
+
+TEST_CASE("the capture maps are computed only when the field, the image or the threshold change") {
+  Session session(sessionStartup(uPhantom()));
+  session.setRunning(false);
+  SnakeSession snakes(session, app::SnakeOptions{});
+  snakes.advanceFrame();
+  CHECK(snakes.captureComputations() == 0);  // overlay off: nothing
+  snakes.showCapture = true;
+  snakes.requestCapture();
+  snakes.advanceFrame();
+  CHECK(snakes.captureComputations() == 2);  // both forces' maps, once
+  const long version = snakes.captureVersion();
+  for (int i = 0; i < 40; ++i) snakes.advanceFrame();
+  CHECK(snakes.captureComputations() == 2);  // a still field: no recompute, frame after frame
+  CHECK(snakes.captureVersion() == version);
+
+  // Showing the other force recolours the overlay from the kept map.
+  snakes.captureForce = SnakeForce::Traditional;
+  snakes.requestCapture();
+  snakes.advanceFrame();
+  CHECK(snakes.captureComputations() == 2);
+  CHECK(snakes.captureVersion() == version + 1);
+  const long traditionalArea = snakes.captureArea(SnakeForce::Traditional);
+
+  // The field moves after a still while: only the GVF map, at once.
+  session.requestSingleStep();
+  session.advanceFrame();
+  snakes.advanceFrame();
+  CHECK(snakes.captureComputations() == 3);
+  CHECK(snakes.captureArea(SnakeForce::Traditional) == traditionalArea);
+  // It moves again right away: not every frame, after kCaptureEveryFrames (30) frames.
+  session.requestSingleStep();
+  session.advanceFrame();
+  for (int i = 0; i < 29; ++i) snakes.advanceFrame();
+  CHECK(snakes.captureComputations() == 3);
+  snakes.advanceFrame();
+  CHECK(snakes.captureComputations() == 4);
+
+  // A new threshold changes both maps.
+  snakes.captureParams.threshold = 0.5;
+  snakes.requestCapture();
+  snakes.advanceFrame();
+  CHECK(snakes.captureComputations() == 6);
+}

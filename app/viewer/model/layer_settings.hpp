@@ -20,7 +20,7 @@ struct LayerSettings {
   float logDecades = 3.0f;
 
   bool showGlyphs = true;
-  float glyphSpacing = 12.0f;  // image pixels between arrows
+  float glyphSpacing = 24.0f;  // screen pixels between arrows (the same density at any zoom)
   float glyphScale = 1.0f;     // arrow length in spacings (at the range maximum)
   bool glyphNormalize = true;  // direction only: every arrow full length
   bool glyphOutline = true;    // dark outline, readable over any colormap

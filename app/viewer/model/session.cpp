@@ -177,6 +177,7 @@ void Session::restart() {
   rateWindow_.clear();
   itersPerSecond_ = 0;
   epsilonHistory_.clear();
+  convergence_.clear();
   recordEpsilon();
   ctx_->profiler().endFrame();
 }
@@ -312,6 +313,14 @@ void Session::recordEpsilon() {
   epsilon_ = solver_->error();
   epsilonHistory_.push_back(epsilon_);
   while (epsilonHistory_.size() > 300) epsilonHistory_.pop_front();
+  const double it = static_cast<double>(solver_->iterations());
+  if (!convergence_.empty() && convergence_.back()[0] == it) return;  // no step this frame
+  convergence_.push_back({it, epsilon_});
+  if (convergence_.size() >= kConvergencePoints) {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < convergence_.size(); i += 2) convergence_[kept++] = convergence_[i];
+    convergence_.resize(kept);
+  }
 }
 
 void Session::updateRate(long stepsDone) {

@@ -4,6 +4,7 @@
 // A volume is shown one slice at a time (VolumeSlices). Changes that rebuild (image, σ,
 // solver) are transactional: on any error the previous image and field stay.
 #include <chrono>
+#include <array>
 #include <deque>
 #include <filesystem>
 #include <memory>
@@ -131,6 +132,10 @@ class Session {
   double epsilon() const { return epsilon_; }
   // ε after each frame that stepped, oldest first (a few hundred frames).
   const std::deque<double>& epsilonHistory() const { return epsilonHistory_; }
+  // (iterations, ε) since the last restart, for the plot; thinned to every other point when
+  // it reaches kConvergencePoints, so it always spans the whole run.
+  static constexpr std::size_t kConvergencePoints = 1024;
+  const std::vector<std::array<double, 2>>& convergence() const { return convergence_; }
   double iterationsPerSecond() const { return itersPerSecond_; }
   double clFrameMs() const { return clFrameMs_; }
   // Bumped whenever the image (imageVersion) or the field (fieldVersion) changes.
@@ -188,6 +193,7 @@ class Session {
   int framesSinceKernelLook_ = 0;
   double epsilon_ = 0;
   std::deque<double> epsilonHistory_;
+  std::vector<std::array<double, 2>> convergence_;
   double itersPerSecond_ = 0;
   double clFrameMs_ = 0;
   long imageVersion_ = 0;

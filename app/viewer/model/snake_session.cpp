@@ -99,21 +99,40 @@ void SnakeSession::followImage() {
 void SnakeSession::advanceFrame() {
   if (session_.imageVersion() != imageVersion_) rebuildForImage();
   snakes_->setFields(session_.planeField(), edgeInput_.v0);
-  if (running_ && snakes_->size() > 0) snakes_->step(frameIterations_);
-  refreshContours();
-  if (showCapture) {
-    const bool fieldMoved = session_.fieldVersion() != captureFieldVersion_;
-    if (captureStale_ || (fieldMoved && ++framesSinceCapture_ >= kCaptureEveryFrames))
-      computeCapture();
+  if (running_ && snakes_->size() > 0) {
+    const std::vector<SnakeContour> before = contours_;
+    snakes_->step(frameIterations_);
+    refreshContours();
+    recordProgress(before);
+  } else {
+    refreshContours();
   }
+  if (showCapture) computeCapture();
 }
 
 void SnakeSession::computeCapture() {
-  areaTrad_ = capture_->compute(edgeInput_.v0, captureParams);
-  std::vector<int> steps;
-  if (captureForce == SnakeForce::Traditional) steps = capture_->readSteps();
-  areaGvf_ = capture_->compute(session_.planeField(), captureParams);
-  if (captureForce == SnakeForce::Gvf) steps = capture_->readSteps();
+  const bool paramsChanged = captureParams.threshold != captureThresholdUsed_;
+  const bool fieldMoved = session_.fieldVersion() != captureFieldVersion_;
+  ++framesSinceCapture_;
+  const bool fresh = stepsGvf_.empty() || recolour_;  // just switched on, or a force change
+  const bool doTrad = captureStale_ || paramsChanged || stepsTrad_.empty();
+  const bool doGvf = doTrad || (fieldMoved && (fresh || framesSinceCapture_ >= kCaptureEveryFrames));
+  if (!doTrad && !doGvf && !recolour_) return;
+  if (doTrad) {
+    areaTrad_ = capture_->compute(edgeInput_.v0, captureParams);
+    stepsTrad_ = capture_->readSteps();
+    ++captureComputations_;
+  }
+  if (doGvf) {
+    areaGvf_ = capture_->compute(session_.planeField(), captureParams);
+    stepsGvf_ = capture_->readSteps();
+    ++captureComputations_;
+    captureFieldVersion_ = session_.fieldVersion();
+    framesSinceCapture_ = 0;
+  }
+  captureThresholdUsed_ = captureParams.threshold;
+  recolour_ = false;
+  const std::vector<int>& steps = captureForce == SnakeForce::Gvf ? stepsGvf_ : stepsTrad_;
   auto rgb = captureMapRgb(steps, capture_->maxSteps());
   captureRgba_.assign(steps.size() * 4, 0);
   for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -122,8 +141,41 @@ void SnakeSession::computeCapture() {
   }
   ++captureVersion_;
   captureStale_ = false;
-  captureFieldVersion_ = session_.fieldVersion();
-  framesSinceCapture_ = 0;
+}
+
+// Mean distance of the nodes of `now` from the closed polyline `was`.
+static double meanDistanceFrom(const std::vector<glm::vec2>& now, const std::vector<glm::vec2>& was) {
+  if (now.empty() || was.empty()) return 0;
+  double sum = 0;
+  for (const auto& p : now) {
+    float best = std::numeric_limits<float>::max();
+    for (std::size_t i = 0; i < was.size(); ++i)
+      best = std::min(best, segmentDistance(p, was[i], was[(i + 1) % was.size()]));
+    sum += best;
+  }
+  return sum / static_cast<double>(now.size());
+}
+
+void SnakeSession::recordProgress(const std::vector<SnakeContour>& before) {
+  for (const auto& c : contours_) {
+    auto old = std::find_if(before.begin(), before.end(), [&](auto& b) { return b.id == c.id; });
+    if (old == before.end() || c.iterations <= old->iterations) continue;
+    auto& series = progress_[c.id];
+    series.push_back({static_cast<double>(c.iterations),
+                      meanDistanceFrom(c.points, old->points) /
+                          static_cast<double>(c.iterations - old->iterations)});
+    if (series.size() >= Session::kConvergencePoints) {
+      std::size_t kept = 0;
+      for (std::size_t i = 0; i < series.size(); i += 2) series[kept++] = series[i];
+      series.resize(kept);
+    }
+  }
+}
+
+const std::vector<std::array<double, 2>>& SnakeSession::progress(int id) const {
+  static const std::vector<std::array<double, 2>> none;
+  auto it = progress_.find(id);
+  return it == progress_.end() ? none : it->second;
 }
 
 void SnakeSession::refreshContours() { contours_ = snakes_->contours(); }

@@ -1,6 +1,8 @@
 #pragma once
 // The viewer's snakes: a ParametricSnake batch on the session's field, the hand edits with
 // undo / redo, and the capture-range maps (GVF and traditional) with their areas. No GL here.
+#include <array>
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -66,6 +68,11 @@ class SnakeSession {
   SnakeForce shownForce() const;
   // A force as a float2 field of the plane shown: GVF (the solver's) or grad f.
   const cl::Buffer& forceField(SnakeForce f);
+  // A snake's progress: (its iterations, mean node displacement per iteration in pixels) after
+  // each frame it moved. The displacement is the mean distance of the new nodes from the
+  // previous contour (resampling-proof), divided by the iterations in between. Empty for an
+  // unknown id; thinned to every other point at Session::kConvergencePoints.
+  const std::vector<std::array<double, 2>>& progress(int id) const;
   SnakeParams params() const { return snakes_->params(); }
   void setParams(const SnakeParams& p);  // throws ParameterError, keeps the old
   SnakeForce newForce() const { return force_; }  // the force of snakes placed by hand
@@ -75,15 +82,21 @@ class SnakeSession {
   bool running() const { return running_; }
   void setRunning(bool r) { running_ = r; }
 
-  // Capture-range overlay: which force it shows, and the areas of both.
+  // Capture-range overlay: which force it shows, and the areas of both. The maps are computed
+  // only when the overlay is on and their input changed: the traditional one when the image
+  // or the threshold changes, the GVF one also when the field moved (while the solver runs, at
+  // most every kCaptureEveryFrames frames). Switching the force shown recolours, no compute.
   bool showCapture = false;
   SnakeForce captureForce = SnakeForce::Gvf;
   CaptureParams captureParams = CaptureParams::defaults();
-  void requestCapture() { captureStale_ = true; }
+  void requestCapture() { recolour_ = true; }  // after a change of force, threshold or switch
+  // CaptureRange::compute calls so far (one per force map), for the tests and the panel.
+  long captureComputations() const { return captureComputations_; }
   long captureArea(SnakeForce f) const { return f == SnakeForce::Gvf ? areaGvf_ : areaTrad_; }
   // RGBA overlay of the shown force (alpha 0 where not captured); bumps captureVersion().
   const std::vector<unsigned char>& captureRgba() const { return captureRgba_; }
   long captureVersion() const { return captureVersion_; }
+  int captureMaxSteps() const { return capture_ ? capture_->maxSteps() : 0; }
   int width() const { return snakes_->width(); }
   int height() const { return snakes_->height(); }
 
@@ -110,6 +123,8 @@ class SnakeSession {
   GvfInput edgeInput_;  // f and ∇f (the traditional force)
   std::unique_ptr<CaptureRange> capture_;
   std::vector<SnakeContour> contours_;
+  std::map<int, std::vector<std::array<double, 2>>> progress_;
+  void recordProgress(const std::vector<SnakeContour>& before);
   std::vector<Snapshot> undo_, redo_;
   SnakeForce force_ = SnakeForce::Gvf;
   int selected_ = 0;
@@ -117,7 +132,11 @@ class SnakeSession {
   bool running_ = true;
   long imageVersion_ = -1;
   long captureFieldVersion_ = -1;
-  bool captureStale_ = true;
+  bool captureStale_ = true;  // the image changed: both maps
+  bool recolour_ = false;
+  double captureThresholdUsed_ = -1;
+  long captureComputations_ = 0;
+  std::vector<int> stepsGvf_, stepsTrad_;
   long areaGvf_ = 0, areaTrad_ = 0;
   std::vector<unsigned char> captureRgba_;
   long captureVersion_ = 0;

@@ -23,14 +23,24 @@ OffscreenTarget::OffscreenTarget(int width, int height) : width_(width), height_
                                           std::to_string(height) + " offscreen framebuffer.");
 }
 
+OffscreenTarget::OffscreenTarget(int width, int height, InCurrentContext)
+    : width_(width), height_(height) {
+  if (!QOpenGLContext::currentContext())
+    throw DeviceError("No current OpenGL context for an offscreen framebuffer.");
+  fbo_ = std::make_unique<QOpenGLFramebufferObject>(width, height);
+  if (!fbo_->isValid()) throw DeviceError("Could not create a " + std::to_string(width) + "x" +
+                                          std::to_string(height) + " offscreen framebuffer.");
+}
+
 OffscreenTarget::~OffscreenTarget() {
+  if (!context_) return;  // fbo_ goes with the caller's context current
   context_->makeCurrent(surface_.get());
   fbo_.reset();
   context_->doneCurrent();
 }
 
 void OffscreenTarget::bind() {
-  context_->makeCurrent(surface_.get());
+  if (context_) context_->makeCurrent(surface_.get());
   fbo_->bind();
 }
 
@@ -43,7 +53,7 @@ void OffscreenTarget::readRgba(std::vector<std::uint8_t>& out) {
 }
 
 QImage OffscreenTarget::image() {
-  return fbo_->toImage(false).convertToFormat(QImage::Format_RGB888);
+  return fbo_->toImage(/*flipped=*/true).convertToFormat(QImage::Format_RGB888);  // GL rows are bottom-up
 }
 
 }  // namespace gvflab::viewer

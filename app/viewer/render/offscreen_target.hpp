@@ -16,14 +16,19 @@ class OffscreenTarget {
  public:
   // Throws DeviceError with a sentence when no 3.3 core context can be made.
   OffscreenTarget(int width, int height);
+  // Only the framebuffer, in the context current now (the viewer's, so its renderer's GL
+  // objects draw into it); that context must be current whenever this one is used or destroyed.
+  struct InCurrentContext {};
+  OffscreenTarget(int width, int height, InCurrentContext);
   ~OffscreenTarget();
   OffscreenTarget(const OffscreenTarget&) = delete;
   OffscreenTarget& operator=(const OffscreenTarget&) = delete;
 
-  void bind();  // makes the context current and binds the framebuffer
+  void bind();  // makes the context current (its own) and binds the framebuffer
   // The framebuffer as RGBA8, rows bottom-up (as glReadPixels gives them); waits for GL.
   void readRgba(std::vector<std::uint8_t>& out);
   QImage image();  // top-down RGB
+  GLuint framebuffer() const { return fbo_->handle(); }
   int width() const { return width_; }
   int height() const { return height_; }
 

@@ -31,6 +31,29 @@ void setImageToNdc(GLuint program, const ViewTransform& view) {
 
 }  // namespace
 
+GlyphGrid glyphGrid(float spacingScreenPixels, const ViewTransform& view, int fieldWidth,
+                    int fieldHeight) {
+  GlyphGrid g;
+  const float scale = std::max(view.pixelsPerImagePixel(), 1e-6f);
+  g.spacing = std::max(std::max(spacingScreenPixels, 2.0f) / scale, 1.0f);
+  // The visible part of the image, in image pixels.
+  const Vec2 a = view.screenToImage({0, 0});
+  const Vec2 b = view.screenToImage(view.viewSize);
+  const float x0 = std::clamp(std::min(a.x, b.x), 0.0f, static_cast<float>(fieldWidth));
+  const float x1 = std::clamp(std::max(a.x, b.x), 0.0f, static_cast<float>(fieldWidth));
+  const float y0 = std::clamp(std::min(a.y, b.y), 0.0f, static_cast<float>(fieldHeight));
+  const float y1 = std::clamp(std::max(a.y, b.y), 0.0f, static_cast<float>(fieldHeight));
+  const float s = g.spacing;
+  const int i0 = static_cast<int>(std::floor(x0 / s)), j0 = static_cast<int>(std::floor(y0 / s));
+  // Cells whose centre lies inside the image and the visible part (half a cell of margin).
+  const int i1 = static_cast<int>(std::floor(std::min(x1, fieldWidth - 0.5f * s) / s - 0.5f));
+  const int j1 = static_cast<int>(std::floor(std::min(y1, fieldHeight - 0.5f * s) / s - 0.5f));
+  g.cols = std::max(i1 - i0 + 1, 0);
+  g.rows = std::max(j1 - j0 + 1, 0);
+  g.originX = i0 * s, g.originY = j0 * s;
+  return g;
+}
+
 Renderer::Renderer()
     : imageProgram_(makeProgram("image_quad.vert.glsl", "image.frag.glsl")),
       magnitudeProgram_(makeProgram("image_quad.vert.glsl", "magnitude.frag.glsl")),
@@ -161,9 +184,9 @@ void Renderer::drawMagnitude(const ViewTransform& view, const LayerSettings& lay
 void Renderer::drawGlyphs(const ViewTransform& view, const LayerSettings& layers,
                           const FieldTextureRef& field, float rangeMax) {
   auto& f = gl();
-  float spacing = std::max(layers.glyphSpacing, 1.0f);
-  int cols = static_cast<int>(std::floor(field.width / spacing));
-  int rows = static_cast<int>(std::floor(field.height / spacing));
+  const GlyphGrid grid = glyphGrid(layers.glyphSpacing, view, field.width, field.height);
+  const int cols = grid.cols, rows = grid.rows;
+  const float spacing = grid.spacing;
   if (cols < 1 || rows < 1) return;
   float onePixel = 1.0f / std::max(view.pixelsPerImagePixel(), 1e-3f);
 
@@ -174,8 +197,7 @@ void Renderer::drawGlyphs(const ViewTransform& view, const LayerSettings& layers
   f.glUniform1i(uniform(p, "uField"), 0);
   f.glUniform2i(uniform(p, "uGrid"), cols, rows);
   f.glUniform1f(uniform(p, "uSpacing"), spacing);
-  f.glUniform2f(uniform(p, "uGridOrigin"), 0.5f * (field.width - cols * spacing),
-                0.5f * (field.height - rows * spacing));
+  f.glUniform2f(uniform(p, "uGridOrigin"), grid.originX, grid.originY);
   f.glUniform1f(uniform(p, "uScale"), layers.glyphScale);
   f.glUniform1i(uniform(p, "uNormalize"), layers.glyphNormalize ? 1 : 0);
   f.glUniform1f(uniform(p, "uRange"), rangeMax);

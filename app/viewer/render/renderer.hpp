@@ -24,6 +24,17 @@ struct FieldTextureRef {
   int height = 0;
 };
 
+// The arrow grid: spacing is given in screen pixels (a constant density on screen at any zoom)
+// and turned into image pixels (at least one); only the visible part of the image gets arrows,
+// centres at (origin + (i + 0.5) * spacing), anchored to the image so panning keeps them put.
+struct GlyphGrid {
+  int cols = 0, rows = 0;
+  float spacing = 1;         // image pixels
+  float originX = 0, originY = 0;  // image pixels
+};
+GlyphGrid glyphGrid(float spacingScreenPixels, const ViewTransform& view, int fieldWidth,
+                    int fieldHeight);
+
 class Renderer {
  public:
   Renderer();  // the GL context must be current; throws DeviceError on shader errors

@@ -2,17 +2,53 @@
 
 #include <algorithm>
 
+#include <glm/geometric.hpp>
+
 #include "viewer/render/snake_palette.hpp"
 
 namespace gvflab::viewer {
 namespace {
-// Lines in the force's colour, the nodes of a stopped snake in its state's colour
-// (snake_palette.hpp); the draft and the snake under the mouse: white.
+// Lines in the force's colour over a dark band, the nodes of a stopped snake in its state's
+// colour (snake_palette.hpp); the draft and the snake under the mouse: white.
+// Screen pixels: the coloured line and the dark band around it.
+constexpr float kLineHalfWidth = 1.0f;
+constexpr float kOutlineHalfWidth = 2.5f;
 constexpr float kDraft[4] = {1.0f, 1.0f, 1.0f, 0.9f};
-constexpr float kOutline[4] = {0.0f, 0.0f, 0.0f, 0.7f};
+constexpr float kOutline[4] = {0.0f, 0.0f, 0.0f, 0.8f};
 
 GLint uniform(GLuint program, const char* name) { return gl().glGetUniformLocation(program, name); }
 }  // namespace
+
+std::array<float, 4> snakeColor(const SnakeContour& c) { return forceColor(c.force); }
+
+std::vector<glm::vec2> thickLineStrip(const std::vector<glm::vec2>& pts, bool closed,
+                                      float halfWidth) {
+  std::vector<glm::vec2> out;
+  const std::size_t n = pts.size();
+  if (n < 2) return out;
+  auto normal = [&](std::size_t a, std::size_t b) {
+    glm::vec2 d = pts[b] - pts[a];
+    float len = glm::length(d);
+    return len > 0 ? glm::vec2(-d.y, d.x) / len : glm::vec2(0, 0);
+  };
+  const std::size_t count = closed ? n + 1 : n;
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::size_t i = k % n;
+    glm::vec2 before = (closed || i > 0) ? normal((i + n - 1) % n, i) : normal(0, 1);
+    glm::vec2 after = (closed || i + 1 < n) ? normal(i, (i + 1) % n) : normal(n - 2, n - 1);
+    if (glm::length(before) == 0) before = after;
+    if (glm::length(after) == 0) after = before;
+    glm::vec2 m = before + after;
+    float ml = glm::length(m);
+    m = ml > 1e-6f ? m / ml : after;
+    // Mitre length, clamped so hairpin turns do not spike.
+    const float c = std::max(glm::dot(m, after), 0.5f);
+    const glm::vec2 offset = m * (halfWidth / c);
+    out.push_back(pts[i] + offset);
+    out.push_back(pts[i] - offset);
+  }
+  return out;
+}
 
 SnakeLayer::SnakeLayer()
     : lineProgram_(makeProgram("snake.vert.glsl", "snake.frag.glsl")),
@@ -100,14 +136,20 @@ void SnakeLayer::draw(const Viewport& viewport, const ViewTransform& view,
   f.glBindBuffer(GL_ARRAY_BUFFER, vbo_.id());
   // Dots shrink when zoomed out so dense snakes stay readable.
   const float dot = std::clamp(view.pixelsPerImagePixel() * 1.2f, 2.0f, 6.0f);
+  const float toImage = 1.0f / std::max(view.pixelsPerImagePixel(), 1e-6f);
   if (snakes.contours) {
+    // All outlines first, so a snake never darkens its neighbour's line.
+    for (const auto& c : *snakes.contours)
+      drawStrip(GL_TRIANGLE_STRIP, thickLineStrip(c.points, true, kOutlineHalfWidth * toImage),
+                kOutline, 1, false);
     for (const auto& c : *snakes.contours) {
       const SnakeRgba force = forceColor(c.force);
       const SnakeRgba state = stateColor(c.state);
       const float* color = c.id == snakes.highlightId ? kDraft : force.data();
       const bool selected = snakes.selectedId != 0 && c.id == snakes.selectedId;
       const float size = selected ? dot + 2 : dot;  // the panel's snake
-      drawStrip(GL_LINE_LOOP, c.points, color, 1, false);
+      drawStrip(GL_TRIANGLE_STRIP, thickLineStrip(c.points, true, kLineHalfWidth * toImage),
+                color, 1, false);
       if (snakes.showNodes || selected) {
         drawStrip(GL_POINTS, c.points, kOutline, size + 2, true);
         drawStrip(GL_POINTS, c.points, color, size, true);

@@ -1,8 +1,9 @@
 #pragma once
 // Draws the snakes over the field layers: each contour as a closed polyline with node dots,
-// lines coloured by force and the nodes of stopped snakes by state (snake_palette.hpp), the
-// contour being drawn by hand, and the capture-range overlay. GL objects are made once; the
-// vertex buffer is refilled per frame.
+// lines coloured by force (snake_palette.hpp) over a dark outline that reads on every colormap,
+// the nodes of stopped snakes by state, the contour being drawn by hand, and the capture-range
+// overlay. GL objects are made once; the vertex buffer is refilled per frame.
+#include <array>
 #include <vector>
 
 #include <glm/vec2.hpp>
@@ -21,6 +22,14 @@ struct SnakeDrawing {
   int highlightId = 0;  // snake under the mouse (0: none)
   int selectedId = 0;   // the panel's snake: larger nodes, always shown
 };
+
+// The colour a snake is drawn in (and listed in figure legends with): its force's.
+std::array<float, 4> snakeColor(const SnakeContour& contour);
+
+// A polyline widened to a band of halfWidth on each side (mitred joins, clamped at sharp
+// corners), as GL_TRIANGLE_STRIP vertices; closed: the band runs back to the first point.
+std::vector<glm::vec2> thickLineStrip(const std::vector<glm::vec2>& points, bool closed,
+                                      float halfWidth);
 
 class SnakeLayer {
  public:

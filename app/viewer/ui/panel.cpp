@@ -11,8 +11,10 @@
 #include "gvflab/params.hpp"
 #include "gvflab/phantoms.hpp"
 #include "gvflab/profiler.hpp"
+#include "viewer/model/axis_ticks.hpp"
 #include "viewer/render/colormap.hpp"
 #include "viewer/ui/panel_widgets.hpp"
+#include "viewer/ui/plots.hpp"
 #include "viewer/ui/solver_panel.hpp"
 
 namespace gvflab::viewer {
@@ -135,15 +137,7 @@ void drawReadouts(Session& session, const FrameReadouts& r) {
   char buf[96];
   labelValue("iterations", "%.0f", static_cast<double>(session.iterations()));
   labelValue("\xce\xb5 (eq. 9)", "%.4e", session.epsilon());
-  const auto& history = session.epsilonHistory();
-  if (history.size() > 1) {
-    std::vector<float> logEps(history.size());
-    for (std::size_t i = 0; i < history.size(); ++i)
-      logEps[i] = static_cast<float>(std::log10(std::max(history[i], 1e-30)));
-    ImGui::PlotLines("##eps", logEps.data(), static_cast<int>(logEps.size()), 0,
-                     "log10 \xce\xb5 (recent frames)", FLT_MAX, FLT_MAX,
-                     ImVec2(ImGui::GetContentRegionAvail().x, 36));
-  }
+  drawConvergencePlot(session);
   labelValue("iterations / s", "%.0f", session.iterationsPerSecond());
   std::snprintf(buf, sizeof buf, "%.2f ms (%.0f fps)", r.frameMs, r.framesPerSecond);
   labelText("frame time", buf);
@@ -217,8 +211,9 @@ void drawLayerControls(LayerSettings& l, float rangeMax) {
                        ImGuiSliderFlags_Logarithmic);
   }
 
-  ImGui::SliderFloat("arrow spacing", &l.glyphSpacing, 3.0f, 64.0f, "%.0f px");
-  helpMarker("Distance between arrows, in image pixels (the density of the glyph grid).");
+  ImGui::SliderFloat("arrow spacing", &l.glyphSpacing, 8.0f, 96.0f, "%.0f px");
+  helpMarker("Distance between arrows in screen pixels: the same density at any zoom (at "
+             "least one image pixel apart when zoomed in).");
   ImGui::SliderFloat("arrow scale", &l.glyphScale, 0.1f, 4.0f, "%.2f");
   helpMarker(
       "Arrow length in grid spacings (for |V| at the top of the range when not "
@@ -282,17 +277,15 @@ void drawLegendBar(const LayerSettings& layers, float rangeMax) {
   }
   draw->AddRect(ImVec2(top.x - 1, top.y - 1), ImVec2(top.x + barW + 1, top.y + barH + 1),
                 IM_COL32(200, 200, 200, 200));
-  const int ticks = 6;
-  for (int k = 0; k < ticks; ++k) {
-    float t = static_cast<float>(k) / (ticks - 1);
+  // Round values (1-2-5 steps; decades on the log scale) where they fall on the bar.
+  const float decades = layers.logScale ? layers.logDecades : 0.0f;
+  for (const Tick& tick : legendTicks(rangeMax, decades)) {
+    const float t = scalePosition(static_cast<float>(tick.value), rangeMax, decades);
     float y = top.y + barH * (1.0f - t);
     draw->AddLine(ImVec2(top.x + barW, y), ImVec2(top.x + barW + 6, y),
                   IM_COL32(220, 220, 220, 255));
-    char label[32];
-    std::snprintf(label, sizeof label, "%.4g",
-                  scaleValue(t, rangeMax, layers.logScale ? layers.logDecades : 0.0f));
     draw->AddText(ImVec2(top.x + barW + 10, y - ImGui::GetFontSize() * 0.5f),
-                  IM_COL32(235, 235, 235, 255), label);
+                  IM_COL32(235, 235, 235, 255), tick.label.c_str());
   }
   ImGui::Dummy(ImVec2(barW, barH + 2 * margin));
 }

@@ -48,19 +48,49 @@ std::string RecordingControl::stop() {
   return lastMessage_;
 }
 
-void RecordingControl::capture(const Viewport& rect, ErrorLog& errors) {
-  if (!recorder_) return;
+int RecordingControl::width() const { return recorder_ ? recorder_->width() : 0; }
+int RecordingControl::height() const { return recorder_ ? recorder_->height() : 0; }
+
+bool RecordingControl::wantsFrame() const {
+  if (!recorder_) return false;
+  if (recorder_->failed() || recorder_->deterministic()) return true;
+  return static_cast<long>(std::floor(recorder_->status().elapsedSeconds * recorder_->fps())) >
+         lastPts_;
+}
+
+bool RecordingControl::nextPts(long& pts, ErrorLog& errors) {
+  if (!recorder_) return false;
   if (recorder_->failed()) {
     errors.add("Recording: " + stop());
-    return;
+    return false;
   }
-  long pts = frameIndex_++;
+  pts = frameIndex_++;
   if (!recorder_->deterministic()) {
     // Live: stamp by wall time, so the video plays at the speed it was seen.
     pts = static_cast<long>(std::floor(recorder_->status().elapsedSeconds * recorder_->fps()));
-    if (pts <= lastPts_) return;
+    if (pts <= lastPts_) return false;
   }
   lastPts_ = pts;
+  return true;
+}
+
+void RecordingControl::captureImage(const QImage& image, ErrorLog& errors) {
+  long pts = 0;
+  if (!nextPts(pts, errors)) return;
+  const int w = recorder_->width(), h = recorder_->height();
+  QImage frame(w, h, QImage::Format_RGBA8888);
+  frame.fill(Qt::black);
+  const QImage rgba = image.convertToFormat(QImage::Format_RGBA8888);
+  for (int y = 0; y < std::min(h, rgba.height()); ++y)
+    std::memcpy(frame.scanLine(y), rgba.constScanLine(y),
+                static_cast<std::size_t>(std::min(w, rgba.width())) * 4);
+  std::vector<std::uint8_t> bytes(frame.constBits(), frame.constBits() + frame.sizeInBytes());
+  recorder_->push(std::move(bytes), /*bottomUp=*/false, pts);
+}
+
+void RecordingControl::capture(const Viewport& rect, ErrorLog& errors) {
+  long pts = 0;
+  if (!nextPts(pts, errors)) return;
   const int w = recorder_->width(), h = recorder_->height();
   // The window may have been resized since the start: keep the size, pad or crop.
   const int rw = std::min(w, rect.width), rh = std::min(h, rect.height);
@@ -109,7 +139,21 @@ void RecordingControl::drawSection(ErrorLog& errors, int viewWidth, int viewHeig
     std::snprintf(path_, sizeof path_, "%s", p.c_str());
   }
   ImGui::InputText("File", path_, sizeof path_);
-  ImGui::Checkbox("With the panels", &withPanel_);
+  ImGui::Checkbox("With the panels", &look_.panels);
+  if (!look_.panels) {
+    ImGui::SameLine();
+    ImGui::Checkbox("legend", &look_.legend);
+    ImGui::SameLine();
+    ImGui::Checkbox("caption", &look_.caption);
+    int size[2] = {look_.width, look_.height};
+    if (ImGui::InputInt2("size (0: view)", size)) {
+      look_.width = std::clamp(size[0], 0, 8192);
+      look_.height = std::clamp(size[1], 0, 8192);
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Frame size in pixels, drawn offscreen at that size; 0 x 0 records the "
+                        "view as it is on screen.");
+  }
   ImGui::Checkbox("Deterministic", &deterministic_);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Fixed solver iterations per recorded frame and a fixed frame rate: the "
@@ -117,7 +161,9 @@ void RecordingControl::drawSection(ErrorLog& errors, int viewWidth, int viewHeig
   if (deterministic_) ImGui::SliderInt("Steps/frame", &stepsPerFrame_, 1, 500);
   ImGui::SliderInt("FPS", &fps_, 10, 60);
   if (ImGui::Button("Start recording", ImVec2(-1, 0))) {
-    const int w = withPanel_ ? windowWidth : viewWidth, h = withPanel_ ? windowHeight : viewHeight;
+    const bool own = !look_.panels && look_.width > 0 && look_.height > 0;
+    const int w = look_.panels ? windowWidth : own ? look_.width : viewWidth;
+    const int h = look_.panels ? windowHeight : own ? look_.height : viewHeight;
     errors.guard("Starting the recording",
                  [&] { start(path_, w, h, deterministic_, fps_, stepsPerFrame_); });
   }

@@ -2,11 +2,13 @@
 // Recording from the window: the panel section (start/stop, format, deterministic mode,
 // elapsed time, file size) and the per-frame capture of the view or the whole window.
 // Encoding runs on the recorder's thread; the capture is one glReadPixels per frame.
+#include <QImage>
 #include <memory>
 #include <string>
 
 #include "record/recorder.hpp"
 #include "viewer/model/session.hpp"
+#include "viewer/render/figure.hpp"
 #include "viewer/render/renderer.hpp"
 #include "viewer/ui/error_log.hpp"
 
@@ -25,11 +27,20 @@ class RecordingControl {
   // Stops and returns the message for the user (also kept in lastMessage()).
   std::string stop();
   bool active() const { return recorder_ != nullptr; }
-  bool withPanel() const { return withPanel_; }
+  bool withPanel() const { return look_.panels; }
+  // What goes in the frames: size (0: the view's), legend, caption, panels.
+  const FigureOptions& look() const { return look_; }
+  void setLook(const FigureOptions& look) { look_ = look; }
+  int width() const;  // of the recording being made (0 when none)
+  int height() const;
 
   // After the frame is drawn: reads rect (framebuffer pixels, GL origin bottom-left) of the
   // bound framebuffer and queues it. Stops (with the reason in errors) when the encoder failed.
   void capture(const Viewport& rect, ErrorLog& errors);
+  // A view-only frame drawn apart (any size; padded or cropped to the recording's size).
+  void captureImage(const QImage& frame, ErrorLog& errors);
+  // False when this frame is not recorded (live recordings: the same wall-time stamp).
+  bool wantsFrame() const;
 
   // The "Recording" section of the left panel.
   void drawSection(ErrorLog& errors, int viewWidth, int viewHeight, int windowWidth,
@@ -39,7 +50,8 @@ class RecordingControl {
  private:
   Session& session_;
   std::unique_ptr<record::Recorder> recorder_;
-  bool withPanel_ = false;
+  FigureOptions look_;
+  bool nextPts(long& pts, ErrorLog& errors);
   bool deterministic_ = true;
   int stepsPerFrame_ = 20;
   int fps_ = 30;

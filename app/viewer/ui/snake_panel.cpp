@@ -6,6 +6,7 @@
 
 #include "viewer/render/snake_palette.hpp"
 #include "viewer/ui/panel_widgets.hpp"
+#include "viewer/ui/plots.hpp"
 
 namespace gvflab::viewer {
 namespace {
@@ -184,6 +185,7 @@ void drawSnakePanel(SnakeSession& snakes, SnakeOverlay& overlay, SnakeActions& a
     if (ImGui::Button("Redo")) snakes.redo();
     ImGui::EndDisabled();
     ImGui::PopItemWidth();
+    drawSnakeProgressPlot(snakes, overlay.plotSnakeId);
   }
   if (ImGui::CollapsingHeader("Capture range", ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::PushItemWidth(-labelColumn({"edge threshold", "opacity"}) - helpMarkerWidth());
@@ -210,6 +212,7 @@ void drawSnakePanel(SnakeSession& snakes, SnakeOverlay& overlay, SnakeActions& a
       ImGui::Text("captured: GVF %ld px (%.0f%%)", g, 100.0 * g / total);
       ImGui::Text("          traditional %ld px (%.0f%%)", t, 100.0 * t / total);
       if (t > 0) ImGui::Text("GVF / traditional = %.1f", static_cast<double>(g) / t);
+      drawCaptureLegend(snakes);
     }
     ImGui::PopItemWidth();
   }

@@ -260,44 +260,18 @@ void GlView::drawView() {
         break;
       }
   }
-  const bool fieldHidden =
-      std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->hidesField(); });
-  const bool snakesHidden =
-      std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->hidesSnakes(); });
-  LayerSettings shown = layers_;
-  if (fieldHidden) shown.showMagnitude = shown.showGlyphs = false;
-  const float range =
-      layers_.autoRange ? (presenter_ ? presenter_->maxMagnitude() : 0) : layers_.fixedRangeMax;
-  ViewFrame frame{renderer_.get(), presenter_.get(), area,         window.height,
-                  static_cast<float>(devicePixelRatio()), view_,   layers_,      shown,
-                  range,           fieldHidden,     snakesHidden, shownFieldVersion_, errors_};
-  if (renderer_ && presenter_)
-    errors_.guard("Drawing", [&] {
-      for (ViewerMode* m : modes_)
-        if (m->drawPicture(frame)) break;
-    });
-  for (ViewerMode* m : modes_) m->drawOverlay(frame);
+  drawViewArea(area, window.height, view_, false);
 }
 
 void GlView::renderUi() {
   ImGui::Render();
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  renderUiLayers();
   ImGuiQtBridge::applyCursor(this);
 }
 
 void GlView::record() {
-  const Viewport window = windowRect();
-  if (startupRecording_) {  // --record in the viewer: from the first drawn frame
-    startupRecording_ = false;
-    const Viewport r = startup_.recordPanel ? window : viewRect();
-    errors_.guard("Starting the recording", [&] {
-      recording_->start(*startup_.record, r.width, r.height, startup_.stepsPerFrame > 0,
-                        startup_.fps, std::max(startup_.stepsPerFrame, 1));
-    });
-  }
-  if (recording_->active())
-    recording_->capture(recording_->withPanel() || startup_.recordPanel ? window : viewRect(),
-                        errors_);
+  // View-only frames were taken in captureView(), before the panels were drawn.
+  if (recording_->active() && recording_->withPanel()) recording_->capture(windowRect(), errors_);
 }
 
 void GlView::buildUi(float frameSeconds) {
@@ -468,9 +442,12 @@ void GlView::finishAndQuit() {
               << cost << ": " << stats_.summary() << "\n";
   }
   if (startup_.screenshot) {
-    QPixmap shot = window()->grab();
-    if (shot.isNull() || !shot.save(QString::fromStdString(*startup_.screenshot), "PNG")) {
-      std::cerr << "gvflab: could not save the screenshot to '" << *startup_.screenshot << "'.\n";
+    try {
+      if (scriptedShot_.isNull()) throw ResourceError("no frame was captured");
+      writeFigurePng(*startup_.screenshot, scriptedShot_);
+    } catch (const Error& e) {
+      std::cerr << "gvflab: could not save the screenshot to '" << *startup_.screenshot
+                << "': " << e.what() << "\n";
       code = 1;
     }
   }
@@ -484,18 +461,6 @@ void GlView::openFile(const QString& path) {
     if (onRecentChanged) onRecentChanged();
   }
   update();
-}
-
-bool GlView::saveScreenshotTo(const QString& path) {
-  QPixmap shot = window()->grab();
-  return !shot.isNull() && shot.save(path, "PNG");
-}
-
-void GlView::saveScreenshot() {
-  QString name = "gvflab-" + QDateTime::currentDateTime().toString("yyyyMMdd-hhmmss") + ".png";
-  QString path = QFileDialog::getSaveFileName(this, "Save screenshot", name, "PNG images (*.png)");
-  if (path.isEmpty()) return;
-  if (!saveScreenshotTo(path)) errors_.add("Could not save the screenshot to '" + path.toStdString() + "'.");
 }
 
 void GlView::saveSessionDialog() {

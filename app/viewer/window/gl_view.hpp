@@ -8,6 +8,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "io/session_file.hpp"
@@ -17,6 +18,8 @@
 #include "viewer/modes/plain_mode.hpp"
 #include "viewer/modes/race_mode.hpp"
 #include "viewer/modes/region_mode.hpp"
+#include "viewer/render/figure.hpp"
+#include "viewer/render/offscreen_target.hpp"
 #include "viewer/render/presenter.hpp"
 #include "viewer/render/renderer.hpp"
 #include "viewer/render/view_transform.hpp"
@@ -37,8 +40,9 @@ class GlView : public QOpenGLWidget {
 
   void openFile(const QString& path);  // errors go to the panel
   void showOpenDialog();
-  void saveScreenshot();                        // Ctrl+S: asks where
-  bool saveScreenshotTo(const QString& path);  // the whole window, PNG
+  void saveScreenshot();  // Ctrl+S: the figure dialog (size, legend, caption, panels), then where
+  // Saves a PNG after the next frame (view only unless options.panels); errors to the panel.
+  void saveFigure(const QString& path, const FigureOptions& options);
   void saveSessionDialog();
   void saveContoursDialog();  // File > Save contours...
   // A session's snakes start from their saved current contours, or from their starts.
@@ -82,6 +86,20 @@ class GlView : public QOpenGLWidget {
   void record();
   void countFrame();
   void phase(const char* name);  // the time since the last phase, for --stats
+
+  // Figures and view-only recordings (gl_view_figure.cpp): ImGui's canvas list (overlays on the
+  // view) is drawn first and the view read back before the panels and floating windows.
+  void renderUiLayers();
+  void captureView();    // between the canvas and the windows
+  void captureWindow();  // after everything
+  void startRecordingIfAsked();
+  QImage readFramebuffer(const Viewport& rect);  // top row first
+  QImage renderViewAt(int width, int height);   // offscreen, GL layers only
+  QImage viewFigure(const FigureOptions& options);  // view-only at the asked size, annotated
+  FigureFacts figureFacts() const;
+  bool lastScriptedFrame() const;
+  void drawViewArea(const Viewport& area, int framebufferHeight, ViewTransform& view,
+                    bool glOverlaysOnly);
 
   void makePresenter();  // decides the CL->GL path for the current device and GL context
   void drawExtraSections();
@@ -147,6 +165,16 @@ class GlView : public QOpenGLWidget {
   double toastStart_ = -1;  // seconds (clock_)
   std::string toastText_;
   std::optional<SnakeForce> uploadedForce_;  // the force whose field the presenter holds
+  // Figures: the one asked for (saved at the next frame), the dialog's last choice, the
+  // offscreen target for sizes other than the view's.
+  struct PendingFigure {
+    QString path;
+    FigureOptions options;
+  };
+  std::optional<PendingFigure> pendingFigure_;
+  FigureOptions figureChoice_;
+  std::unique_ptr<OffscreenTarget> figureTarget_;
+  QImage scriptedShot_;  // --screenshot, taken in the last frame
 };
 
 }  // namespace gvflab::viewer

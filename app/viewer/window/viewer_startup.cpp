@@ -37,6 +37,9 @@ ViewerStartup viewerStartup(const app::Options& o) {
   WindowStartup& w = v.window;
   w.quitAfterFrames = o.frames > 0 ? o.frames : (o.screenshot ? 60 : 0);
   w.screenshot = o.screenshot;
+  w.screenshotPanels = o.screenshotPanels;
+  w.legend = o.legend;
+  w.caption = o.caption;
   w.printStats = o.stats;
   w.record = o.record;
   w.recordPanel = o.recordPanel;

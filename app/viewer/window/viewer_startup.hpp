@@ -15,7 +15,9 @@ namespace gvflab::viewer {
 
 struct WindowStartup {
   int quitAfterFrames = 0;                // > 0: save, report and quit after that many frames
-  std::optional<std::string> screenshot;  // the window as PNG, when quitting
+  std::optional<std::string> screenshot;  // the view as PNG, when quitting
+  bool screenshotPanels = false;          // the whole window instead
+  bool legend = false, caption = false;   // in the screenshot and the recording
   bool printStats = false;                // frame time p50/p95 and iterations/s at exit
   std::optional<std::string> record;      // --record: from the first drawn frame
   bool recordPanel = false;               // the whole window, not just the view

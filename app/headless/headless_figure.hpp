@@ -1,0 +1,22 @@
+#pragma once
+// Figures from the command line: --screenshot F.png with --headless (after the run, at --size,
+// with --legend and --caption) and the shared pieces of headless recording.
+#include <QImage>
+#include <string>
+
+#include "cli/options.hpp"
+#include "viewer/render/figure.hpp"
+
+namespace gvflab::app {
+
+viewer::FigureOptions figureOptionsFromOptions(const Options& options);
+// The figure's size: --size, else the image scaled by a whole factor to >= 512 px on its long
+// side (one image pixel stays a square block of pixels).
+std::array<int, 2> figureSize(const Options& options, int imageWidth, int imageHeight);
+
+// gvflab --headless ... --screenshot F.png (without --record): checks that OpenGL is there and
+// where the file goes, runs as runHeadless does, then draws the field, the image and the
+// snakes offscreen and writes the figure. Returns the exit code; throws gvflab::Error.
+int runHeadlessWithFigure(int argc, char** argv, const Options& options);
+
+}  // namespace gvflab::app

@@ -1,0 +1,40 @@
+#include "viewer/render/figure_renderer.hpp"
+
+#include <algorithm>
+
+namespace gvflab::viewer {
+
+FigureRenderer::FigureRenderer(int width, int height, const DeviceInfo& device)
+    : target_(width, height), presenter_(device) {
+  view_.viewSize = {static_cast<float>(width), static_cast<float>(height)};
+}
+
+void FigureRenderer::setImage(const Image2D& image) {
+  target_.bind();
+  renderer_.setImage(image);
+  view_.imageSize = {static_cast<float>(image.width), static_cast<float>(image.height)};
+}
+
+void FigureRenderer::setCapture(const std::vector<unsigned char>& rgba, int width, int height) {
+  target_.bind();
+  snakeLayer_.setCapture(rgba, width, height);
+}
+
+QImage FigureRenderer::draw(cl::CommandQueue& queue, const cl::Buffer& field, int fieldWidth,
+                            int fieldHeight, const LayerSettings& layers,
+                            const std::vector<SnakeContour>& snakes, bool showCapture,
+                            long fieldVersion) {
+  target_.bind();
+  presenter_.upload(queue, field, fieldWidth, fieldHeight);
+  const Viewport vp{0, 0, target_.width(), target_.height()};
+  rangeMax_ = std::max(layers.autoRange ? presenter_.maxMagnitude() : layers.fixedRangeMax, 1e-12f);
+  renderer_.draw(vp, view_, layers, presenter_.texture(), rangeMax_);
+  if (layers.showStreamlines)
+    streamlines_.draw(vp, view_, presenter_.hostField(), presenter_.texture().width,
+                      presenter_.texture().height, layers, fieldVersion);
+  SnakeDrawing d{&snakes, {}, true, 0};
+  snakeLayer_.draw(vp, view_, d, showCapture, 0.45f);
+  return target_.image();
+}
+
+}  // namespace gvflab::viewer

@@ -1,0 +1,48 @@
+#pragma once
+// Headless pictures (--record, --screenshot with --headless): the viewer's renderer, snake and
+// streamline layers drawing into an OffscreenTarget of the asked size, the field brought from
+// OpenCL by a Presenter. One per run; made before any output so a missing display fails first.
+#include <QImage>
+#include <memory>
+#include <vector>
+
+#include "gvflab/cl.hpp"
+#include "gvflab/device.hpp"
+#include "gvflab/image.hpp"
+#include "gvflab/parametric_snake.hpp"
+#include "viewer/model/layer_settings.hpp"
+#include "viewer/render/offscreen_target.hpp"
+#include "viewer/render/presenter.hpp"
+#include "viewer/render/renderer.hpp"
+#include "viewer/render/snake_layer.hpp"
+#include "viewer/render/streamline_layer.hpp"
+
+namespace gvflab::viewer {
+
+class FigureRenderer {
+ public:
+  // Throws DeviceError with a sentence when there is no OpenGL 3.3 (no X server).
+  FigureRenderer(int width, int height, const DeviceInfo& device);
+
+  void setImage(const Image2D& image);  // the picture under the field layers, fitted
+  void setCapture(const std::vector<unsigned char>& rgba, int width, int height);
+  // Draws the layers of field (float2 per pixel, fieldWidth x fieldHeight), the snakes and
+  // the capture overlay when asked, and returns the picture (RGB888, top row first).
+  QImage draw(cl::CommandQueue& queue, const cl::Buffer& field, int fieldWidth, int fieldHeight,
+              const LayerSettings& layers, const std::vector<SnakeContour>& snakes,
+              bool showCapture, long fieldVersion);
+  float rangeMax() const { return rangeMax_; }  // of the last draw: the legend's top
+  int width() const { return target_.width(); }
+  int height() const { return target_.height(); }
+
+ private:
+  OffscreenTarget target_;
+  Renderer renderer_;
+  Presenter presenter_;
+  SnakeLayer snakeLayer_;
+  StreamlineLayer streamlines_;
+  ViewTransform view_;
+  float rangeMax_ = 0;
+};
+
+}  // namespace gvflab::viewer

@@ -1,0 +1,24 @@
+#pragma once
+// Plots with axes for the left panel: ε against iterations (log scale), a snake's mean node
+// displacement per iteration, and the legend of the capture-range overlay. Ticks and extents
+// come from plotAxes() (model/axis_ticks.hpp), so they are round and tested without ImGui.
+#include <array>
+#include <vector>
+
+#include "viewer/model/session.hpp"
+#include "viewer/model/snake_session.hpp"
+
+namespace gvflab::viewer {
+
+// One line plot with labelled, ticked axes filling the panel's width.
+void drawAxesPlot(const char* id, const std::vector<std::array<double, 2>>& points, bool logY,
+                  const char* yTitle, const char* xTitle, float height);
+
+// ε (eq. 9) against the solver's iterations since the last restart, log10 y.
+void drawConvergencePlot(const Session& session);
+// For the snake picked in its combo (selectedId; 0 or gone: the first), its progress.
+void drawSnakeProgressPlot(const SnakeSession& snakes, int& selectedId);
+// What the overlay's colours mean: steps to reach an edge, on-edge and never-captured pixels.
+void drawCaptureLegend(const SnakeSession& snakes);
+
+}  // namespace gvflab::viewer

@@ -1,0 +1,194 @@
+// GlView's figures and view-only recordings: the view drawn without the ImGui panels and
+// floating windows, at the view's size (read back between ImGui's canvas list and the
+// windows) or at any size (drawn again offscreen with the same renderer and transform), with
+// the legend and caption painted on (render/figure.hpp).
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <QTimer>
+#include <algorithm>
+#include <vector>
+
+#include "gvflab/error.hpp"
+#include "viewer/ui/figure_dialog.hpp"
+#include "viewer/window/gl_view.hpp"
+
+namespace gvflab::viewer {
+namespace {
+
+// Draws the lists of data that are (onlyCanvas) or are not the background (canvas) list.
+void renderLists(ImDrawData* data, ImDrawList* canvas, bool onlyCanvas) {
+  if (!data || !data->Valid) return;
+  std::vector<ImDrawList*> lists;
+  ImDrawData part = *data;
+  part.TotalVtxCount = part.TotalIdxCount = 0;
+  for (int i = 0; i < data->CmdListsCount; ++i)
+    if ((data->CmdLists[i] == canvas) == onlyCanvas) {
+      lists.push_back(data->CmdLists[i]);
+      part.TotalVtxCount += data->CmdLists[i]->VtxBuffer.Size;
+      part.TotalIdxCount += data->CmdLists[i]->IdxBuffer.Size;
+    }
+  if (lists.empty()) return;
+  part.CmdLists = lists.data();
+  part.CmdListsCount = static_cast<int>(lists.size());
+  ImGui_ImplOpenGL3_RenderDrawData(&part);
+}
+
+}  // namespace
+
+void GlView::drawViewArea(const Viewport& area, int framebufferHeight, ViewTransform& view,
+                          bool glOverlaysOnly) {
+  const bool fieldHidden =
+      std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->hidesField(); });
+  const bool snakesHidden =
+      std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->hidesSnakes(); });
+  LayerSettings shown = layers_;
+  if (fieldHidden) shown.showMagnitude = shown.showGlyphs = false;
+  const float range =
+      layers_.autoRange ? (presenter_ ? presenter_->maxMagnitude() : 0) : layers_.fixedRangeMax;
+  ViewFrame frame{renderer_.get(), presenter_.get(), area,         framebufferHeight,
+                  static_cast<float>(devicePixelRatio()), view,    layers_,      shown,
+                  range,           fieldHidden,     snakesHidden, shownFieldVersion_, errors_};
+  if (renderer_ && presenter_)
+    errors_.guard("Drawing", [&] {
+      for (ViewerMode* m : modes_)
+        if (m->drawPicture(frame)) break;
+    });
+  // The other modes' overlays go through ImGui's canvas list, which belongs to the window.
+  if (glOverlaysOnly)
+    plain_->drawOverlay(frame);
+  else
+    for (ViewerMode* m : modes_) m->drawOverlay(frame);
+}
+
+void GlView::renderUiLayers() {
+  ImDrawData* data = ImGui::GetDrawData();
+  ImDrawList* canvas = ImGui::GetBackgroundDrawList();
+  renderLists(data, canvas, true);
+  captureView();
+  renderLists(data, canvas, false);
+  captureWindow();
+}
+
+bool GlView::lastScriptedFrame() const {
+  return startup_.screenshot && startup_.quitAfterFrames > 0 &&
+         frameCount_ + 1 == startup_.quitAfterFrames;
+}
+
+void GlView::startRecordingIfAsked() {
+  if (!startupRecording_) return;  // --record in the viewer: from the first drawn frame
+  startupRecording_ = false;
+  FigureOptions look;
+  look.panels = startup_.recordPanel;
+  look.legend = startup_.legend;
+  look.caption = startup_.caption;
+  recording_->setLook(look);
+  const Viewport r = look.panels ? windowRect() : viewRect();
+  errors_.guard("Starting the recording", [&] {
+    recording_->start(*startup_.record, r.width, r.height, startup_.stepsPerFrame > 0,
+                      startup_.fps, std::max(startup_.stepsPerFrame, 1));
+  });
+}
+
+QImage GlView::readFramebuffer(const Viewport& r) {
+  QImage image(r.width, r.height, QImage::Format_RGBA8888);
+  auto& f = gl();
+  f.glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  f.glReadPixels(r.x, r.y, r.width, r.height, GL_RGBA, GL_UNSIGNED_BYTE, image.bits());
+  // GL rows are bottom-up; the window's alpha is not the picture's.
+  return image.mirrored(false, true).convertToFormat(QImage::Format_RGB888);
+}
+
+FigureFacts GlView::figureFacts() const {
+  const float range =
+      layers_.autoRange ? (presenter_ ? presenter_->maxMagnitude() : 0) : layers_.fixedRangeMax;
+  LayerSettings shown = layers_;
+  if (std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->hidesField(); }))
+    shown.showMagnitude = false;
+  const bool snakesHidden =
+      std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->hidesSnakes(); });
+  static const std::vector<SnakeContour> none;
+  return viewer::figureFacts(session_, snakesHidden ? none : plain_->snakes().contours(), shown,
+                             range);
+}
+
+QImage GlView::renderViewAt(int width, int height) {
+  if (!figureTarget_ || figureTarget_->width() != width || figureTarget_->height() != height)
+    figureTarget_ = std::make_unique<OffscreenTarget>(width, height, OffscreenTarget::InCurrentContext{});
+  figureTarget_->bind();
+  // The same zoom and the same image point in the middle, at the new size.
+  ViewTransform view = view_;
+  const float before = view_.pixelsPerImagePixel();
+  view.viewSize = {static_cast<float>(width), static_cast<float>(height)};
+  const float ratio = view.pixelsPerImagePixel() / std::max(before, 1e-6f);
+  view.pan = {view_.pan.x * ratio, view_.pan.y * ratio};
+  auto& f = gl();
+  f.glViewport(0, 0, width, height);
+  f.glClearColor(0.11f, 0.11f, 0.13f, 1.0f);
+  f.glClear(GL_COLOR_BUFFER_BIT);
+  drawViewArea({0, 0, width, height}, height, view, true);
+  // Read like the view itself (glReadPixels, rows flipped), so both paths agree.
+  f.glBindFramebuffer(GL_READ_FRAMEBUFFER, figureTarget_->framebuffer());
+  QImage image = readFramebuffer({0, 0, width, height});
+  f.glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
+  const Viewport window = windowRect();
+  f.glViewport(0, 0, window.width, window.height);
+  return image;
+}
+
+QImage GlView::viewFigure(const FigureOptions& options) {
+  const Viewport v = viewRect();
+  const bool ownSize = options.width > 0 && options.height > 0 &&
+                       (options.width != v.width || options.height != v.height);
+  QImage image = ownSize ? renderViewAt(options.width, options.height) : readFramebuffer(v);
+  annotateFigure(image, options, figureFacts());
+  return image;
+}
+
+void GlView::captureView() {
+  startRecordingIfAsked();
+  if (pendingFigure_ && !pendingFigure_->options.panels) {
+    const PendingFigure p = *std::exchange(pendingFigure_, std::nullopt);
+    errors_.guard("Saving the figure", [&] {
+      writeFigurePng(p.path.toStdString(), viewFigure(p.options));
+    });
+  }
+  if (lastScriptedFrame() && !startup_.screenshotPanels) {
+    FigureOptions look;
+    look.legend = startup_.legend;
+    look.caption = startup_.caption;
+    scriptedShot_ = viewFigure(look);
+  }
+  if (recording_->active() && !recording_->withPanel() && recording_->wantsFrame()) {
+    FigureOptions look = recording_->look();
+    look.width = recording_->width(), look.height = recording_->height();
+    recording_->captureImage(viewFigure(look), errors_);
+  }
+}
+
+void GlView::captureWindow() {
+  if (pendingFigure_ && pendingFigure_->options.panels) {
+    const PendingFigure p = *std::exchange(pendingFigure_, std::nullopt);
+    errors_.guard("Saving the figure", [&] {
+      writeFigurePng(p.path.toStdString(), readFramebuffer(windowRect()));
+    });
+  }
+  if (lastScriptedFrame() && startup_.screenshotPanels) scriptedShot_ = readFramebuffer(windowRect());
+}
+
+void GlView::saveFigure(const QString& path, const FigureOptions& options) {
+  pendingFigure_ = PendingFigure{path, options};
+  update();
+}
+
+void GlView::saveScreenshot() {
+  const Viewport v = viewRect();
+  if (figureChoice_.width <= 0 || figureChoice_.height <= 0)
+    figureChoice_.width = v.width, figureChoice_.height = v.height;
+  auto asked = askFigure(this, figureChoice_, v.width, v.height);
+  if (!asked) return;
+  figureChoice_ = asked->options;
+  saveFigure(asked->path, asked->options);
+}
+
+}  // namespace gvflab::viewer
