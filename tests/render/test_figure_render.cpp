@@ -93,7 +93,7 @@ TEST_CASE("snake lines have a dark outline that reads on viridis yellow") {
   SnakeContour c;
   c.id = 1;
   c.points = {{20, 90}, {180, 90}, {180, 110}, {20, 110}};
-  c.state = SnakeState::Converged;  // green: the colour that vanished on yellow
+  c.state = SnakeState::Converged;
   std::vector<SnakeContour> snakes{c};
   ViewTransform view;
   view.viewSize = {kSize, kSize};
@@ -102,14 +102,16 @@ TEST_CASE("snake lines have a dark outline that reads on viridis yellow") {
   f.glFinish();
   fbo.release();
   const QImage image = fbo.toImage(false);
-  // Down the column x = 100 across the top edge (y = 90): yellow, dark, green, dark, yellow.
-  const auto green = snakeColor(c);
+  // Down the column x = 100 across the top edge (y = 90): yellow, dark, line, dark, yellow.
+  const auto colour = snakeColor(c);
+  auto onLine = [&](QRgb p) {
+    return std::abs(qRed(p) - 255 * colour[0]) < 40 && std::abs(qGreen(p) - 255 * colour[1]) < 40 &&
+           std::abs(qBlue(p) - 255 * colour[2]) < 40;
+  };
   int lineRow = -1;
-  for (int y = 80; y < 100 && lineRow < 0; ++y) {
-    const QRgb p = image.pixel(100, y);
-    if (std::abs(qGreen(p) - 255 * green[1]) < 40 && qRed(p) < 120) lineRow = y;
-  }
-  REQUIRE_MESSAGE(lineRow >= 0, "no green line near y = 90");
+  for (int y = 80; y < 100 && lineRow < 0; ++y)
+    if (onLine(image.pixel(100, y))) lineRow = y;
+  REQUIRE_MESSAGE(lineRow >= 0, "no snake-coloured line near y = 90");
   auto darkWithin = [&](int from, int step) {
     for (int k = 1; k <= 3; ++k)
       if (lum(image.pixel(100, from + step * k)) < 90) return true;
@@ -117,7 +119,7 @@ TEST_CASE("snake lines have a dark outline that reads on viridis yellow") {
   };
   CHECK(darkWithin(lineRow, -1));
   int last = lineRow;
-  while (std::abs(qGreen(image.pixel(100, last + 1)) - 255 * green[1]) < 40) ++last;
+  while (onLine(image.pixel(100, last + 1))) ++last;
   CHECK(darkWithin(last, +1));
   CHECK(lum(image.pixel(100, 80)) > 180);  // the yellow itself is untouched away from the line
 }
