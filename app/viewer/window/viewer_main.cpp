@@ -1,6 +1,7 @@
 #include "viewer/window/viewer_main.hpp"
 
 #include <QApplication>
+#include <QScreen>
 #include <QSurfaceFormat>
 
 #include "gvflab/params.hpp"
@@ -32,8 +33,8 @@ int runViewer(int argc, char** argv, const Options& options) {
   viewer::ViewerWindow window(session, startup);
   if (startup.window.size)
     window.resize((*startup.window.size)[0], (*startup.window.size)[1]);
-  else
-    window.resize(1280, 800);
+  else  // the default, shrunk to fit a small screen (a 1024x768 projector)
+    window.resize(QSize(1280, 800).boundedTo(window.screen()->availableGeometry().size()));
   window.show();
   return QApplication::exec();
 }
