@@ -83,22 +83,21 @@ void drawConvergencePlot(const Session& session) {
   drawAxesPlot("eps", points, true, "\xce\xb5 (eq. 9), log scale", "iterations", 120);
 }
 
-void drawSnakeProgressPlot(const SnakeSession& snakes, int& selectedId) {
+void drawSnakeProgressPlot(SnakeSession& snakes) {
   const auto& contours = snakes.contours();
   if (contours.empty()) {
     ImGui::TextDisabled("Snake progress: place a snake first");
     return;
   }
-  const bool known = std::any_of(contours.begin(), contours.end(),
-                                 [&](const SnakeContour& c) { return c.id == selectedId; });
-  if (!known) selectedId = contours.front().id;
+  // The selected snake's progress; picking another here selects it (and the field it shows).
+  const int selectedId = snakes.selectedId() != 0 ? snakes.selectedId() : contours.front().id;
   std::string current = "snake " + std::to_string(selectedId);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
   if (ImGui::BeginCombo("##progress-snake", current.c_str())) {
     for (const auto& c : contours) {
       std::string name = "snake " + std::to_string(c.id) + " (" + forceName(c.force) + ", " +
                          snakeStateName(c.state) + ")";
-      if (ImGui::Selectable(name.c_str(), c.id == selectedId)) selectedId = c.id;
+      if (ImGui::Selectable(name.c_str(), c.id == selectedId)) snakes.select(c.id);
     }
     ImGui::EndCombo();
   }

@@ -16,8 +16,8 @@ void drawAxesPlot(const char* id, const std::vector<std::array<double, 2>>& poin
 
 // ε (eq. 9) against the solver's iterations since the last restart, log10 y.
 void drawConvergencePlot(const Session& session);
-// For the snake picked in its combo (selectedId; 0 or gone: the first), its progress.
-void drawSnakeProgressPlot(const SnakeSession& snakes, int& selectedId);
+// The selected snake's progress (none selected: the first's); its combo selects a snake.
+void drawSnakeProgressPlot(SnakeSession& snakes);
 // What the overlay's colours mean: steps to reach an edge, on-edge and never-captured pixels.
 void drawCaptureLegend(const SnakeSession& snakes);
 

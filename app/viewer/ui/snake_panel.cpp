@@ -185,7 +185,7 @@ void drawSnakePanel(SnakeSession& snakes, SnakeOverlay& overlay, SnakeActions& a
     if (ImGui::Button("Redo")) snakes.redo();
     ImGui::EndDisabled();
     ImGui::PopItemWidth();
-    drawSnakeProgressPlot(snakes, overlay.plotSnakeId);
+    drawSnakeProgressPlot(snakes);
   }
   if (ImGui::CollapsingHeader("Capture range", ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::PushItemWidth(-labelColumn({"edge threshold", "opacity"}) - helpMarkerWidth());

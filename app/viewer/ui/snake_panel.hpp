@@ -10,7 +10,6 @@ namespace gvflab::viewer {
 struct SnakeOverlay {
   float captureOpacity = 0.6f;
   bool showNodes = true;
-  int plotSnakeId = 0;  // the snake whose progress is plotted
 };
 
 // What the panel asks of its mode (which owns undo, the field and the replay).
