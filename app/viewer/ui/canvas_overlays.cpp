@@ -182,7 +182,7 @@ const std::vector<Shortcut>& shortcuts() {
       {"right-click a snake", "Compare (a twin with the other force) / Delete"},
       {"Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y", "undo / redo snake edits"},
       {"Ctrl+O", "open an image or volume"},
-      {"Ctrl+S", "screenshot"},
+      {"Ctrl+S", "save a figure: size, legend, caption, panels"},
       {"Ctrl+Shift+S", "save the session"},
       {"F11", "full screen"},
   };
