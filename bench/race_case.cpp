@@ -8,7 +8,7 @@
 #include "bench_common.hpp"
 #include "gvflab/phantoms.hpp"
 #include "gvflab/profiler.hpp"
-#include "viewer/model/race_budget.hpp"
+#include "gvflab/race_budget.hpp"
 
 namespace gvflab::bench {
 
@@ -24,7 +24,7 @@ int runRace(const BenchArgs& args, std::ostream& out) {
     config.a = args.mgA, config.b = args.mgB, config.c = args.mgC;
     struct Lane {
       std::unique_ptr<Solver> solver;
-      viewer::BudgetStepper budget;
+      BudgetStepper budget;
     } lanes[2];
     config.kind = SolverKind::Euler;
     lanes[0].solver = makeSolver(ctx, input, mu, config);

@@ -1,4 +1,4 @@
-// The race view's budget rule (app/viewer/model/race_budget.hpp) with simulated solvers: a cheap
+// The race view's budget rule (engine/include/gvflab/race_budget.hpp) with simulated solvers: a cheap
 // one (Euler-like, noisy ms per iteration) and one whose single iteration outlasts a frame's
 // budget (multigrid on a slow device). Both must receive the same OpenCL time.
 #include <doctest/doctest.h>
@@ -6,9 +6,9 @@
 #include <cmath>
 #include <cstdint>
 
-#include "viewer/model/race_budget.hpp"
+#include "gvflab/race_budget.hpp"
 
-using gvflab::viewer::BudgetStepper;
+using gvflab::BudgetStepper;
 
 namespace {
 

@@ -10,7 +10,7 @@
 
 #include "gvflab/capture_range.hpp"
 #include "gvflab/solver.hpp"
-#include "viewer/model/race_budget.hpp"
+#include "gvflab/race_budget.hpp"
 #include "viewer/model/session.hpp"
 
 namespace gvflab::viewer {

@@ -8,7 +8,7 @@
 // how to step and measure.
 #include <functional>
 
-namespace gvflab::viewer {
+namespace gvflab {
 
 class BudgetStepper {
  public:
@@ -37,4 +37,4 @@ class BudgetStepper {
   long iterations_ = 0;
 };
 
-}  // namespace gvflab::viewer
+}  // namespace gvflab

@@ -1,9 +1,9 @@
-#include "viewer/model/race_budget.hpp"
+#include "gvflab/race_budget.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-namespace gvflab::viewer {
+namespace gvflab {
 
 BudgetStepper::Frame BudgetStepper::run(double budgetMs, const std::function<double(int)>& stepMs) {
   Frame f;
@@ -28,4 +28,4 @@ BudgetStepper::Frame BudgetStepper::run(double budgetMs, const std::function<dou
   return f;
 }
 
-}  // namespace gvflab::viewer
+}  // namespace gvflab
