@@ -14,7 +14,9 @@
 // would need a second copy of V: Gauss-Seidel updates in place); coarser levels are float32.
 // An iteration is one call of the paper's FULLMULTIGRID: `a` full-multigrid cycles on the
 // residual equation, each correction added to V (so iterating keeps converging).
-// Launches: levels above coarseLevel() one kernel per operator; the levels from coarseLevel()
+// Launches: levels above coarseLevel() one kernel per operator (a red-black sweep one launch
+// per colour in place, or both colours in one tiled launch into a second copy: options.fused);
+// the levels from coarseLevel()
 // down are solved by one work-group in one launch (mg_coarse) each time a cycle reaches them,
 // the same steps in the same order (see chooseCoarseLevel for the measured side per device).
 // Every launch is filed in the profiler under its level: levelTimes() says which level costs what.
@@ -45,7 +47,9 @@ struct MultigridOptions {
   bool coarseGlobal = false;  // the global pool even where local memory would do (tests)
   // Smoothing sweeps above the one-work-group levels: both colours in one tiled launch
   // (mg_smooth_fused, into a second copy of each level's v: one more field of memory) or one
-  // launch per colour in place. -1: chosen per device (fusedChosen); 0: two launches; 1: fused.
+  // launch per colour in place. -1: chosen per device and dims (fusedChosen: GPUs in 2D, where
+  // measured faster); 0: two launches; 1: fused. field() then alternates between two buffers,
+  // as Euler's does: take it again after each step.
   int fused = -1;
 };
 

@@ -89,10 +89,12 @@ std::uint64_t MultigridSolver::pyramidBytes(FieldShape shape, Precision precisio
   return bytes;
 }
 
+// Measured (BENCHMARKS.md, H200 span, two-pass -> fused): 2D faster in every precision
+// (512² f32 2.83 -> 2.02 ms, 2048² 9.18 -> 7.99: a third fewer launches); 3D not (256³ f32
+// 9.13 -> 8.93, f16 7.83 -> 8.72; 512³ f32 68.6 -> 70.2: the tile's halo costs what the
+// second read saved). PoCL 64²x32 f32: 36 -> 44 ms (work-groups of 256 with a barrier).
 bool MultigridSolver::fusedChosen(const ComputeContext& ctx, FieldShape shape) {
-  (void)ctx;
-  (void)shape;
-  return false;  // not yet measured faster anywhere
+  return ctx.info().isGpu && shape.dims() == 2;
 }
 
 MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, double mu,
