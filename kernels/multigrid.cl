@@ -128,7 +128,6 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void mg_smooth_fused(
             z0 = get_group_id(2) * MG_TZ;
   const int lid = get_local_id(1) * 32 + get_local_id(0);
   const size_t n = (size_t)w * h * d;
-  const float denom0 = 2 * DIMS * k;
   for (int j = lid; j < MG_LN; j += 256) {
     const int ly = (j / MG_HX) % MG_LY, lz = j / (MG_HX * MG_LY);
     const int y = y0 - 1 + ly, z = z0 - MG_ZH + lz;
@@ -139,7 +138,7 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void mg_smooth_fused(
     vec_t val = VLOAD(vin, i, n), f;
     float sv;
     LOAD_RHS_S(rhs, s, i, n, f, sv);
-    const float denom = denom0 + sv;
+    const float denom = 2 * DIMS * k + sv;  // as mg_smooth (same contraction)
     if (denom > 0.0f) val = (k * neighbour_sum(vin, x, y, z, w, h, d) - f) / denom;
     red[j] = mg_stored1(val.x);
     red[MG_LN + j] = mg_stored1(val.y);
@@ -169,7 +168,7 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void mg_smooth_fused(
         vec_t f;
         float sv;
         LOAD_RHS_S(rhs, s, i, n, f, sv);
-        const float denom = denom0 + sv;
+        const float denom = 2 * DIMS * k + sv;  // as mg_smooth (same contraction)
         if (denom > 0.0f) {
           // neighbour_sum's order: x-1, x+1, y-1, y+1 [, z-1 + z+1], mirrored at the borders.
           const int xm = mirror_index(x - 1, w) - x0 + 1, xp = mirror_index(x + 1, w) - x0 + 1;

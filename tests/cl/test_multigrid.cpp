@@ -303,9 +303,15 @@ TEST_CASE("fused sweeps give the two-pass solver's iterations in every precision
       two.step(2);
       fused.step(2);
       const auto a = readAny(two), b = readAny(fused);
-      // Same arithmetic: float rounding only (one 16-bit step is 2^-11 relative, 1/32767).
-      const double tol = prec == Precision::F32 ? 1e-6 : 2e-4;
-      CHECK(test::maxAbsDiff(b, std::vector<double>(a.begin(), a.end())) < tol);
+      // Same arithmetic: float rounding only. A 3D sum may round differently (compilers
+      // contract differently), and a 16-bit value then lands one storage step away (measured on
+      // PoCL: 2D identical, 3D 4.5e-8 in f32, 3.05e-5 in 16 bit, at few points); red values
+      // not rounded through storage would differ at most points.
+      std::size_t differ = 0;
+      for (std::size_t i = 0; i < a.size(); ++i) differ += a[i] != b[i];
+      CHECK(test::maxAbsDiff(b, std::vector<double>(a.begin(), a.end())) <
+            (prec == Precision::F32 ? 1e-6 : 5e-4));
+      if (prec != Precision::F32) CHECK(differ <= a.size() / 100);
       if (prec == Precision::F32)
         CHECK(relDiff(readRef(fused).values, ref::multigridIterate(v0, v0, p, 2).values) < 2e-5);
     }
