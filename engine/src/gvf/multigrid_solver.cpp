@@ -90,8 +90,8 @@ std::uint64_t MultigridSolver::pyramidBytes(FieldShape shape, Precision precisio
 }
 
 // Measured (BENCHMARKS.md, H200 span, two-pass -> fused): 2D faster in every precision
-// (512² f32 2.83 -> 2.02 ms, 2048² 9.18 -> 7.99: a third fewer launches); 3D not (256³ f32
-// 9.13 -> 8.93, f16 7.83 -> 8.72; 512³ f32 68.6 -> 70.2: the tile's halo costs what the
+// (512² f32 2.85 -> 2.07 ms, 2048² 10.9 -> 7.8: a third fewer launches); 3D not (256³ f32
+// 9.12 -> 8.94, f16 7.85 -> 8.69; 512³ f32 68.5 -> 70.1: the tile's halo costs what the
 // second read saved). PoCL 64²x32 f32: 36 -> 44 ms (work-groups of 256 with a barrier).
 bool MultigridSolver::fusedChosen(const ComputeContext& ctx, FieldShape shape) {
   return ctx.info().isGpu && shape.dims() == 2;
