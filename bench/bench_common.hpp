@@ -33,6 +33,7 @@ struct BenchArgs {
   double sigma = 0.5;  // --sigma (the paper's value)
   int mgA = 1, mgB = 2, mgC = 1;
   std::vector<int> mgCoarse{-1};
+  std::vector<int> mgFused{-1};  // --mg-fused F[,F...]: MultigridOptions::fused
   // race: frames and OpenCL ms per solver per frame (the viewer's RaceSession::budgetMs)
   int frames = 10;
   double budgetMs = 20;  // --mg-coarse N[,N...]: MultigridOptions::coarseSide

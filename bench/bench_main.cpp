@@ -17,6 +17,7 @@ const char* kUsage =
     "                    [--mpix M] [--snr S] [--d-max D] [--min-segment L]\n"
     "                    [--depth D] [--mu M] [--sigma S] [--mg-a A] [--mg-b B] [--mg-c C]\n"
     "                    [--mg-coarse N[,N...]] (levels of side <= N in one work-group; -1 auto)\n"
+    "                    [--mg-fused F[,F...]] (both colours per launch: 1, two launches: 0, -1 auto)\n"
     "                    [--tile WxHxROWSxHALO] [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless]]\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
     "Cases:\n"
@@ -90,12 +91,15 @@ int main(int argc, char** argv) {
       else if (args[i] == "--mg-c") b.mgC = parseInt("--mg-c", value(), 0, 16);
       else if (args[i] == "--frames") b.frames = parseInt("--frames", value(), 1, 100000);
       else if (args[i] == "--budget") b.budgetMs = parseDouble("--budget", value(), 0.01, 10000);
-      else if (args[i] == "--mg-coarse") {
-        b.mgCoarse.clear();
+      else if (args[i] == "--mg-coarse" || args[i] == "--mg-fused") {
+        const bool coarse = args[i] == "--mg-coarse";
+        std::vector<int>& list = coarse ? b.mgCoarse : b.mgFused;
+        list.clear();
         std::string v = value();
         for (std::size_t at = 0; at <= v.size();) {
           const std::size_t comma = std::min(v.find(',', at), v.size());
-          b.mgCoarse.push_back(parseInt("--mg-coarse", v.substr(at, comma - at), -1, 4096));
+          list.push_back(parseInt(coarse ? "--mg-coarse" : "--mg-fused",
+                                  v.substr(at, comma - at), -1, coarse ? 4096 : 1));
           at = comma + 1;
         }
       }

@@ -87,8 +87,10 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
       eulerMemory = memoryName(euler.memory());
       eulerBytes = euler.deviceBytes();
     }
-    for (int coarseSide : args.mgCoarse) {
+    for (int coarseSide : args.mgCoarse)
+    for (int fused : args.mgFused) {
       SolverConfig mgConfig;
+      mgConfig.mgFused = fused;
       mgConfig.precision = p;
       mgConfig.a = args.mgA, mgConfig.b = args.mgB, mgConfig.c = args.mgC;
       mgConfig.mgCoarseSide = coarseSide;
@@ -132,6 +134,7 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
                             {"levels", mg.levels()},
                             {"mg_coarse_side", coarseSide},
                             {"mg_coarse_level", mg.coarseLevel()},
+                            {"mg_fused", mg.fusedSweeps()},
                             {"euler_memory", eulerMemory},
                             {"euler_iterations", args.iterations},
                             {"euler_error", eulerError},

@@ -84,6 +84,122 @@ __kernel void mg_smooth(__global v_t* v, __global const rhs_t* rhs, __global con
   if (denom > 0.0f) VSTORE((k * neighbour_sum(v, x, y, z, w, h, d) - f) / denom, v, i, n);
 }
 
+// The value a colour pass leaves in v (stored and loaded again: identity on float32 levels),
+// so the fused sweep's black points read exactly what the two-pass sweep's do.
+#ifdef FINE
+float mg_stored1(float x) {
+  elem_raw_t tmp[1];
+  __private elem_t* p = (__private elem_t*)tmp;
+  STORE1(x, p, 0);
+  return LOAD1(p, 0);
+}
+#else
+float mg_stored1(float x) { return x; }
+#endif
+
+// One whole red-black sweep (colour 0, then colour 1) in one launch, vin -> vout (not in
+// place: a neighbouring tile must still read the old black values). A work-group owns a tile
+// of MG_TX x MG_TY x MG_TZ points; it first updates the red points of the tile grown by one
+// (they need black values at most two away, read from vin) into local memory, then the black
+// points of the tile from those. Same arithmetic, in the same order, as two mg_smooth passes;
+// v is read and written once per sweep instead of twice. Work-group: (32, 8, 1); global:
+// (32 * tiles in x, 8 * tiles in y, tiles in z).
+#define MG_TX 32
+#define MG_HX (MG_TX / 2 + 1)
+#ifdef DIMS3
+#define MG_TY 8
+#define MG_TZ 8
+#define MG_ZH 1
+#else
+#define MG_TY 32
+#define MG_TZ 1
+#define MG_ZH 0
+#endif
+#define MG_LY (MG_TY + 2)
+#define MG_LZ (MG_TZ + 2 * MG_ZH)
+#define MG_LN (MG_HX * MG_LY * MG_LZ)
+#define MG_RED(lx, ly, lz) (((lz) * MG_LY + (ly)) * MG_HX + ((lx) >> 1))
+
+__kernel __attribute__((reqd_work_group_size(32, 8, 1))) void mg_smooth_fused(
+    __global const v_t* vin, __global v_t* vout, __global const rhs_t* rhs,
+    __global const float* s, int w, int h, int d, float k) {
+  __local float red[DIMS * MG_LN];  // one plane per component
+  const int x0 = get_group_id(0) * MG_TX, y0 = get_group_id(1) * MG_TY,
+            z0 = get_group_id(2) * MG_TZ;
+  const int lid = get_local_id(1) * 32 + get_local_id(0);
+  const size_t n = (size_t)w * h * d;
+  for (int j = lid; j < MG_LN; j += 256) {
+    const int ly = (j / MG_HX) % MG_LY, lz = j / (MG_HX * MG_LY);
+    const int y = y0 - 1 + ly, z = z0 - MG_ZH + lz;
+    const int lx = 2 * (j % MG_HX) + ((x0 - 1 + y + z) & 1);  // x + y + z even: red
+    const int x = x0 - 1 + lx;
+    if (x < 0 || x >= w || y < 0 || y >= h || z < 0 || z >= d || lx > MG_TX + 1) continue;
+    const size_t i = mg_index(x, y, z, w, h);
+    vec_t val = VLOAD(vin, i, n), f;
+    float sv;
+    LOAD_RHS_S(rhs, s, i, n, f, sv);
+    const float denom = 2 * DIMS * k + sv;  // as mg_smooth (same contraction)
+    if (denom > 0.0f) val = (k * neighbour_sum(vin, x, y, z, w, h, d) - f) / denom;
+    red[j] = mg_stored1(val.x);
+    red[MG_LN + j] = mg_stored1(val.y);
+#ifdef DIMS3
+    red[2 * MG_LN + j] = mg_stored1(val.z);
+#endif
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int x = x0 + get_local_id(0), y = y0 + get_local_id(1);
+  if (x >= w || y >= h) return;
+  for (int tz = 0; tz < MG_TZ; ++tz) {
+    const int z = z0 + tz;
+    if (z >= d) break;
+    for (int ty = y; ty < min(y0 + MG_TY, h); ty += 8) {
+      const int lx = x - x0 + 1, ly = ty - y0 + 1, lz = z - z0 + MG_ZH;
+      const size_t i = mg_index(x, ty, z, w, h);
+      vec_t val;
+      if (((x + ty + z) & 1) == 0) {
+        const int r = MG_RED(lx, ly, lz);
+#ifdef DIMS3
+        val = (vec_t)(red[r], red[MG_LN + r], red[2 * MG_LN + r]);
+#else
+        val = (vec_t)(red[r], red[MG_LN + r]);
+#endif
+      } else {
+        val = VLOAD(vin, i, n);
+        vec_t f;
+        float sv;
+        LOAD_RHS_S(rhs, s, i, n, f, sv);
+        const float denom = 2 * DIMS * k + sv;  // as mg_smooth (same contraction)
+        if (denom > 0.0f) {
+          // neighbour_sum's order: x-1, x+1, y-1, y+1 [, z-1 + z+1], mirrored at the borders.
+          const int xm = mirror_index(x - 1, w) - x0 + 1, xp = mirror_index(x + 1, w) - x0 + 1;
+          const int ym = mirror_index(ty - 1, h) - y0 + 1, yp = mirror_index(ty + 1, h) - y0 + 1;
+          // A side of 1 mirrors a point onto itself (same colour): the two passes read its
+          // old value there (q = -1).
+          const int q[2 * DIMS] = {w == 1 ? -1 : MG_RED(xm, ly, lz), w == 1 ? -1 : MG_RED(xp, ly, lz),
+                                   h == 1 ? -1 : MG_RED(lx, ym, lz), h == 1 ? -1 : MG_RED(lx, yp, lz)
+#ifdef DIMS3
+                                   , d == 1 ? -1 : MG_RED(lx, ly, mirror_index(z - 1, d) - z0 + MG_ZH),
+                                   d == 1 ? -1 : MG_RED(lx, ly, mirror_index(z + 1, d) - z0 + MG_ZH)
+#endif
+          };
+          const vec_t old = val;
+#ifdef DIMS3
+#define MG_R(t) (q[t] < 0 ? old : (vec_t)(red[q[t]], red[MG_LN + q[t]], red[2 * MG_LN + q[t]]))
+          vec_t sum = MG_R(0) + MG_R(1) + MG_R(2) + MG_R(3);
+          sum += MG_R(4) + MG_R(5);
+#else
+#define MG_R(t) (q[t] < 0 ? old : (vec_t)(red[q[t]], red[MG_LN + q[t]]))
+          const vec_t sum = MG_R(0) + MG_R(1) + MG_R(2) + MG_R(3);
+#endif
+#undef MG_R
+          val = (k * sum - f) / denom;
+        }
+      }
+      VSTORE(val, vout, i, n);
+    }
+  }
+}
+
 // f_{l+1} = average over the 2x2(x2) children of (f - A v) (with_residual) or of f. One
 // work-item per coarse cell; on an odd side the missing child is read through the boundary
 // rule (index n returns n-2), which keeps boundary cells' weights right (see the reference).

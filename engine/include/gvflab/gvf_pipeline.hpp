@@ -33,6 +33,7 @@ struct SolverConfig {
   std::optional<MemoryKind> memory;      // Euler only; nullopt: the device's default
   int a = 1, b = 2, c = 1;               // multigrid only (multigridParamSpecs)
   int mgCoarseSide = -1;                 // multigrid only (MultigridOptions::coarseSide)
+  int mgFused = -1;                      // multigrid only (MultigridOptions::fused)
   // Euler's tuning (tile shapes, one launch per step): the defaults suit every device.
   TileShape tile;
   Tile3D tile3d;

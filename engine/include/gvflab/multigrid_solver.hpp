@@ -14,7 +14,9 @@
 // would need a second copy of V: Gauss-Seidel updates in place); coarser levels are float32.
 // An iteration is one call of the paper's FULLMULTIGRID: `a` full-multigrid cycles on the
 // residual equation, each correction added to V (so iterating keeps converging).
-// Launches: levels above coarseLevel() one kernel per operator; the levels from coarseLevel()
+// Launches: levels above coarseLevel() one kernel per operator (a red-black sweep one launch
+// per colour in place, or both colours in one tiled launch into a second copy: options.fused);
+// the levels from coarseLevel()
 // down are solved by one work-group in one launch (mg_coarse) each time a cycle reaches them,
 // the same steps in the same order (see chooseCoarseLevel for the measured side per device).
 // Every launch is filed in the profiler under its level: levelTimes() says which level costs what.
@@ -43,6 +45,12 @@ struct MultigridOptions {
   // where they fit, else in a global scratch buffer.
   int coarseSide = -1;
   bool coarseGlobal = false;  // the global pool even where local memory would do (tests)
+  // Smoothing sweeps above the one-work-group levels: both colours in one tiled launch
+  // (mg_smooth_fused, into a second copy of each level's v: one more field of memory) or one
+  // launch per colour in place. -1: chosen per device and dims (fusedChosen: GPUs in 2D, where
+  // measured faster); 0: two launches; 1: fused. field() then alternates between two buffers,
+  // as Euler's does: take it again after each step.
+  int fused = -1;
 };
 
 // One row of the per-level cost: the profiler's stats for the launches on `level` (or, for
@@ -71,7 +79,9 @@ class MultigridSolver : public Solver {
   ~MultigridSolver() override;
 
   // Device bytes of the level pyramid (level 0's V and V0 included).
-  static std::uint64_t pyramidBytes(FieldShape shape, Precision precision);
+  static std::uint64_t pyramidBytes(FieldShape shape, Precision precision, bool fused = false);
+  // Whether fused sweeps (MultigridOptions::fused = -1) are used on this device and shape.
+  static bool fusedChosen(const ComputeContext& ctx, FieldShape shape);
 
   void setMu(double mu) override;  // keeps the current field; no stability bound applies
   double mu() const override { return mu_; }
@@ -82,6 +92,7 @@ class MultigridSolver : public Solver {
   int levels() const { return static_cast<int>(levels_.size()) + 1; }
   // First level solved by the one-work-group launch; levels() when none is.
   int coarseLevel() const { return coarseFrom_; }
+  bool fusedSweeps() const { return fused_; }
   // Per-level times from the context's profiler (rows in level order, levels that ran).
   std::vector<MultigridLevelTime> levelTimes() const;
   std::uint64_t deviceBytes() const;
@@ -111,9 +122,10 @@ class MultigridSolver : public Solver {
     cl::Buffer e;    // correction (the unknown on this level)
     cl::Buffer rhs;  // right-hand side
     cl::Buffer s;    // restricted |V0|²
+    cl::Buffer eAlt;  // the fused sweep's output (then swapped with e); only when fused_
   };
   struct Kernels {
-    cl::Kernel smooth, restrict_, restrictS, prolong;
+    cl::Kernel smooth, smoothFused, restrict_, restrictS, prolong;
   };
   void chooseCoarseLevel();
   void recordCoarseOps();
@@ -122,6 +134,7 @@ class MultigridSolver : public Solver {
   FieldShape shapeOf(int level) const;
   Kernels& kernelsOf(int level) { return level == 0 ? fine_ : coarse_; }
   void smooth(int level, int sweeps);
+  void smoothFused(int level, int sweeps);
   void restrictResidual(int level, bool withResidual);  // level -> level + 1
   void prolong(int level, bool add);                    // level + 1 -> level
   void zero(int level);
@@ -136,6 +149,8 @@ class MultigridSolver : public Solver {
   MultigridOptions options_;
   std::unique_ptr<FieldStorage> v_;
   std::unique_ptr<FieldStorage> v0_;
+  std::unique_ptr<FieldStorage> vAlt_;  // the fused sweep's level-0 output, swapped with v_
+  bool fused_ = false;
   std::vector<Level> levels_;
   Kernels fine_, coarse_;
   cl::Kernel coarseSolve_;

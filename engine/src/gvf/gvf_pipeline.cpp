@@ -34,6 +34,7 @@ MultigridOptions SolverConfig::multigridOptions() const {
   o.precision = precision;
   o.a = a, o.b = b, o.c = c;
   o.coarseSide = mgCoarseSide;
+  o.fused = mgFused;
   return o;
 }
 

@@ -80,13 +80,21 @@ const ParamSpec& multigridMuSpec() {
   return spec;
 }
 
-std::uint64_t MultigridSolver::pyramidBytes(FieldShape shape, Precision precision) {
-  std::uint64_t bytes = 2 * fieldBytes(shape, precision);
+std::uint64_t MultigridSolver::pyramidBytes(FieldShape shape, Precision precision, bool fused) {
+  std::uint64_t bytes = (fused ? 3 : 2) * fieldBytes(shape, precision);
   for (FieldShape s = shape; maxSide(s) > 2;) {
     s = coarser(s);
-    bytes += coarseLevelBytes(s, shape.dims());
+    bytes += coarseLevelBytes(s, shape.dims()) + (fused ? s.count() * shape.dims() * 4ull : 0);
   }
   return bytes;
+}
+
+// Measured (BENCHMARKS.md, H200 span, two-pass -> fused): 2D faster in every precision
+// (512² f32 2.85 -> 2.07 ms, 2048² 10.9 -> 7.8: a third fewer launches); 3D not (256³ f32
+// 9.12 -> 8.94, f16 7.85 -> 8.69; 512³ f32 68.5 -> 70.1: the tile's halo costs what the
+// second read saved). PoCL 64²x32 f32: 36 -> 44 ms (work-groups of 256 with a barrier).
+bool MultigridSolver::fusedChosen(const ComputeContext& ctx, FieldShape shape) {
+  return ctx.info().isGpu && shape.dims() == 2;
 }
 
 MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, double mu,
@@ -95,13 +103,16 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
   setMu(mu);
   setOptions(options.a, options.b, options.c);
   const FieldShape shape{input_.width, input_.height, input_.depth};
-  const double coarsePerPoint =
-      double(pyramidBytes(shape, options_.precision) - 2 * fieldBytes(shape, options_.precision)) /
-      double(shape.count());
-  checkSolverFits(*ctx_, shape, options_.precision, 2, coarsePerPoint);
+  fused_ = options.fused < 0 ? fusedChosen(*ctx_, shape) : options.fused > 0;
+  const int fields = fused_ ? 3 : 2;
+  const double coarsePerPoint = double(pyramidBytes(shape, options_.precision, fused_) -
+                                       fields * fieldBytes(shape, options_.precision)) /
+                                double(shape.count());
+  checkSolverFits(*ctx_, shape, options_.precision, fields, coarsePerPoint);
   try {
     v0_ = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, false);
     v_ = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, false);
+    if (fused_) vAlt_ = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, false);
     v0_->importFrom(input_.v0);
     for (FieldShape s = shape; maxSide(s) > 2;) {
       s = coarser(s);
@@ -109,7 +120,9 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
       levels_.push_back(Level{s,
                               cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * shape.dims() * 4),
                               cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * shape.dims() * 4),
-                              cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * 4)});
+                              cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * 4), cl::Buffer()});
+      if (fused_)
+        levels_.back().eAlt = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * shape.dims() * 4);
     }
     dummy_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, 16);
     auto& lib = ctx_->kernels();
@@ -117,6 +130,7 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
     const std::string coarseOpts = shape.dims() == 3 ? "-DDIMS3" : "";
     for (auto [k, opts] : {std::pair{&fine_, fineOpts}, std::pair{&coarse_, coarseOpts}}) {
       k->smooth = lib.kernel("multigrid.cl", "mg_smooth", opts);
+      if (fused_) k->smoothFused = lib.kernel("multigrid.cl", "mg_smooth_fused", opts);
       k->restrict_ = lib.kernel("multigrid.cl", "mg_restrict", opts);
       k->restrictS = lib.kernel("multigrid.cl", "mg_restrict_s", opts);
       k->prolong = lib.kernel("multigrid.cl", "mg_prolong", opts);
@@ -147,8 +161,10 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
 MultigridSolver::~MultigridSolver() = default;
 
 std::uint64_t MultigridSolver::deviceBytes() const {
-  std::uint64_t bytes = v_->bytes() + v0_->bytes();
-  for (const Level& l : levels_) bytes += coarseLevelBytes(l.shape, input_.dims());
+  std::uint64_t bytes = v_->bytes() + v0_->bytes() + (vAlt_ ? vAlt_->bytes() : 0);
+  for (const Level& l : levels_)
+    bytes += coarseLevelBytes(l.shape, input_.dims()) +
+             (fused_ ? l.shape.count() * input_.dims() * 4ull : 0);
   if (coarsePool_()) bytes += coarsePoolBytes_;
   return bytes;
 }
@@ -299,6 +315,7 @@ void MultigridSolver::launch(cl::Kernel& k, const char* name, FieldShape over, i
 }
 
 void MultigridSolver::smooth(int level, int sweeps) {
+  if (fused_) return smoothFused(level, sweeps);
   cl::Kernel& k = kernelsOf(level).smooth;
   bindLevel(k, level, 0);
   k.setArg(6, static_cast<float>(mu_ / std::ldexp(1.0, 2 * level)));  // k = μ / h², h = 2^l
@@ -307,6 +324,37 @@ void MultigridSolver::smooth(int level, int sweeps) {
       k.setArg(7, colour);
       launch(k, "mg_smooth", shapeOf(level), level, true);
     }
+}
+
+// Each sweep writes the other copy of the level's v, which then becomes v (mg_smooth_fused).
+void MultigridSolver::smoothFused(int level, int sweeps) {
+  cl::Kernel& k = kernelsOf(level).smoothFused;
+  const FieldShape s = shapeOf(level);
+  const bool is3d = input_.dims() == 3;
+  const int tileY = is3d ? 8 : 32, tileZ = is3d ? 8 : 1;  // MG_TY, MG_TZ in multigrid.cl
+  const cl::NDRange global(detail::roundUp(s.width, 32), (s.height + tileY - 1) / tileY * 8,
+                           (s.depth + tileZ - 1) / tileZ);
+  for (int i = 0; i < sweeps; ++i) {
+    if (level == 0) {
+      k.setArg(0, v_->buffer());
+      k.setArg(1, vAlt_->buffer());
+    } else {
+      k.setArg(0, levels_[level - 1].e);
+      k.setArg(1, levels_[level - 1].eAlt);
+    }
+    k.setArg(2, level == 0 ? cl::Buffer(v0_->buffer()) : levels_[level - 1].rhs);
+    k.setArg(3, level == 0 ? dummy_ : levels_[level - 1].s);
+    k.setArg(4, s.width);
+    k.setArg(5, s.height);
+    k.setArg(6, s.depth);
+    k.setArg(7, static_cast<float>(mu_ / std::ldexp(1.0, 2 * level)));
+    cl::Event ev;
+    ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, global, cl::NDRange(32, 8, 1), nullptr,
+                                       &ev);
+    ctx_->profiler().record("mg_smooth_fused", ev, levelGroup(level));
+    if (level == 0) std::swap(v_, vAlt_);
+    else std::swap(levels_[level - 1].e, levels_[level - 1].eAlt);
+  }
 }
 
 void MultigridSolver::restrictResidual(int level, bool withResidual) {
