@@ -82,6 +82,22 @@ struct Dev {
   }
 };
 
+// One level's random operands; on the fine level f and S come from V0, as the solver makes them.
+struct LevelOperands {
+  ref::Field v, v0, f;
+  ref::Grid s;
+};
+LevelOperands levelOperands(ref::Shape3 s, int d, bool fine, std::uint32_t seed) {
+  LevelOperands o{randomField(s, d, seed, 0.5), randomField(s, d, seed + 1, 0.6),
+                  randomField(s, d, seed + 2, 0.3), ref::Grid{s[0], s[1], {}, s[2]}};
+  for (double x : randomField(s, 1, seed + 3, 0.5).values) o.s.values.push_back(std::abs(x));
+  if (fine) {
+    o.f = ref::multigridRhs(o.v0);
+    o.s = ref::multigridS(o.v0);
+  }
+  return o;
+}
+
 // Runs every operator on one level (fine: f and S from V0; else explicit f and S).
 void checkOperators(ref::Shape3 s, int d, bool fine, std::uint32_t seed) {
   CAPTURE(s[0]);
@@ -92,14 +108,9 @@ void checkOperators(ref::Shape3 s, int d, bool fine, std::uint32_t seed) {
   const std::string opts = std::string(d == 3 ? "-DDIMS3 " : "") + (fine ? "-DFINE" : "");
   auto kernel = [&](const char* name) { return dev.ctx->kernels().kernel("multigrid.cl", name, opts); };
   const std::size_t n = std::size_t(s[0]) * s[1] * s[2];
-  const ref::Field v = randomField(s, d, seed, 0.5), v0 = randomField(s, d, seed + 1, 0.6);
-  ref::Field f = randomField(s, d, seed + 2, 0.3);
-  ref::Grid sg{s[0], s[1], {}, s[2]};
-  for (double x : randomField(s, 1, seed + 3, 0.5).values) sg.values.push_back(std::abs(x));
-  if (fine) {
-    f = ref::multigridRhs(v0);
-    sg = ref::multigridS(v0);
-  }
+  const LevelOperands ops = levelOperands(s, d, fine, seed);
+  const ref::Field &v = ops.v, &v0 = ops.v0, &f = ops.f;
+  const ref::Grid& sg = ops.s;
   const double k = 0.07;
   cl::Buffer bv = dev.up(toDevice(v));
   cl::Buffer brhs = dev.up(toDevice(fine ? v0 : f));
@@ -197,14 +208,9 @@ void checkFusedSweep(ref::Shape3 s, int d, bool fine, std::uint32_t seed) {
   const std::string opts = std::string(d == 3 ? "-DDIMS3 " : "") + (fine ? "-DFINE" : "");
   auto kernel = [&](const char* name) { return dev.ctx->kernels().kernel("multigrid.cl", name, opts); };
   const std::size_t n = std::size_t(s[0]) * s[1] * s[2];
-  const ref::Field v = randomField(s, d, seed, 0.5), v0 = randomField(s, d, seed + 1, 0.6);
-  ref::Field f = randomField(s, d, seed + 2, 0.3);
-  ref::Grid sg{s[0], s[1], {}, s[2]};
-  for (double x : randomField(s, 1, seed + 3, 0.5).values) sg.values.push_back(std::abs(x));
-  if (fine) {
-    f = ref::multigridRhs(v0);
-    sg = ref::multigridS(v0);
-  }
+  const LevelOperands ops = levelOperands(s, d, fine, seed);
+  const ref::Field &v = ops.v, &v0 = ops.v0, &f = ops.f;
+  const ref::Grid& sg = ops.s;
   const float k = 0.07f;
   cl::Buffer brhs = dev.up(toDevice(fine ? v0 : f));
   cl::Buffer bs = dev.up(std::vector<float>(sg.values.begin(), sg.values.end()));
