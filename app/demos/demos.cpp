@@ -40,7 +40,7 @@ std::vector<Demo> makeDemos() {
   d.push_back({"capture-range",
                "Capture range: seeds everywhere",
                {"Twin seeds on a grid: GVF carries every seed onto the U; grad-f seeds stall unless",
-                "they start a few pixels from an edge. The overlay: steps to an edge (black: never)."},
+                "they start a few pixels from an edge. The overlay: steps to an edge (clear: never)."},
                capture,
                {false, true, false, true}});
   d.push_back({"room",

@@ -194,7 +194,7 @@ void drawShortcutOverlay(bool* open, const CanvasRect& view) {
   ImGui::SetNextWindowPos(ImVec2(view.left + view.width * 0.5f, view.top + view.height * 0.5f),
                           ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(0.92f);
-  if (ImGui::Begin("Keys and mouse (F1 or ? closes)", open,
+  if (ImGui::Begin("Keys and mouse (F1, ? or Esc closes)", open,
                    ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse |
                        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove)) {
     float keysW = 0;

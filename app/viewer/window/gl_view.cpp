@@ -170,6 +170,12 @@ Vec2 GlView::toViewPixels(QPointF logical) const {
           static_cast<float>(logical.y()) * dpr};
 }
 
+bool GlView::viewTakesPointer(QPointF logical) const {
+  if (!imguiReady_ || ImGui::GetIO().WantCaptureMouse) return false;
+  const float x = toViewPixels(logical).x;
+  return x >= 0.0f && x < viewWidthPixels();
+}
+
 Viewport GlView::windowRect() const {
   const float dpr = static_cast<float>(devicePixelRatio());
   return {0, 0, static_cast<int>(width() * dpr), static_cast<int>(height() * dpr)};
@@ -538,7 +544,7 @@ bool GlView::offer(Hook hook) {
 }
 
 void GlView::mousePressEvent(QMouseEvent* event) {
-  if (!imguiReady_ || ImGui::GetIO().WantCaptureMouse) return;
+  if (!viewTakesPointer(event->position())) return;
   PointerEvent p = pointer(*event);
   offer([&](ViewerMode& m) { return m.mousePress(p); });
 }
@@ -555,13 +561,13 @@ void GlView::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void GlView::mouseDoubleClickEvent(QMouseEvent* event) {
-  if (!imguiReady_ || ImGui::GetIO().WantCaptureMouse) return;
+  if (!viewTakesPointer(event->position())) return;
   PointerEvent p = pointer(*event);
   offer([&](ViewerMode& m) { return m.mouseDoubleClick(p); });
 }
 
 void GlView::wheelEvent(QWheelEvent* event) {
-  if (!imguiReady_ || ImGui::GetIO().WantCaptureMouse) return;
+  if (!viewTakesPointer(event->position())) return;
   float steps = static_cast<float>(event->angleDelta().y()) / 120.0f;
   view_.zoomAround(toViewPixels(event->position()), std::pow(1.15f, steps));
 }
@@ -605,6 +611,9 @@ void GlView::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_F1:
     case Qt::Key_Question:
       toggleHelp();
+      break;
+    case Qt::Key_Escape:  // after the snake tool, whose polygon in progress Esc cancels first
+      helpOpen_ = false;
       break;
     case Qt::Key_E:
       toggleExplanation();

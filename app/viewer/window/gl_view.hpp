@@ -113,6 +113,9 @@ class GlView : public QOpenGLWidget {
   float viewLeftPixels() const;   // framebuffer x where the view starts (right of the panel)
   float viewWidthPixels() const;  // between the two panels
   Vec2 toViewPixels(QPointF logical) const;
+  // Whether a press or wheel at this point is the view's: ImGui's WantCaptureMouse is from the
+  // last frame, so a wheel right after moving onto a panel would still zoom without the x test.
+  bool viewTakesPointer(QPointF logical) const;
   glm::vec2 toImage(QPointF logical) const;
   float pickRadius() const;  // image pixels within a few screen pixels
   PointerEvent pointer(const QMouseEvent& event);

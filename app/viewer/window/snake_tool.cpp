@@ -72,7 +72,7 @@ void SnakeTool::cancel() {
 }
 
 bool SnakeTool::key(int qtKey, bool ctrl, bool shift) {
-  if (qtKey == Qt::Key_Escape) {
+  if (qtKey == Qt::Key_Escape && mode_ != Mode::Idle) {  // else Esc is the window's (help)
     cancel();
     return true;
   }
