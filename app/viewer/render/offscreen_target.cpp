@@ -1,6 +1,7 @@
 #include "viewer/render/offscreen_target.hpp"
 
 #include "gvflab/error.hpp"
+#include "viewer/render/gl_driver_pin.hpp"
 #include "viewer/render/gl_resources.hpp"
 #include "viewer/window/gl_view.hpp"
 
@@ -18,6 +19,7 @@ OffscreenTarget::OffscreenTarget(int width, int height) : width_(width), height_
         "No OpenGL 3.3 core context for offscreen rendering. Headless recording needs a display "
         "server with OpenGL: run it under 'xvfb-run -a' (Debian package xvfb) on a machine "
         "without X.");
+  pinGlDriverModules();
   fbo_ = std::make_unique<QOpenGLFramebufferObject>(width, height);
   if (!fbo_->isValid()) throw DeviceError("Could not create a " + std::to_string(width) + "x" +
                                           std::to_string(height) + " offscreen framebuffer.");

@@ -19,6 +19,7 @@
 #include "io/session_file.hpp"
 #include "viewer/model/session_io.hpp"
 #include "viewer/model/viewer_settings.hpp"
+#include "viewer/render/gl_driver_pin.hpp"
 #include "viewer/render/gl_sharing.hpp"
 #include "viewer/ui/canvas_overlays.hpp"
 #include "viewer/ui/contours_dialog.hpp"
@@ -83,6 +84,7 @@ GlView::~GlView() {
 }
 
 void GlView::initializeGL() {
+  pinGlDriverModules();
   ImGui::CreateContext();
   ImGuiQtBridge::setup(15.0f);
   ImGui::StyleColorsDark();
