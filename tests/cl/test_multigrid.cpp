@@ -61,6 +61,12 @@ ref::Field randomField(ref::Shape3 s, int d, std::uint32_t seed, double amp) {
   return f;
 }
 
+template <class... A>
+void setArgs(cl::Kernel& k, const A&... args) {
+  cl_uint i = 0;
+  (k.setArg(i++, args), ...);
+}
+
 struct Dev {
   std::shared_ptr<ComputeContext> ctx = test::sharedContext();
   cl::Buffer up(const std::vector<float>& v) {
@@ -98,31 +104,47 @@ LevelOperands levelOperands(ref::Shape3 s, int d, bool fine, std::uint32_t seed)
   return o;
 }
 
+// One level on the device: its operands, f (or V0 on the fine level) and S uploaded, and the
+// level's kernels built for its dimension and level kind.
+struct LevelRig {
+  Dev dev;
+  ref::Shape3 s;
+  int d;
+  bool fine;
+  std::size_t n;
+  LevelOperands ops;
+  cl::Buffer brhs, bs;
+  LevelRig(ref::Shape3 shape, int dims, bool isFine, std::uint32_t seed)
+      : s(shape), d(dims), fine(isFine), n(std::size_t(shape[0]) * shape[1] * shape[2]),
+        ops(levelOperands(shape, dims, isFine, seed)),
+        brhs(dev.up(toDevice(isFine ? ops.v0 : ops.f))),
+        bs(dev.up(std::vector<float>(ops.s.values.begin(), ops.s.values.end()))) {}
+  cl::Kernel kernel(const char* name) {
+    const std::string opts = std::string(d == 3 ? "-DDIMS3 " : "") + (fine ? "-DFINE" : "");
+    return dev.ctx->kernels().kernel("multigrid.cl", name, opts);
+  }
+  // mg_smooth / mg_restrict's first arguments: V, f (or V0), S and the level's size.
+  void bindLevel(cl::Kernel& k, const cl::Buffer& v) {
+    setArgs(k, v, brhs, bs, s[0], s[1], s[2]);
+  }
+};
+
 // Runs every operator on one level (fine: f and S from V0; else explicit f and S).
 void checkOperators(ref::Shape3 s, int d, bool fine, std::uint32_t seed) {
   CAPTURE(s[0]);
   CAPTURE(s[1]);
   CAPTURE(s[2]);
   CAPTURE(fine);
-  Dev dev;
-  const std::string opts = std::string(d == 3 ? "-DDIMS3 " : "") + (fine ? "-DFINE" : "");
-  auto kernel = [&](const char* name) { return dev.ctx->kernels().kernel("multigrid.cl", name, opts); };
-  const std::size_t n = std::size_t(s[0]) * s[1] * s[2];
-  const LevelOperands ops = levelOperands(s, d, fine, seed);
-  const ref::Field &v = ops.v, &v0 = ops.v0, &f = ops.f;
-  const ref::Grid& sg = ops.s;
+  LevelRig rig(s, d, fine, seed);
+  Dev& dev = rig.dev;
+  auto kernel = [&](const char* name) { return rig.kernel(name); };
+  const std::size_t n = rig.n;
+  const ref::Field &v = rig.ops.v, &f = rig.ops.f;
+  const ref::Grid& sg = rig.ops.s;
   const double k = 0.07;
   cl::Buffer bv = dev.up(toDevice(v));
-  cl::Buffer brhs = dev.up(toDevice(fine ? v0 : f));
-  cl::Buffer bs = dev.up(std::vector<float>(sg.values.begin(), sg.values.end()));
-  auto bindLevel = [&](cl::Kernel& kk, cl::Buffer& vv) {
-    kk.setArg(0, vv);
-    kk.setArg(1, brhs);
-    kk.setArg(2, bs);
-    kk.setArg(3, s[0]);
-    kk.setArg(4, s[1]);
-    kk.setArg(5, s[2]);
-  };
+  auto bindLevel = [&](cl::Kernel& kk, cl::Buffer& vv) { rig.bindLevel(kk, vv); };
+  cl::Buffer &brhs = rig.brhs, &bs = rig.bs;
   // Smoothing, red then black, in place.
   {
     cl::Kernel ks = kernel("mg_smooth");
@@ -160,15 +182,7 @@ void checkOperators(ref::Shape3 s, int d, bool fine, std::uint32_t seed) {
   {
     cl::Kernel kr = kernel("mg_restrict_s");
     cl::Buffer out = dev.up(std::vector<float>(cn, NAN));
-    kr.setArg(0, brhs);
-    kr.setArg(1, bs);
-    kr.setArg(2, s[0]);
-    kr.setArg(3, s[1]);
-    kr.setArg(4, s[2]);
-    kr.setArg(5, out);
-    kr.setArg(6, c[0]);
-    kr.setArg(7, c[1]);
-    kr.setArg(8, c[2]);
+    setArgs(kr, brhs, bs, s[0], s[1], s[2], out, c[0], c[1], c[2]);
     dev.run(kr, c, d);
     auto got = dev.down(out, cn);
     CHECK(relDiff(std::vector<double>(got.begin(), got.end()), ref::restrictGrid(sg).values) < 2e-6);
@@ -180,15 +194,7 @@ void checkOperators(ref::Shape3 s, int d, bool fine, std::uint32_t seed) {
     CAPTURE(add);
     cl::Kernel kp = kernel("mg_prolong");
     cl::Buffer target = dev.up(add ? toDevice(v) : std::vector<float>(d * n, NAN));
-    kp.setArg(0, be);
-    kp.setArg(1, c[0]);
-    kp.setArg(2, c[1]);
-    kp.setArg(3, c[2]);
-    kp.setArg(4, target);
-    kp.setArg(5, s[0]);
-    kp.setArg(6, s[1]);
-    kp.setArg(7, s[2]);
-    kp.setArg(8, add);
+    setArgs(kp, be, c[0], c[1], c[2], target, s[0], s[1], s[2], add);
     dev.run(kp, s, d);
     ref::Field expect = add ? v : ref::Field{s[0], s[1], std::vector<double>(d * n), s[2], d};
     ref::prolongAdd(expect, e);
@@ -204,25 +210,17 @@ void checkFusedSweep(ref::Shape3 s, int d, bool fine, std::uint32_t seed) {
   CAPTURE(s[1]);
   CAPTURE(s[2]);
   CAPTURE(fine);
-  Dev dev;
-  const std::string opts = std::string(d == 3 ? "-DDIMS3 " : "") + (fine ? "-DFINE" : "");
-  auto kernel = [&](const char* name) { return dev.ctx->kernels().kernel("multigrid.cl", name, opts); };
-  const std::size_t n = std::size_t(s[0]) * s[1] * s[2];
-  const LevelOperands ops = levelOperands(s, d, fine, seed);
-  const ref::Field &v = ops.v, &v0 = ops.v0, &f = ops.f;
-  const ref::Grid& sg = ops.s;
+  LevelRig rig(s, d, fine, seed);
+  Dev& dev = rig.dev;
+  auto kernel = [&](const char* name) { return rig.kernel(name); };
+  const std::size_t n = rig.n;
+  const ref::Field &v = rig.ops.v, &f = rig.ops.f;
+  const ref::Grid& sg = rig.ops.s;
   const float k = 0.07f;
-  cl::Buffer brhs = dev.up(toDevice(fine ? v0 : f));
-  cl::Buffer bs = dev.up(std::vector<float>(sg.values.begin(), sg.values.end()));
   // Two passes in place.
   cl::Buffer twoPass = dev.up(toDevice(v));
   cl::Kernel ks = kernel("mg_smooth");
-  ks.setArg(0, twoPass);
-  ks.setArg(1, brhs);
-  ks.setArg(2, bs);
-  ks.setArg(3, s[0]);
-  ks.setArg(4, s[1]);
-  ks.setArg(5, s[2]);
+  rig.bindLevel(ks, twoPass);
   ks.setArg(6, k);
   for (int colour = 0; colour < 2; ++colour) {
     ks.setArg(7, colour);
@@ -231,14 +229,7 @@ void checkFusedSweep(ref::Shape3 s, int d, bool fine, std::uint32_t seed) {
   // Fused, into an output poisoned with NaN.
   cl::Buffer in = dev.up(toDevice(v)), out = dev.up(std::vector<float>(d * n, NAN));
   cl::Kernel kf = kernel("mg_smooth_fused");
-  kf.setArg(0, in);
-  kf.setArg(1, out);
-  kf.setArg(2, brhs);
-  kf.setArg(3, bs);
-  kf.setArg(4, s[0]);
-  kf.setArg(5, s[1]);
-  kf.setArg(6, s[2]);
-  kf.setArg(7, k);
+  setArgs(kf, in, out, rig.brhs, rig.bs, s[0], s[1], s[2], k);
   const int ty = d == 3 ? 8 : 32, tz = d == 3 ? 8 : 1;
   dev.ctx->queue().enqueueNDRangeKernel(
       kf, cl::NullRange,
