@@ -26,6 +26,8 @@ const std::vector<ParamSpec>& cliParamSpecs() {
       {"fps", "--fps", 1, 240, 30, true, "frame rate of a recording"},
       {"frame-budget", "--frame-budget", 1, 1000, 12, false,
        "viewer: run as many iterations per frame as fit this many ms"},
+      {"race-budget", "--race-budget", 0.1, 200, kNoDefault, false,
+       "viewer race: OpenCL ms per solver per frame (default 2 on GPUs, 20 on CPUs)"},
       {"region-mpix", "--region-mpix", 0.01, 1000, kNoDefault, false,
        "viewer: region snake on a synthetic star image of this many megapixels"},
       {"size", "--size", 16, 8192, 512, true,

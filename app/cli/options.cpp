@@ -266,6 +266,8 @@ Options parseOptions(const std::vector<std::string>& commandLine, const Options*
       o.stats = true;
     } else if (a == "--frame-budget") {
       o.frameBudgetMs = parseFlag(findSpec(cliParamSpecs(), flagName), value());
+    } else if (a == "--race-budget") {
+      o.raceBudgetMs = parseFlag(findSpec(cliParamSpecs(), flagName), value());
     } else if (a == "--demo") {
       if (o.demo) throw ParameterError("Only one --demo can be given.");
       const Demo& demo = findDemo(value());

@@ -42,6 +42,7 @@ struct Options {
   bool caption = false;  // --caption: iteration, mu, epsilon, solver, snake forces
   int frames = 0;                         // viewer: quit after N frames (0 = run)
   bool race = false;                      // viewer: start in the race view
+  double raceBudgetMs = 0;                // --race-budget; 0: the device's default
   SnakeOptions snakes;                    // --snake, --alpha, ..., --capture-map
   // Region snake (--region-snake [X,Y,W,H]); no rectangle: the default inset.
   bool regionSnake = false;

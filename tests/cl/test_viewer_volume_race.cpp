@@ -7,12 +7,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "gvflab/error.hpp"
 #include "gvflab/field_slice.hpp"
 #include "gvflab/slice_reference.hpp"
 #include "viewer/model/race_session.hpp"
 #include "viewer/model/session.hpp"
+#include "viewer/modes/race_mode.hpp"
 #include "viewer/window/viewer_startup.hpp"
 #include "viewer/ui/error_log.hpp"
 #include "volume_support.hpp"
@@ -219,6 +221,51 @@ TEST_CASE("the race: the same OpenCL time each, multigrid ahead at equal time") 
   CHECK(e.solver->iterations() == 0);
   CHECK(e.curve.size() == 1);
   CHECK(e.budget.totalMs() == 0);
+}
+
+TEST_CASE("--race-budget sets the race's OpenCL time; --stats prints both curves") {
+  app::Options o = app::parseOptions({"--race", "--race-budget", "1.5", "--phantom-size", "64"});
+  const ViewerStartup v = viewerStartup(o);
+  CHECK(v.raceBudgetMs == 1.5);
+  Session s(v.session);
+  RaceMode mode(s, v.race, v.raceBudgetMs);
+  REQUIRE(mode.enabled());
+  ErrorLog errors;
+  for (int f = 0; f < 3; ++f) mode.advance(errors);
+  CHECK(errors.messages().empty());
+  REQUIRE(mode.race()->budgetMs == 1.5);
+  std::ostringstream out;
+  mode.printStats(out);
+  const std::string text = out.str();
+  CHECK(text.rfind("race: 1.5 ms of OpenCL time per solver per frame", 0) == 0);
+  // One line a point of each curve: solver, cumulative OpenCL ms, epsilon, iterations.
+  std::istringstream lines(text);
+  std::string line;
+  std::getline(lines, line);
+  std::size_t counted[2] = {0, 0};
+  double lastMs[2] = {-1, -1};
+  while (std::getline(lines, line)) {
+    std::istringstream f(line);
+    std::string tag, solver;
+    double ms = -1, eps = -1;
+    long its = -1;
+    REQUIRE((f >> tag >> solver >> ms >> eps >> its));
+    CHECK(tag == "race");
+    const int lane = solver == "euler" ? 0 : 1;
+    CHECK((solver == "euler" || solver == "multigrid"));
+    CHECK(ms > lastMs[lane]);
+    CHECK(eps > 0);
+    lastMs[lane] = ms;
+    ++counted[lane];
+  }
+  CHECK(counted[0] == mode.race()->lane(RaceSession::kEuler).curve.size());
+  CHECK(counted[1] == mode.race()->lane(RaceSession::kMultigrid).curve.size());
+  CHECK(counted[0] >= 2);
+  // Without --race-budget: the device's default (20 ms on a CPU, 2 on a GPU).
+  RaceMode plain(s, false);
+  plain.setEnabled(true, errors);
+  REQUIRE(plain.race());
+  CHECK(plain.race()->budgetMs == (s.device().isGpu ? 2.0 : 20.0));
 }
 
 TEST_CASE("the race on a volume shows the slice of both 3D fields") {

@@ -323,7 +323,7 @@ def corpus():
                          "--capture-threshold": ["nan"],
                          "--mg-a": ["0"], "--mg-b": ["1.5"],
                          "--d-max": ["x"], "--fps": ["0"], "--frames": ["-1"],
-                         "--steps-per-frame": ["0"]}.items():
+                         "--steps-per-frame": ["0"], "--race-budget": ["0"]}.items():
         for i, v in enumerate(values):
             bad_flag("flag%s_%d" % (flag.replace("-", "_"), i), flag, v)
     bad_flag("flag_size_zero", "--size", "0x0")

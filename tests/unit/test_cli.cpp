@@ -264,6 +264,8 @@ TEST_CASE("every numeric flag of the command line is checked against its spec") 
   }
   CHECK(parseOptions({}).phantomSize == findSpec(cliParamSpecs(), "phantom-size").defaultValue);
   CHECK(parseOptions({}).fps == findSpec(cliParamSpecs(), "fps").defaultValue);
+  CHECK(parseOptions({"--race-budget", "0.5"}).raceBudgetMs == 0.5);
+  CHECK(parseOptions({}).raceBudgetMs == 0);  // the device's default
 }
 
 // ---- Issue 18: every input checked before any output; nothing substituted; nothing left.

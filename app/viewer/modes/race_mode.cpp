@@ -12,8 +12,8 @@ namespace {
 constexpr int kCaptureEveryFrames = 30;  // the map follows every pixel: not every frame
 }  // namespace
 
-RaceMode::RaceMode(Session& session, bool startOn)
-    : session_(session), budgetMs_(session.device().isGpu ? 2.0 : 20.0) {
+RaceMode::RaceMode(Session& session, bool startOn, double budgetMs)
+    : session_(session), budgetMs_(budgetMs > 0 ? budgetMs : session.device().isGpu ? 2.0 : 20.0) {
   if (startOn) {
     ErrorLog startup;
     setEnabled(true, startup);
@@ -181,6 +181,20 @@ bool RaceMode::key(const KeyPress& k) {
     return true;
   }
   return false;
+}
+
+}  // namespace gvflab::viewer
+
+namespace gvflab::viewer {
+
+void RaceMode::printStats(std::ostream& out) const {
+  if (!race_) return;
+  out << "race: " << budgetMs_ << " ms of OpenCL time per solver per frame, mu " << race_->mu()
+      << "; lines: solver, OpenCL ms so far, epsilon (eq. 9), iterations\n";
+  const char* names[] = {"euler", "multigrid"};
+  for (int i : {RaceSession::kEuler, RaceSession::kMultigrid})
+    for (const RacePoint& p : race_->lane(i).curve)
+      out << "race " << names[i] << " " << p.ms << " " << p.epsilon << " " << p.iterations << "\n";
 }
 
 }  // namespace gvflab::viewer

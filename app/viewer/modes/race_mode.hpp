@@ -20,7 +20,8 @@ namespace gvflab::viewer {
 
 class RaceMode : public ViewerMode {
  public:
-  RaceMode(Session& session, bool startOn);  // --race: on from the start
+  // --race: on from the start; budgetMs (--race-budget) 0: 2 ms on GPUs, 20 on CPUs.
+  RaceMode(Session& session, bool startOn, double budgetMs = 0);
   ~RaceMode() override;
 
   bool enabled() const { return enabled_; }
@@ -37,6 +38,8 @@ class RaceMode : public ViewerMode {
   bool mousePress(PointerEvent&) override { return enabled_; }  // no snakes to edit
   // Space: run / pause the race, R: reset it. True when consumed (only when on).
   bool key(const KeyPress& k) override;
+  // --stats: each solver's ε against OpenCL time, one line a point of the plot.
+  void printStats(std::ostream& out) const override;
 
   const RaceSession* race() const { return race_.get(); }
   float windowHeight() const { return windowHeight_; }  // ImGui units; 0 when off

@@ -7,6 +7,7 @@
 #include <QPointF>
 #include <Qt>
 #include <glm/vec2.hpp>
+#include <ostream>
 
 #include "viewer/render/presenter.hpp"
 #include "viewer/render/renderer.hpp"
@@ -86,6 +87,9 @@ class ViewerMode {
   virtual bool mouseRelease(PointerEvent&) { return false; }
   virtual bool mouseDoubleClick(PointerEvent&) { return false; }
   virtual bool key(const KeyPress&) { return false; }
+
+  // --stats at exit: what this mode measured, after the window's own line.
+  virtual void printStats(std::ostream&) const {}
 };
 
 }  // namespace gvflab::viewer

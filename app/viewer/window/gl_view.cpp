@@ -46,7 +46,7 @@ GlView::GlView(Session& session, const ViewerStartup& startup, QWidget* parent)
   setFocusPolicy(Qt::StrongFocus);
   setMouseTracking(true);
   region_ = std::make_unique<RegionMode>(session, startup.region);
-  race_ = std::make_unique<RaceMode>(session, startup.race);
+  race_ = std::make_unique<RaceMode>(session, startup.race, startup.raceBudgetMs);
   // Redraw continuously: the solver iterates every frame.
   connect(&frameTimer_, &QTimer::timeout, this, [this] { update(); });
   frameTimer_.start(10);
@@ -448,6 +448,7 @@ void GlView::finishAndQuit() {
     std::cout << "viewer " << session_.image().width << "x" << session_.image().height << ", GL "
               << (renderer ? renderer : "?") << ", " << presenter_->choice().description << ", "
               << cost << ": " << stats_.summary() << "\n";
+    for (const ViewerMode* m : modes_) m->printStats(std::cout);
   }
   if (startup_.screenshot) {
     try {

@@ -34,6 +34,7 @@ ViewerStartup viewerStartup(const app::Options& o) {
   v.snakes = o.snakes;
   v.region = {o.regionSnake, o.regionRect, o.region, o.regionMpix};
   v.race = o.race;
+  v.raceBudgetMs = o.raceBudgetMs;
   WindowStartup& w = v.window;
   w.quitAfterFrames = o.frames > 0 ? o.frames : (o.screenshot ? 60 : 0);
   w.screenshot = o.screenshot;

@@ -39,6 +39,7 @@ struct ViewerStartup {
   app::SnakeOptions snakes;
   RegionStartup region;
   bool race = false;
+  double raceBudgetMs = 0;  // OpenCL ms per solver per frame; 0: 2 on GPUs, 20 on CPUs
   WindowStartup window;
 };
 
