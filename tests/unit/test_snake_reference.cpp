@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <random>
 
 #include <glm/geometric.hpp>
 
@@ -178,6 +179,49 @@ TEST_CASE("contour move: distance to the old contour, blind to sliding along it"
   std::vector<glm::vec2> slid = {{15, 10}, {30, 17}, {22, 30}, {10, 12}};  // same square
   CHECK(contourMove(slid, square) < 1e-6);
   CHECK(contourMove({}, square) == INFINITY);
+}
+
+TEST_CASE("distances to a contour: the grid search equals the brute force") {
+  // Long contours (the grid path) and short ones, points near the contour, far inside and
+  // outside its bounding box, on nodes and between them; a contour with one long edge.
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> jitter(-3.0f, 3.0f), anywhere(-50.0f, 350.0f);
+  auto wavy = [](int n, float cx, float cy, float r) {
+    std::vector<glm::vec2> p(n);
+    for (int i = 0; i < n; ++i) {
+      const double a = 2 * std::numbers::pi * i / n;
+      const double rr = r * (1 + 0.3 * std::sin(7 * a));
+      p[i] = {static_cast<float>(cx + rr * std::cos(a)), static_cast<float>(cy + rr * std::sin(a))};
+    }
+    return p;
+  };
+  std::vector<glm::vec2> oneLongEdge = wavy(400, 150, 150, 60);
+  oneLongEdge.insert(oneLongEdge.begin() + 200, glm::vec2(400, 20));
+  for (const auto& ring : {wavy(3000, 150, 150, 100), wavy(17, 30, 30, 10), oneLongEdge,
+                           std::vector<glm::vec2>{{5, 5}}}) {
+    std::vector<glm::vec2> pts;
+    for (std::size_t i = 0; i < ring.size(); i += 3) pts.push_back(ring[i] + glm::vec2(jitter(rng), jitter(rng)));
+    for (int i = 0; i < 300; ++i) pts.push_back({anywhere(rng), anywhere(rng)});
+    pts.push_back(ring[0]);
+    const auto d = distancesToContour(pts, ring);
+    REQUIRE(d.size() == pts.size());
+    double worst = 0;
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      double best = INFINITY;
+      for (std::size_t j = 0; j < ring.size(); ++j) {
+        const glm::dvec2 a = ring[j], b = ring[(j + 1) % ring.size()], p = pts[i];
+        const glm::dvec2 ab = b - a;
+        const double len2 = glm::dot(ab, ab);
+        const double t = len2 > 0 ? std::clamp(glm::dot(p - a, ab) / len2, 0.0, 1.0) : 0.0;
+        best = std::min(best, glm::length(p - (a + t * ab)));
+      }
+      worst = std::max(worst, std::abs(d[i] - best));
+    }
+    CAPTURE(ring.size());
+    CHECK(worst < 1e-9);
+    CHECK(d.back() < 1e-9);  // a node of the contour is on it
+  }
+  CHECK(distancesToContour({{1, 1}}, {}).front() == INFINITY);
 }
 
 TEST_CASE("circles are stored with a positive shoelace area; parameters are checked") {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <string>
 
 #include <glm/geometric.hpp>
@@ -143,17 +144,11 @@ void SnakeSession::computeCapture() {
   captureStale_ = false;
 }
 
-// Mean distance of the nodes of `now` from the closed polyline `was`.
+// Mean distance of the nodes of `now` from the closed polyline `was` (every frame, per snake).
 static double meanDistanceFrom(const std::vector<glm::vec2>& now, const std::vector<glm::vec2>& was) {
   if (now.empty() || was.empty()) return 0;
-  double sum = 0;
-  for (const auto& p : now) {
-    float best = std::numeric_limits<float>::max();
-    for (std::size_t i = 0; i < was.size(); ++i)
-      best = std::min(best, segmentDistance(p, was[i], was[(i + 1) % was.size()]));
-    sum += best;
-  }
-  return sum / static_cast<double>(now.size());
+  const std::vector<double> d = distancesToContour(now, was);
+  return std::accumulate(d.begin(), d.end(), 0.0) / static_cast<double>(d.size());
 }
 
 void SnakeSession::recordProgress(const std::vector<SnakeContour>& before) {

@@ -122,6 +122,13 @@ std::vector<glm::vec2> resampleContour(const std::vector<glm::vec2>& points, dou
 // contour (as in a doorway) do not change the shape.
 double contourMove(const std::vector<glm::vec2>& now, const std::vector<glm::vec2>& before);
 
+// The distance of each point to the closed polyline through `ring` (pixels; empty ring:
+// infinity). Segments are bucketed in a grid of cells one longest segment wide, so a contour
+// compared with itself a few iterations earlier costs O(N + M), not O(N M): the viewer does
+// it every frame for the progress plot, and a snake on a 4096^2 image has thousands of nodes.
+std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
+                                       const std::vector<glm::vec2>& ring);
+
 // The longest stretch of a closed contour between two held nodes (pixels along the polyline;
 // the whole perimeter when no node is held, 0 when every node is). Product code.
 double longestUnheldStretch(const std::vector<glm::vec2>& points, const std::vector<bool>& held);

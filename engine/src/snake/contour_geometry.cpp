@@ -69,27 +69,91 @@ std::vector<glm::vec2> resampleContour(const std::vector<glm::vec2>& points, dou
   return out;
 }
 
-namespace {
-double pointSegment(const glm::dvec2& p, const glm::dvec2& a, const glm::dvec2& b) {
-  const glm::dvec2 ab = b - a;
-  const double len2 = ab.x * ab.x + ab.y * ab.y;
-  const double t = len2 > 0 ? std::clamp(((p.x - a.x) * ab.x + (p.y - a.y) * ab.y) / len2, 0.0, 1.0)
-                            : 0.0;
-  return dist(p, a + t * ab);
+std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
+                                       const std::vector<glm::vec2>& ring) {
+  const std::size_t m = ring.size();
+  std::vector<double> out(points.size(), INFINITY);
+  if (m == 0) return out;
+  // Squared distances inside (no hypot per segment); one square root per point.
+  auto segment2 = [&](std::size_t j, const glm::dvec2& p) {
+    const glm::dvec2 a = ring[j], ab = glm::dvec2(ring[j + 1 == m ? 0 : j + 1]) - a;
+    const double len2 = ab.x * ab.x + ab.y * ab.y;
+    const double t =
+        len2 > 0 ? std::clamp(((p.x - a.x) * ab.x + (p.y - a.y) * ab.y) / len2, 0.0, 1.0) : 0.0;
+    const glm::dvec2 d = p - (a + t * ab);
+    return d.x * d.x + d.y * d.y;
+  };
+  auto bruteForce = [&](const glm::dvec2& p) {
+    double best = INFINITY;
+    for (std::size_t j = 0; j < m; ++j) best = std::min(best, segment2(j, p));
+    return std::sqrt(best);
+  };
+  glm::dvec2 lo(ring[0]), hi(ring[0]);
+  double longest = 0;
+  for (std::size_t j = 0; j < m; ++j) {
+    lo = glm::min(lo, glm::dvec2(ring[j]));
+    hi = glm::max(hi, glm::dvec2(ring[j]));
+    longest = std::max(longest, dist(ring[j], ring[(j + 1) % m]));
+  }
+  // Cells one longest segment wide (a segment touches at most 2 x 2 of them), and no more
+  // cells than about 16 M however long the longest one is relative to the contour.
+  double cell = std::max(longest, 1e-3);
+  const double extent = std::max(hi.x - lo.x, hi.y - lo.y);
+  cell = std::max(cell, extent / (4 * std::sqrt(static_cast<double>(m)) + 1));
+  const int gx = static_cast<int>((hi.x - lo.x) / cell) + 1;
+  const int gy = static_cast<int>((hi.y - lo.y) / cell) + 1;
+  if (points.size() * m <= 4096) {
+    for (std::size_t i = 0; i < points.size(); ++i) out[i] = bruteForce(points[i]);
+    return out;
+  }
+  auto cellOf = [&](double v, double origin, int count) {
+    return std::clamp(static_cast<int>((v - origin) / cell), 0, count - 1);
+  };
+  // Segments per cell, in one array (counting sort by cell).
+  std::vector<int> start(static_cast<std::size_t>(gx) * gy + 1, 0), items;
+  auto forCells = [&](std::size_t j, auto&& visit) {
+    const glm::dvec2 a = ring[j], b = ring[(j + 1) % m];
+    for (int y = cellOf(std::min(a.y, b.y), lo.y, gy); y <= cellOf(std::max(a.y, b.y), lo.y, gy); ++y)
+      for (int x = cellOf(std::min(a.x, b.x), lo.x, gx); x <= cellOf(std::max(a.x, b.x), lo.x, gx);
+           ++x)
+        visit(static_cast<std::size_t>(y) * gx + x);
+  };
+  for (std::size_t j = 0; j < m; ++j) forCells(j, [&](std::size_t c) { ++start[c + 1]; });
+  for (std::size_t c = 1; c < start.size(); ++c) start[c] += start[c - 1];
+  items.resize(static_cast<std::size_t>(start.back()));
+  std::vector<int> fill(start.begin(), start.end() - 1);
+  for (std::size_t j = 0; j < m; ++j)
+    forCells(j, [&](std::size_t c) { items[static_cast<std::size_t>(fill[c]++)] = static_cast<int>(j); });
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const glm::dvec2 p = points[i];
+    // A point off the grid has no ring bound below; it is rare (a jump), so search all.
+    if (p.x < lo.x || p.y < lo.y || p.x > hi.x || p.y > hi.y) {
+      out[i] = bruteForce(p);
+      continue;
+    }
+    const int cx = cellOf(p.x, lo.x, gx), cy = cellOf(p.y, lo.y, gy);
+    double best = INFINITY;  // squared
+    // Cells r rings out lie at least (r - 1) cells from p: stop once best is within that.
+    for (int r = 0; r <= std::max(gx, gy) && (r < 1 || best > (r - 1) * cell * (r - 1) * cell); ++r)
+      for (int y = cy - r; y <= cy + r; ++y) {
+        if (y < 0 || y >= gy) continue;
+        const bool edgeRow = y == cy - r || y == cy + r;
+        for (int x = cx - r; x <= cx + r; x += edgeRow ? 1 : 2 * std::max(r, 1)) {
+          if (x < 0 || x >= gx) continue;
+          const std::size_t c = static_cast<std::size_t>(y) * gx + x;
+          for (int k = start[c]; k < start[c + 1]; ++k)
+            best = std::min(best, segment2(static_cast<std::size_t>(items[static_cast<std::size_t>(k)]), p));
+        }
+      }
+    out[i] = std::sqrt(best);
+  }
+  return out;
 }
-}  // namespace
 
 double contourMove(const std::vector<glm::vec2>& now, const std::vector<glm::vec2>& before) {
   if (before.empty() || now.empty()) return INFINITY;
-  const std::size_t m = before.size();
-  double worst = 0;
-  for (const auto& p : now) {
-    double best = INFINITY;
-    for (std::size_t j = 0; j < m && best > worst; ++j)
-      best = std::min(best, pointSegment(p, before[j], before[(j + 1) % m]));
-    worst = std::max(worst, best);
-  }
-  return worst;
+  const auto d = distancesToContour(now, before);
+  return *std::max_element(d.begin(), d.end());
 }
 
 std::vector<double> circulantInverseRow(int n, double alpha, double beta, double gamma) {
