@@ -28,11 +28,11 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # gvflab_VERSION_ARCH.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 # Library dependencies come from dpkg-shlibdeps as Debian package names; what is loaded at run
 # time rather than linked is named here: an OpenCL driver (PoCL runs on any CPU), Qt's
-# platform plugins, NumPy for the Python module.
+# platform plugins, the font the panels' Greek letters need, NumPy for the Python module.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(gvflab_deb_depends "pocl-opencl-icd | opencl-icd")
 if(GVFLAB_BUILD_APP)
-  string(APPEND gvflab_deb_depends ", qt6-qpa-plugins")
+  string(APPEND gvflab_deb_depends ", qt6-qpa-plugins, fonts-dejavu-core")
 endif()
 if(TARGET gvflab_python)
   string(APPEND gvflab_deb_depends ", python3, python3-numpy")

@@ -13,7 +13,7 @@ PACKAGES=(build-essential cmake pkg-config git
   libpng-dev libtiff-dev libteem-dev libnifti2-dev nlohmann-json3-dev
   libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
   ocl-icd-opencl-dev opencl-clhpp-headers opencl-c-headers pocl-opencl-icd
-  xvfb xauth
+  xvfb xauth fonts-dejavu-core
   python3-dev python3-numpy pybind11-dev python3-pytest python3-skimage python3-matplotlib)
 
 deps() {

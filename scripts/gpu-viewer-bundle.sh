@@ -91,6 +91,8 @@ for lib in $(readelf -d build/app/gvflab | sed -n 's/.*NEEDED.*\[\(lib\(av\|sw\)
 done
 collect "$b/lib" "$b/bin/gvflab" "$b/plugins/"*/*.so
 gcc -O2 -shared -fPIC -Wall -o "$b/lib/libegl_pbuffer_shim.so" scripts/egl_pbuffer_shim.c -ldl
+# The panels' font (its Greek letters: mu, sigma, epsilon); the GPU image has no fonts.
+mkdir -p "$b/fonts" && cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf "$b/fonts/"
 
 cat > "$b/run.sh" <<'RUN'
 #!/usr/bin/env bash
@@ -101,6 +103,9 @@ cat > "$b/run.sh" <<'RUN'
 # gvflab there with the GLX vendor __GLX_VENDOR_LIBRARY_NAME (default nvidia).
 here=$(cd "$(dirname "$0")" && pwd)
 export QT_PLUGIN_PATH=$here/plugins LD_LIBRARY_PATH=$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# gvflab looks for DejaVu Sans where Debian and Ubuntu put it.
+font=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
+[ -e $font ] || { mkdir -p "$(dirname $font)" && cp "$here/fonts/DejaVuSans.ttf" $font; }
 if [ "${GVFLAB_DISPLAY:-eglfs}" = eglfs ]; then
   screen=${GVFLAB_SCREEN:-1280x800}
   # eglfs opens a framebuffer device first; /dev/null will do (the size comes from here).
