@@ -11,7 +11,10 @@
 # Before it, on the device: the device README's .gl recipe (glvnd and Vulkan loaders).
 # Usage: scripts/gpu-viewer-run.sh BUNDLE.tar.xz OUTDIR [TESTDIR]
 #   FRAMES (default 300), SIZE (window = screen, default 1280x800), CASES (default "u512 u2048 u4096
-#   vol256"), PATHS (default "host external") narrow it down; SNAKE=0 leaves the snake out.
+#   vol256"; CASES="" for none), PATHS (default "host external") narrow it down; SNAKE=0 leaves
+#   the snake out. RACES="512:0.25 2048:2" also runs the race view (--race) on the blob phantom
+#   of each side N with that --race-budget (ms) for RACE_FRAMES (default 12) frames, --stats
+#   printing both solvers' epsilon against OpenCL time (OUT/raceN.txt, screenshot raceN.png).
 set -uo pipefail
 bundle=$(realpath "${1:?bundle tarball}")
 out=$(mkdir -p "${2:?output folder}" && realpath "$2")
@@ -55,7 +58,7 @@ args() {  # CASE: the input and one snake around the middle (the U's opening, th
 }
 printf '%-7s %-9s %8s %8s %10s %8s %9s  %s\n' case path "p50 ms" "p95 ms" "GVF it/s" "CL->GL" \
   "read-back" "mean ms per frame (phases)"
-for c in ${CASES:-u512 u2048 u4096 vol256}; do
+for c in ${CASES-u512 u2048 u4096 vol256}; do
   for p in ${PATHS:-host external}; do
     # shellcheck disable=SC2046
     shot=()
@@ -76,6 +79,14 @@ for c in ${CASES:-u512 u2048 u4096 vol256}; do
     printf '%-7s %-9s %8s %8s %10s %8s %9s  %s\n' "$c" "$p" "$p50" "$p95" "$its" "$cg" "$rb" "$phases"
     [ -n "$slow" ] && echo "        $slow"
   done
+done
+for r in ${RACES:-}; do  # the bench's race settings: blob phantom, sigma 0.5, mu 0.1
+  n=${r%%:*} budget=${r#*:}
+  GVFLAB_SCREEN=$size timeout 240 "$run" --race --phantom blob --phantom-size "$n" --sigma 0.5 \
+    --mu 0.1 --race-budget "$budget" --frames "${RACE_FRAMES:-12}" --stats --size "$size" \
+    --screenshot "$out/race$n.png" --screenshot-panels > "$out/race$n.txt" 2>> "$out/stderr.log"
+  echo "== race ${n}^2, $budget ms per solver per frame"
+  grep -E '^(viewer|race)' "$out/race$n.txt" | tee -a "$out/viewer.log"
 done
 echo "GL renderers:"; grep -o 'viewer [0-9x]*, GL [^,]*' "$out/viewer.log" | sed 's/.*, GL //' | sort | uniq -c
 
