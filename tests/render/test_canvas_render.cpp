@@ -17,6 +17,8 @@
 #include "viewer/render/gl_resources.hpp"
 #include "viewer/ui/canvas_overlays.hpp"
 #include "viewer/ui/imgui_qt_bridge.hpp"
+#include "viewer/ui/panel.hpp"
+#include "viewer/ui/race_panel.hpp"
 
 using namespace gvflab;
 using namespace gvflab::viewer;
@@ -163,6 +165,29 @@ TEST_CASE("the canvas legend: force colours, states, readable on every colormap"
   CHECK(summary[1].state == "3 converged, 6 stalled");
   CHECK(summary[1].stateColor == stateColor(SnakeState::Stalled));  // not like success
 
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui::DestroyContext();
+}
+
+TEST_CASE("the race readouts fit the view at 1024 wide (short form) and at 1280 (long form)") {
+  auto& env = gvflab::test::glEnvironment();
+  REQUIRE_MESSAGE(env.ok, "no OpenGL 3.3 core context (run under xvfb-run -a)");
+  ImGui::CreateContext();
+  ImGuiQtBridge::setup(15.0f);  // the viewer's font and size
+  REQUIRE(ImGui_ImplOpenGL3_Init("#version 330 core"));
+  ImGui::GetStyle().WindowPadding = ImVec2(10, 10);  // GlView::initializeGL's
+  ImGui::GetIO().DisplaySize = ImVec2(1024, 768);
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui::NewFrame();  // CalcTextSize needs the frame's font
+  // The race window spans the view between the panels, less its padding on both sides.
+  auto tableRoom = [](float window) {
+    return window - kPanelWidth - kDisplayPanelWidth - 2 * ImGui::GetStyle().WindowPadding.x;
+  };
+  CHECK(raceReadoutsWidth(false) <= tableRoom(1024));
+  CHECK(raceReadoutsWidth(true) > tableRoom(1024));  // the long headers were clipped there
+  CHECK(raceReadoutsWidth(true) <= tableRoom(1280));
+  CHECK(raceReadoutsWidth(false) < raceReadoutsWidth(true));
+  ImGui::EndFrame();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui::DestroyContext();
 }

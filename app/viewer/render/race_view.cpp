@@ -57,9 +57,16 @@ void RaceView::drawCaptions(const RaceSession& race, int framebufferHeight, int 
     const Viewport& v = viewports_[i];
     char text[96];
     const RaceLane& lane = race.lane(i);
-    std::snprintf(text, sizeof text, "%s: %ld iterations, %.0f ms",
-                  i == RaceSession::kEuler ? "Euler" : "multigrid", lane.solver->iterations(),
-                  lane.budget.totalMs());
+    const char* name = i == RaceSession::kEuler ? "Euler" : "multigrid";
+    // The longest caption that fits under the map (a narrow view drops words, not letters).
+    const float room = static_cast<float>(v.width) / dpr - 4;
+    std::snprintf(text, sizeof text, "%s: %ld iterations, %.0f ms", name,
+                  lane.solver->iterations(), lane.budget.totalMs());
+    if (ImGui::CalcTextSize(text).x > room)
+      std::snprintf(text, sizeof text, "%s: %ld it., %.0f ms", name, lane.solver->iterations(),
+                    lane.budget.totalMs());
+    if (ImGui::CalcTextSize(text).x > room)
+      std::snprintf(text, sizeof text, "%s: %ld it.", name, lane.solver->iterations());
     // Centred in the strip under the map; ImGui's y runs down, GL's viewport y up.
     const ImVec2 size = ImGui::CalcTextSize(text);
     const ImVec2 at((v.x + 0.5f * v.width) / dpr - 0.5f * size.x,

@@ -28,14 +28,31 @@ ImU32 raceLaneColor(int lane) {
   return lane == RaceSession::kEuler ? IM_COL32(255, 170, 60, 255) : IM_COL32(90, 200, 255, 255);
 }
 
+namespace {
+const char* const kLongHeads[] = {"solver", "iterations", "\xce\xb5 (eq. 9)", "OpenCL ms",
+                                  "ms / iteration", "capture area"};
+const char* const kShortHeads[] = {"solver", "it.", "\xce\xb5", "ms", "ms/it.", "capture"};
+}  // namespace
+
+float raceReadoutsWidth(bool roomy) {
+  const char* widest[] = {"multigrid", "0000000", roomy ? "0.0000e-00" : "0.00e-00",
+                          roomy ? "00000.0" : "00000", "0.0000",
+                          roomy ? "000000 px (100.0%)" : "100.0%"};
+  const char* const* heads = roomy ? kLongHeads : kShortHeads;
+  float sum = 0;
+  for (int c = 0; c < 6; ++c)
+    sum += std::max(ImGui::CalcTextSize(heads[c]).x, ImGui::CalcTextSize(widest[c]).x);
+  return sum + 12 * ImGui::GetStyle().CellPadding.x + 6;
+}
+
 void drawRaceReadouts(const RaceSession& race, long planePixels) {
+  // A projector's 1024x768 leaves the race about 400 px: the short form there.
+  const bool roomy = raceReadoutsWidth(true) <= ImGui::GetContentRegionAvail().x;
   if (!ImGui::BeginTable("race", 6,
                          ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                              ImGuiTableFlags_SizingStretchProp))
     return;
-  for (const char* h :
-       {"solver", "iterations", "\xce\xb5 (eq. 9)", "OpenCL ms", "ms / iteration", "capture area"})
-    ImGui::TableSetupColumn(h);
+  for (const char* h : roomy ? kLongHeads : kShortHeads) ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   for (int i = 0; i < 2; ++i) {
     const RaceLane& lane = race.lane(i);
@@ -45,9 +62,9 @@ void drawRaceReadouts(const RaceSession& race, long planePixels) {
     ImGui::TableNextColumn();
     ImGui::Text("%ld", lane.solver->iterations());
     ImGui::TableNextColumn();
-    ImGui::Text("%.4e", lane.epsilon);
+    ImGui::Text(roomy ? "%.4e" : "%.2e", lane.epsilon);
     ImGui::TableNextColumn();
-    ImGui::Text("%.1f", lane.budget.totalMs());
+    ImGui::Text(roomy ? "%.1f" : "%.0f", lane.budget.totalMs());
     ImGui::TableNextColumn();
     const long it = lane.solver->iterations();
     if (it > 0)
@@ -55,11 +72,13 @@ void drawRaceReadouts(const RaceSession& race, long planePixels) {
     else
       ImGui::TextDisabled("-");
     ImGui::TableNextColumn();
+    const double share = 100.0 * static_cast<double>(lane.captureArea) / std::max(planePixels, 1L);
     if (lane.captureArea < 0)
       ImGui::TextDisabled("-");
+    else if (roomy)
+      ImGui::Text("%ld px (%.1f%%)", lane.captureArea, share);
     else
-      ImGui::Text("%ld px (%.1f%%)", lane.captureArea,
-                  100.0 * static_cast<double>(lane.captureArea) / std::max(planePixels, 1L));
+      ImGui::Text("%.1f%%", share);
   }
   ImGui::EndTable();
 }
