@@ -27,4 +27,12 @@ namespace gvflab::viewer {
 
 float helpMarkerWidth() { return ImGui::CalcTextSize("(?)").x + ImGui::GetStyle().ItemSpacing.x; }
 
+void sameLineIfFits(const char* label) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float lastEnd = ImGui::GetItemRectMax().x;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  const float button = ImGui::CalcTextSize(label).x + 2 * style.FramePadding.x;
+  if (lastEnd + style.ItemSpacing.x + button <= right) ImGui::SameLine();
+}
+
 }  // namespace gvflab::viewer

@@ -13,5 +13,8 @@ void itemTooltip(const std::string& text);
 float labelColumn(std::initializer_list<const char*> labels);
 // The room a "(?)" help marker takes on the same line.
 float helpMarkerWidth();
+// ImGui::SameLine() when a button labelled `label` still fits on the line, else nothing (the
+// button goes on the next line instead of being clipped by a narrow panel).
+void sameLineIfFits(const char* label);
 
 }  // namespace gvflab::viewer

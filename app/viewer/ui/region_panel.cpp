@@ -2,6 +2,8 @@
 
 #include <imgui.h>
 
+#include <cstdio>
+
 #include "viewer/ui/panel_widgets.hpp"
 
 namespace gvflab::viewer {
@@ -11,7 +13,15 @@ void drawStats(const RegionSession& region) {
   const RegionStats& s = region.stats();
   const RegionSnake& snake = *region.snake();
   ImGui::Separator();
-  ImGui::TextWrapped("iteration %d   step d = %d px   steps %ld", s.iteration, s.step, s.steps);
+  // Each readout whole: a narrow panel wraps between them, never inside one.
+  char part[3][48];
+  std::snprintf(part[0], sizeof part[0], "iteration %d", s.iteration);
+  std::snprintf(part[1], sizeof part[1], "step d = %d px", s.step);
+  std::snprintf(part[2], sizeof part[2], "steps %ld", s.steps);
+  for (int i = 0; i < 3; ++i) {
+    if (i > 0) sameLineIfFits(part[i]);
+    ImGui::TextUnformatted(part[i]);
+  }
   ImGui::Text("nodes %d%s", s.nodes, s.converged ? "   (converged)" : snake.finished() ? "   (stopped)" : "");
   if (ImGui::BeginTable("regions", 3, ImGuiTableFlags_BordersInnerH)) {
     ImGui::TableSetupColumn("");
@@ -56,7 +66,7 @@ void drawRegionPanel(RegionPanelState& state, const RegionSession& region,
   if (ImGui::Button("Step")) hooks.step();
   ImGui::SameLine();
   if (ImGui::Button("Restart")) hooks.restart();
-  ImGui::SameLine();
+  sameLineIfFits("Default rectangle");
   if (ImGui::Button("Default rectangle")) hooks.defaultRectangle();
   ImGui::SliderInt("steps / frame", &state.stepsPerFrame, 1, 64);
   RegionSnakeParams params = region.params();
