@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 
 #include "viewer/ui/race_panel.hpp"
 
@@ -53,25 +54,33 @@ float RaceView::draw(Renderer& renderer, const Viewport& area, const LayerSettin
 void RaceView::drawCaptions(const RaceSession& race, int framebufferHeight, int captionStrip,
                             float dpr) const {
   ImDrawList* captions = ImGui::GetBackgroundDrawList();
-  for (int i = 0; i < 2; ++i) {
-    const Viewport& v = viewports_[i];
-    char text[96];
+  // The longest form that fits under both maps (a narrow view drops words, not letters; both
+  // captions read alike).
+  auto caption = [&](int i, int form) {
     const RaceLane& lane = race.lane(i);
     const char* name = i == RaceSession::kEuler ? "Euler" : "multigrid";
-    // The longest caption that fits under the map (a narrow view drops words, not letters).
-    const float room = static_cast<float>(v.width) / dpr - 4;
-    std::snprintf(text, sizeof text, "%s: %ld iterations, %.0f ms", name,
-                  lane.solver->iterations(), lane.budget.totalMs());
-    if (ImGui::CalcTextSize(text).x > room)
-      std::snprintf(text, sizeof text, "%s: %ld it., %.0f ms", name, lane.solver->iterations(),
-                    lane.budget.totalMs());
-    if (ImGui::CalcTextSize(text).x > room)
-      std::snprintf(text, sizeof text, "%s: %ld it.", name, lane.solver->iterations());
+    const char* formats[] = {"%s: %ld iterations, %.0f ms", "%s: %ld it., %.0f ms", "%s: %ld it."};
+    char text[96];
+    std::snprintf(text, sizeof text, formats[form], name, lane.solver->iterations(),
+                  lane.budget.totalMs());
+    return std::string(text);
+  };
+  int form = 0;
+  for (; form < 2; ++form) {
+    bool fits = true;
+    for (int i = 0; i < 2; ++i)
+      fits = fits && ImGui::CalcTextSize(caption(i, form).c_str()).x <=
+                         static_cast<float>(viewports_[i].width) / dpr - 4;
+    if (fits) break;
+  }
+  for (int i = 0; i < 2; ++i) {
+    const Viewport& v = viewports_[i];
+    const std::string text = caption(i, form);
     // Centred in the strip under the map; ImGui's y runs down, GL's viewport y up.
-    const ImVec2 size = ImGui::CalcTextSize(text);
+    const ImVec2 size = ImGui::CalcTextSize(text.c_str());
     const ImVec2 at((v.x + 0.5f * v.width) / dpr - 0.5f * size.x,
                     (framebufferHeight - v.y + 0.5f * captionStrip) / dpr - 0.5f * size.y);
-    captions->AddText(at, raceLaneColor(i), text);
+    captions->AddText(at, raceLaneColor(i), text.c_str());
   }
 }
 
