@@ -201,9 +201,11 @@ TEST_CASE("the race: the same OpenCL time each, multigrid ahead at equal time") 
   MESSAGE("Euler " << e.solver->iterations() << " iterations, " << e.budget.totalMs() << " ms, eps "
                    << e.epsilon << "; multigrid " << m.solver->iterations() << " iterations, "
                    << m.budget.totalMs() << " ms, eps " << m.epsilon);
-  // Within a frame's budget of frames x budget (one chunk), and of each other.
-  CHECK(std::abs(e.budget.totalMs() - target) <= race.budgetMs + e.budget.msPerIteration());
-  CHECK(std::abs(m.budget.totalMs() - target) <= race.budgetMs + m.budget.msPerIteration());
+  // Near frames x budget. The exact rule (one chunk's misestimate) is test_race_budget's, on
+  // synthetic timings; here PoCL's real ones vary with the machine's load (a CI run with
+  // another process busy overshot one budget by 0.57 ms), so two budgets are allowed.
+  CHECK(std::abs(e.budget.totalMs() - target) <= 2 * race.budgetMs + e.budget.msPerIteration());
+  CHECK(std::abs(m.budget.totalMs() - target) <= 2 * race.budgetMs + m.budget.msPerIteration());
   CHECK(e.solver->iterations() > m.solver->iterations());
   CHECK(m.epsilon < e.epsilon);
   // The curves start at V0 (time 0, the same ε) and only move forward in time.
