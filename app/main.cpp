@@ -12,12 +12,14 @@
 #include "headless/headless_figure.hpp"
 #include "headless/headless_record.hpp"
 #include "headless/run_progress.hpp"
+#include "io/qt_messages.hpp"
 #include "io/session_file.hpp"
 #include "viewer/window/viewer_main.hpp"
 
 int main(int argc, char** argv) {
   using namespace gvflab::app;
   std::vector<std::string> args(argv + 1, argv + argc);
+  dropQtRuntimeDirWarning();
   try {
     Options options = parseCommandLine(args);
     switch (options.mode) {

@@ -14,7 +14,16 @@ void keep(QtMsgType, const QMessageLogContext&, const QString& text) {
   if (lines.size() < 64) lines.push_back(text.trimmed().toStdString());
 }
 
+QtMessageHandler qtDefault = nullptr;
+
+void filtered(QtMsgType type, const QMessageLogContext& context, const QString& text) {
+  if (type == QtWarningMsg && text.startsWith("QStandardPaths: XDG_RUNTIME_DIR not set")) return;
+  if (qtDefault) qtDefault(type, context, text);
+}
+
 }  // namespace
+
+void dropQtRuntimeDirWarning() { qtDefault = qInstallMessageHandler(filtered); }
 
 QtMessageCapture::QtMessageCapture() {
   std::lock_guard<std::mutex> lock(mutex);

@@ -8,6 +8,11 @@
 
 namespace gvflab::app {
 
+// Installs, once at start-up, a handler that drops Qt's line about XDG_RUNTIME_DIR (unset for
+// root under xvfb-run, where Qt then uses /tmp/runtime-root: nothing for the user to do) and
+// passes every other message to Qt's default handler.
+void dropQtRuntimeDirWarning();
+
 class QtMessageCapture {
  public:
   QtMessageCapture();

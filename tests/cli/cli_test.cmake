@@ -428,3 +428,13 @@ foreach(kind gpu cpu)
   endif()
 endforeach()
 message(STATUS "issue 18 checks passed")
+
+# A successful headless figure says nothing on stderr, also as root under xvfb-run where
+# XDG_RUNTIME_DIR is unset (Qt's line about it was the only thing printed there).
+execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=XDG_RUNTIME_DIR
+                ${GVFLAB} --headless --phantom u --phantom-size 64 --iterations 20
+                --screenshot ${WORK}/quiet.png --size 64x64
+                RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET TIMEOUT 60)
+if(NOT rc EQUAL 0 OR NOT err STREQUAL "")
+  message(FATAL_ERROR "a successful figure run printed on stderr (rc ${rc}): ${err}")
+endif()
