@@ -10,6 +10,7 @@
 
 #include <CL/cl_ext.h>
 
+#include <cstddef>
 #include <cstring>
 #include <iostream>
 #include <limits>
@@ -34,9 +35,11 @@ using namespace gvflab::interop;
 namespace {
 
 constexpr unsigned kTexture2D = 0x0DE1, kRG = 0x8227, kRG32F = 0x8230, kFloat = 0x1406,
-                   kNearest = 0x2600, kMinFilter = 0x2801, kPackAlignment = 0x0D05;
+                   kNearest = 0x2600, kMinFilter = 0x2801, kPackAlignment = 0x0D05,
+                   kCopyReadBuffer = 0x8F36, kCopyWriteBuffer = 0x8F37, kStaticCopy = 0x88E6;
 
-// The few GL calls the test itself makes: a texture and its read-back.
+// The few GL calls the test itself makes: a texture and its read-back, and buffer copies to
+// keep GL's queue busy.
 struct TestGl {
   void (*GenTextures)(int, unsigned*) = nullptr;
   void (*DeleteTextures)(int, const unsigned*) = nullptr;
@@ -45,6 +48,12 @@ struct TestGl {
   void (*TexImage2D)(unsigned, int, int, int, int, int, unsigned, unsigned, const void*) = nullptr;
   void (*GetTexImage)(unsigned, int, unsigned, unsigned, void*) = nullptr;
   void (*PixelStorei)(unsigned, int) = nullptr;
+  void (*GenBuffers)(int, unsigned*) = nullptr;
+  void (*DeleteBuffers)(int, const unsigned*) = nullptr;
+  void (*BindBuffer)(unsigned, unsigned) = nullptr;
+  void (*BufferData)(unsigned, std::ptrdiff_t, const void*, unsigned) = nullptr;
+  void (*CopyBufferSubData)(unsigned, unsigned, std::ptrdiff_t, std::ptrdiff_t, std::ptrdiff_t) = nullptr;
+  void (*Flush)() = nullptr;
   template <class F>
   static void get(F& f, const GlProcLoader& load, const char* name) {
     f = reinterpret_cast<F>(load(name));
@@ -58,6 +67,12 @@ struct TestGl {
     get(TexImage2D, l, "glTexImage2D");
     get(GetTexImage, l, "glGetTexImage");
     get(PixelStorei, l, "glPixelStorei");
+    get(GenBuffers, l, "glGenBuffers");
+    get(DeleteBuffers, l, "glDeleteBuffers");
+    get(BindBuffer, l, "glBindBuffer");
+    get(BufferData, l, "glBufferData");
+    get(CopyBufferSubData, l, "glCopyBufferSubData");
+    get(Flush, l, "glFlush");
   }
 };
 
@@ -142,6 +157,32 @@ struct PoisonedTexture {
   }
 };
 
+// Tens of milliseconds of work queued on GL (copies between two large buffers on the GPU), so
+// GL's next command runs long after OpenCL could have moved on.
+struct GlBusy {
+  static constexpr std::ptrdiff_t kBytes = std::ptrdiff_t(256) << 20;
+  unsigned buffers[2] = {0, 0};
+  GlBusy() {
+    auto& gl = *setup->gl;
+    gl.GenBuffers(2, buffers);
+    for (unsigned b : buffers) {
+      gl.BindBuffer(kCopyWriteBuffer, b);
+      gl.BufferData(kCopyWriteBuffer, kBytes, nullptr, kStaticCopy);
+    }
+    gl.BindBuffer(kCopyWriteBuffer, 0);
+  }
+  ~GlBusy() { setup->gl->DeleteBuffers(2, buffers); }
+  void queue(int copies) {
+    auto& gl = *setup->gl;
+    gl.BindBuffer(kCopyReadBuffer, buffers[0]);
+    gl.BindBuffer(kCopyWriteBuffer, buffers[1]);
+    for (int i = 0; i < copies; ++i) gl.CopyBufferSubData(kCopyReadBuffer, kCopyWriteBuffer, 0, 0, kBytes);
+    gl.BindBuffer(kCopyReadBuffer, 0);
+    gl.BindBuffer(kCopyWriteBuffer, 0);
+    gl.Flush();
+  }
+};
+
 std::vector<float> readField(const cl::Buffer& b, int w, int h) {
   std::vector<float> out(static_cast<std::size_t>(w) * h * 2);
   setup->ctx->queue().enqueueReadBuffer(b, CL_TRUE, 0, out.size() * sizeof(float), out.data());
@@ -190,6 +231,37 @@ TEST_CASE("2D fields reach the GL texture through shared memory bit for bit, fra
     CAPTURE(semaphores);
     check2D(test::randomImage(301, 217, 7), semaphores);
     check2D(makePhantom("u", 2048), semaphores, 400);  // large and busy: a copy still running would show
+  }
+}
+
+// The other direction: OpenCL must not write the shared memory again before GL has copied the
+// last frame out of it. GL is kept busy before its upload of frame N; frame N+1 is filled at
+// once (texture B); texture A must still hold frame N. An OpenCL side that does not wait for
+// GL (semaphore or fence) overwrites the memory first and A shows frame N+1.
+TEST_CASE("OpenCL waits for GL's upload before it writes the shared memory again") {
+  for (bool semaphores : syncModes()) {
+    CAPTURE(semaphores);
+    auto& ctx = *setup->ctx;
+    const Image2D image = makePhantom("u", 2048);
+    const int w = image.width, h = image.height;
+    EulerSolver solver(setup->ctx, buildGvfInput(ctx, image, 1.0), 0.08);
+    ExternalFieldBuffer shared(*setup->vulkan, setup->load, ctx.context(), ctx.device(),
+                               static_cast<std::size_t>(w) * h * 2 * sizeof(float), semaphores);
+    PoisonedTexture a(w, h), b(w, h);
+    GlBusy busy;
+    for (int round = 0; round < 3; ++round) {
+      solver.step(3);
+      const std::vector<float> frameN = readField(solver.field(), w, h);
+      busy.queue(64);
+      shared.fill(ctx.queue(), solver.field(), a.id, w, h);
+      solver.step(1);
+      const std::vector<float> frameN1 = readField(solver.field(), w, h);
+      shared.fill(ctx.queue(), solver.field(), b.id, w, h);
+      CAPTURE(round);
+      REQUIRE_FALSE(sameBits(frameN, frameN1));
+      CHECK(sameBits(a.read(w, h), frameN));
+      CHECK(sameBits(b.read(w, h), frameN1));
+    }
   }
 }
 
