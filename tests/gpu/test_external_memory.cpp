@@ -3,7 +3,8 @@
 // runs Euler iterations, the field goes to a GL texture through the shared memory, and the
 // texture read back through GL must equal the field read through OpenCL bit for bit: 2D
 // fields of two sizes and the three slice planes of a 3D field, with semaphores and with the
-// fence fallback. Exits with 77 (CTest: skipped) and the reason where no device offers the
+// fence fallback; and OpenCL must not overwrite the memory while a busy GL has yet to copy it
+// out. Exits with 77 (CTest: skipped) and the reason where no device offers the
 // extensions (PoCL, llvmpipe).
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
