@@ -378,7 +378,23 @@ def corpus():
                "--region-snake")
     bad_record("record_snake_outside", ["--phantom", "u", "--phantom-size", "64", "--record", "{out}/x.mp4",
                                         "--snake", "circle:100,30,10"], "--snake")
+    c += extra_cases()
     return c
+
+
+def extra_cases():
+    """Cases from the corpus_*.py modules beside this file: each has cases(Case) returning a
+    list of Case, so a class of inputs lives in a file of its own."""
+    import glob
+    import importlib.util
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = []
+    for path in sorted(glob.glob(os.path.join(here, "corpus_*.py"))):
+        spec = importlib.util.spec_from_file_location(os.path.basename(path)[:-3], path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        out += module.cases(Case)
+    return out
 
 
 # ---------------------------------------------------------------------------------- runner
