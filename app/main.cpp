@@ -7,6 +7,7 @@
 
 #include "cli/options.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/input_file.hpp"
 #include "gvflab/version.hpp"
 #include "headless/headless.hpp"
 #include "headless/headless_figure.hpp"
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
   dropQtRuntimeDirWarning();
   try {
     Options options = parseCommandLine(args);
+    gvflab::setDataFilesOutsideAllowed(options.allowDataOutside);
     switch (options.mode) {
       case Mode::Help:
         std::cout << helpText();

@@ -66,6 +66,8 @@ std::string helpText() {
        "  --phantom NAME       built-in image: u, room, blob\n"
        "  --device D           gpu, cpu, or part of a device name (default: a GPU if any)\n"
        "  --kernel-dir DIR     load kernels/*.cl from DIR instead of the built-in copies\n"
+       "  --allow-data-outside read data files that a MetaImage or NRRD header names outside\n"
+       "                       its folder (default: only files in that folder or below)\n"
        "  --save-field F       write the field (float; 2 components, 3 for volumes) as\n"
        "                       MetaImage (.mha), NRRD (.nrrd) or a NIfTI vector image\n"
        "                       (.nii, .nii.gz)\n"
@@ -195,6 +197,8 @@ Options parseOptions(const std::vector<std::string>& commandLine, const Options*
       o.device = value();
     } else if (a == "--kernel-dir") {
       o.kernelDir = value();
+    } else if (a == "--allow-data-outside") {
+      o.allowDataOutside = true;
     } else if (a == "--save-field") {
       o.saveField = value();
       checkFieldFileName(*o.saveField);  // a bad extension fails before anything runs

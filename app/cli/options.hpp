@@ -33,6 +33,7 @@ struct Options {
   std::optional<double> targetError;  // --target-error E: iterate until ε <= E
   std::string device;    // "", gpu, cpu or a name substring
   std::optional<std::string> kernelDir;
+  bool allowDataOutside = false;  // data files named by headers may lie outside their folder
   std::optional<std::string> saveField;
   std::optional<std::string> saveMagnitude;
   std::optional<std::string> report;

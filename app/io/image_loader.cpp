@@ -1,20 +1,23 @@
 #include "io/image_loader.hpp"
 
+#include <QFile>
 #include <QImage>
 #include <QImageReader>
 #include <QString>
 #include <tiffio.h>
 
+#include <algorithm>
+#include <climits>
 #include <cstdarg>
 #include <cstdio>
 #include <mutex>
-#include <algorithm>
-#include <fstream>
+#include <optional>
 #include <string_view>
-#include <system_error>
 
 #include "gvflab/error.hpp"
+#include "gvflab/input_file.hpp"
 #include "gvflab/io.hpp"
+#include "io/image_structure.hpp"
 #include "io/input_limits.hpp"
 #include "io/nrrd_file.hpp"
 #include "io/png_check.hpp"
@@ -29,23 +32,6 @@ std::string lowerExt(const std::filesystem::path& p) {
   for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return e;
 }
-// Qt fills the missing part of a truncated PNG or JPEG and reports success, so check that
-// the file reaches its end marker (IEND chunk, JPEG EOI) before decoding.
-void checkEndMarker(const std::filesystem::path& path, const std::string& ext) {
-  const bool png = ext == ".png", jpeg = ext == ".jpg" || ext == ".jpeg";
-  if (!png && !jpeg) return;
-  std::ifstream in(path, std::ios::binary);
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  const std::streamoff tail = std::min<std::streamoff>(size, 4096);
-  std::string bytes(static_cast<std::size_t>(tail), '\0');
-  in.seekg(size - tail);
-  in.read(bytes.data(), tail);
-  const bool ok = png ? bytes.find("IEND") != std::string::npos
-                      : bytes.find("\xFF\xD9") != std::string::npos;
-  if (!ok) throw InputError("'" + path.string() + "' is truncated or corrupt.");
-}
-
 // Refuses more than 16384 per side or too much for this computer, from the header.
 void checkPixelCount(const std::filesystem::path& path, qint64 width, qint64 height) {
   if (width > 16384 || height > 16384 || width * height > kMaxPixels)
@@ -82,20 +68,29 @@ std::string extensionFormat(const std::string& ext) {
 }
 
 // P2, P3, P5, P6: read by the engine (Qt reads PBM, P1 and P4).
-bool isBinaryOrAsciiPnm(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  char m[2] = {0, 0};
-  in.read(m, 2);
-  return m[0] == 'P' && (m[1] == '2' || m[1] == '3' || m[1] == '5' || m[1] == '6');
+bool isBinaryOrAsciiPnm(const std::string& head) {
+  return head.size() >= 2 && head[0] == 'P' &&
+         (head[1] == '2' || head[1] == '3' || head[1] == '5' || head[1] == '6');
+}
+
+// Qt's name for a format our signature check found ("" lets Qt decide by content).
+QByteArray qtFormat(const std::string& found) {
+  if (found == "PNG") return "png";
+  if (found == "JPEG") return "jpeg";
+  if (found == "BMP") return "bmp";
+  if (found == "TIFF") return "tiff";
+  if (found == "GIF") return "gif";
+  return {};
 }
 
 // Qt's BMP reader says only "cannot be decoded": check the header's fields ourselves.
-void checkBmpHeader(const std::filesystem::path& path, const std::string& head16) {
+void checkBmpHeader(const InputFile& file) {
+  const std::filesystem::path& path = file.path();
   const std::string name = "'" + path.string() + "'";
-  std::ifstream in(path, std::ios::binary);
-  std::string h(54, '\0');
-  in.read(h.data(), 54);
-  if (in.gcount() < 30) throw InputError(name + " is truncated (its BMP header is incomplete).");
+  std::string h = file.head(54);
+  const std::size_t got = h.size();
+  h.resize(54, '\0');
+  if (got < 30) throw InputError(name + " is truncated (its BMP header is incomplete).");
   auto u32 = [&](int at) {
     return std::uint32_t(std::uint8_t(h[at])) | std::uint32_t(std::uint8_t(h[at + 1])) << 8 |
            std::uint32_t(std::uint8_t(h[at + 2])) << 16 | std::uint32_t(std::uint8_t(h[at + 3])) << 24;
@@ -112,41 +107,61 @@ void checkBmpHeader(const std::filesystem::path& path, const std::string& head16
     throw InputError(name + " has a bad header (its size is " + std::to_string(width) + "x" +
                      std::to_string(height) + ").");
   checkPixelCount(path, width, height);
-  const bool compressed = u32(14) >= 40 && in.gcount() >= 34 && u32(30) != 0 && u32(30) != 3;
+  const bool compressed = u32(14) >= 40 && got >= 34 && u32(30) != 0 && u32(30) != 3;
   const std::uint64_t rowBytes = (std::uint64_t(width) * bpp + 31) / 32 * 4;
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (!compressed && !ec && u32(10) + rowBytes * std::uint64_t(height) > size)
+  const auto size = file.size();
+  if (!compressed && u32(10) + rowBytes * std::uint64_t(height) > size)
     throw InputError(name + " is truncated: its header promises " +
                      byteCount(u32(10) + rowBytes * std::uint64_t(height)) + ", the file holds " +
                      byteCount(size) + ".");
-  (void)head16;
 }
 
-// Missing, a folder, empty, or a header that is not the format its name says.
-void checkFile(const std::filesystem::path& path) {
+// An image file opened for the checks and for Qt, with what its first bytes say it is.
+struct OpenedImage {
+  InputFile file;
+  std::string head;   // its first 16 bytes
+  std::string found;  // the format its signature says ("" when none we know)
+};
+
+// Missing, a folder, a FIFO or device, empty, or a header that is not the format its name says;
+// PNG chunks and JPEG markers walked (truncation, metadata bounds) before any decoder.
+// MetaImage and NRRD are left to their readers, which open the file themselves.
+std::optional<OpenedImage> openImage(const std::filesystem::path& path) {
   const std::string name = path.string();
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw InputError("'" + name + "' does not exist.");
-  if (std::filesystem::is_directory(path, ec)) throw InputError("'" + name + "' is a folder.");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("'" + name + "' cannot be opened (permission denied?).");
-  if (std::filesystem::file_size(path, ec) == 0) throw InputError("'" + name + "' is empty.");
+  InputFile file(path);
+  if (file.size() == 0) throw InputError("'" + name + "' is empty.");
   const std::string ext = lowerExt(path);
-  if (ext == ".mha" || ext == ".mhd" || isNrrdFile(path)) return;
-  std::string head(16, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<std::size_t>(in.gcount()));
+  if (ext == ".mha" || ext == ".mhd" || isNrrdFile(path)) return std::nullopt;
+  std::string head = file.head(16);
   const std::string promised = extensionFormat(ext), found = signatureFormat(head);
   if (!promised.empty() && found != promised)
     throw InputError("'" + name + "' is not a " + promised + " file (bad header" +
                      (found.empty() ? "" : "; it looks like " + found) + ").");
-  if (found == "PNG") checkPngFile(path);  // libpng's verdict in our words, before Qt
-  if (found == "BMP") checkBmpHeader(path, head);
   if (promised.empty() && found.empty())
     throw InputError("'" + name + "' is not an image gvflab reads (PNG, JPEG, BMP, TIFF, "
                      "PGM/PPM, MetaImage, NRRD; volumes: NIfTI, MetaImage, NRRD).");
+  if (found == "PNG") {
+    checkPngChunks(file);
+    checkPngFile(file);  // libpng's verdict in our words, before Qt
+  }
+  if (found == "JPEG") checkJpegMarkers(file);
+  if (found == "BMP") checkBmpHeader(file);
+  return OpenedImage{std::move(file), std::move(head), found};
 }
+
+// Qt's reader on our open descriptor, never the name (which may name another file by now).
+struct QtReader {
+  QFile device;
+  QImageReader reader;
+  explicit QtReader(const OpenedImage& image) {
+    if (!device.open(image.file.fd(), QIODevice::ReadOnly, QFileDevice::DontCloseHandle))
+      throw InputError(image.file.label() + " cannot be opened.");
+    device.seek(0);
+    reader.setDevice(&device);
+    if (const QByteArray format = qtFormat(image.found); !format.isEmpty())
+      reader.setFormat(format);
+  }
+};
 
 // libtiff (under Qt's TIFF plugin) prints its errors and warnings itself: send its errors to
 // Qt's message handler, where QtMessageCapture makes them part of our sentence, and drop its
@@ -185,23 +200,23 @@ std::string readFailure(const QImageReader& reader, const std::string& libraryLi
 
 FieldShape imageHeaderShape(const std::filesystem::path& path) {
   routeLibtiffMessages();
-  checkFile(path);
-  if (lowerExt(path) == ".mha" || lowerExt(path) == ".mhd") {
+  const std::optional<OpenedImage> image = openImage(path);
+  if (!image && (lowerExt(path) == ".mha" || lowerExt(path) == ".mhd")) {
     const auto dims = metaImageSize(path);
     return {dims[0], dims[1], dims.size() > 2 ? dims[2] : 1};
   }
-  if (isNrrdFile(path)) return nrrdShape(path);
-  if (isBinaryOrAsciiPnm(path)) {
-    const Image2D image = readPnm(path);  // refuses a short file before allocating
-    checkPixelCount(path, image.width, image.height);
-    return {image.width, image.height, 1};
+  if (!image) return nrrdShape(path);
+  if (isBinaryOrAsciiPnm(image->head)) {
+    const auto size = pnmSize(path);  // the header alone; a short file is refused there
+    checkPixelCount(path, size[0], size[1]);
+    return {size[0], size[1], 1};
   }
   QtMessageCapture messages;
-  QImageReader reader(QString::fromStdString(path.string()));
-  const QSize size = reader.size();
+  QtReader qt(*image);
+  const QSize size = qt.reader.size();
   if (!size.isValid())
     throw InputError("'" + path.string() + "' has a bad header: " +
-                     readFailure(reader, messages.last()) + ".");
+                     readFailure(qt.reader, messages.last()) + ".");
   checkPixelCount(path, size.width(), size.height());
   return {size.width(), size.height(), 1};
 }
@@ -209,29 +224,40 @@ FieldShape imageHeaderShape(const std::filesystem::path& path) {
 Image2D loadImage(const std::filesystem::path& path) {
   const std::string name = path.string();
   routeLibtiffMessages();
-  checkFile(path);
+  const std::optional<OpenedImage> image = openImage(path);
   const std::string ext = lowerExt(path);
-  if (ext == ".mha" || ext == ".mhd") return readMetaImage(path);
-  if (isNrrdFile(path)) return readNrrdImage(path);
-  if (isBinaryOrAsciiPnm(path)) {  // the engine's reader says what is wrong
-    Image2D image = readPnm(path);
-    checkPixelCount(path, image.width, image.height);
-    return image;
+  if (!image && (ext == ".mha" || ext == ".mhd")) return readMetaImage(path);
+  if (!image) return readNrrdImage(path);
+  if (isBinaryOrAsciiPnm(image->head)) {  // the engine's reader says what is wrong
+    const auto size = pnmSize(path);
+    checkPixelCount(path, size[0], size[1]);  // before a pixel is read
+    return readPnm(path);
   }
 
-  checkEndMarker(path, ext);
-  QtMessageCapture messages;  // libpng/libtiff lines become part of our sentence
-  QImageReader reader(QString::fromStdString(name));
+  QtMessageCapture messages;  // libpng/libjpeg/libtiff lines become part of our sentence
+  QtReader qt(*image);
+  QImageReader& reader = qt.reader;
   reader.setAutoTransform(true);
   const QSize size = reader.size();
-  if (size.isValid()) checkPixelCount(path, size.width(), size.height());
+  if (size.isValid()) {
+    checkPixelCount(path, size.width(), size.height());
+    // Qt refuses images over 128 MB by default; our checks above decide instead.
+    const qint64 mib = qint64(size.width()) * size.height() * 8 / (1 << 20) + 16;
+    reader.setAllocationLimit(static_cast<int>(std::min<qint64>(mib, INT_MAX)));
+  }
   QImage img;
   if (!reader.read(&img) || img.isNull())
     throw InputError("Cannot read '" + name + "': " + readFailure(reader, messages.last()) + ".");
+  // libjpeg fills a truncated scan with grey and only warns: that is a truncated file.
+  if (const std::string line = messages.find({"Premature end of JPEG file",
+                                               "premature end of data segment"});
+      !line.empty())
+    throw InputError("'" + name + "' is truncated (libjpeg: " + line + ").");
   // Qt quietly returns partial images for some truncated files; insist on the declared size.
   if (size.isValid() && img.size() != size)
     throw InputError("'" + name + "' is truncated or corrupt.");
   QImage grey = img.convertToFormat(QImage::Format_Grayscale16);
+  img = QImage();  // the decoded copy is no longer needed
   Image2D out(grey.width(), grey.height());
   for (int y = 0; y < grey.height(); ++y) {
     const auto* row = reinterpret_cast<const quint16*>(grey.constScanLine(y));

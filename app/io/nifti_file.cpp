@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gvflab/error.hpp"
+#include "gvflab/input_file.hpp"
 #include "gvflab/io.hpp"
 #include "io/file_names.hpp"
 #include "io/input_limits.hpp"
@@ -174,15 +175,34 @@ Reorientation lpsReorientation(const nifti_image& nim) {
   return out;
 }
 
+// nifti_clib probes names beside the one given (.hdr for .img, .gz variants) by opening them,
+// which blocks on a FIFO: every such name that exists must be a regular file before it looks.
+void checkNiftiNames(const std::filesystem::path& path) {
+  checkInputFile(path);
+  std::string base = path.string();
+  if (hasSuffix(base, {".gz"})) base.resize(base.size() - 3);
+  if (hasSuffix(base, {".nii", ".hdr", ".img"})) base.resize(base.size() - 4);
+  for (const char* ext : {".nii", ".hdr", ".img", ".NII", ".HDR", ".IMG"})
+    for (const char* gz : {"", ".gz", ".GZ"}) {
+      const std::filesystem::path beside = base + ext + gz;
+      std::error_code ec;
+      if (beside != path && std::filesystem::exists(beside, ec))
+        checkInputFile(beside, quoted(path) + ": the file beside it '" + beside.string() + "'");
+    }
+}
+
+std::unique_ptr<char, FreeDeleter> findHeader(const std::filesystem::path& path) {
+  checkNiftiNames(path);
+  std::unique_ptr<char, FreeDeleter> header(nifti_findhdrname(path.c_str()));
+  if (!header) throw InputError(quoted(path) + " has no NIfTI header file beside it.");
+  return header;
+}
+
 }  // namespace
 
 FieldShape niftiShape(const std::filesystem::path& path) {
   nifti_set_debug_level(0);
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw InputError(quoted(path) + " does not exist or is not a file.");
-  std::unique_ptr<char, FreeDeleter> header(nifti_findhdrname(path.c_str()));
-  if (!header) throw InputError(quoted(path) + " has no NIfTI header file beside it.");
+  std::unique_ptr<char, FreeDeleter> header = findHeader(path);
   const RawHeader h = checkRawHeader(path, header.get());
   const auto side = [&](int i) { return h.dim[0] >= i ? static_cast<int>(h.dim[i]) : 1; };
   return {side(1), side(2), side(3)};
@@ -194,11 +214,7 @@ bool isNiftiFile(const std::filesystem::path& path) {
 
 Volume readNiftiVolume(const std::filesystem::path& path) {
   nifti_set_debug_level(0);  // our sentences instead of the library's stderr lines
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw InputError(quoted(path) + " does not exist or is not a file.");
-  std::unique_ptr<char, FreeDeleter> header(nifti_findhdrname(path.c_str()));
-  if (!header) throw InputError(quoted(path) + " has no NIfTI header file beside it.");
+  std::unique_ptr<char, FreeDeleter> header = findHeader(path);
   const RawHeader raw = checkRawHeader(path, header.get());
   NiftiImage nim(nifti_image_read(header.get(), 0));
   if (!nim) throw InputError(quoted(path) + " has a NIfTI header nifti_clib cannot use.");
@@ -209,9 +225,13 @@ Volume readNiftiVolume(const std::filesystem::path& path) {
     if (nim->dim[i] > 1)
       throw InputError(quoted(path) + " holds more than one volume (dim[" + std::to_string(i) +
                        "] = " + std::to_string(nim->dim[i]) + "); give a single 3D volume.");
-  if (nim->iname && !std::filesystem::exists(nim->iname, ec))
-    throw InputError(quoted(path) + ": its voxel file '" + std::string(nim->iname) +
-                     "' is missing.");
+  if (nim->iname && std::filesystem::path(nim->iname) != std::filesystem::path(header.get())) {
+    std::error_code ec;
+    if (!std::filesystem::exists(nim->iname, ec))
+      throw InputError(quoted(path) + ": its voxel file '" + std::string(nim->iname) +
+                       "' is missing.");
+    checkInputFile(nim->iname, quoted(path) + ": its voxel file '" + std::string(nim->iname) + "'");
+  }
   checkPromisedBytes(path, raw, nim->iname ? std::filesystem::path(nim->iname) : path);
   // Reads exactly nvox * nbyper bytes (a longer gzip stream is not inflated further).
   if (nifti_image_load(nim.get()) != 0 || !nim->data)

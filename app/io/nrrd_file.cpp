@@ -4,6 +4,7 @@
 #include <teem/nrrd.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "gvflab/io.hpp"
 #include "io/file_names.hpp"
 #include "io/input_limits.hpp"
+#include "io/nrrd_source.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -44,24 +46,52 @@ std::string teemError() {
 
 using NrrdPtr = std::unique_ptr<Nrrd, NrrdNuke>;
 
-// The header alone (no data is allocated or read).
-NrrdPtr readHeader(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw InputError(quoted(path) + " does not exist or is not a file.");
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+
+// Reads the source's header (skipData) or all of it through teem, from our own streams.
+NrrdPtr teemRead(const NrrdSource& src, bool skipData, const char* failure) {
+  nrrdStateVerboseIO = 0;  // teem's progress lines would go to stderr
   NrrdPtr nrrd(nrrdNew());
   std::unique_ptr<NrrdIoState, IoStateNix> nio(nrrdIoStateNew());
-  nio->skipData = 1;
-  if (nrrdLoad(nrrd.get(), path.c_str(), nio.get()) != 0)
-    throw InputError(quoted(path) + " is not a readable NRRD file: " + teemError() + ".");
+  nio->skipData = skipData ? 1 : 0;
+  std::unique_ptr<std::FILE, FileCloser> stream(teemStream(src));
+  if (nrrdRead(nrrd.get(), stream.get(), nio.get()) != 0)
+    throw InputError(src.file.label() + failure + teemError() + ".");
   return nrrd;
+}
+
+// The header alone (no data is allocated or read).
+NrrdPtr readHeader(const NrrdSource& src) {
+  return teemRead(src, true, " is not a readable NRRD file: ");
+}
+
+NrrdPtr readHeader(const std::filesystem::path& path) { return readHeader(openNrrdSource(path)); }
+
+// Raw data must be in the file(s) before teem allocates for it.
+void checkRawSize(const NrrdSource& src, std::uint64_t need) {
+  if (src.encoding != "raw" || src.lineSkip != 0 || src.byteSkip < 0) return;
+  std::uint64_t found = 0;
+  const std::uint64_t skip = static_cast<std::uint64_t>(src.byteSkip);
+  if (src.data.empty()) {
+    const std::uint64_t start = src.headerBytes + skip;
+    found = src.file.size() > start ? src.file.size() - start : 0;
+  } else {
+    for (const auto& d : src.data) found += d.size() > skip ? d.size() - skip : 0;
+  }
+  if (found < need)
+    throw InputError(src.file.label() + " is truncated: its header promises " + byteCount(need) +
+                     " of raw data, the file" + (src.data.size() > 1 ? "s hold " : " holds ") +
+                     byteCount(found) + ".");
 }
 
 // Loads a file of `axes` axes whose first axis has `components` samples (1: scalar), after
 // checking the header's sizes against the limits.
 NrrdPtr loadChecked(const std::filesystem::path& path, unsigned axes, std::size_t components,
                     const char* what) {
-  NrrdPtr header = readHeader(path);
+  const NrrdSource src = openNrrdSource(path);
+  NrrdPtr header = readHeader(src);
   if (header->dim != axes || (components > 1 && header->axis[0].size != components))
     throw InputError(quoted(path) + " is not " + what + " (it has " +
                      std::to_string(header->dim) + " axes" +
@@ -82,11 +112,10 @@ NrrdPtr loadChecked(const std::filesystem::path& path, unsigned axes, std::size_
       throw InputError(quoted(path) + " is too large to load (more than " +
                        std::to_string(kMaxVoxels) + " values).");
   }
+  checkRawSize(src, std::uint64_t(count) * nrrdTypeSize[header->type]);
   // The samples as read, as doubles and as floats (teem inflates no more than the header says).
   checkHostMemory(path, std::uint64_t(count) * (nrrdTypeSize[header->type] + 8 + 4));
-  NrrdPtr nrrd(nrrdNew());
-  if (nrrdLoad(nrrd.get(), path.c_str(), nullptr) != 0)
-    throw InputError(quoted(path) + " cannot be read: " + teemError() + ".");
+  NrrdPtr nrrd = teemRead(src, false, " cannot be read: ");
   if (nrrd->dim != header->dim || nrrdElementNumber(nrrd.get()) != static_cast<std::size_t>(count))
     throw InputError(quoted(path) + " changed while it was being read.");
   return nrrd;

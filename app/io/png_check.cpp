@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gvflab/error.hpp"
+#include "io/image_structure.hpp"
 #include "io/input_limits.hpp"
 
 namespace gvflab::app {
@@ -39,6 +40,9 @@ std::string problem(const Messages& m) {
     return "is truncated";
   if (e.find("IHDR") != std::string::npos)
     return "has a bad header (" + (m.warning.empty() ? e : m.warning) + ")";
+  if (e.find("chunk data is too large") != std::string::npos ||
+      e.find("no space in chunk cache") != std::string::npos)
+    return "has too much metadata (libpng: " + e + ")";
   if (e.find("exceeds user limit") != std::string::npos || e.find("too large") != std::string::npos)
     return "is too large: at most 16384 pixels per side fit";
   return "is corrupt (" + e + ")";
@@ -57,6 +61,9 @@ bool decode(std::FILE* file, Messages& messages, std::vector<png_byte>& row, png
   }
   png_init_io(png, file);
   png_set_user_limits(png, 16384, 16384);
+  // Metadata bounds (a tEXt chunk declaring 2 GiB is refused before it is allocated).
+  png_set_chunk_cache_max(png, kMaxMetadataSegments);
+  png_set_chunk_malloc_max(png, kMaxPngChunkBytes);
   png_read_info(png, info);
   width = png_get_image_width(png, info);
   height = png_get_image_height(png, info);
@@ -82,10 +89,10 @@ bool decode(std::FILE* file, Messages& messages, std::vector<png_byte>& row, png
 
 }  // namespace
 
-void checkPngFile(const std::filesystem::path& path) {
-  const std::string name = "'" + path.string() + "'";
-  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-  if (!file) throw InputError(name + " cannot be opened.");
+void checkPngFile(const InputFile& input) {
+  const std::filesystem::path& path = input.path();
+  const std::string name = input.label();
+  std::unique_ptr<std::FILE, FileCloser> file(input.stdioStream());
   Messages messages;
   std::vector<png_byte> row;
   png_uint_32 width = 0, height = 0;
@@ -95,5 +102,7 @@ void checkPngFile(const std::filesystem::path& path) {
   if (!sizeError.empty()) throw InputError(sizeError);
   throw InputError(name + " " + problem(messages) + ".");
 }
+
+void checkPngFile(const std::filesystem::path& path) { checkPngFile(InputFile(path)); }
 
 }  // namespace gvflab::app

@@ -40,4 +40,12 @@ std::string QtMessageCapture::last() const {
   return {};
 }
 
+std::string QtMessageCapture::find(std::initializer_list<const char*> texts) const {
+  std::lock_guard<std::mutex> lock(mutex);
+  for (const auto& line : lines)
+    for (const char* text : texts)
+      if (line.find(text) != std::string::npos) return line;
+  return {};
+}
+
 }  // namespace gvflab::app

@@ -3,6 +3,7 @@
 // there too): while a QtMessageCapture lives, those lines are kept for our sentence instead of
 // going to stderr. One at a time (Qt's handler is process-wide).
 #include <QtGlobal>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,8 @@ class QtMessageCapture {
   QtMessageCapture& operator=(const QtMessageCapture&) = delete;
   // The last line captured, trimmed ("" when none).
   std::string last() const;
+  // The first line captured that contains one of these texts ("" when none).
+  std::string find(std::initializer_list<const char*> texts) const;
 
  private:
   QtMessageHandler previous_;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "gvflab/error.hpp"
+#include "gvflab/input_file.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/phantoms.hpp"
 
@@ -191,13 +192,16 @@ void saveSession(const std::filesystem::path& path, const SessionFile& session) 
   writeFileAtomically(path, sessionToJson(session));
 }
 
+namespace {
+constexpr std::uint64_t kMaxSessionBytes = std::uint64_t(16) << 20;  // 16 MiB of JSON
+}  // namespace
+
 SessionFile loadSession(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("Cannot open the session file '" + path.string() + "'.");
-  std::ostringstream text;
-  text << in.rdbuf();
+  // Opened as every input is (a FIFO or device refused, never waited on); bounded in size.
+  const std::string text = InputFile(path, "The session file '" + path.string() + "'")
+                               .readAll(kMaxSessionBytes, "session file");
   try {
-    return sessionFromJson(text.str(), path.parent_path());
+    return sessionFromJson(text, path.parent_path());
   } catch (const InputError& e) {
     throw InputError("'" + path.filename().string() + "': " + e.what());
   }

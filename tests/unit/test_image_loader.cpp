@@ -4,6 +4,8 @@
 
 #include <QCoreApplication>
 #include <QImage>
+#include <sys/stat.h>
+
 #include <fstream>
 
 #include "gvflab/error.hpp"
@@ -80,4 +82,37 @@ TEST_CASE("corrupt, truncated, empty and missing files are refused with a senten
                        InputError);
   CHECK_THROWS_AS(app::loadImage(dir), InputError);
   CHECK_NOTHROW(app::loadImage(dir / "ok.png"));
+}
+
+// Issue 25: Qt's default allocation limit (128 MB) refused a valid 16384^2 PNG, although 16384
+// per side is what the loader promises; our own checks (side, host memory) decide instead.
+TEST_CASE("a valid 16384 x 16384 PNG loads") {
+  qtApp();
+  auto dir = test::scratchDir("loader_16384");
+  {
+    QImage big(16384, 16384, QImage::Format_Grayscale8);
+    big.fill(0);
+    for (int x = 0; x < 16384; ++x) big.scanLine(16383)[x] = 255;  // the last row white
+    REQUIRE(big.save(QString::fromStdString((dir / "big.png").string()), "PNG"));
+  }
+  const Image2D img = app::loadImage(dir / "big.png");
+  CHECK(img.width == 16384);
+  CHECK(img.height == 16384);
+  CHECK(img.at(0, 0) == 0.0f);
+  CHECK(img.at(16383, 16383) == 1.0f);
+  fs::remove(dir / "big.png");
+}
+
+// Issue 25: a FIFO or device named as an image is refused by what it is, at once (no hang).
+TEST_CASE("a FIFO or a device named as an image is refused by its kind") {
+  qtApp();
+  auto dir = test::scratchDir("loader_fifo");
+  fs::remove(dir / "x.png");
+  REQUIRE(mkfifo((dir / "x.png").c_str(), 0600) == 0);
+  CHECK_THROWS_WITH_AS(app::loadImage(dir / "x.png"), doctest::Contains("is a FIFO, not a file"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(app::imageHeaderShape(dir / "x.png"),
+                       doctest::Contains("is a FIFO, not a file"), InputError);
+  CHECK_THROWS_WITH_AS(app::loadImage("/dev/null"), doctest::Contains("is a character device"),
+                       InputError);
 }

@@ -1,9 +1,12 @@
 // File formats: round trips, and clear errors on corrupt, truncated and empty files.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
 #include <fstream>
 
 #include "gvflab/error.hpp"
+#include "gvflab/input_file.hpp"
 #include "gvflab/io.hpp"
 #include "test_support.hpp"
 
@@ -85,4 +88,41 @@ TEST_CASE("PGM/PPM reader: binary and ascii, and clear errors") {
   CHECK_THROWS_WITH_AS(readPnm(dir / "empty.pgm"), doctest::Contains("empty"), InputError);
   CHECK_THROWS_WITH_AS(readPnm(dir / "zero.pgm"), doctest::Contains("impossible"), InputError);
   CHECK_THROWS_AS(readPnm(dir / "notpnm.pgm"), InputError);
+}
+
+// Issue 25: a MetaImage reads only the bytes its DimSize promises, and only from a regular file
+// in the header's folder or below (links resolved) unless data outside is allowed.
+TEST_CASE("MetaImage data files: only what the header promises, only beside the header") {
+  auto dir = test::scratchDir("io_mhd_rule");
+  fs::create_directories(dir / "sub");
+  fs::create_directories(dir / "other");
+  const std::string head = "NDims = 2\nDimSize = 2 2\nElementType = MET_UCHAR\nElementDataFile = ";
+  writeBytes(dir / "long.mhd", head + "long.raw\n");
+  writeBytes(dir / "long.raw", std::string("\x00\x01\x02\x03", 4) + std::string(1 << 20, 'x'));
+  CHECK(readMetaImage(dir / "long.mhd").at(1, 1) == doctest::Approx(1.0));  // 4 bytes read
+  writeBytes(dir / "other" / "d.raw", std::string(4, '\x01'));
+  writeBytes(dir / "sub" / "up.mhd", head + "../other/d.raw\n");
+  CHECK_THROWS_WITH_AS(readMetaImage(dir / "sub" / "up.mhd"),
+                       doctest::Contains("outside the header's folder"), InputError);
+  writeBytes(dir / "abs.mhd", head + "/etc/passwd\n");
+  CHECK_THROWS_WITH_AS(readMetaImage(dir / "abs.mhd"), doctest::Contains("absolute path outside"),
+                       InputError);
+  setDataFilesOutsideAllowed(true);
+  CHECK_NOTHROW(readMetaImage(dir / "sub" / "up.mhd"));
+  writeBytes(dir / "zero.mhd", head + "/dev/zero\n");
+  CHECK_THROWS_WITH_AS(readMetaImage(dir / "zero.mhd"), doctest::Contains("character device"),
+                       InputError);
+  setDataFilesOutsideAllowed(false);
+  fs::remove(dir / "fifo.raw");
+  REQUIRE(mkfifo((dir / "fifo.raw").c_str(), 0600) == 0);
+  writeBytes(dir / "fifo.mhd", head + "fifo.raw\n");
+  CHECK_THROWS_WITH_AS(readMetaImage(dir / "fifo.mhd"), doctest::Contains("is a FIFO, not a file"),
+                       InputError);
+}
+
+TEST_CASE("PGM: a short file is refused from its header, before the pixels are allocated") {
+  auto dir = test::scratchDir("io_pnm_short");
+  writeBytes(dir / "big.pgm", "P5\n16000 16000\n255\n" + std::string(100, '\0'));
+  CHECK_THROWS_WITH_AS(pnmSize(dir / "big.pgm"), doctest::Contains("truncated"), InputError);
+  CHECK_THROWS_WITH_AS(readPnm(dir / "big.pgm"), doctest::Contains("truncated"), InputError);
 }

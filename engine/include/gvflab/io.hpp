@@ -1,6 +1,7 @@
 #pragma once
 // File formats the engine reads and writes without Qt. Writers are atomic: they write a
 // temporary file and rename it, so a failure never leaves a partial output behind.
+#include <array>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -26,7 +27,10 @@ void writeMetaImageField3D(const std::filesystem::path& path, const Field3D& fie
 Field3D readMetaImageField3D(const std::filesystem::path& path);
 
 // Binary or ASCII PGM/PPM (P2, P3, P5, P6), 8 or 16 bit; colour becomes luminance.
+// Reads the header, then exactly the samples it promises (refused first when the file is shorter).
 Image2D readPnm(const std::filesystem::path& path);
+// Width and height from a PGM/PPM header alone.
+std::array<int, 2> pnmSize(const std::filesystem::path& path);
 
 // Writes bytes to path through a temporary file in the same directory and a rename.
 void writeFileAtomically(const std::filesystem::path& path, const std::string& bytes);

@@ -3,40 +3,46 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "gvflab/error.hpp"
+#include "gvflab/input_file.hpp"
 #include "gvflab/io.hpp"
 
 namespace gvflab {
 namespace {
+
+// A MetaImage header is a few hundred bytes; the data may follow it in the same file.
+constexpr std::size_t kMaxMetaHeaderBytes = 64 * 1024;
+constexpr std::size_t kMaxMetaFields = 64;
+
+std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
 
 struct Header {
   std::map<std::string, std::string> fields;
   std::size_t dataOffset = 0;  // bytes into the file (for LOCAL data)
 };
 
-std::string readAll(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("Cannot open '" + path.string() + "'.");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-Header parseHeader(const std::string& bytes, const std::filesystem::path& path) {
+// head: the file's first bytes; whole: head is the whole file.
+Header parseHeader(const std::string& head, bool whole, const std::filesystem::path& path) {
   Header h;
   std::size_t pos = 0;
-  while (pos < bytes.size()) {
-    std::size_t eol = bytes.find('\n', pos);
-    if (eol == std::string::npos) eol = bytes.size();
-    std::string line = bytes.substr(pos, eol - pos);
+  int lines = 0;
+  while (pos < head.size()) {
+    std::size_t eol = head.find('\n', pos);
+    if (eol == std::string::npos) {
+      if (!whole) break;  // cut by the bound: the line is not all there
+      eol = head.size();
+    }
+    std::string line = head.substr(pos, eol - pos);
     pos = eol + 1;
+    if (++lines > kMaxTextHeaderLines) break;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     auto eq = line.find('=');
     if (eq == std::string::npos) {
       if (line.find_first_not_of(" \t") == std::string::npos) continue;
-      throw InputError("'" + path.string() + "' is not a MetaImage file (bad header line).");
+      throw InputError(quoted(path) + " is not a MetaImage file (bad header line).");
     }
     auto trim = [](std::string s) {
       s.erase(0, s.find_first_not_of(" \t"));
@@ -46,13 +52,23 @@ Header parseHeader(const std::string& bytes, const std::filesystem::path& path) 
     std::string key = trim(line.substr(0, eq));
     h.fields[key] = trim(line.substr(eq + 1));
     if (key == "ElementDataFile") {
-      h.dataOffset = pos;
+      h.dataOffset = std::min(pos, head.size());
       return h;
     }
-    if (h.fields.size() > 64)
-      throw InputError("'" + path.string() + "' is not a MetaImage file (header too long).");
+    if (h.fields.size() > kMaxMetaFields)
+      throw InputError(quoted(path) + " is not a MetaImage file (header too long).");
   }
-  throw InputError("'" + path.string() + "' is not a MetaImage file (no ElementDataFile).");
+  if (!whole || lines > kMaxTextHeaderLines)
+    throw InputError(quoted(path) + " is not a MetaImage file (no ElementDataFile in its first " +
+                     byteCount(kMaxMetaHeaderBytes) + " or " +
+                     std::to_string(kMaxTextHeaderLines) + " lines).");
+  throw InputError(quoted(path) + " is not a MetaImage file (no ElementDataFile).");
+}
+
+Header readHeader(const InputFile& file) {
+  if (file.size() == 0) throw InputError(file.label() + " is empty.");
+  const std::string head = file.head(kMaxMetaHeaderBytes);
+  return parseHeader(head, head.size() == file.size(), file.path());
 }
 
 std::vector<int> parseInts(const std::string& s, const std::filesystem::path& path) {
@@ -61,37 +77,33 @@ std::vector<int> parseInts(const std::string& s, const std::filesystem::path& pa
   long long x;
   while (in >> x) {
     if (x < 1 || x > 1 << 20)
-      throw InputError("'" + path.string() + "' has an impossible size " + std::to_string(x) + ".");
+      throw InputError(quoted(path) + " has an impossible size " + std::to_string(x) + ".");
     v.push_back(static_cast<int>(x));
+    if (v.size() > 16) break;
   }
   return v;
 }
 
-// Element type name -> (bytes, converter to double)
-double readElement(const char* p, const std::string& type) {
-  auto get = [p](auto tag) {
-    decltype(tag) v;
-    std::memcpy(&v, p, sizeof v);
-    return static_cast<double>(v);
-  };
-  if (type == "MET_UCHAR") return get(std::uint8_t{});
-  if (type == "MET_CHAR") return get(std::int8_t{});
-  if (type == "MET_USHORT") return get(std::uint16_t{});
-  if (type == "MET_SHORT") return get(std::int16_t{});
-  if (type == "MET_UINT") return get(std::uint32_t{});
-  if (type == "MET_INT") return get(std::int32_t{});
-  if (type == "MET_FLOAT") return get(float{});
-  return get(double{});
+enum class Element { U8, I8, U16, I16, U32, I32, F32, F64 };
+
+Element elementType(const std::string& type, const std::filesystem::path& path) {
+  static const std::map<std::string, Element> types = {
+      {"MET_UCHAR", Element::U8},   {"MET_CHAR", Element::I8},  {"MET_USHORT", Element::U16},
+      {"MET_SHORT", Element::I16},  {"MET_UINT", Element::U32}, {"MET_INT", Element::I32},
+      {"MET_FLOAT", Element::F32},  {"MET_DOUBLE", Element::F64}};
+  auto it = types.find(type);
+  if (it == types.end())
+    throw InputError(quoted(path) + " uses the unsupported element type '" + type + "'.");
+  return it->second;
 }
 
-std::size_t elementSize(const std::string& type, const std::filesystem::path& path) {
-  static const std::map<std::string, std::size_t> sizes = {
-      {"MET_UCHAR", 1}, {"MET_CHAR", 1}, {"MET_USHORT", 2}, {"MET_SHORT", 2},
-      {"MET_UINT", 4},  {"MET_INT", 4},  {"MET_FLOAT", 4},  {"MET_DOUBLE", 8}};
-  auto it = sizes.find(type);
-  if (it == sizes.end())
-    throw InputError("'" + path.string() + "' uses the unsupported element type '" + type + "'.");
-  return it->second;
+std::size_t elementSize(Element e) {
+  switch (e) {
+    case Element::U8: case Element::I8: return 1;
+    case Element::U16: case Element::I16: return 2;
+    case Element::F64: return 8;
+    default: return 4;
+  }
 }
 
 // Voxel sizes, when given, must be positive and finite (a NaN or negative spacing is a corrupt
@@ -103,7 +115,7 @@ void checkSpacing(const std::string& text, const std::filesystem::path& path) {
     char* end = nullptr;
     const double v = std::strtod(item.c_str(), &end);
     if (*end != '\0' || !std::isfinite(v) || v <= 0 || v > 1e6)
-      throw InputError("'" + path.string() + "' has an invalid ElementSpacing '" + text +
+      throw InputError(quoted(path) + " has an invalid ElementSpacing '" + text.substr(0, 80) +
                        "' (positive finite sizes expected).");
   }
 }
@@ -111,13 +123,48 @@ void checkSpacing(const std::string& text, const std::filesystem::path& path) {
 struct Raw {
   std::vector<int> dims;
   int channels = 1;
-  std::vector<double> values;
+  Element type = Element::U8;
+  std::size_t count = 0;  // values (channels included)
+  std::string bytes;      // exactly count values, little-endian
 };
 
+// f(i, value) for every value, the element type dispatched once.
+template <class F>
+void forEachValue(const Raw& raw, F&& f) {
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    const char* p = raw.bytes.data();
+    for (std::size_t i = 0; i < raw.count; ++i) {
+      T v;
+      std::memcpy(&v, p + i * sizeof(T), sizeof(T));
+      f(i, static_cast<double>(v));
+    }
+  };
+  switch (raw.type) {
+    case Element::U8: return run(std::uint8_t{});
+    case Element::I8: return run(std::int8_t{});
+    case Element::U16: return run(std::uint16_t{});
+    case Element::I16: return run(std::int16_t{});
+    case Element::U32: return run(std::uint32_t{});
+    case Element::I32: return run(std::int32_t{});
+    case Element::F32: return run(float{});
+    case Element::F64: return run(double{});
+  }
+}
+
+// The data files this reader follows: one file, named relative to the header's folder.
+void checkDataFileName(const std::string& name, const std::filesystem::path& path) {
+  if (name == "LIST" || name.rfind("LIST ", 0) == 0)
+    throw InputError(quoted(path) + " keeps its data in a LIST of files; only LOCAL data or one "
+                                    "data file is read.");
+  if (name.find('%') != std::string::npos)
+    throw InputError(quoted(path) + " names its data files by a pattern ('" + name.substr(0, 80) +
+                     "'); only LOCAL data or one data file is read.");
+}
+
 Raw readRaw(const std::filesystem::path& path) {
-  std::string bytes = readAll(path);
-  if (bytes.empty()) throw InputError("'" + path.string() + "' is empty.");
-  Header h = parseHeader(bytes, path);
+  const InputFile file(path);
+  const Header h = readHeader(file);
   auto field = [&](const std::string& k) -> std::string {
     auto it = h.fields.find(k);
     return it == h.fields.end() ? std::string() : it->second;
@@ -125,42 +172,68 @@ Raw readRaw(const std::filesystem::path& path) {
   Raw raw;
   raw.dims = parseInts(field("DimSize"), path);
   if (raw.dims.size() < 2 || raw.dims.size() > 3)
-    throw InputError("'" + path.string() + "' has no valid 2D or 3D DimSize.");
+    throw InputError(quoted(path) + " has no valid 2D or 3D DimSize.");
   if (!field("ElementNumberOfChannels").empty())
     raw.channels = std::atoi(field("ElementNumberOfChannels").c_str());
   if (raw.channels < 1 || raw.channels > 4)
-    throw InputError("'" + path.string() + "' has an unsupported channel count.");
+    throw InputError(quoted(path) + " has an unsupported channel count.");
   if (field("CompressedData") == "True")
-    throw InputError("'" + path.string() + "' is compressed; only raw MetaImage is supported.");
-  std::string type = field("ElementType");
-  std::size_t esize = elementSize(type, path);
+    throw InputError(quoted(path) + " is compressed; only raw MetaImage is supported.");
+  raw.type = elementType(field("ElementType"), path);
+  const std::size_t esize = elementSize(raw.type);
   bool msb = field("ElementByteOrderMSB") == "True" || field("BinaryDataByteOrderMSB") == "True";
   if (msb && esize > 1)
-    throw InputError("'" + path.string() + "' is big-endian, which is not supported.");
-  std::size_t count = static_cast<std::size_t>(raw.channels);
-  for (int d : raw.dims) count *= static_cast<std::size_t>(d);
-  if (count > (std::size_t(1) << 31))
-    throw InputError("'" + path.string() + "' is too large to load.");
-
+    throw InputError(quoted(path) + " is big-endian, which is not supported.");
+  raw.count = static_cast<std::size_t>(raw.channels);
+  for (int d : raw.dims) raw.count *= static_cast<std::size_t>(d);
+  if (raw.count > (std::size_t(1) << 31))
+    throw InputError(quoted(path) + " is too large to load.");
   checkSpacing(field("ElementSpacing"), path);
-  std::string data;
-  std::string file = field("ElementDataFile");
-  if (file == "LOCAL") {
-    data = bytes.substr(h.dataOffset);
+
+  // Only the bytes the header promises are read, from the header's own file or its one data
+  // file, after checking that they are there and that the host has the memory for them.
+  const std::uint64_t need = std::uint64_t(raw.count) * esize;
+  const std::string name = field("ElementDataFile");
+  std::optional<InputFile> dataFile;
+  std::uint64_t offset = 0;
+  if (name == "LOCAL") {
+    offset = h.dataOffset;
   } else {
-    const auto dataPath = path.parent_path() / file;
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(dataPath, ec))
-      throw InputError("'" + path.string() + "': its data file '" + file + "' is missing.");
-    data = readAll(dataPath);
+    checkDataFileName(name, path);
+    dataFile.emplace(openDataFile(path, name));
   }
-  if (data.size() < count * esize)
-    throw InputError("'" + path.string() + "' is truncated: expected " +
-                     std::to_string(count * esize) + " bytes of data, found " +
-                     std::to_string(data.size()) + ".");
-  raw.values.resize(count);
-  for (std::size_t i = 0; i < count; ++i) raw.values[i] = readElement(data.data() + i * esize, type);
+  const InputFile& source = dataFile ? *dataFile : file;
+  const std::uint64_t found = source.size() > offset ? source.size() - offset : 0;
+  if (found < need)
+    throw InputError(quoted(path) + " is truncated: expected " + std::to_string(need) +
+                     " bytes of data, found " + std::to_string(found) + ".");
+  checkHostMemory(path, need + std::uint64_t(raw.count) * sizeof(float));
+  raw.bytes.resize(static_cast<std::size_t>(need));
+  source.readExactly(raw.bytes.data(), raw.bytes.size(), offset);
   return raw;
+}
+
+std::vector<float> floats(const Raw& raw) {
+  std::vector<float> out(raw.count);
+  forEachValue(raw, [&](std::size_t i, double v) { out[i] = static_cast<float>(v); });
+  return out;
+}
+
+// Rescaled to [0, 1] as normaliseToUnit does, without a copy of the values as doubles.
+std::vector<float> unitFloats(const Raw& raw, const std::filesystem::path& path) {
+  double lo = 0, hi = 0;
+  bool first = true, finite = true;
+  forEachValue(raw, [&](std::size_t, double v) {
+    finite = finite && std::isfinite(v);
+    if (first) lo = hi = v, first = false;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  });
+  if (!finite) throw InputError(quoted(path) + " contains NaN or infinity.");
+  std::vector<float> out(raw.count, 0.0f);
+  if (hi > lo)
+    forEachValue(raw, [&](std::size_t i, double v) { out[i] = static_cast<float>((v - lo) / (hi - lo)); });
+  return out;
 }
 
 std::string fieldHeader(int dims, const int* size, int channels) {
@@ -203,7 +276,7 @@ Field3D readMetaImageField3D(const std::filesystem::path& path) {
   if (raw.dims.size() != 3 || raw.channels != 3)
     throw InputError("'" + path.string() + "' is not a 3D field with 3 channels.");
   Field3D f(raw.dims[0], raw.dims[1], raw.dims[2]);
-  for (std::size_t i = 0; i < f.data.size(); ++i) f.data[i] = static_cast<float>(raw.values[i]);
+  f.data = floats(raw);
   return f;
 }
 
@@ -215,36 +288,25 @@ Volume readMetaImageVolume(const std::filesystem::path& path) {
   vol.width = raw.dims[0];
   vol.height = raw.dims[1];
   vol.depth = raw.dims[2];
-  normaliseToUnit(raw.values, vol.voxels, path);
+  vol.voxels = unitFloats(raw, path);
   return vol;
 }
 
 std::vector<int> metaImageSize(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("Cannot open '" + path.string() + "'.");
-  std::string head(64 * 1024, '\0');  // a header is a few hundred bytes; data may follow
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<std::size_t>(in.gcount()));
-  const auto eof = head.find("ElementDataFile");
-  if (eof != std::string::npos) head.resize(std::min(head.size(), head.find('\n', eof)));
-  Header h = parseHeader(head + "\n", path);
-  const auto dims = parseInts(h.fields["DimSize"], path);
+  const Header h = readHeader(InputFile(path));
+  const auto it = h.fields.find("DimSize");
+  const auto dims = parseInts(it == h.fields.end() ? std::string() : it->second, path);
   if (dims.size() < 2 || dims.size() > 3)
-    throw InputError("'" + path.string() + "' has no valid 2D or 3D DimSize.");
+    throw InputError(quoted(path) + " has no valid 2D or 3D DimSize.");
   return dims;
 }
 
 int metaImageDimensions(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("Cannot open '" + path.string() + "'.");
-  std::string line;
-  while (std::getline(in, line) && line.find("ElementDataFile") == std::string::npos) {
-    if (line.rfind("NDims", 0) == 0) {
-      const auto eq = line.find('=');
-      if (eq != std::string::npos) return std::atoi(line.c_str() + eq + 1);
-    }
-  }
-  throw InputError("'" + path.string() + "' is not a MetaImage file (no NDims).");
+  const Header h = readHeader(InputFile(path));
+  const auto it = h.fields.find("NDims");
+  if (it == h.fields.end())
+    throw InputError(quoted(path) + " is not a MetaImage file (no NDims).");
+  return std::atoi(it->second.c_str());
 }
 
 void writeMetaImageField(const std::filesystem::path& path, const Field2D& field) {
@@ -264,7 +326,7 @@ Field2D readMetaImageField(const std::filesystem::path& path) {
   if (raw.dims.size() != 2 || raw.channels != 2)
     throw InputError("'" + path.string() + "' is not a 2D field with 2 channels.");
   Field2D f(raw.dims[0], raw.dims[1]);
-  for (std::size_t i = 0; i < f.data.size(); ++i) f.data[i] = static_cast<float>(raw.values[i]);
+  f.data = floats(raw);
   return f;
 }
 
@@ -273,14 +335,7 @@ Image2D readMetaImage(const std::filesystem::path& path) {
   if (raw.dims.size() != 2 || raw.channels != 1)
     throw InputError("'" + path.string() + "' is not a 2D scalar image.");
   Image2D img(raw.dims[0], raw.dims[1]);
-  double lo = raw.values[0], hi = raw.values[0];
-  for (double v : raw.values) {
-    if (!std::isfinite(v)) throw InputError("'" + path.string() + "' contains NaN or infinity.");
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
-  }
-  for (std::size_t i = 0; i < img.size(); ++i)
-    img.pixels[i] = hi > lo ? static_cast<float>((raw.values[i] - lo) / (hi - lo)) : 0.0f;
+  img.pixels = unitFloats(raw, path);
   return img;
 }
 
