@@ -74,7 +74,9 @@ void checkPngChunks(const InputFile& file) {
       throw InputError(file.label() + " is corrupt (chunk " + type + " declares " +
                        byteCount(length) + ").");
     const std::string name = type;
-    const bool image = name == "IHDR" || name == "PLTE" || name == "IDAT" || name == "IEND";
+    // Image data (APNG frames included) is bounded by the file; the rest is metadata.
+    const bool image = name == "IHDR" || name == "PLTE" || name == "IDAT" || name == "IEND" ||
+                       name == "fdAT" || name == "fcTL" || name == "acTL";
     if (!image) {
       if (length > kMaxPngChunkBytes)
         throw InputError(file.label() + " has a " + name + " chunk of " + byteCount(length) +

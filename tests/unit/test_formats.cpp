@@ -123,16 +123,17 @@ TEST_CASE("Corrupt and hostile NRRD files are refused with a sentence naming the
     CHECK_THROWS_WITH_AS(app::loadVolume(dir / name), doctest::Contains(what), InputError);
   };
   const std::string head = "NRRD0004\ntype: uchar\ndimension: 3\nencoding: raw\n";
-  refused("junk.nrrd", "hello, this is no NRRD", "not a readable NRRD");
+  refused("junk.nrrd", "hello, this is no NRRD", "not a NRRD file");
   // 60000^3 bytes promised: refused from the header, nothing allocated.
   refused("huge.nrrd", head + "sizes: 60000 60000 60000\n\n" + std::string(8, 'x'), "too large");
-  refused("short.nrrd", head + "sizes: 4 4 4\n\n" + std::string(10, 'x'), "cannot be read");
+  refused("short.nrrd", head + "sizes: 4 4 4\n\n" + std::string(10, 'x'), "is truncated");
   refused("gzshort.nrrd",
           "NRRD0004\ntype: uchar\ndimension: 3\nencoding: gzip\nsizes: 4 4 4\n\n\x1f\x8b\x08",
           "cannot be read");
   refused("twod.nrrd", "NRRD0004\ntype: uchar\ndimension: 2\nencoding: raw\nsizes: 2 2\n\nabcd",
           "not a 3D scalar volume");
-  refused("nodata.nhdr", head + "sizes: 2 2 2\ndata file: gone.raw\n\n", "not a readable NRRD");
+  refused("nodata.nhdr", head + "sizes: 2 2 2\ndata file: gone.raw\n\n",
+          "data file 'gone.raw' does not exist");
   CHECK_THROWS_WITH_AS(app::readNrrdField2D(dir / "twod.nrrd"),
                        doctest::Contains("not a 2D vector field"), InputError);
 }
