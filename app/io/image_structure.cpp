@@ -116,14 +116,16 @@ void checkJpegMarkers(const InputFile& file) {
     const int hi = c.at(pos), lo = c.at(pos + 1);
     if (hi < 0 || lo < 0) throw InputError(truncated + " (in a marker segment).");
     const std::uint64_t length = std::uint64_t(hi) << 8 | std::uint64_t(lo);
-    if (length < 2) throw InputError(file.label() + " is corrupt (a marker segment of length " +
-                                     std::to_string(length) + ").");
-    if (pos + length > c.size()) throw InputError(truncated + " (a marker segment runs past the end).");
+    if (length < 2)
+      throw InputError(file.label() + " is corrupt (a marker segment of length " +
+                       std::to_string(length) + ").");
+    if (pos + length > c.size())
+      throw InputError(truncated + " (a marker segment runs past the end).");
     if ((marker >= 0xE0 && marker <= 0xEF) || marker == 0xFE) {
       metadataBytes += length;
       if (++metadata > kMaxMetadataSegments || metadataBytes > kMaxMetadataBytes)
-        tooMuchMetadata(file, std::to_string(metadata) + " APPn/COM segments, " +
-                                  byteCount(metadataBytes));
+        tooMuchMetadata(
+            file, std::to_string(metadata) + " APPn/COM segments, " + byteCount(metadataBytes));
     }
     pos += length;
   }

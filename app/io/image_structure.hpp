@@ -13,7 +13,7 @@ namespace gvflab::app {
 inline constexpr int kMaxMetadataSegments = 1000;
 inline constexpr std::uint64_t kMaxMetadataBytes = std::uint64_t(16) << 20;  // in all
 inline constexpr std::uint64_t kMaxPngChunkBytes = 8000000;  // one chunk (libpng's default)
-inline constexpr int kMaxJpegMarkers = 10000;  // tables, scans and restarts aside
+inline constexpr int kMaxJpegMarkers = 10000;                // tables, scans and restarts aside
 
 // Each throws InputError naming the file: truncated, corrupt, or too much metadata.
 void checkPngChunks(const InputFile& file);

@@ -146,8 +146,7 @@ NrrdSource openNrrdSource(const std::filesystem::path& path) {
         for (++i; i < header.lines.size(); ++i) names.push_back(header.lines[i]);
         if (names.size() > static_cast<std::size_t>(kMaxDataFiles))
           throw InputError(quoted(path) + " lists " + std::to_string(names.size()) +
-                           " data files; at most " + std::to_string(kMaxDataFiles) +
-                           " are read.");
+                           " data files; at most " + std::to_string(kMaxDataFiles) + " are read.");
       } else if (value.find('%') != std::string::npos) {
         names = expandPattern(w, path);
         if (w.size() == 5) subdim = w[4];
@@ -170,8 +169,8 @@ NrrdSource openNrrdSource(const std::filesystem::path& path) {
   if (!subdim.empty()) {
     long long d = 0;
     if (!parseInteger(subdim, d) || d < 1 || d > 16)
-      throw InputError(quoted(path) + " has a bad data file sub-dimension '" + subdim.substr(0, 20) +
-                       "'.");
+      throw InputError(quoted(path) + " has a bad data file sub-dimension '" +
+                       subdim.substr(0, 20) + "'.");
   }
   if (names.empty()) throw InputError(quoted(path) + " names no data file.");
   for (const auto& name : names) src.data.push_back(openDataFile(path, trim(name)));
@@ -189,8 +188,8 @@ NrrdSource openNrrdSource(const std::filesystem::path& path) {
 
 std::FILE* teemStream(const NrrdSource& source) {
   if (source.teemHeader.empty()) return source.file.stdioStream();
-  std::FILE* f = fmemopen(const_cast<char*>(source.teemHeader.data()), source.teemHeader.size(),
-                          "r");
+  std::FILE* f =
+      fmemopen(const_cast<char*>(source.teemHeader.data()), source.teemHeader.size(), "r");
   if (!f) throw InputError(source.file.label() + " cannot be read (out of memory).");
   return f;
 }

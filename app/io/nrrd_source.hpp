@@ -15,13 +15,13 @@
 namespace gvflab::app {
 
 struct NrrdSource {
-  InputFile file;                // the named file
-  std::vector<InputFile> data;   // detached data files in order (empty: attached data)
-  std::string teemHeader;        // detached: the header for teem; attached: empty
+  InputFile file;                 // the named file
+  std::vector<InputFile> data;    // detached data files in order (empty: attached data)
+  std::string teemHeader;         // detached: the header for teem; attached: empty
   std::uint64_t headerBytes = 0;  // attached: the header's length (the data follows)
-  std::string encoding;          // the "encoding" field, lower case
-  long long byteSkip = 0;        // the "byte skip" field (-1: data at the end)
-  long long lineSkip = 0;        // the "line skip" field
+  std::string encoding;           // the "encoding" field, lower case
+  long long byteSkip = 0;         // the "byte skip" field (-1: data at the end)
+  long long lineSkip = 0;         // the "line skip" field
 };
 
 // Throws InputError naming the file (and the data file) and what is wrong.

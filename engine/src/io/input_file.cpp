@@ -37,8 +37,10 @@ std::string kernelFileSystem(int fd) {
   struct statfs s {};
   if (fstatfs(fd, &s) != 0) return "";
   switch (static_cast<unsigned long>(s.f_type)) {
-    case 0x9fa0: return "is in /proc (a kernel interface), not a file";
-    case 0x62656572: return "is in /sys (a kernel interface), not a file";
+    case 0x9fa0:
+      return "is in /proc (a kernel interface), not a file";
+    case 0x62656572:
+      return "is in /sys (a kernel interface), not a file";
     case 0x64626720:  // debugfs
     case 0x74726163:  // tracefs
     case 0x73636673:  // securityfs
@@ -49,7 +51,8 @@ std::string kernelFileSystem(int fd) {
     case 0x6165676c:  // pstore
     case 0xde5e81e4:  // efivarfs
       return "is a kernel interface, not a file";
-    default: return "";
+    default:
+      return "";
   }
 }
 
@@ -61,14 +64,20 @@ std::string kernelFileSystem(int fd) {
         throw InputError(label + " is a link to a file that does not exist.");
       throw InputError(label + " does not exist.");
     }
-    case ENOTDIR: throw InputError(label + " does not exist (a part of its path is not a folder).");
+    case ENOTDIR:
+      throw InputError(label + " does not exist (a part of its path is not a folder).");
     case EACCES:
-    case EPERM: throw InputError(label + " cannot be opened (permission denied).");
-    case ELOOP: throw InputError(label + " is a loop of links.");
-    case ENAMETOOLONG: throw InputError(label + " is too long a name.");
+    case EPERM:
+      throw InputError(label + " cannot be opened (permission denied).");
+    case ELOOP:
+      throw InputError(label + " is a loop of links.");
+    case ENAMETOOLONG:
+      throw InputError(label + " is too long a name.");
     case EMFILE:
-    case ENFILE: throw InputError(label + " cannot be opened: too many files are open.");
-    default: throw InputError(label + " cannot be opened (" + std::strerror(error) + ").");
+    case ENFILE:
+      throw InputError(label + " cannot be opened: too many files are open.");
+    default:
+      throw InputError(label + " cannot be opened (" + std::strerror(error) + ").");
   }
 }
 
@@ -118,7 +127,9 @@ InputFile::~InputFile() {
 }
 
 InputFile::InputFile(InputFile&& other) noexcept
-    : fd_(other.fd_), path_(std::move(other.path_)), label_(std::move(other.label_)),
+    : fd_(other.fd_),
+      path_(std::move(other.path_)),
+      label_(std::move(other.label_)),
       size_(other.size_) {
   other.fd_ = -1;
 }
@@ -202,7 +213,8 @@ InputFile openDataFile(const fs::path& header, const std::string& name) {
   std::error_code ec;
   const fs::path dir = header.parent_path().empty() ? fs::path(".") : header.parent_path();
   const fs::path folder = fs::canonical(dir, ec);
-  if (ec) throw InputError(quoted(header) + ": its folder cannot be resolved (" + ec.message() + ").");
+  if (ec)
+    throw InputError(quoted(header) + ": its folder cannot be resolved (" + ec.message() + ").");
   const fs::path candidate = given.is_absolute() ? given : folder / given;
   const bool allowed = dataFilesOutsideAllowed();
   const std::string outside =
