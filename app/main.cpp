@@ -44,6 +44,10 @@ int main(int argc, char** argv) {
         return 0;
       }
       case Mode::Viewer:
+        if (options.recordTail)  // honoured where it runs, refused where it would be ignored
+          throw gvflab::ParameterError(
+              "--record-tail ends a headless recording (--headless ... --record OUT); the "
+              "viewer's recording stops with its Stop button.");
         return runViewer(argc, argv, options);
     }
   } catch (const Interrupted& e) {

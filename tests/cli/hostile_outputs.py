@@ -347,6 +347,8 @@ def recording(gvflab, work):
         check(states and "moving" not in states, "--record-tail: snakes still %r" % states)
     result = run([gvflab, "--headless", "--phantom", "u", "--record-tail", "1"], d)
     refused(result, "--record-tail without --record", "--record-tail")
+    result = run([gvflab, "--phantom", "u", "--record-tail", "1"], d)  # refused before Qt starts
+    refused(result, "--record-tail in the viewer", "--record-tail")
 
 
 def main():
