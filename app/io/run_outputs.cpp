@@ -25,8 +25,8 @@ fs::path keepAside(const fs::path& target, const std::string& shown) {
     if (fs::copy_file(target, backup, fs::copy_options::none, ec)) return backup;
     if (ec == std::errc::file_exists) continue;
     fs::remove(backup, ec);
-    throw InputError("Cannot keep the earlier '" + shown + "' while replacing it: " +
-                     ec.message() + "; nothing was replaced.");
+    throw InputError("Cannot keep the earlier '" + shown + "' while replacing it: " + ec.message() +
+                     "; nothing was replaced.");
   }
   throw InputError("Cannot keep the earlier '" + shown + "': no free name in its folder.");
 }

@@ -5,7 +5,6 @@
 #include <zlib.h>
 
 #include <fstream>
-
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,8 +49,7 @@ void checkWrittenSize(const std::filesystem::path& file, const std::filesystem::
   // A stream cut short ends like a whole one, with its error kept (Z_BUF_ERROR).
   int code = Z_OK;
   const char* why = gzerror(in.get(), &code);
-  if (code != Z_OK)
-    fail("the written file is damaged (" + zlibReason(why) + "; disk full?)");
+  if (code != Z_OK) fail("the written file is damaged (" + zlibReason(why) + "; disk full?)");
   if (total != expected)
     fail("the written file holds " + std::to_string(total) + " bytes instead of " +
          std::to_string(expected) + " (disk full?)");

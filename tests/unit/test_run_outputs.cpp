@@ -38,18 +38,21 @@ TEST_CASE("a failed run puts back the files it replaced and removes the new ones
   put(dir / "old.txt", "earlier");
   {
     RunOutputs outputs;
-    outputs.write((dir / "old.txt").string(), [&] { gvflab::writeFileAtomically(dir / "old.txt", "new"); });
-    outputs.write((dir / "new.txt").string(), [&] { gvflab::writeFileAtomically(dir / "new.txt", "n"); });
+    outputs.write((dir / "old.txt").string(),
+                  [&] { gvflab::writeFileAtomically(dir / "old.txt", "new"); });
+    outputs.write((dir / "new.txt").string(),
+                  [&] { gvflab::writeFileAtomically(dir / "new.txt", "n"); });
     CHECK(test::readFile(dir / "old.txt") == "new");
-    CHECK_THROWS_AS(outputs.write((dir / "late.txt").string(),
-                                  [] { throw InputError("the disk is full"); }),
-                    InputError);
+    CHECK_THROWS_AS(
+        outputs.write((dir / "late.txt").string(), [] { throw InputError("the disk is full"); }),
+        InputError);
   }  // not committed: the run failed
   CHECK(test::readFile(dir / "old.txt") == "earlier");
   CHECK(names(dir) == std::set<std::string>{"old.txt"});  // no backup, no new file
   {
     RunOutputs outputs;
-    outputs.write((dir / "old.txt").string(), [&] { gvflab::writeFileAtomically(dir / "old.txt", "kept"); });
+    outputs.write((dir / "old.txt").string(),
+                  [&] { gvflab::writeFileAtomically(dir / "old.txt", "kept"); });
     outputs.commit();
   }
   CHECK(test::readFile(dir / "old.txt") == "kept");
@@ -88,25 +91,26 @@ TEST_CASE("outputs naming an input, the session or each other are refused, namin
 TEST_CASE("output flags given twice are refused while parsing") {
   for (const char* flag : {"--save-field", "--save-magnitude", "--report", "--save-contours",
                            "--capture-map", "--screenshot", "--record"}) {
-    const std::string ext = std::string(flag) == "--save-field" ? ".mha"
-                            : std::string(flag) == "--report" ? ".json"
+    const std::string ext = std::string(flag) == "--save-field"      ? ".mha"
+                            : std::string(flag) == "--report"        ? ".json"
                             : std::string(flag) == "--save-contours" ? ".json"
-                            : std::string(flag) == "--record" ? ".mp4" : ".png";
-    CHECK_THROWS_WITH_AS(parseOptions({"--headless", "--phantom", "u", flag, "a" + ext, flag,
-                                       "b" + ext}),
-                         doctest::Contains((std::string(flag) + " was given twice").c_str()),
-                         ParameterError);
+                            : std::string(flag) == "--record"        ? ".mp4"
+                                                                     : ".png";
+    CHECK_THROWS_WITH_AS(
+        parseOptions({"--headless", "--phantom", "u", flag, "a" + ext, flag, "b" + ext}),
+        doctest::Contains((std::string(flag) + " was given twice").c_str()), ParameterError);
   }
 }
 
 TEST_CASE("--region-snake refuses the outputs and snakes it would ignore") {
-  for (std::vector<std::string> extra :
-       {std::vector<std::string>{"--save-field", "f.mha"}, {"--save-magnitude", "m.png"},
-        {"--capture-map", "c.png"}, {"--snake", "circle:32,32,20"}}) {
+  for (std::vector<std::string> extra : {std::vector<std::string>{"--save-field", "f.mha"},
+                                         {"--save-magnitude", "m.png"},
+                                         {"--capture-map", "c.png"},
+                                         {"--snake", "circle:32,32,20"}}) {
     std::vector<std::string> args = {"--headless", "--phantom", "u", "--region-snake"};
     args.insert(args.end(), extra.begin(), extra.end());
-    CHECK_THROWS_WITH_AS(checkOutputsHonoured(parseOptions(args)), doctest::Contains(extra[0].c_str()),
-                         ParameterError);
+    CHECK_THROWS_WITH_AS(checkOutputsHonoured(parseOptions(args)),
+                         doctest::Contains(extra[0].c_str()), ParameterError);
   }
   CHECK_NOTHROW(checkOutputsHonoured(
       parseOptions({"--headless", "--phantom", "u", "--region-snake", "--report", "r.json"})));

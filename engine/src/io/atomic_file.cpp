@@ -25,10 +25,14 @@ std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
 // Why a write failed, in words a user can act on.
 std::string writeFailure(int err) {
   switch (err) {
-    case ENOSPC: return "the disk is full";
-    case EDQUOT: return "the disk quota is exhausted";
-    case EFBIG: return "the file would exceed the size limit (disk full or ulimit -f)";
-    default: return std::strerror(err);
+    case ENOSPC:
+      return "the disk is full";
+    case EDQUOT:
+      return "the disk quota is exhausted";
+    case EFBIG:
+      return "the file would exceed the size limit (disk full or ulimit -f)";
+    default:
+      return std::strerror(err);
   }
 }
 
@@ -156,8 +160,8 @@ fs::path outputTarget(const fs::path& path) {
     throw InputError("Will not write " + quoted(path) +
                      ": it is a symbolic link to a missing file.");
   if (::stat(resolved.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
-    throw InputError("Will not replace " + quoted(path) + ": it is a link to " +
-                     kind(st.st_mode) + " ('" + resolved.string() + "'), not a regular file.");
+    throw InputError("Will not replace " + quoted(path) + ": it is a link to " + kind(st.st_mode) +
+                     " ('" + resolved.string() + "'), not a regular file.");
   return resolved;
 }
 
