@@ -28,6 +28,7 @@ import stat
 import struct
 import subprocess
 import sys
+import time
 import zlib
 
 TIME_LIMIT_S = 240  # generous: the suite runs with -j2 on a busy machine
@@ -360,8 +361,9 @@ def main():
                  full_disk_tmpfs, late_failure, planted_links, recording]:
         if only and only not in case.__name__:
             continue
-        print("case " + case.__name__, flush=True)
+        start = time.monotonic()
         case(gvflab, work)
+        print("case %s: %.0f s" % (case.__name__, time.monotonic() - start), flush=True)
     if failures:
         print("%d failure(s)" % len(failures))
         return 1
