@@ -1,6 +1,7 @@
 // gvflab: the viewer, and the same executable headless. main catches once and prints a
 // sentence; nothing below it prints raw exceptions.
 #include <QCoreApplication>
+#include <csignal>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -21,6 +22,9 @@ int main(int argc, char** argv) {
   using namespace gvflab::app;
   std::vector<std::string> args(argv + 1, argv + argc);
   dropQtRuntimeDirWarning();
+  // A file-size limit (ulimit -f) makes a write fail with EFBIG, reported by the writer with
+  // the file's name, instead of killing the process mid-write.
+  std::signal(SIGXFSZ, SIG_IGN);
   try {
     Options options = parseCommandLine(args);
     gvflab::setDataFilesOutsideAllowed(options.allowDataOutside);
@@ -42,6 +46,10 @@ int main(int argc, char** argv) {
         return 0;
       }
       case Mode::Viewer:
+        if (options.recordTail)  // honoured where it runs, refused where it would be ignored
+          throw gvflab::ParameterError(
+              "--record-tail ends a headless recording (--headless ... --record OUT); the "
+              "viewer's recording stops with its Stop button.");
         return runViewer(argc, argv, options);
     }
   } catch (const Interrupted& e) {

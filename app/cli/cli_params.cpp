@@ -21,6 +21,8 @@ const std::vector<ParamSpec>& cliParamSpecs() {
        "headless: iterate until the error (eq. 9) <= V, at most --iterations"},
       {"frames", "--frames", 1, 1e7, kNoDefault, true,
        "viewer: quit after N frames; with --record: frames to record"},
+      {"record-tail", "--record-tail", 0, 3600, kNoDefault, false,
+       "headless --record: stop V seconds after every snake stopped (--frames: at most)"},
       {"steps-per-frame", "--steps-per-frame", 1, 100000, 1, true,
        "fixed solver iterations per frame (deterministic recording)"},
       {"fps", "--fps", 1, 240, 30, true, "frame rate of a recording"},

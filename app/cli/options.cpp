@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <sstream>
 
 #include "cli/cli_params.hpp"
@@ -88,6 +89,10 @@ std::string helpText() {
        "                       the force of each snake\n"
        "  --record OUT         record to OUT.mp4 (H.264), OUT.webm (VP9) or DIR/ (PNG frames);\n"
        "                       with --headless it renders offscreen (needs an X server or Xvfb)\n"
+       "                       and writes the other outputs (--save-field, --report, ...) from\n"
+       "                       the last frame; --record-tail S ends it S seconds after every\n"
+       "                       snake stopped; --frames N is the most (default 120, with\n"
+       "                       --record-tail 3000)\n"
        "  --record-panel       viewer: record the whole window with the panels\n"
        "  --stats              viewer: print frame time p50/p95 and iterations/s at exit\n"
        "  --quiet, -q          headless: no progress line (it shows only on a terminal)\n"
@@ -136,6 +141,7 @@ Options parseOptions(const std::vector<std::string>& commandLine, const Options*
   bool givenImage = false, givenPhantom = false;  // on this command line (not the base's)
   std::vector<std::string> args = commandLine;  // --demo splices its flags in
   std::size_t demoEnd = 0;                        // args before this index came from a demo
+  std::set<std::string> givenOnce;                // output flags seen on this command line
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> std::string {
@@ -143,6 +149,12 @@ Options parseOptions(const std::vector<std::string>& commandLine, const Options*
       return args[++i];
     };
     auto flagName = a.substr(a.find_first_not_of('-'));
+    // One file per output flag: a second one would silently win over the first.
+    static const std::set<std::string> kOnce = {
+        "--save-field", "--save-magnitude", "--report",  "--screenshot", "--record",
+        "--save-contours", "--capture-map", "--session", "--record-tail"};
+    if (kOnce.count(a) && !givenOnce.insert(a).second)
+      throw ParameterError(a + " was given twice; give it once (one file per flag).");
     if (a == "--help" || a == "-h") {
       o.mode = Mode::Help;
     } else if (a == "--version") {
@@ -245,6 +257,8 @@ Options parseOptions(const std::vector<std::string>& commandLine, const Options*
       o.frames = parseCliInt(flagName, value());
     } else if (a == "--record") {
       o.record = value();
+    } else if (a == "--record-tail") {
+      o.recordTail = parseFlag(findSpec(cliParamSpecs(), flagName), value());
     } else if (a == "--steps-per-frame") {
       o.stepsPerFrame = parseCliInt(flagName, value());
     } else if (a == "--size") {

@@ -52,6 +52,7 @@ struct Options {
   double regionMpix = 0;  // viewer: a synthetic star image of this many megapixels
   // Recording and the viewer's own pace (see app/record, headless/headless_record).
   std::optional<std::string> record;  // OUT.mp4 | OUT.webm | DIR/
+  std::optional<double> recordTail;   // --record-tail S: stop S seconds after all snakes stopped
   int stepsPerFrame = 0;              // > 0: fixed solver steps per frame (deterministic)
   std::optional<std::array<int, 2>> size;  // --size WxH: offscreen frame / window size
   int fps = 30;

@@ -1,5 +1,7 @@
 #include "cli/run_checks.hpp"
 
+#include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -7,6 +9,7 @@
 #include <vector>
 
 #include "gvflab/error.hpp"
+#include "gvflab/io.hpp"
 #include "gvflab/parametric_snake.hpp"
 #include "gvflab/phantoms.hpp"
 #include "io/file_names.hpp"
@@ -18,12 +21,38 @@ namespace gvflab::app {
 namespace fs = std::filesystem;
 namespace {
 
+// A long name shown in a message: its start and its length, not megabytes of it.
+std::string shortName(const std::string& path) {
+  return path.size() <= 80 ? path : path.substr(0, 60) + "...(" + std::to_string(path.size()) +
+                                        " characters)";
+}
+
+// The system's limits on a name (NAME_MAX per component, PATH_MAX in all), checked first so
+// that an over-long name fails before the run, not when its file is written at the end.
+void checkNameLength(const std::string& what, const fs::path& p) {
+  if (p.string().size() >= PATH_MAX)
+    throw ParameterError(what + ": the path is " + std::to_string(p.string().size()) +
+                         " characters; the system allows " + std::to_string(PATH_MAX - 1) + ".");
+  std::error_code ec;
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  long max = ::pathconf(fs::is_directory(dir, ec) ? dir.c_str() : ".", _PC_NAME_MAX);
+  if (max <= 0) max = NAME_MAX;
+  for (const auto& part : p) {
+    if (static_cast<long>(part.string().size()) > max)
+      throw ParameterError(
+          what + (part == p ? "" : ": its part '" + shortName(part.string()) + "'") + " is " +
+          std::to_string(part.string().size()) + " characters long; the system allows " +
+          std::to_string(max) + " per name.");
+  }
+}
+
 // flag 'path': a file we may create or replace.
 void checkOutputFile(const std::string& flag, const std::string& path, bool folderOutput) {
-  const std::string what = flag + " '" + path + "'";
+  const std::string what = flag + " '" + shortName(path) + "'";
   if (path.empty()) throw ParameterError(flag + " needs a file name.");
   std::error_code ec;
   fs::path p(path);
+  checkNameLength(what, p);
   if (folderOutput) {  // --record DIR/: PNG frames in DIR (created when missing)
     while (!p.empty() && !p.has_filename()) p = p.parent_path();
     if (fs::is_directory(p, ec)) {
@@ -39,11 +68,33 @@ void checkOutputFile(const std::string& flag, const std::string& path, bool fold
     throw ParameterError(what + ": the folder '" + dir.string() + "' does not exist.");
   if (access(dir.c_str(), W_OK) != 0)
     throw ParameterError(what + ": the folder '" + dir.string() + "' is not writable.");
+  if (folderOutput) return;
+  try {
+    const fs::path target = outputTarget(p);  // only a regular file (or a new name) is replaced
+    if (target != p && access(target.parent_path().c_str(), W_OK) != 0)
+      throw ParameterError(what + ": it links to '" + target.string() +
+                           "', whose folder is not writable.");
+  } catch (const InputError& e) {
+    throw ParameterError(flag + ": " + e.what());
+  }
 }
 
 void checkPngName(const std::string& flag, const std::optional<std::string>& path) {
   if (path && !hasSuffix(*path, {".png"}))
     throw ParameterError(flag + " '" + *path + "': the name must end in .png.");
+}
+
+// One file under two names? The same inode when both exist (hard links, links, folder links),
+// else the same path once every link in it is resolved.
+bool sameFile(const fs::path& a, const fs::path& b) {
+  struct stat sa {}, sb {};
+  const bool ea = ::stat(a.c_str(), &sa) == 0, eb = ::stat(b.c_str(), &sb) == 0;
+  if (ea && eb) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  if (ea != eb) return false;
+  std::error_code e1, e2;
+  const fs::path ca = fs::weakly_canonical(fs::absolute(a), e1);
+  const fs::path cb = fs::weakly_canonical(fs::absolute(b), e2);
+  return !e1 && !e2 && ca == cb;
 }
 
 }  // namespace
@@ -57,17 +108,46 @@ void checkOutputPaths(const Options& o) {
   checkPngName("--save-magnitude", o.saveMagnitude);
   checkPngName("--capture-map", o.snakes.captureMap);
   checkPngName("--screenshot", o.screenshot);
+  // What the run reads: never an output. (A MetaImage's or NRRD's data file is the readers'.)
   std::vector<std::pair<std::string, fs::path>> seen;
+  if (o.image && !o.phantom) seen.emplace_back("the input image", *o.image);
+  if (o.session) seen.emplace_back("--session", *o.session);
+  const std::size_t inputs = seen.size();
   for (const auto& [flag, path] : outputs) {
     if (!*path) continue;
     const bool folder = flag == "--record" && !hasSuffix(**path, {".mp4", ".webm"});
     checkOutputFile(flag, **path, folder);
-    const fs::path normal = fs::absolute(**path).lexically_normal();
-    for (const auto& [other, otherPath] : seen)
-      if (otherPath == normal)
-        throw ParameterError(flag + " and " + other + " name the same file '" + **path + "'.");
-    seen.emplace_back(flag, normal);
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+      const auto& [other, otherPath] = seen[i];
+      if (!sameFile(**path, otherPath)) continue;
+      const std::string both = flag + " '" + shortName(**path) + "' and " + other + " '" +
+                               shortName(otherPath.string()) + "'";
+      if (i < inputs)
+        throw ParameterError(both + " are the same file: an output never replaces what the run "
+                             "reads; give the output another name.");
+      throw ParameterError(both + " are the same file; give each output its own name.");
+    }
+    seen.emplace_back(flag, fs::path(**path));
   }
+}
+
+void checkOutputsHonoured(const Options& o) {
+  if (o.mode != Mode::Headless) return;
+  if (o.recordTail && !o.record)
+    throw ParameterError("--record-tail ends a headless recording: add --record OUT.");
+  if (!o.regionSnake) return;
+  // The region snake computes no GVF field and draws no figure: these would be dropped.
+  const std::pair<const char*, bool> unused[] = {
+      {"--save-field", o.saveField.has_value()},
+      {"--save-magnitude", o.saveMagnitude.has_value()},
+      {"--capture-map", o.snakes.captureMap.has_value()},
+      {"--screenshot", o.screenshot.has_value()},
+      {o.session ? "a session's snakes" : "--snake", !o.snakes.snakes.empty()}};
+  for (const auto& [flag, given] : unused)
+    if (given)
+      throw ParameterError(std::string("--region-snake runs its own region contour and no GVF "
+                                       "field, so ") +
+                           flag + " would be ignored; run them without --region-snake.");
 }
 
 RunInput loadRunInput(const Options& o, const std::function<void(FieldShape)>& beforeRead) {
@@ -123,6 +203,7 @@ void checkSnakes(const Options& o, const RunInput& in) {
 }
 
 RunInput checkHeadlessRun(const Options& o, const std::function<void(FieldShape)>& beforeRead) {
+  checkOutputsHonoured(o);
   checkOutputPaths(o);
   RunInput in = loadRunInput(o, beforeRead);
   checkSnakes(o, in);

@@ -20,9 +20,16 @@ struct RunInput {
 };
 
 // Each output the options name (--save-field, --save-magnitude, --report, --save-contours,
-// --capture-map, --record, --screenshot): a file name (not a folder) whose folder exists and
-// is writable, and no two outputs the same file. Throws ParameterError naming the flag.
+// --capture-map, --record, --screenshot): a name within the system's length limits whose
+// folder exists and is writable, a new name or a regular file (or a link to one: never a
+// device, FIFO, socket or folder), and not the input image, the --session file or another
+// output, after resolving links. Throws ParameterError naming the flags.
 void checkOutputPaths(const Options& options);
+
+// Every output flag is honoured by the mode that runs: --region-snake (headless) writes no
+// field, magnitude, capture map or figure and runs no --snake; --record-tail needs --record.
+// Refused with the reason.
+void checkOutputsHonoured(const Options& options);
 
 // The phantom, or the image or volume the command line or session names. beforeRead gets the
 // size from the file's header before the data is read (the device check). Throws InputError

@@ -189,6 +189,8 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
   json["wall_ms"] = wallMs;
   json["device"] = ctx->info().name;
   if (o.report) outputs.write(*o.report, [&] { writeFileAtomically(*o.report, json.dump(2) + "\n"); });
+  // A signal during the writing: the earlier files come back (RunOutputs), exit 130.
+  InterruptGuard::check("writing the outputs");
   outputs.commit();
   std::cout << solverRef.name() << ": " << solverRef.iterations() << " iterations on "
             << solverRef.width() << "x" << solverRef.height()

@@ -3,13 +3,23 @@
 #include <QGuiApplication>
 #include <QSurfaceFormat>
 #include <atomic>
+#include <cmath>
+#include <optional>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/run_checks.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/gvf_input.hpp"
+#include "gvflab/io.hpp"
+#include "headless/headless_snakes.hpp"
+#include "io/field_file.hpp"
+#include "io/png_writer.hpp"
+#include "io/run_outputs.hpp"
 #include "record/recorder.hpp"
 #include "viewer/model/frame_stats.hpp"
 #include "viewer/model/session.hpp"
@@ -50,19 +60,81 @@ void checkDisplay() {
   }
 }
 
+// Every snake stopped (converged, stalled or any other end state): the --record-tail clock.
+bool allSnakesStopped(const std::vector<SnakeContour>& contours) {
+  if (contours.empty()) return false;
+  for (const auto& c : contours)
+    if (c.state == SnakeState::Moving) return false;
+  return true;
+}
+
+// The outputs other than the video, from what the last frame shows: the same field and snakes
+// (headless.cpp writes the same files for a run without --record).
+SnakeRunSummary writeRecordingOutputs(const Options& o, viewer::Session& session,
+                                      viewer::SnakeSession& snakes, const QImage& last,
+                                      int frames, RunOutputs& outputs) {
+  Solver& solver = session.solver();
+  SnakeRunSummary summary;
+  if (o.snakes.any() && !session.isVolume()) {
+    const GvfInput edge =
+        buildGvfInput(session.context(), session.image(), session.sigma(), V0Mode::EdgeGradient);
+    summary = summariseSnakes(session.sharedContext(), solver, edge, snakes.contours(), o,
+                               outputs);
+  }
+  if (o.saveField)
+    outputs.write(*o.saveField, [&] {
+      if (session.isVolume())
+        writeField(*o.saveField, solver.readField3D());
+      else
+        writeField(*o.saveField, solver.readField());
+    });
+  if (o.saveMagnitude)
+    outputs.write(*o.saveMagnitude, [&] { writeMagnitudePng(*o.saveMagnitude, solver.readField()); });
+  if (o.screenshot && !last.isNull())
+    outputs.write(*o.screenshot, [&] { viewer::writeFigurePng(*o.screenshot, last); });
+  if (!o.report) return summary;
+  nlohmann::ordered_json json;
+  json["solver"] = solver.name();
+  json["width"] = solver.width();
+  json["height"] = solver.height();
+  if (session.isVolume()) json["depth"] = solver.depth();
+  json["mu"] = session.mu();
+  json["sigma"] = session.sigma();
+  json["iterations"] = solver.iterations();
+  json["error"] = session.epsilon();
+  json["record"] = *o.record;
+  json["frames"] = frames;
+  json["fps"] = o.fps;
+  json.update(summary.report);
+  json["device"] = session.device().name;
+  outputs.write(*o.report, [&] { writeFileAtomically(*o.report, json.dump(2) + "\n"); });
+  return summary;
+}
+
 }  // namespace
 
 int runHeadlessRecording(int argc, char** argv, const Options& options) {
   using namespace viewer;
   // Inputs and outputs first (a missing input fails, never the U phantom), then the display.
-  checkHeadlessRun(options);
+  const RunInput input = checkHeadlessRun(options);
   record::formatForPath(*options.record);
+  if (options.recordTail && options.snakes.snakes.empty())
+    throw ParameterError("--record-tail waits for the snakes to stop: add a --snake (or a "
+                         "--session with snakes).");
+  if (input.is3d && options.saveMagnitude)
+    throw ParameterError("--save-magnitude with --record draws a 2D image; '" +
+                         options.image.value_or("") + "' is a volume (record without it, or "
+                         "run without --record).");
   checkDisplay();
   QSurfaceFormat::setDefaultFormat(viewerSurfaceFormat());
   QGuiApplication app(argc, argv);
   const int width = options.size ? (*options.size)[0] : 512;
   const int height = options.size ? (*options.size)[1] : 512;
-  const int frames = options.frames > 0 ? options.frames : 120;
+  // --record-tail: until every snake stopped, then that many seconds; --frames is the most.
+  const int frames = options.frames > 0 ? options.frames : options.recordTail ? 3000 : 120;
+  const int tailFrames =
+      options.recordTail ? static_cast<int>(std::ceil(*options.recordTail * options.fps)) : 0;
+  std::optional<int> lastFrame;  // set once every snake stopped
   const int steps = options.stepsPerFrame > 0 ? options.stepsPerFrame : 10;
 
   Session session(sessionStartup(options));
@@ -111,6 +183,12 @@ int runHeadlessRecording(int argc, char** argv, const Options& options) {
       std::vector<std::uint8_t> bytes(rgba.constBits(), rgba.constBits() + rgba.sizeInBytes());
       stats.addIterations(done > 0 ? steps : 0);
       recorder.push(std::move(bytes), /*bottomUp=*/false, done);
+      if (options.recordTail && !lastFrame && allSnakesStopped(snakes.contours()))
+        lastFrame = done + tailFrames;
+      if (lastFrame && done >= *lastFrame) {
+        ++done;
+        break;
+      }
     }
   } catch (const Error& e) {
     failure = e.what();
@@ -118,9 +196,14 @@ int runHeadlessRecording(int argc, char** argv, const Options& options) {
   std::signal(SIGINT, oldInt);
   std::signal(SIGTERM, oldTerm);
   std::string message = recorder.stop();
-  if (options.screenshot && failure.empty() && !last.isNull()) try {
-      viewer::writeFigurePng(*options.screenshot, last);
+  // The other outputs once the video is whole; a failure puts back what they replaced.
+  RunOutputs outputs;
+  SnakeRunSummary summary;
+  if (failure.empty() && !interrupted && recorder.status().error.empty()) try {
+      summary = writeRecordingOutputs(options, session, snakes, last, done, outputs);
+      outputs.commit();
     } catch (const Error& e) {
+      outputs.rollback();
       failure = e.what();
     }
   if (!failure.empty()) {
@@ -138,6 +221,7 @@ int runHeadlessRecording(int argc, char** argv, const Options& options) {
   std::cout << message << " " << width << "x" << height << " at " << options.fps << " fps, "
             << steps << " iterations per frame, " << session.iterations() << " iterations, error "
             << session.epsilon() << " (" << session.device().name << ")\n";
+  if (!summary.consoleLine.empty()) std::cout << summary.consoleLine << "\n";
   if (options.stats) std::cout << stats.summary() << "\n";
   return 0;
 }

@@ -16,8 +16,7 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
                                   Solver& solver, const GvfInput& input, const Image2D& image,
                                   const Options& o, RunOutputs& outputs) {
   const SnakeOptions& so = o.snakes;
-  SnakeRunSummary out;
-  if (!so.any()) return out;
+  if (!so.any()) return {};
   // The traditional force is ∇f; the solver's V0 is that only in the default V0 mode.
   GvfInput edgeInput = o.gvf.v0Mode == V0Mode::EdgeGradient
                            ? input
@@ -27,8 +26,7 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
   ctx->profiler().endFrame();
   ctx->profiler().reset();
 
-  nlohmann::ordered_json& report = out.report;
-  std::ostringstream console;
+  std::vector<SnakeContour> contours;
   if (!so.snakes.empty()) {
     ParametricSnake snakes(ctx, solver.width(), solver.height(), so.params);
     snakes.setFields(gvf, traditional);
@@ -42,13 +40,30 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
       ctx->profiler().endFrame();
       InterruptGuard::check(std::to_string(done) + " snake iterations");
     }
-    const auto contours = snakes.contours();
+    contours = snakes.contours();
+  }
+  return summariseSnakes(ctx, solver, edgeInput, contours, o, outputs,
+                         ctx->profiler().totalMs("snake_"));
+}
+
+SnakeRunSummary summariseSnakes(const std::shared_ptr<ComputeContext>& ctx, Solver& solver,
+                                const GvfInput& edgeInput,
+                                const std::vector<SnakeContour>& contours, const Options& o,
+                                RunOutputs& outputs, double snakeOpenClMs) {
+  const SnakeOptions& so = o.snakes;
+  SnakeRunSummary out;
+  if (!so.any()) return out;
+  const cl::Buffer& gvf = solver.field();
+  const cl::Buffer& traditional = edgeInput.v0;
+  nlohmann::ordered_json& report = out.report;
+  std::ostringstream console;
+  if (!contours.empty()) {
     out.contours = contours;
     std::vector<ContourRecord> records;
     int converged = 0, stalled = 0;
     bool mixed = false;
     report["snake_force"] = forceName(so.force);
-    report["snake_opencl_ms"] = ctx->profiler().totalMs("snake_");
+    report["snake_opencl_ms"] = snakeOpenClMs;
     auto& list = report["snakes"] = nlohmann::ordered_json::array();
     for (std::size_t i = 0; i < contours.size(); ++i) {
       const auto& c = contours[i];

@@ -90,6 +90,8 @@ void runRegionHeadless(const Options& o) {
       {"wall_ms", wallMs},
       {"device", ctx->info().name}};
   if (o.report) outputs.write(*o.report, [&] { writeFileAtomically(*o.report, json.dump(2) + "\n"); });
+  // A signal during the writing: the earlier files come back (RunOutputs), exit 130.
+  InterruptGuard::check("writing the outputs");
   outputs.commit();
   std::cout << "region snake: " << st.nodes << " nodes after " << st.iteration
             << " iterations (" << st.steps << " steps) on " << snake.width() << "x"

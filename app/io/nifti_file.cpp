@@ -14,6 +14,8 @@
 #include "gvflab/io.hpp"
 #include "io/file_names.hpp"
 #include "io/input_limits.hpp"
+#include "io/quiet_stderr.hpp"
+#include "io/written_check.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -289,12 +291,20 @@ void writeVectorImage(const std::filesystem::path& path, int width, int height, 
     if (nifti_set_filenames(nim.get(), tmp.c_str(), 0, 1) != 0)
       throw InputError("Cannot write '" + path.string() + "': bad file name.");
     nim->data = planar.data();
-    nifti_image_write(nim.get());
+    {
+      QuietStderr quiet;  // its "wrote only N of M bytes": the read-back below says it in full
+      nifti_image_write(nim.get());
+    }
     nim->data = nullptr;  // ours, not the library's to free
-    // nifti_image_write reports nothing: read the header back to know it worked.
+    // nifti_image_write reports nothing: read the header back, then the whole file (a .nii.gz
+    // decompressed to its end), so that a short write never replaces the earlier file.
     NiftiImage check(nifti_image_read(tmp.c_str(), 0));
-    if (!check || check->nvox != static_cast<std::int64_t>(planar.size()))
-      throw InputError("Writing '" + path.string() + "' failed (permission denied or disk full?).");
+    if (!check || check->nvox != static_cast<std::int64_t>(planar.size()) || check->nbyper != 4)
+      throw InputError("Cannot write '" + path.string() +
+                       "': the written header cannot be read back (disk full?); nothing was "
+                       "replaced.");
+    checkWrittenSize(tmp, path,
+                     static_cast<std::uint64_t>(check->iname_offset) + planar.size() * sizeof(float));
   });
 }
 

@@ -14,6 +14,7 @@
 #include "io/file_names.hpp"
 #include "io/input_limits.hpp"
 #include "io/nrrd_source.hpp"
+#include "io/written_check.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -154,7 +155,10 @@ void save(const std::filesystem::path& path, const std::vector<float>& data,
     std::unique_ptr<NrrdIoState, IoStateNix> nio(nrrdIoStateNew());
     nio->encoding = nrrdEncodingGzip->available() ? nrrdEncodingGzip : nrrdEncodingRaw;
     if (nrrdSave(tmp.c_str(), nrrd.get(), nio.get()) != 0)
-      throw InputError("Cannot write '" + path.string() + "': " + teemError() + ".");
+      throw InputError("Cannot write '" + path.string() + "': " + teemError() +
+                       " (disk full?); nothing was replaced.");
+    // teem may not notice a short write: the data read back to its end (gunzipped) proves it.
+    checkWrittenSize(tmp, path, data.size() * sizeof(float), textHeaderEnd(tmp, path));
   });
 }
 

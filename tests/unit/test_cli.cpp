@@ -359,7 +359,7 @@ TEST_CASE("snakes and output paths are refused before anything runs") {
   CHECK_THROWS_WITH_AS(checkHeadlessRun(opts({"--report", (dir / "no" / "r.json").string()})),
                        doctest::Contains("does not exist"), ParameterError);
   CHECK_THROWS_WITH_AS(checkHeadlessRun(opts({"--report", (dir / "f.mha").string()})),
-                       doctest::Contains("name the same file"), ParameterError);
+                       doctest::Contains("are the same file"), ParameterError);
   CHECK_THROWS_WITH_AS(checkHeadlessRun(opts({"--report", dir.string()})),
                        doctest::Contains("is a folder"), ParameterError);
   CHECK_THROWS_WITH_AS(checkHeadlessRun(opts({"--save-magnitude", (dir / "m.jpg").string()})),

@@ -32,13 +32,24 @@ Image2D readPnm(const std::filesystem::path& path);
 // Width and height from a PGM/PPM header alone.
 std::array<int, 2> pnmSize(const std::filesystem::path& path);
 
-// Writes bytes to path through a temporary file in the same directory and a rename.
+// Writes bytes to path through a temporary file in the same folder and a rename. The
+// temporary has an unpredictable name and is created exclusively (O_EXCL, never through a
+// link); every byte is written (a full disk or a size limit is an error), synced and the size
+// checked before the rename, so a failure leaves the earlier file as it was and no temporary.
+// Only a regular file is replaced (see outputTarget). Throws InputError naming path.
 void writeFileAtomically(const std::filesystem::path& path, const std::string& bytes);
 // The same for writers that want a file name (libraries that open files themselves): write(tmp)
-// writes a temporary file whose name ends in path's file name (so extensions such as .nii.gz
-// still say the format); it is renamed to path, or removed when write throws.
+// writes the temporary (empty, created as above) whose name ends in path's extension (so
+// .nii.gz still says the format); it must check what it wrote (read it back in full), as only
+// the file's identity is checked here. Renamed to path, or removed when write throws.
 void writeFileAtomically(const std::filesystem::path& path,
                          const std::function<void(const std::filesystem::path& tmp)>& write);
+// The file an output named path replaces: path itself when it is new or a regular file, or the
+// regular file a symbolic link there points to (the link stays). Throws InputError naming path
+// when it is a folder, device, FIFO, socket, or a link to one of them or to nothing.
+std::filesystem::path outputTarget(const std::filesystem::path& path);
+// ".gvflab-" and 24 random letters and digits (getrandom): hidden names nobody can guess.
+std::string unpredictableName();
 
 // Rescales values to [0, 1] (a constant input gives 0); throws InputError naming source when
 // a value is NaN or infinite.
