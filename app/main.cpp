@@ -6,12 +6,14 @@
 #include <vector>
 
 #include "cli/options.hpp"
+#include "gvflab/cancel.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/version.hpp"
 #include "headless/headless.hpp"
 #include "headless/headless_figure.hpp"
 #include "headless/headless_record.hpp"
 #include "headless/run_progress.hpp"
+#include "headless/stop_signals.hpp"
 #include "io/qt_messages.hpp"
 #include "io/session_file.hpp"
 #include "viewer/window/viewer_main.hpp"
@@ -20,8 +22,11 @@ int main(int argc, char** argv) {
   using namespace gvflab::app;
   std::vector<std::string> args(argv + 1, argv + argc);
   dropQtRuntimeDirWarning();
+  // Before the command line is read: a --session or an input may be large, slow or blocking.
+  installStopSignals();
   try {
     Options options = parseCommandLine(args);
+    if (options.mode == Mode::Viewer) restoreDefaultSignals();
     switch (options.mode) {
       case Mode::Help:
         std::cout << helpText();
@@ -42,9 +47,9 @@ int main(int argc, char** argv) {
       case Mode::Viewer:
         return runViewer(argc, argv, options);
     }
-  } catch (const Interrupted& e) {
+  } catch (const gvflab::Interrupted& e) {
     std::cerr << "gvflab: " << e.what() << "\n";
-    return 130;
+    return e.exitCode();  // 130 for SIGINT, 143 for SIGTERM
   } catch (const gvflab::Error& e) {
     std::cerr << "gvflab: " << e.what() << "\n";
     return 1;

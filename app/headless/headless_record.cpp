@@ -2,14 +2,14 @@
 
 #include <QGuiApplication>
 #include <QSurfaceFormat>
-#include <atomic>
-#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
 #include "cli/run_checks.hpp"
+#include "gvflab/cancel.hpp"
 #include "gvflab/error.hpp"
+#include "headless/stop_signals.hpp"
 #include "record/recorder.hpp"
 #include "viewer/model/frame_stats.hpp"
 #include "viewer/model/session.hpp"
@@ -22,9 +22,6 @@
 
 namespace gvflab::app {
 namespace {
-
-std::atomic<bool> interrupted{false};
-void onSignal(int) { interrupted = true; }
 
 // Qt aborts (rc 134) when it cannot reach a display; say what to do instead, before Qt starts.
 void checkDisplay() {
@@ -82,18 +79,18 @@ int runHeadlessRecording(int argc, char** argv, const Options& options) {
   es.width = width;
   es.height = height;
   es.fps = options.fps;
+  // From the first byte of the recording, a signal stops it between frames: what was
+  // recorded is finished so it plays (headless/stop_signals.hpp; before, the run ends at once).
+  StopDeferral deferral;
   record::Recorder recorder(es, /*deterministic=*/true);
 
-  interrupted = false;
-  auto oldInt = std::signal(SIGINT, onSignal);
-  auto oldTerm = std::signal(SIGTERM, onSignal);
   FrameStats stats;
   QImage last;
   long captureVersion = -1;
   int done = 0;
   std::string failure;
   try {
-    for (; done < frames && !interrupted && !recorder.failed(); ++done) {
+    for (; done < frames && !cancelRequested() && !recorder.failed(); ++done) {
       FrameTimer timer(stats);
       if (done > 0) {
         session.advanceFrame();
@@ -115,10 +112,8 @@ int runHeadlessRecording(int argc, char** argv, const Options& options) {
   } catch (const Error& e) {
     failure = e.what();
   }
-  std::signal(SIGINT, oldInt);
-  std::signal(SIGTERM, oldTerm);
   std::string message = recorder.stop();
-  if (options.screenshot && failure.empty() && !last.isNull()) try {
+  if (options.screenshot && failure.empty() && !last.isNull() && !cancelRequested()) try {
       viewer::writeFigurePng(*options.screenshot, last);
     } catch (const Error& e) {
       failure = e.what();
@@ -127,9 +122,9 @@ int runHeadlessRecording(int argc, char** argv, const Options& options) {
     std::cerr << "gvflab: " << failure << " " << message << "\n";
     return 1;
   }
-  if (interrupted) {
+  if (const int signal = cancelSignal()) {
     std::cerr << "gvflab: interrupted after " << done << " frames. " << message << "\n";
-    return 130;
+    return 128 + signal;
   }
   if (recorder.status().error.size()) {
     std::cerr << "gvflab: " << message << "\n";
