@@ -209,7 +209,7 @@ Options parseOptions(const std::vector<std::string>& commandLine, const Options*
           args[i + 1].find(',') != std::string::npos)
         o.regionRect = parseRegionRect(value());
     } else if (a == "--noise") {
-      o.region.noise = parseNoiseModel(value());
+      o.region.noise = parseNamed(a, [&] { return parseNoiseModel(value()); });
     } else if (a == "--d-max") {
       o.region.dMax = static_cast<int>(parseFlag(findSpec(regionSnakeParamSpecs(), flagName), value()));
     } else if (a == "--min-segment") {

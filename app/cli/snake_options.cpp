@@ -114,7 +114,12 @@ bool parseSnakeOption(const std::string& flag, const std::function<std::string()
     return true;
   }
   if (flag == "--snake-force") {
-    o.force = parseForce(value());
+    const std::string v = value();
+    try {
+      o.force = parseForce(v);
+    } catch (const ParameterError& e) {
+      throw ParameterError("--snake-force: " + std::string(e.what()));
+    }
     return true;
   }
   if (flag == "--save-contours") {

@@ -120,10 +120,12 @@ def cases(Case):
     bad_session("session_phantom_name_1mb", session(phantom="p" * (1 << 20)), "Unknown phantom",
                 max_line=300)
     # Long flag values (an argument holds at most 128 KiB on Linux) echoed short too.
-    for flag in ("--colormap", "--mu", "--solver", "--v0", "--snake", "--session-start", "--phantom"):
+    for flag in ("--colormap", "--mu", "--solver", "--v0", "--snake", "--session-start", "--phantom",
+                 "--demo", "--device", "--precision", "--memory", "--noise", "--snake-force"):
         case = Case("flag_long_value" + flag.replace("-", "_"),
-                    ["--phantom-size", "64", "--save-field", "{out}/f.mha", flag, "9" * 100000], flag
-                    if flag != "--phantom" else "Unknown phantom")
+                    ["--phantom", "u", "--phantom-size", "64", "--save-field", "{out}/f.mha", flag,
+                     "9" * 100000],
+                    {"--phantom": "Unknown phantom", "--device": "No OpenCL device matches"}.get(flag, flag))
         case.max_line = 300
         c.append(case)
     # --region-snake: huge values are refused as numbers (UBSan: signed overflow before).
