@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -13,10 +14,20 @@
 #include "gvflab/io.hpp"
 #include "gvflab/phantoms.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace gvflab::app {
 namespace {
 
 constexpr int kVersion = 1;
+
+// The session's own limits (besides the snakes', cli/snake_options.hpp).
+constexpr std::size_t kMaxSessionBytes = 64u << 20;
+constexpr std::size_t kMaxSessionPoints = 1000000;  // all contours of all snakes
+// JSON values in all (a point is 3: its array and two numbers) and nesting, counted before
+// the document is built.
+constexpr std::size_t kMaxSessionValues = 4 * kMaxSessionPoints;
+constexpr std::size_t kMaxSessionDepth = 64;
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
@@ -24,6 +35,73 @@ QJsonArray pointsJson(const SavedSnake::Points& points) {
   QJsonArray out;
   for (const auto& p : points) out.append(QJsonArray{p[0], p[1]});
   return out;
+}
+
+// Counts the document's values and depth in one streaming pass (no tree is built), so a
+// session of millions of small values (40 MB of [[1]] took 1.9 GB as a Qt document) is refused
+// before Qt builds its tree.
+class JsonCounter : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  std::size_t values = 0, depth = 0, snakes = 0;
+  bool tooMany = false;
+  bool value() {
+    tooMany = tooMany || ++values > kMaxSessionValues;
+    return !tooMany;
+  }
+  bool open() { return value() && ++depth <= kMaxSessionDepth; }
+  bool close() {
+    if (depth-- == snakesDepth) snakesDepth = 0;
+    return true;
+  }
+  // The objects of the top-level "snakes" array, counted as they stream by.
+  std::size_t snakesDepth = 0;
+  bool snakesKey = false;
+  bool null() override { return value(); }
+  bool boolean(bool) override { return value(); }
+  bool number_integer(number_integer_t) override { return value(); }
+  bool number_unsigned(number_unsigned_t) override { return value(); }
+  bool number_float(number_float_t, const string_t&) override { return value(); }
+  bool string(string_t&) override { return value(); }
+  bool binary(binary_t&) override { return value(); }
+  bool start_object(std::size_t) override {
+    if (snakesDepth && depth == snakesDepth && ++snakes > kMaxSnakes) return false;
+    return open();
+  }
+  bool key(string_t& k) override {
+    snakesKey = depth == 1 && k == "snakes";
+    return true;
+  }
+  bool end_object() override { return close(); }
+  bool start_array(std::size_t) override {
+    if (depth == 1 && snakesKey) snakesDepth = 2;
+    return open();
+  }
+  bool end_array() override { return close(); }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;  // Qt's parser words the syntax error below
+  }
+};
+
+void checkJsonSize(const std::string& text) {
+  JsonCounter counter;
+  nlohmann::json::sax_parse(text, &counter, nlohmann::json::input_format_t::json, false);
+  if (counter.tooMany)
+    throw InputError("The session holds more than " + std::to_string(kMaxSessionValues) +
+                     " JSON values, the most a session may hold.");
+  if (counter.snakes > kMaxSnakes)
+    throw InputError("\"snakes\" has more than " + std::to_string(kMaxSnakes) +
+                     " snakes; at most " + std::to_string(kMaxSnakes) + " run at once.");
+  if (counter.depth > kMaxSessionDepth)
+    throw InputError("The session nests deeper than " + std::to_string(kMaxSessionDepth) +
+                     " levels.");
+}
+
+// One coordinate: checked inline (a million points), worded by jsonNumber when wrong.
+double coordinate(const QJsonValue& v, qsizetype point, int axis, const std::string& name) {
+  const double x = v.toDouble(NAN);
+  if (v.isDouble() && std::abs(x) <= kMaxSnakeCoordinate) return x;
+  return jsonNumber(v, name + "[" + std::to_string(point) + "][" + std::to_string(axis) + "]",
+                    -kMaxSnakeCoordinate, kMaxSnakeCoordinate);
 }
 
 // "snakes[3].points": [[x, y], ...], at most kMaxSnakePoints pairs of pixel coordinates.
@@ -34,15 +112,14 @@ SavedSnake::Points pointsFromJson(const QJsonArray& list, const std::string& nam
   SavedSnake::Points out;
   out.reserve(list.size());
   for (qsizetype i = 0; i < list.size(); ++i) {
-    const std::string at = name + "[" + std::to_string(i) + "]";
-    const QJsonArray xy = list[i].toArray();
-    if (!list[i].isArray() || xy.size() != 2)
-      throw InputError("\"" + at + "\" must be a pair [x, y], not " +
-                       (list[i].isArray() ? "an array of " + std::to_string(xy.size())
-                                          : jsonTypeName(list[i])) + ".");
-    const double x = jsonNumber(xy[0], at + "[0]", -kMaxSnakeCoordinate, kMaxSnakeCoordinate);
-    const double y = jsonNumber(xy[1], at + "[1]", -kMaxSnakeCoordinate, kMaxSnakeCoordinate);
-    out.push_back({static_cast<float>(x), static_cast<float>(y)});
+    const QJsonValue p = list[i];
+    const QJsonArray xy = p.toArray();
+    if (!p.isArray() || xy.size() != 2)
+      throw InputError("\"" + name + "[" + std::to_string(i) + "]\" must be a pair [x, y], not " +
+                       (p.isArray() ? "an array of " + std::to_string(xy.size())
+                                    : jsonTypeName(p)) + ".");
+    out.push_back({static_cast<float>(coordinate(xy[0], i, 0, name)),
+                   static_cast<float>(coordinate(xy[1], i, 1, name))});
   }
   if (out.size() < 3) throw InputError("\"" + name + "\": a snake needs at least 3 points.");
   return out;
@@ -54,9 +131,6 @@ std::vector<glm::vec2> toVec2(const SavedSnake::Points& points) {
   return out;
 }
 
-// The session's own limits (besides the snakes', cli/snake_options.hpp).
-constexpr std::size_t kMaxSessionBytes = 64u << 20;
-constexpr std::size_t kMaxSessionPoints = 1000000;  // all contours of all snakes
 
 }  // namespace
 
@@ -111,6 +185,7 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
   if (text.size() > kMaxSessionBytes)
     throw InputError("The session has " + std::to_string(text.size()) + " bytes; at most " +
                      std::to_string(kMaxSessionBytes >> 20) + " MiB are read.");
+  checkJsonSize(text);
   QJsonParseError err;
   QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(text), &err);
   if (doc.isNull() || !doc.isObject())

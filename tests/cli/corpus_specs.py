@@ -94,6 +94,11 @@ def cases(Case):
     bad_session("session_200k_snakes",
                 session(snakes=[{"points": [[1, 1], [9, 1], [5, 8]]}] * 200000), "at most 256")
     bad_session("session_257_snakes", session(snakes=[{"points": SQUARE}] * 257), "at most 256")
+    # Millions of small values or deep nesting: refused while streaming, before a document is
+    # built (40 MB of [[1]] took 1.9 GB).
+    bad_session("session_4m_values", session(junk=[0] * 4000001), "more than 4000000 JSON values")
+    bad_session("session_nested_100k", '{"gvflab_session":1,"phantom":"u","x":' + "[" * 100000 +
+                "]" * 100000 + "}", "nests deeper than 64")
     # Every field with a wrong type: named with the type it must have.
     for path, fields, must in WRONG_TYPES:
         doc = {"gvflab_session": 1, "phantom": "u", "phantom_size": 64}

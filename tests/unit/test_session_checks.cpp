@@ -80,7 +80,14 @@ TEST_CASE("session numbers are range-checked before they become ints") {
 TEST_CASE("session counts are bounded before any snake is built") {
   std::string many = R"("snakes": [)";
   for (int i = 0; i < 257; ++i) many += std::string(i ? "," : "") + R"({"points": [[1,1],[9,1],[5,8]]})";
-  CHECK(errorOf(sessionWith(many + "]")) == R"("snakes" has 257 snakes; at most 256 run at once.)");
+  CHECK(errorOf(sessionWith(many + "]")) ==
+        R"("snakes" has more than 256 snakes; at most 256 run at once.)");
+  // Counted while the text streams by, before a document is built; values and depth too.
+  std::string values = R"("junk": [)";
+  for (int i = 0; i < 4000001; ++i) values += i ? ",0" : "0";
+  CHECK(errorOf(sessionWith(values + "]")).find("more than 4000000 JSON values") != std::string::npos);
+  CHECK(errorOf(sessionWith(R"("junk": )" + std::string(100, '[') + std::string(100, ']')))
+            .find("nests deeper than 64") != std::string::npos);
   std::string big = R"("snakes": [{"points": [)";
   for (int i = 0; i < 100001; ++i) big += std::string(i ? "," : "") + "[1,1]";
   CHECK(errorOf(sessionWith(big + "]}]")).find("at most 100000") != std::string::npos);
