@@ -11,7 +11,7 @@ namespace gvflab::app {
 namespace {
 
 volatile std::sig_atomic_t deferred = 0;  // StopDeferral depth
-bool terminal = false;                     // stderr: clear a progress line first
+bool terminal = false;                    // stderr: clear a progress line first
 const char* volatile stage = "preparing the run";
 
 // Only async-signal-safe calls: write(2) and _exit(2). strlen is on POSIX's list too.

@@ -5,7 +5,6 @@
 #include <sstream>
 
 #include "gvflab/error.hpp"
-#include "gvflab/quoted.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -20,13 +19,20 @@ std::string field(const std::string& name) { return "\"" + name + "\""; }
 
 std::string jsonTypeName(const QJsonValue& v) {
   switch (v.type()) {
-    case QJsonValue::String: return "a string";
-    case QJsonValue::Double: return "a number";
-    case QJsonValue::Array: return "an array";
-    case QJsonValue::Object: return "an object";
-    case QJsonValue::Bool: return "true or false";
-    case QJsonValue::Null: return "null";
-    default: return "nothing";
+    case QJsonValue::String:
+      return "a string";
+    case QJsonValue::Double:
+      return "a number";
+    case QJsonValue::Array:
+      return "an array";
+    case QJsonValue::Object:
+      return "an object";
+    case QJsonValue::Bool:
+      return "true or false";
+    case QJsonValue::Null:
+      return "null";
+    default:
+      return "nothing";
   }
 }
 
@@ -86,7 +92,8 @@ double JsonFields::number(const char* key, double fallback, double min, double m
 
 std::string JsonFields::string(const char* key, const std::string& fallback,
                                const char* meaning) const {
-  const std::string type = std::string("a string") + (meaning ? std::string(" (") + meaning + ")" : "");
+  const std::string type =
+      std::string("a string") + (meaning ? std::string(" (") + meaning + ")" : "");
   const QJsonValue v = object_.value(key);
   if (v.isUndefined()) return fallback;
   if (!v.isString()) wrongType(name(key), type.c_str(), v);

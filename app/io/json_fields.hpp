@@ -27,8 +27,7 @@ class JsonFields {
   double number(const char* key, double fallback) const;  // any finite number
   // In [spec.minValue, spec.maxValue] (and whole for integer specs).
   double number(const char* key, double fallback, const ParamSpec& spec) const;
-  double number(const char* key, double fallback, double min, double max,
-                bool whole = false) const;
+  double number(const char* key, double fallback, double min, double max, bool whole = false) const;
   std::string string(const char* key, const std::string& fallback,
                      const char* meaning = nullptr) const;
   bool boolean(const char* key, bool fallback) const;

@@ -34,22 +34,31 @@ TEST_CASE("a session field of the wrong type is an error naming the field and it
       {R"("solver": {"sigma": []})", R"("solver.sigma" must be a number, not an array.)"},
       {R"("solver": {"v0": 1})", R"("solver.v0" must be a string, not a number.)"},
       {R"("solver": {"name": true})", R"("solver.name" must be a string, not true or false.)"},
-      {R"("solver": {"iterations_per_frame": "5"})", R"("solver.iterations_per_frame" must be a number)"},
-      {R"("solver": {"frame_budget_ms": null})", R"("solver.frame_budget_ms" must be a number, not null.)"},
+      {R"("solver": {"iterations_per_frame": "5"})",
+       R"("solver.iterations_per_frame" must be a number)"},
+      {R"("solver": {"frame_budget_ms": null})",
+       R"("solver.frame_budget_ms" must be a number, not null.)"},
       {R"("solver": 3)", R"("solver" must be an object, not a number.)"},
       {R"("device": 0)", R"("device" must be a string (a device selector), not a number.)"},
       {R"("snake_params": {"alpha": "a"})", R"("snake_params.alpha" must be a number)"},
-      {R"("snake_params": {"normalize": "yes"})", R"("snake_params.normalize" must be true or false)"},
+      {R"("snake_params": {"normalize": "yes"})",
+       R"("snake_params.normalize" must be true or false)"},
       {R"("snakes": {})", R"("snakes" must be an array, not an object.)"},
       {R"("snakes": [5])", R"("snakes[0]" must be an object, not a number.)"},
       {R"("snakes": [{"points": "x"}])", R"("snakes[0].points" must be an array, not a string.)"},
-      {R"("snakes": [{"points": [[1, 1], 3, [5, 8]]}])", R"("snakes[0].points[1]" must be a pair [x, y], not a number.)"},
-      {R"("snakes": [{"points": [[1, 1], [9, "1"], [5, 8]]}])", R"("snakes[0].points[1][1]" must be a number, not a string.)"},
-      {R"("snakes": [{"force": 2, "points": [[1, 1], [9, 1], [5, 8]]}])", R"("snakes[0].force" must be a string)"},
-      {R"("snakes": [{"pressure": "1", "points": [[1, 1], [9, 1], [5, 8]]}])", R"("snakes[0].pressure" must be a number)"},
-      {R"("snakes": [{"points": [[1, 1], [9, 1], [5, 8]], "initial_points": 4}])", R"("snakes[0].initial_points" must be an array)"},
+      {R"("snakes": [{"points": [[1, 1], 3, [5, 8]]}])",
+       R"("snakes[0].points[1]" must be a pair [x, y], not a number.)"},
+      {R"("snakes": [{"points": [[1, 1], [9, "1"], [5, 8]]}])",
+       R"("snakes[0].points[1][1]" must be a number, not a string.)"},
+      {R"("snakes": [{"force": 2, "points": [[1, 1], [9, 1], [5, 8]]}])",
+       R"("snakes[0].force" must be a string)"},
+      {R"("snakes": [{"pressure": "1", "points": [[1, 1], [9, 1], [5, 8]]}])",
+       R"("snakes[0].pressure" must be a number)"},
+      {R"("snakes": [{"points": [[1, 1], [9, 1], [5, 8]], "initial_points": 4}])",
+       R"("snakes[0].initial_points" must be an array)"},
       {R"("display": {"colormap": 7})", R"("display.colormap" must be a string, not a number.)"},
-      {R"("display": {"log_scale": 1})", R"("display.log_scale" must be true or false, not a number.)"},
+      {R"("display": {"log_scale": 1})",
+       R"("display.log_scale" must be true or false, not a number.)"},
   };
   for (const auto& [fields, expected] : cases) {
     CAPTURE(fields);
@@ -57,10 +66,14 @@ TEST_CASE("a session field of the wrong type is an error naming the field and it
   }
   CHECK(errorOf(R"({"gvflab_session": 1, "image": 12345})") ==
         R"("image" must be a string (a file name), not a number.)");
-  CHECK(errorOf(R"({"gvflab_session": 1, "phantom": 5})").find(R"("phantom" must be a string)") == 0);
-  CHECK(errorOf(sessionWith(R"("phantom_size": "64")")).find(R"("phantom_size" must be a number)") == 0);
+  CHECK(errorOf(R"({"gvflab_session": 1, "phantom": 5})").find(R"("phantom" must be a string)") ==
+        0);
+  CHECK(
+      errorOf(sessionWith(R"("phantom_size": "64")")).find(R"("phantom_size" must be a number)") ==
+      0);
   // Unknown fields are ignored (a newer version's additions); known ones never.
-  CHECK_NOTHROW(sessionFromJson(sessionWith(R"("future_field": [1, 2], "solver": {"extra": "x"})")));
+  CHECK_NOTHROW(
+      sessionFromJson(sessionWith(R"("future_field": [1, 2], "solver": {"extra": "x"})")));
 }
 
 TEST_CASE("session numbers are range-checked before they become ints") {
@@ -79,13 +92,15 @@ TEST_CASE("session numbers are range-checked before they become ints") {
 
 TEST_CASE("session counts are bounded before any snake is built") {
   std::string many = R"("snakes": [)";
-  for (int i = 0; i < 257; ++i) many += std::string(i ? "," : "") + R"({"points": [[1,1],[9,1],[5,8]]})";
+  for (int i = 0; i < 257; ++i)
+    many += std::string(i ? "," : "") + R"({"points": [[1,1],[9,1],[5,8]]})";
   CHECK(errorOf(sessionWith(many + "]")) ==
         R"("snakes" has more than 256 snakes; at most 256 run at once.)");
   // Counted while the text streams by, before a document is built; values and depth too.
   std::string values = R"("junk": [)";
   for (int i = 0; i < 4000001; ++i) values += i ? ",0" : "0";
-  CHECK(errorOf(sessionWith(values + "]")).find("more than 4000000 JSON values") != std::string::npos);
+  CHECK(errorOf(sessionWith(values + "]")).find("more than 4000000 JSON values") !=
+        std::string::npos);
   CHECK(errorOf(sessionWith(R"("junk": )" + std::string(100, '[') + std::string(100, ']')))
             .find("nests deeper than 64") != std::string::npos);
   std::string big = R"("snakes": [{"points": [)";
