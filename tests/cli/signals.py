@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""SIGINT and SIGTERM at every stage of a headless run (issue 25): reading a large session,
-loading a large image, building many snakes, iterating. Each run must exit 130 (SIGINT) or 143
+"""SIGINT and SIGTERM at the stages of a headless run (issue 25): reading a large session (40
+snakes of 12000 points), loading a large image, iterating with a snake. Each run must exit 130 (SIGINT) or 143
 (SIGTERM) with one "gvflab: Interrupted ..." line, write nothing, and leave the output that was
 there before intact.
 
-No test here depends on timing: each waits for a logical event before it signals (gvflab holds
+No test here depends on timing: each waits for a logical event before it signals (gvflab has
 opened the input, per inotify; or its progress line shows on a terminal). Whatever stage the
 signal then lands in, the verdict must be the same; the limits (60 s to stop, 240 s for the
 event) only detect hangs.
