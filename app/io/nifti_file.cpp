@@ -25,7 +25,7 @@ struct FreeDeleter {
   void operator()(void* p) const { std::free(p); }
 };
 
-std::string quotedText(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
+std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
 
 // The raw header's sizes, read before nifti_image_read (which allocates the extensions
 // between the header and vox_offset) so that a hostile header is refused first.
@@ -40,14 +40,14 @@ RawHeader checkRawHeader(const std::filesystem::path& path, const char* headerNa
   int version = 0;
   std::unique_ptr<void, FreeDeleter> raw(nifti_read_header(headerName, &version, 0));
   if (!raw || (version != 1 && version != 2))
-    throw InputError(quotedText(path) + " is not a NIfTI-1 or NIfTI-2 file (its header is missing, "
+    throw InputError(quoted(path) + " is not a NIfTI-1 or NIfTI-2 file (its header is missing, "
                                     "truncated or invalid).");
   // nifti_read_header without its checks leaves the bytes in the file's order.
   const int expectedSize = version == 2 ? 540 : 348;
   if (*static_cast<const std::int32_t*>(raw.get()) != expectedSize)
     swap_nifti_header(raw.get(), version);
   if (*static_cast<const std::int32_t*>(raw.get()) != expectedSize)
-    throw InputError(quotedText(path) + " is not a NIfTI-1 or NIfTI-2 file (bad header size).");
+    throw InputError(quoted(path) + " is not a NIfTI-1 or NIfTI-2 file (bad header size).");
   RawHeader out;
   auto& dim = out.dim;
   double& voxOffset = out.voxOffset;
@@ -67,31 +67,31 @@ RawHeader checkRawHeader(const std::filesystem::path& path, const char* headerNa
   int swapSize = 0;
   nifti_datatype_sizes(datatype, &out.bytesPerVoxel, &swapSize);
   if (dim[0] < 1 || dim[0] > 7)
-    throw InputError(quotedText(path) + " has an invalid number of dimensions (dim[0] = " +
+    throw InputError(quoted(path) + " has an invalid number of dimensions (dim[0] = " +
                      std::to_string(dim[0]) + ").");
   std::int64_t count = 1;
   for (int i = 1; i <= dim[0]; ++i) {
     if (dim[i] < 1 || dim[i] > kMaxSide)
-      throw InputError(quotedText(path) + " has an impossible size along axis " + std::to_string(i) +
+      throw InputError(quoted(path) + " has an impossible size along axis " + std::to_string(i) +
                        " (" + std::to_string(dim[i]) + "; 1 to " + std::to_string(kMaxSide) +
                        " fit).");
     count *= dim[i];
     if (count > kMaxVoxels)
-      throw InputError(quotedText(path) + " is too large to load (more than " +
+      throw InputError(quoted(path) + " is too large to load (more than " +
                        std::to_string(kMaxVoxels) + " values).");
   }
   // Voxel sizes (mm) of the spatial axes: a NaN, negative or absurd one is a corrupt header
   // (0 is common for "unknown" and harmless: GVF runs in voxel units).
   for (int i = 1; i <= std::min<std::int64_t>(dim[0], 3); ++i)
     if (!(pixdim[i] >= 0) || pixdim[i] > 1e6)
-      throw InputError(quotedText(path) + " has an invalid voxel size along axis " +
+      throw InputError(quoted(path) + " has an invalid voxel size along axis " +
                        std::to_string(i) + " (pixdim[" + std::to_string(i) + "] = " +
                        [&] { std::ostringstream v; v << pixdim[i]; return v.str(); }() +
                        "; finite sizes >= 0 expected).");
   if (!(voxOffset >= 0) || voxOffset > static_cast<double>(kMaxHeaderBytes))
   {
     std::ostringstream msg;
-    msg << quotedText(path) << " has an invalid voxel offset (vox_offset = " << voxOffset
+    msg << quoted(path) << " has an invalid voxel offset (vox_offset = " << voxOffset
         << "; 0 to " << kMaxHeaderBytes << " bytes expected).";
     throw InputError(msg.str());
   }
@@ -112,7 +112,7 @@ void checkPromisedBytes(const std::filesystem::path& path, const RawHeader& h,
     const bool single = voxelFile == path;  // .nii: header and voxels in one file
     const std::uint64_t need = bytes + (single ? std::uint64_t(h.voxOffset) : 0);
     if (!ec && size < need)
-      throw InputError(quotedText(path) + " is truncated: its header promises " +
+      throw InputError(quoted(path) + " is truncated: its header promises " +
                        byteCount(bytes) + " of voxels, but the file holds " +
                        byteCount(size) + ".");
   }
@@ -180,9 +180,9 @@ FieldShape niftiShape(const std::filesystem::path& path) {
   nifti_set_debug_level(0);
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
-    throw InputError(quotedText(path) + " does not exist or is not a file.");
+    throw InputError(quoted(path) + " does not exist or is not a file.");
   std::unique_ptr<char, FreeDeleter> header(nifti_findhdrname(path.c_str()));
-  if (!header) throw InputError(quotedText(path) + " has no NIfTI header file beside it.");
+  if (!header) throw InputError(quoted(path) + " has no NIfTI header file beside it.");
   const RawHeader h = checkRawHeader(path, header.get());
   const auto side = [&](int i) { return h.dim[0] >= i ? static_cast<int>(h.dim[i]) : 1; };
   return {side(1), side(2), side(3)};
@@ -196,26 +196,26 @@ Volume readNiftiVolume(const std::filesystem::path& path) {
   nifti_set_debug_level(0);  // our sentences instead of the library's stderr lines
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
-    throw InputError(quotedText(path) + " does not exist or is not a file.");
+    throw InputError(quoted(path) + " does not exist or is not a file.");
   std::unique_ptr<char, FreeDeleter> header(nifti_findhdrname(path.c_str()));
-  if (!header) throw InputError(quotedText(path) + " has no NIfTI header file beside it.");
+  if (!header) throw InputError(quoted(path) + " has no NIfTI header file beside it.");
   const RawHeader raw = checkRawHeader(path, header.get());
   NiftiImage nim(nifti_image_read(header.get(), 0));
-  if (!nim) throw InputError(quotedText(path) + " has a NIfTI header nifti_clib cannot use.");
+  if (!nim) throw InputError(quoted(path) + " has a NIfTI header nifti_clib cannot use.");
   if (!supportedType(nim->datatype))
-    throw InputError(quotedText(path) + " stores " + nifti_datatype_to_string(nim->datatype) +
+    throw InputError(quoted(path) + " stores " + nifti_datatype_to_string(nim->datatype) +
                      " voxels; integers, float32 and float64 are supported.");
   for (int i = 4; i <= nim->dim[0]; ++i)
     if (nim->dim[i] > 1)
-      throw InputError(quotedText(path) + " holds more than one volume (dim[" + std::to_string(i) +
+      throw InputError(quoted(path) + " holds more than one volume (dim[" + std::to_string(i) +
                        "] = " + std::to_string(nim->dim[i]) + "); give a single 3D volume.");
   if (nim->iname && !std::filesystem::exists(nim->iname, ec))
-    throw InputError(quotedText(path) + ": its voxel file '" + std::string(nim->iname) +
+    throw InputError(quoted(path) + ": its voxel file '" + std::string(nim->iname) +
                      "' is missing.");
   checkPromisedBytes(path, raw, nim->iname ? std::filesystem::path(nim->iname) : path);
   // Reads exactly nvox * nbyper bytes (a longer gzip stream is not inflated further).
   if (nifti_image_load(nim.get()) != 0 || !nim->data)
-    throw InputError(quotedText(path) + " is truncated: its voxels are shorter than the header's " +
+    throw InputError(quoted(path) + " is truncated: its voxels are shorter than the header's " +
                      std::to_string(nim->nx) + "x" + std::to_string(nim->ny) + "x" +
                      std::to_string(nim->nz) + " " + nifti_datatype_to_string(nim->datatype) +
                      ".");

@@ -26,7 +26,7 @@ struct IoStateNix {
   void operator()(NrrdIoState* s) const { nrrdIoStateNix(s); }
 };
 
-std::string quotedText(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
+std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
 
 // teem's error stack (biff) as one sentence: its deepest line says what is wrong.
 std::string teemError() {
@@ -48,12 +48,12 @@ using NrrdPtr = std::unique_ptr<Nrrd, NrrdNuke>;
 NrrdPtr readHeader(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
-    throw InputError(quotedText(path) + " does not exist or is not a file.");
+    throw InputError(quoted(path) + " does not exist or is not a file.");
   NrrdPtr nrrd(nrrdNew());
   std::unique_ptr<NrrdIoState, IoStateNix> nio(nrrdIoStateNew());
   nio->skipData = 1;
   if (nrrdLoad(nrrd.get(), path.c_str(), nio.get()) != 0)
-    throw InputError(quotedText(path) + " is not a readable NRRD file: " + teemError() + ".");
+    throw InputError(quoted(path) + " is not a readable NRRD file: " + teemError() + ".");
   return nrrd;
 }
 
@@ -63,32 +63,32 @@ NrrdPtr loadChecked(const std::filesystem::path& path, unsigned axes, std::size_
                     const char* what) {
   NrrdPtr header = readHeader(path);
   if (header->dim != axes || (components > 1 && header->axis[0].size != components))
-    throw InputError(quotedText(path) + " is not " + what + " (it has " +
+    throw InputError(quoted(path) + " is not " + what + " (it has " +
                      std::to_string(header->dim) + " axes" +
                      (header->dim ? ", the first of " + std::to_string(header->axis[0].size) +
                                         " samples"
                                   : std::string()) +
                      ").");
   if (header->type == nrrdTypeBlock || header->type <= nrrdTypeUnknown)
-    throw InputError(quotedText(path) + " stores block samples; integers and floats are supported.");
+    throw InputError(quoted(path) + " stores block samples; integers and floats are supported.");
   std::int64_t count = 1;
   for (unsigned a = 0; a < header->dim; ++a) {
     const auto size = static_cast<std::int64_t>(header->axis[a].size);
     if (size < 1 || size > kMaxSide)
-      throw InputError(quotedText(path) + " has an impossible size along axis " + std::to_string(a) +
+      throw InputError(quoted(path) + " has an impossible size along axis " + std::to_string(a) +
                        " (" + std::to_string(size) + ").");
     count *= size;
     if (count > kMaxVoxels)
-      throw InputError(quotedText(path) + " is too large to load (more than " +
+      throw InputError(quoted(path) + " is too large to load (more than " +
                        std::to_string(kMaxVoxels) + " values).");
   }
   // The samples as read, as doubles and as floats (teem inflates no more than the header says).
   checkHostMemory(path, std::uint64_t(count) * (nrrdTypeSize[header->type] + 8 + 4));
   NrrdPtr nrrd(nrrdNew());
   if (nrrdLoad(nrrd.get(), path.c_str(), nullptr) != 0)
-    throw InputError(quotedText(path) + " cannot be read: " + teemError() + ".");
+    throw InputError(quoted(path) + " cannot be read: " + teemError() + ".");
   if (nrrd->dim != header->dim || nrrdElementNumber(nrrd.get()) != static_cast<std::size_t>(count))
-    throw InputError(quotedText(path) + " changed while it was being read.");
+    throw InputError(quoted(path) + " changed while it was being read.");
   return nrrd;
 }
 
@@ -102,7 +102,7 @@ std::vector<float> finiteFloats(const Nrrd& nrrd, const std::filesystem::path& p
   std::vector<float> out(nrrdElementNumber(&nrrd));
   for (std::size_t i = 0; i < out.size(); ++i) {
     const double v = nrrdDLookup[nrrd.type](nrrd.data, i);
-    if (!std::isfinite(v)) throw InputError(quotedText(path) + " contains NaN or infinity.");
+    if (!std::isfinite(v)) throw InputError(quoted(path) + " contains NaN or infinity.");
     out[i] = static_cast<float>(v);
   }
   return out;
@@ -142,7 +142,7 @@ FieldShape nrrdShape(const std::filesystem::path& path) {
   for (unsigned a = 0; a < h->dim && a < 3; ++a) {
     const auto size = static_cast<std::int64_t>(h->axis[a].size);
     if (size < 1 || size > kMaxSide)
-      throw InputError(quotedText(path) + " has an impossible size along axis " + std::to_string(a) +
+      throw InputError(quoted(path) + " has an impossible size along axis " + std::to_string(a) +
                        " (" + std::to_string(size) + ").");
     *sides[a] = static_cast<int>(size);
   }
