@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/options.hpp"
+#include "gvflab/cancel.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/input_file.hpp"
 #include "gvflab/version.hpp"
@@ -14,6 +15,7 @@
 #include "headless/headless_figure.hpp"
 #include "headless/headless_record.hpp"
 #include "headless/run_progress.hpp"
+#include "headless/stop_signals.hpp"
 #include "io/qt_messages.hpp"
 #include "io/session_file.hpp"
 #include "viewer/window/viewer_main.hpp"
@@ -25,9 +27,12 @@ int main(int argc, char** argv) {
   // A file-size limit (ulimit -f) makes a write fail with EFBIG, reported by the writer with
   // the file's name, instead of killing the process mid-write.
   std::signal(SIGXFSZ, SIG_IGN);
+  // Before the command line is read: a --session or an input may be large, slow or blocking.
+  installStopSignals();
   try {
     Options options = parseCommandLine(args);
     gvflab::setDataFilesOutsideAllowed(options.allowDataOutside);
+    if (options.mode == Mode::Viewer) restoreDefaultSignals();
     switch (options.mode) {
       case Mode::Help:
         std::cout << helpText();
@@ -52,9 +57,9 @@ int main(int argc, char** argv) {
               "viewer's recording stops with its Stop button.");
         return runViewer(argc, argv, options);
     }
-  } catch (const Interrupted& e) {
+  } catch (const gvflab::Interrupted& e) {
     std::cerr << "gvflab: " << e.what() << "\n";
-    return 130;
+    return e.exitCode();  // 130 for SIGINT, 143 for SIGTERM
   } catch (const gvflab::Error& e) {
     std::cerr << "gvflab: " << e.what() << "\n";
     return 1;

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/flag_number.hpp"
+#include "gvflab/quoted.hpp"
 #include "gvflab/error.hpp"
 
 namespace gvflab::app {
@@ -58,6 +59,33 @@ double parseFlag(const ParamSpec& spec, const std::string& text) {
     throw ParameterError(flag + ": " + what);  // "--sigma: sigma = -1 is outside ..."
   }
   return v;
+}
+
+std::array<int, 4> parseRegionRect(const std::string& text) {
+  std::array<int, 4> r{};
+  std::size_t start = 0;
+  for (int i = 0; i < 4; ++i) {
+    const std::size_t comma = i < 3 ? text.find(',', start) : text.size();
+    double v = -1;
+    if (comma != std::string::npos) {
+      try {
+        v = flagNumber("region-snake", text.substr(start, comma - start));
+      } catch (const ParameterError&) {
+        v = -1;  // the sentence below says what is expected
+      }
+    }
+    const double low = i < 2 ? 0 : 3;
+    if (!(v >= low && v <= kMaxRegionRect && v == std::floor(v))) {
+      std::ostringstream msg;
+      msg << "--region-snake takes X,Y,W,H in whole pixels (X, Y from 0, W, H from 3, each at "
+             "most "
+          << kMaxRegionRect << "), not " << quotedText(text) << ".";
+      throw ParameterError(msg.str());
+    }
+    r[i] = static_cast<int>(v);
+    start = comma + 1;
+  }
+  return r;
 }
 
 }  // namespace gvflab::app

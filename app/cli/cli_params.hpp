@@ -2,6 +2,7 @@
 // The command line's own numeric flags (phantom size, frames, recording pace, viewer budget,
 // synthetic region image, target error, window/frame size), described once like the engine's
 // parameters: the parser validates with these and the help text is written from them.
+#include <array>
 #include <string>
 #include <vector>
 
@@ -16,5 +17,10 @@ std::string flagHelpLine(const ParamSpec& spec, const char* valueName = "V", std
 
 // The text after a flag as a number checked against spec (ParameterError naming the flag).
 double parseFlag(const ParamSpec& spec, const std::string& text);
+
+// --region-snake's X,Y,W,H: whole pixels, X, Y in [0, kMaxRegionRect], W, H in
+// [3, kMaxRegionRect], each checked as a double before it becomes an int (ParameterError).
+constexpr double kMaxRegionRect = 1000000;
+std::array<int, 4> parseRegionRect(const std::string& text);
 
 }  // namespace gvflab::app

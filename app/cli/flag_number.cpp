@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "gvflab/error.hpp"
+#include "gvflab/quoted.hpp"
 
 namespace gvflab::app {
 
@@ -12,7 +13,7 @@ double flagNumber(const std::string& flag, const std::string& text) {
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, v);
   if (ec != std::errc() || ptr != end || !std::isfinite(v))
-    throw ParameterError("--" + flag + " needs a number, not '" + text + "'.");
+    throw ParameterError("--" + flag + " needs a number, not " + quotedText(text) + ".");
   return v;
 }
 

@@ -10,6 +10,7 @@
 #include "cli/cli_params.hpp"
 #include "cli/flag_number.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/quoted.hpp"
 #include "gvflab/field_storage.hpp"
 #include "gvflab/multigrid_solver.hpp"
 #include "demos/demos.hpp"
@@ -178,7 +179,7 @@ Options parseOptions(const std::vector<std::string>& commandLine, const Options*
     } else if (a == "--solver") {
       const std::string v = value();
       const std::optional<SolverKind> kind = parseSolverKind(v);
-      if (!kind) throw ParameterError("--solver must be 'euler' or 'multigrid', not '" + v + "'.");
+      if (!kind) throw ParameterError("--solver must be 'euler' or 'multigrid', not " + quotedText(v) + ".");
       o.solver = *kind;
     } else if (a == "--mg-a" || a == "--mg-b" || a == "--mg-c") {
       const double v = parseFlag(findSpec(multigridParamSpecs(), flagName), value());
@@ -189,7 +190,7 @@ Options parseOptions(const std::vector<std::string>& commandLine, const Options*
       std::string v = value();
       if (v == "edge") o.gvf.v0Mode = V0Mode::EdgeGradient;
       else if (v == "image") o.gvf.v0Mode = V0Mode::ImageGradient;
-      else throw ParameterError("--v0 must be 'edge' or 'image', not '" + v + "'.");
+      else throw ParameterError("--v0 must be 'edge' or 'image', not " + quotedText(v) + ".");
     } else if (a == "--precision") {
       o.storage.precision = parseNamed(a, [&] { return parsePrecision(value()); });
     } else if (a == "--memory") {
@@ -220,19 +221,11 @@ Options parseOptions(const std::vector<std::string>& commandLine, const Options*
       o.report = value();
     } else if (a == "--region-snake") {
       o.regionSnake = true;
-      std::array<int, 4> r{};
-      char tail = 0;
       if (i + 1 < args.size() && !args[i + 1].empty() && args[i + 1][0] != '-' &&
-          args[i + 1].find(',') != std::string::npos) {
-        const std::string v = value();
-        if (std::sscanf(v.c_str(), "%d,%d,%d,%d%c", &r[0], &r[1], &r[2], &r[3], &tail) != 4 ||
-            r[2] < 3 || r[3] < 3 || r[0] < 0 || r[1] < 0)
-          throw ParameterError("--region-snake takes X,Y,W,H in pixels (W, H >= 3), not '" + v +
-                               "'.");
-        o.regionRect = r;
-      }
+          args[i + 1].find(',') != std::string::npos)
+        o.regionRect = parseRegionRect(value());
     } else if (a == "--noise") {
-      o.region.noise = parseNoiseModel(value());
+      o.region.noise = parseNamed(a, [&] { return parseNoiseModel(value()); });
     } else if (a == "--d-max") {
       o.region.dMax = static_cast<int>(parseFlag(findSpec(regionSnakeParamSpecs(), flagName), value()));
     } else if (a == "--min-segment") {
@@ -298,18 +291,18 @@ Options parseOptions(const std::vector<std::string>& commandLine, const Options*
     } else if (a == "--session-start") {
       const std::string v = value();
       if (v != "current" && v != "initial")
-        throw ParameterError("--session-start must be 'current' or 'initial', not '" + v + "'.");
+        throw ParameterError("--session-start must be 'current' or 'initial', not " + quotedText(v) + ".");
       o.sessionFromInitial = v == "initial";
     } else if (a == "--colormap") {
       o.colormap = value();
       if (*o.colormap != "gray" && *o.colormap != "viridis" && *o.colormap != "inferno")
-        throw ParameterError("--colormap must be gray, viridis or inferno, not '" + *o.colormap +
-                             "'.");
+        throw ParameterError("--colormap must be gray, viridis or inferno, not " +
+                             quotedText(*o.colormap) + ".");
     } else if (a == "--log-scale") {
       o.logScale = true;
     } else if (parseSnakeOption(a, value, o.snakes)) {
     } else if (!a.empty() && a[0] == '-') {
-      throw ParameterError("Unknown option '" + a + "'; see gvflab --help.");
+      throw ParameterError("Unknown option " + quotedText(a) + "; see gvflab --help.");
     } else {
       if (givenImage)
         throw ParameterError("Only one image can be given ('" + *o.image + "' and '" + a + "').");

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "gvflab/quoted.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/parametric_snake.hpp"
@@ -189,14 +190,14 @@ void checkSnakes(const Options& o, const RunInput& in) {
                          "or --region-snake.");
   if (in.is3d && o.snakes.any())
     throw ParameterError("Snakes run on 2D images; '" + o.image.value_or("") + "' is a volume.");
+  checkSnakeCount(o.snakes.snakes.size(), "The snakes of --session and --snake");
   for (const auto& spec : o.snakes.snakes) {
     try {
-      ParametricSnake::checkContour(spec.points(o.snakes.params), in.width(), in.height(),
-                                    o.snakes.params);
+      spec.check(in.width(), in.height(), o.snakes.params);
     } catch (const Error& e) {
       const std::string which =
           spec.text == "session snake" ? "A snake of the session '" + o.session.value_or("") + "'"
-                                       : "--snake '" + spec.text + "'";
+                                       : "--snake " + quotedText(spec.text);
       throw ParameterError(which + ": " + e.what());
     }
   }

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/cli_params.hpp"
+#include "gvflab/quoted.hpp"
 #include "gvflab/error.hpp"
 #include "io/contour_formats.hpp"
 
@@ -14,6 +15,8 @@ namespace {
 const char* kSpecForms =
     "use circle:CX,CY,R or polygon:X1,Y1,X2,Y2,X3,Y3,... (pixels, origin at the top-left "
     "corner), optionally followed by @gvf or @traditional";
+
+std::string named(const std::string& spec) { return "--snake " + quotedText(spec); }
 
 std::vector<double> parseNumbers(const std::string& spec, const std::string& list) {
   std::vector<double> out;
@@ -25,8 +28,15 @@ std::vector<double> parseNumbers(const std::string& spec, const std::string& lis
     const char* end = item.data() + item.size();
     auto [ptr, ec] = std::from_chars(item.data(), end, v);
     if (item.empty() || ec != std::errc() || ptr != end || !std::isfinite(v))
-      throw ParameterError("--snake '" + spec + "': '" + item + "' is not a number; " +
+      throw ParameterError(named(spec) + ": " + quotedText(item, 20) + " is not a number; " +
                            kSpecForms + ".");
+    if (std::abs(v) > kMaxSnakeCoordinate)
+      throw ParameterError(named(spec) + ": " + quotedText(item, 20) +
+                           " is too large (pixels: at most " +
+                           std::to_string(static_cast<long>(kMaxSnakeCoordinate)) + ").");
+    if (out.size() >= 2 * kMaxSnakePoints)
+      throw ParameterError(named(spec) + " has more than " + std::to_string(kMaxSnakePoints) +
+                           " points, the most a snake may have.");
     out.push_back(v);
     start = comma + 1;
   }
@@ -35,9 +45,22 @@ std::vector<double> parseNumbers(const std::string& spec, const std::string& lis
 
 }  // namespace
 
+void checkSnakeCount(std::size_t count, const std::string& where) {
+  if (count > kMaxSnakes)
+    throw ParameterError(where + ": more than " + std::to_string(kMaxSnakes) +
+                         " snakes; at most " + std::to_string(kMaxSnakes) + " run at once.");
+}
+
 std::vector<glm::vec2> SnakeSpec::points(const SnakeParams& params) const {
   if (!isCircle()) return polygon;
   return circleContour(cx, cy, radius, 0.5 * (params.dmin + params.dmax));
+}
+
+void SnakeSpec::check(int width, int height, const SnakeParams& params) const {
+  // A circle from its numbers first: its nodes are built only once they are known to fit.
+  if (isCircle()) ParametricSnake::checkCircle(cx, cy, radius, width, height, params);
+  ParametricSnake::checkContour(points(params), width, height, params);
+  if (!initial.empty()) ParametricSnake::checkContour(initial, width, height, params);
 }
 
 SnakeOptions::SnakeOptions() {
@@ -54,32 +77,32 @@ SnakeSpec parseSnakeSpec(const std::string& text) {
     try {
       s.force = parseForce(text.substr(at + 1));
     } catch (const ParameterError&) {
-      throw ParameterError("--snake '" + text + "': the force after '@' must be gvf or " +
-                           "traditional, not '" + text.substr(at + 1) + "'.");
+      throw ParameterError(named(text) + ": the force after '@' must be gvf or " +
+                           "traditional, not " + quotedText(text.substr(at + 1), 20) + ".");
     }
   }
   const std::string shape = text.substr(0, at);
   const std::size_t colon = shape.find(':');
   const std::string kind = shape.substr(0, colon);
   if (colon == std::string::npos || (kind != "circle" && kind != "polygon"))
-    throw ParameterError("--snake '" + text + "' is not a snake; " + kSpecForms + ".");
+    throw ParameterError(named(text) + " is not a snake; " + kSpecForms + ".");
   const auto v = parseNumbers(text, shape.substr(colon + 1));
   if (kind == "circle") {
     if (v.size() != 3)
-      throw ParameterError("--snake '" + text + "': a circle needs exactly CX,CY,R.");
-    if (!(v[2] > 0)) throw ParameterError("--snake '" + text + "': the radius must be > 0.");
+      throw ParameterError(named(text) + ": a circle needs exactly CX,CY,R.");
+    if (!(v[2] > 0)) throw ParameterError(named(text) + ": the radius must be > 0.");
     s.cx = v[0];
     s.cy = v[1];
     s.radius = v[2];
     return s;
   }
   if (v.size() % 2 != 0 || v.size() < 6)
-    throw ParameterError("--snake '" + text +
-                         "': a polygon needs at least 3 points as X1,Y1,X2,Y2,X3,Y3,...");
+    throw ParameterError(named(text) +
+                         ": a polygon needs at least 3 points as X1,Y1,X2,Y2,X3,Y3,...");
   for (std::size_t i = 0; i < v.size(); i += 2)
     s.polygon.push_back({static_cast<float>(v[i]), static_cast<float>(v[i + 1])});
   if (std::abs(signedArea2(s.polygon)) == 0)
-    throw ParameterError("--snake '" + text + "': the polygon encloses no area.");
+    throw ParameterError(named(text) + ": the polygon encloses no area.");
   return s;
 }
 
@@ -87,10 +110,16 @@ bool parseSnakeOption(const std::string& flag, const std::function<std::string()
                       SnakeOptions& o) {
   if (flag == "--snake") {
     o.snakes.push_back(parseSnakeSpec(value()));
+    checkSnakeCount(o.snakes.size(), "--snake");
     return true;
   }
   if (flag == "--snake-force") {
-    o.force = parseForce(value());
+    const std::string v = value();
+    try {
+      o.force = parseForce(v);
+    } catch (const ParameterError& e) {
+      throw ParameterError("--snake-force: " + std::string(e.what()));
+    }
     return true;
   }
   if (flag == "--save-contours") {

@@ -16,6 +16,14 @@
 
 namespace gvflab::app {
 
+// Limits of snakes given by --snake or a session, checked before any node is built (a snake
+// has at most ParametricSnake::kMaxNodes nodes once resampled).
+constexpr std::size_t kMaxSnakes = 256;           // in one run
+constexpr std::size_t kMaxSnakePoints = 100000;   // points given for one contour
+constexpr double kMaxSnakeCoordinate = 1e7;       // |x|, |y|, radius in pixels
+// ParameterError "WHERE: more than 256 snakes; ..." beyond kMaxSnakes.
+void checkSnakeCount(std::size_t count, const std::string& where);
+
 struct SnakeSpec {
   std::string text;                // as given, for messages
   std::vector<glm::vec2> polygon;  // polygon nodes; empty for a circle
@@ -27,6 +35,9 @@ struct SnakeSpec {
   SnakeForce forceOr(SnakeForce fallback) const { return force.value_or(fallback); }
   // The start contour; circles get nodes (dmin + dmax) / 2 apart.
   std::vector<glm::vec2> points(const SnakeParams& params) const;
+  // ParametricSnake's rules for a width x height image (a circle from its numbers before its
+  // nodes are built; the starting contour too): ParameterError, ResourceError.
+  void check(int width, int height, const SnakeParams& params) const;
 };
 
 struct SnakeOptions {

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "gvflab/error.hpp"
+#include "gvflab/quoted.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -87,7 +88,7 @@ const Demo& findDemo(const std::string& name) {
     if (d.name == name) return d;
     names += (names.empty() ? "" : ", ") + d.name;
   }
-  throw ParameterError("--demo '" + name + "' is not a demo; use one of " + names + ".");
+  throw ParameterError("--demo " + quotedText(name) + " is not a demo; use one of " + names + ".");
 }
 
 std::vector<std::string> demoArgs(const Demo& demo) {

@@ -104,7 +104,6 @@ void listDevicesTo(std::ostream& out) {
 void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
   if (o.regionSnake) return runRegionHeadless(o);
   const auto t0 = std::chrono::steady_clock::now();
-  InterruptGuard interrupts;  // Ctrl+C: stop between chunks, write nothing
   const SolverConfig config = solverConfig(o);
   // Every input and output checked before anything is written; the device fit from the
   // input's header, before its data is read or decompressed.
@@ -129,6 +128,7 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
   Solver& solverRef = *solverPtr;
   ctx->profiler().endFrame();
   ctx->profiler().reset();  // opencl_ms counts the solver only
+  setStopStage("iterating");
   const RunResult run = iterate(*ctx, solverRef, o);
   ctx->profiler().endFrame();
   const double solverMs = ctx->profiler().totalMs(solverRef.kernelPrefix());
@@ -140,6 +140,8 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
   for (float v : data)
     if (!std::isfinite(v))
       throw ParameterError("The field became NaN or infinite; lower mu or check the input.");
+  // From here a signal is polled, so that what was written can be rolled back.
+  InterruptGuard interrupts;
   RunOutputs outputs;  // a later failure removes what was written
   SnakeRunSummary snakes;
   if (!is3d) snakes = runHeadlessSnakes(ctx, solverRef, input, image, o, outputs);
@@ -189,8 +191,7 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
   json["wall_ms"] = wallMs;
   json["device"] = ctx->info().name;
   if (o.report) outputs.write(*o.report, [&] { writeFileAtomically(*o.report, json.dump(2) + "\n"); });
-  // A signal during the writing: the earlier files come back (RunOutputs), exit 130.
-  InterruptGuard::check("writing the outputs");
+  InterruptGuard::checkBeforeCommit();
   outputs.commit();
   std::cout << solverRef.name() << ": " << solverRef.iterations() << " iterations on "
             << solverRef.width() << "x" << solverRef.height()

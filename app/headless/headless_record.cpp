@@ -2,10 +2,8 @@
 
 #include <QGuiApplication>
 #include <QSurfaceFormat>
-#include <atomic>
 #include <cmath>
 #include <optional>
-#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -13,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/run_checks.hpp"
+#include "gvflab/cancel.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/io.hpp"
@@ -20,6 +19,7 @@
 #include "io/field_file.hpp"
 #include "io/png_writer.hpp"
 #include "io/run_outputs.hpp"
+#include "headless/stop_signals.hpp"
 #include "record/recorder.hpp"
 #include "viewer/model/frame_stats.hpp"
 #include "viewer/model/session.hpp"
@@ -32,9 +32,6 @@
 
 namespace gvflab::app {
 namespace {
-
-std::atomic<bool> interrupted{false};
-void onSignal(int) { interrupted = true; }
 
 // Qt aborts (rc 134) when it cannot reach a display; say what to do instead, before Qt starts.
 void checkDisplay() {
@@ -154,18 +151,18 @@ int runHeadlessRecording(int argc, char** argv, const Options& options) {
   es.width = width;
   es.height = height;
   es.fps = options.fps;
+  // From the first byte of the recording, a signal stops it between frames: what was
+  // recorded is finished so it plays (headless/stop_signals.hpp; before, the run ends at once).
+  StopDeferral deferral;
   record::Recorder recorder(es, /*deterministic=*/true);
 
-  interrupted = false;
-  auto oldInt = std::signal(SIGINT, onSignal);
-  auto oldTerm = std::signal(SIGTERM, onSignal);
   FrameStats stats;
   QImage last;
   long captureVersion = -1;
   int done = 0;
   std::string failure;
   try {
-    for (; done < frames && !interrupted && !recorder.failed(); ++done) {
+    for (; done < frames && !cancelRequested() && !recorder.failed(); ++done) {
       FrameTimer timer(stats);
       if (done > 0) {
         session.advanceFrame();
@@ -193,15 +190,17 @@ int runHeadlessRecording(int argc, char** argv, const Options& options) {
   } catch (const Error& e) {
     failure = e.what();
   }
-  std::signal(SIGINT, oldInt);
-  std::signal(SIGTERM, oldTerm);
   std::string message = recorder.stop();
   // The other outputs once the video is whole; a failure puts back what they replaced.
   RunOutputs outputs;
   SnakeRunSummary summary;
-  if (failure.empty() && !interrupted && recorder.status().error.empty()) try {
+  if (failure.empty() && !cancelRequested() && recorder.status().error.empty()) try {
       summary = writeRecordingOutputs(options, session, snakes, last, done, outputs);
-      outputs.commit();
+      // A signal while they were written: put back what they replaced (reported below).
+      if (cancelRequested())
+        outputs.rollback();
+      else
+        outputs.commit();
     } catch (const Error& e) {
       outputs.rollback();
       failure = e.what();
@@ -210,9 +209,9 @@ int runHeadlessRecording(int argc, char** argv, const Options& options) {
     std::cerr << "gvflab: " << failure << " " << message << "\n";
     return 1;
   }
-  if (interrupted) {
+  if (const int signal = cancelSignal()) {
     std::cerr << "gvflab: interrupted after " << done << " frames. " << message << "\n";
-    return 130;
+    return 128 + signal;
   }
   if (recorder.status().error.size()) {
     std::cerr << "gvflab: " << message << "\n";

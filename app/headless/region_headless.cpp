@@ -21,7 +21,6 @@ namespace gvflab::app {
 
 void runRegionHeadless(const Options& o) {
   const auto t0 = std::chrono::steady_clock::now();
-  InterruptGuard interrupts;
   std::shared_ptr<ComputeContext> ctx;
   const RunInput in = checkHeadlessRun(o, [&](FieldShape) {
     ctx = ComputeContext::create(contextOptions(o));
@@ -49,6 +48,7 @@ void runRegionHeadless(const Options& o) {
   const RegionStats st = snake.stats();
   const auto nodes = snake.nodes();
 
+  InterruptGuard interrupts;  // from here a signal is polled: what was written is rolled back
   RunOutputs outputs;  // a later failure removes what was written
   if (o.snakes.saveContours) {
     // Nodes are pixel indices; the file's origin is the image's top-left corner, so a pixel's
@@ -90,8 +90,7 @@ void runRegionHeadless(const Options& o) {
       {"wall_ms", wallMs},
       {"device", ctx->info().name}};
   if (o.report) outputs.write(*o.report, [&] { writeFileAtomically(*o.report, json.dump(2) + "\n"); });
-  // A signal during the writing: the earlier files come back (RunOutputs), exit 130.
-  InterruptGuard::check("writing the outputs");
+  InterruptGuard::checkBeforeCommit();
   outputs.commit();
   std::cout << "region snake: " << st.nodes << " nodes after " << st.iteration
             << " iterations (" << st.steps << " steps) on " << snake.width() << "x"

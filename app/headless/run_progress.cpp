@@ -2,18 +2,10 @@
 
 #include <unistd.h>
 
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 
 namespace gvflab::app {
 namespace {
-
-volatile std::sig_atomic_t signalled = 0;
-void onSignal(int) { signalled = 1; }
-
-using SignalHandler = void (*)(int);
-SignalHandler oldInt = SIG_DFL, oldTerm = SIG_DFL;
 
 std::string duration(double s) {
   char buf[32];
@@ -28,19 +20,11 @@ std::string duration(double s) {
 
 }  // namespace
 
-InterruptGuard::InterruptGuard() {
-  signalled = 0;
-  oldInt = std::signal(SIGINT, onSignal);
-  oldTerm = std::signal(SIGTERM, onSignal);
-}
+void InterruptGuard::check(const std::string& done) { throwIfCancelled(done); }
 
-InterruptGuard::~InterruptGuard() {
-  std::signal(SIGINT, oldInt);
-  std::signal(SIGTERM, oldTerm);
-}
-
-void InterruptGuard::check(const std::string& done) {
-  if (signalled) throw Interrupted("Interrupted after " + done + "; nothing was written.");
+void InterruptGuard::checkBeforeCommit() {
+  if (const int s = cancelSignal())
+    throw Interrupted("Interrupted while writing the outputs; nothing was written.", s);
 }
 
 bool RunProgress::wanted(bool quiet) { return !quiet && isatty(STDERR_FILENO); }

@@ -1,30 +1,29 @@
 #pragma once
 // A long headless run on a terminal: one progress line (iterations, error, rate, time left),
 // refreshed twice a second once the run has taken more than a second; nothing when stderr is
-// not a terminal or with --quiet. Ctrl+C (SIGINT) or SIGTERM stops the run cleanly between
-// chunks: the run throws Interrupted, writes nothing, and main exits 130.
+// not a terminal or with --quiet. SIGINT and SIGTERM: headless/stop_signals.hpp (the run ends
+// at once before it writes; while it writes, between chunks, through Interrupted).
 #include <chrono>
 #include <functional>
 #include <string>
 
+#include "gvflab/cancel.hpp"
 #include "gvflab/error.hpp"
+#include "headless/stop_signals.hpp"
 
 namespace gvflab::app {
 
-class Interrupted : public Error {
- public:
-  using Error::Error;
-};
-
-// Installs the SIGINT/SIGTERM handlers for its lifetime (the previous ones come back after).
+// From here on the run writes: signals are polled (check), so its outputs can be rolled back.
 class InterruptGuard {
  public:
-  InterruptGuard();
-  ~InterruptGuard();
-  InterruptGuard(const InterruptGuard&) = delete;
-  InterruptGuard& operator=(const InterruptGuard&) = delete;
+  InterruptGuard() = default;
   // Throws Interrupted (saying what was done) when a signal came.
   static void check(const std::string& done);
+  // The same before the outputs are kept: "Interrupted while writing the outputs; ...".
+  static void checkBeforeCommit();
+
+ private:
+  StopDeferral deferral_;
 };
 
 class RunProgress {

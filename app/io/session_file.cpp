@@ -3,27 +3,34 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
+#include "cli/cli_params.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/input_file.hpp"
+#include "gvflab/quoted.hpp"
+#include "io/json_fields.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/phantoms.hpp"
+
+#include <nlohmann/json.hpp>
 
 namespace gvflab::app {
 namespace {
 
 constexpr int kVersion = 1;
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
+// The session's own limits (besides the snakes', cli/snake_options.hpp).
+constexpr std::size_t kMaxSessionBytes = 16u << 20;  // the file, read whole
+constexpr std::size_t kMaxSessionPoints = 1000000;  // all contours of all snakes
+// JSON values in all (a point is 3: its array and two numbers) and nesting, counted before
+// the document is built.
+constexpr std::size_t kMaxSessionValues = 4 * kMaxSessionPoints;
+constexpr std::size_t kMaxSessionDepth = 64;
 
-double number(const QJsonObject& o, const char* key, double fallback) {
-  const QJsonValue v = o.value(key);
-  if (v.isUndefined()) return fallback;
-  if (!v.isDouble()) throw InputError(std::string("Session: '") + key + "' must be a number.");
-  return v.toDouble();
-}
+QString q(const std::string& s) { return QString::fromStdString(s); }
 
 QJsonArray pointsJson(const SavedSnake::Points& points) {
   QJsonArray out;
@@ -31,15 +38,91 @@ QJsonArray pointsJson(const SavedSnake::Points& points) {
   return out;
 }
 
-SavedSnake::Points pointsFromJson(const QJsonValue& value) {
-  SavedSnake::Points out;
-  for (const QJsonValue& p : value.toArray()) {
-    const QJsonArray xy = p.toArray();
-    if (xy.size() != 2 || !xy[0].isDouble() || !xy[1].isDouble())
-      throw InputError("Session: snake points must be [x, y] pairs.");
-    out.push_back({static_cast<float>(xy[0].toDouble()), static_cast<float>(xy[1].toDouble())});
+// Counts the document's values and depth in one streaming pass (no tree is built), so a
+// session of millions of small values (40 MB of [[1]] took 1.9 GB as a Qt document) is refused
+// before Qt builds its tree.
+class JsonCounter : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  std::size_t values = 0, depth = 0, snakes = 0;
+  bool tooMany = false;
+  bool value() {
+    tooMany = tooMany || ++values > kMaxSessionValues;
+    return !tooMany;
   }
-  if (out.size() < 3) throw InputError("Session: a snake needs at least 3 points.");
+  bool open() { return value() && ++depth <= kMaxSessionDepth; }
+  bool close() {
+    if (depth-- == snakesDepth) snakesDepth = 0;
+    return true;
+  }
+  // The objects of the top-level "snakes" array, counted as they stream by.
+  std::size_t snakesDepth = 0;
+  bool snakesKey = false;
+  bool null() override { return value(); }
+  bool boolean(bool) override { return value(); }
+  bool number_integer(number_integer_t) override { return value(); }
+  bool number_unsigned(number_unsigned_t) override { return value(); }
+  bool number_float(number_float_t, const string_t&) override { return value(); }
+  bool string(string_t&) override { return value(); }
+  bool binary(binary_t&) override { return value(); }
+  bool start_object(std::size_t) override {
+    if (snakesDepth && depth == snakesDepth && ++snakes > kMaxSnakes) return false;
+    return open();
+  }
+  bool key(string_t& k) override {
+    snakesKey = depth == 1 && k == "snakes";
+    return true;
+  }
+  bool end_object() override { return close(); }
+  bool start_array(std::size_t) override {
+    if (depth == 1 && snakesKey) snakesDepth = 2;
+    return open();
+  }
+  bool end_array() override { return close(); }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;  // Qt's parser words the syntax error below
+  }
+};
+
+void checkJsonSize(const std::string& text) {
+  JsonCounter counter;
+  nlohmann::json::sax_parse(text, &counter, nlohmann::json::input_format_t::json, false);
+  if (counter.tooMany)
+    throw InputError("The session holds more than " + std::to_string(kMaxSessionValues) +
+                     " JSON values, the most a session may hold.");
+  if (counter.snakes > kMaxSnakes)
+    throw InputError("\"snakes\" has more than " + std::to_string(kMaxSnakes) +
+                     " snakes; at most " + std::to_string(kMaxSnakes) + " run at once.");
+  if (counter.depth > kMaxSessionDepth)
+    throw InputError("The session nests deeper than " + std::to_string(kMaxSessionDepth) +
+                     " levels.");
+}
+
+// One coordinate: checked inline (a million points), worded by jsonNumber when wrong.
+double coordinate(const QJsonValue& v, qsizetype point, int axis, const std::string& name) {
+  const double x = v.toDouble(NAN);
+  if (v.isDouble() && std::abs(x) <= kMaxSnakeCoordinate) return x;
+  return jsonNumber(v, name + "[" + std::to_string(point) + "][" + std::to_string(axis) + "]",
+                    -kMaxSnakeCoordinate, kMaxSnakeCoordinate);
+}
+
+// "snakes[3].points": [[x, y], ...], at most kMaxSnakePoints pairs of pixel coordinates.
+SavedSnake::Points pointsFromJson(const QJsonArray& list, const std::string& name) {
+  if (list.size() > static_cast<qsizetype>(kMaxSnakePoints))
+    throw InputError("\"" + name + "\" has " + std::to_string(list.size()) +
+                     " points; a snake may have at most " + std::to_string(kMaxSnakePoints) + ".");
+  SavedSnake::Points out;
+  out.reserve(list.size());
+  for (qsizetype i = 0; i < list.size(); ++i) {
+    const QJsonValue p = list[i];
+    const QJsonArray xy = p.toArray();
+    if (!p.isArray() || xy.size() != 2)
+      throw InputError("\"" + name + "[" + std::to_string(i) + "]\" must be a pair [x, y], not " +
+                       (p.isArray() ? "an array of " + std::to_string(xy.size())
+                                    : jsonTypeName(p)) + ".");
+    out.push_back({static_cast<float>(coordinate(xy[0], i, 0, name)),
+                   static_cast<float>(coordinate(xy[1], i, 1, name))});
+  }
+  if (out.size() < 3) throw InputError("\"" + name + "\": a snake needs at least 3 points.");
   return out;
 }
 
@@ -49,14 +132,6 @@ std::vector<glm::vec2> toVec2(const SavedSnake::Points& points) {
   return out;
 }
 
-double checked(const std::vector<ParamSpec>& specs, const std::string& key, double v) {
-  try {
-    validate(findSpec(specs, key), v);
-  } catch (const ParameterError& e) {
-    throw InputError(std::string("Session: ") + e.what());
-  }
-  return v;
-}
 
 }  // namespace
 
@@ -108,93 +183,119 @@ std::string sessionToJson(const SessionFile& s) {
 }
 
 SessionFile sessionFromJson(const std::string& text, const std::filesystem::path& baseDir) {
+  if (text.size() > kMaxSessionBytes)
+    throw InputError("The session has " + std::to_string(text.size()) + " bytes; at most " +
+                     std::to_string(kMaxSessionBytes >> 20) + " MiB are read.");
+  checkJsonSize(text);
   QJsonParseError err;
   QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(text), &err);
   if (doc.isNull() || !doc.isObject())
     throw InputError("The session is not valid JSON (" + err.errorString().toStdString() + ").");
-  const QJsonObject root = doc.object();
-  if (root.value("gvflab_session").toInt(-1) != kVersion)
+  // Every field is checked for its type and range before it is used; fields this version does
+  // not know are ignored (a newer viewer's additions).
+  const JsonFields root(doc.object());
+  const QJsonValue version = root.has("gvflab_session") ? doc.object().value("gvflab_session")
+                                                        : QJsonValue();
+  if (!version.isDouble() || version.toDouble() != kVersion)
     throw InputError("This is not a gvflab session file (version " + std::to_string(kVersion) +
                      ").");
   SessionFile s;
-  if (root.contains("image")) {
-    std::filesystem::path p = root.value("image").toString().toStdString();
+  if (root.has("image")) {
+    std::filesystem::path p = root.string("image", "", "a file name");
+    if (p.empty()) throw InputError("\"image\" must name a file, not be empty.");
     if (p.is_relative() && !baseDir.empty()) p = baseDir / p;
     s.image = p.string();
   }
-  if (root.contains("phantom")) {
-    s.phantom = root.value("phantom").toString().toStdString();
+  if (root.has("phantom")) {
+    s.phantom = root.string("phantom", "", "a phantom name");
     bool known = false;
     for (const auto& n : phantomNames()) known = known || n == *s.phantom;
-    if (!known) throw InputError("Session: unknown phantom '" + *s.phantom + "'.");
-    s.phantomSize = static_cast<int>(number(root, "phantom_size", 256));
-    if (s.phantomSize < 16 || s.phantomSize > 16384)
-      throw InputError("Session: phantom_size must be in [16, 16384].");
+    if (!known) throw InputError("Unknown phantom " + quotedText(*s.phantom) + ".");
+    s.phantomSize = static_cast<int>(
+        root.number("phantom_size", 256, findSpec(cliParamSpecs(), "phantom-size")));
   }
-  if (s.image && s.phantom) throw InputError("Session: give either an image or a phantom.");
-  const QJsonObject solver = root.value("solver").toObject();
-  const std::string name = solver.value("name").toString("euler").toStdString();
+  if (s.image && s.phantom) throw InputError("Give either an \"image\" or a \"phantom\".");
+  const JsonFields solver = root.object("solver");
+  const std::string name = solver.string("name", "euler");
   // Sessions hold Euler's settings only (the viewer saves none for multigrid).
   if (parseSolverKind(name) != SolverKind::Euler)
-    throw InputError("Session: solver '" + name + "' is not available.");
+    throw InputError("Solver " + quotedText(name) + " is not available (sessions hold euler's).");
   s.solver = SolverKind::Euler;
-  s.gvf.mu = checked(gvfParamSpecs(), "mu", number(solver, "mu", s.gvf.mu));
-  s.gvf.sigma = checked(gvfParamSpecs(), "sigma", number(solver, "sigma", s.gvf.sigma));
-  const std::string v0 = solver.value("v0").toString("edge").toStdString();
-  if (v0 != "edge" && v0 != "image") throw InputError("Session: v0 must be 'edge' or 'image'.");
+  const auto& gvf = gvfParamSpecs();
+  s.gvf.mu = solver.number("mu", s.gvf.mu, findSpec(gvf, "mu"));
+  s.gvf.sigma = solver.number("sigma", s.gvf.sigma, findSpec(gvf, "sigma"));
+  const std::string v0 = solver.string("v0", "edge");
+  if (v0 != "edge" && v0 != "image")
+    throw InputError("\"solver.v0\" must be 'edge' or 'image', not " + quotedText(v0) + ".");
   s.gvf.v0Mode = v0 == "edge" ? V0Mode::EdgeGradient : V0Mode::ImageGradient;
-  s.iterationsPerFrame =
-      static_cast<int>(checked(gvfParamSpecs(), "iterations",
-                               number(solver, "iterations_per_frame", s.iterationsPerFrame)));
-  s.frameBudgetMs = number(solver, "frame_budget_ms", 0);
-  s.device = root.value("device").toString().toStdString();
-  const QJsonObject sp = root.value("snake_params").toObject();
-  s.snake.alpha = number(sp, "alpha", s.snake.alpha);
-  s.snake.beta = number(sp, "beta", s.snake.beta);
-  s.snake.gamma = number(sp, "gamma", s.snake.gamma);
-  s.snake.kappa = number(sp, "kappa", s.snake.kappa);
-  s.snake.pressure = number(sp, "pressure", s.snake.pressure);
-  s.snake.dmin = number(sp, "dmin", s.snake.dmin);
-  s.snake.dmax = number(sp, "dmax", s.snake.dmax);
-  s.snake.tolerance = number(sp, "tolerance", s.snake.tolerance);
-  s.snake.window = static_cast<int>(number(sp, "window", s.snake.window));
-  s.snake.resample = static_cast<int>(number(sp, "resample", s.snake.resample));
-  s.snake.normalize = sp.value("normalize").toBool(s.snake.normalize);
+  s.iterationsPerFrame = static_cast<int>(
+      solver.number("iterations_per_frame", s.iterationsPerFrame, findSpec(gvf, "iterations")));
+  // 0: fixed iterations per frame; else the viewer's --frame-budget range.
+  s.frameBudgetMs = solver.number("frame_budget_ms", 0, 0,
+                                  findSpec(cliParamSpecs(), "frame-budget").maxValue);
+  s.device = root.string("device", "", "a device selector");
+  const JsonFields sp = root.object("snake_params");
+  const auto& snake = snakeParamSpecs();
+  auto param = [&](const char* key, const char* spec, double fallback) {
+    return sp.number(key, fallback, findSpec(snake, spec));
+  };
+  s.snake.alpha = param("alpha", "alpha", s.snake.alpha);
+  s.snake.beta = param("beta", "beta", s.snake.beta);
+  s.snake.gamma = param("gamma", "gamma", s.snake.gamma);
+  s.snake.kappa = param("kappa", "kappa", s.snake.kappa);
+  s.snake.pressure = param("pressure", "pressure", s.snake.pressure);
+  s.snake.dmin = param("dmin", "dmin", s.snake.dmin);
+  s.snake.dmax = param("dmax", "dmax", s.snake.dmax);
+  s.snake.tolerance = param("tolerance", "snake-tolerance", s.snake.tolerance);
+  s.snake.window = static_cast<int>(param("window", "snake-window", s.snake.window));
+  s.snake.resample = static_cast<int>(param("resample", "snake-resample", s.snake.resample));
+  s.snake.normalize = sp.boolean("normalize", s.snake.normalize);
   try {
-    s.snake.validate();
+    s.snake.validate();  // what needs two fields: dmax >= 2 dmin
   } catch (const ParameterError& e) {
-    throw InputError(std::string("Session: ") + e.what());
+    throw InputError(std::string("\"snake_params\": ") + e.what());
   }
-  for (const QJsonValue& v : root.value("snakes").toArray()) {
-    const QJsonObject o = v.toObject();
+  const QJsonArray snakes = root.array("snakes");
+  if (snakes.size() > static_cast<qsizetype>(kMaxSnakes))
+    throw InputError("\"snakes\" has " + std::to_string(snakes.size()) + " snakes; at most " +
+                     std::to_string(kMaxSnakes) + " run at once.");
+  std::size_t points = 0;
+  for (qsizetype i = 0; i < snakes.size(); ++i) {
+    const std::string at = "snakes[" + std::to_string(i) + "]";
+    if (!snakes[i].isObject())
+      throw InputError("\"" + at + "\" must be an object, not " + jsonTypeName(snakes[i]) + ".");
+    const JsonFields o(snakes[i].toObject(), at);
     SavedSnake sn;
     try {
-      sn.force = parseForce(o.value("force").toString("gvf").toStdString());
+      sn.force = parseForce(o.string("force", "gvf"));
     } catch (const ParameterError& e) {
-      throw InputError(std::string("Session: ") + e.what());
+      throw InputError("\"" + o.name("force") + "\": " + e.what());
     }
-    if (o.contains("pressure"))
-      sn.pressure = checked(snakeParamSpecs(), "pressure", number(o, "pressure", 0));
-    sn.points = pointsFromJson(o.value("points"));
-    sn.initial = o.contains("initial_points") ? pointsFromJson(o.value("initial_points"))
-                                              : sn.points;
+    if (o.has("pressure"))
+      sn.pressure = o.number("pressure", 0, findSpec(snake, "pressure"));
+    if (!o.has("points")) throw InputError("\"" + o.name("points") + "\" is missing.");
+    sn.points = pointsFromJson(o.array("points"), o.name("points"));
+    sn.initial = o.has("initial_points")
+                     ? pointsFromJson(o.array("initial_points"), o.name("initial_points"))
+                     : sn.points;
+    points += sn.points.size() + sn.initial.size();
+    if (points > kMaxSessionPoints)
+      throw InputError("The snakes have more than " + std::to_string(kMaxSessionPoints) +
+                       " points in all, the most a session may hold.");
     s.snakes.push_back(std::move(sn));
   }
-  const QJsonObject display = root.value("display").toObject();
-  s.colormap = display.value("colormap").toString("viridis").toStdString();
+  const JsonFields display = root.object("display");
+  s.colormap = display.string("colormap", "viridis");
   if (s.colormap != "gray" && s.colormap != "viridis" && s.colormap != "inferno")
-    throw InputError("Session: unknown colormap '" + s.colormap + "'.");
-  s.logScale = display.value("log_scale").toBool(false);
+    throw InputError("\"display.colormap\" must be gray, viridis or inferno, not " +
+                     quotedText(s.colormap) + ".");
+  s.logScale = display.boolean("log_scale", false);
   return s;
 }
 
 void saveSession(const std::filesystem::path& path, const SessionFile& session) {
   writeFileAtomically(path, sessionToJson(session));
 }
-
-namespace {
-constexpr std::uint64_t kMaxSessionBytes = std::uint64_t(16) << 20;  // 16 MiB of JSON
-}  // namespace
 
 SessionFile loadSession(const std::filesystem::path& path) {
   // Opened as every input is (a FIFO or device refused, never waited on); bounded in size.

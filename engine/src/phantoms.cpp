@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "gvflab/error.hpp"
+#include "gvflab/quoted.hpp"
 
 namespace gvflab {
 namespace {
@@ -79,7 +80,7 @@ Image2D makePhantom(const std::string& name, int size) {
   }
   std::string names;
   for (const auto& n : phantomNames()) names += (names.empty() ? "" : ", ") + n;
-  throw InputError("Unknown phantom '" + name + "'; choose one of: " + names + ".");
+  throw InputError("Unknown phantom " + quotedText(name) + "; choose one of: " + names + ".");
 }
 
 }  // namespace gvflab

@@ -437,6 +437,8 @@ def run_case(gvflab, work, case):
             problems.append("the line does not name %r: %s" % (expect, lines[0]))
         if any(word in lines[0] for word in CRASH):
             problems.append("an unexpected error: %s" % lines[0])
+        if getattr(case, "max_line", None) and len(lines[0]) > case.max_line:
+            problems.append("the line has %d characters, more than %d" % (len(lines[0]), case.max_line))
     left = []
     for root, dirs, files in os.walk(out):
         left += [os.path.relpath(os.path.join(root, f), out) for f in files + dirs]

@@ -115,6 +115,9 @@ double signedArea2(const std::vector<glm::vec2>& points);
 // a perimeter of at least 3 dmin; a smaller contour is returned unchanged). Product code.
 std::vector<glm::vec2> resampleContour(const std::vector<glm::vec2>& points, double dmin,
                                        double dmax);
+// How many nodes resampleContour() would give, counted without building them (O(N) time and
+// memory for N points, whatever the gaps): checked before resampling an untrusted contour.
+std::size_t resampledNodeCount(const std::vector<glm::vec2>& points, double dmin, double dmax);
 
 // The largest move of a node over a convergence window, measured as its distance to the
 // contour at the window start (the closed polyline through `before`) rather than to its own
@@ -149,6 +152,13 @@ class ParametricSnake {
   // params' spacing would give more than kMaxNodes nodes.
   static void checkContour(const std::vector<glm::vec2>& points, int width, int height,
                            const SnakeParams& params);
+  // The same for a circle, from its centre and radius alone (before its nodes are built):
+  // ParameterError when it is not finite or reaches outside the image, ResourceError when it
+  // would have more than kMaxNodes nodes at params' spacing.
+  static void checkCircle(double cx, double cy, double radius, int width, int height,
+                          const SnakeParams& params);
+  // ResourceError when a snake would have more than kMaxNodes nodes.
+  static void checkNodeCount(std::size_t nodes);
   ~ParametricSnake();
   ParametricSnake(const ParametricSnake&) = delete;
   ParametricSnake& operator=(const ParametricSnake&) = delete;
@@ -211,7 +221,6 @@ class ParametricSnake {
   };
   void checkPoints(const std::vector<glm::vec2>& points) const;
   static void checkPointsIn(const std::vector<glm::vec2>& points, int width, int height);
-  static void checkNodeCount(std::size_t nodes);
   void download();         // device -> snakes_[].points
   void upload();           // snakes_ -> device (layout, coefficients, positions)
   void checkAndResample();  // convergence of full windows, resampling

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "gvflab/error.hpp"
+#include "gvflab/quoted.hpp"
 #include "gvflab/kernel_library.hpp"
 #include "gvflab/profiler.hpp"
 
@@ -118,7 +119,7 @@ DeviceInfo chooseDevice(const std::string& selector) {
         lower(d.platformName).find(sel) != std::string::npos ||
         lower(d.version).find(sel) != std::string::npos)
       return d;
-  throw DeviceError("No OpenCL device matches '" + selector + "'. Devices found:" + names + ".");
+  throw DeviceError("No OpenCL device matches " + quotedText(selector) + ". Devices found:" + names + ".");
 }
 
 std::shared_ptr<ComputeContext> ComputeContext::create(const ContextOptions& options) {

@@ -5,6 +5,7 @@
 #include "cl/launch.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/quoted.hpp"
 #include "gvflab/kernel_library.hpp"
 
 namespace gvflab {
@@ -29,14 +30,14 @@ Precision parsePrecision(const std::string& text) {
   if (text == "f32") return Precision::F32;
   if (text == "f16") return Precision::F16;
   if (text == "snorm16") return Precision::SNorm16;
-  throw ParameterError("Precision must be f32, f16 or snorm16, not '" + text + "'.");
+  throw ParameterError("Precision must be f32, f16 or snorm16, not " + quotedText(text) + ".");
 }
 
 MemoryKind parseMemory(const std::string& text) {
   if (text == "buffer") return MemoryKind::Buffer;
   if (text == "image") return MemoryKind::Image;
   if (text == "local") return MemoryKind::Local;
-  throw ParameterError("Memory must be buffer, image or local, not '" + text + "'.");
+  throw ParameterError("Memory must be buffer, image or local, not " + quotedText(text) + ".");
 }
 
 int bytesPerComponent(Precision p) { return p == Precision::F32 ? 4 : 2; }

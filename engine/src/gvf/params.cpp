@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "gvflab/error.hpp"
+#include "gvflab/quoted.hpp"
 
 namespace gvflab {
 
@@ -27,7 +28,7 @@ void validate(const ParamSpec& spec, double value) {
 const ParamSpec& findSpec(const std::vector<ParamSpec>& specs, const std::string& key) {
   for (const auto& s : specs)
     if (s.key == key) return s;
-  throw ParameterError("Unknown parameter '" + key + "'.");
+  throw ParameterError("Unknown parameter " + quotedText(key) + ".");
 }
 
 const std::vector<ParamSpec>& gvfParamSpecs() {

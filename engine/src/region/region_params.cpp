@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "gvflab/error.hpp"
+#include "gvflab/quoted.hpp"
 #include "gvflab/region_types.hpp"
 
 namespace gvflab {
@@ -19,7 +20,7 @@ NoiseModel parseNoiseModel(const std::string& name) {
   if (name == "gaussian" || name == "0") return NoiseModel::Gaussian;
   if (name == "gamma" || name == "1") return NoiseModel::Gamma;
   if (name == "poisson" || name == "2") return NoiseModel::Poisson;
-  throw ParameterError("The noise model must be gaussian, gamma or poisson, not '" + name + "'.");
+  throw ParameterError("The noise model must be gaussian, gamma or poisson, not " + quotedText(name) + ".");
 }
 
 const std::vector<ParamSpec>& regionSnakeParamSpecs() {
@@ -95,8 +96,13 @@ std::vector<Point2i> initialRectangle(int width, int height, int x, int y, int w
     const int mx = width >= 16 ? width / 8 : 0, my = height >= 16 ? height / 8 : 0;
     x = mx, y = my, w = width - 2 * mx, h = height - 2 * my;
   }
-  const int x0 = std::clamp(x, 0, width - 1), y0 = std::clamp(y, 0, height - 1);
-  const int x1 = std::clamp(x + w - 1, 0, width - 1), y1 = std::clamp(y + h - 1, 0, height - 1);
+  // In 64 bits: x + w - 1 overflows int for a rectangle near INT_MAX (clamped to the image).
+  auto clampTo = [](long long v, int size) {
+    return static_cast<int>(std::clamp<long long>(v, 0, size - 1));
+  };
+  const int x0 = clampTo(x, width), y0 = clampTo(y, height);
+  const int x1 = clampTo(static_cast<long long>(x) + w - 1, width);
+  const int y1 = clampTo(static_cast<long long>(y) + h - 1, height);
   if (x1 - x0 < 2 || y1 - y0 < 2)
     throw ParameterError("The starting rectangle must lie in the image and span at least 3 x 3 "
                          "pixels.");

@@ -15,8 +15,10 @@ std::vector<glm::vec2> circleContour(double cx, double cy, double radius, double
   if (!(radius > 0) || !std::isfinite(radius) || !std::isfinite(cx) || !std::isfinite(cy))
     throw ParameterError("A circle snake needs a finite centre and a radius > 0.");
   if (!(spacing > 0)) throw ParameterError("The node spacing must be > 0.");
-  const double perimeter = 2 * std::numbers::pi * radius;
-  const int n = std::max(8, static_cast<int>(std::ceil(perimeter / spacing)));
+  // Counted in double before anything is allocated: a radius of 1e8 asks for 10^9 nodes.
+  const double nodes = std::ceil(2 * std::numbers::pi * radius / spacing);
+  ParametricSnake::checkNodeCount(nodes > 1e12 ? std::size_t(1e12) : std::size_t(nodes));
+  const int n = std::max(8, static_cast<int>(nodes));
   std::vector<glm::vec2> pts(n);
   for (int i = 0; i < n; ++i) {
     double a = 2 * std::numbers::pi * i / n;
@@ -40,19 +42,40 @@ namespace {
 double dist(const glm::dvec2& a, const glm::dvec2& b) { return std::hypot(a.x - b.x, a.y - b.y); }
 }  // namespace
 
-std::vector<glm::vec2> resampleContour(const std::vector<glm::vec2>& points, double dmin,
-                                       double dmax) {
-  if (points.size() < 3) return points;
-  // 1. Drop nodes closer than dmin to the last kept node (the first node always stays).
+namespace {
+// Resampling's step 1: drop nodes closer than dmin to the last kept node (the first node
+// always stays), and the closing gap too; never fewer than 3 nodes. Empty when the contour is
+// too small for 3 nodes dmin apart (a collapsed snake, left as it is).
+std::vector<glm::dvec2> keptNodes(const std::vector<glm::vec2>& points, double dmin) {
   std::vector<glm::dvec2> kept;
+  if (points.size() < 3) return kept;
   kept.reserve(points.size());
   kept.emplace_back(points[0]);
   for (std::size_t i = 1; i < points.size(); ++i)
     if (dist(points[i], kept.back()) >= dmin) kept.emplace_back(points[i]);
-  // The closing gap too; never fewer than 3 nodes. A contour too small for 3 nodes dmin apart
-  // (a collapsed snake) is left as it is.
   while (kept.size() > 3 && dist(kept.back(), kept.front()) < dmin) kept.pop_back();
-  if (kept.size() < 3) return points;
+  if (kept.size() < 3) kept.clear();
+  return kept;
+}
+// Step 2's pieces for a gap of d pixels (a double: a gap across a huge image is counted,
+// never allocated).
+double pieces(double d, double dmax) { return d > dmax ? std::ceil(d / dmax) : 1; }
+}  // namespace
+
+std::size_t resampledNodeCount(const std::vector<glm::vec2>& points, double dmin, double dmax) {
+  const std::vector<glm::dvec2> kept = keptNodes(points, dmin);
+  if (kept.empty()) return points.size();
+  double n = 0;
+  for (std::size_t i = 0; i < kept.size(); ++i)
+    n += pieces(dist(kept[i], kept[(i + 1) % kept.size()]), dmax);
+  return n > 1e15 ? std::size_t(1e15) : static_cast<std::size_t>(n);
+}
+
+std::vector<glm::vec2> resampleContour(const std::vector<glm::vec2>& points, double dmin,
+                                       double dmax) {
+  // 1. Drop nodes closer than dmin (keptNodes).
+  const std::vector<glm::dvec2> kept = keptNodes(points, dmin);
+  if (kept.empty()) return points;
   // 2. Split gaps longer than dmax into k equal pieces, k = ceil(d / dmax): each piece is
   // > dmax / 2 >= dmin, so the bounds hold on every gap.
   std::vector<glm::vec2> out;
@@ -60,7 +83,7 @@ std::vector<glm::vec2> resampleContour(const std::vector<glm::vec2>& points, dou
   for (std::size_t i = 0; i < kept.size(); ++i) {
     const glm::dvec2 a = kept[i], b = kept[(i + 1) % kept.size()];
     const double d = dist(a, b);
-    const int k = d > dmax ? static_cast<int>(std::ceil(d / dmax)) : 1;
+    const int k = static_cast<int>(pieces(d, dmax));
     for (int j = 0; j < k; ++j) {
       const double t = static_cast<double>(j) / k;
       out.emplace_back(glm::vec2(a + t * (b - a)));

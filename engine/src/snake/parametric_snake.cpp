@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <sstream>
 
 #include <glm/geometric.hpp>
@@ -76,7 +77,22 @@ void ParametricSnake::checkNodeCount(std::size_t nodes) {
 void ParametricSnake::checkContour(const std::vector<glm::vec2>& points, int width, int height,
                                    const SnakeParams& params) {
   checkPointsIn(points, width, height);
-  checkNodeCount(resampleContour(points, params.dmin, params.dmax).size());
+  checkNodeCount(resampledNodeCount(points, params.dmin, params.dmax));
+}
+
+void ParametricSnake::checkCircle(double cx, double cy, double radius, int width, int height,
+                                  const SnakeParams& params) {
+  if (!std::isfinite(cx) || !std::isfinite(cy) || !std::isfinite(radius) || !(radius > 0))
+    throw ParameterError("A circle snake needs a finite centre and a radius > 0.");
+  if (cx - radius < 0 || cy - radius < 0 || cx + radius > width || cy + radius > height) {
+    std::ostringstream msg;
+    msg << "The circle of centre (" << cx << ", " << cy << ") and radius " << radius
+        << " lies outside the " << width << "x" << height << " image.";
+    throw ParameterError(msg.str());
+  }
+  // circleContour's count: nodes (dmin + dmax) / 2 apart along the perimeter.
+  const double nodes = std::ceil(2 * std::numbers::pi * radius / (0.5 * (params.dmin + params.dmax)));
+  checkNodeCount(nodes > 1e12 ? std::size_t(1e12) : static_cast<std::size_t>(nodes));
 }
 
 namespace {
@@ -96,6 +112,7 @@ int ParametricSnake::add(const std::vector<glm::vec2>& points, SnakeForce force,
                          std::optional<double> pressure) {
   checkPoints(points);
   checkPressure(pressure);
+  checkNodeCount(resampledNodeCount(points, params_.dmin, params_.dmax));
   download();
   Snake s;
   s.id = nextId_++;
@@ -134,6 +151,7 @@ void ParametricSnake::setPoints(int id, const std::vector<glm::vec2>& points) {
 
 void ParametricSnake::setInitial(int id, const std::vector<glm::vec2>& points) {
   checkPoints(points);
+  checkNodeCount(resampledNodeCount(points, params_.dmin, params_.dmax));
   if (Snake* s = find(id)) s->initial = oriented(resampleContour(points, params_.dmin, params_.dmax));
 }
 

@@ -2,6 +2,7 @@
 #include <sstream>
 
 #include "gvflab/error.hpp"
+#include "gvflab/quoted.hpp"
 #include "gvflab/parametric_snake.hpp"
 
 namespace gvflab {
@@ -22,7 +23,7 @@ const char* snakeStateName(SnakeState state) {
 SnakeForce parseForce(const std::string& name) {
   if (name == "gvf") return SnakeForce::Gvf;
   if (name == "traditional") return SnakeForce::Traditional;
-  throw ParameterError("The snake force must be 'gvf' or 'traditional', not '" + name + "'.");
+  throw ParameterError("The snake force must be 'gvf' or 'traditional', not " + quotedText(name) + ".");
 }
 
 // Defaults follow Xu & Prince's GVF snake demo (α = 0.05, γ = 1, κ = 0.6, unit-length force,
