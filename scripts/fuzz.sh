@@ -58,12 +58,16 @@ for r in "${readers[@]}"; do
   corpus=$root/build-fuzz/corpus/$r findings=$root/build-fuzz/findings/$r
   scratch=$(mktemp -d "${TMPDIR:-/tmp}/gvflab-fuzz-$r.XXXXXX")  # the harnesses' files
   mkdir -p "$corpus" "$findings"
-  dict=()
-  [ -f "tests/fuzz/dict/$r.dict" ] && dict=(-dict="tests/fuzz/dict/$r.dict")
+  extra=()
+  [ -f "tests/fuzz/dict/$r.dict" ] && extra=(-dict="tests/fuzz/dict/$r.dict")
+  # teem 1.12 leaks 88 bytes inside every nrrdLoad (docs/RELIABILITY.md, finding nrrd-1), and
+  # its frames stop the fast unwinder, so no suppression can name it: every input would be a
+  # finding. Our NRRD code's leaks are left to scripts/sanitize.sh unit.
+  [ "$r" = nrrd ] && extra+=(-detect_leaks=0)
   echo "== fuzz_$r: $seconds s"
   # stdin is /dev/null: a reader that reads stdin ends at once instead of blocking.
   TMPDIR=$scratch nice -n 10 "build-fuzz/tests/fuzz/fuzz_$r" "$corpus" "tests/fuzz/corpus/$r" \
-    "${dict[@]}" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+    "${extra[@]}" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
     -max_len="$(max_len "$r")" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
     -artifact_prefix="$findings/" -print_final_stats=1 "$@" </dev/null ||
     echo "fuzz_$r exited with $?"
