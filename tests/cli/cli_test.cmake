@@ -1,5 +1,7 @@
 # End-to-end checks of the headless CLI: outputs, report fields, and clean failures.
-# Run with -DGVFLAB=<path to gvflab> -DWORK=<scratch folder>.
+# Run with -DGVFLAB=<path to gvflab> -DWORK=<scratch folder>: all of it; CTest runs it a group
+# at a time (cli_headless_<group>, through cli_group.cmake): a group starts at its "# @group"
+# line and makes its own files; everything above the first group is run by each.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 
@@ -27,6 +29,7 @@ function(run_gvflab expect_ok)
   endif()
 endfunction()
 
+# @group basics
 run_gvflab(TRUE --version)
 if(NOT last_out MATCHES "^gvflab [0-9]")
   message(FATAL_ERROR "--version printed: ${last_out}")
@@ -68,6 +71,7 @@ if(fsize LESS 73728)  # 96*96*2 floats plus header
   message(FATAL_ERROR "field file too small: ${fsize}")
 endif()
 
+# @group snakes
 # Snakes: a circle around the U and a polygon, contours JSON, capture map, report figures.
 run_gvflab(TRUE --headless --phantom u --phantom-size 96 --iterations 900
            --snake circle:48,48,43 --snake polygon:10,10,20,10,15,18 --snake-iterations 2500
@@ -155,6 +159,7 @@ if(NOT last_err MATCHES "gvf or traditional")
   message(FATAL_ERROR "bad @FORCE: ${last_err}")
 endif()
 
+# @group demos
 # Demos: each runs headless (short runs: later flags override the demo's), u-concavity with its
 # two twins from one contour.
 run_gvflab(TRUE --headless --demo u-concavity --iterations 300
@@ -181,6 +186,7 @@ if(NOT last_err MATCHES "u-concavity")
   message(FATAL_ERROR "unknown demo: ${last_err}")
 endif()
 
+# @group errors
 run_gvflab(FALSE --headless --phantom u --snake circle:48,48 --save-contours ${WORK}/bad.json)
 if(NOT last_err MATCHES "circle needs")
   message(FATAL_ERROR "bad snake spec: ${last_err}")
@@ -217,6 +223,7 @@ run_gvflab(FALSE --headless --phantom u --iterations -5)
 run_gvflab(FALSE --headless --phantom u --device no-such-device --report ${WORK}/bad.json)
 run_gvflab(FALSE --headless --phantom u --save-field ${WORK}/no/such/dir/f.mha)
 
+# @group region
 # Region snake: contours JSON in the snakes' format and its report.
 run_gvflab(TRUE --headless --phantom blob --phantom-size 128 --region-snake --d-max 8
            --save-contours ${WORK}/c.json --report ${WORK}/rr.json)
@@ -239,6 +246,7 @@ run_gvflab(TRUE --headless --phantom blob --phantom-size 64 --region-snake 4,4,5
 run_gvflab(FALSE --headless --phantom blob --phantom-size 64 --region-snake 200,200,50,50
            --save-contours ${WORK}/bad_c.json)
 
+# @group multigrid
 # Multigrid and --target-error: both solvers reach the same ε; multigrid in far fewer
 # iterations; the report names the solver, its parameters and whether the target was reached.
 foreach(solver euler multigrid)
@@ -284,6 +292,7 @@ run_gvflab(FALSE --headless --phantom u --solver jacobi)
 run_gvflab(FALSE --headless --phantom u --solver multigrid --mg-b 0 --mg-c 0)
 run_gvflab(FALSE --headless --phantom u --target-error -1)
 
+# @group volume
 # A volume (3D MetaImage, .mhd + raw of printable bytes: a bright ball in a dark box) runs
 # in 3D and --save-field writes a 3-channel MetaImage.
 set(raw "")
@@ -337,6 +346,7 @@ if(leftovers)
 endif()
 message(STATUS "headless CLI checks passed")
 
+# @group formats
 # Formats: contours by extension (GeoJSON, CSV, SVG), fields as NRRD and NIfTI, bad names and
 # corrupt volumes refused with the file named and nothing written.
 run_gvflab(TRUE --headless --phantom u --phantom-size 64 --iterations 200
@@ -391,6 +401,7 @@ foreach(bad corrupt.nii corrupt.nrrd)
   endif()
 endforeach()
 
+# @group record
 # Issue 18: --record without an X server aborted inside Qt (rc 134) and before the input was
 # checked. Inputs first, then one sentence pointing at xvfb-run.
 execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=DISPLAY --unset=WAYLAND_DISPLAY

@@ -32,13 +32,15 @@ void RaceSession::advanceFrame() {
   Profiler& profiler = session_.context().profiler();
   profiler.endFrame();  // what ran before (ε, display) is not the race's
   bool stepped = false;
-  for (RaceLane& lane : lanes_) {
+  for (int i = 0; i < static_cast<int>(lanes_.size()); ++i) {
+    RaceLane& lane = lanes_[i];
     const std::string prefix = lane.solver->kernelPrefix();
     BudgetStepper::Frame f = lane.budget.run(budgetMs, [&](int n) {
       const double before = profiler.totalMs(prefix);
       lane.solver->step(n);
       profiler.endFrame();  // waits for the chunk's kernels
-      return profiler.totalMs(prefix) - before;
+      const double ms = profiler.totalMs(prefix) - before;
+      return chargeMs ? chargeMs(i, n, ms) : ms;
     });
     lane.lastFrameMs = f.ms;
     if (f.iterations > 0) {

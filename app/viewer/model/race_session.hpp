@@ -5,6 +5,7 @@
 // paper's Fig. 6) and, on request, the capture-range area of each field (its Fig. 7) on the
 // plane shown. No GL here.
 #include <array>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -46,6 +47,10 @@ class RaceSession {
 
   bool running = true;
   double budgetMs = 20;  // OpenCL ms per solver per frame
+  // The time charged for a chunk of n iterations of lane i, given its measured OpenCL ms: by
+  // default the measurement. Tests set a logical clock, so that the schedule they check does
+  // not depend on how busy the machine is.
+  std::function<double(int lane, int n, double openclMs)> chargeMs;
 
   const RaceLane& lane(int i) const { return lanes_[i]; }
   RaceLane& lane(int i) { return lanes_[i]; }  // tests step a lane by iterations
