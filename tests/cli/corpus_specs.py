@@ -119,8 +119,8 @@ def cases(Case):
                 '[[1e400,10],[40,10],[40,40]]}]}', "s.json")
     bad_session("session_frame_budget_negative", session(solver={"frame_budget_ms": -1}),
                 '"solver.frame_budget_ms"')
-    # 20 MB of colormap: refused with a short line.
-    bad_session("session_colormap_20mb", session(display={"colormap": "x" * (20 << 20)}),
+    # 10 MB of colormap (under the 16 MiB file bound): refused with a short line.
+    bad_session("session_colormap_10mb", session(display={"colormap": "x" * (10 << 20)}),
                 '"display.colormap" must be gray, viridis or inferno', max_line=300)
     bad_session("session_phantom_name_1mb", session(phantom="p" * (1 << 20)), "Unknown phantom",
                 max_line=300)

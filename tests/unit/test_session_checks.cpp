@@ -106,7 +106,7 @@ TEST_CASE("session counts are bounded before any snake is built") {
   std::string big = R"("snakes": [{"points": [)";
   for (int i = 0; i < 100001; ++i) big += std::string(i ? "," : "") + "[1,1]";
   CHECK(errorOf(sessionWith(big + "]}]")).find("at most 100000") != std::string::npos);
-  CHECK(errorOf(std::string(65u << 20, ' ')).find("at most 64 MiB") != std::string::npos);
+  CHECK(errorOf(std::string(17u << 20, ' ')).find("at most 16 MiB") != std::string::npos);
   // The colormap echoed short, whatever its length.
   const std::string message =
       errorOf(sessionWith(R"("display": {"colormap": ")" + std::string(1 << 20, 'x') + "\"}"));
