@@ -58,13 +58,14 @@ std::vector<Demo> makeDemos() {
                {"{assets}/images/coins.png", "--sigma", "2", "--iterations", "800", "--snake",
                 "circle:212,190,34@gvf", "--snake", "circle:212,190,34@traditional", "--snake",
                 "circle:272,118,33@gvf", "--snake-iterations", "3000"},
-               {true, true, false, false}});
+               {false, true, false, false}});  // the photo itself, not hidden under |V|
   d.push_back({"volume",
                "3D volume: a cup",
                {"GVF in 3D on a 64^3 cup (a hollow hemisphere): slices show the field reaching",
                 "into the cavity from every side (mu 0.1: the 3D stability bound is lower)."},
                {"{assets}/volumes/cup64.mha", "--mu", "0.1", "--iterations", "300"},
-               {true, true, false, false}});
+               {true, true, false, false},
+               1});  // coronal: the cup's cross-section (axial slices cut it into rings)
   d.push_back({"region",
                "Region snake on a large noisy image",
                {"The region snake (PLH) needs no edge map: it splits the image into a Gaussian",
