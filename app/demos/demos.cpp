@@ -53,10 +53,13 @@ std::vector<Demo> makeDemos() {
                {true, false, true, false}});
   d.push_back({"real-image",
                "Real image: coins (Brooklyn Museum)",
-               {"Greek coins (Brooklyn Museum): GVF and grad-f twins from one circle around a coin,",
-                "a GVF snake around another. Real edges are broken: watch which ones stall."},
+               {"Greek coins (Brooklyn Museum): GVF and grad-f twins from one circle close around a",
+                "coin both outline it, and a GVF snake another. Drag circles further out: grad f stalls."},
+               // Radius 26 around the coin's 24.5: nearer to its edge than to its neighbours'
+               // (13 px away on both sides), so the GVF twin outlines this coin (34 grew spikes
+               // to the neighbours).
                {"{assets}/images/coins.png", "--sigma", "2", "--iterations", "800", "--snake",
-                "circle:212,190,34@gvf", "--snake", "circle:212,190,34@traditional", "--snake",
+                "circle:212,190,26@gvf", "--snake", "circle:212,190,26@traditional", "--snake",
                 "circle:272,118,33@gvf", "--snake-iterations", "3000"},
                {false, true, false, false}});  // the photo itself, not hidden under |V|
   d.push_back({"volume",

@@ -44,6 +44,7 @@ struct PanelPlace {
   float canvasTop = 0;      // where the canvas is free below the demo's explanation
   const ViewTransform* view = nullptr;  // where the image lies (the legend keeps off it)
   float dpr = 1;                        // framebuffer pixels per ImGui unit
+  const char* layersWindow = "display";  // the panel window with the layer controls
 };
 
 struct PointerEvent {

@@ -18,6 +18,28 @@ constexpr float kBgAlpha = 0.9f;  // dark enough for white text on viridis yello
 
 ImVec4 toImVec4(const SnakeRgba& c) { return ImVec4(c[0], c[1], c[2], c[3]); }
 
+// The legend window's size as drawSnakeLegend lays it out (columns, the field line, padding).
+ImVec2 legendSize(const std::vector<LegendRow>& rows, const std::string& fieldLine) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  float labelW = 0, stateW = 0, widest = 0;
+  for (const auto& r : rows) {
+    labelW = std::max(labelW, ImGui::CalcTextSize(r.label.c_str()).x);
+    stateW = std::max(stateW, ImGui::CalcTextSize(r.state.c_str()).x);
+  }
+  const float swatch = ImGui::GetFontSize() * 1.6f, gap = style.ItemSpacing.x * 2;
+  for (const auto& r : rows) {
+    float row = swatch + gap + labelW + gap + stateW + gap + ImGui::CalcTextSize(r.iterations.c_str()).x;
+    if (r.selected) row += style.ItemSpacing.x + ImGui::CalcTextSize("(selected)").x;
+    widest = std::max(widest, row);
+  }
+  float height = rows.size() * ImGui::GetTextLineHeightWithSpacing() - style.ItemSpacing.y;
+  if (!fieldLine.empty()) {
+    widest = std::max(widest, ImGui::CalcTextSize(fieldLine.c_str()).x);
+    height += 2 * style.ItemSpacing.y + 1 + ImGui::GetTextLineHeight();
+  }
+  return ImVec2(widest + 2 * style.WindowPadding.x, height + 2 * style.WindowPadding.y);
+}
+
 }  // namespace
 
 std::vector<LegendRow> snakeLegendRows(const std::vector<SnakeContour>& contours,
@@ -56,9 +78,10 @@ Box drawSnakeLegend(const std::vector<LegendRow>& rows, const std::string& field
                     const CanvasRect& view, const std::vector<Box>& snakes, const Box& image,
                     CanvasLegendState& state) {
   if (rows.empty() || !state.shown) return {};  // no snakes: the first-start hint speaks
-  // Last frame's size; the first frame guesses (one line per row and the field line).
-  const float w = state.lastW > 0 ? state.lastW : 260;
-  const float h = state.lastH > 0 ? state.lastH : (rows.size() + 2) * ImGui::GetFrameHeight();
+  // Last frame's size; before ImGui has sized the window, measured from its text.
+  const ImVec2 guess = legendSize(rows, fieldLine);
+  const float w = state.lastW > 0 ? state.lastW : guess.x;
+  const float h = state.lastH > 0 ? state.lastH : guess.y;
   const Box area{view.left, view.top, view.width, view.height};
   // The last automatic place while the view and the legend's size are the same and it still
   // covers no snake: no jumping about as the snakes move.
@@ -132,8 +155,10 @@ Box drawSnakeLegend(const std::vector<LegendRow>& rows, const std::string& field
   }
   if (ImGui::IsWindowHovered() && !state.dragging)
     ImGui::SetTooltip("Drag to move; double-click: back to its automatic place.");
-  state.lastW = ImGui::GetWindowSize().x;
-  state.lastH = ImGui::GetWindowSize().y;
+  if (!ImGui::IsWindowAppearing()) {  // an appearing window's size is not its own yet
+    state.lastW = ImGui::GetWindowSize().x;
+    state.lastH = ImGui::GetWindowSize().y;
+  }
   ImGui::End();
   return {at.x, at.y, state.lastW, state.lastH};
 }

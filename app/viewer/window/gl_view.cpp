@@ -338,7 +338,10 @@ void GlView::buildUi(float frameSeconds) {
                          !region_->enabled() && !(demo_ && explanationOpen_),
                          canvasTop(),
                          &view_,
-                         dpr};
+                         dpr,
+                         panelLayout(static_cast<float>(width()), true).layersInLeft
+                             ? "gvflab"
+                             : "display"};
   for (auto m = modes_.rbegin(); m != modes_.rend(); ++m) (*m)->drawPanels(place, errors_);
   // The readout of the session's field; the race shows its own maps and plot instead.
   if (cursor_ && presenter_ && !modeOwnsImage() && !race_->enabled()) {
