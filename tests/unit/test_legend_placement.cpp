@@ -152,3 +152,28 @@ TEST_CASE("a recording ends a set time after every snake stopped") {
   CHECK_FALSE(t.update(true, 4.9));
   CHECK(t.update(true, 5.0));
 }
+
+TEST_CASE("the object is where the travelling snakes went, not where seeds stalled") {
+  ViewTransform view;
+  view.viewSize = {128, 128};
+  view.imageSize = {128, 128};  // one view pixel per image pixel
+  std::vector<SnakeContour> snakes;
+  SnakeContour stalled = square(4, 4, 14, 14);  // a seed that never moved
+  snakes.push_back(stalled);
+  SnakeContour travelled = square(110, 4, 120, 14);  // a seed carried onto the object
+  travelled.points = {{40, 40}, {80, 40}, {80, 90}, {40, 90}};
+  snakes.push_back(travelled);
+  const Box object = objectBox(snakes, view);
+  CHECK(object.x == doctest::Approx(40));
+  CHECK(object.right() == doctest::Approx(80).epsilon(0.01));
+  CHECK(object.bottom() == doctest::Approx(90).epsilon(0.01));
+  // No snake travelled yet: every snake's box.
+  const Box start = objectBox({stalled}, view);
+  CHECK(start.x == doctest::Approx(4));
+  // The legend keeps off the object even where no snake box is (the seeds' gaps).
+  const Box area{0, 0, 128, 128};
+  const std::vector<Box> boxes = snakeBoxes(snakes, view);
+  const Box at = placeLegend(area, area, boxes, 30, 20, 2, object);
+  CHECK(coversNoSnake(at, boxes));
+  CHECK(overlapArea(at, object) == doctest::Approx(0));
+}

@@ -59,7 +59,7 @@ void PlainMode::drawPanels(const PanelPlace& place, ErrorLog& errors) {
                            place.height - place.canvasTop};
     // The snakes' and the image's boxes in ImGui units, where the legend must not go.
     std::vector<Box> boxes;
-    Box image;
+    Box image, object;
     if (place.view) {
       const auto toUi = [&](Box b) {
         return Box{place.viewLeft + b.x / place.dpr, b.y / place.dpr, b.w / place.dpr,
@@ -67,9 +67,10 @@ void PlainMode::drawPanels(const PanelPlace& place, ErrorLog& errors) {
       };
       for (const Box& b : snakeBoxes(snakes_->contours(), *place.view)) boxes.push_back(toUi(b));
       image = toUi(imageBox(*place.view));
+      object = toUi(objectBox(snakes_->contours(), *place.view));
     }
     drawSnakeLegend(snakeLegendRows(snakes_->contours(), snakes_->selectedId()), fieldCaption(),
-                    below, boxes, image, legend_);
+                    below, boxes, image, legend_, object);
     if (place.hintAllowed && snakes_->contours().empty() && tool_->draft().empty())
       drawFirstStartHint(view);
   }

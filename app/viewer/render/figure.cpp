@@ -153,12 +153,14 @@ FigureLayout annotateFigure(QImage& image, const FigureOptions& options, const F
   const QColor panel(20, 20, 24, 190), text(238, 238, 242);
   // The snakes' and the image's boxes in the picture, where the legend and caption keep off.
   std::vector<Box> snakes;
+  Box object;
   Box imageRect{0, 0, static_cast<float>(image.width()), static_cast<float>(image.height())};
   if (facts.view) {
     ViewTransform v = *facts.view;
     if (v.viewSize.x <= 0 || v.viewSize.y <= 0)
       v.viewSize = {static_cast<float>(image.width()), static_cast<float>(image.height())};
     snakes = snakeBoxes(facts.snakes, v);
+    object = objectBox(facts.snakes, v);
     imageRect = imageBox(v);
   }
 
@@ -221,7 +223,7 @@ FigureLayout annotateFigure(QImage& image, const FigureOptions& options, const F
                      entries.size() * f.line * 1.15;
     f.box = placeLegend(area, imageRect, snakes, static_cast<float>(width + 2 * f.pad),
                         static_cast<float>(std::min(h, room - 2 * f.pad)),
-                        static_cast<float>(f.pad));
+                        static_cast<float>(f.pad), object);
     return f;
   };
   // The largest font, then the tallest bar, whose box finds a place off the snakes; else the

@@ -37,6 +37,29 @@ std::vector<Box> snakeBoxes(const std::vector<SnakeContour>& snakes, const ViewT
   return out;
 }
 
+Box objectBox(const std::vector<SnakeContour>& snakes, const ViewTransform& view) {
+  const auto bounds = [&](const std::vector<glm::vec2>& points) {
+    Box b;
+    for (const auto& p : points) {
+      const Vec2 s = view.imageToScreen({p.x, p.y});
+      b = unite(b, Box{s.x, s.y, 1e-3f, 1e-3f});
+    }
+    return b;
+  };
+  Box travelled, every;
+  const float pixel = view.pixelsPerImagePixel();
+  for (const auto& c : snakes) {
+    const Box now = bounds(c.points), start = bounds(c.initial);
+    every = unite(every, unite(now, start));
+    // Moved by more than two image pixels on some side of its box.
+    const bool moved = std::abs(now.x - start.x) > 2 * pixel || std::abs(now.y - start.y) > 2 * pixel ||
+                       std::abs(now.right() - start.right()) > 2 * pixel ||
+                       std::abs(now.bottom() - start.bottom()) > 2 * pixel;
+    if (moved) travelled = unite(travelled, now);
+  }
+  return travelled.empty() ? every : travelled;
+}
+
 Box imageBox(const ViewTransform& view) {
   const Vec2 a = view.imageToScreen({0, 0}), b = view.imageToScreen(view.imageSize);
   return {a.x, a.y, b.x - a.x, b.y - a.y};
@@ -48,12 +71,13 @@ bool coversNoSnake(const Box& legend, const std::vector<Box>& snakes) {
 }
 
 Box placeLegend(const Box& area, const Box& image, const std::vector<Box>& snakes, float w,
-                float h, float margin) {
+                float h, float margin, const Box& object) {
   const float x0 = area.x + margin, y0 = area.y + margin;
   const float x1 = area.right() - margin - w, y1 = area.bottom() - margin - h;
   if (x1 < x0 || y1 < y0) return {area.x, area.y, w, h};
-  Box all;
-  for (const Box& s : snakes) all = unite(all, s);
+  Box all = object;
+  if (all.empty())
+    for (const Box& s : snakes) all = unite(all, s);
   // Candidates: a grid of about 24 steps per side, and every place touching a snake box's
   // edge or the area's. A free place, slid left and up until it touches something, lands on
   // one of the latter: if the legend fits anywhere off the snakes, a candidate is off them.
@@ -78,8 +102,7 @@ Box placeLegend(const Box& area, const Box& image, const std::vector<Box>& snake
       const Box b{x, y, w, h};
       double snakesHit = 0;
       for (const Box& s : snakes) snakesHit += overlapArea(b, s);
-      // Weights: a snake's own box outranks the region between snakes, which outranks the
-      // image; the corner term (below one pixel of image overlap) only breaks ties.
+      // Weights: a snake's own box outranks the object, which outranks the image; the corner term (below one pixel of image overlap) only breaks ties.
       double score = 1e6 * snakesHit + 1e3 * overlapArea(b, all) + overlapArea(b, image);
       double nearest = std::numeric_limits<double>::max();
       for (int i = 0; i < 4; ++i)

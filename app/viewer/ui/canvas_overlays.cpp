@@ -76,7 +76,7 @@ std::vector<LegendRow> snakeLegendRows(const std::vector<SnakeContour>& contours
 
 Box drawSnakeLegend(const std::vector<LegendRow>& rows, const std::string& fieldLine,
                     const CanvasRect& view, const std::vector<Box>& snakes, const Box& image,
-                    CanvasLegendState& state) {
+                    CanvasLegendState& state, const Box& object) {
   if (rows.empty() || !state.shown) return {};  // no snakes: the first-start hint speaks
   // Last frame's size; before ImGui has sized the window, measured from its text.
   const ImVec2 guess = legendSize(rows, fieldLine);
@@ -89,7 +89,7 @@ Box drawSnakeLegend(const std::vector<LegendRow>& rows, const std::string& field
   const bool same = state.area.x == area.x && state.area.y == area.y && state.area.w == area.w &&
                     state.area.h == area.h && state.automatic.w == w && state.automatic.h == h;
   if (!state.placed || !same || !coversNoSnake(at, snakes)) {
-    at = placeLegend(area, image, snakes, w, h, kMargin);
+    at = placeLegend(area, image, snakes, w, h, kMargin, object);
     state.automatic = at;
     state.area = area;
     state.placed = true;

@@ -46,7 +46,7 @@ struct CanvasLegendState {
 // show (empty: none). Returns the box it was drawn in (empty when not drawn).
 Box drawSnakeLegend(const std::vector<LegendRow>& rows, const std::string& fieldLine,
                     const CanvasRect& view, const std::vector<Box>& snakes, const Box& image,
-                    CanvasLegendState& state);
+                    CanvasLegendState& state, const Box& object = {});
 
 // Top-left of the view: title and two lines with a close button. Returns the bottom edge (the
 // legend goes below it); sets *open false when closed.
