@@ -151,6 +151,13 @@ TEST_CASE("a recording ends a set time after every snake stopped") {
   CHECK_FALSE(t.update(true, 3.0));
   CHECK_FALSE(t.update(true, 4.9));
   CHECK(t.update(true, 5.0));
+  // Started on a finished lesson: it waits until the snakes move (R), then stop again.
+  SettleTimer finished(1.0);
+  CHECK_FALSE(finished.update(true, 0.0));
+  CHECK_FALSE(finished.update(true, 9.0));
+  CHECK_FALSE(finished.update(false, 10.0));
+  CHECK_FALSE(finished.update(true, 10.5));
+  CHECK(finished.update(true, 11.5));
 }
 
 TEST_CASE("the object is where the travelling snakes went, not where seeds stalled") {

@@ -483,6 +483,8 @@ void GlView::finishAndQuit() {
     std::string message = recording_->stop();
     std::cout << message << "\n";
     if (!errors_.messages().empty() || message.find("stopped there") != std::string::npos) code = 1;
+  } else if (!recording_->lastMessage().empty()) {
+    std::cout << recording_->lastMessage() << "\n";  // it ended earlier (V, Stop, or by itself)
   }
   for (const auto& m : errors_.messages()) std::cerr << "gvflab: " << m << "\n";
   if (startup_.printStats) {
