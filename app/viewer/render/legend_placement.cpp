@@ -52,7 +52,8 @@ Box objectBox(const std::vector<SnakeContour>& snakes, const ViewTransform& view
     const Box now = bounds(c.points), start = bounds(c.initial);
     every = unite(every, unite(now, start));
     // Moved by more than two image pixels on some side of its box.
-    const bool moved = std::abs(now.x - start.x) > 2 * pixel || std::abs(now.y - start.y) > 2 * pixel ||
+    const bool moved = std::abs(now.x - start.x) > 2 * pixel ||
+                       std::abs(now.y - start.y) > 2 * pixel ||
                        std::abs(now.right() - start.right()) > 2 * pixel ||
                        std::abs(now.bottom() - start.bottom()) > 2 * pixel;
     if (moved) travelled = unite(travelled, now);
@@ -70,8 +71,8 @@ bool coversNoSnake(const Box& legend, const std::vector<Box>& snakes) {
                      [&](const Box& s) { return overlapArea(legend, s) <= 0; });
 }
 
-Box placeLegend(const Box& area, const Box& image, const std::vector<Box>& snakes, float w,
-                float h, float margin, const Box& object) {
+Box placeLegend(const Box& area, const Box& image, const std::vector<Box>& snakes, float w, float h,
+                float margin, const Box& object) {
   const float x0 = area.x + margin, y0 = area.y + margin;
   const float x1 = area.right() - margin - w, y1 = area.bottom() - margin - h;
   if (x1 < x0 || y1 < y0) return {area.x, area.y, w, h};
@@ -102,11 +103,13 @@ Box placeLegend(const Box& area, const Box& image, const std::vector<Box>& snake
       const Box b{x, y, w, h};
       double snakesHit = 0;
       for (const Box& s : snakes) snakesHit += overlapArea(b, s);
-      // Weights: a snake's own box outranks the object, which outranks the image; the corner term (below one pixel of image overlap) only breaks ties.
+      // Weights: a snake's own box outranks the object, which outranks the image; the corner term
+      // (below one pixel of image overlap) only breaks ties.
       double score = 1e6 * snakesHit + 1e3 * overlapArea(b, all) + overlapArea(b, image);
       double nearest = std::numeric_limits<double>::max();
       for (int i = 0; i < 4; ++i)
-        nearest = std::min(nearest, std::hypot(x - corners[i].x, y - corners[i].y) / span + 0.01 * i);
+        nearest =
+            std::min(nearest, std::hypot(x - corners[i].x, y - corners[i].y) / span + 0.01 * i);
       score += 0.5 * nearest;
       if (score < bestScore) bestScore = score, best = b;
     }

@@ -31,10 +31,11 @@ Box objectBox(const std::vector<SnakeContour>& snakes, const ViewTransform& view
 // The top-left corner for a legend of size w x h inside area (the view less the other
 // overlays), margin from its edges: the place whose box overlaps the snakes' boxes least,
 // then the object (objectBox; empty: the box around all snakes), then the image, then lies
-// nearest a corner of the area (top right first). Where the view has no room beside the image, it still finds the strip between
-// the snakes and the edge, if any. A legend larger than the area goes to its top-left corner.
-Box placeLegend(const Box& area, const Box& image, const std::vector<Box>& snakes, float w,
-                float h, float margin, const Box& object = {});
+// nearest a corner of the area (top right first). Where the view has no room beside the image, it
+// still finds the strip between the snakes and the edge, if any. A legend larger than the area goes
+// to its top-left corner.
+Box placeLegend(const Box& area, const Box& image, const std::vector<Box>& snakes, float w, float h,
+                float margin, const Box& object = {});
 
 // Whether the legend at box overlaps no snake box: the rule's promise where room allows.
 bool coversNoSnake(const Box& legend, const std::vector<Box>& snakes);
