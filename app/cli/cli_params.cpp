@@ -34,7 +34,7 @@ const std::vector<ParamSpec>& cliParamSpecs() {
       {"region-mpix", "--region-mpix", 0.01, 1000, kNoDefault, false,
        "viewer: region snake on a synthetic star image of this many megapixels"},
       {"size", "--size", 16, 8192, 512, true,
-       "WxH: headless recording or --screenshot size; in the viewer, the window"},
+       "WxH: headless recording or --screenshot size (the window keeps its own); otherwise, in the viewer, the window"},
   };
   return specs;
 }

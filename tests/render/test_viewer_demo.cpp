@@ -44,13 +44,13 @@ int countNear(const QImage& image, const SnakeRgba& c, int tolerance) {
 }
 
 // Runs the viewer on a demo for a few frames and returns its screenshot.
-QImage runDemo(const std::string& demo, const std::string& size) {
+QImage runDemo(const std::string& demo, const std::string& size, const std::string& extra = "") {
   fs::create_directories(kWork);
   const fs::path shot = kWork / (demo + ".png"), err = kWork / (demo + ".err");
   fs::remove(shot);
   const std::string cmd = std::string(GVFLAB_EXE) + " --demo " + demo + " --frames 25 --size " +
-                          size + " --screenshot " + shot.string() + " > /dev/null 2> " +
-                          err.string();
+                          size + " --screenshot " + shot.string() + " " + extra +
+                          " > /dev/null 2> " + err.string();
   const int rc = std::system(cmd.c_str());
   const std::string messages = slurp(err);
   INFO("gvflab --demo " << demo << ": " << messages);
@@ -81,4 +81,18 @@ TEST_CASE("--demo capture-range opens the viewer with twin seeds of both forces"
 TEST_CASE("--demo region and volume open the viewer without an error") {
   runDemo("region", "800x600");
   runDemo("volume", "800x600");
+}
+
+TEST_CASE("the viewer's --screenshot --size is the picture's size, the window keeps its own") {
+  // The case: 800x600 gave a 178x581 picture (the window was resized, the panels took
+  // most of it) with a clipped legend and a caption on six lines.
+  for (const char* size : {"800x600", "1024x768"}) {
+    CAPTURE(size);
+    const QImage image = runDemo("u-concavity", size, "--legend --caption");
+    const std::string want = size;
+    CHECK(std::to_string(image.width()) + "x" + std::to_string(image.height()) == want);
+    // The whole U lesson is in it: both twins.
+    CHECK(countNear(image, forceColor(SnakeForce::Gvf), 20) > 40);
+    CHECK(countNear(image, forceColor(SnakeForce::Traditional), 20) > 40);
+  }
 }

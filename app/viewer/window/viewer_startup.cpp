@@ -52,6 +52,7 @@ ViewerStartup viewerStartup(const app::Options& o) {
   w.rememberGeometry = !o.size;
   w.rememberLayers = !o.colormap && !o.logScale && !o.session;
   w.size = o.size;
+  if (o.screenshot && !o.screenshotPanels && o.size) w.screenshotSize = o.size, w.size.reset();
   w.phantomSize = o.phantomSize;
   if (o.demo) {  // the demo's layers, not the remembered ones
     w.demo = o.demo;
