@@ -53,10 +53,11 @@ void checkOutputPaths(const Options& o) {
       {"--save-field", &o.saveField},       {"--save-magnitude", &o.saveMagnitude},
       {"--report", &o.report},              {"--save-contours", &o.snakes.saveContours},
       {"--capture-map", &o.snakes.captureMap}, {"--record", &o.record},
-      {"--screenshot", &o.screenshot}};
+      {"--screenshot", &o.screenshot},      {"--composite", &o.composite}};
   checkPngName("--save-magnitude", o.saveMagnitude);
   checkPngName("--capture-map", o.snakes.captureMap);
   checkPngName("--screenshot", o.screenshot);
+  checkPngName("--composite", o.composite);
   std::vector<std::pair<std::string, fs::path>> seen;
   for (const auto& [flag, path] : outputs) {
     if (!*path) continue;

@@ -6,6 +6,7 @@
 #include "gvflab/io.hpp"
 #include "gvflab/parametric_snake.hpp"
 #include "gvflab/profiler.hpp"
+#include "gvflab/snake_trails.hpp"
 #include "io/contour_formats.hpp"
 #include "headless/run_progress.hpp"
 #include "io/png_writer.hpp"
@@ -36,12 +37,18 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
       const int id = snakes.add(spec.points(so.params), spec.forceOr(so.force), spec.pressure);
       if (!spec.initial.empty()) snakes.setInitial(id, spec.initial);
     }
-    constexpr int kChunk = 256;  // fold profiler events in chunks
-    for (int done = 0; done < so.iterations && !snakes.allStopped(); done += kChunk) {
-      snakes.step(std::min(kChunk, so.iterations - done));
+    // Chunks fold profiler events; with --trails, a chunk is the trail's interval.
+    const int chunk = so.trails > 0 ? std::min(so.trails, 256) : 256;
+    SnakeTrails trails;
+    trails.setEvery(so.trails);
+    trails.record(snakes.contours());
+    for (int done = 0; done < so.iterations && !snakes.allStopped(); done += chunk) {
+      snakes.step(std::min(chunk, so.iterations - done));
       ctx->profiler().endFrame();
+      if (so.trails > 0) trails.record(snakes.contours());
       InterruptGuard::check(std::to_string(done) + " snake iterations");
     }
+    out.trails = trails.trails();
     const auto contours = snakes.contours();
     out.contours = contours;
     std::vector<ContourRecord> records;

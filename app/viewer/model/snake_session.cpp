@@ -32,6 +32,7 @@ SnakeSession::SnakeSession(Session& session, const app::SnakeOptions& options)
   showCapture = options.captureMap.has_value();  // in the viewer: start with the overlay on
   rebuildForImage();
   snakes_->setParams(options.params);
+  trails_.setEvery(options.trails);
   addSpecs(options.snakes);
   refreshContours();
 }
@@ -100,7 +101,7 @@ void SnakeSession::followImage() {
 void SnakeSession::advanceFrame() {
   if (session_.imageVersion() != imageVersion_) rebuildForImage();
   snakes_->setFields(session_.planeField(), edgeInput_.v0);
-  if (running_ && snakes_->size() > 0) {
+  if (running_ && snakes_->size() > 0 && !waitingForField()) {
     const std::vector<SnakeContour> before = contours_;
     snakes_->step(frameIterations_);
     refreshContours();
@@ -173,7 +174,10 @@ const std::vector<std::array<double, 2>>& SnakeSession::progress(int id) const {
   return it == progress_.end() ? none : it->second;
 }
 
-void SnakeSession::refreshContours() { contours_ = snakes_->contours(); }
+void SnakeSession::refreshContours() {
+  contours_ = snakes_->contours();
+  trails_.record(contours_);
+}
 
 std::optional<double> SnakeSession::ownPressure(const SnakeContour& c) const {
   return c.ownPressure ? std::optional<double>(c.pressure) : std::nullopt;

@@ -26,11 +26,13 @@ class FigureRenderer {
 
   void setImage(const Image2D& image);  // the picture under the field layers, fitted
   void setCapture(const std::vector<unsigned char>& rgba, int width, int height);
-  // Draws the layers of field (float2 per pixel, fieldWidth x fieldHeight), the snakes and
-  // the capture overlay when asked, and returns the picture (RGB888, top row first).
+  // Draws the layers of field (float2 per pixel, fieldWidth x fieldHeight), the snakes (over
+  // their trails, if any) and the capture overlay when asked, and returns the picture (RGB888,
+  // top row first).
   QImage draw(cl::CommandQueue& queue, const cl::Buffer& field, int fieldWidth, int fieldHeight,
               const LayerSettings& layers, const std::vector<SnakeContour>& snakes,
-              bool showCapture, long fieldVersion);
+              bool showCapture, long fieldVersion,
+              const std::vector<SnakeTrail>* trails = nullptr);
   float rangeMax() const { return rangeMax_; }  // of the last draw: the legend's top
   int width() const { return target_.width(); }
   int height() const { return target_.height(); }
