@@ -104,6 +104,7 @@ QImage drawComposite(int width, int height, const DeviceInfo& device, cl::Comman
     field.glyphSpacing = std::max(12.0f, l.panelWidth / 20.0f);
     r.setImage(*parts.image);
     panels[2] = r.draw(queue, *parts.field, fw, fh, field, none, false, 0);
+    r.setShowNodes(false);  // lines in the force's colour: the caption says the states
     panels[3] = r.draw(queue, *parts.field, fw, fh, plain, *parts.snakes, false, 0, parts.trails);
   }
   QPainter p(&out);

@@ -32,7 +32,7 @@ QImage FigureRenderer::draw(cl::CommandQueue& queue, const cl::Buffer& field, in
   if (layers.showStreamlines)
     streamlines_.draw(vp, view_, presenter_.hostField(), presenter_.texture().width,
                       presenter_.texture().height, layers, fieldVersion);
-  SnakeDrawing d{&snakes, {}, true, 0, 0, trails};
+  SnakeDrawing d{&snakes, {}, showNodes_, 0, 0, trails};
   snakeLayer_.draw(vp, view_, d, showCapture, 0.45f);
   return target_.image();
 }

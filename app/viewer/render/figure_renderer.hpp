@@ -34,6 +34,8 @@ class FigureRenderer {
               bool showCapture, long fieldVersion,
               const std::vector<SnakeTrail>* trails = nullptr);
   float rangeMax() const { return rangeMax_; }  // of the last draw: the legend's top
+  // Node dots (their state's colour inside); off, a small panel shows the force colours.
+  void setShowNodes(bool show) { showNodes_ = show; }
   int width() const { return target_.width(); }
   int height() const { return target_.height(); }
 
@@ -45,6 +47,7 @@ class FigureRenderer {
   StreamlineLayer streamlines_;
   ViewTransform view_;
   float rangeMax_ = 0;
+  bool showNodes_ = true;
 };
 
 }  // namespace gvflab::viewer
