@@ -54,7 +54,11 @@ std::string helpText() {
        "  (VOLUME: .nii, .nii.gz, or a 3D .mha/.mhd; GVF then runs in 3D)\n"
        "  gvflab --list-devices | --help | --version\n\n"
        "Options:\n";
-  for (const auto& s : gvfParamSpecs()) h << flagHelpLine(s);
+  for (ParamSpec s : gvfParamSpecs()) {
+    // Headless, no --iterations means "to --target-error", not the table's fixed count.
+    if (s.key == "iterations") s.defaultValue = std::nan("");
+    h << flagHelpLine(s);
+  }
   for (const auto& s : multigridParamSpecs()) h << flagHelpLine(s, "N");
   for (const auto& s : cliParamSpecs())
     h << flagHelpLine(s, s.key == "size" ? "WxH" : s.integer ? "N" : "V");

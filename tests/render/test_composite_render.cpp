@@ -14,7 +14,10 @@
 #include "gvflab/snake_trails.hpp"
 #include "render/render_support.hpp"
 #include "viewer/render/composite_figure.hpp"
+#include "viewer/model/snake_session.hpp"
 #include "viewer/render/figure_renderer.hpp"
+#include "viewer/window/viewer_startup.hpp"
+#include "cli/options.hpp"
 
 using namespace gvflab;
 using namespace gvflab::viewer;
@@ -132,4 +135,28 @@ TEST_CASE("a composite: four captioned panels, image, edge map, field and snakes
     CHECK(inked(out, l.caption(i)) > 30);  // its caption's text
   }
   CHECK_THROWS_AS(compositeLayout(40, 30), ParameterError);
+}
+
+TEST_CASE("the viewer's composite (figure dialog): the width asked, the image's aspect") {
+  auto& env = glEnvironment();
+  REQUIRE_MESSAGE(env.ok, "no OpenGL 3.3 core context (run under xvfb-run -a)");
+  const app::Options o = app::parseOptions(
+      {"--phantom", "u", "--phantom-size", "64", "--snake", "circle:32,32,27", "--trails", "5"});
+  Session session(sessionStartup(o));
+  SnakeSession snakes(session, o.snakes);
+  snakes.setWaitForField(false);
+  for (int i = 0; i < 4; ++i) {
+    session.advanceFrame();
+    snakes.advanceFrame();
+  }
+  REQUIRE(snakes.trails().size() == 1);
+  CHECK(snakes.trails()[0].shapes.size() >= 2);  // the start and a later shape
+  const QImage out = sessionComposite(session, snakes, LayerSettings{}, 400);
+  env.context->makeCurrent(env.surface.get());
+  const auto size = compositeSizeForWidth(400, 64, 64);
+  CHECK(out.size() == QSize(size[0], size[1]));
+  const CompositeLayout l = compositeLayout(size[0], size[1]);
+  CHECK(l.panelWidth == 100);
+  CHECK(l.panelHeight == 100);  // square panels for a square image
+  for (int i = 0; i < CompositeLayout::kPanels; ++i) CHECK(inked(out, l.caption(i)) > 20);
 }
