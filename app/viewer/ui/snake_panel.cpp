@@ -146,9 +146,10 @@ void drawFieldWait(SnakeSession& snakes) {
        "stops where the field ends, not at the object.");
   if (!snakes.waitingForField()) return;
   const ConvergenceWatch& w = snakes.session().fieldWatch();
-  ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.2f, 1.0f),
-                     "Field still converging: error %.2g, target %.0e. Snakes wait.", w.last(),
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.2f, 1.0f));
+  ImGui::TextWrapped("Field still converging: error %.2g, target %.0e. Snakes wait.", w.last(),
                      w.target());
+  ImGui::PopStyleColor();
 }
 
 }  // namespace
