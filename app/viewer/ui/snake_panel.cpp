@@ -150,6 +150,8 @@ void drawFieldWait(SnakeSession& snakes) {
   ImGui::TextWrapped("Field still converging: error %.2g, target %.0e. Snakes wait.", w.last(),
                      w.target());
   ImGui::PopStyleColor();
+  if (snakes.session().solverKind() == SolverKind::Euler)
+    ImGui::TextWrapped("(Multigrid, in the Solver section, gets there in a few cycles.)");
 }
 
 }  // namespace
