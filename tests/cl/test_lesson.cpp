@@ -19,9 +19,10 @@ using namespace gvflab::viewer;
 
 namespace {
 
-// Small images: PoCL on two cores runs these.
+// Small images: PoCL on two cores runs these. The field counts as done at once (--target-error
+// 1): these tests are about the snakes; their wait for the field has its own test.
 app::Options uOptions(std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {"--phantom", "u", "--phantom-size", "64"};
+  std::vector<std::string> args = {"--phantom", "u", "--phantom-size", "64", "--target-error", "1"};
   args.insert(args.end(), extra.begin(), extra.end());
   return app::parseOptions(args);
 }
@@ -70,6 +71,35 @@ TEST_CASE("start-up snakes keep their own force (SPEC@FORCE)") {
   CHECK(snakes.contours()[0].force == SnakeForce::Traditional);
   CHECK(snakes.contours()[1].force == SnakeForce::Gvf);
   CHECK(snakes.selectedId() == snakes.contours()[0].id);  // the first one is selected
+}
+
+TEST_CASE("snakes wait until the field is solved to its target, then move") {
+  const app::Options o = app::parseOptions(
+      {"--phantom", "u", "--phantom-size", "64", "--snake", "circle:32,32,27@gvf"});
+  Session session(sessionStartup(o));
+  SnakeSession snakes(session, o.snakes);
+  REQUIRE(session.fieldWatch().target() == doctest::Approx(1e-6));  // the default target
+  run(session, snakes, 3);
+  CHECK_FALSE(session.fieldReady());
+  CHECK(snakes.waitingForField());
+  CHECK(snakes.contours()[0].iterations == 0);  // not one step on an unfinished field
+  int frames = 3;
+  for (; frames < 5000 && !session.fieldReady(); ++frames) run(session, snakes, 1);
+  REQUIRE(session.fieldReady());
+  CHECK(session.epsilon() <= 1e-6);
+  MESSAGE("field done after " << frames << " frames, " << session.iterations() << " iterations");
+  run(session, snakes, 3);
+  CHECK_FALSE(snakes.waitingForField());
+  CHECK(snakes.contours()[0].iterations > 0);
+
+  // A new μ is a new field: the snakes wait again; unticking the box lets them go.
+  session.setMu(0.1);
+  run(session, snakes, 1);
+  const long before = snakes.contours()[0].iterations;
+  CHECK(snakes.waitingForField());
+  snakes.setWaitForField(false);
+  run(session, snakes, 2);
+  CHECK(snakes.contours()[0].iterations > before);
 }
 
 TEST_CASE("Compare adds a twin with the other force from the same starting contour") {

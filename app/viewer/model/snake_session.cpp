@@ -33,6 +33,7 @@ SnakeSession::SnakeSession(Session& session, const app::SnakeOptions& options)
   showCapture = options.captureMap.has_value();  // in the viewer: start with the overlay on
   rebuildForImage();
   snakes_->setParams(options.params);
+  trails_.setEvery(options.trails);
   addSpecs(options.snakes);
   refreshContours();
 }
@@ -105,7 +106,9 @@ void SnakeSession::advanceFrame() {
   if (session_.imageVersion() != imageVersion_) rebuildForImage();
   snakes_->setFields(session_.planeField(), edgeInput_.v0);
   const bool step = running_ || std::exchange(pendingStep_, false);
-  if (step && snakes_->size() > 0) {
+  // Snakes wait for the field (a single step too); the field itself steps in Session.
+  const bool fieldWait = waitForField_ && !session_.fieldReady();
+  if (step && snakes_->size() > 0 && !fieldWait) {
     const std::vector<SnakeContour> before = contours_;
     snakes_->step(frameIterations_);
     refreshContours();
@@ -184,6 +187,7 @@ void SnakeSession::refreshContours() {
     auto it = numberOf_.find(c.id);
     c.id = it != numberOf_.end() ? it->second : adopt(c.id);
   }
+  trails_.record(contours_);
 }
 
 int SnakeSession::adopt(int engineId, int number) {

@@ -12,6 +12,7 @@
 #include "cli/snake_options.hpp"
 #include "gvflab/capture_range.hpp"
 #include "gvflab/parametric_snake.hpp"
+#include "gvflab/snake_trails.hpp"
 #include "viewer/model/session.hpp"
 
 namespace gvflab::viewer {
@@ -85,6 +86,22 @@ class SnakeSession {
   void setRunning(bool r) { running_ = r; }
   // The next advanceFrame steps frameIterations() even when not running (S, one step).
   void requestSingleStep() { pendingStep_ = true; }
+  // The snakes start once the field is done (Session::fieldReady): a snake judged on a field
+  // still diffusing stops where the field ends, not where the object is. On by default.
+  bool waitForField() const { return waitForField_; }
+  const Session& session() const { return session_; }
+  void setWaitForField(bool wait) { waitForField_ = wait; }
+  // Trails: each snake drawn every n of its iterations (0: off), for the view and figures.
+  void setTrailEvery(int n) {
+    trails_.setEvery(n);
+    trails_.record(contours_);
+  }
+  int trailEvery() const { return trails_.every(); }
+  const std::vector<SnakeTrail>& trails() const { return trails_.trails(); }
+  // Running, with snakes, and held back this frame because the field is not done yet.
+  bool waitingForField() const {
+    return running_ && waitForField_ && snakes_->size() > 0 && !session_.fieldReady();
+  }
 
   // Capture-range overlay: which force it shows, and the areas of both. The maps are computed
   // only when the overlay is on and their input changed: the traditional one when the image
@@ -143,6 +160,8 @@ class SnakeSession {
   int frameIterations_ = 4;
   bool running_ = true;
   bool pendingStep_ = false;
+  bool waitForField_ = true;
+  SnakeTrails trails_;
   long imageVersion_ = -1;
   long captureFieldVersion_ = -1;
   bool captureStale_ = true;  // the image changed: both maps

@@ -121,7 +121,7 @@ void PlainMode::drawOverlay(ViewFrame& f) {
       shownCaptureVersion_ = snakes_->captureVersion();
     }
     SnakeDrawing d{&snakes_->contours(), tool_->draft(), overlay_.showNodes, tool_->hoverId(),
-                   snakes_->selectedId()};
+                   snakes_->selectedId(), &snakes_->trails()};
     snakeLayer_->draw(f.area, f.view, d, snakes_->showCapture, overlay_.captureOpacity);
   });
 }

@@ -20,6 +20,7 @@ struct FigureOptions {
   bool legend = false;        // colour bar with round ticks, one entry per snake
   bool caption = false;       // iteration, mu, epsilon, solver, force of each snake
   bool panels = false;        // the whole window with its panels (size: the window's)
+  bool composite = false;     // image | edge map | |V| | snakes at the width asked
 };
 
 // What the legend and caption say about the picture.

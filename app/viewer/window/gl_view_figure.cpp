@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gvflab/error.hpp"
+#include "viewer/render/composite_figure.hpp"
 #include "viewer/ui/figure_dialog.hpp"
 #include "viewer/window/gl_view.hpp"
 
@@ -208,6 +209,14 @@ void GlView::saveScreenshot() {
   auto asked = askFigure(this, figureChoice_, v.width, v.height);
   if (!asked) return;
   figureChoice_ = asked->options;
+  if (asked->options.composite) {  // drawn offscreen in its own context, now, not in paintGL
+    errors_.guard("Saving the composite figure", [&] {
+      writeFigurePng(asked->path.toStdString(),
+                     sessionComposite(session_, plain_->snakes(), layers_, asked->options.width));
+    });
+    makeCurrent();
+    return;
+  }
   saveFigure(asked->path, asked->options);
 }
 

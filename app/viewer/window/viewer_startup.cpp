@@ -18,6 +18,7 @@ SessionStartup sessionStartup(const app::Options& o) {
   s.fixedIterationsPerFrame = o.iterationsPerFrame;
   s.stepsPerFrame = o.stepsPerFrame;
   s.frameBudgetMs = o.frameBudgetMs;
+  if (o.targetError) s.targetError = *o.targetError;
   return s;
 }
 
