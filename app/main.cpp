@@ -45,7 +45,8 @@ int main(int argc, char** argv) {
         return 0;
       case Mode::Headless: {
         if (options.record) return runHeadlessRecording(argc, argv, options);
-        if (options.screenshot) return runHeadlessWithFigure(argc, argv, options);
+        if (options.screenshot || options.composite)
+          return runHeadlessWithFigure(argc, argv, options);
         QCoreApplication app(argc, argv);  // Qt's image plugins need an application object
         runHeadless(options);
         return 0;

@@ -18,8 +18,10 @@ const std::vector<ParamSpec>& cliParamSpecs() {
   static const std::vector<ParamSpec> specs = {
       {"phantom-size", "--phantom-size", 16, 16384, 256, true,
        "side of the built-in phantom in pixels"},
-      {"target-error", "--target-error", 1e-12, 1e6, kNoDefault, false,
-       "headless: iterate until the error (eq. 9) <= V, at most --iterations"},
+      {"target-error", "--target-error", 1e-12, 1e6, 1e-6, false,
+       "headless and viewer snakes: the field is solved until its error (the multigrid paper's "
+       "eq. 9, the mean residual) <= V, by multigrid unless --solver names one; at most "
+       "--iterations. Without --iterations this is the default"},
       {"frames", "--frames", 1, 1e7, kNoDefault, true,
        "viewer: quit after N frames; with --record: frames to record"},
       {"record-tail", "--record-tail", 0, 3600, kNoDefault, false,
@@ -33,8 +35,10 @@ const std::vector<ParamSpec>& cliParamSpecs() {
        "viewer race: OpenCL ms per solver per frame (default 2 on GPUs, 20 on CPUs)"},
       {"region-mpix", "--region-mpix", 0.01, 1000, kNoDefault, false,
        "viewer: region snake on a synthetic star image of this many megapixels"},
+      {"trails", "--trails", 0, 1000000, 0, true,
+       "draw each snake every N of its iterations, faded (viewer, figures, recordings); 0: off"},
       {"size", "--size", 16, 8192, 512, true,
-       "WxH: headless recording or --screenshot size; in the viewer, the window"},
+       "WxH: headless recording or --screenshot size (the window keeps its own); otherwise, in the viewer, the window"},
   };
   return specs;
 }

@@ -56,7 +56,11 @@ std::string helpText() {
        "  (VOLUME: .nii, .nii.gz, or a 3D .mha/.mhd; GVF then runs in 3D)\n"
        "  gvflab --list-devices | --help | --version\n\n"
        "Options:\n";
-  for (const auto& s : gvfParamSpecs()) h << flagHelpLine(s);
+  for (ParamSpec s : gvfParamSpecs()) {
+    // Headless, no --iterations means "to --target-error", not the table's fixed count.
+    if (s.key == "iterations") s.defaultValue = std::nan("");
+    h << flagHelpLine(s);
+  }
   for (const auto& s : multigridParamSpecs()) h << flagHelpLine(s, "N");
   for (const auto& s : cliParamSpecs())
     h << flagHelpLine(s, s.key == "size" ? "WxH" : s.integer ? "N" : "V");
@@ -80,10 +84,15 @@ std::string helpText() {
        "  --noise gaussian|gamma|poisson  region snake pixel model (default gaussian)\n"
        "  --d-max D            region snake: first neighbourhood distance (default 32)\n"
        "  --min-segment L      region snake: split segments longer than L px (default 16)\n"
-       "  --screenshot F.png   a figure of the view only (no panels): viewer: after --frames\n"
-       "                       frames, then quit; --headless: after the run, at --size WxH\n"
-       "                       (default: the image, scaled up to at least 512 px)\n"
+       "  --screenshot F.png   a figure of the view only (no panels), at --size WxH: viewer:\n"
+       "                       after --frames frames, then quit; --headless: after the run\n"
+       "                       (default: the view's size; headless, the image scaled up to\n"
+       "                       at least 512 px)\n"
        "  --screenshot-panels  viewer: the whole window with its panels instead\n"
+       "  --composite F.png    headless: the papers' figure, four captioned panels side by\n"
+       "                       side: image, edge map f, |V| with arrows, snakes (and\n"
+       "                       --trails); --size WxH is the whole figure (default: panels of\n"
+       "                       the image scaled up to at least 256 px)\n"
        "  --legend             in the figure or recording: the colour bar with round ticks and\n"
        "                       one entry per snake (colour, force, state)\n"
        "  --caption            in the figure or recording: iteration, mu, epsilon, solver and\n"
@@ -115,6 +124,14 @@ ContextOptions contextOptions(const Options& o) {
   c.deviceSelector = o.device;
   if (o.kernelDir) c.kernelDir = *o.kernelDir;
   return c;
+}
+
+FieldSolvePlan fieldSolvePlan(const Options& o) {
+  FieldSolveRequest r;
+  if (o.solverGiven) r.solver = o.solver;
+  if (o.iterationsGiven) r.iterations = o.iterations;
+  r.targetError = o.targetError;
+  return planFieldSolve(r);
 }
 
 SolverConfig solverConfig(const Options& o) {
@@ -173,6 +190,7 @@ Options parseOptions(const std::vector<std::string>& commandLine, const Options*
       o.gvf.sigma = parseSpec("sigma", value());
     } else if (a == "--iterations") {
       o.iterations = static_cast<int>(parseSpec("iterations", value()));
+      o.iterationsGiven = true;
       // The same flag, read per frame by the viewer; a demo's is its headless total, and the
       // viewer keeps its frame budget.
       if (i >= demoEnd) o.iterationsPerFrame = o.iterations;
@@ -181,6 +199,7 @@ Options parseOptions(const std::vector<std::string>& commandLine, const Options*
       const std::optional<SolverKind> kind = parseSolverKind(v);
       if (!kind) throw ParameterError("--solver must be 'euler' or 'multigrid', not " + quotedText(v) + ".");
       o.solver = *kind;
+      o.solverGiven = true;
     } else if (a == "--mg-a" || a == "--mg-b" || a == "--mg-c") {
       const double v = parseFlag(findSpec(multigridParamSpecs(), flagName), value());
       (a == "--mg-a" ? o.mgA : a == "--mg-b" ? o.mgB : o.mgC) = static_cast<int>(v);
@@ -238,6 +257,11 @@ Options parseOptions(const std::vector<std::string>& commandLine, const Options*
       if (!endsWithPng(*o.screenshot))
         throw ParameterError("--screenshot writes a PNG file: give a name ending in .png, not '" +
                              *o.screenshot + "'.");
+    } else if (a == "--composite") {
+      o.composite = value();
+      if (!endsWithPng(*o.composite))
+        throw ParameterError("--composite writes a PNG file: give a name ending in .png, not '" +
+                             *o.composite + "'.");
     } else if (a == "--screenshot-panels") {
       o.screenshotPanels = true;
     } else if (a == "--legend") {
@@ -267,6 +291,8 @@ Options parseOptions(const std::vector<std::string>& commandLine, const Options*
         throw ParameterError(msg.str());
       }
       o.size = std::array<int, 2>{w, h};
+    } else if (a == "--trails") {
+      o.snakes.trails = parseCliInt(flagName, value());
     } else if (a == "--fps") {
       o.fps = parseCliInt(flagName, value());
     } else if (a == "--record-panel") {
@@ -318,6 +344,11 @@ Options parseOptions(const std::vector<std::string>& commandLine, const Options*
   if ((o.legend || o.caption) && !o.screenshot && !o.record)
     throw ParameterError(std::string(o.legend ? "--legend" : "--caption") +
                          " goes into a figure: add --screenshot F.png or --record OUT.");
+  if (o.composite && o.mode != Mode::Headless)
+    throw ParameterError("--composite is for --headless runs; in the viewer use the Figure "
+                         "dialog's Composite button.");
+  if (o.composite && o.record)
+    throw ParameterError("--composite draws the end of a run; it does not go with --record.");
   if (o.screenshotPanels && !o.screenshot)
     throw ParameterError("--screenshot-panels needs --screenshot F.png.");
   if (o.screenshotPanels && o.mode == Mode::Headless)

@@ -8,6 +8,7 @@
 #include "cli/snake_options.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/euler_solver.hpp"
+#include "gvflab/field_solve.hpp"
 #include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/params.hpp"
 #include "gvflab/region_types.hpp"
@@ -26,9 +27,11 @@ struct Options {
   bool quiet = false;    // --quiet: no progress line on a terminal
   EulerOptions storage;  // --precision (both solvers), --memory (Euler)
   int iterations = 500;  // headless: the total (with --target-error: the most to run)
+  bool iterationsGiven = false;  // --iterations on the command line (a demo's counts too)
   std::optional<int> iterationsPerFrame;  // viewer: --iterations given, per frame
   int savedIterationsPerFrame = 16;       // viewer: from --session (Euler, per frame)
   SolverKind solver = SolverKind::Euler;  // --solver euler|multigrid
+  bool solverGiven = false;  // --solver named: headless runs it, else the engine's rule picks
   int mgA = 1, mgB = 2, mgC = 1;  // --mg-a, --mg-b, --mg-c (multigridParamSpecs)
   std::optional<double> targetError;  // --target-error E: iterate until ε <= E
   std::string device;    // "", gpu, cpu or a name substring
@@ -39,6 +42,7 @@ struct Options {
   std::optional<std::string> report;
   std::optional<std::string> screenshot;  // a PNG of the view (viewer: after --frames, quit)
   bool screenshotPanels = false;          // viewer: the whole window with its panels
+  std::optional<std::string> composite;   // headless: image | edge map | |V| | snakes PNG
   bool legend = false;   // --legend: colour bar and snake entries in figures and recordings
   bool caption = false;  // --caption: iteration, mu, epsilon, solver, snake forces
   int frames = 0;                         // viewer: quit after N frames (0 = run)
@@ -70,6 +74,9 @@ struct Options {
 ContextOptions contextOptions(const Options& options);
 // The solver the options ask for: --solver, --precision, --memory, --mg-a/b/c.
 SolverConfig solverConfig(const Options& options);
+// How a headless run solves the field (gvflab/field_solve.hpp's rule): --solver, --iterations
+// and --target-error as given; by default multigrid to ε <= 1e-6.
+FieldSolvePlan fieldSolvePlan(const Options& options);
 
 // Throws ParameterError with a sentence on unknown flags, missing values or bad numbers.
 // base: start from these options instead of the defaults (a --session's, so that the command

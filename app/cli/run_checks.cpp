@@ -105,10 +105,11 @@ void checkOutputPaths(const Options& o) {
       {"--save-field", &o.saveField},       {"--save-magnitude", &o.saveMagnitude},
       {"--report", &o.report},              {"--save-contours", &o.snakes.saveContours},
       {"--capture-map", &o.snakes.captureMap}, {"--record", &o.record},
-      {"--screenshot", &o.screenshot}};
+      {"--screenshot", &o.screenshot},      {"--composite", &o.composite}};
   checkPngName("--save-magnitude", o.saveMagnitude);
   checkPngName("--capture-map", o.snakes.captureMap);
   checkPngName("--screenshot", o.screenshot);
+  checkPngName("--composite", o.composite);
   // What the run reads: never an output. (A MetaImage's or NRRD's data file is the readers'.)
   std::vector<std::pair<std::string, fs::path>> seen;
   if (o.image && !o.phantom) seen.emplace_back("the input image", *o.image);

@@ -46,6 +46,7 @@ struct SnakeOptions {
   SnakeParams params = SnakeParams::defaults();
   int iterations = 0;       // headless total; set from the spec table
   int frameIterations = 0;  // viewer, per frame
+  int trails = 0;           // --trails N: each snake drawn every N iterations (0: none)
   CaptureParams capture = CaptureParams::defaults();
   std::optional<std::string> saveContours;
   std::optional<std::string> captureMap;

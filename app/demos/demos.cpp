@@ -54,18 +54,22 @@ std::vector<Demo> makeDemos() {
                {true, false, true, false}});
   d.push_back({"real-image",
                "Real image: coins (Brooklyn Museum)",
-               {"Greek coins (Brooklyn Museum): GVF and grad-f twins from one circle around a coin,",
-                "a GVF snake around another. Real edges are broken: watch which ones stall."},
+               {"Greek coins (Brooklyn Museum): GVF and grad-f twins from one circle close around a",
+                "coin both outline it, and a GVF snake another. Drag circles further out: grad f stalls."},
+               // Radius 26 around the coin's 24.5: nearer to its edge than to its neighbours'
+               // (13 px away on both sides), so the GVF twin outlines this coin (34 grew spikes
+               // to the neighbours).
                {"{assets}/images/coins.png", "--sigma", "2", "--iterations", "800", "--snake",
-                "circle:212,190,34@gvf", "--snake", "circle:212,190,34@traditional", "--snake",
+                "circle:212,190,26@gvf", "--snake", "circle:212,190,26@traditional", "--snake",
                 "circle:272,118,33@gvf", "--snake-iterations", "3000"},
-               {true, true, false, false}});
+               {false, true, false, false}});  // the photo itself, not hidden under |V|
   d.push_back({"volume",
                "3D volume: a cup",
                {"GVF in 3D on a 64^3 cup (a hollow hemisphere): slices show the field reaching",
                 "into the cavity from every side (mu 0.1: the 3D stability bound is lower)."},
                {"{assets}/volumes/cup64.mha", "--mu", "0.1", "--iterations", "300"},
-               {true, true, false, false}});
+               {true, true, false, false},
+               1});  // coronal: the cup's cross-section (axial slices cut it into rings)
   d.push_back({"region",
                "Region snake on a large noisy image",
                {"The region snake (PLH) needs no edge map: it splits the image into a Gaussian",

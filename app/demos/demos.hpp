@@ -23,6 +23,9 @@ struct Demo {
   std::array<std::string, 2> explanation;  // two lines for the canvas (hidable)
   std::vector<std::string> args;           // flags; "{assets}" stands for assetDir()
   DemoLayers layers;
+  // A volume demo's first slice in the viewer: the middle one across this axis (as
+  // gvflab::SliceAxis: 0 axial, 1 coronal, 2 sagittal).
+  int sliceAxis = 0;
 };
 
 const std::vector<Demo>& demos();

@@ -9,6 +9,7 @@
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/euler_solver.hpp"
+#include "gvflab/field_solve.hpp"
 #include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/multigrid_solver.hpp"
@@ -27,48 +28,15 @@
 namespace gvflab::app {
 namespace {
 
-struct RunResult {
-  double error = 0;
-  bool reached = true;
-};
-
-// Runs to --iterations, or with --target-error until ε <= E (at most --iterations). Euler's ε
-// is checked after chunks of at most 1/16 of the iterations done so far (so the count
-// overshoots by at most ~6%); multigrid's after every iteration. Events are folded per chunk
-// so a long run does not hold millions of them; ε's own kernels are not in the solver's time.
-RunResult iterate(ComputeContext& ctx, Solver& solver, const Options& o) {
-  RunResult r;
-  RunProgress progress(RunProgress::wanted(o.quiet), o.iterations, solver.name());
-  auto between = [&] {
-    InterruptGuard::check(std::to_string(solver.iterations()) + " of " +
-                          std::to_string(o.iterations) + " iterations");
-    progress.update(solver.iterations(), [&] { return solver.error(); });
-  };
-  if (!o.targetError) {
-    constexpr int kChunk = 256;
-    for (int done = 0; done < o.iterations;) {
-      const int n = std::min(kChunk, o.iterations - done);
-      solver.step(n);
-      ctx.profiler().endFrame();
-      done += n;
-      between();
-    }
-    r.error = solver.error();
-    return r;
-  }
-  r.error = solver.error();
-  while (r.error > *o.targetError && solver.iterations() < o.iterations) {
-    const long done = solver.iterations();
-    const int chunk = solver.name() == "multigrid"
-                          ? 1
-                          : static_cast<int>(std::clamp<long>(done / 16, 1, 256));
-    solver.step(static_cast<int>(std::min<long>(chunk, o.iterations - done)));
-    ctx.profiler().endFrame();
-    r.error = solver.error();
-    between();
-  }
-  r.reached = r.error <= *o.targetError;
-  return r;
+// Runs the plan (gvflab/field_solve.hpp) with a progress line and Ctrl+C between chunks.
+FieldSolveResult iterate(ComputeContext& ctx, Solver& solver, const FieldSolvePlan& plan,
+                         bool quiet) {
+  RunProgress progress(RunProgress::wanted(quiet), plan.iterations, solver.name());
+  return runFieldSolve(ctx, solver, plan, [&](long done, const std::function<double()>& error) {
+    InterruptGuard::check(std::to_string(done) + " of " + std::to_string(plan.iterations) +
+                          " iterations");
+    progress.update(done, error);
+  });
 }
 
 // |V| of the middle axial slice of a volume's field (in-plane and through-plane components).
@@ -104,7 +72,10 @@ void listDevicesTo(std::ostream& out) {
 void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
   if (o.regionSnake) return runRegionHeadless(o);
   const auto t0 = std::chrono::steady_clock::now();
-  const SolverConfig config = solverConfig(o);
+  // The field is solved to a stated error unless a count is asked for (field_solve.hpp).
+  const FieldSolvePlan plan = fieldSolvePlan(o);
+  SolverConfig config = solverConfig(o);
+  config.kind = plan.kind;
   // Every input and output checked before anything is written; the device fit from the
   // input's header, before its data is read or decompressed.
   std::shared_ptr<ComputeContext> ctx;
@@ -115,7 +86,8 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
   const bool is3d = in.is3d;
   const Image2D& image = in.image;
   if (is3d && figure)
-    throw ParameterError("--screenshot with --headless draws 2D images; '" + *o.image +
+    throw ParameterError(std::string(o.screenshot ? "--screenshot" : "--composite") +
+                         " with --headless draws 2D images; '" + *o.image +
                          "' is a volume (open it in the viewer and save the view there).");
 
   // A μ the user gave is checked as given; the default is fitted to this input (3D's Euler
@@ -129,7 +101,7 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
   ctx->profiler().endFrame();
   ctx->profiler().reset();  // opencl_ms counts the solver only
   setStopStage("iterating");
-  const RunResult run = iterate(*ctx, solverRef, o);
+  const FieldSolveResult run = iterate(*ctx, solverRef, plan, o.quiet);
   ctx->profiler().endFrame();
   const double solverMs = ctx->profiler().totalMs(solverRef.kernelPrefix());
 
@@ -156,8 +128,13 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
     outputs.write(*o.saveMagnitude, [&] {
       writeMagnitudePng(*o.saveMagnitude, is3d ? middleSlice(field3) : field);
     });
-  if (figure && !is3d)
-    outputs.write(*o.screenshot, [&] { figure({*ctx, solverRef, image, snakes.contours}); });
+  if (figure && !is3d) {
+    const HeadlessOutcome outcome{*ctx, solverRef, image, snakes.contours, snakes.trails, input};
+    if (o.screenshot)
+      outputs.write(*o.screenshot, [&] { figure(outcome, HeadlessFigure::View); });
+    if (o.composite)
+      outputs.write(*o.composite, [&] { figure(outcome, HeadlessFigure::Composite); });
+  }
   const double wallMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
@@ -182,8 +159,8 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
   }
   json["iterations"] = solverRef.iterations();
   json["error"] = run.error;
-  if (o.targetError) {
-    json["target_error"] = *o.targetError;
+  if (plan.targetError) {
+    json["target_error"] = *plan.targetError;
     json["reached"] = run.reached;
   }
   json["opencl_ms"] = solverMs;
@@ -198,9 +175,12 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
             << (is3d ? "x" + std::to_string(solverRef.depth()) : "") << ", error " << run.error
             << ", OpenCL " << solverMs << " ms, wall " << wallMs << " ms (" << ctx->info().name
             << ")\n";
-  if (o.targetError && !run.reached)
-    std::cout << "warning: the error did not reach " << *o.targetError << " within "
-              << o.iterations << " iterations (raise --iterations)\n";
+  if (plan.targetError && run.settled)
+    std::cout << "warning: the error settled at " << run.error << ", above the target "
+              << *plan.targetError << " (the solver's floor here; see --target-error)\n";
+  else if (plan.targetError && !run.reached)
+    std::cout << "warning: the error did not reach " << *plan.targetError << " within "
+              << plan.iterations << " iterations (raise --iterations)\n";
   if (!snakes.consoleLine.empty()) std::cout << snakes.consoleLine << "\n";
 }
 

@@ -6,6 +6,8 @@
 #include "gvflab/device.hpp"
 #include "gvflab/image.hpp"
 #include "gvflab/parametric_snake.hpp"
+#include "gvflab/gvf_input.hpp"
+#include "gvflab/snake_trails.hpp"
 #include "gvflab/solver.hpp"
 
 namespace gvflab::app {
@@ -16,11 +18,16 @@ struct HeadlessOutcome {
   Solver& solver;
   const Image2D& image;
   const std::vector<SnakeContour>& snakes;
+  const std::vector<SnakeTrail>& trails;  // empty without --trails
+  const GvfInput& input;                  // f and V0, for composite figures
 };
-using HeadlessFigureHook = std::function<void(const HeadlessOutcome&)>;
+// Which picture the hook draws: --screenshot's view, or --composite's four panels.
+enum class HeadlessFigure { View, Composite };
+using HeadlessFigureHook = std::function<void(const HeadlessOutcome&, HeadlessFigure)>;
 
 // Runs GVF without a window and writes the requested outputs; figure (if any) is called on 2D
-// runs after the snakes, before the report. Throws gvflab::Error.
+// runs after the snakes, before the report, once per figure asked for (--screenshot,
+// --composite). Throws gvflab::Error.
 void runHeadless(const Options& options, const HeadlessFigureHook& figure = {});
 // Prints every OpenCL device, one per line.
 void listDevicesTo(std::ostream& out);

@@ -7,8 +7,10 @@
 #include <iostream>
 
 #include "gvflab/error.hpp"
+#include "gvflab/gvf_input.hpp"
 #include "gvflab/io.hpp"
 #include "headless/headless.hpp"
+#include "viewer/render/composite_figure.hpp"
 #include "viewer/render/figure_renderer.hpp"
 #include "viewer/window/gl_view.hpp"
 #include "viewer/window/viewer_startup.hpp"
@@ -31,23 +33,53 @@ std::array<int, 2> figureSize(const Options& o, int imageWidth, int imageHeight)
   return {imageWidth * factor, imageHeight * factor};
 }
 
+namespace {
+
+// --composite: image, edge map, |V| with arrows and snakes side by side, captioned.
+void writeComposite(const Options& o, const viewer::LayerSettings& layers,
+                    const HeadlessOutcome& r) {
+  using namespace viewer;
+  const auto size = o.size ? *o.size : compositeSize(r.image.width, r.image.height);
+  const Image2D edge = readEdgeMap(r.context, r.input);
+  CompositeParts parts;
+  parts.image = &r.image;
+  parts.edgeMap = &edge;
+  parts.field = &r.solver.field();
+  parts.snakes = &r.snakes;
+  parts.trails = &r.trails;
+  parts.layers = layers;
+  parts.captions = compositeCaptions(o.gvf.sigma, solverDisplayName(r.solver.name()),
+                                     r.solver.error(), r.snakes);
+  const QImage picture = drawComposite(size[0], size[1], r.context.info(), r.context.queue(), parts);
+  writeFigurePng(*o.composite, picture);
+  std::cout << "composite: " << *o.composite << " (" << size[0] << "x" << size[1] << ")\n";
+}
+
+}  // namespace
+
 int runHeadlessWithFigure(int argc, char** argv, const Options& o) {
   using namespace viewer;
-  // Before any output: the folder is there and OpenGL can draw.
-  const auto parent = std::filesystem::absolute(*o.screenshot).parent_path();
-  if (!std::filesystem::is_directory(parent))
-    throw ParameterError("--screenshot: the folder '" + parent.string() + "' does not exist.");
+  // Before any output: the folders are there and OpenGL can draw.
+  for (const auto* path : {&o.screenshot, &o.composite}) {
+    if (!*path) continue;
+    const auto parent = std::filesystem::absolute(**path).parent_path();
+    if (!std::filesystem::is_directory(parent))
+      throw ParameterError(std::string(path == &o.screenshot ? "--screenshot" : "--composite") +
+                           ": the folder '" + parent.string() + "' does not exist.");
+  }
+  if (o.composite && o.size) compositeLayout((*o.size)[0], (*o.size)[1]);  // panels fit
   QSurfaceFormat::setDefaultFormat(viewerSurfaceFormat());
   QGuiApplication app(argc, argv);
   { OffscreenTarget probe(16, 16); }
   const LayerSettings layers = layerSettingsFromOptions(o);
   const FigureOptions look = figureOptionsFromOptions(o);
-  runHeadless(o, [&](const HeadlessOutcome& r) {
+  runHeadless(o, [&](const HeadlessOutcome& r, HeadlessFigure kind) {
+    if (kind == HeadlessFigure::Composite) return writeComposite(o, layers, r);
     const auto size = figureSize(o, r.solver.width(), r.solver.height());
     FigureRenderer figure(size[0], size[1], r.context.info());
     figure.setImage(r.image);
     QImage picture = figure.draw(r.context.queue(), r.solver.field(), r.solver.width(),
-                                 r.solver.height(), layers, r.snakes, false, 0);
+                                 r.solver.height(), layers, r.snakes, false, 0, &r.trails);
     FigureFacts facts;
     facts.layers = layers;
     facts.rangeMax = figure.rangeMax();
@@ -56,6 +88,7 @@ int runHeadlessWithFigure(int argc, char** argv, const Options& o) {
     facts.mu = o.gvf.mu;
     facts.epsilon = r.solver.error();
     facts.solver = solverDisplayName(r.solver.name());
+    facts.view = fittedView(r.image.width, r.image.height);  // the legend keeps off the snakes
     annotateFigure(picture, look, facts);
     viewer::writeFigurePng(*o.screenshot, picture);
     std::cout << "figure: " << *o.screenshot << " (" << size[0] << "x" << size[1]

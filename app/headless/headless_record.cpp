@@ -174,7 +174,8 @@ int runHeadlessRecording(int argc, char** argv, const Options& options) {
       }
       last = figure.draw(session.context().queue(), session.solver().field(),
                          session.solver().width(), session.solver().height(), layers,
-                         snakes.contours(), snakes.showCapture, session.fieldVersion());
+                         snakes.contours(), snakes.showCapture, session.fieldVersion(),
+                         &snakes.trails());
       annotateFigure(last, look, figureFacts(session, snakes.contours(), layers, figure.rangeMax()));
       QImage rgba = last.convertToFormat(QImage::Format_RGBA8888);
       std::vector<std::uint8_t> bytes(rgba.constBits(), rgba.constBits() + rgba.sizeInBytes());

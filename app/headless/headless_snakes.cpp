@@ -6,6 +6,7 @@
 #include "gvflab/io.hpp"
 #include "gvflab/parametric_snake.hpp"
 #include "gvflab/profiler.hpp"
+#include "gvflab/snake_trails.hpp"
 #include "io/contour_formats.hpp"
 #include "headless/run_progress.hpp"
 #include "io/png_writer.hpp"
@@ -27,6 +28,7 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
   ctx->profiler().reset();
 
   std::vector<SnakeContour> contours;
+  std::vector<SnakeTrail> trailList;
   if (!so.snakes.empty()) {
     ParametricSnake snakes(ctx, solver.width(), solver.height(), so.params);
     snakes.setFields(gvf, traditional);
@@ -34,16 +36,24 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
       const int id = snakes.add(spec.points(so.params), spec.forceOr(so.force), spec.pressure);
       if (!spec.initial.empty()) snakes.setInitial(id, spec.initial);
     }
-    constexpr int kChunk = 256;  // fold profiler events in chunks
-    for (int done = 0; done < so.iterations && !snakes.allStopped(); done += kChunk) {
-      snakes.step(std::min(kChunk, so.iterations - done));
+    // Chunks fold profiler events; with --trails, a chunk is the trail's interval.
+    const int chunk = so.trails > 0 ? std::min(so.trails, 256) : 256;
+    SnakeTrails trails;
+    trails.setEvery(so.trails);
+    trails.record(snakes.contours());
+    for (int done = 0; done < so.iterations && !snakes.allStopped(); done += chunk) {
+      snakes.step(std::min(chunk, so.iterations - done));
       ctx->profiler().endFrame();
+      if (so.trails > 0) trails.record(snakes.contours());
       InterruptGuard::check(std::to_string(done) + " snake iterations");
     }
+    trailList = trails.trails();
     contours = snakes.contours();
   }
-  return summariseSnakes(ctx, solver, edgeInput, contours, o, outputs,
-                         ctx->profiler().totalMs("snake_"));
+  SnakeRunSummary summary = summariseSnakes(ctx, solver, edgeInput, contours, o, outputs,
+                                            ctx->profiler().totalMs("snake_"));
+  summary.trails = std::move(trailList);
+  return summary;
 }
 
 SnakeRunSummary summariseSnakes(const std::shared_ptr<ComputeContext>& ctx, Solver& solver,

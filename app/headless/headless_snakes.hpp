@@ -9,6 +9,7 @@
 #include "gvflab/device.hpp"
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/parametric_snake.hpp"
+#include "gvflab/snake_trails.hpp"
 #include "gvflab/solver.hpp"
 #include "io/run_outputs.hpp"
 
@@ -18,6 +19,7 @@ struct SnakeRunSummary {
   nlohmann::ordered_json report = nlohmann::ordered_json::object();  // "snakes": [...], ...
   std::string consoleLine;  // one line for stdout ("" when nothing ran)
   std::vector<SnakeContour> contours;  // where the snakes ended
+  std::vector<SnakeTrail> trails;      // --trails N: each snake every N iterations
 };
 
 // Writes through outputs (removed if the run fails later). Throws gvflab::Error (an

@@ -8,6 +8,7 @@
 
 #include "arrays.hpp"
 #include "context_cache.hpp"
+#include "gvflab/field_solve.hpp"
 #include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/euler_solver.hpp"
@@ -42,12 +43,9 @@ std::string reportRepr(const GvfReport& r) {
 
 // The engine's factory builds the solver (the fit check and μ's bound included), as for the CLI.
 std::unique_ptr<Solver> makeSolver(const std::shared_ptr<ComputeContext>& ctx, GvfInput input,
-                                   const GvfRequest& request) {
-  const std::optional<SolverKind> kind = parseSolverKind(request.solver);
-  if (!kind)
-    throw ParameterError("solver must be 'euler' or 'multigrid', not '" + request.solver + "'.");
+                                   const GvfRequest& request, SolverKind kind) {
   SolverConfig config;
-  config.kind = *kind;
+  config.kind = kind;
   config.precision = parsePrecision(request.precision);
   if (request.memory) config.memory = parseMemory(*request.memory);
   config.a = request.mgA, config.b = request.mgB, config.c = request.mgC;
@@ -57,41 +55,36 @@ std::unique_ptr<Solver> makeSolver(const std::shared_ptr<ComputeContext>& ctx, G
 GvfRun runGvf(const std::shared_ptr<ComputeContext>& ctx, const GvfInput& input,
               const GvfRequest& request, const py::object& progress, long progressEvery) {
   validate(findSpec(gvfParamSpecs(), "mu"), request.mu);  // as the CLI: [0, 0.25] for both
-  validate(findSpec(gvfParamSpecs(), "iterations"), request.iterations);
+  if (request.iterations) validate(findSpec(gvfParamSpecs(), "iterations"), *request.iterations);
   if (request.targetError && !(*request.targetError > 0))
     throw ParameterError("target_error must be a positive number.");
+  FieldSolveRequest ask;
+  if (request.solver) {
+    ask.solver = parseSolverKind(*request.solver);
+    if (!ask.solver)
+      throw ParameterError("solver must be 'euler' or 'multigrid', not '" + *request.solver +
+                           "'.");
+  }
+  ask.iterations = request.iterations;
+  ask.targetError = request.targetError;
+  const FieldSolvePlan plan = planFieldSolve(ask);
   ProgressReporter reporter(progress, progressEvery, "gvf");
   ctx->profiler().endFrame();
   ctx->profiler().reset();  // opencl_ms counts the solver only
-  GvfRun run{makeSolver(ctx, input, request), {}};
+  GvfRun run{makeSolver(ctx, input, request, plan.kind), {}};
   Solver& solver = *run.solver;
-  const long total = request.iterations;
+  const long total = plan.iterations;
   GvfReport& r = run.report;
-  // Chunks as the CLI's (app/headless): fixed counts in chunks of at most 256; with a target,
-  // Euler checks ε after 1/16 of the iterations done so far, multigrid after each iteration.
-  if (!request.targetError) {
-    const long chunk = std::min<long>(256, reporter.every());
-    for (long done = 0; done < total;) {
-      const long n = std::min(chunk, total - done);
-      solver.step(static_cast<int>(n));
-      ctx->profiler().endFrame();
-      done += n;
-      reporter.update(done, total);
-    }
-    r.error = solver.error();
-  } else {
-    r.error = solver.error();
-    while (r.error > *request.targetError && solver.iterations() < total) {
-      const long done = solver.iterations();
-      const long chunk = request.solver == "multigrid" ? 1 : std::clamp<long>(done / 16, 1, 256);
-      solver.step(static_cast<int>(std::min(chunk, total - done)));
-      ctx->profiler().endFrame();
-      r.error = solver.error();
-      reporter.update(solver.iterations(), total, r.error);
-    }
-    r.reached = r.error <= *request.targetError;
-    r.targetError = request.targetError;
-  }
+  const FieldSolveResult result =
+      runFieldSolve(*ctx, solver, plan, [&](long done, const std::function<double()>& error) {
+        if (plan.targetError)
+          reporter.update(done, total, error());
+        else
+          reporter.update(done, total);
+      }, reporter.every());
+  r.error = result.error;
+  r.reached = result.reached;
+  r.targetError = plan.targetError;
   reporter.update(solver.iterations(), total, r.error, true);
   ctx->profiler().endFrame();
   r.openclMs = ctx->profiler().totalMs(solver.kernelPrefix());
@@ -110,8 +103,8 @@ GvfRun runGvf(const std::shared_ptr<ComputeContext>& ctx, const GvfInput& input,
 
 namespace {
 
-py::tuple gvf(const py::handle& data, double mu, double sigma, int iterations,
-              std::optional<double> targetError, const std::string& solver,
+py::tuple gvf(const py::handle& data, double mu, double sigma, std::optional<long> iterations,
+              std::optional<double> targetError, std::optional<std::string> solver,
               const std::string& precision, std::optional<std::string> memory,
               const std::string& v0, int mgA, int mgB, int mgC, const std::string& device,
               const py::object& progress, long progressEvery) {
@@ -165,8 +158,8 @@ void bindGvf(py::module_& m) {
 
   m.def("gvf", &gvf, py::arg("image_or_volume"), py::kw_only(),
         py::arg("mu") = specDefault("mu"), py::arg("sigma") = specDefault("sigma"),
-        py::arg("iterations") = static_cast<int>(specDefault("iterations")),
-        py::arg("target_error") = py::none(), py::arg("solver") = "euler",
+        py::arg("iterations") = py::none(), py::arg("target_error") = py::none(),
+        py::arg("solver") = py::none(),
         py::arg("precision") = "f32", py::arg("memory") = py::none(), py::arg("v0") = "edge",
         py::arg("mg_a") = 1, py::arg("mg_b") = 2, py::arg("mg_c") = 1, py::arg("device") = "",
         py::arg("progress") = py::none(), py::arg("progress_every") = 100,
@@ -176,9 +169,13 @@ image_or_volume: a rows x cols (2D) or planes x rows x cols (3D) array. Floats a
     they are (normally in [0, 1]); integer types are divided by their maximum (uint8: 255).
 mu, sigma: GVF diffusion weight and the Gaussian sigma (pixels) before the edge map.
     Euler refuses mu beyond its stability bound (about 1/4 in 2D, 1/6 in 3D).
-iterations: iterations to run; with target_error, the most to run.
-target_error: stop once the error (multigrid paper, eq. 9) is at most this.
-solver: 'euler' or 'multigrid' (mg_a, mg_b, mg_c: cycles, pre- and post-smoothing sweeps).
+iterations, target_error, solver: by default (all None) the field is solved to the error
+    (multigrid paper, eq. 9: the mean residual) target_error = 1e-6 by multigrid, so snakes
+    run on a finished field. target_error: stop once the error is at most this (the most
+    iterations: `iterations`, else 100 multigrid cycles or 100000 Euler iterations).
+    iterations without target_error: exactly that many (Euler unless solver names one).
+solver: 'euler' or 'multigrid' (mg_a, mg_b, mg_c: cycles, pre- and post-smoothing sweeps);
+    None: multigrid for a run to a target, Euler for a fixed count.
 precision: field storage, 'f32', 'f16' or 'snorm16'. memory (Euler): 'buffer', 'image',
     'local' or None for the device's best.
 v0: 'edge' (V0 = grad f, f the normalised edge map) or 'image' (V0 = grad of the image).

@@ -30,8 +30,9 @@ double snakeDefault(const char* key) { return findSpec(snakeParamSpecs(), key).d
 py::object snake(const py::handle& image, const py::handle& initial, const std::string& force,
                  double alpha, double beta, double gamma, double kappa, double pressure,
                  double dmin, double dmax, double tolerance, int window, int resample,
-                 bool normalize, int iterations, double mu, double sigma, int gvfIterations,
-                 std::optional<double> targetError, const std::string& solver,
+                 bool normalize, int iterations, double mu, double sigma,
+                 std::optional<long> gvfIterations, std::optional<double> targetError,
+                 std::optional<std::string> solver,
                  const std::string& precision, const std::string& device,
                  const py::object& progress, long progressEvery) {
   const SnakeForce snakeForce = parseForce(force);
@@ -121,9 +122,8 @@ void bindSnake(py::module_& m) {
         py::arg("iterations") = static_cast<int>(snakeDefault("snake-iterations")),
         py::arg("mu") = findSpec(gvfParamSpecs(), "mu").defaultValue,
         py::arg("sigma") = findSpec(gvfParamSpecs(), "sigma").defaultValue,
-        py::arg("gvf_iterations") =
-            static_cast<int>(findSpec(gvfParamSpecs(), "iterations").defaultValue),
-        py::arg("target_error") = py::none(), py::arg("solver") = "euler",
+        py::arg("gvf_iterations") = py::none(), py::arg("target_error") = py::none(),
+        py::arg("solver") = py::none(),
         py::arg("precision") = "f32", py::arg("device") = "",
         py::arg("progress") = py::none(), py::arg("progress_every") = 100,
         R"(Moves closed parametric snakes (Kass et al.; Xu & Prince) on an OpenCL device.
@@ -132,8 +132,9 @@ image: a rows x cols array (as for gvflab.gvf()).
 initial_points: an N x 2 array of (row, col) nodes, pixel [r, c]'s centre at (r, c) as in
     NumPy and scikit-image (gvflab.xy_to_rc() converts x/y points), or a list of such
     arrays to move several snakes at once. gvflab.circle() makes a circle.
-force: 'gvf' (the GVF field, solved first with mu, sigma, gvf_iterations or target_error,
-    solver, precision) or 'traditional' (grad f of the edge map; no GVF solve).
+force: 'gvf' (the GVF field, solved first with mu, sigma, gvf_iterations, target_error,
+    solver, precision as gvflab.gvf() does: by default multigrid to error 1e-6, so the snake
+    runs on a finished field) or 'traditional' (grad f of the edge map; no GVF solve).
 alpha, beta, gamma, kappa, pressure: elasticity, rigidity, viscosity, external force weight,
     balloon weight. dmin, dmax: node spacing kept by resampling every `resample` iterations.
 tolerance, window: converged when no node moved more than tolerance pixels over window

@@ -19,9 +19,10 @@ using namespace gvflab::viewer;
 
 namespace {
 
-// Small images: PoCL on two cores runs these.
+// Small images: PoCL on two cores runs these. The field counts as done at once (--target-error
+// 1): these tests are about the snakes; their wait for the field has its own test.
 app::Options uOptions(std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {"--phantom", "u", "--phantom-size", "64"};
+  std::vector<std::string> args = {"--phantom", "u", "--phantom-size", "64", "--target-error", "1"};
   args.insert(args.end(), extra.begin(), extra.end());
   return app::parseOptions(args);
 }
@@ -72,6 +73,35 @@ TEST_CASE("start-up snakes keep their own force (SPEC@FORCE)") {
   CHECK(snakes.selectedId() == snakes.contours()[0].id);  // the first one is selected
 }
 
+TEST_CASE("snakes wait until the field is solved to its target, then move") {
+  const app::Options o = app::parseOptions(
+      {"--phantom", "u", "--phantom-size", "64", "--snake", "circle:32,32,27@gvf"});
+  Session session(sessionStartup(o));
+  SnakeSession snakes(session, o.snakes);
+  REQUIRE(session.fieldWatch().target() == doctest::Approx(1e-6));  // the default target
+  run(session, snakes, 3);
+  CHECK_FALSE(session.fieldReady());
+  CHECK(snakes.waitingForField());
+  CHECK(snakes.contours()[0].iterations == 0);  // not one step on an unfinished field
+  int frames = 3;
+  for (; frames < 5000 && !session.fieldReady(); ++frames) run(session, snakes, 1);
+  REQUIRE(session.fieldReady());
+  CHECK(session.epsilon() <= 1e-6);
+  MESSAGE("field done after " << frames << " frames, " << session.iterations() << " iterations");
+  run(session, snakes, 3);
+  CHECK_FALSE(snakes.waitingForField());
+  CHECK(snakes.contours()[0].iterations > 0);
+
+  // A new μ is a new field: the snakes wait again; unticking the box lets them go.
+  session.setMu(0.1);
+  run(session, snakes, 1);
+  const long before = snakes.contours()[0].iterations;
+  CHECK(snakes.waitingForField());
+  snakes.setWaitForField(false);
+  run(session, snakes, 2);
+  CHECK(snakes.contours()[0].iterations > before);
+}
+
 TEST_CASE("Compare adds a twin with the other force from the same starting contour") {
   const app::Options o = uOptions({"--snake", "polygon:14,12,50,12,50,52,14,52@gvf"});
   Session session(sessionStartup(o));
@@ -86,7 +116,10 @@ TEST_CASE("Compare adds a twin with the other force from the same starting conto
   const SnakeContour& a = snakes.contours()[0];
   const SnakeContour& b = snakes.contours()[1];
   CHECK(b.id == twin);
-  CHECK(snakes.selectedId() == twin);
+  // The original keeps its number and the selection: the field shown stays its force's.
+  CHECK(a.id == original.id);
+  CHECK(snakes.selectedId() == original.id);
+  CHECK(snakes.shownForce() == SnakeForce::Gvf);
   CHECK(a.force == SnakeForce::Gvf);
   CHECK(b.force == SnakeForce::Traditional);
   // Both start again from the original's starting contour, at iteration 0.
@@ -102,6 +135,8 @@ TEST_CASE("Compare adds a twin with the other force from the same starting conto
   // A twin of the twin has GVF again; a missing snake is a sentence, not a crash.
   snakes.redo();
   CHECK(snakes.contours()[1].force == SnakeForce::Traditional);
+  CHECK(snakes.contours()[0].id == original.id);  // numbers survive undo and redo
+  CHECK(snakes.contours()[1].id == twin);
   CHECK_THROWS_AS(snakes.compare(9999), ParameterError);
 }
 
@@ -148,6 +183,108 @@ TEST_CASE("replay (R) puts the field and every snake back to the start") {
     CHECK(c.state == SnakeState::Moving);
     CHECK(largestGap(c.points, c.initial) < 1e-4f);
   }
+}
+
+TEST_CASE("replay (R) starts each snake's progress plot again") {
+  const app::Options o = uOptions({"--snake", "circle:32,32,26@gvf"});
+  Session session(sessionStartup(o));
+  SnakeSession snakes(session, o.snakes);
+  run(session, snakes, 6);
+  const int id = snakes.contours()[0].id;
+  REQUIRE(snakes.progress(id).size() >= 5);
+  replay(session, snakes);
+  CHECK(snakes.progress(id).empty());  // no old curve, no line back to the origin
+  run(session, snakes, 2);
+  REQUIRE_FALSE(snakes.progress(id).empty());
+  // Its iterations only grow: the new run's curve alone.
+  for (std::size_t i = 1; i < snakes.progress(id).size(); ++i)
+    CHECK(snakes.progress(id)[i][0] > snakes.progress(id)[i - 1][0]);
+  CHECK(snakes.progress(id).front()[0] <= snakes.frameIterations());
+}
+
+TEST_CASE("snake numbers stay with their snakes: Compare, undo, delete, a sigma change") {
+  const app::Options o = uOptions({"--snake", "circle:20,20,8@gvf", "--snake",
+                                   "circle:44,44,8@gvf", "--snake", "circle:20,44,8@gvf"});
+  Session session(sessionStartup(o));
+  SnakeSession snakes(session, o.snakes);
+  const auto numbers = [&] {
+    std::vector<int> ids;
+    for (const auto& c : snakes.contours()) ids.push_back(c.id);
+    return ids;
+  };
+  REQUIRE(numbers() == std::vector<int>{1, 2, 3});
+  snakes.remove(2);
+  CHECK(numbers() == std::vector<int>{1, 3});
+  const int twin = snakes.compare(1);  // 1 starts again, its twin gets a new number
+  CHECK(twin == 4);
+  snakes.select(3);
+  snakes.undo();
+  CHECK(numbers() == std::vector<int>{1, 3});
+  CHECK(snakes.selectedId() == 3);  // the selection stays with its snake
+  snakes.undo();
+  CHECK(numbers() == std::vector<int>{1, 2, 3});
+  session.setSigma(1.5);  // rebuilds the snakes on the new edge map
+  run(session, snakes, 1);
+  CHECK(numbers() == std::vector<int>{1, 2, 3});
+  snakes.setForce(3, SnakeForce::Traditional);  // edits reach the right snake
+  CHECK(snakes.contours()[2].force == SnakeForce::Traditional);
+  CHECK(snakes.contours()[0].force == SnakeForce::Gvf);
+}
+
+TEST_CASE("Space pauses the field and the snakes; S steps both once") {
+  const app::Options o = uOptions({"--snake", "circle:32,32,26@gvf"});
+  Session session(sessionStartup(o));
+  SnakeSession snakes(session, o.snakes);
+  run(session, snakes, 2);
+  REQUIRE(lessonRunning(session, snakes));
+  toggleRunning(session, snakes);  // Space
+  CHECK_FALSE(session.running());
+  CHECK_FALSE(snakes.running());
+  const long field = session.iterations(), snake = snakes.contours()[0].iterations;
+  run(session, snakes, 3);
+  CHECK(session.iterations() == field);  // nothing moves while paused
+  CHECK(snakes.contours()[0].iterations == snake);
+
+  stepOnce(session, snakes);  // S: one field iteration, one frame of snake iterations
+  run(session, snakes, 1);
+  CHECK(session.iterations() == field + 1);
+  CHECK(snakes.contours()[0].iterations == snake + snakes.frameIterations());
+  run(session, snakes, 2);  // and then still paused
+  CHECK(session.iterations() == field + 1);
+  CHECK(snakes.contours()[0].iterations == snake + snakes.frameIterations());
+
+  toggleRunning(session, snakes);  // Space again: both run
+  run(session, snakes, 1);
+  CHECK(session.iterations() > field + 1);
+  CHECK(snakes.contours()[0].iterations > snake + snakes.frameIterations());
+  // With the snakes alone running (the panel's "evolve"), Space pauses everything.
+  session.setRunning(false);
+  REQUIRE(lessonRunning(session, snakes));
+  toggleRunning(session, snakes);
+  CHECK_FALSE(lessonRunning(session, snakes));
+}
+
+TEST_CASE("the volume demo opens on a slice across the cup's opening") {
+  Session session(sessionStartup(uOptions()));
+  SnakeSession snakes(session, app::SnakeOptions{});
+  LayerSettings layers;
+  applyDemo(app::findDemo("volume"), session, snakes, layers);
+  REQUIRE(session.volumeSlices());
+  CHECK(session.volumeSlices()->axis() == SliceAxis::Coronal);
+  // The cup in section is a bowl, open on one side: unlike an axial slice's ring, it is not
+  // its own mirror image top to bottom.
+  const Image2D& image = session.image();
+  float brightest = 0;
+  for (float v : image.pixels) brightest = std::max(brightest, v);
+  const auto lit = [&](int x, int y) {
+    return image.pixels[static_cast<std::size_t>(y) * image.width + x] > 0.5f * brightest;
+  };
+  int shell = 0, mirrored = 0;
+  for (int y = 0; y < image.height; ++y)
+    for (int x = 0; x < image.width; ++x)
+      if (lit(x, y)) ++shell, mirrored += lit(x, image.height - 1 - y);
+  REQUIRE(shell > 50);
+  CHECK(mirrored < 0.6 * shell);
 }
 
 TEST_CASE("a session opened in the viewer restarts from its starting or current contours") {

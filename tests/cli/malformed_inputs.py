@@ -316,10 +316,13 @@ def corpus():
         expect = expect or {"--mu": "mu", "--phantom": value, "--device": value}.get(flag)
         c.append(Case(name, ["--phantom", "u", "--phantom-size", "64", "--save-field", "{out}/f.mha",
                              flag, value], expect or flag))
-    for flag, values in {"--mu": ["abc", "nan", "-1", "1e400", "0.5", ""],
+    # mu 0.5 is beyond Euler's stability bound (multigrid, the default solver, takes it).
+    c.append(Case("flag_mu_euler_bound", ["--phantom", "u", "--phantom-size", "64", "--save-field",
+                                          "{out}/f.mha", "--solver", "euler", "--mu", "0.5"], "mu"))
+    for flag, values in {"--mu": ["abc", "nan", "-1", "1e400", "20000", ""],
                          "--sigma": ["-1", "inf", "1e9"],
                          "--iterations": ["0.5", "-5", "1e12", "ten"],
-                         "--phantom-size": ["10", "99999"],
+                         "--phantom-size": ["10", "99999"], "--trails": ["-1", "x"],
                          "--target-error": ["0", "-1"],
                          "--alpha": ["nan"], "--dmin": ["-1"], "--snake-iterations": ["-1"],
                          "--capture-threshold": ["nan"],

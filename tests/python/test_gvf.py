@@ -25,6 +25,21 @@ def test_2d_field_shape_dtype_and_report():
     assert report.mu == pytest.approx(0.1) and report.device
 
 
+def test_by_default_the_field_is_solved_to_1e6_by_multigrid():
+    # The CLI's rule (engine field_solve.hpp): no iterations, no target, no solver.
+    image = gvflab.phantom("u", 64)
+    _, report = gvflab.gvf(image)
+    assert report.solver == "multigrid" and report.reached
+    assert report.target_error == pytest.approx(1e-6) and report.error <= 1e-6
+    _, euler = gvflab.gvf(image, solver="euler")
+    assert euler.solver == "euler" and euler.reached and euler.error <= 1e-6
+    assert euler.iterations > 20 * report.iterations
+    _, fixed = gvflab.gvf(image, iterations=50)
+    assert fixed.solver == "euler" and fixed.iterations == 50 and fixed.target_error is None
+    result = gvflab.snake(image, gvflab.circle((31.5, 31.5), 27))
+    assert result.gvf.solver == "multigrid" and result.gvf.reached
+
+
 def test_components_are_in_row_col_order():
     # A bright square: outside it, V points towards its edges. Below the square, V points
     # up (negative d_row) and has no d_col component in the middle column.

@@ -12,7 +12,10 @@
 #include <QOpenGLFramebufferObject>
 #include <cmath>
 
+#include "cli/options.hpp"
+#include "demos/demos.hpp"
 #include "render/render_support.hpp"
+#include "viewer/render/figure.hpp"
 #include "viewer/render/colormap.hpp"
 #include "viewer/render/gl_resources.hpp"
 #include "viewer/ui/canvas_overlays.hpp"
@@ -60,13 +63,14 @@ Found find(const QImage& image, Pixel c, int tolerance) {
 QImage drawLegend(const std::vector<LegendRow>& rows, const std::string& caption, Pixel background) {
   QOpenGLFramebufferObject fbo(kWidth, kHeight);
   REQUIRE(fbo.bind());
+  CanvasLegendState state;
   for (int frame = 0; frame < 2; ++frame) {
     ImGuiIO& io = ImGui::GetIO();
     io.DisplaySize = ImVec2(kWidth, kHeight);
     io.DeltaTime = 1.0f / 60;
     ImGui_ImplOpenGL3_NewFrame();
     ImGui::NewFrame();
-    drawSnakeLegend(rows, caption, CanvasRect{0, 0, kWidth, kHeight});
+    drawSnakeLegend(rows, caption, CanvasRect{0, 0, kWidth, kHeight}, {}, {}, state);
     ImGui::Render();
     auto& f = gl();
     f.glViewport(0, 0, kWidth, kHeight);
@@ -190,4 +194,134 @@ TEST_CASE("the race readouts fit the view at 1024 wide (short form) and at 1280 
   ImGui::EndFrame();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui::DestroyContext();
+}
+
+namespace {
+
+// The U lesson's twins where the demo starts them (128 px phantom), as the viewer has them.
+std::vector<SnakeContour> uLessonSnakes() {
+  const app::Options o = app::parseOptions(app::demoArgs(app::findDemo("u-concavity")));
+  std::vector<SnakeContour> out;
+  for (const auto& spec : o.snakes.snakes) {
+    SnakeContour c = snake(static_cast<int>(out.size()) + 1, spec.forceOr(o.snakes.force),
+                           out.empty() ? SnakeState::Converged : SnakeState::Stalled, 3000);
+    c.points = spec.points(o.snakes.params);
+    c.initial = c.points;
+    out.push_back(c);
+  }
+  REQUIRE(out.size() == 2);
+  return out;
+}
+
+bool samePixel(QRgb a, QRgb b) { return qRed(a) == qRed(b) && qGreen(a) == qGreen(b) && qBlue(a) == qBlue(b); }
+
+}  // namespace
+
+TEST_CASE("the U lesson at 1024x768: the canvas legend covers neither snake") {
+  auto& env = gvflab::test::glEnvironment();
+  REQUIRE_MESSAGE(env.ok, "no OpenGL 3.3 core context (run under xvfb-run -a)");
+  ImGui::CreateContext();
+  ImGuiQtBridge::setup(15.0f);
+  ImGui::GetStyle().WindowPadding = ImVec2(10, 10);  // GlView::initializeGL's
+  REQUIRE(ImGui_ImplOpenGL3_Init("#version 330 core"));
+  const auto snakes = uLessonSnakes();
+  const app::Demo& demo = app::findDemo("u-concavity");
+  constexpr int W = 1024, H = 768;
+  const Pixel under{40, 60, 90};
+  for (bool panels : {true, false}) {  // as opened, and after Tab
+    CAPTURE(panels);
+    const PanelLayout layout = panelLayout(W, panels);
+    const float left = layout.viewLeft(), width = layout.viewWidth(W);
+    ViewTransform view;
+    view.viewSize = {width, H};
+    view.imageSize = {128, 128};
+    std::vector<Box> boxes;
+    for (Box b : snakeBoxes(snakes, view)) b.x += left, boxes.push_back(b);
+    Box image = imageBox(view);
+    image.x += left;
+    QOpenGLFramebufferObject fbo(W, H);
+    REQUIRE(fbo.bind());
+    CanvasLegendState state;
+    bool open = true;
+    Box legend;
+    float top = 0;
+    for (int frame = 0; frame < 3; ++frame) {  // auto-sized windows settle on the second
+      ImGuiIO& io = ImGui::GetIO();
+      io.DisplaySize = ImVec2(W, H);
+      io.DeltaTime = 1.0f / 60;
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui::NewFrame();
+      const CanvasRect canvas{left, 0, width, H};
+      top = drawExplanation(demo.title, demo.explanation[0], demo.explanation[1], &open, canvas);
+      legend = drawSnakeLegend(snakeLegendRows(snakes, 1), "field shown: GVF (snake #1)",
+                               CanvasRect{left, top, width, H - top}, boxes, image, state);
+      ImGui::Render();
+      auto& f = gl();
+      f.glViewport(0, 0, W, H);
+      f.glClearColor(under.r / 255.0f, under.g / 255.0f, under.b / 255.0f, 1);
+      f.glClear(GL_COLOR_BUFFER_BIT);
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    }
+    gl().glFinish();
+    fbo.release();
+    const QImage picture = fbo.toImage(true).convertToFormat(QImage::Format_RGB32);
+    picture.save(QString(GVFLAB_BINARY_DIR) + (panels ? "/canvas_legend_u.png" : "/canvas_legend_u_tab.png"));
+    MESSAGE("legend at " << legend.x << "," << legend.y << " " << legend.w << "x" << legend.h);
+    REQUIRE_FALSE(legend.empty());
+    CHECK(coversNoSnake(legend, boxes));
+    CHECK(legend.x >= left);
+    CHECK(legend.right() <= left + width);
+    CHECK(legend.y >= top);
+    // On the picture: inside the snakes' boxes (below the explanation) nothing was drawn.
+    int drawn = 0;
+    for (const Box& b : boxes)
+      for (int y = std::max(static_cast<int>(b.y), static_cast<int>(top) + 1);
+           y < std::min(static_cast<int>(b.bottom()), H); ++y)
+        for (int x = std::max(static_cast<int>(b.x), 0); x < std::min(static_cast<int>(b.right()), W); ++x)
+          drawn += !near(picture.pixel(x, y), under, 2);
+    CHECK(drawn == 0);
+  }
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui::DestroyContext();
+}
+
+TEST_CASE("the U lesson's figure at 1024x768: legend and caption keep off the snakes") {
+  REQUIRE_MESSAGE(gvflab::test::glEnvironment().ok, "no display (run under xvfb-run -a)");
+  const auto snakes = uLessonSnakes();
+  constexpr int W = 1024, H = 768;
+  QImage picture(W, H, QImage::Format_RGB888);
+  picture.fill(QColor(40, 60, 90));
+  const QImage before = picture.copy();
+  FigureFacts facts;
+  facts.layers.showMagnitude = true;
+  facts.rangeMax = 0.4f;
+  facts.snakes = snakes;
+  facts.iterations = 1500;
+  facts.mu = 0.2;
+  facts.epsilon = 1e-5;
+  facts.solver = "Euler";
+  facts.view = fittedView(128, 128);
+  FigureOptions look;
+  look.legend = look.caption = true;
+  const FigureLayout layout = annotateFigure(picture, look, facts);
+  picture.save(QString(GVFLAB_BINARY_DIR) + "/figure_legend_u.png");
+  ViewTransform view = fittedView(128, 128);
+  view.viewSize = {W, H};
+  const auto boxes = snakeBoxes(snakes, view);
+  MESSAGE("legend at " << layout.legend.x << "," << layout.legend.y << " " << layout.legend.w
+                       << "x" << layout.legend.h);
+  REQUIRE_FALSE(layout.legend.empty());
+  REQUIRE_FALSE(layout.caption.empty());
+  CHECK(coversNoSnake(layout.legend, boxes));
+  CHECK(coversNoSnake(layout.caption, boxes));
+  CHECK(layout.legend.w >= 100);  // still a legend: the colour bar and both snakes
+  // On the picture: every pixel inside the snakes' boxes is as it was.
+  const QImage after = picture.convertToFormat(QImage::Format_RGB32);
+  const QImage was = before.convertToFormat(QImage::Format_RGB32);
+  int changed = 0;
+  for (const Box& b : boxes)
+    for (int y = std::max(static_cast<int>(b.y), 0); y < std::min(static_cast<int>(b.bottom()), H); ++y)
+      for (int x = std::max(static_cast<int>(b.x), 0); x < std::min(static_cast<int>(b.right()), W); ++x)
+        changed += !samePixel(after.pixel(x, y), was.pixel(x, y));
+  CHECK(changed == 0);
 }

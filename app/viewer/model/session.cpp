@@ -29,7 +29,8 @@ Session::Session(const SessionStartup& startup)
       sigma_(startup.gvf.sigma),
       v0Mode_(startup.gvf.v0Mode),
       requestedMu_(startup.gvf.mu),
-      itersPerFrame_(std::max(startup.iterationsPerFrame, 0)) {
+      itersPerFrame_(std::max(startup.iterationsPerFrame, 0)),
+      fieldWatch_(startup.targetError) {
   if (startup.fixedIterationsPerFrame) {
     itersPerFrame_ = std::clamp(*startup.fixedIterationsPerFrame, 0, 4096);
     mgItersPerFrame_ = std::clamp(*startup.fixedIterationsPerFrame, 0, 64);
@@ -173,6 +174,8 @@ void Session::rebuildSolver(const SolverConfig& choice) {
 
 void Session::restart() {
   ++fieldVersion_;
+  fieldWatch_.reset();
+  nextEpsilonAt_ = 0;
   pendingSteps_ = 0;
   rateWindow_.clear();
   itersPerSecond_ = 0;
@@ -209,8 +212,19 @@ void Session::setMu(double mu) {
   const MuCheck checked = checkMu(choice_.kind, input_, mu, MuRule::ClampBound);
   solver_->setMu(checked.mu);
   requestedMu_ = mu;
+  if (checked.mu != mu_) {  // another field to solve for
+    fieldWatch_.reset();
+    nextEpsilonAt_ = 0;
+  }
   mu_ = checked.mu;
   noteMu(checked);
+}
+
+void Session::setTargetError(double target) {
+  if (!(std::isfinite(target) && target > 0))
+    throw ParameterError("the target error must be a positive number.");
+  fieldWatch_ = ConvergenceWatch(target);
+  recordEpsilon();
 }
 
 int Session::iterationsPerFrame() const {
@@ -259,9 +273,16 @@ void Session::advanceFrame(double otherWorkMs) {
     // after each single step. Every frame it would cost as much as many iterations on a CPU
     // device, and at ten a second the frames that carry it set the p95 frame time (measured:
     // 768 against 1467 GVF iterations/s at the same p95, docs/BENCHMARKS.md "Viewer").
-    if (single || start - lastEpsilonAt_ >= std::chrono::milliseconds(250)) {
+    // While the snakes wait for the field, ε goes by iterations instead (after 1/16 more, as a
+    // headless run to a target checks it), so the frame they start on does not depend on the
+    // clock: recordings with fixed steps per frame stay deterministic.
+    const bool converging = !fieldWatch_.done();
+    const long done = solver_->iterations();
+    if (single || (converging ? done >= nextEpsilonAt_
+                              : start - lastEpsilonAt_ >= std::chrono::milliseconds(250))) {
       recordEpsilon();
       lastEpsilonAt_ = start;
+      nextEpsilonAt_ = done + std::max<long>(done / 16, 1);
     }
     ++fieldVersion_;
   }
@@ -311,6 +332,7 @@ bool Session::reloadKernelsIfChanged() {
 
 void Session::recordEpsilon() {
   epsilon_ = solver_->error();
+  fieldWatch_.add(solver_->iterations(), epsilon_);
   epsilonHistory_.push_back(epsilon_);
   while (epsilonHistory_.size() > 300) epsilonHistory_.pop_front();
   const double it = static_cast<double>(solver_->iterations());

@@ -14,6 +14,7 @@
 
 #include "gvflab/device.hpp"
 #include "gvflab/euler_solver.hpp"
+#include "gvflab/field_solve.hpp"
 #include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/image.hpp"
 #include "gvflab/multigrid_solver.hpp"
@@ -138,6 +139,12 @@ class Session {
   const std::vector<std::array<double, 2>>& convergence() const { return convergence_; }
   double iterationsPerSecond() const { return itersPerSecond_; }
   double clFrameMs() const { return clFrameMs_; }
+  // Whether the field is done for snakes to judge (gvflab/field_solve.hpp): ε reached the
+  // target (default 1e-6, eq. 9) or settled above it. Starts over with every new field, solver
+  // or μ. The snakes wait for it unless SnakeSession::setWaitForField(false).
+  bool fieldReady() const { return fieldWatch_.done(); }
+  const ConvergenceWatch& fieldWatch() const { return fieldWatch_; }
+  void setTargetError(double target);  // ParameterError unless a positive number
   // Bumped whenever the image (imageVersion) or the field (fieldVersion) changes.
   long imageVersion() const { return imageVersion_; }
   long fieldVersion() const { return fieldVersion_; }
@@ -192,6 +199,8 @@ class Session {
   std::filesystem::file_time_type kernelTime_{};
   int framesSinceKernelLook_ = 0;
   double epsilon_ = 0;
+  ConvergenceWatch fieldWatch_;
+  long nextEpsilonAt_ = 0;  // while converging: ε after this many iterations
   std::deque<double> epsilonHistory_;
   std::vector<std::array<double, 2>> convergence_;
   double itersPerSecond_ = 0;

@@ -5,6 +5,7 @@
 #include <limits>
 #include <numeric>
 #include <string>
+#include <utility>
 
 #include <glm/geometric.hpp>
 
@@ -32,6 +33,7 @@ SnakeSession::SnakeSession(Session& session, const app::SnakeOptions& options)
   showCapture = options.captureMap.has_value();  // in the viewer: start with the overlay on
   rebuildForImage();
   snakes_->setParams(options.params);
+  trails_.setEvery(options.trails);
   addSpecs(options.snakes);
   refreshContours();
 }
@@ -43,7 +45,8 @@ void SnakeSession::addSpecs(const std::vector<app::SnakeSpec>& specs) {
     auto pts = spec.points(snakes_->params());
     for (auto& p : pts) p = clampToImage(p);
     const int id = snakes_->add(pts, spec.forceOr(force_), spec.pressure);
-    if (!selected_) selected_ = id;
+    const int number = adopt(id);
+    if (!selected_) selected_ = number;
     if (!spec.initial.empty()) {
       auto start = spec.initial;
       for (auto& p : start) p = clampToImage(p);
@@ -56,6 +59,8 @@ void SnakeSession::replaceAll(const std::vector<app::SnakeSpec>& specs) {
   remember();
   const Snapshot before = undo_.back();
   snakes_->clear();
+  engineOf_.clear(), numberOf_.clear();
+  nextNumber_ = 1;  // a new set of snakes (a demo) numbers from 1
   selected_ = 0;
   try {
     addSpecs(specs);
@@ -88,7 +93,7 @@ void SnakeSession::rebuildForImage() {
                                V0Mode::EdgeGradient);
   capture_ = std::make_unique<CaptureRange>(session_.sharedContext(), edgeInput_);
   restore(keep);
-  if (keep.empty()) undo_.clear(), redo_.clear();
+  if (keep.empty()) undo_.clear(), redo_.clear(), nextNumber_ = 1;
   imageVersion_ = session_.imageVersion();
   captureStale_ = true;
 }
@@ -100,7 +105,10 @@ void SnakeSession::followImage() {
 void SnakeSession::advanceFrame() {
   if (session_.imageVersion() != imageVersion_) rebuildForImage();
   snakes_->setFields(session_.planeField(), edgeInput_.v0);
-  if (running_ && snakes_->size() > 0) {
+  const bool step = running_ || std::exchange(pendingStep_, false);
+  // Snakes wait for the field (a single step too); the field itself steps in Session.
+  const bool fieldWait = waitForField_ && !session_.fieldReady();
+  if (step && snakes_->size() > 0 && !fieldWait) {
     const std::vector<SnakeContour> before = contours_;
     snakes_->step(frameIterations_);
     refreshContours();
@@ -173,7 +181,34 @@ const std::vector<std::array<double, 2>>& SnakeSession::progress(int id) const {
   return it == progress_.end() ? none : it->second;
 }
 
-void SnakeSession::refreshContours() { contours_ = snakes_->contours(); }
+void SnakeSession::refreshContours() {
+  contours_ = snakes_->contours();
+  for (auto& c : contours_) {
+    auto it = numberOf_.find(c.id);
+    c.id = it != numberOf_.end() ? it->second : adopt(c.id);
+  }
+  trails_.record(contours_);
+}
+
+int SnakeSession::adopt(int engineId, int number) {
+  if (number <= 0) number = nextNumber_;
+  nextNumber_ = std::max(nextNumber_, number + 1);
+  engineOf_[number] = engineId;
+  numberOf_[engineId] = number;
+  return number;
+}
+
+int SnakeSession::engine(int number) const {
+  auto it = engineOf_.find(number);
+  return it == engineOf_.end() ? 0 : it->second;
+}
+
+void SnakeSession::forget(int number) {
+  auto it = engineOf_.find(number);
+  if (it == engineOf_.end()) return;
+  numberOf_.erase(it->second);
+  engineOf_.erase(it);
+}
 
 std::optional<double> SnakeSession::ownPressure(const SnakeContour& c) const {
   return c.ownPressure ? std::optional<double>(c.pressure) : std::nullopt;
@@ -181,23 +216,24 @@ std::optional<double> SnakeSession::ownPressure(const SnakeContour& c) const {
 
 SnakeSession::Snapshot SnakeSession::snapshot() const {
   Snapshot s;
-  for (const auto& c : contours_) s.push_back({c.points, c.initial, c.force, ownPressure(c)});
+  for (const auto& c : contours_)
+    s.push_back({c.points, c.initial, c.force, ownPressure(c), c.id});
   return s;
 }
 
-// Ids change on a restore; the selection follows the snake's place in the list.
+// The engine numbers the snakes anew; each keeps its own number (and the selection its
+// snake, where it comes back).
 void SnakeSession::restore(const Snapshot& s) {
-  std::size_t selectedAt = s.size();
-  for (std::size_t i = 0; i < contours_.size(); ++i)
-    if (contours_[i].id == selected_) selectedAt = i;
+  const int wasSelected = selected_;
   snakes_->clear();
+  engineOf_.clear(), numberOf_.clear();
   selected_ = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const Saved& saved = s[i];
+  for (const Saved& saved : s) {
     try {
       const int id = snakes_->add(saved.points, saved.force, saved.pressure);
       if (!saved.initial.empty()) snakes_->setInitial(id, saved.initial);
-      if (i == selectedAt) selected_ = id;
+      const int number = adopt(id, saved.id);
+      if (number == wasSelected) selected_ = number;
     } catch (const ParameterError&) {
       // A collapsed snake cannot come back; the others still do.
     }
@@ -235,15 +271,18 @@ int SnakeSession::compare(int id) {
   int twin = 0;
   try {
     // Both anew from the starting contour (iteration 0), so they race from the same place.
-    snakes_->remove(id);
-    snakes_->add(original.initial, original.force, ownPressure(original));
-    twin = snakes_->add(original.initial, other, ownPressure(original));
+    snakes_->remove(engine(id));
+    forget(id);
+    adopt(snakes_->add(original.initial, original.force, ownPressure(original)), id);
+    twin = adopt(snakes_->add(original.initial, other, ownPressure(original)));
   } catch (...) {
     restore(undo_.back());
     undo_.pop_back();
     throw;
   }
-  selected_ = twin;
+  selected_ = id;  // the field shown stays the one the user was looking at
+  progress_.erase(id);  // both race anew from iteration 0
+  progress_.erase(twin);
   refreshContours();
   return twin;
 }
@@ -252,18 +291,19 @@ void SnakeSession::setForce(int id, SnakeForce f) {
   const SnakeContour* c = find(id);
   if (!c || c->force == f) return;
   remember();
-  snakes_->setForce(id, f);
+  snakes_->setForce(engine(id), f);
   refreshContours();
 }
 
 void SnakeSession::setPressure(int id, std::optional<double> pressure) {
   if (!find(id)) return;
-  snakes_->setPressure(id, pressure);
+  snakes_->setPressure(engine(id), pressure);
   refreshContours();
 }
 
 void SnakeSession::restart() {
   snakes_->restart();
+  progress_.clear();
   refreshContours();
 }
 
@@ -299,7 +339,7 @@ int SnakeSession::addPolygon(std::vector<glm::vec2> points, std::optional<SnakeF
   for (auto& q : points) q = clampToImage(q);
   remember();
   try {
-    selected_ = snakes_->add(points, force.value_or(force_));
+    selected_ = adopt(snakes_->add(points, force.value_or(force_)));
   } catch (...) {
     undo_.pop_back();
     throw;
@@ -315,7 +355,7 @@ void SnakeSession::moveNode(int id, int node, glm::vec2 to) {
     if (c.id != id || node < 0 || node >= static_cast<int>(c.points.size())) continue;
     auto pts = c.points;
     pts[node] = clampToImage(to);
-    snakes_->setPoints(id, pts);
+    snakes_->setPoints(engine(id), pts);
     refreshContours();
     return;
   }
@@ -323,7 +363,9 @@ void SnakeSession::moveNode(int id, int node, glm::vec2 to) {
 
 void SnakeSession::remove(int id) {
   remember();
-  snakes_->remove(id);
+  snakes_->remove(engine(id));
+  forget(id);
+  progress_.erase(id);
   if (selected_ == id) selected_ = 0;
   refreshContours();
 }
@@ -332,6 +374,7 @@ void SnakeSession::clear() {
   if (contours_.empty()) return;
   remember();
   snakes_->clear();
+  engineOf_.clear(), numberOf_.clear();
   selected_ = 0;
   refreshContours();
 }
@@ -343,7 +386,7 @@ void SnakeSession::seedGrid(int spacing, float radius) {
   for (float y = spacing * 0.5f; y < h; y += spacing)
     for (float x = spacing * 0.5f; x < w; x += spacing)
       if (x - radius >= 0 && y - radius >= 0 && x + radius <= w && y + radius <= h)
-        snakes_->add(circleContour(x, y, radius, std::min(p.dmax, 2 * p.dmin)), force_);
+        adopt(snakes_->add(circleContour(x, y, radius, std::min(p.dmax, 2 * p.dmin)), force_));
   refreshContours();
 }
 

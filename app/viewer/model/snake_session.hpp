@@ -12,6 +12,7 @@
 #include "cli/snake_options.hpp"
 #include "gvflab/capture_range.hpp"
 #include "gvflab/parametric_snake.hpp"
+#include "gvflab/snake_trails.hpp"
 #include "viewer/model/session.hpp"
 
 namespace gvflab::viewer {
@@ -38,12 +39,14 @@ class SnakeSession {
   void replaceAll(const std::vector<app::SnakeSpec>& specs);
   void seedGrid(int spacing, float radius);  // small circles all over the image
   // The lesson: a twin of snake `id` from its starting contour with the other force (and the
-  // same pressure); both start again from there. Returns the twin's id (selected).
+  // same pressure); both start again from there. Returns the twin's id. Snake `id` keeps its
+  // number and stays selected (the field layers keep showing its force).
   int compare(int id);
   void setForce(int id, SnakeForce f);
   // This snake's own pressure (nullopt: the parameters' pressure). Throws ParameterError.
   void setPressure(int id, std::optional<double> pressure);
-  // Every snake back to its starting contour, 0 iterations, moving (the replay).
+  // Every snake back to its starting contour, 0 iterations, moving (the replay); their
+  // progress plots start again.
   void restart();
   bool undo();
   bool redo();
@@ -81,6 +84,24 @@ class SnakeSession {
   void setFrameIterations(int n);
   bool running() const { return running_; }
   void setRunning(bool r) { running_ = r; }
+  // The next advanceFrame steps frameIterations() even when not running (S, one step).
+  void requestSingleStep() { pendingStep_ = true; }
+  // The snakes start once the field is done (Session::fieldReady): a snake judged on a field
+  // still diffusing stops where the field ends, not where the object is. On by default.
+  bool waitForField() const { return waitForField_; }
+  const Session& session() const { return session_; }
+  void setWaitForField(bool wait) { waitForField_ = wait; }
+  // Trails: each snake drawn every n of its iterations (0: off), for the view and figures.
+  void setTrailEvery(int n) {
+    trails_.setEvery(n);
+    trails_.record(contours_);
+  }
+  int trailEvery() const { return trails_.every(); }
+  const std::vector<SnakeTrail>& trails() const { return trails_.trails(); }
+  // Running, with snakes, and held back this frame because the field is not done yet.
+  bool waitingForField() const {
+    return running_ && waitForField_ && snakes_->size() > 0 && !session_.fieldReady();
+  }
 
   // Capture-range overlay: which force it shows, and the areas of both. The maps are computed
   // only when the overlay is on and their input changed: the traditional one when the image
@@ -105,6 +126,7 @@ class SnakeSession {
     std::vector<glm::vec2> points, initial;
     SnakeForce force;
     std::optional<double> pressure;  // its own
+    int id = 0;                      // its number, kept across undo, redo and rebuilds
   };
   using Snapshot = std::vector<Saved>;
   Snapshot snapshot() const;
@@ -117,6 +139,13 @@ class SnakeSession {
   void refreshContours();
   void computeCapture();
   glm::vec2 clampToImage(glm::vec2 p) const;
+  // Snake numbers: the engine numbers snakes anew whenever they are added again (undo, redo,
+  // Compare, a σ change rebuild them); the user's number stays for the snake's whole life.
+  int adopt(int engineId, int number = 0);  // maps engineId to number (0: the next free one)
+  int engine(int number) const;             // 0 when unknown
+  void forget(int number);
+  std::map<int, int> engineOf_, numberOf_;  // number -> engine id, engine id -> number
+  int nextNumber_ = 1;
 
   Session& session_;
   std::unique_ptr<ParametricSnake> snakes_;
@@ -130,6 +159,9 @@ class SnakeSession {
   int selected_ = 0;
   int frameIterations_ = 4;
   bool running_ = true;
+  bool pendingStep_ = false;
+  bool waitForField_ = true;
+  SnakeTrails trails_;
   long imageVersion_ = -1;
   long captureFieldVersion_ = -1;
   bool captureStale_ = true;  // the image changed: both maps

@@ -24,6 +24,7 @@ struct SessionStartup {
   std::optional<int> fixedIterationsPerFrame;
   int stepsPerFrame = 0;     // > 0: fixed steps per frame (deterministic), no budget
   double frameBudgetMs = 0;  // > 0: each frame runs the iterations that fit this
+  double targetError = 1e-6;  // the field the snakes wait for (--target-error; field_solve.hpp)
 };
 
 struct RegionStartup {

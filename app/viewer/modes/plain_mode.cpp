@@ -57,8 +57,20 @@ void PlainMode::drawPanels(const PanelPlace& place, ErrorLog& errors) {
     const CanvasRect view{place.viewLeft, 0, place.viewWidth, place.height};
     const CanvasRect below{place.viewLeft, place.canvasTop, place.viewWidth,
                            place.height - place.canvasTop};
+    // The snakes' and the image's boxes in ImGui units, where the legend must not go.
+    std::vector<Box> boxes;
+    Box image, object;
+    if (place.view) {
+      const auto toUi = [&](Box b) {
+        return Box{place.viewLeft + b.x / place.dpr, b.y / place.dpr, b.w / place.dpr,
+                   b.h / place.dpr};
+      };
+      for (const Box& b : snakeBoxes(snakes_->contours(), *place.view)) boxes.push_back(toUi(b));
+      image = toUi(imageBox(*place.view));
+      object = toUi(objectBox(snakes_->contours(), *place.view));
+    }
     drawSnakeLegend(snakeLegendRows(snakes_->contours(), snakes_->selectedId()), fieldCaption(),
-                    below);
+                    below, boxes, image, legend_, object);
     if (place.hintAllowed && snakes_->contours().empty() && tool_->draft().empty())
       drawFirstStartHint(view);
   }
@@ -109,7 +121,7 @@ void PlainMode::drawOverlay(ViewFrame& f) {
       shownCaptureVersion_ = snakes_->captureVersion();
     }
     SnakeDrawing d{&snakes_->contours(), tool_->draft(), overlay_.showNodes, tool_->hoverId(),
-                   snakes_->selectedId()};
+                   snakes_->selectedId(), &snakes_->trails()};
     snakeLayer_->draw(f.area, f.view, d, snakes_->showCapture, overlay_.captureOpacity);
   });
 }

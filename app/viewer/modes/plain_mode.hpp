@@ -12,6 +12,7 @@
 #include "viewer/modes/viewer_mode.hpp"
 #include "viewer/render/snake_layer.hpp"
 #include "viewer/render/streamline_layer.hpp"
+#include "viewer/ui/canvas_overlays.hpp"
 #include "viewer/ui/snake_panel.hpp"
 #include "viewer/window/snake_tool.hpp"
 
@@ -31,6 +32,7 @@ class PlainMode : public ViewerMode {
   SnakeForce shownForce() const { return snakes_->shownForce(); }
   std::string fieldCaption() const;
   void replay(ErrorLog& errors);  // R: the field and every snake from the start
+  CanvasLegendState& legend() { return legend_; }
   // The Snakes and Capture range sections, inside the left panel (drawPanel's lessonSections).
   void drawPanelSections(ErrorLog& errors);
 
@@ -54,6 +56,7 @@ class PlainMode : public ViewerMode {
   std::unique_ptr<SnakeLayer> snakeLayer_;
   std::unique_ptr<StreamlineLayer> streamlines_;
   SnakeOverlay overlay_;
+  CanvasLegendState legend_;
   long shownCaptureVersion_ = -1;
   int contextId_ = 0;  // right-clicked snake: its menu opens next frame
   int menuId_ = 0;     // the snake the open menu is for

@@ -65,7 +65,7 @@ void RegionMode::drawPanels(const PanelPlace& place, ErrorLog& errors) {
     });
   };
   hooks.backToSessionImage = [&] { region_.dropSynthetic(); };
-  if (place.panelsShown) drawRegionPanel(panel_, region_, hooks);
+  if (place.panelsShown) drawRegionPanel(panel_, region_, hooks, place.layersWindow);
 }
 
 bool RegionMode::drawPicture(ViewFrame& f) {

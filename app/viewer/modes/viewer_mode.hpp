@@ -42,6 +42,9 @@ struct PanelPlace {
   bool snakesOnCanvas = true;
   bool hintAllowed = true;  // the first-start hint may show (no other mode, no demo text)
   float canvasTop = 0;      // where the canvas is free below the demo's explanation
+  const ViewTransform* view = nullptr;  // where the image lies (the legend keeps off it)
+  float dpr = 1;                        // framebuffer pixels per ImGui unit
+  const char* layersWindow = "display";  // the panel window with the layer controls
 };
 
 struct PointerEvent {

@@ -73,9 +73,16 @@ void writeFigurePng(const std::string& path, const QImage& image) {
 
 std::string solverDisplayName(const std::string& name) { return name == "euler" ? "Euler" : name; }
 
+ViewTransform fittedView(int imageWidth, int imageHeight) {
+  ViewTransform v;
+  v.imageSize = {static_cast<float>(imageWidth), static_cast<float>(imageHeight)};
+  return v;
+}
+
 FigureFacts figureFacts(const Session& session, const std::vector<SnakeContour>& snakes,
                         const LayerSettings& layers, float rangeMax) {
   FigureFacts f;
+  f.view = fittedView(session.image().width, session.image().height);
   f.layers = layers;
   f.rangeMax = rangeMax;
   f.snakes = snakes;
@@ -130,8 +137,9 @@ std::string figureCaption(const FigureFacts& f) {
   return s;
 }
 
-void annotateFigure(QImage& image, const FigureOptions& options, const FigureFacts& facts) {
-  if (!options.legend && !options.caption) return;
+FigureLayout annotateFigure(QImage& image, const FigureOptions& options, const FigureFacts& facts) {
+  FigureLayout layout;
+  if (!options.legend && !options.caption) return layout;
   if (image.format() != QImage::Format_RGB888 && image.format() != QImage::Format_ARGB32_Premultiplied)
     image = image.convertToFormat(QImage::Format_RGB888);
   QPainter p(&image);
@@ -141,62 +149,121 @@ void annotateFigure(QImage& image, const FigureOptions& options, const FigureFac
   font.setPixelSize(std::clamp(image.height() / 40, 11, 28));
   p.setFont(font);
   const QFontMetricsF fm(font);
-  const double pad = fm.height() * 0.5, line = fm.height();
+  const double pad = fm.height() * 0.5;
   const QColor panel(20, 20, 24, 190), text(238, 238, 242);
+  // The snakes' and the image's boxes in the picture, where the legend and caption keep off.
+  std::vector<Box> snakes;
+  Box object;
+  Box imageRect{0, 0, static_cast<float>(image.width()), static_cast<float>(image.height())};
+  if (facts.view) {
+    ViewTransform v = *facts.view;
+    if (v.viewSize.x <= 0 || v.viewSize.y <= 0)
+      v.viewSize = {static_cast<float>(image.width()), static_cast<float>(image.height())};
+    snakes = snakeBoxes(facts.snakes, v);
+    object = objectBox(facts.snakes, v);
+    imageRect = imageBox(v);
+  }
 
-  double captionTop = image.height();
+  double captionTop = image.height();  // where a bottom band starts
+  double freeTop = 0;  // the legend's area: between the top band (if any) and the bottom one
   if (options.caption) {
     const QString caption = QString::fromStdString(figureCaption(facts));
     const QRectF area(pad, 0, image.width() - 2 * pad, image.height());
     const QRectF need = fm.boundingRect(area, Qt::TextWordWrap, caption);
-    captionTop = image.height() - need.height() - 2 * pad * 0.6;
-    p.fillRect(QRectF(0, captionTop, image.width(), image.height() - captionTop), panel);
+    const double bandH = need.height() + 2 * pad * 0.6;
+    // At the bottom unless the snakes reach into it and the top is free.
+    const Box bottom{0, static_cast<float>(image.height() - bandH),
+                     static_cast<float>(image.width()), static_cast<float>(bandH)};
+    const Box top{0, 0, static_cast<float>(image.width()), static_cast<float>(bandH)};
+    const bool atTop = !coversNoSnake(bottom, snakes) && coversNoSnake(top, snakes);
+    const Box band = atTop ? top : bottom;
+    p.fillRect(QRectF(band.x, band.y, band.w, band.h), panel);
     p.setPen(text);
-    p.drawText(QRectF(pad, captionTop + pad * 0.6, image.width() - 2 * pad, need.height()),
+    p.drawText(QRectF(pad, band.y + pad * 0.6, image.width() - 2 * pad, need.height()),
                Qt::TextWordWrap, caption);
+    layout.caption = band;
+    if (atTop)
+      freeTop = bandH;
+    else
+      captionTop = band.y;
   }
-  if (!options.legend) return;
+  if (!options.legend) return layout;
   const bool scale = facts.layers.showMagnitude && facts.rangeMax > 0;
   const auto entries = snakeLegendEntries(facts.snakes);
-  if (!scale && entries.empty()) return;
-  // Size the box: the bar with its labels, then one line per snake.
-  double width = 0;
-  for (const auto& e : entries)
-    width = std::max(width, 3.2 * line + fm.horizontalAdvance(QString::fromStdString(e.text)));
+  if (!scale && entries.empty()) return layout;
   const QString title = facts.layers.logScale ? "|V| (log)" : "|V|";
-  double barH = 0;
-  if (scale) {
-    double labels = 0;
-    const float decades = facts.layers.logScale ? facts.layers.logDecades : 0.0f;
-    for (const Tick& t : legendTicks(facts.rangeMax, decades))
-      labels = std::max(labels, fm.horizontalAdvance(QString::fromStdString(t.label)));
-    width = std::max({width, line * 1.2 + 10 + labels, fm.horizontalAdvance(title)});
-    barH = std::clamp(captionTop * 0.35, 4.0 * line, 12.0 * line);
-  }
-  const double boxW = width + 2 * pad;
-  const double boxH = 2 * pad + (scale ? line + barH + line * 0.6 : 0) +
-                      entries.size() * line * 1.15;
-  const QRectF box(image.width() - boxW - pad, pad, boxW, std::min(boxH, captionTop - 2 * pad));
-  p.fillRect(box, panel);
-  double y = box.top() + pad;
+  const double room = captionTop - freeTop;  // the height the legend may use
+  const Box area{0, static_cast<float>(freeTop), static_cast<float>(image.width()),
+                 static_cast<float>(room)};
+  // The legend at one font size and bar height: its box, placed.
+  struct Fit {
+    QFont font;
+    double pad = 0, line = 0, barH = 0;
+    Box box;
+  };
+  const auto fitAt = [&](int pixels, double share) {
+    Fit f;
+    f.font = font;
+    f.font.setPixelSize(pixels);
+    const QFontMetricsF m(f.font);
+    f.pad = m.height() * 0.5, f.line = m.height();
+    // Size the box: the bar with its labels, then one line per snake.
+    double width = 0;
+    for (const auto& e : entries)
+      width = std::max(width, 3.2 * f.line + m.horizontalAdvance(QString::fromStdString(e.text)));
+    if (scale) {
+      double labels = 0;
+      const float decades = facts.layers.logScale ? facts.layers.logDecades : 0.0f;
+      for (const Tick& t : legendTicks(facts.rangeMax, decades))
+        labels = std::max(labels, m.horizontalAdvance(QString::fromStdString(t.label)));
+      width = std::max({width, f.line * 1.2 + 10 + labels, m.horizontalAdvance(title)});
+      f.barH = std::clamp(room * share, 4.0 * f.line, 12.0 * f.line);
+    }
+    const double h = 2 * f.pad + (scale ? f.line + f.barH + f.line * 0.6 : 0) +
+                     entries.size() * f.line * 1.15;
+    f.box = placeLegend(area, imageRect, snakes, static_cast<float>(width + 2 * f.pad),
+                        static_cast<float>(std::min(h, room - 2 * f.pad)),
+                        static_cast<float>(f.pad), object);
+    return f;
+  };
+  // The largest font, then the tallest bar, whose box finds a place off the snakes; else the
+  // smallest legend where it covers them least.
+  Fit fit;
+  bool found = false;
+  const int largest = font.pixelSize();
+  for (int pixels = largest; pixels >= 11 && !found; pixels = std::min(pixels - 1, pixels * 5 / 6))
+    for (double share : {0.35, 0.25, 0.15, 0.0}) {
+      fit = fitAt(pixels, share);
+      if ((found = coversNoSnake(fit.box, snakes))) break;
+      if (!scale) break;  // no bar to shorten
+    }
+  const Box box = fit.box;
+  p.setFont(fit.font);
+  const QFontMetricsF lm(fit.font);
+  const double lpad = fit.pad, lline = fit.line, barH = fit.barH;
+  layout.legend = box;
+  p.fillRect(QRectF(box.x, box.y, box.w, box.h), panel);
+  double y = box.y + lpad;
+  const double left = box.x;
   p.setPen(text);
   if (scale) {
-    p.drawText(QPointF(box.left() + pad, y + fm.ascent()), title);
-    y += line + line * 0.3;
-    paintColourBar(p, QRectF(box.left() + pad, y, line * 1.2, barH), facts);
-    y += barH + line * 0.6;
+    p.drawText(QPointF(left + lpad, y + lm.ascent()), title);
+    y += lline + lline * 0.3;
+    paintColourBar(p, QRectF(left + lpad, y, lline * 1.2, barH), facts);
+    y += barH + lline * 0.6;
   }
   for (const auto& e : entries) {
-    const double mid = y + line * 0.55;
-    const QPointF a(box.left() + pad, mid), b(box.left() + pad + 2.4 * line, mid);
+    const double mid = y + lline * 0.55;
+    const QPointF a(left + lpad, mid), b(left + lpad + 2.4 * lline, mid);
     p.setPen(QPen(QColor(0, 0, 0, 210), 5, Qt::SolidLine, Qt::RoundCap));
     p.drawLine(a, b);
     p.setPen(QPen(toQColor(e.color), 2.2, Qt::SolidLine, Qt::RoundCap));
     p.drawLine(a, b);
     p.setPen(text);
-    p.drawText(QPointF(b.x() + 0.8 * line, y + fm.ascent()), QString::fromStdString(e.text));
-    y += line * 1.15;
+    p.drawText(QPointF(b.x() + 0.8 * lline, y + lm.ascent()), QString::fromStdString(e.text));
+    y += lline * 1.15;
   }
+  return layout;
 }
 
 }  // namespace gvflab::viewer

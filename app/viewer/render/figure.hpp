@@ -4,11 +4,14 @@
 // drawn by the viewer's renderer (window/gl_view_figure.cpp, render/figure_renderer.hpp).
 #include <QImage>
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "gvflab/parametric_snake.hpp"
 #include "viewer/model/layer_settings.hpp"
+#include "viewer/render/legend_placement.hpp"
+#include "viewer/render/view_transform.hpp"
 
 namespace gvflab::viewer {
 
@@ -17,6 +20,7 @@ struct FigureOptions {
   bool legend = false;        // colour bar with round ticks, one entry per snake
   bool caption = false;       // iteration, mu, epsilon, solver, force of each snake
   bool panels = false;        // the whole window with its panels (size: the window's)
+  bool composite = false;     // image | edge map | |V| | snakes at the width asked
 };
 
 // What the legend and caption say about the picture.
@@ -28,7 +32,12 @@ struct FigureFacts {
   double mu = 0, epsilon = 0;
   std::string solver;  // "Euler", "multigrid"
   bool volume = false;
+  // Where the image lies in the picture (without a viewSize: fitted to the picture's size):
+  // the legend and caption keep off the snakes. None: the legend goes top right.
+  std::optional<ViewTransform> view;
 };
+// The image fitted in the picture, as the headless figure and recording draw it.
+ViewTransform fittedView(int imageWidth, int imageHeight);
 
 // The facts of a live session (the viewer, headless recording).
 class Session;
@@ -50,8 +59,13 @@ std::string figureCaption(const FigureFacts& facts);
 // The PNG, atomically (a temporary file and a rename); throws ResourceError naming the file.
 void writeFigurePng(const std::string& path, const QImage& image);
 
-// Paints the legend (top right) and the caption (a band at the bottom) as asked; the image
-// keeps its size. Fonts scale with the image height.
-void annotateFigure(QImage& image, const FigureOptions& options, const FigureFacts& facts);
+// Where annotateFigure put the legend and the caption band (empty: not drawn), picture pixels.
+struct FigureLayout {
+  Box legend, caption;
+};
+// Paints the legend and the caption (a band at the bottom, or at the top where the snakes
+// reach the bottom) as asked; the legend goes where placeLegend finds room off the snakes
+// (top right without facts.view). The image keeps its size. Fonts scale with the image height.
+FigureLayout annotateFigure(QImage& image, const FigureOptions& options, const FigureFacts& facts);
 
 }  // namespace gvflab::viewer

@@ -23,7 +23,7 @@ void FigureRenderer::setCapture(const std::vector<unsigned char>& rgba, int widt
 QImage FigureRenderer::draw(cl::CommandQueue& queue, const cl::Buffer& field, int fieldWidth,
                             int fieldHeight, const LayerSettings& layers,
                             const std::vector<SnakeContour>& snakes, bool showCapture,
-                            long fieldVersion) {
+                            long fieldVersion, const std::vector<SnakeTrail>* trails) {
   target_.bind();
   presenter_.upload(queue, field, fieldWidth, fieldHeight);
   const Viewport vp{0, 0, target_.width(), target_.height()};
@@ -32,7 +32,7 @@ QImage FigureRenderer::draw(cl::CommandQueue& queue, const cl::Buffer& field, in
   if (layers.showStreamlines)
     streamlines_.draw(vp, view_, presenter_.hostField(), presenter_.texture().width,
                       presenter_.texture().height, layers, fieldVersion);
-  SnakeDrawing d{&snakes, {}, true, 0};
+  SnakeDrawing d{&snakes, {}, showNodes_, 0, 0, trails};
   snakeLayer_.draw(vp, view_, d, showCapture, 0.45f);
   return target_.image();
 }

@@ -26,12 +26,16 @@ class FigureRenderer {
 
   void setImage(const Image2D& image);  // the picture under the field layers, fitted
   void setCapture(const std::vector<unsigned char>& rgba, int width, int height);
-  // Draws the layers of field (float2 per pixel, fieldWidth x fieldHeight), the snakes and
-  // the capture overlay when asked, and returns the picture (RGB888, top row first).
+  // Draws the layers of field (float2 per pixel, fieldWidth x fieldHeight), the snakes (over
+  // their trails, if any) and the capture overlay when asked, and returns the picture (RGB888,
+  // top row first).
   QImage draw(cl::CommandQueue& queue, const cl::Buffer& field, int fieldWidth, int fieldHeight,
               const LayerSettings& layers, const std::vector<SnakeContour>& snakes,
-              bool showCapture, long fieldVersion);
+              bool showCapture, long fieldVersion,
+              const std::vector<SnakeTrail>* trails = nullptr);
   float rangeMax() const { return rangeMax_; }  // of the last draw: the legend's top
+  // Node dots (their state's colour inside); off, a small panel shows the force colours.
+  void setShowNodes(bool show) { showNodes_ = show; }
   int width() const { return target_.width(); }
   int height() const { return target_.height(); }
 
@@ -43,6 +47,7 @@ class FigureRenderer {
   StreamlineLayer streamlines_;
   ViewTransform view_;
   float rangeMax_ = 0;
+  bool showNodes_ = true;
 };
 
 }  // namespace gvflab::viewer

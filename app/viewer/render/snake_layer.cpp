@@ -13,6 +13,7 @@ namespace {
 // Screen pixels: the coloured line and the dark band around it.
 constexpr float kLineHalfWidth = 1.0f;
 constexpr float kOutlineHalfWidth = 2.5f;
+constexpr float kTrailHalfWidth = 0.75f;
 constexpr float kDraft[4] = {1.0f, 1.0f, 1.0f, 0.9f};
 constexpr float kOutline[4] = {0.0f, 0.0f, 0.0f, 0.8f};
 
@@ -20,6 +21,10 @@ GLint uniform(GLuint program, const char* name) { return gl().glGetUniformLocati
 }  // namespace
 
 std::array<float, 4> snakeColor(const SnakeContour& c) { return forceColor(c.force); }
+
+float trailAlpha(std::size_t i, std::size_t n) {
+  return n <= 1 ? 0.6f : 0.2f + 0.4f * static_cast<float>(i) / static_cast<float>(n - 1);
+}
 
 std::vector<glm::vec2> thickLineStrip(const std::vector<glm::vec2>& pts, bool closed,
                                       float halfWidth) {
@@ -137,6 +142,15 @@ void SnakeLayer::draw(const Viewport& viewport, const ViewTransform& view,
   // Dots shrink when zoomed out so dense snakes stay readable.
   const float dot = std::clamp(view.pixelsPerImagePixel() * 1.2f, 2.0f, 6.0f);
   const float toImage = 1.0f / std::max(view.pixelsPerImagePixel(), 1e-6f);
+  if (snakes.trails)  // under everything else: the snakes' paths, faded with age
+    for (const auto& t : *snakes.trails)
+      for (std::size_t i = 0; i < t.shapes.size(); ++i) {
+        SnakeRgba color = forceColor(t.force);
+        color[3] = trailAlpha(i, t.shapes.size());
+        drawStrip(GL_TRIANGLE_STRIP,
+                  thickLineStrip(t.shapes[i], true, kTrailHalfWidth * toImage), color.data(), 1,
+                  false);
+      }
   if (snakes.contours) {
     // All outlines first, so a snake never darkens its neighbour's line.
     for (const auto& c : *snakes.contours)

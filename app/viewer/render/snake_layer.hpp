@@ -9,6 +9,7 @@
 #include <glm/vec2.hpp>
 
 #include "gvflab/parametric_snake.hpp"
+#include "gvflab/snake_trails.hpp"
 #include "viewer/render/gl_resources.hpp"
 #include "viewer/render/renderer.hpp"
 #include "viewer/render/view_transform.hpp"
@@ -21,7 +22,12 @@ struct SnakeDrawing {
   bool showNodes = true;
   int highlightId = 0;  // snake under the mouse (0: none)
   int selectedId = 0;   // the panel's snake: larger nodes, always shown
+  // Earlier shapes of each snake (trails), drawn thin and faded under the snakes; null: none.
+  const std::vector<SnakeTrail>* trails = nullptr;
 };
+
+// The opacity of trail shape i of n (oldest first): the older, the fainter.
+float trailAlpha(std::size_t i, std::size_t n);
 
 // The colour a snake is drawn in (and listed in figure legends with): its force's.
 std::array<float, 4> snakeColor(const SnakeContour& contour);

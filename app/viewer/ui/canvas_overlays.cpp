@@ -18,6 +18,28 @@ constexpr float kBgAlpha = 0.9f;  // dark enough for white text on viridis yello
 
 ImVec4 toImVec4(const SnakeRgba& c) { return ImVec4(c[0], c[1], c[2], c[3]); }
 
+// The legend window's size as drawSnakeLegend lays it out (columns, the field line, padding).
+ImVec2 legendSize(const std::vector<LegendRow>& rows, const std::string& fieldLine) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  float labelW = 0, stateW = 0, widest = 0;
+  for (const auto& r : rows) {
+    labelW = std::max(labelW, ImGui::CalcTextSize(r.label.c_str()).x);
+    stateW = std::max(stateW, ImGui::CalcTextSize(r.state.c_str()).x);
+  }
+  const float swatch = ImGui::GetFontSize() * 1.6f, gap = style.ItemSpacing.x * 2;
+  for (const auto& r : rows) {
+    float row = swatch + gap + labelW + gap + stateW + gap + ImGui::CalcTextSize(r.iterations.c_str()).x;
+    if (r.selected) row += style.ItemSpacing.x + ImGui::CalcTextSize("(selected)").x;
+    widest = std::max(widest, row);
+  }
+  float height = rows.size() * ImGui::GetTextLineHeightWithSpacing() - style.ItemSpacing.y;
+  if (!fieldLine.empty()) {
+    widest = std::max(widest, ImGui::CalcTextSize(fieldLine.c_str()).x);
+    height += 2 * style.ItemSpacing.y + 1 + ImGui::GetTextLineHeight();
+  }
+  return ImVec2(widest + 2 * style.WindowPadding.x, height + 2 * style.WindowPadding.y);
+}
+
 }  // namespace
 
 std::vector<LegendRow> snakeLegendRows(const std::vector<SnakeContour>& contours,
@@ -52,13 +74,34 @@ std::vector<LegendRow> snakeLegendRows(const std::vector<SnakeContour>& contours
   return rows;
 }
 
-void drawSnakeLegend(const std::vector<LegendRow>& rows, const std::string& fieldLine,
-                     const CanvasRect& view) {
-  if (rows.empty()) return;  // no snakes: the first-start hint speaks
-  ImGui::SetNextWindowPos(ImVec2(view.left + view.width - kMargin, view.top + kMargin),
-                          ImGuiCond_Always, ImVec2(1, 0));
+Box drawSnakeLegend(const std::vector<LegendRow>& rows, const std::string& fieldLine,
+                    const CanvasRect& view, const std::vector<Box>& snakes, const Box& image,
+                    CanvasLegendState& state, const Box& object) {
+  if (rows.empty() || !state.shown) return {};  // no snakes: the first-start hint speaks
+  // Last frame's size; before ImGui has sized the window, measured from its text.
+  const ImVec2 guess = legendSize(rows, fieldLine);
+  const float w = state.lastW > 0 ? state.lastW : guess.x;
+  const float h = state.lastH > 0 ? state.lastH : guess.y;
+  const Box area{view.left, view.top, view.width, view.height};
+  // The last automatic place while the view and the legend's size are the same and it still
+  // covers no snake: no jumping about as the snakes move.
+  Box at{state.automatic.x, state.automatic.y, w, h};
+  const bool same = state.area.x == area.x && state.area.y == area.y && state.area.w == area.w &&
+                    state.area.h == area.h && state.automatic.w == w && state.automatic.h == h;
+  if (!state.placed || !same || !coversNoSnake(at, snakes)) {
+    at = placeLegend(area, image, snakes, w, h, kMargin, object);
+    state.automatic = at;
+    state.area = area;
+    state.placed = true;
+  }
+  if (state.userPlaced) {  // kept inside the view
+    at.x = std::clamp(view.left + state.offsetX, view.left, std::max(view.left, area.right() - w));
+    at.y = std::clamp(view.top + state.offsetY, view.top, std::max(view.top, area.bottom() - h));
+  }
+  ImGui::SetNextWindowPos(ImVec2(at.x, at.y), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(kBgAlpha);
-  ImGui::Begin("##snake legend", nullptr, kOverlay | ImGuiWindowFlags_NoInputs);
+  // NoMove: the drag is ours (ImGui's would be undone by the position set every frame).
+  ImGui::Begin("##snake legend", nullptr, kOverlay);
   // Columns from the widest entry of each, in the current font.
   float labelW = 0, stateW = 0;
   for (const auto& r : rows) {
@@ -94,7 +137,30 @@ void drawSnakeLegend(const std::vector<LegendRow>& rows, const std::string& fiel
     if (!rows.empty()) ImGui::Separator();
     ImGui::TextDisabled("%s", fieldLine.c_str());
   }
+  // Dragged with the left button; a double-click gives the place back to the rule.
+  const ImGuiIO& io = ImGui::GetIO();
+  if (ImGui::IsWindowHovered() && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+    state.userPlaced = state.dragging = false;
+  } else if (ImGui::IsWindowHovered() && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+    state.dragging = true;
+  }
+  if (state.dragging && ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+    if (io.MouseDelta.x != 0 || io.MouseDelta.y != 0) {
+      state.offsetX = at.x - view.left + io.MouseDelta.x;
+      state.offsetY = at.y - view.top + io.MouseDelta.y;
+      state.userPlaced = true;
+    }
+  } else {
+    state.dragging = false;
+  }
+  if (ImGui::IsWindowHovered() && !state.dragging)
+    ImGui::SetTooltip("Drag to move; double-click: back to its automatic place.");
+  if (!ImGui::IsWindowAppearing()) {  // an appearing window's size is not its own yet
+    state.lastW = ImGui::GetWindowSize().x;
+    state.lastH = ImGui::GetWindowSize().y;
+  }
   ImGui::End();
+  return {at.x, at.y, state.lastW, state.lastH};
 }
 
 float drawExplanation(const std::string& title, const std::string& line1,
@@ -142,7 +208,7 @@ void drawFirstStartHint(const CanvasRect& view) {
   ImGui::End();
 }
 
-void drawToast(const std::string& message, float alpha, const CanvasRect& view) {
+void drawToast(const std::string& message, float alpha, const CanvasRect& view, bool error) {
   if (message.empty() || alpha <= 0) return;
   const float width = std::max(std::min(view.width - 2 * kMargin, 520.0f), 120.0f);
   // Above the cursor readout's place at the bottom; the legend and explanation are on top.
@@ -150,9 +216,10 @@ void drawToast(const std::string& message, float alpha, const CanvasRect& view) 
   ImGui::SetNextWindowPos(ImVec2(view.left + view.width * 0.5f, bottom), ImGuiCond_Always,
                           ImVec2(0.5f, 1));
   ImGui::PushStyleVar(ImGuiStyleVar_Alpha, alpha);
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.45f, 0.08f, 0.08f, 0.92f));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, error ? ImVec4(0.45f, 0.08f, 0.08f, 0.92f)
+                                                 : ImVec4(0.10f, 0.30f, 0.16f, 0.92f));
   ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(width, view.height));
-  ImGui::Begin("##error toast", nullptr, kOverlay | ImGuiWindowFlags_NoInputs);
+  ImGui::Begin(error ? "##error toast" : "##note toast", nullptr, kOverlay | ImGuiWindowFlags_NoInputs);
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width - 2 * ImGui::GetStyle().WindowPadding.x);
   ImGui::TextUnformatted(message.c_str());
   ImGui::PopTextWrapPos();
@@ -164,7 +231,8 @@ void drawToast(const std::string& message, float alpha, const CanvasRect& view) 
 const std::vector<Shortcut>& shortcuts() {
   static const std::vector<Shortcut> all = {
       {"Space", "run / pause the field and the snakes"},
-      {"S or .", "one step"},
+      {"S or .", "pause, then one step: a field iteration and the snakes' iterations / frame"},
+      {"V", "start / stop recording (the Recording section's settings)"},
       {"R", "replay: the field from V0, every snake from its start"},
       {"Tab", "hide / show the side panels"},
       {"F1 or ?", "this list"},
@@ -178,6 +246,7 @@ const std::vector<Shortcut>& shortcuts() {
       {"drag", "place a circle snake"},
       {"clicks, double-click", "place a polygon snake (Esc cancels)"},
       {"click a snake", "select it (the panel edits it, the arrows show its force)"},
+      {"drag the legend", "move it (double-click: back to its own place; View menu hides it)"},
       {"drag a node", "move it"},
       {"right-click a snake", "Compare (a twin with the other force) / Delete"},
       {"Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y", "undo / redo snake edits"},

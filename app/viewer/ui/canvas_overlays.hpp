@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gvflab/parametric_snake.hpp"
+#include "viewer/render/legend_placement.hpp"
 #include "viewer/render/snake_palette.hpp"
 
 namespace gvflab::viewer {
@@ -28,9 +29,24 @@ struct LegendRow {
 inline constexpr std::size_t kLegendSnakes = 6;  // above this, one summary row per force
 std::vector<LegendRow> snakeLegendRows(const std::vector<SnakeContour>& contours, int selectedId);
 
-// Top-right of the view (view.top: below the demo's explanation); fieldLine names the field the layers show (empty: none).
-void drawSnakeLegend(const std::vector<LegendRow>& rows, const std::string& fieldLine,
-                     const CanvasRect& view);
+// The canvas legend's place: automatic (placeLegend: off the snakes, the image if the view
+// has room) until the user drags it; a double-click gives it back to the rule.
+struct CanvasLegendState {
+  bool shown = true;        // View > Legend on the view
+  bool userPlaced = false;  // dragged: kept at offset from the view's top-left corner
+  float offsetX = 0, offsetY = 0;
+  float lastW = 0, lastH = 0;  // last frame's size (ImGui sizes windows after drawing them)
+  bool dragging = false;
+  bool placed = false;  // the automatic place is kept while it still covers no snake
+  Box automatic, area;  // and the view it was chosen for (a new view chooses again)
+};
+
+// In view (view.top: below the demo's explanation), placed by placeLegend against the
+// snakes' boxes and the image's (ImGui units, absolute); fieldLine names the field the layers
+// show (empty: none). Returns the box it was drawn in (empty when not drawn).
+Box drawSnakeLegend(const std::vector<LegendRow>& rows, const std::string& fieldLine,
+                    const CanvasRect& view, const std::vector<Box>& snakes, const Box& image,
+                    CanvasLegendState& state, const Box& object = {});
 
 // Top-left of the view: title and two lines with a close button. Returns the bottom edge (the
 // legend goes below it); sets *open false when closed.
@@ -40,8 +56,10 @@ float drawExplanation(const std::string& title, const std::string& line1,
 // In the middle of an empty view.
 void drawFirstStartHint(const CanvasRect& view);
 
-// An error on the view, near its bottom, fading with alpha.
-void drawToast(const std::string& message, float alpha, const CanvasRect& view);
+// A message on the view, near its bottom, fading with alpha: an error (red) or a note
+// (what was saved, a recording that ended).
+void drawToast(const std::string& message, float alpha, const CanvasRect& view,
+               bool error = true);
 
 struct Shortcut {
   const char* keys;

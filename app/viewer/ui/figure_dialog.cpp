@@ -46,14 +46,25 @@ std::optional<FigureRequest> askFigure(QWidget* parent, const FigureOptions& ini
   auto* panels = new QCheckBox("the whole window with the panels (its own size)", &dialog);
   panels->setChecked(initial.panels);
   form->addRow("Panels", panels);
-  auto toggle = [=](bool on) {
-    for (QWidget* w : {static_cast<QWidget*>(width), static_cast<QWidget*>(height),
-                       static_cast<QWidget*>(viewSize), static_cast<QWidget*>(legend),
-                       static_cast<QWidget*>(caption)})
-      w->setEnabled(!on);
+  auto* composite = new QCheckBox(
+      "as in the papers: image | edge map | |V| and arrows | snakes, captioned (the width "
+      "above; the height follows the image)",
+      &dialog);
+  composite->setChecked(initial.composite);
+  form->addRow("Composite", composite);
+  auto toggle = [=] {
+    const bool whole = panels->isChecked(), four = composite->isChecked();
+    for (QWidget* w : {static_cast<QWidget*>(width), static_cast<QWidget*>(viewSize)})
+      w->setEnabled(!whole);
+    height->setEnabled(!whole && !four);
+    for (QWidget* w : {static_cast<QWidget*>(legend), static_cast<QWidget*>(caption)})
+      w->setEnabled(!whole && !four);
+    panels->setEnabled(!four);
+    composite->setEnabled(!whole);
   };
   QObject::connect(panels, &QCheckBox::toggled, &dialog, toggle);
-  toggle(initial.panels);
+  QObject::connect(composite, &QCheckBox::toggled, &dialog, toggle);
+  toggle();
   auto* fileRow = new QHBoxLayout;
   auto* file = new QLineEdit(QDir::current().filePath(
                                  "gvflab-" + QDateTime::currentDateTime().toString("yyyyMMdd-hhmmss") +
@@ -82,6 +93,7 @@ std::optional<FigureRequest> askFigure(QWidget* parent, const FigureOptions& ini
   r.options.legend = legend->isChecked();
   r.options.caption = caption->isChecked();
   r.options.panels = panels->isChecked();
+  r.options.composite = composite->isChecked() && !r.options.panels;
   return r;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Ctrl+S: a small Qt dialog for a figure: size (the view's by default), legend, caption,
-// panels, and the file it goes to.
+// panels or the composite (render/composite_figure.hpp), and the file it goes to.
 #include <QString>
 #include <QWidget>
 #include <optional>

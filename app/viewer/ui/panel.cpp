@@ -292,12 +292,24 @@ void drawLegendBar(const LayerSettings& layers, float rangeMax) {
 
 }  // namespace
 
+PanelLayout panelLayout(float windowWidth, bool panelsShown) {
+  PanelLayout l;
+  if (!panelsShown) return l;
+  if (kPanelWidth + kDisplayPanelWidth <= (1 - kViewShare) * windowWidth) {
+    l.left = kPanelWidth, l.right = kDisplayPanelWidth;
+    return l;
+  }
+  l.left = std::min(kPanelWidth, (1 - kViewShare) * windowWidth);
+  l.layersInLeft = true;
+  return l;
+}
+
 void drawPanel(Session& session, LayerSettings&, const FrameReadouts& readouts, ErrorLog& errors,
-               PanelRequests& requests, float displayHeight,
+               PanelRequests& requests, float width, float displayHeight,
                const std::function<void()>& extraSections,
                const std::function<void()>& lessonSections) {
   ImGui::SetNextWindowPos(ImVec2(0, 0));
-  ImGui::SetNextWindowSize(ImVec2(kPanelWidth, displayHeight));
+  ImGui::SetNextWindowSize(ImVec2(width, displayHeight));
   ImGui::Begin("gvflab", nullptr,
                ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                    ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoBringToFrontOnFocus);
@@ -326,13 +338,7 @@ void drawPanel(Session& session, LayerSettings&, const FrameReadouts& readouts, 
   ImGui::End();
 }
 
-void drawDisplayPanel(LayerSettings& layers, float rangeMax, float left, float displayHeight,
-                      const std::string& fieldCaption) {
-  ImGui::SetNextWindowPos(ImVec2(left, 0));
-  ImGui::SetNextWindowSize(ImVec2(kDisplayPanelWidth, displayHeight));
-  ImGui::Begin("display", nullptr,
-               ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
-                   ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoBringToFrontOnFocus);
+void drawDisplaySections(LayerSettings& layers, float rangeMax, const std::string& fieldCaption) {
   ImGui::PushItemWidth(-labelColumn({"arrow spacing", "arrow colour", "map opacity",
                                      "seed spacing", "brightness", "colormap"}) -
                        helpMarkerWidth());
@@ -343,6 +349,16 @@ void drawDisplayPanel(LayerSettings& layers, float rangeMax, float left, float d
   ImGui::PopItemWidth();
   if (layers.showMagnitude && ImGui::CollapsingHeader("Legend", ImGuiTreeNodeFlags_DefaultOpen))
     drawLegendBar(layers, rangeMax);
+}
+
+void drawDisplayPanel(LayerSettings& layers, float rangeMax, float left, float displayHeight,
+                      const std::string& fieldCaption) {
+  ImGui::SetNextWindowPos(ImVec2(left, 0));
+  ImGui::SetNextWindowSize(ImVec2(kDisplayPanelWidth, displayHeight));
+  ImGui::Begin("display", nullptr,
+               ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                   ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoBringToFrontOnFocus);
+  drawDisplaySections(layers, rangeMax, fieldCaption);
   ImGui::End();
 }
 

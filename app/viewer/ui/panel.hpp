@@ -30,11 +30,23 @@ struct PanelRequests {
 // Logical pixels; the view (image and layers) fills the space between the two panels.
 inline constexpr float kPanelWidth = 360.0f;         // left: image, solver, readouts
 inline constexpr float kDisplayPanelWidth = 262.0f;  // right: layers and the legend
+inline constexpr float kViewShare = 0.6f;            // the least share of the width the view gets
+
+// The side panels for a window this wide (logical pixels): both where the view keeps
+// kViewShare of the width, else one left panel (at most 40% of the width) holding the layer
+// controls too, as on a 1024x768 projector. Hidden panels (Tab): none.
+struct PanelLayout {
+  float left = 0, right = 0;
+  bool layersInLeft = false;  // the right panel's sections are drawn in the left one
+  float viewLeft() const { return left; }
+  float viewWidth(float windowWidth) const { return windowWidth > left + right ? windowWidth - left - right : 0; }
+};
+PanelLayout panelLayout(float windowWidth, bool panelsShown);
 
 // extraSections: more collapsing sections (recording, devices, pace), drawn after the readouts;
 // lessonSections: the snakes' sections, right after the solver (what a lesson needs first).
 void drawPanel(Session& session, LayerSettings& layers, const FrameReadouts& readouts,
-               ErrorLog& errors, PanelRequests& requests, float displayHeight,
+               ErrorLog& errors, PanelRequests& requests, float width, float displayHeight,
                const std::function<void()>& extraSections = {},
                const std::function<void()>& lessonSections = {});
 
@@ -42,5 +54,7 @@ void drawPanel(Session& session, LayerSettings& layers, const FrameReadouts& rea
 // names the field the layers show (the selected snake's force).
 void drawDisplayPanel(LayerSettings& layers, float rangeMax, float left, float displayHeight,
                       const std::string& fieldCaption = {});
+// Its sections alone, inside another panel (PanelLayout::layersInLeft).
+void drawDisplaySections(LayerSettings& layers, float rangeMax, const std::string& fieldCaption);
 
 }  // namespace gvflab::viewer

@@ -28,6 +28,7 @@ void RecordingControl::start(const std::string& path, int width, int height, boo
   frameIndex_ = 0;
   lastPts_ = -1;
   lastMessage_.clear();
+  settle_.reset();
   if (deterministic) {
     // Fixed steps per recorded frame: the frame budget would make frames depend on timing.
     savedBudget_ = session_.frameBudgetMs();
@@ -108,6 +109,48 @@ void RecordingControl::capture(const Viewport& rect, ErrorLog& errors) {
   recorder_->push(std::move(frame), /*bottomUp=*/true, pts);
 }
 
+bool RecordingControl::endIfSettled(bool snakesStopped) {
+  if (!recorder_ || !endWhenSettled_) return false;
+  // Video time: frames recorded so far (deterministic), or the wall clock (live).
+  const double t = recorder_->deterministic()
+                       ? static_cast<double>(frameIndex_) / std::max(recorder_->fps(), 1)
+                       : recorder_->status().elapsedSeconds;
+  if (!settle_.update(snakesStopped, t)) return false;
+  stop();
+  lastMessage_ += " (ended " + std::to_string(static_cast<int>(settle_.seconds())) +
+                  " s after every snake stopped)";
+  return true;
+}
+
+void RecordingControl::startFromSettings(ErrorLog& errors, int viewWidth, int viewHeight,
+                                         int windowWidth, int windowHeight) {
+  const bool own = !look_.panels && look_.width > 0 && look_.height > 0;
+  const int w = look_.panels ? windowWidth : own ? look_.width : viewWidth;
+  const int h = look_.panels ? windowHeight : own ? look_.height : viewHeight;
+  errors.guard("Starting the recording",
+               [&] { start(path_, w, h, deterministic_, fps_, stepsPerFrame_); });
+}
+
+bool RecordingControl::drawBadge(float viewLeft, float viewWidth, float top) {
+  if (!recorder_) return false;
+  const record::RecordingStatus st = recorder_->status();
+  const int seconds = static_cast<int>(st.elapsedSeconds);
+  ImGui::SetNextWindowPos(ImVec2(viewLeft + viewWidth * 0.5f, top + 6), ImGuiCond_Always,
+                          ImVec2(0.5f, 0));
+  ImGui::SetNextWindowBgAlpha(0.9f);
+  ImGui::Begin("##recording badge", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                   ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove);
+  ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "\xe2\x97\x8f REC");
+  ImGui::SameLine();
+  ImGui::Text("%02d:%02d  %ld frames", seconds / 60, seconds % 60, st.framesWritten);
+  ImGui::SameLine();
+  const bool clicked = ImGui::SmallButton("Stop (V)");
+  ImGui::End();
+  return clicked;
+}
+
 void RecordingControl::drawSection(ErrorLog& errors, int viewWidth, int viewHeight,
                                    int windowWidth, int windowHeight) {
   static const char* kFormats[] = {"MP4 (H.264)", "WebM (VP9)", "PNG sequence"};
@@ -122,7 +165,7 @@ void RecordingControl::drawSection(ErrorLog& errors, int viewWidth, int viewHeig
                 recorder_->deterministic() ? "" : " (live)");
     ImGui::TextWrapped("%s", st.path.c_str());
     if (st.framesDropped > 0) ImGui::Text("%ld frames dropped (encoder too slow)", st.framesDropped);
-    if (ImGui::Button("Stop recording", ImVec2(-1, 0))) stop();
+    if (ImGui::Button("Stop recording (V)", ImVec2(-1, 0))) stop();
     return;
   }
   if (ImGui::Combo("Format", &formatIndex_, kFormats, 3)) {
@@ -160,13 +203,16 @@ void RecordingControl::drawSection(ErrorLog& errors, int viewWidth, int viewHeig
                       "same input and parameters give the same frames.");
   if (deterministic_) ImGui::SliderInt("Steps/frame", &stepsPerFrame_, 1, 500);
   ImGui::SliderInt("FPS", &fps_, 10, 60);
-  if (ImGui::Button("Start recording", ImVec2(-1, 0))) {
-    const bool own = !look_.panels && look_.width > 0 && look_.height > 0;
-    const int w = look_.panels ? windowWidth : own ? look_.width : viewWidth;
-    const int h = look_.panels ? windowHeight : own ? look_.height : viewHeight;
-    errors.guard("Starting the recording",
-                 [&] { start(path_, w, h, deterministic_, fps_, stepsPerFrame_); });
+  ImGui::Checkbox("End after the snakes stop", &endWhenSettled_);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Stops the recording this long (video time) after every snake stopped "
+                      "(converged or stalled): no frame count to guess.");
+  if (endWhenSettled_) {
+    float wait = static_cast<float>(settle_.seconds());
+    if (ImGui::SliderFloat("seconds after", &wait, 0.0f, 10.0f, "%.1f s")) settle_.setSeconds(wait);
   }
+  if (ImGui::Button("Start recording (V)", ImVec2(-1, 0)))
+    startFromSettings(errors, viewWidth, viewHeight, windowWidth, windowHeight);
   if (!lastMessage_.empty()) ImGui::TextWrapped("%s", lastMessage_.c_str());
 }
 

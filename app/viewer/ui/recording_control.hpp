@@ -8,6 +8,7 @@
 
 #include "record/recorder.hpp"
 #include "viewer/model/session.hpp"
+#include "viewer/model/settle_timer.hpp"
 #include "viewer/render/figure.hpp"
 #include "viewer/render/renderer.hpp"
 #include "viewer/ui/error_log.hpp"
@@ -42,9 +43,21 @@ class RecordingControl {
   // False when this frame is not recorded (live recordings: the same wall-time stamp).
   bool wantsFrame() const;
 
+  // Starts with the section's settings (file, format, look, pace): the Start button and the
+  // record key. Sizes as drawSection's. Errors go to errors.
+  void startFromSettings(ErrorLog& errors, int viewWidth, int viewHeight, int windowWidth,
+                         int windowHeight);
+  // After each recorded frame: when ending after the snakes stopped is on and they have been
+  // stopped that long (in video time), stops and returns true (the message in lastMessage()).
+  bool endIfSettled(bool snakesStopped);
+  void setEndWhenSettled(bool on) { endWhenSettled_ = on; }
+
   // The "Recording" section of the left panel.
   void drawSection(ErrorLog& errors, int viewWidth, int viewHeight, int windowWidth,
                    int windowHeight);
+  // While recording: a badge at the top of the view (time, frames, Stop), so the control
+  // never scrolls out of sight. ImGui units. True when Stop was clicked.
+  bool drawBadge(float viewLeft, float viewWidth, float top);
   const std::string& lastMessage() const { return lastMessage_; }
 
  private:
@@ -62,6 +75,8 @@ class RecordingControl {
   double savedBudget_ = 0;
   int savedIterations_ = 0;
   std::string lastMessage_;
+  bool endWhenSettled_ = true;
+  SettleTimer settle_{2.0};
   std::vector<std::uint8_t> pixels_;
 };
 

@@ -52,9 +52,9 @@ void drawStats(const RegionSession& region) {
 }  // namespace
 
 void drawRegionPanel(RegionPanelState& state, const RegionSession& region,
-                     const RegionPanelHooks& hooks) {
-  // Docked in the right panel, under the layers: nothing floats over the image.
-  ImGui::Begin("display");
+                     const RegionPanelHooks& hooks, const char* window) {
+  // Docked in the panel, under the layers: nothing floats over the image.
+  ImGui::Begin(window);
   if (!ImGui::CollapsingHeader("Region snake (PLH)", state.enabled ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
     ImGui::End();
     return;

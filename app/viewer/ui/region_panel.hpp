@@ -21,8 +21,9 @@ struct RegionPanelHooks {
   std::function<void(const RegionSnakeParams&)> setParams;
 };
 
-// A section appended to the right panel's window ("display"); call after drawDisplayPanel.
+// A section appended to the panel window holding the layers ("display" on the right, or the
+// left "gvflab" in a narrow window); call after drawDisplayPanel.
 void drawRegionPanel(RegionPanelState& state, const RegionSession& region,
-                     const RegionPanelHooks& hooks);
+                     const RegionPanelHooks& hooks, const char* window = "display");
 
 }  // namespace gvflab::viewer

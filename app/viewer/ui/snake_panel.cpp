@@ -120,6 +120,40 @@ void drawTable(SnakeSession& snakes) {
   ImGui::EndTable();
 }
 
+// Trails: each snake drawn every N of its iterations, faded (as in Xu and Prince's figures).
+void drawTrails(SnakeSession& snakes) {
+  static int every = 50;  // kept while trails are off
+  if (snakes.trailEvery() > 0) every = snakes.trailEvery();
+  bool on = snakes.trailEvery() > 0;
+  if (ImGui::Checkbox("trails", &on)) snakes.setTrailEvery(on ? every : 0);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("every 0000 it.").x +
+                          2 * ImGui::GetStyle().FramePadding.x);
+  ImGui::BeginDisabled(!on);
+  if (ImGui::SliderInt("##trail", &every, 5, 500, "every %d it.", ImGuiSliderFlags_Logarithmic))
+    snakes.setTrailEvery(every);
+  ImGui::EndDisabled();
+  help("Each snake drawn every N of its iterations, fainter the older: the path it took (also "
+       "in figures and recordings; --trails N).");
+}
+
+// Whether the snakes wait for the field, and while they do, how far the field still has to go.
+void drawFieldWait(SnakeSession& snakes) {
+  bool wait = snakes.waitForField();
+  if (ImGui::Checkbox("wait for the field", &wait)) snakes.setWaitForField(wait);
+  help("Snakes start once the GVF field is solved to its target error (eq. 9 of the multigrid "
+       "paper, default 1e-6) or its error stopped falling: on a field still diffusing a snake "
+       "stops where the field ends, not at the object.");
+  if (!snakes.waitingForField()) return;
+  const ConvergenceWatch& w = snakes.session().fieldWatch();
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.2f, 1.0f));
+  ImGui::TextWrapped("Field still converging: error %.2g, target %.0e. Snakes wait.", w.last(),
+                     w.target());
+  ImGui::PopStyleColor();
+  if (snakes.session().solverKind() == SolverKind::Euler)
+    ImGui::TextWrapped("(Multigrid, in the Solver section, gets there in a few cycles.)");
+}
+
 }  // namespace
 
 void drawSnakePanel(SnakeSession& snakes, SnakeOverlay& overlay, SnakeActions& actions,
@@ -138,6 +172,8 @@ void drawSnakePanel(SnakeSession& snakes, SnakeOverlay& overlay, SnakeActions& a
     if (ImGui::Checkbox("evolve", &running)) snakes.setRunning(running);
     ImGui::SameLine();
     ImGui::Checkbox("nodes", &overlay.showNodes);
+    drawTrails(snakes);
+    drawFieldWait(snakes);
     drawSelected(snakes, actions, errors);
     ImGui::Separator();
     drawTable(snakes);

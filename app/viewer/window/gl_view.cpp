@@ -17,6 +17,7 @@
 
 #include "io/image_loader.hpp"
 #include "io/session_file.hpp"
+#include "viewer/model/lesson.hpp"
 #include "viewer/model/session_io.hpp"
 #include "viewer/model/viewer_settings.hpp"
 #include "viewer/render/gl_driver_pin.hpp"
@@ -63,6 +64,7 @@ GlView::GlView(Session& session, const ViewerStartup& startup, QWidget* parent)
   if (startup_.demo) {  // --demo NAME: the model came from its flags; here its canvas
     const app::Demo& d = app::findDemo(*startup_.demo);
     demo_ = DemoShown{d.title, d.explanation, startup.region.enabled};
+    errors_.guard("Showing the demo's slice", [&] { applyDemoSlice(d, session_); });
     explanationOpen_ = true;
     plain_->snakes().showCapture = d.layers.capture;
     plain_->snakes().requestCapture();
@@ -144,16 +146,16 @@ Viewport GlView::viewRect() const {
           fbHeight};
 }
 
-// With the side panels hidden (Tab) the view takes the whole width.
+// With the side panels hidden (Tab) the view takes the whole width; a narrow window has one
+// panel (panelLayout), so the view keeps most of a projector's width.
 float GlView::viewLeftPixels() const {
-  if (!panelsShown_) return 0;
-  return static_cast<float>(std::min<double>(kPanelWidth, width()) * devicePixelRatio());
+  return panelLayout(static_cast<float>(width()), panelsShown_).viewLeft() *
+         static_cast<float>(devicePixelRatio());
 }
 
 float GlView::viewWidthPixels() const {
-  double logical = panelsShown_ ? width() - static_cast<double>(kPanelWidth) - kDisplayPanelWidth
-                                : static_cast<double>(width());
-  return static_cast<float>(std::max(logical, 0.0) * devicePixelRatio());
+  const float w = static_cast<float>(width());
+  return panelLayout(w, panelsShown_).viewWidth(w) * static_cast<float>(devicePixelRatio());
 }
 
 glm::vec2 GlView::toImage(QPointF logical) const {
@@ -280,6 +282,25 @@ void GlView::renderUi() {
 void GlView::record() {
   // View-only frames were taken in captureView(), before the panels were drawn.
   if (recording_->active() && recording_->withPanel()) recording_->capture(windowRect(), errors_);
+  // Ends by itself a set time after every snake stopped (when asked in the section).
+  const auto& snakes = plain_->snakes().contours();
+  const bool stopped = !snakes.empty() && std::none_of(snakes.begin(), snakes.end(), [](auto& c) {
+    return c.state == SnakeState::Moving;
+  });
+  if (recording_->active() && recording_->endIfSettled(stopped)) note(recording_->lastMessage());
+}
+
+void GlView::toggleRecording() {
+  makeCurrent();
+  if (recording_->active()) {
+    note("Recording: " + recording_->stop());
+    return;
+  }
+  const Viewport v = viewRect();
+  const float dpr = static_cast<float>(devicePixelRatio());
+  recording_->startFromSettings(errors_, v.width, v.height, static_cast<int>(width() * dpr),
+                                static_cast<int>(height() * dpr));
+  if (recording_->active()) note("Recording started (V stops it)");
 }
 
 void GlView::buildUi(float frameSeconds) {
@@ -294,11 +315,18 @@ void GlView::buildUi(float frameSeconds) {
   }
   const float dpr = static_cast<float>(devicePixelRatio());
   if (panelsShown_) {
-    drawPanel(session_, layers_, readouts_, errors_, requests_, static_cast<float>(height()),
-              [this] { drawExtraSections(); }, [this] { plain_->drawPanelSections(errors_); });
-    float right = std::max(static_cast<float>(width()) - kDisplayPanelWidth, kPanelWidth);
-    drawDisplayPanel(layers_, readouts_.rangeMax, right, static_cast<float>(height()),
-                     plain_->fieldCaption());
+    const PanelLayout layout = panelLayout(static_cast<float>(width()), true);
+    drawPanel(
+        session_, layers_, readouts_, errors_, requests_, layout.left, static_cast<float>(height()),
+        [this] { drawExtraSections(); },
+        [this, layout] {
+          plain_->drawPanelSections(errors_);
+          if (layout.layersInLeft)
+            drawDisplaySections(layers_, readouts_.rangeMax, plain_->fieldCaption());
+        });
+    if (!layout.layersInLeft)
+      drawDisplayPanel(layers_, readouts_.rangeMax, static_cast<float>(width()) - layout.right,
+                       static_cast<float>(height()), plain_->fieldCaption());
   }
   const bool snakesHidden =
       std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->hidesSnakes(); });
@@ -308,7 +336,12 @@ void GlView::buildUi(float frameSeconds) {
                          panelsShown_,
                          !snakesHidden && !modeOwnsImage() && !race_->enabled(),
                          !region_->enabled() && !(demo_ && explanationOpen_),
-                         demo_ && explanationOpen_ ? explanationBottom_ : 0.0f};
+                         canvasTop(),
+                         &view_,
+                         dpr,
+                         panelLayout(static_cast<float>(width()), true).layersInLeft
+                             ? "gvflab"
+                             : "display"};
   for (auto m = modes_.rbegin(); m != modes_.rend(); ++m) (*m)->drawPanels(place, errors_);
   // The readout of the session's field; the race shows its own maps and plot instead.
   if (cursor_ && presenter_ && !modeOwnsImage() && !race_->enabled()) {
@@ -336,12 +369,29 @@ void GlView::drawCanvasOverlays() {
     toastSeen_ = errors_.added();
     toastStart_ = now;
     toastText_ = errors_.messages().back();
+    toastIsError_ = true;
   }
   if (toastStart_ >= 0 && now - toastStart_ < kToastSeconds) {
     const double left = kToastSeconds - (now - toastStart_);
-    drawToast(toastText_, static_cast<float>(std::min(1.0, left / kFadeSeconds)), view);
+    drawToast(toastText_, static_cast<float>(std::min(1.0, left / kFadeSeconds)), view,
+              toastIsError_);
   }
+  // While recording, its control stays on the view (the panel's section may scroll away).
+  if (recording_->drawBadge(view.left, view.width, demo_ && explanationOpen_ ? explanationBottom_ : 0))
+    QTimer::singleShot(0, this, [this] { toggleRecording(); });
   drawShortcutOverlay(&helpOpen_, view);
+}
+
+float GlView::canvasTop() const {
+  const float explanation = demo_ && explanationOpen_ ? explanationBottom_ : 0.0f;
+  // The recording badge sits below the explanation; the legend below both.
+  return explanation + (recording_->active() ? ImGui::GetFrameHeightWithSpacing() + 14 : 0.0f);
+}
+
+void GlView::note(const std::string& message) {
+  toastText_ = message;
+  toastIsError_ = false;
+  toastStart_ = clock_.nsecsElapsed() * 1e-9;
 }
 
 void GlView::replay() {
@@ -433,6 +483,8 @@ void GlView::finishAndQuit() {
     std::string message = recording_->stop();
     std::cout << message << "\n";
     if (!errors_.messages().empty() || message.find("stopped there") != std::string::npos) code = 1;
+  } else if (!recording_->lastMessage().empty()) {
+    std::cout << recording_->lastMessage() << "\n";  // it ended earlier (V, Stop, or by itself)
   }
   for (const auto& m : errors_.messages()) std::cerr << "gvflab: " << m << "\n";
   if (startup_.printStats) {
@@ -454,6 +506,8 @@ void GlView::finishAndQuit() {
     try {
       if (scriptedShot_.isNull()) throw ResourceError("no frame was captured");
       writeFigurePng(*startup_.screenshot, scriptedShot_);
+      std::cout << "screenshot: " << *startup_.screenshot << " (" << scriptedShot_.width() << "x"
+                << scriptedShot_.height() << ")\n";
     } catch (const Error& e) {
       std::cerr << "gvflab: could not save the screenshot to '" << *startup_.screenshot
                 << "': " << e.what() << "\n";
@@ -583,18 +637,18 @@ void GlView::keyPressEvent(QKeyEvent* event) {
   if (offer([&](ViewerMode& m) { return m.key(press); })) return;
   if (!ctrl && navigationKey(view_, event->key())) return;
   switch (event->key()) {
-    case Qt::Key_Space:
-      session_.setRunning(!session_.running());
+    case Qt::Key_Space:  // the field and the snakes together, as F1 says
+      toggleRunning(session_, plain_->snakes());
       break;
     case Qt::Key_S:
       if (ctrl) {
         QTimer::singleShot(0, this, [this] { saveScreenshot(); });
         break;
       }
-      session_.requestSingleStep();
+      stepOnce(session_, plain_->snakes());
       break;
     case Qt::Key_Period:
-      session_.requestSingleStep();
+      stepOnce(session_, plain_->snakes());
       break;
     case Qt::Key_L:
       layers_.logScale = !layers_.logScale;
@@ -610,6 +664,9 @@ void GlView::keyPressEvent(QKeyEvent* event) {
       break;
     case Qt::Key_Tab:
       togglePanels();
+      break;
+    case Qt::Key_V:  // start / stop recording with the Recording section's settings
+      if (!ctrl) toggleRecording();
       break;
     case Qt::Key_F1:
     case Qt::Key_Question:

@@ -52,8 +52,10 @@ class GlView : public QOpenGLWidget {
   void loadDemo(const std::string& name);
   void toggleHelp() { helpOpen_ = !helpOpen_; }
   void togglePanels() { panelsShown_ = !panelsShown_; }
+  void setLegendShown(bool on) { plain_->legend().shown = on; }  // View > Legend on the view
   void toggleExplanation() { explanationOpen_ = !explanationOpen_ && demo_.has_value(); }
   void replay();  // R: the field and every snake from the start
+  void toggleRecording();  // V: start with the Recording section's settings, or stop
   LayerSettings& layers() { return layers_; }
   const QStringList& recentFiles() const { return recent_; }
   void setRecentFiles(QStringList files) { recent_ = std::move(files); }
@@ -96,7 +98,9 @@ class GlView : public QOpenGLWidget {
   QImage readFramebuffer(const Viewport& rect);  // top row first
   QImage renderViewAt(int width, int height);   // offscreen, GL layers only
   QImage viewFigure(const FigureOptions& options);  // view-only at the asked size, annotated
-  FigureFacts figureFacts() const;
+  void noteSaved(const QString& path, const QImage& image);  // the toast: name and size
+  FigureFacts figureFacts(int width, int height) const;  // for a picture of that size
+  ViewTransform viewAt(int width, int height) const;     // the view's framing at that size
   bool lastScriptedFrame() const;
   void drawViewArea(const Viewport& area, int framebufferHeight, ViewTransform& view,
                     bool glOverlaysOnly);
@@ -104,6 +108,8 @@ class GlView : public QOpenGLWidget {
   void makePresenter();  // decides the CL->GL path for the current device and GL context
   void drawExtraSections();
   void drawCanvasOverlays();  // explanation, toast, shortcut list
+  void note(const std::string& message);  // a toast that is not an error
+  float canvasTop() const;  // ImGui units: below the explanation and the recording badge
   void switchDevice(const std::string& selector);
   void handleRequests();
   void finishAndQuit();
@@ -167,6 +173,7 @@ class GlView : public QOpenGLWidget {
   long toastSeen_ = 0;      // errors_.added() when the last toast started
   double toastStart_ = -1;  // seconds (clock_)
   std::string toastText_;
+  bool toastIsError_ = true;
   std::optional<SnakeForce> uploadedForce_;  // the force whose field the presenter holds
   // Figures: the one asked for (saved at the next frame), the dialog's last choice, the
   // offscreen target for sizes other than the view's.

@@ -5,11 +5,13 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <QFileInfo>
 #include <QTimer>
 #include <algorithm>
 #include <vector>
 
 #include "gvflab/error.hpp"
+#include "viewer/render/composite_figure.hpp"
 #include "viewer/ui/figure_dialog.hpp"
 #include "viewer/window/gl_view.hpp"
 
@@ -83,6 +85,7 @@ void GlView::startRecordingIfAsked() {
   look.legend = startup_.legend;
   look.caption = startup_.caption;
   recording_->setLook(look);
+  recording_->setEndWhenSettled(false);  // --frames says when it ends
   const Viewport r = look.panels ? windowRect() : viewRect();
   errors_.guard("Starting the recording", [&] {
     recording_->start(*startup_.record, r.width, r.height, startup_.stepsPerFrame > 0,
@@ -99,7 +102,17 @@ QImage GlView::readFramebuffer(const Viewport& r) {
   return image.mirrored(false, true).convertToFormat(QImage::Format_RGB888);
 }
 
-FigureFacts GlView::figureFacts() const {
+ViewTransform GlView::viewAt(int width, int height) const {
+  // The same zoom and the same image point in the middle, at the new size.
+  ViewTransform view = view_;
+  const float before = view_.pixelsPerImagePixel();
+  view.viewSize = {static_cast<float>(width), static_cast<float>(height)};
+  const float ratio = view.pixelsPerImagePixel() / std::max(before, 1e-6f);
+  view.pan = {view_.pan.x * ratio, view_.pan.y * ratio};
+  return view;
+}
+
+FigureFacts GlView::figureFacts(int width, int height) const {
   const float range =
       layers_.autoRange ? (presenter_ ? presenter_->maxMagnitude() : 0) : layers_.fixedRangeMax;
   LayerSettings shown = layers_;
@@ -108,20 +121,17 @@ FigureFacts GlView::figureFacts() const {
   const bool snakesHidden =
       std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->hidesSnakes(); });
   static const std::vector<SnakeContour> none;
-  return viewer::figureFacts(session_, snakesHidden ? none : plain_->snakes().contours(), shown,
-                             range);
+  FigureFacts facts = viewer::figureFacts(
+      session_, snakesHidden ? none : plain_->snakes().contours(), shown, range);
+  facts.view = viewAt(width, height);
+  return facts;
 }
 
 QImage GlView::renderViewAt(int width, int height) {
   if (!figureTarget_ || figureTarget_->width() != width || figureTarget_->height() != height)
     figureTarget_ = std::make_unique<OffscreenTarget>(width, height, OffscreenTarget::InCurrentContext{});
   figureTarget_->bind();
-  // The same zoom and the same image point in the middle, at the new size.
-  ViewTransform view = view_;
-  const float before = view_.pixelsPerImagePixel();
-  view.viewSize = {static_cast<float>(width), static_cast<float>(height)};
-  const float ratio = view.pixelsPerImagePixel() / std::max(before, 1e-6f);
-  view.pan = {view_.pan.x * ratio, view_.pan.y * ratio};
+  ViewTransform view = viewAt(width, height);
   auto& f = gl();
   f.glViewport(0, 0, width, height);
   f.glClearColor(0.11f, 0.11f, 0.13f, 1.0f);
@@ -141,7 +151,7 @@ QImage GlView::viewFigure(const FigureOptions& options) {
   const bool ownSize = options.width > 0 && options.height > 0 &&
                        (options.width != v.width || options.height != v.height);
   QImage image = ownSize ? renderViewAt(options.width, options.height) : readFramebuffer(v);
-  annotateFigure(image, options, figureFacts());
+  annotateFigure(image, options, figureFacts(image.width(), image.height()));
   return image;
 }
 
@@ -150,13 +160,17 @@ void GlView::captureView() {
   if (pendingFigure_ && !pendingFigure_->options.panels) {
     const PendingFigure p = *std::exchange(pendingFigure_, std::nullopt);
     errors_.guard("Saving the figure", [&] {
-      writeFigurePng(p.path.toStdString(), viewFigure(p.options));
+      const QImage image = viewFigure(p.options);
+      writeFigurePng(p.path.toStdString(), image);
+      noteSaved(p.path, image);
     });
   }
   if (lastScriptedFrame() && !startup_.screenshotPanels) {
     FigureOptions look;
     look.legend = startup_.legend;
     look.caption = startup_.caption;
+    if (startup_.screenshotSize)
+      look.width = (*startup_.screenshotSize)[0], look.height = (*startup_.screenshotSize)[1];
     scriptedShot_ = viewFigure(look);
   }
   if (recording_->active() && !recording_->withPanel() && recording_->wantsFrame()) {
@@ -170,10 +184,17 @@ void GlView::captureWindow() {
   if (pendingFigure_ && pendingFigure_->options.panels) {
     const PendingFigure p = *std::exchange(pendingFigure_, std::nullopt);
     errors_.guard("Saving the figure", [&] {
-      writeFigurePng(p.path.toStdString(), readFramebuffer(windowRect()));
+      const QImage image = readFramebuffer(windowRect());
+      writeFigurePng(p.path.toStdString(), image);
+      noteSaved(p.path, image);
     });
   }
   if (lastScriptedFrame() && startup_.screenshotPanels) scriptedShot_ = readFramebuffer(windowRect());
+}
+
+void GlView::noteSaved(const QString& path, const QImage& image) {
+  note("Saved " + QFileInfo(path).fileName().toStdString() + " (" +
+       std::to_string(image.width()) + " x " + std::to_string(image.height()) + ")");
 }
 
 void GlView::saveFigure(const QString& path, const FigureOptions& options) {
@@ -188,6 +209,14 @@ void GlView::saveScreenshot() {
   auto asked = askFigure(this, figureChoice_, v.width, v.height);
   if (!asked) return;
   figureChoice_ = asked->options;
+  if (asked->options.composite) {  // drawn offscreen in its own context, now, not in paintGL
+    errors_.guard("Saving the composite figure", [&] {
+      writeFigurePng(asked->path.toStdString(),
+                     sessionComposite(session_, plain_->snakes(), layers_, asked->options.width));
+    });
+    makeCurrent();
+    return;
+  }
   saveFigure(asked->path, asked->options);
 }
 

@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QScreen>
+#include <QTimer>
 #include <QSurfaceFormat>
 
 #include "gvflab/params.hpp"
@@ -31,11 +32,17 @@ int runViewer(int argc, char** argv, const Options& options) {
   const viewer::ViewerStartup startup = viewer::viewerStartup(opts);
   viewer::Session session(startup.session);  // throws: main reports it, no window yet
   viewer::ViewerWindow window(session, startup);
-  if (startup.window.size)
+  if (startup.window.size) {
     window.resize((*startup.window.size)[0], (*startup.window.size)[1]);
-  else  // the default, shrunk to fit a small screen (a 1024x768 projector)
-    window.resize(QSize(1280, 800).boundedTo(window.screen()->availableGeometry().size()));
+  } else {  // the default, shrunk so it fits a small screen (a 1024x768 projector) with a title bar
+    const QRect fit = viewer::fitWindow(QSize(1280, 800), window.screen()->availableGeometry(),
+                                        viewer::kFrameGuess);
+    window.resize(fit.size());
+  }
   window.show();
+  // The window manager's real frame is known a moment after show().
+  if (!startup.window.size)
+    QTimer::singleShot(500, &window, [&window] { window.fitFrameToScreen(); });
   return QApplication::exec();
 }
 

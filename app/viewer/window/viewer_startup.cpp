@@ -18,6 +18,7 @@ SessionStartup sessionStartup(const app::Options& o) {
   s.fixedIterationsPerFrame = o.iterationsPerFrame;
   s.stepsPerFrame = o.stepsPerFrame;
   s.frameBudgetMs = o.frameBudgetMs;
+  if (o.targetError) s.targetError = *o.targetError;
   return s;
 }
 
@@ -52,6 +53,7 @@ ViewerStartup viewerStartup(const app::Options& o) {
   w.rememberGeometry = !o.size;
   w.rememberLayers = !o.colormap && !o.logScale && !o.session;
   w.size = o.size;
+  if (o.screenshot && !o.screenshotPanels && o.size) w.screenshotSize = o.size, w.size.reset();
   w.phantomSize = o.phantomSize;
   if (o.demo) {  // the demo's layers, not the remembered ones
     w.demo = o.demo;

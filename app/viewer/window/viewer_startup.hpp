@@ -29,7 +29,10 @@ struct WindowStartup {
   bool rememberLayout = true;    // not a scripted run (--frames): restore the last layout
   bool rememberGeometry = true;  // and no --size
   bool rememberLayers = true;    // and no --colormap, --log-scale or --session
-  std::optional<std::array<int, 2>> size;  // --size WxH
+  std::optional<std::array<int, 2>> size;  // --size WxH: the window's
+  // --size WxH with --screenshot (the view, not --screenshot-panels): the picture's size,
+  // drawn offscreen; the window keeps its own.
+  std::optional<std::array<int, 2>> screenshotSize;
   int phantomSize = 256;                   // the panel's phantom buttons
   std::optional<std::string> demo;         // --demo NAME: its layers and explanation
 };

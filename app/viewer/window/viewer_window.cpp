@@ -8,6 +8,7 @@
 #include <QKeySequence>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QScreen>
 
 #include "demos/demos.hpp"
 #include "viewer/model/viewer_settings.hpp"
@@ -62,6 +63,10 @@ ViewerWindow::ViewerWindow(Session& session, const ViewerStartup& startup)
   // shortcuts here would take them first, so the menus only name them.
   QAction* panels = viewMenu->addAction("Side &panels\tTab");
   connect(panels, &QAction::triggered, this, [this] { view_->togglePanels(); });
+  QAction* legend = viewMenu->addAction("Snake &legend on the view");
+  legend->setCheckable(true);
+  legend->setChecked(true);
+  connect(legend, &QAction::toggled, this, [this](bool on) { view_->setLegendShown(on); });
   QAction* replay = viewMenu->addAction("&Replay: field and snakes from the start\tR");
   connect(replay, &QAction::triggered, this, [this] { view_->replay(); });
   QAction* explanation = viewMenu->addAction("Demo &explanation\tE");
@@ -81,6 +86,25 @@ ViewerWindow::ViewerWindow(Session& session, const ViewerStartup& startup)
   QAction* keys = help->addAction("&Keys and mouse\tF1 or ?");
   connect(keys, &QAction::triggered, this, [this] { view_->toggleHelp(); });
   view_->setFocus();
+}
+
+QRect fitWindow(QSize wanted, const QRect& available, const QMargins& frame) {
+  const QSize room(available.width() - frame.left() - frame.right(),
+                   available.height() - frame.top() - frame.bottom());
+  const QSize size = wanted.boundedTo(room).expandedTo(QSize(1, 1));
+  return QRect(available.topLeft() + QPoint(frame.left(), frame.top()), size);
+}
+
+void ViewerWindow::fitFrameToScreen() {
+  if (isFullScreen() || isMaximized() || !screen()) return;
+  const QRect available = screen()->availableGeometry();
+  const QRect frame = frameGeometry(), inner = geometry();
+  const QMargins margins(inner.left() - frame.left(), inner.top() - frame.top(),
+                         frame.right() - inner.right(), frame.bottom() - inner.bottom());
+  if (available.contains(frame)) return;
+  const QRect fit = fitWindow(inner.size(), available, margins);
+  resize(fit.size());
+  move(fit.topLeft() - QPoint(margins.left(), margins.top()));  // move() places the frame
 }
 
 void ViewerWindow::toggleFullScreen() {

@@ -39,7 +39,8 @@ const std::vector<ParamSpec>& gvfParamSpecs() {
       {"sigma", "sigma", 0.0, 20.0, 1.0, false,
        "Gaussian smoothing (pixels) before the edge map; 0 = none."},
       {"iterations", "iterations", 0, 10000000, 500, true,
-       "Solver iterations (headless total, or the most with --target-error; in the viewer, per frame)."},
+       "Solver iterations. Headless: exactly N (Euler unless --solver); not given, the field "
+       "is solved to --target-error; with --target-error, the most to run. Viewer: per frame."},
   };
   return specs;
 }
