@@ -31,7 +31,7 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
   std::ostringstream console;
   if (!so.snakes.empty()) {
     ParametricSnake snakes(ctx, solver.width(), solver.height(), so.params);
-    snakes.setFields(gvf, traditional);
+    snakes.setFields(gvf, edgeInput);
     for (const auto& spec : so.snakes) {
       const int id = snakes.add(spec.points(so.params), spec.forceOr(so.force), spec.pressure);
       if (!spec.initial.empty()) snakes.setInitial(id, spec.initial);
@@ -45,7 +45,7 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
     const auto contours = snakes.contours();
     out.contours = contours;
     std::vector<ContourRecord> records;
-    int converged = 0, stalled = 0;
+    int converged = 0, stalled = 0, collapsed = 0;
     bool mixed = false;
     report["snake_force"] = forceName(so.force);
     report["snake_opencl_ms"] = ctx->profiler().totalMs("snake_");
@@ -63,6 +63,7 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
       records.push_back(std::move(r));
       converged += c.converged();
       stalled += c.state == SnakeState::Stalled;
+      collapsed += c.state == SnakeState::Collapsed;
       mixed = mixed || c.force != contours[0].force;
       list.push_back({{"nodes", c.points.size()},
                       {"force", forceName(c.force)},
@@ -79,8 +80,9 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
       });
     console << "snakes: " << contours.size() << " ("
             << (mixed ? "gvf and traditional" : forceName(contours[0].force)) << "), "
-            << converged << " converged, " << stalled << " stalled, "
-            << contours.size() - converged - stalled << " moving";
+            << converged << " converged, " << stalled << " stalled, ";
+    if (collapsed) console << collapsed << " collapsed, ";
+    console << contours.size() - converged - stalled - collapsed << " moving";
   }
 
   // Capture areas for both forces: the number the viewer shows side by side.

@@ -99,7 +99,7 @@ void SnakeSession::followImage() {
 
 void SnakeSession::advanceFrame() {
   if (session_.imageVersion() != imageVersion_) rebuildForImage();
-  snakes_->setFields(session_.planeField(), edgeInput_.v0);
+  snakes_->setFields(session_.planeField(), edgeInput_);
   if (running_ && snakes_->size() > 0) {
     const std::vector<SnakeContour> before = contours_;
     snakes_->step(frameIterations_);
