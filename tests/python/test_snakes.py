@@ -52,10 +52,13 @@ def test_states_are_the_clis_stalled_and_collapsed(cli, tmp_path):
     stalls (it was "moving" before), a GVF seed carried onto the U collapses to a dot (it was
     "converged")."""
     assert gvflab.SNAKE_STATES == ("moving", "converged", "collapsed", "stalled")
-    image = gvflab.phantom("u", SIZE)
-    far = gvflab.snake(image, gvflab.circle(*CIRCLE_RC), force="traditional", iterations=600)
+    # The README's far circle (gvflab --headless --phantom u --snake
+    # circle:128,128,110@traditional): grad f is zero all along it, it never moves.
+    far = gvflab.snake(gvflab.phantom("u", 256), gvflab.circle((127.5, 127.5), 110),
+                       force="traditional", iterations=600)
     assert far.state == "stalled" and not far.converged
     assert far.iterations < 600 and far.held == 0
+    image = gvflab.phantom("u", SIZE)
     seed_xy = (6.0, 6.0, 3.0)
     seed = gvflab.snake(image, gvflab.circle((seed_xy[1] - 0.5, seed_xy[0] - 0.5), seed_xy[2]),
                         alpha=0.01, beta=0.0, gvf_iterations=500, iterations=1500)
