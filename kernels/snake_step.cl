@@ -41,8 +41,9 @@ float sample_edge(__global const float* f, float2 p, int width, int height) {
   int x0 = min((int)u, width - 1), y0 = min((int)v, height - 1);
   int x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1);
   float fx = u - x0, fy = v - y0;
-  return (f[(size_t)y0 * width + x0] * (1.0f - fx) + f[(size_t)y0 * width + x1] * fx) * (1.0f - fy) +
-         (f[(size_t)y1 * width + x0] * (1.0f - fx) + f[(size_t)y1 * width + x1] * fx) * fy;
+  float top = f[(size_t)y0 * width + x0] * (1.0f - fx) + f[(size_t)y0 * width + x1] * fx;
+  float bottom = f[(size_t)y1 * width + x0] * (1.0f - fx) + f[(size_t)y1 * width + x1] * fx;
+  return top * (1.0f - fy) + bottom * fy;
 }
 
 // Outward unit normal at node i of a contour stored with positive shoelace area:
@@ -97,7 +98,8 @@ __kernel void snake_hold(__global const float2* pos, __global float* hold,
     float strength = min(length(sample_force(field, p + d * n, width, height, 0)),
                          length(sample_force(field, p - d * n, width, height, 0)));
     float ridge = 0.0f;
-    for (int k = -3; k <= 3; ++k) ridge = max(ridge, sample_edge(edge, p + (d * k / 3) * n, width, height));
+    for (int k = -3; k <= 3; ++k)
+      ridge = max(ridge, sample_edge(edge, p + (d * k / 3) * n, width, height));
     if (ridge < edge_level && strength < min_strength) h = 0.0f;
   }
   hold[i] = h;

@@ -1,5 +1,7 @@
 #include "snake_binding.hpp"
 
+#include <iterator>
+
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -31,7 +33,8 @@ double snakeDefault(const char* key) { return findSpec(snakeParamSpecs(), key).d
 py::object snake(const py::handle& image, const py::handle& initial, const std::string& force,
                  double alpha, double beta, double gamma, double kappa, double pressure,
                  double dmin, double dmax, double tolerance, int window, double holdGap,
-                 int resample, bool normalize, int iterations, double mu, double sigma, int gvfIterations,
+                 int resample, bool normalize, int iterations, double mu, double sigma,
+                 int gvfIterations,
                  std::optional<double> targetError, const std::string& solver,
                  const std::string& precision, const std::string& device,
                  const py::object& progress, long progressEvery) {

@@ -4,9 +4,9 @@
 // within the bound of the progress rule. Figures are printed (MESSAGE) for the report.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <sstream>
@@ -116,7 +116,8 @@ TEST_CASE("noisy U, 128 px: GVF converges into the notch at SNR 70 and 35; grad 
   }
 }
 
-TEST_CASE("noisy U, 384x320 (the issue's): grad f in noise stops and stalls; across the mouth too") {
+TEST_CASE(
+    "noisy U, 384x320 (the issue's): grad f in noise stops and stalls; across the mouth too") {
   // sigma 1.5, a few grey levels of noise (3/255 and 8/255 of a 0.7 contrast). The grad-f
   // circle lies in noise all along: its nodes jittered for > 3000 iterations and noise sinks
   // "held" 60-80 % of them; the rectangle hangs across the 61 px wide mouth of the notch.
@@ -172,7 +173,8 @@ TEST_CASE("capture-range seeds on the U phantom: carried onto the U, they collap
   p.alpha = 0.01, p.beta = 0;
   std::vector<Start> seeds;
   for (float y : {14.f, 114.f})
-    for (float x : {14.f, 64.f, 114.f}) seeds.push_back({circleContour(x, y, 5, 1.5), SnakeForce::Gvf});
+    for (float x : {14.f, 64.f, 114.f})
+      seeds.push_back({circleContour(x, y, 5, 1.5), SnakeForce::Gvf});
   const auto c = run(s, seeds, 2000, p);
   for (const auto& seed : c) {
     MESSAGE(describe(seed));

@@ -107,7 +107,8 @@ std::vector<double> holdStrengths(const std::vector<glm::dvec2>& x, const Field&
     const double strength = std::min(glm::length(sampleForce(force, x[i] + d * n, false)),
                                      glm::length(sampleForce(force, x[i] - d * n, false)));
     double ridge = 0;
-    for (int k = -3; k <= 3; ++k) ridge = std::max(ridge, sampleScalar(*edge, x[i] + (d * k / 3) * n));
+    for (int k = -3; k <= 3; ++k)
+      ridge = std::max(ridge, sampleScalar(*edge, x[i] + (d * k / 3) * n));
     if (ridge < edgeLevel && strength < minStrength) out[i] = 0;
   }
   return out;

@@ -179,7 +179,8 @@ bool collapsedContour(const std::vector<glm::vec2>& points, const std::vector<gl
                       double dmin) {
   const double area = std::abs(signedArea2(points)) / 2;
   const double start = std::abs(signedArea2(initial)) / 2;
-  const double floor = std::max(kCollapseArea * dmin * dmin, kCollapseWidth * dmin * perimeterOf(points));
+  const double floor =
+      std::max(kCollapseArea * dmin * dmin, kCollapseWidth * dmin * perimeterOf(points));
   return area < kCollapseFraction * start && area < floor;
 }
 
