@@ -89,7 +89,10 @@ void drawTable(SnakeSession& snakes) {
   for (const auto& c : contours) ++count[static_cast<int>(c.state)];
   ImGui::Text("%zu snakes:", contours.size());
   for (SnakeState s : kSnakeStates) {
-    if (s == SnakeState::Collapsed && !count[static_cast<int>(s)]) continue;  // the rare one
+    // Converged and stalled always (the lesson's two outcomes); the others when there are
+    // any, so the line fits the panel.
+    if (!count[static_cast<int>(s)] && (s == SnakeState::Moving || s == SnakeState::Collapsed))
+      continue;
     ImGui::SameLine();
     ImGui::TextColored(toImVec4(stateColor(s)), "%d %s", count[static_cast<int>(s)],
                        snakeStateName(s));
