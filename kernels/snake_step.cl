@@ -6,7 +6,8 @@
 // Layout: all snakes' nodes in one float2 array; meta[s] = (first node, node count, offset of
 // the circulant row in coef, flags), flags bit 0 = moving, bit 1 = traditional force;
 // pressure[s] = that snake's balloon weight.
-// snake_hold measures, per node, how firmly the force holds it (the converged/stalled rule).
+// snake_hold measures, per node, how firmly the force holds it (the converged/stalled rule,
+// with the noise floor of parametric_snake.hpp).
 // Coordinates: pixel (i, j) covers [i, i+1) x [j, j+1); fields are sampled at pixel centres.
 
 #define SNAKE_MOVING 1
@@ -31,6 +32,18 @@ float2 sample_force(__global const float2* field, float2 p, int width, int heigh
   float2 c = unit_or_raw(field[(size_t)y1 * width + x0], unit_force);
   float2 d = unit_or_raw(field[(size_t)y1 * width + x1], unit_force);
   return (a * (1.0f - fx) + b * fx) * (1.0f - fy) + (c * (1.0f - fx) + d * fx) * fy;
+}
+
+// Bilinear sample of the edge map f at a point in pixel coordinates.
+float sample_edge(__global const float* f, float2 p, int width, int height) {
+  float u = clamp(p.x - 0.5f, 0.0f, (float)(width - 1));
+  float v = clamp(p.y - 0.5f, 0.0f, (float)(height - 1));
+  int x0 = min((int)u, width - 1), y0 = min((int)v, height - 1);
+  int x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1);
+  float fx = u - x0, fy = v - y0;
+  float top = f[(size_t)y0 * width + x0] * (1.0f - fx) + f[(size_t)y0 * width + x1] * fx;
+  float bottom = f[(size_t)y1 * width + x0] * (1.0f - fx) + f[(size_t)y1 * width + x1] * fx;
+  return top * (1.0f - fy) + bottom * fy;
 }
 
 // Outward unit normal at node i of a contour stored with positive shoelace area:
@@ -63,10 +76,15 @@ __kernel void snake_rhs(__global const float2* pos, __global float2* rhs,
 // How firmly the snake's own unit force holds node i: the unit force sampled `d` px outside
 // and inside along the outward normal n points back at the node with normal components
 // -F(p + d n).n and F(p - d n).n; the smaller of the two (> 0 only when both point back).
+// With an edge map (have_edge), a hold counts (else it is at most 0) only where it is not
+// noise: f reaches edge_level within d of the node along n, or the raw force is at least
+// min_strength at both samples (GVF across a gap; grad f on noise is far weaker).
 __kernel void snake_hold(__global const float2* pos, __global float* hold,
                          __global const int* node_snake, __global const int4* meta,
                          __global const float2* gvf, __global const float2* traditional,
-                         int total, int width, int height, float d) {
+                         int total, int width, int height, float d,
+                         __global const float* edge, int have_edge, float edge_level,
+                         float min_strength) {
   int i = get_global_id(0);
   if (i >= total) return;
   int4 m = meta[node_snake[i]];
@@ -75,7 +93,16 @@ __kernel void snake_hold(__global const float2* pos, __global float* hold,
   float2 n = outward_normal(pos, i, m);
   float outside = -dot(sample_force(field, p + d * n, width, height, 1), n);
   float inside = dot(sample_force(field, p - d * n, width, height, 1), n);
-  hold[i] = min(outside, inside);
+  float h = min(outside, inside);
+  if (have_edge && h > 0.0f) {
+    float strength = min(length(sample_force(field, p + d * n, width, height, 0)),
+                         length(sample_force(field, p - d * n, width, height, 0)));
+    float ridge = 0.0f;
+    for (int k = -3; k <= 3; ++k)
+      ridge = max(ridge, sample_edge(edge, p + (d * k / 3) * n, width, height));
+    if (ridge < edge_level && strength < min_strength) h = 0.0f;
+  }
+  hold[i] = h;
 }
 
 __kernel void snake_solve(__global const float2* rhs, __global const float2* pos,

@@ -174,10 +174,12 @@ std::string snakeHelpText() {
        "  --save-contours F    write the snakes, in the format of F's extension: .json\n"
        "                       {\"contours\": [{\"points\": [[x, y], ...], \"initial_points\":\n"
        "                       [...], \"force\": \"gvf\", \"state\": \"moving\"|\"converged\"|\n"
-       "                       \"stalled\", \"iterations\": N, \"converged\": true|false}, ...]};\n"
-       "                       .geojson (FeatureCollection of Polygons, properties force,\n"
-       "                       state, iterations); .csv; .svg. stalled: stopped where the\n"
-       "                       force is too weak to hold it (see --snake-hold-gap)\n"
+       "                       \"stalled\"|\"collapsed\", \"iterations\": N, \"converged\":\n"
+       "                       true|false}, ...]}; .geojson (FeatureCollection of Polygons,\n"
+       "                       properties force, state, iterations); .csv; .svg. stalled:\n"
+       "                       stopped where the force is too weak to hold it (see\n"
+       "                       --snake-hold-gap); collapsed: shrank below 5% of its start's\n"
+       "                       area to a dot or a line (captured, outlining nothing)\n"
        "  --capture-map M.png  steps from each pixel to an edge along the unit force of\n"
        "                       --snake-force (white: edge, yellow: near, blue: far, black: never)\n";
   for (const auto* specs : {&snakeParamSpecs(), &captureParamSpecs()})

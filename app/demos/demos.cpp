@@ -40,14 +40,14 @@ std::vector<Demo> makeDemos() {
   capture.insert(capture.end(), seeds.begin(), seeds.end());
   d.push_back({"capture-range",
                "Capture range: seeds everywhere",
-               {"Twin seeds on a grid: GVF carries every seed onto the U; grad-f seeds stall unless",
-                "they start a few pixels from an edge. The overlay: steps to an edge (clear: never)."},
+               {"Twin seeds on a grid: GVF carries every seed onto the U, where it collapses (grey:",
+                "captured, outlining nothing); grad-f seeds stall. Overlay: steps to an edge."},
                capture,
                {false, true, false, true}});
   d.push_back({"room",
                "Subjective contours: the room",
                {"A small circle inside a room with one doorway: GVF inflates it to the walls",
-                "and bridges the doorway; grad f is zero inside, so its twin stalls at once."},
+                "and bridges the doorway; grad f is zero inside: its twin shrinks to a dot, collapsed."},
                {"--phantom", "room", "--phantom-size", "128", "--iterations", "1500", "--snake",
                 "circle:64,64,5@gvf", "--snake", "circle:64,64,5@traditional",
                 "--snake-iterations", "3000"},

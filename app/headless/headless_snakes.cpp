@@ -31,7 +31,7 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
   std::vector<SnakeTrail> trailList;
   if (!so.snakes.empty()) {
     ParametricSnake snakes(ctx, solver.width(), solver.height(), so.params);
-    snakes.setFields(gvf, traditional);
+    snakes.setFields(gvf, edgeInput);
     for (const auto& spec : so.snakes) {
       const int id = snakes.add(spec.points(so.params), spec.forceOr(so.force), spec.pressure);
       if (!spec.initial.empty()) snakes.setInitial(id, spec.initial);
@@ -70,7 +70,7 @@ SnakeRunSummary summariseSnakes(const std::shared_ptr<ComputeContext>& ctx, Solv
   if (!contours.empty()) {
     out.contours = contours;
     std::vector<ContourRecord> records;
-    int converged = 0, stalled = 0;
+    int converged = 0, stalled = 0, collapsed = 0;
     bool mixed = false;
     report["snake_force"] = forceName(so.force);
     report["snake_opencl_ms"] = snakeOpenClMs;
@@ -88,6 +88,7 @@ SnakeRunSummary summariseSnakes(const std::shared_ptr<ComputeContext>& ctx, Solv
       records.push_back(std::move(r));
       converged += c.converged();
       stalled += c.state == SnakeState::Stalled;
+      collapsed += c.state == SnakeState::Collapsed;
       mixed = mixed || c.force != contours[0].force;
       list.push_back({{"nodes", c.points.size()},
                       {"force", forceName(c.force)},
@@ -104,8 +105,9 @@ SnakeRunSummary summariseSnakes(const std::shared_ptr<ComputeContext>& ctx, Solv
       });
     console << "snakes: " << contours.size() << " ("
             << (mixed ? "gvf and traditional" : forceName(contours[0].force)) << "), "
-            << converged << " converged, " << stalled << " stalled, "
-            << contours.size() - converged - stalled << " moving";
+            << converged << " converged, " << stalled << " stalled, ";
+    if (collapsed) console << collapsed << " collapsed, ";
+    console << contours.size() - converged - stalled - collapsed << " moving";
   }
 
   // Capture areas for both forces: the number the viewer shows side by side.

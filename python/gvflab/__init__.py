@@ -23,6 +23,7 @@ from ._gvflab import (  # noqa: F401
     Progress,
     RegionResult,
     ResourceError,
+    SNAKE_STATES,
     SnakeResult,
     __version__,
     circle,
@@ -37,7 +38,7 @@ from .coords import field_xy, rc_to_xy, xy_to_rc  # noqa: F401
 
 __all__ = [
     "Device", "DeviceError", "Error", "GvfReport", "InputError", "KernelBuildError",
-    "ParameterError", "Progress", "RegionResult", "ResourceError", "SnakeResult",
+    "ParameterError", "Progress", "RegionResult", "ResourceError", "SNAKE_STATES", "SnakeResult",
     "circle", "devices", "field_xy", "gvf", "phantom", "phantom_names", "rc_to_xy",
     "region_snake", "snake", "xy_to_rc",
 ]

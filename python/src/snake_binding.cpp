@@ -1,5 +1,7 @@
 #include "snake_binding.hpp"
 
+#include <iterator>
+
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -19,8 +21,9 @@ namespace {
 struct SnakeResult {
   py::array points;  // N x 2 (row, col)
   std::string force;
-  std::string state;  // "converged" | "moving"
+  std::string state;  // snakeStateName: "moving" | "converged" | "stalled" | "collapsed"
   long iterations = 0;
+  double held = 0, holdGap = 0;  // the hold test at its last stop (SnakeContour)
   double openclMs = 0;  // every snake of the call together
   std::optional<GvfReport> gvf;
 };
@@ -29,8 +32,8 @@ double snakeDefault(const char* key) { return findSpec(snakeParamSpecs(), key).d
 
 py::object snake(const py::handle& image, const py::handle& initial, const std::string& force,
                  double alpha, double beta, double gamma, double kappa, double pressure,
-                 double dmin, double dmax, double tolerance, int window, int resample,
-                 bool normalize, int iterations, double mu, double sigma,
+                 double dmin, double dmax, double tolerance, int window, double holdGap,
+                 int resample, bool normalize, int iterations, double mu, double sigma,
                  std::optional<long> gvfIterations, std::optional<double> targetError,
                  std::optional<std::string> solver,
                  const std::string& precision, const std::string& device,
@@ -40,6 +43,7 @@ py::object snake(const py::handle& image, const py::handle& initial, const std::
   params.alpha = alpha, params.beta = beta, params.gamma = gamma, params.kappa = kappa;
   params.pressure = pressure, params.dmin = dmin, params.dmax = dmax;
   params.tolerance = tolerance, params.window = window, params.resample = resample;
+  params.holdGap = holdGap;
   params.normalize = normalize;
   params.validate();
   validate(findSpec(snakeParamSpecs(), "snake-iterations"), iterations);
@@ -66,14 +70,14 @@ py::object snake(const py::handle& image, const py::handle& initial, const std::
     run->report.sigma = sigma;
   }
   ParametricSnake snakes(ctx, img.width, img.height, params);
-  snakes.setFields(run ? run->solver->field() : input.v0, input.v0);
+  snakes.setFields(run ? run->solver->field() : input.v0, input);
   for (const auto& s : starts) snakes.add(s, snakeForce);
   ctx->profiler().endFrame();
   ctx->profiler().reset();
   ProgressReporter reporter(progress, progressEvery, "snake");
   const long chunk = std::min<long>(256, reporter.every());
   long done = 0;
-  while (done < iterations && !snakes.allConverged()) {
+  while (done < iterations && !snakes.allStopped()) {
     const long n = std::min<long>(chunk, iterations - done);
     snakes.step(static_cast<int>(n));
     ctx->profiler().endFrame();
@@ -85,7 +89,7 @@ py::object snake(const py::handle& image, const py::handle& initial, const std::
   py::list results;
   for (const auto& c : snakes.contours())
     results.append(SnakeResult{pointsToArray(c.points), forceName(c.force),
-                               c.converged() ? "converged" : "moving", c.iterations, ms,
+                               snakeStateName(c.state), c.iterations, c.held, c.holdGap, ms,
                                run ? std::optional(run->report) : std::nullopt});
   return many ? py::object(results) : results[0];
 }
@@ -93,14 +97,24 @@ py::object snake(const py::handle& image, const py::handle& initial, const std::
 }  // namespace
 
 void bindSnake(py::module_& m) {
+  py::tuple states(std::size(kSnakeStates));
+  for (std::size_t i = 0; i < std::size(kSnakeStates); ++i)
+    states[i] = snakeStateName(kSnakeStates[i]);
+  m.attr("SNAKE_STATES") = states;
   py::class_<SnakeResult>(m, "SnakeResult", "A parametric snake after gvflab.snake().")
       .def_readonly("points", &SnakeResult::points,
                     "The contour's nodes, N x 2 float64 (row, col), pixel centres at integers.")
       .def_readonly("force", &SnakeResult::force)
-      .def_readonly("state", &SnakeResult::state, "'converged' or 'moving'.")
+      .def_readonly("state", &SnakeResult::state,
+                    "'moving', 'converged', 'stalled' or 'collapsed' (the CLI's states; "
+                    "see gvflab.SNAKE_STATES).")
       .def_property_readonly("converged",
                              [](const SnakeResult& r) { return r.state == "converged"; })
       .def_readonly("iterations", &SnakeResult::iterations, "Iterations run while moving.")
+      .def_readonly("held", &SnakeResult::held,
+                    "Fraction of nodes the force held at the last stop (0 before one).")
+      .def_readonly("hold_gap", &SnakeResult::holdGap,
+                    "Longest stretch without the force's hold then (pixels).")
       .def_readonly("opencl_ms", &SnakeResult::openclMs,
                     "OpenCL time of the snake kernels (all snakes of the call).")
       .def_readonly("gvf", &SnakeResult::gvf, "The GVF solve's report (None for traditional).")
@@ -117,6 +131,7 @@ void bindSnake(py::module_& m) {
         py::arg("dmin") = snakeDefault("dmin"), py::arg("dmax") = snakeDefault("dmax"),
         py::arg("tolerance") = snakeDefault("snake-tolerance"),
         py::arg("window") = static_cast<int>(snakeDefault("snake-window")),
+        py::arg("hold_gap") = snakeDefault("snake-hold-gap"),
         py::arg("resample") = static_cast<int>(snakeDefault("snake-resample")),
         py::arg("normalize") = snakeDefault("snake-normalize") != 0,
         py::arg("iterations") = static_cast<int>(snakeDefault("snake-iterations")),
@@ -137,8 +152,12 @@ force: 'gvf' (the GVF field, solved first with mu, sigma, gvf_iterations, target
     runs on a finished field) or 'traditional' (grad f of the edge map; no GVF solve).
 alpha, beta, gamma, kappa, pressure: elasticity, rigidity, viscosity, external force weight,
     balloon weight. dmin, dmax: node spacing kept by resampling every `resample` iterations.
-tolerance, window: converged when no node moved more than tolerance pixels over window
-    iterations. normalize: unit-length external force. iterations: the most to run.
+tolerance, window: a snake stops when no node moved more than tolerance pixels over window
+    iterations; hold_gap: the longest stretch without the force's hold a converged snake may
+    have (pixels). normalize: unit-length external force. iterations: the most to run.
+state: the engine's rule, as the CLI reports it: 'moving' (not stopped within iterations),
+    'converged' (stopped where its force holds it), 'stalled' (stopped where the force is
+    too weak to hold it) or 'collapsed' (shrank to a dot or a line: it outlines nothing).
 progress: None or a callable getting a gvflab.Progress (stage 'gvf', then 'snake').
 
 Returns a gvflab.SnakeResult (points, state, converged, iterations, force, opencl_ms, gvf),

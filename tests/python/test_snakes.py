@@ -25,6 +25,7 @@ def test_snakes_match_the_cli(cli, tmp_path, force):
     assert len(results) == len(expected) == 2
     for mine, theirs in zip(results, expected):
         assert mine.force == force
+        assert mine.state == theirs["state"]  # the same engine rule
         assert mine.converged == theirs["converged"]
         assert mine.iterations == theirs["iterations"]
         assert mine.points.shape == (len(theirs["points"]), 2)
@@ -39,11 +40,35 @@ def test_one_contour_in_gives_one_result_with_row_col_points():
                           gvf_iterations=200)
     assert isinstance(result, gvflab.SnakeResult)
     assert result.points.dtype == np.float64 and result.points.shape[1] == 2
-    assert result.state in ("converged", "moving") and result.iterations > 0
+    assert result.state in gvflab.SNAKE_STATES and result.iterations > 0
     # The U spans rows 0.2..0.8 and cols 0.25..0.75 of the image: the snake ends near it.
     rows, cols = result.points[:, 0], result.points[:, 1]
     assert 0.1 * SIZE < rows.min() < 0.3 * SIZE and 0.7 * SIZE < rows.max() < 0.9 * SIZE
     assert 0.15 * SIZE < cols.min() < 0.35 * SIZE and 0.65 * SIZE < cols.max() < 0.85 * SIZE
+
+
+def test_states_are_the_clis_stalled_and_collapsed(cli, tmp_path):
+    """Python reports the engine's states, as the CLI does: a grad-f snake far from every edge
+    stalls (it was "moving" before), a GVF seed carried onto the U collapses to a dot (it was
+    "converged")."""
+    assert gvflab.SNAKE_STATES == ("moving", "converged", "collapsed", "stalled")
+    # The README's far circle (gvflab --headless --phantom u --snake
+    # circle:128,128,110@traditional): grad f is zero all along it, it never moves.
+    far = gvflab.snake(gvflab.phantom("u", 256), gvflab.circle((127.5, 127.5), 110),
+                       force="traditional", iterations=600)
+    assert far.state == "stalled" and not far.converged
+    assert far.iterations < 600 and far.held == 0
+    image = gvflab.phantom("u", SIZE)
+    seed_xy = (6.0, 6.0, 3.0)
+    seed = gvflab.snake(image, gvflab.circle((seed_xy[1] - 0.5, seed_xy[0] - 0.5), seed_xy[2]),
+                        alpha=0.01, beta=0.0, gvf_iterations=500, iterations=1500)
+    assert seed.state == "collapsed" and not seed.converged
+    assert seed.iterations < 1500
+    cli("--phantom", "u", "--phantom-size", SIZE, "--iterations", 500, "--alpha", 0.01,
+        "--beta", 0, "--snake", "circle:{},{},{}".format(*seed_xy), "--snake-iterations", 1500,
+        "--save-contours", tmp_path / "c.json")
+    (theirs,) = read_json(tmp_path / "c.json")["contours"]
+    assert theirs["state"] == "collapsed" and theirs["iterations"] == seed.iterations
 
 
 def test_region_snake_matches_the_cli(cli, tmp_path):

@@ -104,7 +104,7 @@ void SnakeSession::followImage() {
 
 void SnakeSession::advanceFrame() {
   if (session_.imageVersion() != imageVersion_) rebuildForImage();
-  snakes_->setFields(session_.planeField(), edgeInput_.v0);
+  snakes_->setFields(session_.planeField(), edgeInput_);
   const bool step = running_ || std::exchange(pendingStep_, false);
   // Snakes wait for the field (a single step too); the field itself steps in Session.
   const bool fieldWait = waitForField_ && !session_.fieldReady();

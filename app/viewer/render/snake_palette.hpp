@@ -1,7 +1,7 @@
 #pragma once
 // The colours of the snakes, one place for the canvas, its legend and the panel: a snake's
 // line has its force's colour (so twins differ), and its state has a colour of its own that
-// never makes a stalled snake look like success.
+// never makes a stalled or collapsed snake look like success.
 #include <array>
 
 #include "gvflab/parametric_snake.hpp"
@@ -16,13 +16,15 @@ inline SnakeRgba forceColor(SnakeForce f) {
                               : SnakeRgba{0.25f, 0.90f, 1.0f, 1.0f};
 }
 
-// Moving amber, converged green, stalled red.
+// Moving amber, converged green, stalled red, collapsed grey (it outlines nothing).
 inline SnakeRgba stateColor(SnakeState s) {
   switch (s) {
     case SnakeState::Converged:
       return {0.35f, 0.95f, 0.45f, 1.0f};
     case SnakeState::Stalled:
       return {1.0f, 0.32f, 0.28f, 1.0f};
+    case SnakeState::Collapsed:
+      return {0.72f, 0.74f, 0.80f, 1.0f};
     case SnakeState::Moving:
       break;
   }

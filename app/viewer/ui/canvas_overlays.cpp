@@ -63,7 +63,8 @@ std::vector<LegendRow> snakeLegendRows(const std::vector<SnakeContour>& contours
     if (n == 0) continue;
     std::string states;
     SnakeState worst = SnakeState::Converged;  // the row's colour: the least happy state
-    for (SnakeState s : {SnakeState::Converged, SnakeState::Moving, SnakeState::Stalled}) {
+    for (SnakeState s : {SnakeState::Converged, SnakeState::Moving, SnakeState::Collapsed,
+                         SnakeState::Stalled}) {
       if (!count[s]) continue;
       states += (states.empty() ? "" : ", ") + std::to_string(count[s]) + " " + snakeStateName(s);
       worst = s;

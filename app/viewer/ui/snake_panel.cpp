@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <iterator>
 #include <string>
 
 #include "viewer/render/snake_palette.hpp"
@@ -36,7 +37,7 @@ bool specSlider(const std::string& key, double& value) {
 
 const char* kForceItems = "GVF\0traditional (grad f)\0";
 
-// The state in words and in its colour (stalled in red: it is not a success).
+// The state in words and in its colour (stalled red, collapsed grey: neither is a success).
 void stateText(SnakeState s) { ImGui::TextColored(toImVec4(stateColor(s)), "%s", snakeStateName(s)); }
 
 // The selected snake: its force, its own pressure, its state, Compare and Delete.
@@ -84,10 +85,14 @@ void drawSelected(SnakeSession& snakes, SnakeActions& actions, ErrorLog& errors)
 
 void drawTable(SnakeSession& snakes) {
   const auto& contours = snakes.contours();
-  int count[3] = {0, 0, 0};
+  int count[std::size(kSnakeStates)] = {};
   for (const auto& c : contours) ++count[static_cast<int>(c.state)];
   ImGui::Text("%zu snakes:", contours.size());
-  for (SnakeState s : {SnakeState::Moving, SnakeState::Converged, SnakeState::Stalled}) {
+  for (SnakeState s : kSnakeStates) {
+    // Converged and stalled always (the lesson's two outcomes); the others when there are
+    // any, so the line fits the panel.
+    if (!count[static_cast<int>(s)] && (s == SnakeState::Moving || s == SnakeState::Collapsed))
+      continue;
     ImGui::SameLine();
     ImGui::TextColored(toImVec4(stateColor(s)), "%d %s", count[static_cast<int>(s)],
                        snakeStateName(s));

@@ -6,22 +6,40 @@
 // the traditional ∇f) and p n a pressure (balloon) term along the outward normal, p also per
 // snake (its own value, or SnakeParams::pressure when it has none).
 //
-// States (the rules; SnakeContour::state):
-//   Moving    until a convergence window (SnakeParams::window iterations, checked at resampling
-//             times) ends with no node farther than SnakeParams::tolerance from the contour at
-//             the window start (contourMove). A snake that runs out of iterations before that
-//             stays Moving.
+// States (the rules; SnakeContour::state), checked at resampling times:
+//   Moving    until it stops. It stops when a convergence window (SnakeParams::window
+//             iterations) ends with no node farther than SnakeParams::tolerance from the
+//             nearest of the contours at the starts of the last kProgressWindows (4) windows
+//             (progressMove; with one window this is contourMove). A creeping snake is always
+//             ahead of all of them; a snake that only jitters or oscillates (unit forces on
+//             noise flip from pixel to pixel) keeps coming back near a recent contour, so it
+//             stops within about kProgressWindows windows of its last net progress however
+//             large each jump is. A snake that runs out of iterations before that stays Moving.
+//   Collapsed stopped at once when it has shrunk to a dot or a line: its area is below
+//             kCollapseFraction (5 %) of its starting contour's and below
+//             max(kCollapseArea dmin^2, kCollapseWidth dmin * perimeter), i.e. 3 px^2 or a strip
+//             0.25 px wide at dmin = 1 (collapsedContour). Such a snake was pulled onto an edge
+//             (a capture-range seed ends as 3-6 nodes at a corner) or shrank under its own
+//             elasticity where nothing held it, and outlines nothing: it is never Converged,
+//             whatever holds it.
 //   Converged stopped, and held there by its external force all along: some node is held and
 //             no stretch of the contour between two held nodes is longer than
 //             SnakeParams::holdGap pixels. A node is held when the unit force sampled
-//             kHoldDistance px outside and inside it along the contour normal points back
-//             towards it with a normal component of at least kHoldLevel on both sides (it sits
-//             in a sink line of the force: on or near an edge).
+//             kHoldDistance (1.5) px outside and inside it along the contour normal points
+//             back towards it with a normal component of at least kHoldLevel (0.2) on both
+//             sides (it sits in a sink line of the force), and that sink is not noise (given
+//             the edge map, setFields): the edge map f reaches kHoldEdge (0.1) within 1.5 px
+//             of the node along the normal (an edge), or the raw force at both samples is at
+//             least kHoldStrength (8 %) of the image's largest |grad f| (GVF bridging a gap,
+//             as across the room's doorway: 13 % there). Unit grad f on noise points anywhere
+//             and its sinks "held" 50-80 % of the nodes of a snake lying in noise; its raw
+//             strength there is 0.3-5 % and f 0.01-0.08 on the noisy U at SNR 7-60, while f
+//             on the coins' edges is 0.4-1.
 //   Stalled   stopped (or never moved) where the force is too weak to hold it: no node is held
-//             (a traditional snake far from every edge; a snake shrunk to a point), or a longer
-//             stretch is not (hanging across the mouth of a concavity where ∇f vanishes).
-// Converged and stalled snakes no longer move; an edit, new parameters or restart() makes them
-// move again.
+//             (a traditional snake far from every edge, in flat or noisy regions), or a longer
+//             stretch is not (hanging across the mouth of a concavity where grad f vanishes).
+// Converged, stalled and collapsed snakes no longer move; an edit, new parameters or
+// restart() makes them move again.
 //
 // Coordinates: image pixels, x to the right, y down, origin at the top-left corner of the
 // image; pixel (i, j) covers [i, i+1) x [j, j+1), so its centre is (i + 0.5, j + 0.5).
@@ -33,6 +51,7 @@
 // exact, needs N floats per distinct N instead of N², and has no sequential recurrence that
 // would serialise the GPU, unlike a cyclic banded LU with Sherman–Morrison.
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -42,6 +61,7 @@
 #include <glm/vec2.hpp>
 
 #include "gvflab/cl.hpp"
+#include "gvflab/gvf_input.hpp"
 #include "gvflab/params.hpp"
 
 namespace gvflab {
@@ -52,10 +72,14 @@ enum class SnakeForce {
   Gvf,          // the GVF field (the solver's field())
   Traditional,  // ∇f, f the normalised edge map (GvfInput::v0 in EdgeGradient mode)
 };
-enum class SnakeState { Moving, Converged, Stalled };
+enum class SnakeState { Moving, Converged, Stalled, Collapsed };
+// Every state, in the order panels and legends list them.
+inline constexpr SnakeState kSnakeStates[] = {SnakeState::Moving, SnakeState::Converged,
+                                              SnakeState::Collapsed, SnakeState::Stalled};
 
 const char* forceName(SnakeForce force);  // "gvf" | "traditional"
-const char* snakeStateName(SnakeState state);  // "moving" | "converged" | "stalled"
+// "moving" | "converged" | "stalled" | "collapsed"
+const char* snakeStateName(SnakeState state);
 // Throws ParameterError for anything but "gvf" or "traditional".
 SnakeForce parseForce(const std::string& name);
 
@@ -72,6 +96,7 @@ struct SnakeParams {
   int window = 100;          // ... over this many iterations (checked at resampling times)
   double holdGap = 8.0;      // a stopped snake has converged when no stretch longer than this
                              // (pixels) lacks the force's hold, else it has stalled (see above)
+                             // or collapsed
   int resample = 10;         // iterations between read-backs for resampling
   bool normalize = true;     // unit-length external force (per pixel, before interpolation)
 
@@ -103,6 +128,29 @@ struct SnakeContour {
 // The hold test of the states above (pixels; unit force).
 constexpr double kHoldDistance = 1.5;
 constexpr double kHoldLevel = 0.2;
+// ... and not noise (with an edge map, see setFields): f reaches kHoldEdge within
+// kHoldDistance of the node along its normal, or the raw force at both samples is at least
+// kHoldStrength times the image's largest |grad f|.
+constexpr double kHoldEdge = 0.1;
+constexpr double kHoldStrength = 0.08;
+// The collapse test (see Collapsed above): area below this fraction of the start's ...
+constexpr double kCollapseFraction = 0.05;
+// ... and below this many dmin^2 or a strip kCollapseWidth dmin wide along the perimeter.
+constexpr double kCollapseArea = 3.0;
+constexpr double kCollapseWidth = 0.25;
+// Stopping measures progress against the contours of this many past windows (see Moving).
+constexpr int kProgressWindows = 4;
+
+// The collapse rule: `points` encloses less than kCollapseFraction of what `initial` did and
+// less than max(kCollapseArea dmin^2, kCollapseWidth dmin * perimeter): a dot or a line.
+bool collapsedContour(const std::vector<glm::vec2>& points, const std::vector<glm::vec2>& initial,
+                      double dmin);
+
+// The progress of a window: the largest distance of a node of `now` to the nearest of the
+// past contours (each a closed polyline). A snake whose nodes only come back to where they
+// were within those windows makes none, however far they jump meanwhile. Product code.
+double progressMove(const std::vector<glm::vec2>& now,
+                    const std::deque<std::vector<glm::vec2>>& past);
 
 // A circle of nodes about `spacing` apart (at least 8), counter-clockwise on screen.
 std::vector<glm::vec2> circleContour(double cx, double cy, double radius, double spacing);
@@ -166,6 +214,10 @@ class ParametricSnake {
   // The force fields (float2 interleaved, width * height). Set them again before step() when
   // they change: a solver's field() alternates between two buffers.
   void setFields(const cl::Buffer& gvf, const cl::Buffer& traditional);
+  // The same with the traditional force from `edges` (its v0 = grad f), whose edge map f and
+  // max |grad f| also let the hold test tell edges from noise (kHoldEdge, kHoldStrength);
+  // without them every sink of the unit force holds, noise included.
+  void setFields(const cl::Buffer& gvf, const GvfInput& edges);
 
   // Adds a closed contour (resampled to the spacing bounds), which is also its starting
   // contour. pressure: this snake's own, else SnakeParams::pressure. Throws ParameterError
@@ -201,7 +253,7 @@ class ParametricSnake {
   std::vector<std::vector<float>> holdStrengths();
   std::size_t size() const { return snakes_.size(); }
   bool allConverged() const;  // every snake converged
-  bool allStopped() const;    // no snake moves (each converged or stalled)
+  bool allStopped() const;    // no snake moves (each converged, stalled or collapsed)
   std::size_t nodeCount() const;
   int width() const { return width_; }
   int height() const { return height_; }
@@ -214,7 +266,9 @@ class ParametricSnake {
     std::vector<glm::vec2> points;     // authoritative when !deviceAhead_
     std::vector<glm::vec2> initial;    // starting contour
     double held = 0, holdGap = 0;
-    std::vector<glm::vec2> reference;  // nodes at the start of the convergence window
+    // The contours at the starts of the last kProgressWindows convergence windows, oldest
+    // first (the newest is the current window's start).
+    std::deque<std::vector<glm::vec2>> references;
     long iterations = 0;
     int sinceWindow = 0;
     SnakeState state = SnakeState::Moving;
@@ -240,8 +294,10 @@ class ParametricSnake {
   bool layoutDirty_ = true;   // snakes_ changed: upload before the next iteration
   std::map<int, std::vector<float>> coefCache_;  // node count -> circulant row
 
-  cl::Buffer gvf_, traditional_;
+  cl::Buffer gvf_, traditional_, edge_;
   bool haveFields_ = false;
+  bool haveEdge_ = false;
+  double minStrength_ = 0;  // kHoldStrength * max |grad f|
   cl::Buffer pos_[2], rhs_, hold_, nodeSnake_, meta_, coef_, pressure_;
   std::size_t nodeCapacity_ = 0, snakeCapacity_ = 0, pressureCapacity_ = 0, coefCapacity_ = 0;
   int current_ = 0;

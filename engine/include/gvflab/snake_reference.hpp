@@ -31,8 +31,12 @@ std::vector<glm::dvec2> snakeStep(const std::vector<glm::dvec2>& x, const Field&
                                   const SnakeStepParams& p);
 
 // Per node, how firmly the unit force holds it (the snake_hold kernel): with n the outward
-// normal, min(-F(x + d n).n, F(x - d n).n), F sampled normalised.
-std::vector<double> holdStrengths(const std::vector<glm::dvec2>& x, const Field& force, double d);
+// normal, min(-F(x + d n).n, F(x - d n).n), F sampled normalised. With an edge map, a positive
+// hold becomes 0 where f stays below edgeLevel at the 7 samples x + (d k/3) n, k = -3..3, and
+// the raw force at x +- d n is weaker than minStrength (noise, not an edge).
+std::vector<double> holdStrengths(const std::vector<glm::dvec2>& x, const Field& force, double d,
+                                  const Grid* edge = nullptr, double edgeLevel = 0,
+                                  double minStrength = 0);
 
 // Steps to reach f >= threshold from every pixel centre, or -1 (see capture_range.hpp).
 std::vector<int> captureSteps(const Field& field, const Grid& edge, double threshold,

@@ -95,13 +95,21 @@ glm::dvec2 outwardNormal(const std::vector<glm::dvec2>& x, int i) {
 }  // namespace
 
 std::vector<double> holdStrengths(const std::vector<glm::dvec2>& x, const Field& force,
-                                  double d) {
+                                  double d, const Grid* edge, double edgeLevel,
+                                  double minStrength) {
   std::vector<double> out(x.size());
   for (std::size_t i = 0; i < x.size(); ++i) {
     const glm::dvec2 n = outwardNormal(x, static_cast<int>(i));
     const double outside = -glm::dot(sampleForce(force, x[i] + d * n, true), n);
     const double inside = glm::dot(sampleForce(force, x[i] - d * n, true), n);
     out[i] = std::min(outside, inside);
+    if (!edge || out[i] <= 0) continue;
+    const double strength = std::min(glm::length(sampleForce(force, x[i] + d * n, false)),
+                                     glm::length(sampleForce(force, x[i] - d * n, false)));
+    double ridge = 0;
+    for (int k = -3; k <= 3; ++k)
+      ridge = std::max(ridge, sampleScalar(*edge, x[i] + (d * k / 3) * n));
+    if (ridge < edgeLevel && strength < minStrength) out[i] = 0;
   }
   return out;
 }

@@ -179,6 +179,34 @@ double contourMove(const std::vector<glm::vec2>& now, const std::vector<glm::vec
   return *std::max_element(d.begin(), d.end());
 }
 
+double progressMove(const std::vector<glm::vec2>& now,
+                    const std::deque<std::vector<glm::vec2>>& past) {
+  if (past.empty() || now.empty()) return INFINITY;
+  std::vector<double> nearest(now.size(), INFINITY);
+  for (const auto& ring : past) {
+    const auto d = distancesToContour(now, ring);
+    for (std::size_t i = 0; i < d.size(); ++i) nearest[i] = std::min(nearest[i], d[i]);
+  }
+  return *std::max_element(nearest.begin(), nearest.end());
+}
+
+namespace {
+double perimeterOf(const std::vector<glm::vec2>& p) {
+  double s = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) s += glm::length(p[(i + 1) % p.size()] - p[i]);
+  return s;
+}
+}  // namespace
+
+bool collapsedContour(const std::vector<glm::vec2>& points, const std::vector<glm::vec2>& initial,
+                      double dmin) {
+  const double area = std::abs(signedArea2(points)) / 2;
+  const double start = std::abs(signedArea2(initial)) / 2;
+  const double floor =
+      std::max(kCollapseArea * dmin * dmin, kCollapseWidth * dmin * perimeterOf(points));
+  return area < kCollapseFraction * start && area < floor;
+}
+
 std::vector<double> circulantInverseRow(int n, double alpha, double beta, double gamma) {
   if (n < 1) throw ParameterError("A snake needs at least one node.");
   // Eigenvalues of γI + A on the Fourier modes θ_k = 2πk/N: γ + 2α(1 − cos θ) + 4β(1 − cos θ)².

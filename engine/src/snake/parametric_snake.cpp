@@ -41,6 +41,16 @@ void ParametricSnake::setFields(const cl::Buffer& gvf, const cl::Buffer& traditi
   gvf_ = gvf;
   traditional_ = traditional;
   haveFields_ = true;
+  haveEdge_ = false;
+}
+
+void ParametricSnake::setFields(const cl::Buffer& gvf, const GvfInput& edges) {
+  setFields(gvf, edges.v0);
+  if (edges.width != width_ || edges.height != height_ || edges.depth != 1)
+    throw InputError("The snakes' edge map does not match their image.");
+  edge_ = edges.edge;
+  haveEdge_ = true;
+  minStrength_ = kHoldStrength * std::sqrt(edges.maxV0Squared);
 }
 
 ParametricSnake::Snake* ParametricSnake::find(int id) {
@@ -344,7 +354,7 @@ void ParametricSnake::runIterations(int n) {
 
 void ParametricSnake::restartWindows() {
   for (auto& s : snakes_) {
-    s.reference = s.points;
+    s.references.assign(1, s.points);
     s.sinceWindow = 0;
   }
 }
@@ -362,6 +372,10 @@ std::vector<float> ParametricSnake::deviceHold() {
     holdKernel_.setArg(7, width_);
     holdKernel_.setArg(8, height_);
     holdKernel_.setArg(9, static_cast<float>(kHoldDistance));
+    holdKernel_.setArg(10, haveEdge_ ? edge_ : gvf_);  // any buffer when unused
+    holdKernel_.setArg(11, static_cast<cl_int>(haveEdge_ ? 1 : 0));
+    holdKernel_.setArg(12, static_cast<float>(kHoldEdge));
+    holdKernel_.setArg(13, static_cast<float>(minStrength_));
     detail::enqueue1D(*ctx_, holdKernel_, "snake_hold", totalNodes_, kLocal);
     ctx_->queue().enqueueReadBuffer(hold_, CL_TRUE, 0, out.size() * sizeof(float), out.data());
   } catch (const cl::Error& e) {
@@ -378,12 +392,19 @@ void ParametricSnake::checkAndResample() {
   for (auto& s : snakes_) {
     if (s.state != SnakeState::Moving) continue;
     moving.push_back(&s);
-    // The reference is the contour before resampling: removing a node cuts a corner, and
+    // A snake that shrank to a dot or a line stops at once (it is classified below).
+    if (collapsedContour(s.points, s.initial, params_.dmin)) {
+      stopped.push_back(&s);
+      continue;
+    }
+    // The references are contours before resampling: removing a node cuts a corner, and
     // nodes that come back to it should not count as moving.
     if (s.sinceWindow >= params_.window) {
-      if (contourMove(s.points, s.reference) <= params_.tolerance) stopped.push_back(&s);
+      if (progressMove(s.points, s.references) <= params_.tolerance) stopped.push_back(&s);
       s.sinceWindow = 0;
-      s.reference = s.points;
+      s.references.push_back(s.points);
+      if (s.references.size() > static_cast<std::size_t>(kProgressWindows))
+        s.references.pop_front();
     }
   }
   if (!stopped.empty()) {
@@ -396,9 +417,11 @@ void ParametricSnake::checkAndResample() {
         s.held = static_cast<double>(std::count(held.begin(), held.end(), true)) /
                  static_cast<double>(held.size());
         s.holdGap = longestUnheldStretch(s.points, held);
-        // A snake that collapsed onto a point has no long stretch, and no held node either.
-        s.state = s.held > 0 && s.holdGap <= params_.holdGap ? SnakeState::Converged
-                                                              : SnakeState::Stalled;
+        if (collapsedContour(s.points, s.initial, params_.dmin))
+          s.state = SnakeState::Collapsed;  // held or not, it outlines nothing
+        else
+          s.state = s.held > 0 && s.holdGap <= params_.holdGap ? SnakeState::Converged
+                                                                : SnakeState::Stalled;
       }
       off += s.points.size();
     }

@@ -16,6 +16,7 @@ const char* snakeStateName(SnakeState state) {
     case SnakeState::Moving: return "moving";
     case SnakeState::Converged: return "converged";
     case SnakeState::Stalled: return "stalled";
+    case SnakeState::Collapsed: return "collapsed";
   }
   return "moving";
 }
