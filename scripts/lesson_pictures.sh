@@ -10,5 +10,5 @@ shot() {  # DEMO OUT.png FRAMES
   xvfb-run -a -s "-screen 0 1024x768x24" "$gvflab" --demo "$1" --steps-per-frame 10 \
     --frames "$3" --screenshot "$2" --screenshot-panels
 }
-shot u-concavity docs/lesson-u.png 420
-shot capture-range docs/lesson-capture.png 420
+shot u-concavity docs/lesson-u.png 600
+shot capture-range docs/lesson-capture.png 600

@@ -102,6 +102,27 @@ TEST_CASE("snakes wait until the field is solved to its target, then move") {
   CHECK(snakes.contours()[0].iterations > before);
 }
 
+TEST_CASE("with a fixed --iterations (a demo's count) the snakes start after that many") {
+  // The demos give Euler 1500 iterations and no target: the viewer must not wait for 1e-6,
+  // which Euler reaches only after many thousands (the lesson sat still), but for the count,
+  // as the headless run does (field_solve.hpp's rule, through app::fieldSolvePlan).
+  const app::Options o = app::parseOptions({"--phantom", "u", "--phantom-size", "64",
+                                            "--iterations", "60", "--steps-per-frame", "20",
+                                            "--snake", "circle:32,32,27@gvf"});
+  Session session(sessionStartup(o));
+  SnakeSession snakes(session, o.snakes);
+  REQUIRE(session.fieldIterations() == 60);
+  run(session, snakes, 2);  // 40 field iterations: not yet
+  CHECK(session.iterations() < 60);
+  CHECK(snakes.waitingForField());
+  CHECK(snakes.contours()[0].iterations == 0);
+  run(session, snakes, 3);  // past 60: the snakes move, far above 1e-6
+  CHECK(session.iterations() >= 60);
+  CHECK(session.epsilon() > 1e-6);
+  CHECK_FALSE(snakes.waitingForField());
+  CHECK(snakes.contours()[0].iterations > 0);
+}
+
 TEST_CASE("Compare adds a twin with the other force from the same starting contour") {
   const app::Options o = uOptions({"--snake", "polygon:14,12,50,12,50,52,14,52@gvf"});
   Session session(sessionStartup(o));

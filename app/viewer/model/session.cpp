@@ -30,7 +30,8 @@ Session::Session(const SessionStartup& startup)
       v0Mode_(startup.gvf.v0Mode),
       requestedMu_(startup.gvf.mu),
       itersPerFrame_(std::max(startup.iterationsPerFrame, 0)),
-      fieldWatch_(startup.targetError) {
+      fieldWatch_(startup.targetError),
+      fieldIterations_(startup.fieldIterations) {
   if (startup.fixedIterationsPerFrame) {
     itersPerFrame_ = std::clamp(*startup.fixedIterationsPerFrame, 0, 4096);
     mgItersPerFrame_ = std::clamp(*startup.fixedIterationsPerFrame, 0, 64);
@@ -224,6 +225,7 @@ void Session::setTargetError(double target) {
   if (!(std::isfinite(target) && target > 0))
     throw ParameterError("the target error must be a positive number.");
   fieldWatch_ = ConvergenceWatch(target);
+  fieldIterations_.reset();  // a target asked for replaces a fixed count
   recordEpsilon();
 }
 

@@ -142,7 +142,11 @@ class Session {
   // Whether the field is done for snakes to judge (gvflab/field_solve.hpp): ε reached the
   // target (default 1e-6, eq. 9) or settled above it. Starts over with every new field, solver
   // or μ. The snakes wait for it unless SnakeSession::setWaitForField(false).
-  bool fieldReady() const { return fieldWatch_.done(); }
+  bool fieldReady() const {
+    return fieldIterations_ ? solver_->iterations() >= *fieldIterations_ : fieldWatch_.done();
+  }
+  // The fixed count the snakes wait for (none: they wait for fieldWatch()'s target).
+  std::optional<long> fieldIterations() const { return fieldIterations_; }
   const ConvergenceWatch& fieldWatch() const { return fieldWatch_; }
   void setTargetError(double target);  // ParameterError unless a positive number
   // Bumped whenever the image (imageVersion) or the field (fieldVersion) changes.
@@ -200,6 +204,7 @@ class Session {
   int framesSinceKernelLook_ = 0;
   double epsilon_ = 0;
   ConvergenceWatch fieldWatch_;
+  std::optional<long> fieldIterations_;
   long nextEpsilonAt_ = 0;  // while converging: ε after this many iterations
   std::deque<double> epsilonHistory_;
   std::vector<std::array<double, 2>> convergence_;

@@ -25,6 +25,9 @@ struct SessionStartup {
   int stepsPerFrame = 0;     // > 0: fixed steps per frame (deterministic), no budget
   double frameBudgetMs = 0;  // > 0: each frame runs the iterations that fit this
   double targetError = 1e-6;  // the field the snakes wait for (--target-error; field_solve.hpp)
+  // A fixed count instead (--iterations without --target-error, as a demo gives): the snakes
+  // start once the field has had that many iterations, as a headless run's do.
+  std::optional<long> fieldIterations;
 };
 
 struct RegionStartup {

@@ -152,9 +152,14 @@ void drawFieldWait(SnakeSession& snakes) {
   if (!snakes.waitingForField()) return;
   const ConvergenceWatch& w = snakes.session().fieldWatch();
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.2f, 1.0f));
-  ImGui::TextWrapped("Field still converging: error %.2g, target %.0e. Snakes wait.", w.last(),
-                     w.target());
+  if (const auto count = snakes.session().fieldIterations())
+    ImGui::TextWrapped("Field still diffusing: iteration %ld of %ld. Snakes wait.",
+                       snakes.session().iterations(), *count);
+  else
+    ImGui::TextWrapped("Field still converging: error %.2g, target %.0e. Snakes wait.", w.last(),
+                       w.target());
   ImGui::PopStyleColor();
+  if (snakes.session().fieldIterations()) return;
   if (snakes.session().solverKind() == SolverKind::Euler)
     ImGui::TextWrapped("(Multigrid, in the Solver section, gets there in a few cycles.)");
 }

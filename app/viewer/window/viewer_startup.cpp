@@ -18,7 +18,12 @@ SessionStartup sessionStartup(const app::Options& o) {
   s.fixedIterationsPerFrame = o.iterationsPerFrame;
   s.stepsPerFrame = o.stepsPerFrame;
   s.frameBudgetMs = o.frameBudgetMs;
-  if (o.targetError) s.targetError = *o.targetError;
+  // The headless rule (field_solve.hpp): a target, or a fixed count the snakes wait for.
+  const FieldSolvePlan plan = app::fieldSolvePlan(o);
+  if (plan.targetError)
+    s.targetError = *plan.targetError;
+  else
+    s.fieldIterations = plan.iterations;
   return s;
 }
 
