@@ -12,6 +12,7 @@
 #include "gvflab/input_file.hpp"
 #include "gvflab/version.hpp"
 #include "headless/headless.hpp"
+#include "io/input_shape.hpp"
 #include "headless/headless_figure.hpp"
 #include "headless/headless_record.hpp"
 #include "headless/run_progress.hpp"
@@ -56,6 +57,9 @@ int main(int argc, char** argv) {
           throw gvflab::ParameterError(
               "--record-tail ends a headless recording (--headless ... --record OUT); the "
               "viewer's recording stops with its Stop button.");
+        // A named image or volume that cannot be read is refused before the window opens,
+        // as headless: the phantom is never shown (or saved) in its place.
+        if (options.image) inputShape(*options.image);
         return runViewer(argc, argv, options);
     }
   } catch (const gvflab::Interrupted& e) {

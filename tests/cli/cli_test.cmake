@@ -214,6 +214,12 @@ file(WRITE ${WORK}/text.png "not an image")
 foreach(bad "${WORK}/empty.png" "${WORK}/text.png" "${WORK}/missing.png")
   run_gvflab(FALSE --headless ${bad} --save-field ${WORK}/bad.mha --report ${WORK}/bad.json)
 endforeach()
+# The viewer too: a named image it cannot read is refused, never replaced by the phantom in a
+# saved figure (it saved the U with exit code 0).
+run_gvflab(FALSE ${WORK}/missing.png --frames 5 --screenshot ${WORK}/viewer_missing.png)
+if(EXISTS ${WORK}/viewer_missing.png OR NOT last_err MATCHES "missing.png' does not exist")
+  message(FATAL_ERROR "the viewer replaced a missing image: ${last_err}")
+endif()
 run_gvflab(FALSE --headless --phantom u --solver euler --mu 0.24 --save-field ${WORK}/bad.mha)
 if(NOT last_err MATCHES "stability")
   message(FATAL_ERROR "unstable mu: ${last_err}")
