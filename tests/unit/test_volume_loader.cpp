@@ -3,6 +3,7 @@
 // back by nifti_clib); corrupt and hostile files refused with a sentence naming them.
 #include <doctest/doctest.h>
 #include <nifti2_io.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cstring>
@@ -168,6 +169,20 @@ TEST_CASE("NIfTI volumes: either byte order; corrupt files refused with a senten
   put<std::int16_t>(complex, 70, 32, false);
   put<std::int16_t>(complex, 72, 64, false);
   refused("complex.nii", complex, "COMPLEX64");
+  // A .nii.gz promising 600^3 float64 (1.7 GB) over a few bytes: the stream is counted before
+  // nifti_clib allocates the header's size (fuzz finding nifti-1: 8 GiB asked of malloc).
+  std::string promise = niftiBytes(2, 2, 2, false);
+  for (int i = 1; i <= 3; ++i) put<std::int16_t>(promise, 40 + 2 * i, 600, false);
+  put<std::int16_t>(promise, 70, 64, false);  // float64
+  put<std::int16_t>(promise, 72, 64, false);
+  {
+    gzFile gz = gzopen((dir / "promise.nii.gz").c_str(), "wb");
+    REQUIRE(gz);
+    gzwrite(gz, promise.data(), static_cast<unsigned>(promise.size()));
+    gzclose(gz);
+  }
+  CHECK_THROWS_WITH_AS(app::loadVolume(dir / "promise.nii.gz"),
+                       doctest::Contains("gzip stream holds"), InputError);
   writeWithNiftiLib(dir / "lonely.hdr", NIFTI_FTYPE_NIFTI1_2, 3, 3, 3);
   std::filesystem::remove(dir / "lonely.img");
   CHECK_THROWS_WITH_AS(app::loadVolume(dir / "lonely.hdr"), doctest::Contains("missing"),
