@@ -40,6 +40,8 @@ def check_no_tree_paths(folder, tree_paths):
     """The installed files must not name the source or build tree (kernels are embedded)."""
     for root, _, files in os.walk(folder):
         for name in files:
+            if name.endswith(".pyc"):  # pip's byte code names where it was installed
+                continue
             data = open(os.path.join(root, name), "rb").read()
             for path in tree_paths:
                 if os.fsencode(path) in data:

@@ -12,7 +12,6 @@ Usage: wheel_install.py PYTHON SOURCE_DIR WORKDIR
 import glob
 import os
 import shutil
-import subprocess
 import sys
 
 from package_support import check_import, check_no_tree_paths, run
@@ -23,8 +22,16 @@ for stale in ("dist", "venv-wheel", "venv-pip"):
 env = dict(os.environ, GVFLAB_WHEEL_BUILD_DIR=os.path.join(work, "build"),
            PIP_NO_CACHE_DIR="1", PIP_NO_INDEX="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
 env.pop("PYTHONPATH", None)
-tree = subprocess.run(["git", "-C", source, "status", "--porcelain", "--ignored"],
-                      capture_output=True, text=True).stdout
+# What setuptools and build leave in the folder they run in, unless told otherwise (setup.py).
+DEBRIS = ["*.egg-info", "python/*.egg-info", "dist", "build-python", "build/lib.*",
+          "build/bdist.*", "build/temp.*"]
+
+
+def debris():
+    return {p for pattern in DEBRIS for p in glob.glob(os.path.join(source, pattern))}
+
+
+before = debris()
 
 
 def site_packages(venv):
@@ -40,7 +47,8 @@ venv = os.path.join(work, "venv-wheel")
 run([python, "-m", "venv", "--system-site-packages", venv])
 run([os.path.join(venv, "bin", "pip"), "install", wheels[0]], env=env)
 check_import(os.path.join(venv, "bin", "python"), site_packages(venv))
-check_no_tree_paths(os.path.join(site_packages(venv), "gvflab"), [source, work])
+check_no_tree_paths(os.path.join(site_packages(venv), "gvflab"),
+                    [source, env["GVFLAB_WHEEL_BUILD_DIR"]])
 
 # 2. pip install --no-build-isolation . (the README's command), run in the source folder.
 venv = os.path.join(work, "venv-pip")
@@ -50,8 +58,6 @@ run([os.path.join(venv, "bin", "pip"), "install", "--no-build-isolation", "."], 
 check_import(os.path.join(venv, "bin", "python"), site_packages(venv))
 
 # Neither build may leave files in the source tree (egg-info, dist/, build/ of setuptools).
-after = subprocess.run(["git", "-C", source, "status", "--porcelain", "--ignored"],
-                       capture_output=True, text=True).stdout
-new = set(after.splitlines()) - set(tree.splitlines())
+new = debris() - before
 assert not new, f"the builds left files in the source tree: {sorted(new)}"
 print("wheel_install: both ways install an importable gvflab")
