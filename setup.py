@@ -55,6 +55,8 @@ class CMakeBuild(build_ext):
 
 setup(
     version=project_version(),
+    package_dir={"": "python"},  # here, not in pyproject.toml: Debian 12's setuptools warns there
+    packages=["gvflab"],
     ext_modules=[CMakeExtension("gvflab._gvflab")],
     cmdclass={"build_ext": CMakeBuild},
     options={"build": {"build_base": str(BUILD_BASE / "setuptools")},
