@@ -1,6 +1,6 @@
 # cmake --install and CPack (a Debian package). Paths are Debian's: the programs in bin/, the
-# desktop entry and the icon under share/, the Python module in lib/python3/dist-packages
-# (on sys.path for /usr; set GVFLAB_PYTHON_INSTALL_DIR for other prefixes).
+# desktop entry and the icon under share/, the Python package in lib/python3/dist-packages/gvflab
+# (python/CMakeLists.txt: on Debian's sys.path for /usr).
 include(GNUInstallDirs)
 
 if(GVFLAB_BUILD_APP)
@@ -8,11 +8,7 @@ if(GVFLAB_BUILD_APP)
   install(FILES packaging/gvflab.svg
           DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
 endif()
-set(GVFLAB_PYTHON_INSTALL_DIR lib/python3/dist-packages CACHE STRING
-    "Where cmake --install puts the Python module, relative to the prefix")
-if(TARGET gvflab_python)
-  install(TARGETS gvflab_python LIBRARY DESTINATION ${GVFLAB_PYTHON_INSTALL_DIR})
-endif()
+# The Python package's install rules are in python/CMakeLists.txt.
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME gvflab)
@@ -36,6 +32,8 @@ if(GVFLAB_BUILD_APP)
 endif()
 if(TARGET gvflab_python)
   string(APPEND gvflab_deb_depends ", python3, python3-numpy")
+  set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${PROJECT_SOURCE_DIR}/packaging/prerm)
+  set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 endif()
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "${gvflab_deb_depends}")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-image-formats-plugins")
