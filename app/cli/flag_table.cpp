@@ -90,14 +90,13 @@ Flag shown(Flag f, std::function<std::string(const Options&)> show) {
 }
 
 Flag pngOutput(std::string name, std::string help, std::optional<std::string> Options::*field) {
-  return valued(name, "F.png", FlagGroup::Figures, std::move(help),
-                [name, field](FlagContext& c) {
-                  auto& out = c.options.*field;
-                  out = c.value();
-                  if (!endsWithPng(*out))
-                    throw ParameterError(name + " writes a PNG file: give a name ending in " +
-                                         ".png, not '" + *out + "'.");
-                });
+  return valued(name, "F.png", FlagGroup::Figures, std::move(help), [name, field](FlagContext& c) {
+    auto& out = c.options.*field;
+    out = c.value();
+    if (!endsWithPng(*out))
+      throw ParameterError(name + " writes a PNG file: give a name ending in " + ".png, not '" +
+                           *out + "'.");
+  });
 }
 
 // --iterations in help: headless, no --iterations means "to --target-error", not the spec's
@@ -126,9 +125,9 @@ std::vector<Flag> modeFlags() {
   t.push_back(toggle("--headless", G::Modes,
                      "no window: solve, write the outputs named below, exit",
                      [](Options& o) { o.mode = Mode::Headless; }));
-  Flag quiet = toggle("--quiet", G::Modes,
-                      "headless: no progress line (it shows only on a terminal)",
-                      [](Options& o) { o.quiet = true; });
+  Flag quiet =
+      toggle("--quiet", G::Modes, "headless: no progress line (it shows only on a terminal)",
+             [](Options& o) { o.quiet = true; });
   quiet.alias = "-q";
   t.push_back(quiet);
   return t;
@@ -137,18 +136,18 @@ std::vector<Flag> modeFlags() {
 std::vector<Flag> inputFlags() {
   using G = FlagGroup;
   std::vector<Flag> t;
-  t.push_back(valued("--phantom", "NAME", G::Input,
-                     "built-in image: " + joined(phantomNames(), " or ") +
-                         " (the viewer's default: u)",
-                     [](FlagContext& c) {
-                       Options& o = c.options;
-                       o.phantom = c.value();
-                       c.givenPhantom = true;
-                       if (!c.givenImage) o.image.reset();  // a base's (session's) image gives way
-                       bool known = false;
-                       for (const auto& n : phantomNames()) known = known || n == *o.phantom;
-                       if (!known) makePhantom(*o.phantom, 16);  // throws, listing the names
-                     }));
+  t.push_back(
+      valued("--phantom", "NAME", G::Input,
+             "built-in image: " + joined(phantomNames(), " or ") + " (the viewer's default: u)",
+             [](FlagContext& c) {
+               Options& o = c.options;
+               o.phantom = c.value();
+               c.givenPhantom = true;
+               if (!c.givenImage) o.image.reset();  // a base's (session's) image gives way
+               bool known = false;
+               for (const auto& n : phantomNames()) known = known || n == *o.phantom;
+               if (!known) makePhantom(*o.phantom, 16);  // throws, listing the names
+             }));
   t.push_back(number(findSpec(cliParamSpecs(), "phantom-size"), G::Input,
                      [](Options& o, double v) { o.phantomSize = static_cast<int>(v); }));
   std::vector<std::string> demoNames;
@@ -170,18 +169,18 @@ std::vector<Flag> inputFlags() {
                           "open a saved session (image, solver, parameters, snakes); the "
                           "command line's flags override it",
                           [](FlagContext& c) { c.options.session = c.value(); })));
-  t.push_back(shown(
-      valued("--session-start", "W", G::Input,
-             "current: the session's snakes resume from their saved contours; initial: they "
-             "restart from their starting ones",
-             [](FlagContext& c) {
-               const std::string v = c.value();
-               if (v != "current" && v != "initial")
-                 throw ParameterError("--session-start must be 'current' or 'initial', not " +
-                                      quotedText(v) + ".");
-               c.options.sessionFromInitial = v == "initial";
-             }),
-      [](const Options& o) { return o.sessionFromInitial ? "initial" : "current"; }));
+  t.push_back(
+      shown(valued("--session-start", "W", G::Input,
+                   "current: the session's snakes resume from their saved contours; initial: they "
+                   "restart from their starting ones",
+                   [](FlagContext& c) {
+                     const std::string v = c.value();
+                     if (v != "current" && v != "initial")
+                       throw ParameterError("--session-start must be 'current' or 'initial', not " +
+                                            quotedText(v) + ".");
+                     c.options.sessionFromInitial = v == "initial";
+                   }),
+            [](const Options& o) { return o.sessionFromInitial ? "initial" : "current"; }));
   t.push_back(toggle("--allow-data-outside", G::Input,
                      "read data files that a MetaImage or NRRD header names outside its folder "
                      "(default: only files in that folder or below)",
@@ -234,36 +233,35 @@ std::vector<Flag> fieldFlags() {
                      [](Options& o, double v) { o.mgB = static_cast<int>(v); }));
   t.push_back(number(findSpec(multigridParamSpecs(), "mg-c"), G::Field,
                      [](Options& o, double v) { o.mgC = static_cast<int>(v); }));
-  t.push_back(shown(valued("--v0", "edge|image", G::Field,
-                           "V0 = grad of the edge map or of the smoothed image",
-                           [](FlagContext& c) {
-                             const std::string v = c.value();
-                             if (v == "edge") c.options.gvf.v0Mode = V0Mode::EdgeGradient;
-                             else if (v == "image") c.options.gvf.v0Mode = V0Mode::ImageGradient;
-                             else
-                               throw ParameterError("--v0 must be 'edge' or 'image', not " +
-                                                    quotedText(v) + ".");
-                           }),
-                    [](const Options& o) {
-                      return o.gvf.v0Mode == V0Mode::EdgeGradient ? "edge" : "image";
-                    }));
-  t.push_back(shown(valued("--precision", "P", G::Field,
-                           "field storage, both solvers: f32, f16 or snorm16",
-                           [](FlagContext& c) {
-                             c.options.storage.precision =
-                                 parseNamed(c.flag->name, [&] { return parsePrecision(c.value()); });
-                           }),
-                    [](const Options& o) { return precisionName(o.storage.precision); }));
+  t.push_back(shown(
+      valued("--v0", "edge|image", G::Field, "V0 = grad of the edge map or of the smoothed image",
+             [](FlagContext& c) {
+               const std::string v = c.value();
+               if (v == "edge")
+                 c.options.gvf.v0Mode = V0Mode::EdgeGradient;
+               else if (v == "image")
+                 c.options.gvf.v0Mode = V0Mode::ImageGradient;
+               else
+                 throw ParameterError("--v0 must be 'edge' or 'image', not " + quotedText(v) + ".");
+             }),
+      [](const Options& o) { return o.gvf.v0Mode == V0Mode::EdgeGradient ? "edge" : "image"; }));
+  t.push_back(
+      shown(valued("--precision", "P", G::Field, "field storage, both solvers: f32, f16 or snorm16",
+                   [](FlagContext& c) {
+                     c.options.storage.precision =
+                         parseNamed(c.flag->name, [&] { return parsePrecision(c.value()); });
+                   }),
+            [](const Options& o) { return precisionName(o.storage.precision); }));
   t.push_back(shown(
       valued("--memory", "M", G::Field,
              "Euler: buffer, image, local (tiles, several iterations per launch) or auto "
              "(local on GPUs, buffer on CPUs)",
              [](FlagContext& c) {
                const std::string v = c.value();
-               c.options.storage.memory =
-                   v == "auto" ? std::nullopt
-                               : std::optional<MemoryKind>(
-                                     parseNamed(c.flag->name, [&] { return parseMemory(v); }));
+               c.options.storage.memory = v == "auto"
+                                              ? std::nullopt
+                                              : std::optional<MemoryKind>(parseNamed(
+                                                    c.flag->name, [&] { return parseMemory(v); }));
              }),
       [](const Options& o) {
         return std::string(o.storage.memory ? memoryName(*o.storage.memory) : "auto");
@@ -288,9 +286,9 @@ std::vector<Flag> outputFlags() {
                             c.options.saveField = c.value();
                             checkFieldFileName(*c.options.saveField);  // fails before any run
                           })));
-  t.push_back(once(valued("--save-magnitude", "F.png", G::Outputs,
-                          "write |V| scaled to its maximum",
-                          [](FlagContext& c) { c.options.saveMagnitude = c.value(); })));
+  t.push_back(
+      once(valued("--save-magnitude", "F.png", G::Outputs, "write |V| scaled to its maximum",
+                  [](FlagContext& c) { c.options.saveMagnitude = c.value(); })));
   t.push_back(once(valued("--report", "R.json", G::Outputs,
                           "write solver, iterations, error, opencl_ms, wall_ms (and the "
                           "snakes' states)",
@@ -341,16 +339,16 @@ std::vector<Flag> figureFlags() {
                      "in the figure or recording: iteration, mu, epsilon, solver and the force "
                      "of each snake",
                      [](Options& o) { o.caption = true; }));
-  t.push_back(valued("--colormap", "NAME", G::Figures, "gray, viridis or inferno",
-                     [](FlagContext& c) {
-                       std::optional<std::string>& m = c.options.colormap;
-                       m = c.value();
-                       if (*m != "gray" && *m != "viridis" && *m != "inferno")
-                         throw ParameterError("--colormap must be gray, viridis or inferno, not " +
-                                              quotedText(*m) + ".");
-                     }));
-  t.push_back(toggle("--log-scale", G::Figures, "log colour scale",
-                     [](Options& o) { o.logScale = true; }));
+  t.push_back(
+      valued("--colormap", "NAME", G::Figures, "gray, viridis or inferno", [](FlagContext& c) {
+        std::optional<std::string>& m = c.options.colormap;
+        m = c.value();
+        if (*m != "gray" && *m != "viridis" && *m != "inferno")
+          throw ParameterError("--colormap must be gray, viridis or inferno, not " +
+                               quotedText(*m) + ".");
+      }));
+  t.push_back(
+      toggle("--log-scale", G::Figures, "log colour scale", [](Options& o) { o.logScale = true; }));
   t.push_back(number(findSpec(cliParamSpecs(), "trails"), G::Figures,
                      [](Options& o, double v) { o.snakes.trails = static_cast<int>(v); }));
   return t;
@@ -390,8 +388,7 @@ std::vector<Flag> viewerFlags() {
                      [](Options& o, double v) { o.raceBudgetMs = v; }));
   t.push_back(number(findSpec(cliParamSpecs(), "frame-budget"), G::Viewer,
                      [](Options& o, double v) { o.frameBudgetMs = v; }));
-  t.push_back(toggle("--stats", G::Viewer,
-                     "print frame time p50/p95 and iterations/s at exit",
+  t.push_back(toggle("--stats", G::Viewer, "print frame time p50/p95 and iterations/s at exit",
                      [](Options& o) { o.stats = true; }));
   return t;
 }
@@ -431,16 +428,24 @@ std::vector<Flag> regionFlags() {
 
 const char* flagGroupTitle(FlagGroup group) {
   switch (group) {
-    case FlagGroup::Modes: return "Modes";
-    case FlagGroup::Input: return "Input (an IMAGE or VOLUME file, or one of these)";
-    case FlagGroup::Field: return "The field: GVF parameters, solver, device";
-    case FlagGroup::Outputs: return "Headless outputs";
-    case FlagGroup::Figures: return "Figures (--screenshot, --composite) and their look";
-    case FlagGroup::Recording: return "Recording";
-    case FlagGroup::Viewer: return "Viewer";
+    case FlagGroup::Modes:
+      return "Modes";
+    case FlagGroup::Input:
+      return "Input (an IMAGE or VOLUME file, or one of these)";
+    case FlagGroup::Field:
+      return "The field: GVF parameters, solver, device";
+    case FlagGroup::Outputs:
+      return "Headless outputs";
+    case FlagGroup::Figures:
+      return "Figures (--screenshot, --composite) and their look";
+    case FlagGroup::Recording:
+      return "Recording";
+    case FlagGroup::Viewer:
+      return "Viewer";
     case FlagGroup::Snakes:
       return "Snakes (parametric GVF snakes, Xu & Prince 1998) and the capture-range map";
-    case FlagGroup::Region: return "Region snake (PLH)";
+    case FlagGroup::Region:
+      return "Region snake (PLH)";
   }
   return "";
 }
@@ -455,8 +460,8 @@ double FlagContext::number() { return parseFlag(*flag->spec, value()); }
 const std::vector<Flag>& flagTable() {
   static const std::vector<Flag> table = [] {
     std::vector<Flag> t;
-    for (auto part : {modeFlags, inputFlags, fieldFlags, outputFlags, figureFlags,
-                      recordingFlags, viewerFlags, snakeFlags, regionFlags}) {
+    for (auto part : {modeFlags, inputFlags, fieldFlags, outputFlags, figureFlags, recordingFlags,
+                      viewerFlags, snakeFlags, regionFlags}) {
       auto flags = part();
       t.insert(t.end(), flags.begin(), flags.end());
     }

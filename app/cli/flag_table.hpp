@@ -38,16 +38,16 @@ struct FlagContext {
 };
 
 struct Flag {
-  std::string name;    // "--mu"
-  std::string alias;   // "-q", or empty
-  std::string arg;     // what follows it in --help ("V", "F.png", "[X,Y,W,H]"); empty: a switch
+  std::string name;   // "--mu"
+  std::string alias;  // "-q", or empty
+  std::string arg;    // what follows it in --help ("V", "F.png", "[X,Y,W,H]"); empty: a switch
   FlagGroup group = FlagGroup::Modes;
   const ParamSpec* spec = nullptr;  // numbers: range, default and help from the engine's tables
-  std::string help;    // the help text when there is no spec (or after the spec's own)
+  std::string help;                 // the help text when there is no spec (or after the spec's own)
   // Shows the option's value in o; its value in the default Options is the "default" printed
   // by --help. Empty function: no default to print.
   std::function<std::string(const Options& o)> shown;
-  bool once = false;   // a second one is refused (one file per output flag)
+  bool once = false;  // a second one is refused (one file per output flag)
   std::function<void(FlagContext&)> apply;
 
   bool takesValue() const { return !arg.empty() && arg.front() != '['; }

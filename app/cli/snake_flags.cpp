@@ -37,8 +37,7 @@ const std::map<std::string, Setter>& parameterSetters() {
   return setters;
 }
 
-Flag snakeFlag(std::string name, std::string arg, std::string help,
-               void (*apply)(FlagContext&)) {
+Flag snakeFlag(std::string name, std::string arg, std::string help, void (*apply)(FlagContext&)) {
   Flag f;
   f.name = std::move(name);
   f.arg = std::move(arg);

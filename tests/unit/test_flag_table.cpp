@@ -44,8 +44,8 @@ TEST_CASE("--help shows every flag of the table with its argument and default") 
     CAPTURE(f.name);
     CHECK(names.insert(f.name).second);  // declared once
     CHECK(f.apply);
-    const std::string lead = f.name + (f.alias.empty() ? "" : ", " + f.alias) +
-                             (f.arg.empty() ? "" : " " + f.arg);
+    const std::string lead =
+        f.name + (f.alias.empty() ? "" : ", " + f.alias) + (f.arg.empty() ? "" : " " + f.arg);
     CHECK(help.find(" " + lead + " ") != std::string::npos);
     CHECK(help.find(flattened(flagHelp(f))) != std::string::npos);
     const std::string byDefault = flagDefault(f);
@@ -109,9 +109,10 @@ TEST_CASE("the README's usage section names only flags of the table") {
 }
 
 TEST_CASE("flags that name one file are refused twice; flags with values need them") {
-  const std::map<std::string, std::string> values = {
-      {"--save-field", "f.mha"}, {"--save-contours", "c.json"}, {"--screenshot", "s.png"},
-      {"--record-tail", "1"}};
+  const std::map<std::string, std::string> values = {{"--save-field", "f.mha"},
+                                                     {"--save-contours", "c.json"},
+                                                     {"--screenshot", "s.png"},
+                                                     {"--record-tail", "1"}};
   for (const Flag& f : flagTable()) {
     CAPTURE(f.name);
     if (f.once) {
@@ -126,6 +127,5 @@ TEST_CASE("flags that name one file are refused twice; flags with values need th
   }
   // Flags outside the table: one sentence, never an exception of the standard library.
   for (const std::string bad : {"--", "-", "--nope", "-x"})
-    CHECK_THROWS_WITH_AS(parseOptions({bad}), doctest::Contains("Unknown option"),
-                         ParameterError);
+    CHECK_THROWS_WITH_AS(parseOptions({bad}), doctest::Contains("Unknown option"), ParameterError);
 }
