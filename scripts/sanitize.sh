@@ -12,7 +12,7 @@ root=$PWD
 
 unit_tests=(test_unit test_region_unit test_app)
 cl_tests=(test_cl test_multigrid_cl test_pipeline_cl test_region_cl)
-cli_tests=("cli_headless_.*" test_recording)  # cli_headless_<group>: one per group
+cli_tests=("cli\\..*" test_recording)  # cli.<case>: one per case of tests/cli/cli_test.cmake
 
 tests=()
 case "${1:-all}" in
@@ -26,7 +26,7 @@ esac
 targets=()
 for t in "${tests[@]}"; do
   case "$t" in
-    cli_headless*) targets+=(gvflab) ;;
+    cli\\.*) targets+=(gvflab) ;;
     *) targets+=("$t") ;;
   esac
 done

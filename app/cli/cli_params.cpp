@@ -43,16 +43,6 @@ const std::vector<ParamSpec>& cliParamSpecs() {
   return specs;
 }
 
-std::string flagHelpLine(const ParamSpec& s, const char* valueName, std::size_t column) {
-  std::ostringstream h;
-  h << "  --" << s.key << " " << valueName
-    << std::string(s.key.size() < column ? column - s.key.size() : 1, ' ') << s.help << " ["
-    << s.minValue << ", " << s.maxValue << "]";
-  if (!std::isnan(s.defaultValue)) h << ", default " << s.defaultValue;
-  h << "\n";
-  return h.str();
-}
-
 double parseFlag(const ParamSpec& spec, const std::string& text) {
   const double v = flagNumber(spec.key, text);
   try {

@@ -1,7 +1,7 @@
 #pragma once
 // The command line's own numeric flags (phantom size, frames, recording pace, viewer budget,
 // synthetic region image, target error, window/frame size), described once like the engine's
-// parameters: the parser validates with these and the help text is written from them.
+// parameters: the flag table (cli/flag_table.hpp) validates with these and --help prints them.
 #include <array>
 #include <string>
 #include <vector>
@@ -11,9 +11,6 @@
 namespace gvflab::app {
 
 const std::vector<ParamSpec>& cliParamSpecs();
-
-// "--KEY V   help [min, max], default d": one help line, the flag padded to a column.
-std::string flagHelpLine(const ParamSpec& spec, const char* valueName = "V", std::size_t column = 12);
 
 // The text after a flag as a number checked against spec (ParameterError naming the flag).
 double parseFlag(const ParamSpec& spec, const std::string& text);

@@ -78,10 +78,13 @@ SolverConfig solverConfig(const Options& options);
 // and --target-error as given; by default multigrid to ε <= 1e-6.
 FieldSolvePlan fieldSolvePlan(const Options& options);
 
-// Throws ParameterError with a sentence on unknown flags, missing values or bad numbers.
+// Reads the command line through the flag table (cli/flag_table.hpp), then checks the flags
+// that only go together. Throws ParameterError with a sentence on unknown flags, missing
+// values or bad numbers.
 // base: start from these options instead of the defaults (a --session's, so that the command
 // line's flags win over the session: its image or phantom, --mu, ...; its --snake are added).
 Options parseOptions(const std::vector<std::string>& args, const Options* base = nullptr);
+// --help: written from the flag table (cli/help_text.cpp).
 std::string helpText();
 
 }  // namespace gvflab::app

@@ -2,12 +2,10 @@
 
 #include <charconv>
 #include <cmath>
-#include <sstream>
 
 #include "cli/cli_params.hpp"
 #include "gvflab/quoted.hpp"
 #include "gvflab/error.hpp"
-#include "io/contour_formats.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -106,86 +104,8 @@ SnakeSpec parseSnakeSpec(const std::string& text) {
   return s;
 }
 
-bool parseSnakeOption(const std::string& flag, const std::function<std::string()>& value,
-                      SnakeOptions& o) {
-  if (flag == "--snake") {
-    o.snakes.push_back(parseSnakeSpec(value()));
-    checkSnakeCount(o.snakes.size(), "--snake");
-    return true;
-  }
-  if (flag == "--snake-force") {
-    const std::string v = value();
-    try {
-      o.force = parseForce(v);
-    } catch (const ParameterError& e) {
-      throw ParameterError("--snake-force: " + std::string(e.what()));
-    }
-    return true;
-  }
-  if (flag == "--save-contours") {
-    o.saveContours = value();
-    contourFormatOf(*o.saveContours);  // a bad extension fails before anything runs
-    return true;
-  }
-  if (flag == "--capture-map") {
-    o.captureMap = value();
-    return true;
-  }
-  if (flag.rfind("--", 0) != 0) return false;
-  const std::string key = flag.substr(2);
-  for (const auto* specs : {&snakeParamSpecs(), &captureParamSpecs()})
-    for (const auto& s : *specs) {
-      if (s.key != key) continue;
-      const double v = parseFlag(s, value());
-      auto& p = o.params;
-      if (key == "alpha") p.alpha = v;
-      else if (key == "beta") p.beta = v;
-      else if (key == "gamma") p.gamma = v;
-      else if (key == "kappa") p.kappa = v;
-      else if (key == "pressure") p.pressure = v;
-      else if (key == "dmin") p.dmin = v;
-      else if (key == "dmax") p.dmax = v;
-      else if (key == "snake-tolerance") p.tolerance = v;
-      else if (key == "snake-window") p.window = static_cast<int>(v);
-      else if (key == "snake-resample") p.resample = static_cast<int>(v);
-      else if (key == "snake-hold-gap") p.holdGap = v;
-      else if (key == "snake-normalize") p.normalize = v != 0;
-      else if (key == "snake-iterations") o.iterations = static_cast<int>(v);
-      else if (key == "snake-frame-iterations") o.frameIterations = static_cast<int>(v);
-      else if (key == "capture-threshold") o.capture.threshold = v;
-      else if (key == "capture-steps") o.capture.maxSteps = static_cast<int>(v);
-      return true;
-    }
-  return false;
-}
-
 void finishSnakeOptions(SnakeOptions& o) {
   o.params.validate();
-}
-
-std::string snakeHelpText() {
-  std::ostringstream h;
-  h << "Snakes (parametric GVF snakes, Xu & Prince 1998) and the capture-range map:\n"
-       "  --snake circle:CX,CY,R | polygon:X1,Y1,X2,Y2,...[@FORCE]   a closed snake\n"
-       "                       (repeatable); pixels, x right, y down, origin at the image's\n"
-       "                       top-left corner; @gvf or @traditional: this snake's force\n"
-       "  --snake-force F      force of snakes without @: gvf (default) or traditional\n"
-       "                       (grad of the edge map)\n"
-       "  --save-contours F    write the snakes, in the format of F's extension: .json\n"
-       "                       {\"contours\": [{\"points\": [[x, y], ...], \"initial_points\":\n"
-       "                       [...], \"force\": \"gvf\", \"state\": \"moving\"|\"converged\"|\n"
-       "                       \"stalled\"|\"collapsed\", \"iterations\": N, \"converged\":\n"
-       "                       true|false}, ...]}; .geojson (FeatureCollection of Polygons,\n"
-       "                       properties force, state, iterations); .csv; .svg. stalled:\n"
-       "                       stopped where the force is too weak to hold it (see\n"
-       "                       --snake-hold-gap); collapsed: shrank below 5% of its start's\n"
-       "                       area to a dot or a line (captured, outlining nothing)\n"
-       "  --capture-map M.png  steps from each pixel to an edge along the unit force of\n"
-       "                       --snake-force (white: edge, yellow: near, blue: far, black: never)\n";
-  for (const auto* specs : {&snakeParamSpecs(), &captureParamSpecs()})
-    for (const auto& s : *specs)
-      h << flagHelpLine(s, "V", 17);
-  return h.str();
 }
 
 }  // namespace gvflab::app

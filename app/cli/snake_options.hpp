@@ -60,13 +60,13 @@ struct SnakeOptions {
 // ParameterError with a sentence that shows the expected form.
 SnakeSpec parseSnakeSpec(const std::string& text);
 
-// Handles `flag` when it is a snake or capture flag (reading its value through `value`) and
-// returns true; false for any other flag. Throws ParameterError for bad values.
+// Handles `flag` when it is a snake or capture flag of the flag table (reading its value
+// through `value`) and returns true; false for any other flag. Throws ParameterError for bad
+// values. (parseOptions reads these flags itself; this is the snake flags alone.)
 bool parseSnakeOption(const std::string& flag, const std::function<std::string()>& value,
                       SnakeOptions& options);
 // Checks what needs the whole command line (dmax >= 2 dmin). That --save-contours has snakes
 // to save is checked with the run (cli/run_checks.hpp), once a --session's snakes are in.
 void finishSnakeOptions(SnakeOptions& options);
-std::string snakeHelpText();
 
 }  // namespace gvflab::app

@@ -1,0 +1,65 @@
+#pragma once
+// Every flag of the gvflab command line, declared once: its name, argument, group, range and
+// default (numbers: a ParamSpec of the engine's or cliParamSpecs()), help, and what it sets.
+// parseOptions reads the command line through this table and helpText() prints it, so the
+// parser, the ranges, the defaults and --help cannot disagree.
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cli/options.hpp"
+#include "gvflab/params.hpp"
+
+namespace gvflab::app {
+
+// Sections of --help, in the order they are printed.
+enum class FlagGroup { Modes, Input, Field, Outputs, Figures, Recording, Viewer, Snakes, Region };
+const char* flagGroupTitle(FlagGroup group);
+
+struct Flag;
+
+// What a flag's action sees: the options being built and the command line around the flag.
+struct FlagContext {
+  Options& options;
+  std::vector<std::string>& args;  // --demo splices its flags in after itself
+  std::size_t& index;              // args[index] is the flag
+  std::size_t demoEnd = 0;         // args before this index came from a --demo
+  bool givenImage = false;         // an image on this command line (not a --session's)
+  bool givenPhantom = false;       // --phantom on this command line
+  const Flag* flag = nullptr;
+
+  // The next argument (index moves onto it): "--FLAG needs a value." when there is none.
+  std::string value();
+  // value() as a number checked against the flag's spec ("--FLAG needs a number, not ...",
+  // "--FLAG: KEY = V is outside its range [A, B].").
+  double number();
+  bool fromDemo() const { return index < demoEnd; }
+};
+
+struct Flag {
+  std::string name;   // "--mu"
+  std::string alias;  // "-q", or empty
+  std::string arg;    // what follows it in --help ("V", "F.png", "[X,Y,W,H]"); empty: a switch
+  FlagGroup group = FlagGroup::Modes;
+  const ParamSpec* spec = nullptr;  // numbers: range, default and help from the engine's tables
+  std::string help;                 // the help text when there is no spec (or after the spec's own)
+  // Shows the option's value in o; its value in the default Options is the "default" printed
+  // by --help. Empty function: no default to print.
+  std::function<std::string(const Options& o)> shown;
+  bool once = false;  // a second one is refused (one file per output flag)
+  std::function<void(FlagContext&)> apply;
+
+  bool takesValue() const { return !arg.empty() && arg.front() != '['; }
+};
+
+const std::vector<Flag>& flagTable();
+// The table's entry for a flag as written ("--mu", "-q"), or nullptr.
+const Flag* findFlag(const std::string& given);
+
+// What --help prints for a flag: its default ("" when it has none) and its whole text (help,
+// range, default).
+std::string flagDefault(const Flag& flag);
+std::string flagHelp(const Flag& flag);
+
+}  // namespace gvflab::app

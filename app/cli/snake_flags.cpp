@@ -1,0 +1,134 @@
+#include "cli/snake_flags.hpp"
+
+#include <map>
+#include <stdexcept>
+
+#include "gvflab/error.hpp"
+#include "io/contour_formats.hpp"
+
+namespace gvflab::app {
+namespace {
+
+// Where each snake and capture parameter goes; every key of the two spec tables has one (a
+// key without one fails when the table is built, and the unit tests build it).
+using Setter = void (*)(SnakeOptions&, double);
+const std::map<std::string, Setter>& parameterSetters() {
+  static const std::map<std::string, Setter> setters = {
+      {"alpha", [](SnakeOptions& s, double v) { s.params.alpha = v; }},
+      {"beta", [](SnakeOptions& s, double v) { s.params.beta = v; }},
+      {"gamma", [](SnakeOptions& s, double v) { s.params.gamma = v; }},
+      {"kappa", [](SnakeOptions& s, double v) { s.params.kappa = v; }},
+      {"pressure", [](SnakeOptions& s, double v) { s.params.pressure = v; }},
+      {"dmin", [](SnakeOptions& s, double v) { s.params.dmin = v; }},
+      {"dmax", [](SnakeOptions& s, double v) { s.params.dmax = v; }},
+      {"snake-tolerance", [](SnakeOptions& s, double v) { s.params.tolerance = v; }},
+      {"snake-window", [](SnakeOptions& s, double v) { s.params.window = static_cast<int>(v); }},
+      {"snake-resample",
+       [](SnakeOptions& s, double v) { s.params.resample = static_cast<int>(v); }},
+      {"snake-hold-gap", [](SnakeOptions& s, double v) { s.params.holdGap = v; }},
+      {"snake-normalize", [](SnakeOptions& s, double v) { s.params.normalize = v != 0; }},
+      {"snake-iterations", [](SnakeOptions& s, double v) { s.iterations = static_cast<int>(v); }},
+      {"snake-frame-iterations",
+       [](SnakeOptions& s, double v) { s.frameIterations = static_cast<int>(v); }},
+      {"capture-threshold", [](SnakeOptions& s, double v) { s.capture.threshold = v; }},
+      {"capture-steps",
+       [](SnakeOptions& s, double v) { s.capture.maxSteps = static_cast<int>(v); }},
+  };
+  return setters;
+}
+
+Flag snakeFlag(std::string name, std::string arg, std::string help, void (*apply)(FlagContext&)) {
+  Flag f;
+  f.name = std::move(name);
+  f.arg = std::move(arg);
+  f.group = FlagGroup::Snakes;
+  f.help = std::move(help);
+  f.apply = apply;
+  return f;
+}
+
+}  // namespace
+
+std::vector<Flag> snakeFlags() {
+  std::vector<Flag> t;
+  t.push_back(snakeFlag(
+      "--snake", "circle:CX,CY,R | polygon:X1,Y1,X2,Y2,...[@FORCE]",
+      "a closed snake (repeatable); pixels, x right, y down, origin at the image's top-left "
+      "corner; @gvf or @traditional: this snake's force",
+      [](FlagContext& c) {
+        auto& snakes = c.options.snakes.snakes;
+        snakes.push_back(parseSnakeSpec(c.value()));
+        checkSnakeCount(snakes.size(), "--snake");
+      }));
+  Flag force = snakeFlag("--snake-force", "F",
+                         "force of snakes without @: gvf or traditional (grad of the edge map)",
+                         [](FlagContext& c) {
+                           const std::string v = c.value();
+                           try {
+                             c.options.snakes.force = parseForce(v);
+                           } catch (const ParameterError& e) {
+                             throw ParameterError("--snake-force: " + std::string(e.what()));
+                           }
+                         });
+  force.shown = [](const Options& o) { return std::string(forceName(o.snakes.force)); };
+  t.push_back(force);
+  Flag contours = snakeFlag(
+      "--save-contours", "F",
+      "write the snakes, in the format of F's extension: .json {\"contours\": [{\"points\": "
+      "[[x, y], ...], \"initial_points\": [...], \"force\": \"gvf\", \"state\": "
+      "\"moving\"|\"converged\"|\"stalled\"|\"collapsed\", \"iterations\": N, \"converged\": "
+      "true|false}, ...]}; .geojson (FeatureCollection of Polygons, properties force, state, "
+      "iterations); .csv; .svg. stalled: stopped where the force is too weak to hold it (see "
+      "--snake-hold-gap); collapsed: shrank below 5% of its start's area to a dot or a line "
+      "(captured, outlining nothing)",
+      [](FlagContext& c) {
+        c.options.snakes.saveContours = c.value();
+        contourFormatOf(*c.options.snakes.saveContours);  // a bad extension fails before a run
+      });
+  contours.once = true;
+  t.push_back(contours);
+  Flag map = snakeFlag("--capture-map", "M.png",
+                       "steps from each pixel to an edge along the unit force of --snake-force "
+                       "(white: edge, yellow: near, blue: far, black: never)",
+                       [](FlagContext& c) { c.options.snakes.captureMap = c.value(); });
+  map.once = true;
+  t.push_back(map);
+  for (const auto* specs : {&snakeParamSpecs(), &captureParamSpecs()})
+    for (const ParamSpec& s : *specs) {
+      const auto setter = parameterSetters().find(s.key);
+      if (setter == parameterSetters().end())
+        throw std::logic_error("snake parameter " + s.key + " has no flag");
+      Flag f;
+      f.name = "--" + s.key;
+      f.arg = s.integer ? "N" : "V";
+      f.group = FlagGroup::Snakes;
+      f.spec = &s;
+      f.apply = [set = setter->second](FlagContext& c) { set(c.options.snakes, c.number()); };
+      t.push_back(f);
+    }
+  return t;
+}
+
+// The snake flags alone (the fuzz target's entry): the same table entries as the command line.
+bool parseSnakeOption(const std::string& flag, const std::function<std::string()>& value,
+                      SnakeOptions& snakes) {
+  const Flag* f = findFlag(flag);
+  if (!f || f->group != FlagGroup::Snakes) return false;
+  Options o;
+  o.snakes = std::move(snakes);
+  std::vector<std::string> args = {flag};
+  std::size_t index = 0;
+  FlagContext c{o, args, index};
+  c.flag = f;
+  try {
+    if (f->takesValue()) args.push_back(value());
+    f->apply(c);
+  } catch (...) {
+    snakes = std::move(o.snakes);
+    throw;
+  }
+  snakes = std::move(o.snakes);
+  return true;
+}
+
+}  // namespace gvflab::app
