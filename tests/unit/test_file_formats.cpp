@@ -3,7 +3,6 @@
 // an unknown extension is refused with the file's name and the registry's list.
 #include <doctest/doctest.h>
 
-#include <QCoreApplication>
 #include <QImage>
 #include <algorithm>
 #include <cctype>
@@ -20,6 +19,7 @@
 #include "io/input_shape.hpp"
 #include "io/nrrd_file.hpp"
 #include "io/volume_loader.hpp"
+#include "qt_app.hpp"
 #include "test_support.hpp"
 
 using namespace gvflab;
@@ -88,10 +88,7 @@ TEST_CASE("each extension is registered once per role and resolves to its format
 }
 
 TEST_CASE("every image and volume extension loads a small file through its format") {
-  static int argc = 1;
-  static char name[] = "test_app";
-  static char* argv[] = {name, nullptr};
-  static QCoreApplication qt(argc, argv);
+  test::qtApp();
   const auto dir = test::scratchDir("file_formats_inputs");
   QImage picture(6, 4, QImage::Format_Grayscale8);
   picture.fill(200);
