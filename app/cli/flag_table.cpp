@@ -15,16 +15,10 @@
 #include "gvflab/quoted.hpp"
 #include "gvflab/region_types.hpp"
 #include "io/field_file.hpp"
+#include "io/file_formats.hpp"
 
 namespace gvflab::app {
 namespace {
-
-bool endsWithPng(const std::string& path) {
-  if (path.size() < 5) return false;
-  std::string ext = path.substr(path.size() - 4);
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return ext == ".png";
-}
 
 // The engine's parsers word their errors for any caller; on the command line name the flag.
 template <class F>
@@ -93,7 +87,7 @@ Flag pngOutput(std::string name, std::string help, std::optional<std::string> Op
   return valued(name, "F.png", FlagGroup::Figures, std::move(help), [name, field](FlagContext& c) {
     auto& out = c.options.*field;
     out = c.value();
-    if (!endsWithPng(*out))
+    if (findFormat(*out, FormatRole::PictureOutput) == nullptr)
       throw ParameterError(name + " writes a PNG file: give a name ending in " + ".png, not '" +
                            *out + "'.");
   });

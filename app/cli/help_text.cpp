@@ -5,15 +5,10 @@
 
 #include "cli/flag_table.hpp"
 #include "cli/options.hpp"
+#include "io/file_formats.hpp"
 
 namespace gvflab::app {
 namespace {
-
-// The formats gvflab reads. h-formats: replace with the format registry of app/io once it
-// exists (each extension declared once there).
-constexpr const char* kSupportedFormats =
-    "  IMAGE   PNG, JPEG, PGM/PPM, TIFF, BMP, MetaImage (.mha, .mhd), NRRD (.nrrd, .nhdr)\n"
-    "  VOLUME  NIfTI (.nii, .nii.gz), NRRD (3D), MetaImage (3D .mha, .mhd): GVF runs in 3D\n";
 
 constexpr std::size_t kHelpColumn = 24;  // where the flags' help text starts
 constexpr std::size_t kWidth = 100;
@@ -80,8 +75,14 @@ std::string helpText() {
        "  gvflab [IMAGE | VOLUME] [options]     open the viewer (default: the U phantom)\n"
        "  gvflab --headless (IMAGE | VOLUME | --phantom NAME | --session S.json) [options]\n"
        "  gvflab --list-devices | --help | --version\n\n"
-       "Formats read:\n"
-    << kSupportedFormats;
+       "Formats read (from the format table, io/file_formats.cpp):\n";
+  const auto formats = [&h](const std::string& role, FormatRole r, const std::string& note) {
+    const std::string lead = "  " + role;
+    h << lead << std::string(kHelpColumn - lead.size(), ' ');
+    wrapInto(h, kHelpColumn, formatList(r) + note);
+  };
+  formats("IMAGE", FormatRole::ImageInput, "");
+  formats("VOLUME", FormatRole::VolumeInput, ": GVF runs in 3D");
   for (int g = 0; g <= static_cast<int>(FlagGroup::Region); ++g) {
     h << "\n" << flagGroupTitle(static_cast<FlagGroup>(g)) << ":\n";
     for (const Flag& f : flagTable()) {

@@ -13,7 +13,7 @@
 #include "gvflab/io.hpp"
 #include "gvflab/parametric_snake.hpp"
 #include "gvflab/phantoms.hpp"
-#include "io/file_names.hpp"
+#include "io/file_formats.hpp"
 #include "io/image_loader.hpp"
 #include "io/input_shape.hpp"
 #include "io/volume_loader.hpp"
@@ -80,9 +80,8 @@ void checkOutputFile(const std::string& flag, const std::string& path, bool fold
   }
 }
 
-void checkPngName(const std::string& flag, const std::optional<std::string>& path) {
-  if (path && !hasSuffix(*path, {".png"}))
-    throw ParameterError(flag + " '" + *path + "': the name must end in .png.");
+void checkPictureName(const std::string& flag, const std::optional<std::string>& path) {
+  if (path) requireFormat(*path, FormatRole::PictureOutput, flag + " '" + *path + "'");
 }
 
 // One file under two names? The same inode when both exist (hard links, links, folder links),
@@ -106,10 +105,10 @@ void checkOutputPaths(const Options& o) {
       {"--report", &o.report},              {"--save-contours", &o.snakes.saveContours},
       {"--capture-map", &o.snakes.captureMap}, {"--record", &o.record},
       {"--screenshot", &o.screenshot},      {"--composite", &o.composite}};
-  checkPngName("--save-magnitude", o.saveMagnitude);
-  checkPngName("--capture-map", o.snakes.captureMap);
-  checkPngName("--screenshot", o.screenshot);
-  checkPngName("--composite", o.composite);
+  checkPictureName("--save-magnitude", o.saveMagnitude);
+  checkPictureName("--capture-map", o.snakes.captureMap);
+  checkPictureName("--screenshot", o.screenshot);
+  checkPictureName("--composite", o.composite);
   // What the run reads: never an output. (A MetaImage's or NRRD's data file is the readers'.)
   std::vector<std::pair<std::string, fs::path>> seen;
   if (o.image && !o.phantom) seen.emplace_back("the input image", *o.image);
@@ -117,7 +116,7 @@ void checkOutputPaths(const Options& o) {
   const std::size_t inputs = seen.size();
   for (const auto& [flag, path] : outputs) {
     if (!*path) continue;
-    const bool folder = flag == "--record" && !hasSuffix(**path, {".mp4", ".webm"});
+    const bool folder = flag == "--record" && !findFormat(**path, FormatRole::VideoOutput);
     checkOutputFile(flag, **path, folder);
     for (std::size_t i = 0; i < seen.size(); ++i) {
       const auto& [other, otherPath] = seen[i];

@@ -17,6 +17,7 @@
 #include "gvflab/io.hpp"
 #include "headless/headless_snakes.hpp"
 #include "io/field_file.hpp"
+#include "io/file_formats.hpp"
 #include "io/png_writer.hpp"
 #include "io/run_outputs.hpp"
 #include "headless/stop_signals.hpp"
@@ -114,7 +115,7 @@ int runHeadlessRecording(int argc, char** argv, const Options& options) {
   using namespace viewer;
   // Inputs and outputs first (a missing input fails, never the U phantom), then the display.
   const RunInput input = checkHeadlessRun(options);
-  record::formatForPath(*options.record);
+  record::formatForMuxer(recordingMuxer(*options.record));
   if (options.recordTail && options.snakes.snakes.empty())
     throw ParameterError("--record-tail waits for the snakes to stop: add a --snake (or a "
                          "--session with snakes).");
@@ -147,7 +148,7 @@ int runHeadlessRecording(int argc, char** argv, const Options& options) {
 
   record::EncoderSettings es;
   es.path = *options.record;
-  es.format = record::formatForPath(*options.record);
+  es.format = record::formatForMuxer(recordingMuxer(*options.record));
   es.width = width;
   es.height = height;
   es.fps = options.fps;

@@ -4,7 +4,6 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
-#include "io/file_names.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -18,13 +17,9 @@ std::string num(double v) {
 
 }  // namespace
 
-ContourFormat contourFormatOf(const std::filesystem::path& path) {
-  if (hasSuffix(path, {".json"})) return ContourFormat::GvflabJson;
-  if (hasSuffix(path, {".geojson"})) return ContourFormat::GeoJson;
-  if (hasSuffix(path, {".csv"})) return ContourFormat::Csv;
-  if (hasSuffix(path, {".svg"})) return ContourFormat::Svg;
-  throw ParameterError("Cannot save contours to '" + path.string() +
-                       "': the name must end in .json (gvflab), .geojson, .csv or .svg.");
+const FileFormat& contourFormatOf(const std::filesystem::path& path) {
+  return requireFormat(path, FormatRole::ContoursOutput,
+                       "Cannot save contours to '" + path.string() + "'");
 }
 
 std::string contoursGeoJson(const std::vector<ContourRecord>& contours) {
@@ -79,18 +74,13 @@ std::string contoursSvg(const std::vector<ContourRecord>& contours, int width, i
 
 void writeContours(const std::filesystem::path& path, const std::vector<ContourRecord>& contours,
                    int width, int height) {
-  switch (contourFormatOf(path)) {
-    case ContourFormat::GvflabJson: return writeContoursJson(path, contours);
-    case ContourFormat::GeoJson: return writeFileAtomically(path, contoursGeoJson(contours));
-    case ContourFormat::Csv: return writeFileAtomically(path, contoursCsv(contours));
-    case ContourFormat::Svg:
-      return writeFileAtomically(path, contoursSvg(contours, width, height));
-  }
+  contourFormatOf(path).writeContours(path, contours, width, height);
 }
 
 const char* contourFileFilter() {
-  return "Contours (*.json *.geojson *.csv *.svg);;gvflab contours (*.json);;"
-         "GeoJSON (*.geojson);;CSV (*.csv);;SVG (*.svg)";
+  static const std::string filter = fileDialogFilter(
+      static_cast<FormatRoles>(FormatRole::ContoursOutput), "Contours", /*eachFormat=*/true);
+  return filter.c_str();
 }
 
 }  // namespace gvflab::app

@@ -1,5 +1,6 @@
 #pragma once
-// The formats --save-contours and the viewer's File menu write, picked by the file's extension:
+// The formats --save-contours and the viewer's File menu write, picked by the file's extension
+// (the table in io/file_formats.cpp):
 //   .json     gvflab's own contours file (io/contours_json.hpp)
 //   .geojson  a GeoJSON FeatureCollection of Polygons (QuPath, napari, GIS tools); each ring is
 //             closed (last point = first) and each Feature has the properties force, state
@@ -12,14 +13,13 @@
 #include <vector>
 
 #include "io/contours_json.hpp"
+#include "io/file_formats.hpp"
 
 namespace gvflab::app {
 
-enum class ContourFormat { GvflabJson, GeoJson, Csv, Svg };
-
 // The format of a file name's extension; throws ParameterError naming the file and the
 // extensions that are known (checked before any work, so nothing is written on a bad name).
-ContourFormat contourFormatOf(const std::filesystem::path& path);
+const FileFormat& contourFormatOf(const std::filesystem::path& path);
 
 std::string contoursGeoJson(const std::vector<ContourRecord>& contours);
 std::string contoursCsv(const std::vector<ContourRecord>& contours);

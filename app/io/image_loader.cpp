@@ -17,9 +17,9 @@
 #include "gvflab/error.hpp"
 #include "gvflab/input_file.hpp"
 #include "gvflab/io.hpp"
+#include "io/file_formats.hpp"
 #include "io/image_structure.hpp"
 #include "io/input_limits.hpp"
-#include "io/nrrd_file.hpp"
 #include "io/png_check.hpp"
 #include "io/qt_messages.hpp"
 
@@ -27,11 +27,6 @@ namespace gvflab::app {
 namespace {
 constexpr qint64 kMaxPixels = 16384LL * 16384LL;
 
-std::string lowerExt(const std::filesystem::path& p) {
-  std::string e = p.extension().string();
-  for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return e;
-}
 // Refuses more than 16384 per side or too much for this computer, from the header.
 void checkPixelCount(const std::filesystem::path& path, qint64 width, qint64 height) {
   if (width > 16384 || height > 16384 || width * height > kMaxPixels)
@@ -45,26 +40,18 @@ void checkPixelCount(const std::filesystem::path& path, qint64 width, qint64 hei
 
 namespace {
 
-// The format a file's first bytes say it is ("" when none we know).
-std::string signatureFormat(const std::string& head) {
-  auto starts = [&](std::string_view magic) { return head.rfind(magic, 0) == 0; };
-  if (starts("\x89PNG\r\n\x1a\n")) return "PNG";
-  if (starts("\xFF\xD8\xFF")) return "JPEG";
-  if (starts("BM")) return "BMP";
-  if (starts("GIF8")) return "GIF";
-  if (starts(std::string_view("II*\0", 4)) || starts(std::string_view("MM\0*", 4))) return "TIFF";
-  if (head.size() >= 2 && head[0] == 'P' && head[1] >= '1' && head[1] <= '6') return "PNM";
-  return "";
+// The raster format a file's first bytes say it is (nullptr when none we know).
+const FileFormat* signatureFormat(const std::string& head) {
+  for (const FileFormat& f : fileFormats())
+    for (std::string_view magic : f.signatures)
+      if (head.rfind(magic, 0) == 0) return &f;
+  return nullptr;
 }
 
-// The format an extension promises ("" for others: Qt then decides by content).
-std::string extensionFormat(const std::string& ext) {
-  if (ext == ".png") return "PNG";
-  if (ext == ".jpg" || ext == ".jpeg") return "JPEG";
-  if (ext == ".bmp") return "BMP";
-  if (ext == ".tif" || ext == ".tiff") return "TIFF";
-  if (ext == ".pgm" || ext == ".ppm" || ext == ".pnm" || ext == ".pbm") return "PNM";
-  return "";
+// The raster format an extension promises (nullptr for others: then the content decides).
+const FileFormat* extensionFormat(const std::filesystem::path& path) {
+  const FileFormat* f = findFormat(path, FormatRole::ImageInput);
+  return f && !f->signatures.empty() ? f : nullptr;
 }
 
 // P2, P3, P5, P6: read by the engine (Qt reads PBM, P1 and P4).
@@ -73,20 +60,11 @@ bool isBinaryOrAsciiPnm(const std::string& head) {
          (head[1] == '2' || head[1] == '3' || head[1] == '5' || head[1] == '6');
 }
 
-// Qt's name for a format our signature check found ("" lets Qt decide by content).
-QByteArray qtFormat(const std::string& found) {
-  if (found == "PNG") return "png";
-  if (found == "JPEG") return "jpeg";
-  if (found == "BMP") return "bmp";
-  if (found == "TIFF") return "tiff";
-  if (found == "GIF") return "gif";
-  return {};
-}
-
 // Qt's BMP reader says only "cannot be decoded": check the header's fields ourselves.
 void checkBmpHeader(const InputFile& file) {
   const std::filesystem::path& path = file.path();
-  const std::string name = "'" + path.string() + "'";
+  std::string name = "'";  // built in steps: GCC 12 warns falsely (-Wrestrict) on "'" + s + "'"
+  name += path.string() + "'";
   std::string h = file.head(54);
   const std::size_t got = h.size();
   h.resize(54, '\0');
@@ -121,7 +99,14 @@ struct OpenedImage {
   InputFile file;
   std::string head;   // its first 16 bytes
   std::string found;  // the format its signature says ("" when none we know)
+  std::string_view qtFormat;  // Qt's reader for it ("": Qt decides by content)
 };
+
+// A format that reads images with a reader of its own (MetaImage, NRRD), nullptr for rasters.
+const FileFormat* ownReader(const std::filesystem::path& path) {
+  const FileFormat* f = findFormat(path, FormatRole::ImageInput);
+  return f && f->readImage ? f : nullptr;
+}
 
 // Missing, a folder, a FIFO or device, empty, or a header that is not the format its name says;
 // PNG chunks and JPEG markers walked (truncation, metadata bounds) before any decoder.
@@ -130,23 +115,32 @@ std::optional<OpenedImage> openImage(const std::filesystem::path& path) {
   const std::string name = path.string();
   InputFile file(path);
   if (file.size() == 0) throw InputError("'" + name + "' is empty.");
-  const std::string ext = lowerExt(path);
-  if (ext == ".mha" || ext == ".mhd" || isNrrdFile(path)) return std::nullopt;
+  if (ownReader(path)) return std::nullopt;
   std::string head = file.head(16);
-  const std::string promised = extensionFormat(ext), found = signatureFormat(head);
-  if (!promised.empty() && found != promised)
-    throw InputError("'" + name + "' is not a " + promised + " file (bad header" +
-                     (found.empty() ? "" : "; it looks like " + found) + ").");
-  if (promised.empty() && found.empty())
-    throw InputError("'" + name + "' is not an image gvflab reads (PNG, JPEG, BMP, TIFF, "
-                     "PGM/PPM, MetaImage, NRRD; volumes: NIfTI, MetaImage, NRRD).");
+  const FileFormat* promised = extensionFormat(path);
+  const FileFormat* signature = signatureFormat(head);
+  const std::string found(signature ? signature->name : "");
+  if (promised && signature != promised) {
+    std::string why = "'" + name + "' is not a " + std::string(promised->name);
+    why += " file (bad header";
+    if (signature) why += "; it looks like " + found;
+    throw InputError(why + ").");
+  }
+  if (!promised && !signature) {
+    std::string why = "'" + name + "' is not an image gvflab reads: it reads images as ";
+    why += formatList(FormatRole::ImageInput);
+    why += ", and volumes as ";
+    why += formatList(FormatRole::VolumeInput);
+    throw InputError(why + ".");
+  }
   if (found == "PNG") {
     checkPngChunks(file);
     checkPngFile(file);  // libpng's verdict in our words, before Qt
   }
   if (found == "JPEG") checkJpegMarkers(file);
   if (found == "BMP") checkBmpHeader(file);
-  return OpenedImage{std::move(file), std::move(head), found};
+  return OpenedImage{std::move(file), std::move(head), found,
+                     signature ? signature->qtFormat : std::string_view()};
 }
 
 // Qt's reader on our open descriptor, never the name (which may name another file by now).
@@ -158,8 +152,8 @@ struct QtReader {
       throw InputError(image.file.label() + " cannot be opened.");
     device.seek(0);
     reader.setDevice(&device);
-    if (const QByteArray format = qtFormat(image.found); !format.isEmpty())
-      reader.setFormat(format);
+    if (!image.qtFormat.empty())
+      reader.setFormat(QByteArray(image.qtFormat.data(), qsizetype(image.qtFormat.size())));
   }
 };
 
@@ -201,11 +195,7 @@ std::string readFailure(const QImageReader& reader, const std::string& libraryLi
 FieldShape imageHeaderShape(const std::filesystem::path& path) {
   routeLibtiffMessages();
   const std::optional<OpenedImage> image = openImage(path);
-  if (!image && (lowerExt(path) == ".mha" || lowerExt(path) == ".mhd")) {
-    const auto dims = metaImageSize(path);
-    return {dims[0], dims[1], dims.size() > 2 ? dims[2] : 1};
-  }
-  if (!image) return nrrdShape(path);
+  if (!image) return ownReader(path)->headerShape(path);  // MetaImage, NRRD
   if (isBinaryOrAsciiPnm(image->head)) {
     const auto size = pnmSize(path);  // the header alone; a short file is refused there
     checkPixelCount(path, size[0], size[1]);
@@ -225,9 +215,7 @@ Image2D loadImage(const std::filesystem::path& path) {
   const std::string name = path.string();
   routeLibtiffMessages();
   const std::optional<OpenedImage> image = openImage(path);
-  const std::string ext = lowerExt(path);
-  if (!image && (ext == ".mha" || ext == ".mhd")) return readMetaImage(path);
-  if (!image) return readNrrdImage(path);
+  if (!image) return ownReader(path)->readImage(path);  // MetaImage, NRRD
   if (isBinaryOrAsciiPnm(image->head)) {  // the engine's reader says what is wrong
     const auto size = pnmSize(path);
     checkPixelCount(path, size[0], size[1]);  // before a pixel is read
@@ -267,9 +255,10 @@ Image2D loadImage(const std::filesystem::path& path) {
 }
 
 const char* imageFileFilter() {
-  return "Images and volumes (*.png *.jpg *.jpeg *.bmp *.pgm *.ppm *.pnm *.tif *.tiff *.mha "
-         "*.mhd *.nrrd *.nhdr *.nii *.nii.gz *.hdr *.hdr.gz);;"
-         "All files (*)";
+  static const std::string filter =
+      fileDialogFilter(FormatRole::ImageInput | FormatRole::VolumeInput, "Images and volumes",
+                       /*eachFormat=*/false, /*allFiles=*/true);
+  return filter.c_str();
 }
 
 }  // namespace gvflab::app

@@ -1,13 +1,15 @@
 #include "io/input_shape.hpp"
 
-#include "gvflab/error.hpp"
+#include "io/file_formats.hpp"
 #include "io/image_loader.hpp"
-#include "io/nifti_file.hpp"
 
 namespace gvflab::app {
 
 FieldShape inputShape(const std::filesystem::path& path) {
-  if (isNiftiFile(path)) return niftiShape(path);
+  // Formats that are only volumes (NIfTI, whose .hdr/.img pairs it checks itself) read their
+  // header at once; the others are opened and checked as images first.
+  const FileFormat* format = findFormat(path, FormatRole::VolumeInput);
+  if (format && !format->readImage) return format->headerShape(path);
   return imageHeaderShape(path);  // also MetaImage and NRRD, 2D or 3D
 }
 

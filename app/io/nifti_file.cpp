@@ -13,6 +13,7 @@
 #include "gvflab/error.hpp"
 #include "gvflab/input_file.hpp"
 #include "gvflab/io.hpp"
+#include "io/file_formats.hpp"
 #include "io/file_names.hpp"
 #include "io/input_limits.hpp"
 #include "io/quiet_stderr.hpp"
@@ -235,10 +236,6 @@ FieldShape niftiShape(const std::filesystem::path& path) {
   return {side(1), side(2), side(3)};
 }
 
-bool isNiftiFile(const std::filesystem::path& path) {
-  return hasSuffix(path, {".nii", ".nii.gz", ".hdr", ".hdr.gz", ".img", ".img.gz"});
-}
-
 Volume readNiftiVolume(const std::filesystem::path& path) {
   nifti_set_debug_level(0);  // our sentences instead of the library's stderr lines
   std::unique_ptr<char, FreeDeleter> header = findHeader(path);
@@ -298,9 +295,7 @@ namespace {
 
 void writeVectorImage(const std::filesystem::path& path, int width, int height, int depth,
                       int components, const std::vector<float>& interleaved) {
-  if (!hasSuffix(path, {".nii", ".nii.gz"}))
-    throw ParameterError("Cannot write the field to '" + path.string() +
-                         "' as NIfTI: the name must end in .nii or .nii.gz.");
+  checkOutputName(path, "NIfTI", "Cannot write the field to '" + path.string() + "' as NIfTI");
   nifti_set_debug_level(0);
   const std::int64_t dims[8] = {5, width, height, depth, 1, components, 1, 1};
   // NIfTI stores vector components as the slowest axis: planar, not interleaved.

@@ -20,9 +20,6 @@
 
 namespace gvflab::app {
 
-// .nii, .hdr, .img, each optionally .gz.
-bool isNiftiFile(const std::filesystem::path& path);
-
 // The volume's size from its header alone (checked as readNiftiVolume checks it), in the file's
 // axis order; throws InputError as readNiftiVolume.
 FieldShape niftiShape(const std::filesystem::path& path);
@@ -30,7 +27,8 @@ FieldShape niftiShape(const std::filesystem::path& path);
 // Throws InputError naming the file and what is wrong.
 Volume readNiftiVolume(const std::filesystem::path& path);
 
-// Throws ParameterError for a name not ending in .nii or .nii.gz, InputError when it cannot be
+// Throws ParameterError for a name not ending in NIfTI's single-file extensions (.nii, .nii.gz;
+// see io/file_formats.cpp), InputError when it cannot be
 // written (nothing is left behind then).
 void writeNiftiField(const std::filesystem::path& path, const Field2D& field);
 void writeNiftiField(const std::filesystem::path& path, const Field3D& field);

@@ -11,7 +11,7 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
-#include "io/file_names.hpp"
+#include "io/file_formats.hpp"
 #include "io/input_limits.hpp"
 #include "io/nrrd_source.hpp"
 #include "io/written_check.hpp"
@@ -142,9 +142,7 @@ int side(const Nrrd& nrrd, unsigned axis) { return static_cast<int>(nrrd.axis[ax
 
 void save(const std::filesystem::path& path, const std::vector<float>& data,
           std::vector<std::size_t> sizes, std::vector<int> kinds) {
-  if (!hasSuffix(path, {".nrrd"}))
-    throw ParameterError("Cannot write '" + path.string() +
-                         "' as NRRD: the name must end in .nrrd (a single file).");
+  checkOutputName(path, "NRRD", "Cannot write '" + path.string() + "' as NRRD");
   writeFileAtomically(path, [&](const std::filesystem::path& tmp) {
     std::unique_ptr<Nrrd, NrrdNix> nrrd(nrrdNew());
     // teem takes non-const data but only reads it when saving.
@@ -163,10 +161,6 @@ void save(const std::filesystem::path& path, const std::vector<float>& data,
 }
 
 }  // namespace
-
-bool isNrrdFile(const std::filesystem::path& path) {
-  return hasSuffix(path, {".nrrd", ".nhdr"});
-}
 
 FieldShape nrrdShape(const std::filesystem::path& path) {
   NrrdPtr h = readHeader(path);

@@ -17,8 +17,6 @@
 
 namespace gvflab::app {
 
-// .nrrd, .nhdr (and .seg.nrrd, which ends in .nrrd).
-bool isNrrdFile(const std::filesystem::path& path);
 // The number of axes its header declares (header only; throws InputError like the readers).
 int nrrdAxisCount(const std::filesystem::path& path);
 // The size of a 2D image or 3D volume from its header alone (no data is read).
@@ -31,8 +29,8 @@ Volume readNrrdVolume(const std::filesystem::path& path);
 Field2D readNrrdField2D(const std::filesystem::path& path);
 Field3D readNrrdField3D(const std::filesystem::path& path);
 
-// Each throws ParameterError for a name not ending in .nrrd, InputError when it cannot write
-// (nothing is left behind then).
+// Each throws ParameterError for a name that is not NRRD's single-file extension (.nrrd, see
+// io/file_formats.cpp), InputError when it cannot write (nothing is left behind then).
 void writeNrrd(const std::filesystem::path& path, const Image2D& image);
 void writeNrrd(const std::filesystem::path& path, const Volume& volume);
 void writeNrrd(const std::filesystem::path& path, const Field2D& field);

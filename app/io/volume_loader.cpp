@@ -1,23 +1,23 @@
 #include "io/volume_loader.hpp"
 
-#include "gvflab/io.hpp"
-#include "io/file_names.hpp"
-#include "io/nifti_file.hpp"
-#include "io/nrrd_file.hpp"
+#include "gvflab/error.hpp"
+#include "io/file_formats.hpp"
 
 namespace gvflab::app {
 
 bool isVolumeFile(const std::filesystem::path& path) {
-  if (isNiftiFile(path)) return true;
-  if (isNrrdFile(path)) return nrrdAxisCount(path) == 3;
-  if (!hasSuffix(path, {".mha", ".mhd"})) return false;
-  return metaImageDimensions(path) == 3;
+  const FileFormat* format = findFormat(path, FormatRole::VolumeInput);
+  if (!format) return false;
+  // A format that reads no 2D images is always a volume; the others say so in their header.
+  return !format->readImage || format->dimensions(path) == 3;
 }
 
 Volume loadVolume(const std::filesystem::path& path) {
-  if (isNiftiFile(path)) return readNiftiVolume(path);
-  if (isNrrdFile(path)) return readNrrdVolume(path);
-  return readMetaImageVolume(path);
+  const FileFormat* format = findFormat(path, FormatRole::VolumeInput);
+  if (!format)
+    throw InputError("'" + path.string() + "' is not a volume gvflab reads: the name must end in " +
+                     extensionList(FormatRole::VolumeInput) + ".");
+  return format->readVolume(path);
 }
 
 }  // namespace gvflab::app

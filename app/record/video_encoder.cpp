@@ -10,37 +10,12 @@ extern "C" {
 }
 
 namespace gvflab::record {
-namespace {
 
-bool endsWith(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-}  // namespace
-
-RecordFormat formatForPath(const std::string& path) {
-  const std::string p = lower(path);
-  if (endsWith(p, ".mp4")) return RecordFormat::Mp4;
-  if (endsWith(p, ".webm")) return RecordFormat::WebM;
-  std::error_code ec;
-  if (endsWith(p, "/") || std::filesystem::is_directory(path, ec)) return RecordFormat::PngSequence;
-  throw ParameterError("Cannot record to '" + path +
-                       "': give a file ending in .mp4 or .webm, or a directory ending in / "
-                       "for PNG frames.");
-}
-
-const char* formatName(RecordFormat format) {
-  switch (format) {
-    case RecordFormat::Mp4: return "MP4 (H.264)";
-    case RecordFormat::WebM: return "WebM (VP9)";
-    case RecordFormat::PngSequence: return "PNG sequence";
-  }
-  return "?";
+RecordFormat formatForMuxer(std::string_view muxer) {
+  if (muxer == "mp4") return RecordFormat::Mp4;
+  if (muxer == "webm") return RecordFormat::WebM;
+  if (muxer.empty()) return RecordFormat::PngSequence;
+  throw ParameterError("Cannot record through FFmpeg's muxer '" + std::string(muxer) + "'.");
 }
 
 VideoEncoder::VideoEncoder(const EncoderSettings& s)

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "gvflab/error.hpp"
 #include "record/ffmpeg_handles.hpp"
@@ -24,10 +25,11 @@ class RecordingError : public Error {
 
 enum class RecordFormat { Mp4, WebM, PngSequence };
 
-// OUT.mp4 -> Mp4, OUT.webm -> WebM, DIR/ (or an existing directory) -> PngSequence.
-// Throws ParameterError for anything else.
-RecordFormat formatForPath(const std::string& path);
-const char* formatName(RecordFormat format);  // "MP4 (H.264)", ...
+// The format that encodes to FFmpeg's muxer "mp4" (H.264) or "webm" (VP9), or PNG frames for
+// "". Which name records to which muxer is app::recordingMuxer's (io/file_formats.hpp), so
+// that each extension is written once; this layer knows no file names. Throws ParameterError
+// for any other muxer.
+RecordFormat formatForMuxer(std::string_view muxer);
 
 struct EncoderSettings {
   std::filesystem::path path;

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "gvflab/error.hpp"
+#include "io/file_formats.hpp"
 #include "record/recorder.hpp"
 #include "record/video_encoder.hpp"
 #include "video_decoder.hpp"
@@ -69,6 +70,10 @@ void encodeSynthetic(const fs::path& path, RecordFormat format, int w, int h, in
 }  // namespace
 
 TEST_CASE("the output path chooses the format") {
+  // The name picks the muxer (io/file_formats.cpp), the muxer the encoder.
+  const auto formatForPath = [](const std::string& path) {
+    return formatForMuxer(app::recordingMuxer(path));
+  };
   CHECK(formatForPath("a/b.mp4") == RecordFormat::Mp4);
   CHECK(formatForPath("B.WEBM") == RecordFormat::WebM);
   CHECK(formatForPath("frames/") == RecordFormat::PngSequence);

@@ -13,20 +13,13 @@
 #include "gvflab/phantoms.hpp"
 #include "io/image_loader.hpp"
 #include "io/png_writer.hpp"
+#include "qt_app.hpp"
 #include "test_support.hpp"
 
 using namespace gvflab;
 namespace fs = std::filesystem;
 
-namespace {
-QCoreApplication& qtApp() {
-  static int argc = 1;
-  static char name[] = "test_app";
-  static char* argv[] = {name, nullptr};
-  static QCoreApplication app(argc, argv);
-  return app;
-}
-}  // namespace
+using test::qtApp;
 
 TEST_CASE("PNG written by the engine loads back exactly through Qt") {
   qtApp();

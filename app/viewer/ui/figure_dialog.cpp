@@ -12,6 +12,8 @@
 #include <QPushButton>
 #include <QSpinBox>
 
+#include "io/file_formats.hpp"
+
 namespace gvflab::viewer {
 
 std::optional<FigureRequest> askFigure(QWidget* parent, const FigureOptions& initial,
@@ -66,15 +68,19 @@ std::optional<FigureRequest> askFigure(QWidget* parent, const FigureOptions& ini
   QObject::connect(composite, &QCheckBox::toggled, &dialog, toggle);
   toggle();
   auto* fileRow = new QHBoxLayout;
+  const std::string_view pngExtension = app::preferredExtension(app::FormatRole::PictureOutput);
+  const QString png = QString::fromUtf8(pngExtension.data(), qsizetype(pngExtension.size()));
   auto* file = new QLineEdit(QDir::current().filePath(
                                  "gvflab-" + QDateTime::currentDateTime().toString("yyyyMMdd-hhmmss") +
-                                 ".png"),
+                                 png),
                              &dialog);
   file->setMinimumWidth(320);
   auto* browse = new QPushButton("Browse...", &dialog);
   QObject::connect(browse, &QPushButton::clicked, &dialog, [&] {
-    QString p = QFileDialog::getSaveFileName(&dialog, "Save figure", file->text(),
-                                             "PNG images (*.png)");
+    QString p = QFileDialog::getSaveFileName(
+        &dialog, "Save figure", file->text(),
+        QString::fromStdString(app::fileDialogFilter(
+            static_cast<app::FormatRoles>(app::FormatRole::PictureOutput), "PNG images")));
     if (!p.isEmpty()) file->setText(p);
   });
   fileRow->addWidget(file);
@@ -87,7 +93,7 @@ std::optional<FigureRequest> askFigure(QWidget* parent, const FigureOptions& ini
   if (dialog.exec() != QDialog::Accepted || file->text().isEmpty()) return std::nullopt;
   FigureRequest r;
   r.path = file->text();
-  if (!r.path.endsWith(".png", Qt::CaseInsensitive)) r.path += ".png";
+  if (!app::findFormat(r.path.toStdString(), app::FormatRole::PictureOutput)) r.path += png;
   r.options.width = width->value();
   r.options.height = height->value();
   r.options.legend = legend->isChecked();

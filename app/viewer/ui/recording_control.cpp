@@ -6,7 +6,10 @@
 #include <cmath>
 #include <cstring>
 #include <iostream>
+#include <utility>
+#include <vector>
 
+#include "io/file_formats.hpp"
 #include "viewer/render/gl_resources.hpp"
 
 namespace gvflab::viewer {
@@ -19,7 +22,7 @@ void RecordingControl::start(const std::string& path, int width, int height, boo
                              int fps, int stepsPerFrame) {
   record::EncoderSettings s;
   s.path = path;
-  s.format = record::formatForPath(path);
+  s.format = record::formatForMuxer(app::recordingMuxer(path));
   s.width = width;
   s.height = height;
   s.fps = fps;
@@ -153,8 +156,23 @@ bool RecordingControl::drawBadge(float viewLeft, float viewWidth, float top) {
 
 void RecordingControl::drawSection(ErrorLog& errors, int viewWidth, int viewHeight,
                                    int windowWidth, int windowHeight) {
-  static const char* kFormats[] = {"MP4 (H.264)", "WebM (VP9)", "PNG sequence"};
-  static const char* kExtensions[] = {".mp4", ".webm", "/"};
+  // The video formats of io/file_formats.cpp, each with its first extension, then PNG frames.
+  static const std::vector<std::pair<std::string, std::string>> kChoices = [] {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const app::FileFormat& f : app::fileFormats())
+      for (const app::FormatExtension& e : f.extensions)
+        if (app::hasRole(e.roles, app::FormatRole::VideoOutput)) {
+          out.emplace_back(f.name, e.suffix);
+          break;
+        }
+    out.emplace_back("PNG sequence", "/");
+    return out;
+  }();
+  static const std::vector<const char*> kFormats = [] {
+    std::vector<const char*> names;
+    for (const auto& choice : kChoices) names.push_back(choice.first.c_str());
+    return names;
+  }();
   if (recorder_) {
     const record::RecordingStatus st = recorder_->status();
     const int seconds = static_cast<int>(st.elapsedSeconds);
@@ -168,17 +186,16 @@ void RecordingControl::drawSection(ErrorLog& errors, int viewWidth, int viewHeig
     if (ImGui::Button("Stop recording (V)", ImVec2(-1, 0))) stop();
     return;
   }
-  if (ImGui::Combo("Format", &formatIndex_, kFormats, 3)) {
+  if (ImGui::Combo("Format", &formatIndex_, kFormats.data(), static_cast<int>(kFormats.size()))) {
     // Keep the name, change the extension.
     std::string p = path_;
-    for (const char* ext : kExtensions) {
-      std::string e = ext;
+    for (const auto& [name, e] : kChoices) {
       if (p.size() >= e.size() && p.compare(p.size() - e.size(), e.size(), e) == 0) {
         p.resize(p.size() - e.size());
         break;
       }
     }
-    p += kExtensions[formatIndex_];
+    p += kChoices[formatIndex_].second;
     std::snprintf(path_, sizeof path_, "%s", p.c_str());
   }
   ImGui::InputText("File", path_, sizeof path_);

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "io/file_formats.hpp"
 #include "io/image_loader.hpp"
 #include "io/session_file.hpp"
 #include "viewer/model/lesson.hpp"
@@ -30,6 +31,15 @@
 #include "viewer/window/viewer_window.hpp"
 
 namespace gvflab::viewer {
+namespace {
+
+// "gvflab sessions (*.json)", from io/file_formats.cpp.
+QString sessionFileFilter() {
+  return QString::fromStdString(app::fileDialogFilter(
+      static_cast<app::FormatRoles>(app::FormatRole::Session), "gvflab sessions"));
+}
+
+}  // namespace
 
 QSurfaceFormat viewerSurfaceFormat() {
   QSurfaceFormat format;
@@ -527,8 +537,11 @@ void GlView::openFile(const QString& path) {
 }
 
 void GlView::saveSessionDialog() {
-  QString path = QFileDialog::getSaveFileName(this, "Save session", "session.json",
-                                              "gvflab sessions (*.json)");
+  QString path = QFileDialog::getSaveFileName(
+      this, "Save session",
+      "session" + QString::fromStdString(
+                      std::string(app::preferredExtension(app::FormatRole::Session))),
+      sessionFileFilter());
   if (path.isEmpty()) return;
   errors_.guard("Saving the session", [&] {
     app::saveSession(path.toStdString(), captureSession(session_, plain_->snakes(), layers_));
@@ -541,8 +554,8 @@ void GlView::saveContoursDialog() {
 }
 
 void GlView::openSessionDialog(app::SessionStart from) {
-  QString path = QFileDialog::getOpenFileName(this, "Open session", QString(),
-                                              "gvflab sessions (*.json)");
+  QString path =
+      QFileDialog::getOpenFileName(this, "Open session", QString(), sessionFileFilter());
   if (!path.isEmpty()) openSession(path, from);
 }
 

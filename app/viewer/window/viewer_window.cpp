@@ -11,6 +11,7 @@
 #include <QScreen>
 
 #include "demos/demos.hpp"
+#include "io/file_formats.hpp"
 #include "viewer/model/viewer_settings.hpp"
 
 namespace gvflab::viewer {
@@ -123,7 +124,7 @@ void ViewerWindow::rebuildRecentMenu() {
     QAction* a = recentMenu_->addAction(QFileInfo(path).fileName());
     a->setToolTip(path);
     connect(a, &QAction::triggered, this, [this, path] {
-      if (path.endsWith(".json", Qt::CaseInsensitive))
+      if (app::findFormat(path.toStdString(), app::FormatRole::Session))
         view_->openSession(path);
       else
         view_->openFile(path);
