@@ -9,6 +9,7 @@
 #include "gvflab/cl.hpp"
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/params.hpp"
+#include "gvflab/typed_kernel.hpp"
 
 namespace gvflab {
 
@@ -45,7 +46,9 @@ class CaptureRange {
   std::shared_ptr<ComputeContext> ctx_;
   int width_, height_;
   cl::Buffer edge_, steps_, count_;
-  cl::Kernel kernel_;
+  // field, edge, steps, count, width, height, threshold, max_steps
+  TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_float, cl_int>
+      kernel_;
   long area_ = 0;
   int maxSteps_ = 0;
 };

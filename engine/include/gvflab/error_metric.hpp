@@ -7,6 +7,7 @@
 #include "gvflab/cl.hpp"
 #include "gvflab/field_storage.hpp"
 #include "gvflab/gvf_input.hpp"
+#include "gvflab/typed_kernel.hpp"
 
 namespace gvflab {
 
@@ -25,8 +26,13 @@ class ErrorMetric {
   std::shared_ptr<ComputeContext> ctx_;
   FieldShape shape_;
   cl::Memory v0_;
-  cl::Kernel residual_;
-  cl::Kernel sum_;
+  // field, v0, width, height, [depth,] mu, partials, scratch: one of the two is built.
+  TypedKernel<cl::Memory, cl::Memory, cl_int, cl_int, cl_float, cl::Buffer, cl::LocalSpaceArg>
+      residual2d_;
+  TypedKernel<cl::Memory, cl::Memory, cl_int, cl_int, cl_int, cl_float, cl::Buffer,
+              cl::LocalSpaceArg>
+      residual3d_;
+  TypedKernel<cl::Buffer, cl_int, cl::Buffer, cl::LocalSpaceArg> sum_;
   cl::Buffer partials_[2];
   std::size_t groups_ = 0;
   cl::NDRange local_;

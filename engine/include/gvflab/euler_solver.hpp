@@ -9,6 +9,7 @@
 #include "gvflab/field_storage.hpp"
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/solver.hpp"
+#include "gvflab/typed_kernel.hpp"
 
 namespace gvflab {
 
@@ -118,9 +119,18 @@ class EulerSolver : public Solver {
   std::unique_ptr<FieldStorage> v0_;
   int current_ = 0;
   long iterations_ = 0;
-  cl::Kernel kernel_;
-  cl::Kernel pairKernel_;  // 3D local memory: two iterations per launch
-  cl::Kernel persistentKernel_;  // 2D local memory: a whole step() per launch
+  // v, v0, out, width, height, [depth,] mu[, steps]: one iteration a launch (2D, 3D), or
+  // `steps` a launch in a local-memory tile (2D)
+  TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_float> step2d_;
+  TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_int, cl_float> step3d_;
+  TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_float, cl_int> tiled2d_;
+  // 3D local memory: two iterations per launch
+  TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_int, cl_float> pairKernel_;
+  // 2D local memory: a whole step() per launch; va, v0, vb, width, height, mu, iterations,
+  // sync, syncBase
+  TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_float, cl_int, cl::Buffer,
+              cl_int>
+      persistentKernel_;
   bool persistent_ = false;
   cl::Buffer sync_;           // the persistent kernel's arrival count and give-up flag
   int syncBase_ = 0;          // arrivals counted so far

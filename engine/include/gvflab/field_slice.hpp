@@ -9,6 +9,7 @@
 
 #include "gvflab/cl.hpp"
 #include "gvflab/image.hpp"
+#include "gvflab/typed_kernel.hpp"
 
 namespace gvflab {
 
@@ -44,10 +45,13 @@ class FieldSlicer {
                    int index, const cl::Buffer& plane);
 
  private:
-  void run(cl::Kernel& kernel, const char* name, const cl::Buffer& in, int width, int height,
+  // in, plane, width, height, axis, index, plane width, plane height
+  using SliceKernel =
+      TypedKernel<cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl_int, cl_int, cl_int>;
+  void run(SliceKernel& kernel, const char* name, const cl::Buffer& in, int width, int height,
            int depth, SliceAxis axis, int index, const cl::Buffer& plane);
   std::shared_ptr<ComputeContext> ctx_;
-  cl::Kernel field_, scalar_;
+  SliceKernel field_, scalar_;
 };
 
 }  // namespace gvflab

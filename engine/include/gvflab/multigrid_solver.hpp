@@ -22,6 +22,7 @@
 // Every launch is filed in the profiler under its level: levelTimes() says which level costs what.
 #include <cstdint>
 #include <memory>
+#include <variant>
 #include <vector>
 
 #include "gvflab/error_metric.hpp"
@@ -30,6 +31,7 @@
 #include "gvflab/params.hpp"
 #include "gvflab/profiler.hpp"
 #include "gvflab/solver.hpp"
+#include "gvflab/typed_kernel.hpp"
 
 namespace gvflab {
 
@@ -124,8 +126,25 @@ class MultigridSolver : public Solver {
     cl::Buffer s;    // restricted |V0|²
     cl::Buffer eAlt;  // the fused sweep's output (then swapped with e); only when fused_
   };
+  // The arguments of multigrid.cl's kernels (w, h, d: the level's size; cw, ch, cd: the next
+  // coarser level's).
   struct Kernels {
-    cl::Kernel smooth, smoothFused, restrict_, restrictS, prolong;
+    // v, rhs, s, w, h, d, k, colour
+    TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl_float, cl_int>
+        smooth;
+    // vin, vout, rhs, s, w, h, d, k
+    TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl_float>
+        smoothFused;
+    // v, rhs, s, w, h, d, k, with_residual, out, cw, ch, cd
+    TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl_float, cl_int,
+                cl::Buffer, cl_int, cl_int, cl_int>
+        restrict_;
+    // rhs, s, w, h, d, out, cw, ch, cd
+    TypedKernel<cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl::Buffer, cl_int, cl_int, cl_int>
+        restrictS;
+    // e, cw, ch, cd, v, w, h, d, add
+    TypedKernel<cl::Buffer, cl_int, cl_int, cl_int, cl::Buffer, cl_int, cl_int, cl_int, cl_int>
+        prolong;
   };
   void chooseCoarseLevel();
   void recordCoarseOps();
@@ -140,7 +159,8 @@ class MultigridSolver : public Solver {
   void zero(int level);
   void vcycle(int level);
   void fmg(int level);
-  void bindLevel(cl::Kernel& k, int level, int first);
+  template <class Kernel>
+  void bindLevel(Kernel& k, int level);  // arguments 0..5: v, rhs, s, w, h, d
   void launch(cl::Kernel& k, const char* name, FieldShape over, int level, bool halfX = false);
 
   std::shared_ptr<ComputeContext> ctx_;
@@ -153,7 +173,10 @@ class MultigridSolver : public Solver {
   bool fused_ = false;
   std::vector<Level> levels_;
   Kernels fine_, coarse_;
-  cl::Kernel coarseSolve_;
+  // e, rhs, s, w, h, d, levels, k0, ops, op_count, pool (local memory or a global buffer)
+  TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl_int, cl_float,
+              cl::Buffer, cl_int, std::variant<cl::Buffer, cl::LocalSpaceArg>>
+      coarseSolve_;
   int coarseFrom_ = 0;  // first level of the one-work-group solve (levels() = none)
   std::size_t coarseGroup_ = 0;     // its work-group size
   std::size_t coarsePoolBytes_ = 0;  // its pool: local memory, or coarsePool_ when too large

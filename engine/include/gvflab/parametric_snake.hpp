@@ -63,6 +63,7 @@
 #include "gvflab/cl.hpp"
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/params.hpp"
+#include "gvflab/typed_kernel.hpp"
 
 namespace gvflab {
 
@@ -303,7 +304,20 @@ class ParametricSnake {
   int current_ = 0;
   int sinceResample_ = 0;
   std::size_t totalNodes_ = 0;
-  cl::Kernel forceKernel_, solveKernel_, holdKernel_;
+  // pos, rhs, node_snake, meta, gvf, traditional, total, width, height, gamma, kappa, pressure,
+  // unit_force
+  TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int,
+              cl_int, cl_int, cl_float, cl_float, cl::Buffer, cl_int>
+      forceKernel_;
+  // rhs, pos, out, node_snake, meta, coef, total, width, height
+  TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int,
+              cl_int, cl_int>
+      solveKernel_;
+  // pos, hold, node_snake, meta, gvf, traditional, total, width, height, d, edge, have_edge,
+  // edge_level, min_strength
+  TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int,
+              cl_int, cl_int, cl_float, cl::Buffer, cl_int, cl_float, cl_float>
+      holdKernel_;
 };
 
 }  // namespace gvflab

@@ -12,6 +12,7 @@
 #include "gvflab/image.hpp"
 #include "gvflab/pinned_host.hpp"
 #include "gvflab/region_types.hpp"
+#include "gvflab/typed_kernel.hpp"
 
 namespace gvflab {
 
@@ -111,7 +112,18 @@ class RegionSnake {
   // region_phase's per-node work space (region_phase.cl).
   cl::Buffer segAcc_, counters_, moveGeom_, moveBest_, moveSums_, keep_;
   std::size_t partialCapacity_ = 0, nodeCapacity_ = 0;
-  cl::Kernel contrib_, sumCurrent_, phase_;
+  // cz, cz2lo, cz2hi, width, nodes, n, orient, chunks, partial
+  TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl::Buffer, cl_int, cl_int, cl_int,
+              cl::Buffer>
+      contrib_;
+  // partial, chunks, n, nodes, cur, state, model
+  TypedKernel<cl::Buffer, cl_int, cl_int, cl::Buffer, cl::Buffer, cl::Buffer, cl_int> sumCurrent_;
+  // cz, cz2lo, cz2hi, width, height, nodes, n, phase, mcount, d, orient, chunks, model, state,
+  // cur, stepIndex, iterationFirstStep, segAcc, counters, moveGeom, moveBest, moveSums, keep
+  TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl::Buffer, cl_int, cl_int,
+              cl_int, cl_int, cl_int, cl_int, cl_int, cl::Buffer, cl::Buffer, cl_int, cl_int,
+              cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer>
+      phase_;
   std::size_t contribLocal_ = 64, applyLocal_ = 256;
 
   RegionSums total_;

@@ -20,8 +20,10 @@ ErrorMetric::ErrorMetric(std::shared_ptr<ComputeContext> ctx, FieldShape shape, 
   const bool is3d = shape_.dims() == 3;
   // 256 work-items per group: a power of two for the tree.
   local_ = is3d ? cl::NDRange(8, 8, 4) : cl::NDRange(16, 16);
-  residual_ = is3d ? ctx_->kernels().kernel("gvf_error3d.cl", "gvf_residual_partial3d", buildOptions)
-                   : ctx_->kernels().kernel("gvf_error2d.cl", "gvf_residual_partial", buildOptions);
+  if (is3d)
+    residual3d_ = ctx_->kernels().kernel("gvf_error3d.cl", "gvf_residual_partial3d", buildOptions);
+  else
+    residual2d_ = ctx_->kernels().kernel("gvf_error2d.cl", "gvf_residual_partial", buildOptions);
   sum_ = ctx_->kernels().kernel("reduce.cl", "reduce_sum");
   groups_ = detail::roundUp(shape_.width, local_[0]) / local_[0] *
             (detail::roundUp(shape_.height, local_[1]) / local_[1]) *
@@ -33,15 +35,14 @@ ErrorMetric::ErrorMetric(std::shared_ptr<ComputeContext> ctx, FieldShape shape, 
 double ErrorMetric::compute(const cl::Memory& field, double mu) {
   try {
     const bool is3d = shape_.dims() == 3;
-    int arg = 0;
-    residual_.setArg(arg++, field);
-    residual_.setArg(arg++, v0_);
-    residual_.setArg(arg++, shape_.width);
-    residual_.setArg(arg++, shape_.height);
-    if (is3d) residual_.setArg(arg++, shape_.depth);
-    residual_.setArg(arg++, static_cast<float>(mu));
-    residual_.setArg(arg++, partials_[0]);
-    residual_.setArg(arg++, cl::Local(256 * sizeof(float)));
+    const auto scratch = cl::Local(256 * sizeof(float));
+    if (is3d)
+      residual3d_.set(field, v0_, shape_.width, shape_.height, shape_.depth, static_cast<float>(mu),
+                      partials_[0], scratch);
+    else
+      residual2d_.set(field, v0_, shape_.width, shape_.height, static_cast<float>(mu), partials_[0],
+                      scratch);
+    cl::Kernel& residual = is3d ? residual3d_.get() : residual2d_.get();
     const cl::NDRange global =
         is3d ? cl::NDRange(detail::roundUp(shape_.width, local_[0]),
                            detail::roundUp(shape_.height, local_[1]),
@@ -49,19 +50,17 @@ double ErrorMetric::compute(const cl::Memory& field, double mu) {
              : cl::NDRange(detail::roundUp(shape_.width, local_[0]),
                            detail::roundUp(shape_.height, local_[1]));
     cl::Event ev;
-    ctx_->queue().enqueueNDRangeKernel(residual_, cl::NullRange, global, local_, nullptr, &ev);
+    ctx_->queue().enqueueNDRangeKernel(residual, cl::NullRange, global, local_, nullptr, &ev);
     ctx_->profiler().record("gvf_error", ev);
     // Fold the group partials in two passes: at most 256 groups, then one.
     const std::size_t groups2 =
         std::min<std::size_t>(kSumLocal, (groups_ + kSumLocal - 1) / kSumLocal);
-    sum_.setArg(0, partials_[0]);
-    sum_.setArg(1, static_cast<cl_int>(groups_));
-    sum_.setArg(2, partials_[1]);
-    sum_.setArg(3, cl::Local(kSumLocal * sizeof(float)));
+    sum_.set(partials_[0], static_cast<cl_int>(groups_), partials_[1],
+             cl::Local(kSumLocal * sizeof(float)));
     detail::enqueue1D(*ctx_, sum_, "gvf_error_sum", groups2 * kSumLocal, kSumLocal);
-    sum_.setArg(0, partials_[1]);
-    sum_.setArg(1, static_cast<cl_int>(groups2));
-    sum_.setArg(2, partials_[0]);
+    sum_.arg<0>(partials_[1]);
+    sum_.arg<1>(static_cast<cl_int>(groups2));
+    sum_.arg<2>(partials_[0]);
     detail::enqueue1D(*ctx_, sum_, "gvf_error_sum", kSumLocal, kSumLocal);
     float total = 0;
     ctx_->queue().enqueueReadBuffer(partials_[0], CL_TRUE, 0, sizeof(float), &total);

@@ -148,30 +148,39 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
       options_.tile = resolveTile(options_.tile, *ctx_, input_.pixelCount());
       const TileShape& t = options_.tile;
       const std::string tiled = opts + tileOptions(t, *ctx_);
-      kernel_ = lib.kernel("gvf_euler2d_tiled.cl", "gvf_euler_steps_tiled", tiled);
+      tiled2d_ = lib.kernel("gvf_euler2d_tiled.cl", "gvf_euler_steps_tiled", tiled);
       local_ = cl::NDRange(t.width, t.height / t.rowsPerItem);
       setUpPersistent2D(tiled);
     } else if (mem == MemoryKind::Local) {
       pairKernel_ = lib.kernel("gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled",
                                opts + detail::tile3dOptions(options_.tile3d, shape, ctx_->info().isGpu));
-      pairKernel_.setArg(1, v0_->memory());
-      pairKernel_.setArg(3, input_.width);
-      pairKernel_.setArg(4, input_.height);
-      pairKernel_.setArg(5, input_.depth);
+      pairKernel_.arg<1>(v0_->memory());
+      pairKernel_.arg<3>(input_.width);
+      pairKernel_.arg<4>(input_.height);
+      pairKernel_.arg<5>(input_.depth);
       // An odd last iteration runs the single-step kernel.
-      kernel_ = lib.kernel("gvf_euler3d.cl", "gvf_euler_step3d", opts);
+      step3d_ = lib.kernel("gvf_euler3d.cl", "gvf_euler_step3d", opts);
       local_ = cl::NDRange(32, 4, 2);
     } else if (is3d) {
-      kernel_ = lib.kernel("gvf_euler3d.cl", "gvf_euler_step3d", opts);
+      step3d_ = lib.kernel("gvf_euler3d.cl", "gvf_euler_step3d", opts);
       local_ = cl::NDRange(32, 4, 2);
     } else {
-      kernel_ = lib.kernel("gvf_euler2d.cl", "gvf_euler_step", opts);
+      step2d_ = lib.kernel("gvf_euler2d.cl", "gvf_euler_step", opts);
       local_ = detail::localSize2D(ctx_->info());
     }
-    kernel_.setArg(1, v0_->memory());
-    kernel_.setArg(3, input_.width);
-    kernel_.setArg(4, input_.height);
-    if (is3d) kernel_.setArg(5, input_.depth);
+    auto bindFixed = [&](auto& k) {
+      k.template arg<1>(v0_->memory());
+      k.template arg<3>(input_.width);
+      k.template arg<4>(input_.height);
+    };
+    if (is3d) {
+      bindFixed(step3d_);
+      step3d_.arg<5>(input_.depth);
+    } else if (mem == MemoryKind::Local) {
+      bindFixed(tiled2d_);
+    } else {
+      bindFixed(step2d_);
+    }
     metric_ = std::make_unique<ErrorMetric>(ctx_, shape, v0_->memory(), opts);
   } catch (const cl::Error& e) {
     rethrowClError(e, "setting up the Euler solver");
@@ -226,12 +235,12 @@ void EulerSolver::setUpPersistent2D(const std::string& buildOptions) {
       "gvf_euler2d_tiled.cl", "gvf_euler_steps_persistent",
       buildOptions + " -DSPIN_LIMIT=" + std::to_string(detail::persistentSpinLimit) +
           (nvidia ? " -DGRID_FENCE_PTX" : ""));
-  persistentKernel_.setArg(1, v0_->memory());
-  persistentKernel_.setArg(3, input_.width);
-  persistentKernel_.setArg(4, input_.height);
+  persistentKernel_.arg<1>(v0_->memory());
+  persistentKernel_.arg<3>(input_.width);
+  persistentKernel_.arg<4>(input_.height);
   sync_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, 2 * sizeof(cl_int));
   ctx_->queue().enqueueFillBuffer(sync_, cl_int(0), 0, 2 * sizeof(cl_int));
-  persistentKernel_.setArg(7, sync_);
+  persistentKernel_.arg<7>(sync_);
   persistent_ = true;
 }
 
@@ -245,11 +254,11 @@ void EulerSolver::stepPersistent2D(int n) {
     ctx_->queue().enqueueFillBuffer(sync_, cl_int(0), 0, sizeof(cl_int));
     syncBase_ = 0;
   }
-  persistentKernel_.setArg(0, v_[current_]->memory());
-  persistentKernel_.setArg(2, v_[1 - current_]->memory());
-  persistentKernel_.setArg(5, static_cast<float>(mu_));
-  persistentKernel_.setArg(6, n);
-  persistentKernel_.setArg(8, syncBase_);
+  persistentKernel_.arg<0>(v_[current_]->memory());
+  persistentKernel_.arg<2>(v_[1 - current_]->memory());
+  persistentKernel_.arg<5>(static_cast<float>(mu_));
+  persistentKernel_.arg<6>(n);
+  persistentKernel_.arg<8>(syncBase_);
   cl::Event ev;
   ctx_->queue().enqueueNDRangeKernel(persistentKernel_, cl::NullRange,
                                      cl::NDRange(groups[0] * t.width, groups[1] * local_[1]),
@@ -285,13 +294,13 @@ void EulerSolver::stepTiled2D(int n) {
   const TileShape& t = options_.tile;
   const auto groups = tileGroups2D(t, input_.width, input_.height);
   const cl::NDRange global(groups[0] * t.width, groups[1] * local_[1]);
-  kernel_.setArg(5, static_cast<float>(mu_));
+  tiled2d_.arg<5>(static_cast<float>(mu_));
   for (int done = 0; done < n; done += t.halo) {
-    kernel_.setArg(0, v_[current_]->memory());
-    kernel_.setArg(2, v_[1 - current_]->memory());
-    kernel_.setArg(6, std::min(t.halo, n - done));
+    tiled2d_.arg<0>(v_[current_]->memory());
+    tiled2d_.arg<2>(v_[1 - current_]->memory());
+    tiled2d_.arg<6>(std::min(t.halo, n - done));
     cl::Event ev;
-    ctx_->queue().enqueueNDRangeKernel(kernel_, cl::NullRange, global, local_, nullptr, &ev);
+    ctx_->queue().enqueueNDRangeKernel(tiled2d_, cl::NullRange, global, local_, nullptr, &ev);
     ctx_->profiler().record("gvf_euler_steps_tiled", ev);
     current_ = 1 - current_;
   }
@@ -303,10 +312,10 @@ int EulerSolver::stepPairs3D(int n) {
   const cl::NDRange global(detail::tile3dGroups(t3, shape, 0) * t3.tx,
                            detail::tile3dGroups(t3, shape, 1) * (t3.ty / t3.rows),
                            detail::tile3dGroups(t3, shape, 2));
-  pairKernel_.setArg(6, static_cast<float>(mu_));
+  pairKernel_.arg<6>(static_cast<float>(mu_));
   for (; n >= 2; n -= 2) {
-    pairKernel_.setArg(0, v_[current_]->memory());
-    pairKernel_.setArg(2, v_[1 - current_]->memory());
+    pairKernel_.arg<0>(v_[current_]->memory());
+    pairKernel_.arg<2>(v_[1 - current_]->memory());
     cl::Event ev;
     ctx_->queue().enqueueNDRangeKernel(pairKernel_, cl::NullRange, global,
                                        cl::NDRange(t3.tx, t3.ty / t3.rows, 1), nullptr, &ev);
@@ -318,7 +327,15 @@ int EulerSolver::stepPairs3D(int n) {
 
 void EulerSolver::stepSingles(int n) {
   const bool is3d = input_.dims() == 3;
-  kernel_.setArg(is3d ? 6 : 5, static_cast<float>(mu_));
+  if (is3d)
+    step3d_.arg<6>(static_cast<float>(mu_));
+  else
+    step2d_.arg<5>(static_cast<float>(mu_));
+  cl::Kernel& kernel = is3d ? step3d_.get() : step2d_.get();
+  auto bindFields = [&](auto& k) {
+    k.template arg<0>(v_[current_]->memory());
+    k.template arg<2>(v_[1 - current_]->memory());
+  };
   const cl::NDRange global =
       is3d ? cl::NDRange(detail::roundUp(input_.width, local_[0]),
                          detail::roundUp(input_.height, local_[1]),
@@ -327,10 +344,12 @@ void EulerSolver::stepSingles(int n) {
                          detail::roundUp(input_.height, local_[1]));
   const char* name = is3d ? "gvf_euler_step3d" : "gvf_euler_step";
   for (int i = 0; i < n; ++i) {
-    kernel_.setArg(0, v_[current_]->memory());
-    kernel_.setArg(2, v_[1 - current_]->memory());
+    if (is3d)
+      bindFields(step3d_);
+    else
+      bindFields(step2d_);
     cl::Event ev;
-    ctx_->queue().enqueueNDRangeKernel(kernel_, cl::NullRange, global, local_, nullptr, &ev);
+    ctx_->queue().enqueueNDRangeKernel(kernel, cl::NullRange, global, local_, nullptr, &ev);
     ctx_->profiler().record(name, ev);
     current_ = 1 - current_;
   }

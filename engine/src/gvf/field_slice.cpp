@@ -76,19 +76,12 @@ void FieldSlicer::sliceScalar(const cl::Buffer& volume, int width, int height, i
   run(scalar_, "slice_scalar", volume, width, height, depth, axis, index, plane);
 }
 
-void FieldSlicer::run(cl::Kernel& kernel, const char* name, const cl::Buffer& in, int width,
+void FieldSlicer::run(SliceKernel& kernel, const char* name, const cl::Buffer& in, int width,
                       int height, int depth, SliceAxis axis, int index, const cl::Buffer& plane) {
   checkIndex(width, height, depth, axis, index);
   const PlaneSize p = planeSize(width, height, depth, axis);
   try {
-    kernel.setArg(0, in);
-    kernel.setArg(1, plane);
-    kernel.setArg(2, width);
-    kernel.setArg(3, height);
-    kernel.setArg(4, static_cast<cl_int>(axis));
-    kernel.setArg(5, index);
-    kernel.setArg(6, p.width);
-    kernel.setArg(7, p.height);
+    kernel.set(in, plane, width, height, static_cast<cl_int>(axis), index, p.width, p.height);
     detail::enqueue2D(*ctx_, kernel, name, p.width, p.height, detail::localSize2D(ctx_->info()));
   } catch (const cl::Error& e) {
     rethrowClError(e, std::string("extracting a ") + sliceAxisName(axis) + " slice");

@@ -7,6 +7,7 @@
 #include "gvflab/error.hpp"
 #include "gvflab/quoted.hpp"
 #include "gvflab/kernel_library.hpp"
+#include "gvflab/typed_kernel.hpp"
 
 namespace gvflab {
 
@@ -146,13 +147,12 @@ std::string FieldStorage::buildOptions() const {
 
 void FieldStorage::enqueueConvert(const char* name, const cl::Buffer& f32) {
   try {
-    cl::Kernel k = ctx_.kernels().kernel("gvf_convert.cl", name, buildOptions());
+    // src, dst, width, height, depth
+    TypedKernel<cl::Memory, cl::Memory, cl_int, cl_int, cl_int> k =
+        ctx_.kernels().kernel("gvf_convert.cl", name, buildOptions());
     const bool importing = std::string(name) == "import_field";
-    k.setArg(0, importing ? cl::Memory(f32) : mem_);
-    k.setArg(1, importing ? mem_ : cl::Memory(f32));
-    k.setArg(2, shape_.width);
-    k.setArg(3, shape_.height);
-    k.setArg(4, shape_.depth);
+    k.set(importing ? cl::Memory(f32) : mem_, importing ? mem_ : cl::Memory(f32), shape_.width,
+          shape_.height, shape_.depth);
     cl::Event ev;
     const cl::NDRange local = shape_.dims() == 3 ? cl::NDRange(32, 4, 2) : detail::localSize2D(ctx_.info());
     const cl::NDRange global(detail::roundUp(shape_.width, local[0]),

@@ -6,6 +6,7 @@
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/kernel_library.hpp"
+#include "gvflab/typed_kernel.hpp"
 
 namespace gvflab {
 namespace {
@@ -31,15 +32,13 @@ float deviceMax(ComputeContext& ctx, const cl::Buffer& in, std::size_t n) {
   const std::size_t groups = std::min<std::size_t>(256, (n + local - 1) / local);
   cl::Buffer partial(ctx.context(), CL_MEM_READ_WRITE, groups * sizeof(float));
   cl::Buffer result(ctx.context(), CL_MEM_READ_WRITE, sizeof(float));
-  cl::Kernel k = ctx.kernels().kernel("reduce.cl", "reduce_max");
-  k.setArg(0, in);
-  k.setArg(1, static_cast<cl_int>(n));
-  k.setArg(2, partial);
-  k.setArg(3, cl::Local(local * sizeof(float)));
+  TypedKernel<cl::Buffer, cl_int, cl::Buffer, cl::LocalSpaceArg> k =
+      ctx.kernels().kernel("reduce.cl", "reduce_max");
+  k.set(in, static_cast<cl_int>(n), partial, cl::Local(local * sizeof(float)));
   detail::enqueue1D(ctx, k, "reduce_max", groups * local, local);
-  k.setArg(0, partial);
-  k.setArg(1, static_cast<cl_int>(groups));
-  k.setArg(2, result);
+  k.arg<0>(partial);
+  k.arg<1>(static_cast<cl_int>(groups));
+  k.arg<2>(result);
   detail::enqueue1D(ctx, k, "reduce_max", local, local);
   float value = 0;
   ctx.queue().enqueueReadBuffer(result, CL_TRUE, 0, sizeof(float), &value);
@@ -50,10 +49,9 @@ float deviceMax(ComputeContext& ctx, const cl::Buffer& in, std::size_t n) {
 void normaliseByMax(ComputeContext& ctx, cl::Buffer& f, std::size_t n) {
   float fmax = deviceMax(ctx, f, n);
   cl::Buffer maxBuf(ctx.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(float), &fmax);
-  cl::Kernel norm = ctx.kernels().kernel("edge_map.cl", "normalise");
-  norm.setArg(0, f);
-  norm.setArg(1, static_cast<cl_int>(n));
-  norm.setArg(2, maxBuf);
+  TypedKernel<cl::Buffer, cl_int, cl::Buffer> norm =
+      ctx.kernels().kernel("edge_map.cl", "normalise");
+  norm.set(f, static_cast<cl_int>(n), maxBuf);
   detail::enqueue1D(ctx, norm, "normalise", n, 256);
 }
 
@@ -106,38 +104,24 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, 
     const auto local = detail::localSize2D(ctx.info());
     auto& lib = ctx.kernels();
 
-    cl::Kernel rows = lib.kernel("edge_map.cl", "blur_rows");
-    rows.setArg(0, src);
-    rows.setArg(1, tmp);
-    rows.setArg(2, weights);
-    rows.setArg(3, r);
-    rows.setArg(4, in.width);
-    rows.setArg(5, in.height);
+    using Blur2D = TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int>;
+    Blur2D rows = lib.kernel("edge_map.cl", "blur_rows");
+    rows.set(src, tmp, weights, r, in.width, in.height);
     detail::enqueue2D(ctx, rows, "blur_rows", in.width, in.height, local);
-    cl::Kernel cols = lib.kernel("edge_map.cl", "blur_cols");
-    cols.setArg(0, tmp);
-    cols.setArg(1, smooth);
-    cols.setArg(2, weights);
-    cols.setArg(3, r);
-    cols.setArg(4, in.width);
-    cols.setArg(5, in.height);
+    Blur2D cols = lib.kernel("edge_map.cl", "blur_cols");
+    cols.set(tmp, smooth, weights, r, in.width, in.height);
     detail::enqueue2D(ctx, cols, "blur_cols", in.width, in.height, local);
 
-    cl::Kernel mag = lib.kernel("edge_map.cl", "gradient_magnitude");
-    mag.setArg(0, smooth);
-    mag.setArg(1, in.edge);
-    mag.setArg(2, in.width);
-    mag.setArg(3, in.height);
+    TypedKernel<cl::Buffer, cl::Buffer, cl_int, cl_int> mag =
+        lib.kernel("edge_map.cl", "gradient_magnitude");
+    mag.set(smooth, in.edge, in.width, in.height);
     detail::enqueue2D(ctx, mag, "gradient_magnitude", in.width, in.height, local);
 
     normaliseByMax(ctx, in.edge, n);
 
-    cl::Kernel grad = lib.kernel("edge_map.cl", "gradient_field");
-    grad.setArg(0, mode == V0Mode::EdgeGradient ? in.edge : smooth);
-    grad.setArg(1, in.v0);
-    grad.setArg(2, s);
-    grad.setArg(3, in.width);
-    grad.setArg(4, in.height);
+    TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int> grad =
+        lib.kernel("edge_map.cl", "gradient_field");
+    grad.set(mode == V0Mode::EdgeGradient ? in.edge : smooth, in.v0, s, in.width, in.height);
     detail::enqueue2D(ctx, grad, "gradient_field", in.width, in.height, local);
     in.maxV0Squared = deviceMax(ctx, s, n);
   } catch (const cl::Error& e) {
@@ -189,37 +173,25 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, 
       ctx.queue().enqueueNDRangeKernel(k, cl::NullRange, global, local, nullptr, &ev);
       ctx.profiler().record(name, ev);
     };
-    cl::Kernel blur = ctx.kernels().kernel("edge_map3d.cl", "blur_axis");
+    TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl_int, cl_int> blur =
+        ctx.kernels().kernel("edge_map3d.cl", "blur_axis");
     cl::Buffer* src = &a;
     cl::Buffer* dst = &b;
     for (int axis = 0; axis < 3; ++axis) {
-      blur.setArg(0, *src);
-      blur.setArg(1, *dst);
-      blur.setArg(2, weights);
-      blur.setArg(3, r);
-      blur.setArg(4, in.width);
-      blur.setArg(5, in.height);
-      blur.setArg(6, in.depth);
-      blur.setArg(7, axis);
+      blur.set(*src, *dst, weights, r, in.width, in.height, in.depth, axis);
       launch(blur, "blur_axis");
       std::swap(src, dst);
     }
     cl::Buffer& smooth = *src;  // after three passes
-    cl::Kernel mag = ctx.kernels().kernel("edge_map3d.cl", "gradient_magnitude3d");
-    mag.setArg(0, smooth);
-    mag.setArg(1, in.edge);
-    mag.setArg(2, in.width);
-    mag.setArg(3, in.height);
-    mag.setArg(4, in.depth);
+    TypedKernel<cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int> mag =
+        ctx.kernels().kernel("edge_map3d.cl", "gradient_magnitude3d");
+    mag.set(smooth, in.edge, in.width, in.height, in.depth);
     launch(mag, "gradient_magnitude3d");
     normaliseByMax(ctx, in.edge, n);
-    cl::Kernel grad = ctx.kernels().kernel("edge_map3d.cl", "gradient_field3d");
-    grad.setArg(0, mode == V0Mode::EdgeGradient ? in.edge : smooth);
-    grad.setArg(1, in.v0);
-    grad.setArg(2, s);
-    grad.setArg(3, in.width);
-    grad.setArg(4, in.height);
-    grad.setArg(5, in.depth);
+    TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int> grad =
+        ctx.kernels().kernel("edge_map3d.cl", "gradient_field3d");
+    grad.set(mode == V0Mode::EdgeGradient ? in.edge : smooth, in.v0, s, in.width, in.height,
+             in.depth);
     launch(grad, "gradient_field3d");
     in.maxV0Squared = deviceMax(ctx, s, n);
   } catch (const cl::Error& e) {

@@ -138,17 +138,11 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
     chooseCoarseLevel();
     // S on every coarse level, once: the pyramid is built here and never reallocated.
     for (int l = 0; l < static_cast<int>(levels_.size()); ++l) {
-      cl::Kernel& k = kernelsOf(l).restrictS;
+      auto& k = kernelsOf(l).restrictS;
       const FieldShape f = shapeOf(l), c = shapeOf(l + 1);
-      k.setArg(0, l == 0 ? cl::Buffer(v0_->buffer()) : levels_[l - 1].rhs);
-      k.setArg(1, l == 0 ? dummy_ : levels_[l - 1].s);
-      k.setArg(2, f.width);
-      k.setArg(3, f.height);
-      k.setArg(4, f.depth);
-      k.setArg(5, levels_[l].s);
-      k.setArg(6, c.width);
-      k.setArg(7, c.height);
-      k.setArg(8, c.depth);
+      k.set(l == 0 ? cl::Buffer(v0_->buffer()) : levels_[l - 1].rhs,
+            l == 0 ? dummy_ : levels_[l - 1].s, f.width, f.height, f.depth, levels_[l].s, c.width,
+            c.height, c.depth);
       launch(k, "mg_restrict_s", c, l);
     }
     metric_ = std::make_unique<ErrorMetric>(ctx_, shape, v0_->memory(), v0_->buildOptions());
@@ -194,22 +188,23 @@ FieldShape MultigridSolver::shapeOf(int level) const {
                     : levels_[level - 1].shape;
 }
 
-// Sets v, rhs, s, width, height, depth of `level` at argument positions first..first+5.
-void MultigridSolver::bindLevel(cl::Kernel& k, int level, int first) {
+// Sets v, rhs, s, width, height, depth of `level` at argument positions 0..5.
+template <class Kernel>
+void MultigridSolver::bindLevel(Kernel& k, int level) {
   const FieldShape s = shapeOf(level);
   if (level == 0) {
-    k.setArg(first, v_->buffer());
-    k.setArg(first + 1, v0_->buffer());
-    k.setArg(first + 2, dummy_);
+    k.template arg<0>(v_->buffer());
+    k.template arg<1>(v0_->buffer());
+    k.template arg<2>(dummy_);
   } else {
     const Level& l = levels_[level - 1];
-    k.setArg(first, l.e);
-    k.setArg(first + 1, l.rhs);
-    k.setArg(first + 2, l.s);
+    k.template arg<0>(l.e);
+    k.template arg<1>(l.rhs);
+    k.template arg<2>(l.s);
   }
-  k.setArg(first + 3, s.width);
-  k.setArg(first + 4, s.height);
-  k.setArg(first + 5, s.depth);
+  k.template arg<3>(s.width);
+  k.template arg<4>(s.height);
+  k.template arg<5>(s.depth);
 }
 
 // The coarsest levels whose pool (e, rhs, S per level) fits the work-group's local memory
@@ -237,13 +232,13 @@ void MultigridSolver::chooseCoarseLevel() {
   const std::string opts = dims == 3 ? "-DDIMS3" : "";
   coarseSolve_ = ctx_->kernels().kernel("multigrid.cl", "mg_coarse", opts);
   const std::uint64_t localUsed =
-      coarseSolve_.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(ctx_->device());
+      coarseSolve_.get().getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(ctx_->device());
   if (options_.coarseGlobal || pool + localUsed + 1024 > info.localMemBytes) {
     coarseSolve_ = ctx_->kernels().kernel("multigrid.cl", "mg_coarse", opts + " -DCOARSE_GLOBAL");
     coarsePool_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, coarsePoolBytes_);
   }
   const std::size_t kernelGroup =
-      coarseSolve_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(ctx_->device());
+      coarseSolve_.get().getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(ctx_->device());
   coarseGroup_ = std::min<std::size_t>(kernelGroup, info.isGpu ? 1024 : 256);
   recordCoarseOps();
 }
@@ -280,20 +275,12 @@ std::vector<MultigridLevelTime> MultigridSolver::levelTimes() const {
 void MultigridSolver::coarseSolve(bool fullMultigrid) {
   const Level& l = levels_[coarseFrom_ - 1];
   const FieldShape s = l.shape;
-  cl::Kernel& k = coarseSolve_;
-  k.setArg(0, l.e);
-  k.setArg(1, l.rhs);
-  k.setArg(2, l.s);
-  k.setArg(3, s.width);
-  k.setArg(4, s.height);
-  k.setArg(5, s.depth);
-  k.setArg(6, levels() - coarseFrom_);
-  k.setArg(7, static_cast<float>(mu_ / std::ldexp(1.0, 2 * coarseFrom_)));
+  auto& k = coarseSolve_;
   const CoarseOps& ops = coarseOps_[fullMultigrid ? 1 : 0];
-  k.setArg(8, ops.steps);
-  k.setArg(9, ops.count);
-  if (coarsePool_()) k.setArg(10, coarsePool_);
-  else k.setArg(10, cl::Local(coarsePoolBytes_));
+  using Pool = std::variant<cl::Buffer, cl::LocalSpaceArg>;
+  const Pool pool = coarsePool_() ? Pool(coarsePool_) : Pool(cl::Local(coarsePoolBytes_));
+  k.set(l.e, l.rhs, l.s, s.width, s.height, s.depth, levels() - coarseFrom_,
+        static_cast<float>(mu_ / std::ldexp(1.0, 2 * coarseFrom_)), ops.steps, ops.count, pool);
   cl::Event ev;
   ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(coarseGroup_),
                                      cl::NDRange(coarseGroup_), nullptr, &ev);
@@ -316,19 +303,19 @@ void MultigridSolver::launch(cl::Kernel& k, const char* name, FieldShape over, i
 
 void MultigridSolver::smooth(int level, int sweeps) {
   if (fused_) return smoothFused(level, sweeps);
-  cl::Kernel& k = kernelsOf(level).smooth;
-  bindLevel(k, level, 0);
-  k.setArg(6, static_cast<float>(mu_ / std::ldexp(1.0, 2 * level)));  // k = μ / h², h = 2^l
+  auto& k = kernelsOf(level).smooth;
+  bindLevel(k, level);
+  k.arg<6>(static_cast<float>(mu_ / std::ldexp(1.0, 2 * level)));  // k = μ / h², h = 2^l
   for (int i = 0; i < sweeps; ++i)
     for (int colour = 0; colour < 2; ++colour) {
-      k.setArg(7, colour);
+      k.arg<7>(colour);
       launch(k, "mg_smooth", shapeOf(level), level, true);
     }
 }
 
 // Each sweep writes the other copy of the level's v, which then becomes v (mg_smooth_fused).
 void MultigridSolver::smoothFused(int level, int sweeps) {
-  cl::Kernel& k = kernelsOf(level).smoothFused;
+  auto& k = kernelsOf(level).smoothFused;
   const FieldShape s = shapeOf(level);
   const bool is3d = input_.dims() == 3;
   const int tileY = is3d ? 8 : 32, tileZ = is3d ? 8 : 1;  // MG_TY, MG_TZ in multigrid.cl
@@ -336,18 +323,18 @@ void MultigridSolver::smoothFused(int level, int sweeps) {
                            (s.depth + tileZ - 1) / tileZ);
   for (int i = 0; i < sweeps; ++i) {
     if (level == 0) {
-      k.setArg(0, v_->buffer());
-      k.setArg(1, vAlt_->buffer());
+      k.arg<0>(v_->buffer());
+      k.arg<1>(vAlt_->buffer());
     } else {
-      k.setArg(0, levels_[level - 1].e);
-      k.setArg(1, levels_[level - 1].eAlt);
+      k.arg<0>(levels_[level - 1].e);
+      k.arg<1>(levels_[level - 1].eAlt);
     }
-    k.setArg(2, level == 0 ? cl::Buffer(v0_->buffer()) : levels_[level - 1].rhs);
-    k.setArg(3, level == 0 ? dummy_ : levels_[level - 1].s);
-    k.setArg(4, s.width);
-    k.setArg(5, s.height);
-    k.setArg(6, s.depth);
-    k.setArg(7, static_cast<float>(mu_ / std::ldexp(1.0, 2 * level)));
+    k.arg<2>(level == 0 ? cl::Buffer(v0_->buffer()) : levels_[level - 1].rhs);
+    k.arg<3>(level == 0 ? dummy_ : levels_[level - 1].s);
+    k.arg<4>(s.width);
+    k.arg<5>(s.height);
+    k.arg<6>(s.depth);
+    k.arg<7>(static_cast<float>(mu_ / std::ldexp(1.0, 2 * level)));
     cl::Event ev;
     ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, global, cl::NDRange(32, 8, 1), nullptr,
                                        &ev);
@@ -358,30 +345,23 @@ void MultigridSolver::smoothFused(int level, int sweeps) {
 }
 
 void MultigridSolver::restrictResidual(int level, bool withResidual) {
-  cl::Kernel& k = kernelsOf(level).restrict_;
+  auto& k = kernelsOf(level).restrict_;
   const FieldShape c = shapeOf(level + 1);
-  bindLevel(k, level, 0);
-  k.setArg(6, static_cast<float>(mu_ / std::ldexp(1.0, 2 * level)));
-  k.setArg(7, withResidual ? 1 : 0);
-  k.setArg(8, levels_[level].rhs);
-  k.setArg(9, c.width);
-  k.setArg(10, c.height);
-  k.setArg(11, c.depth);
+  bindLevel(k, level);
+  k.arg<6>(static_cast<float>(mu_ / std::ldexp(1.0, 2 * level)));
+  k.arg<7>(withResidual ? 1 : 0);
+  k.arg<8>(levels_[level].rhs);
+  k.arg<9>(c.width);
+  k.arg<10>(c.height);
+  k.arg<11>(c.depth);
   launch(k, "mg_restrict", c, level);
 }
 
 void MultigridSolver::prolong(int level, bool add) {
-  cl::Kernel& k = kernelsOf(level).prolong;
+  auto& k = kernelsOf(level).prolong;
   const FieldShape c = shapeOf(level + 1), f = shapeOf(level);
-  k.setArg(0, levels_[level].e);
-  k.setArg(1, c.width);
-  k.setArg(2, c.height);
-  k.setArg(3, c.depth);
-  k.setArg(4, level == 0 ? v_->buffer() : levels_[level - 1].e);
-  k.setArg(5, f.width);
-  k.setArg(6, f.height);
-  k.setArg(7, f.depth);
-  k.setArg(8, add ? 1 : 0);
+  k.set(levels_[level].e, c.width, c.height, c.depth,
+        level == 0 ? v_->buffer() : levels_[level - 1].e, f.width, f.height, f.depth, add ? 1 : 0);
   launch(k, "mg_prolong", f, level);
 }
 

@@ -117,12 +117,14 @@ void RegionSnake::build(const std::uint16_t* z) {
       if (local > kMaxLocal || std::popcount(local) != 1 || local > ctx_->info().maxWorkGroupSize)
         throw ParameterError("The prefix-scan work-group size must be a power of two up to 256 "
                              "that the device accepts.");
-      cl::Kernel k = ctx_->kernels().kernel("region_prefix.cl", "region_prefix_rows_group");
-      k.setArg(0, image), k.setArg(1, cz_), k.setArg(2, cz2lo_), k.setArg(3, cz2hi_);
-      k.setArg(4, width_);
+      // z, cz, cz2lo, cz2hi, width, rowOffset
+      TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int> k =
+          ctx_->kernels().kernel("region_prefix.cl", "region_prefix_rows_group");
+      k.arg<0>(image), k.arg<1>(cz_), k.arg<2>(cz2lo_), k.arg<3>(cz2hi_);
+      k.arg<4>(width_);
       for (int r0 = 0; r0 < height_; r0 += rowsPerSlice) {
         const int rows = std::min(rowsPerSlice, height_ - r0);
-        k.setArg(5, r0);
+        k.arg<5>(r0);
         cl::Event ev;
         ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(rows * local),
                                            cl::NDRange(local), nullptr, &ev);
@@ -130,12 +132,14 @@ void RegionSnake::build(const std::uint16_t* z) {
         events.push_back(ev);
       }
     } else {
-      cl::Kernel k = ctx_->kernels().kernel("region_prefix.cl", "region_prefix_rows_seq");
-      k.setArg(0, image), k.setArg(1, cz_), k.setArg(2, cz2lo_), k.setArg(3, cz2hi_);
-      k.setArg(4, width_);
+      // z, cz, cz2lo, cz2hi, width, rowOffset, rows
+      TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int> k =
+          ctx_->kernels().kernel("region_prefix.cl", "region_prefix_rows_seq");
+      k.arg<0>(image), k.arg<1>(cz_), k.arg<2>(cz2lo_), k.arg<3>(cz2hi_);
+      k.arg<4>(width_);
       for (int r0 = 0; r0 < height_; r0 += rowsPerSlice) {
         const int rows = std::min(rowsPerSlice, height_ - r0);
-        k.setArg(5, r0), k.setArg(6, rows);
+        k.arg<5>(r0), k.arg<6>(rows);
         cl::Event ev;
         ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange,
                                            cl::NDRange(detail::roundUp(rows, 16)), cl::NDRange(16),
@@ -144,11 +148,11 @@ void RegionSnake::build(const std::uint16_t* z) {
         events.push_back(ev);
       }
     }
-    cl::Kernel total = ctx_->kernels().kernel("region_prefix.cl", "region_total");
+    // cz, cz2lo, cz2hi, width, height, state, scratch
+    TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl::Buffer, cl::LocalSpaceArg>
+        total = ctx_->kernels().kernel("region_prefix.cl", "region_total");
     const std::size_t tl = std::min<std::size_t>(applyLocal_, 256);
-    total.setArg(0, cz_), total.setArg(1, cz2lo_), total.setArg(2, cz2hi_);
-    total.setArg(3, width_), total.setArg(4, height_);
-    total.setArg(5, state_), total.setArg(6, cl::Local(tl * 8));
+    total.set(cz_, cz2lo_, cz2hi_, width_, height_, state_, cl::Local(tl * 8));
     cl::Event tev;
     ctx_->queue().enqueueNDRangeKernel(total, cl::NullRange, cl::NDRange(tl), cl::NDRange(tl),
                                        nullptr, &tev);
@@ -272,24 +276,20 @@ void RegionSnake::prepareIteration() {
   // find phase node m as phase_node() in region_common.clh).
   phaseSize_ = {n_ / 2, n_ / 2};
   if (n_ % 2) phaseSize_.push_back(1);
-  phase_.setArg(0, cz_), phase_.setArg(1, cz2lo_), phase_.setArg(2, cz2hi_);
-  phase_.setArg(3, width_), phase_.setArg(4, height_), phase_.setArg(5, nodes_);
-  phase_.setArg(6, n_), phase_.setArg(10, orientation_);
-  phase_.setArg(12, static_cast<int>(params_.noise)), phase_.setArg(13, state_);
-  phase_.setArg(14, cur_), phase_.setArg(17, segAcc_), phase_.setArg(18, counters_);
-  phase_.setArg(19, moveGeom_), phase_.setArg(20, moveBest_), phase_.setArg(21, moveSums_);
-  phase_.setArg(22, keep_);
+  phase_.arg<0>(cz_), phase_.arg<1>(cz2lo_), phase_.arg<2>(cz2hi_);
+  phase_.arg<3>(width_), phase_.arg<4>(height_), phase_.arg<5>(nodes_);
+  phase_.arg<6>(n_), phase_.arg<10>(orientation_);
+  phase_.arg<12>(static_cast<int>(params_.noise)), phase_.arg<13>(state_);
+  phase_.arg<14>(cur_), phase_.arg<17>(segAcc_), phase_.arg<18>(counters_);
+  phase_.arg<19>(moveGeom_), phase_.arg<20>(moveBest_), phase_.arg<21>(moveSums_);
+  phase_.arg<22>(keep_);
 
   const int chunks = chunksFor(extent);
   ensurePartial(n_, chunks);
-  contrib_.setArg(0, cz_), contrib_.setArg(1, cz2lo_), contrib_.setArg(2, cz2hi_);
-  contrib_.setArg(3, width_), contrib_.setArg(4, nodes_), contrib_.setArg(5, n_);
-  contrib_.setArg(6, orientation_), contrib_.setArg(7, chunks), contrib_.setArg(8, partial_);
+  contrib_.set(cz_, cz2lo_, cz2hi_, width_, nodes_, n_, orientation_, chunks, partial_);
   detail::enqueue1D(*ctx_, contrib_, "region_contrib", std::size_t(n_) * chunks * contribLocal_,
                     contribLocal_);
-  sumCurrent_.setArg(0, partial_), sumCurrent_.setArg(1, chunks), sumCurrent_.setArg(2, n_);
-  sumCurrent_.setArg(3, nodes_), sumCurrent_.setArg(4, cur_), sumCurrent_.setArg(5, state_);
-  sumCurrent_.setArg(6, static_cast<int>(params_.noise));
+  sumCurrent_.set(partial_, chunks, n_, nodes_, cur_, state_, static_cast<int>(params_.noise));
   detail::enqueue1D(*ctx_, sumCurrent_, "region_sum_current", applyLocal_, applyLocal_);
   maxExtent_ = extent;
 }
@@ -307,9 +307,9 @@ void RegionSnake::runPhase(int p, int stepInBatch) {
   // Candidate segments are at most d taller than a current one; rows past the chunks still
   // get summed (segment_rows strides over them), so the count only balances the work.
   const int chunks = chunksFor(maxExtent_ + d_);
-  phase_.setArg(7, p), phase_.setArg(8, m), phase_.setArg(9, d_);
-  phase_.setArg(11, chunks), phase_.setArg(15, static_cast<int>(steps_ + stepInBatch));
-  phase_.setArg(16, static_cast<int>(steps_ - stepsInIteration_));
+  phase_.arg<7>(p), phase_.arg<8>(m), phase_.arg<9>(d_);
+  phase_.arg<11>(chunks), phase_.arg<15>(static_cast<int>(steps_ + stepInBatch));
+  phase_.arg<16>(static_cast<int>(steps_ - stepsInIteration_));
   detail::enqueue1D(*ctx_, phase_, "region_phase", std::size_t(16) * m * chunks * contribLocal_,
                     contribLocal_);
 }

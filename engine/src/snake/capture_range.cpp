@@ -50,14 +50,8 @@ long CaptureRange::compute(const cl::Buffer& field, const CaptureParams& params)
   try {
     auto& q = ctx_->queue();
     q.enqueueWriteBuffer(count_, CL_FALSE, 0, sizeof(cl_int), &count);
-    kernel_.setArg(0, field);
-    kernel_.setArg(1, edge_);
-    kernel_.setArg(2, steps_);
-    kernel_.setArg(3, count_);
-    kernel_.setArg(4, width_);
-    kernel_.setArg(5, height_);
-    kernel_.setArg(6, static_cast<float>(params.threshold));
-    kernel_.setArg(7, static_cast<cl_int>(maxSteps_));
+    kernel_.set(field, edge_, steps_, count_, width_, height_, static_cast<float>(params.threshold),
+                static_cast<cl_int>(maxSteps_));
     detail::enqueue2D(*ctx_, kernel_, "capture_range", width_, height_,
                       detail::localSize2D(ctx_->info()));
     q.enqueueReadBuffer(count_, CL_TRUE, 0, sizeof(cl_int), &count);

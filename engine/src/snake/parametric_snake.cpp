@@ -313,30 +313,30 @@ void ParametricSnake::upload() {
 void ParametricSnake::runIterations(int n) {
   const cl_int total = static_cast<cl_int>(totalNodes_);
   try {
-    forceKernel_.setArg(2, nodeSnake_);
-    forceKernel_.setArg(3, meta_);
-    forceKernel_.setArg(4, gvf_);
-    forceKernel_.setArg(5, traditional_);
-    forceKernel_.setArg(6, total);
-    forceKernel_.setArg(7, width_);
-    forceKernel_.setArg(8, height_);
-    forceKernel_.setArg(9, static_cast<float>(params_.gamma));
-    forceKernel_.setArg(10, static_cast<float>(params_.kappa));
-    forceKernel_.setArg(11, pressure_);
-    forceKernel_.setArg(12, static_cast<cl_int>(params_.normalize ? 1 : 0));
-    solveKernel_.setArg(0, rhs_);
-    solveKernel_.setArg(3, nodeSnake_);
-    solveKernel_.setArg(4, meta_);
-    solveKernel_.setArg(5, coef_);
-    solveKernel_.setArg(6, total);
-    solveKernel_.setArg(7, width_);
-    solveKernel_.setArg(8, height_);
+    forceKernel_.arg<2>(nodeSnake_);
+    forceKernel_.arg<3>(meta_);
+    forceKernel_.arg<4>(gvf_);
+    forceKernel_.arg<5>(traditional_);
+    forceKernel_.arg<6>(total);
+    forceKernel_.arg<7>(width_);
+    forceKernel_.arg<8>(height_);
+    forceKernel_.arg<9>(static_cast<float>(params_.gamma));
+    forceKernel_.arg<10>(static_cast<float>(params_.kappa));
+    forceKernel_.arg<11>(pressure_);
+    forceKernel_.arg<12>(static_cast<cl_int>(params_.normalize ? 1 : 0));
+    solveKernel_.arg<0>(rhs_);
+    solveKernel_.arg<3>(nodeSnake_);
+    solveKernel_.arg<4>(meta_);
+    solveKernel_.arg<5>(coef_);
+    solveKernel_.arg<6>(total);
+    solveKernel_.arg<7>(width_);
+    solveKernel_.arg<8>(height_);
     for (int it = 0; it < n; ++it) {
-      forceKernel_.setArg(0, pos_[current_]);
-      forceKernel_.setArg(1, rhs_);
+      forceKernel_.arg<0>(pos_[current_]);
+      forceKernel_.arg<1>(rhs_);
       detail::enqueue1D(*ctx_, forceKernel_, "snake_rhs", totalNodes_, kLocal);
-      solveKernel_.setArg(1, pos_[current_]);
-      solveKernel_.setArg(2, pos_[1 - current_]);
+      solveKernel_.arg<1>(pos_[current_]);
+      solveKernel_.arg<2>(pos_[1 - current_]);
       detail::enqueue1D(*ctx_, solveKernel_, "snake_solve", totalNodes_, kLocal);
       current_ = 1 - current_;
     }
@@ -362,20 +362,12 @@ void ParametricSnake::restartWindows() {
 std::vector<float> ParametricSnake::deviceHold() {
   std::vector<float> out(totalNodes_);
   try {
-    holdKernel_.setArg(0, pos_[current_]);
-    holdKernel_.setArg(1, hold_);
-    holdKernel_.setArg(2, nodeSnake_);
-    holdKernel_.setArg(3, meta_);
-    holdKernel_.setArg(4, gvf_);
-    holdKernel_.setArg(5, traditional_);
-    holdKernel_.setArg(6, static_cast<cl_int>(totalNodes_));
-    holdKernel_.setArg(7, width_);
-    holdKernel_.setArg(8, height_);
-    holdKernel_.setArg(9, static_cast<float>(kHoldDistance));
-    holdKernel_.setArg(10, haveEdge_ ? edge_ : gvf_);  // any buffer when unused
-    holdKernel_.setArg(11, static_cast<cl_int>(haveEdge_ ? 1 : 0));
-    holdKernel_.setArg(12, static_cast<float>(kHoldEdge));
-    holdKernel_.setArg(13, static_cast<float>(minStrength_));
+    holdKernel_.set(pos_[current_], hold_, nodeSnake_, meta_, gvf_, traditional_,
+                    static_cast<cl_int>(totalNodes_), width_, height_,
+                    static_cast<float>(kHoldDistance),
+                    haveEdge_ ? edge_ : gvf_,  // any buffer when unused
+                    static_cast<cl_int>(haveEdge_ ? 1 : 0), static_cast<float>(kHoldEdge),
+                    static_cast<float>(minStrength_));
     detail::enqueue1D(*ctx_, holdKernel_, "snake_hold", totalNodes_, kLocal);
     ctx_->queue().enqueueReadBuffer(hold_, CL_TRUE, 0, out.size() * sizeof(float), out.data());
   } catch (const cl::Error& e) {
