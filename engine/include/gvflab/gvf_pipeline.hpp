@@ -14,17 +14,11 @@
 #include "gvflab/multigrid_solver.hpp"
 #include "gvflab/params.hpp"
 #include "gvflab/solver.hpp"
+#include "gvflab/solver_kind.hpp"
 
 namespace gvflab {
 
 class ComputeContext;
-
-enum class SolverKind { Euler, Multigrid };
-
-// "euler", "multigrid": the --solver values, the session files' names and Solver::name().
-const char* solverKindName(SolverKind kind);
-// The reverse; nullopt for any other name (callers word the error for their input).
-std::optional<SolverKind> parseSolverKind(std::string_view name);
 
 // Which solver and its settings.
 struct SolverConfig {
