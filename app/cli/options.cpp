@@ -13,6 +13,7 @@
 #include "gvflab/quoted.hpp"
 #include "gvflab/field_storage.hpp"
 #include "gvflab/multigrid_solver.hpp"
+#include "gvflab/mu_rule.hpp"
 #include "demos/demos.hpp"
 #include "gvflab/phantoms.hpp"
 #include "io/field_file.hpp"
@@ -182,9 +183,10 @@ Options parseOptions(const std::vector<std::string>& commandLine, const Options*
     } else if (a == "--headless") {
       o.mode = Mode::Headless;
     } else if (a == "--mu") {
-      // The range depends on the solver (Euler's stability, multigrid's own): checkMu decides.
-      // Here only the widest range (multigrid's); Euler's bound needs the image.
-      o.gvf.mu = parseFlag(multigridMuSpec(), value());
+      // The solver's range on the input is checked where it runs (mu_rule.hpp); here only
+      // whether some solver takes it.
+      o.gvf.mu = flagNumber("mu", value());
+      requireMuForSomeSolver(o.gvf.mu);
       o.muGiven = true;
     } else if (a == "--sigma") {
       o.gvf.sigma = parseSpec("sigma", value());
