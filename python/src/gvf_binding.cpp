@@ -124,9 +124,7 @@ py::tuple gvf(const py::handle& data, double mu, double sigma, std::optional<lon
   Field3D field3;
   const std::vector<float>& values =
       dims == 3 ? (field3 = run.solver->readField3D()).data : (field = run.solver->readField()).data;
-  for (float v : values)
-    if (!std::isfinite(v))
-      throw ParameterError("The field became NaN or infinite; lower mu or check the input.");
+  requireFiniteField(values);
   run.report.sigma = sigma;
   py::array out = dims == 3 ? fieldToArray(std::move(field3)) : fieldToArray(std::move(field));
   run.report.wallMs =
