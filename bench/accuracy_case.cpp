@@ -77,7 +77,7 @@ int runAccuracy(const BenchArgs& args, std::ostream& out) {
 
   for (const auto& [label, image] : inputs) {
     GvfInput in = buildGvfInput(*ctx, image, 1.0);
-    const double mu = std::min(0.15, muBound(SolverKind::Euler, in));
+    const double mu = benchMu(args, in, 0.15);
     SolverConfig config;
     config.memory = MemoryKind::Buffer;
     auto refSolver = makeEulerSolver(ctx, in, mu, config);

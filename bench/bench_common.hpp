@@ -29,7 +29,7 @@ struct BenchArgs {
   std::string image;     // accuracy: the real image (PGM/PPM)
   // multigrid (second paper, Table 1): --depth D makes an N x N x D volume; 0 = 2D
   int depth = 0;
-  double mu = 0.1;     // --mu (the paper's value); capped at Euler's stability bound
+  std::optional<double> mu;  // --mu; none: each case's default (benchMu)
   double sigma = 0.5;  // --sigma (the paper's value)
   int mgA = 1, mgB = 2, mgC = 1;
   std::vector<int> mgCoarse{-1};
@@ -73,6 +73,14 @@ inline SolverConfig eulerConfig(const BenchArgs& args, Precision precision,
   c.tile3d = args.tile3d;
   c.persistent = args.persistent;
   return c;
+}
+
+// The μ a case runs on this input, by the engine's rule (mu_rule.hpp): --mu as given, refused
+// with the rule's sentence outside Euler's range (every case runs Euler; multigrid's range holds
+// Euler's but μ = 0, which its solver refuses); else the case's default, fitted to the input.
+inline double benchMu(const BenchArgs& args, const GvfInput& input, double fallback) {
+  if (args.mu) return checkMu(SolverKind::Euler, input, *args.mu, MuRule::Refuse).mu;
+  return checkMu(SolverKind::Euler, input, fallback, MuRule::ClampAll).mu;
 }
 
 // The first paper's traffic model: read V and V0, write V, dims components each.

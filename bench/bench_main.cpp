@@ -1,6 +1,7 @@
 // gvflab-bench CASE [options]: engine benchmarks timed with OpenCL events.
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "bench_common.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/mu_rule.hpp"
 
 namespace {
 
@@ -59,6 +61,14 @@ double parseDouble(const std::string& flag, const std::string& text, double lo, 
   return v;
 }
 
+double parseNumber(const std::string& flag, const std::string& text) {
+  double v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size() || !std::isfinite(v))
+    throw gvflab::ParameterError(flag + " needs a number, not '" + text + "'.");
+  return v;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -84,7 +94,10 @@ int main(int argc, char** argv) {
       else if (args[i] == "--min-segment") b.minSegment = parseDouble("--min-segment", value(), 2, 1e5);
       else if (args[i] == "--json") b.json = true;
       else if (args[i] == "--depth") b.depth = parseInt("--depth", value(), 2, 16384);
-      else if (args[i] == "--mu") b.mu = parseDouble("--mu", value(), 1e-6, 0.25);
+      else if (args[i] == "--mu") {  // each solver's range on the input: mu_rule.hpp
+        b.mu = parseNumber("--mu", value());
+        gvflab::requireMuForSomeSolver(*b.mu);
+      }
       else if (args[i] == "--sigma") b.sigma = parseDouble("--sigma", value(), 0, 20);
       else if (args[i] == "--mg-a") b.mgA = parseInt("--mg-a", value(), 1, 16);
       else if (args[i] == "--mg-b") b.mgB = parseInt("--mg-b", value(), 0, 16);

@@ -40,7 +40,7 @@ int runEuler(const BenchArgs& args, int dims, std::ostream& out) {
   const double copyGbps = measureCopyGbps(*ctx);
   GvfInput input = dims == 3 ? buildGvfInput(*ctx, blobVolume(args.size), 1.0)
                              : buildGvfInput(*ctx, makePhantom("blob", args.size), 1.0);
-  const double mu = std::min(0.15, muBound(SolverKind::Euler, input));
+  const double mu = benchMu(args, input, 0.15);
   const double points = static_cast<double>(input.pixelCount());
   const std::string caseName = dims == 3 ? "euler3d" : "euler2d";
   for (Precision p : args.precisions)

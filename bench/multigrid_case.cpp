@@ -62,7 +62,7 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
   const bool is3d = args.depth > 0;
   GvfInput input = is3d ? buildGvfInput(*ctx, blobVolume(args.size, args.depth), args.sigma)
                         : buildGvfInput(*ctx, makePhantom("blob", args.size), args.sigma);
-  const double mu = std::min(args.mu, muBound(SolverKind::Euler, input));
+  const double mu = benchMu(args, input, 0.1);  // the paper's value
   const std::string size = std::to_string(input.width) + "x" + std::to_string(input.height) +
                            (is3d ? "x" + std::to_string(input.depth) : "");
   if (!args.json)

@@ -15,7 +15,7 @@ namespace gvflab::bench {
 int runRace(const BenchArgs& args, std::ostream& out) {
   auto ctx = ComputeContext::create({args.device, {}, {}});
   const GvfInput input = buildGvfInput(*ctx, makePhantom("blob", args.size), args.sigma);
-  const double mu = std::min(args.mu, muBound(SolverKind::Euler, input));
+  const double mu = benchMu(args, input, 0.1);  // the paper's value
   Profiler& profiler = ctx->profiler();
   if (!args.json) out << "| size | precision | frame | solver | OpenCL ms | iterations | ε |\n|---|---|---|---|---|---|---|\n";
   for (Precision p : args.precisions) {

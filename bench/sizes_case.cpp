@@ -13,7 +13,7 @@ int runSizes(const BenchArgs& args, std::ostream& out) {
         << " iterations) | ms / iteration |\n|---|---|---|---|---|\n";
   for (int side = 64; side <= args.size; side *= 2) {
     GvfInput input = buildGvfInput(*ctx, makePhantom("blob", side), 1.0);
-    const double mu = std::min(0.15, muBound(SolverKind::Euler, input));
+    const double mu = benchMu(args, input, 0.15);
     for (Precision p : args.precisions)
       for (const auto& m : args.memories) {
         auto made = makeEulerSolver(ctx, input, mu, eulerConfig(args, p, m));

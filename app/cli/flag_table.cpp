@@ -6,11 +6,13 @@
 #include <sstream>
 
 #include "cli/cli_params.hpp"
+#include "cli/flag_number.hpp"
 #include "cli/snake_flags.hpp"
 #include "demos/demos.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/field_storage.hpp"
 #include "gvflab/multigrid_solver.hpp"
+#include "gvflab/mu_rule.hpp"
 #include "gvflab/phantoms.hpp"
 #include "gvflab/quoted.hpp"
 #include "gvflab/region_types.hpp"
@@ -185,13 +187,14 @@ std::vector<Flag> inputFlags() {
 std::vector<Flag> fieldFlags() {
   using G = FlagGroup;
   std::vector<Flag> t;
-  // The range depends on the solver (Euler's stability, multigrid's own): checkMu decides.
-  // Here only the widest range (multigrid's); Euler's bound needs the image.
+  // The solver's range on the input is checked where it runs (gvflab/mu_rule.hpp); here only
+  // whether some solver takes it.
   Flag mu = number(findSpec(gvfParamSpecs(), "mu"), G::Field, {});
   mu.help = "Multigrid: up to " + std::to_string(static_cast<int>(multigridMuSpec().maxValue)) +
             " (no stability bound).";
   mu.apply = [](FlagContext& c) {
-    c.options.gvf.mu = parseFlag(multigridMuSpec(), c.value());
+    c.options.gvf.mu = flagNumber("mu", c.value());
+    requireMuForSomeSolver(c.options.gvf.mu);
     c.options.muGiven = true;
   };
   t.push_back(mu);

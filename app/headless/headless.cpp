@@ -109,9 +109,7 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
   Field3D field3;
   const std::vector<float>& data = is3d ? (field3 = solverRef.readField3D()).data
                                         : (field = solverRef.readField()).data;
-  for (float v : data)
-    if (!std::isfinite(v))
-      throw ParameterError("The field became NaN or infinite; lower mu or check the input.");
+  requireFiniteField(data);
   // From here a signal is polled, so that what was written can be rolled back.
   InterruptGuard interrupts;
   RunOutputs outputs;  // a later failure removes what was written

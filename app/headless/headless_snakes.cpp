@@ -18,10 +18,8 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
                                   const Options& o, RunOutputs& outputs) {
   const SnakeOptions& so = o.snakes;
   if (!so.any()) return {};
-  // The traditional force is ∇f; the solver's V0 is that only in the default V0 mode.
-  GvfInput edgeInput = o.gvf.v0Mode == V0Mode::EdgeGradient
-                           ? input
-                           : buildGvfInput(*ctx, image, o.gvf.sigma, V0Mode::EdgeGradient);
+  // The traditional force is ∇f (the solver's V0 in the default V0 mode).
+  const GvfInput edgeInput = edgeGradientInput(*ctx, input, o.gvf.v0Mode, image, o.gvf.sigma);
   const cl::Buffer& gvf = solver.field();
   const cl::Buffer& traditional = edgeInput.v0;
   ctx->profiler().endFrame();

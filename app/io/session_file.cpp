@@ -13,6 +13,7 @@
 #include "gvflab/quoted.hpp"
 #include "io/json_fields.hpp"
 #include "gvflab/io.hpp"
+#include "gvflab/mu_rule.hpp"
 #include "gvflab/phantoms.hpp"
 
 #include <nlohmann/json.hpp>
@@ -222,7 +223,13 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
     throw InputError("Solver " + quotedText(name) + " is not available (sessions hold euler's).");
   s.solver = SolverKind::Euler;
   const auto& gvf = gvfParamSpecs();
-  s.gvf.mu = solver.number("mu", s.gvf.mu, findSpec(gvf, "mu"));
+  // Any number some solver takes; the solver's own range is checked where it runs (mu_rule.hpp).
+  s.gvf.mu = solver.number("mu", s.gvf.mu);
+  try {
+    requireMuForSomeSolver(s.gvf.mu);
+  } catch (const ParameterError& e) {
+    throw InputError("\"" + solver.name("mu") + "\": " + e.what());
+  }
   s.gvf.sigma = solver.number("sigma", s.gvf.sigma, findSpec(gvf, "sigma"));
   const std::string v0 = solver.string("v0", "edge");
   if (v0 != "edge" && v0 != "image")

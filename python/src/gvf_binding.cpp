@@ -41,7 +41,8 @@ std::string reportRepr(const GvfReport& r) {
 
 }  // namespace
 
-// The engine's factory builds the solver (the fit check and μ's bound included), as for the CLI.
+// The engine's factory builds the solver: the fit check and μ's range for this solver and input
+// (mu_rule.hpp), as for the CLI.
 std::unique_ptr<Solver> makeSolver(const std::shared_ptr<ComputeContext>& ctx, GvfInput input,
                                    const GvfRequest& request, SolverKind kind) {
   SolverConfig config;
@@ -54,7 +55,6 @@ std::unique_ptr<Solver> makeSolver(const std::shared_ptr<ComputeContext>& ctx, G
 
 GvfRun runGvf(const std::shared_ptr<ComputeContext>& ctx, const GvfInput& input,
               const GvfRequest& request, const py::object& progress, long progressEvery) {
-  validate(findSpec(gvfParamSpecs(), "mu"), request.mu);  // as the CLI: [0, 0.25] for both
   if (request.iterations) validate(findSpec(gvfParamSpecs(), "iterations"), *request.iterations);
   if (request.targetError && !(*request.targetError > 0))
     throw ParameterError("target_error must be a positive number.");
@@ -124,9 +124,7 @@ py::tuple gvf(const py::handle& data, double mu, double sigma, std::optional<lon
   Field3D field3;
   const std::vector<float>& values =
       dims == 3 ? (field3 = run.solver->readField3D()).data : (field = run.solver->readField()).data;
-  for (float v : values)
-    if (!std::isfinite(v))
-      throw ParameterError("The field became NaN or infinite; lower mu or check the input.");
+  requireFiniteField(values);
   run.report.sigma = sigma;
   py::array out = dims == 3 ? fieldToArray(std::move(field3)) : fieldToArray(std::move(field));
   run.report.wallMs =
@@ -168,7 +166,8 @@ void bindGvf(py::module_& m) {
 image_or_volume: a rows x cols (2D) or planes x rows x cols (3D) array. Floats are used as
     they are (normally in [0, 1]); integer types are divided by their maximum (uint8: 255).
 mu, sigma: GVF diffusion weight and the Gaussian sigma (pixels) before the edge map.
-    Euler refuses mu beyond its stability bound (about 1/4 in 2D, 1/6 in 3D).
+    mu's range is the solver's, as on the command line: Euler's ends at its stability
+    bound (at most 1/4 in 2D, 1/6 in 3D, lower on strong edges); multigrid takes any mu > 0.
 iterations, target_error, solver: by default (all None) the field is solved to the error
     (multigrid paper, eq. 9: the mean residual) target_error = 1e-6 by multigrid, so snakes
     run on a finished field. target_error: stop once the error is at most this (the most

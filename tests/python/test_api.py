@@ -9,7 +9,8 @@ IMAGE = gvflab.phantom("u", 32)
 
 
 @pytest.mark.parametrize("call,cls,words", [
-    (lambda: gvflab.gvf(IMAGE, mu=0.5), gvflab.ParameterError, "mu"),
+    (lambda: gvflab.gvf(IMAGE, solver="euler", mu=0.5), gvflab.ParameterError, "mu"),
+    (lambda: gvflab.gvf(IMAGE, solver="multigrid", mu=0), gvflab.ParameterError, "mu"),
     (lambda: gvflab.gvf(IMAGE, mu=float("nan")), gvflab.ParameterError, "mu"),
     (lambda: gvflab.gvf(IMAGE, sigma=-1), gvflab.ParameterError, "sigma"),
     (lambda: gvflab.gvf(IMAGE, solver="jacobi"), gvflab.ParameterError, "solver"),

@@ -201,7 +201,7 @@ TEST_CASE("session JSON: round trip and clear refusals") {
   CHECK_THROWS_AS(app::sessionFromJson("{ not json"), InputError);
   CHECK_THROWS_AS(app::sessionFromJson("{\"gvflab_session\": 99}"), InputError);
   CHECK_THROWS_WITH_AS(app::sessionFromJson("{\"gvflab_session\": 1, \"phantom\": \"u\", "
-                                            "\"solver\": {\"mu\": 5}}"),
+                                            "\"solver\": {\"mu\": 2e4}}"),
                        doctest::Contains("mu"), InputError);
   auto rel = app::sessionFromJson("{\"gvflab_session\": 1, \"image\": \"img/a.png\"}", "/data");
   CHECK(*rel.image == "/data/img/a.png");

@@ -11,7 +11,8 @@ RaceSession::RaceSession(Session& session) : session_(session) {
   const GvfInput& input = session.input();
   SolverConfig choice = session.solverChoice();
   checkFits(session.context(), {input.width, input.height, input.depth}, choice, true);
-  mu_ = std::min(session.mu(), muBound(SolverKind::Euler, input));
+  // One μ both lanes run: the session's, within Euler's range (the stricter; mu_rule.hpp).
+  mu_ = checkMu(SolverKind::Euler, input, session.mu(), MuRule::ClampAll).mu;
   auto ctx = session.sharedContext();
   choice.kind = SolverKind::Euler;
   lanes_[kEuler].solver = makeSolver(ctx, input, mu_, choice);

@@ -188,10 +188,7 @@ void Session::restart() {
 
 void Session::noteMu(const MuCheck& mu) {
   if (mu.clamped)
-    notice_ = {Notice::Kind::MuClamped,
-               "mu = " + formatMu(requestedMu_) + " exceeds the Euler stability bound " +
-                   formatMu(mu.bound) + " for this image (max|V0|^2); clamped to " +
-                   formatMu(mu.bound) + "."};
+    notice_ = {Notice::Kind::MuClamped, mu.refusal + " Clamped to " + formatMu(mu.bound) + "."};
   else if (notice_.kind == Notice::Kind::MuClamped)
     notice_ = {};  // an older clamp no longer applies
 }

@@ -86,11 +86,8 @@ void SnakeSession::rebuildForImage() {
   Snapshot keep;
   if (snakes_ && snakes_->width() == w && snakes_->height() == h) keep = snapshot();
   snakes_ = std::make_unique<ParametricSnake>(session_.sharedContext(), w, h, params);
-  if (session_.v0Mode() == V0Mode::EdgeGradient)
-    edgeInput_ = plane;
-  else
-    edgeInput_ = buildGvfInput(session_.context(), session_.image(), session_.sigma(),
-                               V0Mode::EdgeGradient);
+  edgeInput_ = edgeGradientInput(session_.context(), plane, session_.v0Mode(), session_.image(),
+                                 session_.sigma());
   capture_ = std::make_unique<CaptureRange>(session_.sharedContext(), edgeInput_);
   restore(keep);
   if (keep.empty()) undo_.clear(), redo_.clear(), nextNumber_ = 1;

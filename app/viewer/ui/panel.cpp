@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "gvflab/mu_rule.hpp"
 #include "gvflab/params.hpp"
 #include "gvflab/phantoms.hpp"
 #include "gvflab/profiler.hpp"
@@ -82,17 +83,19 @@ void drawSolverControls(Session& session, ErrorLog& errors) {
   if (ImGui::Button("Reset", ImVec2(80, 0)))
     errors.guard("Resetting the solver", [&] { session.reset(); });
 
-  // μ: the slider ends at the stability bound, so dragging can never go unstable; a typed
-  // value beyond it (Ctrl+click) is clamped by the session, which says so.
+  // μ: the slider spans the engine's range for this solver and input (mu_rule.hpp), so
+  // dragging can never go unstable; a typed value beyond it (Ctrl+click) is clamped by the
+  // session, which says so.
   const ParamSpec& muSpec = findSpec(specs, "mu");
+  const MuRange muSpan = muRange(session.solverKind(), session.input());
   float mu = static_cast<float>(session.mu());
-  float bound = static_cast<float>(session.muBound());
+  float bound = static_cast<float>(muSpan.high);
   char muLabel[64];
   if (session.solverKind() == SolverKind::Euler)
     std::snprintf(muLabel, sizeof muLabel, "\xce\xbc (max %.4f)", bound);
   else
     std::snprintf(muLabel, sizeof muLabel, "\xce\xbc");
-  if (ImGui::SliderFloat(muLabel, &mu, static_cast<float>(muSpec.minValue), bound, "%.4f"))
+  if (ImGui::SliderFloat(muLabel, &mu, static_cast<float>(muSpan.low), bound, "%.4f"))
     errors.guard("Setting mu", [&] { session.setMu(mu); });
   helpMarker(session.solverKind() == SolverKind::Euler
                  ? muSpec.help + "\nStability bound for this image: " + std::to_string(bound) +

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/solver.hpp"
@@ -94,5 +95,9 @@ struct FieldSolveResult {
 using FieldSolveProgress = std::function<void(long iterations, const std::function<double()>&)>;
 FieldSolveResult runFieldSolve(ComputeContext& ctx, Solver& solver, const FieldSolvePlan& plan,
                                const FieldSolveProgress& between = {}, long maxChunk = 256);
+
+// After a solve, on the field read back (Solver::readField, readField3D): ParameterError if any
+// component is NaN or infinite, the sentence the CLI and the Python module both give.
+void requireFiniteField(const std::vector<float>& values);
 
 }  // namespace gvflab

@@ -31,6 +31,12 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma,
 GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma,
                        V0Mode mode = V0Mode::EdgeGradient);
 
+// The input of the traditional snake force, f and ∇f of the image: `solved` itself where its
+// V0 is ∇f (V0Mode::EdgeGradient, the default), else built from image with sigma (V0 = the
+// image's gradient there). The headless snakes and the viewer's both take it from here.
+GvfInput edgeGradientInput(ComputeContext& ctx, const GvfInput& solved, V0Mode solvedMode,
+                           const Image2D& image, double sigma);
+
 Image2D readEdgeMap(ComputeContext& ctx, const GvfInput& input);
 Field2D readV0(ComputeContext& ctx, const GvfInput& input);
 Volume readEdgeVolume(ComputeContext& ctx, const GvfInput& input);

@@ -1,8 +1,9 @@
 #pragma once
 // The whole GVF pipeline in one place: image or volume -> edge map and V0 (gvf_input.hpp) ->
 // solver (Euler or multigrid), with the device fit checked before anything is allocated and
-// μ checked against the solver's bound. The headless CLI, the viewer and the bench build their
-// solvers here; adding a solver means a SolverKind, a case in makeSolver, checkFits and muBound.
+// μ checked by the one rule (mu_rule.hpp). The headless CLI, the viewer and the bench build
+// their solvers here; adding a solver means a SolverKind, a case in makeSolver, checkFits and
+// its range in mu_rule.cpp.
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,19 +13,14 @@
 #include "gvflab/field_storage.hpp"
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/multigrid_solver.hpp"
+#include "gvflab/mu_rule.hpp"
 #include "gvflab/params.hpp"
 #include "gvflab/solver.hpp"
+#include "gvflab/solver_kind.hpp"
 
 namespace gvflab {
 
 class ComputeContext;
-
-enum class SolverKind { Euler, Multigrid };
-
-// "euler", "multigrid": the --solver values, the session files' names and Solver::name().
-const char* solverKindName(SolverKind kind);
-// The reverse; nullopt for any other name (callers word the error for their input).
-std::optional<SolverKind> parseSolverKind(std::string_view name);
 
 // Which solver and its settings.
 struct SolverConfig {
@@ -42,29 +38,6 @@ struct SolverConfig {
   EulerOptions eulerOptions() const;
   MultigridOptions multigridOptions() const;
 };
-
-// The largest μ a solver of this kind runs with on this input, the one place it is computed
-// (Solver::muBound() returns it): Euler's stability bound (always inside the mu parameter's
-// range, gvfParamSpecs); multigrid has no stability bound and gives the top of its own range
-// (multigridMuSpec).
-double muBound(SolverKind kind, const GvfInput& input);
-
-// The one check of a requested μ against a solver kind and input. ParameterError for μ NaN,
-// infinite or below the kind's mu range (gvfParamSpecs for Euler, multigridMuSpec) whatever
-// the rule; beyond that, by rule:
-enum class MuRule {
-  Refuse,      // ParameterError outside the range or beyond muBound() (the solvers, the CLI)
-  ClampBound,  // beyond Euler's stability bound: the bound (never an unstable step); beyond
-               // the range otherwise: ParameterError (a μ the viewer's user asks for now)
-  ClampAll,    // beyond muBound(): the bound, for either kind (a μ asked for earlier, applied
-               // again to a new input or solver)
-};
-struct MuCheck {
-  double mu = 0;         // what to run
-  double bound = 0;      // muBound(kind, input)
-  bool clamped = false;  // mu is the bound, not what was asked for
-};
-MuCheck checkMu(SolverKind kind, const GvfInput& input, double mu, MuRule rule);
 
 // Refuses (ResourceError naming the size, the limit and what would fit) a solve that would not
 // fit the device, before anything is allocated. both = true: an Euler and a multigrid solver

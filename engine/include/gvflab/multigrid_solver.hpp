@@ -66,10 +66,8 @@ struct MultigridLevelTime {
 
 // a, b, c with ranges, defaults and help (drive the CLI, the panel and the tests).
 const std::vector<ParamSpec>& multigridParamSpecs();
-// Multigrid's range of mu. Its smoother solves k (sum of neighbours - 2 DIMS v) - S v = f with
-// k = mu / h^2 >= 0 and S = |V0|^2 >= 0: the system is diagonally dominant for every mu, so
-// Gauss-Seidel converges and there is no stability bound (Euler's explicit step has one, and
-// its range is gvfParamSpecs' mu). The top only keeps float32 k finite on the fine level.
+// Multigrid's mu as a parameter (help, default, top); its range, (0, kMultigridMuMax], and why
+// are mu_rule.hpp's, which every check uses.
 const ParamSpec& multigridMuSpec();
 
 class MultigridSolver : public Solver {

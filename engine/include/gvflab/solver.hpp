@@ -21,11 +21,11 @@ class Solver {
   // ε of the multigrid paper (eq. 9), reduced on the device, for the current field.
   virtual double error() = 0;
   virtual long iterations() const = 0;
-  // The largest μ this solver runs with on its input (gvf_pipeline.hpp's muBound: Euler's
-  // stability bound; multigrid, which has none, the top of the shared mu range).
+  // The largest μ this solver runs with on its input (mu_rule.hpp's muBound: Euler's
+  // stability bound; multigrid, which has none, the top of its range).
   virtual double muBound() const = 0;
-  // Changes μ, keeping the current field. ParameterError for a μ the solver cannot run (Euler:
-  // NaN, outside the mu range or beyond muBound(); multigrid: NaN or not in (0, 10000]).
+  // Changes μ, keeping the current field. ParameterError, with mu_rule.hpp's sentence, for a μ
+  // outside the solver's range on its input.
   virtual void setMu(double mu) = 0;
   virtual double mu() const = 0;
   // Back to V = V0, zero iterations.

@@ -110,7 +110,7 @@ void checkSolverFits(const ComputeContext& ctx, FieldShape shape, Precision prec
 }
 
 double EulerSolver::stabilityBound(double maxV0Squared, int dims) {
-  return std::max(0.0, (2.0 - maxV0Squared) / (4.0 * dims));
+  return eulerStabilityBound(maxV0Squared, dims);
 }
 
 EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, double mu,

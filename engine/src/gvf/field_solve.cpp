@@ -83,7 +83,7 @@ FieldSolveResult runFieldSolve(ComputeContext& ctx, Solver& solver, const FieldS
     return r;
   }
   const long end = start + plan.iterations;
-  const bool multigrid = solver.name() == solverKindName(SolverKind::Multigrid);
+  const bool multigrid = plan.kind == SolverKind::Multigrid;  // an iteration is a whole cycle
   ConvergenceWatch watch(*plan.targetError);
   r.error = solver.error();
   watch.add(solver.iterations(), r.error);
@@ -99,6 +99,12 @@ FieldSolveResult runFieldSolve(ComputeContext& ctx, Solver& solver, const FieldS
   r.reached = watch.reached();
   r.settled = !r.reached && watch.settled();
   return r;
+}
+
+void requireFiniteField(const std::vector<float>& values) {
+  for (float v : values)
+    if (!std::isfinite(v))
+      throw ParameterError("The field became NaN or infinite; lower mu or check the input.");
 }
 
 }  // namespace gvflab

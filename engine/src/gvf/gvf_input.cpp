@@ -130,6 +130,12 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, 
   return in;
 }
 
+GvfInput edgeGradientInput(ComputeContext& ctx, const GvfInput& solved, V0Mode solvedMode,
+                           const Image2D& image, double sigma) {
+  if (solvedMode == V0Mode::EdgeGradient) return solved;
+  return buildGvfInput(ctx, image, sigma, V0Mode::EdgeGradient);
+}
+
 GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, V0Mode mode) {
   constexpr int kMaxSide3 = 4096;
   if (volume.width < 1 || volume.height < 1 || volume.depth < 1 || volume.voxels.empty())

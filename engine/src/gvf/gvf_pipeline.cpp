@@ -38,34 +38,6 @@ MultigridOptions SolverConfig::multigridOptions() const {
   return o;
 }
 
-double muBound(SolverKind kind, const GvfInput& input) {
-  if (kind == SolverKind::Multigrid) return multigridMuSpec().maxValue;  // no stability bound
-  const double rangeMax = findSpec(gvfParamSpecs(), "mu").maxValue;
-  return std::min(EulerSolver::stabilityBound(input.maxV0Squared, input.dims()), rangeMax);
-}
-
-MuCheck checkMu(SolverKind kind, const GvfInput& input, double mu, MuRule rule) {
-  const ParamSpec& spec =
-      kind == SolverKind::Multigrid ? multigridMuSpec() : findSpec(gvfParamSpecs(), "mu");
-  if (!std::isfinite(mu) || mu < spec.minValue) validate(spec, mu);  // throws with a sentence
-  const double bound = muBound(kind, input);
-  if (mu > bound && (rule == MuRule::ClampAll ||
-                     (rule == MuRule::ClampBound && kind == SolverKind::Euler)))
-    return {bound, bound, true};
-  if (kind == SolverKind::Euler && mu > bound) {  // bound <= the range's top: one sentence
-    std::ostringstream msg;
-    msg.precision(4);
-    msg << "mu = " << mu << " is beyond the explicit Euler stability bound " << bound
-        << " for this " << (input.dims() == 3 ? "volume" : "image") << " (mu <= (2 - max|V0|^2) / "
-        << 4 * input.dims() << ", max|V0|^2 = " << input.maxV0Squared
-        << "); the iteration would blow up. Use mu <= " << bound
-        << ", or --solver multigrid (no bound).";
-    throw ParameterError(msg.str());
-  }
-  validate(spec, mu);
-  return {mu, bound, false};
-}
-
 void checkFits(const ComputeContext& ctx, FieldShape shape, const SolverConfig& config,
                bool both) {
   const double count = static_cast<double>(shape.count());

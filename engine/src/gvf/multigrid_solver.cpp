@@ -75,7 +75,7 @@ const std::vector<ParamSpec>& multigridParamSpecs() {
 }
 
 const ParamSpec& multigridMuSpec() {
-  static const ParamSpec spec{"mu", "mu", 0.0, 1e4, 0.15, false,
+  static const ParamSpec spec{"mu", "mu", 0.0, kMultigridMuMax, 0.15, false,
                               "GVF regularisation; multigrid has no stability bound."};
   return spec;
 }
@@ -164,8 +164,7 @@ std::uint64_t MultigridSolver::deviceBytes() const {
 }
 
 void MultigridSolver::setMu(double mu) {
-  validate(multigridMuSpec(), mu);
-  if (mu == 0) throw ParameterError("Multigrid needs mu > 0 (mu = 0 leaves V0 unsmoothed).");
+  requireMu(SolverKind::Multigrid, input_, mu);  // the one rule: (0, kMultigridMuMax]
   mu_ = mu;
 }
 

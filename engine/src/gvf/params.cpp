@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "gvflab/error.hpp"
+#include "gvflab/mu_rule.hpp"
 #include "gvflab/quoted.hpp"
 
 namespace gvflab {
@@ -33,7 +34,8 @@ const ParamSpec& findSpec(const std::vector<ParamSpec>& specs, const std::string
 
 const std::vector<ParamSpec>& gvfParamSpecs() {
   static const std::vector<ParamSpec> specs = {
-      {"mu", "mu", 0.0, 0.25, 0.15, false,
+      // The range is Euler's in 2D (mu_rule.hpp); checks go through the rule, not this.
+      {"mu", "mu", 0.0, eulerStabilityBound(0.0, 2), 0.15, false,
        "GVF regularisation weight; larger diffuses further per iteration. The explicit Euler "
        "step is stable only for mu <= (2 - max|V0|^2) / 8 in 2D."},
       {"sigma", "sigma", 0.0, 20.0, 1.0, false,

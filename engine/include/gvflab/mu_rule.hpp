@@ -1,0 +1,71 @@
+#pragma once
+// The one rule for GVF's μ: the range each solver kind runs with, per dimension and input.
+// Every client asks here (the headless CLI and the viewer through gvf_pipeline.hpp, session
+// files, the viewer's race and μ slider, the bench, the Python module); none keeps a number for
+// μ of its own. A refusal is one sentence naming μ, the solver and its range.
+//
+// Euler is explicit, V += μ∇²V − (V − V0)|V0|² with unit time step and grid spacing: the
+// highest-frequency mode decays iff 4·dims·μ + max|V0|² ≤ 2, so μ ≤ (2 − max|V0|²)/(4·dims),
+// at most 1/4 in 2D and 1/6 in 3D (V0 = 0) and lower on strong edges. μ = 0 runs (V stays V0).
+//
+// Multigrid solves the implicit equation: its smoother's system k(Σ neighbours − 2·dims·v) −
+// S·v = f with k = μ/h² and S = |V0|² ≥ 0 is diagonally dominant for every μ > 0, so
+// Gauss-Seidel converges and no stability bound applies. μ = 0 is refused: the diagonal
+// 2·dims·k + S is then 0 wherever V0 = 0 (a division by zero, and V0 left unsmoothed). The top
+// is a sanity limit on the input, not a bound of the scheme.
+#include <string>
+
+#include "gvflab/solver_kind.hpp"
+
+namespace gvflab {
+
+struct GvfInput;
+
+// The largest μ multigrid takes (see above).
+inline constexpr double kMultigridMuMax = 1e4;
+
+// Euler's stability bound, (2 − max|V0|²)/(4·dims), 0 where V0 alone is too strong.
+double eulerStabilityBound(double maxV0Squared, int dims);
+
+struct MuRange {
+  double low = 0;
+  double high = 0;
+  bool lowOpen = false;  // (low, high]: low itself refused (multigrid's μ = 0)
+  bool contains(double mu) const;  // false for NaN
+};
+
+// The range of a kind in 2D or 3D before the input is known (Euler's top with V0 = 0).
+MuRange muRange(SolverKind kind, int dims);
+// The range on this input: Euler's top is its stability bound here.
+MuRange muRange(SolverKind kind, const GvfInput& input);
+// The top of muRange(kind, input): the largest μ a solver of this kind runs with here
+// (Solver::muBound() returns it).
+double muBound(SolverKind kind, const GvfInput& input);
+
+// The sentence refusing mu for this kind and input, e.g. "mu = 0.3 is outside the euler
+// solver's range [0, 0.2184] for this image: ...". Empty when mu is in the range.
+std::string muRefusal(SolverKind kind, const GvfInput& input, double mu);
+// ParameterError with muRefusal's sentence unless mu is in muRange(kind, input).
+void requireMu(SolverKind kind, const GvfInput& input, double mu);
+// Before a solver or input is known (the CLI's --mu, a session file's "mu"): ParameterError
+// unless some solver runs mu on some input ("mu = -1 is outside every solver's range ...").
+void requireMuForSomeSolver(double mu);
+
+// What a client does with a μ beyond the top of the range. Below the range, NaN or infinite
+// is always a ParameterError (requireMu's sentence).
+enum class MuRule {
+  Refuse,      // ParameterError (the solvers, the CLI, Python, session files, the bench)
+  ClampBound,  // beyond Euler's stability bound: the bound (never an unstable step); beyond
+               // the range otherwise: ParameterError (a μ the viewer's user asks for now)
+  ClampAll,    // beyond the top: the top, for either kind (a μ asked for earlier, applied
+               // again to a new input or solver; a default fitted to a 3D input)
+};
+struct MuCheck {
+  double mu = 0;         // what to run
+  double bound = 0;      // muBound(kind, input)
+  bool clamped = false;  // mu is the bound, not what was asked for
+  std::string refusal;   // when clamped: muRefusal's sentence for the μ asked for
+};
+MuCheck checkMu(SolverKind kind, const GvfInput& input, double mu, MuRule rule);
+
+}  // namespace gvflab

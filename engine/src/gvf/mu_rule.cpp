@@ -1,0 +1,84 @@
+#include "gvflab/mu_rule.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "gvflab/error.hpp"
+#include "gvflab/gvf_input.hpp"
+
+namespace gvflab {
+namespace {
+
+std::string rangeText(const MuRange& r) {
+  std::ostringstream s;
+  s << (r.lowOpen ? "(" : "[") << r.low << ", " << r.high << "]";
+  return s.str();
+}
+
+}  // namespace
+
+double eulerStabilityBound(double maxV0Squared, int dims) {
+  return std::max(0.0, (2.0 - maxV0Squared) / (4.0 * dims));
+}
+
+bool MuRange::contains(double mu) const {
+  return (lowOpen ? mu > low : mu >= low) && mu <= high;  // false for NaN
+}
+
+MuRange muRange(SolverKind kind, int dims) {
+  if (kind == SolverKind::Multigrid) return {0.0, kMultigridMuMax, true};
+  return {0.0, eulerStabilityBound(0.0, dims), false};
+}
+
+MuRange muRange(SolverKind kind, const GvfInput& input) {
+  MuRange r = muRange(kind, input.dims());
+  if (kind == SolverKind::Euler) r.high = eulerStabilityBound(input.maxV0Squared, input.dims());
+  return r;
+}
+
+double muBound(SolverKind kind, const GvfInput& input) { return muRange(kind, input).high; }
+
+std::string muRefusal(SolverKind kind, const GvfInput& input, double mu) {
+  const MuRange r = muRange(kind, input);
+  if (r.contains(mu)) return {};
+  std::ostringstream s;
+  const char* what = input.dims() == 3 ? "volume" : "image";
+  s << "mu = " << mu << " is outside the " << solverKindName(kind) << " solver's range "
+    << rangeText(r);
+  if (kind == SolverKind::Euler)
+    s << ", whose top is the Euler stability bound " << r.high << " for this " << what
+      << " ((2 - max|V0|^2) / " << 4 * input.dims() << ", max|V0|^2 = " << input.maxV0Squared
+      << "); use a smaller mu or the multigrid solver, which has no such bound.";
+  else
+    s << " (no stability bound, but mu = 0 would leave V0 unsmoothed).";
+  return s.str();
+}
+
+void requireMu(SolverKind kind, const GvfInput& input, double mu) {
+  const std::string refusal = muRefusal(kind, input, mu);
+  if (!refusal.empty()) throw ParameterError(refusal);
+}
+
+void requireMuForSomeSolver(double mu) {
+  const MuRange euler = muRange(SolverKind::Euler, 2), multigrid = muRange(SolverKind::Multigrid, 2);
+  if (euler.contains(mu) || multigrid.contains(mu)) return;
+  std::ostringstream s;
+  s << "mu = " << mu << " is outside every solver's range (euler: " << rangeText(euler)
+    << " in 2D, " << rangeText(muRange(SolverKind::Euler, 3))
+    << " in 3D, lower on strong edges; multigrid: " << rangeText(multigrid) << ").";
+  throw ParameterError(s.str());
+}
+
+MuCheck checkMu(SolverKind kind, const GvfInput& input, double mu, MuRule rule) {
+  const MuRange r = muRange(kind, input);
+  MuCheck c{mu, r.high, false, {}};
+  if (r.contains(mu)) return c;
+  const bool clamp = std::isfinite(mu) && mu > r.high &&
+                     (rule == MuRule::ClampAll ||
+                      (rule == MuRule::ClampBound && kind == SolverKind::Euler));
+  if (!clamp) requireMu(kind, input, mu);  // throws the rule's sentence
+  return {r.high, r.high, true, muRefusal(kind, input, mu)};
+}
+
+}  // namespace gvflab
