@@ -38,6 +38,12 @@ MultigridOptions SolverConfig::multigridOptions() const {
   return o;
 }
 
+void SolverConfig::keepOwnParamValues(const std::vector<double>& values) {
+  if (kind == SolverKind::Multigrid && values.size() == 3)
+    a = static_cast<int>(values[0]), b = static_cast<int>(values[1]),
+    c = static_cast<int>(values[2]);
+}
+
 double muBound(SolverKind kind, const GvfInput& input) {
   if (kind == SolverKind::Multigrid) return multigridMuSpec().maxValue;  // no stability bound
   const double rangeMax = findSpec(gvfParamSpecs(), "mu").maxValue;
