@@ -6,7 +6,7 @@
 
 #include "viewer/model/axis_ticks.hpp"
 #include "viewer/render/figure.hpp"
-#include "viewer/render/renderer.hpp"
+#include "viewer/render/glyph_layer.hpp"
 #include "viewer/render/snake_layer.hpp"
 
 using namespace gvflab;
