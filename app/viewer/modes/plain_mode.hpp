@@ -14,7 +14,7 @@
 #include "viewer/render/streamline_layer.hpp"
 #include "viewer/ui/canvas_overlays.hpp"
 #include "viewer/ui/snake_panel.hpp"
-#include "viewer/window/snake_tool.hpp"
+#include "viewer/modes/snake_tool.hpp"
 
 namespace gvflab::viewer {
 

@@ -7,7 +7,7 @@
 
 #include "gvflab/image.hpp"
 #include "viewer/model/layer_settings.hpp"
-#include "viewer/render/colormap.hpp"
+#include "viewer/model/colormap.hpp"
 #include "viewer/render/gl_resources.hpp"
 #include "viewer/render/view_transform.hpp"
 
