@@ -31,17 +31,6 @@
 
 namespace gvflab::viewer {
 
-QSurfaceFormat viewerSurfaceFormat() {
-  QSurfaceFormat format;
-  format.setRenderableType(QSurfaceFormat::OpenGL);
-  format.setVersion(3, 3);
-  format.setProfile(QSurfaceFormat::CoreProfile);
-  format.setDepthBufferSize(0);
-  format.setStencilBufferSize(0);
-  format.setSamples(0);  // MSAA halves the frame rate on llvmpipe; arrows read fine without
-  return format;
-}
-
 GlView::GlView(Session& session, const ViewerStartup& startup, QWidget* parent)
     : QOpenGLWidget(parent), session_(session), startup_(startup.window) {
   setFocusPolicy(Qt::StrongFocus);
