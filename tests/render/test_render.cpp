@@ -21,7 +21,7 @@
 #include "gvflab/phantoms.hpp"
 #include "render/render_support.hpp"
 #include "viewer/model/session.hpp"
-#include "viewer/render/colormap.hpp"
+#include "viewer/model/colormap.hpp"
 #include "viewer/render/presenter.hpp"
 #include "viewer/render/renderer.hpp"
 #include "viewer/render/snake_layer.hpp"

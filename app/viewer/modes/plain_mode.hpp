@@ -13,7 +13,7 @@
 #include "viewer/modes/viewer_mode.hpp"
 #include "viewer/ui/canvas_overlays.hpp"
 #include "viewer/ui/snake_panel.hpp"
-#include "viewer/window/snake_tool.hpp"
+#include "viewer/modes/snake_tool.hpp"
 
 namespace gvflab::viewer {
 

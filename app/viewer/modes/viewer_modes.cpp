@@ -55,14 +55,12 @@ CanvasLegendState& ViewerModes::legend() { return plain_->legend(); }
 void ViewerModes::replay(ErrorLog& errors) { plain_->replay(errors); }
 void ViewerModes::drawSnakeSections(ErrorLog& errors) { plain_->drawPanelSections(errors); }
 
-DemoShown ViewerModes::applyDemo(const app::Demo& demo, Session& session, LayerSettings& layers,
-                                 ErrorLog& errors) {
+void ViewerModes::leaveForDemo(ErrorLog& errors) {
   if (race_->enabled()) race_->setEnabled(false, errors);
   region_->setEnabled(false);
-  const DemoShown shown = viewer::applyDemo(demo, session, plain_->snakes(), layers);
-  if (shown.regionSnake) region_->setEnabled(true);
-  return shown;
 }
+
+void ViewerModes::setRegionSnake(bool on) { region_->setEnabled(on); }
 
 void ViewerModes::advance(ErrorLog& errors) {
   for (auto m = modes_.rbegin(); m != modes_.rend(); ++m) (*m)->advance(errors);

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "cli/snake_options.hpp"
-#include "viewer/model/lesson.hpp"
 #include "viewer/model/session.hpp"
 #include "viewer/model/snake_session.hpp"
 #include "viewer/model/startup_config.hpp"
@@ -49,9 +48,10 @@ class ViewerModes {
   CanvasLegendState& legend();
   void replay(ErrorLog& errors);  // R
   void drawSnakeSections(ErrorLog& errors);  // inside the left panel
-  // Loads a demo: the race and region modes off, then on as the demo says.
-  DemoShown applyDemo(const app::Demo& demo, Session& session, LayerSettings& layers,
-                      ErrorLog& errors);
+  // Before a demo loads (window/demo_loader.hpp): the race and the region snake off; after,
+  // the region snake on when the demo asks for it.
+  void leaveForDemo(ErrorLog& errors);
+  void setRegionSnake(bool on);
 
   void advance(ErrorLog& errors);  // bottom first
   void drawPanels(const PanelPlace& place, ErrorLog& errors);  // bottom first

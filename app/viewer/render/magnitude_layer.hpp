@@ -1,6 +1,6 @@
 #pragma once
 // |V| through a colormap (linear or log), blended over the image.
-#include "viewer/render/colormap.hpp"
+#include "viewer/model/colormap.hpp"
 #include "viewer/render/layer.hpp"
 
 namespace gvflab::viewer {

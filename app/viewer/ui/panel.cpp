@@ -12,7 +12,7 @@
 #include "gvflab/phantoms.hpp"
 #include "gvflab/profiler.hpp"
 #include "viewer/model/axis_ticks.hpp"
-#include "viewer/render/colormap.hpp"
+#include "viewer/model/colormap.hpp"
 #include "viewer/ui/panel_widgets.hpp"
 #include "viewer/ui/plots.hpp"
 #include "viewer/ui/solver_panel.hpp"

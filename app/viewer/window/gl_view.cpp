@@ -32,17 +32,6 @@
 
 namespace gvflab::viewer {
 
-QSurfaceFormat viewerSurfaceFormat() {
-  QSurfaceFormat format;
-  format.setRenderableType(QSurfaceFormat::OpenGL);
-  format.setVersion(3, 3);
-  format.setProfile(QSurfaceFormat::CoreProfile);
-  format.setDepthBufferSize(0);
-  format.setStencilBufferSize(0);
-  format.setSamples(0);  // MSAA halves the frame rate on llvmpipe; arrows read fine without
-  return format;
-}
-
 GlView::GlView(Session& session, const ViewerStartup& startup, QWidget* parent)
     : QOpenGLWidget(parent),
       session_(session),
@@ -392,7 +381,10 @@ void GlView::loadDemo(const std::string& name) {
   makeCurrent();
   errors_.guard("Opening the demo '" + name + "'", [&] {
     const app::Demo& d = app::findDemo(name);
-    demo_ = modes_.applyDemo(d, session_, layers_, errors_);
+    modes_.leaveForDemo(errors_);
+    const DemoShown shown = applyDemo(d, session_, modes_.snakes(), layers_);
+    if (shown.regionSnake) modes_.setRegionSnake(true);
+    demo_ = shown;
     explanationOpen_ = true;
     view_.fit();
   });

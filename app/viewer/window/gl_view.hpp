@@ -14,6 +14,7 @@
 #include "io/session_file.hpp"
 #include "viewer/model/frame_stats.hpp"
 #include "viewer/model/lesson.hpp"
+#include "viewer/window/demo_loader.hpp"
 #include "viewer/model/session.hpp"
 #include "viewer/modes/viewer_modes.hpp"
 #include "viewer/render/figure.hpp"
@@ -27,9 +28,6 @@
 #include "viewer/window/viewer_startup.hpp"
 
 namespace gvflab::viewer {
-
-// OpenGL 3.3 core, no depth buffer.
-QSurfaceFormat viewerSurfaceFormat();
 
 class GlView : public QOpenGLWidget {
  public:
