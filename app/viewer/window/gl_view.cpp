@@ -340,20 +340,7 @@ void GlView::drawCanvasOverlays() {
   if (demo_ && explanationOpen_)
     explanationBottom_ = drawExplanation(demo_->title, demo_->explanation[0],
                                          demo_->explanation[1], &explanationOpen_, view);
-  // A new error shows as a toast for a few seconds (and stays in the panel's log).
-  constexpr double kToastSeconds = 6, kFadeSeconds = 1.5;
-  const double now = clock_.nsecsElapsed() * 1e-9;
-  if (errors_.added() != toastSeen_ && !errors_.messages().empty()) {
-    toastSeen_ = errors_.added();
-    toastStart_ = now;
-    toastText_ = errors_.messages().back();
-    toastIsError_ = true;
-  }
-  if (toastStart_ >= 0 && now - toastStart_ < kToastSeconds) {
-    const double left = kToastSeconds - (now - toastStart_);
-    drawToast(toastText_, static_cast<float>(std::min(1.0, left / kFadeSeconds)), view,
-              toastIsError_);
-  }
+  toast_.draw(errors_, clock_.nsecsElapsed() * 1e-9, view);
   // While recording, its control stays on the view (the panel's section may scroll away).
   if (recording_->drawBadge(view.left, view.width, demo_ && explanationOpen_ ? explanationBottom_ : 0))
     QTimer::singleShot(0, this, [this] { toggleRecording(); });
@@ -367,9 +354,7 @@ float GlView::canvasTop() const {
 }
 
 void GlView::note(const std::string& message) {
-  toastText_ = message;
-  toastIsError_ = false;
-  toastStart_ = clock_.nsecsElapsed() * 1e-9;
+  toast_.note(message, clock_.nsecsElapsed() * 1e-9);
 }
 
 void GlView::replay() {

@@ -162,10 +162,7 @@ class GlView : public QOpenGLWidget {
   bool explanationOpen_ = false;
   float explanationBottom_ = 0;  // last frame's, ImGui units (the legend goes below)
   bool helpOpen_ = false;
-  long toastSeen_ = 0;      // errors_.added() when the last toast started
-  double toastStart_ = -1;  // seconds (clock_)
-  std::string toastText_;
-  bool toastIsError_ = true;
+  Toast toast_;  // the newest error or note on the view, fading
   std::optional<SnakeForce> uploadedForce_;  // the force whose field the presenter holds
   // Figures: the one asked for (saved at the next frame), the dialog's last choice, the
   // offscreen target for sizes other than the view's.
