@@ -23,7 +23,6 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
                            ? input
                            : buildGvfInput(*ctx, image, o.gvf.sigma, V0Mode::EdgeGradient);
   const cl::Buffer& gvf = solver.field();
-  const cl::Buffer& traditional = edgeInput.v0;
   ctx->profiler().endFrame();
   ctx->profiler().reset();
 
