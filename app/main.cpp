@@ -18,6 +18,7 @@
 #include "headless/run_progress.hpp"
 #include "headless/stop_signals.hpp"
 #include "io/qt_messages.hpp"
+#include "cli/command_line.hpp"
 #include "io/session_file.hpp"
 #include "viewer/window/viewer_main.hpp"
 

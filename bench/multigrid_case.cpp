@@ -58,7 +58,7 @@ MgTiming timeMultigrid(ComputeContext& ctx, MultigridSolver& mg, int iterations,
 }  // namespace
 
 int runMultigrid(const BenchArgs& args, std::ostream& out) {
-  auto ctx = ComputeContext::create({args.device, {}});
+  auto ctx = ComputeContext::create({.deviceSelector = args.device});
   const bool is3d = args.depth > 0;
   GvfInput input = is3d ? buildGvfInput(*ctx, blobVolume(args.size, args.depth), args.sigma)
                         : buildGvfInput(*ctx, makePhantom("blob", args.size), args.sigma);

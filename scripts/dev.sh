@@ -31,9 +31,11 @@ deps() {
   fi
 }
 
+# build [PRESET]: release by default; test builds strict (the same build/, warnings as errors).
 build() {
-  cmake --preset release >/dev/null
-  cmake --build --preset release -j"$(nproc)"
+  local preset="${1:-release}"
+  cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset" -j"$(nproc)"
 }
 
 with_display() {
@@ -52,7 +54,7 @@ case "${1:-run}" in
     with_display ./build/app/gvflab --frames 120 --screenshot build/viewer.png "${@:2}"
     ;;
   test)
-    deps; build
+    deps; build strict
     (cd build && with_display ctest --output-on-failure --timeout 900)
     # The unit tests again under AddressSanitizer + UBSan (build-asan/, only their targets).
     scripts/sanitize.sh unit

@@ -13,14 +13,11 @@
 
 #include "gvflab/capture_range.hpp"
 #include "gvflab/parametric_snake.hpp"
+#include "io/input_limits.hpp"
 
 namespace gvflab::app {
 
-// Limits of snakes given by --snake or a session, checked before any node is built (a snake
-// has at most ParametricSnake::kMaxNodes nodes once resampled).
-constexpr std::size_t kMaxSnakes = 256;           // in one run
-constexpr std::size_t kMaxSnakePoints = 100000;   // points given for one contour
-constexpr double kMaxSnakeCoordinate = 1e7;       // |x|, |y|, radius in pixels
+// The limits of snakes (kMaxSnakes, ...) are io/input_limits.hpp's.
 // ParameterError "WHERE: more than 256 snakes; ..." beyond kMaxSnakes.
 void checkSnakeCount(std::size_t count, const std::string& where);
 

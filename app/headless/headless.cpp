@@ -144,17 +144,8 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
   json["mu"] = pipeline.mu.mu;
   json["sigma"] = o.gvf.sigma;
   json["precision"] = precisionName(o.storage.precision);
-  if (auto* mg = dynamic_cast<MultigridSolver*>(solverPtr)) {
-    json["mg_a"] = o.mgA;
-    json["mg_b"] = o.mgB;
-    json["mg_c"] = o.mgC;
-    json["levels"] = mg->levels();
-  }
-  if (auto* euler = dynamic_cast<EulerSolver*>(solverPtr)) {
-    json["memory"] = memoryName(euler->memory());
-    json["device_bytes"] = euler->deviceBytes();
-    json["storage_note"] = euler->note();
-  }
+  for (const SolverFact& fact : solverRef.facts())  // mg_a..levels; memory, device_bytes, ...
+    std::visit([&](const auto& v) { json[fact.key] = v; }, fact.value);
   json["iterations"] = solverRef.iterations();
   json["error"] = run.error;
   if (plan.targetError) {

@@ -12,7 +12,7 @@
 #include "headless/headless.hpp"
 #include "viewer/render/composite_figure.hpp"
 #include "viewer/render/figure_renderer.hpp"
-#include "viewer/window/gl_view.hpp"
+#include "viewer/render/surface_format.hpp"
 #include "viewer/window/viewer_startup.hpp"
 
 namespace gvflab::app {

@@ -29,7 +29,7 @@
 #include "viewer/render/figure.hpp"
 #include "viewer/render/figure_renderer.hpp"
 #include "viewer/window/viewer_startup.hpp"
-#include "viewer/window/gl_view.hpp"
+#include "viewer/render/surface_format.hpp"
 
 namespace gvflab::app {
 namespace {

@@ -21,7 +21,6 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
   // The traditional force is ∇f (the solver's V0 in the default V0 mode).
   const GvfInput edgeInput = edgeGradientInput(*ctx, input, o.gvf.v0Mode, image, o.gvf.sigma);
   const cl::Buffer& gvf = solver.field();
-  const cl::Buffer& traditional = edgeInput.v0;
   ctx->profiler().endFrame();
   ctx->profiler().reset();
 

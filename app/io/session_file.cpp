@@ -11,6 +11,7 @@
 #include "gvflab/error.hpp"
 #include "gvflab/input_file.hpp"
 #include "gvflab/quoted.hpp"
+#include "io/input_limits.hpp"
 #include "io/json_fields.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/mu_rule.hpp"
@@ -124,12 +125,6 @@ SavedSnake::Points pointsFromJson(const QJsonArray& list, const std::string& nam
                    static_cast<float>(coordinate(xy[1], i, 1, name))});
   }
   if (out.size() < 3) throw InputError("\"" + name + "\": a snake needs at least 3 points.");
-  return out;
-}
-
-std::vector<glm::vec2> toVec2(const SavedSnake::Points& points) {
-  std::vector<glm::vec2> out;
-  for (const auto& p : points) out.push_back({p[0], p[1]});
   return out;
 }
 
@@ -313,43 +308,6 @@ SessionFile loadSession(const std::filesystem::path& path) {
   } catch (const InputError& e) {
     throw InputError("'" + path.filename().string() + "': " + e.what());
   }
-}
-
-Options parseCommandLine(const std::vector<std::string>& args) {
-  Options options = parseOptions(args);
-  if (!options.session) return options;
-  Options base = parseOptions({});
-  applySession(loadSession(*options.session), base,
-               options.sessionFromInitial ? SessionStart::Initial : SessionStart::Current);
-  return parseOptions(args, &base);
-}
-
-void applySession(const SessionFile& s, Options& o, SessionStart from) {
-  // An image or phantom on the command line wins over the session's (which may name none).
-  if (!o.image && !o.phantom) {
-    o.image = s.image;
-    o.phantom = s.phantom;
-    o.phantomSize = s.phantomSize;
-  }
-  o.gvf = s.gvf;
-  o.muGiven = true;  // the user's saved value: checked as asked
-  o.savedIterationsPerFrame = s.iterationsPerFrame;
-  o.frameBudgetMs = s.frameBudgetMs;
-  if (!s.device.empty() && o.device.empty()) o.device = s.device;
-  o.snakes.params = s.snake;
-  o.snakes.snakes.clear();
-  for (const auto& sn : s.snakes) {
-    SnakeSpec spec;
-    spec.text = "session snake";
-    const auto& start = sn.initial.empty() ? sn.points : sn.initial;
-    spec.polygon = toVec2(from == SessionStart::Initial ? start : sn.points);
-    spec.initial = toVec2(start);
-    spec.force = sn.force;
-    spec.pressure = sn.pressure;
-    o.snakes.snakes.push_back(std::move(spec));
-  }
-  o.colormap = s.colormap;
-  o.logScale = s.logScale;
 }
 
 }  // namespace gvflab::app

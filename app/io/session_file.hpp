@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/options.hpp"
+#include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/parametric_snake.hpp"
 #include "gvflab/params.hpp"
 
@@ -48,14 +48,5 @@ std::string sessionToJson(const SessionFile& session);
 SessionFile sessionFromJson(const std::string& text, const std::filesystem::path& baseDir = {});
 void saveSession(const std::filesystem::path& path, const SessionFile& session);
 SessionFile loadSession(const std::filesystem::path& path);
-
-// What the command line would say for this session (image or phantom, parameters, snakes
-// starting as `from` says). An image or phantom already in options is kept.
-void applySession(const SessionFile& session, Options& options,
-                  SessionStart from = SessionStart::Current);
-
-// The executable's options: the command line, over its --session when it names one (the
-// session first, then every flag given wins: image or phantom, --mu, ...; --snake adds).
-Options parseCommandLine(const std::vector<std::string>& args);
 
 }  // namespace gvflab::app

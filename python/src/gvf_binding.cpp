@@ -96,8 +96,9 @@ GvfRun runGvf(const std::shared_ptr<ComputeContext>& ctx, const GvfInput& input,
   r.depth = solver.depth();
   r.mu = request.mu;
   r.iterations = solver.iterations();
-  if (auto* mg = dynamic_cast<MultigridSolver*>(run.solver.get())) r.levels = mg->levels();
-  if (auto* euler = dynamic_cast<EulerSolver*>(run.solver.get())) r.note = euler->note();
+  if (const SolverFact* levels = findFact(solver.facts(), "levels"))
+    r.levels = static_cast<int>(std::get<std::int64_t>(levels->value));
+  r.note = solver.storageNote();
   return run;
 }
 

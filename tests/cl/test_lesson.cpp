@@ -10,6 +10,7 @@
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "viewer/model/lesson.hpp"
+#include "viewer/window/demo_loader.hpp"
 #include "viewer/model/session_io.hpp"
 #include "viewer/model/snake_session.hpp"
 #include "viewer/window/viewer_startup.hpp"

@@ -111,7 +111,7 @@ TEST_CASE("the multigrid solver in 3D and its slices") {
   Session s(sessionStartup(smallPhantom()));
   s.setSolverKind(SolverKind::Multigrid);
   s.setVolume(test::ballVolumeOf(17, 15, 9), "ball");
-  REQUIRE(s.multigrid() != nullptr);
+  REQUIRE(s.solver().name() == "multigrid");
   s.advanceFrame();
   CHECK(s.iterations() == 1);
   s.setSlice(SliceAxis::Coronal, 3);
@@ -149,6 +149,36 @@ TEST_CASE("a volume the device or the engine cannot take is refused; the session
   }
 }
 
+TEST_CASE("the panel asks the solver what it has, not which class it is") {
+  Session s(sessionStartup(smallPhantom()));
+  // Euler: a memory kind, no settings of its own, no breakdown; its report keys.
+  Solver& euler = s.solver();
+  REQUIRE(euler.memoryKind().has_value());
+  CHECK(s.memory() == *euler.memoryKind());
+  CHECK(euler.ownParams().empty());
+  CHECK_THROWS_AS(s.setSolverParams({1}), ParameterError);
+  CHECK(euler.structure().empty());
+  CHECK(euler.deviceBytes() > 0);
+  REQUIRE(findFact(euler.facts(), "memory") != nullptr);
+  CHECK(findFact(euler.facts(), "device_bytes") != nullptr);
+  CHECK(findFact(euler.facts(), "levels") == nullptr);
+  // Multigrid: a, b, c from its ParamSpec table, its levels, one timing row per level run.
+  s.setSolverKind(SolverKind::Multigrid);
+  Solver& mg = s.solver();
+  CHECK_FALSE(mg.memoryKind().has_value());
+  REQUIRE(mg.ownParams().size() == 3);
+  CHECK(mg.ownParams()[0].key == "mg-a");
+  CHECK(mg.ownParamValues() == std::vector<double>{1, 2, 1});
+  const SolverFact* levels = findFact(mg.facts(), "levels");
+  REQUIRE(levels != nullptr);
+  CHECK(mg.structure() == std::to_string(std::get<std::int64_t>(levels->value)) + " levels");
+  s.advanceFrame();
+  const auto rows = mg.timingRows();
+  REQUIRE_FALSE(rows.empty());
+  CHECK(rows.front().label == "0");
+  CHECK(rows.front().size == "64x64");
+}
+
 TEST_CASE("a start-up file that cannot be opened leaves the phantom and a message") {
   app::Options o = smallPhantom();
   o.image = (test::scratchDir("viewer_missing") / "nothing_here.nii.gz").string();
@@ -159,25 +189,24 @@ TEST_CASE("a start-up file that cannot be opened leaves the phantom and a messag
 
 TEST_CASE("the solver choice: Euler's bound on mu, multigrid's a, b, c") {
   Session s(sessionStartup(smallPhantom()));
-  REQUIRE(s.euler() != nullptr);
+  REQUIRE(s.solver().name() == "euler");
   const double bound = s.muBound();
   s.setSolverKind(SolverKind::Multigrid);
   CHECK(s.solver().name() == "multigrid");
-  CHECK(s.euler() == nullptr);
   CHECK(s.muBound() > bound);  // no stability bound
   s.setMu(0.9 * s.muBound());
   CHECK(s.notice().empty());
-  CHECK(s.multigrid()->mu() == doctest::Approx(0.9 * s.muBound()));
+  CHECK(s.solver().mu() == doctest::Approx(0.9 * s.muBound()));
   s.setMultigridCycles(2, 3, 1);
-  CHECK(s.multigrid()->options().a == 2);
-  CHECK(s.multigrid()->options().b == 3);
+  CHECK(s.solver().ownParamValues() == std::vector<double>{2, 3, 1});
   CHECK_THROWS_AS(s.setMultigridCycles(1, 0, 0), ParameterError);
+  CHECK(s.solver().ownParamValues() == std::vector<double>{2, 3, 1});
   CHECK(s.solverChoice().b == 3);
   s.advanceFrame();
   CHECK(s.iterations() == s.iterationsPerFrame());
   // Back to Euler: μ is clamped to its bound, and the session says so.
   s.setSolverKind(SolverKind::Euler);
-  REQUIRE(s.euler() != nullptr);
+  REQUIRE(s.solver().name() == "euler");
   CHECK(s.mu() == doctest::Approx(bound));
   CHECK(s.notice().kind == Notice::Kind::MuClamped);
   CHECK(s.notice().text.find("stability bound") != std::string::npos);

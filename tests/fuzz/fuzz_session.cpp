@@ -6,6 +6,7 @@
 
 #include "cli/run_checks.hpp"
 #include "fuzz_support.hpp"
+#include "cli/command_line.hpp"
 #include "io/session_file.hpp"
 
 using namespace gvflab;

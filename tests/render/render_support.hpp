@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "viewer/window/gl_view.hpp"
+#include "viewer/render/surface_format.hpp"
 
 namespace gvflab::test {
 

@@ -16,7 +16,7 @@
 #include "demos/demos.hpp"
 #include "render/render_support.hpp"
 #include "viewer/render/figure.hpp"
-#include "viewer/render/colormap.hpp"
+#include "viewer/model/colormap.hpp"
 #include "viewer/render/gl_resources.hpp"
 #include "viewer/ui/canvas_overlays.hpp"
 #include "viewer/ui/imgui_qt_bridge.hpp"

@@ -11,7 +11,7 @@
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/phantoms.hpp"
 #include "render/render_support.hpp"
-#include "viewer/render/colormap.hpp"
+#include "viewer/model/colormap.hpp"
 #include "viewer/render/figure.hpp"
 #include "viewer/render/figure_renderer.hpp"
 #include "viewer/render/renderer.hpp"

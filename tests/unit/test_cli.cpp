@@ -12,6 +12,7 @@
 #include "cli/options.hpp"
 #include "demos/demos.hpp"
 #include "io/contours_json.hpp"
+#include "cli/command_line.hpp"
 #include "io/session_file.hpp"
 #include "cli/run_checks.hpp"
 #include "io/run_outputs.hpp"

@@ -6,7 +6,8 @@
 
 #include "viewer/model/axis_ticks.hpp"
 #include "viewer/render/figure.hpp"
-#include "viewer/render/renderer.hpp"
+#include "viewer/render/glyph_layer.hpp"
+#include "viewer/render/layer_registry.hpp"
 #include "viewer/render/snake_layer.hpp"
 
 using namespace gvflab;
@@ -111,4 +112,23 @@ TEST_CASE("legend entries: one per snake, grouped with counts beyond six") {
   CHECK(figureCaption(facts) ==
         "iteration 500 \xc2\xb7 \xce\xbc 0.2 \xc2\xb7 \xce\xb5 3.10e-05 \xc2\xb7 Euler \xc2\xb7 "
         "snakes: GVF converged, traditional stalled");
+}
+
+TEST_CASE("the layer registry is the one list: drawing order, passes, keys") {
+  const std::vector<LayerInfo> infos = layerInfos();
+  std::vector<std::string> names;
+  for (const LayerInfo& l : infos) names.emplace_back(l.name);
+  CHECK(names == std::vector<std::string>{"image", "|V| map", "arrows", "streamlines", "snakes"});
+  CHECK(infos[2].pass == LayerPass::Field);
+  CHECK(infos[3].pass == LayerPass::Overlay);
+  // The view's layer keys come from the infos.
+  LayerSettings s;
+  REQUIRE(s.showGlyphs);
+  CHECK(toggleLayerByKey(infos, Qt::Key_G, s));
+  CHECK_FALSE(s.showGlyphs);
+  CHECK(toggleLayerByKey(infos, Qt::Key_T, s));
+  CHECK(s.showStreamlines);
+  CHECK(toggleLayerByKey(infos, Qt::Key_I, s));
+  CHECK_FALSE(s.showImage);
+  CHECK_FALSE(toggleLayerByKey(infos, Qt::Key_Q, s));  // no layer's
 }

@@ -3,7 +3,7 @@
 // and settings, so model and UI code need no GL header to hold one.
 #include <array>
 
-#include "viewer/render/colormap.hpp"
+#include "viewer/model/colormap.hpp"
 
 namespace gvflab::viewer {
 

@@ -115,9 +115,9 @@ void Session::setStorage(Precision precision, std::optional<MemoryKind> memory) 
   rebuildSolver(c);
 }
 
-void Session::setMultigridCycles(int a, int b, int c) {
-  if (MultigridSolver* mg = multigrid()) mg->setOptions(a, b, c);  // throws on bad values
-  choice_.a = a, choice_.b = b, choice_.c = c;
+void Session::setSolverParams(const std::vector<double>& values) {
+  solver_->setOwnParamValues(values);  // throws on bad values, before anything changed
+  choice_.keepOwnParamValues(values);
 }
 
 void Session::rebuild(Source source, double sigma, V0Mode mode) {
@@ -194,14 +194,8 @@ void Session::noteMu(const MuCheck& mu) {
 }
 
 MemoryKind Session::memory() const {
-  if (auto* e = dynamic_cast<const EulerSolver*>(solver_.get())) return e->memory();
+  if (auto m = solver_->memoryKind()) return *m;
   return choice_.memory.value_or(ctx_->info().isGpu ? MemoryKind::Local : MemoryKind::Buffer);
-}
-
-const std::string& Session::storageNote() const {
-  static const std::string none;
-  auto* e = dynamic_cast<const EulerSolver*>(solver_.get());
-  return e ? e->note() : none;
 }
 
 void Session::setMu(double mu) {

@@ -53,8 +53,10 @@ class Session {
   void setSolverKind(SolverKind kind);
   // Precision (both solvers) and memory kind (Euler); rebuilds the solver (see storageNote()).
   void setStorage(Precision precision, std::optional<MemoryKind> memory);
-  // Multigrid's a, b, c; applied to the running solver (its field stays).
-  void setMultigridCycles(int a, int b, int c);
+  // The solver's own settings (Solver::ownParams: multigrid's a, b, c), applied to the
+  // running solver (its field stays) and kept for the next one. ParameterError: nothing changes.
+  void setSolverParams(const std::vector<double>& values);
+  void setMultigridCycles(int a, int b, int c) { setSolverParams({double(a), double(b), double(c)}); }
   // Euler: clamps to the stability bound (and says so in notice()); never runs an unstable
   // step. Multigrid has no bound.
   void setMu(double mu);
@@ -94,8 +96,6 @@ class Session {
   std::shared_ptr<ComputeContext> sharedContext() const { return ctx_; }
   const DeviceInfo& device() const { return ctx_->info(); }
   Solver& solver() { return *solver_; }
-  EulerSolver* euler() { return dynamic_cast<EulerSolver*>(solver_.get()); }
-  MultigridSolver* multigrid() { return dynamic_cast<MultigridSolver*>(solver_.get()); }
   const SolverConfig& solverChoice() const { return choice_; }
   SolverKind solverKind() const { return choice_.kind; }
   // The full GVF input (3D for a volume).
@@ -121,10 +121,11 @@ class Session {
   double sigma() const { return sigma_; }
   V0Mode v0Mode() const { return v0Mode_; }
   Precision precision() const { return choice_.precision; }
-  // Euler's memory kind in use (for multigrid: the one Euler would be asked for).
+  // The solver's memory kind in use (Solver::memoryKind); for one without a choice (multigrid)
+  // the one an Euler solver would be asked for.
   MemoryKind memory() const;
-  // The fallback the Euler solver took for the requested memory kind, if any.
-  const std::string& storageNote() const;
+  // The fallback the solver took for the requested storage, if any (Solver::storageNote).
+  std::string storageNote() const { return solver_->storageNote(); }
   double mu() const { return mu_; }
   double muBound() const { return solver_->muBound(); }  // the engine's (gvf_pipeline.hpp)
   // Per solver kind: an Euler iteration is cheap, a multigrid one is a whole FMG cycle.

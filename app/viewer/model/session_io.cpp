@@ -1,5 +1,6 @@
 #include "viewer/model/session_io.hpp"
 
+#include "cli/session_snakes.hpp"
 #include "gvflab/error.hpp"
 #include "viewer/model/layer_options.hpp"
 
@@ -50,9 +51,7 @@ void restoreSession(const app::SessionFile& f, Session& session, SnakeSession& s
   snakes.advanceFrame();  // follows the new image (drops the old snakes)
   snakes.setParams(f.snake);
   // The same snakes the command line would give (--session, --session-start).
-  app::Options o;
-  app::applySession(f, o, from);
-  snakes.replaceAll(o.snakes.snakes);
+  snakes.replaceAll(app::sessionSnakeSpecs(f, from));
   layers.colormap = colormapFromName(f.colormap);
   layers.logScale = f.logScale;
 }

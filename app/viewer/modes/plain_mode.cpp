@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "viewer/model/lesson.hpp"
+#include "viewer/render/snake_layer.hpp"
 #include "viewer/ui/canvas_overlays.hpp"
 #include "viewer/ui/panel_widgets.hpp"
 
@@ -22,16 +23,6 @@ PlainMode::PlainMode(Session& session, const app::SnakeOptions& snakes, ErrorLog
 }
 
 PlainMode::~PlainMode() = default;
-
-void PlainMode::initGl() {
-  snakeLayer_ = std::make_unique<SnakeLayer>();
-  streamlines_ = std::make_unique<StreamlineLayer>();
-}
-
-void PlainMode::releaseGl() {
-  streamlines_.reset();
-  snakeLayer_.reset();
-}
 
 void PlainMode::advance(ErrorLog& errors) {
   if (!errors.guard("Moving the snakes", [&] { snakes_->advanceFrame(); }))
@@ -108,21 +99,29 @@ bool PlainMode::drawPicture(ViewFrame& f) {
   return true;
 }
 
+// The Overlay pass of the layers (streamlines, snakes, ...) with this mode's snakes.
 void PlainMode::drawOverlay(ViewFrame& f) {
-  if (f.renderer && f.presenter && f.layers.showStreamlines && streamlines_ && !f.fieldHidden)
-    f.errors.guard("Drawing the streamlines", [&] {
-      streamlines_->draw(f.area, f.view, f.presenter->hostField(), f.presenter->texture().width,
-                         f.presenter->texture().height, f.layers, f.shownFieldVersion);
-    });
-  if (!snakeLayer_ || f.snakesHidden) return;
-  f.errors.guard("Drawing the snakes", [&] {
-    if (snakes_->captureVersion() != shownCaptureVersion_) {
-      snakeLayer_->setCapture(snakes_->captureRgba(), snakes_->width(), snakes_->height());
-      shownCaptureVersion_ = snakes_->captureVersion();
-    }
-    SnakeDrawing d{&snakes_->contours(), tool_->draft(), overlay_.showNodes, tool_->hoverId(),
-                   snakes_->selectedId(), &snakes_->trails()};
-    snakeLayer_->draw(f.area, f.view, d, snakes_->showCapture, overlay_.captureOpacity);
+  if (!f.renderer) return;
+  SnakeScene scene;
+  scene.drawing = {&snakes_->contours(), tool_->draft(),       overlay_.showNodes,
+                   tool_->hoverId(),     snakes_->selectedId(), &snakes_->trails()};
+  scene.showCapture = snakes_->showCapture;
+  scene.captureOpacity = overlay_.captureOpacity;
+  scene.captureRgba = &snakes_->captureRgba();
+  scene.captureWidth = snakes_->width(), scene.captureHeight = snakes_->height();
+  scene.captureVersion = snakes_->captureVersion();
+  const LayerFrame frame{f.area,
+                         f.view,
+                         f.layers,
+                         {},
+                         f.presenter ? f.presenter->texture() : TextureRef{},
+                         std::max(f.range, 1e-12f),
+                         f.presenter ? &f.presenter->hostField() : nullptr,
+                         f.shownFieldVersion,
+                         f.fieldHidden,
+                         f.snakesHidden ? nullptr : &scene};
+  f.renderer->drawOverlays(frame, [&](const std::string& doing, const std::function<void()>& draw) {
+    f.errors.guard(doing, draw);
   });
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // The viewer's plain mode, at the bottom of the modes: the session's image and field (magnitude,
 // glyphs, streamlines) with the parametric snakes edited by hand (SnakeTool) over them, and
-// panning with the middle button (or Shift + left). Glue between SnakeSession (compute),
-// SnakeLayer / StreamlineLayer (GL) and snake_panel (ImGui).
+// panning with the middle button (or Shift + left). Glue between SnakeSession (compute), the
+// Renderer's overlay layers (streamlines, snakes: render/layer_registry.cpp) and snake_panel
+// (ImGui).
 #include <memory>
 #include <string>
 
@@ -10,11 +11,9 @@
 #include "viewer/model/session.hpp"
 #include "viewer/model/snake_session.hpp"
 #include "viewer/modes/viewer_mode.hpp"
-#include "viewer/render/snake_layer.hpp"
-#include "viewer/render/streamline_layer.hpp"
 #include "viewer/ui/canvas_overlays.hpp"
 #include "viewer/ui/snake_panel.hpp"
-#include "viewer/window/snake_tool.hpp"
+#include "viewer/modes/snake_tool.hpp"
 
 namespace gvflab::viewer {
 
@@ -23,9 +22,6 @@ class PlainMode : public ViewerMode {
   // Bad start-up snakes (--snake) are reported in errors; the mode runs without them.
   PlainMode(Session& session, const app::SnakeOptions& snakes, ErrorLog& errors);
   ~PlainMode() override;
-
-  void initGl();     // GL context current; throws DeviceError on shader errors
-  void releaseGl();  // GL context current
 
   SnakeSession& snakes() { return *snakes_; }
   // The force the field layers show (the selected snake's), and their caption.
@@ -53,11 +49,8 @@ class PlainMode : public ViewerMode {
   Session& session_;
   std::unique_ptr<SnakeSession> snakes_;
   std::unique_ptr<SnakeTool> tool_;
-  std::unique_ptr<SnakeLayer> snakeLayer_;
-  std::unique_ptr<StreamlineLayer> streamlines_;
   SnakeOverlay overlay_;
   CanvasLegendState legend_;
-  long shownCaptureVersion_ = -1;
   int contextId_ = 0;  // right-clicked snake: its menu opens next frame
   int menuId_ = 0;     // the snake the open menu is for
   bool panning_ = false;

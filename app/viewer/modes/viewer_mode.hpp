@@ -1,7 +1,7 @@
 #pragma once
 // What the window asks of a viewer mode: plain GVF + snakes (PlainMode), the race of the two
-// solvers (RaceMode) and the region snake (RegionMode). The window holds them in a fixed order,
-// top first (race, region, plain): the top-most mode that draws the picture draws it, and
+// solvers (RaceMode) and the region snake (RegionMode). ViewerModes (viewer_modes.hpp) builds
+// them and holds them in a fixed order, top first (race, region, plain): the top-most mode that draws the picture draws it, and
 // input goes down the modes until one takes it. Modes step and draw their panels bottom first.
 // A mode that is off draws nothing and takes nothing.
 #include <QPointF>

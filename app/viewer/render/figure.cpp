@@ -15,7 +15,7 @@
 #include "gvflab/io.hpp"
 #include "viewer/model/axis_ticks.hpp"
 #include "viewer/model/session.hpp"
-#include "viewer/render/colormap.hpp"
+#include "viewer/model/colormap.hpp"
 #include "viewer/render/snake_layer.hpp"
 
 namespace gvflab::viewer {

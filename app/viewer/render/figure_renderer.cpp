@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "viewer/render/snake_layer.hpp"
+
 namespace gvflab::viewer {
 
 FigureRenderer::FigureRenderer(int width, int height, const DeviceInfo& device)
@@ -16,8 +18,9 @@ void FigureRenderer::setImage(const Image2D& image) {
 }
 
 void FigureRenderer::setCapture(const std::vector<unsigned char>& rgba, int width, int height) {
-  target_.bind();
-  snakeLayer_.setCapture(rgba, width, height);
+  capture_ = rgba;  // uploaded by the snake layer at the next draw
+  captureWidth_ = width, captureHeight_ = height;
+  ++captureVersion_;
 }
 
 QImage FigureRenderer::draw(cl::CommandQueue& queue, const cl::Buffer& field, int fieldWidth,
@@ -29,11 +32,15 @@ QImage FigureRenderer::draw(cl::CommandQueue& queue, const cl::Buffer& field, in
   const Viewport vp{0, 0, target_.width(), target_.height()};
   rangeMax_ = std::max(layers.autoRange ? presenter_.maxMagnitude() : layers.fixedRangeMax, 1e-12f);
   renderer_.draw(vp, view_, layers, presenter_.texture(), rangeMax_);
-  if (layers.showStreamlines)
-    streamlines_.draw(vp, view_, presenter_.hostField(), presenter_.texture().width,
-                      presenter_.texture().height, layers, fieldVersion);
-  SnakeDrawing d{&snakes, {}, showNodes_, 0, 0, trails};
-  snakeLayer_.draw(vp, view_, d, showCapture, 0.45f);
+  SnakeScene scene;
+  scene.drawing = {&snakes, {}, showNodes_, 0, 0, trails};
+  scene.showCapture = showCapture;
+  scene.captureOpacity = 0.45f;
+  if (captureVersion_ >= 0) scene.captureRgba = &capture_;
+  scene.captureWidth = captureWidth_, scene.captureHeight = captureHeight_;
+  scene.captureVersion = captureVersion_;
+  renderer_.drawOverlays({vp, view_, layers, {}, presenter_.texture(), rangeMax_,
+                          &presenter_.hostField(), fieldVersion, false, &scene});
   return target_.image();
 }
 

@@ -1,7 +1,7 @@
 #pragma once
-// Headless pictures (--record, --screenshot with --headless): the viewer's renderer, snake and
-// streamline layers drawing into an OffscreenTarget of the asked size, the field brought from
-// OpenCL by a Presenter. One per run; made before any output so a missing display fails first.
+// Headless pictures (--record, --screenshot with --headless): the viewer's renderer and its
+// layers (render/layer_registry.cpp, both passes) drawing into an OffscreenTarget of the asked
+// size, the field brought from OpenCL by a Presenter. One per run; made before any output so a missing display fails first.
 #include <QImage>
 #include <memory>
 #include <vector>
@@ -10,12 +10,11 @@
 #include "gvflab/device.hpp"
 #include "gvflab/image.hpp"
 #include "gvflab/parametric_snake.hpp"
+#include "gvflab/snake_trails.hpp"
 #include "viewer/model/layer_settings.hpp"
 #include "viewer/render/offscreen_target.hpp"
 #include "viewer/render/presenter.hpp"
 #include "viewer/render/renderer.hpp"
-#include "viewer/render/snake_layer.hpp"
-#include "viewer/render/streamline_layer.hpp"
 
 namespace gvflab::viewer {
 
@@ -43,8 +42,9 @@ class FigureRenderer {
   OffscreenTarget target_;
   Renderer renderer_;
   Presenter presenter_;
-  SnakeLayer snakeLayer_;
-  StreamlineLayer streamlines_;
+  std::vector<unsigned char> capture_;  // RGBA8, setCapture's
+  int captureWidth_ = 0, captureHeight_ = 0;
+  long captureVersion_ = -1;
   ViewTransform view_;
   float rangeMax_ = 0;
   bool showNodes_ = true;

@@ -3,7 +3,7 @@
 #include "gvflab/error.hpp"
 #include "viewer/render/gl_driver_pin.hpp"
 #include "viewer/render/gl_resources.hpp"
-#include "viewer/window/gl_view.hpp"
+#include "viewer/render/surface_format.hpp"
 
 namespace gvflab::viewer {
 

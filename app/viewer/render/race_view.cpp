@@ -6,9 +6,11 @@
 #include <cstdio>
 #include <string>
 
-#include "viewer/ui/race_panel.hpp"
-
 namespace gvflab::viewer {
+
+ImU32 raceLaneColor(int lane) {
+  return lane == RaceSession::kEuler ? IM_COL32(255, 170, 60, 255) : IM_COL32(90, 200, 255, 255);
+}
 
 std::array<Viewport, 2> splitSideBySide(const Viewport& area, int gap) {
   const int w = std::max((area.width - gap) / 2, 1);

@@ -3,6 +3,8 @@
 // through the viewer's Renderer into its own viewport (no copies), with one colour range for
 // both (the paper's Fig. 7: the same intensity transformation), and a caption under
 // each (solver, iterations, OpenCL ms). The fields reach GL through one Presenter per lane.
+#include <imgui.h>
+
 #include <array>
 #include <memory>
 
@@ -11,6 +13,8 @@
 #include "viewer/render/renderer.hpp"
 
 namespace gvflab::viewer {
+
+ImU32 raceLaneColor(int lane);  // Euler orange, multigrid blue
 
 class RaceView {
  public:

@@ -96,6 +96,15 @@ void SnakeLayer::setCapture(const std::vector<unsigned char>& rgba, int width, i
   f.glBindTexture(GL_TEXTURE_2D, 0);
 }
 
+void SnakeLayer::draw(const LayerFrame& frame) {
+  const SnakeScene& scene = *frame.snakes;
+  if (scene.captureRgba && scene.captureVersion != captureVersion_) {
+    setCapture(*scene.captureRgba, scene.captureWidth, scene.captureHeight);
+    captureVersion_ = scene.captureVersion;
+  }
+  draw(frame.area, frame.view, scene.drawing, scene.showCapture, scene.captureOpacity);
+}
+
 void SnakeLayer::drawStrip(GLenum mode, const std::vector<glm::vec2>& pts, const float color[4],
                            float pointSize, bool round) {
   if (pts.empty()) return;

@@ -11,7 +11,7 @@
 #include "gvflab/parametric_snake.hpp"
 #include "gvflab/snake_trails.hpp"
 #include "viewer/render/gl_resources.hpp"
-#include "viewer/render/renderer.hpp"
+#include "viewer/render/layer.hpp"
 #include "viewer/render/view_transform.hpp"
 
 namespace gvflab::viewer {
@@ -26,6 +26,16 @@ struct SnakeDrawing {
   const std::vector<SnakeTrail>* trails = nullptr;
 };
 
+// What LayerFrame::snakes points to: the snakes and the capture-range overlay of a picture.
+struct SnakeScene {
+  SnakeDrawing drawing;
+  bool showCapture = false;
+  float captureOpacity = 0.45f;
+  const std::vector<unsigned char>* captureRgba = nullptr;  // RGBA8; null: none
+  int captureWidth = 0, captureHeight = 0;
+  long captureVersion = -1;  // uploaded again when it changes
+};
+
 // The opacity of trail shape i of n (oldest first): the older, the fainter.
 float trailAlpha(std::size_t i, std::size_t n);
 
@@ -37,9 +47,13 @@ std::array<float, 4> snakeColor(const SnakeContour& contour);
 std::vector<glm::vec2> thickLineStrip(const std::vector<glm::vec2>& points, bool closed,
                                       float halfWidth);
 
-class SnakeLayer {
+class SnakeLayer : public Layer {
  public:
+  static LayerInfo info() { return {"snakes", LayerPass::Overlay}; }  // always on
   SnakeLayer();  // GL context current; throws DeviceError on shader errors
+
+  bool ready(const LayerFrame& frame) const override { return frame.snakes != nullptr; }
+  void draw(const LayerFrame& frame) override;  // *frame.snakes
 
   // RGBA8 width x height; reallocates only when the size changes.
   void setCapture(const std::vector<unsigned char>& rgba, int width, int height);
@@ -57,6 +71,7 @@ class SnakeLayer {
   GlBuffer vbo_;
   GlTexture captureTexture_;
   int captureWidth_ = 0, captureHeight_ = 0;
+  long captureVersion_ = -1;  // of the scene's capture in captureTexture_
 };
 
 }  // namespace gvflab::viewer

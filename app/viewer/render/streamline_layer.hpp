@@ -5,13 +5,25 @@
 
 #include "viewer/model/streamlines.hpp"
 #include "viewer/render/gl_resources.hpp"
-#include "viewer/render/renderer.hpp"
+#include "viewer/render/layer.hpp"
 
 namespace gvflab::viewer {
 
-class StreamlineLayer {
+class StreamlineLayer : public Layer {
  public:
+  static LayerInfo info() {
+    return {"streamlines", LayerPass::Overlay, &LayerSettings::showStreamlines, Qt::Key_T};
+  }
   StreamlineLayer();  // GL context current; throws DeviceError on shader errors
+
+  // Traced on the host: needs the host copy of the field, and no mode hiding the field.
+  bool ready(const LayerFrame& frame) const override {
+    return frame.hostField != nullptr && !frame.fieldHidden;
+  }
+  void draw(const LayerFrame& frame) override {
+    draw(frame.area, frame.view, *frame.hostField, frame.field.width, frame.field.height,
+         frame.settings, frame.fieldVersion);
+  }
 
   // field: the host copy of the field (Presenter::hostField); fieldVersion says when it changed.
   void draw(const Viewport& viewport, const ViewTransform& view, const std::vector<float>& field,

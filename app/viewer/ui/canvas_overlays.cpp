@@ -209,6 +209,27 @@ void drawFirstStartHint(const CanvasRect& view) {
   ImGui::End();
 }
 
+void Toast::note(const std::string& message, double now) {
+  text_ = message;
+  error_ = false;
+  start_ = now;
+}
+
+void Toast::draw(const ErrorLog& errors, double now, const CanvasRect& view) {
+  // A new error shows as a toast for a few seconds (and stays in the panel's log).
+  constexpr double kToastSeconds = 6, kFadeSeconds = 1.5;
+  if (errors.added() != seen_ && !errors.messages().empty()) {
+    seen_ = errors.added();
+    start_ = now;
+    text_ = errors.messages().back();
+    error_ = true;
+  }
+  if (start_ >= 0 && now - start_ < kToastSeconds) {
+    const double left = kToastSeconds - (now - start_);
+    drawToast(text_, static_cast<float>(std::min(1.0, left / kFadeSeconds)), view, error_);
+  }
+}
+
 void drawToast(const std::string& message, float alpha, const CanvasRect& view, bool error) {
   if (message.empty() || alpha <= 0) return;
   const float width = std::max(std::min(view.width - 2 * kMargin, 520.0f), 120.0f);

@@ -8,6 +8,7 @@
 #include "gvflab/parametric_snake.hpp"
 #include "viewer/render/legend_placement.hpp"
 #include "viewer/render/snake_palette.hpp"
+#include "viewer/ui/error_log.hpp"
 
 namespace gvflab::viewer {
 
@@ -60,6 +61,21 @@ void drawFirstStartHint(const CanvasRect& view);
 // (what was saved, a recording that ended).
 void drawToast(const std::string& message, float alpha, const CanvasRect& view,
                bool error = true);
+
+// The toast's state: the newest error of an ErrorLog, or a note, shown for a few seconds and
+// fading. Times in seconds on any steady clock.
+class Toast {
+ public:
+  void note(const std::string& message, double now);
+  // Picks up an error added to errors since the last look, then draws the current toast.
+  void draw(const ErrorLog& errors, double now, const CanvasRect& view);
+
+ private:
+  long seen_ = 0;     // errors.added() when the last error toast started
+  double start_ = -1;
+  std::string text_;
+  bool error_ = true;
+};
 
 struct Shortcut {
   const char* keys;

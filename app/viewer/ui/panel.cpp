@@ -13,7 +13,7 @@
 #include "gvflab/phantoms.hpp"
 #include "gvflab/profiler.hpp"
 #include "viewer/model/axis_ticks.hpp"
-#include "viewer/render/colormap.hpp"
+#include "viewer/model/colormap.hpp"
 #include "viewer/ui/panel_widgets.hpp"
 #include "viewer/ui/plots.hpp"
 #include "viewer/ui/solver_panel.hpp"
@@ -181,7 +181,9 @@ void drawKernelTable(Session& session) {
   }
 }
 
-void drawLayerControls(LayerSettings& l, float rangeMax) {
+// The built-in layers' controls, laid out by hand (their order on screen), then a checkbox for
+// each registered layer that asks for one (LayerInfo::checkbox).
+void drawLayerControls(LayerSettings& l, float rangeMax, const std::vector<LayerInfo>& layerList) {
   ImGui::Checkbox("image", &l.showImage);
   ImGui::SameLine();
   ImGui::Checkbox("|V| map", &l.showMagnitude);
@@ -233,6 +235,8 @@ void drawLayerControls(LayerSettings& l, float rangeMax) {
     ImGui::SliderFloat("seed spacing", &l.streamlineSpacing, 6.0f, 64.0f, "%.0f px");
   ImGui::SliderFloat("brightness", &l.imageBrightness, 0.1f, 4.0f, "%.2f",
                      ImGuiSliderFlags_Logarithmic);
+  for (const LayerInfo& layer : layerList)
+    if (layer.checkbox && layer.shown) ImGui::Checkbox(layer.checkbox, &(l.*layer.shown));
 }
 
 void drawImageControls(Session& session, PanelRequests& requests, ErrorLog& errors) {
@@ -341,13 +345,14 @@ void drawPanel(Session& session, LayerSettings&, const FrameReadouts& readouts, 
   ImGui::End();
 }
 
-void drawDisplaySections(LayerSettings& layers, float rangeMax, const std::string& fieldCaption) {
+void drawDisplaySections(LayerSettings& layers, float rangeMax, const std::string& fieldCaption,
+                         const std::vector<LayerInfo>& layerList) {
   ImGui::PushItemWidth(-labelColumn({"arrow spacing", "arrow colour", "map opacity",
                                      "seed spacing", "brightness", "colormap"}) -
                        helpMarkerWidth());
   if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen)) {
     if (!fieldCaption.empty()) ImGui::TextColored(kNoticeColor, "%s", fieldCaption.c_str());
-    drawLayerControls(layers, rangeMax);
+    drawLayerControls(layers, rangeMax, layerList);
   }
   ImGui::PopItemWidth();
   if (layers.showMagnitude && ImGui::CollapsingHeader("Legend", ImGuiTreeNodeFlags_DefaultOpen))
@@ -355,13 +360,13 @@ void drawDisplaySections(LayerSettings& layers, float rangeMax, const std::strin
 }
 
 void drawDisplayPanel(LayerSettings& layers, float rangeMax, float left, float displayHeight,
-                      const std::string& fieldCaption) {
+                      const std::string& fieldCaption, const std::vector<LayerInfo>& layerList) {
   ImGui::SetNextWindowPos(ImVec2(left, 0));
   ImGui::SetNextWindowSize(ImVec2(kDisplayPanelWidth, displayHeight));
   ImGui::Begin("display", nullptr,
                ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                    ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoBringToFrontOnFocus);
-  drawDisplaySections(layers, rangeMax, fieldCaption);
+  drawDisplaySections(layers, rangeMax, fieldCaption, layerList);
   ImGui::End();
 }
 

@@ -4,9 +4,11 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
-#include "viewer/model/session.hpp"
+#include "viewer/model/layer_info.hpp"
 #include "viewer/model/layer_settings.hpp"
+#include "viewer/model/session.hpp"
 #include "viewer/ui/error_log.hpp"
 
 namespace gvflab::viewer {
@@ -51,10 +53,13 @@ void drawPanel(Session& session, LayerSettings& layers, const FrameReadouts& rea
                const std::function<void()>& lessonSections = {});
 
 // The layer controls and the colormap legend (|V| ticks), right of the view. fieldCaption
-// names the field the layers show (the selected snake's force).
+// names the field the layers show (the selected snake's force); layerList: the registered
+// layers (render/layer_registry.hpp), each with a LayerInfo::checkbox getting one.
 void drawDisplayPanel(LayerSettings& layers, float rangeMax, float left, float displayHeight,
-                      const std::string& fieldCaption = {});
+                      const std::string& fieldCaption = {},
+                      const std::vector<LayerInfo>& layerList = {});
 // Its sections alone, inside another panel (PanelLayout::layersInLeft).
-void drawDisplaySections(LayerSettings& layers, float rangeMax, const std::string& fieldCaption);
+void drawDisplaySections(LayerSettings& layers, float rangeMax, const std::string& fieldCaption,
+                         const std::vector<LayerInfo>& layerList = {});
 
 }  // namespace gvflab::viewer

@@ -6,6 +6,8 @@
 #include <limits>
 #include <vector>
 
+#include "viewer/render/race_view.hpp"
+
 namespace gvflab::viewer {
 namespace {
 
@@ -23,10 +25,6 @@ double tickStep(double span, int count) {
 }
 
 }  // namespace
-
-ImU32 raceLaneColor(int lane) {
-  return lane == RaceSession::kEuler ? IM_COL32(255, 170, 60, 255) : IM_COL32(90, 200, 255, 255);
-}
 
 namespace {
 const char* const kLongHeads[] = {"solver", "iterations", "\xce\xb5 (eq. 9)", "OpenCL ms",

@@ -9,8 +9,6 @@
 
 namespace gvflab::viewer {
 
-ImU32 raceLaneColor(int lane);  // Euler orange, multigrid blue
-
 void drawRaceReadouts(const RaceSession& race, long planePixels);
 // The width (ImGui units, current font) the readouts table needs with its long headers and
 // capture area in pixels (roomy), or with its short headers and percentages; the table takes

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "gvflab/params.hpp"
 #include "viewer/ui/panel_widgets.hpp"
@@ -13,27 +14,31 @@ namespace {
 
 void tooltip(const std::string& text) { itemTooltip(text); }
 
-void drawCycles(Session& session, ErrorLog& errors) {
-  const auto& specs = multigridParamSpecs();
-  const SolverConfig& c = session.solverChoice();
-  int values[3] = {c.a, c.b, c.c};
-  const char* keys[3] = {"mg-a", "mg-b", "mg-c"};
+// The solver's own settings (Solver::ownParams: multigrid's a, b, c), as integer sliders.
+void drawOwnParams(Session& session, ErrorLog& errors) {
+  const auto& specs = session.solver().ownParams();
+  if (specs.empty()) return;
+  std::vector<double> values = session.solver().ownParamValues();
   bool changed = false;
-  for (int i = 0; i < 3; ++i) {
-    const ParamSpec& spec = findSpec(specs, keys[i]);
-    changed |= ImGui::SliderInt(spec.label.c_str(), &values[i], static_cast<int>(spec.minValue),
-                                static_cast<int>(spec.maxValue));
+  for (std::size_t i = 0; i < specs.size() && i < values.size(); ++i) {
+    const ParamSpec& spec = specs[i];
+    int v = static_cast<int>(values[i]);
+    if (ImGui::SliderInt(spec.label.c_str(), &v, static_cast<int>(spec.minValue),
+                         static_cast<int>(spec.maxValue))) {
+      values[i] = v;
+      changed = true;
+    }
     tooltip(spec.help);
   }
   if (changed)
-    errors.guard("Setting the multigrid cycles",
-                 [&] { session.setMultigridCycles(values[0], values[1], values[2]); });
+    errors.guard("Setting the " + session.solver().name() + " solver",
+                 [&] { session.setSolverParams(values); });
 }
 
-// Which level costs what: the profiler's time per multigrid level (the one-work-group launch
-// that solves the coarsest levels together is one row), in ms as the kernel table.
-void drawLevelTimes(const MultigridSolver& mg) {
-  const auto rows = mg.levelTimes();
+// Where the solver's time goes (multigrid: per level, the one-work-group launch that solves
+// the coarsest levels together one row), in ms as the kernel table.
+void drawTimingRows(const Solver& solver) {
+  const auto rows = solver.timingRows();
   if (rows.empty()) return;
   double sum = 0;
   for (const auto& r : rows) sum += r.stats.meanMs;
@@ -50,15 +55,10 @@ void drawLevelTimes(const MultigridSolver& mg) {
   for (const auto& r : rows) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    if (r.lastLevel > r.level) ImGui::Text("%d-%d", r.level, r.lastLevel);
-    else ImGui::Text("%d", r.level);
-    if (r.lastLevel > r.level)
-      itemTooltip("Levels " + std::to_string(r.level) + " to " + std::to_string(r.lastLevel) +
-                  " are solved together by one work-group in local memory, one launch each "
-                  "time the cycle reaches them.");
+    ImGui::TextUnformatted(r.label.c_str());
+    if (!r.tooltip.empty()) itemTooltip(r.tooltip);
     ImGui::TableNextColumn();
-    if (r.shape.depth > 1) ImGui::Text("%dx%dx%d", r.shape.width, r.shape.height, r.shape.depth);
-    else ImGui::Text("%dx%d", r.shape.width, r.shape.height);
+    ImGui::TextUnformatted(r.size.c_str());
     ImGui::TableNextColumn();
     ImGui::Text("%.3f", r.stats.lastMs);
     ImGui::TableNextColumn();
@@ -88,7 +88,9 @@ void drawSolverChoice(Session& session, ErrorLog& errors) {
     errors.guard("Changing the precision", [&] {
       session.setStorage(static_cast<Precision>(precision), session.solverChoice().memory);
     });
-  if (session.solverKind() == SolverKind::Euler) {
+  // What this solver has beyond the common interface (Solver's capability queries).
+  Solver& solver = session.solver();
+  if (solver.memoryKind()) {
     int memory = static_cast<int>(session.memory());
     if (ImGui::Combo("memory", &memory, "buffers\0images\0local tiles\0"))
       errors.guard("Changing the memory kind", [&] {
@@ -98,19 +100,19 @@ void drawSolverChoice(Session& session, ErrorLog& errors) {
         "Where and how the field lives on the device. 16-bit storage halves the memory "
         "traffic and loses some accuracy (docs/ACCURACY.md); local tiles run several "
         "iterations per launch. Changing either restarts the iterations.");
-    if (!session.storageNote().empty()) {
+    const std::string note = solver.storageNote();
+    if (!note.empty()) {
       ImGui::PushTextWrapPos(0.0f);
-      ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.3f, 1.0f), "%s", session.storageNote().c_str());
+      ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.3f, 1.0f), "%s", note.c_str());
       ImGui::PopTextWrapPos();
     }
-  } else {
-    drawCycles(session, errors);
-    if (MultigridSolver* mg = session.multigrid()) {
-      ImGui::TextDisabled("%d levels, %.1f MiB on the device", mg->levels(),
-                          static_cast<double>(mg->deviceBytes()) / (1 << 20));
-      drawLevelTimes(*mg);
-    }
   }
+  drawOwnParams(session, errors);
+  const std::string structure = solver.structure();
+  if (!structure.empty())
+    ImGui::TextDisabled("%s, %.1f MiB on the device", structure.c_str(),
+                        static_cast<double>(solver.deviceBytes()) / (1 << 20));
+  drawTimingRows(solver);
 }
 
 void drawSliceControls(Session& session, ErrorLog& errors) {

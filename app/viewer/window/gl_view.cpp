@@ -23,6 +23,7 @@
 #include "viewer/model/viewer_settings.hpp"
 #include "viewer/render/gl_driver_pin.hpp"
 #include "viewer/render/gl_sharing.hpp"
+#include "viewer/render/layer_registry.hpp"
 #include "viewer/ui/canvas_overlays.hpp"
 #include "viewer/ui/contours_dialog.hpp"
 #include "viewer/ui/device_pace_panel.hpp"
@@ -41,29 +42,18 @@ QString sessionFileFilter() {
 
 }  // namespace
 
-QSurfaceFormat viewerSurfaceFormat() {
-  QSurfaceFormat format;
-  format.setRenderableType(QSurfaceFormat::OpenGL);
-  format.setVersion(3, 3);
-  format.setProfile(QSurfaceFormat::CoreProfile);
-  format.setDepthBufferSize(0);
-  format.setStencilBufferSize(0);
-  format.setSamples(0);  // MSAA halves the frame rate on llvmpipe; arrows read fine without
-  return format;
-}
-
 GlView::GlView(Session& session, const ViewerStartup& startup, QWidget* parent)
-    : QOpenGLWidget(parent), session_(session), startup_(startup.window) {
+    : QOpenGLWidget(parent),
+      session_(session),
+      startup_(startup.window),
+      modes_(session, startup.snakes, startup.region, startup.race, startup.raceBudgetMs,
+             errors_) {
   setFocusPolicy(Qt::StrongFocus);
   setMouseTracking(true);
-  region_ = std::make_unique<RegionMode>(session, startup.region);
-  race_ = std::make_unique<RaceMode>(session, startup.race, startup.raceBudgetMs);
   // Redraw continuously: the solver iterates every frame.
   connect(&frameTimer_, &QTimer::timeout, this, [this] { update(); });
   frameTimer_.start(10);
   clock_.start();
-  plain_ = std::make_unique<PlainMode>(session, startup.snakes, errors_);
-  modes_ = {race_.get(), region_.get(), plain_.get()};
   layers_ = startup_.layers;
   recording_ = std::make_unique<RecordingControl>(session_);
   startupRecording_ = startup_.record.has_value();
@@ -76,17 +66,16 @@ GlView::GlView(Session& session, const ViewerStartup& startup, QWidget* parent)
     demo_ = DemoShown{d.title, d.explanation, startup.region.enabled};
     errors_.guard("Showing the demo's slice", [&] { applyDemoSlice(d, session_); });
     explanationOpen_ = true;
-    plain_->snakes().showCapture = d.layers.capture;
-    plain_->snakes().requestCapture();
+    modes_.snakes().showCapture = d.layers.capture;
+    modes_.snakes().requestCapture();
   }
 }
 
 GlView::~GlView() {
   makeCurrent();
-  race_.reset();  // its presenters hold GL textures
+  modes_.releaseGl();
   recording_.reset();  // finishes the file with the context still current
   presenter_.reset();
-  plain_->releaseGl();
   renderer_.reset();
   if (imguiReady_) {
     ImGui_ImplOpenGL3_Shutdown();
@@ -110,10 +99,7 @@ void GlView::initializeGL() {
   ImGui_ImplOpenGL3_Init("#version 330 core");
   imguiReady_ = true;
   // Without the renderer the panel still runs and shows why.
-  errors_.guard("Setting up OpenGL rendering", [&] {
-    renderer_ = std::make_unique<Renderer>();
-    plain_->initGl();
-  });
+  errors_.guard("Setting up OpenGL rendering", [&] { renderer_ = std::make_unique<Renderer>(); });
   makePresenter();
 }
 
@@ -144,7 +130,7 @@ void GlView::switchDevice(const std::string& selector) {
   makeCurrent();
   bool ok = errors_.guard("Switching to " + selector, [&] {
     session_.switchDevice(selector);
-    plain_->snakes().advanceFrame();  // snakes move to the new context, contours kept
+    modes_.snakes().advanceFrame();  // snakes move to the new context, contours kept
   });
   if (ok) makePresenter();
 }
@@ -193,10 +179,6 @@ bool GlView::viewTakesPointer(QPointF logical) const {
 Viewport GlView::windowRect() const {
   const float dpr = static_cast<float>(devicePixelRatio());
   return {0, 0, static_cast<int>(width() * dpr), static_cast<int>(height() * dpr)};
-}
-
-bool GlView::modeOwnsImage() const {
-  return std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->ownsImage(); });
 }
 
 void GlView::paintGL() {
@@ -255,9 +237,9 @@ void GlView::advanceSolver() {
 }
 
 void GlView::advanceModes() {
-  for (auto m = modes_.rbegin(); m != modes_.rend(); ++m) (*m)->advance(errors_);
-  if (modeOwnsImage() != ownImageShown_) {  // the view switches images: fit it
-    ownImageShown_ = modeOwnsImage();
+  modes_.advance(errors_);
+  if (modes_.ownsImage() != ownImageShown_) {  // the view switches images: fit it
+    ownImageShown_ = modes_.ownsImage();
     view_.zoom = 1, view_.pan = {};
     shownImageVersion_ = -1;
   }
@@ -274,11 +256,7 @@ void GlView::drawView() {
     view_.viewSize = {static_cast<float>(area.width), static_cast<float>(area.height)};
     view_.imageSize = {static_cast<float>(session_.image().width),
                        static_cast<float>(session_.image().height)};
-    for (ViewerMode* m : modes_)
-      if (m->ownsImage()) {
-        view_.imageSize = m->ownImageSize();
-        break;
-      }
+    if (modes_.ownsImage()) view_.imageSize = modes_.ownImageSize();
   }
   drawViewArea(area, window.height, view_, false);
 }
@@ -293,7 +271,7 @@ void GlView::record() {
   // View-only frames were taken in captureView(), before the panels were drawn.
   if (recording_->active() && recording_->withPanel()) recording_->capture(windowRect(), errors_);
   // Ends by itself a set time after every snake stopped (when asked in the section).
-  const auto& snakes = plain_->snakes().contours();
+  const auto& snakes = modes_.snakes().contours();
   const bool stopped = !snakes.empty() && std::none_of(snakes.begin(), snakes.end(), [](auto& c) {
     return c.state == SnakeState::Moving;
   });
@@ -330,31 +308,31 @@ void GlView::buildUi(float frameSeconds) {
         session_, layers_, readouts_, errors_, requests_, layout.left, static_cast<float>(height()),
         [this] { drawExtraSections(); },
         [this, layout] {
-          plain_->drawPanelSections(errors_);
+          modes_.drawSnakeSections(errors_);
           if (layout.layersInLeft)
-            drawDisplaySections(layers_, readouts_.rangeMax, plain_->fieldCaption());
+            drawDisplaySections(layers_, readouts_.rangeMax, modes_.fieldCaption(),
+                                layerInfos());
         });
     if (!layout.layersInLeft)
       drawDisplayPanel(layers_, readouts_.rangeMax, static_cast<float>(width()) - layout.right,
-                       static_cast<float>(height()), plain_->fieldCaption());
+                       static_cast<float>(height()), modes_.fieldCaption(), layerInfos());
   }
-  const bool snakesHidden =
-      std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->hidesSnakes(); });
+  const bool snakesHidden = modes_.hidesSnakes();
   const PanelPlace place{viewLeftPixels() / dpr,
                          viewWidthPixels() / dpr,
                          static_cast<float>(height()),
                          panelsShown_,
-                         !snakesHidden && !modeOwnsImage() && !race_->enabled(),
-                         !region_->enabled() && !(demo_ && explanationOpen_),
+                         !snakesHidden && modes_.sessionPictureShown(),
+                         modes_.firstStartHintAllowed() && !(demo_ && explanationOpen_),
                          canvasTop(),
                          &view_,
                          dpr,
                          panelLayout(static_cast<float>(width()), true).layersInLeft
                              ? "gvflab"
                              : "display"};
-  for (auto m = modes_.rbegin(); m != modes_.rend(); ++m) (*m)->drawPanels(place, errors_);
+  modes_.drawPanels(place, errors_);
   // The readout of the session's field; the race shows its own maps and plot instead.
-  if (cursor_ && presenter_ && !modeOwnsImage() && !race_->enabled()) {
+  if (cursor_ && presenter_ && modes_.sessionPictureShown()) {
     glm::vec2 p = toImage(*cursor_);
     if (auto r = readoutAt(p.x, p.y, session_.image(), presenter_->hostField(),
                            presenter_->texture().width, presenter_->texture().height))
@@ -372,20 +350,7 @@ void GlView::drawCanvasOverlays() {
   if (demo_ && explanationOpen_)
     explanationBottom_ = drawExplanation(demo_->title, demo_->explanation[0],
                                          demo_->explanation[1], &explanationOpen_, view);
-  // A new error shows as a toast for a few seconds (and stays in the panel's log).
-  constexpr double kToastSeconds = 6, kFadeSeconds = 1.5;
-  const double now = clock_.nsecsElapsed() * 1e-9;
-  if (errors_.added() != toastSeen_ && !errors_.messages().empty()) {
-    toastSeen_ = errors_.added();
-    toastStart_ = now;
-    toastText_ = errors_.messages().back();
-    toastIsError_ = true;
-  }
-  if (toastStart_ >= 0 && now - toastStart_ < kToastSeconds) {
-    const double left = kToastSeconds - (now - toastStart_);
-    drawToast(toastText_, static_cast<float>(std::min(1.0, left / kFadeSeconds)), view,
-              toastIsError_);
-  }
+  toast_.draw(errors_, clock_.nsecsElapsed() * 1e-9, view);
   // While recording, its control stays on the view (the panel's section may scroll away).
   if (recording_->drawBadge(view.left, view.width, demo_ && explanationOpen_ ? explanationBottom_ : 0))
     QTimer::singleShot(0, this, [this] { toggleRecording(); });
@@ -399,24 +364,21 @@ float GlView::canvasTop() const {
 }
 
 void GlView::note(const std::string& message) {
-  toastText_ = message;
-  toastIsError_ = false;
-  toastStart_ = clock_.nsecsElapsed() * 1e-9;
+  toast_.note(message, clock_.nsecsElapsed() * 1e-9);
 }
 
 void GlView::replay() {
   makeCurrent();
-  plain_->replay(errors_);
+  modes_.replay(errors_);
 }
 
 void GlView::loadDemo(const std::string& name) {
   makeCurrent();
   errors_.guard("Opening the demo '" + name + "'", [&] {
     const app::Demo& d = app::findDemo(name);
-    if (race_->enabled()) race_->setEnabled(false, errors_);
-    region_->setEnabled(false);
-    const DemoShown shown = applyDemo(d, session_, plain_->snakes(), layers_);
-    if (shown.regionSnake) region_->setEnabled(true);
+    modes_.leaveForDemo(errors_);
+    const DemoShown shown = applyDemo(d, session_, modes_.snakes(), layers_);
+    if (shown.regionSnake) modes_.setRegionSnake(true);
     demo_ = shown;
     explanationOpen_ = true;
     view_.fit();
@@ -453,7 +415,7 @@ void GlView::handleRequests() {
 
 void GlView::uploadIfChanged() {
   if (!renderer_ || !presenter_) return;
-  if (session_.imageVersion() != shownImageVersion_ && !modeOwnsImage()) {
+  if (session_.imageVersion() != shownImageVersion_ && !modes_.ownsImage()) {
     bool ok = errors_.guard("Showing the image", [&] { renderer_->setImage(session_.image()); });
     if (ok) {
       shownImageVersion_ = session_.imageVersion();
@@ -464,11 +426,11 @@ void GlView::uploadIfChanged() {
     }
   }
   // The field layers show the selected snake's force: the GVF field or grad f.
-  const SnakeForce force = plain_->shownForce();
+  const SnakeForce force = modes_.shownForce();
   if (session_.fieldVersion() != shownFieldVersion_ || uploadedForce_ != force) {
     bool ok = errors_.guard("Copying the field to OpenGL", [&] {
       const GvfInput& plane = session_.planeInput();  // the image, or a volume's slice
-      presenter_->upload(session_.context().queue(), plain_->snakes().forceField(force),
+      presenter_->upload(session_.context().queue(), modes_.snakes().forceField(force),
                          plane.width, plane.height);
     });
     if (ok) {
@@ -510,7 +472,7 @@ void GlView::finishAndQuit() {
     std::cout << "viewer " << session_.image().width << "x" << session_.image().height << ", GL "
               << (renderer ? renderer : "?") << ", " << presenter_->choice().description << ", "
               << cost << ": " << stats_.summary() << "\n";
-    for (const ViewerMode* m : modes_) m->printStats(std::cout);
+    modes_.printStats(std::cout);
   }
   if (startup_.screenshot) {
     try {
@@ -544,12 +506,12 @@ void GlView::saveSessionDialog() {
       sessionFileFilter());
   if (path.isEmpty()) return;
   errors_.guard("Saving the session", [&] {
-    app::saveSession(path.toStdString(), captureSession(session_, plain_->snakes(), layers_));
+    app::saveSession(path.toStdString(), captureSession(session_, modes_.snakes(), layers_));
   });
 }
 
 void GlView::saveContoursDialog() {
-  viewer::saveContoursDialog(this, plain_->snakes().contours(), session_.image().width,
+  viewer::saveContoursDialog(this, modes_.snakes().contours(), session_.image().width,
                              session_.image().height, errors_);
 }
 
@@ -562,7 +524,7 @@ void GlView::openSessionDialog(app::SessionStart from) {
 void GlView::openSession(const QString& path, app::SessionStart from) {
   makeCurrent();
   if (errors_.guard("Opening the session '" + QFileInfo(path).fileName().toStdString() + "'", [&] {
-        restoreSession(app::loadSession(path.toStdString()), session_, plain_->snakes(), layers_,
+        restoreSession(app::loadSession(path.toStdString()), session_, modes_.snakes(), layers_,
                        from);
       })) {
     recent_ = withRecentFile(recent_, QFileInfo(path).absoluteFilePath());
@@ -608,7 +570,7 @@ PointerEvent GlView::pointer(const QMouseEvent& event) {
 
 template <class Hook>
 bool GlView::offer(Hook hook) {
-  for (ViewerMode* m : modes_)
+  for (ViewerMode* m : modes_.topFirst())
     if (hook(*m)) return true;
   return false;
 }
@@ -651,29 +613,26 @@ void GlView::keyPressEvent(QKeyEvent* event) {
   if (!ctrl && navigationKey(view_, event->key())) return;
   switch (event->key()) {
     case Qt::Key_Space:  // the field and the snakes together, as F1 says
-      toggleRunning(session_, plain_->snakes());
+      toggleRunning(session_, modes_.snakes());
       break;
     case Qt::Key_S:
       if (ctrl) {
         QTimer::singleShot(0, this, [this] { saveScreenshot(); });
         break;
       }
-      stepOnce(session_, plain_->snakes());
+      stepOnce(session_, modes_.snakes());
       break;
     case Qt::Key_Period:
-      stepOnce(session_, plain_->snakes());
+      stepOnce(session_, modes_.snakes());
       break;
     case Qt::Key_L:
       layers_.logScale = !layers_.logScale;
-      break;
-    case Qt::Key_T:
-      layers_.showStreamlines = !layers_.showStreamlines;
       break;
     case Qt::Key_F11:
       if (auto* w = dynamic_cast<ViewerWindow*>(window())) w->toggleFullScreen();
       break;
     case Qt::Key_R:  // the replay: the field from V0 and every snake from its start
-      plain_->replay(errors_);
+      modes_.replay(errors_);
       break;
     case Qt::Key_Tab:
       togglePanels();
@@ -691,17 +650,9 @@ void GlView::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_E:
       toggleExplanation();
       break;
-    case Qt::Key_I:
-      layers_.showImage = !layers_.showImage;
-      break;
-    case Qt::Key_M:
-      layers_.showMagnitude = !layers_.showMagnitude;
-      break;
-    case Qt::Key_G:
-      layers_.showGlyphs = !layers_.showGlyphs;
-      break;
-    default:
-      QOpenGLWidget::keyPressEvent(event);
+    default:  // a layer's own key (I, M, G, T: LayerInfo::toggleKey)
+      if (!toggleLayerByKey(layerInfos(), event->key(), layers_))
+        QOpenGLWidget::keyPressEvent(event);
       break;
   }
 }

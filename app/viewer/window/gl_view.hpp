@@ -14,10 +14,9 @@
 #include "io/session_file.hpp"
 #include "viewer/model/frame_stats.hpp"
 #include "viewer/model/lesson.hpp"
+#include "viewer/window/demo_loader.hpp"
 #include "viewer/model/session.hpp"
-#include "viewer/modes/plain_mode.hpp"
-#include "viewer/modes/race_mode.hpp"
-#include "viewer/modes/region_mode.hpp"
+#include "viewer/modes/viewer_modes.hpp"
 #include "viewer/render/figure.hpp"
 #include "viewer/render/offscreen_target.hpp"
 #include "viewer/render/presenter.hpp"
@@ -29,9 +28,6 @@
 #include "viewer/window/viewer_startup.hpp"
 
 namespace gvflab::viewer {
-
-// OpenGL 3.3 core, no depth buffer.
-QSurfaceFormat viewerSurfaceFormat();
 
 class GlView : public QOpenGLWidget {
  public:
@@ -52,7 +48,7 @@ class GlView : public QOpenGLWidget {
   void loadDemo(const std::string& name);
   void toggleHelp() { helpOpen_ = !helpOpen_; }
   void togglePanels() { panelsShown_ = !panelsShown_; }
-  void setLegendShown(bool on) { plain_->legend().shown = on; }  // View > Legend on the view
+  void setLegendShown(bool on) { modes_.legend().shown = on; }  // View > Legend on the view
   void toggleExplanation() { explanationOpen_ = !explanationOpen_ && demo_.has_value(); }
   void replay();  // R: the field and every snake from the start
   void toggleRecording();  // V: start with the Recording section's settings, or stop
@@ -113,7 +109,6 @@ class GlView : public QOpenGLWidget {
   void switchDevice(const std::string& selector);
   void handleRequests();
   void finishAndQuit();
-  bool modeOwnsImage() const;  // a mode's own image replaces the session's
   Viewport viewRect() const;   // the view, framebuffer pixels, GL origin
   Viewport windowRect() const;  // the whole window, framebuffer pixels
   float viewLeftPixels() const;   // framebuffer x where the view starts (right of the panel)
@@ -132,16 +127,13 @@ class GlView : public QOpenGLWidget {
   Session& session_;
   const WindowStartup startup_;
   ErrorLog errors_;
+  ViewerModes modes_;  // after errors_: start-up problems go there
   LayerSettings layers_;
   ViewTransform view_;
   FrameReadouts readouts_;
   PanelRequests requests_;
   std::unique_ptr<Renderer> renderer_;
   std::unique_ptr<Presenter> presenter_;
-  std::unique_ptr<RaceMode> race_;
-  std::unique_ptr<RegionMode> region_;
-  std::unique_ptr<PlainMode> plain_;
-  std::vector<ViewerMode*> modes_;  // top first: race, region, plain
   bool ownImageShown_ = false;
   bool imguiReady_ = false;
   long shownImageVersion_ = -1;
@@ -170,10 +162,7 @@ class GlView : public QOpenGLWidget {
   bool explanationOpen_ = false;
   float explanationBottom_ = 0;  // last frame's, ImGui units (the legend goes below)
   bool helpOpen_ = false;
-  long toastSeen_ = 0;      // errors_.added() when the last toast started
-  double toastStart_ = -1;  // seconds (clock_)
-  std::string toastText_;
-  bool toastIsError_ = true;
+  Toast toast_;  // the newest error or note on the view, fading
   std::optional<SnakeForce> uploadedForce_;  // the force whose field the presenter holds
   // Figures: the one asked for (saved at the next frame), the dialog's last choice, the
   // offscreen target for sizes other than the view's.

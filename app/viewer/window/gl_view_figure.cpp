@@ -40,10 +40,8 @@ void renderLists(ImDrawData* data, ImDrawList* canvas, bool onlyCanvas) {
 
 void GlView::drawViewArea(const Viewport& area, int framebufferHeight, ViewTransform& view,
                           bool glOverlaysOnly) {
-  const bool fieldHidden =
-      std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->hidesField(); });
-  const bool snakesHidden =
-      std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->hidesSnakes(); });
+  const bool fieldHidden = modes_.hidesField();
+  const bool snakesHidden = modes_.hidesSnakes();
   LayerSettings shown = layers_;
   if (fieldHidden) shown.showMagnitude = shown.showGlyphs = false;
   const float range =
@@ -52,15 +50,8 @@ void GlView::drawViewArea(const Viewport& area, int framebufferHeight, ViewTrans
                   static_cast<float>(devicePixelRatio()), view,    layers_,      shown,
                   range,           fieldHidden,     snakesHidden, shownFieldVersion_, errors_};
   if (renderer_ && presenter_)
-    errors_.guard("Drawing", [&] {
-      for (ViewerMode* m : modes_)
-        if (m->drawPicture(frame)) break;
-    });
-  // The other modes' overlays go through ImGui's canvas list, which belongs to the window.
-  if (glOverlaysOnly)
-    plain_->drawOverlay(frame);
-  else
-    for (ViewerMode* m : modes_) m->drawOverlay(frame);
+    errors_.guard("Drawing", [&] { modes_.drawPicture(frame); });
+  modes_.drawOverlays(frame, glOverlaysOnly);
 }
 
 void GlView::renderUiLayers() {
@@ -116,13 +107,11 @@ FigureFacts GlView::figureFacts(int width, int height) const {
   const float range =
       layers_.autoRange ? (presenter_ ? presenter_->maxMagnitude() : 0) : layers_.fixedRangeMax;
   LayerSettings shown = layers_;
-  if (std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->hidesField(); }))
-    shown.showMagnitude = false;
-  const bool snakesHidden =
-      std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->hidesSnakes(); });
+  if (modes_.hidesField()) shown.showMagnitude = false;
+  const bool snakesHidden = modes_.hidesSnakes();
   static const std::vector<SnakeContour> none;
   FigureFacts facts = viewer::figureFacts(
-      session_, snakesHidden ? none : plain_->snakes().contours(), shown, range);
+      session_, snakesHidden ? none : modes_.snakes().contours(), shown, range);
   facts.view = viewAt(width, height);
   return facts;
 }
@@ -212,7 +201,7 @@ void GlView::saveScreenshot() {
   if (asked->options.composite) {  // drawn offscreen in its own context, now, not in paintGL
     errors_.guard("Saving the composite figure", [&] {
       writeFigurePng(asked->path.toStdString(),
-                     sessionComposite(session_, plain_->snakes(), layers_, asked->options.width));
+                     sessionComposite(session_, modes_.snakes(), layers_, asked->options.width));
     });
     makeCurrent();
     return;

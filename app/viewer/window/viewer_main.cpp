@@ -9,6 +9,7 @@
 #include "viewer/model/session.hpp"
 #include "viewer/model/viewer_settings.hpp"
 #include "viewer/window/viewer_window.hpp"
+#include "viewer/render/surface_format.hpp"
 
 namespace gvflab::app {
 

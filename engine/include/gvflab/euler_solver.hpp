@@ -84,8 +84,11 @@ class EulerSolver : public Solver {
   // Fallbacks taken for the requested memory kind, in a sentence ("" when none).
   const std::string& note() const { return note_; }
   // Device bytes held by the solver's three fields (V twice, V0), the paper's memory figure.
-  std::uint64_t deviceBytes() const;
+  std::uint64_t deviceBytes() const override;
   const GvfInput& input() const { return input_; }
+  std::optional<MemoryKind> memoryKind() const override { return memory(); }
+  std::string storageNote() const override { return note_; }
+  std::vector<SolverFact> facts() const override;  // memory, device_bytes, storage_note
 
   std::string name() const override { return "euler"; }
   std::string kernelPrefix() const override { return "gvf_euler"; }

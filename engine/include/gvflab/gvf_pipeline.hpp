@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gvflab/euler_solver.hpp"
 #include "gvflab/field_storage.hpp"
@@ -37,6 +38,9 @@ struct SolverConfig {
 
   EulerOptions eulerOptions() const;
   MultigridOptions multigridOptions() const;
+  // Keeps the values a running solver took through Solver::setOwnParamValues (same order),
+  // so the next solver of this kind is built with them. Unchecked: the solver checked them.
+  void keepOwnParamValues(const std::vector<double>& values);
 };
 
 // Refuses (ResourceError naming the size, the limit and what would fit) a solve that would not

@@ -95,7 +95,14 @@ class MultigridSolver : public Solver {
   bool fusedSweeps() const { return fused_; }
   // Per-level times from the context's profiler (rows in level order, levels that ran).
   std::vector<MultigridLevelTime> levelTimes() const;
-  std::uint64_t deviceBytes() const;
+  std::uint64_t deviceBytes() const override;
+  // a, b, c through the Solver interface (multigridParamSpecs order).
+  const std::vector<ParamSpec>& ownParams() const override { return multigridParamSpecs(); }
+  std::vector<double> ownParamValues() const override;
+  void setOwnParamValues(const std::vector<double>& values) override;  // as setOptions
+  std::string structure() const override;  // "N levels"
+  std::vector<SolverFact> facts() const override;  // mg_a, mg_b, mg_c, levels
+  std::vector<SolverTimingRow> timingRows() const override;  // levelTimes() as rows
   const GvfInput& input() const { return input_; }
 
   // Single building blocks, for tests: one V-cycle at level 0; one full-multigrid cycle.

@@ -190,6 +190,12 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
 
 EulerSolver::~EulerSolver() = default;
 
+std::vector<SolverFact> EulerSolver::facts() const {
+  return {{"memory", std::string(memoryName(memory()))},
+          {"device_bytes", static_cast<std::int64_t>(deviceBytes())},
+          {"storage_note", note_}};
+}
+
 std::uint64_t EulerSolver::deviceBytes() const {
   return v0_->bytes() + v_[0]->bytes() + v_[1]->bytes();
 }

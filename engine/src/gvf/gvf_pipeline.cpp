@@ -38,6 +38,12 @@ MultigridOptions SolverConfig::multigridOptions() const {
   return o;
 }
 
+void SolverConfig::keepOwnParamValues(const std::vector<double>& values) {
+  if (kind == SolverKind::Multigrid && values.size() == 3)
+    a = static_cast<int>(values[0]), b = static_cast<int>(values[1]),
+    c = static_cast<int>(values[2]);
+}
+
 void checkFits(const ComputeContext& ctx, FieldShape shape, const SolverConfig& config,
                bool both) {
   const double count = static_cast<double>(shape.count());

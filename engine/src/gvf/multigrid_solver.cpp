@@ -182,6 +182,47 @@ void MultigridSolver::setOptions(int a, int b, int c) {
   if (metric_) recordCoarseOps();  // constructed: the step lists exist
 }
 
+std::vector<double> MultigridSolver::ownParamValues() const {
+  return {static_cast<double>(options_.a), static_cast<double>(options_.b),
+          static_cast<double>(options_.c)};
+}
+
+void MultigridSolver::setOwnParamValues(const std::vector<double>& values) {
+  if (values.size() != 3) throw ParameterError("Multigrid takes three settings: a, b and c.");
+  const auto& specs = multigridParamSpecs();
+  for (std::size_t i = 0; i < 3; ++i) validate(specs[i], values[i]);  // before the int casts
+  setOptions(static_cast<int>(values[0]), static_cast<int>(values[1]),
+             static_cast<int>(values[2]));
+}
+
+std::string MultigridSolver::structure() const { return std::to_string(levels()) + " levels"; }
+
+std::vector<SolverFact> MultigridSolver::facts() const {
+  return {{"mg_a", std::int64_t{options_.a}},
+          {"mg_b", std::int64_t{options_.b}},
+          {"mg_c", std::int64_t{options_.c}},
+          {"levels", std::int64_t{levels()}}};
+}
+
+std::vector<SolverTimingRow> MultigridSolver::timingRows() const {
+  std::vector<SolverTimingRow> rows;
+  for (const MultigridLevelTime& t : levelTimes()) {
+    SolverTimingRow r;
+    r.label = std::to_string(t.level);
+    if (t.lastLevel > t.level) {
+      r.label += "-" + std::to_string(t.lastLevel);
+      r.tooltip = "Levels " + std::to_string(t.level) + " to " + std::to_string(t.lastLevel) +
+                  " are solved together by one work-group in local memory, one launch each "
+                  "time the cycle reaches them.";
+    }
+    r.size = std::to_string(t.shape.width) + "x" + std::to_string(t.shape.height);
+    if (t.shape.depth > 1) r.size += "x" + std::to_string(t.shape.depth);
+    r.stats = t.stats;
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
 FieldShape MultigridSolver::shapeOf(int level) const {
   return level == 0 ? FieldShape{input_.width, input_.height, input_.depth}
                     : levels_[level - 1].shape;

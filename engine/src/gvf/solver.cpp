@@ -16,6 +16,21 @@ void readInto(cl::CommandQueue& queue, const cl::Buffer& field, std::vector<floa
 
 }  // namespace
 
+const SolverFact* findFact(const std::vector<SolverFact>& facts, const std::string& key) {
+  for (const SolverFact& f : facts)
+    if (f.key == key) return &f;
+  return nullptr;
+}
+
+const std::vector<ParamSpec>& Solver::ownParams() const {
+  static const std::vector<ParamSpec> none;
+  return none;
+}
+
+void Solver::setOwnParamValues(const std::vector<double>& values) {
+  if (!values.empty()) throw ParameterError("The " + name() + " solver has no settings of its own.");
+}
+
 Field2D Solver::readField() {
   if (depth() != 1) throw Error("readField() is for 2D solvers; use readField3D().");
   Field2D out(width(), height());

@@ -1,4 +1,4 @@
-#include "viewer/window/snake_tool.hpp"
+#include "viewer/modes/snake_tool.hpp"
 
 #include <Qt>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "viewer/render/colormap.hpp"
+#include "viewer/model/colormap.hpp"
 
 #include <algorithm>
 #include <cmath>

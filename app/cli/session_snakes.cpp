@@ -1,0 +1,29 @@
+#include "cli/session_snakes.hpp"
+
+namespace gvflab::app {
+namespace {
+
+std::vector<glm::vec2> toVec2(const SavedSnake::Points& points) {
+  std::vector<glm::vec2> out;
+  for (const auto& p : points) out.push_back({p[0], p[1]});
+  return out;
+}
+
+}  // namespace
+
+std::vector<SnakeSpec> sessionSnakeSpecs(const SessionFile& s, SessionStart from) {
+  std::vector<SnakeSpec> specs;
+  for (const auto& sn : s.snakes) {
+    SnakeSpec spec;
+    spec.text = "session snake";
+    const auto& start = sn.initial.empty() ? sn.points : sn.initial;
+    spec.polygon = toVec2(from == SessionStart::Initial ? start : sn.points);
+    spec.initial = toVec2(start);
+    spec.force = sn.force;
+    spec.pressure = sn.pressure;
+    specs.push_back(std::move(spec));
+  }
+  return specs;
+}
+
+}  // namespace gvflab::app

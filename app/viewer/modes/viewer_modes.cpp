@@ -1,0 +1,90 @@
+#include "viewer/modes/viewer_modes.hpp"
+
+#include <algorithm>
+
+#include "viewer/modes/plain_mode.hpp"
+#include "viewer/modes/race_mode.hpp"
+#include "viewer/modes/region_mode.hpp"
+
+namespace gvflab::viewer {
+
+ViewerModes::ViewerModes(Session& session, const app::SnakeOptions& snakes,
+                         const RegionStartup& region, bool raceOn, double raceBudgetMs,
+                         ErrorLog& errors)
+    : region_(std::make_unique<RegionMode>(session, region)),
+      race_(std::make_unique<RaceMode>(session, raceOn, raceBudgetMs)),
+      plain_(std::make_unique<PlainMode>(session, snakes, errors)),
+      modes_{race_.get(), region_.get(), plain_.get()} {}
+
+ViewerModes::~ViewerModes() = default;
+
+void ViewerModes::releaseGl() {
+  std::erase(modes_, race_.get());
+  race_.reset();  // its presenters hold GL textures
+}
+
+bool ViewerModes::ownsImage() const {
+  return std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->ownsImage(); });
+}
+
+Vec2 ViewerModes::ownImageSize() const {
+  for (const ViewerMode* m : modes_)
+    if (m->ownsImage()) return m->ownImageSize();
+  return {};
+}
+
+bool ViewerModes::hidesField() const {
+  return std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->hidesField(); });
+}
+
+bool ViewerModes::hidesSnakes() const {
+  return std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->hidesSnakes(); });
+}
+
+bool ViewerModes::sessionPictureShown() const {
+  return !ownsImage() && !(race_ && race_->enabled());
+}
+
+bool ViewerModes::firstStartHintAllowed() const { return !region_->enabled(); }
+
+SnakeSession& ViewerModes::snakes() { return plain_->snakes(); }
+const SnakeSession& ViewerModes::snakes() const { return plain_->snakes(); }
+SnakeForce ViewerModes::shownForce() const { return plain_->shownForce(); }
+std::string ViewerModes::fieldCaption() const { return plain_->fieldCaption(); }
+CanvasLegendState& ViewerModes::legend() { return plain_->legend(); }
+void ViewerModes::replay(ErrorLog& errors) { plain_->replay(errors); }
+void ViewerModes::drawSnakeSections(ErrorLog& errors) { plain_->drawPanelSections(errors); }
+
+void ViewerModes::leaveForDemo(ErrorLog& errors) {
+  if (race_->enabled()) race_->setEnabled(false, errors);
+  region_->setEnabled(false);
+}
+
+void ViewerModes::setRegionSnake(bool on) { region_->setEnabled(on); }
+
+void ViewerModes::advance(ErrorLog& errors) {
+  for (auto m = modes_.rbegin(); m != modes_.rend(); ++m) (*m)->advance(errors);
+}
+
+void ViewerModes::drawPanels(const PanelPlace& place, ErrorLog& errors) {
+  for (auto m = modes_.rbegin(); m != modes_.rend(); ++m) (*m)->drawPanels(place, errors);
+}
+
+void ViewerModes::drawPicture(ViewFrame& frame) {
+  for (ViewerMode* m : modes_)
+    if (m->drawPicture(frame)) break;
+}
+
+void ViewerModes::drawOverlays(ViewFrame& frame, bool glOnly) {
+  // The other modes' overlays go through ImGui's canvas list, which belongs to the window.
+  if (glOnly)
+    plain_->drawOverlay(frame);
+  else
+    for (ViewerMode* m : modes_) m->drawOverlay(frame);
+}
+
+void ViewerModes::printStats(std::ostream& out) const {
+  for (const ViewerMode* m : modes_) m->printStats(out);
+}
+
+}  // namespace gvflab::viewer

@@ -1,0 +1,26 @@
+#pragma once
+// |V| through a colormap (linear or log), blended over the image.
+#include "viewer/model/colormap.hpp"
+#include "viewer/render/layer.hpp"
+
+namespace gvflab::viewer {
+
+class MagnitudeLayer : public Layer {
+ public:
+  static LayerInfo info() {
+    return {"|V| map", LayerPass::Field, &LayerSettings::showMagnitude, Qt::Key_M};
+  }
+  MagnitudeLayer();  // GL context current; throws DeviceError on shader errors
+  bool ready(const LayerFrame& frame) const override { return frame.field.texture != 0; }
+  void draw(const LayerFrame& frame) override;
+
+ private:
+  void setColormap(Colormap map);  // uploads the table when it changed
+
+  GlProgram program_;
+  GlVertexArray quadVao_;
+  GlTexture colormapTexture_;  // 256 x 1 RGB32F
+  Colormap colormap_ = Colormap::Viridis;
+};
+
+}  // namespace gvflab::viewer

@@ -1,0 +1,32 @@
+#include "viewer/window/demo_loader.hpp"
+
+#include "cli/options.hpp"
+#include "viewer/model/lesson.hpp"
+
+namespace gvflab::viewer {
+
+DemoShown applyDemo(const app::Demo& demo, Session& session, SnakeSession& snakes,
+                    LayerSettings& layers) {
+  const app::Options o = app::parseOptions(app::demoArgs(demo));
+  if (o.image)
+    session.openFile(*o.image);
+  else
+    session.openPhantom(o.phantom.value_or("u"), o.phantomSize);
+  applyDemoSlice(demo, session);
+  session.setV0Mode(o.gvf.v0Mode);
+  session.setSigma(o.gvf.sigma);
+  session.setMu(o.gvf.mu);
+  session.setRunning(true);
+  snakes.followImage();
+  snakes.setParams(o.snakes.params);
+  snakes.setNewForce(o.snakes.force);
+  snakes.replaceAll(o.snakes.snakes);
+  snakes.captureParams = o.snakes.capture;
+  snakes.showCapture = demo.layers.capture;
+  snakes.requestCapture();
+  snakes.setRunning(true);
+  applyDemoLayers(demo, layers);
+  return {demo.title, demo.explanation, o.regionSnake};
+}
+
+}  // namespace gvflab::viewer
