@@ -6,19 +6,19 @@
 #include <string>
 #include <vector>
 
+#include "cli/command_line.hpp"
 #include "cli/options.hpp"
 #include "gvflab/cancel.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/input_file.hpp"
 #include "gvflab/version.hpp"
 #include "headless/headless.hpp"
-#include "io/input_shape.hpp"
 #include "headless/headless_figure.hpp"
 #include "headless/headless_record.hpp"
 #include "headless/run_progress.hpp"
 #include "headless/stop_signals.hpp"
+#include "io/input_shape.hpp"
 #include "io/qt_messages.hpp"
-#include "cli/command_line.hpp"
 #include "io/session_file.hpp"
 #include "viewer/window/viewer_main.hpp"
 

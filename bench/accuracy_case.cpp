@@ -58,7 +58,8 @@ int runAccuracy(const BenchArgs& args, std::ostream& out) {
   auto ctx = ComputeContext::create({args.device, {}, {}});
   std::vector<std::pair<std::string, Image2D>> inputs;
   if (!args.image.empty()) inputs.emplace_back(args.image, readPnm(args.image));
-  for (const auto& name : phantomNames()) inputs.emplace_back("phantom " + name, makePhantom(name, 256));
+  for (const auto& name : phantomNames())
+    inputs.emplace_back("phantom " + name, makePhantom(name, 256));
 
   std::ostringstream md;
   const std::time_t now = std::time(nullptr);

@@ -1,12 +1,11 @@
 #pragma once
 // Shared pieces of gvflab-bench cases.
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "gvflab/device.hpp"
 #include "gvflab/euler_solver.hpp"
@@ -20,17 +19,17 @@ struct BenchArgs {
   int iterations = 512;
   int repeats = 5;
   bool json = false;
-  std::vector<Precision> precisions{Precision::F32};  // --precision f32|f16|snorm16|all
+  std::vector<Precision> precisions{Precision::F32};              // --precision f32|f16|snorm16|all
   std::vector<std::optional<MemoryKind>> memories{std::nullopt};  // --memory ...|all|auto
-  TileShape tile;        // --tile WxHxRxHALO for 2D local memory
-  Tile3D tile3d;         // --tile3d TXxTYxROWSxZCHUNK[+raw][+branchless], 3D local memory
+  TileShape tile;                  // --tile WxHxRxHALO for 2D local memory
+  Tile3D tile3d;                   // --tile3d TXxTYxROWSxZCHUNK[+raw][+branchless], 3D local memory
   std::optional<bool> persistent;  // --persistent on|off|auto, 2D local memory
-  std::string markdown;  // accuracy: write the report here
-  std::string image;     // accuracy: the real image (PGM/PPM)
+  std::string markdown;            // accuracy: write the report here
+  std::string image;               // accuracy: the real image (PGM/PPM)
   // multigrid (second paper, Table 1): --depth D makes an N x N x D volume; 0 = 2D
   int depth = 0;
   std::optional<double> mu;  // --mu; none: each case's default (benchMu)
-  double sigma = 0.5;  // --sigma (the paper's value)
+  double sigma = 0.5;        // --sigma (the paper's value)
   int mgA = 1, mgB = 2, mgC = 1;
   std::vector<int> mgCoarse{-1};
   std::vector<int> mgFused{-1};  // --mg-fused F[,F...]: MultigridOptions::fused

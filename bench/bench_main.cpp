@@ -19,7 +19,8 @@ const char* kUsage =
     "                    [--mpix M] [--snr S] [--d-max D] [--min-segment L]\n"
     "                    [--depth D] [--mu M] [--sigma S] [--mg-a A] [--mg-b B] [--mg-c C]\n"
     "                    [--mg-coarse N[,N...]] (levels of side <= N in one work-group; -1 auto)\n"
-    "                    [--mg-fused F[,F...]] (both colours per launch: 1, two launches: 0, -1 auto)\n"
+    "                    [--mg-fused F[,F...]] (both colours per launch: 1, two launches: 0, -1 "
+    "auto)\n"
     "                    [--tile WxHxROWSxHALO] [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless]]\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
     "Cases:\n"
@@ -84,26 +85,41 @@ int main(int argc, char** argv) {
         if (i + 1 >= args.size()) throw gvflab::ParameterError(args[i] + " needs a value.");
         return args[++i];
       };
-      if (args[i] == "--size") b.size = parseInt("--size", value(), 16, 16384);
-      else if (args[i] == "--iterations") b.iterations = parseInt("--iterations", value(), 1, 1 << 24);
-      else if (args[i] == "--repeats") b.repeats = parseInt("--repeats", value(), 1, 1000);
-      else if (args[i] == "--device") b.device = value();
-      else if (args[i] == "--mpix") b.mpix = parseDouble("--mpix", value(), 0.01, 1000);
-      else if (args[i] == "--snr") b.snr = parseDouble("--snr", value(), 0, 100);
-      else if (args[i] == "--d-max") b.dMax = parseInt("--d-max", value(), 1, 1024);
-      else if (args[i] == "--min-segment") b.minSegment = parseDouble("--min-segment", value(), 2, 1e5);
-      else if (args[i] == "--json") b.json = true;
-      else if (args[i] == "--depth") b.depth = parseInt("--depth", value(), 2, 16384);
+      if (args[i] == "--size")
+        b.size = parseInt("--size", value(), 16, 16384);
+      else if (args[i] == "--iterations")
+        b.iterations = parseInt("--iterations", value(), 1, 1 << 24);
+      else if (args[i] == "--repeats")
+        b.repeats = parseInt("--repeats", value(), 1, 1000);
+      else if (args[i] == "--device")
+        b.device = value();
+      else if (args[i] == "--mpix")
+        b.mpix = parseDouble("--mpix", value(), 0.01, 1000);
+      else if (args[i] == "--snr")
+        b.snr = parseDouble("--snr", value(), 0, 100);
+      else if (args[i] == "--d-max")
+        b.dMax = parseInt("--d-max", value(), 1, 1024);
+      else if (args[i] == "--min-segment")
+        b.minSegment = parseDouble("--min-segment", value(), 2, 1e5);
+      else if (args[i] == "--json")
+        b.json = true;
+      else if (args[i] == "--depth")
+        b.depth = parseInt("--depth", value(), 2, 16384);
       else if (args[i] == "--mu") {  // each solver's range on the input: mu_rule.hpp
         b.mu = parseNumber("--mu", value());
         gvflab::requireMuForSomeSolver(*b.mu);
-      }
-      else if (args[i] == "--sigma") b.sigma = parseDouble("--sigma", value(), 0, 20);
-      else if (args[i] == "--mg-a") b.mgA = parseInt("--mg-a", value(), 1, 16);
-      else if (args[i] == "--mg-b") b.mgB = parseInt("--mg-b", value(), 0, 16);
-      else if (args[i] == "--mg-c") b.mgC = parseInt("--mg-c", value(), 0, 16);
-      else if (args[i] == "--frames") b.frames = parseInt("--frames", value(), 1, 100000);
-      else if (args[i] == "--budget") b.budgetMs = parseDouble("--budget", value(), 0.01, 10000);
+      } else if (args[i] == "--sigma")
+        b.sigma = parseDouble("--sigma", value(), 0, 20);
+      else if (args[i] == "--mg-a")
+        b.mgA = parseInt("--mg-a", value(), 1, 16);
+      else if (args[i] == "--mg-b")
+        b.mgB = parseInt("--mg-b", value(), 0, 16);
+      else if (args[i] == "--mg-c")
+        b.mgC = parseInt("--mg-c", value(), 0, 16);
+      else if (args[i] == "--frames")
+        b.frames = parseInt("--frames", value(), 1, 100000);
+      else if (args[i] == "--budget")
+        b.budgetMs = parseDouble("--budget", value(), 0.01, 10000);
       else if (args[i] == "--mg-coarse" || args[i] == "--mg-fused") {
         const bool coarse = args[i] == "--mg-coarse";
         std::vector<int>& list = coarse ? b.mgCoarse : b.mgFused;
@@ -111,23 +127,25 @@ int main(int argc, char** argv) {
         std::string v = value();
         for (std::size_t at = 0; at <= v.size();) {
           const std::size_t comma = std::min(v.find(',', at), v.size());
-          list.push_back(parseInt(coarse ? "--mg-coarse" : "--mg-fused",
-                                  v.substr(at, comma - at), -1, coarse ? 4096 : 1));
+          list.push_back(parseInt(coarse ? "--mg-coarse" : "--mg-fused", v.substr(at, comma - at),
+                                  -1, coarse ? 4096 : 1));
           at = comma + 1;
         }
-      }
-      else if (args[i] == "--precision") {
+      } else if (args[i] == "--precision") {
         const std::string v = value();
         b.precisions = v == "all" ? std::vector<gvflab::Precision>{gvflab::Precision::F32,
-                                                                  gvflab::Precision::F16,
-                                                                  gvflab::Precision::SNorm16}
+                                                                   gvflab::Precision::F16,
+                                                                   gvflab::Precision::SNorm16}
                                   : std::vector<gvflab::Precision>{gvflab::parsePrecision(v)};
       } else if (args[i] == "--memory") {
         const std::string v = value();
         using M = gvflab::MemoryKind;
-        if (v == "all") b.memories = {M::Buffer, M::Image, M::Local};
-        else if (v == "auto") b.memories = {std::nullopt};
-        else b.memories = {gvflab::parseMemory(v)};
+        if (v == "all")
+          b.memories = {M::Buffer, M::Image, M::Local};
+        else if (v == "auto")
+          b.memories = {std::nullopt};
+        else
+          b.memories = {gvflab::parseMemory(v)};
       } else if (args[i] == "--tile") {
         const std::string v = value();
         if (std::sscanf(v.c_str(), "%dx%dx%dx%d", &b.tile.width, &b.tile.height,
@@ -135,10 +153,14 @@ int main(int argc, char** argv) {
           throw gvflab::ParameterError("--tile needs WxHxROWSxHALO, e.g. 64x32x8x4.");
       } else if (args[i] == "--persistent") {
         const std::string v = value();
-        if (v == "on") b.persistent = true;
-        else if (v == "off") b.persistent = false;
-        else if (v == "auto") b.persistent.reset();
-        else throw gvflab::ParameterError("--persistent takes on, off or auto.");
+        if (v == "on")
+          b.persistent = true;
+        else if (v == "off")
+          b.persistent = false;
+        else if (v == "auto")
+          b.persistent.reset();
+        else
+          throw gvflab::ParameterError("--persistent takes on, off or auto.");
       } else if (args[i] == "--tile3d") {
         const std::string v = value();
         if (std::sscanf(v.c_str(), "%dx%dx%dx%d", &b.tile3d.tx, &b.tile3d.ty, &b.tile3d.rows,
@@ -148,9 +170,12 @@ int main(int argc, char** argv) {
               "fill the device).");
         b.tile3d.rawPrefetch = v.find("+raw") != std::string::npos;
         b.tile3d.branchlessPlanes = v.find("+branchless") != std::string::npos;
-      } else if (args[i] == "--markdown") b.markdown = value();
-      else if (args[i] == "--image") b.image = value();
-      else throw gvflab::ParameterError("Unknown option '" + args[i] + "'.\n" + kUsage);
+      } else if (args[i] == "--markdown")
+        b.markdown = value();
+      else if (args[i] == "--image")
+        b.image = value();
+      else
+        throw gvflab::ParameterError("Unknown option '" + args[i] + "'.\n" + kUsage);
     }
     if (args[0] == "devices") {
       for (const auto& d : gvflab::listDevices()) std::cout << d.describe() << "\n";

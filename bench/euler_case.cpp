@@ -74,11 +74,11 @@ int runEuler(const BenchArgs& args, int dims, std::ostream& out) {
       } else {
         out << std::fixed << std::setprecision(4) << caseName << " " << args.size
             << (dims == 3 ? "^3" : "^2") << " x " << args.iterations << " " << precisionName(p)
-            << "/" << memoryName(solver.memory()) << " on " << ctx->info().name << ": "
-            << msPerIt << " ms/iteration, total " << t.kernelMs << " ms (span " << t.spanMs
-            << " ms), " << std::setprecision(1) << 100.0 * gbps / copyGbps
-            << "% of copy bandwidth (" << copyGbps << " GB/s)"
-            << (solver.note().empty() ? "" : " [" + solver.note() + "]") << "\n";
+            << "/" << memoryName(solver.memory()) << " on " << ctx->info().name << ": " << msPerIt
+            << " ms/iteration, total " << t.kernelMs << " ms (span " << t.spanMs << " ms), "
+            << std::setprecision(1) << 100.0 * gbps / copyGbps << "% of copy bandwidth ("
+            << copyGbps << " GB/s)" << (solver.note().empty() ? "" : " [" + solver.note() + "]")
+            << "\n";
       }
     }
   return 0;

@@ -17,7 +17,9 @@ int runRace(const BenchArgs& args, std::ostream& out) {
   const GvfInput input = buildGvfInput(*ctx, makePhantom("blob", args.size), args.sigma);
   const double mu = benchMu(args, input, 0.1);  // the paper's value
   Profiler& profiler = ctx->profiler();
-  if (!args.json) out << "| size | precision | frame | solver | OpenCL ms | iterations | ε |\n|---|---|---|---|---|---|---|\n";
+  if (!args.json)
+    out << "| size | precision | frame | solver | OpenCL ms | iterations | ε "
+           "|\n|---|---|---|---|---|---|---|\n";
   for (Precision p : args.precisions) {
     SolverConfig config;  // the viewer's defaults, as its race uses them
     config.precision = p;
@@ -33,16 +35,17 @@ int runRace(const BenchArgs& args, std::ostream& out) {
     auto report = [&](int frame, Lane& lane) {
       const double eps = lane.solver->error();
       if (args.json)
-        printJsonLine(out, {{"case", "race"},
-                            {"device", ctx->info().name},
-                            {"size", std::to_string(input.width) + "x" + std::to_string(input.height)},
-                            {"precision", precisionName(p)},
-                            {"budget_ms", args.budgetMs},
-                            {"frame", frame},
-                            {"solver", lane.solver->name()},
-                            {"opencl_ms", lane.budget.totalMs()},
-                            {"iterations", lane.solver->iterations()},
-                            {"epsilon", eps}});
+        printJsonLine(out,
+                      {{"case", "race"},
+                       {"device", ctx->info().name},
+                       {"size", std::to_string(input.width) + "x" + std::to_string(input.height)},
+                       {"precision", precisionName(p)},
+                       {"budget_ms", args.budgetMs},
+                       {"frame", frame},
+                       {"solver", lane.solver->name()},
+                       {"opencl_ms", lane.budget.totalMs()},
+                       {"iterations", lane.solver->iterations()},
+                       {"epsilon", eps}});
       else
         out << std::setprecision(4) << "| " << input.width << "x" << input.height << " | "
             << precisionName(p) << " | " << frame << " | " << lane.solver->name() << " | "

@@ -49,9 +49,8 @@ void warmUp(const std::shared_ptr<ComputeContext>& ctx, const RegionPhantomSpec&
   ctx->profiler().endFrame();
 }
 
-RegionTiming timeOnce(const std::shared_ptr<ComputeContext>& ctx, const std::uint16_t* z,
-                      int side, const RegionSnakeParams& params,
-                      std::vector<Point2i>* nodes = nullptr) {
+RegionTiming timeOnce(const std::shared_ptr<ComputeContext>& ctx, const std::uint16_t* z, int side,
+                      const RegionSnakeParams& params, std::vector<Point2i>* nodes = nullptr) {
   ctx->profiler().reset();
   const auto t0 = std::chrono::steady_clock::now();
   RegionSnake snake(ctx, z, side, side, params);  // upload + cumulated images, waited for
@@ -77,8 +76,7 @@ RegionTiming timeOnce(const std::shared_ptr<ComputeContext>& ctx, const std::uin
                  {}};
   for (const auto& [name, st] : ctx->profiler().stats()) {
     std::ostringstream k;
-    k << std::fixed << std::setprecision(2) << name << " " << st.totalMs << " ms/"
-      << st.launches;
+    k << std::fixed << std::setprecision(2) << name << " " << st.totalMs << " ms/" << st.launches;
     t.perKernel += (t.perKernel.empty() ? "" : ", ") + k.str();
   }
   if (nodes) *nodes = snake.nodes();
@@ -168,9 +166,8 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
         << "  pre-comp.      " << best.precomputeWallMs << " ms wall (upload " << best.uploadMs
         << " ms, cumulated images " << best.prefixMs << " ms of kernels)\n"
         << "  segmentation   " << best.segmentWallMs << " ms wall (" << best.segmentKernelMs
-        << " ms of kernels in a profiled run of " << prof.totalMs << " ms total), "
-        << best.steps << " steps, " << best.iterations << " iterations, " << best.nodes
-        << " nodes\n"
+        << " ms of kernels in a profiled run of " << prof.totalMs << " ms total), " << best.steps
+        << " steps, " << best.iterations << " iterations, " << best.nodes << " nodes\n"
         << "  kernels        " << best.perKernel << " (ms/launches)\n"
         << "  memory         " << bpp << " B/px on the device (" << peakBpp
         << " B/px at the peak; the paper: 20 B/px)\n"

@@ -5,12 +5,13 @@
 #include <sstream>
 
 #include "cli/flag_number.hpp"
-#include "gvflab/quoted.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/quoted.hpp"
 
 namespace gvflab::app {
 namespace {
-constexpr double kNoDefault = std::numeric_limits<double>::quiet_NaN();  // the flag is off unless given
+constexpr double kNoDefault =
+    std::numeric_limits<double>::quiet_NaN();  // the flag is off unless given
 }  // namespace
 
 const std::vector<ParamSpec>& cliParamSpecs() {
@@ -38,7 +39,8 @@ const std::vector<ParamSpec>& cliParamSpecs() {
       {"trails", "--trails", 0, 1000000, 0, true,
        "draw each snake every N of its iterations, faded (viewer, figures, recordings); 0: off"},
       {"size", "--size", 16, 8192, 512, true,
-       "WxH: headless recording or --screenshot size (the window keeps its own); otherwise, in the viewer, the window"},
+       "WxH: headless recording or --screenshot size (the window keeps its own); otherwise, in the "
+       "viewer, the window"},
   };
   return specs;
 }

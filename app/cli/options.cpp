@@ -14,13 +14,15 @@ namespace {
 // What needs the whole command line: flags that only make sense together.
 void checkCombination(const Options& o) {
   if (o.mode == Mode::Headless && o.record && o.regionSnake)
-    throw ParameterError("Headless recording shows the GVF layers; it does not run --region-snake.");
+    throw ParameterError(
+        "Headless recording shows the GVF layers; it does not run --region-snake.");
   if ((o.legend || o.caption) && !o.screenshot && !o.record)
     throw ParameterError(std::string(o.legend ? "--legend" : "--caption") +
                          " goes into a figure: add --screenshot F.png or --record OUT.");
   if (o.composite && o.mode != Mode::Headless)
-    throw ParameterError("--composite is for --headless runs; in the viewer use the Figure "
-                         "dialog's Composite button.");
+    throw ParameterError(
+        "--composite is for --headless runs; in the viewer use the Figure "
+        "dialog's Composite button.");
   if (o.composite && o.record)
     throw ParameterError("--composite draws the end of a run; it does not go with --record.");
   if (o.screenshotPanels && !o.screenshot)
@@ -28,7 +30,8 @@ void checkCombination(const Options& o) {
   if (o.screenshotPanels && o.mode == Mode::Headless)
     throw ParameterError("--screenshot-panels is for the viewer: a headless run has no panels.");
   if (o.mode == Mode::Headless && !o.image && !o.phantom && !o.session)
-    throw ParameterError("--headless needs an image file, --phantom u|room|blob or --session S.json.");
+    throw ParameterError(
+        "--headless needs an image file, --phantom u|room|blob or --session S.json.");
 }
 
 }  // namespace

@@ -23,18 +23,18 @@ struct Options {
   std::optional<std::string> phantom;  // u | room | blob
   int phantomSize = 256;
   GvfParams gvf;
-  bool muGiven = false;  // --mu or a session: checked as asked; else the default, fitted
-  bool quiet = false;    // --quiet: no progress line on a terminal
-  EulerOptions storage;  // --precision (both solvers), --memory (Euler)
-  int iterations = 500;  // headless: the total (with --target-error: the most to run)
+  bool muGiven = false;          // --mu or a session: checked as asked; else the default, fitted
+  bool quiet = false;            // --quiet: no progress line on a terminal
+  EulerOptions storage;          // --precision (both solvers), --memory (Euler)
+  int iterations = 500;          // headless: the total (with --target-error: the most to run)
   bool iterationsGiven = false;  // --iterations on the command line (a demo's counts too)
   std::optional<int> iterationsPerFrame;  // viewer: --iterations given, per frame
   int savedIterationsPerFrame = 16;       // viewer: from --session (Euler, per frame)
   SolverKind solver = SolverKind::Euler;  // --solver euler|multigrid
-  bool solverGiven = false;  // --solver named: headless runs it, else the engine's rule picks
+  bool solverGiven = false;       // --solver named: headless runs it, else the engine's rule picks
   int mgA = 1, mgB = 2, mgC = 1;  // --mg-a, --mg-b, --mg-c (multigridParamSpecs)
   std::optional<double> targetError;  // --target-error E: iterate until ε <= E
-  std::string device;    // "", gpu, cpu or a name substring
+  std::string device;                 // "", gpu, cpu or a name substring
   std::optional<std::string> kernelDir;
   bool allowDataOutside = false;  // data files named by headers may lie outside their folder
   std::optional<std::string> saveField;
@@ -43,12 +43,12 @@ struct Options {
   std::optional<std::string> screenshot;  // a PNG of the view (viewer: after --frames, quit)
   bool screenshotPanels = false;          // viewer: the whole window with its panels
   std::optional<std::string> composite;   // headless: image | edge map | |V| | snakes PNG
-  bool legend = false;   // --legend: colour bar and snake entries in figures and recordings
-  bool caption = false;  // --caption: iteration, mu, epsilon, solver, snake forces
-  int frames = 0;                         // viewer: quit after N frames (0 = run)
-  bool race = false;                      // viewer: start in the race view
-  double raceBudgetMs = 0;                // --race-budget; 0: the device's default
-  SnakeOptions snakes;                    // --snake, --alpha, ..., --capture-map
+  bool legend = false;      // --legend: colour bar and snake entries in figures and recordings
+  bool caption = false;     // --caption: iteration, mu, epsilon, solver, snake forces
+  int frames = 0;           // viewer: quit after N frames (0 = run)
+  bool race = false;        // viewer: start in the race view
+  double raceBudgetMs = 0;  // --race-budget; 0: the device's default
+  SnakeOptions snakes;      // --snake, --alpha, ..., --capture-map
   // Region snake (--region-snake [X,Y,W,H]); no rectangle: the default inset.
   bool regionSnake = false;
   std::optional<std::array<int, 4>> regionRect;
@@ -60,12 +60,12 @@ struct Options {
   int stepsPerFrame = 0;              // > 0: fixed solver steps per frame (deterministic)
   std::optional<std::array<int, 2>> size;  // --size WxH: offscreen frame / window size
   int fps = 30;
-  bool recordPanel = false;  // viewer: record the whole window, not just the view
-  bool stats = false;        // print frame time p50/p95 and iterations/s at exit
-  double frameBudgetMs = 0;  // > 0: steps per frame fit this budget (default 16 ms)
-  std::optional<std::string> demo;     // --demo NAME (its flags are parsed in its place)
-  std::optional<std::string> session;  // a saved session (.json) to open at start-up
-  bool sessionFromInitial = false;     // --session-start initial: snakes from their starts
+  bool recordPanel = false;             // viewer: record the whole window, not just the view
+  bool stats = false;                   // print frame time p50/p95 and iterations/s at exit
+  double frameBudgetMs = 0;             // > 0: steps per frame fit this budget (default 16 ms)
+  std::optional<std::string> demo;      // --demo NAME (its flags are parsed in its place)
+  std::optional<std::string> session;   // a saved session (.json) to open at start-up
+  bool sessionFromInitial = false;      // --session-start initial: snakes from their starts
   std::optional<std::string> colormap;  // gray | viridis | inferno
   bool logScale = false;
 };

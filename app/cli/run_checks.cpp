@@ -8,11 +8,11 @@
 #include <utility>
 #include <vector>
 
-#include "gvflab/quoted.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/parametric_snake.hpp"
 #include "gvflab/phantoms.hpp"
+#include "gvflab/quoted.hpp"
 #include "io/file_formats.hpp"
 #include "io/image_loader.hpp"
 #include "io/input_shape.hpp"
@@ -24,8 +24,9 @@ namespace {
 
 // A long name shown in a message: its start and its length, not megabytes of it.
 std::string shortName(const std::string& path) {
-  return path.size() <= 80 ? path : path.substr(0, 60) + "...(" + std::to_string(path.size()) +
-                                        " characters)";
+  return path.size() <= 80
+             ? path
+             : path.substr(0, 60) + "...(" + std::to_string(path.size()) + " characters)";
 }
 
 // The system's limits on a name (NAME_MAX per component, PATH_MAX in all), checked first so
@@ -87,7 +88,8 @@ void checkPictureName(const std::string& flag, const std::optional<std::string>&
 // One file under two names? The same inode when both exist (hard links, links, folder links),
 // else the same path once every link in it is resolved.
 bool sameFile(const fs::path& a, const fs::path& b) {
-  struct stat sa {}, sb {};
+  struct stat sa {
+  }, sb{};
   const bool ea = ::stat(a.c_str(), &sa) == 0, eb = ::stat(b.c_str(), &sb) == 0;
   if (ea && eb) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
   if (ea != eb) return false;
@@ -101,10 +103,14 @@ bool sameFile(const fs::path& a, const fs::path& b) {
 
 void checkOutputPaths(const Options& o) {
   std::vector<std::pair<std::string, const std::optional<std::string>*>> outputs = {
-      {"--save-field", &o.saveField},       {"--save-magnitude", &o.saveMagnitude},
-      {"--report", &o.report},              {"--save-contours", &o.snakes.saveContours},
-      {"--capture-map", &o.snakes.captureMap}, {"--record", &o.record},
-      {"--screenshot", &o.screenshot},      {"--composite", &o.composite}};
+      {"--save-field", &o.saveField},
+      {"--save-magnitude", &o.saveMagnitude},
+      {"--report", &o.report},
+      {"--save-contours", &o.snakes.saveContours},
+      {"--capture-map", &o.snakes.captureMap},
+      {"--record", &o.record},
+      {"--screenshot", &o.screenshot},
+      {"--composite", &o.composite}};
   checkPictureName("--save-magnitude", o.saveMagnitude);
   checkPictureName("--capture-map", o.snakes.captureMap);
   checkPictureName("--screenshot", o.screenshot);
@@ -124,7 +130,8 @@ void checkOutputPaths(const Options& o) {
       const std::string both = flag + " '" + shortName(**path) + "' and " + other + " '" +
                                shortName(otherPath.string()) + "'";
       if (i < inputs)
-        throw ParameterError(both + " are the same file: an output never replaces what the run "
+        throw ParameterError(both +
+                             " are the same file: an output never replaces what the run "
                              "reads; give the output another name.");
       throw ParameterError(both + " are the same file; give each output its own name.");
     }
@@ -186,8 +193,9 @@ RunInput loadRunInput(const Options& o, const std::function<void(FieldShape)>& b
 void checkSnakes(const Options& o, const RunInput& in) {
   // Here, not when parsing: a --session's snakes count (they are applied after parsing).
   if (o.snakes.saveContours && o.snakes.snakes.empty() && !o.regionSnake)
-    throw ParameterError("--save-contours needs at least one --snake, a --session with snakes, "
-                         "or --region-snake.");
+    throw ParameterError(
+        "--save-contours needs at least one --snake, a --session with snakes, "
+        "or --region-snake.");
   if (in.is3d && o.snakes.any())
     throw ParameterError("Snakes run on 2D images; '" + o.image.value_or("") + "' is a volume.");
   checkSnakeCount(o.snakes.snakes.size(), "The snakes of --session and --snake");
@@ -195,9 +203,9 @@ void checkSnakes(const Options& o, const RunInput& in) {
     try {
       spec.check(in.width(), in.height(), o.snakes.params);
     } catch (const Error& e) {
-      const std::string which =
-          spec.text == "session snake" ? "A snake of the session '" + o.session.value_or("") + "'"
-                                       : "--snake " + quotedText(spec.text);
+      const std::string which = spec.text == "session snake"
+                                    ? "A snake of the session '" + o.session.value_or("") + "'"
+                                    : "--snake " + quotedText(spec.text);
       throw ParameterError(which + ": " + e.what());
     }
   }

@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "cli/cli_params.hpp"
-#include "gvflab/quoted.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/quoted.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -45,8 +45,8 @@ std::vector<double> parseNumbers(const std::string& spec, const std::string& lis
 
 void checkSnakeCount(std::size_t count, const std::string& where) {
   if (count > kMaxSnakes)
-    throw ParameterError(where + ": more than " + std::to_string(kMaxSnakes) +
-                         " snakes; at most " + std::to_string(kMaxSnakes) + " run at once.");
+    throw ParameterError(where + ": more than " + std::to_string(kMaxSnakes) + " snakes; at most " +
+                         std::to_string(kMaxSnakes) + " run at once.");
 }
 
 std::vector<glm::vec2> SnakeSpec::points(const SnakeParams& params) const {
@@ -86,8 +86,7 @@ SnakeSpec parseSnakeSpec(const std::string& text) {
     throw ParameterError(named(text) + " is not a snake; " + kSpecForms + ".");
   const auto v = parseNumbers(text, shape.substr(colon + 1));
   if (kind == "circle") {
-    if (v.size() != 3)
-      throw ParameterError(named(text) + ": a circle needs exactly CX,CY,R.");
+    if (v.size() != 3) throw ParameterError(named(text) + ": a circle needs exactly CX,CY,R.");
     if (!(v[2] > 0)) throw ParameterError(named(text) + ": the radius must be > 0.");
     s.cx = v[0];
     s.cy = v[1];
@@ -104,8 +103,6 @@ SnakeSpec parseSnakeSpec(const std::string& text) {
   return s;
 }
 
-void finishSnakeOptions(SnakeOptions& o) {
-  o.params.validate();
-}
+void finishSnakeOptions(SnakeOptions& o) { o.params.validate(); }
 
 }  // namespace gvflab::app

@@ -5,11 +5,10 @@
 //   (--alpha, --beta, --gamma, --kappa, --pressure, --dmin, --dmax, --snake-iterations, ...),
 //   --save-contours FILE(.json|.geojson|.csv|.svg), --capture-map MAP.png.
 #include <functional>
+#include <glm/vec2.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <glm/vec2.hpp>
 
 #include "gvflab/capture_range.hpp"
 #include "gvflab/parametric_snake.hpp"

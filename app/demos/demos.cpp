@@ -29,40 +29,44 @@ std::vector<Demo> makeDemos() {
                "U concavity: GVF against traditional",
                {"Two snakes from one contour: GVF follows the field into the notch and converges;",
                 "the traditional grad-f snake stalls across its mouth, where grad f is zero."},
-               {"--phantom", "u", "--phantom-size", "128", "--iterations", "1500", "--snake", std::string(kAroundU) + "@gvf",
-                "--snake", std::string(kAroundU) + "@traditional", "--snake-iterations", "3000"},
+               {"--phantom", "u", "--phantom-size", "128", "--iterations", "1500", "--snake",
+                std::string(kAroundU) + "@gvf", "--snake", std::string(kAroundU) + "@traditional",
+                "--snake-iterations", "3000"},
                {true, true, false, false}});
   // Nearly no elasticity: the seeds travel along the force like the capture map's walkers.
-  std::vector<std::string> capture = {"--phantom", "u", "--phantom-size", "128", "--iterations", "1500",
-                                      "--snake-iterations", "2000", "--alpha", "0.01",
-                                      "--beta", "0"};
+  std::vector<std::string> capture = {
+      "--phantom",          "u",    "--phantom-size", "128",  "--iterations", "1500",
+      "--snake-iterations", "2000", "--alpha",        "0.01", "--beta",       "0"};
   const auto seeds = captureSeeds();
   capture.insert(capture.end(), seeds.begin(), seeds.end());
-  d.push_back({"capture-range",
-               "Capture range: seeds everywhere",
-               {"Twin seeds on a grid: GVF carries every seed onto the U, where it collapses (grey:",
-                "captured, outlining nothing); grad-f seeds stall. Overlay: steps to an edge."},
-               capture,
-               {false, true, false, true}});
-  d.push_back({"room",
-               "Subjective contours: the room",
-               {"A small circle inside a room with one doorway: GVF inflates it to the walls",
-                "and bridges the doorway; grad f is zero inside: its twin shrinks to a dot, collapsed."},
-               {"--phantom", "room", "--phantom-size", "128", "--iterations", "1500", "--snake",
-                "circle:64,64,5@gvf", "--snake", "circle:64,64,5@traditional",
-                "--snake-iterations", "3000"},
-               {true, false, true, false}});
-  d.push_back({"real-image",
-               "Real image: coins (Brooklyn Museum)",
-               {"Greek coins (Brooklyn Museum): GVF and grad-f twins from one circle close around a",
-                "coin both outline it, and a GVF snake another. Drag circles further out: grad f stalls."},
-               // Radius 26 around the coin's 24.5: nearer to its edge than to its neighbours'
-               // (13 px away on both sides), so the GVF twin outlines this coin (34 grew spikes
-               // to the neighbours).
-               {"{assets}/images/coins.png", "--sigma", "2", "--iterations", "800", "--snake",
-                "circle:212,190,26@gvf", "--snake", "circle:212,190,26@traditional", "--snake",
-                "circle:272,118,33@gvf", "--snake-iterations", "3000"},
-               {false, true, false, false}});  // the photo itself, not hidden under |V|
+  d.push_back(
+      {"capture-range",
+       "Capture range: seeds everywhere",
+       {"Twin seeds on a grid: GVF carries every seed onto the U, where it collapses (grey:",
+        "captured, outlining nothing); grad-f seeds stall. Overlay: steps to an edge."},
+       capture,
+       {false, true, false, true}});
+  d.push_back(
+      {"room",
+       "Subjective contours: the room",
+       {"A small circle inside a room with one doorway: GVF inflates it to the walls",
+        "and bridges the doorway; grad f is zero inside: its twin shrinks to a dot, collapsed."},
+       {"--phantom", "room", "--phantom-size", "128", "--iterations", "1500", "--snake",
+        "circle:64,64,5@gvf", "--snake", "circle:64,64,5@traditional", "--snake-iterations",
+        "3000"},
+       {true, false, true, false}});
+  d.push_back(
+      {"real-image",
+       "Real image: coins (Brooklyn Museum)",
+       {"Greek coins (Brooklyn Museum): GVF and grad-f twins from one circle close around a",
+        "coin both outline it, and a GVF snake another. Drag circles further out: grad f stalls."},
+       // Radius 26 around the coin's 24.5: nearer to its edge than to its neighbours'
+       // (13 px away on both sides), so the GVF twin outlines this coin (34 grew spikes
+       // to the neighbours).
+       {"{assets}/images/coins.png", "--sigma", "2", "--iterations", "800", "--snake",
+        "circle:212,190,26@gvf", "--snake", "circle:212,190,26@traditional", "--snake",
+        "circle:272,118,33@gvf", "--snake-iterations", "3000"},
+       {false, true, false, false}});  // the photo itself, not hidden under |V|
   d.push_back({"volume",
                "3D volume: a cup",
                {"GVF in 3D on a 64^3 cup (a hollow hemisphere): slices show the field reaching",

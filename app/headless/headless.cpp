@@ -3,9 +3,9 @@
 #include <chrono>
 #include <cmath>
 #include <iostream>
-
 #include <nlohmann/json.hpp>
 
+#include "cli/run_checks.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/euler_solver.hpp"
@@ -15,14 +15,13 @@
 #include "gvflab/multigrid_solver.hpp"
 #include "gvflab/phantoms.hpp"
 #include "gvflab/profiler.hpp"
-#include "cli/run_checks.hpp"
 #include "headless/headless_snakes.hpp"
-#include "headless/run_progress.hpp"
-#include "io/run_outputs.hpp"
 #include "headless/region_headless.hpp"
+#include "headless/run_progress.hpp"
 #include "io/field_file.hpp"
 #include "io/image_loader.hpp"
 #include "io/png_writer.hpp"
+#include "io/run_outputs.hpp"
 #include "io/volume_loader.hpp"
 
 namespace gvflab::app {
@@ -65,8 +64,8 @@ void listDevicesTo(std::ostream& out) {
     out << d.platformIndex << "." << d.deviceIndex << "  " << d.describe() << "\n"
         << "     CL->GL: cl_khr_gl_sharing " << has(d, "cl_khr_gl_sharing")
         << ", cl_khr_external_memory_opaque_fd " << has(d, "cl_khr_external_memory_opaque_fd")
-        << ", cl_khr_external_semaphore_opaque_fd "
-        << has(d, "cl_khr_external_semaphore_opaque_fd") << "\n";
+        << ", cl_khr_external_semaphore_opaque_fd " << has(d, "cl_khr_external_semaphore_opaque_fd")
+        << "\n";
 }
 
 void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
@@ -107,8 +106,8 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
 
   Field2D field;
   Field3D field3;
-  const std::vector<float>& data = is3d ? (field3 = solverRef.readField3D()).data
-                                        : (field = solverRef.readField()).data;
+  const std::vector<float>& data =
+      is3d ? (field3 = solverRef.readField3D()).data : (field = solverRef.readField()).data;
   requireFiniteField(data);
   // From here a signal is polled, so that what was written can be rolled back.
   InterruptGuard interrupts;
@@ -123,13 +122,11 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
         writeField(*o.saveField, field);
     });
   if (o.saveMagnitude)
-    outputs.write(*o.saveMagnitude, [&] {
-      writeMagnitudePng(*o.saveMagnitude, is3d ? middleSlice(field3) : field);
-    });
+    outputs.write(*o.saveMagnitude,
+                  [&] { writeMagnitudePng(*o.saveMagnitude, is3d ? middleSlice(field3) : field); });
   if (figure && !is3d) {
     const HeadlessOutcome outcome{*ctx, solverRef, image, snakes.contours, snakes.trails, input};
-    if (o.screenshot)
-      outputs.write(*o.screenshot, [&] { figure(outcome, HeadlessFigure::View); });
+    if (o.screenshot) outputs.write(*o.screenshot, [&] { figure(outcome, HeadlessFigure::View); });
     if (o.composite)
       outputs.write(*o.composite, [&] { figure(outcome, HeadlessFigure::Composite); });
   }
@@ -156,7 +153,8 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
   json.update(snakes.report);
   json["wall_ms"] = wallMs;
   json["device"] = ctx->info().name;
-  if (o.report) outputs.write(*o.report, [&] { writeFileAtomically(*o.report, json.dump(2) + "\n"); });
+  if (o.report)
+    outputs.write(*o.report, [&] { writeFileAtomically(*o.report, json.dump(2) + "\n"); });
   InterruptGuard::checkBeforeCommit();
   outputs.commit();
   std::cout << solverRef.name() << ": " << solverRef.iterations() << " iterations on "

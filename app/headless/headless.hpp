@@ -4,9 +4,9 @@
 
 #include "cli/options.hpp"
 #include "gvflab/device.hpp"
+#include "gvflab/gvf_input.hpp"
 #include "gvflab/image.hpp"
 #include "gvflab/parametric_snake.hpp"
-#include "gvflab/gvf_input.hpp"
 #include "gvflab/snake_trails.hpp"
 #include "gvflab/solver.hpp"
 

@@ -50,7 +50,8 @@ void writeComposite(const Options& o, const viewer::LayerSettings& layers,
   parts.layers = layers;
   parts.captions = compositeCaptions(o.gvf.sigma, solverDisplayName(r.solver.name()),
                                      r.solver.error(), r.snakes);
-  const QImage picture = drawComposite(size[0], size[1], r.context.info(), r.context.queue(), parts);
+  const QImage picture =
+      drawComposite(size[0], size[1], r.context.info(), r.context.queue(), parts);
   writeFigurePng(*o.composite, picture);
   std::cout << "composite: " << *o.composite << " (" << size[0] << "x" << size[1] << ")\n";
 }

@@ -3,33 +3,32 @@
 #include <QGuiApplication>
 #include <QSurfaceFormat>
 #include <cmath>
-#include <optional>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
-
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "cli/run_checks.hpp"
 #include "gvflab/cancel.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/io.hpp"
+#include "headless/headless_figure.hpp"
 #include "headless/headless_snakes.hpp"
+#include "headless/stop_signals.hpp"
 #include "io/field_file.hpp"
 #include "io/file_formats.hpp"
 #include "io/png_writer.hpp"
 #include "io/run_outputs.hpp"
-#include "headless/stop_signals.hpp"
 #include "record/recorder.hpp"
 #include "viewer/model/frame_stats.hpp"
 #include "viewer/model/session.hpp"
 #include "viewer/model/snake_session.hpp"
-#include "headless/headless_figure.hpp"
 #include "viewer/render/figure.hpp"
 #include "viewer/render/figure_renderer.hpp"
-#include "viewer/window/viewer_startup.hpp"
 #include "viewer/render/surface_format.hpp"
+#include "viewer/window/viewer_startup.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -41,8 +40,7 @@ void checkDisplay() {
       std::string(platform).rfind("wayland", 0) != 0)
     return;  // the user chose a platform (offscreen, eglfs, ...): Qt reports on it
   const char* wayland = std::getenv("WAYLAND_DISPLAY");
-  if (wayland && *wayland && (!platform || std::string(platform).rfind("wayland", 0) == 0))
-    return;
+  if (wayland && *wayland && (!platform || std::string(platform).rfind("wayland", 0) == 0)) return;
   const char* display = std::getenv("DISPLAY");
   const std::string hint =
       "; headless recording draws with OpenGL offscreen and needs an X server: run it under "
@@ -69,15 +67,14 @@ bool allSnakesStopped(const std::vector<SnakeContour>& contours) {
 // The outputs other than the video, from what the last frame shows: the same field and snakes
 // (headless.cpp writes the same files for a run without --record).
 SnakeRunSummary writeRecordingOutputs(const Options& o, viewer::Session& session,
-                                      viewer::SnakeSession& snakes, const QImage& last,
-                                      int frames, RunOutputs& outputs) {
+                                      viewer::SnakeSession& snakes, const QImage& last, int frames,
+                                      RunOutputs& outputs) {
   Solver& solver = session.solver();
   SnakeRunSummary summary;
   if (o.snakes.any() && !session.isVolume()) {
     const GvfInput edge =
         buildGvfInput(session.context(), session.image(), session.sigma(), V0Mode::EdgeGradient);
-    summary = summariseSnakes(session.sharedContext(), solver, edge, snakes.contours(), o,
-                               outputs);
+    summary = summariseSnakes(session.sharedContext(), solver, edge, snakes.contours(), o, outputs);
   }
   if (o.saveField)
     outputs.write(*o.saveField, [&] {
@@ -87,7 +84,8 @@ SnakeRunSummary writeRecordingOutputs(const Options& o, viewer::Session& session
         writeField(*o.saveField, solver.readField());
     });
   if (o.saveMagnitude)
-    outputs.write(*o.saveMagnitude, [&] { writeMagnitudePng(*o.saveMagnitude, solver.readField()); });
+    outputs.write(*o.saveMagnitude,
+                  [&] { writeMagnitudePng(*o.saveMagnitude, solver.readField()); });
   if (o.screenshot && !last.isNull())
     outputs.write(*o.screenshot, [&] { viewer::writeFigurePng(*o.screenshot, last); });
   if (!o.report) return summary;
@@ -117,11 +115,13 @@ int runHeadlessRecording(int argc, char** argv, const Options& options) {
   const RunInput input = checkHeadlessRun(options);
   record::formatForMuxer(recordingMuxer(*options.record));
   if (options.recordTail && options.snakes.snakes.empty())
-    throw ParameterError("--record-tail waits for the snakes to stop: add a --snake (or a "
-                         "--session with snakes).");
+    throw ParameterError(
+        "--record-tail waits for the snakes to stop: add a --snake (or a "
+        "--session with snakes).");
   if (input.is3d && options.saveMagnitude)
     throw ParameterError("--save-magnitude with --record draws a 2D image; '" +
-                         options.image.value_or("") + "' is a volume (record without it, or "
+                         options.image.value_or("") +
+                         "' is a volume (record without it, or "
                          "run without --record).");
   checkDisplay();
   QSurfaceFormat::setDefaultFormat(viewerSurfaceFormat());
@@ -173,11 +173,12 @@ int runHeadlessRecording(int argc, char** argv, const Options& options) {
         figure.setCapture(snakes.captureRgba(), snakes.width(), snakes.height());
         captureVersion = snakes.captureVersion();
       }
-      last = figure.draw(session.context().queue(), session.solver().field(),
-                         session.solver().width(), session.solver().height(), layers,
-                         snakes.contours(), snakes.showCapture, session.fieldVersion(),
-                         &snakes.trails());
-      annotateFigure(last, look, figureFacts(session, snakes.contours(), layers, figure.rangeMax()));
+      last =
+          figure.draw(session.context().queue(), session.solver().field(), session.solver().width(),
+                      session.solver().height(), layers, snakes.contours(), snakes.showCapture,
+                      session.fieldVersion(), &snakes.trails());
+      annotateFigure(last, look,
+                     figureFacts(session, snakes.contours(), layers, figure.rangeMax()));
       QImage rgba = last.convertToFormat(QImage::Format_RGBA8888);
       std::vector<std::uint8_t> bytes(rgba.constBits(), rgba.constBits() + rgba.sizeInBytes());
       stats.addIterations(done > 0 ? steps : 0);

@@ -7,15 +7,15 @@
 #include "gvflab/parametric_snake.hpp"
 #include "gvflab/profiler.hpp"
 #include "gvflab/snake_trails.hpp"
-#include "io/contour_formats.hpp"
 #include "headless/run_progress.hpp"
+#include "io/contour_formats.hpp"
 #include "io/png_writer.hpp"
 
 namespace gvflab::app {
 
-SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
-                                  Solver& solver, const GvfInput& input, const Image2D& image,
-                                  const Options& o, RunOutputs& outputs) {
+SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx, Solver& solver,
+                                  const GvfInput& input, const Image2D& image, const Options& o,
+                                  RunOutputs& outputs) {
   const SnakeOptions& so = o.snakes;
   if (!so.any()) return {};
   // The traditional force is ∇f (the solver's V0 in the default V0 mode).
@@ -101,8 +101,8 @@ SnakeRunSummary summariseSnakes(const std::shared_ptr<ComputeContext>& ctx, Solv
         writeContours(*so.saveContours, records, solver.width(), solver.height());
       });
     console << "snakes: " << contours.size() << " ("
-            << (mixed ? "gvf and traditional" : forceName(contours[0].force)) << "), "
-            << converged << " converged, " << stalled << " stalled, ";
+            << (mixed ? "gvf and traditional" : forceName(contours[0].force)) << "), " << converged
+            << " converged, " << stalled << " stalled, ";
     if (collapsed) console << collapsed << " collapsed, ";
     console << contours.size() - converged - stalled - collapsed << " moving";
   }

@@ -1,9 +1,8 @@
 #pragma once
 // The snake part of a headless run: after the GVF iterations, evolve the --snake contours,
 // write --save-contours and --capture-map, and return the report's snake figures.
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "cli/options.hpp"
 #include "gvflab/device.hpp"
@@ -17,15 +16,15 @@ namespace gvflab::app {
 
 struct SnakeRunSummary {
   nlohmann::ordered_json report = nlohmann::ordered_json::object();  // "snakes": [...], ...
-  std::string consoleLine;  // one line for stdout ("" when nothing ran)
+  std::string consoleLine;             // one line for stdout ("" when nothing ran)
   std::vector<SnakeContour> contours;  // where the snakes ended
   std::vector<SnakeTrail> trails;      // --trails N: each snake every N iterations
 };
 
 // Writes through outputs (removed if the run fails later). Throws gvflab::Error (an
 // unwritable file, Interrupted, ...); the snakes were checked before (cli/run_checks.hpp).
-SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
-                                  Solver& solver, const GvfInput& input, const Image2D& image,
+SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx, Solver& solver,
+                                  const GvfInput& input, const Image2D& image,
                                   const Options& options, RunOutputs& outputs);
 
 // The second half of the above, for snakes that ran elsewhere (a headless recording): the
@@ -33,8 +32,7 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx,
 // solver's field. edgeInput: f and grad f (the traditional force).
 SnakeRunSummary summariseSnakes(const std::shared_ptr<ComputeContext>& ctx, Solver& solver,
                                 const GvfInput& edgeInput,
-                                const std::vector<SnakeContour>& contours,
-                                const Options& options, RunOutputs& outputs,
-                                double snakeOpenClMs = 0);
+                                const std::vector<SnakeContour>& contours, const Options& options,
+                                RunOutputs& outputs, double snakeOpenClMs = 0);
 
 }  // namespace gvflab::app

@@ -2,29 +2,27 @@
 
 #include <chrono>
 #include <iostream>
-
 #include <nlohmann/json.hpp>
 
+#include "cli/run_checks.hpp"
 #include "gvflab/device.hpp"
+#include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/phantoms.hpp"
 #include "gvflab/profiler.hpp"
 #include "gvflab/region_snake.hpp"
-#include "cli/run_checks.hpp"
-#include "gvflab/error.hpp"
 #include "headless/run_progress.hpp"
 #include "io/contour_formats.hpp"
-#include "io/run_outputs.hpp"
 #include "io/image_loader.hpp"
+#include "io/run_outputs.hpp"
 
 namespace gvflab::app {
 
 void runRegionHeadless(const Options& o) {
   const auto t0 = std::chrono::steady_clock::now();
   std::shared_ptr<ComputeContext> ctx;
-  const RunInput in = checkHeadlessRun(o, [&](FieldShape) {
-    ctx = ComputeContext::create(contextOptions(o));
-  });
+  const RunInput in =
+      checkHeadlessRun(o, [&](FieldShape) { ctx = ComputeContext::create(contextOptions(o)); });
   if (in.is3d)
     throw ParameterError("--region-snake segments 2D images; '" + o.image.value_or("") +
                          "' is a volume.");
@@ -32,7 +30,8 @@ void runRegionHeadless(const Options& o) {
 
   RegionSnake snake(ctx, image, o.region);
   const auto& r = o.regionRect;
-  if (r) snake.reset(initialRectangle(image.width, image.height, (*r)[0], (*r)[1], (*r)[2], (*r)[3]));
+  if (r)
+    snake.reset(initialRectangle(image.width, image.height, (*r)[0], (*r)[1], (*r)[2], (*r)[3]));
   ctx->profiler().endFrame();
   ctx->profiler().reset();
   const auto t1 = std::chrono::steady_clock::now();
@@ -49,7 +48,7 @@ void runRegionHeadless(const Options& o) {
   const auto nodes = snake.nodes();
 
   InterruptGuard interrupts;  // from here a signal is polled: what was written is rolled back
-  RunOutputs outputs;  // a later failure removes what was written
+  RunOutputs outputs;         // a later failure removes what was written
   if (o.snakes.saveContours) {
     // Nodes are pixel indices; the file's origin is the image's top-left corner, so a pixel's
     // centre is at index + 0.5, as for the parametric snakes.
@@ -58,45 +57,45 @@ void runRegionHeadless(const Options& o) {
     c.iterations = st.iteration;
     c.converged = st.converged;
     c.force = "region";
-    c.extra = {{"kind", "region"}, {"nodes", nodes.size()}, {"noise", noiseModelName(o.region.noise)}};
+    c.extra = {
+        {"kind", "region"}, {"nodes", nodes.size()}, {"noise", noiseModelName(o.region.noise)}};
     outputs.write(*o.snakes.saveContours, [&] {
       writeContours(*o.snakes.saveContours, {c}, snake.width(), snake.height());
     });
   }
   const double wallMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  const nlohmann::ordered_json json = {
-      {"solver", "region-snake"},
-      {"width", snake.width()},
-      {"height", snake.height()},
-      {"noise", noiseModelName(o.region.noise)},
-      {"d_max", o.region.dMax},
-      {"min_segment", o.region.minSegment},
-      {"nodes", st.nodes},
-      {"iterations", st.iteration},
-      {"steps", st.steps},
-      {"converged", st.converged},
-      {"criterion", st.criterion},
-      {"n_target", st.target.n},
-      {"n_background", st.background.n},
-      {"mean_target", st.meanT},
-      {"sigma_target", st.sigmaT},
-      {"mean_background", st.meanB},
-      {"sigma_background", st.sigmaB},
-      {"precompute_ms", snake.uploadMs() + snake.precomputeMs()},
-      {"segmentation_ms", segWall},
-      {"opencl_ms", ctx->profiler().totalMs("region_")},
-      {"bytes_per_pixel", snake.bytesPerPixel()},
-      {"wall_ms", wallMs},
-      {"device", ctx->info().name}};
-  if (o.report) outputs.write(*o.report, [&] { writeFileAtomically(*o.report, json.dump(2) + "\n"); });
+  const nlohmann::ordered_json json = {{"solver", "region-snake"},
+                                       {"width", snake.width()},
+                                       {"height", snake.height()},
+                                       {"noise", noiseModelName(o.region.noise)},
+                                       {"d_max", o.region.dMax},
+                                       {"min_segment", o.region.minSegment},
+                                       {"nodes", st.nodes},
+                                       {"iterations", st.iteration},
+                                       {"steps", st.steps},
+                                       {"converged", st.converged},
+                                       {"criterion", st.criterion},
+                                       {"n_target", st.target.n},
+                                       {"n_background", st.background.n},
+                                       {"mean_target", st.meanT},
+                                       {"sigma_target", st.sigmaT},
+                                       {"mean_background", st.meanB},
+                                       {"sigma_background", st.sigmaB},
+                                       {"precompute_ms", snake.uploadMs() + snake.precomputeMs()},
+                                       {"segmentation_ms", segWall},
+                                       {"opencl_ms", ctx->profiler().totalMs("region_")},
+                                       {"bytes_per_pixel", snake.bytesPerPixel()},
+                                       {"wall_ms", wallMs},
+                                       {"device", ctx->info().name}};
+  if (o.report)
+    outputs.write(*o.report, [&] { writeFileAtomically(*o.report, json.dump(2) + "\n"); });
   InterruptGuard::checkBeforeCommit();
   outputs.commit();
-  std::cout << "region snake: " << st.nodes << " nodes after " << st.iteration
-            << " iterations (" << st.steps << " steps) on " << snake.width() << "x"
-            << snake.height() << ", target " << st.target.n << " px (mean " << st.meanT
-            << "), background mean " << st.meanB << ", segmentation " << segWall << " ms ("
-            << ctx->info().name << ")\n";
+  std::cout << "region snake: " << st.nodes << " nodes after " << st.iteration << " iterations ("
+            << st.steps << " steps) on " << snake.width() << "x" << snake.height() << ", target "
+            << st.target.n << " px (mean " << st.meanT << "), background mean " << st.meanB
+            << ", segmentation " << segWall << " ms (" << ctx->info().name << ")\n";
 }
 
 }  // namespace gvflab::app

@@ -30,8 +30,11 @@ void InterruptGuard::checkBeforeCommit() {
 bool RunProgress::wanted(bool quiet) { return !quiet && isatty(STDERR_FILENO); }
 
 RunProgress::RunProgress(bool enabled, long total, std::string what)
-    : enabled_(enabled), total_(total), what_(std::move(what)),
-      start_(std::chrono::steady_clock::now()), last_(start_) {}
+    : enabled_(enabled),
+      total_(total),
+      what_(std::move(what)),
+      start_(std::chrono::steady_clock::now()),
+      last_(start_) {}
 
 RunProgress::~RunProgress() {
   if (shown_) std::fprintf(stderr, "\r\033[K");  // the result line replaces it
@@ -45,8 +48,8 @@ void RunProgress::update(long done, const std::function<double()>& error) {
   last_ = now;
   const double rate = done / elapsed;
   const double left = rate > 0 ? (total_ - done) / rate : 0;
-  std::fprintf(stderr, "\r\033[K%s: %ld/%ld iterations, error %.3g, %.0f it/s, %s left", what_.c_str(),
-               done, total_, error(), rate, duration(left).c_str());
+  std::fprintf(stderr, "\r\033[K%s: %ld/%ld iterations, error %.3g, %.0f it/s, %s left",
+               what_.c_str(), done, total_, error(), rate, duration(left).c_str());
   std::fflush(stderr);
   shown_ = true;
 }

@@ -66,13 +66,11 @@ class ClSemaphore {
 
 void glCheck(const GlExtFunctions& f, const char* what) {
   if (GLenum e = f.GetError(); e != GL_NO_ERROR)
-    throw DeviceError(std::string("OpenGL: ") + what + " failed (GL error 0x" +
-                      [&] {
-                        char b[16];
-                        std::snprintf(b, sizeof b, "%04X", e);
-                        return std::string(b);
-                      }() +
-                      ").");
+    throw DeviceError(std::string("OpenGL: ") + what + " failed (GL error 0x" + [&] {
+      char b[16];
+      std::snprintf(b, sizeof b, "%04X", e);
+      return std::string(b);
+    }() + ").");
 }
 
 void clCheck(cl_int err, const char* what) {
@@ -99,7 +97,7 @@ struct ExternalFieldBuffer::Impl {
   std::unique_ptr<ClSemaphore> clClDone, clGlDone;
   clEnqueueAcquireExternalMemObjectsKHR_fn acquire = nullptr;
   clEnqueueReleaseExternalMemObjectsKHR_fn release = nullptr;
-  bool glSignalled = false;  // "GL done" signalled once, so OpenCL may wait for it
+  bool glSignalled = false;      // "GL done" signalled once, so OpenCL may wait for it
   GLsync uploadFence = nullptr;  // fence path: GL's last read of the memory
   cl::Event lastCopy;            // for the copy's device time, read a frame later
 
@@ -123,9 +121,8 @@ struct ExternalFieldBuffer::Impl {
                                                  const ExportedSemaphore& s) {
     UniqueFd fd = s.exportFd();
     const cl_semaphore_properties_khr props[] = {
-        CL_SEMAPHORE_TYPE_KHR, CL_SEMAPHORE_TYPE_BINARY_KHR,
-        CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR, static_cast<cl_semaphore_properties_khr>(fd.get()),
-        0};
+        CL_SEMAPHORE_TYPE_KHR, CL_SEMAPHORE_TYPE_BINARY_KHR, CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR,
+        static_cast<cl_semaphore_properties_khr>(fd.get()), 0};
     // No device list: the context has one device, and the list's property name changed
     // between header versions (0x2051 then 0x2053; NVIDIA's driver refuses the old one).
     cl_int err = CL_SUCCESS;
@@ -163,7 +160,8 @@ ExternalFieldBuffer::ExternalFieldBuffer(VulkanExporter& exporter, const GlProcL
   }
   {
     UniqueFd fd = m.memory->exportFd();
-    gl.ImportMemoryFdEXT(memId, m.memory->allocationBytes(), GL_HANDLE_TYPE_OPAQUE_FD_EXT, fd.get());
+    gl.ImportMemoryFdEXT(memId, m.memory->allocationBytes(), GL_HANDLE_TYPE_OPAQUE_FD_EXT,
+                         fd.get());
     glCheck(gl, "importing the shared memory (glImportMemoryFdEXT)");
     fd.release();  // GL owns it now (GL_EXT_memory_object_fd)
   }
@@ -180,10 +178,12 @@ ExternalFieldBuffer::ExternalFieldBuffer(VulkanExporter& exporter, const GlProcL
   cl_device_id dev = device();
   {
     UniqueFd fd = m.memory->exportFd();
-    const cl_mem_properties props[] = {
-        CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, static_cast<cl_mem_properties>(fd.get()),
-        CL_DEVICE_HANDLE_LIST_KHR, reinterpret_cast<cl_mem_properties>(dev),
-        CL_DEVICE_HANDLE_LIST_END_KHR, 0};
+    const cl_mem_properties props[] = {CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR,
+                                       static_cast<cl_mem_properties>(fd.get()),
+                                       CL_DEVICE_HANDLE_LIST_KHR,
+                                       reinterpret_cast<cl_mem_properties>(dev),
+                                       CL_DEVICE_HANDLE_LIST_END_KHR,
+                                       0};
     cl_int err = CL_SUCCESS;
     cl_mem mem =
         clCreateBufferWithProperties(context(), props, CL_MEM_READ_WRITE, bytes, nullptr, &err);
@@ -235,12 +235,14 @@ void ExternalFieldBuffer::fill(cl::CommandQueue& queue, const cl::Buffer& field,
     gl.DeleteSync(m.uploadFence);
     m.uploadFence = nullptr;
   }
-  if (m.acquire) clCheck(m.acquire(q, 1, &shared, 0, nullptr, nullptr), "acquiring the shared memory");
+  if (m.acquire)
+    clCheck(m.acquire(q, 1, &shared, 0, nullptr, nullptr), "acquiring the shared memory");
   cl_event copied = nullptr;
   clCheck(clEnqueueCopyBuffer(q, field(), shared, 0, 0, bytes, 0, nullptr, &copied),
           "copying the field into the shared memory");
   cl::Event copyEvent(copied);  // owns it
-  if (m.release) clCheck(m.release(q, 1, &shared, 0, nullptr, nullptr), "releasing the shared memory");
+  if (m.release)
+    clCheck(m.release(q, 1, &shared, 0, nullptr, nullptr), "releasing the shared memory");
   GLuint buffer = m.glBuffer.id();
   if (semaphores_) {
     cl_semaphore_khr s = m.clClDone->get();
@@ -272,7 +274,8 @@ void ExternalFieldBuffer::fill(cl::CommandQueue& queue, const cl::Buffer& field,
   if (m.lastCopy() && m.lastCopy.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() == CL_COMPLETE &&
       (queue.getInfo<CL_QUEUE_PROPERTIES>() & CL_QUEUE_PROFILING_ENABLE))
     lastClCopyMs_ = (m.lastCopy.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
-                     m.lastCopy.getProfilingInfo<CL_PROFILING_COMMAND_START>()) * 1e-6;
+                     m.lastCopy.getProfilingInfo<CL_PROFILING_COMMAND_START>()) *
+                    1e-6;
   m.lastCopy = copyEvent;
 }
 

@@ -24,8 +24,9 @@ class ExternalFieldBuffer {
  public:
   // GL context current; context/device: the OpenCL side (same GPU as the exporter's).
   // bytes: width * height float2. Throws DeviceError with the step that failed.
-  ExternalFieldBuffer(VulkanExporter& exporter, const GlProcLoader& load, const cl::Context& context,
-                      const cl::Device& device, std::size_t bytes, bool semaphores);
+  ExternalFieldBuffer(VulkanExporter& exporter, const GlProcLoader& load,
+                      const cl::Context& context, const cl::Device& device, std::size_t bytes,
+                      bool semaphores);
   ~ExternalFieldBuffer();
   ExternalFieldBuffer(const ExternalFieldBuffer&) = delete;
   ExternalFieldBuffer& operator=(const ExternalFieldBuffer&) = delete;

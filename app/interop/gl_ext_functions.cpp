@@ -46,7 +46,8 @@ bool GlExtFunctions::hasExtension(const char* name) const {
   GLint n = 0;
   GetIntegerv(GL_NUM_EXTENSIONS, &n);
   for (GLint i = 0; i < n; ++i) {
-    const auto* e = reinterpret_cast<const char*>(GetStringi(GL_EXTENSIONS, static_cast<GLuint>(i)));
+    const auto* e =
+        reinterpret_cast<const char*>(GetStringi(GL_EXTENSIONS, static_cast<GLuint>(i)));
     if (e && std::strcmp(e, name) == 0) return true;
   }
   return false;

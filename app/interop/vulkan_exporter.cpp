@@ -21,8 +21,9 @@ ExportedSemaphore::~ExportedSemaphore() = default;
 UniqueFd ExportedBuffer::exportFd() const { return {}; }
 UniqueFd ExportedSemaphore::exportFd() const { return {}; }
 VulkanExporter::VulkanExporter(const std::optional<DeviceUuid>&) {
-  throw DeviceError("This gvflab was built without Vulkan (libvulkan-dev), which allocates the "
-                    "memory OpenGL and OpenCL share.");
+  throw DeviceError(
+      "This gvflab was built without Vulkan (libvulkan-dev), which allocates the "
+      "memory OpenGL and OpenCL share.");
 }
 VulkanExporter::~VulkanExporter() = default;
 const std::string& VulkanExporter::deviceName() const {
@@ -52,7 +53,8 @@ struct VulkanDevice {
 namespace {
 void check(VkResult r, const char* what) {
   if (r != VK_SUCCESS)
-    throw DeviceError(std::string("Vulkan: ") + what + " failed (VkResult " + std::to_string(r) + ").");
+    throw DeviceError(std::string("Vulkan: ") + what + " failed (VkResult " + std::to_string(r) +
+                      ").");
 }
 
 bool hasDeviceExtensions(VkPhysicalDevice pd) {
@@ -118,9 +120,10 @@ VulkanExporter::VulkanExporter(const std::optional<DeviceUuid>& uuid)
   dci.enabledExtensionCount = 2;
   dci.ppEnabledExtensionNames = extensions;
   check(vkCreateDevice(d.physical, &dci, nullptr, &d.device), "creating a device");
-  d.getMemoryFd = reinterpret_cast<PFN_vkGetMemoryFdKHR>(vkGetDeviceProcAddr(d.device, "vkGetMemoryFdKHR"));
-  d.getSemaphoreFd =
-      reinterpret_cast<PFN_vkGetSemaphoreFdKHR>(vkGetDeviceProcAddr(d.device, "vkGetSemaphoreFdKHR"));
+  d.getMemoryFd =
+      reinterpret_cast<PFN_vkGetMemoryFdKHR>(vkGetDeviceProcAddr(d.device, "vkGetMemoryFdKHR"));
+  d.getSemaphoreFd = reinterpret_cast<PFN_vkGetSemaphoreFdKHR>(
+      vkGetDeviceProcAddr(d.device, "vkGetSemaphoreFdKHR"));
   if (!d.getMemoryFd || !d.getSemaphoreFd)
     throw DeviceError("Vulkan: the device lists the fd extensions but not their functions.");
 }

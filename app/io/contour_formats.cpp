@@ -28,12 +28,11 @@ std::string contoursGeoJson(const std::vector<ContourRecord>& contours) {
     const auto points = floatPrecision(r.points);
     auto ring = nlohmann::ordered_json(points);
     if (!points.empty() && points.front() != points.back()) ring.push_back(points.front());
-    features.push_back({{"type", "Feature"},
-                        {"geometry", {{"type", "Polygon"}, {"coordinates", {ring}}}},
-                        {"properties",
-                         {{"force", r.force},
-                          {"state", contourState(r)},
-                          {"iterations", r.iterations}}}});
+    features.push_back(
+        {{"type", "Feature"},
+         {"geometry", {{"type", "Polygon"}, {"coordinates", {ring}}}},
+         {"properties",
+          {{"force", r.force}, {"state", contourState(r)}, {"iterations", r.iterations}}}});
   }
   return nlohmann::ordered_json{{"type", "FeatureCollection"}, {"features", features}}.dump() +
          "\n";
@@ -54,9 +53,10 @@ std::string contoursCsv(const std::vector<ContourRecord>& contours) {
 
 std::string contoursSvg(const std::vector<ContourRecord>& contours, int width, int height) {
   const std::string w = std::to_string(width), h = std::to_string(height);
-  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + w + "\" height=\"" +
-                    h + "\" viewBox=\"0 0 " + w + " " + h + "\">\n";
+  std::string out =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
+      w + "\" height=\"" + h + "\" viewBox=\"0 0 " + w + " " + h + "\">\n";
   for (const auto& r : contours) {
     const auto points = floatPrecision(r.points);
     if (points.empty()) continue;
@@ -65,8 +65,8 @@ std::string contoursSvg(const std::vector<ContourRecord>& contours, int width, i
       d += (i ? " L " : "M ") + num(points[i][0]) + " " + num(points[i][1]);
     // Green once converged, orange while moving, as in the viewer.
     out += "  <path d=\"" + d + " Z\" fill=\"none\" stroke=\"" +
-           (r.converged ? "#2ca02c" : "#ff7f0e") + "\" stroke-width=\"1\" data-force=\"" +
-           r.force + "\" data-state=\"" + contourState(r) + "\" data-iterations=\"" +
+           (r.converged ? "#2ca02c" : "#ff7f0e") + "\" stroke-width=\"1\" data-force=\"" + r.force +
+           "\" data-state=\"" + contourState(r) + "\" data-iterations=\"" +
            std::to_string(r.iterations) + "\"/>\n";
   }
   return out + "</svg>\n";

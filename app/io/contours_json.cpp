@@ -11,7 +11,8 @@ std::string contourState(const ContourRecord& record) {
   return record.converged ? "converged" : "moving";
 }
 
-std::vector<std::array<double, 2>> floatPrecision(const std::vector<std::array<double, 2>>& points) {
+std::vector<std::array<double, 2>> floatPrecision(
+    const std::vector<std::array<double, 2>>& points) {
   auto shortest = [](double v) {
     char buf[32];
     const auto r = std::to_chars(buf, buf + sizeof buf - 1, static_cast<float>(v));

@@ -8,11 +8,10 @@
 // in image pixels, x to the right, y down, origin at the top-left corner of the image.
 #include <array>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace gvflab::app {
 

@@ -34,16 +34,16 @@ FileFormat raster(std::string_view name, std::vector<FormatExtension> extensions
 std::vector<FileFormat> makeFormats() {
   std::vector<FileFormat> t;
   // PNG is also what every picture output writes (io/png_writer.hpp, the figures).
-  t.push_back(raster("PNG", {{".png", R::ImageInput | R::PictureOutput}},
-                     {"\x89PNG\r\n\x1a\n"sv}, "png"));
+  t.push_back(
+      raster("PNG", {{".png", R::ImageInput | R::PictureOutput}}, {"\x89PNG\r\n\x1a\n"sv}, "png"));
   t.push_back(raster("JPEG", {{".jpg", kImage}, {".jpeg", kImage}}, {"\xFF\xD8\xFF"sv}, "jpeg"));
   t.push_back(raster("BMP", {{".bmp", kImage}}, {"BM"sv}, "bmp"));
   // P2/P3/P5/P6 go to the engine's reader, P1/P4 (PBM) to Qt's.
   t.push_back(raster("PNM",
                      {{".pgm", kImage}, {".ppm", kImage}, {".pnm", kImage}, {".pbm", kImage}},
                      {"P1"sv, "P2"sv, "P3"sv, "P4"sv, "P5"sv, "P6"sv}, ""));
-  t.push_back(raster("TIFF", {{".tif", kImage}, {".tiff", kImage}}, {"II*\0"sv, "MM\0*"sv},
-                     "tiff"));
+  t.push_back(
+      raster("TIFF", {{".tif", kImage}, {".tiff", kImage}}, {"II*\0"sv, "MM\0*"sv}, "tiff"));
   t.push_back(raster("GIF", {}, {"GIF8"sv}, "gif"));  // by content only, under any name
 
   FileFormat meta;
@@ -77,9 +77,8 @@ std::vector<FileFormat> makeFormats() {
   constexpr FormatRoles kVolumeOrField = R::VolumeInput | R::FieldOutput;
   constexpr FormatRoles kVolume = static_cast<FormatRoles>(R::VolumeInput);
   // ANALYZE-style .hdr/.img pairs are read; written fields are single files.
-  nifti.extensions = {{".nii", kVolumeOrField}, {".nii.gz", kVolumeOrField},
-                      {".hdr", kVolume},        {".hdr.gz", kVolume},
-                      {".img", kVolume},        {".img.gz", kVolume}};
+  nifti.extensions = {{".nii", kVolumeOrField}, {".nii.gz", kVolumeOrField}, {".hdr", kVolume},
+                      {".hdr.gz", kVolume},     {".img", kVolume},           {".img.gz", kVolume}};
   nifti.headerShape = niftiShape;
   nifti.readVolume = readNiftiVolume;  // no readImage: always a volume
   nifti.writeField2D = [](const fs::path& p, const Field2D& f) { writeNiftiField(p, f); };
@@ -97,13 +96,16 @@ std::vector<FileFormat> makeFormats() {
            [](const fs::path& p, const std::vector<ContourRecord>& c, int, int) {
              writeContoursJson(p, c);
            });
-  contours("GeoJSON", ".geojson", [](const fs::path& p, const std::vector<ContourRecord>& c,
-                                     int, int) { writeFileAtomically(p, contoursGeoJson(c)); });
+  contours("GeoJSON", ".geojson",
+           [](const fs::path& p, const std::vector<ContourRecord>& c, int, int) {
+             writeFileAtomically(p, contoursGeoJson(c));
+           });
   contours("CSV", ".csv", [](const fs::path& p, const std::vector<ContourRecord>& c, int, int) {
     writeFileAtomically(p, contoursCsv(c));
   });
-  contours("SVG", ".svg", [](const fs::path& p, const std::vector<ContourRecord>& c, int w,
-                             int h) { writeFileAtomically(p, contoursSvg(c, w, h)); });
+  contours("SVG", ".svg", [](const fs::path& p, const std::vector<ContourRecord>& c, int w, int h) {
+    writeFileAtomically(p, contoursSvg(c, w, h));
+  });
 
   for (const auto& [name, ext, muxer] :
        {std::tuple{"MP4 (H.264)"sv, ".mp4"sv, "mp4"sv}, {"WebM (VP9)"sv, ".webm"sv, "webm"sv}}) {
@@ -173,16 +175,15 @@ const FileFormat* findFormat(const fs::path& path, FormatRoles roles) {
   return found;
 }
 
-const FileFormat& requireFormat(const fs::path& path, FormatRole role,
-                                const std::string& refusal) {
+const FileFormat& requireFormat(const fs::path& path, FormatRole role, const std::string& refusal) {
   if (const FileFormat* f = findFormat(path, role)) return *f;
   throw ParameterError(refusal + ": the name must end in " + extensionList(role) + ".");
 }
 
 void checkOutputName(const fs::path& path, std::string_view formatName,
                      const std::string& refusal) {
-  constexpr FormatRoles kOutputs = R::FieldOutput | R::ContoursOutput | R::PictureOutput |
-                                   R::VideoOutput | R::Session;
+  constexpr FormatRoles kOutputs =
+      R::FieldOutput | R::ContoursOutput | R::PictureOutput | R::VideoOutput | R::Session;
   const auto format = std::find_if(fileFormats().begin(), fileFormats().end(),
                                    [&](const FileFormat& f) { return f.name == formatName; });
   if (format == fileFormats().end()) throw Error("no file format named " + std::string(formatName));
@@ -190,7 +191,8 @@ void checkOutputName(const fs::path& path, std::string_view formatName,
   for (const FormatExtension& e : format->extensions)
     if ((e.roles & kOutputs) != 0) exts.emplace_back(e.suffix);
   const std::string name = lower(path.filename().string());
-  if (std::none_of(exts.begin(), exts.end(), [&](const std::string& e) { return endsWith(name, e); }))
+  if (std::none_of(exts.begin(), exts.end(),
+                   [&](const std::string& e) { return endsWith(name, e); }))
     throw ParameterError(refusal + ": the name must end in " + sentenceList(exts) + ".");
 }
 

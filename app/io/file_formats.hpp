@@ -46,7 +46,7 @@ struct FormatExtension {
 };
 
 struct FileFormat {
-  std::string_view name;  // "NIfTI": in messages, dialogs and --help
+  std::string_view name;                    // "NIfTI": in messages, dialogs and --help
   std::vector<FormatExtension> extensions;  // the first of a role is the one new names get
 
   // Raster images (Qt's readers, and the engine's for PGM/PPM) are recognised by their first
@@ -57,15 +57,15 @@ struct FileFormat {
   // Readers; nullptr where the format has no such role. Raster images have none: image_loader
   // reads them by content. A format with readVolume but no readImage is always a volume.
   FieldShape (*headerShape)(const std::filesystem::path&) = nullptr;  // no data read
-  int (*dimensions)(const std::filesystem::path&) = nullptr;  // 2 or 3, from the header
+  int (*dimensions)(const std::filesystem::path&) = nullptr;          // 2 or 3, from the header
   Image2D (*readImage)(const std::filesystem::path&) = nullptr;
   Volume (*readVolume)(const std::filesystem::path&) = nullptr;
 
   // Writers; each writes atomically and throws InputError naming the file when it cannot.
   void (*writeField2D)(const std::filesystem::path&, const Field2D&) = nullptr;
   void (*writeField3D)(const std::filesystem::path&, const Field3D&) = nullptr;
-  void (*writeContours)(const std::filesystem::path&, const std::vector<ContourRecord>&,
-                        int width, int height) = nullptr;
+  void (*writeContours)(const std::filesystem::path&, const std::vector<ContourRecord>&, int width,
+                        int height) = nullptr;
   std::string_view videoMuxer;  // video: FFmpeg's muxer, which app/record encodes to
 
   FormatRoles roles() const;  // of all its extensions

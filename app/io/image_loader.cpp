@@ -1,11 +1,11 @@
 #include "io/image_loader.hpp"
 
+#include <tiffio.h>
+
 #include <QFile>
 #include <QImage>
 #include <QImageReader>
 #include <QString>
-#include <tiffio.h>
-
 #include <algorithm>
 #include <climits>
 #include <cstdarg>
@@ -71,13 +71,15 @@ void checkBmpHeader(const InputFile& file) {
   if (got < 30) throw InputError(name + " is truncated (its BMP header is incomplete).");
   auto u32 = [&](int at) {
     return std::uint32_t(std::uint8_t(h[at])) | std::uint32_t(std::uint8_t(h[at + 1])) << 8 |
-           std::uint32_t(std::uint8_t(h[at + 2])) << 16 | std::uint32_t(std::uint8_t(h[at + 3])) << 24;
+           std::uint32_t(std::uint8_t(h[at + 2])) << 16 |
+           std::uint32_t(std::uint8_t(h[at + 3])) << 24;
   };
   const auto i32 = [&](int at) { return static_cast<std::int32_t>(u32(at)); };
   const int bpp = std::uint8_t(h[28]) | std::uint8_t(h[29]) << 8;
-  const std::int64_t width = u32(14) >= 40 ? i32(18) : (std::uint8_t(h[18]) | std::uint8_t(h[19]) << 8);
-  const std::int64_t height =
-      u32(14) >= 40 ? std::abs(std::int64_t(i32(22))) : (std::uint8_t(h[20]) | std::uint8_t(h[21]) << 8);
+  const std::int64_t width =
+      u32(14) >= 40 ? i32(18) : (std::uint8_t(h[18]) | std::uint8_t(h[19]) << 8);
+  const std::int64_t height = u32(14) >= 40 ? std::abs(std::int64_t(i32(22)))
+                                            : (std::uint8_t(h[20]) | std::uint8_t(h[21]) << 8);
   if (bpp != 1 && bpp != 4 && bpp != 8 && bpp != 16 && bpp != 24 && bpp != 32)
     throw InputError(name + " has an unsupported depth of " + std::to_string(bpp) +
                      " bits per pixel (1, 4, 8, 16, 24 or 32 are read).");
@@ -97,8 +99,8 @@ void checkBmpHeader(const InputFile& file) {
 // An image file opened for the checks and for Qt, with what its first bytes say it is.
 struct OpenedImage {
   InputFile file;
-  std::string head;   // its first 16 bytes
-  std::string found;  // the format its signature says ("" when none we know)
+  std::string head;           // its first 16 bytes
+  std::string found;          // the format its signature says ("" when none we know)
   std::string_view qtFormat;  // Qt's reader for it ("": Qt decides by content)
 };
 
@@ -183,9 +185,15 @@ std::string readFailure(const QImageReader& reader, const std::string& libraryLi
     case QImageReader::UnsupportedFormatError:
       why = "its format or sample depth is not supported";
       break;
-    case QImageReader::InvalidDataError: why = "its image data is corrupt or truncated"; break;
-    case QImageReader::FileNotFoundError: why = "it cannot be opened"; break;
-    default: why = "it cannot be decoded"; break;
+    case QImageReader::InvalidDataError:
+      why = "its image data is corrupt or truncated";
+      break;
+    case QImageReader::FileNotFoundError:
+      why = "it cannot be opened";
+      break;
+    default:
+      why = "it cannot be decoded";
+      break;
   }
   return libraryLine.empty() ? why : why + " (" + libraryLine + ")";
 }
@@ -205,8 +213,8 @@ FieldShape imageHeaderShape(const std::filesystem::path& path) {
   QtReader qt(*image);
   const QSize size = qt.reader.size();
   if (!size.isValid())
-    throw InputError("'" + path.string() + "' has a bad header: " +
-                     readFailure(qt.reader, messages.last()) + ".");
+    throw InputError("'" + path.string() +
+                     "' has a bad header: " + readFailure(qt.reader, messages.last()) + ".");
   checkPixelCount(path, size.width(), size.height());
   return {size.width(), size.height(), 1};
 }
@@ -216,7 +224,7 @@ Image2D loadImage(const std::filesystem::path& path) {
   routeLibtiffMessages();
   const std::optional<OpenedImage> image = openImage(path);
   if (!image) return ownReader(path)->readImage(path);  // MetaImage, NRRD
-  if (isBinaryOrAsciiPnm(image->head)) {  // the engine's reader says what is wrong
+  if (isBinaryOrAsciiPnm(image->head)) {                // the engine's reader says what is wrong
     const auto size = pnmSize(path);
     checkPixelCount(path, size[0], size[1]);  // before a pixel is read
     return readPnm(path);
@@ -237,8 +245,8 @@ Image2D loadImage(const std::filesystem::path& path) {
   if (!reader.read(&img) || img.isNull())
     throw InputError("Cannot read '" + name + "': " + readFailure(reader, messages.last()) + ".");
   // libjpeg fills a truncated scan with grey and only warns: that is a truncated file.
-  if (const std::string line = messages.find({"Premature end of JPEG file",
-                                               "premature end of data segment"});
+  if (const std::string line =
+          messages.find({"Premature end of JPEG file", "premature end of data segment"});
       !line.empty())
     throw InputError("'" + name + "' is truncated (libjpeg: " + line + ").");
   // Qt quietly returns partial images for some truncated files; insist on the declared size.

@@ -1,8 +1,8 @@
 #pragma once
 // Loads user images for the viewer and the headless mode. Qt's readers cover PNG, JPEG, BMP,
-// PGM/PPM and (with qt6-image-formats-plugins) TIFF; MetaImage goes through the engine, NRRD through teem.
-// Which is which: io/file_formats.cpp (a raster file must start as its extension promises; one
-// with an extension of no format is read by its content).
+// PGM/PPM and (with qt6-image-formats-plugins) TIFF; MetaImage goes through the engine, NRRD
+// through teem. Which is which: io/file_formats.cpp (a raster file must start as its extension
+// promises; one with an extension of no format is read by its content).
 #include <filesystem>
 
 #include "gvflab/field_storage.hpp"

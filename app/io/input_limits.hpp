@@ -9,14 +9,14 @@
 namespace gvflab::app {
 
 inline constexpr std::int64_t kMaxVoxels = std::int64_t(1) << 31;  // values in one volume
-inline constexpr std::int64_t kMaxSide = 1 << 16;                   // voxels along one axis
-inline constexpr std::int64_t kMaxHeaderBytes = 64LL << 20;         // header and extensions
+inline constexpr std::int64_t kMaxSide = 1 << 16;                  // voxels along one axis
+inline constexpr std::int64_t kMaxHeaderBytes = 64LL << 20;        // header and extensions
 
 // Limits of snakes given by --snake or a session, checked before any node is built (a snake
 // has at most ParametricSnake::kMaxNodes nodes once resampled).
-constexpr std::size_t kMaxSnakes = 256;           // in one run
-constexpr std::size_t kMaxSnakePoints = 100000;   // points given for one contour
-constexpr double kMaxSnakeCoordinate = 1e7;       // |x|, |y|, radius in pixels
+constexpr std::size_t kMaxSnakes = 256;          // in one run
+constexpr std::size_t kMaxSnakePoints = 100000;  // points given for one contour
+constexpr double kMaxSnakeCoordinate = 1e7;      // |x|, |y|, radius in pixels
 
 // "1.5 GiB", "128 bytes": sizes in messages.
 std::string byteCount(std::uint64_t bytes);

@@ -45,8 +45,9 @@ RawHeader checkRawHeader(const std::filesystem::path& path, const char* headerNa
   int version = 0;
   std::unique_ptr<void, FreeDeleter> raw(nifti_read_header(headerName, &version, 0));
   if (!raw || (version != 1 && version != 2))
-    throw InputError(quoted(path) + " is not a NIfTI-1 or NIfTI-2 file (its header is missing, "
-                                    "truncated or invalid).");
+    throw InputError(quoted(path) +
+                     " is not a NIfTI-1 or NIfTI-2 file (its header is missing, "
+                     "truncated or invalid).");
   // nifti_read_header without its checks leaves the bytes in the file's order.
   const int expectedSize = version == 2 ? 540 : 348;
   if (*static_cast<const std::int32_t*>(raw.get()) != expectedSize)
@@ -89,15 +90,18 @@ RawHeader checkRawHeader(const std::filesystem::path& path, const char* headerNa
   // (0 is common for "unknown" and harmless: GVF runs in voxel units).
   for (int i = 1; i <= std::min<std::int64_t>(dim[0], 3); ++i)
     if (!(pixdim[i] >= 0) || pixdim[i] > 1e6)
-      throw InputError(quoted(path) + " has an invalid voxel size along axis " +
-                       std::to_string(i) + " (pixdim[" + std::to_string(i) + "] = " +
-                       [&] { std::ostringstream v; v << pixdim[i]; return v.str(); }() +
+      throw InputError(quoted(path) + " has an invalid voxel size along axis " + std::to_string(i) +
+                       " (pixdim[" + std::to_string(i) + "] = " +
+                       [&] {
+                         std::ostringstream v;
+                         v << pixdim[i];
+                         return v.str();
+                       }() +
                        "; finite sizes >= 0 expected).");
-  if (!(voxOffset >= 0) || voxOffset > static_cast<double>(kMaxHeaderBytes))
-  {
+  if (!(voxOffset >= 0) || voxOffset > static_cast<double>(kMaxHeaderBytes)) {
     std::ostringstream msg;
-    msg << quoted(path) << " has an invalid voxel offset (vox_offset = " << voxOffset
-        << "; 0 to " << kMaxHeaderBytes << " bytes expected).";
+    msg << quoted(path) << " has an invalid voxel offset (vox_offset = " << voxOffset << "; 0 to "
+        << kMaxHeaderBytes << " bytes expected).";
     throw InputError(msg.str());
   }
   out.voxels = count;
@@ -140,9 +144,8 @@ void checkPromisedBytes(const std::filesystem::path& path, const RawHeader& h,
     const bool single = voxelFile == path;  // .nii: header and voxels in one file
     const std::uint64_t need = bytes + (single ? std::uint64_t(h.voxOffset) : 0);
     if (!ec && size < need)
-      throw InputError(quoted(path) + " is truncated: its header promises " +
-                       byteCount(bytes) + " of voxels, but the file holds " +
-                       byteCount(size) + ".");
+      throw InputError(quoted(path) + " is truncated: its header promises " + byteCount(bytes) +
+                       " of voxels, but the file holds " + byteCount(size) + ".");
   }
   // The voxels as read, as doubles and as the float volume.
   checkHostMemory(path, bytes + std::uint64_t(h.voxels) * (sizeof(double) + sizeof(float)));
@@ -152,25 +155,44 @@ void checkPromisedBytes(const std::filesystem::path& path, const RawHeader& h,
 double voxelValue(const nifti_image& nim, std::size_t i) {
   const void* d = nim.data;
   switch (nim.datatype) {
-    case NIFTI_TYPE_UINT8: return static_cast<const std::uint8_t*>(d)[i];
-    case NIFTI_TYPE_INT8: return static_cast<const std::int8_t*>(d)[i];
-    case NIFTI_TYPE_INT16: return static_cast<const std::int16_t*>(d)[i];
-    case NIFTI_TYPE_UINT16: return static_cast<const std::uint16_t*>(d)[i];
-    case NIFTI_TYPE_INT32: return static_cast<const std::int32_t*>(d)[i];
-    case NIFTI_TYPE_UINT32: return static_cast<const std::uint32_t*>(d)[i];
-    case NIFTI_TYPE_INT64: return static_cast<double>(static_cast<const std::int64_t*>(d)[i]);
-    case NIFTI_TYPE_UINT64: return static_cast<double>(static_cast<const std::uint64_t*>(d)[i]);
-    case NIFTI_TYPE_FLOAT32: return static_cast<const float*>(d)[i];
-    default: return static_cast<const double*>(d)[i];  // FLOAT64, checked before
+    case NIFTI_TYPE_UINT8:
+      return static_cast<const std::uint8_t*>(d)[i];
+    case NIFTI_TYPE_INT8:
+      return static_cast<const std::int8_t*>(d)[i];
+    case NIFTI_TYPE_INT16:
+      return static_cast<const std::int16_t*>(d)[i];
+    case NIFTI_TYPE_UINT16:
+      return static_cast<const std::uint16_t*>(d)[i];
+    case NIFTI_TYPE_INT32:
+      return static_cast<const std::int32_t*>(d)[i];
+    case NIFTI_TYPE_UINT32:
+      return static_cast<const std::uint32_t*>(d)[i];
+    case NIFTI_TYPE_INT64:
+      return static_cast<double>(static_cast<const std::int64_t*>(d)[i]);
+    case NIFTI_TYPE_UINT64:
+      return static_cast<double>(static_cast<const std::uint64_t*>(d)[i]);
+    case NIFTI_TYPE_FLOAT32:
+      return static_cast<const float*>(d)[i];
+    default:
+      return static_cast<const double*>(d)[i];  // FLOAT64, checked before
   }
 }
 
 bool supportedType(int type) {
   switch (type) {
-    case NIFTI_TYPE_UINT8: case NIFTI_TYPE_INT8: case NIFTI_TYPE_INT16: case NIFTI_TYPE_UINT16:
-    case NIFTI_TYPE_INT32: case NIFTI_TYPE_UINT32: case NIFTI_TYPE_INT64: case NIFTI_TYPE_UINT64:
-    case NIFTI_TYPE_FLOAT32: case NIFTI_TYPE_FLOAT64: return true;
-    default: return false;
+    case NIFTI_TYPE_UINT8:
+    case NIFTI_TYPE_INT8:
+    case NIFTI_TYPE_INT16:
+    case NIFTI_TYPE_UINT16:
+    case NIFTI_TYPE_INT32:
+    case NIFTI_TYPE_UINT32:
+    case NIFTI_TYPE_INT64:
+    case NIFTI_TYPE_UINT64:
+    case NIFTI_TYPE_FLOAT32:
+    case NIFTI_TYPE_FLOAT64:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -185,8 +207,8 @@ Reorientation lpsReorientation(const nifti_image& nim) {
   Reorientation r;
   if (nim.sform_code <= 0 && nim.qform_code <= 0) return r;
   int code[3] = {0, 0, 0};
-  nifti_dmat44_to_orientation(nim.sform_code > 0 ? nim.sto_xyz : nim.qto_xyz, &code[0],
-                              &code[1], &code[2]);
+  nifti_dmat44_to_orientation(nim.sform_code > 0 ? nim.sto_xyz : nim.qto_xyz, &code[0], &code[1],
+                              &code[2]);
   // Codes: 1 L2R, 2 R2L, 3 P2A, 4 A2P, 5 I2S, 6 S2I; axis (code - 1) / 2 of LPS is positive
   // for R2L, A2P, I2S.
   constexpr int positive[3] = {NIFTI_R2L, NIFTI_A2P, NIFTI_I2S};
@@ -261,8 +283,7 @@ Volume readNiftiVolume(const std::filesystem::path& path) {
   if (nifti_image_load(nim.get()) != 0 || !nim->data)
     throw InputError(quoted(path) + " is truncated: its voxels are shorter than the header's " +
                      std::to_string(nim->nx) + "x" + std::to_string(nim->ny) + "x" +
-                     std::to_string(nim->nz) + " " + nifti_datatype_to_string(nim->datatype) +
-                     ".");
+                     std::to_string(nim->nz) + " " + nifti_datatype_to_string(nim->datatype) + ".");
   double slope = nim->scl_slope, inter = nim->scl_inter;
   if (!std::isfinite(slope) || slope == 0) slope = 1, inter = 0;  // NIfTI: 0 means unscaled
   if (!std::isfinite(inter)) inter = 0;
@@ -323,8 +344,8 @@ void writeVectorImage(const std::filesystem::path& path, int width, int height, 
       throw InputError("Cannot write '" + path.string() +
                        "': the written header cannot be read back (disk full?); nothing was "
                        "replaced.");
-    checkWrittenSize(tmp, path,
-                     static_cast<std::uint64_t>(check->iname_offset) + planar.size() * sizeof(float));
+    checkWrittenSize(
+        tmp, path, static_cast<std::uint64_t>(check->iname_offset) + planar.size() * sizeof(float));
   });
 }
 

@@ -94,12 +94,11 @@ NrrdPtr loadChecked(const std::filesystem::path& path, unsigned axes, std::size_
   const NrrdSource src = openNrrdSource(path);
   NrrdPtr header = readHeader(src);
   if (header->dim != axes || (components > 1 && header->axis[0].size != components))
-    throw InputError(quoted(path) + " is not " + what + " (it has " +
-                     std::to_string(header->dim) + " axes" +
-                     (header->dim ? ", the first of " + std::to_string(header->axis[0].size) +
-                                        " samples"
-                                  : std::string()) +
-                     ").");
+    throw InputError(
+        quoted(path) + " is not " + what + " (it has " + std::to_string(header->dim) + " axes" +
+        (header->dim ? ", the first of " + std::to_string(header->axis[0].size) + " samples"
+                     : std::string()) +
+        ").");
   if (header->type == nrrdTypeBlock || header->type <= nrrdTypeUnknown)
     throw InputError(quoted(path) + " stores block samples; integers and floats are supported.");
   std::int64_t count = 1;

@@ -5,19 +5,18 @@
 #include <QJsonObject>
 #include <cmath>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli/cli_params.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/input_file.hpp"
-#include "gvflab/quoted.hpp"
-#include "io/input_limits.hpp"
-#include "io/json_fields.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/mu_rule.hpp"
 #include "gvflab/phantoms.hpp"
-
-#include <nlohmann/json.hpp>
+#include "gvflab/quoted.hpp"
+#include "io/input_limits.hpp"
+#include "io/json_fields.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -26,7 +25,7 @@ constexpr int kVersion = 1;
 
 // The session's own limits (besides the snakes', cli/snake_options.hpp).
 constexpr std::size_t kMaxSessionBytes = 16u << 20;  // the file, read whole
-constexpr std::size_t kMaxSessionPoints = 1000000;  // all contours of all snakes
+constexpr std::size_t kMaxSessionPoints = 1000000;   // all contours of all snakes
 // JSON values in all (a point is 3: its array and two numbers) and nesting, counted before
 // the document is built.
 constexpr std::size_t kMaxSessionValues = 4 * kMaxSessionPoints;
@@ -118,16 +117,15 @@ SavedSnake::Points pointsFromJson(const QJsonArray& list, const std::string& nam
     const QJsonValue p = list[i];
     const QJsonArray xy = p.toArray();
     if (!p.isArray() || xy.size() != 2)
-      throw InputError("\"" + name + "[" + std::to_string(i) + "]\" must be a pair [x, y], not " +
-                       (p.isArray() ? "an array of " + std::to_string(xy.size())
-                                    : jsonTypeName(p)) + ".");
+      throw InputError(
+          "\"" + name + "[" + std::to_string(i) + "]\" must be a pair [x, y], not " +
+          (p.isArray() ? "an array of " + std::to_string(xy.size()) : jsonTypeName(p)) + ".");
     out.push_back({static_cast<float>(coordinate(xy[0], i, 0, name)),
                    static_cast<float>(coordinate(xy[1], i, 1, name))});
   }
   if (out.size() < 3) throw InputError("\"" + name + "\": a snake needs at least 3 points.");
   return out;
 }
-
 
 }  // namespace
 
@@ -190,8 +188,8 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
   // Every field is checked for its type and range before it is used; fields this version does
   // not know are ignored (a newer viewer's additions).
   const JsonFields root(doc.object());
-  const QJsonValue version = root.has("gvflab_session") ? doc.object().value("gvflab_session")
-                                                        : QJsonValue();
+  const QJsonValue version =
+      root.has("gvflab_session") ? doc.object().value("gvflab_session") : QJsonValue();
   if (!version.isDouble() || version.toDouble() != kVersion)
     throw InputError("This is not a gvflab session file (version " + std::to_string(kVersion) +
                      ").");
@@ -233,8 +231,8 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
   s.iterationsPerFrame = static_cast<int>(
       solver.number("iterations_per_frame", s.iterationsPerFrame, findSpec(gvf, "iterations")));
   // 0: fixed iterations per frame; else the viewer's --frame-budget range.
-  s.frameBudgetMs = solver.number("frame_budget_ms", 0, 0,
-                                  findSpec(cliParamSpecs(), "frame-budget").maxValue);
+  s.frameBudgetMs =
+      solver.number("frame_budget_ms", 0, 0, findSpec(cliParamSpecs(), "frame-budget").maxValue);
   s.device = root.string("device", "", "a device selector");
   const JsonFields sp = root.object("snake_params");
   const auto& snake = snakeParamSpecs();
@@ -273,8 +271,7 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
     } catch (const ParameterError& e) {
       throw InputError("\"" + o.name("force") + "\": " + e.what());
     }
-    if (o.has("pressure"))
-      sn.pressure = o.number("pressure", 0, findSpec(snake, "pressure"));
+    if (o.has("pressure")) sn.pressure = o.number("pressure", 0, findSpec(snake, "pressure"));
     if (!o.has("points")) throw InputError("\"" + o.name("points") + "\" is missing.");
     sn.points = pointsFromJson(o.array("points"), o.name("points"));
     sn.initial = o.has("initial_points")

@@ -32,10 +32,10 @@ struct SessionFile {
   std::optional<std::string> phantom;
   int phantomSize = 256;
   SolverKind solver = SolverKind::Euler;
-  GvfParams gvf;               // mu, sigma, v0
-  int iterationsPerFrame = 16; // Euler, with no frame budget
-  double frameBudgetMs = 0;    // 0: fixed iterations per frame
-  std::string device;          // the selector in use ("" = default)
+  GvfParams gvf;                // mu, sigma, v0
+  int iterationsPerFrame = 16;  // Euler, with no frame budget
+  double frameBudgetMs = 0;     // 0: fixed iterations per frame
+  std::string device;           // the selector in use ("" = default)
   SnakeParams snake = SnakeParams::defaults();
   std::vector<SavedSnake> snakes;
   std::string colormap = "viridis";

@@ -17,7 +17,8 @@ std::string formatBytes(std::uint64_t bytes) {
 }
 
 Recorder::Recorder(const EncoderSettings& settings, bool deterministic)
-    : settings_(settings), deterministic_(deterministic),
+    : settings_(settings),
+      deterministic_(deterministic),
       encoder_(std::make_unique<VideoEncoder>(settings)),
       start_(std::chrono::steady_clock::now()),
       worker_([this] { work(); }) {}
@@ -91,9 +92,10 @@ std::string Recorder::stop() {
                     where + " was not kept.";
   } else if (!error_.empty() || !finishError.empty()) {
     // Frames reached the file: the cut-short recording is kept, playable up to the failure.
-    finalMessage_ = (error_.empty() ? finishError : error_) + " The recording stopped there: " +
-                    where + " (" + size + ") plays up to the last whole second written of the " +
-                    std::to_string(frames) + " frames encoded.";
+    finalMessage_ = (error_.empty() ? finishError : error_) +
+                    " The recording stopped there: " + where + " (" + size +
+                    ") plays up to the last whole second written of the " + std::to_string(frames) +
+                    " frames encoded.";
   } else {
     finalMessage_ = "Recorded " + std::to_string(frames) + " frames to " + where + " (" + size +
                     (dropped_ ? ", " + std::to_string(dropped_) +

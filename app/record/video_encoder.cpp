@@ -19,7 +19,10 @@ RecordFormat formatForMuxer(std::string_view muxer) {
 }
 
 VideoEncoder::VideoEncoder(const EncoderSettings& s)
-    : path_(s.path), format_(s.format), srcWidth_(s.width), srcHeight_(s.height),
+    : path_(s.path),
+      format_(s.format),
+      srcWidth_(s.width),
+      srcHeight_(s.height),
       byteLimit_(s.byteLimit) {
   // Errors reach the user as RecordingError sentences; the encoders' chatter is not for them.
   av_log_set_level(AV_LOG_ERROR);
@@ -84,7 +87,8 @@ void VideoEncoder::openPng(const EncoderSettings& s) {
   codec_->height = height_;
   codec_->pix_fmt = AV_PIX_FMT_RGB24;
   codec_->time_base = {1, s.fps};
-  if (int r = avcodec_open2(codec_.get(), codec, nullptr); r < 0) fail("opening the PNG encoder", r);
+  if (int r = avcodec_open2(codec_.get(), codec, nullptr); r < 0)
+    fail("opening the PNG encoder", r);
 }
 
 void VideoEncoder::openVideo(const EncoderSettings& s) {
@@ -202,7 +206,8 @@ void VideoEncoder::write(const std::uint8_t* rgba, bool bottomUp, std::int64_t p
   if (int r = av_frame_get_buffer(f, 0); r < 0) fail("allocating a frame", r);
   const int stride = srcWidth_ * 4;
   // bottom-up rows: start at the last row (of the cropped frame) and walk backwards.
-  const std::uint8_t* first = bottomUp ? rgba + static_cast<std::size_t>(srcHeight_ - 1) * stride : rgba;
+  const std::uint8_t* first =
+      bottomUp ? rgba + static_cast<std::size_t>(srcHeight_ - 1) * stride : rgba;
   const int step = bottomUp ? -stride : stride;
   if (format_ == RecordFormat::PngSequence) {
     for (int y = 0; y < height_; ++y) {
@@ -216,7 +221,8 @@ void VideoEncoder::write(const std::uint8_t* rgba, bool bottomUp, std::int64_t p
     sws_scale(sws_.get(), planes, strides, 0, height_, f->data, f->linesize);
   }
   f->pts = pts;
-  if (int r = avcodec_send_frame(codec_.get(), f); r < 0) fail("encoding frame " + std::to_string(frames_ + 1), r);
+  if (int r = avcodec_send_frame(codec_.get(), f); r < 0)
+    fail("encoding frame " + std::to_string(frames_ + 1), r);
   ++frames_;
   drain(false);
 }

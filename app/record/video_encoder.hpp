@@ -62,7 +62,7 @@ class VideoEncoder {
 
   std::uint64_t bytesWritten() const { return bytes_; }
   long framesWritten() const { return frames_; }
-  int width() const { return width_; }    // encoded size
+  int width() const { return width_; }  // encoded size
   int height() const { return height_; }
 
  private:
@@ -86,7 +86,7 @@ class VideoEncoder {
   std::atomic<long> frames_{0};
   long packets_ = 0;
   bool finished_ = false;
-  bool createdPath_ = false;      // the file or directory at path_ is ours to remove
+  bool createdPath_ = false;       // the file or directory at path_ is ours to remove
   std::uint64_t headerBytes_ = 0;  // of the container header, flushed before any frame
   std::unique_ptr<std::FILE, FileClose> file_;
   OutputFormatPtr format_ctx_;

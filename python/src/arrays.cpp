@@ -18,8 +18,7 @@ using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>
 // The array as C-ordered float32 with integer types scaled to [0, 1]; checks ndim.
 FloatArray floatPixels(const py::handle& obj, int ndim, const char* what) {
   py::array a = py::array::ensure(obj);
-  if (!a)
-    throw InputError(std::string(what) + " must be a NumPy array (or convertible to one).");
+  if (!a) throw InputError(std::string(what) + " must be a NumPy array (or convertible to one).");
   if (a.ndim() != ndim)
     throw InputError(std::string(what) + " must have " + std::to_string(ndim) +
                      " dimensions, not " + std::to_string(a.ndim()) + " (shape " +
@@ -89,8 +88,7 @@ py::array fieldToArray(Field3D&& field) {
 std::vector<glm::vec2> pointsFromArray(const py::handle& obj, const char* what) {
   auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(obj);
   if (!a || a.ndim() != 2 || a.shape(1) != 2)
-    throw ParameterError(std::string(what) +
-                         " must be an N x 2 array of (row, col) points.");
+    throw ParameterError(std::string(what) + " must be an N x 2 array of (row, col) points.");
   std::vector<glm::vec2> out;
   out.reserve(a.shape(0));
   for (py::ssize_t i = 0; i < a.shape(0); ++i)

@@ -5,11 +5,11 @@
 // Point coordinates in Python are (row, col) with pixel [r, c]'s centre at (r, c), as in
 // NumPy and scikit-image; the engine's are (x, y) with the origin at the image's top-left
 // corner, so pixel centres sit at (c + 0.5, r + 0.5).
-#include <vector>
-
-#include <glm/vec2.hpp>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+
+#include <glm/vec2.hpp>
+#include <vector>
 
 #include "gvflab/image.hpp"
 #include "gvflab/region_types.hpp"

@@ -1,10 +1,10 @@
 #pragma once
 // One OpenCL context per device selector, kept for the session: creating one compiles the
 // kernels again (seconds on PoCL), which a notebook calling gvf() in a loop must not pay.
+#include <pybind11/pybind11.h>
+
 #include <memory>
 #include <string>
-
-#include <pybind11/pybind11.h>
 
 #include "gvflab/device.hpp"
 

@@ -1,17 +1,17 @@
 #include "gvf_binding.hpp"
 
+#include <pybind11/stl.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 
-#include <pybind11/stl.h>
-
 #include "arrays.hpp"
 #include "context_cache.hpp"
-#include "gvflab/field_solve.hpp"
-#include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/euler_solver.hpp"
+#include "gvflab/field_solve.hpp"
+#include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/multigrid_solver.hpp"
 #include "gvflab/profiler.hpp"
 #include "progress.hpp"
@@ -26,17 +26,20 @@ double specDefault(const char* key) { return findSpec(gvfParamSpecs(), key).defa
 V0Mode parseV0(const std::string& text) {
   if (text == "edge") return V0Mode::EdgeGradient;
   if (text == "image") return V0Mode::ImageGradient;
-  throw ParameterError("v0 must be 'edge' (V0 = grad f, the default) or 'image' "
-                       "(V0 = grad of the smoothed image), not '" + text + "'.");
+  throw ParameterError(
+      "v0 must be 'edge' (V0 = grad f, the default) or 'image' "
+      "(V0 = grad of the smoothed image), not '" +
+      text + "'.");
 }
 
 std::string reportRepr(const GvfReport& r) {
   std::string size = std::to_string(r.width) + "x" + std::to_string(r.height) +
                      (r.depth > 1 ? "x" + std::to_string(r.depth) : "");
-  return "GvfReport(solver='" + r.solver + "', size=" + size + ", iterations=" +
-         std::to_string(r.iterations) + ", error=" + std::string(py::repr(py::float_(r.error))) +
-         ", opencl_ms=" + std::string(py::repr(py::float_(r.openclMs))) + ", device='" +
-         r.device + "')";
+  return "GvfReport(solver='" + r.solver + "', size=" + size +
+         ", iterations=" + std::to_string(r.iterations) +
+         ", error=" + std::string(py::repr(py::float_(r.error))) +
+         ", opencl_ms=" + std::string(py::repr(py::float_(r.openclMs))) + ", device='" + r.device +
+         "')";
 }
 
 }  // namespace
@@ -62,8 +65,7 @@ GvfRun runGvf(const std::shared_ptr<ComputeContext>& ctx, const GvfInput& input,
   if (request.solver) {
     ask.solver = parseSolverKind(*request.solver);
     if (!ask.solver)
-      throw ParameterError("solver must be 'euler' or 'multigrid', not '" + *request.solver +
-                           "'.");
+      throw ParameterError("solver must be 'euler' or 'multigrid', not '" + *request.solver + "'.");
   }
   ask.iterations = request.iterations;
   ask.targetError = request.targetError;
@@ -75,13 +77,15 @@ GvfRun runGvf(const std::shared_ptr<ComputeContext>& ctx, const GvfInput& input,
   Solver& solver = *run.solver;
   const long total = plan.iterations;
   GvfReport& r = run.report;
-  const FieldSolveResult result =
-      runFieldSolve(*ctx, solver, plan, [&](long done, const std::function<double()>& error) {
+  const FieldSolveResult result = runFieldSolve(
+      *ctx, solver, plan,
+      [&](long done, const std::function<double()>& error) {
         if (plan.targetError)
           reporter.update(done, total, error());
         else
           reporter.update(done, total);
-      }, reporter.every());
+      },
+      reporter.every());
   r.error = result.error;
   r.reached = result.reached;
   r.targetError = plan.targetError;
@@ -112,19 +116,19 @@ py::tuple gvf(const py::handle& data, double mu, double sigma, std::optional<lon
   const auto t0 = std::chrono::steady_clock::now();
   const int dims = arrayDims(data);
   if (dims != 2 && dims != 3)
-    throw InputError("gvf() takes a 2D image (rows x cols) or a 3D volume (planes x rows x "
-                     "cols) as a NumPy array.");
+    throw InputError(
+        "gvf() takes a 2D image (rows x cols) or a 3D volume (planes x rows x "
+        "cols) as a NumPy array.");
   const V0Mode mode = parseV0(v0);
   auto ctx = computeContext(device);
-  GvfInput input = dims == 3
-                       ? buildGvfInput(*ctx, volumeFromArray(data, "the volume"), sigma, mode)
-                       : buildGvfInput(*ctx, imageFromArray(data, "the image"), sigma, mode);
+  GvfInput input = dims == 3 ? buildGvfInput(*ctx, volumeFromArray(data, "the volume"), sigma, mode)
+                             : buildGvfInput(*ctx, imageFromArray(data, "the image"), sigma, mode);
   GvfRequest request{mu, iterations, targetError, solver, precision, memory, mgA, mgB, mgC};
   GvfRun run = runGvf(ctx, input, request, progress, progressEvery);
   Field2D field;
   Field3D field3;
-  const std::vector<float>& values =
-      dims == 3 ? (field3 = run.solver->readField3D()).data : (field = run.solver->readField()).data;
+  const std::vector<float>& values = dims == 3 ? (field3 = run.solver->readField3D()).data
+                                               : (field = run.solver->readField()).data;
   requireFiniteField(values);
   run.report.sigma = sigma;
   py::array out = dims == 3 ? fieldToArray(std::move(field3)) : fieldToArray(std::move(field));
@@ -155,10 +159,9 @@ void bindGvf(py::module_& m) {
       .def_readonly("wall_ms", &GvfReport::wallMs)
       .def("__repr__", &reportRepr);
 
-  m.def("gvf", &gvf, py::arg("image_or_volume"), py::kw_only(),
-        py::arg("mu") = specDefault("mu"), py::arg("sigma") = specDefault("sigma"),
-        py::arg("iterations") = py::none(), py::arg("target_error") = py::none(),
-        py::arg("solver") = py::none(),
+  m.def("gvf", &gvf, py::arg("image_or_volume"), py::kw_only(), py::arg("mu") = specDefault("mu"),
+        py::arg("sigma") = specDefault("sigma"), py::arg("iterations") = py::none(),
+        py::arg("target_error") = py::none(), py::arg("solver") = py::none(),
         py::arg("precision") = "f32", py::arg("memory") = py::none(), py::arg("v0") = "edge",
         py::arg("mg_a") = 1, py::arg("mg_b") = 2, py::arg("mg_c") = 1, py::arg("device") = "",
         py::arg("progress") = py::none(), py::arg("progress_every") = 100,

@@ -1,10 +1,10 @@
 #pragma once
 // gvflab.gvf(): GVF of an image or volume with either solver, and the run that snake() shares.
+#include <pybind11/pybind11.h>
+
 #include <memory>
 #include <optional>
 #include <string>
-
-#include <pybind11/pybind11.h>
 
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/gvf_pipeline.hpp"
@@ -16,12 +16,12 @@ struct GvfRequest {
   double mu = 0.15;
   // The engine's rule (gvflab/field_solve.hpp) decides what is left unset: by default
   // multigrid to error <= 1e-6; iterations alone are a fixed count of Euler iterations.
-  std::optional<long> iterations;      // with target_error: the most to run
+  std::optional<long> iterations;  // with target_error: the most to run
   std::optional<double> targetError;
-  std::optional<std::string> solver;   // euler | multigrid
-  std::string precision = "f32";       // f32 | f16 | snorm16
-  std::optional<std::string> memory;   // Euler: buffer | image | local (None: the device's best)
-  int mgA = 1, mgB = 2, mgC = 1;       // multigrid cycles and sweeps
+  std::optional<std::string> solver;  // euler | multigrid
+  std::string precision = "f32";      // f32 | f16 | snorm16
+  std::optional<std::string> memory;  // Euler: buffer | image | local (None: the device's best)
+  int mgA = 1, mgB = 2, mgC = 1;      // multigrid cycles and sweeps
 };
 
 // What gvf() returns beside the field (attributes of gvflab.GvfReport).

@@ -38,20 +38,25 @@ PYBIND11_MODULE(_gvflab, m) {
   m.def("devices", &listDevices,
         "Every OpenCL device of every platform. Pass part of a name as device=... to choose.");
 
-  m.def("phantom", [](const std::string& name, int size) {
+  m.def(
+      "phantom",
+      [](const std::string& name, int size) {
         return python::imageToArray(makePhantom(name, size));
-      }, py::arg("name"), py::arg("size") = 256,
+      },
+      py::arg("name"), py::arg("size") = 256,
       "A procedural test image as a size x size float32 array in [0, 1]: 'u' (a U with a deep "
       "concavity), 'room' (a room with a doorway) or 'blob' (a noisy blob); the CLI's "
       "--phantom.");
   m.def("phantom_names", &phantomNames);
 
-  m.def("circle", [](std::pair<double, double> centre, double radius, double spacing) {
-        return python::pointsToArray(circleContour(centre.second + 0.5, centre.first + 0.5,
-                                                   radius, spacing));
-      }, py::arg("center"), py::arg("radius"),
-      py::kw_only(), py::arg("spacing") = 0.5 * (SnakeParams::defaults().dmin +
-                                                  SnakeParams::defaults().dmax),
+  m.def(
+      "circle",
+      [](std::pair<double, double> centre, double radius, double spacing) {
+        return python::pointsToArray(
+            circleContour(centre.second + 0.5, centre.first + 0.5, radius, spacing));
+      },
+      py::arg("center"), py::arg("radius"), py::kw_only(),
+      py::arg("spacing") = 0.5 * (SnakeParams::defaults().dmin + SnakeParams::defaults().dmax),
       "Nodes of a circle about `spacing` pixels apart (at least 8), as an N x 2 (row, col) "
       "array; center is (row, col). The default spacing is the CLI's for --snake circle:...");
 

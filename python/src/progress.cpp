@@ -11,8 +11,7 @@ namespace gvflab::python {
 ProgressReporter::ProgressReporter(py::object callback, long every, std::string stage)
     : callback_(std::move(callback)), every_(every), stage_(std::move(stage)) {
   if (every < 1)
-    throw ParameterError("progress_every must be at least 1, not " + std::to_string(every) +
-                         ".");
+    throw ParameterError("progress_every must be at least 1, not " + std::to_string(every) + ".");
   if (!callback_.is_none() && !PyCallable_Check(callback_.ptr()))
     throw ParameterError("progress must be a callable taking one gvflab.Progress, or None.");
 }
@@ -40,8 +39,7 @@ void bindProgress(py::module_& m) {
       .def("__repr__", [](const Progress& p) {
         return "Progress(stage='" + p.stage + "', iterations=" + std::to_string(p.iterations) +
                ", total=" + (p.total ? std::to_string(*p.total) : "None") +
-               ", error=" + (p.error ? std::string(py::repr(py::float_(*p.error))) : "None") +
-               ")";
+               ", error=" + (p.error ? std::string(py::repr(py::float_(*p.error))) : "None") + ")";
       });
 }
 

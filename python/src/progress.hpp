@@ -2,10 +2,10 @@
 // Progress callbacks: every `every` iterations the user's callable gets a Progress. Between
 // chunks of device work the interpreter's signals are checked, so Ctrl-C (or a notebook's
 // interrupt) stops a long run with KeyboardInterrupt.
+#include <pybind11/pybind11.h>
+
 #include <optional>
 #include <string>
-
-#include <pybind11/pybind11.h>
 
 namespace gvflab::python {
 

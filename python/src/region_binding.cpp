@@ -1,10 +1,10 @@
 #include "region_binding.hpp"
 
-#include <cstdint>
-#include <optional>
-
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
+
+#include <cstdint>
+#include <optional>
 
 #include "arrays.hpp"
 #include "context_cache.hpp"
@@ -45,9 +45,9 @@ std::unique_ptr<RegionSnake> makeRegionSnake(const std::shared_ptr<ComputeContex
 }
 
 RegionResult regionSnake(const py::handle& image, std::optional<Rect> rect,
-                         const std::string& noise, int dMax, double minSegment,
-                         int maxIterations, const std::string& device,
-                         const py::object& progress, long progressEvery) {
+                         const std::string& noise, int dMax, double minSegment, int maxIterations,
+                         const std::string& device, const py::object& progress,
+                         long progressEvery) {
   RegionSnakeParams params;
   params.noise = parseNoiseModel(noise);
   params.dMax = dMax;
@@ -106,19 +106,18 @@ void bindRegionSnake(py::module_& m) {
       .def_property_readonly("sigma_target", stat(&RegionStats::sigmaT))
       .def_property_readonly("mean_background", stat(&RegionStats::meanB))
       .def_property_readonly("sigma_background", stat(&RegionStats::sigmaB))
-      .def_property_readonly("n_target",
-                             [](const RegionResult& r) { return r.stats.target.n; })
+      .def_property_readonly("n_target", [](const RegionResult& r) { return r.stats.target.n; })
       .def_property_readonly("n_background",
                              [](const RegionResult& r) { return r.stats.background.n; })
       .def("__repr__", [](const RegionResult& r) {
-        return "RegionResult(nodes=" + std::to_string(r.polygon.shape(0)) + ", converged=" +
-               (r.stats.converged ? "True" : "False") + ", iterations=" +
-               std::to_string(r.stats.iteration) + ", n_target=" +
-               std::to_string(r.stats.target.n) + ")";
+        return "RegionResult(nodes=" + std::to_string(r.polygon.shape(0)) +
+               ", converged=" + (r.stats.converged ? "True" : "False") +
+               ", iterations=" + std::to_string(r.stats.iteration) +
+               ", n_target=" + std::to_string(r.stats.target.n) + ")";
       });
 
-  m.def("region_snake", &regionSnake, py::arg("image"), py::arg("rect") = py::none(),
-        py::kw_only(), py::arg("noise") = "gaussian", py::arg("d_max") = regionDefault("d-max"),
+  m.def("region_snake", &regionSnake, py::arg("image"), py::arg("rect") = py::none(), py::kw_only(),
+        py::arg("noise") = "gaussian", py::arg("d_max") = regionDefault("d-max"),
         py::arg("min_segment") = findSpec(regionSnakeParamSpecs(), "min-segment").defaultValue,
         py::arg("max_iterations") = regionDefault("max-iterations"), py::arg("device") = "",
         py::arg("progress") = py::none(), py::arg("progress_every") = 256,

@@ -1,9 +1,9 @@
 #include "snake_binding.hpp"
 
-#include <iterator>
-
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
+
+#include <iterator>
 
 #include "arrays.hpp"
 #include "context_cache.hpp"
@@ -24,7 +24,7 @@ struct SnakeResult {
   std::string state;  // snakeStateName: "moving" | "converged" | "stalled" | "collapsed"
   long iterations = 0;
   double held = 0, holdGap = 0;  // the hold test at its last stop (SnakeContour)
-  double openclMs = 0;  // every snake of the call together
+  double openclMs = 0;           // every snake of the call together
   std::optional<GvfReport> gvf;
 };
 
@@ -35,9 +35,8 @@ py::object snake(const py::handle& image, const py::handle& initial, const std::
                  double dmin, double dmax, double tolerance, int window, double holdGap,
                  int resample, bool normalize, int iterations, double mu, double sigma,
                  std::optional<long> gvfIterations, std::optional<double> targetError,
-                 std::optional<std::string> solver,
-                 const std::string& precision, const std::string& device,
-                 const py::object& progress, long progressEvery) {
+                 std::optional<std::string> solver, const std::string& precision,
+                 const std::string& device, const py::object& progress, long progressEvery) {
   const SnakeForce snakeForce = parseForce(force);
   SnakeParams params = SnakeParams::defaults();
   params.alpha = alpha, params.beta = beta, params.gamma = gamma, params.kappa = kappa;
@@ -53,7 +52,8 @@ py::object snake(const py::handle& image, const py::handle& initial, const std::
                         : false;
   std::vector<std::vector<glm::vec2>> starts;
   if (many)
-    for (const auto& item : initial) starts.push_back(pointsFromArray(item, "each initial contour"));
+    for (const auto& item : initial)
+      starts.push_back(pointsFromArray(item, "each initial contour"));
   else
     starts.push_back(pointsFromArray(initial, "initial_points"));
 
@@ -88,8 +88,8 @@ py::object snake(const py::handle& image, const py::handle& initial, const std::
   const double ms = ctx->profiler().totalMs("snake_");
   py::list results;
   for (const auto& c : snakes.contours())
-    results.append(SnakeResult{pointsToArray(c.points), forceName(c.force),
-                               snakeStateName(c.state), c.iterations, c.held, c.holdGap, ms,
+    results.append(SnakeResult{pointsToArray(c.points), forceName(c.force), snakeStateName(c.state),
+                               c.iterations, c.held, c.holdGap, ms,
                                run ? std::optional(run->report) : std::nullopt});
   return many ? py::object(results) : results[0];
 }
@@ -119,9 +119,9 @@ void bindSnake(py::module_& m) {
                     "OpenCL time of the snake kernels (all snakes of the call).")
       .def_readonly("gvf", &SnakeResult::gvf, "The GVF solve's report (None for traditional).")
       .def("__repr__", [](const SnakeResult& r) {
-        return "SnakeResult(force='" + r.force + "', state='" + r.state + "', nodes=" +
-               std::to_string(r.points.shape(0)) + ", iterations=" +
-               std::to_string(r.iterations) + ")";
+        return "SnakeResult(force='" + r.force + "', state='" + r.state +
+               "', nodes=" + std::to_string(r.points.shape(0)) +
+               ", iterations=" + std::to_string(r.iterations) + ")";
       });
 
   m.def("snake", &snake, py::arg("image"), py::arg("initial_points"), py::kw_only(),
@@ -138,8 +138,7 @@ void bindSnake(py::module_& m) {
         py::arg("mu") = findSpec(gvfParamSpecs(), "mu").defaultValue,
         py::arg("sigma") = findSpec(gvfParamSpecs(), "sigma").defaultValue,
         py::arg("gvf_iterations") = py::none(), py::arg("target_error") = py::none(),
-        py::arg("solver") = py::none(),
-        py::arg("precision") = "f32", py::arg("device") = "",
+        py::arg("solver") = py::none(), py::arg("precision") = "f32", py::arg("device") = "",
         py::arg("progress") = py::none(), py::arg("progress_every") = 100,
         R"(Moves closed parametric snakes (Kass et al.; Xu & Prince) on an OpenCL device.
 

@@ -43,7 +43,8 @@ TEST_CASE("a device kind asked for is never quietly another kind") {
         FAIL("chose a device of the other kind");
       } catch (const DeviceError& e) {
         const std::string what = e.what();
-        CHECK(what.find(std::string("No OpenCL ") + (wantGpu ? "GPU" : "CPU")) != std::string::npos);
+        CHECK(what.find(std::string("No OpenCL ") + (wantGpu ? "GPU" : "CPU")) !=
+              std::string::npos);
         CHECK(what.find(devices.front().name) != std::string::npos);  // lists what was found
         CHECK(what.find('\n') == std::string::npos);                  // one line
       }

@@ -25,8 +25,8 @@ void compareWithReference(const Image2D& img, double sigma, V0Mode mode) {
   CHECK(test::maxAbsDiff(readV0(*ctx, in).data, v0Ref.values) < kTol);
   double maxS = 0;
   for (std::size_t i = 0; i < v0Ref.values.size(); i += 2)
-    maxS = std::max(maxS, v0Ref.values[i] * v0Ref.values[i] +
-                              v0Ref.values[i + 1] * v0Ref.values[i + 1]);
+    maxS = std::max(maxS,
+                    v0Ref.values[i] * v0Ref.values[i] + v0Ref.values[i + 1] * v0Ref.values[i + 1]);
   CHECK(in.maxV0Squared == doctest::Approx(maxS).epsilon(1e-4));
 }
 }  // namespace

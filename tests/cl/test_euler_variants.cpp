@@ -16,9 +16,12 @@ namespace {
 
 double tolerance(Precision p) {
   switch (p) {
-    case Precision::F16: return 4e-3;
-    case Precision::SNorm16: return 6e-4;
-    default: return 5e-5;
+    case Precision::F16:
+      return 4e-3;
+    case Precision::SNorm16:
+      return 6e-4;
+    default:
+      return 5e-5;
   }
 }
 
@@ -110,7 +113,8 @@ TEST_CASE("3D two-steps-per-launch tiles equal single steps across tiles and z c
       Tile3D{.tx = 20, .ty = 12, .rows = 2, .zChunk = 3},
       Tile3D{.tx = 36, .ty = 36, .rows = 3, .rawPrefetch = true},
       Tile3D{.tx = 20, .ty = 36, .rows = 3, .branchlessPlanes = true},
-      Tile3D{.tx = 13, .ty = 9, .rows = 3, .zChunk = 4, .rawPrefetch = true, .branchlessPlanes = true},
+      Tile3D{
+          .tx = 13, .ty = 9, .rows = 3, .zChunk = 4, .rawPrefetch = true, .branchlessPlanes = true},
       Tile3D{.tx = 24, .ty = 16, .rows = 1, .zChunk = 48, .wideIndices = true},
       Tile3D{.tx = 12, .ty = 12, .rows = 3, .zChunk = 7, .rawPrefetch = true, .wideIndices = true}};
   for (const Volume& vol : vols) {
@@ -123,9 +127,9 @@ TEST_CASE("3D two-steps-per-launch tiles equal single steps across tiles and z c
       for (const Tile3D& t : tiles) {
         EulerSolver b(ctx, in, mu, {p, MemoryKind::Local, {}, t});
         const Tile3D& r = b.tile3d();
-        INFO("precision " << std::string(precisionName(p)) << ", " << vol.width << "x"
-                          << vol.height << "x" << vol.depth << ", tile " << r.tx << "x" << r.ty
-                          << "x" << r.rows << "x" << r.zChunk << (r.rawPrefetch ? " raw" : "")
+        INFO("precision " << std::string(precisionName(p)) << ", " << vol.width << "x" << vol.height
+                          << "x" << vol.depth << ", tile " << r.tx << "x" << r.ty << "x" << r.rows
+                          << "x" << r.zChunk << (r.rawPrefetch ? " raw" : "")
                           << (r.branchlessPlanes ? " branchless" : "")
                           << (r.wideIndices ? " (64-bit indices)" : ""));
         REQUIRE(b.memory() == MemoryKind::Local);
@@ -141,8 +145,7 @@ TEST_CASE("3D two-steps-per-launch tiles equal single steps across tiles and z c
   // Chosen tiles that cannot run are refused with a sentence, not clamped or crashed.
   GvfInput in = buildGvfInput(*ctx, randomVolume(9, 9, 9, 5), 1.0);
   for (const Tile3D& bad : {Tile3D{4, 16, 1, 8}, Tile3D{24, 4, 1, 8}, Tile3D{24, 16, 1, -1},
-                            Tile3D{24, 16, 3, 8}, Tile3D{24, 16, 0, 8},
-                            Tile3D{1024, 1024, 1, 8}})
+                            Tile3D{24, 16, 3, 8}, Tile3D{24, 16, 0, 8}, Tile3D{1024, 1024, 1, 8}})
     CHECK_THROWS_AS(EulerSolver(ctx, in, 0.05, {Precision::F32, MemoryKind::Local, {}, bad}),
                     ParameterError);
 }
@@ -158,8 +161,8 @@ TEST_CASE("3D edge map and V0 match the reference") {
       GvfInput in = buildGvfInput(*ctx, vol, sigma);
       CHECK(in.dims() == 3);
       auto g = toGrid(vol);
-      CHECK(test::maxAbsDiff(readEdgeVolume(*ctx, in).voxels,
-                             reference::edgeMap(g, sigma).values) < 2e-5);
+      CHECK(test::maxAbsDiff(readEdgeVolume(*ctx, in).voxels, reference::edgeMap(g, sigma).values) <
+            2e-5);
       auto v0 = reference::initialField(g, sigma, V0Mode::EdgeGradient);
       CHECK(test::maxAbsDiff(readV0Volume(*ctx, in).data, v0.values) < 2e-5);
       CHECK(in.maxV0Squared == doctest::Approx(reference::maxSquaredNorm(v0)).epsilon(1e-4));

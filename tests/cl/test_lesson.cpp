@@ -10,9 +10,9 @@
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "viewer/model/lesson.hpp"
-#include "viewer/window/demo_loader.hpp"
 #include "viewer/model/session_io.hpp"
 #include "viewer/model/snake_session.hpp"
+#include "viewer/window/demo_loader.hpp"
 #include "viewer/window/viewer_startup.hpp"
 
 using namespace gvflab;
@@ -107,9 +107,9 @@ TEST_CASE("with a fixed --iterations (a demo's count) the snakes start after tha
   // The demos give Euler 1500 iterations and no target: the viewer must not wait for 1e-6,
   // which Euler reaches only after many thousands (the lesson sat still), but for the count,
   // as the headless run does (field_solve.hpp's rule, through app::fieldSolvePlan).
-  const app::Options o = app::parseOptions({"--phantom", "u", "--phantom-size", "64",
-                                            "--iterations", "60", "--steps-per-frame", "20",
-                                            "--snake", "circle:32,32,27@gvf"});
+  const app::Options o =
+      app::parseOptions({"--phantom", "u", "--phantom-size", "64", "--iterations", "60",
+                         "--steps-per-frame", "20", "--snake", "circle:32,32,27@gvf"});
   Session session(sessionStartup(o));
   SnakeSession snakes(session, o.snakes);
   REQUIRE(session.fieldIterations() == 60);
@@ -163,8 +163,8 @@ TEST_CASE("Compare adds a twin with the other force from the same starting conto
 }
 
 TEST_CASE("the field layers show the selected snake's force") {
-  const app::Options o = uOptions({"--snake", "circle:32,32,20@gvf", "--snake",
-                                   "circle:32,32,20@traditional"});
+  const app::Options o =
+      uOptions({"--snake", "circle:32,32,20@gvf", "--snake", "circle:32,32,20@traditional"});
   Session session(sessionStartup(o));
   SnakeSession snakes(session, o.snakes);
   run(session, snakes, 3);
@@ -189,8 +189,8 @@ TEST_CASE("the field layers show the selected snake's force") {
 }
 
 TEST_CASE("replay (R) puts the field and every snake back to the start") {
-  const app::Options o = uOptions({"--snake", "circle:32,32,26@gvf", "--snake",
-                                   "circle:32,32,26@traditional"});
+  const app::Options o =
+      uOptions({"--snake", "circle:32,32,26@gvf", "--snake", "circle:32,32,26@traditional"});
   Session session(sessionStartup(o));
   SnakeSession snakes(session, o.snakes);
   run(session, snakes, 6);
@@ -225,8 +225,8 @@ TEST_CASE("replay (R) starts each snake's progress plot again") {
 }
 
 TEST_CASE("snake numbers stay with their snakes: Compare, undo, delete, a sigma change") {
-  const app::Options o = uOptions({"--snake", "circle:20,20,8@gvf", "--snake",
-                                   "circle:44,44,8@gvf", "--snake", "circle:20,44,8@gvf"});
+  const app::Options o = uOptions({"--snake", "circle:20,20,8@gvf", "--snake", "circle:44,44,8@gvf",
+                                   "--snake", "circle:20,44,8@gvf"});
   Session session(sessionStartup(o));
   SnakeSession snakes(session, o.snakes);
   const auto numbers = [&] {

@@ -115,7 +115,10 @@ struct LevelRig {
   LevelOperands ops;
   cl::Buffer brhs, bs;
   LevelRig(ref::Shape3 shape, int dims, bool isFine, std::uint32_t seed)
-      : s(shape), d(dims), fine(isFine), n(std::size_t(shape[0]) * shape[1] * shape[2]),
+      : s(shape),
+        d(dims),
+        fine(isFine),
+        n(std::size_t(shape[0]) * shape[1] * shape[2]),
         ops(levelOperands(shape, dims, isFine, seed)),
         brhs(dev.up(toDevice(isFine ? ops.v0 : ops.f))),
         bs(dev.up(std::vector<float>(ops.s.values.begin(), ops.s.values.end()))) {}
@@ -124,9 +127,7 @@ struct LevelRig {
     return dev.ctx->kernels().kernel("multigrid.cl", name, opts);
   }
   // mg_smooth / mg_restrict's first arguments: V, f (or V0), S and the level's size.
-  void bindLevel(cl::Kernel& k, const cl::Buffer& v) {
-    setArgs(k, v, brhs, bs, s[0], s[1], s[2]);
-  }
+  void bindLevel(cl::Kernel& k, const cl::Buffer& v) { setArgs(k, v, brhs, bs, s[0], s[1], s[2]); }
 };
 
 // Runs every operator on one level (fine: f and S from V0; else explicit f and S).
@@ -185,7 +186,8 @@ void checkOperators(ref::Shape3 s, int d, bool fine, std::uint32_t seed) {
     setArgs(kr, brhs, bs, s[0], s[1], s[2], out, c[0], c[1], c[2]);
     dev.run(kr, c, d);
     auto got = dev.down(out, cn);
-    CHECK(relDiff(std::vector<double>(got.begin(), got.end()), ref::restrictGrid(sg).values) < 2e-6);
+    CHECK(relDiff(std::vector<double>(got.begin(), got.end()), ref::restrictGrid(sg).values) <
+          2e-6);
   }
   // Prolongation of a coarse correction: copy into a poisoned level, and add.
   const ref::Field e = randomField(c, d, seed + 4, 0.2);
@@ -274,7 +276,8 @@ TEST_CASE("multigrid kernels match the reference per operator (2D and 3D, awkwar
   }
 }
 
-TEST_CASE("the fused sweep equals the two colour passes (2D and 3D, several tiles, awkward sizes)") {
+TEST_CASE(
+    "the fused sweep equals the two colour passes (2D and 3D, several tiles, awkward sizes)") {
   std::uint32_t seed = 900;
   for (bool fine : {true, false}) {
     for (ref::Shape3 s : {ref::Shape3{70, 45, 1}, ref::Shape3{5, 1, 1}, ref::Shape3{33, 66, 1}})
@@ -328,9 +331,9 @@ TEST_CASE("the solver's V-cycle and full-multigrid iterations match the referenc
     // Launches per level only (0), the one-work-group solve from the first level of side <= 4
     // or <= 12, and the device's choice; b and c changed after construction as the panel does.
     // The 12 run also with the pool in global memory (used where levels exceed local memory).
-    for (auto [coarseSide, global] : {std::pair{0, false}, std::pair{4, false},
-                                      std::pair{12, false}, std::pair{12, true},
-                                      std::pair{-1, false}}) {
+    for (auto [coarseSide, global] :
+         {std::pair{0, false}, std::pair{4, false}, std::pair{12, false}, std::pair{12, true},
+          std::pair{-1, false}}) {
       CAPTURE(coarseSide);
       CAPTURE(global);
       const int levels = int(ref::multigridLevels(in.width, in.height, in.depth).size());
@@ -346,7 +349,8 @@ TEST_CASE("the solver's V-cycle and full-multigrid iterations match the referenc
         const auto above = sizes[mg.coarseLevel() - 1];
         CHECK((mg.coarseLevel() == 1 || std::max({above[0], above[1], above[2]}) > coarseSide));
       }
-      for (ref::MultigridParams p : {ref::MultigridParams{0.1, 1, 2, 1}, ref::MultigridParams{0.1, 2, 1, 3}}) {
+      for (ref::MultigridParams p :
+           {ref::MultigridParams{0.1, 1, 2, 1}, ref::MultigridParams{0.1, 2, 1, 3}}) {
         CAPTURE(p.b);
         mg.setOptions(p.a, p.b, p.c);
         mg.reset();
@@ -415,7 +419,8 @@ TEST_CASE("Euler run to convergence and multigrid reach the same field as the re
     CHECK(test::maxAbsDiff(m, solution.values) < 1e-5);
     CHECK(test::maxAbsDiff(e, solution.values) < 1e-5);
     double between = 0;
-    for (std::size_t i = 0; i < e.size(); ++i) between = std::max(between, double(std::abs(e[i] - m[i])));
+    for (std::size_t i = 0; i < e.size(); ++i)
+      between = std::max(between, double(std::abs(e[i] - m[i])));
     CHECK(between < 1e-5);
     CHECK(test::maxAbs(solution.values) > 0.05);
   }

@@ -14,19 +14,15 @@
 #include "gvflab/profiler.hpp"
 #include "gvflab/region_phantom.hpp"
 #include "gvflab/region_reference.hpp"
-#include "region_test_support.hpp"
 #include "gvflab/region_snake.hpp"
+#include "region_test_support.hpp"
 
 using namespace gvflab;
 namespace ref = gvflab::reference;
 using gvflab::test::randomStar;
 using gvflab::test::randomZ;
 
-namespace {
-
-
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("device cumulated images equal the reference") {
   auto ctx = test::sharedContext();
@@ -39,8 +35,7 @@ TEST_CASE("device cumulated images equal the reference") {
       {1000, 7, PrefixScan::WorkGroup, 32, 0},   // a row spans 4 chunks of 256 pixels
       {4, 300, PrefixScan::WorkGroup, 64, 7},    // 43 launches of balanced slices
       {257, 33, PrefixScan::WorkGroup, 256, 5},  // one pixel past a chunk
-      {4, 4, PrefixScan::Sequential, 0, 0},
-      {333, 91, PrefixScan::Sequential, 0, 10},
+      {4, 4, PrefixScan::Sequential, 0, 0},      {333, 91, PrefixScan::Sequential, 0, 10},
       {65536, 4, PrefixScan::WorkGroup, 128, 1},  // widest row, near the 32-bit limit
   };
   std::uint32_t seed = 3;
@@ -175,7 +170,8 @@ TEST_CASE("moves that would make segments cross are rejected") {
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
       const bool in = std::hypot(x - 24.5, y - 32.0) < 21 || std::hypot(x - 71.5, y - 32.0) < 21;
-      z[y * w + x] = static_cast<std::uint16_t>(std::clamp(20000 + (in ? 8000 : 0) + noise(rng), 0.0, 65535.0));
+      z[y * w + x] = static_cast<std::uint16_t>(
+          std::clamp(20000 + (in ? 8000 : 0) + noise(rng), 0.0, 65535.0));
     }
   RegionSnakeParams params;
   params.dMax = 8;
@@ -208,7 +204,8 @@ TEST_CASE("IoU with the true star at SNR 4, 2 and 1") {
     snake.run();
     const double iou = regionPhantomIoU(spec, snake.nodes());
     MESSAGE("SNR " << snrs[k] << ": IoU " << iou << ", " << snake.nodes().size() << " nodes, "
-                   << snake.stats().steps << " steps, " << snake.stats().iteration << " iterations");
+                   << snake.stats().steps << " steps, " << snake.stats().iteration
+                   << " iterations");
     CHECK(snake.converged());
     CHECK(iou >= goals[k]);
   }

@@ -5,11 +5,10 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <glm/geometric.hpp>
 #include <numbers>
 #include <optional>
 #include <string>
-
-#include <glm/geometric.hpp>
 
 #include "cl/cl_fixture.hpp"
 #include "gvflab/error.hpp"
@@ -62,8 +61,7 @@ cl::Buffer zeroField(ComputeContext& ctx, int width, int height) {
 double maxDiff(const std::vector<glm::vec2>& a, const std::vector<glm::dvec2>& b) {
   if (a.size() != b.size()) return INFINITY;
   double m = 0;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    m = std::max(m, glm::length(glm::dvec2(a[i]) - b[i]));
+  for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, glm::length(glm::dvec2(a[i]) - b[i]));
   return m;
 }
 
@@ -153,8 +151,9 @@ TEST_CASE("per-snake force and pressure in one batch match the double reference"
     auto got = snakes.contours();
     for (std::size_t k = 0; k < 4; ++k) {
       CAPTURE(k);
-      reference::SnakeStepParams rp{sp.alpha, sp.beta, sp.gamma, sp.kappa,
-                                    cases[k].pressure.value_or(sp.pressure), sp.normalize};
+      reference::SnakeStepParams rp{
+          sp.alpha,    sp.beta, sp.gamma, sp.kappa, cases[k].pressure.value_or(sp.pressure),
+          sp.normalize};
       ref[k] = reference::snakeStep(ref[k], cases[k].force == SnakeForce::Gvf ? gvf : trad, rp);
       CHECK(maxDiff(got[k].points, ref[k]) < (step == 1 ? 2e-3 : 1e-2));
     }
@@ -168,8 +167,8 @@ TEST_CASE("per-snake force and pressure in one batch match the double reference"
   int held = 0;
   for (std::size_t k = 0; k < 4; ++k) {
     std::vector<glm::dvec2> x(now[k].points.begin(), now[k].points.end());
-    const auto want = reference::holdStrengths(
-        x, cases[k].force == SnakeForce::Gvf ? gvf : trad, kHoldDistance);
+    const auto want =
+        reference::holdStrengths(x, cases[k].force == SnakeForce::Gvf ? gvf : trad, kHoldDistance);
     REQUIRE(hold[k].size() == want.size());
     for (std::size_t i = 0; i < want.size(); ++i) {
       worst = std::max(worst, std::abs(hold[k][i] - want[i]));

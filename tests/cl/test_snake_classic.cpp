@@ -72,11 +72,11 @@ TEST_CASE("U phantom: GVF reaches the bottom of the notch, the traditional force
   auto gvfRect = runSnake(u, rect, SnakeForce::Gvf, 3000);
   auto trad = runSnake(u, circle, SnakeForce::Traditional, 3000);
   auto tradRect = runSnake(u, rect, SnakeForce::Traditional, 3000);
-  MESSAGE("notch gap (px) GVF circle " << notchGap(gvf) << " after " << gvf.iterations
-                                       << " it, GVF rectangle " << notchGap(gvfRect)
-                                       << ", traditional circle " << notchGap(trad)
-                                       << ", traditional rectangle " << notchGap(tradRect)
-                                       << " after " << tradRect.iterations << " it");
+  MESSAGE("notch gap (px) GVF circle "
+          << notchGap(gvf) << " after " << gvf.iterations << " it, GVF rectangle "
+          << notchGap(gvfRect) << ", traditional circle " << notchGap(trad)
+          << ", traditional rectangle " << notchGap(tradRect) << " after " << tradRect.iterations
+          << " it");
   CHECK(notchGap(gvf) < 3.0);
   CHECK(notchGap(gvfRect) < 3.0);
   MESSAGE("held fractions (longest gap px): GVF circle "
@@ -121,10 +121,10 @@ TEST_CASE("room phantom: a small circle inside expands to the walls with GVF") {
   }
   auto trad = runSnake(room, circleContour(0.5 * n, 0.5 * n, 5, 1.5), SnakeForce::Traditional, 300);
   CHECK(signedArea2(trad.points) / 2 < 100);  // no force in the middle of the room
-  MESSAGE("room, traditional: area " << signedArea2(trad.points) / 2 << " px^2, "
-                                     << trad.points.size() << " nodes, "
-                                     << std::string(snakeStateName(trad.state)) << ", held "
-                                     << trad.held << " after " << trad.iterations << " it");
+  MESSAGE("room, traditional: area "
+          << signedArea2(trad.points) / 2 << " px^2, " << trad.points.size() << " nodes, "
+          << std::string(snakeStateName(trad.state)) << ", held " << trad.held << " after "
+          << trad.iterations << " it");
   // Held by nothing, elasticity shrinks it to a dot: collapsed, never "converged".
   CHECK(trad.state == SnakeState::Collapsed);
 }

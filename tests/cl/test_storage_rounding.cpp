@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <string>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "cl/cl_fixture.hpp"
@@ -20,7 +20,7 @@ using namespace gvflab;
 namespace {
 
 float referenceRound(float v) {
-  const float s = v * 32767.0f;  // the kernels' float product
+  const float s = v * 32767.0f;                       // the kernels' float product
   double k = std::nearbyint(static_cast<double>(s));  // default mode: ties to even
   k = std::clamp(k, -32768.0, 32767.0);
   return std::max(static_cast<float>(k) * (1.0f / 32767.0f), -1.0f);
@@ -52,7 +52,7 @@ __kernel void snorm_check(__global const float* in, __global float* rounded,
 // IEEE half to float, for every bit pattern.
 float halfValue(std::uint16_t h) {
   const int sign = h >> 15, e = (h >> 10) & 31, m = h & 1023;
-  float v = e == 0 ? std::ldexp(static_cast<float>(m), -24)
+  float v = e == 0    ? std::ldexp(static_cast<float>(m), -24)
             : e == 31 ? (m ? NAN : INFINITY)
                       : std::ldexp(static_cast<float>(m | 1024), e - 25);
   return sign ? -v : v;
@@ -90,13 +90,16 @@ __kernel void decode(__global const elem_t* in, __global float* viaLoad, __globa
     ctx->queue().enqueueReadBuffer(valueBuf, CL_TRUE, 0, 4 * bits.size(), viaValue.data());
     int wrong = 0;
     for (std::size_t i = 0; i < bits.size(); ++i) {
-      const float expect = half ? halfValue(bits[i])
-                                : std::max(static_cast<float>(static_cast<std::int16_t>(bits[i])) *
-                                               (1.0f / 32767.0f), -1.0f);
+      const float expect =
+          half
+              ? halfValue(bits[i])
+              : std::max(static_cast<float>(static_cast<std::int16_t>(bits[i])) * (1.0f / 32767.0f),
+                         -1.0f);
       const auto same = [&](float a) { return std::isnan(expect) ? std::isnan(a) : a == expect; };
       if (!same(viaLoad[i]) || !same(viaValue[i])) {
-        if (wrong++ < 5) MESSAGE("bits " << bits[i] << ": LOAD1 " << viaLoad[i] << ", stored_value "
-                                 << viaValue[i] << ", expected " << expect);
+        if (wrong++ < 5)
+          MESSAGE("bits " << bits[i] << ": LOAD1 " << viaLoad[i] << ", stored_value " << viaValue[i]
+                          << ", expected " << expect);
       }
     }
     CHECK(wrong == 0);
@@ -138,12 +141,12 @@ TEST_CASE("snorm16 rounding in float arithmetic equals the stored and loaded val
   for (std::size_t i = 0; i < in.size(); ++i) {
     // Equal as values (the sign of a zero may differ and never reaches a stored short).
     if (rounded[i] != referenceRound(in[i])) {
-      if (wrongRef++ < 5) MESSAGE("v = " << in[i] << ": " << rounded[i] << " vs reference "
-                                  << referenceRound(in[i]));
+      if (wrongRef++ < 5)
+        MESSAGE("v = " << in[i] << ": " << rounded[i] << " vs reference " << referenceRound(in[i]));
     }
     if (rounded[i] != stored[i]) {
-      if (wrongStore++ < 5) MESSAGE("v = " << in[i] << ": " << rounded[i] << " vs stored "
-                                    << stored[i]);
+      if (wrongStore++ < 5)
+        MESSAGE("v = " << in[i] << ": " << rounded[i] << " vs stored " << stored[i]);
     }
   }
   CHECK(wrongRef == 0);

@@ -22,8 +22,10 @@ TEST_CASE("3D tile pitch puts each work-group's rows on distinct banks") {
       // Consecutive work-item rows are rows * p floats apart and hold tx work-items: bank
       // (rows * p * r + x) mod 32 runs through the work-items in order iff rows * p = tx
       // mod 32, which exists iff gcd(rows, 32) divides tx.
-      if (tx % std::gcd(rows, 32) == 0) CHECK((rows * p - tx) % 32 == 0);
-      else CHECK(p == tx);
+      if (tx % std::gcd(rows, 32) == 0)
+        CHECK((rows * p - tx) % 32 == 0);
+      else
+        CHECK(p == tx);
     }
   CHECK(detail::tile3dPitch(Tile3D{36, 36, 3, 0}) == 44);
   CHECK(detail::tile3dLocalBytes(Tile3D{36, 36, 3, 0}) == 2ull * 3 * 36 * 44 * 4);
@@ -40,28 +42,35 @@ TEST_CASE("3D presets per precision, and z chunks sized to the device") {
   REQUIRE(s16);
   // The development and CI machines' PoCL takes the H200's choices.
   CHECK(*f16 == Tile3D{.tx = 36, .ty = 36, .rows = 3, .zChunk = f16->zChunk, .rawPrefetch = true});
-  CHECK(*f32 == Tile3D{.tx = 20, .ty = 36, .rows = 3, .zChunk = f32->zChunk, .branchlessPlanes = true});
-  CHECK(*s16 == Tile3D{.tx = 36, .ty = 36, .rows = 4, .zChunk = s16->zChunk, .rawPrefetch = true,
+  CHECK(*f32 ==
+        Tile3D{.tx = 20, .ty = 36, .rows = 3, .zChunk = f32->zChunk, .branchlessPlanes = true});
+  CHECK(*s16 == Tile3D{.tx = 36,
+                       .ty = 36,
+                       .rows = 4,
+                       .zChunk = s16->zChunk,
+                       .rawPrefetch = true,
                        .branchlessPlanes = true});
   // Chunks: at least one plane, the whole depth covered, and about as many work-groups as the
   // compute units hold (one per unit for 432 work-items, two for 240), never fewer than a
   // layer's worth of groups would give.
   const int cus = std::max(1, ctx->info().computeUnits);
   for (const FieldShape& shape : {FieldShape{61, 30, 200}, FieldShape{20, 20, 200}})
-  for (Precision p : {Precision::F16, Precision::F32, Precision::SNorm16}) {
-    const Tile3D t = *detail::resolveTile3D(Tile3D{}, p, *ctx, shape);
-    const std::uint64_t perCu = t.tx * (t.ty / t.rows) <= 256 ? 2 : 1;
-    CAPTURE(t.tx);
-    CAPTURE(shape.width);
-    const std::uint64_t layer = detail::tile3dGroups(t, shape, 0) * detail::tile3dGroups(t, shape, 1);
-    const std::uint64_t groups = layer * detail::tile3dGroups(t, shape, 2);
-    CHECK(t.zChunk >= 1);
-    CHECK(detail::tile3dGroups(t, shape, 2) * t.zChunk >= std::uint64_t(shape.depth));
-    CHECK(groups >= std::min<std::uint64_t>(layer * shape.depth, std::max<std::uint64_t>(layer, perCu * cus) / 2));
-    CHECK(groups <= std::max<std::uint64_t>(layer, perCu * cus));
-    // A layer that leaves compute units idle is split along z.
-    if (2 * layer <= perCu * cus) CHECK(detail::tile3dGroups(t, shape, 2) >= 2);
-  }
+    for (Precision p : {Precision::F16, Precision::F32, Precision::SNorm16}) {
+      const Tile3D t = *detail::resolveTile3D(Tile3D{}, p, *ctx, shape);
+      const std::uint64_t perCu = t.tx * (t.ty / t.rows) <= 256 ? 2 : 1;
+      CAPTURE(t.tx);
+      CAPTURE(shape.width);
+      const std::uint64_t layer =
+          detail::tile3dGroups(t, shape, 0) * detail::tile3dGroups(t, shape, 1);
+      const std::uint64_t groups = layer * detail::tile3dGroups(t, shape, 2);
+      CHECK(t.zChunk >= 1);
+      CHECK(detail::tile3dGroups(t, shape, 2) * t.zChunk >= std::uint64_t(shape.depth));
+      CHECK(groups >= std::min<std::uint64_t>(layer * shape.depth,
+                                              std::max<std::uint64_t>(layer, perCu * cus) / 2));
+      CHECK(groups <= std::max<std::uint64_t>(layer, perCu * cus));
+      // A layer that leaves compute units idle is split along z.
+      if (2 * layer <= perCu * cus) CHECK(detail::tile3dGroups(t, shape, 2) >= 2);
+    }
   // A chosen chunk is kept; the solver reports what it resolved.
   auto fixed = detail::resolveTile3D(Tile3D{24, 16, 1, 48}, Precision::F32, *ctx, first);
   REQUIRE(fixed);

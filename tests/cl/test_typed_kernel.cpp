@@ -41,9 +41,13 @@ using Echo = TypedKernel<cl::Buffer, cl_int, cl_float, cl_int, cl::LocalSpaceArg
 // Compile-time checks: whole calls with the wrong count, indices past the end and narrowing
 // conversions are rejected.
 template <class K, class... Ts>
-concept CanSet = requires(K k, Ts... values) { k.set(values...); };
+concept CanSet = requires(K k, Ts... values) {
+  k.set(values...);
+};
 template <class K, std::size_t I, class T>
-concept CanSetArg = requires(K k, T value) { k.template arg<I>(value); };
+concept CanSetArg = requires(K k, T value) {
+  k.template arg<I>(value);
+};
 static_assert(CanSet<Echo, cl::Buffer, int, float, int, cl::LocalSpaceArg>);
 static_assert(!CanSet<Echo, cl::Buffer, int, float, int>);
 static_assert(!CanSet<Echo, cl::Buffer, int, double, int, cl::LocalSpaceArg>);

@@ -16,8 +16,8 @@
 #include "viewer/model/race_session.hpp"
 #include "viewer/model/session.hpp"
 #include "viewer/modes/race_mode.hpp"
-#include "viewer/window/viewer_startup.hpp"
 #include "viewer/ui/error_log.hpp"
+#include "viewer/window/viewer_startup.hpp"
 #include "volume_support.hpp"
 
 using namespace gvflab;

@@ -4,9 +4,9 @@
 // reads no file here).
 #include <QCoreApplication>
 
+#include "cli/command_line.hpp"
 #include "cli/run_checks.hpp"
 #include "fuzz_support.hpp"
-#include "cli/command_line.hpp"
 #include "io/session_file.hpp"
 
 using namespace gvflab;

@@ -21,7 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const auto space = line.find(' ');
         const std::string flag = line.substr(0, space);
         const std::string value = space == std::string::npos ? "" : line.substr(space + 1);
-        app::parseSnakeOption(flag, [&] { return value; }, options.snakes);
+        app::parseSnakeOption(
+            flag, [&] { return value; }, options.snakes);
       } else {
         options.snakes.snakes.push_back(app::parseSnakeSpec(line));
       }

@@ -20,7 +20,8 @@ struct Skip : std::runtime_error {
 class EglHeadless {
  public:
   // accept: called with the context current (its proc loader); false tries the next display.
-  explicit EglHeadless(const std::function<bool(const std::function<void*(const char*)>&)>& accept) {
+  explicit EglHeadless(
+      const std::function<bool(const std::function<void*(const char*)>&)>& accept) {
     lib_ = dlopen("libEGL.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib_) throw Skip("libEGL.so.1 is not installed");
     getProc_ = reinterpret_cast<PFNEGLGETPROCADDRESSPROC>(dlsym(lib_, "eglGetProcAddress"));
@@ -84,9 +85,13 @@ class EglHeadless {
     if (!bindApi_(EGL_OPENGL_API) || !chooseConfig_(d, configAttribs, &config, 1, &count) ||
         count < 1)
       return close(), false;
-    const EGLint contextAttribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+    const EGLint contextAttribs[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                     3,
+                                     EGL_CONTEXT_MINOR_VERSION,
+                                     3,
                                      EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                     EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+                                     EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                     EGL_NONE};
     context_ = createContext_(d, config, EGL_NO_CONTEXT, contextAttribs);
     const EGLint pbufferAttribs[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
     surface_ = createPbuffer_(d, config, pbufferAttribs);

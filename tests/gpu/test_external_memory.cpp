@@ -7,9 +7,8 @@
 // out. Exits with 77 (CTest: skipped) and the reason where no device offers the
 // extensions (PoCL, llvmpipe).
 #define DOCTEST_CONFIG_IMPLEMENT
-#include <doctest/doctest.h>
-
 #include <CL/cl_ext.h>
+#include <doctest/doctest.h>
 
 #include <cstddef>
 #include <cstring>
@@ -53,7 +52,8 @@ struct TestGl {
   void (*DeleteBuffers)(int, const unsigned*) = nullptr;
   void (*BindBuffer)(unsigned, unsigned) = nullptr;
   void (*BufferData)(unsigned, std::ptrdiff_t, const void*, unsigned) = nullptr;
-  void (*CopyBufferSubData)(unsigned, unsigned, std::ptrdiff_t, std::ptrdiff_t, std::ptrdiff_t) = nullptr;
+  void (*CopyBufferSubData)(unsigned, unsigned, std::ptrdiff_t, std::ptrdiff_t,
+                            std::ptrdiff_t) = nullptr;
   void (*Flush)() = nullptr;
   template <class F>
   static void get(F& f, const GlProcLoader& load, const char* name) {
@@ -98,8 +98,8 @@ std::unique_ptr<Setup> makeSetup() {
       chosen = d;
   }
   if (!chosen)
-    throw test::Skip("no OpenCL device offers cl_khr_external_memory_opaque_fd (devices: " +
-                     seen + ")");
+    throw test::Skip("no OpenCL device offers cl_khr_external_memory_opaque_fd (devices: " + seen +
+                     ")");
   if (!vulkanBuiltIn()) throw test::Skip("built without Vulkan (libvulkan-dev)");
   ContextOptions co;
   co.deviceSelector = chosen->name;
@@ -177,7 +177,8 @@ struct GlBusy {
     auto& gl = *setup->gl;
     gl.BindBuffer(kCopyReadBuffer, buffers[0]);
     gl.BindBuffer(kCopyWriteBuffer, buffers[1]);
-    for (int i = 0; i < copies; ++i) gl.CopyBufferSubData(kCopyReadBuffer, kCopyWriteBuffer, 0, 0, kBytes);
+    for (int i = 0; i < copies; ++i)
+      gl.CopyBufferSubData(kCopyReadBuffer, kCopyWriteBuffer, 0, 0, kBytes);
     gl.BindBuffer(kCopyReadBuffer, 0);
     gl.BindBuffer(kCopyWriteBuffer, 0);
     gl.Flush();
@@ -231,7 +232,8 @@ TEST_CASE("2D fields reach the GL texture through shared memory bit for bit, fra
   for (bool semaphores : syncModes()) {
     CAPTURE(semaphores);
     check2D(test::randomImage(301, 217, 7), semaphores);
-    check2D(makePhantom("u", 2048), semaphores, 400);  // large and busy: a copy still running would show
+    check2D(makePhantom("u", 2048), semaphores,
+            400);  // large and busy: a copy still running would show
   }
 }
 

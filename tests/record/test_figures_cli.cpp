@@ -42,7 +42,8 @@ int countNear(const QImage& image, QRgb c, int tolerance = 2) {
   for (int y = 0; y < image.height(); ++y)
     for (int x = 0; x < image.width(); ++x) {
       const QRgb p = image.pixel(x, y);
-      n += std::abs(qRed(p) - qRed(c)) <= tolerance && std::abs(qGreen(p) - qGreen(c)) <= tolerance &&
+      n += std::abs(qRed(p) - qRed(c)) <= tolerance &&
+           std::abs(qGreen(p) - qGreen(c)) <= tolerance &&
            std::abs(qBlue(p) - qBlue(c)) <= tolerance;
     }
   return n;
@@ -96,9 +97,10 @@ TEST_CASE("the viewer's screenshot and recording hold the view only; the panels 
 
 TEST_CASE("headless figures: exactly --size, legend and caption only when asked") {
   fs::create_directories(kDir);
-  const std::string run0 = "--headless --phantom u --phantom-size 96 --iterations 60 "
-                           "--snake circle:48,48,40 --snake circle:48,48,40@traditional "
-                           "--snake-iterations 100 --size 320x200 --screenshot ";
+  const std::string run0 =
+      "--headless --phantom u --phantom-size 96 --iterations 60 "
+      "--snake circle:48,48,40 --snake circle:48,48,40@traditional "
+      "--snake-iterations 100 --size 320x200 --screenshot ";
   const fs::path plain = kDir / "plain.png", legend = kDir / "legend.png",
                  caption = kDir / "caption.png", both = kDir / "both.png";
   REQUIRE(run(run0 + plain.string()) == 0);
@@ -127,8 +129,9 @@ TEST_CASE("headless figures: exactly --size, legend and caption only when asked"
   const fs::path framesA = kDir / "recA/", framesB = kDir / "recB/";
   fs::remove_all(framesA);
   fs::remove_all(framesB);
-  const std::string rec = "--headless --phantom u --phantom-size 96 --frames 3 "
-                          "--steps-per-frame 10 --size 320x200 --record ";
+  const std::string rec =
+      "--headless --phantom u --phantom-size 96 --frames 3 "
+      "--steps-per-frame 10 --size 320x200 --record ";
   REQUIRE(run(rec + framesA.string()) == 0);
   REQUIRE(run(rec + framesB.string() + " --legend --caption") == 0);
   const QImage fa = load(framesA / "frame_000003.png"), fb = load(framesB / "frame_000003.png");

@@ -153,8 +153,8 @@ TEST_CASE("a recording whose header cannot be written leaves no file and no open
 
 TEST_CASE("a recording that fails before any frame reached the file leaves no file") {
   fs::create_directories(kWork);
-  for (auto [name, format] : {std::pair{"short.mp4", RecordFormat::Mp4},
-                              std::pair{"short.webm", RecordFormat::WebM}}) {
+  for (auto [name, format] :
+       {std::pair{"short.mp4", RecordFormat::Mp4}, std::pair{"short.webm", RecordFormat::WebM}}) {
     CAPTURE(name);
     const fs::path path = kWork / name;
     // The header fits, nothing after it does.
@@ -188,7 +188,8 @@ TEST_CASE("headless recording to a bad output: a sentence, no file, no sanitizer
     CAPTURE(out);
     const std::string cmd = "cd " + dir.string() + " && " + GVFLAB_EXE +
                             " --headless --phantom u --phantom-size 32 --frames 2 --size 64x48"
-                            " --record " + out + " > /dev/null 2> " + err.string();
+                            " --record " +
+                            out + " > /dev/null 2> " + err.string();
     CHECK(std::system(cmd.c_str()) != 0);
     const std::string text = readFile(err);
     CHECK(text.find("gvflab: ") != std::string::npos);
@@ -206,9 +207,12 @@ TEST_CASE("headless recording: right frames, size and content, and the same ever
   fs::remove_all(pngB);
   const std::string common =
       " --headless --phantom u --phantom-size 96 --frames 12 --steps-per-frame 15 --size 160x120";
-  REQUIRE(std::system((exe + common + " --record " + mp4.string() + " > /dev/null 2>&1").c_str()) == 0);
-  REQUIRE(std::system((exe + common + " --record " + pngA.string() + " > /dev/null 2>&1").c_str()) == 0);
-  REQUIRE(std::system((exe + common + " --record " + pngB.string() + " > /dev/null 2>&1").c_str()) == 0);
+  REQUIRE(std::system((exe + common + " --record " + mp4.string() + " > /dev/null 2>&1").c_str()) ==
+          0);
+  REQUIRE(std::system(
+              (exe + common + " --record " + pngA.string() + " > /dev/null 2>&1").c_str()) == 0);
+  REQUIRE(std::system(
+              (exe + common + " --record " + pngB.string() + " > /dev/null 2>&1").c_str()) == 0);
 
   auto video = test::decodeVideo(mp4.string());
   REQUIRE(video.error.empty());

@@ -11,7 +11,7 @@ namespace gvflab::test {
 struct DecodedVideo {
   int width = 0, height = 0;
   std::vector<std::vector<std::uint8_t>> frames;  // RGB24, top-down rows
-  std::string error;                               // first decoding problem, if any
+  std::string error;                              // first decoding problem, if any
 };
 
 inline DecodedVideo decodeVideo(const std::string& path) {
@@ -50,9 +50,8 @@ inline DecodedVideo decodeVideo(const std::string& path) {
     while (avcodec_receive_frame(dec.get(), frame.get()) == 0) {
       if (!sws)
         sws.reset(sws_getContext(frame->width, frame->height,
-                                 static_cast<AVPixelFormat>(frame->format), out.width,
-                                 out.height, AV_PIX_FMT_RGB24, SWS_POINT, nullptr, nullptr,
-                                 nullptr));
+                                 static_cast<AVPixelFormat>(frame->format), out.width, out.height,
+                                 AV_PIX_FMT_RGB24, SWS_POINT, nullptr, nullptr, nullptr));
       std::vector<std::uint8_t> rgb(static_cast<std::size_t>(out.width) * out.height * 3);
       std::uint8_t* dst[1] = {rgb.data()};
       int stride[1] = {out.width * 3};

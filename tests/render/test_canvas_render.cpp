@@ -3,9 +3,8 @@
 // beneath (white text stays readable on viridis yellow), each snake's line sample has its
 // force's colour, a stalled snake's state is written in red, and rows keep the snakes' order.
 // Needs an X server for GL (run under xvfb-run -a).
-#include <doctest/doctest.h>
-
 #include <backends/imgui_impl_opengl3.h>
+#include <doctest/doctest.h>
 #include <imgui.h>
 
 #include <QImage>
@@ -15,8 +14,8 @@
 #include "cli/options.hpp"
 #include "demos/demos.hpp"
 #include "render/render_support.hpp"
-#include "viewer/render/figure.hpp"
 #include "viewer/model/colormap.hpp"
+#include "viewer/render/figure.hpp"
 #include "viewer/render/gl_resources.hpp"
 #include "viewer/ui/canvas_overlays.hpp"
 #include "viewer/ui/imgui_qt_bridge.hpp"
@@ -60,7 +59,8 @@ Found find(const QImage& image, Pixel c, int tolerance) {
 
 // Two ImGui frames (auto-sized windows take their size on the second) over a cleared
 // background, into a framebuffer like the view's.
-QImage drawLegend(const std::vector<LegendRow>& rows, const std::string& caption, Pixel background) {
+QImage drawLegend(const std::vector<LegendRow>& rows, const std::string& caption,
+                  Pixel background) {
   QOpenGLFramebufferObject fbo(kWidth, kHeight);
   REQUIRE(fbo.bind());
   CanvasLegendState state;
@@ -121,7 +121,7 @@ TEST_CASE("the canvas legend: force colours, states, readable on every colormap"
     for (float at : {0.0f, 1.0f}) {
       const auto c = colormapAt(map, at);
       const Pixel under{static_cast<int>(c.r * 255), static_cast<int>(c.g * 255),
-                      static_cast<int>(c.b * 255)};
+                        static_cast<int>(c.b * 255)};
       CAPTURE(std::string(colormapName(map)));
       CAPTURE(at);
       const QImage image = drawLegend(rows, "field shown: grad f (snake #2)", under);
@@ -213,7 +213,9 @@ std::vector<SnakeContour> uLessonSnakes() {
   return out;
 }
 
-bool samePixel(QRgb a, QRgb b) { return qRed(a) == qRed(b) && qGreen(a) == qGreen(b) && qBlue(a) == qBlue(b); }
+bool samePixel(QRgb a, QRgb b) {
+  return qRed(a) == qRed(b) && qGreen(a) == qGreen(b) && qBlue(a) == qBlue(b);
+}
 
 }  // namespace
 
@@ -265,7 +267,8 @@ TEST_CASE("the U lesson at 1024x768: the canvas legend covers neither snake") {
     gl().glFinish();
     fbo.release();
     const QImage picture = fbo.toImage(true).convertToFormat(QImage::Format_RGB32);
-    picture.save(QString(GVFLAB_BINARY_DIR) + (panels ? "/canvas_legend_u.png" : "/canvas_legend_u_tab.png"));
+    picture.save(QString(GVFLAB_BINARY_DIR) +
+                 (panels ? "/canvas_legend_u.png" : "/canvas_legend_u_tab.png"));
     MESSAGE("legend at " << legend.x << "," << legend.y << " " << legend.w << "x" << legend.h);
     REQUIRE_FALSE(legend.empty());
     CHECK(coversNoSnake(legend, boxes));
@@ -277,7 +280,8 @@ TEST_CASE("the U lesson at 1024x768: the canvas legend covers neither snake") {
     for (const Box& b : boxes)
       for (int y = std::max(static_cast<int>(b.y), static_cast<int>(top) + 1);
            y < std::min(static_cast<int>(b.bottom()), H); ++y)
-        for (int x = std::max(static_cast<int>(b.x), 0); x < std::min(static_cast<int>(b.right()), W); ++x)
+        for (int x = std::max(static_cast<int>(b.x), 0);
+             x < std::min(static_cast<int>(b.right()), W); ++x)
           drawn += !near(picture.pixel(x, y), under, 2);
     CHECK(drawn == 0);
   }
@@ -308,8 +312,8 @@ TEST_CASE("the U lesson's figure at 1024x768: legend and caption keep off the sn
   ViewTransform view = fittedView(128, 128);
   view.viewSize = {W, H};
   const auto boxes = snakeBoxes(snakes, view);
-  MESSAGE("legend at " << layout.legend.x << "," << layout.legend.y << " " << layout.legend.w
-                       << "x" << layout.legend.h);
+  MESSAGE("legend at " << layout.legend.x << "," << layout.legend.y << " " << layout.legend.w << "x"
+                       << layout.legend.h);
   REQUIRE_FALSE(layout.legend.empty());
   REQUIRE_FALSE(layout.caption.empty());
   CHECK(coversNoSnake(layout.legend, boxes));
@@ -320,8 +324,10 @@ TEST_CASE("the U lesson's figure at 1024x768: legend and caption keep off the sn
   const QImage was = before.convertToFormat(QImage::Format_RGB32);
   int changed = 0;
   for (const Box& b : boxes)
-    for (int y = std::max(static_cast<int>(b.y), 0); y < std::min(static_cast<int>(b.bottom()), H); ++y)
-      for (int x = std::max(static_cast<int>(b.x), 0); x < std::min(static_cast<int>(b.right()), W); ++x)
+    for (int y = std::max(static_cast<int>(b.y), 0); y < std::min(static_cast<int>(b.bottom()), H);
+         ++y)
+      for (int x = std::max(static_cast<int>(b.x), 0); x < std::min(static_cast<int>(b.right()), W);
+           ++x)
         changed += !samePixel(after.pixel(x, y), was.pixel(x, y));
   CHECK(changed == 0);
 }

@@ -6,6 +6,7 @@
 #include <QRect>
 #include <vector>
 
+#include "cli/options.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/euler_solver.hpp"
@@ -13,11 +14,10 @@
 #include "gvflab/phantoms.hpp"
 #include "gvflab/snake_trails.hpp"
 #include "render/render_support.hpp"
-#include "viewer/render/composite_figure.hpp"
 #include "viewer/model/snake_session.hpp"
+#include "viewer/render/composite_figure.hpp"
 #include "viewer/render/figure_renderer.hpp"
 #include "viewer/window/viewer_startup.hpp"
-#include "cli/options.hpp"
 
 using namespace gvflab;
 using namespace gvflab::viewer;

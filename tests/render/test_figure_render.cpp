@@ -71,7 +71,8 @@ TEST_CASE("arrows keep their spacing in screen pixels when zooming") {
     columns.push_back(arrowColumns(fbo.toImage(false)));
     MESSAGE("zoom " << zoom << ": " << columns.back() << " columns of arrows");
   }
-  // 480 / 24 = 20 columns at both zooms (in image pixels: 64/3 = 21 at the first, 10 at the second).
+  // 480 / 24 = 20 columns at both zooms (in image pixels: 64/3 = 21 at the first, 10 at the
+  // second).
   for (int c : columns) {
     CHECK(c >= 19);
     CHECK(c <= 21);

@@ -8,10 +8,10 @@
 #include "render/render_support.hpp"
 #include "viewer/model/race_session.hpp"
 #include "viewer/model/session.hpp"
-#include "viewer/window/viewer_startup.hpp"
 #include "viewer/render/presenter.hpp"
 #include "viewer/render/race_view.hpp"
 #include "viewer/render/renderer.hpp"
+#include "viewer/window/viewer_startup.hpp"
 #include "volume_support.hpp"
 
 using namespace gvflab;

@@ -20,8 +20,8 @@
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/phantoms.hpp"
 #include "render/render_support.hpp"
-#include "viewer/model/session.hpp"
 #include "viewer/model/colormap.hpp"
+#include "viewer/model/session.hpp"
 #include "viewer/render/presenter.hpp"
 #include "viewer/render/renderer.hpp"
 #include "viewer/render/snake_layer.hpp"
@@ -74,8 +74,9 @@ TEST_CASE("the transfer choice names its reason") {
   plain.extensions = "cl_khr_fp64 cl_khr_3d_image_writes";
   TransferChoice c = chooseTransfer(plain);
   CHECK(c.path == TransferPath::HostCopy);
-  CHECK(c.description == "host copy (device lacks cl_khr_gl_sharing; external memory: device "
-                         "lacks cl_khr_external_memory_opaque_fd)");
+  CHECK(c.description ==
+        "host copy (device lacks cl_khr_gl_sharing; external memory: device "
+        "lacks cl_khr_external_memory_opaque_fd)");
 }
 
 TEST_CASE("the view keeps the aspect ratio and maps back and forth") {
@@ -259,7 +260,8 @@ TEST_CASE("each layer matches its baseline") {
     for (int x = 0; x < 128; ++x)
       if (std::hypot(x - 64.0, y - 64.0) < 40) {
         unsigned char* p = &capture[(y * 128 + x) * 4];
-        p[0] = static_cast<unsigned char>(2 * x), p[1] = 160, p[2] = static_cast<unsigned char>(2 * y), p[3] = 150;
+        p[0] = static_cast<unsigned char>(2 * x), p[1] = 160,
+        p[2] = static_cast<unsigned char>(2 * y), p[3] = 150;
       }
   snakes.setCapture(capture, 128, 128);
 
@@ -335,9 +337,9 @@ TEST_CASE("each layer matches its baseline") {
     double ssim = meanSsim(img, expected);
     MESSAGE(c.name << ": mean SSIM " << ssim);
     if (ssim < 0.97)
-      img.save(QString::fromStdString(
-                   (std::filesystem::path(GVFLAB_BINARY_DIR) / (std::string(c.name) + ".actual.png"))
-                       .string()),
+      img.save(QString::fromStdString((std::filesystem::path(GVFLAB_BINARY_DIR) /
+                                       (std::string(c.name) + ".actual.png"))
+                                          .string()),
                "PNG");
     CHECK(ssim >= 0.97);
   }

@@ -9,15 +9,15 @@
 #include <sstream>
 
 #include "cli/cli_params.hpp"
-#include "cli/options.hpp"
-#include "demos/demos.hpp"
-#include "io/contours_json.hpp"
 #include "cli/command_line.hpp"
-#include "io/session_file.hpp"
+#include "cli/options.hpp"
 #include "cli/run_checks.hpp"
-#include "io/run_outputs.hpp"
-#include "test_support.hpp"
+#include "demos/demos.hpp"
 #include "gvflab/error.hpp"
+#include "io/contours_json.hpp"
+#include "io/run_outputs.hpp"
+#include "io/session_file.hpp"
+#include "test_support.hpp"
 
 using namespace gvflab;
 using namespace gvflab::app;
@@ -42,8 +42,8 @@ TEST_CASE("options parse the documented flags") {
 }
 
 TEST_CASE("storage flags pick precision and memory") {
-  Options o = parseOptions({"--headless", "--phantom", "u", "--precision", "snorm16", "--memory",
-                            "image"});
+  Options o =
+      parseOptions({"--headless", "--phantom", "u", "--precision", "snorm16", "--memory", "image"});
   CHECK(o.storage.precision == Precision::SNorm16);
   REQUIRE(o.storage.memory.has_value());
   CHECK(*o.storage.memory == MemoryKind::Image);
@@ -73,11 +73,31 @@ TEST_CASE("bad command lines give one sentence each") {
 }
 
 TEST_CASE("snake flags: specs, force, parameters from the spec table") {
-  Options o = parseOptions({"--headless", "--phantom", "u", "--snake", "circle:64,60.5,40",
-                            "--snake", "polygon:10,10,30,10,20,25", "--snake-force",
-                            "traditional", "--alpha", "0.2", "--beta", "0", "--gamma", "2",
-                            "--kappa", "0.5", "--pressure", "-0.1", "--snake-iterations", "77",
-                            "--save-contours", "c.json", "--capture-map", "m.png"});
+  Options o = parseOptions({"--headless",
+                            "--phantom",
+                            "u",
+                            "--snake",
+                            "circle:64,60.5,40",
+                            "--snake",
+                            "polygon:10,10,30,10,20,25",
+                            "--snake-force",
+                            "traditional",
+                            "--alpha",
+                            "0.2",
+                            "--beta",
+                            "0",
+                            "--gamma",
+                            "2",
+                            "--kappa",
+                            "0.5",
+                            "--pressure",
+                            "-0.1",
+                            "--snake-iterations",
+                            "77",
+                            "--save-contours",
+                            "c.json",
+                            "--capture-map",
+                            "m.png"});
   REQUIRE(o.snakes.snakes.size() == 2);
   CHECK(o.snakes.snakes[0].isCircle());
   CHECK(o.snakes.snakes[0].cy == 60.5);
@@ -101,9 +121,10 @@ TEST_CASE("snake flags: specs, force, parameters from the spec table") {
 }
 
 TEST_CASE("bad snake specifications give a clear error") {
-  const char* bad[] = {"square:1,2,3", "circle:10,20", "circle:10,20,0", "circle:10,x,5",
-                       "polygon:1,2,3,4,5", "polygon:1,2,3,4", "polygon:0,0,1,1,2,2",
-                       "circle", "circle:1,,2", "polygon:"};
+  const char* bad[] = {
+      "square:1,2,3",      "circle:10,20",    "circle:10,20,0",      "circle:10,x,5",
+      "polygon:1,2,3,4,5", "polygon:1,2,3,4", "polygon:0,0,1,1,2,2", "circle",
+      "circle:1,,2",       "polygon:"};
   for (const char* spec : bad) {
     CAPTURE(spec);
     CHECK_THROWS_WITH_AS(parseOptions({"--snake", spec}), doctest::Contains("--snake"),
@@ -190,9 +211,9 @@ TEST_CASE("sessions keep starting and current contours and restart from either")
   applySession(back, current);
   applySession(back, initial, SessionStart::Initial);
   REQUIRE(current.snakes.snakes.size() == 2);
-  CHECK(current.snakes.snakes[0].polygon.size() == 3);   // resumes from the current contour
-  CHECK(initial.snakes.snakes[0].polygon.size() == 4);   // replays from the start
-  CHECK(current.snakes.snakes[0].initial.size() == 4);   // and keeps the start either way
+  CHECK(current.snakes.snakes[0].polygon.size() == 3);  // resumes from the current contour
+  CHECK(initial.snakes.snakes[0].polygon.size() == 4);  // replays from the start
+  CHECK(current.snakes.snakes[0].initial.size() == 4);  // and keeps the start either way
   CHECK(current.snakes.snakes[0].forceOr(SnakeForce::Gvf) == SnakeForce::Traditional);
   CHECK(current.snakes.snakes[1].forceOr(SnakeForce::Traditional) == SnakeForce::Gvf);
   CHECK(*current.snakes.snakes[0].pressure == 0.25);
@@ -203,7 +224,8 @@ TEST_CASE("sessions keep starting and current contours and restart from either")
   const SessionFile o = sessionFromJson(old);
   CHECK(o.snakes[0].initial == o.snakes[0].points);
   CHECK_THROWS_AS(sessionFromJson(R"({"gvflab_session": 1, "phantom": "u", "snakes": [
-      {"points": [[1, 1], [9, 1], [5, 8]], "initial_points": [[1, 1]]}]})"), InputError);
+      {"points": [[1, 1], [9, 1], [5, 8]], "initial_points": [[1, 1]]}]})"),
+                  InputError);
   CHECK(parseOptions({"--session-start", "initial"}).sessionFromInitial);
   CHECK_THROWS_AS(parseOptions({"--session-start", "middle"}), ParameterError);
 }
@@ -226,9 +248,9 @@ TEST_CASE("contours JSON: force, state and initial points beside the old members
 }
 
 TEST_CASE("region snake options") {
-  Options o = parseOptions({"--headless", "--phantom", "blob", "--region-snake", "10,12,40,30",
-                            "--noise", "poisson", "--d-max", "8", "--min-segment", "12",
-                            "--save-contours", "c.json"});
+  Options o =
+      parseOptions({"--headless", "--phantom", "blob", "--region-snake", "10,12,40,30", "--noise",
+                    "poisson", "--d-max", "8", "--min-segment", "12", "--save-contours", "c.json"});
   CHECK(o.regionSnake);
   REQUIRE(o.regionRect);
   CHECK((*o.regionRect)[0] == 10);
@@ -237,7 +259,8 @@ TEST_CASE("region snake options") {
   CHECK(o.region.dMax == 8);
   CHECK(o.region.minSegment == 12);
   CHECK(*o.snakes.saveContours == "c.json");
-  Options d = parseOptions({"--headless", "--phantom", "blob", "--region-snake", "--report", "r.json"});
+  Options d =
+      parseOptions({"--headless", "--phantom", "blob", "--region-snake", "--report", "r.json"});
   CHECK(d.regionSnake);
   CHECK_FALSE(d.regionRect);
   CHECK(*d.report == "r.json");
@@ -285,7 +308,8 @@ TEST_CASE("a session's snakes count for --save-contours") {
   const auto session = writeText(dir / "s.json", R"({"gvflab_session": 1, "phantom": "u",
       "phantom_size": 64, "snakes": [{"points": [[10, 10], [50, 10], [30, 50]]}]})");
   const std::string out = (dir / "c.json").string();
-  Options o = parseCommandLine({"--headless", "--session", session.string(), "--save-contours", out});
+  Options o =
+      parseCommandLine({"--headless", "--session", session.string(), "--save-contours", out});
   const RunInput in = checkHeadlessRun(o);  // as main does
   CHECK(in.width() == 64);
   REQUIRE(o.snakes.snakes.size() == 1);
@@ -300,8 +324,8 @@ TEST_CASE("a session's snakes count for --save-contours") {
 TEST_CASE("an image on the command line wins over a session naming none; nothing is substituted") {
   const auto dir = test::scratchDir("cli_session_image");
   const auto session = writeText(dir / "s.json", R"({"gvflab_session": 1})");
-  Options o = parseCommandLine({"--headless", (dir / "given.png").string(), "--session",
-                                session.string()});
+  Options o =
+      parseCommandLine({"--headless", (dir / "given.png").string(), "--session", session.string()});
   REQUIRE(o.image);
   CHECK(*o.image == (dir / "given.png").string());
   // It does not exist: the run says so and never falls back to a phantom.
@@ -328,8 +352,8 @@ TEST_CASE("flags on the command line win over a --session; --snake adds to its s
   CHECK(o.gvf.mu == 0.05);
   CHECK(o.gvf.sigma == 2);  // not on the command line: the session's
   CHECK(o.snakes.snakes.size() == 2);
-  const Options img = parseCommandLine({"--headless", (dir / "a.png").string(), "--session",
-                                        session.string()});
+  const Options img =
+      parseCommandLine({"--headless", (dir / "a.png").string(), "--session", session.string()});
   CHECK(*img.image == (dir / "a.png").string());
   CHECK_FALSE(img.phantom);
 }
@@ -338,18 +362,23 @@ TEST_CASE("flags on the command line win over a --session; --snake adds to its s
 TEST_CASE("snakes and output paths are refused before anything runs") {
   const auto dir = test::scratchDir("cli_run_checks");
   auto opts = [&](std::vector<std::string> extra) {
-    std::vector<std::string> args = {"--headless", "--phantom", "u", "--phantom-size", "64",
-                                     "--save-field", (dir / "f.mha").string()};
+    std::vector<std::string> args = {"--headless",
+                                     "--phantom",
+                                     "u",
+                                     "--phantom-size",
+                                     "64",
+                                     "--save-field",
+                                     (dir / "f.mha").string()};
     args.insert(args.end(), extra.begin(), extra.end());
     return parseOptions(args);
   };
   CHECK_NOTHROW(checkHeadlessRun(opts({"--snake", "circle:32,32,20"})));
   CHECK_THROWS_WITH_AS(checkHeadlessRun(opts({"--snake", "circle:60,32,20"})),
                        doctest::Contains("lies outside the 64x64 image"), ParameterError);
-  CHECK_THROWS_WITH_AS(checkHeadlessRun(opts({"--snake", "circle:32,32,31", "--phantom-size",
-                                              "1024", "--dmin", "0.1", "--dmax", "0.2",
-                                              "--snake", "circle:500,500,490"})),
-                       doctest::Contains("at most 16384"), ParameterError);
+  CHECK_THROWS_WITH_AS(
+      checkHeadlessRun(opts({"--snake", "circle:32,32,31", "--phantom-size", "1024", "--dmin",
+                             "0.1", "--dmax", "0.2", "--snake", "circle:500,500,490"})),
+      doctest::Contains("at most 16384"), ParameterError);
   Options nan = opts({"--snake", "circle:32,32,20"});
   nan.snakes.snakes[0].polygon = {{1, 1}, {std::numeric_limits<float>::quiet_NaN(), 3}, {9, 2}};
   CHECK_THROWS_WITH_AS(checkHeadlessRun(nan), doctest::Contains("NaN"), ParameterError);

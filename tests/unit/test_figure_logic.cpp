@@ -32,8 +32,7 @@ TEST_CASE("ticks are round: 1-2-5 steps, and decades on a log scale") {
   // Log scale, 3 decades below 0.30795: the decades inside.
   CHECK(labels(legendTicks(0.30795, 3)) == std::vector<std::string>{"0.001", "0.01", "0.1"});
   CHECK(labels(logTicks(1e-9, 1e-1, 4)) == std::vector<std::string>{"1e-9", "1e-6", "0.001"});
-  CHECK(labels(linearTicks(0, 1500, 4)) ==
-        std::vector<std::string>{"0", "500", "1000", "1500"});
+  CHECK(labels(linearTicks(0, 1500, 4)) == std::vector<std::string>{"0", "500", "1000", "1500"});
   CHECK(tickLabel(2.5e-6, 5e-7) == "2.5e-6");
   CHECK(linearTicks(1, 1).empty());
 }

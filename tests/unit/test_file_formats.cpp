@@ -29,8 +29,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr FormatRole kRoles[] = {FormatRole::ImageInput,     FormatRole::VolumeInput,
-                                 FormatRole::FieldOutput,    FormatRole::ContoursOutput,
+constexpr FormatRole kRoles[] = {FormatRole::ImageInput,    FormatRole::VolumeInput,
+                                 FormatRole::FieldOutput,   FormatRole::ContoursOutput,
                                  FormatRole::PictureOutput, FormatRole::VideoOutput,
                                  FormatRole::Session};
 
@@ -110,7 +110,8 @@ TEST_CASE("every image and volume extension loads a small file through its forma
   for (int i = 0; i < 24; ++i) volume += char(i * 10);
   const std::string meta = "ObjectType = Image\nElementType = MET_UCHAR\n";
   writeBytes(dir / "m.mha", meta + "NDims = 2\nDimSize = 4 3\nElementDataFile = LOCAL\n" + image);
-  writeBytes(dir / "v.mha", meta + "NDims = 3\nDimSize = 4 3 2\nElementDataFile = LOCAL\n" + volume);
+  writeBytes(dir / "v.mha",
+             meta + "NDims = 3\nDimSize = 4 3 2\nElementDataFile = LOCAL\n" + volume);
   writeBytes(dir / "m.raw", image);
   writeBytes(dir / "m.mhd", meta + "NDims = 2\nDimSize = 4 3\nElementDataFile = m.raw\n");
   writeBytes(dir / "v.raw", volume);
@@ -168,7 +169,9 @@ TEST_CASE("every field and contours extension writes through its format") {
   triangle.points = {{1, 1}, {5, 1}, {5, 5}};
   const std::vector<app::ContourRecord> contours = {triangle};
   const std::map<std::string, std::string> starts = {
-      {".json", "{"}, {".geojson", "{\"type\":\"FeatureCollection\""}, {".csv", "contour,"},
+      {".json", "{"},
+      {".geojson", "{\"type\":\"FeatureCollection\""},
+      {".csv", "contour,"},
       {".svg", "<?xml"}};
   CHECK(extensionsWith(FormatRole::ContoursOutput).size() == starts.size());
   for (const auto& [format, ext] : extensionsWith(FormatRole::ContoursOutput)) {

@@ -43,8 +43,7 @@ TeemRead teemLoad(const fs::path& p) {
 // A uchar ramp (i mod 7) saved by teem with the given axes, encoding and name.
 void teemSave(const fs::path& p, std::vector<std::size_t> sizes, const NrrdEncoding* encoding) {
   Nrrd* n = nrrdNew();
-  REQUIRE(nrrdAlloc_nva(n, nrrdTypeUChar, static_cast<unsigned>(sizes.size()), sizes.data()) ==
-          0);
+  REQUIRE(nrrdAlloc_nva(n, nrrdTypeUChar, static_cast<unsigned>(sizes.size()), sizes.data()) == 0);
   auto* d = static_cast<unsigned char*>(n->data);
   for (std::size_t i = 0; i < nrrdElementNumber(n); ++i) d[i] = static_cast<unsigned char>(i % 7);
   NrrdIoState* nio = nrrdIoStateNew();
@@ -188,7 +187,7 @@ TEST_CASE("Contours as GeoJSON, CSV, SVG and gvflab JSON, by extension") {
   CHECK(tidy[0][0] == 48.000004);
   CHECK(tidy[0][1] == 0.1);
 
-  CHECK_THROWS_WITH_AS(app::writeContours(dir / "c.txt", cs, 64, 48),
-                       doctest::Contains("c.txt"), ParameterError);
+  CHECK_THROWS_WITH_AS(app::writeContours(dir / "c.txt", cs, 64, 48), doctest::Contains("c.txt"),
+                       ParameterError);
   CHECK(!fs::exists(dir / "c.txt"));
 }

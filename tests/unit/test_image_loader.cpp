@@ -1,11 +1,10 @@
 // The app's image loader (Qt readers + engine MetaImage/PNG): good files load, bad ones give
 // a sentence naming the file.
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 
 #include <QCoreApplication>
 #include <QImage>
-#include <sys/stat.h>
-
 #include <fstream>
 
 #include "gvflab/error.hpp"

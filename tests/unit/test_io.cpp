@@ -1,6 +1,5 @@
 // File formats: round trips, and clear errors on corrupt, truncated and empty files.
 #include <doctest/doctest.h>
-
 #include <sys/stat.h>
 
 #include <fstream>
@@ -42,8 +41,9 @@ TEST_CASE("MetaImage reader refuses truncated, empty and garbage files") {
   writeBytes(dir / "trunc.mha", bytes.substr(0, bytes.size() - 10));
   writeBytes(dir / "empty.mha", "");
   writeBytes(dir / "garbage.mha", std::string("\x89PNG\r\n\x1a\n", 8) + std::string(100, 'x'));
-  writeBytes(dir / "huge.mha", "NDims = 2\nDimSize = 99999999 5\nElementType = MET_FLOAT\n"
-                               "ElementDataFile = LOCAL\n");
+  writeBytes(dir / "huge.mha",
+             "NDims = 2\nDimSize = 99999999 5\nElementType = MET_FLOAT\n"
+             "ElementDataFile = LOCAL\n");
   CHECK_THROWS_WITH_AS(readMetaImageField(dir / "trunc.mha"), doctest::Contains("truncated"),
                        InputError);
   CHECK_THROWS_WITH_AS(readMetaImageField(dir / "empty.mha"), doctest::Contains("empty"),
@@ -71,8 +71,8 @@ TEST_CASE("scalar MetaImage with a separate raw file is rescaled to [0, 1]") {
 
 TEST_CASE("PGM/PPM reader: binary and ascii, and clear errors") {
   auto dir = test::scratchDir("io_pnm");
-  writeBytes(dir / "a.pgm", std::string("P5\n# comment\n3 2\n255\n") +
-                                std::string("\x00\x80\xff\x10\x20\x30", 6));
+  writeBytes(dir / "a.pgm",
+             std::string("P5\n# comment\n3 2\n255\n") + std::string("\x00\x80\xff\x10\x20\x30", 6));
   Image2D a = readPnm(dir / "a.pgm");
   CHECK(a.width == 3);
   CHECK(a.height == 2);

@@ -43,8 +43,9 @@ TEST_CASE("the level pyramid halves every side rounding up and never crops") {
   CHECK(multigridLevels(2, 1, 1).size() == 1);
 }
 
-TEST_CASE("restriction averages 2x2 children, missing ones by the boundary rule; prolongation "
-          "copies the parent") {
+TEST_CASE(
+    "restriction averages 2x2 children, missing ones by the boundary rule; prolongation "
+    "copies the parent") {
   Grid s{3, 3, {1, 2, 3, 4, 5, 6, 7, 8, 9}};
   Grid c = restrictGrid(s);
   REQUIRE(c.width == 2);
@@ -93,7 +94,8 @@ TEST_CASE("multigrid and Euler converge to the same field (2D and 3D, odd sizes)
     CHECK(test::maxAbs(mg.values) > 0.01);  // a field, not a trivial zero
     return iterations;
   };
-  const int it2 = check(initialField(test::toGrid(makePhantom("u", 40)), 1.0, V0Mode::EdgeGradient));
+  const int it2 =
+      check(initialField(test::toGrid(makePhantom("u", 40)), 1.0, V0Mode::EdgeGradient));
   CHECK(it2 < 40);
   check(initialField(test::toGrid(test::randomImage(23, 17, 5)), 1.0, V0Mode::EdgeGradient));
   check(initialField(test::toGrid(makePhantom("u", 17)), 1.0, V0Mode::EdgeGradient));  // 2^k + 1

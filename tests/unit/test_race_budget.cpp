@@ -1,5 +1,5 @@
-// The race view's budget rule (engine/include/gvflab/race_budget.hpp) with simulated solvers: a cheap
-// one (Euler-like, noisy ms per iteration) and one whose single iteration outlasts a frame's
+// The race view's budget rule (engine/include/gvflab/race_budget.hpp) with simulated solvers: a
+// cheap one (Euler-like, noisy ms per iteration) and one whose single iteration outlasts a frame's
 // budget (multigrid on a slow device). Both must receive the same OpenCL time.
 #include <doctest/doctest.h>
 

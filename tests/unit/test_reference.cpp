@@ -64,8 +64,8 @@ TEST_CASE("reference Euler lowers the error and an unstable mu blows up") {
   auto v0 = reference::initialField(img, 1.0, V0Mode::EdgeGradient);
   double maxS = 0;
   for (std::size_t i = 0; i < v0.values.size() / 2; ++i)
-    maxS = std::max(maxS, v0.values[2 * i] * v0.values[2 * i] +
-                              v0.values[2 * i + 1] * v0.values[2 * i + 1]);
+    maxS = std::max(
+        maxS, v0.values[2 * i] * v0.values[2 * i] + v0.values[2 * i + 1] * v0.values[2 * i + 1]);
   const double bound = EulerSolver::stabilityBound(maxS);
   CHECK(bound == doctest::Approx((2 - maxS) / 8));
   auto e0 = reference::gvfError(v0, v0, 0.15);

@@ -6,7 +6,6 @@
 #include <random>
 
 #include "gvflab/error.hpp"
-
 #include "gvflab/region_phantom.hpp"
 #include "gvflab/region_reference.hpp"
 #include "region_test_support.hpp"
@@ -17,8 +16,6 @@ using gvflab::test::randomStar;
 using gvflab::test::randomZ;
 
 namespace {
-
-
 
 RegionSums maskSums(const std::vector<std::uint16_t>& z, const std::vector<std::uint8_t>& mask) {
   RegionSums s;
@@ -75,7 +72,8 @@ TEST_CASE("crossing rules") {
   CHECK_FALSE(ref::sharedEndOverlap({0, 0}, {5, 0}, {-9, 0}));
   // A U whose right arm sits 4 px from the left one: moving the right arm's inner top node
   // 8 px to the left would cross the left arm.
-  std::vector<Point2i> u = {{10, 10}, {50, 10}, {50, 50}, {32, 50}, {32, 20}, {28, 20}, {28, 50}, {10, 50}};
+  std::vector<Point2i> u = {{10, 10}, {50, 10}, {50, 50}, {32, 50},
+                            {32, 20}, {28, 20}, {28, 50}, {10, 50}};
   REQUIRE(ref::polygonIsSimple(u));
   CHECK_FALSE(ref::moveKeepsSimple(u, 4, {24, 20}));
   CHECK_FALSE(ref::moveKeepsSimple(u, 4, {28, 20}));  // onto its neighbour

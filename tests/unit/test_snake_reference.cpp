@@ -4,10 +4,9 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <glm/geometric.hpp>
 #include <numbers>
 #include <random>
-
-#include <glm/geometric.hpp>
 
 #include "gvflab/error.hpp"
 #include "gvflab/parametric_snake.hpp"
@@ -132,8 +131,8 @@ TEST_CASE("bilinear sampling uses pixel centres at (i + 0.5, j + 0.5)") {
   CHECK(reference::sampleScalar(g, {0.5, 0.5}) == doctest::Approx(0));
   CHECK(reference::sampleScalar(g, {1.0, 0.5}) == doctest::Approx(0.5));
   CHECK(reference::sampleScalar(g, {1.5, 1.0}) == doctest::Approx(6));
-  CHECK(reference::sampleScalar(g, {0.0, 0.0}) == doctest::Approx(0));    // clamped
-  CHECK(reference::sampleScalar(g, {3.0, 2.0}) == doctest::Approx(12));   // clamped
+  CHECK(reference::sampleScalar(g, {0.0, 0.0}) == doctest::Approx(0));   // clamped
+  CHECK(reference::sampleScalar(g, {3.0, 2.0}) == doctest::Approx(12));  // clamped
 }
 
 TEST_CASE("resampling keeps every gap within [dmin, dmax] on irregular contours") {
@@ -148,7 +147,8 @@ TEST_CASE("resampling keeps every gap within [dmin, dmax] on irregular contours"
     double a = 0;
     while (a < 2 * std::numbers::pi) {
       const double r = 20 + 15 * rnd();
-      pts.push_back({static_cast<float>(50 + r * std::cos(a)), static_cast<float>(50 + r * std::sin(a))});
+      pts.push_back(
+          {static_cast<float>(50 + r * std::cos(a)), static_cast<float>(50 + r * std::sin(a))});
       a += rnd() < 0.3 ? 0.001 : 0.4 * rnd();
     }
     const double dmin = 0.5 + 2 * rnd(), dmax = 2 * dmin + 3 * rnd();
@@ -200,7 +200,8 @@ TEST_CASE("distances to a contour: the grid search equals the brute force") {
   for (const auto& ring : {wavy(3000, 150, 150, 100), wavy(17, 30, 30, 10), oneLongEdge,
                            std::vector<glm::vec2>{{5, 5}}}) {
     std::vector<glm::vec2> pts;
-    for (std::size_t i = 0; i < ring.size(); i += 3) pts.push_back(ring[i] + glm::vec2(jitter(rng), jitter(rng)));
+    for (std::size_t i = 0; i < ring.size(); i += 3)
+      pts.push_back(ring[i] + glm::vec2(jitter(rng), jitter(rng)));
     for (int i = 0; i < 300; ++i) pts.push_back({anywhere(rng), anywhere(rng)});
     pts.push_back(ring[0]);
     const auto d = distancesToContour(pts, ring);

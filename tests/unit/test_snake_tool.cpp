@@ -7,8 +7,8 @@
 
 #include "cli/options.hpp"
 #include "viewer/model/snake_session.hpp"
-#include "viewer/window/viewer_startup.hpp"
 #include "viewer/modes/snake_tool.hpp"
+#include "viewer/window/viewer_startup.hpp"
 
 using namespace gvflab;
 using namespace gvflab::viewer;

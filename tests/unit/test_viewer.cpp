@@ -1,9 +1,8 @@
 // Viewer logic that needs no window: the CL->GL decision (made-up devices), the GL-sharing
 // context properties, saved sessions (JSON and a live round trip), frame statistics,
 // streamlines and the cursor readout.
-#include <doctest/doctest.h>
-
 #include <CL/cl_gl.h>
+#include <doctest/doctest.h>
 
 #include <chrono>
 #include <cmath>
@@ -12,17 +11,17 @@
 #include <fstream>
 
 #include "gvflab/error.hpp"
-#include "test_support.hpp"
 #include "io/session_file.hpp"
+#include "test_support.hpp"
 #include "viewer/model/frame_stats.hpp"
 #include "viewer/model/session.hpp"
-#include "viewer/window/viewer_startup.hpp"
 #include "viewer/model/session_io.hpp"
 #include "viewer/model/snake_session.hpp"
 #include "viewer/model/streamlines.hpp"
 #include "viewer/render/gl_sharing.hpp"
 #include "viewer/render/presenter.hpp"
 #include "viewer/window/navigation.hpp"
+#include "viewer/window/viewer_startup.hpp"
 
 using namespace gvflab;
 using namespace gvflab::viewer;
@@ -90,9 +89,11 @@ TEST_CASE("external memory after cl_khr_gl_sharing and before the host copy") {
   CHECK(c.path == TransferPath::ZeroCopy);
   // ... unless it failed, or external memory is asked for.
   CHECK(chooseTransfer(deviceWith(nvidia + " cl_khr_gl_sharing"), glx, full,
-                       TransferRequest::AfterSharingFailed).path == TransferPath::ExternalMemory);
+                       TransferRequest::AfterSharingFailed)
+            .path == TransferPath::ExternalMemory);
   CHECK(chooseTransfer(deviceWith(nvidia + " cl_khr_gl_sharing"), glx, full,
-                       TransferRequest::External).path == TransferPath::ExternalMemory);
+                       TransferRequest::External)
+            .path == TransferPath::ExternalMemory);
 
   // Each missing piece gives the host copy, saying which.
   c = chooseTransfer(deviceWith(nvidia), glx, {{false, true}, true});
@@ -108,7 +109,8 @@ TEST_CASE("external memory after cl_khr_gl_sharing and before the host copy") {
   // Forcing a path the device lacks says so.
   c = chooseTransfer(deviceWith(nvidia), glx, full, TransferRequest::GlSharing);
   CHECK(c.path == TransferPath::HostCopy);
-  CHECK(c.description == "host copy (GVFLAB_TRANSFER=gl-sharing, but device lacks cl_khr_gl_sharing)");
+  CHECK(c.description ==
+        "host copy (GVFLAB_TRANSFER=gl-sharing, but device lacks cl_khr_gl_sharing)");
   c = chooseTransfer(deviceWith("cl_khr_gl_sharing"), glx, full, TransferRequest::External);
   CHECK(c.path == TransferPath::HostCopy);
   CHECK(c.description.find("GVFLAB_TRANSFER=external, but") != std::string::npos);
@@ -313,7 +315,7 @@ TEST_CASE("streamlines follow a uniform field and stop at a sink") {
   auto lines = traceStreamlines(right, w, h, {10.0f});
   REQUIRE(!lines.empty());
   for (const auto& l : lines) {
-    CHECK(l.front().x < 1.0f);  // traced back to the left border...
+    CHECK(l.front().x < 1.0f);     // traced back to the left border...
     CHECK(l.back().x > w - 1.0f);  // ...and on to the right one
     CHECK(l.front().y == doctest::Approx(l.back().y));
   }

@@ -62,7 +62,7 @@ void checkVolume(const Volume& v, int w, int h, int d) {
 // A volume v(x, y, z) = x + 10y + 100z - 50 written by nifti_clib itself, int16 with slope 2
 // and intercept 1, in the file type and name given.
 void writeWithNiftiLib(const std::filesystem::path& path, int type, int w, int h, int d,
-                      double slope = 2, const double (*sform)[4] = nullptr) {
+                       double slope = 2, const double (*sform)[4] = nullptr) {
   const std::int64_t dims[8] = {3, w, h, d, 1, 1, 1, 1};
   nifti_image* nim = nifti_make_new_nim(dims, NIFTI_TYPE_INT16, 1);
   REQUIRE(nim);
@@ -83,18 +83,15 @@ void writeWithNiftiLib(const std::filesystem::path& path, int type, int w, int h
   nifti_image_free(nim);
 }
 
-
 }  // namespace
 
 TEST_CASE("NIfTI-1 and -2 volumes written by nifti_clib load: .nii, .gz, .hdr/.img pairs") {
   auto dir = test::scratchDir("nifti_lib");
-  const std::pair<const char*, int> files[] = {{"v1.nii", NIFTI_FTYPE_NIFTI1_1},
-                                               {"v1.nii.gz", NIFTI_FTYPE_NIFTI1_1},
-                                               {"v2.nii", NIFTI_FTYPE_NIFTI2_1},
-                                               {"v2.nii.gz", NIFTI_FTYPE_NIFTI2_1},
-                                               {"pair.hdr", NIFTI_FTYPE_NIFTI1_2},
-                                               {"pairz.hdr.gz", NIFTI_FTYPE_NIFTI1_2},
-                                               {"pair2.hdr", NIFTI_FTYPE_NIFTI2_2}};
+  const std::pair<const char*, int> files[] = {
+      {"v1.nii", NIFTI_FTYPE_NIFTI1_1},   {"v1.nii.gz", NIFTI_FTYPE_NIFTI1_1},
+      {"v2.nii", NIFTI_FTYPE_NIFTI2_1},   {"v2.nii.gz", NIFTI_FTYPE_NIFTI2_1},
+      {"pair.hdr", NIFTI_FTYPE_NIFTI1_2}, {"pairz.hdr.gz", NIFTI_FTYPE_NIFTI1_2},
+      {"pair2.hdr", NIFTI_FTYPE_NIFTI2_2}};
   for (const auto& [name, type] : files) {
     CAPTURE(name);
     writeWithNiftiLib(dir / name, type, 7, 5, 4);
@@ -232,9 +229,11 @@ TEST_CASE("Fields written as NIfTI vector images read back through nifti_clib") 
 
 TEST_CASE("3D MetaImage volumes and 3-channel fields round-trip") {
   auto dir = test::scratchDir("mha3d");
-  std::string hdr = "ObjectType = Image\nNDims = 3\nDimSize = 3 2 2\nElementType = MET_UCHAR\n"
-                    "ElementDataFile = LOCAL\n";
-  std::ofstream(dir / "v.mha", std::ios::binary) << hdr << std::string("\0\1\2\3\4\5\6\7\10\11\12\14", 12);
+  std::string hdr =
+      "ObjectType = Image\nNDims = 3\nDimSize = 3 2 2\nElementType = MET_UCHAR\n"
+      "ElementDataFile = LOCAL\n";
+  std::ofstream(dir / "v.mha", std::ios::binary)
+      << hdr << std::string("\0\1\2\3\4\5\6\7\10\11\12\14", 12);
   CHECK(app::isVolumeFile(dir / "v.mha"));
   Volume v = app::loadVolume(dir / "v.mha");
   CHECK(v.depth == 2);

@@ -24,7 +24,8 @@ std::string tickLabel(double value, double step) {
     // Mantissa with the digits the step needs: 1e-5, 2.5e-5.
     const int e = static_cast<int>(std::floor(std::log10(a)));
     const double mant = value / std::pow(10.0, e);
-    const int digits = std::clamp(static_cast<int>(std::ceil(-std::log10(step / std::pow(10.0, e)) - 1e-9)), 0, 6);
+    const int digits =
+        std::clamp(static_cast<int>(std::ceil(-std::log10(step / std::pow(10.0, e)) - 1e-9)), 0, 6);
     std::snprintf(buf, sizeof buf, "%.*fe%d", digits, mant, e);
     return buf;
   }

@@ -26,7 +26,9 @@ void FrameStats::addFrame(double ms) {
 
 double FrameStats::slowPhaseMs(const std::string& name) const {
   auto it = slowPhases_.find(name);
-  return it == slowPhases_.end() || slowFrames_ == 0 ? 0 : it->second / static_cast<double>(slowFrames_);
+  return it == slowPhases_.end() || slowFrames_ == 0
+             ? 0
+             : it->second / static_cast<double>(slowFrames_);
 }
 
 double FrameStats::percentile(double p) const {
@@ -58,10 +60,12 @@ std::string FrameStats::summary() const {
     }
   }
   if (slowFrames_ > 0) {
-    std::snprintf(buf, sizeof buf, "; %ld frames over %.1f ms, their mean ms:", slowFrames_, kSlowMs);
+    std::snprintf(buf, sizeof buf, "; %ld frames over %.1f ms, their mean ms:", slowFrames_,
+                  kSlowMs);
     out += buf;
     for (const auto& [name, ms] : slowPhases_) {
-      std::snprintf(buf, sizeof buf, " %s %.1f", name.c_str(), ms / static_cast<double>(slowFrames_));
+      std::snprintf(buf, sizeof buf, " %s %.1f", name.c_str(),
+                    ms / static_cast<double>(slowFrames_));
       out += buf;
     }
   }

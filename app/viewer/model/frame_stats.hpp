@@ -31,7 +31,7 @@ class FrameStats {
   long frames() const { return frames_; }
   long iterations() const { return iterations_; }
   double iterationsPerSecond() const;  // over the whole run
-  std::string summary() const;  // one line for --stats
+  std::string summary() const;         // one line for --stats
   void reset() { *this = FrameStats(window_); }
 
  private:
@@ -49,9 +49,12 @@ class FrameStats {
 // Adds the time from construction to destruction as one frame.
 class FrameTimer {
  public:
-  explicit FrameTimer(FrameStats& stats) : stats_(stats), start_(std::chrono::steady_clock::now()) {}
+  explicit FrameTimer(FrameStats& stats)
+      : stats_(stats), start_(std::chrono::steady_clock::now()) {}
   ~FrameTimer() {
-    stats_.addFrame(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count());
+    stats_.addFrame(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
+            .count());
   }
   FrameTimer(const FrameTimer&) = delete;
   FrameTimer& operator=(const FrameTimer&) = delete;

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "gvflab/capture_range.hpp"
-#include "gvflab/solver.hpp"
 #include "gvflab/race_budget.hpp"
+#include "gvflab/solver.hpp"
 #include "viewer/model/session.hpp"
 
 namespace gvflab::viewer {

@@ -15,7 +15,7 @@ struct MipLevel {
 
 struct RegionImage {
   RegionPhantomSpec spec;
-  std::vector<MipLevel> levels;  // [0]: full resolution; down to about 1024 pixels a side
+  std::vector<MipLevel> levels;            // [0]: full resolution; down to about 1024 pixels a side
   float displayLo = 0, displayHi = 65535;  // grey range shown: 1st and 99th percentiles
   bool empty() const { return levels.empty(); }
   const std::vector<std::uint16_t>& pixels() const { return levels.front().pixels; }

@@ -69,8 +69,8 @@ void RegionSession::restart() {
   if (!snake_) return;
   const std::array<int, 2> size = imageSize();
   if (rect_)
-    snake_->reset(initialRectangle(size[0], size[1], (*rect_)[0], (*rect_)[1], (*rect_)[2],
-                                   (*rect_)[3]));
+    snake_->reset(
+        initialRectangle(size[0], size[1], (*rect_)[0], (*rect_)[1], (*rect_)[2], (*rect_)[3]));
   else
     snake_->reset();
   nodes_ = snake_->nodes();

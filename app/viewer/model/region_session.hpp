@@ -23,7 +23,7 @@ class RegionSession {
   bool ownsImage() const { return !large_.empty(); }
   const RegionImage& ownImage() const { return large_; }
   long ownImageVersion() const { return ownImageVersion_; }  // bumped by makeSynthetic
-  std::array<int, 2> imageSize() const;  // ours, or the session's
+  std::array<int, 2> imageSize() const;                      // ours, or the session's
   void makeSynthetic(double mpix);
   void dropSynthetic();  // back to the session's image
 

@@ -132,9 +132,9 @@ void Session::rebuildOn(std::shared_ptr<ComputeContext> ctx, Source source, doub
   params.mu = requestedMu_;
   params.sigma = sigma;
   params.v0Mode = mode;
-  GvfPipeline built =
-      source.volume ? buildGvfPipeline(ctx, *source.volume, params, choice_, MuRule::ClampAll)
-                    : buildGvfPipeline(ctx, source.image, params, choice_, MuRule::ClampAll);
+  GvfPipeline built = source.volume
+                          ? buildGvfPipeline(ctx, *source.volume, params, choice_, MuRule::ClampAll)
+                          : buildGvfPipeline(ctx, source.image, params, choice_, MuRule::ClampAll);
   std::unique_ptr<VolumeSlices> slices;
   if (source.volume) {
     // The same volume again (σ, V0 mode): stay on the slice the user chose.
@@ -253,8 +253,8 @@ void Session::advanceFrame(double otherWorkMs) {
     // the ε reduction, waiting) that a per-iteration estimate would mistake for slowness.
     double target = std::max(frameBudgetMs_ - otherWorkMs, 0.25 * frameBudgetMs_);
     double ratio = std::clamp(target / lastSolverMs_, 0.7, 1.3);
-    perFrame = std::clamp(static_cast<int>(std::lround(perFrame * ratio)) + (ratio > 1 ? 1 : 0),
-                          1, 4096);
+    perFrame =
+        std::clamp(static_cast<int>(std::lround(perFrame * ratio)) + (ratio > 1 ? 1 : 0), 1, 4096);
   }
   int steps = (running_ ? perFrame : 0) + pendingSteps_;
   const bool single = pendingSteps_ > 0;
@@ -316,7 +316,7 @@ bool Session::reloadKernelsIfChanged() {
   framesSinceKernelLook_ = 0;
   auto t = newestKernelTime();
   if (t == kernelTime_) return false;
-  kernelTime_ = t;  // a failed build is reported once, not every look
+  kernelTime_ = t;                              // a failed build is reported once, not every look
   if (!ctx_->kernels().reload()) return false;  // throws KernelBuildError; old programs stay
   // The solver's kernels come from the old programs: make it again with the new ones.
   rebuild(currentSource(), sigma_, v0Mode_);

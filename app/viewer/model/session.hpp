@@ -3,8 +3,8 @@
 // input built from it and the chosen solver (Euler or multigrid), stepped once per frame.
 // A volume is shown one slice at a time (VolumeSlices). Changes that rebuild (image, σ,
 // solver) are transactional: on any error the previous image and field stay.
-#include <chrono>
 #include <array>
+#include <chrono>
 #include <deque>
 #include <filesystem>
 #include <memory>
@@ -36,9 +36,10 @@ struct Notice {
 
 class Session {
  public:
-  // Creates the context and opens startup.image (an image or a volume), or startup.phantom. A file that cannot be opened (unreadable, too large for the device)
-  // leaves the U phantom open and its sentence in startupError(). Throws gvflab::Error when
-  // there is no OpenCL device (main reports startup failures).
+  // Creates the context and opens startup.image (an image or a volume), or startup.phantom. A file
+  // that cannot be opened (unreadable, too large for the device) leaves the U phantom open and its
+  // sentence in startupError(). Throws gvflab::Error when there is no OpenCL device (main reports
+  // startup failures).
   explicit Session(const SessionStartup& startup);
 
   // Images and volumes (.nii, .nii.gz, 3D .mha/.mhd). Throws InputError, ResourceError, ...
@@ -56,7 +57,9 @@ class Session {
   // The solver's own settings (Solver::ownParams: multigrid's a, b, c), applied to the
   // running solver (its field stays) and kept for the next one. ParameterError: nothing changes.
   void setSolverParams(const std::vector<double>& values);
-  void setMultigridCycles(int a, int b, int c) { setSolverParams({double(a), double(b), double(c)}); }
+  void setMultigridCycles(int a, int b, int c) {
+    setSolverParams({double(a), double(b), double(c)});
+  }
   // Euler: clamps to the stability bound (and says so in notice()); never runs an unstable
   // step. Multigrid has no bound.
   void setMu(double mu);

@@ -36,8 +36,7 @@ app::SessionFile captureSession(const Session& session, const SnakeSession& snak
 
 void restoreSession(const app::SessionFile& f, Session& session, SnakeSession& snakes,
                     LayerSettings& layers, app::SessionStart from) {
-  if (!f.image && !f.phantom)
-    throw InputError("The session names neither an image nor a phantom.");
+  if (!f.image && !f.phantom) throw InputError("The session names neither an image nor a phantom.");
   // The image first: σ and V0 rebuild whatever image is current.
   if (f.image)
     session.openFile(*f.image);

@@ -1,9 +1,9 @@
 #pragma once
 // Between the live viewer state (Session, SnakeSession, layers) and a saved session file.
 #include "io/session_file.hpp"
+#include "viewer/model/layer_settings.hpp"
 #include "viewer/model/session.hpp"
 #include "viewer/model/snake_session.hpp"
-#include "viewer/model/layer_settings.hpp"
 
 namespace gvflab::viewer {
 

@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <glm/geometric.hpp>
 #include <limits>
 #include <numeric>
 #include <string>
 #include <utility>
-
-#include <glm/geometric.hpp>
 
 #include "gvflab/error.hpp"
 #include "gvflab/gvf_input.hpp"
@@ -26,9 +25,7 @@ float segmentDistance(glm::vec2 p, glm::vec2 a, glm::vec2 b) {
 }  // namespace
 
 SnakeSession::SnakeSession(Session& session, const app::SnakeOptions& options)
-    : session_(session),
-      force_(options.force),
-      frameIterations_(options.frameIterations) {
+    : session_(session), force_(options.force), frameIterations_(options.frameIterations) {
   captureParams = options.capture;
   showCapture = options.captureMap.has_value();  // in the viewer: start with the overlay on
   rebuildForImage();
@@ -122,7 +119,8 @@ void SnakeSession::computeCapture() {
   ++framesSinceCapture_;
   const bool fresh = stepsGvf_.empty() || recolour_;  // just switched on, or a force change
   const bool doTrad = captureStale_ || paramsChanged || stepsTrad_.empty();
-  const bool doGvf = doTrad || (fieldMoved && (fresh || framesSinceCapture_ >= kCaptureEveryFrames));
+  const bool doGvf =
+      doTrad || (fieldMoved && (fresh || framesSinceCapture_ >= kCaptureEveryFrames));
   if (!doTrad && !doGvf && !recolour_) return;
   if (doTrad) {
     areaTrad_ = capture_->compute(edgeInput_.v0, captureParams);
@@ -150,7 +148,8 @@ void SnakeSession::computeCapture() {
 }
 
 // Mean distance of the nodes of `now` from the closed polyline `was` (every frame, per snake).
-static double meanDistanceFrom(const std::vector<glm::vec2>& now, const std::vector<glm::vec2>& was) {
+static double meanDistanceFrom(const std::vector<glm::vec2>& now,
+                               const std::vector<glm::vec2>& was) {
   if (now.empty() || was.empty()) return 0;
   const std::vector<double> d = distancesToContour(now, was);
   return std::accumulate(d.begin(), d.end(), 0.0) / static_cast<double>(d.size());
@@ -213,8 +212,7 @@ std::optional<double> SnakeSession::ownPressure(const SnakeContour& c) const {
 
 SnakeSession::Snapshot SnakeSession::snapshot() const {
   Snapshot s;
-  for (const auto& c : contours_)
-    s.push_back({c.points, c.initial, c.force, ownPressure(c), c.id});
+  for (const auto& c : contours_) s.push_back({c.points, c.initial, c.force, ownPressure(c), c.id});
   return s;
 }
 
@@ -277,7 +275,7 @@ int SnakeSession::compare(int id) {
     undo_.pop_back();
     throw;
   }
-  selected_ = id;  // the field shown stays the one the user was looking at
+  selected_ = id;       // the field shown stays the one the user was looking at
   progress_.erase(id);  // both race anew from iteration 0
   progress_.erase(twin);
   refreshContours();

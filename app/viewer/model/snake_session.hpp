@@ -2,12 +2,11 @@
 // The viewer's snakes: a ParametricSnake batch on the session's field, the hand edits with
 // undo / redo, and the capture-range maps (GVF and traditional) with their areas. No GL here.
 #include <array>
+#include <glm/vec2.hpp>
 #include <map>
 #include <memory>
 #include <optional>
 #include <vector>
-
-#include <glm/vec2.hpp>
 
 #include "cli/snake_options.hpp"
 #include "gvflab/capture_range.hpp"
@@ -77,7 +76,7 @@ class SnakeSession {
   // unknown id; thinned to every other point at Session::kConvergencePoints.
   const std::vector<std::array<double, 2>>& progress(int id) const;
   SnakeParams params() const { return snakes_->params(); }
-  void setParams(const SnakeParams& p);  // throws ParameterError, keeps the old
+  void setParams(const SnakeParams& p);           // throws ParameterError, keeps the old
   SnakeForce newForce() const { return force_; }  // the force of snakes placed by hand
   void setNewForce(SnakeForce f) { force_ = f; }
   int frameIterations() const { return frameIterations_; }

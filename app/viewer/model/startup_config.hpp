@@ -6,9 +6,9 @@
 #include <string>
 
 #include "gvflab/device.hpp"
+#include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/params.hpp"
 #include "gvflab/region_types.hpp"
-#include "gvflab/gvf_pipeline.hpp"
 
 namespace gvflab::viewer {
 
@@ -22,8 +22,8 @@ struct SessionStartup {
   int iterationsPerFrame = 16;  // Euler, with no frame budget (a saved session's count)
   // Asked for per frame (--iterations): both solvers, clamped to their ranges.
   std::optional<int> fixedIterationsPerFrame;
-  int stepsPerFrame = 0;     // > 0: fixed steps per frame (deterministic), no budget
-  double frameBudgetMs = 0;  // > 0: each frame runs the iterations that fit this
+  int stepsPerFrame = 0;      // > 0: fixed steps per frame (deterministic), no budget
+  double frameBudgetMs = 0;   // > 0: each frame runs the iterations that fit this
   double targetError = 1e-6;  // the field the snakes wait for (--target-error; field_solve.hpp)
   // A fixed count instead (--iterations without --target-error, as a demo gives): the snakes
   // start once the field has had that many iterations, as a headless run's do.
@@ -31,8 +31,8 @@ struct SessionStartup {
 };
 
 struct RegionStartup {
-  bool enabled = false;                     // --region-snake
-  std::optional<std::array<int, 4>> rect;   // x, y, w, h; none: the default inset
+  bool enabled = false;                    // --region-snake
+  std::optional<std::array<int, 4>> rect;  // x, y, w, h; none: the default inset
   RegionSnakeParams params;
   double syntheticMpix = 0;  // > 0: a synthetic star image of this many megapixels
 };

@@ -10,7 +10,8 @@ namespace {
 glm::vec2 sample(const std::vector<float>& f, int w, int h, glm::vec2 p) {
   float x = std::clamp(p.x - 0.5f, 0.0f, static_cast<float>(w - 1));
   float y = std::clamp(p.y - 0.5f, 0.0f, static_cast<float>(h - 1));
-  int x0 = std::min(static_cast<int>(x), w - 2 < 0 ? 0 : w - 2), y0 = std::min(static_cast<int>(y), h - 2 < 0 ? 0 : h - 2);
+  int x0 = std::min(static_cast<int>(x), w - 2 < 0 ? 0 : w - 2),
+      y0 = std::min(static_cast<int>(y), h - 2 < 0 ? 0 : h - 2);
   int x1 = std::min(x0 + 1, w - 1), y1 = std::min(y0 + 1, h - 1);
   float ax = x - x0, ay = y - y0;
   auto at = [&](int xi, int yi) {

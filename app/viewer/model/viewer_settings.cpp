@@ -32,9 +32,8 @@ RememberedState loadRememberedState() {
   return r;
 }
 
-void saveRememberedState(const Session& session, const LayerSettings& l,
-                         const QByteArray& geometry, const QByteArray& windowState,
-                         const QStringList& recentFiles) {
+void saveRememberedState(const Session& session, const LayerSettings& l, const QByteArray& geometry,
+                         const QByteArray& windowState, const QStringList& recentFiles) {
   QSettings s("gvflab", "gvflab");
   s.setValue("solver/mu", session.requestedMu());
   s.setValue("solver/sigma", session.sigma());

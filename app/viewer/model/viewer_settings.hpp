@@ -4,8 +4,8 @@
 #include <QByteArray>
 #include <QStringList>
 
-#include "viewer/model/session.hpp"
 #include "viewer/model/layer_settings.hpp"
+#include "viewer/model/session.hpp"
 
 namespace gvflab::viewer {
 

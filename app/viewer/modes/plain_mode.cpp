@@ -103,7 +103,7 @@ bool PlainMode::drawPicture(ViewFrame& f) {
 void PlainMode::drawOverlay(ViewFrame& f) {
   if (!f.renderer) return;
   SnakeScene scene;
-  scene.drawing = {&snakes_->contours(), tool_->draft(),       overlay_.showNodes,
+  scene.drawing = {&snakes_->contours(), tool_->draft(),        overlay_.showNodes,
                    tool_->hoverId(),     snakes_->selectedId(), &snakes_->trails()};
   scene.showCapture = snakes_->showCapture;
   scene.captureOpacity = overlay_.captureOpacity;

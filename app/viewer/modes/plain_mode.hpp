@@ -10,10 +10,10 @@
 #include "cli/snake_options.hpp"
 #include "viewer/model/session.hpp"
 #include "viewer/model/snake_session.hpp"
+#include "viewer/modes/snake_tool.hpp"
 #include "viewer/modes/viewer_mode.hpp"
 #include "viewer/ui/canvas_overlays.hpp"
 #include "viewer/ui/snake_panel.hpp"
-#include "viewer/modes/snake_tool.hpp"
 
 namespace gvflab::viewer {
 

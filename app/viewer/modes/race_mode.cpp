@@ -13,7 +13,10 @@ constexpr int kCaptureEveryFrames = 30;  // the map follows every pixel: not eve
 }  // namespace
 
 RaceMode::RaceMode(Session& session, bool startOn, double budgetMs)
-    : session_(session), budgetMs_(budgetMs > 0 ? budgetMs : session.device().isGpu ? 2.0 : 20.0) {
+    : session_(session),
+      budgetMs_(budgetMs > 0             ? budgetMs
+                : session.device().isGpu ? 2.0
+                                         : 20.0) {
   if (startOn) {
     ErrorLog startup;
     setEnabled(true, startup);

@@ -2,7 +2,6 @@
 
 #include <Qt>
 #include <cmath>
-
 #include <glm/geometric.hpp>
 
 namespace gvflab::viewer {

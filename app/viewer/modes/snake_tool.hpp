@@ -5,10 +5,9 @@
 //   left press on a node: drag it;  left click on a snake: select it;
 //   right click on a snake: select it and name it for the context menu (Compare / Delete);
 //   Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y): undo / redo.
+#include <glm/vec2.hpp>
 #include <optional>
 #include <vector>
-
-#include <glm/vec2.hpp>
 
 #include "viewer/model/snake_session.hpp"
 

@@ -1,9 +1,9 @@
 #pragma once
 // What the window asks of a viewer mode: plain GVF + snakes (PlainMode), the race of the two
 // solvers (RaceMode) and the region snake (RegionMode). ViewerModes (viewer_modes.hpp) builds
-// them and holds them in a fixed order, top first (race, region, plain): the top-most mode that draws the picture draws it, and
-// input goes down the modes until one takes it. Modes step and draw their panels bottom first.
-// A mode that is off draws nothing and takes nothing.
+// them and holds them in a fixed order, top first (race, region, plain): the top-most mode that
+// draws the picture draws it, and input goes down the modes until one takes it. Modes step and draw
+// their panels bottom first. A mode that is off draws nothing and takes nothing.
 #include <QPointF>
 #include <Qt>
 #include <glm/vec2.hpp>
@@ -22,7 +22,7 @@ struct ViewFrame {
   Presenter* presenter;  // null when the CL->GL transfer could not be set up
   Viewport area;         // the view, framebuffer pixels
   int framebufferHeight;
-  float dpr;             // framebuffer pixels per ImGui unit
+  float dpr;  // framebuffer pixels per ImGui unit
   ViewTransform& view;
   const LayerSettings& layers;  // as the user set them
   const LayerSettings& shown;   // less what a mode hides (the field under the region snake)
@@ -42,18 +42,18 @@ struct PanelPlace {
   bool snakesOnCanvas = true;
   bool hintAllowed = true;  // the first-start hint may show (no other mode, no demo text)
   float canvasTop = 0;      // where the canvas is free below the demo's explanation
-  const ViewTransform* view = nullptr;  // where the image lies (the legend keeps off it)
-  float dpr = 1;                        // framebuffer pixels per ImGui unit
+  const ViewTransform* view = nullptr;   // where the image lies (the legend keeps off it)
+  float dpr = 1;                         // framebuffer pixels per ImGui unit
   const char* layersWindow = "display";  // the panel window with the layer controls
 };
 
 struct PointerEvent {
   Qt::MouseButton button;
   Qt::KeyboardModifiers modifiers;
-  QPointF logical;      // widget coordinates
-  Vec2 viewPixel;       // framebuffer pixels from the view's top-left corner
-  glm::vec2 image;      // image pixels
-  float pickRadius;     // image pixels within a few screen pixels
+  QPointF logical;   // widget coordinates
+  Vec2 viewPixel;    // framebuffer pixels from the view's top-left corner
+  glm::vec2 image;   // image pixels
+  float pickRadius;  // image pixels within a few screen pixels
   float dpr;
   ViewTransform& view;
   ErrorLog& errors;

@@ -46,14 +46,14 @@ class ViewerModes {
   SnakeForce shownForce() const;  // the force the field layers show
   std::string fieldCaption() const;
   CanvasLegendState& legend();
-  void replay(ErrorLog& errors);  // R
+  void replay(ErrorLog& errors);             // R
   void drawSnakeSections(ErrorLog& errors);  // inside the left panel
   // Before a demo loads (window/demo_loader.hpp): the race and the region snake off; after,
   // the region snake on when the demo asks for it.
   void leaveForDemo(ErrorLog& errors);
   void setRegionSnake(bool on);
 
-  void advance(ErrorLog& errors);  // bottom first
+  void advance(ErrorLog& errors);                              // bottom first
   void drawPanels(const PanelPlace& place, ErrorLog& errors);  // bottom first
   // The picture (the top-most mode that draws one), then overlays: every mode's, or only
   // those drawn with GL (glOnly: offscreen pictures, where ImGui's canvas list is not drawn).

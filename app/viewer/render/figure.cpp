@@ -14,8 +14,8 @@
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
 #include "viewer/model/axis_ticks.hpp"
-#include "viewer/model/session.hpp"
 #include "viewer/model/colormap.hpp"
+#include "viewer/model/session.hpp"
 #include "viewer/render/snake_layer.hpp"
 
 namespace gvflab::viewer {
@@ -23,9 +23,7 @@ namespace {
 
 const char* forceLabel(SnakeForce f) { return f == SnakeForce::Gvf ? "GVF" : "traditional"; }
 
-QColor toQColor(const std::array<float, 4>& c) {
-  return QColor::fromRgbF(c[0], c[1], c[2], c[3]);
-}
+QColor toQColor(const std::array<float, 4>& c) { return QColor::fromRgbF(c[0], c[1], c[2], c[3]); }
 
 std::string number(const char* fmt, double v) {
   char buf[32];
@@ -63,7 +61,8 @@ void writeFigurePng(const std::string& path, const QImage& image) {
   if (!image.save(&buffer, "PNG"))
     throw ResourceError("Could not encode the figure for '" + path + "' as PNG.");
   try {
-    writeFileAtomically(path, std::string(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    writeFileAtomically(path,
+                        std::string(bytes.constData(), static_cast<std::size_t>(bytes.size())));
   } catch (const Error&) {
     throw;
   } catch (const std::exception& e) {
@@ -140,7 +139,8 @@ std::string figureCaption(const FigureFacts& f) {
 FigureLayout annotateFigure(QImage& image, const FigureOptions& options, const FigureFacts& facts) {
   FigureLayout layout;
   if (!options.legend && !options.caption) return layout;
-  if (image.format() != QImage::Format_RGB888 && image.format() != QImage::Format_ARGB32_Premultiplied)
+  if (image.format() != QImage::Format_RGB888 &&
+      image.format() != QImage::Format_ARGB32_Premultiplied)
     image = image.convertToFormat(QImage::Format_RGB888);
   QPainter p(&image);
   p.setRenderHint(QPainter::Antialiasing);
@@ -219,8 +219,8 @@ FigureLayout annotateFigure(QImage& image, const FigureOptions& options, const F
       width = std::max({width, f.line * 1.2 + 10 + labels, m.horizontalAdvance(title)});
       f.barH = std::clamp(room * share, 4.0 * f.line, 12.0 * f.line);
     }
-    const double h = 2 * f.pad + (scale ? f.line + f.barH + f.line * 0.6 : 0) +
-                     entries.size() * f.line * 1.15;
+    const double h =
+        2 * f.pad + (scale ? f.line + f.barH + f.line * 0.6 : 0) + entries.size() * f.line * 1.15;
     f.box = placeLegend(area, imageRect, snakes, static_cast<float>(width + 2 * f.pad),
                         static_cast<float>(std::min(h, room - 2 * f.pad)),
                         static_cast<float>(f.pad), object);

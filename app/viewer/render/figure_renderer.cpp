@@ -39,8 +39,16 @@ QImage FigureRenderer::draw(cl::CommandQueue& queue, const cl::Buffer& field, in
   if (captureVersion_ >= 0) scene.captureRgba = &capture_;
   scene.captureWidth = captureWidth_, scene.captureHeight = captureHeight_;
   scene.captureVersion = captureVersion_;
-  renderer_.drawOverlays({vp, view_, layers, {}, presenter_.texture(), rangeMax_,
-                          &presenter_.hostField(), fieldVersion, false, &scene});
+  renderer_.drawOverlays({vp,
+                          view_,
+                          layers,
+                          {},
+                          presenter_.texture(),
+                          rangeMax_,
+                          &presenter_.hostField(),
+                          fieldVersion,
+                          false,
+                          &scene});
   return target_.image();
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // Headless pictures (--record, --screenshot with --headless): the viewer's renderer and its
 // layers (render/layer_registry.cpp, both passes) drawing into an OffscreenTarget of the asked
-// size, the field brought from OpenCL by a Presenter. One per run; made before any output so a missing display fails first.
+// size, the field brought from OpenCL by a Presenter. One per run; made before any output so a
+// missing display fails first.
 #include <QImage>
 #include <memory>
 #include <vector>
@@ -30,8 +31,7 @@ class FigureRenderer {
   // top row first).
   QImage draw(cl::CommandQueue& queue, const cl::Buffer& field, int fieldWidth, int fieldHeight,
               const LayerSettings& layers, const std::vector<SnakeContour>& snakes,
-              bool showCapture, long fieldVersion,
-              const std::vector<SnakeTrail>* trails = nullptr);
+              bool showCapture, long fieldVersion, const std::vector<SnakeTrail>* trails = nullptr);
   float rangeMax() const { return rangeMax_; }  // of the last draw: the legend's top
   // Node dots (their state's colour inside); off, a small panel shows the force colours.
   void setShowNodes(bool show) { showNodes_ = show; }

@@ -165,7 +165,8 @@ void SharedFieldTexture::fill(cl::CommandQueue& queue, const cl::Buffer& field, 
   std::vector<cl::Event> waitFor;
   try {
     if (glEvent_) {
-      cl::Platform platform(context_.getInfo<CL_CONTEXT_DEVICES>().front().getInfo<CL_DEVICE_PLATFORM>());
+      cl::Platform platform(
+          context_.getInfo<CL_CONTEXT_DEVICES>().front().getInfo<CL_DEVICE_PLATFORM>());
       static auto create = reinterpret_cast<CreateEventFromSync>(
           clGetExtensionFunctionAddressForPlatform(platform(), "clCreateEventFromGLsyncKHR"));
       cl_int err = CL_SUCCESS;
@@ -177,8 +178,9 @@ void SharedFieldTexture::fill(cl::CommandQueue& queue, const cl::Buffer& field, 
     }
     std::vector<cl::Memory> objects{image_};
     queue.enqueueAcquireGLObjects(&objects, &waitFor);
-    queue.enqueueCopyBufferToImage(field, image_, 0, {0, 0, 0},
-                                   {static_cast<std::size_t>(width), static_cast<std::size_t>(height), 1});
+    queue.enqueueCopyBufferToImage(
+        field, image_, 0, {0, 0, 0},
+        {static_cast<std::size_t>(width), static_cast<std::size_t>(height), 1});
     cl::Event released;
     queue.enqueueReleaseGLObjects(&objects, nullptr, &released);
     // GL may sample the texture once the release completed (spec: clEnqueueReleaseGLObjects).

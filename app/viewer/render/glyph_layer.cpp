@@ -61,8 +61,8 @@ void GlyphLayer::draw(const LayerFrame& frame) {
   auto& f = gl();
   const LayerSettings& layers = frame.settings;
   const ViewTransform& view = frame.view;
-  const GlyphGrid grid = glyphGrid(layers.glyphSpacing, view, frame.field.width,
-                                   frame.field.height);
+  const GlyphGrid grid =
+      glyphGrid(layers.glyphSpacing, view, frame.field.width, frame.field.height);
   const int cols = grid.cols, rows = grid.rows;
   if (cols < 1 || rows < 1) return;
   float onePixel = 1.0f / std::max(view.pixelsPerImagePixel(), 1e-3f);

@@ -10,7 +10,7 @@ namespace gvflab::viewer {
 // centres at (origin + (i + 0.5) * spacing), anchored to the image so panning keeps them put.
 struct GlyphGrid {
   int cols = 0, rows = 0;
-  float spacing = 1;         // image pixels
+  float spacing = 1;               // image pixels
   float originX = 0, originY = 0;  // image pixels
 };
 GlyphGrid glyphGrid(float spacingScreenPixels, const ViewTransform& view, int fieldWidth,

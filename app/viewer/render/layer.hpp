@@ -33,8 +33,8 @@ struct LayerFrame {
   Viewport area;  // framebuffer pixels
   const ViewTransform& view;
   const LayerSettings& settings;
-  TextureRef image;  // R32F: the picture under the field; texture 0: none
-  TextureRef field;  // RG32F; texture 0: no field yet
+  TextureRef image;    // R32F: the picture under the field; texture 0: none
+  TextureRef field;    // RG32F; texture 0: no field yet
   float rangeMax = 1;  // |V| drawn as the last colour (and as a full-length arrow)
   const std::vector<float>* hostField = nullptr;  // float2 per pixel (Presenter::hostField)
   long fieldVersion = 0;                          // bumped when hostField changed

@@ -19,11 +19,11 @@ LayerRegistration layer() {
 const std::vector<LayerRegistration>& layerRegistry() {
   // Drawing order within each pass (LayerInfo::pass): bottom first.
   static const std::vector<LayerRegistration> registry = {
-      layer<ImageLayer>(),        // Field
-      layer<MagnitudeLayer>(),    // Field
-      layer<GlyphLayer>(),        // Field
-      layer<StreamlineLayer>(),   // Overlay
-      layer<SnakeLayer>(),        // Overlay
+      layer<ImageLayer>(),       // Field
+      layer<MagnitudeLayer>(),   // Field
+      layer<GlyphLayer>(),       // Field
+      layer<StreamlineLayer>(),  // Overlay
+      layer<SnakeLayer>(),       // Overlay
   };
   return registry;
 }

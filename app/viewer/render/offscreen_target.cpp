@@ -21,8 +21,9 @@ OffscreenTarget::OffscreenTarget(int width, int height) : width_(width), height_
         "without X.");
   pinGlDriverModules();
   fbo_ = std::make_unique<QOpenGLFramebufferObject>(width, height);
-  if (!fbo_->isValid()) throw DeviceError("Could not create a " + std::to_string(width) + "x" +
-                                          std::to_string(height) + " offscreen framebuffer.");
+  if (!fbo_->isValid())
+    throw DeviceError("Could not create a " + std::to_string(width) + "x" + std::to_string(height) +
+                      " offscreen framebuffer.");
 }
 
 OffscreenTarget::OffscreenTarget(int width, int height, InCurrentContext)
@@ -30,8 +31,9 @@ OffscreenTarget::OffscreenTarget(int width, int height, InCurrentContext)
   if (!QOpenGLContext::currentContext())
     throw DeviceError("No current OpenGL context for an offscreen framebuffer.");
   fbo_ = std::make_unique<QOpenGLFramebufferObject>(width, height);
-  if (!fbo_->isValid()) throw DeviceError("Could not create a " + std::to_string(width) + "x" +
-                                          std::to_string(height) + " offscreen framebuffer.");
+  if (!fbo_->isValid())
+    throw DeviceError("Could not create a " + std::to_string(width) + "x" + std::to_string(height) +
+                      " offscreen framebuffer.");
 }
 
 OffscreenTarget::~OffscreenTarget() {
@@ -55,7 +57,8 @@ void OffscreenTarget::readRgba(std::vector<std::uint8_t>& out) {
 }
 
 QImage OffscreenTarget::image() {
-  return fbo_->toImage(/*flipped=*/true).convertToFormat(QImage::Format_RGB888);  // GL rows are bottom-up
+  return fbo_->toImage(/*flipped=*/true)
+      .convertToFormat(QImage::Format_RGB888);  // GL rows are bottom-up
 }
 
 }  // namespace gvflab::viewer

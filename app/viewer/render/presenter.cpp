@@ -1,11 +1,11 @@
 #include "viewer/render/presenter.hpp"
 
-#include <chrono>
+#include <CL/cl_ext.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <optional>
-
-#include <CL/cl_ext.h>
 
 #include "external_field_buffer.hpp"
 #include "gvflab/error.hpp"
@@ -44,7 +44,8 @@ void Presenter::resize(int width, int height) {
   if (choice_.path == TransferPath::ZeroCopy) {
     try {
       // Wrapped once per size; OpenCL writes it every frame from then on.
-      shared_ = std::make_unique<SharedFieldTexture>(sharingContext_, texture_.id(), choice_.glEvent);
+      shared_ =
+          std::make_unique<SharedFieldTexture>(sharingContext_, texture_.id(), choice_.glEvent);
     } catch (const Error& e) {
       fallBackToHostCopy(e.what());
     }
@@ -55,8 +56,8 @@ void Presenter::resize(int width, int height) {
       if (!vulkan_) {
         std::optional<interop::DeviceUuid> uuid;
         interop::DeviceUuid u{};
-        if (clGetDeviceInfo(device(), CL_DEVICE_UUID_KHR, u.size(), u.data(),
-                            nullptr) == CL_SUCCESS)
+        if (clGetDeviceInfo(device(), CL_DEVICE_UUID_KHR, u.size(), u.data(), nullptr) ==
+            CL_SUCCESS)
           uuid = u;
         vulkan_ = std::make_unique<interop::VulkanExporter>(uuid);
       }
@@ -119,8 +120,9 @@ void Presenter::upload(cl::CommandQueue& queue, const cl::Buffer& field, int wid
       auto readStart = std::chrono::steady_clock::now();
       readHost(queue, field, width, height);
       if (!resized)
-        totals_.readBackMs += std::chrono::duration<double, std::milli>(
-                                  std::chrono::steady_clock::now() - readStart).count();
+        totals_.readBackMs +=
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - readStart)
+                .count();
     }
   } else {
     uploadThroughHost(queue, field, width, height);

@@ -2,8 +2,9 @@
 // Moves the solver's field from OpenCL to the GL texture the renderer samples, by the path
 // chooseTransfer (gl_sharing.hpp) picked at run time: zero-copy (OpenCL writes the texture,
 // made once per field size), external memory (a Vulkan allocation shared by OpenCL and GL,
-// copied into the texture on the GPU; made once per field size) or a host copy (clEnqueueReadBuffer straight into a mapped
-// pixel-unpack buffer, then glTexSubImage2D into an RG32F texture made once per field size).
+// copied into the texture on the GPU; made once per field size) or a host copy (clEnqueueReadBuffer
+// straight into a mapped pixel-unpack buffer, then glTexSubImage2D into an RG32F texture made once
+// per field size).
 #include <memory>
 #include <string>
 #include <vector>

@@ -66,12 +66,14 @@ void RegionView::drawOverlay(const RegionSession& region,
     pts.reserve(nodes.size());
     for (const auto& p : nodes) pts.push_back(toUi(float(p.x), float(p.y)));
     dl->AddPolyline(pts.data(), int(pts.size()), IM_COL32(0, 0, 0, 160), ImDrawFlags_Closed, 3.5f);
-    dl->AddPolyline(pts.data(), int(pts.size()), IM_COL32(60, 230, 90, 255), ImDrawFlags_Closed, 1.8f);
+    dl->AddPolyline(pts.data(), int(pts.size()), IM_COL32(60, 230, 90, 255), ImDrawFlags_Closed,
+                    1.8f);
     const float r = std::clamp(view.pixelsPerImagePixel() * 1.5f / dpr, 2.0f, 4.0f);
     for (std::size_t i = 0; i < pts.size(); ++i) {
       const bool added = i < inserted.size() && inserted[i];
       dl->AddCircleFilled(pts[i], r + 1, IM_COL32(0, 0, 0, 200));
-      dl->AddCircleFilled(pts[i], r, added ? IM_COL32(255, 150, 30, 255) : IM_COL32(240, 240, 80, 255));
+      dl->AddCircleFilled(pts[i], r,
+                          added ? IM_COL32(255, 150, 30, 255) : IM_COL32(240, 240, 80, 255));
     }
   }
   if (drag) {

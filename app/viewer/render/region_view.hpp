@@ -18,8 +18,9 @@ class RegionView {
                  const Viewport& viewport, const ViewTransform& view, const LayerSettings& layers);
   // viewLeft: framebuffer x of the view; dpr: framebuffer pixels per ImGui unit. drag: the
   // starting rectangle being dragged (two corners in image pixels).
-  static void drawOverlay(const RegionSession& region, const std::optional<std::array<Vec2, 2>>& drag,
-                          const ViewTransform& view, float viewLeft, float dpr);
+  static void drawOverlay(const RegionSession& region,
+                          const std::optional<std::array<Vec2, 2>>& drag, const ViewTransform& view,
+                          float viewLeft, float dpr);
 
  private:
   std::array<int, 5> shownCrop_ = {-1, 0, 0, 0, 0};  // level, x0, y0, w, h

@@ -1,6 +1,5 @@
 #include "viewer/render/renderer.hpp"
 
-
 namespace gvflab::viewer {
 namespace {
 

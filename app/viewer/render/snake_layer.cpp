@@ -1,7 +1,6 @@
 #include "viewer/render/snake_layer.hpp"
 
 #include <algorithm>
-
 #include <glm/geometric.hpp>
 
 #include "viewer/render/snake_palette.hpp"
@@ -156,9 +155,8 @@ void SnakeLayer::draw(const Viewport& viewport, const ViewTransform& view,
       for (std::size_t i = 0; i < t.shapes.size(); ++i) {
         SnakeRgba color = forceColor(t.force);
         color[3] = trailAlpha(i, t.shapes.size());
-        drawStrip(GL_TRIANGLE_STRIP,
-                  thickLineStrip(t.shapes[i], true, kTrailHalfWidth * toImage), color.data(), 1,
-                  false);
+        drawStrip(GL_TRIANGLE_STRIP, thickLineStrip(t.shapes[i], true, kTrailHalfWidth * toImage),
+                  color.data(), 1, false);
       }
   if (snakes.contours) {
     // All outlines first, so a snake never darkens its neighbour's line.
@@ -171,8 +169,8 @@ void SnakeLayer::draw(const Viewport& viewport, const ViewTransform& view,
       const float* color = c.id == snakes.highlightId ? kDraft : force.data();
       const bool selected = snakes.selectedId != 0 && c.id == snakes.selectedId;
       const float size = selected ? dot + 2 : dot;  // the panel's snake
-      drawStrip(GL_TRIANGLE_STRIP, thickLineStrip(c.points, true, kLineHalfWidth * toImage),
-                color, 1, false);
+      drawStrip(GL_TRIANGLE_STRIP, thickLineStrip(c.points, true, kLineHalfWidth * toImage), color,
+                1, false);
       if (snakes.showNodes || selected) {
         drawStrip(GL_POINTS, c.points, kOutline, size + 2, true);
         drawStrip(GL_POINTS, c.points, color, size, true);

@@ -4,9 +4,8 @@
 // the nodes of stopped snakes by state, the contour being drawn by hand, and the capture-range
 // overlay. GL objects are made once; the vertex buffer is refilled per frame.
 #include <array>
-#include <vector>
-
 #include <glm/vec2.hpp>
+#include <vector>
 
 #include "gvflab/parametric_snake.hpp"
 #include "gvflab/snake_trails.hpp"

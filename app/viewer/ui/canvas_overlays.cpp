@@ -28,7 +28,8 @@ ImVec2 legendSize(const std::vector<LegendRow>& rows, const std::string& fieldLi
   }
   const float swatch = ImGui::GetFontSize() * 1.6f, gap = style.ItemSpacing.x * 2;
   for (const auto& r : rows) {
-    float row = swatch + gap + labelW + gap + stateW + gap + ImGui::CalcTextSize(r.iterations.c_str()).x;
+    float row =
+        swatch + gap + labelW + gap + stateW + gap + ImGui::CalcTextSize(r.iterations.c_str()).x;
     if (r.selected) row += style.ItemSpacing.x + ImGui::CalcTextSize("(selected)").x;
     widest = std::max(widest, row);
   }
@@ -42,8 +43,7 @@ ImVec2 legendSize(const std::vector<LegendRow>& rows, const std::string& fieldLi
 
 }  // namespace
 
-std::vector<LegendRow> snakeLegendRows(const std::vector<SnakeContour>& contours,
-                                       int selectedId) {
+std::vector<LegendRow> snakeLegendRows(const std::vector<SnakeContour>& contours, int selectedId) {
   std::vector<LegendRow> rows;
   if (contours.size() <= kLegendSnakes) {
     for (const auto& c : contours) {
@@ -63,8 +63,8 @@ std::vector<LegendRow> snakeLegendRows(const std::vector<SnakeContour>& contours
     if (n == 0) continue;
     std::string states;
     SnakeState worst = SnakeState::Converged;  // the row's colour: the least happy state
-    for (SnakeState s : {SnakeState::Converged, SnakeState::Moving, SnakeState::Collapsed,
-                         SnakeState::Stalled}) {
+    for (SnakeState s :
+         {SnakeState::Converged, SnakeState::Moving, SnakeState::Collapsed, SnakeState::Stalled}) {
       if (!count[s]) continue;
       states += (states.empty() ? "" : ", ") + std::to_string(count[s]) + " " + snakeStateName(s);
       worst = s;
@@ -164,8 +164,8 @@ Box drawSnakeLegend(const std::vector<LegendRow>& rows, const std::string& field
   return {at.x, at.y, state.lastW, state.lastH};
 }
 
-float drawExplanation(const std::string& title, const std::string& line1,
-                      const std::string& line2, bool* open, const CanvasRect& view) {
+float drawExplanation(const std::string& title, const std::string& line1, const std::string& line2,
+                      bool* open, const CanvasRect& view) {
   const float width = std::max(view.width - 2 * kMargin, 120.0f);
   ImGui::SetNextWindowPos(ImVec2(view.left + kMargin, view.top + kMargin), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(kBgAlpha);
@@ -173,7 +173,8 @@ float drawExplanation(const std::string& title, const std::string& line1,
   ImGui::Begin("##demo explanation", nullptr, kOverlay);
   // Two lines where they fit, else one paragraph wrapped to the view.
   const float room = width - 2 * ImGui::GetStyle().WindowPadding.x;
-  const float wide = std::max(ImGui::CalcTextSize(line1.c_str()).x, ImGui::CalcTextSize(line2.c_str()).x);
+  const float wide =
+      std::max(ImGui::CalcTextSize(line1.c_str()).x, ImGui::CalcTextSize(line2.c_str()).x);
   ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1), "%s", title.c_str());
   ImGui::SameLine();
   ImGui::TextDisabled("(E hides)");
@@ -194,11 +195,13 @@ float drawExplanation(const std::string& title, const std::string& line1,
 
 void drawFirstStartHint(const CanvasRect& view) {
   const char* items[] = {"Drag to place a snake", "Demos menu for a lesson", "F1 help"};
-  const std::string oneLine = std::string(items[0]) + "  \xc2\xb7  " + items[1] + "  \xc2\xb7  " + items[2];
+  const std::string oneLine =
+      std::string(items[0]) + "  \xc2\xb7  " + items[1] + "  \xc2\xb7  " + items[2];
   ImGui::SetNextWindowPos(ImVec2(view.left + view.width * 0.5f, view.top + view.height * 0.5f),
                           ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(kBgAlpha);
-  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(std::max(view.width - 20, 100.0f), view.height));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0),
+                                      ImVec2(std::max(view.width - 20, 100.0f), view.height));
   ImGui::Begin("##first start", nullptr, kOverlay | ImGuiWindowFlags_NoInputs);
   // One line where it fits, else one item per line.
   if (ImGui::CalcTextSize(oneLine.c_str()).x <= view.width - 40) {
@@ -241,7 +244,8 @@ void drawToast(const std::string& message, float alpha, const CanvasRect& view, 
   ImGui::PushStyleColor(ImGuiCol_WindowBg, error ? ImVec4(0.45f, 0.08f, 0.08f, 0.92f)
                                                  : ImVec4(0.10f, 0.30f, 0.16f, 0.92f));
   ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(width, view.height));
-  ImGui::Begin(error ? "##error toast" : "##note toast", nullptr, kOverlay | ImGuiWindowFlags_NoInputs);
+  ImGui::Begin(error ? "##error toast" : "##note toast", nullptr,
+               kOverlay | ImGuiWindowFlags_NoInputs);
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width - 2 * ImGui::GetStyle().WindowPadding.x);
   ImGui::TextUnformatted(message.c_str());
   ImGui::PopTextWrapPos();
@@ -292,7 +296,8 @@ void drawShortcutOverlay(bool* open, const CanvasRect& view) {
     for (const auto& s : shortcuts()) keysW = std::max(keysW, ImGui::CalcTextSize(s.keys).x);
     for (const auto& s : shortcuts()) {
       ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1), "%s", s.keys);
-      ImGui::SameLine(keysW + 2 * ImGui::GetStyle().ItemSpacing.x + ImGui::GetStyle().WindowPadding.x);
+      ImGui::SameLine(keysW + 2 * ImGui::GetStyle().ItemSpacing.x +
+                      ImGui::GetStyle().WindowPadding.x);
       ImGui::TextUnformatted(s.action);
     }
   }

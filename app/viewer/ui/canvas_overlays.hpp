@@ -51,16 +51,15 @@ Box drawSnakeLegend(const std::vector<LegendRow>& rows, const std::string& field
 
 // Top-left of the view: title and two lines with a close button. Returns the bottom edge (the
 // legend goes below it); sets *open false when closed.
-float drawExplanation(const std::string& title, const std::string& line1,
-                      const std::string& line2, bool* open, const CanvasRect& view);
+float drawExplanation(const std::string& title, const std::string& line1, const std::string& line2,
+                      bool* open, const CanvasRect& view);
 
 // In the middle of an empty view.
 void drawFirstStartHint(const CanvasRect& view);
 
 // A message on the view, near its bottom, fading with alpha: an error (red) or a note
 // (what was saved, a recording that ended).
-void drawToast(const std::string& message, float alpha, const CanvasRect& view,
-               bool error = true);
+void drawToast(const std::string& message, float alpha, const CanvasRect& view, bool error = true);
 
 // The toast's state: the newest error of an ErrorLog, or a note, shown for a few seconds and
 // fading. Times in seconds on any steady clock.
@@ -71,7 +70,7 @@ class Toast {
   void draw(const ErrorLog& errors, double now, const CanvasRect& view);
 
  private:
-  long seen_ = 0;     // errors.added() when the last error toast started
+  long seen_ = 0;  // errors.added() when the last error toast started
   double start_ = -1;
   std::string text_;
   bool error_ = true;

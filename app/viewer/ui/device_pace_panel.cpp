@@ -17,15 +17,16 @@ std::optional<std::string> drawDeviceSection(const Session& session,
   if (ImGui::BeginCombo("device", now.name.c_str())) {
     for (const auto& d : devices) {
       const bool current = d.platformIndex == now.platformIndex && d.deviceIndex == now.deviceIndex;
-      std::string label = d.name + " (" + d.platformName + ")##" +
-                          std::to_string(d.platformIndex) + "." + std::to_string(d.deviceIndex);
+      std::string label = d.name + " (" + d.platformName + ")##" + std::to_string(d.platformIndex) +
+                          "." + std::to_string(d.deviceIndex);
       if (ImGui::Selectable(label.c_str(), current) && !current) picked = d.name;
     }
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Switch the OpenCL device live: the image, parameters and snakes stay; "
-                      "the field starts again from V0.");
+    ImGui::SetTooltip(
+        "Switch the OpenCL device live: the image, parameters and snakes stay; "
+        "the field starts again from V0.");
   ImGui::TextColored(kDim, "CL -> GL");
   ImGui::SameLine(150);
   ImGui::TextWrapped("%s", readouts.transferPath.c_str());
@@ -37,11 +38,11 @@ std::optional<std::string> drawDeviceSection(const Session& session,
 
 void drawPaceSection(Session& session, const FrameStats& stats) {
   bool budget = session.frameBudgetMs() > 0;
-  if (ImGui::Checkbox("frame budget", &budget))
-    session.setFrameBudgetMs(budget ? 16.0 : 0.0);
+  if (ImGui::Checkbox("frame budget", &budget)) session.setFrameBudgetMs(budget ? 16.0 : 0.0);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("On: each frame runs as many iterations as fit the budget. Off: the fixed "
-                      "iterations per frame of the solver section.");
+    ImGui::SetTooltip(
+        "On: each frame runs as many iterations as fit the budget. Off: the fixed "
+        "iterations per frame of the solver section.");
   if (budget) {
     float ms = static_cast<float>(session.frameBudgetMs());
     ImGui::SameLine();

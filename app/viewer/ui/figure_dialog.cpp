@@ -16,8 +16,8 @@
 
 namespace gvflab::viewer {
 
-std::optional<FigureRequest> askFigure(QWidget* parent, const FigureOptions& initial,
-                                       int viewWidth, int viewHeight) {
+std::optional<FigureRequest> askFigure(QWidget* parent, const FigureOptions& initial, int viewWidth,
+                                       int viewHeight) {
   QDialog dialog(parent);
   dialog.setWindowTitle("Save figure");
   auto* form = new QFormLayout(&dialog);
@@ -70,10 +70,10 @@ std::optional<FigureRequest> askFigure(QWidget* parent, const FigureOptions& ini
   auto* fileRow = new QHBoxLayout;
   const std::string_view pngExtension = app::preferredExtension(app::FormatRole::PictureOutput);
   const QString png = QString::fromUtf8(pngExtension.data(), qsizetype(pngExtension.size()));
-  auto* file = new QLineEdit(QDir::current().filePath(
-                                 "gvflab-" + QDateTime::currentDateTime().toString("yyyyMMdd-hhmmss") +
-                                 png),
-                             &dialog);
+  auto* file =
+      new QLineEdit(QDir::current().filePath(
+                        "gvflab-" + QDateTime::currentDateTime().toString("yyyyMMdd-hhmmss") + png),
+                    &dialog);
   file->setMinimumWidth(320);
   auto* browse = new QPushButton("Browse...", &dialog);
   QObject::connect(browse, &QPushButton::clicked, &dialog, [&] {

@@ -15,7 +15,7 @@ struct FigureRequest {
 };
 
 // Empty when cancelled. viewWidth x viewHeight: what "Size of the view" puts back.
-std::optional<FigureRequest> askFigure(QWidget* parent, const FigureOptions& initial,
-                                       int viewWidth, int viewHeight);
+std::optional<FigureRequest> askFigure(QWidget* parent, const FigureOptions& initial, int viewWidth,
+                                       int viewHeight);
 
 }  // namespace gvflab::viewer

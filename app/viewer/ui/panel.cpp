@@ -196,8 +196,9 @@ void drawLayerControls(LayerSettings& l, float rangeMax, const std::vector<Layer
     ImGui::EndCombo();
   }
   ImGui::Checkbox("log scale", &l.logScale);
-  helpMarker("Colour by log10 |V|: the top colour at the range maximum, the bottom one the "
-             "chosen number of decades below (L toggles).");
+  helpMarker(
+      "Colour by log10 |V|: the top colour at the range maximum, the bottom one the "
+      "chosen number of decades below (L toggles).");
   if (l.logScale) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(80);
@@ -217,8 +218,9 @@ void drawLayerControls(LayerSettings& l, float rangeMax, const std::vector<Layer
   }
 
   ImGui::SliderFloat("arrow spacing", &l.glyphSpacing, 8.0f, 96.0f, "%.0f px");
-  helpMarker("Distance between arrows in screen pixels: the same density at any zoom (at "
-             "least one image pixel apart when zoomed in).");
+  helpMarker(
+      "Distance between arrows in screen pixels: the same density at any zoom (at "
+      "least one image pixel apart when zoomed in).");
   ImGui::SliderFloat("arrow scale", &l.glyphScale, 0.1f, 4.0f, "%.2f");
   helpMarker(
       "Arrow length in grid spacings (for |V| at the top of the range when not "
@@ -339,16 +341,15 @@ void drawPanel(Session& session, LayerSettings&, const FrameReadouts& readouts, 
     drawReadouts(session, readouts);
   if (extraSections) extraSections();
   // Closed at first: the snakes' sections below them are the lesson's.
-  if (ImGui::CollapsingHeader("OpenCL kernels (ms per frame)"))
-    drawKernelTable(session);
+  if (ImGui::CollapsingHeader("OpenCL kernels (ms per frame)")) drawKernelTable(session);
   ImGui::PopItemWidth();
   ImGui::End();
 }
 
 void drawDisplaySections(LayerSettings& layers, float rangeMax, const std::string& fieldCaption,
                          const std::vector<LayerInfo>& layerList) {
-  ImGui::PushItemWidth(-labelColumn({"arrow spacing", "arrow colour", "map opacity",
-                                     "seed spacing", "brightness", "colormap"}) -
+  ImGui::PushItemWidth(-labelColumn({"arrow spacing", "arrow colour", "map opacity", "seed spacing",
+                                     "brightness", "colormap"}) -
                        helpMarkerWidth());
   if (ImGui::CollapsingHeader("Layers", ImGuiTreeNodeFlags_DefaultOpen)) {
     if (!fieldCaption.empty()) ImGui::TextColored(kNoticeColor, "%s", fieldCaption.c_str());

@@ -41,7 +41,9 @@ struct PanelLayout {
   float left = 0, right = 0;
   bool layersInLeft = false;  // the right panel's sections are drawn in the left one
   float viewLeft() const { return left; }
-  float viewWidth(float windowWidth) const { return windowWidth > left + right ? windowWidth - left - right : 0; }
+  float viewWidth(float windowWidth) const {
+    return windowWidth > left + right ? windowWidth - left - right : 0;
+  }
 };
 PanelLayout panelLayout(float windowWidth, bool panelsShown);
 

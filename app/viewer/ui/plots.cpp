@@ -25,7 +25,8 @@ void drawAxesPlot(const char* id, const std::vector<std::array<double, 2>>& poin
   for (const auto& p : points) xs.push_back(p[0]), ys.push_back(p[1]);
   const float width = ImGui::GetContentRegionAvail().x;
   // As many x ticks as labels like "100000" fit side by side.
-  const int xTicks = std::max(2, static_cast<int>(width / (ImGui::CalcTextSize("1000000").x * 1.6f)));
+  const int xTicks =
+      std::max(2, static_cast<int>(width / (ImGui::CalcTextSize("1000000").x * 1.6f)));
   const PlotAxes axes = plotAxes(xs, ys, logY, /*yFromZero=*/!logY, xTicks);
   ImGui::PushID(id);
   ImGui::TextUnformatted(yTitle);
@@ -132,13 +133,14 @@ void drawCaptureLegend(const SnakeSession& snakes) {
     const float x = left + static_cast<float>(t.value / maxSteps) * width;
     draw->AddLine(ImVec2(x, origin.y + barH), ImVec2(x, origin.y + barH + 3), kAxis);
     const ImVec2 size = ImGui::CalcTextSize(t.label.c_str());
-    draw->AddText(ImVec2(std::clamp(x - size.x * 0.5f, left, left + width - size.x),
-                         origin.y + barH + 3),
-                  kText, t.label.c_str());
+    draw->AddText(
+        ImVec2(std::clamp(x - size.x * 0.5f, left, left + width - size.x), origin.y + barH + 3),
+        kText, t.label.c_str());
   }
   ImGui::Dummy(ImVec2(width, barH + ImGui::GetFontSize() + 6));
-  ImGui::TextWrapped("White: on an edge (0 steps). No colour: the force never leads to an edge "
-                     "(outside the capture range).");
+  ImGui::TextWrapped(
+      "White: on an edge (0 steps). No colour: the force never leads to an edge "
+      "(outside the capture range).");
 }
 
 }  // namespace gvflab::viewer

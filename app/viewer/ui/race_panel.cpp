@@ -27,14 +27,17 @@ double tickStep(double span, int count) {
 }  // namespace
 
 namespace {
-const char* const kLongHeads[] = {"solver", "iterations", "\xce\xb5 (eq. 9)", "OpenCL ms",
-                                  "ms / iteration", "capture area"};
+const char* const kLongHeads[] = {"solver",    "iterations",     "\xce\xb5 (eq. 9)",
+                                  "OpenCL ms", "ms / iteration", "capture area"};
 const char* const kShortHeads[] = {"solver", "it.", "\xce\xb5", "ms", "ms/it.", "capture"};
 }  // namespace
 
 float raceReadoutsWidth(bool roomy) {
-  const char* widest[] = {"multigrid", "0000000", roomy ? "0.0000e-00" : "0.00e-00",
-                          roomy ? "00000.0" : "00000", "0.0000",
+  const char* widest[] = {"multigrid",
+                          "0000000",
+                          roomy ? "0.0000e-00" : "0.00e-00",
+                          roomy ? "00000.0" : "00000",
+                          "0.0000",
                           roomy ? "000000 px (100.0%)" : "100.0%"};
   const char* const* heads = roomy ? kLongHeads : kShortHeads;
   float sum = 0;

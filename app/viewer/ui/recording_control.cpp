@@ -154,8 +154,8 @@ bool RecordingControl::drawBadge(float viewLeft, float viewWidth, float top) {
   return clicked;
 }
 
-void RecordingControl::drawSection(ErrorLog& errors, int viewWidth, int viewHeight,
-                                   int windowWidth, int windowHeight) {
+void RecordingControl::drawSection(ErrorLog& errors, int viewWidth, int viewHeight, int windowWidth,
+                                   int windowHeight) {
   // The video formats of io/file_formats.cpp, each with its first extension, then PNG frames.
   static const std::vector<std::pair<std::string, std::string>> kChoices = [] {
     std::vector<std::pair<std::string, std::string>> out;
@@ -182,7 +182,8 @@ void RecordingControl::drawSection(ErrorLog& errors, int viewWidth, int viewHeig
                 record::formatBytes(st.bytes).c_str(), st.framesWritten,
                 recorder_->deterministic() ? "" : " (live)");
     ImGui::TextWrapped("%s", st.path.c_str());
-    if (st.framesDropped > 0) ImGui::Text("%ld frames dropped (encoder too slow)", st.framesDropped);
+    if (st.framesDropped > 0)
+      ImGui::Text("%ld frames dropped (encoder too slow)", st.framesDropped);
     if (ImGui::Button("Stop recording (V)", ImVec2(-1, 0))) stop();
     return;
   }
@@ -211,19 +212,22 @@ void RecordingControl::drawSection(ErrorLog& errors, int viewWidth, int viewHeig
       look_.height = std::clamp(size[1], 0, 8192);
     }
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Frame size in pixels, drawn offscreen at that size; 0 x 0 records the "
-                        "view as it is on screen.");
+      ImGui::SetTooltip(
+          "Frame size in pixels, drawn offscreen at that size; 0 x 0 records the "
+          "view as it is on screen.");
   }
   ImGui::Checkbox("Deterministic", &deterministic_);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Fixed solver iterations per recorded frame and a fixed frame rate: the "
-                      "same input and parameters give the same frames.");
+    ImGui::SetTooltip(
+        "Fixed solver iterations per recorded frame and a fixed frame rate: the "
+        "same input and parameters give the same frames.");
   if (deterministic_) ImGui::SliderInt("Steps/frame", &stepsPerFrame_, 1, 500);
   ImGui::SliderInt("FPS", &fps_, 10, 60);
   ImGui::Checkbox("End after the snakes stop", &endWhenSettled_);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Stops the recording this long (video time) after every snake stopped "
-                      "(converged or stalled): no frame count to guess.");
+    ImGui::SetTooltip(
+        "Stops the recording this long (video time) after every snake stopped "
+        "(converged or stalled): no frame count to guess.");
   if (endWhenSettled_) {
     float wait = static_cast<float>(settle_.seconds());
     if (ImGui::SliderFloat("seconds after", &wait, 0.0f, 10.0f, "%.1f s")) settle_.setSeconds(wait);

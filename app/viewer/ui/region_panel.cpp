@@ -22,7 +22,10 @@ void drawStats(const RegionSession& region) {
     if (i > 0) sameLineIfFits(part[i]);
     ImGui::TextUnformatted(part[i]);
   }
-  ImGui::Text("nodes %d%s", s.nodes, s.converged ? "   (converged)" : snake.finished() ? "   (stopped)" : "");
+  ImGui::Text("nodes %d%s", s.nodes,
+              s.converged        ? "   (converged)"
+              : snake.finished() ? "   (stopped)"
+                                 : "");
   if (ImGui::BeginTable("regions", 3, ImGuiTableFlags_BordersInnerH)) {
     ImGui::TableSetupColumn("");
     ImGui::TableSetupColumn("target");
@@ -55,7 +58,8 @@ void drawRegionPanel(RegionPanelState& state, const RegionSession& region,
                      const RegionPanelHooks& hooks, const char* window) {
   // Docked in the panel, under the layers: nothing floats over the image.
   ImGui::Begin(window);
-  if (!ImGui::CollapsingHeader("Region snake (PLH)", state.enabled ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+  if (!ImGui::CollapsingHeader("Region snake (PLH)",
+                               state.enabled ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
     ImGui::End();
     return;
   }

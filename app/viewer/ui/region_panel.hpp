@@ -1,7 +1,7 @@
 #pragma once
-// The region snake's section of the right panel: mode and run toggles, steps per frame, the PLH parameters,
-// the statistics of target and background, timings, and the synthetic star image. Actions are
-// handed back to RegionMode through the hooks, called where the user clicked.
+// The region snake's section of the right panel: mode and run toggles, steps per frame, the PLH
+// parameters, the statistics of target and background, timings, and the synthetic star image.
+// Actions are handed back to RegionMode through the hooks, called where the user clicked.
 #include <functional>
 
 #include "viewer/model/region_session.hpp"

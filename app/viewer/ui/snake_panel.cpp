@@ -25,9 +25,10 @@ bool specSlider(const std::string& key, double& value) {
   const ParamSpec& s = findSpec(snakeParamSpecs(), key);
   float v = static_cast<float>(value);
   // Wide ranges get a logarithmic feel by capping the slider at a practical maximum.
-  float hi = static_cast<float>(std::min(s.maxValue, key == "dmax" ? 10.0 : key == "dmin" ? 5.0
-                                                     : key == "gamma"                   ? 10.0
-                                                                                        : 2.0));
+  float hi = static_cast<float>(std::min(s.maxValue, key == "dmax"    ? 10.0
+                                                     : key == "dmin"  ? 5.0
+                                                     : key == "gamma" ? 10.0
+                                                                      : 2.0));
   float lo = static_cast<float>(std::max(s.minValue, key == "pressure" ? -1.0 : s.minValue));
   bool changed = ImGui::SliderFloat(s.label.c_str(), &v, lo, hi, "%.3f");
   help(s.help);
@@ -38,7 +39,9 @@ bool specSlider(const std::string& key, double& value) {
 const char* kForceItems = "GVF\0traditional (grad f)\0";
 
 // The state in words and in its colour (stalled red, collapsed grey: neither is a success).
-void stateText(SnakeState s) { ImGui::TextColored(toImVec4(stateColor(s)), "%s", snakeStateName(s)); }
+void stateText(SnakeState s) {
+  ImGui::TextColored(toImVec4(stateColor(s)), "%s", snakeStateName(s));
+}
 
 // The selected snake: its force, its own pressure, its state, Compare and Delete.
 void drawSelected(SnakeSession& snakes, SnakeActions& actions, ErrorLog& errors) {
@@ -51,7 +54,8 @@ void drawSelected(SnakeSession& snakes, SnakeActions& actions, ErrorLog& errors)
   }
   const int id = c->id;
   ImGui::ColorButton("##force colour", toImVec4(forceColor(c->force)),
-                     ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetFontSize(), ImGui::GetFontSize()));
+                     ImGuiColorEditFlags_NoTooltip,
+                     ImVec2(ImGui::GetFontSize(), ImGui::GetFontSize()));
   ImGui::SameLine();
   ImGui::Text("Snake #%d:", id);
   ImGui::SameLine();
@@ -61,8 +65,9 @@ void drawSelected(SnakeSession& snakes, SnakeActions& actions, ErrorLog& errors)
   int force = c->force == SnakeForce::Gvf ? 0 : 1;
   if (ImGui::Combo("its force", &force, kForceItems))
     snakes.setForce(id, force == 0 ? SnakeForce::Gvf : SnakeForce::Traditional);
-  help("This snake's external force: the GVF field, or the gradient of the edge map f. The "
-       "arrows and streamlines show the selected snake's force.");
+  help(
+      "This snake's external force: the GVF field, or the gradient of the edge map f. The "
+      "arrows and streamlines show the selected snake's force.");
   bool own = c->ownPressure;
   if (ImGui::Checkbox("own pressure", &own))
     errors.guard("Setting the snake's pressure", [&] {
@@ -77,8 +82,9 @@ void drawSelected(SnakeSession& snakes, SnakeActions& actions, ErrorLog& errors)
       errors.guard("Setting the snake's pressure", [&] { snakes.setPressure(id, p); });
   }
   if (ImGui::Button("Compare")) actions.compare = id;
-  help("A twin from the same starting contour with the other force; both start again from "
-       "there, side by side (also on a right-click on the snake).");
+  help(
+      "A twin from the same starting contour with the other force; both start again from "
+      "there, side by side (also on a right-click on the snake).");
   ImGui::SameLine();
   if (ImGui::Button("Delete")) actions.remove = id;
 }
@@ -138,17 +144,19 @@ void drawTrails(SnakeSession& snakes) {
   if (ImGui::SliderInt("##trail", &every, 5, 500, "every %d it.", ImGuiSliderFlags_Logarithmic))
     snakes.setTrailEvery(every);
   ImGui::EndDisabled();
-  help("Each snake drawn every N of its iterations, fainter the older: the path it took (also "
-       "in figures and recordings; --trails N).");
+  help(
+      "Each snake drawn every N of its iterations, fainter the older: the path it took (also "
+      "in figures and recordings; --trails N).");
 }
 
 // Whether the snakes wait for the field, and while they do, how far the field still has to go.
 void drawFieldWait(SnakeSession& snakes) {
   bool wait = snakes.waitForField();
   if (ImGui::Checkbox("wait for the field", &wait)) snakes.setWaitForField(wait);
-  help("Snakes start once the GVF field is solved to its target error (eq. 9 of the multigrid "
-       "paper, default 1e-6) or its error stopped falling: on a field still diffusing a snake "
-       "stops where the field ends, not at the object.");
+  help(
+      "Snakes start once the GVF field is solved to its target error (eq. 9 of the multigrid "
+      "paper, default 1e-6) or its error stopped falling: on a field still diffusing a snake "
+      "stops where the field ends, not at the object.");
   if (!snakes.waitingForField()) return;
   const ConvergenceWatch& w = snakes.session().fieldWatch();
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.2f, 1.0f));
@@ -171,7 +179,7 @@ void drawSnakePanel(SnakeSession& snakes, SnakeOverlay& overlay, SnakeActions& a
   if (ImGui::CollapsingHeader("Snakes", ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::PushItemWidth(-labelColumn({"iterations / frame", "new snakes", "its force",
                                        "own pressure", "pressure", "alpha", "gamma"}) -
-                       helpMarkerWidth());
+                         helpMarkerWidth());
     ImGui::TextWrapped(
         "Drag: circle. Clicks: polygon, double-click closes. Click a snake to select it, "
         "drag a node to move it, right-click for Compare / Delete.");
@@ -214,13 +222,15 @@ void drawSnakePanel(SnakeSession& snakes, SnakeOverlay& overlay, SnakeActions& a
       ImGui::TreePop();
     }
     static int seedSpacing = 32;
-    ImGui::SetNextItemWidth(ImGui::CalcTextSize("every 000 px").x + 2 * ImGui::GetStyle().FramePadding.x);
+    ImGui::SetNextItemWidth(ImGui::CalcTextSize("every 000 px").x +
+                            2 * ImGui::GetStyle().FramePadding.x);
     ImGui::SliderInt("##seed", &seedSpacing, 12, 96, "every %d px");
     ImGui::SameLine();
     if (ImGui::Button("Seed grid"))
       errors.guard("Seeding snakes", [&] { snakes.seedGrid(seedSpacing, seedSpacing * 0.2f); });
-    help("A grid of small circles over the whole image: where they end up shows the capture "
-         "range of the force.");
+    help(
+        "A grid of small circles over the whole image: where they end up shows the capture "
+        "range of the force.");
     ImGui::SameLine();
     if (ImGui::Button("Clear")) snakes.clear();
     ImGui::BeginDisabled(!snakes.canUndo());

@@ -1,17 +1,16 @@
 #include "viewer/window/gl_view.hpp"
 
-#include <cstdio>
-
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <QCoreApplication>
+#include <QDateTime>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QPixmap>
-#include <QDateTime>
-#include <QCoreApplication>
 #include <QWheelEvent>
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 
@@ -46,8 +45,7 @@ GlView::GlView(Session& session, const ViewerStartup& startup, QWidget* parent)
     : QOpenGLWidget(parent),
       session_(session),
       startup_(startup.window),
-      modes_(session, startup.snakes, startup.region, startup.race, startup.raceBudgetMs,
-             errors_) {
+      modes_(session, startup.snakes, startup.region, startup.race, startup.raceBudgetMs, errors_) {
   setFocusPolicy(Qt::StrongFocus);
   setMouseTracking(true);
   // Redraw continuously: the solver iterates every frame.
@@ -109,13 +107,14 @@ void GlView::makePresenter() {
   if (!env.problem.empty()) errors_.add(env.problem);
   const ExternalMemoryGl external = currentExternalMemoryGl();
   TransferChoice choice = chooseTransfer(session_.device(), handles, external, env.request);
-  if (choice.path == TransferPath::ZeroCopy && session_.context().options().extraProperties.empty()) {
+  if (choice.path == TransferPath::ZeroCopy &&
+      session_.context().options().extraProperties.empty()) {
     // Sharing needs a CL context made for this GL context: make it, on the same device.
     if (!errors_.guard("Sharing OpenGL with OpenCL", [&] {
           session_.switchDevice(session_.device().name, glSharingProperties(handles));
         }))
-      choice = chooseTransfer(session_.device(), handles, external,
-                              TransferRequest::AfterSharingFailed);
+      choice =
+          chooseTransfer(session_.device(), handles, external, TransferRequest::AfterSharingFailed);
   }
   presenter_.reset();
   errors_.guard("Setting up the CL->GL transfer", [&] {
@@ -310,26 +309,24 @@ void GlView::buildUi(float frameSeconds) {
         [this, layout] {
           modes_.drawSnakeSections(errors_);
           if (layout.layersInLeft)
-            drawDisplaySections(layers_, readouts_.rangeMax, modes_.fieldCaption(),
-                                layerInfos());
+            drawDisplaySections(layers_, readouts_.rangeMax, modes_.fieldCaption(), layerInfos());
         });
     if (!layout.layersInLeft)
       drawDisplayPanel(layers_, readouts_.rangeMax, static_cast<float>(width()) - layout.right,
                        static_cast<float>(height()), modes_.fieldCaption(), layerInfos());
   }
   const bool snakesHidden = modes_.hidesSnakes();
-  const PanelPlace place{viewLeftPixels() / dpr,
-                         viewWidthPixels() / dpr,
-                         static_cast<float>(height()),
-                         panelsShown_,
-                         !snakesHidden && modes_.sessionPictureShown(),
-                         modes_.firstStartHintAllowed() && !(demo_ && explanationOpen_),
-                         canvasTop(),
-                         &view_,
-                         dpr,
-                         panelLayout(static_cast<float>(width()), true).layersInLeft
-                             ? "gvflab"
-                             : "display"};
+  const PanelPlace place{
+      viewLeftPixels() / dpr,
+      viewWidthPixels() / dpr,
+      static_cast<float>(height()),
+      panelsShown_,
+      !snakesHidden && modes_.sessionPictureShown(),
+      modes_.firstStartHintAllowed() && !(demo_ && explanationOpen_),
+      canvasTop(),
+      &view_,
+      dpr,
+      panelLayout(static_cast<float>(width()), true).layersInLeft ? "gvflab" : "display"};
   modes_.drawPanels(place, errors_);
   // The readout of the session's field; the race shows its own maps and plot instead.
   if (cursor_ && presenter_ && modes_.sessionPictureShown()) {
@@ -348,11 +345,12 @@ void GlView::drawCanvasOverlays() {
   const CanvasRect view{viewLeftPixels() / dpr, 0, viewWidthPixels() / dpr,
                         static_cast<float>(height())};
   if (demo_ && explanationOpen_)
-    explanationBottom_ = drawExplanation(demo_->title, demo_->explanation[0],
-                                         demo_->explanation[1], &explanationOpen_, view);
+    explanationBottom_ = drawExplanation(demo_->title, demo_->explanation[0], demo_->explanation[1],
+                                         &explanationOpen_, view);
   toast_.draw(errors_, clock_.nsecsElapsed() * 1e-9, view);
   // While recording, its control stays on the view (the panel's section may scroll away).
-  if (recording_->drawBadge(view.left, view.width, demo_ && explanationOpen_ ? explanationBottom_ : 0))
+  if (recording_->drawBadge(view.left, view.width,
+                            demo_ && explanationOpen_ ? explanationBottom_ : 0))
     QTimer::singleShot(0, this, [this] { toggleRecording(); });
   drawShortcutOverlay(&helpOpen_, view);
 }
@@ -430,8 +428,8 @@ void GlView::uploadIfChanged() {
   if (session_.fieldVersion() != shownFieldVersion_ || uploadedForce_ != force) {
     bool ok = errors_.guard("Copying the field to OpenGL", [&] {
       const GvfInput& plane = session_.planeInput();  // the image, or a volume's slice
-      presenter_->upload(session_.context().queue(), modes_.snakes().forceField(force),
-                         plane.width, plane.height);
+      presenter_->upload(session_.context().queue(), modes_.snakes().forceField(force), plane.width,
+                         plane.height);
     });
     if (ok) {
       shownFieldVersion_ = session_.fieldVersion();
@@ -466,9 +464,10 @@ void GlView::finishAndQuit() {
     const auto& t = presenter_->totals();
     const double n = static_cast<double>(std::max(t.uploads, 1L));
     char cost[160];
-    std::snprintf(cost, sizeof cost,
-                  "CL->GL mean %.3f ms (host read-back for the readouts %.3f ms of it), %ld uploads",
-                  t.ms / n, t.readBackMs / n, t.uploads);
+    std::snprintf(
+        cost, sizeof cost,
+        "CL->GL mean %.3f ms (host read-back for the readouts %.3f ms of it), %ld uploads",
+        t.ms / n, t.readBackMs / n, t.uploads);
     std::cout << "viewer " << session_.image().width << "x" << session_.image().height << ", GL "
               << (renderer ? renderer : "?") << ", " << presenter_->choice().description << ", "
               << cost << ": " << stats_.summary() << "\n";
@@ -501,8 +500,8 @@ void GlView::openFile(const QString& path) {
 void GlView::saveSessionDialog() {
   QString path = QFileDialog::getSaveFileName(
       this, "Save session",
-      "session" + QString::fromStdString(
-                      std::string(app::preferredExtension(app::FormatRole::Session))),
+      "session" +
+          QString::fromStdString(std::string(app::preferredExtension(app::FormatRole::Session))),
       sessionFileFilter());
   if (path.isEmpty()) return;
   errors_.guard("Saving the session", [&] {
@@ -516,8 +515,7 @@ void GlView::saveContoursDialog() {
 }
 
 void GlView::openSessionDialog(app::SessionStart from) {
-  QString path =
-      QFileDialog::getOpenFileName(this, "Open session", QString(), sessionFileFilter());
+  QString path = QFileDialog::getOpenFileName(this, "Open session", QString(), sessionFileFilter());
   if (!path.isEmpty()) openSession(path, from);
 }
 
@@ -563,9 +561,15 @@ bool GlView::event(QEvent* event) {
 }
 
 PointerEvent GlView::pointer(const QMouseEvent& event) {
-  return {event.button(),        event.modifiers(), event.position(),
-          toViewPixels(event.position()), toImage(event.position()), pickRadius(),
-          static_cast<float>(devicePixelRatio()), view_, errors_};
+  return {event.button(),
+          event.modifiers(),
+          event.position(),
+          toViewPixels(event.position()),
+          toImage(event.position()),
+          pickRadius(),
+          static_cast<float>(devicePixelRatio()),
+          view_,
+          errors_};
 }
 
 template <class Hook>

@@ -14,7 +14,6 @@
 #include "io/session_file.hpp"
 #include "viewer/model/frame_stats.hpp"
 #include "viewer/model/lesson.hpp"
-#include "viewer/window/demo_loader.hpp"
 #include "viewer/model/session.hpp"
 #include "viewer/modes/viewer_modes.hpp"
 #include "viewer/render/figure.hpp"
@@ -25,6 +24,7 @@
 #include "viewer/ui/error_log.hpp"
 #include "viewer/ui/panel.hpp"
 #include "viewer/ui/recording_control.hpp"
+#include "viewer/window/demo_loader.hpp"
 #include "viewer/window/viewer_startup.hpp"
 
 namespace gvflab::viewer {
@@ -50,7 +50,7 @@ class GlView : public QOpenGLWidget {
   void togglePanels() { panelsShown_ = !panelsShown_; }
   void setLegendShown(bool on) { modes_.legend().shown = on; }  // View > Legend on the view
   void toggleExplanation() { explanationOpen_ = !explanationOpen_ && demo_.has_value(); }
-  void replay();  // R: the field and every snake from the start
+  void replay();           // R: the field and every snake from the start
   void toggleRecording();  // V: start with the Recording section's settings, or stop
   LayerSettings& layers() { return layers_; }
   const QStringList& recentFiles() const { return recent_; }
@@ -91,26 +91,26 @@ class GlView : public QOpenGLWidget {
   void captureView();    // between the canvas and the windows
   void captureWindow();  // after everything
   void startRecordingIfAsked();
-  QImage readFramebuffer(const Viewport& rect);  // top row first
-  QImage renderViewAt(int width, int height);   // offscreen, GL layers only
+  QImage readFramebuffer(const Viewport& rect);     // top row first
+  QImage renderViewAt(int width, int height);       // offscreen, GL layers only
   QImage viewFigure(const FigureOptions& options);  // view-only at the asked size, annotated
   void noteSaved(const QString& path, const QImage& image);  // the toast: name and size
-  FigureFacts figureFacts(int width, int height) const;  // for a picture of that size
-  ViewTransform viewAt(int width, int height) const;     // the view's framing at that size
+  FigureFacts figureFacts(int width, int height) const;      // for a picture of that size
+  ViewTransform viewAt(int width, int height) const;         // the view's framing at that size
   bool lastScriptedFrame() const;
   void drawViewArea(const Viewport& area, int framebufferHeight, ViewTransform& view,
                     bool glOverlaysOnly);
 
   void makePresenter();  // decides the CL->GL path for the current device and GL context
   void drawExtraSections();
-  void drawCanvasOverlays();  // explanation, toast, shortcut list
+  void drawCanvasOverlays();              // explanation, toast, shortcut list
   void note(const std::string& message);  // a toast that is not an error
   float canvasTop() const;  // ImGui units: below the explanation and the recording badge
   void switchDevice(const std::string& selector);
   void handleRequests();
   void finishAndQuit();
-  Viewport viewRect() const;   // the view, framebuffer pixels, GL origin
-  Viewport windowRect() const;  // the whole window, framebuffer pixels
+  Viewport viewRect() const;      // the view, framebuffer pixels, GL origin
+  Viewport windowRect() const;    // the whole window, framebuffer pixels
   float viewLeftPixels() const;   // framebuffer x where the view starts (right of the panel)
   float viewWidthPixels() const;  // between the two panels
   Vec2 toViewPixels(QPointF logical) const;
@@ -162,7 +162,7 @@ class GlView : public QOpenGLWidget {
   bool explanationOpen_ = false;
   float explanationBottom_ = 0;  // last frame's, ImGui units (the legend goes below)
   bool helpOpen_ = false;
-  Toast toast_;  // the newest error or note on the view, fading
+  Toast toast_;                              // the newest error or note on the view, fading
   std::optional<SnakeForce> uploadedForce_;  // the force whose field the presenter holds
   // Figures: the one asked for (saved at the next frame), the dialog's last choice, the
   // offscreen target for sizes other than the view's.

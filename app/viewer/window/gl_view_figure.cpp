@@ -46,11 +46,20 @@ void GlView::drawViewArea(const Viewport& area, int framebufferHeight, ViewTrans
   if (fieldHidden) shown.showMagnitude = shown.showGlyphs = false;
   const float range =
       layers_.autoRange ? (presenter_ ? presenter_->maxMagnitude() : 0) : layers_.fixedRangeMax;
-  ViewFrame frame{renderer_.get(), presenter_.get(), area,         framebufferHeight,
-                  static_cast<float>(devicePixelRatio()), view,    layers_,      shown,
-                  range,           fieldHidden,     snakesHidden, shownFieldVersion_, errors_};
-  if (renderer_ && presenter_)
-    errors_.guard("Drawing", [&] { modes_.drawPicture(frame); });
+  ViewFrame frame{renderer_.get(),
+                  presenter_.get(),
+                  area,
+                  framebufferHeight,
+                  static_cast<float>(devicePixelRatio()),
+                  view,
+                  layers_,
+                  shown,
+                  range,
+                  fieldHidden,
+                  snakesHidden,
+                  shownFieldVersion_,
+                  errors_};
+  if (renderer_ && presenter_) errors_.guard("Drawing", [&] { modes_.drawPicture(frame); });
   modes_.drawOverlays(frame, glOverlaysOnly);
 }
 
@@ -79,8 +88,8 @@ void GlView::startRecordingIfAsked() {
   recording_->setEndWhenSettled(false);  // --frames says when it ends
   const Viewport r = look.panels ? windowRect() : viewRect();
   errors_.guard("Starting the recording", [&] {
-    recording_->start(*startup_.record, r.width, r.height, startup_.stepsPerFrame > 0,
-                      startup_.fps, std::max(startup_.stepsPerFrame, 1));
+    recording_->start(*startup_.record, r.width, r.height, startup_.stepsPerFrame > 0, startup_.fps,
+                      std::max(startup_.stepsPerFrame, 1));
   });
 }
 
@@ -110,15 +119,16 @@ FigureFacts GlView::figureFacts(int width, int height) const {
   if (modes_.hidesField()) shown.showMagnitude = false;
   const bool snakesHidden = modes_.hidesSnakes();
   static const std::vector<SnakeContour> none;
-  FigureFacts facts = viewer::figureFacts(
-      session_, snakesHidden ? none : modes_.snakes().contours(), shown, range);
+  FigureFacts facts =
+      viewer::figureFacts(session_, snakesHidden ? none : modes_.snakes().contours(), shown, range);
   facts.view = viewAt(width, height);
   return facts;
 }
 
 QImage GlView::renderViewAt(int width, int height) {
   if (!figureTarget_ || figureTarget_->width() != width || figureTarget_->height() != height)
-    figureTarget_ = std::make_unique<OffscreenTarget>(width, height, OffscreenTarget::InCurrentContext{});
+    figureTarget_ =
+        std::make_unique<OffscreenTarget>(width, height, OffscreenTarget::InCurrentContext{});
   figureTarget_->bind();
   ViewTransform view = viewAt(width, height);
   auto& f = gl();
@@ -178,12 +188,13 @@ void GlView::captureWindow() {
       noteSaved(p.path, image);
     });
   }
-  if (lastScriptedFrame() && startup_.screenshotPanels) scriptedShot_ = readFramebuffer(windowRect());
+  if (lastScriptedFrame() && startup_.screenshotPanels)
+    scriptedShot_ = readFramebuffer(windowRect());
 }
 
 void GlView::noteSaved(const QString& path, const QImage& image) {
-  note("Saved " + QFileInfo(path).fileName().toStdString() + " (" +
-       std::to_string(image.width()) + " x " + std::to_string(image.height()) + ")");
+  note("Saved " + QFileInfo(path).fileName().toStdString() + " (" + std::to_string(image.width()) +
+       " x " + std::to_string(image.height()) + ")");
 }
 
 void GlView::saveFigure(const QString& path, const FigureOptions& options) {

@@ -2,14 +2,14 @@
 
 #include <QApplication>
 #include <QScreen>
-#include <QTimer>
 #include <QSurfaceFormat>
+#include <QTimer>
 
 #include "gvflab/params.hpp"
 #include "viewer/model/session.hpp"
 #include "viewer/model/viewer_settings.hpp"
-#include "viewer/window/viewer_window.hpp"
 #include "viewer/render/surface_format.hpp"
+#include "viewer/window/viewer_window.hpp"
 
 namespace gvflab::app {
 

@@ -8,8 +8,8 @@
 
 #include "cli/options.hpp"
 #include "cli/snake_options.hpp"
-#include "viewer/model/startup_config.hpp"
 #include "viewer/model/layer_settings.hpp"
+#include "viewer/model/startup_config.hpp"
 
 namespace gvflab::viewer {
 
@@ -26,15 +26,15 @@ struct WindowStartup {
   // Nothing on the command line set the pace (steps, budget or iterations per frame).
   bool defaultFrameBudget = false;
   LayerSettings layers;
-  bool rememberLayout = true;    // not a scripted run (--frames): restore the last layout
-  bool rememberGeometry = true;  // and no --size
-  bool rememberLayers = true;    // and no --colormap, --log-scale or --session
+  bool rememberLayout = true;              // not a scripted run (--frames): restore the last layout
+  bool rememberGeometry = true;            // and no --size
+  bool rememberLayers = true;              // and no --colormap, --log-scale or --session
   std::optional<std::array<int, 2>> size;  // --size WxH: the window's
   // --size WxH with --screenshot (the view, not --screenshot-panels): the picture's size,
   // drawn offscreen; the window keeps its own.
   std::optional<std::array<int, 2>> screenshotSize;
-  int phantomSize = 256;                   // the panel's phantom buttons
-  std::optional<std::string> demo;         // --demo NAME: its layers and explanation
+  int phantomSize = 256;            // the panel's phantom buttons
+  std::optional<std::string> demo;  // --demo NAME: its layers and explanation
 };
 
 struct ViewerStartup {

@@ -42,7 +42,7 @@ std::vector<DeviceInfo> listDevices();
 DeviceInfo chooseDevice(const std::string& selector);
 
 struct ContextOptions {
-  std::string deviceSelector;                     // see chooseDevice
+  std::string deviceSelector;                      // see chooseDevice
   std::optional<std::filesystem::path> kernelDir;  // load kernels/*.cl from here, not embedded
   // Extra (name, value) pairs for clCreateContext, without the terminating 0; the platform is
   // added here. The viewer passes CL_GL_CONTEXT_KHR and CL_GLX/EGL_DISPLAY_KHR through this,

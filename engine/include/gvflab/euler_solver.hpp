@@ -37,7 +37,7 @@ struct TileShape {
 struct Tile3D {
   int tx = 0;
   int ty = 0;
-  int rows = 1;     // ty must be a multiple of it
+  int rows = 1;  // ty must be a multiple of it
   int zChunk = 0;
   bool rawPrefetch = false;
   bool branchlessPlanes = false;

@@ -13,9 +13,9 @@ class ComputeContext;
 struct GvfInput {
   int width = 0;
   int height = 0;
-  int depth = 1;    // 1 for images
-  cl::Buffer edge;  // float, f in [0, 1]
-  cl::Buffer v0;    // float32 interleaved: float2 in 2D, packed float3 in 3D
+  int depth = 1;            // 1 for images
+  cl::Buffer edge;          // float, f in [0, 1]
+  cl::Buffer v0;            // float32 interleaved: float2 in 2D, packed float3 in 3D
   double maxV0Squared = 0;  // max |V0|², for the stability bound
 
   int dims() const { return depth > 1 ? 3 : 2; }

@@ -30,7 +30,7 @@ double eulerStabilityBound(double maxV0Squared, int dims);
 struct MuRange {
   double low = 0;
   double high = 0;
-  bool lowOpen = false;  // (low, high]: low itself refused (multigrid's μ = 0)
+  bool lowOpen = false;            // (low, high]: low itself refused (multigrid's μ = 0)
   bool contains(double mu) const;  // false for NaN
 };
 

@@ -85,7 +85,7 @@ class MultigridSolver : public Solver {
 
   void setMu(double mu) override;  // keeps the current field; no stability bound applies
   double mu() const override { return mu_; }
-  double muBound() const override;  // the top of the mu range (gvf_pipeline.hpp muBound)
+  double muBound() const override;       // the top of the mu range (gvf_pipeline.hpp muBound)
   void setOptions(int a, int b, int c);  // same ranges as multigridParamSpecs()
   const MultigridOptions& options() const { return options_; }
   Precision precision() const { return options_.precision; }
@@ -100,9 +100,9 @@ class MultigridSolver : public Solver {
   const std::vector<ParamSpec>& ownParams() const override { return multigridParamSpecs(); }
   std::vector<double> ownParamValues() const override;
   void setOwnParamValues(const std::vector<double>& values) override;  // as setOptions
-  std::string structure() const override;  // "N levels"
-  std::vector<SolverFact> facts() const override;  // mg_a, mg_b, mg_c, levels
-  std::vector<SolverTimingRow> timingRows() const override;  // levelTimes() as rows
+  std::string structure() const override;                              // "N levels"
+  std::vector<SolverFact> facts() const override;                      // mg_a, mg_b, mg_c, levels
+  std::vector<SolverTimingRow> timingRows() const override;            // levelTimes() as rows
   const GvfInput& input() const { return input_; }
 
   // Single building blocks, for tests: one V-cycle at level 0; one full-multigrid cycle.
@@ -126,9 +126,9 @@ class MultigridSolver : public Solver {
  private:
   struct Level {  // levels 1..L (level 0 is v_ and v0_)
     FieldShape shape;
-    cl::Buffer e;    // correction (the unknown on this level)
-    cl::Buffer rhs;  // right-hand side
-    cl::Buffer s;    // restricted |V0|²
+    cl::Buffer e;     // correction (the unknown on this level)
+    cl::Buffer rhs;   // right-hand side
+    cl::Buffer s;     // restricted |V0|²
     cl::Buffer eAlt;  // the fused sweep's output (then swapped with e); only when fused_
   };
   // The arguments of multigrid.cl's kernels (w, h, d: the level's size; cw, ch, cd: the next
@@ -182,8 +182,8 @@ class MultigridSolver : public Solver {
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl_int, cl_float,
               cl::Buffer, cl_int, std::variant<cl::Buffer, cl::LocalSpaceArg>>
       coarseSolve_;
-  int coarseFrom_ = 0;  // first level of the one-work-group solve (levels() = none)
-  std::size_t coarseGroup_ = 0;     // its work-group size
+  int coarseFrom_ = 0;               // first level of the one-work-group solve (levels() = none)
+  std::size_t coarseGroup_ = 0;      // its work-group size
   std::size_t coarsePoolBytes_ = 0;  // its pool: local memory, or coarsePool_ when too large
   cl::Buffer coarsePool_;
   struct CoarseOps {
@@ -191,7 +191,7 @@ class MultigridSolver : public Solver {
     int count = 0;
   };
   CoarseOps coarseOps_[2];  // V-cycle, full multigrid
-  cl::Buffer dummy_;  // the unused S argument of level-0 kernels
+  cl::Buffer dummy_;        // the unused S argument of level-0 kernels
   long iterations_ = 0;
   cl::Buffer exported_;
   long exportedAt_ = -1;

@@ -52,13 +52,12 @@
 // would serialise the GPU, unlike a cyclic banded LU with Sherman–Morrison.
 #include <cstdint>
 #include <deque>
+#include <glm/vec2.hpp>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <glm/vec2.hpp>
 
 #include "gvflab/cl.hpp"
 #include "gvflab/gvf_input.hpp"
@@ -85,21 +84,21 @@ const char* snakeStateName(SnakeState state);
 SnakeForce parseForce(const std::string& name);
 
 struct SnakeParams {
-  double alpha = 0.05;       // elasticity (pulls nodes together, shrinks the contour)
-  double beta = 0.05;        // rigidity (resists bending)
-  double gamma = 1.0;        // viscosity: the inverse of the time step
-  double kappa = 0.6;        // external force weight
-  double pressure = 0.0;     // balloon weight along the outward normal; < 0 deflates
-  double dmin = 1.0;         // node spacing bounds kept by resampling (pixels); dmax >= 2 dmin
+  double alpha = 0.05;    // elasticity (pulls nodes together, shrinks the contour)
+  double beta = 0.05;     // rigidity (resists bending)
+  double gamma = 1.0;     // viscosity: the inverse of the time step
+  double kappa = 0.6;     // external force weight
+  double pressure = 0.0;  // balloon weight along the outward normal; < 0 deflates
+  double dmin = 1.0;      // node spacing bounds kept by resampling (pixels); dmax >= 2 dmin
   double dmax = 2.5;
-  double tolerance = 0.5;    // converged when no node moved farther than this (pixels, see
-                             // contourMove) ...
-  int window = 100;          // ... over this many iterations (checked at resampling times)
-  double holdGap = 8.0;      // a stopped snake has converged when no stretch longer than this
-                             // (pixels) lacks the force's hold, else it has stalled (see above)
-                             // or collapsed
-  int resample = 10;         // iterations between read-backs for resampling
-  bool normalize = true;     // unit-length external force (per pixel, before interpolation)
+  double tolerance = 0.5;  // converged when no node moved farther than this (pixels, see
+                           // contourMove) ...
+  int window = 100;        // ... over this many iterations (checked at resampling times)
+  double holdGap = 8.0;    // a stopped snake has converged when no stretch longer than this
+                           // (pixels) lacks the force's hold, else it has stalled (see above)
+                           // or collapsed
+  int resample = 10;       // iterations between read-backs for resampling
+  bool normalize = true;   // unit-length external force (per pixel, before interpolation)
 
   // Defaults from snakeParamSpecs(); checks every value and dmax >= 2 dmin.
   static SnakeParams defaults();
@@ -120,8 +119,8 @@ struct SnakeContour {
   SnakeState state = SnakeState::Moving;
   std::vector<glm::vec2> initial;  // the starting contour (restart() goes back to it)
   double pressure = 0;             // the pressure this snake feels
-  double held = 0;     // fraction of nodes held by the force at the last stop (0 before)
-  double holdGap = 0;  // its longest stretch without hold then (pixels; 0 before)
+  double held = 0;           // fraction of nodes held by the force at the last stop (0 before)
+  double holdGap = 0;        // its longest stretch without hold then (pixels; 0 before)
   bool ownPressure = false;  // `pressure` is its own, not SnakeParams::pressure
   bool converged() const { return state == SnakeState::Converged; }
 };
@@ -263,9 +262,9 @@ class ParametricSnake {
   struct Snake {
     int id;
     SnakeForce force;
-    std::optional<double> pressure;    // own pressure, else params_.pressure
-    std::vector<glm::vec2> points;     // authoritative when !deviceAhead_
-    std::vector<glm::vec2> initial;    // starting contour
+    std::optional<double> pressure;  // own pressure, else params_.pressure
+    std::vector<glm::vec2> points;   // authoritative when !deviceAhead_
+    std::vector<glm::vec2> initial;  // starting contour
     double held = 0, holdGap = 0;
     // The contours at the starts of the last kProgressWindows convergence windows, oldest
     // first (the newest is the current window's start).
@@ -276,12 +275,12 @@ class ParametricSnake {
   };
   void checkPoints(const std::vector<glm::vec2>& points) const;
   static void checkPointsIn(const std::vector<glm::vec2>& points, int width, int height);
-  void download();         // device -> snakes_[].points
-  void upload();           // snakes_ -> device (layout, coefficients, positions)
+  void download();          // device -> snakes_[].points
+  void upload();            // snakes_ -> device (layout, coefficients, positions)
   void checkAndResample();  // convergence of full windows, resampling
   void syncLayout();        // after edits: upload, every window starting from the current nodes
   std::vector<float> deviceHold();  // per node, on the device positions (snake_hold)
-  void restartWindows();    // after edits: every window starts from the current nodes
+  void restartWindows();            // after edits: every window starts from the current nodes
   void runIterations(int n);
   const std::vector<float>& coefficients(int n);
   Snake* find(int id);

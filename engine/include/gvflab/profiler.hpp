@@ -35,7 +35,7 @@ class Profiler {
 
   std::map<std::string, KernelStats> stats() const { return stats_; }
   std::map<std::string, KernelStats> groupStats() const { return groupStats_; }
-  double totalMs() const;  // all kernels since the last reset
+  double totalMs() const;                           // all kernels since the last reset
   double totalMs(const std::string& prefix) const;  // kernels whose name starts with prefix
   double lastFrameMs() const { return lastFrameMs_; }
   void reset();

@@ -19,9 +19,9 @@ namespace gvflab {
 class ComputeContext;
 
 enum class PrefixScan {
-  Auto,       // WorkGroup on GPUs, Sequential on CPUs
-  Sequential, // one work-item per row
-  WorkGroup,  // one work-group per row, chunked scan in local memory
+  Auto,        // WorkGroup on GPUs, Sequential on CPUs
+  Sequential,  // one work-item per row
+  WorkGroup,   // one work-group per row, chunked scan in local memory
 };
 
 struct RegionSnakeOptions {
@@ -38,8 +38,8 @@ class RegionSnake {
   // z: width × height 16-bit grey levels, row-major, origin top-left. Builds the cumulated
   // images on the device and starts from the default rectangle. Throws InputError on bad
   // sizes, ResourceError when the image does not fit the device, DeviceError without fp64.
-  RegionSnake(std::shared_ptr<ComputeContext> ctx, const std::uint16_t* z, int width,
-              int height, RegionSnakeParams params = {}, RegionSnakeOptions options = {});
+  RegionSnake(std::shared_ptr<ComputeContext> ctx, const std::uint16_t* z, int width, int height,
+              RegionSnakeParams params = {}, RegionSnakeOptions options = {});
   // A [0, 1] image, quantised to 16 bits (see quantise).
   RegionSnake(std::shared_ptr<ComputeContext> ctx, const Image2D& image,
               RegionSnakeParams params = {}, RegionSnakeOptions options = {});
@@ -127,7 +127,7 @@ class RegionSnake {
   std::size_t contribLocal_ = 64, applyLocal_ = 256;
 
   RegionSums total_;
-  int n_ = 0;                              // nodes
+  int n_ = 0;                   // nodes
   std::vector<int> phaseSize_;  // nodes in each phase of a step
   int orientation_ = 1;
   int d_ = 1;

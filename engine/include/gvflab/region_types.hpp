@@ -61,7 +61,7 @@ struct RegionSnakeParams {
   int dMax = 32;             // first neighbourhood distance (pixels); halved per iteration
   double minSegment = 16.0;  // a segment longer than this gets a node in its middle
   NoiseModel noise = NoiseModel::Gaussian;
-  int maxIterations = 64;    // iteration level (node insertions); a safety bound
+  int maxIterations = 64;  // iteration level (node insertions); a safety bound
   int maxStepsPerIteration = 100000;
 };
 
@@ -72,8 +72,8 @@ void validate(const RegionSnakeParams& p);
 
 // A snapshot of the snake for the statistics panel and reports.
 struct RegionStats {
-  RegionSums target;      // T, inside the polygon
-  RegionSums background;  // B = image − T
+  RegionSums target;                                    // T, inside the polygon
+  RegionSums background;                                // B = image − T
   double meanT = 0, sigmaT = 0, meanB = 0, sigmaB = 0;  // grey levels (0..65535)
   double criterion = 0;
   int step = 0;       // d, pixels

@@ -2,9 +2,8 @@
 // Double-precision references for the snake and capture-range kernels. They solve the
 // pentadiagonal system by dense Gaussian elimination, independently of the product's
 // circulant inverse, so a test that compares the two checks the method as well as the code.
-#include <vector>
-
 #include <glm/vec2.hpp>
+#include <vector>
 
 #include "gvflab/reference.hpp"
 
@@ -39,7 +38,6 @@ std::vector<double> holdStrengths(const std::vector<glm::dvec2>& x, const Field&
                                   double minStrength = 0);
 
 // Steps to reach f >= threshold from every pixel centre, or -1 (see capture_range.hpp).
-std::vector<int> captureSteps(const Field& field, const Grid& edge, double threshold,
-                              int maxSteps);
+std::vector<int> captureSteps(const Field& field, const Grid& edge, double threshold, int maxSteps);
 
 }  // namespace gvflab::reference

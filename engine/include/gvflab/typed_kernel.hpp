@@ -26,8 +26,10 @@ std::string kernelName(const cl::Kernel& kernel);
 
 template <class T>
 std::size_t argBytes(const T&) {
-  if constexpr (std::is_base_of_v<cl::Memory, T>) return sizeof(cl_mem);
-  else return sizeof(T);
+  if constexpr (std::is_base_of_v<cl::Memory, T>)
+    return sizeof(cl_mem);
+  else
+    return sizeof(T);
 }
 inline std::size_t argBytes(const cl::LocalSpaceArg& local) { return local.size_; }
 
@@ -48,8 +50,9 @@ std::size_t argBytes(const std::variant<Ts...>& value) {
 
 // From converts implicitly to To, and without narrowing (To{from} is well-formed).
 template <class From, class To>
-concept ArgConvertible = std::is_convertible_v<From, To> &&
-                         requires(From&& from) { To{std::forward<From>(from)}; };
+concept ArgConvertible = std::is_convertible_v<From, To> && requires(From&& from) {
+  To{std::forward<From>(from)};
+};
 }  // namespace detail
 
 template <class... Args>
@@ -61,20 +64,18 @@ class TypedKernel {
 
   TypedKernel() = default;
   // Implicit, so that `member_ = library.kernel("file.cl", "name")` declares nothing twice.
-  TypedKernel(cl::Kernel kernel)
-      : kernel_(std::move(kernel)), name_(detail::kernelName(kernel_)) {}
+  TypedKernel(cl::Kernel kernel) : kernel_(std::move(kernel)), name_(detail::kernelName(kernel_)) {}
 
   // Sets every argument, in the declared order (all of them: use arg<I>() for one).
   template <class... Ts>
-    requires(sizeof...(Ts) == arity && (detail::ArgConvertible<Ts, Args> && ...))
-  void set(Ts&&... values) {
+  requires(sizeof...(Ts) == arity &&
+           (detail::ArgConvertible<Ts, Args> && ...)) void set(Ts&&... values) {
     setEach(std::index_sequence_for<Args...>{}, std::forward<Ts>(values)...);
   }
 
   // Sets argument I alone; the value must convert to the declared type without narrowing.
   template <std::size_t I, class T>
-    requires(I < arity && detail::ArgConvertible<T, Arg<I>>)
-  void arg(T&& value) {
+  requires(I < arity && detail::ArgConvertible<T, Arg<I>>) void arg(T&& value) {
     if constexpr (std::is_same_v<std::remove_cvref_t<T>, Arg<I>>)
       setChecked(I, value);
     else

@@ -5,9 +5,9 @@
 #include <sstream>
 
 #include "gvflab/error.hpp"
-#include "gvflab/quoted.hpp"
 #include "gvflab/kernel_library.hpp"
 #include "gvflab/profiler.hpp"
+#include "gvflab/quoted.hpp"
 
 namespace gvflab {
 namespace {
@@ -52,8 +52,8 @@ bool DeviceInfo::hasExtension(const std::string& ext) const {
 
 std::string DeviceInfo::describe() const {
   std::ostringstream out;
-  out << name << " [" << (isGpu ? "GPU" : "CPU") << ", " << platformName << ", " << version
-      << ", " << computeUnits << " CUs, " << (globalMemBytes >> 20) << " MiB]";
+  out << name << " [" << (isGpu ? "GPU" : "CPU") << ", " << platformName << ", " << version << ", "
+      << computeUnits << " CUs, " << (globalMemBytes >> 20) << " MiB]";
   return out.str();
 }
 
@@ -105,21 +105,26 @@ DeviceInfo chooseDevice(const std::string& selector) {
       if (d.isGpu) return d;
     // No device named: any will do. A GPU asked for by name is never quietly a CPU.
     if (sel.empty()) return devices.front();
-    throw DeviceError("No OpenCL GPU device was found (use --device cpu, or leave --device out "
-                      "to take any). Devices found:" + names + ".");
+    throw DeviceError(
+        "No OpenCL GPU device was found (use --device cpu, or leave --device out "
+        "to take any). Devices found:" +
+        names + ".");
   }
   if (sel == "cpu") {
     for (const auto& d : devices)
       if (!d.isGpu) return d;
-    throw DeviceError("No OpenCL CPU device was found (use --device gpu, or leave --device out "
-                      "to take any). Devices found:" + names + ".");
+    throw DeviceError(
+        "No OpenCL CPU device was found (use --device gpu, or leave --device out "
+        "to take any). Devices found:" +
+        names + ".");
   }
   for (const auto& d : devices)
     if (lower(d.name).find(sel) != std::string::npos ||
         lower(d.platformName).find(sel) != std::string::npos ||
         lower(d.version).find(sel) != std::string::npos)
       return d;
-  throw DeviceError("No OpenCL device matches " + quotedText(selector) + ". Devices found:" + names + ".");
+  throw DeviceError("No OpenCL device matches " + quotedText(selector) +
+                    ". Devices found:" + names + ".");
 }
 
 std::shared_ptr<ComputeContext> ComputeContext::create(const ContextOptions& options) {
@@ -169,24 +174,42 @@ void ComputeContext::checkAllocation(std::uint64_t bytes, const std::string& wha
 
 std::string clErrorName(int code) {
   switch (code) {
-    case CL_DEVICE_NOT_FOUND: return "CL_DEVICE_NOT_FOUND";
-    case CL_DEVICE_NOT_AVAILABLE: return "CL_DEVICE_NOT_AVAILABLE";
-    case CL_MEM_OBJECT_ALLOCATION_FAILURE: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
-    case CL_OUT_OF_RESOURCES: return "CL_OUT_OF_RESOURCES";
-    case CL_OUT_OF_HOST_MEMORY: return "CL_OUT_OF_HOST_MEMORY";
-    case CL_BUILD_PROGRAM_FAILURE: return "CL_BUILD_PROGRAM_FAILURE";
-    case CL_INVALID_VALUE: return "CL_INVALID_VALUE";
-    case CL_INVALID_BUFFER_SIZE: return "CL_INVALID_BUFFER_SIZE";
-    case CL_INVALID_WORK_GROUP_SIZE: return "CL_INVALID_WORK_GROUP_SIZE";
-    case CL_INVALID_KERNEL_ARGS: return "CL_INVALID_KERNEL_ARGS";
-    case CL_INVALID_KERNEL_NAME: return "CL_INVALID_KERNEL_NAME";
-    case CL_INVALID_KERNEL: return "CL_INVALID_KERNEL";
-    case CL_INVALID_ARG_INDEX: return "CL_INVALID_ARG_INDEX";
-    case CL_INVALID_ARG_VALUE: return "CL_INVALID_ARG_VALUE";
-    case CL_INVALID_ARG_SIZE: return "CL_INVALID_ARG_SIZE";
-    case CL_INVALID_MEM_OBJECT: return "CL_INVALID_MEM_OBJECT";
-    case CL_PLATFORM_NOT_FOUND_KHR: return "CL_PLATFORM_NOT_FOUND_KHR";
-    default: return "OpenCL error " + std::to_string(code);
+    case CL_DEVICE_NOT_FOUND:
+      return "CL_DEVICE_NOT_FOUND";
+    case CL_DEVICE_NOT_AVAILABLE:
+      return "CL_DEVICE_NOT_AVAILABLE";
+    case CL_MEM_OBJECT_ALLOCATION_FAILURE:
+      return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
+    case CL_OUT_OF_RESOURCES:
+      return "CL_OUT_OF_RESOURCES";
+    case CL_OUT_OF_HOST_MEMORY:
+      return "CL_OUT_OF_HOST_MEMORY";
+    case CL_BUILD_PROGRAM_FAILURE:
+      return "CL_BUILD_PROGRAM_FAILURE";
+    case CL_INVALID_VALUE:
+      return "CL_INVALID_VALUE";
+    case CL_INVALID_BUFFER_SIZE:
+      return "CL_INVALID_BUFFER_SIZE";
+    case CL_INVALID_WORK_GROUP_SIZE:
+      return "CL_INVALID_WORK_GROUP_SIZE";
+    case CL_INVALID_KERNEL_ARGS:
+      return "CL_INVALID_KERNEL_ARGS";
+    case CL_INVALID_KERNEL_NAME:
+      return "CL_INVALID_KERNEL_NAME";
+    case CL_INVALID_KERNEL:
+      return "CL_INVALID_KERNEL";
+    case CL_INVALID_ARG_INDEX:
+      return "CL_INVALID_ARG_INDEX";
+    case CL_INVALID_ARG_VALUE:
+      return "CL_INVALID_ARG_VALUE";
+    case CL_INVALID_ARG_SIZE:
+      return "CL_INVALID_ARG_SIZE";
+    case CL_INVALID_MEM_OBJECT:
+      return "CL_INVALID_MEM_OBJECT";
+    case CL_PLATFORM_NOT_FOUND_KHR:
+      return "CL_PLATFORM_NOT_FOUND_KHR";
+    default:
+      return "OpenCL error " + std::to_string(code);
   }
 }
 

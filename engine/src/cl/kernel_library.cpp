@@ -31,8 +31,7 @@ std::vector<std::string> KernelLibrary::fileNames() const {
 std::string KernelLibrary::source(const std::string& file) const {
   if (dir_) {
     std::ifstream in(*dir_ / file, std::ios::binary);
-    if (!in)
-      throw InputError("Cannot read kernel file '" + (*dir_ / file).string() + "'.");
+    if (!in) throw InputError("Cannot read kernel file '" + (*dir_ / file).string() + "'.");
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
@@ -126,8 +125,8 @@ cl::Kernel KernelLibrary::kernel(const std::string& file, const std::string& nam
   try {
     return cl::Kernel(prog, name.c_str());
   } catch (const cl::Error& e) {
-    throw KernelBuildError(file, "the file has no kernel named '" + name + "' (" +
-                                     clErrorName(e.err()) + ")");
+    throw KernelBuildError(
+        file, "the file has no kernel named '" + name + "' (" + clErrorName(e.err()) + ")");
   }
 }
 

@@ -19,8 +19,8 @@ inline cl::NDRange localSize2D(const DeviceInfo& info) {
 }
 
 // Enqueues over width x height (padded up to the group shape) and records the event.
-inline void enqueue2D(ComputeContext& ctx, cl::Kernel& kernel, const std::string& name,
-                      int width, int height, const cl::NDRange& local) {
+inline void enqueue2D(ComputeContext& ctx, cl::Kernel& kernel, const std::string& name, int width,
+                      int height, const cl::NDRange& local) {
   cl::NDRange global(roundUp(width, local[0]), roundUp(height, local[1]));
   if (!ctx.profiler().enabled()) {
     ctx.queue().enqueueNDRangeKernel(kernel, cl::NullRange, global, local);
@@ -39,8 +39,7 @@ inline void enqueue1D(ComputeContext& ctx, cl::Kernel& kernel, const std::string
     return;
   }
   cl::Event ev;
-  ctx.queue().enqueueNDRangeKernel(kernel, cl::NullRange, global, cl::NDRange(local), nullptr,
-                                   &ev);
+  ctx.queue().enqueueNDRangeKernel(kernel, cl::NullRange, global, cl::NDRange(local), nullptr, &ev);
   ctx.profiler().record(name, ev);
 }
 

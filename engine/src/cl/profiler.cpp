@@ -8,16 +8,15 @@ namespace gvflab {
 double eventMs(const cl::Event& event) {
   if (!event()) return std::nan("");
   cl_ulong probe = 0;
-  if (clGetEventProfilingInfo(event(), CL_PROFILING_COMMAND_START, sizeof probe, &probe,
-                              nullptr) != CL_SUCCESS)
+  if (clGetEventProfilingInfo(event(), CL_PROFILING_COMMAND_START, sizeof probe, &probe, nullptr) !=
+      CL_SUCCESS)
     return std::nan("");  // a queue without profiling
   auto start = event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
   auto end = event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
   return end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
 }
 
-void Profiler::record(const std::string& kernel, const cl::Event& event,
-                      const std::string& group) {
+void Profiler::record(const std::string& kernel, const cl::Event& event, const std::string& group) {
   if (enabled_) pending_.push_back({kernel, event, group});
 }
 

@@ -43,12 +43,11 @@ double ErrorMetric::compute(const cl::Memory& field, double mu) {
       residual2d_.set(field, v0_, shape_.width, shape_.height, static_cast<float>(mu), partials_[0],
                       scratch);
     cl::Kernel& residual = is3d ? residual3d_.get() : residual2d_.get();
-    const cl::NDRange global =
-        is3d ? cl::NDRange(detail::roundUp(shape_.width, local_[0]),
-                           detail::roundUp(shape_.height, local_[1]),
-                           detail::roundUp(shape_.depth, local_[2]))
-             : cl::NDRange(detail::roundUp(shape_.width, local_[0]),
-                           detail::roundUp(shape_.height, local_[1]));
+    const cl::NDRange global = is3d ? cl::NDRange(detail::roundUp(shape_.width, local_[0]),
+                                                  detail::roundUp(shape_.height, local_[1]),
+                                                  detail::roundUp(shape_.depth, local_[2]))
+                                    : cl::NDRange(detail::roundUp(shape_.width, local_[0]),
+                                                  detail::roundUp(shape_.height, local_[1]));
     cl::Event ev;
     ctx_->queue().enqueueNDRangeKernel(residual, cl::NullRange, global, local_, nullptr, &ev);
     ctx_->profiler().record("gvf_error", ev);

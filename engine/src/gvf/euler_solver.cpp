@@ -1,21 +1,20 @@
 #include "gvflab/euler_solver.hpp"
 
-#include <cmath>
 #include <array>
+#include <cmath>
 #include <sstream>
 
 #include "cl/launch.hpp"
+#include "gvf/persistent_wait.hpp"
+#include "gvf/tile3d.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/kernel_library.hpp"
 #include "gvflab/profiler.hpp"
-#include "gvf/persistent_wait.hpp"
-#include "gvf/tile3d.hpp"
 
 namespace gvflab {
 namespace {
-
 
 // The tile holds float2 values in every precision (gvf_euler2d_tiled.cl).
 std::uint64_t tileLocalBytes(const TileShape& t) {
@@ -40,13 +39,13 @@ TileShape resolveTile(TileShape t, const ComputeContext& ctx, std::uint64_t poin
 
 std::string tileOptions(const TileShape& t, const ComputeContext& ctx) {
   const int items = t.width * (t.height / std::max(1, t.rowsPerItem));
-  if (t.rowsPerItem < 1 || t.height % t.rowsPerItem != 0 || t.halo < 1 ||
-      t.width <= 2 * t.halo || t.height <= 2 * t.halo ||
-      static_cast<std::size_t>(items) > ctx.info().maxWorkGroupSize ||
+  if (t.rowsPerItem < 1 || t.height % t.rowsPerItem != 0 || t.halo < 1 || t.width <= 2 * t.halo ||
+      t.height <= 2 * t.halo || static_cast<std::size_t>(items) > ctx.info().maxWorkGroupSize ||
       tileLocalBytes(t) > ctx.info().localMemBytes)
     throw ParameterError("Tile " + std::to_string(t.width) + "x" + std::to_string(t.height) +
-                         " with " + std::to_string(t.rowsPerItem) + " rows per work-item and halo " +
-                         std::to_string(t.halo) + " does not fit this device's work-groups.");
+                         " with " + std::to_string(t.rowsPerItem) +
+                         " rows per work-item and halo " + std::to_string(t.halo) +
+                         " does not fit this device's work-groups.");
   return " -DTILE_W=" + std::to_string(t.width) + " -DTILE_H=" + std::to_string(t.height) +
          " -DROWS_PER_ITEM=" + std::to_string(t.rowsPerItem) + " -DHALO=" + std::to_string(t.halo);
 }
@@ -70,8 +69,8 @@ std::string sizeText(FieldShape s) {
 
 }  // namespace
 
-void checkSolverFits(const ComputeContext& ctx, FieldShape shape, Precision precision,
-                     int fields, double extraBytesPerPoint) {
+void checkSolverFits(const ComputeContext& ctx, FieldShape shape, Precision precision, int fields,
+                     double extraBytesPerPoint) {
   const auto& info = ctx.info();
   const std::uint64_t one = fieldBytes(shape, precision);
   const std::uint64_t need =
@@ -91,8 +90,8 @@ void checkSolverFits(const ComputeContext& ctx, FieldShape shape, Precision prec
       << gib(need) << " (" << perPoint << " B per " << (shape.dims() == 3 ? "voxel" : "pixel")
       << ")";
   if (tooBigBuffer)
-    msg << ", and one field of " << gib(one) << " exceeds the largest allocation of "
-        << info.name << " (" << gib(info.maxAllocBytes) << ")";
+    msg << ", and one field of " << gib(one) << " exceeds the largest allocation of " << info.name
+        << " (" << gib(info.maxAllocBytes) << ")";
   else
     msg << " plus " << gib(inputBytes) << " of input, more than the " << gib(info.globalMemBytes)
         << " of " << info.name;
@@ -152,8 +151,9 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
       local_ = cl::NDRange(t.width, t.height / t.rowsPerItem);
       setUpPersistent2D(tiled);
     } else if (mem == MemoryKind::Local) {
-      pairKernel_ = lib.kernel("gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled",
-                               opts + detail::tile3dOptions(options_.tile3d, shape, ctx_->info().isGpu));
+      pairKernel_ =
+          lib.kernel("gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled",
+                     opts + detail::tile3dOptions(options_.tile3d, shape, ctx_->info().isGpu));
       pairKernel_.arg<1>(v0_->memory());
       pairKernel_.arg<3>(input_.width);
       pairKernel_.arg<4>(input_.height);
@@ -221,9 +221,10 @@ void EulerSolver::setUpPersistent2D(const std::string& buildOptions) {
   const bool nvidia = info.isGpu && info.platformName.find("NVIDIA") != std::string::npos;
   if (info.isGpu && !nvidia) {
     if (asked)
-      throw ParameterError("One launch for all iterations needs a device-wide memory fence that "
-                           "gvflab knows only on NVIDIA GPUs and CPU devices, not on " +
-                           info.name + ".");
+      throw ParameterError(
+          "One launch for all iterations needs a device-wide memory fence that "
+          "gvflab knows only on NVIDIA GPUs and CPU devices, not on " +
+          info.name + ".");
     return;
   }
   const auto groups = tileGroups2D(options_.tile, input_.width, input_.height);
@@ -284,8 +285,10 @@ void EulerSolver::confirmPersistentSteps() {
   // Some work-group never started while the others waited: the field is not to be trusted.
   // Redone from V0 with the current mu (a mu changed on the way is not replayed).
   persistent_ = false;
-  note_ = "the device did not run all tiles at once: redid the iterations with one launch "
-          "per " + std::to_string(options_.tile.halo) + " iterations";
+  note_ =
+      "the device did not run all tiles at once: redid the iterations with one launch "
+      "per " +
+      std::to_string(options_.tile.halo) + " iterations";
   const long n = iterations_;
   reset();
   for (long done = 0; done < n;) {
@@ -342,12 +345,11 @@ void EulerSolver::stepSingles(int n) {
     k.template arg<0>(v_[current_]->memory());
     k.template arg<2>(v_[1 - current_]->memory());
   };
-  const cl::NDRange global =
-      is3d ? cl::NDRange(detail::roundUp(input_.width, local_[0]),
-                         detail::roundUp(input_.height, local_[1]),
-                         detail::roundUp(input_.depth, local_[2]))
-           : cl::NDRange(detail::roundUp(input_.width, local_[0]),
-                         detail::roundUp(input_.height, local_[1]));
+  const cl::NDRange global = is3d ? cl::NDRange(detail::roundUp(input_.width, local_[0]),
+                                                detail::roundUp(input_.height, local_[1]),
+                                                detail::roundUp(input_.depth, local_[2]))
+                                  : cl::NDRange(detail::roundUp(input_.width, local_[0]),
+                                                detail::roundUp(input_.height, local_[1]));
   const char* name = is3d ? "gvf_euler_step3d" : "gvf_euler_step";
   for (int i = 0; i < n; ++i) {
     if (is3d)
@@ -404,7 +406,6 @@ double EulerSolver::error() {
   }
   return metric_->compute(v_[current_]->memory(), mu_);
 }
-
 
 cl::CommandQueue& EulerSolver::queue() { return ctx_->queue(); }
 

@@ -5,25 +5,31 @@
 #include "cl/launch.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
-#include "gvflab/quoted.hpp"
 #include "gvflab/kernel_library.hpp"
+#include "gvflab/quoted.hpp"
 #include "gvflab/typed_kernel.hpp"
 
 namespace gvflab {
 
 const char* precisionName(Precision p) {
   switch (p) {
-    case Precision::F16: return "f16";
-    case Precision::SNorm16: return "snorm16";
-    default: return "f32";
+    case Precision::F16:
+      return "f16";
+    case Precision::SNorm16:
+      return "snorm16";
+    default:
+      return "f32";
   }
 }
 
 const char* memoryName(MemoryKind m) {
   switch (m) {
-    case MemoryKind::Image: return "image";
-    case MemoryKind::Local: return "local";
-    default: return "buffer";
+    case MemoryKind::Image:
+      return "image";
+    case MemoryKind::Local:
+      return "local";
+    default:
+      return "buffer";
   }
 }
 
@@ -51,9 +57,12 @@ namespace {
 
 cl_channel_type channelType(Precision p) {
   switch (p) {
-    case Precision::F16: return CL_HALF_FLOAT;
-    case Precision::SNorm16: return CL_SNORM_INT16;
-    default: return CL_FLOAT;
+    case Precision::F16:
+      return CL_HALF_FLOAT;
+    case Precision::SNorm16:
+      return CL_SNORM_INT16;
+    default:
+      return CL_FLOAT;
   }
 }
 
@@ -98,8 +107,9 @@ FieldStorage::FieldStorage(ComputeContext& ctx, FieldShape shape, Precision prec
         note_ = "the field exceeds the device's image size limits: using buffers";
       } else if (!is3d && formatSupported(ctx, type, rg)) {
         image_ = true;
-        mem_ = cl::Image2D(ctx.context(), CL_MEM_READ_WRITE, cl::ImageFormat(CL_RG, rg.image_channel_data_type),
-                           shape.width, shape.height);
+        mem_ = cl::Image2D(ctx.context(), CL_MEM_READ_WRITE,
+                           cl::ImageFormat(CL_RG, rg.image_channel_data_type), shape.width,
+                           shape.height);
       } else if (formatSupported(ctx, type, rgba)) {
         image_ = true;
         if (!is3d) note_ = "the device has no CL_RG images: using RGBA images";
@@ -116,17 +126,15 @@ FieldStorage::FieldStorage(ComputeContext& ctx, FieldShape shape, Precision prec
                 " image format: using buffers";
       }
       if (image_) {
-        const int channels =
-            (!is3d && note_.empty()) ? 2 : 4;  // RG, or RGBA (3D always RGBA)
+        const int channels = (!is3d && note_.empty()) ? 2 : 4;  // RG, or RGBA (3D always RGBA)
         bytes_ = shape.count() * channels * bytesPerComponent(precision);
       }
     }
     if (!image_) {
       bytes_ = fieldBytes(shape, precision);
-      ctx.checkAllocation(bytes_, "A " + std::to_string(shape.width) + "x" +
-                                      std::to_string(shape.height) +
-                                      (is3d ? "x" + std::to_string(shape.depth) : "") +
-                                      " vector field");
+      ctx.checkAllocation(bytes_,
+                          "A " + std::to_string(shape.width) + "x" + std::to_string(shape.height) +
+                              (is3d ? "x" + std::to_string(shape.depth) : "") + " vector field");
       buffer_ = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, bytes_);
       mem_ = buffer_;
     }
@@ -154,13 +162,14 @@ void FieldStorage::enqueueConvert(const char* name, const cl::Buffer& f32) {
     k.set(importing ? cl::Memory(f32) : mem_, importing ? mem_ : cl::Memory(f32), shape_.width,
           shape_.height, shape_.depth);
     cl::Event ev;
-    const cl::NDRange local = shape_.dims() == 3 ? cl::NDRange(32, 4, 2) : detail::localSize2D(ctx_.info());
+    const cl::NDRange local =
+        shape_.dims() == 3 ? cl::NDRange(32, 4, 2) : detail::localSize2D(ctx_.info());
     const cl::NDRange global(detail::roundUp(shape_.width, local[0]),
                              detail::roundUp(shape_.height, local[1]),
                              shape_.dims() == 3 ? detail::roundUp(shape_.depth, local[2]) : 1);
-    ctx_.queue().enqueueNDRangeKernel(k, cl::NullRange,
-                                      shape_.dims() == 3 ? global : cl::NDRange(global[0], global[1]),
-                                      local, nullptr, &ev);
+    ctx_.queue().enqueueNDRangeKernel(
+        k, cl::NullRange, shape_.dims() == 3 ? global : cl::NDRange(global[0], global[1]), local,
+        nullptr, &ev);
     ctx_.profiler().record(name, ev);
   } catch (const cl::Error& e) {
     rethrowClError(e, "converting a vector field");

@@ -14,12 +14,11 @@ namespace {
 constexpr int kMaxSide = 16384;
 
 void checkImage(const Image2D& image) {
-  if (image.width < 1 || image.height < 1 || image.empty())
-    throw InputError("The image is empty.");
+  if (image.width < 1 || image.height < 1 || image.empty()) throw InputError("The image is empty.");
   if (image.width > kMaxSide || image.height > kMaxSide)
     throw InputError("The image is " + std::to_string(image.width) + "x" +
-                     std::to_string(image.height) + " pixels; at most " +
-                     std::to_string(kMaxSide) + " pixels per side are supported.");
+                     std::to_string(image.height) + " pixels; at most " + std::to_string(kMaxSide) +
+                     " pixels per side are supported.");
   if (image.pixels.size() != static_cast<std::size_t>(image.width) * image.height)
     throw InputError("The image's pixel buffer does not match its size.");
   for (float v : image.pixels)

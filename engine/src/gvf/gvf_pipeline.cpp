@@ -44,8 +44,7 @@ void SolverConfig::keepOwnParamValues(const std::vector<double>& values) {
     c = static_cast<int>(values[2]);
 }
 
-void checkFits(const ComputeContext& ctx, FieldShape shape, const SolverConfig& config,
-               bool both) {
+void checkFits(const ComputeContext& ctx, FieldShape shape, const SolverConfig& config, bool both) {
   const double count = static_cast<double>(shape.count());
   // The multigrid pyramid beyond its two full fields, per fine point.
   const double coarse = static_cast<double>(MultigridSolver::pyramidBytes(shape, config.precision) -

@@ -61,7 +61,8 @@ void requireMu(SolverKind kind, const GvfInput& input, double mu) {
 }
 
 void requireMuForSomeSolver(double mu) {
-  const MuRange euler = muRange(SolverKind::Euler, 2), multigrid = muRange(SolverKind::Multigrid, 2);
+  const MuRange euler = muRange(SolverKind::Euler, 2),
+                multigrid = muRange(SolverKind::Multigrid, 2);
   if (euler.contains(mu) || multigrid.contains(mu)) return;
   std::ostringstream s;
   s << "mu = " << mu << " is outside every solver's range (euler: " << rangeText(euler)
@@ -74,9 +75,9 @@ MuCheck checkMu(SolverKind kind, const GvfInput& input, double mu, MuRule rule) 
   const MuRange r = muRange(kind, input);
   MuCheck c{mu, r.high, false, {}};
   if (r.contains(mu)) return c;
-  const bool clamp = std::isfinite(mu) && mu > r.high &&
-                     (rule == MuRule::ClampAll ||
-                      (rule == MuRule::ClampBound && kind == SolverKind::Euler));
+  const bool clamp =
+      std::isfinite(mu) && mu > r.high &&
+      (rule == MuRule::ClampAll || (rule == MuRule::ClampBound && kind == SolverKind::Euler));
   if (!clamp) requireMu(kind, input, mu);  // throws the rule's sentence
   return {r.high, r.high, true, muRefusal(kind, input, mu)};
 }

@@ -14,7 +14,9 @@
 namespace gvflab {
 namespace {
 
-FieldShape coarser(FieldShape s) { return {(s.width + 1) / 2, (s.height + 1) / 2, (s.depth + 1) / 2}; }
+FieldShape coarser(FieldShape s) {
+  return {(s.width + 1) / 2, (s.height + 1) / 2, (s.depth + 1) / 2};
+}
 
 int maxSide(FieldShape s) { return std::max({s.width, s.height, s.depth}); }
 
@@ -75,7 +77,12 @@ const std::vector<ParamSpec>& multigridParamSpecs() {
 }
 
 const ParamSpec& multigridMuSpec() {
-  static const ParamSpec spec{"mu", "mu", 0.0, kMultigridMuMax, 0.15, false,
+  static const ParamSpec spec{"mu",
+                              "mu",
+                              0.0,
+                              kMultigridMuMax,
+                              0.15,
+                              false,
                               "GVF regularisation; multigrid has no stability bound."};
   return spec;
 }
@@ -191,8 +198,7 @@ void MultigridSolver::setOwnParamValues(const std::vector<double>& values) {
   if (values.size() != 3) throw ParameterError("Multigrid takes three settings: a, b and c.");
   const auto& specs = multigridParamSpecs();
   for (std::size_t i = 0; i < 3; ++i) validate(specs[i], values[i]);  // before the int casts
-  setOptions(static_cast<int>(values[0]), static_cast<int>(values[1]),
-             static_cast<int>(values[2]));
+  setOptions(static_cast<int>(values[0]), static_cast<int>(values[1]), static_cast<int>(values[2]));
 }
 
 std::string MultigridSolver::structure() const { return std::to_string(levels()) + " levels"; }
@@ -379,8 +385,10 @@ void MultigridSolver::smoothFused(int level, int sweeps) {
     ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, global, cl::NDRange(32, 8, 1), nullptr,
                                        &ev);
     ctx_->profiler().record("mg_smooth_fused", ev, levelGroup(level));
-    if (level == 0) std::swap(v_, vAlt_);
-    else std::swap(levels_[level - 1].e, levels_[level - 1].eAlt);
+    if (level == 0)
+      std::swap(v_, vAlt_);
+    else
+      std::swap(levels_[level - 1].e, levels_[level - 1].eAlt);
   }
 }
 
@@ -491,7 +499,6 @@ const cl::Buffer& MultigridSolver::field() {
 }
 
 double MultigridSolver::error() { return metric_->compute(v_->memory(), mu_); }
-
 
 cl::CommandQueue& MultigridSolver::queue() { return ctx_->queue(); }
 

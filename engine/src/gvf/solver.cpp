@@ -28,7 +28,8 @@ const std::vector<ParamSpec>& Solver::ownParams() const {
 }
 
 void Solver::setOwnParamValues(const std::vector<double>& values) {
-  if (!values.empty()) throw ParameterError("The " + name() + " solver has no settings of its own.");
+  if (!values.empty())
+    throw ParameterError("The " + name() + " solver has no settings of its own.");
 }
 
 Field2D Solver::readField() {

@@ -71,11 +71,12 @@ std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const Compute
     }
     if (!found) return std::nullopt;
   } else if (!tile3dFits(t, ctx)) {
-    throw ParameterError("3D tile " + text(t) + " does not fit this device: TX and TY must be above 4, "
+    throw ParameterError("3D tile " + text(t) +
+                         " does not fit this device: TX and TY must be above 4, "
                          "TY a multiple of the rows, at most " +
                          std::to_string(ctx.info().maxWorkGroupSize) + " work-items and " +
-                         std::to_string(ctx.info().localMemBytes) + " B of local memory (it needs " +
-                         std::to_string(workItems(t)) + " and " +
+                         std::to_string(ctx.info().localMemBytes) +
+                         " B of local memory (it needs " + std::to_string(workItems(t)) + " and " +
                          std::to_string(tile3dLocalBytes(t)) + " B).");
   }
   if (t.zChunk == 0) {
@@ -98,8 +99,8 @@ std::string tile3dOptions(const Tile3D& t, FieldShape shape, bool gpu) {
   return " -DTX=" + std::to_string(t.tx) + " -DTY=" + std::to_string(t.ty) +
          " -DROWS=" + std::to_string(t.rows) + " -DTP=" + std::to_string(tile3dPitch(t)) +
          " -DZCHUNK=" + std::to_string(t.zChunk) + (narrow ? " -DINDEX32" : "") +
-         (t.rawPrefetch ? " -DRAW_PREFETCH" : "") + (t.branchlessPlanes ? " -DBRANCHLESS_PLANES" : "") +
-         (gpu ? " -DUNROLL_PLANES" : "");
+         (t.rawPrefetch ? " -DRAW_PREFETCH" : "") +
+         (t.branchlessPlanes ? " -DBRANCHLESS_PLANES" : "") + (gpu ? " -DUNROLL_PLANES" : "");
 }
 
 }  // namespace gvflab::detail

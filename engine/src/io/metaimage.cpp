@@ -60,8 +60,8 @@ Header parseHeader(const std::string& head, bool whole, const std::filesystem::p
   }
   if (!whole || lines > kMaxTextHeaderLines)
     throw InputError(quoted(path) + " is not a MetaImage file (no ElementDataFile in its first " +
-                     byteCount(kMaxMetaHeaderBytes) + " or " +
-                     std::to_string(kMaxTextHeaderLines) + " lines).");
+                     byteCount(kMaxMetaHeaderBytes) + " or " + std::to_string(kMaxTextHeaderLines) +
+                     " lines).");
   throw InputError(quoted(path) + " is not a MetaImage file (no ElementDataFile).");
 }
 
@@ -88,9 +88,9 @@ enum class Element { U8, I8, U16, I16, U32, I32, F32, F64 };
 
 Element elementType(const std::string& type, const std::filesystem::path& path) {
   static const std::map<std::string, Element> types = {
-      {"MET_UCHAR", Element::U8},   {"MET_CHAR", Element::I8},  {"MET_USHORT", Element::U16},
-      {"MET_SHORT", Element::I16},  {"MET_UINT", Element::U32}, {"MET_INT", Element::I32},
-      {"MET_FLOAT", Element::F32},  {"MET_DOUBLE", Element::F64}};
+      {"MET_UCHAR", Element::U8},  {"MET_CHAR", Element::I8},   {"MET_USHORT", Element::U16},
+      {"MET_SHORT", Element::I16}, {"MET_UINT", Element::U32},  {"MET_INT", Element::I32},
+      {"MET_FLOAT", Element::F32}, {"MET_DOUBLE", Element::F64}};
   auto it = types.find(type);
   if (it == types.end())
     throw InputError(quoted(path) + " uses the unsupported element type '" + type + "'.");
@@ -99,10 +99,16 @@ Element elementType(const std::string& type, const std::filesystem::path& path) 
 
 std::size_t elementSize(Element e) {
   switch (e) {
-    case Element::U8: case Element::I8: return 1;
-    case Element::U16: case Element::I16: return 2;
-    case Element::F64: return 8;
-    default: return 4;
+    case Element::U8:
+    case Element::I8:
+      return 1;
+    case Element::U16:
+    case Element::I16:
+      return 2;
+    case Element::F64:
+      return 8;
+    default:
+      return 4;
   }
 }
 
@@ -141,22 +147,31 @@ void forEachValue(const Raw& raw, F&& f) {
     }
   };
   switch (raw.type) {
-    case Element::U8: return run(std::uint8_t{});
-    case Element::I8: return run(std::int8_t{});
-    case Element::U16: return run(std::uint16_t{});
-    case Element::I16: return run(std::int16_t{});
-    case Element::U32: return run(std::uint32_t{});
-    case Element::I32: return run(std::int32_t{});
-    case Element::F32: return run(float{});
-    case Element::F64: return run(double{});
+    case Element::U8:
+      return run(std::uint8_t{});
+    case Element::I8:
+      return run(std::int8_t{});
+    case Element::U16:
+      return run(std::uint16_t{});
+    case Element::I16:
+      return run(std::int16_t{});
+    case Element::U32:
+      return run(std::uint32_t{});
+    case Element::I32:
+      return run(std::int32_t{});
+    case Element::F32:
+      return run(float{});
+    case Element::F64:
+      return run(double{});
   }
 }
 
 // The data files this reader follows: one file, named relative to the header's folder.
 void checkDataFileName(const std::string& name, const std::filesystem::path& path) {
   if (name == "LIST" || name.rfind("LIST ", 0) == 0)
-    throw InputError(quoted(path) + " keeps its data in a LIST of files; only LOCAL data or one "
-                                    "data file is read.");
+    throw InputError(quoted(path) +
+                     " keeps its data in a LIST of files; only LOCAL data or one "
+                     "data file is read.");
   if (name.find('%') != std::string::npos)
     throw InputError(quoted(path) + " names its data files by a pattern ('" + name.substr(0, 80) +
                      "'); only LOCAL data or one data file is read.");
@@ -182,12 +197,10 @@ Raw readRaw(const std::filesystem::path& path) {
   raw.type = elementType(field("ElementType"), path);
   const std::size_t esize = elementSize(raw.type);
   bool msb = field("ElementByteOrderMSB") == "True" || field("BinaryDataByteOrderMSB") == "True";
-  if (msb && esize > 1)
-    throw InputError(quoted(path) + " is big-endian, which is not supported.");
+  if (msb && esize > 1) throw InputError(quoted(path) + " is big-endian, which is not supported.");
   raw.count = static_cast<std::size_t>(raw.channels);
   for (int d : raw.dims) raw.count *= static_cast<std::size_t>(d);
-  if (raw.count > (std::size_t(1) << 31))
-    throw InputError(quoted(path) + " is too large to load.");
+  if (raw.count > (std::size_t(1) << 31)) throw InputError(quoted(path) + " is too large to load.");
   checkSpacing(field("ElementSpacing"), path);
 
   // Only the bytes the header promises are read, from the header's own file or its one data
@@ -232,7 +245,8 @@ std::vector<float> unitFloats(const Raw& raw, const std::filesystem::path& path)
   if (!finite) throw InputError(quoted(path) + " contains NaN or infinity.");
   std::vector<float> out(raw.count, 0.0f);
   if (hi > lo)
-    forEachValue(raw, [&](std::size_t i, double v) { out[i] = static_cast<float>((v - lo) / (hi - lo)); });
+    forEachValue(
+        raw, [&](std::size_t i, double v) { out[i] = static_cast<float>((v - lo) / (hi - lo)); });
   return out;
 }
 
@@ -248,11 +262,10 @@ std::string fieldHeader(int dims, const int* size, int channels) {
   return out.str();
 }
 
-
 }  // namespace
 
 void normaliseToUnit(const std::vector<double>& in, std::vector<float>& out,
-               const std::filesystem::path& path) {
+                     const std::filesystem::path& path) {
   double lo = in[0], hi = in[0];
   for (double v : in) {
     if (!std::isfinite(v)) throw InputError("'" + path.string() + "' contains NaN or infinity.");
@@ -304,8 +317,7 @@ std::vector<int> metaImageSize(const std::filesystem::path& path) {
 int metaImageDimensions(const std::filesystem::path& path) {
   const Header h = readHeader(InputFile(path));
   const auto it = h.fields.find("NDims");
-  if (it == h.fields.end())
-    throw InputError(quoted(path) + " is not a MetaImage file (no NDims).");
+  if (it == h.fields.end()) throw InputError(quoted(path) + " is not a MetaImage file (no NDims).");
   return std::atoi(it->second.c_str());
 }
 

@@ -64,8 +64,8 @@ PnmHeader readHeader(const InputFile& file) {
   const std::uint64_t samples = std::uint64_t(w) * std::uint64_t(ht) * std::uint64_t(h.channels);
   const std::uint64_t perSample = h.ascii ? 2 : (h.maxValue > 255 ? 2 : 1);
   if (file.size() - pos + (h.ascii ? 1 : 0) < samples * perSample)
-    throw InputError("'" + name + "' is truncated: its header promises " + std::to_string(w) +
-                     "x" + std::to_string(ht) + " pixels, the file holds fewer.");
+    throw InputError("'" + name + "' is truncated: its header promises " + std::to_string(w) + "x" +
+                     std::to_string(ht) + " pixels, the file holds fewer.");
   return h;
 }
 
@@ -115,8 +115,8 @@ Image2D readPnm(const std::filesystem::path& path) {
   }
   Image2D img(static_cast<int>(h.width), static_cast<int>(h.height));
   for (std::size_t i = 0; i < img.size(); ++i) {
-    double g = h.channels == 1 ? v[i]
-                               : 0.299 * v[3 * i] + 0.587 * v[3 * i + 1] + 0.114 * v[3 * i + 2];
+    double g =
+        h.channels == 1 ? v[i] : 0.299 * v[3 * i] + 0.587 * v[3 * i + 1] + 0.114 * v[3 * i + 2];
     img.pixels[i] = static_cast<float>(std::min(g / static_cast<double>(h.maxValue), 1.0));
   }
   return img;

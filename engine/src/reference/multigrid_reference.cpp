@@ -28,9 +28,8 @@ double neighbourSum(const Field& v, int x, int y, int z, int c) {
 Shape3 coarser(Shape3 s) { return {(s[0] + 1) / 2, (s[1] + 1) / 2, (s[2] + 1) / 2}; }
 
 Field zeros(Shape3 s, int dims) {
-  return Field{s[0], s[1],
-               std::vector<double>(static_cast<std::size_t>(dims) * s[0] * s[1] * s[2]), s[2],
-               dims};
+  return Field{s[0], s[1], std::vector<double>(static_cast<std::size_t>(dims) * s[0] * s[1] * s[2]),
+               s[2], dims};
 }
 
 // The solver state shared by the cycles: S on every level, μ and the parameters.

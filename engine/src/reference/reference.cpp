@@ -24,7 +24,8 @@ using Point = std::array<int, 3>;
 template <typename T>
 std::size_t index(const T& g, Point p) {
   return (static_cast<std::size_t>(reflect(p[2], g.depth)) * g.height + reflect(p[1], g.height)) *
-             g.width + reflect(p[0], g.width);
+             g.width +
+         reflect(p[0], g.width);
 }
 
 template <typename T, typename F>
@@ -112,7 +113,8 @@ double residual(const Field& v, const Field& v0, double mu, Point p, int c) {
   const std::size_t i = index(v, p);
   double lap = -2.0 * d * v.values[d * i + c];
   for (int a = 0; a < d; ++a)
-    lap += v.values[d * index(v, shifted(p, a, -1)) + c] + v.values[d * index(v, shifted(p, a, 1)) + c];
+    lap += v.values[d * index(v, shifted(p, a, -1)) + c] +
+           v.values[d * index(v, shifted(p, a, 1)) + c];
   double s = 0;
   for (int a = 0; a < d; ++a) s += v0.values[d * i + a] * v0.values[d * i + a];
   return mu * lap - (v.values[d * i + c] - v0.values[d * i + c]) * s;

@@ -149,8 +149,8 @@ int regionStep(const RegionPrefix& pf, std::vector<Point2i>& s, int d, NoiseMode
     for (std::size_t k = 0; k < m; ++k) {
       const int i = phase[k];
       const Point2i prev = s[(i + n - 1) % n], cur = s[i], next = s[(i + 1) % n];
-      const RegionSums old = segmentContribution(pf, prev, cur, orient) +
-                             segmentContribution(pf, cur, next, orient);
+      const RegionSums old =
+          segmentContribution(pf, prev, cur, orient) + segmentContribution(pf, cur, next, orient);
       for (int w = 0; w < 8; ++w) {
         const Point2i q{cur.x + d * kDir[w][0], cur.y + d * kDir[w][1]};
         if (q.x < 0 || q.y < 0 || q.x >= pf.width || q.y >= pf.height) continue;
@@ -219,7 +219,7 @@ RegionRun runRegionSnake(const RegionPrefix& p, std::vector<Point2i> s,
   validate(params);
   RegionRun run;
   int d = params.dMax;
-  for (int it = 0;; ) {
+  for (int it = 0;;) {
     for (int k = 0; k < params.maxStepsPerIteration; ++k) {
       ++run.stats.steps;
       if (regionStep(p, s, d, params.noise) == 0) break;

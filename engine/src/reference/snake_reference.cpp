@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <utility>
-
 #include <glm/geometric.hpp>
+#include <utility>
 
 namespace gvflab::reference {
 
@@ -94,9 +93,8 @@ glm::dvec2 outwardNormal(const std::vector<glm::dvec2>& x, int i) {
 }
 }  // namespace
 
-std::vector<double> holdStrengths(const std::vector<glm::dvec2>& x, const Field& force,
-                                  double d, const Grid* edge, double edgeLevel,
-                                  double minStrength) {
+std::vector<double> holdStrengths(const std::vector<glm::dvec2>& x, const Field& force, double d,
+                                  const Grid* edge, double edgeLevel, double minStrength) {
   std::vector<double> out(x.size());
   for (std::size_t i = 0; i < x.size(); ++i) {
     const glm::dvec2 n = outwardNormal(x, static_cast<int>(i));
@@ -144,8 +142,7 @@ std::vector<int> captureSteps(const Field& field, const Grid& edge, double thres
         const glm::dvec2 d = sampleForce(field, p, true);
         const double len = glm::length(d);
         if (len < 1e-3) break;
-        p = glm::clamp(p + d / len, glm::dvec2(0.0),
-                       glm::dvec2(field.width, field.height));
+        p = glm::clamp(p + d / len, glm::dvec2(0.0), glm::dvec2(field.width, field.height));
       }
     }
   return out;

@@ -18,7 +18,8 @@ class SegmentGrid {
     double length = 0;
     for (std::size_t i = 0; i < s.size(); ++i) {
       const Point2i p = s[i], q = s[(i + 1) % s.size()];
-      lo = {std::min(lo.x, p.x), std::min(lo.y, p.y)}, hi = {std::max(hi.x, p.x), std::max(hi.y, p.y)};
+      lo = {std::min(lo.x, p.x), std::min(lo.y, p.y)},
+      hi = {std::max(hi.x, p.x), std::max(hi.y, p.y)};
       length += std::hypot(double(q.x - p.x), double(q.y - p.y));
     }
     origin_ = lo;
@@ -69,11 +70,12 @@ int insertMidpoints(std::vector<Point2i>& s, double minSegment) {
   for (int i = 0; i < n; ++i) {
     const Point2i a = pts[i], b = pts[next[i]];
     const Point2i m{(a.x + b.x) >> 1, (a.y + b.y) >> 1};
-    bool ok = std::hypot(double(b.x - a.x), double(b.y - a.y)) > minSegment && !(m == a) &&
-              !(m == b);
+    bool ok =
+        std::hypot(double(b.x - a.x), double(b.y - a.y)) > minSegment && !(m == a) && !(m == b);
     if (ok) {
       seen.clear();
-      grid.forCells(a, b, [&](std::vector<int>& c) { seen.insert(seen.end(), c.begin(), c.end()); });
+      grid.forCells(a, b,
+                    [&](std::vector<int>& c) { seen.insert(seen.end(), c.begin(), c.end()); });
       for (const int j : seen) {
         if (j == i) continue;
         const Point2i c = pts[j], d = pts[next[j]];

@@ -10,9 +10,12 @@ namespace gvflab {
 
 std::string noiseModelName(NoiseModel m) {
   switch (m) {
-    case NoiseModel::Gamma: return "gamma";
-    case NoiseModel::Poisson: return "poisson";
-    default: return "gaussian";
+    case NoiseModel::Gamma:
+      return "gamma";
+    case NoiseModel::Poisson:
+      return "poisson";
+    default:
+      return "gaussian";
   }
 }
 
@@ -20,7 +23,8 @@ NoiseModel parseNoiseModel(const std::string& name) {
   if (name == "gaussian" || name == "0") return NoiseModel::Gaussian;
   if (name == "gamma" || name == "1") return NoiseModel::Gamma;
   if (name == "poisson" || name == "2") return NoiseModel::Poisson;
-  throw ParameterError("The noise model must be gaussian, gamma or poisson, not " + quotedText(name) + ".");
+  throw ParameterError("The noise model must be gaussian, gamma or poisson, not " +
+                       quotedText(name) + ".");
 }
 
 const std::vector<ParamSpec>& regionSnakeParamSpecs() {
@@ -29,8 +33,7 @@ const std::vector<ParamSpec>& regionSnakeParamSpecs() {
        "Neighbourhood distance of the first iteration in pixels; halved at each iteration."},
       {"min-segment", "min segment", 2, 100000, 16, false,
        "A segment longer than this (pixels) gets a new node in its middle."},
-      {"noise", "noise model", 0, 2, 0, true,
-       "Pixel statistics: 0 Gaussian, 1 Gamma, 2 Poisson."},
+      {"noise", "noise model", 0, 2, 0, true, "Pixel statistics: 0 Gaussian, 1 Gamma, 2 Poisson."},
       {"max-iterations", "max iterations", 1, 1000, 64, true,
        "Upper bound on iterations (node insertions)."},
   };
@@ -53,7 +56,8 @@ double termOf(const RegionSums& r, NoiseModel model) {
   const double n = static_cast<double>(r.n);
   const double mean = static_cast<double>(r.s1) / n;
   switch (model) {
-    case NoiseModel::Gamma: return n * std::log(std::max(mean, kRegionMinMean));
+    case NoiseModel::Gamma:
+      return n * std::log(std::max(mean, kRegionMinMean));
     case NoiseModel::Poisson:
       return r.s1 == 0 ? 0.0
                        : -static_cast<double>(r.s1) * std::log(std::max(mean, kRegionMinMean));
@@ -80,8 +84,8 @@ void fillRegionStats(RegionStats& st, const RegionSums& total, NoiseModel model)
       return;
     }
     mean = static_cast<double>(r.s1) / static_cast<double>(r.n);
-    sigma = std::sqrt(std::max(0.0, static_cast<double>(r.s2) / static_cast<double>(r.n) -
-                                        mean * mean));
+    sigma = std::sqrt(
+        std::max(0.0, static_cast<double>(r.s2) / static_cast<double>(r.n) - mean * mean));
   };
   moments(st.target, st.meanT, st.sigmaT);
   moments(st.background, st.meanB, st.sigmaB);
@@ -104,8 +108,9 @@ std::vector<Point2i> initialRectangle(int width, int height, int x, int y, int w
   const int x1 = clampTo(static_cast<long long>(x) + w - 1, width);
   const int y1 = clampTo(static_cast<long long>(y) + h - 1, height);
   if (x1 - x0 < 2 || y1 - y0 < 2)
-    throw ParameterError("The starting rectangle must lie in the image and span at least 3 x 3 "
-                         "pixels.");
+    throw ParameterError(
+        "The starting rectangle must lie in the image and span at least 3 x 3 "
+        "pixels.");
   return {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
 }
 

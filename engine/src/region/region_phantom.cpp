@@ -42,12 +42,17 @@ void makeRows(const RegionPhantomSpec& sp, std::uint16_t* out, int y0, int y1) {
       const bool in = regionPhantomInside(sp, x, y);
       double v;
       switch (sp.noise) {
-        case NoiseModel::Gamma: v = (in ? gT : gB) * gamma(rng); break;
-        case NoiseModel::Poisson: v = in ? poisT(rng) : poisB(rng); break;
+        case NoiseModel::Gamma:
+          v = (in ? gT : gB) * gamma(rng);
+          break;
+        case NoiseModel::Poisson:
+          v = in ? poisT(rng) : poisB(rng);
+          break;
         default: {
           // Box-Muller; one normal per pixel keeps the stream simple.
           const double u1 = rng.uniform(), u2 = rng.uniform();
-          v = (in ? muT : muB) + sigma * std::sqrt(-2 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+          v = (in ? muT : muB) +
+              sigma * std::sqrt(-2 * std::log(u1)) * std::cos(6.283185307179586 * u2);
         }
       }
       row[x] = clampGrey(v);
@@ -74,7 +79,8 @@ void makeRegionPhantom(const RegionPhantomSpec& sp, std::uint16_t* out) {
   threads = std::clamp(threads, 1, std::max(1, sp.height / 16));
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t)
-    pool.emplace_back(makeRows, std::cref(sp), out, static_cast<int>(std::int64_t(sp.height) * t / threads),
+    pool.emplace_back(makeRows, std::cref(sp), out,
+                      static_cast<int>(std::int64_t(sp.height) * t / threads),
                       static_cast<int>(std::int64_t(sp.height) * (t + 1) / threads));
   for (auto& th : pool) th.join();
 }

@@ -9,15 +9,15 @@
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/kernel_library.hpp"
-#include "gvflab/profiler.hpp"
 #include "gvflab/polygon_geometry.hpp"
+#include "gvflab/profiler.hpp"
 #include "region/polygon_ops.hpp"
 
 namespace gvflab {
 namespace {
 
-constexpr int kRowsPerItem = 4;  // rows a work-item sums per segment chunk (chunk count)
-constexpr int kMaxLocal = 256;   // = MAX_LOCAL in region_common.clh and PREFIX_MAX_G
+constexpr int kRowsPerItem = 4;     // rows a work-item sums per segment chunk (chunk count)
+constexpr int kMaxLocal = 256;      // = MAX_LOCAL in region_common.clh and PREFIX_MAX_G
 constexpr int kPhaseMaxLocal = 64;  // = SCRATCH_G in region_phase.cl
 constexpr int kStateLongs = 16;
 constexpr std::size_t kStateBytes = kStateLongs * 8;
@@ -55,11 +55,15 @@ RegionSnake::RegionSnake(std::shared_ptr<ComputeContext> ctx, const std::uint16_
     throw InputError("The region snake handles images up to 2^31 pixels; this one has " +
                      std::to_string(static_cast<std::uint64_t>(width) * height) + ".");
   if (!ctx_->info().hasExtension("cl_khr_fp64"))
-    throw DeviceError("The region snake needs double precision (cl_khr_fp64) for its criterion, "
-                      "which " + ctx_->info().name + " does not offer.");
+    throw DeviceError(
+        "The region snake needs double precision (cl_khr_fp64) for its criterion, "
+        "which " +
+        ctx_->info().name + " does not offer.");
   if (!ctx_->info().hasExtension("cl_khr_int64_base_atomics"))
-    throw DeviceError("The region snake needs 64-bit atomics (cl_khr_int64_base_atomics) to "
-                      "sum its segments, which " + ctx_->info().name + " does not offer.");
+    throw DeviceError(
+        "The region snake needs 64-bit atomics (cl_khr_int64_base_atomics) to "
+        "sum its segments, which " +
+        ctx_->info().name + " does not offer.");
   scan_ = options_.scan;
   if (scan_ == PrefixScan::Auto)
     scan_ = ctx_->info().isGpu ? PrefixScan::WorkGroup : PrefixScan::Sequential;
@@ -112,11 +116,12 @@ void RegionSnake::build(const std::uint16_t* z) {
     std::vector<cl::Event> events;
     if (scan_ == PrefixScan::WorkGroup) {
       std::size_t local = options_.scanLocalSize > 0 ? options_.scanLocalSize
-                          : ctx_->info().isGpu     ? 256
-                                                   : 64;
+                          : ctx_->info().isGpu       ? 256
+                                                     : 64;
       if (local > kMaxLocal || std::popcount(local) != 1 || local > ctx_->info().maxWorkGroupSize)
-        throw ParameterError("The prefix-scan work-group size must be a power of two up to 256 "
-                             "that the device accepts.");
+        throw ParameterError(
+            "The prefix-scan work-group size must be a power of two up to 256 "
+            "that the device accepts.");
       // z, cz, cz2lo, cz2hi, width, rowOffset
       TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int> k =
           ctx_->kernels().kernel("region_prefix.cl", "region_prefix_rows_group");
@@ -141,9 +146,8 @@ void RegionSnake::build(const std::uint16_t* z) {
         const int rows = std::min(rowsPerSlice, height_ - r0);
         k.arg<5>(r0), k.arg<6>(rows);
         cl::Event ev;
-        ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange,
-                                           cl::NDRange(detail::roundUp(rows, 16)), cl::NDRange(16),
-                                           nullptr, &ev);
+        ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(detail::roundUp(rows, 16)),
+                                           cl::NDRange(16), nullptr, &ev);
         ctx_->profiler().record("region_prefix", ev);
         events.push_back(ev);
       }
@@ -198,8 +202,7 @@ void RegionSnake::reset(const std::vector<Point2i>& start) {
     if (p.x < 0 || p.y < 0 || p.x >= width_ || p.y >= height_)
       throw ParameterError("The starting polygon must lie inside the " + std::to_string(width_) +
                            " x " + std::to_string(height_) + " image.");
-  if (!polygonIsSimple(start))
-    throw ParameterError("The starting polygon crosses itself.");
+  if (!polygonIsSimple(start)) throw ParameterError("The starting polygon crosses itself.");
   start_ = start;
   n_ = static_cast<int>(start.size());
   d_ = params_.dMax;
@@ -209,8 +212,8 @@ void RegionSnake::reset(const std::vector<Point2i>& start) {
   try {
     ctx_->queue().finish();  // no upload may still read the staging memory
     // Index 9, the last step that moved, starts before the first step.
-    const std::int64_t zeroState[kStateLongs] = {0, 0, 0, total_.n, total_.s1, total_.s2,
-                                                 0, 0, 0, -1};
+    const std::int64_t zeroState[kStateLongs] = {0,         0, 0, total_.n, total_.s1,
+                                                 total_.s2, 0, 0, 0,        -1};
     ctx_->queue().enqueueWriteBuffer(state_, CL_TRUE, 0, sizeof zeroState, zeroState);
     std::memcpy(hostState_, zeroState, sizeof zeroState);
     lastMoves_ = 0;
@@ -270,7 +273,8 @@ void RegionSnake::prepareIteration() {
   const std::vector<Point2i>& nodes = hostNodes_;
   orientation_ = detail::orientationOf(nodes);
   long extent = 0;
-  for (int j = 0; j < n_; ++j) extent = std::max<long>(extent, std::abs(nodes[(j + 1) % n_].y - nodes[j].y));
+  for (int j = 0; j < n_; ++j)
+    extent = std::max<long>(extent, std::abs(nodes[(j + 1) % n_].y - nodes[j].y));
 
   // Phases of non-adjacent nodes: even, odd, and the last alone when n is odd (the kernels
   // find phase node m as phase_node() in region_common.clh).
@@ -339,8 +343,7 @@ bool RegionSnake::runSteps(int batch) {
   const bool lastStepMoved = moved && lastMoving == steps_ + batch - 1;
   const long done = lastStepMoved ? batch : lastMoving + 2 - steps_;
   steps_ += done, stepsInIteration_ += done;
-  if (!lastStepMoved || stepsInIteration_ >= params_.maxStepsPerIteration)
-    finishIteration();
+  if (!lastStepMoved || stepsInIteration_ >= params_.maxStepsPerIteration) finishIteration();
   return !finished_;
 }
 
@@ -407,7 +410,8 @@ RegionStats RegionSnake::stats() const {
   return st;
 }
 
-void RegionSnake::readPrefix(std::vector<std::uint32_t>& cz, std::vector<std::uint64_t>& cz2) const {
+void RegionSnake::readPrefix(std::vector<std::uint32_t>& cz,
+                             std::vector<std::uint64_t>& cz2) const {
   const std::size_t px = static_cast<std::size_t>(width_) * height_;
   cz.resize(px), cz2.resize(px);
   std::vector<std::uint32_t> lo(px);

@@ -2,9 +2,8 @@
 // the circulant inverse of the semi-implicit snake matrix.
 #include <algorithm>
 #include <cmath>
-#include <numbers>
-
 #include <glm/geometric.hpp>
+#include <numbers>
 
 #include "gvflab/error.hpp"
 #include "gvflab/parametric_snake.hpp"
@@ -136,7 +135,8 @@ std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
   std::vector<int> start(static_cast<std::size_t>(gx) * gy + 1, 0), items;
   auto forCells = [&](std::size_t j, auto&& visit) {
     const glm::dvec2 a = ring[j], b = ring[(j + 1) % m];
-    for (int y = cellOf(std::min(a.y, b.y), lo.y, gy); y <= cellOf(std::max(a.y, b.y), lo.y, gy); ++y)
+    for (int y = cellOf(std::min(a.y, b.y), lo.y, gy); y <= cellOf(std::max(a.y, b.y), lo.y, gy);
+         ++y)
       for (int x = cellOf(std::min(a.x, b.x), lo.x, gx); x <= cellOf(std::max(a.x, b.x), lo.x, gx);
            ++x)
         visit(static_cast<std::size_t>(y) * gx + x);
@@ -146,7 +146,9 @@ std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
   items.resize(static_cast<std::size_t>(start.back()));
   std::vector<int> fill(start.begin(), start.end() - 1);
   for (std::size_t j = 0; j < m; ++j)
-    forCells(j, [&](std::size_t c) { items[static_cast<std::size_t>(fill[c]++)] = static_cast<int>(j); });
+    forCells(j, [&](std::size_t c) {
+      items[static_cast<std::size_t>(fill[c]++)] = static_cast<int>(j);
+    });
   for (std::size_t i = 0; i < points.size(); ++i) {
     const glm::dvec2 p = points[i];
     // A point off the grid has no ring bound below; it is rare (a jump), so search all.
@@ -165,7 +167,8 @@ std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
           if (x < 0 || x >= gx) continue;
           const std::size_t c = static_cast<std::size_t>(y) * gx + x;
           for (int k = start[c]; k < start[c + 1]; ++k)
-            best = std::min(best, segment2(static_cast<std::size_t>(items[static_cast<std::size_t>(k)]), p));
+            best = std::min(
+                best, segment2(static_cast<std::size_t>(items[static_cast<std::size_t>(k)]), p));
         }
       }
     out[i] = std::sqrt(best);

@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <glm/geometric.hpp>
 #include <numbers>
 #include <sstream>
-
-#include <glm/geometric.hpp>
 
 #include "cl/launch.hpp"
 #include "gvflab/device.hpp"
@@ -101,7 +100,8 @@ void ParametricSnake::checkCircle(double cx, double cy, double radius, int width
     throw ParameterError(msg.str());
   }
   // circleContour's count: nodes (dmin + dmax) / 2 apart along the perimeter.
-  const double nodes = std::ceil(2 * std::numbers::pi * radius / (0.5 * (params.dmin + params.dmax)));
+  const double nodes =
+      std::ceil(2 * std::numbers::pi * radius / (0.5 * (params.dmin + params.dmax)));
   checkNodeCount(nodes > 1e12 ? std::size_t(1e12) : static_cast<std::size_t>(nodes));
 }
 
@@ -162,7 +162,8 @@ void ParametricSnake::setPoints(int id, const std::vector<glm::vec2>& points) {
 void ParametricSnake::setInitial(int id, const std::vector<glm::vec2>& points) {
   checkPoints(points);
   checkNodeCount(resampledNodeCount(points, params_.dmin, params_.dmax));
-  if (Snake* s = find(id)) s->initial = oriented(resampleContour(points, params_.dmin, params_.dmax));
+  if (Snake* s = find(id))
+    s->initial = oriented(resampleContour(points, params_.dmin, params_.dmax));
 }
 
 void ParametricSnake::setPressure(int id, std::optional<double> pressure) {
@@ -198,8 +199,8 @@ void ParametricSnake::setForce(int id, SnakeForce force) {
 void ParametricSnake::setParams(const SnakeParams& params) {
   params.validate();
   download();
-  const bool matrixChanged = params.alpha != params_.alpha || params.beta != params_.beta ||
-                             params.gamma != params_.gamma;
+  const bool matrixChanged =
+      params.alpha != params_.alpha || params.beta != params_.beta || params.gamma != params_.gamma;
   if (matrixChanged) coefCache_.clear();
   params_ = params;
   for (auto& s : snakes_) s.state = SnakeState::Moving;
@@ -207,15 +208,13 @@ void ParametricSnake::setParams(const SnakeParams& params) {
 }
 
 bool ParametricSnake::allConverged() const {
-  return std::all_of(snakes_.begin(), snakes_.end(), [](const Snake& s) {
-    return s.state == SnakeState::Converged;
-  });
+  return std::all_of(snakes_.begin(), snakes_.end(),
+                     [](const Snake& s) { return s.state == SnakeState::Converged; });
 }
 
 bool ParametricSnake::allStopped() const {
-  return std::none_of(snakes_.begin(), snakes_.end(), [](const Snake& s) {
-    return s.state == SnakeState::Moving;
-  });
+  return std::none_of(snakes_.begin(), snakes_.end(),
+                      [](const Snake& s) { return s.state == SnakeState::Moving; });
 }
 
 std::size_t ParametricSnake::nodeCount() const {
@@ -302,8 +301,7 @@ void ParametricSnake::upload() {
                          nodeSnake.data());
     q.enqueueWriteBuffer(meta_, CL_FALSE, 0, meta.size() * sizeof(cl_int4), meta.data());
     q.enqueueWriteBuffer(coef_, CL_FALSE, 0, coef.size() * sizeof(float), coef.data());
-    q.enqueueWriteBuffer(pressure_, CL_FALSE, 0, pressure.size() * sizeof(float),
-                         pressure.data());
+    q.enqueueWriteBuffer(pressure_, CL_FALSE, 0, pressure.size() * sizeof(float), pressure.data());
     q.finish();  // the host vectors die here
   } catch (const cl::Error& e) {
     rethrowClError(e, "uploading the snakes");
@@ -413,7 +411,7 @@ void ParametricSnake::checkAndResample() {
           s.state = SnakeState::Collapsed;  // held or not, it outlines nothing
         else
           s.state = s.held > 0 && s.holdGap <= params_.holdGap ? SnakeState::Converged
-                                                                : SnakeState::Stalled;
+                                                               : SnakeState::Stalled;
       }
       off += s.points.size();
     }

@@ -2,21 +2,23 @@
 #include <sstream>
 
 #include "gvflab/error.hpp"
-#include "gvflab/quoted.hpp"
 #include "gvflab/parametric_snake.hpp"
+#include "gvflab/quoted.hpp"
 
 namespace gvflab {
 
-const char* forceName(SnakeForce force) {
-  return force == SnakeForce::Gvf ? "gvf" : "traditional";
-}
+const char* forceName(SnakeForce force) { return force == SnakeForce::Gvf ? "gvf" : "traditional"; }
 
 const char* snakeStateName(SnakeState state) {
   switch (state) {
-    case SnakeState::Moving: return "moving";
-    case SnakeState::Converged: return "converged";
-    case SnakeState::Stalled: return "stalled";
-    case SnakeState::Collapsed: return "collapsed";
+    case SnakeState::Moving:
+      return "moving";
+    case SnakeState::Converged:
+      return "converged";
+    case SnakeState::Stalled:
+      return "stalled";
+    case SnakeState::Collapsed:
+      return "collapsed";
   }
   return "moving";
 }
@@ -24,7 +26,8 @@ const char* snakeStateName(SnakeState state) {
 SnakeForce parseForce(const std::string& name) {
   if (name == "gvf") return SnakeForce::Gvf;
   if (name == "traditional") return SnakeForce::Traditional;
-  throw ParameterError("The snake force must be 'gvf' or 'traditional', not " + quotedText(name) + ".");
+  throw ParameterError("The snake force must be 'gvf' or 'traditional', not " + quotedText(name) +
+                       ".");
 }
 
 // Defaults follow Xu & Prince's GVF snake demo (α = 0.05, γ = 1, κ = 0.6, unit-length force,
