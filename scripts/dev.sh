@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # gvflab developer entry point. Everything a fresh Debian 12 machine needs, as root:
 #   scripts/dev.sh run    install what is missing, build, open the viewer on the U phantom
-#   scripts/dev.sh test   install what is missing, build, run every test (under Xvfb if needed),
+#   scripts/dev.sh test   install what is missing, check the format, build with warnings as
+#                         errors, run every test (under Xvfb if needed),
 #                         then the unit tests under the sanitizers (scripts/sanitize.sh unit)
 #   scripts/dev.sh deps | build
 set -euo pipefail
@@ -13,7 +14,7 @@ PACKAGES=(build-essential cmake pkg-config git
   libpng-dev libtiff-dev libteem-dev libnifti2-dev nlohmann-json3-dev
   libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
   ocl-icd-opencl-dev opencl-clhpp-headers opencl-c-headers pocl-opencl-icd
-  xvfb xauth fonts-dejavu-core
+  xvfb xauth fonts-dejavu-core clang-format-14
   python3-dev python3-numpy pybind11-dev python3-pytest python3-skimage python3-matplotlib
   python3-setuptools python3-wheel python3-build python3-venv python3-pip)
 
@@ -54,7 +55,10 @@ case "${1:-run}" in
     with_display ./build/app/gvflab --frames 120 --screenshot build/viewer.png "${@:2}"
     ;;
   test)
-    deps; build strict
+    deps
+    # The tree matches .clang-format before anything is built (scripts/check_format.sh --fix).
+    scripts/check_format.sh
+    build strict
     (cd build && with_display ctest --output-on-failure --timeout 900)
     # The unit tests again under AddressSanitizer + UBSan (build-asan/, only their targets).
     scripts/sanitize.sh unit
