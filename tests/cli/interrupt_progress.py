@@ -6,13 +6,13 @@ time left), and nothing with --quiet or when stderr is not a terminal (issue 18)
 Usage: interrupt_progress.py GVFLAB WORKDIR
 """
 import os
-import pty
-import select
 import shutil
 import signal
 import subprocess
 import sys
 import time
+
+from pty_stderr import PtyStderr
 
 failures = []
 
@@ -93,22 +93,14 @@ def main():
     for quiet in (False, True):
         out = os.path.join(work, "tty_quiet" if quiet else "tty")
         os.makedirs(out)
-        master, slave = pty.openpty()
+        tty = PtyStderr()
         p = subprocess.Popen(long_run(gvflab, out, ["--quiet"] if quiet else []),
-                             stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
-        os.close(slave)
-        seen = []
-
-        def drain(timeout):
-            r, _, _ = select.select([master], [], [], timeout)
-            if r:
-                try:
-                    seen.append(os.read(master, 65536).decode(errors="replace"))
-                except OSError:
-                    time.sleep(timeout)
+                             stdout=subprocess.PIPE, stderr=tty.slave, stdin=subprocess.DEVNULL)
+        tty.child_started()
+        drain = tty.drain
 
         def progress_shown():
-            text = "".join(seen)
+            text = tty.text()
             return all(w in text for w in ("/10000000 iterations", "it/s", "left"))
 
         handled_since = []
@@ -124,8 +116,8 @@ def main():
         ready = quiet_long_enough if quiet else progress_shown
         rc = interrupt_when(p, ready, "SIGINT handler" if quiet else "progress line", drain)
         drain(0.2)
-        os.close(master)
-        text = "".join(seen)
+        tty.close()
+        text = tty.text()
         has_progress = all(w in text for w in ("iterations", "error", "it/s", "left"))
         if quiet:
             check(not has_progress and "it/s" not in text, "--quiet still showed progress: %r" % text)

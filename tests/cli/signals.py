@@ -13,13 +13,14 @@ Usage: signals.py GVFLAB WORKDIR
 """
 import json
 import os
-import pty
 import select
 import shutil
 import signal
 import subprocess
 import sys
 import time
+
+from pty_stderr import PtyStderr
 
 HANG_S = 60    # a signalled run must end within this
 EVENT_S = 240  # the event must come within this (a cold PoCL cache builds kernels first)
@@ -148,32 +149,24 @@ def main():
         # 3. Iterating, with snakes: signalled once the progress line shows on a terminal.
         name = "iterating_" + sig.name
         inp, out = prepare(work, name)
-        master, slave = pty.openpty()
+        tty = PtyStderr()
         p = subprocess.Popen([gvflab, "--headless", "--phantom", "u", "--phantom-size", "64",
                               "--iterations", "10000000", "--snake", "circle:32,32,28",
                               "--save-contours", os.path.join(out, "c.json"), *outputs(out)],
-                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave)
-        os.close(slave)
-        seen = []
-
-        def drain(timeout):
-            r, _, _ = select.select([master], [], [], timeout)
-            if r:
-                try:
-                    seen.append(os.read(master, 65536).decode(errors="replace"))
-                except OSError:
-                    time.sleep(timeout)
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=tty.slave)
+        tty.child_started()
+        drain = tty.drain
 
         def progress():
             drain(0.05)
-            return "it/s" in "".join(seen)
+            return "it/s" in tty.text()
 
         if wait_for(p, progress, "iterating (progress line)"):
             p.send_signal(sig)
         rc = finish(p, sig, "iterating", drain)
         drain(0.1)
-        os.close(master)
-        verdict("iterating", sig, rc, "".join(seen), out)
+        tty.close()
+        verdict("iterating", sig, rc, tty.text(), out)
 
     print("signals: %d failure(s)" % len(failures))
     return 1 if failures else 0
