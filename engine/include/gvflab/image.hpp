@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "gvflab/world_geometry.hpp"
+
 namespace gvflab {
 
 // A grey-level image with values normally in [0, 1].
@@ -10,6 +12,7 @@ struct Image2D {
   int width = 0;
   int height = 0;
   std::vector<float> pixels;  // width * height
+  WorldGeometry geometry;     // where the pixels sit (default: unit spacing, unknown)
 
   Image2D() = default;
   Image2D(int w, int h, float value = 0.0f)
@@ -25,6 +28,7 @@ struct Field2D {
   int width = 0;
   int height = 0;
   std::vector<float> data;  // 2 * width * height
+  WorldGeometry geometry;   // the image's it was solved from
 
   Field2D() = default;
   Field2D(int w, int h) : width(w), height(h), data(2 * static_cast<std::size_t>(w) * h, 0.0f) {}
@@ -41,6 +45,7 @@ struct Volume {
   int height = 0;
   int depth = 0;
   std::vector<float> voxels;
+  WorldGeometry geometry;  // where the voxels sit (default: unit spacing, unknown)
 
   Volume() = default;
   Volume(int w, int h, int d, float value = 0.0f)
@@ -60,6 +65,7 @@ struct Field3D {
   int height = 0;
   int depth = 0;
   std::vector<float> data;  // 3 * width * height * depth
+  WorldGeometry geometry;   // the volume's it was solved from
 
   Field3D() = default;
   Field3D(int w, int h, int d)
