@@ -2,9 +2,13 @@
 //   (gamma I + A) x_{t+1} = gamma x_t + kappa F(x_t) + p n(x_t)
 // snake_rhs builds the right-hand side per node; snake_solve applies the exact inverse of the
 // circulant matrix gamma I + A as a cyclic convolution with its first row (per node count).
+// Open snakes (flag bit 2) have a banded matrix instead: one work-item per snake runs the
+// forward and back substitutions of its LU factors (parametric_snake.hpp, "Open snakes");
+// a fixed end (bits 3, 4) has the identity row and its own position as right-hand side.
 //
 // Layout: all snakes' nodes in one float2 array; meta[s] = (first node, node count, offset of
-// the circulant row in coef, flags), flags bit 0 = moving, bit 1 = traditional force;
+// the circulant row, or of the 5 LU numbers per node, in coef, flags), flags bit 0 = moving,
+// bit 1 = traditional force, bit 2 = open, bit 3 = first node fixed, bit 4 = last node fixed;
 // pressure[s] = that snake's balloon weight.
 // snake_hold measures, per node, how firmly the force holds it (the converged/stalled rule,
 // with the noise floor of parametric_snake.hpp).
@@ -12,6 +16,9 @@
 
 #define SNAKE_MOVING 1
 #define SNAKE_TRADITIONAL 2
+#define SNAKE_OPEN 4
+#define SNAKE_FIX_START 8
+#define SNAKE_FIX_END 16
 
 float2 unit_or_raw(float2 v, int unit_force) {
   // Unit length where the field is not ~0; smooth through 0 so flat regions stay still.
@@ -47,11 +54,13 @@ float sample_edge(__global const float* f, float2 p, int width, int height) {
 }
 
 // Outward unit normal at node i of a contour stored with positive shoelace area:
-// (t.y, -t.x) / |t| with t the chord between its neighbours.
+// (t.y, -t.x) / |t| with t the chord between its neighbours (an open snake's end: its one
+// segment).
 float2 outward_normal(__global const float2* pos, int i, int4 m) {
   int k = i - m.x;
-  float2 prev = pos[m.x + (k == 0 ? m.y - 1 : k - 1)];
-  float2 next = pos[m.x + (k == m.y - 1 ? 0 : k + 1)];
+  int open = m.w & SNAKE_OPEN;
+  float2 prev = pos[m.x + (k == 0 ? (open ? 0 : m.y - 1) : k - 1)];
+  float2 next = pos[m.x + (k == m.y - 1 ? (open ? k : 0) : k + 1)];
   float2 t = next - prev;
   float tl = length(t);
   return tl > 0.0f ? (float2)(t.y, -t.x) / tl : (float2)(0.0f, 0.0f);
@@ -68,6 +77,11 @@ __kernel void snake_rhs(__global const float2* pos, __global float2* rhs,
   int4 m = meta[s];
   if (!(m.w & SNAKE_MOVING)) return;
   float2 p = pos[i];
+  int k = i - m.x;
+  if (((m.w & SNAKE_FIX_START) && k == 0) || ((m.w & SNAKE_FIX_END) && k == m.y - 1)) {
+    rhs[i] = p;  // a pinned end: its row of the matrix is the identity
+    return;
+  }
   __global const float2* field = (m.w & SNAKE_TRADITIONAL) ? traditional : gvf;
   float2 f = sample_force(field, p, width, height, unit_force);
   rhs[i] = gamma * p + kappa * f + pressure[s] * outward_normal(pos, i, m);
@@ -120,6 +134,28 @@ __kernel void snake_solve(__global const float2* rhs, __global const float2* pos
   int j = i - m.x;
   __global const float* c = coef + m.z;
   __global const float2* b = rhs + m.x;
+  if (m.w & SNAKE_OPEN) {
+    // The snake's first work-item solves it all: L y = b, then U x = y, in place in out.
+    if (j != 0) return;
+    __global float2* x = out + m.x;
+    for (int r = 0; r < n; ++r) {
+      float2 y = b[r];
+      if (r >= 1) y -= c[5 * r + 1] * x[r - 1];
+      if (r >= 2) y -= c[5 * r] * x[r - 2];
+      x[r] = y;
+    }
+    for (int r = n - 1; r >= 0; --r) {
+      float2 y = x[r];
+      if (r + 1 < n) y -= c[5 * r + 3] * x[r + 1];
+      if (r + 2 < n) y -= c[5 * r + 4] * x[r + 2];
+      x[r] = y * c[5 * r + 2];
+    }
+    const float2 hi = (float2)((float)width, (float)height);
+    for (int r = 0; r < n; ++r) x[r] = clamp(x[r], (float2)(0.0f, 0.0f), hi);
+    if (m.w & SNAKE_FIX_START) x[0] = pos[m.x];  // exactly, whatever the rounding
+    if (m.w & SNAKE_FIX_END) x[n - 1] = pos[m.x + n - 1];
+    return;
+  }
   float2 acc = (float2)(0.0f, 0.0f);
   // x_i = sum_k c[k] b[(i + k) mod n], split in two runs to avoid a modulo per term.
   int k = 0;

@@ -50,6 +50,19 @@
 // the device applies it as a cyclic convolution (one work-item per node, O(N) each). This is
 // exact, needs N floats per distinct N instead of N², and has no sequential recurrence that
 // would serialise the GPU, unlike a cyclic banded LU with Sherman–Morrison.
+//
+// Open snakes (SnakeBoundary other than Periodic, scikit-image's active_contour names): a
+// polyline whose energy has only the terms its own nodes make, i.e. A = α D1ᵀD1 + β D2ᵀD2 with
+// D1 the N−1 first and D2 the N−2 second differences (the natural boundary: nothing pulls or
+// bends across the ends). In the interior its rows are the closed stencils. A fixed end is
+// pinned: its row is the identity and its right-hand side its position, so it never moves,
+// and its neighbours still see it through their own rows. The matrix is no longer circulant:
+// the host factors it once per (N, boundary) as a banded LU in double (5 numbers per row) and
+// one work-item per open snake runs the forward and back substitutions, O(N). Elasticity
+// α > 0 shortens a free snake from its ends (the energy says so); fixed ends hold its length.
+// Resampling keeps both ends; the outward normal of an end uses its one segment
+// ((t.y, −t.x), t along the node order: pressure pushes to the right of the direction of
+// travel on screen, y down); collapse is measured on length instead of area.
 #include <cstdint>
 #include <deque>
 #include <glm/vec2.hpp>
@@ -62,6 +75,7 @@
 #include "gvflab/cl.hpp"
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/params.hpp"
+#include "gvflab/snake_boundary.hpp"
 #include "gvflab/typed_kernel.hpp"
 
 namespace gvflab {
@@ -122,7 +136,9 @@ struct SnakeContour {
   double held = 0;           // fraction of nodes held by the force at the last stop (0 before)
   double holdGap = 0;        // its longest stretch without hold then (pixels; 0 before)
   bool ownPressure = false;  // `pressure` is its own, not SnakeParams::pressure
+  SnakeBoundary boundary = SnakeBoundary::Periodic;
   bool converged() const { return state == SnakeState::Converged; }
+  bool closed() const { return isClosed(boundary); }
 };
 
 // The hold test of the states above (pixels; unit force).
@@ -143,14 +159,17 @@ constexpr int kProgressWindows = 4;
 
 // The collapse rule: `points` encloses less than kCollapseFraction of what `initial` did and
 // less than max(kCollapseArea dmin^2, kCollapseWidth dmin * perimeter): a dot or a line.
+// An open snake (closed = false) has no area: its length fell below kCollapseFraction of its
+// start's and below kCollapseArea dmin (a dot).
 bool collapsedContour(const std::vector<glm::vec2>& points, const std::vector<glm::vec2>& initial,
-                      double dmin);
+                      double dmin, bool closed = true);
 
 // The progress of a window: the largest distance of a node of `now` to the nearest of the
 // past contours (each a closed polyline). A snake whose nodes only come back to where they
 // were within those windows makes none, however far they jump meanwhile. Product code.
+// closed = false: the past contours are open polylines.
 double progressMove(const std::vector<glm::vec2>& now,
-                    const std::deque<std::vector<glm::vec2>>& past);
+                    const std::deque<std::vector<glm::vec2>>& past, bool closed = true);
 
 // A circle of nodes about `spacing` apart (at least 8), counter-clockwise on screen.
 std::vector<glm::vec2> circleContour(double cx, double cy, double radius, double spacing);
@@ -161,11 +180,15 @@ double signedArea2(const std::vector<glm::vec2>& points);
 // Removes nodes closer than dmin to the previous kept node, then splits gaps longer than dmax
 // into equal pieces, so every gap of the result lies in [dmin, dmax] (needs dmax >= 2 dmin and
 // a perimeter of at least 3 dmin; a smaller contour is returned unchanged). Product code.
+// closed = false (an open snake): the polyline's first and last nodes stay where they are (a
+// node too close to the last one is dropped instead), there is no closing gap, and at least 2
+// nodes remain.
 std::vector<glm::vec2> resampleContour(const std::vector<glm::vec2>& points, double dmin,
-                                       double dmax);
+                                       double dmax, bool closed = true);
 // How many nodes resampleContour() would give, counted without building them (O(N) time and
 // memory for N points, whatever the gaps): checked before resampling an untrusted contour.
-std::size_t resampledNodeCount(const std::vector<glm::vec2>& points, double dmin, double dmax);
+std::size_t resampledNodeCount(const std::vector<glm::vec2>& points, double dmin, double dmax,
+                               bool closed = true);
 
 // The largest move of a node over a convergence window, measured as its distance to the
 // contour at the window start (the closed polyline through `before`) rather than to its own
@@ -177,29 +200,42 @@ double contourMove(const std::vector<glm::vec2>& now, const std::vector<glm::vec
 // infinity). Segments are bucketed in a grid of cells one longest segment wide, so a contour
 // compared with itself a few iterations earlier costs O(N + M), not O(N M): the viewer does
 // it every frame for the progress plot, and a snake on a 4096^2 image has thousands of nodes.
+// closed = false: the open polyline (no segment from the last point back to the first).
 std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
-                                       const std::vector<glm::vec2>& ring);
+                                       const std::vector<glm::vec2>& ring, bool closed = true);
 
 // The longest stretch of a closed contour between two held nodes (pixels along the polyline;
 // the whole perimeter when no node is held, 0 when every node is). Product code.
-double longestUnheldStretch(const std::vector<glm::vec2>& points, const std::vector<bool>& held);
+// closed = false: an open polyline, whose stretches before the first and after the last held
+// node count too.
+double longestUnheldStretch(const std::vector<glm::vec2>& points, const std::vector<bool>& held,
+                            bool closed = true);
 
 // First row c of (γI + A)^{-1} for N nodes; x_i = Σ_k c[k] b[(i + k) mod N]. Product code.
 std::vector<double> circulantInverseRow(int n, double alpha, double beta, double gamma);
 
+// The banded LU of (γI + A) for an open snake of N >= 2 nodes (see "Open snakes" above), 5
+// numbers per row i: L[i][i-2], L[i][i-1], 1 / U[i][i], U[i][i+1], U[i][i+2] (0 outside the
+// matrix); L has a unit diagonal. Product code.
+std::vector<double> openSnakeFactors(int n, double alpha, double beta, double gamma,
+                                     SnakeBoundary boundary);
+
 class ParametricSnake {
  public:
-  static constexpr int kMinNodes = 3;
+  static constexpr int kMinNodes = 3;      // closed snakes
+  static constexpr int kMinOpenNodes = 2;  // open ones
   static constexpr int kMaxNodes = 16384;  // per snake
 
   ParametricSnake(std::shared_ptr<ComputeContext> ctx, int width, int height,
                   SnakeParams params = SnakeParams::defaults());
   // The rule add() applies, usable before any device work (the CLI checks every snake before it
   // opens an output): ParameterError when a point is not finite or lies outside the width x
-  // height image, or fewer than 3 points enclose an area; ResourceError when resampling to
-  // params' spacing would give more than kMaxNodes nodes.
+  // height image, or fewer than 3 points enclose an area (open snakes: fewer than 2 distinct
+  // points); ResourceError when resampling to params' spacing would give more than kMaxNodes
+  // nodes.
   static void checkContour(const std::vector<glm::vec2>& points, int width, int height,
-                           const SnakeParams& params);
+                           const SnakeParams& params,
+                           SnakeBoundary boundary = SnakeBoundary::Periodic);
   // The same for a circle, from its centre and radius alone (before its nodes are built):
   // ParameterError when it is not finite or reaches outside the image, ResourceError when it
   // would have more than kMaxNodes nodes at params' spacing.
@@ -223,8 +259,11 @@ class ParametricSnake {
   // contour. pressure: this snake's own, else SnakeParams::pressure. Throws ParameterError
   // when a point lies outside the image or is not finite, or there are fewer than 3 distinct
   // points.
+  // boundary: closed (Periodic, the default) or an open snake with its ends' rule; an open
+  // snake keeps its node order (no orientation) and needs 2 points spanning a length.
   int add(const std::vector<glm::vec2>& points, SnakeForce force = SnakeForce::Gvf,
-          std::optional<double> pressure = std::nullopt);
+          std::optional<double> pressure = std::nullopt,
+          SnakeBoundary boundary = SnakeBoundary::Periodic);
   void remove(int id);  // unknown ids are ignored
   void clear();
   // Replaces a snake's nodes (hand editing), which become its starting contour; it starts
@@ -262,6 +301,7 @@ class ParametricSnake {
   struct Snake {
     int id;
     SnakeForce force;
+    SnakeBoundary boundary = SnakeBoundary::Periodic;
     std::optional<double> pressure;  // own pressure, else params_.pressure
     std::vector<glm::vec2> points;   // authoritative when !deviceAhead_
     std::vector<glm::vec2> initial;  // starting contour
@@ -273,8 +313,9 @@ class ParametricSnake {
     int sinceWindow = 0;
     SnakeState state = SnakeState::Moving;
   };
-  void checkPoints(const std::vector<glm::vec2>& points) const;
-  static void checkPointsIn(const std::vector<glm::vec2>& points, int width, int height);
+  void checkPoints(const std::vector<glm::vec2>& points, SnakeBoundary boundary) const;
+  static void checkPointsIn(const std::vector<glm::vec2>& points, int width, int height,
+                            SnakeBoundary boundary);
   void download();          // device -> snakes_[].points
   void upload();            // snakes_ -> device (layout, coefficients, positions)
   void checkAndResample();  // convergence of full windows, resampling
@@ -282,7 +323,7 @@ class ParametricSnake {
   std::vector<float> deviceHold();  // per node, on the device positions (snake_hold)
   void restartWindows();            // after edits: every window starts from the current nodes
   void runIterations(int n);
-  const std::vector<float>& coefficients(int n);
+  const std::vector<float>& coefficients(int n, SnakeBoundary boundary);
   Snake* find(int id);
 
   std::shared_ptr<ComputeContext> ctx_;
@@ -292,7 +333,8 @@ class ParametricSnake {
   int nextId_ = 1;
   bool deviceAhead_ = false;  // the device has newer positions than snakes_
   bool layoutDirty_ = true;   // snakes_ changed: upload before the next iteration
-  std::map<int, std::vector<float>> coefCache_;  // node count -> circulant row
+  // (node count, boundary) -> circulant row (closed) or banded LU factors (open)
+  std::map<std::pair<int, SnakeBoundary>, std::vector<float>> coefCache_;
 
   cl::Buffer gvf_, traditional_, edge_;
   bool haveFields_ = false;

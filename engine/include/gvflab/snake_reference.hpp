@@ -6,17 +6,24 @@
 #include <vector>
 
 #include "gvflab/reference.hpp"
+#include "gvflab/snake_boundary.hpp"
 
 namespace gvflab::reference {
 
 struct SnakeStepParams {
   double alpha = 0, beta = 0, gamma = 1, kappa = 0, pressure = 0;
   bool normalize = true;
+  SnakeBoundary boundary = SnakeBoundary::Periodic;
 };
 
 // γI + A for N nodes, row-major N x N; A's cyclic stencils are α(−1, 2, −1) and
 // β(1, −4, 6, −4, 1), accumulated modulo N (so N < 5 folds them).
 std::vector<double> snakeMatrix(int n, double alpha, double beta, double gamma);
+// The same for an open snake, built from its energy term by term (α |x_{i+1} − x_i|² for the
+// N−1 segments, β |x_{i−1} − 2x_i + x_{i+1}|² for the N−2 inner nodes), a fixed end's row
+// replaced by the identity. Periodic gives snakeMatrix above.
+std::vector<double> snakeMatrix(int n, double alpha, double beta, double gamma,
+                                SnakeBoundary boundary);
 // Solves M x = b for each coordinate with partial pivoting.
 std::vector<glm::dvec2> solveDense(std::vector<double> m, std::vector<glm::dvec2> b);
 
@@ -25,7 +32,9 @@ std::vector<glm::dvec2> solveDense(std::vector<double> m, std::vector<glm::dvec2
 glm::dvec2 sampleForce(const Field& field, glm::dvec2 p, bool normalize);
 double sampleScalar(const Grid& grid, glm::dvec2 p);
 
-// One semi-implicit step of a closed contour stored with a positive shoelace area.
+// One semi-implicit step of a closed contour stored with a positive shoelace area, or of an
+// open one (p.boundary): its ends' normals along their one segment, a fixed end's right-hand
+// side its own position.
 std::vector<glm::dvec2> snakeStep(const std::vector<glm::dvec2>& x, const Field& force,
                                   const SnakeStepParams& p);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <glm/geometric.hpp>
+#include <initializer_list>
 #include <utility>
 
 namespace gvflab::reference {
@@ -16,6 +17,27 @@ std::vector<double> snakeMatrix(int n, double alpha, double beta, double gamma) 
       const int j = ((i + k) % n + n) % n;
       m[static_cast<std::size_t>(i) * n + j] += stencil[k + 2];
     }
+  return m;
+}
+
+std::vector<double> snakeMatrix(int n, double alpha, double beta, double gamma,
+                                SnakeBoundary boundary) {
+  if (isClosed(boundary)) return snakeMatrix(n, alpha, beta, gamma);
+  std::vector<double> m(static_cast<std::size_t>(n) * n, 0.0);
+  auto at = [&](int r, int c) -> double& { return m[static_cast<std::size_t>(r) * n + c]; };
+  for (int i = 0; i < n; ++i) at(i, i) = gamma;
+  // The gradient of each energy term w Σ c_k x_k squared adds 2w c cᵀ / 2 = w c cᵀ.
+  auto term = [&](double w, std::initializer_list<std::pair<int, double>> c) {
+    for (auto [r, cr] : c)
+      for (auto [k, ck] : c) at(r, k) += w * cr * ck;
+  };
+  for (int i = 0; i + 1 < n; ++i) term(alpha, {{i, -1.0}, {i + 1, 1.0}});
+  for (int i = 1; i + 1 < n; ++i) term(beta, {{i - 1, 1.0}, {i, -2.0}, {i + 1, 1.0}});
+  auto pin = [&](int r) {
+    for (int c = 0; c < n; ++c) at(r, c) = c == r ? 1.0 : 0.0;
+  };
+  if (startFixed(boundary)) pin(0);
+  if (endFixed(boundary)) pin(n - 1);
   return m;
 }
 
@@ -84,10 +106,13 @@ double sampleScalar(const Grid& grid, glm::dvec2 p) {
 }
 
 namespace {
-// Outward unit normal at node i of a contour with a positive shoelace area.
-glm::dvec2 outwardNormal(const std::vector<glm::dvec2>& x, int i) {
+// Outward unit normal at node i of a contour with a positive shoelace area (open: an end
+// takes its one segment).
+glm::dvec2 outwardNormal(const std::vector<glm::dvec2>& x, int i, bool closed = true) {
   const int n = static_cast<int>(x.size());
-  const glm::dvec2 t = x[(i + 1) % n] - x[(i + n - 1) % n];
+  const int next = closed ? (i + 1) % n : std::min(i + 1, n - 1);
+  const int prev = closed ? (i + n - 1) % n : std::max(i - 1, 0);
+  const glm::dvec2 t = x[next] - x[prev];
   const double len = glm::length(t);
   return len > 0 ? glm::dvec2(t.y, -t.x) / len : glm::dvec2(0.0);
 }
@@ -115,11 +140,14 @@ std::vector<double> holdStrengths(const std::vector<glm::dvec2>& x, const Field&
 std::vector<glm::dvec2> snakeStep(const std::vector<glm::dvec2>& x, const Field& force,
                                   const SnakeStepParams& p) {
   const int n = static_cast<int>(x.size());
+  const bool closed = isClosed(p.boundary);
   std::vector<glm::dvec2> rhs(n);
   for (int i = 0; i < n; ++i)
     rhs[i] = p.gamma * x[i] + p.kappa * sampleForce(force, x[i], p.normalize) +
-             p.pressure * outwardNormal(x, i);
-  auto out = solveDense(snakeMatrix(n, p.alpha, p.beta, p.gamma), rhs);
+             p.pressure * outwardNormal(x, i, closed);
+  if (startFixed(p.boundary)) rhs[0] = x[0];
+  if (endFixed(p.boundary)) rhs[n - 1] = x[n - 1];
+  auto out = solveDense(snakeMatrix(n, p.alpha, p.beta, p.gamma, p.boundary), rhs);
   for (auto& q : out) {
     q.x = std::clamp(q.x, 0.0, static_cast<double>(force.width));
     q.y = std::clamp(q.y, 0.0, static_cast<double>(force.height));

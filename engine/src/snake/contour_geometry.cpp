@@ -1,6 +1,7 @@
 // Host-side contour geometry used by the product path: circles, orientation, resampling and
 // the circulant inverse of the semi-implicit snake matrix.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <glm/geometric.hpp>
 #include <numbers>
@@ -44,9 +45,23 @@ double dist(const glm::dvec2& a, const glm::dvec2& b) { return std::hypot(a.x - 
 namespace {
 // Resampling's step 1: drop nodes closer than dmin to the last kept node (the first node
 // always stays), and the closing gap too; never fewer than 3 nodes. Empty when the contour is
-// too small for 3 nodes dmin apart (a collapsed snake, left as it is).
-std::vector<glm::dvec2> keptNodes(const std::vector<glm::vec2>& points, double dmin) {
+// too small for 3 nodes dmin apart (a collapsed snake, left as it is). Open (closed = false):
+// both ends stay (an interior node too close to the last one goes instead), at least 2 nodes;
+// empty when the polyline has no length.
+std::vector<glm::dvec2> keptNodes(const std::vector<glm::vec2>& points, double dmin,
+                                  bool closed = true) {
   std::vector<glm::dvec2> kept;
+  if (!closed) {
+    if (points.size() < 2) return kept;
+    kept.emplace_back(points[0]);
+    for (std::size_t i = 1; i + 1 < points.size(); ++i)
+      if (dist(points[i], kept.back()) >= dmin) kept.emplace_back(points[i]);
+    const glm::dvec2 last(points.back());
+    while (kept.size() > 1 && dist(kept.back(), last) < dmin) kept.pop_back();
+    kept.push_back(last);
+    if (dist(kept.front(), kept.back()) == 0 && kept.size() == 2) kept.clear();
+    return kept;
+  }
   if (points.size() < 3) return kept;
   kept.reserve(points.size());
   kept.emplace_back(points[0]);
@@ -61,25 +76,26 @@ std::vector<glm::dvec2> keptNodes(const std::vector<glm::vec2>& points, double d
 double pieces(double d, double dmax) { return d > dmax ? std::ceil(d / dmax) : 1; }
 }  // namespace
 
-std::size_t resampledNodeCount(const std::vector<glm::vec2>& points, double dmin, double dmax) {
-  const std::vector<glm::dvec2> kept = keptNodes(points, dmin);
+std::size_t resampledNodeCount(const std::vector<glm::vec2>& points, double dmin, double dmax,
+                               bool closed) {
+  const std::vector<glm::dvec2> kept = keptNodes(points, dmin, closed);
   if (kept.empty()) return points.size();
-  double n = 0;
-  for (std::size_t i = 0; i < kept.size(); ++i)
+  double n = closed ? 0 : 1;  // an open snake's last node
+  for (std::size_t i = 0; i + (closed ? 0 : 1) < kept.size(); ++i)
     n += pieces(dist(kept[i], kept[(i + 1) % kept.size()]), dmax);
   return n > 1e15 ? std::size_t(1e15) : static_cast<std::size_t>(n);
 }
 
 std::vector<glm::vec2> resampleContour(const std::vector<glm::vec2>& points, double dmin,
-                                       double dmax) {
+                                       double dmax, bool closed) {
   // 1. Drop nodes closer than dmin (keptNodes).
-  const std::vector<glm::dvec2> kept = keptNodes(points, dmin);
+  const std::vector<glm::dvec2> kept = keptNodes(points, dmin, closed);
   if (kept.empty()) return points;
   // 2. Split gaps longer than dmax into k equal pieces, k = ceil(d / dmax): each piece is
   // > dmax / 2 >= dmin, so the bounds hold on every gap.
   std::vector<glm::vec2> out;
   out.reserve(kept.size() * 2);
-  for (std::size_t i = 0; i < kept.size(); ++i) {
+  for (std::size_t i = 0; i + (closed ? 0 : 1) < kept.size(); ++i) {
     const glm::dvec2 a = kept[i], b = kept[(i + 1) % kept.size()];
     const double d = dist(a, b);
     const int k = static_cast<int>(pieces(d, dmax));
@@ -88,14 +104,17 @@ std::vector<glm::vec2> resampleContour(const std::vector<glm::vec2>& points, dou
       out.emplace_back(glm::vec2(a + t * (b - a)));
     }
   }
+  if (!closed) out.emplace_back(glm::vec2(kept.back()));  // the end, exactly where it was
   return out;
 }
 
 std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
-                                       const std::vector<glm::vec2>& ring) {
+                                       const std::vector<glm::vec2>& ring, bool closed) {
   const std::size_t m = ring.size();
   std::vector<double> out(points.size(), INFINITY);
   if (m == 0) return out;
+  // Segment j runs from ring[j] to ring[j + 1] (mod m); an open polyline has no closing one.
+  const std::size_t segs = closed || m == 1 ? m : m - 1;
   // Squared distances inside (no hypot per segment); one square root per point.
   auto segment2 = [&](std::size_t j, const glm::dvec2& p) {
     const glm::dvec2 a = ring[j], ab = glm::dvec2(ring[j + 1 == m ? 0 : j + 1]) - a;
@@ -107,7 +126,7 @@ std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
   };
   auto bruteForce = [&](const glm::dvec2& p) {
     double best = INFINITY;
-    for (std::size_t j = 0; j < m; ++j) best = std::min(best, segment2(j, p));
+    for (std::size_t j = 0; j < segs; ++j) best = std::min(best, segment2(j, p));
     return std::sqrt(best);
   };
   glm::dvec2 lo(ring[0]), hi(ring[0]);
@@ -115,7 +134,7 @@ std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
   for (std::size_t j = 0; j < m; ++j) {
     lo = glm::min(lo, glm::dvec2(ring[j]));
     hi = glm::max(hi, glm::dvec2(ring[j]));
-    longest = std::max(longest, dist(ring[j], ring[(j + 1) % m]));
+    if (j < segs) longest = std::max(longest, dist(ring[j], ring[(j + 1) % m]));
   }
   // Cells one longest segment wide (a segment touches at most 2 x 2 of them), and no more
   // cells than about 16 M however long the longest one is relative to the contour.
@@ -141,11 +160,11 @@ std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
            ++x)
         visit(static_cast<std::size_t>(y) * gx + x);
   };
-  for (std::size_t j = 0; j < m; ++j) forCells(j, [&](std::size_t c) { ++start[c + 1]; });
+  for (std::size_t j = 0; j < segs; ++j) forCells(j, [&](std::size_t c) { ++start[c + 1]; });
   for (std::size_t c = 1; c < start.size(); ++c) start[c] += start[c - 1];
   items.resize(static_cast<std::size_t>(start.back()));
   std::vector<int> fill(start.begin(), start.end() - 1);
-  for (std::size_t j = 0; j < m; ++j)
+  for (std::size_t j = 0; j < segs; ++j)
     forCells(j, [&](std::size_t c) {
       items[static_cast<std::size_t>(fill[c]++)] = static_cast<int>(j);
     });
@@ -183,26 +202,32 @@ double contourMove(const std::vector<glm::vec2>& now, const std::vector<glm::vec
 }
 
 double progressMove(const std::vector<glm::vec2>& now,
-                    const std::deque<std::vector<glm::vec2>>& past) {
+                    const std::deque<std::vector<glm::vec2>>& past, bool closed) {
   if (past.empty() || now.empty()) return INFINITY;
   std::vector<double> nearest(now.size(), INFINITY);
   for (const auto& ring : past) {
-    const auto d = distancesToContour(now, ring);
+    const auto d = distancesToContour(now, ring, closed);
     for (std::size_t i = 0; i < d.size(); ++i) nearest[i] = std::min(nearest[i], d[i]);
   }
   return *std::max_element(nearest.begin(), nearest.end());
 }
 
 namespace {
-double perimeterOf(const std::vector<glm::vec2>& p) {
+double perimeterOf(const std::vector<glm::vec2>& p, bool closed = true) {
   double s = 0;
-  for (std::size_t i = 0; i < p.size(); ++i) s += glm::length(p[(i + 1) % p.size()] - p[i]);
+  for (std::size_t i = 0; i + (closed ? 0 : 1) < p.size(); ++i)
+    s += glm::length(p[(i + 1) % p.size()] - p[i]);
   return s;
 }
 }  // namespace
 
 bool collapsedContour(const std::vector<glm::vec2>& points, const std::vector<glm::vec2>& initial,
-                      double dmin) {
+                      double dmin, bool closed) {
+  if (!closed) {  // no area: a dot is a short line
+    const double length = perimeterOf(points, false);
+    return length < kCollapseFraction * perimeterOf(initial, false) &&
+           length < kCollapseArea * dmin;
+  }
   const double area = std::abs(signedArea2(points)) / 2;
   const double start = std::abs(signedArea2(initial)) / 2;
   const double floor =
@@ -245,16 +270,66 @@ std::vector<double> circulantInverseRow(int n, double alpha, double beta, double
   return row;
 }
 
+std::vector<double> openSnakeFactors(int n, double alpha, double beta, double gamma,
+                                     SnakeBoundary boundary) {
+  if (n < 2) throw ParameterError("An open snake needs at least two nodes.");
+  // Band of γI + α D1ᵀD1 + β D2ᵀD2: m[i][2 + k] = M(i, i + k), k = -2..2.
+  std::vector<std::array<double, 5>> m(n, std::array<double, 5>{});
+  auto add = [&](int r, int c, double v) { m[r][2 + c - r] += v; };
+  for (int i = 0; i < n; ++i) add(i, i, gamma);
+  for (int i = 0; i + 1 < n; ++i) {  // α |x_{i+1} − x_i|²
+    add(i, i, alpha), add(i + 1, i + 1, alpha), add(i, i + 1, -alpha), add(i + 1, i, -alpha);
+  }
+  for (int i = 1; i + 1 < n; ++i) {  // β |x_{i−1} − 2x_i + x_{i+1}|²
+    const int idx[3] = {i - 1, i, i + 1};
+    const double w[3] = {1, -2, 1};
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) add(idx[a], idx[b], beta * w[a] * w[b]);
+  }
+  auto pin = [&](int r) {  // a fixed end: x_r = its own right-hand side
+    m[r] = {};
+    m[r][2] = 1;
+  };
+  if (startFixed(boundary)) pin(0);
+  if (endFixed(boundary)) pin(n - 1);
+  // Banded elimination without pivoting (diagonally dominant for γ > 0).
+  std::vector<double> out(static_cast<std::size_t>(n) * 5, 0.0);
+  for (int i = 0; i < n; ++i) {
+    const double pivot = m[i][2];
+    for (int r = i + 1; r <= std::min(i + 2, n - 1); ++r) {
+      const double f = m[r][2 + i - r] / pivot;
+      out[static_cast<std::size_t>(r) * 5 + (r - i == 2 ? 0 : 1)] = f;
+      for (int c = i; c <= std::min(i + 2, n - 1); ++c) m[r][2 + c - r] -= f * m[i][2 + c - i];
+    }
+    out[static_cast<std::size_t>(i) * 5 + 2] = 1.0 / pivot;
+    if (i + 1 < n) out[static_cast<std::size_t>(i) * 5 + 3] = m[i][3];
+    if (i + 2 < n) out[static_cast<std::size_t>(i) * 5 + 4] = m[i][4];
+  }
+  return out;
+}
+
 }  // namespace gvflab
 
 namespace gvflab {
 
-double longestUnheldStretch(const std::vector<glm::vec2>& points, const std::vector<bool>& held) {
+double longestUnheldStretch(const std::vector<glm::vec2>& points, const std::vector<bool>& held,
+                            bool closed) {
   const std::size_t n = std::min(points.size(), held.size());
   if (n == 0) return 0;
   auto seg = [&](std::size_t i) {  // from node i to the next one
     return static_cast<double>(glm::length(points[(i + 1) % n] - points[i]));
   };
+  if (!closed) {  // from the first node to the last; the ends' stretches count too
+    double longest = 0, run = 0;
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+      run += seg(i);
+      if (held[i + 1]) {
+        if (!held[i]) longest = std::max(longest, run);
+        run = 0;
+      }
+    }
+    return held[n - 1] ? longest : std::max(longest, run);
+  }
   const auto first = std::find(held.begin(), held.begin() + static_cast<std::ptrdiff_t>(n), true);
   if (first == held.begin() + static_cast<std::ptrdiff_t>(n)) {
     double perimeter = 0;

@@ -14,7 +14,8 @@
 namespace gvflab {
 namespace {
 constexpr std::size_t kLocal = 64;
-constexpr int kMoving = 1, kTraditional = 2;  // = SNAKE_MOVING, SNAKE_TRADITIONAL in the .cl
+// = SNAKE_MOVING, SNAKE_TRADITIONAL, SNAKE_OPEN, SNAKE_FIX_START, SNAKE_FIX_END in the .cl
+constexpr int kMoving = 1, kTraditional = 2, kOpen = 4, kFixStart = 8, kFixEnd = 16;
 }  // namespace
 
 ParametricSnake::ParametricSnake(std::shared_ptr<ComputeContext> ctx, int width, int height,
@@ -58,11 +59,13 @@ ParametricSnake::Snake* ParametricSnake::find(int id) {
   return nullptr;
 }
 
-void ParametricSnake::checkPoints(const std::vector<glm::vec2>& points) const {
-  checkPointsIn(points, width_, height_);
+void ParametricSnake::checkPoints(const std::vector<glm::vec2>& points,
+                                  SnakeBoundary boundary) const {
+  checkPointsIn(points, width_, height_, boundary);
 }
 
-void ParametricSnake::checkPointsIn(const std::vector<glm::vec2>& points, int width, int height) {
+void ParametricSnake::checkPointsIn(const std::vector<glm::vec2>& points, int width, int height,
+                                    SnakeBoundary boundary) {
   for (const auto& p : points) {
     if (!std::isfinite(p.x) || !std::isfinite(p.y))
       throw ParameterError("A snake point is NaN or infinite.");
@@ -72,6 +75,13 @@ void ParametricSnake::checkPointsIn(const std::vector<glm::vec2>& points, int wi
           << height << " image.";
       throw ParameterError(msg.str());
     }
+  }
+  if (!isClosed(boundary)) {
+    bool length = false;
+    for (const auto& p : points) length = length || p != points.front();
+    if (points.size() < static_cast<std::size_t>(kMinOpenNodes) || !length)
+      throw ParameterError("An open snake needs at least 2 distinct points.");
+    return;
   }
   if (points.size() < static_cast<std::size_t>(kMinNodes) || std::abs(signedArea2(points)) == 0)
     throw ParameterError("A snake needs at least 3 points that enclose an area.");
@@ -84,9 +94,9 @@ void ParametricSnake::checkNodeCount(std::size_t nodes) {
 }
 
 void ParametricSnake::checkContour(const std::vector<glm::vec2>& points, int width, int height,
-                                   const SnakeParams& params) {
-  checkPointsIn(points, width, height);
-  checkNodeCount(resampledNodeCount(points, params.dmin, params.dmax));
+                                   const SnakeParams& params, SnakeBoundary boundary) {
+  checkPointsIn(points, width, height, boundary);
+  checkNodeCount(resampledNodeCount(points, params.dmin, params.dmax, isClosed(boundary)));
 }
 
 void ParametricSnake::checkCircle(double cx, double cy, double radius, int width, int height,
@@ -106,8 +116,9 @@ void ParametricSnake::checkCircle(double cx, double cy, double radius, int width
 }
 
 namespace {
-std::vector<glm::vec2> oriented(std::vector<glm::vec2> pts) {
-  if (signedArea2(pts) < 0) std::reverse(pts.begin(), pts.end());
+// Closed contours are stored with a positive area; open ones keep the order they were given.
+std::vector<glm::vec2> oriented(std::vector<glm::vec2> pts, SnakeBoundary boundary) {
+  if (isClosed(boundary) && signedArea2(pts) < 0) std::reverse(pts.begin(), pts.end());
   return pts;
 }
 }  // namespace
@@ -119,16 +130,18 @@ void checkPressure(std::optional<double> pressure) {
 }  // namespace
 
 int ParametricSnake::add(const std::vector<glm::vec2>& points, SnakeForce force,
-                         std::optional<double> pressure) {
-  checkPoints(points);
+                         std::optional<double> pressure, SnakeBoundary boundary) {
+  checkPoints(points, boundary);
   checkPressure(pressure);
-  checkNodeCount(resampledNodeCount(points, params_.dmin, params_.dmax));
+  const bool closed = isClosed(boundary);
+  checkNodeCount(resampledNodeCount(points, params_.dmin, params_.dmax, closed));
   download();
   Snake s;
   s.id = nextId_++;
   s.force = force;
+  s.boundary = boundary;
   s.pressure = pressure;
-  s.points = oriented(resampleContour(points, params_.dmin, params_.dmax));
+  s.points = oriented(resampleContour(points, params_.dmin, params_.dmax, closed), boundary);
   s.initial = s.points;
   checkNodeCount(s.points.size());
   snakes_.push_back(std::move(s));
@@ -149,21 +162,24 @@ void ParametricSnake::clear() {
 }
 
 void ParametricSnake::setPoints(int id, const std::vector<glm::vec2>& points) {
-  checkPoints(points);
   download();
   Snake* s = find(id);
   if (!s) return;
-  s->points = oriented(resampleContour(points, params_.dmin, params_.dmax));
+  checkPoints(points, s->boundary);
+  s->points = oriented(
+      resampleContour(points, params_.dmin, params_.dmax, isClosed(s->boundary)), s->boundary);
   s->initial = s->points;
   s->state = SnakeState::Moving;
   layoutDirty_ = true;
 }
 
 void ParametricSnake::setInitial(int id, const std::vector<glm::vec2>& points) {
-  checkPoints(points);
-  checkNodeCount(resampledNodeCount(points, params_.dmin, params_.dmax));
-  if (Snake* s = find(id))
-    s->initial = oriented(resampleContour(points, params_.dmin, params_.dmax));
+  Snake* s = find(id);
+  if (!s) return;
+  const bool closed = isClosed(s->boundary);
+  checkPoints(points, s->boundary);
+  checkNodeCount(resampledNodeCount(points, params_.dmin, params_.dmax, closed));
+  s->initial = oriented(resampleContour(points, params_.dmin, params_.dmax, closed), s->boundary);
 }
 
 void ParametricSnake::setPressure(int id, std::optional<double> pressure) {
@@ -223,11 +239,14 @@ std::size_t ParametricSnake::nodeCount() const {
   return n;
 }
 
-const std::vector<float>& ParametricSnake::coefficients(int n) {
-  auto it = coefCache_.find(n);
+const std::vector<float>& ParametricSnake::coefficients(int n, SnakeBoundary boundary) {
+  const auto key = std::make_pair(n, boundary);
+  auto it = coefCache_.find(key);
   if (it == coefCache_.end()) {
-    auto row = circulantInverseRow(n, params_.alpha, params_.beta, params_.gamma);
-    it = coefCache_.emplace(n, std::vector<float>(row.begin(), row.end())).first;
+    auto row = isClosed(boundary)
+                   ? circulantInverseRow(n, params_.alpha, params_.beta, params_.gamma)
+                   : openSnakeFactors(n, params_.alpha, params_.beta, params_.gamma, boundary);
+    it = coefCache_.emplace(key, std::vector<float>(row.begin(), row.end())).first;
   }
   return it->second;
 }
@@ -255,18 +274,21 @@ void ParametricSnake::upload() {
   std::vector<cl_int> nodeSnake;
   std::vector<cl_int4> meta;
   std::vector<float> coef, pressure;
-  std::map<int, int> coefOffset;
+  std::map<std::pair<int, SnakeBoundary>, int> coefOffset;
   for (std::size_t k = 0; k < snakes_.size(); ++k) {
     Snake& s = snakes_[k];
     const int n = static_cast<int>(s.points.size());
-    if (!coefOffset.count(n)) {
-      coefOffset[n] = static_cast<int>(coef.size());
-      const auto& row = coefficients(n);
+    const auto key = std::make_pair(n, s.boundary);
+    if (!coefOffset.count(key)) {
+      coefOffset[key] = static_cast<int>(coef.size());
+      const auto& row = coefficients(n, s.boundary);
       coef.insert(coef.end(), row.begin(), row.end());
     }
     cl_int flags = (s.state == SnakeState::Moving ? kMoving : 0) |
-                   (s.force == SnakeForce::Traditional ? kTraditional : 0);
-    meta.push_back({{static_cast<cl_int>(pos.size()), n, coefOffset[n], flags}});
+                   (s.force == SnakeForce::Traditional ? kTraditional : 0) |
+                   (isClosed(s.boundary) ? 0 : kOpen) | (startFixed(s.boundary) ? kFixStart : 0) |
+                   (endFixed(s.boundary) ? kFixEnd : 0);
+    meta.push_back({{static_cast<cl_int>(pos.size()), n, coefOffset[key], flags}});
     pressure.push_back(static_cast<float>(s.pressure.value_or(params_.pressure)));
     nodeSnake.insert(nodeSnake.end(), n, static_cast<cl_int>(k));
     pos.insert(pos.end(), s.points.begin(), s.points.end());
@@ -383,14 +405,15 @@ void ParametricSnake::checkAndResample() {
     if (s.state != SnakeState::Moving) continue;
     moving.push_back(&s);
     // A snake that shrank to a dot or a line stops at once (it is classified below).
-    if (collapsedContour(s.points, s.initial, params_.dmin)) {
+    const bool closed = isClosed(s.boundary);
+    if (collapsedContour(s.points, s.initial, params_.dmin, closed)) {
       stopped.push_back(&s);
       continue;
     }
     // The references are contours before resampling: removing a node cuts a corner, and
     // nodes that come back to it should not count as moving.
     if (s.sinceWindow >= params_.window) {
-      if (progressMove(s.points, s.references) <= params_.tolerance) stopped.push_back(&s);
+      if (progressMove(s.points, s.references, closed) <= params_.tolerance) stopped.push_back(&s);
       s.sinceWindow = 0;
       s.references.push_back(s.points);
       if (s.references.size() > static_cast<std::size_t>(kProgressWindows))
@@ -406,8 +429,8 @@ void ParametricSnake::checkAndResample() {
         for (std::size_t i = 0; i < held.size(); ++i) held[i] = hold[off + i] >= kHoldLevel;
         s.held = static_cast<double>(std::count(held.begin(), held.end(), true)) /
                  static_cast<double>(held.size());
-        s.holdGap = longestUnheldStretch(s.points, held);
-        if (collapsedContour(s.points, s.initial, params_.dmin))
+        s.holdGap = longestUnheldStretch(s.points, held, isClosed(s.boundary));
+        if (collapsedContour(s.points, s.initial, params_.dmin, isClosed(s.boundary)))
           s.state = SnakeState::Collapsed;  // held or not, it outlines nothing
         else
           s.state = s.held > 0 && s.holdGap <= params_.holdGap ? SnakeState::Converged
@@ -418,7 +441,7 @@ void ParametricSnake::checkAndResample() {
   }
   for (Snake* active : moving) {
     Snake& s = *active;
-    auto resampled = resampleContour(s.points, params_.dmin, params_.dmax);
+    auto resampled = resampleContour(s.points, params_.dmin, params_.dmax, isClosed(s.boundary));
     if (resampled.size() <= static_cast<std::size_t>(kMaxNodes)) s.points = std::move(resampled);
   }
   sinceResample_ = 0;
@@ -467,7 +490,7 @@ std::vector<SnakeContour> ParametricSnake::contours() {
   for (const auto& s : snakes_)
     out.push_back({s.id, s.points, s.force, s.iterations, s.state, s.initial,
                    s.pressure.value_or(params_.pressure), s.held, s.holdGap,
-                   s.pressure.has_value()});
+                   s.pressure.has_value(), s.boundary});
   return out;
 }
 

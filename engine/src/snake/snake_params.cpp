@@ -23,6 +23,32 @@ const char* snakeStateName(SnakeState state) {
   return "moving";
 }
 
+const char* boundaryName(SnakeBoundary boundary) {
+  switch (boundary) {
+    case SnakeBoundary::Periodic:
+      return "periodic";
+    case SnakeBoundary::Free:
+      return "free";
+    case SnakeBoundary::Fixed:
+      return "fixed";
+    case SnakeBoundary::FreeFixed:
+      return "free-fixed";
+    case SnakeBoundary::FixedFree:
+      return "fixed-free";
+  }
+  return "periodic";
+}
+
+SnakeBoundary parseBoundary(const std::string& name) {
+  for (SnakeBoundary b : {SnakeBoundary::Periodic, SnakeBoundary::Free, SnakeBoundary::Fixed,
+                          SnakeBoundary::FreeFixed, SnakeBoundary::FixedFree})
+    if (name == boundaryName(b)) return b;
+  throw ParameterError(
+      "The snake boundary condition must be 'periodic', 'free', 'fixed', 'free-fixed' or "
+      "'fixed-free', not " +
+      quotedText(name) + ".");
+}
+
 SnakeForce parseForce(const std::string& name) {
   if (name == "gvf") return SnakeForce::Gvf;
   if (name == "traditional") return SnakeForce::Traditional;
