@@ -1,6 +1,7 @@
 #pragma once
 // The device-side inputs of GVF: edge map f and initial field V0 made from an image.
 #include <memory>
+#include <string>
 
 #include "gvflab/cl.hpp"
 #include "gvflab/image.hpp"
@@ -17,6 +18,7 @@ struct GvfInput {
   cl::Buffer edge;          // float, f in [0, 1]
   cl::Buffer v0;            // float32 interleaved: float2 in 2D, packed float3 in 3D
   double maxV0Squared = 0;  // max |V0|², for the stability bound
+  bool userV0 = false;      // V0 was given (gvfInputFrom, replaceV0): it is not grad f
 
   int dims() const { return depth > 1 ? 3 : 2; }
   std::size_t pixelCount() const { return static_cast<std::size_t>(width) * height * depth; }
@@ -31,9 +33,28 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma,
 GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma,
                        V0Mode mode = V0Mode::EdgeGradient);
 
+// A researcher's own inputs (as ITK's GradientVectorFlowImageFilter and OpenCL-GVF take them):
+// the edge map f as given, not rescaled (finite; the loaders give [0, 1], which the default
+// κ, μ and the snakes' hold test assume), and V0 as given or, when v0 is null, grad f by
+// the same central differences buildGvfInput uses. max |V0|² is computed for the μ rule.
+// edgeName and v0Name name them in messages (a file and its flag, or a Python argument).
+// Throws InputError (empty, too large, sizes differ, NaN or infinity), ResourceError.
+GvfInput gvfInputFrom(ComputeContext& ctx, const Image2D& edgeMap, const Field2D* v0 = nullptr,
+                      const std::string& edgeName = "the edge map",
+                      const std::string& v0Name = "V0");
+GvfInput gvfInputFrom(ComputeContext& ctx, const Volume& edgeMap, const Field3D* v0 = nullptr,
+                      const std::string& edgeName = "the edge map",
+                      const std::string& v0Name = "V0");
+// Replaces V0 of an input (its f stays): the same size, finite. Sets userV0.
+void replaceV0(ComputeContext& ctx, GvfInput& input, const Field2D& v0,
+               const std::string& v0Name = "V0");
+void replaceV0(ComputeContext& ctx, GvfInput& input, const Field3D& v0,
+               const std::string& v0Name = "V0");
+
 // The input of the traditional snake force, f and ∇f of the image: `solved` itself where its
 // V0 is ∇f (V0Mode::EdgeGradient, the default), else built from image with sigma (V0 = the
-// image's gradient there). The headless snakes and the viewer's both take it from here.
+// image's gradient there; f's own gradient when V0 was the user's, userV0). The headless
+// snakes and the viewer's both take it from here.
 GvfInput edgeGradientInput(ComputeContext& ctx, const GvfInput& solved, V0Mode solvedMode,
                            const Image2D& image, double sigma);
 

@@ -79,5 +79,9 @@ GvfPipeline buildGvfPipeline(std::shared_ptr<ComputeContext> ctx, const Image2D&
                              const GvfParams& params, const SolverConfig& config, MuRule rule);
 GvfPipeline buildGvfPipeline(std::shared_ptr<ComputeContext> ctx, const Volume& volume,
                              const GvfParams& params, const SolverConfig& config, MuRule rule);
+// The same from an input already built (a researcher's own f and V0, gvfInputFrom): checkFits,
+// checkMu on its max |V0|², the solver. params.sigma and v0Mode are not used.
+GvfPipeline buildGvfPipeline(std::shared_ptr<ComputeContext> ctx, GvfInput input,
+                             const GvfParams& params, const SolverConfig& config, MuRule rule);
 
 }  // namespace gvflab

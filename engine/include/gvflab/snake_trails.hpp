@@ -15,6 +15,7 @@ struct SnakeTrail {
   int id = 0;
   SnakeForce force = SnakeForce::Gvf;
   std::vector<std::vector<glm::vec2>> shapes;  // oldest first
+  bool closed = true;                          // an open snake (its boundary) draws open
 };
 
 class SnakeTrails {

@@ -1,11 +1,13 @@
 #include "gvflab/gvf_input.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "cl/launch.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/kernel_library.hpp"
+#include "gvflab/profiler.hpp"
 #include "gvflab/typed_kernel.hpp"
 
 namespace gvflab {
@@ -131,6 +133,7 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, 
 
 GvfInput edgeGradientInput(ComputeContext& ctx, const GvfInput& solved, V0Mode solvedMode,
                            const Image2D& image, double sigma) {
+  if (solved.userV0) return gvfInputFrom(ctx, readEdgeMap(ctx, solved));
   if (solvedMode == V0Mode::EdgeGradient) return solved;
   return buildGvfInput(ctx, image, sigma, V0Mode::EdgeGradient);
 }
@@ -203,6 +206,139 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, 
     rethrowClError(e, "building the 3D edge map and V0");
   }
   return in;
+}
+
+namespace {
+
+template <class Values>
+void requireFinite(const Values& values, const std::string& name) {
+  for (float v : values)
+    if (!std::isfinite(v)) throw InputError(name + " contains NaN or infinite values.");
+}
+
+std::string sizeText(int w, int h, int d) {
+  return std::to_string(w) + "x" + std::to_string(h) + (d > 1 ? "x" + std::to_string(d) : "");
+}
+
+int depthOf(const Field2D&) { return 1; }
+int depthOf(const Field3D& f) { return f.depth; }
+
+// V0 from the host: uploaded as it is, max |V0|² on the host.
+template <class Field>
+void uploadV0(ComputeContext& ctx, GvfInput& in, const Field& v0, int channels,
+              const std::string& name) {
+  if (v0.width != in.width || v0.height != in.height || depthOf(v0) != in.depth)
+    throw InputError(name + " is " + sizeText(v0.width, v0.height, depthOf(v0)) +
+                     "; the input is " + sizeText(in.width, in.height, in.depth) + ".");
+  if (v0.data.size() != in.pixelCount() * channels)
+    throw InputError(name + " does not have " + std::to_string(channels) + " channels.");
+  requireFinite(v0.data, name);
+  double m = 0;
+  for (std::size_t i = 0; i < v0.data.size(); i += channels) {
+    double s = 0;
+    for (int c = 0; c < channels; ++c) s += double(v0.data[i + c]) * v0.data[i + c];
+    m = std::max(m, s);
+  }
+  try {
+    in.v0 = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                       v0.data.size() * sizeof(float), const_cast<float*>(v0.data.data()));
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "uploading " + name);
+  }
+  in.maxV0Squared = m;
+  in.userV0 = true;
+}
+
+}  // namespace
+
+GvfInput gvfInputFrom(ComputeContext& ctx, const Image2D& edgeMap, const Field2D* v0,
+                      const std::string& edgeName, const std::string& v0Name) {
+  if (edgeMap.width < 1 || edgeMap.height < 1 || edgeMap.empty())
+    throw InputError(edgeName + " is empty.");
+  if (edgeMap.width > kMaxSide || edgeMap.height > kMaxSide)
+    throw InputError(edgeName + " is " + sizeText(edgeMap.width, edgeMap.height, 1) +
+                     " pixels; at most " + std::to_string(kMaxSide) + " per side are supported.");
+  requireFinite(edgeMap.pixels, edgeName);
+  GvfInput in;
+  in.width = edgeMap.width;
+  in.height = edgeMap.height;
+  const std::size_t n = in.pixelCount();
+  ctx.checkAllocation(n * 16, "The " + sizeText(in.width, in.height, 1) + " edge map and V0");
+  try {
+    auto& c = ctx.context();
+    in.edge = cl::Buffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
+                         const_cast<float*>(edgeMap.pixels.data()));
+    if (v0) {
+      uploadV0(ctx, in, *v0, 2, v0Name);
+      return in;
+    }
+    in.v0 = cl::Buffer(c, CL_MEM_READ_WRITE, n * 2 * sizeof(float));
+    cl::Buffer s(c, CL_MEM_READ_WRITE, n * sizeof(float));
+    TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int> grad =
+        ctx.kernels().kernel("edge_map.cl", "gradient_field");
+    grad.set(in.edge, in.v0, s, in.width, in.height);
+    detail::enqueue2D(ctx, grad, "gradient_field", in.width, in.height,
+                      detail::localSize2D(ctx.info()));
+    in.maxV0Squared = deviceMax(ctx, s, n);
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "uploading " + edgeName);
+  }
+  return in;
+}
+
+GvfInput gvfInputFrom(ComputeContext& ctx, const Volume& edgeMap, const Field3D* v0,
+                      const std::string& edgeName, const std::string& v0Name) {
+  constexpr int kMaxSide3 = 4096;
+  if (edgeMap.width < 1 || edgeMap.height < 1 || edgeMap.depth < 2 || edgeMap.voxels.empty())
+    throw InputError(edgeName + " is not a volume of at least 2 slices.");
+  if (edgeMap.width > kMaxSide3 || edgeMap.height > kMaxSide3 || edgeMap.depth > kMaxSide3)
+    throw InputError(edgeName + " is " + sizeText(edgeMap.width, edgeMap.height, edgeMap.depth) +
+                     " voxels; at most " + std::to_string(kMaxSide3) + " per side are supported.");
+  requireFinite(edgeMap.voxels, edgeName);
+  GvfInput in;
+  in.width = edgeMap.width;
+  in.height = edgeMap.height;
+  in.depth = edgeMap.depth;
+  const std::size_t n = in.pixelCount();
+  ctx.checkAllocation(n * 20, "The " + sizeText(in.width, in.height, in.depth) +
+                                  " edge map and V0");
+  try {
+    auto& c = ctx.context();
+    in.edge = cl::Buffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
+                         const_cast<float*>(edgeMap.voxels.data()));
+    if (v0) {
+      uploadV0(ctx, in, *v0, 3, v0Name);
+      return in;
+    }
+    in.v0 = cl::Buffer(c, CL_MEM_READ_WRITE, n * 3 * sizeof(float));
+    cl::Buffer s(c, CL_MEM_READ_WRITE, n * sizeof(float));
+    TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int> grad =
+        ctx.kernels().kernel("edge_map3d.cl", "gradient_field3d");
+    grad.set(in.edge, in.v0, s, in.width, in.height, in.depth);
+    cl::Event ev;
+    ctx.queue().enqueueNDRangeKernel(
+        grad, cl::NullRange,
+        cl::NDRange(detail::roundUp(in.width, 32), detail::roundUp(in.height, 4),
+                    detail::roundUp(in.depth, 2)),
+        cl::NDRange(32, 4, 2), nullptr, &ev);
+    ctx.profiler().record("gradient_field3d", ev);
+    in.maxV0Squared = deviceMax(ctx, s, n);
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "uploading " + edgeName);
+  }
+  return in;
+}
+
+void replaceV0(ComputeContext& ctx, GvfInput& input, const Field2D& v0,
+               const std::string& v0Name) {
+  if (input.depth != 1) throw InputError(v0Name + " is a 2D field; the input is a volume.");
+  uploadV0(ctx, input, v0, 2, v0Name);
+}
+
+void replaceV0(ComputeContext& ctx, GvfInput& input, const Field3D& v0,
+               const std::string& v0Name) {
+  if (input.depth == 1) throw InputError(v0Name + " is a 3D field; the input is an image.");
+  uploadV0(ctx, input, v0, 3, v0Name);
 }
 
 Volume readEdgeVolume(ComputeContext& ctx, const GvfInput& input) {

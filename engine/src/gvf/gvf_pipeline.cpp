@@ -119,4 +119,14 @@ GvfPipeline buildGvfPipeline(std::shared_ptr<ComputeContext> ctx, const Volume& 
   return buildPipeline(std::move(ctx), volume, params, config, rule);
 }
 
+GvfPipeline buildGvfPipeline(std::shared_ptr<ComputeContext> ctx, GvfInput input,
+                             const GvfParams& params, const SolverConfig& config, MuRule rule) {
+  checkFits(*ctx, {input.width, input.height, input.depth}, config);
+  GvfPipeline p;
+  p.input = std::move(input);
+  p.mu = checkMu(config.kind, p.input, params.mu, rule);
+  p.solver = makeSolver(std::move(ctx), p.input, p.mu.mu, config);
+  return p;
+}
+
 }  // namespace gvflab

@@ -32,6 +32,7 @@ void SnakeTrails::record(const std::vector<SnakeContour>& contours) {
     }
     Kept& k = it->second;
     k.trail.force = c.force;
+    k.trail.closed = c.closed();
     if (c.iterations == 0) k.trail.shapes.assign(1, c.points);  // edited before it moved
     if (c.iterations / k.interval > k.lastIteration / k.interval) {
       k.trail.shapes.push_back(c.points);
