@@ -230,18 +230,36 @@ std::vector<Flag> fieldFlags() {
                      [](Options& o, double v) { o.mgB = static_cast<int>(v); }));
   t.push_back(number(findSpec(multigridParamSpecs(), "mg-c"), G::Field,
                      [](Options& o, double v) { o.mgC = static_cast<int>(v); }));
+  // The GVF input: V0's rule or the researcher's own f and V0 (headless/user_gvf_input.hpp).
   t.push_back(shown(
-      valued("--v0", "edge|image", G::Field, "V0 = grad of the edge map or of the smoothed image",
+      valued("--v0", "edge|image|FILE", G::Field,
+             "V0 = grad of the edge map or of the smoothed image, or FILE: the initial field "
+             "itself (headless; a field file as --save-field writes: .mha, .mhd, .nrrd, .nhdr; "
+             "2 channels, 3 for a volume; the image's size)",
              [](FlagContext& c) {
                const std::string v = c.value();
                if (v == "edge")
                  c.options.gvf.v0Mode = V0Mode::EdgeGradient;
                else if (v == "image")
                  c.options.gvf.v0Mode = V0Mode::ImageGradient;
+               else if (isUserFieldFile(v))
+                 c.options.v0File = v;
                else
-                 throw ParameterError("--v0 must be 'edge' or 'image', not " + quotedText(v) + ".");
+                 throw ParameterError("--v0 must be 'edge', 'image' or a field file (" +
+                                      std::string(kUserFieldExtensions) + "), not " +
+                                      quotedText(v) + ".");
              }),
-      [](const Options& o) { return o.gvf.v0Mode == V0Mode::EdgeGradient ? "edge" : "image"; }));
+      [](const Options& o) {
+        return o.v0File ? *o.v0File : o.gvf.v0Mode == V0Mode::EdgeGradient ? "edge" : "image";
+      }));
+  Flag edgeMap = valued("--edge-map", "FILE", G::Field,
+                     "headless: FILE (an image or volume of the input's size) is the edge map f, "
+                     "read as an input is (values in [0, 1]: raster images divided by their "
+                     "type's maximum, MetaImage, NRRD and NIfTI rescaled min..max), not rebuilt "
+                     "from the image; V0 = grad f unless --v0 FILE",
+                     [](FlagContext& c) { c.options.edgeMap = c.value(); });
+  edgeMap.once = true;
+  t.push_back(edgeMap);
   t.push_back(
       shown(valued("--precision", "P", G::Field, "field storage, both solvers: f32, f16 or snorm16",
                    [](FlagContext& c) {

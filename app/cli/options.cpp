@@ -29,6 +29,16 @@ void checkCombination(const Options& o) {
     throw ParameterError("--screenshot-panels needs --screenshot F.png.");
   if (o.screenshotPanels && o.mode == Mode::Headless)
     throw ParameterError("--screenshot-panels is for the viewer: a headless run has no panels.");
+  for (const auto& [flag, given] : {std::pair{"--edge-map", o.edgeMap.has_value()},
+                                    std::pair{"--v0 FILE", o.v0File.has_value()}})
+    if (given && (o.mode != Mode::Headless || o.record || o.regionSnake))
+      throw ParameterError(std::string(flag) +
+                           " replaces the GVF input of a --headless run without --record or "
+                           "--region-snake; the viewer builds its own from the image.");
+  if (o.edgeMap && !o.v0File && o.gvf.v0Mode == V0Mode::ImageGradient)
+    throw ParameterError(
+        "--edge-map gives f, and V0 is then grad f (or --v0 FILE): --v0 image does not go with "
+        "it.");
   if (o.mode == Mode::Headless && !o.image && !o.phantom && !o.session)
     throw ParameterError(
         "--headless needs an image file, --phantom u|room|blob or --session S.json.");

@@ -23,6 +23,10 @@ struct Options {
   std::optional<std::string> phantom;  // u | room | blob
   int phantomSize = 256;
   GvfParams gvf;
+  // The researcher's own GVF inputs (headless): --edge-map F replaces the edge map f (V0 =
+  // grad f unless --v0 F), --v0 F (a field file) replaces V0 (headless/user_gvf_input.hpp).
+  std::optional<std::string> edgeMap;
+  std::optional<std::string> v0File;
   bool muGiven = false;          // --mu or a session: checked as asked; else the default, fitted
   bool quiet = false;            // --quiet: no progress line on a terminal
   EulerOptions storage;          // --precision (both solvers), --memory (Euler)

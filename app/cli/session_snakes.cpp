@@ -21,6 +21,7 @@ std::vector<SnakeSpec> sessionSnakeSpecs(const SessionFile& s, SessionStart from
     spec.initial = toVec2(start);
     spec.force = sn.force;
     spec.pressure = sn.pressure;
+    spec.boundary = sn.boundary;
     specs.push_back(std::move(spec));
   }
   return specs;

@@ -52,8 +52,12 @@ Flag snakeFlag(std::string name, std::string arg, std::string help, void (*apply
 std::vector<Flag> snakeFlags() {
   std::vector<Flag> t;
   t.push_back(snakeFlag(
-      "--snake", "circle:CX,CY,R | polygon:X1,Y1,X2,Y2,...[@FORCE]",
-      "a closed snake (repeatable); pixels, x right, y down, origin at the image's top-left "
+      "--snake",
+      "circle:CX,CY,R | polygon:X1,Y1,... | line:X1,Y1,X2,Y2 | path:X1,Y1,...[:boundary=B]"
+      "[@FORCE]",
+      "a snake (repeatable): circle and polygon are closed, line and path open with "
+      "boundary=free (default), fixed, free-fixed or fixed-free (scikit-image's: a fixed end "
+      "is pinned, a free one moves); pixels, x right, y down, origin at the image's top-left "
       "corner; @gvf or @traditional: this snake's force",
       [](FlagContext& c) {
         auto& snakes = c.options.snakes.snakes;

@@ -11,8 +11,9 @@ namespace gvflab::app {
 namespace {
 
 const char* kSpecForms =
-    "use circle:CX,CY,R or polygon:X1,Y1,X2,Y2,X3,Y3,... (pixels, origin at the top-left "
-    "corner), optionally followed by @gvf or @traditional";
+    "use circle:CX,CY,R or polygon:X1,Y1,X2,Y2,X3,Y3,... (closed), or line:X1,Y1,X2,Y2 or "
+    "path:X1,Y1,X2,Y2,... (open) with an optional :boundary=free|fixed|free-fixed|fixed-free "
+    "(pixels, origin at the top-left corner), optionally followed by @gvf or @traditional";
 
 std::string named(const std::string& spec) { return "--snake " + quotedText(spec); }
 
@@ -57,8 +58,8 @@ std::vector<glm::vec2> SnakeSpec::points(const SnakeParams& params) const {
 void SnakeSpec::check(int width, int height, const SnakeParams& params) const {
   // A circle from its numbers first: its nodes are built only once they are known to fit.
   if (isCircle()) ParametricSnake::checkCircle(cx, cy, radius, width, height, params);
-  ParametricSnake::checkContour(points(params), width, height, params);
-  if (!initial.empty()) ParametricSnake::checkContour(initial, width, height, params);
+  ParametricSnake::checkContour(points(params), width, height, params, boundary);
+  if (!initial.empty()) ParametricSnake::checkContour(initial, width, height, params, boundary);
 }
 
 SnakeOptions::SnakeOptions() {
@@ -79,12 +80,51 @@ SnakeSpec parseSnakeSpec(const std::string& text) {
                            "traditional, not " + quotedText(text.substr(at + 1), 20) + ".");
     }
   }
-  const std::string shape = text.substr(0, at);
+  std::string shape = text.substr(0, at);
   const std::size_t colon = shape.find(':');
   const std::string kind = shape.substr(0, colon);
-  if (colon == std::string::npos || (kind != "circle" && kind != "polygon"))
+  const bool open = kind == "line" || kind == "path";
+  if (colon == std::string::npos || (kind != "circle" && kind != "polygon" && !open))
     throw ParameterError(named(text) + " is not a snake; " + kSpecForms + ".");
+  // An open snake's ends: ":boundary=B" after its numbers.
+  const std::size_t option = shape.find(':', colon + 1);
+  if (option != std::string::npos) {
+    const std::string opt = shape.substr(option + 1);
+    if (!open)
+      throw ParameterError(named(text) + ": only open snakes (line:, path:) take " +
+                           quotedText(opt, 20) + "; a " + kind + " is closed.");
+    const std::string key = "boundary=";
+    if (opt.rfind(key, 0) != 0)
+      throw ParameterError(named(text) + ": " + quotedText(opt, 20) +
+                           " is not boundary=free|fixed|free-fixed|fixed-free.");
+    const std::string name = opt.substr(key.size());
+    if (name == "periodic" || name.empty())
+      throw ParameterError(named(text) + ": an open snake's boundary is free, fixed, "
+                           "free-fixed or fixed-free (a closed one is a polygon:), not " +
+                           quotedText(name, 20) + ".");
+    try {
+      s.boundary = parseBoundary(name);
+    } catch (const ParameterError&) {
+      throw ParameterError(named(text) + ": the boundary must be free, fixed, free-fixed or " +
+                           "fixed-free, not " + quotedText(name, 20) + ".");
+    }
+    shape.resize(option);
+  } else if (open) {
+    s.boundary = SnakeBoundary::Free;
+  }
   const auto v = parseNumbers(text, shape.substr(colon + 1));
+  if (open) {
+    if (v.size() % 2 != 0 || v.size() < 4 || (kind == "line" && v.size() != 4))
+      throw ParameterError(named(text) + (kind == "line"
+                                              ? ": a line needs exactly X1,Y1,X2,Y2."
+                                              : ": a path needs at least 2 points as X1,Y1,X2,Y2,..."));
+    for (std::size_t i = 0; i < v.size(); i += 2)
+      s.polygon.push_back({static_cast<float>(v[i]), static_cast<float>(v[i + 1])});
+    bool length = false;
+    for (const auto& p : s.polygon) length = length || p != s.polygon.front();
+    if (!length) throw ParameterError(named(text) + ": the " + kind + " has no length.");
+    return s;
+  }
   if (kind == "circle") {
     if (v.size() != 3) throw ParameterError(named(text) + ": a circle needs exactly CX,CY,R.");
     if (!(v[2] > 0)) throw ParameterError(named(text) + ": the radius must be > 0.");

@@ -1,6 +1,8 @@
 #pragma once
 // The snake and capture-range flags of the CLI (headless, and the viewer's start-up snakes):
 //   --snake circle:CX,CY,R | polygon:X1,Y1,X2,Y2,...  [@gvf | @traditional]   (repeatable)
+//   --snake line:X1,Y1,X2,Y2 | path:X1,Y1,X2,Y2,...[:boundary=B]  [@gvf | @traditional]: an
+//           open snake, B = free (the default), fixed, free-fixed or fixed-free
 //   --snake-force gvf|traditional, the snakeParamSpecs() and captureParamSpecs() flags
 //   (--alpha, --beta, --gamma, --kappa, --pressure, --dmin, --dmax, --snake-iterations, ...),
 //   --save-contours FILE(.json|.geojson|.csv|.svg), --capture-map MAP.png.
@@ -27,6 +29,7 @@ struct SnakeSpec {
   std::optional<SnakeForce> force;  // from "@FORCE"; none: --snake-force
   std::optional<double> pressure;   // its own (sessions); none: --pressure
   std::vector<glm::vec2> initial;   // starting contour when it is not `points` (sessions)
+  SnakeBoundary boundary = SnakeBoundary::Periodic;  // line: and path: are open
   bool isCircle() const { return polygon.empty(); }
   SnakeForce forceOr(SnakeForce fallback) const { return force.value_or(fallback); }
   // The start contour; circles get nodes (dmin + dmax) / 2 apart.
@@ -51,7 +54,9 @@ struct SnakeOptions {
   bool any() const { return !snakes.empty() || captureMap.has_value(); }
 };
 
-// Parses "circle:CX,CY,R" or "polygon:X1,Y1,X2,Y2,..." (at least 3 points), optionally
+// Parses "circle:CX,CY,R" or "polygon:X1,Y1,X2,Y2,..." (at least 3 points), or an open snake
+// "line:X1,Y1,X2,Y2" or "path:X1,Y1,X2,Y2,..." (at least 2 points) with an optional
+// ":boundary=free|fixed|free-fixed|fixed-free" (free when absent), each optionally
 // followed by "@gvf" or "@traditional" (this snake's force). Throws
 // ParameterError with a sentence that shows the expected form.
 SnakeSpec parseSnakeSpec(const std::string& text);

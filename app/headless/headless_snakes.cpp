@@ -1,5 +1,6 @@
 #include "headless/headless_snakes.hpp"
 
+#include <glm/geometric.hpp>
 #include <sstream>
 
 #include "gvflab/capture_range.hpp"
@@ -30,7 +31,8 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx, So
     ParametricSnake snakes(ctx, solver.width(), solver.height(), so.params);
     snakes.setFields(gvf, edgeInput);
     for (const auto& spec : so.snakes) {
-      const int id = snakes.add(spec.points(so.params), spec.forceOr(so.force), spec.pressure);
+      const int id = snakes.add(spec.points(so.params), spec.forceOr(so.force), spec.pressure,
+                                spec.boundary);
       if (!spec.initial.empty()) snakes.setInitial(id, spec.initial);
     }
     // Chunks fold profiler events; with --trails, a chunk is the trail's interval.
@@ -82,6 +84,7 @@ SnakeRunSummary summariseSnakes(const std::shared_ptr<ComputeContext>& ctx, Solv
       r.state = snakeStateName(c.state);
       r.iterations = c.iterations;
       r.converged = c.converged();
+      if (!c.closed()) r.openBoundary = boundaryName(c.boundary);
       records.push_back(std::move(r));
       converged += c.converged();
       stalled += c.state == SnakeState::Stalled;
@@ -93,8 +96,16 @@ SnakeRunSummary summariseSnakes(const std::shared_ptr<ComputeContext>& ctx, Solv
                       {"held", c.held},
                       {"hold_gap", c.holdGap},
                       {"iterations", c.iterations},
-                      {"converged", c.converged()},
-                      {"area", signedArea2(c.points) / 2}});
+                      {"converged", c.converged()}});
+      if (c.closed()) {
+        list.back()["area"] = signedArea2(c.points) / 2;
+      } else {  // an open snake encloses nothing: its ends' rule and its length instead
+        double length = 0;
+        for (std::size_t k = 0; k + 1 < c.points.size(); ++k)
+          length += glm::length(c.points[k + 1] - c.points[k]);
+        list.back()["boundary"] = boundaryName(c.boundary);
+        list.back()["length"] = length;
+      }
     }
     if (so.saveContours)
       outputs.write(*so.saveContours, [&] {

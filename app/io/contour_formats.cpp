@@ -27,6 +27,16 @@ std::string contoursGeoJson(const std::vector<ContourRecord>& contours) {
   for (const auto& r : contours) {
     const auto points = floatPrecision(r.points);
     auto ring = nlohmann::ordered_json(points);
+    if (!r.closed()) {  // an open snake: a LineString, not closed
+      features.push_back({{"type", "Feature"},
+                          {"geometry", {{"type", "LineString"}, {"coordinates", ring}}},
+                          {"properties",
+                           {{"force", r.force},
+                            {"state", contourState(r)},
+                            {"iterations", r.iterations},
+                            {"boundary", *r.openBoundary}}}});
+      continue;
+    }
     if (!points.empty() && points.front() != points.back()) ring.push_back(points.front());
     features.push_back(
         {{"type", "Feature"},
@@ -64,7 +74,7 @@ std::string contoursSvg(const std::vector<ContourRecord>& contours, int width, i
     for (std::size_t i = 0; i < points.size(); ++i)
       d += (i ? " L " : "M ") + num(points[i][0]) + " " + num(points[i][1]);
     // Green once converged, orange while moving, as in the viewer.
-    out += "  <path d=\"" + d + " Z\" fill=\"none\" stroke=\"" +
+    out += "  <path d=\"" + d + (r.closed() ? " Z" : "") + "\" fill=\"none\" stroke=\"" +
            (r.converged ? "#2ca02c" : "#ff7f0e") + "\" stroke-width=\"1\" data-force=\"" + r.force +
            "\" data-state=\"" + contourState(r) + "\" data-iterations=\"" +
            std::to_string(r.iterations) + "\"/>\n";

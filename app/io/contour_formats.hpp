@@ -4,9 +4,11 @@
 //   .json     gvflab's own contours file (io/contours_json.hpp)
 //   .geojson  a GeoJSON FeatureCollection of Polygons (QuPath, napari, GIS tools); each ring is
 //             closed (last point = first) and each Feature has the properties force, state
-//             ("converged" | "moving") and iterations
+//             ("converged" | "moving") and iterations; an open snake is a LineString with the
+//             property boundary
 //   .csv      one row per point: contour,force,state,iterations,point,x,y
-//   .svg      the contours as closed paths over a canvas the size of the image
+//   .svg      the contours as closed paths (open snakes: open ones) over a canvas the size of
+//             the image
 // Coordinates everywhere: image pixels, x right, y down, origin at the image's top-left corner.
 #include <filesystem>
 #include <string>

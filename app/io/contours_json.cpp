@@ -35,6 +35,10 @@ std::string contoursJson(const std::vector<ContourRecord>& contours) {
       c["force"] = r.force;
       c["state"] = *r.state;
     }
+    if (r.openBoundary) {
+      c["closed"] = false;
+      c["boundary"] = *r.openBoundary;
+    }
     c["iterations"] = r.iterations;
     c["converged"] = r.converged;
     c.update(r.extra);

@@ -4,7 +4,8 @@
 //   {"contours": [{"points": [[x, y], ...], "iterations": N, "converged": true|false}, ...]}
 // Parametric snakes add "force" ("gvf"|"traditional"), "state" ("moving"|"converged"|
 // "stalled", see SnakeState) and "initial_points" (the starting contour); "converged" is kept
-// for older readers and is true only in the converged state.
+// for older readers and is true only in the converged state. Open snakes add "closed": false
+// and "boundary" ("free" | "fixed" | "free-fixed" | "fixed-free"); closed contours say neither.
 // in image pixels, x to the right, y down, origin at the top-left corner of the image.
 #include <array>
 #include <filesystem>
@@ -23,6 +24,9 @@ struct ContourRecord {
   long iterations = 0;
   bool converged = false;
   std::string force;  // "gvf", "traditional" or "region"
+  // An open snake's ends (parametric_snake.hpp): empty for a closed contour.
+  std::optional<std::string> openBoundary;
+  bool closed() const { return !openBoundary.has_value(); }
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();  // more members: {"nodes": 12}
 };
 

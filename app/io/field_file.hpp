@@ -17,4 +17,14 @@ void checkFieldFileName(const std::filesystem::path& path);
 void writeField(const std::filesystem::path& path, const Field2D& field);
 void writeField(const std::filesystem::path& path, const Field3D& field);
 
+// A researcher's initial field V0 (--v0 FILE): the formats that read fields back, MetaImage
+// (2 or 3 interleaved channels) and NRRD (a first axis of 2 or 3 components). NIfTI vector
+// images are written but not read.
+inline constexpr const char* kUserFieldExtensions = ".mha, .mhd, .nrrd, .nhdr";
+bool isUserFieldFile(const std::filesystem::path& path);
+// Throw InputError naming the file when it is not such a field of the right dimension (2D: 2
+// channels; 3D: 3) or holds NaN or infinity.
+Field2D readField2D(const std::filesystem::path& path);
+Field3D readField3D(const std::filesystem::path& path);
+
 }  // namespace gvflab::app

@@ -164,6 +164,7 @@ std::string sessionToJson(const SessionFile& s) {
     QJsonObject o;
     o["force"] = forceName(sn.force);
     if (sn.pressure) o["pressure"] = *sn.pressure;
+    if (!isClosed(sn.boundary)) o["boundary"] = boundaryName(sn.boundary);
     o["points"] = pointsJson(sn.points);
     o["initial_points"] = pointsJson(sn.initial.empty() ? sn.points : sn.initial);
     snakes.append(o);
@@ -272,6 +273,11 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
       throw InputError("\"" + o.name("force") + "\": " + e.what());
     }
     if (o.has("pressure")) sn.pressure = o.number("pressure", 0, findSpec(snake, "pressure"));
+    try {
+      sn.boundary = parseBoundary(o.string("boundary", "periodic"));
+    } catch (const ParameterError& e) {
+      throw InputError("\"" + o.name("boundary") + "\": " + e.what());
+    }
     if (!o.has("points")) throw InputError("\"" + o.name("points") + "\" is missing.");
     sn.points = pointsFromJson(o.array("points"), o.name("points"));
     sn.initial = o.has("initial_points")

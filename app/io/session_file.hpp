@@ -20,6 +20,7 @@ struct SavedSnake {
   Points points;                   // current contour; image pixels, corner origin
   Points initial;                  // starting contour (older files and empty: = points)
   std::optional<double> pressure;  // its own; none: the session's snake pressure
+  SnakeBoundary boundary = SnakeBoundary::Periodic;  // "boundary", written for open snakes only
 };
 
 // Where a loaded session's snakes start: from their saved current contours (resuming, the

@@ -601,3 +601,113 @@ execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=XDG_RUNTIME_DIR
 if(NOT rc EQUAL 0 OR NOT err STREQUAL "")
   message(FATAL_ERROR "a successful figure run printed on stderr (rc ${rc}): ${err}")
 endif()
+
+# @case open_snakes
+# Open snakes (line:, path: with :boundary=B): written open ("closed": false, GeoJSON
+# LineString, SVG path without Z), fixed ends where they started, the report's length.
+run_gvflab(TRUE --headless --phantom u --phantom-size 64 --iterations 200 --snake line:20,6,44,6
+           --snake path:10,40,20,45,30,40:boundary=fixed@traditional --snake-iterations 300
+           --save-contours ${WORK}/c.json --report ${WORK}/r.json)
+file(READ ${WORK}/c.json cj)
+string(JSON closed0 GET "${cj}" contours 0 closed)
+string(JSON bound0 GET "${cj}" contours 0 boundary)
+string(JSON bound1 GET "${cj}" contours 1 boundary)
+string(JSON x1 GET "${cj}" contours 1 points 0 0)
+string(JSON y1 GET "${cj}" contours 1 points 0 1)
+string(JSON n1 LENGTH "${cj}" contours 1 points)
+math(EXPR last1 "${n1} - 1")
+string(JSON xe GET "${cj}" contours 1 points ${last1} 0)
+string(JSON ye GET "${cj}" contours 1 points ${last1} 1)
+if(NOT closed0 STREQUAL "OFF" OR NOT bound0 STREQUAL "free" OR NOT bound1 STREQUAL "fixed" OR
+   NOT x1 EQUAL 10 OR NOT y1 EQUAL 40 OR NOT xe EQUAL 30 OR NOT ye EQUAL 40)
+  message(FATAL_ERROR "open snakes' contours: ${cj}")
+endif()
+file(READ ${WORK}/r.json report)
+string(JSON rb GET "${report}" snakes 1 boundary)
+string(JSON rl GET "${report}" snakes 1 length)
+if(NOT rb STREQUAL "fixed" OR NOT rl GREATER 15)
+  message(FATAL_ERROR "open snakes' report: ${report}")
+endif()
+run_gvflab(TRUE --headless --phantom u --phantom-size 64 --iterations 100
+           --snake path:10,40,20,45,30,40:boundary=free-fixed --snake circle:32,32,28
+           --snake-iterations 50 --save-contours ${WORK}/c.geojson)
+file(READ ${WORK}/c.geojson geo)
+string(JSON g0 GET "${geo}" features 0 geometry type)
+string(JSON gb GET "${geo}" features 0 properties boundary)
+string(JSON g1 GET "${geo}" features 1 geometry type)
+if(NOT g0 STREQUAL "LineString" OR NOT gb STREQUAL "free-fixed" OR NOT g1 STREQUAL "Polygon")
+  message(FATAL_ERROR "open snake GeoJSON: ${geo}")
+endif()
+run_gvflab(TRUE --headless --phantom u --phantom-size 64 --iterations 100
+           --snake line:20,6,44,6:boundary=fixed-free --snake-iterations 50
+           --save-contours ${WORK}/c.svg)
+file(READ ${WORK}/c.svg svg)
+if(NOT svg MATCHES "<path d=\"M 20 6 L [^\"Z]*\"")
+  message(FATAL_ERROR "open snake SVG: ${svg}")
+endif()
+
+# @case open_snakes_refused
+foreach(spec "line:1,2,3" "polygon:10,10,20,10,15,18:boundary=free" "path:1,1,5,5:boundary=open"
+        "line:5,5,5,5" "path:1,1,5,5:boundary=periodic")
+  run_gvflab(FALSE --headless --phantom u --phantom-size 32 --snake ${spec})
+  if(NOT last_err MATCHES "--snake")
+    message(FATAL_ERROR "--snake ${spec}: ${last_err}")
+  endif()
+endforeach()
+
+# @case user_edge_map_and_v0
+# --edge-map F replaces f: with a blank edge map the image no longer matters (two phantoms give
+# the same field, another than the built f's); --v0 F takes a field file of the input's size.
+set(blank "P2\n32 32\n255\n")
+foreach(i RANGE 1023)
+  string(APPEND blank "0\n")
+endforeach()
+file(WRITE ${WORK}/blank.pgm "${blank}")
+foreach(p u blob)
+  run_gvflab(TRUE --headless --phantom ${p} --phantom-size 32 --iterations 20
+             --edge-map ${WORK}/blank.pgm --save-field ${WORK}/${p}.mha)
+endforeach()
+run_gvflab(TRUE --headless --phantom u --phantom-size 32 --iterations 20
+           --save-field ${WORK}/built.mha)
+file(SHA256 ${WORK}/u.mha hu)
+file(SHA256 ${WORK}/blob.mha hb)
+file(SHA256 ${WORK}/built.mha hbuilt)
+if(NOT hu STREQUAL hb OR hu STREQUAL hbuilt)
+  message(FATAL_ERROR "--edge-map was not the edge map (${hu} ${hb} ${hbuilt})")
+endif()
+run_gvflab(TRUE --headless --phantom blob --phantom-size 32 --iterations 20
+           --v0 ${WORK}/built.mha --snake line:4,4,28,4 --save-field ${WORK}/v.mha)
+file(SHA256 ${WORK}/v.mha hv)
+if(hv STREQUAL hbuilt)
+  message(FATAL_ERROR "--v0 gave the same field as the built V0")
+endif()
+
+# @case user_edge_map_and_v0_refused
+set(small "P2\n8 8\n255\n")
+foreach(i RANGE 63)
+  string(APPEND small "9\n")
+endforeach()
+file(WRITE ${WORK}/small.pgm "${small}")
+run_gvflab(TRUE --headless --phantom u --phantom-size 16 --iterations 5
+           --save-field ${WORK}/f16.mha)
+write_ball_volume()
+run_gvflab(TRUE --headless ${WORK}/ball.mhd --iterations 5 --save-field ${WORK}/ball_f.mha)
+set(cases "--edge-map|${WORK}/small.pgm|8x8"
+          "--v0|${WORK}/f16.mha|16x16"
+          "--v0|${WORK}/ball_f.mha|2 channels"
+          "--v0|${WORK}/nothing.txt|field file"
+          "--edge-map|${WORK}/ball.mhd|volume")
+foreach(c IN LISTS cases)
+  string(REPLACE "|" ";" c "${c}")
+  list(GET c 0 flag)
+  list(GET c 1 file)
+  list(GET c 2 why)
+  run_gvflab(FALSE --headless --phantom u --phantom-size 32 --iterations 5 ${flag} ${file})
+  if(NOT last_err MATCHES "${flag}" OR NOT last_err MATCHES "${why}")
+    message(FATAL_ERROR "${flag} ${file}: ${last_err}")
+  endif()
+endforeach()
+run_gvflab(FALSE --phantom u --edge-map ${WORK}/small.pgm)
+if(NOT last_err MATCHES "--edge-map" OR NOT last_err MATCHES "headless")
+  message(FATAL_ERROR "--edge-map in the viewer: ${last_err}")
+endif()

@@ -423,3 +423,53 @@ TEST_CASE("--mu is checked by the solver's rule, --quiet parses") {
   CHECK(parseOptions({"--headless", "--phantom", "u", "--quiet"}).quiet);
   CHECK(helpText().find("--quiet") != std::string::npos);
 }
+
+TEST_CASE("open snake specs: line and path with their boundary, kept by sessions") {
+  Options o = parseOptions({"--snake", "line:1,2,30,2", "--snake",
+                            "path:5,5,10,8,15,5:boundary=fixed-free@traditional"});
+  REQUIRE(o.snakes.snakes.size() == 2);
+  CHECK(o.snakes.snakes[0].boundary == SnakeBoundary::Free);
+  CHECK(o.snakes.snakes[0].polygon.size() == 2);
+  CHECK(o.snakes.snakes[1].boundary == SnakeBoundary::FixedFree);
+  CHECK(o.snakes.snakes[1].polygon.size() == 3);
+  CHECK(*o.snakes.snakes[1].force == SnakeForce::Traditional);
+  CHECK(parseOptions({"--snake", "circle:20,20,5"}).snakes.snakes[0].boundary ==
+        SnakeBoundary::Periodic);
+  for (const char* bad : {"line:1,2,3", "line:1,2,3,4,5,6", "path:1,1", "line:5,5,5,5",
+                          "polygon:1,1,9,1,5,7:boundary=free", "path:1,1,5,5:boundary=open",
+                          "path:1,1,5,5:boundary=periodic", "path:1,1,5,5:ends=free"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_WITH_AS(parseOptions({"--snake", bad}), doctest::Contains("--snake"),
+                         ParameterError);
+  }
+  SessionFile f;
+  f.phantom = "u";
+  SavedSnake s;
+  s.points = {{10, 10}, {30, 10}};
+  s.initial = s.points;
+  s.boundary = SnakeBoundary::Fixed;
+  f.snakes = {s};
+  const SessionFile back = sessionFromJson(sessionToJson(f));
+  CHECK(back.snakes[0].boundary == SnakeBoundary::Fixed);
+  Options resumed;
+  applySession(back, resumed);
+  CHECK(resumed.snakes.snakes[0].boundary == SnakeBoundary::Fixed);
+}
+
+TEST_CASE("--edge-map and --v0 FILE: headless only, named files") {
+  const Options o = parseOptions({"--headless", "--phantom", "u", "--edge-map", "f.png", "--v0",
+                                  "v.nrrd"});
+  CHECK(*o.edgeMap == "f.png");
+  CHECK(*o.v0File == "v.nrrd");
+  CHECK(o.gvf.v0Mode == V0Mode::EdgeGradient);
+  CHECK_THROWS_WITH_AS(parseOptions({"--phantom", "u", "--edge-map", "f.png"}),
+                       doctest::Contains("--headless"), ParameterError);
+  CHECK_THROWS_WITH_AS(parseOptions({"--headless", "--phantom", "u", "--v0", "v.txt"}),
+                       doctest::Contains("field file"), ParameterError);
+  CHECK_THROWS_WITH_AS(
+      parseOptions({"--headless", "--phantom", "u", "--edge-map", "f.png", "--v0", "image"}),
+      doctest::Contains("--v0 image"), ParameterError);
+  CHECK_THROWS_AS(parseOptions({"--headless", "--phantom", "u", "--edge-map", "a.png",
+                                "--edge-map", "b.png"}),
+                  ParameterError);
+}

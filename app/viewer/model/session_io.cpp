@@ -27,6 +27,7 @@ app::SessionFile captureSession(const Session& session, const SnakeSession& snak
     for (const auto& p : c.points) s.points.push_back({p.x, p.y});
     for (const auto& p : c.initial) s.initial.push_back({p.x, p.y});
     if (c.ownPressure) s.pressure = c.pressure;
+    s.boundary = c.boundary;
     f.snakes.push_back(std::move(s));
   }
   f.colormap = std::string(colormapName(layers.colormap));

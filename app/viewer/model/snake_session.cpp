@@ -41,7 +41,7 @@ void SnakeSession::addSpecs(const std::vector<app::SnakeSpec>& specs) {
   for (const auto& spec : specs) {
     auto pts = spec.points(snakes_->params());
     for (auto& p : pts) p = clampToImage(p);
-    const int id = snakes_->add(pts, spec.forceOr(force_), spec.pressure);
+    const int id = snakes_->add(pts, spec.forceOr(force_), spec.pressure, spec.boundary);
     const int number = adopt(id);
     if (!selected_) selected_ = number;
     if (!spec.initial.empty()) {
@@ -212,7 +212,8 @@ std::optional<double> SnakeSession::ownPressure(const SnakeContour& c) const {
 
 SnakeSession::Snapshot SnakeSession::snapshot() const {
   Snapshot s;
-  for (const auto& c : contours_) s.push_back({c.points, c.initial, c.force, ownPressure(c), c.id});
+  for (const auto& c : contours_)
+    s.push_back({c.points, c.initial, c.force, ownPressure(c), c.id, c.boundary});
   return s;
 }
 
@@ -225,7 +226,7 @@ void SnakeSession::restore(const Snapshot& s) {
   selected_ = 0;
   for (const Saved& saved : s) {
     try {
-      const int id = snakes_->add(saved.points, saved.force, saved.pressure);
+      const int id = snakes_->add(saved.points, saved.force, saved.pressure, saved.boundary);
       if (!saved.initial.empty()) snakes_->setInitial(id, saved.initial);
       const int number = adopt(id, saved.id);
       if (number == wasSelected) selected_ = number;
@@ -268,8 +269,9 @@ int SnakeSession::compare(int id) {
     // Both anew from the starting contour (iteration 0), so they race from the same place.
     snakes_->remove(engine(id));
     forget(id);
-    adopt(snakes_->add(original.initial, original.force, ownPressure(original)), id);
-    twin = adopt(snakes_->add(original.initial, other, ownPressure(original)));
+    adopt(snakes_->add(original.initial, original.force, ownPressure(original), original.boundary),
+          id);
+    twin = adopt(snakes_->add(original.initial, other, ownPressure(original), original.boundary));
   } catch (...) {
     restore(undo_.back());
     undo_.pop_back();

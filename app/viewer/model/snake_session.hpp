@@ -126,6 +126,7 @@ class SnakeSession {
     SnakeForce force;
     std::optional<double> pressure;  // its own
     int id = 0;                      // its number, kept across undo, redo and rebuilds
+    SnakeBoundary boundary = SnakeBoundary::Periodic;
   };
   using Snapshot = std::vector<Saved>;
   Snapshot snapshot() const;

@@ -155,13 +155,13 @@ void SnakeLayer::draw(const Viewport& viewport, const ViewTransform& view,
       for (std::size_t i = 0; i < t.shapes.size(); ++i) {
         SnakeRgba color = forceColor(t.force);
         color[3] = trailAlpha(i, t.shapes.size());
-        drawStrip(GL_TRIANGLE_STRIP, thickLineStrip(t.shapes[i], true, kTrailHalfWidth * toImage),
+        drawStrip(GL_TRIANGLE_STRIP, thickLineStrip(t.shapes[i], t.closed, kTrailHalfWidth * toImage),
                   color.data(), 1, false);
       }
   if (snakes.contours) {
     // All outlines first, so a snake never darkens its neighbour's line.
     for (const auto& c : *snakes.contours)
-      drawStrip(GL_TRIANGLE_STRIP, thickLineStrip(c.points, true, kOutlineHalfWidth * toImage),
+      drawStrip(GL_TRIANGLE_STRIP, thickLineStrip(c.points, c.closed(), kOutlineHalfWidth * toImage),
                 kOutline, 1, false);
     for (const auto& c : *snakes.contours) {
       const SnakeRgba force = forceColor(c.force);
@@ -169,7 +169,7 @@ void SnakeLayer::draw(const Viewport& viewport, const ViewTransform& view,
       const float* color = c.id == snakes.highlightId ? kDraft : force.data();
       const bool selected = snakes.selectedId != 0 && c.id == snakes.selectedId;
       const float size = selected ? dot + 2 : dot;  // the panel's snake
-      drawStrip(GL_TRIANGLE_STRIP, thickLineStrip(c.points, true, kLineHalfWidth * toImage), color,
+      drawStrip(GL_TRIANGLE_STRIP, thickLineStrip(c.points, c.closed(), kLineHalfWidth * toImage), color,
                 1, false);
       if (snakes.showNodes || selected) {
         drawStrip(GL_POINTS, c.points, kOutline, size + 2, true);

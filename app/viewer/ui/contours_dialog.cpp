@@ -14,6 +14,7 @@ std::vector<app::ContourRecord> contourRecords(const std::vector<SnakeContour>& 
     r.iterations = c.iterations;
     r.converged = c.converged();
     r.force = forceName(c.force);
+    if (!c.closed()) r.openBoundary = boundaryName(c.boundary);
     records.push_back(std::move(r));
   }
   return records;

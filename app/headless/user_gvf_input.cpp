@@ -1,0 +1,73 @@
+#include "headless/user_gvf_input.hpp"
+
+#include "gvflab/error.hpp"
+#include "gvflab/quoted.hpp"
+#include "io/field_file.hpp"
+#include "io/image_loader.hpp"
+#include "io/volume_loader.hpp"
+
+namespace gvflab::app {
+namespace {
+
+std::string sizeText(int w, int h, int d) {
+  return std::to_string(w) + "x" + std::to_string(h) + (d > 1 ? "x" + std::to_string(d) : "");
+}
+
+// A reader's InputError, prefixed with the flag that named the file.
+template <class Read>
+auto readFor(const std::string& flag, Read read) {
+  try {
+    return read();
+  } catch (const InputError& e) {
+    throw InputError(flag + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+bool hasUserGvfInput(const Options& o) { return o.edgeMap || o.v0File; }
+
+GvfInput buildUserGvfInput(ComputeContext& ctx, const Options& o, const RunInput& in) {
+  const std::string edgeName = o.edgeMap ? "--edge-map " + quotedText(*o.edgeMap) : "";
+  const std::string v0Name = o.v0File ? "--v0 " + quotedText(*o.v0File) : "";
+  const std::string inputSize = sizeText(in.width(), in.height(), in.is3d ? in.volume.depth : 1);
+  auto sameSize = [&](const std::string& name, int w, int h, int d) {
+    if (w != in.width() || h != in.height() || d != (in.is3d ? in.volume.depth : 1))
+      throw InputError(name + " is " + sizeText(w, h, d) + "; the input " +
+                       (in.is3d ? "volume" : "image") + " is " + inputSize + ".");
+  };
+  if (in.is3d) {
+    std::optional<Field3D> v0;
+    if (o.v0File) {
+      v0 = readFor("--v0", [&] { return readField3D(*o.v0File); });
+      sameSize(v0Name, v0->width, v0->height, v0->depth);
+    }
+    if (!o.edgeMap) {
+      GvfInput built = buildGvfInput(ctx, in.volume, o.gvf.sigma, o.gvf.v0Mode);
+      replaceV0(ctx, built, *v0, v0Name);
+      return built;
+    }
+    if (!isVolumeFile(*o.edgeMap))
+      throw InputError(edgeName + " is an image; the input is a volume (" + inputSize + ").");
+    const Volume f = readFor("--edge-map", [&] { return loadVolume(*o.edgeMap); });
+    sameSize(edgeName, f.width, f.height, f.depth);
+    return gvfInputFrom(ctx, f, v0 ? &*v0 : nullptr, edgeName, v0Name);
+  }
+  std::optional<Field2D> v0;
+  if (o.v0File) {
+    v0 = readFor("--v0", [&] { return readField2D(*o.v0File); });
+    sameSize(v0Name, v0->width, v0->height, 1);
+  }
+  if (!o.edgeMap) {
+    GvfInput built = buildGvfInput(ctx, in.image, o.gvf.sigma, o.gvf.v0Mode);
+    replaceV0(ctx, built, *v0, v0Name);
+    return built;
+  }
+  if (isVolumeFile(*o.edgeMap))
+    throw InputError(edgeName + " is a volume; the input is an image (" + inputSize + ").");
+  const Image2D f = readFor("--edge-map", [&] { return loadImage(*o.edgeMap); });
+  sameSize(edgeName, f.width, f.height, 1);
+  return gvfInputFrom(ctx, f, v0 ? &*v0 : nullptr, edgeName, v0Name);
+}
+
+}  // namespace gvflab::app
