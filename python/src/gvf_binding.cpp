@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
+#include <type_traits>
 
 #include "arrays.hpp"
 #include "context_cache.hpp"
@@ -40,6 +42,69 @@ std::string reportRepr(const GvfReport& r) {
          ", error=" + std::string(py::repr(py::float_(r.error))) +
          ", opencl_ms=" + std::string(py::repr(py::float_(r.openclMs))) + ", device='" + r.device +
          "')";
+}
+
+// A V0 array as gvf() returns fields: rows x cols x 2 (d_row, d_col), or planes x rows x cols
+// x 3 (d_plane, d_row, d_col); the engine's components are (x, y[, z]), reversed.
+template <class Field>
+Field fieldFromArray(const py::handle& obj, int dims, const Field& shape) {
+  auto a = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(obj);
+  const int channels = dims;
+  std::vector<py::ssize_t> want = {shape.height, shape.width, channels};
+  if constexpr (std::is_same_v<Field, Field3D>) want.insert(want.begin(), shape.depth);
+  std::string wanted;
+  for (auto s : want) wanted += (wanted.empty() ? "" : " x ") + std::to_string(s);
+  if (!a || a.ndim() != dims + 1)
+    throw InputError("v0 must be a " + wanted + " array (the image's size, " +
+                     std::to_string(channels) + " components in index order, as gvf() returns).");
+  for (int k = 0; k <= dims; ++k)
+    if (a.shape(k) != want[k]) {
+      std::string got;
+      for (int j = 0; j <= dims; ++j) got += (j ? " x " : "") + std::to_string(a.shape(j));
+      throw InputError("v0 is " + got + "; it must be " + wanted + " (the image's size, " +
+                       std::to_string(channels) + " components).");
+    }
+  Field out = shape;
+  out.data.assign(a.data(), a.data() + a.size());
+  for (std::size_t i = 0; i < out.data.size(); i += channels)
+    std::swap(out.data[i], out.data[i + channels - 1]);
+  return out;
+}
+
+// gvf()'s input: built from the image, or the caller's own edge_map and/or v0 arrays.
+GvfInput gvfInputOf(ComputeContext& ctx, const py::handle& data, int dims, double sigma,
+                    const py::object& v0, const py::object& edgeMap) {
+  const bool ownV0 = !v0.is_none() && !py::isinstance<py::str>(v0);
+  const V0Mode mode = ownV0 || v0.is_none() ? V0Mode::EdgeGradient : parseV0(v0.cast<std::string>());
+  if (!edgeMap.is_none() && mode == V0Mode::ImageGradient)
+    throw ParameterError("edge_map gives f, and V0 is then grad f or a v0 array: v0='image' "
+                         "does not go with it.");
+  if (dims == 3) {
+    const Volume volume = volumeFromArray(data, "the volume");
+    std::optional<Field3D> field;
+    if (ownV0) field = fieldFromArray(v0, 3, Field3D(volume.width, volume.height, volume.depth));
+    if (edgeMap.is_none()) {
+      GvfInput in = buildGvfInput(ctx, volume, sigma, mode);
+      if (field) replaceV0(ctx, in, *field, "v0");
+      return in;
+    }
+    const Volume f = volumeFromArray(edgeMap, "edge_map");
+    if (f.width != volume.width || f.height != volume.height || f.depth != volume.depth)
+      throw InputError("edge_map must have the volume's shape.");
+    return gvfInputFrom(ctx, f, field ? &*field : nullptr, "edge_map", "v0");
+  }
+  const Image2D image = imageFromArray(data, "the image");
+  std::optional<Field2D> field;
+  if (ownV0) field = fieldFromArray(v0, 2, Field2D(image.width, image.height));
+  if (edgeMap.is_none()) {
+    GvfInput in = buildGvfInput(ctx, image, sigma, mode);
+    if (field) replaceV0(ctx, in, *field, "v0");
+    return in;
+  }
+  const Image2D f = imageFromArray(edgeMap, "edge_map");
+  if (f.width != image.width || f.height != image.height)
+    throw InputError("edge_map must have the image's shape.");
+  return gvfInputFrom(ctx, f, field ? &*field : nullptr, "edge_map", "v0");
 }
 
 }  // namespace
@@ -111,18 +176,16 @@ namespace {
 py::tuple gvf(const py::handle& data, double mu, double sigma, std::optional<long> iterations,
               std::optional<double> targetError, std::optional<std::string> solver,
               const std::string& precision, std::optional<std::string> memory,
-              const std::string& v0, int mgA, int mgB, int mgC, const std::string& device,
-              const py::object& progress, long progressEvery) {
+              const py::object& v0, int mgA, int mgB, int mgC, const std::string& device,
+              const py::object& progress, long progressEvery, const py::object& edgeMap) {
   const auto t0 = std::chrono::steady_clock::now();
   const int dims = arrayDims(data);
   if (dims != 2 && dims != 3)
     throw InputError(
         "gvf() takes a 2D image (rows x cols) or a 3D volume (planes x rows x "
         "cols) as a NumPy array.");
-  const V0Mode mode = parseV0(v0);
   auto ctx = computeContext(device);
-  GvfInput input = dims == 3 ? buildGvfInput(*ctx, volumeFromArray(data, "the volume"), sigma, mode)
-                             : buildGvfInput(*ctx, imageFromArray(data, "the image"), sigma, mode);
+  GvfInput input = gvfInputOf(*ctx, data, dims, sigma, v0, edgeMap);
   GvfRequest request{mu, iterations, targetError, solver, precision, memory, mgA, mgB, mgC};
   GvfRun run = runGvf(ctx, input, request, progress, progressEvery);
   Field2D field;
@@ -165,6 +228,7 @@ void bindGvf(py::module_& m) {
         py::arg("precision") = "f32", py::arg("memory") = py::none(), py::arg("v0") = "edge",
         py::arg("mg_a") = 1, py::arg("mg_b") = 2, py::arg("mg_c") = 1, py::arg("device") = "",
         py::arg("progress") = py::none(), py::arg("progress_every") = 100,
+        py::arg("edge_map") = py::none(),
         R"(Gradient Vector Flow of a 2D image or a 3D volume, computed on an OpenCL device.
 
 image_or_volume: a rows x cols (2D) or planes x rows x cols (3D) array. Floats are used as
@@ -181,7 +245,13 @@ solver: 'euler' or 'multigrid' (mg_a, mg_b, mg_c: cycles, pre- and post-smoothin
     None: multigrid for a run to a target, Euler for a fixed count.
 precision: field storage, 'f32', 'f16' or 'snorm16'. memory (Euler): 'buffer', 'image',
     'local' or None for the device's best.
-v0: 'edge' (V0 = grad f, f the normalised edge map) or 'image' (V0 = grad of the image).
+v0: 'edge' (V0 = grad f, f the normalised edge map) or 'image' (V0 = grad of the image), or
+    your own initial field: an array shaped as the result (rows x cols x 2, planes x rows x
+    cols x 3, components in index order); finite.
+edge_map: None, or your own edge map f (the image's shape; floats as they are, integers
+    divided by their type's maximum; keep it in [0, 1] for the default mu and snakes), used
+    instead of the one built from the image with sigma; V0 is then grad f unless v0 is an
+    array. The image still sets the size.
 device: '' or 'gpu' (a GPU if any), 'cpu', or part of a device name (see gvflab.devices()).
 progress: None or a callable getting a gvflab.Progress every progress_every iterations
     (e.g. lambda p: bar.update(p.iterations - bar.n) for a tqdm bar).

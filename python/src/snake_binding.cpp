@@ -21,6 +21,7 @@ namespace {
 struct SnakeResult {
   py::array points;  // N x 2 (row, col)
   std::string force;
+  std::string boundary;  // boundaryName: "periodic" (closed) or an open snake's ends
   std::string state;  // snakeStateName: "moving" | "converged" | "stalled" | "collapsed"
   long iterations = 0;
   double held = 0, holdGap = 0;  // the hold test at its last stop (SnakeContour)
@@ -36,8 +37,10 @@ py::object snake(const py::handle& image, const py::handle& initial, const std::
                  int resample, bool normalize, int iterations, double mu, double sigma,
                  std::optional<long> gvfIterations, std::optional<double> targetError,
                  std::optional<std::string> solver, const std::string& precision,
-                 const std::string& device, const py::object& progress, long progressEvery) {
+                 const std::string& device, const py::object& progress, long progressEvery,
+                 const std::string& boundaryCondition) {
   const SnakeForce snakeForce = parseForce(force);
+  const SnakeBoundary boundary = parseBoundary(boundaryCondition);
   SnakeParams params = SnakeParams::defaults();
   params.alpha = alpha, params.beta = beta, params.gamma = gamma, params.kappa = kappa;
   params.pressure = pressure, params.dmin = dmin, params.dmax = dmax;
@@ -71,7 +74,7 @@ py::object snake(const py::handle& image, const py::handle& initial, const std::
   }
   ParametricSnake snakes(ctx, img.width, img.height, params);
   snakes.setFields(run ? run->solver->field() : input.v0, input);
-  for (const auto& s : starts) snakes.add(s, snakeForce);
+  for (const auto& s : starts) snakes.add(s, snakeForce, std::nullopt, boundary);
   ctx->profiler().endFrame();
   ctx->profiler().reset();
   ProgressReporter reporter(progress, progressEvery, "snake");
@@ -88,7 +91,8 @@ py::object snake(const py::handle& image, const py::handle& initial, const std::
   const double ms = ctx->profiler().totalMs("snake_");
   py::list results;
   for (const auto& c : snakes.contours())
-    results.append(SnakeResult{pointsToArray(c.points), forceName(c.force), snakeStateName(c.state),
+    results.append(SnakeResult{pointsToArray(c.points), forceName(c.force),
+                               boundaryName(c.boundary), snakeStateName(c.state),
                                c.iterations, c.held, c.holdGap, ms,
                                run ? std::optional(run->report) : std::nullopt});
   return many ? py::object(results) : results[0];
@@ -105,6 +109,9 @@ void bindSnake(py::module_& m) {
       .def_readonly("points", &SnakeResult::points,
                     "The contour's nodes, N x 2 float64 (row, col), pixel centres at integers.")
       .def_readonly("force", &SnakeResult::force)
+      .def_readonly("boundary_condition", &SnakeResult::boundary,
+                    "'periodic' (closed) or an open snake's ends: 'free', 'fixed', "
+                    "'free-fixed', 'fixed-free'.")
       .def_readonly("state", &SnakeResult::state,
                     "'moving', 'converged', 'stalled' or 'collapsed' (the CLI's states; "
                     "see gvflab.SNAKE_STATES).")
@@ -140,7 +147,8 @@ void bindSnake(py::module_& m) {
         py::arg("gvf_iterations") = py::none(), py::arg("target_error") = py::none(),
         py::arg("solver") = py::none(), py::arg("precision") = "f32", py::arg("device") = "",
         py::arg("progress") = py::none(), py::arg("progress_every") = 100,
-        R"(Moves closed parametric snakes (Kass et al.; Xu & Prince) on an OpenCL device.
+        py::arg("boundary_condition") = "periodic",
+        R"(Moves parametric snakes (Kass et al.; Xu & Prince) on an OpenCL device.
 
 image: a rows x cols array (as for gvflab.gvf()).
 initial_points: an N x 2 array of (row, col) nodes, pixel [r, c]'s centre at (r, c) as in
@@ -158,6 +166,10 @@ state: the engine's rule, as the CLI reports it: 'moving' (not stopped within it
     'converged' (stopped where its force holds it), 'stalled' (stopped where the force is
     too weak to hold it) or 'collapsed' (shrank to a dot or a line: it outlines nothing).
 progress: None or a callable getting a gvflab.Progress (stage 'gvf', then 'snake').
+boundary_condition: scikit-image's: 'periodic' (closed, the default), or an open snake
+    through the points in their order with 'free' ends (they move; nothing pulls or bends
+    across them, so alpha shortens the snake from its ends), 'fixed' ends (pinned where they
+    start), 'free-fixed' or 'fixed-free' (first end, last end). Open snakes need 2 points.
 
 Returns a gvflab.SnakeResult (points, state, converged, iterations, force, opencl_ms, gvf),
 or a list of them for a list of initial contours.)");
