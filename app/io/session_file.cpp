@@ -106,8 +106,10 @@ double coordinate(const QJsonValue& v, qsizetype point, int axis, const std::str
                     -kMaxSnakeCoordinate, kMaxSnakeCoordinate);
 }
 
-// "snakes[3].points": [[x, y], ...], at most kMaxSnakePoints pairs of pixel coordinates.
-SavedSnake::Points pointsFromJson(const QJsonArray& list, const std::string& name) {
+// "snakes[3].points": [[x, y], ...], at most kMaxSnakePoints pairs of pixel coordinates; at
+// least 3 (an open snake: 2).
+SavedSnake::Points pointsFromJson(const QJsonArray& list, const std::string& name,
+                                  bool closed = true) {
   if (list.size() > static_cast<qsizetype>(kMaxSnakePoints))
     throw InputError("\"" + name + "\" has " + std::to_string(list.size()) +
                      " points; a snake may have at most " + std::to_string(kMaxSnakePoints) + ".");
@@ -123,7 +125,10 @@ SavedSnake::Points pointsFromJson(const QJsonArray& list, const std::string& nam
     out.push_back({static_cast<float>(coordinate(xy[0], i, 0, name)),
                    static_cast<float>(coordinate(xy[1], i, 1, name))});
   }
-  if (out.size() < 3) throw InputError("\"" + name + "\": a snake needs at least 3 points.");
+  if (out.size() < (closed ? 3u : 2u))
+    throw InputError("\"" + name + "\": a" +
+                     (closed ? " snake needs at least 3" : "n open snake needs at least 2") +
+                     " points.");
   return out;
 }
 
@@ -279,9 +284,10 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
       throw InputError("\"" + o.name("boundary") + "\": " + e.what());
     }
     if (!o.has("points")) throw InputError("\"" + o.name("points") + "\" is missing.");
-    sn.points = pointsFromJson(o.array("points"), o.name("points"));
+    const bool closed = isClosed(sn.boundary);
+    sn.points = pointsFromJson(o.array("points"), o.name("points"), closed);
     sn.initial = o.has("initial_points")
-                     ? pointsFromJson(o.array("initial_points"), o.name("initial_points"))
+                     ? pointsFromJson(o.array("initial_points"), o.name("initial_points"), closed)
                      : sn.points;
     points += sn.points.size() + sn.initial.size();
     if (points > kMaxSessionPoints)
