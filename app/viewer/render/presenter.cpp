@@ -113,8 +113,8 @@ std::optional<std::array<float, 2>> Presenter::vectorAt(int x, int y) {
   if (probe_.x == x && probe_.y == y && probe_.upload == uploads_) return probe_.v;
   float v[2] = {0, 0};
   try {
-    lastQueue_.enqueueReadBuffer(lastField_, CL_TRUE,
-                                 (static_cast<std::size_t>(y) * width_ + x) * sizeof v, sizeof v, v);
+    lastQueue_.enqueueReadBuffer(
+        lastField_, CL_TRUE, (static_cast<std::size_t>(y) * width_ + x) * sizeof v, sizeof v, v);
   } catch (const cl::Error& e) {
     rethrowClError(e, "reading the field under the cursor");
   }

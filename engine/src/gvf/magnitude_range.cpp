@@ -11,7 +11,7 @@
 
 namespace gvflab {
 namespace {
-constexpr std::size_t kLocal = 256;   // a power of two (the kernel's tree)
+constexpr std::size_t kLocal = 256;    // a power of two (the kernel's tree)
 constexpr std::size_t kGroups = 1024;  // first pass; enough groups to fill a large GPU
 }  // namespace
 
