@@ -14,7 +14,9 @@
 #   vol256"; CASES="" for none), PATHS (default "host external") narrow it down; SNAKE=0 leaves
 #   the snake out. RACES="512:0.25 2048:2" also runs the race view (--race) on the blob phantom
 #   of each side N with that --race-budget (ms) for RACE_FRAMES (default 12) frames, --stats
-#   printing both solvers' epsilon against OpenCL time (OUT/raceN.txt, screenshot raceN.png).
+#   printing both solvers' epsilon against OpenCL time (OUT/raceN.txt, screenshot raceN.png;
+#   the table shows the viewer's line and how the lanes reached GL). "copies": whole-field
+#   host copies of the field over the run (0 unless the streamlines are on).
 set -uo pipefail
 bundle=$(realpath "${1:?bundle tarball}")
 out=$(mkdir -p "${2:?output folder}" && realpath "$2")
@@ -56,8 +58,8 @@ args() {  # CASE: the input and one snake around the middle (the U's opening, th
   esac
   [ "${SNAKE:-1}" = 0 ] || echo "--snake $snake"
 }
-printf '%-7s %-9s %8s %8s %10s %8s %9s  %s\n' case path "p50 ms" "p95 ms" "GVF it/s" "CL->GL" \
-  "read-back" "mean ms per frame (phases)"
+printf '%-7s %-9s %8s %8s %10s %8s %9s %6s  %s\n' case path "p50 ms" "p95 ms" "GVF it/s" "CL->GL" \
+  "read-back" "copies" "mean ms per frame (phases)"
 for c in ${CASES-u512 u2048 u4096 vol256}; do
   for p in ${PATHS:-host external}; do
     # shellcheck disable=SC2046
@@ -74,9 +76,11 @@ for c in ${CASES-u512 u2048 u4096 vol256}; do
     its=$(sed -n 's/.*, \([0-9]*\) GVF iterations.*/\1/p' <<< "$line")
     cg=$(sed -n 's/.*CL->GL mean \([0-9.]*\) ms.*/\1/p' <<< "$line")
     rb=$(sed -n 's/.*host read-back for the readouts \([0-9.]*\) ms.*/\1/p' <<< "$line")
+    copies=$(sed -n 's/.*, \([0-9]*\) whole-field host copies.*/\1/p' <<< "$line")
     phases=$(sed -n 's/.*mean ms per frame: \([^;]*\).*/\1/p' <<< "$line")
     slow=$(sed -n 's/.*; \([0-9]* frames over .*\)/\1/p' <<< "$line")
-    printf '%-7s %-9s %8s %8s %10s %8s %9s  %s\n' "$c" "$p" "$p50" "$p95" "$its" "$cg" "$rb" "$phases"
+    printf '%-7s %-9s %8s %8s %10s %8s %9s %6s  %s\n' "$c" "$p" "$p50" "$p95" "$its" "$cg" "$rb" \
+      "${copies:-?}" "$phases"
     [ -n "$slow" ] && echo "        $slow"
   done
 done
@@ -86,7 +90,8 @@ for r in ${RACES:-}; do  # the bench's race settings: blob phantom, sigma 0.5, m
     --mu 0.1 --race-budget "$budget" --frames "${RACE_FRAMES:-12}" --stats --size "$size" \
     --screenshot "$out/race$n.png" --screenshot-panels > "$out/race$n.txt" 2>> "$out/stderr.log"
   echo "== race ${n}^2, $budget ms per solver per frame"
-  grep -E '^(viewer|race)' "$out/race$n.txt" | tee -a "$out/viewer.log"
+  grep -E '^(viewer|race[: ]view|race:)' "$out/race$n.txt" | tee -a "$out/viewer.log"
+  grep -E '^race (euler|multigrid) ' "$out/race$n.txt" >> "$out/viewer.log"
 done
 echo "GL renderers:"; grep -o 'viewer [0-9x]*, GL [^,]*' "$out/viewer.log" | sed 's/.*, GL //' | sort | uniq -c
 

@@ -18,8 +18,10 @@
 #include "gvflab/error.hpp"
 #include "gvflab/euler_solver.hpp"
 #include "gvflab/gvf_input.hpp"
+#include "gvflab/magnitude_range.hpp"
 #include "gvflab/phantoms.hpp"
 #include "render/render_support.hpp"
+#include "test_support.hpp"
 #include "viewer/model/colormap.hpp"
 #include "viewer/model/session.hpp"
 #include "viewer/render/presenter.hpp"
@@ -77,6 +79,53 @@ TEST_CASE("the transfer choice names its reason") {
   CHECK(c.description ==
         "host copy (device lacks cl_khr_gl_sharing; external memory: device "
         "lacks cl_khr_external_memory_opaque_fd)");
+}
+
+// Issue 29: the legend's range and the cursor's vector come from the device; no frame copies
+// the whole field to host memory unless the streamlines ask for it.
+TEST_CASE("the readouts equal the field's own values, and no ordinary upload copies it") {
+  GlEnvironment& env = glEnvironment();
+  REQUIRE_MESSAGE(env.ok, "no OpenGL 3.3 core context (run under xvfb-run -a)");
+  UField u;
+  Presenter presenter(u.ctx->info());
+  CHECK(presenter.maxMagnitude() == 0.0f);  // nothing uploaded yet
+  CHECK_FALSE(presenter.vectorAt(0, 0));
+  const int w = u.solver->width(), h = u.solver->height();
+  for (int frame = 0; frame < 4; ++frame) {
+    CAPTURE(frame);
+    u.solver->step(30);
+    presenter.upload(u.ctx->queue(), u.solver->field(), w, h);
+    const Field2D f = u.solver->readField();  // the test's own read, to compare with
+    const reference::MagnitudeRangeD ref = reference::magnitudeRange(test::toRef(f));
+    CHECK(presenter.maxMagnitude() == doctest::Approx(ref.max).epsilon(1e-6));
+    CHECK(presenter.minMagnitude() == doctest::Approx(ref.min).epsilon(1e-6).scale(ref.max));
+    CHECK(ref.max > 0.0);
+    const int pixels[][2] = {{0, 0}, {w - 1, h - 1}, {64, 30}, {17, 99}, {64, 30}};
+    for (auto [x, y] : pixels) {
+      const auto v = presenter.vectorAt(x, y);
+      REQUIRE(v);
+      const std::size_t i = static_cast<std::size_t>(y) * w + x;
+      CHECK((*v)[0] == f.x(i));
+      CHECK((*v)[1] == f.y(i));
+    }
+    CHECK_FALSE(presenter.vectorAt(w, 0));
+    CHECK_FALSE(presenter.vectorAt(0, -1));
+    // The counter of whole-field copies to host memory: none on any ordinary frame.
+    CHECK(presenter.totals().hostFieldCopies == 0);
+    CHECK(presenter.hostField().empty());
+  }
+  // The streamlines want the field on the host: then each upload brings it (host copy path;
+  // every hostRefreshInterval uploads on the zero-copy paths), and it is the field.
+  presenter.setHostFieldWanted(true);
+  presenter.upload(u.ctx->queue(), u.solver->field(), w, h);
+  CHECK(presenter.totals().hostFieldCopies == 1);
+  CHECK(presenter.hostField() == u.solver->readField().data);
+  presenter.setHostFieldWanted(false);
+  presenter.upload(u.ctx->queue(), u.solver->field(), w, h);
+  CHECK(presenter.totals().hostFieldCopies == 1);
+  CHECK(presenter.hostField().empty());
+  presenter.forgetField();
+  CHECK_FALSE(presenter.vectorAt(0, 0));
 }
 
 TEST_CASE("the view keeps the aspect ratio and maps back and forth") {
@@ -245,6 +294,7 @@ TEST_CASE("each layer matches its baseline") {
   UField u;
   Renderer renderer;
   Presenter presenter(u.ctx->info());
+  presenter.setHostFieldWanted(true);  // the streamlines are traced on the host
   presenter.upload(u.ctx->queue(), u.solver->field(), u.solver->width(), u.solver->height());
   renderer.setImage(makePhantom("u", 128));
   SnakeLayer snakes;

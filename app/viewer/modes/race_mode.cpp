@@ -27,6 +27,7 @@ RaceMode::RaceMode(Session& session, bool startOn, double budgetMs)
 RaceMode::~RaceMode() = default;
 
 void RaceMode::rebuild() {
+  if (view_) view_->forgetFields();
   race_.reset();  // free the old pair first: the device may only hold one
   race_ = std::make_unique<RaceSession>(session_);
   race_->running = running_;
@@ -42,6 +43,7 @@ void RaceMode::setEnabled(bool on, ErrorLog& errors) {
     sessionWasRunning_ = session_.running();
     session_.setRunning(false);  // the race has the device to itself
   } else {
+    if (view_) view_->forgetFields();
     race_.reset();
     session_.setRunning(sessionWasRunning_);
   }
@@ -80,8 +82,13 @@ bool RaceMode::drawPicture(ViewFrame& frame) {
   const Viewport& area = frame.area;
   const float dpr = frame.dpr;
   ErrorLog& errors = frame.errors;
-  if (!view_ && !errors.guard("Setting up the race view",
-                              [&] { view_ = std::make_unique<RaceView>(session_.device()); }))
+  // The lanes reach GL by the view's own path; a device switch makes a new context and view.
+  cl::Context& context = session_.context().context();
+  if (view_ && view_->context() != context()) view_.reset();
+  if (!view_ && !errors.guard("Setting up the race view", [&] {
+        view_ = frame.presenter ? std::make_unique<RaceView>(frame.presenter->choice(), context)
+                                : std::make_unique<RaceView>(session_.device());
+      }))
     return true;
   // The window covers the bottom of the view; the maps take the rest.
   const int below = static_cast<int>(windowHeight_ * dpr);
@@ -198,6 +205,13 @@ void RaceMode::printStats(std::ostream& out) const {
   for (int i : {RaceSession::kEuler, RaceSession::kMultigrid})
     for (const RacePoint& p : race_->lane(i).curve)
       out << "race " << names[i] << " " << p.ms << " " << p.epsilon << " " << p.iterations << "\n";
+  if (!view_) return;  // drawn: how the lanes reached GL (the race view's frame time)
+  for (int i : {RaceSession::kEuler, RaceSession::kMultigrid}) {
+    const Presenter::Totals& t = view_->presenter(i).totals();
+    out << "race view " << names[i] << ": " << view_->presenter(i).choice().description
+        << ", CL->GL mean " << t.ms / static_cast<double>(std::max(t.uploads, 1L)) << " ms, "
+        << t.uploads << " uploads, " << t.hostFieldCopies << " whole-field host copies\n";
+  }
 }
 
 }  // namespace gvflab::viewer

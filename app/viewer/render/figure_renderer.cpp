@@ -28,6 +28,7 @@ QImage FigureRenderer::draw(cl::CommandQueue& queue, const cl::Buffer& field, in
                             const std::vector<SnakeContour>& snakes, bool showCapture,
                             long fieldVersion, const std::vector<SnakeTrail>* trails) {
   target_.bind();
+  presenter_.setHostFieldWanted(layers.showStreamlines);  // traced on the host
   presenter_.upload(queue, field, fieldWidth, fieldHeight);
   const Viewport vp{0, 0, target_.width(), target_.height()};
   rangeMax_ = std::max(layers.autoRange ? presenter_.maxMagnitude() : layers.fixedRangeMax, 1e-12f);

@@ -88,17 +88,43 @@ void Presenter::readHost(cl::CommandQueue& queue, const cl::Buffer& field, int w
   } catch (const cl::Error& e) {
     rethrowClError(e, "reading the field for display");
   }
-  updateMax();
+  ++totals_.hostFieldCopies;
 }
 
-void Presenter::updateMax() {
-  // The auto colour range needs max |V|; the data is in host memory, so it is one pass.
-  float max2 = 0;
-  for (std::size_t i = 0; i + 1 < host_.size(); i += 2) {
-    float m2 = host_[i] * host_[i] + host_[i + 1] * host_[i + 1];
-    if (m2 > max2) max2 = m2;
+void Presenter::enqueueRange(cl::CommandQueue& queue, const cl::Buffer& field, int width,
+                             int height) {
+  // The legend's range on the device: two small launches and 8 bytes, collected when asked.
+  const cl::Context context = queue.getInfo<CL_QUEUE_CONTEXT>();
+  if (!reduction_ || reductionContext_ != context()) {
+    reduction_.reset();
+    reduction_ =
+        std::make_unique<MagnitudeRangeReduction>(context, queue.getInfo<CL_QUEUE_DEVICE>());
+    reductionContext_ = context();
   }
-  maxMagnitude_ = std::isfinite(max2) ? std::sqrt(max2) : 0.0f;
+  reduction_->enqueue(queue, field, static_cast<std::size_t>(width) * height);
+}
+
+MagnitudeRange Presenter::range() const {
+  return reduction_ ? reduction_->result() : MagnitudeRange{};
+}
+
+std::optional<std::array<float, 2>> Presenter::vectorAt(int x, int y) {
+  if (!lastField_() || x < 0 || y < 0 || x >= width_ || y >= height_) return std::nullopt;
+  if (probe_.x == x && probe_.y == y && probe_.upload == uploads_) return probe_.v;
+  float v[2] = {0, 0};
+  try {
+    lastQueue_.enqueueReadBuffer(
+        lastField_, CL_TRUE, (static_cast<std::size_t>(y) * width_ + x) * sizeof v, sizeof v, v);
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "reading the field under the cursor");
+  }
+  probe_ = {x, y, uploads_, {v[0], v[1]}};
+  return probe_.v;
+}
+
+void Presenter::forgetField() {
+  lastField_ = cl::Buffer();
+  probe_ = {};
 }
 
 void Presenter::upload(cl::CommandQueue& queue, const cl::Buffer& field, int width, int height) {
@@ -115,8 +141,11 @@ void Presenter::upload(cl::CommandQueue& queue, const cl::Buffer& field, int wid
       fallBackToHostCopy(e.what());
       uploadThroughHost(queue, field, width, height);
     }
-    if ((shared_ || external_) &&
-        uploads_ % hostRefreshInterval(static_cast<long>(width) * height) == 0) {
+    // The whole field in host memory only while wanted: at once when asked, then now and then.
+    const std::size_t values = static_cast<std::size_t>(width) * height * 2;
+    if ((shared_ || external_) && hostWanted_ &&
+        (host_.size() != values ||
+         uploads_ % hostRefreshInterval(static_cast<long>(width) * height) == 0)) {
       auto readStart = std::chrono::steady_clock::now();
       readHost(queue, field, width, height);
       if (!resized)
@@ -127,6 +156,10 @@ void Presenter::upload(cl::CommandQueue& queue, const cl::Buffer& field, int wid
   } else {
     uploadThroughHost(queue, field, width, height);
   }
+  if (!hostWanted_ && !host_.empty()) std::vector<float>().swap(host_);
+  enqueueRange(queue, field, width, height);
+  lastQueue_ = queue;
+  lastField_ = field;
   lastMs_ =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   ++uploads_;
@@ -161,9 +194,11 @@ void Presenter::uploadThroughHost(cl::CommandQueue& queue, const cl::Buffer& fie
     f.glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
     rethrowClError(e, "reading the field for display");
   }
-  const float* v = static_cast<const float*>(mapped);
-  host_.assign(v, v + 2 * count);  // kept for the cursor readout and the streamlines
-  updateMax();
+  if (hostWanted_) {  // for the streamlines; the readouts come from the device
+    const float* v = static_cast<const float*>(mapped);
+    host_.assign(v, v + 2 * count);
+    ++totals_.hostFieldCopies;
+  }
   f.glUnmapBuffer(GL_PIXEL_UNPACK_BUFFER);
 
   f.glBindTexture(GL_TEXTURE_2D, texture_.id());

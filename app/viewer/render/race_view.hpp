@@ -18,7 +18,11 @@ ImU32 raceLaneColor(int lane);  // Euler orange, multigrid blue
 
 class RaceView {
  public:
-  explicit RaceView(const DeviceInfo& device);  // GL context current
+  // GL context current. choice: the CL->GL path of the viewer's own presenter (its
+  // Presenter::choice()), so the lanes' fields stay on the GPU where the view's does; context:
+  // the session's OpenCL context, needed by the zero-copy paths (Presenter's constructor).
+  RaceView(const TransferChoice& choice, cl::Context& context);
+  explicit RaceView(const DeviceInfo& device);  // the host copy: for tests without a viewer
 
   // Copies both lanes' plane fields to GL when the race's fields (or the plane) moved.
   void upload(RaceSession& race, Session& session);
@@ -34,12 +38,17 @@ class RaceView {
   // The two viewports of the last draw (for tests and the labels).
   const std::array<Viewport, 2>& viewports() const { return viewports_; }
   const Presenter& presenter(int i) const { return *presenters_[i]; }
+  // The OpenCL context the lanes' transfers were made for (a new one needs a new view).
+  cl_context context() const { return context_; }
+  // Before the race's fields are freed (a rebuild): the presenters let go of them.
+  void forgetFields();
 
  private:
   std::array<std::unique_ptr<Presenter>, 2> presenters_;
   std::array<Viewport, 2> viewports_{};
   long shownField_ = -1, shownImage_ = -1;
   const RaceSession* shownRace_ = nullptr;
+  cl_context context_ = nullptr;
 };
 
 // The two side-by-side viewports inside area, a small gap between them.

@@ -331,11 +331,17 @@ void GlView::buildUi(float frameSeconds) {
   // The readout of the session's field; the race shows its own maps and plot instead.
   if (cursor_ && presenter_ && modes_.sessionPictureShown()) {
     glm::vec2 p = toImage(*cursor_);
-    if (auto r = readoutAt(p.x, p.y, session_.image(), presenter_->hostField(),
-                           presenter_->texture().width, presenter_->texture().height))
+    if (auto r = readoutAt(p.x, p.y, session_.image())) {
+      // The one pixel from the device (read again when it or the field changed).
+      const FieldTextureRef shown = presenter_->texture();
+      if (shown.width == session_.image().width && shown.height == session_.image().height)
+        errors_.guard("Reading the field under the cursor", [&] {
+          if (auto v = presenter_->vectorAt(r->x, r->y)) setReadoutVector(*r, (*v)[0], (*v)[1]);
+        });
       drawCursorReadout(*r, viewLeftPixels() / dpr, static_cast<float>(height()),
                         100.0f * view_.pixelsPerImagePixel(), viewWidthPixels() / dpr,
                         uploadedForce_ == SnakeForce::Traditional);
+    }
   }
   drawCanvasOverlays();
 }
@@ -425,7 +431,12 @@ void GlView::uploadIfChanged() {
   }
   // The field layers show the selected snake's force: the GVF field or grad f.
   const SnakeForce force = modes_.shownForce();
-  if (session_.fieldVersion() != shownFieldVersion_ || uploadedForce_ != force) {
+  // The whole field in host memory only for the streamlines (traced on the host); when they
+  // are switched on, the next upload brings it even if the field stands still.
+  const bool hostWanted = layers_.showStreamlines && !modes_.hidesField();
+  presenter_->setHostFieldWanted(hostWanted);
+  if (session_.fieldVersion() != shownFieldVersion_ || uploadedForce_ != force ||
+      (hostWanted && presenter_->hostField().empty())) {
     bool ok = errors_.guard("Copying the field to OpenGL", [&] {
       const GvfInput& plane = session_.planeInput();  // the image, or a volume's slice
       presenter_->upload(session_.context().queue(), modes_.snakes().forceField(force), plane.width,
@@ -463,11 +474,12 @@ void GlView::finishAndQuit() {
     const auto* renderer = reinterpret_cast<const char*>(gl().glGetString(GL_RENDERER));
     const auto& t = presenter_->totals();
     const double n = static_cast<double>(std::max(t.uploads, 1L));
-    char cost[160];
+    char cost[200];
     std::snprintf(
         cost, sizeof cost,
-        "CL->GL mean %.3f ms (host read-back for the readouts %.3f ms of it), %ld uploads",
-        t.ms / n, t.readBackMs / n, t.uploads);
+        "CL->GL mean %.3f ms (host read-back for the readouts %.3f ms of it), %ld uploads, "
+        "%ld whole-field host copies",
+        t.ms / n, t.readBackMs / n, t.uploads, t.hostFieldCopies);
     std::cout << "viewer " << session_.image().width << "x" << session_.image().height << ", GL "
               << (renderer ? renderer : "?") << ", " << presenter_->choice().description << ", "
               << cost << ": " << stats_.summary() << "\n";

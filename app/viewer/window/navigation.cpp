@@ -42,9 +42,7 @@ bool navigationKey(ViewTransform& view, int qtKey) {
   }
 }
 
-std::optional<CursorReadout> readoutAt(float x, float y, const Image2D& image,
-                                       const std::vector<float>& field, int fieldWidth,
-                                       int fieldHeight) {
+std::optional<CursorReadout> readoutAt(float x, float y, const Image2D& image) {
   if (!(x >= 0 && y >= 0 && x < static_cast<float>(image.width) &&
         y < static_cast<float>(image.height)))
     return std::nullopt;
@@ -52,14 +50,13 @@ std::optional<CursorReadout> readoutAt(float x, float y, const Image2D& image,
   r.x = static_cast<int>(x);
   r.y = static_cast<int>(y);
   r.intensity = image.pixels[static_cast<std::size_t>(r.y) * image.width + r.x];
-  if (fieldWidth == image.width && fieldHeight == image.height &&
-      field.size() >= 2u * fieldWidth * fieldHeight) {
-    std::size_t i = 2 * (static_cast<std::size_t>(r.y) * fieldWidth + r.x);
-    r.vx = field[i];
-    r.vy = field[i + 1];
-    r.magnitude = std::hypot(r.vx, r.vy);
-  }
   return r;
+}
+
+void setReadoutVector(CursorReadout& r, float vx, float vy) {
+  r.vx = vx;
+  r.vy = vy;
+  r.magnitude = std::hypot(vx, vy);
 }
 
 void drawCursorReadout(const CursorReadout& r, float left, float bottom, float zoomPercent,

@@ -1,7 +1,6 @@
 #pragma once
 // Keyboard navigation of the view and the readout of what is under the cursor.
 #include <optional>
-#include <vector>
 
 #include "gvflab/image.hpp"
 #include "viewer/render/view_transform.hpp"
@@ -19,11 +18,10 @@ struct CursorReadout {
   float magnitude = 0;
 };
 
-// The pixel under image point (x, y), or nothing outside the image. field: float2 per pixel
-// (Presenter::hostField), may be empty or of another size (then the vector reads 0).
-std::optional<CursorReadout> readoutAt(float x, float y, const Image2D& image,
-                                       const std::vector<float>& field, int fieldWidth,
-                                       int fieldHeight);
+// The pixel under image point (x, y) with the image's intensity, or nothing outside the image;
+// the vector is 0 until setReadoutVector (the viewer reads that one pixel from the device).
+std::optional<CursorReadout> readoutAt(float x, float y, const Image2D& image);
+void setReadoutVector(CursorReadout& r, float vx, float vy);
 
 // A small box at the bottom-left of the view (ImGui overlay), left/bottom in logical pixels,
 // wrapped within maxWidth; gradF: the field shown is grad f (the selected snake's force).
