@@ -248,14 +248,8 @@ void Session::reset() {
 
 void Session::advanceFrame(double otherWorkMs) {
   int& perFrame = choice_.kind == SolverKind::Euler ? itersPerFrame_ : mgItersPerFrame_;
-  if (running_ && frameBudgetMs_ > 0 && lastSolverMs_ > 0) {
-    // Feedback rather than a cost model: a frame's solver time has a fixed part (launches,
-    // the ε reduction, waiting) that a per-iteration estimate would mistake for slowness.
-    double target = std::max(frameBudgetMs_ - otherWorkMs, 0.25 * frameBudgetMs_);
-    double ratio = std::clamp(target / lastSolverMs_, 0.7, 1.3);
-    perFrame =
-        std::clamp(static_cast<int>(std::lround(perFrame * ratio)) + (ratio > 1 ? 1 : 0), 1, 4096);
-  }
+  if (running_ && frameBudgetMs_ > 0 && lastSolverMs_ > 0)
+    perFrame = adaptedIterationsPerFrame(perFrame, frameBudgetMs_, otherWorkMs, lastSolverMs_);
   int steps = (running_ ? perFrame : 0) + pendingSteps_;
   const bool single = pendingSteps_ > 0;
   pendingSteps_ = 0;
