@@ -16,7 +16,8 @@ PACKAGES=(build-essential cmake pkg-config git
   ocl-icd-opencl-dev opencl-clhpp-headers opencl-c-headers pocl-opencl-icd
   xvfb xauth fonts-dejavu-core clang-format-14
   python3-dev python3-numpy pybind11-dev python3-pytest python3-skimage python3-matplotlib
-  python3-setuptools python3-wheel python3-build python3-venv python3-pip)
+  python3-setuptools python3-wheel python3-build python3-venv python3-pip
+  python3-nibabel teem-apps)
 
 deps() {
   local missing=()

@@ -112,6 +112,9 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
   const std::vector<float>& data =
       is3d ? (field3 = solverRef.readField3D()).data : (field = solverRef.readField()).data;
   requireFiniteField(data);
+  // Written fields overlay the input: its geometry (unknown for a phantom or a PNG).
+  field.geometry = image.geometry;
+  field3.geometry = in.volume.geometry;
   // From here a signal is polled, so that what was written can be rolled back.
   InterruptGuard interrupts;
   RunOutputs outputs;  // a later failure removes what was written

@@ -68,7 +68,7 @@ bool allSnakesStopped(const std::vector<SnakeContour>& contours) {
 // (headless.cpp writes the same files for a run without --record).
 SnakeRunSummary writeRecordingOutputs(const Options& o, viewer::Session& session,
                                       viewer::SnakeSession& snakes, const QImage& last, int frames,
-                                      RunOutputs& outputs) {
+                                      const WorldGeometry& geometry, RunOutputs& outputs) {
   Solver& solver = session.solver();
   SnakeRunSummary summary;
   if (o.snakes.any() && !session.isVolume()) {
@@ -78,10 +78,16 @@ SnakeRunSummary writeRecordingOutputs(const Options& o, viewer::Session& session
   }
   if (o.saveField)
     outputs.write(*o.saveField, [&] {
-      if (session.isVolume())
-        writeField(*o.saveField, solver.readField3D());
-      else
-        writeField(*o.saveField, solver.readField());
+      // The input's geometry, so that the field overlays it (headless.cpp does the same).
+      if (session.isVolume()) {
+        Field3D field = solver.readField3D();
+        field.geometry = geometry;
+        writeField(*o.saveField, field);
+      } else {
+        Field2D field = solver.readField();
+        field.geometry = geometry;
+        writeField(*o.saveField, field);
+      }
     });
   if (o.saveMagnitude)
     outputs.write(*o.saveMagnitude,
@@ -198,7 +204,9 @@ int runHeadlessRecording(int argc, char** argv, const Options& options) {
   RunOutputs outputs;
   SnakeRunSummary summary;
   if (failure.empty() && !cancelRequested() && recorder.status().error.empty()) try {
-      summary = writeRecordingOutputs(options, session, snakes, last, done, outputs);
+      summary =
+          writeRecordingOutputs(options, session, snakes, last, done,
+                                input.is3d ? input.volume.geometry : input.image.geometry, outputs);
       // A signal while they were written: put back what they replaced (reported below).
       if (cancelRequested())
         outputs.rollback();

@@ -196,33 +196,41 @@ bool supportedType(int type) {
   }
 }
 
-// Which file axis becomes output axis x, y, z and whether it runs backwards, so that the output
-// is LPS (see the header). Identity without a usable transform.
-struct Reorientation {
-  std::array<int, 3> from{0, 1, 2};
-  std::array<bool, 3> flip{false, false, false};
-};
+// NIfTI's world is RAS; WorldGeometry's is LPS (gvflab/world_geometry.hpp): x and y turn round.
+constexpr double kRasToLps[3] = {-1.0, -1.0, 1.0};
 
-Reorientation lpsReorientation(const nifti_image& nim) {
-  Reorientation r;
-  if (nim.sform_code <= 0 && nim.qform_code <= 0) return r;
-  int code[3] = {0, 0, 0};
-  nifti_dmat44_to_orientation(nim.sform_code > 0 ? nim.sto_xyz : nim.qto_xyz, &code[0], &code[1],
-                              &code[2]);
-  // Codes: 1 L2R, 2 R2L, 3 P2A, 4 A2P, 5 I2S, 6 S2I; axis (code - 1) / 2 of LPS is positive
-  // for R2L, A2P, I2S.
-  constexpr int positive[3] = {NIFTI_R2L, NIFTI_A2P, NIFTI_I2S};
-  Reorientation out;
-  bool used[3] = {false, false, false};
-  for (int a = 0; a < 3; ++a) {
-    if (code[a] < 1 || code[a] > 6) return r;  // degenerate matrix: keep the file's axes
-    const int g = (code[a] - 1) / 2;
-    if (used[g]) return r;
-    used[g] = true;
-    out.from[g] = a;
-    out.flip[g] = code[a] != positive[g];
+// The sform when sform_code > 0, else the qform (nifti_clib makes it diag(pixdim) when
+// qform_code is 0, as the standard's "method 1" and ITK's reader do). A degenerate matrix (an
+// axis of zero length) leaves the geometry unknown; GVF then runs in voxel units as before.
+WorldGeometry niftiGeometry(const nifti_image& nim) {
+  const nifti_dmat44& m = nim.sform_code > 0 ? nim.sto_xyz : nim.qto_xyz;
+  WorldGeometry g;
+  for (int axis = 0; axis < 3; ++axis) {
+    const double norm = std::hypot(m.m[0][axis], m.m[1][axis], m.m[2][axis]);
+    if (!std::isfinite(norm) || norm < 1e-9) return {};
+    g.spacing[axis] = norm;
+    for (int r = 0; r < 3; ++r) g.direction[r * 3 + axis] = kRasToLps[r] * m.m[r][axis] / norm;
   }
-  return out;
+  for (int r = 0; r < 3; ++r) {
+    g.origin[r] = kRasToLps[r] * m.m[r][3];
+    if (!std::isfinite(g.origin[r])) return {};
+  }
+  // A file with neither transform and unit voxels says nothing of the world.
+  g.known =
+      nim.sform_code > 0 || nim.qform_code > 0 || g.spacing != std::array<double, 3>{1.0, 1.0, 1.0};
+  return g;
+}
+
+// The geometry as NIfTI's 4x4 (RAS) voxel-to-world matrix.
+nifti_dmat44 niftiMatrix(const WorldGeometry& g) {
+  nifti_dmat44 m{};
+  for (int r = 0; r < 3; ++r) {
+    for (int axis = 0; axis < 3; ++axis)
+      m.m[r][axis] = kRasToLps[r] * g.direction[r * 3 + axis] * g.spacing[axis];
+    m.m[r][3] = kRasToLps[r] * g.origin[r];
+  }
+  m.m[3][3] = 1.0;
+  return m;
 }
 
 // nifti_clib probes names beside the one given (.hdr for .img, .gz variants) by opening them,
@@ -288,34 +296,45 @@ Volume readNiftiVolume(const std::filesystem::path& path) {
   if (!std::isfinite(slope) || slope == 0) slope = 1, inter = 0;  // NIfTI: 0 means unscaled
   if (!std::isfinite(inter)) inter = 0;
 
-  const std::array<std::int64_t, 3> n{nim->nx, std::max<std::int64_t>(nim->ny, 1),
-                                      std::max<std::int64_t>(nim->nz, 1)};
-  const Reorientation r = lpsReorientation(*nim);
-  const std::array<std::int64_t, 3> m{n[r.from[0]], n[r.from[1]], n[r.from[2]]};
-  std::vector<double> values(static_cast<std::size_t>(n[0] * n[1] * n[2]));
-  std::size_t i = 0;
-  for (std::int64_t k = 0; k < n[2]; ++k)
-    for (std::int64_t j = 0; j < n[1]; ++j)
-      for (std::int64_t ii = 0; ii < n[0]; ++ii, ++i) {
-        const std::int64_t in[3] = {ii, j, k};
-        std::int64_t o[3];
-        for (int g = 0; g < 3; ++g)
-          o[g] = r.flip[g] ? n[r.from[g]] - 1 - in[r.from[g]] : in[r.from[g]];
-        values[static_cast<std::size_t>((o[2] * m[1] + o[1]) * m[0] + o[0])] =
-            voxelValue(*nim, i) * slope + inter;
-      }
+  // The voxels in the file's storage order (never reoriented), its affine as the geometry.
+  const std::size_t count = static_cast<std::size_t>(nim->nvox);
+  std::vector<double> values(count);
+  for (std::size_t i = 0; i < count; ++i) values[i] = voxelValue(*nim, i) * slope + inter;
   Volume vol;
-  vol.width = static_cast<int>(m[0]);
-  vol.height = static_cast<int>(m[1]);
-  vol.depth = static_cast<int>(m[2]);
+  vol.width = static_cast<int>(nim->nx);
+  vol.height = static_cast<int>(std::max<std::int64_t>(nim->ny, 1));
+  vol.depth = static_cast<int>(std::max<std::int64_t>(nim->nz, 1));
+  vol.geometry = niftiGeometry(*nim);
   normaliseToUnit(values, vol.voxels, path);
   return vol;
 }
 
 namespace {
 
+// Both transforms, as scanner coordinates (the code a field has no better one for): the sform
+// exactly, the qform as its nearest rotation (equal for a rigid affine), pixdim the spacing.
+void setAffine(nifti_image& nim, const WorldGeometry& geometry) {
+  const nifti_dmat44 m = niftiMatrix(geometry);
+  nim.sform_code = NIFTI_XFORM_SCANNER_ANAT;
+  nim.sto_xyz = m;
+  nim.sto_ijk = nifti_dmat44_inverse(m);
+  nim.qform_code = NIFTI_XFORM_SCANNER_ANAT;
+  double dx = 0, dy = 0, dz = 0;
+  nifti_dmat44_to_quatern(m, &nim.quatern_b, &nim.quatern_c, &nim.quatern_d, &nim.qoffset_x,
+                          &nim.qoffset_y, &nim.qoffset_z, &dx, &dy, &dz, &nim.qfac);
+  nim.qto_xyz = nifti_quatern_to_dmat44(nim.quatern_b, nim.quatern_c, nim.quatern_d, nim.qoffset_x,
+                                        nim.qoffset_y, nim.qoffset_z, geometry.spacing[0],
+                                        geometry.spacing[1], geometry.spacing[2], nim.qfac);
+  nim.qto_ijk = nifti_dmat44_inverse(nim.qto_xyz);
+  nim.dx = nim.pixdim[1] = geometry.spacing[0];
+  nim.dy = nim.pixdim[2] = geometry.spacing[1];
+  nim.dz = nim.pixdim[3] = geometry.spacing[2];
+  nim.xyz_units = NIFTI_UNITS_MM;
+}
+
 void writeVectorImage(const std::filesystem::path& path, int width, int height, int depth,
-                      int components, const std::vector<float>& interleaved) {
+                      int components, const std::vector<float>& interleaved,
+                      const WorldGeometry& geometry) {
   checkOutputName(path, "NIfTI", "Cannot write the field to '" + path.string() + "' as NIfTI");
   nifti_set_debug_level(0);
   const std::int64_t dims[8] = {5, width, height, depth, 1, components, 1, 1};
@@ -329,6 +348,7 @@ void writeVectorImage(const std::filesystem::path& path, int width, int height, 
     if (!nim) throw InputError("Cannot write '" + path.string() + "': out of memory.");
     nim->intent_code = NIFTI_INTENT_VECTOR;
     nim->nifti_type = NIFTI_FTYPE_NIFTI1_1;
+    if (geometry.known) setAffine(*nim, geometry);
     if (nifti_set_filenames(nim.get(), tmp.c_str(), 0, 1) != 0)
       throw InputError("Cannot write '" + path.string() + "': bad file name.");
     nim->data = planar.data();
@@ -352,11 +372,11 @@ void writeVectorImage(const std::filesystem::path& path, int width, int height, 
 }  // namespace
 
 void writeNiftiField(const std::filesystem::path& path, const Field2D& field) {
-  writeVectorImage(path, field.width, field.height, 1, 2, field.data);
+  writeVectorImage(path, field.width, field.height, 1, 2, field.data, field.geometry);
 }
 
 void writeNiftiField(const std::filesystem::path& path, const Field3D& field) {
-  writeVectorImage(path, field.width, field.height, field.depth, 3, field.data);
+  writeVectorImage(path, field.width, field.height, field.depth, 3, field.data, field.geometry);
 }
 
 }  // namespace gvflab::app

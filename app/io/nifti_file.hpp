@@ -3,16 +3,17 @@
 //
 // Reading: NIfTI-1 and NIfTI-2 (and ANALYZE 7.5), single files (.nii) and .hdr/.img pairs,
 // each also gzipped (.nii.gz, .hdr.gz/.img.gz). Integer and float voxels; scl_slope/scl_inter
-// are applied (slope 0 means unscaled) before the volume is rescaled to [0, 1]. Orientation:
-// the sform (or, without one, the qform) decides how the voxel axes map to the patient, and the
-// volume is permuted and flipped, never resampled, so that x runs towards the patient's left,
-// y towards posterior and z towards superior (LPS, as ITK and MetaImage volumes): an axial slice
-// then appears as radiologists view it (anterior up, patient's right on the screen's left).
-// Without either transform the file's axes are kept. The header is checked against
-// io/input_limits.hpp before the voxels are read, and every error names the file.
+// are applied (slope 0 means unscaled) before the volume is rescaled to [0, 1]. The voxels stay
+// in the file's storage order (never permuted or flipped); the sform (sform_code > 0), else the
+// qform (else pixdim) becomes the volume's geometry, converted from NIfTI's RAS to LPS
+// (gvflab/world_geometry.hpp). The header is checked against io/input_limits.hpp before the
+// voxels are read, and every error names the file.
 //
 // Writing: a 2D or 3D field as a NIfTI-1 vector image (intent VECTOR, float32, dim[5] = 2 or 3
-// components, planar as NIfTI stores them), .nii or .nii.gz, atomically.
+// components, planar as NIfTI stores them), .nii or .nii.gz, atomically. A known geometry is
+// written back to RAS as both the sform and the qform (codes scanner), pixdim the spacing, so
+// the field overlays its input in nibabel, ITK or Slicer; an unknown one writes codes 0 and unit
+// pixdim as before.
 #include <filesystem>
 
 #include "gvflab/field_storage.hpp"

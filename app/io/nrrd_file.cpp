@@ -3,6 +3,7 @@
 #include <teem/biff.h>
 #include <teem/nrrd.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -139,8 +140,86 @@ std::vector<float> finiteFloats(const Nrrd& nrrd, const std::filesystem::path& p
 
 int side(const Nrrd& nrrd, unsigned axis) { return static_cast<int>(nrrd.axis[axis].size); }
 
+// How each world axis of a named space turns into LPS (gvflab/world_geometry.hpp); an empty
+// answer for a space with time (its 4th axis is not ours).
+std::array<double, 3> toLps(int space) {
+  switch (space) {
+    case nrrdSpaceRightAnteriorSuperior:
+      return {-1, -1, 1};
+    case nrrdSpaceLeftAnteriorSuperior:
+      return {1, -1, 1};
+    case nrrdSpaceRightAnteriorSuperiorTime:
+    case nrrdSpaceLeftAnteriorSuperiorTime:
+    case nrrdSpaceLeftPosteriorSuperiorTime:
+    case nrrdSpaceScannerXYZTime:
+    case nrrdSpace3DRightHandedTime:
+    case nrrdSpace3DLeftHandedTime:
+      return {0, 0, 0};
+    default:  // LPS itself, scanner, right/left-handed and 2D spaces: their numbers as given
+      return {1, 1, 1};
+  }
+}
+
+// The world geometry of the spatial axes (from axis `first`): space directions and origin when
+// the header has a space, else the axes' spacings. Unknown when it has neither, or when the
+// space is one we do not map (with time, or more axes than space dimensions).
+WorldGeometry nrrdGeometry(const Nrrd& n, unsigned first) {
+  WorldGeometry g;
+  const unsigned axes = n.dim - first;
+  if (n.spaceDim > 0) {
+    const std::array<double, 3> sign = toLps(n.space);
+    if (sign[0] == 0 || n.spaceDim > 3 || n.spaceDim < axes) return {};
+    for (unsigned a = 0; a < axes; ++a) {
+      const double* v = n.axis[first + a].spaceDirection;
+      double norm = 0;
+      for (unsigned r = 0; r < n.spaceDim; ++r) norm += v[r] * v[r];
+      norm = std::sqrt(norm);
+      if (!std::isfinite(norm) || norm < 1e-12) return {};
+      g.spacing[a] = norm;
+      for (unsigned r = 0; r < 3; ++r)
+        g.direction[r * 3 + a] = r < n.spaceDim ? sign[r] * v[r] / norm : 0.0;
+    }
+    if (axes == 2 && n.spaceDim == 3) {
+      // A plane in 3D space: its normal completes the frame.
+      const auto c = [&](int r, int a) { return g.direction[r * 3 + a]; };
+      std::array<double, 3> z{c(1, 0) * c(2, 1) - c(2, 0) * c(1, 1),
+                              c(2, 0) * c(0, 1) - c(0, 0) * c(2, 1),
+                              c(0, 0) * c(1, 1) - c(1, 0) * c(0, 1)};
+      const double norm = std::hypot(z[0], z[1], z[2]);
+      for (int r = 0; r < 3; ++r)
+        g.direction[r * 3 + 2] = norm > 1e-12 ? z[r] / norm : (r == 2 ? 1.0 : 0.0);
+    }
+    for (unsigned r = 0; r < n.spaceDim; ++r)
+      g.origin[r] = std::isfinite(n.spaceOrigin[r]) ? sign[r] * n.spaceOrigin[r] : 0.0;
+    g.known = true;
+    return g;
+  }
+  for (unsigned a = 0; a < axes; ++a) {
+    const double spacing = n.axis[first + a].spacing;
+    if (std::isfinite(spacing) && spacing > 0) g.spacing[a] = spacing, g.known = true;
+  }
+  return g;
+}
+
+// A known geometry as space (LPS; a 2D image that stays in its plane: 2 space dimensions),
+// space directions of the spatial axes (from `first`) and space origin.
+void setSpace(Nrrd& nrrd, const WorldGeometry& g, unsigned first) {
+  if (!g.known) return;
+  const unsigned axes = nrrd.dim - first;
+  const bool planar = axes == 2 && g.direction[6] == 0 && g.direction[7] == 0 && g.origin[2] == 0;
+  if (planar)
+    nrrdSpaceDimensionSet(&nrrd, 2);
+  else
+    nrrdSpaceSet(&nrrd, nrrdSpaceLeftPosteriorSuperior);
+  for (unsigned a = 0; a < axes; ++a) {
+    double* v = nrrd.axis[first + a].spaceDirection;
+    for (unsigned r = 0; r < nrrd.spaceDim; ++r) v[r] = g.direction[r * 3 + a] * g.spacing[a];
+  }
+  for (unsigned r = 0; r < nrrd.spaceDim; ++r) nrrd.spaceOrigin[r] = g.origin[r];
+}
+
 void save(const std::filesystem::path& path, const std::vector<float>& data,
-          std::vector<std::size_t> sizes, std::vector<int> kinds) {
+          std::vector<std::size_t> sizes, std::vector<int> kinds, const WorldGeometry& geometry) {
   checkOutputName(path, "NRRD", "Cannot write '" + path.string() + "' as NRRD");
   writeFileAtomically(path, [&](const std::filesystem::path& tmp) {
     std::unique_ptr<Nrrd, NrrdNix> nrrd(nrrdNew());
@@ -149,6 +228,7 @@ void save(const std::filesystem::path& path, const std::vector<float>& data,
                      static_cast<unsigned>(sizes.size()), sizes.data()) != 0)
       throw InputError("Cannot write '" + path.string() + "': " + teemError() + ".");
     nrrdAxisInfoSet_nva(nrrd.get(), nrrdAxisInfoKind, kinds.data());
+    setSpace(*nrrd, geometry, kinds[0] == nrrdKindSpace ? 0 : 1);
     std::unique_ptr<NrrdIoState, IoStateNix> nio(nrrdIoStateNew());
     nio->encoding = nrrdEncodingGzip->available() ? nrrdEncodingGzip : nrrdEncodingRaw;
     if (nrrdSave(tmp.c_str(), nrrd.get(), nio.get()) != 0)
@@ -183,6 +263,7 @@ Image2D readNrrdImage(const std::filesystem::path& path) {
   NrrdPtr n = loadChecked(path, 2, 1, "a 2D scalar image");
   Image2D out(side(*n, 0), side(*n, 1));
   normaliseToUnit(samples(*n), out.pixels, path);
+  out.geometry = nrrdGeometry(*n, 0);
   return out;
 }
 
@@ -190,6 +271,7 @@ Volume readNrrdVolume(const std::filesystem::path& path) {
   NrrdPtr n = loadChecked(path, 3, 1, "a 3D scalar volume");
   Volume out(side(*n, 0), side(*n, 1), side(*n, 2));
   normaliseToUnit(samples(*n), out.voxels, path);
+  out.geometry = nrrdGeometry(*n, 0);
   return out;
 }
 
@@ -197,6 +279,7 @@ Field2D readNrrdField2D(const std::filesystem::path& path) {
   NrrdPtr n = loadChecked(path, 3, 2, "a 2D vector field (2 components first, then x, y)");
   Field2D out(side(*n, 1), side(*n, 2));
   out.data = finiteFloats(*n, path);
+  out.geometry = nrrdGeometry(*n, 1);
   return out;
 }
 
@@ -204,29 +287,30 @@ Field3D readNrrdField3D(const std::filesystem::path& path) {
   NrrdPtr n = loadChecked(path, 4, 3, "a 3D vector field (3 components first, then x, y, z)");
   Field3D out(side(*n, 1), side(*n, 2), side(*n, 3));
   out.data = finiteFloats(*n, path);
+  out.geometry = nrrdGeometry(*n, 1);
   return out;
 }
 
 void writeNrrd(const std::filesystem::path& path, const Image2D& image) {
   save(path, image.pixels, {std::size_t(image.width), std::size_t(image.height)},
-       {nrrdKindSpace, nrrdKindSpace});
+       {nrrdKindSpace, nrrdKindSpace}, image.geometry);
 }
 
 void writeNrrd(const std::filesystem::path& path, const Volume& volume) {
   save(path, volume.voxels,
        {std::size_t(volume.width), std::size_t(volume.height), std::size_t(volume.depth)},
-       {nrrdKindSpace, nrrdKindSpace, nrrdKindSpace});
+       {nrrdKindSpace, nrrdKindSpace, nrrdKindSpace}, volume.geometry);
 }
 
 void writeNrrd(const std::filesystem::path& path, const Field2D& field) {
   save(path, field.data, {2, std::size_t(field.width), std::size_t(field.height)},
-       {nrrdKind2Vector, nrrdKindSpace, nrrdKindSpace});
+       {nrrdKind2Vector, nrrdKindSpace, nrrdKindSpace}, field.geometry);
 }
 
 void writeNrrd(const std::filesystem::path& path, const Field3D& field) {
   save(path, field.data,
        {3, std::size_t(field.width), std::size_t(field.height), std::size_t(field.depth)},
-       {nrrdKind3Vector, nrrdKindSpace, nrrdKindSpace, nrrdKindSpace});
+       {nrrdKind3Vector, nrrdKindSpace, nrrdKindSpace, nrrdKindSpace}, field.geometry);
 }
 
 }  // namespace gvflab::app

@@ -4,12 +4,16 @@
 // Reading: .nrrd (attached) and .nhdr (detached header), any encoding teem knows (raw, ascii,
 // hex, gzip, bzip2), any endianness, integer or float samples. Images and volumes are scalar 2D
 // and 3D arrays rescaled to [0, 1]; fields have a first (fastest) axis of 2 (2D) or 3 (3D)
-// components. Axes are taken in the file's order (x fastest; no reorientation). The header is
+// components. Axes are taken in the file's order (x fastest; no reorientation); the geometry
+// comes from space, space directions and space origin (RAS and LAS turned to LPS), else from
+// the axes' spacings (gvflab/world_geometry.hpp). The header is
 // read alone and checked against io/input_limits.hpp before teem allocates or inflates the
 // data, which it then reads only up to the size the header gave.
 //
 // Writing: .nrrd only (a single file, gzip-compressed float32; .nhdr would need a second data
-// file), atomically; fields carry the kinds "2-vector"/"3-vector" and "space" on the others.
+// file), atomically; fields carry the kinds "2-vector"/"3-vector" and "space" on the others. A
+// known geometry is written as space left-posterior-superior (2 space dimensions for a 2D
+// image in its plane), space directions and space origin; an unknown one writes no space.
 #include <filesystem>
 
 #include "gvflab/field_storage.hpp"

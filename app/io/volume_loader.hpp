@@ -1,8 +1,8 @@
 #pragma once
 // Loads 3D volumes by extension (FormatRole::VolumeInput in io/file_formats.cpp): MetaImage
 // (.mhd + raw or .mha, NDims = 3) through the engine, NIfTI (io/nifti_file.hpp: NIfTI-1/-2,
-// single files and .hdr/.img pairs, gzipped or not, orientation and scaling honoured) and NRRD
-// with three axes (io/nrrd_file.hpp).
+// single files and .hdr/.img pairs, gzipped or not, scaling honoured, storage order and affine
+// kept) and NRRD with three axes (io/nrrd_file.hpp).
 #include <filesystem>
 
 #include "gvflab/image.hpp"

@@ -187,6 +187,15 @@ def corpus():
               mha("NDims = 7\nDimSize = 2 2 2 2 2 2 2\nElementType = MET_UCHAR\nElementDataFile = LOCAL\n"))
     bad_input("mha_compressed", "comp.mha",
               mha(head2 + "DimSize = 4 4\nCompressedData = True\nElementDataFile = LOCAL\n", b"x" * 16))
+    # Compressed MetaImage: 64 MiB (small enough for the device check) promised by 1 KiB of
+    # zlib zeros is refused from the sizes, before anything is allocated.
+    bad_input("mha_zlib_bomb", "bomb.mha",
+              mha("NDims = 3\nDimSize = 512 512 256\nElementType = MET_UCHAR\n"
+                  "CompressedData = True\nElementDataFile = LOCAL\n",
+                  zlib.compress(b"\0" * 1000000)))
+    bad_input("mha_zlib_cut", "cut.mha",
+              mha(head2 + "DimSize = 64 64\nCompressedData = True\nElementDataFile = LOCAL\n",
+                  zlib.compress(bytes(range(256)) * 16)[:40]))
     bad_input("mha_channels", "chan.mha",
               mha(head2 + "DimSize = 4 4\nElementNumberOfChannels = 99\nElementDataFile = LOCAL\n"))
     bad_input("mha_bad_spacing", "spacing.mha",

@@ -4,6 +4,8 @@
 #include <teem/nrrd.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -111,6 +113,74 @@ TEST_CASE("NRRD files teem wrote load as images and volumes, any encoding, detac
   Image2D img = app::loadImage(dir / "img.nrrd");
   CHECK(img.width == 8);
   CHECK(img.at(6, 0) == doctest::Approx(1.0));
+}
+
+TEST_CASE("NRRD geometry: space directions and origin read as LPS, written back, spacings") {
+  auto dir = test::scratchDir("nrrd_geometry");
+  const std::string data(4 * 3 * 2, '\1');
+  // RAS: x and y turn round on the way in. Axis 0 steps 0.8 along -x (RAS), axis 1 0.5 along
+  // +z, axis 2 2.0 along +y.
+  std::ofstream(dir / "ras.nrrd", std::ios::binary)
+      << "NRRD0004\ntype: uchar\ndimension: 3\nspace: right-anterior-superior\n"
+         "sizes: 4 3 2\nspace directions: (-0.8,0,0) (0,0,0.5) (0,2,0)\n"
+         "kinds: domain domain domain\nencoding: raw\nspace origin: (10,-20,30)\n\n"
+      << data;
+  const WorldGeometry g = app::loadVolume(dir / "ras.nrrd").geometry;
+  CHECK(g.known);
+  CHECK(g.spacing[0] == doctest::Approx(0.8));
+  CHECK(g.spacing[1] == doctest::Approx(0.5));
+  CHECK(g.spacing[2] == doctest::Approx(2.0));
+  CHECK(g.direction == std::array<double, 9>{1, 0, 0, 0, 0, -1, 0, 1, 0});
+  CHECK(g.origin == std::array<double, 3>{-10, 20, 30});
+  // Spacings alone: spacing known, identity direction.
+  std::ofstream(dir / "sp.nrrd", std::ios::binary)
+      << "NRRD0004\ntype: uchar\ndimension: 3\nsizes: 4 3 2\nspacings: 0.25 1 3\n"
+         "encoding: raw\n\n"
+      << data;
+  const WorldGeometry sp = app::loadVolume(dir / "sp.nrrd").geometry;
+  CHECK(sp.known);
+  CHECK(sp.spacing == std::array<double, 3>{0.25, 1, 3});
+  CHECK(sp.direction == WorldGeometry{}.direction);
+  // Neither: unknown, as before.
+  std::ofstream(dir / "none.nrrd", std::ios::binary)
+      << "NRRD0004\ntype: uchar\ndimension: 3\nsizes: 4 3 2\nencoding: raw\n\n"
+      << data;
+  CHECK(!app::loadVolume(dir / "none.nrrd").geometry.known);
+
+  // Written fields carry the volume's space, read back by teem (and by us) as written.
+  Field3D f(4, 3, 2);
+  f.geometry = g;
+  app::writeNrrd(dir / "f.nrrd", f);
+  Nrrd* n = nrrdNew();
+  REQUIRE(nrrdLoad(n, (dir / "f.nrrd").c_str(), nullptr) == 0);
+  CHECK(n->space == nrrdSpaceLeftPosteriorSuperior);
+  CHECK(n->spaceDim == 3);
+  CHECK(std::isnan(n->axis[0].spaceDirection[0]));  // the vector axis has none
+  CHECK(n->axis[1].spaceDirection[0] == doctest::Approx(0.8));
+  CHECK(n->axis[2].spaceDirection[2] == doctest::Approx(0.5));
+  CHECK(n->axis[3].spaceDirection[1] == doctest::Approx(-2.0));  // RAS's +y is LPS's -y
+  CHECK(n->spaceOrigin[0] == doctest::Approx(-10));
+  CHECK(n->spaceOrigin[1] == doctest::Approx(20));
+  nrrdNuke(n);
+  const WorldGeometry back = app::readNrrdField3D(dir / "f.nrrd").geometry;
+  for (int i = 0; i < 9; ++i) CHECK(back.direction[i] == doctest::Approx(g.direction[i]));
+  for (int i = 0; i < 3; ++i) CHECK(back.origin[i] == doctest::Approx(g.origin[i]));
+  // A 2D field in its plane: 2 space dimensions.
+  Field2D f2(5, 4);
+  f2.geometry.spacing = {0.5, 0.25, 1};
+  f2.geometry.origin = {3, 4, 0};
+  f2.geometry.known = true;
+  app::writeNrrd(dir / "f2.nrrd", f2);
+  const WorldGeometry b2 = app::readNrrdField2D(dir / "f2.nrrd").geometry;
+  CHECK(b2.spacing == f2.geometry.spacing);
+  CHECK(b2.origin == f2.geometry.origin);
+  CHECK(test::readFile(dir / "f2.nrrd").find("space dimension: 2") != std::string::npos);
+  // Unknown geometry writes no space, as before.
+  app::writeNrrd(dir / "u.nrrd", Field3D(2, 2, 2));
+  const std::string u = test::readFile(dir / "u.nrrd");
+  CHECK(u.find("space directions") == std::string::npos);
+  CHECK(u.find("space origin") == std::string::npos);
+  CHECK(u.find("\nspace:") == std::string::npos);
 }
 
 TEST_CASE("Corrupt and hostile NRRD files are refused with a sentence naming them") {

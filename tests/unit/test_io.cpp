@@ -1,7 +1,10 @@
 // File formats: round trips, and clear errors on corrupt, truncated and empty files.
 #include <doctest/doctest.h>
 #include <sys/stat.h>
+#include <zlib.h>
 
+#include <array>
+#include <cmath>
 #include <fstream>
 
 #include "gvflab/error.hpp"
@@ -125,4 +128,114 @@ TEST_CASE("PGM: a short file is refused from its header, before the pixels are a
   writeBytes(dir / "big.pgm", "P5\n16000 16000\n255\n" + std::string(100, '\0'));
   CHECK_THROWS_WITH_AS(pnmSize(dir / "big.pgm"), doctest::Contains("truncated"), InputError);
   CHECK_THROWS_WITH_AS(readPnm(dir / "big.pgm"), doctest::Contains("truncated"), InputError);
+}
+
+TEST_CASE("MetaImage geometry: ElementSpacing, Offset and TransformMatrix read and written") {
+  auto dir = test::scratchDir("io_mha_geometry");
+  // TransformMatrix lists each axis's direction in turn (ITK): axis 0 along +y, axis 1 along -x.
+  writeBytes(dir / "v.mha",
+             "ObjectType = Image\nNDims = 3\nTransformMatrix = 0 1 0 -1 0 0 0 0 1\n"
+             "Offset = 1 -2 3.5\nDimSize = 3 2 2\nElementSpacing = 0.8 0.5 2\n"
+             "ElementType = MET_UCHAR\nElementDataFile = LOCAL\n" +
+                 std::string(12, '\1'));
+  const WorldGeometry g = readMetaImageVolume(dir / "v.mha").geometry;
+  CHECK(g.known);
+  CHECK(g.spacing == std::array<double, 3>{0.8, 0.5, 2});
+  CHECK(g.origin == std::array<double, 3>{1, -2, 3.5});
+  CHECK(g.direction == std::array<double, 9>{0, -1, 0, 1, 0, 0, 0, 0, 1});
+  // Origin and Orientation are MetaIO's other names; a 2D image uses the x and y entries.
+  writeBytes(dir / "i.mha",
+             "NDims = 2\nOrigin = 5 6\nOrientation = 0 1 1 0\nDimSize = 2 2\n"
+             "ElementType = MET_UCHAR\nElementDataFile = LOCAL\n" +
+                 std::string(4, '\1'));
+  const WorldGeometry i = readMetaImage(dir / "i.mha").geometry;
+  CHECK(i.origin == std::array<double, 3>{5, 6, 0});
+  CHECK(i.direction == std::array<double, 9>{0, 1, 0, 1, 0, 0, 0, 0, 1});
+  CHECK(i.spacing == std::array<double, 3>{1, 1, 1});
+
+  // Written fields carry it, and read back the same.
+  Field3D f(3, 2, 2);
+  f.geometry = g;
+  writeMetaImageField3D(dir / "f.mha", f);
+  const std::string header = test::readFile(dir / "f.mha");
+  CHECK(header.find("TransformMatrix = 0 1 0 -1 0 0 0 0 1\n") != std::string::npos);
+  CHECK(header.find("Offset = 1 -2 3.5\n") != std::string::npos);
+  CHECK(header.find("ElementSpacing = 0.8 0.5 2\n") != std::string::npos);
+  const WorldGeometry back = readMetaImageField3D(dir / "f.mha").geometry;
+  CHECK(back.spacing == g.spacing);
+  CHECK(back.origin == g.origin);
+  CHECK(back.direction == g.direction);
+  // Unknown geometry: the header written before geometry was kept, byte for byte.
+  writeMetaImageField(dir / "u.mha", Field2D(13, 7));
+  CHECK(test::readFile(dir / "u.mha")
+            .rfind(
+                "ObjectType = Image\nNDims = 2\nBinaryData = True\nBinaryDataByteOrderMSB = False\n"
+                "CompressedData = False\nDimSize = 13 7\nElementSpacing = 1 1\n"
+                "ElementNumberOfChannels = 2\nElementType = MET_FLOAT\nElementDataFile = LOCAL\n",
+                0) == 0);
+  // A matrix of the wrong size, or an axis without a direction, is a corrupt header.
+  writeBytes(dir / "m.mha",
+             "NDims = 2\nTransformMatrix = 1 0 0\nDimSize = 2 2\nElementType = MET_UCHAR\n"
+             "ElementDataFile = LOCAL\n" +
+                 std::string(4, '\1'));
+  CHECK_THROWS_WITH_AS(readMetaImage(dir / "m.mha"), doctest::Contains("TransformMatrix"),
+                       InputError);
+  writeBytes(dir / "z.mha",
+             "NDims = 2\nOffset = 1 nan\nDimSize = 2 2\nElementType = MET_UCHAR\n"
+             "ElementDataFile = LOCAL\n" +
+                 std::string(4, '\1'));
+  CHECK_THROWS_WITH_AS(readMetaImage(dir / "z.mha"), doctest::Contains("Offset"), InputError);
+}
+
+TEST_CASE("compressed MetaImage: written and read through zlib; bombs refused before allocation") {
+  auto dir = test::scratchDir("io_mha_zlib");
+  Field2D f(13, 7);
+  for (std::size_t i = 0; i < f.data.size(); ++i) f.data[i] = std::sin(0.37f * i) * 3.0f;
+  writeMetaImageField(dir / "f.mha", f, MetaImageWriteOptions{true});
+  const std::string bytes = test::readFile(dir / "f.mha");
+  CHECK(bytes.find("CompressedData = True\nCompressedDataSize = ") != std::string::npos);
+  CHECK(readMetaImageField(dir / "f.mha").data == f.data);
+
+  // A stream zlib made (as ITK writes it), with and without CompressedDataSize, inline and in
+  // a data file.
+  std::string plain;
+  for (int i = 0; i < 64 * 48; ++i) plain += static_cast<char>(i % 5);
+  uLongf size = compressBound(static_cast<uLong>(plain.size()));
+  std::string packed(size, '\0');
+  REQUIRE(compress2(reinterpret_cast<Bytef*>(packed.data()), &size,
+                    reinterpret_cast<const Bytef*>(plain.data()), plain.size(), 9) == Z_OK);
+  packed.resize(size);
+  const std::string head =
+      "ObjectType = Image\nNDims = 2\nDimSize = 64 48\nElementType = MET_UCHAR\n"
+      "CompressedData = True\n";
+  writeBytes(dir / "a.mha", head + "CompressedDataSize = " + std::to_string(packed.size()) +
+                                "\nElementDataFile = LOCAL\n" + packed);
+  writeBytes(dir / "b.mha", head + "ElementDataFile = LOCAL\n" + packed);
+  writeBytes(dir / "c.mhd", head + "ElementDataFile = c.zraw\n");
+  writeBytes(dir / "c.zraw", packed);
+  for (const char* name : {"a.mha", "b.mha", "c.mhd"}) {
+    CAPTURE(name);
+    const Image2D img = readMetaImage(dir / name);
+    REQUIRE(img.width == 64);
+    CHECK(img.at(4, 0) == doctest::Approx(1.0));
+    CHECK(img.at(2, 1) == doctest::Approx(0.25 * ((64 + 2) % 5)));
+  }
+
+  // A bomb: 1 GiB of float promised by 1 KiB of compressed zeros is refused from the sizes
+  // alone (deflate expands at most ~1032 times), before anything is allocated or inflated.
+  writeBytes(dir / "bomb.mha",
+             "NDims = 3\nDimSize = 1024 1024 256\nElementType = MET_FLOAT\nCompressedData = True\n"
+             "CompressedDataSize = 1024\nElementDataFile = LOCAL\n" +
+                 std::string(1024, '\0'));
+  CHECK_THROWS_WITH_AS(readMetaImageVolume(dir / "bomb.mha"),
+                       doctest::Contains("more than zlib can expand"), InputError);
+  // A stream cut short, a corrupt one, and a CompressedDataSize beyond the file.
+  writeBytes(dir / "cut.mha", head + "ElementDataFile = LOCAL\n" + packed.substr(0, size / 2));
+  CHECK_THROWS_WITH_AS(readMetaImage(dir / "cut.mha"), doctest::Contains("truncated"), InputError);
+  writeBytes(dir / "junk.mha", head + "ElementDataFile = LOCAL\n" + std::string(200, 'x'));
+  CHECK_THROWS_WITH_AS(readMetaImage(dir / "junk.mha"), doctest::Contains("corrupt"), InputError);
+  writeBytes(dir / "long.mha",
+             head + "CompressedDataSize = 99999\nElementDataFile = LOCAL\n" + packed);
+  CHECK_THROWS_WITH_AS(readMetaImage(dir / "long.mha"),
+                       doctest::Contains("CompressedDataSize promises"), InputError);
 }

@@ -6,6 +6,8 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <utility>
@@ -102,33 +104,80 @@ TEST_CASE("NIfTI-1 and -2 volumes written by nifti_clib load: .nii, .gz, .hdr/.i
   checkVolume(app::loadVolume(dir / "pair.img"), 7, 5, 4);
 }
 
-TEST_CASE("NIfTI scaling and orientation are honoured") {
+TEST_CASE("NIfTI scaling is honoured; voxels stay in storage order, the affine is kept") {
   auto dir = test::scratchDir("nifti_orient");
   // A negative slope turns the ramp around: the first voxel becomes the brightest.
   writeWithNiftiLib(dir / "neg.nii", NIFTI_FTYPE_NIFTI1_1, 7, 5, 4, -1);
   CHECK(app::loadVolume(dir / "neg.nii").at(0, 0, 0) == doctest::Approx(1.0));
-  // LPS already (i to the left, j to posterior, k up): the axes stay as stored.
+  // Whatever the sform says, the voxels come back as stored (issue 28: a permuted affine used
+  // to come back transposed, its affine lost); the sform becomes the geometry, in LPS.
   const double lps[4][4] = {{-1, 0, 0, 0}, {0, -1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
-  writeWithNiftiLib(dir / "lps.nii", NIFTI_FTYPE_NIFTI1_1, 7, 5, 4, 2, lps);
-  checkVolume(app::loadVolume(dir / "lps.nii"), 7, 5, 4);
-  // RAS (i to the right, j to anterior): x and y come out mirrored.
   const double ras[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
+  // Permuted and scaled: world x = -0.5 j, y = -2 k, z = 0.8 i, shifted.
+  const double perm[4][4] = {{0, -0.5, 0, 10}, {0, 0, -2, -20}, {0.8, 0, 0, 30}, {0, 0, 0, 1}};
+  writeWithNiftiLib(dir / "lps.nii", NIFTI_FTYPE_NIFTI1_1, 7, 5, 4, 2, lps);
   writeWithNiftiLib(dir / "ras.nii", NIFTI_FTYPE_NIFTI1_1, 7, 5, 4, 2, ras);
-  const Volume r = app::loadVolume(dir / "ras.nii");
-  const Volume ref = app::loadVolume(dir / "lps.nii");
-  for (int z = 0; z < 4; ++z)
-    for (int y = 0; y < 5; ++y)
-      for (int x = 0; x < 7; ++x) REQUIRE(r.at(x, y, z) == ref.at(6 - x, 4 - y, z));
-  // Permuted: world x = -j, y = -k, z = i, so the output axes are (j, k, i).
-  const double perm[4][4] = {{0, -1, 0, 0}, {0, 0, -1, 0}, {1, 0, 0, 0}, {0, 0, 0, 1}};
   writeWithNiftiLib(dir / "perm.nii", NIFTI_FTYPE_NIFTI1_1, 7, 5, 4, 2, perm);
-  const Volume p = app::loadVolume(dir / "perm.nii");
-  REQUIRE(p.width == 5);
-  REQUIRE(p.height == 4);
-  REQUIRE(p.depth == 7);
-  for (int z = 0; z < 7; ++z)
-    for (int y = 0; y < 4; ++y)
-      for (int x = 0; x < 5; ++x) REQUIRE(p.at(x, y, z) == ref.at(z, x, y));
+  for (const char* name : {"lps.nii", "ras.nii", "perm.nii"}) {
+    CAPTURE(name);
+    const Volume v = app::loadVolume(dir / name);
+    checkVolume(v, 7, 5, 4);
+    CHECK(v.height == 5);
+    CHECK(v.geometry.known);
+  }
+  using D9 = std::array<double, 9>;
+  using D3 = std::array<double, 3>;
+  CHECK(app::loadVolume(dir / "lps.nii").geometry.direction == D9{1, 0, 0, 0, 1, 0, 0, 0, 1});
+  CHECK(app::loadVolume(dir / "ras.nii").geometry.direction == D9{-1, 0, 0, 0, -1, 0, 0, 0, 1});
+  const WorldGeometry p = app::loadVolume(dir / "perm.nii").geometry;
+  // Column i is axis i's direction: i runs along z, j along +x (LPS), k along +y.
+  CHECK(p.direction == D9{0, 1, 0, 0, 0, 1, 1, 0, 0});
+  CHECK(p.spacing[0] == doctest::Approx(0.8));
+  CHECK(p.spacing[1] == doctest::Approx(0.5));
+  CHECK(p.spacing[2] == doctest::Approx(2.0));
+  CHECK(p.origin == D3{-10, 20, 30});
+  // Neither transform: pixdim is the spacing (method 1); unit voxels say nothing.
+  CHECK(!app::loadVolume(dir / "neg.nii").geometry.known);
+}
+
+TEST_CASE("NIfTI geometry: sform before qform, qform alone, pixdim alone") {
+  auto dir = test::scratchDir("nifti_forms");
+  const auto write = [&](const char* name, int sformCode, int qformCode, double dx) {
+    const std::int64_t dims[8] = {3, 4, 3, 2, 1, 1, 1, 1};
+    nifti_image* nim = nifti_make_new_nim(dims, NIFTI_TYPE_UINT8, 1);
+    REQUIRE(nim);
+    static_cast<std::uint8_t*>(nim->data)[1] = 9;
+    nim->dx = nim->pixdim[1] = dx;
+    nim->dy = nim->pixdim[2] = 3;
+    nim->dz = nim->pixdim[3] = 4;
+    nim->qform_code = qformCode;
+    nim->quatern_b = 0, nim->quatern_c = 0, nim->quatern_d = 1;  // 180 degrees about z: LPS
+    nim->qoffset_x = 5, nim->qoffset_y = 6, nim->qoffset_z = 7;
+    nim->qfac = 1;
+    nim->sform_code = sformCode;
+    for (int r = 0; r < 4; ++r)
+      for (int c = 0; c < 4; ++c) nim->sto_xyz.m[r][c] = r == c ? 1.5 : 0;
+    nim->nifti_type = NIFTI_FTYPE_NIFTI1_1;
+    REQUIRE(nifti_set_filenames(nim, (dir / name).c_str(), 0, 1) == 0);
+    nifti_image_write(nim);
+    nifti_image_free(nim);
+  };
+  write("both.nii", NIFTI_XFORM_ALIGNED_ANAT, NIFTI_XFORM_SCANNER_ANAT, 2);
+  write("q.nii", 0, NIFTI_XFORM_SCANNER_ANAT, 2);
+  write("pix.nii", 0, 0, 2);
+  const WorldGeometry both = app::loadVolume(dir / "both.nii").geometry;
+  CHECK(both.spacing == std::array<double, 3>{1.5, 1.5, 1.5});
+  CHECK(both.direction == std::array<double, 9>{-1, 0, 0, 0, -1, 0, 0, 0, 1});
+  const WorldGeometry q = app::loadVolume(dir / "q.nii").geometry;
+  CHECK(q.spacing == std::array<double, 3>{2, 3, 4});
+  CHECK(q.direction[0] == doctest::Approx(1));  // RAS rotated 180 degrees about z is LPS
+  CHECK(q.direction[4] == doctest::Approx(1));
+  CHECK(q.origin[0] == doctest::Approx(-5));
+  CHECK(q.origin[1] == doctest::Approx(-6));
+  CHECK(q.origin[2] == doctest::Approx(7));
+  const WorldGeometry pix = app::loadVolume(dir / "pix.nii").geometry;
+  CHECK(pix.known);
+  CHECK(pix.spacing == std::array<double, 3>{2, 3, 4});
 }
 
 TEST_CASE("NIfTI volumes: either byte order; corrupt files refused with a sentence") {
@@ -218,8 +267,39 @@ TEST_CASE("Fields written as NIfTI vector images read back through nifti_clib") 
     REQUIRE(e[v] == g.x(v));
     REQUIRE(e[g.pixelCount() + v] == g.y(v));
   }
-  nifti_image_free(nim);
   CHECK(test::readFile(dir / "g.nii").size() == 352 + g.data.size() * 4);
+  // Unknown geometry: codes 0 and unit pixdim, as before geometry was kept.
+  CHECK(nim->sform_code == 0);
+  CHECK(nim->qform_code == 0);
+  CHECK(nim->dx == 1);
+  nifti_image_free(nim);
+  // A known geometry: the sform and qform (scanner) give back the volume's RAS affine.
+  WorldGeometry geo;
+  geo.spacing = {0.8, 0.5, 2.0};
+  geo.origin = {-12.5, 7.25, 40};
+  const double c = std::cos(0.3), s = std::sin(0.3);
+  geo.direction = {c, -s, 0, s, c, 0, 0, 0, 1};  // rotated 0.3 rad about z
+  geo.known = true;
+  f.geometry = geo;
+  app::writeNiftiField(dir / "f.nii.gz", f);
+  nim = nifti_image_read((dir / "f.nii.gz").c_str(), 0);
+  REQUIRE(nim);
+  CHECK(nim->sform_code == NIFTI_XFORM_SCANNER_ANAT);
+  CHECK(nim->qform_code == NIFTI_XFORM_SCANNER_ANAT);
+  const double lpsToRas[3] = {-1, -1, 1};
+  for (int r = 0; r < 3; ++r) {
+    for (int a = 0; a < 3; ++a) {
+      CAPTURE(r);
+      CAPTURE(a);
+      const double want = lpsToRas[r] * geo.direction[r * 3 + a] * geo.spacing[a];
+      CHECK(nim->sto_xyz.m[r][a] == doctest::Approx(want).epsilon(1e-6));
+      CHECK(nim->qto_xyz.m[r][a] == doctest::Approx(want).epsilon(1e-6));
+    }
+    CHECK(nim->sto_xyz.m[r][3] == doctest::Approx(lpsToRas[r] * geo.origin[r]));
+    CHECK(nim->qto_xyz.m[r][3] == doctest::Approx(lpsToRas[r] * geo.origin[r]));
+  }
+  CHECK(nim->nx == 4);  // storage order kept
+  nifti_image_free(nim);
   // A wrong name or a missing folder: a sentence, and no file or temporary left behind.
   CHECK_THROWS_AS(app::writeNiftiField(dir / "g.nrrd", g), ParameterError);
   CHECK_THROWS_WITH_AS(app::writeNiftiField(dir / "no" / "g.nii", g),

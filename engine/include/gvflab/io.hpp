@@ -11,19 +11,38 @@
 
 namespace gvflab {
 
-// MetaImage (.mha, data inline): 2 channels, MET_FLOAT, little-endian.
+// MetaImage (ITK's format). Readers take .mha (data inline) and .mhd + one data file, raw or
+// compressed (CompressedData = True: a zlib or gzip stream, CompressedDataSize bytes or the
+// rest of the file; a DimSize beyond what the stream could inflate to is refused before
+// anything is allocated), any common element type, little-endian. Each fills `geometry` from
+// ElementSpacing, Offset (or Origin, Position) and TransformMatrix (or Orientation, Rotation),
+// LPS as ITK; known when any of them is there. Writers write .mha, MET_FLOAT, little-endian,
+// with ElementSpacing, Offset and TransformMatrix when the geometry is known (unit spacing
+// alone otherwise), uncompressed unless options say so.
+struct MetaImageWriteOptions {
+  bool compressed = false;  // deflate the data (zlib level 1): smaller, slower to write
+};
+// 2D vector field: 2 interleaved channels.
 void writeMetaImageField(const std::filesystem::path& path, const Field2D& field);
+void writeMetaImageField(const std::filesystem::path& path, const Field2D& field,
+                         const MetaImageWriteOptions& options);
 Field2D readMetaImageField(const std::filesystem::path& path);
-// Scalar MetaImage (.mha or .mhd + raw) 2D image, any common element type, rescaled to [0, 1].
+// Scalar 2D image, rescaled to [0, 1].
 Image2D readMetaImage(const std::filesystem::path& path);
+void writeMetaImage(const std::filesystem::path& path, const Image2D& image,
+                    const MetaImageWriteOptions& options = {});
 // The same for a 3D volume (x fastest), rescaled to [0, 1].
 Volume readMetaImageVolume(const std::filesystem::path& path);
+void writeMetaImageVolume(const std::filesystem::path& path, const Volume& volume,
+                          const MetaImageWriteOptions& options = {});
 // NDims of a MetaImage header (2 or 3), to route a file to the image or the volume reader.
 int metaImageDimensions(const std::filesystem::path& path);
 // DimSize of a MetaImage header (2 or 3 sides), read without its data.
 std::vector<int> metaImageSize(const std::filesystem::path& path);
-// 3D vector field: 3 channels, MET_FLOAT, little-endian, data inline.
+// 3D vector field: 3 interleaved channels.
 void writeMetaImageField3D(const std::filesystem::path& path, const Field3D& field);
+void writeMetaImageField3D(const std::filesystem::path& path, const Field3D& field,
+                           const MetaImageWriteOptions& options);
 Field3D readMetaImageField3D(const std::filesystem::path& path);
 
 // Binary or ASCII PGM/PPM (P2, P3, P5, P6), 8 or 16 bit; colour becomes luminance.

@@ -1,7 +1,12 @@
-// MetaImage (ITK's .mha / .mhd) reading and writing for 2D images and vector fields.
+// MetaImage (ITK's .mha / .mhd) reading and writing: images, volumes and vector fields, raw or
+// zlib-compressed, with their world geometry.
+#include <zlib.h>
+
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -126,12 +131,120 @@ void checkSpacing(const std::string& text, const std::filesystem::path& path) {
   }
 }
 
+// The numbers of a header value; a word that is not a finite number (or is beyond 1e9) makes
+// the header corrupt, with the key named.
+std::vector<double> parseNumbers(const std::string& text, const char* key,
+                                 const std::filesystem::path& path) {
+  std::istringstream in(text);
+  std::vector<double> out;
+  std::string item;
+  while (in >> item && out.size() < 16) {
+    char* end = nullptr;
+    const double v = std::strtod(item.c_str(), &end);
+    if (*end != '\0' || !std::isfinite(v) || std::abs(v) > 1e9)
+      throw InputError(quoted(path) + " has an invalid " + key + " '" + text.substr(0, 80) +
+                       "' (finite numbers expected).");
+    out.push_back(v);
+  }
+  return out;
+}
+
+// The numbers of the first of the synonyms MetaIO accepts that the header has (none when it
+// has none of them); key becomes the name found, for messages.
+std::vector<double> numbersOf(const Header& h, std::initializer_list<const char*> keys,
+                              const char*& key, const std::filesystem::path& path) {
+  key = *keys.begin();
+  for (const char* k : keys)
+    if (const auto it = h.fields.find(k); it != h.fields.end())
+      return parseNumbers(it->second, key = k, path);
+  return {};
+}
+
+// ElementSpacing, Offset (or Origin, Position) and TransformMatrix (or Orientation, Rotation):
+// MetaImage's world is ITK's, LPS. TransformMatrix lists each axis's direction in turn (ITK's
+// MetaImageIO: axis i is values i*N .. i*N+N-1), i.e. the columns of WorldGeometry::direction.
+WorldGeometry parseGeometry(const Header& h, std::size_t dims, const std::filesystem::path& path) {
+  WorldGeometry g;
+  const char* key = nullptr;
+  const auto spacing = numbersOf(h, {"ElementSpacing"}, key, path);
+  for (std::size_t i = 0; i < dims && i < spacing.size(); ++i) g.spacing[i] = spacing[i];
+  const auto origin = numbersOf(h, {"Offset", "Origin", "Position"}, key, path);
+  if (!origin.empty() && origin.size() < dims)
+    throw InputError(quoted(path) + " has an invalid " + key + " (" + std::to_string(dims) +
+                     " numbers expected).");
+  for (std::size_t i = 0; i < dims && i < origin.size(); ++i) g.origin[i] = origin[i];
+  const auto matrix = numbersOf(h, {"TransformMatrix", "Orientation", "Rotation"}, key, path);
+  if (!matrix.empty()) {
+    if (matrix.size() < dims * dims)
+      throw InputError(quoted(path) + " has an invalid " + key + " (" +
+                       std::to_string(dims * dims) + " numbers expected).");
+    for (std::size_t axis = 0; axis < dims; ++axis) {
+      double norm = 0;
+      for (std::size_t c = 0; c < dims; ++c)
+        norm += matrix[axis * dims + c] * matrix[axis * dims + c];
+      if (norm < 1e-12)
+        throw InputError(quoted(path) + " has an invalid " + key + " (axis " +
+                         std::to_string(axis) + " has no direction).");
+      for (std::size_t c = 0; c < dims; ++c) g.direction[c * 3 + axis] = matrix[axis * dims + c];
+    }
+  }
+  g.known = !spacing.empty() || !origin.empty() || !matrix.empty();
+  return g;
+}
+
+// Deflate cannot expand data more than about 1032 times (258-byte matches of a 1-bit code), so
+// a header that promises more than this times its compressed bytes is refused before anything
+// is allocated or inflated (a decompression bomb or a corrupt DimSize).
+constexpr std::uint64_t kMaxDeflateRatio = 1032;
+
+// Inflates exactly out.size() bytes of a zlib (or gzip) stream; throws InputError when the
+// stream is corrupt or ends early. Bytes past what the header promises are not inflated.
+void inflateExactly(const std::string& compressed, std::string& out,
+                    const std::filesystem::path& path) {
+  z_stream z{};
+  if (inflateInit2(&z, 15 + 32) != Z_OK)  // +32: zlib or gzip header, as MetaIO
+    throw InputError(quoted(path) + " cannot be decompressed (out of memory).");
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  std::uint64_t inLeft = compressed.size(), outLeft = out.size();
+  int rc = Z_OK;
+  while (outLeft > 0 && rc == Z_OK) {
+    // zlib counts in uInt: feed and drain at most 1 GiB at a time.
+    const uInt inChunk = static_cast<uInt>(std::min<std::uint64_t>(inLeft, 1u << 30));
+    const uInt outChunk = static_cast<uInt>(std::min<std::uint64_t>(outLeft, 1u << 30));
+    z.avail_in = inChunk;
+    z.avail_out = outChunk;
+    rc = inflate(&z, Z_NO_FLUSH);
+    inLeft -= inChunk - z.avail_in;
+    outLeft -= outChunk - z.avail_out;
+    if (rc == Z_BUF_ERROR && inLeft > 0 && z.avail_out == 0) rc = Z_OK;  // more room needed
+  }
+  inflateEnd(&z);
+  if (outLeft > 0)
+    throw InputError(quoted(path) + " has corrupt or truncated compressed data: it inflates to " +
+                     byteCount(out.size() - outLeft) + ", its DimSize promises " +
+                     byteCount(out.size()) + (rc == Z_DATA_ERROR ? " (bad zlib stream)." : "."));
+}
+
+std::string deflateAll(const char* data, std::size_t size, const std::filesystem::path& path) {
+  uLongf bound = compressBound(static_cast<uLong>(size));
+  std::string out(bound, '\0');
+  // Level 1: fields are noisy floats; a higher level costs much more time for little.
+  if (size > std::numeric_limits<uLong>::max() ||
+      compress2(reinterpret_cast<Bytef*>(out.data()), &bound, reinterpret_cast<const Bytef*>(data),
+                static_cast<uLong>(size), 1) != Z_OK)
+    throw InputError("Cannot write '" + path.string() + "': compression failed.");
+  out.resize(bound);
+  return out;
+}
+
 struct Raw {
   std::vector<int> dims;
   int channels = 1;
   Element type = Element::U8;
   std::size_t count = 0;  // values (channels included)
   std::string bytes;      // exactly count values, little-endian
+  WorldGeometry geometry;
 };
 
 // f(i, value) for every value, the element type dispatched once.
@@ -192,8 +305,7 @@ Raw readRaw(const std::filesystem::path& path) {
     raw.channels = std::atoi(field("ElementNumberOfChannels").c_str());
   if (raw.channels < 1 || raw.channels > 4)
     throw InputError(quoted(path) + " has an unsupported channel count.");
-  if (field("CompressedData") == "True")
-    throw InputError(quoted(path) + " is compressed; only raw MetaImage is supported.");
+  const bool compressed = field("CompressedData") == "True";
   raw.type = elementType(field("ElementType"), path);
   const std::size_t esize = elementSize(raw.type);
   bool msb = field("ElementByteOrderMSB") == "True" || field("BinaryDataByteOrderMSB") == "True";
@@ -202,6 +314,7 @@ Raw readRaw(const std::filesystem::path& path) {
   for (int d : raw.dims) raw.count *= static_cast<std::size_t>(d);
   if (raw.count > (std::size_t(1) << 31)) throw InputError(quoted(path) + " is too large to load.");
   checkSpacing(field("ElementSpacing"), path);
+  raw.geometry = parseGeometry(h, raw.dims.size(), path);
 
   // Only the bytes the header promises are read, from the header's own file or its one data
   // file, after checking that they are there and that the host has the memory for them.
@@ -217,6 +330,30 @@ Raw readRaw(const std::filesystem::path& path) {
   }
   const InputFile& source = dataFile ? *dataFile : file;
   const std::uint64_t found = source.size() > offset ? source.size() - offset : 0;
+  if (compressed) {
+    // CompressedDataSize, or (as MetaIO) the rest of the file.
+    std::uint64_t size = found;
+    if (const std::string s = field("CompressedDataSize"); !s.empty()) {
+      const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), size);
+      if (ec != std::errc() || end != s.data() + s.size() || size == 0)
+        throw InputError(quoted(path) + " has an invalid CompressedDataSize '" + s.substr(0, 40) +
+                         "'.");
+      if (found < size)
+        throw InputError(quoted(path) + " is truncated: CompressedDataSize promises " +
+                         std::to_string(size) + " bytes, found " + std::to_string(found) + ".");
+    }
+    if (need > size * kMaxDeflateRatio)
+      throw InputError(quoted(path) + " promises " + byteCount(need) + " of data (DimSize) in " +
+                       byteCount(size) +
+                       " of compressed data, more than zlib can expand it to; refused as "
+                       "corrupt.");
+    checkHostMemory(path, size + need + std::uint64_t(raw.count) * sizeof(float));
+    std::string packed(static_cast<std::size_t>(size), '\0');
+    source.readExactly(packed.data(), packed.size(), offset);
+    raw.bytes.resize(static_cast<std::size_t>(need));
+    inflateExactly(packed, raw.bytes, path);
+    return raw;
+  }
   if (found < need)
     throw InputError(quoted(path) + " is truncated: expected " + std::to_string(need) +
                      " bytes of data, found " + std::to_string(found) + ".");
@@ -250,16 +387,47 @@ std::vector<float> unitFloats(const Raw& raw, const std::filesystem::path& path)
   return out;
 }
 
-std::string fieldHeader(int dims, const int* size, int channels) {
+// Shortest text that reads back as the same double.
+std::string number(double v) {
+  char buffer[32];
+  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);
+  return std::string(buffer, ec == std::errc() ? end : buffer);
+}
+
+// A whole .mha file: header (geometry when known: ElementSpacing, Offset, TransformMatrix),
+// then the float samples, deflated when options.compressed. Unknown geometry writes unit
+// spacing and nothing else, as before geometry was kept.
+std::string metaImageFile(int dims, const int* size, int channels, const WorldGeometry& g,
+                          const std::vector<float>& data, const MetaImageWriteOptions& options,
+                          const std::filesystem::path& path) {
+  const char* bytes = reinterpret_cast<const char*>(data.data());
+  const std::size_t count = data.size() * sizeof(float);
+  std::string packed;
+  if (options.compressed) packed = deflateAll(bytes, count, path);
   std::ostringstream out;
   out << "ObjectType = Image\nNDims = " << dims
-      << "\nBinaryData = True\nBinaryDataByteOrderMSB = False\nCompressedData = False\nDimSize =";
+      << "\nBinaryData = True\nBinaryDataByteOrderMSB = False\nCompressedData = "
+      << (options.compressed ? "True" : "False");
+  if (options.compressed) out << "\nCompressedDataSize = " << packed.size();
+  if (g.known) {
+    out << "\nTransformMatrix =";
+    for (int axis = 0; axis < dims; ++axis)
+      for (int c = 0; c < dims; ++c) out << " " << number(g.direction[c * 3 + axis]);
+    out << "\nOffset =";
+    for (int i = 0; i < dims; ++i) out << " " << number(g.origin[i]);
+  }
+  out << "\nDimSize =";
   for (int i = 0; i < dims; ++i) out << " " << size[i];
   out << "\nElementSpacing =";
-  for (int i = 0; i < dims; ++i) out << " 1";
-  out << "\nElementNumberOfChannels = " << channels
-      << "\nElementType = MET_FLOAT\nElementDataFile = LOCAL\n";
-  return out.str();
+  for (int i = 0; i < dims; ++i) out << " " << (g.known ? number(g.spacing[i]) : "1");
+  if (channels > 1) out << "\nElementNumberOfChannels = " << channels;
+  out << "\nElementType = MET_FLOAT\nElementDataFile = LOCAL\n";
+  std::string file = out.str();
+  if (options.compressed)
+    file += packed;
+  else
+    file.append(bytes, count);
+  return file;
 }
 
 }  // namespace
@@ -277,11 +445,27 @@ void normaliseToUnit(const std::vector<double>& in, std::vector<float>& out,
     out[i] = hi > lo ? static_cast<float>((in[i] - lo) / (hi - lo)) : 0.0f;
 }
 
-void writeMetaImageField3D(const std::filesystem::path& path, const Field3D& field) {
+void writeMetaImageField3D(const std::filesystem::path& path, const Field3D& field,
+                           const MetaImageWriteOptions& options) {
   const int size[3] = {field.width, field.height, field.depth};
-  std::string bytes = fieldHeader(3, size, 3);
-  bytes.append(reinterpret_cast<const char*>(field.data.data()), field.data.size() * sizeof(float));
-  writeFileAtomically(path, bytes);
+  writeFileAtomically(path, metaImageFile(3, size, 3, field.geometry, field.data, options, path));
+}
+
+void writeMetaImageField3D(const std::filesystem::path& path, const Field3D& field) {
+  writeMetaImageField3D(path, field, {});
+}
+
+void writeMetaImage(const std::filesystem::path& path, const Image2D& image,
+                    const MetaImageWriteOptions& options) {
+  const int size[2] = {image.width, image.height};
+  writeFileAtomically(path, metaImageFile(2, size, 1, image.geometry, image.pixels, options, path));
+}
+
+void writeMetaImageVolume(const std::filesystem::path& path, const Volume& volume,
+                          const MetaImageWriteOptions& options) {
+  const int size[3] = {volume.width, volume.height, volume.depth};
+  writeFileAtomically(path,
+                      metaImageFile(3, size, 1, volume.geometry, volume.voxels, options, path));
 }
 
 Field3D readMetaImageField3D(const std::filesystem::path& path) {
@@ -290,6 +474,7 @@ Field3D readMetaImageField3D(const std::filesystem::path& path) {
     throw InputError("'" + path.string() + "' is not a 3D field with 3 channels.");
   Field3D f(raw.dims[0], raw.dims[1], raw.dims[2]);
   f.data = floats(raw);
+  f.geometry = raw.geometry;
   return f;
 }
 
@@ -302,6 +487,7 @@ Volume readMetaImageVolume(const std::filesystem::path& path) {
   vol.height = raw.dims[1];
   vol.depth = raw.dims[2];
   vol.voxels = unitFloats(raw, path);
+  vol.geometry = raw.geometry;
   return vol;
 }
 
@@ -321,16 +507,14 @@ int metaImageDimensions(const std::filesystem::path& path) {
   return std::atoi(it->second.c_str());
 }
 
+void writeMetaImageField(const std::filesystem::path& path, const Field2D& field,
+                         const MetaImageWriteOptions& options) {
+  const int size[2] = {field.width, field.height};
+  writeFileAtomically(path, metaImageFile(2, size, 2, field.geometry, field.data, options, path));
+}
+
 void writeMetaImageField(const std::filesystem::path& path, const Field2D& field) {
-  std::ostringstream out;
-  out << "ObjectType = Image\nNDims = 2\nBinaryData = True\nBinaryDataByteOrderMSB = False\n"
-      << "CompressedData = False\nDimSize = " << field.width << " " << field.height
-      << "\nElementSpacing = 1 1\nElementNumberOfChannels = 2\nElementType = MET_FLOAT\n"
-      << "ElementDataFile = LOCAL\n";
-  std::string bytes = out.str();
-  const auto* p = reinterpret_cast<const char*>(field.data.data());
-  bytes.append(p, field.data.size() * sizeof(float));
-  writeFileAtomically(path, bytes);
+  writeMetaImageField(path, field, {});
 }
 
 Field2D readMetaImageField(const std::filesystem::path& path) {
@@ -339,6 +523,7 @@ Field2D readMetaImageField(const std::filesystem::path& path) {
     throw InputError("'" + path.string() + "' is not a 2D field with 2 channels.");
   Field2D f(raw.dims[0], raw.dims[1]);
   f.data = floats(raw);
+  f.geometry = raw.geometry;
   return f;
 }
 
@@ -348,6 +533,7 @@ Image2D readMetaImage(const std::filesystem::path& path) {
     throw InputError("'" + path.string() + "' is not a 2D scalar image.");
   Image2D img(raw.dims[0], raw.dims[1]);
   img.pixels = unitFloats(raw, path);
+  img.geometry = raw.geometry;
   return img;
 }
 
