@@ -3,7 +3,8 @@
 //   --snake circle:CX,CY,R | polygon:X1,Y1,X2,Y2,...  [@gvf | @traditional]   (repeatable)
 //   --snake-force gvf|traditional, the snakeParamSpecs() and captureParamSpecs() flags
 //   (--alpha, --beta, --gamma, --kappa, --pressure, --dmin, --dmax, --snake-iterations, ...),
-//   --save-contours FILE(.json|.geojson|.csv|.svg), --capture-map MAP.png.
+//   --save-contours FILE(.json|.geojson|.csv|.svg), --capture-map MAP.png, --save-mask
+//   FILE(.png|.nrrd|.nii|.nii.gz), --svg-image, --contour-coordinates pixel|pixel-y-up|world.
 #include <functional>
 #include <glm/vec2.hpp>
 #include <optional>
@@ -12,6 +13,7 @@
 
 #include "gvflab/capture_range.hpp"
 #include "gvflab/parametric_snake.hpp"
+#include "io/contours_json.hpp"
 #include "io/input_limits.hpp"
 
 namespace gvflab::app {
@@ -46,6 +48,9 @@ struct SnakeOptions {
   CaptureParams capture = CaptureParams::defaults();
   std::optional<std::string> saveContours;
   std::optional<std::string> captureMap;
+  std::optional<std::string> saveMask;  // the snakes' insides as a label image (label_mask.hpp)
+  bool svgImage = false;                // --save-contours F.svg draws the input beneath
+  ContourCoordinates contourCoordinates = ContourCoordinates::Pixel;  // .json, .geojson, .csv
 
   SnakeOptions();
   bool any() const { return !snakes.empty() || captureMap.has_value(); }
