@@ -323,12 +323,12 @@ std::vector<Flag> figureFlags() {
   t.push_back(toggle("--screenshot-panels", G::Figures,
                      "viewer: the whole window with its panels instead",
                      [](Options& o) { o.screenshotPanels = true; }));
-  t.push_back(pngOutput(
+  t.push_back(once(pngOutput(
       "--composite",
       "headless: the papers' figure, four captioned panels side by side: image, edge map f, "
       "|V| with arrows, snakes (and --trails); --size WxH is the whole figure (default: "
       "panels of the image scaled up to at least 256 px)",
-      &Options::composite));
+      &Options::composite)));
   Flag size = number(findSpec(cliParamSpecs(), "size"), G::Figures, {});
   size.arg = "WxH";
   size.apply = [](FlagContext& c) {

@@ -14,6 +14,7 @@
 #include "gvflab/phantoms.hpp"
 #include "gvflab/quoted.hpp"
 #include "io/file_formats.hpp"
+#include "io/file_names.hpp"
 #include "io/image_loader.hpp"
 #include "io/input_shape.hpp"
 #include "io/volume_loader.hpp"
@@ -99,6 +100,25 @@ bool sameFile(const fs::path& a, const fs::path& b) {
   return !e1 && !e2 && ca == cb;
 }
 
+// What shapes --save-contours (--svg-image, --contour-coordinates) must have a file it shapes.
+void checkContourOptions(const SnakeOptions& s) {
+  const bool svg = s.saveContours && hasSuffix(*s.saveContours, {".svg"});
+  if (s.svgImage && !svg)
+    throw ParameterError(
+        "--svg-image draws the input beneath SVG contours: add --save-contours F.svg" +
+        std::string(s.saveContours ? " (not '" + *s.saveContours + "')" : "") + ".");
+  if (s.contourCoordinates == ContourCoordinates::Pixel) return;
+  const std::string flag =
+      std::string("--contour-coordinates ") + coordinatesName(s.contourCoordinates);
+  if (!s.saveContours)
+    throw ParameterError(flag +
+                         " sets the coordinates of --save-contours: add --save-contours "
+                         "F.json, F.geojson or F.csv.");
+  if (svg)
+    throw ParameterError(flag + ": an SVG is drawn in pixels over the image; save '" +
+                         *s.saveContours + "' as .json, .geojson or .csv, or leave the flag out.");
+}
+
 }  // namespace
 
 void checkOutputPaths(const Options& o) {
@@ -107,6 +127,7 @@ void checkOutputPaths(const Options& o) {
       {"--save-magnitude", &o.saveMagnitude},
       {"--report", &o.report},
       {"--save-contours", &o.snakes.saveContours},
+      {"--save-mask", &o.snakes.saveMask},
       {"--capture-map", &o.snakes.captureMap},
       {"--record", &o.record},
       {"--screenshot", &o.screenshot},
@@ -141,6 +162,7 @@ void checkOutputPaths(const Options& o) {
 
 void checkOutputsHonoured(const Options& o) {
   if (o.mode != Mode::Headless) return;
+  checkContourOptions(o.snakes);
   if (o.recordTail && !o.record)
     throw ParameterError("--record-tail ends a headless recording: add --record OUT.");
   if (!o.regionSnake) return;
@@ -196,6 +218,9 @@ void checkSnakes(const Options& o, const RunInput& in) {
     throw ParameterError(
         "--save-contours needs at least one --snake, a --session with snakes, "
         "or --region-snake.");
+  if (o.snakes.saveMask && o.snakes.snakes.empty() && !o.regionSnake)
+    throw ParameterError(
+        "--save-mask needs at least one --snake, a --session with snakes, or --region-snake.");
   if (in.is3d && o.snakes.any())
     throw ParameterError("Snakes run on 2D images; '" + o.image.value_or("") + "' is a volume.");
   checkSnakeCount(o.snakes.snakes.size(), "The snakes of --session and --snake");

@@ -5,6 +5,7 @@
 
 #include "gvflab/error.hpp"
 #include "io/contour_formats.hpp"
+#include "io/mask_file.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -91,6 +92,44 @@ std::vector<Flag> snakeFlags() {
       });
   contours.once = true;
   t.push_back(contours);
+  Flag mask = snakeFlag(
+      "--save-mask", "F",
+      "write the snakes' insides as a label image of the input's size: pixels inside snake k "
+      "(1..N, in --snake order; the later wins where they overlap) hold k, the others 0; "
+      "--region-snake's inside holds 1. A pixel is inside when the contour winds around its "
+      "centre (nonzero rule). .png (8-bit, 16-bit beyond 255 snakes), .nrrd, .nii or .nii.gz "
+      "(integer, with the input's geometry)",
+      [](FlagContext& c) {
+        c.options.snakes.saveMask = c.value();
+        checkMaskFileName(*c.options.snakes.saveMask);  // a bad extension fails before a run
+      });
+  mask.once = true;
+  t.push_back(mask);
+  Flag svgImage = snakeFlag("--svg-image", "",
+                            "--save-contours F.svg: the input image beneath the contours (an "
+                            "embedded PNG, one unit a pixel)",
+                            [](FlagContext& c) { c.options.snakes.svgImage = true; });
+  t.push_back(svgImage);
+  Flag coords = snakeFlag(
+      "--contour-coordinates", "C",
+      "coordinates of --save-contours .json, .geojson and .csv (the file says which): pixel (x "
+      "right, y down, origin at the image's top-left corner, pixel centres at +0.5), "
+      "pixel-y-up (y up from the bottom-left corner), or world (the input's spacing, origin "
+      "and direction, LPS mm: origin + direction . diag(spacing) . (x - 0.5, y - 0.5, 0)); "
+      "SVG is drawn in pixels",
+      [](FlagContext& c) {
+        const std::string v = c.value();
+        try {
+          c.options.snakes.contourCoordinates = parseCoordinates(v);
+        } catch (const ParameterError& e) {
+          throw ParameterError("--contour-coordinates: " + std::string(e.what()));
+        }
+      });
+  coords.once = true;
+  coords.shown = [](const Options& o) {
+    return std::string(coordinatesName(o.snakes.contourCoordinates));
+  };
+  t.push_back(coords);
   Flag map = snakeFlag("--capture-map", "M.png",
                        "steps from each pixel to an edge along the unit force of --snake-force "
                        "(white: edge, yellow: near, blue: far, black: never)",

@@ -5,7 +5,8 @@
 //           open snake, B = free (the default), fixed, free-fixed or fixed-free
 //   --snake-force gvf|traditional, the snakeParamSpecs() and captureParamSpecs() flags
 //   (--alpha, --beta, --gamma, --kappa, --pressure, --dmin, --dmax, --snake-iterations, ...),
-//   --save-contours FILE(.json|.geojson|.csv|.svg), --capture-map MAP.png.
+//   --save-contours FILE(.json|.geojson|.csv|.svg), --capture-map MAP.png, --save-mask
+//   FILE(.png|.nrrd|.nii|.nii.gz), --svg-image, --contour-coordinates pixel|pixel-y-up|world.
 #include <functional>
 #include <glm/vec2.hpp>
 #include <optional>
@@ -14,6 +15,7 @@
 
 #include "gvflab/capture_range.hpp"
 #include "gvflab/parametric_snake.hpp"
+#include "io/contours_json.hpp"
 #include "io/input_limits.hpp"
 
 namespace gvflab::app {
@@ -49,6 +51,9 @@ struct SnakeOptions {
   CaptureParams capture = CaptureParams::defaults();
   std::optional<std::string> saveContours;
   std::optional<std::string> captureMap;
+  std::optional<std::string> saveMask;  // the snakes' insides as a label image (label_mask.hpp)
+  bool svgImage = false;                // --save-contours F.svg draws the input beneath
+  ContourCoordinates contourCoordinates = ContourCoordinates::Pixel;  // .json, .geojson, .csv
 
   SnakeOptions();
   bool any() const { return !snakes.empty() || captureMap.has_value(); }

@@ -74,7 +74,8 @@ SnakeRunSummary writeRecordingOutputs(const Options& o, viewer::Session& session
   if (o.snakes.any() && !session.isVolume()) {
     const GvfInput edge =
         buildGvfInput(session.context(), session.image(), session.sigma(), V0Mode::EdgeGradient);
-    summary = summariseSnakes(session.sharedContext(), solver, edge, snakes.contours(), o, outputs);
+    summary = summariseSnakes(session.sharedContext(), solver, edge, snakes.contours(),
+                              session.image(), o, outputs);
   }
   if (o.saveField)
     outputs.write(*o.saveField, [&] {

@@ -8,8 +8,8 @@
 #include "gvflab/parametric_snake.hpp"
 #include "gvflab/profiler.hpp"
 #include "gvflab/snake_trails.hpp"
+#include "headless/contour_outputs.hpp"
 #include "headless/run_progress.hpp"
-#include "io/contour_formats.hpp"
 #include "io/png_writer.hpp"
 
 namespace gvflab::app {
@@ -49,7 +49,7 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx, So
     trailList = trails.trails();
     contours = snakes.contours();
   }
-  SnakeRunSummary summary = summariseSnakes(ctx, solver, edgeInput, contours, o, outputs,
+  SnakeRunSummary summary = summariseSnakes(ctx, solver, edgeInput, contours, image, o, outputs,
                                             ctx->profiler().totalMs("snake_"));
   summary.trails = std::move(trailList);
   return summary;
@@ -57,8 +57,8 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx, So
 
 SnakeRunSummary summariseSnakes(const std::shared_ptr<ComputeContext>& ctx, Solver& solver,
                                 const GvfInput& edgeInput,
-                                const std::vector<SnakeContour>& contours, const Options& o,
-                                RunOutputs& outputs, double snakeOpenClMs) {
+                                const std::vector<SnakeContour>& contours, const Image2D& image,
+                                const Options& o, RunOutputs& outputs, double snakeOpenClMs) {
   const SnakeOptions& so = o.snakes;
   SnakeRunSummary out;
   if (!so.any()) return out;
@@ -107,10 +107,7 @@ SnakeRunSummary summariseSnakes(const std::shared_ptr<ComputeContext>& ctx, Solv
         list.back()["length"] = length;
       }
     }
-    if (so.saveContours)
-      outputs.write(*so.saveContours, [&] {
-        writeContours(*so.saveContours, records, solver.width(), solver.height());
-      });
+    writeContourOutputs(so, records, image, outputs);
     console << "snakes: " << contours.size() << " ("
             << (mixed ? "gvf and traditional" : forceName(contours[0].force)) << "), " << converged
             << " converged, " << stalled << " stalled, ";

@@ -28,11 +28,13 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx, So
                                   const Options& options, RunOutputs& outputs);
 
 // The second half of the above, for snakes that ran elsewhere (a headless recording): the
-// report's snake entries, --save-contours, and the capture areas and --capture-map on the
-// solver's field. edgeInput: f and grad f (the traditional force).
+// report's snake entries, --save-contours, --save-mask, and the capture areas and
+// --capture-map on the solver's field. edgeInput: f and grad f (the traditional force); image:
+// the input (its geometry, and the SVG's background with --svg-image).
 SnakeRunSummary summariseSnakes(const std::shared_ptr<ComputeContext>& ctx, Solver& solver,
                                 const GvfInput& edgeInput,
-                                const std::vector<SnakeContour>& contours, const Options& options,
-                                RunOutputs& outputs, double snakeOpenClMs = 0);
+                                const std::vector<SnakeContour>& contours, const Image2D& image,
+                                const Options& options, RunOutputs& outputs,
+                                double snakeOpenClMs = 0);
 
 }  // namespace gvflab::app

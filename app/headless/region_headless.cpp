@@ -11,8 +11,8 @@
 #include "gvflab/phantoms.hpp"
 #include "gvflab/profiler.hpp"
 #include "gvflab/region_snake.hpp"
+#include "headless/contour_outputs.hpp"
 #include "headless/run_progress.hpp"
-#include "io/contour_formats.hpp"
 #include "io/image_loader.hpp"
 #include "io/run_outputs.hpp"
 
@@ -49,7 +49,7 @@ void runRegionHeadless(const Options& o) {
 
   InterruptGuard interrupts;  // from here a signal is polled: what was written is rolled back
   RunOutputs outputs;         // a later failure removes what was written
-  if (o.snakes.saveContours) {
+  {
     // Nodes are pixel indices; the file's origin is the image's top-left corner, so a pixel's
     // centre is at index + 0.5, as for the parametric snakes.
     ContourRecord c;
@@ -59,9 +59,7 @@ void runRegionHeadless(const Options& o) {
     c.force = "region";
     c.extra = {
         {"kind", "region"}, {"nodes", nodes.size()}, {"noise", noiseModelName(o.region.noise)}};
-    outputs.write(*o.snakes.saveContours, [&] {
-      writeContours(*o.snakes.saveContours, {c}, snake.width(), snake.height());
-    });
+    writeContourOutputs(o.snakes, {c}, image, outputs, &nodes);
   }
   const double wallMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -3,9 +3,107 @@
 #include <charconv>
 #include <cstdlib>
 
+#include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
+#include "gvflab/quoted.hpp"
 
 namespace gvflab::app {
+
+const char* coordinatesName(ContourCoordinates c) {
+  switch (c) {
+    case ContourCoordinates::PixelYUp:
+      return "pixel-y-up";
+    case ContourCoordinates::World:
+      return "world";
+    case ContourCoordinates::Pixel:
+      break;
+  }
+  return "pixel";
+}
+
+ContourCoordinates parseCoordinates(const std::string& name) {
+  for (auto c :
+       {ContourCoordinates::Pixel, ContourCoordinates::PixelYUp, ContourCoordinates::World})
+    if (name == coordinatesName(c)) return c;
+  throw ParameterError("the coordinates are pixel, pixel-y-up or world, not " + quotedText(name) +
+                       ".");
+}
+
+namespace {
+
+// The world z of the image's plane is 0 everywhere: points are [X, Y].
+bool planeAtZeroZ(const WorldGeometry& g) {
+  return g.origin[2] == 0.0 && g.direction[6] == 0.0 && g.direction[7] == 0.0;
+}
+
+}  // namespace
+
+std::vector<std::vector<double>> canvasPoints(const ContourRecord::Points& points,
+                                              const ContourCanvas& canvas) {
+  std::vector<std::vector<double>> out;
+  out.reserve(points.size());
+  const WorldGeometry& g = canvas.geometry;
+  const bool flat = planeAtZeroZ(g);
+  for (const auto& p : floatPrecision(points)) {
+    switch (canvas.coordinates) {
+      case ContourCoordinates::Pixel:
+        out.push_back({p[0], p[1]});
+        break;
+      case ContourCoordinates::PixelYUp:
+        out.push_back({p[0], canvas.height - p[1]});
+        break;
+      case ContourCoordinates::World: {
+        // Samples sit at pixel centres: index = point - 0.5 (world_geometry.hpp).
+        const double i = (p[0] - 0.5) * g.spacing[0], j = (p[1] - 0.5) * g.spacing[1];
+        std::vector<double> w(flat ? 2 : 3);
+        for (std::size_t r = 0; r < w.size(); ++r)
+          w[r] = g.origin[r] + g.direction[3 * r] * i + g.direction[3 * r + 1] * j;
+        out.push_back(std::move(w));
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+nlohmann::ordered_json coordinatesDescription(const ContourCanvas& canvas) {
+  nlohmann::ordered_json d;
+  d["system"] = coordinatesName(canvas.coordinates);
+  switch (canvas.coordinates) {
+    case ContourCoordinates::Pixel:
+      d["unit"] = "pixel";
+      d["x"] = "right";
+      d["y"] = "down";
+      d["origin"] = "top-left corner of the image";
+      d["pixel_centre"] = "(i + 0.5, j + 0.5) for pixel column i, row j";
+      break;
+    case ContourCoordinates::PixelYUp:
+      d["unit"] = "pixel";
+      d["x"] = "right";
+      d["y"] = "up";
+      d["origin"] = "bottom-left corner of the image";
+      d["pixel_centre"] = "(i + 0.5, height - j - 0.5) for pixel column i, row j";
+      break;
+    case ContourCoordinates::World: {
+      const WorldGeometry& g = canvas.geometry;
+      d["unit"] = "mm";
+      d["space"] = "LPS";
+      d["mapping"] =
+          "origin + direction . diag(spacing) . (x - 0.5, y - 0.5, 0) for pixel "
+          "coordinates (x, y), y down, origin at the image's top-left corner";
+      d["geometry_known"] = g.known;  // false: the input had none (unit spacing, identity)
+      d["origin"] = g.origin;
+      d["spacing"] = g.spacing;
+      d["direction"] = g.direction;
+      d["dimensions"] = planeAtZeroZ(g) ? 2 : 3;
+      break;
+    }
+  }
+  d["width"] = canvas.width;
+  d["height"] = canvas.height;
+  return d;
+}
+
 std::string contourState(const ContourRecord& record) {
   if (record.state) return *record.state;
   return record.converged ? "converged" : "moving";
@@ -25,12 +123,12 @@ std::vector<std::array<double, 2>> floatPrecision(
   return out;
 }
 
-std::string contoursJson(const std::vector<ContourRecord>& contours) {
+std::string contoursJson(const std::vector<ContourRecord>& contours, const ContourCanvas& canvas) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const auto& r : contours) {
     nlohmann::ordered_json c;
-    c["points"] = floatPrecision(r.points);
-    if (r.initialPoints) c["initial_points"] = floatPrecision(*r.initialPoints);
+    c["points"] = canvasPoints(r.points, canvas);
+    if (r.initialPoints) c["initial_points"] = canvasPoints(*r.initialPoints, canvas);
     if (r.state) {  // parametric snakes: their force and honest state
       c["force"] = r.force;
       c["state"] = *r.state;
@@ -44,12 +142,15 @@ std::string contoursJson(const std::vector<ContourRecord>& contours) {
     c.update(r.extra);
     list.push_back(std::move(c));
   }
-  return nlohmann::ordered_json{{"contours", std::move(list)}}.dump() + "\n";
+  return nlohmann::ordered_json{{"contours", std::move(list)},
+                                {"coordinates", coordinatesDescription(canvas)}}
+             .dump() +
+         "\n";
 }
 
 void writeContoursJson(const std::filesystem::path& path,
-                       const std::vector<ContourRecord>& contours) {
-  writeFileAtomically(path, contoursJson(contours));
+                       const std::vector<ContourRecord>& contours, const ContourCanvas& canvas) {
+  writeFileAtomically(path, contoursJson(contours, canvas));
 }
 
 }  // namespace gvflab::app

@@ -8,6 +8,7 @@
 #include "gvflab/io.hpp"
 #include "io/contour_formats.hpp"
 #include "io/contours_json.hpp"
+#include "io/mask_file.hpp"
 #include "io/nifti_file.hpp"
 #include "io/nrrd_file.hpp"
 
@@ -34,8 +35,9 @@ FileFormat raster(std::string_view name, std::vector<FormatExtension> extensions
 std::vector<FileFormat> makeFormats() {
   std::vector<FileFormat> t;
   // PNG is also what every picture output writes (io/png_writer.hpp, the figures).
-  t.push_back(
-      raster("PNG", {{".png", R::ImageInput | R::PictureOutput}}, {"\x89PNG\r\n\x1a\n"sv}, "png"));
+  t.push_back(raster("PNG", {{".png", R::ImageInput | R::PictureOutput | R::MaskOutput}},
+                     {"\x89PNG\r\n\x1a\n"sv}, "png"));
+  t.back().writeMask = writeMaskPng;
   t.push_back(raster("JPEG", {{".jpg", kImage}, {".jpeg", kImage}}, {"\xFF\xD8\xFF"sv}, "jpeg"));
   t.push_back(raster("BMP", {{".bmp", kImage}}, {"BM"sv}, "bmp"));
   // P2/P3/P5/P6 go to the engine's reader, P1/P4 (PBM) to Qt's.
@@ -63,26 +65,33 @@ std::vector<FileFormat> makeFormats() {
   FileFormat nrrd;
   nrrd.name = "NRRD";
   // .nhdr is a detached header: written fields are single files.
-  nrrd.extensions = {{".nrrd", kImageOrVolume | R::FieldOutput}, {".nhdr", kImageOrVolume}};
+  nrrd.extensions = {{".nrrd", kImageOrVolume | R::FieldOutput | R::MaskOutput},
+                     {".nhdr", kImageOrVolume}};
   nrrd.headerShape = nrrdShape;
   nrrd.dimensions = nrrdAxisCount;
   nrrd.readImage = readNrrdImage;
   nrrd.readVolume = readNrrdVolume;
   nrrd.writeField2D = [](const fs::path& p, const Field2D& f) { writeNrrd(p, f); };
   nrrd.writeField3D = [](const fs::path& p, const Field3D& f) { writeNrrd(p, f); };
+  nrrd.writeMask = writeMaskNrrd;
   t.push_back(std::move(nrrd));
 
   FileFormat nifti;
   nifti.name = "NIfTI";
-  constexpr FormatRoles kVolumeOrField = R::VolumeInput | R::FieldOutput;
+  constexpr FormatRoles kVolumeFieldOrMask = R::VolumeInput | R::FieldOutput | R::MaskOutput;
   constexpr FormatRoles kVolume = static_cast<FormatRoles>(R::VolumeInput);
   // ANALYZE-style .hdr/.img pairs are read; written fields are single files.
-  nifti.extensions = {{".nii", kVolumeOrField}, {".nii.gz", kVolumeOrField}, {".hdr", kVolume},
-                      {".hdr.gz", kVolume},     {".img", kVolume},           {".img.gz", kVolume}};
+  nifti.extensions = {{".nii", kVolumeFieldOrMask},
+                      {".nii.gz", kVolumeFieldOrMask},
+                      {".hdr", kVolume},
+                      {".hdr.gz", kVolume},
+                      {".img", kVolume},
+                      {".img.gz", kVolume}};
   nifti.headerShape = niftiShape;
   nifti.readVolume = readNiftiVolume;  // no readImage: always a volume
   nifti.writeField2D = [](const fs::path& p, const Field2D& f) { writeNiftiField(p, f); };
   nifti.writeField3D = [](const fs::path& p, const Field3D& f) { writeNiftiField(p, f); };
+  nifti.writeMask = writeMaskNifti;
   t.push_back(std::move(nifti));
 
   const auto contours = [&](std::string_view name, std::string_view ext, auto write) {
@@ -92,19 +101,20 @@ std::vector<FileFormat> makeFormats() {
     f.writeContours = write;
     t.push_back(std::move(f));
   };
+  using Contours = std::vector<ContourRecord>;
   contours("gvflab contours", ".json",
-           [](const fs::path& p, const std::vector<ContourRecord>& c, int, int) {
-             writeContoursJson(p, c);
+           [](const fs::path& p, const Contours& c, const ContourCanvas& canvas) {
+             writeContoursJson(p, c, canvas);
            });
   contours("GeoJSON", ".geojson",
-           [](const fs::path& p, const std::vector<ContourRecord>& c, int, int) {
-             writeFileAtomically(p, contoursGeoJson(c));
+           [](const fs::path& p, const Contours& c, const ContourCanvas& canvas) {
+             writeFileAtomically(p, contoursGeoJson(c, canvas));
            });
-  contours("CSV", ".csv", [](const fs::path& p, const std::vector<ContourRecord>& c, int, int) {
-    writeFileAtomically(p, contoursCsv(c));
+  contours("CSV", ".csv", [](const fs::path& p, const Contours& c, const ContourCanvas& canvas) {
+    writeFileAtomically(p, contoursCsv(c, canvas));
   });
-  contours("SVG", ".svg", [](const fs::path& p, const std::vector<ContourRecord>& c, int w, int h) {
-    writeFileAtomically(p, contoursSvg(c, w, h));
+  contours("SVG", ".svg", [](const fs::path& p, const Contours& c, const ContourCanvas& canvas) {
+    writeFileAtomically(p, contoursSvg(c, canvas));
   });
 
   for (const auto& [name, ext, muxer] :
@@ -182,8 +192,8 @@ const FileFormat& requireFormat(const fs::path& path, FormatRole role, const std
 
 void checkOutputName(const fs::path& path, std::string_view formatName,
                      const std::string& refusal) {
-  constexpr FormatRoles kOutputs =
-      R::FieldOutput | R::ContoursOutput | R::PictureOutput | R::VideoOutput | R::Session;
+  constexpr FormatRoles kOutputs = R::FieldOutput | R::ContoursOutput | R::PictureOutput |
+                                   R::VideoOutput | R::Session | R::MaskOutput;
   const auto format = std::find_if(fileFormats().begin(), fileFormats().end(),
                                    [&](const FileFormat& f) { return f.name == formatName; });
   if (format == fileFormats().end()) throw Error("no file format named " + std::string(formatName));

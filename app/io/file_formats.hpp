@@ -17,6 +17,8 @@
 namespace gvflab::app {
 
 struct ContourRecord;
+struct ContourCanvas;
+struct LabelImage;
 
 // What a file of a given extension can be. Bit flags: an extension may have several roles
 // (.nrrd reads images and volumes and writes fields).
@@ -28,6 +30,7 @@ enum class FormatRole : std::uint32_t {
   PictureOutput = 1u << 4,   // --save-magnitude, --capture-map, --screenshot, --composite
   VideoOutput = 1u << 5,     // --record OUT, the viewer's recorder
   Session = 1u << 6,         // a saved session (--session, the viewer's Open/Save session)
+  MaskOutput = 1u << 7,      // --save-mask: a label image (io/mask_file.hpp)
 };
 using FormatRoles = std::uint32_t;
 constexpr FormatRoles operator|(FormatRole a, FormatRole b) {
@@ -64,8 +67,9 @@ struct FileFormat {
   // Writers; each writes atomically and throws InputError naming the file when it cannot.
   void (*writeField2D)(const std::filesystem::path&, const Field2D&) = nullptr;
   void (*writeField3D)(const std::filesystem::path&, const Field3D&) = nullptr;
-  void (*writeContours)(const std::filesystem::path&, const std::vector<ContourRecord>&, int width,
-                        int height) = nullptr;
+  void (*writeContours)(const std::filesystem::path&, const std::vector<ContourRecord>&,
+                        const ContourCanvas&) = nullptr;
+  void (*writeMask)(const std::filesystem::path&, const LabelImage&) = nullptr;  // --save-mask
   std::string_view videoMuxer;  // video: FFmpeg's muxer, which app/record encodes to
 
   FormatRoles roles() const;  // of all its extensions

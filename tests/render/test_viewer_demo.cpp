@@ -13,7 +13,7 @@
 #include <sstream>
 #include <string>
 
-#include "viewer/render/snake_palette.hpp"
+#include "io/snake_palette.hpp"
 
 namespace fs = std::filesystem;
 using namespace gvflab;

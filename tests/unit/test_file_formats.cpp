@@ -17,6 +17,7 @@
 #include "io/file_formats.hpp"
 #include "io/image_loader.hpp"
 #include "io/input_shape.hpp"
+#include "io/mask_file.hpp"
 #include "io/nrrd_file.hpp"
 #include "io/volume_loader.hpp"
 #include "qt_app.hpp"
@@ -32,7 +33,7 @@ namespace {
 constexpr FormatRole kRoles[] = {FormatRole::ImageInput,    FormatRole::VolumeInput,
                                  FormatRole::FieldOutput,   FormatRole::ContoursOutput,
                                  FormatRole::PictureOutput, FormatRole::VideoOutput,
-                                 FormatRole::Session};
+                                 FormatRole::Session,       FormatRole::MaskOutput};
 
 std::string upper(std::string_view s) {
   std::string out(s);
@@ -76,6 +77,7 @@ TEST_CASE("each extension is registered once per role and resolves to its format
     if (f.readImage && f.readVolume) CHECK((f.dimensions != nullptr));  // its header decides
     if (app::hasRole(roles, FormatRole::FieldOutput)) CHECK((f.writeField2D && f.writeField3D));
     if (app::hasRole(roles, FormatRole::ContoursOutput)) CHECK((f.writeContours != nullptr));
+    if (app::hasRole(roles, FormatRole::MaskOutput)) CHECK((f.writeMask != nullptr));
     if (app::hasRole(roles, FormatRole::VideoOutput)) CHECK(!f.videoMuxer.empty());
   }
   // The longest suffix wins; a name is matched on its file name, not its folder.
@@ -180,6 +182,14 @@ TEST_CASE("every field and contours extension writes through its format") {
     app::writeContours(dir / ("c" + ext), contours, 8, 8);
     CHECK(test::readFile(dir / ("c" + ext)).rfind(starts.at(ext), 0) == 0);
   }
+
+  const app::LabelImage mask = app::labelContours(8, 8, {triangle.points}, {});
+  for (const auto& [format, ext] : extensionsWith(FormatRole::MaskOutput)) {
+    CAPTURE(ext);
+    app::checkMaskFileName("m" + upper(ext));
+    app::writeMask(dir / ("m" + ext), mask);
+    CHECK(fs::file_size(dir / ("m" + ext)) > 0);
+  }
 }
 
 TEST_CASE("an unknown extension is refused with the file's name and the registry's list") {
@@ -194,6 +204,7 @@ TEST_CASE("an unknown extension is refused with the file's name and the registry
   };
   refused([] { app::checkFieldFileName("out/f.txt"); }, "f.txt", ".mha, .nrrd, .nii or .nii.gz");
   refused([] { app::contourFormatOf("c.txt"); }, "c.txt", ".json, .geojson, .csv or .svg");
+  refused([] { app::checkMaskFileName("m.txt"); }, "m.txt", ".png, .nrrd, .nii or .nii.gz");
   refused([] { app::recordingMuxer("x.avi"); }, "x.avi", ".mp4 or .webm");
   refused([] { app::loadVolume("v.xyz"); }, "v.xyz", app::extensionList(FormatRole::VolumeInput));
   refused([] { app::requireFormat("s.jpg", FormatRole::PictureOutput, "--screenshot 's.jpg'"); },

@@ -115,7 +115,8 @@ TEST_CASE("flags that name one file are refused twice; flags with values need th
   const std::map<std::string, std::string> values = {{"--save-field", "f.mha"},
                                                      {"--save-contours", "c.json"},
                                                      {"--screenshot", "s.png"},
-                                                     {"--record-tail", "1"}};
+                                                     {"--record-tail", "1"},
+                                                     {"--contour-coordinates", "world"}};
   for (const Flag& f : flagTable()) {
     CAPTURE(f.name);
     if (f.once) {

@@ -89,8 +89,9 @@ TEST_CASE("outputs naming an input, the session or each other are refused, namin
 }
 
 TEST_CASE("output flags given twice are refused while parsing") {
-  for (const char* flag : {"--save-field", "--save-magnitude", "--report", "--save-contours",
-                           "--capture-map", "--screenshot", "--record"}) {
+  for (const char* flag :
+       {"--save-field", "--save-magnitude", "--report", "--save-contours", "--capture-map",
+        "--screenshot", "--record", "--composite", "--save-mask"}) {
     const std::string ext = std::string(flag) == "--save-field"      ? ".mha"
                             : std::string(flag) == "--report"        ? ".json"
                             : std::string(flag) == "--save-contours" ? ".json"

@@ -2,7 +2,7 @@
 // like the others) in the palette, the legend's rows and the per-force summary.
 #include <doctest/doctest.h>
 
-#include "viewer/render/snake_palette.hpp"
+#include "io/snake_palette.hpp"
 #include "viewer/ui/canvas_overlays.hpp"
 
 using namespace gvflab;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "io/snake_palette.hpp"
+
 namespace gvflab::viewer {
 
 void RegionView::drawImage(Renderer& renderer, const RegionImage& image, long imageVersion,
@@ -66,8 +68,10 @@ void RegionView::drawOverlay(const RegionSession& region,
     pts.reserve(nodes.size());
     for (const auto& p : nodes) pts.push_back(toUi(float(p.x), float(p.y)));
     dl->AddPolyline(pts.data(), int(pts.size()), IM_COL32(0, 0, 0, 160), ImDrawFlags_Closed, 3.5f);
-    dl->AddPolyline(pts.data(), int(pts.size()), IM_COL32(60, 230, 90, 255), ImDrawFlags_Closed,
-                    1.8f);
+    const SnakeRgba green = regionColor();  // the same in the contour files' SVG
+    dl->AddPolyline(pts.data(), int(pts.size()),
+                    ImGui::ColorConvertFloat4ToU32(ImVec4(green[0], green[1], green[2], green[3])),
+                    ImDrawFlags_Closed, 1.8f);
     const float r = std::clamp(view.pixelsPerImagePixel() * 1.5f / dpr, 2.0f, 4.0f);
     for (std::size_t i = 0; i < pts.size(); ++i) {
       const bool added = i < inserted.size() && inserted[i];

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <glm/geometric.hpp>
 
-#include "viewer/render/snake_palette.hpp"
+#include "io/snake_palette.hpp"
 
 namespace gvflab::viewer {
 namespace {

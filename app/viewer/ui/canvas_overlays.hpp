@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "gvflab/parametric_snake.hpp"
+#include "io/snake_palette.hpp"
 #include "viewer/render/legend_placement.hpp"
-#include "viewer/render/snake_palette.hpp"
 #include "viewer/ui/error_log.hpp"
 
 namespace gvflab::viewer {

@@ -5,7 +5,7 @@
 #include <iterator>
 #include <string>
 
-#include "viewer/render/snake_palette.hpp"
+#include "io/snake_palette.hpp"
 #include "viewer/ui/panel_widgets.hpp"
 #include "viewer/ui/plots.hpp"
 

@@ -1,12 +1,14 @@
 #pragma once
 // The colours of the snakes, one place for the canvas, its legend and the panel: a snake's
 // line has its force's colour (so twins differ), and its state has a colour of its own that
-// never makes a stalled or collapsed snake look like success.
+// never makes a stalled or collapsed snake look like success. Here, below the viewer, so that
+// the contour files (io/contour_formats.hpp) draw the same colours.
 #include <array>
+#include <string>
 
 #include "gvflab/parametric_snake.hpp"
 
-namespace gvflab::viewer {
+namespace gvflab::app {
 
 using SnakeRgba = std::array<float, 4>;
 
@@ -34,4 +36,27 @@ inline SnakeRgba stateColor(SnakeState s) {
 // How the viewer names a force: "GVF" or "grad f".
 inline const char* forceLabel(SnakeForce f) { return f == SnakeForce::Gvf ? "GVF" : "grad f"; }
 
+// The region snake's contour: green (the viewer's region mode).
+inline SnakeRgba regionColor() { return {60 / 255.0f, 230 / 255.0f, 90 / 255.0f, 1.0f}; }
+
+// "#rrggbb", for SVG.
+inline std::string hexColor(const SnakeRgba& c) {
+  static const char* digits = "0123456789abcdef";
+  std::string out = "#";
+  for (int i = 0; i < 3; ++i) {
+    const int v = static_cast<int>(c[i] * 255.0f + 0.5f);
+    out += digits[v >> 4];
+    out += digits[v & 15];
+  }
+  return out;
+}
+
+}  // namespace gvflab::app
+
+namespace gvflab::viewer {
+using app::forceColor;
+using app::forceLabel;
+using app::regionColor;
+using app::SnakeRgba;
+using app::stateColor;
 }  // namespace gvflab::viewer
