@@ -29,6 +29,8 @@ void checkCombination(const Options& o) {
     throw ParameterError("--screenshot-panels needs --screenshot F.png.");
   if (o.screenshotPanels && o.mode == Mode::Headless)
     throw ParameterError("--screenshot-panels is for the viewer: a headless run has no panels.");
+  if (o.page && o.mode != Mode::Headless)
+    throw ParameterError("--page is for --headless runs; the viewer opens a TIFF stack as a volume.");
   if (o.mode == Mode::Headless && !o.image && !o.phantom && !o.session)
     throw ParameterError(
         "--headless needs an image file, --phantom u|room|blob or --session S.json.");

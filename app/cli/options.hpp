@@ -22,6 +22,7 @@ struct Options {
   std::optional<std::string> image;    // input file
   std::optional<std::string> phantom;  // u | room | blob
   int phantomSize = 256;
+  std::optional<int> page;  // --page N: one page of a TIFF stack as the image (headless)
   GvfParams gvf;
   bool muGiven = false;          // --mu or a session: checked as asked; else the default, fitted
   bool quiet = false;            // --quiet: no progress line on a terminal
