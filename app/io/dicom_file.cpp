@@ -290,7 +290,9 @@ void decodeFile(const Header& h, std::vector<double>& out, WorldGeometry* geomet
                        pf.GetScalarType() == gdcm::PixelFormat::FLOAT64;
   const bool isSigned = pf.GetPixelRepresentation() == 1;
   const unsigned stored = pf.GetBitsStored();
-  if ((bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8) || (isFloat && bytes < 4) ||
+  const unsigned allocated = pf.GetBitsAllocated();
+  if ((allocated != 8 && allocated != 16 && allocated != 32 && allocated != 64) ||
+      (isFloat && bytes < 4) ||
       (samples != 1 && samples != 3) || stored == 0 || stored > 8 * bytes)
     throw InputError(quoted(h.path) + " has unsupported pixel data (" +
                      std::to_string(pf.GetBitsAllocated()) + "-bit, " + std::to_string(samples) +

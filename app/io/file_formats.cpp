@@ -46,7 +46,7 @@ std::vector<FileFormat> makeFormats() {
                      {"P1"sv, "P2"sv, "P3"sv, "P4"sv, "P5"sv, "P6"sv}, ""));
   // TIFF through libtiff (io/tiff_file.hpp): one page is an image, a stack of pages a volume.
   FileFormat tiff = raster("TIFF", {{".tif", kImageOrVolume}, {".tiff", kImageOrVolume}},
-                           {"II*\0"sv, "MM\0*"sv, "II+\0"sv, "MM\0+"sv}, "");
+                           {"II*\0"sv, "MM\0*"sv, "II+\0"sv, "MM\0+"sv}, "tiff");
   tiff.headerShape = tiffShape;
   tiff.dimensions = tiffDimensions;
   tiff.readImage = readTiffImage;
@@ -80,15 +80,6 @@ std::vector<FileFormat> makeFormats() {
   nrrd.writeField3D = [](const fs::path& p, const Field3D& f) { writeNrrd(p, f); };
   t.push_back(std::move(nrrd));
 
-  FileFormat dicom;  // io/dicom_file.hpp; a folder given as input is a series (volume_loader)
-  dicom.name = "DICOM";
-  dicom.extensions = {{".dcm", kImageOrVolume}, {".dicom", kImageOrVolume}};
-  dicom.headerShape = dicomShape;
-  dicom.dimensions = dicomDimensions;
-  dicom.readImage = readDicomImage;
-  dicom.readVolume = readDicomVolume;
-  t.push_back(std::move(dicom));
-
   FileFormat nifti;
   nifti.name = "NIfTI";
   constexpr FormatRoles kVolumeOrField = R::VolumeInput | R::FieldOutput;
@@ -101,6 +92,15 @@ std::vector<FileFormat> makeFormats() {
   nifti.writeField2D = [](const fs::path& p, const Field2D& f) { writeNiftiField(p, f); };
   nifti.writeField3D = [](const fs::path& p, const Field3D& f) { writeNiftiField(p, f); };
   t.push_back(std::move(nifti));
+
+  FileFormat dicom;  // io/dicom_file.hpp; a folder given as input is a series (volume_loader)
+  dicom.name = "DICOM";
+  dicom.extensions = {{".dcm", kImageOrVolume}, {".dicom", kImageOrVolume}};
+  dicom.headerShape = dicomShape;
+  dicom.dimensions = dicomDimensions;
+  dicom.readImage = readDicomImage;
+  dicom.readVolume = readDicomVolume;
+  t.push_back(std::move(dicom));
 
   const auto contours = [&](std::string_view name, std::string_view ext, auto write) {
     FileFormat f;
