@@ -91,11 +91,89 @@ std::vector<double> headerSpacing(const gdcm::File& file) {
   }
 }
 
-// Opens and checks path (missing, a FIFO, empty, too large for memory) before GDCM reads it.
+// Debian's GDCM is built with assertions: a file cut short in its meta header or an element
+// whose length runs past the end aborts inside it. Walk the elements first (the meta group,
+// then the data set's top level when its transfer syntax is little endian; undefined lengths,
+// sequences and encapsulated pixel data end the walk) and refuse what GDCM would trip on.
+void checkElements(const InputFile& file) {
+  const std::uint64_t size = file.size();
+  const auto truncated = [&] {
+    throw InputError(file.label() + " is truncated or corrupt (a DICOM element runs past the end).");
+  };
+  const auto u16 = [&](std::uint64_t at) {
+    unsigned char b[2];
+    file.readExactly(b, 2, at);
+    return unsigned(b[0] | b[1] << 8);
+  };
+  const auto u32 = [&](std::uint64_t at) {
+    unsigned char b[4];
+    file.readExactly(b, 4, at);
+    return std::uint32_t(b[0]) | std::uint32_t(b[1]) << 8 | std::uint32_t(b[2]) << 16 |
+           std::uint32_t(b[3]) << 24;
+  };
+  const auto longVr = [](const std::string& vr) {
+    return vr == "OB" || vr == "OW" || vr == "OF" || vr == "OD" || vr == "OL" || vr == "OV" ||
+           vr == "SQ" || vr == "UN" || vr == "UT" || vr == "UC" || vr == "UR" || vr == "SV" ||
+           vr == "UV";
+  };
+  std::uint64_t at = file.head(132).size() == 132 && file.head(132).substr(128) == "DICM" ? 132 : 0;
+  std::string syntax = "1.2.840.10008.1.2";  // implicit VR little endian without a meta group
+  bool explicitVr = false;
+  if (at == 0 && (size < 8 || (u16(0) != 0x0002 && u16(0) != 0x0008)))
+    throw InputError(file.label() + " is not a DICOM file (no DICM marker, no data set).");
+  if (at == 132) {
+    explicitVr = true;
+    syntax.clear();
+    if (size < at + 8) truncated();
+    while (at + 8 <= size && u16(at) == 0x0002) {
+      const unsigned element = u16(at + 2);
+      char vr[2];
+      file.readExactly(vr, 2, at + 4);
+      const bool wide = longVr(std::string(vr, 2));
+      if (wide && at + 12 > size) truncated();
+      const std::uint64_t length = wide ? u32(at + 8) : u16(at + 6);
+      const std::uint64_t value = at + (wide ? 12 : 8);
+      if (length == 0xFFFFFFFFu || value + length > size) truncated();
+      if (element == 0x0010) {
+        syntax.resize(length);
+        file.readExactly(syntax.data(), length, value);
+        while (!syntax.empty() && (syntax.back() == '\0' || syntax.back() == ' ')) syntax.pop_back();
+      }
+      at = value + length;
+    }
+    if (at + 8 > size) truncated();  // a meta group and no data set
+    explicitVr = syntax != "1.2.840.10008.1.2";
+  }
+  // Big endian and deflated data sets are left to GDCM.
+  if (syntax == "1.2.840.10008.1.2.2" || syntax == "1.2.840.10008.1.2.1.99") return;
+  for (int count = 0; at < size && count < 100000; ++count) {
+    if (at + 8 > size) truncated();
+    std::uint64_t length = 0, value = 0;
+    bool wide = false;
+    if (explicitVr) {
+      char vr[2];
+      file.readExactly(vr, 2, at + 4);
+      wide = longVr(std::string(vr, 2));
+      if (wide && at + 12 > size) truncated();
+      length = wide ? u32(at + 8) : u16(at + 6);
+      value = at + (wide ? 12 : 8);
+    } else {
+      length = u32(at + 4);
+      value = at + 8;
+    }
+    if (length == 0xFFFFFFFFu) return;  // a sequence or encapsulated pixel data: GDCM's part
+    if (value + length > size) truncated();
+    at = value + length;
+  }
+}
+
+// Opens and checks path (missing, a FIFO, empty, too large for memory, elements past the end)
+// before GDCM reads it.
 std::string checkedName(const fs::path& path) {
   InputFile file(path);
   if (file.size() == 0) throw InputError(quoted(path) + " is empty.");
   checkHostMemory(path, file.size() * 3);  // GDCM holds the file, then the decoded pixels
+  checkElements(file);
   return path.string();
 }
 
@@ -309,6 +387,12 @@ void decodeFile(const Header& h, std::vector<double>& out, WorldGeometry* geomet
                                      : "unknown") +
                      "; MONOCHROME1, MONOCHROME2, RGB and YBR are read).");
   const std::uint64_t pixels = std::uint64_t(h.width) * h.height * frames;
+  // Native (not encapsulated) pixel data must hold every sample: GDCM would pad a short one.
+  if (const gdcm::ByteValue* raw = image.GetDataElement().GetByteValue();
+      raw && raw->GetLength() < pixels * samples * bytes)
+    throw InputError(quoted(h.path) + " is truncated: its pixel data holds " +
+                     byteCount(raw->GetLength()) + ", its size needs " +
+                     byteCount(pixels * samples * bytes) + ".");
   const std::uint64_t length = image.GetBufferLength();
   if (length < pixels * samples * bytes)
     throw InputError(quoted(h.path) + " has less pixel data than its size needs.");
