@@ -62,7 +62,8 @@ std::vector<double> numbers(const gdcm::DataSet& ds, gdcm::Tag tag, std::size_t 
   std::vector<double> out;
   double v = 0;
   while (out.size() <= n && in >> v) out.push_back(v);
-  if (out.size() != n || !std::all_of(out.begin(), out.end(), [](double x) { return std::isfinite(x); }))
+  if (out.size() != n ||
+      !std::all_of(out.begin(), out.end(), [](double x) { return std::isfinite(x); }))
     return {};
   return out;
 }
@@ -98,7 +99,8 @@ std::vector<double> headerSpacing(const gdcm::File& file) {
 void checkElements(const InputFile& file) {
   const std::uint64_t size = file.size();
   const auto truncated = [&] {
-    throw InputError(file.label() + " is truncated or corrupt (a DICOM element runs past the end).");
+    throw InputError(file.label() +
+                     " is truncated or corrupt (a DICOM element runs past the end).");
   };
   const auto u16 = [&](std::uint64_t at) {
     unsigned char b[2];
@@ -137,7 +139,8 @@ void checkElements(const InputFile& file) {
       if (element == 0x0010) {
         syntax.resize(length);
         file.readExactly(syntax.data(), length, value);
-        while (!syntax.empty() && (syntax.back() == '\0' || syntax.back() == ' ')) syntax.pop_back();
+        while (!syntax.empty() && (syntax.back() == '\0' || syntax.back() == ' '))
+          syntax.pop_back();
       }
       at = value + length;
     }
@@ -247,8 +250,9 @@ std::vector<fs::path> seriesFiles(const fs::path& folder) {
   }
   if (ec) throw InputError(quoted(folder) + " cannot be listed (" + ec.message() + ").");
   if (files.empty())
-    throw InputError(quoted(folder) + " is a folder with no files: give a DICOM series folder or "
-                                      "an image file.");
+    throw InputError(quoted(folder) +
+                     " is a folder with no files: give a DICOM series folder or "
+                     "an image file.");
   std::sort(files.begin(), files.end());
   return files;
 }
@@ -273,9 +277,9 @@ Series readSeries(const fs::path& folder) {
   const Header& a = s.slices.front();
   for (const Header& h : s.slices) {
     const auto differ = [&](const std::string& what, const std::string& x, const std::string& y) {
-      throw InputError("The DICOM series " + quoted(folder) + " is inconsistent: " +
-                       quoted(a.path.filename()) + " has " + what + " " + x + ", " +
-                       quoted(h.path.filename()) + " has " + y + ".");
+      throw InputError("The DICOM series " + quoted(folder) +
+                       " is inconsistent: " + quoted(a.path.filename()) + " has " + what + " " + x +
+                       ", " + quoted(h.path.filename()) + " has " + y + ".");
     };
     if (h.frames != 1)
       differ("frames", "1", std::to_string(h.frames) + " (a series is read one frame a file)");
@@ -306,9 +310,9 @@ Series readSeries(const fs::path& folder) {
   for (const Header& h : s.slices)
     for (int i = 0; i < 6; ++i)
       if (std::abs(h.orientation[i] - a.orientation[i]) > 1e-4)
-        throw InputError("The DICOM series " + quoted(folder) + " is inconsistent: " +
-                         quoted(h.path.filename()) + " and " + quoted(a.path.filename()) +
-                         " have different ImageOrientationPatient.");
+        throw InputError("The DICOM series " + quoted(folder) +
+                         " is inconsistent: " + quoted(h.path.filename()) + " and " +
+                         quoted(a.path.filename()) + " have different ImageOrientationPatient.");
   const auto along = [&](const Header& h) {
     return dot(Vec3{h.position[0], h.position[1], h.position[2]}, normal);
   };
@@ -320,14 +324,14 @@ Series readSeries(const fs::path& folder) {
     for (std::size_t i = 1; i < s.slices.size(); ++i) {
       const double d = along(s.slices[i]) - along(s.slices[i - 1]);
       if (d < 1e-6)
-        throw InputError("The DICOM series " + quoted(folder) + " has two slices at one position (" +
+        throw InputError("The DICOM series " + quoted(folder) +
+                         " has two slices at one position (" +
                          quoted(s.slices[i - 1].path.filename()) + " and " +
                          quoted(s.slices[i].path.filename()) + ").");
       if (std::abs(d - gap) > 0.01 * gap + 1e-4)
-        throw InputError("The DICOM series " + quoted(folder) +
-                         " is unevenly spaced: slices are " + std::to_string(d) + " mm apart at " +
-                         quoted(s.slices[i].path.filename()) + ", " + std::to_string(gap) +
-                         " mm on average (a slice missing?).");
+        throw InputError("The DICOM series " + quoted(folder) + " is unevenly spaced: slices are " +
+                         std::to_string(d) + " mm apart at " + quoted(s.slices[i].path.filename()) +
+                         ", " + std::to_string(gap) + " mm on average (a slice missing?).");
     }
   }
   const std::vector<double> spacing = headerSpacing(first);
@@ -370,8 +374,7 @@ void decodeFile(const Header& h, std::vector<double>& out, WorldGeometry* geomet
   const unsigned stored = pf.GetBitsStored();
   const unsigned allocated = pf.GetBitsAllocated();
   if ((allocated != 8 && allocated != 16 && allocated != 32 && allocated != 64) ||
-      (isFloat && bytes < 4) ||
-      (samples != 1 && samples != 3) || stored == 0 || stored > 8 * bytes)
+      (isFloat && bytes < 4) || (samples != 1 && samples != 3) || stored == 0 || stored > 8 * bytes)
     throw InputError(quoted(h.path) + " has unsupported pixel data (" +
                      std::to_string(pf.GetBitsAllocated()) + "-bit, " + std::to_string(samples) +
                      " samples per pixel; 8, 16, 32 or 64-bit grey or RGB are read).");
@@ -405,12 +408,12 @@ void decodeFile(const Header& h, std::vector<double>& out, WorldGeometry* geomet
     decoded = false;
   }
   if (!decoded)
-    throw InputError(quoted(h.path) + " has pixel data GDCM cannot decode (transfer syntax " +
-                     std::string(reader.GetFile().GetHeader().GetDataSetTransferSyntax().GetString()
-                                     ? reader.GetFile().GetHeader().GetDataSetTransferSyntax()
-                                           .GetString()
-                                     : "unknown") +
-                     ", or corrupt).");
+    throw InputError(
+        quoted(h.path) + " has pixel data GDCM cannot decode (transfer syntax " +
+        std::string(reader.GetFile().GetHeader().GetDataSetTransferSyntax().GetString()
+                        ? reader.GetFile().GetHeader().GetDataSetTransferSyntax().GetString()
+                        : "unknown") +
+        ", or corrupt).");
   const double slope = image.GetSlope() != 0 ? image.GetSlope() : 1.0;
   const double intercept = image.GetIntercept();
   const unsigned shift = 8 * bytes - stored;  // bits above BitsStored are not the sample's
@@ -455,8 +458,7 @@ void decodeFile(const Header& h, std::vector<double>& out, WorldGeometry* geomet
     const double* d = image.GetDirectionCosines();
     const Vec3 row{d[0], d[1], d[2]}, col{d[3], d[4], d[5]};
     const Vec3 n = cross(row, col);
-    g.spacing = {s[0] > 0 ? s[0] : 1.0, s[1] > 0 ? s[1] : 1.0,
-                 frames > 1 && s[2] > 0 ? s[2] : 1.0};
+    g.spacing = {s[0] > 0 ? s[0] : 1.0, s[1] > 0 ? s[1] : 1.0, frames > 1 && s[2] > 0 ? s[2] : 1.0};
     g.origin = {o[0], o[1], o[2]};
     g.direction = {row[0], col[0], n[0], row[1], col[1], n[1], row[2], col[2], n[2]};
     g.known = !h.position.empty() || !headerSpacing(reader.GetFile()).empty();

@@ -45,8 +45,8 @@ class TiffFile {
     if (head != std::string("II*\0", 4) && head != std::string("MM\0*", 4) &&
         head != std::string("II+\0", 4) && head != std::string("MM\0+", 4))
       throw InputError(quoted(path) + " is not a TIFF file (bad header).");
-    std::unique_ptr<TIFFOpenOptions, decltype(&TIFFOpenOptionsFree)> options(
-        TIFFOpenOptionsAlloc(), &TIFFOpenOptionsFree);
+    std::unique_ptr<TIFFOpenOptions, decltype(&TIFFOpenOptionsFree)> options(TIFFOpenOptionsAlloc(),
+                                                                             &TIFFOpenOptionsFree);
     TIFFOpenOptionsSetErrorHandlerExtR(options.get(), keepError, &error_);
     TIFFOpenOptionsSetWarningHandlerExtR(options.get(), dropWarning, nullptr);
     // libtiff's own buffers (a strip, a tile) stay below what our largest page needs.
@@ -67,8 +67,8 @@ class TiffFile {
   TIFF* get() const { return tif_; }
   const std::filesystem::path& path() const { return path_; }
   [[noreturn]] void fail(const std::string& what) const {
-    throw InputError(quoted(path_) + " " + what + (error_.empty() ? "" : " (libtiff: " + error_ + ")") +
-                     ".");
+    throw InputError(quoted(path_) + " " + what +
+                     (error_.empty() ? "" : " (libtiff: " + error_ + ")") + ".");
   }
 
   // Counts the pages from the first (bounded); leaves the file at the first page.
@@ -141,8 +141,7 @@ Page readPage(const TiffFile& f, int index) {
     throw InputError(quoted(f.path()) + " has an empty " + which + ".");
   if (p.width > kMaxImageSide || p.height > kMaxImageSide)
     throw InputError(quoted(f.path()) + " is " + std::to_string(p.width) + "x" +
-                     std::to_string(p.height) +
-                     " pixels, too large: at most 16384 per side fit.");
+                     std::to_string(p.height) + " pixels, too large: at most 16384 per side fit.");
   if (p.samples < 1 || p.samples > 16)
     throw InputError(quoted(f.path()) + " has " + std::to_string(p.samples) +
                      " samples per pixel on " + which + " (1 to 16 are read).");
@@ -301,8 +300,7 @@ FieldShape tiffShape(const std::filesystem::path& path) {
   TiffFile f(path);
   const int pages = f.countPages();
   const Page p = readPage(f, 0);
-  if (pages > 1 &&
-      std::int64_t(p.width) * p.height * pages > kMaxVoxels)
+  if (pages > 1 && std::int64_t(p.width) * p.height * pages > kMaxVoxels)
     throw InputError(quoted(path) + " is " + std::to_string(p.width) + "x" +
                      std::to_string(p.height) + "x" + std::to_string(pages) +
                      ", too large: at most " + std::to_string(kMaxVoxels) + " voxels are read.");
@@ -323,8 +321,8 @@ Image2D readTiffPage(const std::filesystem::path& path, int page) {
   const int pages = f.countPages();
   if (page < 0 || page >= pages)
     throw InputError("--page " + std::to_string(page) + ": " + quoted(path) + " has " +
-                     std::to_string(pages) + (pages == 1 ? " page" : " pages") +
-                     " (0 to " + std::to_string(pages - 1) + ").");
+                     std::to_string(pages) + (pages == 1 ? " page" : " pages") + " (0 to " +
+                     std::to_string(pages - 1) + ").");
   return pageImage(f, page);
 }
 

@@ -86,18 +86,16 @@ TEST_CASE("TIFF float, signed and wide samples are rescaled from their own range
   CHECK(app::loadImage(dir / "u32.tif").at(1, 0) == doctest::Approx((1u << 30) / 4e9));
 
   // 16-bit unsigned keeps its type's range (as 16-bit PNGs do); RGB becomes luminance.
-  writeTiff(dir / "rgb16.tif",
-            {page(2, 1, 3, std::vector<std::uint16_t>{65535, 0, 0, 0, 0, 65535},
-                  SAMPLEFORMAT_UINT)});
+  writeTiff(dir / "rgb16.tif", {page(2, 1, 3, std::vector<std::uint16_t>{65535, 0, 0, 0, 0, 65535},
+                                     SAMPLEFORMAT_UINT)});
   const Image2D rgb = app::loadImage(dir / "rgb16.tif");
   CHECK(rgb.at(0, 0) == doctest::Approx(0.299));
   CHECK(rgb.at(1, 0) == doctest::Approx(0.114));
 
   // A float stack is rescaled as one volume.
-  writeTiff(dir / "fstack.tif",
-            {page(1, 1, 1, std::vector<float>{1}, SAMPLEFORMAT_IEEEFP),
-             page(1, 1, 1, std::vector<float>{3}, SAMPLEFORMAT_IEEEFP),
-             page(1, 1, 1, std::vector<float>{2}, SAMPLEFORMAT_IEEEFP)});
+  writeTiff(dir / "fstack.tif", {page(1, 1, 1, std::vector<float>{1}, SAMPLEFORMAT_IEEEFP),
+                                 page(1, 1, 1, std::vector<float>{3}, SAMPLEFORMAT_IEEEFP),
+                                 page(1, 1, 1, std::vector<float>{2}, SAMPLEFORMAT_IEEEFP)});
   const Volume fv = app::loadVolume(dir / "fstack.tif");
   CHECK(fv.voxels == std::vector<float>{0.0f, 1.0f, 0.5f});
 }

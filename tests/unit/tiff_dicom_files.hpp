@@ -43,8 +43,7 @@ inline void writeTiff(const fs::path& path, const std::vector<TiffPage>& pages) 
     TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, p.bits);
     TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, p.samples);
     TIFFSetField(t, TIFFTAG_SAMPLEFORMAT, p.format);
-    TIFFSetField(t, TIFFTAG_PHOTOMETRIC,
-                 p.samples == 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK);
+    TIFFSetField(t, TIFFTAG_PHOTOMETRIC, p.samples == 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK);
     TIFFSetField(t, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
     TIFFSetField(t, TIFFTAG_COMPRESSION, COMPRESSION_ADOBE_DEFLATE);
     TIFFSetField(t, TIFFTAG_ROWSPERSTRIP, 2);
@@ -70,7 +69,7 @@ inline std::vector<TiffPage> bytePages(int n) {
 }
 
 inline void put(gdcm::DataSet& ds, std::uint16_t group, std::uint16_t element, gdcm::VR vr,
-         std::string value) {
+                std::string value) {
   if (value.size() % 2) value += vr == gdcm::VR::UI ? '\0' : ' ';
   gdcm::DataElement de(gdcm::Tag(group, element));
   de.SetVR(vr);
