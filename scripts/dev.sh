@@ -11,11 +11,12 @@ cd "$(dirname "$0")/.."
 PACKAGES=(build-essential cmake pkg-config git
   qt6-base-dev libqt6opengl6-dev qt6-image-formats-plugins libgl-dev libegl-dev libvulkan-dev
   libimgui-dev libglm-dev doctest-dev
-  libpng-dev libtiff-dev libteem-dev libnifti2-dev nlohmann-json3-dev
+  libpng-dev libtiff-dev libgdcm-dev libteem-dev libnifti2-dev nlohmann-json3-dev
   libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
   ocl-icd-opencl-dev opencl-clhpp-headers opencl-c-headers pocl-opencl-icd
   xvfb xauth fonts-dejavu-core clang-format-14
   python3-dev python3-numpy pybind11-dev python3-pytest python3-skimage python3-matplotlib
+  python3-pydicom python3-tifffile
   python3-setuptools python3-wheel python3-build python3-venv python3-pip
   python3-nibabel teem-apps)
 

@@ -19,6 +19,9 @@ const std::vector<ParamSpec>& cliParamSpecs() {
   static const std::vector<ParamSpec> specs = {
       {"phantom-size", "--phantom-size", 16, 16384, 256, true,
        "side of the built-in phantom in pixels"},
+      {"page", "--page", 0, 65535, kNoDefault, true,
+       "headless: read page N (0 = the first) of a multi-page TIFF as a 2D image, instead of "
+       "its pages as a volume"},
       {"target-error", "--target-error", 1e-12, 1e6, 1e-6, false,
        "headless and viewer snakes: the field is solved until its error (the multigrid paper's "
        "eq. 9, the mean residual) <= V, by multigrid unless --solver names one; at most "

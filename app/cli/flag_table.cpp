@@ -146,6 +146,8 @@ std::vector<Flag> inputFlags() {
              }));
   t.push_back(number(findSpec(cliParamSpecs(), "phantom-size"), G::Input,
                      [](Options& o, double v) { o.phantomSize = static_cast<int>(v); }));
+  t.push_back(number(findSpec(cliParamSpecs(), "page"), G::Input,
+                     [](Options& o, double v) { o.page = static_cast<int>(v); }));
   std::vector<std::string> demoNames;
   for (const Demo& d : demos()) demoNames.push_back(d.name);
   t.push_back(valued("--demo", "NAME", G::Input,

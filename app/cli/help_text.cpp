@@ -82,7 +82,7 @@ std::string helpText() {
     wrapInto(h, kHelpColumn, formatList(r) + note);
   };
   formats("IMAGE", FormatRole::ImageInput, "");
-  formats("VOLUME", FormatRole::VolumeInput, ": GVF runs in 3D");
+  formats("VOLUME", FormatRole::VolumeInput, ", or a folder of one DICOM series: GVF runs in 3D");
   for (int g = 0; g <= static_cast<int>(FlagGroup::Region); ++g) {
     h << "\n" << flagGroupTitle(static_cast<FlagGroup>(g)) << ":\n";
     for (const Flag& f : flagTable()) {

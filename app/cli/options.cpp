@@ -39,6 +39,8 @@ void checkCombination(const Options& o) {
     throw ParameterError(
         "--edge-map gives f, and V0 is then grad f (or --v0 FILE): --v0 image does not go with "
         "it.");
+  if (o.page && o.mode != Mode::Headless)
+    throw ParameterError("--page is for --headless runs; the viewer opens a TIFF stack as a volume.");
   if (o.mode == Mode::Headless && !o.image && !o.phantom && !o.session)
     throw ParameterError(
         "--headless needs an image file, --phantom u|room|blob or --session S.json.");

@@ -22,6 +22,7 @@ struct Options {
   std::optional<std::string> image;    // input file
   std::optional<std::string> phantom;  // u | room | blob
   int phantomSize = 256;
+  std::optional<int> page;  // --page N: one page of a TIFF stack as the image (headless)
   GvfParams gvf;
   // The researcher's own GVF inputs (headless): --edge-map F replaces the edge map f (V0 =
   // grad f unless --v0 F), --v0 F (a field file) replaces V0 (headless/user_gvf_input.hpp).

@@ -17,6 +17,7 @@
 #include "io/file_names.hpp"
 #include "io/image_loader.hpp"
 #include "io/input_shape.hpp"
+#include "io/tiff_file.hpp"
 #include "io/volume_loader.hpp"
 
 namespace gvflab::app {
@@ -202,6 +203,16 @@ RunInput loadRunInput(const Options& o, const std::function<void(FieldShape)>& b
                                          "--phantom u|room|blob."
                                    : "No input: give an image file or --phantom u|room|blob.");
   const fs::path path = *o.image;
+  if (o.page) {  // one page of a TIFF (io/tiff_file.hpp refuses a page past the last)
+    const FileFormat* format = findFormat(path, FormatRole::ImageInput);
+    if (!format || format->name != "TIFF")
+      throw ParameterError("--page " + std::to_string(*o.page) + " picks a page of a TIFF file; '" +
+                           path.string() + "' is not one (its name must end in .tif or .tiff).");
+    const FieldShape stack = inputShape(path);
+    check({stack.width, stack.height, 1}, "'" + path.string() + "'");
+    in.image = readTiffPage(path, *o.page);
+    return in;
+  }
   const FieldShape shape = inputShape(path);  // the header alone: refused before reading
   check(shape, "'" + path.string() + "'");
   in.is3d = isVolumeFile(path);

@@ -8,9 +8,11 @@
 #include "gvflab/io.hpp"
 #include "io/contour_formats.hpp"
 #include "io/contours_json.hpp"
+#include "io/dicom_file.hpp"
 #include "io/mask_file.hpp"
 #include "io/nifti_file.hpp"
 #include "io/nrrd_file.hpp"
+#include "io/tiff_file.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -44,8 +46,14 @@ std::vector<FileFormat> makeFormats() {
   t.push_back(raster("PNM",
                      {{".pgm", kImage}, {".ppm", kImage}, {".pnm", kImage}, {".pbm", kImage}},
                      {"P1"sv, "P2"sv, "P3"sv, "P4"sv, "P5"sv, "P6"sv}, ""));
-  t.push_back(
-      raster("TIFF", {{".tif", kImage}, {".tiff", kImage}}, {"II*\0"sv, "MM\0*"sv}, "tiff"));
+  // TIFF through libtiff (io/tiff_file.hpp): one page is an image, a stack of pages a volume.
+  FileFormat tiff = raster("TIFF", {{".tif", kImageOrVolume}, {".tiff", kImageOrVolume}},
+                           {"II*\0"sv, "MM\0*"sv, "II+\0"sv, "MM\0+"sv}, "tiff");
+  tiff.headerShape = tiffShape;
+  tiff.dimensions = tiffDimensions;
+  tiff.readImage = readTiffImage;
+  tiff.readVolume = readTiffVolume;
+  t.push_back(std::move(tiff));
   t.push_back(raster("GIF", {}, {"GIF8"sv}, "gif"));  // by content only, under any name
 
   FileFormat meta;
@@ -93,6 +101,15 @@ std::vector<FileFormat> makeFormats() {
   nifti.writeField3D = [](const fs::path& p, const Field3D& f) { writeNiftiField(p, f); };
   nifti.writeMask = writeMaskNifti;
   t.push_back(std::move(nifti));
+
+  FileFormat dicom;  // io/dicom_file.hpp; a folder given as input is a series (volume_loader)
+  dicom.name = "DICOM";
+  dicom.extensions = {{".dcm", kImageOrVolume}, {".dicom", kImageOrVolume}};
+  dicom.headerShape = dicomShape;
+  dicom.dimensions = dicomDimensions;
+  dicom.readImage = readDicomImage;
+  dicom.readVolume = readDicomVolume;
+  t.push_back(std::move(dicom));
 
   const auto contours = [&](std::string_view name, std::string_view ext, auto write) {
     FileFormat f;

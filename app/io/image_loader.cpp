@@ -203,7 +203,9 @@ std::string readFailure(const QImageReader& reader, const std::string& libraryLi
 FieldShape imageHeaderShape(const std::filesystem::path& path) {
   routeLibtiffMessages();
   const std::optional<OpenedImage> image = openImage(path);
-  if (!image) return ownReader(path)->headerShape(path);  // MetaImage, NRRD
+  if (!image) return ownReader(path)->headerShape(path);  // MetaImage, NRRD, TIFF, DICOM
+  if (const FileFormat* f = signatureFormat(image->head); f && f->headerShape)
+    return f->headerShape(path);  // a TIFF by content, under another name
   if (isBinaryOrAsciiPnm(image->head)) {
     const auto size = pnmSize(path);  // the header alone; a short file is refused there
     checkPixelCount(path, size[0], size[1]);
@@ -223,7 +225,9 @@ Image2D loadImage(const std::filesystem::path& path) {
   const std::string name = path.string();
   routeLibtiffMessages();
   const std::optional<OpenedImage> image = openImage(path);
-  if (!image) return ownReader(path)->readImage(path);  // MetaImage, NRRD
+  if (!image) return ownReader(path)->readImage(path);  // MetaImage, NRRD, TIFF, DICOM
+  if (const FileFormat* f = signatureFormat(image->head); f && f->readImage)
+    return f->readImage(path);  // a TIFF by content, under another name
   if (isBinaryOrAsciiPnm(image->head)) {                // the engine's reader says what is wrong
     const auto size = pnmSize(path);
     checkPixelCount(path, size[0], size[1]);  // before a pixel is read

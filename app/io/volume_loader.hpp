@@ -9,7 +9,8 @@
 
 namespace gvflab::app {
 
-// True for NIfTI names, and for MetaImage and NRRD files whose header has three dimensions.
+// True for NIfTI names, for MetaImage, NRRD, TIFF and DICOM files whose header has three
+// dimensions (several pages or frames), and for a folder (a DICOM series).
 // (Reads the header of a MetaImage or NRRD file: throws InputError like the readers.)
 bool isVolumeFile(const std::filesystem::path& path);
 

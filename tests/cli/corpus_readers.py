@@ -58,6 +58,53 @@ def mhd(data_file, dims="4 4", kind="MET_UCHAR"):
             % (len(dims.split()), dims, kind, data_file))
 
 
+def tiff_pages(pages, next_after_last=0):
+    """Little-endian TIFF, one strip a page; pages: (width, height, bits, sample_format, data).
+    next_after_last: the last page's next-IFD offset (0: none)."""
+    out = b"II*\0" + struct.pack("<I", 8)
+    for i, (width, height, bits, fmt, data) in enumerate(pages):
+        entries = [(256, 4, width), (257, 4, height), (258, 3, bits), (259, 3, 1), (262, 3, 1),
+                   (273, 4, 0), (277, 3, 1), (278, 4, height), (279, 4, len(data)), (339, 3, fmt)]
+        ifd_at = len(out)
+        data_at = ifd_at + 2 + 12 * len(entries) + 4
+        last = i + 1 == len(pages)
+        next_ifd = next_after_last if last else data_at + len(data)
+        out += struct.pack("<H", len(entries))
+        for tag, kind, value in entries:
+            value = data_at if tag == 273 else value
+            packed = struct.pack("<H", value) + b"\0\0" if kind == 3 else struct.pack("<I", value)
+            out += struct.pack("<HHI", tag, kind, 1) + packed
+        out += struct.pack("<I", next_ifd) + data
+    return out
+
+
+def dicom_element(group, element, vr, value):
+    value = value.encode() if isinstance(value, str) else value
+    if len(value) % 2:
+        value += b"\0" if vr in (b"UI", b"OB", b"OW") else b" "
+    if vr in (b"OB", b"OW", b"UN", b"SQ", b"UT"):
+        return struct.pack("<HH", group, element) + vr + b"\0\0" + struct.pack("<I", len(value)) + value
+    return struct.pack("<HH", group, element) + vr + struct.pack("<H", len(value)) + value
+
+
+def dicom(rows=4, cols=4, bits=16, pixels=None, frames=None, with_pixels=True):
+    """A DICOM file (explicit VR little endian) of grey 16-bit samples; pixels: the bytes."""
+    body = dicom_element(0x0002, 0x0010, b"UI", "1.2.840.10008.1.2.1")
+    meta = dicom_element(0x0002, 0x0000, b"UL", struct.pack("<I", len(body))) + body
+    us = lambda e, v: dicom_element(0x0028, e, b"US", struct.pack("<H", v))
+    ds = dicom_element(0x0008, 0x0016, b"UI", "1.2.840.10008.5.1.4.1.1.2")
+    ds += us(0x0002, 1) + dicom_element(0x0028, 0x0004, b"CS", "MONOCHROME2")
+    if frames is not None:
+        ds += dicom_element(0x0028, 0x0008, b"IS", str(frames))
+    if rows is not None:
+        ds += us(0x0010, rows) + us(0x0011, cols)
+    ds += us(0x0100, bits) + us(0x0101, bits) + us(0x0102, bits - 1) + us(0x0103, 0)
+    if with_pixels:
+        data = pixels if pixels is not None else bytes((rows or 1) * (cols or 1) * bits // 8)
+        ds += dicom_element(0x7FE0, 0x0010, b"OW", data)
+    return b"\0" * 128 + b"DICM" + meta + ds
+
+
 # ---------------------------------------------------------------------------------- cases
 
 def cases(Case):
@@ -120,4 +167,38 @@ def cases(Case):
     whole = jpeg_grey(256, 256)
     refused("jpeg_truncated_with_eoi", "t.jpg", {"t.jpg": jpeg_grey(256, 256, scan=bytes(40))}, "truncated")
     refused("jpeg_segment_past_end", "s.jpg", {"s.jpg": whole[:30]}, "truncated")
+    # TIFF stacks and samples (io/tiff_file.cpp), DICOM files and series (io/dicom_file.cpp).
+    page = (4, 4, 8, 1, bytes(16))
+    refused("tiff_second_page_past_end", "s.tif", {"s.tif": tiff_pages([page], next_after_last=1 << 30)},
+            "s.tif")
+    refused("tiff_page_out_of_range", "s.tif", {"s.tif": tiff_pages([page, page])}, "2 pages",
+            extra=("--page", "2"))
+    refused("tiff_page_of_png", "p.png", {"p.png": png_grey()}, "TIFF", extra=("--page", "0"))
+    refused("tiff_mixed_pages", "m.tif", {"m.tif": tiff_pages([page, (2, 2, 8, 1, bytes(4))])},
+            "mixes pages")
+    refused("tiff_float_nan", "n.tif",
+            {"n.tif": tiff_pages([(2, 1, 32, 3, struct.pack("<2f", 1.0, float("nan")))])}, "NaN")
+    refused("tiff_float_inf_in_stack", "i.tif",
+            {"i.tif": tiff_pages([(1, 1, 32, 3, struct.pack("<f", 1.0)),
+                                  (1, 1, 32, 3, struct.pack("<f", float("inf")))])}, "i.tif")
+    refused("tiff_half_float", "h.tif", {"h.tif": tiff_pages([(2, 2, 16, 3, bytes(8))])}, "unsupported")
+    refused("tiff_float_strip_short", "t.tif", {"t.tif": tiff_pages([(64, 64, 32, 3, bytes(100))])},
+            "t.tif")
+    refused("tiff_stack_voxels_huge", "v.tif",
+            {"v.tif": tiff_pages([(16384, 16384, 8, 1, bytes(16))] * 9)}, "too large")
+    refused("dicom_text", "t.dcm", {"t.dcm": "not DICOM\n"}, "not a DICOM file")
+    refused("dicom_magic_only", "m.dcm", {"m.dcm": b"\0" * 128 + b"DICM"}, "m.dcm")
+    refused("dicom_truncated_header", "t.dcm", {"t.dcm": dicom()[:170]}, "t.dcm")
+    refused("dicom_pixels_short", "s.dcm", {"s.dcm": dicom(64, 64, pixels=bytes(100))}, "s.dcm")
+    refused("dicom_huge", "h.dcm", {"h.dcm": dicom(65535, 65535, pixels=bytes(16))}, "too large")
+    refused("dicom_frames_huge", "f.dcm", {"f.dcm": dicom(frames=10 ** 9)}, "frames")
+    refused("dicom_no_rows", "n.dcm", {"n.dcm": dicom(rows=None)}, "holds no image")
+    refused("dicom_no_pixel_data", "p.dcm", {"p.dcm": dicom(with_pixels=False)}, "p.dcm")
+    refused("dicom_12bit_allocated", "b.dcm", {"b.dcm": dicom(bits=12, pixels=bytes(24))}, "b.dcm")
+    c.append(Case("dicom_series_mixed_sizes", ["{in}", "--iterations", "5", "--save-field",
+                                               "{out}/f.mha"], "inconsistent",
+                  {"a.dcm": dicom(4, 4), "b.dcm": dicom(4, 8)}))
+    c.append(Case("dicom_series_with_text", ["{in}", "--iterations", "5", "--save-field",
+                                             "{out}/f.mha"], "notes.txt",
+                  {"a.dcm": dicom(4, 4), "notes.txt": "a note\n"}))
     return c

@@ -161,7 +161,7 @@ def corpus():
     bad_input("pgm_ascii_junk", "junk.pgm", b"P2\n4 4\n255\n1 2 x y\n")
     bad_input("ppm_header_only", "head.ppm", b"P6\n")
     # TIFF
-    bad_input("tiff_64bit_samples", "s64.tif", tiff(bits=64, sample_format=1))
+    bad_input("tiff_24bit_samples", "s24.tif", tiff(bits=24, sample_format=1))
     bad_input("tiff_zero_width", "zero.tif", tiff(width=0))
     bad_input("tiff_strip_past_end", "strip.tif", tiff(strip=b"\0" * 8, strip_bytes=64 * 64))
     bad_input("tiff_bad_ifd", "ifd.tif", tiff(ifd_offset=100000))

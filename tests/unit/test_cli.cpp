@@ -278,14 +278,23 @@ TEST_CASE("every numeric flag of the command line is checked against its spec") 
       t << v;
       return s.key == "size" ? t.str() + "x" + t.str() : t.str();
     };
-    CHECK_NOTHROW(parseOptions({"--" + s.key, arg(s.minValue)}));
-    CHECK_NOTHROW(parseOptions({"--" + s.key, arg(s.maxValue)}));
-    CHECK_THROWS_WITH_AS(parseOptions({"--" + s.key, arg(s.maxValue * 2 + 1)}),
+    // --page is a headless flag (the viewer opens a TIFF stack as a volume).
+    const auto parse = [&](const std::string& value) {
+      std::vector<std::string> args;
+      if (s.key == "page") args = {"--headless", "in.tif"};
+      args.insert(args.end(), {"--" + s.key, value});
+      return parseOptions(args);
+    };
+    CHECK_NOTHROW(parse(arg(s.minValue)));
+    CHECK_NOTHROW(parse(arg(s.maxValue)));
+    CHECK_THROWS_WITH_AS(parse(arg(s.maxValue * 2 + 1)),
                          doctest::Contains(("--" + s.key).c_str()), ParameterError);
-    CHECK_THROWS_WITH_AS(parseOptions({"--" + s.key, arg(s.minValue / 2 - 1)}),
+    CHECK_THROWS_WITH_AS(parse(arg(s.minValue / 2 - 1)),
                          doctest::Contains(("--" + s.key).c_str()), ParameterError);
     CHECK(helpText().find("--" + s.key) != std::string::npos);
   }
+  CHECK_THROWS_WITH_AS(parseOptions({"in.tif", "--page", "2"}), doctest::Contains("--headless"),
+                       ParameterError);
   CHECK(parseOptions({}).phantomSize == findSpec(cliParamSpecs(), "phantom-size").defaultValue);
   CHECK(parseOptions({}).fps == findSpec(cliParamSpecs(), "fps").defaultValue);
   CHECK(parseOptions({"--race-budget", "0.5"}).raceBudgetMs == 0.5);
