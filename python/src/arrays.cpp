@@ -50,13 +50,11 @@ int arrayDims(const py::handle& obj) {
   return a ? static_cast<int>(a.ndim()) : -1;
 }
 
-PixelArray inspectPixels(const py::handle& obj, std::optional<int> channelAxis,
-                         const char* what) {
+PixelArray inspectPixels(const py::handle& obj, std::optional<int> channelAxis, const char* what) {
   PixelArray p;
   p.what = what;
   p.array = py::array::ensure(obj);  // an ndarray as it is: no copy, whatever its strides
-  if (!p.array)
-    throw InputError(p.what + " must be a NumPy array (or convertible to one).");
+  if (!p.array) throw InputError(p.what + " must be a NumPy array (or convertible to one).");
   const char kind = p.array.dtype().kind();
   if (kind != 'f' && kind != 'u' && kind != 'i' && kind != 'b')
     throw InputError(p.what + " must hold real numbers, not dtype " +
@@ -66,8 +64,7 @@ PixelArray inspectPixels(const py::handle& obj, std::optional<int> channelAxis,
     const int axis = *channelAxis < 0 ? *channelAxis + ndim : *channelAxis;
     if (ndim < 1 || axis < 0 || axis >= ndim)
       throw ParameterError("channel_axis = " + std::to_string(*channelAxis) +
-                           " is not an axis of " + p.what + " (shape " + shapeText(p.array) +
-                           ").");
+                           " is not an axis of " + p.what + " (shape " + shapeText(p.array) + ").");
     const py::ssize_t n = p.array.shape(axis);
     if (n != 1 && n != 3 && n != 4)
       throw InputError(p.what + " has " + std::to_string(n) + " channels on channel_axis = " +
@@ -115,8 +112,8 @@ std::vector<float> greyPixels(const PixelArray& p) {
     py::array termView = viewOf(term.data(), f32, p.shape);
     for (int c = 0; c < 3; ++c) {
       py::object channel = p.array[py::make_tuple(py::ellipsis(), c)];
-      np.attr("multiply")(channel, weights[c], "out"_a = c == 0 ? dst : termView,
-                          "dtype"_a = f32, "casting"_a = "unsafe");
+      np.attr("multiply")(channel, weights[c], "out"_a = c == 0 ? dst : termView, "dtype"_a = f32,
+                          "casting"_a = "unsafe");
       if (c > 0) np.attr("add")(dst, termView, "out"_a = dst);
     }
   }

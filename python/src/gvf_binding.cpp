@@ -130,9 +130,8 @@ namespace {
 py::tuple gvf(const py::handle& data, std::optional<int> channelAxis, std::optional<double> mu,
               double sigma, std::optional<long> iterations, std::optional<double> targetError,
               std::optional<std::string> solver, const std::string& precision,
-              std::optional<std::string> memory, const std::string& v0, int mgA, int mgB,
-              int mgC, const std::string& device, const py::object& progress,
-              long progressEvery) {
+              std::optional<std::string> memory, const std::string& v0, int mgA, int mgB, int mgC,
+              const std::string& device, const py::object& progress, long progressEvery) {
   const auto t0 = std::chrono::steady_clock::now();
   // Everything is checked from the array's shape before a pixel is copied.
   const PixelArray pixels = inspectPixels(data, channelAxis, "image_or_volume");
@@ -161,8 +160,8 @@ py::tuple gvf(const py::handle& data, std::optional<int> channelAxis, std::optio
   Field3D field3;
   {
     py::gil_scoped_release release;
-    const std::vector<float>& values = is3d ? (field3 = run.solver->readField3D()).data
-                                            : (field = run.solver->readField()).data;
+    const std::vector<float>& values =
+        is3d ? (field3 = run.solver->readField3D()).data : (field = run.solver->readField()).data;
     requireFiniteField(values);
   }
   run.report.sigma = sigma;

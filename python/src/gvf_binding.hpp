@@ -26,9 +26,9 @@ struct GvfRequest {
   // multigrid to error <= 1e-6; iterations alone are a fixed count of Euler iterations.
   std::optional<long> iterations;  // with target_error: the most to run
   std::optional<double> targetError;
-  std::optional<std::string> solver;  // euler | multigrid
-  std::string precision = "f32";      // f32 | f16 | snorm16
-  std::optional<std::string> memory;  // Euler: buffer | image | local (None: the device's best)
+  std::optional<std::string> solver;   // euler | multigrid
+  std::string precision = "f32";       // f32 | f16 | snorm16
+  std::optional<std::string> memory;   // Euler: buffer | image | local (None: the device's best)
   int mgA = multigridDefault("mg-a");  // multigrid cycles and sweeps
   int mgB = multigridDefault("mg-b");
   int mgC = multigridDefault("mg-c");

@@ -9,10 +9,10 @@
 #include "gvf_binding.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/multigrid_solver.hpp"
-#include "gvflab/params.hpp"
-#include "gvflab/region_types.hpp"
 #include "gvflab/parametric_snake.hpp"
+#include "gvflab/params.hpp"
 #include "gvflab/phantoms.hpp"
+#include "gvflab/region_types.hpp"
 #include "gvflab/version.hpp"
 #include "progress.hpp"
 #include "region_binding.hpp"
@@ -74,9 +74,9 @@ PYBIND11_MODULE(_gvflab, m) {
   for (const auto& [name, specs] : tables) {
     py::dict table;
     for (const ParamSpec& spec : *specs)
-      table[py::str(spec.key)] = spec.integer ? py::object(py::int_(static_cast<long long>(
-                                                    spec.defaultValue)))
-                                              : py::object(py::float_(spec.defaultValue));
+      table[py::str(spec.key)] =
+          spec.integer ? py::object(py::int_(static_cast<long long>(spec.defaultValue)))
+                       : py::object(py::float_(spec.defaultValue));
     defaults[name] = table;
   }
   m.attr("DEFAULTS") = defaults;

@@ -130,7 +130,8 @@ void bindRegionSnake(py::module_& m) {
       });
 
   m.def("region_snake", &regionSnake, py::arg("image"), py::arg("rect") = py::none(), py::kw_only(),
-        py::arg("channel_axis") = py::none(), py::arg("noise") = "gaussian", py::arg("d_max") = regionDefault("d-max"),
+        py::arg("channel_axis") = py::none(), py::arg("noise") = "gaussian",
+        py::arg("d_max") = regionDefault("d-max"),
         py::arg("min_segment") = findSpec(regionSnakeParamSpecs(), "min-segment").defaultValue,
         py::arg("max_iterations") = regionDefault("max-iterations"), py::arg("device") = "",
         py::arg("progress") = py::none(), py::arg("progress_every") = 256,

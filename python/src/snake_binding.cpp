@@ -30,14 +30,14 @@ struct SnakeResult {
 
 double snakeDefault(const char* key) { return findSpec(snakeParamSpecs(), key).defaultValue; }
 
-py::object snake(const py::handle& image, const py::handle& initial,
-                 std::optional<int> channelAxis, const std::string& force, double alpha,
-                 double beta, double gamma, double kappa, double pressure, double dmin,
-                 double dmax, double tolerance, int window, double holdGap, int resample,
-                 bool normalize, int iterations, std::optional<double> mu, double sigma,
-                 std::optional<long> gvfIterations, std::optional<double> targetError,
-                 std::optional<std::string> solver, const std::string& precision,
-                 const std::string& device, const py::object& progress, long progressEvery) {
+py::object snake(const py::handle& image, const py::handle& initial, std::optional<int> channelAxis,
+                 const std::string& force, double alpha, double beta, double gamma, double kappa,
+                 double pressure, double dmin, double dmax, double tolerance, int window,
+                 double holdGap, int resample, bool normalize, int iterations,
+                 std::optional<double> mu, double sigma, std::optional<long> gvfIterations,
+                 std::optional<double> targetError, std::optional<std::string> solver,
+                 const std::string& precision, const std::string& device,
+                 const py::object& progress, long progressEvery) {
   const SnakeForce snakeForce = parseForce(force);
   SnakeParams params = SnakeParams::defaults();
   params.alpha = alpha, params.beta = beta, params.gamma = gamma, params.kappa = kappa;

@@ -71,9 +71,9 @@ void checkVolumeSize(std::int64_t width, std::int64_t height, std::int64_t depth
   if (depth < 2)
     throw InputError("A volume needs at least 2 slices; open a single slice as an image.");
   if (width > kMaxVolumeSide || height > kMaxVolumeSide || depth > kMaxVolumeSide)
-    throw InputError("The volume is " + std::to_string(width) + "x" + std::to_string(height) +
-                     "x" + std::to_string(depth) + " voxels; at most " +
-                     std::to_string(kMaxVolumeSide) + " per side are supported.");
+    throw InputError("The volume is " + std::to_string(width) + "x" + std::to_string(height) + "x" +
+                     std::to_string(depth) + " voxels; at most " + std::to_string(kMaxVolumeSide) +
+                     " per side are supported.");
 }
 
 std::vector<double> gaussianWeights(double sigma) {
