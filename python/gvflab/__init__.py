@@ -10,9 +10,12 @@ to and from (x, y), x to the right and y down.
     contour = gvflab.snake(image, gvflab.circle((80, 64), 20), force="gvf").points
 
 Every engine error raises a subclass of gvflab.Error (ParameterError and InputError are also
-ValueErrors, ResourceError a MemoryError) whose message says what is wrong.
+ValueErrors, ResourceError a MemoryError) whose message says what is wrong. The public
+functions (functions.py) have real signatures and numpydoc docstrings; gvflab.DEFAULTS holds
+the engine's parameter tables their defaults come from.
 """
 from ._gvflab import (  # noqa: F401
+    DEFAULTS,
     Device,
     DeviceError,
     Error,
@@ -26,6 +29,9 @@ from ._gvflab import (  # noqa: F401
     SNAKE_STATES,
     SnakeResult,
     __version__,
+)
+from .coords import field_xy, rc_to_xy, xy_to_rc  # noqa: F401
+from .functions import (  # noqa: F401
     circle,
     devices,
     gvf,
@@ -34,10 +40,9 @@ from ._gvflab import (  # noqa: F401
     region_snake,
     snake,
 )
-from .coords import field_xy, rc_to_xy, xy_to_rc  # noqa: F401
 
 __all__ = [
-    "Device", "DeviceError", "Error", "GvfReport", "InputError", "KernelBuildError",
+    "DEFAULTS", "Device", "DeviceError", "Error", "GvfReport", "InputError", "KernelBuildError",
     "ParameterError", "Progress", "RegionResult", "ResourceError", "SNAKE_STATES", "SnakeResult",
     "circle", "devices", "field_xy", "gvf", "phantom", "phantom_names", "rc_to_xy",
     "region_snake", "snake", "xy_to_rc",

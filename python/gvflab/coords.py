@@ -8,10 +8,30 @@ import numpy as np
 
 
 def xy_to_rc(points, corner_origin=False):
-    """N x 2 (x, y) points -> N x 2 float64 (row, col).
+    """(x, y) points to (row, col).
 
-    corner_origin=True for points from gvflab's CLI or contour files (origin at the image's
-    top-left corner): their pixel centres are at +0.5, so 0.5 is subtracted.
+    Parameters
+    ----------
+    points : array_like
+        N x 2 (x, y), x to the right, y down.
+    corner_origin : bool, optional
+        True for points from gvflab's CLI or contour files (origin at the image's top-left
+        corner): their pixel centres are at +0.5, so 0.5 is subtracted.
+
+    Returns
+    -------
+    numpy.ndarray
+        N x 2 float64 (row, col).
+
+    Raises
+    ------
+    ValueError
+        When points is not N x 2.
+
+    Examples
+    --------
+    >>> xy_to_rc([[2.5, 1.5]], corner_origin=True).tolist()
+    [[1.0, 2.0]]
     """
     xy = np.asarray(points, dtype=np.float64)
     if xy.ndim != 2 or xy.shape[1] != 2:
@@ -23,7 +43,30 @@ def xy_to_rc(points, corner_origin=False):
 
 
 def rc_to_xy(points, corner_origin=False):
-    """N x 2 (row, col) points -> N x 2 float64 (x, y); the inverse of xy_to_rc."""
+    """(row, col) points to (x, y); the inverse of xy_to_rc.
+
+    Parameters
+    ----------
+    points : array_like
+        N x 2 (row, col).
+    corner_origin : bool, optional
+        True to add 0.5 (gvflab's CLI and contour files measure from the image's corner).
+
+    Returns
+    -------
+    numpy.ndarray
+        N x 2 float64 (x, y).
+
+    Raises
+    ------
+    ValueError
+        When points is not N x 2.
+
+    Examples
+    --------
+    >>> rc_to_xy([[1.0, 2.0]]).tolist()
+    [[2.0, 1.0]]
+    """
     rc = np.asarray(points, dtype=np.float64)
     if rc.ndim != 2 or rc.shape[1] != 2:
         raise ValueError(f"points must be an N x 2 array of (row, col), not shape {rc.shape}")
@@ -38,6 +81,27 @@ def field_xy(field):
 
     gvflab.gvf() returns components in index order, (d_row, d_col) / (d_plane, d_row, d_col);
     this reverses the last axis, e.g. for matplotlib's quiver(U=fx[..., 0], V=fx[..., 1]).
+
+    Parameters
+    ----------
+    field : array_like
+        H x W x 2 or D x H x W x 3, as gvflab.gvf() returns.
+
+    Returns
+    -------
+    numpy.ndarray
+        A view of field with the last axis reversed.
+
+    Raises
+    ------
+    ValueError
+        When field is not a gvflab field.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> field_xy(np.array([[[1.0, 2.0]]])).tolist()
+    [[[2.0, 1.0]]]
     """
     f = np.asarray(field)
     if f.ndim not in (3, 4) or f.shape[-1] != f.ndim - 1:

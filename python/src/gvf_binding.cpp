@@ -23,8 +23,6 @@ namespace py = pybind11;
 namespace gvflab::python {
 namespace {
 
-double specDefault(const char* key) { return findSpec(gvfParamSpecs(), key).defaultValue; }
-
 V0Mode parseV0(const std::string& text) {
   if (text == "edge") return V0Mode::EdgeGradient;
   if (text == "image") return V0Mode::ImageGradient;
@@ -71,71 +69,100 @@ Field fieldFromArray(const py::handle& obj, int dims, const Field& shape) {
   return out;
 }
 
-// gvf()'s input: built from the image, or the caller's own edge_map and/or v0 arrays.
-GvfInput gvfInputOf(ComputeContext& ctx, const py::handle& data, int dims, double sigma,
+// gvf()'s input: built from the image, or the caller's own edge_map and/or v0 arrays. The
+// device work runs without the GIL.
+GvfInput gvfInputOf(ComputeContext& ctx, const PixelArray& pixels, double sigma,
                     const py::object& v0, const py::object& edgeMap) {
   const bool ownV0 = !v0.is_none() && !py::isinstance<py::str>(v0);
   const V0Mode mode = ownV0 || v0.is_none() ? V0Mode::EdgeGradient : parseV0(v0.cast<std::string>());
   if (!edgeMap.is_none() && mode == V0Mode::ImageGradient)
     throw ParameterError("edge_map gives f, and V0 is then grad f or a v0 array: v0='image' "
                          "does not go with it.");
-  if (dims == 3) {
-    const Volume volume = volumeFromArray(data, "the volume");
+  std::optional<PixelArray> f;
+  if (!edgeMap.is_none()) {
+    f = inspectPixels(edgeMap, std::nullopt, "edge_map");
+    if (f->shape != pixels.shape)
+      throw InputError(std::string("edge_map must have the ") +
+                       (pixels.dims() == 3 ? "volume's" : "image's") + " shape.");
+  }
+  if (pixels.dims() == 3) {
+    const Volume volume = toVolume(pixels);
     std::optional<Field3D> field;
     if (ownV0) field = fieldFromArray(v0, 3, Field3D(volume.width, volume.height, volume.depth));
-    if (edgeMap.is_none()) {
+    if (!f) {
+      py::gil_scoped_release release;
       GvfInput in = buildGvfInput(ctx, volume, sigma, mode);
       if (field) replaceV0(ctx, in, *field, "v0");
       return in;
     }
-    const Volume f = volumeFromArray(edgeMap, "edge_map");
-    if (f.width != volume.width || f.height != volume.height || f.depth != volume.depth)
-      throw InputError("edge_map must have the volume's shape.");
-    return gvfInputFrom(ctx, f, field ? &*field : nullptr, "edge_map", "v0");
+    const Volume edge = toVolume(*f);
+    py::gil_scoped_release release;
+    return gvfInputFrom(ctx, edge, field ? &*field : nullptr, "edge_map", "v0");
   }
-  const Image2D image = imageFromArray(data, "the image");
+  const Image2D image = toImage(pixels);
   std::optional<Field2D> field;
   if (ownV0) field = fieldFromArray(v0, 2, Field2D(image.width, image.height));
-  if (edgeMap.is_none()) {
+  if (!f) {
+    py::gil_scoped_release release;
     GvfInput in = buildGvfInput(ctx, image, sigma, mode);
     if (field) replaceV0(ctx, in, *field, "v0");
     return in;
   }
-  const Image2D f = imageFromArray(edgeMap, "edge_map");
-  if (f.width != image.width || f.height != image.height)
-    throw InputError("edge_map must have the image's shape.");
-  return gvfInputFrom(ctx, f, field ? &*field : nullptr, "edge_map", "v0");
+  const Image2D edge = toImage(*f);
+  py::gil_scoped_release release;
+  return gvfInputFrom(ctx, edge, field ? &*field : nullptr, "edge_map", "v0");
 }
 
 }  // namespace
 
-// The engine's factory builds the solver: the fit check and μ's range for this solver and input
-// (mu_rule.hpp), as for the CLI.
-std::unique_ptr<Solver> makeSolver(const std::shared_ptr<ComputeContext>& ctx, GvfInput input,
-                                   const GvfRequest& request, SolverKind kind) {
+double gvfDefault(const char* key) { return findSpec(gvfParamSpecs(), key).defaultValue; }
+
+int multigridDefault(const char* key) {
+  return static_cast<int>(findSpec(multigridParamSpecs(), key).defaultValue);
+}
+
+FieldSolvePlan GvfRequest::plan() const {
+  if (iterations) validate(findSpec(gvfParamSpecs(), "iterations"), *iterations);
+  if (targetError && !(*targetError > 0))
+    throw ParameterError("target_error must be a positive number.");
+  FieldSolveRequest ask;
+  if (solver) {
+    ask.solver = parseSolverKind(*solver);
+    if (!ask.solver)
+      throw ParameterError("solver must be 'euler' or 'multigrid', not '" + *solver + "'.");
+  }
+  ask.iterations = iterations;
+  ask.targetError = targetError;
+  return planFieldSolve(ask);
+}
+
+SolverConfig GvfRequest::config(SolverKind kind) const {
   SolverConfig config;
   config.kind = kind;
-  config.precision = parsePrecision(request.precision);
-  if (request.memory) config.memory = parseMemory(*request.memory);
-  config.a = request.mgA, config.b = request.mgB, config.c = request.mgC;
-  return gvflab::makeSolver(ctx, input, request.mu, config);
+  config.precision = parsePrecision(precision);
+  if (memory) config.memory = parseMemory(*memory);
+  config.a = mgA, config.b = mgB, config.c = mgC;
+  return config;
+}
+
+void checkGvfFits(const ComputeContext& ctx, FieldShape shape, const GvfRequest& request) {
+  checkFits(ctx, shape, request.config(request.plan().kind));
+}
+
+// The engine's factory builds the solver: the fit check and μ's range for this solver and input
+// (mu_rule.hpp), as for the CLI: a μ given is checked as given, the default fitted.
+std::unique_ptr<Solver> makeSolver(const std::shared_ptr<ComputeContext>& ctx, GvfInput input,
+                                   const GvfRequest& request, SolverKind kind) {
+  const MuCheck mu = checkMu(kind, input, request.mu.value_or(gvfDefault("mu")),
+                             request.mu ? MuRule::Refuse : MuRule::ClampAll);
+  return gvflab::makeSolver(ctx, input, mu.mu, request.config(kind));
 }
 
 GvfRun runGvf(const std::shared_ptr<ComputeContext>& ctx, const GvfInput& input,
               const GvfRequest& request, const py::object& progress, long progressEvery) {
-  if (request.iterations) validate(findSpec(gvfParamSpecs(), "iterations"), *request.iterations);
-  if (request.targetError && !(*request.targetError > 0))
-    throw ParameterError("target_error must be a positive number.");
-  FieldSolveRequest ask;
-  if (request.solver) {
-    ask.solver = parseSolverKind(*request.solver);
-    if (!ask.solver)
-      throw ParameterError("solver must be 'euler' or 'multigrid', not '" + *request.solver + "'.");
-  }
-  ask.iterations = request.iterations;
-  ask.targetError = request.targetError;
-  const FieldSolvePlan plan = planFieldSolve(ask);
+  const FieldSolvePlan plan = request.plan();
   ProgressReporter reporter(progress, progressEvery, "gvf");
+  py::gil_scoped_release release;  // device work; the reporter takes the GIL back
   ctx->profiler().endFrame();
   ctx->profiler().reset();  // opencl_ms counts the solver only
   GvfRun run{makeSolver(ctx, input, request, plan.kind), {}};
@@ -163,7 +190,7 @@ GvfRun runGvf(const std::shared_ptr<ComputeContext>& ctx, const GvfInput& input,
   r.width = solver.width();
   r.height = solver.height();
   r.depth = solver.depth();
-  r.mu = request.mu;
+  r.mu = solver.mu();
   r.iterations = solver.iterations();
   if (const SolverFact* levels = findFact(solver.facts(), "levels"))
     r.levels = static_cast<int>(std::get<std::int64_t>(levels->value));
@@ -173,28 +200,36 @@ GvfRun runGvf(const std::shared_ptr<ComputeContext>& ctx, const GvfInput& input,
 
 namespace {
 
-py::tuple gvf(const py::handle& data, double mu, double sigma, std::optional<long> iterations,
-              std::optional<double> targetError, std::optional<std::string> solver,
-              const std::string& precision, std::optional<std::string> memory,
-              const py::object& v0, int mgA, int mgB, int mgC, const std::string& device,
-              const py::object& progress, long progressEvery, const py::object& edgeMap) {
+py::tuple gvf(const py::handle& data, std::optional<int> channelAxis, std::optional<double> mu,
+              double sigma, std::optional<long> iterations, std::optional<double> targetError,
+              std::optional<std::string> solver, const std::string& precision,
+              std::optional<std::string> memory, const py::object& v0, int mgA, int mgB, int mgC,
+              const std::string& device, const py::object& progress, long progressEvery,
+              const py::object& edgeMap) {
   const auto t0 = std::chrono::steady_clock::now();
-  const int dims = arrayDims(data);
-  if (dims != 2 && dims != 3)
-    throw InputError(
-        "gvf() takes a 2D image (rows x cols) or a 3D volume (planes x rows x "
-        "cols) as a NumPy array.");
-  auto ctx = computeContext(device);
-  GvfInput input = gvfInputOf(*ctx, data, dims, sigma, v0, edgeMap);
-  GvfRequest request{mu, iterations, targetError, solver, precision, memory, mgA, mgB, mgC};
+  // Everything is checked from the array's shape before a pixel is copied.
+  const PixelArray pixels = inspectPixels(data, channelAxis, "image_or_volume");
+  requireGvfSize(pixels, /*volumes=*/true, "gvf()");
+  const bool is3d = pixels.dims() == 3;
+  GvfRequest request;
+  request.mu = mu, request.iterations = iterations, request.targetError = targetError;
+  request.solver = solver, request.precision = precision, request.memory = memory;
+  request.mgA = mgA, request.mgB = mgB, request.mgC = mgC;
+  DeviceLease lease = computeContext(device);
+  const std::shared_ptr<ComputeContext>& ctx = lease.ctx;
+  checkGvfFits(*ctx, pixels.fieldShape(), request);
+  GvfInput input = gvfInputOf(*ctx, pixels, sigma, v0, edgeMap);
   GvfRun run = runGvf(ctx, input, request, progress, progressEvery);
   Field2D field;
   Field3D field3;
-  const std::vector<float>& values = dims == 3 ? (field3 = run.solver->readField3D()).data
-                                               : (field = run.solver->readField()).data;
-  requireFiniteField(values);
+  {
+    py::gil_scoped_release release;
+    const std::vector<float>& values =
+        is3d ? (field3 = run.solver->readField3D()).data : (field = run.solver->readField()).data;
+    requireFiniteField(values);
+  }
   run.report.sigma = sigma;
-  py::array out = dims == 3 ? fieldToArray(std::move(field3)) : fieldToArray(std::move(field));
+  py::array out = is3d ? fieldToArray(std::move(field3)) : fieldToArray(std::move(field));
   run.report.wallMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return py::make_tuple(out, run.report);
@@ -222,45 +257,17 @@ void bindGvf(py::module_& m) {
       .def_readonly("wall_ms", &GvfReport::wallMs)
       .def("__repr__", &reportRepr);
 
-  m.def("gvf", &gvf, py::arg("image_or_volume"), py::kw_only(), py::arg("mu") = specDefault("mu"),
-        py::arg("sigma") = specDefault("sigma"), py::arg("iterations") = py::none(),
+  m.def("gvf", &gvf, py::arg("image_or_volume"), py::kw_only(),
+        py::arg("channel_axis") = py::none(), py::arg("mu") = py::none(),
+        py::arg("sigma") = gvfDefault("sigma"), py::arg("iterations") = py::none(),
         py::arg("target_error") = py::none(), py::arg("solver") = py::none(),
         py::arg("precision") = "f32", py::arg("memory") = py::none(), py::arg("v0") = "edge",
-        py::arg("mg_a") = 1, py::arg("mg_b") = 2, py::arg("mg_c") = 1, py::arg("device") = "",
+        py::arg("mg_a") = multigridDefault("mg-a"), py::arg("mg_b") = multigridDefault("mg-b"),
+        py::arg("mg_c") = multigridDefault("mg-c"), py::arg("device") = "",
         py::arg("progress") = py::none(), py::arg("progress_every") = 100,
         py::arg("edge_map") = py::none(),
-        R"(Gradient Vector Flow of a 2D image or a 3D volume, computed on an OpenCL device.
-
-image_or_volume: a rows x cols (2D) or planes x rows x cols (3D) array. Floats are used as
-    they are (normally in [0, 1]); integer types are divided by their maximum (uint8: 255).
-mu, sigma: GVF diffusion weight and the Gaussian sigma (pixels) before the edge map.
-    mu's range is the solver's, as on the command line: Euler's ends at its stability
-    bound (at most 1/4 in 2D, 1/6 in 3D, lower on strong edges); multigrid takes any mu > 0.
-iterations, target_error, solver: by default (all None) the field is solved to the error
-    (multigrid paper, eq. 9: the mean residual) target_error = 1e-6 by multigrid, so snakes
-    run on a finished field. target_error: stop once the error is at most this (the most
-    iterations: `iterations`, else 100 multigrid cycles or 100000 Euler iterations).
-    iterations without target_error: exactly that many (Euler unless solver names one).
-solver: 'euler' or 'multigrid' (mg_a, mg_b, mg_c: cycles, pre- and post-smoothing sweeps);
-    None: multigrid for a run to a target, Euler for a fixed count.
-precision: field storage, 'f32', 'f16' or 'snorm16'. memory (Euler): 'buffer', 'image',
-    'local' or None for the device's best.
-v0: 'edge' (V0 = grad f, f the normalised edge map) or 'image' (V0 = grad of the image), or
-    your own initial field: an array shaped as the result (rows x cols x 2, planes x rows x
-    cols x 3, components in index order); finite.
-edge_map: None, or your own edge map f (the image's shape; floats as they are, integers
-    divided by their type's maximum; keep it in [0, 1] for the default mu and snakes), used
-    instead of the one built from the image with sigma; V0 is then grad f unless v0 is an
-    array. The image still sets the size.
-device: '' or 'gpu' (a GPU if any), 'cpu', or part of a device name (see gvflab.devices()).
-progress: None or a callable getting a gvflab.Progress every progress_every iterations
-    (e.g. lambda p: bar.update(p.iterations - bar.n) for a tqdm bar).
-
-Returns (field, report). field is float32, rows x cols x 2 in 2D, planes x rows x cols x 3 in
-3D, components in index order: field[r, c] = (d_row, d_col), as NumPy indexes the image
-(gvflab.field_xy(field) is the (x, y) view). report is a gvflab.GvfReport (iterations,
-error, opencl_ms, ...). Raises gvflab.ParameterError, InputError, DeviceError or
-ResourceError with a sentence saying what is wrong.)");
+        "The compiled gvflab.gvf(): use gvflab.gvf (python/gvflab/functions.py), documented "
+        "there; defaults here are the engine's parameter tables.");
 }
 
 }  // namespace gvflab::python

@@ -6,23 +6,41 @@
 #include <optional>
 #include <string>
 
+#include "gvflab/field_solve.hpp"
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/solver.hpp"
 
 namespace gvflab::python {
 
+// The defaults of the engine's parameter tables (gvfParamSpecs, multigridParamSpecs).
+double gvfDefault(const char* key);
+int multigridDefault(const char* key);
+
 struct GvfRequest {
-  double mu = 0.15;
+  // None: the parameter table's default fitted to the input as the CLI does without --mu
+  // (MuRule::ClampAll: lowered to the solver's top where that is lower, e.g. Euler in 3D);
+  // a value: checked as given (MuRule::Refuse).
+  std::optional<double> mu;
   // The engine's rule (gvflab/field_solve.hpp) decides what is left unset: by default
   // multigrid to error <= 1e-6; iterations alone are a fixed count of Euler iterations.
   std::optional<long> iterations;  // with target_error: the most to run
   std::optional<double> targetError;
-  std::optional<std::string> solver;  // euler | multigrid
-  std::string precision = "f32";      // f32 | f16 | snorm16
-  std::optional<std::string> memory;  // Euler: buffer | image | local (None: the device's best)
-  int mgA = 1, mgB = 2, mgC = 1;      // multigrid cycles and sweeps
+  std::optional<std::string> solver;   // euler | multigrid
+  std::string precision = "f32";       // f32 | f16 | snorm16
+  std::optional<std::string> memory;   // Euler: buffer | image | local (None: the device's best)
+  int mgA = multigridDefault("mg-a");  // multigrid cycles and sweeps
+  int mgB = multigridDefault("mg-b");
+  int mgC = multigridDefault("mg-c");
+
+  // The engine's plan for this request (iterations, target, solver checked): ParameterError.
+  FieldSolvePlan plan() const;
+  SolverConfig config(SolverKind kind) const;
 };
+
+// ResourceError unless the request's solver fits the device for an input of this shape:
+// the check the CLI makes from a file's header, made from an array's shape before any copy.
+void checkGvfFits(const ComputeContext& ctx, FieldShape shape, const GvfRequest& request);
 
 // What gvf() returns beside the field (attributes of gvflab.GvfReport).
 struct GvfReport {
@@ -37,8 +55,8 @@ struct GvfReport {
   double wallMs = 0;
 };
 
-// Builds the solver for an input. The one place that knows solver construction, so it can
-// switch to the engine's pipeline factory when that lands.
+// Builds the solver for an input, with μ by the request's rule (mu_rule.hpp). The one place
+// that knows solver construction.
 std::unique_ptr<Solver> makeSolver(const std::shared_ptr<ComputeContext>& ctx, GvfInput input,
                                    const GvfRequest& request, SolverKind kind);
 
@@ -49,7 +67,7 @@ struct GvfRun {
 
 // Runs the engine's plan for the request (planFieldSolve, runFieldSolve: the CLI's rule and
 // loop, so the same request gives the same iteration count). Fills the report but for
-// wall time and sigma.
+// wall time and sigma. Call with the GIL held: the device work runs without it.
 GvfRun runGvf(const std::shared_ptr<ComputeContext>& ctx, const GvfInput& input,
               const GvfRequest& request, const pybind11::object& progress, long progressEvery);
 

@@ -8,8 +8,11 @@
 #include "errors.hpp"
 #include "gvf_binding.hpp"
 #include "gvflab/device.hpp"
+#include "gvflab/multigrid_solver.hpp"
 #include "gvflab/parametric_snake.hpp"
+#include "gvflab/params.hpp"
 #include "gvflab/phantoms.hpp"
+#include "gvflab/region_types.hpp"
 #include "gvflab/version.hpp"
 #include "progress.hpp"
 #include "region_binding.hpp"
@@ -59,6 +62,24 @@ PYBIND11_MODULE(_gvflab, m) {
       py::arg("spacing") = 0.5 * (SnakeParams::defaults().dmin + SnakeParams::defaults().dmax),
       "Nodes of a circle about `spacing` pixels apart (at least 8), as an N x 2 (row, col) "
       "array; center is (row, col). The default spacing is the CLI's for --snake circle:...");
+
+  // The engine's parameter tables, {table: {key: default}}, keys as the CLI's flags: what the
+  // Python layer's keyword defaults and docstrings refer to.
+  py::dict defaults;
+  const std::pair<const char*, const std::vector<ParamSpec>*> tables[] = {
+      {"gvf", &gvfParamSpecs()},
+      {"multigrid", &multigridParamSpecs()},
+      {"snake", &snakeParamSpecs()},
+      {"region_snake", &regionSnakeParamSpecs()}};
+  for (const auto& [name, specs] : tables) {
+    py::dict table;
+    for (const ParamSpec& spec : *specs)
+      table[py::str(spec.key)] =
+          spec.integer ? py::object(py::int_(static_cast<long long>(spec.defaultValue)))
+                       : py::object(py::float_(spec.defaultValue));
+    defaults[name] = table;
+  }
+  m.attr("DEFAULTS") = defaults;
 
   python::bindGvf(m);
   python::bindSnake(m);

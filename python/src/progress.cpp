@@ -18,6 +18,7 @@ ProgressReporter::ProgressReporter(py::object callback, long every, std::string 
 
 void ProgressReporter::update(long iterations, std::optional<long> total,
                               std::optional<double> error, bool last) {
+  py::gil_scoped_acquire gil;  // called from device work, which runs without the GIL
   if (PyErr_CheckSignals() != 0) throw py::error_already_set();
   if (callback_.is_none()) return;
   const bool due = iterations - reported_ >= every_ || (last && (!any_ || iterations != reported_));

@@ -1,7 +1,9 @@
 #pragma once
 // Progress callbacks: every `every` iterations the user's callable gets a Progress. Between
 // chunks of device work the interpreter's signals are checked, so Ctrl-C (or a notebook's
-// interrupt) stops a long run with KeyboardInterrupt.
+// interrupt) stops a long run with KeyboardInterrupt. Device work runs without the GIL;
+// update() takes it back for the check and the callback. Construct and destroy a reporter
+// with the GIL held (it owns the callable).
 #include <pybind11/pybind11.h>
 
 #include <optional>

@@ -32,22 +32,25 @@ int regionDefault(const char* key) {
   return static_cast<int>(findSpec(regionSnakeParamSpecs(), key).defaultValue);
 }
 
+// The image is inspected and its size checked before a pixel is copied; 16-bit images go to
+// the device as they are (the snake's own grey levels).
 std::unique_ptr<RegionSnake> makeRegionSnake(const std::shared_ptr<ComputeContext>& ctx,
-                                             const py::handle& image,
+                                             const PixelArray& pixels,
                                              const RegionSnakeParams& params) {
-  // 16-bit images go to the device as they are (the snake's own grey levels).
-  auto u16 = py::array_t<std::uint16_t, py::array::c_style>::ensure(image);
-  py::array a = py::array::ensure(image);
-  if (a && a.ndim() == 2 && a.dtype().is(py::dtype::of<std::uint16_t>()) && u16)
-    return std::make_unique<RegionSnake>(ctx, u16.data(), static_cast<int>(u16.shape(1)),
-                                         static_cast<int>(u16.shape(0)), params);
-  return std::make_unique<RegionSnake>(ctx, imageFromArray(image, "the image"), params);
+  const FieldShape shape = pixels.fieldShape();
+  if (auto raw = rawUint16(pixels)) {
+    py::gil_scoped_release release;
+    return std::make_unique<RegionSnake>(ctx, raw->data(), shape.width, shape.height, params);
+  }
+  const Image2D image = toImage(pixels);
+  py::gil_scoped_release release;
+  return std::make_unique<RegionSnake>(ctx, image, params);
 }
 
 RegionResult regionSnake(const py::handle& image, std::optional<Rect> rect,
-                         const std::string& noise, int dMax, double minSegment, int maxIterations,
-                         const std::string& device, const py::object& progress,
-                         long progressEvery) {
+                         std::optional<int> channelAxis, const std::string& noise, int dMax,
+                         double minSegment, int maxIterations, const std::string& device,
+                         const py::object& progress, long progressEvery) {
   RegionSnakeParams params;
   params.noise = parseNoiseModel(noise);
   params.dMax = dMax;
@@ -56,25 +59,35 @@ RegionResult regionSnake(const py::handle& image, std::optional<Rect> rect,
   validate(params);
   if (rect && ((*rect)[0] < 0 || (*rect)[1] < 0 || (*rect)[2] < 3 || (*rect)[3] < 3))
     throw ParameterError("rect takes (row, col, rows, cols) in pixels with rows, cols >= 3.");
+  const PixelArray pixels = inspectPixels(image, channelAxis, "the image");
+  if (pixels.dims() != 2)
+    throw InputError("region_snake() takes a 2D image (rows x cols); the image has " +
+                     std::to_string(pixels.dims()) + " dimensions" +
+                     (pixels.channels ? " besides its channel axis." : "."));
+  RegionSnake::checkImageSize(pixels.shape[1], pixels.shape[0]);
   ProgressReporter reporter(progress, progressEvery, "region");
-  auto ctx = computeContext(device);
-  auto snake = makeRegionSnake(ctx, image, params);
-  if (rect)
-    snake->reset(initialRectangle(snake->width(), snake->height(), (*rect)[1], (*rect)[0],
-                                  (*rect)[3], (*rect)[2]));
-  ctx->profiler().endFrame();
-  ctx->profiler().reset();
-  long steps = 0;
-  while (snake->step()) {
-    if (++steps % reporter.every() == 0) {
-      ctx->profiler().endFrame();  // keep few events pending
-      reporter.update(steps, std::nullopt);
-    }
-  }
-  ctx->profiler().endFrame();
+  DeviceLease lease = computeContext(device);
+  const std::shared_ptr<ComputeContext>& ctx = lease.ctx;
+  auto snake = makeRegionSnake(ctx, pixels, params);
   RegionResult r;
-  r.stats = snake->stats();
-  reporter.update(r.stats.steps, std::nullopt, {}, true);
+  {
+    py::gil_scoped_release release;  // progress takes it back for its callback
+    if (rect)
+      snake->reset(initialRectangle(snake->width(), snake->height(), (*rect)[1], (*rect)[0],
+                                    (*rect)[3], (*rect)[2]));
+    ctx->profiler().endFrame();
+    ctx->profiler().reset();
+    long steps = 0;
+    while (snake->step()) {
+      if (++steps % reporter.every() == 0) {
+        ctx->profiler().endFrame();  // keep few events pending
+        reporter.update(steps, std::nullopt);
+      }
+    }
+    ctx->profiler().endFrame();
+    r.stats = snake->stats();
+    reporter.update(r.stats.steps, std::nullopt, {}, true);
+  }
   r.polygon = nodesToArray(snake->nodes());
   r.noise = noiseModelName(params.noise);
   r.openclMs = ctx->profiler().totalMs("region_");
@@ -117,23 +130,14 @@ void bindRegionSnake(py::module_& m) {
       });
 
   m.def("region_snake", &regionSnake, py::arg("image"), py::arg("rect") = py::none(), py::kw_only(),
-        py::arg("noise") = "gaussian", py::arg("d_max") = regionDefault("d-max"),
+        py::arg("channel_axis") = py::none(), py::arg("noise") = "gaussian",
+        py::arg("d_max") = regionDefault("d-max"),
         py::arg("min_segment") = findSpec(regionSnakeParamSpecs(), "min-segment").defaultValue,
         py::arg("max_iterations") = regionDefault("max-iterations"), py::arg("device") = "",
         py::arg("progress") = py::none(), py::arg("progress_every") = 256,
-        R"(Segments one region with the polygonal snake of the PLH criterion (OpenCL).
-
-image: a rows x cols array. uint16 goes to the device as its grey levels; other types
-    become [0, 1] as in gvflab.gvf() and are quantised to 16 bits.
-rect: the start rectangle (row, col, rows, cols) in pixels, or None for an inset of 1/8 of
-    each side.
-noise: 'gaussian', 'gamma' or 'poisson'. d_max: first node move distance (halved each
-    iteration). min_segment: longer segments get a node in their middle.
-progress: None or a callable getting a gvflab.Progress (stage 'region') every
-    progress_every steps.
-
-Returns a gvflab.RegionResult: polygon (N x 2 int32 (row, col) pixel indices), converged,
-iterations, steps, criterion, the target's and background's means, sigmas and pixel counts.)");
+        "The compiled gvflab.region_snake(): use gvflab.region_snake "
+        "(python/gvflab/functions.py), documented there; defaults here are the engine's "
+        "parameter tables.");
 }
 
 }  // namespace gvflab::python

@@ -31,13 +31,14 @@ struct SnakeResult {
 
 double snakeDefault(const char* key) { return findSpec(snakeParamSpecs(), key).defaultValue; }
 
-py::object snake(const py::handle& image, const py::handle& initial, const std::string& force,
-                 double alpha, double beta, double gamma, double kappa, double pressure,
-                 double dmin, double dmax, double tolerance, int window, double holdGap,
-                 int resample, bool normalize, int iterations, double mu, double sigma,
-                 std::optional<long> gvfIterations, std::optional<double> targetError,
-                 std::optional<std::string> solver, const std::string& precision,
-                 const std::string& device, const py::object& progress, long progressEvery,
+py::object snake(const py::handle& image, const py::handle& initial, std::optional<int> channelAxis,
+                 const std::string& force, double alpha, double beta, double gamma, double kappa,
+                 double pressure, double dmin, double dmax, double tolerance, int window,
+                 double holdGap, int resample, bool normalize, int iterations,
+                 std::optional<double> mu, double sigma, std::optional<long> gvfIterations,
+                 std::optional<double> targetError, std::optional<std::string> solver,
+                 const std::string& precision, const std::string& device,
+                 const py::object& progress, long progressEvery,
                  const std::string& boundaryCondition) {
   const SnakeForce snakeForce = parseForce(force);
   const SnakeBoundary boundary = parseBoundary(boundaryCondition);
@@ -60,37 +61,50 @@ py::object snake(const py::handle& image, const py::handle& initial, const std::
   else
     starts.push_back(pointsFromArray(initial, "initial_points"));
 
-  Image2D img = imageFromArray(image, "the image");
-  auto ctx = computeContext(device);
-  // The traditional force is ∇f: V0 in the edge-gradient mode.
-  GvfInput input = buildGvfInput(*ctx, img, sigma, V0Mode::EdgeGradient);
+  // Everything is checked from the array's shape before a pixel is copied.
+  const PixelArray pixels = inspectPixels(image, channelAxis, "the image");
+  requireGvfSize(pixels, /*volumes=*/false, "snake()");
+  GvfRequest request;
+  request.mu = mu, request.iterations = gvfIterations, request.targetError = targetError;
+  request.solver = solver, request.precision = precision;
+  DeviceLease lease = computeContext(device);
+  const std::shared_ptr<ComputeContext>& ctx = lease.ctx;
+  if (snakeForce == SnakeForce::Gvf) checkGvfFits(*ctx, pixels.fieldShape(), request);
+  const Image2D img = toImage(pixels);
+  GvfInput input;
+  {
+    py::gil_scoped_release release;
+    // The traditional force is ∇f: V0 in the edge-gradient mode.
+    input = buildGvfInput(*ctx, img, sigma, V0Mode::EdgeGradient);
+  }
   std::optional<GvfRun> run;
   if (snakeForce == SnakeForce::Gvf) {
-    GvfRequest request;
-    request.mu = mu, request.iterations = gvfIterations, request.targetError = targetError;
-    request.solver = solver, request.precision = precision;
     run = runGvf(ctx, input, request, progress, progressEvery);
     run->report.sigma = sigma;
   }
-  ParametricSnake snakes(ctx, img.width, img.height, params);
-  snakes.setFields(run ? run->solver->field() : input.v0, input);
-  for (const auto& s : starts) snakes.add(s, snakeForce, std::nullopt, boundary);
-  ctx->profiler().endFrame();
-  ctx->profiler().reset();
   ProgressReporter reporter(progress, progressEvery, "snake");
-  const long chunk = std::min<long>(256, reporter.every());
-  long done = 0;
-  while (done < iterations && !snakes.allStopped()) {
-    const long n = std::min<long>(chunk, iterations - done);
-    snakes.step(static_cast<int>(n));
+  std::optional<ParametricSnake> snakes;
+  {
+    py::gil_scoped_release release;  // progress takes it back for its callback
+    snakes.emplace(ctx, img.width, img.height, params);
+    snakes->setFields(run ? run->solver->field() : input.v0, input);
+    for (const auto& s : starts) snakes->add(s, snakeForce, std::nullopt, boundary);
     ctx->profiler().endFrame();
-    done += n;
-    reporter.update(done, iterations);
+    ctx->profiler().reset();
+    const long chunk = std::min<long>(256, reporter.every());
+    long done = 0;
+    while (done < iterations && !snakes->allStopped()) {
+      const long n = std::min<long>(chunk, iterations - done);
+      snakes->step(static_cast<int>(n));
+      ctx->profiler().endFrame();
+      done += n;
+      reporter.update(done, iterations);
+    }
+    reporter.update(done, iterations, {}, true);
   }
-  reporter.update(done, iterations, {}, true);
   const double ms = ctx->profiler().totalMs("snake_");
   py::list results;
-  for (const auto& c : snakes.contours())
+  for (const auto& c : snakes->contours())
     results.append(SnakeResult{pointsToArray(c.points), forceName(c.force),
                                boundaryName(c.boundary), snakeStateName(c.state),
                                c.iterations, c.held, c.holdGap, ms,
@@ -132,47 +146,24 @@ void bindSnake(py::module_& m) {
       });
 
   m.def("snake", &snake, py::arg("image"), py::arg("initial_points"), py::kw_only(),
-        py::arg("force") = "gvf", py::arg("alpha") = snakeDefault("alpha"),
-        py::arg("beta") = snakeDefault("beta"), py::arg("gamma") = snakeDefault("gamma"),
-        py::arg("kappa") = snakeDefault("kappa"), py::arg("pressure") = snakeDefault("pressure"),
-        py::arg("dmin") = snakeDefault("dmin"), py::arg("dmax") = snakeDefault("dmax"),
+        py::arg("channel_axis") = py::none(), py::arg("force") = "gvf",
+        py::arg("alpha") = snakeDefault("alpha"), py::arg("beta") = snakeDefault("beta"),
+        py::arg("gamma") = snakeDefault("gamma"), py::arg("kappa") = snakeDefault("kappa"),
+        py::arg("pressure") = snakeDefault("pressure"), py::arg("dmin") = snakeDefault("dmin"),
+        py::arg("dmax") = snakeDefault("dmax"),
         py::arg("tolerance") = snakeDefault("snake-tolerance"),
         py::arg("window") = static_cast<int>(snakeDefault("snake-window")),
         py::arg("hold_gap") = snakeDefault("snake-hold-gap"),
         py::arg("resample") = static_cast<int>(snakeDefault("snake-resample")),
         py::arg("normalize") = snakeDefault("snake-normalize") != 0,
         py::arg("iterations") = static_cast<int>(snakeDefault("snake-iterations")),
-        py::arg("mu") = findSpec(gvfParamSpecs(), "mu").defaultValue,
-        py::arg("sigma") = findSpec(gvfParamSpecs(), "sigma").defaultValue,
+        py::arg("mu") = py::none(), py::arg("sigma") = gvfDefault("sigma"),
         py::arg("gvf_iterations") = py::none(), py::arg("target_error") = py::none(),
         py::arg("solver") = py::none(), py::arg("precision") = "f32", py::arg("device") = "",
         py::arg("progress") = py::none(), py::arg("progress_every") = 100,
         py::arg("boundary_condition") = "periodic",
-        R"(Moves parametric snakes (Kass et al.; Xu & Prince) on an OpenCL device.
-
-image: a rows x cols array (as for gvflab.gvf()).
-initial_points: an N x 2 array of (row, col) nodes, pixel [r, c]'s centre at (r, c) as in
-    NumPy and scikit-image (gvflab.xy_to_rc() converts x/y points), or a list of such
-    arrays to move several snakes at once. gvflab.circle() makes a circle.
-force: 'gvf' (the GVF field, solved first with mu, sigma, gvf_iterations, target_error,
-    solver, precision as gvflab.gvf() does: by default multigrid to error 1e-6, so the snake
-    runs on a finished field) or 'traditional' (grad f of the edge map; no GVF solve).
-alpha, beta, gamma, kappa, pressure: elasticity, rigidity, viscosity, external force weight,
-    balloon weight. dmin, dmax: node spacing kept by resampling every `resample` iterations.
-tolerance, window: a snake stops when no node moved more than tolerance pixels over window
-    iterations; hold_gap: the longest stretch without the force's hold a converged snake may
-    have (pixels). normalize: unit-length external force. iterations: the most to run.
-state: the engine's rule, as the CLI reports it: 'moving' (not stopped within iterations),
-    'converged' (stopped where its force holds it), 'stalled' (stopped where the force is
-    too weak to hold it) or 'collapsed' (shrank to a dot or a line: it outlines nothing).
-progress: None or a callable getting a gvflab.Progress (stage 'gvf', then 'snake').
-boundary_condition: scikit-image's: 'periodic' (closed, the default), or an open snake
-    through the points in their order with 'free' ends (they move; nothing pulls or bends
-    across them, so alpha shortens the snake from its ends), 'fixed' ends (pinned where they
-    start), 'free-fixed' or 'fixed-free' (first end, last end). Open snakes need 2 points.
-
-Returns a gvflab.SnakeResult (points, state, converged, iterations, force, opencl_ms, gvf),
-or a list of them for a list of initial contours.)");
+        "The compiled gvflab.snake(): use gvflab.snake (python/gvflab/functions.py), "
+        "documented there; defaults here are the engine's parameter tables.");
 }
 
 }  // namespace gvflab::python

@@ -107,3 +107,27 @@ def test_3d_field_matches_the_cli(cli, tmp_path):
     field, _ = gvflab.gvf(volume, iterations=25, mu=0.1)
     np.testing.assert_allclose(gvflab.field_xy(field), read_mha_field(tmp_path / "f.mha"),
                                atol=1e-6)
+
+
+def test_3d_default_mu_is_the_clis(cli, tmp_path):
+    """Without mu, a volume runs with the CLI's μ: the table's default lowered to Euler's
+    stability bound on this input (mu_rule.hpp); it was refused before issue 28. A μ given
+    is checked as given."""
+    volume = np.zeros((10, 12, 14), np.float32)
+    volume[3:7, 4:9, 5:10] = 1
+    header = ("ObjectType = Image\nNDims = 3\nBinaryData = True\nBinaryDataByteOrderMSB = False\n"
+              "DimSize = 14 12 10\nElementType = MET_FLOAT\nElementDataFile = LOCAL\n")
+    (tmp_path / "v.mha").write_bytes(header.encode() + volume.astype("<f4").tobytes())
+    cli(tmp_path / "v.mha", "--iterations", 25, "--save-field", tmp_path / "f.mha",
+        "--report", tmp_path / "r.json")
+    field, report = gvflab.gvf(volume, iterations=25)
+    theirs = read_json(tmp_path / "r.json")
+    assert report.solver == theirs["solver"] == "euler"
+    assert report.mu == pytest.approx(theirs["mu"], rel=1e-12)
+    assert report.mu < gvflab.DEFAULTS["gvf"]["mu"]
+    np.testing.assert_allclose(gvflab.field_xy(field), read_mha_field(tmp_path / "f.mha"),
+                               atol=1e-6)
+    with pytest.raises(gvflab.ParameterError, match="mu = 0.15"):
+        gvflab.gvf(volume, iterations=25, mu=gvflab.DEFAULTS["gvf"]["mu"])
+    _, multigrid = gvflab.gvf(volume)  # multigrid has no bound: the default as it is
+    assert multigrid.mu == gvflab.DEFAULTS["gvf"]["mu"]

@@ -94,3 +94,13 @@ def test_region_snake_finds_the_blob():
     radius = np.hypot(rows - SIZE / 2, cols - SIZE / 2)
     assert 0.15 * SIZE < radius.mean() < 0.4 * SIZE
     assert result.mean_target > result.mean_background
+
+
+def test_all_four_states_from_python():
+    """'moving' and 'converged' here; 'stalled' and 'collapsed' in the test above."""
+    square = np.zeros((SIZE, SIZE), np.float32)
+    square[20:44, 20:44] = 1
+    start = gvflab.circle((31.5, 31.5), 16)
+    assert gvflab.snake(square, start, iterations=10).state == "moving"
+    done = gvflab.snake(square, start, iterations=1500)
+    assert done.state == "converged" and done.converged and done.iterations < 1500

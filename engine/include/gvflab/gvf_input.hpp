@@ -1,5 +1,6 @@
 #pragma once
 // The device-side inputs of GVF: edge map f and initial field V0 made from an image.
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -24,12 +25,22 @@ struct GvfInput {
   std::size_t pixelCount() const { return static_cast<std::size_t>(width) * height * depth; }
 };
 
-// Builds f and V0 on the device (kernels/edge_map.cl). The image must be 1..16384 pixels on a
-// side with finite values; throws InputError, ParameterError or ResourceError otherwise.
+// The largest sides buildGvfInput takes: an image's, a volume's.
+inline constexpr int kMaxImageSide = 16384;
+inline constexpr int kMaxVolumeSide = 4096;
+
+// InputError with buildGvfInput's sentence unless it takes an image or volume of this size.
+// From the sizes alone (64-bit, any value), so that a client checks before copying a pixel.
+void checkImageSize(std::int64_t width, std::int64_t height);
+void checkVolumeSize(std::int64_t width, std::int64_t height, std::int64_t depth);
+
+// Builds f and V0 on the device (kernels/edge_map.cl). The image must be 1..kMaxImageSide
+// pixels on a side with finite values; throws InputError, ParameterError or ResourceError
+// otherwise.
 GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma,
                        V0Mode mode = V0Mode::EdgeGradient);
 
-// The same for a volume (kernels/edge_map3d.cl); at most 4096 voxels per side.
+// The same for a volume (kernels/edge_map3d.cl); at most kMaxVolumeSide voxels per side.
 GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma,
                        V0Mode mode = V0Mode::EdgeGradient);
 

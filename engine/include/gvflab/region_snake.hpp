@@ -34,6 +34,9 @@ class RegionSnake {
  public:
   // Largest width: a row's Σz must fit 32 bits (65535 · 65537 < 2^32).
   static constexpr int kMaxWidth = 65536;
+  // InputError with the constructor's sentence unless it takes an image of this size (at
+  // least 4 x 4, at most kMaxWidth wide and 2^31 pixels), before any pixel is copied.
+  static void checkImageSize(std::int64_t width, std::int64_t height);
 
   // z: width × height 16-bit grey levels, row-major, origin top-left. Builds the cumulated
   // images on the device and starts from the default rectangle. Throws InputError on bad

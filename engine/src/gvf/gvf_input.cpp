@@ -13,14 +13,9 @@
 namespace gvflab {
 namespace {
 
-constexpr int kMaxSide = 16384;
-
 void checkImage(const Image2D& image) {
-  if (image.width < 1 || image.height < 1 || image.empty()) throw InputError("The image is empty.");
-  if (image.width > kMaxSide || image.height > kMaxSide)
-    throw InputError("The image is " + std::to_string(image.width) + "x" +
-                     std::to_string(image.height) + " pixels; at most " + std::to_string(kMaxSide) +
-                     " pixels per side are supported.");
+  checkImageSize(image.width, image.height);
+  if (image.empty()) throw InputError("The image is empty.");
   if (image.pixels.size() != static_cast<std::size_t>(image.width) * image.height)
     throw InputError("The image's pixel buffer does not match its size.");
   for (float v : image.pixels)
@@ -64,6 +59,24 @@ cl::Buffer uploadWeights(ComputeContext& ctx, double sigma) {
 }
 
 }  // namespace
+
+void checkImageSize(std::int64_t width, std::int64_t height) {
+  if (width < 1 || height < 1) throw InputError("The image is empty.");
+  if (width > kMaxImageSide || height > kMaxImageSide)
+    throw InputError("The image is " + std::to_string(width) + "x" + std::to_string(height) +
+                     " pixels; at most " + std::to_string(kMaxImageSide) +
+                     " pixels per side are supported.");
+}
+
+void checkVolumeSize(std::int64_t width, std::int64_t height, std::int64_t depth) {
+  if (width < 1 || height < 1 || depth < 1) throw InputError("The volume is empty.");
+  if (depth < 2)
+    throw InputError("A volume needs at least 2 slices; open a single slice as an image.");
+  if (width > kMaxVolumeSide || height > kMaxVolumeSide || depth > kMaxVolumeSide)
+    throw InputError("The volume is " + std::to_string(width) + "x" + std::to_string(height) + "x" +
+                     std::to_string(depth) + " voxels; at most " + std::to_string(kMaxVolumeSide) +
+                     " per side are supported.");
+}
 
 std::vector<double> gaussianWeights(double sigma) {
   if (!(sigma >= 0) || !std::isfinite(sigma))
@@ -139,15 +152,8 @@ GvfInput edgeGradientInput(ComputeContext& ctx, const GvfInput& solved, V0Mode s
 }
 
 GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, V0Mode mode) {
-  constexpr int kMaxSide3 = 4096;
-  if (volume.width < 1 || volume.height < 1 || volume.depth < 1 || volume.voxels.empty())
-    throw InputError("The volume is empty.");
-  if (volume.depth < 2)
-    throw InputError("A volume needs at least 2 slices; open a single slice as an image.");
-  if (volume.width > kMaxSide3 || volume.height > kMaxSide3 || volume.depth > kMaxSide3)
-    throw InputError("The volume is " + std::to_string(volume.width) + "x" +
-                     std::to_string(volume.height) + "x" + std::to_string(volume.depth) +
-                     " voxels; at most " + std::to_string(kMaxSide3) + " per side are supported.");
+  checkVolumeSize(volume.width, volume.height, volume.depth);
+  if (volume.voxels.empty()) throw InputError("The volume is empty.");
   if (volume.voxels.size() != std::size_t(volume.width) * volume.height * volume.depth)
     throw InputError("The volume's voxel buffer does not match its size.");
   for (float v : volume.voxels)

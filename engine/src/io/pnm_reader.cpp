@@ -4,6 +4,7 @@
 #include "gvflab/error.hpp"
 #include "gvflab/input_file.hpp"
 #include "gvflab/io.hpp"
+#include "gvflab/luminance.hpp"
 
 namespace gvflab {
 namespace {
@@ -115,8 +116,7 @@ Image2D readPnm(const std::filesystem::path& path) {
   }
   Image2D img(static_cast<int>(h.width), static_cast<int>(h.height));
   for (std::size_t i = 0; i < img.size(); ++i) {
-    double g =
-        h.channels == 1 ? v[i] : 0.299 * v[3 * i] + 0.587 * v[3 * i + 1] + 0.114 * v[3 * i + 2];
+    double g = h.channels == 1 ? v[i] : luminance(v[3 * i], v[3 * i + 1], v[3 * i + 2]);
     img.pixels[i] = static_cast<float>(std::min(g / static_cast<double>(h.maxValue), 1.0));
   }
   return img;

@@ -41,19 +41,24 @@ RegionSnake::RegionSnake(std::shared_ptr<ComputeContext> ctx, const Image2D& ima
     : RegionSnake(std::move(ctx), quantise(image).data(), image.width, image.height, params,
                   options) {}
 
-RegionSnake::RegionSnake(std::shared_ptr<ComputeContext> ctx, const std::uint16_t* z, int width,
-                         int height, RegionSnakeParams params, RegionSnakeOptions options)
-    : ctx_(std::move(ctx)), width_(width), height_(height), params_(params), options_(options) {
-  validate(params_);
-  if (width < 4 || height < 4 || !z)
+void RegionSnake::checkImageSize(std::int64_t width, std::int64_t height) {
+  if (width < 4 || height < 4)
     throw InputError("The region snake needs an image of at least 4 x 4 pixels.");
   if (width > kMaxWidth)
     throw InputError("The region snake handles images up to " + std::to_string(kMaxWidth) +
                      " pixels wide (a row's sum must fit 32 bits); this one is " +
                      std::to_string(width) + " wide.");
-  if (static_cast<std::uint64_t>(width) * height > (std::uint64_t(1) << 31))
+  if (height > (std::int64_t(1) << 31) / width)
     throw InputError("The region snake handles images up to 2^31 pixels; this one has " +
                      std::to_string(static_cast<std::uint64_t>(width) * height) + ".");
+}
+
+RegionSnake::RegionSnake(std::shared_ptr<ComputeContext> ctx, const std::uint16_t* z, int width,
+                         int height, RegionSnakeParams params, RegionSnakeOptions options)
+    : ctx_(std::move(ctx)), width_(width), height_(height), params_(params), options_(options) {
+  validate(params_);
+  if (!z) throw InputError("The region snake needs an image of at least 4 x 4 pixels.");
+  checkImageSize(width, height);
   if (!ctx_->info().hasExtension("cl_khr_fp64"))
     throw DeviceError(
         "The region snake needs double precision (cl_khr_fp64) for its criterion, "
