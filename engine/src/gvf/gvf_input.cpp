@@ -61,6 +61,14 @@ cl::Buffer uploadWeights(ComputeContext& ctx, double sigma) {
                     wf.size() * sizeof(float), wf.data());
 }
 
+// The spacing the input is built with: the override, else the data's own.
+GridSpacing chosenSpacing(const std::optional<GridSpacing>& override, const WorldGeometry& g,
+                          int dims) {
+  const GridSpacing s = gridSpacing(override ? *override : g.spacing, dims);
+  checkSpacing(s, dims, override ? "The grid spacing" : "The input's sample spacing");
+  return s;
+}
+
 }  // namespace
 
 std::vector<double> gaussianWeights(double sigma) {
@@ -78,10 +86,13 @@ std::vector<double> gaussianWeights(double sigma) {
   return w;
 }
 
-GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, V0Mode mode) {
+GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, V0Mode mode,
+                       const std::optional<GridSpacing>& spacing) {
   checkImage(image);
   validate(findSpec(gvfParamSpecs(), "sigma"), sigma);
   GvfInput in;
+  in.spacing = chosenSpacing(spacing, image.geometry, 2);
+  const std::string gradOpts = spacingBuildOptions(in.spacing, 2);
   in.width = image.width;
   in.height = image.height;
   const std::size_t n = in.pixelCount();
@@ -112,14 +123,14 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, 
     detail::enqueue2D(ctx, cols, "blur_cols", in.width, in.height, local);
 
     TypedKernel<cl::Buffer, cl::Buffer, cl_int, cl_int> mag =
-        lib.kernel("edge_map.cl", "gradient_magnitude");
+        lib.kernel("edge_map.cl", "gradient_magnitude", gradOpts);
     mag.set(smooth, in.edge, in.width, in.height);
     detail::enqueue2D(ctx, mag, "gradient_magnitude", in.width, in.height, local);
 
     normaliseByMax(ctx, in.edge, n);
 
     TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int> grad =
-        lib.kernel("edge_map.cl", "gradient_field");
+        lib.kernel("edge_map.cl", "gradient_field", gradOpts);
     grad.set(mode == V0Mode::EdgeGradient ? in.edge : smooth, in.v0, s, in.width, in.height);
     detail::enqueue2D(ctx, grad, "gradient_field", in.width, in.height, local);
     in.maxV0Squared = deviceMax(ctx, s, n);
@@ -132,10 +143,11 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, 
 GvfInput edgeGradientInput(ComputeContext& ctx, const GvfInput& solved, V0Mode solvedMode,
                            const Image2D& image, double sigma) {
   if (solvedMode == V0Mode::EdgeGradient) return solved;
-  return buildGvfInput(ctx, image, sigma, V0Mode::EdgeGradient);
+  return buildGvfInput(ctx, image, sigma, V0Mode::EdgeGradient, solved.spacing);
 }
 
-GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, V0Mode mode) {
+GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, V0Mode mode,
+                       const std::optional<GridSpacing>& spacing) {
   constexpr int kMaxSide3 = 4096;
   if (volume.width < 1 || volume.height < 1 || volume.depth < 1 || volume.voxels.empty())
     throw InputError("The volume is empty.");
@@ -154,6 +166,8 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, 
   in.width = volume.width;
   in.height = volume.height;
   in.depth = volume.depth;
+  in.spacing = chosenSpacing(spacing, volume.geometry, 3);
+  const std::string gradOpts = spacingBuildOptions(in.spacing, 3);
   const std::size_t n = in.pixelCount();
   // Volume, two blur buffers, f, |V0|² and V0 (packed float3): 32 B/voxel while building.
   const std::string what = "Building the edge map of a " + std::to_string(in.width) + "x" +
@@ -189,12 +203,12 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, 
     }
     cl::Buffer& smooth = *src;  // after three passes
     TypedKernel<cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int> mag =
-        ctx.kernels().kernel("edge_map3d.cl", "gradient_magnitude3d");
+        ctx.kernels().kernel("edge_map3d.cl", "gradient_magnitude3d", gradOpts);
     mag.set(smooth, in.edge, in.width, in.height, in.depth);
     launch(mag, "gradient_magnitude3d");
     normaliseByMax(ctx, in.edge, n);
     TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int> grad =
-        ctx.kernels().kernel("edge_map3d.cl", "gradient_field3d");
+        ctx.kernels().kernel("edge_map3d.cl", "gradient_field3d", gradOpts);
     grad.set(mode == V0Mode::EdgeGradient ? in.edge : smooth, in.v0, s, in.width, in.height,
              in.depth);
     launch(grad, "gradient_field3d");
