@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <sstream>
+#include <vector>
 
 #include "arrays.hpp"
 #include "context_cache.hpp"
@@ -108,11 +110,29 @@ GvfRun runGvf(const std::shared_ptr<ComputeContext>& ctx, const GvfInput& input,
 
 namespace {
 
+// spacing= in the array's axis order ((rows, cols) or (planes, rows, cols)) as x, y[, z].
+GridSpacing gridSpacingOf(const std::vector<double>& spacing, int dims) {
+  GridSpacing h{1.0, 1.0, 1.0};
+  if (static_cast<int>(spacing.size()) == dims) {
+    for (int i = 0; i < dims; ++i) h[i] = spacing[dims - 1 - i];
+    bool ok = true;
+    for (double v : spacing) ok = ok && v >= 1e-6 && v <= 1e6;  // false for NaN
+    if (ok) return h;
+  }
+  std::ostringstream msg;
+  msg << "spacing must give one positive, finite value (1e-6 to 1e6) per axis of the "
+      << (dims == 3 ? "volume, (planes, rows, cols)" : "image, (rows, cols)") << ", not (";
+  for (std::size_t i = 0; i < spacing.size(); ++i) msg << (i ? ", " : "") << spacing[i];
+  msg << ").";
+  throw ParameterError(msg.str());
+}
+
 py::tuple gvf(const py::handle& data, double mu, double sigma, std::optional<long> iterations,
               std::optional<double> targetError, std::optional<std::string> solver,
               const std::string& precision, std::optional<std::string> memory,
               const std::string& v0, int mgA, int mgB, int mgC, const std::string& device,
-              const py::object& progress, long progressEvery) {
+              const py::object& progress, long progressEvery,
+              const std::optional<std::vector<double>>& spacing) {
   const auto t0 = std::chrono::steady_clock::now();
   const int dims = arrayDims(data);
   if (dims != 2 && dims != 3)
@@ -120,9 +140,12 @@ py::tuple gvf(const py::handle& data, double mu, double sigma, std::optional<lon
         "gvf() takes a 2D image (rows x cols) or a 3D volume (planes x rows x "
         "cols) as a NumPy array.");
   const V0Mode mode = parseV0(v0);
+  const std::optional<GridSpacing> h =
+      spacing ? std::optional(gridSpacingOf(*spacing, dims)) : std::nullopt;
   auto ctx = computeContext(device);
-  GvfInput input = dims == 3 ? buildGvfInput(*ctx, volumeFromArray(data, "the volume"), sigma, mode)
-                             : buildGvfInput(*ctx, imageFromArray(data, "the image"), sigma, mode);
+  GvfInput input = dims == 3
+                       ? buildGvfInput(*ctx, volumeFromArray(data, "the volume"), sigma, mode, h)
+                       : buildGvfInput(*ctx, imageFromArray(data, "the image"), sigma, mode, h);
   GvfRequest request{mu, iterations, targetError, solver, precision, memory, mgA, mgB, mgC};
   GvfRun run = runGvf(ctx, input, request, progress, progressEvery);
   Field2D field;
@@ -165,6 +188,7 @@ void bindGvf(py::module_& m) {
         py::arg("precision") = "f32", py::arg("memory") = py::none(), py::arg("v0") = "edge",
         py::arg("mg_a") = 1, py::arg("mg_b") = 2, py::arg("mg_c") = 1, py::arg("device") = "",
         py::arg("progress") = py::none(), py::arg("progress_every") = 100,
+        py::arg("spacing") = py::none(),
         R"(Gradient Vector Flow of a 2D image or a 3D volume, computed on an OpenCL device.
 
 image_or_volume: a rows x cols (2D) or planes x rows x cols (3D) array. Floats are used as
@@ -185,6 +209,9 @@ v0: 'edge' (V0 = grad f, f the normalised edge map) or 'image' (V0 = grad of the
 device: '' or 'gpu' (a GPU if any), 'cpu', or part of a device name (see gvflab.devices()).
 progress: None or a callable getting a gvflab.Progress every progress_every iterations
     (e.g. lambda p: bar.update(p.iterations - bar.n) for a tqdm bar).
+spacing: None (unit spacing) or the sample spacing per array axis, (rows, cols) or (planes,
+    rows, cols), in world units (e.g. mm): gradients and the Laplacian are taken in these
+    units, so the field is per world unit and Euler's mu bound shrinks with fine spacing.
 
 Returns (field, report). field is float32, rows x cols x 2 in 2D, planes x rows x cols x 3 in
 3D, components in index order: field[r, c] = (d_row, d_col), as NumPy indexes the image
