@@ -1,8 +1,10 @@
-// Edge map f = |∇(G_σ * I)| / max and initial field V0 = ∇f (or ∇(G_σ * I)).
+// Edge map f = |∇(G_σ * I)| / max and initial field V0 = ∇f (or ∇(G_σ * I)), gradients in
+// world units per axis (spacing.clh).
 // Boundary rule (the same in every kernel and in engine/src/reference): a read at index -1
 // returns index 1 and a read at n returns n-2, so central differences vanish at the border.
 
 #include "boundary.clh"
+#include "spacing.clh"
 
 // Separable Gaussian, horizontal pass. w holds taps 0..r (symmetric).
 __kernel void blur_rows(__global const float* in, __global float* out, __constant float* w,
@@ -32,7 +34,7 @@ float2 central_gradient(__global const float* g, int x, int y, int width, int he
   float gxm = g[(size_t)y * width + reflect_index(x - 1, width)];
   float gyp = g[(size_t)reflect_index(y + 1, height) * width + x];
   float gym = g[(size_t)reflect_index(y - 1, height) * width + x];
-  return (float2)(0.5f * (gxp - gxm), 0.5f * (gyp - gym));
+  return (float2)(GRAD_X(0.5f * (gxp - gxm)), GRAD_Y(0.5f * (gyp - gym)));
 }
 
 __kernel void gradient_magnitude(__global const float* g, __global float* f, int width,

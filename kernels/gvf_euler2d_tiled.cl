@@ -10,6 +10,7 @@
 // can all run at once, gvf_euler_steps_persistent (every step of a solver step in one launch).
 
 #include "gvf_storage.clh"
+#include "spacing.clh"
 
 #ifndef TILE_W
 #define TILE_W 64
@@ -90,7 +91,13 @@ void tile_steps(const tile_place* p, float2* c, const float2* b, float mu, int s
       const float2 down = (r < ROWS_PER_ITEM - 1 && p->lyp[r] == ly0 + r + 1)
                               ? cr[r < ROWS_PER_ITEM - 1 ? r + 1 : r]
                               : tile[p->lyp[r] * TILE_W + lx];
+#ifdef WORLD_SPACING
+      // laplacian2's weighted form (gvf_stencil.clh), in the same order.
+      const float2 lap =
+          LAP_PAIRS2(tile[row + p->lxm] + tile[row + p->lxp], up + down) - LAP_CENTRE * cr[r];
+#else
       const float2 lap = tile[row + p->lxm] + tile[row + p->lxp] + up + down - 4.0f * cr[r];
+#endif
       c[r] = cr[r] + mu * lap - (cr[r] - b[r]) * dot(b[r], b[r]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);

@@ -12,6 +12,6 @@ __kernel void gvf_euler_step3d(FIELD_IN v, FIELD_IN v0, FIELD_OUT out, int width
   const float3 c = LOAD_V3(v, x, y, z, width, height, depth);
   const float3 s = neighbour_sum3(v, x, y, z, width, height, depth);
   const float3 b = LOAD_V3(v0, x, y, z, width, height, depth);
-  const float k0 = 1.0f - 6.0f * mu;
+  const float k0 = gvf_k0_3(mu);
   STORE_V3(out, x, y, z, width, height, depth, gvf_step3(c, s, gvf_k3(b, k0), gvf_cb3(b), mu));
 }

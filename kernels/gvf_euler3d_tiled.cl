@@ -92,7 +92,7 @@ void gvf_euler_2steps3d_tiled(__global const elem_t* v, __global const elem_t* v
   // Tile edges read clamped neighbours; their results are never written.
   const int lxm = max(lx - 1, 0), lxp = min(lx + 1, TX - 1);
   const int lya = max(ly0 - 1, 0), lyb = min(ly0 + ROWS, TY - 1);
-  const float k0 = 1.0f - 6.0f * mu;
+  const float k0 = gvf_k0_3(mu);
 
   float3 in_m[ROWS], in_c[ROWS], in_p[ROWS];  // input planes q-1, q, q+1
   float3 s_m[ROWS], s_c[ROWS], s_p[ROWS];     // once-stepped planes q-2, q-1, q
@@ -152,8 +152,8 @@ void gvf_euler_2steps3d_tiled(__global const elem_t* v, __global const elem_t* v
     for (int j = 0; j < ROWS; ++j) {
       const float3 ym = j > 0 ? in_c[j > 0 ? j - 1 : 0] : TILE_AT(tile0, lya, lx);
       const float3 yp = j < ROWS - 1 ? in_c[j < ROWS - 1 ? j + 1 : 0] : TILE_AT(tile0, lyb, lx);
-      const float3 s = ((TILE_AT(tile0, ly0 + j, lxm) + TILE_AT(tile0, ly0 + j, lxp)) + (ym + yp)) +
-                       (in_m[j] + in_p[j]);
+      const float3 s = LAP_PAIRS3(TILE_AT(tile0, ly0 + j, lxm) + TILE_AT(tile0, ly0 + j, lxp),
+                                  ym + yp, in_m[j] + in_p[j]);
       stepped[j] = round_to_storage3(gvf_step3(in_c[j], s, k[j], cb[j], mu));
     }
 #pragma unroll
@@ -183,8 +183,8 @@ void gvf_euler_2steps3d_tiled(__global const elem_t* v, __global const elem_t* v
         if (writes[j]) {
           const float3 ym = j > 0 ? s_c[j > 0 ? j - 1 : 0] : TILE_AT(tile1, lya, lx);
           const float3 yp = j < ROWS - 1 ? s_c[j < ROWS - 1 ? j + 1 : 0] : TILE_AT(tile1, lyb, lx);
-          const float3 s = ((TILE_AT(tile1, ly0 + j, lxm) + TILE_AT(tile1, ly0 + j, lxp)) +
-                            (ym + yp)) + (s_m[j] + s_p[j]);
+          const float3 s = LAP_PAIRS3(TILE_AT(tile1, ly0 + j, lxm) + TILE_AT(tile1, ly0 + j, lxp),
+                                      ym + yp, s_m[j] + s_p[j]);
           STORE3(gvf_step3(s_c[j], s, k_prev[j], cb_prev[j], mu), out, zo + col[j], n);
         }
       }

@@ -1,12 +1,16 @@
 // Multigrid GVF operators (second paper, Sect. 2.1), all vector components in one pass.
 // The discretisation, per component, on level l with k = mu / h_l^2 (h_l = 2^l):
 //   A v = k * (sum of the 2*DIMS neighbours - 2*DIMS*v) - S*v,   solve A v = f.
+// With WORLD_SPACING (spacing.clh) each axis' pair of neighbours is weighted by 1/s_i^2 (s the
+// finest level's spacing; every level doubles all axes, so the weights hold on each) and
+// 2*DIMS becomes LAP_CENTRE (MG_CENTRE).
 // Level 0: v is the GVF field V in the solver's storage (gvf_storage.clh), f = -|V0|^2 V0 and
 // S = |V0|^2 are made from V0 on the fly (build with -DFINE; `rhs` is then V0 and `s` unused).
 // Coarser levels: float32 buffers for v (the correction), f and S (build without -DFINE).
 // Layout as gvf_storage.clh: 2D interleaved float2, 3D one plane per component.
 // Boundary rule of every kernel: a read at -1 returns index 1, at n returns n-2.
 #include "gvf_storage.clh"
+#include "spacing.clh"
 
 #ifdef DIMS3
 #define DIMS 3
@@ -55,15 +59,25 @@ typedef float rhs_t;
 
 size_t mg_index(int x, int y, int z, int w, int h) { return ((size_t)z * h + y) * w + x; }
 
+#ifdef WORLD_SPACING
+#define MG_CENTRE LAP_CENTRE
+#define MG_SUM2(a, b, c, d) LAP_PAIRS2((a) + (b), (c) + (d))
+#define MG_ADD_Z(e, f) (LAP_WZ * ((e) + (f)))
+#else
+#define MG_CENTRE (2 * DIMS)
+#define MG_SUM2(a, b, c, d) ((a) + (b) + (c) + (d))
+#define MG_ADD_Z(e, f) ((e) + (f))
+#endif
+
 vec_t neighbour_sum(__global const v_t* v, int x, int y, int z, int w, int h, int d) {
   const size_t n = (size_t)w * h * d;
-  vec_t sum = VLOAD(v, mg_index(mirror_index(x - 1, w), y, z, w, h), n) +
-              VLOAD(v, mg_index(mirror_index(x + 1, w), y, z, w, h), n) +
-              VLOAD(v, mg_index(x, mirror_index(y - 1, h), z, w, h), n) +
-              VLOAD(v, mg_index(x, mirror_index(y + 1, h), z, w, h), n);
+  vec_t sum = MG_SUM2(VLOAD(v, mg_index(mirror_index(x - 1, w), y, z, w, h), n),
+                      VLOAD(v, mg_index(mirror_index(x + 1, w), y, z, w, h), n),
+                      VLOAD(v, mg_index(x, mirror_index(y - 1, h), z, w, h), n),
+                      VLOAD(v, mg_index(x, mirror_index(y + 1, h), z, w, h), n));
 #ifdef DIMS3
-  sum += VLOAD(v, mg_index(x, y, mirror_index(z - 1, d), w, h), n) +
-         VLOAD(v, mg_index(x, y, mirror_index(z + 1, d), w, h), n);
+  sum += MG_ADD_Z(VLOAD(v, mg_index(x, y, mirror_index(z - 1, d), w, h), n),
+                  VLOAD(v, mg_index(x, y, mirror_index(z + 1, d), w, h), n));
 #endif
   return sum;
 }
@@ -80,7 +94,7 @@ __kernel void mg_smooth(__global v_t* v, __global const rhs_t* rhs, __global con
   vec_t f;
   float sv;
   LOAD_RHS_S(rhs, s, i, n, f, sv);
-  const float denom = 2 * DIMS * k + sv;
+  const float denom = MG_CENTRE * k + sv;
   if (denom > 0.0f) VSTORE((k * neighbour_sum(v, x, y, z, w, h, d) - f) / denom, v, i, n);
 }
 
@@ -138,7 +152,7 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void mg_smooth_fused(
     vec_t val = VLOAD(vin, i, n), f;
     float sv;
     LOAD_RHS_S(rhs, s, i, n, f, sv);
-    const float denom = 2 * DIMS * k + sv;  // as mg_smooth (same contraction)
+    const float denom = MG_CENTRE * k + sv;  // as mg_smooth (same contraction)
     if (denom > 0.0f) val = (k * neighbour_sum(vin, x, y, z, w, h, d) - f) / denom;
     red[j] = mg_stored1(val.x);
     red[MG_LN + j] = mg_stored1(val.y);
@@ -168,7 +182,7 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void mg_smooth_fused(
         vec_t f;
         float sv;
         LOAD_RHS_S(rhs, s, i, n, f, sv);
-        const float denom = 2 * DIMS * k + sv;  // as mg_smooth (same contraction)
+        const float denom = MG_CENTRE * k + sv;  // as mg_smooth (same contraction)
         if (denom > 0.0f) {
           // neighbour_sum's order: x-1, x+1, y-1, y+1 [, z-1 + z+1], mirrored at the borders.
           const int xm = mirror_index(x - 1, w) - x0 + 1, xp = mirror_index(x + 1, w) - x0 + 1;
@@ -185,11 +199,11 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void mg_smooth_fused(
           const vec_t old = val;
 #ifdef DIMS3
 #define MG_R(t) (q[t] < 0 ? old : (vec_t)(red[q[t]], red[MG_LN + q[t]], red[2 * MG_LN + q[t]]))
-          vec_t sum = MG_R(0) + MG_R(1) + MG_R(2) + MG_R(3);
-          sum += MG_R(4) + MG_R(5);
+          vec_t sum = MG_SUM2(MG_R(0), MG_R(1), MG_R(2), MG_R(3));
+          sum += MG_ADD_Z(MG_R(4), MG_R(5));
 #else
 #define MG_R(t) (q[t] < 0 ? old : (vec_t)(red[q[t]], red[MG_LN + q[t]]))
-          const vec_t sum = MG_R(0) + MG_R(1) + MG_R(2) + MG_R(3);
+          const vec_t sum = MG_SUM2(MG_R(0), MG_R(1), MG_R(2), MG_R(3));
 #endif
 #undef MG_R
           val = (k * sum - f) / denom;
@@ -221,7 +235,7 @@ __kernel void mg_restrict(__global const v_t* v, __global const rhs_t* rhs,
         LOAD_RHS_S(rhs, s, i, n, f, sv);
         if (with_residual) {
           const vec_t c = VLOAD(v, i, n);
-          f -= k * (neighbour_sum(v, x, y, z, w, h, d) - 2 * DIMS * c) - sv * c;
+          f -= k * (neighbour_sum(v, x, y, z, w, h, d) - MG_CENTRE * c) - sv * c;
         }
         acc += f;
       }
@@ -293,13 +307,13 @@ typedef struct {
 
 vec_t l_nsum(POOL const float* v, int x, int y, int z, int w, int h, int d) {
   const size_t n = (size_t)w * h * d;
-  vec_t sum = CLOAD(v, mg_index(mirror_index(x - 1, w), y, z, w, h), n) +
-              CLOAD(v, mg_index(mirror_index(x + 1, w), y, z, w, h), n) +
-              CLOAD(v, mg_index(x, mirror_index(y - 1, h), z, w, h), n) +
-              CLOAD(v, mg_index(x, mirror_index(y + 1, h), z, w, h), n);
+  vec_t sum = MG_SUM2(CLOAD(v, mg_index(mirror_index(x - 1, w), y, z, w, h), n),
+                      CLOAD(v, mg_index(mirror_index(x + 1, w), y, z, w, h), n),
+                      CLOAD(v, mg_index(x, mirror_index(y - 1, h), z, w, h), n),
+                      CLOAD(v, mg_index(x, mirror_index(y + 1, h), z, w, h), n));
 #ifdef DIMS3
-  sum += CLOAD(v, mg_index(x, y, mirror_index(z - 1, d), w, h), n) +
-         CLOAD(v, mg_index(x, y, mirror_index(z + 1, d), w, h), n);
+  sum += MG_ADD_Z(CLOAD(v, mg_index(x, y, mirror_index(z - 1, d), w, h), n),
+                  CLOAD(v, mg_index(x, y, mirror_index(z + 1, d), w, h), n));
 #endif
   return sum;
 }
@@ -315,7 +329,7 @@ void l_smooth(POOL float* pool, mg_level L, float k, int colour) {
     const int x = 2 * (j % hw) + ((y + z + colour) & 1);
     if (x >= L.w) continue;
     const size_t i = mg_index(x, y, z, L.w, L.h);
-    const float denom = 2 * DIMS * k + s[i];
+    const float denom = MG_CENTRE * k + s[i];
     if (denom > 0.0f)
       CSTORE((k * l_nsum(v, x, y, z, L.w, L.h, L.d) - CLOAD(f, i, n)) / denom, v, i, n);
   }
@@ -338,7 +352,7 @@ void l_restrict(POOL float* pool, mg_level F, mg_level C, float k, int residual,
           vec_t r = CLOAD(f, i, n);
           if (residual) {
             const vec_t c = CLOAD(v, i, n);
-            r -= k * (l_nsum(v, x, y, z, F.w, F.h, F.d) - 2 * DIMS * c) - s[i] * c;
+            r -= k * (l_nsum(v, x, y, z, F.w, F.h, F.d) - MG_CENTRE * c) - s[i] * c;
           }
           acc += r;
         }

@@ -1,5 +1,6 @@
 #include "cli/cli_params.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -41,6 +42,10 @@ const std::vector<ParamSpec>& cliParamSpecs() {
        "viewer: region snake on a synthetic star image of this many megapixels"},
       {"trails", "--trails", 0, 1000000, 0, true,
        "draw each snake every N of its iterations, faded (viewer, figures, recordings); 0: off"},
+      {"spacing", "--spacing", 1e-6, 1e6, kNoDefault, false,
+       "SX,SY[,SZ]: world units (e.g. mm) per pixel or voxel along x, y, z; the edge map's "
+       "gradients and GVF's Laplacian are taken in these units. Default: the input's own "
+       "spacing (NIfTI, NRRD, MetaImage), 1 for images without one; SZ = 1 when left out"},
       {"size", "--size", 16, 8192, 512, true,
        "WxH: headless recording or --screenshot size (the window keeps its own); otherwise, in the "
        "viewer, the window"},
@@ -85,6 +90,33 @@ std::array<int, 4> parseRegionRect(const std::string& text) {
     start = comma + 1;
   }
   return r;
+}
+
+std::array<double, 3> parseSpacing(const std::string& text) {
+  const ParamSpec& spec = findSpec(cliParamSpecs(), "spacing");
+  std::array<double, 3> h{1.0, 1.0, 1.0};
+  int count = 0;
+  bool ok = true;
+  for (std::size_t start = 0; ok && start <= text.size(); ++count) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    double v = -1;
+    try {
+      v = count < 3 ? flagNumber("spacing", text.substr(start, comma - start)) : -1;
+    } catch (const ParameterError&) {
+      v = -1;  // the sentence below says what is expected
+    }
+    ok = v >= spec.minValue && v <= spec.maxValue;  // false for NaN
+    if (ok) h[count] = v;
+    start = comma + 1;
+  }
+  if (!ok || count < 2) {
+    std::ostringstream msg;
+    msg << "--spacing takes SX,SY or SX,SY,SZ, world units per pixel or voxel, each positive "
+           "and finite ("
+        << spec.minValue << " to " << spec.maxValue << "), not " << quotedText(text) << ".";
+    throw ParameterError(msg.str());
+  }
+  return h;
 }
 
 }  // namespace gvflab::app

@@ -19,5 +19,8 @@ double parseFlag(const ParamSpec& spec, const std::string& text);
 // [3, kMaxRegionRect], each checked as a double before it becomes an int (ParameterError).
 constexpr double kMaxRegionRect = 1000000;
 std::array<int, 4> parseRegionRect(const std::string& text);
+// --spacing's SX,SY[,SZ] (SZ = 1 when left out), each within the spec's range
+// (ParameterError naming --spacing).
+std::array<double, 3> parseSpacing(const std::string& text);
 
 }  // namespace gvflab::app

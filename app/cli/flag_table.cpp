@@ -202,6 +202,10 @@ std::vector<Flag> fieldFlags() {
   t.push_back(mu);
   t.push_back(number(findSpec(gvfParamSpecs(), "sigma"), G::Field,
                      [](Options& o, double v) { o.gvf.sigma = v; }));
+  Flag spacing = number(findSpec(cliParamSpecs(), "spacing"), G::Field, {});
+  spacing.arg = "SX,SY[,SZ]";
+  spacing.apply = [](FlagContext& c) { c.options.gvf.spacing = parseSpacing(c.value()); };
+  t.push_back(spacing);
   Flag iterations = number(iterationsHelpSpec(), G::Field, {});
   iterations.apply = [](FlagContext& c) {
     Options& o = c.options;

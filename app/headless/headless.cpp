@@ -146,6 +146,9 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
   if (is3d) json["depth"] = solverRef.depth();
   json["mu"] = pipeline.mu.mu;
   json["sigma"] = o.gvf.sigma;
+  // World units per sample the gradients and the Laplacian used (x, y[, z]).
+  json["spacing"] =
+      std::vector<double>(input.spacing.begin(), input.spacing.begin() + input.dims());
   json["precision"] = precisionName(o.storage.precision);
   for (const SolverFact& fact : solverRef.facts())  // mg_a..levels; memory, device_bytes, ...
     std::visit([&](const auto& v) { json[fact.key] = v; }, fact.value);

@@ -72,8 +72,8 @@ SnakeRunSummary writeRecordingOutputs(const Options& o, viewer::Session& session
   Solver& solver = session.solver();
   SnakeRunSummary summary;
   if (o.snakes.any() && !session.isVolume()) {
-    const GvfInput edge =
-        buildGvfInput(session.context(), session.image(), session.sigma(), V0Mode::EdgeGradient);
+    const GvfInput edge = buildGvfInput(session.context(), session.image(), session.sigma(),
+                                        V0Mode::EdgeGradient, session.input().spacing);
     summary = summariseSnakes(session.sharedContext(), solver, edge, snakes.contours(),
                               session.image(), o, outputs);
   }

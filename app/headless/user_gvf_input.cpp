@@ -43,14 +43,15 @@ GvfInput buildUserGvfInput(ComputeContext& ctx, const Options& o, const RunInput
       sameSize(v0Name, v0->width, v0->height, v0->depth);
     }
     if (!o.edgeMap) {
-      GvfInput built = buildGvfInput(ctx, in.volume, o.gvf.sigma, o.gvf.v0Mode);
+      GvfInput built = buildGvfInput(ctx, in.volume, o.gvf.sigma, o.gvf.v0Mode, o.gvf.spacing);
       replaceV0(ctx, built, *v0, v0Name);
       return built;
     }
     if (!isVolumeFile(*o.edgeMap))
       throw InputError(edgeName + " is an image; the input is a volume (" + inputSize + ").");
-    const Volume f = readFor("--edge-map", [&] { return loadVolume(*o.edgeMap); });
+    Volume f = readFor("--edge-map", [&] { return loadVolume(*o.edgeMap); });
     sameSize(edgeName, f.width, f.height, f.depth);
+    f.geometry.spacing = o.gvf.spacing.value_or(in.volume.geometry.spacing);  // the input's grid
     return gvfInputFrom(ctx, f, v0 ? &*v0 : nullptr, edgeName, v0Name);
   }
   std::optional<Field2D> v0;
@@ -59,14 +60,15 @@ GvfInput buildUserGvfInput(ComputeContext& ctx, const Options& o, const RunInput
     sameSize(v0Name, v0->width, v0->height, 1);
   }
   if (!o.edgeMap) {
-    GvfInput built = buildGvfInput(ctx, in.image, o.gvf.sigma, o.gvf.v0Mode);
+    GvfInput built = buildGvfInput(ctx, in.image, o.gvf.sigma, o.gvf.v0Mode, o.gvf.spacing);
     replaceV0(ctx, built, *v0, v0Name);
     return built;
   }
   if (isVolumeFile(*o.edgeMap))
     throw InputError(edgeName + " is a volume; the input is an image (" + inputSize + ").");
-  const Image2D f = readFor("--edge-map", [&] { return loadImage(*o.edgeMap); });
+  Image2D f = readFor("--edge-map", [&] { return loadImage(*o.edgeMap); });
   sameSize(edgeName, f.width, f.height, 1);
+  f.geometry.spacing = o.gvf.spacing.value_or(in.image.geometry.spacing);  // the input's grid
   return gvfInputFrom(ctx, f, v0 ? &*v0 : nullptr, edgeName, v0Name);
 }
 

@@ -116,7 +116,7 @@ def gvf(image_or_volume, *, channel_axis=None, mu=None, sigma=_GVF["sigma"], ite
         target_error=None, solver=None, precision=_GVF["precision"], memory=None,
         v0=_GVF["v0"], mg_a=_GVF["mg_a"], mg_b=_GVF["mg_b"], mg_c=_GVF["mg_c"],
         device=_GVF["device"], progress=None, progress_every=_GVF["progress_every"],
-        edge_map=None):
+        edge_map=None, spacing=None):
     """Gradient Vector Flow of a 2D image or a 3D volume, computed on an OpenCL device.
 
     The device work runs without the GIL: other Python threads (a GUI's event loop) keep
@@ -175,6 +175,11 @@ def gvf(image_or_volume, *, channel_axis=None, mu=None, sigma=_GVF["sigma"], ite
         their type's maximum; keep it in [0, 1] for the default mu and snakes), used instead
         of the one built from the image with sigma; V0 is then grad f unless ``v0`` is an
         array. The image still sets the size.
+    spacing : sequence of float or None, optional
+        None (unit spacing) or the sample spacing per array axis, (rows, cols) or
+        (planes, rows, cols), in world units (e.g. mm), each 1e-6 to 1e6: gradients and the
+        Laplacian are taken in these units, so the field is per world unit and Euler's mu
+        bound shrinks with fine spacing.
 
     Returns
     -------

@@ -6,7 +6,9 @@
 #include <chrono>
 #include <cmath>
 #include <optional>
+#include <sstream>
 #include <type_traits>
+#include <vector>
 
 #include "arrays.hpp"
 #include "context_cache.hpp"
@@ -72,7 +74,8 @@ Field fieldFromArray(const py::handle& obj, int dims, const Field& shape) {
 // gvf()'s input: built from the image, or the caller's own edge_map and/or v0 arrays. The
 // device work runs without the GIL.
 GvfInput gvfInputOf(ComputeContext& ctx, const PixelArray& pixels, double sigma,
-                    const py::object& v0, const py::object& edgeMap) {
+                    const py::object& v0, const py::object& edgeMap,
+                    const std::optional<GridSpacing>& spacing) {
   const bool ownV0 = !v0.is_none() && !py::isinstance<py::str>(v0);
   const V0Mode mode = ownV0 || v0.is_none() ? V0Mode::EdgeGradient : parseV0(v0.cast<std::string>());
   if (!edgeMap.is_none() && mode == V0Mode::ImageGradient)
@@ -91,11 +94,12 @@ GvfInput gvfInputOf(ComputeContext& ctx, const PixelArray& pixels, double sigma,
     if (ownV0) field = fieldFromArray(v0, 3, Field3D(volume.width, volume.height, volume.depth));
     if (!f) {
       py::gil_scoped_release release;
-      GvfInput in = buildGvfInput(ctx, volume, sigma, mode);
+      GvfInput in = buildGvfInput(ctx, volume, sigma, mode, spacing);
       if (field) replaceV0(ctx, in, *field, "v0");
       return in;
     }
-    const Volume edge = toVolume(*f);
+    Volume edge = toVolume(*f);
+    if (spacing) edge.geometry.spacing = *spacing;
     py::gil_scoped_release release;
     return gvfInputFrom(ctx, edge, field ? &*field : nullptr, "edge_map", "v0");
   }
@@ -104,11 +108,12 @@ GvfInput gvfInputOf(ComputeContext& ctx, const PixelArray& pixels, double sigma,
   if (ownV0) field = fieldFromArray(v0, 2, Field2D(image.width, image.height));
   if (!f) {
     py::gil_scoped_release release;
-    GvfInput in = buildGvfInput(ctx, image, sigma, mode);
+    GvfInput in = buildGvfInput(ctx, image, sigma, mode, spacing);
     if (field) replaceV0(ctx, in, *field, "v0");
     return in;
   }
-  const Image2D edge = toImage(*f);
+  Image2D edge = toImage(*f);
+  if (spacing) edge.geometry.spacing = *spacing;
   py::gil_scoped_release release;
   return gvfInputFrom(ctx, edge, field ? &*field : nullptr, "edge_map", "v0");
 }
@@ -200,17 +205,36 @@ GvfRun runGvf(const std::shared_ptr<ComputeContext>& ctx, const GvfInput& input,
 
 namespace {
 
+// spacing= in the array's axis order ((rows, cols) or (planes, rows, cols)) as x, y[, z].
+GridSpacing gridSpacingOf(const std::vector<double>& spacing, int dims) {
+  GridSpacing h{1.0, 1.0, 1.0};
+  if (static_cast<int>(spacing.size()) == dims) {
+    for (int i = 0; i < dims; ++i) h[i] = spacing[dims - 1 - i];
+    bool ok = true;
+    for (double v : spacing) ok = ok && v >= 1e-6 && v <= 1e6;  // false for NaN
+    if (ok) return h;
+  }
+  std::ostringstream msg;
+  msg << "spacing must give one positive, finite value (1e-6 to 1e6) per axis of the "
+      << (dims == 3 ? "volume, (planes, rows, cols)" : "image, (rows, cols)") << ", not (";
+  for (std::size_t i = 0; i < spacing.size(); ++i) msg << (i ? ", " : "") << spacing[i];
+  msg << ").";
+  throw ParameterError(msg.str());
+}
+
 py::tuple gvf(const py::handle& data, std::optional<int> channelAxis, std::optional<double> mu,
               double sigma, std::optional<long> iterations, std::optional<double> targetError,
               std::optional<std::string> solver, const std::string& precision,
               std::optional<std::string> memory, const py::object& v0, int mgA, int mgB, int mgC,
               const std::string& device, const py::object& progress, long progressEvery,
-              const py::object& edgeMap) {
+              const py::object& edgeMap, const std::optional<std::vector<double>>& spacing) {
   const auto t0 = std::chrono::steady_clock::now();
   // Everything is checked from the array's shape before a pixel is copied.
   const PixelArray pixels = inspectPixels(data, channelAxis, "image_or_volume");
   requireGvfSize(pixels, /*volumes=*/true, "gvf()");
   const bool is3d = pixels.dims() == 3;
+  const std::optional<GridSpacing> h =
+      spacing ? std::optional(gridSpacingOf(*spacing, pixels.dims())) : std::nullopt;
   GvfRequest request;
   request.mu = mu, request.iterations = iterations, request.targetError = targetError;
   request.solver = solver, request.precision = precision, request.memory = memory;
@@ -218,7 +242,7 @@ py::tuple gvf(const py::handle& data, std::optional<int> channelAxis, std::optio
   DeviceLease lease = computeContext(device);
   const std::shared_ptr<ComputeContext>& ctx = lease.ctx;
   checkGvfFits(*ctx, pixels.fieldShape(), request);
-  GvfInput input = gvfInputOf(*ctx, pixels, sigma, v0, edgeMap);
+  GvfInput input = gvfInputOf(*ctx, pixels, sigma, v0, edgeMap, h);
   GvfRun run = runGvf(ctx, input, request, progress, progressEvery);
   Field2D field;
   Field3D field3;
@@ -265,7 +289,7 @@ void bindGvf(py::module_& m) {
         py::arg("mg_a") = multigridDefault("mg-a"), py::arg("mg_b") = multigridDefault("mg-b"),
         py::arg("mg_c") = multigridDefault("mg-c"), py::arg("device") = "",
         py::arg("progress") = py::none(), py::arg("progress_every") = 100,
-        py::arg("edge_map") = py::none(),
+        py::arg("edge_map") = py::none(), py::arg("spacing") = py::none(),
         "The compiled gvflab.gvf(): use gvflab.gvf (python/gvflab/functions.py), documented "
         "there; defaults here are the engine's parameter tables.");
 }

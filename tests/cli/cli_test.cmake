@@ -121,6 +121,52 @@ if(fsize LESS 73728)  # 96*96*2 floats plus header
   message(FATAL_ERROR "field file too small: ${fsize}")
 endif()
 
+# @case spacing
+# --spacing: GVF in world units. Accepted values are reported; the default is the input's
+# (unit for a phantom); Euler's bound shrinks with fine spacing; bad values are refused naming
+# --spacing before anything runs.
+write_ball_volume()
+run_gvflab(TRUE --headless ${WORK}/ball.mhd --solver euler --iterations 10 --spacing 1,1,2.5
+           --report ${WORK}/r3.json)
+run_gvflab(TRUE --headless --phantom u --phantom-size 48 --iterations 10 --spacing 0.5,2
+           --report ${WORK}/r2.json)
+run_gvflab(TRUE --headless --phantom u --phantom-size 48 --iterations 10 --report ${WORK}/r1.json)
+foreach(pair "r3.json 1 1 2.5" "r2.json 0.5 2" "r1.json 1 1")
+  string(REPLACE " " ";" want "${pair}")
+  list(POP_FRONT want file)
+  file(READ ${WORK}/${file} report)
+  string(JSON n LENGTH "${report}" spacing)
+  set(got "")
+  math(EXPR last "${n} - 1")
+  foreach(i RANGE ${last})
+    string(JSON h GET "${report}" spacing ${i})
+    string(REGEX REPLACE "\\.0+$" "" h "${h}")
+    list(APPEND got "${h}")
+  endforeach()
+  if(NOT got STREQUAL want)
+    message(FATAL_ERROR "${file}: spacing ${got}, expected ${want}: ${report}")
+  endif()
+endforeach()
+# 1 x 0.5 pixels: Euler's bound is at most 2 / (4 (1 + 4)) = 0.1, so mu 0.2 (fine at unit
+# spacing) is refused with the bound and the spacing in the sentence.
+run_gvflab(TRUE --headless --phantom u --phantom-size 48 --iterations 5 --solver euler --mu 0.2)
+run_gvflab(FALSE --headless --phantom u --phantom-size 48 --iterations 5 --solver euler --mu 0.2
+           --spacing 1,0.5 --report ${WORK}/bad_mu.json)
+if(NOT last_err MATCHES "spacing 1x0.5")
+  message(FATAL_ERROR "the mu refusal does not name the spacing: ${last_err}")
+endif()
+foreach(bad "0,1" "1" "1,-2" "1,nan" "1,inf,1" "1,2,3,4" "1,,2" "a,b" "1e-9,1")
+  run_gvflab(FALSE --headless --phantom u --phantom-size 48 --iterations 5 --spacing ${bad}
+             --report ${WORK}/bad_${bad}.json)
+  if(NOT last_err MATCHES "--spacing takes SX,SY or SX,SY,SZ")
+    message(FATAL_ERROR "--spacing ${bad}: ${last_err}")
+  endif()
+endforeach()
+file(GLOB left ${WORK}/bad*)
+if(left)
+  message(FATAL_ERROR "refused runs left outputs: ${left}")
+endif()
+
 # @case snakes_contours_capture
 # Snakes: a circle around the U and a polygon, contours JSON, capture map, report figures.
 run_gvflab(TRUE --headless --phantom u --phantom-size 96 --iterations 900

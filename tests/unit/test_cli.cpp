@@ -276,6 +276,7 @@ TEST_CASE("every numeric flag of the command line is checked against its spec") 
     auto arg = [&](double v) {
       std::ostringstream t;
       t << v;
+      if (s.key == "spacing") return t.str() + "," + t.str();
       return s.key == "size" ? t.str() + "x" + t.str() : t.str();
     };
     // --page is a headless flag (the viewer opens a TIFF stack as a volume).

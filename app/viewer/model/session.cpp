@@ -28,6 +28,7 @@ Session::Session(const SessionStartup& startup)
     : choice_(startup.solver),
       sigma_(startup.gvf.sigma),
       v0Mode_(startup.gvf.v0Mode),
+      spacing_(startup.gvf.spacing),
       requestedMu_(startup.gvf.mu),
       itersPerFrame_(std::max(startup.iterationsPerFrame, 0)),
       fieldWatch_(startup.targetError),
@@ -132,6 +133,7 @@ void Session::rebuildOn(std::shared_ptr<ComputeContext> ctx, Source source, doub
   params.mu = requestedMu_;
   params.sigma = sigma;
   params.v0Mode = mode;
+  params.spacing = spacing_;
   GvfPipeline built = source.volume
                           ? buildGvfPipeline(ctx, *source.volume, params, choice_, MuRule::ClampAll)
                           : buildGvfPipeline(ctx, source.image, params, choice_, MuRule::ClampAll);

@@ -193,6 +193,7 @@ class Session {
   int phantomSize_ = 256;
   double sigma_ = 1.0;
   V0Mode v0Mode_ = V0Mode::EdgeGradient;
+  std::optional<std::array<double, 3>> spacing_;  // --spacing: instead of the input's own
   double requestedMu_ = 0.15;
   double mu_ = 0.15;
   int itersPerFrame_ = 16;   // Euler

@@ -8,6 +8,7 @@
 #include "gvflab/error_metric.hpp"
 #include "gvflab/field_storage.hpp"
 #include "gvflab/gvf_input.hpp"
+#include "gvflab/mu_rule.hpp"
 #include "gvflab/solver.hpp"
 #include "gvflab/typed_kernel.hpp"
 
@@ -69,9 +70,12 @@ class EulerSolver : public Solver {
   ~EulerSolver() override;
 
   // Largest stable μ for the explicit step V += μ∇²V − (V − V0)|V0|² with unit time step:
-  // the highest-frequency mode decays iff 4·dims·μ + max|V0|² ≤ 2.
+  // the highest-frequency mode decays iff 4·μ·Σ1/h_i² + max|V0|² ≤ 2 (Σ1/h_i² = dims for unit
+  // spacing; mu_rule.hpp).
   static double stabilityBound(double maxV0Squared, int dims = 2);
-  double stabilityBound() const { return stabilityBound(input_.maxV0Squared, input_.dims()); }
+  double stabilityBound() const {
+    return eulerStabilityBound(input_.maxV0Squared, input_.dims(), input_.spacing);
+  }
 
   void setMu(double mu) override;  // checkMu(Euler, ..., MuRule::Refuse); keeps the field
   double mu() const override { return mu_; }

@@ -2,9 +2,11 @@
 // The device-side inputs of GVF: edge map f and initial field V0 made from an image.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "gvflab/cl.hpp"
+#include "gvflab/grid_spacing.hpp"
 #include "gvflab/image.hpp"
 #include "gvflab/params.hpp"
 
@@ -20,6 +22,8 @@ struct GvfInput {
   cl::Buffer v0;            // float32 interleaved: float2 in 2D, packed float3 in 3D
   double maxV0Squared = 0;  // max |V0|², for the stability bound
   bool userV0 = false;      // V0 was given (gvfInputFrom, replaceV0): it is not grad f
+  // World units per sample (z = 1 in 2D): V0 and the solvers' Laplacian are in these units.
+  GridSpacing spacing{1.0, 1.0, 1.0};
 
   int dims() const { return depth > 1 ? 3 : 2; }
   std::size_t pixelCount() const { return static_cast<std::size_t>(width) * height * depth; }
@@ -36,18 +40,23 @@ void checkVolumeSize(std::int64_t width, std::int64_t height, std::int64_t depth
 
 // Builds f and V0 on the device (kernels/edge_map.cl). The image must be 1..kMaxImageSide
 // pixels on a side with finite values; throws InputError, ParameterError or ResourceError
-// otherwise.
+// otherwise. Gradients are in world units of `spacing`, by default the image's
+// geometry.spacing (σ stays in pixels); a spacing that is not positive and finite is a
+// ParameterError.
 GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma,
-                       V0Mode mode = V0Mode::EdgeGradient);
+                       V0Mode mode = V0Mode::EdgeGradient,
+                       const std::optional<GridSpacing>& spacing = std::nullopt);
 
 // The same for a volume (kernels/edge_map3d.cl); at most kMaxVolumeSide voxels per side.
 GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma,
-                       V0Mode mode = V0Mode::EdgeGradient);
+                       V0Mode mode = V0Mode::EdgeGradient,
+                       const std::optional<GridSpacing>& spacing = std::nullopt);
 
 // A researcher's own inputs (as ITK's GradientVectorFlowImageFilter and OpenCL-GVF take them):
 // the edge map f as given, not rescaled (finite; the loaders give [0, 1], which the default
 // κ, μ and the snakes' hold test assume), and V0 as given or, when v0 is null, grad f by
-// the same central differences buildGvfInput uses. max |V0|² is computed for the μ rule.
+// the same central differences buildGvfInput uses, in world units of edgeMap.geometry.spacing.
+// max |V0|² is computed for the μ rule.
 // edgeName and v0Name name them in messages (a file and its flag, or a Python argument).
 // Throws InputError (empty, too large, sizes differ, NaN or infinity), ResourceError.
 GvfInput gvfInputFrom(ComputeContext& ctx, const Image2D& edgeMap, const Field2D* v0 = nullptr,

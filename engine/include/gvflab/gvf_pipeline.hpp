@@ -49,12 +49,14 @@ struct SolverConfig {
 void checkFits(const ComputeContext& ctx, FieldShape shape, const SolverConfig& config,
                bool both = false);
 
-// The input for a solver of this config: checkFits first, then f and V0 on the device.
-// Throws as buildGvfInput and checkFits.
+// The input for a solver of this config: checkFits first, then f and V0 on the device, in
+// `spacing` or else the data's geometry.spacing. Throws as buildGvfInput and checkFits.
 GvfInput makeGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, V0Mode mode,
-                      const SolverConfig& config);
+                      const SolverConfig& config,
+                      const std::optional<GridSpacing>& spacing = std::nullopt);
 GvfInput makeGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, V0Mode mode,
-                      const SolverConfig& config);
+                      const SolverConfig& config,
+                      const std::optional<GridSpacing>& spacing = std::nullopt);
 
 // A solver on an input: checkFits, then the solver of config.kind (which checks μ: ParameterError
 // beyond muBound() for Euler). The typed ones are for callers that use a solver's own API

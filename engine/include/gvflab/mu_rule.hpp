@@ -4,9 +4,14 @@
 // files, the viewer's race and μ slider, the bench, the Python module); none keeps a number for
 // μ of its own. A refusal is one sentence naming μ, the solver and its range.
 //
-// Euler is explicit, V += μ∇²V − (V − V0)|V0|² with unit time step and grid spacing: the
-// highest-frequency mode decays iff 4·dims·μ + max|V0|² ≤ 2, so μ ≤ (2 − max|V0|²)/(4·dims),
-// at most 1/4 in 2D and 1/6 in 3D (V0 = 0) and lower on strong edges. μ = 0 runs (V stays V0).
+// Euler is explicit, V += μ∇²V − (V − V0)|V0|² with unit time step. On a grid of spacing h_i
+// (world units, gvflab/grid_spacing.hpp) the Laplacian is Σ_i (V[i−1] + V[i+1] − 2V)/h_i²; its
+// highest-frequency mode (the checkerboard) has eigenvalue −4·Σ1/h_i², so one step multiplies
+// it by 1 − 4μ·Σ1/h_i² − |V0|², which stays in [−1, 1] iff 4μ·Σ1/h_i² + max|V0|² ≤ 2:
+//   μ ≤ (2 − max|V0|²) / (4·Σ1/h_i²),
+// with unit spacing (Σ = dims) at most 1/4 in 2D and 1/6 in 3D (V0 = 0) and lower on strong
+// edges. V0 is in world units too, so fine spacing (h < 1) raises max|V0|² and lowers the
+// bound on both counts. μ = 0 runs (V stays V0).
 //
 // Multigrid solves the implicit equation: its smoother's system k(Σ neighbours − 2·dims·v) −
 // S·v = f with k = μ/h² and S = |V0|² ≥ 0 is diagonally dominant for every μ > 0, so
@@ -15,6 +20,7 @@
 // is a sanity limit on the input, not a bound of the scheme.
 #include <string>
 
+#include "gvflab/grid_spacing.hpp"
 #include "gvflab/solver_kind.hpp"
 
 namespace gvflab {
@@ -24,8 +30,9 @@ struct GvfInput;
 // The largest μ multigrid takes (see above).
 inline constexpr double kMultigridMuMax = 1e4;
 
-// Euler's stability bound, (2 − max|V0|²)/(4·dims), 0 where V0 alone is too strong.
-double eulerStabilityBound(double maxV0Squared, int dims);
+// Euler's stability bound, (2 − max|V0|²)/(4·Σ1/h_i²), 0 where V0 alone is too strong.
+double eulerStabilityBound(double maxV0Squared, int dims,
+                           const GridSpacing& spacing = {1.0, 1.0, 1.0});
 
 struct MuRange {
   double low = 0;

@@ -10,6 +10,9 @@
 // the point equation for v:  v = (k Σ_neighbours − f) / (2·dims·k + S),  k = μ/h².
 // (The paper's eq. 4 has h²S where this has 2h²S once both sides are doubled; its eq. 5, the
 // residual, agrees with A above.)
+// Anisotropic spacing s (V0's Field::spacing, world units): axis i's neighbours are weighted by
+// w_i = 1/s_i² and 2·dims becomes 2·Σw_i; h_l = 2^l scales every axis alike, so the weights hold
+// on every level:  A_l v = μ/h_l² (Σ_i w_i (v[i−1] + v[i+1]) − 2·Σw_i·v) − S_l v.
 #include <array>
 #include <vector>
 
@@ -28,11 +31,14 @@ Field multigridRhs(const Field& v0);
 Grid multigridS(const Field& v0);
 
 // One colour pass of red-black Gauss-Seidel in place: points with (x + y + z) % 2 == colour.
-void smoothColour(Field& v, const Field& f, const Grid& s, double k, int colour);
+void smoothColour(Field& v, const Field& f, const Grid& s, double k, int colour,
+                  const Spacing& spacing = {1.0, 1.0, 1.0});
 // `sweeps` times red then black.
-void smooth(Field& v, const Field& f, const Grid& s, double k, int sweeps);
+void smooth(Field& v, const Field& f, const Grid& s, double k, int sweeps,
+            const Spacing& spacing = {1.0, 1.0, 1.0});
 // f − A v.
-Field multigridResidual(const Field& v, const Field& f, const Grid& s, double k);
+Field multigridResidual(const Field& v, const Field& f, const Grid& s, double k,
+                        const Spacing& spacing = {1.0, 1.0, 1.0});
 // Average of the 2x2 (2x2x2) children; on an odd side the last cell's missing child is read
 // through the boundary rule (fine index n returns n − 2), so every cell averages 4 (8) values.
 Field restrictField(const Field& r);
@@ -47,7 +53,7 @@ struct MultigridParams {
   int c = 1;  // post-smoothing sweeps
 };
 
-// One V-cycle at level 0 on V (rhs f_0 from V0).
+// One V-cycle at level 0 on V (rhs f_0 from V0), in V0's spacing (as below).
 Field multigridVCycle(Field v, const Field& v0, const MultigridParams& p);
 // `iterations` iterations of the solver: each runs `a` full-multigrid cycles on the residual
 // equation and adds the correction (paper Alg. 4, correction form).

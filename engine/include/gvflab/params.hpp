@@ -1,6 +1,8 @@
 #pragma once
 // One description per parameter (name, range, default, help). It drives the CLI, the ImGui
 // panel, saved settings and the tests, instead of four hand-written copies.
+#include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,9 @@ struct GvfParams {
   double mu = 0.15;    // diffusion weight μ
   double sigma = 1.0;  // Gaussian σ in pixels before the gradient; 0 = no smoothing
   V0Mode v0Mode = V0Mode::EdgeGradient;
+  // World units per sample along x, y, z instead of the input's geometry.spacing (--spacing,
+  // spacing=); gvflab/grid_spacing.hpp.
+  std::optional<std::array<double, 3>> spacing;
 };
 
 // mu, sigma, iterations (per frame in the viewer, total headless).

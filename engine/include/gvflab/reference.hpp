@@ -1,6 +1,7 @@
 #pragma once
 // Plain double-precision versions of every kernel's maths, in 2D and 3D. The tests compare the
 // OpenCL results with these; they are never the product path.
+#include <array>
 #include <cstddef>
 #include <vector>
 
@@ -12,12 +13,17 @@ namespace gvflab::reference {
 // returns n − 2 (mirror about the border pixel), so central differences vanish at the border.
 int reflect(int i, int n);
 
+// World units per sample along x, y, z (z unused in 2D): gradients divide by it and the
+// Laplacian weighs axis i by 1/h_i² (gvflab/grid_spacing.hpp).
+using Spacing = std::array<double, 3>;
+
 // A scalar grid; depth 1 is a 2D image.
 struct Grid {
   int width = 0;
   int height = 0;
   std::vector<double> values;  // width * height * depth, x fastest
   int depth = 1;
+  Spacing spacing{1.0, 1.0, 1.0};
   int dims() const { return depth > 1 ? 3 : 2; }
   std::size_t count() const { return static_cast<std::size_t>(width) * height * depth; }
 };
@@ -31,12 +37,13 @@ struct Field {
   // Components per point; 0: 3 when depth > 1, else 2. Set to 3 for a one-slice level of a
   // 3D multigrid pyramid.
   int components = 0;
+  Spacing spacing{1.0, 1.0, 1.0};  // of the grid it came from; Euler and ε use V0's
   int dims() const { return components ? components : (depth > 1 ? 3 : 2); }
   std::size_t count() const { return static_cast<std::size_t>(width) * height * depth; }
 };
 
-Grid gaussianBlur(const Grid& image, double sigma);
-// |∇g| by central differences (no normalisation).
+Grid gaussianBlur(const Grid& image, double sigma);  // σ in samples, whatever the spacing
+// |∇g| by central differences in world units (no normalisation).
 Grid gradientMagnitude(const Grid& g);
 Field gradient(const Grid& g);
 // f = |∇(G_σ * I)| / max (0 everywhere for a flat image).

@@ -9,6 +9,7 @@
 #include "gvf/tile3d.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/grid_spacing.hpp"
 #include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/kernel_library.hpp"
 #include "gvflab/profiler.hpp"
@@ -140,7 +141,8 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
     if (note_.empty()) note_ = v0_->note();
     if (wantImage && !v0_->isImage()) options_.memory = MemoryKind::Buffer;
     v0_->importFrom(input_.v0);
-    const std::string opts = v0_->buildOptions();
+    const std::string opts =
+        v0_->buildOptions() + spacingBuildOptions(input_.spacing, input_.dims());
     auto& lib = ctx_->kernels();
     const MemoryKind mem = *options_.memory;
     if (mem == MemoryKind::Local && !is3d) {

@@ -58,6 +58,14 @@ cl::Buffer uploadWeights(ComputeContext& ctx, double sigma) {
                     wf.size() * sizeof(float), wf.data());
 }
 
+// The spacing the input is built with: the override, else the data's own.
+GridSpacing chosenSpacing(const std::optional<GridSpacing>& override, const WorldGeometry& g,
+                          int dims) {
+  const GridSpacing s = gridSpacing(override ? *override : g.spacing, dims);
+  checkSpacing(s, dims, override ? "The grid spacing" : "The input's sample spacing");
+  return s;
+}
+
 }  // namespace
 
 void checkImageSize(std::int64_t width, std::int64_t height) {
@@ -93,10 +101,13 @@ std::vector<double> gaussianWeights(double sigma) {
   return w;
 }
 
-GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, V0Mode mode) {
+GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, V0Mode mode,
+                       const std::optional<GridSpacing>& spacing) {
   checkImage(image);
   validate(findSpec(gvfParamSpecs(), "sigma"), sigma);
   GvfInput in;
+  in.spacing = chosenSpacing(spacing, image.geometry, 2);
+  const std::string gradOpts = spacingBuildOptions(in.spacing, 2);
   in.width = image.width;
   in.height = image.height;
   const std::size_t n = in.pixelCount();
@@ -127,14 +138,14 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, 
     detail::enqueue2D(ctx, cols, "blur_cols", in.width, in.height, local);
 
     TypedKernel<cl::Buffer, cl::Buffer, cl_int, cl_int> mag =
-        lib.kernel("edge_map.cl", "gradient_magnitude");
+        lib.kernel("edge_map.cl", "gradient_magnitude", gradOpts);
     mag.set(smooth, in.edge, in.width, in.height);
     detail::enqueue2D(ctx, mag, "gradient_magnitude", in.width, in.height, local);
 
     normaliseByMax(ctx, in.edge, n);
 
     TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int> grad =
-        lib.kernel("edge_map.cl", "gradient_field");
+        lib.kernel("edge_map.cl", "gradient_field", gradOpts);
     grad.set(mode == V0Mode::EdgeGradient ? in.edge : smooth, in.v0, s, in.width, in.height);
     detail::enqueue2D(ctx, grad, "gradient_field", in.width, in.height, local);
     in.maxV0Squared = deviceMax(ctx, s, n);
@@ -146,12 +157,17 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, 
 
 GvfInput edgeGradientInput(ComputeContext& ctx, const GvfInput& solved, V0Mode solvedMode,
                            const Image2D& image, double sigma) {
-  if (solved.userV0) return gvfInputFrom(ctx, readEdgeMap(ctx, solved));
+  if (solved.userV0) {
+    Image2D f = readEdgeMap(ctx, solved);
+    f.geometry.spacing = solved.spacing;  // grad f in the units the field was solved in
+    return gvfInputFrom(ctx, f);
+  }
   if (solvedMode == V0Mode::EdgeGradient) return solved;
-  return buildGvfInput(ctx, image, sigma, V0Mode::EdgeGradient);
+  return buildGvfInput(ctx, image, sigma, V0Mode::EdgeGradient, solved.spacing);
 }
 
-GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, V0Mode mode) {
+GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, V0Mode mode,
+                       const std::optional<GridSpacing>& spacing) {
   checkVolumeSize(volume.width, volume.height, volume.depth);
   if (volume.voxels.empty()) throw InputError("The volume is empty.");
   if (volume.voxels.size() != std::size_t(volume.width) * volume.height * volume.depth)
@@ -163,6 +179,8 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, 
   in.width = volume.width;
   in.height = volume.height;
   in.depth = volume.depth;
+  in.spacing = chosenSpacing(spacing, volume.geometry, 3);
+  const std::string gradOpts = spacingBuildOptions(in.spacing, 3);
   const std::size_t n = in.pixelCount();
   // Volume, two blur buffers, f, |V0|² and V0 (packed float3): 32 B/voxel while building.
   const std::string what = "Building the edge map of a " + std::to_string(in.width) + "x" +
@@ -198,12 +216,12 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, 
     }
     cl::Buffer& smooth = *src;  // after three passes
     TypedKernel<cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int> mag =
-        ctx.kernels().kernel("edge_map3d.cl", "gradient_magnitude3d");
+        ctx.kernels().kernel("edge_map3d.cl", "gradient_magnitude3d", gradOpts);
     mag.set(smooth, in.edge, in.width, in.height, in.depth);
     launch(mag, "gradient_magnitude3d");
     normaliseByMax(ctx, in.edge, n);
     TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int> grad =
-        ctx.kernels().kernel("edge_map3d.cl", "gradient_field3d");
+        ctx.kernels().kernel("edge_map3d.cl", "gradient_field3d", gradOpts);
     grad.set(mode == V0Mode::EdgeGradient ? in.edge : smooth, in.v0, s, in.width, in.height,
              in.depth);
     launch(grad, "gradient_field3d");
@@ -268,6 +286,7 @@ GvfInput gvfInputFrom(ComputeContext& ctx, const Image2D& edgeMap, const Field2D
   GvfInput in;
   in.width = edgeMap.width;
   in.height = edgeMap.height;
+  in.spacing = chosenSpacing(std::nullopt, edgeMap.geometry, 2);
   const std::size_t n = in.pixelCount();
   ctx.checkAllocation(n * 16, "The " + sizeText(in.width, in.height, 1) + " edge map and V0");
   try {
@@ -281,7 +300,7 @@ GvfInput gvfInputFrom(ComputeContext& ctx, const Image2D& edgeMap, const Field2D
     in.v0 = cl::Buffer(c, CL_MEM_READ_WRITE, n * 2 * sizeof(float));
     cl::Buffer s(c, CL_MEM_READ_WRITE, n * sizeof(float));
     TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int> grad =
-        ctx.kernels().kernel("edge_map.cl", "gradient_field");
+        ctx.kernels().kernel("edge_map.cl", "gradient_field", spacingBuildOptions(in.spacing, 2));
     grad.set(in.edge, in.v0, s, in.width, in.height);
     detail::enqueue2D(ctx, grad, "gradient_field", in.width, in.height,
                       detail::localSize2D(ctx.info()));
@@ -305,6 +324,7 @@ GvfInput gvfInputFrom(ComputeContext& ctx, const Volume& edgeMap, const Field3D*
   in.width = edgeMap.width;
   in.height = edgeMap.height;
   in.depth = edgeMap.depth;
+  in.spacing = chosenSpacing(std::nullopt, edgeMap.geometry, 3);
   const std::size_t n = in.pixelCount();
   ctx.checkAllocation(n * 20, "The " + sizeText(in.width, in.height, in.depth) +
                                   " edge map and V0");
@@ -319,7 +339,8 @@ GvfInput gvfInputFrom(ComputeContext& ctx, const Volume& edgeMap, const Field3D*
     in.v0 = cl::Buffer(c, CL_MEM_READ_WRITE, n * 3 * sizeof(float));
     cl::Buffer s(c, CL_MEM_READ_WRITE, n * sizeof(float));
     TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int> grad =
-        ctx.kernels().kernel("edge_map3d.cl", "gradient_field3d");
+        ctx.kernels().kernel("edge_map3d.cl", "gradient_field3d",
+                             spacingBuildOptions(in.spacing, 3));
     grad.set(in.edge, in.v0, s, in.width, in.height, in.depth);
     cl::Event ev;
     ctx.queue().enqueueNDRangeKernel(

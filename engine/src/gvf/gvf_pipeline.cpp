@@ -59,15 +59,15 @@ void checkFits(const ComputeContext& ctx, FieldShape shape, const SolverConfig& 
 }
 
 GvfInput makeGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, V0Mode mode,
-                      const SolverConfig& config) {
+                      const SolverConfig& config, const std::optional<GridSpacing>& spacing) {
   checkFits(ctx, {image.width, image.height, 1}, config);
-  return buildGvfInput(ctx, image, sigma, mode);
+  return buildGvfInput(ctx, image, sigma, mode, spacing);
 }
 
 GvfInput makeGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, V0Mode mode,
-                      const SolverConfig& config) {
+                      const SolverConfig& config, const std::optional<GridSpacing>& spacing) {
   checkFits(ctx, {volume.width, volume.height, volume.depth}, config);
-  return buildGvfInput(ctx, volume, sigma, mode);
+  return buildGvfInput(ctx, volume, sigma, mode, spacing);
 }
 
 std::unique_ptr<EulerSolver> makeEulerSolver(std::shared_ptr<ComputeContext> ctx,
@@ -101,7 +101,7 @@ template <class Source>
 GvfPipeline buildPipeline(std::shared_ptr<ComputeContext> ctx, const Source& source,
                           const GvfParams& params, const SolverConfig& config, MuRule rule) {
   GvfPipeline p;
-  p.input = makeGvfInput(*ctx, source, params.sigma, params.v0Mode, config);
+  p.input = makeGvfInput(*ctx, source, params.sigma, params.v0Mode, config, params.spacing);
   p.mu = checkMu(config.kind, p.input, params.mu, rule);
   p.solver = makeSolver(std::move(ctx), p.input, p.mu.mu, config);
   return p;

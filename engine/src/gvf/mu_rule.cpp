@@ -18,8 +18,8 @@ std::string rangeText(const MuRange& r) {
 
 }  // namespace
 
-double eulerStabilityBound(double maxV0Squared, int dims) {
-  return std::max(0.0, (2.0 - maxV0Squared) / (4.0 * dims));
+double eulerStabilityBound(double maxV0Squared, int dims, const GridSpacing& spacing) {
+  return std::max(0.0, (2.0 - maxV0Squared) / (4.0 * inverseSquareSum(spacing, dims)));
 }
 
 bool MuRange::contains(double mu) const {
@@ -33,7 +33,8 @@ MuRange muRange(SolverKind kind, int dims) {
 
 MuRange muRange(SolverKind kind, const GvfInput& input) {
   MuRange r = muRange(kind, input.dims());
-  if (kind == SolverKind::Euler) r.high = eulerStabilityBound(input.maxV0Squared, input.dims());
+  if (kind == SolverKind::Euler)
+    r.high = eulerStabilityBound(input.maxV0Squared, input.dims(), input.spacing);
   return r;
 }
 
@@ -46,9 +47,15 @@ std::string muRefusal(SolverKind kind, const GvfInput& input, double mu) {
   const char* what = input.dims() == 3 ? "volume" : "image";
   s << "mu = " << mu << " is outside the " << solverKindName(kind) << " solver's range "
     << rangeText(r);
-  if (kind == SolverKind::Euler)
+  if (kind == SolverKind::Euler && isUnitSpacing(input.spacing, input.dims()))
     s << ", whose top is the Euler stability bound " << r.high << " for this " << what
       << " ((2 - max|V0|^2) / " << 4 * input.dims() << ", max|V0|^2 = " << input.maxV0Squared
+      << "); use a smaller mu or the multigrid solver, which has no such bound.";
+  else if (kind == SolverKind::Euler)
+    s << ", whose top is the Euler stability bound " << r.high << " for this " << what
+      << " with spacing " << spacingText(input.spacing, input.dims())
+      << " ((2 - max|V0|^2) / (4 * sum of 1/h^2) = (2 - max|V0|^2) / "
+      << 4 * inverseSquareSum(input.spacing, input.dims()) << ", max|V0|^2 = " << input.maxV0Squared
       << "); use a smaller mu or the multigrid solver, which has no such bound.";
   else
     s << " (no stability bound, but mu = 0 would leave V0 unsmoothed).";

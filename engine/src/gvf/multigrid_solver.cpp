@@ -7,6 +7,7 @@
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/euler_solver.hpp"
+#include "gvflab/grid_spacing.hpp"
 #include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/kernel_library.hpp"
 #include "gvflab/profiler.hpp"
@@ -133,8 +134,11 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
     }
     dummy_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, 16);
     auto& lib = ctx_->kernels();
-    const std::string fineOpts = v0_->buildOptions() + " -DFINE";
-    const std::string coarseOpts = shape.dims() == 3 ? "-DDIMS3" : "";
+    // Per-axis Laplacian weights (spacing.clh) are the finest level's on every level: each
+    // coarser one doubles every axis, which k = μ/h_l² carries.
+    const std::string spacingOpts = spacingBuildOptions(input_.spacing, shape.dims());
+    const std::string fineOpts = v0_->buildOptions() + " -DFINE" + spacingOpts;
+    const std::string coarseOpts = (shape.dims() == 3 ? "-DDIMS3" : "") + spacingOpts;
     for (auto [k, opts] : {std::pair{&fine_, fineOpts}, std::pair{&coarse_, coarseOpts}}) {
       k->smooth = lib.kernel("multigrid.cl", "mg_smooth", opts);
       if (fused_) k->smoothFused = lib.kernel("multigrid.cl", "mg_smooth_fused", opts);
@@ -152,7 +156,8 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
             c.height, c.depth);
       launch(k, "mg_restrict_s", c, l);
     }
-    metric_ = std::make_unique<ErrorMetric>(ctx_, shape, v0_->memory(), v0_->buildOptions());
+    metric_ = std::make_unique<ErrorMetric>(ctx_, shape, v0_->memory(),
+                                            v0_->buildOptions() + spacingOpts);
   } catch (const cl::Error& e) {
     rethrowClError(e, "setting up the multigrid solver");
   }
@@ -275,7 +280,7 @@ void MultigridSolver::chooseCoarseLevel() {
   coarsePoolBytes_ = static_cast<std::size_t>(pool);
   if (coarseFrom_ > count) return;
   // Local memory when the pool fits, else a global pool (one work-group still, cached).
-  const std::string opts = dims == 3 ? "-DDIMS3" : "";
+  const std::string opts = (dims == 3 ? "-DDIMS3" : "") + spacingBuildOptions(input_.spacing, dims);
   coarseSolve_ = ctx_->kernels().kernel("multigrid.cl", "mg_coarse", opts);
   const std::uint64_t localUsed =
       coarseSolve_.get().getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(ctx_->device());

@@ -14,15 +14,24 @@ Shape3 shapeOf(const T& g) {
   return {g.width, g.height, g.depth};
 }
 
-// Σ over the 2·dims neighbours of component c at (x, y, z), with the boundary rule.
-double neighbourSum(const Field& v, int x, int y, int z, int c) {
+// Σ over the 2·dims neighbours of component c at (x, y, z), with the boundary rule, each axis'
+// pair weighted by 1/s_i².
+double neighbourSum(const Field& v, int x, int y, int z, int c, const Spacing& sp) {
   const int d = v.dims(), w = v.width, h = v.height;
   auto val = [&](int xx, int yy, int zz) {
     return v.values[d * at(w, h, reflect(xx, w), reflect(yy, h), reflect(zz, v.depth)) + c];
   };
-  double sum = val(x - 1, y, z) + val(x + 1, y, z) + val(x, y - 1, z) + val(x, y + 1, z);
-  if (d == 3) sum += val(x, y, z - 1) + val(x, y, z + 1);
+  double sum = (val(x - 1, y, z) + val(x + 1, y, z)) / (sp[0] * sp[0]) +
+               (val(x, y - 1, z) + val(x, y + 1, z)) / (sp[1] * sp[1]);
+  if (d == 3) sum += (val(x, y, z - 1) + val(x, y, z + 1)) / (sp[2] * sp[2]);
   return sum;
+}
+
+// 2·Σ 1/s_i² over the axes (2·dims for unit spacing).
+double centreWeight(const Spacing& sp, int dims) {
+  double w = 0;
+  for (int a = 0; a < dims; ++a) w += 2.0 / (sp[a] * sp[a]);
+  return w;
 }
 
 Shape3 coarser(Shape3 s) { return {(s[0] + 1) / 2, (s[1] + 1) / 2, (s[2] + 1) / 2}; }
@@ -36,26 +45,27 @@ Field zeros(Shape3 s, int dims) {
 struct Hierarchy {
   std::vector<Grid> s;
   MultigridParams p;
+  Spacing spacing;  // V0's (level 0)
   int last() const { return static_cast<int>(s.size()) - 1; }
   double k(int level) const { return p.mu / double(1 << (2 * level)); }
 };
 
 Hierarchy makeHierarchy(const Field& v0, const MultigridParams& p) {
-  Hierarchy hy{{multigridS(v0)}, p};
+  Hierarchy hy{{multigridS(v0)}, p, v0.spacing};
   const auto levels = multigridLevels(v0.width, v0.height, v0.depth);
   for (std::size_t l = 1; l < levels.size(); ++l) hy.s.push_back(restrictGrid(hy.s.back()));
   return hy;
 }
 
 void vcycle(const Hierarchy& hy, int l, Field& v, const Field& f) {
-  smooth(v, f, hy.s[l], hy.k(l), hy.p.b);
+  smooth(v, f, hy.s[l], hy.k(l), hy.p.b, hy.spacing);
   if (l < hy.last()) {
-    const Field r = restrictField(multigridResidual(v, f, hy.s[l], hy.k(l)));
+    const Field r = restrictField(multigridResidual(v, f, hy.s[l], hy.k(l), hy.spacing));
     Field e = zeros(shapeOf(r), r.dims());
     vcycle(hy, l + 1, e, r);
     prolongAdd(v, e);
   }
-  smooth(v, f, hy.s[l], hy.k(l), hy.p.c);
+  smooth(v, f, hy.s[l], hy.k(l), hy.p.c, hy.spacing);
 }
 
 // Full multigrid for A_l e = f from zero (paper Alg. 4, RECURSIVEFULLMULTIGRID).
@@ -90,28 +100,33 @@ Field multigridRhs(const Field& v0) {
   return f;
 }
 
-void smoothColour(Field& v, const Field& f, const Grid& s, double k, int colour) {
+void smoothColour(Field& v, const Field& f, const Grid& s, double k, int colour,
+                  const Spacing& spacing) {
   const int d = v.dims();
+  const double centre = centreWeight(spacing, d);
   for (int z = 0; z < v.depth; ++z)
     for (int y = 0; y < v.height; ++y)
       for (int x = (y + z + colour) & 1; x < v.width; x += 2) {
         const std::size_t i = at(v.width, v.height, x, y, z);
-        const double denom = 2 * d * k + s.values[i];
+        const double denom = centre * k + s.values[i];
         if (denom <= 0) continue;  // μ = 0 where S = 0: the point is free; leave it
         for (int c = 0; c < d; ++c)
-          v.values[d * i + c] = (k * neighbourSum(v, x, y, z, c) - f.values[d * i + c]) / denom;
+          v.values[d * i + c] =
+              (k * neighbourSum(v, x, y, z, c, spacing) - f.values[d * i + c]) / denom;
       }
 }
 
-void smooth(Field& v, const Field& f, const Grid& s, double k, int sweeps) {
+void smooth(Field& v, const Field& f, const Grid& s, double k, int sweeps, const Spacing& spacing) {
   for (int i = 0; i < sweeps; ++i) {
-    smoothColour(v, f, s, k, 0);
-    smoothColour(v, f, s, k, 1);
+    smoothColour(v, f, s, k, 0, spacing);
+    smoothColour(v, f, s, k, 1, spacing);
   }
 }
 
-Field multigridResidual(const Field& v, const Field& f, const Grid& s, double k) {
+Field multigridResidual(const Field& v, const Field& f, const Grid& s, double k,
+                        const Spacing& spacing) {
   const int d = v.dims();
+  const double centre = centreWeight(spacing, d);
   Field r = f;
   for (int z = 0; z < v.depth; ++z)
     for (int y = 0; y < v.height; ++y)
@@ -119,7 +134,8 @@ Field multigridResidual(const Field& v, const Field& f, const Grid& s, double k)
         const std::size_t i = at(v.width, v.height, x, y, z);
         for (int c = 0; c < d; ++c) {
           const double u = v.values[d * i + c];
-          r.values[d * i + c] -= k * (neighbourSum(v, x, y, z, c) - 2 * d * u) - s.values[i] * u;
+          r.values[d * i + c] -=
+              k * (neighbourSum(v, x, y, z, c, spacing) - centre * u) - s.values[i] * u;
         }
       }
   return r;
@@ -185,7 +201,8 @@ Field multigridIterate(Field v, const Field& v0, const MultigridParams& p, int i
   for (int it = 0; it < iterations * p.a; ++it) {
     // Correction form of Alg. 4 worked on V directly: A(V + e) = f  ⇔  A e = f − A V.
     if (hy.last() > 0)
-      prolongAdd(v, fmg(hy, 1, restrictField(multigridResidual(v, f, hy.s[0], hy.k(0)))));
+      prolongAdd(v,
+                 fmg(hy, 1, restrictField(multigridResidual(v, f, hy.s[0], hy.k(0), hy.spacing))));
     vcycle(hy, 0, v, f);
   }
   return v;

@@ -63,10 +63,12 @@ Grid gaussianBlur(const Grid& image, double sigma) {
 Field gradient(const Grid& g) {
   const int d = g.dims();
   Field f{g.width, g.height, std::vector<double>(d * g.count()), g.depth};
+  f.spacing = g.spacing;
   forEach(g, [&](Point p) {
     for (int a = 0; a < d; ++a)
       f.values[d * index(g, p) + a] =
-          0.5 * (g.values[index(g, shifted(p, a, 1))] - g.values[index(g, shifted(p, a, -1))]);
+          0.5 * (g.values[index(g, shifted(p, a, 1))] - g.values[index(g, shifted(p, a, -1))]) /
+          g.spacing[a];
   });
   return f;
 }
@@ -86,6 +88,7 @@ Grid gradientMagnitude(const Grid& g) {
   Field d = gradient(g);
   const int n = g.dims();
   Grid m{g.width, g.height, std::vector<double>(g.count()), g.depth};
+  m.spacing = g.spacing;
   for (std::size_t i = 0; i < m.values.size(); ++i) {
     double s = 0;
     for (int a = 0; a < n; ++a) s += d.values[n * i + a] * d.values[n * i + a];
@@ -107,14 +110,15 @@ Field initialField(const Grid& image, double sigma, V0Mode mode) {
 }
 
 namespace {
-// μ∇²V − (V − V0)|V0|² at point p, component c.
+// μ∇²V − (V − V0)|V0|² at point p, component c, the Laplacian in V0's spacing.
 double residual(const Field& v, const Field& v0, double mu, Point p, int c) {
   const int d = v.dims();
   const std::size_t i = index(v, p);
-  double lap = -2.0 * d * v.values[d * i + c];
+  double lap = 0;
   for (int a = 0; a < d; ++a)
-    lap += v.values[d * index(v, shifted(p, a, -1)) + c] +
-           v.values[d * index(v, shifted(p, a, 1)) + c];
+    lap += (v.values[d * index(v, shifted(p, a, -1)) + c] - 2.0 * v.values[d * i + c] +
+            v.values[d * index(v, shifted(p, a, 1)) + c]) /
+           (v0.spacing[a] * v0.spacing[a]);
   double s = 0;
   for (int a = 0; a < d; ++a) s += v0.values[d * i + a] * v0.values[d * i + a];
   return mu * lap - (v.values[d * i + c] - v0.values[d * i + c]) * s;

@@ -1,0 +1,28 @@
+#pragma once
+// The grid spacing GVF works with: world units per sample along x, y, z (an input's
+// geometry.spacing, or --spacing / spacing= instead). Gradients divide each central difference
+// by its axis' spacing and the Laplacian weighs each axis by 1/h^2 (kernels/spacing.clh), so a
+// field computed on 1 x 1 x 2 mm voxels matches the isotropic one at the shared points.
+// Unit spacing (every image without geometry) keeps the unit-spacing kernels, float for float.
+// 2D grids use x and y; their z is taken as 1.
+#include <array>
+#include <string>
+
+namespace gvflab {
+
+using GridSpacing = std::array<double, 3>;
+
+// The spacing of a grid of `dims` dimensions: z set to 1 in 2D.
+GridSpacing gridSpacing(const GridSpacing& spacing, int dims);
+bool isUnitSpacing(const GridSpacing& spacing, int dims);
+// ParameterError unless every axis of the grid has a positive, finite spacing; `what` names the
+// source in the sentence ("--spacing", "spacing", "the image's voxel spacing").
+void checkSpacing(const GridSpacing& spacing, int dims, const std::string& what);
+// Σ over the grid's axes of 1/h² (dims for unit spacing; Euler's stability bound, mu_rule.hpp).
+double inverseSquareSum(const GridSpacing& spacing, int dims);
+// "1x1x2" (2D: "1x1").
+std::string spacingText(const GridSpacing& spacing, int dims);
+// OpenCL build options of kernels/spacing.clh: "" for unit spacing, else " -DWORLD_SPACING ...".
+std::string spacingBuildOptions(const GridSpacing& spacing, int dims);
+
+}  // namespace gvflab

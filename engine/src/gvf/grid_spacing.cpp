@@ -1,0 +1,70 @@
+#include "gvflab/grid_spacing.hpp"
+
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+#include "gvflab/error.hpp"
+
+namespace gvflab {
+namespace {
+
+// A float literal that reads back as exactly the float of v.
+std::string floatLiteral(double v) {
+  std::ostringstream s;
+  s << std::setprecision(9) << std::scientific << static_cast<float>(v) << "f";
+  return s.str();
+}
+
+}  // namespace
+
+GridSpacing gridSpacing(const GridSpacing& spacing, int dims) {
+  GridSpacing s = spacing;
+  if (dims < 3) s[2] = 1.0;
+  return s;
+}
+
+bool isUnitSpacing(const GridSpacing& spacing, int dims) {
+  const GridSpacing s = gridSpacing(spacing, dims);
+  return s[0] == 1.0 && s[1] == 1.0 && s[2] == 1.0;
+}
+
+void checkSpacing(const GridSpacing& spacing, int dims, const std::string& what) {
+  const GridSpacing s = gridSpacing(spacing, dims);
+  for (double h : s)
+    // Also far from float's limits: the kernels use h and 1/h² in float.
+    if (!(std::isfinite(h) && h >= 1e-6 && h <= 1e6)) {
+      std::ostringstream msg;
+      msg << what << " must be positive and finite along every axis (1e-6 to 1e6 each), not "
+          << spacingText(spacing, dims) << ".";
+      throw ParameterError(msg.str());
+    }
+}
+
+double inverseSquareSum(const GridSpacing& spacing, int dims) {
+  const GridSpacing s = gridSpacing(spacing, dims);
+  double sum = 0;
+  for (int i = 0; i < dims; ++i) sum += 1.0 / (s[i] * s[i]);
+  return sum;
+}
+
+std::string spacingText(const GridSpacing& spacing, int dims) {
+  std::ostringstream s;
+  for (int i = 0; i < dims; ++i) s << (i ? "x" : "") << spacing[i];
+  return s.str();
+}
+
+std::string spacingBuildOptions(const GridSpacing& spacing, int dims) {
+  if (isUnitSpacing(spacing, dims)) return {};
+  const GridSpacing s = gridSpacing(spacing, dims);
+  std::string o = " -DWORLD_SPACING";
+  const char* axis[3] = {"X", "Y", "Z"};
+  for (int i = 0; i < 3; ++i) {
+    o += std::string(" -DSPACING_") + axis[i] + "=" + floatLiteral(s[i]);
+    o += std::string(" -DLAP_W") + axis[i] + "=" + floatLiteral(1.0 / (s[i] * s[i]));
+  }
+  o += " -DLAP_CENTRE=" + floatLiteral(2.0 * inverseSquareSum(s, dims));
+  return o;
+}
+
+}  // namespace gvflab
