@@ -86,12 +86,16 @@ std::vector<Flag> snakeFlags() {
         contourFormatOf(*c.options.snakes.saveContours);  // a bad extension fails before a run
       });
   contours.once = true;
+  contours.output = [](Options& o) -> std::optional<std::string>& {
+    return o.snakes.saveContours;
+  };
   t.push_back(contours);
   Flag map = snakeFlag("--capture-map", "M.png",
                        "steps from each pixel to an edge along the unit force of --snake-force "
                        "(white: edge, yellow: near, blue: far, black: never)",
                        [](FlagContext& c) { c.options.snakes.captureMap = c.value(); });
   map.once = true;
+  map.output = [](Options& o) -> std::optional<std::string>& { return o.snakes.captureMap; };
   t.push_back(map);
   for (const auto* specs : {&snakeParamSpecs(), &captureParamSpecs()})
     for (const ParamSpec& s : *specs) {
