@@ -23,8 +23,7 @@ void checkBatchCombination(const Options& o) {
   if (o.image)
     throw ParameterError("With --batch, give every input after --batch, not " +
                          quotedText(*o.image) + " on its own.");
-  if (o.phantom)
-    throw ParameterError("--batch runs over files; --phantom is one built-in image.");
+  if (o.phantom) throw ParameterError("--batch runs over files; --phantom is one built-in image.");
   for (const auto* flag : {&o.record, &o.screenshot, &o.composite})
     if (*flag)
       throw ParameterError(std::string(flag == &o.record       ? "--record"

@@ -86,9 +86,7 @@ std::vector<Flag> snakeFlags() {
         contourFormatOf(*c.options.snakes.saveContours);  // a bad extension fails before a run
       });
   contours.once = true;
-  contours.output = [](Options& o) -> std::optional<std::string>& {
-    return o.snakes.saveContours;
-  };
+  contours.output = [](Options& o) -> std::optional<std::string>& { return o.snakes.saveContours; };
   t.push_back(contours);
   Flag map = snakeFlag("--capture-map", "M.png",
                        "steps from each pixel to an edge along the unit force of --snake-force "

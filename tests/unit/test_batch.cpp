@@ -18,7 +18,8 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path scratch() {
-  const fs::path dir = fs::temp_directory_path() / ("gvflab-test-batch-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("gvflab-test-batch-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir / "in");
   return dir;
@@ -35,10 +36,10 @@ TEST_CASE("--batch: the stem of an input, with the two-part extension of NIfTI")
 }
 
 TEST_CASE("--batch: output flags become each input's files in --output-dir") {
-  const Options o = parseOptions({"--headless", "--batch", "x/a.png", "y/b.pgm", "--output-dir",
-                                  "out", "--save-field", "field.nii.gz", "--report",
-                                  "{stem}_r.json", "--save-contours", "{stem}/{stem}.json",
-                                  "--snake", "circle:5,5,3"});
+  const Options o =
+      parseOptions({"--headless", "--batch", "x/a.png", "y/b.pgm", "--output-dir", "out",
+                    "--save-field", "field.nii.gz", "--report", "{stem}_r.json", "--save-contours",
+                    "{stem}/{stem}.json", "--snake", "circle:5,5,3"});
   REQUIRE(o.batch == std::vector<std::string>{"x/a.png", "y/b.pgm"});
   CHECK_THROWS_AS(batchRunOptions(o, "x/a.png"), ParameterError);  // a folder in a name
   Options ok = o;
