@@ -11,8 +11,10 @@
 #include "gvflab/cancel.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/input_file.hpp"
+#include "gvflab/log.hpp"
 #include "gvflab/version.hpp"
 #include "headless/headless.hpp"
+#include "headless/headless_batch.hpp"
 #include "headless/headless_figure.hpp"
 #include "headless/headless_record.hpp"
 #include "headless/run_progress.hpp"
@@ -33,6 +35,11 @@ int main(int argc, char** argv) {
   installStopSignals();
   try {
     Options options = parseCommandLine(args);
+    // --quiet: errors only (Qt's own lines too); --verbose: debug lines as well.
+    gvflab::log::setLevel(options.quiet     ? gvflab::log::Level::Error
+                          : options.verbose ? gvflab::log::Level::Debug
+                                            : gvflab::log::Level::Info);
+    setQtMessagesQuiet(options.quiet);
     gvflab::setDataFilesOutsideAllowed(options.allowDataOutside);
     if (options.mode == Mode::Viewer) restoreDefaultSignals();
     switch (options.mode) {
@@ -50,6 +57,7 @@ int main(int argc, char** argv) {
         if (options.screenshot || options.composite)
           return runHeadlessWithFigure(argc, argv, options);
         QCoreApplication app(argc, argv);  // Qt's image plugins need an application object
+        if (!options.batch.empty()) return runHeadlessBatch(options);
         runHeadless(options);
         return 0;
       }
@@ -64,16 +72,16 @@ int main(int argc, char** argv) {
         return runViewer(argc, argv, options);
     }
   } catch (const gvflab::Interrupted& e) {
-    std::cerr << "gvflab: " << e.what() << "\n";
+    gvflab::log::error(e.what());
     return e.exitCode();  // 130 for SIGINT, 143 for SIGTERM
   } catch (const gvflab::Error& e) {
-    std::cerr << "gvflab: " << e.what() << "\n";
+    gvflab::log::error(e.what());
     return 1;
   } catch (const std::bad_alloc&) {
-    std::cerr << "gvflab: out of memory.\n";
+    gvflab::log::error("out of memory.");
     return 1;
   } catch (const std::exception& e) {
-    std::cerr << "gvflab: unexpected error: " << e.what() << "\n";
+    gvflab::log::error(std::string("unexpected error: ") + e.what());
     return 1;
   }
   return 0;

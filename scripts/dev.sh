@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(build-essential cmake pkg-config git
   qt6-base-dev libqt6opengl6-dev qt6-image-formats-plugins libgl-dev libegl-dev libvulkan-dev
   libimgui-dev libglm-dev doctest-dev
-  libpng-dev libtiff-dev libgdcm-dev libteem-dev libnifti2-dev nlohmann-json3-dev
+  libpng-dev libtiff-dev libgdcm-dev libteem-dev libnifti2-dev nlohmann-json3-dev libspdlog-dev
   libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
   ocl-icd-opencl-dev opencl-clhpp-headers opencl-c-headers pocl-opencl-icd
   xvfb xauth fonts-dejavu-core clang-format-14

@@ -80,6 +80,12 @@ Flag once(Flag f) {
   return f;
 }
 
+// A file written per run: --batch writes one per input (Flag::output).
+Flag perInput(Flag f, std::optional<std::string> Options::*field) {
+  f.output = [field](Options& o) -> std::optional<std::string>& { return o.*field; };
+  return f;
+}
+
 Flag shown(Flag f, std::function<std::string(const Options&)> show) {
   f.shown = std::move(show);
   return f;
@@ -121,11 +127,16 @@ std::vector<Flag> modeFlags() {
   t.push_back(toggle("--headless", G::Modes,
                      "no window: solve, write the outputs named below, exit",
                      [](Options& o) { o.mode = Mode::Headless; }));
-  Flag quiet =
-      toggle("--quiet", G::Modes, "headless: no progress line (it shows only on a terminal)",
-             [](Options& o) { o.quiet = true; });
+  Flag quiet = toggle("--quiet", G::Modes,
+                      "errors only: no progress line (it shows only on a terminal), no warnings "
+                      "or notes; the viewer too",
+                      [](Options& o) { o.quiet = true; });
   quiet.alias = "-q";
   t.push_back(quiet);
+  t.push_back(toggle("--verbose", G::Modes,
+                     "debug lines too on stderr (\"gvflab: debug: ...\": kernel builds, inputs, "
+                     "devices); the viewer too",
+                     [](Options& o) { o.verbose = true; }));
   return t;
 }
 
@@ -300,20 +311,43 @@ std::vector<Flag> fieldFlags() {
 std::vector<Flag> outputFlags() {
   using G = FlagGroup;
   std::vector<Flag> t;
-  t.push_back(once(valued("--save-field", "F", G::Outputs,
-                          "write the field (float; 2 components, 3 for volumes) as MetaImage "
-                          "(.mha), NRRD (.nrrd) or a NIfTI vector image (.nii, .nii.gz)",
-                          [](FlagContext& c) {
-                            c.options.saveField = c.value();
-                            checkFieldFileName(*c.options.saveField);  // fails before any run
-                          })));
-  t.push_back(
+  t.push_back(perInput(once(valued("--save-field", "F", G::Outputs,
+                                   "write the field (float; 2 components, 3 for volumes) as "
+                                   "MetaImage (.mha), NRRD (.nrrd) or a NIfTI vector image "
+                                   "(.nii, .nii.gz)",
+                                   [](FlagContext& c) {
+                                     c.options.saveField = c.value();
+                                     checkFieldFileName(*c.options.saveField);  // before a run
+                                   })),
+                       &Options::saveField));
+  t.push_back(perInput(
       once(valued("--save-magnitude", "F.png", G::Outputs, "write |V| scaled to its maximum",
-                  [](FlagContext& c) { c.options.saveMagnitude = c.value(); })));
-  t.push_back(once(valued("--report", "R.json", G::Outputs,
-                          "write solver, iterations, error, opencl_ms, wall_ms (and the "
-                          "snakes' states)",
-                          [](FlagContext& c) { c.options.report = c.value(); })));
+                  [](FlagContext& c) { c.options.saveMagnitude = c.value(); })),
+      &Options::saveMagnitude));
+  t.push_back(perInput(once(valued("--report", "R.json", G::Outputs,
+                                   "write solver, iterations, error, opencl_ms, wall_ms (and the "
+                                   "snakes' states)",
+                                   [](FlagContext& c) { c.options.report = c.value(); })),
+                       &Options::report));
+  // --batch and --output-dir (issue 28): one run per input, its files named after it.
+  t.push_back(valued(
+      "--batch", "INPUT...", G::Outputs,
+      "headless over many inputs: files, quoted globs ('scans/*.nii.gz') or @LIST (one file a "
+      "line, relative to the list's folder; # comments), up to the next flag; one failure does "
+      "not stop the others. Each output flag's F becomes DIR/STEM-F (or F with {stem} replaced); "
+      "a summary on stdout, exit 1 when any input failed",
+      [](FlagContext& c) {
+        Options& o = c.options;
+        if (!c.givenImage) o.image.reset();  // a session's image gives way to the inputs
+        if (!c.givenPhantom) o.phantom.reset();
+        o.batch.push_back(c.value());
+        while (c.index + 1 < c.args.size() && !c.args[c.index + 1].empty() &&
+               c.args[c.index + 1][0] != '-')
+          o.batch.push_back(c.args[++c.index]);
+      }));
+  t.push_back(once(valued("--output-dir", "DIR", G::Outputs,
+                          "--batch: the folder every input's outputs go to (it must exist)",
+                          [](FlagContext& c) { c.options.outputDir = c.value(); })));
   return t;
 }
 

@@ -48,6 +48,9 @@ struct Flag {
   // by --help. Empty function: no default to print.
   std::function<std::string(const Options& o)> shown;
   bool once = false;  // a second one is refused (one file per output flag)
+  // An output file's option: with --batch its value names each input's file in --output-dir
+  // (headless/headless_batch.cpp). Every flag that writes a file per run sets it.
+  std::function<std::optional<std::string>&(Options& o)> output;
   std::function<void(FlagContext&)> apply;
 
   bool takesValue() const { return !arg.empty() && arg.front() != '['; }

@@ -11,6 +11,27 @@ namespace gvflab::app {
 
 namespace {
 
+// --batch: headless, into --output-dir, over files (the outputs that make sense per input).
+void checkBatchCombination(const Options& o) {
+  if (o.outputDir && o.batch.empty())
+    throw ParameterError("--output-dir is where --batch writes; give --batch INPUTS too.");
+  if (o.batch.empty()) return;
+  if (o.mode != Mode::Headless)
+    throw ParameterError("--batch runs without a window: add --headless.");
+  if (!o.outputDir)
+    throw ParameterError("--batch needs --output-dir DIR, the folder for every input's outputs.");
+  if (o.image)
+    throw ParameterError("With --batch, give every input after --batch, not " +
+                         quotedText(*o.image) + " on its own.");
+  if (o.phantom) throw ParameterError("--batch runs over files; --phantom is one built-in image.");
+  for (const auto* flag : {&o.record, &o.screenshot, &o.composite})
+    if (*flag)
+      throw ParameterError(std::string(flag == &o.record       ? "--record"
+                                       : flag == &o.screenshot ? "--screenshot"
+                                                               : "--composite") +
+                           " draws one input; --batch does not take it (run each input alone).");
+}
+
 // What needs the whole command line: flags that only make sense together.
 void checkCombination(const Options& o) {
   if (o.mode == Mode::Headless && o.record && o.regionSnake)
@@ -41,7 +62,10 @@ void checkCombination(const Options& o) {
         "it.");
   if (o.page && o.mode != Mode::Headless)
     throw ParameterError("--page is for --headless runs; the viewer opens a TIFF stack as a volume.");
-  if (o.mode == Mode::Headless && !o.image && !o.phantom && !o.session)
+  if (o.quiet && o.verbose)
+    throw ParameterError("--quiet and --verbose go against each other; give one.");
+  checkBatchCombination(o);
+  if (o.mode == Mode::Headless && o.batch.empty() && !o.image && !o.phantom && !o.session)
     throw ParameterError(
         "--headless needs an image file, --phantom u|room|blob or --session S.json.");
 }

@@ -29,7 +29,8 @@ struct Options {
   std::optional<std::string> edgeMap;
   std::optional<std::string> v0File;
   bool muGiven = false;          // --mu or a session: checked as asked; else the default, fitted
-  bool quiet = false;            // --quiet: no progress line on a terminal
+  bool quiet = false;            // --quiet: errors only (no progress line, warnings or info)
+  bool verbose = false;          // --verbose: debug lines too (gvflab/log.hpp)
   EulerOptions storage;          // --precision (both solvers), --memory (Euler)
   int iterations = 500;          // headless: the total (with --target-error: the most to run)
   bool iterationsGiven = false;  // --iterations on the command line (a demo's counts too)
@@ -45,6 +46,10 @@ struct Options {
   std::optional<std::string> saveField;
   std::optional<std::string> saveMagnitude;
   std::optional<std::string> report;
+  // --batch: headless over many inputs (globs, files, @lists), each writing the output flags'
+  // files into --output-dir, named after its stem (headless/headless_batch.hpp).
+  std::vector<std::string> batch;
+  std::optional<std::string> outputDir;
   std::optional<std::string> screenshot;  // a PNG of the view (viewer: after --frames, quit)
   bool screenshotPanels = false;          // viewer: the whole window with its panels
   std::optional<std::string> composite;   // headless: image | edge map | |V| | snakes PNG

@@ -91,6 +91,7 @@ std::vector<Flag> snakeFlags() {
         contourFormatOf(*c.options.snakes.saveContours);  // a bad extension fails before a run
       });
   contours.once = true;
+  contours.output = [](Options& o) -> std::optional<std::string>& { return o.snakes.saveContours; };
   t.push_back(contours);
   Flag mask = snakeFlag(
       "--save-mask", "F",
@@ -135,6 +136,7 @@ std::vector<Flag> snakeFlags() {
                        "(white: edge, yellow: near, blue: far, black: never)",
                        [](FlagContext& c) { c.options.snakes.captureMap = c.value(); });
   map.once = true;
+  map.output = [](Options& o) -> std::optional<std::string>& { return o.snakes.captureMap; };
   t.push_back(map);
   for (const auto* specs : {&snakeParamSpecs(), &captureParamSpecs()})
     for (const ParamSpec& s : *specs) {

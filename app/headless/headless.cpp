@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli/run_checks.hpp"
 #include "gvflab/device.hpp"
@@ -12,6 +13,7 @@
 #include "gvflab/field_solve.hpp"
 #include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/io.hpp"
+#include "gvflab/log.hpp"
 #include "gvflab/multigrid_solver.hpp"
 #include "gvflab/phantoms.hpp"
 #include "gvflab/profiler.hpp"
@@ -69,8 +71,9 @@ void listDevicesTo(std::ostream& out) {
         << "\n";
 }
 
-void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
-  if (o.regionSnake) return runRegionHeadless(o);
+void runHeadless(const Options& o, const HeadlessFigureHook& figure,
+                 std::shared_ptr<ComputeContext> context) {
+  if (o.regionSnake) return runRegionHeadless(o, context);
   const auto t0 = std::chrono::steady_clock::now();
   // The field is solved to a stated error unless a count is asked for (field_solve.hpp).
   const FieldSolvePlan plan = fieldSolvePlan(o);
@@ -80,7 +83,7 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
   // input's header, before its data is read or decompressed.
   std::shared_ptr<ComputeContext> ctx;
   const RunInput in = checkHeadlessRun(o, [&](FieldShape shape) {
-    ctx = ComputeContext::create(contextOptions(o));
+    ctx = context ? context : ComputeContext::create(contextOptions(o));
     checkFits(*ctx, shape, config);
   });
   const bool is3d = in.is3d;
@@ -171,12 +174,14 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure) {
             << (is3d ? "x" + std::to_string(solverRef.depth()) : "") << ", error " << run.error
             << ", OpenCL " << solverMs << " ms, wall " << wallMs << " ms (" << ctx->info().name
             << ")\n";
+  std::ostringstream warning;
   if (plan.targetError && run.settled)
-    std::cout << "warning: the error settled at " << run.error << ", above the target "
-              << *plan.targetError << " (the solver's floor here; see --target-error)\n";
+    warning << "the error settled at " << run.error << ", above the target " << *plan.targetError
+            << " (the solver's floor here; see --target-error)";
   else if (plan.targetError && !run.reached)
-    std::cout << "warning: the error did not reach " << *plan.targetError << " within "
-              << plan.iterations << " iterations (raise --iterations)\n";
+    warning << "the error did not reach " << *plan.targetError << " within " << plan.iterations
+            << " iterations (raise --iterations)";
+  if (!warning.str().empty()) log::warning(warning.str());
   if (!snakes.consoleLine.empty()) std::cout << snakes.consoleLine << "\n";
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "cli/options.hpp"
@@ -27,8 +28,10 @@ using HeadlessFigureHook = std::function<void(const HeadlessOutcome&, HeadlessFi
 
 // Runs GVF without a window and writes the requested outputs; figure (if any) is called on 2D
 // runs after the snakes, before the report, once per figure asked for (--screenshot,
-// --composite). Throws gvflab::Error.
-void runHeadless(const Options& options, const HeadlessFigureHook& figure = {});
+// --composite). Throws gvflab::Error. context: a context to run on (--batch shares one),
+// else one is made from the options once the input is checked.
+void runHeadless(const Options& options, const HeadlessFigureHook& figure = {},
+                 std::shared_ptr<ComputeContext> context = nullptr);
 // Prints every OpenCL device, one per line.
 void listDevicesTo(std::ostream& out);
 }  // namespace gvflab::app

@@ -14,6 +14,7 @@
 #include "gvflab/error.hpp"
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/io.hpp"
+#include "gvflab/log.hpp"
 #include "headless/headless_figure.hpp"
 #include "headless/headless_snakes.hpp"
 #include "headless/stop_signals.hpp"
@@ -218,15 +219,15 @@ int runHeadlessRecording(int argc, char** argv, const Options& options) {
       failure = e.what();
     }
   if (!failure.empty()) {
-    std::cerr << "gvflab: " << failure << " " << message << "\n";
+    log::error(failure + " " + message);
     return 1;
   }
   if (const int signal = cancelSignal()) {
-    std::cerr << "gvflab: interrupted after " << done << " frames. " << message << "\n";
+    log::error("interrupted after " + std::to_string(done) + " frames. " + message);
     return 128 + signal;
   }
   if (recorder.status().error.size()) {
-    std::cerr << "gvflab: " << message << "\n";
+    log::error(message);
     return 1;
   }
   std::cout << message << " " << width << "x" << height << " at " << options.fps << " fps, "

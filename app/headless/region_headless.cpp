@@ -18,11 +18,11 @@
 
 namespace gvflab::app {
 
-void runRegionHeadless(const Options& o) {
+void runRegionHeadless(const Options& o, std::shared_ptr<ComputeContext> context) {
   const auto t0 = std::chrono::steady_clock::now();
   std::shared_ptr<ComputeContext> ctx;
-  const RunInput in =
-      checkHeadlessRun(o, [&](FieldShape) { ctx = ComputeContext::create(contextOptions(o)); });
+  const RunInput in = checkHeadlessRun(
+      o, [&](FieldShape) { ctx = context ? context : ComputeContext::create(contextOptions(o)); });
   if (in.is3d)
     throw ParameterError("--region-snake segments 2D images; '" + o.image.value_or("") +
                          "' is a volume.");

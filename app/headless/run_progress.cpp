@@ -7,6 +7,8 @@
 namespace gvflab::app {
 namespace {
 
+std::string label;  // RunProgress::setLabel
+
 std::string duration(double s) {
   char buf[32];
   if (s < 60)
@@ -29,6 +31,8 @@ void InterruptGuard::checkBeforeCommit() {
 
 bool RunProgress::wanted(bool quiet) { return !quiet && isatty(STDERR_FILENO); }
 
+void RunProgress::setLabel(std::string text) { label = std::move(text); }
+
 RunProgress::RunProgress(bool enabled, long total, std::string what)
     : enabled_(enabled),
       total_(total),
@@ -48,8 +52,8 @@ void RunProgress::update(long done, const std::function<double()>& error) {
   last_ = now;
   const double rate = done / elapsed;
   const double left = rate > 0 ? (total_ - done) / rate : 0;
-  std::fprintf(stderr, "\r\033[K%s: %ld/%ld iterations, error %.3g, %.0f it/s, %s left",
-               what_.c_str(), done, total_, error(), rate, duration(left).c_str());
+  std::fprintf(stderr, "\r\033[K%s%s: %ld/%ld iterations, error %.3g, %.0f it/s, %s left",
+               label.c_str(), what_.c_str(), done, total_, error(), rate, duration(left).c_str());
   std::fflush(stderr);
   shown_ = true;
 }

@@ -34,6 +34,8 @@ class RunProgress {
   // error() is called only when the line is refreshed (it costs a reduction on the device).
   void update(long done, const std::function<double()>& error);
   static bool wanted(bool quiet);  // stderr is a terminal and not quiet
+  // --batch: put before the line ("[2/5] b.png: "), so that the batch keeps one line.
+  static void setLabel(std::string label);
 
  private:
   bool enabled_;

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <csignal>
 #include <cstring>
 
@@ -13,6 +15,7 @@ namespace {
 volatile std::sig_atomic_t deferred = 0;  // StopDeferral depth
 bool terminal = false;                    // stderr: clear a progress line first
 const char* volatile stage = "preparing the run";
+char note[512] = "";  // setStopNote: read by the handler, written between runs
 
 // Only async-signal-safe calls: write(2) and _exit(2). strlen is on POSIX's list too.
 void say(const char* s) {
@@ -28,7 +31,13 @@ void onStop(int signal) {
   say(signal == SIGTERM ? "gvflab: Interrupted after SIGTERM while "
                         : "gvflab: Interrupted after SIGINT while ");
   say(deferred > 0 ? "writing the outputs (a second signal: stopped at once)" : stage);
-  say(deferred > 0 ? ".\n" : "; nothing was written.\n");
+  if (deferred > 0) {
+    say(".\n");
+  } else {
+    say("; nothing was written");
+    say(note);
+    say(".\n");
+  }
   _exit(128 + signal);
 }
 
@@ -55,6 +64,16 @@ void restoreDefaultSignals() {
 }
 
 void setStopStage(const char* s) { stage = s; }
+
+void setStopNote(const std::string& text) {
+  note[0] = '\0';  // a signal while it is copied says no note rather than half of one
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  const std::size_t n = std::min(text.size(), sizeof note - 1);
+  std::memcpy(note + 1, text.data() + 1 * (n > 0), n > 0 ? n - 1 : 0);
+  note[n] = '\0';
+  std::atomic_signal_fence(std::memory_order_seq_cst);  // the rest before the first byte
+  note[0] = n > 0 ? text[0] : '\0';
+}
 
 StopDeferral::StopDeferral() { deferred = deferred + 1; }
 StopDeferral::~StopDeferral() { deferred = deferred - 1; }

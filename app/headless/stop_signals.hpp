@@ -7,6 +7,8 @@
 // handler only records the signal; the run polls it (gvflab::throwIfCancelled), throws
 // gvflab::Interrupted and rolls its outputs back before main exits 128 + signal. A second
 // signal while deferred ends the process at once.
+#include <string>
+
 namespace gvflab::app {
 
 void installStopSignals();
@@ -15,6 +17,9 @@ void restoreDefaultSignals();
 // What the run is doing, for the line printed when a signal ends it at once
 // ("Interrupted after SIGINT while <stage>; nothing was written."). A string literal.
 void setStopStage(const char* stage);
+// --batch: said after "nothing was written" when a signal ends the process at once (" for
+// 'b.png'; the 2 inputs before it are complete"); "" for none. Copied (at most 511 bytes).
+void setStopNote(const std::string& note);
 
 // For its lifetime signals are only recorded (nestable).
 class StopDeferral {

@@ -1,6 +1,7 @@
 #include "io/qt_messages.hpp"
 
 #include <QString>
+#include <atomic>
 #include <mutex>
 
 namespace gvflab::app {
@@ -15,8 +16,10 @@ void keep(QtMsgType, const QMessageLogContext&, const QString& text) {
 }
 
 QtMessageHandler qtDefault = nullptr;
+std::atomic<bool> qtQuiet{false};
 
 void filtered(QtMsgType type, const QMessageLogContext& context, const QString& text) {
+  if (qtQuiet && type != QtCriticalMsg && type != QtFatalMsg) return;
   if (type == QtWarningMsg && text.startsWith("QStandardPaths: XDG_RUNTIME_DIR not set")) return;
   if (qtDefault) qtDefault(type, context, text);
 }
@@ -24,6 +27,8 @@ void filtered(QtMsgType type, const QMessageLogContext& context, const QString& 
 }  // namespace
 
 void dropQtRuntimeDirWarning() { qtDefault = qInstallMessageHandler(filtered); }
+
+void setQtMessagesQuiet(bool quiet) { qtQuiet = quiet; }
 
 QtMessageCapture::QtMessageCapture() {
   std::lock_guard<std::mutex> lock(mutex);

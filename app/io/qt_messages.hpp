@@ -13,6 +13,8 @@ namespace gvflab::app {
 // root under xvfb-run, where Qt then uses /tmp/runtime-root: nothing for the user to do) and
 // passes every other message to Qt's default handler.
 void dropQtRuntimeDirWarning();
+// --quiet: Qt's own debug, info and warning lines are dropped too (criticals still shown).
+void setQtMessagesQuiet(bool quiet);
 
 class QtMessageCapture {
  public:

@@ -756,4 +756,164 @@ endforeach()
 run_gvflab(FALSE --phantom u --edge-map ${WORK}/small.pgm)
 if(NOT last_err MATCHES "--edge-map" OR NOT last_err MATCHES "headless")
   message(FATAL_ERROR "--edge-map in the viewer: ${last_err}")
+
+# @case batch_one_bad_input
+# --batch over a glob: three tiny images, the middle one truncated. The others are written
+# (named after their stems in --output-dir), the bad one leaves nothing, the summary names it
+# with its reason, stderr has its error and one progress line per input (not a terminal), and
+# the exit status is 1.
+function(write_square_pgm path)
+  set(px "")
+  foreach(y RANGE 15)
+    foreach(x RANGE 15)
+      if(x GREATER 4 AND x LESS 11 AND y GREATER 4 AND y LESS 11)
+        string(APPEND px "200 ")
+      else()
+        string(APPEND px "20 ")
+      endif()
+    endforeach()
+    string(APPEND px "\n")
+  endforeach()
+  file(WRITE ${path} "P2\n16 16\n255\n${px}")
+endfunction()
+file(MAKE_DIRECTORY ${WORK}/in ${WORK}/out)
+write_square_pgm(${WORK}/in/a.pgm)
+file(WRITE ${WORK}/in/b.pgm "P2\n16 16\n255\n1 2 3\n")
+write_square_pgm(${WORK}/in/c.pgm)
+execute_process(COMMAND ${GVFLAB} --headless --batch "${WORK}/in/*.pgm" --output-dir ${WORK}/out
+                --iterations 5 --save-magnitude mag.png --report r.json
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 240)
+if(NOT rc EQUAL 1)
+  message(FATAL_ERROR "a batch with one bad input exited ${rc} (want 1): ${out} ${err}")
+endif()
+foreach(f a-mag.png a-r.json c-mag.png c-r.json)
+  if(NOT EXISTS ${WORK}/out/${f})
+    message(FATAL_ERROR "the batch did not write ${f}: ${out} ${err}")
+  endif()
+endforeach()
+file(GLOB from_b ${WORK}/out/b*)
+if(from_b)
+  message(FATAL_ERROR "the bad input left outputs: ${from_b}")
+endif()
+if(NOT out MATCHES "\nbatch: 2 of 3 inputs done, 1 failed:\n  [^\n]*/in/b\\.pgm: [^\n]*b\\.pgm[^\n]*\n$")
+  message(FATAL_ERROR "the summary does not list the failure with its reason: ${out}")
+endif()
+if(NOT out MATCHES "/in/a\\.pgm: [a-z]+: 5 iterations on 16x16" OR
+   NOT out MATCHES "/in/c\\.pgm: [a-z]+: 5 iterations on 16x16")
+  message(FATAL_ERROR "the runs' lines are not prefixed by their inputs: ${out}")
+endif()
+if(NOT err MATCHES "\\[1/3\\] [^\n]*/a\\.pgm: done\n" OR NOT err MATCHES "\\[2/3\\] [^\n]*/b\\.pgm: failed\n"
+   OR NOT err MATCHES "\\[3/3\\] [^\n]*/c\\.pgm: done\n" OR NOT err MATCHES "gvflab: [^\n]*b\\.pgm")
+  message(FATAL_ERROR "stderr lacks a progress line per input or the error: ${err}")
+endif()
+
+# @case batch_list_templates_quiet
+# --batch @LIST (names relative to the list's folder, # comments) with {stem} in an output
+# name, --quiet: a successful batch prints nothing on stderr, and exits 0.
+file(MAKE_DIRECTORY ${WORK}/scans ${WORK}/out)
+write_ball_volume()
+file(RENAME ${WORK}/ball.mhd ${WORK}/scans/one.mhd)
+file(RENAME ${WORK}/ball.raw ${WORK}/scans/ball.raw)
+file(COPY_FILE ${WORK}/scans/one.mhd ${WORK}/scans/two.mhd)
+file(WRITE ${WORK}/scans/list.txt "# two volumes\none.mhd\n\n  two.mhd  \n")
+run_gvflab(TRUE --headless --quiet --batch @${WORK}/scans/list.txt --output-dir ${WORK}/out
+           --iterations 3 --save-field "field-{stem}.mha" --report "{stem}.json")
+foreach(f field-one.mha one.json field-two.mha two.json)
+  if(NOT EXISTS ${WORK}/out/${f})
+    message(FATAL_ERROR "the list batch did not write ${f}: ${last_out}")
+  endif()
+endforeach()
+if(NOT last_err STREQUAL "" OR NOT last_out MATCHES "batch: 2 of 2 inputs done\n$")
+  message(FATAL_ERROR "--quiet batch: stderr '${last_err}', stdout '${last_out}'")
+endif()
+
+# @case batch_refusals
+# What --batch cannot do is refused in one line before anything runs or is written.
+file(MAKE_DIRECTORY ${WORK}/d1 ${WORK}/d2 ${WORK}/out)
+write_ball_volume()
+file(COPY_FILE ${WORK}/ball.mhd ${WORK}/d1/x.mhd)
+file(COPY_FILE ${WORK}/ball.mhd ${WORK}/d2/x.mhd)
+file(COPY_FILE ${WORK}/ball.raw ${WORK}/d1/ball.raw)
+file(COPY_FILE ${WORK}/ball.raw ${WORK}/d2/ball.raw)
+set(refusals
+  "--headless --batch ${WORK}/ball.mhd|needs --output-dir"
+  "--batch ${WORK}/ball.mhd --output-dir ${WORK}/out|add --headless"
+  "--headless --output-dir ${WORK}/out ${WORK}/ball.mhd|give --batch"
+  "--headless --batch ${WORK}/nothing*.png --output-dir ${WORK}/out|matches no file"
+  "--headless --batch @${WORK}/missing.txt --output-dir ${WORK}/out|list .* cannot be read"
+  "--headless --batch ${WORK}/ball.mhd --output-dir ${WORK}/nowhere --report r.json|is not a folder"
+  "--headless --batch ${WORK}/ball.mhd --output-dir ${WORK}/out --report sub/r.json|not a path"
+  "--headless --batch ${WORK}/d1/x.mhd ${WORK}/d2/x.mhd --output-dir ${WORK}/out --report r.json|would both write"
+  "--headless --batch ${WORK}/ball.mhd --output-dir ${WORK} --report {stem}.mhd|which is the input"
+  "--headless --batch ${WORK}/ball.mhd --output-dir ${WORK}/out --phantom u|--phantom"
+  "--headless --batch ${WORK}/ball.mhd --output-dir ${WORK}/out --screenshot s.png|does not take it")
+foreach(r IN LISTS refusals)
+  string(REPLACE "|" ";" parts "${r}")
+  list(GET parts 0 cmd)
+  list(GET parts 1 want)
+  separate_arguments(cmd)
+  run_gvflab(FALSE ${cmd})
+  if(NOT last_err MATCHES "${want}" OR NOT last_out STREQUAL "")
+    message(FATAL_ERROR "gvflab ${cmd}: want '${want}', got: ${last_err} ${last_out}")
+  endif()
+endforeach()
+file(GLOB written ${WORK}/out/*)
+if(written)
+  message(FATAL_ERROR "refused batches wrote: ${written}")
+endif()
+
+# @case batch_one_context
+# The batch opens the device once: with --verbose each kernel program is built once for all
+# three inputs (a context per input would build them three times).
+file(WRITE ${WORK}/p.pgm "P2\n8 8\n255\n")
+foreach(i RANGE 63)
+  math(EXPR v "(${i} * 37) % 256")
+  file(APPEND ${WORK}/p.pgm "${v}\n")
+endforeach()
+foreach(n p1 p2 p3)
+  file(COPY_FILE ${WORK}/p.pgm ${WORK}/${n}.pgm)
+endforeach()
+file(MAKE_DIRECTORY ${WORK}/out)
+run_gvflab(TRUE --headless --verbose --batch ${WORK}/p1.pgm ${WORK}/p2.pgm ${WORK}/p3.pgm
+           --output-dir ${WORK}/out --iterations 3 --solver euler)
+string(REGEX MATCHALL "gvflab: debug: built kernels/[^\n]*" builds "${last_err}")
+list(LENGTH builds n_builds)
+list(REMOVE_DUPLICATES builds)
+list(LENGTH builds n_distinct)
+if(n_builds EQUAL 0 OR NOT n_builds EQUAL n_distinct)
+  message(FATAL_ERROR "kernels built ${n_builds} times, ${n_distinct} programs: ${last_err}")
+endif()
+
+# @case log_levels
+# Levels on stderr: a warning by default ("gvflab: warning: ..."), none with --quiet (errors
+# only, still shown), debug lines only with --verbose; stdout's result line is the same in all.
+set(run --headless --phantom u --phantom-size 32 --solver euler --iterations 2 --target-error 1e-9)
+run_gvflab(TRUE ${run})
+if(NOT last_err MATCHES "^gvflab: warning: the error did not reach 1e-09 within 2 iterations"
+   OR last_err MATCHES "debug:")
+  message(FATAL_ERROR "default: want the warning and no debug line, got: ${last_err}")
+endif()
+set(plain_out "${last_out}")
+run_gvflab(TRUE ${run} --quiet)
+if(NOT last_err STREQUAL "")
+  message(FATAL_ERROR "--quiet still printed: ${last_err}")
+endif()
+run_gvflab(TRUE ${run} --verbose)
+if(NOT last_err MATCHES "gvflab: debug: " OR NOT last_err MATCHES "gvflab: warning: the error")
+  message(FATAL_ERROR "--verbose: want debug lines and the warning, got: ${last_err}")
+endif()
+foreach(o "${last_out}")
+  string(REGEX REPLACE "[0-9.e+-]+ ms" "" a "${o}")
+  string(REGEX REPLACE "[0-9.e+-]+ ms" "" b "${plain_out}")
+  if(NOT a STREQUAL b)
+    message(FATAL_ERROR "stdout differs with --verbose: '${o}' vs '${plain_out}'")
+  endif()
+endforeach()
+run_gvflab(FALSE --headless --quiet ${WORK}/missing.png)
+if(NOT last_err MATCHES "^gvflab: [^\n]*missing\\.png[^\n]*\n$")
+  message(FATAL_ERROR "--quiet hid the error: ${last_err}")
+endif()
+run_gvflab(FALSE --headless --quiet --verbose --phantom u)
+if(NOT last_err MATCHES "--quiet and --verbose")
+  message(FATAL_ERROR "--quiet --verbose: ${last_err}")
 endif()

@@ -122,6 +122,36 @@ def write_pgm(path, side):
             f.write(row)
 
 
+def batch(gvflab, work):
+    """--batch: SIGINT once the second input is opened stops the batch; the first input's
+    outputs stay, the second leaves none, and the line names the input it stopped at."""
+    what = "batch"
+    inp, out = os.path.join(work, "batch", "in"), os.path.join(work, "batch", "out")
+    os.makedirs(inp)
+    os.makedirs(out)
+    write_pgm(os.path.join(inp, "a.pgm"), 16)
+    write_pgm(os.path.join(inp, "b.pgm"), 2000)
+    watch = OpenWatch(os.path.join(inp, "b.pgm"))
+    p = subprocess.Popen([gvflab, "--headless", "--batch", os.path.join(inp, "a.pgm"),
+                          os.path.join(inp, "b.pgm"), "--output-dir", out, "--quiet",
+                          "--target-error", "1e-5", "--report", "r.json",
+                          "--save-magnitude", "m.png"],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if wait_for(p, lambda: watch.opened(0.05), what + " (second input opened)"):
+        p.send_signal(signal.SIGINT)
+    watch.close()
+    rc = finish(p, signal.SIGINT, what)
+    err = p.stderr.read().decode(errors="replace")
+    check(rc == 130, "%s: exit code after SIGINT is %s, not 130: %r" % (what, rc, err))
+    last = err.strip().split("\n")[-1] if err.strip() else ""
+    check(last.startswith("gvflab: Interrupted") and "nothing was written" in last,
+          "%s: the last line: %r" % (what, err[-300:]))
+    check("b.pgm' (input 2 of 2" in last or "while writing" in last,
+          "%s: the line does not name the input: %r" % (what, last))
+    left = sorted(os.listdir(out))
+    check(left == ["a-m.png", "a-r.json"], "%s: the output folder holds %s" % (what, left))
+
+
 def main():
     gvflab, work = sys.argv[1], sys.argv[2]
     shutil.rmtree(work, ignore_errors=True)
@@ -168,6 +198,7 @@ def main():
         tty.close()
         verdict("iterating", sig, rc, tty.text(), out)
 
+    batch(gvflab, work)
     print("signals: %d failure(s)" % len(failures))
     return 1 if failures else 0
 

@@ -5,17 +5,17 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <iostream>
 #include <utility>
 #include <vector>
 
+#include "gvflab/log.hpp"
 #include "io/file_formats.hpp"
 #include "viewer/render/gl_resources.hpp"
 
 namespace gvflab::viewer {
 
 RecordingControl::~RecordingControl() {
-  if (recorder_) std::cerr << "gvflab: " << stop() << "\n";  // the window is gone: say it here
+  if (recorder_) log::warning(stop());  // the window is gone: say it here
 }
 
 void RecordingControl::start(const std::string& path, int width, int height, bool deterministic,

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "gvflab/log.hpp"
 #include "io/file_formats.hpp"
 #include "io/image_loader.hpp"
 #include "io/session_file.hpp"
@@ -467,7 +468,7 @@ void GlView::finishAndQuit() {
   } else if (!recording_->lastMessage().empty()) {
     std::cout << recording_->lastMessage() << "\n";  // it ended earlier (V, Stop, or by itself)
   }
-  for (const auto& m : errors_.messages()) std::cerr << "gvflab: " << m << "\n";
+  for (const auto& m : errors_.messages()) log::error(m);
   if (startup_.printStats) {
     // The GL renderer too: on a GPU machine it shows whether the GPU or a software GL drew.
     makeCurrent();
@@ -492,8 +493,7 @@ void GlView::finishAndQuit() {
       std::cout << "screenshot: " << *startup_.screenshot << " (" << scriptedShot_.width() << "x"
                 << scriptedShot_.height() << ")\n";
     } catch (const Error& e) {
-      std::cerr << "gvflab: could not save the screenshot to '" << *startup_.screenshot
-                << "': " << e.what() << "\n";
+      log::error("could not save the screenshot to '" + *startup_.screenshot + "': " + e.what());
       code = 1;
     }
   }

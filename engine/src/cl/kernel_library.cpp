@@ -3,12 +3,12 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
-#include <iostream>
 #include <sstream>
 #include <string_view>
 
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/log.hpp"
 
 namespace gvflab {
 namespace embedded {
@@ -69,7 +69,7 @@ void dumpBinary(const cl::Program& program, const std::string& dir, const std::s
       dir + "/" + file + "." + std::to_string(std::hash<std::string>{}(options)) + ".bin";
   std::ofstream out(path, std::ios::binary);
   if (!out) {
-    std::cerr << "GVFLAB_CL_DUMP_DIR: cannot write " << path << "\n";
+    log::warning("GVFLAB_CL_DUMP_DIR: cannot write " + path);
     return;
   }
   out << "// " << options << "\n";
@@ -90,9 +90,11 @@ cl::Program KernelLibrary::build(const std::string& file, const std::string& src
   try {
     program.build({device_}, all.c_str());
     if (const char* dir = std::getenv("GVFLAB_CL_DUMP_DIR")) dumpBinary(program, dir, file, all);
-    if (const char* log = std::getenv("GVFLAB_CL_BUILD_LOG"); log && *log == '1')
-      std::cerr << "[build " << file << " " << options << "]\n"
-                << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_) << "\n";
+    if (const char* env = std::getenv("GVFLAB_CL_BUILD_LOG"); env && *env == '1')
+      log::info("[build " + file + " " + options + "]\n" +
+                program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_));
+    else if (log::enabled(log::Level::Debug))
+      log::debug("built kernels/" + file + " (" + all + ")");
   } catch (const cl::BuildError& e) {
     std::string log;
     for (const auto& [dev, text] : e.getBuildLog()) log += text;
