@@ -105,6 +105,7 @@ std::vector<Flag> snakeFlags() {
         checkMaskFileName(*c.options.snakes.saveMask);  // a bad extension fails before a run
       });
   mask.once = true;
+  mask.output = [](Options& o) -> std::optional<std::string>& { return o.snakes.saveMask; };
   t.push_back(mask);
   Flag svgImage = snakeFlag("--svg-image", "",
                             "--save-contours F.svg: the input image beneath the contours (an "
