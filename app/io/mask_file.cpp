@@ -16,6 +16,7 @@
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
 #include "io/file_formats.hpp"
+#include "io/header_geometry.hpp"
 #include "io/quiet_stderr.hpp"
 #include "io/written_check.hpp"
 
@@ -97,14 +98,7 @@ void writeMaskNrrd(const fs::path& path, const LabelImage& m) {
       throw InputError("Cannot write '" + path.string() + "': " + teemError() + ".");
     int kinds[2] = {nrrdKindSpace, nrrdKindSpace};
     nrrdAxisInfoSet_nva(nrrd.get(), nrrdAxisInfoKind, kinds);
-    const WorldGeometry& g = m.geometry;
-    if (g.known) {  // world = origin + direction . diag(spacing) . index, in LPS
-      nrrdSpaceSet(nrrd.get(), nrrdSpaceLeftPosteriorSuperior);
-      for (int a = 0; a < 2; ++a)
-        for (int r = 0; r < 3; ++r)
-          nrrd->axis[a].spaceDirection[r] = g.direction[3 * r + a] * g.spacing[a];
-      for (int r = 0; r < 3; ++r) nrrd->spaceOrigin[r] = g.origin[r];
-    }
+    setNrrdSpace(*nrrd, m.geometry, 0);
     std::unique_ptr<NrrdIoState, IoStateNix> nio(nrrdIoStateNew());
     nio->encoding = nrrdEncodingGzip->available() ? nrrdEncodingGzip : nrrdEncodingRaw;
     if (nrrdSave(tmp.c_str(), nrrd.get(), nio.get()) != 0)
@@ -124,29 +118,7 @@ void writeMaskNifti(const fs::path& path, const LabelImage& m) {
     if (!nim) throw InputError("Cannot write '" + path.string() + "': out of memory.");
     nim->intent_code = NIFTI_INTENT_LABEL;
     nim->nifti_type = NIFTI_FTYPE_NIFTI1_1;
-    const WorldGeometry& g = m.geometry;
-    if (g.known) {
-      // NIfTI's world is RAS: LPS's x and y change sign.
-      nifti_dmat44 a{};
-      for (int r = 0; r < 3; ++r) {
-        const double sign = r < 2 ? -1.0 : 1.0;
-        for (int c = 0; c < 3; ++c) a.m[r][c] = sign * g.direction[3 * r + c] * g.spacing[c];
-        a.m[r][3] = sign * g.origin[r];
-      }
-      a.m[3][3] = 1.0;
-      nim->sform_code = nim->qform_code = NIFTI_XFORM_SCANNER_ANAT;
-      nim->sto_xyz = a;
-      nim->sto_ijk = nifti_dmat44_inverse(a);
-      double dx = 1, dy = 1, dz = 1;
-      nifti_dmat44_to_quatern(a, &nim->quatern_b, &nim->quatern_c, &nim->quatern_d, &nim->qoffset_x,
-                              &nim->qoffset_y, &nim->qoffset_z, &dx, &dy, &dz, &nim->qfac);
-      nim->qto_xyz = a;
-      nim->qto_ijk = nim->sto_ijk;
-      nim->dx = nim->pixdim[1] = g.spacing[0];
-      nim->dy = nim->pixdim[2] = g.spacing[1];
-      nim->dz = nim->pixdim[3] = g.spacing[2];
-      nim->xyz_units = NIFTI_UNITS_MM;
-    }
+    if (m.geometry.known) setNiftiGeometry(*nim, m.geometry);
     if (nifti_set_filenames(nim.get(), tmp.c_str(), 0, 1) != 0)
       throw InputError("Cannot write '" + path.string() + "': bad file name.");
     nim->data = data.data();

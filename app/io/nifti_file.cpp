@@ -14,7 +14,9 @@
 #include "gvflab/input_file.hpp"
 #include "gvflab/io.hpp"
 #include "io/file_formats.hpp"
+#include "io/header_geometry.hpp"
 #include "io/file_names.hpp"
+#include "io/header_geometry.hpp"
 #include "io/input_limits.hpp"
 #include "io/quiet_stderr.hpp"
 #include "io/written_check.hpp"
@@ -311,27 +313,6 @@ Volume readNiftiVolume(const std::filesystem::path& path) {
 
 namespace {
 
-// Both transforms, as scanner coordinates (the code a field has no better one for): the sform
-// exactly, the qform as its nearest rotation (equal for a rigid affine), pixdim the spacing.
-void setAffine(nifti_image& nim, const WorldGeometry& geometry) {
-  const nifti_dmat44 m = niftiMatrix(geometry);
-  nim.sform_code = NIFTI_XFORM_SCANNER_ANAT;
-  nim.sto_xyz = m;
-  nim.sto_ijk = nifti_dmat44_inverse(m);
-  nim.qform_code = NIFTI_XFORM_SCANNER_ANAT;
-  double dx = 0, dy = 0, dz = 0;
-  nifti_dmat44_to_quatern(m, &nim.quatern_b, &nim.quatern_c, &nim.quatern_d, &nim.qoffset_x,
-                          &nim.qoffset_y, &nim.qoffset_z, &dx, &dy, &dz, &nim.qfac);
-  nim.qto_xyz = nifti_quatern_to_dmat44(nim.quatern_b, nim.quatern_c, nim.quatern_d, nim.qoffset_x,
-                                        nim.qoffset_y, nim.qoffset_z, geometry.spacing[0],
-                                        geometry.spacing[1], geometry.spacing[2], nim.qfac);
-  nim.qto_ijk = nifti_dmat44_inverse(nim.qto_xyz);
-  nim.dx = nim.pixdim[1] = geometry.spacing[0];
-  nim.dy = nim.pixdim[2] = geometry.spacing[1];
-  nim.dz = nim.pixdim[3] = geometry.spacing[2];
-  nim.xyz_units = NIFTI_UNITS_MM;
-}
-
 void writeVectorImage(const std::filesystem::path& path, int width, int height, int depth,
                       int components, const std::vector<float>& interleaved,
                       const WorldGeometry& geometry) {
@@ -348,7 +329,7 @@ void writeVectorImage(const std::filesystem::path& path, int width, int height, 
     if (!nim) throw InputError("Cannot write '" + path.string() + "': out of memory.");
     nim->intent_code = NIFTI_INTENT_VECTOR;
     nim->nifti_type = NIFTI_FTYPE_NIFTI1_1;
-    if (geometry.known) setAffine(*nim, geometry);
+    if (geometry.known) setNiftiGeometry(*nim, geometry);
     if (nifti_set_filenames(nim.get(), tmp.c_str(), 0, 1) != 0)
       throw InputError("Cannot write '" + path.string() + "': bad file name.");
     nim->data = planar.data();
@@ -377,6 +358,25 @@ void writeNiftiField(const std::filesystem::path& path, const Field2D& field) {
 
 void writeNiftiField(const std::filesystem::path& path, const Field3D& field) {
   writeVectorImage(path, field.width, field.height, field.depth, 3, field.data, field.geometry);
+}
+
+void setNiftiGeometry(nifti_image& nim, const WorldGeometry& geometry) {
+  const nifti_dmat44 m = niftiMatrix(geometry);
+  nim.sform_code = NIFTI_XFORM_SCANNER_ANAT;
+  nim.sto_xyz = m;
+  nim.sto_ijk = nifti_dmat44_inverse(m);
+  nim.qform_code = NIFTI_XFORM_SCANNER_ANAT;
+  double dx = 0, dy = 0, dz = 0;
+  nifti_dmat44_to_quatern(m, &nim.quatern_b, &nim.quatern_c, &nim.quatern_d, &nim.qoffset_x,
+                          &nim.qoffset_y, &nim.qoffset_z, &dx, &dy, &dz, &nim.qfac);
+  nim.qto_xyz = nifti_quatern_to_dmat44(nim.quatern_b, nim.quatern_c, nim.quatern_d, nim.qoffset_x,
+                                        nim.qoffset_y, nim.qoffset_z, geometry.spacing[0],
+                                        geometry.spacing[1], geometry.spacing[2], nim.qfac);
+  nim.qto_ijk = nifti_dmat44_inverse(nim.qto_xyz);
+  nim.dx = nim.pixdim[1] = geometry.spacing[0];
+  nim.dy = nim.pixdim[2] = geometry.spacing[1];
+  nim.dz = nim.pixdim[3] = geometry.spacing[2];
+  nim.xyz_units = NIFTI_UNITS_MM;
 }
 
 }  // namespace gvflab::app

@@ -13,6 +13,7 @@
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
 #include "io/file_formats.hpp"
+#include "io/header_geometry.hpp"
 #include "io/input_limits.hpp"
 #include "io/nrrd_source.hpp"
 #include "io/written_check.hpp"
@@ -201,23 +202,6 @@ WorldGeometry nrrdGeometry(const Nrrd& n, unsigned first) {
   return g;
 }
 
-// A known geometry as space (LPS; a 2D image that stays in its plane: 2 space dimensions),
-// space directions of the spatial axes (from `first`) and space origin.
-void setSpace(Nrrd& nrrd, const WorldGeometry& g, unsigned first) {
-  if (!g.known) return;
-  const unsigned axes = nrrd.dim - first;
-  const bool planar = axes == 2 && g.direction[6] == 0 && g.direction[7] == 0 && g.origin[2] == 0;
-  if (planar)
-    nrrdSpaceDimensionSet(&nrrd, 2);
-  else
-    nrrdSpaceSet(&nrrd, nrrdSpaceLeftPosteriorSuperior);
-  for (unsigned a = 0; a < axes; ++a) {
-    double* v = nrrd.axis[first + a].spaceDirection;
-    for (unsigned r = 0; r < nrrd.spaceDim; ++r) v[r] = g.direction[r * 3 + a] * g.spacing[a];
-  }
-  for (unsigned r = 0; r < nrrd.spaceDim; ++r) nrrd.spaceOrigin[r] = g.origin[r];
-}
-
 void save(const std::filesystem::path& path, const std::vector<float>& data,
           std::vector<std::size_t> sizes, std::vector<int> kinds, const WorldGeometry& geometry) {
   checkOutputName(path, "NRRD", "Cannot write '" + path.string() + "' as NRRD");
@@ -228,7 +212,7 @@ void save(const std::filesystem::path& path, const std::vector<float>& data,
                      static_cast<unsigned>(sizes.size()), sizes.data()) != 0)
       throw InputError("Cannot write '" + path.string() + "': " + teemError() + ".");
     nrrdAxisInfoSet_nva(nrrd.get(), nrrdAxisInfoKind, kinds.data());
-    setSpace(*nrrd, geometry, kinds[0] == nrrdKindSpace ? 0 : 1);
+    setNrrdSpace(*nrrd, geometry, kinds[0] == nrrdKindSpace ? 0 : 1);
     std::unique_ptr<NrrdIoState, IoStateNix> nio(nrrdIoStateNew());
     nio->encoding = nrrdEncodingGzip->available() ? nrrdEncodingGzip : nrrdEncodingRaw;
     if (nrrdSave(tmp.c_str(), nrrd.get(), nio.get()) != 0)
@@ -311,6 +295,21 @@ void writeNrrd(const std::filesystem::path& path, const Field3D& field) {
   save(path, field.data,
        {3, std::size_t(field.width), std::size_t(field.height), std::size_t(field.depth)},
        {nrrdKind3Vector, nrrdKindSpace, nrrdKindSpace, nrrdKindSpace}, field.geometry);
+}
+
+void setNrrdSpace(Nrrd& nrrd, const WorldGeometry& g, unsigned first) {
+  if (!g.known) return;
+  const unsigned axes = nrrd.dim - first;
+  const bool planar = axes == 2 && g.direction[6] == 0 && g.direction[7] == 0 && g.origin[2] == 0;
+  if (planar)
+    nrrdSpaceDimensionSet(&nrrd, 2);
+  else
+    nrrdSpaceSet(&nrrd, nrrdSpaceLeftPosteriorSuperior);
+  for (unsigned a = 0; a < axes; ++a) {
+    double* v = nrrd.axis[first + a].spaceDirection;
+    for (unsigned r = 0; r < nrrd.spaceDim; ++r) v[r] = g.direction[r * 3 + a] * g.spacing[a];
+  }
+  for (unsigned r = 0; r < nrrd.spaceDim; ++r) nrrd.spaceOrigin[r] = g.origin[r];
 }
 
 }  // namespace gvflab::app
