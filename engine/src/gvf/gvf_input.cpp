@@ -279,9 +279,9 @@ GvfInput gvfInputFrom(ComputeContext& ctx, const Image2D& edgeMap, const Field2D
                       const std::string& edgeName, const std::string& v0Name) {
   if (edgeMap.width < 1 || edgeMap.height < 1 || edgeMap.empty())
     throw InputError(edgeName + " is empty.");
-  if (edgeMap.width > kMaxSide || edgeMap.height > kMaxSide)
+  if (edgeMap.width > kMaxImageSide || edgeMap.height > kMaxImageSide)
     throw InputError(edgeName + " is " + sizeText(edgeMap.width, edgeMap.height, 1) +
-                     " pixels; at most " + std::to_string(kMaxSide) + " per side are supported.");
+                     " pixels; at most " + std::to_string(kMaxImageSide) + " per side are supported.");
   requireFinite(edgeMap.pixels, edgeName);
   GvfInput in;
   in.width = edgeMap.width;
@@ -313,12 +313,11 @@ GvfInput gvfInputFrom(ComputeContext& ctx, const Image2D& edgeMap, const Field2D
 
 GvfInput gvfInputFrom(ComputeContext& ctx, const Volume& edgeMap, const Field3D* v0,
                       const std::string& edgeName, const std::string& v0Name) {
-  constexpr int kMaxSide3 = 4096;
   if (edgeMap.width < 1 || edgeMap.height < 1 || edgeMap.depth < 2 || edgeMap.voxels.empty())
     throw InputError(edgeName + " is not a volume of at least 2 slices.");
-  if (edgeMap.width > kMaxSide3 || edgeMap.height > kMaxSide3 || edgeMap.depth > kMaxSide3)
+  if (edgeMap.width > kMaxVolumeSide || edgeMap.height > kMaxVolumeSide || edgeMap.depth > kMaxVolumeSide)
     throw InputError(edgeName + " is " + sizeText(edgeMap.width, edgeMap.height, edgeMap.depth) +
-                     " voxels; at most " + std::to_string(kMaxSide3) + " per side are supported.");
+                     " voxels; at most " + std::to_string(kMaxVolumeSide) + " per side are supported.");
   requireFinite(edgeMap.voxels, edgeName);
   GvfInput in;
   in.width = edgeMap.width;
