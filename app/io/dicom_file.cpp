@@ -472,6 +472,20 @@ bool isDicomSeriesFolder(const fs::path& path) {
   return fs::is_directory(path, ec);
 }
 
+namespace {
+
+// A series' voxel count, refused beyond kMaxVoxels before anything is decoded.
+std::uint64_t seriesVoxels(const fs::path& path, const Series& s) {
+  const std::uint64_t voxels =
+      std::uint64_t(s.slices[0].width) * s.slices[0].height * s.slices.size();
+  if (voxels > std::uint64_t(kMaxVoxels))
+    throw InputError("The DICOM series " + quoted(path) + " has " + std::to_string(voxels) +
+                     " voxels, too many: at most " + std::to_string(kMaxVoxels) + " are read.");
+  return voxels;
+}
+
+}  // namespace
+
 int dicomDimensions(const fs::path& path) {
   if (isDicomSeriesFolder(path)) return 3;
   return readHeader(path).frames > 1 ? 3 : 2;
@@ -480,11 +494,7 @@ int dicomDimensions(const fs::path& path) {
 FieldShape dicomShape(const fs::path& path) {
   if (isDicomSeriesFolder(path)) {
     const Series s = readSeries(path);
-    const std::uint64_t voxels =
-        std::uint64_t(s.slices[0].width) * s.slices[0].height * s.slices.size();
-    if (voxels > std::uint64_t(kMaxVoxels))
-      throw InputError("The DICOM series " + quoted(path) + " has " + std::to_string(voxels) +
-                       " voxels, too many: at most " + std::to_string(kMaxVoxels) + " are read.");
+    seriesVoxels(path, s);  // refused here as readDicomVolume refuses it
     return {int(s.slices[0].width), int(s.slices[0].height), int(s.slices.size())};
   }
   const Header h = readHeader(path);
@@ -512,11 +522,7 @@ Volume readDicomVolume(const fs::path& path) {
   std::vector<double> values;
   if (isDicomSeriesFolder(path)) {
     const Series s = readSeries(path);
-    const std::uint64_t voxels =
-        std::uint64_t(s.slices[0].width) * s.slices[0].height * s.slices.size();
-    if (voxels > std::uint64_t(kMaxVoxels))
-      throw InputError("The DICOM series " + quoted(path) + " has " + std::to_string(voxels) +
-                       " voxels, too many: at most " + std::to_string(kMaxVoxels) + " are read.");
+    const std::uint64_t voxels = seriesVoxels(path, s);
     checkHostMemory(path, voxels * 12);
     values.reserve(voxels);
     for (const Header& h : s.slices) decodeFile(h, values, nullptr);
