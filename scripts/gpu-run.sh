@@ -5,7 +5,8 @@
 # Header-only Debian packages and the loaders travel as .deb files in .devdeps/
 # (fetch them with: cd .devdeps && apt-get download opencl-clhpp-headers opencl-c-headers
 #  ocl-icd-opencl-dev ocl-icd-libopencl1 libglm-dev doctest-dev nlohmann-json3-dev
-#  libvulkan-dev libvulkan1 libegl-dev libgl-dev). The gpu test also needs glvnd's libEGL at
+#  libvulkan-dev libvulkan1 libegl-dev libgl-dev libspdlog-dev libspdlog1.10 libfmt-dev libfmt9
+#  zlib1g-dev). The gpu test also needs glvnd's libEGL at
 # run time: the device tool's README unpacks libegl1 libglvnd0 libopengl0 (its .gl recipe)
 # before this script.
 # Usage: scripts/gpu-run.sh OUTDIR [BENCH ARGS ...]   (each bench run as one quoted string)
@@ -17,6 +18,10 @@ mkdir -p "$deps" "$out"
 for f in .devdeps/*.deb; do dpkg -x "$f" "$deps"; done
 lib=$deps/usr/lib/x86_64-linux-gnu
 export LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# Debian's libz.so points at its own /lib/.../libz.so.1.2.13: link it to the host's zlib.
+if [ -L "$lib/libz.so" ] && [ ! -e "$lib/libz.so" ]; then
+  ln -sf "$(ldconfig -p | awk '/libz\.so\.1 /{print $NF; exit}')" "$lib/libz.so"
+fi
 cmake -S . -B /tmp/gvflab-build -DCMAKE_BUILD_TYPE=Release -DGVFLAB_BUILD_APP=OFF \
   -DCMAKE_PREFIX_PATH="$deps/usr" -DOpenCL_INCLUDE_DIR="$deps/usr/include" \
   -DOpenCL_LIBRARY="$lib/libOpenCL.so.1" -DDOCTEST_INCLUDE_DIR="$deps/usr/include" \
