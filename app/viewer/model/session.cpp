@@ -12,6 +12,7 @@
 #include "gvflab/profiler.hpp"
 #include "io/image_loader.hpp"
 #include "io/volume_loader.hpp"
+#include "viewer/model/frame_stats.hpp"
 
 namespace gvflab::viewer {
 namespace {
