@@ -269,12 +269,13 @@ std::vector<Flag> fieldFlags() {
       [](const Options& o) {
         return o.v0File ? *o.v0File : o.gvf.v0Mode == V0Mode::EdgeGradient ? "edge" : "image";
       }));
-  Flag edgeMap = valued("--edge-map", "FILE", G::Field,
-                     "headless: FILE (an image or volume of the input's size) is the edge map f, "
-                     "read as an input is (values in [0, 1]: raster images divided by their "
-                     "type's maximum, MetaImage, NRRD and NIfTI rescaled min..max), not rebuilt "
-                     "from the image; V0 = grad f unless --v0 FILE",
-                     [](FlagContext& c) { c.options.edgeMap = c.value(); });
+  Flag edgeMap =
+      valued("--edge-map", "FILE", G::Field,
+             "headless: FILE (an image or volume of the input's size) is the edge map f, "
+             "read as an input is (values in [0, 1]: raster images divided by their "
+             "type's maximum, MetaImage, NRRD and NIfTI rescaled min..max), not rebuilt "
+             "from the image; V0 = grad f unless --v0 FILE",
+             [](FlagContext& c) { c.options.edgeMap = c.value(); });
   edgeMap.once = true;
   t.push_back(edgeMap);
   t.push_back(

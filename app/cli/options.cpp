@@ -61,7 +61,8 @@ void checkCombination(const Options& o) {
         "--edge-map gives f, and V0 is then grad f (or --v0 FILE): --v0 image does not go with "
         "it.");
   if (o.page && o.mode != Mode::Headless)
-    throw ParameterError("--page is for --headless runs; the viewer opens a TIFF stack as a volume.");
+    throw ParameterError(
+        "--page is for --headless runs; the viewer opens a TIFF stack as a volume.");
   if (o.quiet && o.verbose)
     throw ParameterError("--quiet and --verbose go against each other; give one.");
   checkBatchCombination(o);

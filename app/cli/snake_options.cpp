@@ -99,7 +99,8 @@ SnakeSpec parseSnakeSpec(const std::string& text) {
                            " is not boundary=free|fixed|free-fixed|fixed-free.");
     const std::string name = opt.substr(key.size());
     if (name == "periodic" || name.empty())
-      throw ParameterError(named(text) + ": an open snake's boundary is free, fixed, "
+      throw ParameterError(named(text) +
+                           ": an open snake's boundary is free, fixed, "
                            "free-fixed or fixed-free (a closed one is a polygon:), not " +
                            quotedText(name, 20) + ".");
     try {
@@ -115,9 +116,9 @@ SnakeSpec parseSnakeSpec(const std::string& text) {
   const auto v = parseNumbers(text, shape.substr(colon + 1));
   if (open) {
     if (v.size() % 2 != 0 || v.size() < 4 || (kind == "line" && v.size() != 4))
-      throw ParameterError(named(text) + (kind == "line"
-                                              ? ": a line needs exactly X1,Y1,X2,Y2."
-                                              : ": a path needs at least 2 points as X1,Y1,X2,Y2,..."));
+      throw ParameterError(
+          named(text) + (kind == "line" ? ": a line needs exactly X1,Y1,X2,Y2."
+                                        : ": a path needs at least 2 points as X1,Y1,X2,Y2,..."));
     for (std::size_t i = 0; i < v.size(); i += 2)
       s.polygon.push_back({static_cast<float>(v[i]), static_cast<float>(v[i + 1])});
     bool length = false;

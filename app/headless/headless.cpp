@@ -18,9 +18,9 @@
 #include "gvflab/phantoms.hpp"
 #include "gvflab/profiler.hpp"
 #include "headless/headless_snakes.hpp"
-#include "headless/user_gvf_input.hpp"
 #include "headless/region_headless.hpp"
 #include "headless/run_progress.hpp"
+#include "headless/user_gvf_input.hpp"
 #include "io/field_file.hpp"
 #include "io/image_loader.hpp"
 #include "io/png_writer.hpp"
@@ -96,10 +96,10 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure,
   // A μ the user gave is checked as given; the default is fitted to this input (3D's Euler
   // bound is below the 2D default).
   const MuRule rule = o.muGiven ? MuRule::Refuse : MuRule::ClampAll;
-  GvfPipeline pipeline =
-      hasUserGvfInput(o) ? buildGvfPipeline(ctx, buildUserGvfInput(*ctx, o, in), o.gvf, config, rule)
-      : is3d             ? buildGvfPipeline(ctx, in.volume, o.gvf, config, rule)
-                         : buildGvfPipeline(ctx, in.image, o.gvf, config, rule);
+  GvfPipeline pipeline = hasUserGvfInput(o) ? buildGvfPipeline(ctx, buildUserGvfInput(*ctx, o, in),
+                                                               o.gvf, config, rule)
+                         : is3d             ? buildGvfPipeline(ctx, in.volume, o.gvf, config, rule)
+                                            : buildGvfPipeline(ctx, in.image, o.gvf, config, rule);
   const GvfInput& input = pipeline.input;
   Solver* solverPtr = pipeline.solver.get();
   Solver& solverRef = *solverPtr;

@@ -31,8 +31,8 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx, So
     ParametricSnake snakes(ctx, solver.width(), solver.height(), so.params);
     snakes.setFields(gvf, edgeInput);
     for (const auto& spec : so.snakes) {
-      const int id = snakes.add(spec.points(so.params), spec.forceOr(so.force), spec.pressure,
-                                spec.boundary);
+      const int id =
+          snakes.add(spec.points(so.params), spec.forceOr(so.force), spec.pressure, spec.boundary);
       if (!spec.initial.empty()) snakes.setInitial(id, spec.initial);
     }
     // Chunks fold profiler events; with --trails, a chunk is the trail's interval.

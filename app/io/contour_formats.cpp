@@ -194,8 +194,8 @@ std::string contoursSvg(const std::vector<ContourRecord>& contours, const Contou
       d += (i ? " L " : "M ") + num(points[i][0]) + " " + num(points[i][1]);
     // The force's colour, as in the viewer; the state is in data-state.
     out += "  <path d=\"" + d + (r.closed() ? " Z" : "") + "\" fill=\"none\" stroke=\"" +
-           forceStyle(r.force).colour + "\" stroke-width=\"1\" data-force=\"" +
-           escapeXml(r.force) + "\" data-state=\"" + contourState(r) + "\" data-iterations=\"" +
+           forceStyle(r.force).colour + "\" stroke-width=\"1\" data-force=\"" + escapeXml(r.force) +
+           "\" data-state=\"" + contourState(r) + "\" data-iterations=\"" +
            std::to_string(r.iterations) + "\"/>\n";
   }
   out += svgLegend(contours, canvas.width, canvas.height);

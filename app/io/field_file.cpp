@@ -33,8 +33,8 @@ bool isNrrd(const std::filesystem::path& path) {
 
 void requireUserField(const std::filesystem::path& path) {
   if (!isUserFieldFile(path))
-    throw InputError(quoted(path) + " is not a field file gvflab reads (" +
-                     kUserFieldExtensions + ").");
+    throw InputError(quoted(path) + " is not a field file gvflab reads (" + kUserFieldExtensions +
+                     ").");
 }
 
 template <class Field>

@@ -227,8 +227,8 @@ Image2D loadImage(const std::filesystem::path& path) {
   const std::optional<OpenedImage> image = openImage(path);
   if (!image) return ownReader(path)->readImage(path);  // MetaImage, NRRD, TIFF, DICOM
   if (const FileFormat* f = signatureFormat(image->head); f && f->readImage)
-    return f->readImage(path);  // a TIFF by content, under another name
-  if (isBinaryOrAsciiPnm(image->head)) {                // the engine's reader says what is wrong
+    return f->readImage(path);            // a TIFF by content, under another name
+  if (isBinaryOrAsciiPnm(image->head)) {  // the engine's reader says what is wrong
     const auto size = pnmSize(path);
     checkPixelCount(path, size[0], size[1]);  // before a pixel is read
     return readPnm(path);

@@ -1,8 +1,9 @@
 #pragma once
 // Loads user images for the viewer and the headless mode. Qt's readers cover PNG, JPEG, BMP,
 // GIF and PBM; PGM/PPM and MetaImage go through the engine, NRRD through teem, TIFF through
-// libtiff (io/tiff_file.hpp), DICOM through GDCM (io/dicom_file.hpp). Which is which: io/file_formats.cpp (a raster file must start as its extension
-// promises; one with an extension of no format is read by its content).
+// libtiff (io/tiff_file.hpp), DICOM through GDCM (io/dicom_file.hpp). Which is which:
+// io/file_formats.cpp (a raster file must start as its extension promises; one with an extension of
+// no format is read by its content).
 #include <filesystem>
 
 #include "gvflab/field_storage.hpp"

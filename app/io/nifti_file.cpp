@@ -14,7 +14,6 @@
 #include "gvflab/input_file.hpp"
 #include "gvflab/io.hpp"
 #include "io/file_formats.hpp"
-#include "io/header_geometry.hpp"
 #include "io/file_names.hpp"
 #include "io/header_geometry.hpp"
 #include "io/input_limits.hpp"

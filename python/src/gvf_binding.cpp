@@ -77,10 +77,12 @@ GvfInput gvfInputOf(ComputeContext& ctx, const PixelArray& pixels, double sigma,
                     const py::object& v0, const py::object& edgeMap,
                     const std::optional<GridSpacing>& spacing) {
   const bool ownV0 = !v0.is_none() && !py::isinstance<py::str>(v0);
-  const V0Mode mode = ownV0 || v0.is_none() ? V0Mode::EdgeGradient : parseV0(v0.cast<std::string>());
+  const V0Mode mode =
+      ownV0 || v0.is_none() ? V0Mode::EdgeGradient : parseV0(v0.cast<std::string>());
   if (!edgeMap.is_none() && mode == V0Mode::ImageGradient)
-    throw ParameterError("edge_map gives f, and V0 is then grad f or a v0 array: v0='image' "
-                         "does not go with it.");
+    throw ParameterError(
+        "edge_map gives f, and V0 is then grad f or a v0 array: v0='image' "
+        "does not go with it.");
   std::optional<PixelArray> f;
   if (!edgeMap.is_none()) {
     f = inspectPixels(edgeMap, std::nullopt, "edge_map");

@@ -22,7 +22,7 @@ struct SnakeResult {
   py::array points;  // N x 2 (row, col)
   std::string force;
   std::string boundary;  // boundaryName: "periodic" (closed) or an open snake's ends
-  std::string state;  // snakeStateName: "moving" | "converged" | "stalled" | "collapsed"
+  std::string state;     // snakeStateName: "moving" | "converged" | "stalled" | "collapsed"
   long iterations = 0;
   double held = 0, holdGap = 0;  // the hold test at its last stop (SnakeContour)
   double openclMs = 0;           // every snake of the call together
@@ -106,8 +106,8 @@ py::object snake(const py::handle& image, const py::handle& initial, std::option
   py::list results;
   for (const auto& c : snakes->contours())
     results.append(SnakeResult{pointsToArray(c.points), forceName(c.force),
-                               boundaryName(c.boundary), snakeStateName(c.state),
-                               c.iterations, c.held, c.holdGap, ms,
+                               boundaryName(c.boundary), snakeStateName(c.state), c.iterations,
+                               c.held, c.holdGap, ms,
                                run ? std::optional(run->report) : std::nullopt});
   return many ? py::object(results) : results[0];
 }

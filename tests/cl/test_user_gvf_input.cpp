@@ -63,16 +63,18 @@ TEST_CASE("given inputs are refused with their names") {
     }
     return std::string("no error");
   };
-  CHECK(message([&] { gvfInputFrom(*ctx, f, &small, "F", "--v0 'v.mha'"); })
-            .find("--v0 'v.mha' is 8x16") != std::string::npos);
+  CHECK(message([&] {
+          gvfInputFrom(*ctx, f, &small, "F", "--v0 'v.mha'");
+        }).find("--v0 'v.mha' is 8x16") != std::string::npos);
   Field2D nan(16, 16);
   nan.data[7] = NAN;
   CHECK(message([&] { gvfInputFrom(*ctx, f, &nan, "F", "v0"); }).find("v0 contains NaN") !=
         std::string::npos);
   f.pixels[3] = INFINITY;
-  CHECK(message([&] { gvfInputFrom(*ctx, f, nullptr, "edge_map"); })
-            .find("edge_map contains NaN") != std::string::npos);
+  CHECK(message([&] {
+          gvfInputFrom(*ctx, f, nullptr, "edge_map");
+        }).find("edge_map contains NaN") != std::string::npos);
   GvfInput input = buildGvfInput(*ctx, makePhantom("u", 16), 1.0);
-  CHECK(message([&] { replaceV0(*ctx, input, Field3D(16, 16, 2), "v0"); })
-            .find("3D field") != std::string::npos);
+  CHECK(message([&] { replaceV0(*ctx, input, Field3D(16, 16, 2), "v0"); }).find("3D field") !=
+        std::string::npos);
 }

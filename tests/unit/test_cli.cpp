@@ -288,10 +288,10 @@ TEST_CASE("every numeric flag of the command line is checked against its spec") 
     };
     CHECK_NOTHROW(parse(arg(s.minValue)));
     CHECK_NOTHROW(parse(arg(s.maxValue)));
-    CHECK_THROWS_WITH_AS(parse(arg(s.maxValue * 2 + 1)),
-                         doctest::Contains(("--" + s.key).c_str()), ParameterError);
-    CHECK_THROWS_WITH_AS(parse(arg(s.minValue / 2 - 1)),
-                         doctest::Contains(("--" + s.key).c_str()), ParameterError);
+    CHECK_THROWS_WITH_AS(parse(arg(s.maxValue * 2 + 1)), doctest::Contains(("--" + s.key).c_str()),
+                         ParameterError);
+    CHECK_THROWS_WITH_AS(parse(arg(s.minValue / 2 - 1)), doctest::Contains(("--" + s.key).c_str()),
+                         ParameterError);
     CHECK(helpText().find("--" + s.key) != std::string::npos);
   }
   CHECK_THROWS_WITH_AS(parseOptions({"in.tif", "--page", "2"}), doctest::Contains("--headless"),
@@ -467,8 +467,8 @@ TEST_CASE("open snake specs: line and path with their boundary, kept by sessions
 }
 
 TEST_CASE("--edge-map and --v0 FILE: headless only, named files") {
-  const Options o = parseOptions({"--headless", "--phantom", "u", "--edge-map", "f.png", "--v0",
-                                  "v.nrrd"});
+  const Options o =
+      parseOptions({"--headless", "--phantom", "u", "--edge-map", "f.png", "--v0", "v.nrrd"});
   CHECK(*o.edgeMap == "f.png");
   CHECK(*o.v0File == "v.nrrd");
   CHECK(o.gvf.v0Mode == V0Mode::EdgeGradient);
@@ -479,7 +479,7 @@ TEST_CASE("--edge-map and --v0 FILE: headless only, named files") {
   CHECK_THROWS_WITH_AS(
       parseOptions({"--headless", "--phantom", "u", "--edge-map", "f.png", "--v0", "image"}),
       doctest::Contains("--v0 image"), ParameterError);
-  CHECK_THROWS_AS(parseOptions({"--headless", "--phantom", "u", "--edge-map", "a.png",
-                                "--edge-map", "b.png"}),
-                  ParameterError);
+  CHECK_THROWS_AS(
+      parseOptions({"--headless", "--phantom", "u", "--edge-map", "a.png", "--edge-map", "b.png"}),
+      ParameterError);
 }

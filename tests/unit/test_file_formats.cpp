@@ -128,8 +128,8 @@ TEST_CASE("every image and volume extension loads a small file through its forma
   const std::string nhdr = "NRRD0004\ntype: uchar\nencoding: raw\n";
   writeBytes(dir / "m.nhdr", nhdr + "dimension: 2\nsizes: 4 3\ndata file: m.raw\n\n");
   writeBytes(dir / "v.nhdr", nhdr + "dimension: 3\nsizes: 4 3 2\ndata file: v.raw\n\n");
-  for (const char* ext : {".tif", ".tiff"}) test::files::writeTiff(dir / ("v" + std::string(ext)),
-                                                                   test::files::bytePages(2));
+  for (const char* ext : {".tif", ".tiff"})
+    test::files::writeTiff(dir / ("v" + std::string(ext)), test::files::bytePages(2));
   for (const char* ext : {".dcm", ".dicom"}) {
     test::files::writeDicomRamp(dir / ("m" + std::string(ext)), 1);
     test::files::writeDicomRamp(dir / ("v" + std::string(ext)), 2);

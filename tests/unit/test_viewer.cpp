@@ -273,7 +273,7 @@ TEST_CASE("the frame budget adapts the iterations per frame") {
   CHECK(adaptedIterationsPerFrame(100, 20, 0, 25) == 80);   // 20/25 of the count
   CHECK(adaptedIterationsPerFrame(100, 20, 19, 5) == 100);  // 5 ms left of 20 = a quarter
   CHECK(adaptedIterationsPerFrame(100, 20, 19, 10) == 70);
-  CHECK(adaptedIterationsPerFrame(1, 20, 0, 100) == 1);     // never below one
+  CHECK(adaptedIterationsPerFrame(1, 20, 0, 100) == 1);      // never below one
   CHECK(adaptedIterationsPerFrame(4000, 20, 0, 1) == 4096);  // nor above 4096
   app::Options o;
   o.phantomSize = 64;

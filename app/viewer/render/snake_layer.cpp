@@ -155,22 +155,24 @@ void SnakeLayer::draw(const Viewport& viewport, const ViewTransform& view,
       for (std::size_t i = 0; i < t.shapes.size(); ++i) {
         SnakeRgba color = forceColor(t.force);
         color[3] = trailAlpha(i, t.shapes.size());
-        drawStrip(GL_TRIANGLE_STRIP, thickLineStrip(t.shapes[i], t.closed, kTrailHalfWidth * toImage),
-                  color.data(), 1, false);
+        drawStrip(GL_TRIANGLE_STRIP,
+                  thickLineStrip(t.shapes[i], t.closed, kTrailHalfWidth * toImage), color.data(), 1,
+                  false);
       }
   if (snakes.contours) {
     // All outlines first, so a snake never darkens its neighbour's line.
     for (const auto& c : *snakes.contours)
-      drawStrip(GL_TRIANGLE_STRIP, thickLineStrip(c.points, c.closed(), kOutlineHalfWidth * toImage),
-                kOutline, 1, false);
+      drawStrip(GL_TRIANGLE_STRIP,
+                thickLineStrip(c.points, c.closed(), kOutlineHalfWidth * toImage), kOutline, 1,
+                false);
     for (const auto& c : *snakes.contours) {
       const SnakeRgba force = forceColor(c.force);
       const SnakeRgba state = stateColor(c.state);
       const float* color = c.id == snakes.highlightId ? kDraft : force.data();
       const bool selected = snakes.selectedId != 0 && c.id == snakes.selectedId;
       const float size = selected ? dot + 2 : dot;  // the panel's snake
-      drawStrip(GL_TRIANGLE_STRIP, thickLineStrip(c.points, c.closed(), kLineHalfWidth * toImage), color,
-                1, false);
+      drawStrip(GL_TRIANGLE_STRIP, thickLineStrip(c.points, c.closed(), kLineHalfWidth * toImage),
+                color, 1, false);
       if (snakes.showNodes || selected) {
         drawStrip(GL_POINTS, c.points, kOutline, size + 2, true);
         drawStrip(GL_POINTS, c.points, color, size, true);

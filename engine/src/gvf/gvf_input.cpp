@@ -281,7 +281,8 @@ GvfInput gvfInputFrom(ComputeContext& ctx, const Image2D& edgeMap, const Field2D
     throw InputError(edgeName + " is empty.");
   if (edgeMap.width > kMaxImageSide || edgeMap.height > kMaxImageSide)
     throw InputError(edgeName + " is " + sizeText(edgeMap.width, edgeMap.height, 1) +
-                     " pixels; at most " + std::to_string(kMaxImageSide) + " per side are supported.");
+                     " pixels; at most " + std::to_string(kMaxImageSide) +
+                     " per side are supported.");
   requireFinite(edgeMap.pixels, edgeName);
   GvfInput in;
   in.width = edgeMap.width;
@@ -315,9 +316,11 @@ GvfInput gvfInputFrom(ComputeContext& ctx, const Volume& edgeMap, const Field3D*
                       const std::string& edgeName, const std::string& v0Name) {
   if (edgeMap.width < 1 || edgeMap.height < 1 || edgeMap.depth < 2 || edgeMap.voxels.empty())
     throw InputError(edgeName + " is not a volume of at least 2 slices.");
-  if (edgeMap.width > kMaxVolumeSide || edgeMap.height > kMaxVolumeSide || edgeMap.depth > kMaxVolumeSide)
+  if (edgeMap.width > kMaxVolumeSide || edgeMap.height > kMaxVolumeSide ||
+      edgeMap.depth > kMaxVolumeSide)
     throw InputError(edgeName + " is " + sizeText(edgeMap.width, edgeMap.height, edgeMap.depth) +
-                     " voxels; at most " + std::to_string(kMaxVolumeSide) + " per side are supported.");
+                     " voxels; at most " + std::to_string(kMaxVolumeSide) +
+                     " per side are supported.");
   requireFinite(edgeMap.voxels, edgeName);
   GvfInput in;
   in.width = edgeMap.width;
@@ -325,8 +328,8 @@ GvfInput gvfInputFrom(ComputeContext& ctx, const Volume& edgeMap, const Field3D*
   in.depth = edgeMap.depth;
   in.spacing = chosenSpacing(std::nullopt, edgeMap.geometry, 3);
   const std::size_t n = in.pixelCount();
-  ctx.checkAllocation(n * 20, "The " + sizeText(in.width, in.height, in.depth) +
-                                  " edge map and V0");
+  ctx.checkAllocation(n * 20,
+                      "The " + sizeText(in.width, in.height, in.depth) + " edge map and V0");
   try {
     auto& c = ctx.context();
     in.edge = cl::Buffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
@@ -355,14 +358,12 @@ GvfInput gvfInputFrom(ComputeContext& ctx, const Volume& edgeMap, const Field3D*
   return in;
 }
 
-void replaceV0(ComputeContext& ctx, GvfInput& input, const Field2D& v0,
-               const std::string& v0Name) {
+void replaceV0(ComputeContext& ctx, GvfInput& input, const Field2D& v0, const std::string& v0Name) {
   if (input.depth != 1) throw InputError(v0Name + " is a 2D field; the input is a volume.");
   uploadV0(ctx, input, v0, 2, v0Name);
 }
 
-void replaceV0(ComputeContext& ctx, GvfInput& input, const Field3D& v0,
-               const std::string& v0Name) {
+void replaceV0(ComputeContext& ctx, GvfInput& input, const Field3D& v0, const std::string& v0Name) {
   if (input.depth == 1) throw InputError(v0Name + " is a 3D field; the input is an image.");
   uploadV0(ctx, input, v0, 3, v0Name);
 }

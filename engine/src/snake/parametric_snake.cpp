@@ -166,8 +166,8 @@ void ParametricSnake::setPoints(int id, const std::vector<glm::vec2>& points) {
   Snake* s = find(id);
   if (!s) return;
   checkPoints(points, s->boundary);
-  s->points = oriented(
-      resampleContour(points, params_.dmin, params_.dmax, isClosed(s->boundary)), s->boundary);
+  s->points = oriented(resampleContour(points, params_.dmin, params_.dmax, isClosed(s->boundary)),
+                       s->boundary);
   s->initial = s->points;
   s->state = SnakeState::Moving;
   layoutDirty_ = true;
@@ -489,8 +489,8 @@ std::vector<SnakeContour> ParametricSnake::contours() {
   out.reserve(snakes_.size());
   for (const auto& s : snakes_)
     out.push_back({s.id, s.points, s.force, s.iterations, s.state, s.initial,
-                   s.pressure.value_or(params_.pressure), s.held, s.holdGap,
-                   s.pressure.has_value(), s.boundary});
+                   s.pressure.value_or(params_.pressure), s.held, s.holdGap, s.pressure.has_value(),
+                   s.boundary});
   return out;
 }
 
