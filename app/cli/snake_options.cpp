@@ -10,10 +10,12 @@
 namespace gvflab::app {
 namespace {
 
+// Short enough that the whole refusal, with 60 echoed characters, stays one line of at most
+// 300 (the malformed-input corpus checks it); --help has the coordinates' convention.
 const char* kSpecForms =
-    "use circle:CX,CY,R or polygon:X1,Y1,X2,Y2,X3,Y3,... (closed), or line:X1,Y1,X2,Y2 or "
-    "path:X1,Y1,X2,Y2,... (open) with an optional :boundary=free|fixed|free-fixed|fixed-free "
-    "(pixels, origin at the top-left corner), optionally followed by @gvf or @traditional";
+    "use circle:CX,CY,R or polygon:X1,Y1,... (closed), line:X1,Y1,X2,Y2 or path:X1,Y1,... "
+    "(open; :boundary=free|fixed|free-fixed|fixed-free), each optionally "
+    "@gvf or @traditional";
 
 std::string named(const std::string& spec) { return "--snake " + quotedText(spec); }
 

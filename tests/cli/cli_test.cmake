@@ -756,6 +756,7 @@ endforeach()
 run_gvflab(FALSE --phantom u --edge-map ${WORK}/small.pgm)
 if(NOT last_err MATCHES "--edge-map" OR NOT last_err MATCHES "headless")
   message(FATAL_ERROR "--edge-map in the viewer: ${last_err}")
+endif()
 
 # @case batch_one_bad_input
 # --batch over a glob: three tiny images, the middle one truncated. The others are written
