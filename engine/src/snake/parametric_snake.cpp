@@ -1,4 +1,5 @@
 #include "gvflab/parametric_snake.hpp"
+#include "gvflab/snake_state_rule.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -430,11 +431,9 @@ void ParametricSnake::checkAndResample() {
         s.held = static_cast<double>(std::count(held.begin(), held.end(), true)) /
                  static_cast<double>(held.size());
         s.holdGap = longestUnheldStretch(s.points, held, isClosed(s.boundary));
-        if (collapsedContour(s.points, s.initial, params_.dmin, isClosed(s.boundary)))
-          s.state = SnakeState::Collapsed;  // held or not, it outlines nothing
-        else
-          s.state = s.held > 0 && s.holdGap <= params_.holdGap ? SnakeState::Converged
-                                                               : SnakeState::Stalled;
+        s.state = stoppedState(
+            collapsedContour(s.points, s.initial, params_.dmin, isClosed(s.boundary)), s.held,
+            s.holdGap, params_.holdGap);
       }
       off += s.points.size();
     }

@@ -1,0 +1,64 @@
+#pragma once
+// Closed triangle meshes for 3D active surfaces (SurfaceSnake): start shapes, checks, measures
+// and the remeshing that keeps edge lengths within [dmin, dmax] so that a surface can stretch
+// into a concavity without its triangles degenerating. Pure host code, double precision where
+// it measures.
+//
+// Coordinates: voxel coordinates, as --snake uses pixel coordinates: x along a row, y down the
+// rows, z across the planes; voxel (i, j, k) covers [i, i+1) x [j, j+1) x [k, k+1), so its
+// centre is (i + 0.5, j + 0.5, k + 0.5). Faces are counter-clockwise seen from outside in a
+// right-handed (x, y, z) frame: (b - a) x (c - a) points outwards, and meshVolume() > 0.
+#include <cstddef>
+#include <cstdint>
+#include <glm/vec3.hpp>
+#include <string>
+#include <vector>
+
+namespace gvflab {
+
+struct SurfaceMesh {
+  std::vector<glm::vec3> vertices;
+  std::vector<glm::uvec3> faces;  // vertex indices, outward orientation (see above)
+  bool empty() const { return faces.empty(); }
+};
+
+// A sphere: an icosahedron subdivided until its edges are at most `edgeLength` long, projected
+// on the sphere. ParameterError when centre or radius is not finite or radius <= 0 or
+// edgeLength <= 0.
+SurfaceMesh sphereMesh(const glm::dvec3& centre, double radius, double edgeLength);
+// How many vertices sphereMesh() would give, without building them (checked before building).
+std::size_t sphereMeshVertexCount(double radius, double edgeLength);
+// An axis-aligned box between corners lo and hi (lo < hi on every axis), each face a grid of
+// squares at most `edgeLength` wide split into triangles.
+SurfaceMesh boxMesh(const glm::dvec3& lo, const glm::dvec3& hi, double edgeLength);
+
+// What checkMesh() found: closed (every edge has exactly two faces), manifold (and every
+// vertex's faces form one fan), consistently oriented (each edge used once in each direction)
+// and no face repeats a vertex. `problem` is a sentence naming the first fault ("" when none).
+struct MeshCheck {
+  bool closed = false;
+  bool manifold = false;
+  bool oriented = false;
+  int eulerCharacteristic = 0;  // V - E + F: 2 for a sphere-like surface
+  std::string problem;
+  bool ok() const { return closed && manifold && oriented && problem.empty(); }
+};
+MeshCheck checkMesh(const SurfaceMesh& mesh);
+
+double meshVolume(const SurfaceMesh& mesh);  // signed (divergence theorem), > 0 outward
+double meshArea(const SurfaceMesh& mesh);
+// Area-weighted vertex normals, unit length (zero for an isolated vertex).
+std::vector<glm::vec3> vertexNormals(const SurfaceMesh& mesh);
+// Each vertex's neighbours (the one-ring), in no particular order; the internal forces'
+// Laplacians use them.
+std::vector<std::vector<std::uint32_t>> vertexNeighbours(const SurfaceMesh& mesh);
+
+// Remeshing of a closed manifold mesh: edges longer than dmax are split, edges shorter than
+// dmin collapsed (unless that would make the mesh non-manifold, fold a face over or leave a
+// vertex of valence below 3), and edges flipped where that brings valences nearer 6. Returns a
+// closed, manifold, consistently oriented mesh with every edge in [dmin, dmax] as far as those
+// constraints allow. Needs dmax >= 2 dmin (SnakeParams' rule). The 2D snakes' counterpart is
+// resampleContour().
+SurfaceMesh remesh(const SurfaceMesh& mesh, double dmin, double dmax);
+
+}  // namespace gvflab

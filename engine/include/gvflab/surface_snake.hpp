@@ -1,0 +1,114 @@
+#pragma once
+// GVF deformable surfaces (Xu & Prince's 3D active surfaces): closed triangle meshes whose
+// vertices move under a 3D external force, many at once on the OpenCL device, the 3D
+// counterpart of ParametricSnake. Each iteration moves every vertex of a moving surface by
+//   γ (x_{t+1} - x_t) = α L x - β L² x + κ F(x_t) + p n(x_t)
+// with L the umbrella (one-ring mean minus the vertex) Laplacian of the mesh (elasticity α,
+// rigidity β: the 2D snake's second and fourth differences on a mesh), F the external force
+// chosen per surface (GVF, or the traditional ∇f), sampled trilinearly, and p n a pressure along
+// the outward vertex normal, p per surface (its own, or SnakeParams::pressure). The parameters
+// are the 2D snakes' (SnakeParams, the same flags and ranges): dmin and dmax bound the edge
+// lengths that remesh() keeps every `resample` iterations, tolerance, window and holdGap drive
+// the states.
+//
+// States: the 2D snakes' rules (parametric_snake.hpp) on a mesh, named by the one rule
+// stoppedState() (snake_state_rule.hpp): Moving until a convergence window ends with no vertex
+// farther than tolerance from the surfaces at the starts of the last kProgressWindows windows;
+// Collapsed when its volume fell below kCollapseFraction of its start's and below what a thin
+// sheet one quarter dmin thick over its area would hold; Converged when some vertex is held
+// (the force sampled kHoldDistance outside and inside along its normal points back towards it)
+// and no connected unheld patch is wider than holdGap; else Stalled.
+//
+// Coordinates: voxel coordinates (surface_mesh.hpp), the volume's storage order, x fastest.
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "gvflab/cl.hpp"
+#include "gvflab/gvf_input.hpp"
+#include "gvflab/parametric_snake.hpp"
+#include "gvflab/surface_mesh.hpp"
+
+namespace gvflab {
+
+class ComputeContext;
+
+struct SurfaceContour {
+  int id = 0;
+  SurfaceMesh mesh;
+  SnakeForce force = SnakeForce::Gvf;
+  long iterations = 0;  // iterations run while moving
+  SnakeState state = SnakeState::Moving;
+  SurfaceMesh initial;  // the starting mesh (restart() goes back to it)
+  double pressure = 0;  // the pressure this surface feels
+  double held = 0;      // fraction of vertices held by the force at the last stop (0 before)
+  double holdGap = 0;   // its widest unheld patch then (voxels; 0 before)
+  bool ownPressure = false;
+  bool converged() const { return state == SnakeState::Converged; }
+};
+
+class SurfaceSnake {
+ public:
+  static constexpr std::size_t kMaxVertices = 1u << 20;  // per surface
+
+  SurfaceSnake(std::shared_ptr<ComputeContext> ctx, int width, int height, int depth,
+               SnakeParams params = SnakeParams::defaults());
+  ~SurfaceSnake();
+  SurfaceSnake(const SurfaceSnake&) = delete;
+  SurfaceSnake& operator=(const SurfaceSnake&) = delete;
+
+  // The rules add() applies, usable before any device work (the CLI checks every surface
+  // before it opens an output): ParameterError when the sphere or a vertex is not finite or
+  // reaches outside the width x height x depth volume, or the mesh is not closed and manifold
+  // (checkMesh); ResourceError when it would have more than kMaxVertices vertices at params'
+  // dmax.
+  static void checkSphere(const glm::dvec3& centre, double radius, int width, int height,
+                          int depth, const SnakeParams& params);
+  static void checkSurface(const SurfaceMesh& mesh, int width, int height, int depth,
+                           const SnakeParams& params);
+
+  // The force fields, packed float3 per voxel (Solver::field() of a 3D solver), and the
+  // traditional force from `edges` (its v0 = ∇f), whose edge map f and max |∇f| let the hold
+  // test tell edges from noise as in 2D. Set them again before step() when they change.
+  void setFields(const cl::Buffer& gvf, const GvfInput& edges);
+
+  // Adds a closed surface (remeshed to [dmin, dmax]), also its starting mesh. pressure: its
+  // own, else SnakeParams::pressure. Throws as checkSurface.
+  int add(const SurfaceMesh& mesh, SnakeForce force = SnakeForce::Gvf,
+          std::optional<double> pressure = std::nullopt);
+  // A sphere with edges about (dmin + dmax) / 2 long.
+  int addSphere(const glm::dvec3& centre, double radius, SnakeForce force = SnakeForce::Gvf,
+                std::optional<double> pressure = std::nullopt);
+  void remove(int id);  // unknown ids are ignored
+  void clear();
+  void setForce(int id, SnakeForce force);
+  void setPressure(int id, std::optional<double> pressure);
+  // Only the starting mesh (a session resumed from its current surfaces keeps its start).
+  void setInitial(int id, const SurfaceMesh& mesh);
+  void restart();  // every surface back to its start, 0 iterations, moving
+  // New parameters; every surface starts moving again. Throws ParameterError (keeps the old).
+  void setParams(const SnakeParams& params);
+  const SnakeParams& params() const { return params_; }
+
+  // n iterations of every moving surface; every `resample` iterations the vertices are read
+  // back, checked for the states and remeshed. Stops early when no surface moves.
+  void step(int n);
+
+  std::vector<SurfaceContour> surfaces();  // reads back when the device is ahead
+  std::size_t size() const;
+  bool allConverged() const;
+  bool allStopped() const;
+  std::size_t vertexCount() const;
+  int width() const { return width_; }
+  int height() const { return height_; }
+  int depth() const { return depth_; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  int width_, height_, depth_;
+  SnakeParams params_;
+};
+
+}  // namespace gvflab
