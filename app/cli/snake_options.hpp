@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/surface_spec.hpp"
 #include "gvflab/capture_range.hpp"
 #include "gvflab/parametric_snake.hpp"
 #include "io/contours_json.hpp"
@@ -43,6 +44,8 @@ struct SnakeSpec {
 
 struct SnakeOptions {
   std::vector<SnakeSpec> snakes;
+  std::vector<SurfaceSpec> surfaces;        // --surface (volume inputs)
+  std::optional<std::string> saveSurfaces;  // --save-surfaces FILE.ply|.obj|.stl
   SnakeForce force = SnakeForce::Gvf;
   SnakeParams params = SnakeParams::defaults();
   int iterations = 0;       // headless total; set from the spec table

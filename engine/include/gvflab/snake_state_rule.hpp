@@ -11,8 +11,7 @@ namespace gvflab {
 inline SnakeState stoppedState(bool collapsed, double heldFraction, double unheldGap,
                                double allowedGap) {
   if (collapsed) return SnakeState::Collapsed;
-  return heldFraction > 0 && unheldGap <= allowedGap ? SnakeState::Converged
-                                                     : SnakeState::Stalled;
+  return heldFraction > 0 && unheldGap <= allowedGap ? SnakeState::Converged : SnakeState::Stalled;
 }
 
 }  // namespace gvflab

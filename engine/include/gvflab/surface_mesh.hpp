@@ -49,7 +49,8 @@ double meshVolume(const SurfaceMesh& mesh);  // signed (divergence theorem), > 0
 double meshArea(const SurfaceMesh& mesh);
 // Area-weighted vertex normals, unit length (zero for an isolated vertex).
 std::vector<glm::vec3> vertexNormals(const SurfaceMesh& mesh);
-// Each vertex's neighbours (the one-ring), in no particular order; the internal forces'
+// Each vertex's neighbours (the one-ring) in fan order, counter-clockwise seen from outside
+// (so the kernels can form normals from the ring alone); the internal forces'
 // Laplacians use them.
 std::vector<std::vector<std::uint32_t>> vertexNeighbours(const SurfaceMesh& mesh);
 

@@ -63,8 +63,8 @@ class SurfaceSnake {
   // reaches outside the width x height x depth volume, or the mesh is not closed and manifold
   // (checkMesh); ResourceError when it would have more than kMaxVertices vertices at params'
   // dmax.
-  static void checkSphere(const glm::dvec3& centre, double radius, int width, int height,
-                          int depth, const SnakeParams& params);
+  static void checkSphere(const glm::dvec3& centre, double radius, int width, int height, int depth,
+                          const SnakeParams& params);
   static void checkSurface(const SurfaceMesh& mesh, int width, int height, int depth,
                            const SnakeParams& params);
 

@@ -1,5 +1,4 @@
 #include "gvflab/parametric_snake.hpp"
-#include "gvflab/snake_state_rule.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,6 +10,7 @@
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/kernel_library.hpp"
+#include "gvflab/snake_state_rule.hpp"
 
 namespace gvflab {
 namespace {
@@ -431,9 +431,9 @@ void ParametricSnake::checkAndResample() {
         s.held = static_cast<double>(std::count(held.begin(), held.end(), true)) /
                  static_cast<double>(held.size());
         s.holdGap = longestUnheldStretch(s.points, held, isClosed(s.boundary));
-        s.state = stoppedState(
-            collapsedContour(s.points, s.initial, params_.dmin, isClosed(s.boundary)), s.held,
-            s.holdGap, params_.holdGap);
+        s.state =
+            stoppedState(collapsedContour(s.points, s.initial, params_.dmin, isClosed(s.boundary)),
+                         s.held, s.holdGap, params_.holdGap);
       }
       off += s.points.size();
     }
