@@ -16,42 +16,10 @@ import json
 import os
 import shutil
 import struct
-import subprocess
 import sys
 import zlib
 
-TIME_LIMIT_S = 240  # generous: the suite runs with -j2 on a busy machine
-failures = []
-
-
-def check(ok, what):
-    if not ok:
-        failures.append(what)
-        print("FAIL " + what, flush=True)
-    return ok
-
-
-def run(cmd, cwd):
-    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=TIME_LIMIT_S)
-    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
-
-
-def succeeded(result, name):
-    rc, _, err = result
-    return check(rc == 0, "%s: exit %d (stderr: %r)" % (name, rc, err[-400:]))
-
-
-def refused(result, name, *words):
-    """Exit 1, exactly one stderr line "gvflab: ..." containing every word."""
-    rc, _, err = result
-    lines = [l for l in err.splitlines() if l.strip()]
-    ok = check(rc == 1, "%s: exit %d, expected 1 (stderr: %r)" % (name, rc, err[-400:]))
-    ok = check(len(lines) == 1 and lines[0].startswith("gvflab: "),
-               "%s: expected one 'gvflab: ' line, got %r" % (name, lines)) and ok
-    for w in words:
-        ok = check(w in err, "%s: the message does not say %r: %r" % (name, w, err.strip())) and ok
-    return ok
+from cli_checks import check, failures, refused, run, succeeded
 
 
 def nifti_labels(path):
