@@ -23,13 +23,45 @@ int surfaceSweeps(const SnakeParams& p) {
 }
 
 MeshRings meshRings(const SurfaceMesh& mesh) {
-  const auto rings = vertexNeighbours(mesh);
+  // vertexNeighbours()' fans, written straight into the compressed rows (no vector per vertex:
+  // this runs after every remeshing of surfaces of 10^5 vertices).
+  const std::size_t n = mesh.vertices.size();
+  std::vector<std::uint32_t> offset(n + 1, 0);
+  for (const auto& f : mesh.faces)
+    for (int i = 0; i < 3; ++i) ++offset[f[i] + 1];
+  for (std::size_t v = 0; v < n; ++v) offset[v + 1] += offset[v];
+  // Corner (v; a, b) of face (v, a, b), counter-clockwise seen from outside: a step a -> b.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs(offset[n]);
+  std::vector<std::uint32_t> fill(offset.begin(), offset.end() - 1);
+  for (const auto& f : mesh.faces)
+    for (int i = 0; i < 3; ++i) pairs[fill[f[i]]++] = {f[(i + 1) % 3], f[(i + 2) % 3]};
   MeshRings r;
-  r.start.reserve(rings.size() + 1);
-  r.start.push_back(0);
-  for (const auto& one : rings) {
-    r.ring.insert(r.ring.end(), one.begin(), one.end());
-    r.start.push_back(static_cast<std::uint32_t>(r.ring.size()));
+  r.start.assign(n + 1, 0);
+  r.ring.reserve(offset[n]);
+  for (std::size_t v = 0; v < n; ++v) {
+    const auto begin = offset[v], end = offset[v + 1];
+    if (begin != end) {
+      // Start where an open fan begins (a corner's a that is no corner's b), else anywhere.
+      auto first = begin;
+      for (auto i = begin; i < end; ++i) {
+        bool isSecond = false;
+        for (auto j = begin; j < end && !isSecond; ++j) isSecond = pairs[j].second == pairs[i].first;
+        if (!isSecond) {
+          first = i;
+          break;
+        }
+      }
+      std::uint32_t at = pairs[first].first;
+      for (std::size_t step = 0; step <= end - begin; ++step) {
+        r.ring.push_back(at);
+        auto i = begin;
+        while (i < end && pairs[i].first != at) ++i;
+        if (i == end) break;
+        at = pairs[i].second;
+        if (at == pairs[first].first) break;
+      }
+    }
+    r.start[v + 1] = static_cast<std::uint32_t>(r.ring.size());
   }
   return r;
 }
@@ -62,6 +94,7 @@ glm::dvec3 closestOnTriangle(glm::dvec3 p, glm::dvec3 a, glm::dvec3 b, glm::dvec
 }  // namespace
 
 MeshDistance::MeshDistance(const SurfaceMesh& mesh, double cap) : mesh_(mesh), cap_(cap) {
+  // Cells at least cap wide: every triangle within cap of p lies in p's cell or a neighbour.
   if (mesh.faces.empty()) return;
   double longest = 0;
   glm::dvec3 lo(mesh.vertices[mesh.faces[0][0]]), hi = lo;
@@ -110,28 +143,50 @@ MeshDistance::MeshDistance(const SurfaceMesh& mesh, double cap) : mesh_(mesh), c
   each([&](std::size_t c, std::uint32_t t) { triangles_[fill[c]++] = t; });
 }
 
-double MeshDistance::operator()(const glm::dvec3& p) const {
-  if (start_.empty()) return cap_;
+template <class Visit>
+bool MeshDistance::anyAround(const glm::dvec3& p, Visit&& visit) const {
+  if (start_.empty()) return false;
   int at[3];
   for (int k = 0; k < 3; ++k) {
     const double u = std::floor((p[k] - origin_[k]) / cell_);
-    if (u < -1 || u > dims_[k]) return cap_;  // no cell within one of p: farther than cap
+    if (u < -1 || u > dims_[k]) return false;  // no cell within one of p: farther than cap
     at[k] = static_cast<int>(u);
   }
+  auto cell = [&](int x, int y, int z) {
+    if (x < 0 || y < 0 || z < 0 || x >= dims_[0] || y >= dims_[1] || z >= dims_[2]) return false;
+    const std::size_t c = (static_cast<std::size_t>(z) * dims_[1] + y) * dims_[0] + x;
+    for (std::uint32_t i = start_[c]; i < start_[c + 1]; ++i)
+      if (visit(triangles_[i])) return true;
+    return false;
+  };
+  if (cell(at[0], at[1], at[2])) return true;  // its own cell first: usually enough
+  for (int dz = -1; dz <= 1; ++dz)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx)
+        if ((dx || dy || dz) && cell(at[0] + dx, at[1] + dy, at[2] + dz)) return true;
+  return false;
+}
+
+namespace {
+double triangleDistance(const SurfaceMesh& m, std::uint32_t t, const glm::dvec3& p) {
+  const auto& f = m.faces[t];
+  return glm::length(p - closestOnTriangle(p, glm::dvec3(m.vertices[f[0]]),
+                                           glm::dvec3(m.vertices[f[1]]),
+                                           glm::dvec3(m.vertices[f[2]])));
+}
+}  // namespace
+
+double MeshDistance::operator()(const glm::dvec3& p) const {
   double best = cap_;
-  for (int z = std::max(at[2] - 1, 0); z <= std::min(at[2] + 1, dims_[2] - 1); ++z)
-    for (int y = std::max(at[1] - 1, 0); y <= std::min(at[1] + 1, dims_[1] - 1); ++y)
-      for (int x = std::max(at[0] - 1, 0); x <= std::min(at[0] + 1, dims_[0] - 1); ++x) {
-        const std::size_t c = (static_cast<std::size_t>(z) * dims_[1] + y) * dims_[0] + x;
-        for (std::uint32_t i = start_[c]; i < start_[c + 1]; ++i) {
-          const auto& f = mesh_.faces[triangles_[i]];
-          const glm::dvec3 q =
-              closestOnTriangle(p, glm::dvec3(mesh_.vertices[f[0]]),
-                                glm::dvec3(mesh_.vertices[f[1]]), glm::dvec3(mesh_.vertices[f[2]]));
-          best = std::min(best, glm::length(p - q));
-        }
-      }
+  anyAround(p, [&](std::uint32_t t) {
+    best = std::min(best, triangleDistance(mesh_, t, p));
+    return false;
+  });
   return best;
+}
+
+bool MeshDistance::within(const glm::dvec3& p, double d) const {
+  return anyAround(p, [&](std::uint32_t t) { return triangleDistance(mesh_, t, p) <= d; });
 }
 
 std::vector<double> distancesToMesh(const std::vector<glm::vec3>& points, const SurfaceMesh& mesh,

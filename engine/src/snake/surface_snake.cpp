@@ -45,13 +45,14 @@ SurfaceMesh outward(SurfaceMesh mesh) {
     for (auto& f : mesh.faces) std::swap(f[1], f[2]);
   return mesh;
 }
-// Whether a window ends with surfacesProgress(now, past) <= tolerance, decided cheaply: a
+// Whether a window ends with surfaceProgress(now, past) <= tolerance, decided cheaply: a
 // vertex within tolerance of its own position in a past surface of the same connectivity is
-// within it of that surface; only the others are measured against the meshes (built lazily).
+// within it of that surface; only the others are measured against the past meshes, whose
+// distance grids are built when first needed and kept with them.
 bool windowStill(const SurfaceMesh& now, long topology, const std::deque<SurfaceMesh>& past,
-                 const std::deque<long>& pastTopology, double tolerance) {
-  const double cap = std::max(2 * tolerance, 1.0);
-  std::vector<std::unique_ptr<MeshDistance>> grids(past.size());
+                 const std::deque<long>& pastTopology,
+                 std::deque<std::shared_ptr<MeshDistance>>& grids, double tolerance) {
+  const double cap = std::max(tolerance, 0.5);
   const double t2 = tolerance * tolerance;
   for (std::size_t i = 0; i < now.vertices.size(); ++i) {
     const glm::vec3 v = now.vertices[i];
@@ -62,8 +63,8 @@ bool windowStill(const SurfaceMesh& now, long topology, const std::deque<Surface
         near = glm::dot(d, d) <= t2;
       }
     for (std::size_t r = past.size(); r-- > 0 && !near;) {
-      if (!grids[r]) grids[r] = std::make_unique<MeshDistance>(past[r], cap);
-      near = (*grids[r])(glm::dvec3(v)) <= tolerance;
+      if (!grids[r]) grids[r] = std::make_shared<MeshDistance>(past[r], cap);
+      near = grids[r]->within(glm::dvec3(v), tolerance);
     }
     if (!near) return false;
   }
@@ -84,6 +85,7 @@ struct SurfaceSnake::Impl {
     // The last kProgressWindows windows' starts, with the connectivity version of each.
     std::deque<SurfaceMesh> references;
     std::deque<long> referenceTopology;
+    std::deque<std::shared_ptr<MeshDistance>> referenceGrids;  // null until needed
     long topology = 0;  // counts connectivity changes (remeshing)
     long iterations = 0;
     int sinceWindow = 0;
@@ -500,14 +502,17 @@ void SurfaceSnake::checkAndRemesh() {
       continue;
     }
     if (s.sinceWindow >= params_.window) {
-      if (windowStill(s.mesh, s.topology, s.references, s.referenceTopology, params_.tolerance))
+      if (windowStill(s.mesh, s.topology, s.references, s.referenceTopology, s.referenceGrids,
+                      params_.tolerance))
         stopped.push_back(k);
       s.sinceWindow = 0;
       s.references.push_back(s.mesh);
       s.referenceTopology.push_back(s.topology);
+      s.referenceGrids.push_back(nullptr);
       if (s.references.size() > static_cast<std::size_t>(kProgressWindows)) {
         s.references.pop_front();
         s.referenceTopology.pop_front();
+        s.referenceGrids.pop_front();
       }
     }
   }
@@ -531,8 +536,10 @@ void SurfaceSnake::checkAndRemesh() {
   for (std::size_t k : moving) {
     auto& s = m.surfaces[k];
     if (!remeshDue[k] || s.state != SnakeState::Moving) continue;
+    // remesh() keeps the mesh closed and manifold (its contract; the tests check it through
+    // whole runs): no checkMesh here, which would cost as much as the remeshing.
     SurfaceMesh r = remesh(s.mesh, params_.dmin, params_.dmax);
-    if (r.vertices.size() > kMaxVertices || !checkMesh(r).ok()) continue;
+    if (r.vertices.size() > kMaxVertices || r.faces.empty()) continue;
     s.mesh = std::move(r);
     s.rings = meshRings(s.mesh);
     ++s.topology;
@@ -547,6 +554,7 @@ void SurfaceSnake::syncLayout() {
   for (auto& s : m.surfaces) {
     s.references.assign(1, s.mesh);
     s.referenceTopology.assign(1, s.topology);
+    s.referenceGrids.assign(1, nullptr);
     s.sinceWindow = 0;
   }
   m.sinceResample = 0;
