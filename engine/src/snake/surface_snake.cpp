@@ -484,17 +484,20 @@ std::vector<int> SurfaceSnake::edgesOutOfRange() {
 void SurfaceSnake::checkAndRemesh() {
   Impl& m = *impl_;
   m.sinceResample = 0;
-  // Read back only when some surface's window ended or its remeshing is due (far-out edges,
-  // or edges a little out for kRemeshPatience resampling periods).
+  // Read back only when some surface's window ended or its remeshing is due: far-out edges at
+  // once; edges a little out at a window's end (read back then anyway) or after
+  // kRemeshPatience resampling periods.
   const std::vector<int> edges = edgesOutOfRange();
-  std::vector<char> remeshDue(m.surfaces.size(), 0);
+  std::vector<char> remeshDue(m.surfaces.size(), 0), windowEnds(m.surfaces.size(), 0);
   bool due = false;
   for (std::size_t k = 0; k < m.surfaces.size(); ++k) {
     const auto& s = m.surfaces[k];
     if (s.state != SnakeState::Moving) continue;
+    windowEnds[k] = s.sinceWindow >= params_.window;
     remeshDue[k] = (edges[k] & 2) ||
-                   ((edges[k] & 1) && s.sinceRemesh >= kRemeshPatience * params_.resample);
-    due = due || remeshDue[k] || s.sinceWindow >= params_.window;
+                   ((edges[k] & 1) &&
+                    (windowEnds[k] || s.sinceRemesh >= kRemeshPatience * params_.resample));
+    due = due || remeshDue[k] || windowEnds[k];
   }
   if (!due) return;
   download();
@@ -508,19 +511,11 @@ void SurfaceSnake::checkAndRemesh() {
       stopped.push_back(k);
       continue;
     }
-    if (s.sinceWindow >= params_.window) {
+    if (windowEnds[k]) {
       if (windowStill(s.mesh, s.topology, s.references, s.referenceTopology, s.referenceGrids,
                       params_.tolerance))
         stopped.push_back(k);
       s.sinceWindow = 0;
-      s.references.push_back(s.mesh);
-      s.referenceTopology.push_back(s.topology);
-      s.referenceGrids.push_back(nullptr);
-      if (s.references.size() > static_cast<std::size_t>(kProgressWindows)) {
-        s.references.pop_front();
-        s.referenceTopology.pop_front();
-        s.referenceGrids.pop_front();
-      }
     }
   }
   if (!stopped.empty()) {
@@ -551,6 +546,22 @@ void SurfaceSnake::checkAndRemesh() {
     s.rings = meshRings(s.mesh);
     ++s.topology;
     s.sinceRemesh = 0;
+  }
+  // The next window starts from the surface as remeshed (the 2D snakes keep the contour
+  // before resampling): remeshing moves it by far less than a tolerance (a collapse's sagitta),
+  // and the next window's test then bounds every vertex by its own position, O(N), unless a
+  // far-out edge remeshes it in between.
+  for (std::size_t k : moving) {
+    auto& s = m.surfaces[k];
+    if (!windowEnds[k]) continue;
+    s.references.push_back(s.mesh);
+    s.referenceTopology.push_back(s.topology);
+    s.referenceGrids.push_back(nullptr);
+    if (s.references.size() > static_cast<std::size_t>(kProgressWindows)) {
+      s.references.pop_front();
+      s.referenceTopology.pop_front();
+      s.referenceGrids.pop_front();
+    }
   }
   upload();
 }
