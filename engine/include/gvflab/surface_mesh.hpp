@@ -81,7 +81,9 @@ std::vector<std::vector<std::uint32_t>> vertexNeighbours(const SurfaceMesh& mesh
 // the mesh, about 8 ms of CPU for a 50k-vertex sphere with nothing to do, 9 ms with a few
 // edges out of range, 13 ms jittered (this 2-core machine under load; an idle one is faster).
 // ParameterError for dmin <= 0, dmax < 2 dmin, or a mesh that is not closed, manifold and
-// consistently oriented (naming checkMesh()'s problem).
-SurfaceMesh remesh(const SurfaceMesh& mesh, double dmin, double dmax);
+// consistently oriented (naming checkMesh()'s problem); ResourceError when splits would make
+// more than maxVertices vertices (a diverging surface; SurfaceSnake may pass its kMaxVertices).
+SurfaceMesh remesh(const SurfaceMesh& mesh, double dmin, double dmax,
+                   std::size_t maxVertices = std::size_t(1) << 22);
 
 }  // namespace gvflab

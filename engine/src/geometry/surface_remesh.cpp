@@ -29,8 +29,8 @@ inline Index prev(Index h) { return h % 3 == 0 ? h + 2 : h - 1; }
 
 class Remesher {
  public:
-  Remesher(const SurfaceMesh& mesh, double dmin, double dmax)
-      : min2_(dmin * dmin), max2_(dmax * dmax) {
+  Remesher(const SurfaceMesh& mesh, double dmin, double dmax, std::size_t maxVertices)
+      : min2_(dmin * dmin), max2_(dmax * dmax), maxVertices_(maxVertices) {
     build(mesh);
   }
 
@@ -70,6 +70,7 @@ class Remesher {
   bool moveKeepsFaces(Index v, const glm::dvec3& p, Index skip1, Index skip2) const;
 
   double min2_, max2_;
+  std::size_t maxVertices_;
   std::vector<glm::dvec3> pos_;
   std::vector<Index> corner_;  // the vertex of each corner; kNone for a removed face's
   std::vector<Index> twin_;    // the opposite half-edge
@@ -314,6 +315,10 @@ int Remesher::splitLong(std::vector<Edge>& heap, std::vector<Edge>& shortEdges) 
     // A split moves two neighbouring edges to new slots: find a-b again (gone: split).
     const Index h = findEdge(e.a, e.b);
     if (h == kNone) continue;
+    if (pos_.size() >= maxVertices_)
+      throw ResourceError("Remeshing would give the surface more than " +
+                          std::to_string(maxVertices_) +
+                          " vertices: it has grown far beyond its start (diverged?).");
     split(h);
     ++count;
     const Index m = static_cast<Index>(pos_.size() - 1);
@@ -399,11 +404,11 @@ SurfaceMesh Remesher::result() const {
 
 }  // namespace
 
-SurfaceMesh remesh(const SurfaceMesh& mesh, double dmin, double dmax) {
+SurfaceMesh remesh(const SurfaceMesh& mesh, double dmin, double dmax, std::size_t maxVertices) {
   if (!std::isfinite(dmin) || !std::isfinite(dmax) || dmin <= 0 || dmax < 2 * dmin)
     throw ParameterError("Remeshing needs 0 < dmin and 2 dmin <= dmax (got dmin " +
                          std::to_string(dmin) + ", dmax " + std::to_string(dmax) + ").");
-  Remesher r(mesh, dmin, dmax);
+  Remesher r(mesh, dmin, dmax, maxVertices);
   std::vector<Remesher::Edge> longEdges, shortEdges;
   for (int pass = 0; pass < kMaxPasses; ++pass) {
     r.scan(longEdges, shortEdges);
