@@ -80,7 +80,7 @@ std::vector<std::vector<std::uint32_t>> vertexNeighbours(const SurfaceMesh& mesh
 // well under 1% on smooth surfaces sampled well below their curvature radius. Cost: linear in
 // the mesh; for a 50k-vertex sphere, measured as CPU time on a loaded 2-core machine: 6 ms
 // with nothing to do, 7.5 ms with 1% of its vertices moved, 13 ms with all of them jittered,
-// about 50 ms grown 1.5 times (36k splits) and 90 ms shrunk 2 times (35k collapses).
+// about 55 ms grown 1.5 times (36k splits) and 60 ms shrunk 2 times (37k collapses).
 // ParameterError for dmin <= 0, dmax < 2 dmin, or a mesh that is not closed, manifold and
 // consistently oriented (naming checkMesh()'s problem); ResourceError when splits would make
 // more than maxVertices vertices (a diverging surface; SurfaceSnake may pass its kMaxVertices).
