@@ -27,10 +27,30 @@ constexpr double kFlipFlatness = 0.5;
 inline Index next(Index h) { return h % 3 == 2 ? h - 2 : h + 1; }
 inline Index prev(Index h) { return h % 3 == 0 ? h + 2 : h - 1; }
 
+// Every array remesh() needs, kept per thread between calls (up to kKeptHalfEdges): a snake
+// remeshes every few iterations, and fresh arrays would cost a page fault per 4 KiB each time
+// (a third of the time for a 50k-vertex surface).
+struct Buffers {
+  std::vector<glm::dvec3> pos;
+  std::vector<Index> corner, twin, out, mark, offset, outgoing, dest, third, fill;
+  std::vector<int> valence;
+};
+constexpr std::size_t kKeptHalfEdges = std::size_t(1) << 21;
+
 class Remesher {
  public:
-  Remesher(const SurfaceMesh& mesh, double dmin, double dmax)
-      : min2_(dmin * dmin), max2_(dmax * dmax) {
+  Remesher(const SurfaceMesh& mesh, double dmin, double dmax, std::size_t maxVertices,
+           Buffers& buffers)
+      : min2_(dmin * dmin),
+        max2_(dmax * dmax),
+        maxVertices_(maxVertices),
+        b_(buffers),
+        pos_(buffers.pos),
+        corner_(buffers.corner),
+        twin_(buffers.twin),
+        out_(buffers.out),
+        valence_(buffers.valence),
+        mark_(buffers.mark) {
     build(mesh);
   }
 
@@ -70,12 +90,14 @@ class Remesher {
   bool moveKeepsFaces(Index v, const glm::dvec3& p, Index skip1, Index skip2) const;
 
   double min2_, max2_;
-  std::vector<glm::dvec3> pos_;
-  std::vector<Index> corner_;  // the vertex of each corner; kNone for a removed face's
-  std::vector<Index> twin_;    // the opposite half-edge
-  std::vector<Index> out_;     // one outgoing half-edge per vertex; kNone for a removed vertex
-  std::vector<int> valence_;   // edges per vertex
-  mutable std::vector<Index> mark_;  // per vertex: the stamp of the last ring that held it
+  std::size_t maxVertices_;
+  Buffers& b_;
+  std::vector<glm::dvec3>& pos_;
+  std::vector<Index>& corner_;  // the vertex of each corner; kNone for a removed face's
+  std::vector<Index>& twin_;    // the opposite half-edge
+  std::vector<Index>& out_;     // one outgoing half-edge per vertex; kNone for a removed vertex
+  std::vector<int>& valence_;   // edges per vertex
+  std::vector<Index>& mark_;    // per vertex: the stamp of the last ring that held it
   mutable Index stamp_ = 0;
 };
 
@@ -97,42 +119,46 @@ void Remesher::build(const SurfaceMesh& mesh) {
       refuse(mesh);
     for (int i = 0; i < 3; ++i) corner_[3 * f + i] = t[i];
   }
-  // Outgoing half-edges per vertex (counting sort) with their destinations; no vertex may
-  // repeat a destination, and each half-edge's twin is the one way back (closed, oriented).
-  std::vector<Index> offset(nv + 1, 0), outgoing(nh), dest(nh);
+  // Outgoing half-edges per vertex (counting sort), each with its face's other two corners, so
+  // that everything below reads one vertex's short lists: no search across the mesh.
+  auto &offset = b_.offset, &outgoing = b_.outgoing, &dest = b_.dest, &third = b_.third;
+  offset.assign(nv + 1, 0);
+  outgoing.resize(nh);
+  dest.resize(nh);
+  third.resize(nh);
   for (Index h = 0; h < nh; ++h) ++offset[corner_[h] + 1];
   for (std::size_t v = 0; v < nv; ++v) offset[v + 1] += offset[v];
   {
-    std::vector<Index> fill(offset.begin(), offset.end() - 1);
+    auto& fill = b_.fill;
+    fill.assign(offset.begin(), offset.end() - 1);
     for (Index h = 0; h < nh; ++h) {
       const Index i = fill[corner_[h]]++;
       outgoing[i] = h;
-      dest[i] = to(h);
+      dest[i] = corner_[next(h)];
+      third[i] = corner_[prev(h)];
     }
   }
+  // About each vertex a: no destination twice (else an edge has faces the same way round, or
+  // more than two), and a->b of face a b c turns to a->c, which is the twin of c->a; from the
+  // first, the turns must meet every half-edge (one fan). That pairs every half-edge: c->a is
+  // the one before a->b in its face.
   twin_.assign(nh, kNone);
   out_.assign(nv, kNone);
   valence_.assign(nv, 0);
   for (Index a = 0; a < nv; ++a) {
     const Index begin = offset[a], end = offset[a + 1], count = end - begin;
     if (count == 0) continue;  // a stray vertex: dropped
-    for (Index i = begin; i < end; ++i) {
+    for (Index i = begin + 1; i < end; ++i)
       for (Index j = begin; j < i; ++j)
         if (dest[j] == dest[i]) refuse(mesh);
-      const Index h = outgoing[i], b = dest[i];
-      if (twin_[h] != kNone) continue;
-      Index j = offset[b];
-      while (j < offset[b + 1] && dest[j] != a) ++j;
-      if (j == offset[b + 1]) refuse(mesh);
-      link(h, outgoing[j]);
-    }
-    // One fan: a->b of face a b c turns to a->c; from the first, the turns meet all of them.
     Index i = begin, steps = 0;
     do {
-      const Index c = corner_[prev(outgoing[i])];
-      i = begin;
-      while (i < end && dest[i] != c) ++i;
-      if (i == end) refuse(mesh);
+      const Index c = third[i];
+      Index j = begin;
+      while (j < end && dest[j] != c) ++j;
+      if (j == end) refuse(mesh);  // c->a has no way back: open
+      link(prev(outgoing[i]), outgoing[j]);
+      i = j;
       ++steps;
     } while (i != begin && steps <= count);
     if (steps != count) refuse(mesh);
@@ -187,8 +213,12 @@ bool Remesher::moveKeepsFaces(Index v, const glm::dvec3& p, Index skip1, Index s
     if (h != skip1 && h != skip2) {
       const glm::dvec3 x = pos_[to(h)], y = pos_[from(prev(h))];
       const glm::dvec3 before = glm::cross(x - old, y - old), after = glm::cross(x - p, y - p);
-      const double lb = glm::length(before), la = glm::length(after);
-      if (!(la > 1e-12 * max2_) || glm::dot(before, after) <= kCollapseTurn * lb * la) return false;
+      // Turned by less than acos(kCollapseTurn) and not degenerate, without square roots.
+      const double lb2 = glm::dot(before, before), la2 = glm::dot(after, after);
+      const double turn = glm::dot(before, after);
+      if (!(la2 > 1e-24 * max2_ * max2_) || turn <= 0 ||
+          turn * turn <= kCollapseTurn * kCollapseTurn * lb2 * la2)
+        return false;
       if (glm::dot(x - p, x - p) > max2_) return false;
     }
     h = turn(h);
@@ -314,6 +344,10 @@ int Remesher::splitLong(std::vector<Edge>& heap, std::vector<Edge>& shortEdges) 
     // A split moves two neighbouring edges to new slots: find a-b again (gone: split).
     const Index h = findEdge(e.a, e.b);
     if (h == kNone) continue;
+    if (pos_.size() >= maxVertices_)
+      throw ResourceError("Remeshing would give the surface more than " +
+                          std::to_string(maxVertices_) +
+                          " vertices: it has grown far beyond its start (diverged?).");
     split(h);
     ++count;
     const Index m = static_cast<Index>(pos_.size() - 1);
@@ -333,28 +367,29 @@ int Remesher::splitLong(std::vector<Edge>& heap, std::vector<Edge>& shortEdges) 
 }
 
 // Shortest first, so that merges spread evenly instead of one vertex swallowing its
-// neighbours until its edges are too long for any further collapse around it.
-int Remesher::collapseShort(std::vector<Edge>& heap) {
-  auto shorter = [](const Edge& x, const Edge& y) { return x.length2 > y.length2; };
-  std::make_heap(heap.begin(), heap.end(), shorter);
+// neighbours until its edges are too long for any further collapse around it. Edges a
+// collapse leaves short (about the moved vertex) wait for the next round, sorted again: a heap
+// of them all costs several times more and hardly changes the result.
+int Remesher::collapseShort(std::vector<Edge>& edges) {
+  auto shorter = [](const Edge& x, const Edge& y) { return x.length2 < y.length2; };
+  std::vector<Edge> pending;
   int count = 0;
-  while (!heap.empty()) {
-    std::pop_heap(heap.begin(), heap.end(), shorter);
-    const Edge e = heap.back();
-    heap.pop_back();
-    if (out_[e.a] == kNone || out_[e.b] == kNone) continue;
-    const Index h = findEdge(e.a, e.b);
-    if (h == kNone || length2(h) != e.length2 || !collapse(h)) continue;
-    ++count;
-    Index g = out_[e.a];
-    do {  // a moved: its edges have new lengths
-      const double l2 = length2(g);
-      if (l2 < min2_) {
-        heap.push_back({l2, e.a, to(g)});
-        std::push_heap(heap.begin(), heap.end(), shorter);
-      }
-      g = turn(g);
-    } while (g != out_[e.a]);
+  while (!edges.empty()) {
+    std::sort(edges.begin(), edges.end(), shorter);
+    pending.clear();
+    for (const Edge& e : edges) {
+      if (out_[e.a] == kNone || out_[e.b] == kNone) continue;
+      const Index h = findEdge(e.a, e.b);
+      if (h == kNone || length2(h) != e.length2 || !collapse(h)) continue;
+      ++count;
+      Index g = out_[e.a];
+      do {  // a moved: its edges have new lengths
+        const double l2 = length2(g);
+        if (l2 < min2_) pending.push_back({l2, e.a, to(g)});
+        g = turn(g);
+      } while (g != out_[e.a]);
+    }
+    edges.swap(pending);
   }
   return count;
 }
@@ -399,11 +434,12 @@ SurfaceMesh Remesher::result() const {
 
 }  // namespace
 
-SurfaceMesh remesh(const SurfaceMesh& mesh, double dmin, double dmax) {
+SurfaceMesh remesh(const SurfaceMesh& mesh, double dmin, double dmax, std::size_t maxVertices) {
   if (!std::isfinite(dmin) || !std::isfinite(dmax) || dmin <= 0 || dmax < 2 * dmin)
     throw ParameterError("Remeshing needs 0 < dmin and 2 dmin <= dmax (got dmin " +
                          std::to_string(dmin) + ", dmax " + std::to_string(dmax) + ").");
-  Remesher r(mesh, dmin, dmax);
+  thread_local Buffers buffers;
+  Remesher r(mesh, dmin, dmax, maxVertices, buffers);
   std::vector<Remesher::Edge> longEdges, shortEdges;
   for (int pass = 0; pass < kMaxPasses; ++pass) {
     r.scan(longEdges, shortEdges);
@@ -412,7 +448,9 @@ SurfaceMesh remesh(const SurfaceMesh& mesh, double dmin, double dmax) {
     changes += r.flipValence();
     if (changes == 0) break;
   }
-  return r.result();
+  SurfaceMesh result = r.result();
+  if (buffers.corner.capacity() > kKeptHalfEdges) buffers = Buffers{};
+  return result;
 }
 
 }  // namespace gvflab
