@@ -33,6 +33,8 @@ struct BenchArgs {
   int mgA = 1, mgB = 2, mgC = 1;
   std::vector<int> mgCoarse{-1};
   std::vector<int> mgFused{-1};  // --mg-fused F[,F...]: MultigridOptions::fused
+  std::vector<int> mgPersistent{-1};  // --mg-persistent P[,P...]: MultigridOptions::persistent
+  std::vector<int> mgGroups{0};  // --mg-groups G[,G...]: MultigridOptions::persistentGroups
   // race: frames and OpenCL ms per solver per frame (the viewer's RaceSession::budgetMs)
   int frames = 10;
   double budgetMs = 20;  // --mg-coarse N[,N...]: MultigridOptions::coarseSide

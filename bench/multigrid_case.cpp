@@ -90,9 +90,13 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
       eulerBytes = euler.deviceBytes();
     }
     for (int coarseSide : args.mgCoarse)
-      for (int fused : args.mgFused) {
+      for (int fused : args.mgFused)
+      for (int persistent : args.mgPersistent)
+      for (int groups : args.mgGroups) {
         SolverConfig mgConfig;
         mgConfig.mgFused = fused;
+        mgConfig.mgPersistent = persistent;
+        mgConfig.mgGroups = groups;
         mgConfig.precision = p;
         mgConfig.a = args.mgA, mgConfig.b = args.mgB, mgConfig.c = args.mgC;
         mgConfig.mgCoarseSide = coarseSide;
@@ -105,6 +109,11 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
         }
         const int mgIterations = static_cast<int>(mg.iterations());
         const MgTiming mt = timeMultigrid(*ctx, mg, mgIterations, args.repeats);
+        const bool onePath = mg.persistent();
+        // The timed runs' field (and the give-up flag of a one-launch run): same ε as before.
+        const double timedError = mg.error();
+        if (onePath && !mg.persistent())
+          throw std::runtime_error("timing discarded: " + mg.storageNote());
         const std::uint64_t mgBytes = mg.deviceBytes();
         // Where the time goes (last repeat): launches and ms per level, ms per kernel.
         std::size_t launches = 0;
@@ -137,6 +146,10 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
                               {"mg_coarse_side", coarseSide},
                               {"mg_coarse_level", mg.coarseLevel()},
                               {"mg_fused", mg.fusedSweeps()},
+                              {"mg_persistent", mg.persistent()},
+                              {"mg_persistent_groups", mg.persistentGroups()},
+                              {"mg_persistent_coarse_level", mg.persistentCoarseLevel()},
+                              {"mg_timed_error", timedError},
                               {"euler_memory", eulerMemory},
                               {"euler_iterations", args.iterations},
                               {"euler_error", eulerError},

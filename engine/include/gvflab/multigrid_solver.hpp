@@ -53,6 +53,14 @@ struct MultigridOptions {
   // measured faster); 0: two launches; 1: fused. field() then alternates between two buffers,
   // as Euler's does: take it again after each step.
   int fused = -1;
+  // Every iteration of a step() in ONE launch (mg_persistent, kernels/multigrid_persistent.cl):
+  // all work-groups do the levels above the coarse side, work-group 0 alone those within it,
+  // device-wide barriers between steps. 2D float32 only (elsewhere it stays off). -1: on for
+  // NVIDIA GPUs unless fused = 1; 0: off; 1: on (CPU devices too; other GPUs are refused: no
+  // device-wide fence known there). Should not every work-group run at once, the launch gives
+  // up and the iterations are redone launch by launch (storageNote() says so).
+  int persistent = -1;
+  int persistentGroups = 0;  // its work-groups (0: one per compute unit; never more)
 };
 
 // One row of the per-level cost: the profiler's stats for the launches on `level` (or, for
@@ -93,6 +101,12 @@ class MultigridSolver : public Solver {
   // First level solved by the one-work-group launch; levels() when none is.
   int coarseLevel() const { return coarseFrom_; }
   bool fusedSweeps() const { return fused_; }
+  // Whether step() runs in one launch (MultigridOptions::persistent, as resolved), its
+  // work-groups and the first level work-group 0 does alone (levels() when none).
+  bool persistent() const { return persistent_; }
+  int persistentGroups() const { return static_cast<int>(persistentGroups_); }
+  int persistentCoarseLevel() const { return persistentFrom_; }
+  std::string storageNote() const override { return note_; }
   // Per-level times from the context's profiler (rows in level order, levels that ran).
   std::vector<MultigridLevelTime> levelTimes() const;
   std::uint64_t deviceBytes() const override;
@@ -167,6 +181,12 @@ class MultigridSolver : public Solver {
   template <class Kernel>
   void bindLevel(Kernel& k, int level);  // arguments 0..5: v, rhs, s, w, h, d
   void launch(cl::Kernel& k, const char* name, FieldShape over, int level, bool halfX = false);
+  bool persistentWanted() const;
+  void allocateLevels(FieldShape shape);
+  void setUpPersistent(const std::string& spacingOpts);
+  void recordPersistentOps();
+  void stepPersistent(int n);
+  void confirmPersistentSteps(bool redo);
 
   std::shared_ptr<ComputeContext> ctx_;
   GvfInput input_;
@@ -196,6 +216,20 @@ class MultigridSolver : public Solver {
   cl::Buffer exported_;
   long exportedAt_ = -1;
   std::unique_ptr<ErrorMetric> metric_;
+  // The one-launch path (mg_persistent): levels 1.. as sub-buffers of pool_.
+  bool persistent_ = false;
+  int persistentFrom_ = 0;
+  std::size_t persistentGroups_ = 0, persistentGroupSize_ = 0;
+  cl::Buffer pool_, levelTable_, levelK_, persistentOps_, sync_;
+  std::vector<float> levelKHost_;
+  double levelKMu_ = -1;
+  int persistentOpCount_ = 0, gridSyncsPerIteration_ = 0, syncBase_ = 0;
+  bool unconfirmed_ = false;  // a persistent launch ran since the give-up flag was last read
+  std::string note_;
+  // v, v0, pool, level table, k per level, ops, op count, iterations, sync, sync base
+  TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int,
+              cl_int, cl::Buffer, cl_int>
+      persistentKernel_;
 };
 
 }  // namespace gvflab
