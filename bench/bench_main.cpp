@@ -24,6 +24,7 @@ const char* kUsage =
     "                    [--mg-persistent P[,P...]] (every iteration in one launch: 1, 0, -1 "
     "auto)\n"
     "                    [--mg-groups G[,G...]] (its work-groups; 0: one per compute unit)\n"
+    "                    [--mg-trace] (that launch's time per level, NVIDIA: JSON mg_trace)\n"
     "                    [--tile WxHxROWSxHALO] [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless]]\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
     "Cases:\n"
@@ -123,6 +124,8 @@ int main(int argc, char** argv) {
         b.frames = parseInt("--frames", value(), 1, 100000);
       else if (args[i] == "--budget")
         b.budgetMs = parseDouble("--budget", value(), 0.01, 10000);
+      else if (args[i] == "--mg-trace")
+        b.mgTrace = true;
       else if (args[i] == "--mg-coarse" || args[i] == "--mg-fused" ||
                args[i] == "--mg-persistent" || args[i] == "--mg-groups") {
         const std::string flag = args[i];

@@ -97,6 +97,7 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
         mgConfig.mgFused = fused;
         mgConfig.mgPersistent = persistent;
         mgConfig.mgGroups = groups;
+        mgConfig.mgTrace = args.mgTrace;
         mgConfig.precision = p;
         mgConfig.a = args.mgA, mgConfig.b = args.mgB, mgConfig.c = args.mgC;
         mgConfig.mgCoarseSide = coarseSide;
@@ -131,6 +132,12 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
                             "x" + std::to_string(row.shape.depth)},
                {"ms", row.stats.totalMs},
                {"launches", row.stats.launches}});
+        nlohmann::ordered_json trace;  // the last timed launch, per level
+        for (const MultigridLevelTime& row : mg.persistentTrace())
+          trace.push_back({{"level", row.level},
+                           {"alone", row.level >= mg.persistentCoarseLevel()},
+                           {"ms", row.stats.totalMs},
+                           {"steps", row.stats.launches}});
         const double speedup = et.kernelMs / mt.kernelMs, speedupSpan = et.spanMs / mt.spanMs;
         if (args.json) {
           printJsonLine(out, {{"case", "multigrid"},
@@ -165,6 +172,7 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
                               {"speedup_span", speedupSpan},
                               {"mg_launches", launches},
                               {"mg_levels", perLevel},
+                              {"mg_trace", trace},
                               {"mg_kernels", kernels}});
         } else {
           out << std::setprecision(4) << "| " << size << " | " << precisionName(p) << " | "

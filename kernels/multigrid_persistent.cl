@@ -40,6 +40,16 @@
 #define GRID_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #endif
 
+// -DMG_TRACE (NVIDIA): work-group 0 stamps the GPU's global timer (ns) at the start and after
+// each step's barriers into trace[0..]: per-step and so per-level times of one launch.
+#ifdef MG_TRACE
+ulong mg_now(void) {
+  ulong t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+#endif
+
 float2 p_nsum(__global const float* v, int x, int y, int w, int h) {
   return MG_SUM2(vload2(y * w + mirror_index(x - 1, w), v), vload2(y * w + mirror_index(x + 1, w), v),
                  vload2(mirror_index(y - 1, h) * w + x, v), vload2(mirror_index(y + 1, h) * w + x, v));
@@ -118,13 +128,16 @@ void p_prolong(__global float* v, int w, int h, __global const float* e, int cw,
 __kernel void mg_persistent(__global float* v, __global const float* v0, __global float* pool,
                             __global const int* lv, __global const float* ks,
                             __global const int4* ops, int op_count, int iterations,
-                            volatile __global int* sync, int sync_base) {
+                            volatile __global int* sync, int sync_base, __global ulong* trace) {
   __local int passed;
   const int groups = get_num_groups(0);
   const int lid = get_local_id(0);
   const bool group0 = get_group_id(0) == 0;
   int arrivals = 0;
   const int total = op_count * iterations;
+#ifdef MG_TRACE
+  if (group0 && lid == 0) trace[0] = mg_now();
+#endif
   for (int t = 0; t < total; ++t) {
     const int4 op = ops[t % op_count];
     const bool alone = (op.x & MGP_GROUP0) != 0, grid_sync = (op.x & MGP_GRID_SYNC) != 0;
@@ -170,5 +183,8 @@ __kernel void mg_persistent(__global float* v, __global const float* v0, __globa
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     if (grid_sync && !passed) return;
+#ifdef MG_TRACE
+    if (group0 && lid == 0) trace[t + 1] = mg_now();
+#endif
   }
 }

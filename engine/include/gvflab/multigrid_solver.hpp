@@ -61,6 +61,7 @@ struct MultigridOptions {
   // up and the iterations are redone launch by launch (storageNote() says so).
   int persistent = -1;
   int persistentGroups = 0;  // its work-groups (0: one per compute unit; never more)
+  bool trace = false;  // one launch on NVIDIA: time each step (persistentTrace; bench)
 };
 
 // One row of the per-level cost: the profiler's stats for the launches on `level` (or, for
@@ -107,6 +108,10 @@ class MultigridSolver : public Solver {
   int persistentGroups() const { return static_cast<int>(persistentGroups_); }
   int persistentCoarseLevel() const { return persistentFrom_; }
   std::string storageNote() const override { return note_; }
+  // Per level, the last one-launch step's time on it (MultigridOptions::trace, NVIDIA only;
+  // empty elsewhere): work-group 0's global-timer stamps after each step's barrier, each
+  // step's time filed under its level; stats.launches counts steps.
+  std::vector<MultigridLevelTime> persistentTrace() const;
   // Per-level times from the context's profiler (rows in level order, levels that ran).
   std::vector<MultigridLevelTime> levelTimes() const;
   std::uint64_t deviceBytes() const override;
@@ -220,15 +225,18 @@ class MultigridSolver : public Solver {
   bool persistent_ = false;
   int persistentFrom_ = 0;
   std::size_t persistentGroups_ = 0, persistentGroupSize_ = 0;
-  cl::Buffer pool_, levelTable_, levelK_, persistentOps_, sync_;
+  cl::Buffer pool_, levelTable_, levelK_, persistentOps_, sync_, trace_;
+  std::vector<cl_int4> persistentOpsHost_;
+  bool tracing_ = false;
+  std::size_t traceCapacity_ = 0, traceCount_ = 0;
   std::vector<float> levelKHost_;
   double levelKMu_ = -1;
   int persistentOpCount_ = 0, gridSyncsPerIteration_ = 0, syncBase_ = 0;
   bool unconfirmed_ = false;  // a persistent launch ran since the give-up flag was last read
   std::string note_;
-  // v, v0, pool, level table, k per level, ops, op count, iterations, sync, sync base
+  // v, v0, pool, level table, k per level, ops, op count, iterations, sync, sync base, trace
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int,
-              cl_int, cl::Buffer, cl_int>
+              cl_int, cl::Buffer, cl_int, cl::Buffer>
       persistentKernel_;
 };
 

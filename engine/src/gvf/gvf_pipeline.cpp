@@ -38,6 +38,7 @@ MultigridOptions SolverConfig::multigridOptions() const {
   // The one-launch choice is the storage options' (--persistent), as Euler's tiles.
   o.persistent = mgPersistent >= 0 ? mgPersistent : (persistent ? int(*persistent) : -1);
   o.persistentGroups = mgGroups;
+  o.trace = mgTrace;
   return o;
 }
 

@@ -549,12 +549,13 @@ void MultigridSolver::setUpPersistent(const std::string& spacingOpts) {
   const DeviceInfo& info = ctx_->info();
   const bool nvidia = info.isGpu && info.platformName.find("NVIDIA") != std::string::npos;
   const int side = options_.coarseSide >= 0 ? options_.coarseSide : (info.isGpu ? 32 : 16);
+  tracing_ = options_.trace && nvidia;
   persistentFrom_ = levels();
   for (int l = levels() - 1; l >= 1 && maxSide(shapeOf(l)) <= side; --l) persistentFrom_ = l;
   persistentKernel_ = ctx_->kernels().kernel(
       "multigrid_persistent.cl", "mg_persistent",
       spacingOpts + " -DSPIN_LIMIT=" + std::to_string(detail::persistentSpinLimit) +
-          (nvidia ? " -DGRID_FENCE_PTX" : ""));
+          (nvidia ? " -DGRID_FENCE_PTX" : "") + (tracing_ ? " -DMG_TRACE" : ""));
   const auto units = static_cast<std::size_t>(std::max(1, info.computeUnits));
   persistentGroups_ = options_.persistentGroups > 0
                           ? std::min<std::size_t>(options_.persistentGroups, units)
@@ -619,6 +620,7 @@ void MultigridSolver::recordPersistentOps() {
     }
   }
   persistentOpCount_ = static_cast<int>(ops.size());
+  persistentOpsHost_ = ops;
   persistentOps_ = cl::Buffer(ctx_->context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                               ops.size() * sizeof(cl_int4), ops.data());
 }
@@ -643,8 +645,13 @@ void MultigridSolver::stepPersistent(int n) {
       ctx_->queue().enqueueFillBuffer(sync_, cl_int(0), 0, sizeof(cl_int));
       syncBase_ = 0;
     }
+    traceCount_ = tracing_ ? static_cast<std::size_t>(persistentOpCount_) * chunk + 1 : 0;
+    if (traceCount_ > traceCapacity_ || !trace_()) {
+      traceCapacity_ = std::max<std::size_t>(traceCount_, 1);
+      trace_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, traceCapacity_ * sizeof(cl_ulong));
+    }
     persistentKernel_.set(v_->buffer(), v0_->buffer(), pool_, levelTable_, levelK_,
-                          persistentOps_, persistentOpCount_, chunk, sync_, syncBase_);
+                          persistentOps_, persistentOpCount_, chunk, sync_, syncBase_, trace_);
     cl::Event ev;
     ctx_->queue().enqueueNDRangeKernel(persistentKernel_, cl::NullRange,
                                        cl::NDRange(persistentGroups_ * persistentGroupSize_),
@@ -654,6 +661,21 @@ void MultigridSolver::stepPersistent(int n) {
     done += chunk;
   }
   unconfirmed_ = true;
+}
+
+std::vector<MultigridLevelTime> MultigridSolver::persistentTrace() const {
+  if (!tracing_ || traceCount_ < 2) return {};
+  std::vector<cl_ulong> stamps(traceCount_);
+  ctx_->queue().enqueueReadBuffer(trace_, CL_TRUE, 0, stamps.size() * sizeof(cl_ulong),
+                                  stamps.data());
+  std::vector<MultigridLevelTime> rows(static_cast<std::size_t>(levels()));
+  for (int l = 0; l < levels(); ++l) rows[l] = {l, l, shapeOf(l), {}};
+  for (std::size_t t = 0; t + 1 < traceCount_; ++t) {
+    MultigridLevelTime& r = rows[persistentOpsHost_[t % persistentOpsHost_.size()].s[1]];
+    r.stats.totalMs += static_cast<double>(stamps[t + 1] - stamps[t]) * 1e-6;
+    ++r.stats.launches;
+  }
+  return rows;
 }
 
 // Reads the give-up flag after one-launch steps; when raised (not every work-group ran at
