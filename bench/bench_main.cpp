@@ -24,6 +24,7 @@ const char* kUsage =
     "                    [--mg-persistent P[,P...]] (every iteration in one launch: 1, 0, -1 "
     "auto)\n"
     "                    [--mg-groups G[,G...]] (its work-groups; 0: one per compute unit)\n"
+    "                    [--mg-top S[,S...]] (levels of side <= S in that launch; -1 auto)\n"
     "                    [--mg-trace] (that launch's time per level, NVIDIA: JSON mg_trace)\n"
     "                    [--tile WxHxROWSxHALO] [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless]]\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
@@ -127,13 +128,15 @@ int main(int argc, char** argv) {
       else if (args[i] == "--mg-trace")
         b.mgTrace = true;
       else if (args[i] == "--mg-coarse" || args[i] == "--mg-fused" ||
-               args[i] == "--mg-persistent" || args[i] == "--mg-groups") {
+               args[i] == "--mg-persistent" || args[i] == "--mg-groups" ||
+               args[i] == "--mg-top") {
         const std::string flag = args[i];
         std::vector<int>& list = flag == "--mg-coarse"       ? b.mgCoarse
                                  : flag == "--mg-fused"      ? b.mgFused
                                  : flag == "--mg-persistent" ? b.mgPersistent
+                                 : flag == "--mg-top"        ? b.mgTop
                                                              : b.mgGroups;
-        const int top = flag == "--mg-coarse" ? 4096 : flag == "--mg-groups" ? 4096 : 1;
+        const int top = flag == "--mg-persistent" || flag == "--mg-fused" ? 1 : 16384;
         list.clear();
         std::string v = value();
         for (std::size_t at = 0; at <= v.size();) {

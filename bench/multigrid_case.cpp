@@ -92,12 +92,14 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
     for (int coarseSide : args.mgCoarse)
       for (int fused : args.mgFused)
       for (int persistent : args.mgPersistent)
-      for (int groups : args.mgGroups) {
+      for (int groups : args.mgGroups)
+      for (int top : args.mgTop) {
         SolverConfig mgConfig;
         mgConfig.mgFused = fused;
         mgConfig.mgPersistent = persistent;
         mgConfig.mgGroups = groups;
         mgConfig.mgTrace = args.mgTrace;
+        mgConfig.mgSide = top;
         mgConfig.precision = p;
         mgConfig.a = args.mgA, mgConfig.b = args.mgB, mgConfig.c = args.mgC;
         mgConfig.mgCoarseSide = coarseSide;
@@ -156,6 +158,7 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
                               {"mg_persistent", mg.persistent()},
                               {"mg_persistent_groups", mg.persistentGroups()},
                               {"mg_persistent_coarse_level", mg.persistentCoarseLevel()},
+                              {"mg_persistent_top_level", mg.persistentTopLevel()},
                               {"mg_timed_error", timedError},
                               {"euler_memory", eulerMemory},
                               {"euler_iterations", args.iterations},

@@ -7,28 +7,25 @@
 // work-group 0 alone (the others skip it), followed by a work-group barrier only (one SM, no
 // launch: what mg_coarse does per launch, here without the launch). A device-wide barrier
 // follows the last such step before the next all-groups step.
+// Work-group 0's levels (from `from` down) live in local memory `lpool` (mg_coarse's layout),
+// loaded when the schedule enters them and stored when it leaves (MGP_LOAD / MGP_STORE).
 // Level 0 is V (v) and V0 (v0: f and S made on the fly, as -DFINE does); levels 1.. live in
 // `pool` at the offsets of table `lv` (per level: w, h, e, rhs, S offsets), k per level in ks.
 // Layout: interleaved float2 on every level.
-#include "boundary.clh"
-#include "spacing.clh"
+// multigrid.cl built for coarse levels in 2D (no FINE): its mg_coarse helpers l_smooth,
+// l_restrict, l_prolong, l_zero on a local pool are work-group 0's steps here.
+#include "multigrid.cl"
 
 #ifndef SPIN_LIMIT
 #define SPIN_LIMIT (1 << 23)
-#endif
-
-#ifdef WORLD_SPACING
-#define MG_CENTRE LAP_CENTRE
-#define MG_SUM2(a, b, c, d) LAP_PAIRS2((a) + (b), (c) + (d))
-#else
-#define MG_CENTRE 4
-#define MG_SUM2(a, b, c, d) ((a) + (b) + (c) + (d))
 #endif
 
 #define MGP_SMOOTH 0    // colour a
 #define MGP_RESTRICT 1  // rhs_{l+1} = restrict(f - A e) (a = 1) or restrict(f); b: e_{l+1} = 0
 #define MGP_PROLONG 2   // e_l = [e_l +] P e_{l+1} (a = 1: add)
 #define MGP_ZERO 3      // e_l = 0
+#define MGP_LOAD 4      // work-group 0: local rhs_l = rhs_l, e_l = 0, S of levels l.. (l = from)
+#define MGP_STORE 5     // work-group 0: e_l = local e_l (l = from)
 #define MGP_GROUP0 16   // flag: work-group 0 alone
 #define MGP_GRID_SYNC 32  // flag: a device-wide barrier after the step
 
@@ -128,8 +125,16 @@ void p_prolong(__global float* v, int w, int h, __global const float* e, int cw,
 __kernel void mg_persistent(__global float* v, __global const float* v0, __global float* pool,
                             __global const int* lv, __global const float* ks,
                             __global const int4* ops, int op_count, int iterations,
-                            volatile __global int* sync, int sync_base, __global ulong* trace) {
+                            volatile __global int* sync, int sync_base, __global ulong* trace,
+                            int levels, int from, __local float* lpool) {
   __local int passed;
+  mg_level alv[MG_MAX_LEVELS];  // work-group 0's levels in lpool, as mg_coarse lays them out
+  int off = 0;
+  for (int l = from; l < levels && l - from < MG_MAX_LEVELS; ++l) {
+    const int w = lv[5 * l], h = lv[5 * l + 1], n = w * h;
+    alv[l - from] = (mg_level){w, h, 1, off, off + 2 * n, off + 4 * n};
+    off += 5 * n;
+  }
   const int groups = get_num_groups(0);
   const int lid = get_local_id(0);
   const bool group0 = get_group_id(0) == 0;
@@ -141,9 +146,43 @@ __kernel void mg_persistent(__global float* v, __global const float* v0, __globa
   for (int t = 0; t < total; ++t) {
     const int4 op = ops[t % op_count];
     const bool alone = (op.x & MGP_GROUP0) != 0, grid_sync = (op.x & MGP_GRID_SYNC) != 0;
-    if (!alone || group0) {
-      const int first = alone ? lid : (int)get_global_id(0);
-      const int stride = alone ? (int)get_local_size(0) : (int)get_global_size(0);
+    if (alone && group0) {
+      const int l = op.y, a = l - from;
+      const mg_level F = alv[a], C = alv[min(a + 1, levels - 1 - from)];
+      __global float* ge = pool + lv[5 * l + 2];
+      switch (op.x & 15) {
+        case MGP_SMOOTH:
+          l_smooth(lpool, F, ks[l], op.z);
+          break;
+        case MGP_RESTRICT:
+          l_restrict(lpool, F, C, ks[l], op.z, op.w);
+          break;
+        case MGP_PROLONG:
+          l_prolong(lpool, F, C, op.z);
+          break;
+        case MGP_ZERO:
+          l_zero(lpool, F);
+          break;
+        case MGP_LOAD: {
+          __global const float* gr = pool + lv[5 * l + 3];
+          for (int j = lid; j < 2 * F.w * F.h; j += get_local_size(0)) {
+            lpool[F.r + j] = gr[j];
+            lpool[F.e + j] = 0.0f;
+          }
+          for (int m = l; m < levels; ++m) {
+            const mg_level M = alv[m - from];
+            __global const float* gs = pool + lv[5 * m + 4];
+            for (int j = lid; j < M.w * M.h; j += get_local_size(0)) lpool[M.s + j] = gs[j];
+          }
+          break;
+        }
+        default:  // MGP_STORE
+          for (int j = lid; j < 2 * F.w * F.h; j += get_local_size(0)) ge[j] = lpool[F.e + j];
+          break;
+      }
+    } else if (!alone) {
+      const int first = (int)get_global_id(0);
+      const int stride = (int)get_global_size(0);
       const int l = op.y, fine = l == 0;
       __global const int* F = lv + 5 * l;
       __global const int* C = lv + 5 * (l + 1);

@@ -394,8 +394,9 @@ TEST_CASE("multigrid per-level times add up to its kernel time, coarse levels in
 // float32: its fields equal the launch path's up to float contraction (1e-6 absolute on fields
 // of O(0.5); PoCL measured identical) and the double reference's within the 2e-5 relative of
 // the launch path above. Coarse sides 0 (every step by all work-groups), 4 and the device's,
-// one work-group and all compute units, b and c and mu changed after construction. The run on
-// one work-group checks the kernel itself (it cannot give up).
+// one work-group and all compute units, the whole iteration in one launch or only the levels
+// of side <= 20 (one launch per visit), b and c and mu changed after construction. The runs on
+// one work-group check the kernel itself (they cannot give up).
 TEST_CASE("multigrid in one launch gives the launch path's iterations (2D float32)") {
   auto ctx = test::sharedContext();
   const GvfInput inputs[] = {buildGvfInput(*ctx, test::randomImage(71, 40, 5), 1.0),
@@ -404,12 +405,20 @@ TEST_CASE("multigrid in one launch gives the launch path's iterations (2D float3
   for (const GvfInput& in : inputs) {
     CAPTURE(in.width);
     const ref::Field v0 = deviceV0(*ctx, in);
-    for (auto [coarseSide, groups] : {std::pair{0, 0}, std::pair{4, 1}, std::pair{-1, 0}}) {
+    struct Case {
+      int coarseSide, groups, side;
+    };
+    for (Case k : {Case{0, 0, 0}, Case{4, 1, 0}, Case{-1, 0, 0}, Case{4, 1, 20}, Case{-1, 0, 20}}) {
+      const int coarseSide = k.coarseSide, groups = k.groups;
       CAPTURE(coarseSide);
       CAPTURE(groups);
+      CAPTURE(k.side);
       MultigridSolver launches(ctx, in, 0.1, {Precision::F32, 1, 2, 1, coarseSide, false, 0, 0});
-      MultigridSolver one(ctx, in, 0.1, {Precision::F32, 1, 2, 1, coarseSide, false, -1, 1, groups});
+      MultigridSolver one(ctx, in, 0.1,
+                          {Precision::F32, 1, 2, 1, coarseSide, false, -1, 1, groups, k.side});
       REQUIRE(one.persistent());
+      // Side 20: the levels above it launch per operator, the rest one launch per visit.
+      CHECK(one.persistentTopLevel() == (k.side == 20 && in.width > 20 ? (in.width > 40 ? 2 : 1) : 0));
       CHECK_FALSE(launches.persistent());
       CHECK(one.levels() == launches.levels());
       if (coarseSide == 0) CHECK(one.persistentCoarseLevel() == one.levels());

@@ -33,6 +33,7 @@ struct SolverConfig {
   int mgFused = -1;                      // multigrid only (MultigridOptions::fused)
   int mgPersistent = -1;  // multigrid only (MultigridOptions::persistent; -1: `persistent`'s)
   int mgGroups = 0;       // multigrid only (MultigridOptions::persistentGroups)
+  int mgSide = -1;        // multigrid only (MultigridOptions::persistentSide)
   bool mgTrace = false;   // multigrid only (MultigridOptions::trace)
   // Euler's tuning (tile shapes, one launch per step): the defaults suit every device.
   TileShape tile;

@@ -61,6 +61,9 @@ struct MultigridOptions {
   // up and the iterations are redone launch by launch (storageNote() says so).
   int persistent = -1;
   int persistentGroups = 0;  // its work-groups (0: one per compute unit; never more)
+  // Levels with no side above this go in the one launch, one launch per cycle's visit, the
+  // larger ones launch per operator as without it (-1: 512 on GPUs, all on CPUs; 0: all).
+  int persistentSide = -1;
   bool trace = false;  // one launch on NVIDIA: time each step (persistentTrace; bench)
 };
 
@@ -107,6 +110,7 @@ class MultigridSolver : public Solver {
   bool persistent() const { return persistent_; }
   int persistentGroups() const { return static_cast<int>(persistentGroups_); }
   int persistentCoarseLevel() const { return persistentFrom_; }
+  int persistentTopLevel() const { return persistentTop_; }  // first level in the one launch
   std::string storageNote() const override { return note_; }
   // Per level, the last one-launch step's time on it (MultigridOptions::trace, NVIDIA only;
   // empty elsewhere): work-group 0's global-timer stamps after each step's barrier, each
@@ -191,6 +195,8 @@ class MultigridSolver : public Solver {
   void setUpPersistent(const std::string& spacingOpts);
   void recordPersistentOps();
   void stepPersistent(int n);
+  void launchPersistent(int which, int iterations);
+  void persistentSolve(bool fullMultigrid);  // levels persistentTop_.. in one launch
   void confirmPersistentSteps(bool redo);
 
   std::shared_ptr<ComputeContext> ctx_;
@@ -225,18 +231,27 @@ class MultigridSolver : public Solver {
   bool persistent_ = false;
   int persistentFrom_ = 0;
   std::size_t persistentGroups_ = 0, persistentGroupSize_ = 0;
-  cl::Buffer pool_, levelTable_, levelK_, persistentOps_, sync_, trace_;
-  std::vector<cl_int4> persistentOpsHost_;
+  int persistentTop_ = 0;
+  std::size_t localPoolBytes_ = 0;
+  cl::Buffer pool_, levelTable_, levelK_, sync_, trace_;
+  struct PersistentOps {  // 0: whole iterations (top level 0); 1: vcycle(top); 2: fmg(top)
+    cl::Buffer steps;
+    std::vector<cl_int4> host;
+    int gridSyncs = 0;
+  };
+  PersistentOps persistentOps_[3];
+  int tracedOps_ = 0;  // which list the last launch ran
   bool tracing_ = false;
   std::size_t traceCapacity_ = 0, traceCount_ = 0;
   std::vector<float> levelKHost_;
   double levelKMu_ = -1;
-  int persistentOpCount_ = 0, gridSyncsPerIteration_ = 0, syncBase_ = 0;
+  int syncBase_ = 0;
   bool unconfirmed_ = false;  // a persistent launch ran since the give-up flag was last read
   std::string note_;
-  // v, v0, pool, level table, k per level, ops, op count, iterations, sync, sync base, trace
+  // v, v0, pool, level table, k per level, ops, op count, iterations, sync, sync base, trace,
+  // levels, first level of work-group 0, its local pool
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int,
-              cl_int, cl::Buffer, cl_int, cl::Buffer>
+              cl_int, cl::Buffer, cl_int, cl::Buffer, cl_int, cl_int, cl::LocalSpaceArg>
       persistentKernel_;
 };
 

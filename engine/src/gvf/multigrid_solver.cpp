@@ -115,7 +115,15 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
   const FieldShape shape{input_.width, input_.height, input_.depth};
   fused_ = options.fused < 0 ? fusedChosen(*ctx_, shape) : options.fused > 0;
   persistent_ = persistentWanted();
-  if (persistent_) fused_ = false;  // in-place colours: one copy of each level
+  if (persistent_) {
+    // The first level in the one launch: the largest with no side above persistentSide.
+    const int top = options.persistentSide >= 0 ? options.persistentSide
+                                                : (ctx_->info().isGpu ? 512 : 0);
+    persistentTop_ = 0;
+    for (FieldShape s = shape; top > 0 && maxSide(s) > top && maxSide(s) > 2; ++persistentTop_)
+      s = coarser(s);
+    if (persistentTop_ == 0) fused_ = false;  // level 0 in place in the launch
+  }
   const int fields = fused_ ? 3 : 2;
   const double coarsePerPoint = double(pyramidBytes(shape, options_.precision, fused_) -
                                        fields * fieldBytes(shape, options_.precision)) /
@@ -222,10 +230,10 @@ std::vector<SolverTimingRow> MultigridSolver::timingRows() const {
     if (t.lastLevel > t.level) {
       r.label += "-" + std::to_string(t.lastLevel);
       r.tooltip = "Levels " + std::to_string(t.level) + " to " + std::to_string(t.lastLevel) +
-                  (t.level == 0 ? " run in one launch per step, device-wide barriers between "
-                                  "their steps."
-                                : " are solved together by one work-group in local memory, one "
-                                  "launch each time the cycle reaches them.");
+                  (persistent_ && t.level == persistentTop_
+                       ? " run in one launch, device-wide barriers between their steps."
+                       : " are solved together by one work-group in local memory, one "
+                         "launch each time the cycle reaches them.");
     }
     r.size = std::to_string(t.shape.width) + "x" + std::to_string(t.shape.height);
     if (t.shape.depth > 1) r.size += "x" + std::to_string(t.shape.depth);
@@ -316,8 +324,15 @@ std::string MultigridSolver::levelGroup(int level) const {
 std::vector<MultigridLevelTime> MultigridSolver::levelTimes() const {
   const auto groups = ctx_->profiler().groupStats();
   std::vector<MultigridLevelTime> rows;
-  if (auto it = groups.find("mg persistent"); persistent_ && it != groups.end())
-    return {{0, levels() - 1, shapeOf(0), it->second}};
+  const int top = persistent_ ? persistentTop_ : levels();
+  const auto one = groups.find("mg persistent");
+  for (int l = 0; l < top && one != groups.end(); ++l)
+    if (auto it = groups.find(levelGroup(l)); it != groups.end())
+      rows.push_back({l, l, shapeOf(l), it->second});
+  if (persistent_ && one != groups.end()) {
+    rows.push_back({top, levels() - 1, shapeOf(top), one->second});
+    return rows;
+  }
   for (int l = 0; l < levels() && l <= coarseFrom_; ++l) {
     auto it = groups.find(levelGroup(l));
     if (it == groups.end()) continue;
@@ -432,11 +447,12 @@ void MultigridSolver::zero(int level) {
 // Paper Alg. 3 on level l: v_l is V at level 0 and the correction e_l below.
 // From coarseFrom_ down, one launch does the rest (and zeroes its e itself).
 void MultigridSolver::vcycle(int level) {
+  if (persistent_ && level == persistentTop_) return persistentSolve(false);
   if (level == coarseFrom_) return coarseSolve(false);
   smooth(level, options_.b);
   if (level < static_cast<int>(levels_.size())) {
     restrictResidual(level, true);
-    if (level + 1 != coarseFrom_) zero(level + 1);
+    if (level + 1 != coarseFrom_ || (persistent_ && level + 1 == persistentTop_)) zero(level + 1);
     vcycle(level + 1);
     prolong(level, true);
   }
@@ -445,6 +461,7 @@ void MultigridSolver::vcycle(int level) {
 
 // Paper Alg. 4 (RECURSIVEFULLMULTIGRID) on level l >= 1 for the rhs already there.
 void MultigridSolver::fmg(int level) {
+  if (persistent_ && level == persistentTop_) return persistentSolve(true);
   if (level == coarseFrom_) return coarseSolve(true);
   if (level < static_cast<int>(levels_.size())) {
     restrictResidual(level, false);
@@ -535,6 +552,8 @@ void MultigridSolver::allocateLevels(FieldShape shape) {
     const std::size_t n = s.count(), *o = &offsets[3 * l];
     levels_.push_back(
         Level{s, sub(o[0], n * comps * 4), sub(o[1], n * comps * 4), sub(o[2], n * 4), cl::Buffer()});
+    if (fused_)  // levels above the one launch may still sweep both colours per launch
+      levels_.back().eAlt = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * comps * 4);
     table.insert(table.end(), {s.width, s.height, static_cast<cl_int>(o[0] / 4),
                                static_cast<cl_int>(o[1] / 4), static_cast<cl_int>(o[2] / 4)});
   }
@@ -551,11 +570,25 @@ void MultigridSolver::setUpPersistent(const std::string& spacingOpts) {
   const int side = options_.coarseSide >= 0 ? options_.coarseSide : (info.isGpu ? 32 : 16);
   tracing_ = options_.trace && nvidia;
   persistentFrom_ = levels();
-  for (int l = levels() - 1; l >= 1 && maxSide(shapeOf(l)) <= side; --l) persistentFrom_ = l;
+  for (int l = levels() - 1; l >= std::max(1, persistentTop_) && maxSide(shapeOf(l)) <= side &&
+                             levels() - l <= kMaxCoarseLevels;
+       --l)
+    persistentFrom_ = l;
   persistentKernel_ = ctx_->kernels().kernel(
       "multigrid_persistent.cl", "mg_persistent",
       spacingOpts + " -DSPIN_LIMIT=" + std::to_string(detail::persistentSpinLimit) +
           (nvidia ? " -DGRID_FENCE_PTX" : "") + (tracing_ ? " -DMG_TRACE" : ""));
+  // Work-group 0's levels live in local memory (e, rhs, S per level): as many as fit.
+  const std::uint64_t localUsed =
+      persistentKernel_.get().getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(ctx_->device());
+  auto poolBytes = [&](int from) {
+    std::uint64_t bytes = 0;
+    for (int l = from; l < levels(); ++l) bytes += coarseLevelBytes(shapeOf(l), 2);
+    return bytes;
+  };
+  while (persistentFrom_ < levels() && poolBytes(persistentFrom_) + localUsed + 1024 > info.localMemBytes)
+    ++persistentFrom_;
+  localPoolBytes_ = static_cast<std::size_t>(std::max<std::uint64_t>(16, poolBytes(persistentFrom_)));
   const auto units = static_cast<std::size_t>(std::max(1, info.computeUnits));
   persistentGroups_ = options_.persistentGroups > 0
                           ? std::min<std::size_t>(options_.persistentGroups, units)
@@ -570,14 +603,13 @@ void MultigridSolver::setUpPersistent(const std::string& spacingOpts) {
   recordPersistentOps();
 }
 
-// One iteration's steps over all levels: fullMultigridCycle() `a` times, in its launch order.
+// The step lists of the one launch: whole iterations (fullMultigridCycle() `a` times, when
+// the launch starts at level 0), else vcycle() and fmg() from its top level; in launch order.
 void MultigridSolver::recordPersistentOps() {
-  constexpr int kGroup0 = 16, kGridSync = 32;  // MGP_GROUP0, MGP_GRID_SYNC
+  constexpr int kLoad = 4, kStore = 5, kGroup0 = 16, kGridSync = 32;  // MGP_*
   const int count = levels(), b = options_.b, c = options_.c;
   std::vector<cl_int4> ops;
-  auto add = [&](int op, int l, int x = 0, int y = 0) {
-    ops.push_back({{op | (l >= persistentFrom_ ? kGroup0 : 0), l, x, y}});
-  };
+  auto add = [&](int op, int l, int x = 0, int y = 0) { ops.push_back({{op, l, x, y}}); };
   auto smooth = [&](int l, int sweeps) {
     for (int i = 0; i < sweeps; ++i)
       for (int colour = 0; colour < 2; ++colour) add(kSmooth, l, colour);
@@ -601,31 +633,73 @@ void MultigridSolver::recordPersistentOps() {
     }
     vcycle(l);
   };
-  for (int i = 0; i < options_.a; ++i) {
-    if (count > 1) {
-      add(kRestrict, 0, 1, 0);
-      fmg(1);
-      add(kProlong, 0, 1);
+  for (int which = 0; which < 3; ++which) {
+    ops.clear();
+    if (which == 0 && persistentTop_ == 0) {
+      for (int i = 0; i < options_.a; ++i) {
+        if (count > 1) {
+          add(kRestrict, 0, 1, 0);
+          fmg(1);
+          add(kProlong, 0, 1);
+        }
+        vcycle(0);
+      }
+    } else if (which == 1 && persistentTop_ > 0) {
+      vcycle(persistentTop_);
+    } else if (which == 2 && persistentTop_ > 0) {
+      fmg(persistentTop_);
+    } else {
+      persistentOps_[which] = {};
+      continue;
     }
-    vcycle(0);
-  }
-  // A device-wide barrier after every all-groups step and before the next one after
-  // work-group 0's steps (the list repeats: the last step is followed by the first).
-  gridSyncsPerIteration_ = 0;
-  for (std::size_t i = 0; i < ops.size(); ++i) {
-    const bool alone = ops[i].s[0] & kGroup0, nextAlone = ops[(i + 1) % ops.size()].s[0] & kGroup0;
-    if (!alone || !nextAlone) {
-      ops[i].s[0] |= kGridSync;
-      ++gridSyncsPerIteration_;
+    // Work-group 0's steps in local memory: loaded on the way in, stored on the way out.
+    std::vector<cl_int4> list;
+    bool inside = false;
+    for (cl_int4 op : ops) {
+      const bool alone = op.s[1] >= persistentFrom_;
+      if (alone != inside) list.push_back({{alone ? kLoad : kStore, persistentFrom_, 0, 0}});
+      inside = alone;
+      list.push_back(op);
     }
+    if (inside) list.push_back({{kStore, persistentFrom_, 0, 0}});
+    for (cl_int4& op : list)
+      if (op.s[1] >= persistentFrom_) op.s[0] |= kGroup0;
+    // A device-wide barrier after every all-groups step and before the next all-groups step
+    // after work-group 0's (and after the last: whole iterations repeat the list).
+    PersistentOps& po = persistentOps_[which];
+    po.gridSyncs = 0;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const bool alone = list[i].s[0] & kGroup0;
+      const bool nextAlone = i + 1 < list.size() && (list[i + 1].s[0] & kGroup0);
+      if (!alone || !nextAlone) {
+        list[i].s[0] |= kGridSync;
+        ++po.gridSyncs;
+      }
+    }
+    po.host = list;
+    po.steps = cl::Buffer(ctx_->context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                          list.size() * sizeof(cl_int4), list.data());
   }
-  persistentOpCount_ = static_cast<int>(ops.size());
-  persistentOpsHost_ = ops;
-  persistentOps_ = cl::Buffer(ctx_->context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                              ops.size() * sizeof(cl_int4), ops.data());
 }
 
 void MultigridSolver::stepPersistent(int n) {
+  const auto perIteration =
+      static_cast<long long>(persistentGroups_) * persistentOps_[0].gridSyncs;
+  // The arrival count only grows: launches of very many iterations are split so that one
+  // never could overflow it (launchPersistent starts it again in time).
+  const int maxPerLaunch = static_cast<int>(std::max<long long>(1, (1ll << 29) / perIteration));
+  for (int done = 0; done < n;) {
+    const int chunk = std::min(n - done, maxPerLaunch);
+    launchPersistent(0, chunk);
+    done += chunk;
+  }
+}
+
+void MultigridSolver::persistentSolve(bool fullMultigrid) {
+  launchPersistent(fullMultigrid ? 2 : 1, 1);
+}
+
+void MultigridSolver::launchPersistent(int which, int iterations) {
   if (levelKMu_ != mu_) {  // k = μ / h² per level, as the launch path's float(μ / 4^l)
     for (int l = 0; l < levels(); ++l)
       levelKHost_[l] = static_cast<float>(mu_ / std::ldexp(1.0, 2 * l));
@@ -633,33 +707,29 @@ void MultigridSolver::stepPersistent(int n) {
                                      levelKHost_.data());
     levelKMu_ = mu_;
   }
-  const auto groups = static_cast<long long>(persistentGroups_);
-  // The arrival count only grows; start it again before it could overflow (launches of very
-  // many iterations are split so that one never could).
-  const int maxPerLaunch =
-      static_cast<int>(std::max<long long>(1, (1ll << 29) / (groups * gridSyncsPerIteration_)));
-  for (int done = 0; done < n;) {
-    const int chunk = std::min(n - done, maxPerLaunch);
-    const long long arrivals = groups * gridSyncsPerIteration_ * chunk;
-    if (syncBase_ + arrivals > (1ll << 30)) {
-      ctx_->queue().enqueueFillBuffer(sync_, cl_int(0), 0, sizeof(cl_int));
-      syncBase_ = 0;
-    }
-    traceCount_ = tracing_ ? static_cast<std::size_t>(persistentOpCount_) * chunk + 1 : 0;
-    if (traceCount_ > traceCapacity_ || !trace_()) {
-      traceCapacity_ = std::max<std::size_t>(traceCount_, 1);
-      trace_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, traceCapacity_ * sizeof(cl_ulong));
-    }
-    persistentKernel_.set(v_->buffer(), v0_->buffer(), pool_, levelTable_, levelK_,
-                          persistentOps_, persistentOpCount_, chunk, sync_, syncBase_, trace_);
-    cl::Event ev;
-    ctx_->queue().enqueueNDRangeKernel(persistentKernel_, cl::NullRange,
-                                       cl::NDRange(persistentGroups_ * persistentGroupSize_),
-                                       cl::NDRange(persistentGroupSize_), nullptr, &ev);
-    ctx_->profiler().record("mg_persistent", ev, "mg persistent");
-    syncBase_ += static_cast<int>(arrivals);
-    done += chunk;
+  const PersistentOps& po = persistentOps_[which];
+  const int count = static_cast<int>(po.host.size());
+  const long long arrivals =
+      static_cast<long long>(persistentGroups_) * po.gridSyncs * iterations;
+  if (syncBase_ + arrivals > (1ll << 30)) {
+    ctx_->queue().enqueueFillBuffer(sync_, cl_int(0), 0, sizeof(cl_int));
+    syncBase_ = 0;
   }
+  traceCount_ = tracing_ ? static_cast<std::size_t>(count) * iterations + 1 : 0;
+  tracedOps_ = which;
+  if (traceCount_ > traceCapacity_ || !trace_()) {
+    traceCapacity_ = std::max<std::size_t>(traceCount_, 1);
+    trace_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, traceCapacity_ * sizeof(cl_ulong));
+  }
+  persistentKernel_.set(v_->buffer(), v0_->buffer(), pool_, levelTable_, levelK_, po.steps,
+                        count, iterations, sync_, syncBase_, trace_, levels(), persistentFrom_,
+                        cl::Local(localPoolBytes_));
+  cl::Event ev;
+  ctx_->queue().enqueueNDRangeKernel(persistentKernel_, cl::NullRange,
+                                     cl::NDRange(persistentGroups_ * persistentGroupSize_),
+                                     cl::NDRange(persistentGroupSize_), nullptr, &ev);
+  ctx_->profiler().record("mg_persistent", ev, "mg persistent");
+  syncBase_ += static_cast<int>(arrivals);
   unconfirmed_ = true;
 }
 
@@ -671,7 +741,8 @@ std::vector<MultigridLevelTime> MultigridSolver::persistentTrace() const {
   std::vector<MultigridLevelTime> rows(static_cast<std::size_t>(levels()));
   for (int l = 0; l < levels(); ++l) rows[l] = {l, l, shapeOf(l), {}};
   for (std::size_t t = 0; t + 1 < traceCount_; ++t) {
-    MultigridLevelTime& r = rows[persistentOpsHost_[t % persistentOpsHost_.size()].s[1]];
+    const auto& host = persistentOps_[tracedOps_].host;
+    MultigridLevelTime& r = rows[host[t % host.size()].s[1]];
     r.stats.totalMs += static_cast<double>(stamps[t + 1] - stamps[t]) * 1e-6;
     ++r.stats.launches;
   }
@@ -706,7 +777,7 @@ void MultigridSolver::confirmPersistentSteps(bool redo) {
 
 void MultigridSolver::step(int n) {
   if (n <= 0) return;
-  if (persistent_) {
+  if (persistent_ && persistentTop_ == 0) {
     try {
       stepPersistent(n);
     } catch (const cl::Error& e) {
