@@ -434,6 +434,12 @@ TEST_CASE("multigrid in one launch gives the launch path's iterations (2D float3
         }
         CHECK(one.iterations() == 2);
         const auto a = readAny(launches), b = readAny(one);
+        // A single V-cycle (tests' building block) from V0 as the launch path's.
+        one.reset();
+        one.vCycle();
+        CHECK(relDiff(readRef(one).values, ref::multigridVCycle(v0, v0, p).values) < 2e-5);
+        one.reset();
+        one.step(2);
         CHECK(test::maxAbsDiff(b, std::vector<double>(a.begin(), a.end())) < 1e-6);
         CHECK(relDiff(readRef(one).values, ref::multigridIterate(v0, v0, p, 2).values) < 2e-5);
         CHECK(one.error() == doctest::Approx(launches.error()).epsilon(1e-4));

@@ -447,12 +447,14 @@ void MultigridSolver::zero(int level) {
 // Paper Alg. 3 on level l: v_l is V at level 0 and the correction e_l below.
 // From coarseFrom_ down, one launch does the rest (and zeroes its e itself).
 void MultigridSolver::vcycle(int level) {
-  if (persistent_ && level == persistentTop_) return persistentSolve(false);
+  // (A launch from level 0 runs whole iterations only: vCycle() stays with the launches.)
+  if (persistent_ && persistentTop_ > 0 && level == persistentTop_) return persistentSolve(false);
   if (level == coarseFrom_) return coarseSolve(false);
   smooth(level, options_.b);
   if (level < static_cast<int>(levels_.size())) {
     restrictResidual(level, true);
-    if (level + 1 != coarseFrom_ || (persistent_ && level + 1 == persistentTop_)) zero(level + 1);
+    if (level + 1 != coarseFrom_ || (persistent_ && persistentTop_ > 0 && level + 1 == persistentTop_))
+      zero(level + 1);
     vcycle(level + 1);
     prolong(level, true);
   }
@@ -461,7 +463,7 @@ void MultigridSolver::vcycle(int level) {
 
 // Paper Alg. 4 (RECURSIVEFULLMULTIGRID) on level l >= 1 for the rhs already there.
 void MultigridSolver::fmg(int level) {
-  if (persistent_ && level == persistentTop_) return persistentSolve(true);
+  if (persistent_ && persistentTop_ > 0 && level == persistentTop_) return persistentSolve(true);
   if (level == coarseFrom_) return coarseSolve(true);
   if (level < static_cast<int>(levels_.size())) {
     restrictResidual(level, false);
