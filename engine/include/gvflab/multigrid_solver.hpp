@@ -20,6 +20,10 @@
 // down are solved by one work-group in one launch (mg_coarse) each time a cycle reaches them,
 // the same steps in the same order (see chooseCoarseLevel for the measured side per device).
 // Every launch is filed in the profiler under its level: levelTimes() says which level costs what.
+// One launch (MultigridOptions::persistent, 2D float32, NVIDIA GPUs by default): the levels of
+// side <= persistentSide run as one launch per visit of the cycle (from level 0: a whole step()
+// in one launch), all work-groups on the large levels with device-wide barriers, work-group 0
+// alone in local memory from 32² down (BENCHMARKS.md, "Multigrid in one launch").
 #include <cstdint>
 #include <memory>
 #include <variant>
