@@ -21,6 +21,11 @@ const char* kUsage =
     "                    [--mg-coarse N[,N...]] (levels of side <= N in one work-group; -1 auto)\n"
     "                    [--mg-fused F[,F...]] (both colours per launch: 1, two launches: 0, -1 "
     "auto)\n"
+    "                    [--mg-persistent P[,P...]] (every iteration in one launch: 1, 0, -1 "
+    "auto)\n"
+    "                    [--mg-groups G[,G...]] (its work-groups; 0: one per compute unit)\n"
+    "                    [--mg-top S[,S...]] (levels of side <= S in that launch; -1 auto)\n"
+    "                    [--mg-trace] (that launch's time per level, NVIDIA: JSON mg_trace)\n"
     "                    [--tile WxHxROWSxHALO] [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless]]\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
     "                    [--vertices V]  (surface)\n"
@@ -123,15 +128,24 @@ int main(int argc, char** argv) {
         b.frames = parseInt("--frames", value(), 1, 100000);
       else if (args[i] == "--budget")
         b.budgetMs = parseDouble("--budget", value(), 0.01, 10000);
-      else if (args[i] == "--mg-coarse" || args[i] == "--mg-fused") {
-        const bool coarse = args[i] == "--mg-coarse";
-        std::vector<int>& list = coarse ? b.mgCoarse : b.mgFused;
+      else if (args[i] == "--mg-trace")
+        b.mgTrace = true;
+      else if (args[i] == "--mg-coarse" || args[i] == "--mg-fused" ||
+               args[i] == "--mg-persistent" || args[i] == "--mg-groups" ||
+               args[i] == "--mg-top") {
+        const std::string flag = args[i];
+        std::vector<int>& list = flag == "--mg-coarse"       ? b.mgCoarse
+                                 : flag == "--mg-fused"      ? b.mgFused
+                                 : flag == "--mg-persistent" ? b.mgPersistent
+                                 : flag == "--mg-top"        ? b.mgTop
+                                                             : b.mgGroups;
+        const int top = flag == "--mg-persistent" || flag == "--mg-fused" ? 1 : 16384;
         list.clear();
         std::string v = value();
         for (std::size_t at = 0; at <= v.size();) {
           const std::size_t comma = std::min(v.find(',', at), v.size());
-          list.push_back(parseInt(coarse ? "--mg-coarse" : "--mg-fused", v.substr(at, comma - at),
-                                  -1, coarse ? 4096 : 1));
+          list.push_back(parseInt(flag.c_str(), v.substr(at, comma - at),
+                                  flag == "--mg-groups" ? 0 : -1, top));
           at = comma + 1;
         }
       } else if (args[i] == "--precision") {

@@ -90,9 +90,16 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
       eulerBytes = euler.deviceBytes();
     }
     for (int coarseSide : args.mgCoarse)
-      for (int fused : args.mgFused) {
+      for (int fused : args.mgFused)
+      for (int persistent : args.mgPersistent)
+      for (int groups : args.mgGroups)
+      for (int top : args.mgTop) {
         SolverConfig mgConfig;
         mgConfig.mgFused = fused;
+        mgConfig.mgPersistent = persistent;
+        mgConfig.mgGroups = groups;
+        mgConfig.mgTrace = args.mgTrace;
+        mgConfig.mgSide = top;
         mgConfig.precision = p;
         mgConfig.a = args.mgA, mgConfig.b = args.mgB, mgConfig.c = args.mgC;
         mgConfig.mgCoarseSide = coarseSide;
@@ -105,6 +112,11 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
         }
         const int mgIterations = static_cast<int>(mg.iterations());
         const MgTiming mt = timeMultigrid(*ctx, mg, mgIterations, args.repeats);
+        const bool onePath = mg.persistent();
+        // The timed runs' field (and the give-up flag of a one-launch run): same ε as before.
+        const double timedError = mg.error();
+        if (onePath && !mg.persistent())
+          throw std::runtime_error("timing discarded: " + mg.storageNote());
         const std::uint64_t mgBytes = mg.deviceBytes();
         // Where the time goes (last repeat): launches and ms per level, ms per kernel.
         std::size_t launches = 0;
@@ -122,6 +134,12 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
                             "x" + std::to_string(row.shape.depth)},
                {"ms", row.stats.totalMs},
                {"launches", row.stats.launches}});
+        nlohmann::ordered_json trace;  // the last timed launch, per level
+        for (const MultigridLevelTime& row : mg.persistentTrace())
+          trace.push_back({{"level", row.level},
+                           {"alone", row.level >= mg.persistentCoarseLevel()},
+                           {"ms", row.stats.totalMs},
+                           {"steps", row.stats.launches}});
         const double speedup = et.kernelMs / mt.kernelMs, speedupSpan = et.spanMs / mt.spanMs;
         if (args.json) {
           printJsonLine(out, {{"case", "multigrid"},
@@ -137,6 +155,11 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
                               {"mg_coarse_side", coarseSide},
                               {"mg_coarse_level", mg.coarseLevel()},
                               {"mg_fused", mg.fusedSweeps()},
+                              {"mg_persistent", mg.persistent()},
+                              {"mg_persistent_groups", mg.persistentGroups()},
+                              {"mg_persistent_coarse_level", mg.persistentCoarseLevel()},
+                              {"mg_persistent_top_level", mg.persistentTopLevel()},
+                              {"mg_timed_error", timedError},
                               {"euler_memory", eulerMemory},
                               {"euler_iterations", args.iterations},
                               {"euler_error", eulerError},
@@ -152,6 +175,7 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
                               {"speedup_span", speedupSpan},
                               {"mg_launches", launches},
                               {"mg_levels", perLevel},
+                              {"mg_trace", trace},
                               {"mg_kernels", kernels}});
         } else {
           out << std::setprecision(4) << "| " << size << " | " << precisionName(p) << " | "

@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "cl/cl_fixture.hpp"
+#include "gvf/persistent_wait.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/euler_solver.hpp"
 #include "gvflab/kernel_library.hpp"
@@ -369,7 +370,7 @@ TEST_CASE("multigrid per-level times add up to its kernel time, coarse levels in
   auto ctx = test::sharedContext();
   if (!ctx->profiler().enabled()) return;
   GvfInput in = buildGvfInput(*ctx, makePhantom("u", 40), 1.0);  // 40, 20, 10, 5, 3, 2
-  MultigridSolver mg(ctx, in, 0.1, {Precision::F32, 1, 2, 1, 5});
+  MultigridSolver mg(ctx, in, 0.1, {Precision::F32, 1, 2, 1, 5, false, -1, 0});  // launches
   REQUIRE(mg.coarseLevel() == 3);
   ctx->profiler().endFrame();
   ctx->profiler().reset();
@@ -387,6 +388,105 @@ TEST_CASE("multigrid per-level times add up to its kernel time, coarse levels in
   CHECK(rows[3].lastLevel == 5);
   CHECK(rows[3].stats.launches == 4);  // one per V-cycle on levels 2, 1, 0 and one descent
   CHECK(sum == doctest::Approx(ctx->profiler().totalMs("mg_")).epsilon(1e-9));
+}
+
+// The one-launch path (mg_persistent) runs the launch path's operators in the same order on
+// float32: its fields equal the launch path's up to float contraction (1e-6 absolute on fields
+// of O(0.5); PoCL measured identical) and the double reference's within the 2e-5 relative of
+// the launch path above. Coarse sides 0 (every step by all work-groups), 4 and the device's,
+// one work-group and all compute units, the whole iteration in one launch or only the levels
+// of side <= 20 (one launch per visit), b and c and mu changed after construction. The runs on
+// one work-group check the kernel itself (they cannot give up).
+TEST_CASE("multigrid in one launch gives the launch path's iterations (2D float32)") {
+  auto ctx = test::sharedContext();
+  const GvfInput inputs[] = {buildGvfInput(*ctx, test::randomImage(71, 40, 5), 1.0),
+                             buildGvfInput(*ctx, makePhantom("u", 45), 1.0),
+                             buildGvfInput(*ctx, test::randomImage(3, 9, 8), 1.0)};
+  for (const GvfInput& in : inputs) {
+    CAPTURE(in.width);
+    const ref::Field v0 = deviceV0(*ctx, in);
+    struct Case {
+      int coarseSide, groups, side;
+    };
+    for (Case k : {Case{0, 0, 0}, Case{4, 1, 0}, Case{-1, 0, 0}, Case{4, 1, 20}, Case{-1, 0, 20}}) {
+      const int coarseSide = k.coarseSide, groups = k.groups;
+      CAPTURE(coarseSide);
+      CAPTURE(groups);
+      CAPTURE(k.side);
+      MultigridSolver launches(ctx, in, 0.1, {Precision::F32, 1, 2, 1, coarseSide, false, 0, 0});
+      MultigridSolver one(ctx, in, 0.1,
+                          {Precision::F32, 1, 2, 1, coarseSide, false, -1, 1, groups, k.side});
+      REQUIRE(one.persistent());
+      // Side 20: the levels above it launch per operator, the rest one launch per visit.
+      CHECK(one.persistentTopLevel() == (k.side == 20 && in.width > 20 ? (in.width > 40 ? 2 : 1) : 0));
+      CHECK_FALSE(launches.persistent());
+      CHECK(one.levels() == launches.levels());
+      if (coarseSide == 0) CHECK(one.persistentCoarseLevel() == one.levels());
+      if (coarseSide == 4) CHECK(one.persistentCoarseLevel() < one.levels());
+      for (ref::MultigridParams p :
+           {ref::MultigridParams{0.1, 1, 2, 1}, ref::MultigridParams{0.07, 2, 1, 3}}) {
+        CAPTURE(p.b);
+        for (MultigridSolver* s : {&launches, &one}) {
+          s->setOptions(p.a, p.b, p.c);
+          s->setMu(p.mu);
+          s->reset();
+          s->step(2);
+        }
+        CHECK(one.iterations() == 2);
+        const auto a = readAny(launches), b = readAny(one);
+        // A single V-cycle (tests' building block) from V0 as the launch path's.
+        one.reset();
+        one.vCycle();
+        CHECK(relDiff(readRef(one).values, ref::multigridVCycle(v0, v0, p).values) < 2e-5);
+        one.reset();
+        one.step(2);
+        CHECK(test::maxAbsDiff(b, std::vector<double>(a.begin(), a.end())) < 1e-6);
+        CHECK(relDiff(readRef(one).values, ref::multigridIterate(v0, v0, p, 2).values) < 2e-5);
+        CHECK(one.error() == doctest::Approx(launches.error()).epsilon(1e-4));
+        // One work-group never waits for another; with several, a loaded CPU may leave one
+        // unscheduled past the wait's limit, and the redo (checked above) takes over.
+        if (groups == 1 || ctx->info().isGpu) {
+          CHECK(one.persistent());
+          CHECK(one.storageNote().empty());
+        } else if (!one.persistent()) {
+          MESSAGE("fell back: " << one.storageNote());
+        }
+      }
+    }
+  }
+  // Not for volumes or 16-bit storage: the launch path stays.
+  GvfInput vol = buildGvfInput(*ctx, test::ballVolumeOf(13, 9, 7), 0.5);
+  CHECK_FALSE(MultigridSolver(ctx, vol, 0.1, {Precision::F32, 1, 2, 1, -1, false, -1, 1}).persistent());
+  CHECK_FALSE(MultigridSolver(ctx, inputs[0], 0.1, {Precision::F16, 1, 2, 1, -1, false, -1, 1})
+                  .persistent());
+}
+
+// A wait that gives up at once stands for work-groups that do not all run: the solver notices
+// when the field is read and redoes the iterations launch by launch.
+TEST_CASE("multigrid in one launch redoes its iterations launch by launch when it gives up") {
+  auto ctx = test::sharedContext();
+  if (ctx->info().computeUnits < 2) return;
+  GvfInput in = buildGvfInput(*ctx, test::randomImage(60, 50, 3), 1.0);
+  MultigridSolver launches(ctx, in, 0.1, {Precision::F32, 1, 2, 1, -1, false, 0, 0});
+  const int saved = detail::persistentSpinLimit;
+  detail::persistentSpinLimit = 0;
+  MultigridSolver one(ctx, in, 0.1, {Precision::F32, 1, 2, 1, 0, false, -1, 1});
+  detail::persistentSpinLimit = saved;
+  REQUIRE(one.persistent());
+  launches.step(3);
+  one.step(3);
+  const auto a = readAny(launches), b = readAny(one);
+  CHECK(test::maxAbsDiff(b, std::vector<double>(a.begin(), a.end())) < 1e-6);
+  if (one.persistent()) {
+    MESSAGE("every work-group arrived before any looked: no give-up to check");
+    return;
+  }
+  CHECK(one.storageNote().find("did not run all work-groups at once") != std::string::npos);
+  CHECK(one.iterations() == 3);
+  one.step(2);  // goes on launch by launch
+  launches.step(2);
+  const auto c = readAny(launches), d = readAny(one);
+  CHECK(test::maxAbsDiff(d, std::vector<double>(c.begin(), c.end())) < 1e-6);
 }
 
 TEST_CASE("Euler run to convergence and multigrid reach the same field as the reference") {

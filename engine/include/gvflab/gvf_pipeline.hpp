@@ -31,6 +31,10 @@ struct SolverConfig {
   int a = 1, b = 2, c = 1;               // multigrid only (multigridParamSpecs)
   int mgCoarseSide = -1;                 // multigrid only (MultigridOptions::coarseSide)
   int mgFused = -1;                      // multigrid only (MultigridOptions::fused)
+  int mgPersistent = -1;  // multigrid only (MultigridOptions::persistent; -1: `persistent`'s)
+  int mgGroups = 0;       // multigrid only (MultigridOptions::persistentGroups)
+  int mgSide = -1;        // multigrid only (MultigridOptions::persistentSide)
+  bool mgTrace = false;   // multigrid only (MultigridOptions::trace)
   // Euler's tuning (tile shapes, one launch per step): the defaults suit every device.
   TileShape tile;
   Tile3D tile3d;

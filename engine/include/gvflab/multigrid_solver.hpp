@@ -20,6 +20,10 @@
 // down are solved by one work-group in one launch (mg_coarse) each time a cycle reaches them,
 // the same steps in the same order (see chooseCoarseLevel for the measured side per device).
 // Every launch is filed in the profiler under its level: levelTimes() says which level costs what.
+// One launch (MultigridOptions::persistent, 2D float32, NVIDIA GPUs by default): the levels of
+// side <= persistentSide run as one launch per visit of the cycle (from level 0: a whole step()
+// in one launch), all work-groups on the large levels with device-wide barriers, work-group 0
+// alone in local memory from 32² down (BENCHMARKS.md, "Multigrid in one launch").
 #include <cstdint>
 #include <memory>
 #include <variant>
@@ -53,6 +57,18 @@ struct MultigridOptions {
   // measured faster); 0: two launches; 1: fused. field() then alternates between two buffers,
   // as Euler's does: take it again after each step.
   int fused = -1;
+  // Every iteration of a step() in ONE launch (mg_persistent, kernels/multigrid_persistent.cl):
+  // all work-groups do the levels above the coarse side, work-group 0 alone those within it,
+  // device-wide barriers between steps. 2D float32 only (elsewhere it stays off). -1: on for
+  // NVIDIA GPUs unless fused = 1; 0: off; 1: on (CPU devices too; other GPUs are refused: no
+  // device-wide fence known there). Should not every work-group run at once, the launch gives
+  // up and the iterations are redone launch by launch (storageNote() says so).
+  int persistent = -1;
+  int persistentGroups = 0;  // its work-groups (0: one per compute unit; never more)
+  // Levels with no side above this go in the one launch, one launch per cycle's visit, the
+  // larger ones launch per operator as without it (-1: 512 on GPUs, all on CPUs; 0: all).
+  int persistentSide = -1;
+  bool trace = false;  // one launch on NVIDIA: time each step (persistentTrace; bench)
 };
 
 // One row of the per-level cost: the profiler's stats for the launches on `level` (or, for
@@ -93,6 +109,17 @@ class MultigridSolver : public Solver {
   // First level solved by the one-work-group launch; levels() when none is.
   int coarseLevel() const { return coarseFrom_; }
   bool fusedSweeps() const { return fused_; }
+  // Whether step() runs in one launch (MultigridOptions::persistent, as resolved), its
+  // work-groups and the first level work-group 0 does alone (levels() when none).
+  bool persistent() const { return persistent_; }
+  int persistentGroups() const { return static_cast<int>(persistentGroups_); }
+  int persistentCoarseLevel() const { return persistentFrom_; }
+  int persistentTopLevel() const { return persistentTop_; }  // first level in the one launch
+  std::string storageNote() const override { return note_; }
+  // Per level, the last one-launch step's time on it (MultigridOptions::trace, NVIDIA only;
+  // empty elsewhere): work-group 0's global-timer stamps after each step's barrier, each
+  // step's time filed under its level; stats.launches counts steps.
+  std::vector<MultigridLevelTime> persistentTrace() const;
   // Per-level times from the context's profiler (rows in level order, levels that ran).
   std::vector<MultigridLevelTime> levelTimes() const;
   std::uint64_t deviceBytes() const override;
@@ -167,6 +194,14 @@ class MultigridSolver : public Solver {
   template <class Kernel>
   void bindLevel(Kernel& k, int level);  // arguments 0..5: v, rhs, s, w, h, d
   void launch(cl::Kernel& k, const char* name, FieldShape over, int level, bool halfX = false);
+  bool persistentWanted() const;
+  void allocateLevels(FieldShape shape);
+  void setUpPersistent(const std::string& spacingOpts);
+  void recordPersistentOps();
+  void stepPersistent(int n);
+  void launchPersistent(int which, int iterations);
+  void persistentSolve(bool fullMultigrid);  // levels persistentTop_.. in one launch
+  void confirmPersistentSteps(bool redo);
 
   std::shared_ptr<ComputeContext> ctx_;
   GvfInput input_;
@@ -196,6 +231,32 @@ class MultigridSolver : public Solver {
   cl::Buffer exported_;
   long exportedAt_ = -1;
   std::unique_ptr<ErrorMetric> metric_;
+  // The one-launch path (mg_persistent): levels 1.. as sub-buffers of pool_.
+  bool persistent_ = false;
+  int persistentFrom_ = 0;
+  std::size_t persistentGroups_ = 0, persistentGroupSize_ = 0;
+  int persistentTop_ = 0;
+  std::size_t localPoolBytes_ = 0;
+  cl::Buffer pool_, levelTable_, levelK_, sync_, trace_;
+  struct PersistentOps {  // 0: whole iterations (top level 0); 1: vcycle(top); 2: fmg(top)
+    cl::Buffer steps;
+    std::vector<cl_int4> host;
+    int gridSyncs = 0;
+  };
+  PersistentOps persistentOps_[3];
+  int tracedOps_ = 0;  // which list the last launch ran
+  bool tracing_ = false;
+  std::size_t traceCapacity_ = 0, traceCount_ = 0;
+  std::vector<float> levelKHost_;
+  double levelKMu_ = -1;
+  int syncBase_ = 0;
+  bool unconfirmed_ = false;  // a persistent launch ran since the give-up flag was last read
+  std::string note_;
+  // v, v0, pool, level table, k per level, ops, op count, iterations, sync, sync base, trace,
+  // levels, first level of work-group 0, its local pool
+  TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int,
+              cl_int, cl::Buffer, cl_int, cl::Buffer, cl_int, cl_int, cl::LocalSpaceArg>
+      persistentKernel_;
 };
 
 }  // namespace gvflab

@@ -35,6 +35,11 @@ MultigridOptions SolverConfig::multigridOptions() const {
   o.a = a, o.b = b, o.c = c;
   o.coarseSide = mgCoarseSide;
   o.fused = mgFused;
+  // The one-launch choice is the storage options' (--persistent), as Euler's tiles.
+  o.persistent = mgPersistent >= 0 ? mgPersistent : (persistent ? int(*persistent) : -1);
+  o.persistentGroups = mgGroups;
+  o.trace = mgTrace;
+  o.persistentSide = mgSide;
   return o;
 }
 

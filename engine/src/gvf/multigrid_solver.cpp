@@ -11,6 +11,8 @@
 #include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/kernel_library.hpp"
 #include "gvflab/profiler.hpp"
+#include "gvf/persistent_wait.hpp"
+#include <functional>
 
 namespace gvflab {
 namespace {
@@ -112,6 +114,16 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
   setOptions(options.a, options.b, options.c);
   const FieldShape shape{input_.width, input_.height, input_.depth};
   fused_ = options.fused < 0 ? fusedChosen(*ctx_, shape) : options.fused > 0;
+  persistent_ = persistentWanted();
+  if (persistent_) {
+    // The first level in the one launch: the largest with no side above persistentSide.
+    const int top = options.persistentSide >= 0 ? options.persistentSide
+                                                : (ctx_->info().isGpu ? 512 : 0);
+    persistentTop_ = 0;
+    for (FieldShape s = shape; top > 0 && maxSide(s) > top && maxSide(s) > 2; ++persistentTop_)
+      s = coarser(s);
+    if (persistentTop_ == 0) fused_ = false;  // level 0 in place in the launch
+  }
   const int fields = fused_ ? 3 : 2;
   const double coarsePerPoint = double(pyramidBytes(shape, options_.precision, fused_) -
                                        fields * fieldBytes(shape, options_.precision)) /
@@ -122,16 +134,7 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
     v_ = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, false);
     if (fused_) vAlt_ = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, false);
     v0_->importFrom(input_.v0);
-    for (FieldShape s = shape; maxSide(s) > 2;) {
-      s = coarser(s);
-      const std::size_t n = s.count();
-      levels_.push_back(Level{s,
-                              cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * shape.dims() * 4),
-                              cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * shape.dims() * 4),
-                              cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * 4), cl::Buffer()});
-      if (fused_)
-        levels_.back().eAlt = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * shape.dims() * 4);
-    }
+    allocateLevels(shape);
     dummy_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, 16);
     auto& lib = ctx_->kernels();
     // Per-axis Laplacian weights (spacing.clh) are the finest level's on every level: each
@@ -156,6 +159,7 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
             c.height, c.depth);
       launch(k, "mg_restrict_s", c, l);
     }
+    if (persistent_) setUpPersistent(spacingOpts);
     metric_ = std::make_unique<ErrorMetric>(ctx_, shape, v0_->memory(),
                                             v0_->buildOptions() + spacingOpts);
   } catch (const cl::Error& e) {
@@ -191,7 +195,10 @@ void MultigridSolver::setOptions(int a, int b, int c) {
   options_.a = a;
   options_.b = b;
   options_.c = c;
-  if (metric_) recordCoarseOps();  // constructed: the step lists exist
+  if (metric_) {  // constructed: the step lists exist
+    recordCoarseOps();
+    if (persistent_) recordPersistentOps();
+  }
 }
 
 std::vector<double> MultigridSolver::ownParamValues() const {
@@ -223,8 +230,10 @@ std::vector<SolverTimingRow> MultigridSolver::timingRows() const {
     if (t.lastLevel > t.level) {
       r.label += "-" + std::to_string(t.lastLevel);
       r.tooltip = "Levels " + std::to_string(t.level) + " to " + std::to_string(t.lastLevel) +
-                  " are solved together by one work-group in local memory, one launch each "
-                  "time the cycle reaches them.";
+                  (persistent_ && t.level == persistentTop_
+                       ? " run in one launch, device-wide barriers between their steps."
+                       : " are solved together by one work-group in local memory, one "
+                         "launch each time the cycle reaches them.");
     }
     r.size = std::to_string(t.shape.width) + "x" + std::to_string(t.shape.height);
     if (t.shape.depth > 1) r.size += "x" + std::to_string(t.shape.depth);
@@ -315,6 +324,15 @@ std::string MultigridSolver::levelGroup(int level) const {
 std::vector<MultigridLevelTime> MultigridSolver::levelTimes() const {
   const auto groups = ctx_->profiler().groupStats();
   std::vector<MultigridLevelTime> rows;
+  const int top = persistent_ ? persistentTop_ : levels();
+  const auto one = groups.find("mg persistent");
+  for (int l = 0; l < top && one != groups.end(); ++l)
+    if (auto it = groups.find(levelGroup(l)); it != groups.end())
+      rows.push_back({l, l, shapeOf(l), it->second});
+  if (persistent_ && one != groups.end()) {
+    rows.push_back({top, levels() - 1, shapeOf(top), one->second});
+    return rows;
+  }
   for (int l = 0; l < levels() && l <= coarseFrom_; ++l) {
     auto it = groups.find(levelGroup(l));
     if (it == groups.end()) continue;
@@ -429,11 +447,14 @@ void MultigridSolver::zero(int level) {
 // Paper Alg. 3 on level l: v_l is V at level 0 and the correction e_l below.
 // From coarseFrom_ down, one launch does the rest (and zeroes its e itself).
 void MultigridSolver::vcycle(int level) {
+  // (A launch from level 0 runs whole iterations only: vCycle() stays with the launches.)
+  if (persistent_ && persistentTop_ > 0 && level == persistentTop_) return persistentSolve(false);
   if (level == coarseFrom_) return coarseSolve(false);
   smooth(level, options_.b);
   if (level < static_cast<int>(levels_.size())) {
     restrictResidual(level, true);
-    if (level + 1 != coarseFrom_) zero(level + 1);
+    if (level + 1 != coarseFrom_ || (persistent_ && persistentTop_ > 0 && level + 1 == persistentTop_))
+      zero(level + 1);
     vcycle(level + 1);
     prolong(level, true);
   }
@@ -442,6 +463,7 @@ void MultigridSolver::vcycle(int level) {
 
 // Paper Alg. 4 (RECURSIVEFULLMULTIGRID) on level l >= 1 for the rhs already there.
 void MultigridSolver::fmg(int level) {
+  if (persistent_ && persistentTop_ > 0 && level == persistentTop_) return persistentSolve(true);
   if (level == coarseFrom_) return coarseSolve(true);
   if (level < static_cast<int>(levels_.size())) {
     restrictResidual(level, false);
@@ -478,7 +500,295 @@ void MultigridSolver::fullMultigridCycle() {
   exportedAt_ = -1;
 }
 
+// 2D float32 only; auto on NVIDIA GPUs (the device-wide fence is known there: membar.gl) unless
+// fused sweeps are asked for; asked on other GPUs: refused with a sentence.
+bool MultigridSolver::persistentWanted() const {
+  const DeviceInfo& info = ctx_->info();
+  const bool nvidia = info.isGpu && info.platformName.find("NVIDIA") != std::string::npos;
+  const bool fits = input_.dims() == 2 && options_.precision == Precision::F32;
+  if (options_.persistent == 0 || !fits) return false;
+  if (options_.persistent < 0) return nvidia && options_.fused != 1;
+  if (info.isGpu && !nvidia)
+    throw ParameterError(
+        "Multigrid in one launch needs a device-wide memory fence that gvflab knows only on "
+        "NVIDIA GPUs and CPU devices, not on " +
+        info.name + ".");
+  return true;
+}
+
+// Levels 1..: e, rhs and S per level; on the one-launch path sub-buffers of one pool (the
+// kernel addresses every level by offset), each aligned as the device requires.
+void MultigridSolver::allocateLevels(FieldShape shape) {
+  std::vector<FieldShape> shapes;
+  for (FieldShape s = shape; maxSide(s) > 2;) shapes.push_back(s = coarser(s));
+  const auto comps = static_cast<std::size_t>(shape.dims());
+  if (!persistent_) {
+    for (FieldShape s : shapes) {
+      const std::size_t n = s.count();
+      levels_.push_back(Level{s, cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * comps * 4),
+                              cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * comps * 4),
+                              cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * 4), cl::Buffer()});
+      if (fused_)
+        levels_.back().eAlt = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * comps * 4);
+    }
+    return;
+  }
+  const std::size_t align = std::max<std::size_t>(
+      256, ctx_->device().getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8);
+  auto up = [&](std::size_t b) { return (b + align - 1) / align * align; };
+  std::vector<std::size_t> offsets;  // bytes: e, rhs, S per level
+  std::size_t total = 0;
+  for (FieldShape s : shapes)
+    for (std::size_t bytes : {s.count() * comps * 4, s.count() * comps * 4, s.count() * 4}) {
+      offsets.push_back(total);
+      total = up(total + bytes);
+    }
+  pool_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, std::max<std::size_t>(total, 16));
+  auto sub = [&](std::size_t at, std::size_t bytes) {
+    cl_buffer_region region{at, bytes};
+    return pool_.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
+  };
+  std::vector<cl_int> table = {shape.width, shape.height, 0, 0, 0};
+  for (std::size_t l = 0; l < shapes.size(); ++l) {
+    const FieldShape s = shapes[l];
+    const std::size_t n = s.count(), *o = &offsets[3 * l];
+    levels_.push_back(
+        Level{s, sub(o[0], n * comps * 4), sub(o[1], n * comps * 4), sub(o[2], n * 4), cl::Buffer()});
+    if (fused_)  // levels above the one launch may still sweep both colours per launch
+      levels_.back().eAlt = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * comps * 4);
+    table.insert(table.end(), {s.width, s.height, static_cast<cl_int>(o[0] / 4),
+                               static_cast<cl_int>(o[1] / 4), static_cast<cl_int>(o[2] / 4)});
+  }
+  table.insert(table.end(), 5, 0);  // the level below the coarsest: never read
+  levelTable_ = cl::Buffer(ctx_->context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                           table.size() * sizeof(cl_int), table.data());
+}
+
+// Work-group 0 alone takes the levels whose sides stay within the coarse side (GPUs 32: one SM
+// walks those faster than all SMs meet at a barrier; CPUs 16, as chooseCoarseLevel).
+void MultigridSolver::setUpPersistent(const std::string& spacingOpts) {
+  const DeviceInfo& info = ctx_->info();
+  const bool nvidia = info.isGpu && info.platformName.find("NVIDIA") != std::string::npos;
+  const int side = options_.coarseSide >= 0 ? options_.coarseSide : (info.isGpu ? 32 : 16);
+  tracing_ = options_.trace && nvidia;
+  persistentFrom_ = levels();
+  for (int l = levels() - 1; l >= std::max(1, persistentTop_) && maxSide(shapeOf(l)) <= side &&
+                             levels() - l <= kMaxCoarseLevels;
+       --l)
+    persistentFrom_ = l;
+  persistentKernel_ = ctx_->kernels().kernel(
+      "multigrid_persistent.cl", "mg_persistent",
+      spacingOpts + " -DSPIN_LIMIT=" + std::to_string(detail::persistentSpinLimit) +
+          (nvidia ? " -DGRID_FENCE_PTX" : "") + (tracing_ ? " -DMG_TRACE" : ""));
+  // Work-group 0's levels live in local memory (e, rhs, S per level): as many as fit.
+  const std::uint64_t localUsed =
+      persistentKernel_.get().getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(ctx_->device());
+  auto poolBytes = [&](int from) {
+    std::uint64_t bytes = 0;
+    for (int l = from; l < levels(); ++l) bytes += coarseLevelBytes(shapeOf(l), 2);
+    return bytes;
+  };
+  while (persistentFrom_ < levels() && poolBytes(persistentFrom_) + localUsed + 1024 > info.localMemBytes)
+    ++persistentFrom_;
+  localPoolBytes_ = static_cast<std::size_t>(std::max<std::uint64_t>(16, poolBytes(persistentFrom_)));
+  const auto units = static_cast<std::size_t>(std::max(1, info.computeUnits));
+  persistentGroups_ = options_.persistentGroups > 0
+                          ? std::min<std::size_t>(options_.persistentGroups, units)
+                          : units;
+  const std::size_t kernelGroup =
+      persistentKernel_.get().getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(ctx_->device());
+  persistentGroupSize_ = std::min<std::size_t>(kernelGroup, info.isGpu ? 1024 : 256);
+  levelKHost_.assign(static_cast<std::size_t>(levels()), 0.0f);
+  levelK_ = cl::Buffer(ctx_->context(), CL_MEM_READ_ONLY, levelKHost_.size() * sizeof(float));
+  sync_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, 2 * sizeof(cl_int));
+  ctx_->queue().enqueueFillBuffer(sync_, cl_int(0), 0, 2 * sizeof(cl_int));
+  recordPersistentOps();
+}
+
+// The step lists of the one launch: whole iterations (fullMultigridCycle() `a` times, when
+// the launch starts at level 0), else vcycle() and fmg() from its top level; in launch order.
+void MultigridSolver::recordPersistentOps() {
+  constexpr int kLoad = 4, kStore = 5, kGroup0 = 16, kGridSync = 32;  // MGP_*
+  const int count = levels(), b = options_.b, c = options_.c;
+  std::vector<cl_int4> ops;
+  auto add = [&](int op, int l, int x = 0, int y = 0) { ops.push_back({{op, l, x, y}}); };
+  auto smooth = [&](int l, int sweeps) {
+    for (int i = 0; i < sweeps; ++i)
+      for (int colour = 0; colour < 2; ++colour) add(kSmooth, l, colour);
+  };
+  std::function<void(int)> vcycle = [&](int l) {
+    smooth(l, b);
+    if (l < count - 1) {
+      add(kRestrict, l, 1, 1);  // residual, and e_{l+1} = 0 (vcycle()'s zero)
+      vcycle(l + 1);
+      add(kProlong, l, 1);
+    }
+    smooth(l, c);
+  };
+  std::function<void(int)> fmg = [&](int l) {
+    if (l < count - 1) {
+      add(kRestrict, l, 0, 0);
+      fmg(l + 1);
+      add(kProlong, l, 0);
+    } else {
+      add(kZero, l);
+    }
+    vcycle(l);
+  };
+  for (int which = 0; which < 3; ++which) {
+    ops.clear();
+    if (which == 0 && persistentTop_ == 0) {
+      for (int i = 0; i < options_.a; ++i) {
+        if (count > 1) {
+          add(kRestrict, 0, 1, 0);
+          fmg(1);
+          add(kProlong, 0, 1);
+        }
+        vcycle(0);
+      }
+    } else if (which == 1 && persistentTop_ > 0) {
+      vcycle(persistentTop_);
+    } else if (which == 2 && persistentTop_ > 0) {
+      fmg(persistentTop_);
+    } else {
+      persistentOps_[which] = {};
+      continue;
+    }
+    // Work-group 0's steps in local memory: loaded on the way in, stored on the way out.
+    std::vector<cl_int4> list;
+    bool inside = false;
+    for (cl_int4 op : ops) {
+      const bool alone = op.s[1] >= persistentFrom_;
+      if (alone != inside) list.push_back({{alone ? kLoad : kStore, persistentFrom_, 0, 0}});
+      inside = alone;
+      list.push_back(op);
+    }
+    if (inside) list.push_back({{kStore, persistentFrom_, 0, 0}});
+    for (cl_int4& op : list)
+      if (op.s[1] >= persistentFrom_) op.s[0] |= kGroup0;
+    // A device-wide barrier after every all-groups step and before the next all-groups step
+    // after work-group 0's (and after the last: whole iterations repeat the list).
+    PersistentOps& po = persistentOps_[which];
+    po.gridSyncs = 0;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const bool alone = list[i].s[0] & kGroup0;
+      const bool nextAlone = i + 1 < list.size() && (list[i + 1].s[0] & kGroup0);
+      if (!alone || !nextAlone) {
+        list[i].s[0] |= kGridSync;
+        ++po.gridSyncs;
+      }
+    }
+    po.host = list;
+    po.steps = cl::Buffer(ctx_->context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                          list.size() * sizeof(cl_int4), list.data());
+  }
+}
+
+void MultigridSolver::stepPersistent(int n) {
+  const auto perIteration =
+      static_cast<long long>(persistentGroups_) * persistentOps_[0].gridSyncs;
+  // The arrival count only grows: launches of very many iterations are split so that one
+  // never could overflow it (launchPersistent starts it again in time).
+  const int maxPerLaunch = static_cast<int>(std::max<long long>(1, (1ll << 29) / perIteration));
+  for (int done = 0; done < n;) {
+    const int chunk = std::min(n - done, maxPerLaunch);
+    launchPersistent(0, chunk);
+    done += chunk;
+  }
+}
+
+void MultigridSolver::persistentSolve(bool fullMultigrid) {
+  launchPersistent(fullMultigrid ? 2 : 1, 1);
+}
+
+void MultigridSolver::launchPersistent(int which, int iterations) {
+  if (levelKMu_ != mu_) {  // k = μ / h² per level, as the launch path's float(μ / 4^l)
+    for (int l = 0; l < levels(); ++l)
+      levelKHost_[l] = static_cast<float>(mu_ / std::ldexp(1.0, 2 * l));
+    ctx_->queue().enqueueWriteBuffer(levelK_, CL_TRUE, 0, levelKHost_.size() * sizeof(float),
+                                     levelKHost_.data());
+    levelKMu_ = mu_;
+  }
+  const PersistentOps& po = persistentOps_[which];
+  const int count = static_cast<int>(po.host.size());
+  const long long arrivals =
+      static_cast<long long>(persistentGroups_) * po.gridSyncs * iterations;
+  if (syncBase_ + arrivals > (1ll << 30)) {
+    ctx_->queue().enqueueFillBuffer(sync_, cl_int(0), 0, sizeof(cl_int));
+    syncBase_ = 0;
+  }
+  traceCount_ = tracing_ ? static_cast<std::size_t>(count) * iterations + 1 : 0;
+  tracedOps_ = which;
+  if (traceCount_ > traceCapacity_ || !trace_()) {
+    traceCapacity_ = std::max<std::size_t>(traceCount_, 1);
+    trace_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, traceCapacity_ * sizeof(cl_ulong));
+  }
+  persistentKernel_.set(v_->buffer(), v0_->buffer(), pool_, levelTable_, levelK_, po.steps,
+                        count, iterations, sync_, syncBase_, trace_, levels(), persistentFrom_,
+                        cl::Local(localPoolBytes_));
+  cl::Event ev;
+  ctx_->queue().enqueueNDRangeKernel(persistentKernel_, cl::NullRange,
+                                     cl::NDRange(persistentGroups_ * persistentGroupSize_),
+                                     cl::NDRange(persistentGroupSize_), nullptr, &ev);
+  ctx_->profiler().record("mg_persistent", ev, "mg persistent");
+  syncBase_ += static_cast<int>(arrivals);
+  unconfirmed_ = true;
+}
+
+std::vector<MultigridLevelTime> MultigridSolver::persistentTrace() const {
+  if (!tracing_ || traceCount_ < 2) return {};
+  std::vector<cl_ulong> stamps(traceCount_);
+  ctx_->queue().enqueueReadBuffer(trace_, CL_TRUE, 0, stamps.size() * sizeof(cl_ulong),
+                                  stamps.data());
+  std::vector<MultigridLevelTime> rows(static_cast<std::size_t>(levels()));
+  for (int l = 0; l < levels(); ++l) rows[l] = {l, l, shapeOf(l), {}};
+  for (std::size_t t = 0; t + 1 < traceCount_; ++t) {
+    const auto& host = persistentOps_[tracedOps_].host;
+    MultigridLevelTime& r = rows[host[t % host.size()].s[1]];
+    r.stats.totalMs += static_cast<double>(stamps[t + 1] - stamps[t]) * 1e-6;
+    ++r.stats.launches;
+  }
+  return rows;
+}
+
+// Reads the give-up flag after one-launch steps; when raised (not every work-group ran at
+// once), the one-launch path is off for good and, with redo, the iterations are done again
+// from V0 launch by launch (a mu changed on the way is not replayed).
+void MultigridSolver::confirmPersistentSteps(bool redo) {
+  if (!unconfirmed_) return;
+  cl_int flags[2] = {0, 0};
+  try {
+    ctx_->queue().enqueueReadBuffer(sync_, CL_TRUE, 0, sizeof(flags), flags);
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "checking the one-launch multigrid iterations");
+  }
+  unconfirmed_ = false;
+  if (flags[1] == 0) return;
+  persistent_ = false;
+  note_ = "the device did not run all work-groups at once: redid the multigrid iterations "
+          "launch by launch";
+  if (!redo) return;
+  const long n = iterations_;
+  reset();
+  for (long done = 0; done < n;) {
+    const int chunk = static_cast<int>(std::min<long>(n - done, 1 << 20));
+    step(chunk);
+    done += chunk;
+  }
+}
+
 void MultigridSolver::step(int n) {
+  if (n <= 0) return;
+  if (persistent_ && persistentTop_ == 0) {
+    try {
+      stepPersistent(n);
+    } catch (const cl::Error& e) {
+      rethrowClError(e, "running the one-launch multigrid iterations");
+    }
+    iterations_ += n;
+    exportedAt_ = -1;
+    return;
+  }
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < options_.a; ++j) fullMultigridCycle();
     ++iterations_;
@@ -486,12 +796,14 @@ void MultigridSolver::step(int n) {
 }
 
 void MultigridSolver::reset() {
+  confirmPersistentSteps(false);  // a give-up before this no longer needs redoing
   v_->importFrom(input_.v0);
   iterations_ = 0;
   exportedAt_ = -1;
 }
 
 const cl::Buffer& MultigridSolver::field() {
+  confirmPersistentSteps(true);
   if (v_->precision() == Precision::F32 && input_.dims() == 2) return v_->buffer();
   if (exportedAt_ != iterations_) {
     if (!exported_())
@@ -503,7 +815,10 @@ const cl::Buffer& MultigridSolver::field() {
   return exported_;
 }
 
-double MultigridSolver::error() { return metric_->compute(v_->memory(), mu_); }
+double MultigridSolver::error() {
+  confirmPersistentSteps(true);
+  return metric_->compute(v_->memory(), mu_);
+}
 
 cl::CommandQueue& MultigridSolver::queue() { return ctx_->queue(); }
 

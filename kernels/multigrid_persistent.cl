@@ -1,0 +1,229 @@
+// Every multigrid iteration of a step() in ONE launch: 2D, float32 (multigrid.cl's operators,
+// the same arithmetic in the same order; see there for the discretisation and boundary rule).
+// The host records the whole schedule of one iteration (its V-cycle / full-multigrid
+// recursion over all levels) as int4 steps; every work-group walks the list `iterations`
+// times. A step on a level larger than the coarse side is done by all work-groups together
+// (grid-stride loop) and followed by a device-wide barrier; a step on a level within it by
+// work-group 0 alone (the others skip it), followed by a work-group barrier only (one SM, no
+// launch: what mg_coarse does per launch, here without the launch). A device-wide barrier
+// follows the last such step before the next all-groups step.
+// Work-group 0's levels (from `from` down) live in local memory `lpool` (mg_coarse's layout),
+// loaded when the schedule enters them and stored when it leaves (MGP_LOAD / MGP_STORE).
+// Level 0 is V (v) and V0 (v0: f and S made on the fly, as -DFINE does); levels 1.. live in
+// `pool` at the offsets of table `lv` (per level: w, h, e, rhs, S offsets), k per level in ks.
+// Layout: interleaved float2 on every level.
+// multigrid.cl built for coarse levels in 2D (no FINE): its mg_coarse helpers l_smooth,
+// l_restrict, l_prolong, l_zero on a local pool are work-group 0's steps here.
+#include "multigrid.cl"
+
+#ifndef SPIN_LIMIT
+#define SPIN_LIMIT (1 << 23)
+#endif
+
+#define MGP_SMOOTH 0    // colour a
+#define MGP_RESTRICT 1  // rhs_{l+1} = restrict(f - A e) (a = 1) or restrict(f); b: e_{l+1} = 0
+#define MGP_PROLONG 2   // e_l = [e_l +] P e_{l+1} (a = 1: add)
+#define MGP_ZERO 3      // e_l = 0
+#define MGP_LOAD 4      // work-group 0: local rhs_l = rhs_l, e_l = 0, S of levels l.. (l = from)
+#define MGP_STORE 5     // work-group 0: e_l = local e_l (l = from)
+#define MGP_GROUP0 16   // flag: work-group 0 alone
+#define MGP_GRID_SYNC 32  // flag: a device-wide barrier after the step
+
+// Device-wide fence: as gvf_euler2d_tiled.cl (membar.gl on NVIDIA, which also keeps later
+// loads from a stale L1; CPU devices keep their caches coherent).
+#if defined(GRID_FENCE_PTX)
+#define GRID_FENCE() asm volatile("membar.gl;" ::: "memory")
+#else
+#define GRID_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+
+// -DMG_TRACE (NVIDIA): work-group 0 stamps the GPU's global timer (ns) at the start and after
+// each step's barriers into trace[0..]: per-step and so per-level times of one launch.
+#ifdef MG_TRACE
+ulong mg_now(void) {
+  ulong t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+#endif
+
+float2 p_nsum(__global const float* v, int x, int y, int w, int h) {
+  return MG_SUM2(vload2(y * w + mirror_index(x - 1, w), v), vload2(y * w + mirror_index(x + 1, w), v),
+                 vload2(mirror_index(y - 1, h) * w + x, v), vload2(mirror_index(y + 1, h) * w + x, v));
+}
+
+// f and S at point i: from V0 on level 0 (fine), else the level's buffers.
+#define P_RHS_S(fine, f, s, i, f_, s_) \
+  do {                                 \
+    if (fine) {                        \
+      const float2 b_ = vload2((i), (f)); \
+      s_ = dot(b_, b_);                \
+      f_ = -s_ * b_;                   \
+    } else {                           \
+      f_ = vload2((i), (f));           \
+      s_ = (s)[i];                     \
+    }                                  \
+  } while (0)
+
+void p_smooth(__global float* v, __global const float* f, __global const float* s, int fine,
+              int w, int h, float k, int colour, int first, int stride) {
+  const int hw = (w + 1) / 2, count = hw * h;
+  for (int j = first; j < count; j += stride) {
+    const int y = j / hw;
+    const int x = 2 * (j - y * hw) + ((y + colour) & 1);
+    if (x >= w) continue;
+    const int i = y * w + x;
+    float2 fv;
+    float sv;
+    P_RHS_S(fine, f, s, i, fv, sv);
+    const float denom = MG_CENTRE * k + sv;
+    if (denom > 0.0f) vstore2((k * p_nsum(v, x, y, w, h) - fv) / denom, i, v);
+  }
+}
+
+void p_restrict(__global const float* v, __global const float* f, __global const float* s,
+                int fine, int w, int h, float k, int residual, int zero_e, __global float* cr,
+                __global float* ce, int cw, int ch, int first, int stride) {
+  const int cn = cw * ch;
+  for (int j = first; j < cn; j += stride) {
+    const int Y = j / cw, X = j - Y * cw;
+    float2 acc = (float2)(0.0f);
+    for (int dy = 0; dy < 2; ++dy)
+      for (int dx = 0; dx < 2; ++dx) {
+        const int x = mirror_index(2 * X + dx, w), y = mirror_index(2 * Y + dy, h);
+        const int i = y * w + x;
+        float2 r;
+        float sv;
+        P_RHS_S(fine, f, s, i, r, sv);
+        if (residual) {
+          const float2 c = vload2(i, v);
+          r -= k * (p_nsum(v, x, y, w, h) - MG_CENTRE * c) - sv * c;
+        }
+        acc += r;
+      }
+    vstore2(acc * (1.0f / 4), j, cr);
+    if (zero_e) vstore2((float2)(0.0f), j, ce);
+  }
+}
+
+void p_prolong(__global float* v, int w, int h, __global const float* e, int cw, int add,
+               int first, int stride) {
+  const int n = w * h;
+  for (int j = first; j < n; j += stride) {
+    const int y = j / w, x = j - y * w;
+    float2 c = vload2((y / 2) * cw + x / 2, e);
+    if (add) c += vload2(j, v);
+    vstore2(c, j, v);
+  }
+}
+
+// One kernel, one flat loop, the barriers at its top level (PoCL's work-group compiler takes
+// minutes over barriers nested in calls and conditionals). Device-wide barrier as
+// gvf_euler2d_tiled.cl's grid_barrier: sync[0] counts arrivals from sync_base on; a group that
+// polls SPIN_LIMIT times without seeing all arrive raises sync[1] and every group returns at
+// its next device-wide barrier; the host then redoes the iterations launch by launch.
+__kernel void mg_persistent(__global float* v, __global const float* v0, __global float* pool,
+                            __global const int* lv, __global const float* ks,
+                            __global const int4* ops, int op_count, int iterations,
+                            volatile __global int* sync, int sync_base, __global ulong* trace,
+                            int levels, int from, __local float* lpool) {
+  __local int passed;
+  mg_level alv[MG_MAX_LEVELS];  // work-group 0's levels in lpool, as mg_coarse lays them out
+  int off = 0;
+  for (int l = from; l < levels && l - from < MG_MAX_LEVELS; ++l) {
+    const int w = lv[5 * l], h = lv[5 * l + 1], n = w * h;
+    alv[l - from] = (mg_level){w, h, 1, off, off + 2 * n, off + 4 * n};
+    off += 5 * n;
+  }
+  const int groups = get_num_groups(0);
+  const int lid = get_local_id(0);
+  const bool group0 = get_group_id(0) == 0;
+  int arrivals = 0;
+  const int total = op_count * iterations;
+#ifdef MG_TRACE
+  if (group0 && lid == 0) trace[0] = mg_now();
+#endif
+  for (int t = 0; t < total; ++t) {
+    const int4 op = ops[t % op_count];
+    const bool alone = (op.x & MGP_GROUP0) != 0, grid_sync = (op.x & MGP_GRID_SYNC) != 0;
+    if (alone && group0) {
+      const int l = op.y, a = l - from;
+      const mg_level F = alv[a], C = alv[min(a + 1, levels - 1 - from)];
+      __global float* ge = pool + lv[5 * l + 2];
+      switch (op.x & 15) {
+        case MGP_SMOOTH:
+          l_smooth(lpool, F, ks[l], op.z);
+          break;
+        case MGP_RESTRICT:
+          l_restrict(lpool, F, C, ks[l], op.z, op.w);
+          break;
+        case MGP_PROLONG:
+          l_prolong(lpool, F, C, op.z);
+          break;
+        case MGP_ZERO:
+          l_zero(lpool, F);
+          break;
+        case MGP_LOAD: {
+          __global const float* gr = pool + lv[5 * l + 3];
+          for (int j = lid; j < 2 * F.w * F.h; j += get_local_size(0)) {
+            lpool[F.r + j] = gr[j];
+            lpool[F.e + j] = 0.0f;
+          }
+          for (int m = l; m < levels; ++m) {
+            const mg_level M = alv[m - from];
+            __global const float* gs = pool + lv[5 * m + 4];
+            for (int j = lid; j < M.w * M.h; j += get_local_size(0)) lpool[M.s + j] = gs[j];
+          }
+          break;
+        }
+        default:  // MGP_STORE
+          for (int j = lid; j < 2 * F.w * F.h; j += get_local_size(0)) ge[j] = lpool[F.e + j];
+          break;
+      }
+    } else if (!alone) {
+      const int first = (int)get_global_id(0);
+      const int stride = (int)get_global_size(0);
+      const int l = op.y, fine = l == 0;
+      __global const int* F = lv + 5 * l;
+      __global const int* C = lv + 5 * (l + 1);
+      __global float* fv = fine ? v : pool + F[2];
+      __global const float* ff = fine ? v0 : pool + F[3];
+      __global const float* fs = fine ? v0 : pool + F[4];
+      switch (op.x & 15) {
+        case MGP_SMOOTH:
+          p_smooth(fv, ff, fs, fine, F[0], F[1], ks[l], op.z, first, stride);
+          break;
+        case MGP_RESTRICT:
+          p_restrict(fv, ff, fs, fine, F[0], F[1], ks[l], op.z, op.w, pool + C[3], pool + C[2],
+                     C[0], C[1], first, stride);
+          break;
+        case MGP_PROLONG:
+          p_prolong(fv, F[0], F[1], pool + C[2], C[0], op.z, first, stride);
+          break;
+        default:
+          for (int j = first; j < 2 * F[0] * F[1]; j += stride) fv[j] = 0.0f;
+          break;
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    if (grid_sync) ++arrivals;
+    if (grid_sync && lid == 0 && get_local_id(1) == 0) {
+      // Publishes the group's stores before its arrival; the fence after the wait keeps the
+      // next step's loads from being served before it (and, on GPUs, from stale caches).
+      GRID_FENCE();
+      atomic_inc(&sync[0]);
+      const int target = sync_base + groups * arrivals;
+      int polls = 0;
+      while (sync[0] < target && sync[1] == 0 && ++polls < SPIN_LIMIT) {
+      }
+      passed = sync[0] >= target && sync[1] == 0;
+      if (!passed) atomic_xchg(&sync[1], 1);
+      GRID_FENCE();
+    }
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    if (grid_sync && !passed) return;
+#ifdef MG_TRACE
+    if (group0 && lid == 0) trace[t + 1] = mg_now();
+#endif
+  }
+}
