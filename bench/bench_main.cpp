@@ -21,7 +21,8 @@ const char* kUsage =
     "                    [--mg-coarse N[,N...]] (levels of side <= N in one work-group; -1 auto)\n"
     "                    [--mg-fused F[,F...]] (both colours per launch: 1, two launches: 0, -1 "
     "auto)\n"
-    "                    [--tile WxHxROWSxHALO] [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless]]\n"
+    "                    [--tile WxHxROWSxHALO]\n"
+    "                    [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless][+stepsS]]\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
     "Cases:\n"
     "  devices   list the OpenCL devices\n"
@@ -166,10 +167,12 @@ int main(int argc, char** argv) {
         if (std::sscanf(v.c_str(), "%dx%dx%dx%d", &b.tile3d.tx, &b.tile3d.ty, &b.tile3d.rows,
                         &b.tile3d.zChunk) != 4)
           throw gvflab::ParameterError(
-              "--tile3d needs TXxTYxROWSxZCHUNK[+raw][+branchless], e.g. 36x36x3x0+raw (ZCHUNK 0: "
-              "fill the device).");
+              "--tile3d needs TXxTYxROWSxZCHUNK[+raw][+branchless][+stepsS], e.g. 36x36x3x0+raw "
+              "(ZCHUNK 0: fill the device; S: iterations per launch, 2 to 4).");
         b.tile3d.rawPrefetch = v.find("+raw") != std::string::npos;
         b.tile3d.branchlessPlanes = v.find("+branchless") != std::string::npos;
+        if (const auto at = v.find("+steps"); at != std::string::npos)
+          b.tile3d.steps = parseInt("--tile3d's +steps", v.substr(at + 6, 1), 2, 9);
       } else if (args[i] == "--markdown")
         b.markdown = value();
       else if (args[i] == "--image")
