@@ -85,7 +85,25 @@ std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const Compute
                          " B of local memory (it needs " + std::to_string(workItems(t)) + " and " +
                          std::to_string(tile3dLocalBytes(t)) + " B).");
   }
-  if (t.zChunk == 0) {
+  if (t.zChunk == 0 && t.steps > 2) {
+    // Deeper frames: pick the chunk count that minimises waves of work-groups x planes walked
+    // per group (a chunk walks 2 steps - 2 planes more than it writes), with work-groups of up
+    // to 256 work-items assumed to fit twice on a compute unit, larger ones once.
+    const std::uint64_t perLayer = tile3dGroups(t, shape, 0) * tile3dGroups(t, shape, 1);
+    const std::uint64_t slots =
+        std::uint64_t(std::max(1, ctx.info().computeUnits)) * (workItems(t) <= 256 ? 2 : 1);
+    std::uint64_t best = 0;
+    for (int c = 1; c <= shape.depth; ++c) {
+      const int chunk = (shape.depth + c - 1) / c;
+      const std::uint64_t groups = perLayer * ((shape.depth + chunk - 1) / chunk);
+      const std::uint64_t cost =
+          (groups + slots - 1) / slots * std::uint64_t(chunk + 2 * t.steps - 2);
+      if (best == 0 || cost < best) {
+        best = cost;
+        t.zChunk = chunk;
+      }
+    }
+  } else if (t.zChunk == 0) {
     // Split the depth so the work-groups fill the compute units about once: each holds a
     // whole group's z chunk, and every chunk costs two extra planes. Groups of up to 256
     // work-items are assumed to fit twice on a compute unit.
