@@ -17,7 +17,9 @@
 //
 // Build options: STEPS (3 or 4; 2 works too), TX, TY, ROWS (TY a multiple of it), TP (row
 // pitch of the tiles, >= TX), ZCHUNK, INDEX32, RAW_PREFETCH and BRANCHLESS_PLANES as in
-// gvf_euler3d_tiled.cl. Build with -DDIMS3; buffers in the planar layout of gvf_storage.clh.
+// gvf_euler3d_tiled.cl; RELOAD_V0 (a tuning aid, through GVFLAB_CL_OPTIONS) loads V0 again
+// for each step instead of carrying its terms (fewer registers, more loads).
+// Build with -DDIMS3; buffers in the planar layout of gvf_storage.clh.
 #include "gvf_storage.clh"
 #include "gvf_stencil.clh"
 
@@ -72,44 +74,75 @@ int plane_index(int q, int depth) {
 
 // The tile of step s at turn q: the two tiles alternate from one step to the next, across
 // turns too (with an odd STEPS the first step of a turn follows the last of the previous one).
+// An index into one array, not a choice between two arrays: the address stays a local one.
 #if STEPS % 2 == 0
-#define TILE_OF(s) (((s) & 1) ? tileB : tileA)
+#define TILE_OF(s) (tiles[(s) & 1])
 #else
-#define TILE_OF(s) ((((s) + q) & 1) ? tileB : tileA)
+#define TILE_OF(s) (tiles[((s) + q) & 1])
 #endif
 
-// Step s >= 1 at turn q: from the once-more-stepped planes of step s-1 (registers m_/c_ and
-// `fresh`, this turn's output of step s-1) to step s's plane q - s, left in `fresh`.
-// The last step computes only where it writes.
-#define LATER_STEP(s)                                                                           \
-  do {                                                                                          \
-    __local float(*t_)[TY][TP] = TILE_OF(s);                                                    \
-    _Pragma("unroll") for (int j = 0; j < ROWS; ++j) TILE_PUT(t_, ly0 + j, lx, c_[(s)-1][j]);   \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                               \
-    float3 out_[ROWS];                                                                          \
-    _Pragma("unroll") for (int j = 0; j < ROWS; ++j) {                                          \
-      out_[j] = (float3)(0.0f);                                                                 \
-      if ((s) < STEPS - 1 || (last_valid && writes[j])) {                                       \
-        const float3 ym = j > 0 ? c_[(s)-1][j > 0 ? j - 1 : 0] : TILE_AT(t_, lya, lx);          \
-        const float3 yp =                                                                       \
-            j < ROWS - 1 ? c_[(s)-1][j < ROWS - 1 ? j + 1 : 0] : TILE_AT(t_, lyb, lx);          \
-        const float3 sum = LAP_PAIRS3(TILE_AT(t_, ly0 + j, lxm) + TILE_AT(t_, ly0 + j, lxp),    \
-                                      ym + yp, m_[(s)-1][j] + fresh[j]);                        \
-        out_[j] = gvf_step3(c_[(s)-1][j], sum, k_[s][j], cb_[s][j], mu);                        \
-      }                                                                                         \
-    }                                                                                           \
-    _Pragma("unroll") for (int j = 0; j < ROWS; ++j) {                                          \
-      m_[(s)-1][j] = c_[(s)-1][j];                                                              \
-      c_[(s)-1][j] = fresh[j];                                                                  \
-      fresh[j] = (s) < STEPS - 1 ? round_to_storage3(out_[j]) : out_[j];                        \
-    }                                                                                           \
-  } while (0)
+// Step s >= 1 on one plane: from the planes m (below), c and p (above) of step s-1, c also
+// put in the local tile t, to step s's values, rounded to the storage format unless this is
+// the last step, then the planes moved up (m <- c, c <- p, p <- the result). The last step
+// computes only where it writes (`compute`). A function with plain `#pragma unroll` loops
+// (not a macro): its row arrays must end up in registers.
+__attribute__((always_inline)) void later_step(__local float (*t)[TY][TP], float3* m,
+                                               float3* c, float3* p, const float* k,
+                                               const float3* cb, bool last, bool compute,
+                                               const bool* writes, int lx, int ly0, int lxm,
+                                               int lxp, int lya, int lyb, float mu) {
+#pragma unroll
+  for (int j = 0; j < ROWS; ++j) TILE_PUT(t, ly0 + j, lx, c[j]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  float3 res[ROWS];
+#pragma unroll
+  for (int j = 0; j < ROWS; ++j) {
+    res[j] = (float3)(0.0f);
+    if (!last || (compute && writes[j])) {
+      const float3 ym = j > 0 ? c[j > 0 ? j - 1 : 0] : TILE_AT(t, lya, lx);
+      const float3 yp = j < ROWS - 1 ? c[j < ROWS - 1 ? j + 1 : 0] : TILE_AT(t, lyb, lx);
+      const float3 sum = LAP_PAIRS3(TILE_AT(t, ly0 + j, lxm) + TILE_AT(t, ly0 + j, lxp),
+                                    ym + yp, m[j] + p[j]);
+      res[j] = gvf_step3(c[j], sum, k[j], cb[j], mu);
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < ROWS; ++j) {
+    m[j] = c[j];
+    c[j] = p[j];
+    p[j] = last ? res[j] : round_to_storage3(res[j]);
+  }
+}
+
+// The gvf_step3 terms of V0 on one plane (RELOAD_V0: loaded again for every step instead of
+// carried from the first step in registers).
+__attribute__((always_inline)) void v0_terms(__global const elem_t* v0, index_t zb,
+                                             const index_t* col, index_t n, float k0, float* k,
+                                             float3* cb) {
+#pragma unroll
+  for (int j = 0; j < ROWS; ++j) {
+    const float3 b = LOAD3(v0, zb + col[j], n);
+    k[j] = gvf_k3(b, k0);
+    cb[j] = gvf_cb3(b);
+  }
+}
+
+#if defined(RELOAD_V0)
+#define V0_TERMS(s)                                                                        \
+  v0_terms(v0, (index_t)plane_index(max(q - (s), -STEPS), depth) * stride, col, n, k0, k_[s], \
+           cb_[s])
+#else
+#define V0_TERMS(s)
+#endif
+
+#define LATER_STEP(s)                                                                         \
+  later_step(TILE_OF(s), m_[(s)-1], c_[(s)-1], fresh, k_[s], cb_[s], (s) == STEPS - 1,        \
+             last_valid, writes, lx, ly0, lxm, lxp, lya, lyb, mu)
 
 __kernel __attribute__((reqd_work_group_size(TX, TYI, 1)))
 void gvf_euler_steps3d_tiled(__global const elem_t* v, __global const elem_t* v0,
                              __global elem_t* out, int width, int height, int depth, float mu) {
-  __local float tileA[3][TY][TP];
-  __local float tileB[3][TY][TP];
+  __local float tiles[2][3][TY][TP];
   const int lx = get_local_id(0), ly0 = get_local_id(1) * ROWS;
   const int x = get_group_id(0) * (TX - 2 * STEPS) + lx - STEPS;
   const int y0 = get_group_id(1) * (TY - 2 * STEPS) + ly0 - STEPS;
@@ -203,11 +236,14 @@ void gvf_euler_steps3d_tiled(__global const elem_t* v, __global const elem_t* v0
       in_p[j] = LOAD3(v, znext + col[j], n);
 #endif
     }
+    V0_TERMS(1);
     LATER_STEP(1);
 #if STEPS > 2
+    V0_TERMS(2);
     LATER_STEP(2);
 #endif
 #if STEPS > 3
+    V0_TERMS(3);
     LATER_STEP(3);
 #endif
     if (last_valid) {
@@ -216,6 +252,7 @@ void gvf_euler_steps3d_tiled(__global const elem_t* v, __global const elem_t* v0
       for (int j = 0; j < ROWS; ++j)
         if (writes[j]) STORE3(fresh[j], out, zo + col[j], n);
     }
+#if !defined(RELOAD_V0)
 #pragma unroll
     for (int j = 0; j < ROWS; ++j) {
 #pragma unroll
@@ -224,5 +261,6 @@ void gvf_euler_steps3d_tiled(__global const elem_t* v, __global const elem_t* v0
         cb_[s][j] = cb_[s - 1][j];
       }
     }
+#endif
   }
 }
