@@ -47,9 +47,9 @@ TEST_CASE("3D tiles of 3 and 4 steps per launch equal single steps") {
         if (precisions[k] != p) continue;
         const Tile3D& t = tiles[k];
         EulerSolver b(ctx, in, mu, {p, MemoryKind::Local, {}, t});
-        INFO("precision " << std::string(precisionName(p)) << ", " << vol.width << "x"
-                          << vol.height << "x" << vol.depth << ", tile " << t.tx << "x" << t.ty
-                          << "x" << t.rows << "x" << t.zChunk << ", " << t.steps << " steps");
+        INFO("precision " << std::string(precisionName(p)) << ", " << vol.width << "x" << vol.height
+                          << "x" << vol.depth << ", tile " << t.tx << "x" << t.ty << "x" << t.rows
+                          << "x" << t.zChunk << ", " << t.steps << " steps");
         REQUIRE(b.memory() == MemoryKind::Local);
         CHECK(b.tile3d().steps == t.steps);
         // 11 = launches of 3 + a pair, or launches of 4 + a pair + a single step; split in
@@ -73,8 +73,10 @@ TEST_CASE("3D tiles of 4 steps per launch match the double reference") {
   auto v0 = reference::initialField(test::toGridOf(vol), 1.0, V0Mode::EdgeGradient);
   auto ref = reference::eulerIterate(v0, v0, mu, 20);
   EulerSolver s(ctx, in, mu,
-                {Precision::F32, MemoryKind::Local, {}, Tile3D{.tx = 18, .ty = 14, .rows = 2,
-                                                               .zChunk = 6, .steps = 4}});
+                {Precision::F32,
+                 MemoryKind::Local,
+                 {},
+                 Tile3D{.tx = 18, .ty = 14, .rows = 2, .zChunk = 6, .steps = 4}});
   s.step(20);
   // float32 rounding over 20 iterations, as for the other 3D kernels.
   CHECK(test::maxAbsDiff(s.readField3D().data, ref.values) < 5e-5);
@@ -94,4 +96,22 @@ TEST_CASE("3D tiles refuse steps they cannot take") {
   const Tile3D four{.tx = 32, .ty = 32, .rows = 2, .zChunk = 8, .steps = 4};
   CHECK(detail::tile3dGroups(four, FieldShape{48, 49, 9}, 0) == 2);
   CHECK(detail::tile3dGroups(four, FieldShape{48, 49, 9}, 1) == 3);
+}
+
+TEST_CASE("3D tiles of 3-4 steps split the depth into chunks that cover it") {
+  auto ctx = test::sharedContext();
+  for (int steps : {3, 4})
+    for (FieldShape shape :
+         {FieldShape{256, 256, 256}, FieldShape{40, 30, 7}, FieldShape{9, 9, 1}}) {
+      const Tile3D t = *detail::resolveTile3D(Tile3D{.tx = 32, .ty = 32, .rows = 2, .steps = steps},
+                                              Precision::F32, *ctx, shape);
+      CAPTURE(steps);
+      CAPTURE(shape.depth);
+      CHECK(t.zChunk >= 1);
+      CHECK(t.zChunk <= shape.depth);
+      // The chunks cover the depth, the last one not empty.
+      const std::uint64_t chunks = detail::tile3dGroups(t, shape, 2);
+      CHECK(chunks * t.zChunk >= std::uint64_t(shape.depth));
+      CHECK((chunks - 1) * t.zChunk < std::uint64_t(shape.depth));
+    }
 }
