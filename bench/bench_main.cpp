@@ -26,7 +26,8 @@ const char* kUsage =
     "                    [--mg-groups G[,G...]] (its work-groups; 0: one per compute unit)\n"
     "                    [--mg-top S[,S...]] (levels of side <= S in that launch; -1 auto)\n"
     "                    [--mg-trace] (that launch's time per level, NVIDIA: JSON mg_trace)\n"
-    "                    [--tile WxHxROWSxHALO] [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless]]\n"
+    "                    [--tile WxHxROWSxHALO]\n"
+    "                    [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless][+stepsS]]\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
     "                    [--vertices V]  (surface)\n"
     "Cases:\n"
@@ -183,10 +184,12 @@ int main(int argc, char** argv) {
         if (std::sscanf(v.c_str(), "%dx%dx%dx%d", &b.tile3d.tx, &b.tile3d.ty, &b.tile3d.rows,
                         &b.tile3d.zChunk) != 4)
           throw gvflab::ParameterError(
-              "--tile3d needs TXxTYxROWSxZCHUNK[+raw][+branchless], e.g. 36x36x3x0+raw (ZCHUNK 0: "
-              "fill the device).");
+              "--tile3d needs TXxTYxROWSxZCHUNK[+raw][+branchless][+stepsS], e.g. 36x36x3x0+raw "
+              "(ZCHUNK 0: fill the device; S: iterations per launch, 2 to 4).");
         b.tile3d.rawPrefetch = v.find("+raw") != std::string::npos;
         b.tile3d.branchlessPlanes = v.find("+branchless") != std::string::npos;
+        if (const auto at = v.find("+steps"); at != std::string::npos)
+          b.tile3d.steps = parseInt("--tile3d's +steps", v.substr(at + 6, 1), 2, 9);
       } else if (args[i] == "--markdown")
         b.markdown = value();
       else if (args[i] == "--image")

@@ -130,7 +130,9 @@ void gvf_euler_2steps3d_tiled(__global const elem_t* v, __global const elem_t* v
 #endif
   for (int q = z0 - 1; q <= z1; ++q) {
     // First step on plane q, for every voxel of the tile.
-    const index_t znext = (index_t)plane_index(q + 2, depth) * stride;
+    // The last turn's load (never used) kept to plane depth + 1: for 3 planes, plane_index of
+    // depth + 2 would be -1, a read before the buffer.
+    const index_t znext = (index_t)plane_index(min(q + 2, depth + 1), depth) * stride;
     float3 cb[ROWS], stepped[ROWS];
     float k[ROWS];
 #pragma unroll

@@ -27,14 +27,17 @@ struct TileShape {
   int halo = 8;         // iterations per launch
 };
 
-// The 3D local-memory tile (gvf_euler3d_tiled.cl): tx x ty columns (with a 2-voxel frame)
-// streamed over zChunk planes, two iterations per launch, each work-item owning `rows`
+// The 3D local-memory tile (gvf_euler3d_tiled.cl): tx x ty columns (with a frame of `steps`
+// voxels) streamed over zChunk planes, `steps` iterations per launch, each work-item owning `rows`
 // consecutive rows of a column. tx 0 picks the preset for the precision (the fastest shapes
 // on an H200 at 256³, docs/BENCHMARKS.md): 36 x 36 with 3 rows and the next planes loaded a
 // loop turn ahead (rawPrefetch) in f16, the same with 4 rows and plane indices computed
 // without branches (branchlessPlanes) in snorm16, 20 x 36 with 3 rows and branchless plane
 // indices in float32, or smaller ones that fit the device.
 // zChunk 0 splits the depth so the work-groups fill the device.
+// steps: iterations per launch, 2 (gvf_euler3d_tiled.cl) or 3-4 (gvf_euler3d_blocked.cl, the
+// same tile with a frame of `steps` voxels: fewer passes over the field, more frame); the
+// iterations of a step() that do not fill a launch run two at a time, then one.
 struct Tile3D {
   int tx = 0;
   int ty = 0;
@@ -43,6 +46,7 @@ struct Tile3D {
   bool rawPrefetch = false;
   bool branchlessPlanes = false;
   bool wideIndices = false;  // 64-bit element indices even where 32 bits suffice (for tests)
+  int steps = 2;
   bool operator==(const Tile3D&) const = default;
 };
 
@@ -115,7 +119,11 @@ class EulerSolver : public Solver {
   // Before the field is read: if a one-launch step found its work-groups not all running
   // (the kernel gave up waiting), redo the iterations launch by launch.
   void confirmPersistentSteps();
-  int stepPairs3D(int n);  // returns the iterations left (0 or 1)
+  int stepTiles3D(int n);  // returns the iterations left (0 or 1)
+  void buildPairKernel3D();
+  int launchTiles3D(TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_int,
+                                cl_float>& kernel,
+                    const Tile3D& tile, int n, const char* name);
   void stepSingles(int n);
   std::shared_ptr<ComputeContext> ctx_;
   GvfInput input_;
@@ -131,8 +139,12 @@ class EulerSolver : public Solver {
   TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_float> step2d_;
   TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_int, cl_float> step3d_;
   TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_float, cl_int> tiled2d_;
-  // 3D local memory: two iterations per launch
+  // 3D local memory: two iterations per launch, and tile3d.steps > 2 per launch (blockKernel_);
+  // with steps > 2 the pair kernel is built when a step() first leaves two or more over.
   TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_int, cl_float> pairKernel_;
+  TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_int, cl_float> blockKernel_;
+  std::string pairOptions_;  // build options of the pair kernel
+  bool pairBuilt_ = false;
   // 2D local memory: a whole step() per launch; va, v0, vb, width, height, mu, iterations,
   // sync, syncBase
   TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_float, cl_int, cl::Buffer,

@@ -153,13 +153,20 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
       local_ = cl::NDRange(t.width, t.height / t.rowsPerItem);
       setUpPersistent2D(tiled);
     } else if (mem == MemoryKind::Local) {
-      pairKernel_ =
-          lib.kernel("gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled",
-                     opts + detail::tile3dOptions(options_.tile3d, shape, ctx_->info().isGpu));
-      pairKernel_.arg<1>(v0_->memory());
-      pairKernel_.arg<3>(input_.width);
-      pairKernel_.arg<4>(input_.height);
-      pairKernel_.arg<5>(input_.depth);
+      const Tile3D& t3 = options_.tile3d;
+      Tile3D pair = t3;
+      pair.steps = 2;
+      pairOptions_ = opts + detail::tile3dOptions(pair, shape, ctx_->info().isGpu);
+      if (t3.steps > 2) {
+        blockKernel_ = lib.kernel("gvf_euler3d_blocked.cl", "gvf_euler_steps3d_tiled",
+                                  opts + detail::tile3dOptions(t3, shape, ctx_->info().isGpu));
+        blockKernel_.arg<1>(v0_->memory());
+        blockKernel_.arg<3>(input_.width);
+        blockKernel_.arg<4>(input_.height);
+        blockKernel_.arg<5>(input_.depth);
+      } else {
+        buildPairKernel3D();
+      }
       // An odd last iteration runs the single-step kernel.
       step3d_ = lib.kernel("gvf_euler3d.cl", "gvf_euler_step3d", opts);
       local_ = cl::NDRange(32, 4, 2);
@@ -317,23 +324,45 @@ void EulerSolver::stepTiled2D(int n) {
   }
 }
 
-int EulerSolver::stepPairs3D(int n) {
-  const Tile3D& t3 = options_.tile3d;
+void EulerSolver::buildPairKernel3D() {
+  if (pairBuilt_) return;
+  pairKernel_ =
+      ctx_->kernels().kernel("gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled", pairOptions_);
+  pairKernel_.arg<1>(v0_->memory());
+  pairKernel_.arg<3>(input_.width);
+  pairKernel_.arg<4>(input_.height);
+  pairKernel_.arg<5>(input_.depth);
+  pairBuilt_ = true;
+}
+
+int EulerSolver::launchTiles3D(
+    TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_int, cl_float>& kernel,
+    const Tile3D& t3, int n, const char* name) {
   const FieldShape shape{input_.width, input_.height, input_.depth};
   const cl::NDRange global(detail::tile3dGroups(t3, shape, 0) * t3.tx,
                            detail::tile3dGroups(t3, shape, 1) * (t3.ty / t3.rows),
                            detail::tile3dGroups(t3, shape, 2));
-  pairKernel_.arg<6>(static_cast<float>(mu_));
-  for (; n >= 2; n -= 2) {
-    pairKernel_.arg<0>(v_[current_]->memory());
-    pairKernel_.arg<2>(v_[1 - current_]->memory());
+  kernel.arg<6>(static_cast<float>(mu_));
+  for (; n >= t3.steps; n -= t3.steps) {
+    kernel.arg<0>(v_[current_]->memory());
+    kernel.arg<2>(v_[1 - current_]->memory());
     cl::Event ev;
-    ctx_->queue().enqueueNDRangeKernel(pairKernel_, cl::NullRange, global,
+    ctx_->queue().enqueueNDRangeKernel(kernel, cl::NullRange, global,
                                        cl::NDRange(t3.tx, t3.ty / t3.rows, 1), nullptr, &ev);
-    ctx_->profiler().record("gvf_euler_2steps3d_tiled", ev);
+    ctx_->profiler().record(name, ev);
     current_ = 1 - current_;
   }
   return n;
+}
+
+int EulerSolver::stepTiles3D(int n) {
+  const Tile3D& t3 = options_.tile3d;
+  if (t3.steps > 2) n = launchTiles3D(blockKernel_, t3, n, "gvf_euler_steps3d_tiled");
+  if (n < 2) return n;
+  buildPairKernel3D();
+  Tile3D pair = t3;
+  pair.steps = 2;
+  return launchTiles3D(pairKernel_, pair, n, "gvf_euler_2steps3d_tiled");
 }
 
 void EulerSolver::stepSingles(int n) {
@@ -372,7 +401,7 @@ void EulerSolver::step(int n) {
     if (local && input_.dims() == 2)
       stepTiled2D(n);
     else
-      stepSingles(local ? stepPairs3D(n) : n);
+      stepSingles(local ? stepTiles3D(n) : n);
   } catch (const cl::Error& e) {
     rethrowClError(e, "running Euler GVF iterations");
   }
