@@ -19,7 +19,7 @@ double total(const Volume& v) {
 
 }  // namespace
 
-TEST_CASE("cup phantom: a solid cylinder with a deep narrow well open towards high z") {
+TEST_CASE("cup phantom: a solid cylinder with a deep well open towards high z") {
   const int n = 64;
   Volume cup = makeVolumePhantom("cup", n);
   REQUIRE(cup.width == n);
@@ -27,22 +27,23 @@ TEST_CASE("cup phantom: a solid cylinder with a deep narrow well open towards hi
   REQUIRE(cup.depth == n);
   for (float v : cup.voxels) REQUIRE((v >= 0 && v <= 1));
   // Voxel 32 is centred on 32.5, beside the axis at 32.
-  for (int k = 22; k < n; ++k) CHECK(cup.at(32, 32, k) == 0.0f);    // the well and above it
-  for (int k = 13; k <= 18; ++k) CHECK(cup.at(32, 32, k) == 1.0f);  // its floor
+  for (int k = 27; k < n; ++k) CHECK(cup.at(32, 32, k) == 0.0f);    // the well and above it
+  for (int k = 13; k <= 24; ++k) CHECK(cup.at(32, 32, k) == 1.0f);  // its floor
   CHECK(cup.at(32, 32, 9) == 0.0f);                                 // below the cup
   for (int k = 13; k <= 50; ++k) {
     CHECK(cup.at(45, 32, k) == 1.0f);  // the wall, 13.5 from the axis
     CHECK(cup.at(32, 19, k) == 1.0f);
-    // 4.5 from the axis: the floor up to z = 20.48 (voxel 20 straddles it), then the well.
-    if (k != 20) CHECK(cup.at(32, 36, k) == (k < 20 ? 1.0f : 0.0f));
+    // 4.5 from the axis: the floor up to z = 26.88 (voxel 26 straddles it), then the well.
+    if (k != 26) CHECK(cup.at(32, 36, k) == (k < 26 ? 1.0f : 0.0f));
   }
-  CHECK(cup.at(32, 40, 30) == 1.0f);  // 8.5 from the axis: the wall
+  CHECK(cup.at(32, 40, 30) == 0.0f);  // 8.5 from the axis: the well
+  CHECK(cup.at(32, 47, 30) == 1.0f);  // 15.5 from the axis: the wall
   CHECK(cup.at(55, 32, 30) == 0.0f);  // outside, 23.5 from the axis
   CHECK(cup.at(45, 32, 55) == 0.0f);  // above the rim
-  // The well is about 13 voxels wide: along x at mid depth, from 26 to 38.
+  // The well is about 20 voxels wide: along x at mid depth, from 22 to 41.
   int wide = 0;
   for (int i = 0; i < n; ++i) wide += cup.at(i, 32, 36) < 0.5f;
-  CHECK(wide == n - 41 + 13);  // outside both sides (64 - 41) plus the well
+  CHECK(wide == 12 + 12 + 20);  // outside both sides (0-11, 52-63) plus the well
   // Its volume: the cylinder less the well, within the ramped edges' error.
   double s = n;
   double expected = kPi * std::pow(kCupRadius * s, 2) * (kCupTop - kCupBottom) * s -

@@ -7,7 +7,7 @@
 
 namespace gvflab {
 
-// "cup": a solid cup with a deep narrow well bored from its top (the U of the 2D lesson in 3D:
+// "cup": a solid cup with a deep well bored from its top (the U of the 2D lesson in 3D:
 // a GVF surface started around it enters the well, a traditional one stays over the rim);
 // "sphere": a solid ball of radius 0.3 * size at the centre. Values in [0, 1], bright object on
 // a dark background, unit spacing.
@@ -21,14 +21,17 @@ namespace gvflab {
 // of radius kCupRadius, from z = kCupBottom to z = kCupTop, with a well of radius
 // kCupWellRadius on the same axis bored from the top face (the well opens towards high z, the
 // last planes) down to z = kCupTop - kCupWellDepth. At 64^3: radius 20.5, z in [11.5, 52.5],
-// a well 12.8 voxels wide and 32 deep above a floor 9 voxels thick, walls 14 voxels thick.
+// a well 20.5 voxels wide and 25.6 deep above a floor 15.4 voxels thick, walls 10 voxels thick.
+// The well is that wide because in 3D the GVF's pull along a well decays like exp(-2.4 z / r)
+// (the first zero of J0 over its radius; a 2D notch like exp(-1.6 z / r)): at radius 0.10 and
+// depth 0.50 a GVF surface hung 5 voxels in, like its traditional twin.
 // The cup's rim and base corners lie 0.453 size from the volume's centre (29 voxels at 64^3),
 // so a sphere about the centre enclosing it has a radius between that and 0.5 size.
 inline constexpr double kCupRadius = 0.32;
 inline constexpr double kCupBottom = 0.18;
 inline constexpr double kCupTop = 0.82;
-inline constexpr double kCupWellRadius = 0.10;
-inline constexpr double kCupWellDepth = 0.50;
+inline constexpr double kCupWellRadius = 0.16;
+inline constexpr double kCupWellDepth = 0.40;
 // The ball of "sphere": centre (size / 2, size / 2, size / 2), radius kBallRadius * size.
 inline constexpr double kBallRadius = 0.30;
 
