@@ -24,7 +24,9 @@ struct SurfaceMesh {
 
 // A sphere: an icosahedron subdivided until its edges are at most `edgeLength` long, projected
 // on the sphere. ParameterError when centre or radius is not finite or radius <= 0 or
-// edgeLength <= 0.
+// edgeLength <= 0; ResourceError beyond 2^26 vertices (boxMesh too). Each icosahedron edge is
+// cut into n = ceil(1.3232 radius / edgeLength) (10 n^2 + 2 vertices), so that edges come out
+// between about 0.8 and 1 times edgeLength; every vertex is on the sphere (to float precision).
 SurfaceMesh sphereMesh(const glm::dvec3& centre, double radius, double edgeLength);
 // How many vertices sphereMesh() would give, without building them (checked before building).
 std::size_t sphereMeshVertexCount(double radius, double edgeLength);
@@ -34,7 +36,8 @@ SurfaceMesh boxMesh(const glm::dvec3& lo, const glm::dvec3& hi, double edgeLengt
 
 // What checkMesh() found: closed (every edge has exactly two faces), manifold (and every
 // vertex's faces form one fan), consistently oriented (each edge used once in each direction)
-// and no face repeats a vertex. `problem` is a sentence naming the first fault ("" when none).
+// and no face repeats a vertex. `problem` is a sentence naming the first fault ("" when none);
+// a vertex that belongs to no face is a fault too.
 struct MeshCheck {
   bool closed = false;
   bool manifold = false;
