@@ -150,13 +150,14 @@ TEST_CASE("sessions keep surfaces' current and starting meshes and restart from 
     CAPTURE(surfaces);
     CHECK_THROWS_WITH_AS(
         sessionFromJson(R"({"gvflab_session": 1, "phantom": "u", "surfaces": )" + surfaces + "}"),
-        doctest::Contains(what), InputError);
+        doctest::Contains(what.c_str()), InputError);
   };
   const std::string v = R"("vertices": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]])";
   refused("[{" + v + "}]", "surfaces[0].faces");
   refused("[{" + v + R"(, "faces": [[0,2,1],[0,1,3],[0,3,2],[1,2,4]]}])", "surfaces[0].faces[3][2]");
   refused("[{" + v + R"(, "faces": [[0,2,1],[0,1,3],[0,3,2],[1,2,0.5]]}])", "whole number");
-  refused(R"([{"vertices": [[0,0],[1,0,0],[0,1,0],[0,0,1]], "faces": []}])", "surfaces[0].vertices[0]");
+  refused(R"([{"vertices": [[0,0],[1,0,0],[0,1,0],[0,0,1]], "faces": [[0,2,1],[0,1,3],[0,3,2],[1,2,3]]}])",
+          "surfaces[0].vertices[0]");
   refused(R"([{"vertices": [[0,0,0]], "faces": [[0,0,0]]}])", "at least 4");
   refused("[3]", "surfaces[0]");
   refused("[{" + v + R"(, "faces": [[0,2,1],[0,1,3],[0,3,2],[1,2,3]], "force": "x"}])", "force");
