@@ -10,7 +10,8 @@ party (meshio):
     formats hold the same mesh;
   - the --report JSON: each surface's state, iterations, vertex and face counts and file;
   - a session holding a surface (its mesh from the .ply) runs it with --session;
-  - a run refused before it starts leaves none of F-1, F-2.
+  - a run refused before it starts leaves none of F-1, F-2 (a late failure's rollback:
+    tests/unit/test_surface_cli.cpp; RLIMIT_FSIZE here would stop PoCL's compiler first).
 
 Usage: surface_outputs.py GVFLAB WORKDIR. Exits 77 (CTest: skipped) without meshio.
 """
