@@ -27,6 +27,7 @@ void applySession(const SessionFile& s, Options& o, SessionStart from) {
   if (!s.device.empty() && o.device.empty()) o.device = s.device;
   o.snakes.params = s.snake;
   o.snakes.snakes = sessionSnakeSpecs(s, from);
+  o.snakes.surfaces = sessionSurfaceSpecs(s, from);
   o.colormap = s.colormap;
   o.logScale = s.logScale;
 }

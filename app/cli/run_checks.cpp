@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <utility>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "io/file_names.hpp"
 #include "io/image_loader.hpp"
 #include "io/input_shape.hpp"
+#include "io/surface_file.hpp"
 #include "io/tiff_file.hpp"
 #include "io/volume_loader.hpp"
 
@@ -133,6 +135,14 @@ void checkOutputPaths(const Options& o) {
       {"--record", &o.record},
       {"--screenshot", &o.screenshot},
       {"--composite", &o.composite}};
+  // --save-surfaces F writes F-1, F-2, ...: each is an output of its own.
+  std::vector<std::pair<std::string, std::optional<std::string>>> surfaceFiles;
+  if (o.snakes.saveSurfaces) {
+    checkSurfaceFileName(*o.snakes.saveSurfaces);
+    for (std::size_t i = 0; i < std::max<std::size_t>(1, o.snakes.surfaces.size()); ++i)
+      surfaceFiles.emplace_back("--save-surfaces", surfaceFileName(*o.snakes.saveSurfaces, i + 1));
+  }
+  for (const auto& [flag, path] : surfaceFiles) outputs.emplace_back(flag, &path);
   checkPictureName("--save-magnitude", o.saveMagnitude);
   checkPictureName("--capture-map", o.snakes.captureMap);
   checkPictureName("--screenshot", o.screenshot);
@@ -164,6 +174,10 @@ void checkOutputPaths(const Options& o) {
 void checkOutputsHonoured(const Options& o) {
   if (o.mode != Mode::Headless) return;
   checkContourOptions(o.snakes);
+  if (o.record && o.snakes.saveSurfaces)
+    throw ParameterError(
+        "--save-surfaces is written by headless runs without --record; run it without "
+        "--record.");
   if (o.recordTail && !o.record)
     throw ParameterError("--record-tail ends a headless recording: add --record OUT.");
   if (!o.regionSnake) return;
@@ -173,7 +187,9 @@ void checkOutputsHonoured(const Options& o) {
       {"--save-magnitude", o.saveMagnitude.has_value()},
       {"--capture-map", o.snakes.captureMap.has_value()},
       {"--screenshot", o.screenshot.has_value()},
-      {o.session ? "a session's snakes" : "--snake", !o.snakes.snakes.empty()}};
+      {o.session ? "a session's snakes" : "--snake", !o.snakes.snakes.empty()},
+      {o.session ? "a session's surfaces" : "--surface", !o.snakes.surfaces.empty()},
+      {"--save-surfaces", o.snakes.saveSurfaces.has_value()}};
   for (const auto& [flag, given] : unused)
     if (given)
       throw ParameterError(std::string("--region-snake runs its own region contour and no GVF "
@@ -247,11 +263,37 @@ void checkSnakes(const Options& o, const RunInput& in) {
   }
 }
 
+void checkSurfaces(const Options& o, const RunInput& in) {
+  const SnakeOptions& so = o.snakes;
+  if (so.saveSurfaces && so.surfaces.empty())
+    throw ParameterError(
+        "--save-surfaces needs at least one --surface (or a --session with surfaces).");
+  if (so.surfaces.empty()) return;
+  const std::string given = o.session && so.surfaces.front().text == "session surface"
+                                ? "The session's surfaces run"
+                                : "--surface runs";
+  if (!in.is3d)
+    throw ParameterError(given + " in volumes; '" + o.image.value_or(o.phantom.value_or("")) +
+                         "' is a 2D image (use --snake there).");
+  checkSurfaceCount(so.surfaces.size(), "The surfaces of --session and --surface");
+  for (const auto& spec : so.surfaces) {
+    try {
+      spec.check(in.volume.width, in.volume.height, in.volume.depth, so.params);
+    } catch (const Error& e) {
+      const std::string which = spec.text == "session surface"
+                                    ? "A surface of the session '" + o.session.value_or("") + "'"
+                                    : "--surface " + quotedText(spec.text);
+      throw ParameterError(which + ": " + e.what());
+    }
+  }
+}
+
 RunInput checkHeadlessRun(const Options& o, const std::function<void(FieldShape)>& beforeRead) {
   checkOutputsHonoured(o);
   checkOutputPaths(o);
   RunInput in = loadRunInput(o, beforeRead);
   checkSnakes(o, in);
+  checkSurfaces(o, in);
   return in;
 }
 

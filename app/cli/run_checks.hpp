@@ -41,7 +41,12 @@ RunInput loadRunInput(const Options& options,
 // it, enclosing an area, not too many nodes once resampled. Throws naming the snake.
 void checkSnakes(const Options& options, const RunInput& input);
 
-// The three above, in order; what a run does before anything else.
+// Every surface (--surface or the session's) against the volume, before any mesh is built from
+// a shape: a volume input, inside it, not too many vertices; --save-surfaces has surfaces.
+// Throws naming the surface.
+void checkSurfaces(const Options& options, const RunInput& input);
+
+// The four above, in order; what a run does before anything else.
 RunInput checkHeadlessRun(const Options& options,
                           const std::function<void(FieldShape)>& beforeRead = {});
 

@@ -27,4 +27,19 @@ std::vector<SnakeSpec> sessionSnakeSpecs(const SessionFile& s, SessionStart from
   return specs;
 }
 
+std::vector<SurfaceSpec> sessionSurfaceSpecs(const SessionFile& s, SessionStart from) {
+  std::vector<SurfaceSpec> specs;
+  for (const auto& sf : s.surfaces) {
+    SurfaceSpec spec;
+    spec.text = "session surface";
+    const SurfaceMesh& start = sf.initial.empty() ? sf.mesh : sf.initial;
+    spec.current = from == SessionStart::Initial ? start : sf.mesh;
+    spec.initial = start;
+    spec.force = sf.force;
+    spec.pressure = sf.pressure;
+    specs.push_back(std::move(spec));
+  }
+  return specs;
+}
+
 }  // namespace gvflab::app

@@ -12,4 +12,9 @@ namespace gvflab::app {
 std::vector<SnakeSpec> sessionSnakeSpecs(const SessionFile& session,
                                          SessionStart from = SessionStart::Current);
 
+// Each saved surface as a spec ("session surface") starting as `from` says: its `current`
+// mesh is where it starts, its `initial` where a restart goes.
+std::vector<SurfaceSpec> sessionSurfaceSpecs(const SessionFile& session,
+                                             SessionStart from = SessionStart::Current);
+
 }  // namespace gvflab::app

@@ -5,7 +5,9 @@
 
 #include "gvflab/error.hpp"
 #include "io/contour_formats.hpp"
+#include "io/file_formats.hpp"
 #include "io/mask_file.hpp"
+#include "io/surface_file.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -65,6 +67,37 @@ std::vector<Flag> snakeFlags() {
         snakes.push_back(parseSnakeSpec(c.value()));
         checkSnakeCount(snakes.size(), "--snake");
       }));
+  // Surfaces (issue 30): the 3D snakes of a volume input, with the same parameters.
+  t.push_back(snakeFlag(
+      "--surface", "sphere:X,Y,Z,R | box:X0,Y0,Z0,X1,Y1,Z1[@FORCE]",
+      "a surface snake in a volume (repeatable; GVF deformable surfaces, Xu & Prince): a "
+      "sphere or an axis-aligned box between two corners, a closed triangle mesh with edges "
+      "about (dmin + dmax) / 2 long; voxels, as --snake's pixels: x along a row, y down the "
+      "rows, z across the planes, origin at the volume's first corner, voxel centres at +0.5; "
+      "the snake flags (--alpha ... --dmax, --snake-iterations) apply; @gvf or @traditional: "
+      "this surface's force",
+      [](FlagContext& c) {
+        auto& surfaces = c.options.snakes.surfaces;
+        surfaces.push_back(parseSurfaceSpec(c.value()));
+        checkSurfaceCount(surfaces.size(), "--surface");
+      }));
+  Flag saveSurfaces = snakeFlag(
+      "--save-surfaces", "F",
+      "write each surface where it ended as a triangle mesh, in the format of F's extension: " +
+          formatList(FormatRole::SurfaceOutput) +
+          "; one file per surface in --surface order, F.ply giving F-1.ply, F-2.ply, ... In "
+          "voxel coordinates as --surface gives them (not world coordinates), faces "
+          "counter-clockwise seen from outside. --report lists each surface's file, state, "
+          "iterations, vertices and faces",
+      [](FlagContext& c) {
+        c.options.snakes.saveSurfaces = c.value();
+        checkSurfaceFileName(*c.options.snakes.saveSurfaces);  // a bad extension fails first
+      });
+  saveSurfaces.once = true;
+  saveSurfaces.output = [](Options& o) -> std::optional<std::string>& {
+    return o.snakes.saveSurfaces;
+  };
+  t.push_back(saveSurfaces);
   Flag force = snakeFlag("--snake-force", "F",
                          "force of snakes without @: gvf or traditional (grad of the edge map)",
                          [](FlagContext& c) {

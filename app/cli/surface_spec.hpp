@@ -5,6 +5,7 @@
 //   (voxel coordinates, as --snake uses pixel coordinates; the 2D snakes' parameters apply)
 //   --save-surfaces FILE.ply|.obj|.stl: one file per surface, FILE-1.ply, FILE-2.ply, ...
 #include <glm/vec3.hpp>
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -22,13 +23,19 @@ struct SurfaceSpec {
   glm::dvec3 lo{0.0}, hi{0.0};      // box corners
   std::optional<SnakeForce> force;  // from "@FORCE"; none: --snake-force
   std::optional<double> pressure;   // its own (sessions); none: --pressure
+  // A session's surface: where it is now (the start of this run) and where it started (kept
+  // for a restart); empty for a shape of the command line.
+  SurfaceMesh current, initial;
   SnakeForce forceOr(SnakeForce fallback) const { return force.value_or(fallback); }
-  // The start mesh, edges about (dmin + dmax) / 2 long.
+  // The start mesh, edges about (dmin + dmax) / 2 long (a session's: `current`).
   SurfaceMesh mesh(const SnakeParams& params) const;
   // SurfaceSnake's rules for a width x height x depth volume, from the numbers before a mesh
   // is built: ParameterError, ResourceError.
   void check(int width, int height, int depth, const SnakeParams& params) const;
 };
+
+// ParameterError "WHERE: more than 64 surfaces; ..." beyond kMaxSurfaces (io/input_limits.hpp).
+void checkSurfaceCount(std::size_t count, const std::string& where);
 
 // Parses "sphere:X,Y,Z,R" or "box:X0,Y0,Z0,X1,Y1,Z1", optionally followed by "@gvf" or
 // "@traditional". Throws ParameterError with a sentence that shows the expected form.

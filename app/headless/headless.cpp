@@ -18,6 +18,7 @@
 #include "gvflab/phantoms.hpp"
 #include "gvflab/profiler.hpp"
 #include "headless/headless_snakes.hpp"
+#include "headless/headless_surfaces.hpp"
 #include "headless/region_headless.hpp"
 #include "headless/run_progress.hpp"
 #include "headless/user_gvf_input.hpp"
@@ -123,6 +124,8 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure,
   RunOutputs outputs;  // a later failure removes what was written
   SnakeRunSummary snakes;
   if (!is3d) snakes = runHeadlessSnakes(ctx, solverRef, input, image, o, outputs);
+  SurfaceRunSummary surfaces;
+  if (is3d) surfaces = runHeadlessSurfaces(ctx, solverRef, input, in.volume, o, outputs);
   if (o.saveField)
     outputs.write(*o.saveField, [&] {
       if (is3d)
@@ -163,6 +166,7 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure,
   }
   json["opencl_ms"] = solverMs;
   json.update(snakes.report);
+  json.update(surfaces.report);
   json["wall_ms"] = wallMs;
   json["device"] = ctx->info().name;
   if (o.report)
@@ -183,6 +187,7 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure,
             << " iterations (raise --iterations)";
   if (!warning.str().empty()) log::warning(warning.str());
   if (!snakes.consoleLine.empty()) std::cout << snakes.consoleLine << "\n";
+  if (!surfaces.consoleLine.empty()) std::cout << surfaces.consoleLine << "\n";
 }
 
 }  // namespace gvflab::app

@@ -12,6 +12,7 @@
 #include "io/mask_file.hpp"
 #include "io/nifti_file.hpp"
 #include "io/nrrd_file.hpp"
+#include "io/surface_file.hpp"
 #include "io/tiff_file.hpp"
 
 namespace gvflab::app {
@@ -133,6 +134,18 @@ std::vector<FileFormat> makeFormats() {
   contours("SVG", ".svg", [](const fs::path& p, const Contours& c, const ContourCanvas& canvas) {
     writeFileAtomically(p, contoursSvg(c, canvas));
   });
+
+  // Surface meshes (--save-surfaces), written with assimp.
+  for (const auto& [name, ext, write] :
+       {std::tuple{"PLY"sv, ".ply"sv, &writeSurfacePly},
+        {"Wavefront OBJ"sv, ".obj"sv, &writeSurfaceObj},
+        {"STL"sv, ".stl"sv, &writeSurfaceStl}}) {
+    FileFormat f;
+    f.name = name;
+    f.extensions = {{ext, static_cast<FormatRoles>(R::SurfaceOutput)}};
+    f.writeSurface = write;
+    t.push_back(std::move(f));
+  }
 
   for (const auto& [name, ext, muxer] :
        {std::tuple{"MP4 (H.264)"sv, ".mp4"sv, "mp4"sv}, {"WebM (VP9)"sv, ".webm"sv, "webm"sv}}) {

@@ -14,6 +14,10 @@
 #include "gvflab/field_storage.hpp"
 #include "gvflab/image.hpp"
 
+namespace gvflab {
+struct SurfaceMesh;
+}
+
 namespace gvflab::app {
 
 struct ContourRecord;
@@ -31,6 +35,7 @@ enum class FormatRole : std::uint32_t {
   VideoOutput = 1u << 5,     // --record OUT, the viewer's recorder
   Session = 1u << 6,         // a saved session (--session, the viewer's Open/Save session)
   MaskOutput = 1u << 7,      // --save-mask: a label image (io/mask_file.hpp)
+  SurfaceOutput = 1u << 8,   // --save-surfaces: a triangle mesh (io/surface_file.hpp)
 };
 using FormatRoles = std::uint32_t;
 constexpr FormatRoles operator|(FormatRole a, FormatRole b) {
@@ -70,6 +75,7 @@ struct FileFormat {
   void (*writeContours)(const std::filesystem::path&, const std::vector<ContourRecord>&,
                         const ContourCanvas&) = nullptr;
   void (*writeMask)(const std::filesystem::path&, const LabelImage&) = nullptr;  // --save-mask
+  void (*writeSurface)(const std::filesystem::path&, const SurfaceMesh&) = nullptr;
   std::string_view videoMuxer;  // video: FFmpeg's muxer, which app/record encodes to
 
   FormatRoles roles() const;  // of all its extensions

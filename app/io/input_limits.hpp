@@ -17,6 +17,7 @@ inline constexpr std::int64_t kMaxHeaderBytes = 64LL << 20;        // header and
 constexpr std::size_t kMaxSnakes = 256;          // in one run
 constexpr std::size_t kMaxSnakePoints = 100000;  // points given for one contour
 constexpr double kMaxSnakeCoordinate = 1e7;      // |x|, |y|, radius in pixels
+constexpr std::size_t kMaxSurfaces = 64;         // --surface and a session's, in one run
 
 // "1.5 GiB", "128 bytes": sizes in messages.
 std::string byteCount(std::uint64_t bytes);

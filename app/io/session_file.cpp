@@ -15,6 +15,7 @@
 #include "gvflab/mu_rule.hpp"
 #include "gvflab/phantoms.hpp"
 #include "gvflab/quoted.hpp"
+#include "gvflab/surface_snake.hpp"
 #include "io/input_limits.hpp"
 #include "io/json_fields.hpp"
 
@@ -132,6 +133,66 @@ SavedSnake::Points pointsFromJson(const QJsonArray& list, const std::string& nam
   return out;
 }
 
+QJsonObject meshJson(const SurfaceMesh& mesh, const char* prefix, QJsonObject out) {
+  QJsonArray vertices, faces;
+  for (const auto& v : mesh.vertices) vertices.append(QJsonArray{v.x, v.y, v.z});
+  for (const auto& f : mesh.faces)
+    faces.append(QJsonArray{static_cast<qint64>(f.x), static_cast<qint64>(f.y),
+                            static_cast<qint64>(f.z)});
+  out[QString(prefix) + "vertices"] = vertices;
+  out[QString(prefix) + "faces"] = faces;
+  return out;
+}
+
+// "surfaces[1].vertices" [[x, y, z], ...] and ".faces" [[a, b, c], ...]: numbers in range and
+// indices naming vertices; whether the mesh is closed is the run's check (SurfaceSnake).
+SurfaceMesh meshFromJson(const JsonFields& o, const char* verticesKey, const char* facesKey) {
+  const std::string vName = o.name(verticesKey), fName = o.name(facesKey);
+  if (!o.has(verticesKey)) throw InputError("\"" + vName + "\" is missing.");
+  if (!o.has(facesKey)) throw InputError("\"" + fName + "\" is missing.");
+  const QJsonArray vertices = o.array(verticesKey), faces = o.array(facesKey);
+  if (vertices.size() > static_cast<qsizetype>(SurfaceSnake::kMaxVertices))
+    throw InputError("\"" + vName + "\" has " + std::to_string(vertices.size()) +
+                     " vertices; a surface may have at most " +
+                     std::to_string(SurfaceSnake::kMaxVertices) + ".");
+  if (vertices.size() < 4 || faces.size() < 4)
+    throw InputError("\"" + vName + "\": a closed surface needs at least 4 vertices and 4 faces.");
+  SurfaceMesh mesh;
+  mesh.vertices.reserve(vertices.size());
+  for (qsizetype i = 0; i < vertices.size(); ++i) {
+    const QJsonValue p = vertices[i];
+    const QJsonArray xyz = p.toArray();
+    if (!p.isArray() || xyz.size() != 3)
+      throw InputError(
+          "\"" + vName + "[" + std::to_string(i) + "]\" must be [x, y, z], not " +
+          (p.isArray() ? "an array of " + std::to_string(xyz.size()) : jsonTypeName(p)) + ".");
+    mesh.vertices.push_back({static_cast<float>(coordinate(xyz[0], i, 0, vName)),
+                             static_cast<float>(coordinate(xyz[1], i, 1, vName)),
+                             static_cast<float>(coordinate(xyz[2], i, 2, vName))});
+  }
+  if (faces.size() > 2 * vertices.size())
+    throw InputError("\"" + fName + "\" has " + std::to_string(faces.size()) +
+                     " faces; a closed surface of " + std::to_string(vertices.size()) +
+                     " vertices has fewer.");
+  mesh.faces.reserve(faces.size());
+  const double last = static_cast<double>(vertices.size() - 1);
+  for (qsizetype i = 0; i < faces.size(); ++i) {
+    const QJsonValue f = faces[i];
+    const QJsonArray abc = f.toArray();
+    if (!f.isArray() || abc.size() != 3)
+      throw InputError(
+          "\"" + fName + "[" + std::to_string(i) + "]\" must be [a, b, c], not " +
+          (f.isArray() ? "an array of " + std::to_string(abc.size()) : jsonTypeName(f)) + ".");
+    std::array<std::uint32_t, 3> index{};
+    for (int k = 0; k < 3; ++k)
+      index[k] = static_cast<std::uint32_t>(jsonNumber(
+          abc[k], fName + "[" + std::to_string(i) + "][" + std::to_string(k) + "]", 0, last,
+          true));
+    mesh.faces.push_back({index[0], index[1], index[2]});
+  }
+  return mesh;
+}
+
 }  // namespace
 
 std::string sessionToJson(const SessionFile& s) {
@@ -175,6 +236,18 @@ std::string sessionToJson(const SessionFile& s) {
     snakes.append(o);
   }
   root["snakes"] = snakes;
+  if (!s.surfaces.empty()) {
+    QJsonArray surfaces;
+    for (const auto& sf : s.surfaces) {
+      QJsonObject o;
+      o["force"] = forceName(sf.force);
+      if (sf.pressure) o["pressure"] = *sf.pressure;
+      o = meshJson(sf.mesh, "", o);
+      o = meshJson(sf.initial.empty() ? sf.mesh : sf.initial, "initial_", o);
+      surfaces.append(o);
+    }
+    root["surfaces"] = surfaces;
+  }
   QJsonObject display;
   display["colormap"] = q(s.colormap);
   display["log_scale"] = s.logScale;
@@ -294,6 +367,34 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
       throw InputError("The snakes have more than " + std::to_string(kMaxSessionPoints) +
                        " points in all, the most a session may hold.");
     s.snakes.push_back(std::move(sn));
+  }
+  const QJsonArray surfaces = root.array("surfaces");
+  if (surfaces.size() > static_cast<qsizetype>(kMaxSurfaces))
+    throw InputError("\"surfaces\" has " + std::to_string(surfaces.size()) +
+                     " surfaces; at most " + std::to_string(kMaxSurfaces) + " run at once.");
+  for (qsizetype i = 0; i < surfaces.size(); ++i) {
+    const std::string at = "surfaces[" + std::to_string(i) + "]";
+    if (!surfaces[i].isObject())
+      throw InputError("\"" + at + "\" must be an object, not " + jsonTypeName(surfaces[i]) + ".");
+    const JsonFields o(surfaces[i].toObject(), at);
+    SavedSurface sf;
+    try {
+      sf.force = parseForce(o.string("force", "gvf"));
+    } catch (const ParameterError& e) {
+      throw InputError("\"" + o.name("force") + "\": " + e.what());
+    }
+    if (o.has("pressure")) sf.pressure = o.number("pressure", 0, findSpec(snake, "pressure"));
+    sf.mesh = meshFromJson(o, "vertices", "faces");
+    sf.initial = o.has("initial_vertices") || o.has("initial_faces")
+                     ? meshFromJson(o, "initial_vertices", "initial_faces")
+                     : sf.mesh;
+    points += sf.mesh.vertices.size() + sf.mesh.faces.size() + sf.initial.vertices.size() +
+              sf.initial.faces.size();
+    if (points > kMaxSessionPoints)
+      throw InputError("The snakes and surfaces have more than " +
+                       std::to_string(kMaxSessionPoints) +
+                       " points and faces in all, the most a session may hold.");
+    s.surfaces.push_back(std::move(sf));
   }
   const JsonFields display = root.object("display");
   s.colormap = display.string("colormap", "viridis");

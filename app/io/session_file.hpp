@@ -11,6 +11,7 @@
 #include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/parametric_snake.hpp"
 #include "gvflab/params.hpp"
+#include "gvflab/surface_mesh.hpp"
 
 namespace gvflab::app {
 
@@ -21,6 +22,17 @@ struct SavedSnake {
   Points initial;                  // starting contour (older files and empty: = points)
   std::optional<double> pressure;  // its own; none: the session's snake pressure
   SnakeBoundary boundary = SnakeBoundary::Periodic;  // "boundary", written for open snakes only
+};
+
+// A surface snake of a volume session (issue 30), "surfaces" in the file: its meshes as
+// "vertices" [[x, y, z], ...] (voxel coordinates, surface_mesh.hpp) and "faces" [[a, b, c], ...]
+// (indices from 0, counter-clockwise seen from outside), the starting ones as
+// "initial_vertices" and "initial_faces". Written only when there are surfaces.
+struct SavedSurface {
+  SnakeForce force = SnakeForce::Gvf;
+  std::optional<double> pressure;  // its own; none: the session's snake pressure
+  SurfaceMesh mesh;                // where it is
+  SurfaceMesh initial;             // where it started (empty: = mesh)
 };
 
 // Where a loaded session's snakes start: from their saved current contours (resuming, the
@@ -39,6 +51,7 @@ struct SessionFile {
   std::string device;           // the selector in use ("" = default)
   SnakeParams snake = SnakeParams::defaults();
   std::vector<SavedSnake> snakes;
+  std::vector<SavedSurface> surfaces;
   std::string colormap = "viridis";
   bool logScale = false;
 };

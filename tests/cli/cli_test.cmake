@@ -918,3 +918,56 @@ run_gvflab(FALSE --headless --quiet --verbose --phantom u)
 if(NOT last_err MATCHES "--quiet and --verbose")
   message(FATAL_ERROR "--quiet --verbose: ${last_err}")
 endif()
+
+# @case surfaces_run
+# Issue 30: surface snakes in a volume (the ball: centre 7.5, 6.5, 6.5 in voxel coordinates,
+# radius ~4), a GVF sphere and a traditional box; each surface's file, its state and
+# iterations on stdout and in --report. Meshio reads the files back: tests/cli/surface_outputs.py.
+write_ball_volume()
+run_gvflab(TRUE --headless ${WORK}/ball.mhd --iterations 30 --surface sphere:7.5,6.5,6.5,5
+           --surface box:2,2,2,14,12,10@traditional --snake-iterations 40
+           --save-surfaces ${WORK}/s.obj --report ${WORK}/r.json)
+if(NOT last_out MATCHES "surfaces: 2 \\(gvf and traditional\\), [0-9]+ converged"
+   OR NOT EXISTS ${WORK}/s-1.obj OR NOT EXISTS ${WORK}/s-2.obj OR EXISTS ${WORK}/s.obj)
+  message(FATAL_ERROR "surfaces run: ${last_out}")
+endif()
+file(READ ${WORK}/r.json r)
+string(JSON n LENGTH "${r}" surfaces)
+string(JSON force1 GET "${r}" surfaces 1 force)
+string(JSON file1 GET "${r}" surfaces 1 file)
+string(JSON faces0 GET "${r}" surfaces 0 faces)
+string(JSON state0 GET "${r}" surfaces 0 state)
+if(NOT n EQUAL 2 OR NOT force1 STREQUAL "traditional" OR NOT file1 STREQUAL "${WORK}/s-2.obj"
+   OR NOT faces0 GREATER 20 OR NOT state0 MATCHES "^(moving|converged|stalled|collapsed)$")
+  message(FATAL_ERROR "surfaces in the report: ${r}")
+endif()
+
+# @case surfaces_refused
+# Refusals before anything is written: each one line naming the flag; no output left.
+write_ball_volume()
+set(outs --save-surfaces ${WORK}/bad.ply --report ${WORK}/bad.json)
+run_gvflab(FALSE --headless --phantom u --phantom-size 32 --surface sphere:16,16,16,5 ${outs})
+if(NOT last_err MATCHES "--surface runs in volumes; 'u' is a 2D image")
+  message(FATAL_ERROR "2D input: ${last_err}")
+endif()
+run_gvflab(FALSE --headless ${WORK}/ball.mhd --surface sphere:12,7,6,5 ${outs})
+if(NOT last_err MATCHES "^gvflab: --surface 'sphere:12,7,6,5': ")
+  message(FATAL_ERROR "outside the volume: ${last_err}")
+endif()
+run_gvflab(FALSE --headless ${WORK}/ball.mhd --surface box:1,1,1,20,5,5 ${outs})
+if(NOT last_err MATCHES "outside the 16x14x12 volume")
+  message(FATAL_ERROR "box outside: ${last_err}")
+endif()
+run_gvflab(FALSE --headless ${WORK}/ball.mhd --surface sphere:8,7,6,4 --save-surfaces
+           ${WORK}/bad.vtk)
+if(NOT last_err MATCHES "\\.ply, \\.obj or \\.stl")
+  message(FATAL_ERROR "unknown surface extension: ${last_err}")
+endif()
+run_gvflab(FALSE --headless ${WORK}/ball.mhd ${outs})
+if(NOT last_err MATCHES "--save-surfaces needs at least one --surface")
+  message(FATAL_ERROR "no surfaces: ${last_err}")
+endif()
+run_gvflab(FALSE --headless ${WORK}/ball.mhd --surface cube:1,2,3)
+if(NOT last_err MATCHES "use sphere:X,Y,Z,R or box:X0,Y0,Z0,X1,Y1,Z1")
+  message(FATAL_ERROR "not a surface: ${last_err}")
+endif()

@@ -12,6 +12,7 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
+#include "gvflab/surface_mesh.hpp"
 #include "io/contour_formats.hpp"
 #include "io/field_file.hpp"
 #include "io/file_formats.hpp"
@@ -19,6 +20,7 @@
 #include "io/input_shape.hpp"
 #include "io/mask_file.hpp"
 #include "io/nrrd_file.hpp"
+#include "io/surface_file.hpp"
 #include "io/volume_loader.hpp"
 #include "qt_app.hpp"
 #include "test_support.hpp"
@@ -34,7 +36,8 @@ namespace {
 constexpr FormatRole kRoles[] = {FormatRole::ImageInput,    FormatRole::VolumeInput,
                                  FormatRole::FieldOutput,   FormatRole::ContoursOutput,
                                  FormatRole::PictureOutput, FormatRole::VideoOutput,
-                                 FormatRole::Session,       FormatRole::MaskOutput};
+                                 FormatRole::Session,       FormatRole::MaskOutput,
+                                 FormatRole::SurfaceOutput};
 
 std::string upper(std::string_view s) {
   std::string out(s);
@@ -79,6 +82,7 @@ TEST_CASE("each extension is registered once per role and resolves to its format
     if (app::hasRole(roles, FormatRole::FieldOutput)) CHECK((f.writeField2D && f.writeField3D));
     if (app::hasRole(roles, FormatRole::ContoursOutput)) CHECK((f.writeContours != nullptr));
     if (app::hasRole(roles, FormatRole::MaskOutput)) CHECK((f.writeMask != nullptr));
+    if (app::hasRole(roles, FormatRole::SurfaceOutput)) CHECK((f.writeSurface != nullptr));
     if (app::hasRole(roles, FormatRole::VideoOutput)) CHECK(!f.videoMuxer.empty());
   }
   // The longest suffix wins; a name is matched on its file name, not its folder.
@@ -197,6 +201,19 @@ TEST_CASE("every field and contours extension writes through its format") {
     app::writeMask(dir / ("m" + ext), mask);
     CHECK(fs::file_size(dir / ("m" + ext)) > 0);
   }
+
+  // A tetrahedron, outward faces: each surface format writes it (meshio reads them back in
+  // tests/cli/surface_outputs.py).
+  const SurfaceMesh tetra{{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}},
+                          {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}}};
+  CHECK(extensionsWith(FormatRole::SurfaceOutput).size() == 3);
+  for (const auto& [format, ext] : extensionsWith(FormatRole::SurfaceOutput)) {
+    CAPTURE(ext);
+    app::checkSurfaceFileName("s" + upper(ext));
+    CHECK(app::surfaceFileName("out/s" + upper(ext), 12) == "out/s-12" + upper(ext));
+    app::writeSurface(dir / ("s" + ext), tetra);
+    CHECK(fs::file_size(dir / ("s" + ext)) > 0);
+  }
 }
 
 TEST_CASE("an unknown extension is refused with the file's name and the registry's list") {
@@ -213,6 +230,7 @@ TEST_CASE("an unknown extension is refused with the file's name and the registry
   refused([] { app::contourFormatOf("c.txt"); }, "c.txt", ".json, .geojson, .csv or .svg");
   refused([] { app::checkMaskFileName("m.txt"); }, "m.txt", ".png, .nrrd, .nii or .nii.gz");
   refused([] { app::recordingMuxer("x.avi"); }, "x.avi", ".mp4 or .webm");
+  refused([] { app::checkSurfaceFileName("s.vtk"); }, "s.vtk", ".ply, .obj or .stl");
   refused([] { app::loadVolume("v.xyz"); }, "v.xyz", app::extensionList(FormatRole::VolumeInput));
   refused([] { app::requireFormat("s.jpg", FormatRole::PictureOutput, "--screenshot 's.jpg'"); },
           "--screenshot 's.jpg'", "must end in .png.");

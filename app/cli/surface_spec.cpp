@@ -1,0 +1,137 @@
+#include "cli/surface_spec.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+#include "gvflab/error.hpp"
+#include "gvflab/quoted.hpp"
+#include "gvflab/surface_snake.hpp"
+#include "io/input_limits.hpp"
+
+namespace gvflab::app {
+namespace {
+
+// Short, so that a refusal with 60 echoed characters stays one line of at most 300 (the
+// malformed-input corpus checks it); --help has the coordinates' convention.
+const char* kSurfaceForms =
+    "use sphere:X,Y,Z,R or box:X0,Y0,Z0,X1,Y1,Z1 (voxels), optionally followed by @gvf or "
+    "@traditional";
+
+std::string named(const std::string& spec) { return "--surface " + quotedText(spec); }
+
+std::vector<double> parseNumbers(const std::string& spec, const std::string& list) {
+  std::vector<double> out;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    const std::string item = list.substr(start, comma - start);
+    double v = 0;
+    const char* end = item.data() + item.size();
+    auto [ptr, ec] = std::from_chars(item.data(), end, v);
+    if (item.empty() || ec != std::errc() || ptr != end || !std::isfinite(v))
+      throw ParameterError(named(spec) + ": " + quotedText(item, 20) + " is not a number; " +
+                           kSurfaceForms + ".");
+    if (std::abs(v) > kMaxSnakeCoordinate)
+      throw ParameterError(named(spec) + ": " + quotedText(item, 20) +
+                           " is too large (voxels: at most " +
+                           std::to_string(static_cast<long>(kMaxSnakeCoordinate)) + ").");
+    if (out.size() >= 6)
+      throw ParameterError(named(spec) + " has too many numbers; " + kSurfaceForms + ".");
+    out.push_back(v);
+    start = comma + 1;
+  }
+  return out;
+}
+
+double edgeLength(const SnakeParams& params) { return 0.5 * (params.dmin + params.dmax); }
+
+}  // namespace
+
+SurfaceMesh SurfaceSpec::mesh(const SnakeParams& params) const {
+  if (!current.empty()) return current;
+  if (shape == Shape::Sphere) return sphereMesh(centre, radius, edgeLength(params));
+  return boxMesh(lo, hi, edgeLength(params));
+}
+
+void SurfaceSpec::check(int width, int height, int depth, const SnakeParams& params) const {
+  if (!current.empty()) {
+    SurfaceSnake::checkSurface(current, width, height, depth, params);
+    if (!initial.empty()) SurfaceSnake::checkSurface(initial, width, height, depth, params);
+    return;
+  }
+  if (shape == Shape::Sphere) {
+    SurfaceSnake::checkSphere(centre, radius, width, height, depth, params);
+    return;
+  }
+  // A box from its numbers before its vertices are built: inside the volume, and not more
+  // vertices than a surface may have (a box of a x b x c squares has 2(ab + bc + ca) + 2).
+  const glm::dvec3 size(width, height, depth);
+  for (int a = 0; a < 3; ++a)
+    if (lo[a] < 0 || hi[a] > size[a]) {
+      std::ostringstream msg;
+      msg << "The box from (" << lo.x << ", " << lo.y << ", " << lo.z << ") to (" << hi.x << ", "
+          << hi.y << ", " << hi.z << ") lies outside the " << width << "x" << height << "x"
+          << depth << " volume.";
+      throw ParameterError(msg.str());
+    }
+  double cells[3];
+  for (int a = 0; a < 3; ++a) cells[a] = std::ceil((hi[a] - lo[a]) / edgeLength(params));
+  const double vertices =
+      2 * (cells[0] * cells[1] + cells[1] * cells[2] + cells[2] * cells[0]) + 2;
+  if (vertices > static_cast<double>(SurfaceSnake::kMaxVertices))
+    throw ResourceError("The box would have about " +
+                        std::to_string(static_cast<long long>(vertices)) +
+                        " vertices at edges of " + std::to_string(edgeLength(params)) +
+                        " voxels; a surface may have at most " +
+                        std::to_string(SurfaceSnake::kMaxVertices) + " (raise --dmin, --dmax).");
+  SurfaceSnake::checkSurface(mesh(params), width, height, depth, params);
+}
+
+void checkSurfaceCount(std::size_t count, const std::string& where) {
+  if (count > kMaxSurfaces)
+    throw ParameterError(where + ": more than " + std::to_string(kMaxSurfaces) +
+                         " surfaces; at most " + std::to_string(kMaxSurfaces) + " run at once.");
+}
+
+SurfaceSpec parseSurfaceSpec(const std::string& text) {
+  SurfaceSpec s;
+  s.text = text;
+  const std::size_t at = text.find('@');
+  if (at != std::string::npos) {
+    try {
+      s.force = parseForce(text.substr(at + 1));
+    } catch (const ParameterError&) {
+      throw ParameterError(named(text) + ": the force after '@' must be gvf or traditional, not " +
+                           quotedText(text.substr(at + 1), 20) + ".");
+    }
+  }
+  const std::string shape = text.substr(0, at);
+  const std::size_t colon = shape.find(':');
+  const std::string kind = shape.substr(0, colon);
+  if (colon == std::string::npos || (kind != "sphere" && kind != "box"))
+    throw ParameterError(named(text) + " is not a surface; " + kSurfaceForms + ".");
+  const auto v = parseNumbers(text, shape.substr(colon + 1));
+  if (kind == "sphere") {
+    if (v.size() != 4) throw ParameterError(named(text) + ": a sphere needs exactly X,Y,Z,R.");
+    if (!(v[3] > 0)) throw ParameterError(named(text) + ": the radius must be > 0.");
+    s.shape = SurfaceSpec::Shape::Sphere;
+    s.centre = {v[0], v[1], v[2]};
+    s.radius = v[3];
+    return s;
+  }
+  if (v.size() != 6)
+    throw ParameterError(named(text) + ": a box needs exactly X0,Y0,Z0,X1,Y1,Z1 (two corners).");
+  s.shape = SurfaceSpec::Shape::Box;
+  for (int a = 0; a < 3; ++a) {
+    s.lo[a] = std::min(v[a], v[a + 3]);
+    s.hi[a] = std::max(v[a], v[a + 3]);
+    if (!(s.hi[a] > s.lo[a]))
+      throw ParameterError(named(text) + ": the box is flat along " + std::string(1, "xyz"[a]) +
+                           "; give two opposite corners.");
+  }
+  return s;
+}
+
+}  // namespace gvflab::app

@@ -1,0 +1,86 @@
+#include "headless/headless_surfaces.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "gvflab/surface_mesh.hpp"
+#include "gvflab/surface_snake.hpp"
+#include "headless/run_progress.hpp"
+#include "io/surface_file.hpp"
+
+namespace gvflab::app {
+namespace {
+
+// The traditional force's input, f and grad f: the solved input itself where its V0 is grad f
+// (the default), else f's gradient (a user's V0) or the volume's edge map built anew.
+GvfInput edgeInputOf(ComputeContext& ctx, const GvfInput& solved, const Volume& volume,
+                     const Options& o) {
+  if (solved.userV0) return gvfInputFrom(ctx, readEdgeVolume(ctx, solved));
+  if (o.gvf.v0Mode == V0Mode::EdgeGradient) return solved;
+  return buildGvfInput(ctx, volume, o.gvf.sigma, V0Mode::EdgeGradient, solved.spacing);
+}
+
+}  // namespace
+
+SurfaceRunSummary runHeadlessSurfaces(const std::shared_ptr<ComputeContext>& ctx, Solver& solver,
+                                      const GvfInput& input, const Volume& volume,
+                                      const Options& o, RunOutputs& outputs) {
+  const SnakeOptions& so = o.snakes;
+  SurfaceRunSummary out;
+  if (so.surfaces.empty()) return out;
+  const GvfInput edgeInput = edgeInputOf(*ctx, input, volume, o);
+  SurfaceSnake snakes(ctx, solver.width(), solver.height(), solver.depth(), so.params);
+  snakes.setFields(solver.field(), edgeInput);
+  for (const auto& spec : so.surfaces) {
+    const int id = snakes.add(spec.mesh(so.params), spec.forceOr(so.force), spec.pressure);
+    if (!spec.initial.empty()) snakes.setInitial(id, spec.initial);
+  }
+  constexpr int kChunk = 256;  // between interrupt checks
+  for (int done = 0; done < so.iterations && !snakes.allStopped(); done += kChunk) {
+    snakes.step(std::min(kChunk, so.iterations - done));
+    ctx->profiler().endFrame();
+    InterruptGuard::check(std::to_string(done) + " surface iterations");
+  }
+  const std::vector<SurfaceContour> surfaces = snakes.surfaces();
+
+  auto& list = out.report["surfaces"] = nlohmann::ordered_json::array();
+  int converged = 0, stalled = 0, collapsed = 0;
+  bool mixed = false;
+  for (std::size_t i = 0; i < surfaces.size(); ++i) {
+    const SurfaceContour& s = surfaces[i];
+    nlohmann::ordered_json entry = {{"force", forceName(s.force)},
+                                    {"state", snakeStateName(s.state)},
+                                    {"iterations", s.iterations},
+                                    {"converged", s.converged()},
+                                    {"vertices", s.mesh.vertices.size()},
+                                    {"faces", s.mesh.faces.size()},
+                                    {"volume", meshVolume(s.mesh)},
+                                    {"area", meshArea(s.mesh)},
+                                    {"held", s.held},
+                                    {"hold_gap", s.holdGap}};
+    if (so.saveSurfaces) {
+      const std::string file = surfaceFileName(*so.saveSurfaces, i + 1);
+      outputs.write(file, [&] { writeSurface(file, s.mesh); });
+      entry["file"] = file;
+    }
+    list.push_back(std::move(entry));
+    converged += s.converged();
+    stalled += s.state == SnakeState::Stalled;
+    collapsed += s.state == SnakeState::Collapsed;
+    mixed = mixed || s.force != surfaces[0].force;
+  }
+  out.report["surface_coordinates"] = "voxel";
+  std::ostringstream console;
+  console << "surfaces: " << surfaces.size() << " ("
+          << (mixed ? "gvf and traditional" : forceName(surfaces[0].force)) << "), " << converged
+          << " converged, " << stalled << " stalled, ";
+  if (collapsed) console << collapsed << " collapsed, ";
+  console << surfaces.size() - converged - stalled - collapsed << " moving";
+  for (std::size_t i = 0; i < surfaces.size(); ++i)
+    console << (i ? "; " : " (") << snakeStateName(surfaces[i].state) << " after "
+            << surfaces[i].iterations << (i + 1 == surfaces.size() ? ")" : "");
+  out.consoleLine = console.str();
+  return out;
+}
+
+}  // namespace gvflab::app
