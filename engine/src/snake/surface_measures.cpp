@@ -1,0 +1,267 @@
+#include "gvflab/surface_measures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <glm/geometric.hpp>
+#include <limits>
+#include <queue>
+#include <unordered_map>
+#include <utility>
+
+namespace gvflab {
+
+double surfaceRelaxation(const SnakeParams& p) {
+  return 1.0 / (p.gamma + 2 * p.alpha + 4 * p.beta);
+}
+
+int surfaceSweeps(const SnakeParams& p) {
+  const double g = (2 * p.alpha + 4 * p.beta) * surfaceRelaxation(p);
+  if (g <= kSweepResidual) return 1;
+  const int k = static_cast<int>(std::ceil(std::log(kSweepResidual) / std::log(g)));
+  return std::clamp(k, 1, kMaxSweeps);
+}
+
+MeshRings meshRings(const SurfaceMesh& mesh) {
+  // vertexNeighbours()' fans, written straight into the compressed rows (no vector per vertex:
+  // this runs after every remeshing of surfaces of 10^5 vertices).
+  const std::size_t n = mesh.vertices.size();
+  std::vector<std::uint32_t> offset(n + 1, 0);
+  for (const auto& f : mesh.faces)
+    for (int i = 0; i < 3; ++i) ++offset[f[i] + 1];
+  for (std::size_t v = 0; v < n; ++v) offset[v + 1] += offset[v];
+  // Corner (v; a, b) of face (v, a, b), counter-clockwise seen from outside: a step a -> b.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs(offset[n]);
+  std::vector<std::uint32_t> fill(offset.begin(), offset.end() - 1);
+  for (const auto& f : mesh.faces)
+    for (int i = 0; i < 3; ++i) pairs[fill[f[i]]++] = {f[(i + 1) % 3], f[(i + 2) % 3]};
+  MeshRings r;
+  r.start.assign(n + 1, 0);
+  r.ring.reserve(offset[n]);
+  for (std::size_t v = 0; v < n; ++v) {
+    const auto begin = offset[v], end = offset[v + 1];
+    if (begin != end) {
+      // Start where an open fan begins (a corner's a that is no corner's b), else anywhere.
+      auto first = begin;
+      for (auto i = begin; i < end; ++i) {
+        bool isSecond = false;
+        for (auto j = begin; j < end && !isSecond; ++j) isSecond = pairs[j].second == pairs[i].first;
+        if (!isSecond) {
+          first = i;
+          break;
+        }
+      }
+      std::uint32_t at = pairs[first].first;
+      for (std::size_t step = 0; step <= end - begin; ++step) {
+        r.ring.push_back(at);
+        auto i = begin;
+        while (i < end && pairs[i].first != at) ++i;
+        if (i == end) break;
+        at = pairs[i].second;
+        if (at == pairs[first].first) break;
+      }
+    }
+    r.start[v + 1] = static_cast<std::uint32_t>(r.ring.size());
+  }
+  return r;
+}
+
+namespace {
+
+// The closest point of triangle abc to p (Ericson, Real-Time Collision Detection, 5.1.5).
+glm::dvec3 closestOnTriangle(glm::dvec3 p, glm::dvec3 a, glm::dvec3 b, glm::dvec3 c) {
+  const glm::dvec3 ab = b - a, ac = c - a, ap = p - a;
+  const double d1 = glm::dot(ab, ap), d2 = glm::dot(ac, ap);
+  if (d1 <= 0 && d2 <= 0) return a;
+  const glm::dvec3 bp = p - b;
+  const double d3 = glm::dot(ab, bp), d4 = glm::dot(ac, bp);
+  if (d3 >= 0 && d4 <= d3) return b;
+  const double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) return a + ab * (d1 / (d1 - d3));
+  const glm::dvec3 cp = p - c;
+  const double d5 = glm::dot(ab, cp), d6 = glm::dot(ac, cp);
+  if (d6 >= 0 && d5 <= d6) return c;
+  const double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) return a + ac * (d2 / (d2 - d6));
+  const double va = d3 * d6 - d5 * d4;
+  if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0)
+    return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
+  const double denom = va + vb + vc;
+  if (denom == 0) return a;  // a degenerate triangle: its first corner
+  return a + ab * (vb / denom) + ac * (vc / denom);
+}
+
+}  // namespace
+
+MeshDistance::MeshDistance(const SurfaceMesh& mesh, double cap) : mesh_(mesh), cap_(cap) {
+  // Cells at least cap wide: every triangle within cap of p lies in p's cell or a neighbour.
+  if (mesh.faces.empty()) return;
+  double longest = 0;
+  glm::dvec3 lo(mesh.vertices[mesh.faces[0][0]]), hi = lo;
+  for (const auto& f : mesh.faces)
+    for (int k = 0; k < 3; ++k) {
+      const glm::dvec3 v(mesh.vertices[f[k]]);
+      lo = glm::min(lo, v);
+      hi = glm::max(hi, v);
+      longest = std::max(longest, glm::length(v - glm::dvec3(mesh.vertices[f[(k + 1) % 3]])));
+    }
+  cell_ = std::max({cap, longest, 1e-6});
+  // At most ~8 cells per triangle: coarser cells for a mesh far smaller than its box.
+  const glm::dvec3 extent = hi - lo;
+  while ((extent.x / cell_ + 1) * (extent.y / cell_ + 1) * (extent.z / cell_ + 1) >
+         8.0 * static_cast<double>(mesh.faces.size()) + 64)
+    cell_ *= 1.5;
+  origin_ = lo;
+  for (int a = 0; a < 3; ++a) dims_[a] = static_cast<int>(extent[a] / cell_) + 1;
+  const std::size_t cells = static_cast<std::size_t>(dims_[0]) * dims_[1] * dims_[2];
+  // Two passes (count, fill) over each triangle's bounding box of cells.
+  start_.assign(cells + 1, 0);
+  auto each = [&](auto&& visit) {
+    for (std::size_t t = 0; t < mesh.faces.size(); ++t) {
+      const auto& f = mesh.faces[t];
+      glm::dvec3 a(mesh.vertices[f[0]]), b = a;
+      for (int k = 1; k < 3; ++k) {
+        a = glm::min(a, glm::dvec3(mesh.vertices[f[k]]));
+        b = glm::max(b, glm::dvec3(mesh.vertices[f[k]]));
+      }
+      int i0[3], i1[3];
+      for (int k = 0; k < 3; ++k) {
+        i0[k] = std::clamp(static_cast<int>((a[k] - lo[k]) / cell_), 0, dims_[k] - 1);
+        i1[k] = std::clamp(static_cast<int>((b[k] - lo[k]) / cell_), 0, dims_[k] - 1);
+      }
+      for (int z = i0[2]; z <= i1[2]; ++z)
+        for (int y = i0[1]; y <= i1[1]; ++y)
+          for (int x = i0[0]; x <= i1[0]; ++x)
+            visit((static_cast<std::size_t>(z) * dims_[1] + y) * dims_[0] + x,
+                  static_cast<std::uint32_t>(t));
+    }
+  };
+  each([&](std::size_t c, std::uint32_t) { ++start_[c + 1]; });
+  for (std::size_t c = 0; c < cells; ++c) start_[c + 1] += start_[c];
+  triangles_.resize(start_[cells]);
+  std::vector<std::uint32_t> fill(start_.begin(), start_.end() - 1);
+  each([&](std::size_t c, std::uint32_t t) { triangles_[fill[c]++] = t; });
+}
+
+template <class Visit>
+bool MeshDistance::anyAround(const glm::dvec3& p, Visit&& visit) const {
+  if (start_.empty()) return false;
+  int at[3];
+  for (int k = 0; k < 3; ++k) {
+    const double u = std::floor((p[k] - origin_[k]) / cell_);
+    if (u < -1 || u > dims_[k]) return false;  // no cell within one of p: farther than cap
+    at[k] = static_cast<int>(u);
+  }
+  auto cell = [&](int x, int y, int z) {
+    if (x < 0 || y < 0 || z < 0 || x >= dims_[0] || y >= dims_[1] || z >= dims_[2]) return false;
+    const std::size_t c = (static_cast<std::size_t>(z) * dims_[1] + y) * dims_[0] + x;
+    for (std::uint32_t i = start_[c]; i < start_[c + 1]; ++i)
+      if (visit(triangles_[i])) return true;
+    return false;
+  };
+  if (cell(at[0], at[1], at[2])) return true;  // its own cell first: usually enough
+  for (int dz = -1; dz <= 1; ++dz)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx)
+        if ((dx || dy || dz) && cell(at[0] + dx, at[1] + dy, at[2] + dz)) return true;
+  return false;
+}
+
+namespace {
+double triangleDistance(const SurfaceMesh& m, std::uint32_t t, const glm::dvec3& p) {
+  const auto& f = m.faces[t];
+  return glm::length(p - closestOnTriangle(p, glm::dvec3(m.vertices[f[0]]),
+                                           glm::dvec3(m.vertices[f[1]]),
+                                           glm::dvec3(m.vertices[f[2]])));
+}
+}  // namespace
+
+double MeshDistance::operator()(const glm::dvec3& p) const {
+  double best = cap_;
+  anyAround(p, [&](std::uint32_t t) {
+    best = std::min(best, triangleDistance(mesh_, t, p));
+    return false;
+  });
+  return best;
+}
+
+bool MeshDistance::within(const glm::dvec3& p, double d) const {
+  return anyAround(p, [&](std::uint32_t t) { return triangleDistance(mesh_, t, p) <= d; });
+}
+
+std::vector<double> distancesToMesh(const std::vector<glm::vec3>& points, const SurfaceMesh& mesh,
+                                    double cap) {
+  std::vector<double> out(points.size(), cap);
+  const MeshDistance distance(mesh, cap);
+  for (std::size_t i = 0; i < points.size(); ++i) out[i] = distance(glm::dvec3(points[i]));
+  return out;
+}
+
+double surfaceProgress(const SurfaceMesh& now, const std::deque<SurfaceMesh>& past, double cap) {
+  if (past.empty()) return cap;
+  std::vector<MeshDistance> grids;
+  grids.reserve(past.size());
+  for (const auto& m : past) grids.emplace_back(m, cap);
+  double worst = 0;
+  for (const auto& v : now.vertices) {
+    double best = cap;
+    // Newest first; a vertex already within `worst` of one cannot raise the maximum.
+    for (auto g = grids.rbegin(); g != grids.rend() && best > worst; ++g)
+      best = std::min(best, (*g)(glm::dvec3(v)));
+    worst = std::max(worst, best);
+    if (worst >= cap) return cap;  // moved: no need to measure the rest
+  }
+  return worst;
+}
+
+bool collapsedSurface(const SurfaceMesh& mesh, double initialVolume, double dmin) {
+  const double volume = meshVolume(mesh);
+  const double small =
+      std::max(kCollapseArea * dmin * dmin * dmin, kCollapseWidth * dmin * meshArea(mesh));
+  return volume < kCollapseFraction * initialVolume && volume < small;
+}
+
+double unheldPatchWidth(const SurfaceMesh& mesh, const std::vector<bool>& held) {
+  const std::size_t n = mesh.vertices.size();
+  if (std::none_of(held.begin(), held.end(), [](bool h) { return h; })) {
+    if (n == 0) return 0;
+    glm::dvec3 lo(mesh.vertices[0]), hi = lo;
+    for (const auto& v : mesh.vertices) {
+      lo = glm::min(lo, glm::dvec3(v));
+      hi = glm::max(hi, glm::dvec3(v));
+    }
+    return glm::length(hi - lo);
+  }
+  // Multi-source Dijkstra from the held vertices along the mesh's edges.
+  std::vector<std::vector<std::uint32_t>> adj(n);
+  for (const auto& f : mesh.faces)
+    for (int k = 0; k < 3; ++k) {
+      adj[f[k]].push_back(f[(k + 1) % 3]);
+      adj[f[(k + 1) % 3]].push_back(f[k]);
+    }
+  std::vector<double> dist(n, std::numeric_limits<double>::infinity());
+  using Item = std::pair<double, std::uint32_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
+  for (std::size_t v = 0; v < n; ++v)
+    if (held[v]) {
+      dist[v] = 0;
+      queue.push({0.0, static_cast<std::uint32_t>(v)});
+    }
+  double widest = 0;
+  while (!queue.empty()) {
+    const auto [d, v] = queue.top();
+    queue.pop();
+    if (d > dist[v]) continue;
+    widest = std::max(widest, d);
+    for (std::uint32_t u : adj[v]) {
+      const double nd = d + glm::length(glm::dvec3(mesh.vertices[u]) - glm::dvec3(mesh.vertices[v]));
+      if (nd < dist[u]) {
+        dist[u] = nd;
+        queue.push({nd, u});
+      }
+    }
+  }
+  return 2 * widest;
+}
+
+}  // namespace gvflab
