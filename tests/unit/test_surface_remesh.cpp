@@ -101,6 +101,15 @@ TEST_CASE("remesh keeps a mesh already in range and checks its bounds") {
   CHECK_THROWS_AS(remesh(sphere, NAN, 1.2), ParameterError);
 }
 
+TEST_CASE("remesh stops a surface that would outgrow its vertex budget") {
+  SurfaceMesh sphere = sphereMesh({0, 0, 0}, 3, 1);
+  SurfaceMesh blown = moved(sphere, [](glm::dvec3 p) { return p * 1e6; });
+  CHECK_THROWS_WITH_AS(remesh(blown, kMin, kMax, 5000), doctest::Contains("5000 vertices"),
+                       ResourceError);
+  CHECK(remesh(moved(sphere, [](glm::dvec3 p) { return p * 4.0; }), kMin, kMax, 5000)
+            .vertices.size() < 5000);
+}
+
 TEST_CASE("remesh refuses an open or pinched mesh, naming the fault") {
   SurfaceMesh open = sphereMesh({0, 0, 0}, 5, 1);
   open.faces.pop_back();

@@ -27,10 +27,30 @@ constexpr double kFlipFlatness = 0.5;
 inline Index next(Index h) { return h % 3 == 2 ? h - 2 : h + 1; }
 inline Index prev(Index h) { return h % 3 == 0 ? h + 2 : h - 1; }
 
+// Every array remesh() needs, kept per thread between calls (up to kKeptHalfEdges): a snake
+// remeshes every few iterations, and fresh arrays would cost a page fault per 4 KiB each time
+// (a third of the time for a 50k-vertex surface).
+struct Buffers {
+  std::vector<glm::dvec3> pos;
+  std::vector<Index> corner, twin, out, mark, offset, outgoing, dest, third, fill;
+  std::vector<int> valence;
+};
+constexpr std::size_t kKeptHalfEdges = std::size_t(1) << 21;
+
 class Remesher {
  public:
-  Remesher(const SurfaceMesh& mesh, double dmin, double dmax)
-      : min2_(dmin * dmin), max2_(dmax * dmax) {
+  Remesher(const SurfaceMesh& mesh, double dmin, double dmax, std::size_t maxVertices,
+           Buffers& buffers)
+      : min2_(dmin * dmin),
+        max2_(dmax * dmax),
+        maxVertices_(maxVertices),
+        b_(buffers),
+        pos_(buffers.pos),
+        corner_(buffers.corner),
+        twin_(buffers.twin),
+        out_(buffers.out),
+        valence_(buffers.valence),
+        mark_(buffers.mark) {
     build(mesh);
   }
 
@@ -70,12 +90,14 @@ class Remesher {
   bool moveKeepsFaces(Index v, const glm::dvec3& p, Index skip1, Index skip2) const;
 
   double min2_, max2_;
-  std::vector<glm::dvec3> pos_;
-  std::vector<Index> corner_;  // the vertex of each corner; kNone for a removed face's
-  std::vector<Index> twin_;    // the opposite half-edge
-  std::vector<Index> out_;     // one outgoing half-edge per vertex; kNone for a removed vertex
-  std::vector<int> valence_;   // edges per vertex
-  mutable std::vector<Index> mark_;  // per vertex: the stamp of the last ring that held it
+  std::size_t maxVertices_;
+  Buffers& b_;
+  std::vector<glm::dvec3>& pos_;
+  std::vector<Index>& corner_;  // the vertex of each corner; kNone for a removed face's
+  std::vector<Index>& twin_;    // the opposite half-edge
+  std::vector<Index>& out_;     // one outgoing half-edge per vertex; kNone for a removed vertex
+  std::vector<int>& valence_;   // edges per vertex
+  std::vector<Index>& mark_;    // per vertex: the stamp of the last ring that held it
   mutable Index stamp_ = 0;
 };
 
@@ -97,42 +119,46 @@ void Remesher::build(const SurfaceMesh& mesh) {
       refuse(mesh);
     for (int i = 0; i < 3; ++i) corner_[3 * f + i] = t[i];
   }
-  // Outgoing half-edges per vertex (counting sort) with their destinations; no vertex may
-  // repeat a destination, and each half-edge's twin is the one way back (closed, oriented).
-  std::vector<Index> offset(nv + 1, 0), outgoing(nh), dest(nh);
+  // Outgoing half-edges per vertex (counting sort), each with its face's other two corners, so
+  // that everything below reads one vertex's short lists: no search across the mesh.
+  auto &offset = b_.offset, &outgoing = b_.outgoing, &dest = b_.dest, &third = b_.third;
+  offset.assign(nv + 1, 0);
+  outgoing.resize(nh);
+  dest.resize(nh);
+  third.resize(nh);
   for (Index h = 0; h < nh; ++h) ++offset[corner_[h] + 1];
   for (std::size_t v = 0; v < nv; ++v) offset[v + 1] += offset[v];
   {
-    std::vector<Index> fill(offset.begin(), offset.end() - 1);
+    auto& fill = b_.fill;
+    fill.assign(offset.begin(), offset.end() - 1);
     for (Index h = 0; h < nh; ++h) {
       const Index i = fill[corner_[h]]++;
       outgoing[i] = h;
-      dest[i] = to(h);
+      dest[i] = corner_[next(h)];
+      third[i] = corner_[prev(h)];
     }
   }
+  // About each vertex a: no destination twice (else an edge has faces the same way round, or
+  // more than two), and a->b of face a b c turns to a->c, which is the twin of c->a; from the
+  // first, the turns must meet every half-edge (one fan). That pairs every half-edge: c->a is
+  // the one before a->b in its face.
   twin_.assign(nh, kNone);
   out_.assign(nv, kNone);
   valence_.assign(nv, 0);
   for (Index a = 0; a < nv; ++a) {
     const Index begin = offset[a], end = offset[a + 1], count = end - begin;
     if (count == 0) continue;  // a stray vertex: dropped
-    for (Index i = begin; i < end; ++i) {
+    for (Index i = begin + 1; i < end; ++i)
       for (Index j = begin; j < i; ++j)
         if (dest[j] == dest[i]) refuse(mesh);
-      const Index h = outgoing[i], b = dest[i];
-      if (twin_[h] != kNone) continue;
-      Index j = offset[b];
-      while (j < offset[b + 1] && dest[j] != a) ++j;
-      if (j == offset[b + 1]) refuse(mesh);
-      link(h, outgoing[j]);
-    }
-    // One fan: a->b of face a b c turns to a->c; from the first, the turns meet all of them.
     Index i = begin, steps = 0;
     do {
-      const Index c = corner_[prev(outgoing[i])];
-      i = begin;
-      while (i < end && dest[i] != c) ++i;
-      if (i == end) refuse(mesh);
+      const Index c = third[i];
+      Index j = begin;
+      while (j < end && dest[j] != c) ++j;
+      if (j == end) refuse(mesh);  // c->a has no way back: open
+      link(prev(outgoing[i]), outgoing[j]);
+      i = j;
       ++steps;
     } while (i != begin && steps <= count);
     if (steps != count) refuse(mesh);
@@ -314,6 +340,10 @@ int Remesher::splitLong(std::vector<Edge>& heap, std::vector<Edge>& shortEdges) 
     // A split moves two neighbouring edges to new slots: find a-b again (gone: split).
     const Index h = findEdge(e.a, e.b);
     if (h == kNone) continue;
+    if (pos_.size() >= maxVertices_)
+      throw ResourceError("Remeshing would give the surface more than " +
+                          std::to_string(maxVertices_) +
+                          " vertices: it has grown far beyond its start (diverged?).");
     split(h);
     ++count;
     const Index m = static_cast<Index>(pos_.size() - 1);
@@ -399,11 +429,12 @@ SurfaceMesh Remesher::result() const {
 
 }  // namespace
 
-SurfaceMesh remesh(const SurfaceMesh& mesh, double dmin, double dmax) {
+SurfaceMesh remesh(const SurfaceMesh& mesh, double dmin, double dmax, std::size_t maxVertices) {
   if (!std::isfinite(dmin) || !std::isfinite(dmax) || dmin <= 0 || dmax < 2 * dmin)
     throw ParameterError("Remeshing needs 0 < dmin and 2 dmin <= dmax (got dmin " +
                          std::to_string(dmin) + ", dmax " + std::to_string(dmax) + ").");
-  Remesher r(mesh, dmin, dmax);
+  thread_local Buffers buffers;
+  Remesher r(mesh, dmin, dmax, maxVertices, buffers);
   std::vector<Remesher::Edge> longEdges, shortEdges;
   for (int pass = 0; pass < kMaxPasses; ++pass) {
     r.scan(longEdges, shortEdges);
@@ -412,7 +443,9 @@ SurfaceMesh remesh(const SurfaceMesh& mesh, double dmin, double dmax) {
     changes += r.flipValence();
     if (changes == 0) break;
   }
-  return r.result();
+  SurfaceMesh result = r.result();
+  if (buffers.corner.capacity() > kKeptHalfEdges) buffers = Buffers{};
+  return result;
 }
 
 }  // namespace gvflab
