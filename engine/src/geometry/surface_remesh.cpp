@@ -213,8 +213,12 @@ bool Remesher::moveKeepsFaces(Index v, const glm::dvec3& p, Index skip1, Index s
     if (h != skip1 && h != skip2) {
       const glm::dvec3 x = pos_[to(h)], y = pos_[from(prev(h))];
       const glm::dvec3 before = glm::cross(x - old, y - old), after = glm::cross(x - p, y - p);
-      const double lb = glm::length(before), la = glm::length(after);
-      if (!(la > 1e-12 * max2_) || glm::dot(before, after) <= kCollapseTurn * lb * la) return false;
+      // Turned by less than acos(kCollapseTurn) and not degenerate, without square roots.
+      const double lb2 = glm::dot(before, before), la2 = glm::dot(after, after);
+      const double turn = glm::dot(before, after);
+      if (!(la2 > 1e-24 * max2_ * max2_) || turn <= 0 ||
+          turn * turn <= kCollapseTurn * kCollapseTurn * lb2 * la2)
+        return false;
       if (glm::dot(x - p, x - p) > max2_) return false;
     }
     h = turn(h);
@@ -363,28 +367,29 @@ int Remesher::splitLong(std::vector<Edge>& heap, std::vector<Edge>& shortEdges) 
 }
 
 // Shortest first, so that merges spread evenly instead of one vertex swallowing its
-// neighbours until its edges are too long for any further collapse around it.
-int Remesher::collapseShort(std::vector<Edge>& heap) {
-  auto shorter = [](const Edge& x, const Edge& y) { return x.length2 > y.length2; };
-  std::make_heap(heap.begin(), heap.end(), shorter);
+// neighbours until its edges are too long for any further collapse around it. Edges a
+// collapse leaves short (about the moved vertex) wait for the next round, sorted again: a heap
+// of them all costs several times more and hardly changes the result.
+int Remesher::collapseShort(std::vector<Edge>& edges) {
+  auto shorter = [](const Edge& x, const Edge& y) { return x.length2 < y.length2; };
+  std::vector<Edge> pending;
   int count = 0;
-  while (!heap.empty()) {
-    std::pop_heap(heap.begin(), heap.end(), shorter);
-    const Edge e = heap.back();
-    heap.pop_back();
-    if (out_[e.a] == kNone || out_[e.b] == kNone) continue;
-    const Index h = findEdge(e.a, e.b);
-    if (h == kNone || length2(h) != e.length2 || !collapse(h)) continue;
-    ++count;
-    Index g = out_[e.a];
-    do {  // a moved: its edges have new lengths
-      const double l2 = length2(g);
-      if (l2 < min2_) {
-        heap.push_back({l2, e.a, to(g)});
-        std::push_heap(heap.begin(), heap.end(), shorter);
-      }
-      g = turn(g);
-    } while (g != out_[e.a]);
+  while (!edges.empty()) {
+    std::sort(edges.begin(), edges.end(), shorter);
+    pending.clear();
+    for (const Edge& e : edges) {
+      if (out_[e.a] == kNone || out_[e.b] == kNone) continue;
+      const Index h = findEdge(e.a, e.b);
+      if (h == kNone || length2(h) != e.length2 || !collapse(h)) continue;
+      ++count;
+      Index g = out_[e.a];
+      do {  // a moved: its edges have new lengths
+        const double l2 = length2(g);
+        if (l2 < min2_) pending.push_back({l2, e.a, to(g)});
+        g = turn(g);
+      } while (g != out_[e.a]);
+    }
+    edges.swap(pending);
   }
   return count;
 }
