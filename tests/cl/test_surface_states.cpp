@@ -218,3 +218,31 @@ TEST_CASE("point-to-mesh distances, progress, collapse and unheld patch widths")
     CHECK(distance.within(glm::dvec3(q), 0.5) == (dq <= 0.5));
   }
 }
+
+TEST_CASE("remeshing waits for far-out edges or its patience, not every resampling") {
+  // A sphere inflating by pressure in a zero field: its edges grow all the time. Remeshing
+  // whenever some edge leaves [dmin, dmax] would remesh at nearly every resampling (40 times in
+  // 400 iterations); the rule remeshes when an edge is kRemeshFar out or after kRemeshPatience
+  // periods. Counted as changes of the vertex count between 10-iteration steps.
+  auto ctx = test::sharedContext();
+  const int n = 32;
+  GvfInput flat = gvfInputFrom(*ctx, Volume(n, n, n));
+  SnakeParams p = SnakeParams::defaults();
+  p.alpha = p.beta = 0;
+  p.pressure = 0.02;
+  SurfaceSnake s(ctx, n, n, n, p);
+  s.setFields(flat.v0, flat);
+  s.addSphere({16, 16, 16}, 5, SnakeForce::Traditional);
+  std::size_t last = s.vertexCount();
+  int changes = 0;
+  for (int k = 0; k < 40; ++k) {
+    s.step(10);
+    const auto got = s.surfaces();
+    REQUIRE(checkMesh(got[0].mesh).ok());
+    changes += got[0].mesh.vertices.size() != last;
+    last = got[0].mesh.vertices.size();
+  }
+  MESSAGE(changes << " remeshings in 400 iterations, " << last << " vertices at the end");
+  CHECK(changes >= 2);
+  CHECK(changes <= 10);
+}
