@@ -315,11 +315,12 @@ foreach(i 1 2)
     endif()
   endforeach()
 endforeach()
-# CMake's math is integer: whole voxels, the GVF surface's bottom at least 3 lower.
+# CMake's math is integer: whole voxels. The well is 25.6 deep: the GVF surface reaches its
+# floor (z 26.9), the traditional twin stays within a few voxels of its mouth (z 52.5).
 string(REGEX REPLACE "\\..*" "" gvf_lowest "${lowest1}")
 string(REGEX REPLACE "\\..*" "" traditional_lowest "${lowest2}")
 math(EXPR deeper "${traditional_lowest} - ${gvf_lowest}")
-if(deeper LESS 3)
+if(deeper LESS 15)
   message(FATAL_ERROR "surface demo: the GVF surface's lowest point in the well is z = "
           "${lowest1}, its traditional twin's ${lowest2}: GVF should be deeper")
 endif()
