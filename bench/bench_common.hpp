@@ -41,7 +41,6 @@ struct BenchArgs {
   double snr = 2;
   int dMax = 32;
   double minSegment = 16;
-  std::vector<int> regionLoopRows{-1};  // --region-loop-rows N[,N...]: loopMaxRows (-1 auto)
 };
 
 // One JSON Lines record (members in the order given), as every case prints with --json.

@@ -17,8 +17,6 @@ const char* kUsage =
     "Usage: gvflab-bench CASE [--size N] [--iterations K] [--repeats R] [--device D] [--json]\n"
     "                    [--precision f32|f16|snorm16|all] [--memory buffer|image|local|auto|all]\n"
     "                    [--mpix M] [--snr S] [--d-max D] [--min-segment L]\n"
-    "                    [--region-loop-rows N[,N...]] (an iteration in one launch up to N rows;\n"
-    "                    0 never, -1 the device default; each value timed)\n"
     "                    [--depth D] [--mu M] [--sigma S] [--mg-a A] [--mg-b B] [--mg-c C]\n"
     "                    [--mg-coarse N[,N...]] (levels of side <= N in one work-group; -1 auto)\n"
     "                    [--mg-fused F[,F...]] (both colours per launch: 1, two launches: 0, -1 "
@@ -122,16 +120,15 @@ int main(int argc, char** argv) {
         b.frames = parseInt("--frames", value(), 1, 100000);
       else if (args[i] == "--budget")
         b.budgetMs = parseDouble("--budget", value(), 0.01, 10000);
-      else if (args[i] == "--mg-coarse" || args[i] == "--mg-fused" ||
-               args[i] == "--region-loop-rows") {
-        const bool coarse = args[i] == "--mg-coarse", loop = args[i] == "--region-loop-rows";
-        std::vector<int>& list = loop ? b.regionLoopRows : coarse ? b.mgCoarse : b.mgFused;
+      else if (args[i] == "--mg-coarse" || args[i] == "--mg-fused") {
+        const bool coarse = args[i] == "--mg-coarse";
+        std::vector<int>& list = coarse ? b.mgCoarse : b.mgFused;
         list.clear();
         std::string v = value();
         for (std::size_t at = 0; at <= v.size();) {
           const std::size_t comma = std::min(v.find(',', at), v.size());
-          list.push_back(parseInt(args[i].c_str(), v.substr(at, comma - at), -1,
-                                  loop ? 1 << 30 : coarse ? 4096 : 1));
+          list.push_back(parseInt(coarse ? "--mg-coarse" : "--mg-fused", v.substr(at, comma - at),
+                                  -1, coarse ? 4096 : 1));
           at = comma + 1;
         }
       } else if (args[i] == "--precision") {

@@ -40,21 +40,20 @@ double median(std::vector<double> v) {
 
 // Builds the programs and touches the code paths on a small image.
 void warmUp(const std::shared_ptr<ComputeContext>& ctx, const RegionPhantomSpec& spec,
-            const RegionSnakeParams& params, const RegionSnakeOptions& options) {
+            const RegionSnakeParams& params) {
   RegionPhantomSpec small = spec;
   small.width = small.height = 256;
   auto zs = makeRegionPhantom(small);
-  RegionSnake warm(ctx, zs.data(), 256, 256, params, options);
+  RegionSnake warm(ctx, zs.data(), 256, 256, params);
   warm.run();
   ctx->profiler().endFrame();
 }
 
 RegionTiming timeOnce(const std::shared_ptr<ComputeContext>& ctx, const std::uint16_t* z, int side,
-                      const RegionSnakeParams& params, const RegionSnakeOptions& options,
-                      std::vector<Point2i>* nodes = nullptr) {
+                      const RegionSnakeParams& params, std::vector<Point2i>* nodes = nullptr) {
   ctx->profiler().reset();
   const auto t0 = std::chrono::steady_clock::now();
-  RegionSnake snake(ctx, z, side, side, params, options);  // upload + cumulated images, waited for
+  RegionSnake snake(ctx, z, side, side, params);  // upload + cumulated images, waited for
   const double pre = msSince(t0);
   const auto t1 = std::chrono::steady_clock::now();
   snake.run();
@@ -68,9 +67,7 @@ RegionTiming timeOnce(const std::shared_ptr<ComputeContext>& ctx, const std::uin
                  snake.precomputeMs(),
                  ctx->profiler().totalMs("region_contrib") +
                      ctx->profiler().totalMs("region_phase") +
-                     ctx->profiler().totalMs("region_sum_current") +
-                     ctx->profiler().totalMs("region_cand_all") +
-                     ctx->profiler().totalMs("region_iterate"),
+                     ctx->profiler().totalMs("region_sum_current"),
                  snake.bytesPerPixel(),
                  snake.peakBytesPerPixel(),
                  snake.stats().steps,
@@ -111,14 +108,8 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
   makeRegionPhantom(spec, timedZ);
   const double makeMs = msSince(tg);
   std::copy_n(timedZ, bytes / 2, profiledZ);
-  // --region-loop-rows: each value timed in turn on the same image; all must end alike.
-  std::vector<Point2i> firstNodes;
-  long firstSteps = -1;
-  for (const int loopRows : args.regionLoopRows) {
-  RegionSnakeOptions options;
-  options.loopMaxRows = loopRows;
-  warmUp(timed, spec, params, options);
-  warmUp(profiled, spec, params, options);
+  warmUp(timed, spec, params);
+  warmUp(profiled, spec, params);
 
   RegionTiming best{};
   best.totalMs = 1e300;
@@ -126,22 +117,18 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
   std::vector<double> totals;
   std::vector<Point2i> nodes;
   for (int r = 0; r < args.repeats; ++r) {
-    const RegionTiming t = timeOnce(timed, timedZ, side, params, options, &nodes);
+    const RegionTiming t = timeOnce(timed, timedZ, side, params, &nodes);
     sumTotal += t.totalMs;
     totals.push_back(t.totalMs);
     if (t.totalMs < best.totalMs) best = t;
   }
-  const RegionTiming prof = timeOnce(profiled, profiledZ, side, params, options);
+  const RegionTiming prof = timeOnce(profiled, profiledZ, side, params);
   best.uploadMs = prof.uploadMs, best.prefixMs = prof.prefixMs;
   best.segmentKernelMs = prof.segmentKernelMs, best.perKernel = prof.perKernel;
   const double iou = regionPhantomIoU(spec, nodes, std::max(1, side / 1024));
   const double bpp = best.bytesPerPixel, peakBpp = best.peakBytesPerPixel;
   if (prof.steps != best.steps || prof.nodes != best.nodes)
     throw std::runtime_error("the profiled run ended elsewhere than the timed runs");
-  if (firstSteps < 0) firstSteps = best.steps, firstNodes = nodes;
-  if (best.steps != firstSteps || nodes != firstNodes)
-    throw std::runtime_error("--region-loop-rows " + std::to_string(loopRows) +
-                             " ended elsewhere than the first value");
 
   if (args.json) {
     printJsonLine(out, {{"case", "region"},
@@ -153,7 +140,6 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
                         {"d_max", params.dMax},
                         {"min_segment", params.minSegment},
                         {"repeats", args.repeats},
-                        {"loop_max_rows", loopRows},
                         {"total_ms", best.totalMs},
                         {"mean_total_ms", sumTotal / args.repeats},
                         {"median_total_ms", median(totals)},
@@ -174,8 +160,7 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
   } else {
     out << std::fixed << std::setprecision(2) << "region " << side << "x" << side << " ("
         << px / 1e6 << " MP), SNR " << spec.snr << ", d_max " << params.dMax << ", min segment "
-        << params.minSegment << ", loop rows " << loopRows << " on " << timed->info().name
-        << "\n"
+        << params.minSegment << " on " << timed->info().name << "\n"
         << "  total          " << best.totalMs << " ms (best of " << args.repeats << "; mean "
         << sumTotal / args.repeats << " ms, median " << median(totals) << " ms; no profiling)\n"
         << "  pre-comp.      " << best.precomputeWallMs << " ms wall (upload " << best.uploadMs
@@ -187,7 +172,6 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
         << "  memory         " << bpp << " B/px on the device (" << peakBpp
         << " B/px at the peak; the paper: 20 B/px)\n"
         << "  IoU            " << std::setprecision(4) << iou << " with the true star\n";
-  }
   }
   return 0;
 }

@@ -63,5 +63,5 @@ __kernel void region_phase(__global const uint* cz, __global const uint* cz2lo,
   mem_fence(CLK_GLOBAL_MEM_FENCE);
   if (t == 0) counters[mcount] = 0;
   apply_moves(nodes, n, model, state, cur, &counters[mcount + 1], moveGeom, moveBest,
-              moveSums, keep, stepIndex, (__global int*)0, &sc, t, g);
+              moveSums, keep, stepIndex, &sc, t, g);
 }

@@ -159,64 +159,6 @@ TEST_CASE("hundreds of nodes moving in one phase: same nodes as the reference, s
   CHECK(single.criterion() == doctest::Approx(run.stats.criterion).epsilon(1e-12));
 }
 
-TEST_CASE("an iteration in one launch (region_loop.cl) moves the same nodes as the reference") {
-  // loopMaxRows forces region_iterate for every iteration (on CPUs the default never takes it),
-  // or only for the later ones (20 rows: the first iterations run a launch per phase and the
-  // candidate cache starts mid-run). Its sums are the same exact integers, so nodes, steps
-  // and iterations must equal the reference's, on the small star and on the dense start where
-  // hundreds of nodes move per phase (the blocked choice).
-  auto ctx = ComputeContext::create({"", {}, {}, /*profiling=*/true});
-  for (int loopRows : {1 << 20, 20}) {
-    CAPTURE(loopRows);
-    RegionPhantomSpec spec;
-    spec.width = 120, spec.height = 100, spec.snr = 2, spec.seed = 4;
-    auto z = makeRegionPhantom(spec);
-    RegionSnakeParams params;
-    params.dMax = 8;
-    params.minSegment = 12;
-    RegionSnakeOptions opt;
-    opt.loopMaxRows = loopRows;
-    auto run = ref::runRegionSnake(ref::regionPrefix(z.data(), spec.width, spec.height),
-                                   initialRectangle(spec.width, spec.height), params);
-    ctx->profiler().reset();
-    RegionSnake snake(ctx, z.data(), spec.width, spec.height, params, opt);
-    snake.run();
-    ctx->profiler().endFrame();
-    CHECK(ctx->profiler().totalMs("region_iterate") > 0);  // the path was taken
-    CHECK(snake.converged());
-    CHECK(snake.nodes() == run.nodes);
-    CHECK(snake.stats().steps == run.stats.steps);
-    CHECK(snake.stats().iteration == run.stats.iteration);
-    CHECK(snake.criterion() == doctest::Approx(run.stats.criterion).epsilon(1e-12));
-    // One step per call: the cache persists between launches of the same iteration.
-    RegionSnake single(ctx, z.data(), spec.width, spec.height, params, opt);
-    while (single.step()) {
-    }
-    CHECK(single.nodes() == run.nodes);
-    CHECK(single.stats().steps == run.stats.steps);
-  }
-  RegionPhantomSpec spec;
-  spec.width = 500, spec.height = 400, spec.snr = 3, spec.seed = 8;
-  auto z = makeRegionPhantom(spec);
-  std::vector<Point2i> start;
-  for (int x = 50; x < 450; x += 4) start.push_back({x, 50});
-  for (int y = 50; y < 350; y += 4) start.push_back({450, y});
-  for (int x = 450; x > 50; x -= 4) start.push_back({x, 350});
-  for (int y = 350; y > 50; y -= 4) start.push_back({50, y});
-  RegionSnakeParams params;
-  params.dMax = 4;
-  params.minSegment = 12;
-  auto run = ref::runRegionSnake(ref::regionPrefix(z.data(), spec.width, spec.height), start,
-                                 params);
-  RegionSnakeOptions opt;
-  opt.loopMaxRows = 1 << 20;
-  RegionSnake snake(ctx, z.data(), spec.width, spec.height, params, opt);
-  snake.reset(start);
-  snake.run();
-  CHECK(snake.nodes() == run.nodes);
-  CHECK(snake.stats().steps == run.stats.steps);
-}
-
 TEST_CASE("moves that would make segments cross are rejected") {
   auto ctx = test::sharedContext();
   // Two bright discs 6 px apart in noise, started around both: the contour is pulled into the

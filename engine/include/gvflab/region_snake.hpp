@@ -28,17 +28,12 @@ struct RegionSnakeOptions {
   PrefixScan scan = PrefixScan::Auto;
   int scanLocalSize = 0;     // WorkGroup scan: power of two <= 256 (0: 256 on GPUs, 64 else)
   int maxRowsPerLaunch = 0;  // rows per prefix launch, balanced slices (0: 32768)
-  // An iteration whose segments span at most this many rows (plus d) runs all its steps in one
-  // launch of one work-group (region_loop.cl) instead of a launch per phase; -1: the device's
-  // default (kLoopRowsGpu on GPUs, 0 = never on CPUs, where one group is one core).
-  int loopMaxRows = -1;
 };
 
 class RegionSnake {
  public:
   // Largest width: a row's Σz must fit 32 bits (65535 · 65537 < 2^32).
   static constexpr int kMaxWidth = 65536;
-  static constexpr int kLoopRowsGpu = 1024;
   // InputError with the constructor's sentence unless it takes an image of this size (at
   // least 4 x 4, at most kMaxWidth wide and 2^31 pixels), before any pixel is copied.
   static void checkImageSize(std::int64_t width, std::int64_t height);
@@ -101,9 +96,6 @@ class RegionSnake {
   void prepareIteration();  // phase sizes, orientation, current contributions and sums
   void finishIteration();
   void runPhase(int phase, int stepInBatch);
-  void runLoop(int batch);   // up to batch steps in one launch of region_iterate
-  int loopRows() const;        // options_.loopMaxRows resolved for the device
-  bool loopIteration() const;  // this iteration runs in region_iterate
   bool runSteps(int batch);  // queues batch steps, then one read of the state
   void ensurePartial(std::size_t segments, int chunks);
   int chunksFor(long extent) const;
@@ -122,11 +114,6 @@ class RegionSnake {
   cl::Buffer cz_, cz2lo_, cz2hi_, state_, nodes_, cur_, partial_;
   // region_phase's per-node work space (region_phase.cl).
   cl::Buffer segAcc_, counters_, moveGeom_, moveBest_, moveSums_, keep_;
-  // region_loop.cl's: candidate sums per node, dirty flags, and its phase work space.
-  cl::Buffer cand_, dirty_, loopWork_, loopCrit_, loopImp_;
-  cl::Kernel candAll_, iterate_;
-  std::size_t loopLocal_ = 0;  // region_iterate's one work-group (0: no such kernel)
-  bool candReady_ = false;     // cand_ holds this iteration's sums
   std::size_t partialCapacity_ = 0, nodeCapacity_ = 0;
   // cz, cz2lo, cz2hi, width, nodes, n, orient, chunks, partial
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl::Buffer, cl_int, cl_int, cl_int,

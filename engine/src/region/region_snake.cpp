@@ -80,13 +80,6 @@ RegionSnake::RegionSnake(std::shared_ptr<ComputeContext> ctx, const std::uint16_
     throw DeviceError(ctx_->info().name + " runs work-groups of at most " +
                       std::to_string(maxLocal) + " items; the region snake needs 8.");
   applyLocal_ = ctx_->info().isGpu ? maxLocal : std::min<std::size_t>(64, maxLocal);
-  // region_iterate's one work-group: as wide as its scratch (region_moves.clh's PhaseScratch,
-  // about 48 bytes per item plus 6 KiB) fits the local memory.
-  if (loopRows() > 0) {
-    loopLocal_ = std::min<std::size_t>(ctx_->info().isGpu ? 512 : 64, maxLocal);
-    const std::uint64_t localBytes = ctx_->info().localMemBytes;
-    while (loopLocal_ > 8 && localBytes && loopLocal_ * 48 + 8192 > localBytes) loopLocal_ /= 2;
-  }
   build(z);
   start_ = initialRectangle(width_, height_);
   reset(start_);
@@ -272,13 +265,6 @@ void RegionSnake::uploadNodes() {
     moveBest_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 8);
     moveSums_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 9 * 8);
     keep_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 4);
-    if (loopLocal_) {
-      cand_ = cl::Buffer(cl, CL_MEM_READ_WRITE, nodeCapacity_ * 16 * 3 * 8);
-      dirty_ = cl::Buffer(cl, CL_MEM_READ_WRITE, nodeCapacity_ * 4);
-      loopWork_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 4);
-      loopCrit_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 8 * 8);
-      loopImp_ = cl::Buffer(cl, CL_MEM_READ_WRITE, maxM * 3 * 4);
-    }
   }
   if (staging_.size() < stagingBytes())  // the queue is idle here (after a read or finish)
     staging_ = PinnedHostBuffer(*ctx_, stagingBytes());
@@ -315,7 +301,6 @@ void RegionSnake::prepareIteration() {
   sumCurrent_.set(partial_, chunks, n_, nodes_, cur_, state_, static_cast<int>(params_.noise));
   detail::enqueue1D(*ctx_, sumCurrent_, "region_sum_current", applyLocal_, applyLocal_);
   maxExtent_ = extent;
-  candReady_ = false;
 }
 
 std::size_t RegionSnake::stagingBytes() const { return kStateBytes + nodeCapacity_ * 16; }
@@ -338,58 +323,6 @@ void RegionSnake::runPhase(int p, int stepInBatch) {
                     contribLocal_);
 }
 
-int RegionSnake::loopRows() const {
-  return options_.loopMaxRows >= 0 ? options_.loopMaxRows
-                                   : (ctx_->info().isGpu ? kLoopRowsGpu : 0);
-}
-
-bool RegionSnake::loopIteration() const {
-  return loopLocal_ > 0 && maxExtent_ + d_ <= loopRows();
-}
-
-// The iteration's candidate sums once (when not yet summed for these nodes), then up to batch
-// steps in one launch of one work-group (region_loop.cl).
-void RegionSnake::runLoop(int batch) {
-  if (iterate_() == nullptr) {
-    const std::string opt = "-DSCRATCH_G=" + std::to_string(loopLocal_) +
-                            (ctx_->info().platformName.find("NVIDIA") != std::string::npos
-                                 ? " -DGVFLAB_PTX_LOADS"
-                                 : "");
-    candAll_ = ctx_->kernels().kernel("region_loop.cl", "region_cand_all", opt);
-    iterate_ = ctx_->kernels().kernel("region_loop.cl", "region_iterate", opt);
-  }
-  if (!candReady_) {
-    ctx_->queue().enqueueFillBuffer(cand_, std::int64_t(0), 0, std::size_t(n_) * 16 * 3 * 8);
-    ctx_->queue().enqueueFillBuffer(dirty_, 0, 0, std::size_t(n_) * 4);
-    const int chunks = chunksFor(maxExtent_ + d_);
-    int a = 0;  // cz, cz2lo, cz2hi, width, height, nodes, n, d, orient, chunks, cand
-    candAll_.setArg(a++, cz_), candAll_.setArg(a++, cz2lo_), candAll_.setArg(a++, cz2hi_);
-    candAll_.setArg(a++, width_), candAll_.setArg(a++, height_), candAll_.setArg(a++, nodes_);
-    candAll_.setArg(a++, n_), candAll_.setArg(a++, d_), candAll_.setArg(a++, orientation_);
-    candAll_.setArg(a++, chunks), candAll_.setArg(a++, cand_);
-    detail::enqueue1D(*ctx_, candAll_, "region_cand_all",
-                      std::size_t(16) * n_ * chunks * contribLocal_, contribLocal_);
-    candReady_ = true;
-  }
-  // A lane of W items per candidate segment, about kRowsPerItem rows per item.
-  const long rows = std::max<long>(1, maxExtent_ + d_);
-  const std::size_t lane = std::clamp<std::size_t>(
-      std::bit_ceil(static_cast<std::size_t>((rows + kRowsPerItem - 1) / kRowsPerItem)), 8,
-      loopLocal_);
-  int a = 0;
-  cl::Kernel& k = iterate_;
-  k.setArg(a++, cz_), k.setArg(a++, cz2lo_), k.setArg(a++, cz2hi_), k.setArg(a++, width_);
-  k.setArg(a++, height_), k.setArg(a++, nodes_), k.setArg(a++, n_), k.setArg(a++, d_);
-  k.setArg(a++, orientation_), k.setArg(a++, static_cast<int>(params_.noise));
-  k.setArg(a++, state_), k.setArg(a++, cur_), k.setArg(a++, cand_), k.setArg(a++, dirty_);
-  k.setArg(a++, loopWork_), k.setArg(a++, loopCrit_), k.setArg(a++, loopImp_);
-  k.setArg(a++, counters_), k.setArg(a++, moveGeom_), k.setArg(a++, moveBest_);
-  k.setArg(a++, moveSums_), k.setArg(a++, keep_), k.setArg(a++, static_cast<int>(steps_));
-  k.setArg(a++, static_cast<int>(steps_ - stepsInIteration_)), k.setArg(a++, batch);
-  k.setArg(a++, static_cast<int>(lane));
-  detail::enqueue1D(*ctx_, k, "region_iterate", loopLocal_, loopLocal_);
-}
-
 bool RegionSnake::step() { return runSteps(1); }
 
 bool RegionSnake::runSteps(int batch) {
@@ -397,13 +330,8 @@ bool RegionSnake::runSteps(int batch) {
   batch = static_cast<int>(
       std::clamp<long>(batch, 1, params_.maxStepsPerIteration - stepsInIteration_));
   try {
-    if (loopIteration()) {
-      runLoop(batch);
-    } else {
-      candReady_ = false;  // the phases move nodes without marking region_loop's cache
-      for (int s = 0; s < batch; ++s)
-        for (std::size_t p = 0; p < phaseSize_.size(); ++p) runPhase(static_cast<int>(p), s);
-    }
+    for (int s = 0; s < batch; ++s)
+      for (std::size_t p = 0; p < phaseSize_.size(); ++p) runPhase(static_cast<int>(p), s);
     auto* read = staging_.as<Point2i>(kStateBytes);
     ctx_->queue().enqueueReadBuffer(nodes_, CL_FALSE, 0, n_ * 8, read);
     readState();  // waits for the nodes too (in-order queue)
@@ -454,8 +382,7 @@ long RegionSnake::run() {
   // read a drained queue: 2, 4, 8, 16, 32 steps per read measured best at 15 MP without
   // profiling (docs/BENCHMARKS.md).
   int batch = kFirstBatch, iteration = iteration_;
-  // An iteration in one launch (region_loop.cl) runs to its end at once.
-  while (runSteps(loopIteration() ? params_.maxStepsPerIteration : batch)) {
+  while (runSteps(batch)) {
     batch = iteration_ == iteration ? std::min(2 * batch, kMaxBatch) : kFirstBatch;
     iteration = iteration_;
   }
