@@ -13,3 +13,32 @@ __kernel void gvf_euler_step(FIELD_IN v, FIELD_IN v0, FIELD_OUT out, int width, 
   float2 b = LOAD_V2(v0, x, y, width);
   STORE_V2(out, x, y, width, c + mu * lap - (c - b) * dot(b, b));
 }
+
+#ifndef MEMORY_IMAGE
+// CPUs (PoCL): one work-item per row, so the compiler sees a loop over contiguous pixels and
+// vectorises it instead of gathering each item's mirrored x neighbours. Same arithmetic per
+// pixel as gvf_euler_step (laplacian2's sums in its order), so the same floats.
+#ifdef WORLD_SPACING
+#define ROWS2_LAP(c, l, r, u, d) (LAP_PAIRS2((l) + (r), (u) + (d)) - LAP_CENTRE * (c))
+#else
+#define ROWS2_LAP(c, l, r, u, d) ((l) + (r) + (u) + (d) - 4.0f * (c))
+#endif
+#define ROWS2_PIXEL(x, xm, xp)                                                              \
+  do {                                                                                      \
+    const float2 c = LOAD_V2(v, (x), y, width);                                             \
+    const float2 lap = ROWS2_LAP(c, LOAD_V2(v, (xm), y, width), LOAD_V2(v, (xp), y, width), \
+                                 LOAD_V2(v, (x), ym, width), LOAD_V2(v, (x), yp, width));   \
+    const float2 b = LOAD_V2(v0, (x), y, width);                                            \
+    STORE_V2(out, (x), y, width, c + mu * lap - (c - b) * dot(b, b));                       \
+  } while (0)
+
+__kernel void gvf_euler_rows(__global const elem_t* restrict v, __global const elem_t* restrict v0,
+                             __global elem_t* restrict out, int width, int height, float mu) {
+  const int y = get_global_id(0);
+  if (y >= height) return;
+  const int ym = mirror_index(y - 1, height), yp = mirror_index(y + 1, height);
+  ROWS2_PIXEL(0, mirror_index(-1, width), mirror_index(1, width));
+  for (int x = 1; x < width - 1; ++x) ROWS2_PIXEL(x, x - 1, x + 1);
+  if (width > 1) ROWS2_PIXEL(width - 1, width - 2, mirror_index(width, width));
+}
+#endif

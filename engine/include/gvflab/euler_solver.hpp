@@ -155,6 +155,7 @@ class EulerSolver : public Solver {
   int syncBase_ = 0;          // arrivals counted so far
   bool unconfirmed_ = false;  // a persistent launch ran since the flag was last read
   cl::NDRange local_;
+  bool rows_ = false;  // gvf_euler_rows / gvf_euler_rows3d (CPUs): a work-item per row
   cl::Buffer exported_;  // float32 copy for field() when the storage differs
   long exportedAt_ = -1;
   std::unique_ptr<ErrorMetric> metric_;

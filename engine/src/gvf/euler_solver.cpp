@@ -170,9 +170,19 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
       // An odd last iteration runs the single-step kernel.
       step3d_ = lib.kernel("gvf_euler3d.cl", "gvf_euler_step3d", opts);
       local_ = cl::NDRange(32, 4, 2);
+    } else if (is3d && !ctx_->info().isGpu && mem == MemoryKind::Buffer) {
+      // CPUs: a work-item per row of x (gvf_euler_rows3d), 16 rows per work-group.
+      step3d_ = lib.kernel("gvf_euler3d.cl", "gvf_euler_rows3d", opts);
+      rows_ = true;
+      local_ = cl::NDRange(16, 1);
     } else if (is3d) {
       step3d_ = lib.kernel("gvf_euler3d.cl", "gvf_euler_step3d", opts);
       local_ = cl::NDRange(32, 4, 2);
+    } else if (!ctx_->info().isGpu && mem == MemoryKind::Buffer) {
+      // CPUs: a work-item per row (gvf_euler_rows), 16 rows per work-group.
+      step2d_ = lib.kernel("gvf_euler2d.cl", "gvf_euler_rows", opts);
+      rows_ = true;
+      local_ = cl::NDRange(16);
     } else {
       step2d_ = lib.kernel("gvf_euler2d.cl", "gvf_euler_step", opts);
       local_ = detail::localSize2D(ctx_->info());
@@ -376,7 +386,11 @@ void EulerSolver::stepSingles(int n) {
     k.template arg<0>(v_[current_]->memory());
     k.template arg<2>(v_[1 - current_]->memory());
   };
-  const cl::NDRange global = is3d ? cl::NDRange(detail::roundUp(input_.width, local_[0]),
+  const cl::NDRange global =
+      rows_ && is3d ? cl::NDRange(detail::roundUp(input_.height, local_[0]),
+                                  detail::roundUp(input_.depth, local_[1]))
+      : rows_       ? cl::NDRange(detail::roundUp(input_.height, local_[0]))
+      : is3d        ? cl::NDRange(detail::roundUp(input_.width, local_[0]),
                                                 detail::roundUp(input_.height, local_[1]),
                                                 detail::roundUp(input_.depth, local_[2]))
                                   : cl::NDRange(detail::roundUp(input_.width, local_[0]),
