@@ -8,6 +8,7 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
+#include "gvflab/quoted.hpp"
 #include "io/file_formats.hpp"
 
 namespace gvflab::app {
@@ -61,7 +62,7 @@ void exportMesh(const fs::path& path, const SurfaceMesh& mesh, const char* forma
 }  // namespace
 
 void checkSurfaceFileName(const std::string& path) {
-  requireFormat(path, FormatRole::SurfaceOutput, "--save-surfaces '" + path + "'");
+  requireFormat(path, FormatRole::SurfaceOutput, "--save-surfaces " + quotedText(path));
 }
 
 std::string surfaceFileName(const std::string& path, std::size_t number) {

@@ -119,6 +119,13 @@ def cases(Case):
                 '[[1e400,10],[40,10],[40,40]]}]}', "s.json")
     bad_session("session_frame_budget_negative", session(solver={"frame_budget_ms": -1}),
                 '"solver.frame_budget_ms"')
+    # Session surfaces (issue 30): faces naming missing vertices, too many surfaces.
+    tetra = {"vertices": [[1, 1, 1], [9, 1, 1], [1, 9, 1], [1, 1, 9]],
+             "faces": [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]}
+    bad_session("session_surface_face_index",
+                session(surfaces=[dict(tetra, faces=[[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 7]])]),
+                '"surfaces[0].faces[3][2]"')
+    bad_session("session_65_surfaces", session(surfaces=[tetra] * 65), "at most 64")
     # 10 MB of colormap (under the 16 MiB file bound): refused with a short line.
     bad_session("session_colormap_10mb", session(display={"colormap": "x" * (10 << 20)}),
                 '"display.colormap" must be gray, viridis or inferno', max_line=300)
@@ -126,7 +133,8 @@ def cases(Case):
                 max_line=300)
     # Long flag values (an argument holds at most 128 KiB on Linux) echoed short too.
     for flag in ("--colormap", "--mu", "--solver", "--v0", "--snake", "--session-start", "--phantom",
-                 "--demo", "--device", "--precision", "--memory", "--noise", "--snake-force"):
+                 "--demo", "--device", "--precision", "--memory", "--noise", "--snake-force",
+                 "--surface", "--save-surfaces"):
         case = Case("flag_long_value" + flag.replace("-", "_"),
                     ["--phantom", "u", "--phantom-size", "64", "--save-field", "{out}/f.mha", flag,
                      "9" * 100000],

@@ -116,7 +116,8 @@ TEST_CASE("flags that name one file are refused twice; flags with values need th
                                                      {"--save-contours", "c.json"},
                                                      {"--screenshot", "s.png"},
                                                      {"--record-tail", "1"},
-                                                     {"--contour-coordinates", "world"}};
+                                                     {"--contour-coordinates", "world"},
+                                                     {"--save-surfaces", "s.ply"}};
   for (const Flag& f : flagTable()) {
     CAPTURE(f.name);
     if (f.once) {

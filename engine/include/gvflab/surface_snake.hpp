@@ -96,6 +96,9 @@ class SurfaceSnake {
   void step(int n);
 
   std::vector<SurfaceContour> surfaces();  // reads back when the device is ahead
+  // Per surface (surfaces() order), per vertex: how firmly its force holds the vertex now (the
+  // states' hold test: held when >= kHoldLevel). Throws when setFields was never called.
+  std::vector<std::vector<float>> holdStrengths();
   std::size_t size() const;
   bool allConverged() const;
   bool allStopped() const;
@@ -105,6 +108,14 @@ class SurfaceSnake {
   int depth() const { return depth_; }
 
  private:
+  void download();                  // device -> meshes
+  void upload();                    // meshes -> device (positions, one-rings, flags)
+  void syncLayout();                // after edits: upload, every window starting afresh
+  void runIterations(int n);        // n iterations on the device, no read-back
+  void checkAndRemesh();            // states of full windows, remeshing where edges are due
+  std::vector<char> edgesOutOfRange();  // per surface: an edge outside [dmin, dmax]
+  std::vector<float> deviceHold();  // per vertex, on the device positions (surface_hold)
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
   int width_, height_, depth_;

@@ -1,0 +1,58 @@
+#pragma once
+// The measures behind SurfaceSnake's step and states (surface_snake.hpp), product code that the
+// tests call directly: how many relaxation sweeps an iteration takes, the distance of points to
+// a mesh (the progress of a window), the collapse rule and the width of the widest unheld patch.
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <glm/vec3.hpp>
+#include <vector>
+
+#include "gvflab/parametric_snake.hpp"
+#include "gvflab/surface_mesh.hpp"
+
+namespace gvflab {
+
+// The semi-implicit step (γI + A) x_{t+1} = b, A = −αL + βL², is solved by Richardson sweeps
+// y ← y + ω (b − (γI + A) y) from y = x_t with ω = 1 / (γ + 2α + 4β). The eigenvalues of −L
+// (umbrella weights: I − D⁻¹W, similar to a symmetric matrix) lie in [0, 2], so those of
+// γI + A lie in [γ, γ + 2α + 4β] and every mode of the error shrinks by a factor in
+// [0, g], g = (2α + 4β) / (γ + 2α + 4β) < 1, per sweep: stable for every α, β, γ the table
+// allows, with no oscillation. The slowest mode is the smooth one (the surface's motion as a
+// whole); the sweep count makes it reach all but kSweepResidual of the implicit step, at most
+// kMaxSweeps (then the step is a fraction 1 − g^kMaxSweeps of it: slower, never unstable).
+inline constexpr double kSweepResidual = 0.05;
+inline constexpr int kMaxSweeps = 8;
+double surfaceRelaxation(const SnakeParams& params);  // ω
+int surfaceSweeps(const SnakeParams& params);         // in [1, kMaxSweeps]
+
+// Each vertex's one-ring (vertexNeighbours(), fan order) in compressed rows: the neighbours of
+// v are ring[start[v]] .. ring[start[v + 1] - 1].
+struct MeshRings {
+  std::vector<std::uint32_t> start;  // vertices + 1
+  std::vector<std::uint32_t> ring;
+};
+MeshRings meshRings(const SurfaceMesh& mesh);
+
+// The distance of each point to the triangles of `mesh`, exact up to `cap` and `cap` beyond
+// (so a far point costs no search). Triangles are bucketed in cells max(cap, longest edge)
+// wide, so N points against M triangles cost O(N + M).
+std::vector<double> distancesToMesh(const std::vector<glm::vec3>& points, const SurfaceMesh& mesh,
+                                    double cap);
+
+// The progress of a window (the 2D progressMove on meshes): the largest distance of a vertex
+// of `now` to the nearest of the past surfaces, exact up to `cap` (returns cap beyond).
+double surfaceProgress(const SurfaceMesh& now, const std::deque<SurfaceMesh>& past, double cap);
+
+// The collapse rule: `mesh` encloses less than kCollapseFraction of `initialVolume` and less
+// than max(kCollapseArea dmin³, kCollapseWidth dmin × its area): a dot or a sheet (or it turned
+// inside out: a negative volume).
+bool collapsedSurface(const SurfaceMesh& mesh, double initialVolume, double dmin);
+
+// The width of the widest connected patch of unheld vertices: twice the largest distance, along
+// mesh edges, from an unheld vertex to the nearest held one (a stretch of s between two held
+// nodes of a 2D contour gives s, as longestUnheldStretch). 0 when every vertex is held; the
+// diagonal of the mesh's bounding box when none is.
+double unheldPatchWidth(const SurfaceMesh& mesh, const std::vector<bool>& held);
+
+}  // namespace gvflab

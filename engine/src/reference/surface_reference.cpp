@@ -1,0 +1,170 @@
+#include "gvflab/surface_reference.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <glm/geometric.hpp>
+#include <utility>
+
+namespace gvflab::reference {
+
+namespace {
+struct Trilinear {
+  int x0, y0, z0, x1, y1, z1;
+  double fx, fy, fz;
+};
+Trilinear corners(int w, int h, int d, glm::dvec3 p) {
+  const double u = std::clamp(p.x - 0.5, 0.0, w - 1.0);
+  const double v = std::clamp(p.y - 0.5, 0.0, h - 1.0);
+  const double t = std::clamp(p.z - 0.5, 0.0, d - 1.0);
+  Trilinear c;
+  c.x0 = std::min(static_cast<int>(u), w - 1);
+  c.y0 = std::min(static_cast<int>(v), h - 1);
+  c.z0 = std::min(static_cast<int>(t), d - 1);
+  c.x1 = std::min(c.x0 + 1, w - 1);
+  c.y1 = std::min(c.y0 + 1, h - 1);
+  c.z1 = std::min(c.z0 + 1, d - 1);
+  c.fx = u - c.x0;
+  c.fy = v - c.y0;
+  c.fz = t - c.z0;
+  return c;
+}
+template <class T, class At>
+T trilinear(const Trilinear& c, At at) {
+  auto row = [&](int y, int z) { return at(c.x0, y, z) * (1 - c.fx) + at(c.x1, y, z) * c.fx; };
+  return (row(c.y0, c.z0) * (1 - c.fy) + row(c.y1, c.z0) * c.fy) * (1 - c.fz) +
+         (row(c.y0, c.z1) * (1 - c.fy) + row(c.y1, c.z1) * c.fy) * c.fz;
+}
+}  // namespace
+
+glm::dvec3 sampleForce3(const Field& f, glm::dvec3 p, bool normalize) {
+  const Trilinear c = corners(f.width, f.height, f.depth, p);
+  return trilinear<glm::dvec3>(c, [&](int x, int y, int z) {
+    const std::size_t i = (static_cast<std::size_t>(z) * f.height + y) * f.width + x;
+    const glm::dvec3 v(f.values[3 * i], f.values[3 * i + 1], f.values[3 * i + 2]);
+    return normalize ? v / std::sqrt(glm::dot(v, v) + 1e-12) : v;
+  });
+}
+
+double sampleScalar3(const Grid& g, glm::dvec3 p) {
+  const Trilinear c = corners(g.width, g.height, g.depth, p);
+  return trilinear<double>(c, [&](int x, int y, int z) {
+    return g.values[(static_cast<std::size_t>(z) * g.height + y) * g.width + x];
+  });
+}
+
+std::vector<glm::dvec3> umbrellaLaplacian(const std::vector<glm::dvec3>& x, const Rings& rings) {
+  std::vector<glm::dvec3> out(x.size(), glm::dvec3(0.0));
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (rings[i].empty()) continue;
+    glm::dvec3 s(0.0);
+    for (auto j : rings[i]) s += x[j];
+    out[i] = s / static_cast<double>(rings[i].size()) - x[i];
+  }
+  return out;
+}
+
+std::vector<glm::dvec3> ringNormals(const std::vector<glm::dvec3>& x, const Rings& rings) {
+  std::vector<glm::dvec3> out(x.size(), glm::dvec3(0.0));
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const auto& r = rings[i];
+    glm::dvec3 n(0.0);
+    for (std::size_t k = 0; k < r.size(); ++k)
+      n += glm::cross(x[r[k]] - x[i], x[r[(k + 1) % r.size()]] - x[i]);
+    const double l = glm::length(n);
+    if (l > 0) out[i] = n / l;
+  }
+  return out;
+}
+
+namespace {
+std::vector<glm::dvec3> rightHandSide(const std::vector<glm::dvec3>& x, const Rings& rings,
+                                      const Field& force, const SurfaceStepParams& p) {
+  const auto n = ringNormals(x, rings);
+  std::vector<glm::dvec3> b(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i)
+    b[i] = p.gamma * x[i] + p.kappa * sampleForce3(force, x[i], p.normalize) + p.pressure * n[i];
+  return b;
+}
+void clampInto(std::vector<glm::dvec3>& x, const Field& f) {
+  for (auto& q : x) q = glm::clamp(q, glm::dvec3(0.0), glm::dvec3(f.width, f.height, f.depth));
+}
+}  // namespace
+
+std::vector<glm::dvec3> surfaceStep(const std::vector<glm::dvec3>& x, const Rings& rings,
+                                    const Field& force, const SurfaceStepParams& p) {
+  const auto b = rightHandSide(x, rings, force, p);
+  const double omega = 1.0 / (p.gamma + 2 * p.alpha + 4 * p.beta);
+  std::vector<glm::dvec3> y = x;
+  for (int k = 0; k < p.sweeps; ++k) {
+    const auto l = umbrellaLaplacian(y, rings);
+    const auto ll = umbrellaLaplacian(l, rings);
+    for (std::size_t i = 0; i < y.size(); ++i)
+      y[i] += omega * (b[i] - (p.gamma * y[i] - p.alpha * l[i] + p.beta * ll[i]));
+  }
+  clampInto(y, force);
+  return y;
+}
+
+std::vector<glm::dvec3> surfaceImplicitStep(const std::vector<glm::dvec3>& x, const Rings& rings,
+                                            const Field& force, const SurfaceStepParams& p) {
+  const std::size_t n = x.size();
+  // L = W − I with W the ring means; M = γI − αL + βL².
+  std::vector<double> l(n * n, 0.0), m(n * n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    l[i * n + i] -= 1;
+    for (auto j : rings[i]) l[i * n + j] += 1.0 / static_cast<double>(rings[i].size());
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      double ll = 0;
+      for (std::size_t k = 0; k < n; ++k) ll += l[i * n + k] * l[k * n + j];
+      m[i * n + j] = (i == j ? p.gamma : 0.0) - p.alpha * l[i * n + j] + p.beta * ll;
+    }
+  std::vector<glm::dvec3> b = rightHandSide(x, rings, force, p);
+  for (std::size_t c = 0; c < n; ++c) {
+    std::size_t piv = c;
+    for (std::size_t r = c + 1; r < n; ++r)
+      if (std::abs(m[r * n + c]) > std::abs(m[piv * n + c])) piv = r;
+    if (piv != c) {
+      for (std::size_t k = 0; k < n; ++k) std::swap(m[c * n + k], m[piv * n + k]);
+      std::swap(b[c], b[piv]);
+    }
+    for (std::size_t r = c + 1; r < n; ++r) {
+      const double f = m[r * n + c] / m[c * n + c];
+      if (f == 0) continue;
+      for (std::size_t k = c; k < n; ++k) m[r * n + k] -= f * m[c * n + k];
+      b[r] -= f * b[c];
+    }
+  }
+  std::vector<glm::dvec3> y(n);
+  for (std::size_t r = n; r-- > 0;) {
+    glm::dvec3 s = b[r];
+    for (std::size_t k = r + 1; k < n; ++k) s -= m[r * n + k] * y[k];
+    y[r] = s / m[r * n + r];
+  }
+  clampInto(y, force);
+  return y;
+}
+
+std::vector<double> surfaceHold(const std::vector<glm::dvec3>& x, const Rings& rings,
+                                const Field& force, double d, const Grid* edge, double edgeLevel,
+                                double minStrength) {
+  const auto normals = ringNormals(x, rings);
+  std::vector<double> out(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const glm::dvec3 n = normals[i];
+    const glm::dvec3 po = x[i] + d * n, pi = x[i] - d * n;
+    out[i] = std::min(-glm::dot(sampleForce3(force, po, true), n),
+                      glm::dot(sampleForce3(force, pi, true), n));
+    if (!edge || out[i] <= 0) continue;
+    const double strength = std::min(glm::length(sampleForce3(force, po, false)),
+                                     glm::length(sampleForce3(force, pi, false)));
+    double ridge = 0;
+    for (int k = -3; k <= 3; ++k)
+      ridge = std::max(ridge, sampleScalar3(*edge, x[i] + (d * k / 3) * n));
+    if (ridge < edgeLevel && strength < minStrength) out[i] = 0;
+  }
+  return out;
+}
+
+}  // namespace gvflab::reference

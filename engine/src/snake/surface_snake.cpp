@@ -1,0 +1,573 @@
+#include "gvflab/surface_snake.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <glm/geometric.hpp>
+#include <sstream>
+
+#include "cl/launch.hpp"
+#include "gvflab/device.hpp"
+#include "gvflab/error.hpp"
+#include "gvflab/kernel_library.hpp"
+#include "gvflab/snake_state_rule.hpp"
+#include "gvflab/surface_measures.hpp"
+#include "gvflab/typed_kernel.hpp"
+
+namespace gvflab {
+namespace {
+constexpr std::size_t kLocal = 64;
+constexpr int kMoving = 1, kTraditional = 2;  // = SURF_MOVING, SURF_TRADITIONAL in the .cl
+
+void checkPressure(std::optional<double> pressure) {
+  if (pressure) validate(findSpec(snakeParamSpecs(), "pressure"), *pressure);
+}
+
+// At least this many vertices once every edge is at most dmax long: a closed mesh has about
+// 2 faces per vertex, and a face with edges <= dmax covers at most sqrt(3)/4 dmax^2.
+double leastVertices(const SurfaceMesh& mesh, double dmax) {
+  return 2 * meshArea(mesh) / (std::sqrt(3.0) * dmax * dmax);
+}
+
+void checkVertexCount(double count) {
+  if (!(count <= static_cast<double>(SurfaceSnake::kMaxVertices))) {
+    std::ostringstream msg;
+    msg << "The surface would have about " << static_cast<long long>(std::min(count, 1e18))
+        << " vertices; at most " << SurfaceSnake::kMaxVertices << " are supported.";
+    throw ResourceError(msg.str());
+  }
+}
+
+// Faces outward (positive volume), as the kernels' normals assume.
+SurfaceMesh outward(SurfaceMesh mesh) {
+  if (meshVolume(mesh) < 0)
+    for (auto& f : mesh.faces) std::swap(f[1], f[2]);
+  return mesh;
+}
+}  // namespace
+
+struct SurfaceSnake::Impl {
+  struct Surface {
+    int id = 0;
+    SnakeForce force = SnakeForce::Gvf;
+    std::optional<double> pressure;
+    SurfaceMesh mesh;  // authoritative when !deviceAhead
+    MeshRings rings;   // of mesh's current connectivity
+    SurfaceMesh initial;
+    double initialVolume = 0;
+    double held = 0, holdGap = 0;
+    std::deque<SurfaceMesh> references;  // the last kProgressWindows windows' starts
+    long iterations = 0;
+    int sinceWindow = 0;
+    SnakeState state = SnakeState::Moving;
+  };
+
+  std::shared_ptr<ComputeContext> ctx;
+  std::vector<Surface> surfaces;
+  int nextId = 1;
+  bool deviceAhead = false;
+  bool layoutDirty = true;
+  int current = 0;
+  int sinceResample = 0;
+  std::size_t total = 0;
+
+  cl::Buffer gvf, traditional, edge;
+  bool haveFields = false;
+  double minStrength = 0;
+  cl::Buffer pos[2], rhs, lap, hold, ringStart, ring, vertSurf, flags, pressure, outOfRange;
+  std::size_t vertexCapacity = 0, ringCapacity = 0, surfaceCapacity = 0;
+
+  // pos, rhs, lap, ring_start, ring, vert_surf, flags, pressure, gvf, traditional, total, w, h,
+  // d, gamma, kappa, unit_force
+  TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer,
+              cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl_int, cl_float,
+              cl_float, cl_int>
+      rhsKernel;
+  // y, lap, ring_start, ring, vert_surf, flags, total
+  TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int>
+      lapKernel;
+  // y, lap, rhs, out, ring_start, ring, vert_surf, flags, total, gamma, alpha, beta, omega, last,
+  // w, h, d
+  TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer,
+              cl::Buffer, cl_int, cl_float, cl_float, cl_float, cl_float, cl_int, cl_int, cl_int,
+              cl_int>
+      sweepKernel;
+  // pos, hold, ring_start, ring, vert_surf, flags, gvf, traditional, total, w, h, d, dist, edge,
+  // have_edge, edge_level, min_strength
+  TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer,
+              cl::Buffer, cl_int, cl_int, cl_int, cl_int, cl_float, cl::Buffer, cl_int, cl_float,
+              cl_float>
+      holdKernel;
+  // pos, ring_start, ring, vert_surf, flags, out_of_range, total, dmin, dmax
+  TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int,
+              cl_float, cl_float>
+      edgeKernel;
+
+  Surface* find(int id) {
+    for (auto& s : surfaces)
+      if (s.id == id) return &s;
+    return nullptr;
+  }
+};
+
+SurfaceSnake::SurfaceSnake(std::shared_ptr<ComputeContext> ctx, int width, int height, int depth,
+                           SnakeParams params)
+    : impl_(std::make_unique<Impl>()),
+      width_(width),
+      height_(height),
+      depth_(depth),
+      params_(params) {
+  if (width < 1 || height < 1 || depth < 1)
+    throw InputError("Surface snakes need a volume of at least 1x1x1 voxels.");
+  params_.validate();
+  impl_->ctx = std::move(ctx);
+  try {
+    auto& lib = impl_->ctx->kernels();
+    impl_->rhsKernel = lib.kernel("surface_step.cl", "surface_rhs");
+    impl_->lapKernel = lib.kernel("surface_step.cl", "surface_laplacian");
+    impl_->sweepKernel = lib.kernel("surface_step.cl", "surface_sweep");
+    impl_->holdKernel = lib.kernel("surface_step.cl", "surface_hold");
+    impl_->edgeKernel = lib.kernel("surface_step.cl", "surface_edge_check");
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "setting up the surface snakes");
+  }
+}
+
+SurfaceSnake::~SurfaceSnake() = default;
+
+void SurfaceSnake::checkSphere(const glm::dvec3& c, double radius, int width, int height,
+                               int depth, const SnakeParams& params) {
+  if (!std::isfinite(c.x) || !std::isfinite(c.y) || !std::isfinite(c.z) ||
+      !std::isfinite(radius) || !(radius > 0))
+    throw ParameterError("A sphere surface needs a finite centre and a radius > 0.");
+  if (c.x - radius < 0 || c.y - radius < 0 || c.z - radius < 0 || c.x + radius > width ||
+      c.y + radius > height || c.z + radius > depth) {
+    std::ostringstream msg;
+    msg << "The sphere of centre (" << c.x << ", " << c.y << ", " << c.z << ") and radius "
+        << radius << " lies outside the " << width << "x" << height << "x" << depth
+        << " volume.";
+    throw ParameterError(msg.str());
+  }
+  checkVertexCount(
+      static_cast<double>(sphereMeshVertexCount(radius, 0.5 * (params.dmin + params.dmax))));
+}
+
+void SurfaceSnake::checkSurface(const SurfaceMesh& mesh, int width, int height, int depth,
+                                const SnakeParams& params) {
+  for (const auto& v : mesh.vertices) {
+    if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z))
+      throw ParameterError("A surface vertex is NaN or infinite.");
+    if (v.x < 0 || v.y < 0 || v.z < 0 || v.x > width || v.y > height || v.z > depth) {
+      std::ostringstream msg;
+      msg << "The surface vertex (" << v.x << ", " << v.y << ", " << v.z << ") lies outside the "
+          << width << "x" << height << "x" << depth << " volume.";
+      throw ParameterError(msg.str());
+    }
+  }
+  if (mesh.vertices.size() > kMaxVertices) checkVertexCount(mesh.vertices.size());
+  const MeshCheck check = checkMesh(mesh);
+  if (!check.ok())
+    throw ParameterError("The surface is not a closed, manifold, consistently oriented mesh: " +
+                         check.problem);
+  checkVertexCount(leastVertices(mesh, params.dmax));
+}
+
+void SurfaceSnake::setFields(const cl::Buffer& gvf, const GvfInput& edges) {
+  const std::size_t need =
+      static_cast<std::size_t>(width_) * height_ * depth_ * 3 * sizeof(float);
+  if (edges.width != width_ || edges.height != height_ || edges.depth != depth_)
+    throw InputError("The surfaces' edge map does not match their volume.");
+  if (gvf.getInfo<CL_MEM_SIZE>() < need || edges.v0.getInfo<CL_MEM_SIZE>() < need)
+    throw InputError("The surface force fields are smaller than the surfaces' volume.");
+  impl_->gvf = gvf;
+  impl_->traditional = edges.v0;
+  impl_->edge = edges.edge;
+  impl_->minStrength = kHoldStrength * std::sqrt(edges.maxV0Squared);
+  impl_->haveFields = true;
+}
+
+int SurfaceSnake::add(const SurfaceMesh& mesh, SnakeForce force, std::optional<double> pressure) {
+  checkSurface(mesh, width_, height_, depth_, params_);
+  checkPressure(pressure);
+  SurfaceMesh m = outward(remesh(mesh, params_.dmin, params_.dmax));
+  checkVertexCount(static_cast<double>(m.vertices.size()));
+  download();
+  Impl::Surface s;
+  s.id = impl_->nextId++;
+  s.force = force;
+  s.pressure = pressure;
+  s.rings = meshRings(m);
+  s.initial = m;
+  s.initialVolume = meshVolume(m);
+  s.mesh = std::move(m);
+  impl_->surfaces.push_back(std::move(s));
+  impl_->layoutDirty = true;
+  return impl_->surfaces.back().id;
+}
+
+int SurfaceSnake::addSphere(const glm::dvec3& centre, double radius, SnakeForce force,
+                            std::optional<double> pressure) {
+  checkSphere(centre, radius, width_, height_, depth_, params_);
+  return add(sphereMesh(centre, radius, 0.5 * (params_.dmin + params_.dmax)), force, pressure);
+}
+
+void SurfaceSnake::remove(int id) {
+  download();
+  std::erase_if(impl_->surfaces, [id](const Impl::Surface& s) { return s.id == id; });
+  impl_->layoutDirty = true;
+}
+
+void SurfaceSnake::clear() {
+  impl_->surfaces.clear();
+  impl_->deviceAhead = false;
+  impl_->layoutDirty = true;
+}
+
+void SurfaceSnake::setForce(int id, SnakeForce force) {
+  download();
+  if (auto* s = impl_->find(id)) {
+    s->force = force;
+    s->state = SnakeState::Moving;
+    impl_->layoutDirty = true;
+  }
+}
+
+void SurfaceSnake::setPressure(int id, std::optional<double> pressure) {
+  checkPressure(pressure);
+  download();
+  if (auto* s = impl_->find(id)) {
+    s->pressure = pressure;
+    s->state = SnakeState::Moving;
+    impl_->layoutDirty = true;
+  }
+}
+
+void SurfaceSnake::setInitial(int id, const SurfaceMesh& mesh) {
+  auto* s = impl_->find(id);
+  if (!s) return;
+  checkSurface(mesh, width_, height_, depth_, params_);
+  SurfaceMesh m = outward(remesh(mesh, params_.dmin, params_.dmax));
+  checkVertexCount(static_cast<double>(m.vertices.size()));
+  s->initialVolume = meshVolume(m);
+  s->initial = std::move(m);
+}
+
+void SurfaceSnake::restart() {
+  download();
+  for (auto& s : impl_->surfaces) {
+    s.mesh = s.initial;
+    s.rings = meshRings(s.mesh);
+    s.iterations = 0;
+    s.held = s.holdGap = 0;
+    s.state = SnakeState::Moving;
+  }
+  impl_->layoutDirty = true;
+}
+
+void SurfaceSnake::setParams(const SnakeParams& params) {
+  params.validate();
+  download();
+  params_ = params;
+  for (auto& s : impl_->surfaces) s.state = SnakeState::Moving;
+  impl_->layoutDirty = true;
+}
+
+bool SurfaceSnake::allConverged() const {
+  return std::all_of(impl_->surfaces.begin(), impl_->surfaces.end(),
+                     [](const Impl::Surface& s) { return s.state == SnakeState::Converged; });
+}
+
+bool SurfaceSnake::allStopped() const {
+  return std::none_of(impl_->surfaces.begin(), impl_->surfaces.end(),
+                      [](const Impl::Surface& s) { return s.state == SnakeState::Moving; });
+}
+
+std::size_t SurfaceSnake::size() const { return impl_->surfaces.size(); }
+
+std::size_t SurfaceSnake::vertexCount() const {
+  std::size_t n = 0;
+  for (const auto& s : impl_->surfaces) n += s.mesh.vertices.size();
+  return n;
+}
+
+void SurfaceSnake::download() {
+  Impl& m = *impl_;
+  if (!m.deviceAhead) return;
+  std::vector<cl_float4> all(m.total);
+  try {
+    m.ctx->queue().enqueueReadBuffer(m.pos[m.current], CL_TRUE, 0, all.size() * sizeof(cl_float4),
+                                     all.data());
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "reading the surface vertices");
+  }
+  std::size_t off = 0;
+  for (auto& s : m.surfaces)
+    for (auto& v : s.mesh.vertices) {
+      const cl_float4& p = all[off++];
+      v = {p.s[0], p.s[1], p.s[2]};
+    }
+  m.deviceAhead = false;
+}
+
+// Sends positions, one-rings, per-surface flags and pressures.
+void SurfaceSnake::upload() {
+  Impl& m = *impl_;
+  std::vector<cl_float4> pos;
+  std::vector<cl_int> ringStart{0}, ring, vertSurf, flags;
+  std::vector<float> pressure;
+  for (std::size_t k = 0; k < m.surfaces.size(); ++k) {
+    const auto& s = m.surfaces[k];
+    const cl_int base = static_cast<cl_int>(pos.size());
+    for (const auto& v : s.mesh.vertices) pos.push_back({{v.x, v.y, v.z, 0.0f}});
+    const cl_int ringBase = static_cast<cl_int>(ring.size());
+    for (std::size_t v = 0; v < s.mesh.vertices.size(); ++v)
+      ringStart.push_back(ringBase + static_cast<cl_int>(s.rings.start[v + 1]));
+    for (std::uint32_t r : s.rings.ring) ring.push_back(base + static_cast<cl_int>(r));
+    vertSurf.insert(vertSurf.end(), s.mesh.vertices.size(), static_cast<cl_int>(k));
+    flags.push_back((s.state == SnakeState::Moving ? kMoving : 0) |
+                    (s.force == SnakeForce::Traditional ? kTraditional : 0));
+    pressure.push_back(static_cast<float>(s.pressure.value_or(params_.pressure)));
+  }
+  m.total = pos.size();
+  m.layoutDirty = false;
+  m.current = 0;
+  if (pos.empty()) return;
+  try {
+    auto& c = m.ctx->context();
+    if (pos.size() > m.vertexCapacity) {
+      const std::size_t cap = std::max(pos.size(), m.vertexCapacity * 2);
+      m.ctx->checkAllocation(cap * sizeof(cl_float4), "the surface vertices");
+      for (auto* b : {&m.pos[0], &m.pos[1], &m.rhs, &m.lap})
+        *b = cl::Buffer(c, CL_MEM_READ_WRITE, cap * sizeof(cl_float4));
+      m.hold = cl::Buffer(c, CL_MEM_READ_WRITE, cap * sizeof(float));
+      m.vertSurf = cl::Buffer(c, CL_MEM_READ_WRITE, cap * sizeof(cl_int));
+      m.ringStart = cl::Buffer(c, CL_MEM_READ_WRITE, (cap + 1) * sizeof(cl_int));
+      m.vertexCapacity = cap;
+    }
+    if (ring.size() > m.ringCapacity) {
+      const std::size_t cap = std::max(ring.size(), m.ringCapacity * 2);
+      m.ctx->checkAllocation(cap * sizeof(cl_int), "the surface meshes");
+      m.ring = cl::Buffer(c, CL_MEM_READ_WRITE, cap * sizeof(cl_int));
+      m.ringCapacity = cap;
+    }
+    if (flags.size() > m.surfaceCapacity) {
+      const std::size_t cap = std::max(flags.size(), m.surfaceCapacity * 2);
+      m.flags = cl::Buffer(c, CL_MEM_READ_WRITE, cap * sizeof(cl_int));
+      m.pressure = cl::Buffer(c, CL_MEM_READ_WRITE, cap * sizeof(float));
+      m.outOfRange = cl::Buffer(c, CL_MEM_READ_WRITE, cap * sizeof(cl_int));
+      m.surfaceCapacity = cap;
+    }
+    auto& q = m.ctx->queue();
+    q.enqueueWriteBuffer(m.pos[0], CL_FALSE, 0, pos.size() * sizeof(cl_float4), pos.data());
+    q.enqueueWriteBuffer(m.ringStart, CL_FALSE, 0, ringStart.size() * sizeof(cl_int),
+                         ringStart.data());
+    q.enqueueWriteBuffer(m.ring, CL_FALSE, 0, ring.size() * sizeof(cl_int), ring.data());
+    q.enqueueWriteBuffer(m.vertSurf, CL_FALSE, 0, vertSurf.size() * sizeof(cl_int),
+                         vertSurf.data());
+    q.enqueueWriteBuffer(m.flags, CL_FALSE, 0, flags.size() * sizeof(cl_int), flags.data());
+    q.enqueueWriteBuffer(m.pressure, CL_FALSE, 0, pressure.size() * sizeof(float),
+                         pressure.data());
+    q.finish();  // the host vectors die here
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "uploading the surfaces");
+  }
+}
+
+void SurfaceSnake::runIterations(int n) {
+  Impl& m = *impl_;
+  const cl_int total = static_cast<cl_int>(m.total);
+  const int sweeps = surfaceSweeps(params_);
+  const float omega = static_cast<float>(surfaceRelaxation(params_));
+  try {
+    m.rhsKernel.set(m.pos[0], m.rhs, m.lap, m.ringStart, m.ring, m.vertSurf, m.flags, m.pressure,
+                    m.gvf, m.traditional, total, width_, height_, depth_,
+                    static_cast<float>(params_.gamma), static_cast<float>(params_.kappa),
+                    static_cast<cl_int>(params_.normalize ? 1 : 0));
+    m.lapKernel.set(m.pos[0], m.lap, m.ringStart, m.ring, m.vertSurf, m.flags, total);
+    m.sweepKernel.set(m.pos[0], m.lap, m.rhs, m.pos[1], m.ringStart, m.ring, m.vertSurf, m.flags,
+                      total, static_cast<float>(params_.gamma), static_cast<float>(params_.alpha),
+                      static_cast<float>(params_.beta), omega, 0, width_, height_, depth_);
+    for (int it = 0; it < n; ++it) {
+      m.rhsKernel.arg<0>(m.pos[m.current]);
+      detail::enqueue1D(*m.ctx, m.rhsKernel, "surface_rhs", m.total, kLocal);
+      for (int k = 0; k < sweeps; ++k) {
+        if (k > 0) {
+          m.lapKernel.arg<0>(m.pos[m.current]);
+          detail::enqueue1D(*m.ctx, m.lapKernel, "surface_laplacian", m.total, kLocal);
+        }
+        m.sweepKernel.arg<0>(m.pos[m.current]);
+        m.sweepKernel.arg<3>(m.pos[1 - m.current]);
+        m.sweepKernel.arg<13>(static_cast<cl_int>(k == sweeps - 1 ? 1 : 0));
+        detail::enqueue1D(*m.ctx, m.sweepKernel, "surface_sweep", m.total, kLocal);
+        m.current = 1 - m.current;
+      }
+    }
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "moving the surfaces");
+  }
+  for (auto& s : m.surfaces)
+    if (s.state == SnakeState::Moving) {
+      s.iterations += n;
+      s.sinceWindow += n;
+    }
+  m.sinceResample += n;
+  m.deviceAhead = true;
+}
+
+std::vector<float> SurfaceSnake::deviceHold() {
+  Impl& m = *impl_;
+  std::vector<float> out(m.total);
+  try {
+    m.holdKernel.set(m.pos[m.current], m.hold, m.ringStart, m.ring, m.vertSurf, m.flags, m.gvf,
+                     m.traditional, static_cast<cl_int>(m.total), width_, height_, depth_,
+                     static_cast<float>(kHoldDistance), m.edge, 1, static_cast<float>(kHoldEdge),
+                     static_cast<float>(m.minStrength));
+    detail::enqueue1D(*m.ctx, m.holdKernel, "surface_hold", m.total, kLocal);
+    m.ctx->queue().enqueueReadBuffer(m.hold, CL_TRUE, 0, out.size() * sizeof(float), out.data());
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "testing whether the surfaces are held");
+  }
+  return out;
+}
+
+std::vector<char> SurfaceSnake::edgesOutOfRange() {
+  Impl& m = *impl_;
+  std::vector<cl_int> flags(m.surfaces.size(), 0);
+  try {
+    auto& q = m.ctx->queue();
+    q.enqueueWriteBuffer(m.outOfRange, CL_FALSE, 0, flags.size() * sizeof(cl_int), flags.data());
+    m.edgeKernel.set(m.pos[m.current], m.ringStart, m.ring, m.vertSurf, m.flags, m.outOfRange,
+                     static_cast<cl_int>(m.total), static_cast<float>(params_.dmin),
+                     static_cast<float>(params_.dmax));
+    detail::enqueue1D(*m.ctx, m.edgeKernel, "surface_edge_check", m.total, kLocal);
+    q.enqueueReadBuffer(m.outOfRange, CL_TRUE, 0, flags.size() * sizeof(cl_int), flags.data());
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "checking the surfaces' edge lengths");
+  }
+  return {flags.begin(), flags.end()};
+}
+
+void SurfaceSnake::checkAndRemesh() {
+  Impl& m = *impl_;
+  m.sinceResample = 0;
+  // Read back only when some surface's window ended or some edge left [dmin, dmax].
+  std::vector<char> remeshDue = edgesOutOfRange();
+  bool due = false;
+  for (std::size_t k = 0; k < m.surfaces.size(); ++k) {
+    const auto& s = m.surfaces[k];
+    if (s.state != SnakeState::Moving) remeshDue[k] = 0;
+    due = due || remeshDue[k] || (s.state == SnakeState::Moving && s.sinceWindow >= params_.window);
+  }
+  if (!due) return;
+  download();
+  std::vector<std::size_t> stopped;
+  std::vector<std::size_t> moving;
+  for (std::size_t k = 0; k < m.surfaces.size(); ++k) {
+    auto& s = m.surfaces[k];
+    if (s.state != SnakeState::Moving) continue;
+    moving.push_back(k);
+    if (collapsedSurface(s.mesh, s.initialVolume, params_.dmin)) {
+      stopped.push_back(k);
+      continue;
+    }
+    if (s.sinceWindow >= params_.window) {
+      const double cap = std::max(2 * params_.tolerance, 1.0);
+      if (surfaceProgress(s.mesh, s.references, cap) <= params_.tolerance) stopped.push_back(k);
+      s.sinceWindow = 0;
+      s.references.push_back(s.mesh);
+      if (s.references.size() > static_cast<std::size_t>(kProgressWindows))
+        s.references.pop_front();
+    }
+  }
+  if (!stopped.empty()) {
+    const std::vector<float> hold = deviceHold();
+    std::size_t off = 0;
+    for (std::size_t k = 0; k < m.surfaces.size(); ++k) {
+      auto& s = m.surfaces[k];
+      if (std::find(stopped.begin(), stopped.end(), k) != stopped.end()) {
+        std::vector<bool> held(s.mesh.vertices.size());
+        for (std::size_t i = 0; i < held.size(); ++i) held[i] = hold[off + i] >= kHoldLevel;
+        s.held = static_cast<double>(std::count(held.begin(), held.end(), true)) /
+                 static_cast<double>(std::max<std::size_t>(held.size(), 1));
+        s.holdGap = unheldPatchWidth(s.mesh, held);
+        s.state = stoppedState(collapsedSurface(s.mesh, s.initialVolume, params_.dmin), s.held,
+                               s.holdGap, params_.holdGap);
+      }
+      off += s.mesh.vertices.size();
+    }
+  }
+  for (std::size_t k : moving) {
+    auto& s = m.surfaces[k];
+    if (!remeshDue[k] || s.state != SnakeState::Moving) continue;
+    SurfaceMesh r = remesh(s.mesh, params_.dmin, params_.dmax);
+    if (r.vertices.size() > kMaxVertices || !checkMesh(r).ok()) continue;
+    s.mesh = std::move(r);
+    s.rings = meshRings(s.mesh);
+  }
+  upload();
+}
+
+void SurfaceSnake::syncLayout() {
+  Impl& m = *impl_;
+  if (!m.layoutDirty) return;
+  download();
+  for (auto& s : m.surfaces) {
+    s.references.assign(1, s.mesh);
+    s.sinceWindow = 0;
+  }
+  m.sinceResample = 0;
+  upload();
+}
+
+void SurfaceSnake::step(int n) {
+  Impl& m = *impl_;
+  if (n <= 0 || m.surfaces.empty()) return;
+  if (!m.haveFields) throw InputError("The surfaces have no force field yet (call setFields).");
+  syncLayout();
+  while (n > 0 && !allStopped()) {
+    const int chunk = std::max(1, std::min(n, params_.resample - m.sinceResample));
+    runIterations(chunk);
+    n -= chunk;
+    if (m.sinceResample >= params_.resample) checkAndRemesh();
+  }
+}
+
+std::vector<std::vector<float>> SurfaceSnake::holdStrengths() {
+  if (!impl_->haveFields)
+    throw InputError("The surfaces have no force field yet (call setFields).");
+  syncLayout();
+  std::vector<std::vector<float>> out;
+  if (impl_->surfaces.empty()) return out;
+  const std::vector<float> all = deviceHold();
+  std::size_t off = 0;
+  for (const auto& s : impl_->surfaces) {
+    const std::size_t n = s.mesh.vertices.size();
+    out.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(off),
+                     all.begin() + static_cast<std::ptrdiff_t>(off + n));
+    off += n;
+  }
+  return out;
+}
+
+std::vector<SurfaceContour> SurfaceSnake::surfaces() {
+  download();
+  std::vector<SurfaceContour> out;
+  out.reserve(impl_->surfaces.size());
+  for (const auto& s : impl_->surfaces) {
+    SurfaceContour c;
+    c.id = s.id;
+    c.mesh = s.mesh;
+    c.force = s.force;
+    c.iterations = s.iterations;
+    c.state = s.state;
+    c.initial = s.initial;
+    c.pressure = s.pressure.value_or(params_.pressure);
+    c.held = s.held;
+    c.holdGap = s.holdGap;
+    c.ownPressure = s.pressure.has_value();
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+}  // namespace gvflab

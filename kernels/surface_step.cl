@@ -1,0 +1,193 @@
+// One iteration of every moving surface snake in the batch (surface_snake.hpp): the
+// semi-implicit step
+//   (gamma I + A) x_{t+1} = gamma x_t + kappa F(x_t) + p n(x_t),  A = -alpha L + beta L^2,
+// L the umbrella Laplacian on each vertex's one-ring, solved approximately by a few
+// Richardson sweeps y <- y + omega (b - (gamma I + A) y) from y = x_t (omega = 1 / (gamma +
+// 2 alpha + 4 beta), the largest eigenvalue of gamma I + A; the host says why that is stable).
+// Each sweep is two passes: surface_laplacian (lap = L y; the first sweep's surface_rhs also
+// forms b) and surface_sweep (L lap, then the update; the last sweep clamps into the volume).
+//
+// Layout: all surfaces' vertices in one float4 array (w unused); the one-rings in CSR form,
+// ring[ring_start[v] .. ring_start[v + 1]) the global indices of v's neighbours in fan order,
+// counter-clockwise seen from outside; vert_surf[v] its surface; flags[s] bit 0 = moving,
+// bit 1 = traditional force; pressure[s] its balloon weight.
+// Fields: packed float3 per voxel, x fastest; voxel (i, j, k) covers [i, i+1) x [j, j+1) x
+// [k, k+1) and is sampled at its centre.
+
+#define SURF_MOVING 1
+#define SURF_TRADITIONAL 2
+
+float3 unit_or_raw3(float3 v, int unit_force) {
+  // Unit length where the field is not ~0; smooth through 0 so flat regions stay still.
+  return unit_force ? v * rsqrt(dot(v, v) + 1e-12f) : v;
+}
+
+float3 voxel3(__global const float* field, int x, int y, int z, int w, int h, int unit_force) {
+  return unit_or_raw3(vload3(((size_t)z * h + y) * w + x, field), unit_force);
+}
+
+// Trilinear sample of a packed float3 field at a point in voxel coordinates; corner samples
+// are normalised first when unit_force (as the 2D snakes do).
+float3 sample_force3(__global const float* field, float3 p, int w, int h, int d, int unit_force) {
+  float u = clamp(p.x - 0.5f, 0.0f, (float)(w - 1));
+  float v = clamp(p.y - 0.5f, 0.0f, (float)(h - 1));
+  float t = clamp(p.z - 0.5f, 0.0f, (float)(d - 1));
+  int x0 = min((int)u, w - 1), y0 = min((int)v, h - 1), z0 = min((int)t, d - 1);
+  int x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1), z1 = min(z0 + 1, d - 1);
+  float fx = u - x0, fy = v - y0, fz = t - z0;
+  float3 c00 = mix(voxel3(field, x0, y0, z0, w, h, unit_force),
+                   voxel3(field, x1, y0, z0, w, h, unit_force), fx);
+  float3 c10 = mix(voxel3(field, x0, y1, z0, w, h, unit_force),
+                   voxel3(field, x1, y1, z0, w, h, unit_force), fx);
+  float3 c01 = mix(voxel3(field, x0, y0, z1, w, h, unit_force),
+                   voxel3(field, x1, y0, z1, w, h, unit_force), fx);
+  float3 c11 = mix(voxel3(field, x0, y1, z1, w, h, unit_force),
+                   voxel3(field, x1, y1, z1, w, h, unit_force), fx);
+  return mix(mix(c00, c10, fy), mix(c01, c11, fy), fz);
+}
+
+float sample_scalar3(__global const float* f, float3 p, int w, int h, int d) {
+  float u = clamp(p.x - 0.5f, 0.0f, (float)(w - 1));
+  float v = clamp(p.y - 0.5f, 0.0f, (float)(h - 1));
+  float t = clamp(p.z - 0.5f, 0.0f, (float)(d - 1));
+  int x0 = min((int)u, w - 1), y0 = min((int)v, h - 1), z0 = min((int)t, d - 1);
+  int x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1), z1 = min(z0 + 1, d - 1);
+  float fx = u - x0, fy = v - y0, fz = t - z0;
+#define S3(X, Y, Z) f[((size_t)(Z) * h + (Y)) * w + (X)]
+  float c00 = mix(S3(x0, y0, z0), S3(x1, y0, z0), fx);
+  float c10 = mix(S3(x0, y1, z0), S3(x1, y1, z0), fx);
+  float c01 = mix(S3(x0, y0, z1), S3(x1, y0, z1), fx);
+  float c11 = mix(S3(x0, y1, z1), S3(x1, y1, z1), fx);
+#undef S3
+  return mix(mix(c00, c10, fy), mix(c01, c11, fy), fz);
+}
+
+// Mean of the one-ring minus the vertex: the umbrella Laplacian of a float4 array.
+float3 umbrella(__global const float4* a, __global const int* ring_start, __global const int* ring,
+                int i) {
+  int b = ring_start[i], e = ring_start[i + 1];
+  float3 s = (float3)(0.0f);
+  for (int k = b; k < e; ++k) s += a[ring[k]].xyz;
+  return e > b ? s / (float)(e - b) - a[i].xyz : (float3)(0.0f);
+}
+
+// Outward unit normal from the ordered one-ring: the sum of the fan's triangle normals
+// (area-weighted), zero when they cancel.
+float3 ring_normal(__global const float4* pos, __global const int* ring_start,
+                   __global const int* ring, int i) {
+  int b = ring_start[i], e = ring_start[i + 1];
+  float3 x = pos[i].xyz;
+  float3 n = (float3)(0.0f);
+  for (int k = b; k < e; ++k) {
+    float3 a = pos[ring[k]].xyz - x;
+    float3 c = pos[ring[k + 1 < e ? k + 1 : b]].xyz - x;
+    n += cross(a, c);
+  }
+  float l = length(n);
+  return l > 0.0f ? n / l : (float3)(0.0f);
+}
+
+// b = gamma x + kappa F(x) + p n(x), and lap = L x for the first sweep.
+__kernel void surface_rhs(__global const float4* pos, __global float4* rhs, __global float4* lap,
+                          __global const int* ring_start, __global const int* ring,
+                          __global const int* vert_surf, __global const int* flags,
+                          __global const float* pressure, __global const float* gvf,
+                          __global const float* traditional, int total, int w, int h, int d,
+                          float gamma, float kappa, int unit_force) {
+  int i = get_global_id(0);
+  if (i >= total) return;
+  int s = vert_surf[i];
+  int f = flags[s];
+  if (!(f & SURF_MOVING)) return;
+  float3 x = pos[i].xyz;
+  __global const float* field = (f & SURF_TRADITIONAL) ? traditional : gvf;
+  float3 force = sample_force3(field, x, w, h, d, unit_force);
+  float3 n = ring_normal(pos, ring_start, ring, i);
+  rhs[i] = (float4)(gamma * x + kappa * force + pressure[s] * n, 0.0f);
+  lap[i] = (float4)(umbrella(pos, ring_start, ring, i), 0.0f);
+}
+
+// lap = L y for the next sweep.
+__kernel void surface_laplacian(__global const float4* y, __global float4* lap,
+                                __global const int* ring_start, __global const int* ring,
+                                __global const int* vert_surf, __global const int* flags,
+                                int total) {
+  int i = get_global_id(0);
+  if (i >= total) return;
+  if (!(flags[vert_surf[i]] & SURF_MOVING)) return;
+  lap[i] = (float4)(umbrella(y, ring_start, ring, i), 0.0f);
+}
+
+// out = y + omega (b - (gamma y - alpha lap + beta L lap)); clamped into [0, w] x [0, h] x
+// [0, d] when last. Surfaces that do not move are copied.
+__kernel void surface_sweep(__global const float4* y, __global const float4* lap,
+                            __global const float4* rhs, __global float4* out,
+                            __global const int* ring_start, __global const int* ring,
+                            __global const int* vert_surf, __global const int* flags, int total,
+                            float gamma, float alpha, float beta, float omega, int last, int w,
+                            int h, int d) {
+  int i = get_global_id(0);
+  if (i >= total) return;
+  float4 yi = y[i];
+  if (!(flags[vert_surf[i]] & SURF_MOVING)) {
+    out[i] = yi;
+    return;
+  }
+  float3 l = lap[i].xyz;
+  float3 ll = umbrella(lap, ring_start, ring, i);
+  float3 r = yi.xyz + omega * (rhs[i].xyz - (gamma * yi.xyz - alpha * l + beta * ll));
+  if (last) r = clamp(r, (float3)(0.0f), (float3)((float)w, (float)h, (float)d));
+  out[i] = (float4)(r, 0.0f);
+}
+
+// How firmly the surface's own unit force holds vertex i (the states' hold test, as
+// snake_hold in 2D): min(-F(x + d n).n, F(x - d n).n); with an edge map, a positive hold
+// becomes 0 where f stays below edge_level at x + (d k / 3) n, k = -3..3, and the raw force
+// at both samples is weaker than min_strength.
+__kernel void surface_hold(__global const float4* pos, __global float* hold,
+                           __global const int* ring_start, __global const int* ring,
+                           __global const int* vert_surf, __global const int* flags,
+                           __global const float* gvf, __global const float* traditional,
+                           int total, int w, int h, int d, float dist, __global const float* edge,
+                           int have_edge, float edge_level, float min_strength) {
+  int i = get_global_id(0);
+  if (i >= total) return;
+  __global const float* field = (flags[vert_surf[i]] & SURF_TRADITIONAL) ? traditional : gvf;
+  float3 p = pos[i].xyz;
+  float3 n = ring_normal(pos, ring_start, ring, i);
+  float3 po = p + dist * n, pi = p - dist * n;
+  float outside = -dot(sample_force3(field, po, w, h, d, 1), n);
+  float inside = dot(sample_force3(field, pi, w, h, d, 1), n);
+  float hv = min(outside, inside);
+  if (have_edge && hv > 0.0f) {
+    float strength = min(length(sample_force3(field, po, w, h, d, 0)),
+                         length(sample_force3(field, pi, w, h, d, 0)));
+    float ridge = 0.0f;
+    for (int k = -3; k <= 3; ++k)
+      ridge = max(ridge, sample_scalar3(edge, p + (dist * k / 3) * n, w, h, d));
+    if (ridge < edge_level && strength < min_strength) hv = 0.0f;
+  }
+  hold[i] = hv;
+}
+
+// Marks each moving surface with an edge of its mesh outside [dmin, dmax] (remeshing due):
+// out_of_range[s] = 1, written by any of its vertices (every writer writes the same value).
+__kernel void surface_edge_check(__global const float4* pos, __global const int* ring_start,
+                                 __global const int* ring, __global const int* vert_surf,
+                                 __global const int* flags, __global int* out_of_range, int total,
+                                 float dmin, float dmax) {
+  int i = get_global_id(0);
+  if (i >= total) return;
+  int s = vert_surf[i];
+  if (!(flags[s] & SURF_MOVING)) return;
+  float3 x = pos[i].xyz;
+  float lo = dmin * dmin, hi = dmax * dmax;
+  for (int k = ring_start[i]; k < ring_start[i + 1]; ++k) {
+    float3 e = pos[ring[k]].xyz - x;
+    float l2 = dot(e, e);
+    if (l2 < lo || l2 > hi) {
+      out_of_range[s] = 1;
+      return;
+    }
+  }
+}

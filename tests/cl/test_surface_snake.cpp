@@ -1,0 +1,244 @@
+// SurfaceSnake on the device against its double reference (surface_reference.hpp): one and five
+// iterations of several surfaces in one batch (both forces, vertex counts that are not
+// multiples of the 64-wide work-groups, jittered meshes, a random field), the hold test, and
+// the method: the Richardson sweeps reach the exact semi-implicit step and stay stable where an
+// explicit step blows up. Tolerances: 1e-3 voxel after one iteration, 5e-3 after five
+// (coordinates ~10 in float32); hold strengths 1e-3 (unit forces) for 99 % of the vertices.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <glm/geometric.hpp>
+#include <random>
+
+#include "cl/cl_fixture.hpp"
+#include "gvflab/error.hpp"
+#include "gvflab/euler_solver.hpp"
+#include "gvflab/surface_measures.hpp"
+#include "gvflab/surface_reference.hpp"
+#include "gvflab/surface_snake.hpp"
+#include "volume_support.hpp"
+
+using namespace gvflab;
+
+namespace {
+
+constexpr int kW = 23, kH = 19, kD = 17;
+
+struct Scene3 {
+  GvfInput input;
+  std::unique_ptr<EulerSolver> solver;
+  reference::Field gvf, traditional;
+  reference::Grid edge;
+};
+
+reference::Field toRef3(const Field3D& f) {
+  reference::Field r{f.width, f.height, std::vector<double>(f.data.begin(), f.data.end()),
+                     f.depth};
+  r.components = 3;
+  return r;
+}
+
+Scene3 randomScene() {
+  auto ctx = test::sharedContext();
+  Scene3 s{buildGvfInput(*ctx, test::randomVolumeOf(kW, kH, kD, 99), 1.0), nullptr, {}, {}, {}};
+  s.solver = std::make_unique<EulerSolver>(ctx, s.input, 0.1);
+  s.solver->step(10);
+  s.gvf = toRef3(s.solver->readField3D());
+  s.traditional = toRef3(readV0Volume(*ctx, s.input));
+  s.edge = test::toGridOf(readEdgeVolume(*ctx, s.input));
+  return s;
+}
+
+SurfaceMesh jittered(glm::dvec3 c, double r, double edge, unsigned seed) {
+  SurfaceMesh m = sphereMesh(c, r, edge);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-0.15f, 0.15f);
+  for (auto& v : m.vertices) v += glm::vec3(u(rng), u(rng), u(rng));
+  return m;
+}
+
+reference::Rings ringsOf(const SurfaceMesh& m) { return vertexNeighbours(m); }
+
+std::vector<glm::dvec3> toD(const std::vector<glm::vec3>& v) { return {v.begin(), v.end()}; }
+
+double maxDiff(const std::vector<glm::vec3>& a, const std::vector<glm::dvec3>& b) {
+  if (a.size() != b.size()) return INFINITY;
+  double m = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, glm::length(glm::dvec3(a[i]) - b[i]));
+  return m;
+}
+
+// No remeshing or state checks inside the compared iterations.
+SnakeParams quiet(SnakeParams p) {
+  p.resample = 1000;
+  p.window = 10000;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("surface iterations match the double reference for every kind of parameter") {
+  auto ctx = test::sharedContext();
+  Scene3 s = randomScene();
+  struct Case {
+    double alpha, beta, gamma, kappa, pressure;
+    bool normalize;
+  };
+  // Defaults; strong internal forces with a small γ (the sweep cap); the raw field, no
+  // internal forces and a deflating pressure.
+  const Case cases[] = {{0.05, 0.05, 1.0, 0.6, 0.0, true},
+                        {10.0, 10.0, 0.05, 2.0, 0.7, true},
+                        {0.0, 0.0, 2.0, 3.0, -0.4, false}};
+  for (const Case& c : cases) {
+    CAPTURE(c.alpha);
+    CAPTURE(c.gamma);
+    SnakeParams p = SnakeParams::defaults();
+    p.alpha = c.alpha, p.beta = c.beta, p.gamma = c.gamma, p.kappa = c.kappa;
+    p.pressure = c.pressure, p.normalize = c.normalize;
+    p = quiet(p);
+    SurfaceSnake surfaces(ctx, kW, kH, kD, p);
+    surfaces.setFields(s.solver->field(), s.input);
+    surfaces.add(jittered({7, 7, 6}, 3.5, 1.5, 1), SnakeForce::Gvf);
+    surfaces.add(jittered({15, 11, 9}, 4.5, 1.5, 2), SnakeForce::Traditional);
+    surfaces.add(jittered({11, 10, 11}, 2.5, 2.0, 3), SnakeForce::Gvf, 0.25);
+    const auto start = surfaces.surfaces();
+    REQUIRE(start.size() == 3);
+    std::size_t total = 0;
+    std::vector<std::vector<glm::dvec3>> ref;
+    std::vector<reference::Rings> rings;
+    for (const auto& sc : start) {
+      total += sc.mesh.vertices.size();
+      ref.push_back(toD(sc.mesh.vertices));
+      rings.push_back(ringsOf(sc.mesh));
+    }
+    CHECK(total % 64 != 0);
+    for (int step = 1; step <= 5; ++step) {
+      CAPTURE(step);
+      surfaces.step(1);
+      const auto got = surfaces.surfaces();
+      for (std::size_t k = 0; k < got.size(); ++k) {
+        reference::SurfaceStepParams rp{c.alpha, c.beta, c.gamma, c.kappa, got[k].pressure,
+                                        c.normalize, surfaceSweeps(p)};
+        ref[k] = reference::surfaceStep(
+            ref[k], rings[k], got[k].force == SnakeForce::Gvf ? s.gvf : s.traditional, rp);
+        CHECK(got[k].iterations == step);
+        CHECK(maxDiff(got[k].mesh.vertices, ref[k]) < (step == 1 ? 1e-3 : 5e-3));
+      }
+    }
+  }
+}
+
+TEST_CASE("the hold strengths match the double reference, noise floor included") {
+  auto ctx = test::sharedContext();
+  Scene3 s = randomScene();
+  SurfaceSnake surfaces(ctx, kW, kH, kD, quiet(SnakeParams::defaults()));
+  surfaces.setFields(s.solver->field(), s.input);
+  surfaces.add(jittered({8, 9, 8}, 4.0, 1.5, 4), SnakeForce::Gvf);
+  surfaces.add(jittered({14, 10, 9}, 4.5, 1.5, 5), SnakeForce::Traditional);
+  surfaces.step(3);
+  const auto hold = surfaces.holdStrengths();
+  const auto got = surfaces.surfaces();
+  REQUIRE(hold.size() == 2);
+  int mismatches = 0, vertices = 0, positive = 0;
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    const auto want = reference::surfaceHold(
+        toD(got[k].mesh.vertices), ringsOf(got[k].mesh),
+        got[k].force == SnakeForce::Gvf ? s.gvf : s.traditional, kHoldDistance, &s.edge, kHoldEdge,
+        kHoldStrength * std::sqrt(s.input.maxV0Squared));
+    REQUIRE(hold[k].size() == want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      mismatches += std::abs(hold[k][i] - want[i]) > 1e-3;
+      positive += want[i] > 0;
+    }
+    vertices += static_cast<int>(want.size());
+  }
+  CHECK(mismatches <= vertices / 100);
+  CHECK(positive > 0);  // the comparison covers held vertices as well
+}
+
+TEST_CASE("the Richardson sweeps reach the exact semi-implicit step") {
+  // Double precision only: the method, not the code. With enough sweeps the iteration is the
+  // exact solve; with surfaceSweeps() the whole step is within kSweepResidual of it.
+  Scene3 s = randomScene();
+  const SurfaceMesh mesh = jittered({11, 9, 8}, 4.0, 2.0, 6);
+  const auto x = toD(mesh.vertices);
+  const auto rings = ringsOf(mesh);
+  for (double a : {0.05, 1.0, 10.0}) {
+    CAPTURE(a);
+    SnakeParams p = SnakeParams::defaults();
+    p.alpha = a, p.beta = a, p.gamma = 1.0, p.pressure = 0.3;
+    reference::SurfaceStepParams rp{p.alpha, p.beta, p.gamma, p.kappa, p.pressure, true, 4000};
+    const auto exact = reference::surfaceImplicitStep(x, rings, s.gvf, rp);
+    const auto many = reference::surfaceStep(x, rings, s.gvf, rp);
+    double err = 0, step = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      err = std::max(err, glm::length(many[i] - exact[i]));
+      step = std::max(step, glm::length(exact[i] - x[i]));
+    }
+    CHECK(err < 1e-9);
+    rp.sweeps = surfaceSweeps(p);
+    const auto few = reference::surfaceStep(x, rings, s.gvf, rp);
+    double gap = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) gap = std::max(gap, glm::length(few[i] - exact[i]));
+    const double g = 1 - p.gamma * surfaceRelaxation(p);
+    CHECK(gap <= std::pow(g, rp.sweeps) * 2 * step + 1e-9);
+  }
+}
+
+TEST_CASE("the sweeps stay stable at the table's extremes where an explicit step blows up") {
+  // α = β = 10, γ = 0.05: an explicit step multiplies the roughest mode by up to 1 - 1200.
+  Scene3 s = randomScene();
+  reference::Field zero = s.gvf;
+  std::fill(zero.values.begin(), zero.values.end(), 0.0);
+  const SurfaceMesh mesh = jittered({11, 9, 8}, 4.0, 1.5, 7);
+  const auto rings = ringsOf(mesh);
+  SnakeParams p = SnakeParams::defaults();
+  p.alpha = 10, p.beta = 10, p.gamma = 0.05;
+  auto spread = [](const std::vector<glm::dvec3>& v) {
+    glm::dvec3 c(0.0);
+    for (const auto& q : v) c += q;
+    c /= static_cast<double>(v.size());
+    double r = 0;
+    for (const auto& q : v) r = std::max(r, glm::length(q - c));
+    return r;
+  };
+  auto explicitRun = [&](double omega) {
+    auto x = toD(mesh.vertices);
+    for (int it = 0; it < 20; ++it) {
+      const auto l = reference::umbrellaLaplacian(x, rings);
+      const auto ll = reference::umbrellaLaplacian(l, rings);
+      for (std::size_t i = 0; i < x.size(); ++i) x[i] += omega * (p.alpha * l[i] - p.beta * ll[i]);
+    }
+    return spread(x);
+  };
+  const double r0 = spread(toD(mesh.vertices));
+  CHECK(explicitRun(1 / p.gamma) > 100 * r0);  // explicit: blows up
+  reference::SurfaceStepParams rp{p.alpha, p.beta, p.gamma, 0, 0, true, surfaceSweeps(p)};
+  auto x = toD(mesh.vertices);
+  for (int it = 0; it < 20; ++it) x = reference::surfaceStep(x, rings, zero, rp);
+  CHECK(spread(x) <= r0 + 1e-9);  // the sweeps only smooth and shrink
+  CHECK(surfaceSweeps(p) == kMaxSweeps);
+  CHECK(surfaceSweeps(SnakeParams::defaults()) == 3);
+}
+
+TEST_CASE("surface inputs are refused with one clear sentence") {
+  auto ctx = test::sharedContext();
+  const SnakeParams p = SnakeParams::defaults();
+  CHECK_THROWS_AS(SurfaceSnake::checkSphere({10, 10, 10}, 12, 32, 32, 32, p), ParameterError);
+  CHECK_THROWS_AS(SurfaceSnake::checkSphere({10, NAN, 10}, 2, 32, 32, 32, p), ParameterError);
+  CHECK_THROWS_AS(SurfaceSnake::checkSphere({10, 10, 10}, 0, 32, 32, 32, p), ParameterError);
+  CHECK_THROWS_AS(SurfaceSnake::checkSphere({2000, 2000, 2000}, 1990, 4000, 4000, 4000, p),
+                  ResourceError);
+  CHECK_NOTHROW(SurfaceSnake::checkSphere({10, 10, 10}, 5, 32, 32, 32, p));
+  SurfaceMesh open = sphereMesh({10, 10, 10}, 4, 2);
+  open.faces.pop_back();
+  CHECK_THROWS_AS(SurfaceSnake::checkSurface(open, 32, 32, 32, p), ParameterError);
+  SurfaceSnake surfaces(ctx, 32, 32, 32);
+  surfaces.addSphere({10, 10, 10}, 4);
+  CHECK_THROWS_AS(surfaces.step(1), InputError);  // no fields yet
+  CHECK_THROWS_AS(surfaces.addSphere({10, 10, 10}, 4, SnakeForce::Gvf, 9.0), ParameterError);
+  SnakeParams bad = p;
+  bad.dmax = bad.dmin;
+  CHECK_THROWS_AS(surfaces.setParams(bad), ParameterError);
+  CHECK(surfaces.params().dmax == p.dmax);
+}

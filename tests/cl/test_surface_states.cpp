@@ -1,0 +1,195 @@
+// Surface snakes on the volume phantoms (volume_phantoms.hpp, 48^3): a GVF surface converges
+// onto the "sphere" within a voxel; on the "cup" the GVF surface enters the well while its
+// traditional twin stays over the rim; remeshing keeps every mesh closed and manifold; each
+// state occurs (converged, stalled, collapsed, moving). Also the measures behind the states
+// (surface_measures.hpp) on meshes with known answers. Figures go to MESSAGE for the report.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <glm/geometric.hpp>
+#include <map>
+#include <memory>
+#include <numbers>
+#include <sstream>
+
+#include "cl/cl_fixture.hpp"
+#include "gvflab/multigrid_solver.hpp"
+#include "gvflab/surface_measures.hpp"
+#include "gvflab/surface_snake.hpp"
+#include "gvflab/volume_phantoms.hpp"
+
+using namespace gvflab;
+
+namespace {
+
+constexpr int kSize = 48;
+
+struct Phantom {
+  GvfInput input;
+  std::unique_ptr<MultigridSolver> solver;
+};
+
+// The phantom's edge map (σ 1) and its GVF (multigrid, μ 0.2, converged), built once.
+Phantom& phantom(const std::string& name) {
+  static std::map<std::string, Phantom> cache;
+  auto it = cache.find(name);
+  if (it == cache.end()) {
+    auto ctx = test::sharedContext();
+    Phantom p{buildGvfInput(*ctx, makeVolumePhantom(name, kSize), 1.0), nullptr};
+    p.solver = std::make_unique<MultigridSolver>(ctx, p.input, 0.2);
+    p.solver->step(8);
+    it = cache.emplace(name, std::move(p)).first;
+  }
+  return it->second;
+}
+
+std::unique_ptr<SurfaceSnake> surfacesOn(Phantom& p, const SnakeParams& params) {
+  auto s = std::make_unique<SurfaceSnake>(test::sharedContext(), kSize, kSize, kSize, params);
+  s->setFields(p.solver->field(), p.input);
+  return s;
+}
+
+std::string describe(const SurfaceContour& c) {
+  std::ostringstream o;
+  o << forceName(c.force) << " " << snakeStateName(c.state) << " after " << c.iterations
+    << " it, " << c.mesh.vertices.size() << " vertices, volume " << meshVolume(c.mesh)
+    << ", held " << c.held << ", widest unheld patch " << c.holdGap;
+  return o.str();
+}
+
+// Steps in chunks, checking that every mesh stays closed, manifold and oriented.
+void runChecked(SurfaceSnake& s, int iterations, int chunk = 50) {
+  for (int done = 0; done < iterations && !s.allStopped(); done += chunk) {
+    s.step(chunk);
+    for (const auto& c : s.surfaces()) {
+      const MeshCheck check = checkMesh(c.mesh);
+      INFO(check.problem);
+      REQUIRE(check.ok());
+      REQUIRE(check.eulerCharacteristic == 2);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a GVF surface around the sphere phantom converges onto it within a voxel") {
+  Phantom& p = phantom("sphere");
+  auto s = surfacesOn(p, SnakeParams::defaults());
+  const double c = kSize / 2.0, radius = kBallRadius * kSize;
+  s->addSphere({c, c, c}, 0.42 * kSize);
+  runChecked(*s, 1500);
+  const auto got = s->surfaces();
+  MESSAGE(describe(got[0]));
+  CHECK(got[0].state == SnakeState::Converged);
+  double mean = 0, worst = 0;
+  for (const auto& v : got[0].mesh.vertices) {
+    const double d = std::abs(glm::length(glm::dvec3(v) - glm::dvec3(c)) - radius);
+    mean += d;
+    worst = std::max(worst, d);
+  }
+  mean /= static_cast<double>(got[0].mesh.vertices.size());
+  MESSAGE("distance to the ball's sphere: mean " << mean << ", max " << worst);
+  CHECK(mean < 0.5);
+  CHECK(worst < 1.0);
+  CHECK(got[0].held > 0.5);
+}
+
+// may_fail until remesh() splits edges (h-mesh's first part returns the mesh as it is): the
+// surface cannot stretch into the well without new vertices.
+TEST_CASE("on the cup, a GVF surface enters the well and its traditional twin stays over it" *
+          doctest::may_fail()) {
+  Phantom& p = phantom("cup");
+  auto s = surfacesOn(p, SnakeParams::defaults());
+  const double c = kSize / 2.0, top = kCupTop * kSize, wellR = kCupWellRadius * kSize;
+  s->addSphere({c, c, c}, 23, SnakeForce::Gvf);
+  s->addSphere({c, c, c}, 23, SnakeForce::Traditional);
+  runChecked(*s, 1500);
+  const auto got = s->surfaces();
+  // How deep a surface reaches into the well: its lowest vertex near the well's axis above the
+  // cup's solid bottom (below that lies the part of the surface under the cup).
+  const double solid = kCupBottom * kSize + 2;
+  auto depth = [&](const SurfaceContour& sc) {
+    double deepest = 0;
+    for (const auto& v : sc.mesh.vertices)
+      if (std::hypot(v.x - c, v.y - c) < 0.6 * wellR && v.z > solid)
+        deepest = std::max(deepest, top - v.z);
+    return deepest;
+  };
+  MESSAGE(describe(got[0]) << ", depth " << depth(got[0]));
+  MESSAGE(describe(got[1]) << ", depth " << depth(got[1]));
+  const double wellDepth = kCupWellDepth * kSize;  // 24 voxels
+  CHECK(depth(got[0]) > 0.5 * wellDepth);          // GVF: over halfway down the well
+  CHECK(depth(got[1]) < 0.2 * wellDepth);          // traditional: hangs over the rim
+  CHECK(got[1].state != SnakeState::Converged);
+}
+
+TEST_CASE("surface states: stalled in a flat region, collapsed, moving when iterations run out") {
+  Phantom& p = phantom("sphere");
+  // Far from the ball (its edge at 14.4 voxels from the centre, this sphere's nearest point at
+  // 22.7): grad f is exactly 0 there. A weak elasticity (α 0.005) lets it stop within a window:
+  // the default α shrinks a sphere of radius 5 by ~1 voxel a window until it collapses.
+  SnakeParams weak = SnakeParams::defaults();
+  weak.alpha = 0.005;
+  auto s = surfacesOn(p, weak);
+  s->addSphere({8, 8, 8}, 5, SnakeForce::Traditional);
+  s->addSphere({8, 8, 40}, 5, SnakeForce::Traditional, -0.5);  // deflates to nothing
+  runChecked(*s, 1000, 100);
+  const auto got = s->surfaces();
+  MESSAGE(describe(got[0]));
+  MESSAGE(describe(got[1]));
+  CHECK(got[0].state == SnakeState::Stalled);
+  CHECK(got[0].held == 0);
+  CHECK(got[0].iterations <= 300);
+  CHECK(got[1].state == SnakeState::Collapsed);
+  CHECK(got[1].iterations <= 100);
+
+  auto m = surfacesOn(p, SnakeParams::defaults());
+  m->addSphere({24, 24, 24}, 20);
+  m->step(30);
+  CHECK(m->surfaces()[0].state == SnakeState::Moving);
+  CHECK(m->surfaces()[0].iterations == 30);
+  m->restart();
+  CHECK(m->surfaces()[0].iterations == 0);
+}
+
+TEST_CASE("point-to-mesh distances, progress, collapse and unheld patch widths") {
+  const glm::dvec3 c(20, 20, 20);
+  const SurfaceMesh sphere = sphereMesh(c, 10, 1.0);
+  // Points 0.3 and 3 voxels outside the sphere along a few directions: the chord error of
+  // the mesh is below 0.05 voxel at this spacing.
+  std::vector<glm::vec3> points;
+  for (int k = 0; k < 20; ++k) {
+    const double t = 0.7 * k, z = std::cos(1.3 * k);
+    const glm::dvec3 dir(std::sqrt(1 - z * z) * std::cos(t), std::sqrt(1 - z * z) * std::sin(t), z);
+    points.push_back(glm::vec3(c + (k % 2 ? 10.3 : 13.0) * dir));
+  }
+  const auto d = distancesToMesh(points, sphere, 5.0);
+  for (int k = 0; k < 20; ++k) CHECK(d[k] == doctest::Approx(k % 2 ? 0.3 : 3.0).epsilon(0.02));
+  const auto capped = distancesToMesh(points, sphere, 1.0);
+  for (int k = 0; k < 20; ++k) CHECK(capped[k] == doctest::Approx(k % 2 ? 0.3 : 1.0).epsilon(0.2));
+
+  const SurfaceMesh bigger = sphereMesh(c, 10.4, 1.0);
+  CHECK(surfaceProgress(bigger, {sphere}, 2.0) == doctest::Approx(0.4).epsilon(0.15));
+  CHECK(surfaceProgress(bigger, {sphereMesh(c, 14, 1.0), sphere}, 2.0) ==
+        doctest::Approx(0.4).epsilon(0.15));
+  CHECK(surfaceProgress(bigger, {sphereMesh(c, 14, 1.0)}, 2.0) == 2.0);
+
+  const double v0 = meshVolume(sphere);
+  CHECK_FALSE(collapsedSurface(sphereMesh(c, 2, 1.0), v0, 1.0));  // small, still a ball
+  CHECK(collapsedSurface(sphereMesh(c, 0.6, 0.5), v0, 1.0));      // a dot
+  SurfaceMesh flat = sphere;  // squashed into a sheet 0.2 thick
+  for (auto& v : flat.vertices) v.z = static_cast<float>(c.z + 0.01 * (v.z - c.z));
+  CHECK(collapsedSurface(flat, v0, 1.0));
+
+  // A polar cap of angular radius 0.5 unheld: its width is its geodesic diameter, 2 * 10 *
+  // 0.5 = 10 (edge paths run up to ~15 % longer than geodesics).
+  std::vector<bool> held(sphere.vertices.size());
+  for (std::size_t i = 0; i < held.size(); ++i)
+    held[i] = (sphere.vertices[i].z - c.z) / 10.0 < std::cos(0.5);
+  const double w = unheldPatchWidth(sphere, held);
+  MESSAGE("cap width " << w);
+  CHECK(w > 9.0);
+  CHECK(w < 11.5);
+  CHECK(unheldPatchWidth(sphere, std::vector<bool>(held.size(), true)) == 0);
+  CHECK(unheldPatchWidth(sphere, std::vector<bool>(held.size(), false)) > 30);
+}
