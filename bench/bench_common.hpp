@@ -41,6 +41,8 @@ struct BenchArgs {
   double snr = 2;
   int dMax = 32;
   double minSegment = 16;
+  // surface
+  int vertices = 50000;
 };
 
 // One JSON Lines record (members in the order given), as every case prints with --json.
@@ -91,5 +93,6 @@ int runMemory(const BenchArgs& args, std::ostream& out);           // Figs. 6 an
 int runAccuracy(const BenchArgs& args, std::ostream& out);         // Table 3 -> ACCURACY.md
 int runMultigrid(const BenchArgs& args, std::ostream& out);        // second paper, Table 1
 int runRace(const BenchArgs& args, std::ostream& out);             // the viewer's race
+int runSurface(const BenchArgs& args, std::ostream& out);          // issue 30: surface snakes
 
 }  // namespace gvflab::bench

@@ -23,6 +23,7 @@ const char* kUsage =
     "auto)\n"
     "                    [--tile WxHxROWSxHALO] [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless]]\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
+    "                    [--vertices V]  (surface)\n"
     "Cases:\n"
     "  devices   list the OpenCL devices\n"
     "  euler2d   explicit Euler GVF on an N x N image, K iterations; reports ms/iteration,\n"
@@ -101,6 +102,8 @@ int main(int argc, char** argv) {
         b.dMax = parseInt("--d-max", value(), 1, 1024);
       else if (args[i] == "--min-segment")
         b.minSegment = parseDouble("--min-segment", value(), 2, 1e5);
+      else if (args[i] == "--vertices")
+        b.vertices = parseInt("--vertices", value(), 12, 1 << 20);
       else if (args[i] == "--json")
         b.json = true;
       else if (args[i] == "--depth")
@@ -189,6 +192,10 @@ int main(int argc, char** argv) {
     if (args[0] == "multigrid") {
       if (std::find(args.begin(), args.end(), "--repeats") == args.end()) b.repeats = 3;
       return gvflab::bench::runMultigrid(b, std::cout);
+    }
+    if (args[0] == "surface") {
+      if (std::find(args.begin(), args.end(), "--repeats") == args.end()) b.repeats = 2;
+      return gvflab::bench::runSurface(b, std::cout);
     }
     if (args[0] == "race") return gvflab::bench::runRace(b, std::cout);
     if (args[0] == "region") {

@@ -6,6 +6,7 @@
 // (coordinates ~10 in float32); hold strengths 1e-3 (unit forces) for 99 % of the vertices.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <glm/geometric.hpp>
 #include <random>
@@ -154,6 +155,52 @@ TEST_CASE("the hold strengths match the double reference, noise floor included")
   }
   CHECK(mismatches <= vertices / 100);
   CHECK(positive > 0);  // the comparison covers held vertices as well
+}
+
+TEST_CASE("the hold test's noise floor: each guard decides somewhere, as in the reference") {
+  // A field with a sink on the sphere r = 6 about (12, 12, 12): V0 = clamp(6 - r, -2, 2) r^ a(z),
+  // a(z) = (z / 24)^2, so the raw force at the hold samples is below the floor (8 % of max
+  // |V0|) at low z and above it at high z; the edge map is 0.5 for x > 12 and 0 elsewhere.
+  auto ctx = test::sharedContext();
+  const int n = 24;
+  Volume f(n, n, n);
+  Field3D v0(n, n, n);
+  for (int z = 0; z < n; ++z)
+    for (int y = 0; y < n; ++y)
+      for (int x = 0; x < n; ++x) {
+        const glm::dvec3 d = glm::dvec3(x + 0.5, y + 0.5, z + 0.5) - glm::dvec3(12.0);
+        const double r = glm::length(d), a = (z + 0.5) * (z + 0.5) / (n * n);
+        const glm::dvec3 v = r > 0 ? std::clamp(6 - r, -2.0, 2.0) * a * d / r : glm::dvec3(0.0);
+        const std::size_t i = (static_cast<std::size_t>(z) * n + y) * n + x;
+        for (int k = 0; k < 3; ++k) v0.data[3 * i + k] = static_cast<float>(v[k]);
+        f.at(x, y, z) = x >= 12 ? 0.5f : 0.0f;
+      }
+  GvfInput in = gvfInputFrom(*ctx, f, &v0);
+  SurfaceSnake surfaces(ctx, n, n, n, quiet(SnakeParams::defaults()));
+  surfaces.setFields(in.v0, in);
+  surfaces.add(sphereMesh({12, 12, 12}, 6, 1.5), SnakeForce::Traditional);
+  const auto hold = surfaces.holdStrengths()[0];
+  const auto mesh = surfaces.surfaces()[0].mesh;
+  const reference::Field force = toRef3(v0);
+  const reference::Grid edge = test::toGridOf(f);
+  const auto x = toD(mesh.vertices);
+  const auto rings = ringsOf(mesh);
+  const double floor = kHoldStrength * std::sqrt(in.maxV0Squared);
+  const auto want = reference::surfaceHold(x, rings, force, kHoldDistance, &edge, kHoldEdge, floor);
+  const auto plain = reference::surfaceHold(x, rings, force, kHoldDistance);
+  const auto edgeOnly =
+      reference::surfaceHold(x, rings, force, kHoldDistance, &edge, kHoldEdge, INFINITY);
+  int mismatches = 0, zeroed = 0, keptByStrength = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    mismatches += std::abs(hold[i] - want[i]) > 1e-3;
+    zeroed += plain[i] > 0 && want[i] == 0;
+    keptByStrength += want[i] > 0 && edgeOnly[i] == 0;
+  }
+  MESSAGE(want.size() << " vertices: " << zeroed << " zeroed by the floor, " << keptByStrength
+                      << " kept by the force's strength alone");
+  CHECK(mismatches <= static_cast<int>(want.size()) / 100);
+  CHECK(zeroed > 10);
+  CHECK(keptByStrength > 10);
 }
 
 TEST_CASE("the Richardson sweeps reach the exact semi-implicit step") {

@@ -5,6 +5,7 @@
 // (surface_measures.hpp) on meshes with known answers. Figures go to MESSAGE for the report.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <glm/geometric.hpp>
 #include <map>
@@ -192,4 +193,22 @@ TEST_CASE("point-to-mesh distances, progress, collapse and unheld patch widths")
   CHECK(w < 11.5);
   CHECK(unheldPatchWidth(sphere, std::vector<bool>(held.size(), true)) == 0);
   CHECK(unheldPatchWidth(sphere, std::vector<bool>(held.size(), false)) > 30);
+
+  // The kernels' compressed one-rings are vertexNeighbours()' fans.
+  for (const SurfaceMesh& m : {sphere, boxMesh({2, 3, 4}, {9, 7, 12}, 1.5)}) {
+    const auto fans = vertexNeighbours(m);
+    const MeshRings rings = meshRings(m);
+    REQUIRE(rings.start.size() == fans.size() + 1);
+    bool same = true;
+    for (std::size_t v = 0; v < fans.size(); ++v)
+      same = same && std::equal(fans[v].begin(), fans[v].end(), rings.ring.begin() + rings.start[v],
+                                rings.ring.begin() + rings.start[v + 1]);
+    CHECK(same);
+  }
+  // within() agrees with the distance.
+  const MeshDistance distance(sphere, 1.0);
+  for (const auto& q : points) {
+    const double dq = distance(glm::dvec3(q));
+    CHECK(distance.within(glm::dvec3(q), 0.5) == (dq <= 0.5));
+  }
 }

@@ -34,9 +34,30 @@ struct MeshRings {
 };
 MeshRings meshRings(const SurfaceMesh& mesh);
 
-// The distance of each point to the triangles of `mesh`, exact up to `cap` and `cap` beyond
-// (so a far point costs no search). Triangles are bucketed in cells max(cap, longest edge)
-// wide, so N points against M triangles cost O(N + M).
+// Distances of points to the triangles of one mesh, exact up to `cap` and at least `cap`
+// beyond (so a far point costs no search): the triangles are bucketed once in a grid of cells
+// max(cap, longest edge) wide, and a query looks at the 27 cells around its point, so N
+// queries against M triangles cost O(N + M). Keeps its own copy of the mesh.
+class MeshDistance {
+ public:
+  MeshDistance(const SurfaceMesh& mesh, double cap);
+  double operator()(const glm::dvec3& p) const;  // min(distance, cap)
+  // Whether some triangle lies within d <= cap of p (stops at the first found: cheaper).
+  bool within(const glm::dvec3& p, double d) const;
+
+ private:
+  // Calls visit(triangle) for the triangles listed in the cells around p until it returns
+  // true; false when none did (or p is more than a cell away from every cell).
+  template <class Visit>
+  bool anyAround(const glm::dvec3& p, Visit&& visit) const;
+  SurfaceMesh mesh_;
+  double cap_, cell_ = 1;
+  glm::dvec3 origin_{0.0};
+  int dims_[3] = {0, 0, 0};
+  std::vector<std::uint32_t> start_, triangles_;  // compressed rows per cell
+};
+
+// The same for many points at once.
 std::vector<double> distancesToMesh(const std::vector<glm::vec3>& points, const SurfaceMesh& mesh,
                                     double cap);
 

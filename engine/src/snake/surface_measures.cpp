@@ -23,13 +23,45 @@ int surfaceSweeps(const SnakeParams& p) {
 }
 
 MeshRings meshRings(const SurfaceMesh& mesh) {
-  const auto rings = vertexNeighbours(mesh);
+  // vertexNeighbours()' fans, written straight into the compressed rows (no vector per vertex:
+  // this runs after every remeshing of surfaces of 10^5 vertices).
+  const std::size_t n = mesh.vertices.size();
+  std::vector<std::uint32_t> offset(n + 1, 0);
+  for (const auto& f : mesh.faces)
+    for (int i = 0; i < 3; ++i) ++offset[f[i] + 1];
+  for (std::size_t v = 0; v < n; ++v) offset[v + 1] += offset[v];
+  // Corner (v; a, b) of face (v, a, b), counter-clockwise seen from outside: a step a -> b.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs(offset[n]);
+  std::vector<std::uint32_t> fill(offset.begin(), offset.end() - 1);
+  for (const auto& f : mesh.faces)
+    for (int i = 0; i < 3; ++i) pairs[fill[f[i]]++] = {f[(i + 1) % 3], f[(i + 2) % 3]};
   MeshRings r;
-  r.start.reserve(rings.size() + 1);
-  r.start.push_back(0);
-  for (const auto& one : rings) {
-    r.ring.insert(r.ring.end(), one.begin(), one.end());
-    r.start.push_back(static_cast<std::uint32_t>(r.ring.size()));
+  r.start.assign(n + 1, 0);
+  r.ring.reserve(offset[n]);
+  for (std::size_t v = 0; v < n; ++v) {
+    const auto begin = offset[v], end = offset[v + 1];
+    if (begin != end) {
+      // Start where an open fan begins (a corner's a that is no corner's b), else anywhere.
+      auto first = begin;
+      for (auto i = begin; i < end; ++i) {
+        bool isSecond = false;
+        for (auto j = begin; j < end && !isSecond; ++j) isSecond = pairs[j].second == pairs[i].first;
+        if (!isSecond) {
+          first = i;
+          break;
+        }
+      }
+      std::uint32_t at = pairs[first].first;
+      for (std::size_t step = 0; step <= end - begin; ++step) {
+        r.ring.push_back(at);
+        auto i = begin;
+        while (i < end && pairs[i].first != at) ++i;
+        if (i == end) break;
+        at = pairs[i].second;
+        if (at == pairs[first].first) break;
+      }
+    }
+    r.start[v + 1] = static_cast<std::uint32_t>(r.ring.size());
   }
   return r;
 }
@@ -59,91 +91,123 @@ glm::dvec3 closestOnTriangle(glm::dvec3 p, glm::dvec3 a, glm::dvec3 b, glm::dvec
   return a + ab * (vb / denom) + ac * (vc / denom);
 }
 
-struct CellKey {
-  std::int64_t x, y, z;
-  bool operator==(const CellKey&) const = default;
-};
-struct CellHash {
-  std::size_t operator()(const CellKey& k) const {
-    return static_cast<std::size_t>(k.x * 73856093LL ^ k.y * 19349663LL ^ k.z * 83492791LL);
-  }
-};
+}  // namespace
 
-// Triangles bucketed by the cells their bounding boxes overlap.
-class TriangleGrid {
- public:
-  TriangleGrid(const SurfaceMesh& mesh, double cap) : mesh_(mesh) {
-    double longest = 0;
-    for (const auto& f : mesh.faces)
-      for (int k = 0; k < 3; ++k)
-        longest = std::max(longest, static_cast<double>(glm::length(mesh.vertices[f[k]] -
-                                                                    mesh.vertices[f[(k + 1) % 3]])));
-    cell_ = std::max({cap, longest, 1e-6});
+MeshDistance::MeshDistance(const SurfaceMesh& mesh, double cap) : mesh_(mesh), cap_(cap) {
+  // Cells at least cap wide: every triangle within cap of p lies in p's cell or a neighbour.
+  if (mesh.faces.empty()) return;
+  double longest = 0;
+  glm::dvec3 lo(mesh.vertices[mesh.faces[0][0]]), hi = lo;
+  for (const auto& f : mesh.faces)
+    for (int k = 0; k < 3; ++k) {
+      const glm::dvec3 v(mesh.vertices[f[k]]);
+      lo = glm::min(lo, v);
+      hi = glm::max(hi, v);
+      longest = std::max(longest, glm::length(v - glm::dvec3(mesh.vertices[f[(k + 1) % 3]])));
+    }
+  cell_ = std::max({cap, longest, 1e-6});
+  // At most ~8 cells per triangle: coarser cells for a mesh far smaller than its box.
+  const glm::dvec3 extent = hi - lo;
+  while ((extent.x / cell_ + 1) * (extent.y / cell_ + 1) * (extent.z / cell_ + 1) >
+         8.0 * static_cast<double>(mesh.faces.size()) + 64)
+    cell_ *= 1.5;
+  origin_ = lo;
+  for (int a = 0; a < 3; ++a) dims_[a] = static_cast<int>(extent[a] / cell_) + 1;
+  const std::size_t cells = static_cast<std::size_t>(dims_[0]) * dims_[1] * dims_[2];
+  // Two passes (count, fill) over each triangle's bounding box of cells.
+  start_.assign(cells + 1, 0);
+  auto each = [&](auto&& visit) {
     for (std::size_t t = 0; t < mesh.faces.size(); ++t) {
       const auto& f = mesh.faces[t];
-      glm::dvec3 lo(mesh.vertices[f[0]]), hi = lo;
+      glm::dvec3 a(mesh.vertices[f[0]]), b = a;
       for (int k = 1; k < 3; ++k) {
-        lo = glm::min(lo, glm::dvec3(mesh.vertices[f[k]]));
-        hi = glm::max(hi, glm::dvec3(mesh.vertices[f[k]]));
+        a = glm::min(a, glm::dvec3(mesh.vertices[f[k]]));
+        b = glm::max(b, glm::dvec3(mesh.vertices[f[k]]));
       }
-      const CellKey a = key(lo), b = key(hi);
-      for (auto z = a.z; z <= b.z; ++z)
-        for (auto y = a.y; y <= b.y; ++y)
-          for (auto x = a.x; x <= b.x; ++x) cells_[{x, y, z}].push_back(static_cast<int>(t));
+      int i0[3], i1[3];
+      for (int k = 0; k < 3; ++k) {
+        i0[k] = std::clamp(static_cast<int>((a[k] - lo[k]) / cell_), 0, dims_[k] - 1);
+        i1[k] = std::clamp(static_cast<int>((b[k] - lo[k]) / cell_), 0, dims_[k] - 1);
+      }
+      for (int z = i0[2]; z <= i1[2]; ++z)
+        for (int y = i0[1]; y <= i1[1]; ++y)
+          for (int x = i0[0]; x <= i1[0]; ++x)
+            visit((static_cast<std::size_t>(z) * dims_[1] + y) * dims_[0] + x,
+                  static_cast<std::uint32_t>(t));
     }
-  }
-  // Exact when some triangle lies within one cell of p; else at least a cell away.
-  double distance(glm::dvec3 p) const {
-    const CellKey c = key(p);
-    double best = std::numeric_limits<double>::infinity();
-    for (int dz = -1; dz <= 1; ++dz)
-      for (int dy = -1; dy <= 1; ++dy)
-        for (int dx = -1; dx <= 1; ++dx) {
-          auto it = cells_.find({c.x + dx, c.y + dy, c.z + dz});
-          if (it == cells_.end()) continue;
-          for (int t : it->second) {
-            const auto& f = mesh_.faces[t];
-            const glm::dvec3 q =
-                closestOnTriangle(p, glm::dvec3(mesh_.vertices[f[0]]),
-                                  glm::dvec3(mesh_.vertices[f[1]]), glm::dvec3(mesh_.vertices[f[2]]));
-            best = std::min(best, glm::length(p - q));
-          }
-        }
-    return best;
-  }
+  };
+  each([&](std::size_t c, std::uint32_t) { ++start_[c + 1]; });
+  for (std::size_t c = 0; c < cells; ++c) start_[c + 1] += start_[c];
+  triangles_.resize(start_[cells]);
+  std::vector<std::uint32_t> fill(start_.begin(), start_.end() - 1);
+  each([&](std::size_t c, std::uint32_t t) { triangles_[fill[c]++] = t; });
+}
 
- private:
-  CellKey key(glm::dvec3 p) const {
-    return {static_cast<std::int64_t>(std::floor(p.x / cell_)),
-            static_cast<std::int64_t>(std::floor(p.y / cell_)),
-            static_cast<std::int64_t>(std::floor(p.z / cell_))};
+template <class Visit>
+bool MeshDistance::anyAround(const glm::dvec3& p, Visit&& visit) const {
+  if (start_.empty()) return false;
+  int at[3];
+  for (int k = 0; k < 3; ++k) {
+    const double u = std::floor((p[k] - origin_[k]) / cell_);
+    if (u < -1 || u > dims_[k]) return false;  // no cell within one of p: farther than cap
+    at[k] = static_cast<int>(u);
   }
-  const SurfaceMesh& mesh_;
-  double cell_ = 1;
-  std::unordered_map<CellKey, std::vector<int>, CellHash> cells_;
-};
+  auto cell = [&](int x, int y, int z) {
+    if (x < 0 || y < 0 || z < 0 || x >= dims_[0] || y >= dims_[1] || z >= dims_[2]) return false;
+    const std::size_t c = (static_cast<std::size_t>(z) * dims_[1] + y) * dims_[0] + x;
+    for (std::uint32_t i = start_[c]; i < start_[c + 1]; ++i)
+      if (visit(triangles_[i])) return true;
+    return false;
+  };
+  if (cell(at[0], at[1], at[2])) return true;  // its own cell first: usually enough
+  for (int dz = -1; dz <= 1; ++dz)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx)
+        if ((dx || dy || dz) && cell(at[0] + dx, at[1] + dy, at[2] + dz)) return true;
+  return false;
+}
 
+namespace {
+double triangleDistance(const SurfaceMesh& m, std::uint32_t t, const glm::dvec3& p) {
+  const auto& f = m.faces[t];
+  return glm::length(p - closestOnTriangle(p, glm::dvec3(m.vertices[f[0]]),
+                                           glm::dvec3(m.vertices[f[1]]),
+                                           glm::dvec3(m.vertices[f[2]])));
+}
 }  // namespace
+
+double MeshDistance::operator()(const glm::dvec3& p) const {
+  double best = cap_;
+  anyAround(p, [&](std::uint32_t t) {
+    best = std::min(best, triangleDistance(mesh_, t, p));
+    return false;
+  });
+  return best;
+}
+
+bool MeshDistance::within(const glm::dvec3& p, double d) const {
+  return anyAround(p, [&](std::uint32_t t) { return triangleDistance(mesh_, t, p) <= d; });
+}
 
 std::vector<double> distancesToMesh(const std::vector<glm::vec3>& points, const SurfaceMesh& mesh,
                                     double cap) {
   std::vector<double> out(points.size(), cap);
-  if (mesh.faces.empty()) return out;
-  const TriangleGrid grid(mesh, cap);
-  for (std::size_t i = 0; i < points.size(); ++i)
-    out[i] = std::min(cap, grid.distance(glm::dvec3(points[i])));
+  const MeshDistance distance(mesh, cap);
+  for (std::size_t i = 0; i < points.size(); ++i) out[i] = distance(glm::dvec3(points[i]));
   return out;
 }
 
 double surfaceProgress(const SurfaceMesh& now, const std::deque<SurfaceMesh>& past, double cap) {
   if (past.empty()) return cap;
-  std::vector<TriangleGrid> grids;
+  std::vector<MeshDistance> grids;
   grids.reserve(past.size());
   for (const auto& m : past) grids.emplace_back(m, cap);
   double worst = 0;
   for (const auto& v : now.vertices) {
     double best = cap;
-    for (const auto& g : grids) best = std::min(best, g.distance(glm::dvec3(v)));
+    // Newest first; a vertex already within `worst` of one cannot raise the maximum.
+    for (auto g = grids.rbegin(); g != grids.rend() && best > worst; ++g)
+      best = std::min(best, (*g)(glm::dvec3(v)));
     worst = std::max(worst, best);
     if (worst >= cap) return cap;  // moved: no need to measure the rest
   }

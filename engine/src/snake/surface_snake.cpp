@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <memory>
 #include <glm/geometric.hpp>
 #include <sstream>
 
@@ -44,6 +45,31 @@ SurfaceMesh outward(SurfaceMesh mesh) {
     for (auto& f : mesh.faces) std::swap(f[1], f[2]);
   return mesh;
 }
+// Whether a window ends with surfaceProgress(now, past) <= tolerance, decided cheaply: a
+// vertex within tolerance of its own position in a past surface of the same connectivity is
+// within it of that surface; only the others are measured against the past meshes, whose
+// distance grids are built when first needed and kept with them.
+bool windowStill(const SurfaceMesh& now, long topology, const std::deque<SurfaceMesh>& past,
+                 const std::deque<long>& pastTopology,
+                 std::deque<std::shared_ptr<MeshDistance>>& grids, double tolerance) {
+  const double cap = std::max(tolerance, 0.5);
+  const double t2 = tolerance * tolerance;
+  for (std::size_t i = 0; i < now.vertices.size(); ++i) {
+    const glm::vec3 v = now.vertices[i];
+    bool near = false;
+    for (std::size_t r = past.size(); r-- > 0 && !near;)
+      if (pastTopology[r] == topology) {
+        const glm::vec3 d = v - past[r].vertices[i];
+        near = glm::dot(d, d) <= t2;
+      }
+    for (std::size_t r = past.size(); r-- > 0 && !near;) {
+      if (!grids[r]) grids[r] = std::make_shared<MeshDistance>(past[r], cap);
+      near = grids[r]->within(glm::dvec3(v), tolerance);
+    }
+    if (!near) return false;
+  }
+  return true;
+}
 }  // namespace
 
 struct SurfaceSnake::Impl {
@@ -56,7 +82,11 @@ struct SurfaceSnake::Impl {
     SurfaceMesh initial;
     double initialVolume = 0;
     double held = 0, holdGap = 0;
-    std::deque<SurfaceMesh> references;  // the last kProgressWindows windows' starts
+    // The last kProgressWindows windows' starts, with the connectivity version of each.
+    std::deque<SurfaceMesh> references;
+    std::deque<long> referenceTopology;
+    std::deque<std::shared_ptr<MeshDistance>> referenceGrids;  // null until needed
+    long topology = 0;  // counts connectivity changes (remeshing)
     long iterations = 0;
     int sinceWindow = 0;
     SnakeState state = SnakeState::Moving;
@@ -257,6 +287,7 @@ void SurfaceSnake::restart() {
   for (auto& s : impl_->surfaces) {
     s.mesh = s.initial;
     s.rings = meshRings(s.mesh);
+    ++s.topology;
     s.iterations = 0;
     s.held = s.holdGap = 0;
     s.state = SnakeState::Moving;
@@ -471,12 +502,18 @@ void SurfaceSnake::checkAndRemesh() {
       continue;
     }
     if (s.sinceWindow >= params_.window) {
-      const double cap = std::max(2 * params_.tolerance, 1.0);
-      if (surfaceProgress(s.mesh, s.references, cap) <= params_.tolerance) stopped.push_back(k);
+      if (windowStill(s.mesh, s.topology, s.references, s.referenceTopology, s.referenceGrids,
+                      params_.tolerance))
+        stopped.push_back(k);
       s.sinceWindow = 0;
       s.references.push_back(s.mesh);
-      if (s.references.size() > static_cast<std::size_t>(kProgressWindows))
+      s.referenceTopology.push_back(s.topology);
+      s.referenceGrids.push_back(nullptr);
+      if (s.references.size() > static_cast<std::size_t>(kProgressWindows)) {
         s.references.pop_front();
+        s.referenceTopology.pop_front();
+        s.referenceGrids.pop_front();
+      }
     }
   }
   if (!stopped.empty()) {
@@ -499,10 +536,13 @@ void SurfaceSnake::checkAndRemesh() {
   for (std::size_t k : moving) {
     auto& s = m.surfaces[k];
     if (!remeshDue[k] || s.state != SnakeState::Moving) continue;
+    // remesh() keeps the mesh closed and manifold (its contract; the tests check it through
+    // whole runs): no checkMesh here, which would cost as much as the remeshing.
     SurfaceMesh r = remesh(s.mesh, params_.dmin, params_.dmax);
-    if (r.vertices.size() > kMaxVertices || !checkMesh(r).ok()) continue;
+    if (r.vertices.size() > kMaxVertices || r.faces.empty()) continue;
     s.mesh = std::move(r);
     s.rings = meshRings(s.mesh);
+    ++s.topology;
   }
   upload();
 }
@@ -513,6 +553,8 @@ void SurfaceSnake::syncLayout() {
   download();
   for (auto& s : m.surfaces) {
     s.references.assign(1, s.mesh);
+    s.referenceTopology.assign(1, s.topology);
+    s.referenceGrids.assign(1, nullptr);
     s.sinceWindow = 0;
   }
   m.sinceResample = 0;
