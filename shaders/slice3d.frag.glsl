@@ -1,6 +1,7 @@
 #version 330 core
-// A slice of the volume (R32F, grey levels in [0, 1]) as grey, a little see-through so the
-// surfaces behind it show; its rim in uRim.
+// A slice of the volume (R32F, grey levels in [0, 1]) as grey, see-through where it is dark
+// (empty space) and nearly opaque where it is bright, so the surfaces behind it show; its rim
+// in uRim.
 uniform sampler2D uImage;
 uniform float uBrightness;
 uniform float uAlpha;
@@ -15,5 +16,5 @@ void main() {
     return;
   }
   float v = clamp(texture(uImage, vUv).r * uBrightness, 0.0, 1.0);
-  fragColor = vec4(vec3(v), uAlpha);
+  fragColor = vec4(vec3(v), mix(0.3, 1.0, v) * uAlpha);
 }

@@ -13,6 +13,7 @@ constexpr int kMaxFrameIterations = 64;
 
 SurfaceSession::SurfaceSession(Session& session, const SurfaceStartup& startup)
     : session_(session), params_(startup.params), force_(startup.force) {
+  setFrameIterations(startup.frameIterations);
   pending_ = startup.surfaces;
   rebuild();
 }

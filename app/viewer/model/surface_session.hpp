@@ -2,6 +2,7 @@
 // The viewer's 3D surfaces (issue 30): a SurfaceSnake batch over the session's volume, fed the
 // 3D field whenever it changes and stepped under the frame budget, the 3D counterpart of
 // SnakeSession. Empty and idle while the input is an image. No GL here.
+#include <algorithm>
 #include <array>
 #include <glm/vec3.hpp>
 #include <memory>
@@ -19,6 +20,7 @@ struct SurfaceStartup {
   std::vector<app::SurfaceSpec> surfaces;
   SnakeParams params = SnakeParams::defaults();
   SnakeForce force = SnakeForce::Gvf;  // of surfaces without "@FORCE" and placed by hand
+  int frameIterations = 4;  // per frame without a frame budget (--snake-frame-iterations)
 };
 
 class SurfaceSession {

@@ -48,7 +48,9 @@ bool ViewerModes::sessionPictureShown() const {
   return !ownsImage() && !(race_ && race_->enabled());
 }
 
-bool ViewerModes::firstStartHintAllowed() const { return !region_->enabled(); }
+bool ViewerModes::firstStartHintAllowed() const {
+  return !region_->enabled() && surface_->surfaces().surfaces().empty();
+}
 
 SnakeSession& ViewerModes::snakes() { return plain_->snakes(); }
 const SnakeSession& ViewerModes::snakes() const { return plain_->snakes(); }
