@@ -7,12 +7,16 @@
 #include <cmath>
 #include <glm/geometric.hpp>
 
+#include "gvflab/error.hpp"
 #include "io/snake_palette.hpp"
 #include "render/render_support.hpp"
+#include "viewer/model/session.hpp"
 #include "viewer/model/surface_cut.hpp"
+#include "viewer/model/surface_session.hpp"
 #include "viewer/render/orbit_camera.hpp"
 #include "viewer/render/surface_view.hpp"
 #include "viewer/render/view_split.hpp"
+#include "volume_support.hpp"
 
 using namespace gvflab;
 using namespace gvflab::viewer;
@@ -83,8 +87,8 @@ TEST_CASE("the 3D view draws a sphere where the camera projects it, shaded in it
     while (left > 0 && onSphere(left - 1)) --left;
     while (right < kSize - 1 && onSphere(right + 1)) ++right;
     const glm::vec3 rim = camera.project(
-        glm::vec3(16, 16, 16) + 7.0f * glm::normalize(glm::cross(
-                                           glm::vec3(16, 16, 16) - camera.eye(), {0, -1, 0})),
+        glm::vec3(16, 16, 16) +
+            7.0f * glm::normalize(glm::cross(glm::vec3(16, 16, 16) - camera.eye(), {0, -1, 0})),
         kSize, kSize);
     const float projectedRadius = std::abs(rim.x - centre.x);
     CHECK(std::abs(0.5f * static_cast<float>(right - left) - projectedRadius) < 3.0f);
@@ -93,6 +97,30 @@ TEST_CASE("the 3D view draws a sphere where the camera projects it, shaded in it
     // Off the sphere: the background, not the state's colour.
     CHECK_FALSE(onSphere(2));
   }
+}
+
+TEST_CASE("the 3D view shows the selected surface through the others") {
+  auto& env = test::glEnvironment();
+  REQUIRE_MESSAGE(env.ok, "no OpenGL 3.3 core context (run under xvfb-run -a)");
+  OrbitCamera camera;
+  camera.frame(glm::vec3(kVolume));
+  std::vector<SurfaceContour> surfaces = {sphere(SnakeState::Converged),
+                                          sphere(SnakeState::Stalled)};
+  surfaces[0].mesh = sphereMesh({16.0, 16.0, 16.0}, 4.0, 1.0);  // inside the other
+  surfaces[1].id = 2;
+  SurfaceScene scene;
+  scene.surfaces = &surfaces;
+  scene.surfacesVersion = 100;
+  scene.selectedId = 1;  // the inner, converged one: green through the stalled red
+  const glm::vec3 centre = camera.project({16, 16, 16}, kSize, kSize);
+  const glm::vec3 mixed = rgb(render(scene, camera), static_cast<int>(centre.x),
+                              static_cast<int>(centre.y));
+  CHECK(mixed.g > mixed.r);
+  scene.selectedId = 2;  // the outer one opaque: red
+  scene.surfacesVersion = 101;
+  const glm::vec3 outer = rgb(render(scene, camera), static_cast<int>(centre.x),
+                              static_cast<int>(centre.y));
+  CHECK(outer.r > outer.g + 0.3f);
 }
 
 TEST_CASE("the 3D view draws a slice of the volume as a quad where the slice is") {
@@ -115,8 +143,8 @@ TEST_CASE("the 3D view draws a slice of the volume as a quad where the slice is"
   const glm::vec3 dark = camera.project({24, 16, 16.5f}, kSize, kSize);
   const glm::vec3 b = rgb(image, static_cast<int>(bright.x), static_cast<int>(bright.y));
   const glm::vec3 d = rgb(image, static_cast<int>(dark.x), static_cast<int>(dark.y));
-  CHECK(b.r > 0.6f);                       // the slice's grey, a little see-through
-  CHECK(std::abs(b.r - b.b) < 0.05f);      // grey, not a surface's colour
+  CHECK(b.r > 0.6f);                   // the slice's grey, a little see-through
+  CHECK(std::abs(b.r - b.b) < 0.05f);  // grey, not a surface's colour
   CHECK(d.r < 0.25f);
   CHECK(b.r - d.r > 0.4f);
   // Nothing without slices: the background there.
@@ -151,15 +179,54 @@ TEST_CASE("the view splits into a slice and a 3D view both usable at 1024x768") 
     const ViewSplit s = splitView(area, true);
     CHECK(std::min(s.slice.width, s.slice.height) >= 350);
     CHECK(std::min(s.side.width, s.side.height) >= 350);
-    const bool apart = s.slice.x + s.slice.width <= s.side.x || s.side.y + s.side.height <= s.slice.y;
+    const bool apart =
+        s.slice.x + s.slice.width <= s.side.x || s.side.y + s.side.height <= s.slice.y;
     CHECK(apart);
     // The slice keeps the top-left corner (screen pixels from there still address it).
     CHECK(s.slice.x == area.x);
     CHECK(s.slice.y + s.slice.height == area.y + area.height);
-    CHECK(inSideView(s, area, static_cast<float>(area.width - 5), static_cast<float>(area.height - 5)));
+    CHECK(inSideView(s, area, static_cast<float>(area.width - 5),
+                     static_cast<float>(area.height - 5)));
     CHECK_FALSE(inSideView(s, area, 5, 5));
   }
   const ViewSplit none = splitView({0, 0, 800, 600}, false);
   CHECK(none.slice.width == 800);
   CHECK(none.side.width == 0);
+}
+
+TEST_CASE("the viewer's surfaces: idle on an image, placed, compared and moved on a volume") {
+  SessionStartup startup;
+  startup.phantomSize = 32;
+  startup.stepsPerFrame = 10;    // deterministic: no frame budget
+  startup.fieldIterations = 20;  // the surfaces wait for this many field iterations
+  Session session(startup);
+  SurfaceSession surfaces(session, {});
+  surfaces.advanceFrame();
+  CHECK_FALSE(surfaces.active());  // an image: nothing to move
+  CHECK_THROWS_AS(surfaces.addSphere({8, 8, 8}, 4), ParameterError);
+
+  session.setVolume(test::ballVolumeOf(24, 24, 24), "ball");
+  surfaces.advanceFrame();
+  REQUIRE(surfaces.active());
+  CHECK(surfaces.dims() == std::array<int, 3>{24, 24, 24});
+  const int id = surfaces.addSphere({12, 12, 12}, 9);
+  CHECK(surfaces.selectedId() == id);
+  const int twin = surfaces.compare(id);
+  REQUIRE(surfaces.surfaces().size() == 2);
+  CHECK(twin != id);
+  CHECK(surfaces.surfaces()[0].force != surfaces.surfaces()[1].force);
+  // They wait for the field, then move by the frame's iterations.
+  surfaces.advanceFrame();
+  CHECK(surfaces.lastFrameIterations() == 0);
+  for (int i = 0; i < 3; ++i) session.advanceFrame();
+  REQUIRE(session.fieldReady());
+  const long before = surfaces.version();
+  surfaces.advanceFrame();
+  CHECK(surfaces.lastFrameIterations() == surfaces.frameIterations());
+  CHECK(surfaces.version() > before);
+  for (const SurfaceContour& c : surfaces.surfaces()) CHECK(c.iterations > 0);
+  // A new volume of another size: the surfaces go.
+  session.setVolume(test::ballVolumeOf(20, 20, 20), "smaller");
+  surfaces.advanceFrame();
+  CHECK(surfaces.surfaces().empty());
 }

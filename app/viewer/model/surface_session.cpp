@@ -92,8 +92,7 @@ void SurfaceSession::advanceFrame(double budgetMs) {
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   const double perIteration = ms / n;
-  msPerIteration_ =
-      msPerIteration_ > 0 ? 0.8 * msPerIteration_ + 0.2 * perIteration : perIteration;
+  msPerIteration_ = msPerIteration_ > 0 ? 0.8 * msPerIteration_ + 0.2 * perIteration : perIteration;
   lastSteps_ = n;
 }
 
@@ -110,11 +109,9 @@ int SurfaceSession::compare(int id) {
   const auto it = std::find_if(surfaces_.begin(), surfaces_.end(),
                                [&](const SurfaceContour& c) { return c.id == id; });
   if (!snakes_ || it == surfaces_.end()) return 0;
-  const SnakeForce other =
-      it->force == SnakeForce::Gvf ? SnakeForce::Traditional : SnakeForce::Gvf;
-  const int twin = snakes_->add(it->initial, other,
-                                it->ownPressure ? std::optional<double>(it->pressure)
-                                                : std::nullopt);
+  const SnakeForce other = it->force == SnakeForce::Gvf ? SnakeForce::Traditional : SnakeForce::Gvf;
+  const int twin = snakes_->add(
+      it->initial, other, it->ownPressure ? std::optional<double>(it->pressure) : std::nullopt);
   snakes_->restart();
   refresh();
   return twin;

@@ -9,8 +9,8 @@
 
 namespace gvflab::viewer {
 namespace {
-constexpr float kMinRadius = 1.5f;       // voxels: a shorter drag places nothing
-constexpr double kBudgetShare = 0.35;    // of the session's frame budget, for the surfaces
+constexpr float kMinRadius = 1.5f;     // voxels: a shorter drag places nothing
+constexpr double kBudgetShare = 0.35;  // of the session's frame budget, for the surfaces
 }  // namespace
 
 SurfaceMode::SurfaceMode(Session& session, const SurfaceStartup& startup, ErrorLog& errors)
@@ -100,8 +100,8 @@ void SurfaceMode::drawOverlay(ViewFrame& f) {
   if (cutsVersion_ != surfaces_->version() || cutsAxis_ != axis || cutsIndex_ != index) {
     cuts_.clear();
     for (const SurfaceContour& c : surfaces_->surfaces())
-      cuts_.push_back({sliceCut(c.mesh, v->axis(), index), c.force,
-                       c.id == surfaces_->selectedId()});
+      cuts_.push_back(
+          {sliceCut(c.mesh, v->axis(), index), c.force, c.id == surfaces_->selectedId()});
     cutsVersion_ = surfaces_->version(), cutsAxis_ = axis, cutsIndex_ = index;
   }
   static const std::vector<SurfaceCut> none;

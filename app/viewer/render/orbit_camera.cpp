@@ -35,8 +35,8 @@ void OrbitCamera::pan(glm::vec2 pixels, float viewHeightPixels) {
 }
 
 void OrbitCamera::zoom(float steps) {
-  distance = std::clamp(distance * std::pow(kZoomPerStep, steps), 0.05f * boxRadius_,
-                        20.0f * boxRadius_);
+  distance =
+      std::clamp(distance * std::pow(kZoomPerStep, steps), 0.05f * boxRadius_, 20.0f * boxRadius_);
 }
 
 glm::vec3 OrbitCamera::eye() const {
@@ -48,8 +48,8 @@ glm::vec3 OrbitCamera::eye() const {
 glm::mat4 OrbitCamera::view() const { return glm::lookAt(eye(), target, kUp); }
 
 glm::mat4 OrbitCamera::projection(float aspect) const {
-  const float reach = glm::length(target - eye()) + 2.0f * boxRadius_ +
-                      glm::length(target) + 1.0f;  // a panned target still sees the box
+  const float reach = glm::length(target - eye()) + 2.0f * boxRadius_ + glm::length(target) +
+                      1.0f;  // a panned target still sees the box
   const float nearPlane = std::max(0.01f * distance, 0.05f);
   return glm::perspective(fovY, std::max(aspect, 1e-3f), nearPlane, reach);
 }

@@ -13,9 +13,9 @@ namespace gvflab::viewer {
 struct OrbitCamera {
   glm::vec3 target{0.0f};
   float distance = 1.0f;
-  float yaw = 0.6f;    // radians about the screen's up axis
+  float yaw = 0.6f;     // radians about the screen's up axis
   float pitch = 0.45f;  // radians; > 0 looks down on the volume (from -y)
-  float fovY = 0.61f;  // radians (35 degrees)
+  float fovY = 0.61f;   // radians (35 degrees)
 
   // Looks at the box [0, size] from the default angle, the whole box in view.
   void frame(const glm::vec3& size);

@@ -72,7 +72,8 @@ void SurfaceCutOverlay::draw(const Viewport& viewport, const ViewTransform& view
     drawQuads(c.segments, (c.selected ? 1.5f : 1.0f) * kLineHalfWidth * toImage, color.data());
   }
   std::vector<glm::vec2> ring;
-  for (std::size_t i = 0; i + 1 < draft.size(); ++i) ring.push_back(draft[i]), ring.push_back(draft[i + 1]);
+  for (std::size_t i = 0; i + 1 < draft.size(); ++i)
+    ring.push_back(draft[i]), ring.push_back(draft[i + 1]);
   drawQuads(ring, kLineHalfWidth * toImage, kDraft);
   f.glDisable(GL_SCISSOR_TEST);
   f.glDisable(GL_BLEND);

@@ -13,6 +13,7 @@ namespace {
 constexpr float kBackground[3] = {0.07f, 0.07f, 0.09f};
 constexpr float kOutline[4] = {0.55f, 0.58f, 0.65f, 1.0f};
 constexpr float kSliceAlpha = 0.9f;
+constexpr float kOtherAlpha = 0.4f;  // surfaces other than the selected one
 constexpr float kSliceRim[4] = {0.95f, 0.85f, 0.35f, 1.0f};  // the slices' edges: amber-ish
 
 // The quad of the slice across `axis` at `index` (voxel centres, index + 0.5), as triangles
@@ -181,16 +182,30 @@ void SurfaceView::draw(const Viewport& area, const OrbitCamera& camera, const Su
                        glm::value_ptr(viewProjection));
   f.glUniformMatrix4fv(uniformAt(sp, "uView"), 1, GL_FALSE, glm::value_ptr(view));
 
-  // The surfaces, in their states' colours.
+  // The surfaces, in their states' colours: the selected one (or all, when none is) opaque,
+  // the others see-through over it, so a twin that stopped outside does not hide it.
   f.glUniform1i(uniformAt(sp, "uLit"), 1);
   f.glBindVertexArray(meshVao_.id());
-  for (const Range& r : ranges_) {
-    if (r.count == 0) continue;
-    const SnakeRgba c = stateColor(r.state);
-    f.glUniform4f(uniformAt(sp, "uColor"), c[0], c[1], c[2], 1.0f);
-    f.glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(r.count), GL_UNSIGNED_INT,
-                     reinterpret_cast<void*>(r.first * sizeof(std::uint32_t)));
+  const bool anySelected = std::any_of(ranges_.begin(), ranges_.end(),
+                                       [&](const Range& r) { return r.id == scene.selectedId; });
+  for (int pass = 0; pass < 2; ++pass) {
+    const bool opaque = pass == 0;
+    if (!opaque) {
+      f.glEnable(GL_BLEND);
+      f.glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+      f.glDepthMask(GL_FALSE);
+    }
+    for (const Range& r : ranges_) {
+      const bool front = !anySelected || r.id == scene.selectedId;
+      if (r.count == 0 || front != opaque) continue;
+      const SnakeRgba c = stateColor(r.state);
+      f.glUniform4f(uniformAt(sp, "uColor"), c[0], c[1], c[2], opaque ? 1.0f : kOtherAlpha);
+      f.glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(r.count), GL_UNSIGNED_INT,
+                       reinterpret_cast<void*>(r.first * sizeof(std::uint32_t)));
+    }
   }
+  f.glDepthMask(GL_TRUE);
+  f.glDisable(GL_BLEND);
 
   // The volume's outline: its twelve edges.
   const auto& d = scene.dims;
@@ -217,7 +232,8 @@ void SurfaceView::draw(const Viewport& area, const OrbitCamera& camera, const Su
     std::vector<float> quads;
     std::vector<int> drawn;
     for (int axis = 0; axis < 3; ++axis)
-      if (scene.slices[axis] >= 0) sliceQuad(quads, axis, scene.slices[axis], d), drawn.push_back(axis);
+      if (scene.slices[axis] >= 0)
+        sliceQuad(quads, axis, scene.slices[axis], d), drawn.push_back(axis);
     const GLuint lp = sliceProgram_.id();
     f.glUseProgram(lp);
     f.glUniformMatrix4fv(uniformAt(lp, "uViewProjection"), 1, GL_FALSE,

@@ -19,8 +19,8 @@ namespace gvflab::viewer {
 
 struct SurfaceScene {
   const std::vector<SurfaceContour>* surfaces = nullptr;
-  long surfacesVersion = 0;  // bumped when the meshes changed
-  int selectedId = 0;        // drawn with its force's colour around it
+  long surfacesVersion = 0;        // bumped when the meshes changed
+  int selectedId = 0;              // drawn opaque, the others see-through (0: all opaque)
   const Volume* volume = nullptr;  // the slices' grey levels; null: no slices
   long volumeVersion = 0;          // bumped when the volume changed
   // The slice shown across each axis (axial: z, coronal: y, sagittal: x); -1: not drawn.
