@@ -170,24 +170,26 @@ __kernel void surface_hold(__global const float4* pos, __global float* hold,
   hold[i] = hv;
 }
 
-// Marks each moving surface with an edge of its mesh outside [dmin, dmax] (remeshing due):
-// out_of_range[s] = 1, written by any of its vertices (every writer writes the same value).
+// Marks each moving surface whose mesh has an edge outside [dmin, dmax] (bit 0: remeshing
+// due within the host's patience) or far outside, shorter than dmin / far or longer than
+// dmax * far (bit 1: remeshing due now), by atomic_or into out_of_range[s].
 __kernel void surface_edge_check(__global const float4* pos, __global const int* ring_start,
                                  __global const int* ring, __global const int* vert_surf,
                                  __global const int* flags, __global int* out_of_range, int total,
-                                 float dmin, float dmax) {
+                                 float dmin, float dmax, float far) {
   int i = get_global_id(0);
   if (i >= total) return;
   int s = vert_surf[i];
   if (!(flags[s] & SURF_MOVING)) return;
   float3 x = pos[i].xyz;
   float lo = dmin * dmin, hi = dmax * dmax;
-  for (int k = ring_start[i]; k < ring_start[i + 1]; ++k) {
+  float flo = lo / (far * far), fhi = hi * far * far;
+  int bits = 0;
+  for (int k = ring_start[i]; k < ring_start[i + 1] && bits != 3; ++k) {
     float3 e = pos[ring[k]].xyz - x;
     float l2 = dot(e, e);
-    if (l2 < lo || l2 > hi) {
-      out_of_range[s] = 1;
-      return;
-    }
+    if (l2 < lo || l2 > hi) bits |= 1;
+    if (l2 < flo || l2 > fhi) bits |= 2;
   }
+  if (bits) atomic_or(out_of_range + s, bits);
 }

@@ -74,6 +74,17 @@ std::vector<Demo> makeDemos() {
                {"{assets}/volumes/cup64.mha", "--mu", "0.1", "--iterations", "300"},
                {true, true, false, false},
                1});  // coronal: the cup's cross-section (axial slices cut it into rings)
+  // The 3D lesson (issue 30): the engine's cup (volume_phantoms.hpp, 64^3: radius 20.5 about
+  // x = y = 32, z 11.5..52.5, a well 6.4 wide bored 32 deep from the top) in an asset written
+  // by scripts/make_volume_phantom.py. Twin surfaces from one sphere around it.
+  d.push_back({"surface",
+               "3D surfaces: a cup with a deep well",
+               {"Twin surfaces from one sphere around a cup: the GVF surface follows the field",
+                "down the narrow well; the traditional grad-f surface stays over its mouth."},
+               {"{assets}/volumes/cup-well64.mha", "--surface", "sphere:32,32,32,29@gvf",
+                "--surface", "sphere:32,32,32,29@traditional", "--snake-iterations", "3000"},
+               {true, false, false, false},
+               1});  // coronal: the cup's cross-section, the well a U as in 2D
   d.push_back({"region",
                "Region snake on a large noisy image",
                {"The region snake (PLH) needs no edge map: it splits the image into a Gaussian",

@@ -44,6 +44,42 @@ std::unique_ptr<aiScene> sceneOf(const SurfaceMesh& mesh) {
   return scene;
 }
 
+// assimp names the faces' list "vertex_index"; the PLY spec's example and most readers (meshio
+// reads no faces otherwise) use "vertex_indices". Renamed in the text header only.
+std::string facesAsVertexIndices(std::string ply) {
+  const std::size_t end = ply.find("end_header\n");
+  const std::string from = " vertex_index\n";
+  const std::size_t at = ply.find(from);
+  if (end == std::string::npos || at == std::string::npos || at > end) return ply;
+  return ply.replace(at, from.size(), " vertex_indices\n");
+}
+
+// assimp's OBJ exporter smooths normals of its own (aiProcess_GenSmoothNormals, enforced) and
+// shares equal ones, so "vn" lines differ in number from "v" lines, which some readers (meshio)
+// refuse. The surface has no normals of its own: vertices and faces only ("f a b c").
+std::string withoutNormals(const std::string& obj) {
+  std::string out;
+  out.reserve(obj.size());
+  std::size_t start = 0;
+  while (start < obj.size()) {
+    std::size_t end = obj.find('\n', start);
+    end = end == std::string::npos ? obj.size() : end + 1;
+    const std::string_view line(obj.data() + start, end - start);
+    if (line.starts_with("f ")) {
+      for (std::size_t i = 0; i < line.size(); ++i) {  // "a//n" -> "a"
+        if (line[i] == '/')
+          while (i + 1 < line.size() && line[i + 1] != ' ' && line[i + 1] != '\n') ++i;
+        else
+          out.push_back(line[i]);
+      }
+    } else if (!line.starts_with("vn ")) {
+      out.append(line);
+    }
+    start = end;
+  }
+  return out;
+}
+
 void exportMesh(const fs::path& path, const SurfaceMesh& mesh, const char* formatId) {
   const std::string shown = "Cannot write the surface '" + path.string() + "'";
   if (mesh.empty()) throw InputError(shown + ": the surface has no faces.");
@@ -56,7 +92,10 @@ void exportMesh(const fs::path& path, const SurfaceMesh& mesh, const char* forma
   const aiExportDataBlob* blob = exporter.ExportToBlob(scene.get(), formatId);
   if (!blob || !blob->data)
     throw InputError(shown + ": " + std::string(exporter.GetErrorString()) + ".");
-  writeFileAtomically(path, std::string(static_cast<const char*>(blob->data), blob->size));
+  std::string bytes(static_cast<const char*>(blob->data), blob->size);
+  if (std::string_view(formatId) == "plyb") bytes = facesAsVertexIndices(std::move(bytes));
+  if (std::string_view(formatId) == "objnomtl") bytes = withoutNormals(bytes);
+  writeFileAtomically(path, bytes);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@ to and from (x, y), x to the right and y down.
     import gvflab
     field, report = gvflab.gvf(image, mu=0.15, iterations=500)
     contour = gvflab.snake(image, gvflab.circle((80, 64), 20), force="gvf").points
+    surface = gvflab.surface_snake(volume, (32, 32, 32), 20)  # .vertices, .faces
 
 Every engine error raises a subclass of gvflab.Error (ParameterError and InputError are also
 ValueErrors, ResourceError a MemoryError) whose message says what is wrong. The public
@@ -28,6 +29,7 @@ from ._gvflab import (  # noqa: F401
     ResourceError,
     SNAKE_STATES,
     SnakeResult,
+    SurfaceResult,
     __version__,
 )
 from .coords import field_xy, rc_to_xy, xy_to_rc  # noqa: F401
@@ -39,11 +41,15 @@ from .functions import (  # noqa: F401
     phantom_names,
     region_snake,
     snake,
+    surface_snake,
+    volume_phantom,
+    volume_phantom_names,
 )
 
 __all__ = [
     "DEFAULTS", "Device", "DeviceError", "Error", "GvfReport", "InputError", "KernelBuildError",
     "ParameterError", "Progress", "RegionResult", "ResourceError", "SNAKE_STATES", "SnakeResult",
-    "circle", "devices", "field_xy", "gvf", "phantom", "phantom_names", "rc_to_xy",
-    "region_snake", "snake", "xy_to_rc",
+    "SurfaceResult", "circle", "devices", "field_xy", "gvf", "phantom", "phantom_names",
+    "rc_to_xy", "region_snake", "snake", "surface_snake", "volume_phantom",
+    "volume_phantom_names", "xy_to_rc",
 ]

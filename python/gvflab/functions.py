@@ -13,6 +13,8 @@ _SNAKE = engine_defaults(_gvflab.snake)
 _REGION = engine_defaults(_gvflab.region_snake)
 _CIRCLE = engine_defaults(_gvflab.circle)
 _PHANTOM = engine_defaults(_gvflab.phantom)
+_SURFACE = engine_defaults(_gvflab.surface_snake)
+_VOLUME_PHANTOM = engine_defaults(_gvflab.volume_phantom)
 
 
 def devices():
@@ -82,6 +84,54 @@ def phantom_names():
     True
     """
     return _gvflab.phantom_names()
+
+
+def volume_phantom(name, size=_VOLUME_PHANTOM["size"]):
+    """A procedural test volume, the 3D counterpart of ``phantom()``.
+
+    Parameters
+    ----------
+    name : str
+        'cup' (a solid cup with a deep narrow well bored from its top, which opens towards the
+        last planes: the U of the 2D lesson in 3D) or 'sphere' (a solid ball of radius
+        0.3 * size at the centre); see ``volume_phantom_names()``.
+    size : int, optional
+        Planes, rows and cols, 16 to 512.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``size x size x size`` float32 (planes, rows, cols) in [0, 1], a bright object on a dark
+        background whose edges ramp over one voxel.
+
+    Raises
+    ------
+    gvflab.InputError
+        For an unknown name or a size out of range.
+
+    Examples
+    --------
+    >>> import gvflab
+    >>> gvflab.volume_phantom("sphere", 32).shape
+    (32, 32, 32)
+    """
+    return _gvflab.volume_phantom(**locals())
+
+
+def volume_phantom_names():
+    """The names ``volume_phantom()`` takes.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> import gvflab
+    >>> "cup" in gvflab.volume_phantom_names()
+    True
+    """
+    return _gvflab.volume_phantom_names()
 
 
 def circle(center, radius, *, spacing=_CIRCLE["spacing"]):
@@ -357,3 +407,97 @@ def region_snake(image, rect=None, *, channel_axis=None, noise=_REGION["noise"],
     2
     """
     return _gvflab.region_snake(**locals())
+
+
+def surface_snake(volume, center, radius, *, channel_axis=None, force=_SURFACE["force"],
+                  alpha=_SURFACE["alpha"], beta=_SURFACE["beta"], gamma=_SURFACE["gamma"],
+                  kappa=_SURFACE["kappa"], pressure=_SURFACE["pressure"],
+                  dmin=_SURFACE["dmin"], dmax=_SURFACE["dmax"],
+                  tolerance=_SURFACE["tolerance"], window=_SURFACE["window"],
+                  hold_gap=_SURFACE["hold_gap"], resample=_SURFACE["resample"],
+                  normalize=_SURFACE["normalize"], iterations=_SURFACE["iterations"], mu=None,
+                  sigma=_SURFACE["sigma"], gvf_iterations=None, target_error=None, solver=None,
+                  precision=_SURFACE["precision"], device=_SURFACE["device"], progress=None,
+                  progress_every=_SURFACE["progress_every"]):
+    """Moves a deformable surface (Xu & Prince's 3D GVF snake) in a volume on an OpenCL device.
+
+    A closed triangle mesh, started on a sphere, whose vertices move under the volume's GVF
+    field (or grad f) with elasticity and rigidity from mesh Laplacians, remeshed to edges
+    between ``dmin`` and ``dmax`` so that it can enter concavities. The parameters and states
+    are ``snake()``'s (the same engine tables and rule), as for the CLI's ``--surface``. The
+    device work runs without the GIL, as in ``gvf()``.
+
+    Parameters
+    ----------
+    volume : array_like
+        ``planes x rows x cols``, as for ``gvf()`` (dtypes, sizes and ``channel_axis``);
+        ``volume_phantom()`` makes test volumes.
+    center : (float, float, float)
+        (plane, row, col) of the start sphere's centre; voxel [p, r, c]'s centre is at
+        (p, r, c), as in NumPy and scikit-image. It must lie inside the volume.
+    radius : float
+        The start sphere's radius in voxels; the sphere must stay inside the volume.
+    channel_axis : int or None, optional
+        As for ``gvf()``: None, no channel axis (the volume must be 3D); an int, the axis of
+        1, 3 or 4 channels made grey by BT.601 luma.
+    force : {'gvf', 'traditional'}, optional
+        'gvf': the GVF field, solved first with mu, sigma, gvf_iterations, target_error,
+        solver and precision as ``gvf()`` does; 'traditional': grad f of the edge map.
+    alpha, beta, gamma, kappa, pressure : float, optional
+        Elasticity, rigidity, viscosity, external force weight, balloon weight (along the
+        outward normal), as for ``snake()``.
+    dmin, dmax : float, optional
+        Edge lengths (voxels) kept by remeshing every ``resample`` iterations.
+    tolerance : float, optional
+        The surface stops when no vertex moved more than this (voxels) over ``window``
+        iterations.
+    window : int, optional
+    hold_gap : float, optional
+        The widest patch without the force's hold a converged surface may have (voxels).
+    resample : int, optional
+    normalize : bool, optional
+        Unit-length external force.
+    iterations : int, optional
+        The most surface iterations to run.
+    mu, sigma, gvf_iterations, target_error, solver, precision : optional
+        The GVF solve, as ``gvf()``'s mu, sigma, iterations, target_error, solver and
+        precision (mu None: the default fitted as the CLI does).
+    device : str, optional
+        As for ``gvf()``.
+    progress : callable or None, optional
+        Gets a ``gvflab.Progress`` (stage 'gvf', then 'surface').
+    progress_every : int, optional
+
+    Returns
+    -------
+    gvflab.SurfaceResult
+        ``vertices`` (N x 3 float64 (plane, row, col), voxel centres at integers), ``faces``
+        (M x 3 int64 indices into ``vertices``, a closed mesh: every edge in exactly two
+        faces, ``(v1 - v0) x (v2 - v0)`` pointing outwards in (plane, row, col)),
+        ``state``, ``converged``, ``held``, ``hold_gap``, ``iterations``, ``force``,
+        ``opencl_ms``, ``gvf`` (the GVF report, None for 'traditional'). ``state`` is one of
+        ``SNAKE_STATES``, as for ``snake()``: 'moving', 'converged', 'stalled' or
+        'collapsed'. The CLI's ``--surface`` and ``--save-surfaces`` write (x, y, z) =
+        (col + 0.5, row + 0.5, plane + 0.5) for the same vertices.
+
+    Raises
+    ------
+    gvflab.ParameterError
+        A parameter out of range, a centre that is not three numbers or lies outside the
+        volume, a sphere that reaches outside it, an unknown force.
+    gvflab.InputError
+        As for ``gvf()``, and an array that is not a volume (a 2D image: use ``snake()``).
+    gvflab.ResourceError, gvflab.DeviceError
+        As for ``gvf()``, and a sphere that would need too many vertices.
+
+    Examples
+    --------
+    >>> import gvflab
+    >>> volume = gvflab.volume_phantom("sphere", 32)
+    >>> result = gvflab.surface_snake(volume, (15.5, 15.5, 15.5), 13, iterations=100)
+    >>> result.vertices.shape[1], result.faces.shape[1]
+    (3, 3)
+    >>> result.state in gvflab.SNAKE_STATES
+    True
+    """
+    return _gvflab.surface_snake(**locals())

@@ -17,6 +17,7 @@
 #include "progress.hpp"
 #include "region_binding.hpp"
 #include "snake_binding.hpp"
+#include "surface_binding.hpp"
 
 namespace py = pybind11;
 using namespace gvflab;
@@ -84,4 +85,5 @@ PYBIND11_MODULE(_gvflab, m) {
   python::bindGvf(m);
   python::bindSnake(m);
   python::bindRegionSnake(m);
+  python::bindSurfaceSnake(m);
 }

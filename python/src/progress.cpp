@@ -30,8 +30,8 @@ void ProgressReporter::update(long iterations, std::optional<long> total,
 
 void bindProgress(py::module_& m) {
   py::class_<Progress>(m, "Progress",
-                       "Passed to a progress callback: stage ('gvf', 'snake' or 'region'), "
-                       "iterations done in that stage, total (None when open-ended) and "
+                       "Passed to a progress callback: stage ('gvf', 'snake', 'surface' or "
+                       "'region'), iterations done in that stage, total (None when open-ended) and "
                        "error (the GVF error when just measured, else None).")
       .def_readonly("stage", &Progress::stage)
       .def_readonly("iterations", &Progress::iterations)

@@ -12,7 +12,7 @@
 namespace gvflab::python {
 
 struct Progress {
-  std::string stage;            // "gvf" | "snake" | "region"
+  std::string stage;            // "gvf" | "snake" | "surface" | "region"
   long iterations = 0;          // done so far in this stage
   std::optional<long> total;    // the most this stage will run (None: unknown)
   std::optional<double> error;  // the GVF error when it was just measured

@@ -95,8 +95,13 @@ TEST_CASE("a GVF surface around the sphere phantom converges onto it within a vo
   CHECK(got[0].held > 0.5);
 }
 
-// may_fail until remesh() splits edges (h-mesh's first part returns the mesh as it is): the
-// surface cannot stretch into the well without new vertices.
+// may_fail while the cup's well is as narrow as kCupWellRadius 0.10 x kCupWellDepth 0.50: in 3D
+// the GVF's component along a well decays like exp(-2.4 z / r) away from its ends (the first
+// zero of J0 over the radius; a 2D notch of the same width decays like exp(-1.6 z / r)), so at
+// that aspect the unit force is sideways over most of the well and the GVF surface hangs about
+// 5 voxels in, like its traditional twin. With radius 0.16 and depth 0.40 (48^3, measured) the
+// GVF surface reaches the bottom and converges in 300 iterations while the traditional twin
+// creeps 3 voxels in 1000.
 TEST_CASE("on the cup, a GVF surface enters the well and its traditional twin stays over it" *
           doctest::may_fail()) {
   Phantom& p = phantom("cup");
@@ -104,7 +109,7 @@ TEST_CASE("on the cup, a GVF surface enters the well and its traditional twin st
   const double c = kSize / 2.0, top = kCupTop * kSize, wellR = kCupWellRadius * kSize;
   s->addSphere({c, c, c}, 23, SnakeForce::Gvf);
   s->addSphere({c, c, c}, 23, SnakeForce::Traditional);
-  runChecked(*s, 1500);
+  runChecked(*s, 1000);
   const auto got = s->surfaces();
   // How deep a surface reaches into the well: its lowest vertex near the well's axis above the
   // cup's solid bottom (below that lies the part of the surface under the cup).
@@ -118,9 +123,10 @@ TEST_CASE("on the cup, a GVF surface enters the well and its traditional twin st
   };
   MESSAGE(describe(got[0]) << ", depth " << depth(got[0]));
   MESSAGE(describe(got[1]) << ", depth " << depth(got[1]));
-  const double wellDepth = kCupWellDepth * kSize;  // 24 voxels
-  CHECK(depth(got[0]) > 0.5 * wellDepth);          // GVF: over halfway down the well
-  CHECK(depth(got[1]) < 0.2 * wellDepth);          // traditional: hangs over the rim
+  const double wellDepth = kCupWellDepth * kSize;
+  CHECK(depth(got[0]) > 0.75 * wellDepth);  // GVF: most of the way down the well
+  CHECK(depth(got[1]) < 0.25 * wellDepth);  // traditional: over the rim
+  CHECK(got[0].state == SnakeState::Converged);
   CHECK(got[1].state != SnakeState::Converged);
 }
 
@@ -211,4 +217,32 @@ TEST_CASE("point-to-mesh distances, progress, collapse and unheld patch widths")
     const double dq = distance(glm::dvec3(q));
     CHECK(distance.within(glm::dvec3(q), 0.5) == (dq <= 0.5));
   }
+}
+
+TEST_CASE("remeshing waits for far-out edges or its patience, not every resampling") {
+  // A sphere inflating by pressure in a zero field: its edges grow all the time. Remeshing
+  // whenever some edge leaves [dmin, dmax] would remesh at nearly every resampling (40 times in
+  // 400 iterations); the rule remeshes when an edge is kRemeshFar out or after kRemeshPatience
+  // periods. Counted as changes of the vertex count between 10-iteration steps.
+  auto ctx = test::sharedContext();
+  const int n = 32;
+  GvfInput flat = gvfInputFrom(*ctx, Volume(n, n, n));
+  SnakeParams p = SnakeParams::defaults();
+  p.alpha = p.beta = 0;
+  p.pressure = 0.02;
+  SurfaceSnake s(ctx, n, n, n, p);
+  s.setFields(flat.v0, flat);
+  s.addSphere({16, 16, 16}, 5, SnakeForce::Traditional);
+  std::size_t last = s.vertexCount();
+  int changes = 0;
+  for (int k = 0; k < 40; ++k) {
+    s.step(10);
+    const auto got = s.surfaces();
+    REQUIRE(checkMesh(got[0].mesh).ok());
+    changes += got[0].mesh.vertices.size() != last;
+    last = got[0].mesh.vertices.size();
+  }
+  MESSAGE(changes << " remeshings in 400 iterations, " << last << " vertices at the end");
+  CHECK(changes >= 2);
+  CHECK(changes <= 10);
 }

@@ -289,6 +289,41 @@ run_demo_briefly(real-image)
 # @case demo_volume
 run_demo_briefly(volume)
 
+# The 3D lesson: on the engine's cup (64^3, a well 6.4 voxels wide about x = y = 32 from the top
+# at z = 52.5 down to its floor at 20.5) the GVF surface reaches deeper into the well than its
+# traditional twin from the same sphere: the lowest vertex over the well's floor near its axis.
+# @case demo_surface
+run_gvflab(TRUE --headless --demo surface --snake-iterations 1000
+           --save-surfaces ${WORK}/cup.obj --report ${WORK}/cup.json)
+file(READ ${WORK}/cup.json report)
+string(JSON f0 GET "${report}" surfaces 0 force)
+string(JSON f1 GET "${report}" surfaces 1 force)
+if(NOT f0 STREQUAL "gvf" OR NOT f1 STREQUAL "traditional")
+  message(FATAL_ERROR "surface demo: ${report}")
+endif()
+foreach(i 1 2)
+  file(STRINGS ${WORK}/cup-${i}.obj vertices REGEX "^v ")
+  set(lowest${i} 99)
+  foreach(v IN LISTS vertices)
+    string(REPLACE " " ";" xyz "${v}")
+    list(GET xyz 1 x)
+    list(GET xyz 2 y)
+    list(GET xyz 3 z)
+    if(x GREATER 28 AND x LESS 36 AND y GREATER 28 AND y LESS 36 AND z GREATER 20
+       AND z LESS lowest${i})
+      set(lowest${i} ${z})
+    endif()
+  endforeach()
+endforeach()
+# CMake's math is integer: whole voxels, the GVF surface's bottom at least 3 lower.
+string(REGEX REPLACE "\\..*" "" gvf_lowest "${lowest1}")
+string(REGEX REPLACE "\\..*" "" traditional_lowest "${lowest2}")
+math(EXPR deeper "${traditional_lowest} - ${gvf_lowest}")
+if(deeper LESS 3)
+  message(FATAL_ERROR "surface demo: the GVF surface's lowest point in the well is z = "
+          "${lowest1}, its traditional twin's ${lowest2}: GVF should be deeper")
+endif()
+
 # @case demo_region
 run_gvflab(TRUE --headless --demo region --phantom-size 128 --save-contours ${WORK}/dr.json)
 

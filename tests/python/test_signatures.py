@@ -11,7 +11,8 @@ from gvflab._signatures import engine_signature
 
 PUBLIC = [getattr(gvflab, name) for name in gvflab.__all__
           if inspect.isfunction(getattr(gvflab, name))]
-COMPILED = ["gvf", "snake", "region_snake", "circle", "phantom", "phantom_names", "devices"]
+COMPILED = ["gvf", "snake", "region_snake", "circle", "phantom", "phantom_names", "devices",
+            "surface_snake", "volume_phantom", "volume_phantom_names"]
 
 
 def test_every_public_function_is_covered():
@@ -25,7 +26,7 @@ def test_signature_and_numpydoc_sections(function):
     sections = ["Returns", "Examples"]
     if signature.parameters:
         sections.append("Parameters")
-    if function.__name__ in ("gvf", "snake", "region_snake", "xy_to_rc"):
+    if function.__name__ in ("gvf", "snake", "region_snake", "surface_snake", "xy_to_rc"):
         sections.append("Raises")
     for section in sections:
         assert f"\n{section}\n{'-' * len(section)}\n" in doc, (function.__name__, section)

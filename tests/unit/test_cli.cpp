@@ -162,7 +162,7 @@ TEST_CASE("--snake SPEC@FORCE sets that snake's force; without @ the --snake-for
 }
 
 TEST_CASE("--demo NAME stands for its flags; later flags override them") {
-  REQUIRE(demos().size() == 6);
+  REQUIRE(demos().size() == 7);
   for (const auto& d : demos()) {
     CAPTURE(d.name);
     Options o = parseOptions({"--headless", "--demo", d.name});

@@ -13,6 +13,7 @@
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/surface_mesh.hpp"
+#include "io/run_outputs.hpp"
 #include "io/session_file.hpp"
 #include "io/surface_file.hpp"
 #include "test_support.hpp"
@@ -150,14 +151,35 @@ TEST_CASE("sessions keep surfaces' current and starting meshes and restart from 
     CAPTURE(surfaces);
     CHECK_THROWS_WITH_AS(
         sessionFromJson(R"({"gvflab_session": 1, "phantom": "u", "surfaces": )" + surfaces + "}"),
-        doctest::Contains(what), InputError);
+        doctest::Contains(what.c_str()), InputError);
   };
   const std::string v = R"("vertices": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]])";
   refused("[{" + v + "}]", "surfaces[0].faces");
   refused("[{" + v + R"(, "faces": [[0,2,1],[0,1,3],[0,3,2],[1,2,4]]}])", "surfaces[0].faces[3][2]");
   refused("[{" + v + R"(, "faces": [[0,2,1],[0,1,3],[0,3,2],[1,2,0.5]]}])", "whole number");
-  refused(R"([{"vertices": [[0,0],[1,0,0],[0,1,0],[0,0,1]], "faces": []}])", "surfaces[0].vertices[0]");
+  refused(R"([{"vertices": [[0,0],[1,0,0],[0,1,0],[0,0,1]], "faces": [[0,2,1],[0,1,3],[0,3,2],[1,2,3]]}])",
+          "surfaces[0].vertices[0]");
   refused(R"([{"vertices": [[0,0,0]], "faces": [[0,0,0]]}])", "at least 4");
   refused("[3]", "surfaces[0]");
   refused("[{" + v + R"(, "faces": [[0,2,1],[0,1,3],[0,3,2],[1,2,3]], "force": "x"}])", "force");
+}
+
+TEST_CASE("a run failing at its second surface file puts back the first and leaves no file") {
+  const auto dir = test::scratchDir("surface_rollback");
+  const std::string first = surfaceFileName((dir / "s.stl").string(), 1);
+  const std::string second = surfaceFileName((dir / "s.stl").string(), 2);
+  writeFileAtomically(first, std::string("earlier"));
+  {
+    RunOutputs outputs;
+    outputs.write(first, [&] { writeSurface(first, sphereMesh({8, 8, 8}, 4, 2)); });
+    CHECK(std::filesystem::file_size(first) > 84);  // a binary STL's header and count
+    // A writer that fails (no faces) after the first file was written: the run fails.
+    CHECK_THROWS_WITH_AS(
+        outputs.write(second, [&] { writeSurface(second, SurfaceMesh{}); }),
+        doctest::Contains("has no faces"), InputError);
+  }
+  CHECK(test::readFile(first) == "earlier");
+  CHECK_FALSE(std::filesystem::exists(second));
+  std::filesystem::remove(first);
+  CHECK(std::filesystem::is_empty(dir));  // no temporary either
 }

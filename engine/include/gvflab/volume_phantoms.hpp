@@ -22,6 +22,8 @@ namespace gvflab {
 // kCupWellRadius on the same axis bored from the top face (the well opens towards high z, the
 // last planes) down to z = kCupTop - kCupWellDepth. At 64^3: radius 20.5, z in [11.5, 52.5],
 // a well 12.8 voxels wide and 32 deep above a floor 9 voxels thick, walls 14 voxels thick.
+// The cup's rim and base corners lie 0.453 size from the volume's centre (29 voxels at 64^3),
+// so a sphere about the centre enclosing it has a radius between that and 0.5 size.
 inline constexpr double kCupRadius = 0.32;
 inline constexpr double kCupBottom = 0.18;
 inline constexpr double kCupTop = 0.82;

@@ -87,6 +87,7 @@ struct SurfaceSnake::Impl {
     std::deque<long> referenceTopology;
     std::deque<std::shared_ptr<MeshDistance>> referenceGrids;  // null until needed
     long topology = 0;  // counts connectivity changes (remeshing)
+    long sinceRemesh = 0;  // iterations moved since the last remeshing
     long iterations = 0;
     int sinceWindow = 0;
     SnakeState state = SnakeState::Moving;
@@ -128,9 +129,9 @@ struct SurfaceSnake::Impl {
               cl::Buffer, cl_int, cl_int, cl_int, cl_int, cl_float, cl::Buffer, cl_int, cl_float,
               cl_float>
       holdKernel;
-  // pos, ring_start, ring, vert_surf, flags, out_of_range, total, dmin, dmax
+  // pos, ring_start, ring, vert_surf, flags, out_of_range, total, dmin, dmax, far
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int,
-              cl_float, cl_float>
+              cl_float, cl_float, cl_float>
       edgeKernel;
 
   Surface* find(int id) {
@@ -288,6 +289,7 @@ void SurfaceSnake::restart() {
     s.mesh = s.initial;
     s.rings = meshRings(s.mesh);
     ++s.topology;
+    s.sinceRemesh = 0;
     s.iterations = 0;
     s.held = s.holdGap = 0;
     s.state = SnakeState::Moving;
@@ -440,6 +442,7 @@ void SurfaceSnake::runIterations(int n) {
     if (s.state == SnakeState::Moving) {
       s.iterations += n;
       s.sinceWindow += n;
+      s.sinceRemesh += n;
     }
   m.sinceResample += n;
   m.deviceAhead = true;
@@ -461,7 +464,7 @@ std::vector<float> SurfaceSnake::deviceHold() {
   return out;
 }
 
-std::vector<char> SurfaceSnake::edgesOutOfRange() {
+std::vector<int> SurfaceSnake::edgesOutOfRange() {
   Impl& m = *impl_;
   std::vector<cl_int> flags(m.surfaces.size(), 0);
   try {
@@ -469,7 +472,7 @@ std::vector<char> SurfaceSnake::edgesOutOfRange() {
     q.enqueueWriteBuffer(m.outOfRange, CL_FALSE, 0, flags.size() * sizeof(cl_int), flags.data());
     m.edgeKernel.set(m.pos[m.current], m.ringStart, m.ring, m.vertSurf, m.flags, m.outOfRange,
                      static_cast<cl_int>(m.total), static_cast<float>(params_.dmin),
-                     static_cast<float>(params_.dmax));
+                     static_cast<float>(params_.dmax), static_cast<float>(kRemeshFar));
     detail::enqueue1D(*m.ctx, m.edgeKernel, "surface_edge_check", m.total, kLocal);
     q.enqueueReadBuffer(m.outOfRange, CL_TRUE, 0, flags.size() * sizeof(cl_int), flags.data());
   } catch (const cl::Error& e) {
@@ -481,13 +484,20 @@ std::vector<char> SurfaceSnake::edgesOutOfRange() {
 void SurfaceSnake::checkAndRemesh() {
   Impl& m = *impl_;
   m.sinceResample = 0;
-  // Read back only when some surface's window ended or some edge left [dmin, dmax].
-  std::vector<char> remeshDue = edgesOutOfRange();
+  // Read back only when some surface's window ended or its remeshing is due: far-out edges at
+  // once; edges a little out at a window's end (read back then anyway) or after
+  // kRemeshPatience resampling periods.
+  const std::vector<int> edges = edgesOutOfRange();
+  std::vector<char> remeshDue(m.surfaces.size(), 0), windowEnds(m.surfaces.size(), 0);
   bool due = false;
   for (std::size_t k = 0; k < m.surfaces.size(); ++k) {
     const auto& s = m.surfaces[k];
-    if (s.state != SnakeState::Moving) remeshDue[k] = 0;
-    due = due || remeshDue[k] || (s.state == SnakeState::Moving && s.sinceWindow >= params_.window);
+    if (s.state != SnakeState::Moving) continue;
+    windowEnds[k] = s.sinceWindow >= params_.window;
+    remeshDue[k] = (edges[k] & 2) ||
+                   ((edges[k] & 1) &&
+                    (windowEnds[k] || s.sinceRemesh >= kRemeshPatience * params_.resample));
+    due = due || remeshDue[k] || windowEnds[k];
   }
   if (!due) return;
   download();
@@ -501,19 +511,11 @@ void SurfaceSnake::checkAndRemesh() {
       stopped.push_back(k);
       continue;
     }
-    if (s.sinceWindow >= params_.window) {
+    if (windowEnds[k]) {
       if (windowStill(s.mesh, s.topology, s.references, s.referenceTopology, s.referenceGrids,
                       params_.tolerance))
         stopped.push_back(k);
       s.sinceWindow = 0;
-      s.references.push_back(s.mesh);
-      s.referenceTopology.push_back(s.topology);
-      s.referenceGrids.push_back(nullptr);
-      if (s.references.size() > static_cast<std::size_t>(kProgressWindows)) {
-        s.references.pop_front();
-        s.referenceTopology.pop_front();
-        s.referenceGrids.pop_front();
-      }
     }
   }
   if (!stopped.empty()) {
@@ -543,6 +545,23 @@ void SurfaceSnake::checkAndRemesh() {
     s.mesh = std::move(r);
     s.rings = meshRings(s.mesh);
     ++s.topology;
+    s.sinceRemesh = 0;
+  }
+  // The next window starts from the surface as remeshed (the 2D snakes keep the contour
+  // before resampling): remeshing moves it by far less than a tolerance (a collapse's sagitta),
+  // and the next window's test then bounds every vertex by its own position, O(N), unless a
+  // far-out edge remeshes it in between.
+  for (std::size_t k : moving) {
+    auto& s = m.surfaces[k];
+    if (!windowEnds[k]) continue;
+    s.references.push_back(s.mesh);
+    s.referenceTopology.push_back(s.topology);
+    s.referenceGrids.push_back(nullptr);
+    if (s.references.size() > static_cast<std::size_t>(kProgressWindows)) {
+      s.references.pop_front();
+      s.referenceTopology.pop_front();
+      s.referenceGrids.pop_front();
+    }
   }
   upload();
 }

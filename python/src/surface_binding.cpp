@@ -1,0 +1,268 @@
+#include "surface_binding.hpp"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+
+#include "arrays.hpp"
+#include "context_cache.hpp"
+#include "gvf_binding.hpp"
+#include "gvflab/error.hpp"
+#include "gvflab/params.hpp"
+#include "gvflab/parametric_snake.hpp"
+#include "gvflab/profiler.hpp"
+#include "gvflab/surface_mesh.hpp"
+#include "gvflab/surface_snake.hpp"
+#include "gvflab/volume_phantoms.hpp"
+#include "progress.hpp"
+
+namespace py = pybind11;
+
+namespace gvflab::python {
+namespace {
+
+struct SurfaceResult {
+  py::array vertices;  // N x 3 float64 (plane, row, col)
+  py::array faces;     // M x 3 int64, outward in (plane, row, col)
+  std::string force;
+  std::string state;  // snakeStateName: "moving" | "converged" | "stalled" | "collapsed"
+  long iterations = 0;
+  double held = 0, holdGap = 0;  // the hold test at its last stop (SurfaceContour)
+  double openclMs = 0;
+  std::optional<GvfReport> gvf;
+};
+
+double snakeDefault(const char* key) { return findSpec(snakeParamSpecs(), key).defaultValue; }
+
+std::string number(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+// (plane, row, col), voxel [p, r, c]'s centre at (p, r, c) -> the engine's (x, y, z), whose
+// voxel centres sit at (c + 0.5, r + 0.5, p + 0.5) (surface_mesh.hpp).
+glm::dvec3 centreFromPython(const py::handle& obj) {
+  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(obj);
+  if (!a || a.ndim() != 1 || a.shape(0) != 3 || !std::isfinite(a.at(0)) ||
+      !std::isfinite(a.at(1)) || !std::isfinite(a.at(2)))
+    throw ParameterError("center must be three finite numbers (plane, row, col).");
+  return {a.at(2) + 0.5, a.at(1) + 0.5, a.at(0) + 0.5};
+}
+
+std::string centreText(const glm::dvec3& c) {
+  return "(" + number(c.z - 0.5) + ", " + number(c.y - 0.5) + ", " + number(c.x - 0.5) + ")";
+}
+
+// The sphere's checks in the caller's terms: the centre inside the volume, then the engine's
+// rule (checkSphere: inside, finite, not too many vertices).
+void checkStart(const glm::dvec3& c, double radius, const FieldShape& s,
+                const SnakeParams& params) {
+  if (!std::isfinite(radius) || radius <= 0)
+    throw ParameterError("radius must be a positive number of voxels, not " + number(radius) +
+                         ".");
+  if (c.x < 0 || c.x > s.width || c.y < 0 || c.y > s.height || c.z < 0 || c.z > s.depth)
+    throw ParameterError("center " + centreText(c) + " lies outside the volume (shape (" +
+                         std::to_string(s.depth) + ", " + std::to_string(s.height) + ", " +
+                         std::to_string(s.width) + "): planes, rows and cols from -0.5 to " +
+                         "the side - 0.5).");
+  try {
+    SurfaceSnake::checkSphere(c, radius, s.width, s.height, s.depth, params);
+  } catch (const ParameterError& e) {
+    throw ParameterError("The sphere of radius " + number(radius) + " around center " +
+                         centreText(c) + ": " + e.what());
+  } catch (const ResourceError& e) {
+    throw ResourceError("The sphere of radius " + number(radius) + " around center " +
+                        centreText(c) + ": " + e.what());
+  }
+}
+
+py::array_t<double> verticesToArray(const SurfaceMesh& mesh) {
+  py::array_t<double> out({static_cast<py::ssize_t>(mesh.vertices.size()), py::ssize_t(3)});
+  auto w = out.mutable_unchecked<2>();
+  for (std::size_t i = 0; i < mesh.vertices.size(); ++i) {
+    const glm::vec3& v = mesh.vertices[i];
+    w(i, 0) = double(v.z) - 0.5;
+    w(i, 1) = double(v.y) - 0.5;
+    w(i, 2) = double(v.x) - 0.5;
+  }
+  return out;
+}
+
+// (plane, row, col) mirrors the engine's right-handed (x, y, z): the faces' order is reversed
+// so that (v1 - v0) x (v2 - v0) still points outwards in the returned coordinates.
+py::array_t<std::int64_t> facesToArray(const SurfaceMesh& mesh) {
+  py::array_t<std::int64_t> out({static_cast<py::ssize_t>(mesh.faces.size()), py::ssize_t(3)});
+  auto w = out.mutable_unchecked<2>();
+  for (std::size_t i = 0; i < mesh.faces.size(); ++i) {
+    const glm::uvec3& f = mesh.faces[i];
+    w(i, 0) = f.x;
+    w(i, 1) = f.z;
+    w(i, 2) = f.y;
+  }
+  return out;
+}
+
+SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center, double radius,
+                           std::optional<int> channelAxis, const std::string& force, double alpha,
+                           double beta, double gamma, double kappa, double pressure, double dmin,
+                           double dmax, double tolerance, int window, double holdGap,
+                           int resample, bool normalize, int iterations, std::optional<double> mu,
+                           double sigma, std::optional<long> gvfIterations,
+                           std::optional<double> targetError, std::optional<std::string> solver,
+                           const std::string& precision, const std::string& device,
+                           const py::object& progress, long progressEvery) {
+  const SnakeForce snakeForce = parseForce(force);
+  SnakeParams params = SnakeParams::defaults();
+  params.alpha = alpha, params.beta = beta, params.gamma = gamma, params.kappa = kappa;
+  params.pressure = pressure, params.dmin = dmin, params.dmax = dmax;
+  params.tolerance = tolerance, params.window = window, params.resample = resample;
+  params.holdGap = holdGap;
+  params.normalize = normalize;
+  params.validate();
+  validate(findSpec(snakeParamSpecs(), "snake-iterations"), iterations);
+  const glm::dvec3 centre = centreFromPython(center);
+
+  // Everything is checked from the array's shape before a voxel is copied.
+  const PixelArray pixels = inspectPixels(volume, channelAxis, "the volume");
+  if (pixels.dims() != 3)
+    throw InputError(
+        "surface_snake() takes a 3D volume (planes x rows x cols); the volume has " +
+        std::to_string(pixels.dims()) + " dimensions" +
+        (pixels.channels ? " besides its channel axis" : "") + " (shape " +
+        std::string(py::str(pixels.array.attr("shape"))) + ")" +
+        (pixels.dims() == 2 ? ": use gvflab.snake() for a 2D image." : "."));
+  requireGvfSize(pixels, /*volumes=*/true, "surface_snake()");
+  const FieldShape shape = pixels.fieldShape();
+  checkStart(centre, radius, shape, params);
+  GvfRequest request;
+  request.mu = mu, request.iterations = gvfIterations, request.targetError = targetError;
+  request.solver = solver, request.precision = precision;
+  DeviceLease lease = computeContext(device);
+  const std::shared_ptr<ComputeContext>& ctx = lease.ctx;
+  if (snakeForce == SnakeForce::Gvf) checkGvfFits(*ctx, shape, request);
+  const Volume vol = toVolume(pixels);
+  GvfInput input;
+  {
+    py::gil_scoped_release release;
+    // The traditional force is ∇f: V0 in the edge-gradient mode.
+    input = buildGvfInput(*ctx, vol, sigma, V0Mode::EdgeGradient);
+  }
+  std::optional<GvfRun> run;
+  if (snakeForce == SnakeForce::Gvf) {
+    run = runGvf(ctx, input, request, progress, progressEvery);
+    run->report.sigma = sigma;
+  }
+  ProgressReporter reporter(progress, progressEvery, "surface");
+  std::optional<SurfaceSnake> surfaces;
+  {
+    py::gil_scoped_release release;  // progress takes it back for its callback
+    surfaces.emplace(ctx, shape.width, shape.height, shape.depth, params);
+    surfaces->setFields(run ? run->solver->field() : input.v0, input);
+    surfaces->addSphere(centre, radius, snakeForce);
+    ctx->profiler().endFrame();
+    ctx->profiler().reset();  // opencl_ms counts the surface's kernels only
+    const long chunk = std::min<long>(256, reporter.every());
+    long done = 0;
+    while (done < iterations && !surfaces->allStopped()) {
+      const long n = std::min<long>(chunk, iterations - done);
+      surfaces->step(static_cast<int>(n));
+      ctx->profiler().endFrame();
+      done += n;
+      reporter.update(done, iterations);
+    }
+    reporter.update(done, iterations, {}, true);
+  }
+  std::vector<SurfaceContour> out;
+  {
+    py::gil_scoped_release release;
+    out = surfaces->surfaces();
+  }
+  const SurfaceContour& s = out.at(0);
+  return SurfaceResult{verticesToArray(s.mesh),
+                       facesToArray(s.mesh),
+                       forceName(s.force),
+                       snakeStateName(s.state),
+                       s.iterations,
+                       s.held,
+                       s.holdGap,
+                       ctx->profiler().totalMs(),
+                       run ? std::optional(run->report) : std::nullopt};
+}
+
+py::array volumeToArray(Volume&& volume) {
+  const std::vector<py::ssize_t> shape = {volume.depth, volume.height, volume.width};
+  auto* owned = new std::vector<float>(std::move(volume.voxels));
+  py::capsule free(owned, [](void* p) { delete static_cast<std::vector<float>*>(p); });
+  return py::array_t<float>(shape, owned->data(), free);
+}
+
+}  // namespace
+
+void bindSurfaceSnake(py::module_& m) {
+  py::class_<SurfaceResult>(m, "SurfaceResult",
+                            "A surface snake after gvflab.surface_snake(): a closed triangle "
+                            "mesh.")
+      .def_readonly("vertices", &SurfaceResult::vertices,
+                    "The mesh's vertices, N x 3 float64 (plane, row, col), voxel centres at "
+                    "integers.")
+      .def_readonly("faces", &SurfaceResult::faces,
+                    "M x 3 int64 vertex indices, (v1 - v0) x (v2 - v0) pointing outwards in "
+                    "(plane, row, col) coordinates; every edge is in exactly two faces.")
+      .def_readonly("force", &SurfaceResult::force)
+      .def_readonly("state", &SurfaceResult::state,
+                    "'moving', 'converged', 'stalled' or 'collapsed' (the 2D snakes' states, "
+                    "from the same engine rule; see gvflab.SNAKE_STATES).")
+      .def_property_readonly("converged",
+                             [](const SurfaceResult& r) { return r.state == "converged"; })
+      .def_readonly("iterations", &SurfaceResult::iterations, "Iterations run while moving.")
+      .def_readonly("held", &SurfaceResult::held,
+                    "Fraction of vertices the force held at the last stop (0 before one).")
+      .def_readonly("hold_gap", &SurfaceResult::holdGap,
+                    "Widest patch without the force's hold then (voxels).")
+      .def_readonly("opencl_ms", &SurfaceResult::openclMs,
+                    "OpenCL time of the surface's kernels.")
+      .def_readonly("gvf", &SurfaceResult::gvf, "The GVF solve's report (None for traditional).")
+      .def("__repr__", [](const SurfaceResult& r) {
+        return "SurfaceResult(force='" + r.force + "', state='" + r.state +
+               "', vertices=" + std::to_string(r.vertices.shape(0)) +
+               ", faces=" + std::to_string(r.faces.shape(0)) +
+               ", iterations=" + std::to_string(r.iterations) + ")";
+      });
+
+  m.def("surface_snake", &surfaceSnake, py::arg("volume"), py::arg("center"), py::arg("radius"),
+        py::kw_only(), py::arg("channel_axis") = py::none(), py::arg("force") = "gvf",
+        py::arg("alpha") = snakeDefault("alpha"), py::arg("beta") = snakeDefault("beta"),
+        py::arg("gamma") = snakeDefault("gamma"), py::arg("kappa") = snakeDefault("kappa"),
+        py::arg("pressure") = snakeDefault("pressure"), py::arg("dmin") = snakeDefault("dmin"),
+        py::arg("dmax") = snakeDefault("dmax"),
+        py::arg("tolerance") = snakeDefault("snake-tolerance"),
+        py::arg("window") = static_cast<int>(snakeDefault("snake-window")),
+        py::arg("hold_gap") = snakeDefault("snake-hold-gap"),
+        py::arg("resample") = static_cast<int>(snakeDefault("snake-resample")),
+        py::arg("normalize") = snakeDefault("snake-normalize") != 0,
+        py::arg("iterations") = static_cast<int>(snakeDefault("snake-iterations")),
+        py::arg("mu") = py::none(), py::arg("sigma") = gvfDefault("sigma"),
+        py::arg("gvf_iterations") = py::none(), py::arg("target_error") = py::none(),
+        py::arg("solver") = py::none(), py::arg("precision") = "f32", py::arg("device") = "",
+        py::arg("progress") = py::none(), py::arg("progress_every") = 100,
+        "The compiled gvflab.surface_snake(): use gvflab.surface_snake "
+        "(python/gvflab/functions.py), documented there; defaults here are the engine's "
+        "parameter tables.");
+
+  m.def(
+      "volume_phantom",
+      [](const std::string& name, int size) {
+        return volumeToArray(makeVolumePhantom(name, size));
+      },
+      py::arg("name"), py::arg("size") = 64,
+      "A procedural test volume as a size^3 float32 array in [0, 1] (planes, rows, cols): "
+      "'cup' (a cup with a deep well opening towards the last planes) or 'sphere' (a ball).");
+  m.def("volume_phantom_names", &volumePhantomNames);
+}
+
+}  // namespace gvflab::python
