@@ -59,6 +59,7 @@ void SurfaceSession::addSpecs(const std::vector<app::SurfaceSpec>& specs) {
   for (const auto& spec : specs) {
     spec.check(snakes_->width(), snakes_->height(), snakes_->depth(), params_);
     const int id = snakes_->add(spec.mesh(params_), spec.forceOr(force_), spec.pressure);
+    if (!spec.initial.empty()) snakes_->setInitial(id, spec.initial);  // a session's start
     if (!selected_) selected_ = id;
   }
 }
