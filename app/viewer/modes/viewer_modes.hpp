@@ -1,5 +1,5 @@
 #pragma once
-// The viewer's modes, built here and only here: race, region and plain, top first (see
+// The viewer's modes, built here and only here: race, region, surfaces and plain, top first (see
 // viewer_mode.hpp for how the window walks them). The window holds one ViewerModes and asks
 // it, never a concrete mode; adding a mode is a ViewerMode class and a line in the constructor.
 #include <memory>
@@ -9,6 +9,7 @@
 #include "viewer/model/session.hpp"
 #include "viewer/model/snake_session.hpp"
 #include "viewer/model/startup_config.hpp"
+#include "viewer/model/surface_session.hpp"
 #include "viewer/modes/viewer_mode.hpp"
 #include "viewer/ui/canvas_overlays.hpp"
 
@@ -17,12 +18,14 @@ namespace gvflab::viewer {
 class PlainMode;
 class RaceMode;
 class RegionMode;
+class SurfaceMode;
 
 class ViewerModes {
  public:
   // raceOn, raceBudgetMs: RaceMode's; bad start-up snakes are reported in errors.
   ViewerModes(Session& session, const app::SnakeOptions& snakes, const RegionStartup& region,
-              bool raceOn, double raceBudgetMs, ErrorLog& errors);
+              bool raceOn, double raceBudgetMs, ErrorLog& errors,
+              const SurfaceStartup& surfaces = {});
   ~ViewerModes();
   // Before the GL context goes: modes holding GL objects drop them (the race's presenters).
   void releaseGl();
@@ -53,6 +56,17 @@ class ViewerModes {
   void leaveForDemo(ErrorLog& errors);
   void setRegionSnake(bool on);
 
+  // The 3D surfaces (volumes) and the 3D view beside the slice, while the session's own
+  // picture is shown. Side-view positions: framebuffer pixels from its top-left corner.
+  SurfaceSession& surfaces();
+  bool sideViewShown() const;
+  void drawSideView(const Viewport& area, ErrorLog& errors);
+  void sidePress(Qt::MouseButton button, Qt::KeyboardModifiers modifiers, Vec2 at);
+  void sideMove(Vec2 at, float viewHeight);
+  void sideRelease();
+  void sideWheel(float steps);
+  void sideDoubleClick();
+
   void advance(ErrorLog& errors);                              // bottom first
   void drawPanels(const PanelPlace& place, ErrorLog& errors);  // bottom first
   // The picture (the top-most mode that draws one), then overlays: every mode's, or only
@@ -64,8 +78,9 @@ class ViewerModes {
  private:
   std::unique_ptr<RegionMode> region_;
   std::unique_ptr<RaceMode> race_;
+  std::unique_ptr<SurfaceMode> surface_;
   std::unique_ptr<PlainMode> plain_;
-  std::vector<ViewerMode*> modes_;  // top first: race, region, plain
+  std::vector<ViewerMode*> modes_;  // top first: race, region, surface, plain
 };
 
 }  // namespace gvflab::viewer

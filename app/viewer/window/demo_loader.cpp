@@ -6,7 +6,7 @@
 namespace gvflab::viewer {
 
 DemoShown applyDemo(const app::Demo& demo, Session& session, SnakeSession& snakes,
-                    LayerSettings& layers) {
+                    LayerSettings& layers, SurfaceSession* surfaces) {
   const app::Options o = app::parseOptions(app::demoArgs(demo));
   if (o.image)
     session.openFile(*o.image);
@@ -25,6 +25,7 @@ DemoShown applyDemo(const app::Demo& demo, Session& session, SnakeSession& snake
   snakes.showCapture = demo.layers.capture;
   snakes.requestCapture();
   snakes.setRunning(true);
+  if (surfaces) surfaces->replaceAll(o.snakes.surfaces, o.snakes.params, o.snakes.force);
   applyDemoLayers(demo, layers);
   return {demo.title, demo.explanation, o.regionSnake};
 }

@@ -7,6 +7,7 @@
 #include "demos/demos.hpp"
 #include "viewer/model/layer_settings.hpp"
 #include "viewer/model/session.hpp"
+#include "viewer/model/surface_session.hpp"
 #include "viewer/model/snake_session.hpp"
 
 namespace gvflab::viewer {
@@ -19,9 +20,10 @@ struct DemoShown {
 };
 
 // Loads a demo: its image (or phantom, or volume), μ, σ and V0, its snake parameters and
-// snakes (each with its force), its capture settings, and its layers. Throws gvflab::Error
+// snakes (each with its force), its surfaces (a volume's, when given where), its capture
+// settings, and its layers. Throws gvflab::Error
 // (an asset that cannot be read); the session is left as the failing step left it.
 DemoShown applyDemo(const app::Demo& demo, Session& session, SnakeSession& snakes,
-                    LayerSettings& layers);
+                    LayerSettings& layers, SurfaceSession* surfaces = nullptr);
 
 }  // namespace gvflab::viewer

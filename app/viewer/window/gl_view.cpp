@@ -46,7 +46,8 @@ GlView::GlView(Session& session, const ViewerStartup& startup, QWidget* parent)
     : QOpenGLWidget(parent),
       session_(session),
       startup_(startup.window),
-      modes_(session, startup.snakes, startup.region, startup.race, startup.raceBudgetMs, errors_) {
+      modes_(session, startup.snakes, startup.region, startup.race, startup.raceBudgetMs, errors_,
+             startup.surfaces) {
   setFocusPolicy(Qt::StrongFocus);
   setMouseTracking(true);
   // Redraw continuously: the solver iterates every frame.
@@ -135,6 +136,8 @@ void GlView::switchDevice(const std::string& selector) {
   if (ok) makePresenter();
 }
 
+ViewSplit GlView::viewSplit() const { return splitView(viewRect(), modes_.sideViewShown()); }
+
 Viewport GlView::viewRect() const {
   const float dpr = static_cast<float>(devicePixelRatio());
   const int fbHeight = static_cast<int>(height() * dpr);
@@ -168,6 +171,20 @@ Vec2 GlView::toViewPixels(QPointF logical) const {
   float dpr = static_cast<float>(devicePixelRatio());
   return {static_cast<float>(logical.x()) * dpr - viewLeftPixels(),
           static_cast<float>(logical.y()) * dpr};
+}
+
+bool GlView::inSideView(QPointF logical) const {
+  const Vec2 p = toViewPixels(logical);
+  return viewTakesPointer(logical) && viewer::inSideView(viewSplit(), viewRect(), p.x, p.y);
+}
+
+// The 3D view's own pixels (from its top-left corner), for orbit and pan.
+Vec2 GlView::toSidePixels(QPointF logical) const {
+  const ViewSplit s = viewSplit();
+  const Viewport a = viewRect();
+  const Vec2 p = toViewPixels(logical);
+  return {p.x - static_cast<float>(s.side.x - a.x),
+          p.y - static_cast<float>(a.y + a.height - (s.side.y + s.side.height))};
 }
 
 bool GlView::viewTakesPointer(QPointF logical) const {
@@ -248,12 +265,13 @@ void GlView::advanceModes() {
 void GlView::drawView() {
   const Viewport window = windowRect();
   const Viewport area = viewRect();
+  const Viewport slice = viewSplit().slice;
   auto& f = gl();
   f.glViewport(0, 0, window.width, window.height);
   f.glClearColor(0.11f, 0.11f, 0.13f, 1.0f);
   f.glClear(GL_COLOR_BUFFER_BIT);
   if (renderer_ && presenter_) {
-    view_.viewSize = {static_cast<float>(area.width), static_cast<float>(area.height)};
+    view_.viewSize = {static_cast<float>(slice.width), static_cast<float>(slice.height)};
     view_.imageSize = {static_cast<float>(session_.image().width),
                        static_cast<float>(session_.image().height)};
     if (modes_.ownsImage()) view_.imageSize = modes_.ownImageSize();
@@ -317,10 +335,11 @@ void GlView::buildUi(float frameSeconds) {
                        static_cast<float>(height()), modes_.fieldCaption(), layerInfos());
   }
   const bool snakesHidden = modes_.hidesSnakes();
+  const Viewport slice = viewSplit().slice;  // the legend and hints stay on the slice
   const PanelPlace place{
       viewLeftPixels() / dpr,
-      viewWidthPixels() / dpr,
-      static_cast<float>(height()),
+      static_cast<float>(slice.width) / dpr,
+      static_cast<float>(slice.height) / dpr,
       panelsShown_,
       !snakesHidden && modes_.sessionPictureShown(),
       modes_.firstStartHintAllowed() && !(demo_ && explanationOpen_),
@@ -330,7 +349,7 @@ void GlView::buildUi(float frameSeconds) {
       panelLayout(static_cast<float>(width()), true).layersInLeft ? "gvflab" : "display"};
   modes_.drawPanels(place, errors_);
   // The readout of the session's field; the race shows its own maps and plot instead.
-  if (cursor_ && presenter_ && modes_.sessionPictureShown()) {
+  if (cursor_ && presenter_ && modes_.sessionPictureShown() && !inSideView(*cursor_)) {
     glm::vec2 p = toImage(*cursor_);
     if (auto r = readoutAt(p.x, p.y, session_.image())) {
       // The one pixel from the device (read again when it or the field changed).
@@ -339,8 +358,8 @@ void GlView::buildUi(float frameSeconds) {
         errors_.guard("Reading the field under the cursor", [&] {
           if (auto v = presenter_->vectorAt(r->x, r->y)) setReadoutVector(*r, (*v)[0], (*v)[1]);
         });
-      drawCursorReadout(*r, viewLeftPixels() / dpr, static_cast<float>(height()),
-                        100.0f * view_.pixelsPerImagePixel(), viewWidthPixels() / dpr,
+      drawCursorReadout(*r, viewLeftPixels() / dpr, static_cast<float>(slice.height) / dpr,
+                        100.0f * view_.pixelsPerImagePixel(), static_cast<float>(slice.width) / dpr,
                         uploadedForce_ == SnakeForce::Traditional);
     }
   }
@@ -382,7 +401,7 @@ void GlView::loadDemo(const std::string& name) {
   errors_.guard("Opening the demo '" + name + "'", [&] {
     const app::Demo& d = app::findDemo(name);
     modes_.leaveForDemo(errors_);
-    const DemoShown shown = applyDemo(d, session_, modes_.snakes(), layers_);
+    const DemoShown shown = applyDemo(d, session_, modes_.snakes(), layers_, &modes_.surfaces());
     if (shown.regionSnake) modes_.setRegionSnake(true);
     demo_ = shown;
     explanationOpen_ = true;
@@ -593,23 +612,40 @@ bool GlView::offer(Hook hook) {
 
 void GlView::mousePressEvent(QMouseEvent* event) {
   if (!viewTakesPointer(event->position())) return;
+  if (inSideView(event->position())) {
+    sideDrag_ = true;
+    modes_.sidePress(event->button(), event->modifiers(), toSidePixels(event->position()));
+    return;
+  }
   PointerEvent p = pointer(*event);
   offer([&](ViewerMode& m) { return m.mousePress(p); });
 }
 
 void GlView::mouseMoveEvent(QMouseEvent* event) {
   cursor_ = event->position();
+  if (sideDrag_) {
+    modes_.sideMove(toSidePixels(event->position()), static_cast<float>(viewSplit().side.height));
+    return;
+  }
   PointerEvent p = pointer(*event);
   offer([&](ViewerMode& m) { return m.mouseMove(p); });
 }
 
 void GlView::mouseReleaseEvent(QMouseEvent* event) {
+  if (std::exchange(sideDrag_, false)) {
+    modes_.sideRelease();
+    return;
+  }
   PointerEvent p = pointer(*event);
   offer([&](ViewerMode& m) { return m.mouseRelease(p); });
 }
 
 void GlView::mouseDoubleClickEvent(QMouseEvent* event) {
   if (!viewTakesPointer(event->position())) return;
+  if (inSideView(event->position())) {
+    modes_.sideDoubleClick();
+    return;
+  }
   PointerEvent p = pointer(*event);
   offer([&](ViewerMode& m) { return m.mouseDoubleClick(p); });
 }
@@ -617,6 +653,7 @@ void GlView::mouseDoubleClickEvent(QMouseEvent* event) {
 void GlView::wheelEvent(QWheelEvent* event) {
   if (!viewTakesPointer(event->position())) return;
   float steps = static_cast<float>(event->angleDelta().y()) / 120.0f;
+  if (inSideView(event->position())) return modes_.sideWheel(steps);
   view_.zoomAround(toViewPixels(event->position()), std::pow(1.15f, steps));
 }
 

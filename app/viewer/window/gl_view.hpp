@@ -20,6 +20,7 @@
 #include "viewer/render/offscreen_target.hpp"
 #include "viewer/render/presenter.hpp"
 #include "viewer/render/renderer.hpp"
+#include "viewer/render/view_split.hpp"
 #include "viewer/render/view_transform.hpp"
 #include "viewer/ui/error_log.hpp"
 #include "viewer/ui/panel.hpp"
@@ -110,6 +111,10 @@ class GlView : public QOpenGLWidget {
   void handleRequests();
   void finishAndQuit();
   Viewport viewRect() const;      // the view, framebuffer pixels, GL origin
+  // The view split between the slice and the 3D view (volumes), or all slice.
+  ViewSplit viewSplit() const;
+  bool inSideView(QPointF logical) const;   // a press there goes to the 3D view
+  Vec2 toSidePixels(QPointF logical) const;  // from the 3D view's top-left corner
   Viewport windowRect() const;    // the whole window, framebuffer pixels
   float viewLeftPixels() const;   // framebuffer x where the view starts (right of the panel)
   float viewWidthPixels() const;  // between the two panels
@@ -154,6 +159,7 @@ class GlView : public QOpenGLWidget {
   double lastFrameStart_ = -1;
   double otherWorkMs_ = 0;
   std::optional<QPointF> cursor_;
+  bool sideDrag_ = false;  // a drag that began in the 3D view goes on there
   std::vector<DeviceInfo> devices_;
   QStringList recent_;
   // The lesson's canvas: side panels (Tab), the demo's explanation, the error toast, help.

@@ -46,9 +46,11 @@ void GlView::drawViewArea(const Viewport& area, int framebufferHeight, ViewTrans
   if (fieldHidden) shown.showMagnitude = shown.showGlyphs = false;
   const float range =
       layers_.autoRange ? (presenter_ ? presenter_->maxMagnitude() : 0) : layers_.fixedRangeMax;
+  // A volume's 3D view takes its part of the area (render/view_split.hpp); the slice the rest.
+  const ViewSplit split = splitView(area, modes_.sideViewShown());
   ViewFrame frame{renderer_.get(),
                   presenter_.get(),
-                  area,
+                  split.slice,
                   framebufferHeight,
                   static_cast<float>(devicePixelRatio()),
                   view,
@@ -61,6 +63,7 @@ void GlView::drawViewArea(const Viewport& area, int framebufferHeight, ViewTrans
                   errors_};
   if (renderer_ && presenter_) errors_.guard("Drawing", [&] { modes_.drawPicture(frame); });
   modes_.drawOverlays(frame, glOverlaysOnly);
+  if (split.side.width > 0) modes_.drawSideView(split.side, errors_);
 }
 
 void GlView::renderUiLayers() {
@@ -106,7 +109,8 @@ ViewTransform GlView::viewAt(int width, int height) const {
   // The same zoom and the same image point in the middle, at the new size.
   ViewTransform view = view_;
   const float before = view_.pixelsPerImagePixel();
-  view.viewSize = {static_cast<float>(width), static_cast<float>(height)};
+  const Viewport slice = splitView({0, 0, width, height}, modes_.sideViewShown()).slice;
+  view.viewSize = {static_cast<float>(slice.width), static_cast<float>(slice.height)};
   const float ratio = view.pixelsPerImagePixel() / std::max(before, 1e-6f);
   view.pan = {view_.pan.x * ratio, view_.pan.y * ratio};
   return view;

@@ -10,6 +10,7 @@
 #include "cli/snake_options.hpp"
 #include "viewer/model/layer_settings.hpp"
 #include "viewer/model/startup_config.hpp"
+#include "viewer/model/surface_session.hpp"
 
 namespace gvflab::viewer {
 
@@ -40,6 +41,7 @@ struct WindowStartup {
 struct ViewerStartup {
   SessionStartup session;
   app::SnakeOptions snakes;
+  SurfaceStartup surfaces;  // --surface, with the snakes' parameters
   RegionStartup region;
   bool race = false;
   double raceBudgetMs = 0;  // OpenCL ms per solver per frame; 0: 2 on GPUs, 20 on CPUs

@@ -1,0 +1,85 @@
+#include "viewer/render/surface_cut_overlay.hpp"
+
+#include <algorithm>
+#include <glm/geometric.hpp>
+
+#include "io/snake_palette.hpp"
+
+namespace gvflab::viewer {
+namespace {
+constexpr float kLineHalfWidth = 1.2f;  // screen pixels, as the 2D snakes' lines
+constexpr float kOutlineHalfWidth = 2.7f;
+constexpr float kOutline[4] = {0.0f, 0.0f, 0.0f, 0.8f};
+constexpr float kDraft[4] = {1.0f, 1.0f, 1.0f, 0.9f};
+}  // namespace
+
+SurfaceCutOverlay::SurfaceCutOverlay()
+    : program_(makeProgram("snake.vert.glsl", "snake.frag.glsl")),
+      vao_(makeVertexArray()),
+      vbo_(makeBuffer()) {
+  auto& f = gl();
+  f.glBindVertexArray(vao_.id());
+  f.glBindBuffer(GL_ARRAY_BUFFER, vbo_.id());
+  f.glEnableVertexAttribArray(0);
+  f.glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), nullptr);
+  f.glBindVertexArray(0);
+  f.glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+// Each segment as two triangles halfWidth (image pixels) to either side, ends extended by as
+// much so that neighbouring segments join without gaps.
+void SurfaceCutOverlay::drawQuads(const std::vector<glm::vec2>& segments, float halfWidth,
+                                  const float color[4]) {
+  std::vector<glm::vec2> tris;
+  tris.reserve(segments.size() * 3);
+  for (std::size_t i = 0; i + 1 < segments.size(); i += 2) {
+    glm::vec2 a = segments[i], b = segments[i + 1];
+    const glm::vec2 d = b - a;
+    const float len = glm::length(d);
+    if (len <= 0) continue;
+    const glm::vec2 t = d / len * halfWidth, n(-t.y, t.x);
+    a -= t, b += t;
+    tris.insert(tris.end(), {a + n, a - n, b + n, b + n, a - n, b - n});
+  }
+  if (tris.empty()) return;
+  auto& f = gl();
+  f.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(tris.size() * sizeof(glm::vec2)),
+                 tris.data(), GL_STREAM_DRAW);
+  f.glUniform4f(uniformAt(program_.id(), "uColor"), color[0], color[1], color[2], color[3]);
+  f.glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(tris.size()));
+}
+
+void SurfaceCutOverlay::draw(const Viewport& viewport, const ViewTransform& view,
+                             const std::vector<SurfaceCut>& cuts,
+                             const std::vector<glm::vec2>& draft) {
+  auto& f = gl();
+  f.glViewport(viewport.x, viewport.y, viewport.width, viewport.height);
+  f.glEnable(GL_SCISSOR_TEST);
+  f.glScissor(viewport.x, viewport.y, viewport.width, viewport.height);
+  f.glEnable(GL_BLEND);
+  f.glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+  const GLuint p = program_.id();
+  f.glUseProgram(p);
+  setImageToNdc(p, view);
+  f.glUniform1f(uniformAt(p, "uPointSize"), 1.0f);
+  f.glUniform1i(uniformAt(p, "uRound"), 0);
+  f.glBindVertexArray(vao_.id());
+  f.glBindBuffer(GL_ARRAY_BUFFER, vbo_.id());
+  const float toImage = 1.0f / std::max(view.pixelsPerImagePixel(), 1e-6f);
+  for (const SurfaceCut& c : cuts) drawQuads(c.segments, kOutlineHalfWidth * toImage, kOutline);
+  for (const SurfaceCut& c : cuts) {
+    const SnakeRgba color = forceColor(c.force);
+    drawQuads(c.segments, (c.selected ? 1.5f : 1.0f) * kLineHalfWidth * toImage, color.data());
+  }
+  std::vector<glm::vec2> ring;
+  for (std::size_t i = 0; i + 1 < draft.size(); ++i)
+    ring.push_back(draft[i]), ring.push_back(draft[i + 1]);
+  drawQuads(ring, kLineHalfWidth * toImage, kDraft);
+  f.glDisable(GL_SCISSOR_TEST);
+  f.glDisable(GL_BLEND);
+  f.glBindBuffer(GL_ARRAY_BUFFER, 0);
+  f.glBindVertexArray(0);
+  f.glUseProgram(0);
+}
+
+}  // namespace gvflab::viewer
