@@ -107,6 +107,11 @@ struct SurfaceSnake::Impl {
   double minStrength = 0;
   cl::Buffer pos[2], rhs, lap, hold, ringStart, ring, vertSurf, flags, pressure, outOfRange;
   std::size_t vertexCapacity = 0, ringCapacity = 0, surfaceCapacity = 0;
+  // Host staging for upload() and download(), kept between calls: the snake remeshes and
+  // re-uploads every few iterations, and fresh vectors would page-fault on every call.
+  std::vector<cl_float4> hostPos;
+  std::vector<cl_int> hostRingStart, hostRing, hostVertSurf, hostFlags;
+  std::vector<float> hostPressure;
 
   // pos, rhs, lap, ring_start, ring, vert_surf, flags, pressure, gvf, traditional, total, w, h,
   // d, gamma, kappa, unit_force
@@ -326,7 +331,8 @@ std::size_t SurfaceSnake::vertexCount() const {
 void SurfaceSnake::download() {
   Impl& m = *impl_;
   if (!m.deviceAhead) return;
-  std::vector<cl_float4> all(m.total);
+  std::vector<cl_float4>& all = m.hostPos;
+  all.resize(m.total);
   try {
     m.ctx->queue().enqueueReadBuffer(m.pos[m.current], CL_TRUE, 0, all.size() * sizeof(cl_float4),
                                      all.data());
@@ -345,9 +351,16 @@ void SurfaceSnake::download() {
 // Sends positions, one-rings, per-surface flags and pressures.
 void SurfaceSnake::upload() {
   Impl& m = *impl_;
-  std::vector<cl_float4> pos;
-  std::vector<cl_int> ringStart{0}, ring, vertSurf, flags;
-  std::vector<float> pressure;
+  std::vector<cl_float4>& pos = m.hostPos;
+  std::vector<cl_int> &ring = m.hostRing, &vertSurf = m.hostVertSurf, &flags = m.hostFlags,
+                      &ringStart = m.hostRingStart;
+  std::vector<float>& pressure = m.hostPressure;
+  pos.clear();
+  ring.clear();
+  vertSurf.clear();
+  flags.clear();
+  pressure.clear();
+  ringStart.assign(1, 0);
   for (std::size_t k = 0; k < m.surfaces.size(); ++k) {
     const auto& s = m.surfaces[k];
     const cl_int base = static_cast<cl_int>(pos.size());
@@ -400,7 +413,7 @@ void SurfaceSnake::upload() {
     q.enqueueWriteBuffer(m.flags, CL_FALSE, 0, flags.size() * sizeof(cl_int), flags.data());
     q.enqueueWriteBuffer(m.pressure, CL_FALSE, 0, pressure.size() * sizeof(float),
                          pressure.data());
-    q.finish();  // the host vectors die here
+    q.finish();  // the staging vectors are reused by the next call
   } catch (const cl::Error& e) {
     rethrowClError(e, "uploading the surfaces");
   }
