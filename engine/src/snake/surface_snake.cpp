@@ -39,6 +39,16 @@ void checkVertexCount(double count) {
   }
 }
 
+bool hasEdgeShorterThan(const SurfaceMesh& mesh, double length) {
+  const double l2 = length * length;
+  for (const auto& f : mesh.faces)
+    for (int i = 0; i < 3; ++i) {
+      const glm::vec3 d = mesh.vertices[f[i]] - mesh.vertices[f[(i + 1) % 3]];
+      if (glm::dot(d, d) < l2) return true;
+    }
+  return false;
+}
+
 // Faces outward (positive volume), as the kernels' normals assume.
 SurfaceMesh outward(SurfaceMesh mesh) {
   if (meshVolume(mesh) < 0)
@@ -88,6 +98,9 @@ struct SurfaceSnake::Impl {
     std::deque<std::shared_ptr<MeshDistance>> referenceGrids;  // null until needed
     long topology = 0;  // counts connectivity changes (remeshing)
     long sinceRemesh = 0;  // iterations moved since the last remeshing
+    // The last remeshing left edges shorter than dmin / kRemeshFar (refused collapses): until
+    // one clears them, far-short edges wait for the patience like slightly-out ones.
+    bool shortLeft = false;
     long iterations = 0;
     int sinceWindow = 0;
     SnakeState state = SnakeState::Moving;
@@ -295,6 +308,7 @@ void SurfaceSnake::restart() {
     s.rings = meshRings(s.mesh);
     ++s.topology;
     s.sinceRemesh = 0;
+    s.shortLeft = false;
     s.iterations = 0;
     s.held = s.holdGap = 0;
     s.state = SnakeState::Moving;
@@ -507,7 +521,7 @@ void SurfaceSnake::checkAndRemesh() {
     const auto& s = m.surfaces[k];
     if (s.state != SnakeState::Moving) continue;
     windowEnds[k] = s.sinceWindow >= params_.window;
-    remeshDue[k] = (edges[k] & 2) ||
+    remeshDue[k] = (edges[k] & 4) || ((edges[k] & 2) && !s.shortLeft) ||
                    ((edges[k] & 1) &&
                     (windowEnds[k] || s.sinceRemesh >= kRemeshPatience * params_.resample));
     due = due || remeshDue[k] || windowEnds[k];
@@ -557,6 +571,7 @@ void SurfaceSnake::checkAndRemesh() {
     if (r.vertices.size() > kMaxVertices || r.faces.empty()) continue;
     s.mesh = std::move(r);
     s.rings = meshRings(s.mesh);
+    s.shortLeft = hasEdgeShorterThan(s.mesh, params_.dmin / kRemeshFar);
     ++s.topology;
     s.sinceRemesh = 0;
   }
