@@ -185,11 +185,13 @@ __kernel void surface_edge_check(__global const float4* pos, __global const int*
   float lo = dmin * dmin, hi = dmax * dmax;
   float flo = lo / (far * far), fhi = hi * far * far;
   int bits = 0;
-  for (int k = ring_start[i]; k < ring_start[i + 1] && bits != 3; ++k) {
+  // 1: an edge out of [dmin, dmax]; 2: one shorter than dmin / far; 4: one longer than far dmax.
+  for (int k = ring_start[i]; k < ring_start[i + 1] && bits != 7; ++k) {
     float3 e = pos[ring[k]].xyz - x;
     float l2 = dot(e, e);
     if (l2 < lo || l2 > hi) bits |= 1;
-    if (l2 < flo || l2 > fhi) bits |= 2;
+    if (l2 < flo) bits |= 2;
+    if (l2 > fhi) bits |= 4;
   }
   if (bits) atomic_or(out_of_range + s, bits);
 }

@@ -126,7 +126,8 @@ class SurfaceSnake {
   void syncLayout();                // after edits: upload, every window starting afresh
   void runIterations(int n);        // n iterations on the device, no read-back
   void checkAndRemesh();            // states of full windows, remeshing where edges are due
-  std::vector<int> edgesOutOfRange();  // per surface: 1 an edge out of [dmin, dmax], 2 far out
+  // Per surface: 1 an edge out of [dmin, dmax], 2 one far too short, 4 one far too long.
+  std::vector<int> edgesOutOfRange();
   std::vector<float> deviceHold();  // per vertex, on the device positions (surface_hold)
 
   struct Impl;

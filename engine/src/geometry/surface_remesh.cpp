@@ -32,7 +32,7 @@ inline Index prev(Index h) { return h % 3 == 0 ? h + 2 : h - 1; }
 // (a third of the time for a 50k-vertex surface).
 struct Buffers {
   std::vector<glm::dvec3> pos;
-  std::vector<Index> corner, twin, out, mark, offset, outgoing, dest, third, fill;
+  std::vector<Index> corner, twin, out, mark, offset, outgoing, dest, third, fill, index;
   std::vector<int> valence;
 };
 constexpr std::size_t kKeptHalfEdges = std::size_t(1) << 21;
@@ -372,7 +372,7 @@ int Remesher::splitLong(std::vector<Edge>& heap, std::vector<Edge>& shortEdges) 
 // of them all costs several times more and hardly changes the result.
 int Remesher::collapseShort(std::vector<Edge>& edges) {
   auto shorter = [](const Edge& x, const Edge& y) { return x.length2 < y.length2; };
-  std::vector<Edge> pending;
+  thread_local std::vector<Edge> pending;
   int count = 0;
   while (!edges.empty()) {
     std::sort(edges.begin(), edges.end(), shorter);
@@ -418,7 +418,8 @@ int Remesher::flipValence() {
 
 SurfaceMesh Remesher::result() const {
   SurfaceMesh mesh;
-  std::vector<Index> index(pos_.size(), kNone);
+  std::vector<Index>& index = b_.index;
+  index.assign(pos_.size(), kNone);
   for (Index v = 0; v < pos_.size(); ++v)
     if (out_[v] != kNone) {
       index[v] = static_cast<Index>(mesh.vertices.size());
@@ -439,8 +440,8 @@ SurfaceMesh remesh(const SurfaceMesh& mesh, double dmin, double dmax, std::size_
     throw ParameterError("Remeshing needs 0 < dmin and 2 dmin <= dmax (got dmin " +
                          std::to_string(dmin) + ", dmax " + std::to_string(dmax) + ").");
   thread_local Buffers buffers;
+  thread_local std::vector<Remesher::Edge> longEdges, shortEdges;
   Remesher r(mesh, dmin, dmax, maxVertices, buffers);
-  std::vector<Remesher::Edge> longEdges, shortEdges;
   for (int pass = 0; pass < kMaxPasses; ++pass) {
     r.scan(longEdges, shortEdges);
     int changes = r.splitLong(longEdges, shortEdges);
@@ -449,7 +450,10 @@ SurfaceMesh remesh(const SurfaceMesh& mesh, double dmin, double dmax, std::size_
     if (changes == 0) break;
   }
   SurfaceMesh result = r.result();
-  if (buffers.corner.capacity() > kKeptHalfEdges) buffers = Buffers{};
+  if (buffers.corner.capacity() > kKeptHalfEdges) {
+    buffers = Buffers{};
+    longEdges = shortEdges = {};
+  }
   return result;
 }
 

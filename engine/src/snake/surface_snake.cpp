@@ -39,6 +39,16 @@ void checkVertexCount(double count) {
   }
 }
 
+bool hasEdgeShorterThan(const SurfaceMesh& mesh, double length) {
+  const double l2 = length * length;
+  for (const auto& f : mesh.faces)
+    for (int i = 0; i < 3; ++i) {
+      const glm::vec3 d = mesh.vertices[f[i]] - mesh.vertices[f[(i + 1) % 3]];
+      if (glm::dot(d, d) < l2) return true;
+    }
+  return false;
+}
+
 // Faces outward (positive volume), as the kernels' normals assume.
 SurfaceMesh outward(SurfaceMesh mesh) {
   if (meshVolume(mesh) < 0)
@@ -88,6 +98,9 @@ struct SurfaceSnake::Impl {
     std::deque<std::shared_ptr<MeshDistance>> referenceGrids;  // null until needed
     long topology = 0;  // counts connectivity changes (remeshing)
     long sinceRemesh = 0;  // iterations moved since the last remeshing
+    // The last remeshing left edges shorter than dmin / kRemeshFar (refused collapses): until
+    // one clears them, far-short edges wait for the patience like slightly-out ones.
+    bool shortLeft = false;
     long iterations = 0;
     int sinceWindow = 0;
     SnakeState state = SnakeState::Moving;
@@ -107,6 +120,11 @@ struct SurfaceSnake::Impl {
   double minStrength = 0;
   cl::Buffer pos[2], rhs, lap, hold, ringStart, ring, vertSurf, flags, pressure, outOfRange;
   std::size_t vertexCapacity = 0, ringCapacity = 0, surfaceCapacity = 0;
+  // Host staging for upload() and download(), kept between calls: the snake remeshes and
+  // re-uploads every few iterations, and fresh vectors would page-fault on every call.
+  std::vector<cl_float4> hostPos;
+  std::vector<cl_int> hostRingStart, hostRing, hostVertSurf, hostFlags;
+  std::vector<float> hostPressure;
 
   // pos, rhs, lap, ring_start, ring, vert_surf, flags, pressure, gvf, traditional, total, w, h,
   // d, gamma, kappa, unit_force
@@ -290,6 +308,7 @@ void SurfaceSnake::restart() {
     s.rings = meshRings(s.mesh);
     ++s.topology;
     s.sinceRemesh = 0;
+    s.shortLeft = false;
     s.iterations = 0;
     s.held = s.holdGap = 0;
     s.state = SnakeState::Moving;
@@ -326,7 +345,8 @@ std::size_t SurfaceSnake::vertexCount() const {
 void SurfaceSnake::download() {
   Impl& m = *impl_;
   if (!m.deviceAhead) return;
-  std::vector<cl_float4> all(m.total);
+  std::vector<cl_float4>& all = m.hostPos;
+  all.resize(m.total);
   try {
     m.ctx->queue().enqueueReadBuffer(m.pos[m.current], CL_TRUE, 0, all.size() * sizeof(cl_float4),
                                      all.data());
@@ -345,9 +365,16 @@ void SurfaceSnake::download() {
 // Sends positions, one-rings, per-surface flags and pressures.
 void SurfaceSnake::upload() {
   Impl& m = *impl_;
-  std::vector<cl_float4> pos;
-  std::vector<cl_int> ringStart{0}, ring, vertSurf, flags;
-  std::vector<float> pressure;
+  std::vector<cl_float4>& pos = m.hostPos;
+  std::vector<cl_int> &ring = m.hostRing, &vertSurf = m.hostVertSurf, &flags = m.hostFlags,
+                      &ringStart = m.hostRingStart;
+  std::vector<float>& pressure = m.hostPressure;
+  pos.clear();
+  ring.clear();
+  vertSurf.clear();
+  flags.clear();
+  pressure.clear();
+  ringStart.assign(1, 0);
   for (std::size_t k = 0; k < m.surfaces.size(); ++k) {
     const auto& s = m.surfaces[k];
     const cl_int base = static_cast<cl_int>(pos.size());
@@ -400,7 +427,7 @@ void SurfaceSnake::upload() {
     q.enqueueWriteBuffer(m.flags, CL_FALSE, 0, flags.size() * sizeof(cl_int), flags.data());
     q.enqueueWriteBuffer(m.pressure, CL_FALSE, 0, pressure.size() * sizeof(float),
                          pressure.data());
-    q.finish();  // the host vectors die here
+    q.finish();  // the staging vectors are reused by the next call
   } catch (const cl::Error& e) {
     rethrowClError(e, "uploading the surfaces");
   }
@@ -494,7 +521,7 @@ void SurfaceSnake::checkAndRemesh() {
     const auto& s = m.surfaces[k];
     if (s.state != SnakeState::Moving) continue;
     windowEnds[k] = s.sinceWindow >= params_.window;
-    remeshDue[k] = (edges[k] & 2) ||
+    remeshDue[k] = (edges[k] & 4) || ((edges[k] & 2) && !s.shortLeft) ||
                    ((edges[k] & 1) &&
                     (windowEnds[k] || s.sinceRemesh >= kRemeshPatience * params_.resample));
     due = due || remeshDue[k] || windowEnds[k];
@@ -544,6 +571,7 @@ void SurfaceSnake::checkAndRemesh() {
     if (r.vertices.size() > kMaxVertices || r.faces.empty()) continue;
     s.mesh = std::move(r);
     s.rings = meshRings(s.mesh);
+    s.shortLeft = hasEdgeShorterThan(s.mesh, params_.dmin / kRemeshFar);
     ++s.topology;
     s.sinceRemesh = 0;
   }
