@@ -32,11 +32,11 @@ struct BenchArgs {
   double sigma = 0.5;        // --sigma (the paper's value)
   int mgA = 1, mgB = 2, mgC = 1;
   std::vector<int> mgCoarse{-1};
-  std::vector<int> mgFused{-1};  // --mg-fused F[,F...]: MultigridOptions::fused
+  std::vector<int> mgFused{-1};       // --mg-fused F[,F...]: MultigridOptions::fused
   std::vector<int> mgPersistent{-1};  // --mg-persistent P[,P...]: MultigridOptions::persistent
-  std::vector<int> mgTop{-1};  // --mg-top S[,S...]: MultigridOptions::persistentSide
-  bool mgTrace = false;  // --mg-trace: per-level step times of the one-launch path
-  std::vector<int> mgGroups{0};  // --mg-groups G[,G...]: MultigridOptions::persistentGroups
+  std::vector<int> mgTop{-1};         // --mg-top S[,S...]: MultigridOptions::persistentSide
+  bool mgTrace = false;               // --mg-trace: per-level step times of the one-launch path
+  std::vector<int> mgGroups{0};       // --mg-groups G[,G...]: MultigridOptions::persistentGroups
   // race: frames and OpenCL ms per solver per frame (the viewer's RaceSession::budgetMs)
   int frames = 10;
   double budgetMs = 20;  // --mg-coarse N[,N...]: MultigridOptions::coarseSide

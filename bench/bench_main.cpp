@@ -132,8 +132,7 @@ int main(int argc, char** argv) {
       else if (args[i] == "--mg-trace")
         b.mgTrace = true;
       else if (args[i] == "--mg-coarse" || args[i] == "--mg-fused" ||
-               args[i] == "--mg-persistent" || args[i] == "--mg-groups" ||
-               args[i] == "--mg-top") {
+               args[i] == "--mg-persistent" || args[i] == "--mg-groups" || args[i] == "--mg-top") {
         const std::string flag = args[i];
         std::vector<int>& list = flag == "--mg-coarse"       ? b.mgCoarse
                                  : flag == "--mg-fused"      ? b.mgFused

@@ -111,13 +111,12 @@ int runSurface(const BenchArgs& args, std::ostream& out) {
       if (name.rfind("surface_", 0) == 0) j[name + "_ms"] = st.totalMs;
     printJsonLine(out, j);
   } else {
-    out << std::fixed << std::setprecision(1) << "surface " << args.size << "^3, "
-        << vertices << " vertices (" << end[0].mesh.vertices.size() << " at the end), "
-        << args.iterations << " iterations on " << device << ": " << itsPerS
-        << " iterations/s (wall " << std::setprecision(2) << best * 1e3
-        << " ms, read-backs and remeshing included); OpenCL " << kernelBest << " ms ("
-        << std::setprecision(4) << kernelBest / args.iterations << " ms/iteration, "
-        << surfaceSweeps(d) << " sweeps)\n";
+    out << std::fixed << std::setprecision(1) << "surface " << args.size << "^3, " << vertices
+        << " vertices (" << end[0].mesh.vertices.size() << " at the end), " << args.iterations
+        << " iterations on " << device << ": " << itsPerS << " iterations/s (wall "
+        << std::setprecision(2) << best * 1e3 << " ms, read-backs and remeshing included); OpenCL "
+        << kernelBest << " ms (" << std::setprecision(4) << kernelBest / args.iterations
+        << " ms/iteration, " << surfaceSweeps(d) << " sweeps)\n";
     for (const auto& [name, st] : perKernel)
       if (name.rfind("surface_", 0) == 0)
         out << "  " << name << ": " << std::setprecision(2) << st.totalMs << " ms\n";

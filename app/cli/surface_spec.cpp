@@ -72,14 +72,13 @@ void SurfaceSpec::check(int width, int height, int depth, const SnakeParams& par
     if (lo[a] < 0 || hi[a] > size[a]) {
       std::ostringstream msg;
       msg << "The box from (" << lo.x << ", " << lo.y << ", " << lo.z << ") to (" << hi.x << ", "
-          << hi.y << ", " << hi.z << ") lies outside the " << width << "x" << height << "x"
-          << depth << " volume.";
+          << hi.y << ", " << hi.z << ") lies outside the " << width << "x" << height << "x" << depth
+          << " volume.";
       throw ParameterError(msg.str());
     }
   double cells[3];
   for (int a = 0; a < 3; ++a) cells[a] = std::ceil((hi[a] - lo[a]) / edgeLength(params));
-  const double vertices =
-      2 * (cells[0] * cells[1] + cells[1] * cells[2] + cells[2] * cells[0]) + 2;
+  const double vertices = 2 * (cells[0] * cells[1] + cells[1] * cells[2] + cells[2] * cells[0]) + 2;
   if (vertices > static_cast<double>(SurfaceSnake::kMaxVertices))
     throw ResourceError("The box would have about " +
                         std::to_string(static_cast<long long>(vertices)) +

@@ -4,8 +4,8 @@
 //   --surface sphere:X,Y,Z,R | box:X0,Y0,Z0,X1,Y1,Z1  [@gvf | @traditional]   (repeatable)
 //   (voxel coordinates, as --snake uses pixel coordinates; the 2D snakes' parameters apply)
 //   --save-surfaces FILE.ply|.obj|.stl: one file per surface, FILE-1.ply, FILE-2.ply, ...
-#include <glm/vec3.hpp>
 #include <cstddef>
+#include <glm/vec3.hpp>
 #include <optional>
 #include <string>
 

@@ -23,8 +23,8 @@ GvfInput edgeInputOf(ComputeContext& ctx, const GvfInput& solved, const Volume& 
 }  // namespace
 
 SurfaceRunSummary runHeadlessSurfaces(const std::shared_ptr<ComputeContext>& ctx, Solver& solver,
-                                      const GvfInput& input, const Volume& volume,
-                                      const Options& o, RunOutputs& outputs) {
+                                      const GvfInput& input, const Volume& volume, const Options& o,
+                                      RunOutputs& outputs) {
   const SnakeOptions& so = o.snakes;
   SurfaceRunSummary out;
   if (so.surfaces.empty()) return out;

@@ -136,10 +136,9 @@ std::vector<FileFormat> makeFormats() {
   });
 
   // Surface meshes (--save-surfaces), written with assimp.
-  for (const auto& [name, ext, write] :
-       {std::tuple{"PLY"sv, ".ply"sv, &writeSurfacePly},
-        {"Wavefront OBJ"sv, ".obj"sv, &writeSurfaceObj},
-        {"STL"sv, ".stl"sv, &writeSurfaceStl}}) {
+  for (const auto& [name, ext, write] : {std::tuple{"PLY"sv, ".ply"sv, &writeSurfacePly},
+                                         {"Wavefront OBJ"sv, ".obj"sv, &writeSurfaceObj},
+                                         {"STL"sv, ".stl"sv, &writeSurfaceStl}}) {
     FileFormat f;
     f.name = name;
     f.extensions = {{ext, static_cast<FormatRoles>(R::SurfaceOutput)}};

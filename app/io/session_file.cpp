@@ -137,8 +137,8 @@ QJsonObject meshJson(const SurfaceMesh& mesh, const char* prefix, QJsonObject ou
   QJsonArray vertices, faces;
   for (const auto& v : mesh.vertices) vertices.append(QJsonArray{v.x, v.y, v.z});
   for (const auto& f : mesh.faces)
-    faces.append(QJsonArray{static_cast<qint64>(f.x), static_cast<qint64>(f.y),
-                            static_cast<qint64>(f.z)});
+    faces.append(
+        QJsonArray{static_cast<qint64>(f.x), static_cast<qint64>(f.y), static_cast<qint64>(f.z)});
   out[QString(prefix) + "vertices"] = vertices;
   out[QString(prefix) + "faces"] = faces;
   return out;
@@ -186,8 +186,7 @@ SurfaceMesh meshFromJson(const JsonFields& o, const char* verticesKey, const cha
     std::array<std::uint32_t, 3> index{};
     for (int k = 0; k < 3; ++k)
       index[k] = static_cast<std::uint32_t>(jsonNumber(
-          abc[k], fName + "[" + std::to_string(i) + "][" + std::to_string(k) + "]", 0, last,
-          true));
+          abc[k], fName + "[" + std::to_string(i) + "][" + std::to_string(k) + "]", 0, last, true));
     mesh.faces.push_back({index[0], index[1], index[2]});
   }
   return mesh;
@@ -370,8 +369,8 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
   }
   const QJsonArray surfaces = root.array("surfaces");
   if (surfaces.size() > static_cast<qsizetype>(kMaxSurfaces))
-    throw InputError("\"surfaces\" has " + std::to_string(surfaces.size()) +
-                     " surfaces; at most " + std::to_string(kMaxSurfaces) + " run at once.");
+    throw InputError("\"surfaces\" has " + std::to_string(surfaces.size()) + " surfaces; at most " +
+                     std::to_string(kMaxSurfaces) + " run at once.");
   for (qsizetype i = 0; i < surfaces.size(); ++i) {
     const std::string at = "surfaces[" + std::to_string(i) + "]";
     if (!surfaces[i].isObject())

@@ -1,8 +1,9 @@
 #include "io/surface_file.hpp"
 
+#include <assimp/scene.h>
+
 #include <assimp/Exporter.hpp>
 #include <cctype>
-#include <assimp/scene.h>
 #include <memory>
 #include <string_view>
 
@@ -22,10 +23,10 @@ std::unique_ptr<aiScene> sceneOf(const SurfaceMesh& mesh) {
   scene->mRootNode->mNumMeshes = 1;
   scene->mRootNode->mMeshes = new unsigned[1]{0};
   scene->mNumMaterials = 1;
-  scene->mMaterials = new aiMaterial*[1]{new aiMaterial()};
+  scene->mMaterials = new aiMaterial* [1] { new aiMaterial() };
   auto* m = new aiMesh();
   scene->mNumMeshes = 1;
-  scene->mMeshes = new aiMesh*[1]{m};
+  scene->mMeshes = new aiMesh* [1] { m };
   m->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
   m->mMaterialIndex = 0;
   m->mNumVertices = static_cast<unsigned>(mesh.vertices.size());
@@ -84,8 +85,7 @@ void exportMesh(const fs::path& path, const SurfaceMesh& mesh, const char* forma
   const std::string shown = "Cannot write the surface '" + path.string() + "'";
   if (mesh.empty()) throw InputError(shown + ": the surface has no faces.");
   for (const auto& f : mesh.faces)
-    if (f.x >= mesh.vertices.size() || f.y >= mesh.vertices.size() ||
-        f.z >= mesh.vertices.size())
+    if (f.x >= mesh.vertices.size() || f.y >= mesh.vertices.size() || f.z >= mesh.vertices.size())
       throw InputError(shown + ": a face names a vertex it does not have.");
   const std::unique_ptr<aiScene> scene = sceneOf(mesh);
   Assimp::Exporter exporter;

@@ -12,8 +12,8 @@
 #include "context_cache.hpp"
 #include "gvf_binding.hpp"
 #include "gvflab/error.hpp"
-#include "gvflab/params.hpp"
 #include "gvflab/parametric_snake.hpp"
+#include "gvflab/params.hpp"
 #include "gvflab/profiler.hpp"
 #include "gvflab/surface_mesh.hpp"
 #include "gvflab/surface_snake.hpp"
@@ -63,8 +63,7 @@ std::string centreText(const glm::dvec3& c) {
 void checkStart(const glm::dvec3& c, double radius, const FieldShape& s,
                 const SnakeParams& params) {
   if (!std::isfinite(radius) || radius <= 0)
-    throw ParameterError("radius must be a positive number of voxels, not " + number(radius) +
-                         ".");
+    throw ParameterError("radius must be a positive number of voxels, not " + number(radius) + ".");
   if (c.x < 0 || c.x > s.width || c.y < 0 || c.y > s.height || c.z < 0 || c.z > s.depth)
     throw ParameterError("center " + centreText(c) + " lies outside the volume (shape (" +
                          std::to_string(s.depth) + ", " + std::to_string(s.height) + ", " +
@@ -110,12 +109,12 @@ py::array_t<std::int64_t> facesToArray(const SurfaceMesh& mesh) {
 SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center, double radius,
                            std::optional<int> channelAxis, const std::string& force, double alpha,
                            double beta, double gamma, double kappa, double pressure, double dmin,
-                           double dmax, double tolerance, int window, double holdGap,
-                           int resample, bool normalize, int iterations, std::optional<double> mu,
-                           double sigma, std::optional<long> gvfIterations,
-                           std::optional<double> targetError, std::optional<std::string> solver,
-                           const std::string& precision, const std::string& device,
-                           const py::object& progress, long progressEvery) {
+                           double dmax, double tolerance, int window, double holdGap, int resample,
+                           bool normalize, int iterations, std::optional<double> mu, double sigma,
+                           std::optional<long> gvfIterations, std::optional<double> targetError,
+                           std::optional<std::string> solver, const std::string& precision,
+                           const std::string& device, const py::object& progress,
+                           long progressEvery) {
   const SnakeForce snakeForce = parseForce(force);
   SnakeParams params = SnakeParams::defaults();
   params.alpha = alpha, params.beta = beta, params.gamma = gamma, params.kappa = kappa;
@@ -130,12 +129,11 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center, d
   // Everything is checked from the array's shape before a voxel is copied.
   const PixelArray pixels = inspectPixels(volume, channelAxis, "the volume");
   if (pixels.dims() != 3)
-    throw InputError(
-        "surface_snake() takes a 3D volume (planes x rows x cols); the volume has " +
-        std::to_string(pixels.dims()) + " dimensions" +
-        (pixels.channels ? " besides its channel axis" : "") + " (shape " +
-        std::string(py::str(pixels.array.attr("shape"))) + ")" +
-        (pixels.dims() == 2 ? ": use gvflab.snake() for a 2D image." : "."));
+    throw InputError("surface_snake() takes a 3D volume (planes x rows x cols); the volume has " +
+                     std::to_string(pixels.dims()) + " dimensions" +
+                     (pixels.channels ? " besides its channel axis" : "") + " (shape " +
+                     std::string(py::str(pixels.array.attr("shape"))) + ")" +
+                     (pixels.dims() == 2 ? ": use gvflab.snake() for a 2D image." : "."));
   requireGvfSize(pixels, /*volumes=*/true, "surface_snake()");
   const FieldShape shape = pixels.fieldShape();
   checkStart(centre, radius, shape, params);
@@ -224,8 +222,7 @@ void bindSurfaceSnake(py::module_& m) {
                     "Fraction of vertices the force held at the last stop (0 before one).")
       .def_readonly("hold_gap", &SurfaceResult::holdGap,
                     "Widest patch without the force's hold then (voxels).")
-      .def_readonly("opencl_ms", &SurfaceResult::openclMs,
-                    "OpenCL time of the surface's kernels.")
+      .def_readonly("opencl_ms", &SurfaceResult::openclMs, "OpenCL time of the surface's kernels.")
       .def_readonly("gvf", &SurfaceResult::gvf, "The GVF solve's report (None for traditional).")
       .def("__repr__", [](const SurfaceResult& r) {
         return "SurfaceResult(force='" + r.force + "', state='" + r.state +

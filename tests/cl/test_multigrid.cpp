@@ -418,7 +418,8 @@ TEST_CASE("multigrid in one launch gives the launch path's iterations (2D float3
                           {Precision::F32, 1, 2, 1, coarseSide, false, -1, 1, groups, k.side});
       REQUIRE(one.persistent());
       // Side 20: the levels above it launch per operator, the rest one launch per visit.
-      CHECK(one.persistentTopLevel() == (k.side == 20 && in.width > 20 ? (in.width > 40 ? 2 : 1) : 0));
+      CHECK(one.persistentTopLevel() ==
+            (k.side == 20 && in.width > 20 ? (in.width > 40 ? 2 : 1) : 0));
       CHECK_FALSE(launches.persistent());
       CHECK(one.levels() == launches.levels());
       if (coarseSide == 0) CHECK(one.persistentCoarseLevel() == one.levels());
@@ -456,7 +457,8 @@ TEST_CASE("multigrid in one launch gives the launch path's iterations (2D float3
   }
   // Not for volumes or 16-bit storage: the launch path stays.
   GvfInput vol = buildGvfInput(*ctx, test::ballVolumeOf(13, 9, 7), 0.5);
-  CHECK_FALSE(MultigridSolver(ctx, vol, 0.1, {Precision::F32, 1, 2, 1, -1, false, -1, 1}).persistent());
+  CHECK_FALSE(
+      MultigridSolver(ctx, vol, 0.1, {Precision::F32, 1, 2, 1, -1, false, -1, 1}).persistent());
   CHECK_FALSE(MultigridSolver(ctx, inputs[0], 0.1, {Precision::F16, 1, 2, 1, -1, false, -1, 1})
                   .persistent());
 }

@@ -33,8 +33,7 @@ struct Scene3 {
 };
 
 reference::Field toRef3(const Field3D& f) {
-  reference::Field r{f.width, f.height, std::vector<double>(f.data.begin(), f.data.end()),
-                     f.depth};
+  reference::Field r{f.width, f.height, std::vector<double>(f.data.begin(), f.data.end()), f.depth};
   r.components = 3;
   return r;
 }
@@ -118,8 +117,8 @@ TEST_CASE("surface iterations match the double reference for every kind of param
       surfaces.step(1);
       const auto got = surfaces.surfaces();
       for (std::size_t k = 0; k < got.size(); ++k) {
-        reference::SurfaceStepParams rp{c.alpha, c.beta, c.gamma, c.kappa, got[k].pressure,
-                                        c.normalize, surfaceSweeps(p)};
+        reference::SurfaceStepParams rp{c.alpha,         c.beta,      c.gamma,         c.kappa,
+                                        got[k].pressure, c.normalize, surfaceSweeps(p)};
         ref[k] = reference::surfaceStep(
             ref[k], rings[k], got[k].force == SnakeForce::Gvf ? s.gvf : s.traditional, rp);
         CHECK(got[k].iterations == step);

@@ -52,9 +52,9 @@ std::unique_ptr<SurfaceSnake> surfacesOn(Phantom& p, const SnakeParams& params) 
 
 std::string describe(const SurfaceContour& c) {
   std::ostringstream o;
-  o << forceName(c.force) << " " << snakeStateName(c.state) << " after " << c.iterations
-    << " it, " << c.mesh.vertices.size() << " vertices, volume " << meshVolume(c.mesh)
-    << ", held " << c.held << ", widest unheld patch " << c.holdGap;
+  o << forceName(c.force) << " " << snakeStateName(c.state) << " after " << c.iterations << " it, "
+    << c.mesh.vertices.size() << " vertices, volume " << meshVolume(c.mesh) << ", held " << c.held
+    << ", widest unheld patch " << c.holdGap;
   return o.str();
 }
 
@@ -177,7 +177,7 @@ TEST_CASE("point-to-mesh distances, progress, collapse and unheld patch widths")
   const double v0 = meshVolume(sphere);
   CHECK_FALSE(collapsedSurface(sphereMesh(c, 2, 1.0), v0, 1.0));  // small, still a ball
   CHECK(collapsedSurface(sphereMesh(c, 0.6, 0.5), v0, 1.0));      // a dot
-  SurfaceMesh flat = sphere;  // squashed into a sheet 0.2 thick
+  SurfaceMesh flat = sphere;                                      // squashed into a sheet 0.2 thick
   for (auto& v : flat.vertices) v.z = static_cast<float>(c.z + 0.01 * (v.z - c.z));
   CHECK(collapsedSurface(flat, v0, 1.0));
 

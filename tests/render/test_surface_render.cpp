@@ -113,13 +113,13 @@ TEST_CASE("the 3D view shows the selected surface through the others") {
   scene.surfacesVersion = 100;
   scene.selectedId = 1;  // the inner, converged one: green through the stalled red
   const glm::vec3 centre = camera.project({16, 16, 16}, kSize, kSize);
-  const glm::vec3 mixed = rgb(render(scene, camera), static_cast<int>(centre.x),
-                              static_cast<int>(centre.y));
+  const glm::vec3 mixed =
+      rgb(render(scene, camera), static_cast<int>(centre.x), static_cast<int>(centre.y));
   CHECK(mixed.g > mixed.r);
   scene.selectedId = 2;  // the outer one opaque: red
   scene.surfacesVersion = 101;
-  const glm::vec3 outer = rgb(render(scene, camera), static_cast<int>(centre.x),
-                              static_cast<int>(centre.y));
+  const glm::vec3 outer =
+      rgb(render(scene, camera), static_cast<int>(centre.x), static_cast<int>(centre.y));
   CHECK(outer.r > outer.g + 0.3f);
 }
 

@@ -33,11 +33,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr FormatRole kRoles[] = {FormatRole::ImageInput,    FormatRole::VolumeInput,
-                                 FormatRole::FieldOutput,   FormatRole::ContoursOutput,
-                                 FormatRole::PictureOutput, FormatRole::VideoOutput,
-                                 FormatRole::Session,       FormatRole::MaskOutput,
-                                 FormatRole::SurfaceOutput};
+constexpr FormatRole kRoles[] = {
+    FormatRole::ImageInput,     FormatRole::VolumeInput,   FormatRole::FieldOutput,
+    FormatRole::ContoursOutput, FormatRole::PictureOutput, FormatRole::VideoOutput,
+    FormatRole::Session,        FormatRole::MaskOutput,    FormatRole::SurfaceOutput};
 
 std::string upper(std::string_view s) {
   std::string out(s);

@@ -43,10 +43,12 @@ TEST_CASE("--surface parses spheres and boxes, each with its own force") {
 TEST_CASE("bad --surface specifications give one short sentence showing the form") {
   const std::string huge(100000, '7');
   const std::vector<std::string> bad = {
-      "sphere:1,2,3",       "sphere:1,2,3,0",      "sphere:1,2,3,-4",  "sphere:1,x,3,4",
-      "ball:1,2,3,4",       "sphere",              "sphere:1,,3,4",    "box:1,2,3,4,5",
-      "box:1,2,3,1,5,6",    "sphere:1,2,3,4@snow", "sphere:1,2,3,4,5", "box:1,2,3,4,5,6,7",
-      "sphere:1e99,2,3,4",  "sphere:" + huge,      huge,               "sphere:nan,1,1,1"};
+      "sphere:1,2,3",        "sphere:1,2,3,0",   "sphere:1,2,3,-4",
+      "sphere:1,x,3,4",      "ball:1,2,3,4",     "sphere",
+      "sphere:1,,3,4",       "box:1,2,3,4,5",    "box:1,2,3,1,5,6",
+      "sphere:1,2,3,4@snow", "sphere:1,2,3,4,5", "box:1,2,3,4,5,6,7",
+      "sphere:1e99,2,3,4",   "sphere:" + huge,   huge,
+      "sphere:nan,1,1,1"};
   for (const std::string& spec : bad) {
     CAPTURE(spec.substr(0, 40));
     try {
@@ -98,16 +100,15 @@ TEST_CASE("surfaces are refused before a run: 2D input, outside, too fine, no su
   CHECK_THROWS_WITH_AS(run({"--save-surfaces", out}),
                        doctest::Contains("--save-surfaces needs at least one --surface"),
                        ParameterError);
-  CHECK_THROWS_WITH_AS(run({"--surface", "sphere:10,10,8,5", "--save-surfaces", out,
-                            "--report", (dir / "s-1.ply").string()}),
+  CHECK_THROWS_WITH_AS(run({"--surface", "sphere:10,10,8,5", "--save-surfaces", out, "--report",
+                            (dir / "s-1.ply").string()}),
                        doctest::Contains("same file"), ParameterError);
+  CHECK_THROWS_WITH_AS(checkHeadlessRun(parseOptions(
+                           {"--headless", "--phantom", "u", "--surface", "sphere:10,10,8,5"})),
+                       doctest::Contains("is a 2D image"), ParameterError);
   CHECK_THROWS_WITH_AS(
-      checkHeadlessRun(parseOptions({"--headless", "--phantom", "u", "--surface",
-                                     "sphere:10,10,8,5"})),
-      doctest::Contains("is a 2D image"), ParameterError);
-  CHECK_THROWS_WITH_AS(
-      checkHeadlessRun(parseOptions({"--headless", "--phantom", "u", "--region-snake",
-                                     "--surface", "sphere:10,10,8,5"})),
+      checkHeadlessRun(parseOptions(
+          {"--headless", "--phantom", "u", "--region-snake", "--surface", "sphere:10,10,8,5"})),
       doctest::Contains("--region-snake"), ParameterError);
   std::filesystem::remove(volume);
   CHECK(std::filesystem::is_empty(dir));  // no check wrote anything
@@ -155,10 +156,12 @@ TEST_CASE("sessions keep surfaces' current and starting meshes and restart from 
   };
   const std::string v = R"("vertices": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]])";
   refused("[{" + v + "}]", "surfaces[0].faces");
-  refused("[{" + v + R"(, "faces": [[0,2,1],[0,1,3],[0,3,2],[1,2,4]]}])", "surfaces[0].faces[3][2]");
+  refused("[{" + v + R"(, "faces": [[0,2,1],[0,1,3],[0,3,2],[1,2,4]]}])",
+          "surfaces[0].faces[3][2]");
   refused("[{" + v + R"(, "faces": [[0,2,1],[0,1,3],[0,3,2],[1,2,0.5]]}])", "whole number");
-  refused(R"([{"vertices": [[0,0],[1,0,0],[0,1,0],[0,0,1]], "faces": [[0,2,1],[0,1,3],[0,3,2],[1,2,3]]}])",
-          "surfaces[0].vertices[0]");
+  refused(
+      R"([{"vertices": [[0,0],[1,0,0],[0,1,0],[0,0,1]], "faces": [[0,2,1],[0,1,3],[0,3,2],[1,2,3]]}])",
+      "surfaces[0].vertices[0]");
   refused(R"([{"vertices": [[0,0,0]], "faces": [[0,0,0]]}])", "at least 4");
   refused("[3]", "surfaces[0]");
   refused("[{" + v + R"(, "faces": [[0,2,1],[0,1,3],[0,3,2],[1,2,3]], "force": "x"}])", "force");
@@ -174,9 +177,8 @@ TEST_CASE("a run failing at its second surface file puts back the first and leav
     outputs.write(first, [&] { writeSurface(first, sphereMesh({8, 8, 8}, 4, 2)); });
     CHECK(std::filesystem::file_size(first) > 84);  // a binary STL's header and count
     // A writer that fails (no faces) after the first file was written: the run fails.
-    CHECK_THROWS_WITH_AS(
-        outputs.write(second, [&] { writeSurface(second, SurfaceMesh{}); }),
-        doctest::Contains("has no faces"), InputError);
+    CHECK_THROWS_WITH_AS(outputs.write(second, [&] { writeSurface(second, SurfaceMesh{}); }),
+                         doctest::Contains("has no faces"), InputError);
   }
   CHECK(test::readFile(first) == "earlier");
   CHECK_FALSE(std::filesystem::exists(second));

@@ -13,7 +13,7 @@ namespace {
 constexpr float kBackground[3] = {0.07f, 0.07f, 0.09f};
 constexpr float kOutline[4] = {0.55f, 0.58f, 0.65f, 1.0f};
 constexpr float kSliceAlpha = 0.9f;
-constexpr float kOtherAlpha = 0.25f;  // surfaces other than the selected one
+constexpr float kOtherAlpha = 0.25f;                         // surfaces other than the selected one
 constexpr float kSliceRim[4] = {0.95f, 0.85f, 0.35f, 1.0f};  // the slices' edges: amber-ish
 
 // The quad of the slice across `axis` at `index` (voxel centres, index + 0.5), as triangles

@@ -7,8 +7,8 @@
 #include "demos/demos.hpp"
 #include "viewer/model/layer_settings.hpp"
 #include "viewer/model/session.hpp"
-#include "viewer/model/surface_session.hpp"
 #include "viewer/model/snake_session.hpp"
+#include "viewer/model/surface_session.hpp"
 
 namespace gvflab::viewer {
 

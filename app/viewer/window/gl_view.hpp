@@ -110,12 +110,12 @@ class GlView : public QOpenGLWidget {
   void switchDevice(const std::string& selector);
   void handleRequests();
   void finishAndQuit();
-  Viewport viewRect() const;      // the view, framebuffer pixels, GL origin
+  Viewport viewRect() const;  // the view, framebuffer pixels, GL origin
   // The view split between the slice and the 3D view (volumes), or all slice.
   ViewSplit viewSplit() const;
-  bool inSideView(QPointF logical) const;   // a press there goes to the 3D view
+  bool inSideView(QPointF logical) const;    // a press there goes to the 3D view
   Vec2 toSidePixels(QPointF logical) const;  // from the 3D view's top-left corner
-  Viewport windowRect() const;    // the whole window, framebuffer pixels
+  Viewport windowRect() const;               // the whole window, framebuffer pixels
   float viewLeftPixels() const;   // framebuffer x where the view starts (right of the panel)
   float viewWidthPixels() const;  // between the two panels
   Vec2 toViewPixels(QPointF logical) const;

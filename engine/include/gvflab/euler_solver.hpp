@@ -121,9 +121,9 @@ class EulerSolver : public Solver {
   void confirmPersistentSteps();
   int stepTiles3D(int n);  // returns the iterations left (0 or 1)
   void buildPairKernel3D();
-  int launchTiles3D(TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_int,
-                                cl_float>& kernel,
-                    const Tile3D& tile, int n, const char* name);
+  int launchTiles3D(
+      TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_int, cl_float>& kernel,
+      const Tile3D& tile, int n, const char* name);
   void stepSingles(int n);
   std::shared_ptr<ComputeContext> ctx_;
   GvfInput input_;
@@ -155,7 +155,7 @@ class EulerSolver : public Solver {
   int syncBase_ = 0;          // arrivals counted so far
   bool unconfirmed_ = false;  // a persistent launch ran since the flag was last read
   cl::NDRange local_;
-  bool rows_ = false;  // gvf_euler_rows / gvf_euler_rows3d (CPUs): a work-item per row
+  bool rows_ = false;    // gvf_euler_rows / gvf_euler_rows3d (CPUs): a work-item per row
   cl::Buffer exported_;  // float32 copy for field() when the storage differs
   long exportedAt_ = -1;
   std::unique_ptr<ErrorMetric> metric_;

@@ -121,11 +121,11 @@ class SurfaceSnake {
   int depth() const { return depth_; }
 
  private:
-  void download();                  // device -> meshes
-  void upload();                    // meshes -> device (positions, one-rings, flags)
-  void syncLayout();                // after edits: upload, every window starting afresh
-  void runIterations(int n);        // n iterations on the device, no read-back
-  void checkAndRemesh();            // states of full windows, remeshing where edges are due
+  void download();            // device -> meshes
+  void upload();              // meshes -> device (positions, one-rings, flags)
+  void syncLayout();          // after edits: upload, every window starting afresh
+  void runIterations(int n);  // n iterations on the device, no read-back
+  void checkAndRemesh();      // states of full windows, remeshing where edges are due
   // Per surface: 1 an edge out of [dmin, dmax], 2 one far too short, 4 one far too long.
   std::vector<int> edgesOutOfRange();
   std::vector<float> deviceHold();  // per vertex, on the device positions (surface_hold)

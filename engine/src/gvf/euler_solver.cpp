@@ -386,15 +386,14 @@ void EulerSolver::stepSingles(int n) {
     k.template arg<0>(v_[current_]->memory());
     k.template arg<2>(v_[1 - current_]->memory());
   };
-  const cl::NDRange global =
-      rows_ && is3d ? cl::NDRange(detail::roundUp(input_.height, local_[0]),
-                                  detail::roundUp(input_.depth, local_[1]))
-      : rows_       ? cl::NDRange(detail::roundUp(input_.height, local_[0]))
-      : is3d        ? cl::NDRange(detail::roundUp(input_.width, local_[0]),
-                                                detail::roundUp(input_.height, local_[1]),
-                                                detail::roundUp(input_.depth, local_[2]))
-                                  : cl::NDRange(detail::roundUp(input_.width, local_[0]),
-                                                detail::roundUp(input_.height, local_[1]));
+  const cl::NDRange global = rows_ && is3d ? cl::NDRange(detail::roundUp(input_.height, local_[0]),
+                                                         detail::roundUp(input_.depth, local_[1]))
+                             : rows_       ? cl::NDRange(detail::roundUp(input_.height, local_[0]))
+                             : is3d        ? cl::NDRange(detail::roundUp(input_.width, local_[0]),
+                                                         detail::roundUp(input_.height, local_[1]),
+                                                         detail::roundUp(input_.depth, local_[2]))
+                                           : cl::NDRange(detail::roundUp(input_.width, local_[0]),
+                                                         detail::roundUp(input_.height, local_[1]));
   const char* name = is3d ? "gvf_euler_step3d" : "gvf_euler_step";
   for (int i = 0; i < n; ++i) {
     if (is3d)

@@ -1,9 +1,11 @@
 #include "gvflab/multigrid_solver.hpp"
 
 #include <cmath>
+#include <functional>
 #include <sstream>
 
 #include "cl/launch.hpp"
+#include "gvf/persistent_wait.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/euler_solver.hpp"
@@ -11,8 +13,6 @@
 #include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/kernel_library.hpp"
 #include "gvflab/profiler.hpp"
-#include "gvf/persistent_wait.hpp"
-#include <functional>
 
 namespace gvflab {
 namespace {
@@ -117,8 +117,8 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
   persistent_ = persistentWanted();
   if (persistent_) {
     // The first level in the one launch: the largest with no side above persistentSide.
-    const int top = options.persistentSide >= 0 ? options.persistentSide
-                                                : (ctx_->info().isGpu ? 512 : 0);
+    const int top =
+        options.persistentSide >= 0 ? options.persistentSide : (ctx_->info().isGpu ? 512 : 0);
     persistentTop_ = 0;
     for (FieldShape s = shape; top > 0 && maxSide(s) > top && maxSide(s) > 2; ++persistentTop_)
       s = coarser(s);
@@ -453,7 +453,8 @@ void MultigridSolver::vcycle(int level) {
   smooth(level, options_.b);
   if (level < static_cast<int>(levels_.size())) {
     restrictResidual(level, true);
-    if (level + 1 != coarseFrom_ || (persistent_ && persistentTop_ > 0 && level + 1 == persistentTop_))
+    if (level + 1 != coarseFrom_ ||
+        (persistent_ && persistentTop_ > 0 && level + 1 == persistentTop_))
       zero(level + 1);
     vcycle(level + 1);
     prolong(level, true);
@@ -533,8 +534,8 @@ void MultigridSolver::allocateLevels(FieldShape shape) {
     }
     return;
   }
-  const std::size_t align = std::max<std::size_t>(
-      256, ctx_->device().getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8);
+  const std::size_t align =
+      std::max<std::size_t>(256, ctx_->device().getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8);
   auto up = [&](std::size_t b) { return (b + align - 1) / align * align; };
   std::vector<std::size_t> offsets;  // bytes: e, rhs, S per level
   std::size_t total = 0;
@@ -552,8 +553,8 @@ void MultigridSolver::allocateLevels(FieldShape shape) {
   for (std::size_t l = 0; l < shapes.size(); ++l) {
     const FieldShape s = shapes[l];
     const std::size_t n = s.count(), *o = &offsets[3 * l];
-    levels_.push_back(
-        Level{s, sub(o[0], n * comps * 4), sub(o[1], n * comps * 4), sub(o[2], n * 4), cl::Buffer()});
+    levels_.push_back(Level{s, sub(o[0], n * comps * 4), sub(o[1], n * comps * 4), sub(o[2], n * 4),
+                            cl::Buffer()});
     if (fused_)  // levels above the one launch may still sweep both colours per launch
       levels_.back().eAlt = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * comps * 4);
     table.insert(table.end(), {s.width, s.height, static_cast<cl_int>(o[0] / 4),
@@ -588,9 +589,11 @@ void MultigridSolver::setUpPersistent(const std::string& spacingOpts) {
     for (int l = from; l < levels(); ++l) bytes += coarseLevelBytes(shapeOf(l), 2);
     return bytes;
   };
-  while (persistentFrom_ < levels() && poolBytes(persistentFrom_) + localUsed + 1024 > info.localMemBytes)
+  while (persistentFrom_ < levels() &&
+         poolBytes(persistentFrom_) + localUsed + 1024 > info.localMemBytes)
     ++persistentFrom_;
-  localPoolBytes_ = static_cast<std::size_t>(std::max<std::uint64_t>(16, poolBytes(persistentFrom_)));
+  localPoolBytes_ =
+      static_cast<std::size_t>(std::max<std::uint64_t>(16, poolBytes(persistentFrom_)));
   const auto units = static_cast<std::size_t>(std::max(1, info.computeUnits));
   persistentGroups_ = options_.persistentGroups > 0
                           ? std::min<std::size_t>(options_.persistentGroups, units)
@@ -685,8 +688,7 @@ void MultigridSolver::recordPersistentOps() {
 }
 
 void MultigridSolver::stepPersistent(int n) {
-  const auto perIteration =
-      static_cast<long long>(persistentGroups_) * persistentOps_[0].gridSyncs;
+  const auto perIteration = static_cast<long long>(persistentGroups_) * persistentOps_[0].gridSyncs;
   // The arrival count only grows: launches of very many iterations are split so that one
   // never could overflow it (launchPersistent starts it again in time).
   const int maxPerLaunch = static_cast<int>(std::max<long long>(1, (1ll << 29) / perIteration));
@@ -711,8 +713,7 @@ void MultigridSolver::launchPersistent(int which, int iterations) {
   }
   const PersistentOps& po = persistentOps_[which];
   const int count = static_cast<int>(po.host.size());
-  const long long arrivals =
-      static_cast<long long>(persistentGroups_) * po.gridSyncs * iterations;
+  const long long arrivals = static_cast<long long>(persistentGroups_) * po.gridSyncs * iterations;
   if (syncBase_ + arrivals > (1ll << 30)) {
     ctx_->queue().enqueueFillBuffer(sync_, cl_int(0), 0, sizeof(cl_int));
     syncBase_ = 0;
@@ -723,8 +724,8 @@ void MultigridSolver::launchPersistent(int which, int iterations) {
     traceCapacity_ = std::max<std::size_t>(traceCount_, 1);
     trace_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, traceCapacity_ * sizeof(cl_ulong));
   }
-  persistentKernel_.set(v_->buffer(), v0_->buffer(), pool_, levelTable_, levelK_, po.steps,
-                        count, iterations, sync_, syncBase_, trace_, levels(), persistentFrom_,
+  persistentKernel_.set(v_->buffer(), v0_->buffer(), pool_, levelTable_, levelK_, po.steps, count,
+                        iterations, sync_, syncBase_, trace_, levels(), persistentFrom_,
                         cl::Local(localPoolBytes_));
   cl::Event ev;
   ctx_->queue().enqueueNDRangeKernel(persistentKernel_, cl::NullRange,
@@ -765,8 +766,9 @@ void MultigridSolver::confirmPersistentSteps(bool redo) {
   unconfirmed_ = false;
   if (flags[1] == 0) return;
   persistent_ = false;
-  note_ = "the device did not run all work-groups at once: redid the multigrid iterations "
-          "launch by launch";
+  note_ =
+      "the device did not run all work-groups at once: redid the multigrid iterations "
+      "launch by launch";
   if (!redo) return;
   const long n = iterations_;
   reset();

@@ -47,8 +47,8 @@ std::uint64_t tile3dLocalBytes(const Tile3D& t) {
 }
 
 bool tile3dFits(const Tile3D& t, const ComputeContext& ctx) {
-  return t.steps >= 2 && t.steps <= kMaxTile3DSteps && t.tx > 2 * t.steps &&
-         t.ty > 2 * t.steps && t.rows >= 1 && t.ty % t.rows == 0 && t.zChunk >= 0 &&
+  return t.steps >= 2 && t.steps <= kMaxTile3DSteps && t.tx > 2 * t.steps && t.ty > 2 * t.steps &&
+         t.rows >= 1 && t.ty % t.rows == 0 && t.zChunk >= 0 &&
          static_cast<std::size_t>(workItems(t)) <= ctx.info().maxWorkGroupSize &&
          tile3dLocalBytes(t) <= ctx.info().localMemBytes;
 }
@@ -75,8 +75,7 @@ std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const Compute
     }
     if (!found) return std::nullopt;
   } else if (!tile3dFits(t, ctx)) {
-    throw ParameterError("3D tile " + text(t) +
-                         " does not fit this device: 2 to " +
+    throw ParameterError("3D tile " + text(t) + " does not fit this device: 2 to " +
                          std::to_string(kMaxTile3DSteps) +
                          " steps, TX and TY above twice the steps, "
                          "TY a multiple of the rows, at most " +

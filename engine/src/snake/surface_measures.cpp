@@ -49,7 +49,8 @@ MeshRings meshRings(const SurfaceMesh& mesh) {
       auto first = begin;
       for (auto i = begin; i < end; ++i) {
         bool isSecond = false;
-        for (auto j = begin; j < end && !isSecond; ++j) isSecond = pairs[j].second == pairs[i].first;
+        for (auto j = begin; j < end && !isSecond; ++j)
+          isSecond = pairs[j].second == pairs[i].first;
         if (!isSecond) {
           first = i;
           break;
@@ -258,7 +259,8 @@ double unheldPatchWidth(const SurfaceMesh& mesh, const std::vector<bool>& held) 
     if (d > dist[v]) continue;
     widest = std::max(widest, d);
     for (std::uint32_t u : adj[v]) {
-      const double nd = d + glm::length(glm::dvec3(mesh.vertices[u]) - glm::dvec3(mesh.vertices[v]));
+      const double nd =
+          d + glm::length(glm::dvec3(mesh.vertices[u]) - glm::dvec3(mesh.vertices[v]));
       if (nd < dist[u]) {
         dist[u] = nd;
         queue.push({nd, u});

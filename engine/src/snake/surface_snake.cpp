@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
-#include <memory>
 #include <glm/geometric.hpp>
+#include <memory>
 #include <sstream>
 
 #include "cl/launch.hpp"
@@ -96,7 +96,7 @@ struct SurfaceSnake::Impl {
     std::deque<SurfaceMesh> references;
     std::deque<long> referenceTopology;
     std::deque<std::shared_ptr<MeshDistance>> referenceGrids;  // null until needed
-    long topology = 0;  // counts connectivity changes (remeshing)
+    long topology = 0;     // counts connectivity changes (remeshing)
     long sinceRemesh = 0;  // iterations moved since the last remeshing
     // The last remeshing left edges shorter than dmin / kRemeshFar (refused collapses): until
     // one clears them, far-short edges wait for the patience like slightly-out ones.
@@ -184,17 +184,16 @@ SurfaceSnake::SurfaceSnake(std::shared_ptr<ComputeContext> ctx, int width, int h
 
 SurfaceSnake::~SurfaceSnake() = default;
 
-void SurfaceSnake::checkSphere(const glm::dvec3& c, double radius, int width, int height,
-                               int depth, const SnakeParams& params) {
-  if (!std::isfinite(c.x) || !std::isfinite(c.y) || !std::isfinite(c.z) ||
-      !std::isfinite(radius) || !(radius > 0))
+void SurfaceSnake::checkSphere(const glm::dvec3& c, double radius, int width, int height, int depth,
+                               const SnakeParams& params) {
+  if (!std::isfinite(c.x) || !std::isfinite(c.y) || !std::isfinite(c.z) || !std::isfinite(radius) ||
+      !(radius > 0))
     throw ParameterError("A sphere surface needs a finite centre and a radius > 0.");
   if (c.x - radius < 0 || c.y - radius < 0 || c.z - radius < 0 || c.x + radius > width ||
       c.y + radius > height || c.z + radius > depth) {
     std::ostringstream msg;
     msg << "The sphere of centre (" << c.x << ", " << c.y << ", " << c.z << ") and radius "
-        << radius << " lies outside the " << width << "x" << height << "x" << depth
-        << " volume.";
+        << radius << " lies outside the " << width << "x" << height << "x" << depth << " volume.";
     throw ParameterError(msg.str());
   }
   checkVertexCount(
@@ -222,8 +221,7 @@ void SurfaceSnake::checkSurface(const SurfaceMesh& mesh, int width, int height, 
 }
 
 void SurfaceSnake::setFields(const cl::Buffer& gvf, const GvfInput& edges) {
-  const std::size_t need =
-      static_cast<std::size_t>(width_) * height_ * depth_ * 3 * sizeof(float);
+  const std::size_t need = static_cast<std::size_t>(width_) * height_ * depth_ * 3 * sizeof(float);
   if (edges.width != width_ || edges.height != height_ || edges.depth != depth_)
     throw InputError("The surfaces' edge map does not match their volume.");
   if (gvf.getInfo<CL_MEM_SIZE>() < need || edges.v0.getInfo<CL_MEM_SIZE>() < need)
@@ -366,8 +364,8 @@ void SurfaceSnake::download() {
 void SurfaceSnake::upload() {
   Impl& m = *impl_;
   std::vector<cl_float4>& pos = m.hostPos;
-  std::vector<cl_int> &ring = m.hostRing, &vertSurf = m.hostVertSurf, &flags = m.hostFlags,
-                      &ringStart = m.hostRingStart;
+  std::vector<cl_int>&ring = m.hostRing, &vertSurf = m.hostVertSurf, &flags = m.hostFlags,
+  &ringStart = m.hostRingStart;
   std::vector<float>& pressure = m.hostPressure;
   pos.clear();
   ring.clear();
@@ -425,8 +423,7 @@ void SurfaceSnake::upload() {
     q.enqueueWriteBuffer(m.vertSurf, CL_FALSE, 0, vertSurf.size() * sizeof(cl_int),
                          vertSurf.data());
     q.enqueueWriteBuffer(m.flags, CL_FALSE, 0, flags.size() * sizeof(cl_int), flags.data());
-    q.enqueueWriteBuffer(m.pressure, CL_FALSE, 0, pressure.size() * sizeof(float),
-                         pressure.data());
+    q.enqueueWriteBuffer(m.pressure, CL_FALSE, 0, pressure.size() * sizeof(float), pressure.data());
     q.finish();  // the staging vectors are reused by the next call
   } catch (const cl::Error& e) {
     rethrowClError(e, "uploading the surfaces");
@@ -521,9 +518,9 @@ void SurfaceSnake::checkAndRemesh() {
     const auto& s = m.surfaces[k];
     if (s.state != SnakeState::Moving) continue;
     windowEnds[k] = s.sinceWindow >= params_.window;
-    remeshDue[k] = (edges[k] & 4) || ((edges[k] & 2) && !s.shortLeft) ||
-                   ((edges[k] & 1) &&
-                    (windowEnds[k] || s.sinceRemesh >= kRemeshPatience * params_.resample));
+    remeshDue[k] =
+        (edges[k] & 4) || ((edges[k] & 2) && !s.shortLeft) ||
+        ((edges[k] & 1) && (windowEnds[k] || s.sinceRemesh >= kRemeshPatience * params_.resample));
     due = due || remeshDue[k] || windowEnds[k];
   }
   if (!due) return;
