@@ -11,6 +11,8 @@
 # before this script.
 # Usage: scripts/gpu-run.sh OUTDIR [BENCH ARGS ...]   (each bench run as one quoted string)
 # SKIP_TESTS=1 skips the test suites (quick experiments; never for reported figures).
+# TARGETS="gvflab-bench test_x" builds only those targets and CTEST_ARGS="-R x" picks the tests
+# (quick experiments; reported figures come from a full build with every suite passing).
 set -euo pipefail
 out=${1:?output folder}; shift
 deps=/tmp/gvflab-deps
@@ -33,7 +35,8 @@ nv=/usr/local/nvidia/share
 [ -f $nv/vulkan/icd.d/nvidia_icd.json ] && export VK_DRIVER_FILES=$nv/vulkan/icd.d/nvidia_icd.json
 [ -f $nv/glvnd/egl_vendor.d/10_nvidia.json ] &&
   export __EGL_VENDOR_LIBRARY_FILENAMES=$nv/glvnd/egl_vendor.d/10_nvidia.json
-cmake --build /tmp/gvflab-build -j"$(nproc)" > "$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }
+# shellcheck disable=SC2086
+cmake --build /tmp/gvflab-build -j"$(nproc)" ${TARGETS:+--target $TARGETS} > "$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }
 bin=/tmp/gvflab-build
 # Some images ship NVIDIA's OpenCL driver without registering it with the ICD loader.
 if ! grep -qs nvidia /etc/OpenCL/vendors/*.icd; then
@@ -49,7 +52,8 @@ echo "== devices"; "$bin/bench/gvflab-bench" devices || true
 echo "== tests"
 if [ -n "${SKIP_TESTS:-}" ]; then echo "skipped (SKIP_TESTS)"; else
 # A failing test is reported (full log in OUT/tests.log) but does not stop the benchmarks.
-(cd "$bin" && ctest --output-on-failure > "$out/tests.log" 2>&1) && echo "all tests passed" ||
+# shellcheck disable=SC2086
+(cd "$bin" && ctest --output-on-failure ${CTEST_ARGS:-} > "$out/tests.log" 2>&1) && echo "all tests passed" ||
   { echo "TESTS FAILED:"; grep -E "ERROR|FAILED|Failed|exception" "$out/tests.log" | head -20; }
 grep -E "test_external_memory|SKIPPED|OpenCL: .*Vulkan" "$out/tests.log" || true
 fi
