@@ -1,9 +1,9 @@
 #include "cli/snake_options.hpp"
 
-#include <charconv>
 #include <cmath>
 
 #include "cli/cli_params.hpp"
+#include "cli/spec_numbers.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/quoted.hpp"
 
@@ -18,31 +18,6 @@ const char* kSpecForms =
     "@gvf or @traditional";
 
 std::string named(const std::string& spec) { return "--snake " + quotedText(spec); }
-
-std::vector<double> parseNumbers(const std::string& spec, const std::string& list) {
-  std::vector<double> out;
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    const std::size_t comma = std::min(list.find(',', start), list.size());
-    const std::string item = list.substr(start, comma - start);
-    double v = 0;
-    const char* end = item.data() + item.size();
-    auto [ptr, ec] = std::from_chars(item.data(), end, v);
-    if (item.empty() || ec != std::errc() || ptr != end || !std::isfinite(v))
-      throw ParameterError(named(spec) + ": " + quotedText(item, 20) + " is not a number; " +
-                           kSpecForms + ".");
-    if (std::abs(v) > kMaxSnakeCoordinate)
-      throw ParameterError(named(spec) + ": " + quotedText(item, 20) +
-                           " is too large (pixels: at most " +
-                           std::to_string(static_cast<long>(kMaxSnakeCoordinate)) + ").");
-    if (out.size() >= 2 * kMaxSnakePoints)
-      throw ParameterError(named(spec) + " has more than " + std::to_string(kMaxSnakePoints) +
-                           " points, the most a snake may have.");
-    out.push_back(v);
-    start = comma + 1;
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -115,7 +90,10 @@ SnakeSpec parseSnakeSpec(const std::string& text) {
   } else if (open) {
     s.boundary = SnakeBoundary::Free;
   }
-  const auto v = parseNumbers(text, shape.substr(colon + 1));
+  const auto v = parseSpecNumbers(shape.substr(colon + 1),
+                                  {named(text), kSpecForms, "pixels", 2 * kMaxSnakePoints,
+                                   " has more than " + std::to_string(kMaxSnakePoints) +
+                                       " points, the most a snake may have."});
   if (open) {
     if (v.size() % 2 != 0 || v.size() < 4 || (kind == "line" && v.size() != 4))
       throw ParameterError(

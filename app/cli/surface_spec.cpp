@@ -1,10 +1,10 @@
 #include "cli/surface_spec.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <sstream>
 
+#include "cli/spec_numbers.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/quoted.hpp"
 #include "gvflab/surface_snake.hpp"
@@ -20,30 +20,6 @@ const char* kSurfaceForms =
     "@traditional";
 
 std::string named(const std::string& spec) { return "--surface " + quotedText(spec); }
-
-std::vector<double> parseNumbers(const std::string& spec, const std::string& list) {
-  std::vector<double> out;
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    const std::size_t comma = std::min(list.find(',', start), list.size());
-    const std::string item = list.substr(start, comma - start);
-    double v = 0;
-    const char* end = item.data() + item.size();
-    auto [ptr, ec] = std::from_chars(item.data(), end, v);
-    if (item.empty() || ec != std::errc() || ptr != end || !std::isfinite(v))
-      throw ParameterError(named(spec) + ": " + quotedText(item, 20) + " is not a number; " +
-                           kSurfaceForms + ".");
-    if (std::abs(v) > kMaxSnakeCoordinate)
-      throw ParameterError(named(spec) + ": " + quotedText(item, 20) +
-                           " is too large (voxels: at most " +
-                           std::to_string(static_cast<long>(kMaxSnakeCoordinate)) + ").");
-    if (out.size() >= 6)
-      throw ParameterError(named(spec) + " has too many numbers; " + kSurfaceForms + ".");
-    out.push_back(v);
-    start = comma + 1;
-  }
-  return out;
-}
 
 double edgeLength(const SnakeParams& params) { return 0.5 * (params.dmin + params.dmax); }
 
@@ -111,7 +87,9 @@ SurfaceSpec parseSurfaceSpec(const std::string& text) {
   const std::string kind = shape.substr(0, colon);
   if (colon == std::string::npos || (kind != "sphere" && kind != "box"))
     throw ParameterError(named(text) + " is not a surface; " + kSurfaceForms + ".");
-  const auto v = parseNumbers(text, shape.substr(colon + 1));
+  const auto v = parseSpecNumbers(shape.substr(colon + 1),
+                                  {named(text), kSurfaceForms, "voxels", 6,
+                                   std::string(" has too many numbers; ") + kSurfaceForms + "."});
   if (kind == "sphere") {
     if (v.size() != 4) throw ParameterError(named(text) + ": a sphere needs exactly X,Y,Z,R.");
     if (!(v[3] > 0)) throw ParameterError(named(text) + ": the radius must be > 0.");

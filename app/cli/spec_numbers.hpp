@@ -1,0 +1,20 @@
+#pragma once
+// The comma-separated numbers of a --snake or --surface spec, refused with one sentence that
+// names the flag: both shapes' coordinates follow the same rule.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace gvflab::app {
+
+struct SpecNumberRule {
+  std::string flag;      // "--snake 'circle:...'", as the refusal names it
+  const char* forms;     // the accepted forms, said when an item is not a number
+  const char* unit;      // "pixels" or "voxels"
+  std::size_t maxCount;  // more numbers than this are refused with tooMany
+  std::string tooMany;   // the sentence's end for too many numbers
+};
+
+std::vector<double> parseSpecNumbers(const std::string& list, const SpecNumberRule& rule);
+
+}  // namespace gvflab::app
