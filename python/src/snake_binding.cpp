@@ -12,6 +12,7 @@
 #include "gvflab/parametric_snake.hpp"
 #include "gvflab/profiler.hpp"
 #include "progress.hpp"
+#include "snake_common.hpp"
 
 namespace py = pybind11;
 
@@ -29,8 +30,6 @@ struct SnakeResult {
   std::optional<GvfReport> gvf;
 };
 
-double snakeDefault(const char* key) { return findSpec(snakeParamSpecs(), key).defaultValue; }
-
 py::object snake(const py::handle& image, const py::handle& initial, std::optional<int> channelAxis,
                  const std::string& force, double alpha, double beta, double gamma, double kappa,
                  double pressure, double dmin, double dmax, double tolerance, int window,
@@ -42,14 +41,10 @@ py::object snake(const py::handle& image, const py::handle& initial, std::option
                  const std::string& boundaryCondition) {
   const SnakeForce snakeForce = parseForce(force);
   const SnakeBoundary boundary = parseBoundary(boundaryCondition);
-  SnakeParams params = SnakeParams::defaults();
-  params.alpha = alpha, params.beta = beta, params.gamma = gamma, params.kappa = kappa;
-  params.pressure = pressure, params.dmin = dmin, params.dmax = dmax;
-  params.tolerance = tolerance, params.window = window, params.resample = resample;
-  params.holdGap = holdGap;
-  params.normalize = normalize;
-  params.validate();
-  validate(findSpec(snakeParamSpecs(), "snake-iterations"), iterations);
+  const SnakeParams params =
+      SnakeKeywords{alpha,     beta,   gamma,   kappa,    pressure,  dmin,      dmax,
+                    tolerance, window, holdGap, resample, normalize, iterations}
+          .params();
   // One N x 2 array gives one result; a list of them, a list of results.
   const bool many = py::isinstance<py::list>(initial) || py::isinstance<py::tuple>(initial)
                         ? arrayDims(initial) != 2
@@ -89,18 +84,7 @@ py::object snake(const py::handle& image, const py::handle& initial, std::option
     snakes.emplace(ctx, img.width, img.height, params);
     snakes->setFields(run ? run->solver->field() : input.v0, input);
     for (const auto& s : starts) snakes->add(s, snakeForce, std::nullopt, boundary);
-    ctx->profiler().endFrame();
-    ctx->profiler().reset();
-    const long chunk = std::min<long>(256, reporter.every());
-    long done = 0;
-    while (done < iterations && !snakes->allStopped()) {
-      const long n = std::min<long>(chunk, iterations - done);
-      snakes->step(static_cast<int>(n));
-      ctx->profiler().endFrame();
-      done += n;
-      reporter.update(done, iterations);
-    }
-    reporter.update(done, iterations, {}, true);
+    stepWithProgress(*ctx, *snakes, iterations, reporter);
   }
   const double ms = ctx->profiler().totalMs("snake_");
   py::list results;

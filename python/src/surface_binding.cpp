@@ -19,6 +19,7 @@
 #include "gvflab/surface_snake.hpp"
 #include "gvflab/volume_phantoms.hpp"
 #include "progress.hpp"
+#include "snake_common.hpp"
 
 namespace py = pybind11;
 
@@ -35,8 +36,6 @@ struct SurfaceResult {
   double openclMs = 0;
   std::optional<GvfReport> gvf;
 };
-
-double snakeDefault(const char* key) { return findSpec(snakeParamSpecs(), key).defaultValue; }
 
 std::string number(double v) {
   std::ostringstream s;
@@ -116,14 +115,10 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center, d
                            const std::string& device, const py::object& progress,
                            long progressEvery) {
   const SnakeForce snakeForce = parseForce(force);
-  SnakeParams params = SnakeParams::defaults();
-  params.alpha = alpha, params.beta = beta, params.gamma = gamma, params.kappa = kappa;
-  params.pressure = pressure, params.dmin = dmin, params.dmax = dmax;
-  params.tolerance = tolerance, params.window = window, params.resample = resample;
-  params.holdGap = holdGap;
-  params.normalize = normalize;
-  params.validate();
-  validate(findSpec(snakeParamSpecs(), "snake-iterations"), iterations);
+  const SnakeParams params =
+      SnakeKeywords{alpha,     beta,   gamma,   kappa,    pressure,  dmin,      dmax,
+                    tolerance, window, holdGap, resample, normalize, iterations}
+          .params();
   const glm::dvec3 centre = centreFromPython(center);
 
   // Everything is checked from the array's shape before a voxel is copied.
@@ -162,18 +157,7 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center, d
     surfaces.emplace(ctx, shape.width, shape.height, shape.depth, params);
     surfaces->setFields(run ? run->solver->field() : input.v0, input);
     surfaces->addSphere(centre, radius, snakeForce);
-    ctx->profiler().endFrame();
-    ctx->profiler().reset();  // opencl_ms counts the surface's kernels only
-    const long chunk = std::min<long>(256, reporter.every());
-    long done = 0;
-    while (done < iterations && !surfaces->allStopped()) {
-      const long n = std::min<long>(chunk, iterations - done);
-      surfaces->step(static_cast<int>(n));
-      ctx->profiler().endFrame();
-      done += n;
-      reporter.update(done, iterations);
-    }
-    reporter.update(done, iterations, {}, true);
+    stepWithProgress(*ctx, *surfaces, iterations, reporter);
   }
   std::vector<SurfaceContour> out;
   {
