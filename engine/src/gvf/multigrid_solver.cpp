@@ -103,6 +103,8 @@ std::uint64_t MultigridSolver::pyramidBytes(FieldShape shape, Precision precisio
 // (512² f32 2.85 -> 2.07 ms, 2048² 10.9 -> 7.8: a third fewer launches); 3D not (256³ f32
 // 9.12 -> 8.94, f16 7.85 -> 8.69; 512³ f32 68.5 -> 70.1: the tile's halo costs what the
 // second read saved). PoCL 64²x32 f32: 36 -> 44 ms (work-groups of 256 with a barrier).
+// The z-marching 3D sweeps (fused = 2) lose too (H200 256³ f32 span 9.08 -> 11.96 ms, 512³
+// 68.6 -> 77.4: "Issue 29 item 2" in BENCHMARKS.md): opt-in only.
 bool MultigridSolver::fusedChosen(const ComputeContext& ctx, FieldShape shape) {
   return ctx.info().isGpu && shape.dims() == 2;
 }
