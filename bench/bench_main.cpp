@@ -20,7 +20,7 @@ const char* kUsage =
     "                    [--depth D] [--mu M] [--sigma S] [--mg-a A] [--mg-b B] [--mg-c C]\n"
     "                    [--mg-coarse N[,N...]] (levels of side <= N in one work-group; -1 auto)\n"
     "                    [--mg-fused F[,F...]] (both colours per launch: 1, two launches: 0, -1 "
-    "auto)\n"
+    "auto, 2: 3D in z-marching tiles)\n"
     "                    [--mg-persistent P[,P...]] (every iteration in one launch: 1, 0, -1 "
     "auto)\n"
     "                    [--mg-groups G[,G...]] (its work-groups; 0: one per compute unit)\n"
@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
                                  : flag == "--mg-persistent" ? b.mgPersistent
                                  : flag == "--mg-top"        ? b.mgTop
                                                              : b.mgGroups;
-        const int top = flag == "--mg-persistent" || flag == "--mg-fused" ? 1 : 16384;
+        const int top = flag == "--mg-persistent" ? 1 : flag == "--mg-fused" ? 2 : 16384;
         list.clear();
         std::string v = value();
         for (std::size_t at = 0; at <= v.size();) {

@@ -214,6 +214,81 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void mg_smooth_fused(
   }
 }
 
+#ifdef DIMS3
+// mg_smooth_fused in z-marching tiles (3D): a work-group owns a 32 x 8 (x, y) column and marches
+// MG_ZC planes in z. Red of plane p (the tile grown by one in x and y, from vin) goes into a
+// ring of three planes in local memory; black of plane p - 1 then reads red planes p - 2..p from
+// the ring (a lag of one plane). The z halo is two red planes per chunk instead of two per
+// eight planes. Same arithmetic, in the same order, as mg_smooth_fused and the two mg_smooth
+// passes. Work-group: (32, 8, 1); global: (32 * tiles in x, 8 * tiles in y, chunks of MG_ZC).
+#define MG_ZC 32
+#define MG_PN (MG_HX * MG_LY)
+#define MG_ZRED(lx, ly, p) (((p) % 3) * MG_PN + (ly) * MG_HX + ((lx) >> 1))
+__kernel __attribute__((reqd_work_group_size(32, 8, 1))) void mg_smooth_zmarch(
+    __global const v_t* vin, __global v_t* vout, __global const rhs_t* rhs,
+    __global const float* s, int w, int h, int d, float k) {
+  __local float red[3 * 3 * MG_PN];  // [component][plane % 3][row][x / 2]
+  const int x0 = get_group_id(0) * MG_TX, y0 = get_group_id(1) * MG_TY,
+            z0 = get_group_id(2) * MG_ZC, z1 = min(z0 + MG_ZC, d);
+  const int lid = get_local_id(1) * 32 + get_local_id(0);
+  const size_t n = (size_t)w * h * d;
+  const int x = x0 + get_local_id(0), y = y0 + get_local_id(1);
+  for (int t = z0 - 1; t <= z1; ++t) {
+    if (t >= 0 && t < d && lid < MG_PN) {  // red of plane t, grown by one in x and y
+      const int j = lid, ly = j / MG_HX, yy = y0 - 1 + ly;
+      const int lx = 2 * (j % MG_HX) + ((x0 - 1 + yy + t) & 1), xx = x0 - 1 + lx;
+      if (xx >= 0 && xx < w && yy >= 0 && yy < h && lx <= MG_TX + 1) {
+        const size_t i = mg_index(xx, yy, t, w, h);
+        vec_t val = VLOAD(vin, i, n), f;
+        float sv;
+        LOAD_RHS_S(rhs, s, i, n, f, sv);
+        const float denom = MG_CENTRE * k + sv;  // as mg_smooth (same contraction)
+        if (denom > 0.0f) val = (k * neighbour_sum(vin, xx, yy, t, w, h, d) - f) / denom;
+        const int r = MG_ZRED(lx, ly, t);
+        red[r] = mg_stored1(val.x);
+        red[3 * MG_PN + r] = mg_stored1(val.y);
+        red[6 * MG_PN + r] = mg_stored1(val.z);
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int z = t - 1;  // black of plane z from red planes z - 1..z + 1
+    if (z >= z0 && x < w && y < h) {
+      const int lx = x - x0 + 1, ly = y - y0 + 1;
+      const size_t i = mg_index(x, y, z, w, h);
+      vec_t val;
+      if (((x + y + z) & 1) == 0) {
+        const int r = MG_ZRED(lx, ly, z);
+        val = (vec_t)(red[r], red[3 * MG_PN + r], red[6 * MG_PN + r]);
+      } else {
+        val = VLOAD(vin, i, n);
+        vec_t f;
+        float sv;
+        LOAD_RHS_S(rhs, s, i, n, f, sv);
+        const float denom = MG_CENTRE * k + sv;
+        if (denom > 0.0f) {
+          const int xm = mirror_index(x - 1, w) - x0 + 1, xp = mirror_index(x + 1, w) - x0 + 1;
+          const int ym = mirror_index(y - 1, h) - y0 + 1, yp = mirror_index(y + 1, h) - y0 + 1;
+          // A side of 1 mirrors a point onto itself (same colour): its old value (q = -1).
+          const int q[6] = {w == 1 ? -1 : MG_ZRED(xm, ly, z), w == 1 ? -1 : MG_ZRED(xp, ly, z),
+                            h == 1 ? -1 : MG_ZRED(lx, ym, z), h == 1 ? -1 : MG_ZRED(lx, yp, z),
+                            d == 1 ? -1 : MG_ZRED(lx, ly, mirror_index(z - 1, d)),
+                            d == 1 ? -1 : MG_ZRED(lx, ly, mirror_index(z + 1, d))};
+          const vec_t old = val;
+#define MG_R(t_) \
+  (q[t_] < 0 ? old : (vec_t)(red[q[t_]], red[3 * MG_PN + q[t_]], red[6 * MG_PN + q[t_]]))
+          vec_t sum = MG_SUM2(MG_R(0), MG_R(1), MG_R(2), MG_R(3));
+          sum += MG_ADD_Z(MG_R(4), MG_R(5));
+#undef MG_R
+          val = (k * sum - f) / denom;
+        }
+      }
+      VSTORE(val, vout, i, n);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);  // the next red plane overwrites plane t - 2's slot
+  }
+}
+#endif
+
 // f_{l+1} = average over the 2x2(x2) children of (f - A v) (with_residual) or of f. One
 // work-item per coarse cell; on an odd side the missing child is read through the boundary
 // rule (index n returns n-2), which keeps boundary cells' weights right (see the reference).

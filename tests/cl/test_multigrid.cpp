@@ -246,6 +246,19 @@ void checkFusedSweep(ref::Shape3 s, int d, bool fine, std::uint32_t seed) {
   CHECK(relDiff(got, fromDevice(dev.down(twoPass, d * n), s, d).values) < 1e-6);
   // The input is left as it was.
   CHECK(dev.down(in, d * n) == toDevice(v));
+  if (d != 3) return;
+  // The z-marching tiles (32 x 8 columns, 32 planes a chunk): the same values as the fused
+  // sweep, bit for bit (same operations in the same order).
+  cl::Buffer outZ = dev.up(std::vector<float>(d * n, NAN));
+  cl::Kernel kz = kernel("mg_smooth_zmarch");
+  setArgs(kz, in, outZ, rig.brhs, rig.bs, s[0], s[1], s[2], k);
+  dev.ctx->queue().enqueueNDRangeKernel(
+      kz, cl::NullRange, cl::NDRange((s[0] + 31) / 32 * 32, (s[1] + 7) / 8 * 8, (s[2] + 31) / 32),
+      cl::NDRange(32, 8, 1));
+  const auto gotZ = fromDevice(dev.down(outZ, d * n), s, d).values;
+  CHECK(relDiff(gotZ, expect.values) < 2e-6);
+  CHECK(dev.down(outZ, d * n) == dev.down(out, d * n));
+  CHECK(dev.down(in, d * n) == toDevice(v));
 }
 
 ref::Field deviceV0(ComputeContext& ctx, const GvfInput& in) {
@@ -283,7 +296,8 @@ TEST_CASE(
   for (bool fine : {true, false}) {
     for (ref::Shape3 s : {ref::Shape3{70, 45, 1}, ref::Shape3{5, 1, 1}, ref::Shape3{33, 66, 1}})
       checkFusedSweep(s, 2, fine, seed += 10);
-    for (ref::Shape3 s : {ref::Shape3{37, 19, 11}, ref::Shape3{3, 2, 2}, ref::Shape3{65, 9, 17}})
+    for (ref::Shape3 s : {ref::Shape3{37, 19, 11}, ref::Shape3{3, 2, 2}, ref::Shape3{65, 9, 17},
+                          ref::Shape3{37, 29, 23}, ref::Shape3{33, 10, 67}, ref::Shape3{4, 3, 1}})
       checkFusedSweep(s, 3, fine, seed += 10);
   }
 }
@@ -299,10 +313,16 @@ TEST_CASE("fused sweeps give the two-pass solver's iterations in every precision
       CAPTURE(precisionName(prec));
       MultigridSolver two(ctx, in, 0.1, {prec, 1, 2, 1, -1, false, 0});
       MultigridSolver fused(ctx, in, 0.1, {prec, 1, 2, 1, -1, false, 1});
+      MultigridSolver zmarch(ctx, in, 0.1, {prec, 1, 2, 1, -1, false, 2});
       CHECK(!two.fusedSweeps());
       CHECK(fused.fusedSweeps());
+      CHECK(!fused.zMarchingSweeps());
+      CHECK(zmarch.zMarchingSweeps() == (in.depth > 1));
       two.step(2);
       fused.step(2);
+      zmarch.step(2);
+      // z-marching tiles: the fused sweep's operations in its order, bit for bit.
+      CHECK(readAny(zmarch) == readAny(fused));
       const auto a = readAny(two), b = readAny(fused);
       // Same arithmetic: float rounding only. A 3D sum may round differently (compilers
       // contract differently), and a 16-bit value then lands one storage step away (measured on

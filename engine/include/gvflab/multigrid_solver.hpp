@@ -54,7 +54,8 @@ struct MultigridOptions {
   // Smoothing sweeps above the one-work-group levels: both colours in one tiled launch
   // (mg_smooth_fused, into a second copy of each level's v: one more field of memory) or one
   // launch per colour in place. -1: chosen per device and dims (fusedChosen: GPUs in 2D, where
-  // measured faster); 0: two launches; 1: fused. field() then alternates between two buffers,
+  // measured faster); 0: two launches; 1: fused; 2: fused, and in 3D each sweep in z-marching
+  // tiles (mg_smooth_zmarch: a column of 32 x 8 marching 32 planes; 2D as 1). field() then alternates between two buffers,
   // as Euler's does: take it again after each step.
   int fused = -1;
   // Every iteration of a step() in ONE launch (mg_persistent, kernels/multigrid_persistent.cl):
@@ -109,6 +110,7 @@ class MultigridSolver : public Solver {
   // First level solved by the one-work-group launch; levels() when none is.
   int coarseLevel() const { return coarseFrom_; }
   bool fusedSweeps() const { return fused_; }
+  bool zMarchingSweeps() const { return zmarch_; }  // 3D sweeps in z-marching tiles
   // Whether step() runs in one launch (MultigridOptions::persistent, as resolved), its
   // work-groups and the first level work-group 0 does alone (levels() when none).
   bool persistent() const { return persistent_; }
@@ -211,6 +213,7 @@ class MultigridSolver : public Solver {
   std::unique_ptr<FieldStorage> v0_;
   std::unique_ptr<FieldStorage> vAlt_;  // the fused sweep's level-0 output, swapped with v_
   bool fused_ = false;
+  bool zmarch_ = false;  // fused_ in 3D through mg_smooth_zmarch
   std::vector<Level> levels_;
   Kernels fine_, coarse_;
   // e, rhs, s, w, h, d, levels, k0, ops, op_count, pool (local memory or a global buffer)

@@ -103,6 +103,8 @@ std::uint64_t MultigridSolver::pyramidBytes(FieldShape shape, Precision precisio
 // (512² f32 2.85 -> 2.07 ms, 2048² 10.9 -> 7.8: a third fewer launches); 3D not (256³ f32
 // 9.12 -> 8.94, f16 7.85 -> 8.69; 512³ f32 68.5 -> 70.1: the tile's halo costs what the
 // second read saved). PoCL 64²x32 f32: 36 -> 44 ms (work-groups of 256 with a barrier).
+// The z-marching 3D sweeps (fused = 2) lose too (H200 256³ f32 span 9.08 -> 11.96 ms, 512³
+// 68.6 -> 77.4: "Issue 29 item 2" in BENCHMARKS.md): opt-in only.
 bool MultigridSolver::fusedChosen(const ComputeContext& ctx, FieldShape shape) {
   return ctx.info().isGpu && shape.dims() == 2;
 }
@@ -114,6 +116,7 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
   setOptions(options.a, options.b, options.c);
   const FieldShape shape{input_.width, input_.height, input_.depth};
   fused_ = options.fused < 0 ? fusedChosen(*ctx_, shape) : options.fused > 0;
+  zmarch_ = fused_ && options.fused == 2 && shape.dims() == 3;
   persistent_ = persistentWanted();
   if (persistent_) {
     // The first level in the one launch: the largest with no side above persistentSide.
@@ -144,7 +147,9 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
     const std::string coarseOpts = (shape.dims() == 3 ? "-DDIMS3" : "") + spacingOpts;
     for (auto [k, opts] : {std::pair{&fine_, fineOpts}, std::pair{&coarse_, coarseOpts}}) {
       k->smooth = lib.kernel("multigrid.cl", "mg_smooth", opts);
-      if (fused_) k->smoothFused = lib.kernel("multigrid.cl", "mg_smooth_fused", opts);
+      if (fused_)
+        k->smoothFused = lib.kernel(
+            "multigrid.cl", zmarch_ ? "mg_smooth_zmarch" : "mg_smooth_fused", opts);
       k->restrict_ = lib.kernel("multigrid.cl", "mg_restrict", opts);
       k->restrictS = lib.kernel("multigrid.cl", "mg_restrict_s", opts);
       k->prolong = lib.kernel("multigrid.cl", "mg_prolong", opts);
@@ -387,7 +392,8 @@ void MultigridSolver::smoothFused(int level, int sweeps) {
   auto& k = kernelsOf(level).smoothFused;
   const FieldShape s = shapeOf(level);
   const bool is3d = input_.dims() == 3;
-  const int tileY = is3d ? 8 : 32, tileZ = is3d ? 8 : 1;  // MG_TY, MG_TZ in multigrid.cl
+  // MG_TY, MG_TZ (MG_ZC planes per z-marching column) in multigrid.cl
+  const int tileY = is3d ? 8 : 32, tileZ = zmarch_ ? 32 : is3d ? 8 : 1;
   const cl::NDRange global(detail::roundUp(s.width, 32), (s.height + tileY - 1) / tileY * 8,
                            (s.depth + tileZ - 1) / tileZ);
   for (int i = 0; i < sweeps; ++i) {
@@ -407,7 +413,8 @@ void MultigridSolver::smoothFused(int level, int sweeps) {
     cl::Event ev;
     ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, global, cl::NDRange(32, 8, 1), nullptr,
                                        &ev);
-    ctx_->profiler().record("mg_smooth_fused", ev, levelGroup(level));
+    ctx_->profiler().record(zmarch_ ? "mg_smooth_zmarch" : "mg_smooth_fused", ev,
+                            levelGroup(level));
     if (level == 0)
       std::swap(v_, vAlt_);
     else
@@ -508,7 +515,7 @@ bool MultigridSolver::persistentWanted() const {
   const bool nvidia = info.isGpu && info.platformName.find("NVIDIA") != std::string::npos;
   const bool fits = input_.dims() == 2 && options_.precision == Precision::F32;
   if (options_.persistent == 0 || !fits) return false;
-  if (options_.persistent < 0) return nvidia && options_.fused != 1;
+  if (options_.persistent < 0) return nvidia && options_.fused != 1 && options_.fused != 2;
   if (info.isGpu && !nvidia)
     throw ParameterError(
         "Multigrid in one launch needs a device-wide memory fence that gvflab knows only on "
