@@ -6,7 +6,7 @@
 namespace gvflab::viewer {
 
 double FrameBudget::windowMs(double budgetMs, double elapsedMs) const {
-  return std::max(budgetMs - elapsedMs - afterMs_, 0.25 * budgetMs);
+  return std::max(budgetMs - elapsedMs - afterSolverMs(), 0.25 * budgetMs);
 }
 
 double FrameBudget::predictedMs(int n) const { return n * msPerIteration() * kSafety; }
@@ -30,8 +30,14 @@ void FrameBudget::measured(int n, double ms) {
   weight_ = 0.5 * weight_ + n;
 }
 
-void FrameBudget::afterSolver(double ms) {
-  afterMs_ = ms > afterMs_ ? ms : afterMs_ + 0.4 * (ms - afterMs_);
+void FrameBudget::afterSolver(double ms) { after_[afterCount_++ % kAfterFrames] = ms; }
+
+double FrameBudget::afterSolverMs() const {
+  const int n = std::min(afterCount_, kAfterFrames);
+  if (n == 0) return 0;
+  std::array<double, kAfterFrames> v = after_;
+  std::nth_element(v.begin(), v.begin() + n / 2, v.begin() + n);
+  return v[n / 2];
 }
 
 }  // namespace gvflab::viewer

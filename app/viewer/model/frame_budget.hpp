@@ -8,6 +8,8 @@
 // any slow-down of the device: 13.8 ms solver frames at 4096², docs/BENCHMARKS.md "Issue 29 item
 // 5, frame budget"). No clock here: the caller passes times, so tests feed in made-up ones.
 
+#include <array>
+
 namespace gvflab::viewer {
 
 class FrameBudget {
@@ -29,16 +31,21 @@ class FrameBudget {
 
   // A sub-chunk of n iterations took ms (from when it could start to its end).
   void measured(int n, double ms);
-  // The frame's work after the solver took ms. The estimate follows a rise at once and a fall
-  // by 40% a frame: a frame after a slow one (a snake resampling) keeps room for another.
+  // The frame's work after the solver took ms. The estimate is the median of the last
+  // kAfterFrames: a lasting change counts after a few frames, a lone spike (a snake resampling,
+  // which no solver window can make room for: 13 ms at 4096² on the H200) not at all, since
+  // keeping room after it only cost iterations (8-15% at 4096² with a snake when the estimate
+  // took a rise at once and let it fall by 40% a frame).
   void afterSolver(double ms);
+  static constexpr int kAfterFrames = 5;
   double msPerIteration() const { return weight_ > 0 ? weightedMs_ / weight_ : 0; }
-  double afterSolverMs() const { return afterMs_; }
+  double afterSolverMs() const;
   void reset() { *this = FrameBudget{}; }
 
  private:
   double weightedMs_ = 0, weight_ = 0;  // sums over sub-chunks, halved at each new one
-  double afterMs_ = 0;
+  std::array<double, kAfterFrames> after_{};  // ring of the last frames' rest
+  int afterCount_ = 0;
 };
 
 }  // namespace gvflab::viewer
