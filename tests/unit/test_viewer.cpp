@@ -307,7 +307,7 @@ TEST_CASE("frame statistics: the phases of frames over 16.7 ms are kept apart") 
   CHECK(st.slowPhaseMs("snakes") == doctest::Approx(15.0));
   CHECK(st.slowPhaseMs("solver") == doctest::Approx(3.0));  // 6 over 2 slow frames, not 11
   CHECK(st.slowPhaseMs("other") == doctest::Approx(7.0));   // (4 + 10) / 2
-  CHECK(st.summary().find("2 frames over 16.7 ms") != std::string::npos);
+  CHECK(st.summary().find("2 frames over 16.7 ms (longest 30.0 ms)") != std::string::npos);
 }
 
 TEST_CASE("streamlines follow a uniform field and stop at a sink") {

@@ -19,6 +19,7 @@ void FrameStats::addFrame(double ms) {
   while (recent_.size() > window_) recent_.pop_front();
   ++frames_;
   totalMs_ += ms;
+  longestMs_ = std::max(longestMs_, ms);
   if (ms > kSlowMs) {
     double inPhases = 0;
     for (const auto& [name, phaseMs] : framePhases_) {
@@ -67,8 +68,8 @@ std::string FrameStats::summary() const {
     }
   }
   if (slowFrames_ > 0) {
-    std::snprintf(buf, sizeof buf, "; %ld frames over %.1f ms, their mean ms:", slowFrames_,
-                  kSlowMs);
+    std::snprintf(buf, sizeof buf, "; %ld frames over %.1f ms (longest %.1f ms), their mean ms:",
+                  slowFrames_, kSlowMs, longestMs_);
     out += buf;
     for (const auto& [name, ms] : slowPhases_) {
       std::snprintf(buf, sizeof buf, " %s %.1f", name.c_str(),

@@ -51,6 +51,7 @@ class FrameStats {
   std::map<std::string, double> framePhases_;  // of the frame in progress
   std::map<std::string, double> slowPhases_;   // summed over the slow frames
   long slowFrames_ = 0;
+  double longestMs_ = 0;
 };
 
 // Adds the time from construction to destruction as one frame.

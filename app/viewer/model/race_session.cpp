@@ -1,6 +1,7 @@
 #include "viewer/model/race_session.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "gvflab/device.hpp"
 #include "gvflab/profiler.hpp"
@@ -83,12 +84,62 @@ const cl::Buffer& RaceSession::planeField(int i) {
   return lane.plane;
 }
 
-void RaceSession::computeCapture(const CaptureParams& params) {
-  if (!capture_ || captureImageVersion_ != session_.imageVersion()) {
-    capture_ = std::make_unique<CaptureRange>(session_.sharedContext(), session_.planeInput());
+int captureBandRows(int lastRows, double lastMs, double targetMs, int multiple, int first) {
+  multiple = std::max(multiple, 1);
+  double rows = lastRows <= 0 ? first : lastRows;
+  if (lastRows > 0 && lastMs > 0) rows = std::min(rows * targetMs / lastMs, 2.0 * lastRows);
+  const long whole = std::lround(std::ceil(std::max(rows, 1.0) / multiple));
+  return static_cast<int>(std::clamp<long>(whole, 1, 1L << 20) * multiple);
+}
+
+void RaceSession::captureOnPlane() {
+  if (!capture_[0] || captureImageVersion_ != session_.imageVersion()) {
+    for (auto& c : capture_)
+      c = std::make_unique<CaptureRange>(session_.sharedContext(), session_.planeInput());
     captureImageVersion_ = session_.imageVersion();
+    captureLane_ = -1;  // a map in progress was for the old plane
   }
-  for (int i = 0; i < 2; ++i) lanes_[i].captureArea = capture_->compute(planeField(i), params);
+}
+
+void RaceSession::computeCapture(const CaptureParams& params) {
+  captureOnPlane();
+  captureLane_ = -1;
+  for (int i = 0; i < 2; ++i) lanes_[i].captureArea = capture_[i]->compute(planeField(i), params);
+}
+
+void RaceSession::beginCapture(const CaptureParams& params) {
+  captureOnPlane();
+  for (int i = 0; i < 2; ++i) capture_[i]->begin(planeField(i), params);  // both fields now
+  captureLane_ = kEuler;
+  bandRows_ = 0;
+}
+
+bool RaceSession::continueCapture(double targetMs) {
+  if (captureLane_ < 0) return true;
+  CaptureRange& capture = *capture_[captureLane_];
+  double lastMs = 0;
+  const cl::Event& band = capture.bandEvent();
+  if (bandRows_ > 0 && band() && session_.context().profiler().enabled()) {
+    try {  // queued last frame, before the race's steps, which were waited for
+      lastMs = static_cast<double>(band.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
+                                   band.getProfilingInfo<CL_PROFILING_COMMAND_START>()) *
+               1e-6;
+    } catch (const cl::Error&) {
+      lastMs = 0;  // no profiling on this queue: bands of the same rows
+    }
+  }
+  bandRows_ = captureBandRows(bandRows_, lastMs, targetMs, capture.rowMultiple());
+  try {
+    capture.computeRows(bandRows_);
+  } catch (...) {
+    captureLane_ = -1;
+    throw;
+  }
+  if (capture.rowsLeft() > 0) return false;
+  lanes_[captureLane_].captureArea = capture.finish();
+  bandRows_ = 0;
+  captureLane_ = captureLane_ == kEuler ? kMultigrid : -1;
+  return captureLane_ < 0;
 }
 
 }  // namespace gvflab::viewer

@@ -32,6 +32,11 @@ struct RaceLane {
   cl::Buffer plane;       // a volume's slice of the field (float2)
 };
 
+// Rows of the next capture-range band: scaled to targetMs from the last band's rows and OpenCL
+// ms (lastMs <= 0: not measured, the same rows again), at most twice as many (the next rows may
+// cost more) and at least `multiple`, in multiples of it. first: the rows before any band.
+int captureBandRows(int lastRows, double lastMs, double targetMs, int multiple, int first = 16);
+
 class RaceSession {
  public:
   static constexpr int kEuler = 0, kMultigrid = 1;
@@ -62,6 +67,13 @@ class RaceSession {
   const cl::Buffer& planeField(int i);
   // Capture-range areas of both lanes on the plane shown (refreshed by the caller).
   void computeCapture(const CaptureParams& params);
+  // The same in bands over frames, so that no frame carries a whole map (206 ms for both lanes
+  // at 2048² on the H200): beginCapture() starts a refresh on both lanes' fields as they are
+  // now; each continueCapture() queues about targetMs of OpenCL time (captureBandRows) and
+  // returns true when both areas are in (each lane's area changes when its map is done).
+  void beginCapture(const CaptureParams& params);
+  bool continueCapture(double targetMs);
+  bool capturing() const { return captureLane_ >= 0; }
 
  private:
   void recordPoint(RaceLane& lane);
@@ -72,8 +84,13 @@ class RaceSession {
   long inputVersion_ = -1;
   std::array<long, 2> cutVersion_ = {-1, -1};
   std::array<long, 2> cutImageVersion_ = {-1, -1};
-  std::unique_ptr<CaptureRange> capture_;
+  void captureOnPlane();
+  std::array<std::unique_ptr<CaptureRange>, 2> capture_;  // one a lane: both copy at begin
   long captureImageVersion_ = -1;
+  CaptureParams captureParams_;
+  int captureLane_ = -1;  // the lane whose map is in progress; -1: none
+  int bandRows_ = 0;      // the last band's rows
+
 };
 
 }  // namespace gvflab::viewer

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <string_view>
 
 #include "gvflab/error.hpp"
 #include "gvflab/gvf_input.hpp"
@@ -38,6 +40,8 @@ Session::Session(const SessionStartup& startup)
     itersPerFrame_ = std::clamp(*startup.fixedIterationsPerFrame, 0, 4096);
     mgItersPerFrame_ = std::clamp(*startup.fixedIterationsPerFrame, 0, 64);
   }
+  const char* rule = std::getenv("GVFLAB_FRAME_RULE");
+  feedbackRule_ = rule && std::string_view(rule) == "feedback";
   ctx_ = ComputeContext::create(startup.context);
   if (startup.stepsPerFrame > 0) {
     itersPerFrame_ = startup.stepsPerFrame;  // deterministic: no budget
@@ -249,16 +253,23 @@ void Session::reset() {
   restart();
 }
 
-void Session::advanceFrame(double otherWorkMs) {
+void Session::advanceFrame(double otherWorkMs, double elapsedMs) {
   int& perFrame = choice_.kind == SolverKind::Euler ? itersPerFrame_ : mgItersPerFrame_;
-  if (running_ && frameBudgetMs_ > 0 && lastSolverMs_ > 0)
+  const bool budgeted = running_ && frameBudgetMs_ > 0;
+  if (budgeted && feedbackRule_ && lastSolverMs_ > 0)
     perFrame = adaptedIterationsPerFrame(perFrame, frameBudgetMs_, otherWorkMs, lastSolverMs_);
-  int steps = (running_ ? perFrame : 0) + pendingSteps_;
+  const bool chunked = budgeted && !feedbackRule_;
+  int steps = (running_ && !chunked ? perFrame : 0) + pendingSteps_;
   const bool single = pendingSteps_ > 0;
   pendingSteps_ = 0;
   auto start = std::chrono::steady_clock::now();
-  if (steps > 0) {
+  if (chunked) {
+    steps = stepBudgeted(elapsedMs, steps);
+    perFrame = std::max(steps, 1);  // what the panel shows
+  } else if (steps > 0) {
     solver_->step(steps);
+  }
+  if (steps > 0) {
     // ε (a residual pass and a reduction that waits for the steps) four times a second, and
     // after each single step. Every frame it would cost as much as many iterations on a CPU
     // device, and at ten a second the frames that carry it set the p95 frame time (measured:
@@ -282,6 +293,56 @@ void Session::advanceFrame(double otherWorkMs) {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   lastSteps_ = steps;
   updateRate(steps);
+}
+
+int Session::stepBudgeted(double elapsedMs, int extraSteps) {
+  // Sub-chunks, each followed by a marker; one more is queued while the last one runs, so the
+  // device does not wait for the host between them. A sub-chunk counts from when it could start
+  // (the end of the one before, or its queueing) to its end.
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  auto msSince = [&](Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+  };
+  struct InFlight {
+    int n;
+    double predictedMs;
+    Clock::time_point queued;
+    cl::Event done;
+  };
+  std::deque<InFlight> inFlight;
+  const double window = budget_.windowMs(frameBudgetMs_, elapsedMs);
+  int done = 0;
+  Clock::time_point lastEnd = start;
+  try {
+    for (;;) {
+      double committed = msSince(start);
+      for (const InFlight& c : inFlight) committed += c.predictedMs;
+      int n = inFlight.size() < 2 ? budget_.nextChunk(window, committed, done) : 0;
+      if (n > 0) {
+        if (done == 0) n += extraSteps;  // a single step asked for rides along
+        const auto queued = Clock::now();
+        solver_->step(n);
+        cl::Event marker;
+        ctx_->queue().enqueueMarkerWithWaitList(nullptr, &marker);
+        ctx_->queue().flush();
+        inFlight.push_back({n, budget_.predictedMs(n), queued, marker});
+        done += n;
+        if (inFlight.size() < 2) continue;
+      }
+      if (inFlight.empty()) break;
+      InFlight& first = inFlight.front();
+      first.done.wait();
+      const auto end = Clock::now();
+      const auto from = std::max(first.queued, lastEnd);
+      budget_.measured(first.n, std::chrono::duration<double, std::milli>(end - from).count());
+      lastEnd = end;
+      inFlight.pop_front();
+    }
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "waiting for the GVF iterations");
+  }
+  return done;
 }
 
 void Session::switchDevice(const std::string& selector,

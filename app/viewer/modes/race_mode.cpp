@@ -4,12 +4,15 @@
 
 #include <Qt>
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 
 #include "viewer/ui/race_panel.hpp"
 
 namespace gvflab::viewer {
 namespace {
 constexpr int kCaptureEveryFrames = 30;  // the map follows every pixel: not every frame
+constexpr double kCaptureMsPerFrame = 3;  // OpenCL ms of capture-range rows a frame
 }  // namespace
 
 RaceMode::RaceMode(Session& session, bool startOn, double budgetMs)
@@ -65,10 +68,23 @@ void RaceMode::advance(ErrorLog& errors) {
   if (!showCapture_) return;
   const bool moved = race_->fieldVersion() != captureFieldVersion_;
   const bool newPlane = session_.imageVersion() != captureImageVersion_;
-  if (newPlane || (moved && ++framesSinceCapture_ >= kCaptureEveryFrames)) {
-    if (!errors.guard("Computing the capture ranges",
-                      [&] { race_->computeCapture(captureParams_); }))
-      showCapture_ = false;
+  // A refresh starts on both fields as they are and goes in bands of about kCaptureMsPerFrame
+  // over the next frames (RaceSession::continueCapture): no frame carries whole maps.
+  const bool start = newPlane || (!race_->capturing() && moved &&
+                                  ++framesSinceCapture_ >= kCaptureEveryFrames);
+  if (!start && !race_->capturing()) return;
+  // GVFLAB_RACE_CAPTURE=whole: both maps in the frame that starts them, as before (to compare).
+  static const bool whole = [] {
+    const char* v = std::getenv("GVFLAB_RACE_CAPTURE");
+    return v && std::string_view(v) == "whole";
+  }();
+  if (!errors.guard("Computing the capture ranges", [&] {
+        if (start && whole) return race_->computeCapture(captureParams_);
+        if (start) race_->beginCapture(captureParams_);
+        race_->continueCapture(kCaptureMsPerFrame);
+      }))
+    showCapture_ = false;
+  if (start) {
     captureFieldVersion_ = race_->fieldVersion();
     captureImageVersion_ = session_.imageVersion();
     framesSinceCapture_ = 0;
@@ -164,7 +180,8 @@ void RaceMode::drawPanels(const PanelPlace& place, ErrorLog& errors) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "Area from which a snake following each field reaches an edge (edge map "
-        ">= %.2f), on the plane shown; refreshed every %d frames.",
+        ">= %.2f), on the plane shown; refreshed %d frames after the last refresh, "
+        "computed in parts over a few frames.",
         captureParams_.threshold, kCaptureEveryFrames);
   if (race_) {
     const GvfInput& plane = session_.planeInput();

@@ -217,6 +217,7 @@ void GlView::paintGL() {
   record();
   phase("record");
   otherWorkMs_ = (clock_.nsecsElapsed() * 1e-9 - frameStart_) * 1000.0 - solverMs_;
+  session_.noteFrameRest((clock_.nsecsElapsed() - solverEnd_) * 1e-6);
   countFrame();
 }
 
@@ -247,9 +248,12 @@ void GlView::reloadKernels() {
 
 void GlView::advanceSolver() {
   const auto solverStart = clock_.nsecsElapsed();
-  if (!errors_.guard("Iterating the solver", [&] { session_.advanceFrame(otherWorkMs_); }))
+  const double elapsedMs = (solverStart * 1e-9 - frameStart_) * 1000.0;
+  if (!errors_.guard("Iterating the solver",
+                     [&] { session_.advanceFrame(otherWorkMs_, elapsedMs); }))
     session_.setRunning(false);  // do not repeat a failing step every frame
-  solverMs_ = (clock_.nsecsElapsed() - solverStart) * 1e-6;
+  solverEnd_ = clock_.nsecsElapsed();
+  solverMs_ = (solverEnd_ - solverStart) * 1e-6;
   if (frameCount_ > 2) stats_.addIterations(session_.lastFrameIterations());
 }
 

@@ -158,6 +158,7 @@ class GlView : public QOpenGLWidget {
   FrameStats stats_;
   double lastFrameStart_ = -1;
   double otherWorkMs_ = 0;
+  qint64 solverEnd_ = 0;  // clock_ ns at the end of this frame's solver phase
   std::optional<QPointF> cursor_;
   bool sideDrag_ = false;  // a drag that began in the 3D view goes on there
   std::vector<DeviceInfo> devices_;

@@ -35,6 +35,19 @@ class CaptureRange {
   // Throws ParameterError for a threshold outside [0, 1] or negative steps.
   long compute(const cl::Buffer& field, const CaptureParams& params);
 
+  // The same map in bands of rows, for a caller that spreads it over frames (the race view):
+  // begin() copies the field on the device (every band then follows the one field, however the
+  // solver moves it meanwhile) and clears the count; computeRows() queues the next band, rows
+  // rounded up to the work-group's, without waiting, and returns the rows queued (0 when none
+  // are left); finish() waits for the count and returns the area. Same map and area as
+  // compute(). bandEvent(): the last band's kernel (for its OpenCL time).
+  void begin(const cl::Buffer& field, const CaptureParams& params);
+  int computeRows(int rows);
+  int rowsLeft() const { return height_ - nextRow_; }
+  int rowMultiple() const;  // bands are multiples of this many rows
+  long finish();
+  const cl::Event& bandEvent() const { return bandEvent_; }
+
   const cl::Buffer& steps() const { return steps_; }  // int per pixel: steps, or -1
   std::vector<int> readSteps();
   long area() const { return area_; }
@@ -46,6 +59,10 @@ class CaptureRange {
   std::shared_ptr<ComputeContext> ctx_;
   int width_, height_;
   cl::Buffer edge_, steps_, count_;
+  cl::Buffer snapshot_;  // begin()'s copy of the field
+  cl::Event bandEvent_;
+  int nextRow_ = 0;
+  float bandThreshold_ = 0;
   // field, edge, steps, count, width, height, threshold, max_steps
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_float, cl_int>
       kernel_;

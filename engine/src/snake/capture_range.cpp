@@ -62,6 +62,64 @@ long CaptureRange::compute(const cl::Buffer& field, const CaptureParams& params)
   return area_;
 }
 
+int CaptureRange::rowMultiple() const {
+  return static_cast<int>(detail::localSize2D(ctx_->info())[1]);
+}
+
+void CaptureRange::begin(const cl::Buffer& field, const CaptureParams& params) {
+  validate(findSpec(captureParamSpecs(), "capture-threshold"), params.threshold);
+  validate(findSpec(captureParamSpecs(), "capture-steps"), params.maxSteps);
+  maxSteps_ = params.stepsFor(width_, height_);
+  bandThreshold_ = static_cast<float>(params.threshold);
+  const std::size_t bytes = static_cast<std::size_t>(width_) * height_ * 2 * sizeof(float);
+  try {
+    if (!snapshot_()) {
+      ctx_->checkAllocation(bytes, "the capture-range field copy");
+      snapshot_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, bytes);
+    }
+    auto& q = ctx_->queue();
+    q.enqueueCopyBuffer(field, snapshot_, 0, 0, bytes);
+    q.enqueueFillBuffer(count_, cl_int(0), 0, sizeof(cl_int));
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "copying the field for the capture-range map");
+  }
+  nextRow_ = 0;
+}
+
+int CaptureRange::computeRows(int rows) {
+  if (rowsLeft() <= 0) return 0;
+  const cl::NDRange local = detail::localSize2D(ctx_->info());
+  const int multiple = rowMultiple();
+  auto up = [&](int n) { return static_cast<int>(detail::roundUp(n, multiple)); };
+  rows = std::min(up(std::max(rows, 1)), up(rowsLeft()));
+  try {
+    kernel_.set(snapshot_, edge_, steps_, count_, width_, height_, bandThreshold_,
+                static_cast<cl_int>(maxSteps_));
+    // Rows past the band's end belong to the next band; the kernel skips those past the map.
+    ctx_->queue().enqueueNDRangeKernel(kernel_.get(), cl::NDRange(0, nextRow_),
+                                       cl::NDRange(detail::roundUp(width_, local[0]), rows),
+                                       local, nullptr, &bandEvent_);
+    if (ctx_->profiler().enabled()) ctx_->profiler().record("capture_range", bandEvent_);
+    ctx_->queue().flush();
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "computing the capture-range map");
+  }
+  const int queued = std::min(rows, rowsLeft());
+  nextRow_ += queued;
+  return queued;
+}
+
+long CaptureRange::finish() {
+  cl_int count = 0;
+  try {
+    ctx_->queue().enqueueReadBuffer(count_, CL_TRUE, 0, sizeof(cl_int), &count);
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "reading the capture-range area");
+  }
+  area_ = count;
+  return area_;
+}
+
 std::vector<int> CaptureRange::readSteps() {
   std::vector<int> out(static_cast<std::size_t>(width_) * height_);
   try {
