@@ -395,9 +395,11 @@ void EulerSolver::stepSingles(int n) {
     k.template arg<0>(v_[current_]->memory());
     k.template arg<2>(v_[1 - current_]->memory());
   };
+  // gvf_euler_slabs3d: one work-item per row and slab of slab_ planes.
+  const std::size_t zItems = slab_ > 0 ? (input_.depth + slab_ - 1) / slab_
+                                       : detail::roundUp(input_.depth, local_[1]);
   const cl::NDRange global = rows_ && is3d ? cl::NDRange(detail::roundUp(input_.height, local_[0]),
-                                                         slab_ > 0 ? (input_.depth + slab_ - 1) / slab_
-                                                                   : detail::roundUp(input_.depth, local_[1]))
+                                                         zItems)
                              : rows_       ? cl::NDRange(detail::roundUp(input_.height, local_[0]))
                              : is3d        ? cl::NDRange(detail::roundUp(input_.width, local_[0]),
                                                          detail::roundUp(input_.height, local_[1]),
