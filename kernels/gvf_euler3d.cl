@@ -48,4 +48,31 @@ __kernel void gvf_euler_rows3d(__global const elem_t* restrict v,
   for (int x = 1; x < width - 1; ++x) ROWS3_VOXEL(x, x - 1, x + 1);
   if (width > 1) ROWS3_VOXEL(width - 1, width - 2, mirror_index(width, width));
 }
+// CPUs (PoCL): like gvf_euler_rows3d, but a work-item marches z over a slab of planes, so the
+// rows of planes z-1, z, z+1 it reads are reused from cache by its next plane instead of being
+// loaded again by other work-groups. Same voxel arithmetic (ROWS3_VOXEL), so the same floats.
+// ROWS3_SLAB (build option): planes per work-item.
+#ifdef ROWS3_SLAB
+__kernel void gvf_euler_slabs3d(__global const elem_t* restrict v,
+                                __global const elem_t* restrict v0, __global elem_t* restrict out,
+                                int width, int height, int depth, float mu) {
+  const int slab = ROWS3_SLAB;
+  const int y = get_global_id(0), z0 = get_global_id(1) * slab;
+  if (y >= height || z0 >= depth) return;
+  const size_t n = (size_t)width * height * depth;
+  const float k0 = gvf_k0_3(mu);
+  const int ym = mirror_index(y - 1, height), yp = mirror_index(y + 1, height);
+  const int z1 = min(depth, z0 + slab);
+  for (int z = z0; z < z1; ++z) {
+    const size_t r = ((size_t)z * height + y) * width;
+    const size_t rym = ((size_t)z * height + ym) * width;
+    const size_t ryp = ((size_t)z * height + yp) * width;
+    const size_t rzm = ((size_t)mirror_index(z - 1, depth) * height + y) * width;
+    const size_t rzp = ((size_t)mirror_index(z + 1, depth) * height + y) * width;
+    ROWS3_VOXEL(0, mirror_index(-1, width), mirror_index(1, width));
+    for (int x = 1; x < width - 1; ++x) ROWS3_VOXEL(x, x - 1, x + 1);
+    if (width > 1) ROWS3_VOXEL(width - 1, width - 2, mirror_index(width, width));
+  }
+}
+#endif  // ROWS3_SLAB
 #endif

@@ -115,3 +115,27 @@ TEST_CASE("3D tiles of 3-4 steps split the depth into chunks that cover it") {
       CHECK((chunks - 1) * t.zChunk < std::uint64_t(shape.depth));
     }
 }
+
+TEST_CASE("CPU slabs of planes per work-item equal a work-item per row") {
+  auto ctx = test::sharedContext();
+  // Depths that are no multiple of the slab; slabs deeper than the volume.
+  const Volume vols[] = {test::randomVolumeOf(29, 23, 19, 33), test::randomVolumeOf(5, 3, 3, 34)};
+  for (const Volume& vol : vols) {
+    GvfInput in = buildGvfInput(*ctx, vol, 1.0);
+    const double mu = std::min(0.1, EulerSolver::stabilityBound(in.maxV0Squared, 3));
+    EulerSolver a(ctx, in, mu, {Precision::F32, MemoryKind::Buffer});
+    a.step(7);
+    const auto fa = a.readField3D().data;
+    for (int slab : {4, 32}) {
+      EulerOptions o{Precision::F32, MemoryKind::Buffer};
+      o.cpuSlab = slab;
+      EulerSolver b(ctx, in, mu, o);
+      b.step(7);
+      const auto fb = b.readField3D().data;
+      INFO(vol.width << "x" << vol.height << "x" << vol.depth << ", slab " << slab);
+      std::size_t differ = 0;
+      for (std::size_t i = 0; i < fa.size(); ++i) differ += fa[i] != fb[i];
+      CHECK(differ == 0);
+    }
+  }
+}

@@ -63,6 +63,10 @@ struct EulerOptions {
   // more than the work); true asks for it on NVIDIA GPUs and CPU devices (ParameterError when
   // the tiles outnumber the compute units or on other GPUs), false never.
   std::optional<bool> persistent;
+  // CPU devices with buffers, 3D: planes of z a work-item marches (gvf_euler_slabs3d); 0 (or
+  // unset, unless the environment's GVFLAB_EULER_CPU_SLAB says otherwise, an experiment knob)
+  // is a work-item per row (gvf_euler_rows3d). Same floats either way.
+  int cpuSlab = 0;
 };
 
 class EulerSolver : public Solver {
@@ -155,6 +159,7 @@ class EulerSolver : public Solver {
   int syncBase_ = 0;          // arrivals counted so far
   bool unconfirmed_ = false;  // a persistent launch ran since the flag was last read
   cl::NDRange local_;
+  int slab_ = 0;         // planes per work-item of gvf_euler_slabs3d, 0 when unused
   bool rows_ = false;    // gvf_euler_rows / gvf_euler_rows3d (CPUs): a work-item per row
   cl::Buffer exported_;  // float32 copy for field() when the storage differs
   long exportedAt_ = -1;

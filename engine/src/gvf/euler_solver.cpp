@@ -1,7 +1,9 @@
 #include "gvflab/euler_solver.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 #include "cl/launch.hpp"
@@ -172,7 +174,14 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
       local_ = cl::NDRange(32, 4, 2);
     } else if (is3d && !ctx_->info().isGpu && mem == MemoryKind::Buffer) {
       // CPUs: a work-item per row of x (gvf_euler_rows3d), 16 rows per work-group.
-      step3d_ = lib.kernel("gvf_euler3d.cl", "gvf_euler_rows3d", opts);
+      slab_ = options_.cpuSlab;
+      if (const char* env = std::getenv("GVFLAB_EULER_CPU_SLAB"); env && slab_ == 0)
+        slab_ = std::max(0, std::atoi(env));
+      if (slab_ > 0)
+        step3d_ = lib.kernel("gvf_euler3d.cl", "gvf_euler_slabs3d",
+                             opts + " -DROWS3_SLAB=" + std::to_string(slab_));
+      else
+        step3d_ = lib.kernel("gvf_euler3d.cl", "gvf_euler_rows3d", opts);
       rows_ = true;
       local_ = cl::NDRange(16, 1);
     } else if (is3d) {
@@ -386,8 +395,11 @@ void EulerSolver::stepSingles(int n) {
     k.template arg<0>(v_[current_]->memory());
     k.template arg<2>(v_[1 - current_]->memory());
   };
+  // gvf_euler_slabs3d: one work-item per row and slab of slab_ planes.
+  const std::size_t zItems = slab_ > 0 ? (input_.depth + slab_ - 1) / slab_
+                                       : detail::roundUp(input_.depth, local_[1]);
   const cl::NDRange global = rows_ && is3d ? cl::NDRange(detail::roundUp(input_.height, local_[0]),
-                                                         detail::roundUp(input_.depth, local_[1]))
+                                                         zItems)
                              : rows_       ? cl::NDRange(detail::roundUp(input_.height, local_[0]))
                              : is3d        ? cl::NDRange(detail::roundUp(input_.width, local_[0]),
                                                          detail::roundUp(input_.height, local_[1]),
