@@ -22,6 +22,7 @@ struct BenchArgs {
   std::vector<Precision> precisions{Precision::F32};              // --precision f32|f16|snorm16|all
   std::vector<std::optional<MemoryKind>> memories{std::nullopt};  // --memory ...|all|auto
   TileShape tile;                  // --tile WxHxRxHALO for 2D local memory
+  int cpuSlab = 0;                 // --cpu-slab N (CPUs, 3D Euler: planes per work-item)
   Tile3D tile3d;                   // --tile3d TXxTYxROWSxZCHUNK[+raw][+branchless][+stepsS]
   std::optional<bool> persistent;  // --persistent on|off|auto, 2D local memory
   std::string markdown;            // accuracy: write the report here
@@ -77,6 +78,7 @@ inline SolverConfig eulerConfig(const BenchArgs& args, Precision precision,
   c.tile = args.tile;
   c.tile3d = args.tile3d;
   c.persistent = args.persistent;
+  c.cpuSlab = args.cpuSlab;
   return c;
 }
 

@@ -28,6 +28,7 @@ const char* kUsage =
     "                    [--mg-trace] (that launch's time per level, NVIDIA: JSON mg_trace)\n"
     "                    [--tile WxHxROWSxHALO]\n"
     "                    [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless][+stepsS]]\n"
+    "                    [--cpu-slab N]  (CPUs, 3D Euler: z planes per work-item; 0: rows)\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
     "                    [--vertices V]  (surface)\n"
     "Cases:\n"
@@ -178,6 +179,8 @@ int main(int argc, char** argv) {
           b.persistent.reset();
         else
           throw gvflab::ParameterError("--persistent takes on, off or auto.");
+      } else if (args[i] == "--cpu-slab") {
+        b.cpuSlab = parseInt("--cpu-slab", value(), 0, 64);
       } else if (args[i] == "--tile3d") {
         const std::string v = value();
         if (std::sscanf(v.c_str(), "%dx%dx%dx%d", &b.tile3d.tx, &b.tile3d.ty, &b.tile3d.rows,

@@ -63,9 +63,8 @@ struct EulerOptions {
   // more than the work); true asks for it on NVIDIA GPUs and CPU devices (ParameterError when
   // the tiles outnumber the compute units or on other GPUs), false never.
   std::optional<bool> persistent;
-  // CPU devices with buffers, 3D: planes of z a work-item marches (gvf_euler_slabs3d); 0 (or
-  // unset, unless the environment's GVFLAB_EULER_CPU_SLAB says otherwise, an experiment knob)
-  // is a work-item per row (gvf_euler_rows3d). Same floats either way.
+  // CPU devices with buffers, 3D: planes of z a work-item marches (gvf_euler_slabs3d; the
+  // bench's --cpu-slab); 0 is a work-item per row (gvf_euler_rows3d). Same floats either way.
   int cpuSlab = 0;
 };
 

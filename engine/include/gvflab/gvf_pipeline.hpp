@@ -39,6 +39,7 @@ struct SolverConfig {
   TileShape tile;
   Tile3D tile3d;
   std::optional<bool> persistent;
+  int cpuSlab = 0;  // EulerOptions::cpuSlab (CPUs, 3D: planes a work-item marches; 0: rows)
 
   EulerOptions eulerOptions() const;
   MultigridOptions multigridOptions() const;

@@ -175,8 +175,6 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
     } else if (is3d && !ctx_->info().isGpu && mem == MemoryKind::Buffer) {
       // CPUs: a work-item per row of x (gvf_euler_rows3d), 16 rows per work-group.
       slab_ = options_.cpuSlab;
-      if (const char* env = std::getenv("GVFLAB_EULER_CPU_SLAB"); env && slab_ == 0)
-        slab_ = std::max(0, std::atoi(env));
       if (slab_ > 0)
         step3d_ = lib.kernel("gvf_euler3d.cl", "gvf_euler_slabs3d",
                              opts + " -DROWS3_SLAB=" + std::to_string(slab_));
