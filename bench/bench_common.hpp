@@ -45,6 +45,10 @@ struct BenchArgs {
   double snr = 2;
   int dMax = 32;
   double minSegment = 16;
+  // Each combination timed in turn (RegionSnakeOptions; -1: the device's default).
+  std::vector<int> regionBands{-1};     // --region-bands B[,B...]: uploadBands
+  std::vector<int> regionGroups{-1};    // --region-groups G[,G...]: phaseGroups
+  std::vector<int> regionReserve{-1};   // --region-reserve N[,N...]: nodeReserve
   // surface
   int vertices = 50000;
 };

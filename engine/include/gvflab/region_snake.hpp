@@ -28,6 +28,18 @@ struct RegionSnakeOptions {
   PrefixScan scan = PrefixScan::Auto;
   int scanLocalSize = 0;     // WorkGroup scan: power of two <= 256 (0: 256 on GPUs, 64 else)
   int maxRowsPerLaunch = 0;  // rows per prefix launch, balanced slices (0: 32768)
+  // The image goes up in this many row bands on a second queue, each band's row prefix
+  // running while the next one uploads (0 or 1: one upload, then the prefix; -1: the
+  // device's default, see region_snake.cpp).
+  int uploadBands = -1;
+  // At most this many work-groups per region_phase launch, striding over the (segment, chunk)
+  // units (0: one group per unit). Same sums, same moves; steps queued past an iteration's
+  // end then return from fewer groups. -1: the device's default.
+  int phaseGroups = -1;
+  // Nodes the per-node buffers and the pinned staging are first sized for (0: 64, doubling as
+  // insertion adds nodes; every growth reallocates them, pinned memory included). -1: the
+  // device's default.
+  int nodeReserve = -1;
 };
 
 class RegionSnake {

@@ -80,6 +80,11 @@ RegionSnake::RegionSnake(std::shared_ptr<ComputeContext> ctx, const std::uint16_
     throw DeviceError(ctx_->info().name + " runs work-groups of at most " +
                       std::to_string(maxLocal) + " items; the region snake needs 8.");
   applyLocal_ = ctx_->info().isGpu ? maxLocal : std::min<std::size_t>(64, maxLocal);
+  // Defaults of the launch shapes (-1), as measured in docs/BENCHMARKS.md ("Issue 29 item 4,
+  // second round").
+  if (options_.uploadBands < 0) options_.uploadBands = 0;
+  if (options_.phaseGroups < 0) options_.phaseGroups = 0;
+  if (options_.nodeReserve < 0) options_.nodeReserve = 0;
   build(z);
   start_ = initialRectangle(width_, height_);
   reset(start_);
@@ -110,15 +115,45 @@ void RegionSnake::build(const std::uint16_t* z) {
     cz2lo_ = cl::Buffer(cl, CL_MEM_READ_WRITE, px * 4);
     cz2hi_ = cl::Buffer(cl, CL_MEM_READ_WRITE, px * 2);
     state_ = cl::Buffer(cl, CL_MEM_READ_WRITE, kStateLongs * 8);
-    cl::Event up;
-    ctx_->queue().enqueueWriteBuffer(image, CL_FALSE, 0, px * 2, z, nullptr, &up);
-    ctx_->profiler().record("region_upload", up);
-
-    // Balanced slices, as the paper found faster than full slices plus a remainder.
-    const int maxRows = options_.maxRowsPerLaunch > 0 ? options_.maxRowsPerLaunch : 32768;
+    // Balanced slices, as the paper found faster than full slices plus a remainder. With
+    // upload bands, a slice is at most a band: its prefix waits only for its own rows.
+    const int bands = std::clamp(options_.uploadBands, 1, height_);
+    int maxRows = options_.maxRowsPerLaunch > 0 ? options_.maxRowsPerLaunch : 32768;
+    if (bands > 1) maxRows = std::min(maxRows, (height_ + bands - 1) / bands);
     const int slices = (height_ + maxRows - 1) / maxRows;
     const int rowsPerSlice = (height_ + slices - 1) / slices;
-    std::vector<cl::Event> events;
+    std::vector<cl::Event> events, uploads;
+    // Bands: the writes go on a queue of their own (a copy engine on GPUs) so that the prefix
+    // of one band, on the main queue, runs while the next band is on the bus.
+    cl::CommandQueue copyQueue;
+    if (bands > 1)
+      copyQueue = cl::CommandQueue(cl, ctx_->device(),
+                                   ctx_->options().profiling ? CL_QUEUE_PROFILING_ENABLE : 0);
+    else {
+      cl::Event up;
+      ctx_->queue().enqueueWriteBuffer(image, CL_FALSE, 0, px * 2, z, nullptr, &up);
+      uploads.push_back(up);
+    }
+    // Enqueues the prefix of rows [r0, r0 + rows) after their upload.
+    auto slice = [&](const cl::Kernel& k, int r0, int rows, const cl::NDRange& global,
+                     const cl::NDRange& local) {
+      std::vector<cl::Event> wait;
+      if (bands > 1) {
+        const std::size_t off = static_cast<std::size_t>(r0) * width_;
+        cl::Event up;
+        copyQueue.enqueueWriteBuffer(image, CL_FALSE, off * 2,
+                                     static_cast<std::size_t>(rows) * width_ * 2, z + off,
+                                     nullptr, &up);
+        copyQueue.flush();
+        uploads.push_back(up);
+        wait.push_back(up);
+      }
+      cl::Event ev;
+      ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, global, local,
+                                         wait.empty() ? nullptr : &wait, &ev);
+      ctx_->profiler().record("region_prefix", ev);
+      events.push_back(ev);
+    };
     if (scan_ == PrefixScan::WorkGroup) {
       std::size_t local = options_.scanLocalSize > 0 ? options_.scanLocalSize
                           : ctx_->info().isGpu       ? 256
@@ -135,11 +170,7 @@ void RegionSnake::build(const std::uint16_t* z) {
       for (int r0 = 0; r0 < height_; r0 += rowsPerSlice) {
         const int rows = std::min(rowsPerSlice, height_ - r0);
         k.arg<5>(r0);
-        cl::Event ev;
-        ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(rows * local),
-                                           cl::NDRange(local), nullptr, &ev);
-        ctx_->profiler().record("region_prefix", ev);
-        events.push_back(ev);
+        slice(k, r0, rows, cl::NDRange(rows * local), cl::NDRange(local));
       }
     } else {
       // z, cz, cz2lo, cz2hi, width, rowOffset, rows
@@ -150,11 +181,7 @@ void RegionSnake::build(const std::uint16_t* z) {
       for (int r0 = 0; r0 < height_; r0 += rowsPerSlice) {
         const int rows = std::min(rowsPerSlice, height_ - r0);
         k.arg<5>(r0), k.arg<6>(rows);
-        cl::Event ev;
-        ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(detail::roundUp(rows, 16)),
-                                           cl::NDRange(16), nullptr, &ev);
-        ctx_->profiler().record("region_prefix", ev);
-        events.push_back(ev);
+        slice(k, r0, rows, cl::NDRange(detail::roundUp(rows, 16)), cl::NDRange(16));
       }
     }
     // cz, cz2lo, cz2hi, width, height, state, scratch
@@ -168,7 +195,11 @@ void RegionSnake::build(const std::uint16_t* z) {
     ctx_->profiler().record("region_total", tev);
     events.push_back(tev);
     ctx_->queue().enqueueReadBuffer(state_, CL_TRUE, 0, sizeof hostState_, hostState_);
-    uploadMs_ = eventMs(up);
+    uploadMs_ = 0;  // the time on the bus (banded: the writes' sum, overlapped with prefixes)
+    for (auto& e : uploads) {
+      ctx_->profiler().record("region_upload", e);
+      uploadMs_ += eventMs(e);
+    }
     precomputeMs_ = 0;
     for (auto& e : events) precomputeMs_ += eventMs(e);
     total_ = {hostState_[3], hostState_[4], hostState_[5]};
@@ -250,7 +281,8 @@ void RegionSnake::ensurePartial(std::size_t segments, int chunks) {
 void RegionSnake::uploadNodes() {
   n_ = static_cast<int>(hostNodes_.size());
   if (nodeCapacity_ < hostNodes_.size()) {
-    nodeCapacity_ = std::max<std::size_t>(64, 2 * hostNodes_.size());
+    nodeCapacity_ = std::max<std::size_t>({64, 2 * hostNodes_.size(),
+                                           static_cast<std::size_t>(std::max(0, options_.nodeReserve))});
     nodes_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, nodeCapacity_ * 8);
     // Per-node work space of region_phase, at most half the nodes per phase (plus the odd one).
     auto& cl = ctx_->context();
@@ -319,8 +351,9 @@ void RegionSnake::runPhase(int p, int stepInBatch) {
   phase_.arg<7>(p), phase_.arg<8>(m), phase_.arg<9>(d_);
   phase_.arg<11>(chunks), phase_.arg<15>(static_cast<int>(steps_ + stepInBatch));
   phase_.arg<16>(static_cast<int>(steps_ - stepsInIteration_));
-  detail::enqueue1D(*ctx_, phase_, "region_phase", std::size_t(16) * m * chunks * contribLocal_,
-                    contribLocal_);
+  std::size_t groups = std::size_t(16) * m * chunks;
+  if (options_.phaseGroups > 0) groups = std::min<std::size_t>(groups, options_.phaseGroups);
+  detail::enqueue1D(*ctx_, phase_, "region_phase", groups * contribLocal_, contribLocal_);
 }
 
 bool RegionSnake::step() { return runSteps(1); }
