@@ -49,6 +49,7 @@ struct BenchArgs {
   std::vector<int> regionBands{-1};     // --region-bands B[,B...]: uploadBands
   std::vector<int> regionGroups{-1};    // --region-groups G[,G...]: phaseGroups
   std::vector<int> regionReserve{-1};   // --region-reserve N[,N...]: nodeReserve
+  std::vector<int> regionPipeline{-1};  // --region-pipeline S[,S...]: pipelineSteps
   // surface
   int vertices = 50000;
 };

@@ -20,6 +20,7 @@ const char* kUsage =
     "                    [--region-bands B[,B...]] (upload in B row bands; 0 one; -1 auto)\n"
     "                    [--region-groups G[,G...]] (groups per phase launch; 0 one per unit)\n"
     "                    [--region-reserve N[,N...]] (nodes first allocated for; 0 64)\n"
+    "                    [--region-pipeline S[,S...]] (S steps per read, one batch ahead; 0 off)\n"
     "                    [--depth D] [--mu M] [--sigma S] [--mg-a A] [--mg-b B] [--mg-c C]\n"
     "                    [--mg-coarse N[,N...]] (levels of side <= N in one work-group; -1 auto)\n"
     "                    [--mg-fused F[,F...]] (both colours per launch: 1, two launches: 0, -1 "
@@ -137,7 +138,7 @@ int main(int argc, char** argv) {
       else if (args[i] == "--mg-coarse" || args[i] == "--mg-fused" ||
                args[i] == "--mg-persistent" || args[i] == "--mg-groups" || args[i] == "--mg-top" ||
                args[i] == "--region-bands" || args[i] == "--region-groups" ||
-               args[i] == "--region-reserve") {
+               args[i] == "--region-reserve" || args[i] == "--region-pipeline") {
         const std::string flag = args[i];
         std::vector<int>& list = flag == "--mg-coarse"        ? b.mgCoarse
                                  : flag == "--mg-fused"       ? b.mgFused
@@ -146,6 +147,7 @@ int main(int argc, char** argv) {
                                  : flag == "--region-bands"   ? b.regionBands
                                  : flag == "--region-groups"  ? b.regionGroups
                                  : flag == "--region-reserve" ? b.regionReserve
+                                 : flag == "--region-pipeline" ? b.regionPipeline
                                                               : b.mgGroups;
         const int top = flag == "--mg-persistent" || flag == "--mg-fused" ? 1
                         : flag.rfind("--region", 0) == 0                  ? 1 << 20

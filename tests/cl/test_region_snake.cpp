@@ -159,10 +159,11 @@ TEST_CASE("hundreds of nodes moving in one phase: same nodes as the reference, s
   CHECK(single.criterion() == doctest::Approx(run.stats.criterion).epsilon(1e-12));
 }
 
-TEST_CASE("few groups per phase launch, banded uploads, reserved nodes: same as the reference") {
+TEST_CASE("few groups per phase, banded uploads, pipelined batches: same as the reference") {
   // region_phase with fewer work-groups than (segment, chunk) units strides over them; the
-  // banded upload writes row bands on a second queue, each band's prefix waiting for it. Odd
-  // counts (3, 7 groups; 7 bands of a 91-row image) so that nothing divides evenly.
+  // banded upload writes row bands on a second queue, each band's prefix waiting for it; the
+  // pipelined run queues a batch of steps ahead of the one it reads. Odd counts (3, 7 groups
+  // and steps; 7 bands of a 91-row image) so that nothing divides evenly.
   auto ctx = test::sharedContext();
   for (const PrefixScan scan : {PrefixScan::WorkGroup, PrefixScan::Sequential}) {
     CAPTURE(static_cast<int>(scan));
@@ -192,13 +193,28 @@ TEST_CASE("few groups per phase launch, banded uploads, reserved nodes: same as 
     opt.phaseGroups = groups;
     opt.uploadBands = groups;
     opt.nodeReserve = 100 * groups;
+    opt.pipelineSteps = groups;
     RegionSnake snake(ctx, z.data(), spec.width, spec.height, params, opt);
     snake.run();
     CHECK(snake.converged());
     CHECK(snake.nodes() == run.nodes);
     CHECK(snake.stats().steps == run.stats.steps);
+    CHECK(snake.stats().iteration == run.stats.iteration);
     CHECK(snake.criterion() == doctest::Approx(run.stats.criterion).epsilon(1e-12));
   }
+  // Iterations cut short by the step limit (5 steps, batches of 3): the batch ahead is cut too.
+  RegionSnakeParams capped = params;
+  capped.maxStepsPerIteration = 5;
+  const auto cappedRun = ref::runRegionSnake(
+      ref::regionPrefix(z.data(), spec.width, spec.height),
+      initialRectangle(spec.width, spec.height), capped);
+  RegionSnakeOptions pipelined;
+  pipelined.pipelineSteps = 3;
+  RegionSnake cut(ctx, z.data(), spec.width, spec.height, capped, pipelined);
+  cut.run();
+  CHECK(cut.nodes() == cappedRun.nodes);
+  CHECK(cut.stats().steps == cappedRun.stats.steps);
+  CHECK(cut.stats().iteration == cappedRun.stats.iteration);
   // Many moving nodes per phase (the blocked choice) through 5 striding groups.
   RegionPhantomSpec dense;
   dense.width = 300, dense.height = 240, dense.snr = 3, dense.seed = 8;
@@ -215,6 +231,7 @@ TEST_CASE("few groups per phase launch, banded uploads, reserved nodes: same as 
                                         start, dp);
   RegionSnakeOptions opt;
   opt.phaseGroups = 5;
+  opt.pipelineSteps = 2;
   RegionSnake snake(ctx, zd.data(), dense.width, dense.height, dp, opt);
   snake.reset(start);
   snake.run();

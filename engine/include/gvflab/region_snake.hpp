@@ -40,6 +40,10 @@ struct RegionSnakeOptions {
   // insertion adds nodes; every growth reallocates them, pinned memory included). -1: the
   // device's default.
   int nodeReserve = -1;
+  // run(): batches of this many steps, the next one queued before the host waits for the
+  // state (0: 2, 4, ..., 32 steps, each read waited for before more are queued). -1: the
+  // device's default.
+  int pipelineSteps = -1;
 };
 
 class RegionSnake {
@@ -103,12 +107,18 @@ class RegionSnake {
 
  private:
   void build(const std::uint16_t* z);
+  std::size_t slotBytes() const;
   std::size_t stagingBytes() const;
   void uploadNodes();       // hostNodes_ to the device; per-node buffers when they grow
   void prepareIteration();  // phase sizes, orientation, current contributions and sums
   void finishIteration();
-  void runPhase(int phase, int stepInBatch);
+  void runPhase(int phase, long stepIndex);
+  // Queues steps firstStep.. and the read of the state and nodes into staging slot `slot`;
+  // returns the state read's event.
+  cl::Event queueSteps(long firstStep, int batch, int slot);
   bool runSteps(int batch);  // queues batch steps, then one read of the state
+  bool finishSteps(int batch, int slot, cl::Event* ahead);
+  void runPipelined(int per);
   void ensurePartial(std::size_t segments, int chunks);
   int chunksFor(long extent) const;
   void readState() const;

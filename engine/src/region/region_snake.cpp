@@ -85,6 +85,7 @@ RegionSnake::RegionSnake(std::shared_ptr<ComputeContext> ctx, const std::uint16_
   if (options_.uploadBands < 0) options_.uploadBands = 0;
   if (options_.phaseGroups < 0) options_.phaseGroups = 0;
   if (options_.nodeReserve < 0) options_.nodeReserve = 0;
+  if (options_.pipelineSteps < 0) options_.pipelineSteps = 0;
   build(z);
   start_ = initialRectangle(width_, height_);
   reset(start_);
@@ -300,7 +301,7 @@ void RegionSnake::uploadNodes() {
   }
   if (staging_.size() < stagingBytes())  // the queue is idle here (after a read or finish)
     staging_ = PinnedHostBuffer(*ctx_, stagingBytes());
-  auto* up = staging_.as<Point2i>(kStateBytes + nodeCapacity_ * 8);
+  auto* up = staging_.as<Point2i>(2 * slotBytes());
   std::copy(hostNodes_.begin(), hostNodes_.end(), up);
   ctx_->queue().enqueueWriteBuffer(nodes_, CL_FALSE, 0, hostNodes_.size() * 8, up);
 }
@@ -335,21 +336,24 @@ void RegionSnake::prepareIteration() {
   maxExtent_ = extent;
 }
 
-std::size_t RegionSnake::stagingBytes() const { return kStateBytes + nodeCapacity_ * 16; }
+// Two read slots (state, then the nodes; the pipelined run alternates them), then the nodes
+// to upload.
+std::size_t RegionSnake::slotBytes() const { return kStateBytes + nodeCapacity_ * 8; }
+std::size_t RegionSnake::stagingBytes() const { return 2 * slotBytes() + nodeCapacity_ * 8; }
 
 void RegionSnake::readState() const {
   ctx_->queue().enqueueReadBuffer(state_, CL_TRUE, 0, kStateBytes, staging_.as<void>());
   std::memcpy(hostState_, staging_.as<void>(), kStateBytes);
 }
 
-void RegionSnake::runPhase(int p, int stepInBatch) {
+void RegionSnake::runPhase(int p, long stepIndex) {
   const int m = phaseSize_[p];
   if (m == 0) return;
   // Candidate segments are at most d taller than a current one; rows past the chunks still
   // get summed (segment_rows strides over them), so the count only balances the work.
   const int chunks = chunksFor(maxExtent_ + d_);
   phase_.arg<7>(p), phase_.arg<8>(m), phase_.arg<9>(d_);
-  phase_.arg<11>(chunks), phase_.arg<15>(static_cast<int>(steps_ + stepInBatch));
+  phase_.arg<11>(chunks), phase_.arg<15>(static_cast<int>(stepIndex));
   phase_.arg<16>(static_cast<int>(steps_ - stepsInIteration_));
   std::size_t groups = std::size_t(16) * m * chunks;
   if (options_.phaseGroups > 0) groups = std::min<std::size_t>(groups, options_.phaseGroups);
@@ -358,20 +362,38 @@ void RegionSnake::runPhase(int p, int stepInBatch) {
 
 bool RegionSnake::step() { return runSteps(1); }
 
+cl::Event RegionSnake::queueSteps(long firstStep, int batch, int slot) {
+  for (int s = 0; s < batch; ++s)
+    for (std::size_t p = 0; p < phaseSize_.size(); ++p)
+      runPhase(static_cast<int>(p), firstStep + s);
+  char* base = staging_.as<char>(slot * slotBytes());
+  ctx_->queue().enqueueReadBuffer(nodes_, CL_FALSE, 0, n_ * 8, base + kStateBytes);
+  cl::Event read;
+  ctx_->queue().enqueueReadBuffer(state_, CL_FALSE, 0, kStateBytes, base, nullptr, &read);
+  ctx_->queue().flush();
+  return read;
+}
+
 bool RegionSnake::runSteps(int batch) {
   if (finished_) return false;
   batch = static_cast<int>(
       std::clamp<long>(batch, 1, params_.maxStepsPerIteration - stepsInIteration_));
   try {
-    for (int s = 0; s < batch; ++s)
-      for (std::size_t p = 0; p < phaseSize_.size(); ++p) runPhase(static_cast<int>(p), s);
-    auto* read = staging_.as<Point2i>(kStateBytes);
-    ctx_->queue().enqueueReadBuffer(nodes_, CL_FALSE, 0, n_ * 8, read);
-    readState();  // waits for the nodes too (in-order queue)
-    std::copy(read, read + n_, hostNodes_.begin());
+    queueSteps(steps_, batch, 0).wait();  // the state's read waits for the nodes' (in order)
   } catch (const cl::Error& e) {
     rethrowClError(e, "moving the region snake's nodes");
   }
+  return finishSteps(batch, 0, nullptr);
+}
+
+// The batch of steps from steps_ whose state and nodes are in staging slot `slot`. A batch
+// queued after it (ahead, may be null) is waited for before the iteration ends: it only
+// returns at once on the device, but it reads into staging that the node upload may replace.
+bool RegionSnake::finishSteps(int batch, int slot, cl::Event* ahead) {
+  const char* base = staging_.as<char>(slot * slotBytes());
+  std::memcpy(hostState_, base, kStateBytes);
+  const auto* read = reinterpret_cast<const Point2i*>(base + kStateBytes);
+  std::copy(read, read + n_, hostNodes_.begin());
   maxExtent_ = hostState_[8];
   const bool moved = hostState_[7] != lastMoves_;
   lastMoves_ = hostState_[7];
@@ -381,8 +403,45 @@ bool RegionSnake::runSteps(int batch) {
   const bool lastStepMoved = moved && lastMoving == steps_ + batch - 1;
   const long done = lastStepMoved ? batch : lastMoving + 2 - steps_;
   steps_ += done, stepsInIteration_ += done;
-  if (!lastStepMoved || stepsInIteration_ >= params_.maxStepsPerIteration) finishIteration();
-  return !finished_;
+  if (!lastStepMoved || stepsInIteration_ >= params_.maxStepsPerIteration) {
+    try {
+      if (ahead && (*ahead)()) ahead->wait();
+    } catch (const cl::Error& e) {
+      rethrowClError(e, "moving the region snake's nodes");
+    }
+    finishIteration();
+    return !finished_;
+  }
+  return true;
+}
+
+// Batches of `per` steps with the next batch always queued before the host waits for one:
+// the device runs the next steps while the host reads the state, at the price of one batch of
+// steps that return at once after each iteration's end.
+void RegionSnake::runPipelined(int per) {
+  try {
+    while (!finished_) {
+      const long room = params_.maxStepsPerIteration - stepsInIteration_;
+      int batch = static_cast<int>(std::clamp<long>(per, 1, room)), slot = 0;
+      cl::Event current = queueSteps(steps_, batch, slot);
+      for (;;) {
+        // Steps left in the iteration after the batch in flight.
+        const long left = params_.maxStepsPerIteration - stepsInIteration_ - batch;
+        const int next = static_cast<int>(std::clamp<long>(left, 0, per));
+        cl::Event ahead;
+        if (next > 0) ahead = queueSteps(steps_ + batch, next, 1 - slot);
+        current.wait();
+        const int it = iteration_;
+        if (!finishSteps(batch, slot, &ahead) || iteration_ != it || next == 0) {
+          if (ahead()) ahead.wait();  // nothing may read into staging past this point
+          break;
+        }
+        current = ahead, batch = next, slot = 1 - slot;
+      }
+    }
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "moving the region snake's nodes");
+  }
 }
 
 void RegionSnake::finishIteration() {
@@ -411,6 +470,10 @@ long RegionSnake::run() {
   // Several steps per read of the state: fewer round trips, same result as single steps.
   // Steps queued past the end of an iteration return at once on the device.
   const long before = steps_;
+  if (options_.pipelineSteps > 0) {
+    runPipelined(options_.pipelineSteps);
+    return steps_ - before;
+  }
   // Each queued step past the iteration's end still costs a launch (~10 µs on an H200), each
   // read a drained queue: 2, 4, 8, 16, 32 steps per read measured best at 15 MP without
   // profiling (docs/BENCHMARKS.md).
