@@ -30,6 +30,8 @@ struct RegionTiming {
   int iterations, nodes;
   std::string perKernel;  // "name ms, ..." of the segmentation kernels
   long phaseLaunches = 0;
+  long stateReads = 0;
+  RegionSnake::BuildWall build;
 };
 
 double median(std::vector<double> v) {
@@ -75,6 +77,9 @@ RegionTiming timeOnce(const std::shared_ptr<ComputeContext>& ctx, const std::uin
                  snake.stats().steps,
                  snake.stats().iteration,
                  static_cast<int>(snake.nodes().size()),
+                 {},
+                 0,
+                 0,
                  {}};
   for (const auto& [name, st] : ctx->profiler().stats()) {
     if (name == "region_phase") t.phaseLaunches = st.launches;
@@ -82,6 +87,8 @@ RegionTiming timeOnce(const std::shared_ptr<ComputeContext>& ctx, const std::uin
     k << std::fixed << std::setprecision(2) << name << " " << st.totalMs << " ms/" << st.launches;
     t.perKernel += (t.perKernel.empty() ? "" : ", ") + k.str();
   }
+  t.stateReads = snake.stateReads();
+  t.build = snake.buildWall();
   if (nodes) *nodes = snake.nodes();
   return t;
 }
@@ -180,6 +187,10 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
                         {"segmentation_kernel_ms", best.segmentKernelMs},
                         {"profiled_total_ms", prof.totalMs},
                         {"host_ms", hostMs},
+                        {"alloc_wall_ms", best.build.allocMs},
+                        {"prefix_wall_ms", best.build.prefixMs},
+                        {"start_wall_ms", best.build.startMs},
+                        {"state_reads", best.stateReads},
                         {"phase_launches", prof.phaseLaunches},
                         {"phase_launches_per_step", double(prof.phaseLaunches) / best.steps},
                         {"copy_gbps", copyGbps},
@@ -210,7 +221,10 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
         << "  memory         " << bpp << " B/px on the device (" << peakBpp
         << " B/px at the peak; the paper: 20 B/px)\n"
         << "  IoU            " << std::setprecision(4) << iou << " with the true star\n"
-        << std::setprecision(2) << "  split          host " << hostMs << " ms of segmentation, "
+        << std::setprecision(2) << "  split          pre-comp. wall: buffers " << best.build.allocMs
+        << " ms, upload + prefixes " << best.build.prefixMs << " ms, start "
+        << best.build.startMs << " ms; " << best.stateReads << " reads of the state; host "
+        << hostMs << " ms of segmentation, "
         << double(prof.phaseLaunches) / best.steps << " region_phase launches per step; prefix "
         << prefixGbps << " GB/s (" << prefixGbps / copyGbps << " of copy " << copyGbps
         << " GB/s), upload " << uploadGbps << " GB/s\n";

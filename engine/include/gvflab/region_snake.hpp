@@ -102,6 +102,16 @@ class RegionSnake {
   double uploadMs() const { return uploadMs_; }
   double precomputeMs() const { return precomputeMs_; }
 
+  // Reads of the state by run() and step() so far (each one a wait for the device).
+  long stateReads() const { return stateReads_; }
+  // Wall time of the constructor's parts (ms): creating the buffers; the upload and cumulated
+  // images until the image sums are read back; the start (reset: per-node buffers, pinned
+  // staging, the first contributions).
+  struct BuildWall {
+    double allocMs = 0, prefixMs = 0, startMs = 0;
+  };
+  BuildWall buildWall() const { return buildWall_; }
+
   // For the tests: the cumulated images as the device built them.
   void readPrefix(std::vector<std::uint32_t>& cz, std::vector<std::uint64_t>& cz2) const;
 
@@ -113,11 +123,11 @@ class RegionSnake {
   void prepareIteration();  // phase sizes, orientation, current contributions and sums
   void finishIteration();
   void runPhase(int phase, long stepIndex);
-  // Queues steps firstStep.. and the read of the state and nodes into staging slot `slot`;
-  // returns the state read's event.
-  cl::Event queueSteps(long firstStep, int batch, int slot);
+  // Queues steps firstStep.. and the read of the state (and the nodes) into staging slot
+  // `slot`; returns the state read's event.
+  cl::Event queueSteps(long firstStep, int batch, int slot, bool readNodes);
   bool runSteps(int batch);  // queues batch steps, then one read of the state
-  bool finishSteps(int batch, int slot, cl::Event* ahead);
+  bool finishSteps(int batch, int slot, cl::Event* ahead, bool nodesRead);
   void runPipelined(int per);
   void ensurePartial(std::size_t segments, int chunks);
   int chunksFor(long extent) const;
@@ -165,6 +175,8 @@ class RegionSnake {
 
   std::uint64_t deviceBytes_ = 0, peakBytes_ = 0;
   double uploadMs_ = 0, precomputeMs_ = 0;
+  long stateReads_ = 0;
+  BuildWall buildWall_;
 };
 
 }  // namespace gvflab
