@@ -50,6 +50,7 @@ struct BenchArgs {
   std::vector<int> regionGroups{-1};    // --region-groups G[,G...]: phaseGroups
   std::vector<int> regionReserve{-1};   // --region-reserve N[,N...]: nodeReserve
   std::vector<int> regionPipeline{-1};  // --region-pipeline S[,S...]: pipelineSteps
+  std::vector<int> regionNoinline{-1};  // --region-noinline 0,1: phaseNoinline
   // surface
   int vertices = 50000;
 };

@@ -21,6 +21,7 @@ const char* kUsage =
     "                    [--region-groups G[,G...]] (groups per phase launch; 0 one per unit)\n"
     "                    [--region-reserve N[,N...]] (nodes first allocated for; 0 64)\n"
     "                    [--region-pipeline S[,S...]] (S steps per read, one batch ahead; 0 off)\n"
+    "                    [--region-noinline 0,1] (phase kernel's criterion term not inlined)\n"
     "                    [--depth D] [--mu M] [--sigma S] [--mg-a A] [--mg-b B] [--mg-c C]\n"
     "                    [--mg-coarse N[,N...]] (levels of side <= N in one work-group; -1 auto)\n"
     "                    [--mg-fused F[,F...]] (both colours per launch: 1, two launches: 0, -1 "
@@ -138,7 +139,8 @@ int main(int argc, char** argv) {
       else if (args[i] == "--mg-coarse" || args[i] == "--mg-fused" ||
                args[i] == "--mg-persistent" || args[i] == "--mg-groups" || args[i] == "--mg-top" ||
                args[i] == "--region-bands" || args[i] == "--region-groups" ||
-               args[i] == "--region-reserve" || args[i] == "--region-pipeline") {
+               args[i] == "--region-reserve" || args[i] == "--region-pipeline" ||
+               args[i] == "--region-noinline") {
         const std::string flag = args[i];
         std::vector<int>& list = flag == "--mg-coarse"        ? b.mgCoarse
                                  : flag == "--mg-fused"       ? b.mgFused
@@ -148,6 +150,7 @@ int main(int argc, char** argv) {
                                  : flag == "--region-groups"  ? b.regionGroups
                                  : flag == "--region-reserve" ? b.regionReserve
                                  : flag == "--region-pipeline" ? b.regionPipeline
+                                 : flag == "--region-noinline" ? b.regionNoinline
                                                               : b.mgGroups;
         const int top = flag == "--mg-persistent" || flag == "--mg-fused" ? 1
                         : flag.rfind("--region", 0) == 0                  ? 1 << 20

@@ -126,10 +126,11 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
   for (const int bands : args.regionBands)
     for (const int groups : args.regionGroups)
       for (const int reserve : args.regionReserve)
-        for (const int pipeline : args.regionPipeline) {
+        for (const int pipeline : args.regionPipeline)
+          for (const int noinline : args.regionNoinline) {
   RegionSnakeOptions options;
   options.uploadBands = bands, options.phaseGroups = groups, options.nodeReserve = reserve;
-  options.pipelineSteps = pipeline;
+  options.pipelineSteps = pipeline, options.phaseNoinline = noinline;
   warmUp(timed, spec, params, options);
   warmUp(profiled, spec, params, options);
 
@@ -153,9 +154,10 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
     throw std::runtime_error("the profiled run ended elsewhere than the timed runs");
   if (firstSteps < 0) firstSteps = best.steps, firstNodes = nodes;
   if (best.steps != firstSteps || nodes != firstNodes)
-    throw std::runtime_error("--region-bands/groups/reserve/pipeline " + std::to_string(bands) +
-                             "/" + std::to_string(groups) + "/" + std::to_string(reserve) + "/" +
-                             std::to_string(pipeline) +
+    throw std::runtime_error("--region-bands/groups/reserve/pipeline/noinline " +
+                             std::to_string(bands) + "/" + std::to_string(groups) + "/" +
+                             std::to_string(reserve) + "/" + std::to_string(pipeline) + "/" +
+                             std::to_string(noinline) +
                              " ended elsewhere than the first combination");
   // Host share of the segmentation: its wall time less its kernels (the profiled run). Prefix
   // traffic: 2 B/px read, 10 B/px written; the upload 2 B/px over the bus.
@@ -177,6 +179,7 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
                         {"phase_groups", groups},
                         {"node_reserve", reserve},
                         {"pipeline_steps", pipeline},
+                        {"phase_noinline", noinline},
                         {"total_ms", best.totalMs},
                         {"mean_total_ms", sumTotal / args.repeats},
                         {"median_total_ms", median(totals)},
@@ -209,7 +212,8 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
     out << std::fixed << std::setprecision(2) << "region " << side << "x" << side << " ("
         << px / 1e6 << " MP), SNR " << spec.snr << ", d_max " << params.dMax << ", min segment "
         << params.minSegment << ", bands " << bands << ", groups " << groups << ", reserve "
-        << reserve << ", pipeline " << pipeline << " on " << timed->info().name << "\n"
+        << reserve << ", pipeline " << pipeline
+        << ", noinline " << noinline << " on " << timed->info().name << "\n"
         << "  total          " << best.totalMs << " ms (best of " << args.repeats << "; mean "
         << sumTotal / args.repeats << " ms, median " << median(totals) << " ms; no profiling)\n"
         << "  pre-comp.      " << best.precomputeWallMs << " ms wall (upload " << best.uploadMs
@@ -229,7 +233,7 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
         << prefixGbps << " GB/s (" << prefixGbps / copyGbps << " of copy " << copyGbps
         << " GB/s), upload " << uploadGbps << " GB/s\n";
   }
-        }
+          }
   return 0;
 }
 

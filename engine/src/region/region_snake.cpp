@@ -93,6 +93,7 @@ RegionSnake::RegionSnake(std::shared_ptr<ComputeContext> ctx, const std::uint16_
   // H200: 0.3-0.5 ms less; CPUs not measured).
   if (options_.nodeReserve < 0) options_.nodeReserve = ctx_->info().isGpu ? 4096 : 0;
   if (options_.pipelineSteps < 0) options_.pipelineSteps = 0;
+  if (options_.phaseNoinline < 0) options_.phaseNoinline = 0;
   build(z);
   const auto t0 = std::chrono::steady_clock::now();
   start_ = initialRectangle(width_, height_);
@@ -222,8 +223,9 @@ void RegionSnake::build(const std::uint16_t* z) {
     sumCurrent_ = ctx_->kernels().kernel("region_snake.cl", "region_sum_current");
     // NVIDIA: coherent loads in PTX (region_moves.clh says why).
     const bool nvidia = ctx_->info().platformName.find("NVIDIA") != std::string::npos;
-    phase_ = ctx_->kernels().kernel("region_phase.cl", "region_phase",
-                                    nvidia ? "-DGVFLAB_PTX_LOADS" : "");
+    std::string phaseOptions = nvidia ? "-DGVFLAB_PTX_LOADS" : "";
+    if (options_.phaseNoinline > 0) phaseOptions += " -DGVFLAB_NOINLINE_TERM";
+    phase_ = ctx_->kernels().kernel("region_phase.cl", "region_phase", phaseOptions);
   } catch (const cl::Error& e) {
     rethrowClError(e, "building the cumulated images of a " + std::to_string(width_) + " x " +
                           std::to_string(height_) + " image");
