@@ -87,10 +87,15 @@ RegionSnake::RegionSnake(std::shared_ptr<ComputeContext> ctx, const std::uint16_
   applyLocal_ = ctx_->info().isGpu ? maxLocal : std::min<std::size_t>(64, maxLocal);
   // Defaults of the launch shapes (-1), as measured in docs/BENCHMARKS.md ("Issue 29 item 4,
   // second round").
-  if (options_.uploadBands < 0) options_.uploadBands = 0;
+  // GPUs, images of 50 MP or more: 8 upload bands (150 MP on an H200: upload + prefixes
+  // 5.8 against 6.5 ms wall, 8 of 8 pairs; 15 MP 0.1-0.2 ms slower, so small images keep one
+  // upload; the prefix there takes 0.1 ms, all that overlap could save).
+  if (options_.uploadBands < 0)
+    options_.uploadBands =
+        ctx_->info().isGpu && static_cast<std::int64_t>(width) * height >= 50'000'000 ? 8 : 0;
   if (options_.phaseGroups < 0) options_.phaseGroups = 0;
   // GPUs: the per-node buffers and pinned staging once, not at every doubling (15 MP on an
-  // H200: 0.3-0.5 ms less; CPUs not measured).
+  // H200: faster in 8 of 10 and 8 of 8 pairs of two runs; 150 MP even; CPUs not measured).
   if (options_.nodeReserve < 0) options_.nodeReserve = ctx_->info().isGpu ? 4096 : 0;
   if (options_.pipelineSteps < 0) options_.pipelineSteps = 0;
   if (options_.phaseNoinline < 0) options_.phaseNoinline = 0;
