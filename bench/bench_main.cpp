@@ -17,6 +17,11 @@ const char* kUsage =
     "Usage: gvflab-bench CASE [--size N] [--iterations K] [--repeats R] [--device D] [--json]\n"
     "                    [--precision f32|f16|snorm16|all] [--memory buffer|image|local|auto|all]\n"
     "                    [--mpix M] [--snr S] [--d-max D] [--min-segment L]\n"
+    "                    [--region-bands B[,B...]] (upload in B row bands; 0 one; -1 auto)\n"
+    "                    [--region-groups G[,G...]] (groups per phase launch; 0 one per unit)\n"
+    "                    [--region-reserve N[,N...]] (nodes first allocated for; 0 64)\n"
+    "                    [--region-pipeline S[,S...]] (S steps per read, one batch ahead; 0 off)\n"
+    "                    [--region-noinline 0,1] (phase kernel's criterion term not inlined)\n"
     "                    [--depth D] [--mu M] [--sigma S] [--mg-a A] [--mg-b B] [--mg-c C]\n"
     "                    [--mg-coarse N[,N...]] (levels of side <= N in one work-group; -1 auto)\n"
     "                    [--mg-fused F[,F...]] (both colours per launch: 1, two launches: 0, -1 "
@@ -133,14 +138,25 @@ int main(int argc, char** argv) {
       else if (args[i] == "--mg-trace")
         b.mgTrace = true;
       else if (args[i] == "--mg-coarse" || args[i] == "--mg-fused" ||
-               args[i] == "--mg-persistent" || args[i] == "--mg-groups" || args[i] == "--mg-top") {
+               args[i] == "--mg-persistent" || args[i] == "--mg-groups" || args[i] == "--mg-top" ||
+               args[i] == "--region-bands" || args[i] == "--region-groups" ||
+               args[i] == "--region-reserve" || args[i] == "--region-pipeline" ||
+               args[i] == "--region-noinline") {
         const std::string flag = args[i];
-        std::vector<int>& list = flag == "--mg-coarse"       ? b.mgCoarse
-                                 : flag == "--mg-fused"      ? b.mgFused
-                                 : flag == "--mg-persistent" ? b.mgPersistent
-                                 : flag == "--mg-top"        ? b.mgTop
-                                                             : b.mgGroups;
-        const int top = flag == "--mg-persistent" ? 1 : flag == "--mg-fused" ? 2 : 16384;
+        std::vector<int>& list = flag == "--mg-coarse"        ? b.mgCoarse
+                                 : flag == "--mg-fused"       ? b.mgFused
+                                 : flag == "--mg-persistent"  ? b.mgPersistent
+                                 : flag == "--mg-top"         ? b.mgTop
+                                 : flag == "--region-bands"   ? b.regionBands
+                                 : flag == "--region-groups"  ? b.regionGroups
+                                 : flag == "--region-reserve" ? b.regionReserve
+                                 : flag == "--region-pipeline" ? b.regionPipeline
+                                 : flag == "--region-noinline" ? b.regionNoinline
+                                                              : b.mgGroups;
+        const int top = flag == "--mg-persistent"        ? 1
+                        : flag == "--mg-fused"           ? 2
+                        : flag.rfind("--region", 0) == 0 ? 1 << 20
+                                                         : 16384;
         list.clear();
         std::string v = value();
         for (std::size_t at = 0; at <= v.size();) {

@@ -29,6 +29,9 @@ struct RegionTiming {
   long steps;
   int iterations, nodes;
   std::string perKernel;  // "name ms, ..." of the segmentation kernels
+  long phaseLaunches = 0;
+  long stateReads = 0;
+  RegionSnake::BuildWall build;
 };
 
 double median(std::vector<double> v) {
@@ -40,20 +43,21 @@ double median(std::vector<double> v) {
 
 // Builds the programs and touches the code paths on a small image.
 void warmUp(const std::shared_ptr<ComputeContext>& ctx, const RegionPhantomSpec& spec,
-            const RegionSnakeParams& params) {
+            const RegionSnakeParams& params, const RegionSnakeOptions& options) {
   RegionPhantomSpec small = spec;
   small.width = small.height = 256;
   auto zs = makeRegionPhantom(small);
-  RegionSnake warm(ctx, zs.data(), 256, 256, params);
+  RegionSnake warm(ctx, zs.data(), 256, 256, params, options);
   warm.run();
   ctx->profiler().endFrame();
 }
 
 RegionTiming timeOnce(const std::shared_ptr<ComputeContext>& ctx, const std::uint16_t* z, int side,
-                      const RegionSnakeParams& params, std::vector<Point2i>* nodes = nullptr) {
+                      const RegionSnakeParams& params, const RegionSnakeOptions& options,
+                      std::vector<Point2i>* nodes = nullptr) {
   ctx->profiler().reset();
   const auto t0 = std::chrono::steady_clock::now();
-  RegionSnake snake(ctx, z, side, side, params);  // upload + cumulated images, waited for
+  RegionSnake snake(ctx, z, side, side, params, options);  // upload + prefixes, waited for
   const double pre = msSince(t0);
   const auto t1 = std::chrono::steady_clock::now();
   snake.run();
@@ -73,12 +77,18 @@ RegionTiming timeOnce(const std::shared_ptr<ComputeContext>& ctx, const std::uin
                  snake.stats().steps,
                  snake.stats().iteration,
                  static_cast<int>(snake.nodes().size()),
+                 {},
+                 0,
+                 0,
                  {}};
   for (const auto& [name, st] : ctx->profiler().stats()) {
+    if (name == "region_phase") t.phaseLaunches = st.launches;
     std::ostringstream k;
     k << std::fixed << std::setprecision(2) << name << " " << st.totalMs << " ms/" << st.launches;
     t.perKernel += (t.perKernel.empty() ? "" : ", ") + k.str();
   }
+  t.stateReads = snake.stateReads();
+  t.build = snake.buildWall();
   if (nodes) *nodes = snake.nodes();
   return t;
 }
@@ -108,8 +118,21 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
   makeRegionPhantom(spec, timedZ);
   const double makeMs = msSince(tg);
   std::copy_n(timedZ, bytes / 2, profiledZ);
-  warmUp(timed, spec, params);
-  warmUp(profiled, spec, params);
+  const double copyGbps = measureCopyGbps(*profiled);
+  // Every combination of --region-bands, --region-groups and --region-reserve in turn, on the
+  // same image; all must end on the same steps and nodes.
+  std::vector<Point2i> firstNodes;
+  long firstSteps = -1;
+  for (const int bands : args.regionBands)
+    for (const int groups : args.regionGroups)
+      for (const int reserve : args.regionReserve)
+        for (const int pipeline : args.regionPipeline)
+          for (const int noinline : args.regionNoinline) {
+  RegionSnakeOptions options;
+  options.uploadBands = bands, options.phaseGroups = groups, options.nodeReserve = reserve;
+  options.pipelineSteps = pipeline, options.phaseNoinline = noinline;
+  warmUp(timed, spec, params, options);
+  warmUp(profiled, spec, params, options);
 
   RegionTiming best{};
   best.totalMs = 1e300;
@@ -117,18 +140,30 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
   std::vector<double> totals;
   std::vector<Point2i> nodes;
   for (int r = 0; r < args.repeats; ++r) {
-    const RegionTiming t = timeOnce(timed, timedZ, side, params, &nodes);
+    const RegionTiming t = timeOnce(timed, timedZ, side, params, options, &nodes);
     sumTotal += t.totalMs;
     totals.push_back(t.totalMs);
     if (t.totalMs < best.totalMs) best = t;
   }
-  const RegionTiming prof = timeOnce(profiled, profiledZ, side, params);
+  const RegionTiming prof = timeOnce(profiled, profiledZ, side, params, options);
   best.uploadMs = prof.uploadMs, best.prefixMs = prof.prefixMs;
   best.segmentKernelMs = prof.segmentKernelMs, best.perKernel = prof.perKernel;
   const double iou = regionPhantomIoU(spec, nodes, std::max(1, side / 1024));
   const double bpp = best.bytesPerPixel, peakBpp = best.peakBytesPerPixel;
   if (prof.steps != best.steps || prof.nodes != best.nodes)
     throw std::runtime_error("the profiled run ended elsewhere than the timed runs");
+  if (firstSteps < 0) firstSteps = best.steps, firstNodes = nodes;
+  if (best.steps != firstSteps || nodes != firstNodes)
+    throw std::runtime_error("--region-bands/groups/reserve/pipeline/noinline " +
+                             std::to_string(bands) + "/" + std::to_string(groups) + "/" +
+                             std::to_string(reserve) + "/" + std::to_string(pipeline) + "/" +
+                             std::to_string(noinline) +
+                             " ended elsewhere than the first combination");
+  // Host share of the segmentation: its wall time less its kernels (the profiled run). Prefix
+  // traffic: 2 B/px read, 10 B/px written; the upload 2 B/px over the bus.
+  const double hostMs = prof.segmentWallMs - prof.segmentKernelMs;
+  const double prefixGbps = px * 12 / (best.prefixMs * 1e6);
+  const double uploadGbps = px * 2 / (best.uploadMs * 1e6);
 
   if (args.json) {
     printJsonLine(out, {{"case", "region"},
@@ -140,6 +175,11 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
                         {"d_max", params.dMax},
                         {"min_segment", params.minSegment},
                         {"repeats", args.repeats},
+                        {"upload_bands", bands},
+                        {"phase_groups", groups},
+                        {"node_reserve", reserve},
+                        {"pipeline_steps", pipeline},
+                        {"phase_noinline", noinline},
                         {"total_ms", best.totalMs},
                         {"mean_total_ms", sumTotal / args.repeats},
                         {"median_total_ms", median(totals)},
@@ -149,6 +189,17 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
                         {"prefix_kernel_ms", best.prefixMs},
                         {"segmentation_kernel_ms", best.segmentKernelMs},
                         {"profiled_total_ms", prof.totalMs},
+                        {"host_ms", hostMs},
+                        {"alloc_wall_ms", best.build.allocMs},
+                        {"prefix_wall_ms", best.build.prefixMs},
+                        {"start_wall_ms", best.build.startMs},
+                        {"state_reads", best.stateReads},
+                        {"phase_launches", prof.phaseLaunches},
+                        {"phase_launches_per_step", double(prof.phaseLaunches) / best.steps},
+                        {"copy_gbps", copyGbps},
+                        {"prefix_gbps", prefixGbps},
+                        {"prefix_copy_fraction", prefixGbps / copyGbps},
+                        {"upload_gbps", uploadGbps},
                         {"steps", best.steps},
                         {"iterations", best.iterations},
                         {"nodes", best.nodes},
@@ -160,7 +211,9 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
   } else {
     out << std::fixed << std::setprecision(2) << "region " << side << "x" << side << " ("
         << px / 1e6 << " MP), SNR " << spec.snr << ", d_max " << params.dMax << ", min segment "
-        << params.minSegment << " on " << timed->info().name << "\n"
+        << params.minSegment << ", bands " << bands << ", groups " << groups << ", reserve "
+        << reserve << ", pipeline " << pipeline
+        << ", noinline " << noinline << " on " << timed->info().name << "\n"
         << "  total          " << best.totalMs << " ms (best of " << args.repeats << "; mean "
         << sumTotal / args.repeats << " ms, median " << median(totals) << " ms; no profiling)\n"
         << "  pre-comp.      " << best.precomputeWallMs << " ms wall (upload " << best.uploadMs
@@ -171,8 +224,16 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
         << "  kernels        " << best.perKernel << " (ms/launches)\n"
         << "  memory         " << bpp << " B/px on the device (" << peakBpp
         << " B/px at the peak; the paper: 20 B/px)\n"
-        << "  IoU            " << std::setprecision(4) << iou << " with the true star\n";
+        << "  IoU            " << std::setprecision(4) << iou << " with the true star\n"
+        << std::setprecision(2) << "  split          pre-comp. wall: buffers " << best.build.allocMs
+        << " ms, upload + prefixes " << best.build.prefixMs << " ms, start "
+        << best.build.startMs << " ms; " << best.stateReads << " reads of the state; host "
+        << hostMs << " ms of segmentation, "
+        << double(prof.phaseLaunches) / best.steps << " region_phase launches per step; prefix "
+        << prefixGbps << " GB/s (" << prefixGbps / copyGbps << " of copy " << copyGbps
+        << " GB/s), upload " << uploadGbps << " GB/s\n";
   }
+          }
   return 0;
 }
 

@@ -159,6 +159,87 @@ TEST_CASE("hundreds of nodes moving in one phase: same nodes as the reference, s
   CHECK(single.criterion() == doctest::Approx(run.stats.criterion).epsilon(1e-12));
 }
 
+TEST_CASE("few groups per phase, banded uploads, pipelined batches: same as the reference") {
+  // region_phase with fewer work-groups than (segment, chunk) units strides over them; the
+  // banded upload writes row bands on a second queue, each band's prefix waiting for it; the
+  // pipelined run queues a batch of steps ahead of the one it reads. Odd counts (3, 7 groups
+  // and steps; 7 bands of a 91-row image) so that nothing divides evenly.
+  auto ctx = test::sharedContext();
+  for (const PrefixScan scan : {PrefixScan::WorkGroup, PrefixScan::Sequential}) {
+    CAPTURE(static_cast<int>(scan));
+    auto z = randomZ(333, 91, 17);
+    RegionSnakeOptions opt{scan, 32, 0};
+    opt.uploadBands = 7;
+    RegionSnake banded(ctx, z.data(), 333, 91, {}, opt);
+    std::vector<std::uint32_t> cz;
+    std::vector<std::uint64_t> cz2;
+    banded.readPrefix(cz, cz2);
+    auto r = ref::regionPrefix(z.data(), 333, 91);
+    CHECK(cz == r.cz);
+    CHECK(cz2 == r.cz2);
+    CHECK(banded.imageSums() == r.total);
+  }
+  RegionPhantomSpec spec;
+  spec.width = 120, spec.height = 100, spec.snr = 2, spec.seed = 4;
+  auto z = makeRegionPhantom(spec);
+  RegionSnakeParams params;
+  params.dMax = 8;
+  params.minSegment = 12;
+  const auto run = ref::runRegionSnake(ref::regionPrefix(z.data(), spec.width, spec.height),
+                                       initialRectangle(spec.width, spec.height), params);
+  for (const int groups : {1, 3, 7}) {
+    CAPTURE(groups);
+    RegionSnakeOptions opt;
+    opt.phaseGroups = groups;
+    opt.uploadBands = groups;
+    opt.nodeReserve = 100 * groups;
+    opt.pipelineSteps = groups;
+    opt.phaseNoinline = groups == 3;  // the kernel built with its criterion term not inlined
+    RegionSnake snake(ctx, z.data(), spec.width, spec.height, params, opt);
+    snake.run();
+    CHECK(snake.converged());
+    CHECK(snake.nodes() == run.nodes);
+    CHECK(snake.stats().steps == run.stats.steps);
+    CHECK(snake.stats().iteration == run.stats.iteration);
+    CHECK(snake.criterion() == doctest::Approx(run.stats.criterion).epsilon(1e-12));
+  }
+  // Iterations cut short by the step limit (5 steps, batches of 3): the batch ahead is cut too.
+  RegionSnakeParams capped = params;
+  capped.maxStepsPerIteration = 5;
+  const auto cappedRun = ref::runRegionSnake(
+      ref::regionPrefix(z.data(), spec.width, spec.height),
+      initialRectangle(spec.width, spec.height), capped);
+  RegionSnakeOptions pipelined;
+  pipelined.pipelineSteps = 3;
+  RegionSnake cut(ctx, z.data(), spec.width, spec.height, capped, pipelined);
+  cut.run();
+  CHECK(cut.nodes() == cappedRun.nodes);
+  CHECK(cut.stats().steps == cappedRun.stats.steps);
+  CHECK(cut.stats().iteration == cappedRun.stats.iteration);
+  // Many moving nodes per phase (the blocked choice) through 5 striding groups.
+  RegionPhantomSpec dense;
+  dense.width = 300, dense.height = 240, dense.snr = 3, dense.seed = 8;
+  auto zd = makeRegionPhantom(dense);
+  std::vector<Point2i> start;
+  for (int x = 30; x < 270; x += 4) start.push_back({x, 30});
+  for (int y = 30; y < 210; y += 4) start.push_back({270, y});
+  for (int x = 270; x > 30; x -= 4) start.push_back({x, 210});
+  for (int y = 210; y > 30; y -= 4) start.push_back({30, y});
+  RegionSnakeParams dp;
+  dp.dMax = 4;
+  dp.minSegment = 12;
+  const auto drun = ref::runRegionSnake(ref::regionPrefix(zd.data(), dense.width, dense.height),
+                                        start, dp);
+  RegionSnakeOptions opt;
+  opt.phaseGroups = 5;
+  opt.pipelineSteps = 2;
+  RegionSnake snake(ctx, zd.data(), dense.width, dense.height, dp, opt);
+  snake.reset(start);
+  snake.run();
+  CHECK(snake.nodes() == drun.nodes);
+  CHECK(snake.stats().steps == drun.stats.steps);
+}
+
 TEST_CASE("moves that would make segments cross are rejected") {
   auto ctx = test::sharedContext();
   // Two bright discs 6 px apart in noise, started around both: the contour is pulled into the

@@ -28,6 +28,25 @@ struct RegionSnakeOptions {
   PrefixScan scan = PrefixScan::Auto;
   int scanLocalSize = 0;     // WorkGroup scan: power of two <= 256 (0: 256 on GPUs, 64 else)
   int maxRowsPerLaunch = 0;  // rows per prefix launch, balanced slices (0: 32768)
+  // The image goes up in this many row bands on a second queue, each band's row prefix
+  // running while the next one uploads (0 or 1: one upload, then the prefix; -1: the
+  // device's default, see region_snake.cpp).
+  int uploadBands = -1;
+  // At most this many work-groups per region_phase launch, striding over the (segment, chunk)
+  // units (0: one group per unit). Same sums, same moves; steps queued past an iteration's
+  // end then return from fewer groups. -1: the device's default.
+  int phaseGroups = -1;
+  // Nodes the per-node buffers and the pinned staging are first sized for (0: 64, doubling as
+  // insertion adds nodes; every growth reallocates them, pinned memory included). -1: the
+  // device's default.
+  int nodeReserve = -1;
+  // run(): batches of this many steps, the next one queued before the host waits for the
+  // state (0: 2, 4, ..., 32 steps, each read waited for before more are queued). -1: the
+  // device's default.
+  int pipelineSteps = -1;
+  // 1: region_phase built with its criterion term not inlined (an experiment on the code size
+  // of the one-group stages; same arithmetic). 0: inlined. -1: the device's default.
+  int phaseNoinline = -1;
 };
 
 class RegionSnake {
@@ -86,17 +105,33 @@ class RegionSnake {
   double uploadMs() const { return uploadMs_; }
   double precomputeMs() const { return precomputeMs_; }
 
+  // Reads of the state by run() and step() so far (each one a wait for the device).
+  long stateReads() const { return stateReads_; }
+  // Wall time of the constructor's parts (ms): creating the buffers; the upload and cumulated
+  // images until the image sums are read back; the start (reset: per-node buffers, pinned
+  // staging, the first contributions).
+  struct BuildWall {
+    double allocMs = 0, prefixMs = 0, startMs = 0;
+  };
+  BuildWall buildWall() const { return buildWall_; }
+
   // For the tests: the cumulated images as the device built them.
   void readPrefix(std::vector<std::uint32_t>& cz, std::vector<std::uint64_t>& cz2) const;
 
  private:
   void build(const std::uint16_t* z);
+  std::size_t slotBytes() const;
   std::size_t stagingBytes() const;
   void uploadNodes();       // hostNodes_ to the device; per-node buffers when they grow
   void prepareIteration();  // phase sizes, orientation, current contributions and sums
   void finishIteration();
-  void runPhase(int phase, int stepInBatch);
+  void runPhase(int phase, long stepIndex);
+  // Queues steps firstStep.. and the read of the state (and the nodes) into staging slot
+  // `slot`; returns the state read's event.
+  cl::Event queueSteps(long firstStep, int batch, int slot, bool readNodes);
   bool runSteps(int batch);  // queues batch steps, then one read of the state
+  bool finishSteps(int batch, int slot, cl::Event* ahead, bool nodesRead);
+  void runPipelined(int per);
   void ensurePartial(std::size_t segments, int chunks);
   int chunksFor(long extent) const;
   void readState() const;
@@ -143,6 +178,8 @@ class RegionSnake {
 
   std::uint64_t deviceBytes_ = 0, peakBytes_ = 0;
   double uploadMs_ = 0, precomputeMs_ = 0;
+  long stateReads_ = 0;
+  BuildWall buildWall_;
 };
 
 }  // namespace gvflab

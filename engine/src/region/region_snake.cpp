@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 
@@ -24,6 +25,10 @@ constexpr std::size_t kStateBytes = kStateLongs * 8;
 constexpr int kFirstBatch = 2, kMaxBatch = 32;  // steps queued per read of the state
 
 std::size_t powerOfTwoAtMost(std::size_t n) { return std::bit_floor(std::max<std::size_t>(n, 1)); }
+
+double msSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
 
 }  // namespace
 
@@ -80,9 +85,25 @@ RegionSnake::RegionSnake(std::shared_ptr<ComputeContext> ctx, const std::uint16_
     throw DeviceError(ctx_->info().name + " runs work-groups of at most " +
                       std::to_string(maxLocal) + " items; the region snake needs 8.");
   applyLocal_ = ctx_->info().isGpu ? maxLocal : std::min<std::size_t>(64, maxLocal);
+  // Defaults of the launch shapes (-1), as measured in docs/BENCHMARKS.md ("Issue 29 item 4,
+  // second round").
+  // GPUs, images of 50 MP or more: 8 upload bands (150 MP on an H200: upload + prefixes
+  // 5.8 against 6.5 ms wall, 8 of 8 pairs; 15 MP 0.1-0.2 ms slower, so small images keep one
+  // upload; the prefix there takes 0.1 ms, all that overlap could save).
+  if (options_.uploadBands < 0)
+    options_.uploadBands =
+        ctx_->info().isGpu && static_cast<std::int64_t>(width) * height >= 50'000'000 ? 8 : 0;
+  if (options_.phaseGroups < 0) options_.phaseGroups = 0;
+  // GPUs: the per-node buffers and pinned staging once, not at every doubling (15 MP on an
+  // H200: faster in 8 of 10 and 8 of 8 pairs of two runs; 150 MP even; CPUs not measured).
+  if (options_.nodeReserve < 0) options_.nodeReserve = ctx_->info().isGpu ? 4096 : 0;
+  if (options_.pipelineSteps < 0) options_.pipelineSteps = 0;
+  if (options_.phaseNoinline < 0) options_.phaseNoinline = 0;
   build(z);
+  const auto t0 = std::chrono::steady_clock::now();
   start_ = initialRectangle(width_, height_);
   reset(start_);
+  buildWall_.startMs = msSince(t0);
 }
 
 RegionSnake::~RegionSnake() {
@@ -104,21 +125,54 @@ void RegionSnake::build(const std::uint16_t* z) {
                         std::to_string(ctx_->info().globalMemBytes >> 20) + " MiB of " +
                         ctx_->info().name + ".");
   try {
+    const auto t0 = std::chrono::steady_clock::now();
     auto& cl = ctx_->context();
     cl::Buffer image(cl, CL_MEM_READ_ONLY, px * 2);
     cz_ = cl::Buffer(cl, CL_MEM_READ_WRITE, px * 4);
     cz2lo_ = cl::Buffer(cl, CL_MEM_READ_WRITE, px * 4);
     cz2hi_ = cl::Buffer(cl, CL_MEM_READ_WRITE, px * 2);
     state_ = cl::Buffer(cl, CL_MEM_READ_WRITE, kStateLongs * 8);
-    cl::Event up;
-    ctx_->queue().enqueueWriteBuffer(image, CL_FALSE, 0, px * 2, z, nullptr, &up);
-    ctx_->profiler().record("region_upload", up);
-
-    // Balanced slices, as the paper found faster than full slices plus a remainder.
-    const int maxRows = options_.maxRowsPerLaunch > 0 ? options_.maxRowsPerLaunch : 32768;
+    buildWall_.allocMs = msSince(t0);
+    const auto t1 = std::chrono::steady_clock::now();
+    // Balanced slices, as the paper found faster than full slices plus a remainder. With
+    // upload bands, a slice is at most a band: its prefix waits only for its own rows.
+    const int bands = std::clamp(options_.uploadBands, 1, height_);
+    int maxRows = options_.maxRowsPerLaunch > 0 ? options_.maxRowsPerLaunch : 32768;
+    if (bands > 1) maxRows = std::min(maxRows, (height_ + bands - 1) / bands);
     const int slices = (height_ + maxRows - 1) / maxRows;
     const int rowsPerSlice = (height_ + slices - 1) / slices;
-    std::vector<cl::Event> events;
+    std::vector<cl::Event> events, uploads;
+    // Bands: the writes go on a queue of their own (a copy engine on GPUs) so that the prefix
+    // of one band, on the main queue, runs while the next band is on the bus.
+    cl::CommandQueue copyQueue;
+    if (bands > 1)
+      copyQueue = cl::CommandQueue(cl, ctx_->device(),
+                                   ctx_->options().profiling ? CL_QUEUE_PROFILING_ENABLE : 0);
+    else {
+      cl::Event up;
+      ctx_->queue().enqueueWriteBuffer(image, CL_FALSE, 0, px * 2, z, nullptr, &up);
+      uploads.push_back(up);
+    }
+    // Enqueues the prefix of rows [r0, r0 + rows) after their upload.
+    auto slice = [&](const cl::Kernel& k, int r0, int rows, const cl::NDRange& global,
+                     const cl::NDRange& local) {
+      std::vector<cl::Event> wait;
+      if (bands > 1) {
+        const std::size_t off = static_cast<std::size_t>(r0) * width_;
+        cl::Event up;
+        copyQueue.enqueueWriteBuffer(image, CL_FALSE, off * 2,
+                                     static_cast<std::size_t>(rows) * width_ * 2, z + off,
+                                     nullptr, &up);
+        copyQueue.flush();
+        uploads.push_back(up);
+        wait.push_back(up);
+      }
+      cl::Event ev;
+      ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, global, local,
+                                         wait.empty() ? nullptr : &wait, &ev);
+      ctx_->profiler().record("region_prefix", ev);
+      events.push_back(ev);
+    };
     if (scan_ == PrefixScan::WorkGroup) {
       std::size_t local = options_.scanLocalSize > 0 ? options_.scanLocalSize
                           : ctx_->info().isGpu       ? 256
@@ -135,11 +189,7 @@ void RegionSnake::build(const std::uint16_t* z) {
       for (int r0 = 0; r0 < height_; r0 += rowsPerSlice) {
         const int rows = std::min(rowsPerSlice, height_ - r0);
         k.arg<5>(r0);
-        cl::Event ev;
-        ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(rows * local),
-                                           cl::NDRange(local), nullptr, &ev);
-        ctx_->profiler().record("region_prefix", ev);
-        events.push_back(ev);
+        slice(k, r0, rows, cl::NDRange(rows * local), cl::NDRange(local));
       }
     } else {
       // z, cz, cz2lo, cz2hi, width, rowOffset, rows
@@ -150,11 +200,7 @@ void RegionSnake::build(const std::uint16_t* z) {
       for (int r0 = 0; r0 < height_; r0 += rowsPerSlice) {
         const int rows = std::min(rowsPerSlice, height_ - r0);
         k.arg<5>(r0), k.arg<6>(rows);
-        cl::Event ev;
-        ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(detail::roundUp(rows, 16)),
-                                           cl::NDRange(16), nullptr, &ev);
-        ctx_->profiler().record("region_prefix", ev);
-        events.push_back(ev);
+        slice(k, r0, rows, cl::NDRange(detail::roundUp(rows, 16)), cl::NDRange(16));
       }
     }
     // cz, cz2lo, cz2hi, width, height, state, scratch
@@ -168,7 +214,12 @@ void RegionSnake::build(const std::uint16_t* z) {
     ctx_->profiler().record("region_total", tev);
     events.push_back(tev);
     ctx_->queue().enqueueReadBuffer(state_, CL_TRUE, 0, sizeof hostState_, hostState_);
-    uploadMs_ = eventMs(up);
+    buildWall_.prefixMs = msSince(t1);
+    uploadMs_ = 0;  // the time on the bus (banded: the writes' sum, overlapped with prefixes)
+    for (auto& e : uploads) {
+      ctx_->profiler().record("region_upload", e);
+      uploadMs_ += eventMs(e);
+    }
     precomputeMs_ = 0;
     for (auto& e : events) precomputeMs_ += eventMs(e);
     total_ = {hostState_[3], hostState_[4], hostState_[5]};
@@ -177,8 +228,9 @@ void RegionSnake::build(const std::uint16_t* z) {
     sumCurrent_ = ctx_->kernels().kernel("region_snake.cl", "region_sum_current");
     // NVIDIA: coherent loads in PTX (region_moves.clh says why).
     const bool nvidia = ctx_->info().platformName.find("NVIDIA") != std::string::npos;
-    phase_ = ctx_->kernels().kernel("region_phase.cl", "region_phase",
-                                    nvidia ? "-DGVFLAB_PTX_LOADS" : "");
+    std::string phaseOptions = nvidia ? "-DGVFLAB_PTX_LOADS" : "";
+    if (options_.phaseNoinline > 0) phaseOptions += " -DGVFLAB_NOINLINE_TERM";
+    phase_ = ctx_->kernels().kernel("region_phase.cl", "region_phase", phaseOptions);
   } catch (const cl::Error& e) {
     rethrowClError(e, "building the cumulated images of a " + std::to_string(width_) + " x " +
                           std::to_string(height_) + " image");
@@ -250,7 +302,8 @@ void RegionSnake::ensurePartial(std::size_t segments, int chunks) {
 void RegionSnake::uploadNodes() {
   n_ = static_cast<int>(hostNodes_.size());
   if (nodeCapacity_ < hostNodes_.size()) {
-    nodeCapacity_ = std::max<std::size_t>(64, 2 * hostNodes_.size());
+    nodeCapacity_ = std::max<std::size_t>({64, 2 * hostNodes_.size(),
+                                           static_cast<std::size_t>(std::max(0, options_.nodeReserve))});
     nodes_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, nodeCapacity_ * 8);
     // Per-node work space of region_phase, at most half the nodes per phase (plus the odd one).
     auto& cl = ctx_->context();
@@ -268,7 +321,7 @@ void RegionSnake::uploadNodes() {
   }
   if (staging_.size() < stagingBytes())  // the queue is idle here (after a read or finish)
     staging_ = PinnedHostBuffer(*ctx_, stagingBytes());
-  auto* up = staging_.as<Point2i>(kStateBytes + nodeCapacity_ * 8);
+  auto* up = staging_.as<Point2i>(2 * slotBytes());
   std::copy(hostNodes_.begin(), hostNodes_.end(), up);
   ctx_->queue().enqueueWriteBuffer(nodes_, CL_FALSE, 0, hostNodes_.size() * 8, up);
 }
@@ -303,42 +356,68 @@ void RegionSnake::prepareIteration() {
   maxExtent_ = extent;
 }
 
-std::size_t RegionSnake::stagingBytes() const { return kStateBytes + nodeCapacity_ * 16; }
+// Two read slots (state, then the nodes; the pipelined run alternates them), then the nodes
+// to upload.
+std::size_t RegionSnake::slotBytes() const { return kStateBytes + nodeCapacity_ * 8; }
+std::size_t RegionSnake::stagingBytes() const { return 2 * slotBytes() + nodeCapacity_ * 8; }
 
 void RegionSnake::readState() const {
   ctx_->queue().enqueueReadBuffer(state_, CL_TRUE, 0, kStateBytes, staging_.as<void>());
   std::memcpy(hostState_, staging_.as<void>(), kStateBytes);
 }
 
-void RegionSnake::runPhase(int p, int stepInBatch) {
+void RegionSnake::runPhase(int p, long stepIndex) {
   const int m = phaseSize_[p];
   if (m == 0) return;
   // Candidate segments are at most d taller than a current one; rows past the chunks still
   // get summed (segment_rows strides over them), so the count only balances the work.
   const int chunks = chunksFor(maxExtent_ + d_);
   phase_.arg<7>(p), phase_.arg<8>(m), phase_.arg<9>(d_);
-  phase_.arg<11>(chunks), phase_.arg<15>(static_cast<int>(steps_ + stepInBatch));
+  phase_.arg<11>(chunks), phase_.arg<15>(static_cast<int>(stepIndex));
   phase_.arg<16>(static_cast<int>(steps_ - stepsInIteration_));
-  detail::enqueue1D(*ctx_, phase_, "region_phase", std::size_t(16) * m * chunks * contribLocal_,
-                    contribLocal_);
+  std::size_t groups = std::size_t(16) * m * chunks;
+  if (options_.phaseGroups > 0) groups = std::min<std::size_t>(groups, options_.phaseGroups);
+  detail::enqueue1D(*ctx_, phase_, "region_phase", groups * contribLocal_, contribLocal_);
 }
 
 bool RegionSnake::step() { return runSteps(1); }
+
+cl::Event RegionSnake::queueSteps(long firstStep, int batch, int slot, bool readNodes) {
+  for (int s = 0; s < batch; ++s)
+    for (std::size_t p = 0; p < phaseSize_.size(); ++p)
+      runPhase(static_cast<int>(p), firstStep + s);
+  char* base = staging_.as<char>(slot * slotBytes());
+  if (readNodes)
+    ctx_->queue().enqueueReadBuffer(nodes_, CL_FALSE, 0, n_ * 8, base + kStateBytes);
+  ++stateReads_;
+  cl::Event read;
+  ctx_->queue().enqueueReadBuffer(state_, CL_FALSE, 0, kStateBytes, base, nullptr, &read);
+  ctx_->queue().flush();
+  return read;
+}
 
 bool RegionSnake::runSteps(int batch) {
   if (finished_) return false;
   batch = static_cast<int>(
       std::clamp<long>(batch, 1, params_.maxStepsPerIteration - stepsInIteration_));
   try {
-    for (int s = 0; s < batch; ++s)
-      for (std::size_t p = 0; p < phaseSize_.size(); ++p) runPhase(static_cast<int>(p), s);
-    auto* read = staging_.as<Point2i>(kStateBytes);
-    ctx_->queue().enqueueReadBuffer(nodes_, CL_FALSE, 0, n_ * 8, read);
-    readState();  // waits for the nodes too (in-order queue)
-    std::copy(read, read + n_, hostNodes_.begin());
+    queueSteps(steps_, batch, 0, true).wait();  // the state's read waits for the nodes' (in order)
   } catch (const cl::Error& e) {
     rethrowClError(e, "moving the region snake's nodes");
   }
+  return finishSteps(batch, 0, nullptr, true);
+}
+
+// The batch of steps from steps_ whose state (and nodes, when nodesRead) are in staging slot
+// `slot`. A batch queued after it (ahead, may be null) is waited for before the iteration
+// ends: it only returns at once on the device, but it reads into staging that the node upload
+// may replace. Without nodesRead the nodes are read when the iteration ends (the steps after
+// its end move nothing).
+bool RegionSnake::finishSteps(int batch, int slot, cl::Event* ahead, bool nodesRead) {
+  char* base = staging_.as<char>(slot * slotBytes());
+  std::memcpy(hostState_, base, kStateBytes);
+  auto* read = reinterpret_cast<Point2i*>(base + kStateBytes);
+  if (nodesRead) std::copy(read, read + n_, hostNodes_.begin());
   maxExtent_ = hostState_[8];
   const bool moved = hostState_[7] != lastMoves_;
   lastMoves_ = hostState_[7];
@@ -348,8 +427,50 @@ bool RegionSnake::runSteps(int batch) {
   const bool lastStepMoved = moved && lastMoving == steps_ + batch - 1;
   const long done = lastStepMoved ? batch : lastMoving + 2 - steps_;
   steps_ += done, stepsInIteration_ += done;
-  if (!lastStepMoved || stepsInIteration_ >= params_.maxStepsPerIteration) finishIteration();
-  return !finished_;
+  if (!lastStepMoved || stepsInIteration_ >= params_.maxStepsPerIteration) {
+    try {
+      if (ahead && (*ahead)()) ahead->wait();
+      if (!nodesRead) {
+        ctx_->queue().enqueueReadBuffer(nodes_, CL_TRUE, 0, n_ * 8, read);
+        std::copy(read, read + n_, hostNodes_.begin());
+      }
+    } catch (const cl::Error& e) {
+      rethrowClError(e, "moving the region snake's nodes");
+    }
+    finishIteration();
+    return !finished_;
+  }
+  return true;
+}
+
+// Batches of `per` steps with the next batch always queued before the host waits for one:
+// the device runs the next steps while the host reads the state, at the price of one batch of
+// steps that return at once after each iteration's end. Only the state is read per batch (one
+// copy in the queue between batches); the nodes once per iteration, at its end.
+void RegionSnake::runPipelined(int per) {
+  try {
+    while (!finished_) {
+      const long room = params_.maxStepsPerIteration - stepsInIteration_;
+      int batch = static_cast<int>(std::clamp<long>(per, 1, room)), slot = 0;
+      cl::Event current = queueSteps(steps_, batch, slot, false);
+      for (;;) {
+        // Steps left in the iteration after the batch in flight.
+        const long left = params_.maxStepsPerIteration - stepsInIteration_ - batch;
+        const int next = static_cast<int>(std::clamp<long>(left, 0, per));
+        cl::Event ahead;
+        if (next > 0) ahead = queueSteps(steps_ + batch, next, 1 - slot, false);
+        current.wait();
+        const int it = iteration_;
+        if (!finishSteps(batch, slot, &ahead, false) || iteration_ != it || next == 0) {
+          if (ahead()) ahead.wait();  // nothing may read into staging past this point
+          break;
+        }
+        current = ahead, batch = next, slot = 1 - slot;
+      }
+    }
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "moving the region snake's nodes");
+  }
 }
 
 void RegionSnake::finishIteration() {
@@ -378,6 +499,10 @@ long RegionSnake::run() {
   // Several steps per read of the state: fewer round trips, same result as single steps.
   // Steps queued past the end of an iteration return at once on the device.
   const long before = steps_;
+  if (options_.pipelineSteps > 0) {
+    runPipelined(options_.pipelineSteps);
+    return steps_ - before;
+  }
   // Each queued step past the iteration's end still costs a launch (~10 µs on an H200), each
   // read a drained queue: 2, 4, 8, 16, 32 steps per read measured best at 15 MP without
   // profiling (docs/BENCHMARKS.md).
