@@ -26,6 +26,7 @@ const char* kUsage =
     "                    [--mg-groups G[,G...]] (its work-groups; 0: one per compute unit)\n"
     "                    [--mg-top S[,S...]] (levels of side <= S in that launch; -1 auto)\n"
     "                    [--mg-trace] (that launch's time per level, NVIDIA: JSON mg_trace)\n"
+    "                    [--mg-variant L[,L...]] (that launch: bits 1 one barrier, 2 fold)\n"
     "                    [--tile WxHxROWSxHALO]\n"
     "                    [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless][+stepsS]]\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
@@ -132,14 +133,17 @@ int main(int argc, char** argv) {
       else if (args[i] == "--mg-trace")
         b.mgTrace = true;
       else if (args[i] == "--mg-coarse" || args[i] == "--mg-fused" ||
-               args[i] == "--mg-persistent" || args[i] == "--mg-groups" || args[i] == "--mg-top") {
+               args[i] == "--mg-persistent" || args[i] == "--mg-groups" || args[i] == "--mg-top" ||
+                 args[i] == "--mg-variant") {
         const std::string flag = args[i];
         std::vector<int>& list = flag == "--mg-coarse"       ? b.mgCoarse
                                  : flag == "--mg-fused"      ? b.mgFused
                                  : flag == "--mg-persistent" ? b.mgPersistent
                                  : flag == "--mg-top"        ? b.mgTop
+                                 : flag == "--mg-variant"      ? b.mgVariant
                                                              : b.mgGroups;
-        const int top = flag == "--mg-persistent" || flag == "--mg-fused" ? 1 : 16384;
+        const int top =
+            flag == "--mg-persistent" || flag == "--mg-fused" ? 1 : flag == "--mg-variant" ? 3 : 16384;
         list.clear();
         std::string v = value();
         for (std::size_t at = 0; at <= v.size();) {
