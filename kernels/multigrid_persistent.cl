@@ -12,6 +12,8 @@
 // memory (one SM walks a 64² level faster than all SMs meet at a device-wide barrier).
 // -DMGP_LIGHT (NVIDIA): a step with no device-wide barrier after it ends with ONE work-group
 // barrier, with the local fence only for lpool steps but the store (the order of operations is unchanged).
+// -DMGP_LOCAL_OPS=N (NVIDIA): lists of up to N steps and the k table are read from local memory
+// (copied at the start), not from global memory after each step.
 // Work-group 0's levels (from `from` down) live in local memory `lpool` (mg_coarse's layout),
 // loaded when the schedule enters them and stored when it leaves (MGP_LOAD / MGP_STORE).
 // Level 0 is V (v) and V0 (v0: f and S made on the fly, as -DFINE does); levels 1.. live in
@@ -170,11 +172,26 @@ __kernel void mg_persistent(__global float* v, __global const float* v0, __globa
   const bool group0 = get_group_id(0) == 0;
   int arrivals = 0;
   const int total = op_count * iterations;
+#ifdef MGP_LOCAL_OPS
+  __local int4 lops[MGP_LOCAL_OPS];
+  __local float lks[MG_MAX_LEVELS * 2];
+  const bool local_ops = op_count <= MGP_LOCAL_OPS && levels <= MG_MAX_LEVELS * 2;
+  if (local_ops) {
+    for (int j = lid; j < op_count; j += get_local_size(0)) lops[j] = ops[j];
+    for (int j = lid; j < levels; j += get_local_size(0)) lks[j] = ks[j];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+#define MGP_OP(i) (local_ops ? lops[i] : ops[i])
+#define MGP_K(l) (local_ops ? lks[l] : ks[l])
+#else
+#define MGP_OP(i) ops[i]
+#define MGP_K(l) ks[l]
+#endif
 #ifdef MG_TRACE
   if (group0 && lid == 0) trace[0] = mg_now();
 #endif
   for (int t = 0, i = 0; t < total; ++t, i = i + 1 == op_count ? 0 : i + 1) {
-    const int4 op = ops[i];
+    const int4 op = MGP_OP(i);
     const bool alone = (op.x & MGP_GROUP0) != 0, grid_sync = (op.x & MGP_GRID_SYNC) != 0;
     const bool solo = (op.x & MGP_SOLO) != 0;
     if (alone && group0) {
@@ -183,10 +200,10 @@ __kernel void mg_persistent(__global float* v, __global const float* v0, __globa
       __global float* ge = pool + lv[5 * l + 2];
       switch (op.x & 15) {
         case MGP_SMOOTH:
-          l_smooth(lpool, F, ks[l], op.z);
+          l_smooth(lpool, F, MGP_K(l), op.z);
           break;
         case MGP_RESTRICT:
-          l_restrict(lpool, F, C, ks[l], op.z, op.w);
+          l_restrict(lpool, F, C, MGP_K(l), op.z, op.w);
           break;
         case MGP_PROLONG:
           l_prolong(lpool, F, C, op.z);
@@ -222,11 +239,11 @@ __kernel void mg_persistent(__global float* v, __global const float* v0, __globa
       __global const float* fs = fine ? v0 : pool + F[4];
       switch (op.x & 15) {
         case MGP_SMOOTH:
-          p_smooth(fv, ff, fs, fine, F[0], F[1], ks[l], op.z, first, stride, op.w, pool + C[2],
+          p_smooth(fv, ff, fs, fine, F[0], F[1], MGP_K(l), op.z, first, stride, op.w, pool + C[2],
                    C[0]);
           break;
         case MGP_RESTRICT:
-          p_restrict(fv, ff, fs, fine, F[0], F[1], ks[l], op.z, op.w, pool + C[3], pool + C[2],
+          p_restrict(fv, ff, fs, fine, F[0], F[1], MGP_K(l), op.z, op.w, pool + C[3], pool + C[2],
                      C[0], C[1], first, stride);
           break;
         case MGP_PROLONG:

@@ -408,10 +408,11 @@ TEST_CASE("multigrid in one launch gives the launch path's iterations (2D float3
     struct Case {
       int coarseSide, groups, side;
       bool global = false;  // work-group 0's levels in global memory (MGP_SOLO), not local
-      int variant = 0;      // MultigridOptions::persistentVariant (2: prolongations folded)
+      int variant = 0;  // MultigridOptions::persistentVariant (2: prolongations folded; 1, 4 GPU)
     };
     for (Case k : {Case{0, 0, 0}, Case{4, 1, 0}, Case{-1, 0, 0}, Case{4, 1, 20}, Case{-1, 0, 20},
-                   Case{12, 0, 0, true}, Case{0, 1, 0, false, 2}, Case{12, 0, 20, true, 3}}) {
+                   Case{12, 0, 0, true}, Case{0, 1, 0, false, 2}, Case{12, 0, 20, true, 7},
+                   Case{-1, 0, 0, false, 7}}) {
       const int coarseSide = k.coarseSide, groups = k.groups;
       CAPTURE(coarseSide);
       CAPTURE(groups);

@@ -72,7 +72,8 @@ struct MultigridOptions {
   // One launch, bits (same arithmetic in the same order, so the same bits): 1 (NVIDIA): a step
   // with no device-wide barrier after it ends with one work-group barrier, not two
   // (-DMGP_LIGHT); 2: each prolongation above the local pool folded into the two colour steps
-  // after it (one device-wide step less per visit). -1: chosen (BENCHMARKS.md).
+  // after it (one device-wide step less per visit); 4 (NVIDIA): the step list and k in local
+  // memory (-DMGP_LOCAL_OPS). -1: chosen (BENCHMARKS.md).
   int persistentVariant = -1;
 };
 

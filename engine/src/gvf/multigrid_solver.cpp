@@ -578,14 +578,16 @@ void MultigridSolver::setUpPersistent(const std::string& spacingOpts) {
     persistentSolo_ = l;
   persistentFrom_ = options_.coarseGlobal ? levels()
                                           : std::max(persistentSolo_, levels() - kMaxCoarseLevels);
-  const int variant = options_.persistentVariant >= 0 ? options_.persistentVariant : 0;
+  // Variant 3 measured faster on the H200 (BENCHMARKS.md, "fewer steps"): 512² 1.45 -> 1.31 ms.
+  const int variant =
+      options_.persistentVariant >= 0 ? options_.persistentVariant : (nvidia ? 3 : 0);
   const bool light = nvidia && (variant & 1);
   foldProlong_ = (variant & 2) != 0;
-  persistentKernel_ = ctx_->kernels().kernel(
-      "multigrid_persistent.cl", "mg_persistent",
+  const std::string buildOpts =
       spacingOpts + " -DSPIN_LIMIT=" + std::to_string(detail::persistentSpinLimit) +
-          (nvidia ? " -DGRID_FENCE_PTX" : "") + (tracing_ ? " -DMG_TRACE" : "") +
-          (light ? " -DMGP_LIGHT" : ""));
+      (nvidia ? " -DGRID_FENCE_PTX" : "") + (tracing_ ? " -DMG_TRACE" : "") +
+      (light ? " -DMGP_LIGHT" : "");
+  persistentKernel_ = ctx_->kernels().kernel("multigrid_persistent.cl", "mg_persistent", buildOpts);
   // Work-group 0's levels live in local memory (e, rhs, S per level): as many as fit.
   const std::uint64_t localUsed =
       persistentKernel_.get().getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(ctx_->device());
@@ -599,6 +601,15 @@ void MultigridSolver::setUpPersistent(const std::string& spacingOpts) {
     ++persistentFrom_;
   localPoolBytes_ =
       static_cast<std::size_t>(std::max<std::uint64_t>(16, poolBytes(persistentFrom_)));
+  // Variant 4: the step lists in local memory too, as many steps as the rest of it holds
+  // (longer lists are read from global memory as before).
+  const std::uint64_t spare = info.localMemBytes - std::min<std::uint64_t>(
+                                                       info.localMemBytes,
+                                                       localPoolBytes_ + localUsed + 2048);
+  if (nvidia && (variant & 4) && spare >= 16 * 64)
+    persistentKernel_ = ctx_->kernels().kernel(
+        "multigrid_persistent.cl", "mg_persistent",
+        buildOpts + " -DMGP_LOCAL_OPS=" + std::to_string(std::min<std::uint64_t>(spare / 16, 2048)));
   const auto units = static_cast<std::size_t>(std::max(1, info.computeUnits));
   persistentGroups_ = options_.persistentGroups > 0
                           ? std::min<std::size_t>(options_.persistentGroups, units)
