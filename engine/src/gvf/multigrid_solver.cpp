@@ -578,9 +578,10 @@ void MultigridSolver::setUpPersistent(const std::string& spacingOpts) {
     persistentSolo_ = l;
   persistentFrom_ = options_.coarseGlobal ? levels()
                                           : std::max(persistentSolo_, levels() - kMaxCoarseLevels);
-  // Variant 3 measured faster on the H200 (BENCHMARKS.md, "fewer steps"): 512² 1.45 -> 1.31 ms.
+  // Measured on the H200 (BENCHMARKS.md, "Fewer steps in the one launch"), span: 512² 1.459
+  // (0) 1.432 (1) 1.344 (2) 1.319 (3) 1.296 ms (7); 2048² 6.31 (0) 5.93 (3) 5.90 ms (7).
   const int variant =
-      options_.persistentVariant >= 0 ? options_.persistentVariant : (nvidia ? 3 : 0);
+      options_.persistentVariant >= 0 ? options_.persistentVariant : (nvidia ? 7 : 0);
   const bool light = nvidia && (variant & 1);
   foldProlong_ = (variant & 2) != 0;
   const std::string buildOpts =
