@@ -26,7 +26,8 @@ const char* kUsage =
     "                    [--mg-groups G[,G...]] (its work-groups; 0: one per compute unit)\n"
     "                    [--mg-top S[,S...]] (levels of side <= S in that launch; -1 auto)\n"
     "                    [--mg-trace] (that launch's time per level, NVIDIA: JSON mg_trace)\n"
-    "                    [--mg-variant L[,L...]] (one launch: bits 1 one barrier, 2 fold, 4 local steps)\n"
+    "                    [--mg-variant V[,V...]] (one launch, bits: 1 one barrier, 2 folded\n"
+    "                    prolongation, 4 local step list; -1 auto)\n"
     "                    [--tile WxHxROWSxHALO]\n"
     "                    [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless][+stepsS]]\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
@@ -142,8 +143,9 @@ int main(int argc, char** argv) {
                                  : flag == "--mg-top"        ? b.mgTop
                                  : flag == "--mg-variant"      ? b.mgVariant
                                                              : b.mgGroups;
-        const int top =
-            flag == "--mg-persistent" || flag == "--mg-fused" ? 1 : flag == "--mg-variant" ? 7 : 16384;
+        const int top = flag == "--mg-persistent" || flag == "--mg-fused" ? 1
+                        : flag == "--mg-variant"                           ? 7
+                                                                           : 16384;
         list.clear();
         std::string v = value();
         for (std::size_t at = 0; at <= v.size();) {

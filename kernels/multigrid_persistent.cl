@@ -8,10 +8,10 @@
 // launch: what mg_coarse does per launch, here without the launch). A device-wide barrier
 // follows the last such step before the next all-groups step.
 // Levels within the coarse side that do not fit in local memory are work-group 0's too
-// (MGP_SOLO): the all-groups operators with work-group 0's ids, its barriers ordering global
-// memory (one SM walks a 64² level faster than all SMs meet at a device-wide barrier).
+// (MGP_SOLO, a coarse side above what local memory holds): the all-groups operators with work-
+// group 0's ids, its barriers ordering global memory (on the H200 slower than all groups at 64²).
 // -DMGP_LIGHT (NVIDIA): a step with no device-wide barrier after it ends with ONE work-group
-// barrier, with the local fence only for lpool steps but the store (the order of operations is unchanged).
+// barrier, with the local fence only on lpool steps but the store (same order of operations).
 // -DMGP_LOCAL_OPS=N (NVIDIA): lists of up to N steps and the k table are read from local memory
 // (copied at the start), not from global memory after each step.
 // Work-group 0's levels (from `from` down) live in local memory `lpool` (mg_coarse's layout),

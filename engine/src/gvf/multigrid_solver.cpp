@@ -610,7 +610,8 @@ void MultigridSolver::setUpPersistent(const std::string& spacingOpts) {
   if (nvidia && (variant & 4) && spare >= 16 * 64)
     persistentKernel_ = ctx_->kernels().kernel(
         "multigrid_persistent.cl", "mg_persistent",
-        buildOpts + " -DMGP_LOCAL_OPS=" + std::to_string(std::min<std::uint64_t>(spare / 16, 2048)));
+        buildOpts +
+            " -DMGP_LOCAL_OPS=" + std::to_string(std::min<std::uint64_t>(spare / 16, 2048)));
   const auto units = static_cast<std::size_t>(std::max(1, info.computeUnits));
   persistentGroups_ = options_.persistentGroups > 0
                           ? std::min<std::size_t>(options_.persistentGroups, units)
