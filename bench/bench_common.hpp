@@ -38,6 +38,7 @@ struct BenchArgs {
   std::vector<int> mgTop{-1};         // --mg-top S[,S...]: MultigridOptions::persistentSide
   bool mgTrace = false;               // --mg-trace: per-level step times of the one-launch path
   std::vector<int> mgGroups{0};       // --mg-groups G[,G...]: MultigridOptions::persistentGroups
+  std::vector<int> mgVariant{-1};     // --mg-variant V[,V...]: MultigridOptions::persistentVariant
   // race: frames and OpenCL ms per solver per frame (the viewer's RaceSession::budgetMs)
   int frames = 10;
   double budgetMs = 20;  // --mg-coarse N[,N...]: MultigridOptions::coarseSide

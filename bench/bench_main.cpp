@@ -31,6 +31,8 @@ const char* kUsage =
     "                    [--mg-groups G[,G...]] (its work-groups; 0: one per compute unit)\n"
     "                    [--mg-top S[,S...]] (levels of side <= S in that launch; -1 auto)\n"
     "                    [--mg-trace] (that launch's time per level, NVIDIA: JSON mg_trace)\n"
+    "                    [--mg-variant V[,V...]] (one launch, bits: 1 one barrier, 2 folded\n"
+    "                    prolongation, 4 local step list; -1 auto)\n"
     "                    [--tile WxHxROWSxHALO]\n"
     "                    [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless][+stepsS]]\n"
     "                    [--cpu-slab N]  (CPUs, 3D Euler: z planes per work-item; 0: rows)\n"
@@ -139,22 +141,24 @@ int main(int argc, char** argv) {
         b.mgTrace = true;
       else if (args[i] == "--mg-coarse" || args[i] == "--mg-fused" ||
                args[i] == "--mg-persistent" || args[i] == "--mg-groups" || args[i] == "--mg-top" ||
-               args[i] == "--region-bands" || args[i] == "--region-groups" ||
-               args[i] == "--region-reserve" || args[i] == "--region-pipeline" ||
-               args[i] == "--region-noinline") {
+               args[i] == "--mg-variant" || args[i] == "--region-bands" ||
+               args[i] == "--region-groups" || args[i] == "--region-reserve" ||
+               args[i] == "--region-pipeline" || args[i] == "--region-noinline") {
         const std::string flag = args[i];
-        std::vector<int>& list = flag == "--mg-coarse"        ? b.mgCoarse
-                                 : flag == "--mg-fused"       ? b.mgFused
-                                 : flag == "--mg-persistent"  ? b.mgPersistent
-                                 : flag == "--mg-top"         ? b.mgTop
-                                 : flag == "--region-bands"   ? b.regionBands
-                                 : flag == "--region-groups"  ? b.regionGroups
-                                 : flag == "--region-reserve" ? b.regionReserve
+        std::vector<int>& list = flag == "--mg-coarse"         ? b.mgCoarse
+                                 : flag == "--mg-fused"        ? b.mgFused
+                                 : flag == "--mg-persistent"   ? b.mgPersistent
+                                 : flag == "--mg-top"          ? b.mgTop
+                                 : flag == "--mg-variant"      ? b.mgVariant
+                                 : flag == "--region-bands"    ? b.regionBands
+                                 : flag == "--region-groups"   ? b.regionGroups
+                                 : flag == "--region-reserve"  ? b.regionReserve
                                  : flag == "--region-pipeline" ? b.regionPipeline
                                  : flag == "--region-noinline" ? b.regionNoinline
-                                                              : b.mgGroups;
+                                                               : b.mgGroups;
         const int top = flag == "--mg-persistent"        ? 1
                         : flag == "--mg-fused"           ? 2
+                        : flag == "--mg-variant"         ? 7
                         : flag.rfind("--region", 0) == 0 ? 1 << 20
                                                          : 16384;
         list.clear();

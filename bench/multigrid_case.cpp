@@ -93,8 +93,10 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
       for (int fused : args.mgFused)
         for (int persistent : args.mgPersistent)
           for (int groups : args.mgGroups)
-            for (int top : args.mgTop) {
+            for (int top : args.mgTop)
+              for (int variant : args.mgVariant) {
               SolverConfig mgConfig;
+              mgConfig.mgVariant = variant;
               mgConfig.mgFused = fused;
               mgConfig.mgPersistent = persistent;
               mgConfig.mgGroups = groups;
@@ -160,6 +162,8 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
                                     {"mg_persistent_groups", mg.persistentGroups()},
                                     {"mg_persistent_coarse_level", mg.persistentCoarseLevel()},
                                     {"mg_persistent_top_level", mg.persistentTopLevel()},
+                                    {"mg_persistent_solo_level", mg.persistentSoloLevel()},
+                                    {"mg_variant", variant},
                                     {"mg_timed_error", timedError},
                                     {"euler_memory", eulerMemory},
                                     {"euler_iterations", args.iterations},

@@ -7,6 +7,13 @@
 // work-group 0 alone (the others skip it), followed by a work-group barrier only (one SM, no
 // launch: what mg_coarse does per launch, here without the launch). A device-wide barrier
 // follows the last such step before the next all-groups step.
+// Levels within the coarse side that do not fit in local memory are work-group 0's too
+// (MGP_SOLO, a coarse side above what local memory holds): the all-groups operators with work-
+// group 0's ids, its barriers ordering global memory (on the H200 slower than all groups at 64²).
+// -DMGP_LIGHT (NVIDIA): a step with no device-wide barrier after it ends with ONE work-group
+// barrier, with the local fence only on lpool steps but the store (same order of operations).
+// -DMGP_LOCAL_OPS=N (NVIDIA): lists of up to N steps and the k table are read from local memory
+// (copied at the start), not from global memory after each step.
 // Work-group 0's levels (from `from` down) live in local memory `lpool` (mg_coarse's layout),
 // loaded when the schedule enters them and stored when it leaves (MGP_LOAD / MGP_STORE).
 // Level 0 is V (v) and V0 (v0: f and S made on the fly, as -DFINE does); levels 1.. live in
@@ -26,8 +33,9 @@
 #define MGP_ZERO 3      // e_l = 0
 #define MGP_LOAD 4      // work-group 0: local rhs_l = rhs_l, e_l = 0, S of levels l.. (l = from)
 #define MGP_STORE 5     // work-group 0: e_l = local e_l (l = from)
-#define MGP_GROUP0 16   // flag: work-group 0 alone
+#define MGP_GROUP0 16   // flag: work-group 0 alone, in its local pool
 #define MGP_GRID_SYNC 32  // flag: a device-wide barrier after the step
+#define MGP_SOLO 64     // flag: work-group 0 alone, in global memory (levels too large for lpool)
 
 // Device-wide fence: as gvf_euler2d_tiled.cl (membar.gl on NVIDIA, which also keeps later
 // loads from a stale L1; CPU devices keep their caches coherent).
@@ -65,8 +73,21 @@ float2 p_nsum(__global const float* v, int x, int y, int w, int h) {
     }                                  \
   } while (0)
 
+// A value of e_l with the pending prolongation e_l [+]= P e_{l+1} applied (p_prolong's sum).
+float2 p_pro(__global const float* v, int x, int y, int w, __global const float* ce, int cw,
+             int add) {
+  float2 c = vload2((y / 2) * cw + x / 2, ce);
+  if (add) c += vload2(y * w + x, v);
+  return c;
+}
+
+// fold (MGP_SMOOTH's op.w): the prolongation before this colour step is not done yet; 1: the
+// neighbours are read prolonged, 2: a point not updated (denom 0) is stored prolonged, 4: the
+// prolongation replaces e_l (else adds). The sums are p_prolong's, in its order: same bits.
 void p_smooth(__global float* v, __global const float* f, __global const float* s, int fine,
-              int w, int h, float k, int colour, int first, int stride) {
+              int w, int h, float k, int colour, int first, int stride, int fold,
+              __global const float* ce, int cw) {
+  const int add = (fold & 4) == 0;
   const int hw = (w + 1) / 2, count = hw * h;
   for (int j = first; j < count; j += stride) {
     const int y = j / hw;
@@ -77,7 +98,18 @@ void p_smooth(__global float* v, __global const float* f, __global const float* 
     float sv;
     P_RHS_S(fine, f, s, i, fv, sv);
     const float denom = MG_CENTRE * k + sv;
-    if (denom > 0.0f) vstore2((k * p_nsum(v, x, y, w, h) - fv) / denom, i, v);
+    if (fold & 1) {
+      const float2 nsum = MG_SUM2(p_pro(v, mirror_index(x - 1, w), y, w, ce, cw, add),
+                                  p_pro(v, mirror_index(x + 1, w), y, w, ce, cw, add),
+                                  p_pro(v, x, mirror_index(y - 1, h), w, ce, cw, add),
+                                  p_pro(v, x, mirror_index(y + 1, h), w, ce, cw, add));
+      if (denom > 0.0f) vstore2((k * nsum - fv) / denom, i, v);
+      else vstore2(p_pro(v, x, y, w, ce, cw, add), i, v);
+    } else if (denom > 0.0f) {
+      vstore2((k * p_nsum(v, x, y, w, h) - fv) / denom, i, v);
+    } else if (fold & 2) {
+      vstore2(p_pro(v, x, y, w, ce, cw, add), i, v);
+    }
   }
 }
 
@@ -140,22 +172,38 @@ __kernel void mg_persistent(__global float* v, __global const float* v0, __globa
   const bool group0 = get_group_id(0) == 0;
   int arrivals = 0;
   const int total = op_count * iterations;
+#ifdef MGP_LOCAL_OPS
+  __local int4 lops[MGP_LOCAL_OPS];
+  __local float lks[MG_MAX_LEVELS * 2];
+  const bool local_ops = op_count <= MGP_LOCAL_OPS && levels <= MG_MAX_LEVELS * 2;
+  if (local_ops) {
+    for (int j = lid; j < op_count; j += get_local_size(0)) lops[j] = ops[j];
+    for (int j = lid; j < levels; j += get_local_size(0)) lks[j] = ks[j];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+#define MGP_OP(i) (local_ops ? lops[i] : ops[i])
+#define MGP_K(l) (local_ops ? lks[l] : ks[l])
+#else
+#define MGP_OP(i) ops[i]
+#define MGP_K(l) ks[l]
+#endif
 #ifdef MG_TRACE
   if (group0 && lid == 0) trace[0] = mg_now();
 #endif
-  for (int t = 0; t < total; ++t) {
-    const int4 op = ops[t % op_count];
+  for (int t = 0, i = 0; t < total; ++t, i = i + 1 == op_count ? 0 : i + 1) {
+    const int4 op = MGP_OP(i);
     const bool alone = (op.x & MGP_GROUP0) != 0, grid_sync = (op.x & MGP_GRID_SYNC) != 0;
+    const bool solo = (op.x & MGP_SOLO) != 0;
     if (alone && group0) {
       const int l = op.y, a = l - from;
       const mg_level F = alv[a], C = alv[min(a + 1, levels - 1 - from)];
       __global float* ge = pool + lv[5 * l + 2];
       switch (op.x & 15) {
         case MGP_SMOOTH:
-          l_smooth(lpool, F, ks[l], op.z);
+          l_smooth(lpool, F, MGP_K(l), op.z);
           break;
         case MGP_RESTRICT:
-          l_restrict(lpool, F, C, ks[l], op.z, op.w);
+          l_restrict(lpool, F, C, MGP_K(l), op.z, op.w);
           break;
         case MGP_PROLONG:
           l_prolong(lpool, F, C, op.z);
@@ -180,9 +228,9 @@ __kernel void mg_persistent(__global float* v, __global const float* v0, __globa
           for (int j = lid; j < 2 * F.w * F.h; j += get_local_size(0)) ge[j] = lpool[F.e + j];
           break;
       }
-    } else if (!alone) {
-      const int first = (int)get_global_id(0);
-      const int stride = (int)get_global_size(0);
+    } else if (!alone && (!solo || group0)) {
+      const int first = (int)(solo ? lid : get_global_id(0));
+      const int stride = (int)(solo ? get_local_size(0) : get_global_size(0));
       const int l = op.y, fine = l == 0;
       __global const int* F = lv + 5 * l;
       __global const int* C = lv + 5 * (l + 1);
@@ -191,10 +239,11 @@ __kernel void mg_persistent(__global float* v, __global const float* v0, __globa
       __global const float* fs = fine ? v0 : pool + F[4];
       switch (op.x & 15) {
         case MGP_SMOOTH:
-          p_smooth(fv, ff, fs, fine, F[0], F[1], ks[l], op.z, first, stride);
+          p_smooth(fv, ff, fs, fine, F[0], F[1], MGP_K(l), op.z, first, stride, op.w, pool + C[2],
+                   C[0]);
           break;
         case MGP_RESTRICT:
-          p_restrict(fv, ff, fs, fine, F[0], F[1], ks[l], op.z, op.w, pool + C[3], pool + C[2],
+          p_restrict(fv, ff, fs, fine, F[0], F[1], MGP_K(l), op.z, op.w, pool + C[3], pool + C[2],
                      C[0], C[1], first, stride);
           break;
         case MGP_PROLONG:
@@ -205,6 +254,18 @@ __kernel void mg_persistent(__global float* v, __global const float* v0, __globa
           break;
       }
     }
+#ifdef MGP_LIGHT
+    if (!grid_sync) {
+      if (alone && (op.x & 15) != MGP_STORE)
+        barrier(CLK_LOCAL_MEM_FENCE);
+      else
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+#ifdef MG_TRACE
+      if (group0 && lid == 0) trace[t + 1] = mg_now();
+#endif
+      continue;
+    }
+#endif
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     if (grid_sync) ++arrivals;
     if (grid_sync && lid == 0 && get_local_id(1) == 0) {

@@ -427,15 +427,28 @@ TEST_CASE("multigrid in one launch gives the launch path's iterations (2D float3
     const ref::Field v0 = deviceV0(*ctx, in);
     struct Case {
       int coarseSide, groups, side;
+      bool global = false;  // work-group 0's levels in global memory (MGP_SOLO), not local
+      int variant = 0;  // MultigridOptions::persistentVariant (2: prolongations folded; 1, 4 GPU)
     };
-    for (Case k : {Case{0, 0, 0}, Case{4, 1, 0}, Case{-1, 0, 0}, Case{4, 1, 20}, Case{-1, 0, 20}}) {
+    for (Case k : {Case{0, 0, 0}, Case{4, 1, 0}, Case{-1, 0, 0}, Case{4, 1, 20}, Case{-1, 0, 20},
+                   Case{12, 0, 0, true}, Case{0, 1, 0, false, 2}, Case{12, 0, 20, true, 7},
+                   Case{-1, 0, 0, false, 7}}) {
       const int coarseSide = k.coarseSide, groups = k.groups;
       CAPTURE(coarseSide);
       CAPTURE(groups);
       CAPTURE(k.side);
+      CAPTURE(k.global);
       MultigridSolver launches(ctx, in, 0.1, {Precision::F32, 1, 2, 1, coarseSide, false, 0, 0});
-      MultigridSolver one(ctx, in, 0.1,
-                          {Precision::F32, 1, 2, 1, coarseSide, false, -1, 1, groups, k.side});
+      MultigridOptions oneOptions{Precision::F32, 1, 2, 1, coarseSide, k.global, -1, 1, groups,
+                                  k.side};
+      oneOptions.persistentVariant = k.variant;
+      CAPTURE(k.variant);
+      MultigridSolver one(ctx, in, 0.1, oneOptions);
+      if (k.global) {  // every level within side 12 by work-group 0, none in its local pool
+        CHECK(one.persistentCoarseLevel() == one.levels());
+        CHECK(one.persistentSoloLevel() < one.levels());
+        CHECK(one.persistentSoloLevel() == launches.coarseLevel());
+      }
       REQUIRE(one.persistent());
       // Side 20: the levels above it launch per operator, the rest one launch per visit.
       CHECK(one.persistentTopLevel() ==

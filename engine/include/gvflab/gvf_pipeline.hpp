@@ -35,6 +35,7 @@ struct SolverConfig {
   int mgGroups = 0;       // multigrid only (MultigridOptions::persistentGroups)
   int mgSide = -1;        // multigrid only (MultigridOptions::persistentSide)
   bool mgTrace = false;   // multigrid only (MultigridOptions::trace)
+  int mgVariant = -1;       // multigrid only (MultigridOptions::persistentVariant)
   // Euler's tuning (tile shapes, one launch per step): the defaults suit every device.
   TileShape tile;
   Tile3D tile3d;

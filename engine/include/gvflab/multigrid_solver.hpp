@@ -70,6 +70,12 @@ struct MultigridOptions {
   // larger ones launch per operator as without it (-1: 512 on GPUs, all on CPUs; 0: all).
   int persistentSide = -1;
   bool trace = false;  // one launch on NVIDIA: time each step (persistentTrace; bench)
+  // One launch, bits (same arithmetic in the same order, so the same bits): 1 (NVIDIA): a step
+  // with no device-wide barrier after it ends with one work-group barrier, not two
+  // (-DMGP_LIGHT); 2: each prolongation above the local pool folded into the two colour steps
+  // after it (one device-wide step less per visit); 4 (NVIDIA): the step list and k in local
+  // memory (-DMGP_LOCAL_OPS). -1: chosen (BENCHMARKS.md).
+  int persistentVariant = -1;
 };
 
 // One row of the per-level cost: the profiler's stats for the launches on `level` (or, for
@@ -115,7 +121,8 @@ class MultigridSolver : public Solver {
   // work-groups and the first level work-group 0 does alone (levels() when none).
   bool persistent() const { return persistent_; }
   int persistentGroups() const { return static_cast<int>(persistentGroups_); }
-  int persistentCoarseLevel() const { return persistentFrom_; }
+  int persistentCoarseLevel() const { return persistentFrom_; }  // work-group 0, local memory
+  int persistentSoloLevel() const { return persistentSolo_; }    // work-group 0 from here down
   int persistentTopLevel() const { return persistentTop_; }  // first level in the one launch
   std::string storageNote() const override { return note_; }
   // Per level, the last one-launch step's time on it (MultigridOptions::trace, NVIDIA only;
@@ -236,7 +243,8 @@ class MultigridSolver : public Solver {
   std::unique_ptr<ErrorMetric> metric_;
   // The one-launch path (mg_persistent): levels 1.. as sub-buffers of pool_.
   bool persistent_ = false;
-  int persistentFrom_ = 0;
+  int persistentFrom_ = 0, persistentSolo_ = 0;
+  bool foldProlong_ = false;
   std::size_t persistentGroups_ = 0, persistentGroupSize_ = 0;
   int persistentTop_ = 0;
   std::size_t localPoolBytes_ = 0;

@@ -40,6 +40,7 @@ MultigridOptions SolverConfig::multigridOptions() const {
   o.persistent = mgPersistent >= 0 ? mgPersistent : (persistent ? int(*persistent) : -1);
   o.persistentGroups = mgGroups;
   o.trace = mgTrace;
+  o.persistentVariant = mgVariant;
   o.persistentSide = mgSide;
   return o;
 }

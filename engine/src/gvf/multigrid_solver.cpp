@@ -573,21 +573,29 @@ void MultigridSolver::allocateLevels(FieldShape shape) {
 }
 
 // Work-group 0 alone takes the levels whose sides stay within the coarse side (GPUs 32: one SM
-// walks those faster than all SMs meet at a barrier; CPUs 16, as chooseCoarseLevel).
+// walks those faster than all SMs meet at a barrier; CPUs 16, as chooseCoarseLevel); in local
+// memory those that fit (coarseGlobal: none), the larger ones in global memory (MGP_SOLO).
 void MultigridSolver::setUpPersistent(const std::string& spacingOpts) {
   const DeviceInfo& info = ctx_->info();
   const bool nvidia = info.isGpu && info.platformName.find("NVIDIA") != std::string::npos;
   const int side = options_.coarseSide >= 0 ? options_.coarseSide : (info.isGpu ? 32 : 16);
   tracing_ = options_.trace && nvidia;
-  persistentFrom_ = levels();
-  for (int l = levels() - 1; l >= std::max(1, persistentTop_) && maxSide(shapeOf(l)) <= side &&
-                             levels() - l <= kMaxCoarseLevels;
-       --l)
-    persistentFrom_ = l;
-  persistentKernel_ = ctx_->kernels().kernel(
-      "multigrid_persistent.cl", "mg_persistent",
+  persistentSolo_ = levels();
+  for (int l = levels() - 1; l >= std::max(1, persistentTop_) && maxSide(shapeOf(l)) <= side; --l)
+    persistentSolo_ = l;
+  persistentFrom_ = options_.coarseGlobal ? levels()
+                                          : std::max(persistentSolo_, levels() - kMaxCoarseLevels);
+  // Measured on the H200 (BENCHMARKS.md, "Fewer steps in the one launch"), span: 512² 1.459
+  // (0) 1.432 (1) 1.344 (2) 1.319 (3) 1.296 ms (7); 2048² 6.31 (0) 5.93 (3) 5.90 ms (7).
+  const int variant =
+      options_.persistentVariant >= 0 ? options_.persistentVariant : (nvidia ? 7 : 0);
+  const bool light = nvidia && (variant & 1);
+  foldProlong_ = (variant & 2) != 0;
+  const std::string buildOpts =
       spacingOpts + " -DSPIN_LIMIT=" + std::to_string(detail::persistentSpinLimit) +
-          (nvidia ? " -DGRID_FENCE_PTX" : "") + (tracing_ ? " -DMG_TRACE" : ""));
+      (nvidia ? " -DGRID_FENCE_PTX" : "") + (tracing_ ? " -DMG_TRACE" : "") +
+      (light ? " -DMGP_LIGHT" : "");
+  persistentKernel_ = ctx_->kernels().kernel("multigrid_persistent.cl", "mg_persistent", buildOpts);
   // Work-group 0's levels live in local memory (e, rhs, S per level): as many as fit.
   const std::uint64_t localUsed =
       persistentKernel_.get().getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(ctx_->device());
@@ -601,6 +609,16 @@ void MultigridSolver::setUpPersistent(const std::string& spacingOpts) {
     ++persistentFrom_;
   localPoolBytes_ =
       static_cast<std::size_t>(std::max<std::uint64_t>(16, poolBytes(persistentFrom_)));
+  // Variant 4: the step lists in local memory too, as many steps as the rest of it holds
+  // (longer lists are read from global memory as before).
+  const std::uint64_t spare = info.localMemBytes - std::min<std::uint64_t>(
+                                                       info.localMemBytes,
+                                                       localPoolBytes_ + localUsed + 2048);
+  if (nvidia && (variant & 4) && spare >= 16 * 64)
+    persistentKernel_ = ctx_->kernels().kernel(
+        "multigrid_persistent.cl", "mg_persistent",
+        buildOpts +
+            " -DMGP_LOCAL_OPS=" + std::to_string(std::min<std::uint64_t>(spare / 16, 2048)));
   const auto units = static_cast<std::size_t>(std::max(1, info.computeUnits));
   persistentGroups_ = options_.persistentGroups > 0
                           ? std::min<std::size_t>(options_.persistentGroups, units)
@@ -618,8 +636,9 @@ void MultigridSolver::setUpPersistent(const std::string& spacingOpts) {
 // The step lists of the one launch: whole iterations (fullMultigridCycle() `a` times, when
 // the launch starts at level 0), else vcycle() and fmg() from its top level; in launch order.
 void MultigridSolver::recordPersistentOps() {
-  constexpr int kLoad = 4, kStore = 5, kGroup0 = 16, kGridSync = 32;  // MGP_*
+  constexpr int kLoad = 4, kStore = 5, kGroup0 = 16, kGridSync = 32, kSolo = 64;  // MGP_*
   const int count = levels(), b = options_.b, c = options_.c;
+  constexpr int kSmooth = 0, kProlong = 2;
   std::vector<cl_int4> ops;
   auto add = [&](int op, int l, int x = 0, int y = 0) { ops.push_back({{op, l, x, y}}); };
   auto smooth = [&](int l, int sweeps) {
@@ -664,6 +683,28 @@ void MultigridSolver::recordPersistentOps() {
       persistentOps_[which] = {};
       continue;
     }
+    // A prolongation outside the local pool followed by both colours on its level: folded into
+    // them (op.w of a smooth: 1 neighbours prolonged, 2 itself where not updated, 4 replace).
+    // Not on a level of side 1, where the mirror makes a point its own neighbour.
+    if (foldProlong_) {
+      std::vector<cl_int4> folded;
+      for (std::size_t i = 0; i < ops.size(); ++i) {
+        const cl_int4 op = ops[i];
+        const int l = op.s[1];
+        if (op.s[0] == kProlong && l < persistentFrom_ && i + 2 < ops.size() &&
+            shapeOf(l).width > 1 && shapeOf(l).height > 1 &&
+            ops[i + 1].s[0] == kSmooth && ops[i + 1].s[1] == l && ops[i + 1].s[2] == 0 &&
+            ops[i + 2].s[0] == kSmooth && ops[i + 2].s[1] == l && ops[i + 2].s[2] == 1) {
+          const int replace = op.s[2] ? 0 : 4;
+          folded.push_back({{kSmooth, l, 0, 1 | 2 | replace}});
+          folded.push_back({{kSmooth, l, 1, 2 | replace}});
+          i += 2;
+        } else {
+          folded.push_back(op);
+        }
+      }
+      ops = folded;
+    }
     // Work-group 0's steps in local memory: loaded on the way in, stored on the way out.
     std::vector<cl_int4> list;
     bool inside = false;
@@ -675,14 +716,14 @@ void MultigridSolver::recordPersistentOps() {
     }
     if (inside) list.push_back({{kStore, persistentFrom_, 0, 0}});
     for (cl_int4& op : list)
-      if (op.s[1] >= persistentFrom_) op.s[0] |= kGroup0;
+      op.s[0] |= op.s[1] >= persistentFrom_ ? kGroup0 : op.s[1] >= persistentSolo_ ? kSolo : 0;
     // A device-wide barrier after every all-groups step and before the next all-groups step
     // after work-group 0's (and after the last: whole iterations repeat the list).
     PersistentOps& po = persistentOps_[which];
     po.gridSyncs = 0;
     for (std::size_t i = 0; i < list.size(); ++i) {
-      const bool alone = list[i].s[0] & kGroup0;
-      const bool nextAlone = i + 1 < list.size() && (list[i + 1].s[0] & kGroup0);
+      const bool alone = list[i].s[0] & (kGroup0 | kSolo);
+      const bool nextAlone = i + 1 < list.size() && (list[i + 1].s[0] & (kGroup0 | kSolo));
       if (!alone || !nextAlone) {
         list[i].s[0] |= kGridSync;
         ++po.gridSyncs;
