@@ -26,7 +26,7 @@ const char* kUsage =
     "                    [--mg-groups G[,G...]] (its work-groups; 0: one per compute unit)\n"
     "                    [--mg-top S[,S...]] (levels of side <= S in that launch; -1 auto)\n"
     "                    [--mg-trace] (that launch's time per level, NVIDIA: JSON mg_trace)\n"
-    "                    [--tile WxHxROWSxHALO]\n"
+    "                    [--tile WxHxROWSxHALO[xCOLS]]  (COLS: columns per work-item)\n"
     "                    [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless][+stepsS]]\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
     "                    [--vertices V]  (surface)\n"
@@ -165,9 +165,11 @@ int main(int argc, char** argv) {
           b.memories = {gvflab::parseMemory(v)};
       } else if (args[i] == "--tile") {
         const std::string v = value();
-        if (std::sscanf(v.c_str(), "%dx%dx%dx%d", &b.tile.width, &b.tile.height,
-                        &b.tile.rowsPerItem, &b.tile.halo) != 4)
-          throw gvflab::ParameterError("--tile needs WxHxROWSxHALO, e.g. 64x32x8x4.");
+        b.tile.colsPerItem = 1;
+        if (std::sscanf(v.c_str(), "%dx%dx%dx%dx%d", &b.tile.width, &b.tile.height,
+                        &b.tile.rowsPerItem, &b.tile.halo, &b.tile.colsPerItem) < 4)
+          throw gvflab::ParameterError(
+              "--tile needs WxHxROWSxHALO[xCOLS], e.g. 64x32x8x4 or 64x32x4x4x2.");
       } else if (args[i] == "--persistent") {
         const std::string v = value();
         if (v == "on")

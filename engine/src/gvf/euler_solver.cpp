@@ -39,16 +39,24 @@ TileShape resolveTile(TileShape t, const ComputeContext& ctx, std::uint64_t poin
 }
 
 std::string tileOptions(const TileShape& t, const ComputeContext& ctx) {
-  const int items = t.width * (t.height / std::max(1, t.rowsPerItem));
-  if (t.rowsPerItem < 1 || t.height % t.rowsPerItem != 0 || t.halo < 1 || t.width <= 2 * t.halo ||
+  const int cols = std::max(1, t.colsPerItem);
+  const int items = t.width / cols * (t.height / std::max(1, t.rowsPerItem));
+  if (t.rowsPerItem < 1 || t.height % t.rowsPerItem != 0 || t.colsPerItem < 1 ||
+      t.width % cols != 0 || t.halo < 1 || t.width <= 2 * t.halo ||
       t.height <= 2 * t.halo || static_cast<std::size_t>(items) > ctx.info().maxWorkGroupSize ||
       tileLocalBytes(t) > ctx.info().localMemBytes)
     throw ParameterError("Tile " + std::to_string(t.width) + "x" + std::to_string(t.height) +
-                         " with " + std::to_string(t.rowsPerItem) +
-                         " rows per work-item and halo " + std::to_string(t.halo) +
+                         " with " + std::to_string(t.rowsPerItem) + " rows and " +
+                         std::to_string(t.colsPerItem) + " columns per work-item and halo " + std::to_string(t.halo) +
                          " does not fit this device's work-groups.");
   return " -DTILE_W=" + std::to_string(t.width) + " -DTILE_H=" + std::to_string(t.height) +
-         " -DROWS_PER_ITEM=" + std::to_string(t.rowsPerItem) + " -DHALO=" + std::to_string(t.halo);
+         " -DROWS_PER_ITEM=" + std::to_string(t.rowsPerItem) + " -DHALO=" + std::to_string(t.halo) +
+         (cols > 1 ? " -DCOLS_PER_ITEM=" + std::to_string(cols) : std::string());
+}
+
+// Blocks of several columns per work-item live in their own kernel file.
+const char* tileKernelFile(const TileShape& t) {
+  return t.colsPerItem > 1 ? "gvf_euler2d_wide.cl" : "gvf_euler2d_tiled.cl";
 }
 
 std::array<std::size_t, 2> tileGroups2D(const TileShape& t, int width, int height) {
@@ -149,8 +157,8 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
       options_.tile = resolveTile(options_.tile, *ctx_, input_.pixelCount());
       const TileShape& t = options_.tile;
       const std::string tiled = opts + tileOptions(t, *ctx_);
-      tiled2d_ = lib.kernel("gvf_euler2d_tiled.cl", "gvf_euler_steps_tiled", tiled);
-      local_ = cl::NDRange(t.width, t.height / t.rowsPerItem);
+      tiled2d_ = lib.kernel(tileKernelFile(t), "gvf_euler_steps_tiled", tiled);
+      local_ = cl::NDRange(t.width / std::max(1, t.colsPerItem), t.height / t.rowsPerItem);
       setUpPersistent2D(tiled);
     } else if (mem == MemoryKind::Local) {
       const Tile3D& t3 = options_.tile3d;
@@ -258,7 +266,7 @@ void EulerSolver::setUpPersistent2D(const std::string& buildOptions) {
     return;  // auto: too many tiles to run at once
   }
   persistentKernel_ = ctx_->kernels().kernel(
-      "gvf_euler2d_tiled.cl", "gvf_euler_steps_persistent",
+      tileKernelFile(options_.tile), "gvf_euler_steps_persistent",
       buildOptions + " -DSPIN_LIMIT=" + std::to_string(detail::persistentSpinLimit) +
           (nvidia ? " -DGRID_FENCE_PTX" : ""));
   persistentKernel_.arg<1>(v0_->memory());
@@ -287,7 +295,7 @@ void EulerSolver::stepPersistent2D(int n) {
   persistentKernel_.arg<8>(syncBase_);
   cl::Event ev;
   ctx_->queue().enqueueNDRangeKernel(persistentKernel_, cl::NullRange,
-                                     cl::NDRange(groups[0] * t.width, groups[1] * local_[1]),
+                                     cl::NDRange(groups[0] * local_[0], groups[1] * local_[1]),
                                      local_, nullptr, &ev);
   ctx_->profiler().record("gvf_euler_steps_persistent", ev);
   syncBase_ += count * (phases - 1);
@@ -321,7 +329,7 @@ void EulerSolver::stepTiled2D(int n) {
   if (persistent_) return stepPersistent2D(n);
   const TileShape& t = options_.tile;
   const auto groups = tileGroups2D(t, input_.width, input_.height);
-  const cl::NDRange global(groups[0] * t.width, groups[1] * local_[1]);
+  const cl::NDRange global(groups[0] * local_[0], groups[1] * local_[1]);
   tiled2d_.arg<5>(static_cast<float>(mu_));
   for (int done = 0; done < n; done += t.halo) {
     tiled2d_.arg<0>(v_[current_]->memory());
