@@ -22,18 +22,26 @@ std::uint64_t tileLocalBytes(const TileShape& t) {
   return 2ull * t.width * t.height * sizeof(float);
 }
 
-TileShape resolveTile(TileShape t, const ComputeContext& ctx, std::uint64_t points) {
+TileShape resolveTile(TileShape t, const ComputeContext& ctx, std::uint64_t points,
+                      Precision precision) {
   if (t.width != 0) return t;
   // Measured on an H200: grids that fit the L2 cache are bound by the steps inside a launch,
   // so more iterations per launch (halo 8) win; on large grids the cheaper halo-4 tile wins
-  // (0.97 of the copy-speed model in f16 at 4096², 0.87 in snorm16).
-  const bool small = points <= 1024ull * 1024;
-  const TileShape big{64, 64, 4, 8}, lean{64, 32, 4, 4}, tiny{32, 32, 4, 4};
-  const std::array<TileShape, 3> order =
-      small ? std::array<TileShape, 3>{big, lean, tiny} : std::array<TileShape, 3>{lean, big, tiny};
+  // (0.97 of the copy-speed model in f16 at 4096², 0.87 in snorm16). Blocks of 2 columns per
+  // work-item (gvf_euler2d_wide.cl) measured faster there (docs/BENCHMARKS.md, "Issue 29 item
+  // 3, second round": 512² f32 and f16 0.549 -> 0.509 ms, 4096² 7-8 % per iteration), except
+  // snorm16 at 512², where they tie.
+  const bool small = points <= 1024ull * 1024, snorm = precision == Precision::SNorm16;
+  const TileShape big = snorm ? TileShape{64, 64, 4, 8} : TileShape{64, 64, 2, 8, 2};
+  const TileShape lean = snorm ? TileShape{64, 32, 2, 4, 2} : TileShape{64, 32, 4, 4, 2};
+  const TileShape oldBig{64, 64, 4, 8}, oldLean{64, 32, 4, 4}, tiny{32, 32, 4, 4};
+  const std::array<TileShape, 5> order =
+      small ? std::array<TileShape, 5>{big, oldBig, lean, oldLean, tiny}
+            : std::array<TileShape, 5>{lean, oldLean, big, oldBig, tiny};
   for (const TileShape& c : order)
     if (tileLocalBytes(c) <= ctx.info().localMemBytes &&
-        static_cast<std::size_t>(c.width * c.height / c.rowsPerItem) <= ctx.info().maxWorkGroupSize)
+        static_cast<std::size_t>(c.width / c.colsPerItem * (c.height / c.rowsPerItem)) <=
+            ctx.info().maxWorkGroupSize)
       return c;
   return TileShape{16, 16, 2, 2};
 }
@@ -154,7 +162,8 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
     auto& lib = ctx_->kernels();
     const MemoryKind mem = *options_.memory;
     if (mem == MemoryKind::Local && !is3d) {
-      options_.tile = resolveTile(options_.tile, *ctx_, input_.pixelCount());
+      options_.tile =
+          resolveTile(options_.tile, *ctx_, input_.pixelCount(), options_.precision);
       const TileShape& t = options_.tile;
       const std::string tiled = opts + tileOptions(t, *ctx_);
       tiled2d_ = lib.kernel(tileKernelFile(t), "gvf_euler_steps_tiled", tiled);
