@@ -5,12 +5,14 @@
 // more than once).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
 #include "cl/cl_fixture.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/euler_solver.hpp"
+#include "gvflab/mu_rule.hpp"
 #include "test_support.hpp"
 
 using namespace gvflab;
@@ -52,6 +54,21 @@ TEST_CASE("tiles of several columns per work-item equal one column per work-item
         }
       }
     }
+  }
+  // Anisotropic spacing (WORLD_SPACING: the neighbour pairs weighted per axis).
+  const GvfInput spaced = buildGvfInput(*ctx, test::randomImage(75, 41, 12), 1.0,
+                                        V0Mode::EdgeGradient, GridSpacing{0.8, 1.7, 1.0});
+  for (Precision p : {Precision::F32, Precision::F16}) {
+    const double mu = std::min(0.12, muBound(SolverKind::Euler, spaced));
+    EulerOptions o{p, MemoryKind::Local, TileShape{32, 32, 4, 4}};
+    o.persistent = false;
+    EulerSolver one(ctx, spaced, mu, o);
+    o.tile.colsPerItem = 2;
+    EulerSolver wide(ctx, spaced, mu, o);
+    one.step(11);
+    wide.step(11);
+    CAPTURE(std::string(precisionName(p)));
+    CHECK(wide.readField().data == one.readField().data);
   }
   // Columns must divide the tile's width.
   GvfInput in = buildGvfInput(*ctx, test::randomImage(20, 20, 1), 1.0);
