@@ -33,7 +33,7 @@ const char* kUsage =
     "                    [--mg-trace] (that launch's time per level, NVIDIA: JSON mg_trace)\n"
     "                    [--mg-variant V[,V...]] (one launch, bits: 1 one barrier, 2 folded\n"
     "                    prolongation, 4 local step list; -1 auto)\n"
-    "                    [--tile WxHxROWSxHALO]\n"
+    "                    [--tile WxHxROWSxHALO[xCOLS]]  (COLS: columns per work-item)\n"
     "                    [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless][+stepsS]]\n"
     "                    [--cpu-slab N]  (CPUs, 3D Euler: z planes per work-item; 0: rows)\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
@@ -186,9 +186,11 @@ int main(int argc, char** argv) {
           b.memories = {gvflab::parseMemory(v)};
       } else if (args[i] == "--tile") {
         const std::string v = value();
-        if (std::sscanf(v.c_str(), "%dx%dx%dx%d", &b.tile.width, &b.tile.height,
-                        &b.tile.rowsPerItem, &b.tile.halo) != 4)
-          throw gvflab::ParameterError("--tile needs WxHxROWSxHALO, e.g. 64x32x8x4.");
+        b.tile.colsPerItem = 1;
+        if (std::sscanf(v.c_str(), "%dx%dx%dx%dx%d", &b.tile.width, &b.tile.height,
+                        &b.tile.rowsPerItem, &b.tile.halo, &b.tile.colsPerItem) < 4)
+          throw gvflab::ParameterError(
+              "--tile needs WxHxROWSxHALO[xCOLS], e.g. 64x32x8x4 or 64x32x4x4x2.");
       } else if (args[i] == "--persistent") {
         const std::string v = value();
         if (v == "on")

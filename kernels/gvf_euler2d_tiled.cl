@@ -126,40 +126,7 @@ void gvf_euler_steps_tiled(__global const elem_t* v, __global const elem_t* v0,
   store_inner(&p, c, out, width);
 }
 
-// A device-wide memory fence. OpenCL 1.2's mem_fence orders only the work-item's own accesses,
-// and NVIDIA's compiler makes it membar.cta, a fence within the work-group (seen in the PTX;
-// the one-launch results were wrong on an H200), so NVIDIA GPUs get PTX's membar.gl, CUDA's
-// __threadfence (which also keeps later loads from being served by a stale L1 cache). CPU
-// devices keep their caches coherent: a compiler fence suffices there. The host enables the
-// one-launch kernel on no other device.
-#if defined(GRID_FENCE_PTX)
-#define GRID_FENCE() asm volatile("membar.gl;" ::: "memory")
-#else
-#define GRID_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
-#endif
-
-// Waits until every work-group of the launch has arrived `target` times in all (the count in
-// sync[0] only grows). It relies on all work-groups running at once, which the host checks
-// (no more groups than compute units); should that fail anyway, the wait gives up
-// after SPIN_LIMIT polls and raises sync[1], every group returns false at its next wait, the
-// launch ends and the host redoes the iterations launch by launch: never a hang.
-bool grid_barrier(volatile __global int* sync, int target, __local int* passed) {
-  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-  if (get_local_id(0) == 0 && get_local_id(1) == 0) {
-    // Publishes the group's stores before its arrival; the fence after the wait keeps the
-    // loads of the next phase from being served before it (and, on GPUs, from stale caches).
-    GRID_FENCE();
-    atomic_inc(&sync[0]);
-    int polls = 0;
-    while (sync[0] < target && sync[1] == 0 && ++polls < SPIN_LIMIT) {
-    }
-    *passed = sync[0] >= target && sync[1] == 0;
-    if (!*passed) atomic_xchg(&sync[1], 1);
-    GRID_FENCE();
-  }
-  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-  return *passed;
-}
+#include "grid_barrier.clh"
 
 // All `iterations` in one launch (small grids, where a launch costs more than a tile's
 // steps): each work-group keeps its tile for the whole launch and advances it HALO steps per

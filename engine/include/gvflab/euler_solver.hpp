@@ -25,6 +25,9 @@ struct TileShape {
   int height = 0;
   int rowsPerItem = 4;  // pixels of a column each work-item owns
   int halo = 8;         // iterations per launch
+  // Pixels of a row each work-item owns; above 1 the blocks of gvf_euler2d_wide.cl (fewer
+  // local-memory accesses per pixel).
+  int colsPerItem = 1;
 };
 
 // The 3D local-memory tile (gvf_euler3d_tiled.cl): tx x ty columns (with a frame of `steps`

@@ -24,33 +24,49 @@ std::uint64_t tileLocalBytes(const TileShape& t) {
   return 2ull * t.width * t.height * sizeof(float);
 }
 
-TileShape resolveTile(TileShape t, const ComputeContext& ctx, std::uint64_t points) {
+TileShape resolveTile(TileShape t, const ComputeContext& ctx, std::uint64_t points,
+                      Precision precision) {
   if (t.width != 0) return t;
   // Measured on an H200: grids that fit the L2 cache are bound by the steps inside a launch,
   // so more iterations per launch (halo 8) win; on large grids the cheaper halo-4 tile wins
-  // (0.97 of the copy-speed model in f16 at 4096², 0.87 in snorm16).
-  const bool small = points <= 1024ull * 1024;
-  const TileShape big{64, 64, 4, 8}, lean{64, 32, 4, 4}, tiny{32, 32, 4, 4};
-  const std::array<TileShape, 3> order =
-      small ? std::array<TileShape, 3>{big, lean, tiny} : std::array<TileShape, 3>{lean, big, tiny};
+  // (0.97 of the copy-speed model in f16 at 4096², 0.87 in snorm16). Blocks of 2 columns per
+  // work-item (gvf_euler2d_wide.cl) measured faster there (docs/BENCHMARKS.md, "Issue 29 item
+  // 3, second round": 512² f32 and f16 0.549 -> 0.509 ms, 4096² 7-8 % per iteration), except
+  // snorm16 at 512², where they tie.
+  const bool small = points <= 1024ull * 1024, snorm = precision == Precision::SNorm16;
+  const TileShape big = snorm ? TileShape{64, 64, 4, 8} : TileShape{64, 64, 2, 8, 2};
+  const TileShape lean = snorm ? TileShape{64, 32, 2, 4, 2} : TileShape{64, 32, 4, 4, 2};
+  const TileShape oldBig{64, 64, 4, 8}, oldLean{64, 32, 4, 4}, tiny{32, 32, 4, 4};
+  const std::array<TileShape, 5> order =
+      small ? std::array<TileShape, 5>{big, oldBig, lean, oldLean, tiny}
+            : std::array<TileShape, 5>{lean, oldLean, big, oldBig, tiny};
   for (const TileShape& c : order)
     if (tileLocalBytes(c) <= ctx.info().localMemBytes &&
-        static_cast<std::size_t>(c.width * c.height / c.rowsPerItem) <= ctx.info().maxWorkGroupSize)
+        static_cast<std::size_t>(c.width / c.colsPerItem * (c.height / c.rowsPerItem)) <=
+            ctx.info().maxWorkGroupSize)
       return c;
   return TileShape{16, 16, 2, 2};
 }
 
 std::string tileOptions(const TileShape& t, const ComputeContext& ctx) {
-  const int items = t.width * (t.height / std::max(1, t.rowsPerItem));
-  if (t.rowsPerItem < 1 || t.height % t.rowsPerItem != 0 || t.halo < 1 || t.width <= 2 * t.halo ||
+  const int cols = std::max(1, t.colsPerItem);
+  const int items = t.width / cols * (t.height / std::max(1, t.rowsPerItem));
+  if (t.rowsPerItem < 1 || t.height % t.rowsPerItem != 0 || t.colsPerItem < 1 ||
+      t.width % cols != 0 || t.halo < 1 || t.width <= 2 * t.halo ||
       t.height <= 2 * t.halo || static_cast<std::size_t>(items) > ctx.info().maxWorkGroupSize ||
       tileLocalBytes(t) > ctx.info().localMemBytes)
     throw ParameterError("Tile " + std::to_string(t.width) + "x" + std::to_string(t.height) +
-                         " with " + std::to_string(t.rowsPerItem) +
-                         " rows per work-item and halo " + std::to_string(t.halo) +
+                         " with " + std::to_string(t.rowsPerItem) + " rows and " +
+                         std::to_string(t.colsPerItem) + " columns per work-item and halo " + std::to_string(t.halo) +
                          " does not fit this device's work-groups.");
   return " -DTILE_W=" + std::to_string(t.width) + " -DTILE_H=" + std::to_string(t.height) +
-         " -DROWS_PER_ITEM=" + std::to_string(t.rowsPerItem) + " -DHALO=" + std::to_string(t.halo);
+         " -DROWS_PER_ITEM=" + std::to_string(t.rowsPerItem) + " -DHALO=" + std::to_string(t.halo) +
+         (cols > 1 ? " -DCOLS_PER_ITEM=" + std::to_string(cols) : std::string());
+}
+
+// Blocks of several columns per work-item live in their own kernel file.
+const char* tileKernelFile(const TileShape& t) {
+  return t.colsPerItem > 1 ? "gvf_euler2d_wide.cl" : "gvf_euler2d_tiled.cl";
 }
 
 std::array<std::size_t, 2> tileGroups2D(const TileShape& t, int width, int height) {
@@ -148,11 +164,12 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
     auto& lib = ctx_->kernels();
     const MemoryKind mem = *options_.memory;
     if (mem == MemoryKind::Local && !is3d) {
-      options_.tile = resolveTile(options_.tile, *ctx_, input_.pixelCount());
+      options_.tile =
+          resolveTile(options_.tile, *ctx_, input_.pixelCount(), options_.precision);
       const TileShape& t = options_.tile;
       const std::string tiled = opts + tileOptions(t, *ctx_);
-      tiled2d_ = lib.kernel("gvf_euler2d_tiled.cl", "gvf_euler_steps_tiled", tiled);
-      local_ = cl::NDRange(t.width, t.height / t.rowsPerItem);
+      tiled2d_ = lib.kernel(tileKernelFile(t), "gvf_euler_steps_tiled", tiled);
+      local_ = cl::NDRange(t.width / std::max(1, t.colsPerItem), t.height / t.rowsPerItem);
       setUpPersistent2D(tiled);
     } else if (mem == MemoryKind::Local) {
       const Tile3D& t3 = options_.tile3d;
@@ -265,9 +282,11 @@ void EulerSolver::setUpPersistent2D(const std::string& buildOptions) {
     return;  // auto: too many tiles to run at once
   }
   persistentKernel_ = ctx_->kernels().kernel(
-      "gvf_euler2d_tiled.cl", "gvf_euler_steps_persistent",
+      tileKernelFile(options_.tile), "gvf_euler_steps_persistent",
       buildOptions + " -DSPIN_LIMIT=" + std::to_string(detail::persistentSpinLimit) +
-          (nvidia ? " -DGRID_FENCE_PTX" : ""));
+          // Release/acquire instead of full fences at the barrier: H200, 512² x 512, 0.509 ->
+          // 0.480 ms (docs/BENCHMARKS.md, "Issue 29 item 3, second round").
+          (nvidia ? " -DGRID_FENCE_PTX -DGRID_ACQ_REL" : ""));
   persistentKernel_.arg<1>(v0_->memory());
   persistentKernel_.arg<3>(input_.width);
   persistentKernel_.arg<4>(input_.height);
@@ -294,7 +313,7 @@ void EulerSolver::stepPersistent2D(int n) {
   persistentKernel_.arg<8>(syncBase_);
   cl::Event ev;
   ctx_->queue().enqueueNDRangeKernel(persistentKernel_, cl::NullRange,
-                                     cl::NDRange(groups[0] * t.width, groups[1] * local_[1]),
+                                     cl::NDRange(groups[0] * local_[0], groups[1] * local_[1]),
                                      local_, nullptr, &ev);
   ctx_->profiler().record("gvf_euler_steps_persistent", ev);
   syncBase_ += count * (phases - 1);
@@ -328,7 +347,7 @@ void EulerSolver::stepTiled2D(int n) {
   if (persistent_) return stepPersistent2D(n);
   const TileShape& t = options_.tile;
   const auto groups = tileGroups2D(t, input_.width, input_.height);
-  const cl::NDRange global(groups[0] * t.width, groups[1] * local_[1]);
+  const cl::NDRange global(groups[0] * local_[0], groups[1] * local_[1]);
   tiled2d_.arg<5>(static_cast<float>(mu_));
   for (int done = 0; done < n; done += t.halo) {
     tiled2d_.arg<0>(v_[current_]->memory());

@@ -1,0 +1,108 @@
+// The 2D tiles with several columns per work-item (gvf_euler2d_wide.cl) against the tiles of
+// one column per work-item (gvf_euler2d_tiled.cl): the same arithmetic in the same order, so the
+// fields must be equal to the bit, per launch and in one launch, in every precision, on sizes
+// that are not multiples of the tile (and narrower than the halo: the reflected frame folds
+// more than once).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "cl/cl_fixture.hpp"
+#include "gvflab/error.hpp"
+#include "gvflab/euler_solver.hpp"
+#include "gvflab/mu_rule.hpp"
+#include "test_support.hpp"
+
+using namespace gvflab;
+
+namespace {
+TileShape narrow(TileShape t) {
+  t.colsPerItem = 1;
+  return t;
+}
+}  // namespace
+
+TEST_CASE("tiles of several columns per work-item equal one column per work-item") {
+  auto ctx = test::sharedContext();
+  const std::vector<std::array<int, 2>> sizes = {{67, 45}, {1, 1}, {2, 3}, {3, 70}, {130, 90}};
+  const TileShape shapes[] = {{32, 32, 4, 4, 2}, {64, 32, 2, 4, 4}, {16, 16, 2, 2, 2},
+                              {48, 24, 3, 5, 3}};
+  std::uint32_t seed = 4100;
+  for (auto [w, h] : sizes) {
+    GvfInput in = buildGvfInput(*ctx, test::randomImage(w, h, seed++), 1.0);
+    for (const TileShape& t : shapes) {
+      // Every precision on the first shape, float32 on the others (PoCL builds are slow).
+      for (Precision p : {Precision::F32, Precision::F16, Precision::SNorm16}) {
+        if (p != Precision::F32 && t.width != shapes[0].width) continue;
+        EulerOptions o{p, MemoryKind::Local, narrow(t)};
+        o.persistent = false;
+        EulerSolver one(ctx, in, 0.14, o);
+        o.tile = t;
+        EulerSolver wide(ctx, in, 0.14, o);
+        for (int n : {1, 3, 9, 2}) {
+          CAPTURE(w);
+          CAPTURE(h);
+          CAPTURE(t.width);
+          CAPTURE(t.colsPerItem);
+          CAPTURE(n);
+          CAPTURE(std::string(precisionName(p)));
+          one.step(n);
+          wide.step(n);
+          CHECK(wide.readField().data == one.readField().data);
+        }
+      }
+    }
+  }
+  // Anisotropic spacing (WORLD_SPACING: the neighbour pairs weighted per axis).
+  const GvfInput spaced = buildGvfInput(*ctx, test::randomImage(75, 41, 12), 1.0,
+                                        V0Mode::EdgeGradient, GridSpacing{0.8, 1.7, 1.0});
+  for (Precision p : {Precision::F32, Precision::F16}) {
+    const double mu = std::min(0.12, muBound(SolverKind::Euler, spaced));
+    EulerOptions o{p, MemoryKind::Local, TileShape{32, 32, 4, 4}};
+    o.persistent = false;
+    EulerSolver one(ctx, spaced, mu, o);
+    o.tile.colsPerItem = 2;
+    EulerSolver wide(ctx, spaced, mu, o);
+    one.step(11);
+    wide.step(11);
+    CAPTURE(std::string(precisionName(p)));
+    CHECK(wide.readField().data == one.readField().data);
+  }
+  // Columns must divide the tile's width.
+  GvfInput in = buildGvfInput(*ctx, test::randomImage(20, 20, 1), 1.0);
+  CHECK_THROWS_AS(EulerSolver(ctx, in, 0.14, {Precision::F32, MemoryKind::Local, {32, 32, 4, 4, 3}}),
+                  ParameterError);
+}
+
+TEST_CASE("one launch with several columns per work-item equals launches per phase") {
+  auto ctx = test::sharedContext();
+  if (ctx->info().isGpu && ctx->info().platformName.find("NVIDIA") == std::string::npos) return;
+  const int units = ctx->info().computeUnits;
+  std::vector<std::array<int, 2>> sizes = {{40, 37}, {1, 1}, {5, 20}};
+  if (units >= 2) sizes.push_back({96, 45});
+  if (units >= 121) sizes.push_back({512, 512});
+  std::uint32_t seed = 4200;
+  for (auto [w, h] : sizes) {
+    GvfInput in = buildGvfInput(*ctx, test::randomImage(w, h, seed++), 1.0);
+    for (Precision p : {Precision::F32, Precision::F16, Precision::SNorm16}) {
+      EulerOptions o{p, MemoryKind::Local, TileShape{64, 64, 4, 8, 2}};
+      o.persistent = false;
+      EulerSolver launches(ctx, in, 0.14, o);
+      o.persistent = true;
+      EulerSolver one(ctx, in, 0.14, o);
+      REQUIRE(one.persistent());
+      for (int n : {1, 8, 9, 30}) {
+        CAPTURE(w);
+        CAPTURE(h);
+        CAPTURE(n);
+        CAPTURE(std::string(precisionName(p)));
+        launches.step(n);
+        one.step(n);
+        CHECK(one.readField().data == launches.readField().data);
+      }
+      if (!one.persistent()) MESSAGE("fell back: " << one.note());
+    }
+  }
+}
