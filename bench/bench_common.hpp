@@ -24,6 +24,7 @@ struct BenchArgs {
   TileShape tile;                  // --tile WxHxRxHALO for 2D local memory
   Tile3D tile3d;                   // --tile3d TXxTYxROWSxZCHUNK[+raw][+branchless][+stepsS]
   std::optional<bool> persistent;  // --persistent on|off|auto, 2D local memory
+  std::vector<int> cpuBandSteps{0};  // --cpu-band-steps K[,K...]: EulerOptions::cpuBandSteps
   std::string markdown;            // accuracy: write the report here
   std::string image;               // accuracy: the real image (PGM/PPM)
   // multigrid (second paper, Table 1): --depth D makes an N x N x D volume; 0 = 2D

@@ -29,6 +29,8 @@ const char* kUsage =
     "                    [--tile WxHxROWSxHALO]\n"
     "                    [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless][+stepsS]]\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
+    "                    [--cpu-band-steps K[,K...]] (CPU 2D buffers: K iterations per pass "
+    "over row bands; 0: one per launch)\n"
     "                    [--vertices V]  (surface)\n"
     "Cases:\n"
     "  devices   list the OpenCL devices\n"
@@ -132,12 +134,14 @@ int main(int argc, char** argv) {
       else if (args[i] == "--mg-trace")
         b.mgTrace = true;
       else if (args[i] == "--mg-coarse" || args[i] == "--mg-fused" ||
-               args[i] == "--mg-persistent" || args[i] == "--mg-groups" || args[i] == "--mg-top") {
+               args[i] == "--mg-persistent" || args[i] == "--mg-groups" || args[i] == "--mg-top" ||
+               args[i] == "--cpu-band-steps") {
         const std::string flag = args[i];
         std::vector<int>& list = flag == "--mg-coarse"       ? b.mgCoarse
                                  : flag == "--mg-fused"      ? b.mgFused
                                  : flag == "--mg-persistent" ? b.mgPersistent
                                  : flag == "--mg-top"        ? b.mgTop
+                                 : flag == "--cpu-band-steps" ? b.cpuBandSteps
                                                              : b.mgGroups;
         const int top = flag == "--mg-persistent" || flag == "--mg-fused" ? 1 : 16384;
         list.clear();
@@ -145,7 +149,8 @@ int main(int argc, char** argv) {
         for (std::size_t at = 0; at <= v.size();) {
           const std::size_t comma = std::min(v.find(',', at), v.size());
           list.push_back(parseInt(flag.c_str(), v.substr(at, comma - at),
-                                  flag == "--mg-groups" ? 0 : -1, top));
+                                  flag == "--mg-groups" || flag == "--cpu-band-steps" ? 0 : -1,
+                                  flag == "--cpu-band-steps" ? 64 : top));
           at = comma + 1;
         }
       } else if (args[i] == "--precision") {

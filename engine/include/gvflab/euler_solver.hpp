@@ -63,6 +63,10 @@ struct EulerOptions {
   // more than the work); true asks for it on NVIDIA GPUs and CPU devices (ParameterError when
   // the tiles outnumber the compute units or on other GPUs), false never.
   std::optional<bool> persistent;
+  // CPUs, 2D buffers: iterations per pass over bands of rows (gvf_euler_band, temporal
+  // blocking: the field is read and written once per that many iterations); 0 or 1: one
+  // iteration per launch (gvf_euler_rows). Same floats either way. Other paths ignore it.
+  int cpuBandSteps = 0;
 };
 
 class EulerSolver : public Solver {
@@ -125,6 +129,8 @@ class EulerSolver : public Solver {
       TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_int, cl_float>& kernel,
       const Tile3D& tile, int n, const char* name);
   void stepSingles(int n);
+  void setUpBands2D(const std::string& buildOptions);
+  void stepBands2D(int n);
   std::shared_ptr<ComputeContext> ctx_;
   GvfInput input_;
   double mu_;
@@ -156,6 +162,13 @@ class EulerSolver : public Solver {
   bool unconfirmed_ = false;  // a persistent launch ran since the flag was last read
   cl::NDRange local_;
   bool rows_ = false;    // gvf_euler_rows / gvf_euler_rows3d (CPUs): a work-item per row
+  // CPUs, 2D buffers with cpuBandSteps > 1: v, v0, out, width, height, mu, steps, band,
+  // scratch, scratch rows; bandScratch_ holds two levels of band + 2 * steps rows per band.
+  TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_float, cl_int, cl_int,
+              cl::Buffer, cl_int>
+      band2d_;
+  cl::Buffer bandScratch_;
+  int bandSteps_ = 0;
   cl::Buffer exported_;  // float32 copy for field() when the storage differs
   long exportedAt_ = -1;
   std::unique_ptr<ErrorMetric> metric_;

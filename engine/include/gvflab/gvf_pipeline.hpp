@@ -39,6 +39,7 @@ struct SolverConfig {
   TileShape tile;
   Tile3D tile3d;
   std::optional<bool> persistent;
+  int cpuBandSteps = 0;  // Euler only (EulerOptions::cpuBandSteps)
 
   EulerOptions eulerOptions() const;
   MultigridOptions multigridOptions() const;

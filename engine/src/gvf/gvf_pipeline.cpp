@@ -26,6 +26,7 @@ EulerOptions SolverConfig::eulerOptions() const {
   o.tile = tile;
   o.tile3d = tile3d;
   o.persistent = persistent;
+  o.cpuBandSteps = cpuBandSteps;
   return o;
 }
 
