@@ -163,7 +163,8 @@ class EulerSolver : public Solver {
   cl::NDRange local_;
   bool rows_ = false;    // gvf_euler_rows / gvf_euler_rows3d (CPUs): a work-item per row
   // CPUs, 2D buffers with cpuBandSteps > 1: v, v0, out, width, height, mu, steps, band,
-  // scratch, scratch rows; bandScratch_ holds two levels of band + 2 * steps rows per band.
+  // scratch, scratch rows; bandScratch_ holds two levels of band + 2 * steps rows per band
+  // and a row for |V0|^2.
   TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_float, cl_int, cl_int,
               cl::Buffer, cl_int>
       band2d_;
