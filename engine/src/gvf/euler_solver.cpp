@@ -409,7 +409,7 @@ void EulerSolver::stepBands2D(int n) {
     band2d_.arg<2>(v_[1 - current_]->memory());
     band2d_.arg<6>(steps);
     cl::Event ev;
-    ctx_->queue().enqueueNDRangeKernel(band2d_.get(), cl::NullRange, global, cl::NullRange,
+    ctx_->queue().enqueueNDRangeKernel(band2d_.get(), cl::NullRange, global, cl::NDRange(1),
                                        nullptr, &ev);
     ctx_->profiler().record("gvf_euler_band", ev);
     current_ = 1 - current_;
