@@ -30,7 +30,7 @@ const char* kUsage =
     "                    [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless][+stepsS]]\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
     "                    [--cpu-band-steps K[,K...]] (CPU 2D buffers: K iterations per pass "
-    "over row bands; 0: one per launch)\n"
+    "over row bands; 0: gvf_euler_rows)\n"
     "                    [--vertices V]  (surface)\n"
     "Cases:\n"
     "  devices   list the OpenCL devices\n"

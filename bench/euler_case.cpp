@@ -80,7 +80,7 @@ int runEuler(const BenchArgs& args, int dims, std::ostream& out) {
         out << std::fixed << std::setprecision(4) << caseName << " " << args.size
             << (dims == 3 ? "^3" : "^2") << " x " << args.iterations << " " << precisionName(p)
             << "/" << memoryName(solver.memory())
-            << (bandSteps > 1 ? " bands of " + std::to_string(bandSteps) + " steps" : "") << " on " << ctx->info().name << ": " << msPerIt
+            << (bandSteps > 0 ? " bands of " + std::to_string(bandSteps) + " steps" : "") << " on " << ctx->info().name << ": " << msPerIt
             << " ms/iteration, total " << t.kernelMs << " ms (span " << t.spanMs << " ms), "
             << std::setprecision(1) << 100.0 * gbps / copyGbps << "% of copy bandwidth ("
             << copyGbps << " GB/s)" << (solver.note().empty() ? "" : " [" + solver.note() + "]")

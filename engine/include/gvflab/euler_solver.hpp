@@ -64,8 +64,9 @@ struct EulerOptions {
   // the tiles outnumber the compute units or on other GPUs), false never.
   std::optional<bool> persistent;
   // CPUs, 2D buffers: iterations per pass over bands of rows (gvf_euler_band, temporal
-  // blocking: the field is read and written once per that many iterations); 0 or 1: one
-  // iteration per launch (gvf_euler_rows). Same floats either way. Other paths ignore it.
+  // blocking: the field is read and written once per that many iterations; 1: the band kernel
+  // one iteration a launch, its vectorised loop without the blocking); 0: one iteration per
+  // launch of gvf_euler_rows. Same floats either way. Other paths ignore it.
   int cpuBandSteps = 0;
 };
 
@@ -162,7 +163,7 @@ class EulerSolver : public Solver {
   bool unconfirmed_ = false;  // a persistent launch ran since the flag was last read
   cl::NDRange local_;
   bool rows_ = false;    // gvf_euler_rows / gvf_euler_rows3d (CPUs): a work-item per row
-  // CPUs, 2D buffers with cpuBandSteps > 1: v, v0, out, width, height, mu, steps, band,
+  // CPUs, 2D buffers with cpuBandSteps > 0: v, v0, out, width, height, mu, steps, band,
   // scratch, scratch rows; bandScratch_ holds two levels of band + 2 * steps rows per band
   // and a row for |V0|^2.
   TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_float, cl_int, cl_int,

@@ -183,7 +183,7 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
       step2d_ = lib.kernel("gvf_euler2d.cl", "gvf_euler_rows", opts);
       rows_ = true;
       local_ = cl::NDRange(16);
-      if (options_.cpuBandSteps > 1) setUpBands2D(opts);
+      if (options_.cpuBandSteps > 0) setUpBands2D(opts);
     } else {
       step2d_ = lib.kernel("gvf_euler2d.cl", "gvf_euler_step", opts);
       local_ = detail::localSize2D(ctx_->info());
@@ -455,7 +455,7 @@ void EulerSolver::step(int n) {
   try {
     if (local && input_.dims() == 2)
       stepTiled2D(n);
-    else if (bandSteps_ > 1)
+    else if (bandSteps_ > 0)
       stepBands2D(n);
     else
       stepSingles(local ? stepTiles3D(n) : n);
