@@ -25,6 +25,7 @@ struct BenchArgs {
   int cpuSlab = 0;                 // --cpu-slab N (CPUs, 3D Euler: planes per work-item)
   Tile3D tile3d;                   // --tile3d TXxTYxROWSxZCHUNK[+raw][+branchless][+stepsS]
   std::optional<bool> persistent;  // --persistent on|off|auto, 2D local memory
+  std::vector<int> cpuBandSteps{0};  // --cpu-band-steps K[,K...]: EulerOptions::cpuBandSteps
   std::string markdown;            // accuracy: write the report here
   std::string image;               // accuracy: the real image (PGM/PPM)
   // multigrid (second paper, Table 1): --depth D makes an N x N x D volume; 0 = 2D

@@ -37,6 +37,8 @@ const char* kUsage =
     "                    [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless][+stepsS]]\n"
     "                    [--cpu-slab N]  (CPUs, 3D Euler: z planes per work-item; 0: rows)\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
+    "                    [--cpu-band-steps K[,K...]] (CPU 2D buffers: K iterations per pass "
+    "over row bands; 0: gvf_euler_rows)\n"
     "                    [--vertices V]  (surface)\n"
     "Cases:\n"
     "  devices   list the OpenCL devices\n"
@@ -143,7 +145,8 @@ int main(int argc, char** argv) {
                args[i] == "--mg-persistent" || args[i] == "--mg-groups" || args[i] == "--mg-top" ||
                args[i] == "--mg-variant" || args[i] == "--region-bands" ||
                args[i] == "--region-groups" || args[i] == "--region-reserve" ||
-               args[i] == "--region-pipeline" || args[i] == "--region-noinline") {
+               args[i] == "--region-pipeline" || args[i] == "--region-noinline" ||
+               args[i] == "--cpu-band-steps") {
         const std::string flag = args[i];
         std::vector<int>& list = flag == "--mg-coarse"         ? b.mgCoarse
                                  : flag == "--mg-fused"        ? b.mgFused
@@ -155,10 +158,12 @@ int main(int argc, char** argv) {
                                  : flag == "--region-reserve"  ? b.regionReserve
                                  : flag == "--region-pipeline" ? b.regionPipeline
                                  : flag == "--region-noinline" ? b.regionNoinline
+                                 : flag == "--cpu-band-steps"  ? b.cpuBandSteps
                                                                : b.mgGroups;
         const int top = flag == "--mg-persistent"        ? 1
                         : flag == "--mg-fused"           ? 2
                         : flag == "--mg-variant"         ? 7
+                        : flag == "--cpu-band-steps"     ? 64
                         : flag.rfind("--region", 0) == 0 ? 1 << 20
                                                          : 16384;
         list.clear();
@@ -166,7 +171,8 @@ int main(int argc, char** argv) {
         for (std::size_t at = 0; at <= v.size();) {
           const std::size_t comma = std::min(v.find(',', at), v.size());
           list.push_back(parseInt(flag.c_str(), v.substr(at, comma - at),
-                                  flag == "--mg-groups" ? 0 : -1, top));
+                                  flag == "--mg-groups" || flag == "--cpu-band-steps" ? 0 : -1,
+                                  flag == "--cpu-band-steps" ? 64 : top));
           at = comma + 1;
         }
       } else if (args[i] == "--precision") {

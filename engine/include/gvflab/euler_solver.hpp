@@ -69,6 +69,11 @@ struct EulerOptions {
   // CPU devices with buffers, 3D: planes of z a work-item marches (gvf_euler_slabs3d; the
   // bench's --cpu-slab); 0 is a work-item per row (gvf_euler_rows3d). Same floats either way.
   int cpuSlab = 0;
+  // CPUs, 2D buffers: iterations per pass over bands of rows (gvf_euler_band, temporal
+  // blocking: the field is read and written once per that many iterations; 1: the band kernel
+  // one iteration a launch, its vectorised loop without the blocking); 0: one iteration per
+  // launch of gvf_euler_rows. Same floats either way. Other paths ignore it.
+  int cpuBandSteps = 0;
 };
 
 class EulerSolver : public Solver {
@@ -131,6 +136,8 @@ class EulerSolver : public Solver {
       TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_int, cl_float>& kernel,
       const Tile3D& tile, int n, const char* name);
   void stepSingles(int n);
+  void setUpBands2D(const std::string& buildOptions);
+  void stepBands2D(int n);
   std::shared_ptr<ComputeContext> ctx_;
   GvfInput input_;
   double mu_;
@@ -163,6 +170,14 @@ class EulerSolver : public Solver {
   cl::NDRange local_;
   int slab_ = 0;         // planes per work-item of gvf_euler_slabs3d, 0 when unused
   bool rows_ = false;    // gvf_euler_rows / gvf_euler_rows3d (CPUs): a work-item per row
+  // CPUs, 2D buffers with cpuBandSteps > 0: v, v0, out, width, height, mu, steps, band,
+  // scratch, scratch rows; bandScratch_ holds two levels of band + 2 * steps rows per band
+  // and a row for |V0|^2.
+  TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_float, cl_int, cl_int,
+              cl::Buffer, cl_int>
+      band2d_;
+  cl::Buffer bandScratch_;
+  int bandSteps_ = 0;
   cl::Buffer exported_;  // float32 copy for field() when the storage differs
   long exportedAt_ = -1;
   std::unique_ptr<ErrorMetric> metric_;

@@ -27,6 +27,7 @@ EulerOptions SolverConfig::eulerOptions() const {
   o.tile3d = tile3d;
   o.persistent = persistent;
   o.cpuSlab = cpuSlab;
+  o.cpuBandSteps = cpuBandSteps;
   return o;
 }
 
