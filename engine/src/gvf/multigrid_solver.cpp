@@ -148,8 +148,8 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
     for (auto [k, opts] : {std::pair{&fine_, fineOpts}, std::pair{&coarse_, coarseOpts}}) {
       k->smooth = lib.kernel("multigrid.cl", "mg_smooth", opts);
       if (fused_)
-        k->smoothFused = lib.kernel(
-            "multigrid.cl", zmarch_ ? "mg_smooth_zmarch" : "mg_smooth_fused", opts);
+        k->smoothFused =
+            lib.kernel("multigrid.cl", zmarch_ ? "mg_smooth_zmarch" : "mg_smooth_fused", opts);
       k->restrict_ = lib.kernel("multigrid.cl", "mg_restrict", opts);
       k->restrictS = lib.kernel("multigrid.cl", "mg_restrict_s", opts);
       k->prolong = lib.kernel("multigrid.cl", "mg_prolong", opts);
@@ -483,9 +483,26 @@ void MultigridSolver::fmg(int level) {
   vcycle(level);
 }
 
+// Not an iteration, so confirmPersistentSteps cannot redo it: when a one-launch visit inside
+// it gave up (not every work-group ran at once), V is put back and the cycle run by launches.
 void MultigridSolver::vCycle() {
+  confirmPersistentSteps(true);  // earlier iterations first, redone if they gave up
+  const bool mayGiveUp = persistent_ && persistentTop_ > 0;
   try {
+    cl::Buffer before;
+    const std::size_t bytes = input_.pixelCount() * input_.dims() * sizeof(float);
+    if (mayGiveUp) {  // 2D float32 only (persistentWanted)
+      before = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, bytes);
+      ctx_->queue().enqueueCopyBuffer(v_->buffer(), before, 0, 0, bytes);
+    }
     vcycle(0);
+    if (mayGiveUp) {
+      confirmPersistentSteps(false);
+      if (!persistent_) {
+        ctx_->queue().enqueueCopyBuffer(before, v_->buffer(), 0, 0, bytes);
+        vcycle(0);
+      }
+    }
   } catch (const cl::Error& e) {
     rethrowClError(e, "running a multigrid V-cycle");
   }
@@ -583,18 +600,18 @@ void MultigridSolver::setUpPersistent(const std::string& spacingOpts) {
   persistentSolo_ = levels();
   for (int l = levels() - 1; l >= std::max(1, persistentTop_) && maxSide(shapeOf(l)) <= side; --l)
     persistentSolo_ = l;
-  persistentFrom_ = options_.coarseGlobal ? levels()
-                                          : std::max(persistentSolo_, levels() - kMaxCoarseLevels);
+  persistentFrom_ =
+      options_.coarseGlobal ? levels() : std::max(persistentSolo_, levels() - kMaxCoarseLevels);
   // Measured on the H200 (BENCHMARKS.md, "Fewer steps in the one launch"), span: 512² 1.459
   // (0) 1.432 (1) 1.344 (2) 1.319 (3) 1.296 ms (7); 2048² 6.31 (0) 5.93 (3) 5.90 ms (7).
   const int variant =
       options_.persistentVariant >= 0 ? options_.persistentVariant : (nvidia ? 7 : 0);
   const bool light = nvidia && (variant & 1);
   foldProlong_ = (variant & 2) != 0;
-  const std::string buildOpts =
-      spacingOpts + " -DSPIN_LIMIT=" + std::to_string(detail::persistentSpinLimit) +
-      (nvidia ? " -DGRID_FENCE_PTX" : "") + (tracing_ ? " -DMG_TRACE" : "") +
-      (light ? " -DMGP_LIGHT" : "");
+  const std::string buildOpts = spacingOpts +
+                                " -DSPIN_LIMIT=" + std::to_string(detail::persistentSpinLimit) +
+                                (nvidia ? " -DGRID_FENCE_PTX" : "") +
+                                (tracing_ ? " -DMG_TRACE" : "") + (light ? " -DMGP_LIGHT" : "");
   persistentKernel_ = ctx_->kernels().kernel("multigrid_persistent.cl", "mg_persistent", buildOpts);
   // Work-group 0's levels live in local memory (e, rhs, S per level): as many as fit.
   const std::uint64_t localUsed =
@@ -611,9 +628,9 @@ void MultigridSolver::setUpPersistent(const std::string& spacingOpts) {
       static_cast<std::size_t>(std::max<std::uint64_t>(16, poolBytes(persistentFrom_)));
   // Variant 4: the step lists in local memory too, as many steps as the rest of it holds
   // (longer lists are read from global memory as before).
-  const std::uint64_t spare = info.localMemBytes - std::min<std::uint64_t>(
-                                                       info.localMemBytes,
-                                                       localPoolBytes_ + localUsed + 2048);
+  const std::uint64_t spare =
+      info.localMemBytes -
+      std::min<std::uint64_t>(info.localMemBytes, localPoolBytes_ + localUsed + 2048);
   if (nvidia && (variant & 4) && spare >= 16 * 64)
     persistentKernel_ = ctx_->kernels().kernel(
         "multigrid_persistent.cl", "mg_persistent",
@@ -692,9 +709,9 @@ void MultigridSolver::recordPersistentOps() {
         const cl_int4 op = ops[i];
         const int l = op.s[1];
         if (op.s[0] == kProlong && l < persistentFrom_ && i + 2 < ops.size() &&
-            shapeOf(l).width > 1 && shapeOf(l).height > 1 &&
-            ops[i + 1].s[0] == kSmooth && ops[i + 1].s[1] == l && ops[i + 1].s[2] == 0 &&
-            ops[i + 2].s[0] == kSmooth && ops[i + 2].s[1] == l && ops[i + 2].s[2] == 1) {
+            shapeOf(l).width > 1 && shapeOf(l).height > 1 && ops[i + 1].s[0] == kSmooth &&
+            ops[i + 1].s[1] == l && ops[i + 1].s[2] == 0 && ops[i + 2].s[0] == kSmooth &&
+            ops[i + 2].s[1] == l && ops[i + 2].s[2] == 1) {
           const int replace = op.s[2] ? 0 : 4;
           folded.push_back({{kSmooth, l, 0, 1 | 2 | replace}});
           folded.push_back({{kSmooth, l, 1, 2 | replace}});
