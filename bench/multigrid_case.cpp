@@ -95,103 +95,105 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
           for (int groups : args.mgGroups)
             for (int top : args.mgTop)
               for (int variant : args.mgVariant) {
-              SolverConfig mgConfig;
-              mgConfig.mgVariant = variant;
-              mgConfig.mgFused = fused;
-              mgConfig.mgPersistent = persistent;
-              mgConfig.mgGroups = groups;
-              mgConfig.mgTrace = args.mgTrace;
-              mgConfig.mgSide = top;
-              mgConfig.precision = p;
-              mgConfig.a = args.mgA, mgConfig.b = args.mgB, mgConfig.c = args.mgC;
-              mgConfig.mgCoarseSide = coarseSide;
-              auto madeMg = makeMultigridSolver(ctx, input, mu, mgConfig);
-              MultigridSolver& mg = *madeMg;
-              double mgError = mg.error();
-              while (mgError > eulerError && mg.iterations() < 100) {
-                mg.step(1);
-                mgError = mg.error();
-              }
-              const int mgIterations = static_cast<int>(mg.iterations());
-              const MgTiming mt = timeMultigrid(*ctx, mg, mgIterations, args.repeats);
-              const bool onePath = mg.persistent();
-              // The timed runs' field (and the give-up flag of a one-launch run): same ε as before.
-              const double timedError = mg.error();
-              if (onePath && !mg.persistent())
-                throw std::runtime_error("timing discarded: " + mg.storageNote());
-              const std::uint64_t mgBytes = mg.deviceBytes();
-              // Where the time goes (last repeat): launches and ms per level, ms per kernel.
-              std::size_t launches = 0;
-              nlohmann::ordered_json kernels, perLevel;
-              for (const auto& [name, st] : ctx->profiler().stats())
-                if (name.rfind(mg.kernelPrefix(), 0) == 0) {
-                  launches += st.launches;
-                  kernels[name] = {{"ms", st.totalMs}, {"launches", st.launches}};
+                SolverConfig mgConfig;
+                mgConfig.mgVariant = variant;
+                mgConfig.mgFused = fused;
+                mgConfig.mgPersistent = persistent;
+                mgConfig.mgGroups = groups;
+                mgConfig.mgTrace = args.mgTrace;
+                mgConfig.mgSide = top;
+                mgConfig.precision = p;
+                mgConfig.a = args.mgA, mgConfig.b = args.mgB, mgConfig.c = args.mgC;
+                mgConfig.mgCoarseSide = coarseSide;
+                auto madeMg = makeMultigridSolver(ctx, input, mu, mgConfig);
+                MultigridSolver& mg = *madeMg;
+                double mgError = mg.error();
+                while (mgError > eulerError && mg.iterations() < 100) {
+                  mg.step(1);
+                  mgError = mg.error();
                 }
-              for (const MultigridLevelTime& row : mg.levelTimes())
-                perLevel.push_back({{"level", row.level},
-                                    {"last_level", row.lastLevel},
-                                    {"size", std::to_string(row.shape.width) + "x" +
-                                                 std::to_string(row.shape.height) + "x" +
-                                                 std::to_string(row.shape.depth)},
-                                    {"ms", row.stats.totalMs},
-                                    {"launches", row.stats.launches}});
-              nlohmann::ordered_json trace;  // the last timed launch, per level
-              for (const MultigridLevelTime& row : mg.persistentTrace())
-                trace.push_back({{"level", row.level},
-                                 {"alone", row.level >= mg.persistentCoarseLevel()},
-                                 {"ms", row.stats.totalMs},
-                                 {"steps", row.stats.launches}});
-              const double speedup = et.kernelMs / mt.kernelMs, speedupSpan = et.spanMs / mt.spanMs;
-              if (args.json) {
-                printJsonLine(out, {{"case", "multigrid"},
-                                    {"device", ctx->info().name},
-                                    {"size", size},
-                                    {"precision", precisionName(p)},
-                                    {"mu", mu},
-                                    {"sigma", args.sigma},
-                                    {"a", args.mgA},
-                                    {"b", args.mgB},
-                                    {"c", args.mgC},
-                                    {"levels", mg.levels()},
-                                    {"mg_coarse_side", coarseSide},
-                                    {"mg_coarse_level", mg.coarseLevel()},
-                                    {"mg_fused", mg.fusedSweeps()},
-                                    {"mg_zmarch", mg.zMarchingSweeps()},
-                                    {"mg_persistent", mg.persistent()},
-                                    {"mg_persistent_groups", mg.persistentGroups()},
-                                    {"mg_persistent_coarse_level", mg.persistentCoarseLevel()},
-                                    {"mg_persistent_top_level", mg.persistentTopLevel()},
-                                    {"mg_persistent_solo_level", mg.persistentSoloLevel()},
-                                    {"mg_variant", variant},
-                                    {"mg_timed_error", timedError},
-                                    {"euler_memory", eulerMemory},
-                                    {"euler_iterations", args.iterations},
-                                    {"euler_error", eulerError},
-                                    {"euler_ms", et.kernelMs},
-                                    {"euler_span_ms", et.spanMs},
-                                    {"euler_device_bytes", eulerBytes},
-                                    {"mg_iterations", mgIterations},
-                                    {"mg_error", mgError},
-                                    {"mg_ms", mt.kernelMs},
-                                    {"mg_span_ms", mt.spanMs},
-                                    {"mg_device_bytes", mgBytes},
-                                    {"speedup", speedup},
-                                    {"speedup_span", speedupSpan},
-                                    {"mg_launches", launches},
-                                    {"mg_levels", perLevel},
-                                    {"mg_trace", trace},
-                                    {"mg_kernels", kernels}});
-              } else {
-                out << std::setprecision(4) << "| " << size << " | " << precisionName(p) << " | "
-                    << args.iterations << " | " << et.kernelMs << " (" << et.spanMs << ") | "
-                    << eulerError << " | " << mgIterations << " | " << mt.kernelMs << " ("
-                    << mt.spanMs << ") | " << mgError << " | " << speedup << " (" << speedupSpan
-                    << ") |\n";
+                const int mgIterations = static_cast<int>(mg.iterations());
+                const MgTiming mt = timeMultigrid(*ctx, mg, mgIterations, args.repeats);
+                const bool onePath = mg.persistent();
+                // The timed runs' field (and the give-up flag of a one-launch run): same ε as
+                // before.
+                const double timedError = mg.error();
+                if (onePath && !mg.persistent())
+                  throw std::runtime_error("timing discarded: " + mg.storageNote());
+                const std::uint64_t mgBytes = mg.deviceBytes();
+                // Where the time goes (last repeat): launches and ms per level, ms per kernel.
+                std::size_t launches = 0;
+                nlohmann::ordered_json kernels, perLevel;
+                for (const auto& [name, st] : ctx->profiler().stats())
+                  if (name.rfind(mg.kernelPrefix(), 0) == 0) {
+                    launches += st.launches;
+                    kernels[name] = {{"ms", st.totalMs}, {"launches", st.launches}};
+                  }
+                for (const MultigridLevelTime& row : mg.levelTimes())
+                  perLevel.push_back({{"level", row.level},
+                                      {"last_level", row.lastLevel},
+                                      {"size", std::to_string(row.shape.width) + "x" +
+                                                   std::to_string(row.shape.height) + "x" +
+                                                   std::to_string(row.shape.depth)},
+                                      {"ms", row.stats.totalMs},
+                                      {"launches", row.stats.launches}});
+                nlohmann::ordered_json trace;  // the last timed launch, per level
+                for (const MultigridLevelTime& row : mg.persistentTrace())
+                  trace.push_back({{"level", row.level},
+                                   {"alone", row.level >= mg.persistentCoarseLevel()},
+                                   {"ms", row.stats.totalMs},
+                                   {"steps", row.stats.launches}});
+                const double speedup = et.kernelMs / mt.kernelMs,
+                             speedupSpan = et.spanMs / mt.spanMs;
+                if (args.json) {
+                  printJsonLine(out, {{"case", "multigrid"},
+                                      {"device", ctx->info().name},
+                                      {"size", size},
+                                      {"precision", precisionName(p)},
+                                      {"mu", mu},
+                                      {"sigma", args.sigma},
+                                      {"a", args.mgA},
+                                      {"b", args.mgB},
+                                      {"c", args.mgC},
+                                      {"levels", mg.levels()},
+                                      {"mg_coarse_side", coarseSide},
+                                      {"mg_coarse_level", mg.coarseLevel()},
+                                      {"mg_fused", mg.fusedSweeps()},
+                                      {"mg_zmarch", mg.zMarchingSweeps()},
+                                      {"mg_persistent", mg.persistent()},
+                                      {"mg_persistent_groups", mg.persistentGroups()},
+                                      {"mg_persistent_coarse_level", mg.persistentCoarseLevel()},
+                                      {"mg_persistent_top_level", mg.persistentTopLevel()},
+                                      {"mg_persistent_solo_level", mg.persistentSoloLevel()},
+                                      {"mg_variant", variant},
+                                      {"mg_timed_error", timedError},
+                                      {"euler_memory", eulerMemory},
+                                      {"euler_iterations", args.iterations},
+                                      {"euler_error", eulerError},
+                                      {"euler_ms", et.kernelMs},
+                                      {"euler_span_ms", et.spanMs},
+                                      {"euler_device_bytes", eulerBytes},
+                                      {"mg_iterations", mgIterations},
+                                      {"mg_error", mgError},
+                                      {"mg_ms", mt.kernelMs},
+                                      {"mg_span_ms", mt.spanMs},
+                                      {"mg_device_bytes", mgBytes},
+                                      {"speedup", speedup},
+                                      {"speedup_span", speedupSpan},
+                                      {"mg_launches", launches},
+                                      {"mg_levels", perLevel},
+                                      {"mg_trace", trace},
+                                      {"mg_kernels", kernels}});
+                } else {
+                  out << std::setprecision(4) << "| " << size << " | " << precisionName(p) << " | "
+                      << args.iterations << " | " << et.kernelMs << " (" << et.spanMs << ") | "
+                      << eulerError << " | " << mgIterations << " | " << mt.kernelMs << " ("
+                      << mt.spanMs << ") | " << mgError << " | " << speedup << " (" << speedupSpan
+                      << ") |\n";
+                }
+                if (mgError > eulerError)
+                  out << "warning: multigrid did not reach the Euler error in 100 iterations\n";
               }
-              if (mgError > eulerError)
-                out << "warning: multigrid did not reach the Euler error in 100 iterations\n";
-            }
   }
   return 0;
 }

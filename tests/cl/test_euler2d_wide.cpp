@@ -27,8 +27,8 @@ TileShape narrow(TileShape t) {
 TEST_CASE("tiles of several columns per work-item equal one column per work-item") {
   auto ctx = test::sharedContext();
   const std::vector<std::array<int, 2>> sizes = {{67, 45}, {1, 1}, {2, 3}, {3, 70}, {130, 90}};
-  const TileShape shapes[] = {{32, 32, 4, 4, 2}, {64, 32, 2, 4, 4}, {16, 16, 2, 2, 2},
-                              {48, 24, 3, 5, 3}};
+  const TileShape shapes[] = {
+      {32, 32, 4, 4, 2}, {64, 32, 2, 4, 4}, {16, 16, 2, 2, 2}, {48, 24, 3, 5, 3}};
   std::uint32_t seed = 4100;
   for (auto [w, h] : sizes) {
     GvfInput in = buildGvfInput(*ctx, test::randomImage(w, h, seed++), 1.0);
@@ -72,8 +72,9 @@ TEST_CASE("tiles of several columns per work-item equal one column per work-item
   }
   // Columns must divide the tile's width.
   GvfInput in = buildGvfInput(*ctx, test::randomImage(20, 20, 1), 1.0);
-  CHECK_THROWS_AS(EulerSolver(ctx, in, 0.14, {Precision::F32, MemoryKind::Local, {32, 32, 4, 4, 3}}),
-                  ParameterError);
+  CHECK_THROWS_AS(
+      EulerSolver(ctx, in, 0.14, {Precision::F32, MemoryKind::Local, {32, 32, 4, 4, 3}}),
+      ParameterError);
 }
 
 TEST_CASE("one launch with several columns per work-item equals launches per phase") {

@@ -16,8 +16,8 @@ TEST_CASE("Euler row bands of several steps equal one step per launch, bit for b
   auto ctx = test::sharedContext();
   if (ctx->info().isGpu) return;  // the band kernel is the CPU path
   const Image2D images[] = {test::randomImage(37, 29, 3), test::randomImage(61, 7, 4),
-                            test::randomImage(5, 40, 6), test::randomImage(23, 1, 7),
-                            test::randomImage(1, 19, 8), makePhantom("u", 48)};
+                            test::randomImage(5, 40, 6),  test::randomImage(23, 1, 7),
+                            test::randomImage(1, 19, 8),  makePhantom("u", 48)};
   const Precision precisions[] = {Precision::F32, Precision::F16, Precision::SNorm16};
   for (const Image2D& img : images) {
     GvfInput in = buildGvfInput(*ctx, img, 1.0);

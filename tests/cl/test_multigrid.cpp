@@ -439,8 +439,8 @@ TEST_CASE("multigrid in one launch gives the launch path's iterations (2D float3
       CAPTURE(k.side);
       CAPTURE(k.global);
       MultigridSolver launches(ctx, in, 0.1, {Precision::F32, 1, 2, 1, coarseSide, false, 0, 0});
-      MultigridOptions oneOptions{Precision::F32, 1, 2, 1, coarseSide, k.global, -1, 1, groups,
-                                  k.side};
+      MultigridOptions oneOptions{Precision::F32, 1,  2, 1,      coarseSide,
+                                  k.global,       -1, 1, groups, k.side};
       oneOptions.persistentVariant = k.variant;
       CAPTURE(k.variant);
       MultigridSolver one(ctx, in, 0.1, oneOptions);

@@ -206,9 +206,8 @@ TEST_CASE("few groups per phase, banded uploads, pipelined batches: same as the 
   // Iterations cut short by the step limit (5 steps, batches of 3): the batch ahead is cut too.
   RegionSnakeParams capped = params;
   capped.maxStepsPerIteration = 5;
-  const auto cappedRun = ref::runRegionSnake(
-      ref::regionPrefix(z.data(), spec.width, spec.height),
-      initialRectangle(spec.width, spec.height), capped);
+  const auto cappedRun = ref::runRegionSnake(ref::regionPrefix(z.data(), spec.width, spec.height),
+                                             initialRectangle(spec.width, spec.height), capped);
   RegionSnakeOptions pipelined;
   pipelined.pipelineSteps = 3;
   RegionSnake cut(ctx, z.data(), spec.width, spec.height, capped, pipelined);
@@ -228,8 +227,8 @@ TEST_CASE("few groups per phase, banded uploads, pipelined batches: same as the 
   RegionSnakeParams dp;
   dp.dMax = 4;
   dp.minSegment = 12;
-  const auto drun = ref::runRegionSnake(ref::regionPrefix(zd.data(), dense.width, dense.height),
-                                        start, dp);
+  const auto drun =
+      ref::runRegionSnake(ref::regionPrefix(zd.data(), dense.width, dense.height), start, dp);
   RegionSnakeOptions opt;
   opt.phaseGroups = 5;
   opt.pipelineSteps = 2;

@@ -43,7 +43,7 @@ class FrameBudget {
   void reset() { *this = FrameBudget{}; }
 
  private:
-  double weightedMs_ = 0, weight_ = 0;  // sums over sub-chunks, halved at each new one
+  double weightedMs_ = 0, weight_ = 0;        // sums over sub-chunks, halved at each new one
   std::array<double, kAfterFrames> after_{};  // ring of the last frames' rest
   int afterCount_ = 0;
 };

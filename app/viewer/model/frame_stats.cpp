@@ -68,8 +68,9 @@ std::string FrameStats::summary() const {
     }
   }
   if (slowFrames_ > 0) {
-    std::snprintf(buf, sizeof buf, "; %ld frames over %.1f ms (longest %.1f ms), their mean ms:",
-                  slowFrames_, kSlowMs, longestMs_);
+    std::snprintf(buf, sizeof buf,
+                  "; %ld frames over %.1f ms (longest %.1f ms), their mean ms:", slowFrames_,
+                  kSlowMs, longestMs_);
     out += buf;
     for (const auto& [name, ms] : slowPhases_) {
       std::snprintf(buf, sizeof buf, " %s %.1f", name.c_str(),

@@ -90,7 +90,6 @@ class RaceSession {
   CaptureParams captureParams_;
   int captureLane_ = -1;  // the lane whose map is in progress; -1: none
   int bandRows_ = 0;      // the last band's rows
-
 };
 
 }  // namespace gvflab::viewer

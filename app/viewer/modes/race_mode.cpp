@@ -11,7 +11,7 @@
 
 namespace gvflab::viewer {
 namespace {
-constexpr int kCaptureEveryFrames = 30;  // the map follows every pixel: not every frame
+constexpr int kCaptureEveryFrames = 30;   // the map follows every pixel: not every frame
 constexpr double kCaptureMsPerFrame = 3;  // OpenCL ms of capture-range rows a frame
 }  // namespace
 
@@ -70,8 +70,8 @@ void RaceMode::advance(ErrorLog& errors) {
   const bool newPlane = session_.imageVersion() != captureImageVersion_;
   // A refresh starts on both fields as they are and goes in bands of about kCaptureMsPerFrame
   // over the next frames (RaceSession::continueCapture): no frame carries whole maps.
-  const bool start = newPlane || (!race_->capturing() && moved &&
-                                  ++framesSinceCapture_ >= kCaptureEveryFrames);
+  const bool start =
+      newPlane || (!race_->capturing() && moved && ++framesSinceCapture_ >= kCaptureEveryFrames);
   if (!start && !race_->capturing()) return;
   // GVFLAB_RACE_CAPTURE=whole: both maps in the frame that starts them, as before (to compare).
   static const bool whole = [] {

@@ -168,8 +168,8 @@ class EulerSolver : public Solver {
   int syncBase_ = 0;          // arrivals counted so far
   bool unconfirmed_ = false;  // a persistent launch ran since the flag was last read
   cl::NDRange local_;
-  int slab_ = 0;         // planes per work-item of gvf_euler_slabs3d, 0 when unused
-  bool rows_ = false;    // gvf_euler_rows / gvf_euler_rows3d (CPUs): a work-item per row
+  int slab_ = 0;       // planes per work-item of gvf_euler_slabs3d, 0 when unused
+  bool rows_ = false;  // gvf_euler_rows / gvf_euler_rows3d (CPUs): a work-item per row
   // CPUs, 2D buffers with cpuBandSteps > 0: v, v0, out, width, height, mu, steps, band,
   // scratch, scratch rows; bandScratch_ holds two levels of band + 2 * steps rows per band
   // and a row for |V0|^2.

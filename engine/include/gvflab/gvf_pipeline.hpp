@@ -35,12 +35,12 @@ struct SolverConfig {
   int mgGroups = 0;       // multigrid only (MultigridOptions::persistentGroups)
   int mgSide = -1;        // multigrid only (MultigridOptions::persistentSide)
   bool mgTrace = false;   // multigrid only (MultigridOptions::trace)
-  int mgVariant = -1;       // multigrid only (MultigridOptions::persistentVariant)
+  int mgVariant = -1;     // multigrid only (MultigridOptions::persistentVariant)
   // Euler's tuning (tile shapes, one launch per step): the defaults suit every device.
   TileShape tile;
   Tile3D tile3d;
   std::optional<bool> persistent;
-  int cpuSlab = 0;  // EulerOptions::cpuSlab (CPUs, 3D: planes a work-item marches; 0: rows)
+  int cpuSlab = 0;       // EulerOptions::cpuSlab (CPUs, 3D: planes a work-item marches; 0: rows)
   int cpuBandSteps = 0;  // Euler only (EulerOptions::cpuBandSteps)
 
   EulerOptions eulerOptions() const;

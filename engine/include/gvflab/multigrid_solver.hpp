@@ -55,8 +55,8 @@ struct MultigridOptions {
   // (mg_smooth_fused, into a second copy of each level's v: one more field of memory) or one
   // launch per colour in place. -1: chosen per device and dims (fusedChosen: GPUs in 2D, where
   // measured faster); 0: two launches; 1: fused; 2: fused, and in 3D each sweep in z-marching
-  // tiles (mg_smooth_zmarch: a column of 32 x 8 marching 32 planes; 2D as 1). field() then alternates between two buffers,
-  // as Euler's does: take it again after each step.
+  // tiles (mg_smooth_zmarch: a column of 32 x 8 marching 32 planes; 2D as 1). field() then
+  // alternates between two buffers, as Euler's does: take it again after each step.
   int fused = -1;
   // Every iteration of a step() in ONE launch (mg_persistent, kernels/multigrid_persistent.cl):
   // all work-groups do the levels above the coarse side, work-group 0 alone those within it,
@@ -123,7 +123,7 @@ class MultigridSolver : public Solver {
   int persistentGroups() const { return static_cast<int>(persistentGroups_); }
   int persistentCoarseLevel() const { return persistentFrom_; }  // work-group 0, local memory
   int persistentSoloLevel() const { return persistentSolo_; }    // work-group 0 from here down
-  int persistentTopLevel() const { return persistentTop_; }  // first level in the one launch
+  int persistentTopLevel() const { return persistentTop_; }      // first level in the one launch
   std::string storageNote() const override { return note_; }
   // Per level, the last one-launch step's time on it (MultigridOptions::trace, NVIDIA only;
   // empty elsewhere): work-group 0's global-timer stamps after each step's barrier, each

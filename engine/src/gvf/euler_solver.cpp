@@ -52,13 +52,13 @@ std::string tileOptions(const TileShape& t, const ComputeContext& ctx) {
   const int cols = std::max(1, t.colsPerItem);
   const int items = t.width / cols * (t.height / std::max(1, t.rowsPerItem));
   if (t.rowsPerItem < 1 || t.height % t.rowsPerItem != 0 || t.colsPerItem < 1 ||
-      t.width % cols != 0 || t.halo < 1 || t.width <= 2 * t.halo ||
-      t.height <= 2 * t.halo || static_cast<std::size_t>(items) > ctx.info().maxWorkGroupSize ||
+      t.width % cols != 0 || t.halo < 1 || t.width <= 2 * t.halo || t.height <= 2 * t.halo ||
+      static_cast<std::size_t>(items) > ctx.info().maxWorkGroupSize ||
       tileLocalBytes(t) > ctx.info().localMemBytes)
     throw ParameterError("Tile " + std::to_string(t.width) + "x" + std::to_string(t.height) +
                          " with " + std::to_string(t.rowsPerItem) + " rows and " +
-                         std::to_string(t.colsPerItem) + " columns per work-item and halo " + std::to_string(t.halo) +
-                         " does not fit this device's work-groups.");
+                         std::to_string(t.colsPerItem) + " columns per work-item and halo " +
+                         std::to_string(t.halo) + " does not fit this device's work-groups.");
   return " -DTILE_W=" + std::to_string(t.width) + " -DTILE_H=" + std::to_string(t.height) +
          " -DROWS_PER_ITEM=" + std::to_string(t.rowsPerItem) + " -DHALO=" + std::to_string(t.halo) +
          (cols > 1 ? " -DCOLS_PER_ITEM=" + std::to_string(cols) : std::string());
@@ -164,8 +164,7 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
     auto& lib = ctx_->kernels();
     const MemoryKind mem = *options_.memory;
     if (mem == MemoryKind::Local && !is3d) {
-      options_.tile =
-          resolveTile(options_.tile, *ctx_, input_.pixelCount(), options_.precision);
+      options_.tile = resolveTile(options_.tile, *ctx_, input_.pixelCount(), options_.precision);
       const TileShape& t = options_.tile;
       const std::string tiled = opts + tileOptions(t, *ctx_);
       tiled2d_ = lib.kernel(tileKernelFile(t), "gvf_euler_steps_tiled", tiled);
@@ -455,16 +454,16 @@ void EulerSolver::stepSingles(int n) {
     k.template arg<2>(v_[1 - current_]->memory());
   };
   // gvf_euler_slabs3d: one work-item per row and slab of slab_ planes.
-  const std::size_t zItems = slab_ > 0 ? (input_.depth + slab_ - 1) / slab_
-                                       : detail::roundUp(input_.depth, local_[1]);
-  const cl::NDRange global = rows_ && is3d ? cl::NDRange(detail::roundUp(input_.height, local_[0]),
-                                                         zItems)
-                             : rows_       ? cl::NDRange(detail::roundUp(input_.height, local_[0]))
-                             : is3d        ? cl::NDRange(detail::roundUp(input_.width, local_[0]),
-                                                         detail::roundUp(input_.height, local_[1]),
-                                                         detail::roundUp(input_.depth, local_[2]))
-                                           : cl::NDRange(detail::roundUp(input_.width, local_[0]),
-                                                         detail::roundUp(input_.height, local_[1]));
+  const std::size_t zItems =
+      slab_ > 0 ? (input_.depth + slab_ - 1) / slab_ : detail::roundUp(input_.depth, local_[1]);
+  const cl::NDRange global = rows_ && is3d
+                                 ? cl::NDRange(detail::roundUp(input_.height, local_[0]), zItems)
+                             : rows_ ? cl::NDRange(detail::roundUp(input_.height, local_[0]))
+                             : is3d  ? cl::NDRange(detail::roundUp(input_.width, local_[0]),
+                                                   detail::roundUp(input_.height, local_[1]),
+                                                   detail::roundUp(input_.depth, local_[2]))
+                                     : cl::NDRange(detail::roundUp(input_.width, local_[0]),
+                                                   detail::roundUp(input_.height, local_[1]));
   const char* name = is3d ? "gvf_euler_step3d" : "gvf_euler_step";
   for (int i = 0; i < n; ++i) {
     if (is3d)

@@ -161,8 +161,8 @@ void RegionSnake::build(const std::uint16_t* z) {
         const std::size_t off = static_cast<std::size_t>(r0) * width_;
         cl::Event up;
         copyQueue.enqueueWriteBuffer(image, CL_FALSE, off * 2,
-                                     static_cast<std::size_t>(rows) * width_ * 2, z + off,
-                                     nullptr, &up);
+                                     static_cast<std::size_t>(rows) * width_ * 2, z + off, nullptr,
+                                     &up);
         copyQueue.flush();
         uploads.push_back(up);
         wait.push_back(up);
@@ -302,8 +302,8 @@ void RegionSnake::ensurePartial(std::size_t segments, int chunks) {
 void RegionSnake::uploadNodes() {
   n_ = static_cast<int>(hostNodes_.size());
   if (nodeCapacity_ < hostNodes_.size()) {
-    nodeCapacity_ = std::max<std::size_t>({64, 2 * hostNodes_.size(),
-                                           static_cast<std::size_t>(std::max(0, options_.nodeReserve))});
+    nodeCapacity_ = std::max<std::size_t>(
+        {64, 2 * hostNodes_.size(), static_cast<std::size_t>(std::max(0, options_.nodeReserve))});
     nodes_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, nodeCapacity_ * 8);
     // Per-node work space of region_phase, at most half the nodes per phase (plus the odd one).
     auto& cl = ctx_->context();
@@ -387,8 +387,7 @@ cl::Event RegionSnake::queueSteps(long firstStep, int batch, int slot, bool read
     for (std::size_t p = 0; p < phaseSize_.size(); ++p)
       runPhase(static_cast<int>(p), firstStep + s);
   char* base = staging_.as<char>(slot * slotBytes());
-  if (readNodes)
-    ctx_->queue().enqueueReadBuffer(nodes_, CL_FALSE, 0, n_ * 8, base + kStateBytes);
+  if (readNodes) ctx_->queue().enqueueReadBuffer(nodes_, CL_FALSE, 0, n_ * 8, base + kStateBytes);
   ++stateReads_;
   cl::Event read;
   ctx_->queue().enqueueReadBuffer(state_, CL_FALSE, 0, kStateBytes, base, nullptr, &read);

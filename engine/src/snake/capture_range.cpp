@@ -97,8 +97,8 @@ int CaptureRange::computeRows(int rows) {
                 static_cast<cl_int>(maxSteps_));
     // Rows past the band's end belong to the next band; the kernel skips those past the map.
     ctx_->queue().enqueueNDRangeKernel(kernel_.get(), cl::NDRange(0, nextRow_),
-                                       cl::NDRange(detail::roundUp(width_, local[0]), rows),
-                                       local, nullptr, &bandEvent_);
+                                       cl::NDRange(detail::roundUp(width_, local[0]), rows), local,
+                                       nullptr, &bandEvent_);
     if (ctx_->profiler().enabled()) ctx_->profiler().record("capture_range", bandEvent_);
     ctx_->queue().flush();
   } catch (const cl::Error& e) {
