@@ -172,7 +172,7 @@ int main(int argc, char** argv) {
           const std::size_t comma = std::min(v.find(',', at), v.size());
           list.push_back(parseInt(flag.c_str(), v.substr(at, comma - at),
                                   flag == "--mg-groups" || flag == "--cpu-band-steps" ? 0 : -1,
-                                  flag == "--cpu-band-steps" ? 64 : top));
+                                  top));
           at = comma + 1;
         }
       } else if (args[i] == "--precision") {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdlib>
 #include <sstream>
 
 #include "cl/launch.hpp"
@@ -240,7 +239,9 @@ std::vector<SolverFact> EulerSolver::facts() const {
 }
 
 std::uint64_t EulerSolver::deviceBytes() const {
-  return v0_->bytes() + v_[0]->bytes() + v_[1]->bytes();
+  // The CPU band kernel's scratch too (it holds about 3x the field's rows at 4 steps a pass).
+  const std::uint64_t scratch = bandScratch_() ? bandScratch_.getInfo<CL_MEM_SIZE>() : 0;
+  return v0_->bytes() + v_[0]->bytes() + v_[1]->bytes() + scratch;
 }
 
 void EulerSolver::setMu(double mu) {
