@@ -42,10 +42,12 @@ void onStop(int signal) {
   const bool again = cancelRequested();
   requestCancel(signal);
   if (deferred > 0 && !again) return;  // polled by the run, which rolls its outputs back
+  runSignalUndo();  // what a rollback would undo: temporaries, replaced and new outputs
   if (terminal) say("\r\033[K");
   say(signal == SIGTERM ? "gvflab: Interrupted after SIGTERM while "
                         : "gvflab: Interrupted after SIGINT while ");
-  say(deferred > 0 ? "writing the outputs (a second signal: stopped at once)" : stage);
+  say(deferred > 0 ? "writing the outputs (a second signal: stopped at once, nothing written kept)"
+                   : stage);
   if (deferred > 0) {
     say(".\n");
   } else {

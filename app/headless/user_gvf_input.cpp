@@ -39,7 +39,8 @@ GvfInput buildUserGvfInput(ComputeContext& ctx, const Options& o, const RunInput
   };
   // Shapes from the headers alone, before a sample of either is read.
   if (o.v0File) {
-    const FieldShape s = readFor("--v0", [&] { return userFieldShape(*o.v0File); });
+    const FieldShape s =
+        readFor("--v0", [&] { return userFieldShape(*o.v0File, in.is3d ? 3 : 2); });
     sameSize(v0Name, s.width, s.height, s.depth);
   }
   if (o.edgeMap) {

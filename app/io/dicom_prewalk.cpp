@@ -7,8 +7,8 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
-#include <memory>
 #include <limits>
+#include <memory>
 #include <string>
 
 #include "gvflab/error.hpp"
@@ -169,10 +169,14 @@ class Walk {
 
   // What the top level declared: the native pixel data's size (0 when unknown).
   std::uint64_t pixelNeed() const {
-    if (rows_ == 0 || cols_ == 0 || rows_ > 16384 || cols_ > 16384 || frames_ > static_cast<unsigned long>(kMaxSide))
+    if (rows_ == 0 || cols_ == 0 || rows_ > 16384 || cols_ > 16384 ||
+        frames_ > static_cast<unsigned long>(kMaxSide))
       return 0;
-    return std::uint64_t(rows_) * cols_ * frames_ * std::max(1u, samples_) *
-           std::max(1u, (bits_ + 7) / 8);
+    if (subsampled_) return 0;  // YBR 4:2:2 and 4:2:0 hold fewer bytes than samples
+    // 1-bit data is packed.
+    return (std::uint64_t(rows_) * cols_ * frames_ * std::max(1u, samples_) * std::max(1u, bits_) +
+            7) /
+           8;
   }
 
  private:
@@ -181,7 +185,8 @@ class Walk {
                      std::to_string(src_.position()) + " of its data set.");
   }
   [[noreturn]] void truncated() const {
-    throw InputError(file_.label() + " is truncated or corrupt (a DICOM element runs past the end).");
+    throw InputError(file_.label() +
+                     " is truncated or corrupt (a DICOM element runs past the end).");
   }
 
   void bytes(void* out, std::size_t n) {
@@ -334,12 +339,26 @@ class Walk {
       return big_ ? unsigned(b[0] << 8 | b[1]) : unsigned(b[0] | b[1] << 8);
     };
     switch (t & 0xFFFF) {
-      case 0x0002: samples_ = us(); break;
-      case 0x0010: rows_ = us(); break;
-      case 0x0011: cols_ = us(); break;
-      case 0x0100: bits_ = us(); break;
-      case 0x0008: frames_ = std::max(1ul, std::strtoul(v.c_str(), nullptr, 10)); break;
-      default: break;
+      case 0x0002:
+        samples_ = us();
+        break;
+      case 0x0010:
+        rows_ = us();
+        break;
+      case 0x0011:
+        cols_ = us();
+        break;
+      case 0x0100:
+        bits_ = us();
+        break;
+      case 0x0008:
+        frames_ = std::max(1ul, std::strtoul(v.c_str(), nullptr, 10));
+        break;
+      case 0x0004:
+        subsampled_ = v.rfind("YBR_", 0) == 0 && v.find("42") != std::string::npos;
+        break;
+      default:
+        break;
     }
   }
 
@@ -349,6 +368,7 @@ class Walk {
   std::uint64_t elements_ = 0, nonPixel_ = 0;
   unsigned rows_ = 0, cols_ = 0, samples_ = 1, bits_ = 0;
   unsigned long frames_ = 1;
+  bool subsampled_ = false;
 };
 
 }  // namespace

@@ -69,15 +69,21 @@ Field3D readField3D(const std::filesystem::path& path) {
   return finite(isNrrd(path) ? readNrrdField3D(path) : readMetaImageField3D(path), path, 3);
 }
 
-FieldShape userFieldShape(const std::filesystem::path& path) {
+FieldShape userFieldShape(const std::filesystem::path& path, int dims) {
   requireUserField(path);
-  if (isNrrd(path)) {  // the first axis holds the components
+  // NRRD's first axis holds the components; MetaImage keeps them in ElementNumberOfChannels.
+  std::vector<std::int64_t> sides;
+  if (isNrrd(path)) {
     const std::vector<std::int64_t> s = nrrdSizes(path);
-    if (s.size() < 3) throw InputError(quoted(path) + " is not a 2D or 3D vector field.");
-    return {int(s[1]), int(s[2]), s.size() > 3 ? int(s[3]) : 1};
+    if (!s.empty()) sides.assign(s.begin() + 1, s.end());
+  } else {
+    for (const int d : metaImageSize(path)) sides.push_back(d);
   }
-  const std::vector<int> d = metaImageSize(path);
-  return {d[0], d[1], d.size() > 2 ? d[2] : 1};
+  if (static_cast<int>(sides.size()) != dims)
+    throw InputError(quoted(path) + " is a " + std::to_string(sides.size()) + "D field; a " +
+                     std::to_string(dims) + "D input needs a " + std::to_string(dims) +
+                     "D field of " + std::to_string(dims) + " channels.");
+  return {int(sides[0]), int(sides[1]), dims == 3 ? int(sides[2]) : 1};
 }
 
 void checkFieldFileName(const std::filesystem::path& path) { fieldFormat(path); }

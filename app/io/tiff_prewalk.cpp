@@ -13,16 +13,15 @@ namespace gvflab::app {
 namespace {
 
 constexpr std::uint64_t kMaxTileSide = 16384;
-constexpr std::uint64_t kMaxEntries = 4096;            // entries in one page's directory
-constexpr std::uint64_t kMaxCompressionRatio = 4096;   // LZW's worst is below, deflate's 1032
+constexpr std::uint64_t kMaxEntries = 4096;           // entries in one page's directory
+constexpr std::uint64_t kMaxCompressionRatio = 4096;  // LZW's worst is below, deflate's 1032
 
 class Reader {
  public:
   Reader(const InputFile& file, bool big) : file_(file), big_(big) {}
   std::uint64_t decode(const unsigned char* b, unsigned bytes) const {
     std::uint64_t v = 0;
-    for (unsigned i = 0; i < bytes; ++i)
-      v |= std::uint64_t(b[big_ ? bytes - 1 - i : i]) << (8 * i);
+    for (unsigned i = 0; i < bytes; ++i) v |= std::uint64_t(b[big_ ? bytes - 1 - i : i]) << (8 * i);
     return v;
   }
   std::uint64_t number(std::uint64_t at, unsigned bytes) const {
@@ -44,10 +43,23 @@ class Reader {
 
 unsigned typeSize(unsigned type) {
   switch (type) {
-    case 3: case 8: return 2;                    // SHORT, SSHORT
-    case 4: case 9: case 11: case 13: return 4;  // LONG, SLONG, FLOAT, IFD
-    case 5: case 10: case 12: case 16: case 17: case 18: return 8;
-    default: return 1;  // BYTE, ASCII, SBYTE, UNDEFINED and unknown types
+    case 3:
+    case 8:
+      return 2;  // SHORT, SSHORT
+    case 4:
+    case 9:
+    case 11:
+    case 13:
+      return 4;  // LONG, SLONG, FLOAT, IFD
+    case 5:
+    case 10:
+    case 12:
+    case 16:
+    case 17:
+    case 18:
+      return 8;
+    default:
+      return 1;  // BYTE, ASCII, SBYTE, UNDEFINED and unknown types
   }
 }
 
@@ -70,7 +82,7 @@ int prewalkTiff(const InputFile& file, int maxPages) {
   const bool bigEndian = head[0] == 'M';
   const Reader r(file, bigEndian);
   const bool bigTiff = r.number(2, 2) == 43;
-  const unsigned word = bigTiff ? 8 : 4;                 // offsets and counts
+  const unsigned word = bigTiff ? 8 : 4;  // offsets and counts
   const unsigned entrySize = bigTiff ? 20 : 12, countSize = bigTiff ? 8 : 2;
   if (bigTiff && head.size() < 16) throw InputError(file.label() + " is truncated (its header).");
   std::uint64_t next = r.number(bigTiff ? 8 : 4, word);
@@ -132,17 +144,40 @@ int prewalkTiff(const InputFile& file, int maxPages) {
         return v;
       };
       switch (e.tag) {
-        case 256: p.width = value(0); break;
-        case 257: p.height = value(0); break;
-        case 258: p.bits = value(0); break;
-        case 259: p.compression = value(0); break;
-        case 277: p.samples = value(0); break;
-        case 284: p.planar = value(0); break;
-        case 322: p.tileWidth = value(0); break;
-        case 323: p.tileHeight = value(0); break;
-        case 273: case 324: p.offsets = values(); break;
-        case 279: case 325: p.counts = values(); break;
-        default: break;
+        case 256:
+          p.width = value(0);
+          break;
+        case 257:
+          p.height = value(0);
+          break;
+        case 258:
+          p.bits = value(0);
+          break;
+        case 259:
+          p.compression = value(0);
+          break;
+        case 277:
+          p.samples = value(0);
+          break;
+        case 284:
+          p.planar = value(0);
+          break;
+        case 322:
+          p.tileWidth = value(0);
+          break;
+        case 323:
+          p.tileHeight = value(0);
+          break;
+        case 273:
+        case 324:
+          p.offsets = values();
+          break;
+        case 279:
+        case 325:
+          p.counts = values();
+          break;
+        default:
+          break;
       }
     }
     next = r.decode(dir.data() + entries * entrySize, word);
@@ -155,8 +190,8 @@ int prewalkTiff(const InputFile& file, int maxPages) {
                           " tiles (at most " + std::to_string(kMaxTileSide) + " per side)");
       for (std::size_t k = 0; k < std::min(p.offsets.size(), p.counts.size()); ++k)
         if (p.offsets[k] > size || p.counts[k] > size - p.offsets[k])
-          refuse(pages, "has data past the end of the file (strip or tile " + std::to_string(k) +
-                            ")");
+          refuse(pages,
+                 "has data past the end of the file (strip or tile " + std::to_string(k) + ")");
       std::uint64_t stored = 0;
       for (const std::uint64_t c : p.counts) stored += c;
       const std::uint64_t need = (p.width * p.samples * p.bits + 7) / 8 * p.height;

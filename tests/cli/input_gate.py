@@ -339,8 +339,42 @@ def batch_interrupted(gvflab, work):
           "batch_interrupted: no interrupted summary on stdout: %r / %r" % (stdout[:300], stderr[:300]))
 
 
+def second_signal(gvflab, work):
+    """SIGINT and SIGTERM once the field's temporary exists: the second ends the process at once and
+    must undo as the first would (no temporary, no .kept file, the earlier output intact)."""
+    base = fresh(work, "second_signal")
+    out = os.path.join(base, "out")
+    os.makedirs(out)
+    img = os.path.join(base, "big.png")
+    write(img, png(2048, 2048))
+    earlier = b"an earlier output, which an interrupted run must leave as it was\n"
+    field = os.path.join(out, "f.nrrd")
+    write(field, earlier)
+    p = subprocess.Popen([gvflab, "--headless", img, "--iterations", "1", "--save-field", field],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    deadline = time.monotonic() + 240
+    seen = False
+    while time.monotonic() < deadline and p.poll() is None and not seen:
+        seen = any(n.startswith(".gvflab-") and n.endswith(".nrrd") for n in os.listdir(out))
+        time.sleep(0.005)
+    if seen:  # two kinds, so that the kernel cannot merge them into one pending signal
+        p.send_signal(signal.SIGINT)
+        p.send_signal(signal.SIGTERM)
+    try:
+        _, stderr = p.communicate(timeout=LIMIT_S)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        _, stderr = p.communicate()
+    check(seen, "second_signal: never saw the temporary (exit %s)" % p.returncode)
+    if not seen:
+        return
+    check(p.returncode in (130, 143), "second_signal: exit %s: %r" % (p.returncode, stderr[-300:]))
+    check(sorted(os.listdir(out)) == ["f.nrrd"], "second_signal: left %s" % sorted(os.listdir(out)))
+    check(read(field) == earlier, "second_signal: the earlier output was changed")
+
+
 CASES = [outputs_onto_inputs, batch_lists, series_link_out, shapes_before_data, values,
-         sessions_and_pages, capture_unasked, device_limits, batch_interrupted]
+         sessions_and_pages, capture_unasked, device_limits, batch_interrupted, second_signal]
 
 
 def main():
