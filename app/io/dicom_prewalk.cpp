@@ -133,6 +133,17 @@ class InflateSource : public Source {
   bool ended_ = false;
 };
 
+// GDCM reads an unknown VR as the start of an implicit element and asserts (the fuzzer's
+// finds): an explicit stream must name known VRs only.
+bool isKnownVr(const char* vr) {
+  static constexpr const char* kAll[] = {"AE", "AS", "AT", "CS", "DA", "DS", "DT", "FL", "FD",
+                                         "IS", "LO", "LT", "OB", "OD", "OF", "OL", "OV", "OW",
+                                         "PN", "SH", "SL", "SQ", "SS", "ST", "SV", "TM", "UC",
+                                         "UI", "UL", "UN", "UR", "US", "UT", "UV"};
+  return std::any_of(std::begin(kAll), std::end(kAll),
+                     [&](const char* v) { return vr[0] == v[0] && vr[1] == v[1]; });
+}
+
 bool isLongVr(const char* vr) {
   static constexpr const char* kLong[] = {"OB", "OW", "OF", "OD", "OL", "OV", "SQ",
                                           "UN", "UT", "UC", "UR", "SV", "UV"};
@@ -233,6 +244,7 @@ class Walk {
     std::uint32_t length = 0;
     if (explicitVr) {
       bytes(vr, 2);
+      if (!isKnownVr(vr)) corrupt("an element of unknown VR");
       if (isLongVr(vr)) {
         u16();
         length = length32();
@@ -252,6 +264,7 @@ class Walk {
       return sequence(depth + 1, kNoEnd, explicitVr && std::string(vr, 2) != "UN");
     }
     if (length % 2 != 0) corrupt("an element of odd length " + std::to_string(length));
+    if (depth == 0) checkImageAttribute(t, explicitVr ? vr : nullptr, length);
     within(end, length);
     if (depth == 0 && t == kPixelData) return pixels(length);
     if (depth == 0 && length <= 64 && (t >> 16) == 0x0028) return attribute(t, length);
@@ -265,6 +278,29 @@ class Walk {
       return skipValue(length - 4);
     }
     skipValue(length);
+  }
+
+  // GDCM reads the image attributes through typed accessors that assert on a wrong VR, a wrong
+  // length or a sample count above 4 (the fuzzer's finds): they are checked here first.
+  void checkImageAttribute(std::uint32_t t, const char* vr, std::uint32_t length) {
+    struct Rule {
+      std::uint32_t tag;
+      const char* vr;
+    };
+    static constexpr Rule kRules[] = {
+        {0x00280002, "US"}, {0x00280006, "US"}, {0x00280010, "US"}, {0x00280011, "US"},
+        {0x00280100, "US"}, {0x00280101, "US"}, {0x00280102, "US"}, {0x00280103, "US"},
+        {0x00280008, "IS"}, {0x00280004, "CS"}, {0x00280030, "DS"}, {0x00281052, "DS"},
+        {0x00281053, "DS"}, {0x00200032, "DS"}, {0x00200037, "DS"}, {0x00200013, "IS"},
+        {0x00180050, "DS"}, {0x00180088, "DS"}, {0x00181164, "DS"}, {0x00280034, "IS"}};
+    for (const Rule& r : kRules) {
+      if (r.tag != t) continue;
+      if (vr && (vr[0] != r.vr[0] || vr[1] != r.vr[1]) && !(vr[0] == 'U' && vr[1] == 'N'))
+        corrupt("an image attribute with VR " + std::string(vr, 2) + " (" + r.vr + " expected)");
+      if (r.vr[0] == 'U' && length != 2)
+        corrupt("an image attribute of " + std::to_string(length) + " bytes (one US expected)");
+      return;
+    }
   }
 
   // The items of a sequence, to its end (defined) or its end marker (undefined length).
@@ -341,6 +377,7 @@ class Walk {
     switch (t & 0xFFFF) {
       case 0x0002:
         samples_ = us();
+        if (samples_ < 1 || samples_ > 4) corrupt("SamplesPerPixel " + std::to_string(samples_));
         break;
       case 0x0010:
         rows_ = us();
@@ -407,6 +444,9 @@ void prewalkDicom(const InputFile& file) {
       const unsigned element = u16(at + 2);
       char vr[2];
       file.readExactly(vr, 2, at + 4);
+      if (!isKnownVr(vr))
+        throw InputError(file.label() +
+                         " is corrupt: its meta header has an element of unknown VR.");
       const bool wide = isLongVr(vr);
       if (wide && at + 12 > size) truncated();
       const std::uint64_t length = wide ? u32(at + 8) : u16(at + 6);

@@ -105,4 +105,20 @@ def cases(Case):
     refused("big_endian_truncated", (meta(BIG) + image(big=True) + pixels(big=True))[:-10], "truncated")
     refused("implicit_truncated", (meta(IMPLICIT) + image(explicit=False) +
                                    pixels(explicit=False))[:-6], "truncated")
+    # The fuzzer's finds (GDCM assertions on what it reads through typed accessors): an unknown
+    # VR in the meta header or the data set, SamplesPerPixel 5, PixelRepresentation as CS, a US
+    # attribute of 4 bytes.
+    bad_meta = meta(EXPLICIT).replace(b"UL", b"U\xaa", 1)
+    refused("meta_unknown_vr", bad_meta + image() + pixels(), "unknown VR")
+    refused("unknown_vr", meta(EXPLICIT) + image() + el(0x0010, 0x0010, b";I", "AB") + pixels(),
+            "unknown VR")
+    five = image().replace(el(0x0028, 0x0002, b"US", struct.pack("<H", 1)),
+                           el(0x0028, 0x0002, b"US", struct.pack("<H", 5)))
+    refused("samples_per_pixel_5", meta(EXPLICIT) + five + pixels(), "SamplesPerPixel")
+    cs = image().replace(el(0x0028, 0x0103, b"US", struct.pack("<H", 0)),
+                         el(0x0028, 0x0103, b"CS", "0 "))
+    refused("pixel_representation_cs", meta(EXPLICIT) + cs + pixels(), "VR CS")
+    wide = image().replace(el(0x0028, 0x0100, b"US", struct.pack("<H", 16)),
+                           el(0x0028, 0x0100, b"US", struct.pack("<HH", 16, 16)))
+    refused("bits_allocated_two_values", meta(EXPLICIT) + wide + pixels(), "one US")
     return c
