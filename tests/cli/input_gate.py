@@ -83,20 +83,45 @@ def fresh(work, name):
 
 
 def run(gvflab, args, env=None, timeout=LIMIT_S):
+    """rc (None after the limit), stdout, stderr, seconds and the run's own peak memory in MiB
+    (its rusage, from wait4)."""
+    import threading
     t0 = time.monotonic()
-    try:
-        p = subprocess.run([gvflab, "--headless", *args], capture_output=True, timeout=timeout,
-                           stdin=subprocess.DEVNULL, env=dict(os.environ, **(env or {})))
-        return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace"), \
-            time.monotonic() - t0
-    except subprocess.TimeoutExpired:
-        return None, "", "", time.monotonic() - t0
+    p = subprocess.Popen([gvflab, "--headless", *args], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                         env=dict(os.environ, **(env or {})))
+    streams = {}
+    readers = [threading.Thread(target=lambda n=n, f=f: streams.__setitem__(n, f.read()))
+               for n, f in (("out", p.stdout), ("err", p.stderr))]
+    for t in readers:
+        t.start()
+    status, usage = None, None
+    while status is None:
+        pid, st, ru = os.wait4(p.pid, os.WNOHANG)
+        if pid:
+            status, usage = st, ru
+        elif time.monotonic() - t0 > timeout:
+            p.kill()
+            _, status, usage = os.wait4(p.pid, 0)
+            status = None
+            break
+        else:
+            time.sleep(0.01)
+    p.returncode = 0  # reaped here; Popen must not wait for it again
+    for t in readers:
+        t.join()
+    seconds = time.monotonic() - t0
+    if status is None:
+        return None, "", "", seconds, 0
+    return os.waitstatus_to_exitcode(status), streams["out"].decode(errors="replace"), \
+        streams["err"].decode(errors="replace"), seconds, usage.ru_maxrss / 1024
 
 
 def refused(name, gvflab, args, expect, env=None, untouched=(), max_line=None):
     before = {p: read(p) for p in untouched}
-    rc, out, err, seconds = run(gvflab, args, env)
+    rc, out, err, seconds, peak = run(gvflab, args, env)
     lines = err.splitlines()
+    check(peak < 1024, "%s: took %d MiB before its refusal" % (name, peak))
     check(rc is not None, "%s: ran past %d s" % (name, LIMIT_S))
     if rc is None:
         return
@@ -113,7 +138,7 @@ def refused(name, gvflab, args, expect, env=None, untouched=(), max_line=None):
 
 
 def ran(name, gvflab, args, env=None):
-    rc, out, err, _ = run(gvflab, args, env)
+    rc, out, err, _, _ = run(gvflab, args, env)
     check(rc == 0, "%s: exit %s: %r" % (name, rc, err[:600]))
     return out, err
 
