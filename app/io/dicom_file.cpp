@@ -260,6 +260,12 @@ Series readSeries(const fs::path& folder) {
   return s;
 }
 
+// The library's own first line, folded into our sentence ("; GDCM: ...").
+std::string library(QuietStderr& quiet) {
+  const std::string line = quiet.firstLine();
+  return line.empty() ? "" : "; it says: " + line;
+}
+
 // Decodes a whole file (every frame) to grey values, slope and intercept applied; MONOCHROME1
 // is inverted, colour becomes luminance. Appends width * height * frames values to out.
 void decodeFile(const Header& h, std::vector<double>& out, WorldGeometry* geometry) {
@@ -276,7 +282,8 @@ void decodeFile(const Header& h, std::vector<double>& out, WorldGeometry* geomet
   }
   if (!ok)
     throw InputError(quoted(h.path) +
-                     " has no pixel data GDCM can read (unsupported or corrupt pixel data).");
+                     " has no pixel data GDCM can read (unsupported or corrupt pixel data" +
+                     library(quiet) + ").");
   const gdcm::Image& image = reader.GetImage();
   const unsigned frames = image.GetNumberOfDimensions() > 2 ? image.GetDimension(2) : 1;
   if (image.GetDimension(0) != h.width || image.GetDimension(1) != h.height || frames != h.frames)
@@ -329,7 +336,7 @@ void decodeFile(const Header& h, std::vector<double>& out, WorldGeometry* geomet
         std::string(reader.GetFile().GetHeader().GetDataSetTransferSyntax().GetString()
                         ? reader.GetFile().GetHeader().GetDataSetTransferSyntax().GetString()
                         : "unknown") +
-        ", or corrupt).");
+        ", or corrupt" + library(quiet) + ").");
   const double slope = image.GetSlope() != 0 ? image.GetSlope() : 1.0;
   const double intercept = image.GetIntercept();
   const unsigned shift = 8 * bytes - stored;  // bits above BitsStored are not the sample's

@@ -90,6 +90,9 @@ def cases(Case):
     refused("fragment_past_end", encapsulated(frag(0) + frag(1 << 20, b"\xff\xd8")), "fragment")
     refused("fragments_no_end", encapsulated(frag(0) + frag(4, b"\xff\xd8\xff\xd9")), "no end marker")
     refused("fragment_undefined", encapsulated(frag(0) + frag(UNDEFINED)), "x.dcm")
+    # A well-formed stream whose JPEG holds no image: libjpeg's own line is folded into ours.
+    refused("jpeg_message_folded", encapsulated(frag(0) + frag(8, b"\xff\xd8\xff\xd9" + bytes(4)) +
+                                                marker(0xE0DD, 0)), "it says: JPEG")
     # Deflated data sets: cut short, corrupt, a bomb of padding beside a 4x4 image.
     def deflated(body):
         d = zlib.compressobj(9, zlib.DEFLATED, -15)
