@@ -21,7 +21,9 @@ void applySession(const SessionFile& s, Options& o, SessionStart from) {
     o.phantomSize = s.phantomSize;
   }
   o.gvf = s.gvf;
-  o.muGiven = true;  // the user's saved value: checked as asked
+  // The user's saved value is checked as asked; a session without one takes the default, fitted
+  // to the input as a run without a session does.
+  o.muGiven = o.muGiven || s.muGiven;
   o.savedIterationsPerFrame = s.iterationsPerFrame;
   o.frameBudgetMs = s.frameBudgetMs;
   if (!s.device.empty() && o.device.empty()) o.device = s.device;

@@ -17,6 +17,7 @@
 #include "io/file_formats.hpp"
 #include "io/file_names.hpp"
 #include "io/image_loader.hpp"
+#include "io/input_gate.hpp"
 #include "io/input_shape.hpp"
 #include "io/surface_file.hpp"
 #include "io/tiff_file.hpp"
@@ -147,10 +148,17 @@ void checkOutputPaths(const Options& o) {
   checkPictureName("--capture-map", o.snakes.captureMap);
   checkPictureName("--screenshot", o.screenshot);
   checkPictureName("--composite", o.composite);
-  // What the run reads: never an output. (A MetaImage's or NRRD's data file is the readers'.)
+  // What the run reads, and every file that pulls in (data files, series members): never an
+  // output.
   std::vector<std::pair<std::string, fs::path>> seen;
-  if (o.image && !o.phantom) seen.emplace_back("the input image", *o.image);
-  if (o.session) seen.emplace_back("--session", *o.session);
+  const auto reads = [&](const std::string& what, const std::optional<std::string>& path) {
+    if (!path) return;
+    for (const ReadFile& f : filesReadFor(what, *path)) seen.emplace_back(f.what, f.path);
+  };
+  if (!o.phantom) reads("the input image", o.image);
+  reads("--session", o.session);
+  reads("--edge-map", o.edgeMap);
+  reads("--v0", o.v0File);
   const std::size_t inputs = seen.size();
   for (const auto& [flag, path] : outputs) {
     if (!*path) continue;
@@ -224,8 +232,8 @@ RunInput loadRunInput(const Options& o, const std::function<void(FieldShape)>& b
     if (!format || format->name != "TIFF")
       throw ParameterError("--page " + std::to_string(*o.page) + " picks a page of a TIFF file; '" +
                            path.string() + "' is not one (its name must end in .tif or .tiff).");
-    const FieldShape stack = inputShape(path);
-    check({stack.width, stack.height, 1}, "'" + path.string() + "'");
+    // The page alone counts: a stack too large as a volume may still give one page.
+    check(tiffPageShape(path, *o.page), "'" + path.string() + "'");
     in.image = readTiffPage(path, *o.page);
     return in;
   }

@@ -1,6 +1,7 @@
 #include "headless/headless_batch.hpp"
 
 #include <glob.h>
+#include <limits.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -14,11 +15,13 @@
 #include "gvflab/cancel.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/input_file.hpp"
 #include "gvflab/log.hpp"
 #include "gvflab/quoted.hpp"
 #include "headless/headless.hpp"
 #include "headless/run_progress.hpp"
 #include "headless/stop_signals.hpp"
+#include "io/input_gate.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -38,21 +41,41 @@ void addGlob(const std::string& pattern, std::vector<std::string>& out) {
   if (rc != 0) throw ParameterError("--batch: " + quotedText(pattern) + " cannot be listed.");
 }
 
+// A list is read through the input gate: a regular file (a FIFO or device is refused, not
+// waited on), at most kMaxListBytes, lines of at most PATH_MAX bytes without NUL bytes, at most
+// kMaxListEntries names; a refusal names the list and the line, never echoes a line whole.
+constexpr std::uint64_t kMaxListBytes = 16u << 20;
+constexpr std::size_t kMaxListEntries = 100000;
+
 void addList(const std::string& listPath, std::vector<std::string>& out) {
-  std::ifstream in(listPath);
-  if (!in || fs::is_directory(listPath))
-    throw ParameterError("--batch: the list " + quotedText(listPath) + " cannot be read.");
+  const std::string list = "--batch: the list " + quotedText(listPath);
+  std::string text;
+  try {
+    text = InputFile(listPath).readAll(kMaxListBytes, "list");
+  } catch (const InputError& e) {
+    throw ParameterError(list + " cannot be read: " + e.what());
+  }
   const fs::path folder = fs::path(listPath).parent_path();
   const std::size_t before = out.size();
+  std::istringstream in(text);
   std::string line;
-  while (std::getline(in, line)) {
+  for (std::size_t number = 1; std::getline(in, line); ++number) {
+    const std::string where = list + ", line " + std::to_string(number);
+    if (line.size() >= PATH_MAX)
+      throw ParameterError(where + ", is " + std::to_string(line.size()) +
+                           " bytes long; a file name has at most " + std::to_string(PATH_MAX - 1) +
+                           ".");
+    if (line.find('\0') != std::string::npos)
+      throw ParameterError(where + ", holds a NUL byte, which no file name has.");
     const auto first = line.find_first_not_of(" \t\r");
     if (first == std::string::npos || line[first] == '#') continue;
     line = line.substr(first, line.find_last_not_of(" \t\r") + 1 - first);
+    if (out.size() - before == kMaxListEntries)
+      throw ParameterError(list + " names more than " + std::to_string(kMaxListEntries) +
+                           " files.");
     out.push_back(fs::path(line).is_absolute() ? line : (folder / line).string());
   }
-  if (out.size() == before)
-    throw ParameterError("--batch: the list " + quotedText(listPath) + " names no file.");
+  if (out.size() == before) throw ParameterError(list + " names no file.");
 }
 
 // Captures what a run prints on stdout, to print it prefixed by its input.
@@ -78,13 +101,20 @@ struct Failure {
   std::string input, reason;
 };
 
+std::string summaryText(std::size_t done, std::size_t total, const std::vector<Failure>& failures,
+                        const std::string& interruptedAt) {
+  std::ostringstream out;
+  out << "batch: " << done << " of " << total << " inputs done";
+  if (!interruptedAt.empty()) out << ", interrupted at " << interruptedAt;
+  if (!failures.empty()) out << ", " << failures.size() << " failed:";
+  out << "\n";
+  for (const Failure& f : failures) out << "  " << f.input << ": " << f.reason << "\n";
+  return out.str();
+}
+
 void printSummary(std::size_t done, std::size_t total, const std::vector<Failure>& failures,
                   const std::string& interruptedAt) {
-  std::cout << "batch: " << done << " of " << total << " inputs done";
-  if (!interruptedAt.empty()) std::cout << ", interrupted at " << interruptedAt;
-  if (!failures.empty()) std::cout << ", " << failures.size() << " failed:";
-  std::cout << "\n";
-  for (const Failure& f : failures) std::cout << "  " << f.input << ": " << f.reason << "\n";
+  std::cout << summaryText(done, total, failures, interruptedAt);
   std::cout.flush();
 }
 
@@ -98,9 +128,21 @@ void checkBatch(const Options& o, const std::vector<std::string>& inputs) {
     std::error_code e;
     return fs::weakly_canonical(p, e);
   };
-  std::map<fs::path, std::string> inputPaths;  // resolved input -> as given
-  for (const auto& in : inputs)
-    if (const fs::path p = resolved(in); !p.empty()) inputPaths.emplace(p, in);
+  // Every file the batch reads (inputs and what they pull in, the lists, the session, the edge
+  // map and V0) -> how messages name it.
+  std::map<fs::path, std::string> inputPaths;
+  const auto reads = [&](const std::string& what, const std::string& path) {
+    for (const ReadFile& f : filesReadFor(what, path))
+      if (const fs::path p = resolved(f.path.string()); !p.empty())
+        inputPaths.emplace(p, f.what == what ? what : f.what + " " + quotedText(f.path.string()));
+  };
+  for (const auto& in : inputs) reads("the input " + quotedText(in), in);
+  for (const auto& spec : o.batch)
+    if (spec.size() > 1 && spec[0] == '@')
+      reads("the list " + quotedText(spec.substr(1)), spec.substr(1));
+  if (o.session) reads("--session " + quotedText(*o.session), *o.session);
+  if (o.edgeMap) reads("--edge-map " + quotedText(*o.edgeMap), *o.edgeMap);
+  if (o.v0File) reads("--v0 " + quotedText(*o.v0File), *o.v0File);
   std::map<fs::path, std::string> writer;  // resolved output -> the input writing it
   for (const auto& in : inputs) {
     Options one = batchRunOptions(o, in);
@@ -110,8 +152,8 @@ void checkBatch(const Options& o, const std::vector<std::string>& inputs) {
       if (out.empty()) continue;
       if (const auto it = inputPaths.find(out); it != inputPaths.end())
         throw ParameterError("--batch: " + f.name + " of " + quotedText(in) + " would write " +
-                             quotedText(*f.output(one)) + ", which is the input " +
-                             quotedText(it->second) + ".");
+                             quotedText(*f.output(one)) + ", which is " + it->second +
+                             ": an output never replaces what the run reads.");
       const auto [it, fresh] = writer.emplace(out, in);
       if (!fresh && it->second != in)
         throw ParameterError("--batch: " + quotedText(it->second) + " and " + quotedText(in) +
@@ -138,7 +180,9 @@ std::vector<std::string> batchInputs(const std::vector<std::string>& specs) {
 }
 
 std::string inputStem(const std::string& path) {
-  std::string name = fs::path(path).filename().string();
+  fs::path p(path);
+  while (!p.has_filename() && p.has_parent_path() && p != p.parent_path()) p = p.parent_path();
+  std::string name = p.filename().string();
   for (const char* two : {".nii.gz", ".tar.gz"}) {  // two extensions, one format
     const std::string ext = two;
     if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0)
@@ -188,6 +232,8 @@ int runHeadlessBatch(const Options& o) {
     setStopNote(" for " + quotedText(input) + " (input " + std::to_string(i + 1) + " of " +
                 std::to_string(total) + "; the outputs of the " + std::to_string(done) +
                 " done before it are kept)");
+    // A signal that ends the process at once still prints the summary the README promises.
+    setStopSummary(summaryText(done, total, failures, input));
     if (progress && terminal) std::fprintf(stderr, "\r\033[K%s", label.c_str());
     RunProgress::setLabel(label + ": ");
     std::string reason, printed;
@@ -202,6 +248,7 @@ int runHeadlessBatch(const Options& o) {
       }
       printed = capture.text();
     } catch (const Interrupted&) {
+      setStopSummary("");
       if (progress && terminal) std::fprintf(stderr, "\r\033[K");
       printPrefixed(input + ": ", printed);
       printSummary(done, total, failures, input);
@@ -227,6 +274,7 @@ int runHeadlessBatch(const Options& o) {
   }
   RunProgress::setLabel("");
   setStopNote("");
+  setStopSummary("");
   if (progress && terminal) std::fprintf(stderr, "\r\033[K");
   printSummary(done, total, failures, "");
   return failures.empty() ? 0 : 1;

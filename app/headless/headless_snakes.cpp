@@ -105,24 +105,30 @@ SnakeRunSummary summariseSnakes(const std::shared_ptr<ComputeContext>& ctx, Solv
     console << tally.line("snakes");
   }
 
-  // Capture areas for both forces: the number the viewer shows side by side.
-  CaptureRange capture(ctx, edgeInput);
-  const long areaTraditional = capture.compute(traditional, so.capture);
-  std::vector<int> steps;
-  if (so.captureMap && so.force == SnakeForce::Traditional) steps = capture.readSteps();
-  const long areaGvf = capture.compute(gvf, so.capture);
-  if (so.captureMap && so.force == SnakeForce::Gvf) steps = capture.readSteps();
-  if (so.captureMap)
-    outputs.write(*so.captureMap, [&] {
-      writePngRgb(*so.captureMap, capture.width(), capture.height(),
-                  captureMapRgb(steps, capture.maxSteps()));
-    });
-  report["capture_area_gvf"] = areaGvf;
-  report["capture_area_traditional"] = areaTraditional;
-  report["capture_threshold"] = so.capture.threshold;
-  report["capture_steps"] = capture.maxSteps();
-  console << (console.tellp() > 0 ? "; " : "") << "capture area gvf " << areaGvf
-          << " px, traditional " << areaTraditional << " px";
+  // Capture areas for both forces (the numbers the viewer shows side by side): computed only
+  // when an output asks for them (--report, --capture-map); on a large image they cost more than
+  // the snakes.
+  if (so.captureMap || o.report) {
+    InterruptGuard::check("the capture areas");
+    CaptureRange capture(ctx, edgeInput);
+    const long areaTraditional = capture.compute(traditional, so.capture);
+    std::vector<int> steps;
+    if (so.captureMap && so.force == SnakeForce::Traditional) steps = capture.readSteps();
+    InterruptGuard::check("the capture areas");
+    const long areaGvf = capture.compute(gvf, so.capture);
+    if (so.captureMap && so.force == SnakeForce::Gvf) steps = capture.readSteps();
+    if (so.captureMap)
+      outputs.write(*so.captureMap, [&] {
+        writePngRgb(*so.captureMap, capture.width(), capture.height(),
+                    captureMapRgb(steps, capture.maxSteps()));
+      });
+    report["capture_area_gvf"] = areaGvf;
+    report["capture_area_traditional"] = areaTraditional;
+    report["capture_threshold"] = so.capture.threshold;
+    report["capture_steps"] = capture.maxSteps();
+    console << (console.tellp() > 0 ? "; " : "") << "capture area gvf " << areaGvf
+            << " px, traditional " << areaTraditional << " px";
+  }
   out.consoleLine = console.str();
   return out;
 }

@@ -21,6 +21,10 @@ void setStopStage(const char* stage);
 // 'b.png'; the 2 inputs before it are complete"); "" for none. Copied (at most 511 bytes).
 void setStopNote(const std::string& note);
 
+// --batch: what stdout gets when a signal ends the process at once (the interrupted summary,
+// "batch: 2 of 5 inputs done, interrupted at 'c.png'"); "" for none. Copied (at most 8 KiB).
+void setStopSummary(const std::string& summary);
+
 // For its lifetime signals are only recorded (nestable).
 class StopDeferral {
  public:

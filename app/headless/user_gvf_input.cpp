@@ -4,6 +4,7 @@
 #include "gvflab/quoted.hpp"
 #include "io/field_file.hpp"
 #include "io/image_loader.hpp"
+#include "io/input_shape.hpp"
 #include "io/volume_loader.hpp"
 
 namespace gvflab::app {
@@ -36,6 +37,21 @@ GvfInput buildUserGvfInput(ComputeContext& ctx, const Options& o, const RunInput
       throw InputError(name + " is " + sizeText(w, h, d) + "; the input " +
                        (in.is3d ? "volume" : "image") + " is " + inputSize + ".");
   };
+  // Shapes from the headers alone, before a sample of either is read.
+  if (o.v0File) {
+    const FieldShape s =
+        readFor("--v0", [&] { return userFieldShape(*o.v0File, in.is3d ? 3 : 2); });
+    sameSize(v0Name, s.width, s.height, s.depth);
+  }
+  if (o.edgeMap) {
+    if (readFor("--edge-map", [&] { return isVolumeFile(*o.edgeMap); }) != in.is3d)
+      throw InputError(edgeName +
+                       (in.is3d ? " is an image; the input is a volume ("
+                                : " is a volume; the input is an image (") +
+                       inputSize + ").");
+    const FieldShape s = readFor("--edge-map", [&] { return inputShape(*o.edgeMap); });
+    sameSize(edgeName, s.width, s.height, s.depth);
+  }
   if (in.is3d) {
     std::optional<Field3D> v0;
     if (o.v0File) {
@@ -47,8 +63,6 @@ GvfInput buildUserGvfInput(ComputeContext& ctx, const Options& o, const RunInput
       replaceV0(ctx, built, *v0, v0Name);
       return built;
     }
-    if (!isVolumeFile(*o.edgeMap))
-      throw InputError(edgeName + " is an image; the input is a volume (" + inputSize + ").");
     Volume f = readFor("--edge-map", [&] { return loadVolume(*o.edgeMap); });
     sameSize(edgeName, f.width, f.height, f.depth);
     f.geometry.spacing = o.gvf.spacing.value_or(in.volume.geometry.spacing);  // the input's grid
@@ -64,8 +78,6 @@ GvfInput buildUserGvfInput(ComputeContext& ctx, const Options& o, const RunInput
     replaceV0(ctx, built, *v0, v0Name);
     return built;
   }
-  if (isVolumeFile(*o.edgeMap))
-    throw InputError(edgeName + " is a volume; the input is an image (" + inputSize + ").");
   Image2D f = readFor("--edge-map", [&] { return loadImage(*o.edgeMap); });
   sameSize(edgeName, f.width, f.height, 1);
   f.geometry.spacing = o.gvf.spacing.value_or(in.image.geometry.spacing);  // the input's grid

@@ -21,7 +21,10 @@
 #include "gvflab/error.hpp"
 #include "gvflab/input_file.hpp"
 #include "gvflab/io.hpp"
+#include "io/dicom_prewalk.hpp"
+#include "io/header_geometry.hpp"
 #include "io/input_limits.hpp"
+#include "io/quiet_stderr.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -68,6 +71,15 @@ std::vector<double> numbers(const gdcm::DataSet& ds, gdcm::Tag tag, std::size_t 
   return out;
 }
 
+// PixelSpacing, when given, must be two finite spacings > 0: a zero or negative one makes the
+// geometry unknown (never a 1 mm default).
+bool pixelSpacingValid(const gdcm::DataSet& ds) {
+  const gdcm::Tag tag(0x0028, 0x0030);
+  if (!ds.FindDataElement(tag)) return true;
+  const std::vector<double> v = numbers(ds, tag, 2);
+  return v.size() == 2 && v[0] > 0 && v[1] > 0;
+}
+
 Vec3 cross(const Vec3& a, const Vec3& b) {
   return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
 }
@@ -92,91 +104,13 @@ std::vector<double> headerSpacing(const gdcm::File& file) {
   }
 }
 
-// Debian's GDCM is built with assertions: a file cut short in its meta header or an element
-// whose length runs past the end aborts inside it. Walk the elements first (the meta group,
-// then the data set's top level when its transfer syntax is little endian; undefined lengths,
-// sequences and encapsulated pixel data end the walk) and refuse what GDCM would trip on.
-void checkElements(const InputFile& file) {
-  const std::uint64_t size = file.size();
-  const auto truncated = [&] {
-    throw InputError(file.label() +
-                     " is truncated or corrupt (a DICOM element runs past the end).");
-  };
-  const auto u16 = [&](std::uint64_t at) {
-    unsigned char b[2];
-    file.readExactly(b, 2, at);
-    return unsigned(b[0] | b[1] << 8);
-  };
-  const auto u32 = [&](std::uint64_t at) {
-    unsigned char b[4];
-    file.readExactly(b, 4, at);
-    return std::uint32_t(b[0]) | std::uint32_t(b[1]) << 8 | std::uint32_t(b[2]) << 16 |
-           std::uint32_t(b[3]) << 24;
-  };
-  const auto longVr = [](const std::string& vr) {
-    return vr == "OB" || vr == "OW" || vr == "OF" || vr == "OD" || vr == "OL" || vr == "OV" ||
-           vr == "SQ" || vr == "UN" || vr == "UT" || vr == "UC" || vr == "UR" || vr == "SV" ||
-           vr == "UV";
-  };
-  std::uint64_t at = file.head(132).size() == 132 && file.head(132).substr(128) == "DICM" ? 132 : 0;
-  std::string syntax = "1.2.840.10008.1.2";  // implicit VR little endian without a meta group
-  bool explicitVr = false;
-  if (at == 0 && (size < 8 || (u16(0) != 0x0002 && u16(0) != 0x0008)))
-    throw InputError(file.label() + " is not a DICOM file (no DICM marker, no data set).");
-  if (at == 132) {
-    explicitVr = true;
-    syntax.clear();
-    if (size < at + 8) truncated();
-    while (at + 8 <= size && u16(at) == 0x0002) {
-      const unsigned element = u16(at + 2);
-      char vr[2];
-      file.readExactly(vr, 2, at + 4);
-      const bool wide = longVr(std::string(vr, 2));
-      if (wide && at + 12 > size) truncated();
-      const std::uint64_t length = wide ? u32(at + 8) : u16(at + 6);
-      const std::uint64_t value = at + (wide ? 12 : 8);
-      if (length == 0xFFFFFFFFu || value + length > size) truncated();
-      if (element == 0x0010) {
-        syntax.resize(length);
-        file.readExactly(syntax.data(), length, value);
-        while (!syntax.empty() && (syntax.back() == '\0' || syntax.back() == ' '))
-          syntax.pop_back();
-      }
-      at = value + length;
-    }
-    if (at + 8 > size) truncated();  // a meta group and no data set
-    explicitVr = syntax != "1.2.840.10008.1.2";
-  }
-  // Big endian and deflated data sets are left to GDCM.
-  if (syntax == "1.2.840.10008.1.2.2" || syntax == "1.2.840.10008.1.2.1.99") return;
-  for (int count = 0; at < size && count < 100000; ++count) {
-    if (at + 8 > size) truncated();
-    std::uint64_t length = 0, value = 0;
-    bool wide = false;
-    if (explicitVr) {
-      char vr[2];
-      file.readExactly(vr, 2, at + 4);
-      wide = longVr(std::string(vr, 2));
-      if (wide && at + 12 > size) truncated();
-      length = wide ? u32(at + 8) : u16(at + 6);
-      value = at + (wide ? 12 : 8);
-    } else {
-      length = u32(at + 4);
-      value = at + 8;
-    }
-    if (length == 0xFFFFFFFFu) return;  // a sequence or encapsulated pixel data: GDCM's part
-    if (value + length > size) truncated();
-    at = value + length;
-  }
-}
-
 // Opens and checks path (missing, a FIFO, empty, too large for memory, elements past the end)
 // before GDCM reads it.
 std::string checkedName(const fs::path& path) {
   InputFile file(path);
   if (file.size() == 0) throw InputError(quoted(path) + " is empty.");
   checkHostMemory(path, file.size() * 3);  // GDCM holds the file, then the decoded pixels
-  checkElements(file);
+  prewalkDicom(file);  // what GDCM would trip on, refused before it reads a byte
   return path.string();
 }
 
@@ -236,27 +170,6 @@ Header readHeader(const fs::path& path, gdcm::File* keep = nullptr) {
   return h;
 }
 
-// The files of a series folder (hidden files and DICOMDIR skipped), bounded.
-std::vector<fs::path> seriesFiles(const fs::path& folder) {
-  std::vector<fs::path> files;
-  std::error_code ec;
-  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (name.empty() || name[0] == '.' || name == "DICOMDIR") continue;
-    if (files.size() == kMaxSeriesFiles)
-      throw InputError(quoted(folder) + " holds more than " + std::to_string(kMaxSeriesFiles) +
-                       " files, too many for one series.");
-    files.push_back(it->path());
-  }
-  if (ec) throw InputError(quoted(folder) + " cannot be listed (" + ec.message() + ").");
-  if (files.empty())
-    throw InputError(quoted(folder) +
-                     " is a folder with no files: give a DICOM series folder or "
-                     "an image file.");
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 // A series' slices in order, checked, with their world geometry.
 struct Series {
   std::vector<Header> slices;
@@ -266,7 +179,7 @@ struct Series {
 Series readSeries(const fs::path& folder) {
   Series s;
   gdcm::File first;
-  for (const fs::path& file : seriesFiles(folder)) {
+  for (const fs::path& file : dicomSeriesFiles(folder)) {
     try {
       s.slices.push_back(readHeader(file, s.slices.empty() ? &first : nullptr));
     } catch (const InputError& e) {
@@ -335,14 +248,22 @@ Series readSeries(const fs::path& folder) {
     }
   }
   const std::vector<double> spacing = headerSpacing(first);
+  if (!pixelSpacingValid(first.GetDataSet())) return s;  // geometry unknown, never 1 mm
   WorldGeometry& g = s.geometry;
   g.spacing = {spacing.size() >= 2 && spacing[0] > 0 ? spacing[0] : 1.0,
                spacing.size() >= 2 && spacing[1] > 0 ? spacing[1] : 1.0, gap};
   const Header& lowest = s.slices.front();
   g.origin = {lowest.position[0], lowest.position[1], lowest.position[2]};
   g.direction = {row[0], col[0], normal[0], row[1], col[1], normal[1], row[2], col[2], normal[2]};
-  g.known = true;
+  g.known = usableGeometry(g);
+  if (!g.known) g = WorldGeometry{};
   return s;
+}
+
+// The library's own first line, folded into our sentence ("; GDCM: ...").
+std::string library(QuietStderr& quiet) {
+  const std::string line = quiet.firstLine();
+  return line.empty() ? "" : "; it says: " + line;
 }
 
 // Decodes a whole file (every frame) to grey values, slope and intercept applied; MONOCHROME1
@@ -353,6 +274,7 @@ void decodeFile(const Header& h, std::vector<double>& out, WorldGeometry* geomet
   const std::string name = h.path.string();
   reader.SetFileName(name.c_str());
   bool ok = false;
+  QuietStderr quiet;  // GDCM's and OpenJPEG's own lines: our sentence names the file
   try {
     ok = reader.Read();
   } catch (const std::exception&) {
@@ -360,7 +282,8 @@ void decodeFile(const Header& h, std::vector<double>& out, WorldGeometry* geomet
   }
   if (!ok)
     throw InputError(quoted(h.path) +
-                     " has no pixel data GDCM can read (unsupported or corrupt pixel data).");
+                     " has no pixel data GDCM can read (unsupported or corrupt pixel data" +
+                     library(quiet) + ").");
   const gdcm::Image& image = reader.GetImage();
   const unsigned frames = image.GetNumberOfDimensions() > 2 ? image.GetDimension(2) : 1;
   if (image.GetDimension(0) != h.width || image.GetDimension(1) != h.height || frames != h.frames)
@@ -413,7 +336,7 @@ void decodeFile(const Header& h, std::vector<double>& out, WorldGeometry* geomet
         std::string(reader.GetFile().GetHeader().GetDataSetTransferSyntax().GetString()
                         ? reader.GetFile().GetHeader().GetDataSetTransferSyntax().GetString()
                         : "unknown") +
-        ", or corrupt).");
+        ", or corrupt" + library(quiet) + ").");
   const double slope = image.GetSlope() != 0 ? image.GetSlope() : 1.0;
   const double intercept = image.GetIntercept();
   const unsigned shift = 8 * bytes - stored;  // bits above BitsStored are not the sample's
@@ -461,11 +384,45 @@ void decodeFile(const Header& h, std::vector<double>& out, WorldGeometry* geomet
     g.spacing = {s[0] > 0 ? s[0] : 1.0, s[1] > 0 ? s[1] : 1.0, frames > 1 && s[2] > 0 ? s[2] : 1.0};
     g.origin = {o[0], o[1], o[2]};
     g.direction = {row[0], col[0], n[0], row[1], col[1], n[1], row[2], col[2], n[2]};
-    g.known = !h.position.empty() || !headerSpacing(reader.GetFile()).empty();
+    g.known = (!h.position.empty() || !headerSpacing(reader.GetFile()).empty()) &&
+              pixelSpacingValid(reader.GetFile().GetDataSet()) && usableGeometry(g);
+    if (!g.known) g = WorldGeometry{};
   }
 }
 
 }  // namespace
+
+std::vector<fs::path> dicomSeriesFiles(const fs::path& folder) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  const fs::path real = fs::canonical(folder, ec);
+  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.empty() || name[0] == '.' || name == "DICOMDIR") continue;
+    if (files.size() == kMaxSeriesFiles)
+      throw InputError(quoted(folder) + " holds more than " + std::to_string(kMaxSeriesFiles) +
+                       " files, too many for one series.");
+    // A member is a file of the folder: a link out of it is not followed (as a header's data
+    // file, --allow-data-outside allows it).
+    std::error_code linkError;
+    const fs::path target = fs::canonical(it->path(), linkError);
+    const auto [mismatch, unused] =
+        std::mismatch(real.begin(), real.end(), target.begin(), target.end());
+    if (!dataFilesOutsideAllowed() && (linkError || mismatch != real.end()))
+      throw InputError("The DICOM series " + quoted(folder) + ": " + quoted(it->path().filename()) +
+                       " links outside the folder" +
+                       (linkError ? "" : " (to " + quoted(target) + ")") +
+                       "; only files in the folder are read (--allow-data-outside allows others).");
+    files.push_back(it->path());
+  }
+  if (ec) throw InputError(quoted(folder) + " cannot be listed (" + ec.message() + ").");
+  if (files.empty())
+    throw InputError(quoted(folder) +
+                     " is a folder with no files: give a DICOM series folder or "
+                     "an image file.");
+  std::sort(files.begin(), files.end());
+  return files;
+}
 
 bool isDicomSeriesFolder(const fs::path& path) {
   std::error_code ec;

@@ -11,6 +11,7 @@
 // ImagePositionPatient of the first slice and ImageOrientationPatient (its normal as z).
 // Sizes are checked (io/input_limits.hpp) from the headers before pixel data is decoded.
 #include <filesystem>
+#include <vector>
 
 #include "gvflab/field_storage.hpp"
 #include "gvflab/image.hpp"
@@ -19,6 +20,10 @@ namespace gvflab::app {
 
 // A folder given as input: a DICOM series.
 bool isDicomSeriesFolder(const std::filesystem::path& path);
+
+// A series folder's files, sorted (hidden files and DICOMDIR skipped; at most 65536). A member
+// that links outside the folder is refused (InputError) unless --allow-data-outside.
+std::vector<std::filesystem::path> dicomSeriesFiles(const std::filesystem::path& folder);
 
 // 3 for a folder or a multi-frame file, 2 for a single frame (headers only).
 int dicomDimensions(const std::filesystem::path& path);

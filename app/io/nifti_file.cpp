@@ -3,9 +3,11 @@
 #include <nifti2_io.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <sstream>
 #include <vector>
@@ -257,6 +259,50 @@ std::unique_ptr<char, FreeDeleter> findHeader(const std::filesystem::path& path)
   return header;
 }
 
+// nifti_clib turns NaN and infinity into 0 as it loads float voxels: the stored values are
+// scanned first (a megabyte at a time), so that they are refused naming the file and the voxel.
+void refuseNonFinite(const nifti_image& nim, const std::filesystem::path& path) {
+  if ((nim.datatype != NIFTI_TYPE_FLOAT32 && nim.datatype != NIFTI_TYPE_FLOAT64) || !nim.iname)
+    return;
+  znzFile fp = znzopen(nim.iname, "rb", nifti_is_gzfile(nim.iname));
+  if (znz_isnull(fp)) return;  // the load says why
+  struct Close {
+    znzFile& f;
+    ~Close() { znzclose(f); }
+  } close{fp};
+  if (znzseek(fp, static_cast<znz_off_t>(nim.iname_offset), SEEK_SET) < 0) return;
+  const std::size_t size = static_cast<std::size_t>(nim.nbyper);
+  const bool swap = nim.byteorder != nifti_short_order();
+  std::vector<unsigned char> buffer(std::size_t(1) << 20);
+  const auto total = static_cast<std::uint64_t>(nim.nvox);
+  for (std::uint64_t index = 0; index < total;) {
+    const auto want =
+        static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size() / size, total - index));
+    const std::size_t got = znzread(buffer.data(), size, want, fp);
+    if (got == 0) return;  // short: the load refuses it as truncated
+    for (std::size_t k = 0; k < got; ++k) {
+      unsigned char* p = buffer.data() + k * size;
+      if (swap) std::reverse(p, p + size);
+      double v = 0;
+      if (size == 4) {
+        float f = 0;
+        std::memcpy(&f, p, 4);
+        v = f;
+      } else {
+        std::memcpy(&v, p, 8);
+      }
+      if (std::isfinite(v)) continue;
+      const std::uint64_t at = index + k, nx = std::uint64_t(std::max<std::int64_t>(nim.nx, 1)),
+                          ny = std::uint64_t(std::max<std::int64_t>(nim.ny, 1));
+      throw InputError(quoted(path) + " contains " + (std::isnan(v) ? "NaN" : "infinity") +
+                       " at voxel (" + std::to_string(at % nx) + ", " +
+                       std::to_string(at / nx % ny) + ", " + std::to_string(at / (nx * ny)) +
+                       "); an input must be finite.");
+    }
+    index += got;
+  }
+}
+
 }  // namespace
 
 FieldShape niftiShape(const std::filesystem::path& path) {
@@ -288,6 +334,7 @@ Volume readNiftiVolume(const std::filesystem::path& path) {
     checkInputFile(nim->iname, quoted(path) + ": its voxel file '" + std::string(nim->iname) + "'");
   }
   checkPromisedBytes(path, raw, nim->iname ? std::filesystem::path(nim->iname) : path);
+  refuseNonFinite(*nim, path);
   // Reads exactly nvox * nbyper bytes (a longer gzip stream is not inflated further).
   if (nifti_image_load(nim.get()) != 0 || !nim->data)
     throw InputError(quoted(path) + " is truncated: its voxels are shorter than the header's " +
@@ -360,6 +407,7 @@ void writeNiftiField(const std::filesystem::path& path, const Field3D& field) {
 }
 
 void setNiftiGeometry(nifti_image& nim, const WorldGeometry& geometry) {
+  if (!usableGeometry(geometry)) return;  // written as unknown: no non-finite header
   const nifti_dmat44 m = niftiMatrix(geometry);
   nim.sform_code = NIFTI_XFORM_SCANNER_ANAT;
   nim.sto_xyz = m;

@@ -239,6 +239,13 @@ FieldShape nrrdShape(const std::filesystem::path& path) {
   return shape;
 }
 
+std::vector<std::int64_t> nrrdSizes(const std::filesystem::path& path) {
+  NrrdPtr h = readHeader(path);
+  std::vector<std::int64_t> sizes;
+  for (unsigned a = 0; a < h->dim; ++a) sizes.push_back(static_cast<std::int64_t>(h->axis[a].size));
+  return sizes;
+}
+
 int nrrdAxisCount(const std::filesystem::path& path) {
   return static_cast<int>(readHeader(path)->dim);
 }
@@ -298,7 +305,7 @@ void writeNrrd(const std::filesystem::path& path, const Field3D& field) {
 }
 
 void setNrrdSpace(Nrrd& nrrd, const WorldGeometry& g, unsigned first) {
-  if (!g.known) return;
+  if (!g.known || !usableGeometry(g)) return;
   const unsigned axes = nrrd.dim - first;
   const bool planar = axes == 2 && g.direction[6] == 0 && g.direction[7] == 0 && g.origin[2] == 0;
   if (planar)

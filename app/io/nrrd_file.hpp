@@ -14,7 +14,9 @@
 // file), atomically; fields carry the kinds "2-vector"/"3-vector" and "space" on the others. A
 // known geometry is written as space left-posterior-superior (2 space dimensions for a 2D
 // image in its plane), space directions and space origin; an unknown one writes no space.
+#include <cstdint>
 #include <filesystem>
+#include <vector>
 
 #include "gvflab/field_storage.hpp"
 #include "gvflab/image.hpp"
@@ -23,6 +25,8 @@ namespace gvflab::app {
 
 // The number of axes its header declares (header only; throws InputError like the readers).
 int nrrdAxisCount(const std::filesystem::path& path);
+// Every axis's size, in the file's order (header only).
+std::vector<std::int64_t> nrrdSizes(const std::filesystem::path& path);
 // The size of a 2D image or 3D volume from its header alone (no data is read).
 FieldShape nrrdShape(const std::filesystem::path& path);
 

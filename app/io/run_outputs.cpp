@@ -36,8 +36,11 @@ fs::path keepAside(const fs::path& target, const std::string& shown) {
 void RunOutputs::write(const std::string& path, const std::function<void()>& write) {
   const fs::path target = outputTarget(path);  // refuses devices, FIFOs, folders
   std::error_code ec;
-  Written w{target, {}};
+  Written w{target, {}, {}};
   if (fs::exists(target, ec)) w.backup = keepAside(target, path);
+  // A second signal ends the process at once: the kept file goes back, a new name goes.
+  w.onSignal = w.backup.empty() ? SignalUndo(target.string())
+                                : SignalUndo(w.backup.string(), target.string());
   try {
     write();
   } catch (...) {

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "gvflab/cancel.hpp"
+
 namespace gvflab::app {
 
 class RunOutputs {
@@ -29,6 +31,7 @@ class RunOutputs {
   struct Written {
     std::filesystem::path target;  // the file replaced (a link's file: the link stays)
     std::filesystem::path backup;  // the earlier file; empty when the name was new
+    SignalUndo onSignal;           // the same undo, if a second signal ends the process at once
   };
   std::vector<Written> written_;
 };

@@ -296,6 +296,7 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
   const auto& gvf = gvfParamSpecs();
   // Any number some solver takes; the solver's own range is checked where it runs (mu_rule.hpp).
   s.gvf.mu = solver.number("mu", s.gvf.mu);
+  s.muGiven = solver.has("mu");
   try {
     requireMuForSomeSolver(s.gvf.mu);
   } catch (const ParameterError& e) {

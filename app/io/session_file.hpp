@@ -46,6 +46,7 @@ struct SessionFile {
   int phantomSize = 256;
   SolverKind solver = SolverKind::Euler;
   GvfParams gvf;                // mu, sigma, v0
+  bool muGiven = false;         // the file names "solver.mu" (else the default, fitted per run)
   int iterationsPerFrame = 16;  // Euler, with no frame budget
   double frameBudgetMs = 0;     // 0: fixed iterations per frame
   std::string device;           // the selector in use ("" = default)

@@ -14,6 +14,7 @@
 #include "gvflab/input_file.hpp"
 #include "gvflab/io.hpp"
 #include "io/input_limits.hpp"
+#include "io/tiff_prewalk.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -54,6 +55,7 @@ class TiffFile {
     const int fd = dup(file_.fd());
     if (fd < 0) throw InputError(quoted(path) + " cannot be opened (out of file descriptors).");
     // "m": no memory map, so a file cut short while it is read is an error, not a crash.
+    pages_ = prewalkTiff(file_, kMaxPages);  // linear, bounded: before libtiff reads a page
     tif_ = TIFFFdOpenExt(fd, path.string().c_str(), "rm", options.get());
     if (!tif_) {
       close(fd);
@@ -71,21 +73,16 @@ class TiffFile {
                      (error_.empty() ? "" : " (libtiff: " + error_ + ")") + ".");
   }
 
-  // Counts the pages from the first (bounded); leaves the file at the first page.
-  int countPages() {
-    int n = 1;
-    while (TIFFReadDirectory(tif_)) {
-      if (++n > kMaxPages)
-        throw InputError(quoted(path_) + " has more than " + std::to_string(kMaxPages) +
-                         " pages, too many.");
-    }
-    if (!error_.empty()) fail("is corrupt after page " + std::to_string(n - 1));
-    if (!TIFFSetDirectory(tif_, 0)) fail("cannot go back to its first page");
-    return n;
-  }
+  // The pages our own walk counted (libtiff is at the first).
+  int countPages() const { return pages_; }
+  // Page `page` from the first: O(page), so loops over pages use nextPage.
   void setPage(int page) {
     if (!TIFFSetDirectory(tif_, static_cast<tdir_t>(page)))
       fail("cannot read page " + std::to_string(page));
+  }
+  // The page after the current one, which is page - 1.
+  void nextPage(int page) {
+    if (!TIFFReadDirectory(tif_)) fail("is corrupt after page " + std::to_string(page - 1));
   }
 
  private:
@@ -93,6 +90,7 @@ class TiffFile {
   InputFile file_;
   std::string error_;
   TIFF* tif_ = nullptr;
+  int pages_ = 0;
 };
 
 // What one page holds.
@@ -307,6 +305,18 @@ FieldShape tiffShape(const std::filesystem::path& path) {
   return {static_cast<int>(p.width), static_cast<int>(p.height), pages};
 }
 
+FieldShape tiffPageShape(const std::filesystem::path& path, int page) {
+  TiffFile f(path);
+  const int pages = f.countPages();
+  if (page < 0 || page >= pages)
+    throw InputError("--page " + std::to_string(page) + ": " + quoted(path) + " has " +
+                     std::to_string(pages) + (pages == 1 ? " page" : " pages") + " (0 to " +
+                     std::to_string(pages - 1) + ").");
+  f.setPage(page);
+  const Page p = readPage(f, page);
+  return {static_cast<int>(p.width), static_cast<int>(p.height), 1};
+}
+
 Image2D readTiffImage(const std::filesystem::path& path) {
   TiffFile f(path);
   const int pages = f.countPages();
@@ -332,7 +342,7 @@ Volume readTiffVolume(const std::filesystem::path& path) {
   const Page first = readPage(f, 0);
   // Every page's header first: a stack of mixed pages is refused before any is decoded.
   for (int z = 1; z < pages; ++z) {
-    f.setPage(z);
+    f.nextPage(z);  // linear: one page after the other
     const Page p = readPage(f, z);
     if (!p.sameKind(first))
       throw InputError(quoted(path) + " mixes pages: page 0 is " + first.describe() + ", page " +
@@ -347,8 +357,9 @@ Volume readTiffVolume(const std::filesystem::path& path) {
   checkHostMemory(path, voxels * (8 + 4) + std::uint64_t(first.width) * first.height * 8 * 3);
   std::vector<double> values;
   values.reserve(voxels);
+  f.setPage(0);
   for (int z = 0; z < pages; ++z) {
-    f.setPage(z);
+    if (z > 0) f.nextPage(z);
     readPageValues(f, readPage(f, z), z, values);  // strips or tiles may differ by page
   }
   Volume v;

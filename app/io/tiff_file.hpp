@@ -21,6 +21,10 @@ int tiffDimensions(const std::filesystem::path& path);
 // width, height and the page count (1 for one page), from the headers alone.
 FieldShape tiffShape(const std::filesystem::path& path);
 
+// One page's width and height (depth 1), refusing a page past the last; the stack's size is
+// not asked (--page reads one page).
+FieldShape tiffPageShape(const std::filesystem::path& path, int page);
+
 // One page as an image; a stack is refused (pick a page or read it as a volume).
 Image2D readTiffImage(const std::filesystem::path& path);
 // Page `page` (0 = the first); a page beyond the last is refused naming the page count.

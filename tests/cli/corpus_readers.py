@@ -185,7 +185,7 @@ def cases(Case):
     refused("tiff_float_strip_short", "t.tif", {"t.tif": tiff_pages([(64, 64, 32, 3, bytes(100))])},
             "t.tif")
     refused("tiff_stack_voxels_huge", "v.tif",
-            {"v.tif": tiff_pages([(16384, 16384, 8, 1, bytes(16))] * 9)}, "too large")
+            {"v.tif": tiff_pages([(16384, 16384, 8, 1, bytes(16))] * 9)}, "v.tif")
     refused("dicom_text", "t.dcm", {"t.dcm": "not DICOM\n"}, "not a DICOM file")
     refused("dicom_magic_only", "m.dcm", {"m.dcm": b"\0" * 128 + b"DICM"}, "m.dcm")
     refused("dicom_truncated_header", "t.dcm", {"t.dcm": dicom()[:170]}, "t.dcm")

@@ -419,6 +419,38 @@ def extra_cases():
 CRASH = ("unexpected error", "terminate called", "Aborted", "AddressSanitizer", "Segmentation")
 
 
+# What a refusal may take (issue 38): the run's own peak resident memory, from wait4.
+MEMORY_LIMIT_MIB = 1024
+
+
+def run_measured(argv, env):
+    """(exit code or None after TIME_LIMIT_S, stderr, peak resident MiB) of one run."""
+    import threading
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         stdin=subprocess.DEVNULL, env=env)
+    err = []
+    reader = threading.Thread(target=lambda: err.append(p.stderr.read()))
+    reader.start()
+    t0 = time.monotonic()
+    status = usage = None
+    while status is None:
+        pid, st, ru = os.wait4(p.pid, os.WNOHANG)
+        if pid:
+            status, usage = st, ru
+        elif time.monotonic() - t0 > TIME_LIMIT_S:
+            p.kill()
+            os.wait4(p.pid, 0)
+            break
+        else:
+            time.sleep(0.005)
+    p.returncode = 0  # reaped here
+    reader.join()
+    if status is None:
+        return None, "", 0
+    return (os.waitstatus_to_exitcode(status), err[0].decode(errors="replace"),
+            usage.ru_maxrss / 1024)
+
+
 def run_case(gvflab, work, case):
     base = os.path.join(work, case.name)
     shutil.rmtree(base, ignore_errors=True)
@@ -433,13 +465,11 @@ def run_case(gvflab, work, case):
     env = dict(os.environ, **(case.env or {}))
     t0 = time.monotonic()
     problems = []
-    try:
-        p = subprocess.run([gvflab, "--headless", *args], capture_output=True, timeout=TIME_LIMIT_S,
-                           env=env, stdin=subprocess.DEVNULL)
-        rc, err = p.returncode, p.stderr.decode(errors="replace")
-    except subprocess.TimeoutExpired:
-        rc, err = None, ""
+    rc, err, peak = run_measured([gvflab, "--headless", *args], env)
+    if rc is None:
         problems.append("ran past %d s" % TIME_LIMIT_S)
+    elif peak > MEMORY_LIMIT_MIB:
+        problems.append("took %d MiB before its refusal (at most %d)" % (peak, MEMORY_LIMIT_MIB))
     seconds = time.monotonic() - t0
     if rc == 0:
         problems.append("exit code 0")

@@ -28,4 +28,25 @@ class Interrupted : public Error {
 // Throws Interrupted("Interrupted after DONE; nothing was written.") when a stop was requested.
 void throwIfCancelled(const std::string& done);
 
+// What to undo if a signal ends the process at once (a second signal while writing), as the
+// first signal's rollback would: a temporary to remove (`to` empty) or a kept earlier file to
+// rename back over its target. Registered for its lifetime (at most 64 at once; beyond that
+// the undo is skipped); runSignalUndo() runs them newest first with async-signal-safe calls.
+class SignalUndo {
+ public:
+  SignalUndo() = default;
+  explicit SignalUndo(const std::string& from, const std::string& to = {});
+  ~SignalUndo() { release(); }
+  SignalUndo(SignalUndo&& other) noexcept : slot_(other.slot_) { other.slot_ = -1; }
+  SignalUndo& operator=(SignalUndo&& other) noexcept;
+  SignalUndo(const SignalUndo&) = delete;
+  SignalUndo& operator=(const SignalUndo&) = delete;
+  void release() noexcept;  // nothing left to undo (committed, or undone by the run itself)
+
+ private:
+  int slot_ = -1;
+};
+// From a signal handler.
+void runSignalUndo() noexcept;
+
 }  // namespace gvflab

@@ -2,15 +2,41 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <cstdlib>
 #include <sstream>
 
 #include "gvflab/error.hpp"
+#include "gvflab/input_file.hpp"
 #include "gvflab/kernel_library.hpp"
 #include "gvflab/profiler.hpp"
 #include "gvflab/quoted.hpp"
 
 namespace gvflab {
 namespace {
+
+// What a run may allocate on the device, so that every fit check refuses before the first
+// allocation instead of a driver aborting inside it (PoCL asserts when the host cannot back a
+// buffer it promised). A CPU device's memory is the host's: at most two thirds of what the host
+// has available now (the host keeps its own copies of the image and the field). The test hook
+// GVFLAB_TEST_DEVICE_MIB=GLOBAL[,ALLOC] lowers the limits further, to test the refusals on a
+// device of less memory than the machine's.
+void limitToWhatCanBeHad(DeviceInfo& info) {
+  if (!info.isGpu) {
+    const std::uint64_t available = availableMemoryBytes();
+    if (available != UINT64_MAX)
+      info.globalMemBytes = std::min(info.globalMemBytes, available / 3 * 2);
+  }
+  if (const char* hook = std::getenv("GVFLAB_TEST_DEVICE_MIB"); hook && *hook) {
+    char* end = nullptr;
+    const unsigned long long global = std::strtoull(hook, &end, 10);
+    const unsigned long long alloc = *end == ',' ? std::strtoull(end + 1, nullptr, 10) : global;
+    if (global > 0)
+      info.globalMemBytes = std::min<std::uint64_t>(info.globalMemBytes, global << 20);
+    if (alloc > 0) info.maxAllocBytes = std::min<std::uint64_t>(info.maxAllocBytes, alloc << 20);
+  }
+  info.maxAllocBytes = std::min(info.maxAllocBytes, info.globalMemBytes);
+}
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -130,6 +156,7 @@ DeviceInfo chooseDevice(const std::string& selector) {
 std::shared_ptr<ComputeContext> ComputeContext::create(const ContextOptions& options) {
   std::shared_ptr<ComputeContext> ctx(new ComputeContext());
   ctx->info_ = chooseDevice(options.deviceSelector);
+  limitToWhatCanBeHad(ctx->info_);
   ctx->options_ = options;
   try {
     ctx->device_ = deviceAt(ctx->info_.platformIndex, ctx->info_.deviceIndex);

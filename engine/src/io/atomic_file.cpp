@@ -13,6 +13,7 @@
 #include <cstring>
 #include <random>
 
+#include "gvflab/cancel.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
 
@@ -51,9 +52,11 @@ std::string formatSuffix(const std::string& name) {
   return ext.size() > 16 ? "" : ext;
 }
 
-// Removes a temporary on every way out unless released.
+// Removes a temporary on every way out unless released (a signal that ends the process at
+// once too: SignalUndo).
 struct TempGuard {
   fs::path path;
+  SignalUndo onSignal{path.string()};
   ~TempGuard() {
     if (!path.empty()) ::unlink(path.c_str());
   }
@@ -106,6 +109,7 @@ void commit(TempGuard& tmp, const fs::path& target, const fs::path& shown) {
     throw InputError("Cannot replace " + quoted(shown) + ": " + std::strerror(err) + ".");
   }
   tmp.path.clear();
+  tmp.onSignal.release();
   syncFolder(target.parent_path().empty() ? fs::path(".") : target.parent_path());
 }
 

@@ -197,33 +197,39 @@ WorldGeometry parseGeometry(const Header& h, std::size_t dims, const std::filesy
 // is allocated or inflated (a decompression bomb or a corrupt DimSize).
 constexpr std::uint64_t kMaxDeflateRatio = 1032;
 
-// Inflates exactly out.size() bytes of a zlib (or gzip) stream; throws InputError when the
-// stream is corrupt or ends early. Bytes past what the header promises are not inflated.
-void inflateExactly(const std::string& compressed, std::string& out,
+// Inflates exactly `need` bytes of a zlib (or gzip) stream into out; throws InputError when the
+// stream is corrupt or ends early. Bytes past what the header promises are not inflated. The
+// output grows with what the stream really holds (doubling), so a stream that ends early or a
+// lying CompressedDataSize costs what it holds, not what DimSize promises.
+void inflateExactly(const std::string& compressed, std::string& out, std::uint64_t need,
                     const std::filesystem::path& path) {
   z_stream z{};
   if (inflateInit2(&z, 15 + 32) != Z_OK)  // +32: zlib or gzip header, as MetaIO
     throw InputError(quoted(path) + " cannot be decompressed (out of memory).");
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  std::uint64_t inLeft = compressed.size(), outLeft = out.size();
+  std::uint64_t inLeft = compressed.size(), done = 0;
+  out.clear();
   int rc = Z_OK;
-  while (outLeft > 0 && rc == Z_OK) {
+  while (done < need && rc == Z_OK) {
+    if (done == out.size())
+      out.resize(static_cast<std::size_t>(
+          std::min<std::uint64_t>(need, std::max<std::uint64_t>(1u << 20, out.size() * 2))));
     // zlib counts in uInt: feed and drain at most 1 GiB at a time.
     const uInt inChunk = static_cast<uInt>(std::min<std::uint64_t>(inLeft, 1u << 30));
-    const uInt outChunk = static_cast<uInt>(std::min<std::uint64_t>(outLeft, 1u << 30));
+    const uInt outChunk = static_cast<uInt>(std::min<std::uint64_t>(out.size() - done, 1u << 30));
+    z.next_out = reinterpret_cast<Bytef*>(out.data() + done);
     z.avail_in = inChunk;
     z.avail_out = outChunk;
     rc = inflate(&z, Z_NO_FLUSH);
     inLeft -= inChunk - z.avail_in;
-    outLeft -= outChunk - z.avail_out;
+    done += outChunk - z.avail_out;
     if (rc == Z_BUF_ERROR && inLeft > 0 && z.avail_out == 0) rc = Z_OK;  // more room needed
   }
   inflateEnd(&z);
-  if (outLeft > 0)
+  if (done < need)
     throw InputError(quoted(path) + " has corrupt or truncated compressed data: it inflates to " +
-                     byteCount(out.size() - outLeft) + ", its DimSize promises " +
-                     byteCount(out.size()) + (rc == Z_DATA_ERROR ? " (bad zlib stream)." : "."));
+                     byteCount(done) + ", its DimSize promises " + byteCount(need) +
+                     (rc == Z_DATA_ERROR ? " (bad zlib stream)." : "."));
 }
 
 std::string deflateAll(const char* data, std::size_t size, const std::filesystem::path& path) {
@@ -350,8 +356,7 @@ Raw readRaw(const std::filesystem::path& path) {
     checkHostMemory(path, size + need + std::uint64_t(raw.count) * sizeof(float));
     std::string packed(static_cast<std::size_t>(size), '\0');
     source.readExactly(packed.data(), packed.size(), offset);
-    raw.bytes.resize(static_cast<std::size_t>(need));
-    inflateExactly(packed, raw.bytes, path);
+    inflateExactly(packed, raw.bytes, need, path);
     return raw;
   }
   if (found < need)
