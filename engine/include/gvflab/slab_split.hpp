@@ -50,24 +50,23 @@ std::vector<std::shared_ptr<ComputeContext>> openSubDevices(const ContextOptions
 
 // The fit check per device (ResourceError naming the device): each slab's three fields in
 // `precision` on its own device.
-void checkSlabsFit(const std::vector<std::shared_ptr<ComputeContext>>& devices,
-                   FieldShape shape, Precision precision, int halo);
+void checkSlabsFit(const std::vector<std::shared_ptr<ComputeContext>>& devices, FieldShape shape,
+                   Precision precision, int halo);
 
 struct SolverConfig;
 
 // The pipeline's split (makeSolver, when config.devices is not empty): the devices opened,
 // each one's fit checked, a SlabEulerSolver; null when they come to one device (the plain
 // solver runs). ParameterError for multigrid or a 2D input.
-std::unique_ptr<Solver> makeSplitSolver(std::shared_ptr<ComputeContext> main,
-                                        const GvfInput& input, double mu,
-                                        const SolverConfig& config);
+std::unique_ptr<Solver> makeSplitSolver(std::shared_ptr<ComputeContext> main, const GvfInput& input,
+                                        double mu, const SolverConfig& config);
 
 class SlabEulerSolver : public Solver {
  public:
   // input lives on devices[0]; one EulerSolver per device on its slab. Throws as EulerSolver,
   // ParameterError for a 2D input, image storage or slabs thinner than the halo.
-  SlabEulerSolver(std::vector<std::shared_ptr<ComputeContext>> devices, GvfInput input,
-                  double mu, EulerOptions options, int halo);
+  SlabEulerSolver(std::vector<std::shared_ptr<ComputeContext>> devices, GvfInput input, double mu,
+                  EulerOptions options, int halo);
   ~SlabEulerSolver() override;
 
   std::string name() const override { return "euler"; }

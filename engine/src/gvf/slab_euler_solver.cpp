@@ -74,8 +74,8 @@ std::vector<Slab> planSlabs(int depth, int devices, int halo) {
   return out;
 }
 
-void checkSlabsFit(const std::vector<std::shared_ptr<ComputeContext>>& devices,
-                   FieldShape shape, Precision precision, int halo) {
+void checkSlabsFit(const std::vector<std::shared_ptr<ComputeContext>>& devices, FieldShape shape,
+                   Precision precision, int halo) {
   const auto plan = planSlabs(shape.depth, int(devices.size()), halo);
   for (std::size_t i = 0; i < plan.size(); ++i)
     checkSolverFits(*devices[i], {shape.width, shape.height, plan[i].depth()}, precision, 3);
@@ -86,8 +86,9 @@ SlabEulerSolver::SlabEulerSolver(std::vector<std::shared_ptr<ComputeContext>> de
     : devices_(std::move(devices)), input_(std::move(input)), halo_(halo) {
   if (input_.depth <= 1) throw ParameterError("A split over devices is for volumes (3D).");
   if (options.memory == MemoryKind::Image)
-    throw ParameterError("A split over devices keeps its fields in buffers: use --memory "
-                         "buffer or local, or one device.");
+    throw ParameterError(
+        "A split over devices keeps its fields in buffers: use --memory "
+        "buffer or local, or one device.");
   plan_ = planSlabs(input_.depth, int(devices_.size()), halo_);
   ComputeContext& main = *devices_.front();
   try {
@@ -141,8 +142,8 @@ void SlabEulerSolver::exchange() {
       host[c].resize(parts.size() * parts.front().size);  // before any read lands in it
       std::size_t at = 0;
       for (const PlaneBytes& b : parts) {
-        devices_[copies[c].from]->queue().enqueueReadBuffer(st.buffer(), CL_FALSE, b.offset,
-                                                            b.size, host[c].data() + at);
+        devices_[copies[c].from]->queue().enqueueReadBuffer(st.buffer(), CL_FALSE, b.offset, b.size,
+                                                            host[c].data() + at);
         at += b.size;
       }
     }
@@ -151,8 +152,8 @@ void SlabEulerSolver::exchange() {
       const FieldStorage& st = slabs_[copies[c].to]->storage();
       std::size_t at = 0;
       for (const PlaneBytes& b : storagePlanes(st, copies[c].toZ, halo_)) {
-        devices_[copies[c].to]->queue().enqueueWriteBuffer(st.buffer(), CL_FALSE, b.offset,
-                                                           b.size, host[c].data() + at);
+        devices_[copies[c].to]->queue().enqueueWriteBuffer(st.buffer(), CL_FALSE, b.offset, b.size,
+                                                           host[c].data() + at);
         at += b.size;
       }
     }
@@ -169,18 +170,16 @@ const cl::Buffer& SlabEulerSolver::field() {
   ComputeContext& main = *devices_.front();
   try {
     if (!gathered_())
-      gathered_ = cl::Buffer(main.context(), CL_MEM_READ_WRITE,
-                             input_.pixelCount() * 3 * sizeof(float));
+      gathered_ =
+          cl::Buffer(main.context(), CL_MEM_READ_WRITE, input_.pixelCount() * 3 * sizeof(float));
     for (std::size_t i = 0; i < slabs_.size(); ++i) {
       const Slab& s = plan_[i];
       const cl::Buffer& part = slabs_[i]->field();
       const PlaneBytes local = interleavedPlanes(input_, s.z0 - s.lo, s.z1 - s.z0, 3);
       const PlaneBytes global = interleavedPlanes(input_, s.z0, s.z1 - s.z0, 3);
       std::vector<char> host(local.size);
-      devices_[i]->queue().enqueueReadBuffer(part, CL_TRUE, local.offset, local.size,
-                                             host.data());
-      main.queue().enqueueWriteBuffer(gathered_, CL_TRUE, global.offset, global.size,
-                                      host.data());
+      devices_[i]->queue().enqueueReadBuffer(part, CL_TRUE, local.offset, local.size, host.data());
+      main.queue().enqueueWriteBuffer(gathered_, CL_TRUE, global.offset, global.size, host.data());
     }
   } catch (const cl::Error& e) {
     rethrowClError(e, "gathering the field from the devices");
@@ -198,8 +197,7 @@ double SlabEulerSolver::error() {
       const FieldShape shape{input_.width, input_.height, input_.depth};
       errorV0_ = std::make_unique<FieldStorage>(*devices_.front(), shape, Precision::F32, false);
       errorV0_->importFrom(input_.v0);
-      errorField_ =
-          std::make_unique<FieldStorage>(*devices_.front(), shape, Precision::F32, false);
+      errorField_ = std::make_unique<FieldStorage>(*devices_.front(), shape, Precision::F32, false);
       metric_ = std::make_unique<ErrorMetric>(devices_.front(), shape, errorV0_->memory(),
                                               errorV0_->buildOptions());
     }
@@ -235,8 +233,7 @@ std::uint64_t SlabEulerSolver::deviceBytes() const {
 }
 
 std::string SlabEulerSolver::structure() const {
-  return "z-slabs on " + std::to_string(slabs_.size()) + " devices, halo " +
-         std::to_string(halo_);
+  return "z-slabs on " + std::to_string(slabs_.size()) + " devices, halo " + std::to_string(halo_);
 }
 
 std::vector<SolverFact> SlabEulerSolver::facts() const {
@@ -257,15 +254,16 @@ std::vector<SolverFact> SlabEulerSolver::facts() const {
   return out;
 }
 
-std::unique_ptr<Solver> makeSplitSolver(std::shared_ptr<ComputeContext> main,
-                                        const GvfInput& input, double mu,
-                                        const SolverConfig& config) {
+std::unique_ptr<Solver> makeSplitSolver(std::shared_ptr<ComputeContext> main, const GvfInput& input,
+                                        double mu, const SolverConfig& config) {
   if (config.kind != SolverKind::Euler)
-    throw ParameterError("A split over devices runs the Euler solver only (multigrid's split "
-                         "is not built yet): choose Euler or one device.");
+    throw ParameterError(
+        "A split over devices runs the Euler solver only (multigrid's split "
+        "is not built yet): choose Euler or one device.");
   if (input.depth <= 1)
-    throw ParameterError("A split over devices is for volumes; this input is 2D: use one "
-                         "device.");
+    throw ParameterError(
+        "A split over devices is for volumes; this input is 2D: use one "
+        "device.");
   auto devices = openSplitDevices(std::move(main), config.devices);
   if (devices.size() == 1) return nullptr;
   checkSlabsFit(devices, {input.width, input.height, input.depth}, config.precision,
@@ -292,8 +290,7 @@ std::vector<std::shared_ptr<ComputeContext>> openSplitDevices(
   for (const DeviceInfo& d : chosen) {
     if (!seen.insert({d.platformIndex, d.deviceIndex}).second) continue;
     ContextOptions options = main->options();
-    options.deviceSelector =
-        std::to_string(d.platformIndex) + "." + std::to_string(d.deviceIndex);
+    options.deviceSelector = std::to_string(d.platformIndex) + "." + std::to_string(d.deviceIndex);
     out.push_back(ComputeContext::create(options));
   }
   return out;
@@ -312,8 +309,7 @@ std::vector<std::shared_ptr<ComputeContext>> openSubDevices(const ContextOptions
     const cl_uint units = parent.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
     if (count < 1 || units < cl_uint(count))
       throw DeviceError(info.name + " has " + std::to_string(units) +
-                        " compute units, too few for " + std::to_string(count) +
-                        " sub-devices.");
+                        " compute units, too few for " + std::to_string(count) + " sub-devices.");
     const cl_device_partition_property props[] = {CL_DEVICE_PARTITION_EQUALLY,
                                                   cl_device_partition_property(units / count), 0};
     std::vector<cl::Device> parts;
