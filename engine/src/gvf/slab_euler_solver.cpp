@@ -122,6 +122,11 @@ void SlabEulerSolver::step(int n) {
 }
 
 void SlabEulerSolver::exchange() {
+  try {
+    for (auto& d : devices_) d->queue().finish();  // the iterations, not timed as the exchange
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "running Euler GVF iterations on the devices");
+  }
   const auto t0 = std::chrono::steady_clock::now();
   try {
     // Per cut: the lower slab's last owned planes to the upper's low halo, and back.
