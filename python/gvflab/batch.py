@@ -42,7 +42,7 @@ import uuid
 STATE_FOLDER = ".gvflab-batch"  # DIR/.gvflab-batch/{done,stage}
 DEVICE_ENV = "GVFLAB_DEVICE"
 # Flags the runner owns: a run's input and folder are set per task, its device per worker.
-RUNNER_FLAGS = ("--batch", "--output-dir", "--image", "--phantom", "--device")
+RUNNER_FLAGS = ("--batch", "--output-dir", "--phantom", "--device")
 
 
 class BatchError(ValueError):
