@@ -36,9 +36,9 @@ double wallMs(Solver& solver, int iterations, int repeats, Finish finish) {
     const auto t0 = std::chrono::steady_clock::now();
     solver.step(iterations);
     finish();
-    best = std::min(best,
-                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                        .count());
+    best = std::min(
+        best,
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
   return best;
 }
