@@ -56,6 +56,11 @@ struct BenchArgs {
   std::vector<int> regionNoinline{-1};  // --region-noinline 0,1: phaseNoinline
   // surface
   int vertices = 50000;
+  // split3d: the devices of the split (all, or chooseDevice selectors after --device's), the
+  // halo planes, and whether to skip the one-device run (a volume larger than one device)
+  std::vector<std::string> devices{"all"};
+  int halo = 4;
+  bool splitOnly = false;
 };
 
 // One JSON Lines record (members in the order given), as every case prints with --json.
@@ -108,5 +113,6 @@ int runAccuracy(const BenchArgs& args, std::ostream& out);         // Table 3 ->
 int runMultigrid(const BenchArgs& args, std::ostream& out);        // second paper, Table 1
 int runRace(const BenchArgs& args, std::ostream& out);             // the viewer's race
 int runSurface(const BenchArgs& args, std::ostream& out);          // issue 30: surface snakes
+int runSplit(const BenchArgs& args, std::ostream& out);            // issue 41: z-slab split
 
 }  // namespace gvflab::bench

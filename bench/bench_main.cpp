@@ -40,6 +40,7 @@ const char* kUsage =
     "                    [--cpu-band-steps K[,K...]] (CPU 2D buffers: K iterations per pass "
     "over row bands; 0: gvf_euler_rows)\n"
     "                    [--vertices V]  (surface)\n"
+    "                    [--devices all|P.D,P.D...] [--halo K] [--split-only]  (split3d)\n"
     "Cases:\n"
     "  devices   list the OpenCL devices\n"
     "  euler2d   explicit Euler GVF on an N x N image, K iterations; reports ms/iteration,\n"
@@ -56,6 +57,10 @@ const char* kUsage =
     "  race      the viewer's equal-time race on an N x N blob: per frame (--frames F, default\n"
     "            10) each solver gets --budget ms of OpenCL time (default 20, the viewer's);\n"
     "            prints OpenCL time so far, iterations and error per solver and frame\n"
+    "  split3d   a volume's Euler solve (N x N x N, or x D with --depth) on --device, then\n"
+    "            split in z-slabs over --devices (default all) with halos of --halo planes\n"
+    "            (default 4): wall ms per iteration of each, speed-up, halo exchange ms per\n"
+    "            iteration, bytes per device (--split-only: no one-device run)\n"
     "  region    region snake (PLH) on a synthetic M-megapixel noisy star (default 15, SNR 2,\n"
     "            d_max 32, min segment 16); reports total, pre-computation and segmentation\n"
     "            times, steps, iterations, nodes, bytes per pixel and IoU (best of --repeats,\n"
@@ -122,6 +127,18 @@ int main(int argc, char** argv) {
         b.vertices = parseInt("--vertices", value(), 12, 1 << 20);
       else if (args[i] == "--json")
         b.json = true;
+      else if (args[i] == "--devices") {
+        const std::string v = value();
+        b.devices.clear();
+        for (std::size_t at = 0; at <= v.size();) {
+          const std::size_t comma = std::min(v.find(',', at), v.size());
+          b.devices.push_back(v.substr(at, comma - at));
+          at = comma + 1;
+        }
+      } else if (args[i] == "--halo")
+        b.halo = parseInt("--halo", value(), 1, 64);
+      else if (args[i] == "--split-only")
+        b.splitOnly = true;
       else if (args[i] == "--depth")
         b.depth = parseInt("--depth", value(), 2, 16384);
       else if (args[i] == "--mu") {  // each solver's range on the input: mu_rule.hpp
@@ -244,6 +261,7 @@ int main(int argc, char** argv) {
       if (std::find(args.begin(), args.end(), "--repeats") == args.end()) b.repeats = 2;
       return gvflab::bench::runSurface(b, std::cout);
     }
+    if (args[0] == "split3d") return gvflab::bench::runSplit(b, std::cout);
     if (args[0] == "race") return gvflab::bench::runRace(b, std::cout);
     if (args[0] == "region") {
       if (std::find(args.begin(), args.end(), "--repeats") == args.end()) b.repeats = 3;

@@ -18,7 +18,7 @@ PACKAGES=(build-essential cmake pkg-config git
   python3-dev python3-numpy pybind11-dev python3-pytest python3-skimage python3-matplotlib
   python3-pydicom python3-tifffile
   python3-setuptools python3-wheel python3-build python3-venv python3-pip
-  python3-nibabel teem-apps libassimp-dev python3-meshio)
+  python3-nibabel teem-apps libassimp-dev python3-meshio python3-dask python3-distributed)
 
 deps() {
   local missing=()

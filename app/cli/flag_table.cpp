@@ -1,5 +1,6 @@
 #include "cli/flag_table.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -300,8 +301,25 @@ std::vector<Flag> fieldFlags() {
         return std::string(o.storage.memory ? memoryName(*o.storage.memory) : "auto");
       }));
   t.push_back(valued("--device", "D", G::Field,
-                     "gpu, cpu, or part of a device name (default: a GPU if any)",
+                     "gpu, cpu, P.D (the numbers --list-devices prints) or part of a device name "
+                     "(default: a GPU if any)",
                      [](FlagContext& c) { c.options.device = c.value(); }));
+  t.push_back(
+      valued("--devices", "LIST", G::Field,
+             "a volume's Euler solve split in z-slabs over devices: all (the GPUs of the run's "
+             "platform) or P.D numbers, comma-separated, the first holding the input",
+             [](FlagContext& c) {
+               const std::string list = c.value();
+               c.options.devices.clear();
+               std::size_t at = 0;
+               while (at <= list.size()) {
+                 const std::size_t comma = std::min(list.find(',', at), list.size());
+                 if (comma == at)
+                   throw ParameterError("--devices " + quotedText(list) + " has an empty entry.");
+                 c.options.devices.push_back(list.substr(at, comma - at));
+                 at = comma + 1;
+               }
+             }));
   t.push_back(valued("--kernel-dir", "DIR", G::Field,
                      "load kernels/*.cl from DIR instead of the built-in copies (the viewer "
                      "reloads them when they change)",

@@ -76,6 +76,8 @@ void checkCombination(const Options& o) {
 ContextOptions contextOptions(const Options& o) {
   ContextOptions c;
   c.deviceSelector = o.device;
+  // --devices 0.1,0.2: the first holds the input, as if named by --device.
+  if (!o.devices.empty() && o.devices.front() != "all") c.deviceSelector = o.devices.front();
   if (o.kernelDir) c.kernelDir = *o.kernelDir;
   return c;
 }
@@ -97,6 +99,7 @@ SolverConfig solverConfig(const Options& o) {
   c.tile3d = o.storage.tile3d;
   c.persistent = o.storage.persistent;
   c.a = o.mgA, c.b = o.mgB, c.c = o.mgC;
+  c.devices = o.devices;
   return c;
 }
 

@@ -166,7 +166,7 @@ def gvf(image_or_volume, *, channel_axis=None, mu=None, sigma=_GVF["sigma"], ite
         target_error=None, solver=None, precision=_GVF["precision"], memory=None,
         v0=_GVF["v0"], mg_a=_GVF["mg_a"], mg_b=_GVF["mg_b"], mg_c=_GVF["mg_c"],
         device=_GVF["device"], progress=None, progress_every=_GVF["progress_every"],
-        edge_map=None, spacing=None):
+        edge_map=None, spacing=None, devices=None):
     """Gradient Vector Flow of a 2D image or a 3D volume, computed on an OpenCL device.
 
     The device work runs without the GIL: other Python threads (a GUI's event loop) keep
@@ -230,6 +230,11 @@ def gvf(image_or_volume, *, channel_axis=None, mu=None, sigma=_GVF["sigma"], ite
         (planes, rows, cols), in world units (e.g. mm), each 1e-6 to 1e6: gradients and the
         Laplacian are taken in these units, so the field is per world unit and Euler's mu
         bound shrinks with fine spacing.
+    devices : None, 'all' or list of str, optional
+        A volume's Euler solve split in z-slabs over several devices (docs/SCALING.md):
+        'all' (every GPU of the device's platform) or numbers as ``['0.0', '0.1']`` (the
+        first holds the input, as ``device`` would). ``report.split`` names the slabs. 2D
+        inputs and multigrid refuse it; a list that comes to one device runs as one.
 
     Returns
     -------

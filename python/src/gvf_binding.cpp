@@ -149,6 +149,7 @@ SolverConfig GvfRequest::config(SolverKind kind) const {
   config.precision = parsePrecision(precision);
   if (memory) config.memory = parseMemory(*memory);
   config.a = mgA, config.b = mgB, config.c = mgC;
+  config.devices = devices;
   return config;
 }
 
@@ -202,10 +203,34 @@ GvfRun runGvf(const std::shared_ptr<ComputeContext>& ctx, const GvfInput& input,
   if (const SolverFact* levels = findFact(solver.facts(), "levels"))
     r.levels = static_cast<int>(std::get<std::int64_t>(levels->value));
   r.note = solver.storageNote();
+  const std::vector<SolverFact> facts = solver.facts();
+  if (const SolverFact* split = findFact(facts, "split"))
+    r.split = std::get<std::string>(split->value);
   return run;
 }
 
 namespace {
+
+// devices=: None (one device), 'all', or a sequence of chooseDevice selectors ('0.1').
+std::vector<std::string> deviceListOf(const py::object& devices) {
+  if (devices.is_none()) return {};
+  if (py::isinstance<py::str>(devices)) return {devices.cast<std::string>()};
+  std::vector<std::string> out;
+  if (py::isinstance<py::sequence>(devices))
+    for (const py::handle item : devices) {
+      if (!py::isinstance<py::str>(item)) {
+        out.clear();
+        break;
+      }
+      out.push_back(item.cast<std::string>());
+    }
+  if (out.empty())
+    throw ParameterError(
+        "devices= takes None, 'all' or a list of devices such as ['0.0', "
+        "'0.1'] (gvflab.devices() lists them), not " +
+        std::string(py::repr(devices)) + ".");
+  return out;
+}
 
 // spacing= in the array's axis order ((rows, cols) or (planes, rows, cols)) as x, y[, z].
 GridSpacing gridSpacingOf(const std::vector<double>& spacing, int dims) {
@@ -229,7 +254,8 @@ py::tuple gvf(const py::handle& data, std::optional<int> channelAxis, std::optio
               std::optional<std::string> solver, const std::string& precision,
               std::optional<std::string> memory, const py::object& v0, int mgA, int mgB, int mgC,
               const std::string& device, const py::object& progress, long progressEvery,
-              const py::object& edgeMap, const std::optional<std::vector<double>>& spacing) {
+              const py::object& edgeMap, const std::optional<std::vector<double>>& spacing,
+              const py::object& devices) {
   const auto t0 = std::chrono::steady_clock::now();
   // Everything is checked from the array's shape before a pixel is copied.
   const PixelArray pixels = inspectPixels(data, channelAxis, "image_or_volume");
@@ -241,7 +267,10 @@ py::tuple gvf(const py::handle& data, std::optional<int> channelAxis, std::optio
   request.mu = mu, request.iterations = iterations, request.targetError = targetError;
   request.solver = solver, request.precision = precision, request.memory = memory;
   request.mgA = mgA, request.mgB = mgB, request.mgC = mgC;
-  DeviceLease lease = computeContext(device);
+  request.devices = deviceListOf(devices);
+  // devices=['0.1', ...]: the first holds the input, as if named by device=.
+  const bool firstNamed = !request.devices.empty() && request.devices.front() != "all";
+  DeviceLease lease = computeContext(firstNamed ? request.devices.front() : device);
   const std::shared_ptr<ComputeContext>& ctx = lease.ctx;
   checkGvfFits(*ctx, pixels.fieldShape(), request);
   GvfInput input = gvfInputOf(*ctx, pixels, sigma, v0, edgeMap, h);
@@ -269,6 +298,8 @@ void bindGvf(py::module_& m) {
       .def_readonly("precision", &GvfReport::precision)
       .def_readonly("device", &GvfReport::device)
       .def_readonly("note", &GvfReport::note, "Storage fallbacks the Euler solver took, or ''.")
+      .def_readonly("split", &GvfReport::split,
+                    "A split's slabs: planes, device and MiB of each; '' on one device.")
       .def_readonly("width", &GvfReport::width)
       .def_readonly("height", &GvfReport::height)
       .def_readonly("depth", &GvfReport::depth)
@@ -292,6 +323,7 @@ void bindGvf(py::module_& m) {
         py::arg("mg_c") = multigridDefault("mg-c"), py::arg("device") = "",
         py::arg("progress") = py::none(), py::arg("progress_every") = 100,
         py::arg("edge_map") = py::none(), py::arg("spacing") = py::none(),
+        py::arg("devices") = py::none(),
         "The compiled gvflab.gvf(): use gvflab.gvf (python/gvflab/functions.py), documented "
         "there; defaults here are the engine's parameter tables.");
 }

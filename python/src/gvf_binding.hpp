@@ -32,6 +32,8 @@ struct GvfRequest {
   int mgA = multigridDefault("mg-a");  // multigrid cycles and sweeps
   int mgB = multigridDefault("mg-b");
   int mgC = multigridDefault("mg-c");
+  // A volume's Euler solve split over devices (gvflab/slab_split.hpp); empty: one device.
+  std::vector<std::string> devices;
 
   // The engine's plan for this request (iterations, target, solver checked): ParameterError.
   FieldSolvePlan plan() const;
@@ -45,6 +47,7 @@ void checkGvfFits(const ComputeContext& ctx, FieldShape shape, const GvfRequest&
 // What gvf() returns beside the field (attributes of gvflab.GvfReport).
 struct GvfReport {
   std::string solver, precision, device, note;
+  std::string split;  // a split's slabs and devices (the solver's "split" fact); '' for one
   int width = 0, height = 0, depth = 1, levels = 0;
   double mu = 0, sigma = 0;
   long iterations = 0;

@@ -25,6 +25,23 @@ TEST_CASE("devices are listed and chosen by kind or name") {
                        DeviceError);
 }
 
+// Issue 41: identical GPUs share a name, so a Dask worker pins its device by number, "P.D" as
+// --list-devices prints it; a number that names no device is refused, never another device.
+TEST_CASE("a device is chosen by its platform.device number") {
+  const auto devices = listDevices();
+  REQUIRE(!devices.empty());
+  for (const auto& d : devices) {
+    const std::string number =
+        std::to_string(d.platformIndex) + "." + std::to_string(d.deviceIndex);
+    CAPTURE(number);
+    const DeviceInfo chosen = chooseDevice(number);
+    CHECK(chosen.platformIndex == d.platformIndex);
+    CHECK(chosen.deviceIndex == d.deviceIndex);
+  }
+  CHECK_THROWS_WITH_AS(chooseDevice("0.99"), doctest::Contains("No OpenCL device has the number"),
+                       DeviceError);
+}
+
 // Issue 18: --device gpu on a machine without a GPU used the CPU without a word. A kind named
 // is that kind or a refusal listing what was found; only no selector takes any device.
 TEST_CASE("a device kind asked for is never quietly another kind") {

@@ -1007,3 +1007,33 @@ run_gvflab(FALSE --headless ${WORK}/ball.mhd --surface cube:1,2,3)
 if(NOT last_err MATCHES "use sphere:X,Y,Z,R or box:X0,Y0,Z0,X1,Y1,Z1")
   message(FATAL_ERROR "not a surface: ${last_err}")
 endif()
+
+# @case devices_split_choice
+# --devices (issue 41): a volume's Euler solve split over devices; what it cannot split is
+# refused in one sentence before any output, and a list that comes to one device (PoCL's one
+# device, named twice) runs the plain solver. --device takes P.D numbers.
+write_ball_volume()
+run_gvflab(FALSE --headless --phantom u --phantom-size 32 --iterations 3 --devices all
+           --report ${WORK}/r2d.json)
+if(NOT last_err MATCHES "split over devices is for volumes" OR EXISTS ${WORK}/r2d.json)
+  message(FATAL_ERROR "2D split: ${last_err}")
+endif()
+run_gvflab(FALSE --headless ${WORK}/ball.mhd --solver multigrid --iterations 2 --devices all
+           --report ${WORK}/rmg.json)
+if(NOT last_err MATCHES "runs the Euler solver only" OR EXISTS ${WORK}/rmg.json)
+  message(FATAL_ERROR "multigrid split: ${last_err}")
+endif()
+run_gvflab(FALSE --headless ${WORK}/ball.mhd --devices 0.0,,0.1)
+if(NOT last_err MATCHES "--devices '0.0,,0.1' has an empty entry")
+  message(FATAL_ERROR "empty --devices entry: ${last_err}")
+endif()
+run_gvflab(FALSE --headless ${WORK}/ball.mhd --device 0.99 --iterations 2)
+if(NOT last_err MATCHES "No OpenCL device has the number '0.99'")
+  message(FATAL_ERROR "--device 0.99: ${last_err}")
+endif()
+run_gvflab(TRUE --headless ${WORK}/ball.mhd --solver euler --iterations 3 --device 0.0
+           --devices 0.0,0.0 --report ${WORK}/r.json)
+file(READ ${WORK}/r.json report)
+if(NOT report MATCHES "\"iterations\": 3" OR report MATCHES "\"split\"")
+  message(FATAL_ERROR "one device named twice is the plain solver: ${report}")
+endif()

@@ -34,10 +34,13 @@ struct DeviceInfo {
 
 // Every device of every platform; platforms that fail or have no devices are skipped.
 std::vector<DeviceInfo> listDevices();
+// What a device is (also a sub-device of clCreateSubDevices), numbered as given.
+DeviceInfo deviceInfo(const cl::Device& device, int platformIndex, int deviceIndex);
 
 // selector: "" (a GPU if any, else the first device), "gpu" or "cpu" (DeviceError listing the
-// devices found when there is none of that kind), or a case-insensitive
-// substring of the device name, platform name or version (e.g. "pocl", "nvidia").
+// devices found when there is none of that kind), "P.D" (platform and device numbers as
+// --list-devices prints them, e.g. "0.1": the way to pick one of identical GPUs), or a
+// case-insensitive substring of the device name, platform name or version (e.g. "pocl").
 // Throws DeviceError when nothing matches.
 DeviceInfo chooseDevice(const std::string& selector);
 
@@ -57,6 +60,10 @@ struct ContextOptions {
 class ComputeContext {
  public:
   static std::shared_ptr<ComputeContext> create(const ContextOptions& options = {});
+  // On a device already opened (a sub-device, one device of a split); options'
+  // deviceSelector is not used.
+  static std::shared_ptr<ComputeContext> createOn(const cl::Device& device, const DeviceInfo& info,
+                                                  const ContextOptions& options = {});
   ~ComputeContext();
   ComputeContext(const ComputeContext&) = delete;
   ComputeContext& operator=(const ComputeContext&) = delete;

@@ -105,6 +105,8 @@ class EulerSolver : public Solver {
   // Device bytes held by the solver's three fields (V twice, V0), the paper's memory figure.
   std::uint64_t deviceBytes() const override;
   const GvfInput& input() const { return input_; }
+  // The current field's storage: a split's halo exchange (slab_split.hpp) writes its planes.
+  const FieldStorage& storage() const { return *v_[current_]; }
   std::optional<MemoryKind> memoryKind() const override { return memory(); }
   std::string storageNote() const override { return note_; }
   std::vector<SolverFact> facts() const override;  // memory, device_bytes, storage_note

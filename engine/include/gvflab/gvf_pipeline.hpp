@@ -42,6 +42,11 @@ struct SolverConfig {
   std::optional<bool> persistent;
   int cpuSlab = 0;       // EulerOptions::cpuSlab (CPUs, 3D: planes a work-item marches; 0: rows)
   int cpuBandSteps = 0;  // Euler only (EulerOptions::cpuBandSteps)
+  // A volume's Euler solve split in z-slabs over devices (slab_split.hpp): empty for one
+  // device; "all" or chooseDevice selectors, the pipeline's context standing for the first.
+  // makeSolver opens them, checks each device's fit and refuses multigrid and 2D inputs.
+  std::vector<std::string> devices;
+  int splitHalo = 4;  // planes exchanged every splitHalo iterations
 
   EulerOptions eulerOptions() const;
   MultigridOptions multigridOptions() const;

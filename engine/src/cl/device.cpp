@@ -4,7 +4,9 @@
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <sstream>
+#include <utility>
 
 #include "gvflab/error.hpp"
 #include "gvflab/input_file.hpp"
@@ -66,6 +68,18 @@ cl::Device deviceAt(int platformIndex, int deviceIndex) {
   return devices.at(deviceIndex);
 }
 
+// "P.D", the numbers --list-devices prints: the one way to tell identical devices apart.
+std::optional<std::pair<int, int>> deviceIndexSelector(const std::string& sel) {
+  const auto dot = sel.find('.');
+  const auto digits = [](const std::string& part) {
+    return !part.empty() && part.size() < 6 &&
+           std::all_of(part.begin(), part.end(), [](unsigned char c) { return std::isdigit(c); });
+  };
+  if (dot == std::string::npos || !digits(sel.substr(0, dot)) || !digits(sel.substr(dot + 1)))
+    return std::nullopt;
+  return std::pair{std::stoi(sel.substr(0, dot)), std::stoi(sel.substr(dot + 1))};
+}
+
 }  // namespace
 
 bool DeviceInfo::hasExtension(const std::string& ext) const {
@@ -83,6 +97,24 @@ std::string DeviceInfo::describe() const {
   return out.str();
 }
 
+DeviceInfo deviceInfo(const cl::Device& device, int platformIndex, int deviceIndex) {
+  DeviceInfo info;
+  info.platformIndex = platformIndex;
+  info.deviceIndex = deviceIndex;
+  info.platformName =
+      trim(cl::Platform(device.getInfo<CL_DEVICE_PLATFORM>()).getInfo<CL_PLATFORM_NAME>());
+  info.name = trim(device.getInfo<CL_DEVICE_NAME>());
+  info.version = trim(device.getInfo<CL_DEVICE_VERSION>());
+  info.isGpu = (device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU) != 0;
+  info.globalMemBytes = device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
+  info.maxAllocBytes = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+  info.maxWorkGroupSize = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+  info.localMemBytes = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+  info.computeUnits = static_cast<int>(device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
+  info.extensions = device.getInfo<CL_DEVICE_EXTENSIONS>();
+  return info;
+}
+
 std::vector<DeviceInfo> listDevices() {
   std::vector<DeviceInfo> out;
   auto plats = platforms();
@@ -95,20 +127,7 @@ std::vector<DeviceInfo> listDevices() {
     }
     for (std::size_t d = 0; d < devices.size(); ++d) {
       try {
-        DeviceInfo info;
-        info.platformIndex = static_cast<int>(p);
-        info.deviceIndex = static_cast<int>(d);
-        info.platformName = trim(plats[p].getInfo<CL_PLATFORM_NAME>());
-        info.name = trim(devices[d].getInfo<CL_DEVICE_NAME>());
-        info.version = trim(devices[d].getInfo<CL_DEVICE_VERSION>());
-        info.isGpu = (devices[d].getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU) != 0;
-        info.globalMemBytes = devices[d].getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
-        info.maxAllocBytes = devices[d].getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
-        info.maxWorkGroupSize = devices[d].getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
-        info.localMemBytes = devices[d].getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
-        info.computeUnits = static_cast<int>(devices[d].getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
-        info.extensions = devices[d].getInfo<CL_DEVICE_EXTENSIONS>();
-        out.push_back(std::move(info));
+        out.push_back(deviceInfo(devices[d], static_cast<int>(p), static_cast<int>(d)));
       } catch (const cl::Error&) {
         continue;
       }
@@ -144,6 +163,13 @@ DeviceInfo chooseDevice(const std::string& selector) {
         "to take any). Devices found:" +
         names + ".");
   }
+  if (const auto index = deviceIndexSelector(sel)) {
+    for (const auto& d : devices)
+      if (d.platformIndex == index->first && d.deviceIndex == index->second) return d;
+    throw DeviceError(
+        "No OpenCL device has the number " + quotedText(selector) +
+        " (gvflab --list-devices numbers them platform.device). Devices found:" + names + ".");
+  }
   for (const auto& d : devices)
     if (lower(d.name).find(sel) != std::string::npos ||
         lower(d.platformName).find(sel) != std::string::npos ||
@@ -154,12 +180,25 @@ DeviceInfo chooseDevice(const std::string& selector) {
 }
 
 std::shared_ptr<ComputeContext> ComputeContext::create(const ContextOptions& options) {
+  const DeviceInfo info = chooseDevice(options.deviceSelector);
+  cl::Device device;
+  try {
+    device = deviceAt(info.platformIndex, info.deviceIndex);
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "opening " + info.name);
+  }
+  return createOn(device, info, options);
+}
+
+std::shared_ptr<ComputeContext> ComputeContext::createOn(const cl::Device& device,
+                                                         const DeviceInfo& info,
+                                                         const ContextOptions& options) {
   std::shared_ptr<ComputeContext> ctx(new ComputeContext());
-  ctx->info_ = chooseDevice(options.deviceSelector);
+  ctx->info_ = info;
   limitToWhatCanBeHad(ctx->info_);
   ctx->options_ = options;
   try {
-    ctx->device_ = deviceAt(ctx->info_.platformIndex, ctx->info_.deviceIndex);
+    ctx->device_ = device;
     if (options.extraProperties.empty()) {
       ctx->context_ = cl::Context(ctx->device_);
     } else {

@@ -6,6 +6,7 @@
 
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/slab_split.hpp"
 
 namespace gvflab {
 
@@ -53,6 +54,9 @@ void SolverConfig::keepOwnParamValues(const std::vector<double>& values) {
 }
 
 void checkFits(const ComputeContext& ctx, FieldShape shape, const SolverConfig& config, bool both) {
+  // A split checks each of its devices once they are open (makeSplitSolver).
+  if (!config.devices.empty() && !both && shape.depth > 1 && config.kind == SolverKind::Euler)
+    return;
   const double count = static_cast<double>(shape.count());
   // The multigrid pyramid beyond its two full fields, per fine point.
   const double coarse = static_cast<double>(MultigridSolver::pyramidBytes(shape, config.precision) -
@@ -98,6 +102,12 @@ std::unique_ptr<MultigridSolver> makeMultigridSolver(std::shared_ptr<ComputeCont
 
 std::unique_ptr<Solver> makeSolver(std::shared_ptr<ComputeContext> ctx, const GvfInput& input,
                                    double mu, const SolverConfig& config) {
+  if (!config.devices.empty()) {
+    if (auto split = makeSplitSolver(ctx, input, mu, config)) return split;
+    SolverConfig one = config;  // the devices came to one: the plain solver, checked as such
+    one.devices.clear();
+    return makeSolver(std::move(ctx), input, mu, one);
+  }
   if (config.kind == SolverKind::Multigrid)
     return makeMultigridSolver(std::move(ctx), input, mu, config);
   return makeEulerSolver(std::move(ctx), input, mu, config);

@@ -1,0 +1,99 @@
+// split3d (issue 41): a volume's Euler solve on one device, then split in z-slabs over
+// --devices (slab_split.hpp) with --halo planes exchanged every that many iterations: wall ms
+// per iteration of each (every device finished), the speed-up, the halo exchange's ms per
+// iteration beside it, and each device's bytes.
+#include <chrono>
+#include <iomanip>
+
+#include "bench_common.hpp"
+#include "gvflab/phantoms.hpp"
+#include "gvflab/slab_split.hpp"
+
+namespace gvflab::bench {
+namespace {
+
+// A blob phantom stacked over the depth, bright where a ball cuts it: edges in every slab.
+Volume splitVolume(int n, int depth) {
+  Volume v(n, n, depth);
+  const Image2D slice = makePhantom("blob", n);
+  for (int z = 0; z < depth; ++z)
+    for (int y = 0; y < n; ++y)
+      for (int x = 0; x < n; ++x) {
+        const double dx = (x + 0.5) / n - 0.5, dy = (y + 0.5) / n - 0.5;
+        const double dz = (z + 0.5) / depth - 0.5;
+        v.at(x, y, z) = slice.at(x, y) * 0.5f + (dx * dx + dy * dy + dz * dz < 0.09 ? 0.45f : 0);
+      }
+  return v;
+}
+
+// Wall ms of `iterations` steps, best of `repeats`, after one warm-up step.
+template <class Finish>
+double wallMs(Solver& solver, int iterations, int repeats, Finish finish) {
+  solver.step(1);
+  finish();
+  double best = 1e300;
+  for (int r = 0; r < repeats; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    solver.step(iterations);
+    finish();
+    best = std::min(
+        best,
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return best;
+}
+
+}  // namespace
+
+int runSplit(const BenchArgs& args, std::ostream& out) {
+  auto main = ComputeContext::create({args.device, {}, {}});
+  const int depth = args.depth > 0 ? args.depth : args.size;
+  const GvfInput input = buildGvfInput(*main, splitVolume(args.size, depth), 1.0);
+  const double mu = benchMu(args, input, 0.1);
+  const auto devices = openSplitDevices(main, args.devices);
+  for (Precision p : args.precisions)
+    for (const auto& m : args.memories) {
+      SolverConfig config = eulerConfig(args, p, m);
+      double oneMs = 0;
+      if (!args.splitOnly) {
+        auto one = makeEulerSolver(main, input, mu, config);
+        oneMs = wallMs(*one, args.iterations, args.repeats, [&] { main->queue().finish(); });
+      }
+      checkSlabsFit(devices, {input.width, input.height, input.depth}, p, args.halo);
+      SlabEulerSolver split(devices, input, mu, config.eulerOptions(), args.halo);
+      const double splitMs = wallMs(split, args.iterations, args.repeats, [&] {
+        for (auto& d : devices) d->queue().finish();
+      });
+      const double haloMsPerIt = split.haloSeconds() * 1e3 / double(split.iterations());
+      const auto each = split.deviceBytesEach();
+      const std::string structure = split.structure();
+      const auto facts = split.facts();
+      const std::string slabs = std::get<std::string>(findFact(facts, "split")->value);
+      if (args.json) {
+        nlohmann::ordered_json r = {{"case", "split3d"},
+                                    {"size", args.size},
+                                    {"depth", depth},
+                                    {"devices", devices.size()},
+                                    {"halo", args.halo},
+                                    {"iterations", args.iterations},
+                                    {"precision", precisionName(p)},
+                                    {"memory", memoryName(*split.memoryKind())},
+                                    {"one_device_ms_per_iteration", oneMs / args.iterations},
+                                    {"split_ms_per_iteration", splitMs / args.iterations},
+                                    {"speedup", oneMs > 0 ? oneMs / splitMs : 0.0},
+                                    {"halo_ms_per_iteration", haloMsPerIt},
+                                    {"device_bytes_each", each},
+                                    {"split", slabs}};
+        printJsonLine(out, r);
+      } else {
+        out << std::fixed << std::setprecision(3) << "split3d " << args.size << "x" << args.size
+            << "x" << depth << " " << precisionName(p) << " " << structure << ": one device "
+            << oneMs / args.iterations << " ms/it, split " << splitMs / args.iterations
+            << " ms/it (x" << (oneMs > 0 ? oneMs / splitMs : 0.0) << "), halo exchange "
+            << haloMsPerIt << " ms/it; " << slabs << "\n";
+      }
+    }
+  return 0;
+}
+
+}  // namespace gvflab::bench

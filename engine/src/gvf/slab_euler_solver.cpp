@@ -1,0 +1,335 @@
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+#include "gvflab/device.hpp"
+#include "gvflab/error.hpp"
+#include "gvflab/error_metric.hpp"
+#include "gvflab/gvf_pipeline.hpp"
+#include "gvflab/slab_split.hpp"
+
+namespace gvflab {
+namespace {
+
+constexpr int kMaxSplitDevices = 64;
+
+std::string planeRange(const Slab& s) {
+  return std::to_string(s.z0) + "-" + std::to_string(s.z1 - 1);
+}
+
+// Bytes [z0, z0 + planes) of a float buffer of `channels` interleaved floats a voxel.
+struct PlaneBytes {
+  std::size_t offset, size;
+};
+PlaneBytes interleavedPlanes(const GvfInput& in, int z0, int planes, int channels) {
+  const std::size_t plane = std::size_t(in.width) * in.height * channels * sizeof(float);
+  return {plane * std::size_t(z0), plane * std::size_t(planes)};
+}
+
+// Copies planes of a float input buffer from `from` (on main) into a new buffer on `to`.
+cl::Buffer slabCopy(ComputeContext& main, const cl::Buffer& from, ComputeContext& to,
+                    const GvfInput& in, const Slab& s, int channels) {
+  const PlaneBytes b = interleavedPlanes(in, s.lo, s.depth(), channels);
+  std::vector<char> host(b.size);
+  main.queue().enqueueReadBuffer(from, CL_TRUE, b.offset, b.size, host.data());
+  cl::Buffer out(to.context(), CL_MEM_READ_WRITE, b.size);
+  to.queue().enqueueWriteBuffer(out, CL_TRUE, 0, b.size, host.data());
+  return out;
+}
+
+// The planes [z, z + planes) (local to the slab) of a 3D storage buffer: each of its three
+// components is a plane-major block of the slab's whole size (gvf_storage.clh).
+std::vector<PlaneBytes> storagePlanes(const FieldStorage& st, int z, int planes) {
+  const FieldShape& sh = st.shape();
+  const std::size_t e = std::size_t(bytesPerComponent(st.precision()));
+  const std::size_t plane = std::size_t(sh.width) * sh.height * e;
+  std::vector<PlaneBytes> out;
+  for (int c = 0; c < 3; ++c)
+    out.push_back({c * sh.count() * e + plane * std::size_t(z), plane * std::size_t(planes)});
+  return out;
+}
+
+}  // namespace
+
+std::vector<Slab> planSlabs(int depth, int devices, int halo) {
+  if (devices < 1 || devices > kMaxSplitDevices)
+    throw ParameterError("A split takes 1 to " + std::to_string(kMaxSplitDevices) +
+                         " devices, not " + std::to_string(devices) + ".");
+  if (halo < 1) throw ParameterError("The split's halo must be at least 1 plane.");
+  const int owned = depth / devices;
+  if (devices > 1 && owned < halo)
+    throw ParameterError("A volume of " + std::to_string(depth) + " planes cannot be split over " +
+                         std::to_string(devices) + " devices with a halo of " +
+                         std::to_string(halo) + " planes: each would own fewer planes than " +
+                         "the halo. Use fewer devices.");
+  std::vector<Slab> out;
+  for (int i = 0; i < devices; ++i) {
+    Slab s;
+    s.z0 = i * depth / devices;
+    s.z1 = (i + 1) * depth / devices;
+    s.lo = i > 0 ? s.z0 - halo : 0;
+    s.hi = i + 1 < devices ? s.z1 + halo : depth;
+    out.push_back(s);
+  }
+  return out;
+}
+
+void checkSlabsFit(const std::vector<std::shared_ptr<ComputeContext>>& devices, FieldShape shape,
+                   Precision precision, int halo) {
+  const auto plan = planSlabs(shape.depth, int(devices.size()), halo);
+  for (std::size_t i = 0; i < plan.size(); ++i)
+    checkSolverFits(*devices[i], {shape.width, shape.height, plan[i].depth()}, precision, 3);
+}
+
+SlabEulerSolver::SlabEulerSolver(std::vector<std::shared_ptr<ComputeContext>> devices,
+                                 GvfInput input, double mu, EulerOptions options, int halo)
+    : devices_(std::move(devices)), input_(std::move(input)), halo_(halo) {
+  if (input_.depth <= 1) throw ParameterError("A split over devices is for volumes (3D).");
+  if (options.memory == MemoryKind::Image)
+    throw ParameterError(
+        "A split over devices keeps its fields in buffers: use --memory "
+        "buffer or local, or one device.");
+  plan_ = planSlabs(input_.depth, int(devices_.size()), halo_);
+  ComputeContext& main = *devices_.front();
+  try {
+    for (std::size_t i = 0; i < plan_.size(); ++i) {
+      GvfInput part = input_;
+      part.depth = plan_[i].depth();
+      part.edge = slabCopy(main, input_.edge, *devices_[i], input_, plan_[i], 1);
+      part.v0 = slabCopy(main, input_.v0, *devices_[i], input_, plan_[i], 3);
+      slabs_.push_back(std::make_unique<EulerSolver>(devices_[i], std::move(part), mu, options));
+    }
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "splitting the volume over the devices");
+  }
+}
+
+SlabEulerSolver::~SlabEulerSolver() = default;
+
+cl::CommandQueue& SlabEulerSolver::queue() { return devices_.front()->queue(); }
+
+void SlabEulerSolver::step(int n) {
+  while (n > 0) {
+    const int now = std::min(n, halo_);
+    for (std::size_t i = 0; i < slabs_.size(); ++i) {
+      slabs_[i]->step(now);
+      devices_[i]->queue().flush();  // every device at work before the exchange waits
+    }
+    exchange();
+    iterations_ += now;
+    n -= now;
+  }
+}
+
+void SlabEulerSolver::exchange() {
+  try {
+    for (auto& d : devices_) d->queue().finish();  // the iterations, not timed as the exchange
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "running Euler GVF iterations on the devices");
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    // Per cut: the lower slab's last owned planes to the upper's low halo, and back.
+    struct Copy {
+      std::size_t from, to;
+      int fromZ, toZ;
+    };
+    std::vector<Copy> copies;
+    for (std::size_t i = 0; i + 1 < plan_.size(); ++i) {
+      const Slab &lower = plan_[i], &upper = plan_[i + 1];
+      copies.push_back({i, i + 1, lower.z1 - halo_ - lower.lo, 0});
+      copies.push_back({i + 1, i, upper.z0 - upper.lo, lower.z1 - lower.lo});
+    }
+    std::vector<std::vector<char>> host(copies.size());
+    for (std::size_t c = 0; c < copies.size(); ++c) {
+      const FieldStorage& st = slabs_[copies[c].from]->storage();
+      const auto parts = storagePlanes(st, copies[c].fromZ, halo_);
+      host[c].resize(parts.size() * parts.front().size);  // before any read lands in it
+      std::size_t at = 0;
+      for (const PlaneBytes& b : parts) {
+        devices_[copies[c].from]->queue().enqueueReadBuffer(st.buffer(), CL_FALSE, b.offset, b.size,
+                                                            host[c].data() + at);
+        at += b.size;
+      }
+    }
+    for (auto& d : devices_) d->queue().finish();
+    for (std::size_t c = 0; c < copies.size(); ++c) {
+      const FieldStorage& st = slabs_[copies[c].to]->storage();
+      std::size_t at = 0;
+      for (const PlaneBytes& b : storagePlanes(st, copies[c].toZ, halo_)) {
+        devices_[copies[c].to]->queue().enqueueWriteBuffer(st.buffer(), CL_FALSE, b.offset, b.size,
+                                                           host[c].data() + at);
+        at += b.size;
+      }
+    }
+    for (auto& d : devices_) d->queue().finish();  // the host copies are freed below
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "exchanging the halos between the devices");
+  }
+  haloSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ++exchanges_;
+}
+
+const cl::Buffer& SlabEulerSolver::field() {
+  if (gatheredAt_ == iterations_) return gathered_;
+  ComputeContext& main = *devices_.front();
+  try {
+    if (!gathered_())
+      gathered_ =
+          cl::Buffer(main.context(), CL_MEM_READ_WRITE, input_.pixelCount() * 3 * sizeof(float));
+    for (std::size_t i = 0; i < slabs_.size(); ++i) {
+      const Slab& s = plan_[i];
+      const cl::Buffer& part = slabs_[i]->field();
+      const PlaneBytes local = interleavedPlanes(input_, s.z0 - s.lo, s.z1 - s.z0, 3);
+      const PlaneBytes global = interleavedPlanes(input_, s.z0, s.z1 - s.z0, 3);
+      std::vector<char> host(local.size);
+      devices_[i]->queue().enqueueReadBuffer(part, CL_TRUE, local.offset, local.size, host.data());
+      main.queue().enqueueWriteBuffer(gathered_, CL_TRUE, global.offset, global.size, host.data());
+    }
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "gathering the field from the devices");
+  }
+  gatheredAt_ = iterations_;
+  return gathered_;
+}
+
+double SlabEulerSolver::error() {
+  // ε over the whole field, on the first device: the residual kernel reads 3D fields in the
+  // solvers' planar layout, so V0 and the gathered field are imported into float32 storage.
+  const cl::Buffer& gathered = field();
+  try {
+    if (!metric_) {
+      const FieldShape shape{input_.width, input_.height, input_.depth};
+      errorV0_ = std::make_unique<FieldStorage>(*devices_.front(), shape, Precision::F32, false);
+      errorV0_->importFrom(input_.v0);
+      errorField_ = std::make_unique<FieldStorage>(*devices_.front(), shape, Precision::F32, false);
+      metric_ = std::make_unique<ErrorMetric>(devices_.front(), shape, errorV0_->memory(),
+                                              errorV0_->buildOptions());
+    }
+    errorField_->importFrom(gathered);
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "measuring the split field's error");
+  }
+  return metric_->compute(errorField_->memory(), mu());
+}
+
+void SlabEulerSolver::setMu(double mu) {
+  for (auto& s : slabs_) s->setMu(mu);
+}
+
+void SlabEulerSolver::reset() {
+  for (auto& s : slabs_) s->reset();
+  iterations_ = 0;
+  gatheredAt_ = -1;
+}
+
+std::vector<std::uint64_t> SlabEulerSolver::deviceBytesEach() const {
+  std::vector<std::uint64_t> out;
+  for (const auto& s : slabs_) out.push_back(s->deviceBytes());
+  out.front() += input_.pixelCount() * 3 * sizeof(float);  // the gathered field
+  if (errorV0_) out.front() += errorV0_->bytes() + errorField_->bytes();
+  return out;
+}
+
+std::uint64_t SlabEulerSolver::deviceBytes() const {
+  std::uint64_t sum = 0;
+  for (std::uint64_t b : deviceBytesEach()) sum += b;
+  return sum;
+}
+
+std::string SlabEulerSolver::structure() const {
+  return "z-slabs on " + std::to_string(slabs_.size()) + " devices, halo " + std::to_string(halo_);
+}
+
+std::vector<SolverFact> SlabEulerSolver::facts() const {
+  std::vector<SolverFact> out = slabs_.front()->facts();
+  for (SolverFact& f : out)
+    if (f.key == "device_bytes") f.value = std::int64_t(deviceBytes());
+  std::string split;
+  const auto bytes = deviceBytesEach();
+  for (std::size_t i = 0; i < plan_.size(); ++i) {
+    const DeviceInfo& d = devices_[i]->info();
+    split += (i ? "; " : "") + std::string("z ") + planeRange(plan_[i]) + " on " + d.name + " (" +
+             std::to_string(d.platformIndex) + "." + std::to_string(d.deviceIndex) + ", " +
+             std::to_string(bytes[i] >> 20) + " MiB)";
+  }
+  out.push_back({"split", split});
+  out.push_back({"split_halo", std::int64_t(halo_)});
+  out.push_back({"halo_ms", haloSeconds_ * 1e3});
+  return out;
+}
+
+std::unique_ptr<Solver> makeSplitSolver(std::shared_ptr<ComputeContext> main, const GvfInput& input,
+                                        double mu, const SolverConfig& config) {
+  if (config.kind != SolverKind::Euler)
+    throw ParameterError(
+        "A split over devices runs the Euler solver only (multigrid's split "
+        "is not built yet): choose Euler or one device.");
+  if (input.depth <= 1)
+    throw ParameterError(
+        "A split over devices is for volumes; this input is 2D: use one "
+        "device.");
+  auto devices = openSplitDevices(std::move(main), config.devices);
+  if (devices.size() == 1) return nullptr;
+  checkSlabsFit(devices, {input.width, input.height, input.depth}, config.precision,
+                config.splitHalo);
+  return std::make_unique<SlabEulerSolver>(std::move(devices), input, mu, config.eulerOptions(),
+                                           config.splitHalo);
+}
+
+std::vector<std::shared_ptr<ComputeContext>> openSplitDevices(
+    std::shared_ptr<ComputeContext> main, const std::vector<std::string>& selectors) {
+  std::vector<std::shared_ptr<ComputeContext>> out{main};
+  std::vector<DeviceInfo> chosen;
+  if (selectors.size() == 1 && selectors.front() == "all") {
+    std::vector<DeviceInfo> same;
+    for (const DeviceInfo& d : listDevices())
+      if (d.platformIndex == main->info().platformIndex) same.push_back(d);
+    const bool gpus = std::any_of(same.begin(), same.end(), [](auto& d) { return d.isGpu; });
+    for (const DeviceInfo& d : same)
+      if (!gpus || d.isGpu) chosen.push_back(d);
+  } else {
+    for (const std::string& s : selectors) chosen.push_back(chooseDevice(s));
+  }
+  std::set<std::pair<int, int>> seen{{main->info().platformIndex, main->info().deviceIndex}};
+  for (const DeviceInfo& d : chosen) {
+    if (!seen.insert({d.platformIndex, d.deviceIndex}).second) continue;
+    ContextOptions options = main->options();
+    options.deviceSelector = std::to_string(d.platformIndex) + "." + std::to_string(d.deviceIndex);
+    out.push_back(ComputeContext::create(options));
+  }
+  return out;
+}
+
+std::vector<std::shared_ptr<ComputeContext>> openSubDevices(const ContextOptions& options,
+                                                            int count) {
+  const DeviceInfo info = chooseDevice(options.deviceSelector);
+  std::vector<std::shared_ptr<ComputeContext>> out;
+  try {
+    std::vector<cl::Platform> platforms;
+    cl::Platform::get(&platforms);
+    std::vector<cl::Device> devices;
+    platforms.at(std::size_t(info.platformIndex)).getDevices(CL_DEVICE_TYPE_ALL, &devices);
+    cl::Device parent = devices.at(std::size_t(info.deviceIndex));
+    const cl_uint units = parent.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+    if (count < 1 || units < cl_uint(count))
+      throw DeviceError(info.name + " has " + std::to_string(units) +
+                        " compute units, too few for " + std::to_string(count) + " sub-devices.");
+    const cl_device_partition_property props[] = {CL_DEVICE_PARTITION_EQUALLY,
+                                                  cl_device_partition_property(units / count), 0};
+    std::vector<cl::Device> parts;
+    parent.createSubDevices(props, &parts);
+    parts.resize(std::min(parts.size(), std::size_t(count)));
+    for (std::size_t i = 0; i < parts.size(); ++i)
+      out.push_back(ComputeContext::createOn(
+          parts[i], deviceInfo(parts[i], info.platformIndex, info.deviceIndex), options));
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "partitioning " + info.name + " into sub-devices");
+  }
+  if (int(out.size()) != count)
+    throw DeviceError(info.name + " gave " + std::to_string(out.size()) + " sub-devices, not " +
+                      std::to_string(count) + ".");
+  return out;
+}
+
+}  // namespace gvflab

@@ -1,0 +1,110 @@
+// One volume over several devices (issue 41): z-slabs with halos exchanged every k iterations
+// give the one-device field and the double reference's, on two PoCL sub-devices (or, where the
+// device cannot be partitioned, two contexts of the one device), so CI tests it without GPUs.
+#include <doctest/doctest.h>
+
+#include "gvflab/device.hpp"
+#include "gvflab/error.hpp"
+#include "gvflab/reference.hpp"
+#include "gvflab/slab_split.hpp"
+#include "test_support.hpp"
+#include "volume_support.hpp"
+
+using namespace gvflab;
+
+namespace {
+
+std::vector<std::shared_ptr<ComputeContext>> twoDevices() {
+  static const auto devices = [] {
+    try {
+      auto parts = openSubDevices({}, 2);
+      MESSAGE("split over two sub-devices of " << parts.front()->info().name);
+      return parts;
+    } catch (const DeviceError& e) {
+      MESSAGE("no sub-devices (" << e.what() << "): the one device in two contexts");
+      return std::vector{ComputeContext::create({}), ComputeContext::create({})};
+    }
+  }();
+  return devices;
+}
+
+double tolerance(Precision p) {  // as test_euler_variants: absolute, after tens of steps
+  return p == Precision::F16 ? 4e-3 : p == Precision::SNorm16 ? 6e-4 : 5e-5;
+}
+
+}  // namespace
+
+TEST_CASE("slabs own every plane once and hold k planes beyond each inner cut") {
+  const auto plan = planSlabs(19, 3, 2);
+  REQUIRE(plan.size() == 3);
+  CHECK(plan[0].z0 == 0);
+  CHECK(plan[2].z1 == 19);
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    if (i) CHECK(plan[i].z0 == plan[i - 1].z1);
+    CHECK(plan[i].lo == (i ? plan[i].z0 - 2 : 0));
+    CHECK(plan[i].hi == (i + 1 < plan.size() ? plan[i].z1 + 2 : 19));
+  }
+  CHECK(planSlabs(5, 1, 4).front().depth() == 5);
+  CHECK_THROWS_WITH_AS(planSlabs(7, 4, 2), doctest::Contains("fewer planes than the halo"),
+                       ParameterError);
+  CHECK_THROWS_AS(planSlabs(7, 0, 2), ParameterError);
+}
+
+TEST_CASE("Euler split over two devices equals one device and the double reference") {
+  const auto devices = twoDevices();
+  const Volume vols[] = {test::randomVolumeOf(21, 14, 19, 41), test::ballVolumeOf(18, 16, 23)};
+  const double mu = 0.1;
+  const int iterations = 23;  // not a multiple of any halo below: a short last round
+  for (const Volume& vol : vols) {
+    const GvfInput in = buildGvfInput(*devices.front(), vol, 1.0);
+    const auto v0 = reference::initialField(test::toGridOf(vol), 1.0, V0Mode::EdgeGradient);
+    const auto ref = reference::eulerIterate(v0, v0, mu, iterations);
+    for (const Precision p : {Precision::F32, Precision::F16, Precision::SNorm16})
+      for (const MemoryKind m : {MemoryKind::Buffer, MemoryKind::Local})
+        for (const int halo : {1, 4}) {
+          CAPTURE(vol.depth);
+          CAPTURE(std::string(precisionName(p)));
+          CAPTURE(std::string(memoryName(m)));
+          CAPTURE(halo);
+          EulerSolver one(devices.front(), in, mu, {p, m});
+          one.step(iterations);
+          SlabEulerSolver split(devices, in, mu, {p, m}, halo);
+          split.step(10);
+          split.step(iterations - 10);
+          CHECK(split.iterations() == iterations);
+          CHECK(split.exchanges() == (10 + halo - 1) / halo + (iterations - 10 + halo - 1) / halo);
+          const auto a = one.readField3D().data, b = split.readField3D().data;
+          CHECK(test::maxAbsDiff(b, std::vector<double>(a.begin(), a.end())) < 1e-6);
+          CHECK(test::maxAbsDiff(b, ref.values) < tolerance(p));
+          CHECK(split.error() == doctest::Approx(one.error()).epsilon(1e-5));
+          split.reset();  // V = V0 again, halos included
+          split.step(iterations);
+          CHECK(test::maxAbsDiff(split.readField3D().data,
+                                 std::vector<double>(a.begin(), a.end())) < 1e-6);
+        }
+  }
+}
+
+TEST_CASE("the split names its slabs and devices, and counts bytes per device") {
+  const auto devices = twoDevices();
+  const GvfInput in = buildGvfInput(*devices.front(), test::randomVolumeOf(12, 10, 16, 7), 1.0);
+  SlabEulerSolver split(devices, in, 0.1, {}, 2);
+  CHECK(split.structure() == "z-slabs on 2 devices, halo 2");
+  const auto facts = split.facts();
+  const SolverFact* fact = findFact(facts, "split");
+  REQUIRE(fact);
+  const std::string text = std::get<std::string>(fact->value);
+  CHECK(text.find("z 0-7 on ") == 0);
+  CHECK(text.find("; z 8-15 on ") != std::string::npos);
+  const auto each = split.deviceBytesEach();
+  REQUIRE(each.size() == 2);
+  // Slab 1 holds 8 + 2 planes in three float32 fields; slab 0 as much plus the gathered field.
+  CHECK(each[1] == 3ull * 12 * 10 * 10 * 3 * 4);
+  CHECK(each[0] == each[1] + 12ull * 10 * 16 * 3 * 4);
+  CHECK(split.deviceBytes() == each[0] + each[1]);
+  // Too large for any device's slab: refused per device, before anything is allocated.
+  CHECK_THROWS_AS(checkSlabsFit(devices, {4096, 4096, 4096}, Precision::F32, 4), ResourceError);
+  CHECK_NOTHROW(checkSlabsFit(devices, {12, 10, 16}, Precision::F32, 2));
+  CHECK_THROWS_AS(SlabEulerSolver(devices, in, 0.1, {Precision::F32, MemoryKind::Image}, 2),
+                  ParameterError);
+}
