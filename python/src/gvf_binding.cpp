@@ -200,10 +200,11 @@ GvfRun runGvf(const std::shared_ptr<ComputeContext>& ctx, const GvfInput& input,
   r.depth = solver.depth();
   r.mu = solver.mu();
   r.iterations = solver.iterations();
-  if (const SolverFact* levels = findFact(solver.facts(), "levels"))
+  // The facts outlive the pointers into them (a temporary would dangle).
+  const std::vector<SolverFact> facts = solver.facts();
+  if (const SolverFact* levels = findFact(facts, "levels"))
     r.levels = static_cast<int>(std::get<std::int64_t>(levels->value));
   r.note = solver.storageNote();
-  const std::vector<SolverFact> facts = solver.facts();
   if (const SolverFact* split = findFact(facts, "split"))
     r.split = std::get<std::string>(split->value);
   return run;
