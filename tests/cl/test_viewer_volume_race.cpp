@@ -169,7 +169,8 @@ TEST_CASE("the panel asks the solver what it has, not which class it is") {
   REQUIRE(mg.ownParams().size() == 3);
   CHECK(mg.ownParams()[0].key == "mg-a");
   CHECK(mg.ownParamValues() == std::vector<double>{1, 2, 1});
-  const SolverFact* levels = findFact(mg.facts(), "levels");
+  const std::vector<SolverFact> facts = mg.facts();
+  const SolverFact* levels = findFact(facts, "levels");
   REQUIRE(levels != nullptr);
   CHECK(mg.structure() == std::to_string(std::get<std::int64_t>(levels->value)) + " levels");
   s.advanceFrame();
