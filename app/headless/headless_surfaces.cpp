@@ -35,14 +35,21 @@ SurfaceRunSummary runHeadlessSurfaces(const std::shared_ptr<ComputeContext>& ctx
     const int id = snakes.add(spec.mesh(so.params), spec.forceOr(so.force), spec.pressure);
     if (!spec.initial.empty()) snakes.setInitial(id, spec.initial);
   }
-  constexpr int kChunk = 256;  // between interrupt checks
-  for (int done = 0; done < so.iterations && !snakes.allStopped(); done += kChunk) {
-    snakes.step(std::min(kChunk, so.iterations - done));
+  // A signal is polled every resampling period: each is bounded by the surfaces' vertex
+  // budgets (SurfaceSnake::vertexBudget), so the stage stops within a second as every other.
+  const int chunk = so.params.resample;
+  RunProgress progress(RunProgress::wanted(o.quiet), so.iterations, "surfaces");
+  for (int done = 0; done < so.iterations && !snakes.allStopped();) {
+    snakes.step(std::min(chunk, so.iterations - done));
+    done += std::min(chunk, so.iterations - done);
     ctx->profiler().endFrame();
     InterruptGuard::check(std::to_string(done) + " surface iterations");
+    progress.update(done, nullptr);
   }
   const std::vector<SurfaceContour> surfaces = snakes.surfaces();
 
+  const SurfaceCoordinates coordinates =
+      resolveSurfaceCoordinates(so.surfaceCoordinates, volume.geometry);
   auto& list = out.report["surfaces"] = nlohmann::ordered_json::array();
   int converged = 0, stalled = 0, collapsed = 0;
   bool mixed = false;
@@ -60,7 +67,13 @@ SurfaceRunSummary runHeadlessSurfaces(const std::shared_ptr<ComputeContext>& ctx
                                     {"hold_gap", s.holdGap}};
     if (so.saveSurfaces) {
       const std::string file = surfaceFileName(*so.saveSurfaces, i + 1);
-      outputs.write(file, [&] { writeSurface(file, s.mesh); });
+      outputs.write(file, [&] {
+        writeSurface(file,
+                     coordinates == SurfaceCoordinates::World
+                         ? surfaceInWorld(s.mesh, volume.geometry)
+                         : s.mesh,
+                     surfaceCoordinatesNote(coordinates));
+      });
       entry["file"] = file;
     }
     list.push_back(std::move(entry));
@@ -69,7 +82,7 @@ SurfaceRunSummary runHeadlessSurfaces(const std::shared_ptr<ComputeContext>& ctx
     collapsed += s.state == SnakeState::Collapsed;
     mixed = mixed || s.force != surfaces[0].force;
   }
-  out.report["surface_coordinates"] = "voxel";
+  out.report["surface_coordinates"] = surfaceCoordinatesName(coordinates);
   std::ostringstream console;
   console << "surfaces: " << surfaces.size() << " ("
           << (mixed ? "gvf and traditional" : forceName(surfaces[0].force)) << "), " << converged

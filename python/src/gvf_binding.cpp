@@ -205,8 +205,6 @@ GvfRun runGvf(const std::shared_ptr<ComputeContext>& ctx, const GvfInput& input,
   return run;
 }
 
-namespace {
-
 // spacing= in the array's axis order ((rows, cols) or (planes, rows, cols)) as x, y[, z].
 GridSpacing gridSpacingOf(const std::vector<double>& spacing, int dims) {
   GridSpacing h{1.0, 1.0, 1.0};
@@ -223,6 +221,8 @@ GridSpacing gridSpacingOf(const std::vector<double>& spacing, int dims) {
   msg << ").";
   throw ParameterError(msg.str());
 }
+
+namespace {
 
 py::tuple gvf(const py::handle& data, std::optional<int> channelAxis, std::optional<double> mu,
               double sigma, std::optional<long> iterations, std::optional<double> targetError,
