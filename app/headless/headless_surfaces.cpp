@@ -46,6 +46,7 @@ SurfaceRunSummary runHeadlessSurfaces(const std::shared_ptr<ComputeContext>& ctx
     InterruptGuard::check(std::to_string(done) + " surface iterations");
     progress.update(done, nullptr);
   }
+  snakes.settleMeshes();  // what is written is remeshed and untangled
   const std::vector<SurfaceContour> surfaces = snakes.surfaces();
 
   const SurfaceCoordinates coordinates =

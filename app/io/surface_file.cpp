@@ -160,8 +160,7 @@ void writeSurfaceStl(const fs::path& path, const SurfaceMesh& mesh, const std::s
 SurfaceCoordinates parseSurfaceCoordinates(const std::string& name) {
   if (name == "voxel") return SurfaceCoordinates::Voxel;
   if (name == "world") return SurfaceCoordinates::World;
-  throw ParameterError("surface coordinates must be voxel or world, not " + quotedText(name) +
-                       ".");
+  throw ParameterError("surface coordinates must be voxel or world, not " + quotedText(name) + ".");
 }
 
 const char* surfaceCoordinatesName(SurfaceCoordinates c) {

@@ -24,7 +24,7 @@ std::string surfaceFileName(const std::string& path, std::size_t number);
 // (WorldGeometry::known), else voxel.
 enum class SurfaceCoordinates { Auto, Voxel, World };
 SurfaceCoordinates parseSurfaceCoordinates(const std::string& name);  // ParameterError
-const char* surfaceCoordinatesName(SurfaceCoordinates c);              // "auto", "voxel", "world"
+const char* surfaceCoordinatesName(SurfaceCoordinates c);             // "auto", "voxel", "world"
 // Auto resolved for an input of this geometry (Voxel or World).
 SurfaceCoordinates resolveSurfaceCoordinates(SurfaceCoordinates c, const WorldGeometry& g);
 

@@ -160,6 +160,7 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center, d
     surfaces->setFields(run ? run->solver->field() : input.v0, input);
     surfaces->addSphere(centre, radius, snakeForce);
     stepWithProgress(*ctx, *surfaces, iterations, reporter);
+    surfaces->settleMeshes();  // remeshed and untangled, as the CLI writes them
   }
   std::vector<SurfaceContour> out;
   {

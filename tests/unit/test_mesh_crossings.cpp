@@ -70,8 +70,8 @@ TEST_CASE("a vertex pushed through the far side of a sphere: its faces cross the
   CHECK(pairs.size() >= 5);
   for (const auto& p : pairs) {
     const auto &f = m.faces[p.first], &g = m.faces[p.second];
-    const bool hasTop = f[0] == top || f[1] == top || f[2] == top || g[0] == top ||
-                        g[1] == top || g[2] == top;
+    const bool hasTop =
+        f[0] == top || f[1] == top || f[2] == top || g[0] == top || g[1] == top || g[2] == top;
     CHECK(hasTop);
   }
 }

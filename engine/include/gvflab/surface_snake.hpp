@@ -130,6 +130,11 @@ class SurfaceSnake {
   // back, checked for the states and remeshed. Stops early when no surface moves.
   void step(int n);
 
+  // Remeshes (and untangles) every surface still moving, as its next remeshing would: between
+  // remeshings a moving mesh may hold edges a little out of [dmin, dmax] and fresh folds.
+  // Clients call it before they write meshes; stepping on continues as after a remeshing.
+  void settleMeshes();
+
   std::vector<SurfaceContour> surfaces();  // reads back when the device is ahead
   // Per surface (surfaces() order), per vertex: how firmly its force holds the vertex now (the
   // states' hold test: held when >= kHoldLevel). Throws when setFields was never called.

@@ -22,7 +22,8 @@ int sign(double v, double eps) { return v > eps ? 1 : v < -eps ? -1 : 0; }
 // Whether segment p-q meets triangle t (not lying in its plane). eps: the volumes below it
 // count as zero, so that touching counts as meeting.
 bool segmentMeetsTriangle(const glm::dvec3& p, const glm::dvec3& q, const Tri& t, double eps) {
-  const int sp = sign(orient(t[0], t[1], t[2], p), eps), sq = sign(orient(t[0], t[1], t[2], q), eps);
+  const int sp = sign(orient(t[0], t[1], t[2], p), eps),
+            sq = sign(orient(t[0], t[1], t[2], q), eps);
   if (sp == sq) return false;  // both on one side, or both in the plane (coplanar: not counted)
   const int s0 = sign(orient(p, q, t[0], t[1]), eps), s1 = sign(orient(p, q, t[1], t[2]), eps),
             s2 = sign(orient(p, q, t[2], t[0]), eps);
@@ -58,7 +59,8 @@ class FaceGrid {
       hi = glm::max(hi, boxes_[f].hi);
       edges.push_back(glm::length(t[1] - t[0]));
     }
-    std::nth_element(edges.begin(), edges.begin() + static_cast<std::ptrdiff_t>(nf / 2), edges.end());
+    std::nth_element(edges.begin(), edges.begin() + static_cast<std::ptrdiff_t>(nf / 2),
+                     edges.end());
     const glm::dvec3 extent = hi - lo;
     const double scale = std::max({extent.x, extent.y, extent.z, 1e-30});
     eps_ = 1e-12 * scale * scale * scale;
@@ -186,7 +188,8 @@ Untangled untangleCrossings(SurfaceMesh& mesh, int rounds) {
         const auto& r = rings[region[k]];
         moved[k] = r.empty() ? glm::dvec3(mesh.vertices[region[k]]) : sum / double(r.size());
       }
-      for (std::size_t k = 0; k < region.size(); ++k) mesh.vertices[region[k]] = glm::vec3(moved[k]);
+      for (std::size_t k = 0; k < region.size(); ++k)
+        mesh.vertices[region[k]] = glm::vec3(moved[k]);
     }
     pairs = crossingFacePairs(mesh);
   }

@@ -67,6 +67,9 @@ SurfaceMesh scaled(SurfaceMesh mesh, const glm::dvec3& factor) {
   return mesh;
 }
 
+// Untangling and remeshing again alternate at most this often (once is nearly always enough).
+constexpr int kUntangleRounds = 3;
+
 // Remeshes to [dmin, dmax] in world units (spacing: world units per voxel) and irons out local
 // folds (untangleCrossings); false, the mesh as it was, when that would take it past `budget`
 // vertices.
@@ -81,7 +84,7 @@ bool remeshWithinBudget(SurfaceMesh& mesh, const SnakeParams& params, std::size_
   if (r.vertices.size() > budget || r.faces.empty()) return false;
   // Smoothing a fold stretches or squeezes edges about it: those are remeshed again (splits
   // and the collapses remesh() allows do not fold faces over).
-  if (untangleCrossings(r).found > 0) {
+  for (int round = 0; round < kUntangleRounds && untangleCrossings(r).found > 0; ++round) {
     try {
       r = remesh(r, params.dmin, params.dmax, 2 * budget);
     } catch (const ResourceError&) {
@@ -199,6 +202,21 @@ struct SurfaceSnake::Impl {
     for (auto& s : surfaces)
       if (s.id == id) return &s;
     return nullptr;
+  }
+
+  // Remeshes (and untangles) one surface's host mesh; a surface that would pass its budget
+  // stops, stalled, as it is: noise drives it (no smooth surface needs that many vertices).
+  void remeshSurface(Surface& s, const SnakeParams& params) {
+    // remesh() keeps the mesh closed and manifold (its contract; the tests check it through
+    // whole runs): no checkMesh here, which would cost as much as the remeshing.
+    if (!remeshWithinBudget(s.mesh, params, s.budget, spacing)) {
+      s.state = SnakeState::Stalled;
+      return;
+    }
+    s.rings = meshRings(s.mesh);
+    s.shortLeft = hasEdgeShorterThan(scaled(s.mesh, spacing), params.dmin / kRemeshFar);
+    ++s.topology;
+    s.sinceRemesh = 0;
   }
 };
 
@@ -641,17 +659,7 @@ void SurfaceSnake::checkAndRemesh() {
     // A surface that stopped is remeshed once more, so that its final mesh is in range too.
     const bool stoppedNow = s.state != SnakeState::Moving &&
                             std::find(stopped.begin(), stopped.end(), k) != stopped.end();
-    if (!(remeshDue[k] && s.state == SnakeState::Moving) && !stoppedNow) continue;
-    // remesh() keeps the mesh closed and manifold (its contract; the tests check it through
-    // whole runs): no checkMesh here, which would cost as much as the remeshing.
-    if (!remeshWithinBudget(s.mesh, params_, s.budget, m.spacing)) {
-      s.state = SnakeState::Stalled;  // noise drives it: no smooth surface needs that many
-      continue;
-    }
-    s.rings = meshRings(s.mesh);
-    s.shortLeft = hasEdgeShorterThan(scaled(s.mesh, m.spacing), params_.dmin / kRemeshFar);
-    ++s.topology;
-    s.sinceRemesh = 0;
+    if ((remeshDue[k] && s.state == SnakeState::Moving) || stoppedNow) m.remeshSurface(s, params_);
   }
   // The next window starts from the surface as remeshed (the 2D snakes keep the contour
   // before resampling): remeshing moves it by far less than a tolerance (a collapse's sagitta),
@@ -670,6 +678,18 @@ void SurfaceSnake::checkAndRemesh() {
     }
   }
   upload();
+}
+
+void SurfaceSnake::settleMeshes() {
+  Impl& m = *impl_;
+  bool changed = false;
+  for (auto& s : m.surfaces)
+    if (s.state == SnakeState::Moving && s.sinceRemesh > 0) {
+      download();
+      m.remeshSurface(s, params_);
+      changed = true;
+    }
+  if (changed) upload();
 }
 
 void SurfaceSnake::syncLayout() {
