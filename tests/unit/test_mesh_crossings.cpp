@@ -68,6 +68,8 @@ TEST_CASE("a vertex pushed through the far side of a sphere: its faces cross the
   m.vertices[top].z = -6.5f;  // a spike from the north pole out through the south
   const auto pairs = crossingFacePairs(m);
   CHECK(pairs.size() >= 5);
+  CHECK(hasFoldedFaces(m));  // the spike's faces turn against their corners' normals
+  CHECK_FALSE(hasFoldedFaces(sphereMesh({0, 0, 0}, 5, 1.5)));
   for (const auto& p : pairs) {
     const auto &f = m.faces[p.first], &g = m.faces[p.second];
     const bool hasTop =

@@ -48,6 +48,7 @@ class FaceGrid {
     const std::size_t nf = mesh.faces.size();
     tris_.resize(nf);
     boxes_.resize(nf);
+    planes_.resize(nf);
     std::vector<double> edges;
     edges.reserve(nf);
     glm::dvec3 lo(INFINITY), hi(-INFINITY);
@@ -55,6 +56,8 @@ class FaceGrid {
       Tri& t = tris_[f];
       for (int i = 0; i < 3; ++i) t[i] = glm::dvec3(mesh.vertices[mesh.faces[f][i]]);
       boxes_[f] = {glm::min(t[0], glm::min(t[1], t[2])), glm::max(t[0], glm::max(t[1], t[2]))};
+      const glm::dvec3 n = glm::cross(t[1] - t[0], t[2] - t[0]);
+      planes_[f] = {n, glm::dot(n, t[0])};
       lo = glm::min(lo, boxes_[f].lo);
       hi = glm::max(hi, boxes_[f].hi);
       edges.push_back(glm::length(t[1] - t[0]));
@@ -64,12 +67,17 @@ class FaceGrid {
     const glm::dvec3 extent = hi - lo;
     const double scale = std::max({extent.x, extent.y, extent.z, 1e-30});
     eps_ = 1e-12 * scale * scale * scale;
-    // Cells twice the median edge, coarser when that would make more cells than faces.
-    cell_ = std::max(2 * edges[nf / 2], 1e-9 * scale);
+    // Cells as wide as the median edge, coarser when that would make more cells than faces.
+    cell_ = std::max(edges[nf / 2], 1e-9 * scale);
     while ((extent.x / cell_ + 1) * (extent.y / cell_ + 1) * (extent.z / cell_ + 1) > 4.0 * nf + 64)
       cell_ *= 1.5;
     origin_ = lo;
     for (int a = 0; a < 3; ++a) dims_[a] = static_cast<int>(extent[a] / cell_) + 1;
+    ranges_.resize(nf);
+    for (std::size_t f = 0; f < nf; ++f)
+      for (int a = 0; a < 3; ++a)
+        ranges_[f].lo[a] = cellOf(boxes_[f].lo[a], a),
+        ranges_[f].hi[a] = cellOf(boxes_[f].hi[a], a);
     // Faces per cell, in compressed rows (counting sort).
     start_.assign(static_cast<std::size_t>(dims_[0]) * dims_[1] * dims_[2] + 1, 0);
     forEachCell(nf, [&](std::size_t c, std::uint32_t) { ++start_[c + 1]; });
@@ -103,21 +111,24 @@ class FaceGrid {
   template <class Visit>
   void forEachCell(std::size_t nf, Visit&& visit) const {
     for (std::size_t f = 0; f < nf; ++f) {
-      const Box& b = boxes_[f];
-      const int x0 = cellOf(b.lo.x, 0), x1 = cellOf(b.hi.x, 0), y0 = cellOf(b.lo.y, 1),
-                y1 = cellOf(b.hi.y, 1), z0 = cellOf(b.lo.z, 2), z1 = cellOf(b.hi.z, 2);
-      for (int z = z0; z <= z1; ++z)
-        for (int y = y0; y <= y1; ++y)
-          for (int x = x0; x <= x1; ++x) visit(index(x, y, z), static_cast<std::uint32_t>(f));
+      const CellRange& r = ranges_[f];
+      for (int z = r.lo[2]; z <= r.hi[2]; ++z)
+        for (int y = r.lo[1]; y <= r.hi[1]; ++y)
+          for (int x = r.lo[0]; x <= r.hi[0]; ++x)
+            visit(index(x, y, z), static_cast<std::uint32_t>(f));
     }
   }
 
   // Tests faces f and g once: in the cell of the low corner of their boxes' overlap.
   void test(std::uint32_t f, std::uint32_t g, int x, int y, int z, std::vector<Pair>& out) const {
+    // The low corner of the overlap of the boxes' cell ranges (integers first: cheap).
+    const CellRange &rf = ranges_[f], &rg = ranges_[g];
+    if (std::max(rf.lo[0], rg.lo[0]) != x || std::max(rf.lo[1], rg.lo[1]) != y ||
+        std::max(rf.lo[2], rg.lo[2]) != z)
+      return;
     const Box &a = boxes_[f], &b = boxes_[g];
     const glm::dvec3 lo = glm::max(a.lo, b.lo), hi = glm::min(a.hi, b.hi);
     if (lo.x > hi.x || lo.y > hi.y || lo.z > hi.z) return;
-    if (cellOf(lo.x, 0) != x || cellOf(lo.y, 1) != y || cellOf(lo.z, 2) != z) return;
     const auto &vf = mesh_.faces[f], &vg = mesh_.faces[g];
     int shared = 0, fi = -1, gi = -1;
     for (int i = 0; i < 3; ++i)
@@ -127,6 +138,9 @@ class FaceGrid {
           fi = i;
           gi = j;
         }
+    // Möller's early rejection: the other face's vertices (but a shared one) all strictly on one
+    // side of a face's plane.
+    if (oneSide(f, g, vf, vg) || oneSide(g, f, vg, vf)) return;
     bool cross = false;
     if (shared == 0) {
       cross = trianglesCross(tris_[f], tris_[g], eps_);
@@ -138,8 +152,32 @@ class FaceGrid {
     if (cross) out.push_back({std::min(f, g), std::max(f, g)});
   }
 
+  bool oneSide(std::uint32_t f, std::uint32_t g, const glm::uvec3& vf, const glm::uvec3& vg) const {
+    const Plane& p = planes_[f];
+    const double eps = 1e-9 * glm::length(p.normal) * cell_;
+    int below = 0, above = 0;
+    for (int j = 0; j < 3; ++j) {
+      if (vg[j] == vf[0] || vg[j] == vf[1] || vg[j] == vf[2]) continue;
+      const double s = glm::dot(p.normal, tris_[g][j]) - p.offset;
+      below += s < -eps;
+      above += s > eps;
+      if (below && above) return false;
+      if (!(s < -eps) && !(s > eps)) return false;  // on the plane: test exactly
+    }
+    return true;
+  }
+
+  struct CellRange {
+    int lo[3], hi[3];
+  };
+  struct Plane {
+    glm::dvec3 normal;  // (b - a) x (c - a)
+    double offset;      // normal . a
+  };
   const SurfaceMesh& mesh_;
   std::vector<Tri> tris_;
+  std::vector<Plane> planes_;
+  std::vector<CellRange> ranges_;
   std::vector<Box> boxes_;
   double cell_ = 1, eps_ = 0;
   glm::dvec3 origin_{0.0};
@@ -152,6 +190,17 @@ class FaceGrid {
 std::vector<Pair> crossingFacePairs(const SurfaceMesh& mesh) {
   if (mesh.faces.size() < 2) return {};
   return FaceGrid(mesh).crossings();
+}
+
+bool hasFoldedFaces(const SurfaceMesh& mesh) {
+  const std::vector<glm::vec3> normals = vertexNormals(mesh);
+  for (const auto& f : mesh.faces) {
+    const glm::vec3 a = mesh.vertices[f[0]];
+    const glm::vec3 n = glm::cross(mesh.vertices[f[1]] - a, mesh.vertices[f[2]] - a);
+    for (int i = 0; i < 3; ++i)
+      if (glm::dot(n, normals[f[i]]) < 0) return true;
+  }
+  return false;
 }
 
 Untangled untangleCrossings(SurfaceMesh& mesh, int rounds) {

@@ -84,7 +84,8 @@ bool remeshWithinBudget(SurfaceMesh& mesh, const SnakeParams& params, std::size_
   if (r.vertices.size() > budget || r.faces.empty()) return false;
   // Smoothing a fold stretches or squeezes edges about it: those are remeshed again (splits
   // and the collapses remesh() allows do not fold faces over).
-  for (int round = 0; round < kUntangleRounds && untangleCrossings(r).found > 0; ++round) {
+  for (int round = 0;
+       round < kUntangleRounds && hasFoldedFaces(r) && untangleCrossings(r).found > 0; ++round) {
     try {
       r = remesh(r, params.dmin, params.dmax, 2 * budget);
     } catch (const ResourceError&) {
