@@ -12,7 +12,10 @@
 // counter-clockwise seen from outside; vert_surf[v] its surface; flags[s] bit 0 = moving,
 // bit 1 = traditional force; pressure[s] its balloon weight.
 // Fields: packed float3 per voxel, x fastest; voxel (i, j, k) covers [i, i+1) x [j, j+1) x
-// [k, k+1) and is sampled at its centre.
+// [k, k+1) and is sampled at its centre. Positions are in world units from the volume's corner:
+// voxel coordinates times `spacing` (its xyz; 1 for unit voxels), so that normals, the
+// Laplacian, edge lengths and steps are isotropic in the world; the fields are sampled at
+// p / spacing.
 
 #define SURF_MOVING 1
 #define SURF_TRADITIONAL 2
@@ -93,7 +96,7 @@ __kernel void surface_rhs(__global const float4* pos, __global float4* rhs, __gl
                           __global const int* vert_surf, __global const int* flags,
                           __global const float* pressure, __global const float* gvf,
                           __global const float* traditional, int total, int w, int h, int d,
-                          float gamma, float kappa, int unit_force) {
+                          float gamma, float kappa, int unit_force, float4 spacing) {
   int i = get_global_id(0);
   if (i >= total) return;
   int s = vert_surf[i];
@@ -101,7 +104,7 @@ __kernel void surface_rhs(__global const float4* pos, __global float4* rhs, __gl
   if (!(f & SURF_MOVING)) return;
   float3 x = pos[i].xyz;
   __global const float* field = (f & SURF_TRADITIONAL) ? traditional : gvf;
-  float3 force = sample_force3(field, x, w, h, d, unit_force);
+  float3 force = sample_force3(field, x / spacing.xyz, w, h, d, unit_force);
   float3 n = ring_normal(pos, ring_start, ring, i);
   rhs[i] = (float4)(gamma * x + kappa * force + pressure[s] * n, 0.0f);
   lap[i] = (float4)(umbrella(pos, ring_start, ring, i), 0.0f);
@@ -118,14 +121,14 @@ __kernel void surface_laplacian(__global const float4* y, __global float4* lap,
   lap[i] = (float4)(umbrella(y, ring_start, ring, i), 0.0f);
 }
 
-// out = y + omega (b - (gamma y - alpha lap + beta L lap)); clamped into [0, w] x [0, h] x
-// [0, d] when last. Surfaces that do not move are copied.
+// out = y + omega (b - (gamma y - alpha lap + beta L lap)); clamped into the volume, [0, w] x
+// [0, h] x [0, d] times spacing, when last. Surfaces that do not move are copied.
 __kernel void surface_sweep(__global const float4* y, __global const float4* lap,
                             __global const float4* rhs, __global float4* out,
                             __global const int* ring_start, __global const int* ring,
                             __global const int* vert_surf, __global const int* flags, int total,
                             float gamma, float alpha, float beta, float omega, int last, int w,
-                            int h, int d) {
+                            int h, int d, float4 spacing) {
   int i = get_global_id(0);
   if (i >= total) return;
   float4 yi = y[i];
@@ -136,7 +139,7 @@ __kernel void surface_sweep(__global const float4* y, __global const float4* lap
   float3 l = lap[i].xyz;
   float3 ll = umbrella(lap, ring_start, ring, i);
   float3 r = yi.xyz + omega * (rhs[i].xyz - (gamma * yi.xyz - alpha * l + beta * ll));
-  if (last) r = clamp(r, (float3)(0.0f), (float3)((float)w, (float)h, (float)d));
+  if (last) r = clamp(r, (float3)(0.0f), (float3)((float)w, (float)h, (float)d) * spacing.xyz);
   out[i] = (float4)(r, 0.0f);
 }
 
@@ -149,13 +152,13 @@ __kernel void surface_hold(__global const float4* pos, __global float* hold,
                            __global const int* vert_surf, __global const int* flags,
                            __global const float* gvf, __global const float* traditional,
                            int total, int w, int h, int d, float dist, __global const float* edge,
-                           int have_edge, float edge_level, float min_strength) {
+                           int have_edge, float edge_level, float min_strength, float4 spacing) {
   int i = get_global_id(0);
   if (i >= total) return;
   __global const float* field = (flags[vert_surf[i]] & SURF_TRADITIONAL) ? traditional : gvf;
   float3 p = pos[i].xyz;
   float3 n = ring_normal(pos, ring_start, ring, i);
-  float3 po = p + dist * n, pi = p - dist * n;
+  float3 po = (p + dist * n) / spacing.xyz, pi = (p - dist * n) / spacing.xyz;
   float outside = -dot(sample_force3(field, po, w, h, d, 1), n);
   float inside = dot(sample_force3(field, pi, w, h, d, 1), n);
   float hv = min(outside, inside);
@@ -164,7 +167,7 @@ __kernel void surface_hold(__global const float4* pos, __global float* hold,
                          length(sample_force3(field, pi, w, h, d, 0)));
     float ridge = 0.0f;
     for (int k = -3; k <= 3; ++k)
-      ridge = max(ridge, sample_scalar3(edge, p + (dist * k / 3) * n, w, h, d));
+      ridge = max(ridge, sample_scalar3(edge, (p + (dist * k / 3) * n) / spacing.xyz, w, h, d));
     if (ridge < edge_level && strength < min_strength) hv = 0.0f;
   }
   hold[i] = hv;

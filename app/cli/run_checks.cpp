@@ -276,6 +276,11 @@ void checkSurfaces(const Options& o, const RunInput& in) {
   if (so.saveSurfaces && so.surfaces.empty())
     throw ParameterError(
         "--save-surfaces needs at least one --surface (or a --session with surfaces).");
+  if (so.surfaceCoordinates != SurfaceCoordinates::Auto && !so.saveSurfaces)
+    throw ParameterError(std::string("--surface-coordinates ") +
+                         surfaceCoordinatesName(so.surfaceCoordinates) +
+                         " sets the coordinates of --save-surfaces: add --save-surfaces F.ply, "
+                         "F.obj or F.stl.");
   if (so.surfaces.empty()) return;
   const std::string given = o.session && so.surfaces.front().text == "session surface"
                                 ? "The session's surfaces run"

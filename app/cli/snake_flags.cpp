@@ -86,7 +86,7 @@ std::vector<Flag> snakeFlags() {
       "write each surface where it ended as a triangle mesh, in the format of F's extension: " +
           formatList(FormatRole::SurfaceOutput) +
           "; one file per surface in --surface order, F.ply giving F-1.ply, F-2.ply, ... In "
-          "voxel coordinates as --surface gives them (not world coordinates), faces "
+          "the coordinates of --surface-coordinates (stated in each file's header), faces "
           "counter-clockwise seen from outside. --report lists each surface's file, state, "
           "iterations, vertices and faces",
       [](FlagContext& c) {
@@ -98,6 +98,25 @@ std::vector<Flag> snakeFlags() {
     return o.snakes.saveSurfaces;
   };
   t.push_back(saveSurfaces);
+  Flag surfaceCoords = snakeFlag(
+      "--surface-coordinates", "C",
+      "coordinates of --save-surfaces: world (the input's spacing, origin and direction, LPS "
+      "mm: origin + direction . diag(spacing) . (p - 0.5), so the mesh overlays the input in "
+      "3D Slicer or ITK-SNAP) or voxel (as --surface gives them, voxel centres at +0.5); by "
+      "default world when the input has geometry (a NIfTI, NRRD, MetaImage or DICOM header), "
+      "voxel otherwise. Each file's header and --report say which",
+      [](FlagContext& c) {
+        try {
+          c.options.snakes.surfaceCoordinates = parseSurfaceCoordinates(c.value());
+        } catch (const ParameterError& e) {
+          throw ParameterError("--surface-coordinates: " + std::string(e.what()));
+        }
+      });
+  surfaceCoords.once = true;
+  surfaceCoords.shown = [](const Options& o) {
+    return std::string(surfaceCoordinatesName(o.snakes.surfaceCoordinates));
+  };
+  t.push_back(surfaceCoords);
   Flag force = snakeFlag("--snake-force", "F",
                          "force of snakes without @: gvf or traditional (grad of the edge map)",
                          [](FlagContext& c) {

@@ -18,6 +18,7 @@
 #include "gvflab/parametric_snake.hpp"
 #include "io/contours_json.hpp"
 #include "io/input_limits.hpp"
+#include "io/surface_file.hpp"
 
 namespace gvflab::app {
 
@@ -46,6 +47,7 @@ struct SnakeOptions {
   std::vector<SnakeSpec> snakes;
   std::vector<SurfaceSpec> surfaces;        // --surface (volume inputs)
   std::optional<std::string> saveSurfaces;  // --save-surfaces FILE.ply|.obj|.stl
+  SurfaceCoordinates surfaceCoordinates = SurfaceCoordinates::Auto;  // --surface-coordinates
   SnakeForce force = SnakeForce::Gvf;
   SnakeParams params = SnakeParams::defaults();
   int iterations = 0;       // headless total; set from the spec table

@@ -41,7 +41,7 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx, So
     SnakeTrails trails;
     trails.setEvery(so.trails);
     trails.record(snakes.contours());
-    stepUntilStopped(*ctx, snakes, so.iterations, chunk, "snake iterations", [&] {
+    stepUntilStopped(*ctx, snakes, so.iterations, chunk, "snake iterations", [&](int) {
       if (so.trails > 0) trails.record(snakes.contours());
     });
     trailList = trails.trails();

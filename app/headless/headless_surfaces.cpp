@@ -36,10 +36,16 @@ SurfaceRunSummary runHeadlessSurfaces(const std::shared_ptr<ComputeContext>& ctx
     const int id = snakes.add(spec.mesh(so.params), spec.forceOr(so.force), spec.pressure);
     if (!spec.initial.empty()) snakes.setInitial(id, spec.initial);
   }
-  constexpr int kChunk = 256;  // between interrupt checks
-  stepUntilStopped(*ctx, snakes, so.iterations, kChunk, "surface iterations", [] {});
+  // A signal is polled every resampling period: each is bounded by the surfaces' vertex
+  // budgets (SurfaceSnake::vertexBudget), so the stage stops within a second as every other.
+  RunProgress progress(RunProgress::wanted(o.quiet), so.iterations, "surfaces");
+  stepUntilStopped(*ctx, snakes, so.iterations, so.params.resample, "surface iterations",
+                   [&](int done) { progress.update(done, nullptr); });
+  snakes.settleMeshes();  // what is written is remeshed and untangled
   const std::vector<SurfaceContour> surfaces = snakes.surfaces();
 
+  const SurfaceCoordinates coordinates =
+      resolveSurfaceCoordinates(so.surfaceCoordinates, volume.geometry);
   auto& list = out.report["surfaces"] = nlohmann::ordered_json::array();
   StateTally tally;
   for (std::size_t i = 0; i < surfaces.size(); ++i) {
@@ -56,13 +62,19 @@ SurfaceRunSummary runHeadlessSurfaces(const std::shared_ptr<ComputeContext>& ctx
                                     {"hold_gap", s.holdGap}};
     if (so.saveSurfaces) {
       const std::string file = surfaceFileName(*so.saveSurfaces, i + 1);
-      outputs.write(file, [&] { writeSurface(file, s.mesh); });
+      outputs.write(file, [&] {
+        writeSurface(file,
+                     coordinates == SurfaceCoordinates::World
+                         ? surfaceInWorld(s.mesh, volume.geometry)
+                         : s.mesh,
+                     surfaceCoordinatesNote(coordinates));
+      });
       entry["file"] = file;
     }
     list.push_back(std::move(entry));
     tally.add(s.state, s.force);
   }
-  out.report["surface_coordinates"] = "voxel";
+  out.report["surface_coordinates"] = surfaceCoordinatesName(coordinates);
   std::ostringstream console;
   console << tally.line("surfaces");
   for (std::size_t i = 0; i < surfaces.size(); ++i)

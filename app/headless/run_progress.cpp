@@ -52,8 +52,10 @@ void RunProgress::update(long done, const std::function<double()>& error) {
   last_ = now;
   const double rate = done / elapsed;
   const double left = rate > 0 ? (total_ - done) / rate : 0;
-  std::fprintf(stderr, "\r\033[K%s%s: %ld/%ld iterations, error %.3g, %.0f it/s, %s left",
-               label.c_str(), what_.c_str(), done, total_, error(), rate, duration(left).c_str());
+  char measure[48] = "";
+  if (error) std::snprintf(measure, sizeof measure, ", error %.3g", error());
+  std::fprintf(stderr, "\r\033[K%s%s: %ld/%ld iterations%s, %.0f it/s, %s left", label.c_str(),
+               what_.c_str(), done, total_, measure, rate, duration(left).c_str());
   std::fflush(stderr);
   shown_ = true;
 }

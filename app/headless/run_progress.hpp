@@ -31,7 +31,8 @@ class RunProgress {
   // enabled: stderr is a terminal and no --quiet. total: iterations asked for.
   RunProgress(bool enabled, long total, std::string what);
   ~RunProgress();
-  // error() is called only when the line is refreshed (it costs a reduction on the device).
+  // error() is called only when the line is refreshed (it costs a reduction on the device);
+  // an empty one shows no error (surface iterations have none).
   void update(long done, const std::function<double()>& error);
   static bool wanted(bool quiet);  // stderr is a terminal and not quiet
   // --batch: put before the line ("[2/5] b.png: "), so that the batch keeps one line.

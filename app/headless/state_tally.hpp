@@ -14,14 +14,16 @@
 namespace gvflab::app {
 
 // Steps in chunks of `chunk` iterations (the interrupt check's and the profiler's interval);
-// afterChunk() runs after each (a trail's record).
+// afterChunk(done) runs after each with the iterations done so far (a trail's record, progress).
 template <class Batch, class AfterChunk>
 void stepUntilStopped(ComputeContext& ctx, Batch& batch, int iterations, int chunk,
                       const std::string& what, AfterChunk afterChunk) {
-  for (int done = 0; done < iterations && !batch.allStopped(); done += chunk) {
-    batch.step(std::min(chunk, iterations - done));
+  for (int done = 0; done < iterations && !batch.allStopped();) {
+    const int n = std::min(chunk, iterations - done);
+    batch.step(n);
+    done += n;
     ctx.profiler().endFrame();
-    afterChunk();
+    afterChunk(done);
     InterruptGuard::check(std::to_string(done) + " " + what);
   }
 }

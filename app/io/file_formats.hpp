@@ -75,7 +75,8 @@ struct FileFormat {
   void (*writeContours)(const std::filesystem::path&, const std::vector<ContourRecord>&,
                         const ContourCanvas&) = nullptr;
   void (*writeMask)(const std::filesystem::path&, const LabelImage&) = nullptr;  // --save-mask
-  void (*writeSurface)(const std::filesystem::path&, const SurfaceMesh&) = nullptr;
+  void (*writeSurface)(const std::filesystem::path&, const SurfaceMesh&,
+                       const std::string& note) = nullptr;
   std::string_view videoMuxer;  // video: FFmpeg's muxer, which app/record encodes to
 
   FormatRoles roles() const;  // of all its extensions

@@ -4,8 +4,11 @@
 
 #include <assimp/Exporter.hpp>
 #include <cctype>
+#include <glm/mat3x3.hpp>
+#include <glm/matrix.hpp>
 #include <memory>
 #include <string_view>
+#include <utility>
 
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
@@ -81,7 +84,24 @@ std::string withoutNormals(const std::string& obj) {
   return out;
 }
 
-void exportMesh(const fs::path& path, const SurfaceMesh& mesh, const char* formatId) {
+// The note in the header of each format (surface_file.hpp).
+std::string withNote(std::string bytes, std::string_view formatId, const std::string& note) {
+  if (note.empty()) return bytes;
+  if (formatId == "plyb") {
+    const std::size_t line = bytes.find('\n', bytes.find("format "));
+    if (line != std::string::npos) bytes.insert(line + 1, "comment " + note + "\n");
+  } else if (formatId == "objnomtl") {
+    bytes.insert(0, "# " + note + "\n");
+  } else if (formatId == "stlb" && bytes.size() >= 80) {
+    std::string header = note.substr(0, 80);
+    header.resize(80, ' ');
+    bytes.replace(0, 80, header);
+  }
+  return bytes;
+}
+
+void exportMesh(const fs::path& path, const SurfaceMesh& mesh, const char* formatId,
+                const std::string& note) {
   const std::string shown = "Cannot write the surface '" + path.string() + "'";
   if (mesh.empty()) throw InputError(shown + ": the surface has no faces.");
   for (const auto& f : mesh.faces)
@@ -95,7 +115,7 @@ void exportMesh(const fs::path& path, const SurfaceMesh& mesh, const char* forma
   std::string bytes(static_cast<const char*>(blob->data), blob->size);
   if (std::string_view(formatId) == "plyb") bytes = facesAsVertexIndices(std::move(bytes));
   if (std::string_view(formatId) == "objnomtl") bytes = withoutNormals(bytes);
-  writeFileAtomically(path, bytes);
+  writeFileAtomically(path, withNote(std::move(bytes), formatId, note));
 }
 
 }  // namespace
@@ -121,20 +141,61 @@ std::string surfaceFileName(const std::string& path, std::size_t number) {
   return path.substr(0, stem) + "-" + std::to_string(number) + path.substr(stem);
 }
 
-void writeSurface(const fs::path& path, const SurfaceMesh& mesh) {
+void writeSurface(const fs::path& path, const SurfaceMesh& mesh, const std::string& note) {
   const FileFormat& format = requireFormat(path, FormatRole::SurfaceOutput,
                                            "Cannot write the surface '" + path.string() + "'");
-  format.writeSurface(path, mesh);
+  format.writeSurface(path, mesh, note);
 }
 
-void writeSurfacePly(const fs::path& path, const SurfaceMesh& mesh) {
-  exportMesh(path, mesh, "plyb");
+void writeSurfacePly(const fs::path& path, const SurfaceMesh& mesh, const std::string& note) {
+  exportMesh(path, mesh, "plyb", note);
 }
-void writeSurfaceObj(const fs::path& path, const SurfaceMesh& mesh) {
-  exportMesh(path, mesh, "objnomtl");
+void writeSurfaceObj(const fs::path& path, const SurfaceMesh& mesh, const std::string& note) {
+  exportMesh(path, mesh, "objnomtl", note);
 }
-void writeSurfaceStl(const fs::path& path, const SurfaceMesh& mesh) {
-  exportMesh(path, mesh, "stlb");
+void writeSurfaceStl(const fs::path& path, const SurfaceMesh& mesh, const std::string& note) {
+  exportMesh(path, mesh, "stlb", note);
+}
+
+SurfaceCoordinates parseSurfaceCoordinates(const std::string& name) {
+  if (name == "voxel") return SurfaceCoordinates::Voxel;
+  if (name == "world") return SurfaceCoordinates::World;
+  throw ParameterError("surface coordinates must be voxel or world, not " + quotedText(name) + ".");
+}
+
+const char* surfaceCoordinatesName(SurfaceCoordinates c) {
+  switch (c) {
+    case SurfaceCoordinates::Voxel:
+      return "voxel";
+    case SurfaceCoordinates::World:
+      return "world";
+    case SurfaceCoordinates::Auto:
+      break;
+  }
+  return "auto";
+}
+
+SurfaceCoordinates resolveSurfaceCoordinates(SurfaceCoordinates c, const WorldGeometry& g) {
+  if (c != SurfaceCoordinates::Auto) return c;
+  return g.known ? SurfaceCoordinates::World : SurfaceCoordinates::Voxel;
+}
+
+SurfaceMesh surfaceInWorld(const SurfaceMesh& mesh, const WorldGeometry& g) {
+  glm::dmat3 m;  // direction . diag(spacing), glm's m[column][row]
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) m[c][r] = g.direction[3 * r + c] * g.spacing[c];
+  const glm::dvec3 origin(g.origin[0], g.origin[1], g.origin[2]);
+  SurfaceMesh out = mesh;
+  for (auto& v : out.vertices) v = glm::vec3(origin + m * (glm::dvec3(v) - 0.5));
+  if (glm::determinant(m) < 0)
+    for (auto& f : out.faces) std::swap(f[1], f[2]);
+  return out;
+}
+
+std::string surfaceCoordinatesNote(SurfaceCoordinates c) {
+  return c == SurfaceCoordinates::World
+             ? "gvflab surface, world coordinates, LPS mm; SPACE=LPS"
+             : "gvflab surface, voxel coordinates (voxel centres at +0.5, not world)";
 }
 
 }  // namespace gvflab::app

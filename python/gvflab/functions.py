@@ -280,7 +280,7 @@ def snake(image, initial_points, *, channel_axis=None, force=_SNAKE["force"],
           sigma=_SNAKE["sigma"], gvf_iterations=None, target_error=None, solver=None,
           precision=_SNAKE["precision"], device=_SNAKE["device"], progress=None,
           progress_every=_SNAKE["progress_every"],
-          boundary_condition=_SNAKE["boundary_condition"]):
+          boundary_condition=_SNAKE["boundary_condition"], spacing=None):
     """Moves parametric snakes (Kass et al.; Xu & Prince) on an OpenCL device.
 
     The device work runs without the GIL, as in ``gvf()``.
@@ -326,6 +326,10 @@ def snake(image, initial_points, *, channel_axis=None, force=_SNAKE["force"],
         in their order with 'free' ends (they move; nothing pulls or bends across them, so
         alpha shortens the snake from its ends), 'fixed' ends (pinned where they start),
         'free-fixed' or 'fixed-free' (first end, last end). Open snakes need 2 points.
+    spacing : sequence of float or None, optional
+        The pixel spacing (rows, cols) in world units, as for ``gvf()``: the field is solved
+        in those units, as the CLI does for an input whose header gives a spacing
+       . The snake's nodes stay in pixels.
 
     Returns
     -------
@@ -423,7 +427,7 @@ def surface_snake(volume, center, radius, *, channel_axis=None, force=_SURFACE["
                   normalize=_SURFACE["normalize"], iterations=_SURFACE["iterations"], mu=None,
                   sigma=_SURFACE["sigma"], gvf_iterations=None, target_error=None, solver=None,
                   precision=_SURFACE["precision"], device=_SURFACE["device"], progress=None,
-                  progress_every=_SURFACE["progress_every"]):
+                  progress_every=_SURFACE["progress_every"], spacing=None):
     """Moves a deformable surface (Xu & Prince's 3D GVF snake) in a volume on an OpenCL device.
 
     A closed triangle mesh, started on a sphere, whose vertices move under the volume's GVF
@@ -472,6 +476,12 @@ def surface_snake(volume, center, radius, *, channel_axis=None, force=_SURFACE["
     progress : callable or None, optional
         Gets a ``gvflab.Progress`` (stage 'gvf', then 'surface').
     progress_every : int, optional
+    spacing : sequence of float or None, optional
+        The voxel spacing (planes, rows, cols) in world units (e.g. mm), as for ``gvf()``,
+        as the CLI takes it from a file's header. The field is solved in those units and the
+        surface moves in them: ``dmin``, ``dmax``, ``tolerance`` and ``hold_gap`` are then
+        world lengths, and a ball sampled at 1 x 1 x 2 mm comes out round in millimetres.
+        ``center``, ``radius`` and the returned vertices stay in voxels.
 
     Returns
     -------

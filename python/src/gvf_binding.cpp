@@ -233,6 +233,8 @@ std::vector<std::string> deviceListOf(const py::object& devices) {
   return out;
 }
 
+}  // namespace
+
 // spacing= in the array's axis order ((rows, cols) or (planes, rows, cols)) as x, y[, z].
 GridSpacing gridSpacingOf(const std::vector<double>& spacing, int dims) {
   GridSpacing h{1.0, 1.0, 1.0};
@@ -249,6 +251,8 @@ GridSpacing gridSpacingOf(const std::vector<double>& spacing, int dims) {
   msg << ").";
   throw ParameterError(msg.str());
 }
+
+namespace {
 
 py::tuple gvf(const py::handle& data, std::optional<int> channelAxis, std::optional<double> mu,
               double sigma, std::optional<long> iterations, std::optional<double> targetError,

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "gvflab/field_solve.hpp"
 #include "gvflab/gvf_input.hpp"
@@ -73,6 +74,10 @@ struct GvfRun {
 // wall time and sigma. Call with the GIL held: the device work runs without it.
 GvfRun runGvf(const std::shared_ptr<ComputeContext>& ctx, const GvfInput& input,
               const GvfRequest& request, const pybind11::object& progress, long progressEvery);
+
+// spacing= in the array's axis order ((rows, cols) or (planes, rows, cols)) as the engine's
+// x, y[, z]; ParameterError naming spacing unless one value in [1e-6, 1e6] per axis.
+GridSpacing gridSpacingOf(const std::vector<double>& spacing, int dims);
 
 void bindGvf(pybind11::module_& m);
 

@@ -38,7 +38,8 @@ py::object snake(const py::handle& image, const py::handle& initial, std::option
                  std::optional<double> targetError, std::optional<std::string> solver,
                  const std::string& precision, const std::string& device,
                  const py::object& progress, long progressEvery,
-                 const std::string& boundaryCondition) {
+                 const std::string& boundaryCondition,
+                 const std::optional<std::vector<double>>& spacing) {
   const SnakeForce snakeForce = parseForce(force);
   const SnakeBoundary boundary = parseBoundary(boundaryCondition);
   const SnakeParams params =
@@ -59,6 +60,8 @@ py::object snake(const py::handle& image, const py::handle& initial, std::option
   // Everything is checked from the array's shape before a pixel is copied.
   const PixelArray pixels = inspectPixels(image, channelAxis, "the image");
   requireGvfSize(pixels, /*volumes=*/false, "snake()");
+  const std::optional<GridSpacing> grid =
+      spacing ? std::optional(gridSpacingOf(*spacing, 2)) : std::nullopt;
   GvfRequest request;
   request.mu = mu, request.iterations = gvfIterations, request.targetError = targetError;
   request.solver = solver, request.precision = precision;
@@ -70,7 +73,7 @@ py::object snake(const py::handle& image, const py::handle& initial, std::option
   {
     py::gil_scoped_release release;
     // The traditional force is ∇f: V0 in the edge-gradient mode.
-    input = buildGvfInput(*ctx, img, sigma, V0Mode::EdgeGradient);
+    input = buildGvfInput(*ctx, img, sigma, V0Mode::EdgeGradient, grid);
   }
   std::optional<GvfRun> run;
   if (snakeForce == SnakeForce::Gvf) {
@@ -145,7 +148,7 @@ void bindSnake(py::module_& m) {
         py::arg("gvf_iterations") = py::none(), py::arg("target_error") = py::none(),
         py::arg("solver") = py::none(), py::arg("precision") = "f32", py::arg("device") = "",
         py::arg("progress") = py::none(), py::arg("progress_every") = 100,
-        py::arg("boundary_condition") = "periodic",
+        py::arg("boundary_condition") = "periodic", py::arg("spacing") = py::none(),
         "The compiled gvflab.snake(): use gvflab.snake (python/gvflab/functions.py), "
         "documented there; defaults here are the engine's parameter tables.");
 }

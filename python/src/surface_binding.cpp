@@ -113,7 +113,7 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center, d
                            std::optional<long> gvfIterations, std::optional<double> targetError,
                            std::optional<std::string> solver, const std::string& precision,
                            const std::string& device, const py::object& progress,
-                           long progressEvery) {
+                           long progressEvery, const std::optional<std::vector<double>>& spacing) {
   const SnakeForce snakeForce = parseForce(force);
   const SnakeParams params =
       SnakeKeywords{alpha,     beta,   gamma,   kappa,    pressure,  dmin,      dmax,
@@ -131,6 +131,8 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center, d
                      (pixels.dims() == 2 ? ": use gvflab.snake() for a 2D image." : "."));
   requireGvfSize(pixels, /*volumes=*/true, "surface_snake()");
   const FieldShape shape = pixels.fieldShape();
+  const std::optional<GridSpacing> grid =
+      spacing ? std::optional(gridSpacingOf(*spacing, 3)) : std::nullopt;
   checkStart(centre, radius, shape, params);
   GvfRequest request;
   request.mu = mu, request.iterations = gvfIterations, request.targetError = targetError;
@@ -143,7 +145,7 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center, d
   {
     py::gil_scoped_release release;
     // The traditional force is ∇f: V0 in the edge-gradient mode.
-    input = buildGvfInput(*ctx, vol, sigma, V0Mode::EdgeGradient);
+    input = buildGvfInput(*ctx, vol, sigma, V0Mode::EdgeGradient, grid);
   }
   std::optional<GvfRun> run;
   if (snakeForce == SnakeForce::Gvf) {
@@ -158,6 +160,7 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center, d
     surfaces->setFields(run ? run->solver->field() : input.v0, input);
     surfaces->addSphere(centre, radius, snakeForce);
     stepWithProgress(*ctx, *surfaces, iterations, reporter);
+    surfaces->settleMeshes();  // remeshed and untangled, as the CLI writes them
   }
   std::vector<SurfaceContour> out;
   {
@@ -231,6 +234,7 @@ void bindSurfaceSnake(py::module_& m) {
         py::arg("gvf_iterations") = py::none(), py::arg("target_error") = py::none(),
         py::arg("solver") = py::none(), py::arg("precision") = "f32", py::arg("device") = "",
         py::arg("progress") = py::none(), py::arg("progress_every") = 100,
+        py::arg("spacing") = py::none(),
         "The compiled gvflab.surface_snake(): use gvflab.surface_snake "
         "(python/gvflab/functions.py), documented there; defaults here are the engine's "
         "parameter tables.");

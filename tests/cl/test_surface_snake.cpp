@@ -158,6 +158,59 @@ TEST_CASE("the hold strengths match the double reference, noise floor included")
   CHECK(positive > 0);  // the comparison covers held vertices as well
 }
 
+// Voxels that are not cubes (issue 37): the device moves world positions (voxel coordinates
+// times the spacing) and samples the fields at p / spacing; the reference does the same in
+// double precision. Positions are compared in world units.
+TEST_CASE("with anisotropic spacing, steps and hold strengths match the reference in world units") {
+  auto ctx = test::sharedContext();
+  Scene3 s = randomScene();
+  GvfInput input = s.input;
+  input.spacing = {1.0, 1.5, 2.0};
+  const glm::dvec3 h(1.0, 1.5, 2.0);
+  const SnakeParams p = quiet(SnakeParams::defaults());
+  SurfaceSnake surfaces(ctx, kW, kH, kD, p);
+  surfaces.setFields(s.solver->field(), input);
+  surfaces.add(jittered({11, 9, 8}, 4.0, 1.5, 6), SnakeForce::Gvf);
+  surfaces.add(jittered({12, 10, 9}, 3.0, 1.5, 7), SnakeForce::Traditional, 0.3);
+  std::vector<std::vector<glm::dvec3>> ref;
+  std::vector<reference::Rings> rings;
+  for (const auto& sc : surfaces.surfaces()) {
+    std::vector<glm::dvec3> world = toD(sc.mesh.vertices);
+    for (auto& v : world) v *= h;
+    ref.push_back(world);
+    rings.push_back(ringsOf(sc.mesh));
+  }
+  for (int step = 1; step <= 3; ++step) {
+    CAPTURE(step);
+    surfaces.step(1);
+    const auto got = surfaces.surfaces();
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      reference::SurfaceStepParams rp{p.alpha,         p.beta,      p.gamma,          p.kappa,
+                                      got[k].pressure, p.normalize, surfaceSweeps(p), h};
+      ref[k] = reference::surfaceStep(ref[k], rings[k],
+                                      got[k].force == SnakeForce::Gvf ? s.gvf : s.traditional, rp);
+      std::vector<glm::vec3> world = got[k].mesh.vertices;
+      for (auto& v : world) v = glm::vec3(glm::dvec3(v) * h);
+      CHECK(maxDiff(world, ref[k]) < (step == 1 ? 1e-3 : 5e-3));
+    }
+  }
+  const auto hold = surfaces.holdStrengths();
+  const auto got = surfaces.surfaces();
+  int mismatches = 0, vertices = 0;
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    std::vector<glm::dvec3> world = toD(got[k].mesh.vertices);
+    for (auto& v : world) v *= h;
+    const auto want = reference::surfaceHold(
+        world, ringsOf(got[k].mesh), got[k].force == SnakeForce::Gvf ? s.gvf : s.traditional,
+        kHoldDistance, &s.edge, kHoldEdge, kHoldStrength * std::sqrt(s.input.maxV0Squared), h);
+    REQUIRE(hold[k].size() == want.size());
+    for (std::size_t i = 0; i < want.size(); ++i)
+      mismatches += std::abs(hold[k][i] - want[i]) > 1e-3;
+    vertices += static_cast<int>(want.size());
+  }
+  CHECK(mismatches <= vertices / 100);
+}
+
 TEST_CASE("the hold test's noise floor: each guard decides somewhere, as in the reference") {
   // A field with a sink on the sphere r = 6 about (12, 12, 12): V0 = clamp(6 - r, -2, 2) r^ a(z),
   // a(z) = (z / 24)^2, so the raw force at the hold samples is below the floor (8 % of max

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """SIGINT and SIGTERM at the stages of a headless run (issue 25): reading a large session (40
-snakes of 12000 points), loading a large image, iterating with a snake. Each run must exit 130 (SIGINT) or 143
+snakes of 12000 points), loading a large image, iterating with a snake, moving surfaces
+(issue 37). Each run must exit 130 (SIGINT) or 143
 (SIGTERM) with one "gvflab: Interrupted ..." line, write nothing, and leave the output that was
 there before intact.
 
@@ -122,6 +123,21 @@ def write_pgm(path, side):
             f.write(row)
 
 
+def write_ball(path, side):
+    """A bright ball in a dark cube, as MetaImage (no geometry)."""
+    with open(path, "wb") as f:
+        f.write(b"ObjectType = Image\nNDims = 3\nDimSize = %d %d %d\nElementType = MET_UCHAR\n"
+                b"ElementDataFile = LOCAL\n" % (side, side, side))
+        c, r2 = side / 2.0, (side * 0.3) ** 2
+        data = bytearray()
+        for z in range(side):
+            for y in range(side):
+                for x in range(side):
+                    d2 = (x + 0.5 - c) ** 2 + (y + 0.5 - c) ** 2 + (z + 0.5 - c) ** 2
+                    data.append(200 if d2 < r2 else 20)
+        f.write(bytes(data))
+
+
 def batch(gvflab, work):
     """--batch: SIGINT once the second input is opened stops the batch; the first input's
     outputs stay, the second leaves none, and the line names the input it stopped at."""
@@ -197,6 +213,32 @@ def main():
         drain(0.1)
         tty.close()
         verdict("iterating", sig, rc, tty.text(), out)
+
+        # 4. Moving surfaces (issue 37): signalled once the surface stage's progress line
+        # shows. The stage polls every resampling period, so it stops as the others do.
+        name = "surfaces_" + sig.name
+        inp, out = prepare(work, name)
+        volume = os.path.join(inp, "ball.mha")
+        write_ball(volume, 48)
+        tty = PtyStderr()
+        p = subprocess.Popen([gvflab, "--headless", volume, "--iterations", "30",
+                              "--surface", "sphere:24,24,24,20", "--dmin", "0.6", "--dmax", "1.5",
+                              "--snake-window", "10000", "--snake-iterations", "10000000",
+                              "--save-surfaces", os.path.join(out, "s.ply"), *outputs(out)],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=tty.slave)
+        tty.child_started()
+        drain = tty.drain
+
+        def surface_progress():
+            drain(0.05)
+            return "surfaces: " in tty.text() and "it/s" in tty.text().split("surfaces: ")[-1]
+
+        if wait_for(p, surface_progress, "surfaces (progress line)"):
+            p.send_signal(sig)
+        rc = finish(p, sig, "surfaces", drain)
+        drain(0.1)
+        tty.close()
+        verdict("surfaces", sig, rc, tty.text(), out)
 
     batch(gvflab, work)
     print("signals: %d failure(s)" % len(failures))

@@ -177,3 +177,41 @@ def test_the_same_surface_as_the_cli(cli, tmp_path):
 
     # The same faces, wound the other way: (x, y, z) mirrors (plane, row, col).
     assert triangles(index[mine.faces]) == triangles(faces[:, ::-1])
+
+
+def test_spacing_gives_the_cli_result_on_a_file_with_spacing(cli, tmp_path):
+    """A volume whose header gives 1 x 1 x 2 voxels: surface_snake(spacing=(2, 1, 1)) moves as
+    the CLI does on the file (issue 37), and --save-surfaces writes world coordinates by
+    default ((col, row, 2 plane) here: origin 0, identity), voxel ones on request."""
+    shape, centre = (16, 26, 28), (7.5, 12.0, 13.0)
+    z, y, x = np.mgrid[0:shape[0], 0:shape[1], 0:shape[2]].astype(float)
+    r = np.sqrt((2 * (z - centre[0])) ** 2 + (y - centre[1]) ** 2 + (x - centre[2]) ** 2)
+    volume = np.clip(8.5 - r, 0, 1).astype(np.float32)  # a ball of 8 mm
+    header = ("ObjectType = Image\nNDims = 3\nBinaryData = True\nBinaryDataByteOrderMSB = False\n"
+              "DimSize = {} {} {}\nElementSpacing = 1 1 2\nElementType = MET_FLOAT\n"
+              "ElementDataFile = LOCAL\n").format(*reversed(shape))
+    (tmp_path / "ball.mha").write_bytes(header.encode() + volume.astype("<f4").tobytes())
+    sx, sy, sz = centre[2] + 0.5, centre[1] + 0.5, centre[0] + 0.5
+    common = ["--surface", f"sphere:{sx},{sy},{sz},6", "--snake-iterations", 300]
+    cli(tmp_path / "ball.mha", *common, "--save-surfaces", tmp_path / "w.obj",
+        "--report", tmp_path / "w.json")
+    cli(tmp_path / "ball.mha", *common, "--save-surfaces", tmp_path / "v.obj",
+        "--surface-coordinates", "voxel", "--report", tmp_path / "v.json")
+    assert read_json(tmp_path / "w.json")["surface_coordinates"] == "world"
+    assert read_json(tmp_path / "v.json")["surface_coordinates"] == "voxel"
+    (theirs,) = read_json(tmp_path / "v.json")["surfaces"]
+    mine = gvflab.surface_snake(volume, centre, 6, iterations=300, spacing=(2, 1, 1))
+    plain = gvflab.surface_snake(volume, centre, 6, iterations=300)
+    assert mine.state == theirs["state"] and mine.iterations == theirs["iterations"]
+    voxel, _ = read_obj(tmp_path / "v-1.obj")
+    world, _ = read_obj(tmp_path / "w-1.obj")
+    assert mine.vertices.shape == voxel.shape == world.shape
+    assert "SPACE=LPS" in (tmp_path / "w-1.obj").read_text().splitlines()[0]
+    distance = np.linalg.norm(mine.vertices[:, None] - (voxel[None, :, ::-1] - 0.5), axis=2)
+    assert distance.min(axis=1).max() < 1e-3
+    as_world = mine.vertices[:, ::-1] * np.array([1.0, 1.0, 2.0])
+    distance = np.linalg.norm(as_world[:, None] - world[None, :, :], axis=2)
+    assert distance.min(axis=1).max() < 1e-3
+    # Without the spacing the field and the surface are another's.
+    assert plain.vertices.shape != mine.vertices.shape or \
+        np.abs(plain.vertices - mine.vertices).max() > 0.1

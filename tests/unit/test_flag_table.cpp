@@ -113,8 +113,10 @@ TEST_CASE("the README's usage section names only flags of the table") {
 
 TEST_CASE("flags that name one file are refused twice; flags with values need them") {
   const std::map<std::string, std::string> values = {
-      {"--save-field", "f.mha"}, {"--save-contours", "c.json"},      {"--screenshot", "s.png"},
-      {"--record-tail", "1"},    {"--contour-coordinates", "world"}, {"--save-surfaces", "s.ply"}};
+      {"--save-field", "f.mha"},          {"--save-contours", "c.json"},
+      {"--screenshot", "s.png"},          {"--record-tail", "1"},
+      {"--contour-coordinates", "world"}, {"--save-surfaces", "s.ply"},
+      {"--surface-coordinates", "world"}};
   for (const Flag& f : flagTable()) {
     CAPTURE(f.name);
     if (f.once) {

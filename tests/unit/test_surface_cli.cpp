@@ -185,3 +185,48 @@ TEST_CASE("a run failing at its second surface file puts back the first and leav
   std::filesystem::remove(first);
   CHECK(std::filesystem::is_empty(dir));  // no temporary either
 }
+
+// --surface-coordinates (issue 37, item 4): world by default when the input has geometry; a
+// world mesh is origin + direction . diag(spacing) . (p - 0.5), faces still outward where the
+// direction mirrors, and each file's header says which coordinates it holds.
+TEST_CASE("--surface-coordinates: world by default with geometry, stated in each file") {
+  CHECK(parseOptions({}).snakes.surfaceCoordinates == SurfaceCoordinates::Auto);
+  CHECK(parseOptions({"--surface-coordinates", "voxel"}).snakes.surfaceCoordinates ==
+        SurfaceCoordinates::Voxel);
+  CHECK(parseOptions({"--surface-coordinates", "world"}).snakes.surfaceCoordinates ==
+        SurfaceCoordinates::World);
+  CHECK_THROWS_WITH_AS(parseOptions({"--surface-coordinates", "mm"}),
+                       doctest::Contains("--surface-coordinates"), ParameterError);
+  WorldGeometry g;
+  CHECK(resolveSurfaceCoordinates(SurfaceCoordinates::Auto, g) == SurfaceCoordinates::Voxel);
+  g.known = true;
+  g.spacing = {0.5, 0.5, 2.0};
+  g.origin = {10, -20, 30};
+  g.direction = {-1, 0, 0, 0, 1, 0, 0, 0, 1};  // x mirrored (as RAS -> LPS flips)
+  CHECK(resolveSurfaceCoordinates(SurfaceCoordinates::Auto, g) == SurfaceCoordinates::World);
+  CHECK(resolveSurfaceCoordinates(SurfaceCoordinates::Voxel, g) == SurfaceCoordinates::Voxel);
+
+  const SurfaceMesh voxel = sphereMesh({8.5, 6.5, 4.5}, 3, 1.5);
+  const SurfaceMesh world = surfaceInWorld(voxel, g);
+  // Voxel centre (8, 6, 4) + 0.5 sits at origin + (-0.5 * 8, 0.5 * 6, 2 * 4).
+  SurfaceMesh centre;
+  centre.vertices = {{8.5f, 6.5f, 4.5f}};
+  const glm::vec3 c = surfaceInWorld(centre, g).vertices[0];
+  CHECK(c.x == doctest::Approx(6));
+  CHECK(c.y == doctest::Approx(-17));
+  CHECK(c.z == doctest::Approx(38));
+  CHECK(meshVolume(voxel) > 0);
+  CHECK(meshVolume(world) > 0);  // still outward after the mirror
+  CHECK(meshVolume(world) == doctest::Approx(meshVolume(voxel) * 0.5 * 0.5 * 2).epsilon(1e-4));
+
+  const auto dir = test::scratchDir("surface_coordinates");
+  for (const char* ext : {".ply", ".obj", ".stl"}) {
+    const auto file = dir / (std::string("w") + ext);
+    writeSurface(file, world, surfaceCoordinatesNote(SurfaceCoordinates::World));
+    CHECK(test::readFile(file).find("SPACE=LPS") != std::string::npos);
+    writeSurface(file, voxel, surfaceCoordinatesNote(SurfaceCoordinates::Voxel));
+    const std::string bytes = test::readFile(file);
+    CHECK(bytes.find("voxel coordinates") != std::string::npos);
+    CHECK(bytes.find("SPACE=LPS") == std::string::npos);
+  }
+}

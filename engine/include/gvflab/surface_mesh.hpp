@@ -65,24 +65,24 @@ std::vector<std::vector<std::uint32_t>> vertexNeighbours(const SurfaceMesh& mesh
 // resampleContour().
 //
 // In detail, up to 10 passes of: splits at edge midpoints, longest edge first (never refused,
-// so no edge of the result is longer than dmax); collapses of an edge to its midpoint,
-// shortest first (in sorted rounds), refused when the two ends share neighbours other than the
-// edge's two opposite vertices (the link condition), when an opposite vertex would keep fewer than
-// three edges, when a face would turn by more than about 78 degrees or degenerate, or when an edge
-// would grow beyond dmax (those edges stay shorter than dmin: about 1% of them on the tests'
-// smooth shapes, 3% on a crumpled one); flips of an edge to the other diagonal of its two faces
-// when that brings the four valences nearer 6, the faces bend by less than 60 degrees (creases
-// stay), the new faces do not fold and the new edge is in [dmin, dmax]. Vertices no operation
-// touches keep their positions exactly, and a mesh already in range with no improving flip comes
-// back identical. Surviving input vertices keep their order, vertices added by splits come after
-// them (so when nothing collapsed, vertex i of the input is vertex i of the result); stray vertices
-// (in no face) are dropped. Splits preserve the volume exactly; collapses and flips change it by
-// well under 1% on smooth surfaces sampled well below their curvature radius. Cost: linear in
-// the mesh; for a 50k-vertex sphere, measured as CPU time on a loaded 2-core machine: 6 ms
-// with nothing to do, 7.5 ms with 1% of its vertices moved, 11 ms with all of them jittered,
-// about 55 ms grown 1.5 times (36k splits) and 60 ms shrunk 2 times (37k collapses).
-// ParameterError for dmin <= 0, dmax < 2 dmin, or a mesh that is not closed, manifold and
-// consistently oriented (naming checkMesh()'s problem); ResourceError when splits would make
+// so no edge of the result is longer than dmax); collapses of an edge to its midpoint (or, where
+// that would fold a face, to one of its ends), shortest first (in sorted rounds), refused when the
+// two ends share neighbours other than the edge's two opposite vertices (the link condition), when
+// an opposite vertex would keep fewer than three edges, when a face would turn by more than about
+// 78 degrees or degenerate, or when an edge would grow beyond dmax (those edges stay shorter than
+// dmin: about 1% of them on the tests' smooth shapes, 3% on a crumpled one); flips of an edge to
+// the other diagonal of its two faces when that brings the four valences nearer 6, the faces bend
+// by less than 60 degrees (creases stay), the new faces do not fold and the new edge is in [dmin,
+// dmax]. Vertices no operation touches keep their positions exactly, and a mesh already in range
+// with no improving flip comes back identical. Surviving input vertices keep their order, vertices
+// added by splits come after them (so when nothing collapsed, vertex i of the input is vertex i of
+// the result); stray vertices (in no face) are dropped. Splits preserve the volume exactly;
+// collapses and flips change it by well under 1% on smooth surfaces sampled well below their
+// curvature radius. Cost: linear in the mesh; for a 50k-vertex sphere, measured as CPU time on a
+// loaded 2-core machine: 6 ms with nothing to do, 7.5 ms with 1% of its vertices moved, 11 ms with
+// all of them jittered, about 55 ms grown 1.5 times (36k splits) and 60 ms shrunk 2 times (37k
+// collapses). ParameterError for dmin <= 0, dmax < 2 dmin, or a mesh that is not closed, manifold
+// and consistently oriented (naming checkMesh()'s problem); ResourceError when splits would make
 // more than maxVertices vertices (a diverging surface; SurfaceSnake may pass its kMaxVertices).
 SurfaceMesh remesh(const SurfaceMesh& mesh, double dmin, double dmax,
                    std::size_t maxVertices = std::size_t(1) << 22);

@@ -16,6 +16,9 @@ struct SurfaceStepParams {
   double alpha = 0, beta = 0, gamma = 1, kappa = 0, pressure = 0;
   bool normalize = true;
   int sweeps = 1;  // Richardson sweeps (surfaceSweeps())
+  // World units per voxel: positions are voxel coordinates times it (the field is sampled at
+  // x / spacing, the clamp is the volume's extent in those units).
+  glm::dvec3 spacing{1.0};
 };
 
 // Trilinear sample of a 3-component field at a point in voxel coordinates (centres at
@@ -40,6 +43,7 @@ std::vector<glm::dvec3> surfaceImplicitStep(const std::vector<glm::dvec3>& x, co
 // x + (d k/3) n, k = −3..3, and the raw force at both samples is weaker than minStrength.
 std::vector<double> surfaceHold(const std::vector<glm::dvec3>& x, const Rings& rings,
                                 const Field& force, double d, const Grid* edge = nullptr,
-                                double edgeLevel = 0, double minStrength = 0);
+                                double edgeLevel = 0, double minStrength = 0,
+                                const glm::dvec3& spacing = glm::dvec3(1.0));
 
 }  // namespace gvflab::reference

@@ -35,6 +35,17 @@
 // (unheldPatchExtent); else Stalled.
 //
 // Coordinates: voxel coordinates (surface_mesh.hpp), the volume's storage order, x fastest.
+// Voxels need not be cubes: with the spacing of setFields' input (world units per voxel), the
+// device moves world positions (voxel coordinates times the spacing), so that normals, the
+// Laplacian, steps, edge lengths (dmin, dmax), the hold distance and the vertex budget are in
+// world units and a ball sampled at 1x1x2 converges onto the ball, not onto a squashed one;
+// meshes in and out stay in voxel coordinates.
+//
+// Meshes stay surfaces: each remeshing is followed by untangleCrossings() (mesh_crossings.hpp),
+// which irons local folds flat, and by another remeshing where it moved anything; a surface
+// that stops is remeshed once more, so its final edges are in [dmin, dmax] but for the
+// collapses remesh() refuses; a surface that remeshing would take past its vertexBudget()
+// stops, stalled.
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -66,6 +77,17 @@ struct SurfaceContour {
 class SurfaceSnake {
  public:
   static constexpr std::size_t kMaxVertices = 1u << 20;  // per surface
+  // The vertex budget of a surface: kBudgetPerArea times the volume box's area over dmin^2
+  // (a mesh whose edges are all dmin has about 1.15 vertices per dmin^2 of area, so this leaves
+  // room for a surface of about 5 times the box's area at the typical edge (dmin + dmax) / 2;
+  // no smooth surface in the box comes near), at least twice its start's vertices, at most
+  // kMaxVertices. A surface that remeshing would take past it is driven by noise, not by an
+  // object: it stops, stalled, with the mesh it had (grad f in noise grew a sphere from 2k to
+  // 90k vertices in 800 iterations before).
+  static constexpr double kBudgetPerArea = 2.0;
+  // extent: the volume's size in world units (voxels times spacing).
+  static std::size_t vertexBudget(const glm::dvec3& extent, const SnakeParams& params,
+                                  std::size_t startVertices);
 
   SurfaceSnake(std::shared_ptr<ComputeContext> ctx, int width, int height, int depth,
                SnakeParams params = SnakeParams::defaults());
@@ -110,6 +132,11 @@ class SurfaceSnake {
   // back, checked for the states and remeshed. Stops early when no surface moves.
   void step(int n);
 
+  // Remeshes (and untangles) every surface still moving, as its next remeshing would: between
+  // remeshings a moving mesh may hold edges a little out of [dmin, dmax] and fresh folds.
+  // Clients call it before they write meshes; stepping on continues as after a remeshing.
+  void settleMeshes();
+
   std::vector<SurfaceContour> surfaces();  // reads back when the device is ahead
   // Per surface (surfaces() order), per vertex: how firmly its force holds the vertex now (the
   // states' hold test: held when >= kHoldLevel). Throws when setFields was never called.
@@ -131,6 +158,8 @@ class SurfaceSnake {
   // Per surface: 1 an edge out of [dmin, dmax], 2 one far too short, 4 one far too long.
   std::vector<int> edgesOutOfRange();
   std::vector<float> deviceHold();  // per vertex, on the device positions (surface_hold)
+  glm::dvec3 worldExtent() const;   // the volume in world units
+  SurfaceMesh remeshInWorld(const SurfaceMesh& mesh) const;  // edges in [dmin, dmax] world
 
   struct Impl;
   class Stops;  // the tracker's view of the surfaces (snake_stop.hpp)

@@ -82,11 +82,13 @@ std::vector<glm::dvec3> rightHandSide(const std::vector<glm::dvec3>& x, const Ri
   const auto n = ringNormals(x, rings);
   std::vector<glm::dvec3> b(x.size());
   for (std::size_t i = 0; i < x.size(); ++i)
-    b[i] = p.gamma * x[i] + p.kappa * sampleForce3(force, x[i], p.normalize) + p.pressure * n[i];
+    b[i] = p.gamma * x[i] + p.kappa * sampleForce3(force, x[i] / p.spacing, p.normalize) +
+           p.pressure * n[i];
   return b;
 }
-void clampInto(std::vector<glm::dvec3>& x, const Field& f) {
-  for (auto& q : x) q = glm::clamp(q, glm::dvec3(0.0), glm::dvec3(f.width, f.height, f.depth));
+void clampInto(std::vector<glm::dvec3>& x, const Field& f, const glm::dvec3& spacing) {
+  for (auto& q : x)
+    q = glm::clamp(q, glm::dvec3(0.0), glm::dvec3(f.width, f.height, f.depth) * spacing);
 }
 }  // namespace
 
@@ -101,7 +103,7 @@ std::vector<glm::dvec3> surfaceStep(const std::vector<glm::dvec3>& x, const Ring
     for (std::size_t i = 0; i < y.size(); ++i)
       y[i] += omega * (b[i] - (p.gamma * y[i] - p.alpha * l[i] + p.beta * ll[i]));
   }
-  clampInto(y, force);
+  clampInto(y, force, p.spacing);
   return y;
 }
 
@@ -142,18 +144,18 @@ std::vector<glm::dvec3> surfaceImplicitStep(const std::vector<glm::dvec3>& x, co
     for (std::size_t k = r + 1; k < n; ++k) s -= m[r * n + k] * y[k];
     y[r] = s / m[r * n + r];
   }
-  clampInto(y, force);
+  clampInto(y, force, p.spacing);
   return y;
 }
 
 std::vector<double> surfaceHold(const std::vector<glm::dvec3>& x, const Rings& rings,
                                 const Field& force, double d, const Grid* edge, double edgeLevel,
-                                double minStrength) {
+                                double minStrength, const glm::dvec3& spacing) {
   const auto normals = ringNormals(x, rings);
   std::vector<double> out(x.size());
   for (std::size_t i = 0; i < x.size(); ++i) {
     const glm::dvec3 n = normals[i];
-    const glm::dvec3 po = x[i] + d * n, pi = x[i] - d * n;
+    const glm::dvec3 po = (x[i] + d * n) / spacing, pi = (x[i] - d * n) / spacing;
     out[i] = std::min(-glm::dot(sampleForce3(force, po, true), n),
                       glm::dot(sampleForce3(force, pi, true), n));
     if (!edge || out[i] <= 0) continue;
@@ -161,7 +163,7 @@ std::vector<double> surfaceHold(const std::vector<glm::dvec3>& x, const Rings& r
                                      glm::length(sampleForce3(force, pi, false)));
     double ridge = 0;
     for (int k = -3; k <= 3; ++k)
-      ridge = std::max(ridge, sampleScalar3(*edge, x[i] + (d * k / 3) * n));
+      ridge = std::max(ridge, sampleScalar3(*edge, (x[i] + (d * k / 3) * n) / spacing));
     if (ridge < edgeLevel && strength < minStrength) out[i] = 0;
   }
   return out;

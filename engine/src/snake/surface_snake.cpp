@@ -11,6 +11,7 @@
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/kernel_library.hpp"
+#include "gvflab/mesh_crossings.hpp"
 #include "gvflab/snake_stop.hpp"
 #include "gvflab/surface_measures.hpp"
 #include "gvflab/typed_kernel.hpp"
@@ -45,12 +46,53 @@ bool hasEdgeShorterThan(const SurfaceMesh& mesh, double length) {
   return false;
 }
 
+cl_float4 spacing4(const glm::dvec3& s) {
+  return {{static_cast<float>(s.x), static_cast<float>(s.y), static_cast<float>(s.z), 1.0f}};
+}
+
 // Faces outward (positive volume), as the kernels' normals assume.
 SurfaceMesh outward(SurfaceMesh mesh) {
   if (meshVolume(mesh) < 0)
     for (auto& f : mesh.faces) std::swap(f[1], f[2]);
   return mesh;
 }
+// The mesh with its vertices multiplied by `factor` per axis (voxel <-> world units).
+SurfaceMesh scaled(SurfaceMesh mesh, const glm::dvec3& factor) {
+  if (factor != glm::dvec3(1.0))
+    for (auto& v : mesh.vertices) v = glm::vec3(glm::dvec3(v) * factor);
+  return mesh;
+}
+
+// Untangling and remeshing again alternate at most this often (once is nearly always enough).
+constexpr int kUntangleRounds = 3;
+
+// Remeshes to [dmin, dmax] in world units (spacing: world units per voxel) and irons out local
+// folds (untangleCrossings); false, the mesh as it was, when that would take it past `budget`
+// vertices.
+bool remeshWithinBudget(SurfaceMesh& mesh, const SnakeParams& params, std::size_t budget,
+                        const glm::dvec3& spacing) {
+  SurfaceMesh r;
+  try {
+    r = remesh(scaled(mesh, spacing), params.dmin, params.dmax, 2 * budget);
+  } catch (const ResourceError&) {
+    return false;
+  }
+  if (r.vertices.size() > budget || r.faces.empty()) return false;
+  // Smoothing a fold stretches or squeezes edges about it: those are remeshed again (splits
+  // and the collapses remesh() allows do not fold faces over).
+  for (int round = 0;
+       round < kUntangleRounds && hasFoldedFaces(r) && untangleCrossings(r).found > 0; ++round) {
+    try {
+      r = remesh(r, params.dmin, params.dmax, 2 * budget);
+    } catch (const ResourceError&) {
+      return false;
+    }
+    if (r.vertices.size() > budget) return false;
+  }
+  mesh = scaled(std::move(r), 1.0 / spacing);
+  return true;
+}
+
 // Whether a window ends with surfaceProgress(now, past) <= tolerance, decided cheaply: a
 // vertex within tolerance of its own position in a past surface of the same connectivity is
 // within it of that surface; only the others are measured against the past meshes, whose
@@ -87,6 +129,7 @@ struct SurfaceSnake::Impl {
     MeshRings rings;   // of mesh's current connectivity
     SurfaceMesh initial;
     double initialVolume = 0;
+    std::size_t budget = 0;  // vertexBudget() for its start
     // The last kProgressWindows windows' starts, with the connectivity version of each.
     std::deque<SurfaceMesh> references;
     std::deque<long> referenceTopology;
@@ -101,6 +144,10 @@ struct SurfaceSnake::Impl {
 
   std::shared_ptr<ComputeContext> ctx;
   std::vector<Surface> surfaces;
+  // World units per voxel (the fields' input's): the device moves world positions (voxel
+  // coordinates times it), so that the surface is isotropic in the world; meshes on the host
+  // stay in voxel coordinates.
+  glm::dvec3 spacing{1.0};
   int nextId = 1;
   bool deviceAhead = false;
   bool layoutDirty = true;
@@ -120,25 +167,25 @@ struct SurfaceSnake::Impl {
   std::vector<float> hostPressure;
 
   // pos, rhs, lap, ring_start, ring, vert_surf, flags, pressure, gvf, traditional, total, w, h,
-  // d, gamma, kappa, unit_force
+  // d, gamma, kappa, unit_force, spacing
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer,
               cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl_int, cl_float,
-              cl_float, cl_int>
+              cl_float, cl_int, cl_float4>
       rhsKernel;
   // y, lap, ring_start, ring, vert_surf, flags, total
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int>
       lapKernel;
   // y, lap, rhs, out, ring_start, ring, vert_surf, flags, total, gamma, alpha, beta, omega, last,
-  // w, h, d
+  // w, h, d, spacing
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer,
               cl::Buffer, cl_int, cl_float, cl_float, cl_float, cl_float, cl_int, cl_int, cl_int,
-              cl_int>
+              cl_int, cl_float4>
       sweepKernel;
   // pos, hold, ring_start, ring, vert_surf, flags, gvf, traditional, total, w, h, d, dist, edge,
-  // have_edge, edge_level, min_strength
+  // have_edge, edge_level, min_strength, spacing
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer,
               cl::Buffer, cl_int, cl_int, cl_int, cl_int, cl_float, cl::Buffer, cl_int, cl_float,
-              cl_float>
+              cl_float, cl_float4>
       holdKernel;
   // pos, ring_start, ring, vert_surf, flags, out_of_range, total, dmin, dmax, far
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int,
@@ -149,6 +196,21 @@ struct SurfaceSnake::Impl {
     for (auto& s : surfaces)
       if (s.id == id) return &s;
     return nullptr;
+  }
+
+  // Remeshes (and untangles) one surface's host mesh; a surface that would pass its budget
+  // stops, stalled, as it is: noise drives it (no smooth surface needs that many vertices).
+  void remeshSurface(Surface& s, const SnakeParams& params) {
+    // remesh() keeps the mesh closed and manifold (its contract; the tests check it through
+    // whole runs): no checkMesh here, which would cost as much as the remeshing.
+    if (!remeshWithinBudget(s.mesh, params, s.budget, spacing)) {
+      s.stop.state = SnakeState::Stalled;
+      return;
+    }
+    s.rings = meshRings(s.mesh);
+    s.shortLeft = hasEdgeShorterThan(scaled(s.mesh, spacing), params.dmin / kRemeshFar);
+    ++s.topology;
+    s.sinceRemesh = 0;
   }
 };
 
@@ -213,6 +275,23 @@ void SurfaceSnake::checkSurface(const SurfaceMesh& mesh, int width, int height, 
   checkVertexCount(leastVertices(mesh, params.dmax));
 }
 
+std::size_t SurfaceSnake::vertexBudget(const glm::dvec3& extent, const SnakeParams& params,
+                                       std::size_t startVertices) {
+  const double box = 2.0 * (extent.x * extent.y + extent.y * extent.z + extent.x * extent.z);
+  const double smooth = kBudgetPerArea * box / (params.dmin * params.dmin);
+  return std::min<std::size_t>(
+      kMaxVertices, std::max<std::size_t>(2 * startVertices, static_cast<std::size_t>(smooth)));
+}
+
+glm::dvec3 SurfaceSnake::worldExtent() const {
+  return glm::dvec3(width_, height_, depth_) * impl_->spacing;
+}
+
+SurfaceMesh SurfaceSnake::remeshInWorld(const SurfaceMesh& mesh) const {
+  return scaled(remesh(scaled(mesh, impl_->spacing), params_.dmin, params_.dmax),
+                1.0 / impl_->spacing);
+}
+
 void SurfaceSnake::setFields(const cl::Buffer& gvf, const GvfInput& edges) {
   const std::size_t need = static_cast<std::size_t>(width_) * height_ * depth_ * 3 * sizeof(float);
   if (edges.width != width_ || edges.height != height_ || edges.depth != depth_)
@@ -223,6 +302,14 @@ void SurfaceSnake::setFields(const cl::Buffer& gvf, const GvfInput& edges) {
   // map is estimated once.
   if (!impl_->haveFields || impl_->edge() != edges.edge())
     impl_->levels = holdLevels(*impl_->ctx, edges);
+  const glm::dvec3 spacing(edges.spacing[0], edges.spacing[1], edges.spacing[2]);
+  if (spacing != impl_->spacing) {  // the device's positions are in the old units
+    download();
+    impl_->spacing = spacing;
+    impl_->layoutDirty = true;
+    for (auto& s : impl_->surfaces)
+      s.budget = vertexBudget(worldExtent(), params_, s.initial.vertices.size());
+  }
   impl_->gvf = gvf;
   impl_->traditional = edges.v0;
   impl_->edge = edges.edge;
@@ -232,7 +319,7 @@ void SurfaceSnake::setFields(const cl::Buffer& gvf, const GvfInput& edges) {
 int SurfaceSnake::add(const SurfaceMesh& mesh, SnakeForce force, std::optional<double> pressure) {
   checkSurface(mesh, width_, height_, depth_, params_);
   checkSnakePressure(pressure);
-  SurfaceMesh m = outward(remesh(mesh, params_.dmin, params_.dmax));
+  SurfaceMesh m = outward(remeshInWorld(mesh));
   checkVertexCount(static_cast<double>(m.vertices.size()));
   download();
   Impl::Surface s;
@@ -242,6 +329,7 @@ int SurfaceSnake::add(const SurfaceMesh& mesh, SnakeForce force, std::optional<d
   s.rings = meshRings(m);
   s.initial = m;
   s.initialVolume = meshVolume(m);
+  s.budget = vertexBudget(worldExtent(), params_, m.vertices.size());
   s.mesh = std::move(m);
   impl_->surfaces.push_back(std::move(s));
   impl_->layoutDirty = true;
@@ -289,9 +377,10 @@ void SurfaceSnake::setInitial(int id, const SurfaceMesh& mesh) {
   auto* s = impl_->find(id);
   if (!s) return;
   checkSurface(mesh, width_, height_, depth_, params_);
-  SurfaceMesh m = outward(remesh(mesh, params_.dmin, params_.dmax));
+  SurfaceMesh m = outward(remeshInWorld(mesh));
   checkVertexCount(static_cast<double>(m.vertices.size()));
   s->initialVolume = meshVolume(m);
+  s->budget = vertexBudget(worldExtent(), params_, m.vertices.size());
   s->initial = std::move(m);
 }
 
@@ -312,7 +401,10 @@ void SurfaceSnake::setParams(const SnakeParams& params) {
   params.validate();
   download();
   params_ = params;
-  for (auto& s : impl_->surfaces) s.stop.state = SnakeState::Moving;
+  for (auto& s : impl_->surfaces) {
+    s.stop.state = SnakeState::Moving;
+    s.budget = vertexBudget(worldExtent(), params_, s.initial.vertices.size());
+  }
   impl_->layoutDirty = true;
 }
 
@@ -349,7 +441,7 @@ void SurfaceSnake::download() {
   for (auto& s : m.surfaces)
     for (auto& v : s.mesh.vertices) {
       const cl_float4& p = all[off++];
-      v = {p.s[0], p.s[1], p.s[2]};
+      v = glm::vec3(glm::dvec3(p.s[0], p.s[1], p.s[2]) / m.spacing);
     }
   m.deviceAhead = false;
 }
@@ -370,7 +462,10 @@ void SurfaceSnake::upload() {
   for (std::size_t k = 0; k < m.surfaces.size(); ++k) {
     const auto& s = m.surfaces[k];
     const cl_int base = static_cast<cl_int>(pos.size());
-    for (const auto& v : s.mesh.vertices) pos.push_back({{v.x, v.y, v.z, 0.0f}});
+    for (const auto& v : s.mesh.vertices) {
+      const glm::vec3 w(glm::dvec3(v) * m.spacing);
+      pos.push_back({{w.x, w.y, w.z, 0.0f}});
+    }
     const cl_int ringBase = static_cast<cl_int>(ring.size());
     for (std::size_t v = 0; v < s.mesh.vertices.size(); ++v)
       ringStart.push_back(ringBase + static_cast<cl_int>(s.rings.start[v + 1]));
@@ -433,11 +528,12 @@ void SurfaceSnake::runIterations(int n) {
     m.rhsKernel.set(m.pos[0], m.rhs, m.lap, m.ringStart, m.ring, m.vertSurf, m.flags, m.pressure,
                     m.gvf, m.traditional, total, width_, height_, depth_,
                     static_cast<float>(params_.gamma), static_cast<float>(params_.kappa),
-                    static_cast<cl_int>(params_.normalize ? 1 : 0));
+                    static_cast<cl_int>(params_.normalize ? 1 : 0), spacing4(m.spacing));
     m.lapKernel.set(m.pos[0], m.lap, m.ringStart, m.ring, m.vertSurf, m.flags, total);
     m.sweepKernel.set(m.pos[0], m.lap, m.rhs, m.pos[1], m.ringStart, m.ring, m.vertSurf, m.flags,
                       total, static_cast<float>(params_.gamma), static_cast<float>(params_.alpha),
-                      static_cast<float>(params_.beta), omega, 0, width_, height_, depth_);
+                      static_cast<float>(params_.beta), omega, 0, width_, height_, depth_,
+                      spacing4(m.spacing));
     for (int it = 0; it < n; ++it) {
       m.rhsKernel.arg<0>(m.pos[m.current]);
       detail::enqueue1D(*m.ctx, m.rhsKernel, "surface_rhs", m.total, kLocal);
@@ -471,7 +567,8 @@ std::vector<float> SurfaceSnake::deviceHold() {
     m.holdKernel.set(m.pos[m.current], m.hold, m.ringStart, m.ring, m.vertSurf, m.flags, m.gvf,
                      m.traditional, static_cast<cl_int>(m.total), width_, height_, depth_,
                      static_cast<float>(kHoldDistance), m.edge, 1,
-                     static_cast<float>(m.levels.edge), static_cast<float>(m.levels.strength));
+                     static_cast<float>(m.levels.edge), static_cast<float>(m.levels.strength),
+                     spacing4(m.spacing));
     detail::enqueue1D(*m.ctx, m.holdKernel, "surface_hold", m.total, kLocal);
     m.ctx->queue().enqueueReadBuffer(m.hold, CL_TRUE, 0, out.size() * sizeof(float), out.data());
   } catch (const cl::Error& e) {
@@ -551,16 +648,9 @@ void SurfaceSnake::checkAndRemesh() {
   checkStops(stops, params_);
   for (std::size_t k : moving) {
     auto& s = m.surfaces[k];
-    if (!remeshDue[k] || !s.stop.moving()) continue;
-    // remesh() keeps the mesh closed and manifold (its contract; the tests check it through
-    // whole runs): no checkMesh here, which would cost as much as the remeshing.
-    SurfaceMesh r = remesh(s.mesh, params_.dmin, params_.dmax);
-    if (r.vertices.size() > kMaxVertices || r.faces.empty()) continue;
-    s.mesh = std::move(r);
-    s.rings = meshRings(s.mesh);
-    s.shortLeft = hasEdgeShorterThan(s.mesh, params_.dmin / kRemeshFar);
-    ++s.topology;
-    s.sinceRemesh = 0;
+    // A surface that stopped in this check is remeshed once more, so that its final mesh is
+    // in range too.
+    if ((remeshDue[k] && s.stop.moving()) || !s.stop.moving()) m.remeshSurface(s, params_);
   }
   // The next window starts from the surface as remeshed (the 2D snakes keep the contour
   // before resampling): remeshing moves it by far less than a tolerance (a collapse's sagitta),
@@ -579,6 +669,18 @@ void SurfaceSnake::checkAndRemesh() {
     }
   }
   upload();
+}
+
+void SurfaceSnake::settleMeshes() {
+  Impl& m = *impl_;
+  bool changed = false;
+  for (auto& s : m.surfaces)
+    if (s.stop.moving() && s.sinceRemesh > 0) {
+      download();
+      m.remeshSurface(s, params_);
+      changed = true;
+    }
+  if (changed) upload();
 }
 
 void SurfaceSnake::syncLayout() {
