@@ -36,9 +36,7 @@ class SceneRandom {
     return (static_cast<double>(s_ >> 11) + 0.5) / 9007199254740992.0;
   }
   double uniform(double lo, double hi) { return lo + (hi - lo) * uniform(); }
-  double logUniform(double lo, double hi) {
-    return std::exp(uniform(std::log(lo), std::log(hi)));
-  }
+  double logUniform(double lo, double hi) { return std::exp(uniform(std::log(lo), std::log(hi))); }
   double gaussian() {
     const double u = uniform(), v = uniform();
     return std::sqrt(-2.0 * std::log(u)) * std::cos(2 * std::numbers::pi * v);
@@ -109,7 +107,9 @@ class BoundaryDistance {
                         shape.dims == 3 ? (k + 0.5) * step : 0.0);
     };
     std::vector<char> in(static_cast<std::size_t>(n.x) * n.y * n.z);
-    auto idx = [&](int i, int j, int k) { return (static_cast<std::size_t>(k) * n.y + j) * n.x + i; };
+    auto idx = [&](int i, int j, int k) {
+      return (static_cast<std::size_t>(k) * n.y + j) * n.x + i;
+    };
     for (int k = 0; k < n.z; ++k)
       for (int j = 0; j < n.y; ++j)
         for (int i = 0; i < n.x; ++i) in[idx(i, j, k)] = shape.inside(at(i, j, k));
@@ -127,7 +127,8 @@ class BoundaryDistance {
     cells_ = glm::ivec3(std::max(1, size.x / kCell + 1), std::max(1, size.y / kCell + 1),
                         shape.dims == 3 ? std::max(1, size.z / kCell + 1) : 1);
     buckets_.resize(static_cast<std::size_t>(cells_.x) * cells_.y * cells_.z);
-    for (std::size_t p = 0; p < points_.size(); ++p) buckets_[bucket(cellOf(points_[p]))].push_back(p);
+    for (std::size_t p = 0; p < points_.size(); ++p)
+      buckets_[bucket(cellOf(points_[p]))].push_back(p);
   }
 
   // The distance of p (pixel coordinates, z = 0 in 2D) to the boundary.
@@ -155,7 +156,9 @@ class BoundaryDistance {
  private:
   static constexpr int kCell = 4;
   glm::ivec3 cellOf(const glm::dvec3& p) const {
-    auto clampTo = [](double v, int n) { return std::clamp(static_cast<int>(v / kCell), 0, n - 1); };
+    auto clampTo = [](double v, int n) {
+      return std::clamp(static_cast<int>(v / kCell), 0, n - 1);
+    };
     return {clampTo(p.x, cells_.x), clampTo(p.y, cells_.y), clampTo(p.z, cells_.z)};
   }
   std::size_t bucket(const glm::ivec3& c) const {
@@ -183,8 +186,8 @@ inline float coverage(const StarShape& shape, double x, double y, double z, int 
   for (int k = 0; k < (shape.dims == 3 ? s : 1); ++k)
     for (int j = 0; j < s; ++j)
       for (int i = 0; i < s; ++i, ++all)
-        in += shape.inside({x + (i + 0.5) / s, y + (j + 0.5) / s,
-                            shape.dims == 3 ? z + (k + 0.5) / s : 0.0});
+        in += shape.inside(
+            {x + (i + 0.5) / s, y + (j + 0.5) / s, shape.dims == 3 ? z + (k + 0.5) / s : 0.0});
   return static_cast<float>(in) / static_cast<float>(all);
 }
 
@@ -207,8 +210,8 @@ inline StarShape randomShape(SceneRandom& r, int dims, double size, Cut cut) {
   if (dims == 2) a = glm::dvec3(a.x, a.y, 0);
   s.axis = glm::normalize(a + glm::dvec3(1e-6, 0, 0));
   const glm::dvec3 helper = std::abs(s.axis.z) < 0.9 ? glm::dvec3(0, 0, 1) : glm::dvec3(1, 0, 0);
-  s.side = dims == 2 ? glm::dvec3(-s.axis.y, s.axis.x, 0)
-                     : glm::normalize(glm::cross(helper, s.axis));
+  s.side =
+      dims == 2 ? glm::dvec3(-s.axis.y, s.axis.x, 0) : glm::normalize(glm::cross(helper, s.axis));
   s.up = glm::cross(s.axis, s.side);
   if (cut != Cut::None) {
     s.cutWidth = r.uniform(10, 13);

@@ -147,15 +147,20 @@ TEST_CASE("the hold strengths match the double reference, noise floor included")
         reference::surfaceHold(toD(got[k].mesh.vertices), ringsOf(got[k].mesh),
                                got[k].force == SnakeForce::Gvf ? s.gvf : s.traditional,
                                kHoldDistance, &s.edge, levels.edge, levels.strength);
+    const auto plain = reference::surfaceHold(
+        toD(got[k].mesh.vertices), ringsOf(got[k].mesh),
+        got[k].force == SnakeForce::Gvf ? s.gvf : s.traditional, kHoldDistance);
     REQUIRE(hold[k].size() == want.size());
     for (std::size_t i = 0; i < want.size(); ++i) {
       mismatches += std::abs(hold[k][i] - want[i]) > 1e-3;
-      positive += want[i] > 0;
+      positive += plain[i] > 0;
     }
     vertices += static_cast<int>(want.size());
   }
   CHECK(mismatches <= vertices / 100);
-  CHECK(positive > 0);  // the comparison covers held vertices as well
+  // The comparison covers sinks of the unit force, which the levels decide (in this random
+  // volume, noise only, they hold none).
+  CHECK(positive > 0);
 }
 
 // Voxels that are not cubes (issue 37): the device moves world positions (voxel coordinates

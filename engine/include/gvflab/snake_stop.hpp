@@ -41,7 +41,8 @@ struct StopStatus {
 // kNoiseSamples values): a hold counts where f reaches `edge` within kHoldDistance of the node
 // along its normal, or the raw force at both samples reaches `strength`. On a clean image the
 // spread is 0 and the fixed floors kHoldEdge and kHoldStrength max|grad f| rule; in noise the
-// levels rise to kNoiseSpread robust standard deviations above the noise's median.
+// levels rise to kNoiseSpread robust standard deviations above the noise's median. A user's V0
+// (GvfInput::userV0) is not grad f: its strength level is the fixed floor.
 struct HoldLevels {
   double edge = kHoldEdge;
   double strength = 0;

@@ -46,8 +46,7 @@ HoldLevels holdLevelsOf(std::vector<float> edge, std::vector<float> gradient, do
   const auto [gradMedian, gradSpread] = robustSpread(gradient);
   levels.edgeNoise = edgeSpread;
   levels.edge = std::max(kHoldEdge, edgeMedian + kNoiseSpread * edgeSpread);
-  levels.strength =
-      std::max(kHoldStrength * maxGradient, gradMedian + kNoiseSpread * gradSpread);
+  levels.strength = std::max(kHoldStrength * maxGradient, gradMedian + kNoiseSpread * gradSpread);
   return levels;
 }
 
@@ -58,7 +57,8 @@ HoldLevels holdLevels(ComputeContext& ctx, const GvfInput& edges) {
   std::vector<float> f, v0;
   try {
     f = sampleRows(ctx, edges.edge, rows, width, width);
-    v0 = sampleRows(ctx, edges.v0, rows, width * dims, width);
+    // A user's V0 is not grad f: its spread says nothing of the edge map's noise.
+    if (!edges.userV0) v0 = sampleRows(ctx, edges.v0, rows, width * dims, width);
   } catch (const cl::Error& e) {
     rethrowClError(e, "estimating the edge map's noise");
   }
