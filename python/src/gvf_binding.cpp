@@ -161,7 +161,7 @@ void checkGvfFits(const ComputeContext& ctx, FieldShape shape, const GvfRequest&
 std::unique_ptr<Solver> makeSolver(const std::shared_ptr<ComputeContext>& ctx, GvfInput input,
                                    const GvfRequest& request, SolverKind kind) {
   const MuCheck mu = checkMu(kind, input, request.mu.value_or(gvfDefault("mu")),
-                             request.mu ? MuRule::Refuse : MuRule::ClampAll);
+                             request.mu ? MuRule::Refuse : MuRule::FitDefault);
   return gvflab::makeSolver(ctx, input, mu.mu, request.config(kind));
 }
 
