@@ -133,7 +133,8 @@ TEST_CASE("atomic writer: a library writer's temporary ends in the output's whol
   // a temporary ending in .gz only, an empty output and a stray file.
   auto dir = test::scratchDir("atomic_suffix");
   const std::string outputs[] = {"my.result-field.nii.gz", "scan.2024-01-05-mask.nii",
-                               "a.b.c.d.e.f.g.h.nrrd", "noext", std::string(230, 'x') + ".nii.gz"};
+                                 "a.b.c.d.e.f.g.h.nrrd", "noext",
+                                 std::string(230, 'x') + ".nii.gz"};
   for (const std::string& name : outputs) {
     CAPTURE(name);
     fs::path seen;

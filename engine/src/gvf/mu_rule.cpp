@@ -88,10 +88,9 @@ MuCheck checkMu(SolverKind kind, const GvfInput& input, double mu, MuRule rule) 
   MuCheck c{mu, r.high, false, {}};
   if (r.contains(mu)) return c;
   const bool fitted = rule == MuRule::FitDefault && r.high > 0;  // never to a silent μ = 0
-  const bool clamp =
-      std::isfinite(mu) && mu > r.high &&
-      (rule == MuRule::ClampAll || fitted ||
-       (rule == MuRule::ClampBound && kind == SolverKind::Euler));
+  const bool clamp = std::isfinite(mu) && mu > r.high &&
+                     (rule == MuRule::ClampAll || fitted ||
+                      (rule == MuRule::ClampBound && kind == SolverKind::Euler));
   if (!clamp) requireMu(kind, input, mu);  // throws the rule's sentence
   return {r.high, r.high, true, muRefusal(kind, input, mu)};
 }

@@ -48,8 +48,7 @@ std::string writeFailure(int err) {
 std::string formatSuffix(const std::string& name, std::size_t prefixLength) {
   const std::size_t room = NAME_MAX > prefixLength ? NAME_MAX - prefixLength : 0;
   if (name.size() + 1 <= room) return "." + name;
-  for (std::size_t dot = name.find('.', 1); dot != std::string::npos;
-       dot = name.find('.', dot + 1))
+  for (std::size_t dot = name.find('.', 1); dot != std::string::npos; dot = name.find('.', dot + 1))
     if (name.size() - dot <= room) return name.substr(dot);
   return "";
 }
@@ -87,8 +86,7 @@ struct Temporary {
 
 Temporary createTemporary(const fs::path& target, const fs::path& shown) {
   const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
-  const std::string suffix =
-      formatSuffix(target.filename().string(), unpredictableName().size());
+  const std::string suffix = formatSuffix(target.filename().string(), unpredictableName().size());
   mode_t mode = 0666;  // less the umask; an existing file keeps its own permissions
   struct stat old {};
   const bool replacing = ::stat(target.c_str(), &old) == 0;
