@@ -51,7 +51,8 @@ struct GvfReport {
   double error = 0;
   std::optional<double> targetError;
   bool reached = true;
-  double openclMs = 0;  // the solver's kernels, from OpenCL events
+  bool settled = false;  // stopped early: the error settled above the target (its floor here)
+  double openclMs = 0;   // the solver's kernels, from OpenCL events
   double wallMs = 0;
 };
 

@@ -38,11 +38,15 @@ std::vector<DeviceInfo> listDevices();
 // selector: "" (a GPU if any, else the first device), "gpu" or "cpu" (DeviceError listing the
 // devices found when there is none of that kind), or a case-insensitive
 // substring of the device name, platform name or version (e.g. "pocl", "nvidia").
-// Throws DeviceError when nothing matches.
-DeviceInfo chooseDevice(const std::string& selector);
+// Throws DeviceError when nothing matches. Its advice names the selector as the caller spells
+// it: the CLI's flag ("use --device cpu") or Python's keyword ("use device='cpu'").
+enum class SelectorSpelling { Flag, Keyword };
+DeviceInfo chooseDevice(const std::string& selector,
+                        SelectorSpelling spelling = SelectorSpelling::Flag);
 
 struct ContextOptions {
-  std::string deviceSelector;                      // see chooseDevice
+  std::string deviceSelector;  // see chooseDevice
+  SelectorSpelling selectorSpelling = SelectorSpelling::Flag;
   std::optional<std::filesystem::path> kernelDir;  // load kernels/*.cl from here, not embedded
   // Extra (name, value) pairs for clCreateContext, without the terminating 0; the platform is
   // added here. The viewer passes CL_GL_CONTEXT_KHR and CL_GLX/EGL_DISPLAY_KHR through this,

@@ -1,6 +1,6 @@
 #pragma once
-// Rasterisation of a closed contour by pixel centres, by the nonzero winding rule (the region snake's
-// rule, region_types.hpp): pixel (i, j) is inside when the contour winds around its centre
+// Rasterisation of a closed contour by pixel centres, by the nonzero winding rule (the region
+// snake's rule, region_types.hpp): pixel (i, j) is inside when the contour winds around its centre
 // (i + 0.5, j + 0.5), so a loop a snake folds over itself stays inside. Points are pixel
 // coordinates (origin at the image's top-left corner, y down). A centre exactly on an edge
 // follows the region snake's rule: inside on a right or top edge, outside on a left or bottom

@@ -205,7 +205,7 @@ void writeFileAtomically(const fs::path& path,
 void writeFileAtomically(const fs::path& path, const std::string& bytes) {
   const fs::path target = outputTarget(path);
   Temporary t = createTemporary(target, path);
-  TempGuard guard{t.path};
+  TempGuard guard{t.path, {}, {}};
   struct FdCloser {
     int fd;
     ~FdCloser() {

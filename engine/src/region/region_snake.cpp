@@ -10,9 +10,11 @@
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/kernel_library.hpp"
+#include "gvflab/log.hpp"
 #include "gvflab/polygon_geometry.hpp"
 #include "gvflab/profiler.hpp"
 #include "region/polygon_ops.hpp"
+#include "region/start_rule.hpp"
 
 namespace gvflab {
 namespace {
@@ -35,7 +37,10 @@ double msSince(std::chrono::steady_clock::time_point t) {
 std::vector<std::uint16_t> RegionSnake::quantise(const Image2D& image) {
   std::vector<std::uint16_t> z(image.size());
   for (std::size_t i = 0; i < z.size(); ++i) {
-    const float v = std::isfinite(image.pixels[i]) ? std::clamp(image.pixels[i], 0.0f, 1.0f) : 0.f;
+    // As buildGvfInput: a NaN or infinity is refused, never read as 0.
+    if (!std::isfinite(image.pixels[i]))
+      throw InputError("The image contains NaN or infinite values.");
+    const float v = std::clamp(image.pixels[i], 0.0f, 1.0f);
     z[i] = static_cast<std::uint16_t>(std::lround(v * 65535.0f));
   }
   return z;
@@ -261,6 +266,8 @@ void RegionSnake::reset(const std::vector<Point2i>& start) {
                            " x " + std::to_string(height_) + " image.");
   if (!polygonIsSimple(start)) throw ParameterError("The starting polygon crosses itself.");
   start_ = start;
+  restarted_ = false;
+  stepsBeforeRestart_ = 0;
   n_ = static_cast<int>(start.size());
   d_ = params_.dMax;
   iteration_ = 0;
@@ -477,11 +484,13 @@ void RegionSnake::finishIteration() {
   stepsInIteration_ = 0;
   if (iteration_ >= params_.maxIterations) {
     finished_ = true;
+    restartInsideStart();
     return;
   }
   std::vector<Point2i> nodes = hostNodes_;
   if (detail::insertMidpoints(nodes, params_.minSegment) == 0) {
     converged_ = finished_ = true;
+    restartInsideStart();
     return;
   }
   d_ = std::max(1, d_ / 2);
@@ -492,6 +501,21 @@ void RegionSnake::finishIteration() {
   } catch (const cl::Error& e) {
     rethrowClError(e, "inserting region snake nodes");
   }
+}
+
+// The target is the inside of the start (region/start_rule.hpp): a snake that grew out of a
+// start drawn around an object runs once more, from the box of the object it left out.
+void RegionSnake::restartInsideStart() {
+  if (restarted_) return;
+  const auto retry = detail::startAroundObject(start_, hostNodes_, hostState_[0]);
+  if (!retry) return;
+  const long before = steps_;
+  log::info(
+      "region snake: it grew out of the start around an object; started again on the "
+      "object's box (the target is the inside of the start)");
+  reset(*retry);
+  restarted_ = true;
+  stepsBeforeRestart_ = before;
 }
 
 long RegionSnake::run() {
