@@ -43,3 +43,11 @@ def warn_gvf_report(report, iterations_keyword, stacklevel):
     if report.note:
         warn(f"the GVF solver fell back from the storage asked for: {report.note}",
              stacklevel + 1)
+
+
+def warn_region_restart(result, stacklevel):
+    """Warns, as the CLI does, when the region snake started again inside the object."""
+    if result.restarted:
+        warn("the region snake grew out of the start drawn around an object (taking the "
+             "background as its target) and started again inside the object; "
+             "result.restarted is True", stacklevel + 1)

@@ -8,7 +8,7 @@ the engine's rule" as the docstring says.
 from . import _gvflab
 from ._inputs import check_array
 from ._signatures import engine_defaults
-from ._warnings import warn_gvf_report
+from ._warnings import warn_gvf_report, warn_region_restart
 
 _GVF = engine_defaults(_gvflab.gvf)
 _SNAKE = engine_defaults(_gvflab.snake)
@@ -397,7 +397,9 @@ def region_snake(image, rect=None, *, channel_axis=None, noise=_REGION["noise"],
     gvflab.RegionResult
         ``polygon`` (N x 2 int32 (row, col) pixel indices), ``converged``, ``iterations``,
         ``steps``, ``criterion``, the target's and background's means, sigmas and pixel
-        counts.
+        counts, ``restarted``. The target is the inside of the start: a snake that grew out
+        of a rectangle drawn around an object (taking the background as its target) starts
+        again inside that object, with ``restarted`` True and a ``gvflab.GvflabWarning``.
 
     Raises
     ------
@@ -416,7 +418,9 @@ def region_snake(image, rect=None, *, channel_axis=None, noise=_REGION["noise"],
     2
     """
     check_array(image, channel_axis, "image", stacklevel=2)
-    return _gvflab.region_snake(**locals())
+    result = _gvflab.region_snake(**locals())
+    warn_region_restart(result, stacklevel=2)
+    return result
 
 
 def surface_snake(volume, center, radius, *, channel_axis=None, force=_SURFACE["force"],

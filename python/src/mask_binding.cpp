@@ -26,9 +26,8 @@ namespace {
 py::array_t<std::uint8_t> polygonMask(const py::handle& points, std::array<long, 2> shape) {
   const long rows = shape[0], cols = shape[1];
   if (rows < 1 || cols < 1 || rows > kMaxImageSide || cols > kMaxImageSide)
-    throw ParameterError("shape must be (rows, cols), each 1 to " +
-                         std::to_string(kMaxImageSide) + ", not (" + std::to_string(rows) + ", " +
-                         std::to_string(cols) + ").");
+    throw ParameterError("shape must be (rows, cols), each 1 to " + std::to_string(kMaxImageSide) +
+                         ", not (" + std::to_string(rows) + ", " + std::to_string(cols) + ").");
   std::vector<std::array<double, 2>> polygon;
   for (const auto& p : pointsFromArray(points, "the contour")) {
     if (!std::isfinite(p.x) || !std::isfinite(p.y))

@@ -142,3 +142,23 @@ def test_device_messages_use_the_keyword():
     with pytest.raises(gvflab.DeviceError) as e:
         gvflab.gvf(gvflab.phantom("u", SIZE), device="gpu", iterations=1)
     assert "device='cpu'" in str(e.value) and "--device" not in str(e.value)
+
+
+def test_a_rectangle_drawn_around_a_coin_gives_the_coin():
+    """The coins photo: started around a coin the region snake once grew over the background
+    (IoU 0.03); its target is now the inside of the start, as started inside the coin."""
+    mpimg = pytest.importorskip("matplotlib.image")
+    import pathlib
+    photo = mpimg.imread(pathlib.Path(__file__).resolve().parents[2] / "assets/images/coins.png")
+    photo = photo[..., 0] if photo.ndim == 3 else photo
+    row, col = 118, 272  # a coin of radius about 24 px
+    coin = gvflab.snake_mask(gvflab.region_snake(photo, (row - 8, col - 8, 16, 16)), photo.shape)
+    assert 1500 < coin.sum() < 2200
+    for half in (32, 36, 40, 46):
+        with pytest.warns(gvflab.GvflabWarning, match="started again inside the object"):
+            r = gvflab.region_snake(photo, (row - half, col - half, 2 * half, 2 * half))
+        mask = gvflab.snake_mask(r, photo.shape)
+        assert r.restarted
+        assert (mask & coin).sum() / (mask | coin).sum() > 0.9, half
+    # A start that already gives the coin runs once.
+    assert not gvflab.region_snake(photo, (row - 28, col - 28, 56, 56)).restarted

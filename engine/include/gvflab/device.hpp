@@ -45,8 +45,7 @@ DeviceInfo chooseDevice(const std::string& selector,
                         SelectorSpelling spelling = SelectorSpelling::Flag);
 
 struct ContextOptions {
-  std::string deviceSelector;  // see chooseDevice
-  SelectorSpelling selectorSpelling = SelectorSpelling::Flag;
+  std::string deviceSelector;                      // see chooseDevice
   std::optional<std::filesystem::path> kernelDir;  // load kernels/*.cl from here, not embedded
   // Extra (name, value) pairs for clCreateContext, without the terminating 0; the platform is
   // added here. The viewer passes CL_GL_CONTEXT_KHR and CL_GLX/EGL_DISPLAY_KHR through this,
@@ -55,6 +54,7 @@ struct ContextOptions {
   // OpenCL event timing of every launch (the viewer's kernel timers). Batch runs that only
   // need wall times may turn it off: each timed launch costs the driver a few microseconds.
   bool profiling = true;
+  SelectorSpelling selectorSpelling = SelectorSpelling::Flag;  // chooseDevice's advice
 };
 
 // Owns the cl::Context, the profiling in-order queue, the kernel library and the profiler.

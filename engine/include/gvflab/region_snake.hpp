@@ -91,9 +91,9 @@ class RegionSnake {
   double criterion() const;  // as the device computed it for the current polygon
   RegionSums imageSums() const { return total_; }
   bool converged() const { return converged_; }
-  // Whether it started again from the object's box: it grew out of a start drawn around an
+  // Whether it started again inside the object: it grew out of a start drawn around an
   // object, taking the background as its target (region/start_rule.hpp); start() is then
-  // that box, and the steps count from it (stepsBeforeRestart() were run before).
+  // that square, and the steps count from it (stepsBeforeRestart() were run before).
   bool restarted() const { return restarted_; }
   long stepsBeforeRestart() const { return stepsBeforeRestart_; }
   const std::vector<Point2i>& start() const { return start_; }

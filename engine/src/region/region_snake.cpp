@@ -1,6 +1,7 @@
 #include "gvflab/region_snake.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <chrono>
 #include <cmath>
@@ -10,7 +11,6 @@
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/kernel_library.hpp"
-#include "gvflab/log.hpp"
 #include "gvflab/polygon_geometry.hpp"
 #include "gvflab/profiler.hpp"
 #include "region/polygon_ops.hpp"
@@ -504,15 +504,34 @@ void RegionSnake::finishIteration() {
 }
 
 // The target is the inside of the start (region/start_rule.hpp): a snake that grew out of a
-// start drawn around an object runs once more, from the box of the object it left out.
+// start drawn around an object runs once more, from a square inside that object.
 void RegionSnake::restartInsideStart() {
   if (restarted_) return;
-  const auto retry = detail::startAroundObject(start_, hostNodes_, hostState_[0]);
+  const detail::PixelBox box = detail::startBox(start_);
+  if (box.pixels() > detail::kMaxStartBoxPixels) return;
+  // The start's box of grey levels, from the cumulated rows (z = cz[x] - cz[x - 1]).
+  const int left = box.x0 > 0 ? 1 : 0, w = box.width() + left, h = box.height();
+  std::vector<std::uint32_t> cz(std::size_t(w) * h);
+  try {
+    const std::array<cl::size_type, 3> origin{std::size_t(box.x0 - left) * 4, std::size_t(box.y0),
+                                              0};
+    const std::array<cl::size_type, 3> region{std::size_t(w) * 4, std::size_t(h), 1};
+    ctx_->queue().enqueueReadBufferRect(cz_, CL_TRUE, origin, {0, 0, 0}, region,
+                                        std::size_t(width_) * 4, 0, std::size_t(w) * 4, 0,
+                                        cz.data());
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "reading the region snake's start");
+  }
+  std::vector<std::uint16_t> z(std::size_t(box.pixels()));
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < box.width(); ++x) {
+      const std::size_t i = std::size_t(y) * w + x + left;
+      z[std::size_t(y) * box.width() + x] =
+          static_cast<std::uint16_t>(cz[i] - (x + left > 0 ? cz[i - 1] : 0));
+    }
+  const auto retry = detail::startAroundObject(start_, hostState_[0], z);
   if (!retry) return;
   const long before = steps_;
-  log::info(
-      "region snake: it grew out of the start around an object; started again on the "
-      "object's box (the target is the inside of the start)");
   reset(*retry);
   restarted_ = true;
   stepsBeforeRestart_ = before;
