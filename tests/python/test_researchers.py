@@ -162,3 +162,14 @@ def test_a_rectangle_drawn_around_a_coin_gives_the_coin():
         assert (mask & coin).sum() / (mask | coin).sum() > 0.9, half
     # A start that already gives the coin runs once.
     assert not gvflab.region_snake(photo, (row - 28, col - 28, 56, 56)).restarted
+
+
+def test_free_ends_retract_as_documented():
+    """docs/PYTHON.md: free ends retract about 11 px each along a straight edge; fixed stay."""
+    image = np.zeros((96, 128), np.float32)
+    image[40:56, :] = 1.0
+    line = np.stack([np.full(50, 40.0), np.linspace(24, 104, 50)], axis=1)
+    free = gvflab.snake(image, line, boundary_condition="free").points
+    assert 8 < free[0, 1] - 24 < 14 and 8 < 104 - free[-1, 1] < 14
+    fixed = gvflab.snake(image, line, boundary_condition="fixed").points
+    np.testing.assert_allclose(fixed[[0, -1]], line[[0, -1]], atol=1e-6)
