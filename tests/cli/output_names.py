@@ -125,10 +125,13 @@ def main():
                "sphere:10,10,10,7", "--snake-iterations", "5", "--save-surfaces", surface,
                "--save-field", "my.result-volume-field.nii.gz"]
         succeeded(run(cmd, d), "volume with " + surface)
-    check_folder(d, [volume, "my.result-volume-field.nii.gz"] + surfaces, "volume")
+    # One file per surface, numbered: my.result-surface-1.ply.
+    written = [name.replace("surface.", "surface-1.") for name in surfaces]
+    check_folder(d, [volume, "my.result-volume-field.nii.gz"] + written, "volume")
 
     d = fresh(work, "batch")
     write_png(os.path.join(d, image), 48)
+    os.makedirs(os.path.join(d, "out"))
     cmd = [exe, "--headless", "--quiet", "--batch", image, "--output-dir", "out", "--iterations",
            "20", "--save-field", "field.nii.gz", "--save-magnitude", "magnitude.png", "--report",
            "report.json"]
