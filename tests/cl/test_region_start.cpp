@@ -1,8 +1,8 @@
 // The region snake's target is the inside of its start (region/start_rule.hpp, issue 44): on
 // seeded random blobs (lobes and pockets, brighter or darker, on a background lit unevenly as
-// in a photo, blurred, Gaussian noise at SNR 3 to 9), a rectangle drawn around the blob with more background than blob inside gives the
-// blob, as a start inside it does, and so does a start across the blob's edge. Judged by
-// IoU with the blob's own pixels.
+// in a photo, blurred, Gaussian noise at SNR 3 to 9), a rectangle drawn around the blob with more
+// background than blob inside gives the blob, as a start inside it does, and so does a start across
+// the blob's edge. Judged by IoU with the blob's own pixels.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -120,7 +120,8 @@ TEST_CASE("a start drawn around a blob gives the blob, as a start inside it does
     const Outcome around = segment(s, square(b.cx, b.cy, 1.6 * b.reach()));
     const Outcome inside = segment(s, square(b.cx, b.cy, 0.35 * b.radius));
     MESSAGE("seed " << seed << " SNR " << snr << ": around IoU " << around.iou
-                    << std::string(around.restarted ? " (restarted)" : "") << ", inside IoU " << inside.iou);
+                    << std::string(around.restarted ? " (restarted)" : "") << ", inside IoU "
+                    << inside.iou);
     CHECK(around.iou >= 0.85);
     CHECK(inside.iou >= 0.85);
     CHECK_FALSE(inside.restarted);
