@@ -37,7 +37,7 @@ TEST_CASE("a fitted default is refused, with the reason, where Euler's top is 0"
                          doctest::Contains("is at least 2, so Euler cannot smooth this image"),
                          ParameterError);
     CHECK_THROWS_WITH_AS(checkMu(SolverKind::Euler, in, 0.2, MuRule::Refuse),
-                         doctest::Contains("rescale it to [0, 1] or use the multigrid solver"),
+                         doctest::Contains("use the multigrid solver, or rescale it to [0, 1]"),
                          ParameterError);
     // μ = 0 asked for runs as asked; multigrid takes the default.
     CHECK(checkMu(SolverKind::Euler, in, 0.0, MuRule::Refuse).mu == 0.0);
