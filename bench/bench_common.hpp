@@ -100,7 +100,7 @@ inline SolverConfig eulerConfig(const BenchArgs& args, Precision precision,
 // Euler's but μ = 0, which its solver refuses); else the case's default, fitted to the input.
 inline double benchMu(const BenchArgs& args, const GvfInput& input, double fallback) {
   if (args.mu) return checkMu(SolverKind::Euler, input, *args.mu, MuRule::Refuse).mu;
-  return checkMu(SolverKind::Euler, input, fallback, MuRule::ClampAll).mu;
+  return checkMu(SolverKind::Euler, input, fallback, MuRule::FitDefault).mu;
 }
 
 // The first paper's traffic model: read V and V0, write V, dims components each.

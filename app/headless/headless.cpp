@@ -96,7 +96,7 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure,
 
   // A μ the user gave is checked as given; the default is fitted to this input (3D's Euler
   // bound is below the 2D default).
-  const MuRule rule = o.muGiven ? MuRule::Refuse : MuRule::ClampAll;
+  const MuRule rule = o.muGiven ? MuRule::Refuse : MuRule::FitDefault;
   GvfPipeline pipeline = hasUserGvfInput(o) ? buildGvfPipeline(ctx, buildUserGvfInput(*ctx, o, in),
                                                                o.gvf, config, rule)
                          : is3d             ? buildGvfPipeline(ctx, in.volume, o.gvf, config, rule)

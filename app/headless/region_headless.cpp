@@ -8,6 +8,7 @@
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
+#include "gvflab/log.hpp"
 #include "gvflab/phantoms.hpp"
 #include "gvflab/profiler.hpp"
 #include "gvflab/region_snake.hpp"
@@ -73,6 +74,7 @@ void runRegionHeadless(const Options& o, std::shared_ptr<ComputeContext> context
                                        {"iterations", st.iteration},
                                        {"steps", st.steps},
                                        {"converged", st.converged},
+                                       {"restarted", snake.restarted()},
                                        {"criterion", st.criterion},
                                        {"n_target", st.target.n},
                                        {"n_background", st.background.n},
@@ -94,6 +96,10 @@ void runRegionHeadless(const Options& o, std::shared_ptr<ComputeContext> context
             << st.steps << " steps) on " << snake.width() << "x" << snake.height() << ", target "
             << st.target.n << " px (mean " << st.meanT << "), background mean " << st.meanB
             << ", segmentation " << segWall << " ms (" << ctx->info().name << ")\n";
+  if (snake.restarted())
+    log::warning(
+        "the region snake grew out of the start drawn around an object (taking the background "
+        "as its target) and started again inside the object; its report says \"restarted\"");
 }
 
 }  // namespace gvflab::app

@@ -3,18 +3,12 @@
 // hold k (1..N, in the snakes' order: --session's, then --snake's; where snakes overlap, the
 // later one wins) and the others 0; for the region snake, its inside holds 1.
 //
-// Rasterisation of a contour by pixel centres, by the nonzero winding rule (the region snake's
-// rule, region_types.hpp): pixel (i, j) is inside when the contour winds around its centre
-// (i + 0.5, j + 0.5), so a loop a snake folds over itself stays inside. Points are pixel
-// coordinates (origin at the image's top-left corner, y down). A centre exactly on an edge
-// follows the region snake's rule: inside on a right or top edge, outside on a left or bottom
-// edge, so the square with corners at the centres of pixels (a, a) and (b, b) covers b - a
-// pixels a side (columns a+1..b, rows a..b-1) and two polygons that share an edge never both
-// hold a pixel. Computed in double precision.
+// Rasterisation by pixel centres: gvflab/polygon_fill.hpp (the region snake's rule).
 #include <array>
 #include <cstdint>
 #include <vector>
 
+#include "gvflab/polygon_fill.hpp"
 #include "gvflab/region_types.hpp"
 #include "gvflab/world_geometry.hpp"
 
@@ -31,10 +25,6 @@ struct LabelImage {
   LabelImage(int w, int h) : width(w), height(h), labels(static_cast<std::size_t>(w) * h, 0) {}
   std::uint16_t at(int x, int y) const { return labels[static_cast<std::size_t>(y) * width + x]; }
 };
-
-// One byte a pixel, 1 inside the polygon (the rule above), 0 outside.
-std::vector<std::uint8_t> polygonInside(int width, int height,
-                                        const std::vector<std::array<double, 2>>& polygon);
 
 // The contours labelled 1..N in their order (the later wins where they overlap).
 LabelImage labelContours(int width, int height,

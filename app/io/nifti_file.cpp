@@ -218,6 +218,8 @@ WorldGeometry niftiGeometry(const nifti_image& nim) {
     g.origin[r] = kRasToLps[r] * m.m[r][3];
     if (!std::isfinite(g.origin[r])) return {};
   }
+  g.niftiSformCode = nim.sform_code;
+  g.niftiQformCode = nim.qform_code;
   // A file with neither transform and unit voxels says nothing of the world.
   g.known =
       nim.sform_code > 0 || nim.qform_code > 0 || g.spacing != std::array<double, 3>{1.0, 1.0, 1.0};
@@ -409,10 +411,12 @@ void writeNiftiField(const std::filesystem::path& path, const Field3D& field) {
 void setNiftiGeometry(nifti_image& nim, const WorldGeometry& geometry) {
   if (!usableGeometry(geometry)) return;  // written as unknown: no non-finite header
   const nifti_dmat44 m = niftiMatrix(geometry);
-  nim.sform_code = NIFTI_XFORM_SCANNER_ANAT;
+  // The input's space label (an MNI or aligned input stays so), scanner when it had none.
+  const bool fromCodes = geometry.niftiSformCode > 0 || geometry.niftiQformCode > 0;
+  nim.sform_code = fromCodes ? geometry.niftiSformCode : NIFTI_XFORM_SCANNER_ANAT;
   nim.sto_xyz = m;
   nim.sto_ijk = nifti_dmat44_inverse(m);
-  nim.qform_code = NIFTI_XFORM_SCANNER_ANAT;
+  nim.qform_code = fromCodes ? geometry.niftiQformCode : NIFTI_XFORM_SCANNER_ANAT;
   double dx = 0, dy = 0, dz = 0;
   nifti_dmat44_to_quatern(m, &nim.quatern_b, &nim.quatern_c, &nim.quatern_d, &nim.qoffset_x,
                           &nim.qoffset_y, &nim.qoffset_z, &dx, &dy, &dz, &nim.qfac);

@@ -32,6 +32,7 @@ from ._gvflab import (  # noqa: F401
     SurfaceResult,
     __version__,
 )
+from ._warnings import GvflabWarning  # noqa: F401
 from .coords import field_xy, rc_to_xy, xy_to_rc  # noqa: F401
 from .functions import (  # noqa: F401
     circle,
@@ -45,9 +46,11 @@ from .functions import (  # noqa: F401
     volume_phantom,
     volume_phantom_names,
 )
+from .masks import edge_map, snake_mask  # noqa: F401
 
 __all__ = [
-    "DEFAULTS", "Device", "DeviceError", "Error", "GvfReport", "InputError", "KernelBuildError",
+    "DEFAULTS", "Device", "DeviceError", "Error", "GvfReport", "GvflabWarning", "InputError",
+    "KernelBuildError", "edge_map", "snake_mask",
     "ParameterError", "Progress", "RegionResult", "ResourceError", "SNAKE_STATES", "SnakeResult",
     "SurfaceResult", "circle", "devices", "field_xy", "gvf", "phantom", "phantom_names",
     "rc_to_xy", "region_snake", "snake", "surface_snake", "volume_phantom",

@@ -6,7 +6,9 @@ reads them from the engine's parameter tables (``gvflab.DEFAULTS``); None means 
 the engine's rule" as the docstring says.
 """
 from . import _gvflab
+from ._inputs import check_array
 from ._signatures import engine_defaults
+from ._warnings import warn_gvf_report, warn_region_restart
 
 _GVF = engine_defaults(_gvflab.gvf)
 _SNAKE = engine_defaults(_gvflab.snake)
@@ -268,7 +270,10 @@ def gvf(image_or_volume, *, channel_axis=None, mu=None, sigma=_GVF["sigma"], ite
     >>> gvflab.gvf(rgb, channel_axis=-1, iterations=5)[0].shape
     (32, 48, 2)
     """
-    return _gvflab.gvf(**locals())
+    check_array(image_or_volume, channel_axis, "image_or_volume", stacklevel=2)
+    field, report = _gvflab.gvf(**locals())
+    warn_gvf_report(report, "iterations", stacklevel=2)
+    return field, report
 
 
 def snake(image, initial_points, *, channel_axis=None, force=_SNAKE["force"],
@@ -359,7 +364,11 @@ def snake(image, initial_points, *, channel_axis=None, force=_SNAKE["force"],
     >>> result.state in gvflab.SNAKE_STATES
     True
     """
-    return _gvflab.snake(**locals())
+    check_array(image, channel_axis, "image", stacklevel=2)
+    result = _gvflab.snake(**locals())
+    warn_gvf_report((result[0] if isinstance(result, list) else result).gvf, "gvf_iterations",
+                    stacklevel=2)
+    return result
 
 
 def region_snake(image, rect=None, *, channel_axis=None, noise=_REGION["noise"],
@@ -397,7 +406,9 @@ def region_snake(image, rect=None, *, channel_axis=None, noise=_REGION["noise"],
     gvflab.RegionResult
         ``polygon`` (N x 2 int32 (row, col) pixel indices), ``converged``, ``iterations``,
         ``steps``, ``criterion``, the target's and background's means, sigmas and pixel
-        counts.
+        counts, ``restarted``. The target is the inside of the start: a snake that grew out
+        of a rectangle drawn around an object (taking the background as its target) starts
+        again inside that object, with ``restarted`` True and a ``gvflab.GvflabWarning``.
 
     Raises
     ------
@@ -415,7 +426,10 @@ def region_snake(image, rect=None, *, channel_axis=None, noise=_REGION["noise"],
     >>> result.polygon.shape[1]
     2
     """
-    return _gvflab.region_snake(**locals())
+    check_array(image, channel_axis, "image", stacklevel=2)
+    result = _gvflab.region_snake(**locals())
+    warn_region_restart(result, stacklevel=2)
+    return result
 
 
 def surface_snake(volume, center, radius, *, channel_axis=None, force=_SURFACE["force"],
@@ -515,4 +529,7 @@ def surface_snake(volume, center, radius, *, channel_axis=None, force=_SURFACE["
     >>> result.state in gvflab.SNAKE_STATES
     True
     """
-    return _gvflab.surface_snake(**locals())
+    check_array(volume, channel_axis, "volume", stacklevel=2, image=False)
+    result = _gvflab.surface_snake(**locals())
+    warn_gvf_report(result.gvf, "gvf_iterations", stacklevel=2)
+    return result

@@ -33,6 +33,7 @@ DeviceLease computeContext(const std::string& device) {
     if (!entry.ctx) {
       ContextOptions options;
       options.deviceSelector = device;
+      options.selectorSpelling = SelectorSpelling::Keyword;  // "use device='cpu'"
       entry.ctx = ComputeContext::create(options);
     }
     ctx = entry.ctx;

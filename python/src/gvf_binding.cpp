@@ -162,7 +162,7 @@ void checkGvfFits(const ComputeContext& ctx, FieldShape shape, const GvfRequest&
 std::unique_ptr<Solver> makeSolver(const std::shared_ptr<ComputeContext>& ctx, GvfInput input,
                                    const GvfRequest& request, SolverKind kind) {
   const MuCheck mu = checkMu(kind, input, request.mu.value_or(gvfDefault("mu")),
-                             request.mu ? MuRule::Refuse : MuRule::ClampAll);
+                             request.mu ? MuRule::Refuse : MuRule::FitDefault);
   return gvflab::makeSolver(ctx, input, mu.mu, request.config(kind));
 }
 
@@ -188,6 +188,7 @@ GvfRun runGvf(const std::shared_ptr<ComputeContext>& ctx, const GvfInput& input,
       reporter.every());
   r.error = result.error;
   r.reached = result.reached;
+  r.settled = result.settled;
   r.targetError = plan.targetError;
   reporter.update(solver.iterations(), total, r.error, true);
   ctx->profiler().endFrame();
@@ -315,6 +316,8 @@ void bindGvf(py::module_& m) {
       .def_readonly("error", &GvfReport::error, "The multigrid paper's error (eq. 9) at the end.")
       .def_readonly("target_error", &GvfReport::targetError)
       .def_readonly("reached", &GvfReport::reached, "Whether target_error was reached.")
+      .def_readonly("settled", &GvfReport::settled,
+                    "Whether the error settled above target_error (the solver's floor here).")
       .def_readonly("opencl_ms", &GvfReport::openclMs, "OpenCL time of the solver's kernels.")
       .def_readonly("wall_ms", &GvfReport::wallMs)
       .def("__repr__", &reportRepr);

@@ -20,7 +20,7 @@ int multigridDefault(const char* key);
 
 struct GvfRequest {
   // None: the parameter table's default fitted to the input as the CLI does without --mu
-  // (MuRule::ClampAll: lowered to the solver's top where that is lower, e.g. Euler in 3D);
+  // (MuRule::FitDefault: lowered to the solver's top where that is lower, e.g. Euler in 3D);
   // a value: checked as given (MuRule::Refuse).
   std::optional<double> mu;
   // The engine's rule (gvflab/field_solve.hpp) decides what is left unset: by default
@@ -55,7 +55,8 @@ struct GvfReport {
   double error = 0;
   std::optional<double> targetError;
   bool reached = true;
-  double openclMs = 0;  // the solver's kernels, from OpenCL events
+  bool settled = false;  // stopped early: the error settled above the target (its floor here)
+  double openclMs = 0;   // the solver's kernels, from OpenCL events
   double wallMs = 0;
 };
 

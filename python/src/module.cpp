@@ -8,12 +8,14 @@
 #include "errors.hpp"
 #include "gvf_binding.hpp"
 #include "gvflab/device.hpp"
+#include "gvflab/field_solve.hpp"
 #include "gvflab/multigrid_solver.hpp"
 #include "gvflab/parametric_snake.hpp"
 #include "gvflab/params.hpp"
 #include "gvflab/phantoms.hpp"
 #include "gvflab/region_types.hpp"
 #include "gvflab/version.hpp"
+#include "mask_binding.hpp"
 #include "progress.hpp"
 #include "region_binding.hpp"
 #include "snake_binding.hpp"
@@ -80,10 +82,15 @@ PYBIND11_MODULE(_gvflab, m) {
                        : py::object(py::float_(spec.defaultValue));
     defaults[name] = table;
   }
+  // gvf()'s iterations=None is the engine's rule (gvflab/field_solve.hpp: multigrid to
+  // target-error), not the table's fixed count, which applies when iterations are given.
+  defaults["gvf"]["iterations"] = py::none();
+  defaults["gvf"]["target-error"] = py::float_(kDefaultTargetError);
   m.attr("DEFAULTS") = defaults;
 
   python::bindGvf(m);
   python::bindSnake(m);
   python::bindRegionSnake(m);
   python::bindSurfaceSnake(m);
+  python::bindMasks(m);
 }

@@ -24,6 +24,7 @@ struct RegionResult {
   std::string noise;
   double openclMs = 0;
   std::string device;
+  bool restarted = false;  // RegionSnake::restarted(): run again from inside the object
 };
 
 using Rect = std::array<int, 4>;  // row, col, rows, cols
@@ -89,6 +90,7 @@ RegionResult regionSnake(const py::handle& image, std::optional<Rect> rect,
     reporter.update(r.stats.steps, std::nullopt, {}, true);
   }
   r.polygon = nodesToArray(snake->nodes());
+  r.restarted = snake->restarted();
   r.noise = noiseModelName(params.noise);
   r.openclMs = ctx->profiler().totalMs("region_");
   r.device = ctx->info().name;
@@ -109,6 +111,9 @@ void bindRegionSnake(py::module_& m) {
       .def_readonly("noise", &RegionResult::noise)
       .def_readonly("opencl_ms", &RegionResult::openclMs)
       .def_readonly("device", &RegionResult::device)
+      .def_readonly("restarted", &RegionResult::restarted,
+                    "Whether it grew out of a start drawn around an object (taking the "
+                    "background as its target) and ran again from inside the object.")
       .def_property_readonly("converged", stat(&RegionStats::converged))
       .def_property_readonly("iterations", stat(&RegionStats::iteration),
                              "Iteration level: node insertions so far.")

@@ -12,11 +12,12 @@ from gvflab._signatures import engine_signature
 PUBLIC = [getattr(gvflab, name) for name in gvflab.__all__
           if inspect.isfunction(getattr(gvflab, name))]
 COMPILED = ["gvf", "snake", "region_snake", "circle", "phantom", "phantom_names", "devices",
-            "surface_snake", "volume_phantom", "volume_phantom_names"]
+            "surface_snake", "volume_phantom", "volume_phantom_names", "edge_map"]
 
 
 def test_every_public_function_is_covered():
-    assert {f.__name__ for f in PUBLIC} == set(COMPILED) | {"field_xy", "rc_to_xy", "xy_to_rc"}
+    assert {f.__name__ for f in PUBLIC} == set(COMPILED) | {"field_xy", "rc_to_xy", "xy_to_rc",
+                                                            "snake_mask"}
 
 
 @pytest.mark.parametrize("function", PUBLIC, ids=lambda f: f.__name__)

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <climits>
 #include <csignal>
 #include <fstream>
 #include <set>
@@ -125,4 +126,49 @@ TEST_CASE("atomic writer: temporary names are unpredictable; planted links are n
   CHECK(!fs::is_symlink(fs::symlink_status(dir / "out.txt")));
   fs::remove_all(dir);
   fs::remove(victim);
+}
+
+TEST_CASE("atomic writer: a library writer's temporary ends in the output's whole name") {
+  // nifti_clib appends .nii.gz to a name without it: a dotted name with a long tail once gave
+  // a temporary ending in .gz only, an empty output and a stray file.
+  auto dir = test::scratchDir("atomic_suffix");
+  const std::string outputs[] = {"my.result-field.nii.gz", "scan.2024-01-05-mask.nii",
+                                 "a.b.c.d.e.f.g.h.nrrd", "noext",
+                                 std::string(230, 'x') + ".nii.gz"};
+  for (const std::string& name : outputs) {
+    CAPTURE(name);
+    fs::path seen;
+    writeFileAtomically(dir / name, [&](const fs::path& tmp) {
+      seen = tmp;
+      writeBytes(tmp, "data");
+    });
+    const std::string tmp = seen.filename().string();
+    CHECK(tmp.rfind(".gvflab-", 0) == 0);
+    if (name.size() < 230)
+      CHECK(tmp.substr(tmp.size() - name.size() - 1) == "." + name);
+    else
+      CHECK(tmp.substr(tmp.size() - 7) == ".nii.gz");  // the longest tail that fits
+    CHECK(tmp.size() <= NAME_MAX);
+    CHECK(test::readFile(dir / name) == "data");
+  }
+  std::set<std::string> all(std::begin(outputs), std::end(outputs));
+  CHECK(names(dir) == all);
+}
+
+TEST_CASE("atomic writer: files a library makes beside its temporary never stay") {
+  auto dir = test::scratchDir("atomic_strays");
+  // A library that appends its own extension to the name it was given, then fails.
+  CHECK_THROWS_AS(writeFileAtomically(dir / "f.nii.gz",
+                                      [](const fs::path& tmp) {
+                                        writeBytes(fs::path(tmp.string() + ".nii.gz"), "x");
+                                        throw InputError("the written file holds 0 bytes");
+                                      }),
+                  InputError);
+  CHECK(names(dir).empty());
+  // The same writer succeeding: the output is there, its stray is not.
+  writeFileAtomically(dir / "g.nii", [](const fs::path& tmp) {
+    writeBytes(tmp, "g");
+    writeBytes(fs::path(tmp.string() + ".hdr"), "stray");
+  });
+  CHECK(names(dir) == std::set<std::string>{"g.nii"});
 }

@@ -41,8 +41,11 @@ DeviceInfo deviceInfo(const cl::Device& device, int platformIndex, int deviceInd
 // devices found when there is none of that kind), "P.D" (platform and device numbers as
 // --list-devices prints them, e.g. "0.1": the way to pick one of identical GPUs), or a
 // case-insensitive substring of the device name, platform name or version (e.g. "pocl").
-// Throws DeviceError when nothing matches.
-DeviceInfo chooseDevice(const std::string& selector);
+// Throws DeviceError when nothing matches. Its advice names the selector as the caller spells
+// it: the CLI's flag ("use --device cpu") or Python's keyword ("use device='cpu'").
+enum class SelectorSpelling { Flag, Keyword };
+DeviceInfo chooseDevice(const std::string& selector,
+                        SelectorSpelling spelling = SelectorSpelling::Flag);
 
 struct ContextOptions {
   std::string deviceSelector;                      // see chooseDevice
@@ -54,6 +57,7 @@ struct ContextOptions {
   // OpenCL event timing of every launch (the viewer's kernel timers). Batch runs that only
   // need wall times may turn it off: each timed launch costs the driver a few microseconds.
   bool profiling = true;
+  SelectorSpelling selectorSpelling = SelectorSpelling::Flag;  // chooseDevice's advice
 };
 
 // Owns the cl::Context, the profiling in-order queue, the kernel library and the profiler.

@@ -65,7 +65,11 @@ enum class MuRule {
   ClampBound,  // beyond Euler's stability bound: the bound (never an unstable step); beyond
                // the range otherwise: ParameterError (a μ the viewer's user asks for now)
   ClampAll,    // beyond the top: the top, for either kind (a μ asked for earlier, applied
-               // again to a new input or solver; a default fitted to a 3D input)
+               // again to a new input or solver; the viewer, which shows the clamp)
+  FitDefault,  // a default nobody asked for, fitted to this input (the CLI's and Python's
+               // without a μ): beyond the top, the top (3D's Euler bound is below the 2D
+               // default); but a top of 0 (max|V0|² ≥ 2: V would stay V0, unsmoothed) is
+               // refused with the reason rather than run silently as μ = 0
 };
 struct MuCheck {
   double mu = 0;         // what to run

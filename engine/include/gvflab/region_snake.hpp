@@ -69,7 +69,7 @@ class RegionSnake {
   RegionSnake(const RegionSnake&) = delete;
   RegionSnake& operator=(const RegionSnake&) = delete;
 
-  // round(clamp(v, 0, 1) · 65535).
+  // round(clamp(v, 0, 1) · 65535); InputError for a NaN or infinite value.
   static std::vector<std::uint16_t> quantise(const Image2D& image);
 
   // Starts again from a polygon (at least 4 nodes, inside the image, simple), d = d_max.
@@ -91,6 +91,12 @@ class RegionSnake {
   double criterion() const;  // as the device computed it for the current polygon
   RegionSums imageSums() const { return total_; }
   bool converged() const { return converged_; }
+  // Whether it started again inside the object: it grew out of a start drawn around an
+  // object, taking the background as its target (region/start_rule.hpp); start() is then
+  // that square, and the steps count from it (stepsBeforeRestart() were run before).
+  bool restarted() const { return restarted_; }
+  long stepsBeforeRestart() const { return stepsBeforeRestart_; }
+  const std::vector<Point2i>& start() const { return start_; }
   bool finished() const { return finished_; }
   int width() const { return width_; }
   int height() const { return height_; }
@@ -125,6 +131,7 @@ class RegionSnake {
   void uploadNodes();       // hostNodes_ to the device; per-node buffers when they grow
   void prepareIteration();  // phase sizes, orientation, current contributions and sums
   void finishIteration();
+  void restartInsideStart();
   void runPhase(int phase, long stepIndex);
   // Queues steps firstStep.. and the read of the state (and the nodes) into staging slot
   // `slot`; returns the state read's event.
@@ -172,6 +179,8 @@ class RegionSnake {
   int iteration_ = 0;
   long steps_ = 0, stepsInIteration_ = 0;
   bool converged_ = false, finished_ = false;
+  bool restarted_ = false;
+  long stepsBeforeRestart_ = 0;
   mutable std::int64_t hostState_[16] = {};
   long lastMoves_ = 0;
   long maxExtent_ = 0;

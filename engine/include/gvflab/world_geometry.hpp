@@ -21,6 +21,11 @@ struct WorldGeometry {
   // False for the default (a format without geometry, a phantom, a NumPy array): writers then
   // write unit spacing and identity as today and say nothing of a space.
   bool known = false;
+  // The space NIfTI's xform codes name (1 scanner, 2 aligned, 3 Talairach, 4 MNI 152, 5 another
+  // template; 0 unused), kept from a NIfTI input so that its outputs name the same space. Every
+  // other reader leaves scanner, which is what their worlds are.
+  int niftiSformCode = 1;
+  int niftiQformCode = 1;
 
   bool isDefault() const {
     return spacing == std::array<double, 3>{1.0, 1.0, 1.0} &&

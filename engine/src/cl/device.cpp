@@ -136,12 +136,18 @@ std::vector<DeviceInfo> listDevices() {
   return out;
 }
 
-DeviceInfo chooseDevice(const std::string& selector) {
+DeviceInfo chooseDevice(const std::string& selector, SelectorSpelling spelling) {
+  const bool flag = spelling == SelectorSpelling::Flag;
+  const std::string name = flag ? "--device" : "device";
+  auto use = [&](const std::string& kind) {
+    return flag ? "--device " + kind : "device='" + kind + "'";
+  };
   auto devices = listDevices();
   if (devices.empty())
     throw DeviceError(
         "No OpenCL device was found. Install an OpenCL driver (on Debian: "
-        "apt-get install pocl-opencl-icd) and check with 'gvflab --list-devices'.");
+        "apt-get install pocl-opencl-icd) and check with " +
+        std::string(flag ? "'gvflab --list-devices'" : "gvflab.devices()") + ".");
   std::string sel = lower(selector);
   std::string names;
   for (const auto& d : devices) names += (names.empty() ? " " : "; ") + d.describe();
@@ -150,18 +156,14 @@ DeviceInfo chooseDevice(const std::string& selector) {
       if (d.isGpu) return d;
     // No device named: any will do. A GPU asked for by name is never quietly a CPU.
     if (sel.empty()) return devices.front();
-    throw DeviceError(
-        "No OpenCL GPU device was found (use --device cpu, or leave --device out "
-        "to take any). Devices found:" +
-        names + ".");
+    throw DeviceError("No OpenCL GPU device was found (use " + use("cpu") + ", or leave " + name +
+                      " out to take any). Devices found:" + names + ".");
   }
   if (sel == "cpu") {
     for (const auto& d : devices)
       if (!d.isGpu) return d;
-    throw DeviceError(
-        "No OpenCL CPU device was found (use --device gpu, or leave --device out "
-        "to take any). Devices found:" +
-        names + ".");
+    throw DeviceError("No OpenCL CPU device was found (use " + use("gpu") + ", or leave " + name +
+                      " out to take any). Devices found:" + names + ".");
   }
   if (const auto index = deviceIndexSelector(sel)) {
     for (const auto& d : devices)
@@ -180,7 +182,7 @@ DeviceInfo chooseDevice(const std::string& selector) {
 }
 
 std::shared_ptr<ComputeContext> ComputeContext::create(const ContextOptions& options) {
-  const DeviceInfo info = chooseDevice(options.deviceSelector);
+  const DeviceInfo info = chooseDevice(options.deviceSelector, options.selectorSpelling);
   cl::Device device;
   try {
     device = deviceAt(info.platformIndex, info.deviceIndex);

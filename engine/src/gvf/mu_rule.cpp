@@ -47,7 +47,17 @@ std::string muRefusal(SolverKind kind, const GvfInput& input, double mu) {
   const char* what = input.dims() == 3 ? "volume" : "image";
   s << "mu = " << mu << " is outside the " << solverKindName(kind) << " solver's range "
     << rangeText(r);
-  if (kind == SolverKind::Euler && isUnitSpacing(input.spacing, input.dims()))
+  if (kind == SolverKind::Euler && input.maxV0Squared >= 2.0) {
+    s << ": max|V0|^2 = " << input.maxV0Squared << " is at least 2, so Euler cannot smooth this "
+      << what << " with any mu > 0 (V would stay V0). V0 is the gradient of the edge map";
+    if (!isUnitSpacing(input.spacing, input.dims()))
+      s << " per world unit, large with the fine spacing "
+        << spacingText(input.spacing, input.dims()) << ", or of an edge map outside [0, 1]";
+    else
+      s << ", here outside [0, 1]";
+    s << " (v0 'image' on data in physical units such as HU, or an edge map given unscaled): "
+      << "use the multigrid solver, or rescale it to [0, 1].";
+  } else if (kind == SolverKind::Euler && isUnitSpacing(input.spacing, input.dims()))
     s << ", whose top is the Euler stability bound " << r.high << " for this " << what
       << " ((2 - max|V0|^2) / " << 4 * input.dims() << ", max|V0|^2 = " << input.maxV0Squared
       << "); use a smaller mu or the multigrid solver, which has no such bound.";
@@ -82,9 +92,10 @@ MuCheck checkMu(SolverKind kind, const GvfInput& input, double mu, MuRule rule) 
   const MuRange r = muRange(kind, input);
   MuCheck c{mu, r.high, false, {}};
   if (r.contains(mu)) return c;
-  const bool clamp =
-      std::isfinite(mu) && mu > r.high &&
-      (rule == MuRule::ClampAll || (rule == MuRule::ClampBound && kind == SolverKind::Euler));
+  const bool fitted = rule == MuRule::FitDefault && r.high > 0;  // never to a silent μ = 0
+  const bool clamp = std::isfinite(mu) && mu > r.high &&
+                     (rule == MuRule::ClampAll || fitted ||
+                      (rule == MuRule::ClampBound && kind == SolverKind::Euler));
   if (!clamp) requireMu(kind, input, mu);  // throws the rule's sentence
   return {r.high, r.high, true, muRefusal(kind, input, mu)};
 }

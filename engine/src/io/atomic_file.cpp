@@ -42,23 +42,33 @@ std::string writeFailure(int err) {
                    "; nothing was replaced.");
 }
 
-// The tail of name that says its format (".nii.gz", ".png"), kept on the temporary so that
-// libraries choosing the format by extension agree; bounded so the name stays short.
-std::string formatSuffix(const std::string& name) {
-  const auto first = name.find('.', 1);
-  if (first == std::string::npos) return "";
-  std::string ext = name.substr(first);
-  if (ext.size() > 16) ext = name.substr(name.rfind('.'));
-  return ext.size() > 16 ? "" : ext;
+// The tail of name the temporary keeps so that libraries choosing the format by extension
+// agree (nifti_clib appends .nii.gz to a name without it): the whole name after a dot
+// (".gvflab-XXXX.my.result-field.nii.gz"), or where that would pass the file system's limit on
+// a name, the longest tail from one of its dots that fits.
+std::string formatSuffix(const std::string& name, std::size_t prefixLength) {
+  const std::size_t room = NAME_MAX > prefixLength ? NAME_MAX - prefixLength : 0;
+  if (name.size() + 1 <= room) return "." + name;
+  for (std::size_t dot = name.find('.', 1); dot != std::string::npos; dot = name.find('.', dot + 1))
+    if (name.size() - dot <= room) return name.substr(dot);
+  return "";
 }
 
 // Removes a temporary on every way out unless released (a signal that ends the process at
-// once too: SignalUndo).
+// once too: SignalUndo), and every file a library made beside it from its name (nifti_clib
+// appends .nii.gz to a name it does not like): names that start with the temporary's
+// unpredictable stem are ours alone.
 struct TempGuard {
   fs::path path;
+  fs::path dir;      // set for library writers: the folder to sweep
+  std::string stem;  // ".gvflab-" and its random letters
   SignalUndo onSignal{path.string()};
   ~TempGuard() {
     if (!path.empty()) ::unlink(path.c_str());
+    if (stem.empty()) return;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+      if (it->path().filename().string().rfind(stem, 0) == 0) ::unlink(it->path().c_str());
   }
 };
 
@@ -72,18 +82,22 @@ void syncFolder(const fs::path& dir) {
 struct Temporary {
   int fd = -1;
   fs::path path;
+  fs::path dir;
+  std::string stem;
   struct stat st {};
 };
 
 Temporary createTemporary(const fs::path& target, const fs::path& shown) {
   const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
-  const std::string suffix = formatSuffix(target.filename().string());
+  const std::string suffix = formatSuffix(target.filename().string(), unpredictableName().size());
   mode_t mode = 0666;  // less the umask; an existing file keeps its own permissions
   struct stat old {};
   const bool replacing = ::stat(target.c_str(), &old) == 0;
   for (int attempt = 0; attempt < 32; ++attempt) {
     Temporary t;
-    t.path = dir / (unpredictableName() + suffix);
+    t.dir = dir;
+    t.stem = unpredictableName();
+    t.path = dir / (t.stem + suffix);
     t.fd = ::open(t.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
     if (t.fd < 0) {
       if (errno == EEXIST) continue;  // taken (or planted): another name
@@ -173,7 +187,7 @@ void writeFileAtomically(const fs::path& path,
                          const std::function<void(const fs::path& tmp)>& write) {
   const fs::path target = outputTarget(path);
   Temporary t = createTemporary(target, path);
-  TempGuard guard{t.path};
+  TempGuard guard{t.path, t.dir, t.stem};
   ::close(t.fd);  // the library opens the name itself
   write(t.path);
   // Still the file we created (not swapped for a link or another file), then synced.
@@ -195,7 +209,7 @@ void writeFileAtomically(const fs::path& path,
 void writeFileAtomically(const fs::path& path, const std::string& bytes) {
   const fs::path target = outputTarget(path);
   Temporary t = createTemporary(target, path);
-  TempGuard guard{t.path};
+  TempGuard guard{t.path, {}, {}};
   struct FdCloser {
     int fd;
     ~FdCloser() {

@@ -1,6 +1,7 @@
 #include "gvflab/region_snake.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <chrono>
 #include <cmath>
@@ -13,6 +14,7 @@
 #include "gvflab/polygon_geometry.hpp"
 #include "gvflab/profiler.hpp"
 #include "region/polygon_ops.hpp"
+#include "region/start_rule.hpp"
 
 namespace gvflab {
 namespace {
@@ -35,7 +37,10 @@ double msSince(std::chrono::steady_clock::time_point t) {
 std::vector<std::uint16_t> RegionSnake::quantise(const Image2D& image) {
   std::vector<std::uint16_t> z(image.size());
   for (std::size_t i = 0; i < z.size(); ++i) {
-    const float v = std::isfinite(image.pixels[i]) ? std::clamp(image.pixels[i], 0.0f, 1.0f) : 0.f;
+    // As buildGvfInput: a NaN or infinity is refused, never read as 0.
+    if (!std::isfinite(image.pixels[i]))
+      throw InputError("The image contains NaN or infinite values.");
+    const float v = std::clamp(image.pixels[i], 0.0f, 1.0f);
     z[i] = static_cast<std::uint16_t>(std::lround(v * 65535.0f));
   }
   return z;
@@ -261,6 +266,8 @@ void RegionSnake::reset(const std::vector<Point2i>& start) {
                            " x " + std::to_string(height_) + " image.");
   if (!polygonIsSimple(start)) throw ParameterError("The starting polygon crosses itself.");
   start_ = start;
+  restarted_ = false;
+  stepsBeforeRestart_ = 0;
   n_ = static_cast<int>(start.size());
   d_ = params_.dMax;
   iteration_ = 0;
@@ -477,11 +484,13 @@ void RegionSnake::finishIteration() {
   stepsInIteration_ = 0;
   if (iteration_ >= params_.maxIterations) {
     finished_ = true;
+    restartInsideStart();
     return;
   }
   std::vector<Point2i> nodes = hostNodes_;
   if (detail::insertMidpoints(nodes, params_.minSegment) == 0) {
     converged_ = finished_ = true;
+    restartInsideStart();
     return;
   }
   d_ = std::max(1, d_ / 2);
@@ -492,6 +501,40 @@ void RegionSnake::finishIteration() {
   } catch (const cl::Error& e) {
     rethrowClError(e, "inserting region snake nodes");
   }
+}
+
+// The target is the inside of the start (region/start_rule.hpp): a snake that grew out of a
+// start drawn around an object runs once more, from a square inside that object.
+void RegionSnake::restartInsideStart() {
+  if (restarted_) return;
+  const detail::PixelBox box = detail::startBox(start_);
+  if (box.pixels() > detail::kMaxStartBoxPixels) return;
+  // The start's box of grey levels, from the cumulated rows (z = cz[x] - cz[x - 1]).
+  const int left = box.x0 > 0 ? 1 : 0, w = box.width() + left, h = box.height();
+  std::vector<std::uint32_t> cz(std::size_t(w) * h);
+  try {
+    const std::array<cl::size_type, 3> origin{std::size_t(box.x0 - left) * 4, std::size_t(box.y0),
+                                              0};
+    const std::array<cl::size_type, 3> region{std::size_t(w) * 4, std::size_t(h), 1};
+    ctx_->queue().enqueueReadBufferRect(cz_, CL_TRUE, origin, {0, 0, 0}, region,
+                                        std::size_t(width_) * 4, 0, std::size_t(w) * 4, 0,
+                                        cz.data());
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "reading the region snake's start");
+  }
+  std::vector<std::uint16_t> z(std::size_t(box.pixels()));
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < box.width(); ++x) {
+      const std::size_t i = std::size_t(y) * w + x + left;
+      z[std::size_t(y) * box.width() + x] =
+          static_cast<std::uint16_t>(cz[i] - (x + left > 0 ? cz[i - 1] : 0));
+    }
+  const auto retry = detail::startAroundObject(start_, hostState_[0], z);
+  if (!retry) return;
+  const long before = steps_;
+  reset(*retry);
+  restarted_ = true;
+  stepsBeforeRestart_ = before;
 }
 
 long RegionSnake::run() {
