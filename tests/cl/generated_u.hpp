@@ -104,7 +104,8 @@ inline GeneratedU generatedU(std::uint64_t seed, double snr, double blur, int mi
         double s = 0;
         for (int k = -r; k <= r; ++k) {
           const int xx = std::clamp(x + k * sx, 0, w - 1), yy = std::clamp(y + k * sy, 0, h - 1);
-          s += taps[static_cast<std::size_t>(std::abs(k))] * in[static_cast<std::size_t>(yy) * w + xx];
+          s += taps[static_cast<std::size_t>(std::abs(k))] *
+               in[static_cast<std::size_t>(yy) * w + xx];
         }
         out[static_cast<std::size_t>(y) * w + x] = s;
       }

@@ -395,3 +395,34 @@ TEST_CASE("--demo in the viewer: the demo's layers, and its --iterations stays h
   REQUIRE(mine.session.fixedIterationsPerFrame);
   CHECK(*mine.session.fixedIterationsPerFrame == 40);
 }
+
+TEST_CASE("a sigma, V0 or mu change starts the snakes again from their starts, as R does") {
+  const app::Options o = uOptions({"--snake", "circle:32,32,27@gvf"});
+  Session session(sessionStartup(o));
+  SnakeSession snakes(session, o.snakes);
+  snakes.setRunning(true);
+  const std::vector<glm::vec2> start = snakes.contours()[0].points;
+  auto moved = [&] {
+    run(session, snakes, 4);
+    REQUIRE(snakes.contours()[0].iterations > 0);
+  };
+  auto restarted = [&] {
+    snakes.followImage();
+    CHECK(snakes.contours()[0].iterations == 0);
+    CHECK(largestGap(snakes.contours()[0].points, start) < 1e-4f);
+  };
+  moved();
+  session.setSigma(2.0);
+  restarted();
+  moved();
+  session.setV0Mode(V0Mode::ImageGradient);
+  restarted();
+  moved();
+  session.setMu(0.1);
+  restarted();
+  // Nothing changed: they go on.
+  moved();
+  const long before = snakes.contours()[0].iterations;
+  snakes.followImage();
+  CHECK(snakes.contours()[0].iterations == before);
+}

@@ -30,7 +30,7 @@ constexpr double kOffFraction = 0.1;
 
 struct Verdict {
   SnakeContour gvf, traditional;
-  double off = 0;          // fraction of the GVF twin's nodes beyond kTruthDistance
+  double off = 0;  // fraction of the GVF twin's nodes beyond kTruthDistance
   bool reachedFloor = false;
   double sigma = 0;
   std::string text;
@@ -56,7 +56,8 @@ Verdict runTwins(const test::GeneratedU& u, const GvfParams& params) {
   Verdict v{c[0], c[1]};
   int off = 0;
   double floorGap = 1e9;  // the nearest node to the notch floor's segment
-  const double floorY = u.notchBottom - 0.5, floorL = u.notchLeft - 0.5, floorR = u.notchRight - 0.5;
+  const double floorY = u.notchBottom - 0.5, floorL = u.notchLeft - 0.5,
+               floorR = u.notchRight - 0.5;
   for (const auto& q : v.gvf.points) {
     off += u.boundaryDistance(q.x, q.y) > kTruthDistance;
     const double dx = std::max({floorL - q.x, 0.0, q.x - floorR});
@@ -67,10 +68,10 @@ Verdict runTwins(const test::GeneratedU& u, const GvfParams& params) {
   v.sigma = p.sigma.sigma;
   std::ostringstream o;
   o << u.image.width << "x" << u.image.height << " notch " << u.notchRight - u.notchLeft << "x"
-    << u.notchBottom - u.top << ", SNR " << u.snr << ", blur " << u.blur << ": "
-    << p.sigma.reason << " GVF " << snakeStateName(v.gvf.state) << " after "
-    << v.gvf.iterations << " it, " << 100 * v.off << " % off, " << floorGap
-    << " px from the notch floor; grad f " << snakeStateName(v.traditional.state);
+    << u.notchBottom - u.top << ", SNR " << u.snr << ", blur " << u.blur << ": " << p.sigma.reason
+    << " GVF " << snakeStateName(v.gvf.state) << " after " << v.gvf.iterations << " it, "
+    << 100 * v.off << " % off, " << floorGap << " px from the notch floor; grad f "
+    << snakeStateName(v.traditional.state);
   v.text = o.str();
   return v;
 }
@@ -112,8 +113,8 @@ TEST_CASE("sigmaForSnr: the default on clean images, growing as SNR falls, cappe
   CHECK(sigmaForSnr(15, 256) == 2.0);
   CHECK(sigmaForSnr(10, 256) == 3.0);
   CHECK(sigmaForSnr(5, 512) == kMaxNoiseSigma);
-  CHECK(sigmaForSnr(5, 128) == 1.5);   // 128 / 80: a small image's notches are narrow
-  CHECK(sigmaForSnr(5, 32) == 1.0);    // never below the default
+  CHECK(sigmaForSnr(5, 128) == 1.5);             // 128 / 80: a small image's notches are narrow
+  CHECK(sigmaForSnr(5, 32) == 1.0);              // never below the default
   CHECK(sigmaForSnr(0, 512) == kMaxNoiseSigma);  // noise only
 }
 

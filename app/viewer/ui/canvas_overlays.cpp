@@ -43,14 +43,16 @@ ImVec2 legendSize(const std::vector<LegendRow>& rows, const std::string& fieldLi
 
 }  // namespace
 
-std::vector<LegendRow> snakeLegendRows(const std::vector<SnakeContour>& contours, int selectedId) {
+std::vector<LegendRow> snakeLegendRows(const std::vector<SnakeContour>& contours, int selectedId,
+                                       bool waiting) {
   std::vector<LegendRow> rows;
   if (contours.size() <= kLegendSnakes) {
     for (const auto& c : contours) {
       std::string label = "#";
       label.append(std::to_string(c.id)).append(" ").append(forceLabel(c.force));
-      rows.push_back({forceColor(c.force), label, stateColor(c.state), snakeStateName(c.state),
-                      std::to_string(c.iterations) + " it", c.id == selectedId});
+      rows.push_back({forceColor(c.force), label, stateColor(c.state),
+                      shownStateName(c.state, waiting), std::to_string(c.iterations) + " it",
+                      c.id == selectedId});
     }
     return rows;
   }
@@ -66,7 +68,8 @@ std::vector<LegendRow> snakeLegendRows(const std::vector<SnakeContour>& contours
     for (SnakeState s :
          {SnakeState::Converged, SnakeState::Moving, SnakeState::Collapsed, SnakeState::Stalled}) {
       if (!count[s]) continue;
-      states += (states.empty() ? "" : ", ") + std::to_string(count[s]) + " " + snakeStateName(s);
+      states += (states.empty() ? "" : ", ") + std::to_string(count[s]) + " " +
+                shownStateName(s, waiting);
       worst = s;
     }
     rows.push_back({forceColor(f), std::to_string(n) + " " + forceLabel(f), stateColor(worst),
@@ -197,8 +200,8 @@ void drawFirstStartHint(const CanvasRect& view) {
   const char* items[] = {"Drag to place a snake", "Demos menu for a lesson", "F1 help"};
   const std::string oneLine =
       std::string(items[0]) + "  \xc2\xb7  " + items[1] + "  \xc2\xb7  " + items[2];
-  ImGui::SetNextWindowPos(ImVec2(view.left + view.width * 0.5f, view.top + view.height * 0.5f),
-                          ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowPos(ImVec2(view.left + view.width * 0.5f, view.top + 10), ImGuiCond_Always,
+                          ImVec2(0.5f, 0.0f));
   ImGui::SetNextWindowBgAlpha(kBgAlpha);
   ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0),
                                       ImVec2(std::max(view.width - 20, 100.0f), view.height));
@@ -209,6 +212,17 @@ void drawFirstStartHint(const CanvasRect& view) {
   } else {
     for (const char* item : items) ImGui::TextUnformatted(item);
   }
+  ImGui::End();
+}
+
+void drawPauseBadge(const CanvasRect& view) {
+  ImGui::SetNextWindowPos(ImVec2(view.left + 10, view.top + view.height - 10), ImGuiCond_Always,
+                          ImVec2(0.0f, 1.0f));
+  ImGui::SetNextWindowBgAlpha(kBgAlpha);
+  ImGui::Begin("##paused", nullptr, kOverlay | ImGuiWindowFlags_NoInputs);
+  ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.25f, 1.0f), "PAUSED");
+  ImGui::SameLine();
+  ImGui::TextUnformatted("Space runs, S steps");
   ImGui::End();
 }
 

@@ -80,9 +80,9 @@ SigmaChoice chooseSigma(const Image2D& image, const GvfParams& params) {
   c.estimate = estimateNoise(image);
   c.sigma = sigmaForSnr(c.estimate.snr(), std::min(image.width, image.height));
   if (c.sigma <= findSpec(gvfParamSpecs(), "sigma").defaultValue)
-    c.reason = formatted("sigma %.2f (the default): noise %.3g of contrast %.3g, SNR %.0f.",
-                         c.sigma, c.estimate.noise, c.estimate.contrast,
-                         std::min(c.estimate.snr(), 999.0));
+    c.reason =
+        formatted("sigma %.2f (the default): noise %.3g of contrast %.3g, SNR %.0f.", c.sigma,
+                  c.estimate.noise, c.estimate.contrast, std::min(c.estimate.snr(), 999.0));
   else
     c.reason = formatted(
         "sigma %.2f from the noise: %.3g of contrast %.3g, SNR %.1f (30 / SNR, 1 to 4, side / 80).",
