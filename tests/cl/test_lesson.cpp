@@ -363,7 +363,10 @@ TEST_CASE("each demo loads into the viewer as its data says") {
     }
     // The parameters.
     CHECK(session.requestedMu() == doctest::Approx(want.gvf.mu));
-    CHECK(session.sigma() == doctest::Approx(want.gvf.sigma));
+    // σ as the demo gives it, or from the image's noise where it gives none (noise_sigma.hpp).
+    CHECK(session.sigmaFromNoise() == want.gvf.sigmaFromNoise);
+    if (!want.gvf.sigmaFromNoise) CHECK(session.sigma() == doctest::Approx(want.gvf.sigma));
+    CHECK(session.sigma() == doctest::Approx(session.sigmaChoice().sigma));
     CHECK(snakes.params().alpha == doctest::Approx(want.snakes.params.alpha));
     CHECK(snakes.params().beta == doctest::Approx(want.snakes.params.beta));
     // The snakes, each with its force.

@@ -19,7 +19,7 @@ TEST_CASE("a user's photo opens without the |V| map over it; phantoms and demos 
   const ViewerStartup phantom = viewerStartup(app::parseOptions({"--phantom", "u"}));
   CHECK_FALSE(phantom.window.photo);
   CHECK(phantom.window.layers.showMagnitude);
-  const ViewerStartup demo = viewerStartup(app::parseOptions({"--demo", "coins"}));
+  const ViewerStartup demo = viewerStartup(app::parseOptions({"--demo", "real-image"}));
   CHECK_FALSE(demo.window.photo);
   LayerSettings remembered;
   remembered.showImage = false;

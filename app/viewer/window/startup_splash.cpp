@@ -51,7 +51,9 @@ StartupSplash::StartupSplash() : splash_(splashPicture()) {
   });
 }
 
-StartupSplash::~StartupSplash() { KernelLibrary::setBuildObserver({}); }
+StartupSplash::~StartupSplash() { stopObserving(); }
+
+void StartupSplash::stopObserving() { KernelLibrary::setBuildObserver({}); }
 
 void StartupSplash::say(const QString& line) {
   splash_.showMessage(line, Qt::AlignLeft | Qt::AlignBottom, QColor(255, 200, 90));

@@ -19,6 +19,9 @@ class StartupSplash {
   StartupSplash(const StartupSplash&) = delete;
   StartupSplash& operator=(const StartupSplash&) = delete;
   void say(const QString& line);
+  // No more lines from compiles: after it, kernels compile while windows are built, where
+  // processing events would reach a view not yet made (its ImGui context).
+  void stopObserving();
 
  private:
   QSplashScreen splash_;

@@ -40,7 +40,10 @@ int runViewer(int argc, char** argv, const Options& options) {
   std::optional<viewer::StartupSplash> splash;
   if (startup.window.quitAfterFrames == 0) splash.emplace();
   viewer::Session session(startup.session);  // throws: main reports it, no window yet
-  if (splash) splash->say("Opening the window...");
+  if (splash) {
+    splash->stopObserving();
+    splash->say("Opening the window...");
+  }
   viewer::ViewerWindow window(session, startup);
   if (startup.window.size) {
     window.resize((*startup.window.size)[0], (*startup.window.size)[1]);

@@ -92,11 +92,14 @@ SigmaChoice chooseSigma(const Image2D& image, const GvfParams& params) {
 
 SigmaChoice chooseSigma(const Volume&, const GvfParams& params) {
   SigmaChoice c;
-  c.sigma = params.sigma;
-  c.reason = params.sigmaFromNoise
-                 ? formatted("sigma %.2f (the default; volumes take no noise estimate).",
-                             params.sigma, 0, 0, 0)
-                 : formatted("sigma %.2f as given.", params.sigma, 0, 0, 0);
+  if (!params.sigmaFromNoise) {
+    c.sigma = params.sigma;
+    c.reason = formatted("sigma %.2f as given.", params.sigma, 0, 0, 0);
+    return c;
+  }
+  c.sigma = findSpec(gvfParamSpecs(), "sigma").defaultValue;
+  c.reason =
+      formatted("sigma %.2f (the default; volumes take no noise estimate).", c.sigma, 0, 0, 0);
   return c;
 }
 
