@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "cli/options.hpp"
+#include "viewer/model/axis_ticks.hpp"
 #include "viewer/render/snake_layer.hpp"
 #include "viewer/window/viewer_startup.hpp"
 
@@ -35,4 +36,12 @@ TEST_CASE("twins on one outline: the GVF line is wider and drawn first, grad f o
   twins[0].force = SnakeForce::Traditional, twins[1].force = SnakeForce::Gvf;
   twins[2].force = SnakeForce::Traditional, twins[3].force = SnakeForce::Gvf;
   CHECK(snakeDrawOrder(twins) == std::vector<std::size_t>{1, 3, 0, 2});
+}
+
+TEST_CASE("colour-bar labels never overlap: ticks closer than a line are left unlabelled") {
+  // A bar 60 px high with 6 ticks (12 px apart) and 14 px labels: every other one.
+  const std::vector<double> ys = {60, 48, 36, 24, 12, 0};
+  CHECK(readableTicks(ys, 14) == std::vector<std::size_t>{0, 2, 4});
+  CHECK(readableTicks(ys, 10) == std::vector<std::size_t>{0, 1, 2, 3, 4, 5});  // room for all
+  CHECK(readableTicks({}, 14).empty());
 }

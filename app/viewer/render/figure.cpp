@@ -45,11 +45,16 @@ void paintColourBar(QPainter& p, const QRectF& bar, const FigureFacts& facts) {
   p.setPen(QPen(QColor(220, 220, 220), 1));
   p.drawRect(bar);
   const QFontMetricsF fm(p.font());
-  for (const Tick& tick : legendTicks(facts.rangeMax, decades)) {
-    const float t = scalePosition(static_cast<float>(tick.value), facts.rangeMax, decades);
-    const double y = bar.bottom() - t * bar.height();
-    p.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 5, y));
-    p.drawText(QPointF(bar.right() + 8, y + fm.ascent() * 0.4), QString::fromStdString(tick.label));
+  const std::vector<Tick> ticks = legendTicks(facts.rangeMax, decades);
+  std::vector<double> ys;
+  for (const Tick& tick : ticks)
+    ys.push_back(bar.bottom() -
+                 scalePosition(static_cast<float>(tick.value), facts.rangeMax, decades) *
+                     bar.height());
+  for (std::size_t i : readableTicks(ys, fm.height())) {  // labels never overlap
+    p.drawLine(QPointF(bar.right(), ys[i]), QPointF(bar.right() + 5, ys[i]));
+    p.drawText(QPointF(bar.right() + 8, ys[i] + fm.ascent() * 0.4),
+               QString::fromStdString(ticks[i].label));
   }
 }
 
