@@ -106,7 +106,10 @@ void runHeadless(Options o, const HeadlessFigureHook& figure,
   // The snakes' grad f, figures and the report use the σ f was made with.
   o.gvf.sigma = pipeline.sigma.sigma;
   o.gvf.sigmaFromNoise = false;
-  if (pipeline.sigma.fromNoise) log::info(pipeline.sigma.reason);
+  // A note only where the noise changed σ from the default (the report always says why).
+  if (pipeline.sigma.fromNoise &&
+      pipeline.sigma.sigma != findSpec(gvfParamSpecs(), "sigma").defaultValue)
+    log::info(pipeline.sigma.reason);
   Solver* solverPtr = pipeline.solver.get();
   Solver& solverRef = *solverPtr;
   ctx->profiler().endFrame();
