@@ -212,8 +212,10 @@ std::vector<Flag> fieldFlags() {
     c.options.muGiven = true;
   };
   t.push_back(mu);
-  t.push_back(number(findSpec(gvfParamSpecs(), "sigma"), G::Field,
-                     [](Options& o, double v) { o.gvf.sigma = v; }));
+  t.push_back(number(findSpec(gvfParamSpecs(), "sigma"), G::Field, [](Options& o, double v) {
+    o.gvf.sigma = v;
+    o.gvf.sigmaFromNoise = false;  // given: never replaced
+  }));
   Flag spacing = number(findSpec(cliParamSpecs(), "spacing"), G::Field, {});
   spacing.arg = "SX,SY[,SZ]";
   spacing.apply = [](FlagContext& c) { c.options.gvf.spacing = parseSpacing(c.value()); };

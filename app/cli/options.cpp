@@ -110,6 +110,7 @@ Options parseOptions(const std::vector<std::string>& commandLine, const Options*
   } else {
     o.gvf.mu = findSpec(gvfParamSpecs(), "mu").defaultValue;
     o.gvf.sigma = findSpec(gvfParamSpecs(), "sigma").defaultValue;
+    o.gvf.sigmaFromNoise = true;  // until --sigma: from the image's noise (noise_sigma.hpp)
     o.phantomSize = static_cast<int>(findSpec(cliParamSpecs(), "phantom-size").defaultValue);
     o.fps = static_cast<int>(findSpec(cliParamSpecs(), "fps").defaultValue);
   }

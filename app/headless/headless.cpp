@@ -1,5 +1,6 @@
 #include "headless/headless.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -72,7 +73,7 @@ void listDevicesTo(std::ostream& out) {
         << "\n";
 }
 
-void runHeadless(const Options& o, const HeadlessFigureHook& figure,
+void runHeadless(Options o, const HeadlessFigureHook& figure,
                  std::shared_ptr<ComputeContext> context) {
   if (o.regionSnake) return runRegionHeadless(o, context);
   const auto t0 = std::chrono::steady_clock::now();
@@ -102,6 +103,13 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure,
                          : is3d             ? buildGvfPipeline(ctx, in.volume, o.gvf, config, rule)
                                             : buildGvfPipeline(ctx, in.image, o.gvf, config, rule);
   const GvfInput& input = pipeline.input;
+  // The snakes' grad f, figures and the report use the σ f was made with.
+  o.gvf.sigma = pipeline.sigma.sigma;
+  o.gvf.sigmaFromNoise = false;
+  // A note only where the noise changed σ from the default (the report always says why).
+  if (pipeline.sigma.fromNoise &&
+      pipeline.sigma.sigma != findSpec(gvfParamSpecs(), "sigma").defaultValue)
+    log::info(pipeline.sigma.reason);
   Solver* solverPtr = pipeline.solver.get();
   Solver& solverRef = *solverPtr;
   ctx->profiler().endFrame();
@@ -137,7 +145,8 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure,
     outputs.write(*o.saveMagnitude,
                   [&] { writeMagnitudePng(*o.saveMagnitude, is3d ? middleSlice(field3) : field); });
   if (figure && !is3d) {
-    const HeadlessOutcome outcome{*ctx, solverRef, image, snakes.contours, snakes.trails, input};
+    const HeadlessOutcome outcome{*ctx,          solverRef, image,      snakes.contours,
+                                  snakes.trails, input,     o.gvf.sigma};
     if (o.screenshot) outputs.write(*o.screenshot, [&] { figure(outcome, HeadlessFigure::View); });
     if (o.composite)
       outputs.write(*o.composite, [&] { figure(outcome, HeadlessFigure::Composite); });
@@ -152,6 +161,13 @@ void runHeadless(const Options& o, const HeadlessFigureHook& figure,
   if (is3d) json["depth"] = solverRef.depth();
   json["mu"] = pipeline.mu.mu;
   json["sigma"] = o.gvf.sigma;
+  json["sigma_from"] = pipeline.sigma.fromNoise ? "noise" : "given";
+  json["sigma_reason"] = pipeline.sigma.reason;
+  if (pipeline.sigma.fromNoise) {
+    json["noise"] = pipeline.sigma.estimate.noise;
+    json["contrast"] = pipeline.sigma.estimate.contrast;
+    json["snr"] = std::min(pipeline.sigma.estimate.snr(), 1e6);
+  }
   // World units per sample the gradients and the Laplacian used (x, y[, z]).
   json["spacing"] =
       std::vector<double>(input.spacing.begin(), input.spacing.begin() + input.dims());

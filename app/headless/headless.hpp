@@ -21,6 +21,7 @@ struct HeadlessOutcome {
   const std::vector<SnakeContour>& snakes;
   const std::vector<SnakeTrail>& trails;  // empty without --trails
   const GvfInput& input;                  // f and V0, for composite figures
+  double sigma;                           // the σ f was made with (given or from the noise)
 };
 // Which picture the hook draws: --screenshot's view, or --composite's four panels.
 enum class HeadlessFigure { View, Composite };
@@ -30,7 +31,7 @@ using HeadlessFigureHook = std::function<void(const HeadlessOutcome&, HeadlessFi
 // runs after the snakes, before the report, once per figure asked for (--screenshot,
 // --composite). Throws gvflab::Error. context: a context to run on (--batch shares one),
 // else one is made from the options once the input is checked.
-void runHeadless(const Options& options, const HeadlessFigureHook& figure = {},
+void runHeadless(Options options, const HeadlessFigureHook& figure = {},
                  std::shared_ptr<ComputeContext> context = nullptr);
 // Prints every OpenCL device, one per line.
 void listDevicesTo(std::ostream& out);

@@ -48,8 +48,8 @@ void writeComposite(const Options& o, const viewer::LayerSettings& layers,
   parts.snakes = &r.snakes;
   parts.trails = &r.trails;
   parts.layers = layers;
-  parts.captions = compositeCaptions(o.gvf.sigma, solverDisplayName(r.solver.name()),
-                                     r.solver.error(), r.snakes);
+  parts.captions =
+      compositeCaptions(r.sigma, solverDisplayName(r.solver.name()), r.solver.error(), r.snakes);
   const QImage picture =
       drawComposite(size[0], size[1], r.context.info(), r.context.queue(), parts);
   writeFigurePng(*o.composite, picture);

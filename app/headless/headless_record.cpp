@@ -185,8 +185,9 @@ int runHeadlessRecording(int argc, char** argv, const Options& options) {
           figure.draw(session.context().queue(), session.solver().field(), session.solver().width(),
                       session.solver().height(), layers, snakes.contours(), snakes.showCapture,
                       session.fieldVersion(), &snakes.trails());
-      annotateFigure(last, look,
-                     figureFacts(session, snakes.contours(), layers, figure.rangeMax()));
+      FigureFacts facts = figureFacts(session, snakes.contours(), layers, figure.rangeMax());
+      facts.snakesWaiting = snakes.waitingForField();
+      annotateFigure(last, look, facts);
       QImage rgba = last.convertToFormat(QImage::Format_RGBA8888);
       std::vector<std::uint8_t> bytes(rgba.constBits(), rgba.constBits() + rgba.sizeInBytes());
       stats.addIterations(done > 0 ? steps : 0);

@@ -18,6 +18,13 @@ inline SnakeRgba forceColor(SnakeForce f) {
                               : SnakeRgba{0.25f, 0.90f, 1.0f, 1.0f};
 }
 
+// The word the viewer shows for a snake's state: "waiting" while the viewer holds it until the
+// field is ready (SnakeSession::waitingForField; the engine's state is still moving), else the
+// engine's word. Legend, table, figures and recordings all take it from here.
+inline const char* shownStateName(SnakeState s, bool waitingForField) {
+  return waitingForField && s == SnakeState::Moving ? "waiting" : snakeStateName(s);
+}
+
 // Moving amber, converged green, stalled red, collapsed grey (it outlines nothing).
 inline SnakeRgba stateColor(SnakeState s) {
   switch (s) {
@@ -57,6 +64,7 @@ namespace gvflab::viewer {
 using app::forceColor;
 using app::forceLabel;
 using app::regionColor;
+using app::shownStateName;
 using app::SnakeRgba;
 using app::stateColor;
 }  // namespace gvflab::viewer

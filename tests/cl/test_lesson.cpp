@@ -363,7 +363,10 @@ TEST_CASE("each demo loads into the viewer as its data says") {
     }
     // The parameters.
     CHECK(session.requestedMu() == doctest::Approx(want.gvf.mu));
-    CHECK(session.sigma() == doctest::Approx(want.gvf.sigma));
+    // σ as the demo gives it, or from the image's noise where it gives none (noise_sigma.hpp).
+    CHECK(session.sigmaFromNoise() == want.gvf.sigmaFromNoise);
+    if (!want.gvf.sigmaFromNoise) CHECK(session.sigma() == doctest::Approx(want.gvf.sigma));
+    CHECK(session.sigma() == doctest::Approx(session.sigmaChoice().sigma));
     CHECK(snakes.params().alpha == doctest::Approx(want.snakes.params.alpha));
     CHECK(snakes.params().beta == doctest::Approx(want.snakes.params.beta));
     // The snakes, each with its force.
@@ -394,4 +397,35 @@ TEST_CASE("--demo in the viewer: the demo's layers, and its --iterations stays h
       viewerStartup(app::parseOptions({"--demo", "u-concavity", "--iterations", "40"}));
   REQUIRE(mine.session.fixedIterationsPerFrame);
   CHECK(*mine.session.fixedIterationsPerFrame == 40);
+}
+
+TEST_CASE("a sigma, V0 or mu change starts the snakes again from their starts, as R does") {
+  const app::Options o = uOptions({"--snake", "circle:32,32,27@gvf"});
+  Session session(sessionStartup(o));
+  SnakeSession snakes(session, o.snakes);
+  snakes.setRunning(true);
+  const std::vector<glm::vec2> start = snakes.contours()[0].points;
+  auto moved = [&] {
+    run(session, snakes, 4);
+    REQUIRE(snakes.contours()[0].iterations > 0);
+  };
+  auto restarted = [&] {
+    snakes.followImage();
+    CHECK(snakes.contours()[0].iterations == 0);
+    CHECK(largestGap(snakes.contours()[0].points, start) < 1e-4f);
+  };
+  moved();
+  session.setSigma(2.0);
+  restarted();
+  moved();
+  session.setV0Mode(V0Mode::ImageGradient);
+  restarted();
+  moved();
+  session.setMu(0.1);
+  restarted();
+  // Nothing changed: they go on.
+  moved();
+  const long before = snakes.contours()[0].iterations;
+  snakes.followImage();
+  CHECK(snakes.contours()[0].iterations == before);
 }

@@ -394,3 +394,24 @@ TEST_CASE("the race on a volume shows the slice of both 3D fields") {
     CHECK(test::maxAbsDiff(got, expected.values) == 0.0);
   }
 }
+
+TEST_CASE("the race counts its solvers' iterations for --stats (not 0 GVF iterations/s)") {
+  app::Options o = app::parseOptions({"--race", "--phantom-size", "64"});
+  const ViewerStartup v = viewerStartup(o);
+  Session s(v.session);
+  RaceMode mode(s, v.race, 1.0);
+  ErrorLog errors;
+  long counted = 0;
+  for (int f = 0; f < 3; ++f) {
+    mode.advance(errors);
+    counted += mode.frameIterations();
+  }
+  REQUIRE(errors.messages().empty());
+  const long ran = mode.race()->lane(RaceSession::kEuler).solver->iterations() +
+                   mode.race()->lane(RaceSession::kMultigrid).solver->iterations();
+  CHECK(ran > 0);
+  CHECK(counted == ran);
+  RaceMode off(s, false);
+  off.advance(errors);
+  CHECK(off.frameIterations() == 0);
+}

@@ -102,4 +102,12 @@ PlotAxes plotAxes(const std::vector<double>& xs, const std::vector<double>& ys, 
   return a;
 }
 
+std::vector<std::size_t> readableTicks(const std::vector<double>& positions, double minGap) {
+  std::vector<std::size_t> kept;
+  for (std::size_t i = 0; i < positions.size(); ++i)
+    if (kept.empty() || std::abs(positions[i] - positions[kept.back()]) >= minGap)
+      kept.push_back(i);
+  return kept;
+}
+
 }  // namespace gvflab::viewer

@@ -25,6 +25,11 @@ std::string tickLabel(double value, double step);
 // range [rangeMax * 10^-decades, rangeMax] when decades > 0.
 std::vector<Tick> legendTicks(double rangeMax, double decades);
 
+// Which ticks keep a label: at positions (pixels along the axis, in tick order), greedily from
+// the first, each at least minGap from the last kept one, so labels never overlap (a colour bar
+// squeezed into a 768x768 figure). The first tick always stays.
+std::vector<std::size_t> readableTicks(const std::vector<double>& positions, double minGap);
+
 // A plot's extent and ticks. With logY the y values are log10 of the data, the extent whole
 // decades around them and the ticks at powers of ten (labels of the data, e.g. 1e-4).
 struct PlotAxes {

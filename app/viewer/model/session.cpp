@@ -30,6 +30,7 @@ std::string formatMu(double v) {
 Session::Session(const SessionStartup& startup)
     : choice_(startup.solver),
       sigma_(startup.gvf.sigma),
+      sigmaFromNoise_(startup.gvf.sigmaFromNoise),
       v0Mode_(startup.gvf.v0Mode),
       spacing_(startup.gvf.spacing),
       requestedMu_(startup.gvf.mu),
@@ -66,29 +67,30 @@ Session::Session(const SessionStartup& startup)
 void Session::openFile(const std::filesystem::path& path) {
   const std::string name = path.filename().string();
   if (app::isVolumeFile(path))
-    rebuild({{}, std::make_shared<const Volume>(app::loadVolume(path)), name}, sigma_, v0Mode_);
+    rebuild({{}, std::make_shared<const Volume>(app::loadVolume(path)), name}, requestedSigma(),
+            v0Mode_);
   else
-    rebuild({app::loadImage(path), nullptr, name}, sigma_, v0Mode_);
+    rebuild({app::loadImage(path), nullptr, name}, requestedSigma(), v0Mode_);
   imagePath_ = std::filesystem::absolute(path);
   phantom_.reset();
 }
 
 void Session::openPhantom(const std::string& name, int size) {
-  rebuild({makePhantom(name, size), nullptr, "phantom '" + name + "'"}, sigma_, v0Mode_);
+  rebuild({makePhantom(name, size), nullptr, "phantom '" + name + "'"}, requestedSigma(), v0Mode_);
   imagePath_.reset();
   phantom_ = name;
   phantomSize_ = size;
 }
 
 void Session::setImage(Image2D image, std::string name) {
-  rebuild({std::move(image), nullptr, std::move(name)}, sigma_, v0Mode_);
+  rebuild({std::move(image), nullptr, std::move(name)}, requestedSigma(), v0Mode_);
   imagePath_.reset();
   phantom_.reset();
 }
 
 void Session::setVolume(Volume volume, std::string name) {
-  rebuild({{}, std::make_shared<const Volume>(std::move(volume)), std::move(name)}, sigma_,
-          v0Mode_);
+  rebuild({{}, std::make_shared<const Volume>(std::move(volume)), std::move(name)},
+          requestedSigma(), v0Mode_);
   imagePath_.reset();
   phantom_.reset();
 }
@@ -98,13 +100,23 @@ Session::Source Session::currentSource() const {
 }
 
 void Session::setSigma(double sigma) {
-  if (sigma == sigma_) return;
   validate(findSpec(gvfParamSpecs(), "sigma"), sigma);
+  if (sigma == sigma_) {  // the σ in use, now the user's: nothing to rebuild
+    GvfParams given;
+    given.sigma = sigma;
+    sigmaFromNoise_ = false;
+    sigmaChoice_ = chooseSigma(image_, given);
+    return;
+  }
   rebuild(currentSource(), sigma, v0Mode_);
 }
 
+void Session::setSigmaFromNoise() {
+  if (!sigmaFromNoise_) rebuild(currentSource(), std::nullopt, v0Mode_);
+}
+
 void Session::setV0Mode(V0Mode mode) {
-  if (mode != v0Mode_) rebuild(currentSource(), sigma_, mode);
+  if (mode != v0Mode_) rebuild(currentSource(), requestedSigma(), mode);
 }
 
 void Session::setSolverKind(SolverKind kind) {
@@ -126,17 +138,18 @@ void Session::setSolverParams(const std::vector<double>& values) {
   choice_.keepOwnParamValues(values);
 }
 
-void Session::rebuild(Source source, double sigma, V0Mode mode) {
+void Session::rebuild(Source source, std::optional<double> sigma, V0Mode mode) {
   rebuildOn(ctx_, std::move(source), sigma, mode);
 }
 
-void Session::rebuildOn(std::shared_ptr<ComputeContext> ctx, Source source, double sigma,
-                        V0Mode mode) {
+void Session::rebuildOn(std::shared_ptr<ComputeContext> ctx, Source source,
+                        std::optional<double> sigma, V0Mode mode) {
   // Build everything new first; only swap in once nothing can throw any more. The size check
   // comes before any allocation, so a volume too large is refused with the size and limit.
   GvfParams params;
   params.mu = requestedMu_;
-  params.sigma = sigma;
+  params.sigma = sigma.value_or(sigma_);
+  params.sigmaFromNoise = !sigma;
   params.v0Mode = mode;
   params.spacing = spacing_;
   GvfPipeline built = source.volume
@@ -160,7 +173,9 @@ void Session::rebuildOn(std::shared_ptr<ComputeContext> ctx, Source source, doub
   volumeData_ = std::move(source.volume);
   image_ = std::move(source.image);
   imageName_ = std::move(source.name);
-  sigma_ = sigma;
+  sigma_ = built.sigma.sigma;
+  sigmaFromNoise_ = !sigma;
+  sigmaChoice_ = std::move(built.sigma);
   v0Mode_ = mode;
   mu_ = built.mu.mu;
   noteMu(built.mu);
@@ -182,6 +197,7 @@ void Session::rebuildSolver(const SolverConfig& choice) {
 
 void Session::restart() {
   ++fieldVersion_;
+  ++solveVersion_;
   fieldWatch_.reset();
   nextEpsilonAt_ = 0;
   pendingSteps_ = 0;
@@ -212,6 +228,7 @@ void Session::setMu(double mu) {
   solver_->setMu(checked.mu);
   requestedMu_ = mu;
   if (checked.mu != mu_) {  // another field to solve for
+    ++solveVersion_;
     fieldWatch_.reset();
     nextEpsilonAt_ = 0;
   }
@@ -351,7 +368,7 @@ void Session::switchDevice(const std::string& selector,
   co.deviceSelector = selector;
   co.extraProperties = std::move(extraProperties);
   auto ctx = ComputeContext::create(co);  // throws: nothing changed yet
-  rebuildOn(std::move(ctx), currentSource(), sigma_, v0Mode_);
+  rebuildOn(std::move(ctx), currentSource(), requestedSigma(), v0Mode_);
   lastSolverMs_ = 0;
 }
 
@@ -377,7 +394,7 @@ bool Session::reloadKernelsIfChanged() {
   kernelTime_ = t;                              // a failed build is reported once, not every look
   if (!ctx_->kernels().reload()) return false;  // throws KernelBuildError; old programs stay
   // The solver's kernels come from the old programs: make it again with the new ones.
-  rebuild(currentSource(), sigma_, v0Mode_);
+  rebuild(currentSource(), requestedSigma(), v0Mode_);
   return true;
 }
 

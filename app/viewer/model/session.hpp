@@ -49,7 +49,8 @@ class Session {
   void setImage(Image2D image, std::string name);
   void setVolume(Volume volume, std::string name);
 
-  void setSigma(double sigma);  // rebuilds the input and the solver
+  void setSigma(double sigma);  // rebuilds the input and the solver; σ is then the user's
+  void setSigmaFromNoise();     // σ from the image's noise (noise_sigma.hpp), now and on opens
   void setV0Mode(V0Mode mode);  // likewise
   // Euler or multigrid; rebuilds the solver on the same input (the iterations restart).
   void setSolverKind(SolverKind kind);
@@ -129,6 +130,8 @@ class Session {
   // The --device selector that chose the current device ("" = default).
   const std::string& deviceSelector() const { return ctx_->options().deviceSelector; }
   double sigma() const { return sigma_; }
+  bool sigmaFromNoise() const { return sigmaFromNoise_; }
+  const SigmaChoice& sigmaChoice() const { return sigmaChoice_; }  // σ in use, and why
   V0Mode v0Mode() const { return v0Mode_; }
   Precision precision() const { return choice_.precision; }
   // The solver's memory kind in use (Solver::memoryKind); for one without a choice (multigrid)
@@ -165,6 +168,9 @@ class Session {
   long fieldVersion() const { return fieldVersion_; }
   // Bumped whenever the GVF input (image, volume, σ, V0 mode) is rebuilt.
   long inputVersion() const { return inputVersion_; }
+  // Bumped when the field is solved anew (a new input, solver or μ, a reset): snakes judged on
+  // the old field start again from their starts (SnakeSession::followImage).
+  long solveVersion() const { return solveVersion_; }
   // A warning the user should see (e.g. μ clamped to the stability bound); empty if none.
   const Notice& notice() const { return notice_; }
   void clearNotice() { notice_ = {}; }
@@ -178,8 +184,13 @@ class Session {
     std::string name;
   };
   Source currentSource() const;
-  void rebuild(Source source, double sigma, V0Mode mode);
-  void rebuildOn(std::shared_ptr<ComputeContext> ctx, Source source, double sigma, V0Mode mode);
+  // sigma: nullopt chooses it from the image's noise.
+  void rebuild(Source source, std::optional<double> sigma, V0Mode mode);
+  void rebuildOn(std::shared_ptr<ComputeContext> ctx, Source source, std::optional<double> sigma,
+                 V0Mode mode);
+  std::optional<double> requestedSigma() const {
+    return sigmaFromNoise_ ? std::nullopt : std::optional<double>(sigma_);
+  }
   void rebuildSolver(const SolverConfig& choice);
   void restart();  // after a new solver: fresh history and rates
   std::filesystem::file_time_type newestKernelTime() const;
@@ -199,6 +210,8 @@ class Session {
   std::optional<std::string> phantom_;
   int phantomSize_ = 256;
   double sigma_ = 1.0;
+  bool sigmaFromNoise_ = false;
+  SigmaChoice sigmaChoice_;
   V0Mode v0Mode_ = V0Mode::EdgeGradient;
   std::optional<std::array<double, 3>> spacing_;  // --spacing: instead of the input's own
   double requestedMu_ = 0.15;
@@ -228,6 +241,7 @@ class Session {
   long imageVersion_ = 0;
   long fieldVersion_ = 0;
   long inputVersion_ = 0;
+  long solveVersion_ = 0;
   Notice notice_;
   std::string startupError_;
   // (time, iterations done) over the last second, for iterations per second.

@@ -82,22 +82,33 @@ void SnakeSession::rebuildForImage() {
   SnakeParams params = snakes_ ? snakes_->params() : SnakeParams::defaults();
   Snapshot keep;
   if (snakes_ && snakes_->width() == w && snakes_->height() == h) keep = snapshot();
+  // A new image, σ or V0 gives another field: each snake starts again from its start, so its
+  // verdict is the one a replay with these parameters gives (issue 39).
+  for (Saved& saved : keep)
+    if (!saved.initial.empty()) saved.points = saved.initial;
   snakes_ = std::make_unique<ParametricSnake>(session_.sharedContext(), w, h, params);
   edgeInput_ = edgeGradientInput(session_.context(), plane, session_.v0Mode(), session_.image(),
                                  session_.sigma());
   capture_ = std::make_unique<CaptureRange>(session_.sharedContext(), edgeInput_);
   restore(keep);
+  progress_.clear();
   if (keep.empty()) undo_.clear(), redo_.clear(), nextNumber_ = 1;
   imageVersion_ = session_.imageVersion();
+  solveVersion_ = session_.solveVersion();
   captureStale_ = true;
 }
 
 void SnakeSession::followImage() {
   if (session_.imageVersion() != imageVersion_) rebuildForImage();
+  // Another field on the same input (μ, the solver): the snakes start again too.
+  if (session_.solveVersion() != solveVersion_) {
+    solveVersion_ = session_.solveVersion();
+    restart();
+  }
 }
 
 void SnakeSession::advanceFrame() {
-  if (session_.imageVersion() != imageVersion_) rebuildForImage();
+  followImage();
   snakes_->setFields(session_.planeField(), edgeInput_);
   const bool step = running_ || std::exchange(pendingStep_, false);
   // Snakes wait for the field (a single step too); the field itself steps in Session.

@@ -163,6 +163,7 @@ class SnakeSession {
   bool waitForField_ = true;
   SnakeTrails trails_;
   long imageVersion_ = -1;
+  long solveVersion_ = -1;  // Session::solveVersion the snakes started on
   long captureFieldVersion_ = -1;
   bool captureStale_ = true;  // the image changed: both maps
   bool recolour_ = false;

@@ -10,7 +10,8 @@ RememberedState loadRememberedState() {
   QSettings s("gvflab", "gvflab");
   RememberedState r;
   r.mu = s.value("solver/mu", -1.0).toDouble();
-  r.sigma = s.value("solver/sigma", -1.0).toDouble();
+  // A σ the user set (-1: from the image's noise). A new key: the old one held the default too.
+  r.sigma = s.value("solver/sigmaGiven", -1.0).toDouble();
   r.iterationsPerFrame = s.value("solver/iterationsPerFrame", -1).toInt();
   r.frameBudgetMs = s.value("solver/frameBudgetMs", -1.0).toDouble();
   LayerSettings& l = r.layers;
@@ -36,7 +37,7 @@ void saveRememberedState(const Session& session, const LayerSettings& l, const Q
                          const QByteArray& windowState, const QStringList& recentFiles) {
   QSettings s("gvflab", "gvflab");
   s.setValue("solver/mu", session.requestedMu());
-  s.setValue("solver/sigma", session.sigma());
+  s.setValue("solver/sigmaGiven", session.sigmaFromNoise() ? -1.0 : session.sigma());
   s.setValue("solver/iterationsPerFrame", session.iterationsPerFrame());
   s.setValue("solver/frameBudgetMs", session.frameBudgetMs());
   s.setValue("layers/colormap", QString::fromUtf8(colormapName(l.colormap).data()));

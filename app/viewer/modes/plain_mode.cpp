@@ -60,8 +60,9 @@ void PlainMode::drawPanels(const PanelPlace& place, ErrorLog& errors) {
       image = toUi(imageBox(*place.view));
       object = toUi(objectBox(snakes_->contours(), *place.view));
     }
-    drawSnakeLegend(snakeLegendRows(snakes_->contours(), snakes_->selectedId()), fieldCaption(),
-                    below, boxes, image, legend_, object);
+    drawSnakeLegend(
+        snakeLegendRows(snakes_->contours(), snakes_->selectedId(), snakes_->waitingForField()),
+        fieldCaption(), below, boxes, image, legend_, object);
     if (place.hintAllowed && snakes_->contours().empty() && tool_->draft().empty())
       drawFirstStartHint(view);
   }

@@ -56,6 +56,7 @@ void RaceMode::setEnabled(bool on, ErrorLog& errors) {
 void RaceMode::advance(ErrorLog& errors) {
   for (const auto& m : pendingErrors_) errors.add(m);
   pendingErrors_.clear();
+  frameIterations_ = 0;
   if (!enabled_) return;
   if (!race_ || race_->inputVersion() != session_.inputVersion())
     if (!errors.guard("Starting the race", [&] { rebuild(); })) {
@@ -64,7 +65,13 @@ void RaceMode::advance(ErrorLog& errors) {
     }
   race_->running = running_;
   race_->budgetMs = budgetMs_;
+  auto iterations = [&] {
+    return race_->lane(RaceSession::kEuler).solver->iterations() +
+           race_->lane(RaceSession::kMultigrid).solver->iterations();
+  };
+  const long before = iterations();
   if (!errors.guard("Running the race", [&] { race_->advanceFrame(); })) running_ = false;
+  frameIterations_ = std::max(iterations() - before, 0L);  // a reset counts none
   if (!showCapture_) return;
   const bool moved = race_->fieldVersion() != captureFieldVersion_;
   const bool newPlane = session_.imageVersion() != captureImageVersion_;

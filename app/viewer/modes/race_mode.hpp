@@ -40,6 +40,7 @@ class RaceMode : public ViewerMode {
   bool key(const KeyPress& k) override;
   // --stats: each solver's ε against OpenCL time, one line a point of the plot.
   void printStats(std::ostream& out) const override;
+  long frameIterations() const override { return frameIterations_; }  // both solvers'
 
   const RaceSession* race() const { return race_.get(); }
   float windowHeight() const { return windowHeight_; }  // ImGui units; 0 when off
@@ -58,6 +59,7 @@ class RaceMode : public ViewerMode {
   int framesSinceCapture_ = 0;
   long captureFieldVersion_ = -1, captureImageVersion_ = -1;
   float windowHeight_ = 0;
+  long frameIterations_ = 0;
   std::vector<std::string> pendingErrors_;  // from --race, before the panel exists
 };
 

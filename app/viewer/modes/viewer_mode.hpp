@@ -93,6 +93,9 @@ class ViewerMode {
 
   // --stats at exit: what this mode measured, after the window's own line.
   virtual void printStats(std::ostream&) const {}
+  // GVF iterations this mode's own solvers ran in the last advance (the race's two), for
+  // --stats' iterations/s; the session's are counted apart.
+  virtual long frameIterations() const { return 0; }
 };
 
 }  // namespace gvflab::viewer

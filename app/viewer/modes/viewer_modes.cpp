@@ -114,6 +114,12 @@ void ViewerModes::drawOverlays(ViewFrame& frame, bool glOnly) {
   }
 }
 
+long ViewerModes::frameIterations() const {
+  long n = 0;
+  for (const ViewerMode* m : modes_) n += m->frameIterations();
+  return n;
+}
+
 void ViewerModes::printStats(std::ostream& out) const {
   for (const ViewerMode* m : modes_) m->printStats(out);
 }

@@ -74,6 +74,7 @@ class ViewerModes {
   void drawPicture(ViewFrame& frame);
   void drawOverlays(ViewFrame& frame, bool glOnly);
   void printStats(std::ostream& out) const;
+  long frameIterations() const;  // every mode's ViewerMode::frameIterations
 
  private:
   std::unique_ptr<RegionMode> region_;

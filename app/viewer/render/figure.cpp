@@ -13,6 +13,7 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
+#include "io/snake_palette.hpp"
 #include "viewer/model/axis_ticks.hpp"
 #include "viewer/model/colormap.hpp"
 #include "viewer/model/session.hpp"
@@ -21,7 +22,7 @@
 namespace gvflab::viewer {
 namespace {
 
-const char* forceLabel(SnakeForce f) { return f == SnakeForce::Gvf ? "GVF" : "traditional"; }
+const char* figureForceLabel(SnakeForce f) { return f == SnakeForce::Gvf ? "GVF" : "traditional"; }
 
 QColor toQColor(const std::array<float, 4>& c) { return QColor::fromRgbF(c[0], c[1], c[2], c[3]); }
 
@@ -44,11 +45,16 @@ void paintColourBar(QPainter& p, const QRectF& bar, const FigureFacts& facts) {
   p.setPen(QPen(QColor(220, 220, 220), 1));
   p.drawRect(bar);
   const QFontMetricsF fm(p.font());
-  for (const Tick& tick : legendTicks(facts.rangeMax, decades)) {
-    const float t = scalePosition(static_cast<float>(tick.value), facts.rangeMax, decades);
-    const double y = bar.bottom() - t * bar.height();
-    p.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 5, y));
-    p.drawText(QPointF(bar.right() + 8, y + fm.ascent() * 0.4), QString::fromStdString(tick.label));
+  const std::vector<Tick> ticks = legendTicks(facts.rangeMax, decades);
+  std::vector<double> ys;
+  for (const Tick& tick : ticks)
+    ys.push_back(bar.bottom() -
+                 scalePosition(static_cast<float>(tick.value), facts.rangeMax, decades) *
+                     bar.height());
+  for (std::size_t i : readableTicks(ys, fm.height())) {  // labels never overlap
+    p.drawLine(QPointF(bar.right(), ys[i]), QPointF(bar.right() + 5, ys[i]));
+    p.drawText(QPointF(bar.right() + 8, ys[i] + fm.ascent() * 0.4),
+               QString::fromStdString(ticks[i].label));
   }
 }
 
@@ -94,12 +100,12 @@ FigureFacts figureFacts(const Session& session, const std::vector<SnakeContour>&
 }
 
 std::vector<LegendEntry> snakeLegendEntries(const std::vector<SnakeContour>& snakes,
-                                            std::size_t maxEntries) {
+                                            std::size_t maxEntries, bool waiting) {
   std::vector<LegendEntry> out;
   if (snakes.size() <= maxEntries) {
     for (const auto& c : snakes)
-      out.push_back({snakeColor(c), std::string(forceLabel(c.force)) + ", " +
-                                        snakeStateName(c.state) + ", " +
+      out.push_back({snakeColor(c), std::string(figureForceLabel(c.force)) + ", " +
+                                        shownStateName(c.state, waiting) + ", " +
                                         std::to_string(c.iterations) + " it."});
     return out;
   }
@@ -109,8 +115,8 @@ std::vector<LegendEntry> snakeLegendEntries(const std::vector<SnakeContour>& sna
     ++g.first, g.second = &c;
   }
   for (const auto& [key, g] : groups)
-    out.push_back({snakeColor(*g.second), std::string(forceLabel(g.second->force)) + ", " +
-                                              snakeStateName(g.second->state) + ": " +
+    out.push_back({snakeColor(*g.second), std::string(figureForceLabel(g.second->force)) + ", " +
+                                              shownStateName(g.second->state, waiting) + ": " +
                                               std::to_string(g.first) + " snakes"});
   return out;
 }
@@ -124,8 +130,8 @@ std::string figureCaption(const FigureFacts& f) {
   s += dot + "snakes: ";
   if (f.snakes.size() <= 4) {
     for (std::size_t i = 0; i < f.snakes.size(); ++i)
-      s += (i ? ", " : "") + std::string(forceLabel(f.snakes[i].force)) + " " +
-           snakeStateName(f.snakes[i].state);
+      s += (i ? ", " : "") + std::string(figureForceLabel(f.snakes[i].force)) + " " +
+           shownStateName(f.snakes[i].state, f.snakesWaiting);
   } else {
     int gvf = 0;
     for (const auto& c : f.snakes) gvf += c.force == SnakeForce::Gvf;
@@ -189,7 +195,7 @@ FigureLayout annotateFigure(QImage& image, const FigureOptions& options, const F
   }
   if (!options.legend) return layout;
   const bool scale = facts.layers.showMagnitude && facts.rangeMax > 0;
-  const auto entries = snakeLegendEntries(facts.snakes);
+  const auto entries = snakeLegendEntries(facts.snakes, 6, facts.snakesWaiting);
   if (!scale && entries.empty()) return layout;
   const QString title = facts.layers.logScale ? "|V| (log)" : "|V|";
   const double room = captionTop - freeTop;  // the height the legend may use

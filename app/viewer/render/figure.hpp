@@ -28,6 +28,7 @@ struct FigureFacts {
   LayerSettings layers;  // colormap, log scale, which layers are shown
   float rangeMax = 0;    // |V| at the top of the colour scale
   std::vector<SnakeContour> snakes;
+  bool snakesWaiting = false;  // held until the field is ready: moving ones read "waiting"
   long iterations = 0;
   double mu = 0, epsilon = 0;
   std::string solver;  // "Euler", "multigrid"
@@ -52,7 +53,7 @@ struct LegendEntry {
 };
 // One entry per snake; grouped by force and state (with counts) beyond maxEntries snakes.
 std::vector<LegendEntry> snakeLegendEntries(const std::vector<SnakeContour>& snakes,
-                                            std::size_t maxEntries = 6);
+                                            std::size_t maxEntries = 6, bool waiting = false);
 // "iteration 500 · μ 0.2 · ε 3.1e-05 · Euler · snakes: GVF converged, traditional stalled"
 std::string figureCaption(const FigureFacts& facts);
 

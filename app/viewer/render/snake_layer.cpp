@@ -10,8 +10,9 @@ namespace {
 // Lines in the force's colour over a dark band, the nodes of a stopped snake in its state's
 // colour (snake_palette.hpp); the draft and the snake under the mouse: white.
 // Screen pixels: the coloured line and the dark band around it.
-constexpr float kLineHalfWidth = 1.0f;
-constexpr float kOutlineHalfWidth = 2.5f;
+constexpr float kLineHalfWidth = 1.0f;     // grad f
+constexpr float kGvfLineHalfWidth = 2.0f;  // GVF: a band around a grad-f twin on top
+constexpr float kOutlineHalfWidth = 3.0f;
 constexpr float kTrailHalfWidth = 0.75f;
 constexpr float kDraft[4] = {1.0f, 1.0f, 1.0f, 0.9f};
 constexpr float kOutline[4] = {0.0f, 0.0f, 0.0f, 0.8f};
@@ -20,6 +21,18 @@ GLint uniform(GLuint program, const char* name) { return gl().glGetUniformLocati
 }  // namespace
 
 std::array<float, 4> snakeColor(const SnakeContour& c) { return forceColor(c.force); }
+
+float snakeLineHalfWidth(SnakeForce force) {
+  return force == SnakeForce::Gvf ? kGvfLineHalfWidth : kLineHalfWidth;
+}
+
+std::vector<std::size_t> snakeDrawOrder(const std::vector<SnakeContour>& contours) {
+  std::vector<std::size_t> order;
+  for (SnakeForce f : {SnakeForce::Gvf, SnakeForce::Traditional})
+    for (std::size_t i = 0; i < contours.size(); ++i)
+      if (contours[i].force == f) order.push_back(i);
+  return order;
+}
 
 float trailAlpha(std::size_t i, std::size_t n) {
   return n <= 1 ? 0.6f : 0.2f + 0.4f * static_cast<float>(i) / static_cast<float>(n - 1);
@@ -165,14 +178,16 @@ void SnakeLayer::draw(const Viewport& viewport, const ViewTransform& view,
       drawStrip(GL_TRIANGLE_STRIP,
                 thickLineStrip(c.points, c.closed(), kOutlineHalfWidth * toImage), kOutline, 1,
                 false);
-    for (const auto& c : *snakes.contours) {
+    for (std::size_t k : snakeDrawOrder(*snakes.contours)) {
+      const SnakeContour& c = (*snakes.contours)[k];
       const SnakeRgba force = forceColor(c.force);
       const SnakeRgba state = stateColor(c.state);
       const float* color = c.id == snakes.highlightId ? kDraft : force.data();
       const bool selected = snakes.selectedId != 0 && c.id == snakes.selectedId;
       const float size = selected ? dot + 2 : dot;  // the panel's snake
-      drawStrip(GL_TRIANGLE_STRIP, thickLineStrip(c.points, c.closed(), kLineHalfWidth * toImage),
-                color, 1, false);
+      drawStrip(GL_TRIANGLE_STRIP,
+                thickLineStrip(c.points, c.closed(), snakeLineHalfWidth(c.force) * toImage), color,
+                1, false);
       if (snakes.showNodes || selected) {
         drawStrip(GL_POINTS, c.points, kOutline, size + 2, true);
         drawStrip(GL_POINTS, c.points, color, size, true);

@@ -35,6 +35,13 @@ struct SnakeScene {
   long captureVersion = -1;  // uploaded again when it changes
 };
 
+// Twins on one outline stay apart (issue 39, the coins demo): a GVF line is wider than a
+// grad-f line and drawn first, so a grad-f twin on top of it shows as a cyan core in a
+// magenta band. Screen pixels either side of the contour.
+float snakeLineHalfWidth(SnakeForce force);
+// The order the lines are drawn in: every GVF snake, then every grad-f snake (indices).
+std::vector<std::size_t> snakeDrawOrder(const std::vector<SnakeContour>& contours);
+
 // The opacity of trail shape i of n (oldest first): the older, the fainter.
 float trailAlpha(std::size_t i, std::size_t n);
 

@@ -43,14 +43,16 @@ ImVec2 legendSize(const std::vector<LegendRow>& rows, const std::string& fieldLi
 
 }  // namespace
 
-std::vector<LegendRow> snakeLegendRows(const std::vector<SnakeContour>& contours, int selectedId) {
+std::vector<LegendRow> snakeLegendRows(const std::vector<SnakeContour>& contours, int selectedId,
+                                       bool waiting) {
   std::vector<LegendRow> rows;
   if (contours.size() <= kLegendSnakes) {
     for (const auto& c : contours) {
       std::string label = "#";
       label.append(std::to_string(c.id)).append(" ").append(forceLabel(c.force));
-      rows.push_back({forceColor(c.force), label, stateColor(c.state), snakeStateName(c.state),
-                      std::to_string(c.iterations) + " it", c.id == selectedId});
+      rows.push_back({forceColor(c.force), label, stateColor(c.state),
+                      shownStateName(c.state, waiting), std::to_string(c.iterations) + " it",
+                      c.id == selectedId});
     }
     return rows;
   }
@@ -66,7 +68,8 @@ std::vector<LegendRow> snakeLegendRows(const std::vector<SnakeContour>& contours
     for (SnakeState s :
          {SnakeState::Converged, SnakeState::Moving, SnakeState::Collapsed, SnakeState::Stalled}) {
       if (!count[s]) continue;
-      states += (states.empty() ? "" : ", ") + std::to_string(count[s]) + " " + snakeStateName(s);
+      states += (states.empty() ? "" : ", ") + std::to_string(count[s]) + " " +
+                shownStateName(s, waiting);
       worst = s;
     }
     rows.push_back({forceColor(f), std::to_string(n) + " " + forceLabel(f), stateColor(worst),
@@ -100,7 +103,7 @@ Box drawSnakeLegend(const std::vector<LegendRow>& rows, const std::string& field
     at.y = std::clamp(view.top + state.offsetY, view.top, std::max(view.top, area.bottom() - h));
   }
   ImGui::SetNextWindowPos(ImVec2(at.x, at.y), ImGuiCond_Always);
-  ImGui::SetNextWindowBgAlpha(kBgAlpha);
+  ImGui::SetNextWindowBgAlpha(1.0f);  // opaque: the field's arrows never show through the text
   // NoMove: the drag is ours (ImGui's would be undone by the position set every frame).
   ImGui::Begin("##snake legend", nullptr, kOverlay);
   // Columns from the widest entry of each, in the current font.
@@ -154,8 +157,17 @@ Box drawSnakeLegend(const std::vector<LegendRow>& rows, const std::string& field
   } else {
     state.dragging = false;
   }
-  if (ImGui::IsWindowHovered() && !state.dragging)
-    ImGui::SetTooltip("Drag to move; double-click: back to its automatic place.");
+  if (ImGui::IsWindowHovered() && !state.dragging) {
+    // Beside the legend (below it, or above where it meets the view's bottom), never over it.
+    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    const bool below =
+        pos.y + size.y + 4 + ImGui::GetTextLineHeightWithSpacing() * 2 < view.top + view.height;
+    ImGui::SetNextWindowPos(ImVec2(pos.x, below ? pos.y + size.y + 4 : pos.y - 4), ImGuiCond_Always,
+                            ImVec2(0.0f, below ? 0.0f : 1.0f));
+    ImGui::BeginTooltip();
+    ImGui::TextUnformatted("Drag to move; double-click: back to its automatic place.");
+    ImGui::EndTooltip();
+  }
   if (!ImGui::IsWindowAppearing()) {  // an appearing window's size is not its own yet
     state.lastW = ImGui::GetWindowSize().x;
     state.lastH = ImGui::GetWindowSize().y;
@@ -197,8 +209,8 @@ void drawFirstStartHint(const CanvasRect& view) {
   const char* items[] = {"Drag to place a snake", "Demos menu for a lesson", "F1 help"};
   const std::string oneLine =
       std::string(items[0]) + "  \xc2\xb7  " + items[1] + "  \xc2\xb7  " + items[2];
-  ImGui::SetNextWindowPos(ImVec2(view.left + view.width * 0.5f, view.top + view.height * 0.5f),
-                          ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowPos(ImVec2(view.left + view.width * 0.5f, view.top + 10), ImGuiCond_Always,
+                          ImVec2(0.5f, 0.0f));
   ImGui::SetNextWindowBgAlpha(kBgAlpha);
   ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0),
                                       ImVec2(std::max(view.width - 20, 100.0f), view.height));
@@ -209,6 +221,17 @@ void drawFirstStartHint(const CanvasRect& view) {
   } else {
     for (const char* item : items) ImGui::TextUnformatted(item);
   }
+  ImGui::End();
+}
+
+void drawPauseBadge(const CanvasRect& view) {
+  ImGui::SetNextWindowPos(ImVec2(view.left + 10, view.top + view.height - 10), ImGuiCond_Always,
+                          ImVec2(0.0f, 1.0f));
+  ImGui::SetNextWindowBgAlpha(kBgAlpha);
+  ImGui::Begin("##paused", nullptr, kOverlay | ImGuiWindowFlags_NoInputs);
+  ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.25f, 1.0f), "PAUSED");
+  ImGui::SameLine();
+  ImGui::TextUnformatted("Space runs, S steps");
   ImGui::End();
 }
 
@@ -289,17 +312,24 @@ void drawShortcutOverlay(bool* open, const CanvasRect& view) {
   ImGui::SetNextWindowPos(ImVec2(view.left + view.width * 0.5f, view.top + view.height * 0.5f),
                           ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(0.92f);
+  // Within the view (a 1024 px window leaves it ~660 px): long actions wrap, none is clipped.
+  const float maxW = std::max(view.width - 20, 200.0f);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0),
+                                      ImVec2(maxW, std::max(view.height - 20, 100.0f)));
   if (ImGui::Begin("Keys and mouse (F1, ? or Esc closes)", open,
                    ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse |
                        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove)) {
     float keysW = 0;
     for (const auto& s : shortcuts()) keysW = std::max(keysW, ImGui::CalcTextSize(s.keys).x);
+    const float actionX =
+        keysW + 2 * ImGui::GetStyle().ItemSpacing.x + ImGui::GetStyle().WindowPadding.x;
+    ImGui::PushTextWrapPos(maxW - ImGui::GetStyle().WindowPadding.x);
     for (const auto& s : shortcuts()) {
       ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1), "%s", s.keys);
-      ImGui::SameLine(keysW + 2 * ImGui::GetStyle().ItemSpacing.x +
-                      ImGui::GetStyle().WindowPadding.x);
+      ImGui::SameLine(actionX);
       ImGui::TextUnformatted(s.action);
     }
+    ImGui::PopTextWrapPos();
   }
   ImGui::End();
 }

@@ -28,7 +28,9 @@ struct LegendRow {
   bool selected = false;
 };
 inline constexpr std::size_t kLegendSnakes = 6;  // above this, one summary row per force
-std::vector<LegendRow> snakeLegendRows(const std::vector<SnakeContour>& contours, int selectedId);
+// waiting: the snakes are held until the field is ready (moving ones read "waiting").
+std::vector<LegendRow> snakeLegendRows(const std::vector<SnakeContour>& contours, int selectedId,
+                                       bool waiting = false);
 
 // The canvas legend's place: automatic (placeLegend: off the snakes, the image if the view
 // has room) until the user drags it; a double-click gives it back to the rule.
@@ -54,8 +56,12 @@ Box drawSnakeLegend(const std::vector<LegendRow>& rows, const std::string& field
 float drawExplanation(const std::string& title, const std::string& line1, const std::string& line2,
                       bool* open, const CanvasRect& view);
 
-// In the middle of an empty view.
+// At the top of an empty view, off the image's middle (where the U is and a first drag
+// starts); it takes no input, so a drag that starts on it places a snake.
 void drawFirstStartHint(const CanvasRect& view);
+
+// "Paused" in the view's bottom-left corner while the field and the snakes are paused (Space).
+void drawPauseBadge(const CanvasRect& view);
 
 // A message on the view, near its bottom, fading with alpha: an error (red) or a note
 // (what was saved, a recording that ended).

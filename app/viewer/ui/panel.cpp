@@ -111,6 +111,17 @@ void drawSolverControls(Session& session, ErrorLog& errors) {
   if (ImGui::IsItemDeactivatedAfterEdit())
     errors.guard("Changing sigma", [&] { session.setSigma(sigma); });
   helpMarker(sigmaSpec.help + " Changing it restarts the iterations.");
+  bool fromNoise = session.sigmaFromNoise();
+  if (ImGui::Checkbox("\xcf\x83 from the image's noise", &fromNoise))
+    errors.guard("Changing sigma", [&] {
+      if (fromNoise)
+        session.setSigmaFromNoise();
+      else
+        session.setSigma(session.sigma());
+    });
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+  ImGui::TextWrapped("%s", session.sigmaChoice().reason.c_str());
+  ImGui::PopStyleColor();
 
   int mode = session.v0Mode() == V0Mode::EdgeGradient ? 0 : 1;
   if (ImGui::Combo("V0", &mode, "grad of edge map f\0grad of smoothed image\0"))

@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <ctime>
 #include <utility>
 #include <vector>
 
 #include "gvflab/log.hpp"
 #include "io/file_formats.hpp"
 #include "viewer/render/gl_resources.hpp"
+#include "viewer/ui/recording_path.hpp"
 
 namespace gvflab::viewer {
 
@@ -125,13 +127,37 @@ bool RecordingControl::endIfSettled(bool snakesStopped) {
   return true;
 }
 
+namespace {
+
+// The video formats of io/file_formats.cpp, each with its first extension, then PNG frames.
+const std::vector<std::pair<std::string, std::string>>& kFormatChoices() {
+  static const std::vector<std::pair<std::string, std::string>> choices = [] {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const app::FileFormat& f : app::fileFormats())
+      for (const app::FormatExtension& e : f.extensions)
+        if (app::hasRole(e.roles, app::FormatRole::VideoOutput)) {
+          out.emplace_back(f.name, e.suffix);
+          break;
+        }
+    out.emplace_back("PNG sequence", "/");
+    return out;
+  }();
+  return choices;
+}
+
+}  // namespace
+
 void RecordingControl::startFromSettings(ErrorLog& errors, int viewWidth, int viewHeight,
                                          int windowWidth, int windowHeight) {
   const bool own = !look_.panels && look_.width > 0 && look_.height > 0;
   const int w = look_.panels ? windowWidth : own ? look_.width : viewWidth;
   const int h = look_.panels ? windowHeight : own ? look_.height : viewHeight;
-  errors.guard("Starting the recording",
-               [&] { start(path_, w, h, deterministic_, fps_, stepsPerFrame_); });
+  errors.guard("Starting the recording", [&] {
+    const std::string path =
+        path_[0] ? std::string(path_)
+                 : defaultRecordingPath(kFormatChoices()[formatIndex_].second, std::time(nullptr));
+    start(path, w, h, deterministic_, fps_, stepsPerFrame_);
+  });
 }
 
 bool RecordingControl::drawBadge(float viewLeft, float viewWidth, float top) {
@@ -156,21 +182,10 @@ bool RecordingControl::drawBadge(float viewLeft, float viewWidth, float top) {
 
 void RecordingControl::drawSection(ErrorLog& errors, int viewWidth, int viewHeight, int windowWidth,
                                    int windowHeight) {
-  // The video formats of io/file_formats.cpp, each with its first extension, then PNG frames.
-  static const std::vector<std::pair<std::string, std::string>> kChoices = [] {
-    std::vector<std::pair<std::string, std::string>> out;
-    for (const app::FileFormat& f : app::fileFormats())
-      for (const app::FormatExtension& e : f.extensions)
-        if (app::hasRole(e.roles, app::FormatRole::VideoOutput)) {
-          out.emplace_back(f.name, e.suffix);
-          break;
-        }
-    out.emplace_back("PNG sequence", "/");
-    return out;
-  }();
+  const auto& kChoices = kFormatChoices();
   static const std::vector<const char*> kFormats = [] {
     std::vector<const char*> names;
-    for (const auto& choice : kChoices) names.push_back(choice.first.c_str());
+    for (const auto& choice : kFormatChoices()) names.push_back(choice.first.c_str());
     return names;
   }();
   if (recorder_) {
@@ -187,7 +202,8 @@ void RecordingControl::drawSection(ErrorLog& errors, int viewWidth, int viewHeig
     if (ImGui::Button("Stop recording (V)", ImVec2(-1, 0))) stop();
     return;
   }
-  if (ImGui::Combo("Format", &formatIndex_, kFormats.data(), static_cast<int>(kFormats.size()))) {
+  if (ImGui::Combo("Format", &formatIndex_, kFormats.data(), static_cast<int>(kFormats.size())) &&
+      path_[0]) {
     // Keep the name, change the extension.
     std::string p = path_;
     for (const auto& [name, e] : kChoices) {
@@ -199,7 +215,10 @@ void RecordingControl::drawSection(ErrorLog& errors, int viewWidth, int viewHeig
     p += kChoices[formatIndex_].second;
     std::snprintf(path_, sizeof path_, "%s", p.c_str());
   }
-  ImGui::InputText("File", path_, sizeof path_);
+  static const std::string folder = defaultRecordingFolder().string();
+  const std::string hint = folder + "/gvflab-<date>" + kChoices[formatIndex_].second;
+  ImGui::InputTextWithHint("File", hint.c_str(), path_, sizeof path_);
+  if (!path_[0]) ImGui::TextDisabled("(empty: a dated name in %s)", folder.c_str());
   ImGui::Checkbox("With the panels", &look_.panels);
   if (!look_.panels) {
     ImGui::SameLine();

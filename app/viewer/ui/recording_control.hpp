@@ -69,7 +69,7 @@ class RecordingControl {
   int stepsPerFrame_ = 20;
   int fps_ = 30;
   int formatIndex_ = 0;  // mp4, webm, png
-  char path_[512] = "gvflab-recording.mp4";
+  char path_[512] = "";  // empty: a dated name in the recordings folder (recording_path.hpp)
   long frameIndex_ = 0;
   long lastPts_ = -1;
   double savedBudget_ = 0;

@@ -39,8 +39,8 @@ bool specSlider(const std::string& key, double& value) {
 const char* kForceItems = "GVF\0traditional (grad f)\0";
 
 // The state in words and in its colour (stalled red, collapsed grey: neither is a success).
-void stateText(SnakeState s) {
-  ImGui::TextColored(toImVec4(stateColor(s)), "%s", snakeStateName(s));
+void stateText(SnakeState s, bool waiting) {
+  ImGui::TextColored(toImVec4(stateColor(s)), "%s", shownStateName(s, waiting));
 }
 
 // The selected snake: its force, its own pressure, its state, Compare and Delete.
@@ -59,7 +59,7 @@ void drawSelected(SnakeSession& snakes, SnakeActions& actions, ErrorLog& errors)
   ImGui::SameLine();
   ImGui::Text("Snake #%d:", id);
   ImGui::SameLine();
-  stateText(c->state);
+  stateText(c->state, snakes.waitingForField());
   ImGui::SameLine();
   ImGui::Text("after %ld iterations", c->iterations);
   int force = c->force == SnakeForce::Gvf ? 0 : 1;
@@ -101,7 +101,7 @@ void drawTable(SnakeSession& snakes) {
       continue;
     ImGui::SameLine();
     ImGui::TextColored(toImVec4(stateColor(s)), "%d %s", count[static_cast<int>(s)],
-                       snakeStateName(s));
+                       shownStateName(s, snakes.waitingForField()));
   }
   if (contours.empty()) return;
   const float row = ImGui::GetTextLineHeightWithSpacing() + 2;
@@ -124,7 +124,7 @@ void drawTable(SnakeSession& snakes) {
     ImGui::TableNextColumn();
     ImGui::TextColored(toImVec4(forceColor(c.force)), "%s", forceLabel(c.force));
     ImGui::TableNextColumn();
-    stateText(c.state);
+    stateText(c.state, snakes.waitingForField());
     ImGui::TableNextColumn();
     ImGui::Text("%ld", c.iterations);
   }

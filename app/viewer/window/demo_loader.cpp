@@ -14,7 +14,10 @@ DemoShown applyDemo(const app::Demo& demo, Session& session, SnakeSession& snake
     session.openPhantom(o.phantom.value_or("u"), o.phantomSize);
   applyDemoSlice(demo, session);
   session.setV0Mode(o.gvf.v0Mode);
-  session.setSigma(o.gvf.sigma);
+  if (o.gvf.sigmaFromNoise)
+    session.setSigmaFromNoise();
+  else
+    session.setSigma(o.gvf.sigma);
   session.setMu(o.gvf.mu);
   session.setRunning(true);
   snakes.followImage();

@@ -259,6 +259,7 @@ void GlView::advanceSolver() {
 
 void GlView::advanceModes() {
   modes_.advance(errors_);
+  if (frameCount_ > 2) stats_.addIterations(modes_.frameIterations());  // the race's solvers
   if (modes_.ownsImage() != ownImageShown_) {  // the view switches images: fit it
     ownImageShown_ = modes_.ownsImage();
     view_.zoom = 1, view_.pan = {};
@@ -378,6 +379,7 @@ void GlView::drawCanvasOverlays() {
     explanationBottom_ = drawExplanation(demo_->title, demo_->explanation[0], demo_->explanation[1],
                                          &explanationOpen_, view);
   toast_.draw(errors_, clock_.nsecsElapsed() * 1e-9, view);
+  if (!modes_.hidesSnakes() && !lessonRunning(session_, modes_.snakes())) drawPauseBadge(view);
   // While recording, its control stays on the view (the panel's section may scroll away).
   if (recording_->drawBadge(view.left, view.width,
                             demo_ && explanationOpen_ ? explanationBottom_ : 0))
@@ -526,6 +528,7 @@ void GlView::finishAndQuit() {
 void GlView::openFile(const QString& path) {
   if (errors_.guard("Opening '" + QFileInfo(path).fileName().toStdString() + "'",
                     [&] { session_.openFile(path.toStdString()); })) {
+    showPhoto(layers_);
     recent_ = withRecentFile(recent_, QFileInfo(path).absoluteFilePath());
     if (onRecentChanged) onRecentChanged();
   }

@@ -125,6 +125,7 @@ FigureFacts GlView::figureFacts(int width, int height) const {
   static const std::vector<SnakeContour> none;
   FigureFacts facts =
       viewer::figureFacts(session_, snakesHidden ? none : modes_.snakes().contours(), shown, range);
+  facts.snakesWaiting = !snakesHidden && modes_.snakes().waitingForField();
   facts.view = viewAt(width, height);
   return facts;
 }

@@ -34,6 +34,11 @@ LayerSettings layerSettingsFromOptions(const app::Options& options) {
   return layers;
 }
 
+void showPhoto(LayerSettings& layers) {
+  layers.showImage = true;
+  layers.showMagnitude = false;
+}
+
 ViewerStartup viewerStartup(const app::Options& o) {
   ViewerStartup v;
   v.session = sessionStartup(o);
@@ -61,6 +66,8 @@ ViewerStartup viewerStartup(const app::Options& o) {
   w.size = o.size;
   if (o.screenshot && !o.screenshotPanels && o.size) w.screenshotSize = o.size, w.size.reset();
   w.phantomSize = o.phantomSize;
+  w.photo = o.image.has_value() && !o.demo && !o.session;
+  if (w.photo) showPhoto(w.layers);
   if (o.demo) {  // the demo's layers, not the remembered ones
     w.demo = o.demo;
     applyDemoLayers(app::findDemo(*o.demo), w.layers);

@@ -15,7 +15,8 @@
 namespace gvflab::viewer {
 
 struct WindowStartup {
-  int quitAfterFrames = 0;                // > 0: save, report and quit after that many frames
+  int quitAfterFrames = 0;  // > 0: save, report and quit after that many frames
+  bool photo = false;  // opens on the user's image (not a demo): showPhoto over remembered layers
   std::optional<std::string> screenshot;  // the view as PNG, when quitting
   bool screenshotPanels = false;          // the whole window instead
   bool legend = false, caption = false;   // in the screenshot and the recording
@@ -52,5 +53,8 @@ SessionStartup sessionStartup(const app::Options& options);
 ViewerStartup viewerStartup(const app::Options& options);
 // --colormap, --log-scale; shared with headless recording.
 LayerSettings layerSettingsFromOptions(const app::Options& options);
+// A user's photo shows itself: the |V| map off (M shows it), the image and glyphs on; set when
+// a file is opened (issue 39: the map hid the photo until M).
+void showPhoto(LayerSettings& layers);
 
 }  // namespace gvflab::viewer

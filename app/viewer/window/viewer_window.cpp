@@ -31,6 +31,7 @@ ViewerWindow::ViewerWindow(Session& session, const ViewerStartup& startup)
     if (!remembered.windowState.isEmpty()) restoreState(remembered.windowState);
     if (w.rememberLayers) view_->layers() = remembered.layers;
   }
+  if (w.photo) showPhoto(view_->layers());
   QMenu* file = menuBar()->addMenu("&File");
   QAction* open = file->addAction("&Open image...");
   open->setShortcut(QKeySequence::Open);

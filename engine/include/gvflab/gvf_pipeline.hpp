@@ -15,6 +15,7 @@
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/mu_rule.hpp"
 #include "gvflab/multigrid_solver.hpp"
+#include "gvflab/noise_sigma.hpp"
 #include "gvflab/params.hpp"
 #include "gvflab/solver.hpp"
 #include "gvflab/solver_kind.hpp"
@@ -82,19 +83,22 @@ std::unique_ptr<MultigridSolver> makeMultigridSolver(std::shared_ptr<ComputeCont
                                                      const GvfInput& input, double mu,
                                                      const SolverConfig& config);
 
-// Image or volume to a ready solver: checkFits, the input, checkMu (params.mu by rule),
-// the solver. Nothing is kept when any step throws.
+// Image or volume to a ready solver: checkFits, σ (chooseSigma: params.sigma, or from the
+// image's noise when params.sigmaFromNoise), the input, checkMu (params.mu by rule), the
+// solver. Nothing is kept when any step throws.
 struct GvfPipeline {
   GvfInput input;
   std::unique_ptr<Solver> solver;
-  MuCheck mu;  // the μ the solver runs with, and whether it was clamped
+  MuCheck mu;         // the μ the solver runs with, and whether it was clamped
+  SigmaChoice sigma;  // the σ f was made with, and why
 };
 GvfPipeline buildGvfPipeline(std::shared_ptr<ComputeContext> ctx, const Image2D& image,
                              const GvfParams& params, const SolverConfig& config, MuRule rule);
 GvfPipeline buildGvfPipeline(std::shared_ptr<ComputeContext> ctx, const Volume& volume,
                              const GvfParams& params, const SolverConfig& config, MuRule rule);
 // The same from an input already built (a researcher's own f and V0, gvfInputFrom): checkFits,
-// checkMu on its max |V0|², the solver. params.sigma and v0Mode are not used.
+// checkMu on its max |V0|², the solver. params.sigma and v0Mode are not used (sigma.reason
+// says so).
 GvfPipeline buildGvfPipeline(std::shared_ptr<ComputeContext> ctx, GvfInput input,
                              const GvfParams& params, const SolverConfig& config, MuRule rule);
 

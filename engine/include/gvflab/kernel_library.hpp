@@ -2,6 +2,7 @@
 // The OpenCL kernel sources (kernels/*.cl): embedded at build time, or read from a directory
 // for live editing. Programs are built once and cached; kernels are created by the caller once.
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -28,6 +29,12 @@ class KernelLibrary {
   std::string source(const std::string& file) const;
   std::vector<std::string> fileNames() const;
   const std::optional<std::filesystem::path>& directory() const { return dir_; }
+
+  // Called with the file's name before each program is compiled, on the building thread (one
+  // observer for the process; empty: none). With a cold compiler cache a first start compiles
+  // for many seconds: the viewer shows which file on its start-up window.
+  using BuildObserver = std::function<void(const std::string& file)>;
+  static void setBuildObserver(BuildObserver observer);
 
   // Rebuilds every cached program from the current sources. On a failure the old programs
   // stay in place and the KernelBuildError is rethrown. Returns true when anything changed.

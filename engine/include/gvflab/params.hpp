@@ -31,6 +31,9 @@ enum class V0Mode {
 struct GvfParams {
   double mu = 0.15;    // diffusion weight μ
   double sigma = 1.0;  // Gaussian σ in pixels before the gradient; 0 = no smoothing
+  // σ chosen from the image's noise instead (noise_sigma.hpp): the command line and the viewer
+  // set it when the user gave no σ; an explicit σ clears it.
+  bool sigmaFromNoise = false;
   V0Mode v0Mode = V0Mode::EdgeGradient;
   // World units per sample along x, y, z instead of the input's geometry.spacing (--spacing,
   // spacing=); gvflab/grid_spacing.hpp.

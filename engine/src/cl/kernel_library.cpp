@@ -78,8 +78,20 @@ void dumpBinary(const cl::Program& program, const std::string& dir, const std::s
 }
 }  // namespace
 
+namespace {
+KernelLibrary::BuildObserver& buildObserver() {
+  static KernelLibrary::BuildObserver observer;
+  return observer;
+}
+}  // namespace
+
+void KernelLibrary::setBuildObserver(BuildObserver observer) {
+  buildObserver() = std::move(observer);
+}
+
 cl::Program KernelLibrary::build(const std::string& file, const std::string& src,
                                  const std::string& options) const {
+  if (buildObserver()) buildObserver()(file);
   cl::Program program(context_, src);
   // Tuning aids, never needed to run: GVFLAB_CL_OPTIONS is appended to every build (e.g.
   // -cl-nv-verbose, or a -D that selects a kernel variant), GVFLAB_CL_BUILD_LOG=1 prints each

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 #include "gvflab/device.hpp"
@@ -119,7 +120,8 @@ template <class Source>
 GvfPipeline buildPipeline(std::shared_ptr<ComputeContext> ctx, const Source& source,
                           const GvfParams& params, const SolverConfig& config, MuRule rule) {
   GvfPipeline p;
-  p.input = makeGvfInput(*ctx, source, params.sigma, params.v0Mode, config, params.spacing);
+  p.sigma = chooseSigma(source, params);
+  p.input = makeGvfInput(*ctx, source, p.sigma.sigma, params.v0Mode, config, params.spacing);
   p.mu = checkMu(config.kind, p.input, params.mu, rule);
   p.solver = makeSolver(std::move(ctx), p.input, p.mu.mu, config);
   return p;
@@ -141,6 +143,11 @@ GvfPipeline buildGvfPipeline(std::shared_ptr<ComputeContext> ctx, GvfInput input
                              const GvfParams& params, const SolverConfig& config, MuRule rule) {
   checkFits(*ctx, {input.width, input.height, input.depth}, config);
   GvfPipeline p;
+  p.sigma.sigma = params.sigma;
+  char reason[96];
+  std::snprintf(reason, sizeof reason, "sigma %.2f (own edge map or V0: no noise estimate).",
+                params.sigma);
+  p.sigma.reason = reason;
   p.input = std::move(input);
   p.mu = checkMu(config.kind, p.input, params.mu, rule);
   p.solver = makeSolver(std::move(ctx), p.input, p.mu.mu, config);
