@@ -1,10 +1,9 @@
 // The one-launch executor of multigrid (MultigridOptions::persistent, mg_persistent in
 // kernels/multigrid_persistent.cl): its set-up, step lists, launches and give-up check.
 #include <cmath>
-#include <functional>
 
 #include "cl/launch.hpp"
-#include "gvf/multigrid_levels.hpp"
+#include "gvf/multigrid_schedule.hpp"
 #include "gvf/persistent_wait.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
@@ -14,7 +13,7 @@
 
 namespace gvflab {
 
-using namespace detail;  // multigrid_levels.hpp
+using namespace detail;  // multigrid_schedule.hpp
 
 // 2D float32 only; auto on NVIDIA GPUs (the device-wide fence is known there: membar.gl) unless
 // fused sweeps are asked for; asked on other GPUs: refused with a sentence.
@@ -23,7 +22,7 @@ bool MultigridSolver::persistentWanted() const {
   const bool nvidia = info.isGpu && info.platformName.find("NVIDIA") != std::string::npos;
   const bool fits = input_.dims() == 2 && options_.precision == Precision::F32;
   if (options_.persistent == 0 || !fits) return false;
-  if (options_.persistent < 0) return nvidia && options_.fused != 1 && options_.fused != 2;
+  if (options_.persistent < 0) return nvidia && options_.fused != 1;
   if (info.isGpu && !nvidia)
     throw ParameterError(
         "Multigrid in one launch needs a device-wide memory fence that gvflab knows only on "
@@ -88,61 +87,27 @@ void MultigridSolver::setUpPersistent(const std::string& spacingOpts) {
   persistentGroupSize_ = std::min<std::size_t>(kernelGroup, info.isGpu ? 1024 : 256);
   levelKHost_.assign(static_cast<std::size_t>(levels()), 0.0f);
   levelK_ = cl::Buffer(ctx_->context(), CL_MEM_READ_ONLY, levelKHost_.size() * sizeof(float));
-  sync_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, 2 * sizeof(cl_int));
-  ctx_->queue().enqueueFillBuffer(sync_, cl_int(0), 0, 2 * sizeof(cl_int));
+  sync_.create(ctx_->context(), ctx_->queue());
   recordPersistentOps();
 }
 
 // The step lists of the one launch: whole iterations (fullMultigridCycle() `a` times, when
 // the launch starts at level 0), else vcycle() and fmg() from its top level; in launch order.
 void MultigridSolver::recordPersistentOps() {
-  constexpr int kLoad = 4, kStore = 5, kGroup0 = 16, kGridSync = 32, kSolo = 64;  // MGP_*
-  const int count = levels(), b = options_.b, c = options_.c;
-  constexpr int kSmooth = 0, kProlong = 2;
-  std::vector<cl_int4> ops;
-  auto add = [&](int op, int l, int x = 0, int y = 0) { ops.push_back({{op, l, x, y}}); };
-  auto smooth = [&](int l, int sweeps) {
-    for (int i = 0; i < sweeps; ++i)
-      for (int colour = 0; colour < 2; ++colour) add(kSmooth, l, colour);
-  };
-  std::function<void(int)> vcycle = [&](int l) {
-    smooth(l, b);
-    if (l < count - 1) {
-      add(kRestrict, l, 1, 1);  // residual, and e_{l+1} = 0 (vcycle()'s zero)
-      vcycle(l + 1);
-      add(kProlong, l, 1);
-    }
-    smooth(l, c);
-  };
-  std::function<void(int)> fmg = [&](int l) {
-    if (l < count - 1) {
-      add(kRestrict, l, 0, 0);
-      fmg(l + 1);
-      add(kProlong, l, 0);
-    } else {
-      add(kZero, l);
-    }
-    vcycle(l);
-  };
+  const CycleShape cycle = cycleShape();
   for (int which = 0; which < 3; ++which) {
-    ops.clear();
+    StepRecorder rec;
     if (which == 0 && persistentTop_ == 0) {
-      for (int i = 0; i < options_.a; ++i) {
-        if (count > 1) {
-          add(kRestrict, 0, 1, 0);
-          fmg(1);
-          add(kProlong, 0, 1);
-        }
-        vcycle(0);
-      }
+      for (int i = 0; i < options_.a; ++i) iteration(rec, cycle);
     } else if (which == 1 && persistentTop_ > 0) {
-      vcycle(persistentTop_);
+      vcycle(rec, cycle, persistentTop_);
     } else if (which == 2 && persistentTop_ > 0) {
-      fmg(persistentTop_);
+      fullMultigrid(rec, cycle, persistentTop_);
     } else {
       persistentOps_[which] = {};
       continue;
     }
+    std::vector<cl_int4>& ops = rec.ops;
     // A prolongation outside the local pool followed by both colours on its level: folded into
     // them (op.w of a smooth: 1 neighbours prolonged, 2 itself where not updated, 4 replace).
     // Not on a level of side 1, where the mirror makes a point its own neighbour.
@@ -222,10 +187,7 @@ void MultigridSolver::launchPersistent(int which, int iterations) {
   const PersistentOps& po = persistentOps_[which];
   const int count = static_cast<int>(po.host.size());
   const long long arrivals = static_cast<long long>(persistentGroups_) * po.gridSyncs * iterations;
-  if (syncBase_ + arrivals > (1ll << 30)) {
-    ctx_->queue().enqueueFillBuffer(sync_, cl_int(0), 0, sizeof(cl_int));
-    syncBase_ = 0;
-  }
+  sync_.reserve(ctx_->queue(), arrivals);
   traceCount_ = tracing_ ? static_cast<std::size_t>(count) * iterations + 1 : 0;
   tracedOps_ = which;
   if (traceCount_ > traceCapacity_ || !trace_()) {
@@ -233,15 +195,14 @@ void MultigridSolver::launchPersistent(int which, int iterations) {
     trace_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, traceCapacity_ * sizeof(cl_ulong));
   }
   persistentKernel_.set(v_->buffer(), v0_->buffer(), pool_, levelTable_, levelK_, po.steps, count,
-                        iterations, sync_, syncBase_, trace_, levels(), persistentFrom_,
+                        iterations, sync_.buffer(), sync_.base(), trace_, levels(), persistentFrom_,
                         cl::Local(localPoolBytes_));
   cl::Event ev;
   ctx_->queue().enqueueNDRangeKernel(persistentKernel_, cl::NullRange,
                                      cl::NDRange(persistentGroups_ * persistentGroupSize_),
                                      cl::NDRange(persistentGroupSize_), nullptr, &ev);
   ctx_->profiler().record("mg_persistent", ev, "mg persistent");
-  syncBase_ += static_cast<int>(arrivals);
-  unconfirmed_ = true;
+  sync_.launched(arrivals);
 }
 
 std::vector<MultigridLevelTime> MultigridSolver::persistentTrace() const {
@@ -264,27 +225,16 @@ std::vector<MultigridLevelTime> MultigridSolver::persistentTrace() const {
 // once), the one-launch path is off for good and, with redo, the iterations are done again
 // from V0 launch by launch (a mu changed on the way is not replayed).
 void MultigridSolver::confirmPersistentSteps(bool redo) {
-  if (!unconfirmed_) return;
-  cl_int flags[2] = {0, 0};
   try {
-    ctx_->queue().enqueueReadBuffer(sync_, CL_TRUE, 0, sizeof(flags), flags);
+    if (!sync_.gaveUp(ctx_->queue())) return;
   } catch (const cl::Error& e) {
     rethrowClError(e, "checking the one-launch multigrid iterations");
   }
-  unconfirmed_ = false;
-  if (flags[1] == 0) return;
   persistent_ = false;
   note_ =
       "the device did not run all work-groups at once: redid the multigrid iterations "
       "launch by launch";
-  if (!redo) return;
-  const long n = iterations_;
-  reset();
-  for (long done = 0; done < n;) {
-    const int chunk = static_cast<int>(std::min<long>(n - done, 1 << 20));
-    step(chunk);
-    done += chunk;
-  }
+  if (redo) redoIterations(*this, iterations_);
 }
 
 }  // namespace gvflab

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "cl/launch.hpp"
-#include "gvf/multigrid_levels.hpp"
+#include "gvf/multigrid_schedule.hpp"
 #include "gvf/persistent_wait.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
@@ -18,41 +18,10 @@
 namespace gvflab {
 namespace {
 
-using namespace detail;  // multigrid_levels.hpp
-
-// The steps of vcycle() / fmg() below on levels l.. of `levels` (relative to the first level
-// of the one-work-group solve), in launch order, as mg_coarse runs them.
-struct CoarseRecorder {
-  int levels, b, c;
-  std::vector<cl_int4> ops;
-  void add(int op, int level, int a = 0, int b_ = 0) { ops.push_back({{op, level, a, b_}}); }
-  void smooth(int l, int sweeps) {
-    for (int i = 0; i < sweeps; ++i)
-      for (int colour = 0; colour < 2; ++colour) add(kSmooth, l, colour);
-  }
-  void vcycle(int l) {
-    smooth(l, b);
-    if (l < levels - 1) {
-      add(kRestrict, l, 1, 1);  // residual, and e_{l+1} = 0
-      vcycle(l + 1);
-      add(kProlong, l, 1);
-    }
-    smooth(l, c);
-  }
-  void fmg(int l) {
-    if (l < levels - 1) {
-      add(kRestrict, l, 0, 0);
-      fmg(l + 1);
-      add(kProlong, l, 0);
-    } else {
-      add(kZero, l);
-    }
-    vcycle(l);
-  }
-  void restrictS() {
-    for (int l = 0; l + 1 < levels; ++l) add(kRestrictS, l);
-  }
-};
+using detail::coarseLevelBytes;
+using detail::coarser;
+using detail::kMaxCoarseLevels;
+using detail::maxSide;
 
 }  // namespace
 
@@ -92,8 +61,6 @@ std::uint64_t MultigridSolver::pyramidBytes(FieldShape shape, Precision precisio
 // (512² f32 2.85 -> 2.07 ms, 2048² 10.9 -> 7.8: a third fewer launches); 3D not (256³ f32
 // 9.12 -> 8.94, f16 7.85 -> 8.69; 512³ f32 68.5 -> 70.1: the tile's halo costs what the
 // second read saved). PoCL 64²x32 f32: 36 -> 44 ms (work-groups of 256 with a barrier).
-// The z-marching 3D sweeps (fused = 2) lose too (H200 256³ f32 span 9.08 -> 11.96 ms, 512³
-// 68.6 -> 77.4: "Issue 29 item 2" in BENCHMARKS.md): opt-in only.
 bool MultigridSolver::fusedChosen(const ComputeContext& ctx, FieldShape shape) {
   return ctx.info().isGpu && shape.dims() == 2;
 }
@@ -105,7 +72,6 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
   setOptions(options.a, options.b, options.c);
   const FieldShape shape{input_.width, input_.height, input_.depth};
   fused_ = options.fused < 0 ? fusedChosen(*ctx_, shape) : options.fused > 0;
-  zmarch_ = fused_ && options.fused == 2 && shape.dims() == 3;
   persistent_ = persistentWanted();
   if (persistent_) {
     // The first level in the one launch: the largest with no side above persistentSide.
@@ -136,9 +102,7 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
     const std::string coarseOpts = (shape.dims() == 3 ? "-DDIMS3" : "") + spacingOpts;
     for (auto [k, opts] : {std::pair{&fine_, fineOpts}, std::pair{&coarse_, coarseOpts}}) {
       k->smooth = lib.kernel("multigrid.cl", "mg_smooth", opts);
-      if (fused_)
-        k->smoothFused =
-            lib.kernel("multigrid.cl", zmarch_ ? "mg_smooth_zmarch" : "mg_smooth_fused", opts);
+      if (fused_) k->smoothFused = lib.kernel("multigrid.cl", "mg_smooth_fused", opts);
       k->restrict_ = lib.kernel("multigrid.cl", "mg_restrict", opts);
       k->restrictS = lib.kernel("multigrid.cl", "mg_restrict_s", opts);
       k->prolong = lib.kernel("multigrid.cl", "mg_prolong", opts);
@@ -297,13 +261,18 @@ void MultigridSolver::chooseCoarseLevel() {
   recordCoarseOps();
 }
 
-// The step lists of mg_coarse for the current b and c (setOptions records them again).
+// The step lists of mg_coarse for the current b and c (setOptions records them again): S of
+// its levels restricted first, then a V-cycle or full multigrid from coarseFrom_.
 void MultigridSolver::recordCoarseOps() {
   if (coarseFrom_ >= levels()) return;
+  const detail::CycleShape cycle{levels() - 1, options_.b, options_.c};
   for (bool fullMultigrid : {false, true}) {
-    CoarseRecorder rec{levels() - coarseFrom_, options_.b, options_.c, {}};
-    rec.restrictS();
-    fullMultigrid ? rec.fmg(0) : rec.vcycle(0);
+    detail::StepRecorder rec(coarseFrom_);
+    for (int l = coarseFrom_; l < cycle.last; ++l) rec.add(detail::kRestrictS, l);
+    if (fullMultigrid)
+      detail::fullMultigrid(rec, cycle, coarseFrom_);
+    else
+      detail::vcycle(rec, cycle, coarseFrom_);
     CoarseOps& ops = coarseOps_[fullMultigrid ? 1 : 0];
     ops.count = static_cast<int>(rec.ops.size());
     ops.steps = cl::Buffer(ctx_->context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
@@ -381,8 +350,7 @@ void MultigridSolver::smoothFused(int level, int sweeps) {
   auto& k = kernelsOf(level).smoothFused;
   const FieldShape s = shapeOf(level);
   const bool is3d = input_.dims() == 3;
-  // MG_TY, MG_TZ (MG_ZC planes per z-marching column) in multigrid.cl
-  const int tileY = is3d ? 8 : 32, tileZ = zmarch_ ? 32 : is3d ? 8 : 1;
+  const int tileY = is3d ? 8 : 32, tileZ = is3d ? 8 : 1;  // MG_TY, MG_TZ in multigrid.cl
   const cl::NDRange global(detail::roundUp(s.width, 32), (s.height + tileY - 1) / tileY * 8,
                            (s.depth + tileZ - 1) / tileZ);
   for (int i = 0; i < sweeps; ++i) {
@@ -402,8 +370,7 @@ void MultigridSolver::smoothFused(int level, int sweeps) {
     cl::Event ev;
     ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, global, cl::NDRange(32, 8, 1), nullptr,
                                        &ev);
-    ctx_->profiler().record(zmarch_ ? "mg_smooth_zmarch" : "mg_smooth_fused", ev,
-                            levelGroup(level));
+    ctx_->profiler().record("mg_smooth_fused", ev, levelGroup(level));
     if (level == 0)
       std::swap(v_, vAlt_);
     else
@@ -440,36 +407,40 @@ void MultigridSolver::zero(int level) {
   ctx_->profiler().record("mg_zero", ev, levelGroup(level));
 }
 
-// Paper Alg. 3 on level l: v_l is V at level 0 and the correction e_l below.
-// From coarseFrom_ down, one launch does the rest (and zeroes its e itself).
-void MultigridSolver::vcycle(int level) {
-  // (A launch from level 0 runs whole iterations only: vCycle() stays with the launches.)
-  if (persistent_ && persistentTop_ > 0 && level == persistentTop_) return persistentSolve(false);
-  if (level == coarseFrom_) return coarseSolve(false);
-  smooth(level, options_.b);
-  if (level < static_cast<int>(levels_.size())) {
-    restrictResidual(level, true);
-    if (level + 1 != coarseFrom_ ||
-        (persistent_ && persistentTop_ > 0 && level + 1 == persistentTop_))
-      zero(level + 1);
-    vcycle(level + 1);
-    prolong(level, true);
+// The schedule's steps as launches, a kernel per step; from persistentTop_ (when above level
+// 0) the one launch takes over, from coarseFrom_ the one-work-group solve.
+class MultigridSolver::Launches final : public detail::CycleSteps {
+ public:
+  explicit Launches(MultigridSolver& s) : s_(s) {}
+  bool takeOver(int level, bool fullMultigrid) override {
+    if (s_.persistentTakes(level))
+      s_.persistentSolve(fullMultigrid);
+    else if (level == s_.coarseFrom_)
+      s_.coarseSolve(fullMultigrid);  // zeroes its e itself
+    else
+      return false;
+    return true;
   }
-  smooth(level, options_.c);
+  void smooth(int level, int sweeps) override { s_.smooth(level, sweeps); }
+  void restrictTo(int level, bool residual, bool zeroCoarse) override {
+    s_.restrictResidual(level, residual);
+    const bool coarseZeroes = level + 1 == s_.coarseFrom_ && !s_.persistentTakes(level + 1);
+    if (zeroCoarse && !coarseZeroes) s_.zero(level + 1);
+  }
+  void prolong(int level, bool add) override { s_.prolong(level, add); }
+  void zero(int level) override { s_.zero(level); }
+
+ private:
+  MultigridSolver& s_;
+};
+
+detail::CycleShape MultigridSolver::cycleShape() const {
+  return {levels() - 1, options_.b, options_.c};
 }
 
-// Paper Alg. 4 (RECURSIVEFULLMULTIGRID) on level l >= 1 for the rhs already there.
-void MultigridSolver::fmg(int level) {
-  if (persistent_ && persistentTop_ > 0 && level == persistentTop_) return persistentSolve(true);
-  if (level == coarseFrom_) return coarseSolve(true);
-  if (level < static_cast<int>(levels_.size())) {
-    restrictResidual(level, false);
-    fmg(level + 1);
-    prolong(level, false);
-  } else {
-    zero(level);
-  }
-  vcycle(level);
+// (A launch from level 0 runs whole iterations only: vCycle() stays with the launches.)
+bool MultigridSolver::persistentTakes(int level) const {
+  return persistent_ && persistentTop_ > 0 && level == persistentTop_;
 }
 
 // Not an iteration, so confirmPersistentSteps cannot redo it: when a one-launch visit inside
@@ -484,12 +455,13 @@ void MultigridSolver::vCycle() {
       before = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, bytes);
       ctx_->queue().enqueueCopyBuffer(v_->buffer(), before, 0, 0, bytes);
     }
-    vcycle(0);
+    Launches launches(*this);
+    detail::vcycle(launches, cycleShape(), 0);
     if (mayGiveUp) {
       confirmPersistentSteps(false);
       if (!persistent_) {
         ctx_->queue().enqueueCopyBuffer(before, v_->buffer(), 0, 0, bytes);
-        vcycle(0);
+        detail::vcycle(launches, cycleShape(), 0);
       }
     }
   } catch (const cl::Error& e) {
@@ -498,16 +470,11 @@ void MultigridSolver::vCycle() {
   exportedAt_ = -1;
 }
 
-// Correction form worked on V directly: A(V + e) = f  <=>  A e = f - A V. The residual is
-// restricted to level 1, full multigrid solves for e_1 there, V += P e_1, then a V-cycle on V.
+// One iteration of the schedule (multigrid_schedule.cpp) as launches.
 void MultigridSolver::fullMultigridCycle() {
   try {
-    if (!levels_.empty()) {
-      restrictResidual(0, true);
-      fmg(1);
-      prolong(0, true);
-    }
-    vcycle(0);
+    Launches launches(*this);
+    detail::iteration(launches, cycleShape());
   } catch (const cl::Error& e) {
     rethrowClError(e, "running a full-multigrid cycle");
   }
