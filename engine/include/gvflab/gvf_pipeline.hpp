@@ -40,7 +40,6 @@ struct SolverConfig {
   TileShape tile;
   Tile3D tile3d;
   std::optional<bool> persistent;
-  int cpuSlab = 0;       // EulerOptions::cpuSlab (CPUs, 3D: planes a work-item marches; 0: rows)
   int cpuBandSteps = 0;  // Euler only (EulerOptions::cpuBandSteps)
 
   EulerOptions eulerOptions() const;
