@@ -194,7 +194,6 @@ TEST_CASE("few groups per phase, banded uploads, pipelined batches: same as the 
     opt.uploadBands = groups;
     opt.nodeReserve = 100 * groups;
     opt.pipelineSteps = groups;
-    opt.phaseNoinline = groups == 3;  // the kernel built with its criterion term not inlined
     RegionSnake snake(ctx, z.data(), spec.width, spec.height, params, opt);
     snake.run();
     CHECK(snake.converged());

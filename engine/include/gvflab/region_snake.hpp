@@ -44,9 +44,6 @@ struct RegionSnakeOptions {
   // state (0: 2, 4, ..., 32 steps, each read waited for before more are queued). -1: the
   // device's default.
   int pipelineSteps = -1;
-  // 1: region_phase built with its criterion term not inlined (an experiment on the code size
-  // of the one-group stages; same arithmetic). 0: inlined. -1: the device's default.
-  int phaseNoinline = -1;
 };
 
 class RegionSnake {

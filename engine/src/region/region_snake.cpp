@@ -98,7 +98,6 @@ RegionSnake::RegionSnake(std::shared_ptr<ComputeContext> ctx, const std::uint16_
   // H200: faster in 8 of 10 and 8 of 8 pairs of two runs; 150 MP even; CPUs not measured).
   if (options_.nodeReserve < 0) options_.nodeReserve = ctx_->info().isGpu ? 4096 : 0;
   if (options_.pipelineSteps < 0) options_.pipelineSteps = 0;
-  if (options_.phaseNoinline < 0) options_.phaseNoinline = 0;
   build(z);
   const auto t0 = std::chrono::steady_clock::now();
   start_ = initialRectangle(width_, height_);
@@ -228,8 +227,7 @@ void RegionSnake::build(const std::uint16_t* z) {
     sumCurrent_ = ctx_->kernels().kernel("region_snake.cl", "region_sum_current");
     // NVIDIA: coherent loads in PTX (region_moves.clh says why).
     const bool nvidia = ctx_->info().platformName.find("NVIDIA") != std::string::npos;
-    std::string phaseOptions = nvidia ? "-DGVFLAB_PTX_LOADS" : "";
-    if (options_.phaseNoinline > 0) phaseOptions += " -DGVFLAB_NOINLINE_TERM";
+    const std::string phaseOptions = nvidia ? "-DGVFLAB_PTX_LOADS" : "";
     phase_ = ctx_->kernels().kernel("region_phase.cl", "region_phase", phaseOptions);
   } catch (const cl::Error& e) {
     rethrowClError(e, "building the cumulated images of a " + std::to_string(width_) + " x " +
