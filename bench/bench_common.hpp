@@ -48,10 +48,8 @@ struct BenchArgs {
   int dMax = 32;
   double minSegment = 16;
   // Each combination timed in turn (RegionSnakeOptions; -1: the device's default).
-  std::vector<int> regionBands{-1};     // --region-bands B[,B...]: uploadBands
-  std::vector<int> regionGroups{-1};    // --region-groups G[,G...]: phaseGroups
-  std::vector<int> regionReserve{-1};   // --region-reserve N[,N...]: nodeReserve
-  std::vector<int> regionPipeline{-1};  // --region-pipeline S[,S...]: pipelineSteps
+  std::vector<int> regionBands{-1};    // --region-bands B[,B...]: uploadBands
+  std::vector<int> regionReserve{-1};  // --region-reserve N[,N...]: nodeReserve
   // surface
   int vertices = 50000;
 };

@@ -21,9 +21,7 @@ const char* kUsage =
     "                    [--precision f32|f16|snorm16|all] [--memory buffer|image|local|auto|all]\n"
     "                    [--mpix M] [--snr S] [--d-max D] [--min-segment L]\n"
     "                    [--region-bands B[,B...]] (upload in B row bands; 0 one; -1 auto)\n"
-    "                    [--region-groups G[,G...]] (groups per phase launch; 0 one per unit)\n"
     "                    [--region-reserve N[,N...]] (nodes first allocated for; 0 64)\n"
-    "                    [--region-pipeline S[,S...]] (S steps per read, one batch ahead; 0 off)\n"
     "                    [--depth D] [--mu M] [--sigma S] [--mg-a A] [--mg-b B] [--mg-c C]\n"
     "                    [--mg-coarse N[,N...]] (levels of side <= N in one work-group; -1 auto)\n"
     "                    [--mg-fused F[,F...]] (both colours per launch: 1, two launches: 0, -1 "
@@ -157,20 +155,17 @@ int main(int argc, char** argv) {
       else if (args[i] == "--mg-coarse" || args[i] == "--mg-fused" ||
                args[i] == "--mg-persistent" || args[i] == "--mg-groups" || args[i] == "--mg-top" ||
                args[i] == "--mg-variant" || args[i] == "--region-bands" ||
-               args[i] == "--region-groups" || args[i] == "--region-reserve" ||
-               args[i] == "--region-pipeline" || args[i] == "--cpu-band-steps") {
+               args[i] == "--region-reserve" || args[i] == "--cpu-band-steps") {
         const std::string flag = args[i];
-        std::vector<int>& list = flag == "--mg-coarse"         ? b.mgCoarse
-                                 : flag == "--mg-fused"        ? b.mgFused
-                                 : flag == "--mg-persistent"   ? b.mgPersistent
-                                 : flag == "--mg-top"          ? b.mgTop
-                                 : flag == "--mg-variant"      ? b.mgVariant
-                                 : flag == "--region-bands"    ? b.regionBands
-                                 : flag == "--region-groups"   ? b.regionGroups
-                                 : flag == "--region-reserve"  ? b.regionReserve
-                                 : flag == "--region-pipeline" ? b.regionPipeline
-                                 : flag == "--cpu-band-steps"  ? b.cpuBandSteps
-                                                               : b.mgGroups;
+        std::vector<int>& list = flag == "--mg-coarse"        ? b.mgCoarse
+                                 : flag == "--mg-fused"       ? b.mgFused
+                                 : flag == "--mg-persistent"  ? b.mgPersistent
+                                 : flag == "--mg-top"         ? b.mgTop
+                                 : flag == "--mg-variant"     ? b.mgVariant
+                                 : flag == "--region-bands"   ? b.regionBands
+                                 : flag == "--region-reserve" ? b.regionReserve
+                                 : flag == "--cpu-band-steps" ? b.cpuBandSteps
+                                                              : b.mgGroups;
         const int top = flag == "--mg-persistent"        ? 1
                         : flag == "--mg-fused"           ? 1
                         : flag == "--mg-variant"         ? 7
