@@ -127,8 +127,6 @@ class EulerSolver : public Solver {
   void setUpPoints3D(const std::string& buildOptions);
   void setUpRows3D(const std::string& buildOptions);
   void setUpTiles3D(const std::string& buildOptions);
-  void bindFixed2D(TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_float>& k);
-  void bindFixed3D();
   void stepTiled2D(int n);
   void setUpPersistent2D(const std::string& buildOptions);
   void stepPersistent2D(int n);

@@ -15,7 +15,10 @@ class OneLaunchSync {
   int base() const { return base_; }  // the arrivals counted so far
   // Before a launch that may add up to `arrivals`: the count starts again should it overflow.
   void reserve(cl::CommandQueue& queue, long long arrivals);
-  void launched(long long arrivals);  // after enqueueing a launch that adds them
+  void launched(long long arrivals) {  // after enqueueing a launch that adds them
+    base_ += static_cast<int>(arrivals);
+    unconfirmed_ = true;
+  }
   // Whether a launch since the last call gave up (reads the flag; false when none ran).
   bool gaveUp(cl::CommandQueue& queue);
 

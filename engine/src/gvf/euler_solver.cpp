@@ -81,6 +81,15 @@ std::array<std::size_t, 2> tileGroups2D(const TileShape& t, int width, int heigh
   return {detail::roundUp(width, innerW) / innerW, detail::roundUp(height, innerH) / innerH};
 }
 
+// The arguments every Euler kernel keeps for the solver's life: V0 (1) and the size (3, 4[, 5]).
+template <bool Depth, class Kernel>
+void bindFixed(Kernel& k, const FieldStorage& v0, const GvfInput& in) {
+  k.template arg<1>(v0.memory());
+  k.template arg<3>(in.width);
+  k.template arg<4>(in.height);
+  if constexpr (Depth) k.template arg<5>(in.depth);
+}
+
 std::string gib(std::uint64_t bytes) {
   std::ostringstream s;
   s.precision(3);
@@ -211,16 +220,9 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
 
 EulerSolver::~EulerSolver() = default;
 
-void EulerSolver::bindFixed2D(
-    TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_float>& k) {
-  k.arg<1>(v0_->memory());
-  k.arg<3>(input_.width);
-  k.arg<4>(input_.height);
-}
-
 void EulerSolver::setUpPoints2D(const std::string& opts) {
   step2d_ = ctx_->kernels().kernel("gvf_euler2d.cl", "gvf_euler_step", opts);
-  bindFixed2D(step2d_);
+  bindFixed<false>(step2d_, *v0_, input_);
   local_ = detail::localSize2D(ctx_->info());
   global_ = cl::NDRange(detail::roundUp(input_.width, local_[0]),
                         detail::roundUp(input_.height, local_[1]));
@@ -229,7 +231,7 @@ void EulerSolver::setUpPoints2D(const std::string& opts) {
 // CPUs: a work-item per row (gvf_euler_rows), 16 rows per work-group.
 void EulerSolver::setUpRows2D(const std::string& opts) {
   step2d_ = ctx_->kernels().kernel("gvf_euler2d.cl", "gvf_euler_rows", opts);
-  bindFixed2D(step2d_);
+  bindFixed<false>(step2d_, *v0_, input_);
   local_ = cl::NDRange(16);
   global_ = cl::NDRange(detail::roundUp(input_.height, local_[0]));
   if (options_.cpuBandSteps > 0) setUpBands2D(opts);
@@ -240,16 +242,14 @@ void EulerSolver::setUpTiles2D(const std::string& opts) {
   const TileShape& t = options_.tile;
   const std::string tiled = opts + tileOptions(t, *ctx_);
   tiled2d_ = ctx_->kernels().kernel(tileKernels(t).file, tileKernels(t).steps, tiled);
-  tiled2d_.arg<1>(v0_->memory());
-  tiled2d_.arg<3>(input_.width);
-  tiled2d_.arg<4>(input_.height);
+  bindFixed<false>(tiled2d_, *v0_, input_);
   local_ = cl::NDRange(t.width / std::max(1, t.colsPerItem), t.height / t.rowsPerItem);
   setUpPersistent2D(tiled);
 }
 
 void EulerSolver::setUpPoints3D(const std::string& opts) {
   step3d_ = ctx_->kernels().kernel("gvf_euler3d.cl", "gvf_euler_step3d", opts);
-  bindFixed3D();
+  bindFixed<true>(step3d_, *v0_, input_);
   local_ = cl::NDRange(32, 4, 2);
   global_ = cl::NDRange(detail::roundUp(input_.width, local_[0]),
                         detail::roundUp(input_.height, local_[1]),
@@ -259,7 +259,7 @@ void EulerSolver::setUpPoints3D(const std::string& opts) {
 // CPUs: a work-item per row of x (gvf_euler_rows3d), 16 rows per work-group.
 void EulerSolver::setUpRows3D(const std::string& opts) {
   step3d_ = ctx_->kernels().kernel("gvf_euler3d.cl", "gvf_euler_rows3d", opts);
-  bindFixed3D();
+  bindFixed<true>(step3d_, *v0_, input_);
   local_ = cl::NDRange(16, 1);
   global_ = cl::NDRange(detail::roundUp(input_.height, local_[0]),
                         detail::roundUp(input_.depth, local_[1]));
@@ -270,18 +270,8 @@ void EulerSolver::setUpTiles3D(const std::string& opts) {
   pairKernel_ = ctx_->kernels().kernel(
       "gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled",
       opts + detail::tile3dOptions(options_.tile3d, shape, ctx_->info().isGpu));
-  pairKernel_.arg<1>(v0_->memory());
-  pairKernel_.arg<3>(input_.width);
-  pairKernel_.arg<4>(input_.height);
-  pairKernel_.arg<5>(input_.depth);
+  bindFixed<true>(pairKernel_, *v0_, input_);
   setUpPoints3D(opts);  // an odd last iteration runs the single-step kernel
-}
-
-void EulerSolver::bindFixed3D() {
-  step3d_.arg<1>(v0_->memory());
-  step3d_.arg<3>(input_.width);
-  step3d_.arg<4>(input_.height);
-  step3d_.arg<5>(input_.depth);
 }
 
 std::vector<SolverFact> EulerSolver::facts() const {
@@ -340,9 +330,7 @@ void EulerSolver::setUpPersistent2D(const std::string& buildOptions) {
           // Release/acquire instead of full fences at the barrier: H200, 512² x 512, 0.509 ->
           // 0.480 ms (docs/BENCHMARKS.md, "Issue 29 item 3, second round").
           (nvidia ? " -DGRID_FENCE_PTX -DGRID_ACQ_REL" : ""));
-  persistentKernel_.arg<1>(v0_->memory());
-  persistentKernel_.arg<3>(input_.width);
-  persistentKernel_.arg<4>(input_.height);
+  bindFixed<false>(persistentKernel_, *v0_, input_);
   sync_.create(ctx_->context(), ctx_->queue());
   persistentKernel_.arg<7>(sync_.buffer());
   persistent_ = true;
@@ -432,9 +420,7 @@ void EulerSolver::setUpBands2D(const std::string& buildOptions) {
   bandScratch_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE,
                             static_cast<std::size_t>(bands) * (2 * scratchRows + 1) *
                                 static_cast<std::size_t>(input_.width) * pixelBytes);
-  band2d_.arg<1>(v0_->memory());
-  band2d_.arg<3>(input_.width);
-  band2d_.arg<4>(input_.height);
+  bindFixed<false>(band2d_, *v0_, input_);
   band2d_.arg<7>(kBandRows);
   band2d_.arg<8>(bandScratch_);
   band2d_.arg<9>(scratchRows);

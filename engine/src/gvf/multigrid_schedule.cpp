@@ -44,21 +44,9 @@ void iteration(CycleSteps& steps, const CycleShape& shape) {
   vcycle(steps, shape, 0);
 }
 
-void StepRecorder::add(int code, int level, int a, int b) {
-  ops.push_back({{code, level - first_, a, b}});
-}
-
 void StepRecorder::smooth(int level, int sweeps) {
   for (int i = 0; i < sweeps; ++i)
     for (int colour = 0; colour < 2; ++colour) add(kSmooth, level, colour);
 }
-
-void StepRecorder::restrictTo(int level, bool residual, bool zeroCoarse) {
-  add(kRestrict, level, residual ? 1 : 0, zeroCoarse ? 1 : 0);
-}
-
-void StepRecorder::prolong(int level, bool sum) { add(kProlong, level, sum ? 1 : 0); }
-
-void StepRecorder::zero(int level) { add(kZero, level); }
 
 }  // namespace gvflab::detail

@@ -27,25 +27,13 @@ inline std::uint64_t coarseLevelBytes(FieldShape s, int dims) {
 
 // The step codes and flags of kernels/multigrid_ops.clh (checked there by static_asserts in
 // multigrid_schedule.cpp): a recorded step is int4 (code | flags, level, a, b).
-enum StepCode : int {
-  kSmooth = 0,
-  kRestrict = 1,
-  kProlong = 2,
-  kZero = 3,
-  kRestrictS = 4,
-  kLoad = 5,
-  kStore = 6,
-  kCodeMask = 15,
-  kGroup0 = 16,
-  kGridSync = 32,
-  kSolo = 64
-};
+enum StepCode : int { kSmooth, kRestrict, kProlong, kZero, kRestrictS, kLoad, kStore };
+enum StepFlag : int { kCodeMask = 15, kGroup0 = 16, kGridSync = 32, kSolo = 64 };
 constexpr int kMaxCoarseLevels = 16;  // MG_MAX_LEVELS
 
 // The levels a schedule runs over (0..last) and the paper's sweeps b and c.
 struct CycleShape {
-  int last = 0;
-  int b = 2, c = 1;
+  int last = 0, b = 2, c = 1;
 };
 
 // What each step of a cycle does: an executor.
@@ -73,11 +61,15 @@ class StepRecorder final : public CycleSteps {
  public:
   explicit StepRecorder(int first = 0) : first_(first) {}
   std::vector<cl_int4> ops;
-  void add(int code, int level, int a = 0, int b = 0);
+  void add(int code, int level, int a = 0, int b = 0) {
+    ops.push_back({{code, level - first_, a, b}});
+  }
   void smooth(int level, int sweeps) override;
-  void restrictTo(int level, bool residual, bool zeroCoarse) override;
-  void prolong(int level, bool add) override;
-  void zero(int level) override;
+  void restrictTo(int level, bool residual, bool zeroCoarse) override {
+    add(kRestrict, level, residual ? 1 : 0, zeroCoarse ? 1 : 0);
+  }
+  void prolong(int level, bool sum) override { add(kProlong, level, sum ? 1 : 0); }
+  void zero(int level) override { add(kZero, level); }
 
  private:
   int first_;

@@ -19,11 +19,6 @@ void OneLaunchSync::reserve(cl::CommandQueue& queue, long long arrivals) {
   base_ = 0;
 }
 
-void OneLaunchSync::launched(long long arrivals) {
-  base_ += static_cast<int>(arrivals);
-  unconfirmed_ = true;
-}
-
 bool OneLaunchSync::gaveUp(cl::CommandQueue& queue) {
   if (!unconfirmed_) return false;
   cl_int flags[2] = {0, 0};
