@@ -22,8 +22,7 @@ struct BenchArgs {
   std::vector<Precision> precisions{Precision::F32};              // --precision f32|f16|snorm16|all
   std::vector<std::optional<MemoryKind>> memories{std::nullopt};  // --memory ...|all|auto
   TileShape tile;                    // --tile WxHxRxHALO for 2D local memory
-  int cpuSlab = 0;                   // --cpu-slab N (CPUs, 3D Euler: planes per work-item)
-  Tile3D tile3d;                     // --tile3d TXxTYxROWSxZCHUNK[+raw][+branchless][+stepsS]
+  Tile3D tile3d;                     // --tile3d TXxTYxROWSxZCHUNK[+raw][+branchless]
   std::optional<bool> persistent;    // --persistent on|off|auto, 2D local memory
   std::vector<int> cpuBandSteps{0};  // --cpu-band-steps K[,K...]: EulerOptions::cpuBandSteps
   std::string markdown;              // accuracy: write the report here
@@ -49,11 +48,8 @@ struct BenchArgs {
   int dMax = 32;
   double minSegment = 16;
   // Each combination timed in turn (RegionSnakeOptions; -1: the device's default).
-  std::vector<int> regionBands{-1};     // --region-bands B[,B...]: uploadBands
-  std::vector<int> regionGroups{-1};    // --region-groups G[,G...]: phaseGroups
-  std::vector<int> regionReserve{-1};   // --region-reserve N[,N...]: nodeReserve
-  std::vector<int> regionPipeline{-1};  // --region-pipeline S[,S...]: pipelineSteps
-  std::vector<int> regionNoinline{-1};  // --region-noinline 0,1: phaseNoinline
+  std::vector<int> regionBands{-1};    // --region-bands B[,B...]: uploadBands
+  std::vector<int> regionReserve{-1};  // --region-reserve N[,N...]: nodeReserve
   // surface
   int vertices = 50000;
   // split3d: the devices of the split (all, or chooseDevice selectors after --device's), the
@@ -91,7 +87,6 @@ inline SolverConfig eulerConfig(const BenchArgs& args, Precision precision,
   c.tile = args.tile;
   c.tile3d = args.tile3d;
   c.persistent = args.persistent;
-  c.cpuSlab = args.cpuSlab;
   return c;
 }
 

@@ -9,7 +9,10 @@
 
 #include "bench_common.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/input_limits.hpp"
 #include "gvflab/mu_rule.hpp"
+#include "gvflab/multigrid_solver.hpp"
+#include "gvflab/params.hpp"
 
 namespace {
 
@@ -18,14 +21,11 @@ const char* kUsage =
     "                    [--precision f32|f16|snorm16|all] [--memory buffer|image|local|auto|all]\n"
     "                    [--mpix M] [--snr S] [--d-max D] [--min-segment L]\n"
     "                    [--region-bands B[,B...]] (upload in B row bands; 0 one; -1 auto)\n"
-    "                    [--region-groups G[,G...]] (groups per phase launch; 0 one per unit)\n"
     "                    [--region-reserve N[,N...]] (nodes first allocated for; 0 64)\n"
-    "                    [--region-pipeline S[,S...]] (S steps per read, one batch ahead; 0 off)\n"
-    "                    [--region-noinline 0,1] (phase kernel's criterion term not inlined)\n"
     "                    [--depth D] [--mu M] [--sigma S] [--mg-a A] [--mg-b B] [--mg-c C]\n"
     "                    [--mg-coarse N[,N...]] (levels of side <= N in one work-group; -1 auto)\n"
     "                    [--mg-fused F[,F...]] (both colours per launch: 1, two launches: 0, -1 "
-    "auto, 2: 3D in z-marching tiles)\n"
+    "auto)\n"
     "                    [--mg-persistent P[,P...]] (every iteration in one launch: 1, 0, -1 "
     "auto)\n"
     "                    [--mg-groups G[,G...]] (its work-groups; 0: one per compute unit)\n"
@@ -34,8 +34,7 @@ const char* kUsage =
     "                    [--mg-variant V[,V...]] (one launch, bits: 1 one barrier, 2 folded\n"
     "                    prolongation, 4 local step list; -1 auto)\n"
     "                    [--tile WxHxROWSxHALO[xCOLS]]  (COLS: columns per work-item)\n"
-    "                    [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless][+stepsS]]\n"
-    "                    [--cpu-slab N]  (CPUs, 3D Euler: z planes per work-item; 0: rows)\n"
+    "                    [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless]]\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
     "                    [--cpu-band-steps K[,K...]] (CPU 2D buffers: K iterations per pass "
     "over row bands; 0: gvf_euler_rows)\n"
@@ -84,6 +83,15 @@ double parseDouble(const std::string& flag, const std::string& text, double lo, 
   return v;
 }
 
+// A flag whose range is a parameter's, from its ParamSpec table (one range for every client).
+double parseSpec(const std::string& flag, const std::string& text,
+                 const std::vector<gvflab::ParamSpec>& specs, const std::string& key) {
+  const gvflab::ParamSpec& s = gvflab::findSpec(specs, key);
+  if (s.integer)
+    return parseInt(flag, text, static_cast<int>(s.minValue), static_cast<int>(s.maxValue));
+  return parseDouble(flag, text, s.minValue, s.maxValue);
+}
+
 double parseNumber(const std::string& flag, const std::string& text) {
   double v = 0;
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -108,7 +116,7 @@ int main(int argc, char** argv) {
         return args[++i];
       };
       if (args[i] == "--size")
-        b.size = parseInt("--size", value(), 16, 16384);
+        b.size = parseInt("--size", value(), gvflab::kMinPhantomSide, gvflab::kMaxImageSide);
       else if (args[i] == "--iterations")
         b.iterations = parseInt("--iterations", value(), 1, 1 << 24);
       else if (args[i] == "--repeats")
@@ -140,18 +148,21 @@ int main(int argc, char** argv) {
       else if (args[i] == "--split-only")
         b.splitOnly = true;
       else if (args[i] == "--depth")
-        b.depth = parseInt("--depth", value(), 2, 16384);
+        b.depth = parseInt("--depth", value(), 2, gvflab::kMaxImageSide);
       else if (args[i] == "--mu") {  // each solver's range on the input: mu_rule.hpp
         b.mu = parseNumber("--mu", value());
         gvflab::requireMuForSomeSolver(*b.mu);
       } else if (args[i] == "--sigma")
-        b.sigma = parseDouble("--sigma", value(), 0, 20);
+        b.sigma = parseSpec("--sigma", value(), gvflab::gvfParamSpecs(), "sigma");
       else if (args[i] == "--mg-a")
-        b.mgA = parseInt("--mg-a", value(), 1, 16);
+        b.mgA =
+            static_cast<int>(parseSpec("--mg-a", value(), gvflab::multigridParamSpecs(), "mg-a"));
       else if (args[i] == "--mg-b")
-        b.mgB = parseInt("--mg-b", value(), 0, 16);
+        b.mgB =
+            static_cast<int>(parseSpec("--mg-b", value(), gvflab::multigridParamSpecs(), "mg-b"));
       else if (args[i] == "--mg-c")
-        b.mgC = parseInt("--mg-c", value(), 0, 16);
+        b.mgC =
+            static_cast<int>(parseSpec("--mg-c", value(), gvflab::multigridParamSpecs(), "mg-c"));
       else if (args[i] == "--frames")
         b.frames = parseInt("--frames", value(), 1, 100000);
       else if (args[i] == "--budget")
@@ -161,24 +172,19 @@ int main(int argc, char** argv) {
       else if (args[i] == "--mg-coarse" || args[i] == "--mg-fused" ||
                args[i] == "--mg-persistent" || args[i] == "--mg-groups" || args[i] == "--mg-top" ||
                args[i] == "--mg-variant" || args[i] == "--region-bands" ||
-               args[i] == "--region-groups" || args[i] == "--region-reserve" ||
-               args[i] == "--region-pipeline" || args[i] == "--region-noinline" ||
-               args[i] == "--cpu-band-steps") {
+               args[i] == "--region-reserve" || args[i] == "--cpu-band-steps") {
         const std::string flag = args[i];
-        std::vector<int>& list = flag == "--mg-coarse"         ? b.mgCoarse
-                                 : flag == "--mg-fused"        ? b.mgFused
-                                 : flag == "--mg-persistent"   ? b.mgPersistent
-                                 : flag == "--mg-top"          ? b.mgTop
-                                 : flag == "--mg-variant"      ? b.mgVariant
-                                 : flag == "--region-bands"    ? b.regionBands
-                                 : flag == "--region-groups"   ? b.regionGroups
-                                 : flag == "--region-reserve"  ? b.regionReserve
-                                 : flag == "--region-pipeline" ? b.regionPipeline
-                                 : flag == "--region-noinline" ? b.regionNoinline
-                                 : flag == "--cpu-band-steps"  ? b.cpuBandSteps
-                                                               : b.mgGroups;
+        std::vector<int>& list = flag == "--mg-coarse"        ? b.mgCoarse
+                                 : flag == "--mg-fused"       ? b.mgFused
+                                 : flag == "--mg-persistent"  ? b.mgPersistent
+                                 : flag == "--mg-top"         ? b.mgTop
+                                 : flag == "--mg-variant"     ? b.mgVariant
+                                 : flag == "--region-bands"   ? b.regionBands
+                                 : flag == "--region-reserve" ? b.regionReserve
+                                 : flag == "--cpu-band-steps" ? b.cpuBandSteps
+                                                              : b.mgGroups;
         const int top = flag == "--mg-persistent"        ? 1
-                        : flag == "--mg-fused"           ? 2
+                        : flag == "--mg-fused"           ? 1
                         : flag == "--mg-variant"         ? 7
                         : flag == "--cpu-band-steps"     ? 64
                         : flag.rfind("--region", 0) == 0 ? 1 << 20
@@ -224,19 +230,15 @@ int main(int argc, char** argv) {
           b.persistent.reset();
         else
           throw gvflab::ParameterError("--persistent takes on, off or auto.");
-      } else if (args[i] == "--cpu-slab") {
-        b.cpuSlab = parseInt("--cpu-slab", value(), 0, 64);
       } else if (args[i] == "--tile3d") {
         const std::string v = value();
         if (std::sscanf(v.c_str(), "%dx%dx%dx%d", &b.tile3d.tx, &b.tile3d.ty, &b.tile3d.rows,
                         &b.tile3d.zChunk) != 4)
           throw gvflab::ParameterError(
-              "--tile3d needs TXxTYxROWSxZCHUNK[+raw][+branchless][+stepsS], e.g. 36x36x3x0+raw "
-              "(ZCHUNK 0: fill the device; S: iterations per launch, 2 to 4).");
+              "--tile3d needs TXxTYxROWSxZCHUNK[+raw][+branchless], e.g. 36x36x3x0+raw "
+              "(ZCHUNK 0: fill the device).");
         b.tile3d.rawPrefetch = v.find("+raw") != std::string::npos;
         b.tile3d.branchlessPlanes = v.find("+branchless") != std::string::npos;
-        if (const auto at = v.find("+steps"); at != std::string::npos)
-          b.tile3d.steps = parseInt("--tile3d's +steps", v.substr(at + 6, 1), 2, 9);
       } else if (args[i] == "--markdown")
         b.markdown = value();
       else if (args[i] == "--image")

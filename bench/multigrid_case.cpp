@@ -159,7 +159,6 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
                                       {"mg_coarse_side", coarseSide},
                                       {"mg_coarse_level", mg.coarseLevel()},
                                       {"mg_fused", mg.fusedSweeps()},
-                                      {"mg_zmarch", mg.zMarchingSweeps()},
                                       {"mg_persistent", mg.persistent()},
                                       {"mg_persistent_groups", mg.persistentGroups()},
                                       {"mg_persistent_coarse_level", mg.persistentCoarseLevel()},

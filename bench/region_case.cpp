@@ -119,127 +119,112 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
   const double makeMs = msSince(tg);
   std::copy_n(timedZ, bytes / 2, profiledZ);
   const double copyGbps = measureCopyGbps(*profiled);
-  // Every combination of --region-bands, --region-groups and --region-reserve in turn, on the
-  // same image; all must end on the same steps and nodes.
+  // Every combination of --region-bands and --region-reserve in turn, on the same image; all
+  // must end on the same steps and nodes.
   std::vector<Point2i> firstNodes;
   long firstSteps = -1;
   for (const int bands : args.regionBands)
-    for (const int groups : args.regionGroups)
-      for (const int reserve : args.regionReserve)
-        for (const int pipeline : args.regionPipeline)
-          for (const int noinline : args.regionNoinline) {
-            RegionSnakeOptions options;
-            options.uploadBands = bands, options.phaseGroups = groups,
-            options.nodeReserve = reserve;
-            options.pipelineSteps = pipeline, options.phaseNoinline = noinline;
-            warmUp(timed, spec, params, options);
-            warmUp(profiled, spec, params, options);
+    for (const int reserve : args.regionReserve) {
+      RegionSnakeOptions options;
+      options.uploadBands = bands, options.nodeReserve = reserve;
+      warmUp(timed, spec, params, options);
+      warmUp(profiled, spec, params, options);
 
-            RegionTiming best{};
-            best.totalMs = 1e300;
-            double sumTotal = 0;
-            std::vector<double> totals;
-            std::vector<Point2i> nodes;
-            for (int r = 0; r < args.repeats; ++r) {
-              const RegionTiming t = timeOnce(timed, timedZ, side, params, options, &nodes);
-              sumTotal += t.totalMs;
-              totals.push_back(t.totalMs);
-              if (t.totalMs < best.totalMs) best = t;
-            }
-            const RegionTiming prof = timeOnce(profiled, profiledZ, side, params, options);
-            best.uploadMs = prof.uploadMs, best.prefixMs = prof.prefixMs;
-            best.segmentKernelMs = prof.segmentKernelMs, best.perKernel = prof.perKernel;
-            const double iou = regionPhantomIoU(spec, nodes, std::max(1, side / 1024));
-            const double bpp = best.bytesPerPixel, peakBpp = best.peakBytesPerPixel;
-            if (prof.steps != best.steps || prof.nodes != best.nodes)
-              throw std::runtime_error("the profiled run ended elsewhere than the timed runs");
-            if (firstSteps < 0) firstSteps = best.steps, firstNodes = nodes;
-            if (best.steps != firstSteps || nodes != firstNodes)
-              throw std::runtime_error("--region-bands/groups/reserve/pipeline/noinline " +
-                                       std::to_string(bands) + "/" + std::to_string(groups) + "/" +
-                                       std::to_string(reserve) + "/" + std::to_string(pipeline) +
-                                       "/" + std::to_string(noinline) +
-                                       " ended elsewhere than the first combination");
-            // Host share of the segmentation: its wall time less its kernels (the profiled run).
-            // Prefix traffic: 2 B/px read, 10 B/px written; the upload 2 B/px over the bus.
-            const double hostMs = prof.segmentWallMs - prof.segmentKernelMs;
-            const double prefixGbps = px * 12 / (best.prefixMs * 1e6);
-            const double uploadGbps = px * 2 / (best.uploadMs * 1e6);
+      RegionTiming best{};
+      best.totalMs = 1e300;
+      double sumTotal = 0;
+      std::vector<double> totals;
+      std::vector<Point2i> nodes;
+      for (int r = 0; r < args.repeats; ++r) {
+        const RegionTiming t = timeOnce(timed, timedZ, side, params, options, &nodes);
+        sumTotal += t.totalMs;
+        totals.push_back(t.totalMs);
+        if (t.totalMs < best.totalMs) best = t;
+      }
+      const RegionTiming prof = timeOnce(profiled, profiledZ, side, params, options);
+      best.uploadMs = prof.uploadMs, best.prefixMs = prof.prefixMs;
+      best.segmentKernelMs = prof.segmentKernelMs, best.perKernel = prof.perKernel;
+      const double iou = regionPhantomIoU(spec, nodes, std::max(1, side / 1024));
+      const double bpp = best.bytesPerPixel, peakBpp = best.peakBytesPerPixel;
+      if (prof.steps != best.steps || prof.nodes != best.nodes)
+        throw std::runtime_error("the profiled run ended elsewhere than the timed runs");
+      if (firstSteps < 0) firstSteps = best.steps, firstNodes = nodes;
+      if (best.steps != firstSteps || nodes != firstNodes)
+        throw std::runtime_error("--region-bands/reserve " + std::to_string(bands) + "/" +
+                                 std::to_string(reserve) +
+                                 " ended elsewhere than the first combination");
+      // Host share of the segmentation: its wall time less its kernels (the profiled run).
+      // Prefix traffic: 2 B/px read, 10 B/px written; the upload 2 B/px over the bus.
+      const double hostMs = prof.segmentWallMs - prof.segmentKernelMs;
+      const double prefixGbps = px * 12 / (best.prefixMs * 1e6);
+      const double uploadGbps = px * 2 / (best.uploadMs * 1e6);
 
-            if (args.json) {
-              printJsonLine(out,
-                            {{"case", "region"},
-                             {"device", timed->info().name},
-                             {"mpix", px / 1e6},
-                             {"width", side},
-                             {"height", side},
-                             {"snr", spec.snr},
-                             {"d_max", params.dMax},
-                             {"min_segment", params.minSegment},
-                             {"repeats", args.repeats},
-                             {"upload_bands", bands},
-                             {"phase_groups", groups},
-                             {"node_reserve", reserve},
-                             {"pipeline_steps", pipeline},
-                             {"phase_noinline", noinline},
-                             {"total_ms", best.totalMs},
-                             {"mean_total_ms", sumTotal / args.repeats},
-                             {"median_total_ms", median(totals)},
-                             {"precompute_ms", best.precomputeWallMs},
-                             {"segmentation_ms", best.segmentWallMs},
-                             {"upload_ms", best.uploadMs},
-                             {"prefix_kernel_ms", best.prefixMs},
-                             {"segmentation_kernel_ms", best.segmentKernelMs},
-                             {"profiled_total_ms", prof.totalMs},
-                             {"host_ms", hostMs},
-                             {"alloc_wall_ms", best.build.allocMs},
-                             {"prefix_wall_ms", best.build.prefixMs},
-                             {"start_wall_ms", best.build.startMs},
-                             {"state_reads", best.stateReads},
-                             {"phase_launches", prof.phaseLaunches},
-                             {"phase_launches_per_step", double(prof.phaseLaunches) / best.steps},
-                             {"copy_gbps", copyGbps},
-                             {"prefix_gbps", prefixGbps},
-                             {"prefix_copy_fraction", prefixGbps / copyGbps},
-                             {"upload_gbps", uploadGbps},
-                             {"steps", best.steps},
-                             {"iterations", best.iterations},
-                             {"nodes", best.nodes},
-                             {"bytes_per_pixel", bpp},
-                             {"peak_bytes_per_pixel", peakBpp},
-                             {"iou", iou},
-                             {"image_make_ms", makeMs},
-                             {"kernels", best.perKernel}});
-            } else {
-              out << std::fixed << std::setprecision(2) << "region " << side << "x" << side << " ("
-                  << px / 1e6 << " MP), SNR " << spec.snr << ", d_max " << params.dMax
-                  << ", min segment " << params.minSegment << ", bands " << bands << ", groups "
-                  << groups << ", reserve " << reserve << ", pipeline " << pipeline << ", noinline "
-                  << noinline << " on " << timed->info().name << "\n"
-                  << "  total          " << best.totalMs << " ms (best of " << args.repeats
-                  << "; mean " << sumTotal / args.repeats << " ms, median " << median(totals)
-                  << " ms; no profiling)\n"
-                  << "  pre-comp.      " << best.precomputeWallMs << " ms wall (upload "
-                  << best.uploadMs << " ms, cumulated images " << best.prefixMs
-                  << " ms of kernels)\n"
-                  << "  segmentation   " << best.segmentWallMs << " ms wall ("
-                  << best.segmentKernelMs << " ms of kernels in a profiled run of " << prof.totalMs
-                  << " ms total), " << best.steps << " steps, " << best.iterations
-                  << " iterations, " << best.nodes << " nodes\n"
-                  << "  kernels        " << best.perKernel << " (ms/launches)\n"
-                  << "  memory         " << bpp << " B/px on the device (" << peakBpp
-                  << " B/px at the peak; the paper: 20 B/px)\n"
-                  << "  IoU            " << std::setprecision(4) << iou << " with the true star\n"
-                  << std::setprecision(2) << "  split          pre-comp. wall: buffers "
-                  << best.build.allocMs << " ms, upload + prefixes " << best.build.prefixMs
-                  << " ms, start " << best.build.startMs << " ms; " << best.stateReads
-                  << " reads of the state; host " << hostMs << " ms of segmentation, "
-                  << double(prof.phaseLaunches) / best.steps
-                  << " region_phase launches per step; prefix " << prefixGbps << " GB/s ("
-                  << prefixGbps / copyGbps << " of copy " << copyGbps << " GB/s), upload "
-                  << uploadGbps << " GB/s\n";
-            }
-          }
+      if (args.json) {
+        printJsonLine(out, {{"case", "region"},
+                            {"device", timed->info().name},
+                            {"mpix", px / 1e6},
+                            {"width", side},
+                            {"height", side},
+                            {"snr", spec.snr},
+                            {"d_max", params.dMax},
+                            {"min_segment", params.minSegment},
+                            {"repeats", args.repeats},
+                            {"upload_bands", bands},
+                            {"node_reserve", reserve},
+                            {"total_ms", best.totalMs},
+                            {"mean_total_ms", sumTotal / args.repeats},
+                            {"median_total_ms", median(totals)},
+                            {"precompute_ms", best.precomputeWallMs},
+                            {"segmentation_ms", best.segmentWallMs},
+                            {"upload_ms", best.uploadMs},
+                            {"prefix_kernel_ms", best.prefixMs},
+                            {"segmentation_kernel_ms", best.segmentKernelMs},
+                            {"profiled_total_ms", prof.totalMs},
+                            {"host_ms", hostMs},
+                            {"alloc_wall_ms", best.build.allocMs},
+                            {"prefix_wall_ms", best.build.prefixMs},
+                            {"start_wall_ms", best.build.startMs},
+                            {"state_reads", best.stateReads},
+                            {"phase_launches", prof.phaseLaunches},
+                            {"phase_launches_per_step", double(prof.phaseLaunches) / best.steps},
+                            {"copy_gbps", copyGbps},
+                            {"prefix_gbps", prefixGbps},
+                            {"prefix_copy_fraction", prefixGbps / copyGbps},
+                            {"upload_gbps", uploadGbps},
+                            {"steps", best.steps},
+                            {"iterations", best.iterations},
+                            {"nodes", best.nodes},
+                            {"bytes_per_pixel", bpp},
+                            {"peak_bytes_per_pixel", peakBpp},
+                            {"iou", iou},
+                            {"image_make_ms", makeMs},
+                            {"kernels", best.perKernel}});
+      } else {
+        out << std::fixed << std::setprecision(2) << "region " << side << "x" << side << " ("
+            << px / 1e6 << " MP), SNR " << spec.snr << ", d_max " << params.dMax << ", min segment "
+            << params.minSegment << ", bands " << bands << ", reserve " << reserve << " on "
+            << timed->info().name << "\n"
+            << "  total          " << best.totalMs << " ms (best of " << args.repeats << "; mean "
+            << sumTotal / args.repeats << " ms, median " << median(totals) << " ms; no profiling)\n"
+            << "  pre-comp.      " << best.precomputeWallMs << " ms wall (upload " << best.uploadMs
+            << " ms, cumulated images " << best.prefixMs << " ms of kernels)\n"
+            << "  segmentation   " << best.segmentWallMs << " ms wall (" << best.segmentKernelMs
+            << " ms of kernels in a profiled run of " << prof.totalMs << " ms total), "
+            << best.steps << " steps, " << best.iterations << " iterations, " << best.nodes
+            << " nodes\n"
+            << "  kernels        " << best.perKernel << " (ms/launches)\n"
+            << "  memory         " << bpp << " B/px on the device (" << peakBpp
+            << " B/px at the peak; the paper: 20 B/px)\n"
+            << "  IoU            " << std::setprecision(4) << iou << " with the true star\n"
+            << std::setprecision(2) << "  split          pre-comp. wall: buffers "
+            << best.build.allocMs << " ms, upload + prefixes " << best.build.prefixMs
+            << " ms, start " << best.build.startMs << " ms; " << best.stateReads
+            << " reads of the state; host " << hostMs << " ms of segmentation, "
+            << double(prof.phaseLaunches) / best.steps << " region_phase launches per step; prefix "
+            << prefixGbps << " GB/s (" << prefixGbps / copyGbps << " of copy " << copyGbps
+            << " GB/s), upload " << uploadGbps << " GB/s\n";
+      }
+    }
   return 0;
 }
 

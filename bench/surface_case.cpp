@@ -35,7 +35,7 @@ Rig makeRig(const BenchArgs& args, bool profiling, const Volume& volume, double 
   Rig r;
   r.ctx = ComputeContext::create({args.device, {}, {}, profiling});
   r.input = buildGvfInput(*r.ctx, volume, 1.0);
-  r.gvf = std::make_unique<MultigridSolver>(r.ctx, r.input, 0.2);
+  r.gvf = makeMultigridSolver(r.ctx, r.input, 0.2, SolverConfig{});  // the defaults
   r.gvf->step(4);
   SnakeParams p = SnakeParams::defaults();
   p.window = 10000;

@@ -7,8 +7,8 @@
 #include "spacing.clh"
 
 // Separable Gaussian, horizontal pass. w holds taps 0..r (symmetric).
-__kernel void blur_rows(__global const float* in, __global float* out, __constant float* w,
-                        int r, int width, int height) {
+__kernel void blur_rows(__global const float* in, __global float* out, __constant float* w, int r,
+                        int width, int height) {
   int x = get_global_id(0), y = get_global_id(1);
   if (x >= width || y >= height) return;
   __global const float* row = in + (size_t)y * width;
@@ -18,8 +18,8 @@ __kernel void blur_rows(__global const float* in, __global float* out, __constan
   out[(size_t)y * width + x] = acc;
 }
 
-__kernel void blur_cols(__global const float* in, __global float* out, __constant float* w,
-                        int r, int width, int height) {
+__kernel void blur_cols(__global const float* in, __global float* out, __constant float* w, int r,
+                        int width, int height) {
   int x = get_global_id(0), y = get_global_id(1);
   if (x >= width || y >= height) return;
   float acc = w[0] * in[(size_t)y * width + x];

@@ -6,8 +6,8 @@
 #include "spacing.clh"
 
 // One pass of the separable Gaussian along `axis` (0 = x, 1 = y, 2 = z).
-__kernel void blur_axis(__global const float* in, __global float* out, __constant float* w,
-                        int r, int width, int height, int depth, int axis) {
+__kernel void blur_axis(__global const float* in, __global float* out, __constant float* w, int r,
+                        int width, int height, int depth, int axis) {
   int p[3] = {get_global_id(0), get_global_id(1), get_global_id(2)};
   const int n[3] = {width, height, depth};
   if (p[0] >= width || p[1] >= height || p[2] >= depth) return;
@@ -25,12 +25,12 @@ float3 central_gradient3(__global const float* g, int x, int y, int z, int width
                          int depth) {
   const size_t sy = width, sz = (size_t)width * height;
   const size_t c = z * sz + y * sy;
-  return (float3)(
-      GRAD_X(0.5f * (g[c + reflect_index(x + 1, width)] - g[c + reflect_index(x - 1, width)])),
-      GRAD_Y(0.5f * (g[z * sz + reflect_index(y + 1, height) * sy + x] -
-                     g[z * sz + reflect_index(y - 1, height) * sy + x])),
-      GRAD_Z(0.5f * (g[reflect_index(z + 1, depth) * sz + y * sy + x] -
-                     g[reflect_index(z - 1, depth) * sz + y * sy + x])));
+  return (float3)(GRAD_X(0.5f *
+                         (g[c + reflect_index(x + 1, width)] - g[c + reflect_index(x - 1, width)])),
+                  GRAD_Y(0.5f * (g[z * sz + reflect_index(y + 1, height) * sy + x] -
+                                 g[z * sz + reflect_index(y - 1, height) * sy + x])),
+                  GRAD_Z(0.5f * (g[reflect_index(z + 1, depth) * sz + y * sy + x] -
+                                 g[reflect_index(z - 1, depth) * sz + y * sy + x])));
 }
 
 __kernel void gradient_magnitude3d(__global const float* g, __global float* f, int width,

@@ -4,11 +4,10 @@
 #include "gvf_stencil.clh"
 
 __kernel void gvf_residual_partial3d(FIELD_IN v, FIELD_IN v0, int width, int height, int depth,
-                                     float mu, __global float* partial,
-                                     __local float* scratch) {
+                                     float mu, __global float* partial, __local float* scratch) {
   int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
-  int lid = (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) +
-            get_local_id(0);
+  int lid =
+      (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
   int lsize = get_local_size(0) * get_local_size(1) * get_local_size(2);
   float r = 0.0f;
   if (x < width && y < height && z < depth) {

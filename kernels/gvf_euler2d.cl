@@ -1,5 +1,4 @@
-// One explicit Euler step of 2D GVF (first paper, Alg. 1), unit time step:
-//   V <- V + mu * lap(V) - (V - V0) |V0|^2
+// One explicit Euler step of 2D GVF (GVF_STEP2 in gvf_stencil.clh).
 // Storage (f32 / f16 / snorm16) and memory (buffer / image) come from gvf_storage.clh.
 #include "gvf_storage.clh"
 #include "gvf_stencil.clh"
@@ -11,25 +10,20 @@ __kernel void gvf_euler_step(FIELD_IN v, FIELD_IN v0, FIELD_OUT out, int width, 
   float2 c = LOAD_V2(v, x, y, width);
   float2 lap = laplacian2(v, x, y, width, height, c);
   float2 b = LOAD_V2(v0, x, y, width);
-  STORE_V2(out, x, y, width, c + mu * lap - (c - b) * dot(b, b));
+  STORE_V2(out, x, y, width, GVF_STEP2(c, lap, b, dot(b, b), mu));
 }
 
 #ifndef MEMORY_IMAGE
 // CPUs (PoCL): one work-item per row, so the compiler sees a loop over contiguous pixels and
 // vectorises it instead of gathering each item's mirrored x neighbours. Same arithmetic per
-// pixel as gvf_euler_step (laplacian2's sums in its order), so the same floats.
-#ifdef WORLD_SPACING
-#define ROWS2_LAP(c, l, r, u, d) (LAP_PAIRS2((l) + (r), (u) + (d)) - LAP_CENTRE * (c))
-#else
-#define ROWS2_LAP(c, l, r, u, d) ((l) + (r) + (u) + (d) - 4.0f * (c))
-#endif
-#define ROWS2_PIXEL(x, xm, xp)                                                              \
-  do {                                                                                      \
-    const float2 c = LOAD_V2(v, (x), y, width);                                             \
-    const float2 lap = ROWS2_LAP(c, LOAD_V2(v, (xm), y, width), LOAD_V2(v, (xp), y, width), \
-                                 LOAD_V2(v, (x), ym, width), LOAD_V2(v, (x), yp, width));   \
-    const float2 b = LOAD_V2(v0, (x), y, width);                                            \
-    STORE_V2(out, (x), y, width, c + mu * lap - (c - b) * dot(b, b));                       \
+// pixel as gvf_euler_step (GVF_LAP2, GVF_STEP2), so the same floats.
+#define ROWS2_PIXEL(x, xm, xp)                                                             \
+  do {                                                                                     \
+    const float2 c = LOAD_V2(v, (x), y, width);                                            \
+    const float2 lap = GVF_LAP2(c, LOAD_V2(v, (xm), y, width), LOAD_V2(v, (xp), y, width), \
+                                LOAD_V2(v, (x), ym, width), LOAD_V2(v, (x), yp, width));   \
+    const float2 b = LOAD_V2(v0, (x), y, width);                                           \
+    STORE_V2(out, (x), y, width, GVF_STEP2(c, lap, b, dot(b, b), mu));                     \
   } while (0)
 
 __kernel void gvf_euler_rows(__global const elem_t* restrict v, __global const elem_t* restrict v0,
@@ -47,18 +41,17 @@ __kernel void gvf_euler_rows(__global const elem_t* restrict v, __global const e
 // used in turn), so the field is read and written once per `steps` iterations while the band's
 // rows stay in cache. Step s computes the band widened by steps - s rows on each side (clipped
 // to the grid) from step s - 1's rows: the same mirrored borders and the same arithmetic per
-// pixel as gvf_euler_rows (ROWS2_LAP, then c + mu * lap - (c - b)|b|^2), so the same floats.
+// pixel as gvf_euler_rows (GVF_LAP2, GVF_STEP2), so the same floats.
 void band_row(__global const elem_t* restrict src, __global const elem_t* restrict up,
               __global const elem_t* restrict dn, __global const elem_t* restrict b0,
-              __global elem_t* restrict dst, __global float* restrict bb, int width,
-              float mu) {
-#define BAND_PIXEL(x, xm, xp)                                                         \
-  do {                                                                                \
-    const float2 c = LOAD_V2(src, (x), 0, 0);                                         \
-    const float2 lap = ROWS2_LAP(c, LOAD_V2(src, (xm), 0, 0), LOAD_V2(src, (xp), 0, 0), \
-                                 LOAD_V2(up, (x), 0, 0), LOAD_V2(dn, (x), 0, 0));     \
-    const float2 b = LOAD_V2(b0, (x), 0, 0);                                          \
-    STORE_V2(dst, (x), 0, 0, c + mu * lap - (c - b) * dot(b, b));                     \
+              __global elem_t* restrict dst, __global float* restrict bb, int width, float mu) {
+#define BAND_PIXEL(x, xm, xp)                                                          \
+  do {                                                                                 \
+    const float2 c = LOAD_V2(src, (x), 0, 0);                                          \
+    const float2 lap = GVF_LAP2(c, LOAD_V2(src, (xm), 0, 0), LOAD_V2(src, (xp), 0, 0), \
+                                LOAD_V2(up, (x), 0, 0), LOAD_V2(dn, (x), 0, 0));       \
+    const float2 b = LOAD_V2(b0, (x), 0, 0);                                           \
+    STORE_V2(dst, (x), 0, 0, GVF_STEP2(c, lap, b, dot(b, b), mu));                     \
   } while (0)
   BAND_PIXEL(0, mirror_index(-1, width), mirror_index(1, width));
   // The interior as a loop over scalar components, which the compiler vectorises (it leaves
@@ -69,9 +62,9 @@ void band_row(__global const elem_t* restrict src, __global const elem_t* restri
   }
   for (int i = 2; i < 2 * width - 2; ++i) {
     const float c = LOAD1(src, i);
-    const float lap = ROWS2_LAP(c, LOAD1(src, i - 2), LOAD1(src, i + 2), LOAD1(up, i), LOAD1(dn, i));
+    const float lap = GVF_LAP2(c, LOAD1(src, i - 2), LOAD1(src, i + 2), LOAD1(up, i), LOAD1(dn, i));
     const float b = LOAD1(b0, i);
-    STORE1(c + mu * lap - (c - b) * bb[i >> 1], dst, i);
+    STORE1(GVF_STEP2(c, lap, b, bb[i >> 1], mu), dst, i);
   }
   if (width > 1) BAND_PIXEL(width - 1, width - 2, mirror_index(width, width));
 #undef BAND_PIXEL

@@ -10,7 +10,7 @@
 // can all run at once, gvf_euler_steps_persistent (every step of a solver step in one launch).
 
 #include "gvf_storage.clh"
-#include "spacing.clh"
+#include "gvf_stencil.clh"
 
 #ifndef TILE_W
 #define TILE_W 64
@@ -91,14 +91,8 @@ void tile_steps(const tile_place* p, float2* c, const float2* b, float mu, int s
       const float2 down = (r < ROWS_PER_ITEM - 1 && p->lyp[r] == ly0 + r + 1)
                               ? cr[r < ROWS_PER_ITEM - 1 ? r + 1 : r]
                               : tile[p->lyp[r] * TILE_W + lx];
-#ifdef WORLD_SPACING
-      // laplacian2's weighted form (gvf_stencil.clh), in the same order.
-      const float2 lap =
-          LAP_PAIRS2(tile[row + p->lxm] + tile[row + p->lxp], up + down) - LAP_CENTRE * cr[r];
-#else
-      const float2 lap = tile[row + p->lxm] + tile[row + p->lxp] + up + down - 4.0f * cr[r];
-#endif
-      c[r] = cr[r] + mu * lap - (cr[r] - b[r]) * dot(b[r], b[r]);
+      const float2 lap = GVF_LAP2(cr[r], tile[row + p->lxm], tile[row + p->lxp], up, down);
+      c[r] = GVF_STEP2(cr[r], lap, b[r], dot(b[r], b[r]), mu);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
@@ -110,9 +104,9 @@ void store_inner(const tile_place* p, const float2* c, __global elem_t* out, int
     if (p->inner[r]) STORE_V2(out, p->gx, p->oy + p->ly0 + r, width, c[r]);
 }
 
-__kernel __attribute__((reqd_work_group_size(TILE_W, TILE_H / ROWS_PER_ITEM, 1)))
-void gvf_euler_steps_tiled(__global const elem_t* v, __global const elem_t* v0,
-                           __global elem_t* out, int width, int height, float mu, int steps) {
+__kernel __attribute__((reqd_work_group_size(TILE_W, TILE_H / ROWS_PER_ITEM, 1))) void
+gvf_euler_steps_tiled(__global const elem_t* v, __global const elem_t* v0, __global elem_t* out,
+                      int width, int height, float mu, int steps) {
   __local float2 tile[TILE_H * TILE_W];
   const tile_place p = place_in_tile(width, height);
   float2 c[ROWS_PER_ITEM], b[ROWS_PER_ITEM];
@@ -134,10 +128,10 @@ void gvf_euler_steps_tiled(__global const elem_t* v, __global const elem_t* v0,
 // Phases read va and write vb in turn (phase 0 reads va). Between phases only the halo is
 // reloaded: the inner pixels' values are those the group just stored. V0 is loaded once.
 // sync[0] counts arrivals from syncBase on; the result equals single-step launches.
-__kernel __attribute__((reqd_work_group_size(TILE_W, TILE_H / ROWS_PER_ITEM, 1)))
-void gvf_euler_steps_persistent(__global elem_t* va, __global const elem_t* v0,
-                                __global elem_t* vb, int width, int height, float mu,
-                                int iterations, volatile __global int* sync, int syncBase) {
+__kernel __attribute__((reqd_work_group_size(TILE_W, TILE_H / ROWS_PER_ITEM, 1))) void
+gvf_euler_steps_persistent(__global elem_t* va, __global const elem_t* v0, __global elem_t* vb,
+                           int width, int height, float mu, int iterations,
+                           volatile __global int* sync, int syncBase) {
   __local float2 tile[TILE_H * TILE_W];
   __local int passed;
   const tile_place p = place_in_tile(width, height);

@@ -7,12 +7,13 @@
 // mirrored column steps to exactly the column it mirrors and no column needs the boundary
 // rule. Rows keep it (the pair order of the y neighbours is not symmetric), with registers for
 // the common case: a tile that holds neither the first nor the last image row uses no rule.
-// Same arithmetic and same floats as gvf_euler2d_tiled.cl (tests); same kernel names and
-// arguments. Local columns are stored by position in the block first, (x % K) * (TILE_W / K)
-// + x / K, so a warp's accesses to one column of its blocks are contiguous.
+// Same arithmetic and same floats as gvf_euler2d_tiled.cl (tests); same arguments, kernels
+// gvf_euler_steps_wide and gvf_euler_steps_wide_persistent. Local columns are stored by
+// position in the block first, (x % K) * (TILE_W / K) + x / K, so a warp's accesses to one
+// column of its blocks are contiguous.
 
 #include "gvf_storage.clh"
-#include "spacing.clh"
+#include "gvf_stencil.clh"
 
 #ifndef TILE_W
 #define TILE_W 64
@@ -41,15 +42,15 @@
 
 // Local index of tile column x (0 <= x < TILE_W) in row ly.
 #define LCOL(x) (((x) % K) * ITEMS_W + (x) / K)
-#define LIDX(ly, x) ((ly) * TILE_W + LCOL(x))
+#define LIDX(ly, x) ((ly)*TILE_W + LCOL(x))
 
 typedef struct {
   int ix, ly0, ox, oy, x0;
-  int fx[K];            // image column each block column loads (reflected)
-  int fy[R];            // image row each block row loads (reflected)
-  int lym[R], lyp[R];   // local rows of the y neighbours under the boundary rule
-  bool inner[R * K];    // written back
-  bool plain;           // no image border row in the tile: y neighbours are ly -+ 1
+  int fx[K];           // image column each block column loads (reflected)
+  int fy[R];           // image row each block row loads (reflected)
+  int lym[R], lyp[R];  // local rows of the y neighbours under the boundary rule
+  bool inner[R * K];   // written back
+  bool plain;          // no image border row in the tile: y neighbours are ly -+ 1
 } block_place;
 
 block_place place_block(int width, int height) {
@@ -80,8 +81,8 @@ block_place place_block(int width, int height) {
 
 // y neighbour of block row r, column k, under the boundary rule: a row of the block from
 // registers, another block's first or last row from the tile.
-float2 y_neighbour(const block_place* p, const float2* cr, __local const float2* tile, int r,
-                   int k, int ly) {
+float2 y_neighbour(const block_place* p, const float2* cr, __local const float2* tile, int r, int k,
+                   int ly) {
   const int own = p->ly0 + r;
   if (r > 0 && ly == own - 1) return cr[(r > 0 ? r - 1 : 0) * K + k];
   if (r < R - 1 && ly == own + 1) return cr[(r < R - 1 ? r + 1 : r) * K + k];
@@ -124,12 +125,8 @@ void block_steps(const block_place* p, float2* c, const float2* b, float mu, int
           down = y_neighbour(p, cr, tile, r, k, p->lyp[r]);
         }
         const float2 cc = cr[r * K + k], bb = b[r * K + k];
-#ifdef WORLD_SPACING
-        const float2 lap = LAP_PAIRS2(l + rt, up + down) - LAP_CENTRE * cc;
-#else
-        const float2 lap = l + rt + up + down - 4.0f * cc;
-#endif
-        c[r * K + k] = cc + mu * lap - (cc - bb) * dot(bb, bb);
+        const float2 lap = GVF_LAP2(cc, l, rt, up, down);
+        c[r * K + k] = GVF_STEP2(cc, lap, bb, dot(bb, bb), mu);
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -151,8 +148,7 @@ void load_block(const block_place* p, __global const elem_t* f, float2* c, bool 
   for (int r = 0; r < R; ++r)
 #pragma unroll
     for (int k = 0; k < K; ++k)
-      if (!onlyOuter || !p->inner[r * K + k])
-        c[r * K + k] = LOAD_V2(f, p->fx[k], p->fy[r], width);
+      if (!onlyOuter || !p->inner[r * K + k]) c[r * K + k] = LOAD_V2(f, p->fx[k], p->fy[r], width);
 }
 
 void store_block(const block_place* p, const float2* c, __global elem_t* out, int width) {
@@ -163,9 +159,9 @@ void store_block(const block_place* p, const float2* c, __global elem_t* out, in
       if (p->inner[r * K + k]) STORE_V2(out, p->fx[k], p->fy[r], width, c[r * K + k]);
 }
 
-__kernel __attribute__((reqd_work_group_size(ITEMS_W, TILE_H / R, 1)))
-void gvf_euler_steps_tiled(__global const elem_t* v, __global const elem_t* v0,
-                           __global elem_t* out, int width, int height, float mu, int steps) {
+__kernel __attribute__((reqd_work_group_size(ITEMS_W, TILE_H / R, 1))) void gvf_euler_steps_wide(
+    __global const elem_t* v, __global const elem_t* v0, __global elem_t* out, int width,
+    int height, float mu, int steps) {
   __local float2 tile[TILE_H * TILE_W];
   const block_place p = place_block(width, height);
   float2 c[NPTS], b[NPTS];
@@ -176,10 +172,10 @@ void gvf_euler_steps_tiled(__global const elem_t* v, __global const elem_t* v0,
 }
 
 // gvf_euler2d_tiled.cl's one-launch kernel with these blocks.
-__kernel __attribute__((reqd_work_group_size(ITEMS_W, TILE_H / R, 1)))
-void gvf_euler_steps_persistent(__global elem_t* va, __global const elem_t* v0,
-                                __global elem_t* vb, int width, int height, float mu,
-                                int iterations, volatile __global int* sync, int syncBase) {
+__kernel __attribute__((reqd_work_group_size(ITEMS_W, TILE_H / R, 1))) void
+gvf_euler_steps_wide_persistent(__global elem_t* va, __global const elem_t* v0, __global elem_t* vb,
+                                int width, int height, float mu, int iterations,
+                                volatile __global int* sync, int syncBase) {
   __local float2 tile[TILE_H * TILE_W];
   __local int passed;
   const block_place p = place_block(width, height);

@@ -22,14 +22,14 @@ __kernel void gvf_euler_step3d(FIELD_IN v, FIELD_IN v0, FIELD_OUT out, int width
 // the x neighbours' mirrored indices become gathers). The border voxels of the row take the
 // mirrored neighbour; the interior loop needs none. Same arithmetic per voxel as
 // gvf_euler_step3d (neighbour_sum3's pairs, gvf_step3), so the same floats.
-#define ROWS3_VOXEL(x, xm, xp)                                                          \
-  do {                                                                                  \
-    const float3 c = LOAD3(v, r + (x), n);                                              \
-    const float3 s = LAP_PAIRS3(LOAD3(v, r + (xm), n) + LOAD3(v, r + (xp), n),          \
-                                LOAD3(v, rym + (x), n) + LOAD3(v, ryp + (x), n),        \
-                                LOAD3(v, rzm + (x), n) + LOAD3(v, rzp + (x), n));       \
-    const float3 b = LOAD3(v0, r + (x), n);                                             \
-    STORE3(gvf_step3(c, s, gvf_k3(b, k0), gvf_cb3(b), mu), out, r + (x), n);            \
+#define ROWS3_VOXEL(x, xm, xp)                                                    \
+  do {                                                                            \
+    const float3 c = LOAD3(v, r + (x), n);                                        \
+    const float3 s = LAP_PAIRS3(LOAD3(v, r + (xm), n) + LOAD3(v, r + (xp), n),    \
+                                LOAD3(v, rym + (x), n) + LOAD3(v, ryp + (x), n),  \
+                                LOAD3(v, rzm + (x), n) + LOAD3(v, rzp + (x), n)); \
+    const float3 b = LOAD3(v0, r + (x), n);                                       \
+    STORE3(gvf_step3(c, s, gvf_k3(b, k0), gvf_cb3(b), mu), out, r + (x), n);      \
   } while (0)
 
 __kernel void gvf_euler_rows3d(__global const elem_t* restrict v,
@@ -48,31 +48,4 @@ __kernel void gvf_euler_rows3d(__global const elem_t* restrict v,
   for (int x = 1; x < width - 1; ++x) ROWS3_VOXEL(x, x - 1, x + 1);
   if (width > 1) ROWS3_VOXEL(width - 1, width - 2, mirror_index(width, width));
 }
-// CPUs (PoCL): like gvf_euler_rows3d, but a work-item marches z over a slab of planes, so the
-// rows of planes z-1, z, z+1 it reads are reused from cache by its next plane instead of being
-// loaded again by other work-groups. Same voxel arithmetic (ROWS3_VOXEL), so the same floats.
-// ROWS3_SLAB (build option): planes per work-item.
-#ifdef ROWS3_SLAB
-__kernel void gvf_euler_slabs3d(__global const elem_t* restrict v,
-                                __global const elem_t* restrict v0, __global elem_t* restrict out,
-                                int width, int height, int depth, float mu) {
-  const int slab = ROWS3_SLAB;
-  const int y = get_global_id(0), z0 = get_global_id(1) * slab;
-  if (y >= height || z0 >= depth) return;
-  const size_t n = (size_t)width * height * depth;
-  const float k0 = gvf_k0_3(mu);
-  const int ym = mirror_index(y - 1, height), yp = mirror_index(y + 1, height);
-  const int z1 = min(depth, z0 + slab);
-  for (int z = z0; z < z1; ++z) {
-    const size_t r = ((size_t)z * height + y) * width;
-    const size_t rym = ((size_t)z * height + ym) * width;
-    const size_t ryp = ((size_t)z * height + yp) * width;
-    const size_t rzm = ((size_t)mirror_index(z - 1, depth) * height + y) * width;
-    const size_t rzp = ((size_t)mirror_index(z + 1, depth) * height + y) * width;
-    ROWS3_VOXEL(0, mirror_index(-1, width), mirror_index(1, width));
-    for (int x = 1; x < width - 1; ++x) ROWS3_VOXEL(x, x - 1, x + 1);
-    if (width > 1) ROWS3_VOXEL(width - 1, width - 2, mirror_index(width, width));
-  }
-}
-#endif  // ROWS3_SLAB
 #endif

@@ -47,10 +47,10 @@ float3 round_to_storage3(float3 v) {
 
 // Stored values loaded as they are; stored_value (gvf_storage.clh) converts them where used.
 #define RAW_AT(p, i) (((__global const elem_raw_t*)(p))[i])
-#define RAW_LOAD3(dst, p, i, n) \
-  do {                          \
-    (dst)[0] = RAW_AT(p, i);    \
-    (dst)[1] = RAW_AT(p, (n) + (i)); \
+#define RAW_LOAD3(dst, p, i, n)          \
+  do {                                   \
+    (dst)[0] = RAW_AT(p, i);             \
+    (dst)[1] = RAW_AT(p, (n) + (i));     \
     (dst)[2] = RAW_AT(p, 2 * (n) + (i)); \
   } while (0)
 #define RAW_VALUE3(r) ((float3)(stored_value((r)[0]), stored_value((r)[1]), stored_value((r)[2])))
@@ -68,10 +68,9 @@ int plane_index(int q, int depth) {
 #endif
 }
 
-__kernel __attribute__((reqd_work_group_size(TX, TYI, 1)))
-void gvf_euler_2steps3d_tiled(__global const elem_t* v, __global const elem_t* v0,
-                              __global elem_t* out, int width, int height, int depth,
-                              float mu) {
+__kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void gvf_euler_2steps3d_tiled(
+    __global const elem_t* v, __global const elem_t* v0, __global elem_t* out, int width,
+    int height, int depth, float mu) {
   __local float tile0[3][TY][TP];  // input plane q
   __local float tile1[3][TY][TP];  // once-stepped plane q-1
   const int lx = get_local_id(0), ly0 = get_local_id(1) * ROWS;
@@ -86,8 +85,8 @@ void gvf_euler_2steps3d_tiled(__global const elem_t* v, __global const elem_t* v
 #pragma unroll
   for (int j = 0; j < ROWS; ++j) {
     col[j] = (index_t)reflect_index(y0 + j, height) * width + xs;
-    writes[j] = lx >= 2 && lx < TX - 2 && ly0 + j >= 2 && ly0 + j < TY - 2 && x < width &&
-                y0 + j < height;
+    writes[j] =
+        lx >= 2 && lx < TX - 2 && ly0 + j >= 2 && ly0 + j < TY - 2 && x < width && y0 + j < height;
   }
   // Tile edges read clamped neighbours; their results are never written.
   const int lxm = max(lx - 1, 0), lxp = min(lx + 1, TX - 1);
@@ -123,8 +122,8 @@ void gvf_euler_2steps3d_tiled(__global const elem_t* v, __global const elem_t* v
     }
   }
   // Three planes per loop turn, fewer moves between the register rings (H200, 256³ x 256,
-  // f16 at 20 x 36: 28.4 -> 26.4 ms). The host asks for it on GPUs only: CPU compilers cannot unroll a
-  // loop with barriers and say so on every build.
+  // f16 at 20 x 36: 28.4 -> 26.4 ms). The host asks for it on GPUs only: CPU compilers cannot
+  // unroll a loop with barriers and say so on every build.
 #if defined(UNROLL_PLANES)
 #pragma unroll 3
 #endif

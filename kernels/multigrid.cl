@@ -16,12 +16,12 @@
 #define DIMS 3
 typedef float3 vec_t;
 #define CLOAD(p, i, n) (float3)((p)[i], (p)[(n) + (i)], (p)[2 * (n) + (i)])
-#define CSTORE(v, p, i, n)      \
-  do {                          \
-    float3 c_ = (v);            \
-    (p)[i] = c_.x;              \
-    (p)[(n) + (i)] = c_.y;      \
-    (p)[2 * (n) + (i)] = c_.z;  \
+#define CSTORE(v, p, i, n)     \
+  do {                         \
+    float3 c_ = (v);           \
+    (p)[i] = c_.x;             \
+    (p)[(n) + (i)] = c_.y;     \
+    (p)[2 * (n) + (i)] = c_.z; \
   } while (0)
 #define SLOAD(p, i, n) LOAD3((p), (i), (n))
 #define SSTORE(v, p, i, n) STORE3((v), (p), (i), (n))
@@ -85,8 +85,8 @@ vec_t neighbour_sum(__global const v_t* v, int x, int y, int z, int w, int h, in
 // One colour of red-black Gauss-Seidel, in place: the points of this colour read only
 // neighbours of the other colour (the mirror rule keeps parity), so no copy is needed.
 // Global size: (ceil(w / 2), h[, d]); work-item x covers x = 2 * gx + parity.
-__kernel void mg_smooth(__global v_t* v, __global const rhs_t* rhs, __global const float* s,
-                        int w, int h, int d, float k, int colour) {
+__kernel void mg_smooth(__global v_t* v, __global const rhs_t* rhs, __global const float* s, int w,
+                        int h, int d, float k, int colour) {
   const int y = get_global_id(1), z = get_global_id(2);
   const int x = 2 * (int)get_global_id(0) + ((y + z + colour) & 1);
   if (x >= w || y >= h || z >= d) return;
@@ -132,11 +132,11 @@ float mg_stored1(float x) { return x; }
 #define MG_LY (MG_TY + 2)
 #define MG_LZ (MG_TZ + 2 * MG_ZH)
 #define MG_LN (MG_HX * MG_LY * MG_LZ)
-#define MG_RED(lx, ly, lz) (((lz) * MG_LY + (ly)) * MG_HX + ((lx) >> 1))
+#define MG_RED(lx, ly, lz) (((lz)*MG_LY + (ly)) * MG_HX + ((lx) >> 1))
 
 __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void mg_smooth_fused(
-    __global const v_t* vin, __global v_t* vout, __global const rhs_t* rhs,
-    __global const float* s, int w, int h, int d, float k) {
+    __global const v_t* vin, __global v_t* vout, __global const rhs_t* rhs, __global const float* s,
+    int w, int h, int d, float k) {
   __local float red[DIMS * MG_LN];  // one plane per component
   const int x0 = get_group_id(0) * MG_TX, y0 = get_group_id(1) * MG_TY,
             z0 = get_group_id(2) * MG_TZ;
@@ -189,11 +189,15 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void mg_smooth_fused(
           const int ym = mirror_index(ty - 1, h) - y0 + 1, yp = mirror_index(ty + 1, h) - y0 + 1;
           // A side of 1 mirrors a point onto itself (same colour): the two passes read its
           // old value there (q = -1).
-          const int q[2 * DIMS] = {w == 1 ? -1 : MG_RED(xm, ly, lz), w == 1 ? -1 : MG_RED(xp, ly, lz),
-                                   h == 1 ? -1 : MG_RED(lx, ym, lz), h == 1 ? -1 : MG_RED(lx, yp, lz)
+          const int q[2 * DIMS] = {
+              w == 1 ? -1 : MG_RED(xm, ly, lz),
+              w == 1 ? -1 : MG_RED(xp, ly, lz),
+              h == 1 ? -1 : MG_RED(lx, ym, lz),
+              h == 1 ? -1 : MG_RED(lx, yp, lz)
 #ifdef DIMS3
-                                   , d == 1 ? -1 : MG_RED(lx, ly, mirror_index(z - 1, d) - z0 + MG_ZH),
-                                   d == 1 ? -1 : MG_RED(lx, ly, mirror_index(z + 1, d) - z0 + MG_ZH)
+                  ,
+              d == 1 ? -1 : MG_RED(lx, ly, mirror_index(z - 1, d) - z0 + MG_ZH),
+              d == 1 ? -1 : MG_RED(lx, ly, mirror_index(z + 1, d) - z0 + MG_ZH)
 #endif
           };
           const vec_t old = val;
@@ -214,87 +218,12 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void mg_smooth_fused(
   }
 }
 
-#ifdef DIMS3
-// mg_smooth_fused in z-marching tiles (3D): a work-group owns a 32 x 8 (x, y) column and marches
-// MG_ZC planes in z. Red of plane p (the tile grown by one in x and y, from vin) goes into a
-// ring of three planes in local memory; black of plane p - 1 then reads red planes p - 2..p from
-// the ring (a lag of one plane). The z halo is two red planes per chunk instead of two per
-// eight planes. Same arithmetic, in the same order, as mg_smooth_fused and the two mg_smooth
-// passes. Work-group: (32, 8, 1); global: (32 * tiles in x, 8 * tiles in y, chunks of MG_ZC).
-#define MG_ZC 32
-#define MG_PN (MG_HX * MG_LY)
-#define MG_ZRED(lx, ly, p) (((p) % 3) * MG_PN + (ly) * MG_HX + ((lx) >> 1))
-__kernel __attribute__((reqd_work_group_size(32, 8, 1))) void mg_smooth_zmarch(
-    __global const v_t* vin, __global v_t* vout, __global const rhs_t* rhs,
-    __global const float* s, int w, int h, int d, float k) {
-  __local float red[3 * 3 * MG_PN];  // [component][plane % 3][row][x / 2]
-  const int x0 = get_group_id(0) * MG_TX, y0 = get_group_id(1) * MG_TY,
-            z0 = get_group_id(2) * MG_ZC, z1 = min(z0 + MG_ZC, d);
-  const int lid = get_local_id(1) * 32 + get_local_id(0);
-  const size_t n = (size_t)w * h * d;
-  const int x = x0 + get_local_id(0), y = y0 + get_local_id(1);
-  for (int t = z0 - 1; t <= z1; ++t) {
-    if (t >= 0 && t < d && lid < MG_PN) {  // red of plane t, grown by one in x and y
-      const int j = lid, ly = j / MG_HX, yy = y0 - 1 + ly;
-      const int lx = 2 * (j % MG_HX) + ((x0 - 1 + yy + t) & 1), xx = x0 - 1 + lx;
-      if (xx >= 0 && xx < w && yy >= 0 && yy < h && lx <= MG_TX + 1) {
-        const size_t i = mg_index(xx, yy, t, w, h);
-        vec_t val = VLOAD(vin, i, n), f;
-        float sv;
-        LOAD_RHS_S(rhs, s, i, n, f, sv);
-        const float denom = MG_CENTRE * k + sv;  // as mg_smooth (same contraction)
-        if (denom > 0.0f) val = (k * neighbour_sum(vin, xx, yy, t, w, h, d) - f) / denom;
-        const int r = MG_ZRED(lx, ly, t);
-        red[r] = mg_stored1(val.x);
-        red[3 * MG_PN + r] = mg_stored1(val.y);
-        red[6 * MG_PN + r] = mg_stored1(val.z);
-      }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const int z = t - 1;  // black of plane z from red planes z - 1..z + 1
-    if (z >= z0 && x < w && y < h) {
-      const int lx = x - x0 + 1, ly = y - y0 + 1;
-      const size_t i = mg_index(x, y, z, w, h);
-      vec_t val;
-      if (((x + y + z) & 1) == 0) {
-        const int r = MG_ZRED(lx, ly, z);
-        val = (vec_t)(red[r], red[3 * MG_PN + r], red[6 * MG_PN + r]);
-      } else {
-        val = VLOAD(vin, i, n);
-        vec_t f;
-        float sv;
-        LOAD_RHS_S(rhs, s, i, n, f, sv);
-        const float denom = MG_CENTRE * k + sv;
-        if (denom > 0.0f) {
-          const int xm = mirror_index(x - 1, w) - x0 + 1, xp = mirror_index(x + 1, w) - x0 + 1;
-          const int ym = mirror_index(y - 1, h) - y0 + 1, yp = mirror_index(y + 1, h) - y0 + 1;
-          // A side of 1 mirrors a point onto itself (same colour): its old value (q = -1).
-          const int q[6] = {w == 1 ? -1 : MG_ZRED(xm, ly, z), w == 1 ? -1 : MG_ZRED(xp, ly, z),
-                            h == 1 ? -1 : MG_ZRED(lx, ym, z), h == 1 ? -1 : MG_ZRED(lx, yp, z),
-                            d == 1 ? -1 : MG_ZRED(lx, ly, mirror_index(z - 1, d)),
-                            d == 1 ? -1 : MG_ZRED(lx, ly, mirror_index(z + 1, d))};
-          const vec_t old = val;
-#define MG_R(t_) \
-  (q[t_] < 0 ? old : (vec_t)(red[q[t_]], red[3 * MG_PN + q[t_]], red[6 * MG_PN + q[t_]]))
-          vec_t sum = MG_SUM2(MG_R(0), MG_R(1), MG_R(2), MG_R(3));
-          sum += MG_ADD_Z(MG_R(4), MG_R(5));
-#undef MG_R
-          val = (k * sum - f) / denom;
-        }
-      }
-      VSTORE(val, vout, i, n);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);  // the next red plane overwrites plane t - 2's slot
-  }
-}
-#endif
-
 // f_{l+1} = average over the 2x2(x2) children of (f - A v) (with_residual) or of f. One
 // work-item per coarse cell; on an odd side the missing child is read through the boundary
 // rule (index n returns n-2), which keeps boundary cells' weights right (see the reference).
-__kernel void mg_restrict(__global const v_t* v, __global const rhs_t* rhs,
-                          __global const float* s, int w, int h, int d, float k,
-                          int with_residual, __global float* out, int cw, int ch, int cd) {
+__kernel void mg_restrict(__global const v_t* v, __global const rhs_t* rhs, __global const float* s,
+                          int w, int h, int d, float k, int with_residual, __global float* out,
+                          int cw, int ch, int cd) {
   const int X = get_global_id(0), Y = get_global_id(1), Z = get_global_id(2);
   if (X >= cw || Y >= ch || Z >= cd) return;
   const size_t n = (size_t)w * h * d;
@@ -317,9 +246,10 @@ __kernel void mg_restrict(__global const v_t* v, __global const rhs_t* rhs,
   CSTORE(acc * (1.0f / (1 << DIMS)), out, mg_index(X, Y, Z, cw, ch), (size_t)cw * ch * cd);
 }
 
-// S_{l+1} = average of S over the children, missing ones as in mg_restrict (S_0 = |V0|^2 from V0 at level 0).
-__kernel void mg_restrict_s(__global const rhs_t* rhs, __global const float* s, int w, int h,
-                            int d, __global float* out, int cw, int ch, int cd) {
+// S_{l+1} = average of S over the children, missing ones as in mg_restrict (S_0 = |V0|^2 from V0 at
+// level 0).
+__kernel void mg_restrict_s(__global const rhs_t* rhs, __global const float* s, int w, int h, int d,
+                            __global float* out, int cw, int ch, int cd) {
   const int X = get_global_id(0), Y = get_global_id(1), Z = get_global_id(2);
   if (X >= cw || Y >= ch || Z >= cd) return;
   const size_t n = (size_t)w * h * d;
@@ -339,8 +269,8 @@ __kernel void mg_restrict_s(__global const rhs_t* rhs, __global const float* s, 
 
 // v(x) = [v(x) +] e(x / 2): nearest-cell prolongation (paper eq. 8) of a float32 coarse
 // correction e into the finer level's v.
-__kernel void mg_prolong(__global const float* e, int cw, int ch, int cd, __global v_t* v,
-                         int w, int h, int d, int add) {
+__kernel void mg_prolong(__global const float* e, int cw, int ch, int cd, __global v_t* v, int w,
+                         int h, int d, int add) {
   const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
   if (x >= w || y >= h || z >= d) return;
   const size_t n = (size_t)w * h * d, i = mg_index(x, y, z, w, h);
@@ -368,12 +298,7 @@ __kernel void mg_prolong(__global const float* e, int cw, int ch, int cd, __glob
 #define POOL __local
 #define POOL_FENCE CLK_LOCAL_MEM_FENCE
 #endif
-#define MG_MAX_LEVELS 16
-#define MG_OP_SMOOTH 0    // colour a
-#define MG_OP_RESTRICT 1  // rhs_{l+1} = restrict(f - A e) (a = 1) or restrict(f); b: e_{l+1} = 0
-#define MG_OP_PROLONG 2   // e_l = [e_l +] P e_{l+1} (a = 1: add)
-#define MG_OP_ZERO 3      // e_l = 0
-#define MG_OP_RESTRICT_S 4  // S_{l+1} = restrict(S_l)
+#include "multigrid_ops.clh"
 
 typedef struct {
   int w, h, d;
@@ -488,11 +413,16 @@ __kernel void mg_coarse(__global float* e, __global const float* rhs, __global c
     const int4 op = ops[t];
     const mg_level F = lv[op.y], C = lv[min(op.y + 1, levels - 1)];
     const float k = k0 * ldexp(1.0f, -2 * op.y);
-    if (op.x == MG_OP_SMOOTH) l_smooth(pool, F, k, op.z);
-    else if (op.x == MG_OP_RESTRICT) l_restrict(pool, F, C, k, op.z, op.w);
-    else if (op.x == MG_OP_PROLONG) l_prolong(pool, F, C, op.z);
-    else if (op.x == MG_OP_ZERO) l_zero(pool, F);
-    else l_restrict_s(pool, F, C);
+    if (op.x == MG_OP_SMOOTH)
+      l_smooth(pool, F, k, op.z);
+    else if (op.x == MG_OP_RESTRICT)
+      l_restrict(pool, F, C, k, op.z, op.w);
+    else if (op.x == MG_OP_PROLONG)
+      l_prolong(pool, F, C, op.z);
+    else if (op.x == MG_OP_ZERO)
+      l_zero(pool, F);
+    else
+      l_restrict_s(pool, F, C);
     barrier(POOL_FENCE);
   }
   for (int j = get_local_id(0); j < DIMS * n0; j += get_local_size(0)) e[j] = pool[lv[0].e + j];

@@ -8,14 +8,14 @@
 // launch: what mg_coarse does per launch, here without the launch). A device-wide barrier
 // follows the last such step before the next all-groups step.
 // Levels within the coarse side that do not fit in local memory are work-group 0's too
-// (MGP_SOLO, a coarse side above what local memory holds): the all-groups operators with work-
+// (MG_OP_SOLO, a coarse side above what local memory holds): the all-groups operators with work-
 // group 0's ids, its barriers ordering global memory (on the H200 slower than all groups at 64²).
 // -DMGP_LIGHT (NVIDIA): a step with no device-wide barrier after it ends with ONE work-group
 // barrier, with the local fence only on lpool steps but the store (same order of operations).
 // -DMGP_LOCAL_OPS=N (NVIDIA): lists of up to N steps and the k table are read from local memory
 // (copied at the start), not from global memory after each step.
 // Work-group 0's levels (from `from` down) live in local memory `lpool` (mg_coarse's layout),
-// loaded when the schedule enters them and stored when it leaves (MGP_LOAD / MGP_STORE).
+// loaded when the schedule enters them and stored when it leaves (MG_OP_LOAD / MG_OP_STORE).
 // Level 0 is V (v) and V0 (v0: f and S made on the fly, as -DFINE does); levels 1.. live in
 // `pool` at the offsets of table `lv` (per level: w, h, e, rhs, S offsets), k per level in ks.
 // Layout: interleaved float2 on every level.
@@ -26,16 +26,6 @@
 #ifndef SPIN_LIMIT
 #define SPIN_LIMIT (1 << 23)
 #endif
-
-#define MGP_SMOOTH 0    // colour a
-#define MGP_RESTRICT 1  // rhs_{l+1} = restrict(f - A e) (a = 1) or restrict(f); b: e_{l+1} = 0
-#define MGP_PROLONG 2   // e_l = [e_l +] P e_{l+1} (a = 1: add)
-#define MGP_ZERO 3      // e_l = 0
-#define MGP_LOAD 4      // work-group 0: local rhs_l = rhs_l, e_l = 0, S of levels l.. (l = from)
-#define MGP_STORE 5     // work-group 0: e_l = local e_l (l = from)
-#define MGP_GROUP0 16   // flag: work-group 0 alone, in its local pool
-#define MGP_GRID_SYNC 32  // flag: a device-wide barrier after the step
-#define MGP_SOLO 64     // flag: work-group 0 alone, in global memory (levels too large for lpool)
 
 // Device-wide fence: as gvf_euler2d_tiled.cl (membar.gl on NVIDIA, which also keeps later
 // loads from a stale L1; CPU devices keep their caches coherent).
@@ -56,21 +46,22 @@ ulong mg_now(void) {
 #endif
 
 float2 p_nsum(__global const float* v, int x, int y, int w, int h) {
-  return MG_SUM2(vload2(y * w + mirror_index(x - 1, w), v), vload2(y * w + mirror_index(x + 1, w), v),
-                 vload2(mirror_index(y - 1, h) * w + x, v), vload2(mirror_index(y + 1, h) * w + x, v));
+  return MG_SUM2(
+      vload2(y * w + mirror_index(x - 1, w), v), vload2(y * w + mirror_index(x + 1, w), v),
+      vload2(mirror_index(y - 1, h) * w + x, v), vload2(mirror_index(y + 1, h) * w + x, v));
 }
 
 // f and S at point i: from V0 on level 0 (fine), else the level's buffers.
-#define P_RHS_S(fine, f, s, i, f_, s_) \
-  do {                                 \
-    if (fine) {                        \
+#define P_RHS_S(fine, f, s, i, f_, s_)    \
+  do {                                    \
+    if (fine) {                           \
       const float2 b_ = vload2((i), (f)); \
-      s_ = dot(b_, b_);                \
-      f_ = -s_ * b_;                   \
-    } else {                           \
-      f_ = vload2((i), (f));           \
-      s_ = (s)[i];                     \
-    }                                  \
+      s_ = dot(b_, b_);                   \
+      f_ = -s_ * b_;                      \
+    } else {                              \
+      f_ = vload2((i), (f));              \
+      s_ = (s)[i];                        \
+    }                                     \
   } while (0)
 
 // A value of e_l with the pending prolongation e_l [+]= P e_{l+1} applied (p_prolong's sum).
@@ -81,12 +72,12 @@ float2 p_pro(__global const float* v, int x, int y, int w, __global const float*
   return c;
 }
 
-// fold (MGP_SMOOTH's op.w): the prolongation before this colour step is not done yet; 1: the
+// fold (MG_OP_SMOOTH's op.w): the prolongation before this colour step is not done yet; 1: the
 // neighbours are read prolonged, 2: a point not updated (denom 0) is stored prolonged, 4: the
 // prolongation replaces e_l (else adds). The sums are p_prolong's, in its order: same bits.
-void p_smooth(__global float* v, __global const float* f, __global const float* s, int fine,
-              int w, int h, float k, int colour, int first, int stride, int fold,
-              __global const float* ce, int cw) {
+void p_smooth(__global float* v, __global const float* f, __global const float* s, int fine, int w,
+              int h, float k, int colour, int first, int stride, int fold, __global const float* ce,
+              int cw) {
   const int add = (fold & 4) == 0;
   const int hw = (w + 1) / 2, count = hw * h;
   for (int j = first; j < count; j += stride) {
@@ -103,8 +94,10 @@ void p_smooth(__global float* v, __global const float* f, __global const float* 
                                   p_pro(v, mirror_index(x + 1, w), y, w, ce, cw, add),
                                   p_pro(v, x, mirror_index(y - 1, h), w, ce, cw, add),
                                   p_pro(v, x, mirror_index(y + 1, h), w, ce, cw, add));
-      if (denom > 0.0f) vstore2((k * nsum - fv) / denom, i, v);
-      else vstore2(p_pro(v, x, y, w, ce, cw, add), i, v);
+      if (denom > 0.0f)
+        vstore2((k * nsum - fv) / denom, i, v);
+      else
+        vstore2(p_pro(v, x, y, w, ce, cw, add), i, v);
     } else if (denom > 0.0f) {
       vstore2((k * p_nsum(v, x, y, w, h) - fv) / denom, i, v);
     } else if (fold & 2) {
@@ -113,8 +106,8 @@ void p_smooth(__global float* v, __global const float* f, __global const float* 
   }
 }
 
-void p_restrict(__global const float* v, __global const float* f, __global const float* s,
-                int fine, int w, int h, float k, int residual, int zero_e, __global float* cr,
+void p_restrict(__global const float* v, __global const float* f, __global const float* s, int fine,
+                int w, int h, float k, int residual, int zero_e, __global float* cr,
                 __global float* ce, int cw, int ch, int first, int stride) {
   const int cn = cw * ch;
   for (int j = first; j < cn; j += stride) {
@@ -138,8 +131,8 @@ void p_restrict(__global const float* v, __global const float* f, __global const
   }
 }
 
-void p_prolong(__global float* v, int w, int h, __global const float* e, int cw, int add,
-               int first, int stride) {
+void p_prolong(__global float* v, int w, int h, __global const float* e, int cw, int add, int first,
+               int stride) {
   const int n = w * h;
   for (int j = first; j < n; j += stride) {
     const int y = j / w, x = j - y * w;
@@ -192,26 +185,26 @@ __kernel void mg_persistent(__global float* v, __global const float* v0, __globa
 #endif
   for (int t = 0, i = 0; t < total; ++t, i = i + 1 == op_count ? 0 : i + 1) {
     const int4 op = MGP_OP(i);
-    const bool alone = (op.x & MGP_GROUP0) != 0, grid_sync = (op.x & MGP_GRID_SYNC) != 0;
-    const bool solo = (op.x & MGP_SOLO) != 0;
+    const bool alone = (op.x & MG_OP_GROUP0) != 0, grid_sync = (op.x & MG_OP_GRID_SYNC) != 0;
+    const bool solo = (op.x & MG_OP_SOLO) != 0;
     if (alone && group0) {
       const int l = op.y, a = l - from;
       const mg_level F = alv[a], C = alv[min(a + 1, levels - 1 - from)];
       __global float* ge = pool + lv[5 * l + 2];
-      switch (op.x & 15) {
-        case MGP_SMOOTH:
+      switch (op.x & MG_OP_MASK) {
+        case MG_OP_SMOOTH:
           l_smooth(lpool, F, MGP_K(l), op.z);
           break;
-        case MGP_RESTRICT:
+        case MG_OP_RESTRICT:
           l_restrict(lpool, F, C, MGP_K(l), op.z, op.w);
           break;
-        case MGP_PROLONG:
+        case MG_OP_PROLONG:
           l_prolong(lpool, F, C, op.z);
           break;
-        case MGP_ZERO:
+        case MG_OP_ZERO:
           l_zero(lpool, F);
           break;
-        case MGP_LOAD: {
+        case MG_OP_LOAD: {
           __global const float* gr = pool + lv[5 * l + 3];
           for (int j = lid; j < 2 * F.w * F.h; j += get_local_size(0)) {
             lpool[F.r + j] = gr[j];
@@ -224,7 +217,7 @@ __kernel void mg_persistent(__global float* v, __global const float* v0, __globa
           }
           break;
         }
-        default:  // MGP_STORE
+        default:  // MG_OP_STORE
           for (int j = lid; j < 2 * F.w * F.h; j += get_local_size(0)) ge[j] = lpool[F.e + j];
           break;
       }
@@ -237,16 +230,16 @@ __kernel void mg_persistent(__global float* v, __global const float* v0, __globa
       __global float* fv = fine ? v : pool + F[2];
       __global const float* ff = fine ? v0 : pool + F[3];
       __global const float* fs = fine ? v0 : pool + F[4];
-      switch (op.x & 15) {
-        case MGP_SMOOTH:
+      switch (op.x & MG_OP_MASK) {
+        case MG_OP_SMOOTH:
           p_smooth(fv, ff, fs, fine, F[0], F[1], MGP_K(l), op.z, first, stride, op.w, pool + C[2],
                    C[0]);
           break;
-        case MGP_RESTRICT:
+        case MG_OP_RESTRICT:
           p_restrict(fv, ff, fs, fine, F[0], F[1], MGP_K(l), op.z, op.w, pool + C[3], pool + C[2],
                      C[0], C[1], first, stride);
           break;
-        case MGP_PROLONG:
+        case MG_OP_PROLONG:
           p_prolong(fv, F[0], F[1], pool + C[2], C[0], op.z, first, stride);
           break;
         default:
@@ -256,7 +249,7 @@ __kernel void mg_persistent(__global float* v, __global const float* v0, __globa
     }
 #ifdef MGP_LIGHT
     if (!grid_sync) {
-      if (alone && (op.x & 15) != MGP_STORE)
+      if (alone && (op.x & MG_OP_MASK) != MG_OP_STORE)
         barrier(CLK_LOCAL_MEM_FENCE);
       else
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);

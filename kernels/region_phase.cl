@@ -15,13 +15,11 @@
 // nodes (their records in moveGeom, moveBest, moveSums: region_moves.clh).
 __kernel void region_phase(__global const uint* cz, __global const uint* cz2lo,
                            __global const ushort* cz2hi, int width, int height,
-                           __global int2* nodes, int n, int phase,
-                           int mcount, int d, int orient, int chunks, int model,
-                           __global long* state, __global long* cur, int stepIndex,
-                           int iterationFirstStep, __global long* segAcc,
+                           __global int2* nodes, int n, int phase, int mcount, int d, int orient,
+                           int chunks, int model, __global long* state, __global long* cur,
+                           int stepIndex, int iterationFirstStep, __global long* segAcc,
                            __global int* counters, __global int8* moveGeom,
-                           __global double* moveBest, __global long* moveSums,
-                           __global int* keep) {
+                           __global double* moveBest, __global long* moveSums, __global int* keep) {
   __local PhaseScratch sc;
   const int t = get_local_id(0), g = get_local_size(0);
 
@@ -38,9 +36,9 @@ __kernel void region_phase(__global const uint* cz, __global const uint* cz2lo,
     const int s = u / chunks, c = u % chunks, m = s >> 4;
     int2 a = (int2)(0), b = (int2)(0);
     const bool valid = candidate_ends(s, nodes, n, phase, d, width, height, &a, &b);
-    group_sum3(valid ? segment_rows(cz, cz2lo, cz2hi, width, a, b, orient, c, chunks, t, g)
-                     : (long3)(0),
-               sc.ln, sc.l1, sc.l2, t, g);
+    group_sum3(
+        valid ? segment_rows(cz, cz2lo, cz2hi, width, a, b, orient, c, chunks, t, g) : (long3)(0),
+        sc.ln, sc.l1, sc.l2, t, g);
     if (t == 0) {
       if (sc.ln[0] | sc.l1[0] | sc.l2[0]) {
         atom_add(&segAcc[3 * s], sc.ln[0]);
@@ -67,7 +65,7 @@ __kernel void region_phase(__global const uint* cz, __global const uint* cz2lo,
     // ---- 3. choose and apply the phase's moves (every unit is done: the loop ends here) ----
     mem_fence(CLK_GLOBAL_MEM_FENCE);
     if (t == 0) counters[mcount] = 0;
-    apply_moves(nodes, n, model, state, cur, &counters[mcount + 1], moveGeom, moveBest,
-                moveSums, keep, stepIndex, &sc, t, g);
+    apply_moves(nodes, n, model, state, cur, &counters[mcount + 1], moveGeom, moveBest, moveSums,
+                keep, stepIndex, &sc, t, g);
   }
 }

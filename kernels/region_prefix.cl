@@ -33,8 +33,8 @@ __kernel void region_prefix_rows_seq(__global const ushort* z, __global uint* cz
 #define PREFIX_LOCAL (PAD(PREFIX_K * PREFIX_MAX_G) + 1)
 
 __kernel void region_prefix_rows_group(__global const ushort* z, __global uint* cz,
-                                       __global uint* cz2lo, __global ushort* cz2hi,
-                                       int width, int rowOffset) {
+                                       __global uint* cz2lo, __global ushort* cz2hi, int width,
+                                       int rowOffset) {
   __local uint ls[PREFIX_LOCAL];
   __local ulong lq[PREFIX_LOCAL];
   __local uint ts[PREFIX_MAX_G];
@@ -98,8 +98,8 @@ __kernel void region_prefix_rows_group(__global const ushort* z, __global uint* 
 
 // Whole-image sums from the last column (one work-group): state[3..5] = N, Σz, Σz².
 __kernel void region_total(__global const uint* cz, __global const uint* cz2lo,
-                           __global const ushort* cz2hi, int width,
-                           int height, __global long* state, __local ulong* scratch) {
+                           __global const ushort* cz2hi, int width, int height,
+                           __global long* state, __local ulong* scratch) {
   const int t = get_local_id(0);
   const int g = get_local_size(0);
   ulong s = 0, q = 0;

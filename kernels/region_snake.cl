@@ -10,8 +10,8 @@ __kernel void region_contrib(__global const uint* cz, __global const uint* cz2lo
   __local long ln[MAX_LOCAL], l1[MAX_LOCAL], l2[MAX_LOCAL];
   const int t = get_local_id(0), g = get_local_size(0);
   const int s = get_group_id(0) / chunks, c = get_group_id(0) % chunks;
-  const long3 v = segment_rows(cz, cz2lo, cz2hi, width, nodes[s], nodes[(s + 1) % n], orient, c,
-                               chunks, t, g);
+  const long3 v =
+      segment_rows(cz, cz2lo, cz2hi, width, nodes[s], nodes[(s + 1) % n], orient, c, chunks, t, g);
   group_sum3(v, ln, l1, l2, t, g);
   if (t == 0) {
     size_t o = (size_t)get_group_id(0) * 3;
@@ -37,8 +37,8 @@ __kernel void region_sum_current(__global const long* partial, int chunks, int n
   ln[t] = acc.x, l1[t] = acc.y, l2[t] = acc.z, le[t] = ext;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int h = g / 2; h > 0; h >>= 1) {
-    if (t < h) ln[t] += ln[t + h], l1[t] += l1[t + h], l2[t] += l2[t + h],
-               le[t] = max(le[t], le[t + h]);
+    if (t < h)
+      ln[t] += ln[t + h], l1[t] += l1[t + h], l2[t] += l2[t + h], le[t] = max(le[t], le[t + h]);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   if (t == 0) {

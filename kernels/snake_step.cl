@@ -27,8 +27,7 @@ float2 unit_or_raw(float2 v, int unit_force) {
 
 // Bilinear sample of a float2 field at a point in pixel coordinates; corner samples are
 // normalised before interpolation (Xu & Prince's demo), so forces turn smoothly across ridges.
-float2 sample_force(__global const float2* field, float2 p, int width, int height,
-                    int unit_force) {
+float2 sample_force(__global const float2* field, float2 p, int width, int height, int unit_force) {
   float u = clamp(p.x - 0.5f, 0.0f, (float)(width - 1));
   float v = clamp(p.y - 0.5f, 0.0f, (float)(height - 1));
   int x0 = min((int)u, width - 1), y0 = min((int)v, height - 1);
@@ -68,8 +67,8 @@ float2 outward_normal(__global const float2* pos, int i, int4 m) {
 
 __kernel void snake_rhs(__global const float2* pos, __global float2* rhs,
                         __global const int* node_snake, __global const int4* meta,
-                        __global const float2* gvf, __global const float2* traditional,
-                        int total, int width, int height, float gamma, float kappa,
+                        __global const float2* gvf, __global const float2* traditional, int total,
+                        int width, int height, float gamma, float kappa,
                         __global const float* pressure, int unit_force) {
   int i = get_global_id(0);
   if (i >= total) return;
@@ -95,10 +94,9 @@ __kernel void snake_rhs(__global const float2* pos, __global float2* rhs,
 // min_strength at both samples (GVF across a gap; grad f on noise is far weaker).
 __kernel void snake_hold(__global const float2* pos, __global float* hold,
                          __global const int* node_snake, __global const int4* meta,
-                         __global const float2* gvf, __global const float2* traditional,
-                         int total, int width, int height, float d,
-                         __global const float* edge, int have_edge, float edge_level,
-                         float min_strength) {
+                         __global const float2* gvf, __global const float2* traditional, int total,
+                         int width, int height, float d, __global const float* edge, int have_edge,
+                         float edge_level, float min_strength) {
   int i = get_global_id(0);
   if (i >= total) return;
   int4 m = meta[node_snake[i]];

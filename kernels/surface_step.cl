@@ -56,7 +56,7 @@ float sample_scalar3(__global const float* f, float3 p, int w, int h, int d) {
   int x0 = min((int)u, w - 1), y0 = min((int)v, h - 1), z0 = min((int)t, d - 1);
   int x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1), z1 = min(z0 + 1, d - 1);
   float fx = u - x0, fy = v - y0, fz = t - z0;
-#define S3(X, Y, Z) f[((size_t)(Z) * h + (Y)) * w + (X)]
+#define S3(X, Y, Z) f[((size_t)(Z)*h + (Y)) * w + (X)]
   float c00 = mix(S3(x0, y0, z0), S3(x1, y0, z0), fx);
   float c10 = mix(S3(x0, y1, z0), S3(x1, y1, z0), fx);
   float c01 = mix(S3(x0, y0, z1), S3(x1, y0, z1), fx);
@@ -150,9 +150,10 @@ __kernel void surface_sweep(__global const float4* y, __global const float4* lap
 __kernel void surface_hold(__global const float4* pos, __global float* hold,
                            __global const int* ring_start, __global const int* ring,
                            __global const int* vert_surf, __global const int* flags,
-                           __global const float* gvf, __global const float* traditional,
-                           int total, int w, int h, int d, float dist, __global const float* edge,
-                           int have_edge, float edge_level, float min_strength, float4 spacing) {
+                           __global const float* gvf, __global const float* traditional, int total,
+                           int w, int h, int d, float dist, __global const float* edge,
+                           int have_edge, float edge_level, float min_strength,
+                           float4 spacing) {
   int i = get_global_id(0);
   if (i >= total) return;
   __global const float* field = (flags[vert_surf[i]] & SURF_TRADITIONAL) ? traditional : gvf;

@@ -7,6 +7,7 @@
 
 #include "cli/flag_number.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/input_limits.hpp"
 #include "gvflab/quoted.hpp"
 
 namespace gvflab::app {
@@ -18,7 +19,7 @@ constexpr double kNoDefault =
 const std::vector<ParamSpec>& cliParamSpecs() {
   // Labels name the flag, so validate()'s sentences say which flag is wrong.
   static const std::vector<ParamSpec> specs = {
-      {"phantom-size", "--phantom-size", 16, 16384, 256, true,
+      {"phantom-size", "--phantom-size", kMinPhantomSide, kMaxImageSide, 256, true,
        "side of the built-in phantom in pixels"},
       {"page", "--page", 0, 65535, kNoDefault, true,
        "headless: read page N (0 = the first) of a multi-page TIFF as a 2D image, instead of "
@@ -42,7 +43,7 @@ const std::vector<ParamSpec>& cliParamSpecs() {
        "viewer: region snake on a synthetic star image of this many megapixels"},
       {"trails", "--trails", 0, 1000000, 0, true,
        "draw each snake every N of its iterations, faded (viewer, figures, recordings); 0: off"},
-      {"spacing", "--spacing", 1e-6, 1e6, kNoDefault, false,
+      {"spacing", "--spacing", kMinSpacing, kMaxSpacing, kNoDefault, false,
        "SX,SY[,SZ]: world units (e.g. mm) per pixel or voxel along x, y, z; the edge map's "
        "gradients and GVF's Laplacian are taken in these units. Default: the input's own "
        "spacing (NIfTI, NRRD, MetaImage), 1 for images without one; SZ = 1 when left out"},

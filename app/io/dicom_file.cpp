@@ -20,7 +20,9 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/input_file.hpp"
+#include "gvflab/input_limits.hpp"
 #include "gvflab/io.hpp"
+#include "gvflab/quoted.hpp"
 #include "io/dicom_prewalk.hpp"
 #include "io/header_geometry.hpp"
 #include "io/input_limits.hpp"
@@ -31,10 +33,7 @@ namespace {
 namespace fs = std::filesystem;
 using Vec3 = std::array<double, 3>;
 
-constexpr std::int64_t kMaxImageSide = 16384;  // as the other 2D readers
 constexpr std::size_t kMaxSeriesFiles = static_cast<std::size_t>(kMaxSide);
-
-std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
 
 // GDCM prints its warnings and errors itself: our sentences say what failed.
 void quietGdcm() {
@@ -161,7 +160,8 @@ Header readHeader(const fs::path& path, gdcm::File* keep = nullptr) {
     h.instance = n[0];
   if (h.width > kMaxImageSide || h.height > kMaxImageSide)
     throw InputError(quoted(path) + " is " + std::to_string(h.width) + "x" +
-                     std::to_string(h.height) + " pixels, too large: at most 16384 per side fit.");
+                     std::to_string(h.height) + " pixels, too large: at most " +
+                     std::to_string(kMaxImageSide) + " per side fit.");
   if (std::uint64_t(h.width) * h.height * h.frames > std::uint64_t(kMaxVoxels))
     throw InputError(quoted(path) + " is " + std::to_string(h.width) + "x" +
                      std::to_string(h.height) + "x" + std::to_string(h.frames) +

@@ -24,8 +24,6 @@ std::string lowerExtension(const std::filesystem::path& path) {
   return e;
 }
 
-std::string quoted(const std::filesystem::path& path) { return quotedText(path.string()); }
-
 bool isNrrd(const std::filesystem::path& path) {
   const std::string e = lowerExtension(path);
   return e == ".nrrd" || e == ".nhdr";

@@ -16,6 +16,7 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/input_file.hpp"
+#include "gvflab/input_limits.hpp"
 #include "gvflab/io.hpp"
 #include "io/file_formats.hpp"
 #include "io/image_structure.hpp"
@@ -25,13 +26,12 @@
 
 namespace gvflab::app {
 namespace {
-constexpr qint64 kMaxPixels = 16384LL * 16384LL;
-
-// Refuses more than 16384 per side or too much for this computer, from the header.
+// Refuses more than kMaxImageSide per side or too much for this computer, from the header.
 void checkPixelCount(const std::filesystem::path& path, qint64 width, qint64 height) {
-  if (width > 16384 || height > 16384 || width * height > kMaxPixels)
+  if (width > kMaxImageSide || height > kMaxImageSide)
     throw InputError("'" + path.string() + "' is " + std::to_string(width) + "x" +
-                     std::to_string(height) + " pixels, too large: at most 16384 per side fit.");
+                     std::to_string(height) + " pixels, too large: at most " +
+                     std::to_string(kMaxImageSide) + " per side fit.");
   // Decoded (up to 8 bytes a pixel), as 16-bit grey and as floats.
   checkHostMemory(path, std::uint64_t(width * height) * (8 + 2 + 4));
 }

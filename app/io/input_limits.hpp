@@ -1,6 +1,7 @@
 #pragma once
-// Sizes the volume and image readers accept, checked against a file's header before anything is
-// allocated or decompressed, so a corrupt or hostile header cannot ask for terabytes.
+// Sizes the volume and image readers accept (the images' side: gvflab/input_limits.hpp), checked
+// against a file's header before anything is allocated or decompressed, so a corrupt or hostile
+// header cannot ask for terabytes.
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>

@@ -15,6 +15,7 @@
 #include "gvflab/error.hpp"
 #include "gvflab/input_file.hpp"
 #include "gvflab/io.hpp"
+#include "gvflab/quoted.hpp"
 #include "io/file_formats.hpp"
 #include "io/file_names.hpp"
 #include "io/header_geometry.hpp"
@@ -32,8 +33,6 @@ using NiftiImage = std::unique_ptr<nifti_image, NiftiImageDeleter>;
 struct FreeDeleter {
   void operator()(void* p) const { std::free(p); }
 };
-
-std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
 
 // The raw header's sizes, read before nifti_image_read (which allocates the extensions
 // between the header and vox_offset) so that a hostile header is refused first.

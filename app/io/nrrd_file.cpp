@@ -12,6 +12,7 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
+#include "gvflab/quoted.hpp"
 #include "io/file_formats.hpp"
 #include "io/header_geometry.hpp"
 #include "io/input_limits.hpp"
@@ -30,8 +31,6 @@ struct NrrdNix {
 struct IoStateNix {
   void operator()(NrrdIoState* s) const { nrrdIoStateNix(s); }
 };
-
-std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
 
 // teem's error stack (biff) as one sentence: its deepest line says what is wrong.
 std::string teemError() {

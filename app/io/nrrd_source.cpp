@@ -7,11 +7,10 @@
 #include <sstream>
 
 #include "gvflab/error.hpp"
+#include "gvflab/quoted.hpp"
 
 namespace gvflab::app {
 namespace {
-
-std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
 
 std::string trim(std::string s) {
   s.erase(0, s.find_first_not_of(" \t"));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gvflab/error.hpp"
+#include "gvflab/input_limits.hpp"
 #include "io/image_structure.hpp"
 #include "io/input_limits.hpp"
 
@@ -44,7 +45,7 @@ std::string problem(const Messages& m) {
       e.find("no space in chunk cache") != std::string::npos)
     return "has too much metadata (libpng: " + e + ")";
   if (e.find("exceeds user limit") != std::string::npos || e.find("too large") != std::string::npos)
-    return "is too large: at most 16384 pixels per side fit";
+    return "is too large: at most " + std::to_string(kMaxImageSide) + " pixels per side fit";
   return "is corrupt (" + e + ")";
 }
 
@@ -60,7 +61,7 @@ bool decode(std::FILE* file, Messages& messages, std::vector<png_byte>& row, png
     return false;
   }
   png_init_io(png, file);
-  png_set_user_limits(png, 16384, 16384);
+  png_set_user_limits(png, kMaxImageSide, kMaxImageSide);
   // Metadata bounds (a tEXt chunk declaring 2 GiB is refused before it is allocated).
   png_set_chunk_cache_max(png, kMaxMetadataSegments);
   png_set_chunk_malloc_max(png, kMaxPngChunkBytes);

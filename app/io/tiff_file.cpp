@@ -12,17 +12,16 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/input_file.hpp"
+#include "gvflab/input_limits.hpp"
 #include "gvflab/io.hpp"
+#include "gvflab/quoted.hpp"
 #include "io/input_limits.hpp"
 #include "io/tiff_prewalk.hpp"
 
 namespace gvflab::app {
 namespace {
 
-constexpr std::int64_t kMaxImageSide = 16384;  // as the other 2D readers (image_loader.cpp)
 constexpr int kMaxPages = static_cast<int>(kMaxSide);
-
-std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
 
 // libtiff's first error on this file, kept for our sentence; its warnings are dropped (what
 // they warn about either works or ends in an error).
@@ -139,7 +138,8 @@ Page readPage(const TiffFile& f, int index) {
     throw InputError(quoted(f.path()) + " has an empty " + which + ".");
   if (p.width > kMaxImageSide || p.height > kMaxImageSide)
     throw InputError(quoted(f.path()) + " is " + std::to_string(p.width) + "x" +
-                     std::to_string(p.height) + " pixels, too large: at most 16384 per side fit.");
+                     std::to_string(p.height) + " pixels, too large: at most " +
+                     std::to_string(kMaxImageSide) + " per side fit.");
   if (p.samples < 1 || p.samples > 16)
     throw InputError(quoted(f.path()) + " has " + std::to_string(p.samples) +
                      " samples per pixel on " + which + " (1 to 16 are read).");

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "gvflab/error.hpp"
+#include "gvflab/input_limits.hpp"
 #include "gvflab/quoted.hpp"
 
 namespace gvflab {
@@ -50,8 +51,9 @@ bool inBox(double u, double v, double x0, double y0, double x1, double y1) {
 std::vector<std::string> phantomNames() { return {"u", "room", "blob"}; }
 
 Image2D makePhantom(const std::string& name, int size) {
-  if (size < 16 || size > 16384)
-    throw InputError("Phantom size " + std::to_string(size) + " is outside [16, 16384].");
+  if (size < kMinPhantomSide || size > kMaxImageSide)
+    throw InputError("Phantom size " + std::to_string(size) + " is outside [" +
+                     std::to_string(kMinPhantomSide) + ", " + std::to_string(kMaxImageSide) + "].");
   if (name == "u") {
     // A U open at the top: the notch is deep (70% of the height) and narrow (16% of the width).
     return paint(size, 1.0f, 0.0f, [](double u, double v) {

@@ -16,4 +16,6 @@ std::string quotedText(const std::string& text, std::size_t limit) {
   return out + "...' (" + std::to_string(text.size()) + " characters)";
 }
 
+std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
+
 }  // namespace gvflab

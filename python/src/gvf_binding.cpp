@@ -16,6 +16,7 @@
 #include "gvflab/euler_solver.hpp"
 #include "gvflab/field_solve.hpp"
 #include "gvflab/gvf_pipeline.hpp"
+#include "gvflab/input_limits.hpp"
 #include "gvflab/multigrid_solver.hpp"
 #include "gvflab/profiler.hpp"
 #include "progress.hpp"
@@ -242,11 +243,12 @@ GridSpacing gridSpacingOf(const std::vector<double>& spacing, int dims) {
   if (static_cast<int>(spacing.size()) == dims) {
     for (int i = 0; i < dims; ++i) h[i] = spacing[dims - 1 - i];
     bool ok = true;
-    for (double v : spacing) ok = ok && v >= 1e-6 && v <= 1e6;  // false for NaN
+    for (double v : spacing) ok = ok && v >= kMinSpacing && v <= kMaxSpacing;  // false for NaN
     if (ok) return h;
   }
   std::ostringstream msg;
-  msg << "spacing must give one positive, finite value (1e-6 to 1e6) per axis of the "
+  msg << "spacing must give one positive, finite value (" << kSpacingRangeText
+      << ") per axis of the "
       << (dims == 3 ? "volume, (planes, rows, cols)" : "image, (rows, cols)") << ", not (";
   for (std::size_t i = 0; i < spacing.size(); ++i) msg << (i ? ", " : "") << spacing[i];
   msg << ").";

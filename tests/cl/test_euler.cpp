@@ -157,11 +157,15 @@ TEST_CASE("other tile shapes give the same field; impossible shapes are refused"
       diff = std::max(diff, static_cast<double>(std::abs(f[i] - ref[i])));
     CHECK(diff <= 1e-6);
   }
-  CHECK_THROWS_AS(EulerSolver(ctx, in, 0.14, {Precision::F32, MemoryKind::Local, {16, 8, 3, 4}}),
+  CHECK_THROWS_AS(EulerSolver(ctx, in, 0.14,
+                              {.memory = MemoryKind::Local,
+                               .tile = {.width = 16, .height = 8, .rowsPerItem = 3, .halo = 4}}),
                   ParameterError);
   // More local memory than any device has.
   CHECK_THROWS_AS(
-      EulerSolver(ctx, in, 0.14, {Precision::F32, MemoryKind::Local, {1024, 4096, 4096, 8}}),
+      EulerSolver(ctx, in, 0.14,
+                  {.memory = MemoryKind::Local,
+                   .tile = {.width = 1024, .height = 4096, .rowsPerItem = 4096, .halo = 8}}),
       ParameterError);
 }
 
@@ -177,7 +181,8 @@ TEST_CASE("one launch for all iterations (persistent tiles) equals one launch pe
   if (ctx->info().isGpu && ctx->info().platformName.find("NVIDIA") == std::string::npos) {
     // No device-wide fence known there: refused when asked for, never taken by default.
     GvfInput in = buildGvfInput(*ctx, test::randomImage(40, 37, 1), 1.0);
-    EulerOptions o{Precision::F32, MemoryKind::Local, TileShape{64, 64, 4, 8}};
+    EulerOptions o{Precision::F32, MemoryKind::Local,
+                   TileShape{.width = 64, .height = 64, .rowsPerItem = 4, .halo = 8}};
     o.persistent = true;
     CHECK_THROWS_AS(EulerSolver(ctx, in, 0.14, o), ParameterError);
     o.persistent.reset();
@@ -196,7 +201,8 @@ TEST_CASE("one launch for all iterations (persistent tiles) equals one launch pe
     Image2D img = test::randomImage(w, h, seed++);
     GvfInput in = buildGvfInput(*ctx, img, 1.0);
     for (Precision p : {Precision::F32, Precision::F16, Precision::SNorm16}) {
-      EulerOptions o{p, MemoryKind::Local, TileShape{64, 64, 4, 8}};
+      EulerOptions o{p, MemoryKind::Local,
+                     TileShape{.width = 64, .height = 64, .rowsPerItem = 4, .halo = 8}};
       o.persistent = false;
       EulerSolver launches(ctx, in, 0.14, o);
       o.persistent = true;
@@ -229,7 +235,8 @@ TEST_CASE("one launch for all iterations (persistent tiles) equals one launch pe
   if (units >= 2) {
     const int side = units >= 121 ? 512 : 96, height = units >= 121 ? 512 : 45;
     GvfInput in = buildGvfInput(*ctx, test::randomImage(side, height, 3), 1.0);
-    EulerOptions o{Precision::F16, MemoryKind::Local, TileShape{64, 64, 4, 8}};
+    EulerOptions o{Precision::F16, MemoryKind::Local,
+                   TileShape{.width = 64, .height = 64, .rowsPerItem = 4, .halo = 8}};
     o.persistent = false;
     EulerSolver launches(ctx, in, 0.14, o);
     const int saved = detail::persistentSpinLimit;
@@ -251,7 +258,8 @@ TEST_CASE("one launch for all iterations (persistent tiles) equals one launch pe
   // does not take it.
   const int side = 48 * (units + 1);
   GvfInput big = buildGvfInput(*ctx, test::randomImage(side, 40, 5), 1.0);
-  EulerOptions o{Precision::F32, MemoryKind::Local, TileShape{64, 64, 4, 8}};
+  EulerOptions o{Precision::F32, MemoryKind::Local,
+                 TileShape{.width = 64, .height = 64, .rowsPerItem = 4, .halo = 8}};
   o.persistent = true;
   CHECK_THROWS_AS(EulerSolver(ctx, big, 0.14, o), ParameterError);
   o.persistent.reset();

@@ -8,13 +8,19 @@
 #include "gvflab/error.hpp"
 #include "gvflab/euler_solver.hpp"
 #include "gvflab/phantoms.hpp"
+#include "test_skip.hpp"
 #include "test_support.hpp"
 
 using namespace gvflab;
 
-TEST_CASE("Euler row bands of several steps equal one step per launch, bit for bit") {
+namespace {
+const test::SkipWhen onGpu{"euler-bands", "the band kernel is the CPU path: not on a GPU",
+                           [] { return test::sharedContext()->info().isGpu; }};
+}  // namespace
+
+TEST_CASE("Euler row bands of several steps equal one step per launch, bit for bit" *
+          doctest::test_suite("euler-bands")) {
   auto ctx = test::sharedContext();
-  if (ctx->info().isGpu) return;  // the band kernel is the CPU path
   const Image2D images[] = {test::randomImage(37, 29, 3), test::randomImage(61, 7, 4),
                             test::randomImage(5, 40, 6),  test::randomImage(23, 1, 7),
                             test::randomImage(1, 19, 8),  makePhantom("u", 48)};
@@ -57,9 +63,9 @@ TEST_CASE("Euler row bands match the double reference") {
   CHECK(test::maxAbsDiff(s.readField().data, ref.values) < 5e-5);
 }
 
-TEST_CASE("Euler row bands refuse more than 64 steps per pass") {
+TEST_CASE("Euler row bands refuse more than 64 steps per pass" *
+          doctest::test_suite("euler-bands")) {
   auto ctx = test::sharedContext();
-  if (ctx->info().isGpu) return;
   GvfInput in = buildGvfInput(*ctx, test::randomImage(9, 9, 1), 1.0);
   EulerOptions o{Precision::F32, MemoryKind::Buffer};
   o.cpuBandSteps = 65;

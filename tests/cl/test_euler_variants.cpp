@@ -144,9 +144,13 @@ TEST_CASE("3D two-steps-per-launch tiles equal single steps across tiles and z c
   }
   // Chosen tiles that cannot run are refused with a sentence, not clamped or crashed.
   GvfInput in = buildGvfInput(*ctx, randomVolume(9, 9, 9, 5), 1.0);
-  for (const Tile3D& bad : {Tile3D{4, 16, 1, 8}, Tile3D{24, 4, 1, 8}, Tile3D{24, 16, 1, -1},
-                            Tile3D{24, 16, 3, 8}, Tile3D{24, 16, 0, 8}, Tile3D{1024, 1024, 1, 8}})
-    CHECK_THROWS_AS(EulerSolver(ctx, in, 0.05, {Precision::F32, MemoryKind::Local, {}, bad}),
+  for (const Tile3D& bad : {Tile3D{.tx = 4, .ty = 16, .rows = 1, .zChunk = 8},
+                            Tile3D{.tx = 24, .ty = 4, .rows = 1, .zChunk = 8},
+                            Tile3D{.tx = 24, .ty = 16, .rows = 1, .zChunk = -1},
+                            Tile3D{.tx = 24, .ty = 16, .rows = 3, .zChunk = 8},
+                            Tile3D{.tx = 24, .ty = 16, .rows = 0, .zChunk = 8},
+                            Tile3D{.tx = 1024, .ty = 1024, .rows = 1, .zChunk = 8}})
+    CHECK_THROWS_AS(EulerSolver(ctx, in, 0.05, {.memory = MemoryKind::Local, .tile3d = bad}),
                     ParameterError);
 }
 

@@ -20,6 +20,7 @@
 #include "gvflab/multigrid_reference.hpp"
 #include "gvflab/multigrid_solver.hpp"
 #include "gvflab/phantoms.hpp"
+#include "test_skip.hpp"
 #include "volume_support.hpp"
 
 using namespace gvflab;
@@ -246,19 +247,6 @@ void checkFusedSweep(ref::Shape3 s, int d, bool fine, std::uint32_t seed) {
   CHECK(relDiff(got, fromDevice(dev.down(twoPass, d * n), s, d).values) < 1e-6);
   // The input is left as it was.
   CHECK(dev.down(in, d * n) == toDevice(v));
-  if (d != 3) return;
-  // The z-marching tiles (32 x 8 columns, 32 planes a chunk): the same values as the fused
-  // sweep, bit for bit (same operations in the same order).
-  cl::Buffer outZ = dev.up(std::vector<float>(d * n, NAN));
-  cl::Kernel kz = kernel("mg_smooth_zmarch");
-  setArgs(kz, in, outZ, rig.brhs, rig.bs, s[0], s[1], s[2], k);
-  dev.ctx->queue().enqueueNDRangeKernel(
-      kz, cl::NullRange, cl::NDRange((s[0] + 31) / 32 * 32, (s[1] + 7) / 8 * 8, (s[2] + 31) / 32),
-      cl::NDRange(32, 8, 1));
-  const auto gotZ = fromDevice(dev.down(outZ, d * n), s, d).values;
-  CHECK(relDiff(gotZ, expect.values) < 2e-6);
-  CHECK(dev.down(outZ, d * n) == dev.down(out, d * n));
-  CHECK(dev.down(in, d * n) == toDevice(v));
 }
 
 ref::Field deviceV0(ComputeContext& ctx, const GvfInput& in) {
@@ -311,18 +299,12 @@ TEST_CASE("fused sweeps give the two-pass solver's iterations in every precision
     const ref::MultigridParams p{0.1, 1, 2, 1};
     for (Precision prec : {Precision::F32, Precision::F16, Precision::SNorm16}) {
       CAPTURE(precisionName(prec));
-      MultigridSolver two(ctx, in, 0.1, {prec, 1, 2, 1, -1, false, 0});
-      MultigridSolver fused(ctx, in, 0.1, {prec, 1, 2, 1, -1, false, 1});
-      MultigridSolver zmarch(ctx, in, 0.1, {prec, 1, 2, 1, -1, false, 2});
+      MultigridSolver two(ctx, in, 0.1, {.precision = prec, .fused = 0});
+      MultigridSolver fused(ctx, in, 0.1, {.precision = prec, .fused = 1});
       CHECK(!two.fusedSweeps());
       CHECK(fused.fusedSweeps());
-      CHECK(!fused.zMarchingSweeps());
-      CHECK(zmarch.zMarchingSweeps() == (in.depth > 1));
       two.step(2);
       fused.step(2);
-      zmarch.step(2);
-      // z-marching tiles: the fused sweep's operations in its order, bit for bit.
-      CHECK(readAny(zmarch) == readAny(fused));
       const auto a = readAny(two), b = readAny(fused);
       // Same arithmetic: float rounding only. A 3D sum may round differently (compilers
       // contract differently), and a 16-bit value then lands one storage step away (measured on
@@ -358,7 +340,7 @@ TEST_CASE("the solver's V-cycle and full-multigrid iterations match the referenc
       CAPTURE(coarseSide);
       CAPTURE(global);
       const int levels = int(ref::multigridLevels(in.width, in.height, in.depth).size());
-      MultigridSolver mg(ctx, in, 0.1, {Precision::F32, 1, 2, 1, coarseSide, global});
+      MultigridSolver mg(ctx, in, 0.1, {.coarseSide = coarseSide, .coarseGlobal = global});
       CHECK(mg.levels() == levels);
       if (coarseSide == 0) CHECK(mg.coarseLevel() == levels);
       if (coarseSide > 0) {
@@ -386,11 +368,18 @@ TEST_CASE("the solver's V-cycle and full-multigrid iterations match the referenc
   }
 }
 
-TEST_CASE("multigrid per-level times add up to its kernel time, coarse levels in one row") {
+namespace {
+const test::SkipWhen noProfiler{"multigrid-level-times", "the profiler is off",
+                                [] { return !test::sharedContext()->profiler().enabled(); }};
+const test::SkipWhen oneUnit{"multigrid-give-up", "one compute unit: every launch runs at once",
+                             [] { return test::sharedContext()->info().computeUnits < 2; }};
+}  // namespace
+
+TEST_CASE("multigrid per-level times add up to its kernel time, coarse levels in one row" *
+          doctest::test_suite("multigrid-level-times")) {
   auto ctx = test::sharedContext();
-  if (!ctx->profiler().enabled()) return;
-  GvfInput in = buildGvfInput(*ctx, makePhantom("u", 40), 1.0);  // 40, 20, 10, 5, 3, 2
-  MultigridSolver mg(ctx, in, 0.1, {Precision::F32, 1, 2, 1, 5, false, -1, 0});  // launches
+  GvfInput in = buildGvfInput(*ctx, makePhantom("u", 40), 1.0);          // 40, 20, 10, 5, 3, 2
+  MultigridSolver mg(ctx, in, 0.1, {.coarseSide = 5, .persistent = 0});  // launches
   REQUIRE(mg.coarseLevel() == 3);
   ctx->profiler().endFrame();
   ctx->profiler().reset();
@@ -438,9 +427,13 @@ TEST_CASE("multigrid in one launch gives the launch path's iterations (2D float3
       CAPTURE(groups);
       CAPTURE(k.side);
       CAPTURE(k.global);
-      MultigridSolver launches(ctx, in, 0.1, {Precision::F32, 1, 2, 1, coarseSide, false, 0, 0});
-      MultigridOptions oneOptions{Precision::F32, 1,  2, 1,      coarseSide,
-                                  k.global,       -1, 1, groups, k.side};
+      MultigridSolver launches(ctx, in, 0.1,
+                               {.coarseSide = coarseSide, .fused = 0, .persistent = 0});
+      MultigridOptions oneOptions{.coarseSide = coarseSide,
+                                  .coarseGlobal = k.global,
+                                  .persistent = 1,
+                                  .persistentGroups = groups,
+                                  .persistentSide = k.side};
       oneOptions.persistentVariant = k.variant;
       CAPTURE(k.variant);
       MultigridSolver one(ctx, in, 0.1, oneOptions);
@@ -490,22 +483,21 @@ TEST_CASE("multigrid in one launch gives the launch path's iterations (2D float3
   }
   // Not for volumes or 16-bit storage: the launch path stays.
   GvfInput vol = buildGvfInput(*ctx, test::ballVolumeOf(13, 9, 7), 0.5);
-  CHECK_FALSE(
-      MultigridSolver(ctx, vol, 0.1, {Precision::F32, 1, 2, 1, -1, false, -1, 1}).persistent());
-  CHECK_FALSE(MultigridSolver(ctx, inputs[0], 0.1, {Precision::F16, 1, 2, 1, -1, false, -1, 1})
+  CHECK_FALSE(MultigridSolver(ctx, vol, 0.1, {.persistent = 1}).persistent());
+  CHECK_FALSE(MultigridSolver(ctx, inputs[0], 0.1, {.precision = Precision::F16, .persistent = 1})
                   .persistent());
 }
 
 // A wait that gives up at once stands for work-groups that do not all run: the solver notices
 // when the field is read and redoes the iterations launch by launch.
-TEST_CASE("multigrid in one launch redoes its iterations launch by launch when it gives up") {
+TEST_CASE("multigrid in one launch redoes its iterations launch by launch when it gives up" *
+          doctest::test_suite("multigrid-give-up")) {
   auto ctx = test::sharedContext();
-  if (ctx->info().computeUnits < 2) return;
   GvfInput in = buildGvfInput(*ctx, test::randomImage(60, 50, 3), 1.0);
-  MultigridSolver launches(ctx, in, 0.1, {Precision::F32, 1, 2, 1, -1, false, 0, 0});
+  MultigridSolver launches(ctx, in, 0.1, {.fused = 0, .persistent = 0});
   const int saved = detail::persistentSpinLimit;
   detail::persistentSpinLimit = 0;
-  MultigridSolver one(ctx, in, 0.1, {Precision::F32, 1, 2, 1, 0, false, -1, 1});
+  MultigridSolver one(ctx, in, 0.1, {.coarseSide = 0, .persistent = 1});
   detail::persistentSpinLimit = saved;
   REQUIRE(one.persistent());
   launches.step(3);
@@ -604,8 +596,8 @@ TEST_CASE("multigrid refuses bad parameters and volumes too large, with a senten
   GvfInput in = buildGvfInput(*ctx, makePhantom("u", 32), 1.0);
   CHECK_THROWS_AS(MultigridSolver(ctx, in, 0.0), ParameterError);
   CHECK_THROWS_AS(MultigridSolver(ctx, in, NAN), ParameterError);
-  CHECK_THROWS_AS(MultigridSolver(ctx, in, 0.1, {Precision::F32, 1, 0, 0}), ParameterError);
-  CHECK_THROWS_AS(MultigridSolver(ctx, in, 0.1, {Precision::F32, 0, 2, 1}), ParameterError);
+  CHECK_THROWS_AS(MultigridSolver(ctx, in, 0.1, {.b = 0, .c = 0}), ParameterError);
+  CHECK_THROWS_AS(MultigridSolver(ctx, in, 0.1, {.a = 0}), ParameterError);
   // Larger μ than Euler's stability bound is fine for multigrid.
   MultigridSolver big(ctx, in, 0.5);
   big.step(1);

@@ -190,11 +190,8 @@ TEST_CASE("few groups per phase, banded uploads, pipelined batches: same as the 
   for (const int groups : {1, 3, 7}) {
     CAPTURE(groups);
     RegionSnakeOptions opt;
-    opt.phaseGroups = groups;
     opt.uploadBands = groups;
     opt.nodeReserve = 100 * groups;
-    opt.pipelineSteps = groups;
-    opt.phaseNoinline = groups == 3;  // the kernel built with its criterion term not inlined
     RegionSnake snake(ctx, z.data(), spec.width, spec.height, params, opt);
     snake.run();
     CHECK(snake.converged());
@@ -203,19 +200,17 @@ TEST_CASE("few groups per phase, banded uploads, pipelined batches: same as the 
     CHECK(snake.stats().iteration == run.stats.iteration);
     CHECK(snake.criterion() == doctest::Approx(run.stats.criterion).epsilon(1e-12));
   }
-  // Iterations cut short by the step limit (5 steps, batches of 3): the batch ahead is cut too.
+  // Iterations cut short by the step limit (5 steps): the batches are cut there.
   RegionSnakeParams capped = params;
   capped.maxStepsPerIteration = 5;
   const auto cappedRun = ref::runRegionSnake(ref::regionPrefix(z.data(), spec.width, spec.height),
                                              initialRectangle(spec.width, spec.height), capped);
-  RegionSnakeOptions pipelined;
-  pipelined.pipelineSteps = 3;
-  RegionSnake cut(ctx, z.data(), spec.width, spec.height, capped, pipelined);
+  RegionSnake cut(ctx, z.data(), spec.width, spec.height, capped);
   cut.run();
   CHECK(cut.nodes() == cappedRun.nodes);
   CHECK(cut.stats().steps == cappedRun.stats.steps);
   CHECK(cut.stats().iteration == cappedRun.stats.iteration);
-  // Many moving nodes per phase (the blocked choice) through 5 striding groups.
+  // Many moving nodes per phase (the blocked choice).
   RegionPhantomSpec dense;
   dense.width = 300, dense.height = 240, dense.snr = 3, dense.seed = 8;
   auto zd = makeRegionPhantom(dense);
@@ -229,10 +224,7 @@ TEST_CASE("few groups per phase, banded uploads, pipelined batches: same as the 
   dp.minSegment = 12;
   const auto drun =
       ref::runRegionSnake(ref::regionPrefix(zd.data(), dense.width, dense.height), start, dp);
-  RegionSnakeOptions opt;
-  opt.phaseGroups = 5;
-  opt.pipelineSteps = 2;
-  RegionSnake snake(ctx, zd.data(), dense.width, dense.height, dp, opt);
+  RegionSnake snake(ctx, zd.data(), dense.width, dense.height, dp);
   snake.reset(start);
   snake.run();
   CHECK(snake.nodes() == drun.nodes);

@@ -196,7 +196,8 @@ TEST_CASE("multigrid with anisotropic spacing matches the reference (2D and 3D)"
       CAPTURE(coarseSide);
       CAPTURE(global);
       CAPTURE(fused);
-      MultigridSolver mg(ctx, in, 0.1, {Precision::F32, 1, 2, 1, coarseSide, global, fused});
+      MultigridSolver mg(ctx, in, 0.1,
+                         {.coarseSide = coarseSide, .coarseGlobal = global, .fused = fused});
       mg.vCycle();
       CHECK(relDiff(fieldOf(mg), ref::multigridVCycle(v0, v0, p).values) < 2e-5);
       mg.reset();

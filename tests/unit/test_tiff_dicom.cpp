@@ -20,6 +20,7 @@
 #include "io/input_shape.hpp"
 #include "io/tiff_file.hpp"
 #include "io/volume_loader.hpp"
+#include "test_skip.hpp"
 #include "test_support.hpp"
 #include "tiff_dicom_files.hpp"
 
@@ -233,9 +234,15 @@ TEST_CASE("DICOM refusals name the file and the reason") {
   checkRefused([&] { app::inputShape(empty); }, "empty", "no files");
 }
 
-TEST_CASE("pydicom's CT_small.dcm, also a TIFF by its first bytes, is read as DICOM") {
-  const fs::path ct = "/usr/lib/python3/dist-packages/pydicom/data/test_files/CT_small.dcm";
-  if (!fs::exists(ct)) return;  // python3-pydicom (scripts/dev.sh) ships it
+namespace {
+const fs::path kPydicomCt = "/usr/lib/python3/dist-packages/pydicom/data/test_files/CT_small.dcm";
+const test::SkipWhen noPydicom{"pydicom-data", "python3-pydicom (scripts/dev.sh) is not installed",
+                               [] { return !fs::exists(kPydicomCt); }};
+}  // namespace
+
+TEST_CASE("pydicom's CT_small.dcm, also a TIFF by its first bytes, is read as DICOM" *
+          doctest::test_suite("pydicom-data")) {
+  const fs::path ct = kPydicomCt;
   const Image2D img = app::loadImage(ct);
   CHECK((img.width == 128 && img.height == 128));
   CHECK(img.geometry.known);

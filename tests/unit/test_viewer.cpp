@@ -118,13 +118,9 @@ TEST_CASE("external memory after cl_khr_gl_sharing and before the host copy") {
         TransferPath::HostCopy);
 }
 
-TEST_CASE("GVFLAB_TRANSFER picks the path; GVFLAB_HOST_COPY stays an alias of host") {
+TEST_CASE("GVFLAB_TRANSFER picks the path") {
   unsetenv("GVFLAB_TRANSFER");
-  unsetenv("GVFLAB_HOST_COPY");
   CHECK(transferFromEnvironment().request == TransferRequest::Auto);
-  setenv("GVFLAB_HOST_COPY", "1", 1);
-  CHECK(transferFromEnvironment().request == TransferRequest::Host);
-  unsetenv("GVFLAB_HOST_COPY");
   setenv("GVFLAB_TRANSFER", "external", 1);
   CHECK(transferFromEnvironment().request == TransferRequest::External);
   setenv("GVFLAB_TRANSFER", "gl-sharing", 1);
@@ -265,23 +261,14 @@ TEST_CASE("a device switch keeps image, parameters and snakes") {
   CHECK(s.contextVersion() == ctxVersion + 1);  // the failed switch left it alone
 }
 
-TEST_CASE("the frame budget adapts the iterations per frame") {
-  // The rule alone, on made-up solver times: the session feeds it the wall time of its steps,
-  // which a test must not depend on.
-  CHECK(adaptedIterationsPerFrame(100, 20, 0, 10) == 131);  // room left: +30% (and one more)
-  CHECK(adaptedIterationsPerFrame(100, 20, 0, 40) == 70);   // over budget: -30% at most
-  CHECK(adaptedIterationsPerFrame(100, 20, 0, 25) == 80);   // 20/25 of the count
-  CHECK(adaptedIterationsPerFrame(100, 20, 19, 5) == 100);  // 5 ms left of 20 = a quarter
-  CHECK(adaptedIterationsPerFrame(100, 20, 19, 10) == 70);
-  CHECK(adaptedIterationsPerFrame(1, 20, 0, 100) == 1);      // never below one
-  CHECK(adaptedIterationsPerFrame(4000, 20, 0, 1) == 4096);  // nor above 4096
+TEST_CASE("without a frame budget a frame runs exactly the fixed iterations") {
   app::Options o;
   o.phantomSize = 64;
   Session s(sessionStartup(o));
   s.setFrameBudgetMs(0);
   s.setIterationsPerFrame(3);
   s.advanceFrame(0);
-  CHECK(s.lastFrameIterations() == 3);  // no budget: exactly the fixed count
+  CHECK(s.lastFrameIterations() == 3);
 }
 
 TEST_CASE("frame statistics: nearest-rank percentiles and iterations per second") {

@@ -7,13 +7,6 @@
 
 namespace gvflab::viewer {
 
-int adaptedIterationsPerFrame(int perFrame, double budgetMs, double otherWorkMs,
-                              double lastSolverMs) {
-  const double target = std::max(budgetMs - otherWorkMs, 0.25 * budgetMs);
-  const double ratio = std::clamp(target / lastSolverMs, 0.7, 1.3);
-  return std::clamp(static_cast<int>(std::lround(perFrame * ratio)) + (ratio > 1 ? 1 : 0), 1, 4096);
-}
-
 void FrameStats::addFrame(double ms) {
   recent_.push_back(ms);
   while (recent_.size() > window_) recent_.pop_front();

@@ -8,13 +8,6 @@
 
 namespace gvflab::viewer {
 
-// The iterations per frame after a frame whose solver steps took lastSolverMs (wall time), so
-// that the steps fill what the budget leaves after otherWorkMs: feedback rather than a cost
-// model, since a frame's solver time has a fixed part (launches, the ε reduction, waiting) that
-// a per-iteration estimate would mistake for slowness. Moves by at most 30% a frame, 1..4096.
-int adaptedIterationsPerFrame(int perFrame, double budgetMs, double otherWorkMs,
-                              double lastSolverMs);
-
 class FrameStats {
  public:
   explicit FrameStats(std::size_t window = 600) : window_(window) {}

@@ -41,8 +41,6 @@ Session::Session(const SessionStartup& startup)
     itersPerFrame_ = std::clamp(*startup.fixedIterationsPerFrame, 0, 4096);
     mgItersPerFrame_ = std::clamp(*startup.fixedIterationsPerFrame, 0, 64);
   }
-  const char* rule = std::getenv("GVFLAB_FRAME_RULE");
-  feedbackRule_ = rule && std::string_view(rule) == "feedback";
   ctx_ = ComputeContext::create(startup.context);
   if (startup.stepsPerFrame > 0) {
     itersPerFrame_ = startup.stepsPerFrame;  // deterministic: no budget
@@ -270,12 +268,9 @@ void Session::reset() {
   restart();
 }
 
-void Session::advanceFrame(double otherWorkMs, double elapsedMs) {
+void Session::advanceFrame(double elapsedMs) {
   int& perFrame = choice_.kind == SolverKind::Euler ? itersPerFrame_ : mgItersPerFrame_;
-  const bool budgeted = running_ && frameBudgetMs_ > 0;
-  if (budgeted && feedbackRule_ && lastSolverMs_ > 0)
-    perFrame = adaptedIterationsPerFrame(perFrame, frameBudgetMs_, otherWorkMs, lastSolverMs_);
-  const bool chunked = budgeted && !feedbackRule_;
+  const bool chunked = running_ && frameBudgetMs_ > 0;
   int steps = (running_ && !chunked ? perFrame : 0) + pendingSteps_;
   const bool single = pendingSteps_ > 0;
   pendingSteps_ = 0;
@@ -305,9 +300,6 @@ void Session::advanceFrame(double otherWorkMs, double elapsedMs) {
     ++fieldVersion_;
   }
   clFrameMs_ = ctx_->profiler().endFrame();
-  if (steps > 0)
-    lastSolverMs_ =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   lastSteps_ = steps;
   updateRate(steps);
 }
@@ -369,7 +361,6 @@ void Session::switchDevice(const std::string& selector,
   co.extraProperties = std::move(extraProperties);
   auto ctx = ComputeContext::create(co);  // throws: nothing changed yet
   rebuildOn(std::move(ctx), currentSource(), requestedSigma(), v0Mode_);
-  lastSolverMs_ = 0;
 }
 
 std::filesystem::file_time_type Session::newestKernelTime() const {

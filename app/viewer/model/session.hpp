@@ -92,11 +92,9 @@ class Session {
   // Once per frame: steps when running (or a single step was asked for), closes the
   // profiler's frame and refreshes ε and the rates. With a frame budget, the steps go in
   // sub-chunks that stop where the frame would pass it (FrameBudget): elapsedMs is the frame so
-  // far; noteFrameRest() gives the work after the solver. GVFLAB_FRAME_RULE=feedback in the
-  // environment selects the rule before it (for comparison): one chunk sized from the last
-  // frame's solver time and otherWorkMs, the rest of that frame. Throws DeviceError on OpenCL
+  // far; noteFrameRest() gives the work after the solver. Throws DeviceError on OpenCL
   // failures.
-  void advanceFrame(double otherWorkMs = 0, double elapsedMs = 0);
+  void advanceFrame(double elapsedMs = 0);
   void noteFrameRest(double ms) { budget_.afterSolver(ms); }
   const FrameBudget& budget() const { return budget_; }
   int lastFrameIterations() const { return lastSteps_; }
@@ -221,9 +219,7 @@ class Session {
   bool running_ = true;
   int pendingSteps_ = 0;
   double frameBudgetMs_ = 0;
-  double lastSolverMs_ = 0;  // wall time of the last frame's steps
   FrameBudget budget_;
-  bool feedbackRule_ = false;  // GVFLAB_FRAME_RULE=feedback: one chunk a frame
   int stepBudgeted(double elapsedMs, int extraSteps);
   std::chrono::steady_clock::time_point lastEpsilonAt_{};
   int lastSteps_ = 0;

@@ -80,13 +80,7 @@ void RaceMode::advance(ErrorLog& errors) {
   const bool start =
       newPlane || (!race_->capturing() && moved && ++framesSinceCapture_ >= kCaptureEveryFrames);
   if (!start && !race_->capturing()) return;
-  // GVFLAB_RACE_CAPTURE=whole: both maps in the frame that starts them, as before (to compare).
-  static const bool whole = [] {
-    const char* v = std::getenv("GVFLAB_RACE_CAPTURE");
-    return v && std::string_view(v) == "whole";
-  }();
   if (!errors.guard("Computing the capture ranges", [&] {
-        if (start && whole) return race_->computeCapture(captureParams_);
         if (start) race_->beginCapture(captureParams_);
         race_->continueCapture(kCaptureMsPerFrame);
       }))

@@ -85,10 +85,7 @@ TransferChoice chooseTransfer(const DeviceInfo& device, const GlContextHandles& 
 TransferEnvironment transferFromEnvironment() {
   TransferEnvironment env;
   const char* v = std::getenv("GVFLAB_TRANSFER");
-  if (!v || !*v) {
-    if (std::getenv("GVFLAB_HOST_COPY")) env.request = TransferRequest::Host;  // older name
-    return env;
-  }
+  if (!v || !*v) return env;
   const std::string s = v;
   if (s == "host")
     env.request = TransferRequest::Host;

@@ -45,7 +45,7 @@ struct TransferChoice {
 // AfterSharingFailed: Auto once cl_khr_gl_sharing was tried and failed.
 enum class TransferRequest { Auto, Host, GlSharing, External, AfterSharingFailed };
 
-// GVFLAB_TRANSFER=host|gl-sharing|external (GVFLAB_HOST_COPY=1: host). An unknown value
+// GVFLAB_TRANSFER=host|gl-sharing|external. An unknown value
 // gives Auto and a sentence for the UI in problem.
 struct TransferEnvironment {
   TransferRequest request = TransferRequest::Auto;

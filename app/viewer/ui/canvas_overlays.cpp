@@ -115,11 +115,11 @@ Box drawSnakeLegend(const std::vector<LegendRow>& rows, const std::string& field
   const float swatch = ImGui::GetFontSize() * 1.6f, gap = ImGui::GetStyle().ItemSpacing.x * 2;
   ImDrawList* draw = ImGui::GetWindowDrawList();
   for (const auto& r : rows) {
-    const ImVec2 at = ImGui::GetCursorScreenPos();
-    const float y = at.y + ImGui::GetTextLineHeight() * 0.5f;
+    const ImVec2 cursor = ImGui::GetCursorScreenPos();
+    const float y = cursor.y + ImGui::GetTextLineHeight() * 0.5f;
     // A piece of snake: dark outline under the force's colour, as on the canvas.
-    draw->AddLine(ImVec2(at.x, y), ImVec2(at.x + swatch, y), IM_COL32(0, 0, 0, 220), 6.0f);
-    draw->AddLine(ImVec2(at.x, y), ImVec2(at.x + swatch, y),
+    draw->AddLine(ImVec2(cursor.x, y), ImVec2(cursor.x + swatch, y), IM_COL32(0, 0, 0, 220), 6.0f);
+    draw->AddLine(ImVec2(cursor.x, y), ImVec2(cursor.x + swatch, y),
                   ImGui::ColorConvertFloat4ToU32(toImVec4(r.color)), 3.0f);
     ImGui::Dummy(ImVec2(swatch, ImGui::GetTextLineHeight()));
     ImGui::SameLine(0, gap);

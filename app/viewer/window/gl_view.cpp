@@ -216,7 +216,6 @@ void GlView::paintGL() {
   phase("imgui");
   record();
   phase("record");
-  otherWorkMs_ = (clock_.nsecsElapsed() * 1e-9 - frameStart_) * 1000.0 - solverMs_;
   session_.noteFrameRest((clock_.nsecsElapsed() - solverEnd_) * 1e-6);
   countFrame();
 }
@@ -249,11 +248,9 @@ void GlView::reloadKernels() {
 void GlView::advanceSolver() {
   const auto solverStart = clock_.nsecsElapsed();
   const double elapsedMs = (solverStart * 1e-9 - frameStart_) * 1000.0;
-  if (!errors_.guard("Iterating the solver",
-                     [&] { session_.advanceFrame(otherWorkMs_, elapsedMs); }))
+  if (!errors_.guard("Iterating the solver", [&] { session_.advanceFrame(elapsedMs); }))
     session_.setRunning(false);  // do not repeat a failing step every frame
   solverEnd_ = clock_.nsecsElapsed();
-  solverMs_ = (solverEnd_ - solverStart) * 1e-6;
   if (frameCount_ > 2) stats_.addIterations(session_.lastFrameIterations());
 }
 

@@ -149,7 +149,6 @@ class GlView : public QOpenGLWidget {
   double frameStart_ = 0;
   double lastFrameTime_ = -1;
   float frameSeconds_ = 0;
-  double solverMs_ = 0;
   std::int64_t phaseMark_ = 0;
   int frameCount_ = 0;
   // Recording, pace, cursor readout, devices.
@@ -157,7 +156,6 @@ class GlView : public QOpenGLWidget {
   bool startupRecording_ = false;
   FrameStats stats_;
   double lastFrameStart_ = -1;
-  double otherWorkMs_ = 0;
   qint64 solverEnd_ = 0;  // clock_ ns at the end of this frame's solver phase
   std::optional<QPointF> cursor_;
   bool sideDrag_ = false;  // a drag that began in the 3D view goes on there

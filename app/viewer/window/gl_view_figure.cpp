@@ -67,11 +67,11 @@ void GlView::drawViewArea(const Viewport& area, int framebufferHeight, ViewTrans
 }
 
 void GlView::renderUiLayers() {
-  ImDrawData* data = ImGui::GetDrawData();
+  ImDrawData* drawData = ImGui::GetDrawData();
   ImDrawList* canvas = ImGui::GetBackgroundDrawList();
-  renderLists(data, canvas, true);
+  renderLists(drawData, canvas, true);
   captureView();
-  renderLists(data, canvas, false);
+  renderLists(drawData, canvas, false);
   captureWindow();
 }
 

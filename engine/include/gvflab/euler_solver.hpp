@@ -9,6 +9,7 @@
 #include "gvflab/field_storage.hpp"
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/mu_rule.hpp"
+#include "gvflab/one_launch_sync.hpp"
 #include "gvflab/solver.hpp"
 #include "gvflab/typed_kernel.hpp"
 
@@ -37,10 +38,8 @@ struct TileShape {
 // loop turn ahead (rawPrefetch) in f16, the same with 4 rows and plane indices computed
 // without branches (branchlessPlanes) in snorm16, 20 x 36 with 3 rows and branchless plane
 // indices in float32, or smaller ones that fit the device.
-// zChunk 0 splits the depth so the work-groups fill the device.
-// steps: iterations per launch, 2 (gvf_euler3d_tiled.cl) or 3-4 (gvf_euler3d_blocked.cl, the
-// same tile with a frame of `steps` voxels: fewer passes over the field, more frame); the
-// iterations of a step() that do not fill a launch run two at a time, then one.
+// zChunk 0 splits the depth so the work-groups fill the device. Two iterations a launch; an
+// odd last iteration of a step() runs alone.
 struct Tile3D {
   int tx = 0;
   int ty = 0;
@@ -49,7 +48,6 @@ struct Tile3D {
   bool rawPrefetch = false;
   bool branchlessPlanes = false;
   bool wideIndices = false;  // 64-bit element indices even where 32 bits suffice (for tests)
-  int steps = 2;
   bool operator==(const Tile3D&) const = default;
 };
 
@@ -66,9 +64,6 @@ struct EulerOptions {
   // more than the work); true asks for it on NVIDIA GPUs and CPU devices (ParameterError when
   // the tiles outnumber the compute units or on other GPUs), false never.
   std::optional<bool> persistent;
-  // CPU devices with buffers, 3D: planes of z a work-item marches (gvf_euler_slabs3d; the
-  // bench's --cpu-slab); 0 is a work-item per row (gvf_euler_rows3d). Same floats either way.
-  int cpuSlab = 0;
   // CPUs, 2D buffers: iterations per pass over bands of rows (gvf_euler_band, temporal
   // blocking: the field is read and written once per that many iterations; 1: the band kernel
   // one iteration a launch, its vectorised loop without the blocking); 0: one iteration per
@@ -126,20 +121,26 @@ class EulerSolver : public Solver {
   cl::CommandQueue& queue() override;
 
  private:
+  struct Strategy;  // a row of the kernel choice (euler_solver.cpp)
+  static const Strategy& chooseStrategy(int dims, bool gpu, MemoryKind memory);
+  void setUpPoints2D(const std::string& buildOptions);
+  void setUpRows2D(const std::string& buildOptions);
+  void setUpTiles2D(const std::string& buildOptions);
+  void setUpPoints3D(const std::string& buildOptions);
+  void setUpRows3D(const std::string& buildOptions);
+  void setUpTiles3D(const std::string& buildOptions);
   void stepTiled2D(int n);
   void setUpPersistent2D(const std::string& buildOptions);
   void stepPersistent2D(int n);
   // Before the field is read: if a one-launch step found its work-groups not all running
   // (the kernel gave up waiting), redo the iterations launch by launch.
   void confirmPersistentSteps();
-  int stepTiles3D(int n);  // returns the iterations left (0 or 1)
-  void buildPairKernel3D();
-  int launchTiles3D(
-      TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_int, cl_float>& kernel,
-      const Tile3D& tile, int n, const char* name);
+  void stepTiles3D(int n);
   void stepSingles(int n);
+  void stepRows2D(int n);
   void setUpBands2D(const std::string& buildOptions);
   void stepBands2D(int n);
+  void (EulerSolver::*step_)(int n) = nullptr;  // the chosen strategy's
   std::shared_ptr<ComputeContext> ctx_;
   GvfInput input_;
   double mu_;
@@ -154,24 +155,16 @@ class EulerSolver : public Solver {
   TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_float> step2d_;
   TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_int, cl_float> step3d_;
   TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_float, cl_int> tiled2d_;
-  // 3D local memory: two iterations per launch, and tile3d.steps > 2 per launch (blockKernel_);
-  // with steps > 2 the pair kernel is built when a step() first leaves two or more over.
+  // 3D local memory: two iterations per launch (gvf_euler_2steps3d_tiled).
   TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_int, cl_float> pairKernel_;
-  TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_int, cl_float> blockKernel_;
-  std::string pairOptions_;  // build options of the pair kernel
-  bool pairBuilt_ = false;
   // 2D local memory: a whole step() per launch; va, v0, vb, width, height, mu, iterations,
   // sync, syncBase
   TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_float, cl_int, cl::Buffer,
               cl_int>
       persistentKernel_;
   bool persistent_ = false;
-  cl::Buffer sync_;           // the persistent kernel's arrival count and give-up flag
-  int syncBase_ = 0;          // arrivals counted so far
-  bool unconfirmed_ = false;  // a persistent launch ran since the flag was last read
-  cl::NDRange local_;
-  int slab_ = 0;       // planes per work-item of gvf_euler_slabs3d, 0 when unused
-  bool rows_ = false;  // gvf_euler_rows / gvf_euler_rows3d (CPUs): a work-item per row
+  OneLaunchSync sync_;          // the persistent kernel's arrival count and give-up flag
+  cl::NDRange local_, global_;  // global_: stepSingles' range
   // CPUs, 2D buffers with cpuBandSteps > 0: v, v0, out, width, height, mu, steps, band,
   // scratch, scratch rows; bandScratch_ holds two levels of band + 2 * steps rows per band
   // and a row for |V0|^2.

@@ -8,6 +8,7 @@
 #include "gvflab/cl.hpp"
 #include "gvflab/grid_spacing.hpp"
 #include "gvflab/image.hpp"
+#include "gvflab/input_limits.hpp"
 #include "gvflab/params.hpp"
 
 namespace gvflab {
@@ -28,10 +29,6 @@ struct GvfInput {
   int dims() const { return depth > 1 ? 3 : 2; }
   std::size_t pixelCount() const { return static_cast<std::size_t>(width) * height * depth; }
 };
-
-// The largest sides buildGvfInput takes: an image's, a volume's.
-inline constexpr int kMaxImageSide = 16384;
-inline constexpr int kMaxVolumeSide = 4096;
 
 // InputError with buildGvfInput's sentence unless it takes an image or volume of this size.
 // From the sizes alone (64-bit, any value), so that a client checks before copying a pixel.

@@ -41,7 +41,6 @@ struct SolverConfig {
   TileShape tile;
   Tile3D tile3d;
   std::optional<bool> persistent;
-  int cpuSlab = 0;       // EulerOptions::cpuSlab (CPUs, 3D: planes a work-item marches; 0: rows)
   int cpuBandSteps = 0;  // Euler only (EulerOptions::cpuBandSteps)
   // A volume's Euler solve split in z-slabs over devices (slab_split.hpp): empty for one
   // device; "all" or chooseDevice selectors, the pipeline's context standing for the first.

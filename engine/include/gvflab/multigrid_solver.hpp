@@ -32,6 +32,7 @@
 #include "gvflab/error_metric.hpp"
 #include "gvflab/field_storage.hpp"
 #include "gvflab/gvf_input.hpp"
+#include "gvflab/one_launch_sync.hpp"
 #include "gvflab/params.hpp"
 #include "gvflab/profiler.hpp"
 #include "gvflab/solver.hpp"
@@ -40,6 +41,9 @@
 namespace gvflab {
 
 class ComputeContext;
+namespace detail {
+struct CycleShape;
+}
 
 struct MultigridOptions {
   Precision precision = Precision::F32;
@@ -54,9 +58,8 @@ struct MultigridOptions {
   // Smoothing sweeps above the one-work-group levels: both colours in one tiled launch
   // (mg_smooth_fused, into a second copy of each level's v: one more field of memory) or one
   // launch per colour in place. -1: chosen per device and dims (fusedChosen: GPUs in 2D, where
-  // measured faster); 0: two launches; 1: fused; 2: fused, and in 3D each sweep in z-marching
-  // tiles (mg_smooth_zmarch: a column of 32 x 8 marching 32 planes; 2D as 1). field() then
-  // alternates between two buffers, as Euler's does: take it again after each step.
+  // measured faster); 0: two launches; 1: fused. field() then alternates between two buffers,
+  // as Euler's does: take it again after each step.
   int fused = -1;
   // Every iteration of a step() in ONE launch (mg_persistent, kernels/multigrid_persistent.cl):
   // all work-groups do the levels above the coarse side, work-group 0 alone those within it,
@@ -116,7 +119,6 @@ class MultigridSolver : public Solver {
   // First level solved by the one-work-group launch; levels() when none is.
   int coarseLevel() const { return coarseFrom_; }
   bool fusedSweeps() const { return fused_; }
-  bool zMarchingSweeps() const { return zmarch_; }  // 3D sweeps in z-marching tiles
   // Whether step() runs in one launch (MultigridOptions::persistent, as resolved), its
   // work-groups and the first level work-group 0 does alone (levels() when none).
   bool persistent() const { return persistent_; }
@@ -198,8 +200,9 @@ class MultigridSolver : public Solver {
   void restrictResidual(int level, bool withResidual);  // level -> level + 1
   void prolong(int level, bool add);                    // level + 1 -> level
   void zero(int level);
-  void vcycle(int level);
-  void fmg(int level);
+  class Launches;  // the schedule's executor that launches a kernel per step
+  detail::CycleShape cycleShape() const;
+  bool persistentTakes(int level) const;  // the one launch takes over at this level
   template <class Kernel>
   void bindLevel(Kernel& k, int level);  // arguments 0..5: v, rhs, s, w, h, d
   void launch(cl::Kernel& k, const char* name, FieldShape over, int level, bool halfX = false);
@@ -220,7 +223,6 @@ class MultigridSolver : public Solver {
   std::unique_ptr<FieldStorage> v0_;
   std::unique_ptr<FieldStorage> vAlt_;  // the fused sweep's level-0 output, swapped with v_
   bool fused_ = false;
-  bool zmarch_ = false;  // fused_ in 3D through mg_smooth_zmarch
   std::vector<Level> levels_;
   Kernels fine_, coarse_;
   // e, rhs, s, w, h, d, levels, k0, ops, op_count, pool (local memory or a global buffer)
@@ -248,7 +250,8 @@ class MultigridSolver : public Solver {
   std::size_t persistentGroups_ = 0, persistentGroupSize_ = 0;
   int persistentTop_ = 0;
   std::size_t localPoolBytes_ = 0;
-  cl::Buffer pool_, levelTable_, levelK_, sync_, trace_;
+  cl::Buffer pool_, levelTable_, levelK_, trace_;
+  OneLaunchSync sync_;
   struct PersistentOps {  // 0: whole iterations (top level 0); 1: vcycle(top); 2: fmg(top)
     cl::Buffer steps;
     std::vector<cl_int4> host;
@@ -260,8 +263,6 @@ class MultigridSolver : public Solver {
   std::size_t traceCapacity_ = 0, traceCount_ = 0;
   std::vector<float> levelKHost_;
   double levelKMu_ = -1;
-  int syncBase_ = 0;
-  bool unconfirmed_ = false;  // a persistent launch ran since the give-up flag was last read
   std::string note_;
   // v, v0, pool, level table, k per level, ops, op count, iterations, sync, sync base, trace,
   // levels, first level of work-group 0, its local pool

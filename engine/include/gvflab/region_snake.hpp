@@ -32,21 +32,10 @@ struct RegionSnakeOptions {
   // running while the next one uploads (0 or 1: one upload, then the prefix; -1: the
   // device's default, see region_snake.cpp).
   int uploadBands = -1;
-  // At most this many work-groups per region_phase launch, striding over the (segment, chunk)
-  // units (0: one group per unit). Same sums, same moves; steps queued past an iteration's
-  // end then return from fewer groups. -1: the device's default.
-  int phaseGroups = -1;
   // Nodes the per-node buffers and the pinned staging are first sized for (0: 64, doubling as
   // insertion adds nodes; every growth reallocates them, pinned memory included). -1: the
   // device's default.
   int nodeReserve = -1;
-  // run(): batches of this many steps, the next one queued before the host waits for the
-  // state (0: 2, 4, ..., 32 steps, each read waited for before more are queued). -1: the
-  // device's default.
-  int pipelineSteps = -1;
-  // 1: region_phase built with its criterion term not inlined (an experiment on the code size
-  // of the one-group stages; same arithmetic). 0: inlined. -1: the device's default.
-  int phaseNoinline = -1;
 };
 
 class RegionSnake {
@@ -133,12 +122,11 @@ class RegionSnake {
   void finishIteration();
   void restartInsideStart();
   void runPhase(int phase, long stepIndex);
-  // Queues steps firstStep.. and the read of the state (and the nodes) into staging slot
-  // `slot`; returns the state read's event.
-  cl::Event queueSteps(long firstStep, int batch, int slot, bool readNodes);
+  // Queues steps firstStep.. and the read of the nodes and the state into staging; returns the
+  // state read's event.
+  cl::Event queueSteps(long firstStep, int batch);
   bool runSteps(int batch);  // queues batch steps, then one read of the state
-  bool finishSteps(int batch, int slot, cl::Event* ahead, bool nodesRead);
-  void runPipelined(int per);
+  bool finishSteps(int batch);
   void ensurePartial(std::size_t segments, int chunks);
   int chunksFor(long extent) const;
   void readState() const;

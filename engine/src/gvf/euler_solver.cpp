@@ -63,14 +63,31 @@ std::string tileOptions(const TileShape& t, const ComputeContext& ctx) {
          (cols > 1 ? " -DCOLS_PER_ITEM=" + std::to_string(cols) : std::string());
 }
 
-// Blocks of several columns per work-item live in their own kernel file.
-const char* tileKernelFile(const TileShape& t) {
-  return t.colsPerItem > 1 ? "gvf_euler2d_wide.cl" : "gvf_euler2d_tiled.cl";
+// The 2D tile's file and its kernels (HALO steps a launch; all steps in one launch): blocks of
+// several columns per work-item live in their own file.
+struct TileKernels {
+  const char* file;
+  const char* steps;
+  const char* persistent;
+};
+TileKernels tileKernels(const TileShape& t) {
+  if (t.colsPerItem > 1)
+    return {"gvf_euler2d_wide.cl", "gvf_euler_steps_wide", "gvf_euler_steps_wide_persistent"};
+  return {"gvf_euler2d_tiled.cl", "gvf_euler_steps_tiled", "gvf_euler_steps_persistent"};
 }
 
 std::array<std::size_t, 2> tileGroups2D(const TileShape& t, int width, int height) {
   const int innerW = t.width - 2 * t.halo, innerH = t.height - 2 * t.halo;
   return {detail::roundUp(width, innerW) / innerW, detail::roundUp(height, innerH) / innerH};
+}
+
+// The arguments every Euler kernel keeps for the solver's life: V0 (1) and the size (3, 4[, 5]).
+template <bool Depth, class Kernel>
+void bindFixed(Kernel& k, const FieldStorage& v0, const GvfInput& in) {
+  k.template arg<1>(v0.memory());
+  k.template arg<3>(in.width);
+  k.template arg<4>(in.height);
+  if constexpr (Depth) k.template arg<5>(in.depth);
 }
 
 std::string gib(std::uint64_t bytes) {
@@ -130,6 +147,37 @@ double EulerSolver::stabilityBound(double maxV0Squared, int dims) {
   return eulerStabilityBound(maxV0Squared, dims);
 }
 
+// Which kernels Euler runs: the first row that matches the input's dims, the device (GPU or
+// not) and the memory kind as resolved sets the solver up and steps it.
+struct EulerSolver::Strategy {
+  int dims;
+  std::optional<bool> gpu;           // nullopt: any device
+  std::optional<MemoryKind> memory;  // nullopt: any memory
+  void (EulerSolver::*setUp)(const std::string& buildOptions);
+  void (EulerSolver::*step)(int n);
+};
+
+const EulerSolver::Strategy& EulerSolver::chooseStrategy(int dims, bool gpu, MemoryKind memory) {
+  using E = EulerSolver;
+  static const Strategy table[] = {
+      // Local tiles, HALO iterations a launch or all in one (gvf_euler2d_tiled.cl, _wide.cl).
+      {2, std::nullopt, MemoryKind::Local, &E::setUpTiles2D, &E::stepTiled2D},
+      // Local tiles, 2 iterations a launch (gvf_euler3d_tiled.cl).
+      {3, std::nullopt, MemoryKind::Local, &E::setUpTiles3D, &E::stepTiles3D},
+      // CPUs: a work-item per row (gvf_euler_rows3d).
+      {3, false, MemoryKind::Buffer, &E::setUpRows3D, &E::stepSingles},
+      // CPUs: a work-item per row (gvf_euler_rows) or bands of rows (gvf_euler_band).
+      {2, false, MemoryKind::Buffer, &E::setUpRows2D, &E::stepRows2D},
+      // Else a work-item per point, one iteration a launch (gvf_euler2d.cl, gvf_euler3d.cl).
+      {3, std::nullopt, std::nullopt, &E::setUpPoints3D, &E::stepSingles},
+      {2, std::nullopt, std::nullopt, &E::setUpPoints2D, &E::stepSingles},
+  };
+  const Strategy* s = std::begin(table);  // the last rows match any device and memory
+  while (s->dims != dims || s->gpu.value_or(gpu) != gpu || s->memory.value_or(memory) != memory)
+    ++s;
+  return *s;
+}
+
 EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, double mu,
                          EulerOptions options)
     : ctx_(std::move(ctx)), input_(std::move(input)), mu_(0), options_(options) {
@@ -160,69 +208,9 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
     v0_->importFrom(input_.v0);
     const std::string opts =
         v0_->buildOptions() + spacingBuildOptions(input_.spacing, input_.dims());
-    auto& lib = ctx_->kernels();
-    const MemoryKind mem = *options_.memory;
-    if (mem == MemoryKind::Local && !is3d) {
-      options_.tile = resolveTile(options_.tile, *ctx_, input_.pixelCount(), options_.precision);
-      const TileShape& t = options_.tile;
-      const std::string tiled = opts + tileOptions(t, *ctx_);
-      tiled2d_ = lib.kernel(tileKernelFile(t), "gvf_euler_steps_tiled", tiled);
-      local_ = cl::NDRange(t.width / std::max(1, t.colsPerItem), t.height / t.rowsPerItem);
-      setUpPersistent2D(tiled);
-    } else if (mem == MemoryKind::Local) {
-      const Tile3D& t3 = options_.tile3d;
-      Tile3D pair = t3;
-      pair.steps = 2;
-      pairOptions_ = opts + detail::tile3dOptions(pair, shape, ctx_->info().isGpu);
-      if (t3.steps > 2) {
-        blockKernel_ = lib.kernel("gvf_euler3d_blocked.cl", "gvf_euler_steps3d_tiled",
-                                  opts + detail::tile3dOptions(t3, shape, ctx_->info().isGpu));
-        blockKernel_.arg<1>(v0_->memory());
-        blockKernel_.arg<3>(input_.width);
-        blockKernel_.arg<4>(input_.height);
-        blockKernel_.arg<5>(input_.depth);
-      } else {
-        buildPairKernel3D();
-      }
-      // An odd last iteration runs the single-step kernel.
-      step3d_ = lib.kernel("gvf_euler3d.cl", "gvf_euler_step3d", opts);
-      local_ = cl::NDRange(32, 4, 2);
-    } else if (is3d && !ctx_->info().isGpu && mem == MemoryKind::Buffer) {
-      // CPUs: a work-item per row of x (gvf_euler_rows3d), 16 rows per work-group.
-      slab_ = options_.cpuSlab;
-      if (slab_ > 0)
-        step3d_ = lib.kernel("gvf_euler3d.cl", "gvf_euler_slabs3d",
-                             opts + " -DROWS3_SLAB=" + std::to_string(slab_));
-      else
-        step3d_ = lib.kernel("gvf_euler3d.cl", "gvf_euler_rows3d", opts);
-      rows_ = true;
-      local_ = cl::NDRange(16, 1);
-    } else if (is3d) {
-      step3d_ = lib.kernel("gvf_euler3d.cl", "gvf_euler_step3d", opts);
-      local_ = cl::NDRange(32, 4, 2);
-    } else if (!ctx_->info().isGpu && mem == MemoryKind::Buffer) {
-      // CPUs: a work-item per row (gvf_euler_rows), 16 rows per work-group.
-      step2d_ = lib.kernel("gvf_euler2d.cl", "gvf_euler_rows", opts);
-      rows_ = true;
-      local_ = cl::NDRange(16);
-      if (options_.cpuBandSteps > 0) setUpBands2D(opts);
-    } else {
-      step2d_ = lib.kernel("gvf_euler2d.cl", "gvf_euler_step", opts);
-      local_ = detail::localSize2D(ctx_->info());
-    }
-    auto bindFixed = [&](auto& k) {
-      k.template arg<1>(v0_->memory());
-      k.template arg<3>(input_.width);
-      k.template arg<4>(input_.height);
-    };
-    if (is3d) {
-      bindFixed(step3d_);
-      step3d_.arg<5>(input_.depth);
-    } else if (mem == MemoryKind::Local) {
-      bindFixed(tiled2d_);
-    } else {
-      bindFixed(step2d_);
-    }
+    const Strategy& strategy = chooseStrategy(input_.dims(), ctx_->info().isGpu, *options_.memory);
+    (this->*strategy.setUp)(opts);
+    step_ = strategy.step;
     metric_ = std::make_unique<ErrorMetric>(ctx_, shape, v0_->memory(), opts);
   } catch (const cl::Error& e) {
     rethrowClError(e, "setting up the Euler solver");
@@ -231,6 +219,60 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
 }
 
 EulerSolver::~EulerSolver() = default;
+
+void EulerSolver::setUpPoints2D(const std::string& opts) {
+  step2d_ = ctx_->kernels().kernel("gvf_euler2d.cl", "gvf_euler_step", opts);
+  bindFixed<false>(step2d_, *v0_, input_);
+  local_ = detail::localSize2D(ctx_->info());
+  global_ = cl::NDRange(detail::roundUp(input_.width, local_[0]),
+                        detail::roundUp(input_.height, local_[1]));
+}
+
+// CPUs: a work-item per row (gvf_euler_rows), 16 rows per work-group.
+void EulerSolver::setUpRows2D(const std::string& opts) {
+  step2d_ = ctx_->kernels().kernel("gvf_euler2d.cl", "gvf_euler_rows", opts);
+  bindFixed<false>(step2d_, *v0_, input_);
+  local_ = cl::NDRange(16);
+  global_ = cl::NDRange(detail::roundUp(input_.height, local_[0]));
+  if (options_.cpuBandSteps > 0) setUpBands2D(opts);
+}
+
+void EulerSolver::setUpTiles2D(const std::string& opts) {
+  options_.tile = resolveTile(options_.tile, *ctx_, input_.pixelCount(), options_.precision);
+  const TileShape& t = options_.tile;
+  const std::string tiled = opts + tileOptions(t, *ctx_);
+  tiled2d_ = ctx_->kernels().kernel(tileKernels(t).file, tileKernels(t).steps, tiled);
+  bindFixed<false>(tiled2d_, *v0_, input_);
+  local_ = cl::NDRange(t.width / std::max(1, t.colsPerItem), t.height / t.rowsPerItem);
+  setUpPersistent2D(tiled);
+}
+
+void EulerSolver::setUpPoints3D(const std::string& opts) {
+  step3d_ = ctx_->kernels().kernel("gvf_euler3d.cl", "gvf_euler_step3d", opts);
+  bindFixed<true>(step3d_, *v0_, input_);
+  local_ = cl::NDRange(32, 4, 2);
+  global_ = cl::NDRange(detail::roundUp(input_.width, local_[0]),
+                        detail::roundUp(input_.height, local_[1]),
+                        detail::roundUp(input_.depth, local_[2]));
+}
+
+// CPUs: a work-item per row of x (gvf_euler_rows3d), 16 rows per work-group.
+void EulerSolver::setUpRows3D(const std::string& opts) {
+  step3d_ = ctx_->kernels().kernel("gvf_euler3d.cl", "gvf_euler_rows3d", opts);
+  bindFixed<true>(step3d_, *v0_, input_);
+  local_ = cl::NDRange(16, 1);
+  global_ = cl::NDRange(detail::roundUp(input_.height, local_[0]),
+                        detail::roundUp(input_.depth, local_[1]));
+}
+
+void EulerSolver::setUpTiles3D(const std::string& opts) {
+  const FieldShape shape{input_.width, input_.height, input_.depth};
+  pairKernel_ = ctx_->kernels().kernel(
+      "gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled",
+      opts + detail::tile3dOptions(options_.tile3d, shape, ctx_->info().isGpu));
+  bindFixed<true>(pairKernel_, *v0_, input_);
+  setUpPoints3D(opts);  // an odd last iteration runs the single-step kernel
+}
 
 std::vector<SolverFact> EulerSolver::facts() const {
   return {{"memory", std::string(memoryName(memory()))},
@@ -283,17 +325,14 @@ void EulerSolver::setUpPersistent2D(const std::string& buildOptions) {
     return;  // auto: too many tiles to run at once
   }
   persistentKernel_ = ctx_->kernels().kernel(
-      tileKernelFile(options_.tile), "gvf_euler_steps_persistent",
+      tileKernels(options_.tile).file, tileKernels(options_.tile).persistent,
       buildOptions + " -DSPIN_LIMIT=" + std::to_string(detail::persistentSpinLimit) +
           // Release/acquire instead of full fences at the barrier: H200, 512² x 512, 0.509 ->
           // 0.480 ms (docs/BENCHMARKS.md, "Issue 29 item 3, second round").
           (nvidia ? " -DGRID_FENCE_PTX -DGRID_ACQ_REL" : ""));
-  persistentKernel_.arg<1>(v0_->memory());
-  persistentKernel_.arg<3>(input_.width);
-  persistentKernel_.arg<4>(input_.height);
-  sync_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, 2 * sizeof(cl_int));
-  ctx_->queue().enqueueFillBuffer(sync_, cl_int(0), 0, 2 * sizeof(cl_int));
-  persistentKernel_.arg<7>(sync_);
+  bindFixed<false>(persistentKernel_, *v0_, input_);
+  sync_.create(ctx_->context(), ctx_->queue());
+  persistentKernel_.arg<7>(sync_.buffer());
   persistent_ = true;
 }
 
@@ -302,46 +341,30 @@ void EulerSolver::stepPersistent2D(int n) {
   const auto groups = tileGroups2D(t, input_.width, input_.height);
   const int count = static_cast<int>(groups[0] * groups[1]);
   const int phases = (n + t.halo - 1) / t.halo;
-  // The arrival count only grows; start it again before it could overflow.
-  if (static_cast<long long>(syncBase_) + static_cast<long long>(count) * phases > (1ll << 30)) {
-    ctx_->queue().enqueueFillBuffer(sync_, cl_int(0), 0, sizeof(cl_int));
-    syncBase_ = 0;
-  }
+  sync_.reserve(ctx_->queue(), static_cast<long long>(count) * phases);
   persistentKernel_.arg<0>(v_[current_]->memory());
   persistentKernel_.arg<2>(v_[1 - current_]->memory());
   persistentKernel_.arg<5>(static_cast<float>(mu_));
   persistentKernel_.arg<6>(n);
-  persistentKernel_.arg<8>(syncBase_);
+  persistentKernel_.arg<8>(sync_.base());
   cl::Event ev;
   ctx_->queue().enqueueNDRangeKernel(persistentKernel_, cl::NullRange,
                                      cl::NDRange(groups[0] * local_[0], groups[1] * local_[1]),
                                      local_, nullptr, &ev);
-  ctx_->profiler().record("gvf_euler_steps_persistent", ev);
-  syncBase_ += count * (phases - 1);
+  ctx_->profiler().record(tileKernels(options_.tile).persistent, ev);
+  sync_.launched(static_cast<long long>(count) * (phases - 1));
   current_ = (current_ + phases) % 2;
-  unconfirmed_ = true;
 }
 
 void EulerSolver::confirmPersistentSteps() {
-  if (!unconfirmed_) return;
-  cl_int flags[2] = {0, 0};
-  ctx_->queue().enqueueReadBuffer(sync_, CL_TRUE, 0, sizeof(flags), flags);
-  unconfirmed_ = false;
-  if (flags[1] == 0) return;
+  if (!sync_.gaveUp(ctx_->queue())) return;
   // Some work-group never started while the others waited: the field is not to be trusted.
-  // Redone from V0 with the current mu (a mu changed on the way is not replayed).
   persistent_ = false;
   note_ =
       "the device did not run all tiles at once: redid the iterations with one launch "
       "per " +
       std::to_string(options_.tile.halo) + " iterations";
-  const long n = iterations_;
-  reset();
-  for (long done = 0; done < n;) {
-    const int chunk = static_cast<int>(std::min<long>(n - done, 1 << 20));
-    step(chunk);
-    done += chunk;
-  }
+  redoIterations(*this, iterations_);
 }
 
 void EulerSolver::stepTiled2D(int n) {
@@ -356,50 +379,29 @@ void EulerSolver::stepTiled2D(int n) {
     tiled2d_.arg<6>(std::min(t.halo, n - done));
     cl::Event ev;
     ctx_->queue().enqueueNDRangeKernel(tiled2d_, cl::NullRange, global, local_, nullptr, &ev);
-    ctx_->profiler().record("gvf_euler_steps_tiled", ev);
+    ctx_->profiler().record(tileKernels(t).steps, ev);
     current_ = 1 - current_;
   }
 }
 
-void EulerSolver::buildPairKernel3D() {
-  if (pairBuilt_) return;
-  pairKernel_ =
-      ctx_->kernels().kernel("gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled", pairOptions_);
-  pairKernel_.arg<1>(v0_->memory());
-  pairKernel_.arg<3>(input_.width);
-  pairKernel_.arg<4>(input_.height);
-  pairKernel_.arg<5>(input_.depth);
-  pairBuilt_ = true;
-}
-
-int EulerSolver::launchTiles3D(
-    TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_int, cl_float>& kernel,
-    const Tile3D& t3, int n, const char* name) {
+// Two iterations a launch in the 3D tiles, an odd last one alone (gvf_euler_step3d).
+void EulerSolver::stepTiles3D(int n) {
+  const Tile3D& t3 = options_.tile3d;
   const FieldShape shape{input_.width, input_.height, input_.depth};
   const cl::NDRange global(detail::tile3dGroups(t3, shape, 0) * t3.tx,
                            detail::tile3dGroups(t3, shape, 1) * (t3.ty / t3.rows),
                            detail::tile3dGroups(t3, shape, 2));
-  kernel.arg<6>(static_cast<float>(mu_));
-  for (; n >= t3.steps; n -= t3.steps) {
-    kernel.arg<0>(v_[current_]->memory());
-    kernel.arg<2>(v_[1 - current_]->memory());
+  pairKernel_.arg<6>(static_cast<float>(mu_));
+  for (; n >= 2; n -= 2) {
+    pairKernel_.arg<0>(v_[current_]->memory());
+    pairKernel_.arg<2>(v_[1 - current_]->memory());
     cl::Event ev;
-    ctx_->queue().enqueueNDRangeKernel(kernel, cl::NullRange, global,
+    ctx_->queue().enqueueNDRangeKernel(pairKernel_, cl::NullRange, global,
                                        cl::NDRange(t3.tx, t3.ty / t3.rows, 1), nullptr, &ev);
-    ctx_->profiler().record(name, ev);
+    ctx_->profiler().record("gvf_euler_2steps3d_tiled", ev);
     current_ = 1 - current_;
   }
-  return n;
-}
-
-int EulerSolver::stepTiles3D(int n) {
-  const Tile3D& t3 = options_.tile3d;
-  if (t3.steps > 2) n = launchTiles3D(blockKernel_, t3, n, "gvf_euler_steps3d_tiled");
-  if (n < 2) return n;
-  buildPairKernel3D();
-  Tile3D pair = t3;
-  pair.steps = 2;
-  return launchTiles3D(pairKernel_, pair, n, "gvf_euler_2steps3d_tiled");
+  stepSingles(n);
 }
 
 // Rows per band of gvf_euler_band: at 512 wide in f32 a band's two scratch levels (and a row
@@ -418,9 +420,7 @@ void EulerSolver::setUpBands2D(const std::string& buildOptions) {
   bandScratch_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE,
                             static_cast<std::size_t>(bands) * (2 * scratchRows + 1) *
                                 static_cast<std::size_t>(input_.width) * pixelBytes);
-  band2d_.arg<1>(v0_->memory());
-  band2d_.arg<3>(input_.width);
-  band2d_.arg<4>(input_.height);
+  bindFixed<false>(band2d_, *v0_, input_);
   band2d_.arg<7>(kBandRows);
   band2d_.arg<8>(bandScratch_);
   band2d_.arg<9>(scratchRows);
@@ -443,6 +443,9 @@ void EulerSolver::stepBands2D(int n) {
   }
 }
 
+void EulerSolver::stepRows2D(int n) { bandSteps_ > 0 ? stepBands2D(n) : stepSingles(n); }
+
+// One iteration a launch of step2d_ or step3d_ over global_.
 void EulerSolver::stepSingles(int n) {
   const bool is3d = input_.dims() == 3;
   if (is3d)
@@ -450,29 +453,17 @@ void EulerSolver::stepSingles(int n) {
   else
     step2d_.arg<5>(static_cast<float>(mu_));
   cl::Kernel& kernel = is3d ? step3d_.get() : step2d_.get();
-  auto bindFields = [&](auto& k) {
-    k.template arg<0>(v_[current_]->memory());
-    k.template arg<2>(v_[1 - current_]->memory());
-  };
-  // gvf_euler_slabs3d: one work-item per row and slab of slab_ planes.
-  const std::size_t zItems =
-      slab_ > 0 ? (input_.depth + slab_ - 1) / slab_ : detail::roundUp(input_.depth, local_[1]);
-  const cl::NDRange global = rows_ && is3d
-                                 ? cl::NDRange(detail::roundUp(input_.height, local_[0]), zItems)
-                             : rows_ ? cl::NDRange(detail::roundUp(input_.height, local_[0]))
-                             : is3d  ? cl::NDRange(detail::roundUp(input_.width, local_[0]),
-                                                   detail::roundUp(input_.height, local_[1]),
-                                                   detail::roundUp(input_.depth, local_[2]))
-                                     : cl::NDRange(detail::roundUp(input_.width, local_[0]),
-                                                   detail::roundUp(input_.height, local_[1]));
   const char* name = is3d ? "gvf_euler_step3d" : "gvf_euler_step";
   for (int i = 0; i < n; ++i) {
-    if (is3d)
-      bindFields(step3d_);
-    else
-      bindFields(step2d_);
+    if (is3d) {
+      step3d_.arg<0>(v_[current_]->memory());
+      step3d_.arg<2>(v_[1 - current_]->memory());
+    } else {
+      step2d_.arg<0>(v_[current_]->memory());
+      step2d_.arg<2>(v_[1 - current_]->memory());
+    }
     cl::Event ev;
-    ctx_->queue().enqueueNDRangeKernel(kernel, cl::NullRange, global, local_, nullptr, &ev);
+    ctx_->queue().enqueueNDRangeKernel(kernel, cl::NullRange, global_, local_, nullptr, &ev);
     ctx_->profiler().record(name, ev);
     current_ = 1 - current_;
   }
@@ -480,14 +471,8 @@ void EulerSolver::stepSingles(int n) {
 
 void EulerSolver::step(int n) {
   if (n <= 0) return;
-  const bool local = *options_.memory == MemoryKind::Local;
   try {
-    if (local && input_.dims() == 2)
-      stepTiled2D(n);
-    else if (bandSteps_ > 0)
-      stepBands2D(n);
-    else
-      stepSingles(local ? stepTiles3D(n) : n);
+    (this->*step_)(n);
   } catch (const cl::Error& e) {
     rethrowClError(e, "running Euler GVF iterations");
   }

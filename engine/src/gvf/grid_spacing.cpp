@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "gvflab/error.hpp"
+#include "gvflab/input_limits.hpp"
 
 namespace gvflab {
 namespace {
@@ -32,11 +33,10 @@ bool isUnitSpacing(const GridSpacing& spacing, int dims) {
 void checkSpacing(const GridSpacing& spacing, int dims, const std::string& what) {
   const GridSpacing s = gridSpacing(spacing, dims);
   for (double h : s)
-    // Also far from float's limits: the kernels use h and 1/h² in float.
-    if (!(std::isfinite(h) && h >= 1e-6 && h <= 1e6)) {
+    if (!(std::isfinite(h) && h >= kMinSpacing && h <= kMaxSpacing)) {
       std::ostringstream msg;
-      msg << what << " must be positive and finite along every axis (1e-6 to 1e6 each), not "
-          << spacingText(spacing, dims) << ".";
+      msg << what << " must be positive and finite along every axis (" << kSpacingRangeText
+          << " each), not " << spacingText(spacing, dims) << ".";
       throw ParameterError(msg.str());
     }
 }

@@ -28,7 +28,6 @@ EulerOptions SolverConfig::eulerOptions() const {
   o.tile = tile;
   o.tile3d = tile3d;
   o.persistent = persistent;
-  o.cpuSlab = cpuSlab;
   o.cpuBandSteps = cpuBandSteps;
   return o;
 }

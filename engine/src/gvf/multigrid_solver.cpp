@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cl/launch.hpp"
+#include "gvf/multigrid_schedule.hpp"
 #include "gvf/persistent_wait.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
@@ -17,53 +18,10 @@
 namespace gvflab {
 namespace {
 
-FieldShape coarser(FieldShape s) {
-  return {(s.width + 1) / 2, (s.height + 1) / 2, (s.depth + 1) / 2};
-}
-
-int maxSide(FieldShape s) { return std::max({s.width, s.height, s.depth}); }
-
-// Float32 correction, right-hand side (dims components each) and S on one coarse level.
-std::uint64_t coarseLevelBytes(FieldShape s, int dims) {
-  return s.count() * (2ull * dims + 1) * sizeof(float);
-}
-
-constexpr int kMaxCoarseLevels = 16;  // MG_MAX_LEVELS in multigrid.cl
-enum CoarseOp { kSmooth = 0, kRestrict = 1, kProlong = 2, kZero = 3, kRestrictS = 4 };  // MG_OP_*
-
-// The steps of vcycle() / fmg() below on levels l.. of `levels` (relative to the first level
-// of the one-work-group solve), in launch order, as mg_coarse runs them.
-struct CoarseRecorder {
-  int levels, b, c;
-  std::vector<cl_int4> ops;
-  void add(int op, int level, int a = 0, int b_ = 0) { ops.push_back({{op, level, a, b_}}); }
-  void smooth(int l, int sweeps) {
-    for (int i = 0; i < sweeps; ++i)
-      for (int colour = 0; colour < 2; ++colour) add(kSmooth, l, colour);
-  }
-  void vcycle(int l) {
-    smooth(l, b);
-    if (l < levels - 1) {
-      add(kRestrict, l, 1, 1);  // residual, and e_{l+1} = 0
-      vcycle(l + 1);
-      add(kProlong, l, 1);
-    }
-    smooth(l, c);
-  }
-  void fmg(int l) {
-    if (l < levels - 1) {
-      add(kRestrict, l, 0, 0);
-      fmg(l + 1);
-      add(kProlong, l, 0);
-    } else {
-      add(kZero, l);
-    }
-    vcycle(l);
-  }
-  void restrictS() {
-    for (int l = 0; l + 1 < levels; ++l) add(kRestrictS, l);
-  }
-};
+using detail::coarseLevelBytes;
+using detail::coarser;
+using detail::kMaxCoarseLevels;
+using detail::maxSide;
 
 }  // namespace
 
@@ -103,8 +61,6 @@ std::uint64_t MultigridSolver::pyramidBytes(FieldShape shape, Precision precisio
 // (512² f32 2.85 -> 2.07 ms, 2048² 10.9 -> 7.8: a third fewer launches); 3D not (256³ f32
 // 9.12 -> 8.94, f16 7.85 -> 8.69; 512³ f32 68.5 -> 70.1: the tile's halo costs what the
 // second read saved). PoCL 64²x32 f32: 36 -> 44 ms (work-groups of 256 with a barrier).
-// The z-marching 3D sweeps (fused = 2) lose too (H200 256³ f32 span 9.08 -> 11.96 ms, 512³
-// 68.6 -> 77.4: "Issue 29 item 2" in BENCHMARKS.md): opt-in only.
 bool MultigridSolver::fusedChosen(const ComputeContext& ctx, FieldShape shape) {
   return ctx.info().isGpu && shape.dims() == 2;
 }
@@ -116,7 +72,6 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
   setOptions(options.a, options.b, options.c);
   const FieldShape shape{input_.width, input_.height, input_.depth};
   fused_ = options.fused < 0 ? fusedChosen(*ctx_, shape) : options.fused > 0;
-  zmarch_ = fused_ && options.fused == 2 && shape.dims() == 3;
   persistent_ = persistentWanted();
   if (persistent_) {
     // The first level in the one launch: the largest with no side above persistentSide.
@@ -147,9 +102,7 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
     const std::string coarseOpts = (shape.dims() == 3 ? "-DDIMS3" : "") + spacingOpts;
     for (auto [k, opts] : {std::pair{&fine_, fineOpts}, std::pair{&coarse_, coarseOpts}}) {
       k->smooth = lib.kernel("multigrid.cl", "mg_smooth", opts);
-      if (fused_)
-        k->smoothFused =
-            lib.kernel("multigrid.cl", zmarch_ ? "mg_smooth_zmarch" : "mg_smooth_fused", opts);
+      if (fused_) k->smoothFused = lib.kernel("multigrid.cl", "mg_smooth_fused", opts);
       k->restrict_ = lib.kernel("multigrid.cl", "mg_restrict", opts);
       k->restrictS = lib.kernel("multigrid.cl", "mg_restrict_s", opts);
       k->prolong = lib.kernel("multigrid.cl", "mg_prolong", opts);
@@ -308,13 +261,18 @@ void MultigridSolver::chooseCoarseLevel() {
   recordCoarseOps();
 }
 
-// The step lists of mg_coarse for the current b and c (setOptions records them again).
+// The step lists of mg_coarse for the current b and c (setOptions records them again): S of
+// its levels restricted first, then a V-cycle or full multigrid from coarseFrom_.
 void MultigridSolver::recordCoarseOps() {
   if (coarseFrom_ >= levels()) return;
+  const detail::CycleShape cycle{levels() - 1, options_.b, options_.c};
   for (bool fullMultigrid : {false, true}) {
-    CoarseRecorder rec{levels() - coarseFrom_, options_.b, options_.c, {}};
-    rec.restrictS();
-    fullMultigrid ? rec.fmg(0) : rec.vcycle(0);
+    detail::StepRecorder rec(coarseFrom_);
+    for (int l = coarseFrom_; l < cycle.last; ++l) rec.add(detail::kRestrictS, l);
+    if (fullMultigrid)
+      detail::fullMultigrid(rec, cycle, coarseFrom_);
+    else
+      detail::vcycle(rec, cycle, coarseFrom_);
     CoarseOps& ops = coarseOps_[fullMultigrid ? 1 : 0];
     ops.count = static_cast<int>(rec.ops.size());
     ops.steps = cl::Buffer(ctx_->context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
@@ -392,8 +350,7 @@ void MultigridSolver::smoothFused(int level, int sweeps) {
   auto& k = kernelsOf(level).smoothFused;
   const FieldShape s = shapeOf(level);
   const bool is3d = input_.dims() == 3;
-  // MG_TY, MG_TZ (MG_ZC planes per z-marching column) in multigrid.cl
-  const int tileY = is3d ? 8 : 32, tileZ = zmarch_ ? 32 : is3d ? 8 : 1;
+  const int tileY = is3d ? 8 : 32, tileZ = is3d ? 8 : 1;  // MG_TY, MG_TZ in multigrid.cl
   const cl::NDRange global(detail::roundUp(s.width, 32), (s.height + tileY - 1) / tileY * 8,
                            (s.depth + tileZ - 1) / tileZ);
   for (int i = 0; i < sweeps; ++i) {
@@ -413,8 +370,7 @@ void MultigridSolver::smoothFused(int level, int sweeps) {
     cl::Event ev;
     ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, global, cl::NDRange(32, 8, 1), nullptr,
                                        &ev);
-    ctx_->profiler().record(zmarch_ ? "mg_smooth_zmarch" : "mg_smooth_fused", ev,
-                            levelGroup(level));
+    ctx_->profiler().record("mg_smooth_fused", ev, levelGroup(level));
     if (level == 0)
       std::swap(v_, vAlt_);
     else
@@ -451,36 +407,40 @@ void MultigridSolver::zero(int level) {
   ctx_->profiler().record("mg_zero", ev, levelGroup(level));
 }
 
-// Paper Alg. 3 on level l: v_l is V at level 0 and the correction e_l below.
-// From coarseFrom_ down, one launch does the rest (and zeroes its e itself).
-void MultigridSolver::vcycle(int level) {
-  // (A launch from level 0 runs whole iterations only: vCycle() stays with the launches.)
-  if (persistent_ && persistentTop_ > 0 && level == persistentTop_) return persistentSolve(false);
-  if (level == coarseFrom_) return coarseSolve(false);
-  smooth(level, options_.b);
-  if (level < static_cast<int>(levels_.size())) {
-    restrictResidual(level, true);
-    if (level + 1 != coarseFrom_ ||
-        (persistent_ && persistentTop_ > 0 && level + 1 == persistentTop_))
-      zero(level + 1);
-    vcycle(level + 1);
-    prolong(level, true);
+// The schedule's steps as launches, a kernel per step; from persistentTop_ (when above level
+// 0) the one launch takes over, from coarseFrom_ the one-work-group solve.
+class MultigridSolver::Launches final : public detail::CycleSteps {
+ public:
+  explicit Launches(MultigridSolver& s) : s_(s) {}
+  bool takeOver(int level, bool fullMultigrid) override {
+    if (s_.persistentTakes(level))
+      s_.persistentSolve(fullMultigrid);
+    else if (level == s_.coarseFrom_)
+      s_.coarseSolve(fullMultigrid);  // zeroes its e itself
+    else
+      return false;
+    return true;
   }
-  smooth(level, options_.c);
+  void smooth(int level, int sweeps) override { s_.smooth(level, sweeps); }
+  void restrictTo(int level, bool residual, bool zeroCoarse) override {
+    s_.restrictResidual(level, residual);
+    const bool coarseZeroes = level + 1 == s_.coarseFrom_ && !s_.persistentTakes(level + 1);
+    if (zeroCoarse && !coarseZeroes) s_.zero(level + 1);
+  }
+  void prolong(int level, bool add) override { s_.prolong(level, add); }
+  void zero(int level) override { s_.zero(level); }
+
+ private:
+  MultigridSolver& s_;
+};
+
+detail::CycleShape MultigridSolver::cycleShape() const {
+  return {levels() - 1, options_.b, options_.c};
 }
 
-// Paper Alg. 4 (RECURSIVEFULLMULTIGRID) on level l >= 1 for the rhs already there.
-void MultigridSolver::fmg(int level) {
-  if (persistent_ && persistentTop_ > 0 && level == persistentTop_) return persistentSolve(true);
-  if (level == coarseFrom_) return coarseSolve(true);
-  if (level < static_cast<int>(levels_.size())) {
-    restrictResidual(level, false);
-    fmg(level + 1);
-    prolong(level, false);
-  } else {
-    zero(level);
-  }
-  vcycle(level);
+// (A launch from level 0 runs whole iterations only: vCycle() stays with the launches.)
+bool MultigridSolver::persistentTakes(int level) const {
+  return persistent_ && persistentTop_ > 0 && level == persistentTop_;
 }
 
 // Not an iteration, so confirmPersistentSteps cannot redo it: when a one-launch visit inside
@@ -495,12 +455,13 @@ void MultigridSolver::vCycle() {
       before = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, bytes);
       ctx_->queue().enqueueCopyBuffer(v_->buffer(), before, 0, 0, bytes);
     }
-    vcycle(0);
+    Launches launches(*this);
+    detail::vcycle(launches, cycleShape(), 0);
     if (mayGiveUp) {
       confirmPersistentSteps(false);
       if (!persistent_) {
         ctx_->queue().enqueueCopyBuffer(before, v_->buffer(), 0, 0, bytes);
-        vcycle(0);
+        detail::vcycle(launches, cycleShape(), 0);
       }
     }
   } catch (const cl::Error& e) {
@@ -509,36 +470,15 @@ void MultigridSolver::vCycle() {
   exportedAt_ = -1;
 }
 
-// Correction form worked on V directly: A(V + e) = f  <=>  A e = f - A V. The residual is
-// restricted to level 1, full multigrid solves for e_1 there, V += P e_1, then a V-cycle on V.
+// One iteration of the schedule (multigrid_schedule.cpp) as launches.
 void MultigridSolver::fullMultigridCycle() {
   try {
-    if (!levels_.empty()) {
-      restrictResidual(0, true);
-      fmg(1);
-      prolong(0, true);
-    }
-    vcycle(0);
+    Launches launches(*this);
+    detail::iteration(launches, cycleShape());
   } catch (const cl::Error& e) {
     rethrowClError(e, "running a full-multigrid cycle");
   }
   exportedAt_ = -1;
-}
-
-// 2D float32 only; auto on NVIDIA GPUs (the device-wide fence is known there: membar.gl) unless
-// fused sweeps are asked for; asked on other GPUs: refused with a sentence.
-bool MultigridSolver::persistentWanted() const {
-  const DeviceInfo& info = ctx_->info();
-  const bool nvidia = info.isGpu && info.platformName.find("NVIDIA") != std::string::npos;
-  const bool fits = input_.dims() == 2 && options_.precision == Precision::F32;
-  if (options_.persistent == 0 || !fits) return false;
-  if (options_.persistent < 0) return nvidia && options_.fused != 1 && options_.fused != 2;
-  if (info.isGpu && !nvidia)
-    throw ParameterError(
-        "Multigrid in one launch needs a device-wide memory fence that gvflab knows only on "
-        "NVIDIA GPUs and CPU devices, not on " +
-        info.name + ".");
-  return true;
 }
 
 // Levels 1..: e, rhs and S per level; on the one-launch path sub-buffers of one pool (the
@@ -587,261 +527,6 @@ void MultigridSolver::allocateLevels(FieldShape shape) {
   table.insert(table.end(), 5, 0);  // the level below the coarsest: never read
   levelTable_ = cl::Buffer(ctx_->context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                            table.size() * sizeof(cl_int), table.data());
-}
-
-// Work-group 0 alone takes the levels whose sides stay within the coarse side (GPUs 32: one SM
-// walks those faster than all SMs meet at a barrier; CPUs 16, as chooseCoarseLevel); in local
-// memory those that fit (coarseGlobal: none), the larger ones in global memory (MGP_SOLO).
-void MultigridSolver::setUpPersistent(const std::string& spacingOpts) {
-  const DeviceInfo& info = ctx_->info();
-  const bool nvidia = info.isGpu && info.platformName.find("NVIDIA") != std::string::npos;
-  const int side = options_.coarseSide >= 0 ? options_.coarseSide : (info.isGpu ? 32 : 16);
-  tracing_ = options_.trace && nvidia;
-  persistentSolo_ = levels();
-  for (int l = levels() - 1; l >= std::max(1, persistentTop_) && maxSide(shapeOf(l)) <= side; --l)
-    persistentSolo_ = l;
-  persistentFrom_ =
-      options_.coarseGlobal ? levels() : std::max(persistentSolo_, levels() - kMaxCoarseLevels);
-  // Measured on the H200 (BENCHMARKS.md, "Fewer steps in the one launch"), span: 512² 1.459
-  // (0) 1.432 (1) 1.344 (2) 1.319 (3) 1.296 ms (7); 2048² 6.31 (0) 5.93 (3) 5.90 ms (7).
-  const int variant =
-      options_.persistentVariant >= 0 ? options_.persistentVariant : (nvidia ? 7 : 0);
-  const bool light = nvidia && (variant & 1);
-  foldProlong_ = (variant & 2) != 0;
-  const std::string buildOpts = spacingOpts +
-                                " -DSPIN_LIMIT=" + std::to_string(detail::persistentSpinLimit) +
-                                (nvidia ? " -DGRID_FENCE_PTX" : "") +
-                                (tracing_ ? " -DMG_TRACE" : "") + (light ? " -DMGP_LIGHT" : "");
-  persistentKernel_ = ctx_->kernels().kernel("multigrid_persistent.cl", "mg_persistent", buildOpts);
-  // Work-group 0's levels live in local memory (e, rhs, S per level): as many as fit.
-  const std::uint64_t localUsed =
-      persistentKernel_.get().getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(ctx_->device());
-  auto poolBytes = [&](int from) {
-    std::uint64_t bytes = 0;
-    for (int l = from; l < levels(); ++l) bytes += coarseLevelBytes(shapeOf(l), 2);
-    return bytes;
-  };
-  while (persistentFrom_ < levels() &&
-         poolBytes(persistentFrom_) + localUsed + 1024 > info.localMemBytes)
-    ++persistentFrom_;
-  localPoolBytes_ =
-      static_cast<std::size_t>(std::max<std::uint64_t>(16, poolBytes(persistentFrom_)));
-  // Variant 4: the step lists in local memory too, as many steps as the rest of it holds
-  // (longer lists are read from global memory as before).
-  const std::uint64_t spare =
-      info.localMemBytes -
-      std::min<std::uint64_t>(info.localMemBytes, localPoolBytes_ + localUsed + 2048);
-  if (nvidia && (variant & 4) && spare >= 16 * 64)
-    persistentKernel_ = ctx_->kernels().kernel(
-        "multigrid_persistent.cl", "mg_persistent",
-        buildOpts +
-            " -DMGP_LOCAL_OPS=" + std::to_string(std::min<std::uint64_t>(spare / 16, 2048)));
-  const auto units = static_cast<std::size_t>(std::max(1, info.computeUnits));
-  persistentGroups_ = options_.persistentGroups > 0
-                          ? std::min<std::size_t>(options_.persistentGroups, units)
-                          : units;
-  const std::size_t kernelGroup =
-      persistentKernel_.get().getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(ctx_->device());
-  persistentGroupSize_ = std::min<std::size_t>(kernelGroup, info.isGpu ? 1024 : 256);
-  levelKHost_.assign(static_cast<std::size_t>(levels()), 0.0f);
-  levelK_ = cl::Buffer(ctx_->context(), CL_MEM_READ_ONLY, levelKHost_.size() * sizeof(float));
-  sync_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, 2 * sizeof(cl_int));
-  ctx_->queue().enqueueFillBuffer(sync_, cl_int(0), 0, 2 * sizeof(cl_int));
-  recordPersistentOps();
-}
-
-// The step lists of the one launch: whole iterations (fullMultigridCycle() `a` times, when
-// the launch starts at level 0), else vcycle() and fmg() from its top level; in launch order.
-void MultigridSolver::recordPersistentOps() {
-  constexpr int kLoad = 4, kStore = 5, kGroup0 = 16, kGridSync = 32, kSolo = 64;  // MGP_*
-  const int count = levels(), b = options_.b, c = options_.c;
-  constexpr int kSmooth = 0, kProlong = 2;
-  std::vector<cl_int4> ops;
-  auto add = [&](int op, int l, int x = 0, int y = 0) { ops.push_back({{op, l, x, y}}); };
-  auto smooth = [&](int l, int sweeps) {
-    for (int i = 0; i < sweeps; ++i)
-      for (int colour = 0; colour < 2; ++colour) add(kSmooth, l, colour);
-  };
-  std::function<void(int)> vcycle = [&](int l) {
-    smooth(l, b);
-    if (l < count - 1) {
-      add(kRestrict, l, 1, 1);  // residual, and e_{l+1} = 0 (vcycle()'s zero)
-      vcycle(l + 1);
-      add(kProlong, l, 1);
-    }
-    smooth(l, c);
-  };
-  std::function<void(int)> fmg = [&](int l) {
-    if (l < count - 1) {
-      add(kRestrict, l, 0, 0);
-      fmg(l + 1);
-      add(kProlong, l, 0);
-    } else {
-      add(kZero, l);
-    }
-    vcycle(l);
-  };
-  for (int which = 0; which < 3; ++which) {
-    ops.clear();
-    if (which == 0 && persistentTop_ == 0) {
-      for (int i = 0; i < options_.a; ++i) {
-        if (count > 1) {
-          add(kRestrict, 0, 1, 0);
-          fmg(1);
-          add(kProlong, 0, 1);
-        }
-        vcycle(0);
-      }
-    } else if (which == 1 && persistentTop_ > 0) {
-      vcycle(persistentTop_);
-    } else if (which == 2 && persistentTop_ > 0) {
-      fmg(persistentTop_);
-    } else {
-      persistentOps_[which] = {};
-      continue;
-    }
-    // A prolongation outside the local pool followed by both colours on its level: folded into
-    // them (op.w of a smooth: 1 neighbours prolonged, 2 itself where not updated, 4 replace).
-    // Not on a level of side 1, where the mirror makes a point its own neighbour.
-    if (foldProlong_) {
-      std::vector<cl_int4> folded;
-      for (std::size_t i = 0; i < ops.size(); ++i) {
-        const cl_int4 op = ops[i];
-        const int l = op.s[1];
-        if (op.s[0] == kProlong && l < persistentFrom_ && i + 2 < ops.size() &&
-            shapeOf(l).width > 1 && shapeOf(l).height > 1 && ops[i + 1].s[0] == kSmooth &&
-            ops[i + 1].s[1] == l && ops[i + 1].s[2] == 0 && ops[i + 2].s[0] == kSmooth &&
-            ops[i + 2].s[1] == l && ops[i + 2].s[2] == 1) {
-          const int replace = op.s[2] ? 0 : 4;
-          folded.push_back({{kSmooth, l, 0, 1 | 2 | replace}});
-          folded.push_back({{kSmooth, l, 1, 2 | replace}});
-          i += 2;
-        } else {
-          folded.push_back(op);
-        }
-      }
-      ops = folded;
-    }
-    // Work-group 0's steps in local memory: loaded on the way in, stored on the way out.
-    std::vector<cl_int4> list;
-    bool inside = false;
-    for (cl_int4 op : ops) {
-      const bool alone = op.s[1] >= persistentFrom_;
-      if (alone != inside) list.push_back({{alone ? kLoad : kStore, persistentFrom_, 0, 0}});
-      inside = alone;
-      list.push_back(op);
-    }
-    if (inside) list.push_back({{kStore, persistentFrom_, 0, 0}});
-    for (cl_int4& op : list)
-      op.s[0] |= op.s[1] >= persistentFrom_ ? kGroup0 : op.s[1] >= persistentSolo_ ? kSolo : 0;
-    // A device-wide barrier after every all-groups step and before the next all-groups step
-    // after work-group 0's (and after the last: whole iterations repeat the list).
-    PersistentOps& po = persistentOps_[which];
-    po.gridSyncs = 0;
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      const bool alone = list[i].s[0] & (kGroup0 | kSolo);
-      const bool nextAlone = i + 1 < list.size() && (list[i + 1].s[0] & (kGroup0 | kSolo));
-      if (!alone || !nextAlone) {
-        list[i].s[0] |= kGridSync;
-        ++po.gridSyncs;
-      }
-    }
-    po.host = list;
-    po.steps = cl::Buffer(ctx_->context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                          list.size() * sizeof(cl_int4), list.data());
-  }
-}
-
-void MultigridSolver::stepPersistent(int n) {
-  const auto perIteration = static_cast<long long>(persistentGroups_) * persistentOps_[0].gridSyncs;
-  // The arrival count only grows: launches of very many iterations are split so that one
-  // never could overflow it (launchPersistent starts it again in time).
-  const int maxPerLaunch = static_cast<int>(std::max<long long>(1, (1ll << 29) / perIteration));
-  for (int done = 0; done < n;) {
-    const int chunk = std::min(n - done, maxPerLaunch);
-    launchPersistent(0, chunk);
-    done += chunk;
-  }
-}
-
-void MultigridSolver::persistentSolve(bool fullMultigrid) {
-  launchPersistent(fullMultigrid ? 2 : 1, 1);
-}
-
-void MultigridSolver::launchPersistent(int which, int iterations) {
-  if (levelKMu_ != mu_) {  // k = μ / h² per level, as the launch path's float(μ / 4^l)
-    for (int l = 0; l < levels(); ++l)
-      levelKHost_[l] = static_cast<float>(mu_ / std::ldexp(1.0, 2 * l));
-    ctx_->queue().enqueueWriteBuffer(levelK_, CL_TRUE, 0, levelKHost_.size() * sizeof(float),
-                                     levelKHost_.data());
-    levelKMu_ = mu_;
-  }
-  const PersistentOps& po = persistentOps_[which];
-  const int count = static_cast<int>(po.host.size());
-  const long long arrivals = static_cast<long long>(persistentGroups_) * po.gridSyncs * iterations;
-  if (syncBase_ + arrivals > (1ll << 30)) {
-    ctx_->queue().enqueueFillBuffer(sync_, cl_int(0), 0, sizeof(cl_int));
-    syncBase_ = 0;
-  }
-  traceCount_ = tracing_ ? static_cast<std::size_t>(count) * iterations + 1 : 0;
-  tracedOps_ = which;
-  if (traceCount_ > traceCapacity_ || !trace_()) {
-    traceCapacity_ = std::max<std::size_t>(traceCount_, 1);
-    trace_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, traceCapacity_ * sizeof(cl_ulong));
-  }
-  persistentKernel_.set(v_->buffer(), v0_->buffer(), pool_, levelTable_, levelK_, po.steps, count,
-                        iterations, sync_, syncBase_, trace_, levels(), persistentFrom_,
-                        cl::Local(localPoolBytes_));
-  cl::Event ev;
-  ctx_->queue().enqueueNDRangeKernel(persistentKernel_, cl::NullRange,
-                                     cl::NDRange(persistentGroups_ * persistentGroupSize_),
-                                     cl::NDRange(persistentGroupSize_), nullptr, &ev);
-  ctx_->profiler().record("mg_persistent", ev, "mg persistent");
-  syncBase_ += static_cast<int>(arrivals);
-  unconfirmed_ = true;
-}
-
-std::vector<MultigridLevelTime> MultigridSolver::persistentTrace() const {
-  if (!tracing_ || traceCount_ < 2) return {};
-  std::vector<cl_ulong> stamps(traceCount_);
-  ctx_->queue().enqueueReadBuffer(trace_, CL_TRUE, 0, stamps.size() * sizeof(cl_ulong),
-                                  stamps.data());
-  std::vector<MultigridLevelTime> rows(static_cast<std::size_t>(levels()));
-  for (int l = 0; l < levels(); ++l) rows[l] = {l, l, shapeOf(l), {}};
-  for (std::size_t t = 0; t + 1 < traceCount_; ++t) {
-    const auto& host = persistentOps_[tracedOps_].host;
-    MultigridLevelTime& r = rows[host[t % host.size()].s[1]];
-    r.stats.totalMs += static_cast<double>(stamps[t + 1] - stamps[t]) * 1e-6;
-    ++r.stats.launches;
-  }
-  return rows;
-}
-
-// Reads the give-up flag after one-launch steps; when raised (not every work-group ran at
-// once), the one-launch path is off for good and, with redo, the iterations are done again
-// from V0 launch by launch (a mu changed on the way is not replayed).
-void MultigridSolver::confirmPersistentSteps(bool redo) {
-  if (!unconfirmed_) return;
-  cl_int flags[2] = {0, 0};
-  try {
-    ctx_->queue().enqueueReadBuffer(sync_, CL_TRUE, 0, sizeof(flags), flags);
-  } catch (const cl::Error& e) {
-    rethrowClError(e, "checking the one-launch multigrid iterations");
-  }
-  unconfirmed_ = false;
-  if (flags[1] == 0) return;
-  persistent_ = false;
-  note_ =
-      "the device did not run all work-groups at once: redid the multigrid iterations "
-      "launch by launch";
-  if (!redo) return;
-  const long n = iterations_;
-  reset();
-  for (long done = 0; done < n;) {
-    const int chunk = static_cast<int>(std::min<long>(n - done, 1 << 20));
-    step(chunk);
-    done += chunk;
-  }
 }
 
 void MultigridSolver::step(int n) {

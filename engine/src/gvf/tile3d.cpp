@@ -29,8 +29,7 @@ int workItems(const Tile3D& t) { return t.tx * (t.ty / std::max(1, t.rows)); }
 
 std::string text(const Tile3D& t) {
   return std::to_string(t.tx) + "x" + std::to_string(t.ty) + " with " + std::to_string(t.rows) +
-         (t.rows == 1 ? " row" : " rows") + " per work-item and " + std::to_string(t.steps) +
-         " steps per launch";
+         (t.rows == 1 ? " row" : " rows") + " per work-item";
 }
 
 }  // namespace
@@ -42,19 +41,17 @@ int tile3dPitch(const Tile3D& t) {
 }
 
 std::uint64_t tile3dLocalBytes(const Tile3D& t) {
-  // Two tiles used in turn, whatever the steps (gvf_euler3d_blocked.cl).
   return 2ull * 3 * t.ty * tile3dPitch(t) * sizeof(float);
 }
 
 bool tile3dFits(const Tile3D& t, const ComputeContext& ctx) {
-  return t.steps >= 2 && t.steps <= kMaxTile3DSteps && t.tx > 2 * t.steps && t.ty > 2 * t.steps &&
-         t.rows >= 1 && t.ty % t.rows == 0 && t.zChunk >= 0 &&
+  return t.tx > 4 && t.ty > 4 && t.rows >= 1 && t.ty % t.rows == 0 && t.zChunk >= 0 &&
          static_cast<std::size_t>(workItems(t)) <= ctx.info().maxWorkGroupSize &&
          tile3dLocalBytes(t) <= ctx.info().localMemBytes;
 }
 
 std::uint64_t tile3dGroups(const Tile3D& t, FieldShape shape, int axis) {
-  const int frame = 2 * t.steps;  // the inner part of a tile is written
+  const int frame = 4;  // the inner part of a tile is written (a frame of two voxels)
   if (axis == 0) return roundUp(shape.width, t.tx - frame) / (t.tx - frame);
   if (axis == 1) return roundUp(shape.height, t.ty - frame) / (t.ty - frame);
   return roundUp(shape.depth, t.zChunk) / t.zChunk;
@@ -75,34 +72,15 @@ std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const Compute
     }
     if (!found) return std::nullopt;
   } else if (!tile3dFits(t, ctx)) {
-    throw ParameterError("3D tile " + text(t) + " does not fit this device: 2 to " +
-                         std::to_string(kMaxTile3DSteps) +
-                         " steps, TX and TY above twice the steps, "
+    throw ParameterError("3D tile " + text(t) +
+                         " does not fit this device: TX and TY above 4, "
                          "TY a multiple of the rows, at most " +
                          std::to_string(ctx.info().maxWorkGroupSize) + " work-items and " +
                          std::to_string(ctx.info().localMemBytes) +
                          " B of local memory (it needs " + std::to_string(workItems(t)) + " and " +
                          std::to_string(tile3dLocalBytes(t)) + " B).");
   }
-  if (t.zChunk == 0 && t.steps > 2) {
-    // Deeper frames: pick the chunk count that minimises waves of work-groups x planes walked
-    // per group (a chunk walks 2 steps - 2 planes more than it writes), with work-groups of up
-    // to 256 work-items assumed to fit twice on a compute unit, larger ones once.
-    const std::uint64_t perLayer = tile3dGroups(t, shape, 0) * tile3dGroups(t, shape, 1);
-    const std::uint64_t slots =
-        std::uint64_t(std::max(1, ctx.info().computeUnits)) * (workItems(t) <= 256 ? 2 : 1);
-    std::uint64_t best = 0;
-    for (int c = 1; c <= shape.depth; ++c) {
-      const int chunk = (shape.depth + c - 1) / c;
-      const std::uint64_t groups = perLayer * ((shape.depth + chunk - 1) / chunk);
-      const std::uint64_t cost =
-          (groups + slots - 1) / slots * std::uint64_t(chunk + 2 * t.steps - 2);
-      if (best == 0 || cost < best) {
-        best = cost;
-        t.zChunk = chunk;
-      }
-    }
-  } else if (t.zChunk == 0) {
+  if (t.zChunk == 0) {
     // Split the depth so the work-groups fill the compute units about once: each holds a
     // whole group's z chunk, and every chunk costs two extra planes. Groups of up to 256
     // work-items are assumed to fit twice on a compute unit.
@@ -119,8 +97,7 @@ std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const Compute
 std::string tile3dOptions(const Tile3D& t, FieldShape shape, bool gpu) {
   // 32-bit element indices where the three component planes allow them (fewer instructions).
   const bool narrow = !t.wideIndices && 3 * shape.count() <= 0xFFFFFFFFull;
-  return (t.steps != 2 ? " -DSTEPS=" + std::to_string(t.steps) : std::string()) +
-         " -DTX=" + std::to_string(t.tx) + " -DTY=" + std::to_string(t.ty) +
+  return " -DTX=" + std::to_string(t.tx) + " -DTY=" + std::to_string(t.ty) +
          " -DROWS=" + std::to_string(t.rows) + " -DTP=" + std::to_string(tile3dPitch(t)) +
          " -DZCHUNK=" + std::to_string(t.zChunk) + (narrow ? " -DINDEX32" : "") +
          (t.rawPrefetch ? " -DRAW_PREFETCH" : "") +

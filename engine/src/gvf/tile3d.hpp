@@ -12,9 +12,6 @@ class ComputeContext;
 
 namespace detail {
 
-// Most iterations per launch of the 3D tiles (gvf_euler3d_blocked.cl).
-constexpr int kMaxTile3DSteps = 4;
-
 // Row pitch of the kernel's local tiles: the first at or above tx for which the rows of the
 // work-items of a work-group fall on distinct banks of 32 (rows * pitch = tx modulo 32).
 int tile3dPitch(const Tile3D& t);

@@ -16,12 +16,11 @@
 #include "gvflab/cancel.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
+#include "gvflab/quoted.hpp"
 
 namespace gvflab {
 namespace fs = std::filesystem;
 namespace {
-
-std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
 
 // Why a write failed, in words a user can act on.
 std::string writeFailure(int err) {

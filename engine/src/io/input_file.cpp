@@ -12,14 +12,13 @@
 #include <limits>
 
 #include "gvflab/error.hpp"
+#include "gvflab/quoted.hpp"
 
 namespace gvflab {
 namespace fs = std::filesystem;
 namespace {
 
 std::atomic<bool> outsideAllowed{false};
-
-std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
 
 // What a file that is not a regular file is, in words ("" for a regular file).
 std::string kindOf(mode_t mode) {

@@ -14,6 +14,7 @@
 #include "gvflab/error.hpp"
 #include "gvflab/input_file.hpp"
 #include "gvflab/io.hpp"
+#include "gvflab/quoted.hpp"
 
 namespace gvflab {
 namespace {
@@ -21,8 +22,6 @@ namespace {
 // A MetaImage header is a few hundred bytes; the data may follow it in the same file.
 constexpr std::size_t kMaxMetaHeaderBytes = 64 * 1024;
 constexpr std::size_t kMaxMetaFields = 64;
-
-std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
 
 struct Header {
   std::map<std::string, std::string> fields;

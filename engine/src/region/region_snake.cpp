@@ -98,12 +98,9 @@ RegionSnake::RegionSnake(std::shared_ptr<ComputeContext> ctx, const std::uint16_
   if (options_.uploadBands < 0)
     options_.uploadBands =
         ctx_->info().isGpu && static_cast<std::int64_t>(width) * height >= 50'000'000 ? 8 : 0;
-  if (options_.phaseGroups < 0) options_.phaseGroups = 0;
   // GPUs: the per-node buffers and pinned staging once, not at every doubling (15 MP on an
   // H200: faster in 8 of 10 and 8 of 8 pairs of two runs; 150 MP even; CPUs not measured).
   if (options_.nodeReserve < 0) options_.nodeReserve = ctx_->info().isGpu ? 4096 : 0;
-  if (options_.pipelineSteps < 0) options_.pipelineSteps = 0;
-  if (options_.phaseNoinline < 0) options_.phaseNoinline = 0;
   build(z);
   const auto t0 = std::chrono::steady_clock::now();
   start_ = initialRectangle(width_, height_);
@@ -233,8 +230,7 @@ void RegionSnake::build(const std::uint16_t* z) {
     sumCurrent_ = ctx_->kernels().kernel("region_snake.cl", "region_sum_current");
     // NVIDIA: coherent loads in PTX (region_moves.clh says why).
     const bool nvidia = ctx_->info().platformName.find("NVIDIA") != std::string::npos;
-    std::string phaseOptions = nvidia ? "-DGVFLAB_PTX_LOADS" : "";
-    if (options_.phaseNoinline > 0) phaseOptions += " -DGVFLAB_NOINLINE_TERM";
+    const std::string phaseOptions = nvidia ? "-DGVFLAB_PTX_LOADS" : "";
     phase_ = ctx_->kernels().kernel("region_phase.cl", "region_phase", phaseOptions);
   } catch (const cl::Error& e) {
     rethrowClError(e, "building the cumulated images of a " + std::to_string(width_) + " x " +
@@ -328,7 +324,7 @@ void RegionSnake::uploadNodes() {
   }
   if (staging_.size() < stagingBytes())  // the queue is idle here (after a read or finish)
     staging_ = PinnedHostBuffer(*ctx_, stagingBytes());
-  auto* up = staging_.as<Point2i>(2 * slotBytes());
+  auto* up = staging_.as<Point2i>(slotBytes());
   std::copy(hostNodes_.begin(), hostNodes_.end(), up);
   ctx_->queue().enqueueWriteBuffer(nodes_, CL_FALSE, 0, hostNodes_.size() * 8, up);
 }
@@ -366,7 +362,7 @@ void RegionSnake::prepareIteration() {
 // Two read slots (state, then the nodes; the pipelined run alternates them), then the nodes
 // to upload.
 std::size_t RegionSnake::slotBytes() const { return kStateBytes + nodeCapacity_ * 8; }
-std::size_t RegionSnake::stagingBytes() const { return 2 * slotBytes() + nodeCapacity_ * 8; }
+std::size_t RegionSnake::stagingBytes() const { return slotBytes() + nodeCapacity_ * 8; }
 
 void RegionSnake::readState() const {
   ctx_->queue().enqueueReadBuffer(state_, CL_TRUE, 0, kStateBytes, staging_.as<void>());
@@ -382,19 +378,18 @@ void RegionSnake::runPhase(int p, long stepIndex) {
   phase_.arg<7>(p), phase_.arg<8>(m), phase_.arg<9>(d_);
   phase_.arg<11>(chunks), phase_.arg<15>(static_cast<int>(stepIndex));
   phase_.arg<16>(static_cast<int>(steps_ - stepsInIteration_));
-  std::size_t groups = std::size_t(16) * m * chunks;
-  if (options_.phaseGroups > 0) groups = std::min<std::size_t>(groups, options_.phaseGroups);
+  const std::size_t groups = std::size_t(16) * m * chunks;
   detail::enqueue1D(*ctx_, phase_, "region_phase", groups * contribLocal_, contribLocal_);
 }
 
 bool RegionSnake::step() { return runSteps(1); }
 
-cl::Event RegionSnake::queueSteps(long firstStep, int batch, int slot, bool readNodes) {
+cl::Event RegionSnake::queueSteps(long firstStep, int batch) {
   for (int s = 0; s < batch; ++s)
     for (std::size_t p = 0; p < phaseSize_.size(); ++p)
       runPhase(static_cast<int>(p), firstStep + s);
-  char* base = staging_.as<char>(slot * slotBytes());
-  if (readNodes) ctx_->queue().enqueueReadBuffer(nodes_, CL_FALSE, 0, n_ * 8, base + kStateBytes);
+  char* base = staging_.as<char>(0);
+  ctx_->queue().enqueueReadBuffer(nodes_, CL_FALSE, 0, n_ * 8, base + kStateBytes);
   ++stateReads_;
   cl::Event read;
   ctx_->queue().enqueueReadBuffer(state_, CL_FALSE, 0, kStateBytes, base, nullptr, &read);
@@ -407,23 +402,19 @@ bool RegionSnake::runSteps(int batch) {
   batch = static_cast<int>(
       std::clamp<long>(batch, 1, params_.maxStepsPerIteration - stepsInIteration_));
   try {
-    queueSteps(steps_, batch, 0, true).wait();  // the state's read waits for the nodes' (in order)
+    queueSteps(steps_, batch).wait();  // the state's read waits for the nodes' (in order)
   } catch (const cl::Error& e) {
     rethrowClError(e, "moving the region snake's nodes");
   }
-  return finishSteps(batch, 0, nullptr, true);
+  return finishSteps(batch);
 }
 
-// The batch of steps from steps_ whose state (and nodes, when nodesRead) are in staging slot
-// `slot`. A batch queued after it (ahead, may be null) is waited for before the iteration
-// ends: it only returns at once on the device, but it reads into staging that the node upload
-// may replace. Without nodesRead the nodes are read when the iteration ends (the steps after
-// its end move nothing).
-bool RegionSnake::finishSteps(int batch, int slot, cl::Event* ahead, bool nodesRead) {
-  char* base = staging_.as<char>(slot * slotBytes());
+// The batch of steps from steps_ whose state and nodes are in staging.
+bool RegionSnake::finishSteps(int batch) {
+  char* base = staging_.as<char>(0);
   std::memcpy(hostState_, base, kStateBytes);
   auto* read = reinterpret_cast<Point2i*>(base + kStateBytes);
-  if (nodesRead) std::copy(read, read + n_, hostNodes_.begin());
+  std::copy(read, read + n_, hostNodes_.begin());
   maxExtent_ = hostState_[8];
   const bool moved = hostState_[7] != lastMoves_;
   lastMoves_ = hostState_[7];
@@ -434,49 +425,10 @@ bool RegionSnake::finishSteps(int batch, int slot, cl::Event* ahead, bool nodesR
   const long done = lastStepMoved ? batch : lastMoving + 2 - steps_;
   steps_ += done, stepsInIteration_ += done;
   if (!lastStepMoved || stepsInIteration_ >= params_.maxStepsPerIteration) {
-    try {
-      if (ahead && (*ahead)()) ahead->wait();
-      if (!nodesRead) {
-        ctx_->queue().enqueueReadBuffer(nodes_, CL_TRUE, 0, n_ * 8, read);
-        std::copy(read, read + n_, hostNodes_.begin());
-      }
-    } catch (const cl::Error& e) {
-      rethrowClError(e, "moving the region snake's nodes");
-    }
     finishIteration();
     return !finished_;
   }
   return true;
-}
-
-// Batches of `per` steps with the next batch always queued before the host waits for one:
-// the device runs the next steps while the host reads the state, at the price of one batch of
-// steps that return at once after each iteration's end. Only the state is read per batch (one
-// copy in the queue between batches); the nodes once per iteration, at its end.
-void RegionSnake::runPipelined(int per) {
-  try {
-    while (!finished_) {
-      const long room = params_.maxStepsPerIteration - stepsInIteration_;
-      int batch = static_cast<int>(std::clamp<long>(per, 1, room)), slot = 0;
-      cl::Event current = queueSteps(steps_, batch, slot, false);
-      for (;;) {
-        // Steps left in the iteration after the batch in flight.
-        const long left = params_.maxStepsPerIteration - stepsInIteration_ - batch;
-        const int next = static_cast<int>(std::clamp<long>(left, 0, per));
-        cl::Event ahead;
-        if (next > 0) ahead = queueSteps(steps_ + batch, next, 1 - slot, false);
-        current.wait();
-        const int it = iteration_;
-        if (!finishSteps(batch, slot, &ahead, false) || iteration_ != it || next == 0) {
-          if (ahead()) ahead.wait();  // nothing may read into staging past this point
-          break;
-        }
-        current = ahead, batch = next, slot = 1 - slot;
-      }
-    }
-  } catch (const cl::Error& e) {
-    rethrowClError(e, "moving the region snake's nodes");
-  }
 }
 
 void RegionSnake::finishIteration() {
@@ -541,10 +493,6 @@ long RegionSnake::run() {
   // Several steps per read of the state: fewer round trips, same result as single steps.
   // Steps queued past the end of an iteration return at once on the device.
   const long before = steps_;
-  if (options_.pipelineSteps > 0) {
-    runPipelined(options_.pipelineSteps);
-    return steps_ - before;
-  }
   // Each queued step past the iteration's end still costs a launch (~10 µs on an H200), each
   // read a drained queue: 2, 4, 8, 16, 32 steps per read measured best at 15 MP without
   // profiling (docs/BENCHMARKS.md).

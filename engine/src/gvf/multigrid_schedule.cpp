@@ -1,0 +1,52 @@
+#include "gvf/multigrid_schedule.hpp"
+
+namespace gvflab::detail {
+namespace {
+#include "multigrid_ops.clh"  // plain defines: the kernels' step codes
+static_assert(kSmooth == MG_OP_SMOOTH && kRestrict == MG_OP_RESTRICT && kProlong == MG_OP_PROLONG &&
+              kZero == MG_OP_ZERO && kRestrictS == MG_OP_RESTRICT_S && kLoad == MG_OP_LOAD &&
+              kStore == MG_OP_STORE);
+static_assert(kCodeMask == MG_OP_MASK && kGroup0 == MG_OP_GROUP0 && kGridSync == MG_OP_GRID_SYNC &&
+              kSolo == MG_OP_SOLO);
+static_assert(kMaxCoarseLevels == MG_MAX_LEVELS);
+}  // namespace
+
+void vcycle(CycleSteps& steps, const CycleShape& shape, int level) {
+  if (steps.takeOver(level, false)) return;
+  steps.smooth(level, shape.b);
+  if (level < shape.last) {
+    steps.restrictTo(level, true, true);
+    vcycle(steps, shape, level + 1);
+    steps.prolong(level, true);
+  }
+  steps.smooth(level, shape.c);
+}
+
+void fullMultigrid(CycleSteps& steps, const CycleShape& shape, int level) {
+  if (steps.takeOver(level, true)) return;
+  if (level < shape.last) {
+    steps.restrictTo(level, false, false);
+    fullMultigrid(steps, shape, level + 1);
+    steps.prolong(level, false);
+  } else {
+    steps.zero(level);
+  }
+  vcycle(steps, shape, level);
+}
+
+// Correction form worked on V directly: A(V + e) = f  <=>  A e = f - A V.
+void iteration(CycleSteps& steps, const CycleShape& shape) {
+  if (shape.last > 0) {
+    steps.restrictTo(0, true, false);
+    fullMultigrid(steps, shape, 1);
+    steps.prolong(0, true);
+  }
+  vcycle(steps, shape, 0);
+}
+
+void StepRecorder::smooth(int level, int sweeps) {
+  for (int i = 0; i < sweeps; ++i)
+    for (int colour = 0; colour < 2; ++colour) add(kSmooth, level, colour);
+}
+
+}  // namespace gvflab::detail
