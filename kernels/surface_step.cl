@@ -152,8 +152,7 @@ __kernel void surface_hold(__global const float4* pos, __global float* hold,
                            __global const int* vert_surf, __global const int* flags,
                            __global const float* gvf, __global const float* traditional, int total,
                            int w, int h, int d, float dist, __global const float* edge,
-                           int have_edge, float edge_level, float min_strength,
-                           float4 spacing) {
+                           int have_edge, float edge_level, float min_strength, float4 spacing) {
   int i = get_global_id(0);
   if (i >= total) return;
   __global const float* field = (flags[vert_surf[i]] & SURF_TRADITIONAL) ? traditional : gvf;
