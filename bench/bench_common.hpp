@@ -108,5 +108,6 @@ int runAccuracy(const BenchArgs& args, std::ostream& out);         // Table 3 ->
 int runMultigrid(const BenchArgs& args, std::ostream& out);        // second paper, Table 1
 int runRace(const BenchArgs& args, std::ostream& out);             // the viewer's race
 int runSurface(const BenchArgs& args, std::ostream& out);          // issue 30: surface snakes
+int runForces(const BenchArgs& args, std::ostream& out);           // issue 43: GGVF, VFC, distance
 
 }  // namespace gvflab::bench

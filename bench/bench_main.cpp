@@ -56,6 +56,9 @@ const char* kUsage =
     "  race      the viewer's equal-time race on an N x N blob: per frame (--frames F, default\n"
     "            10) each solver gets --budget ms of OpenCL time (default 20, the viewer's);\n"
     "            prints OpenCL time so far, iterations and error per solver and frame\n"
+    "  forces    each external force's field time on an N x N blob (N x N x D ball with\n"
+    "            --depth D): K iterations of Euler GVF and of GGVF, VFC (radius 32, 8 in 3D)\n"
+    "            and the distance force (exact EDT), OpenCL kernel ms (best of --repeats)\n"
     "  region    region snake (PLH) on a synthetic M-megapixel noisy star (default 15, SNR 2,\n"
     "            d_max 32, min segment 16); reports total, pre-computation and segmentation\n"
     "            times, steps, iterations, nodes, bytes per pixel and IoU (best of --repeats,\n"
@@ -245,6 +248,7 @@ int main(int argc, char** argv) {
       return gvflab::bench::runSurface(b, std::cout);
     }
     if (args[0] == "race") return gvflab::bench::runRace(b, std::cout);
+    if (args[0] == "forces") return gvflab::bench::runForces(b, std::cout);
     if (args[0] == "region") {
       if (std::find(args.begin(), args.end(), "--repeats") == args.end()) b.repeats = 3;
       return gvflab::bench::runRegion(b, std::cout);
