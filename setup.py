@@ -6,6 +6,9 @@ gvflab._gvflab are built, for the interpreter that runs this build. Environment:
   GVFLAB_WHEEL_BUILD_DIR  where setuptools and CMake build (default: build-python/ here; kept,
                           so a second pip install only rebuilds what changed)
   CMAKE_BUILD_PARALLEL_LEVEL  compile jobs (default: every CPU)
+  GVFLAB_PREBUILT_MODULE  a gvflab._gvflab module already built by this project's CMake for
+                          this interpreter: packed as it is, nothing compiled (the packaging
+                          test uses the suite's own build, so CI compiles the engine once)
 A compiler cache is used when `ccache` is on PATH.
 """
 import os
@@ -35,6 +38,14 @@ class CMakeExtension(Extension):
 
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
+        target = Path(self.get_ext_fullpath(ext.name))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        prebuilt = os.environ.get("GVFLAB_PREBUILT_MODULE")
+        if prebuilt:
+            if Path(prebuilt).name != Path(self.get_ext_filename(ext.name)).name:
+                sys.exit(f"GVFLAB_PREBUILT_MODULE {prebuilt} is not a module for {sys.executable}")
+            shutil.copyfile(prebuilt, target)
+            return
         cmake_dir = BUILD_BASE  # build-python/engine lies as deep as build/engine: ccache hits
         configure = [
             "cmake", "-S", str(ROOT), "-B", str(cmake_dir), "-DCMAKE_BUILD_TYPE=Release",
@@ -48,8 +59,6 @@ class CMakeBuild(build_ext):
                         "-j", jobs], check=True)
         # pybind11 names the module with this interpreter's suffix, as setuptools does.
         built = cmake_dir / "python" / "gvflab" / Path(self.get_ext_filename(ext.name)).name
-        target = Path(self.get_ext_fullpath(ext.name))
-        target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(built, target)
 
 

@@ -61,7 +61,8 @@ case "${1:-run}" in
     # The tree matches .clang-format before anything is built (scripts/check_format.sh --fix).
     scripts/check_format.sh
     build strict
-    (cd build && with_display ctest --output-on-failure --timeout 900)
+    # Two tests at a time: the suite must pass side by side on a busy 2-core machine.
+    (cd build && with_display ctest -j2 --output-on-failure --timeout 900)
     # The unit tests again under AddressSanitizer + UBSan (build-asan/, only their targets).
     scripts/sanitize.sh unit
     ;;

@@ -10,6 +10,7 @@
 #include "gvflab/snake_trails.hpp"
 #include "headless/contour_outputs.hpp"
 #include "headless/run_progress.hpp"
+#include "headless/state_tally.hpp"
 #include "io/png_writer.hpp"
 
 namespace gvflab::app {
@@ -40,12 +41,9 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx, So
     SnakeTrails trails;
     trails.setEvery(so.trails);
     trails.record(snakes.contours());
-    for (int done = 0; done < so.iterations && !snakes.allStopped(); done += chunk) {
-      snakes.step(std::min(chunk, so.iterations - done));
-      ctx->profiler().endFrame();
+    stepUntilStopped(*ctx, snakes, so.iterations, chunk, "snake iterations", [&] {
       if (so.trails > 0) trails.record(snakes.contours());
-      InterruptGuard::check(std::to_string(done) + " snake iterations");
-    }
+    });
     trailList = trails.trails();
     contours = snakes.contours();
   }
@@ -69,8 +67,7 @@ SnakeRunSummary summariseSnakes(const std::shared_ptr<ComputeContext>& ctx, Solv
   if (!contours.empty()) {
     out.contours = contours;
     std::vector<ContourRecord> records;
-    int converged = 0, stalled = 0, collapsed = 0;
-    bool mixed = false;
+    StateTally tally;
     report["snake_force"] = forceName(so.force);
     report["snake_opencl_ms"] = snakeOpenClMs;
     auto& list = report["snakes"] = nlohmann::ordered_json::array();
@@ -86,10 +83,7 @@ SnakeRunSummary summariseSnakes(const std::shared_ptr<ComputeContext>& ctx, Solv
       r.converged = c.converged();
       if (!c.closed()) r.openBoundary = boundaryName(c.boundary);
       records.push_back(std::move(r));
-      converged += c.converged();
-      stalled += c.state == SnakeState::Stalled;
-      collapsed += c.state == SnakeState::Collapsed;
-      mixed = mixed || c.force != contours[0].force;
+      tally.add(c.state, c.force);
       list.push_back({{"nodes", c.points.size()},
                       {"force", forceName(c.force)},
                       {"state", snakeStateName(c.state)},
@@ -108,11 +102,7 @@ SnakeRunSummary summariseSnakes(const std::shared_ptr<ComputeContext>& ctx, Solv
       }
     }
     writeContourOutputs(so, records, image, outputs);
-    console << "snakes: " << contours.size() << " ("
-            << (mixed ? "gvf and traditional" : forceName(contours[0].force)) << "), " << converged
-            << " converged, " << stalled << " stalled, ";
-    if (collapsed) console << collapsed << " collapsed, ";
-    console << contours.size() - converged - stalled - collapsed << " moving";
+    console << tally.line("snakes");
   }
 
   // Capture areas for both forces: the number the viewer shows side by side.

@@ -6,6 +6,7 @@
 #include "gvflab/surface_mesh.hpp"
 #include "gvflab/surface_snake.hpp"
 #include "headless/run_progress.hpp"
+#include "headless/state_tally.hpp"
 #include "io/surface_file.hpp"
 
 namespace gvflab::app {
@@ -36,16 +37,11 @@ SurfaceRunSummary runHeadlessSurfaces(const std::shared_ptr<ComputeContext>& ctx
     if (!spec.initial.empty()) snakes.setInitial(id, spec.initial);
   }
   constexpr int kChunk = 256;  // between interrupt checks
-  for (int done = 0; done < so.iterations && !snakes.allStopped(); done += kChunk) {
-    snakes.step(std::min(kChunk, so.iterations - done));
-    ctx->profiler().endFrame();
-    InterruptGuard::check(std::to_string(done) + " surface iterations");
-  }
+  stepUntilStopped(*ctx, snakes, so.iterations, kChunk, "surface iterations", [] {});
   const std::vector<SurfaceContour> surfaces = snakes.surfaces();
 
   auto& list = out.report["surfaces"] = nlohmann::ordered_json::array();
-  int converged = 0, stalled = 0, collapsed = 0;
-  bool mixed = false;
+  StateTally tally;
   for (std::size_t i = 0; i < surfaces.size(); ++i) {
     const SurfaceContour& s = surfaces[i];
     nlohmann::ordered_json entry = {{"force", forceName(s.force)},
@@ -64,18 +60,11 @@ SurfaceRunSummary runHeadlessSurfaces(const std::shared_ptr<ComputeContext>& ctx
       entry["file"] = file;
     }
     list.push_back(std::move(entry));
-    converged += s.converged();
-    stalled += s.state == SnakeState::Stalled;
-    collapsed += s.state == SnakeState::Collapsed;
-    mixed = mixed || s.force != surfaces[0].force;
+    tally.add(s.state, s.force);
   }
   out.report["surface_coordinates"] = "voxel";
   std::ostringstream console;
-  console << "surfaces: " << surfaces.size() << " ("
-          << (mixed ? "gvf and traditional" : forceName(surfaces[0].force)) << "), " << converged
-          << " converged, " << stalled << " stalled, ";
-  if (collapsed) console << collapsed << " collapsed, ";
-  console << surfaces.size() - converged - stalled - collapsed << " moving";
+  console << tally.line("surfaces");
   for (std::size_t i = 0; i < surfaces.size(); ++i)
     console << (i ? "; " : " (") << snakeStateName(surfaces[i].state) << " after "
             << surfaces[i].iterations << (i + 1 == surfaces.size() ? ")" : "");

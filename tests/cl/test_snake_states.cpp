@@ -17,6 +17,7 @@
 #include "gvflab/parametric_snake.hpp"
 #include "gvflab/phantoms.hpp"
 #include "gvflab/snake_reference.hpp"
+#include "gvflab/snake_stop.hpp"
 
 using namespace gvflab;
 
@@ -257,11 +258,14 @@ TEST_CASE("the hold test's noise floor: device against its double reference") {
   reference::Field force{v0.width, v0.height, std::vector<double>(v0.data.begin(), v0.data.end())};
   reference::Grid grid{edge.width, edge.height,
                        std::vector<double>(edge.pixels.begin(), edge.pixels.end())};
+  // The levels the snakes use: from this image's noise (snake_stop.hpp).
+  const HoldLevels levels = holdLevels(*ctx, s.input);
+  MESSAGE("hold levels: edge " << levels.edge << ", strength " << levels.strength);
   int zeroed = 0;
   for (std::size_t k = 0; k < contours.size(); ++k) {
     std::vector<glm::dvec2> x(contours[k].points.begin(), contours[k].points.end());
-    const auto want = reference::holdStrengths(x, force, kHoldDistance, &grid, kHoldEdge,
-                                               kHoldStrength * std::sqrt(s.input.maxV0Squared));
+    const auto want =
+        reference::holdStrengths(x, force, kHoldDistance, &grid, levels.edge, levels.strength);
     const auto plain = reference::holdStrengths(x, force, kHoldDistance);
     REQUIRE(hold[k].size() == want.size());
     int mismatches = 0;
@@ -274,4 +278,38 @@ TEST_CASE("the hold test's noise floor: device against its double reference") {
   }
   MESSAGE(zeroed << " nodes held by noise before the floor");
   CHECK(zeroed > 20);
+}
+
+TEST_CASE("the unheld extent adds the hold test's reach; hold levels rise with the noise") {
+  // A square of side 20 with nodes 2 px apart; 4 unheld nodes make a stretch of 10 px between
+  // the held nodes that bound it, which the hold test's reach extends by 1.5 px at each end.
+  std::vector<glm::vec2> square;
+  for (int i = 0; i < 10; ++i) square.push_back({2.0f * i, 0});
+  for (int i = 0; i < 10; ++i) square.push_back({20, 2.0f * i});
+  for (int i = 0; i < 10; ++i) square.push_back({20 - 2.0f * i, 20});
+  for (int i = 0; i < 10; ++i) square.push_back({0, 20 - 2.0f * i});
+  std::vector<bool> held(square.size(), true);
+  for (int i = 3; i < 7; ++i) held[i] = false;
+  CHECK(longestUnheldStretch(square, held) == doctest::Approx(10));
+  CHECK(unheldContourExtent(square, held) == doctest::Approx(10 + 2 * kHoldDistance));
+  CHECK(unheldContourExtent(square, std::vector<bool>(square.size(), true)) == 0);
+  CHECK(unheldContourExtent(square, std::vector<bool>(square.size(), false)) ==
+        doctest::Approx(80));
+
+  // Clean: the spread is 0 and the fixed floors rule. Noisy: kNoiseSpread robust standard
+  // deviations above the median (Gaussian samples: 1.4826 MAD estimates their sigma).
+  const HoldLevels clean =
+      holdLevelsOf(std::vector<float>(1000, 0.0f), std::vector<float>(1000, 0.0f), 2.0);
+  CHECK(clean.edge == kHoldEdge);
+  CHECK(clean.strength == doctest::Approx(kHoldStrength * 2.0));
+  Noise rng(3);
+  std::vector<float> f(20000), g(20000);
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    f[i] = static_cast<float>(0.2 + 0.05 * rng.gaussian());
+    g[i] = static_cast<float>(0.1 + 0.02 * rng.gaussian());
+  }
+  const HoldLevels noisy = holdLevelsOf(f, g, 1.0);
+  CHECK(noisy.edgeNoise == doctest::Approx(0.05).epsilon(0.05));
+  CHECK(noisy.edge == doctest::Approx(0.2 + kNoiseSpread * 0.05).epsilon(0.03));
+  CHECK(noisy.strength == doctest::Approx(0.1 + kNoiseSpread * 0.02).epsilon(0.03));
 }

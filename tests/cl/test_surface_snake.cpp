@@ -14,6 +14,7 @@
 #include "cl/cl_fixture.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/euler_solver.hpp"
+#include "gvflab/snake_stop.hpp"
 #include "gvflab/surface_measures.hpp"
 #include "gvflab/surface_reference.hpp"
 #include "gvflab/surface_snake.hpp"
@@ -139,12 +140,13 @@ TEST_CASE("the hold strengths match the double reference, noise floor included")
   const auto hold = surfaces.holdStrengths();
   const auto got = surfaces.surfaces();
   REQUIRE(hold.size() == 2);
+  const HoldLevels levels = holdLevels(*ctx, s.input);  // the random volume's noise
   int mismatches = 0, vertices = 0, positive = 0;
   for (std::size_t k = 0; k < got.size(); ++k) {
-    const auto want = reference::surfaceHold(
-        toD(got[k].mesh.vertices), ringsOf(got[k].mesh),
-        got[k].force == SnakeForce::Gvf ? s.gvf : s.traditional, kHoldDistance, &s.edge, kHoldEdge,
-        kHoldStrength * std::sqrt(s.input.maxV0Squared));
+    const auto want =
+        reference::surfaceHold(toD(got[k].mesh.vertices), ringsOf(got[k].mesh),
+                               got[k].force == SnakeForce::Gvf ? s.gvf : s.traditional,
+                               kHoldDistance, &s.edge, levels.edge, levels.strength);
     REQUIRE(hold[k].size() == want.size());
     for (std::size_t i = 0; i < want.size(); ++i) {
       mismatches += std::abs(hold[k][i] - want[i]) > 1e-3;
@@ -159,7 +161,8 @@ TEST_CASE("the hold strengths match the double reference, noise floor included")
 TEST_CASE("the hold test's noise floor: each guard decides somewhere, as in the reference") {
   // A field with a sink on the sphere r = 6 about (12, 12, 12): V0 = clamp(6 - r, -2, 2) r^ a(z),
   // a(z) = (z / 24)^2, so the raw force at the hold samples is below the floor (8 % of max
-  // |V0|) at low z and above it at high z; the edge map is 0.5 for x > 12 and 0 elsewhere.
+  // |V0|) at low z and above it at high z; the edge map is 0.5 for 12 <= x < 18 and 0 elsewhere
+  // (a quarter of the volume: its median and spread are 0, the floor kHoldEdge holds).
   auto ctx = test::sharedContext();
   const int n = 24;
   Volume f(n, n, n);
@@ -172,7 +175,7 @@ TEST_CASE("the hold test's noise floor: each guard decides somewhere, as in the 
         const glm::dvec3 v = r > 0 ? std::clamp(6 - r, -2.0, 2.0) * a * d / r : glm::dvec3(0.0);
         const std::size_t i = (static_cast<std::size_t>(z) * n + y) * n + x;
         for (int k = 0; k < 3; ++k) v0.data[3 * i + k] = static_cast<float>(v[k]);
-        f.at(x, y, z) = x >= 12 ? 0.5f : 0.0f;
+        f.at(x, y, z) = x >= 12 && x < 18 ? 0.5f : 0.0f;
       }
   GvfInput in = gvfInputFrom(*ctx, f, &v0);
   SurfaceSnake surfaces(ctx, n, n, n, quiet(SnakeParams::defaults()));
@@ -184,11 +187,13 @@ TEST_CASE("the hold test's noise floor: each guard decides somewhere, as in the 
   const reference::Grid edge = test::toGridOf(f);
   const auto x = toD(mesh.vertices);
   const auto rings = ringsOf(mesh);
-  const double floor = kHoldStrength * std::sqrt(in.maxV0Squared);
-  const auto want = reference::surfaceHold(x, rings, force, kHoldDistance, &edge, kHoldEdge, floor);
+  const HoldLevels levels = holdLevels(*ctx, in);
+  CHECK(levels.edge == kHoldEdge);
+  const auto want =
+      reference::surfaceHold(x, rings, force, kHoldDistance, &edge, levels.edge, levels.strength);
   const auto plain = reference::surfaceHold(x, rings, force, kHoldDistance);
   const auto edgeOnly =
-      reference::surfaceHold(x, rings, force, kHoldDistance, &edge, kHoldEdge, INFINITY);
+      reference::surfaceHold(x, rings, force, kHoldDistance, &edge, levels.edge, INFINITY);
   int mismatches = 0, zeroed = 0, keptByStrength = 0;
   for (std::size_t i = 0; i < want.size(); ++i) {
     mismatches += std::abs(hold[i] - want[i]) > 1e-3;

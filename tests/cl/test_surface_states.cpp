@@ -16,6 +16,7 @@
 
 #include "cl/cl_fixture.hpp"
 #include "gvflab/multigrid_solver.hpp"
+#include "gvflab/snake_stop.hpp"
 #include "gvflab/surface_measures.hpp"
 #include "gvflab/surface_snake.hpp"
 #include "gvflab/volume_phantoms.hpp"
@@ -191,7 +192,7 @@ TEST_CASE("surface states: stalled in a flat region, collapsed, moving when iter
   CHECK(m->surfaces()[0].iterations == 0);
 }
 
-TEST_CASE("point-to-mesh distances, progress, collapse and unheld patch widths") {
+TEST_CASE("point-to-mesh distances, progress, collapse, unheld patch widths and extents") {
   const glm::dvec3 c(20, 20, 20);
   const SurfaceMesh sphere = sphereMesh(c, 10, 1.0);
   // Points 0.3 and 3 voxels outside the sphere along a few directions: the chord error of
@@ -231,6 +232,20 @@ TEST_CASE("point-to-mesh distances, progress, collapse and unheld patch widths")
   CHECK(w < 11.5);
   CHECK(unheldPatchWidth(sphere, std::vector<bool>(held.size(), true)) == 0);
   CHECK(unheldPatchWidth(sphere, std::vector<bool>(held.size(), false)) > 30);
+
+  // The extent the states judge is an area: the cap (area 2 pi 10^2 (1 - cos 0.5) = 77) grown
+  // by the reach 1.5 along its border (2 pi 10 sin 0.5 = 30) is a disc about 12.6 wide; a band
+  // 3 voxels wide round the equator (area 188) is far wider than its width.
+  const double capExtent = unheldPatchExtent(sphere, held, kHoldDistance);
+  MESSAGE("cap extent " << capExtent);
+  CHECK(capExtent == doctest::Approx(12.6).epsilon(0.08));
+  std::vector<bool> band(sphere.vertices.size());
+  for (std::size_t i = 0; i < band.size(); ++i)
+    band[i] = std::abs(sphere.vertices[i].z - c.z) > 1.5;
+  CHECK(unheldPatchWidth(sphere, band) < 5.0);
+  CHECK(unheldPatchExtent(sphere, band, kHoldDistance) > 16.0);
+  CHECK(unheldPatchExtent(sphere, std::vector<bool>(held.size(), true), kHoldDistance) == 0);
+  CHECK(unheldPatchExtent(sphere, std::vector<bool>(held.size(), false), kHoldDistance) > 30);
 
   // The kernels' compressed one-rings are vertexNeighbours()' fans.
   for (const SurfaceMesh& m : {sphere, boxMesh({2, 3, 4}, {9, 7, 12}, 1.5)}) {

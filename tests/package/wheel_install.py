@@ -4,10 +4,11 @@
 into a clean venv (--system-site-packages, for Debian's NumPy); gvflab must then import from
 any folder and compute a field, with nothing of the source or build tree on its path.
 
-The CMake build of the engine and module is kept in WORKDIR/build between runs (and uses ccache
-when it is on PATH), so only the first run compiles.
+With PREBUILT_MODULE (the suite's own build of gvflab._gvflab), setup.py packs that module
+instead of compiling the engine a second time (GVFLAB_PREBUILT_MODULE); without it, the CMake
+build is kept in WORKDIR/build between runs (and uses ccache when it is on PATH).
 
-Usage: wheel_install.py PYTHON SOURCE_DIR WORKDIR
+Usage: wheel_install.py PYTHON SOURCE_DIR WORKDIR [PREBUILT_MODULE]
 """
 import glob
 import os
@@ -17,11 +18,14 @@ import sys
 from package_support import check_import, check_no_tree_paths, run
 
 python, source, work = sys.argv[1], os.path.realpath(sys.argv[2]), os.path.realpath(sys.argv[3])
+prebuilt = os.path.realpath(sys.argv[4]) if len(sys.argv) > 4 else None
 for stale in ("dist", "venv-wheel", "venv-pip"):
     shutil.rmtree(os.path.join(work, stale), ignore_errors=True)
 env = dict(os.environ, GVFLAB_WHEEL_BUILD_DIR=os.path.join(work, "build"),
            PIP_NO_CACHE_DIR="1", PIP_NO_INDEX="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
 env.pop("PYTHONPATH", None)
+if prebuilt:
+    env["GVFLAB_PREBUILT_MODULE"] = prebuilt
 # What setuptools and build leave in the folder they run in, unless told otherwise (setup.py).
 DEBRIS = ["*.egg-info", "python/*.egg-info", "dist", "build-python", "build/lib.*",
           "build/bdist.*", "build/temp.*"]

@@ -23,18 +23,20 @@
 //             elasticity where nothing held it, and outlines nothing: it is never Converged,
 //             whatever holds it.
 //   Converged stopped, and held there by its external force all along: some node is held and
-//             no stretch of the contour between two held nodes is longer than
+//             its unheld extent (unheldContourExtent: the longest stretch between two held
+//             nodes plus the hold test's reach, kHoldDistance, past each of them) is at most
 //             SnakeParams::holdGap pixels. A node is held when the unit force sampled
 //             kHoldDistance (1.5) px outside and inside it along the contour normal points
 //             back towards it with a normal component of at least kHoldLevel (0.2) on both
 //             sides (it sits in a sink line of the force), and that sink is not noise (given
-//             the edge map, setFields): the edge map f reaches kHoldEdge (0.1) within 1.5 px
-//             of the node along the normal (an edge), or the raw force at both samples is at
-//             least kHoldStrength (8 %) of the image's largest |grad f| (GVF bridging a gap,
-//             as across the room's doorway: 13 % there). Unit grad f on noise points anywhere
-//             and its sinks "held" 50-80 % of the nodes of a snake lying in noise; its raw
-//             strength there is 0.3-5 % and f 0.01-0.08 on the noisy U at SNR 7-60, while f
-//             on the coins' edges is 0.4-1.
+//             the edge map, setFields): the edge map f reaches the edge level within 1.5 px of
+//             the node along the normal (an edge), or the raw force at both samples reaches the
+//             strength level (GVF bridging a gap, as across the room's doorway). Both levels
+//             come from the image's own noise (holdLevels, snake_stop.hpp): kNoiseSpread
+//             robust standard deviations above the median of f (of |grad f|), and at least
+//             kHoldEdge (0.1) and kHoldStrength (8 %) of the largest |grad f|. Unit grad f on
+//             noise points anywhere and its sinks "held" 50-80 % of the nodes of a snake lying
+//             in noise, and at SNR 5 and below noise's f passes any fixed level.
 //   Stalled   stopped (or never moved) where the force is too weak to hold it: no node is held
 //             (a traditional snake far from every edge, in flat or noisy regions), or a longer
 //             stretch is not (hanging across the mouth of a concavity where grad f vanishes).
@@ -76,54 +78,13 @@
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/params.hpp"
 #include "gvflab/snake_boundary.hpp"
+#include "gvflab/snake_stop.hpp"
+#include "gvflab/snake_types.hpp"
 #include "gvflab/typed_kernel.hpp"
 
 namespace gvflab {
 
 class ComputeContext;
-
-enum class SnakeForce {
-  Gvf,          // the GVF field (the solver's field())
-  Traditional,  // ∇f, f the normalised edge map (GvfInput::v0 in EdgeGradient mode)
-};
-enum class SnakeState { Moving, Converged, Stalled, Collapsed };
-// Every state, in the order panels and legends list them.
-inline constexpr SnakeState kSnakeStates[] = {SnakeState::Moving, SnakeState::Converged,
-                                              SnakeState::Collapsed, SnakeState::Stalled};
-
-const char* forceName(SnakeForce force);  // "gvf" | "traditional"
-// "moving" | "converged" | "stalled" | "collapsed"
-const char* snakeStateName(SnakeState state);
-// Throws ParameterError for anything but "gvf" or "traditional".
-SnakeForce parseForce(const std::string& name);
-
-struct SnakeParams {
-  double alpha = 0.05;    // elasticity (pulls nodes together, shrinks the contour)
-  double beta = 0.05;     // rigidity (resists bending)
-  double gamma = 1.0;     // viscosity: the inverse of the time step
-  double kappa = 0.6;     // external force weight
-  double pressure = 0.0;  // balloon weight along the outward normal; < 0 deflates
-  double dmin = 1.0;      // node spacing bounds kept by resampling (pixels); dmax >= 2 dmin
-  double dmax = 2.5;
-  double tolerance = 0.5;  // converged when no node moved farther than this (pixels, see
-                           // contourMove) ...
-  int window = 100;        // ... over this many iterations (checked at resampling times)
-  double holdGap = 8.0;    // a stopped snake has converged when no stretch longer than this
-                           // (pixels) lacks the force's hold, else it has stalled (see above)
-                           // or collapsed
-  int resample = 10;       // iterations between read-backs for resampling
-  bool normalize = true;   // unit-length external force (per pixel, before interpolation)
-
-  // Defaults from snakeParamSpecs(); checks every value and dmax >= 2 dmin.
-  static SnakeParams defaults();
-  void validate() const;  // throws ParameterError with a sentence
-};
-
-// alpha, beta, gamma, kappa, pressure, dmin, dmax, snake-tolerance, snake-window, snake-hold-gap,
-// snake-resample,
-// snake-normalize, snake-iterations (headless total), snake-frame-iterations (viewer, per
-// frame). Keys are the CLI flags; the capture map has its own table (capture_range.hpp).
-const std::vector<ParamSpec>& snakeParamSpecs();
 
 struct SnakeContour {
   int id = 0;
@@ -140,22 +101,6 @@ struct SnakeContour {
   bool converged() const { return state == SnakeState::Converged; }
   bool closed() const { return isClosed(boundary); }
 };
-
-// The hold test of the states above (pixels; unit force).
-constexpr double kHoldDistance = 1.5;
-constexpr double kHoldLevel = 0.2;
-// ... and not noise (with an edge map, see setFields): f reaches kHoldEdge within
-// kHoldDistance of the node along its normal, or the raw force at both samples is at least
-// kHoldStrength times the image's largest |grad f|.
-constexpr double kHoldEdge = 0.1;
-constexpr double kHoldStrength = 0.08;
-// The collapse test (see Collapsed above): area below this fraction of the start's ...
-constexpr double kCollapseFraction = 0.05;
-// ... and below this many dmin^2 or a strip kCollapseWidth dmin wide along the perimeter.
-constexpr double kCollapseArea = 3.0;
-constexpr double kCollapseWidth = 0.25;
-// Stopping measures progress against the contours of this many past windows (see Moving).
-constexpr int kProgressWindows = 4;
 
 // The collapse rule: `points` encloses less than kCollapseFraction of what `initial` did and
 // less than max(kCollapseArea dmin^2, kCollapseWidth dmin * perimeter): a dot or a line.
@@ -210,6 +155,13 @@ std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
 // node count too.
 double longestUnheldStretch(const std::vector<glm::vec2>& points, const std::vector<bool>& held,
                             bool closed = true);
+
+// The unheld extent the states judge (snake_stop.hpp): the longest unheld stretch plus the
+// hold test's reach (kHoldDistance) past each held node that bounds it, since a node that near
+// the end of an edge is held by an edge it does not lie on (beside each wall of a bridged
+// mouth). 0 when no node is unheld, the whole stretch when none is held. Product code.
+double unheldContourExtent(const std::vector<glm::vec2>& points, const std::vector<bool>& held,
+                           bool closed = true);
 
 // First row c of (γI + A)^{-1} for N nodes; x_i = Σ_k c[k] b[(i + k) mod N]. Product code.
 std::vector<double> circulantInverseRow(int n, double alpha, double beta, double gamma);
@@ -305,14 +257,12 @@ class ParametricSnake {
     std::optional<double> pressure;  // own pressure, else params_.pressure
     std::vector<glm::vec2> points;   // authoritative when !deviceAhead_
     std::vector<glm::vec2> initial;  // starting contour
-    double held = 0, holdGap = 0;
     // The contours at the starts of the last kProgressWindows convergence windows, oldest
     // first (the newest is the current window's start).
     std::deque<std::vector<glm::vec2>> references;
-    long iterations = 0;
-    int sinceWindow = 0;
-    SnakeState state = SnakeState::Moving;
+    StopStatus stop;
   };
+  class Stops;  // the tracker's view of the snakes (snake_stop.hpp)
   void checkPoints(const std::vector<glm::vec2>& points, SnakeBoundary boundary) const;
   static void checkPointsIn(const std::vector<glm::vec2>& points, int width, int height,
                             SnakeBoundary boundary);
@@ -339,7 +289,7 @@ class ParametricSnake {
   cl::Buffer gvf_, traditional_, edge_;
   bool haveFields_ = false;
   bool haveEdge_ = false;
-  double minStrength_ = 0;  // kHoldStrength * max |grad f|
+  HoldLevels levels_;  // the edge levels of the hold test, from the image's noise
   cl::Buffer pos_[2], rhs_, hold_, nodeSnake_, meta_, coef_, pressure_;
   std::size_t nodeCapacity_ = 0, snakeCapacity_ = 0, pressureCapacity_ = 0, coefCapacity_ = 0;
   int current_ = 0;

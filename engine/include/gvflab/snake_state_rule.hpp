@@ -4,7 +4,7 @@
 // converged when its force holds some of it and no unheld stretch (2D: a run of nodes along the
 // contour; 3D: a connected patch of vertices, measured by its extent) is longer than the
 // allowed gap; else it stalled.
-#include "gvflab/parametric_snake.hpp"
+#include "gvflab/snake_types.hpp"
 
 namespace gvflab {
 

@@ -90,4 +90,14 @@ bool collapsedSurface(const SurfaceMesh& mesh, double initialVolume, double dmin
 // diagonal of the mesh's bounding box when none is.
 double unheldPatchWidth(const SurfaceMesh& mesh, const std::vector<bool>& held);
 
+// The unheld extent the states judge (snake_stop.hpp): the diameter of the disc as large as the
+// largest connected patch of unheld vertices grown by `reach` (the hold test's kHoldDistance) all
+// round, since a vertex that near the end of an edge is held by an edge it does not lie on
+// (beside the walls of a bridged mouth or pocket). The patch's area is its vertices' share of
+// their faces; grown by reach it is A + reach P + pi reach^2, P its border (through the
+// midpoints of the edges between unheld and held vertices). An area, not a width: a bridge
+// 6 voxels wide across a long channel is unheld over far more than a disc 8 voxels wide.
+// 0 when every vertex is held; the diagonal of the bounding box when none is.
+double unheldPatchExtent(const SurfaceMesh& mesh, const std::vector<bool>& held, double reach);
+
 }  // namespace gvflab

@@ -24,13 +24,15 @@
 // [dmin, dmax], else after kRemeshPatience periods (surface_measures.hpp says why), so
 // iterations stay on the device otherwise.
 //
-// States: the 2D snakes' rules (parametric_snake.hpp) on a mesh, named by the one rule
-// stoppedState() (snake_state_rule.hpp): Moving until a convergence window ends with no vertex
-// farther than tolerance from the surfaces at the starts of the last kProgressWindows windows;
-// Collapsed when its volume fell below kCollapseFraction of its start's and below what a thin
-// sheet one quarter dmin thick over its area would hold; Converged when some vertex is held
-// (the force sampled kHoldDistance outside and inside along its normal points back towards it)
-// and no connected unheld patch is wider than holdGap; else Stalled.
+// States: the 2D snakes' rules (parametric_snake.hpp) on a mesh, applied by the one stop
+// tracker (snake_stop.hpp) the 2D snakes use: Moving until a convergence window ends with no
+// vertex farther than tolerance from the surfaces at the starts of the last kProgressWindows
+// windows; Collapsed when its volume fell below kCollapseFraction of its start's and below what
+// a thin sheet one quarter dmin thick over its area would hold; Converged when some vertex is
+// held (the force sampled kHoldDistance outside and inside along its normal points back towards
+// it, at an edge above the volume's own noise, holdLevels) and the largest connected unheld
+// patch, grown by the hold test's reach, covers no more than a disc holdGap wide
+// (unheldPatchExtent); else Stalled.
 //
 // Coordinates: voxel coordinates (surface_mesh.hpp), the volume's storage order, x fastest.
 #include <cstddef>
@@ -40,7 +42,7 @@
 
 #include "gvflab/cl.hpp"
 #include "gvflab/gvf_input.hpp"
-#include "gvflab/parametric_snake.hpp"
+#include "gvflab/snake_types.hpp"
 #include "gvflab/surface_mesh.hpp"
 
 namespace gvflab {
@@ -131,6 +133,7 @@ class SurfaceSnake {
   std::vector<float> deviceHold();  // per vertex, on the device positions (surface_hold)
 
   struct Impl;
+  class Stops;  // the tracker's view of the surfaces (snake_stop.hpp)
   std::unique_ptr<Impl> impl_;
   int width_, height_, depth_;
   SnakeParams params_;

@@ -351,3 +351,15 @@ double longestUnheldStretch(const std::vector<glm::vec2>& points, const std::vec
 }
 
 }  // namespace gvflab
+
+namespace gvflab {
+
+double unheldContourExtent(const std::vector<glm::vec2>& points, const std::vector<bool>& held,
+                           bool closed) {
+  const double stretch = longestUnheldStretch(points, held, closed);
+  const bool anyHeld = std::any_of(held.begin(), held.end(), [](bool h) { return h; });
+  if (stretch == 0 || !anyHeld) return stretch;
+  return stretch + 2 * kHoldDistance;
+}
+
+}  // namespace gvflab

@@ -10,7 +10,6 @@
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/kernel_library.hpp"
-#include "gvflab/snake_state_rule.hpp"
 
 namespace gvflab {
 namespace {
@@ -46,12 +45,15 @@ void ParametricSnake::setFields(const cl::Buffer& gvf, const cl::Buffer& traditi
 }
 
 void ParametricSnake::setFields(const cl::Buffer& gvf, const GvfInput& edges) {
-  setFields(gvf, edges.v0);
   if (edges.width != width_ || edges.height != height_ || edges.depth != 1)
     throw InputError("The snakes' edge map does not match their image.");
+  // The viewer sets the fields every frame (the GVF buffers alternate); the noise of one edge
+  // map is estimated once.
+  const bool sameEdges = haveEdge_ && edge_() == edges.edge();
+  setFields(gvf, edges.v0);
+  if (!sameEdges) levels_ = holdLevels(*ctx_, edges);
   edge_ = edges.edge;
   haveEdge_ = true;
-  minStrength_ = kHoldStrength * std::sqrt(edges.maxV0Squared);
 }
 
 ParametricSnake::Snake* ParametricSnake::find(int id) {
@@ -124,16 +126,10 @@ std::vector<glm::vec2> oriented(std::vector<glm::vec2> pts, SnakeBoundary bounda
 }
 }  // namespace
 
-namespace {
-void checkPressure(std::optional<double> pressure) {
-  if (pressure) validate(findSpec(snakeParamSpecs(), "pressure"), *pressure);
-}
-}  // namespace
-
 int ParametricSnake::add(const std::vector<glm::vec2>& points, SnakeForce force,
                          std::optional<double> pressure, SnakeBoundary boundary) {
   checkPoints(points, boundary);
-  checkPressure(pressure);
+  checkSnakePressure(pressure);
   const bool closed = isClosed(boundary);
   checkNodeCount(resampledNodeCount(points, params_.dmin, params_.dmax, closed));
   download();
@@ -170,7 +166,7 @@ void ParametricSnake::setPoints(int id, const std::vector<glm::vec2>& points) {
   s->points = oriented(resampleContour(points, params_.dmin, params_.dmax, isClosed(s->boundary)),
                        s->boundary);
   s->initial = s->points;
-  s->state = SnakeState::Moving;
+  s->stop.state = SnakeState::Moving;
   layoutDirty_ = true;
 }
 
@@ -184,11 +180,11 @@ void ParametricSnake::setInitial(int id, const std::vector<glm::vec2>& points) {
 }
 
 void ParametricSnake::setPressure(int id, std::optional<double> pressure) {
-  checkPressure(pressure);
+  checkSnakePressure(pressure);
   download();
   if (Snake* s = find(id)) {
     s->pressure = pressure;
-    s->state = SnakeState::Moving;
+    s->stop.state = SnakeState::Moving;
     layoutDirty_ = true;
   }
 }
@@ -197,9 +193,7 @@ void ParametricSnake::restart() {
   download();
   for (auto& s : snakes_) {
     s.points = s.initial;
-    s.iterations = 0;
-    s.held = s.holdGap = 0;
-    s.state = SnakeState::Moving;
+    s.stop.restart();
   }
   layoutDirty_ = true;
 }
@@ -208,7 +202,7 @@ void ParametricSnake::setForce(int id, SnakeForce force) {
   download();
   if (Snake* s = find(id)) {
     s->force = force;
-    s->state = SnakeState::Moving;
+    s->stop.state = SnakeState::Moving;
     layoutDirty_ = true;
   }
 }
@@ -220,18 +214,16 @@ void ParametricSnake::setParams(const SnakeParams& params) {
       params.alpha != params_.alpha || params.beta != params_.beta || params.gamma != params_.gamma;
   if (matrixChanged) coefCache_.clear();
   params_ = params;
-  for (auto& s : snakes_) s.state = SnakeState::Moving;
+  for (auto& s : snakes_) s.stop.state = SnakeState::Moving;
   layoutDirty_ = true;
 }
 
 bool ParametricSnake::allConverged() const {
-  return std::all_of(snakes_.begin(), snakes_.end(),
-                     [](const Snake& s) { return s.state == SnakeState::Converged; });
+  return allConvergedIn(snakes_, [](const Snake& s) -> const StopStatus& { return s.stop; });
 }
 
 bool ParametricSnake::allStopped() const {
-  return std::none_of(snakes_.begin(), snakes_.end(),
-                      [](const Snake& s) { return s.state == SnakeState::Moving; });
+  return allStoppedIn(snakes_, [](const Snake& s) -> const StopStatus& { return s.stop; });
 }
 
 std::size_t ParametricSnake::nodeCount() const {
@@ -285,7 +277,7 @@ void ParametricSnake::upload() {
       const auto& row = coefficients(n, s.boundary);
       coef.insert(coef.end(), row.begin(), row.end());
     }
-    cl_int flags = (s.state == SnakeState::Moving ? kMoving : 0) |
+    cl_int flags = (s.stop.moving() ? kMoving : 0) |
                    (s.force == SnakeForce::Traditional ? kTraditional : 0) |
                    (isClosed(s.boundary) ? 0 : kOpen) | (startFixed(s.boundary) ? kFixStart : 0) |
                    (endFixed(s.boundary) ? kFixEnd : 0);
@@ -364,11 +356,7 @@ void ParametricSnake::runIterations(int n) {
   } catch (const cl::Error& e) {
     rethrowClError(e, "moving the snakes");
   }
-  for (auto& s : snakes_)
-    if (s.state == SnakeState::Moving) {
-      s.iterations += n;
-      s.sinceWindow += n;
-    }
+  for (auto& s : snakes_) s.stop.advance(n);
   sinceResample_ += n;
   deviceAhead_ = true;
 }
@@ -376,7 +364,7 @@ void ParametricSnake::runIterations(int n) {
 void ParametricSnake::restartWindows() {
   for (auto& s : snakes_) {
     s.references.assign(1, s.points);
-    s.sinceWindow = 0;
+    s.stop.sinceWindow = 0;
   }
 }
 
@@ -387,8 +375,8 @@ std::vector<float> ParametricSnake::deviceHold() {
                     static_cast<cl_int>(totalNodes_), width_, height_,
                     static_cast<float>(kHoldDistance),
                     haveEdge_ ? edge_ : gvf_,  // any buffer when unused
-                    static_cast<cl_int>(haveEdge_ ? 1 : 0), static_cast<float>(kHoldEdge),
-                    static_cast<float>(minStrength_));
+                    static_cast<cl_int>(haveEdge_ ? 1 : 0), static_cast<float>(levels_.edge),
+                    static_cast<float>(levels_.strength));
     detail::enqueue1D(*ctx_, holdKernel_, "snake_hold", totalNodes_, kLocal);
     ctx_->queue().enqueueReadBuffer(hold_, CL_TRUE, 0, out.size() * sizeof(float), out.data());
   } catch (const cl::Error& e) {
@@ -397,47 +385,45 @@ std::vector<float> ParametricSnake::deviceHold() {
   return out;
 }
 
+// The tracker's view of the snakes: contours, their progress windows and the hold test.
+class ParametricSnake::Stops : public StopGeometry {
+ public:
+  explicit Stops(ParametricSnake& snakes) : s_(snakes) {}
+  std::size_t members() const override { return s_.snakes_.size(); }
+  StopStatus& status(std::size_t k) override { return s_.snakes_[k].stop; }
+  std::size_t nodes(std::size_t k) const override { return s_.snakes_[k].points.size(); }
+  bool collapsed(std::size_t k) override {
+    const Snake& s = s_.snakes_[k];
+    return collapsedContour(s.points, s.initial, s_.params_.dmin, isClosed(s.boundary));
+  }
+  // The references are contours before resampling: removing a node cuts a corner, and nodes
+  // that come back to it should not count as moving.
+  bool still(std::size_t k) override {
+    Snake& s = s_.snakes_[k];
+    const bool still =
+        progressMove(s.points, s.references, isClosed(s.boundary)) <= s_.params_.tolerance;
+    s.references.push_back(s.points);
+    if (s.references.size() > static_cast<std::size_t>(kProgressWindows)) s.references.pop_front();
+    return still;
+  }
+  std::vector<float> holdStrengths() override { return s_.deviceHold(); }
+  double unheldExtent(std::size_t k, const std::vector<bool>& held) override {
+    const Snake& s = s_.snakes_[k];
+    return unheldContourExtent(s.points, held, isClosed(s.boundary));
+  }
+
+ private:
+  ParametricSnake& s_;
+};
+
 void ParametricSnake::checkAndResample() {
   download();
-  // Snakes that stopped this window; the hold test runs on the device positions, which are
-  // the nodes before resampling.
-  std::vector<Snake*> stopped, moving;
-  for (auto& s : snakes_) {
-    if (s.state != SnakeState::Moving) continue;
-    moving.push_back(&s);
-    // A snake that shrank to a dot or a line stops at once (it is classified below).
-    const bool closed = isClosed(s.boundary);
-    if (collapsedContour(s.points, s.initial, params_.dmin, closed)) {
-      stopped.push_back(&s);
-      continue;
-    }
-    // The references are contours before resampling: removing a node cuts a corner, and
-    // nodes that come back to it should not count as moving.
-    if (s.sinceWindow >= params_.window) {
-      if (progressMove(s.points, s.references, closed) <= params_.tolerance) stopped.push_back(&s);
-      s.sinceWindow = 0;
-      s.references.push_back(s.points);
-      if (s.references.size() > static_cast<std::size_t>(kProgressWindows))
-        s.references.pop_front();
-    }
-  }
-  if (!stopped.empty()) {
-    const std::vector<float> hold = deviceHold();
-    std::size_t off = 0;
-    for (auto& s : snakes_) {
-      if (std::find(stopped.begin(), stopped.end(), &s) != stopped.end()) {
-        std::vector<bool> held(s.points.size());
-        for (std::size_t i = 0; i < held.size(); ++i) held[i] = hold[off + i] >= kHoldLevel;
-        s.held = static_cast<double>(std::count(held.begin(), held.end(), true)) /
-                 static_cast<double>(held.size());
-        s.holdGap = longestUnheldStretch(s.points, held, isClosed(s.boundary));
-        s.state =
-            stoppedState(collapsedContour(s.points, s.initial, params_.dmin, isClosed(s.boundary)),
-                         s.held, s.holdGap, params_.holdGap);
-      }
-      off += s.points.size();
-    }
-  }
+  std::vector<Snake*> moving;
+  for (auto& s : snakes_)
+    if (s.stop.moving()) moving.push_back(&s);
+  // The hold test runs on the device positions, which are the nodes before resampling.
+  Stops stops(*this);
+  checkStops(stops, params_);
   for (Snake* active : moving) {
     Snake& s = *active;
     auto resampled = resampleContour(s.points, params_.dmin, params_.dmax, isClosed(s.boundary));
@@ -487,9 +473,9 @@ std::vector<SnakeContour> ParametricSnake::contours() {
   std::vector<SnakeContour> out;
   out.reserve(snakes_.size());
   for (const auto& s : snakes_)
-    out.push_back({s.id, s.points, s.force, s.iterations, s.state, s.initial,
-                   s.pressure.value_or(params_.pressure), s.held, s.holdGap, s.pressure.has_value(),
-                   s.boundary});
+    out.push_back({s.id, s.points, s.force, s.stop.iterations, s.stop.state, s.initial,
+                   s.pressure.value_or(params_.pressure), s.stop.held, s.stop.holdGap,
+                   s.pressure.has_value(), s.boundary});
   return out;
 }
 

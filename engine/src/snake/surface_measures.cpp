@@ -5,6 +5,7 @@
 #include <functional>
 #include <glm/geometric.hpp>
 #include <limits>
+#include <numbers>
 #include <queue>
 #include <unordered_map>
 #include <utility>
@@ -268,6 +269,59 @@ double unheldPatchWidth(const SurfaceMesh& mesh, const std::vector<bool>& held) 
     }
   }
   return 2 * widest;
+}
+
+}  // namespace gvflab
+
+namespace gvflab {
+
+double unheldPatchExtent(const SurfaceMesh& mesh, const std::vector<bool>& held, double reach) {
+  const std::size_t n = mesh.vertices.size();
+  if (std::all_of(held.begin(), held.end(), [](bool h) { return h; })) return 0;
+  if (std::none_of(held.begin(), held.end(), [](bool h) { return h; }))
+    return unheldPatchWidth(mesh, held);
+  // Union-find over the unheld vertices along the faces' edges.
+  std::vector<std::uint32_t> parent(n);
+  for (std::size_t v = 0; v < n; ++v) parent[v] = static_cast<std::uint32_t>(v);
+  std::function<std::uint32_t(std::uint32_t)> root = [&](std::uint32_t v) {
+    while (parent[v] != v) v = parent[v] = parent[parent[v]];
+    return v;
+  };
+  for (const auto& f : mesh.faces)
+    for (int k = 0; k < 3; ++k) {
+      const std::uint32_t a = f[k], b = f[(k + 1) % 3];
+      if (!held[a] && !held[b]) parent[root(a)] = root(b);
+    }
+  std::unordered_map<std::uint32_t, std::pair<double, double>> patch;  // root -> area, border
+  for (const auto& f : mesh.faces) {
+    const glm::dvec3 p[3] = {glm::dvec3(mesh.vertices[f[0]]), glm::dvec3(mesh.vertices[f[1]]),
+                             glm::dvec3(mesh.vertices[f[2]])};
+    const double third = glm::length(glm::cross(p[1] - p[0], p[2] - p[0])) / 6;
+    int unheld = 0;
+    for (int k = 0; k < 3; ++k)
+      if (!held[f[k]]) {
+        ++unheld;
+        patch[root(f[k])].first += third;
+      }
+    if (unheld == 0 || unheld == 3) continue;
+    // The border crosses the two edges with one held and one unheld end.
+    glm::dvec3 mid[2];
+    int m = 0;
+    std::uint32_t owner = 0;
+    for (int k = 0; k < 3; ++k) {
+      const std::uint32_t a = f[k], b = f[(k + 1) % 3];
+      if (held[a] == held[b]) continue;
+      mid[m++] = 0.5 * (p[k] + p[(k + 1) % 3]);
+      owner = root(held[a] ? b : a);
+    }
+    patch[owner].second += glm::length(mid[1] - mid[0]);
+  }
+  double widest = 0;
+  for (const auto& [r, ab] : patch) {
+    const double area = ab.first + reach * ab.second + std::numbers::pi * reach * reach;
+    widest = std::max(widest, 2 * std::sqrt(area / std::numbers::pi));
+  }
+  return widest;
 }
 
 }  // namespace gvflab

@@ -11,7 +11,7 @@
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/kernel_library.hpp"
-#include "gvflab/snake_state_rule.hpp"
+#include "gvflab/snake_stop.hpp"
 #include "gvflab/surface_measures.hpp"
 #include "gvflab/typed_kernel.hpp"
 
@@ -19,10 +19,6 @@ namespace gvflab {
 namespace {
 constexpr std::size_t kLocal = 64;
 constexpr int kMoving = 1, kTraditional = 2;  // = SURF_MOVING, SURF_TRADITIONAL in the .cl
-
-void checkPressure(std::optional<double> pressure) {
-  if (pressure) validate(findSpec(snakeParamSpecs(), "pressure"), *pressure);
-}
 
 // At least this many vertices once every edge is at most dmax long: a closed mesh has about
 // 2 faces per vertex, and a face with edges <= dmax covers at most sqrt(3)/4 dmax^2.
@@ -91,7 +87,6 @@ struct SurfaceSnake::Impl {
     MeshRings rings;   // of mesh's current connectivity
     SurfaceMesh initial;
     double initialVolume = 0;
-    double held = 0, holdGap = 0;
     // The last kProgressWindows windows' starts, with the connectivity version of each.
     std::deque<SurfaceMesh> references;
     std::deque<long> referenceTopology;
@@ -101,9 +96,7 @@ struct SurfaceSnake::Impl {
     // The last remeshing left edges shorter than dmin / kRemeshFar (refused collapses): until
     // one clears them, far-short edges wait for the patience like slightly-out ones.
     bool shortLeft = false;
-    long iterations = 0;
-    int sinceWindow = 0;
-    SnakeState state = SnakeState::Moving;
+    StopStatus stop;
   };
 
   std::shared_ptr<ComputeContext> ctx;
@@ -117,7 +110,7 @@ struct SurfaceSnake::Impl {
 
   cl::Buffer gvf, traditional, edge;
   bool haveFields = false;
-  double minStrength = 0;
+  HoldLevels levels;  // the edge levels of the hold test, from the volume's noise
   cl::Buffer pos[2], rhs, lap, hold, ringStart, ring, vertSurf, flags, pressure, outOfRange;
   std::size_t vertexCapacity = 0, ringCapacity = 0, surfaceCapacity = 0;
   // Host staging for upload() and download(), kept between calls: the snake remeshes and
@@ -226,16 +219,19 @@ void SurfaceSnake::setFields(const cl::Buffer& gvf, const GvfInput& edges) {
     throw InputError("The surfaces' edge map does not match their volume.");
   if (gvf.getInfo<CL_MEM_SIZE>() < need || edges.v0.getInfo<CL_MEM_SIZE>() < need)
     throw InputError("The surface force fields are smaller than the surfaces' volume.");
+  // The viewer sets the fields every frame (the GVF buffers alternate); the noise of one edge
+  // map is estimated once.
+  if (!impl_->haveFields || impl_->edge() != edges.edge())
+    impl_->levels = holdLevels(*impl_->ctx, edges);
   impl_->gvf = gvf;
   impl_->traditional = edges.v0;
   impl_->edge = edges.edge;
-  impl_->minStrength = kHoldStrength * std::sqrt(edges.maxV0Squared);
   impl_->haveFields = true;
 }
 
 int SurfaceSnake::add(const SurfaceMesh& mesh, SnakeForce force, std::optional<double> pressure) {
   checkSurface(mesh, width_, height_, depth_, params_);
-  checkPressure(pressure);
+  checkSnakePressure(pressure);
   SurfaceMesh m = outward(remesh(mesh, params_.dmin, params_.dmax));
   checkVertexCount(static_cast<double>(m.vertices.size()));
   download();
@@ -274,17 +270,17 @@ void SurfaceSnake::setForce(int id, SnakeForce force) {
   download();
   if (auto* s = impl_->find(id)) {
     s->force = force;
-    s->state = SnakeState::Moving;
+    s->stop.state = SnakeState::Moving;
     impl_->layoutDirty = true;
   }
 }
 
 void SurfaceSnake::setPressure(int id, std::optional<double> pressure) {
-  checkPressure(pressure);
+  checkSnakePressure(pressure);
   download();
   if (auto* s = impl_->find(id)) {
     s->pressure = pressure;
-    s->state = SnakeState::Moving;
+    s->stop.state = SnakeState::Moving;
     impl_->layoutDirty = true;
   }
 }
@@ -307,9 +303,7 @@ void SurfaceSnake::restart() {
     ++s.topology;
     s.sinceRemesh = 0;
     s.shortLeft = false;
-    s.iterations = 0;
-    s.held = s.holdGap = 0;
-    s.state = SnakeState::Moving;
+    s.stop.restart();
   }
   impl_->layoutDirty = true;
 }
@@ -318,18 +312,18 @@ void SurfaceSnake::setParams(const SnakeParams& params) {
   params.validate();
   download();
   params_ = params;
-  for (auto& s : impl_->surfaces) s.state = SnakeState::Moving;
+  for (auto& s : impl_->surfaces) s.stop.state = SnakeState::Moving;
   impl_->layoutDirty = true;
 }
 
 bool SurfaceSnake::allConverged() const {
-  return std::all_of(impl_->surfaces.begin(), impl_->surfaces.end(),
-                     [](const Impl::Surface& s) { return s.state == SnakeState::Converged; });
+  return allConvergedIn(impl_->surfaces,
+                        [](const Impl::Surface& s) -> const StopStatus& { return s.stop; });
 }
 
 bool SurfaceSnake::allStopped() const {
-  return std::none_of(impl_->surfaces.begin(), impl_->surfaces.end(),
-                      [](const Impl::Surface& s) { return s.state == SnakeState::Moving; });
+  return allStoppedIn(impl_->surfaces,
+                      [](const Impl::Surface& s) -> const StopStatus& { return s.stop; });
 }
 
 std::size_t SurfaceSnake::size() const { return impl_->surfaces.size(); }
@@ -382,7 +376,7 @@ void SurfaceSnake::upload() {
       ringStart.push_back(ringBase + static_cast<cl_int>(s.rings.start[v + 1]));
     for (std::uint32_t r : s.rings.ring) ring.push_back(base + static_cast<cl_int>(r));
     vertSurf.insert(vertSurf.end(), s.mesh.vertices.size(), static_cast<cl_int>(k));
-    flags.push_back((s.state == SnakeState::Moving ? kMoving : 0) |
+    flags.push_back((s.stop.moving() ? kMoving : 0) |
                     (s.force == SnakeForce::Traditional ? kTraditional : 0));
     pressure.push_back(static_cast<float>(s.pressure.value_or(params_.pressure)));
   }
@@ -462,12 +456,10 @@ void SurfaceSnake::runIterations(int n) {
   } catch (const cl::Error& e) {
     rethrowClError(e, "moving the surfaces");
   }
-  for (auto& s : m.surfaces)
-    if (s.state == SnakeState::Moving) {
-      s.iterations += n;
-      s.sinceWindow += n;
-      s.sinceRemesh += n;
-    }
+  for (auto& s : m.surfaces) {
+    if (s.stop.moving()) s.sinceRemesh += n;
+    s.stop.advance(n);
+  }
   m.sinceResample += n;
   m.deviceAhead = true;
 }
@@ -478,8 +470,8 @@ std::vector<float> SurfaceSnake::deviceHold() {
   try {
     m.holdKernel.set(m.pos[m.current], m.hold, m.ringStart, m.ring, m.vertSurf, m.flags, m.gvf,
                      m.traditional, static_cast<cl_int>(m.total), width_, height_, depth_,
-                     static_cast<float>(kHoldDistance), m.edge, 1, static_cast<float>(kHoldEdge),
-                     static_cast<float>(m.minStrength));
+                     static_cast<float>(kHoldDistance), m.edge, 1,
+                     static_cast<float>(m.levels.edge), static_cast<float>(m.levels.strength));
     detail::enqueue1D(*m.ctx, m.holdKernel, "surface_hold", m.total, kLocal);
     m.ctx->queue().enqueueReadBuffer(m.hold, CL_TRUE, 0, out.size() * sizeof(float), out.data());
   } catch (const cl::Error& e) {
@@ -505,6 +497,33 @@ std::vector<int> SurfaceSnake::edgesOutOfRange() {
   return {flags.begin(), flags.end()};
 }
 
+// The tracker's view of the surfaces: meshes, their progress windows and the hold test.
+class SurfaceSnake::Stops : public StopGeometry {
+ public:
+  explicit Stops(SurfaceSnake& snakes) : s_(snakes), m_(*snakes.impl_) {}
+  std::size_t members() const override { return m_.surfaces.size(); }
+  StopStatus& status(std::size_t k) override { return m_.surfaces[k].stop; }
+  std::size_t nodes(std::size_t k) const override { return m_.surfaces[k].mesh.vertices.size(); }
+  bool collapsed(std::size_t k) override {
+    const auto& s = m_.surfaces[k];
+    return collapsedSurface(s.mesh, s.initialVolume, s_.params_.dmin);
+  }
+  // The window's start is recorded after remeshing (checkAndRemesh).
+  bool still(std::size_t k) override {
+    auto& s = m_.surfaces[k];
+    return windowStill(s.mesh, s.topology, s.references, s.referenceTopology, s.referenceGrids,
+                       s_.params_.tolerance);
+  }
+  std::vector<float> holdStrengths() override { return s_.deviceHold(); }
+  double unheldExtent(std::size_t k, const std::vector<bool>& held) override {
+    return unheldPatchExtent(m_.surfaces[k].mesh, held, kHoldDistance);
+  }
+
+ private:
+  SurfaceSnake& s_;
+  Impl& m_;
+};
+
 void SurfaceSnake::checkAndRemesh() {
   Impl& m = *impl_;
   m.sinceResample = 0;
@@ -516,8 +535,8 @@ void SurfaceSnake::checkAndRemesh() {
   bool due = false;
   for (std::size_t k = 0; k < m.surfaces.size(); ++k) {
     const auto& s = m.surfaces[k];
-    if (s.state != SnakeState::Moving) continue;
-    windowEnds[k] = s.sinceWindow >= params_.window;
+    if (!s.stop.moving()) continue;
+    windowEnds[k] = s.stop.windowEnds(params_);
     remeshDue[k] =
         (edges[k] & 4) || ((edges[k] & 2) && !s.shortLeft) ||
         ((edges[k] & 1) && (windowEnds[k] || s.sinceRemesh >= kRemeshPatience * params_.resample));
@@ -525,43 +544,14 @@ void SurfaceSnake::checkAndRemesh() {
   }
   if (!due) return;
   download();
-  std::vector<std::size_t> stopped;
   std::vector<std::size_t> moving;
-  for (std::size_t k = 0; k < m.surfaces.size(); ++k) {
-    auto& s = m.surfaces[k];
-    if (s.state != SnakeState::Moving) continue;
-    moving.push_back(k);
-    if (collapsedSurface(s.mesh, s.initialVolume, params_.dmin)) {
-      stopped.push_back(k);
-      continue;
-    }
-    if (windowEnds[k]) {
-      if (windowStill(s.mesh, s.topology, s.references, s.referenceTopology, s.referenceGrids,
-                      params_.tolerance))
-        stopped.push_back(k);
-      s.sinceWindow = 0;
-    }
-  }
-  if (!stopped.empty()) {
-    const std::vector<float> hold = deviceHold();
-    std::size_t off = 0;
-    for (std::size_t k = 0; k < m.surfaces.size(); ++k) {
-      auto& s = m.surfaces[k];
-      if (std::find(stopped.begin(), stopped.end(), k) != stopped.end()) {
-        std::vector<bool> held(s.mesh.vertices.size());
-        for (std::size_t i = 0; i < held.size(); ++i) held[i] = hold[off + i] >= kHoldLevel;
-        s.held = static_cast<double>(std::count(held.begin(), held.end(), true)) /
-                 static_cast<double>(std::max<std::size_t>(held.size(), 1));
-        s.holdGap = unheldPatchWidth(s.mesh, held);
-        s.state = stoppedState(collapsedSurface(s.mesh, s.initialVolume, params_.dmin), s.held,
-                               s.holdGap, params_.holdGap);
-      }
-      off += s.mesh.vertices.size();
-    }
-  }
+  for (std::size_t k = 0; k < m.surfaces.size(); ++k)
+    if (m.surfaces[k].stop.moving()) moving.push_back(k);
+  Stops stops(*this);
+  checkStops(stops, params_);
   for (std::size_t k : moving) {
     auto& s = m.surfaces[k];
-    if (!remeshDue[k] || s.state != SnakeState::Moving) continue;
+    if (!remeshDue[k] || !s.stop.moving()) continue;
     // remesh() keeps the mesh closed and manifold (its contract; the tests check it through
     // whole runs): no checkMesh here, which would cost as much as the remeshing.
     SurfaceMesh r = remesh(s.mesh, params_.dmin, params_.dmax);
@@ -599,7 +589,7 @@ void SurfaceSnake::syncLayout() {
     s.references.assign(1, s.mesh);
     s.referenceTopology.assign(1, s.topology);
     s.referenceGrids.assign(1, nullptr);
-    s.sinceWindow = 0;
+    s.stop.sinceWindow = 0;
   }
   m.sinceResample = 0;
   upload();
@@ -644,12 +634,12 @@ std::vector<SurfaceContour> SurfaceSnake::surfaces() {
     c.id = s.id;
     c.mesh = s.mesh;
     c.force = s.force;
-    c.iterations = s.iterations;
-    c.state = s.state;
+    c.iterations = s.stop.iterations;
+    c.state = s.stop.state;
     c.initial = s.initial;
     c.pressure = s.pressure.value_or(params_.pressure);
-    c.held = s.held;
-    c.holdGap = s.holdGap;
+    c.held = s.stop.held;
+    c.holdGap = s.stop.holdGap;
     c.ownPressure = s.pressure.has_value();
     out.push_back(std::move(c));
   }
