@@ -52,9 +52,8 @@ double bestKernelMs(ComputeContext& ctx, int repeats, const std::string& prefix,
 int runForces(const BenchArgs& args, std::ostream& out) {
   auto ctx = ComputeContext::create({args.device, {}, {}});
   const bool is3d = args.depth > 0;
-  const GvfInput input =
-      is3d ? buildGvfInput(*ctx, ballVolume(args.size, args.depth), 1.0)
-           : buildGvfInput(*ctx, makePhantom("blob", args.size), 1.0);
+  const GvfInput input = is3d ? buildGvfInput(*ctx, ballVolume(args.size, args.depth), 1.0)
+                              : buildGvfInput(*ctx, makePhantom("blob", args.size), 1.0);
   const std::string size = std::to_string(args.size) + "x" + std::to_string(args.size) +
                            (is3d ? "x" + std::to_string(args.depth) : "");
   const int k = args.iterations;
@@ -78,13 +77,11 @@ int runForces(const BenchArgs& args, std::ostream& out) {
   VfcParams vfc = VfcParams::defaults();
   vfc.radius = is3d ? 8 : 32;
   rows.push_back({"vfc", "direct, radius " + std::to_string(vfc.radius),
-                  bestKernelMs(*ctx, args.repeats, "vfc", [&] { vfcField(*ctx, input, vfc); }),
+                  bestKernelMs(*ctx, args.repeats, "vfc", [&] { vfcField(*ctx, input, vfc); }), 1});
+  rows.push_back({"distance", "exact EDT + gradient",
+                  bestKernelMs(*ctx, args.repeats, "distance",
+                               [&] { distanceForce(*ctx, input, DistanceParams::defaults()); }),
                   1});
-  rows.push_back(
-      {"distance", "exact EDT + gradient",
-       bestKernelMs(*ctx, args.repeats, "distance",
-                    [&] { distanceForce(*ctx, input, DistanceParams::defaults()); }),
-       1});
 
   if (!args.json)
     out << "| force | size | method | iterations | kernel ms | ms / iteration |\n"

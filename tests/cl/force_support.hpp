@@ -62,7 +62,8 @@ inline Image2D withNoise(Image2D image, double snr, std::uint64_t seed) {
     return (static_cast<double>(s >> 11) + 0.5) / 9007199254740992.0;
   };
   for (float& p : image.pixels) {
-    const double g = std::sqrt(-2.0 * std::log(uniform())) * std::cos(6.283185307179586 * uniform());
+    const double g =
+        std::sqrt(-2.0 * std::log(uniform())) * std::cos(6.283185307179586 * uniform());
     p = static_cast<float>(p + g / snr);
   }
   return image;

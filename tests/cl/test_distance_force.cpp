@@ -26,8 +26,8 @@ double rawGradientNorm(const reference::Grid& d2, std::array<int, 3> p) {
     auto at = [&](int by) {
       std::array<int, 3> q = p;
       q[a] = reference::reflect(q[a] + by, a == 0 ? d2.width : a == 1 ? d2.height : d2.depth);
-      return std::sqrt(d2.values[(static_cast<std::size_t>(q[2]) * d2.height + q[1]) * d2.width +
-                                 q[0]]);
+      return std::sqrt(
+          d2.values[(static_cast<std::size_t>(q[2]) * d2.height + q[1]) * d2.width + q[0]]);
     };
     s += std::pow(0.5 * (at(1) - at(-1)) / d2.spacing[a], 2);
   }
@@ -101,8 +101,8 @@ TEST_CASE("the distance transform matches on random images, awkward sizes and a 
 TEST_CASE("the distance transform matches in 3D, with a spacing") {
   auto ctx = test::sharedContext();
   compareWithReference(buildGvfInput(*ctx, test::ballVolumeOf(15, 13, 11), 1.0), 0.5);
-  compareWithReference(buildGvfInput(*ctx, test::ballVolumeOf(12, 14, 9), 1.0,
-                                     V0Mode::EdgeGradient, GridSpacing{1.0, 0.8, 2.0}),
+  compareWithReference(buildGvfInput(*ctx, test::ballVolumeOf(12, 14, 9), 1.0, V0Mode::EdgeGradient,
+                                     GridSpacing{1.0, 0.8, 2.0}),
                        0.5);
 }
 

@@ -138,7 +138,6 @@ TEST_CASE("VFC's capture range on the U is far wider than grad f's; the distance
 }
 
 TEST_CASE("at SNR 3 VFC still points to the true boundary outside the U; grad f, distance do not") {
-
   auto ctx = test::sharedContext();
   const Image2D clean = makePhantom("u", kSize);
   // The truth: the direction to the nearest boundary of the clean U (its distance field).

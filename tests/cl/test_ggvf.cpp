@@ -54,13 +54,12 @@ TEST_CASE("GGVF matches the reference on phantoms, random images and a spacing")
 
 TEST_CASE("GGVF matches the reference in 3D, with and without spacing") {
   auto ctx = test::sharedContext();
-  compareWithReference(buildGvfInput(*ctx, test::randomVolumeOf(13, 11, 9, 5), 1.0), 0.1, 0.16,
-                       20);
+  compareWithReference(buildGvfInput(*ctx, test::randomVolumeOf(13, 11, 9, 5), 1.0), 0.1, 0.16, 20);
   compareWithReference(buildGvfInput(*ctx, test::ballVolumeOf(17, 12, 10), 0.0), 0.05, 0.15, 20);
   const GridSpacing spacing{1.0, 1.0, 2.0};
-  compareWithReference(buildGvfInput(*ctx, test::randomVolumeOf(9, 10, 7, 6), 1.0,
-                                     V0Mode::EdgeGradient, spacing),
-                       0.5, ggvfStabilityBound(3, spacing), 15);
+  compareWithReference(
+      buildGvfInput(*ctx, test::randomVolumeOf(9, 10, 7, 6), 1.0, V0Mode::EdgeGradient, spacing),
+      0.5, ggvfStabilityBound(3, spacing), 15);
 }
 
 TEST_CASE("GGVF's mu rule: the bound is 2 / (4 sum 1/h^2) and it is the scheme's") {

@@ -57,8 +57,8 @@ TEST_CASE("VFC matches the reference on phantoms and random images, both kernels
     compareWithReference(in, power(7, 2.4));
     compareWithReference(in, gaussian(5, 2.0));
   }
-  compareWithReference(buildGvfInput(*ctx, test::randomImage(31, 26, 4), 1.0,
-                                     V0Mode::EdgeGradient, GridSpacing{0.7, 1.6, 1.0}),
+  compareWithReference(buildGvfInput(*ctx, test::randomImage(31, 26, 4), 1.0, V0Mode::EdgeGradient,
+                                     GridSpacing{0.7, 1.6, 1.0}),
                        power(6, 1.5));
 }
 

@@ -24,7 +24,6 @@ class ComputeContext;
 cl::Buffer distanceSquared(ComputeContext& ctx, const GvfInput& input,
                            const DistanceParams& params);
 // The distance force, float2 per pixel in 2D, packed float3 per voxel in 3D.
-cl::Buffer distanceForce(ComputeContext& ctx, const GvfInput& input,
-                         const DistanceParams& params);
+cl::Buffer distanceForce(ComputeContext& ctx, const GvfInput& input, const DistanceParams& params);
 
 }  // namespace gvflab

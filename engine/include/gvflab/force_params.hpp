@@ -15,7 +15,7 @@
 namespace gvflab {
 
 struct GgvfParams {
-  double k = 0.05;  // K: where |grad f| ~ K, smoothing and data weigh alike
+  double k = 0.05;               // K: where |grad f| ~ K, smoothing and data weigh alike
   static GgvfParams defaults();  // from ggvfParamSpecs()
   void validate() const;         // ParameterError with the table's sentence
 };
@@ -39,9 +39,9 @@ inline constexpr int kVfcMaxRadius3D = 16;
 
 struct VfcParams {
   VfcKernel kernel = VfcKernel::Power;
-  int radius = 32;     // samples: the kernel's support is the disc (ball) of this radius
-  double gamma = 1.7;  // the power kernel's exponent
-  double zeta = 8.0;   // the Gaussian kernel's width, world units
+  int radius = 32;              // samples: the kernel's support is the disc (ball) of this radius
+  double gamma = 1.7;           // the power kernel's exponent
+  double zeta = 8.0;            // the Gaussian kernel's width, world units
   static VfcParams defaults();  // from vfcParamSpecs()
   // ParameterError for a value outside the table, or a radius above kVfcMaxRadius3D in 3D.
   void validate(int dims) const;
@@ -50,7 +50,7 @@ struct VfcParams {
 const std::vector<ParamSpec>& vfcParamSpecs();
 
 struct DistanceParams {
-  double threshold = 0.3;  // f >= threshold is an edge point
+  double threshold = 0.3;            // f >= threshold is an edge point
   static DistanceParams defaults();  // from distanceParamSpecs()
   void validate() const;
 };

@@ -46,8 +46,7 @@ cl::Buffer distanceSquared(ComputeContext& ctx, const GvfInput& input,
   }
 }
 
-cl::Buffer distanceForce(ComputeContext& ctx, const GvfInput& input,
-                         const DistanceParams& params) {
+cl::Buffer distanceForce(ComputeContext& ctx, const GvfInput& input, const DistanceParams& params) {
   const cl::Buffer d2 = distanceSquared(ctx, input, params);
   const std::uint64_t bytes =
       static_cast<std::uint64_t>(input.pixelCount()) * input.dims() * sizeof(float);

@@ -15,9 +15,7 @@ const std::vector<ParamSpec>& ggvfParamSpecs() {
   return specs;
 }
 
-GgvfParams GgvfParams::defaults() {
-  return {findSpec(ggvfParamSpecs(), "ggvf-k").defaultValue};
-}
+GgvfParams GgvfParams::defaults() { return {findSpec(ggvfParamSpecs(), "ggvf-k").defaultValue}; }
 
 void GgvfParams::validate() const { gvflab::validate(findSpec(ggvfParamSpecs(), "ggvf-k"), k); }
 

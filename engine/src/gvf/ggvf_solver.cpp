@@ -87,8 +87,7 @@ double GgvfSolver::error() {
       residual2d_.set(v_[current_], input_.v0, g_, residual_, input_.width, input_.height, 1.0f);
       enqueue(residual2d_, "ggvf_error");
     }
-    ctx_->queue().enqueueReadBuffer(residual_, CL_TRUE, 0, res.size() * sizeof(float),
-                                    res.data());
+    ctx_->queue().enqueueReadBuffer(residual_, CL_TRUE, 0, res.size() * sizeof(float), res.data());
   } catch (const cl::Error& e) {
     rethrowClError(e, "computing the GGVF error");
   }
