@@ -109,5 +109,6 @@ int runMultigrid(const BenchArgs& args, std::ostream& out);        // second pap
 int runRace(const BenchArgs& args, std::ostream& out);             // the viewer's race
 int runSurface(const BenchArgs& args, std::ostream& out);          // issue 30: surface snakes
 int runSplit(const BenchArgs& args, std::ostream& out);            // issue 41: z-slab split
+int runForces(const BenchArgs& args, std::ostream& out);           // issue 43: GGVF, VFC, distance
 
 }  // namespace gvflab::bench

@@ -60,6 +60,9 @@ const char* kUsage =
     "            split in z-slabs over --devices (default all) with halos of --halo planes\n"
     "            (default 4): wall ms per iteration of each, speed-up, halo exchange ms per\n"
     "            iteration, bytes per device (--split-only: no one-device run)\n"
+    "  forces    each external force's field time on an N x N blob (N x N x D ball with\n"
+    "            --depth D): K iterations of Euler GVF and of GGVF, VFC (radius 32, 8 in 3D)\n"
+    "            and the distance force (exact EDT), OpenCL kernel ms (best of --repeats)\n"
     "  region    region snake (PLH) on a synthetic M-megapixel noisy star (default 15, SNR 2,\n"
     "            d_max 32, min segment 16); reports total, pre-computation and segmentation\n"
     "            times, steps, iterations, nodes, bytes per pixel and IoU (best of --repeats,\n"
@@ -265,6 +268,7 @@ int main(int argc, char** argv) {
     }
     if (args[0] == "split3d") return gvflab::bench::runSplit(b, std::cout);
     if (args[0] == "race") return gvflab::bench::runRace(b, std::cout);
+    if (args[0] == "forces") return gvflab::bench::runForces(b, std::cout);
     if (args[0] == "region") {
       if (std::find(args.begin(), args.end(), "--repeats") == args.end()) b.repeats = 3;
       return gvflab::bench::runRegion(b, std::cout);

@@ -79,4 +79,18 @@ struct MuCheck {
 };
 MuCheck checkMu(SolverKind kind, const GvfInput& input, double mu, MuRule rule);
 
+// GGVF (Xu & Prince 1998) runs an explicit step with weights per point and μ as its time step,
+//   V += μ (g ∇²V − h (V − V0)),  g = exp(−|V0|/K),  h = 1 − g
+// (ggvf_solver.hpp; the field it settles to does not depend on μ). The checkerboard factor is
+// 1 − μ(4g·Σ1/h_i² + h), in [−1, 1] iff μ((4·Σ1/h_i² − 1)g + 1) ≤ 2 at every point. The left
+// side grows with g, which reaches 1 wherever V0 = 0 (every image with a flat region), so the
+// bound is 2/(4·Σ1/h_i²) for every input and every K: 1/4 in 2D and 1/6 in 3D at unit spacing,
+// the same number as Euler's GVF bound with V0 = 0. μ = 0 runs (V stays V0).
+double ggvfStabilityBound(int dims, const GridSpacing& spacing = {1.0, 1.0, 1.0});
+MuRange ggvfMuRange(const GvfInput& input);
+// "mu = 0.3 is outside the GGVF solver's range [0, 0.25] ..." or empty when it is inside.
+std::string ggvfMuRefusal(const GvfInput& input, double mu);
+// ParameterError with ggvfMuRefusal's sentence unless mu is in ggvfMuRange(input).
+void requireGgvfMu(const GvfInput& input, double mu);
+
 }  // namespace gvflab

@@ -31,6 +31,20 @@ inline void enqueue2D(ComputeContext& ctx, cl::Kernel& kernel, const std::string
   ctx.profiler().record(name, ev);
 }
 
+// Work-group shape for 3D buffer kernels (the forces' fields, GGVF).
+inline cl::NDRange localSize3D(const DeviceInfo& info) {
+  return info.isGpu ? cl::NDRange(32, 4, 2) : cl::NDRange(16, 4, 1);
+}
+
+// Enqueues over width x height x depth (padded up to the group shape) and records the event.
+inline void enqueue3D(ComputeContext& ctx, cl::Kernel& kernel, const std::string& name, int width,
+                      int height, int depth, const cl::NDRange& local) {
+  cl::NDRange global(roundUp(width, local[0]), roundUp(height, local[1]), roundUp(depth, local[2]));
+  cl::Event ev;
+  ctx.queue().enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &ev);
+  if (ctx.profiler().enabled()) ctx.profiler().record(name, ev);
+}
+
 inline void enqueue1D(ComputeContext& ctx, cl::Kernel& kernel, const std::string& name,
                       std::size_t n, std::size_t local) {
   const cl::NDRange global(roundUp(n, local));

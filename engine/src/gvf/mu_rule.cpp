@@ -100,4 +100,27 @@ MuCheck checkMu(SolverKind kind, const GvfInput& input, double mu, MuRule rule) 
   return {r.high, r.high, true, muRefusal(kind, input, mu)};
 }
 
+double ggvfStabilityBound(int dims, const GridSpacing& spacing) {
+  return 2.0 / (4.0 * inverseSquareSum(spacing, dims));
+}
+
+MuRange ggvfMuRange(const GvfInput& input) {
+  return {0.0, ggvfStabilityBound(input.dims(), input.spacing), false};
+}
+
+std::string ggvfMuRefusal(const GvfInput& input, double mu) {
+  const MuRange r = ggvfMuRange(input);
+  if (r.contains(mu)) return {};
+  std::ostringstream s;
+  s << "mu = " << mu << " is outside the GGVF solver's range " << rangeText(r)
+    << ", whose top is its Euler stability bound 2 / (4 * sum of 1/h^2) = " << r.high
+    << " (reached where grad f = 0, whatever K); use a smaller mu.";
+  return s.str();
+}
+
+void requireGgvfMu(const GvfInput& input, double mu) {
+  const std::string refusal = ggvfMuRefusal(input, mu);
+  if (!refusal.empty()) throw ParameterError(refusal);
+}
+
 }  // namespace gvflab

@@ -1,0 +1,82 @@
+#include "gvflab/force_params.hpp"
+
+#include "gvflab/error.hpp"
+
+namespace gvflab {
+
+const std::vector<ParamSpec>& ggvfParamSpecs() {
+  // f is normalised to [0, 1], so |grad f| is at most about 0.7 at unit spacing: K = 0.05 keeps
+  // GVF-like data weight on every edge and pure diffusion (g = 1) away from them.
+  static const std::vector<ParamSpec> specs = {
+      {"ggvf-k", "GGVF K", 0.001, 10.0, 0.05, false,
+       "GGVF's K in g = exp(-|grad f| / K): smaller keeps the field closer to grad f near "
+       "edges, larger diffuses across weak edges."},
+  };
+  return specs;
+}
+
+GgvfParams GgvfParams::defaults() { return {findSpec(ggvfParamSpecs(), "ggvf-k").defaultValue}; }
+
+void GgvfParams::validate() const { gvflab::validate(findSpec(ggvfParamSpecs(), "ggvf-k"), k); }
+
+const char* vfcKernelName(VfcKernel kernel) {
+  return kernel == VfcKernel::Gaussian ? "gaussian" : "power";
+}
+
+std::optional<VfcKernel> parseVfcKernel(std::string_view name) {
+  if (name == "power") return VfcKernel::Power;
+  if (name == "gaussian") return VfcKernel::Gaussian;
+  return std::nullopt;
+}
+
+const std::vector<ParamSpec>& vfcParamSpecs() {
+  // Li & Acton's examples use gamma 1.7-2.4 and radii of a quarter of the image.
+  static const std::vector<ParamSpec> specs = {
+      {"vfc-radius", "VFC radius", 1, 128, 32, true,
+       "Radius of the VFC kernel in samples (its capture range); the direct convolution "
+       "costs the disc's (ball's) taps per pixel, at most 16 in 3D."},
+      {"vfc-gamma", "VFC gamma", 0.5, 4.0, 1.7, false,
+       "Exponent of the power kernel (r + eps)^-gamma: larger weighs near edges more."},
+      {"vfc-zeta", "VFC zeta", 0.5, 128.0, 8.0, false,
+       "Width of the Gaussian kernel exp(-r^2 / zeta^2), world units."},
+  };
+  return specs;
+}
+
+VfcParams VfcParams::defaults() {
+  const auto& s = vfcParamSpecs();
+  return {VfcKernel::Power, static_cast<int>(findSpec(s, "vfc-radius").defaultValue),
+          findSpec(s, "vfc-gamma").defaultValue, findSpec(s, "vfc-zeta").defaultValue};
+}
+
+void VfcParams::validate(int dims) const {
+  const auto& s = vfcParamSpecs();
+  gvflab::validate(findSpec(s, "vfc-radius"), radius);
+  gvflab::validate(findSpec(s, "vfc-gamma"), gamma);
+  gvflab::validate(findSpec(s, "vfc-zeta"), zeta);
+  if (dims == 3 && radius > kVfcMaxRadius3D)
+    throw ParameterError("VFC radius = " + std::to_string(radius) + " is above " +
+                         std::to_string(kVfcMaxRadius3D) +
+                         " for a volume: the direct 3D convolution would cost " +
+                         std::to_string((2 * radius + 1) * (2 * radius + 1) * (2 * radius + 1)) +
+                         " taps per voxel.");
+}
+
+const std::vector<ParamSpec>& distanceParamSpecs() {
+  static const std::vector<ParamSpec> specs = {
+      {"distance-threshold", "distance threshold", 0.01, 1.0, 0.3, false,
+       "Edge map value (f in [0, 1]) from which a point counts as an edge of the distance "
+       "force."},
+  };
+  return specs;
+}
+
+DistanceParams DistanceParams::defaults() {
+  return {findSpec(distanceParamSpecs(), "distance-threshold").defaultValue};
+}
+
+void DistanceParams::validate() const {
+  gvflab::validate(findSpec(distanceParamSpecs(), "distance-threshold"), threshold);
+}
+
+}  // namespace gvflab

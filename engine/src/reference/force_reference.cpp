@@ -1,0 +1,155 @@
+#include "gvflab/force_reference.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+namespace gvflab::reference {
+namespace {
+
+using Point = std::array<int, 3>;
+
+template <typename T>
+std::size_t at(const T& g, Point p) {  // mirrored outside
+  return (static_cast<std::size_t>(reflect(p[2], g.depth)) * g.height + reflect(p[1], g.height)) *
+             g.width +
+         reflect(p[0], g.width);
+}
+
+template <typename T, typename F>
+void forEach(const T& g, F f) {
+  for (int z = 0; z < g.depth; ++z)
+    for (int y = 0; y < g.height; ++y)
+      for (int x = 0; x < g.width; ++x) f(Point{x, y, z});
+}
+
+Point shifted(Point p, int axis, int by) {
+  p[axis] += by;
+  return p;
+}
+
+double ggvfIncrement(const Field& v, const Field& v0, const Grid& g, double mu, Point p, int c) {
+  const int d = v.dims();
+  const std::size_t i = at(v, p);
+  double lap = 0;
+  for (int a = 0; a < d; ++a)
+    lap += (v.values[d * at(v, shifted(p, a, -1)) + c] - 2.0 * v.values[d * i + c] +
+            v.values[d * at(v, shifted(p, a, 1)) + c]) /
+           (v0.spacing[a] * v0.spacing[a]);
+  const double gi = g.values[i];
+  return mu * (gi * lap - (1.0 - gi) * (v.values[d * i + c] - v0.values[d * i + c]));
+}
+
+}  // namespace
+
+Grid ggvfWeights(const Field& v0, double k) {
+  Grid g{v0.width, v0.height, std::vector<double>(v0.count()), v0.depth};
+  g.spacing = v0.spacing;
+  const int d = v0.dims();
+  for (std::size_t i = 0; i < v0.count(); ++i) {
+    double s = 0;
+    for (int a = 0; a < d; ++a) s += v0.values[d * i + a] * v0.values[d * i + a];
+    g.values[i] = std::exp(-std::sqrt(s) / k);
+  }
+  return g;
+}
+
+Field ggvfStep(const Field& v, const Field& v0, const Grid& g, double mu) {
+  Field out = v;
+  const int d = v.dims();
+  forEach(v, [&](Point p) {
+    for (int c = 0; c < d; ++c)
+      out.values[d * at(v, p) + c] = v.values[d * at(v, p) + c] + ggvfIncrement(v, v0, g, mu, p, c);
+  });
+  return out;
+}
+
+Field ggvfIterate(Field v, const Field& v0, double k, double mu, int iterations) {
+  const Grid g = ggvfWeights(v0, k);
+  for (int n = 0; n < iterations; ++n) v = ggvfStep(v, v0, g, mu);
+  return v;
+}
+
+double ggvfError(const Field& v, const Field& v0, double k) {
+  const Grid g = ggvfWeights(v0, k);
+  const int d = v.dims();
+  double sum = 0;
+  forEach(v, [&](Point p) {
+    double s = 0;
+    for (int c = 0; c < d; ++c) s += std::pow(ggvfIncrement(v, v0, g, 1.0, p, c), 2);
+    sum += std::sqrt(s);
+  });
+  return sum / static_cast<double>(v.count());
+}
+
+Field vfcField(const Grid& f, const VfcParams& params) {
+  const int d = f.dims(), r = params.radius, rz = d == 3 ? r : 0;
+  Field out{f.width, f.height, std::vector<double>(d * f.count(), 0.0), f.depth};
+  out.spacing = f.spacing;
+  forEach(f, [&](Point p) {
+    for (int oz = -rz; oz <= rz; ++oz)
+      for (int oy = -r; oy <= r; ++oy)
+        for (int ox = -r; ox <= r; ++ox) {
+          const Point o{ox, oy, oz}, q{p[0] + ox, p[1] + oy, p[2] + oz};
+          if (ox * ox + oy * oy + oz * oz > r * r || (ox == 0 && oy == 0 && oz == 0)) continue;
+          if (q[0] < 0 || q[0] >= f.width || q[1] < 0 || q[1] >= f.height || q[2] < 0 ||
+              q[2] >= f.depth)
+            continue;
+          double u[3], len2 = 0;
+          for (int a = 0; a < 3; ++a) {
+            u[a] = o[a] * f.spacing[a];
+            len2 += u[a] * u[a];
+          }
+          const double len = std::sqrt(len2);
+          const double m = params.kernel == VfcKernel::Power
+                               ? std::pow(len + kVfcEpsilon, -params.gamma)
+                               : std::exp(-len2 / (params.zeta * params.zeta));
+          const double fq = f.values[at(f, q)];
+          for (int a = 0; a < d; ++a) out.values[d * at(f, p) + a] += fq * m * u[a] / len;
+        }
+  });
+  return out;
+}
+
+Grid distanceSquared(const Grid& f, double threshold) {
+  std::vector<Point> edges;
+  forEach(f, [&](Point p) {
+    if (f.values[at(f, p)] >= threshold) edges.push_back(p);
+  });
+  Grid d{f.width, f.height, std::vector<double>(f.count()), f.depth};
+  d.spacing = f.spacing;
+  forEach(f, [&](Point p) {
+    double best = std::numeric_limits<double>::infinity();
+    for (const Point& e : edges) {
+      double s = 0;
+      for (int a = 0; a < 3; ++a) s += std::pow((p[a] - e[a]) * f.spacing[a], 2);
+      best = std::min(best, s);
+    }
+    d.values[at(f, p)] = best;
+  });
+  return d;
+}
+
+Field distanceForce(const Grid& f, double threshold) {
+  const Grid d2 = distanceSquared(f, threshold);
+  const int d = f.dims();
+  Field out{f.width, f.height, std::vector<double>(d * f.count(), 0.0), f.depth};
+  out.spacing = f.spacing;
+  forEach(f, [&](Point p) {
+    double g[3] = {0, 0, 0}, len2 = 0;
+    for (int a = 0; a < d; ++a) {
+      g[a] = 0.5 *
+             (std::sqrt(d2.values[at(d2, shifted(p, a, 1))]) -
+              std::sqrt(d2.values[at(d2, shifted(p, a, -1))])) /
+             f.spacing[a];
+      len2 += g[a] * g[a];
+    }
+    const double len = std::sqrt(len2);
+    if (!std::isfinite(len) || len <= 1e-6) return;
+    for (int a = 0; a < d; ++a) out.values[d * at(f, p) + a] = -g[a] / len;
+  });
+  return out;
+}
+
+}  // namespace gvflab::reference
