@@ -201,13 +201,14 @@ TEST_CASE("with anisotropic spacing, steps and hold strengths match the referenc
   }
   const auto hold = surfaces.holdStrengths();
   const auto got = surfaces.surfaces();
+  const HoldLevels levels = holdLevels(*ctx, input);  // the levels the surfaces use
   int mismatches = 0, vertices = 0;
   for (std::size_t k = 0; k < got.size(); ++k) {
     std::vector<glm::dvec3> world = toD(got[k].mesh.vertices);
     for (auto& v : world) v *= h;
     const auto want = reference::surfaceHold(
         world, ringsOf(got[k].mesh), got[k].force == SnakeForce::Gvf ? s.gvf : s.traditional,
-        kHoldDistance, &s.edge, kHoldEdge, kHoldStrength * std::sqrt(s.input.maxV0Squared), h);
+        kHoldDistance, &s.edge, levels.edge, levels.strength, h);
     REQUIRE(hold[k].size() == want.size());
     for (std::size_t i = 0; i < want.size(); ++i)
       mismatches += std::abs(hold[k][i] - want[i]) > 1e-3;

@@ -66,11 +66,11 @@ SurfaceMesh scaled(SurfaceMesh mesh, const glm::dvec3& factor) {
 // Untangling and remeshing again alternate at most this often (once is nearly always enough).
 constexpr int kUntangleRounds = 3;
 
-// Remeshes to [dmin, dmax] in world units (spacing: world units per voxel) and irons out local
-// folds (untangleCrossings); false, the mesh as it was, when that would take it past `budget`
-// vertices.
+// Remeshes to [dmin, dmax] in world units (spacing: world units per voxel) and, with
+// `untangle`, irons out local folds (untangleCrossings); false, the mesh as it was, when that
+// would take it past `budget` vertices.
 bool remeshWithinBudget(SurfaceMesh& mesh, const SnakeParams& params, std::size_t budget,
-                        const glm::dvec3& spacing) {
+                        const glm::dvec3& spacing, bool untangle) {
   SurfaceMesh r;
   try {
     r = remesh(scaled(mesh, spacing), params.dmin, params.dmax, 2 * budget);
@@ -81,7 +81,8 @@ bool remeshWithinBudget(SurfaceMesh& mesh, const SnakeParams& params, std::size_
   // Smoothing a fold stretches or squeezes edges about it: those are remeshed again (splits
   // and the collapses remesh() allows do not fold faces over).
   for (int round = 0;
-       round < kUntangleRounds && hasFoldedFaces(r) && untangleCrossings(r).found > 0; ++round) {
+       untangle && round < kUntangleRounds && hasFoldedFaces(r) && untangleCrossings(r).found > 0;
+       ++round) {
     try {
       r = remesh(r, params.dmin, params.dmax, 2 * budget);
     } catch (const ResourceError&) {
@@ -209,10 +210,14 @@ struct SurfaceSnake::Impl {
 
   // Remeshes (and untangles) one surface's host mesh; a surface that would pass its budget
   // stops, stalled, as it is: noise drives it (no smooth surface needs that many vertices).
-  void remeshSurface(Surface& s, const SnakeParams& params) {
+  // A moving surface is not untangled: smoothing its folds every remeshing moves more than
+  // kStillFraction of a noisy surface's vertices each window, so it would never settle (seen
+  // on grad-f surfaces in noise, test_generated_states). Its final mesh is untangled (when it
+  // stops, or by settleMeshes), and the vertex budget bounds what folds do meanwhile.
+  void remeshSurface(Surface& s, const SnakeParams& params, bool untangle) {
     // remesh() keeps the mesh closed and manifold (its contract; the tests check it through
     // whole runs): no checkMesh here, which would cost as much as the remeshing.
-    if (!remeshWithinBudget(s.mesh, params, s.budget, spacing)) {
+    if (!remeshWithinBudget(s.mesh, params, s.budget, spacing, untangle)) {
       s.stop.state = SnakeState::Stalled;
       return;
     }
@@ -659,7 +664,8 @@ void SurfaceSnake::checkAndRemesh() {
     auto& s = m.surfaces[k];
     // A surface that stopped in this check is remeshed once more, so that its final mesh is
     // in range too.
-    if ((remeshDue[k] && s.stop.moving()) || !s.stop.moving()) m.remeshSurface(s, params_);
+    if ((remeshDue[k] && s.stop.moving()) || !s.stop.moving())
+      m.remeshSurface(s, params_, /*untangle=*/!s.stop.moving());
   }
   // The next window starts from the surface as remeshed (the 2D snakes keep the contour
   // before resampling): remeshing moves it by far less than a tolerance (a collapse's sagitta),
@@ -686,7 +692,7 @@ void SurfaceSnake::settleMeshes() {
   for (auto& s : m.surfaces)
     if (s.stop.moving() && s.sinceRemesh > 0) {
       download();
-      m.remeshSurface(s, params_);
+      m.remeshSurface(s, params_, /*untangle=*/true);
       changed = true;
     }
   if (changed) upload();
