@@ -285,7 +285,7 @@ def snake(image, initial_points, *, channel_axis=None, force=_SNAKE["force"],
           sigma=_SNAKE["sigma"], gvf_iterations=None, target_error=None, solver=None,
           precision=_SNAKE["precision"], device=_SNAKE["device"], progress=None,
           progress_every=_SNAKE["progress_every"],
-          boundary_condition=_SNAKE["boundary_condition"], spacing=None):
+          boundary_condition=_SNAKE["boundary_condition"], spacing=None, edge_map=None):
     """Moves parametric snakes (Kass et al.; Xu & Prince) on an OpenCL device.
 
     The device work runs without the GIL, as in ``gvf()``.
@@ -333,8 +333,11 @@ def snake(image, initial_points, *, channel_axis=None, force=_SNAKE["force"],
         'free-fixed' or 'fixed-free' (first end, last end). Open snakes need 2 points.
     spacing : sequence of float or None, optional
         The pixel spacing (rows, cols) in world units, as for ``gvf()``: the field is solved
-        in those units, as the CLI does for an input whose header gives a spacing
-       . The snake's nodes stay in pixels.
+        in those units, as the CLI does for an input whose header gives a spacing. The snake's nodes stay in pixels.
+    edge_map : array_like or None, optional
+        Your own edge map f, as for ``gvf()`` (the image's shape; keep it in [0, 1]), used
+        instead of the one built from the image with sigma: the 'gvf' force is the GVF of
+        grad f, the 'traditional' force grad f itself. The image still sets the size.
 
     Returns
     -------
