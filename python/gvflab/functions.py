@@ -435,7 +435,7 @@ def region_snake(image, rect=None, *, channel_axis=None, noise=_REGION["noise"],
     return result
 
 
-def surface_snake(volume, center, radius, *, channel_axis=None, force=_SURFACE["force"],
+def surface_snake(volume, center=None, radius=None, *, box=None, channel_axis=None, force=_SURFACE["force"],
                   alpha=_SURFACE["alpha"], beta=_SURFACE["beta"], gamma=_SURFACE["gamma"],
                   kappa=_SURFACE["kappa"], pressure=_SURFACE["pressure"],
                   dmin=_SURFACE["dmin"], dmax=_SURFACE["dmax"],
@@ -458,11 +458,15 @@ def surface_snake(volume, center, radius, *, channel_axis=None, force=_SURFACE["
     volume : array_like
         ``planes x rows x cols``, as for ``gvf()`` (dtypes, sizes and ``channel_axis``);
         ``volume_phantom()`` makes test volumes.
-    center : (float, float, float)
+    center : (float, float, float) or None
         (plane, row, col) of the start sphere's centre; voxel [p, r, c]'s centre is at
         (p, r, c), as in NumPy and scikit-image. It must lie inside the volume.
-    radius : float
+    radius : float or None
         The start sphere's radius in voxels; the sphere must stay inside the volume.
+    box : ((float, float, float), (float, float, float)) or None
+        Instead of a sphere, start from an axis-aligned box between two (plane, row, col)
+        corners, the first below the second on every axis, inside the volume (the CLI's
+        ``--surface box:``). Give either center and radius or box.
     channel_axis : int or None, optional
         As for ``gvf()``: None, no channel axis (the volume must be 3D); an int, the axis of
         1, 3 or 4 channels made grey by BT.601 luma.
@@ -498,7 +502,7 @@ def surface_snake(volume, center, radius, *, channel_axis=None, force=_SURFACE["
         as the CLI takes it from a file's header. The field is solved in those units and the
         surface moves in them: ``dmin``, ``dmax``, ``tolerance`` and ``hold_gap`` are then
         world lengths, and a ball sampled at 1 x 1 x 2 mm comes out round in millimetres.
-        ``center``, ``radius`` and the returned vertices stay in voxels.
+        ``center``, ``radius``, ``box`` and the returned vertices stay in voxels.
 
     Returns
     -------
@@ -516,11 +520,12 @@ def surface_snake(volume, center, radius, *, channel_axis=None, force=_SURFACE["
     ------
     gvflab.ParameterError
         A parameter out of range, a centre that is not three numbers or lies outside the
-        volume, a sphere that reaches outside it, an unknown force.
+        volume, a sphere or box that reaches outside it, both a sphere and a box (or
+        neither), an unknown force.
     gvflab.InputError
         As for ``gvf()``, and an array that is not a volume (a 2D image: use ``snake()``).
     gvflab.ResourceError, gvflab.DeviceError
-        As for ``gvf()``, and a sphere that would need too many vertices.
+        As for ``gvf()``, and a sphere or box that would need too many vertices.
 
     Examples
     --------
