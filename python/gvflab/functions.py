@@ -333,7 +333,8 @@ def snake(image, initial_points, *, channel_axis=None, force=_SNAKE["force"],
         'free-fixed' or 'fixed-free' (first end, last end). Open snakes need 2 points.
     spacing : sequence of float or None, optional
         The pixel spacing (rows, cols) in world units, as for ``gvf()``: the field is solved
-        in those units, as the CLI does for an input whose header gives a spacing. The snake's nodes stay in pixels.
+        in those units, as the CLI does for an input whose header gives a spacing. The
+        snake's nodes stay in pixels.
     edge_map : array_like or None, optional
         Your own edge map f, as for ``gvf()`` (the image's shape; keep it in [0, 1]), used
         instead of the one built from the image with sigma: the 'gvf' force is the GVF of
@@ -435,7 +436,8 @@ def region_snake(image, rect=None, *, channel_axis=None, noise=_REGION["noise"],
     return result
 
 
-def surface_snake(volume, center=None, radius=None, *, box=None, channel_axis=None, force=_SURFACE["force"],
+def surface_snake(volume, center=None, radius=None, *, box=None, channel_axis=None,
+                  force=_SURFACE["force"],
                   alpha=_SURFACE["alpha"], beta=_SURFACE["beta"], gamma=_SURFACE["gamma"],
                   kappa=_SURFACE["kappa"], pressure=_SURFACE["pressure"],
                   dmin=_SURFACE["dmin"], dmax=_SURFACE["dmax"],
