@@ -46,11 +46,11 @@ from .functions import (  # noqa: F401
     volume_phantom,
     volume_phantom_names,
 )
-from .masks import edge_map, snake_mask  # noqa: F401
+from .masks import edge_map, snake_mask, surface_mask  # noqa: F401
 
 __all__ = [
     "DEFAULTS", "Device", "DeviceError", "Error", "GvfReport", "GvflabWarning", "InputError",
-    "KernelBuildError", "edge_map", "snake_mask",
+    "KernelBuildError", "edge_map", "snake_mask", "surface_mask",
     "ParameterError", "Progress", "RegionResult", "ResourceError", "SNAKE_STATES", "SnakeResult",
     "SurfaceResult", "circle", "devices", "field_xy", "gvf", "phantom", "phantom_names",
     "rc_to_xy", "region_snake", "snake", "surface_snake", "volume_phantom",

@@ -285,7 +285,7 @@ def snake(image, initial_points, *, channel_axis=None, force=_SNAKE["force"],
           sigma=_SNAKE["sigma"], gvf_iterations=None, target_error=None, solver=None,
           precision=_SNAKE["precision"], device=_SNAKE["device"], progress=None,
           progress_every=_SNAKE["progress_every"],
-          boundary_condition=_SNAKE["boundary_condition"], spacing=None):
+          boundary_condition=_SNAKE["boundary_condition"], spacing=None, edge_map=None):
     """Moves parametric snakes (Kass et al.; Xu & Prince) on an OpenCL device.
 
     The device work runs without the GIL, as in ``gvf()``.
@@ -333,8 +333,12 @@ def snake(image, initial_points, *, channel_axis=None, force=_SNAKE["force"],
         'free-fixed' or 'fixed-free' (first end, last end). Open snakes need 2 points.
     spacing : sequence of float or None, optional
         The pixel spacing (rows, cols) in world units, as for ``gvf()``: the field is solved
-        in those units, as the CLI does for an input whose header gives a spacing
-       . The snake's nodes stay in pixels.
+        in those units, as the CLI does for an input whose header gives a spacing. The
+        snake's nodes stay in pixels.
+    edge_map : array_like or None, optional
+        Your own edge map f, as for ``gvf()`` (the image's shape; keep it in [0, 1]), used
+        instead of the one built from the image with sigma: the 'gvf' force is the GVF of
+        grad f, the 'traditional' force grad f itself. The image still sets the size.
 
     Returns
     -------
@@ -432,7 +436,8 @@ def region_snake(image, rect=None, *, channel_axis=None, noise=_REGION["noise"],
     return result
 
 
-def surface_snake(volume, center, radius, *, channel_axis=None, force=_SURFACE["force"],
+def surface_snake(volume, center=None, radius=None, *, box=None, channel_axis=None,
+                  force=_SURFACE["force"],
                   alpha=_SURFACE["alpha"], beta=_SURFACE["beta"], gamma=_SURFACE["gamma"],
                   kappa=_SURFACE["kappa"], pressure=_SURFACE["pressure"],
                   dmin=_SURFACE["dmin"], dmax=_SURFACE["dmax"],
@@ -455,11 +460,15 @@ def surface_snake(volume, center, radius, *, channel_axis=None, force=_SURFACE["
     volume : array_like
         ``planes x rows x cols``, as for ``gvf()`` (dtypes, sizes and ``channel_axis``);
         ``volume_phantom()`` makes test volumes.
-    center : (float, float, float)
+    center : (float, float, float) or None
         (plane, row, col) of the start sphere's centre; voxel [p, r, c]'s centre is at
         (p, r, c), as in NumPy and scikit-image. It must lie inside the volume.
-    radius : float
+    radius : float or None
         The start sphere's radius in voxels; the sphere must stay inside the volume.
+    box : ((float, float, float), (float, float, float)) or None
+        Instead of a sphere, start from an axis-aligned box between two (plane, row, col)
+        corners, the first below the second on every axis, inside the volume (the CLI's
+        ``--surface box:``). Give either center and radius or box.
     channel_axis : int or None, optional
         As for ``gvf()``: None, no channel axis (the volume must be 3D); an int, the axis of
         1, 3 or 4 channels made grey by BT.601 luma.
@@ -495,7 +504,7 @@ def surface_snake(volume, center, radius, *, channel_axis=None, force=_SURFACE["
         as the CLI takes it from a file's header. The field is solved in those units and the
         surface moves in them: ``dmin``, ``dmax``, ``tolerance`` and ``hold_gap`` are then
         world lengths, and a ball sampled at 1 x 1 x 2 mm comes out round in millimetres.
-        ``center``, ``radius`` and the returned vertices stay in voxels.
+        ``center``, ``radius``, ``box`` and the returned vertices stay in voxels.
 
     Returns
     -------
@@ -513,11 +522,12 @@ def surface_snake(volume, center, radius, *, channel_axis=None, force=_SURFACE["
     ------
     gvflab.ParameterError
         A parameter out of range, a centre that is not three numbers or lies outside the
-        volume, a sphere that reaches outside it, an unknown force.
+        volume, a sphere or box that reaches outside it, both a sphere and a box (or
+        neither), an unknown force.
     gvflab.InputError
         As for ``gvf()``, and an array that is not a volume (a 2D image: use ``snake()``).
     gvflab.ResourceError, gvflab.DeviceError
-        As for ``gvf()``, and a sphere that would need too many vertices.
+        As for ``gvf()``, and a sphere or box that would need too many vertices.
 
     Examples
     --------

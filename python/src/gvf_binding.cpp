@@ -72,8 +72,8 @@ Field fieldFromArray(const py::handle& obj, int dims, const Field& shape) {
   return out;
 }
 
-// gvf()'s input: built from the image, or the caller's own edge_map and/or v0 arrays. The
-// device work runs without the GIL.
+}  // namespace
+
 GvfInput gvfInputOf(ComputeContext& ctx, const PixelArray& pixels, double sigma,
                     const py::object& v0, const py::object& edgeMap,
                     const std::optional<GridSpacing>& spacing) {
@@ -120,8 +120,6 @@ GvfInput gvfInputOf(ComputeContext& ctx, const PixelArray& pixels, double sigma,
   py::gil_scoped_release release;
   return gvfInputFrom(ctx, edge, field ? &*field : nullptr, "edge_map", "v0");
 }
-
-}  // namespace
 
 double gvfDefault(const char* key) { return findSpec(gvfParamSpecs(), key).defaultValue; }
 

@@ -76,6 +76,14 @@ struct GvfRun {
 GvfRun runGvf(const std::shared_ptr<ComputeContext>& ctx, const GvfInput& input,
               const GvfRequest& request, const pybind11::object& progress, long progressEvery);
 
+// gvf()'s and snake()'s input: built from the image, or the caller's own edge_map and/or v0
+// arrays (None: not given; edge_map must have the image's shape). The device work runs
+// without the GIL.
+struct PixelArray;
+GvfInput gvfInputOf(ComputeContext& ctx, const PixelArray& pixels, double sigma,
+                    const pybind11::object& v0, const pybind11::object& edgeMap,
+                    const std::optional<GridSpacing>& spacing);
+
 // spacing= in the array's axis order ((rows, cols) or (planes, rows, cols)) as the engine's
 // x, y[, z]; ParameterError naming spacing unless one value in [1e-6, 1e6] per axis.
 GridSpacing gridSpacingOf(const std::vector<double>& spacing, int dims);

@@ -3,7 +3,12 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
+#include <cstdint>
 #include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "arrays.hpp"
 #include "context_cache.hpp"
@@ -30,6 +35,22 @@ struct SnakeResult {
   std::optional<GvfReport> gvf;
 };
 
+// The engine's bounds rule (ParametricSnake::checkPointsIn) told in Python's terms: the point
+// as (row, col), pixel centres at integers, the image's shape as NumPy gives it.
+void requirePointsInside(const std::vector<glm::vec2>& points, const PixelArray& pixels,
+                         const std::string& what) {
+  const std::int64_t rows = pixels.shape[0], cols = pixels.shape[1];
+  for (const auto& p : points) {
+    if (!std::isfinite(p.x) || !std::isfinite(p.y)) continue;  // the engine's own sentence
+    if (p.x >= 0 && p.y >= 0 && p.x <= cols && p.y <= rows) continue;
+    std::ostringstream msg;
+    msg << what << ": the point (row, col) = (" << double(p.y) - 0.5 << ", " << double(p.x) - 0.5
+        << ") lies outside the image (shape (" << rows << ", " << cols
+        << "): rows and cols from -0.5 to the side - 0.5).";
+    throw ParameterError(msg.str());
+  }
+}
+
 py::object snake(const py::handle& image, const py::handle& initial, std::optional<int> channelAxis,
                  const std::string& force, double alpha, double beta, double gamma, double kappa,
                  double pressure, double dmin, double dmax, double tolerance, int window,
@@ -39,7 +60,7 @@ py::object snake(const py::handle& image, const py::handle& initial, std::option
                  const std::string& precision, const std::string& device,
                  const py::object& progress, long progressEvery,
                  const std::string& boundaryCondition,
-                 const std::optional<std::vector<double>>& spacing) {
+                 const std::optional<std::vector<double>>& spacing, const py::object& edgeMap) {
   const SnakeForce snakeForce = parseForce(force);
   const SnakeBoundary boundary = parseBoundary(boundaryCondition);
   const SnakeParams params =
@@ -51,14 +72,20 @@ py::object snake(const py::handle& image, const py::handle& initial, std::option
                         ? arrayDims(initial) != 2
                         : false;
   std::vector<std::vector<glm::vec2>> starts;
+  std::vector<std::string> names;  // each start as the caller wrote it, for messages
   if (many)
-    for (const auto& item : initial)
+    for (const auto& item : initial) {
       starts.push_back(pointsFromArray(item, "each initial contour"));
-  else
+      names.push_back("initial_points[" + std::to_string(names.size()) + "]");
+    }
+  else {
     starts.push_back(pointsFromArray(initial, "initial_points"));
+    names.emplace_back("initial_points");
+  }
 
   // Everything is checked from the array's shape before a pixel is copied.
   const PixelArray pixels = inspectPixels(image, channelAxis, "the image");
+  for (std::size_t i = 0; i < starts.size(); ++i) requirePointsInside(starts[i], pixels, names[i]);
   requireGvfSize(pixels, /*volumes=*/false, "snake()");
   const std::optional<GridSpacing> grid =
       spacing ? std::optional(gridSpacingOf(*spacing, 2)) : std::nullopt;
@@ -69,12 +96,8 @@ py::object snake(const py::handle& image, const py::handle& initial, std::option
   const std::shared_ptr<ComputeContext>& ctx = lease.ctx;
   if (snakeForce == SnakeForce::Gvf) checkGvfFits(*ctx, pixels.fieldShape(), request);
   const Image2D img = toImage(pixels);
-  GvfInput input;
-  {
-    py::gil_scoped_release release;
-    // The traditional force is ∇f: V0 in the edge-gradient mode.
-    input = buildGvfInput(*ctx, img, sigma, V0Mode::EdgeGradient, grid);
-  }
+  // The traditional force is ∇f: V0 in the edge-gradient mode, of the caller's f if given.
+  const GvfInput input = gvfInputOf(*ctx, pixels, sigma, py::none(), edgeMap, grid);
   std::optional<GvfRun> run;
   if (snakeForce == SnakeForce::Gvf) {
     run = runGvf(ctx, input, request, progress, progressEvery);
@@ -149,6 +172,7 @@ void bindSnake(py::module_& m) {
         py::arg("solver") = py::none(), py::arg("precision") = "f32", py::arg("device") = "",
         py::arg("progress") = py::none(), py::arg("progress_every") = 100,
         py::arg("boundary_condition") = "periodic", py::arg("spacing") = py::none(),
+        py::arg("edge_map") = py::none(),
         "The compiled gvflab.snake(): use gvflab.snake (python/gvflab/functions.py), "
         "documented there; defaults here are the engine's parameter tables.");
 }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <sstream>
+#include <utility>
 
 #include "arrays.hpp"
 #include "context_cache.hpp"
@@ -79,6 +80,50 @@ void checkStart(const glm::dvec3& c, double radius, const FieldShape& s,
   }
 }
 
+// box=((p0, r0, c0), (p1, r1, c1)) -> the engine's corners lo, hi in (x, y, z), checked in the
+// caller's terms: finite, lo < hi on every axis, inside the volume.
+std::pair<glm::dvec3, glm::dvec3> boxFromPython(const py::handle& obj, const FieldShape& s) {
+  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(obj);
+  if (!a || a.ndim() != 2 || a.shape(0) != 2 || a.shape(1) != 3)
+    throw ParameterError("box must be two corners ((plane, row, col), (plane, row, col)).");
+  const glm::dvec3 lo(a.at(0, 2) + 0.5, a.at(0, 1) + 0.5, a.at(0, 0) + 0.5);
+  const glm::dvec3 hi(a.at(1, 2) + 0.5, a.at(1, 1) + 0.5, a.at(1, 0) + 0.5);
+  const std::string text = "box from " + centreText(lo) + " to " + centreText(hi);
+  for (int k = 0; k < 3; ++k)
+    if (!std::isfinite(lo[k]) || !std::isfinite(hi[k]) || !(lo[k] < hi[k]))
+      throw ParameterError("The " + text +
+                           " needs finite corners, the first below the second on every axis.");
+  if (lo.x < 0 || lo.y < 0 || lo.z < 0 || hi.x > s.width || hi.y > s.height || hi.z > s.depth)
+    throw ParameterError("The " + text + " lies outside the volume (shape (" +
+                         std::to_string(s.depth) + ", " + std::to_string(s.height) + ", " +
+                         std::to_string(s.width) + "): planes, rows and cols from -0.5 to " +
+                         "the side - 0.5).");
+  return {lo, hi};
+}
+
+// The start surface: a sphere (center, radius) or a box, exactly one of them; checked and
+// built before any device work.
+SurfaceMesh startMesh(const py::handle& center, std::optional<double> radius, const py::handle& box,
+                      const FieldShape& s, const SnakeParams& params) {
+  const bool sphere = !center.is_none() || radius.has_value();
+  if (sphere == !box.is_none())
+    throw ParameterError(
+        "surface_snake() starts from center and radius (a sphere) or from box: give one of "
+        "them.");
+  const double edge = 0.5 * (params.dmin + params.dmax);  // as addSphere() and the CLI
+  if (sphere) {
+    if (center.is_none() || !radius)
+      throw ParameterError("A sphere start needs both center and radius.");
+    const glm::dvec3 c = centreFromPython(center);
+    checkStart(c, *radius, s, params);
+    return sphereMesh(c, *radius, edge);
+  }
+  const auto [lo, hi] = boxFromPython(box, s);
+  SurfaceMesh mesh = boxMesh(lo, hi, edge);
+  SurfaceSnake::checkSurface(mesh, s.width, s.height, s.depth, params);
+  return mesh;
+}
+
 py::array_t<double> verticesToArray(const SurfaceMesh& mesh) {
   py::array_t<double> out({static_cast<py::ssize_t>(mesh.vertices.size()), py::ssize_t(3)});
   auto w = out.mutable_unchecked<2>();
@@ -105,7 +150,8 @@ py::array_t<std::int64_t> facesToArray(const SurfaceMesh& mesh) {
   return out;
 }
 
-SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center, double radius,
+SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center,
+                           std::optional<double> radius, const py::handle& box,
                            std::optional<int> channelAxis, const std::string& force, double alpha,
                            double beta, double gamma, double kappa, double pressure, double dmin,
                            double dmax, double tolerance, int window, double holdGap, int resample,
@@ -119,7 +165,6 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center, d
       SnakeKeywords{alpha,     beta,   gamma,   kappa,    pressure,  dmin,      dmax,
                     tolerance, window, holdGap, resample, normalize, iterations}
           .params();
-  const glm::dvec3 centre = centreFromPython(center);
 
   // Everything is checked from the array's shape before a voxel is copied.
   const PixelArray pixels = inspectPixels(volume, channelAxis, "the volume");
@@ -133,7 +178,7 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center, d
   const FieldShape shape = pixels.fieldShape();
   const std::optional<GridSpacing> grid =
       spacing ? std::optional(gridSpacingOf(*spacing, 3)) : std::nullopt;
-  checkStart(centre, radius, shape, params);
+  const SurfaceMesh start = startMesh(center, radius, box, shape, params);
   GvfRequest request;
   request.mu = mu, request.iterations = gvfIterations, request.targetError = targetError;
   request.solver = solver, request.precision = precision;
@@ -158,7 +203,7 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center, d
     py::gil_scoped_release release;  // progress takes it back for its callback
     surfaces.emplace(ctx, shape.width, shape.height, shape.depth, params);
     surfaces->setFields(run ? run->solver->field() : input.v0, input);
-    surfaces->addSphere(centre, radius, snakeForce);
+    surfaces->add(start, snakeForce);
     stepWithProgress(*ctx, *surfaces, iterations, reporter);
     surfaces->settleMeshes();  // remeshed and untangled, as the CLI writes them
   }
@@ -218,8 +263,9 @@ void bindSurfaceSnake(py::module_& m) {
                ", iterations=" + std::to_string(r.iterations) + ")";
       });
 
-  m.def("surface_snake", &surfaceSnake, py::arg("volume"), py::arg("center"), py::arg("radius"),
-        py::kw_only(), py::arg("channel_axis") = py::none(), py::arg("force") = "gvf",
+  m.def("surface_snake", &surfaceSnake, py::arg("volume"), py::arg("center") = py::none(),
+        py::arg("radius") = py::none(), py::kw_only(), py::arg("box") = py::none(),
+        py::arg("channel_axis") = py::none(), py::arg("force") = "gvf",
         py::arg("alpha") = snakeDefault("alpha"), py::arg("beta") = snakeDefault("beta"),
         py::arg("gamma") = snakeDefault("gamma"), py::arg("kappa") = snakeDefault("kappa"),
         py::arg("pressure") = snakeDefault("pressure"), py::arg("dmin") = snakeDefault("dmin"),

@@ -17,7 +17,7 @@ COMPILED = ["gvf", "snake", "region_snake", "circle", "phantom", "phantom_names"
 
 def test_every_public_function_is_covered():
     assert {f.__name__ for f in PUBLIC} == set(COMPILED) | {"field_xy", "rc_to_xy", "xy_to_rc",
-                                                            "snake_mask"}
+                                                            "snake_mask", "surface_mask"}
 
 
 @pytest.mark.parametrize("function", PUBLIC, ids=lambda f: f.__name__)
