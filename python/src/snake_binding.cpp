@@ -85,8 +85,8 @@ py::object snake(const py::handle& image, const py::handle& initial, std::option
 
   // Everything is checked from the array's shape before a pixel is copied.
   const PixelArray pixels = inspectPixels(image, channelAxis, "the image");
+  requireGvfSize(pixels, /*volumes=*/false, "snake()");  // a 2D image before its points
   for (std::size_t i = 0; i < starts.size(); ++i) requirePointsInside(starts[i], pixels, names[i]);
-  requireGvfSize(pixels, /*volumes=*/false, "snake()");
   const std::optional<GridSpacing> grid =
       spacing ? std::optional(gridSpacingOf(*spacing, 2)) : std::nullopt;
   GvfRequest request;
