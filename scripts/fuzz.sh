@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh                    every reader, 60 s each
 #   scripts/fuzz.sh nrrd 300           one reader for 300 s
 #   scripts/fuzz.sh all 300 -only_ascii=1   extra arguments go to libFuzzer
-# Readers: metaimage pnm nrrd nifti session snake image dicom tiff batch_list
+# Readers: metaimage pnm nrrd nifti session session_surfaces snake image dicom tiff batch_list
 # (tests/fuzz/fuzz_<reader>.cpp).
 # Each run starts from the committed seeds (tests/fuzz/corpus/<reader>, never written) plus what
 # earlier runs found (build-fuzz/corpus/<reader>, where new inputs go). A run keeps going after
@@ -15,13 +15,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-all=(metaimage pnm nrrd nifti session snake image dicom tiff batch_list)
+all=(metaimage pnm nrrd nifti session session_surfaces snake image dicom tiff batch_list)
 reader=${1:-all}
 seconds=${2:-60}
 shift $(($# > 2 ? 2 : $#))
 case "$reader" in
   all) readers=("${all[@]}") ;;
-  metaimage | pnm | nrrd | nifti | session | snake | image | dicom | tiff | batch_list) readers=("$reader") ;;
+  metaimage | pnm | nrrd | nifti | session | session_surfaces | snake | image | dicom | tiff | batch_list) readers=("$reader") ;;
   *) echo "usage: scripts/fuzz.sh [all|${all[*]// /|}] [seconds] [libFuzzer flags]" >&2; exit 2 ;;
 esac
 
@@ -44,7 +44,7 @@ cmake --build build-fuzz -j"$(nproc)" --target "${readers[@]/#/fuzz_}"
 max_len() {
   case "$1" in
     image | nifti | dicom | tiff) echo 65536 ;;
-    session) echo 16384 ;;
+    session | session_surfaces) echo 16384 ;;
     *) echo 4096 ;;
   esac
 }

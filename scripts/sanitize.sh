@@ -2,7 +2,8 @@
 # Builds the asan preset (AddressSanitizer + UBSan, build-asan/) and runs tests under it.
 #   scripts/sanitize.sh unit   engine and file-reader unit tests (what CI runs)
 #   scripts/sanitize.sh cl     the OpenCL tests on PoCL
-#   scripts/sanitize.sh cli    the headless CLI and recording tests (builds gvflab; Xvfb)
+#   scripts/sanitize.sh cli    the headless CLI cases, the crafted-input corpus and the input
+#                              gate, and the recording test (builds gvflab; Xvfb)
 #   scripts/sanitize.sh all    all three (the default)
 # Only the targets the chosen tests need are built. Any report from our own code fails the run;
 # the suppression files in tests/sanitizers/ name only third-party libraries, each with a reason.
@@ -12,7 +13,9 @@ root=$PWD
 
 unit_tests=(test_unit test_region_unit test_app)
 cl_tests=(test_cl test_multigrid_cl test_pipeline_cl test_region_cl)
-cli_tests=("cli\\..*" test_recording)  # cli.<case>: one per case of tests/cli/cli_test.cmake
+# cli.<case>: one per case of tests/cli/cli_test.cmake; the crafted-input corpus in four shards
+# (malformed_inputs.py, with corpus_dicom.py, corpus_tiff.py, ...) and the input gate's cases.
+cli_tests=("cli\\..*" "cli_malformed_inputs_[1-4]" cli_input_gate test_recording)
 
 tests=()
 case "${1:-all}" in
@@ -26,7 +29,7 @@ esac
 targets=()
 for t in "${tests[@]}"; do
   case "$t" in
-    cli\\.*) targets+=(gvflab) ;;
+    cli\\.* | cli_*) targets+=(gvflab) ;;
     *) targets+=("$t") ;;
   esac
 done

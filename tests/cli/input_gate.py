@@ -333,6 +333,21 @@ def device_limits(gvflab, work):
             env={"GVFLAB_TEST_DEVICE_MIB": "512,128"})
 
 
+def device_surfaces(gvflab, work):
+    # A 64^3 volume: its field (about 14 MB) fits a 32 MiB device, four surfaces at their
+    # vertex budgets (about 10 MB each) beside it do not: refused before anything is written.
+    base = fresh(work, "device_surfaces")
+    mhd(base, "v.mhd", (64, 64, 64), "v.raw", bytes((x * 7) % 256 for x in range(64 ** 3)))
+    vol, report = os.path.join(base, "v.mhd"), os.path.join(base, "r.json")
+    surface = ["--surface", "sphere:32,32,32,12"]
+    env = {"GVFLAB_TEST_DEVICE_MIB": "32"}
+    refused("surfaces_do_not_fit", gvflab, [vol, "--iterations", "2", *surface * 4, "--report",
+                                            report], "4 surfaces", env=env)
+    check(not os.path.exists(report), "surfaces_do_not_fit: the report was written")
+    ran("one_surface_fits", gvflab, [vol, "--iterations", "2", *surface, "--snake-iterations",
+                                     "2", "--report", report], env=env)
+
+
 def batch_interrupted(gvflab, work):
     base = fresh(work, "batch_signal")
     out = os.path.join(base, "out")
@@ -399,7 +414,7 @@ def second_signal(gvflab, work):
 
 
 CASES = [outputs_onto_inputs, batch_lists, series_link_out, shapes_before_data, values,
-         sessions_and_pages, capture_unasked, device_limits, batch_interrupted, second_signal]
+         sessions_and_pages, capture_unasked, device_limits, device_surfaces, batch_interrupted, second_signal]
 
 
 def main():

@@ -68,6 +68,19 @@ def valid_seeds():
                    snake_params={"dmin": 0.5, "dmax": 2}, display={"colormap": "inferno", "log": True},
                    snakes=[{"points": sq, "initial_points": sq, "force": "traditional"}]),
         json.dumps({"gvflab_session": 1, "image": "img.png", "frame_budget_ms": 8})]
+    # Closed meshes inside a 32^3 volume (fuzz_session_surfaces), and one open and one outside.
+    tet = {"vertices": [[10, 10, 10], [20, 10, 10], [10, 20, 10], [10, 10, 20]],
+           "faces": [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]}
+    octa = {"vertices": [[16, 16, 8], [24, 16, 16], [16, 24, 16], [8, 16, 16], [16, 8, 16],
+                         [16, 16, 24]],
+            "faces": [[0, 2, 1], [0, 3, 2], [0, 4, 3], [0, 1, 4], [5, 1, 2], [5, 2, 3], [5, 3, 4],
+                      [5, 4, 1]]}
+    s["session_surfaces"] = [
+        mi.session(surfaces=[tet]), mi.session(surfaces=[dict(octa, force="traditional", pressure=0.2)]),
+        mi.session(surfaces=[tet, dict(octa, initial_vertices=octa["vertices"],
+                                       initial_faces=octa["faces"])]),
+        mi.session(surfaces=[dict(tet, faces=tet["faces"][:3])]),
+        mi.session(surfaces=[dict(tet, vertices=[[v * 4 for v in p] for p in tet["vertices"]])])]
     s["snake"] += ["circle:128,128,40", "polygon:10,10,60,10,60,60,10,60@traditional",
                    "circle:100,100,30@gvf\n--dmin 0.5\n--dmax 2\n--pressure 0.1",
                    "--snake-force traditional\ncircle:50,60,20\npolygon:1,1,100,1,50,90"]

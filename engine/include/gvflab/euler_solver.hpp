@@ -183,5 +183,10 @@ class EulerSolver : public Solver {
 // what the solver holds beside its `fields` full fields (multigrid's coarser levels).
 void checkSolverFits(const ComputeContext& ctx, FieldShape shape, Precision precision,
                      int fields = 3, double extraBytesPerPoint = 0);
+// What checkSolverFits counts: the `fields` fields, the extra bytes per point, and the input
+// (f and float32 V0) that stays resident beside the solver (solverInputBytes).
+std::uint64_t solverBytes(FieldShape shape, Precision precision, int fields = 3,
+                          double extraBytesPerPoint = 0);
+std::uint64_t solverInputBytes(FieldShape shape);
 
 }  // namespace gvflab

@@ -4,6 +4,7 @@
 // μ checked by the one rule (mu_rule.hpp). The headless CLI, the viewer and the bench build
 // their solvers here; adding a solver means a SolverKind, a case in makeSolver, checkFits and
 // its range in mu_rule.cpp.
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -60,6 +61,18 @@ struct SolverConfig {
 // together (the viewer's race).
 void checkFits(const ComputeContext& ctx, FieldShape shape, const SolverConfig& config,
                bool both = false);
+
+// Device memory a run holds beside its field solve (snakes, surfaces, a second edge input):
+// `what` names it in the refusal ("12 surfaces"), `largest` is its largest single buffer.
+struct DeviceNeed {
+  std::string what;
+  std::uint64_t bytes = 0;
+  std::uint64_t largest = 0;
+};
+// checkFits, then the solve and everything `beside` it counted together against the device:
+// ResourceError naming each part, before anything is allocated.
+void checkRunFits(const ComputeContext& ctx, FieldShape shape, const SolverConfig& config,
+                  const std::vector<DeviceNeed>& beside);
 
 // The input for a solver of this config: checkFits first, then f and V0 on the device, in
 // `spacing` or else the data's geometry.spacing. Throws as buildGvfInput and checkFits.

@@ -195,6 +195,9 @@ class ParametricSnake {
                           const SnakeParams& params);
   // ResourceError when a snake would have more than kMaxNodes nodes.
   static void checkNodeCount(std::size_t nodes);
+  // The most device memory `snakes` snakes of `nodes` nodes in all can hold (upload()'s
+  // buffers at their doubled capacity), for a run's fit check before anything is allocated.
+  static std::uint64_t deviceBytes(std::size_t snakes, std::size_t nodes);
   ~ParametricSnake();
   ParametricSnake(const ParametricSnake&) = delete;
   ParametricSnake& operator=(const ParametricSnake&) = delete;

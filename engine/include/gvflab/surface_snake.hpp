@@ -47,6 +47,7 @@
 // collapses remesh() refuses; a surface that remeshing would take past its vertexBudget()
 // stops, stalled.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -88,6 +89,10 @@ class SurfaceSnake {
   // extent: the volume's size in world units (voxels times spacing).
   static std::size_t vertexBudget(const glm::dvec3& extent, const SnakeParams& params,
                                   std::size_t startVertices);
+  // The most device memory `surfaces` surfaces of `vertices` vertices in all can hold (the
+  // vertex and ring buffers at their doubled capacity), for a run's fit check before anything
+  // is allocated.
+  static std::uint64_t deviceBytes(std::size_t surfaces, std::size_t vertices);
 
   SurfaceSnake(std::shared_ptr<ComputeContext> ctx, int width, int height, int depth,
                SnakeParams params = SnakeParams::defaults());

@@ -104,14 +104,23 @@ std::string sizeText(FieldShape s) {
 
 }  // namespace
 
+std::uint64_t solverInputBytes(FieldShape shape) {
+  return shape.count() * (4 + 4 * static_cast<std::uint64_t>(shape.dims()));
+}
+
+std::uint64_t solverBytes(FieldShape shape, Precision precision, int fields,
+                          double extraBytesPerPoint) {
+  return fieldBytes(shape, precision) * static_cast<std::uint64_t>(fields) +
+         static_cast<std::uint64_t>(extraBytesPerPoint * double(shape.count())) +
+         solverInputBytes(shape);
+}
+
 void checkSolverFits(const ComputeContext& ctx, FieldShape shape, Precision precision, int fields,
                      double extraBytesPerPoint) {
   const auto& info = ctx.info();
   const std::uint64_t one = fieldBytes(shape, precision);
-  const std::uint64_t need =
-      one * fields + static_cast<std::uint64_t>(extraBytesPerPoint * double(shape.count()));
-  // Leave room for the input (f and float32 V0) that stays resident beside the solver.
-  const std::uint64_t inputBytes = shape.count() * (4 + 4 * shape.dims());
+  const std::uint64_t inputBytes = solverInputBytes(shape);
+  const std::uint64_t need = solverBytes(shape, precision, fields, extraBytesPerPoint) - inputBytes;
   const bool tooBigBuffer = one > info.maxAllocBytes;
   const bool tooBigTotal = need + inputBytes > info.globalMemBytes;
   if (!tooBigBuffer && !tooBigTotal) return;

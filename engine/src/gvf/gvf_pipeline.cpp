@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <utility>
 
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
@@ -53,21 +54,59 @@ void SolverConfig::keepOwnParamValues(const std::vector<double>& values) {
     c = static_cast<int>(values[2]);
 }
 
-void checkFits(const ComputeContext& ctx, FieldShape shape, const SolverConfig& config, bool both) {
-  // A split checks each of its devices once they are open (makeSplitSolver).
-  if (!config.devices.empty() && !both && shape.depth > 1 && config.kind == SolverKind::Euler)
-    return;
+namespace {
+
+// checkFits' solve: how many full fields, and what beyond them per fine point.
+std::pair<int, double> solveFields(FieldShape shape, const SolverConfig& config, bool both) {
   const double count = static_cast<double>(shape.count());
   // The multigrid pyramid beyond its two full fields, per fine point.
   const double coarse = static_cast<double>(MultigridSolver::pyramidBytes(shape, config.precision) -
                                             2 * fieldBytes(shape, config.precision)) /
                         count;
-  if (both)
-    checkSolverFits(ctx, shape, config.precision, 3 + 2, coarse);
-  else if (config.kind == SolverKind::Multigrid)
-    checkSolverFits(ctx, shape, config.precision, 2, coarse);
-  else
-    checkSolverFits(ctx, shape, config.precision, 3);
+  if (both) return {3 + 2, coarse};
+  if (config.kind == SolverKind::Multigrid) return {2, coarse};
+  return {3, 0.0};
+}
+
+std::string gibText(std::uint64_t bytes) {
+  std::ostringstream s;
+  s.precision(3);
+  s << static_cast<double>(bytes) / (1ull << 30) << " GiB";
+  return s.str();
+}
+
+}  // namespace
+
+void checkFits(const ComputeContext& ctx, FieldShape shape, const SolverConfig& config, bool both) {
+  // A split checks each of its devices once they are open (makeSplitSolver).
+  if (!config.devices.empty() && !both && shape.depth > 1 && config.kind == SolverKind::Euler)
+    return;
+  const auto [fields, extra] = solveFields(shape, config, both);
+  checkSolverFits(ctx, shape, config.precision, fields, extra);
+}
+
+void checkRunFits(const ComputeContext& ctx, FieldShape shape, const SolverConfig& config,
+                  const std::vector<DeviceNeed>& beside) {
+  checkFits(ctx, shape, config);
+  const auto& info = ctx.info();
+  const auto [fields, extra] = solveFields(shape, config, false);
+  // A split spreads the field over its devices; what runs beside it is on this one.
+  const bool split = !config.devices.empty() && shape.depth > 1 && config.kind == SolverKind::Euler;
+  std::uint64_t total = split ? 0 : solverBytes(shape, config.precision, fields, extra);
+  std::string parts = split ? "" : "the field solve " + gibText(total);
+  for (const DeviceNeed& need : beside) {
+    if (need.bytes == 0) continue;
+    if (need.largest > info.maxAllocBytes)
+      throw ResourceError(need.what + " need a buffer of " + gibText(need.largest) +
+                          ", more than the largest allocation of " + info.name + " (" +
+                          gibText(info.maxAllocBytes) + "); run fewer or smaller ones.");
+    total += need.bytes;
+    parts += (parts.empty() ? "" : ", ") + need.what + " " + gibText(need.bytes);
+  }
+  if (total <= info.globalMemBytes) return;
+  throw ResourceError("The run needs up to " + gibText(total) + " of device memory (" + parts +
+                      "), more than the " + gibText(info.globalMemBytes) + " of " + info.name +
+                      "; run fewer or smaller snakes or surfaces, or a smaller input.");
 }
 
 GvfInput makeGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, V0Mode mode,

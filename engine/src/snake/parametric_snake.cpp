@@ -261,6 +261,15 @@ void ParametricSnake::download() {
   deviceAhead_ = false;
 }
 
+std::uint64_t ParametricSnake::deviceBytes(std::size_t snakes, std::size_t nodes) {
+  // Per node: pos[2] and rhs, hold, nodeSnake, and at most 5 coefficients (an open snake's
+  // factors); per snake: meta and pressure. Capacities double as they grow.
+  const std::uint64_t perNode =
+      3 * sizeof(glm::vec2) + sizeof(float) + sizeof(cl_int) + 5 * sizeof(float);
+  const std::uint64_t perSnake = sizeof(cl_int4) + sizeof(float);
+  return 2 * (perNode * nodes + perSnake * snakes);
+}
+
 // Sends layout, circulant rows and positions.
 void ParametricSnake::upload() {
   std::vector<glm::vec2> pos;

@@ -297,6 +297,16 @@ std::size_t SurfaceSnake::vertexBudget(const glm::dvec3& extent, const SnakePara
       kMaxVertices, std::max<std::size_t>(2 * startVertices, static_cast<std::size_t>(smooth)));
 }
 
+std::uint64_t SurfaceSnake::deviceBytes(std::size_t surfaces, std::size_t vertices) {
+  // Per vertex: pos[2], rhs, lap, hold, vertSurf, ringStart, and its ring (a closed triangle
+  // mesh's rings hold 6 neighbours per vertex on average); per surface: flags, pressure,
+  // outOfRange. Capacities double as they grow.
+  const std::uint64_t perVertex =
+      4 * sizeof(cl_float4) + sizeof(float) + 2 * sizeof(cl_int) + 6 * sizeof(cl_int);
+  const std::uint64_t perSurface = 2 * sizeof(cl_int) + sizeof(float);
+  return 2 * (perVertex * vertices + perSurface * surfaces);
+}
+
 glm::dvec3 SurfaceSnake::worldExtent() const {
   return glm::dvec3(width_, height_, depth_) * impl_->spacing;
 }
