@@ -3,30 +3,23 @@
 #include <charconv>
 #include <cstdlib>
 
+#include "gvflab/enum_names.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
-#include "gvflab/quoted.hpp"
 
 namespace gvflab::app {
 
-const char* coordinatesName(ContourCoordinates c) {
-  switch (c) {
-    case ContourCoordinates::PixelYUp:
-      return "pixel-y-up";
-    case ContourCoordinates::World:
-      return "world";
-    case ContourCoordinates::Pixel:
-      break;
-  }
-  return "pixel";
-}
+namespace {
+constexpr EnumNames<ContourCoordinates, 3> kCoordinates{
+    {{ContourCoordinates::Pixel, "pixel"},
+     {ContourCoordinates::PixelYUp, "pixel-y-up"},
+     {ContourCoordinates::World, "world"}}};
+}  // namespace
+
+const char* coordinatesName(ContourCoordinates c) { return enumName(kCoordinates, c); }
 
 ContourCoordinates parseCoordinates(const std::string& name) {
-  for (auto c :
-       {ContourCoordinates::Pixel, ContourCoordinates::PixelYUp, ContourCoordinates::World})
-    if (name == coordinatesName(c)) return c;
-  throw ParameterError("the coordinates are pixel, pixel-y-up or world, not " + quotedText(name) +
-                       ".");
+  return parseEnum(kCoordinates, name, "the coordinates");
 }
 
 namespace {

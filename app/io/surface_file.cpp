@@ -10,6 +10,7 @@
 #include <string_view>
 #include <utility>
 
+#include "gvflab/enum_names.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/quoted.hpp"
@@ -157,22 +158,18 @@ void writeSurfaceStl(const fs::path& path, const SurfaceMesh& mesh, const std::s
   exportMesh(path, mesh, "stlb", note);
 }
 
+namespace {
+// What --surface-coordinates accepts; auto is the default, not a choice.
+constexpr EnumNames<SurfaceCoordinates, 2> kSurfaceCoordinates{
+    {{SurfaceCoordinates::Voxel, "voxel"}, {SurfaceCoordinates::World, "world"}}};
+}  // namespace
+
 SurfaceCoordinates parseSurfaceCoordinates(const std::string& name) {
-  if (name == "voxel") return SurfaceCoordinates::Voxel;
-  if (name == "world") return SurfaceCoordinates::World;
-  throw ParameterError("surface coordinates must be voxel or world, not " + quotedText(name) + ".");
+  return parseEnum(kSurfaceCoordinates, name, "surface coordinates");
 }
 
 const char* surfaceCoordinatesName(SurfaceCoordinates c) {
-  switch (c) {
-    case SurfaceCoordinates::Voxel:
-      return "voxel";
-    case SurfaceCoordinates::World:
-      return "world";
-    case SurfaceCoordinates::Auto:
-      break;
-  }
-  return "auto";
+  return c == SurfaceCoordinates::Auto ? "auto" : enumName(kSurfaceCoordinates, c);
 }
 
 SurfaceCoordinates resolveSurfaceCoordinates(SurfaceCoordinates c, const WorldGeometry& g) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gvflab/enum_names.hpp"
+
 namespace gvflab::viewer {
 namespace {
 
@@ -41,21 +43,18 @@ Rgb evaluate(const Poly& p, float t) {
 
 }  // namespace
 
+namespace {
+constexpr EnumNames<Colormap, 3> kColormaps{
+    {{Colormap::Viridis, "viridis"}, {Colormap::Inferno, "inferno"}, {Colormap::Gray, "gray"}}};
+}  // namespace
+
 std::vector<Colormap> allColormaps() {
-  return {Colormap::Viridis, Colormap::Inferno, Colormap::Gray};
+  std::vector<Colormap> maps;
+  for (const auto& entry : kColormaps) maps.push_back(entry.first);
+  return maps;
 }
 
-std::string_view colormapName(Colormap map) {
-  switch (map) {
-    case Colormap::Viridis:
-      return "viridis";
-    case Colormap::Inferno:
-      return "inferno";
-    case Colormap::Gray:
-      return "gray";
-  }
-  return "?";
-}
+std::string_view colormapName(Colormap map) { return enumName(kColormaps, map); }
 
 Rgb colormapAt(Colormap map, float t) {
   t = std::clamp(t, 0.0f, 1.0f);

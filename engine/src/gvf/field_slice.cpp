@@ -2,6 +2,7 @@
 
 #include "cl/launch.hpp"
 #include "gvflab/device.hpp"
+#include "gvflab/enum_names.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/kernel_library.hpp"
 
@@ -18,15 +19,10 @@ void checkIndex(int width, int height, int depth, SliceAxis axis, int index) {
 }  // namespace
 
 std::string sliceAxisName(SliceAxis axis) {
-  switch (axis) {
-    case SliceAxis::Axial:
-      return "axial";
-    case SliceAxis::Coronal:
-      return "coronal";
-    case SliceAxis::Sagittal:
-      return "sagittal";
-  }
-  return "?";
+  static constexpr EnumNames<SliceAxis, 3> names{{{SliceAxis::Axial, "axial"},
+                                                  {SliceAxis::Coronal, "coronal"},
+                                                  {SliceAxis::Sagittal, "sagittal"}}};
+  return enumName(names, axis);
 }
 
 PlaneSize planeSize(int width, int height, int depth, SliceAxis axis) {

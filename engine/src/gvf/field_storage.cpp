@@ -4,48 +4,26 @@
 
 #include "cl/launch.hpp"
 #include "gvflab/device.hpp"
+#include "gvflab/enum_names.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/kernel_library.hpp"
-#include "gvflab/quoted.hpp"
 #include "gvflab/typed_kernel.hpp"
 
 namespace gvflab {
 
-const char* precisionName(Precision p) {
-  switch (p) {
-    case Precision::F16:
-      return "f16";
-    case Precision::SNorm16:
-      return "snorm16";
-    default:
-      return "f32";
-  }
-}
+namespace {
+constexpr EnumNames<Precision, 3> kPrecisions{
+    {{Precision::F32, "f32"}, {Precision::F16, "f16"}, {Precision::SNorm16, "snorm16"}}};
+constexpr EnumNames<MemoryKind, 3> kMemories{
+    {{MemoryKind::Buffer, "buffer"}, {MemoryKind::Image, "image"}, {MemoryKind::Local, "local"}}};
+}  // namespace
 
-const char* memoryName(MemoryKind m) {
-  switch (m) {
-    case MemoryKind::Image:
-      return "image";
-    case MemoryKind::Local:
-      return "local";
-    default:
-      return "buffer";
-  }
-}
-
+const char* precisionName(Precision p) { return enumName(kPrecisions, p); }
+const char* memoryName(MemoryKind m) { return enumName(kMemories, m); }
 Precision parsePrecision(const std::string& text) {
-  if (text == "f32") return Precision::F32;
-  if (text == "f16") return Precision::F16;
-  if (text == "snorm16") return Precision::SNorm16;
-  throw ParameterError("Precision must be f32, f16 or snorm16, not " + quotedText(text) + ".");
+  return parseEnum(kPrecisions, text, "Precision");
 }
-
-MemoryKind parseMemory(const std::string& text) {
-  if (text == "buffer") return MemoryKind::Buffer;
-  if (text == "image") return MemoryKind::Image;
-  if (text == "local") return MemoryKind::Local;
-  throw ParameterError("Memory must be buffer, image or local, not " + quotedText(text) + ".");
-}
+MemoryKind parseMemory(const std::string& text) { return parseEnum(kMemories, text, "Memory"); }
 
 int bytesPerComponent(Precision p) { return p == Precision::F32 ? 4 : 2; }
 
