@@ -21,12 +21,11 @@ struct BenchArgs {
   bool json = false;
   std::vector<Precision> precisions{Precision::F32};              // --precision f32|f16|snorm16|all
   std::vector<std::optional<MemoryKind>> memories{std::nullopt};  // --memory ...|all|auto
-  TileShape tile;                    // --tile WxHxRxHALO for 2D local memory
-  Tile3D tile3d;                     // --tile3d TXxTYxROWSxZCHUNK[+raw][+branchless]
-  std::optional<bool> persistent;    // --persistent on|off|auto, 2D local memory
-  std::vector<int> cpuBandSteps{0};  // --cpu-band-steps K[,K...]: EulerOptions::cpuBandSteps
-  std::string markdown;              // accuracy: write the report here
-  std::string image;                 // accuracy: the real image (PGM/PPM)
+  TileShape tile;                  // --tile WxHxRxHALO for 2D local memory
+  Tile3D tile3d;                   // --tile3d TXxTYxROWSxZCHUNK[+raw][+branchless]
+  std::optional<bool> persistent;  // --persistent on|off|auto, 2D local memory
+  std::string markdown;            // accuracy: write the report here
+  std::string image;               // accuracy: the real image (PGM/PPM)
   // multigrid (second paper, Table 1): --depth D makes an N x N x D volume; 0 = 2D
   int depth = 0;
   std::optional<double> mu;  // --mu; none: each case's default (benchMu)

@@ -36,8 +36,6 @@ const char* kUsage =
     "                    [--tile WxHxROWSxHALO[xCOLS]]  (COLS: columns per work-item)\n"
     "                    [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless]]\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
-    "                    [--cpu-band-steps K[,K...]] (CPU 2D buffers: K iterations per pass "
-    "over row bands; 0: gvf_euler_rows)\n"
     "                    [--vertices V]  (surface)\n"
     "                    [--devices all|P.D,P.D...] [--halo K] [--split-only]  (split3d)\n"
     "Cases:\n"
@@ -175,7 +173,7 @@ int main(int argc, char** argv) {
       else if (args[i] == "--mg-coarse" || args[i] == "--mg-fused" ||
                args[i] == "--mg-persistent" || args[i] == "--mg-groups" || args[i] == "--mg-top" ||
                args[i] == "--mg-variant" || args[i] == "--region-bands" ||
-               args[i] == "--region-reserve" || args[i] == "--cpu-band-steps") {
+               args[i] == "--region-reserve") {
         const std::string flag = args[i];
         std::vector<int>& list = flag == "--mg-coarse"        ? b.mgCoarse
                                  : flag == "--mg-fused"       ? b.mgFused
@@ -184,12 +182,10 @@ int main(int argc, char** argv) {
                                  : flag == "--mg-variant"     ? b.mgVariant
                                  : flag == "--region-bands"   ? b.regionBands
                                  : flag == "--region-reserve" ? b.regionReserve
-                                 : flag == "--cpu-band-steps" ? b.cpuBandSteps
                                                               : b.mgGroups;
         const int top = flag == "--mg-persistent"        ? 1
                         : flag == "--mg-fused"           ? 1
                         : flag == "--mg-variant"         ? 7
-                        : flag == "--cpu-band-steps"     ? 64
                         : flag.rfind("--region", 0) == 0 ? 1 << 20
                                                          : 16384;
         list.clear();
@@ -197,8 +193,7 @@ int main(int argc, char** argv) {
         for (std::size_t at = 0; at <= v.size();) {
           const std::size_t comma = std::min(v.find(',', at), v.size());
           list.push_back(parseInt(flag.c_str(), v.substr(at, comma - at),
-                                  flag == "--mg-groups" || flag == "--cpu-band-steps" ? 0 : -1,
-                                  top));
+                                  flag == "--mg-groups" ? 0 : -1, top));
           at = comma + 1;
         }
       } else if (args[i] == "--precision") {

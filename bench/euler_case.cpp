@@ -44,48 +44,43 @@ int runEuler(const BenchArgs& args, int dims, std::ostream& out) {
   const double points = static_cast<double>(input.pixelCount());
   const std::string caseName = dims == 3 ? "euler3d" : "euler2d";
   for (Precision p : args.precisions)
-    for (const auto& m : args.memories)
-      for (int bandSteps : args.cpuBandSteps) {
-        SolverConfig config = eulerConfig(args, p, m);
-        config.cpuBandSteps = bandSteps;
-        auto made = makeEulerSolver(ctx, input, mu, config);
-        EulerSolver& solver = *made;
-        const EulerTiming t = timeEuler(*ctx, solver, args.iterations, args.repeats);
-        const double bytes = bytesPerPoint(dims, p) * points;
-        const double msPerIt = t.kernelMs / args.iterations;
-        const double gbps = bytes / (msPerIt * 1e6);
-        if (args.json) {
-          nlohmann::ordered_json r = {{"case", caseName},
-                                      {"device", ctx->info().name},
-                                      {"size", args.size},
-                                      {"iterations", args.iterations},
-                                      {"precision", precisionName(p)},
-                                      {"memory", memoryName(solver.memory())},
-                                      {"ms_per_iteration", msPerIt},
-                                      {"total_ms", t.kernelMs},
-                                      {"span_ms", t.spanMs},
-                                      {"bytes_per_iteration", static_cast<long long>(bytes)},
-                                      {"achieved_gbps", gbps},
-                                      {"copy_gbps", copyGbps},
-                                      {"fraction_of_copy", gbps / copyGbps},
-                                      {"device_bytes", solver.deviceBytes()}};
-          if (dims == 3 && solver.memory() == MemoryKind::Local)
-            r["tile3d"] = tileName(solver.tile3d());  // as --tile3d takes it
-          r["persistent"] = solver.persistent();
-          r["cpu_band_steps"] = bandSteps;
-          r["note"] = solver.note();
-          printJsonLine(out, r);
-        } else {
-          out << std::fixed << std::setprecision(4) << caseName << " " << args.size
-              << (dims == 3 ? "^3" : "^2") << " x " << args.iterations << " " << precisionName(p)
-              << "/" << memoryName(solver.memory())
-              << (bandSteps > 0 ? " bands of " + std::to_string(bandSteps) + " steps" : "")
-              << " on " << ctx->info().name << ": " << msPerIt << " ms/iteration, total "
-              << t.kernelMs << " ms (span " << t.spanMs << " ms), " << std::setprecision(1)
-              << 100.0 * gbps / copyGbps << "% of copy bandwidth (" << copyGbps << " GB/s)"
-              << (solver.note().empty() ? "" : " [" + solver.note() + "]") << "\n";
-        }
+    for (const auto& m : args.memories) {
+      auto made = makeEulerSolver(ctx, input, mu, eulerConfig(args, p, m));
+      EulerSolver& solver = *made;
+      const EulerTiming t = timeEuler(*ctx, solver, args.iterations, args.repeats);
+      const double bytes = bytesPerPoint(dims, p) * points;
+      const double msPerIt = t.kernelMs / args.iterations;
+      const double gbps = bytes / (msPerIt * 1e6);
+      if (args.json) {
+        nlohmann::ordered_json r = {{"case", caseName},
+                                    {"device", ctx->info().name},
+                                    {"size", args.size},
+                                    {"iterations", args.iterations},
+                                    {"precision", precisionName(p)},
+                                    {"memory", memoryName(solver.memory())},
+                                    {"ms_per_iteration", msPerIt},
+                                    {"total_ms", t.kernelMs},
+                                    {"span_ms", t.spanMs},
+                                    {"bytes_per_iteration", static_cast<long long>(bytes)},
+                                    {"achieved_gbps", gbps},
+                                    {"copy_gbps", copyGbps},
+                                    {"fraction_of_copy", gbps / copyGbps},
+                                    {"device_bytes", solver.deviceBytes()}};
+        if (dims == 3 && solver.memory() == MemoryKind::Local)
+          r["tile3d"] = tileName(solver.tile3d());  // as --tile3d takes it
+        r["persistent"] = solver.persistent();
+        r["note"] = solver.note();
+        printJsonLine(out, r);
+      } else {
+        out << std::fixed << std::setprecision(4) << caseName << " " << args.size
+            << (dims == 3 ? "^3" : "^2") << " x " << args.iterations << " " << precisionName(p)
+            << "/" << memoryName(solver.memory()) << " on " << ctx->info().name << ": " << msPerIt
+            << " ms/iteration, total " << t.kernelMs << " ms (span " << t.spanMs << " ms), "
+            << std::setprecision(1) << 100.0 * gbps / copyGbps << "% of copy bandwidth ("
+            << copyGbps << " GB/s)" << (solver.note().empty() ? "" : " [" + solver.note() + "]")
+            << "\n";
       }
+    }
   return 0;
 }
 

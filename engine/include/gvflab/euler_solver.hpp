@@ -64,11 +64,6 @@ struct EulerOptions {
   // more than the work); true asks for it on NVIDIA GPUs and CPU devices (ParameterError when
   // the tiles outnumber the compute units or on other GPUs), false never.
   std::optional<bool> persistent;
-  // CPUs, 2D buffers: iterations per pass over bands of rows (gvf_euler_band, temporal
-  // blocking: the field is read and written once per that many iterations; 1: the band kernel
-  // one iteration a launch, its vectorised loop without the blocking); 0: one iteration per
-  // launch of gvf_euler_rows. Same floats either way. Other paths ignore it.
-  int cpuBandSteps = 0;
 };
 
 class EulerSolver : public Solver {
@@ -137,9 +132,6 @@ class EulerSolver : public Solver {
   void confirmPersistentSteps();
   void stepTiles3D(int n);
   void stepSingles(int n);
-  void stepRows2D(int n);
-  void setUpBands2D(const std::string& buildOptions);
-  void stepBands2D(int n);
   void (EulerSolver::*step_)(int n) = nullptr;  // the chosen strategy's
   std::shared_ptr<ComputeContext> ctx_;
   GvfInput input_;
@@ -165,15 +157,7 @@ class EulerSolver : public Solver {
   bool persistent_ = false;
   OneLaunchSync sync_;          // the persistent kernel's arrival count and give-up flag
   cl::NDRange local_, global_;  // global_: stepSingles' range
-  // CPUs, 2D buffers with cpuBandSteps > 0: v, v0, out, width, height, mu, steps, band,
-  // scratch, scratch rows; bandScratch_ holds two levels of band + 2 * steps rows per band
-  // and a row for |V0|^2.
-  TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_float, cl_int, cl_int,
-              cl::Buffer, cl_int>
-      band2d_;
-  cl::Buffer bandScratch_;
-  int bandSteps_ = 0;
-  cl::Buffer exported_;  // float32 copy for field() when the storage differs
+  cl::Buffer exported_;         // float32 copy for field() when the storage differs
   long exportedAt_ = -1;
   std::unique_ptr<ErrorMetric> metric_;
 };

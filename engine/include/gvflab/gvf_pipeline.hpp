@@ -42,7 +42,6 @@ struct SolverConfig {
   TileShape tile;
   Tile3D tile3d;
   std::optional<bool> persistent;
-  int cpuBandSteps = 0;  // Euler only (EulerOptions::cpuBandSteps)
   // A volume's Euler solve split in z-slabs over devices (slab_split.hpp): empty for one
   // device; "all" or chooseDevice selectors, the pipeline's context standing for the first.
   // makeSolver opens them, checks each device's fit and refuses multigrid and 2D inputs.

@@ -175,8 +175,8 @@ const EulerSolver::Strategy& EulerSolver::chooseStrategy(int dims, bool gpu, Mem
       {3, std::nullopt, MemoryKind::Local, &E::setUpTiles3D, &E::stepTiles3D},
       // CPUs: a work-item per row (gvf_euler_rows3d).
       {3, false, MemoryKind::Buffer, &E::setUpRows3D, &E::stepSingles},
-      // CPUs: a work-item per row (gvf_euler_rows) or bands of rows (gvf_euler_band).
-      {2, false, MemoryKind::Buffer, &E::setUpRows2D, &E::stepRows2D},
+      // CPUs: a work-item per row (gvf_euler_rows).
+      {2, false, MemoryKind::Buffer, &E::setUpRows2D, &E::stepSingles},
       // Else a work-item per point, one iteration a launch (gvf_euler2d.cl, gvf_euler3d.cl).
       {3, std::nullopt, std::nullopt, &E::setUpPoints3D, &E::stepSingles},
       {2, std::nullopt, std::nullopt, &E::setUpPoints2D, &E::stepSingles},
@@ -243,7 +243,6 @@ void EulerSolver::setUpRows2D(const std::string& opts) {
   bindFixed<false>(step2d_, *v0_, input_);
   local_ = cl::NDRange(16);
   global_ = cl::NDRange(detail::roundUp(input_.height, local_[0]));
-  if (options_.cpuBandSteps > 0) setUpBands2D(opts);
 }
 
 void EulerSolver::setUpTiles2D(const std::string& opts) {
@@ -290,9 +289,7 @@ std::vector<SolverFact> EulerSolver::facts() const {
 }
 
 std::uint64_t EulerSolver::deviceBytes() const {
-  // The CPU band kernel's scratch too (it holds about 3x the field's rows at 4 steps a pass).
-  const std::uint64_t scratch = bandScratch_() ? bandScratch_.getInfo<CL_MEM_SIZE>() : 0;
-  return v0_->bytes() + v_[0]->bytes() + v_[1]->bytes() + scratch;
+  return v0_->bytes() + v_[0]->bytes() + v_[1]->bytes();
 }
 
 void EulerSolver::setMu(double mu) {
@@ -412,47 +409,6 @@ void EulerSolver::stepTiles3D(int n) {
   }
   stepSingles(n);
 }
-
-// Rows per band of gvf_euler_band: at 512 wide in f32 a band's two scratch levels (and a row
-// of |V0|^2) and its V0 rows take about 200 KB with 4 steps, inside a core's L2.
-constexpr int kBandRows = 16;
-
-void EulerSolver::setUpBands2D(const std::string& buildOptions) {
-  if (options_.cpuBandSteps > 64)
-    throw ParameterError("Euler's CPU bands take 0 to 64 iterations per pass, not " +
-                         std::to_string(options_.cpuBandSteps) + ".");
-  bandSteps_ = options_.cpuBandSteps;
-  band2d_ = ctx_->kernels().kernel("gvf_euler2d.cl", "gvf_euler_band", buildOptions);
-  const int bands = (input_.height + kBandRows - 1) / kBandRows;
-  const int scratchRows = kBandRows + 2 * bandSteps_;
-  const std::size_t pixelBytes = v_[0]->bytes() / input_.pixelCount();
-  bandScratch_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE,
-                            static_cast<std::size_t>(bands) * (2 * scratchRows + 1) *
-                                static_cast<std::size_t>(input_.width) * pixelBytes);
-  bindFixed<false>(band2d_, *v0_, input_);
-  band2d_.arg<7>(kBandRows);
-  band2d_.arg<8>(bandScratch_);
-  band2d_.arg<9>(scratchRows);
-}
-
-void EulerSolver::stepBands2D(int n) {
-  band2d_.arg<5>(static_cast<float>(mu_));
-  const cl::NDRange global((input_.height + kBandRows - 1) / kBandRows);
-  while (n > 0) {
-    const int steps = std::min(n, bandSteps_);
-    band2d_.arg<0>(v_[current_]->memory());
-    band2d_.arg<2>(v_[1 - current_]->memory());
-    band2d_.arg<6>(steps);
-    cl::Event ev;
-    ctx_->queue().enqueueNDRangeKernel(band2d_.get(), cl::NullRange, global, cl::NDRange(1),
-                                       nullptr, &ev);
-    ctx_->profiler().record("gvf_euler_band", ev);
-    current_ = 1 - current_;
-    n -= steps;
-  }
-}
-
-void EulerSolver::stepRows2D(int n) { bandSteps_ > 0 ? stepBands2D(n) : stepSingles(n); }
 
 // One iteration a launch of step2d_ or step3d_ over global_.
 void EulerSolver::stepSingles(int n) {

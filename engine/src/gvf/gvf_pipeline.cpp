@@ -29,7 +29,6 @@ EulerOptions SolverConfig::eulerOptions() const {
   o.tile = tile;
   o.tile3d = tile3d;
   o.persistent = persistent;
-  o.cpuBandSteps = cpuBandSteps;
   return o;
 }
 
