@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "gvflab/euler_solver.hpp"
+#include "gvflab/pinned_host.hpp"
 #include "gvflab/solver.hpp"
 
 namespace gvflab {
@@ -112,6 +113,7 @@ class SlabEulerSolver : public Solver {
   long gatheredAt_ = -1;
   std::unique_ptr<ErrorMetric> metric_;  // ε on the first device, made by the first error()
   std::unique_ptr<FieldStorage> errorV0_, errorField_;
+  std::vector<PinnedHostBuffer> staging_;  // one per halo copy, made by the first exchange
   double haloSeconds_ = 0;
   long exchanges_ = 0;
 };

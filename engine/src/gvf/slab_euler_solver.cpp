@@ -140,29 +140,36 @@ void SlabEulerSolver::exchange() {
       copies.push_back({i, i + 1, lower.z1 - halo_ - lower.lo, 0});
       copies.push_back({i + 1, i, upper.z0 - upper.lo, lower.z1 - lower.lo});
     }
-    std::vector<std::vector<char>> host(copies.size());
+    // Staging in pinned host memory, made once: pageable copies go through the driver's own
+    // staging, and were allocated and faulted in at every exchange.
+    if (staging_.empty())
+      for (const Copy& c : copies)
+        staging_.emplace_back(*devices_[c.from],
+                              3 * storagePlanes(slabs_[c.from]->storage(), 0, halo_)[0].size);
+    std::vector<cl::Event> read(copies.size());
     for (std::size_t c = 0; c < copies.size(); ++c) {
       const FieldStorage& st = slabs_[copies[c].from]->storage();
-      const auto parts = storagePlanes(st, copies[c].fromZ, halo_);
-      host[c].resize(parts.size() * parts.front().size);  // before any read lands in it
       std::size_t at = 0;
-      for (const PlaneBytes& b : parts) {
-        devices_[copies[c].from]->queue().enqueueReadBuffer(st.buffer(), CL_FALSE, b.offset, b.size,
-                                                            host[c].data() + at);
+      for (const PlaneBytes& b : storagePlanes(st, copies[c].fromZ, halo_)) {
+        devices_[copies[c].from]->queue().enqueueReadBuffer(
+            st.buffer(), CL_FALSE, b.offset, b.size, staging_[c].as<char>(at), nullptr, &read[c]);
         at += b.size;
       }
+      devices_[copies[c].from]->queue().flush();
     }
-    for (auto& d : devices_) d->queue().finish();
+    // Each copy's writes start as soon as its own reads are in, while the others still read.
     for (std::size_t c = 0; c < copies.size(); ++c) {
+      read[c].wait();  // in-order queue: the last read's event covers the copy's earlier ones
       const FieldStorage& st = slabs_[copies[c].to]->storage();
       std::size_t at = 0;
       for (const PlaneBytes& b : storagePlanes(st, copies[c].toZ, halo_)) {
         devices_[copies[c].to]->queue().enqueueWriteBuffer(st.buffer(), CL_FALSE, b.offset, b.size,
-                                                           host[c].data() + at);
+                                                           staging_[c].as<char>(at));
         at += b.size;
       }
+      devices_[copies[c].to]->queue().flush();
     }
-    for (auto& d : devices_) d->queue().finish();  // the host copies are freed below
+    for (auto& d : devices_) d->queue().finish();  // staging is reused at the next exchange
   } catch (const cl::Error& e) {
     rethrowClError(e, "exchanging the halos between the devices");
   }
