@@ -1,8 +1,9 @@
 """The gvflab wheel's build step (pyproject.toml names setuptools as the backend).
 
 setuptools packs python/gvflab/*.py; build_ext runs the project's CMake with the app, tests and
-bench off, so only the engine (its OpenCL kernels embedded at build time) and the module
-gvflab._gvflab are built, for the interpreter that runs this build. Environment:
+bench off, so only the engine (its OpenCL kernels embedded at build time), the app's file layer
+(gvflab.read) and the module gvflab._gvflab are built, for the interpreter that runs this build.
+Environment:
   GVFLAB_WHEEL_BUILD_DIR  where setuptools and CMake build (default: build-python/ here; kept,
                           so a second pip install only rebuilds what changed)
   CMAKE_BUILD_PARALLEL_LEVEL  compile jobs (default: every CPU)

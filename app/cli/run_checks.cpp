@@ -16,9 +16,7 @@
 #include "gvflab/quoted.hpp"
 #include "io/file_formats.hpp"
 #include "io/file_names.hpp"
-#include "io/image_loader.hpp"
 #include "io/input_gate.hpp"
-#include "io/input_shape.hpp"
 #include "io/surface_file.hpp"
 #include "io/tiff_file.hpp"
 #include "io/volume_loader.hpp"
@@ -237,14 +235,7 @@ RunInput loadRunInput(const Options& o, const std::function<void(FieldShape)>& b
     in.image = readTiffPage(path, *o.page);
     return in;
   }
-  const FieldShape shape = inputShape(path);  // the header alone: refused before reading
-  check(shape, "'" + path.string() + "'");
-  in.is3d = isVolumeFile(path);
-  if (in.is3d)
-    in.volume = loadVolume(path);
-  else
-    in.image = loadImage(path);
-  return in;
+  return loadInput(path, [&](FieldShape shape) { check(shape, "'" + path.string() + "'"); });
 }
 
 void checkSnakes(const Options& o, const RunInput& in) {

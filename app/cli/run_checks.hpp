@@ -8,16 +8,11 @@
 #include "cli/options.hpp"
 #include "gvflab/field_storage.hpp"
 #include "gvflab/image.hpp"
+#include "io/volume_loader.hpp"
 
 namespace gvflab::app {
 
-struct RunInput {
-  bool is3d = false;
-  Image2D image;  // 2D: the image or phantom
-  Volume volume;  // 3D
-  int width() const { return is3d ? volume.width : image.width; }
-  int height() const { return is3d ? volume.height : image.height; }
-};
+using RunInput = LoadedInput;  // 2D: the image or phantom
 
 // Each output the options name (--save-field, --save-magnitude, --report, --save-contours,
 // --capture-map, --record, --screenshot): a name within the system's length limits whose

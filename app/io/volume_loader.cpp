@@ -3,6 +3,8 @@
 #include "gvflab/error.hpp"
 #include "io/dicom_file.hpp"
 #include "io/file_formats.hpp"
+#include "io/image_loader.hpp"
+#include "io/input_shape.hpp"
 
 namespace gvflab::app {
 
@@ -21,6 +23,19 @@ Volume loadVolume(const std::filesystem::path& path) {
     throw InputError("'" + path.string() + "' is not a volume gvflab reads: the name must end in " +
                      extensionList(FormatRole::VolumeInput) + ".");
   return format->readVolume(path);
+}
+
+LoadedInput loadInput(const std::filesystem::path& path,
+                      const std::function<void(FieldShape)>& beforeRead) {
+  const FieldShape shape = inputShape(path);  // the header alone: refused before reading
+  if (beforeRead) beforeRead(shape);
+  LoadedInput in;
+  in.is3d = isVolumeFile(path);
+  if (in.is3d)
+    in.volume = loadVolume(path);
+  else
+    in.image = loadImage(path);
+  return in;
 }
 
 }  // namespace gvflab::app

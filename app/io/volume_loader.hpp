@@ -4,7 +4,9 @@
 // single files and .hdr/.img pairs, gzipped or not, scaling honoured, storage order and affine
 // kept) and NRRD with three axes (io/nrrd_file.hpp).
 #include <filesystem>
+#include <functional>
 
+#include "gvflab/field_storage.hpp"
 #include "gvflab/image.hpp"
 
 namespace gvflab::app {
@@ -18,5 +20,21 @@ bool isVolumeFile(const std::filesystem::path& path);
 // wrong (not the format its name says, unsupported type, truncated, 4D, too large), or that
 // its extension is not a volume's (with the list).
 Volume loadVolume(const std::filesystem::path& path);
+
+// An input read as the CLI reads it: an image or a volume, with its geometry.
+struct LoadedInput {
+  bool is3d = false;
+  Image2D image;  // 2D
+  Volume volume;  // 3D
+  int width() const { return is3d ? volume.width : image.width; }
+  int height() const { return is3d ? volume.height : image.height; }
+};
+
+// The input gate of the CLI and of Python's gvflab.read: the size from the header alone
+// (io/input_shape.hpp) is refused or handed to beforeRead (the device check) before a sample
+// is read, then the file is read as a volume (isVolumeFile) or an image. Throws InputError
+// naming the file.
+LoadedInput loadInput(const std::filesystem::path& path,
+                      const std::function<void(FieldShape)>& beforeRead = {});
 
 }  // namespace gvflab::app

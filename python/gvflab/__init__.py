@@ -9,6 +9,7 @@ to and from (x, y), x to the right and y down.
     field, report = gvflab.gvf(image, mu=0.15, iterations=500)
     contour = gvflab.snake(image, gvflab.circle((80, 64), 20), force="gvf").points
     surface = gvflab.surface_snake(volume, (32, 32, 32), 20)  # .vertices, .faces
+    scan = gvflab.read("ball.nii.gz")  # .array, .spacing, .origin, .direction, as the CLI reads
 
 Every engine error raises a subclass of gvflab.Error (ParameterError and InputError are also
 ValueErrors, ResourceError a MemoryError) whose message says what is wrong. The public
@@ -34,6 +35,7 @@ from ._gvflab import (  # noqa: F401
 )
 from ._warnings import GvflabWarning  # noqa: F401
 from .coords import field_xy, rc_to_xy, xy_to_rc  # noqa: F401
+from .files import ReadResult, read  # noqa: F401
 from .functions import (  # noqa: F401
     circle,
     devices,
@@ -51,8 +53,8 @@ from .masks import edge_map, snake_mask, surface_mask  # noqa: F401
 __all__ = [
     "DEFAULTS", "Device", "DeviceError", "Error", "GvfReport", "GvflabWarning", "InputError",
     "KernelBuildError", "edge_map", "snake_mask", "surface_mask",
-    "ParameterError", "Progress", "RegionResult", "ResourceError", "SNAKE_STATES", "SnakeResult",
-    "SurfaceResult", "circle", "devices", "field_xy", "gvf", "phantom", "phantom_names",
-    "rc_to_xy", "region_snake", "snake", "surface_snake", "volume_phantom",
+    "ParameterError", "Progress", "ReadResult", "RegionResult", "ResourceError", "SNAKE_STATES",
+    "SnakeResult", "SurfaceResult", "circle", "devices", "field_xy", "gvf", "phantom",
+    "phantom_names", "rc_to_xy", "read", "region_snake", "snake", "surface_snake", "volume_phantom",
     "volume_phantom_names", "xy_to_rc",
 ]

@@ -9,6 +9,7 @@ from . import _gvflab
 from ._inputs import check_array
 from ._signatures import engine_defaults
 from ._warnings import warn_gvf_report, warn_region_restart
+from .files import with_geometry
 
 _GVF = engine_defaults(_gvflab.gvf)
 _SNAKE = engine_defaults(_gvflab.snake)
@@ -176,9 +177,10 @@ def gvf(image_or_volume, *, channel_axis=None, mu=None, sigma=_GVF["sigma"], ite
 
     Parameters
     ----------
-    image_or_volume : array_like
+    image_or_volume : array_like or gvflab.ReadResult
         ``rows x cols`` (2D) or ``planes x rows x cols`` (3D), any strides (views and
-        broadcast arrays are fine). dtype: floats are used as they are (normally in [0, 1]);
+        broadcast arrays are fine); or what ``read()`` returned, whose spacing is then the
+        default for ``spacing``. dtype: floats are used as they are (normally in [0, 1]);
         integers are divided by their type's maximum (uint8: 255, uint16: 65535); bool is
         0/1. At most 16384 pixels per side in 2D and 4096 in 3D, checked from the shape
         before anything is copied. NaN or infinite values are refused.
@@ -270,6 +272,7 @@ def gvf(image_or_volume, *, channel_axis=None, mu=None, sigma=_GVF["sigma"], ite
     >>> gvflab.gvf(rgb, channel_axis=-1, iterations=5)[0].shape
     (32, 48, 2)
     """
+    image_or_volume, spacing = with_geometry(image_or_volume, spacing)  # gvflab.read()'s spacing
     check_array(image_or_volume, channel_axis, "image_or_volume", stacklevel=2)
     field, report = _gvflab.gvf(**locals())
     warn_gvf_report(report, "iterations", stacklevel=2)
@@ -292,8 +295,9 @@ def snake(image, initial_points, *, channel_axis=None, force=_SNAKE["force"],
 
     Parameters
     ----------
-    image : array_like
-        ``rows x cols``, as for ``gvf()`` (dtypes, sizes and ``channel_axis``).
+    image : array_like or gvflab.ReadResult
+        ``rows x cols``, as for ``gvf()`` (dtypes, sizes, ``channel_axis``, ``read()``'s
+        result).
     initial_points : array_like or list of array_like
         An N x 2 array of (row, col) nodes, pixel [r, c]'s centre at (r, c) as in NumPy and
         scikit-image (``xy_to_rc()`` converts x/y points), or a list of them to move several
@@ -368,6 +372,7 @@ def snake(image, initial_points, *, channel_axis=None, force=_SNAKE["force"],
     >>> result.state in gvflab.SNAKE_STATES
     True
     """
+    image, spacing = with_geometry(image, spacing)  # gvflab.read()'s spacing
     check_array(image, channel_axis, "image", stacklevel=2)
     result = _gvflab.snake(**locals())
     warn_gvf_report((result[0] if isinstance(result, list) else result).gvf, "gvf_iterations",
@@ -457,9 +462,9 @@ def surface_snake(volume, center=None, radius=None, *, box=None, channel_axis=No
 
     Parameters
     ----------
-    volume : array_like
-        ``planes x rows x cols``, as for ``gvf()`` (dtypes, sizes and ``channel_axis``);
-        ``volume_phantom()`` makes test volumes.
+    volume : array_like or gvflab.ReadResult
+        ``planes x rows x cols``, as for ``gvf()`` (dtypes, sizes, ``channel_axis``,
+        ``read()``'s result); ``volume_phantom()`` makes test volumes.
     center : (float, float, float) or None
         (plane, row, col) of the start sphere's centre; voxel [p, r, c]'s centre is at
         (p, r, c), as in NumPy and scikit-image. It must lie inside the volume.
@@ -539,6 +544,7 @@ def surface_snake(volume, center=None, radius=None, *, box=None, channel_axis=No
     >>> result.state in gvflab.SNAKE_STATES
     True
     """
+    volume, spacing = with_geometry(volume, spacing)  # gvflab.read()'s spacing
     check_array(volume, channel_axis, "volume", stacklevel=2, image=False)
     result = _gvflab.surface_snake(**locals())
     warn_gvf_report(result.gvf, "gvf_iterations", stacklevel=2)

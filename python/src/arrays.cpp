@@ -158,6 +158,10 @@ py::array imageToArray(Image2D&& image) {
   return adopt(std::move(image.pixels), {image.height, image.width});
 }
 
+py::array volumeToArray(Volume&& volume) {
+  return adopt(std::move(volume.voxels), {volume.depth, volume.height, volume.width});
+}
+
 py::array fieldToArray(Field2D&& field) {
   for (std::size_t i = 0; i < field.data.size(); i += 2)
     std::swap(field.data[i], field.data[i + 1]);

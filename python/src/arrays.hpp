@@ -61,6 +61,8 @@ int arrayDims(const pybind11::handle& array);
 
 // rows x cols float32 owning the image's memory (no copy).
 pybind11::array imageToArray(Image2D&& image);
+// planes x rows x cols float32 owning the volume's memory (no copy).
+pybind11::array volumeToArray(Volume&& volume);
 // H x W x 2 (2D) / D x H x W x 3 (3D) float32 arrays owning the field's memory (no copy);
 // components are put in index order, (d_row, d_col) / (d_plane, d_row, d_col), in place.
 pybind11::array fieldToArray(Field2D&& field);

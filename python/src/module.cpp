@@ -17,6 +17,7 @@
 #include "gvflab/version.hpp"
 #include "mask_binding.hpp"
 #include "progress.hpp"
+#include "read_binding.hpp"
 #include "region_binding.hpp"
 #include "snake_binding.hpp"
 #include "surface_binding.hpp"
@@ -93,4 +94,5 @@ PYBIND11_MODULE(_gvflab, m) {
   python::bindRegionSnake(m);
   python::bindSurfaceSnake(m);
   python::bindMasks(m);
+  python::bindRead(m);
 }

@@ -18,21 +18,16 @@
 #include "gvflab/profiler.hpp"
 #include "progress.hpp"
 #include "snake_common.hpp"
+#include "snake_setup.hpp"
 
 namespace py = pybind11;
 
 namespace gvflab::python {
 namespace {
 
-struct SnakeResult {
-  py::array points;  // N x 2 (row, col)
-  std::string force;
+struct SnakeResult : SnakeOutcome {
+  py::array points;      // N x 2 (row, col)
   std::string boundary;  // boundaryName: "periodic" (closed) or an open snake's ends
-  std::string state;     // snakeStateName: "moving" | "converged" | "stalled" | "collapsed"
-  long iterations = 0;
-  double held = 0, holdGap = 0;  // the hold test at its last stop (SnakeContour)
-  double openclMs = 0;           // every snake of the call together
-  std::optional<GvfReport> gvf;
 };
 
 // The engine's bounds rule (ParametricSnake::checkPointsIn) told in Python's terms: the point
@@ -87,38 +82,24 @@ py::object snake(const py::handle& image, const py::handle& initial, std::option
   const PixelArray pixels = inspectPixels(image, channelAxis, "the image");
   requireGvfSize(pixels, /*volumes=*/false, "snake()");  // a 2D image before its points
   for (std::size_t i = 0; i < starts.size(); ++i) requirePointsInside(starts[i], pixels, names[i]);
-  const std::optional<GridSpacing> grid =
-      spacing ? std::optional(gridSpacingOf(*spacing, 2)) : std::nullopt;
-  GvfRequest request;
-  request.mu = mu, request.iterations = gvfIterations, request.targetError = targetError;
-  request.solver = solver, request.precision = precision;
-  DeviceLease lease = computeContext(device);
-  const std::shared_ptr<ComputeContext>& ctx = lease.ctx;
-  if (snakeForce == SnakeForce::Gvf) checkGvfFits(*ctx, pixels.fieldShape(), request);
-  const Image2D img = toImage(pixels);
-  // The traditional force is ∇f: V0 in the edge-gradient mode, of the caller's f if given.
-  const GvfInput input = gvfInputOf(*ctx, pixels, sigma, py::none(), edgeMap, grid);
-  std::optional<GvfRun> run;
-  if (snakeForce == SnakeForce::Gvf) {
-    run = runGvf(ctx, input, request, progress, progressEvery);
-    run->report.sigma = sigma;
-  }
+  const FieldShape shape = pixels.fieldShape();
+  SnakeField field(pixels, snakeForce,
+                   snakeGvfRequest(mu, gvfIterations, targetError, solver, precision), sigma,
+                   device, spacing, edgeMap, progress, progressEvery);
   ProgressReporter reporter(progress, progressEvery, "snake");
   std::optional<ParametricSnake> snakes;
   {
     py::gil_scoped_release release;  // progress takes it back for its callback
-    snakes.emplace(ctx, img.width, img.height, params);
-    snakes->setFields(run ? run->solver->field() : input.v0, input);
+    snakes.emplace(field.lease.ctx, shape.width, shape.height, params);
+    snakes->setFields(field.field(), field.input);
     for (const auto& s : starts) snakes->add(s, snakeForce, std::nullopt, boundary);
-    stepWithProgress(*ctx, *snakes, iterations, reporter);
+    stepWithProgress(field.ctx(), *snakes, iterations, reporter);
   }
-  const double ms = ctx->profiler().totalMs("snake_");
+  const double ms = field.ctx().profiler().totalMs("snake_");
   py::list results;
   for (const auto& c : snakes->contours())
-    results.append(SnakeResult{pointsToArray(c.points), forceName(c.force),
-                               boundaryName(c.boundary), snakeStateName(c.state), c.iterations,
-                               c.held, c.holdGap, ms,
-                               run ? std::optional(run->report) : std::nullopt});
+    results.append(
+        SnakeResult{outcomeOf(c, ms, field), pointsToArray(c.points), boundaryName(c.boundary)});
   return many ? py::object(results) : results[0];
 }
 
@@ -129,31 +110,20 @@ void bindSnake(py::module_& m) {
   for (std::size_t i = 0; i < std::size(kSnakeStates); ++i)
     states[i] = snakeStateName(kSnakeStates[i]);
   m.attr("SNAKE_STATES") = states;
-  py::class_<SnakeResult>(m, "SnakeResult", "A parametric snake after gvflab.snake().")
+  py::class_<SnakeResult> result(m, "SnakeResult", "A parametric snake after gvflab.snake().");
+  result
       .def_readonly("points", &SnakeResult::points,
                     "The contour's nodes, N x 2 float64 (row, col), pixel centres at integers.")
-      .def_readonly("force", &SnakeResult::force)
       .def_readonly("boundary_condition", &SnakeResult::boundary,
                     "'periodic' (closed) or an open snake's ends: 'free', 'fixed', "
                     "'free-fixed', 'fixed-free'.")
-      .def_readonly("state", &SnakeResult::state,
-                    "'moving', 'converged', 'stalled' or 'collapsed' (the CLI's states; "
-                    "see gvflab.SNAKE_STATES).")
-      .def_property_readonly("converged",
-                             [](const SnakeResult& r) { return r.state == "converged"; })
-      .def_readonly("iterations", &SnakeResult::iterations, "Iterations run while moving.")
-      .def_readonly("held", &SnakeResult::held,
-                    "Fraction of nodes the force held at the last stop (0 before one).")
-      .def_readonly("hold_gap", &SnakeResult::holdGap,
-                    "Longest stretch without the force's hold then (pixels).")
-      .def_readonly("opencl_ms", &SnakeResult::openclMs,
-                    "OpenCL time of the snake kernels (all snakes of the call).")
-      .def_readonly("gvf", &SnakeResult::gvf, "The GVF solve's report (None for traditional).")
       .def("__repr__", [](const SnakeResult& r) {
         return "SnakeResult(force='" + r.force + "', state='" + r.state +
                "', nodes=" + std::to_string(r.points.shape(0)) +
                ", iterations=" + std::to_string(r.iterations) + ")";
       });
+  defOutcome(result, "Fraction of nodes the force held at the last stop (0 before one).",
+             "Longest stretch without the force's hold then (pixels).");
 
   m.def("snake", &snake, py::arg("image"), py::arg("initial_points"), py::kw_only(),
         py::arg("channel_axis") = py::none(), py::arg("force") = "gvf",

@@ -21,21 +21,16 @@
 #include "gvflab/volume_phantoms.hpp"
 #include "progress.hpp"
 #include "snake_common.hpp"
+#include "snake_setup.hpp"
 
 namespace py = pybind11;
 
 namespace gvflab::python {
 namespace {
 
-struct SurfaceResult {
+struct SurfaceResult : SnakeOutcome {
   py::array vertices;  // N x 3 float64 (plane, row, col)
   py::array faces;     // M x 3 int64, outward in (plane, row, col)
-  std::string force;
-  std::string state;  // snakeStateName: "moving" | "converged" | "stalled" | "collapsed"
-  long iterations = 0;
-  double held = 0, holdGap = 0;  // the hold test at its last stop (SurfaceContour)
-  double openclMs = 0;
-  std::optional<GvfReport> gvf;
 };
 
 std::string number(double v) {
@@ -176,35 +171,18 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center,
                      (pixels.dims() == 2 ? ": use gvflab.snake() for a 2D image." : "."));
   requireGvfSize(pixels, /*volumes=*/true, "surface_snake()");
   const FieldShape shape = pixels.fieldShape();
-  const std::optional<GridSpacing> grid =
-      spacing ? std::optional(gridSpacingOf(*spacing, 3)) : std::nullopt;
   const SurfaceMesh start = startMesh(center, radius, box, shape, params);
-  GvfRequest request;
-  request.mu = mu, request.iterations = gvfIterations, request.targetError = targetError;
-  request.solver = solver, request.precision = precision;
-  DeviceLease lease = computeContext(device);
-  const std::shared_ptr<ComputeContext>& ctx = lease.ctx;
-  if (snakeForce == SnakeForce::Gvf) checkGvfFits(*ctx, shape, request);
-  const Volume vol = toVolume(pixels);
-  GvfInput input;
-  {
-    py::gil_scoped_release release;
-    // The traditional force is ∇f: V0 in the edge-gradient mode.
-    input = buildGvfInput(*ctx, vol, sigma, V0Mode::EdgeGradient, grid);
-  }
-  std::optional<GvfRun> run;
-  if (snakeForce == SnakeForce::Gvf) {
-    run = runGvf(ctx, input, request, progress, progressEvery);
-    run->report.sigma = sigma;
-  }
+  SnakeField field(pixels, snakeForce,
+                   snakeGvfRequest(mu, gvfIterations, targetError, solver, precision), sigma,
+                   device, spacing, py::none(), progress, progressEvery);
   ProgressReporter reporter(progress, progressEvery, "surface");
   std::optional<SurfaceSnake> surfaces;
   {
     py::gil_scoped_release release;  // progress takes it back for its callback
-    surfaces.emplace(ctx, shape.width, shape.height, shape.depth, params);
-    surfaces->setFields(run ? run->solver->field() : input.v0, input);
+    surfaces.emplace(field.lease.ctx, shape.width, shape.height, shape.depth, params);
+    surfaces->setFields(field.field(), field.input);
     surfaces->add(start, snakeForce);
-    stepWithProgress(*ctx, *surfaces, iterations, reporter);
+    stepWithProgress(field.ctx(), *surfaces, iterations, reporter);
     surfaces->settleMeshes();  // remeshed and untangled, as the CLI writes them
   }
   std::vector<SurfaceContour> out;
@@ -213,55 +191,32 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center,
     out = surfaces->surfaces();
   }
   const SurfaceContour& s = out.at(0);
-  return SurfaceResult{verticesToArray(s.mesh),
-                       facesToArray(s.mesh),
-                       forceName(s.force),
-                       snakeStateName(s.state),
-                       s.iterations,
-                       s.held,
-                       s.holdGap,
-                       ctx->profiler().totalMs(),
-                       run ? std::optional(run->report) : std::nullopt};
-}
-
-py::array volumeToArray(Volume&& volume) {
-  const std::vector<py::ssize_t> shape = {volume.depth, volume.height, volume.width};
-  auto* owned = new std::vector<float>(std::move(volume.voxels));
-  py::capsule free(owned, [](void* p) { delete static_cast<std::vector<float>*>(p); });
-  return py::array_t<float>(shape, owned->data(), free);
+  return SurfaceResult{outcomeOf(s, field.ctx().profiler().totalMs(), field),
+                       verticesToArray(s.mesh), facesToArray(s.mesh)};
 }
 
 }  // namespace
 
 void bindSurfaceSnake(py::module_& m) {
-  py::class_<SurfaceResult>(m, "SurfaceResult",
-                            "A surface snake after gvflab.surface_snake(): a closed triangle "
-                            "mesh.")
+  py::class_<SurfaceResult> result(
+      m, "SurfaceResult",
+      "A surface snake after gvflab.surface_snake(): a closed triangle "
+      "mesh.");
+  result
       .def_readonly("vertices", &SurfaceResult::vertices,
                     "The mesh's vertices, N x 3 float64 (plane, row, col), voxel centres at "
                     "integers.")
       .def_readonly("faces", &SurfaceResult::faces,
                     "M x 3 int64 vertex indices, (v1 - v0) x (v2 - v0) pointing outwards in "
                     "(plane, row, col) coordinates; every edge is in exactly two faces.")
-      .def_readonly("force", &SurfaceResult::force)
-      .def_readonly("state", &SurfaceResult::state,
-                    "'moving', 'converged', 'stalled' or 'collapsed' (the 2D snakes' states, "
-                    "from the same engine rule; see gvflab.SNAKE_STATES).")
-      .def_property_readonly("converged",
-                             [](const SurfaceResult& r) { return r.state == "converged"; })
-      .def_readonly("iterations", &SurfaceResult::iterations, "Iterations run while moving.")
-      .def_readonly("held", &SurfaceResult::held,
-                    "Fraction of vertices the force held at the last stop (0 before one).")
-      .def_readonly("hold_gap", &SurfaceResult::holdGap,
-                    "Widest patch without the force's hold then (voxels).")
-      .def_readonly("opencl_ms", &SurfaceResult::openclMs, "OpenCL time of the surface's kernels.")
-      .def_readonly("gvf", &SurfaceResult::gvf, "The GVF solve's report (None for traditional).")
       .def("__repr__", [](const SurfaceResult& r) {
         return "SurfaceResult(force='" + r.force + "', state='" + r.state +
                "', vertices=" + std::to_string(r.vertices.shape(0)) +
                ", faces=" + std::to_string(r.faces.shape(0)) +
                ", iterations=" + std::to_string(r.iterations) + ")";
       });
+  defOutcome(result, "Fraction of vertices the force held at the last stop (0 before one).",
+             "Widest patch without the force's hold then (voxels).");
 
   m.def("surface_snake", &surfaceSnake, py::arg("volume"), py::arg("center") = py::none(),
         py::arg("radius") = py::none(), py::kw_only(), py::arg("box") = py::none(),

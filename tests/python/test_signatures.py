@@ -6,13 +6,13 @@ import inspect
 import pytest
 
 import gvflab
-from gvflab import _gvflab, coords, functions
+from gvflab import _gvflab, coords, files, functions
 from gvflab._signatures import engine_signature
 
 PUBLIC = [getattr(gvflab, name) for name in gvflab.__all__
           if inspect.isfunction(getattr(gvflab, name))]
 COMPILED = ["gvf", "snake", "region_snake", "circle", "phantom", "phantom_names", "devices",
-            "surface_snake", "volume_phantom", "volume_phantom_names", "edge_map"]
+            "surface_snake", "volume_phantom", "volume_phantom_names", "edge_map", "read"]
 
 
 def test_every_public_function_is_covered():
@@ -27,7 +27,7 @@ def test_signature_and_numpydoc_sections(function):
     sections = ["Returns", "Examples"]
     if signature.parameters:
         sections.append("Parameters")
-    if function.__name__ in ("gvf", "snake", "region_snake", "surface_snake", "xy_to_rc"):
+    if function.__name__ in ("gvf", "snake", "region_snake", "surface_snake", "xy_to_rc", "read"):
         sections.append("Raises")
     for section in sections:
         assert f"\n{section}\n{'-' * len(section)}\n" in doc, (function.__name__, section)
@@ -55,7 +55,7 @@ def test_defaults_come_from_the_engine_tables():
     assert region["d_max"].default == gvflab.DEFAULTS["region_snake"]["d-max"]
 
 
-@pytest.mark.parametrize("module", [functions, coords], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [functions, coords, files], ids=lambda m: m.__name__)
 def test_docstring_examples_run(module):
     failed, attempted = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert attempted > 0 and failed == 0
