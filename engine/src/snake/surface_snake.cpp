@@ -36,11 +36,14 @@ void checkVertexCount(double count) {
   }
 }
 
-bool hasEdgeShorterThan(const SurfaceMesh& mesh, double length) {
+// Whether an edge is shorter than `length` in world units (vertices times `spacing`, rounded
+// to float as scaled() does), with no scaled copy of the mesh.
+bool hasEdgeShorterThan(const SurfaceMesh& mesh, const glm::dvec3& spacing, double length) {
   const double l2 = length * length;
+  auto world = [&](std::uint32_t v) { return glm::vec3(glm::dvec3(mesh.vertices[v]) * spacing); };
   for (const auto& f : mesh.faces)
     for (int i = 0; i < 3; ++i) {
-      const glm::vec3 d = mesh.vertices[f[i]] - mesh.vertices[f[(i + 1) % 3]];
+      const glm::vec3 d = world(f[i]) - world(f[(i + 1) % 3]);
       if (glm::dot(d, d) < l2) return true;
     }
   return false;
@@ -73,7 +76,10 @@ bool remeshWithinBudget(SurfaceMesh& mesh, const SnakeParams& params, std::size_
                         const glm::dvec3& spacing, bool untangle) {
   SurfaceMesh r;
   try {
-    r = remesh(scaled(mesh, spacing), params.dmin, params.dmax, 2 * budget);
+    // No world copy at unit spacing (the remeshing reads the mesh once).
+    r = spacing == glm::dvec3(1.0)
+            ? remesh(mesh, params.dmin, params.dmax, 2 * budget)
+            : remesh(scaled(mesh, spacing), params.dmin, params.dmax, 2 * budget);
   } catch (const ResourceError&) {
     return false;
   }
@@ -222,7 +228,7 @@ struct SurfaceSnake::Impl {
       return;
     }
     s.rings = meshRings(s.mesh);
-    s.shortLeft = hasEdgeShorterThan(scaled(s.mesh, spacing), params.dmin / kRemeshFar);
+    s.shortLeft = hasEdgeShorterThan(s.mesh, spacing, params.dmin / kRemeshFar);
     ++s.topology;
     s.sinceRemesh = 0;
   }
