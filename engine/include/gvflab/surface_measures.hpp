@@ -27,16 +27,16 @@ double surfaceRelaxation(const SnakeParams& params);  // ω
 int surfaceSweeps(const SnakeParams& params);         // in [1, kMaxSweeps]
 
 // When remeshing is due (checked on the device every `resample` iterations, no read-back
-// unless due): at once when an edge is far out of [dmin, dmax], shorter than dmin / kRemeshFar
-// or longer than kRemeshFar dmax; when edges are only a little out, at the end of a convergence
-// window (read back then anyway) or after kRemeshPatience resampling periods since the last
-// remeshing. Far-short edges that the last remeshing could not collapse (a collapse that
-// would fold a face or break the manifold is refused) do not count as far out until they are
-// fixed: the shrinking bench surface keeps a few, and they made it remesh at every resampling
-// (144 remeshings in 160 checks). On a surface of 10^5 vertices some edge is
-// always a little out (its vertices slide and jitter), so remeshing whenever one is would cost
-// a read-back and a remesh every `resample` iterations (measured: 490 iterations/s for 50k
-// vertices on an H100, 0.06 ms of kernels per iteration).
+// unless due): at once when an edge is longer than kRemeshFar dmax (the surface loses
+// resolution where it stretches); when edges are only a little out of [dmin, dmax], or shorter
+// than dmin / kRemeshFar, at the end of a convergence window (read back then anyway) or after
+// kRemeshPatience resampling periods since the last remeshing. On a surface of 10^5 vertices
+// some edge is always a little out (its vertices slide and jitter), so remeshing whenever one
+// is would cost a read-back and a remesh every `resample` iterations (measured: 490
+// iterations/s for 50k vertices on an H100, 0.06 ms of kernels per iteration). Far-short edges
+// wait too: a shrinking surface makes new ones within two resampling periods of every
+// remeshing (the bench surface remeshed at 136 of 200 checks, 1356 iterations/s on an H200),
+// and a short edge costs a vertex, not resolution.
 inline constexpr double kRemeshFar = 1.5;
 inline constexpr int kRemeshPatience = 10;
 

@@ -20,8 +20,8 @@
 // oscillation), two umbrella passes each, no host work (surface_measures.hpp: 3 sweeps at the
 // defaults, within 5 % of the exact step; at most 8, then the step falls short of it).
 // Read-backs happen every `resample` iterations only when a window ends or remeshing is due
-// (a kernel checks the edges; a flag per surface comes back): at once for an edge far out of
-// [dmin, dmax], else after kRemeshPatience periods (surface_measures.hpp says why), so
+// (a kernel checks the edges; a flag per surface comes back): at once for an edge far longer
+// than dmax, else after kRemeshPatience periods (surface_measures.hpp says why), so
 // iterations stay on the device otherwise.
 //
 // States: the 2D snakes' rules (parametric_snake.hpp) on a mesh, applied by the one stop

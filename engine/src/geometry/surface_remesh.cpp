@@ -429,6 +429,7 @@ SurfaceMesh Remesher::result() const {
   SurfaceMesh mesh;
   std::vector<Index>& index = b_.index;
   index.assign(pos_.size(), kNone);
+  mesh.vertices.reserve(pos_.size());
   for (Index v = 0; v < pos_.size(); ++v)
     if (out_[v] != kNone) {
       index[v] = static_cast<Index>(mesh.vertices.size());

@@ -43,10 +43,30 @@ MeshRings meshRings(const SurfaceMesh& mesh) {
   MeshRings r;
   r.start.assign(n + 1, 0);
   r.ring.reserve(offset[n]);
+  // Walks v's fan from corner `first`, appending to r.ring; true when the walk came back to
+  // its start through every corner (a closed fan: then every corner's a is another's b).
+  auto walk = [&](std::uint32_t first, std::uint32_t begin, std::uint32_t end) {
+    std::uint64_t seen = 0;
+    std::uint32_t at = pairs[first].first;
+    for (std::size_t step = 0; step <= end - begin; ++step) {
+      r.ring.push_back(at);
+      auto i = begin;
+      while (i < end && pairs[i].first != at) ++i;
+      if (i == end) return false;
+      seen |= std::uint64_t(1) << ((i - begin) & 63);
+      at = pairs[i].second;
+      if (at == pairs[first].first)
+        return end - begin <= 64 && seen == ~std::uint64_t(0) >> (64 - (end - begin));
+    }
+    return false;
+  };
   for (std::size_t v = 0; v < n; ++v) {
     const auto begin = offset[v], end = offset[v + 1];
-    if (begin != end) {
-      // Start where an open fan begins (a corner's a that is no corner's b), else anywhere.
+    const std::size_t mark = r.ring.size();
+    // A closed fan (nearly every one) starts at its first corner; only an open one needs the
+    // (quadratic) search for where it begins: a corner's a that is no corner's b.
+    if (begin != end && !walk(begin, begin, end)) {
+      r.ring.resize(mark);
       auto first = begin;
       for (auto i = begin; i < end; ++i) {
         bool isSecond = false;
@@ -57,15 +77,7 @@ MeshRings meshRings(const SurfaceMesh& mesh) {
           break;
         }
       }
-      std::uint32_t at = pairs[first].first;
-      for (std::size_t step = 0; step <= end - begin; ++step) {
-        r.ring.push_back(at);
-        auto i = begin;
-        while (i < end && pairs[i].first != at) ++i;
-        if (i == end) break;
-        at = pairs[i].second;
-        if (at == pairs[first].first) break;
-      }
+      walk(first, begin, end);
     }
     r.start[v + 1] = static_cast<std::uint32_t>(r.ring.size());
   }
@@ -222,9 +234,9 @@ double surfaceProgress(const SurfaceMesh& now, const std::deque<SurfaceMesh>& pa
 
 bool collapsedSurface(const SurfaceMesh& mesh, double initialVolume, double dmin) {
   const double volume = meshVolume(mesh);
-  const double small =
-      std::max(kCollapseArea * dmin * dmin * dmin, kCollapseWidth * dmin * meshArea(mesh));
-  return volume < kCollapseFraction * initialVolume && volume < small;
+  if (!(volume < kCollapseFraction * initialVolume)) return false;  // the area is not needed
+  return volume <
+         std::max(kCollapseArea * dmin * dmin * dmin, kCollapseWidth * dmin * meshArea(mesh));
 }
 
 double unheldPatchWidth(const SurfaceMesh& mesh, const std::vector<bool>& held) {

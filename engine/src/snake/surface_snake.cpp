@@ -36,16 +36,6 @@ void checkVertexCount(double count) {
   }
 }
 
-bool hasEdgeShorterThan(const SurfaceMesh& mesh, double length) {
-  const double l2 = length * length;
-  for (const auto& f : mesh.faces)
-    for (int i = 0; i < 3; ++i) {
-      const glm::vec3 d = mesh.vertices[f[i]] - mesh.vertices[f[(i + 1) % 3]];
-      if (glm::dot(d, d) < l2) return true;
-    }
-  return false;
-}
-
 cl_float4 spacing4(const glm::dvec3& s) {
   return {{static_cast<float>(s.x), static_cast<float>(s.y), static_cast<float>(s.z), 1.0f}};
 }
@@ -73,7 +63,10 @@ bool remeshWithinBudget(SurfaceMesh& mesh, const SnakeParams& params, std::size_
                         const glm::dvec3& spacing, bool untangle) {
   SurfaceMesh r;
   try {
-    r = remesh(scaled(mesh, spacing), params.dmin, params.dmax, 2 * budget);
+    // No world copy at unit spacing (the remeshing reads the mesh once).
+    r = spacing == glm::dvec3(1.0)
+            ? remesh(mesh, params.dmin, params.dmax, 2 * budget)
+            : remesh(scaled(mesh, spacing), params.dmin, params.dmax, 2 * budget);
   } catch (const ResourceError&) {
     return false;
   }
@@ -146,9 +139,6 @@ struct SurfaceSnake::Impl {
     std::deque<std::shared_ptr<MeshDistance>> referenceGrids;  // null until needed
     long topology = 0;     // counts connectivity changes (remeshing)
     long sinceRemesh = 0;  // iterations moved since the last remeshing
-    // The last remeshing left edges shorter than dmin / kRemeshFar (refused collapses): until
-    // one clears them, far-short edges wait for the patience like slightly-out ones.
-    bool shortLeft = false;
     StopStatus stop;
   };
 
@@ -222,7 +212,6 @@ struct SurfaceSnake::Impl {
       return;
     }
     s.rings = meshRings(s.mesh);
-    s.shortLeft = hasEdgeShorterThan(scaled(s.mesh, spacing), params.dmin / kRemeshFar);
     ++s.topology;
     s.sinceRemesh = 0;
   }
@@ -415,7 +404,6 @@ void SurfaceSnake::restart() {
     s.rings = meshRings(s.mesh);
     ++s.topology;
     s.sinceRemesh = 0;
-    s.shortLeft = false;
     s.stop.restart();
   }
   impl_->layoutDirty = true;
@@ -648,8 +636,8 @@ class SurfaceSnake::Stops : public StopGeometry {
 void SurfaceSnake::checkAndRemesh() {
   Impl& m = *impl_;
   m.sinceResample = 0;
-  // Read back only when some surface's window ended or its remeshing is due: far-out edges at
-  // once; edges a little out at a window's end (read back then anyway) or after
+  // Read back only when some surface's window ended or its remeshing is due: far-long edges at
+  // once; edges a little out or far short at a window's end (read back then anyway) or after
   // kRemeshPatience resampling periods.
   const std::vector<int> edges = edgesOutOfRange();
   std::vector<char> remeshDue(m.surfaces.size(), 0), windowEnds(m.surfaces.size(), 0);
@@ -659,7 +647,7 @@ void SurfaceSnake::checkAndRemesh() {
     if (!s.stop.moving()) continue;
     windowEnds[k] = s.stop.windowEnds(params_);
     remeshDue[k] =
-        (edges[k] & 4) || ((edges[k] & 2) && !s.shortLeft) ||
+        (edges[k] & 4) ||
         ((edges[k] & 1) && (windowEnds[k] || s.sinceRemesh >= kRemeshPatience * params_.resample));
     due = due || remeshDue[k] || windowEnds[k];
   }
