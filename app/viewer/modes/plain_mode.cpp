@@ -58,7 +58,9 @@ void PlainMode::drawPanels(const PanelPlace& place, ErrorLog& errors) {
       };
       for (const Box& b : snakeBoxes(snakes_->contours(), *place.view)) boxes.push_back(toUi(b));
       image = toUi(imageBox(*place.view));
-      object = toUi(objectBox(snakes_->contours(), *place.view));
+      if (contentVersion_ != session_.imageVersion())
+        content_ = contentBox(session_.image()), contentVersion_ = session_.imageVersion();
+      object = toUi(objectBox(snakes_->contours(), *place.view, content_));
     }
     drawSnakeLegend(
         snakeLegendRows(snakes_->contours(), snakes_->selectedId(), snakes_->waitingForField()),

@@ -88,6 +88,7 @@ FigureFacts figureFacts(const Session& session, const std::vector<SnakeContour>&
                         const LayerSettings& layers, float rangeMax) {
   FigureFacts f;
   f.view = fittedView(session.image().width, session.image().height);
+  f.content = contentBox(session.image());
   f.layers = layers;
   f.rangeMax = rangeMax;
   f.snakes = snakes;
@@ -166,7 +167,7 @@ FigureLayout annotateFigure(QImage& image, const FigureOptions& options, const F
     if (v.viewSize.x <= 0 || v.viewSize.y <= 0)
       v.viewSize = {static_cast<float>(image.width()), static_cast<float>(image.height())};
     snakes = snakeBoxes(facts.snakes, v);
-    object = objectBox(facts.snakes, v);
+    object = objectBox(facts.snakes, v, facts.content);
     imageRect = imageBox(v);
   }
 
