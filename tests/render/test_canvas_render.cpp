@@ -9,10 +9,12 @@
 
 #include <QImage>
 #include <QOpenGLFramebufferObject>
+#include <algorithm>
 #include <cmath>
 
 #include "cli/options.hpp"
 #include "demos/demos.hpp"
+#include "gvflab/phantoms.hpp"
 #include "render/render_support.hpp"
 #include "viewer/model/colormap.hpp"
 #include "viewer/render/figure.hpp"
@@ -330,4 +332,73 @@ TEST_CASE("the U lesson's figure at 1024x768: legend and caption keep off the sn
            ++x)
         changed += !samePixel(after.pixel(x, y), was.pixel(x, y));
   CHECK(changed == 0);
+}
+
+TEST_CASE("the capture-range demo at 1024x768: the legend covers neither a seed nor the U") {
+  // Before, it covered the U's left arm at the start and its bottom bar once the seeds moved.
+  auto& env = gvflab::test::glEnvironment();
+  REQUIRE_MESSAGE(env.ok, "no OpenGL 3.3 core context (run under xvfb-run -a)");
+  const Box uImage = contentBox(makePhantom("u", 128));
+  const app::Options o = app::parseOptions({"--demo", "capture-range"});
+  std::vector<SnakeContour> start;
+  for (const auto& spec : o.snakes.snakes) {
+    SnakeContour c = snake(static_cast<int>(start.size()) + 1, spec.forceOr(SnakeForce::Gvf),
+                           SnakeState::Moving, 0);
+    c.points = c.initial = spec.points(o.snakes.params);
+    start.push_back(c);
+  }
+  // Late: every GVF seed outside the U has reached its nearest side (those in the notch stay
+  // inside the U's box), collapsed; the grad-f seeds stalled where they started.
+  std::vector<SnakeContour> late = start;
+  for (auto& c : late) {
+    c.state = SnakeState::Stalled, c.iterations = 200;
+    if (c.force != SnakeForce::Gvf) continue;
+    c.state = SnakeState::Collapsed, c.iterations = 1140;
+    for (auto& p : c.points)
+      p = {std::clamp(p.x, uImage.x, uImage.right()), std::clamp(p.y, uImage.y, uImage.bottom())};
+  }
+  ImGui::CreateContext();
+  ImGuiQtBridge::setup(15.0f);
+  ImGui::GetStyle().WindowPadding = ImVec2(10, 10);  // GlView::initializeGL's
+  REQUIRE(ImGui_ImplOpenGL3_Init("#version 330 core"));
+  const app::Demo& demo = app::findDemo("capture-range");
+  constexpr int W = 1024, H = 717;  // the window at 1024x768 less its title bar
+  for (bool panels : {true, false})
+    for (const auto* snakes : {&start, &late}) {
+      CAPTURE(panels);
+      CAPTURE(snakes == &late);
+      const float left = panelLayout(W, panels).viewLeft(),
+                  width = panelLayout(W, panels).viewWidth(W);
+      ViewTransform view;
+      view.viewSize = {width, H};
+      view.imageSize = {128, 128};
+      const auto shift = [&](Box b) { return b.x += left, b; };
+      std::vector<Box> boxes;
+      for (const Box& b : snakeBoxes(*snakes, view)) boxes.push_back(shift(b));
+      const Box u = shift(objectBox({}, view, uImage));
+      CanvasLegendState state;
+      bool open = true;
+      Box legend;
+      for (int frame = 0; frame < 3; ++frame) {  // auto-sized windows settle on the second
+        ImGuiIO& io = ImGui::GetIO();
+        io.DisplaySize = ImVec2(W, H);
+        io.DeltaTime = 1.0f / 60;
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui::NewFrame();
+        const float top = drawExplanation(demo.title, demo.explanation[0], demo.explanation[1],
+                                          &open, CanvasRect{left, 0, width, H});
+        // As PlainMode::drawPanels: below the explanation, above the cursor readout.
+        legend =
+            drawSnakeLegend(snakeLegendRows(*snakes, 1), "field shown: GVF (snake #1)",
+                            CanvasRect{left, top, width, H - top - cursorReadoutHeight()}, boxes,
+                            shift(imageBox(view)), state, shift(objectBox(*snakes, view, uImage)));
+        ImGui::Render();
+      }
+      MESSAGE("legend at " << legend.x << "," << legend.y << " " << legend.w << "x" << legend.h);
+      REQUIRE_FALSE(legend.empty());
+      CHECK(coversNoSnake(legend, boxes));
+      CHECK(overlapArea(legend, u) == doctest::Approx(0));
+    }
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui::DestroyContext();
 }

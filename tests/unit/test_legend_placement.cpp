@@ -6,7 +6,6 @@
 
 #include <random>
 
-#include "cli/options.hpp"
 #include "gvflab/phantoms.hpp"
 #include "viewer/model/settle_timer.hpp"
 #include "viewer/render/legend_placement.hpp"
@@ -194,48 +193,4 @@ TEST_CASE("the image's content: a phantom's shape, nothing of a flat image") {
   CHECK(u.y == doctest::Approx(25.6).epsilon(0.08));
   CHECK(u.bottom() == doctest::Approx(102.4).epsilon(0.05));
   CHECK(contentBox(Image2D(64, 64, 0.3f)).empty());
-}
-
-TEST_CASE("the capture-range demo at 1024x768: the legend covers neither a seed nor the U") {
-  // Before, it covered the U's left arm at the start and its bottom bar once the seeds moved.
-  const Box uImage = contentBox(makePhantom("u", 128));
-  const app::Options o = app::parseOptions({"--demo", "capture-range"});
-  std::vector<SnakeContour> start;
-  for (const auto& spec : o.snakes.snakes) {
-    SnakeContour c;
-    c.force = spec.forceOr(SnakeForce::Gvf);
-    c.points = c.initial = spec.points(o.snakes.params);
-    start.push_back(c);
-  }
-  // Late: every GVF seed outside the U has reached its nearest side (those in the notch stay
-  // inside the U's box), the grad-f seeds stalled where they started.
-  std::vector<SnakeContour> late = start;
-  for (auto& c : late) {
-    if (c.force != SnakeForce::Gvf) continue;
-    for (auto& p : c.points) {
-      const float x = std::clamp(p.x, uImage.x, uImage.right());
-      const float y = std::clamp(p.y, uImage.y, uImage.bottom());
-      if (x != p.x || y != p.y) p = {x, y};
-    }
-  }
-  // The view with the panels (664 px wide at 1024) and without (Tab), below the lesson's
-  // explanation; the legend as the canvas draws it for 8 + 8 seeds (about 290 x 76 px).
-  for (float width : {panelLayout(1024, true).viewWidth(1024), 1024.0f}) {
-    ViewTransform view;
-    view.viewSize = {width, 697};
-    view.imageSize = {128, 128};
-    const Box area{0, 85, width, 612};
-    const Vec2 a = view.imageToScreen({uImage.x, uImage.y});
-    const Vec2 b = view.imageToScreen({uImage.right(), uImage.bottom()});
-    const Box u{a.x, a.y, b.x - a.x, b.y - a.y};
-    for (const auto* snakes : {&start, &late}) {
-      CAPTURE(width);
-      CAPTURE(snakes == &late);
-      const auto boxes = snakeBoxes(*snakes, view);
-      const Box at =
-          placeLegend(area, imageBox(view), boxes, 300, 80, 10, objectBox(*snakes, view, uImage));
-      CHECK(coversNoSnake(at, boxes));
-      CHECK(overlapArea(at, u) == doctest::Approx(0));
-    }
-  }
 }

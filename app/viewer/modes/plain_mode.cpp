@@ -46,8 +46,9 @@ void PlainMode::drawPanels(const PanelPlace& place, ErrorLog& errors) {
   drawContextMenu(errors);
   if (place.snakesOnCanvas) {
     const CanvasRect view{place.viewLeft, 0, place.viewWidth, place.height};
+    // Below the demo's explanation, above the cursor readout's line.
     const CanvasRect below{place.viewLeft, place.canvasTop, place.viewWidth,
-                           place.height - place.canvasTop};
+                           place.height - place.canvasTop - cursorReadoutHeight()};
     // The snakes' and the image's boxes in ImGui units, where the legend must not go.
     std::vector<Box> boxes;
     Box image, object;
