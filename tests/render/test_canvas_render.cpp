@@ -334,29 +334,36 @@ TEST_CASE("the U lesson's figure at 1024x768: legend and caption keep off the sn
   CHECK(changed == 0);
 }
 
+namespace {
+// The capture-range demo's seeds at the start (late = false), or late: every GVF seed outside
+// the U (uImage, image pixels) on its nearest side (those in the notch stay inside the U's
+// box), collapsed; the grad-f seeds stalled where they started.
+std::vector<SnakeContour> captureSeeds(bool late, const Box& uImage) {
+  const app::Options o = app::parseOptions({"--demo", "capture-range"});
+  std::vector<SnakeContour> seeds;
+  for (const auto& spec : o.snakes.snakes) {
+    SnakeContour c = snake(static_cast<int>(seeds.size()) + 1, spec.forceOr(SnakeForce::Gvf),
+                           SnakeState::Moving, 0);
+    c.points = c.initial = spec.points(o.snakes.params);
+    if (late && c.force == SnakeForce::Gvf) {
+      c.state = SnakeState::Collapsed, c.iterations = 1140;
+      for (auto& p : c.points)
+        p = {std::clamp(p.x, uImage.x, uImage.right()), std::clamp(p.y, uImage.y, uImage.bottom())};
+    } else if (late) {
+      c.state = SnakeState::Stalled, c.iterations = 200;
+    }
+    seeds.push_back(c);
+  }
+  return seeds;
+}
+}  // namespace
+
 TEST_CASE("the capture-range demo at 1024x768: the legend covers neither a seed nor the U") {
   // Before, it covered the U's left arm at the start and its bottom bar once the seeds moved.
   auto& env = gvflab::test::glEnvironment();
   REQUIRE_MESSAGE(env.ok, "no OpenGL 3.3 core context (run under xvfb-run -a)");
   const Box uImage = contentBox(makePhantom("u", 128));
-  const app::Options o = app::parseOptions({"--demo", "capture-range"});
-  std::vector<SnakeContour> start;
-  for (const auto& spec : o.snakes.snakes) {
-    SnakeContour c = snake(static_cast<int>(start.size()) + 1, spec.forceOr(SnakeForce::Gvf),
-                           SnakeState::Moving, 0);
-    c.points = c.initial = spec.points(o.snakes.params);
-    start.push_back(c);
-  }
-  // Late: every GVF seed outside the U has reached its nearest side (those in the notch stay
-  // inside the U's box), collapsed; the grad-f seeds stalled where they started.
-  std::vector<SnakeContour> late = start;
-  for (auto& c : late) {
-    c.state = SnakeState::Stalled, c.iterations = 200;
-    if (c.force != SnakeForce::Gvf) continue;
-    c.state = SnakeState::Collapsed, c.iterations = 1140;
-    for (auto& p : c.points)
-      p = {std::clamp(p.x, uImage.x, uImage.right()), std::clamp(p.y, uImage.y, uImage.bottom())};
-  }
+  const auto start = captureSeeds(false, uImage), late = captureSeeds(true, uImage);
   ImGui::CreateContext();
   ImGuiQtBridge::setup(15.0f);
   ImGui::GetStyle().WindowPadding = ImVec2(10, 10);  // GlView::initializeGL's
@@ -401,4 +408,34 @@ TEST_CASE("the capture-range demo at 1024x768: the legend covers neither a seed 
     }
   ImGui_ImplOpenGL3_Shutdown();
   ImGui::DestroyContext();
+}
+
+TEST_CASE("the capture-range figure at 768x768: the legend covers neither a seed nor the U") {
+  // Headless figures and recordings: the legend with its colour bar sat on the U's bottom bar;
+  // it now shrinks until it finds the room below the U.
+  REQUIRE_MESSAGE(gvflab::test::glEnvironment().ok, "no display (run under xvfb-run -a)");
+  const Image2D phantom = makePhantom("u", 128);
+  const Box uImage = contentBox(phantom);
+  for (bool late : {false, true}) {
+    CAPTURE(late);
+    QImage picture(768, 768, QImage::Format_RGB888);
+    picture.fill(QColor(40, 60, 90));
+    FigureFacts facts;
+    facts.layers.showMagnitude = true;
+    facts.rangeMax = 0.3f;
+    facts.snakes = captureSeeds(late, uImage);
+    facts.view = fittedView(128, 128);
+    facts.content = uImage;
+    FigureOptions look;
+    look.legend = true;
+    const FigureLayout layout = annotateFigure(picture, look, facts);
+    ViewTransform view = fittedView(128, 128);
+    view.viewSize = {768, 768};
+    const auto boxes = snakeBoxes(facts.snakes, view);
+    MESSAGE("legend at " << layout.legend.x << "," << layout.legend.y << " " << layout.legend.w
+                         << "x" << layout.legend.h);
+    REQUIRE_FALSE(layout.legend.empty());
+    CHECK(coversNoSnake(layout.legend, boxes));
+    CHECK(overlapArea(layout.legend, objectBox({}, view, uImage)) == doctest::Approx(0));
+  }
 }
