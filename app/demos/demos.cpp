@@ -14,12 +14,15 @@ namespace {
 // reach, so both twins start moving and only GVF enters the notch.
 const char* kAroundU = "polygon:29,23,99,23,99,105,29,105";
 
+// A 3x3 grid less its bottom middle: below the U, between the bottom corners' seeds, is the one
+// place at 1024x768 where the legend covers neither a seed nor the U.
 std::vector<std::string> captureSeeds() {
   std::vector<std::string> args;
   for (const char* y : {"14", "64", "114"})
     for (const char* x : {"14", "64", "114"})
       for (const char* force : {"@gvf", "@traditional"})
-        args.insert(args.end(), {"--snake", std::string("circle:") + x + "," + y + ",5" + force});
+        if (std::string(x) != "64" || std::string(y) != "114")
+          args.insert(args.end(), {"--snake", std::string("circle:") + x + "," + y + ",5" + force});
   return args;
 }
 
@@ -42,8 +45,8 @@ std::vector<Demo> makeDemos() {
   d.push_back(
       {"capture-range",
        "Capture range: seeds everywhere",
-       {"Twin seeds on a grid: GVF carries every seed onto the U, where it collapses (grey:",
-        "captured, outlining nothing); grad-f seeds stall. Overlay: steps to an edge."},
+       {"Twin seeds on a grid: GVF carries every seed onto the U, where it collapses onto the",
+        "edge (grey: captured, outlining nothing); grad-f seeds stall. Overlay: steps to an edge."},
        capture,
        {false, true, false, true}});
   d.push_back(

@@ -90,6 +90,7 @@ int runHeadlessWithFigure(int argc, char** argv, const Options& o) {
     facts.epsilon = r.solver.error();
     facts.solver = solverDisplayName(r.solver.name());
     facts.view = fittedView(r.image.width, r.image.height);  // the legend keeps off the snakes
+    facts.content = contentBox(r.image);                     // ... and the image's content
     annotateFigure(picture, look, facts);
     viewer::writeFigurePng(*o.screenshot, picture);
     std::cout << "figure: " << *o.screenshot << " (" << size[0] << "x" << size[1]

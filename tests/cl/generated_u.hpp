@@ -1,37 +1,19 @@
 #pragma once
 // Generated U shapes for verdicts judged by ground truth (issue 39): a seeded random U (image
 // size, box, notch, levels), blurred, with Gaussian noise at a stated SNR, and the distance of
-// a point to its true boundary. Pixel k is centred at coordinate k, as the snakes see it.
+// a point to its true boundary. Pixel k is centred at coordinate k, as the snakes see it. The
+// numbers are generated_scenes.hpp's (SceneRandom), as every generated scene's.
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
+#include "generated_scenes.hpp"
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/image.hpp"
 
 namespace gvflab::test {
-
-// Deterministic numbers (xorshift and Box-Muller: the same scene on every platform).
-class SeededNoise {
- public:
-  explicit SeededNoise(std::uint64_t seed) : s_(seed * 0x9E3779B97F4A7C15ull + 1) {}
-  double uniform() {
-    s_ ^= s_ << 13;
-    s_ ^= s_ >> 7;
-    s_ ^= s_ << 17;
-    return (static_cast<double>(s_ >> 11) + 0.5) / 9007199254740992.0;
-  }
-  double uniform(double lo, double hi) { return lo + (hi - lo) * uniform(); }
-  double gaussian() {
-    const double u = uniform(), v = uniform();
-    return std::sqrt(-2.0 * std::log(u)) * std::cos(6.283185307179586 * v);
-  }
-
- private:
-  std::uint64_t s_;
-};
 
 struct GeneratedU {
   Image2D image;
@@ -68,7 +50,7 @@ struct GeneratedU {
 // Sides drawn from [minSide, maxSide).
 inline GeneratedU generatedU(std::uint64_t seed, double snr, double blur, int minSide = 112,
                              int maxSide = 160) {
-  SeededNoise rng(seed);
+  SceneRandom rng(seed);
   GeneratedU u{};
   const int w = static_cast<int>(rng.uniform(minSide, maxSide));
   const int h = static_cast<int>(rng.uniform(minSide, maxSide));

@@ -391,7 +391,7 @@ TEST_CASE("--demo in the viewer: the demo's layers, and its --iterations stays h
   CHECK(v.window.layers.showGlyphs == demo.layers.glyphs);
   CHECK_FALSE(v.window.rememberLayers);
   CHECK_FALSE(v.session.fixedIterationsPerFrame);  // the viewer keeps its frame budget
-  CHECK(v.snakes.snakes.size() == 18);
+  CHECK(v.snakes.snakes.size() == 16);
   // A user's --iterations after the demo is per frame, as without a demo.
   const ViewerStartup mine =
       viewerStartup(app::parseOptions({"--demo", "u-concavity", "--iterations", "40"}));

@@ -9,10 +9,12 @@
 
 #include <QImage>
 #include <QOpenGLFramebufferObject>
+#include <algorithm>
 #include <cmath>
 
 #include "cli/options.hpp"
 #include "demos/demos.hpp"
+#include "gvflab/phantoms.hpp"
 #include "render/render_support.hpp"
 #include "viewer/model/colormap.hpp"
 #include "viewer/render/figure.hpp"
@@ -330,4 +332,110 @@ TEST_CASE("the U lesson's figure at 1024x768: legend and caption keep off the sn
            ++x)
         changed += !samePixel(after.pixel(x, y), was.pixel(x, y));
   CHECK(changed == 0);
+}
+
+namespace {
+// The capture-range demo's seeds at the start (late = false), or late: every GVF seed outside
+// the U (uImage, image pixels) on its nearest side (those in the notch stay inside the U's
+// box), collapsed; the grad-f seeds stalled where they started.
+std::vector<SnakeContour> captureSeeds(bool late, const Box& uImage) {
+  const app::Options o = app::parseOptions({"--demo", "capture-range"});
+  std::vector<SnakeContour> seeds;
+  for (const auto& spec : o.snakes.snakes) {
+    SnakeContour c = snake(static_cast<int>(seeds.size()) + 1, spec.forceOr(SnakeForce::Gvf),
+                           SnakeState::Moving, 0);
+    c.points = c.initial = spec.points(o.snakes.params);
+    if (late && c.force == SnakeForce::Gvf) {
+      c.state = SnakeState::Collapsed, c.iterations = 1140;
+      for (auto& p : c.points)
+        p = {std::clamp(p.x, uImage.x, uImage.right()), std::clamp(p.y, uImage.y, uImage.bottom())};
+    } else if (late) {
+      c.state = SnakeState::Stalled, c.iterations = 200;
+    }
+    seeds.push_back(c);
+  }
+  return seeds;
+}
+}  // namespace
+
+TEST_CASE("the capture-range demo at 1024x768: the legend covers neither a seed nor the U") {
+  // Before, it covered the U's left arm at the start and its bottom bar once the seeds moved.
+  auto& env = gvflab::test::glEnvironment();
+  REQUIRE_MESSAGE(env.ok, "no OpenGL 3.3 core context (run under xvfb-run -a)");
+  const Box uImage = contentBox(makePhantom("u", 128));
+  const auto start = captureSeeds(false, uImage), late = captureSeeds(true, uImage);
+  ImGui::CreateContext();
+  ImGuiQtBridge::setup(15.0f);
+  ImGui::GetStyle().WindowPadding = ImVec2(10, 10);  // GlView::initializeGL's
+  REQUIRE(ImGui_ImplOpenGL3_Init("#version 330 core"));
+  const app::Demo& demo = app::findDemo("capture-range");
+  constexpr int W = 1024, H = 717;  // the window at 1024x768 less its title bar
+  for (bool panels : {true, false})
+    for (const auto* snakes : {&start, &late}) {
+      CAPTURE(panels);
+      CAPTURE(snakes == &late);
+      const float left = panelLayout(W, panels).viewLeft(),
+                  width = panelLayout(W, panels).viewWidth(W);
+      ViewTransform view;
+      view.viewSize = {width, H};
+      view.imageSize = {128, 128};
+      const auto shift = [&](Box b) { return b.x += left, b; };
+      std::vector<Box> boxes;
+      for (const Box& b : snakeBoxes(*snakes, view)) boxes.push_back(shift(b));
+      const Box u = shift(objectBox({}, view, uImage));
+      CanvasLegendState state;
+      bool open = true;
+      Box legend;
+      for (int frame = 0; frame < 3; ++frame) {  // auto-sized windows settle on the second
+        ImGuiIO& io = ImGui::GetIO();
+        io.DisplaySize = ImVec2(W, H);
+        io.DeltaTime = 1.0f / 60;
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui::NewFrame();
+        const float top = drawExplanation(demo.title, demo.explanation[0], demo.explanation[1],
+                                          &open, CanvasRect{left, 0, width, H});
+        // As PlainMode::drawPanels: below the explanation, above the cursor readout.
+        legend =
+            drawSnakeLegend(snakeLegendRows(*snakes, 1), "field shown: GVF (snake #1)",
+                            CanvasRect{left, top, width, H - top - cursorReadoutHeight()}, boxes,
+                            shift(imageBox(view)), state, shift(objectBox(*snakes, view, uImage)));
+        ImGui::Render();
+      }
+      MESSAGE("legend at " << legend.x << "," << legend.y << " " << legend.w << "x" << legend.h);
+      REQUIRE_FALSE(legend.empty());
+      CHECK(coversNoSnake(legend, boxes));
+      CHECK(overlapArea(legend, u) == doctest::Approx(0));
+    }
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui::DestroyContext();
+}
+
+TEST_CASE("the capture-range figure at 768x768: the legend covers neither a seed nor the U") {
+  // Headless figures and recordings: the legend with its colour bar sat on the U's bottom bar;
+  // it now shrinks until it finds the room below the U.
+  REQUIRE_MESSAGE(gvflab::test::glEnvironment().ok, "no display (run under xvfb-run -a)");
+  const Image2D phantom = makePhantom("u", 128);
+  const Box uImage = contentBox(phantom);
+  for (bool late : {false, true}) {
+    CAPTURE(late);
+    QImage picture(768, 768, QImage::Format_RGB888);
+    picture.fill(QColor(40, 60, 90));
+    FigureFacts facts;
+    facts.layers.showMagnitude = true;
+    facts.rangeMax = 0.3f;
+    facts.snakes = captureSeeds(late, uImage);
+    facts.view = fittedView(128, 128);
+    facts.content = uImage;
+    FigureOptions look;
+    look.legend = true;
+    const FigureLayout layout = annotateFigure(picture, look, facts);
+    ViewTransform view = fittedView(128, 128);
+    view.viewSize = {768, 768};
+    const auto boxes = snakeBoxes(facts.snakes, view);
+    MESSAGE("legend at " << layout.legend.x << "," << layout.legend.y << " " << layout.legend.w
+                         << "x" << layout.legend.h);
+    REQUIRE_FALSE(layout.legend.empty());
+    CHECK(coversNoSnake(layout.legend, boxes));
+    CHECK(overlapArea(layout.legend, objectBox({}, view, uImage)) == doctest::Approx(0));
+  }
 }

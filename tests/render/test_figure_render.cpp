@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <QOpenGLFramebufferObject>
+#include <array>
 #include <vector>
 
 #include "gvflab/device.hpp"
@@ -123,6 +124,54 @@ TEST_CASE("snake lines have a dark outline that reads on viridis yellow") {
   while (onLine(image.pixel(100, last + 1))) ++last;
   CHECK(darkWithin(last, +1));
   CHECK(lum(image.pixel(100, 80)) > 180);  // the yellow itself is untouched away from the line
+}
+
+TEST_CASE("a collapsed snake, a strip folded onto an edge, is drawn grey: no outline") {
+  // The capture-range demo's GVF seeds end as such strips; drawn in the force's magenta with
+  // its nodes they read as outlines of the U while the legend said "collapsed".
+  REQUIRE_MESSAGE(glEnvironment().ok, "no OpenGL 3.3 core context (run under xvfb-run -a)");
+  constexpr int kSize = 200;
+  QOpenGLFramebufferObject fbo(kSize, kSize);
+  REQUIRE(fbo.bind());
+  auto& f = gl();
+  SnakeLayer layer;
+  ViewTransform view;
+  view.viewSize = {kSize, kSize};
+  view.imageSize = {kSize / 4, kSize / 4};  // 4 view pixels an image pixel, as in the lesson
+  // Pixels of each colour on a black background, the strip drawn with its nodes.
+  const auto count = [&](SnakeState state) {
+    SnakeContour c;
+    c.id = 1;
+    for (float x = 10; x <= 40; x += 1.5f) c.points.push_back({x, 25});
+    for (float x = 40; x >= 10; x -= 1.5f) c.points.push_back({x, 25.05f});
+    c.state = state;
+    std::vector<SnakeContour> snakes{c};
+    f.glViewport(0, 0, kSize, kSize);
+    f.glClearColor(0, 0, 0, 1);
+    f.glClear(GL_COLOR_BUFFER_BIT);
+    layer.draw({0, 0, kSize, kSize}, view, SnakeDrawing{&snakes, {}, true, 0}, false, 0);
+    f.glFinish();
+    const QImage image = fbo.toImage(false);
+    const auto near = [](QRgb p, const SnakeRgba& colour) {
+      return std::abs(qRed(p) - 255 * colour[0]) < 40 &&
+             std::abs(qGreen(p) - 255 * colour[1]) < 40 &&
+             std::abs(qBlue(p) - 255 * colour[2]) < 40;
+    };
+    std::array<int, 2> n{};  // force-coloured, grey
+    for (int y = 0; y < kSize; ++y)
+      for (int x = 0; x < kSize; ++x) {
+        n[0] += near(image.pixel(x, y), forceColor(SnakeForce::Gvf));
+        n[1] += near(image.pixel(x, y), stateColor(SnakeState::Collapsed));
+      }
+    return n;
+  };
+  const auto collapsed = count(SnakeState::Collapsed);
+  const auto stalled = count(SnakeState::Stalled);
+  fbo.release();
+  MESSAGE("collapsed: " << collapsed[0] << " magenta, " << collapsed[1]
+                        << " grey; stalled: " << stalled[0] << " magenta");
+  CHECK(collapsed[1] > 3 * collapsed[0]);  // grey, the force's colour only at node centres
+  CHECK(stalled[0] > 3 * stalled[1]);      // any other state: the force's colour
 }
 
 TEST_CASE("a figure is the size asked, with its legend and caption only when asked") {

@@ -179,7 +179,7 @@ TEST_CASE("--demo NAME stands for its flags; later flags override them") {
   CHECK(u.snakes.snakes[0].polygon == u.snakes.snakes[1].polygon);  // twins from one contour
   CHECK(u.snakes.snakes[0].forceOr(SnakeForce::Traditional) == SnakeForce::Gvf);
   CHECK(u.snakes.snakes[1].forceOr(SnakeForce::Gvf) == SnakeForce::Traditional);
-  CHECK(parseOptions({"--demo", "capture-range"}).snakes.snakes.size() == 18);
+  CHECK(parseOptions({"--demo", "capture-range"}).snakes.snakes.size() == 16);
   CHECK(parseOptions({"--demo", "region"}).regionSnake);
   CHECK_THROWS_WITH_AS(parseOptions({"--demo", "teapot"}), doctest::Contains("u-concavity"),
                        ParameterError);

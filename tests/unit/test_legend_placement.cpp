@@ -6,6 +6,7 @@
 
 #include <random>
 
+#include "gvflab/phantoms.hpp"
 #include "viewer/model/settle_timer.hpp"
 #include "viewer/render/legend_placement.hpp"
 #include "viewer/ui/panel.hpp"
@@ -183,4 +184,13 @@ TEST_CASE("the object is where the travelling snakes went, not where seeds stall
   const Box at = placeLegend(area, area, boxes, 30, 20, 2, object);
   CHECK(coversNoSnake(at, boxes));
   CHECK(overlapArea(at, object) == doctest::Approx(0));
+}
+
+TEST_CASE("the image's content: a phantom's shape, nothing of a flat image") {
+  const Box u = contentBox(makePhantom("u", 128));  // the U: x 32..96, y 25.6..102.4
+  CHECK(u.x == doctest::Approx(32).epsilon(0.05));
+  CHECK(u.right() == doctest::Approx(96).epsilon(0.05));
+  CHECK(u.y == doctest::Approx(25.6).epsilon(0.08));
+  CHECK(u.bottom() == doctest::Approx(102.4).epsilon(0.05));
+  CHECK(contentBox(Image2D(64, 64, 0.3f)).empty());
 }

@@ -19,8 +19,8 @@ TEST_CASE("collapsed snakes: their own colour and name in the legend and its sum
   REQUIRE(rows.size() == 1);
   CHECK(rows[0].state == "collapsed");
   CHECK(rows[0].stateColor == stateColor(SnakeState::Collapsed));
-  // The capture-range demo's 18 seeds: the summary counts them per force and state; the row's
-  // colour is the least happy state (collapsed before stalled, never converged's green).
+  // The capture-range demo's seeds (18 here): the summary counts them per force and state; the
+  // row's colour is the least happy state (collapsed before stalled, never converged's green).
   std::vector<SnakeContour> seeds;
   for (int i = 0; i < 18; ++i) {
     SnakeContour c;

@@ -46,8 +46,9 @@ void PlainMode::drawPanels(const PanelPlace& place, ErrorLog& errors) {
   drawContextMenu(errors);
   if (place.snakesOnCanvas) {
     const CanvasRect view{place.viewLeft, 0, place.viewWidth, place.height};
+    // Below the demo's explanation, above the cursor readout's line.
     const CanvasRect below{place.viewLeft, place.canvasTop, place.viewWidth,
-                           place.height - place.canvasTop};
+                           place.height - place.canvasTop - cursorReadoutHeight()};
     // The snakes' and the image's boxes in ImGui units, where the legend must not go.
     std::vector<Box> boxes;
     Box image, object;
@@ -58,7 +59,9 @@ void PlainMode::drawPanels(const PanelPlace& place, ErrorLog& errors) {
       };
       for (const Box& b : snakeBoxes(snakes_->contours(), *place.view)) boxes.push_back(toUi(b));
       image = toUi(imageBox(*place.view));
-      object = toUi(objectBox(snakes_->contours(), *place.view));
+      if (contentVersion_ != session_.imageVersion())
+        content_ = contentBox(session_.image()), contentVersion_ = session_.imageVersion();
+      object = toUi(objectBox(snakes_->contours(), *place.view, content_));
     }
     drawSnakeLegend(
         snakeLegendRows(snakes_->contours(), snakes_->selectedId(), snakes_->waitingForField()),

@@ -51,8 +51,10 @@ class PlainMode : public ViewerMode {
   std::unique_ptr<SnakeTool> tool_;
   SnakeOverlay overlay_;
   CanvasLegendState legend_;
-  int contextId_ = 0;  // right-clicked snake: its menu opens next frame
-  int menuId_ = 0;     // the snake the open menu is for
+  Box content_;               // the image's content (contentBox), where the legend keeps off
+  long contentVersion_ = -1;  // the session's imageVersion it was found for
+  int contextId_ = 0;         // right-clicked snake: its menu opens next frame
+  int menuId_ = 0;            // the snake the open menu is for
   bool panning_ = false;
   QPointF panLast_;
 };

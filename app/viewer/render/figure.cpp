@@ -88,6 +88,7 @@ FigureFacts figureFacts(const Session& session, const std::vector<SnakeContour>&
                         const LayerSettings& layers, float rangeMax) {
   FigureFacts f;
   f.view = fittedView(session.image().width, session.image().height);
+  f.content = contentBox(session.image());
   f.layers = layers;
   f.rangeMax = rangeMax;
   f.snakes = snakes;
@@ -166,7 +167,7 @@ FigureLayout annotateFigure(QImage& image, const FigureOptions& options, const F
     if (v.viewSize.x <= 0 || v.viewSize.y <= 0)
       v.viewSize = {static_cast<float>(image.width()), static_cast<float>(image.height())};
     snakes = snakeBoxes(facts.snakes, v);
-    object = objectBox(facts.snakes, v);
+    object = objectBox(facts.snakes, v, facts.content);
     imageRect = imageBox(v);
   }
 
@@ -232,17 +233,21 @@ FigureLayout annotateFigure(QImage& image, const FigureOptions& options, const F
                         static_cast<float>(f.pad), object);
     return f;
   };
-  // The largest font, then the tallest bar, whose box finds a place off the snakes; else the
-  // smallest legend where it covers them least.
+  // The largest font, then the tallest bar, whose box finds a place off the snakes and the
+  // object (the image's content); else the largest off the snakes; else the smallest legend
+  // where it covers them least.
   Fit fit;
+  std::optional<Fit> offSnakes;
   bool found = false;
   const int largest = font.pixelSize();
   for (int pixels = largest; pixels >= 11 && !found; pixels = std::min(pixels - 1, pixels * 5 / 6))
     for (double share : {0.35, 0.25, 0.15, 0.0}) {
       fit = fitAt(pixels, share);
-      if ((found = coversNoSnake(fit.box, snakes))) break;
+      if (coversNoSnake(fit.box, snakes) && !offSnakes) offSnakes = fit;
+      if ((found = coversNoSnake(fit.box, snakes) && overlapArea(fit.box, object) <= 0)) break;
       if (!scale) break;  // no bar to shorten
     }
+  if (!found && offSnakes) fit = *offSnakes;
   const Box box = fit.box;
   p.setFont(fit.font);
   const QFontMetricsF lm(fit.font);

@@ -36,6 +36,7 @@ struct FigureFacts {
   // Where the image lies in the picture (without a viewSize: fitted to the picture's size):
   // the legend and caption keep off the snakes. None: the legend goes top right.
   std::optional<ViewTransform> view;
+  Box content;  // the image's content (contentBox, image pixels): the legend keeps off it too
 };
 // The image fitted in the picture, as the headless figure and recording draw it.
 ViewTransform fittedView(int imageWidth, int imageHeight);

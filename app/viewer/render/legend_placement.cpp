@@ -37,7 +37,34 @@ std::vector<Box> snakeBoxes(const std::vector<SnakeContour>& snakes, const ViewT
   return out;
 }
 
-Box objectBox(const std::vector<SnakeContour>& snakes, const ViewTransform& view) {
+Box contentBox(const Image2D& image) {
+  if (image.empty()) return {};
+  const int step = std::max(1, std::max(image.width, image.height) / 256);
+  std::vector<float> sample;
+  for (int y = 0; y < image.height; y += step)
+    for (int x = 0; x < image.width; x += step) sample.push_back(image.at(x, y));
+  const auto at = [&](double q) {
+    const auto k = static_cast<std::ptrdiff_t>(q * static_cast<double>(sample.size() - 1));
+    std::nth_element(sample.begin(), sample.begin() + k, sample.end());
+    return sample[static_cast<std::size_t>(k)];
+  };
+  const float background = at(0.5), level = 0.5f * (at(0.99) - at(0.01));
+  if (!(level > 0)) return {};
+  int x0 = image.width, y0 = image.height, x1 = -1, y1 = -1;
+  for (int y = 0; y < image.height; y += step)
+    for (int x = 0; x < image.width; x += step)
+      if (std::abs(image.at(x, y) - background) > level)
+        x0 = std::min(x0, x), y0 = std::min(y0, y), x1 = std::max(x1, x), y1 = std::max(y1, y);
+  if (x1 < 0) return {};
+  // A sampled pixel stands for the step x step block it starts.
+  x0 = std::max(0, x0 - step + 1), y0 = std::max(0, y0 - step + 1);
+  return {static_cast<float>(x0), static_cast<float>(y0),
+          static_cast<float>(std::min(image.width, x1 + step) - x0),
+          static_cast<float>(std::min(image.height, y1 + step) - y0)};
+}
+
+Box objectBox(const std::vector<SnakeContour>& snakes, const ViewTransform& view,
+              const Box& content) {
   const auto bounds = [&](const std::vector<glm::vec2>& points) {
     Box b;
     for (const auto& p : points) {
@@ -57,6 +84,11 @@ Box objectBox(const std::vector<SnakeContour>& snakes, const ViewTransform& view
                        std::abs(now.right() - start.right()) > 2 * pixel ||
                        std::abs(now.bottom() - start.bottom()) > 2 * pixel;
     if (moved) travelled = unite(travelled, now);
+  }
+  if (!content.empty()) {
+    const Vec2 a = view.imageToScreen({content.x, content.y});
+    const Vec2 b = view.imageToScreen({content.right(), content.bottom()});
+    return unite(travelled, Box{a.x, a.y, b.x - a.x, b.y - a.y});
   }
   return travelled.empty() ? every : travelled;
 }

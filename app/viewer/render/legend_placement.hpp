@@ -5,6 +5,7 @@
 // for the canvas legend (any view, panels shown or not), figures and recordings.
 #include <vector>
 
+#include "gvflab/image.hpp"
 #include "gvflab/parametric_snake.hpp"
 #include "viewer/render/view_transform.hpp"
 
@@ -23,10 +24,17 @@ Box unite(const Box& a, const Box& b);  // the smallest box holding both (an emp
 // Each snake's box in view pixels (start and current contour together), and the image's.
 std::vector<Box> snakeBoxes(const std::vector<SnakeContour>& snakes, const ViewTransform& view);
 Box imageBox(const ViewTransform& view);
-// Where the object is, as far as the snakes tell: the box around the current contours of the
-// snakes that travelled (they end on it; a seed stalled where it started says nothing), else
-// around every snake's box. Empty without snakes.
-Box objectBox(const std::vector<SnakeContour>& snakes, const ViewTransform& view);
+// Where the image's content lies, in image pixels: the box of the pixels that differ from the
+// background (the median) by more than half the contrast (1st to 99th percentile), from a
+// sample of at most about 256x256 pixels. A phantom's is its shape; a photo's, most of it.
+// Empty for a flat image.
+Box contentBox(const Image2D& image);
+// Where the object is: the image's content (contentBox, image pixels; may be empty) with the
+// box around the current contours of the snakes that travelled (they end on it; a seed stalled
+// where it started says nothing); without content, and before any snake travelled, every
+// snake's box. Empty without snakes or content.
+Box objectBox(const std::vector<SnakeContour>& snakes, const ViewTransform& view,
+              const Box& content = {});
 
 // The top-left corner for a legend of size w x h inside area (the view less the other
 // overlays), margin from its edges: the place whose box overlaps the snakes' boxes least,

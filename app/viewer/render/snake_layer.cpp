@@ -26,6 +26,11 @@ float snakeLineHalfWidth(SnakeForce force) {
   return force == SnakeForce::Gvf ? kGvfLineHalfWidth : kLineHalfWidth;
 }
 
+SnakeLine snakeLine(const SnakeContour& c) {
+  if (c.state == SnakeState::Collapsed) return {stateColor(c.state), kLineHalfWidth * 0.75f};
+  return {forceColor(c.force), snakeLineHalfWidth(c.force)};
+}
+
 std::vector<std::size_t> snakeDrawOrder(const std::vector<SnakeContour>& contours) {
   std::vector<std::size_t> order;
   for (SnakeForce f : {SnakeForce::Gvf, SnakeForce::Traditional})
@@ -182,18 +187,23 @@ void SnakeLayer::draw(const Viewport& viewport, const ViewTransform& view,
       const SnakeContour& c = (*snakes.contours)[k];
       const SnakeRgba force = forceColor(c.force);
       const SnakeRgba state = stateColor(c.state);
-      const float* color = c.id == snakes.highlightId ? kDraft : force.data();
+      const SnakeLine line = snakeLine(c);
+      const bool highlighted = c.id == snakes.highlightId;
+      const float* color = highlighted ? kDraft : force.data();
       const bool selected = snakes.selectedId != 0 && c.id == snakes.selectedId;
       const float size = selected ? dot + 2 : dot;  // the panel's snake
-      drawStrip(GL_TRIANGLE_STRIP,
-                thickLineStrip(c.points, c.closed(), snakeLineHalfWidth(c.force) * toImage), color,
-                1, false);
+      drawStrip(GL_TRIANGLE_STRIP, thickLineStrip(c.points, c.closed(), line.halfWidth * toImage),
+                highlighted ? kDraft : line.color.data(), 1, false);
       if (snakes.showNodes || selected) {
+        // A stopped snake's state as a dot inside each node: the force's colour stays around;
+        // a collapsed snake's nodes the other way round, grey like its line.
+        const bool collapsed = c.state == SnakeState::Collapsed;
         drawStrip(GL_POINTS, c.points, kOutline, size + 2, true);
-        drawStrip(GL_POINTS, c.points, color, size, true);
-        // A stopped snake's state as a dot inside each node: the force's colour stays around.
+        drawStrip(GL_POINTS, c.points, collapsed && !highlighted ? state.data() : color, size,
+                  true);
         if (c.state != SnakeState::Moving)
-          drawStrip(GL_POINTS, c.points, state.data(), std::max(size * 0.5f, 2.0f), true);
+          drawStrip(GL_POINTS, c.points, collapsed ? force.data() : state.data(),
+                    std::max(size * 0.5f, 2.0f), true);
       }
     }
   }

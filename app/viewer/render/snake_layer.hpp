@@ -9,6 +9,7 @@
 
 #include "gvflab/parametric_snake.hpp"
 #include "gvflab/snake_trails.hpp"
+#include "io/snake_palette.hpp"
 #include "viewer/render/gl_resources.hpp"
 #include "viewer/render/layer.hpp"
 #include "viewer/render/view_transform.hpp"
@@ -39,6 +40,14 @@ struct SnakeScene {
 // grad-f line and drawn first, so a grad-f twin on top of it shows as a cyan core in a
 // magenta band. Screen pixels either side of the contour.
 float snakeLineHalfWidth(SnakeForce force);
+// A snake's line: its force's colour at snakeLineHalfWidth, but a collapsed snake (a dot, or a
+// strip folded onto an edge: a capture-range seed) outlines nothing: thin and in the collapsed
+// state's grey, so it never reads as an outline. Its nodes keep the force's colour around.
+struct SnakeLine {
+  SnakeRgba color;
+  float halfWidth;
+};
+SnakeLine snakeLine(const SnakeContour& contour);
 // The order the lines are drawn in: every GVF snake, then every grad-f snake (indices).
 std::vector<std::size_t> snakeDrawOrder(const std::vector<SnakeContour>& contours);
 

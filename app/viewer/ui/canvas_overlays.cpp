@@ -159,13 +159,17 @@ Box drawSnakeLegend(const std::vector<LegendRow>& rows, const std::string& field
   }
   if (ImGui::IsWindowHovered() && !state.dragging) {
     // Beside the legend (below it, or above where it meets the view's bottom), never over it.
+    // Within the view: its right edge no further than the view's.
+    const char* hint = "Drag to move; double-click: back to its automatic place.";
+    const float hintW = ImGui::CalcTextSize(hint).x + 2 * ImGui::GetStyle().WindowPadding.x;
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    const float x = std::max(view.left, std::min(pos.x, view.left + view.width - hintW));
     const bool below =
         pos.y + size.y + 4 + ImGui::GetTextLineHeightWithSpacing() * 2 < view.top + view.height;
-    ImGui::SetNextWindowPos(ImVec2(pos.x, below ? pos.y + size.y + 4 : pos.y - 4), ImGuiCond_Always,
+    ImGui::SetNextWindowPos(ImVec2(x, below ? pos.y + size.y + 4 : pos.y - 4), ImGuiCond_Always,
                             ImVec2(0.0f, below ? 0.0f : 1.0f));
     ImGui::BeginTooltip();
-    ImGui::TextUnformatted("Drag to move; double-click: back to its automatic place.");
+    ImGui::TextUnformatted(hint);
     ImGui::EndTooltip();
   }
   if (!ImGui::IsWindowAppearing()) {  // an appearing window's size is not its own yet
@@ -224,9 +228,14 @@ void drawFirstStartHint(const CanvasRect& view) {
   ImGui::End();
 }
 
+float cursorReadoutHeight() {
+  return ImGui::GetTextLineHeightWithSpacing() + 2 * ImGui::GetStyle().WindowPadding.y + 8;
+}
+
 void drawPauseBadge(const CanvasRect& view) {
-  ImGui::SetNextWindowPos(ImVec2(view.left + 10, view.top + view.height - 10), ImGuiCond_Always,
-                          ImVec2(0.0f, 1.0f));
+  ImGui::SetNextWindowPos(
+      ImVec2(view.left + 10, view.top + view.height - 10 - cursorReadoutHeight()), ImGuiCond_Always,
+      ImVec2(0.0f, 1.0f));
   ImGui::SetNextWindowBgAlpha(kBgAlpha);
   ImGui::Begin("##paused", nullptr, kOverlay | ImGuiWindowFlags_NoInputs);
   ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.25f, 1.0f), "PAUSED");

@@ -60,7 +60,11 @@ float drawExplanation(const std::string& title, const std::string& line1, const 
 // starts); it takes no input, so a drag that starts on it places a snake.
 void drawFirstStartHint(const CanvasRect& view);
 
-// "Paused" in the view's bottom-left corner while the field and the snakes are paused (Space).
+// The height of the cursor readout's line at the view's bottom (drawCursorReadout): the legend
+// and the pause badge stay above it, so the readout never covers them.
+float cursorReadoutHeight();
+// "Paused" in the view's bottom-left corner, above the readout's line, while the field and the
+// snakes are paused (Space).
 void drawPauseBadge(const CanvasRect& view);
 
 // A message on the view, near its bottom, fading with alpha: an error (red) or a note
