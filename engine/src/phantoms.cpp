@@ -48,7 +48,7 @@ bool inBox(double u, double v, double x0, double y0, double x1, double y1) {
 
 }  // namespace
 
-std::vector<std::string> phantomNames() { return {"u", "room", "blob"}; }
+std::vector<std::string> phantomNames() { return {"u", "room", "blob", "u-slot"}; }
 
 Image2D makePhantom(const std::string& name, int size) {
   if (size < kMinPhantomSide || size > kMaxImageSide)
@@ -58,6 +58,15 @@ Image2D makePhantom(const std::string& name, int size) {
     // A U open at the top: the notch is deep (70% of the height) and narrow (16% of the width).
     return paint(size, 1.0f, 0.0f, [](double u, double v) {
       return inBox(u, v, 0.25, 0.2, 0.75, 0.8) && !inBox(u, v, 0.42, 0.2, 0.58, 0.66);
+    });
+  }
+  if (name == "u-slot") {
+    // The forces' comparison (issue 43): a U (its notch 10 % wide, 34 % deep) on the left and
+    // a block with a long thin slot (4 % wide, as deep) on the right, the same size.
+    return paint(size, 1.0f, 0.0f, [](double u, double v) {
+      const bool uShape = inBox(u, v, 0.06, 0.3, 0.44, 0.76) && !inBox(u, v, 0.2, 0.3, 0.3, 0.64);
+      const bool slot = inBox(u, v, 0.56, 0.3, 0.94, 0.76) && !inBox(u, v, 0.73, 0.3, 0.77, 0.64);
+      return uShape || slot;
     });
   }
   if (name == "room") {

@@ -159,8 +159,10 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center,
                            std::optional<long> gvfIterations, std::optional<double> targetError,
                            std::optional<std::string> solver, const std::string& precision,
                            const std::string& device, const py::object& progress,
-                           long progressEvery, const std::optional<std::vector<double>>& spacing) {
+                           long progressEvery, const std::optional<std::vector<double>>& spacing,
+                           const py::object& forceParams) {
   const SnakeForce snakeForce = parseForce(force);
+  const ForceParams forcesOf = forceParamsFrom(forceParams, 3);
   const SnakeParams params =
       SnakeKeywords{alpha,     beta,   gamma,   kappa,    pressure,  dmin,      dmax,
                     tolerance, window, holdGap, resample, normalize, iterations}
@@ -202,7 +204,8 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center,
   {
     py::gil_scoped_release release;  // progress takes it back for its callback
     surfaces.emplace(ctx, shape.width, shape.height, shape.depth, params);
-    surfaces->setFields(run ? run->solver->field() : input.v0, input);
+    ForceFields fields(ctx, input, forcesOf);
+    surfaces->setFields(fields.fields({snakeForce}, run ? run->solver->field() : input.v0), input);
     surfaces->add(start, snakeForce);
     stepWithProgress(*ctx, *surfaces, iterations, reporter);
     surfaces->settleMeshes();  // remeshed and untangled, as the CLI writes them
@@ -280,7 +283,7 @@ void bindSurfaceSnake(py::module_& m) {
         py::arg("gvf_iterations") = py::none(), py::arg("target_error") = py::none(),
         py::arg("solver") = py::none(), py::arg("precision") = "f32", py::arg("device") = "",
         py::arg("progress") = py::none(), py::arg("progress_every") = 100,
-        py::arg("spacing") = py::none(),
+        py::arg("spacing") = py::none(), py::arg("force_params") = py::none(),
         "The compiled gvflab.surface_snake(): use gvflab.surface_snake "
         "(python/gvflab/functions.py), documented there; defaults here are the engine's "
         "parameter tables.");
