@@ -23,8 +23,8 @@ std::vector<std::string> captureSeeds() {
   return args;
 }
 
-// The forces' comparison (issue 43) on the u-slot phantom at 128 px (the U spans x 7.7..56.3,
-// the slotted block x 71.7..120.3, both y 38.4..97.3): the rectangle 2-3 px around each, under
+// The forces' comparison (issue 43) on the u-slot phantom at 128 px (the U spans x 3.8..60.2,
+// the slotted block x 67.8..124.2, both y 25.6..102.4): the rectangle 2-3 px around each, under
 // GVF, GGVF (K 0.2: it spreads across the slot's walls), VFC and the distance force.
 std::vector<std::string> forcesDemoArgs() {
   std::vector<std::string> args = {"--phantom",    "u-slot", "--phantom-size",     "128",

@@ -61,11 +61,12 @@ Image2D makePhantom(const std::string& name, int size) {
     });
   }
   if (name == "u-slot") {
-    // The forces' comparison (issue 43): a U (its notch 10 % wide, 34 % deep) on the left and
-    // a block with a long thin slot (4 % wide, as deep) on the right, the same size.
+    // The forces' comparison (issue 43): the U's proportions (its notch 14 % of the side wide,
+    // 46 % deep) on the left, a block as large with a long thin slot (4 % wide, as deep) on the
+    // right.
     return paint(size, 1.0f, 0.0f, [](double u, double v) {
-      const bool uShape = inBox(u, v, 0.06, 0.3, 0.44, 0.76) && !inBox(u, v, 0.2, 0.3, 0.3, 0.64);
-      const bool slot = inBox(u, v, 0.56, 0.3, 0.94, 0.76) && !inBox(u, v, 0.73, 0.3, 0.77, 0.64);
+      const bool uShape = inBox(u, v, 0.03, 0.2, 0.47, 0.8) && !inBox(u, v, 0.18, 0.2, 0.32, 0.66);
+      const bool slot = inBox(u, v, 0.53, 0.2, 0.97, 0.8) && !inBox(u, v, 0.73, 0.2, 0.77, 0.66);
       return uShape || slot;
     });
   }
