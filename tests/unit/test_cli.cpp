@@ -155,7 +155,7 @@ TEST_CASE("--snake SPEC@FORCE sets that snake's force; without @ the --snake-for
                          ParameterError);
   }
   CHECK_THROWS_WITH_AS(parseOptions({"--snake", "circle:1,2,3@balloon"}),
-                       doctest::Contains("gvf or traditional"), ParameterError);
+                       doctest::Contains("vfc or distance"), ParameterError);
   CHECK(helpText().find("@traditional") != std::string::npos);
   CHECK(parseOptions({"--snake-hold-gap", "12"}).snakes.params.holdGap == 12);
   CHECK_THROWS_AS(parseOptions({"--snake-hold-gap", "-1"}), ParameterError);
