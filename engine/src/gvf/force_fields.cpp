@@ -114,6 +114,7 @@ const cl::Buffer& ForceFields::field(SnakeForce force, const cl::Buffer& gvf) {
 
 ForceFieldSet ForceFields::fields(const std::vector<SnakeForce>& forces, const cl::Buffer& gvf) {
   ForceFieldSet set;
+  set[static_cast<int>(SnakeForce::Gvf)] = gvf;  // free, and a set is never empty
   for (SnakeForce f : forces) set[static_cast<int>(f)] = field(f, gvf);
   return set;
 }
