@@ -298,11 +298,12 @@ file(READ ${WORK}/forces.json report)
 string(JSON n LENGTH "${report}" snakes)
 string(JSON f2 GET "${report}" snakes 2 force)
 string(JSON f7 GET "${report}" snakes 7 force)
-string(JSON ggvf GET "${report}" capture_area_ggvf)
-string(JSON vfc GET "${report}" capture_area_vfc)
-string(JSON distance GET "${report}" capture_area_distance)
-if(NOT n EQUAL 8 OR NOT f2 STREQUAL "ggvf" OR NOT f7 STREQUAL "distance" OR ggvf LESS 1
-   OR vfc LESS 1 OR distance LESS 1 OR NOT last_out MATCHES "gvf, ggvf, vfc and distance")
+string(JSON area_ggvf GET "${report}" capture_area_ggvf)
+string(JSON area_vfc GET "${report}" capture_area_vfc)
+string(JSON area_distance GET "${report}" capture_area_distance)
+if(NOT n EQUAL 8 OR NOT f2 STREQUAL "ggvf" OR NOT f7 STREQUAL "distance" OR area_ggvf LESS 1
+   OR area_vfc LESS 1 OR area_distance LESS 1
+   OR NOT last_out MATCHES "gvf, ggvf, vfc and distance")
   message(FATAL_ERROR "forces demo: ${last_out} ${report}")
 endif()
 
