@@ -60,7 +60,7 @@ class ForceFields {
 
   // The field of one force, built on first use; GVF's is `gvf`, the caller's solver's.
   const cl::Buffer& field(SnakeForce force, const cl::Buffer& gvf);
-  // The fields of `forces` (the others left empty), for the snakes' setFields.
+  // The fields of `forces` and GVF's (the others left empty), for the snakes' setFields.
   ForceFieldSet fields(const std::vector<SnakeForce>& forces, const cl::Buffer& gvf);
   const GvfInput& edges() const { return edges_; }
   const ForceParams& params() const { return params_; }
