@@ -8,14 +8,16 @@
 //
 // Layout: all snakes' nodes in one float2 array; meta[s] = (first node, node count, offset of
 // the circulant row, or of the 5 LU numbers per node, in coef, flags), flags bit 0 = moving,
-// bit 1 = traditional force, bit 2 = open, bit 3 = first node fixed, bit 4 = last node fixed;
+// bit 2 = open, bit 3 = first node fixed, bit 4 = last node fixed,
+// bits 5-7 = its force (force_fields.clh);
 // pressure[s] = that snake's balloon weight.
 // snake_hold measures, per node, how firmly the force holds it (the converged/stalled rule,
 // with the noise floor of parametric_snake.hpp).
 // Coordinates: pixel (i, j) covers [i, i+1) x [j, j+1); fields are sampled at pixel centres.
 
+#include "force_fields.clh"
+
 #define SNAKE_MOVING 1
-#define SNAKE_TRADITIONAL 2
 #define SNAKE_OPEN 4
 #define SNAKE_FIX_START 8
 #define SNAKE_FIX_END 16
@@ -67,9 +69,8 @@ float2 outward_normal(__global const float2* pos, int i, int4 m) {
 
 __kernel void snake_rhs(__global const float2* pos, __global float2* rhs,
                         __global const int* node_snake, __global const int4* meta,
-                        __global const float2* gvf, __global const float2* traditional, int total,
-                        int width, int height, float gamma, float kappa,
-                        __global const float* pressure, int unit_force) {
+                        FORCE_FIELD_ARGS(float2), int total, int width, int height, float gamma,
+                        float kappa, __global const float* pressure, int unit_force) {
   int i = get_global_id(0);
   if (i >= total) return;
   int s = node_snake[i];
@@ -81,7 +82,7 @@ __kernel void snake_rhs(__global const float2* pos, __global float2* rhs,
     rhs[i] = p;  // a pinned end: its row of the matrix is the identity
     return;
   }
-  __global const float2* field = (m.w & SNAKE_TRADITIONAL) ? traditional : gvf;
+  __global const float2* field = FORCE_FIELD(FORCE_OF(m.w));
   float2 f = sample_force(field, p, width, height, unit_force);
   rhs[i] = gamma * p + kappa * f + pressure[s] * outward_normal(pos, i, m);
 }
@@ -89,30 +90,46 @@ __kernel void snake_rhs(__global const float2* pos, __global float2* rhs,
 // How firmly the snake's own unit force holds node i: the unit force sampled `d` px outside
 // and inside along the outward normal n points back at the node with normal components
 // -F(p + d n).n and F(p - d n).n; the smaller of the two (> 0 only when both point back).
+// How far along dir the hold is read: d, or the end of the edge band of a force that vanishes
+// on its edges (force_fields.clh).
+float hold_reach(__global const float2* field, float2 p, float2 dir, float d, int width, int height,
+                 int force) {
+  float r = d;
+  if (FORCE_VANISHES_ON_EDGES(force))
+    while (r < FORCE_BAND_REACH &&
+           length(sample_force(field, p + r * dir, width, height, 0)) < 0.5f)
+      r += 0.5f;
+  return r;
+}
+
 // With an edge map (have_edge), a hold counts (else it is at most 0) only where it is not
 // noise: f reaches edge_level within d of the node along n, or the raw force is at least
 // min_strength at both samples (GVF across a gap; grad f on noise is far weaker).
 __kernel void snake_hold(__global const float2* pos, __global float* hold,
                          __global const int* node_snake, __global const int4* meta,
-                         __global const float2* gvf, __global const float2* traditional, int total,
-                         int width, int height, float d, __global const float* edge, int have_edge,
-                         float edge_level, float min_strength) {
+                         FORCE_FIELD_ARGS(float2), int total, int width, int height, float d,
+                         __global const float* edge, int have_edge, float edge_level,
+                         float min_strength) {
   int i = get_global_id(0);
   if (i >= total) return;
   int4 m = meta[node_snake[i]];
-  __global const float2* field = (m.w & SNAKE_TRADITIONAL) ? traditional : gvf;
+  const int force = FORCE_OF(m.w);
+  __global const float2* field = FORCE_FIELD(force);
   float2 p = pos[i];
   float2 n = outward_normal(pos, i, m);
-  float outside = -dot(sample_force(field, p + d * n, width, height, 1), n);
-  float inside = dot(sample_force(field, p - d * n, width, height, 1), n);
+  float2 po = p + hold_reach(field, p, n, d, width, height, force) * n;
+  float2 pi = p - hold_reach(field, p, -n, d, width, height, force) * n;
+  float outside = -dot(sample_force(field, po, width, height, 1), n);
+  float inside = dot(sample_force(field, pi, width, height, 1), n);
   float h = min(outside, inside);
   if (have_edge && h > 0.0f) {
-    float strength = min(length(sample_force(field, p + d * n, width, height, 0)),
-                         length(sample_force(field, p - d * n, width, height, 0)));
+    float strength = min(length(sample_force(field, po, width, height, 0)),
+                         length(sample_force(field, pi, width, height, 0)));
     float ridge = 0.0f;
     for (int k = -3; k <= 3; ++k)
       ridge = max(ridge, sample_edge(edge, p + (d * k / 3) * n, width, height));
-    if (ridge < edge_level && strength < min_strength) h = 0.0f;
+    if (ridge < edge_level && (strength < min_strength || !FORCE_IN_GRADIENT_UNITS(force)))
+      h = 0.0f;
   }
   hold[i] = h;
 }

@@ -10,15 +10,16 @@
 // Layout: all surfaces' vertices in one float4 array (w unused); the one-rings in CSR form,
 // ring[ring_start[v] .. ring_start[v + 1]) the global indices of v's neighbours in fan order,
 // counter-clockwise seen from outside; vert_surf[v] its surface; flags[s] bit 0 = moving,
-// bit 1 = traditional force; pressure[s] its balloon weight.
+// bits 5-7 its force (force_fields.clh); pressure[s] its balloon weight.
 // Fields: packed float3 per voxel, x fastest; voxel (i, j, k) covers [i, i+1) x [j, j+1) x
 // [k, k+1) and is sampled at its centre. Positions are in world units from the volume's corner:
 // voxel coordinates times `spacing` (its xyz; 1 for unit voxels), so that normals, the
 // Laplacian, edge lengths and steps are isotropic in the world; the fields are sampled at
 // p / spacing.
 
+#include "force_fields.clh"
+
 #define SURF_MOVING 1
-#define SURF_TRADITIONAL 2
 
 float3 unit_or_raw3(float3 v, int unit_force) {
   // Unit length where the field is not ~0; smooth through 0 so flat regions stay still.
@@ -94,16 +95,15 @@ float3 ring_normal(__global const float4* pos, __global const int* ring_start,
 __kernel void surface_rhs(__global const float4* pos, __global float4* rhs, __global float4* lap,
                           __global const int* ring_start, __global const int* ring,
                           __global const int* vert_surf, __global const int* flags,
-                          __global const float* pressure, __global const float* gvf,
-                          __global const float* traditional, int total, int w, int h, int d,
-                          float gamma, float kappa, int unit_force, float4 spacing) {
+                          __global const float* pressure, FORCE_FIELD_ARGS(float), int total, int w,
+                          int h, int d, float gamma, float kappa, int unit_force, float4 spacing) {
   int i = get_global_id(0);
   if (i >= total) return;
   int s = vert_surf[i];
   int f = flags[s];
   if (!(f & SURF_MOVING)) return;
   float3 x = pos[i].xyz;
-  __global const float* field = (f & SURF_TRADITIONAL) ? traditional : gvf;
+  __global const float* field = FORCE_FIELD(FORCE_OF(f));
   float3 force = sample_force3(field, x / spacing.xyz, w, h, d, unit_force);
   float3 n = ring_normal(pos, ring_start, ring, i);
   rhs[i] = (float4)(gamma * x + kappa * force + pressure[s] * n, 0.0f);
@@ -143,6 +143,18 @@ __kernel void surface_sweep(__global const float4* y, __global const float4* lap
   out[i] = (float4)(r, 0.0f);
 }
 
+// How far along dir the hold is read: dist, or the end of the edge band of a force that
+// vanishes on its edges (force_fields.clh); p and dir in world units.
+float hold_reach3(__global const float* field, float3 p, float3 dir, float dist, int w, int h,
+                  int d, float4 spacing, int force) {
+  float r = dist;
+  if (FORCE_VANISHES_ON_EDGES(force))
+    while (r < FORCE_BAND_REACH &&
+           length(sample_force3(field, (p + r * dir) / spacing.xyz, w, h, d, 0)) < 0.5f)
+      r += 0.5f;
+  return r;
+}
+
 // How firmly the surface's own unit force holds vertex i (the states' hold test, as
 // snake_hold in 2D): min(-F(x + d n).n, F(x - d n).n); with an edge map, a positive hold
 // becomes 0 where f stays below edge_level at x + (d k / 3) n, k = -3..3, and the raw force
@@ -150,15 +162,17 @@ __kernel void surface_sweep(__global const float4* y, __global const float4* lap
 __kernel void surface_hold(__global const float4* pos, __global float* hold,
                            __global const int* ring_start, __global const int* ring,
                            __global const int* vert_surf, __global const int* flags,
-                           __global const float* gvf, __global const float* traditional, int total,
-                           int w, int h, int d, float dist, __global const float* edge,
-                           int have_edge, float edge_level, float min_strength, float4 spacing) {
+                           FORCE_FIELD_ARGS(float), int total, int w, int h, int d, float dist,
+                           __global const float* edge, int have_edge, float edge_level,
+                           float min_strength, float4 spacing) {
   int i = get_global_id(0);
   if (i >= total) return;
-  __global const float* field = (flags[vert_surf[i]] & SURF_TRADITIONAL) ? traditional : gvf;
+  const int force = FORCE_OF(flags[vert_surf[i]]);
+  __global const float* field = FORCE_FIELD(force);
   float3 p = pos[i].xyz;
   float3 n = ring_normal(pos, ring_start, ring, i);
-  float3 po = (p + dist * n) / spacing.xyz, pi = (p - dist * n) / spacing.xyz;
+  float3 po = (p + hold_reach3(field, p, n, dist, w, h, d, spacing, force) * n) / spacing.xyz;
+  float3 pi = (p - hold_reach3(field, p, -n, dist, w, h, d, spacing, force) * n) / spacing.xyz;
   float outside = -dot(sample_force3(field, po, w, h, d, 1), n);
   float inside = dot(sample_force3(field, pi, w, h, d, 1), n);
   float hv = min(outside, inside);
@@ -168,7 +182,8 @@ __kernel void surface_hold(__global const float4* pos, __global float* hold,
     float ridge = 0.0f;
     for (int k = -3; k <= 3; ++k)
       ridge = max(ridge, sample_scalar3(edge, (p + (dist * k / 3) * n) / spacing.xyz, w, h, d));
-    if (ridge < edge_level && strength < min_strength) hv = 0.0f;
+    if (ridge < edge_level && (strength < min_strength || !FORCE_IN_GRADIENT_UNITS(force)))
+      hv = 0.0f;
   }
   hold[i] = hv;
 }

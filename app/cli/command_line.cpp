@@ -28,6 +28,7 @@ void applySession(const SessionFile& s, Options& o, SessionStart from) {
   o.frameBudgetMs = s.frameBudgetMs;
   if (!s.device.empty() && o.device.empty()) o.device = s.device;
   o.snakes.params = s.snake;
+  o.snakes.forces = s.forces;
   o.snakes.snakes = sessionSnakeSpecs(s, from);
   o.snakes.surfaces = sessionSurfaceSpecs(s, from);
   o.colormap = s.colormap;

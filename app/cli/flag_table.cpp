@@ -390,6 +390,11 @@ std::vector<Flag> figureFlags() {
       "|V| with arrows, snakes (and --trails); --size WxH is the whole figure (default: "
       "panels of the image scaled up to at least 256 px)",
       &Options::composite)));
+  t.push_back(toggle("--composite-forces", G::Figures,
+                     "--composite draws the forces side by side instead: one panel per force "
+                     "of the snakes (at most four, two columns), its capture-range map, its "
+                     "snakes, their states and iterations (default size 1024x768)",
+                     [](Options& o) { o.compositeForces = true; }));
   Flag size = number(findSpec(cliParamSpecs(), "size"), G::Figures, {});
   size.arg = "WxH";
   size.apply = [](FlagContext& c) {

@@ -46,6 +46,8 @@ void checkCombination(const Options& o) {
         "dialog's Composite button.");
   if (o.composite && o.record)
     throw ParameterError("--composite draws the end of a run; it does not go with --record.");
+  if (o.compositeForces && !o.composite)
+    throw ParameterError("--composite-forces goes into a figure: add --composite F.png.");
   if (o.screenshotPanels && !o.screenshot)
     throw ParameterError("--screenshot-panels needs --screenshot F.png.");
   if (o.screenshotPanels && o.mode == Mode::Headless)

@@ -53,6 +53,7 @@ struct Options {
   std::optional<std::string> outputDir;
   std::optional<std::string> screenshot;  // a PNG of the view (viewer: after --frames, quit)
   bool screenshotPanels = false;          // viewer: the whole window with its panels
+  bool compositeForces = false;           // --composite-forces: a panel per force
   std::optional<std::string> composite;   // headless: image | edge map | |V| | snakes PNG
   bool legend = false;      // --legend: colour bar and snake entries in figures and recordings
   bool caption = false;     // --caption: iteration, mu, epsilon, solver, snake forces

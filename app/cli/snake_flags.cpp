@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "gvflab/error.hpp"
+#include "gvflab/quoted.hpp"
 #include "io/contour_formats.hpp"
 #include "io/file_formats.hpp"
 #include "io/mask_file.hpp"
@@ -61,7 +62,7 @@ std::vector<Flag> snakeFlags() {
       "a snake (repeatable): circle and polygon are closed, line and path open with "
       "boundary=free (default), fixed, free-fixed or fixed-free (scikit-image's: a fixed end "
       "is pinned, a free one moves); pixels, x right, y down, origin at the image's top-left "
-      "corner; @gvf or @traditional: this snake's force",
+      "corner; @gvf, @traditional, @ggvf, @vfc or @distance: this snake's force",
       [](FlagContext& c) {
         auto& snakes = c.options.snakes.snakes;
         snakes.push_back(parseSnakeSpec(c.value()));
@@ -118,7 +119,9 @@ std::vector<Flag> snakeFlags() {
   };
   t.push_back(surfaceCoords);
   Flag force = snakeFlag("--snake-force", "F",
-                         "force of snakes without @: gvf or traditional (grad of the edge map)",
+                         "force of snakes without @: gvf, traditional (grad of the edge map), ggvf "
+                         "(generalized GVF), vfc (vector field convolution) or distance (Cohen's "
+                         "distance force)",
                          [](FlagContext& c) {
                            const std::string v = c.value();
                            try {
@@ -191,6 +194,32 @@ std::vector<Flag> snakeFlags() {
   map.once = true;
   map.output = [](Options& o) -> std::optional<std::string>& { return o.snakes.captureMap; };
   t.push_back(map);
+  Flag kernel = snakeFlag(
+      "--vfc-kernel", "K",
+      "the VFC kernel's magnitude: power ((r + eps)^-gamma, --vfc-gamma) or "
+      "gaussian (exp(-r^2 / zeta^2), --vfc-zeta)",
+      [](FlagContext& c) {
+        const std::string v = c.value();
+        const auto k = parseVfcKernel(v);
+        if (!k)
+          throw ParameterError("--vfc-kernel: 'power' or 'gaussian', not " + quotedText(v) + ".");
+        c.options.snakes.forces.vfc.kernel = *k;
+      });
+  kernel.shown = [](const Options& o) {
+    return std::string(vfcKernelName(o.snakes.forces.vfc.kernel));
+  };
+  t.push_back(kernel);
+  for (const ParamSpec* s : forceParamSpecs()) {
+    Flag f;
+    f.name = "--" + s->key;
+    f.arg = s->integer ? "N" : "V";
+    f.group = FlagGroup::Snakes;
+    f.spec = s;
+    f.apply = [](FlagContext& c) {
+      setForceParam(c.options.snakes.forces, c.flag->spec->key, c.number());
+    };
+    t.push_back(f);
+  }
   for (const auto* specs : {&snakeParamSpecs(), &captureParamSpecs()})
     for (const ParamSpec& s : *specs) {
       const auto setter = parameterSetters().find(s.key);

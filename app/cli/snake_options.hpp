@@ -1,9 +1,11 @@
 #pragma once
 // The snake and capture-range flags of the CLI (headless, and the viewer's start-up snakes):
-//   --snake circle:CX,CY,R | polygon:X1,Y1,X2,Y2,...  [@gvf | @traditional]   (repeatable)
-//   --snake line:X1,Y1,X2,Y2 | path:X1,Y1,X2,Y2,...[:boundary=B]  [@gvf | @traditional]: an
+//   --snake circle:CX,CY,R | polygon:X1,Y1,X2,Y2,...  [@FORCE]   (repeatable; FORCE gvf,
+//           traditional, ggvf, vfc or distance)
+//   --snake line:X1,Y1,X2,Y2 | path:X1,Y1,X2,Y2,...[:boundary=B]  [@FORCE]: an
 //           open snake, B = free (the default), fixed, free-fixed or fixed-free
-//   --snake-force gvf|traditional, the snakeParamSpecs() and captureParamSpecs() flags
+//   --snake-force FORCE, --vfc-kernel, the snakeParamSpecs(), captureParamSpecs() and
+//   forceParamSpecs() flags
 //   (--alpha, --beta, --gamma, --kappa, --pressure, --dmin, --dmax, --snake-iterations, ...),
 //   --save-contours FILE(.json|.geojson|.csv|.svg), --capture-map MAP.png, --save-mask
 //   FILE(.png|.nrrd|.nii|.nii.gz), --svg-image, --contour-coordinates pixel|pixel-y-up|world.
@@ -15,6 +17,7 @@
 
 #include "cli/surface_spec.hpp"
 #include "gvflab/capture_range.hpp"
+#include "gvflab/force_fields.hpp"
 #include "gvflab/parametric_snake.hpp"
 #include "io/contours_json.hpp"
 #include "io/input_limits.hpp"
@@ -49,6 +52,7 @@ struct SnakeOptions {
   std::optional<std::string> saveSurfaces;  // --save-surfaces FILE.ply|.obj|.stl
   SurfaceCoordinates surfaceCoordinates = SurfaceCoordinates::Auto;  // --surface-coordinates
   SnakeForce force = SnakeForce::Gvf;
+  ForceParams forces;  // GGVF, VFC and distance force parameters (--ggvf-k, --vfc-*, ...)
   SnakeParams params = SnakeParams::defaults();
   int iterations = 0;       // headless total; set from the spec table
   int frameIterations = 0;  // viewer, per frame
@@ -67,7 +71,7 @@ struct SnakeOptions {
 // Parses "circle:CX,CY,R" or "polygon:X1,Y1,X2,Y2,..." (at least 3 points), or an open snake
 // "line:X1,Y1,X2,Y2" or "path:X1,Y1,X2,Y2,..." (at least 2 points) with an optional
 // ":boundary=free|fixed|free-fixed|fixed-free" (free when absent), each optionally
-// followed by "@gvf" or "@traditional" (this snake's force). Throws
+// followed by "@FORCE" (this snake's force: gvf, traditional, ggvf, vfc, distance). Throws
 // ParameterError with a sentence that shows the expected form.
 SnakeSpec parseSnakeSpec(const std::string& text);
 

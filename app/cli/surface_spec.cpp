@@ -78,8 +78,9 @@ SurfaceSpec parseSurfaceSpec(const std::string& text) {
     try {
       s.force = parseForce(text.substr(at + 1));
     } catch (const ParameterError&) {
-      throw ParameterError(named(text) + ": the force after '@' must be gvf or traditional, not " +
-                           quotedText(text.substr(at + 1), 20) + ".");
+      throw ParameterError(named(text) + ": the force after '@' must be gvf, traditional, " +
+                           "ggvf, vfc or distance, not " + quotedText(text.substr(at + 1), 20) +
+                           ".");
     }
   }
   const std::string shape = text.substr(0, at);

@@ -26,6 +26,20 @@ std::vector<std::string> captureSeeds() {
   return args;
 }
 
+// The forces' comparison (issue 43) on the u-slot phantom at 128 px (the U spans x 3.8..60.2,
+// the slotted block x 67.8..124.2, both y 25.6..102.4): the rectangle 2-3 px around each, under
+// GVF, GGVF (K 0.2: it spreads across the slot's walls), VFC and the distance force.
+std::vector<std::string> forcesDemoArgs() {
+  std::vector<std::string> args = {"--phantom",    "u-slot", "--phantom-size",     "128",
+                                   "--iterations", "1500",   "--snake-iterations", "3000",
+                                   "--ggvf-k",     "0.2",    "--snake-force",      "vfc"};
+  for (const char* force : {"@gvf", "@ggvf", "@vfc", "@distance"})
+    for (const char* around :
+         {"polygon:5,36,59,36,59,100,5,100", "polygon:69,36,123,36,123,100,69,100"})
+      args.insert(args.end(), {"--snake", std::string(around) + force});
+  return args;
+}
+
 std::vector<Demo> makeDemos() {
   std::vector<Demo> d;
   d.push_back({"u-concavity",
@@ -70,6 +84,13 @@ std::vector<Demo> makeDemos() {
         "circle:212,190,26@gvf", "--snake", "circle:212,190,26@traditional", "--snake",
         "circle:272,118,33@gvf", "--snake-iterations", "3000"},
        {false, true, false, false}});  // the photo itself, not hidden under |V|
+  d.push_back(
+      {"forces",
+       "Forces side by side: GVF, GGVF, VFC, distance",
+       {"One start around the U and one around a long thin slot under each force (colours:",
+        "GVF, GGVF, VFC, distance); the legend gives each state. Capture map: choose a force."},
+       forcesDemoArgs(),
+       {false, false, false, true}});
   d.push_back({"volume",
                "3D volume: a cup",
                {"GVF in 3D on a 64^3 cup (a hollow hemisphere): slices show the field reaching",

@@ -9,6 +9,7 @@
 #include "gvflab/error.hpp"
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/io.hpp"
+#include "headless/forces_figure.hpp"
 #include "headless/headless.hpp"
 #include "viewer/render/composite_figure.hpp"
 #include "viewer/render/figure_renderer.hpp"
@@ -39,6 +40,13 @@ namespace {
 void writeComposite(const Options& o, const viewer::LayerSettings& layers,
                     const HeadlessOutcome& r) {
   using namespace viewer;
+  if (o.compositeForces) {
+    const auto size = o.size ? *o.size : std::array<int, 2>{1024, 768};
+    writeFigurePng(*o.composite, drawForcesComposite(o, layers, r, size));
+    std::cout << "composite: " << *o.composite << " (" << size[0] << "x" << size[1]
+              << ", forces)\n";
+    return;
+  }
   const auto size = o.size ? *o.size : compositeSize(r.image.width, r.image.height);
   const Image2D edge = readEdgeMap(r.context, r.input);
   CompositeParts parts;
@@ -68,7 +76,8 @@ int runHeadlessWithFigure(int argc, char** argv, const Options& o) {
       throw ParameterError(std::string(path == &o.screenshot ? "--screenshot" : "--composite") +
                            ": the folder '" + parent.string() + "' does not exist.");
   }
-  if (o.composite && o.size) compositeLayout((*o.size)[0], (*o.size)[1]);  // panels fit
+  if (o.composite && o.size && !o.compositeForces)
+    compositeLayout((*o.size)[0], (*o.size)[1]);  // panels fit
   QSurfaceFormat::setDefaultFormat(viewerSurfaceFormat());
   QGuiApplication app(argc, argv);
   { OffscreenTarget probe(16, 16); }

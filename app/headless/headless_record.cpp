@@ -73,9 +73,11 @@ SnakeRunSummary writeRecordingOutputs(const Options& o, viewer::Session& session
   Solver& solver = session.solver();
   SnakeRunSummary summary;
   if (o.snakes.any() && !session.isVolume()) {
-    const GvfInput edge = buildGvfInput(session.context(), session.image(), session.sigma(),
-                                        V0Mode::EdgeGradient, session.input().spacing);
-    summary = summariseSnakes(session.sharedContext(), solver, edge, snakes.contours(),
+    ForceFields forces(session.sharedContext(),
+                       buildGvfInput(session.context(), session.image(), session.sigma(),
+                                     V0Mode::EdgeGradient, session.input().spacing),
+                       o.snakes.forces);
+    summary = summariseSnakes(session.sharedContext(), solver, forces, snakes.contours(),
                               session.image(), o, outputs);
   }
   if (o.saveField)

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "gvflab/capture_range.hpp"
+#include "gvflab/force_fields.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/parametric_snake.hpp"
 #include "gvflab/profiler.hpp"
@@ -21,7 +22,8 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx, So
   const SnakeOptions& so = o.snakes;
   if (!so.any()) return {};
   // The traditional force is ∇f (the solver's V0 in the default V0 mode).
-  const GvfInput edgeInput = edgeGradientInput(*ctx, input, o.gvf.v0Mode, image, o.gvf.sigma);
+  ForceFields forces(ctx, edgeGradientInput(*ctx, input, o.gvf.v0Mode, image, o.gvf.sigma),
+                     so.forces);
   const cl::Buffer& gvf = solver.field();
   ctx->profiler().endFrame();
   ctx->profiler().reset();
@@ -30,7 +32,9 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx, So
   std::vector<SnakeTrail> trailList;
   if (!so.snakes.empty()) {
     ParametricSnake snakes(ctx, solver.width(), solver.height(), so.params);
-    snakes.setFields(gvf, edgeInput);
+    std::vector<SnakeForce> used;
+    for (const auto& spec : so.snakes) used.push_back(spec.forceOr(so.force));
+    snakes.setFields(forces.fields(used, gvf), forces.edges());
     for (const auto& spec : so.snakes) {
       const int id =
           snakes.add(spec.points(so.params), spec.forceOr(so.force), spec.pressure, spec.boundary);
@@ -47,21 +51,19 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx, So
     trailList = trails.trails();
     contours = snakes.contours();
   }
-  SnakeRunSummary summary = summariseSnakes(ctx, solver, edgeInput, contours, image, o, outputs,
+  SnakeRunSummary summary = summariseSnakes(ctx, solver, forces, contours, image, o, outputs,
                                             ctx->profiler().totalMs("snake_"));
   summary.trails = std::move(trailList);
   return summary;
 }
 
 SnakeRunSummary summariseSnakes(const std::shared_ptr<ComputeContext>& ctx, Solver& solver,
-                                const GvfInput& edgeInput,
-                                const std::vector<SnakeContour>& contours, const Image2D& image,
-                                const Options& o, RunOutputs& outputs, double snakeOpenClMs) {
+                                ForceFields& forces, const std::vector<SnakeContour>& contours,
+                                const Image2D& image, const Options& o, RunOutputs& outputs,
+                                double snakeOpenClMs) {
   const SnakeOptions& so = o.snakes;
   SnakeRunSummary out;
   if (!so.any()) return out;
-  const cl::Buffer& gvf = solver.field();
-  const cl::Buffer& traditional = edgeInput.v0;
   nlohmann::ordered_json& report = out.report;
   std::ostringstream console;
   if (!contours.empty()) {
@@ -105,29 +107,31 @@ SnakeRunSummary summariseSnakes(const std::shared_ptr<ComputeContext>& ctx, Solv
     console << tally.line("snakes");
   }
 
-  // Capture areas for both forces (the numbers the viewer shows side by side): computed only
-  // when an output asks for them (--report, --capture-map); on a large image they cost more than
-  // the snakes.
+  // Capture areas of GVF, grad f and every force a snake or --snake-force names (the numbers
+  // the viewer shows side by side), the map of --snake-force's: computed only when an output
+  // asks for them (--report, --capture-map); on a large image they cost more than the snakes.
   if (so.captureMap || o.report) {
-    InterruptGuard::check("the capture areas");
-    CaptureRange capture(ctx, edgeInput);
-    const long areaTraditional = capture.compute(traditional, so.capture);
+    bool wanted[kSnakeForceCount] = {true, true};
+    wanted[static_cast<int>(so.force)] = true;
+    for (const auto& c : contours) wanted[static_cast<int>(c.force)] = true;
+    CaptureRange capture(ctx, forces.edges());
     std::vector<int> steps;
-    if (so.captureMap && so.force == SnakeForce::Traditional) steps = capture.readSteps();
-    InterruptGuard::check("the capture areas");
-    const long areaGvf = capture.compute(gvf, so.capture);
-    if (so.captureMap && so.force == SnakeForce::Gvf) steps = capture.readSteps();
+    console << (console.tellp() > 0 ? "; " : "") << "capture area";
+    for (SnakeForce f : kSnakeForces) {
+      if (!wanted[static_cast<int>(f)]) continue;
+      InterruptGuard::check("the capture areas");
+      const long area = capture.compute(forces.field(f, solver.field()), so.capture);
+      if (so.captureMap && f == so.force) steps = capture.readSteps();
+      report[std::string("capture_area_") + forceName(f)] = area;
+      console << (f == SnakeForce::Gvf ? " " : ", ") << forceName(f) << " " << area << " px";
+    }
     if (so.captureMap)
       outputs.write(*so.captureMap, [&] {
         writePngRgb(*so.captureMap, capture.width(), capture.height(),
                     captureMapRgb(steps, capture.maxSteps()));
       });
-    report["capture_area_gvf"] = areaGvf;
-    report["capture_area_traditional"] = areaTraditional;
     report["capture_threshold"] = so.capture.threshold;
     report["capture_steps"] = capture.maxSteps();
-    console << (console.tellp() > 0 ? "; " : "") << "capture area gvf " << areaGvf
-            << " px, traditional " << areaTraditional << " px";
   }
   out.consoleLine = console.str();
   return out;

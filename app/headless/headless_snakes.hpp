@@ -29,12 +29,11 @@ SnakeRunSummary runHeadlessSnakes(const std::shared_ptr<ComputeContext>& ctx, So
 
 // The second half of the above, for snakes that ran elsewhere (a headless recording): the
 // report's snake entries, --save-contours, --save-mask, and the capture areas and
-// --capture-map on the solver's field. edgeInput: f and grad f (the traditional force); image:
+// --capture-map of each force. forces: the run's fields but GVF's (the solver's), and f; image:
 // the input (its geometry, and the SVG's background with --svg-image).
 SnakeRunSummary summariseSnakes(const std::shared_ptr<ComputeContext>& ctx, Solver& solver,
-                                const GvfInput& edgeInput,
-                                const std::vector<SnakeContour>& contours, const Image2D& image,
-                                const Options& options, RunOutputs& outputs,
+                                ForceFields& forces, const std::vector<SnakeContour>& contours,
+                                const Image2D& image, const Options& options, RunOutputs& outputs,
                                 double snakeOpenClMs = 0);
 
 }  // namespace gvflab::app

@@ -29,9 +29,11 @@ SurfaceRunSummary runHeadlessSurfaces(const std::shared_ptr<ComputeContext>& ctx
   const SnakeOptions& so = o.snakes;
   SurfaceRunSummary out;
   if (so.surfaces.empty()) return out;
-  const GvfInput edgeInput = edgeInputOf(*ctx, input, volume, o);
+  ForceFields forces(ctx, edgeInputOf(*ctx, input, volume, o), so.forces);
   SurfaceSnake snakes(ctx, solver.width(), solver.height(), solver.depth(), so.params);
-  snakes.setFields(solver.field(), edgeInput);
+  std::vector<SnakeForce> used;
+  for (const auto& spec : so.surfaces) used.push_back(spec.forceOr(so.force));
+  snakes.setFields(forces.fields(used, solver.field()), forces.edges());
   for (const auto& spec : so.surfaces) {
     const int id = snakes.add(spec.mesh(so.params), spec.forceOr(so.force), spec.pressure);
     if (!spec.initial.empty()) snakes.setInitial(id, spec.initial);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "gvflab/device.hpp"
 #include "gvflab/profiler.hpp"
@@ -30,23 +31,31 @@ void stepUntilStopped(ComputeContext& ctx, Batch& batch, int iterations, int chu
 
 struct StateTally {
   int total = 0, converged = 0, stalled = 0, collapsed = 0;
-  bool mixed = false;
-  SnakeForce first = SnakeForce::Gvf;
+  bool seen[kSnakeForceCount] = {};
 
   void add(SnakeState state, SnakeForce force) {
-    if (total == 0) first = force;
-    mixed = mixed || force != first;
+    seen[static_cast<int>(force)] = true;
     ++total;
     converged += state == SnakeState::Converged;
     stalled += state == SnakeState::Stalled;
     collapsed += state == SnakeState::Collapsed;
   }
   int moving() const { return total - converged - stalled - collapsed; }
-  // "NOUN: N (force), a converged, b stalled, [c collapsed, ]d moving"
+  // "gvf", "gvf and traditional", "gvf, ggvf and vfc"
+  std::string forces() const {
+    std::vector<std::string> names;
+    for (SnakeForce f : kSnakeForces)
+      if (seen[static_cast<int>(f)]) names.push_back(forceName(f));
+    std::string out;
+    for (std::size_t i = 0; i < names.size(); ++i)
+      out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+    return out;
+  }
+  // "NOUN: N (forces), a converged, b stalled, [c collapsed, ]d moving"
   std::string line(const std::string& noun) const {
     std::ostringstream o;
-    o << noun << ": " << total << " (" << (mixed ? "gvf and traditional" : forceName(first))
-      << "), " << converged << " converged, " << stalled << " stalled, ";
+    o << noun << ": " << total << " (" << forces() << "), " << converged << " converged, "
+      << stalled << " stalled, ";
     if (collapsed) o << collapsed << " collapsed, ";
     o << moving() << " moving";
     return o.str();

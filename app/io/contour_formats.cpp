@@ -28,9 +28,8 @@ struct ForceStyle {
   std::string label;
 };
 ForceStyle forceStyle(const std::string& force) {
-  if (force == "gvf") return {hexColor(forceColor(SnakeForce::Gvf)), forceLabel(SnakeForce::Gvf)};
-  if (force == "traditional")
-    return {hexColor(forceColor(SnakeForce::Traditional)), forceLabel(SnakeForce::Traditional)};
+  for (SnakeForce f : kSnakeForces)
+    if (force == forceName(f)) return {hexColor(forceColor(f)), forceLabel(f)};
   if (force == "region") return {hexColor(regionColor()), "region"};
   return {"#b8bccc", force.empty() ? "contour" : force};
 }

@@ -224,6 +224,11 @@ std::string sessionToJson(const SessionFile& s) {
   sp["resample"] = s.snake.resample;
   sp["normalize"] = s.snake.normalize;
   root["snake_params"] = sp;
+  QJsonObject fp;
+  for (const ParamSpec* spec : forceParamSpecs())
+    fp[q(spec->key)] = forceParam(s.forces, spec->key);
+  fp["vfc-kernel"] = vfcKernelName(s.forces.vfc.kernel);
+  root["force_params"] = fp;
   QJsonArray snakes;
   for (const auto& sn : s.snakes) {
     QJsonObject o;
@@ -334,6 +339,15 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
   } catch (const ParameterError& e) {
     throw InputError(std::string("\"snake_params\": ") + e.what());
   }
+  const JsonFields fp = root.object("force_params");
+  for (const ParamSpec* spec : forceParamSpecs())
+    setForceParam(s.forces, spec->key,
+                  fp.number(spec->key.c_str(), forceParam(s.forces, spec->key), *spec));
+  const std::string kernel = fp.string("vfc-kernel", vfcKernelName(s.forces.vfc.kernel));
+  if (!parseVfcKernel(kernel))
+    throw InputError("\"" + fp.name("vfc-kernel") + "\" must be 'power' or 'gaussian', not " +
+                     quotedText(kernel) + ".");
+  s.forces.vfc.kernel = *parseVfcKernel(kernel);
   const QJsonArray snakes = root.array("snakes");
   if (snakes.size() > static_cast<qsizetype>(kMaxSnakes))
     throw InputError("\"snakes\" has " + std::to_string(snakes.size()) + " snakes; at most " +

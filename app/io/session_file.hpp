@@ -51,6 +51,9 @@ struct SessionFile {
   double frameBudgetMs = 0;     // 0: fixed iterations per frame
   std::string device;           // the selector in use ("" = default)
   SnakeParams snake = SnakeParams::defaults();
+  // "force_params": the GGVF, VFC and distance force numbers by their table keys ("ggvf-k",
+  // "vfc-radius", ...) and "vfc-kernel".
+  ForceParams forces;
   std::vector<SavedSnake> snakes;
   std::vector<SavedSurface> surfaces;
   std::string colormap = "viridis";

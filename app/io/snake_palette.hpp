@@ -12,10 +12,15 @@ namespace gvflab::app {
 
 using SnakeRgba = std::array<float, 4>;
 
-// GVF magenta, grad f cyan: neither occurs in the gray, viridis or inferno colormaps.
+// GVF magenta, grad f cyan, GGVF orange, VFC white, distance lime: none occurs in the gray,
+// viridis or inferno colormaps next to them.
 inline SnakeRgba forceColor(SnakeForce f) {
-  return f == SnakeForce::Gvf ? SnakeRgba{1.0f, 0.30f, 0.85f, 1.0f}
-                              : SnakeRgba{0.25f, 0.90f, 1.0f, 1.0f};
+  constexpr SnakeRgba kColors[kSnakeForceCount] = {{1.0f, 0.30f, 0.85f, 1.0f},
+                                                   {0.25f, 0.90f, 1.0f, 1.0f},
+                                                   {1.0f, 0.55f, 0.10f, 1.0f},
+                                                   {0.95f, 0.95f, 0.95f, 1.0f},
+                                                   {0.70f, 1.0f, 0.20f, 1.0f}};
+  return kColors[static_cast<int>(f)];
 }
 
 // The word the viewer shows for a snake's state: "waiting" while the viewer holds it until the
@@ -40,8 +45,15 @@ inline SnakeRgba stateColor(SnakeState s) {
   return {1.0f, 0.75f, 0.25f, 1.0f};
 }
 
-// How the viewer names a force: "GVF" or "grad f".
-inline const char* forceLabel(SnakeForce f) { return f == SnakeForce::Gvf ? "GVF" : "grad f"; }
+// How the viewer names a force: "GVF", "grad f", "GGVF", "VFC" or "distance".
+inline const char* forceLabel(SnakeForce f) {
+  constexpr const char* kLabels[kSnakeForceCount] = {"GVF", "grad f", "GGVF", "VFC", "distance"};
+  return kLabels[static_cast<int>(f)];
+}
+// The force menus' items, in SnakeSession's order (ImGui::Combo's "\0"-separated list).
+inline constexpr const char* kForceMenuItems =
+    "GVF\0traditional (grad f)\0GGVF (generalized GVF)\0VFC (vector field convolution)\0"
+    "distance (Cohen's distance force)\0";
 
 // The region snake's contour: green (the viewer's region mode).
 inline SnakeRgba regionColor() { return {60 / 255.0f, 230 / 255.0f, 90 / 255.0f, 1.0f}; }
@@ -63,6 +75,7 @@ inline std::string hexColor(const SnakeRgba& c) {
 namespace gvflab::viewer {
 using app::forceColor;
 using app::forceLabel;
+using app::kForceMenuItems;
 using app::regionColor;
 using app::shownStateName;
 using app::SnakeRgba;

@@ -48,7 +48,7 @@ bool inBox(double u, double v, double x0, double y0, double x1, double y1) {
 
 }  // namespace
 
-std::vector<std::string> phantomNames() { return {"u", "room", "blob"}; }
+std::vector<std::string> phantomNames() { return {"u", "room", "blob", "u-slot"}; }
 
 Image2D makePhantom(const std::string& name, int size) {
   if (size < kMinPhantomSide || size > kMaxImageSide)
@@ -58,6 +58,16 @@ Image2D makePhantom(const std::string& name, int size) {
     // A U open at the top: the notch is deep (70% of the height) and narrow (16% of the width).
     return paint(size, 1.0f, 0.0f, [](double u, double v) {
       return inBox(u, v, 0.25, 0.2, 0.75, 0.8) && !inBox(u, v, 0.42, 0.2, 0.58, 0.66);
+    });
+  }
+  if (name == "u-slot") {
+    // The forces' comparison (issue 43): the U's proportions (its notch 14 % of the side wide,
+    // 46 % deep) on the left, a block as large with a long thin slot (4 % wide, as deep) on the
+    // right.
+    return paint(size, 1.0f, 0.0f, [](double u, double v) {
+      const bool uShape = inBox(u, v, 0.03, 0.2, 0.47, 0.8) && !inBox(u, v, 0.18, 0.2, 0.32, 0.66);
+      const bool slot = inBox(u, v, 0.53, 0.2, 0.97, 0.8) && !inBox(u, v, 0.73, 0.2, 0.77, 0.66);
+      return uShape || slot;
     });
   }
   if (name == "room") {

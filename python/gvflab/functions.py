@@ -288,7 +288,8 @@ def snake(image, initial_points, *, channel_axis=None, force=_SNAKE["force"],
           sigma=_SNAKE["sigma"], gvf_iterations=None, target_error=None, solver=None,
           precision=_SNAKE["precision"], device=_SNAKE["device"], progress=None,
           progress_every=_SNAKE["progress_every"],
-          boundary_condition=_SNAKE["boundary_condition"], spacing=None, edge_map=None):
+          boundary_condition=_SNAKE["boundary_condition"], spacing=None, edge_map=None,
+          force_params=None):
     """Moves parametric snakes (Kass et al.; Xu & Prince) on an OpenCL device.
 
     The device work runs without the GIL, as in ``gvf()``.
@@ -305,9 +306,12 @@ def snake(image, initial_points, *, channel_axis=None, force=_SNAKE["force"],
     channel_axis : int or None, optional
         As for ``gvf()``: None, no channel axis (the image must be 2D); an int, the axis of
         1, 3 or 4 channels made grey by BT.601 luma.
-    force : {'gvf', 'traditional'}, optional
+    force : {'gvf', 'traditional', 'ggvf', 'vfc', 'distance'}, optional
         'gvf': the GVF field, solved first with mu, sigma, gvf_iterations, target_error,
-        solver and precision as ``gvf()`` does; 'traditional': grad f of the edge map.
+        solver and precision as ``gvf()`` does; 'traditional': grad f of the edge map;
+        'ggvf': generalized GVF (Xu & Prince 1998); 'vfc': vector field convolution (Li &
+        Acton 2007); 'distance': the distance force (Cohen & Cohen 1993), each with
+        ``force_params``.
     alpha, beta, gamma, kappa, pressure : float, optional
         Elasticity, rigidity, viscosity, external force weight, balloon weight.
     dmin, dmax : float, optional
@@ -343,6 +347,11 @@ def snake(image, initial_points, *, channel_axis=None, force=_SNAKE["force"],
         Your own edge map f, as for ``gvf()`` (the image's shape; keep it in [0, 1]), used
         instead of the one built from the image with sigma: the 'gvf' force is the GVF of
         grad f, the 'traditional' force grad f itself. The image still sets the size.
+    force_params : dict or None, optional
+        The parameters of 'ggvf', 'vfc' and 'distance' by the CLI's names with '_':
+        ``ggvf_k``, ``vfc_kernel`` ('power' or 'gaussian'), ``vfc_radius``, ``vfc_gamma``,
+        ``vfc_zeta``, ``distance_threshold``; each in the CLI's range, unnamed ones at the
+        CLI's defaults.
 
     Returns
     -------
@@ -451,7 +460,7 @@ def surface_snake(volume, center=None, radius=None, *, box=None, channel_axis=No
                   normalize=_SURFACE["normalize"], iterations=_SURFACE["iterations"], mu=None,
                   sigma=_SURFACE["sigma"], gvf_iterations=None, target_error=None, solver=None,
                   precision=_SURFACE["precision"], device=_SURFACE["device"], progress=None,
-                  progress_every=_SURFACE["progress_every"], spacing=None):
+                  progress_every=_SURFACE["progress_every"], spacing=None, force_params=None):
     """Moves a deformable surface (Xu & Prince's 3D GVF snake) in a volume on an OpenCL device.
 
     A closed triangle mesh, started on a sphere, whose vertices move under the volume's GVF
@@ -477,9 +486,12 @@ def surface_snake(volume, center=None, radius=None, *, box=None, channel_axis=No
     channel_axis : int or None, optional
         As for ``gvf()``: None, no channel axis (the volume must be 3D); an int, the axis of
         1, 3 or 4 channels made grey by BT.601 luma.
-    force : {'gvf', 'traditional'}, optional
+    force : {'gvf', 'traditional', 'ggvf', 'vfc', 'distance'}, optional
         'gvf': the GVF field, solved first with mu, sigma, gvf_iterations, target_error,
-        solver and precision as ``gvf()`` does; 'traditional': grad f of the edge map.
+        solver and precision as ``gvf()`` does; 'traditional': grad f of the edge map;
+        'ggvf': generalized GVF (Xu & Prince 1998); 'vfc': vector field convolution (Li &
+        Acton 2007); 'distance': the distance force (Cohen & Cohen 1993), each with
+        ``force_params``.
     alpha, beta, gamma, kappa, pressure : float, optional
         Elasticity, rigidity, viscosity, external force weight, balloon weight (along the
         outward normal), as for ``snake()``.
@@ -510,6 +522,8 @@ def surface_snake(volume, center=None, radius=None, *, box=None, channel_axis=No
         surface moves in them: ``dmin``, ``dmax``, ``tolerance`` and ``hold_gap`` are then
         world lengths, and a ball sampled at 1 x 1 x 2 mm comes out round in millimetres.
         ``center``, ``radius``, ``box`` and the returned vertices stay in voxels.
+    force_params : dict or None, optional
+        As for ``snake()``; a volume's VFC radius is at most 16 (its default there).
 
     Returns
     -------

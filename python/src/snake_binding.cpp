@@ -55,8 +55,10 @@ py::object snake(const py::handle& image, const py::handle& initial, std::option
                  const std::string& precision, const std::string& device,
                  const py::object& progress, long progressEvery,
                  const std::string& boundaryCondition,
-                 const std::optional<std::vector<double>>& spacing, const py::object& edgeMap) {
+                 const std::optional<std::vector<double>>& spacing, const py::object& edgeMap,
+                 const py::object& forceParams) {
   const SnakeForce snakeForce = parseForce(force);
+  const ForceParams forcesOf = forceParamsFrom(forceParams, 2);
   const SnakeBoundary boundary = parseBoundary(boundaryCondition);
   const SnakeParams params =
       SnakeKeywords{alpha,     beta,   gamma,   kappa,    pressure,  dmin,      dmax,
@@ -91,7 +93,8 @@ py::object snake(const py::handle& image, const py::handle& initial, std::option
   {
     py::gil_scoped_release release;  // progress takes it back for its callback
     snakes.emplace(field.lease.ctx, shape.width, shape.height, params);
-    snakes->setFields(field.field(), field.input);
+    ForceFields fields(field.lease.ctx, field.input, forcesOf);
+    snakes->setFields(fields.fields({snakeForce}, field.field()), field.input);
     for (const auto& s : starts) snakes->add(s, snakeForce, std::nullopt, boundary);
     stepWithProgress(field.ctx(), *snakes, iterations, reporter);
   }
@@ -142,7 +145,7 @@ void bindSnake(py::module_& m) {
         py::arg("solver") = py::none(), py::arg("precision") = "f32", py::arg("device") = "",
         py::arg("progress") = py::none(), py::arg("progress_every") = 100,
         py::arg("boundary_condition") = "periodic", py::arg("spacing") = py::none(),
-        py::arg("edge_map") = py::none(),
+        py::arg("edge_map") = py::none(), py::arg("force_params") = py::none(),
         "The compiled gvflab.snake(): use gvflab.snake (python/gvflab/functions.py), "
         "documented there; defaults here are the engine's parameter tables.");
 }

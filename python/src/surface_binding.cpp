@@ -154,8 +154,10 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center,
                            std::optional<long> gvfIterations, std::optional<double> targetError,
                            std::optional<std::string> solver, const std::string& precision,
                            const std::string& device, const py::object& progress,
-                           long progressEvery, const std::optional<std::vector<double>>& spacing) {
+                           long progressEvery, const std::optional<std::vector<double>>& spacing,
+                           const py::object& forceParams) {
   const SnakeForce snakeForce = parseForce(force);
+  const ForceParams forcesOf = forceParamsFrom(forceParams, 3);
   const SnakeParams params =
       SnakeKeywords{alpha,     beta,   gamma,   kappa,    pressure,  dmin,      dmax,
                     tolerance, window, holdGap, resample, normalize, iterations}
@@ -180,7 +182,8 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center,
   {
     py::gil_scoped_release release;  // progress takes it back for its callback
     surfaces.emplace(field.lease.ctx, shape.width, shape.height, shape.depth, params);
-    surfaces->setFields(field.field(), field.input);
+    ForceFields fields(field.lease.ctx, field.input, forcesOf);
+    surfaces->setFields(fields.fields({snakeForce}, field.field()), field.input);
     surfaces->add(start, snakeForce);
     stepWithProgress(field.ctx(), *surfaces, iterations, reporter);
     surfaces->settleMeshes();  // remeshed and untangled, as the CLI writes them
@@ -235,7 +238,7 @@ void bindSurfaceSnake(py::module_& m) {
         py::arg("gvf_iterations") = py::none(), py::arg("target_error") = py::none(),
         py::arg("solver") = py::none(), py::arg("precision") = "f32", py::arg("device") = "",
         py::arg("progress") = py::none(), py::arg("progress_every") = 100,
-        py::arg("spacing") = py::none(),
+        py::arg("spacing") = py::none(), py::arg("force_params") = py::none(),
         "The compiled gvflab.surface_snake(): use gvflab.surface_snake "
         "(python/gvflab/functions.py), documented there; defaults here are the engine's "
         "parameter tables.");

@@ -257,7 +257,7 @@ endif()
 
 # @case snake_force_unknown
 run_gvflab(FALSE --headless --phantom u --snake circle:48,48,10@balloon)
-if(NOT last_err MATCHES "gvf or traditional")
+if(NOT last_err MATCHES "ggvf, vfc or distance")
   message(FATAL_ERROR "bad @FORCE: ${last_err}")
 endif()
 
@@ -288,6 +288,24 @@ run_demo_briefly(real-image)
 
 # @case demo_volume
 run_demo_briefly(volume)
+
+# The forces side by side (issue 43): eight snakes under four forces, each force's capture area
+# in the report (one field per force, however many snakes hold it).
+# @case demo_forces
+run_gvflab(TRUE --headless --demo forces --iterations 100 --snake-iterations 100
+           --report ${WORK}/forces.json)
+file(READ ${WORK}/forces.json report)
+string(JSON n LENGTH "${report}" snakes)
+string(JSON f2 GET "${report}" snakes 2 force)
+string(JSON f7 GET "${report}" snakes 7 force)
+string(JSON area_ggvf GET "${report}" capture_area_ggvf)
+string(JSON area_vfc GET "${report}" capture_area_vfc)
+string(JSON area_distance GET "${report}" capture_area_distance)
+if(NOT n EQUAL 8 OR NOT f2 STREQUAL "ggvf" OR NOT f7 STREQUAL "distance" OR area_ggvf LESS 1
+   OR area_vfc LESS 1 OR area_distance LESS 1
+   OR NOT last_out MATCHES "gvf, ggvf, vfc and distance")
+  message(FATAL_ERROR "forces demo: ${last_out} ${report}")
+endif()
 
 # The 3D lesson: on the engine's cup (64^3, a well 6.4 voxels wide about x = y = 32 from the top
 # at z = 52.5 down to its floor at 20.5) the GVF surface reaches deeper into the well than its

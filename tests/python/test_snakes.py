@@ -12,16 +12,18 @@ CIRCLE_RC = ((CIRCLE_XY[1] - 0.5, CIRCLE_XY[0] - 0.5), CIRCLE_XY[2])
 POLYGON_XY = [(8.0, 6.0), (18.0, 6.0), (13.0, 14.0)]
 
 
-@pytest.mark.parametrize("force", ["gvf", "traditional"])
+@pytest.mark.parametrize("force", ["gvf", "traditional", "ggvf", "vfc", "distance"])
 def test_snakes_match_the_cli(cli, tmp_path, force):
     polygon = ",".join(f"{x},{y}" for x, y in POLYGON_XY)
     cli("--phantom", "u", "--phantom-size", SIZE, "--iterations", 300, "--snake-force", force,
+        "--ggvf-k", 0.2, "--vfc-radius", 16,
         "--snake", "circle:{},{},{}".format(*CIRCLE_XY), "--snake", f"polygon:{polygon}",
         "--snake-iterations", 600, "--alpha", 0.1, "--save-contours", tmp_path / "c.json")
     expected = read_json(tmp_path / "c.json")["contours"]
     starts = [gvflab.circle(*CIRCLE_RC), gvflab.xy_to_rc(POLYGON_XY, corner_origin=True)]
     results = gvflab.snake(gvflab.phantom("u", SIZE), starts, force=force, gvf_iterations=300,
-                           iterations=600, alpha=0.1)
+                           iterations=600, alpha=0.1,
+                           force_params={"ggvf_k": 0.2, "vfc_radius": 16})
     assert len(results) == len(expected) == 2
     for mine, theirs in zip(results, expected):
         assert mine.force == force
@@ -31,7 +33,19 @@ def test_snakes_match_the_cli(cli, tmp_path, force):
         assert mine.points.shape == (len(theirs["points"]), 2)
         np.testing.assert_allclose(mine.points, gvflab.xy_to_rc(theirs["points"], True),
                                    atol=1e-4)
-    assert (results[0].gvf is None) == (force == "traditional")
+    assert (results[0].gvf is None) == (force != "gvf")
+
+
+def test_force_params_are_the_clis_table():
+    image, start = gvflab.phantom("u", SIZE), gvflab.circle(CIRCLE_RC[0], CIRCLE_RC[1])
+    with pytest.raises(gvflab.ParameterError, match="ggvf_k"):
+        gvflab.snake(image, start, force="ggvf", force_params={"ggvf_kk": 1})
+    with pytest.raises(gvflab.ParameterError, match="GGVF K"):
+        gvflab.snake(image, start, force="ggvf", force_params={"ggvf_k": 100})
+    with pytest.raises(gvflab.ParameterError, match="gaussian"):
+        gvflab.snake(image, start, force="vfc", force_params={"vfc_kernel": "box"})
+    with pytest.raises(gvflab.ParameterError, match="distance"):
+        gvflab.snake(image, start, force="balloon")
 
 
 def test_one_contour_in_gives_one_result_with_row_col_points():

@@ -215,3 +215,20 @@ def test_spacing_gives_the_cli_result_on_a_file_with_spacing(cli, tmp_path):
     # Without the spacing the field and the surface are another's.
     assert plain.vertices.shape != mine.vertices.shape or \
         np.abs(plain.vertices - mine.vertices).max() > 0.1
+
+
+@pytest.mark.parametrize("force", ["ggvf", "vfc", "distance"])
+def test_the_other_forces_outline_the_ball(force):
+    """GGVF, VFC and the distance force move a surface onto the ball too, and read converged."""
+    volume = ball(SHAPE, CENTRE, RADIUS)
+    result = gvflab.surface_snake(volume, CENTRE, 11.0, force=force, iterations=1500,
+                                  force_params={"vfc_radius": 8})
+    assert result.force == force and result.state == "converged"
+    distance = np.linalg.norm(result.vertices - np.array(CENTRE), axis=1)
+    assert abs(np.median(distance) - RADIUS) < 1.5
+
+
+def test_a_volume_refuses_a_vfc_radius_above_16():
+    with pytest.raises(gvflab.ParameterError, match="16"):
+        gvflab.surface_snake(ball(SHAPE, CENTRE, RADIUS), CENTRE, 11.0, force="vfc",
+                             force_params={"vfc_radius": 20})

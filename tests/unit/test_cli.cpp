@@ -155,14 +155,39 @@ TEST_CASE("--snake SPEC@FORCE sets that snake's force; without @ the --snake-for
                          ParameterError);
   }
   CHECK_THROWS_WITH_AS(parseOptions({"--snake", "circle:1,2,3@balloon"}),
-                       doctest::Contains("gvf or traditional"), ParameterError);
+                       doctest::Contains("vfc or distance"), ParameterError);
   CHECK(helpText().find("@traditional") != std::string::npos);
   CHECK(parseOptions({"--snake-hold-gap", "12"}).snakes.params.holdGap == 12);
   CHECK_THROWS_AS(parseOptions({"--snake-hold-gap", "-1"}), ParameterError);
 }
 
+TEST_CASE("a force per snake and the forces' parameters from the one table") {
+  const Options o = parseOptions({"--snake", "circle:20,20,5@ggvf", "--snake", "circle:20,20,5@vfc",
+                                  "--snake", "circle:20,20,5@distance", "--ggvf-k", "0.2",
+                                  "--vfc-radius", "12", "--vfc-kernel", "gaussian", "--vfc-zeta",
+                                  "4", "--distance-threshold", "0.5", "--snake-force", "vfc"});
+  REQUIRE(o.snakes.snakes.size() == 3);
+  CHECK(o.snakes.snakes[0].forceOr(SnakeForce::Gvf) == SnakeForce::Ggvf);
+  CHECK(o.snakes.snakes[1].forceOr(SnakeForce::Gvf) == SnakeForce::Vfc);
+  CHECK(o.snakes.snakes[2].forceOr(SnakeForce::Gvf) == SnakeForce::Distance);
+  CHECK(o.snakes.force == SnakeForce::Vfc);
+  CHECK(o.snakes.forces.ggvf.k == doctest::Approx(0.2));
+  CHECK(o.snakes.forces.vfc.radius == 12);
+  CHECK(o.snakes.forces.vfc.kernel == VfcKernel::Gaussian);
+  CHECK(o.snakes.forces.vfc.zeta == doctest::Approx(4));
+  CHECK(o.snakes.forces.distance.threshold == doctest::Approx(0.5));
+  // Ranges and sentences from force_params.cpp's tables.
+  CHECK_THROWS_WITH_AS(parseOptions({"--ggvf-k", "100"}), doctest::Contains("ggvf-k"),
+                       ParameterError);
+  CHECK_THROWS_AS(parseOptions({"--vfc-radius", "0"}), ParameterError);
+  CHECK_THROWS_WITH_AS(parseOptions({"--vfc-kernel", "box"}), doctest::Contains("gaussian"),
+                       ParameterError);
+  CHECK_THROWS_WITH_AS(parseOptions({"--snake", "circle:20,20,5@balloon"}),
+                       doctest::Contains("ggvf"), ParameterError);
+}
+
 TEST_CASE("--demo NAME stands for its flags; later flags override them") {
-  REQUIRE(demos().size() == 7);
+  REQUIRE(demos().size() == 8);
   for (const auto& d : demos()) {
     CAPTURE(d.name);
     Options o = parseOptions({"--headless", "--demo", d.name});
@@ -181,6 +206,11 @@ TEST_CASE("--demo NAME stands for its flags; later flags override them") {
   CHECK(u.snakes.snakes[1].forceOr(SnakeForce::Gvf) == SnakeForce::Traditional);
   CHECK(parseOptions({"--demo", "capture-range"}).snakes.snakes.size() == 16);
   CHECK(parseOptions({"--demo", "region"}).regionSnake);
+  const Options forces = parseOptions({"--demo", "forces"});
+  REQUIRE(forces.snakes.snakes.size() == 8);  // around the U and the slot, under four forces
+  CHECK(forces.snakes.snakes[2].forceOr(SnakeForce::Gvf) == SnakeForce::Ggvf);
+  CHECK(forces.snakes.snakes[7].forceOr(SnakeForce::Gvf) == SnakeForce::Distance);
+  CHECK(forces.snakes.forces.ggvf.k == doctest::Approx(0.2));
   CHECK_THROWS_WITH_AS(parseOptions({"--demo", "teapot"}), doctest::Contains("u-concavity"),
                        ParameterError);
   CHECK_THROWS_AS(parseOptions({"--demo", "room", "--demo", "u-concavity"}), ParameterError);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/cli_params.hpp"
+#include "cli/command_line.hpp"
 #include "cli/options.hpp"
 #include "gvflab/error.hpp"
 #include "io/session_file.hpp"
@@ -88,6 +89,41 @@ TEST_CASE("session numbers are range-checked before they become ints") {
   // A finite 1e308 in a contour was reported as NaN (after a cast to float).
   CHECK(errorOf(sessionWith(R"("snakes": [{"points": [[1e308, 1], [9, 1], [5, 8]]}])")) ==
         R"("snakes[0].points[0][0]" = 1e+308 is too large: it must lie in [-1e+07, 1e+07].)");
+}
+
+TEST_CASE("sessions keep each snake's force and the forces' parameters, checked by their table") {
+  SessionFile f;
+  f.phantom = "u";
+  SavedSnake a;
+  a.force = SnakeForce::Ggvf;
+  a.points = {{10, 10}, {30, 10}, {20, 25}};
+  SavedSnake b = a;
+  b.force = SnakeForce::Distance;
+  f.snakes = {a, b};
+  f.forces.ggvf.k = 0.2;
+  f.forces.vfc.kernel = VfcKernel::Gaussian;
+  f.forces.vfc.radius = 9;
+  f.forces.distance.threshold = 0.4;
+  const SessionFile back = sessionFromJson(sessionToJson(f));
+  REQUIRE(back.snakes.size() == 2);
+  CHECK(back.snakes[0].force == SnakeForce::Ggvf);
+  CHECK(back.snakes[1].force == SnakeForce::Distance);
+  CHECK(back.forces.ggvf.k == doctest::Approx(0.2));
+  CHECK(back.forces.vfc.kernel == VfcKernel::Gaussian);
+  CHECK(back.forces.vfc.radius == 9);
+  CHECK(back.forces.distance.threshold == doctest::Approx(0.4));
+  Options o;
+  applySession(back, o);
+  CHECK(o.snakes.forces.ggvf.k == doctest::Approx(0.2));
+  CHECK(errorOf(sessionWith(R"("force_params": {"ggvf-k": 50})")).find("ggvf-k") !=
+        std::string::npos);
+  CHECK(errorOf(sessionWith(R"("force_params": {"vfc-radius": 2.5})")) ==
+        R"("force_params.vfc-radius" = 2.5 must be a whole number.)");
+  CHECK(errorOf(sessionWith(R"("force_params": {"vfc-kernel": "box"})")).find("gaussian") !=
+        std::string::npos);
+  CHECK(errorOf(
+            sessionWith(R"("snakes": [{"force": "balloon", "points": [[1, 1], [9, 1], [5, 8]]}])"))
+            .find("ggvf") != std::string::npos);
 }
 
 TEST_CASE("session counts are bounded before any snake is built") {

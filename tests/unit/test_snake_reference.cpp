@@ -244,6 +244,9 @@ TEST_CASE("circles are stored with a positive shoelace area; parameters are chec
   }
   CHECK(parseForce("gvf") == SnakeForce::Gvf);
   CHECK(parseForce("traditional") == SnakeForce::Traditional);
+  for (SnakeForce f : kSnakeForces) CHECK(parseForce(forceName(f)) == f);
+  CHECK(parseForce("ggvf") == SnakeForce::Ggvf);
+  CHECK(parseForce("distance") == SnakeForce::Distance);
   CHECK_THROWS_AS(parseForce("balloon"), ParameterError);
 }
 

@@ -21,6 +21,7 @@ app::SessionFile captureSession(const Session& session, const SnakeSession& snak
   f.frameBudgetMs = session.frameBudgetMs();
   f.device = session.deviceSelector();
   f.snake = snakes.params();
+  f.forces = snakes.forceParams();
   for (const auto& c : snakes.contours()) {
     app::SavedSnake s;
     s.force = c.force;
@@ -50,6 +51,7 @@ void restoreSession(const app::SessionFile& f, Session& session, SnakeSession& s
   session.setFrameBudgetMs(f.frameBudgetMs);
   snakes.advanceFrame();  // follows the new image (drops the old snakes)
   snakes.setParams(f.snake);
+  snakes.setForceParams(f.forces);
   // The same snakes the command line would give (--session, --session-start).
   snakes.replaceAll(app::sessionSnakeSpecs(f, from));
   layers.colormap = colormapFromName(f.colormap);

@@ -24,8 +24,21 @@ float segmentDistance(glm::vec2 p, glm::vec2 a, glm::vec2 b) {
 }
 }  // namespace
 
+std::vector<unsigned char> captureOverlayRgba(const std::vector<int>& steps, int maxSteps) {
+  const auto rgb = captureMapRgb(steps, maxSteps);
+  std::vector<unsigned char> rgba(steps.size() * 4, 0);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    std::copy_n(&rgb[3 * i], 3, &rgba[4 * i]);
+    rgba[4 * i + 3] = steps[i] >= 0 ? 150 : 0;  // uncaptured pixels stay see-through
+  }
+  return rgba;
+}
+
 SnakeSession::SnakeSession(Session& session, const app::SnakeOptions& options)
-    : session_(session), force_(options.force), frameIterations_(options.frameIterations) {
+    : session_(session),
+      forceParams_(options.forces),
+      force_(options.force),
+      frameIterations_(options.frameIterations) {
   captureParams = options.capture;
   showCapture = options.captureMap.has_value();  // in the viewer: start with the overlay on
   rebuildForImage();
@@ -87,9 +100,12 @@ void SnakeSession::rebuildForImage() {
   for (Saved& saved : keep)
     if (!saved.initial.empty()) saved.points = saved.initial;
   snakes_ = std::make_unique<ParametricSnake>(session_.sharedContext(), w, h, params);
-  edgeInput_ = edgeGradientInput(session_.context(), plane, session_.v0Mode(), session_.image(),
-                                 session_.sigma());
-  capture_ = std::make_unique<CaptureRange>(session_.sharedContext(), edgeInput_);
+  forces_ =
+      std::make_unique<ForceFields>(session_.sharedContext(),
+                                    edgeGradientInput(session_.context(), plane, session_.v0Mode(),
+                                                      session_.image(), session_.sigma()),
+                                    forceParams_);
+  capture_ = std::make_unique<CaptureRange>(session_.sharedContext(), forces_->edges());
   restore(keep);
   progress_.clear();
   if (keep.empty()) undo_.clear(), redo_.clear(), nextNumber_ = 1;
@@ -109,7 +125,7 @@ void SnakeSession::followImage() {
 
 void SnakeSession::advanceFrame() {
   followImage();
-  snakes_->setFields(session_.planeField(), edgeInput_);
+  snakes_->setFields(forces_->fields(snakes_->forces(), session_.planeField()), forces_->edges());
   const bool step = running_ || std::exchange(pendingStep_, false);
   // Snakes wait for the field (a single step too); the field itself steps in Session.
   const bool fieldWait = waitForField_ && !session_.fieldReady();
@@ -128,32 +144,30 @@ void SnakeSession::computeCapture() {
   const bool paramsChanged = captureParams.threshold != captureThresholdUsed_;
   const bool fieldMoved = session_.fieldVersion() != captureFieldVersion_;
   ++framesSinceCapture_;
-  const bool fresh = stepsGvf_.empty() || recolour_;  // just switched on, or a force change
-  const bool doTrad = captureStale_ || paramsChanged || stepsTrad_.empty();
-  const bool doGvf =
-      doTrad || (fieldMoved && (fresh || framesSinceCapture_ >= kCaptureEveryFrames));
-  if (!doTrad && !doGvf && !recolour_) return;
-  if (doTrad) {
-    areaTrad_ = capture_->compute(edgeInput_.v0, captureParams);
-    stepsTrad_ = capture_->readSteps();
+  const bool fresh = steps_[0].empty() || recolour_;  // just switched on, or a force change
+  const bool all = captureStale_ || paramsChanged || steps_[1].empty();
+  const bool doGvf = all || (fieldMoved && (fresh || framesSinceCapture_ >= kCaptureEveryFrames));
+  bool any = false;
+  for (SnakeForce f : kSnakeForces) {
+    std::vector<int>& steps = steps_[static_cast<int>(f)];
+    // GVF and grad f always (the panel compares them), another force once shown.
+    const bool wanted =
+        f == SnakeForce::Gvf || f == SnakeForce::Traditional || f == captureForce || !steps.empty();
+    if (!wanted || !(f == SnakeForce::Gvf ? doGvf : all || steps.empty())) continue;
+    area_[static_cast<int>(f)] =
+        capture_->compute(forces_->field(f, session_.planeField()), captureParams);
+    steps = capture_->readSteps();
     ++captureComputations_;
+    any = true;
   }
   if (doGvf) {
-    areaGvf_ = capture_->compute(session_.planeField(), captureParams);
-    stepsGvf_ = capture_->readSteps();
-    ++captureComputations_;
     captureFieldVersion_ = session_.fieldVersion();
     framesSinceCapture_ = 0;
   }
+  if (!any && !recolour_) return;
   captureThresholdUsed_ = captureParams.threshold;
   recolour_ = false;
-  const std::vector<int>& steps = captureForce == SnakeForce::Gvf ? stepsGvf_ : stepsTrad_;
-  auto rgb = captureMapRgb(steps, capture_->maxSteps());
-  captureRgba_.assign(steps.size() * 4, 0);
-  for (std::size_t i = 0; i < steps.size(); ++i) {
-    std::copy_n(&rgb[3 * i], 3, &captureRgba_[4 * i]);
-    captureRgba_[4 * i + 3] = steps[i] >= 0 ? 150 : 0;  // uncaptured pixels stay see-through
-  }
+  captureRgba_ = captureOverlayRgba(steps_[static_cast<int>(captureForce)], capture_->maxSteps());
   ++captureVersion_;
   captureStale_ = false;
 }
@@ -265,34 +279,46 @@ SnakeForce SnakeSession::shownForce() const {
 
 const cl::Buffer& SnakeSession::forceField(SnakeForce f) {
   followImage();
-  return f == SnakeForce::Gvf ? session_.planeField() : edgeInput_.v0;
+  return forces_->field(f, session_.planeField());
+}
+
+void SnakeSession::setForceParams(const ForceParams& p) {
+  forces_->setParams(p);
+  forceParams_ = p;
+  captureStale_ = true;
+  restart();  // another field: each snake starts again (as for σ)
 }
 
 int SnakeSession::compare(int id) {
   const SnakeContour* c = find(id);
   if (!c) throw ParameterError("There is no snake " + std::to_string(id) + " to compare.");
   const SnakeContour original = *c;
-  const SnakeForce other =
-      original.force == SnakeForce::Gvf ? SnakeForce::Traditional : SnakeForce::Gvf;
+  std::vector<SnakeForce> others;
+  for (SnakeForce f : compareForces)
+    if (f != original.force && others.size() + 1 < kMaxCompareForces) others.push_back(f);
+  if (others.empty())  // only its own force chosen: the lesson's other force
+    others.push_back(original.force == SnakeForce::Gvf ? SnakeForce::Traditional : SnakeForce::Gvf);
   remember();
-  int twin = 0;
+  std::vector<int> twins;
   try {
-    // Both anew from the starting contour (iteration 0), so they race from the same place.
+    // All anew from the starting contour (iteration 0), so they race from the same place.
     snakes_->remove(engine(id));
     forget(id);
     adopt(snakes_->add(original.initial, original.force, ownPressure(original), original.boundary),
           id);
-    twin = adopt(snakes_->add(original.initial, other, ownPressure(original), original.boundary));
+    for (SnakeForce f : others)
+      twins.push_back(
+          adopt(snakes_->add(original.initial, f, ownPressure(original), original.boundary)));
   } catch (...) {
     restore(undo_.back());
     undo_.pop_back();
     throw;
   }
   selected_ = id;       // the field shown stays the one the user was looking at
-  progress_.erase(id);  // both race anew from iteration 0
-  progress_.erase(twin);
+  progress_.erase(id);  // all race anew from iteration 0
+  for (int twin : twins) progress_.erase(twin);
   refreshContours();
-  return twin;
+  return twins.back();
 }
 
 void SnakeSession::setForce(int id, SnakeForce f) {

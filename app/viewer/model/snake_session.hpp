@@ -1,6 +1,6 @@
 #pragma once
 // The viewer's snakes: a ParametricSnake batch on the session's field, the hand edits with
-// undo / redo, and the capture-range maps (GVF and traditional) with their areas. No GL here.
+// undo / redo, and the capture-range maps (one per force) with their areas. No GL here.
 #include <array>
 #include <glm/vec2.hpp>
 #include <map>
@@ -15,6 +15,10 @@
 #include "viewer/model/session.hpp"
 
 namespace gvflab::viewer {
+
+// A capture map as the overlay draws it: captureMapRgb's colours, see-through where a pixel is
+// not captured.
+std::vector<unsigned char> captureOverlayRgba(const std::vector<int>& steps, int maxSteps);
 
 class SnakeSession {
  public:
@@ -37,10 +41,14 @@ class SnakeSession {
   // Replaces every snake by these (one undo step): their force, pressure, starting contour.
   void replaceAll(const std::vector<app::SnakeSpec>& specs);
   void seedGrid(int spacing, float radius);  // small circles all over the image
-  // The lesson: a twin of snake `id` from its starting contour with the other force (and the
-  // same pressure); both start again from there. Returns the twin's id. Snake `id` keeps its
-  // number and stays selected (the field layers keep showing its force).
+  // The lesson and the race of forces: a twin of snake `id` from its starting contour for each
+  // of compareForces but its own (the same pressure); all start again from there. Returns the
+  // last twin's id. Snake `id` keeps its number and stays selected (the field layers keep
+  // showing its force).
   int compare(int id);
+  // The forces a compare races, at most kMaxCompareForces (GVF and grad f: the lesson).
+  static constexpr std::size_t kMaxCompareForces = 4;
+  std::vector<SnakeForce> compareForces = {SnakeForce::Gvf, SnakeForce::Traditional};
   void setForce(int id, SnakeForce f);
   // This snake's own pressure (nullopt: the parameters' pressure). Throws ParameterError.
   void setPressure(int id, std::optional<double> pressure);
@@ -68,8 +76,12 @@ class SnakeSession {
   const SnakeContour* selected() const;
   // The force the field layers show: the selected snake's, else the force of new snakes.
   SnakeForce shownForce() const;
-  // A force as a float2 field of the plane shown: GVF (the solver's) or grad f.
+  // A force as a float2 field of the plane shown: GVF (the solver's), or from force_fields.hpp.
   const cl::Buffer& forceField(SnakeForce f);
+  const ForceParams& forceParams() const { return forceParams_; }
+  // GGVF, VFC and distance force parameters; their fields and maps are built again. Throws
+  // ParameterError (and keeps the old).
+  void setForceParams(const ForceParams& p);
   // A snake's progress: (its iterations, mean node displacement per iteration in pixels) after
   // each frame it moved. The displacement is the mean distance of the new nodes from the
   // previous contour (resampling-proof), divided by the iterations in between. Empty for an
@@ -102,17 +114,19 @@ class SnakeSession {
     return running_ && waitForField_ && snakes_->size() > 0 && !session_.fieldReady();
   }
 
-  // Capture-range overlay: which force it shows, and the areas of both. The maps are computed
-  // only when the overlay is on and their input changed: the traditional one when the image
-  // or the threshold changes, the GVF one also when the field moved (while the solver runs, at
-  // most every kCaptureEveryFrames frames). Switching the force shown recolours, no compute.
+  // Capture-range overlay: which force it shows, and the areas of GVF, grad f and each force
+  // shown since. The maps are computed only when the overlay is on and their input changed:
+  // the fixed fields' when the image or the threshold changes, the GVF one also when the field
+  // moved (while the solver runs, at most every kCaptureEveryFrames frames). Switching the force
+  // shown recolours, no compute.
   bool showCapture = false;
   SnakeForce captureForce = SnakeForce::Gvf;
   CaptureParams captureParams = CaptureParams::defaults();
   void requestCapture() { recolour_ = true; }  // after a change of force, threshold or switch
   // CaptureRange::compute calls so far (one per force map), for the tests and the panel.
   long captureComputations() const { return captureComputations_; }
-  long captureArea(SnakeForce f) const { return f == SnakeForce::Gvf ? areaGvf_ : areaTrad_; }
+  // 0 for a force not mapped yet.
+  long captureArea(SnakeForce f) const { return area_[static_cast<int>(f)]; }
   // RGBA overlay of the shown force (alpha 0 where not captured); bumps captureVersion().
   const std::vector<unsigned char>& captureRgba() const { return captureRgba_; }
   long captureVersion() const { return captureVersion_; }
@@ -149,7 +163,8 @@ class SnakeSession {
 
   Session& session_;
   std::unique_ptr<ParametricSnake> snakes_;
-  GvfInput edgeInput_;  // f and ∇f (the traditional force)
+  ForceParams forceParams_;
+  std::unique_ptr<ForceFields> forces_;  // f, ∇f and the fields beside GVF, of the plane
   std::unique_ptr<CaptureRange> capture_;
   std::vector<SnakeContour> contours_;
   std::map<int, std::vector<std::array<double, 2>>> progress_;
@@ -169,8 +184,8 @@ class SnakeSession {
   bool recolour_ = false;
   double captureThresholdUsed_ = -1;
   long captureComputations_ = 0;
-  std::vector<int> stepsGvf_, stepsTrad_;
-  long areaGvf_ = 0, areaTrad_ = 0;
+  std::array<std::vector<int>, kSnakeForceCount> steps_;  // per force; empty: not mapped
+  std::array<long, kSnakeForceCount> area_{};
   std::vector<unsigned char> captureRgba_;
   long captureVersion_ = 0;
   int framesSinceCapture_ = 0;

@@ -12,7 +12,10 @@ constexpr int kMaxFrameIterations = 64;
 }
 
 SurfaceSession::SurfaceSession(Session& session, const SurfaceStartup& startup)
-    : session_(session), params_(startup.params), force_(startup.force) {
+    : session_(session),
+      params_(startup.params),
+      force_(startup.force),
+      forceParams_(startup.forces) {
   setFrameIterations(startup.frameIterations);
   pending_ = startup.surfaces;
   rebuild();
@@ -30,7 +33,6 @@ std::array<int, 3> SurfaceSession::dims() const {
 void SurfaceSession::rebuild() {
   inputVersion_ = session_.inputVersion();
   contextVersion_ = session_.contextVersion();
-  fedFieldVersion_ = -1;
   const bool keep = snakes_ && session_.isVolume() && [&] {
     const GvfInput& in = session_.input();
     return in.width == snakes_->width() && in.height == snakes_->height() &&
@@ -38,10 +40,12 @@ void SurfaceSession::rebuild() {
   }();
   std::vector<SurfaceContour> kept = keep ? surfaces_ : std::vector<SurfaceContour>{};
   snakes_.reset();
+  forces_.reset();
   surfaces_.clear();
   ++version_;
   if (!session_.isVolume()) return;
   const GvfInput& in = session_.input();
+  forces_ = std::make_unique<ForceFields>(session_.sharedContext(), in, forceParams_);
   snakes_ = std::make_unique<SurfaceSnake>(session_.sharedContext(), in.width, in.height, in.depth,
                                            params_);
   for (const SurfaceContour& c : kept) {
@@ -80,10 +84,9 @@ void SurfaceSession::advanceFrame(double budgetMs) {
     rebuild();
   if (!snakes_ || snakes_->size() == 0 || !running_ || snakes_->allStopped()) return;
   if (!session_.fieldReady()) return;  // judged on a field still diffusing, they stop short
-  if (session_.fieldVersion() != fedFieldVersion_) {
-    snakes_->setFields(session_.solver().field(), session_.input());
-    fedFieldVersion_ = session_.fieldVersion();
-  }
+  // Every frame: a new surface may hold a force whose field is built now (then kept).
+  snakes_->setFields(forces_->fields(snakes_->forces(), session_.solver().field()),
+                     forces_->edges());
   int n = frameIterations_;
   if (budgetMs > 0 && msPerIteration_ > 0)
     n = std::clamp(static_cast<int>(budgetMs / msPerIteration_), 1, kMaxFrameIterations);

@@ -20,6 +20,7 @@ struct SurfaceStartup {
   std::vector<app::SurfaceSpec> surfaces;
   SnakeParams params = SnakeParams::defaults();
   SnakeForce force = SnakeForce::Gvf;  // of surfaces without "@FORCE" and placed by hand
+  ForceParams forces;                  // GGVF, VFC and distance force parameters
   int frameIterations = 4;  // per frame without a frame budget (--snake-frame-iterations)
 };
 
@@ -71,10 +72,12 @@ class SurfaceSession {
   Session& session_;
   SnakeParams params_;
   SnakeForce force_;
+  ForceParams forceParams_;
+  std::unique_ptr<ForceFields> forces_;  // the fields beside GVF, of the volume
   std::unique_ptr<SurfaceSnake> snakes_;
   std::vector<SurfaceContour> surfaces_;
   std::vector<app::SurfaceSpec> pending_;  // start-up surfaces, placed once a volume is open
-  long inputVersion_ = -1, contextVersion_ = -1, fedFieldVersion_ = -1;
+  long inputVersion_ = -1, contextVersion_ = -1;
   long version_ = 0;
   int selected_ = 0;
   int frameIterations_ = 2;

@@ -32,8 +32,7 @@ void PlainMode::advance(ErrorLog& errors) {
 std::string PlainMode::fieldCaption() const {
   const SnakeContour* c = snakes_->selected();
   const std::string whose = c ? " (snake #" + std::to_string(c->id) + ")" : " (new snakes)";
-  return snakes_->shownForce() == SnakeForce::Gvf ? "field shown: GVF" + whose
-                                                  : "field shown: grad f" + whose;
+  return std::string("field shown: ") + forceLabel(snakes_->shownForce()) + whose;
 }
 
 void PlainMode::drawPanelSections(ErrorLog& errors) {

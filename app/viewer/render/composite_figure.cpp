@@ -9,6 +9,7 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/gvf_input.hpp"
+#include "io/snake_palette.hpp"
 #include "viewer/model/snake_session.hpp"
 #include "viewer/render/figure.hpp"
 #include "viewer/render/figure_renderer.hpp"
@@ -68,8 +69,7 @@ std::array<std::string, CompositeLayout::kPanels> compositeCaptions(
   std::map<std::string, int> seen;  // "GVF converged" -> count, in a stable order
   std::vector<std::string> order;
   for (const auto& sn : snakes) {
-    const std::string k =
-        std::string(sn.force == SnakeForce::Gvf ? "GVF " : "grad f ") + snakeStateName(sn.state);
+    const std::string k = std::string(forceLabel(sn.force)) + " " + snakeStateName(sn.state);
     if (seen[k]++ == 0) order.push_back(k);
   }
   for (std::size_t i = 0; i < order.size(); ++i)

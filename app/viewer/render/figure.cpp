@@ -22,7 +22,9 @@
 namespace gvflab::viewer {
 namespace {
 
-const char* figureForceLabel(SnakeForce f) { return f == SnakeForce::Gvf ? "GVF" : "traditional"; }
+const char* figureForceLabel(SnakeForce f) {
+  return f == SnakeForce::Traditional ? "traditional" : forceLabel(f);
+}
 
 QColor toQColor(const std::array<float, 4>& c) { return QColor::fromRgbF(c[0], c[1], c[2], c[3]); }
 
@@ -134,11 +136,14 @@ std::string figureCaption(const FigureFacts& f) {
       s += (i ? ", " : "") + std::string(figureForceLabel(f.snakes[i].force)) + " " +
            shownStateName(f.snakes[i].state, f.snakesWaiting);
   } else {
-    int gvf = 0;
-    for (const auto& c : f.snakes) gvf += c.force == SnakeForce::Gvf;
-    const int trad = static_cast<int>(f.snakes.size()) - gvf;
-    if (gvf) s += std::to_string(gvf) + " GVF";
-    if (trad) s += std::string(gvf ? ", " : "") + std::to_string(trad) + " traditional";
+    int count[kSnakeForceCount] = {};
+    for (const auto& c : f.snakes) ++count[static_cast<int>(c.force)];
+    bool first = true;
+    for (SnakeForce force : kSnakeForces)
+      if (const int n = count[static_cast<int>(force)]) {
+        s += std::string(first ? "" : ", ") + std::to_string(n) + " " + figureForceLabel(force);
+        first = false;
+      }
   }
   return s;
 }

@@ -33,7 +33,7 @@ SnakeLine snakeLine(const SnakeContour& c) {
 
 std::vector<std::size_t> snakeDrawOrder(const std::vector<SnakeContour>& contours) {
   std::vector<std::size_t> order;
-  for (SnakeForce f : {SnakeForce::Gvf, SnakeForce::Traditional})
+  for (SnakeForce f : kSnakeForces)
     for (std::size_t i = 0; i < contours.size(); ++i)
       if (contours[i].force == f) order.push_back(i);
   return order;

@@ -56,7 +56,7 @@ std::vector<LegendRow> snakeLegendRows(const std::vector<SnakeContour>& contours
     }
     return rows;
   }
-  for (SnakeForce f : {SnakeForce::Gvf, SnakeForce::Traditional}) {
+  for (SnakeForce f : kSnakeForces) {
     std::map<SnakeState, int> count;
     int n = 0;
     long most = 0;

@@ -2,6 +2,8 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <string>
 
@@ -36,7 +38,33 @@ bool specSlider(const std::string& key, double& value) {
   return changed;
 }
 
-const char* kForceItems = "GVF\0traditional (grad f)\0";
+// GGVF's K, VFC's kernel, radius, gamma and zeta, the distance threshold (forceParamSpecs):
+// a new value is applied when the slider is let go, since GGVF's field is solved anew.
+void drawForceParams(SnakeSession& snakes, ErrorLog& errors) {
+  if (!ImGui::TreeNode("Force parameters (GGVF, VFC, distance)")) return;
+  static ForceParams draft;
+  static bool editing = false;
+  if (!editing) draft = snakes.forceParams();
+  editing = false;
+  bool apply = false;
+  for (const ParamSpec* s : forceParamSpecs()) {
+    float v = static_cast<float>(forceParam(draft, s->key));
+    const float hi = static_cast<float>(std::min(s->maxValue, s->integer ? 64.0 : s->maxValue));
+    if (ImGui::SliderFloat(s->label.c_str(), &v, static_cast<float>(s->minValue), hi,
+                           s->integer ? "%.0f" : "%.3g", ImGuiSliderFlags_Logarithmic))
+      setForceParam(draft, s->key, s->integer ? std::round(v) : v);
+    editing |= ImGui::IsItemActive();
+    apply |= ImGui::IsItemDeactivatedAfterEdit();
+    help(s->help);
+  }
+  int kernel = static_cast<int>(draft.vfc.kernel);
+  if (ImGui::Combo("VFC kernel", &kernel, "power (r + eps)^-gamma\0gaussian exp(-r^2/zeta^2)\0")) {
+    draft.vfc.kernel = static_cast<VfcKernel>(kernel);
+    apply = true;
+  }
+  if (apply) errors.guard("Setting the force parameters", [&] { snakes.setForceParams(draft); });
+  ImGui::TreePop();
+}
 
 // The state in words and in its colour (stalled red, collapsed grey: neither is a success).
 void stateText(SnakeState s, bool waiting) {
@@ -62,12 +90,14 @@ void drawSelected(SnakeSession& snakes, SnakeActions& actions, ErrorLog& errors)
   stateText(c->state, snakes.waitingForField());
   ImGui::SameLine();
   ImGui::Text("after %ld iterations", c->iterations);
-  int force = c->force == SnakeForce::Gvf ? 0 : 1;
-  if (ImGui::Combo("its force", &force, kForceItems))
-    snakes.setForce(id, force == 0 ? SnakeForce::Gvf : SnakeForce::Traditional);
+  int force = static_cast<int>(c->force);
+  if (ImGui::Combo("its force", &force, kForceMenuItems))
+    errors.guard("Setting the snake's force",
+                 [&] { snakes.setForce(id, static_cast<SnakeForce>(force)); });
   help(
-      "This snake's external force: the GVF field, or the gradient of the edge map f. The "
-      "arrows and streamlines show the selected snake's force.");
+      "This snake's external force: GVF, the gradient of the edge map f, generalized GVF "
+      "(GGVF K), vector field convolution (VFC kernel) or the distance to the nearest edge. "
+      "The arrows and streamlines show the selected snake's force.");
   bool own = c->ownPressure;
   if (ImGui::Checkbox("own pressure", &own))
     errors.guard("Setting the snake's pressure", [&] {
@@ -83,8 +113,24 @@ void drawSelected(SnakeSession& snakes, SnakeActions& actions, ErrorLog& errors)
   }
   if (ImGui::Button("Compare")) actions.compare = id;
   help(
-      "A twin from the same starting contour with the other force; both start again from "
+      "Twins from the same starting contour with the forces ticked below; all start again from "
       "there, side by side (also on a right-click on the snake).");
+  ImGui::SameLine();
+  ImGui::TextUnformatted("with");
+  for (SnakeForce f : kSnakeForces) {
+    auto& chosen = snakes.compareForces;
+    const auto at = std::find(chosen.begin(), chosen.end(), f);
+    bool on = at != chosen.end();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!on && chosen.size() >= SnakeSession::kMaxCompareForces);
+    if (ImGui::Checkbox(forceLabel(f), &on)) {
+      if (on)
+        chosen.push_back(f);
+      else
+        chosen.erase(at);
+    }
+    ImGui::EndDisabled();
+  }
   ImGui::SameLine();
   if (ImGui::Button("Delete")) actions.remove = id;
 }
@@ -196,9 +242,9 @@ void drawSnakePanel(SnakeSession& snakes, SnakeOverlay& overlay, SnakeActions& a
     ImGui::Separator();
     drawTable(snakes);
     ImGui::Separator();
-    int force = snakes.newForce() == SnakeForce::Gvf ? 0 : 1;
-    if (ImGui::Combo("new snakes", &force, kForceItems))
-      snakes.setNewForce(force == 0 ? SnakeForce::Gvf : SnakeForce::Traditional);
+    int force = static_cast<int>(snakes.newForce());
+    if (ImGui::Combo("new snakes", &force, kForceMenuItems))
+      snakes.setNewForce(static_cast<SnakeForce>(force));
     help("The force of snakes placed by hand or seeded from now on.");
     int perFrame = snakes.frameIterations();
     const ParamSpec& fs = findSpec(snakeParamSpecs(), "snake-frame-iterations");
@@ -221,6 +267,7 @@ void drawSnakePanel(SnakeSession& snakes, SnakeOverlay& overlay, SnakeActions& a
       if (changed) errors.guard("Setting the snake parameters", [&] { snakes.setParams(p); });
       ImGui::TreePop();
     }
+    drawForceParams(snakes, errors);
     static int seedSpacing = 32;
     ImGui::SetNextItemWidth(ImGui::CalcTextSize("every 000 px").x +
                             2 * ImGui::GetStyle().FramePadding.x);
@@ -247,11 +294,11 @@ void drawSnakePanel(SnakeSession& snakes, SnakeOverlay& overlay, SnakeActions& a
     ImGui::PushItemWidth(-labelColumn({"edge threshold", "opacity"}) - helpMarkerWidth());
     if (ImGui::Checkbox("show map", &snakes.showCapture)) snakes.requestCapture();
     ImGui::SameLine();
-    int which = snakes.captureForce == SnakeForce::Gvf ? 0 : 1;
+    int which = static_cast<int>(snakes.captureForce);
     ImGui::SetNextItemWidth(ImGui::CalcTextSize("traditional").x + ImGui::GetFrameHeight() +
                             2 * ImGui::GetStyle().FramePadding.x);
-    if (ImGui::Combo("##capforce", &which, "GVF\0traditional\0")) {
-      snakes.captureForce = which == 0 ? SnakeForce::Gvf : SnakeForce::Traditional;
+    if (ImGui::Combo("##capforce", &which, "GVF\0traditional\0GGVF\0VFC\0distance\0")) {
+      snakes.captureForce = static_cast<SnakeForce>(which);
       snakes.requestCapture();
     }
     float threshold = static_cast<float>(snakes.captureParams.threshold);
@@ -265,8 +312,10 @@ void drawSnakePanel(SnakeSession& snakes, SnakeOverlay& overlay, SnakeActions& a
       const double total = static_cast<double>(snakes.width()) * snakes.height();
       const long g = snakes.captureArea(SnakeForce::Gvf);
       const long t = snakes.captureArea(SnakeForce::Traditional);
-      ImGui::Text("captured: GVF %ld px (%.0f%%)", g, 100.0 * g / total);
-      ImGui::Text("          traditional %ld px (%.0f%%)", t, 100.0 * t / total);
+      for (SnakeForce f : kSnakeForces)
+        if (const long a = snakes.captureArea(f); a > 0 || f == SnakeForce::Gvf)
+          ImGui::Text("%s %s %ld px (%.0f%%)", f == SnakeForce::Gvf ? "captured:" : "         ",
+                      forceLabel(f), a, 100.0 * a / total);
       if (t > 0) ImGui::Text("GVF / traditional = %.1f", static_cast<double>(g) / t);
       drawCaptureLegend(snakes);
     }

@@ -77,9 +77,9 @@ void drawSurfacePanel(SurfaceSession& surfaces, SurfacePanelState& state, Surfac
   itemTooltip(
       "Surface: press at its centre on the slice and drag out its radius (a sphere, in "
       "voxels). 2D snake: the Snakes section's tools on the slice.");
-  int force = surfaces.newForce() == SnakeForce::Gvf ? 0 : 1;
-  if (ImGui::Combo("new surfaces", &force, "GVF\0grad f (traditional)\0"))
-    surfaces.setNewForce(force == 0 ? SnakeForce::Gvf : SnakeForce::Traditional);
+  int force = static_cast<int>(surfaces.newForce());
+  if (ImGui::Combo("new surfaces", &force, kForceMenuItems))
+    surfaces.setNewForce(static_cast<SnakeForce>(force));
   bool running = surfaces.running();
   if (ImGui::Checkbox("evolve##surfaces", &running)) surfaces.setRunning(running);
   ImGui::SameLine();

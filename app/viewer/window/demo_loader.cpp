@@ -22,6 +22,7 @@ DemoShown applyDemo(const app::Demo& demo, Session& session, SnakeSession& snake
   session.setRunning(true);
   snakes.followImage();
   snakes.setParams(o.snakes.params);
+  snakes.setForceParams(o.snakes.forces);
   snakes.setNewForce(o.snakes.force);
   snakes.replaceAll(o.snakes.snakes);
   snakes.captureParams = o.snakes.capture;

@@ -43,7 +43,8 @@ ViewerStartup viewerStartup(const app::Options& o) {
   ViewerStartup v;
   v.session = sessionStartup(o);
   v.snakes = o.snakes;
-  v.surfaces = {o.snakes.surfaces, o.snakes.params, o.snakes.force, o.snakes.frameIterations};
+  v.surfaces = {o.snakes.surfaces, o.snakes.params, o.snakes.force, o.snakes.forces,
+                o.snakes.frameIterations};
   v.region = {o.regionSnake, o.regionRect, o.region, o.regionMpix};
   v.race = o.race;
   v.raceBudgetMs = o.raceBudgetMs;

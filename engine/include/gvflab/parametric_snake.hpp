@@ -2,9 +2,10 @@
 // Parametric active contours (Kass et al. 1988; Xu & Prince 1998), closed, many at once in one
 // batch on the OpenCL device. Each iteration solves the semi-implicit step
 //   (γI + A) x_{t+1} = γ x_t + κ F(x_t) + p n(x_t)
-// where A holds elasticity α and rigidity β, F is the external force chosen per snake (GVF or
-// the traditional ∇f) and p n a pressure (balloon) term along the outward normal, p also per
-// snake (its own value, or SnakeParams::pressure when it has none).
+// where A holds elasticity α and rigidity β, F is the external force chosen per snake (GVF, the
+// traditional ∇f, GGVF, VFC or the distance force: force_fields.hpp) and p n a pressure (balloon)
+// term along the outward normal, p also per snake (its own value, or SnakeParams::pressure when it
+// has none).
 //
 // States (the rules; SnakeContour::state), checked at resampling times:
 //   Moving    until it stops. It stops when a convergence window (SnakeParams::window
@@ -31,8 +32,10 @@
 //             sides (it sits in a sink line of the force), and that sink is not noise (given
 //             the edge map, setFields): the edge map f reaches the edge level within 1.5 px of
 //             the node along the normal (an edge), or the raw force at both samples reaches the
-//             strength level (GVF bridging a gap, as across the room's doorway). Both levels
-//             come from the image's own noise (holdLevels, snake_stop.hpp): kNoiseSpread
+//             strength level (GVF bridging a gap, as across the room's doorway; only for
+//             the forces in grad f's units, GVF, grad f and GGVF: VFC sums every edge within
+//             its radius and the distance force is unit length, so theirs hold at edges). Both
+//             levels come from the image's own noise (holdLevels, snake_stop.hpp): kNoiseSpread
 //             robust standard deviations above the median of f (of |grad f|), and at least
 //             kHoldEdge (0.1) and kHoldStrength (8 %) of the largest |grad f|. Unit grad f on
 //             noise points anywhere and its sinks "held" 50-80 % of the nodes of a snake lying
@@ -75,6 +78,7 @@
 #include <vector>
 
 #include "gvflab/cl.hpp"
+#include "gvflab/force_fields.hpp"
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/params.hpp"
 #include "gvflab/snake_boundary.hpp"
@@ -209,6 +213,9 @@ class ParametricSnake {
   // max |grad f| also let the hold test tell edges from noise (kHoldEdge, kHoldStrength);
   // without them every sink of the unit force holds, noise included.
   void setFields(const cl::Buffer& gvf, const GvfInput& edges);
+  // Any forces' fields (force_fields.hpp), with `edges` as above; step() throws InputError
+  // when a snake's force has no field.
+  void setFields(const ForceFieldSet& fields, const GvfInput& edges);
 
   // Adds a closed contour (resampled to the spacing bounds), which is also its starting
   // contour. pressure: this snake's own, else SnakeParams::pressure. Throws ParameterError
@@ -246,8 +253,9 @@ class ParametricSnake {
   // states' hold test: held when >= kHoldLevel). Throws when setFields was never called.
   std::vector<std::vector<float>> holdStrengths();
   std::size_t size() const { return snakes_.size(); }
-  bool allConverged() const;  // every snake converged
-  bool allStopped() const;    // no snake moves (each converged, stalled or collapsed)
+  std::vector<SnakeForce> forces() const;  // each snake's, in contours() order (no read-back)
+  bool allConverged() const;               // every snake converged
+  bool allStopped() const;                 // no snake moves (each converged, stalled or collapsed)
   std::size_t nodeCount() const;
   int width() const { return width_; }
   int height() const { return height_; }
@@ -273,8 +281,10 @@ class ParametricSnake {
   void upload();            // snakes_ -> device (layout, coefficients, positions)
   void checkAndResample();  // convergence of full windows, resampling
   void syncLayout();        // after edits: upload, every window starting from the current nodes
-  std::vector<float> deviceHold();  // per node, on the device positions (snake_hold)
-  void restartWindows();            // after edits: every window starts from the current nodes
+  std::size_t fieldBytes() const;
+  ForceFieldSet boundFields() const;  // kernelFields of the snakes' forces
+  std::vector<float> deviceHold();    // per node, on the device positions (snake_hold)
+  void restartWindows();              // after edits: every window starts from the current nodes
   void runIterations(int n);
   const std::vector<float>& coefficients(int n, SnakeBoundary boundary);
   Snake* find(int id);
@@ -289,7 +299,8 @@ class ParametricSnake {
   // (node count, boundary) -> circulant row (closed) or banded LU factors (open)
   std::map<std::pair<int, SnakeBoundary>, std::vector<float>> coefCache_;
 
-  cl::Buffer gvf_, traditional_, edge_;
+  ForceFieldSet fields_;  // by SnakeForce
+  cl::Buffer edge_;
   bool haveFields_ = false;
   bool haveEdge_ = false;
   HoldLevels levels_;  // the edge levels of the hold test, from the image's noise
@@ -298,19 +309,21 @@ class ParametricSnake {
   int current_ = 0;
   int sinceResample_ = 0;
   std::size_t totalNodes_ = 0;
-  // pos, rhs, node_snake, meta, gvf, traditional, total, width, height, gamma, kappa, pressure,
+  // pos, rhs, node_snake, meta, the five fields, total, width, height, gamma, kappa, pressure,
   // unit_force
-  TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int,
-              cl_int, cl_int, cl_float, cl_float, cl::Buffer, cl_int>
+  TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer,
+              cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl_float, cl_float, cl::Buffer,
+              cl_int>
       forceKernel_;
   // rhs, pos, out, node_snake, meta, coef, total, width, height
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int,
               cl_int, cl_int>
       solveKernel_;
-  // pos, hold, node_snake, meta, gvf, traditional, total, width, height, d, edge, have_edge,
+  // pos, hold, node_snake, meta, the five fields, total, width, height, d, edge, have_edge,
   // edge_level, min_strength
-  TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int,
-              cl_int, cl_int, cl_float, cl::Buffer, cl_int, cl_float, cl_float>
+  TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer,
+              cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl_float, cl::Buffer, cl_int,
+              cl_float, cl_float>
       holdKernel_;
 };
 

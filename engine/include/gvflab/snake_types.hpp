@@ -10,19 +10,28 @@
 
 namespace gvflab {
 
+// The external force a snake or surface holds; its value is the field's slot in the snake
+// kernels (SNAKE_FORCE in kernels/snake_step.cl), force_fields.hpp builds each field.
 enum class SnakeForce {
   Gvf,          // the GVF field (the solver's field())
   Traditional,  // ∇f, f the normalised edge map (GvfInput::v0 in EdgeGradient mode)
+  Ggvf,         // generalized GVF (ggvf_solver.hpp)
+  Vfc,          // vector field convolution (vfc_field.hpp)
+  Distance,     // the distance force (distance_force.hpp)
 };
+inline constexpr SnakeForce kSnakeForces[] = {SnakeForce::Gvf, SnakeForce::Traditional,
+                                              SnakeForce::Ggvf, SnakeForce::Vfc,
+                                              SnakeForce::Distance};
+inline constexpr int kSnakeForceCount = 5;
 enum class SnakeState { Moving, Converged, Stalled, Collapsed };
 // Every state, in the order panels and legends list them.
 inline constexpr SnakeState kSnakeStates[] = {SnakeState::Moving, SnakeState::Converged,
                                               SnakeState::Collapsed, SnakeState::Stalled};
 
-const char* forceName(SnakeForce force);  // "gvf" | "traditional"
+const char* forceName(SnakeForce force);  // "gvf" | "traditional" | "ggvf" | "vfc" | "distance"
 // "moving" | "converged" | "stalled" | "collapsed"
 const char* snakeStateName(SnakeState state);
-// Throws ParameterError for anything but "gvf" or "traditional".
+// Throws ParameterError for any other name.
 SnakeForce parseForce(const std::string& name);
 
 struct SnakeParams {

@@ -5,10 +5,10 @@
 //   γ (x_{t+1} - x_t) = α L x - β L² x + κ F(x_t) + p n(x_t)
 // with L the umbrella (one-ring mean minus the vertex) Laplacian of the mesh (elasticity α,
 // rigidity β: the 2D snake's second and fourth differences on a mesh), F the external force
-// chosen per surface (GVF, or the traditional ∇f), sampled trilinearly, and p n a pressure along
-// the outward vertex normal, p per surface (its own, or SnakeParams::pressure). The parameters
-// are the 2D snakes' (SnakeParams, the same flags and ranges): dmin and dmax bound the edge
-// lengths that remesh() keeps every `resample` iterations, tolerance, window and holdGap drive
+// chosen per surface (GVF, ∇f, GGVF, VFC or the distance force), sampled trilinearly, and p n a
+// pressure along the outward vertex normal, p per surface (its own, or SnakeParams::pressure). The
+// parameters are the 2D snakes' (SnakeParams, the same flags and ranges): dmin and dmax bound the
+// edge lengths that remesh() keeps every `resample` iterations, tolerance, window and holdGap drive
 // the states.
 //
 // The step is semi-implicit in the internal forces, (γI + A) x_{t+1} = γ x_t + κF + p n with
@@ -53,6 +53,7 @@
 #include <vector>
 
 #include "gvflab/cl.hpp"
+#include "gvflab/force_fields.hpp"
 #include "gvflab/gvf_input.hpp"
 #include "gvflab/snake_types.hpp"
 #include "gvflab/surface_mesh.hpp"
@@ -114,6 +115,9 @@ class SurfaceSnake {
   // traditional force from `edges` (its v0 = ∇f), whose edge map f and max |∇f| let the hold
   // test tell edges from noise as in 2D. Set them again before step() when they change.
   void setFields(const cl::Buffer& gvf, const GvfInput& edges);
+  // Any forces' fields (force_fields.hpp), with `edges` as above; step() throws InputError
+  // when a surface's force has no field.
+  void setFields(const ForceFieldSet& fields, const GvfInput& edges);
 
   // Adds a closed surface (remeshed to [dmin, dmax]), also its starting mesh. pressure: its
   // own, else SnakeParams::pressure. Throws as checkSurface.
@@ -147,6 +151,7 @@ class SurfaceSnake {
   // states' hold test: held when >= kHoldLevel). Throws when setFields was never called.
   std::vector<std::vector<float>> holdStrengths();
   std::size_t size() const;
+  std::vector<SnakeForce> forces() const;  // each surface's, in surfaces() order (no read-back)
   bool allConverged() const;
   bool allStopped() const;
   std::size_t vertexCount() const;
@@ -162,8 +167,10 @@ class SurfaceSnake {
   void checkAndRemesh();      // states of full windows, remeshing where edges are due
   // Per surface: 1 an edge out of [dmin, dmax], 2 one far too short, 4 one far too long.
   std::vector<int> edgesOutOfRange();
-  std::vector<float> deviceHold();  // per vertex, on the device positions (surface_hold)
-  glm::dvec3 worldExtent() const;   // the volume in world units
+  std::size_t fieldBytes() const;
+  ForceFieldSet boundFields() const;  // kernelFields of the surfaces' forces
+  std::vector<float> deviceHold();    // per vertex, on the device positions (surface_hold)
+  glm::dvec3 worldExtent() const;     // the volume in world units
   SurfaceMesh remeshInWorld(const SurfaceMesh& mesh) const;  // edges in [dmin, dmax] world
 
   struct Impl;

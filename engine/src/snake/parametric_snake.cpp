@@ -14,8 +14,8 @@
 namespace gvflab {
 namespace {
 constexpr std::size_t kLocal = 64;
-// = SNAKE_MOVING, SNAKE_TRADITIONAL, SNAKE_OPEN, SNAKE_FIX_START, SNAKE_FIX_END in the .cl
-constexpr int kMoving = 1, kTraditional = 2, kOpen = 4, kFixStart = 8, kFixEnd = 16;
+// = SNAKE_MOVING, SNAKE_OPEN, SNAKE_FIX_START, SNAKE_FIX_END, FORCE_SHIFT in the .cl
+constexpr int kMoving = 1, kOpen = 4, kFixStart = 8, kFixEnd = 16, kForceShift = 5;
 }  // namespace
 
 ParametricSnake::ParametricSnake(std::shared_ptr<ComputeContext> ctx, int width, int height,
@@ -35,25 +35,42 @@ ParametricSnake::ParametricSnake(std::shared_ptr<ComputeContext> ctx, int width,
 ParametricSnake::~ParametricSnake() = default;
 
 void ParametricSnake::setFields(const cl::Buffer& gvf, const cl::Buffer& traditional) {
-  const std::size_t need = static_cast<std::size_t>(width_) * height_ * 2 * sizeof(float);
-  if (gvf.getInfo<CL_MEM_SIZE>() < need || traditional.getInfo<CL_MEM_SIZE>() < need)
-    throw InputError("The snake force fields are smaller than the snakes' image.");
-  gvf_ = gvf;
-  traditional_ = traditional;
+  fields_ = {gvf, traditional};
+  kernelFields(fields_, {}, fieldBytes(), "snakes");
   haveFields_ = true;
   haveEdge_ = false;
 }
 
 void ParametricSnake::setFields(const cl::Buffer& gvf, const GvfInput& edges) {
+  setFields(ForceFieldSet{gvf, edges.v0}, edges);
+}
+
+void ParametricSnake::setFields(const ForceFieldSet& fields, const GvfInput& edges) {
   if (edges.width != width_ || edges.height != height_ || edges.depth != 1)
     throw InputError("The snakes' edge map does not match their image.");
+  kernelFields(fields, {}, fieldBytes(), "snakes");
   // The viewer sets the fields every frame (the GVF buffers alternate); the noise of one edge
   // map is estimated once.
   const bool sameEdges = haveEdge_ && edge_() == edges.edge();
-  setFields(gvf, edges.v0);
+  fields_ = fields;
+  haveFields_ = true;
   if (!sameEdges) levels_ = holdLevels(*ctx_, edges);
   edge_ = edges.edge;
   haveEdge_ = true;
+}
+
+std::size_t ParametricSnake::fieldBytes() const {
+  return static_cast<std::size_t>(width_) * height_ * 2 * sizeof(float);
+}
+
+std::vector<SnakeForce> ParametricSnake::forces() const {
+  std::vector<SnakeForce> out;
+  for (const Snake& s : snakes_) out.push_back(s.force);
+  return out;
+}
+
+ForceFieldSet ParametricSnake::boundFields() const {
+  return kernelFields(fields_, forces(), fieldBytes(), "snakes");
 }
 
 ParametricSnake::Snake* ParametricSnake::find(int id) {
@@ -286,8 +303,7 @@ void ParametricSnake::upload() {
       const auto& row = coefficients(n, s.boundary);
       coef.insert(coef.end(), row.begin(), row.end());
     }
-    cl_int flags = (s.stop.moving() ? kMoving : 0) |
-                   (s.force == SnakeForce::Traditional ? kTraditional : 0) |
+    cl_int flags = (s.stop.moving() ? kMoving : 0) | (static_cast<int>(s.force) << kForceShift) |
                    (isClosed(s.boundary) ? 0 : kOpen) | (startFixed(s.boundary) ? kFixStart : 0) |
                    (endFixed(s.boundary) ? kFixEnd : 0);
     meta.push_back({{static_cast<cl_int>(pos.size()), n, coefOffset[key], flags}});
@@ -337,15 +353,19 @@ void ParametricSnake::runIterations(int n) {
   try {
     forceKernel_.arg<2>(nodeSnake_);
     forceKernel_.arg<3>(meta_);
-    forceKernel_.arg<4>(gvf_);
-    forceKernel_.arg<5>(traditional_);
-    forceKernel_.arg<6>(total);
-    forceKernel_.arg<7>(width_);
-    forceKernel_.arg<8>(height_);
-    forceKernel_.arg<9>(static_cast<float>(params_.gamma));
-    forceKernel_.arg<10>(static_cast<float>(params_.kappa));
-    forceKernel_.arg<11>(pressure_);
-    forceKernel_.arg<12>(static_cast<cl_int>(params_.normalize ? 1 : 0));
+    const ForceFieldSet f = boundFields();
+    forceKernel_.arg<4>(f[0]);
+    forceKernel_.arg<5>(f[1]);
+    forceKernel_.arg<6>(f[2]);
+    forceKernel_.arg<7>(f[3]);
+    forceKernel_.arg<8>(f[4]);
+    forceKernel_.arg<9>(total);
+    forceKernel_.arg<10>(width_);
+    forceKernel_.arg<11>(height_);
+    forceKernel_.arg<12>(static_cast<float>(params_.gamma));
+    forceKernel_.arg<13>(static_cast<float>(params_.kappa));
+    forceKernel_.arg<14>(pressure_);
+    forceKernel_.arg<15>(static_cast<cl_int>(params_.normalize ? 1 : 0));
     solveKernel_.arg<0>(rhs_);
     solveKernel_.arg<3>(nodeSnake_);
     solveKernel_.arg<4>(meta_);
@@ -380,10 +400,11 @@ void ParametricSnake::restartWindows() {
 std::vector<float> ParametricSnake::deviceHold() {
   std::vector<float> out(totalNodes_);
   try {
-    holdKernel_.set(pos_[current_], hold_, nodeSnake_, meta_, gvf_, traditional_,
+    const ForceFieldSet f = boundFields();
+    holdKernel_.set(pos_[current_], hold_, nodeSnake_, meta_, f[0], f[1], f[2], f[3], f[4],
                     static_cast<cl_int>(totalNodes_), width_, height_,
                     static_cast<float>(kHoldDistance),
-                    haveEdge_ ? edge_ : gvf_,  // any buffer when unused
+                    haveEdge_ ? edge_ : f[0],  // any buffer when unused
                     static_cast<cl_int>(haveEdge_ ? 1 : 0), static_cast<float>(levels_.edge),
                     static_cast<float>(levels_.strength));
     detail::enqueue1D(*ctx_, holdKernel_, "snake_hold", totalNodes_, kLocal);

@@ -7,7 +7,11 @@
 
 namespace gvflab {
 
-const char* forceName(SnakeForce force) { return force == SnakeForce::Gvf ? "gvf" : "traditional"; }
+const char* forceName(SnakeForce force) {
+  constexpr const char* kNames[kSnakeForceCount] = {"gvf", "traditional", "ggvf", "vfc",
+                                                    "distance"};
+  return kNames[static_cast<int>(force)];
+}
 
 const char* snakeStateName(SnakeState state) {
   switch (state) {
@@ -50,10 +54,11 @@ SnakeBoundary parseBoundary(const std::string& name) {
 }
 
 SnakeForce parseForce(const std::string& name) {
-  if (name == "gvf") return SnakeForce::Gvf;
-  if (name == "traditional") return SnakeForce::Traditional;
-  throw ParameterError("The snake force must be 'gvf' or 'traditional', not " + quotedText(name) +
-                       ".");
+  for (SnakeForce f : kSnakeForces)
+    if (name == forceName(f)) return f;
+  throw ParameterError(
+      "The snake force must be 'gvf', 'traditional', 'ggvf', 'vfc' or 'distance', not " +
+      quotedText(name) + ".");
 }
 
 // Defaults follow Xu & Prince's GVF snake demo (α = 0.05, γ = 1, κ = 0.6, unit-length force,

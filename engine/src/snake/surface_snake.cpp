@@ -19,7 +19,7 @@
 namespace gvflab {
 namespace {
 constexpr std::size_t kLocal = 64;
-constexpr int kMoving = 1, kTraditional = 2;  // = SURF_MOVING, SURF_TRADITIONAL in the .cl
+constexpr int kMoving = 1, kForceShift = 5;  // = SURF_MOVING, FORCE_SHIFT in the .cl
 
 // At least this many vertices once every edge is at most dmax long: a closed mesh has about
 // 2 faces per vertex, and a face with edges <= dmax covers at most sqrt(3)/4 dmax^2.
@@ -155,7 +155,8 @@ struct SurfaceSnake::Impl {
   int sinceResample = 0;
   std::size_t total = 0;
 
-  cl::Buffer gvf, traditional, edge;
+  ForceFieldSet fields;  // by SnakeForce
+  cl::Buffer edge;
   bool haveFields = false;
   HoldLevels levels;  // the edge levels of the hold test, from the volume's noise
   cl::Buffer pos[2], rhs, lap, hold, ringStart, ring, vertSurf, flags, pressure, outOfRange;
@@ -166,11 +167,11 @@ struct SurfaceSnake::Impl {
   std::vector<cl_int> hostRingStart, hostRing, hostVertSurf, hostFlags;
   std::vector<float> hostPressure;
 
-  // pos, rhs, lap, ring_start, ring, vert_surf, flags, pressure, gvf, traditional, total, w, h,
+  // pos, rhs, lap, ring_start, ring, vert_surf, flags, pressure, the five fields, total, w, h,
   // d, gamma, kappa, unit_force, spacing
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer,
-              cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl_int, cl_float,
-              cl_float, cl_int, cl_float4>
+              cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int,
+              cl_int, cl_int, cl_int, cl_float, cl_float, cl_int, cl_float4>
       rhsKernel;
   // y, lap, ring_start, ring, vert_surf, flags, total
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int>
@@ -181,11 +182,11 @@ struct SurfaceSnake::Impl {
               cl::Buffer, cl_int, cl_float, cl_float, cl_float, cl_float, cl_int, cl_int, cl_int,
               cl_int, cl_float4>
       sweepKernel;
-  // pos, hold, ring_start, ring, vert_surf, flags, gvf, traditional, total, w, h, d, dist, edge,
+  // pos, hold, ring_start, ring, vert_surf, flags, the five fields, total, w, h, d, dist, edge,
   // have_edge, edge_level, min_strength, spacing
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer,
-              cl::Buffer, cl_int, cl_int, cl_int, cl_int, cl_float, cl::Buffer, cl_int, cl_float,
-              cl_float, cl_float4>
+              cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl_int,
+              cl_float, cl::Buffer, cl_int, cl_float, cl_float, cl_float4>
       holdKernel;
   // pos, ring_start, ring, vert_surf, flags, out_of_range, total, dmin, dmax, far
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int,
@@ -306,11 +307,13 @@ SurfaceMesh SurfaceSnake::remeshInWorld(const SurfaceMesh& mesh) const {
 }
 
 void SurfaceSnake::setFields(const cl::Buffer& gvf, const GvfInput& edges) {
-  const std::size_t need = static_cast<std::size_t>(width_) * height_ * depth_ * 3 * sizeof(float);
+  setFields(ForceFieldSet{gvf, edges.v0}, edges);
+}
+
+void SurfaceSnake::setFields(const ForceFieldSet& fields, const GvfInput& edges) {
   if (edges.width != width_ || edges.height != height_ || edges.depth != depth_)
     throw InputError("The surfaces' edge map does not match their volume.");
-  if (gvf.getInfo<CL_MEM_SIZE>() < need || edges.v0.getInfo<CL_MEM_SIZE>() < need)
-    throw InputError("The surface force fields are smaller than the surfaces' volume.");
+  kernelFields(fields, {}, fieldBytes(), "surfaces");
   // The viewer sets the fields every frame (the GVF buffers alternate); the noise of one edge
   // map is estimated once.
   if (!impl_->haveFields || impl_->edge() != edges.edge())
@@ -323,10 +326,23 @@ void SurfaceSnake::setFields(const cl::Buffer& gvf, const GvfInput& edges) {
     for (auto& s : impl_->surfaces)
       s.budget = vertexBudget(worldExtent(), params_, s.initial.vertices.size());
   }
-  impl_->gvf = gvf;
-  impl_->traditional = edges.v0;
+  impl_->fields = fields;
   impl_->edge = edges.edge;
   impl_->haveFields = true;
+}
+
+std::size_t SurfaceSnake::fieldBytes() const {
+  return static_cast<std::size_t>(width_) * height_ * depth_ * 3 * sizeof(float);
+}
+
+std::vector<SnakeForce> SurfaceSnake::forces() const {
+  std::vector<SnakeForce> out;
+  for (const auto& s : impl_->surfaces) out.push_back(s.force);
+  return out;
+}
+
+ForceFieldSet SurfaceSnake::boundFields() const {
+  return kernelFields(impl_->fields, forces(), fieldBytes(), "surfaces");
 }
 
 int SurfaceSnake::add(const SurfaceMesh& mesh, SnakeForce force, std::optional<double> pressure) {
@@ -483,8 +499,7 @@ void SurfaceSnake::upload() {
       ringStart.push_back(ringBase + static_cast<cl_int>(s.rings.start[v + 1]));
     for (std::uint32_t r : s.rings.ring) ring.push_back(base + static_cast<cl_int>(r));
     vertSurf.insert(vertSurf.end(), s.mesh.vertices.size(), static_cast<cl_int>(k));
-    flags.push_back((s.stop.moving() ? kMoving : 0) |
-                    (s.force == SnakeForce::Traditional ? kTraditional : 0));
+    flags.push_back((s.stop.moving() ? kMoving : 0) | (static_cast<int>(s.force) << kForceShift));
     pressure.push_back(static_cast<float>(s.pressure.value_or(params_.pressure)));
   }
   m.total = pos.size();
@@ -537,8 +552,9 @@ void SurfaceSnake::runIterations(int n) {
   const int sweeps = surfaceSweeps(params_);
   const float omega = static_cast<float>(surfaceRelaxation(params_));
   try {
+    const ForceFieldSet f = boundFields();
     m.rhsKernel.set(m.pos[0], m.rhs, m.lap, m.ringStart, m.ring, m.vertSurf, m.flags, m.pressure,
-                    m.gvf, m.traditional, total, width_, height_, depth_,
+                    f[0], f[1], f[2], f[3], f[4], total, width_, height_, depth_,
                     static_cast<float>(params_.gamma), static_cast<float>(params_.kappa),
                     static_cast<cl_int>(params_.normalize ? 1 : 0), spacing4(m.spacing));
     m.lapKernel.set(m.pos[0], m.lap, m.ringStart, m.ring, m.vertSurf, m.flags, total);
@@ -576,8 +592,9 @@ std::vector<float> SurfaceSnake::deviceHold() {
   Impl& m = *impl_;
   std::vector<float> out(m.total);
   try {
-    m.holdKernel.set(m.pos[m.current], m.hold, m.ringStart, m.ring, m.vertSurf, m.flags, m.gvf,
-                     m.traditional, static_cast<cl_int>(m.total), width_, height_, depth_,
+    const ForceFieldSet f = boundFields();
+    m.holdKernel.set(m.pos[m.current], m.hold, m.ringStart, m.ring, m.vertSurf, m.flags, f[0], f[1],
+                     f[2], f[3], f[4], static_cast<cl_int>(m.total), width_, height_, depth_,
                      static_cast<float>(kHoldDistance), m.edge, 1,
                      static_cast<float>(m.levels.edge), static_cast<float>(m.levels.strength),
                      spacing4(m.spacing));
