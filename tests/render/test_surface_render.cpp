@@ -156,20 +156,23 @@ TEST_CASE("the 3D view draws a slice of the volume as a quad where the slice is"
 TEST_CASE("a surface's cut with a slice lies on the surface, in the slice's pixels") {
   const SurfaceMesh mesh = sphereMesh({10.0, 12.0, 14.0}, 5.0, 1.0);
   // Axial slice 13: the plane z = 13.5, 0.5 from the centre: a circle of radius sqrt(24.75).
-  const auto cut = sliceCut(mesh, SliceAxis::Axial, 13);
+  const auto cut = sliceCut(mesh, SliceAxis::Axial, 13, 40);
   REQUIRE(cut.size() >= 20);
   CHECK(cut.size() % 2 == 0);
   for (const glm::vec2& p : cut)
     CHECK(std::abs(glm::length(p - glm::vec2(10, 12)) - std::sqrt(24.75f)) < 0.2f);
-  // Sagittal slices show (y, z): centre (12, 14); a slice beyond the sphere cuts nothing.
-  for (const glm::vec2& p : sliceCut(mesh, SliceAxis::Sagittal, 9))
-    CHECK(std::abs(glm::length(p - glm::vec2(12, 14)) - std::sqrt(24.75f)) < 0.2f);
-  CHECK(sliceCut(mesh, SliceAxis::Coronal, 30).empty());
-  // A point placed on a slice is in the volume at that slice's plane.
-  const glm::dvec3 v = sliceToVoxel(SliceAxis::Coronal, 7, {3.0f, 4.0f});
+  // Sagittal slices show (y, depth - z), +z up: centre (12, 40 - 14); a slice beyond the
+  // sphere cuts nothing.
+  for (const glm::vec2& p : sliceCut(mesh, SliceAxis::Sagittal, 9, 40))
+    CHECK(std::abs(glm::length(p - glm::vec2(12, 26)) - std::sqrt(24.75f)) < 0.2f);
+  CHECK(sliceCut(mesh, SliceAxis::Coronal, 30, 40).empty());
+  // A point placed on a slice is in the volume at that slice's plane; the slice's top row is
+  // the volume's top plane.
+  const glm::dvec3 v = sliceToVoxel(SliceAxis::Coronal, 7, {3.0f, 4.0f}, 40);
   CHECK(v.x == 3.0);
   CHECK(v.y == 7.5);
-  CHECK(v.z == 4.0);
+  CHECK(v.z == 36.0);
+  CHECK(voxelToSlice(SliceAxis::Sagittal, glm::vec3(v), 40) == glm::vec2(7.5f, 4.0f));
 }
 
 TEST_CASE("the view splits into a slice and a 3D view both usable at 1024x768") {
