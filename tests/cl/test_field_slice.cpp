@@ -87,8 +87,8 @@ TEST_CASE("the planes have the documented sizes and components") {
   CHECK(planeSize(5, 6, 7, SliceAxis::Coronal).height == 7);
   CHECK(planeSize(5, 6, 7, SliceAxis::Sagittal).width == 6);
   CHECK(sliceCount(5, 6, 7, SliceAxis::Sagittal) == 5);
-  // A field pointing along +z shows as "down the rows" in coronal and sagittal planes and
-  // vanishes in the axial plane.
+  // A field pointing along +z shows as "up the rows" in coronal and sagittal planes (+z up,
+  // the top plane in the first row) and vanishes in the axial plane.
   reference::Field up{2, 2, std::vector<double>(3 * 8, 0.0), 2};
   for (int i = 0; i < 8; ++i) up.values[3 * i + 2] = 1.0;
   reference::Field axial = reference::sliceField(up, SliceAxis::Axial, 1);
@@ -96,8 +96,15 @@ TEST_CASE("the planes have the documented sizes and components") {
   reference::Field sagittal = reference::sliceField(up, SliceAxis::Sagittal, 1);
   CHECK(axial.values[0] == 0.0);
   CHECK(axial.values[1] == 0.0);
-  CHECK(coronal.values[1] == 1.0);
-  CHECK(sagittal.values[1] == 1.0);
+  CHECK(coronal.values[1] == -1.0);
+  CHECK(sagittal.values[1] == -1.0);
+  // The first row is the top plane, z = depth - 1.
+  reference::Grid ramp{2, 2, {0, 0, 0, 0, 1, 1, 1, 1}, 2};
+  CHECK(reference::sliceGrid(ramp, SliceAxis::Coronal, 0).values[0] == 1.0);
+  CHECK(reference::sliceGrid(ramp, SliceAxis::Sagittal, 1).values[3] == 0.0);
+  Volume volume(2, 2, 2);
+  volume.voxels = {0, 0, 0, 0, 1, 1, 1, 1};
+  CHECK(volumeSlice(volume, SliceAxis::Coronal, 1).at(0, 0) == 1.0f);
 }
 
 TEST_CASE("a slice index outside the volume is refused with a sentence") {

@@ -363,6 +363,9 @@ TEST_CASE("each demo loads into the viewer as its data says") {
     }
     // The parameters.
     CHECK(session.requestedMu() == doctest::Approx(want.gvf.mu));
+    // Its own μ is valid for its solver: no warning (the surface demo's was clamped for Euler).
+    if (want.solverGiven) CHECK(session.solverChoice().kind == want.solver);
+    CHECK(session.notice().kind != Notice::Kind::MuClamped);
     // σ as the demo gives it, or from the image's noise where it gives none (noise_sigma.hpp).
     CHECK(session.sigmaFromNoise() == want.gvf.sigmaFromNoise);
     if (!want.gvf.sigmaFromNoise) CHECK(session.sigma() == doctest::Approx(want.gvf.sigma));

@@ -88,7 +88,7 @@ TEST_CASE("the 3D view draws a sphere where the camera projects it, shaded in it
     while (right < kSize - 1 && onSphere(right + 1)) ++right;
     const glm::vec3 rim = camera.project(
         glm::vec3(16, 16, 16) +
-            7.0f * glm::normalize(glm::cross(glm::vec3(16, 16, 16) - camera.eye(), {0, -1, 0})),
+            7.0f * glm::normalize(glm::cross(glm::vec3(16, 16, 16) - camera.eye(), {0, 0, 1})),
         kSize, kSize);
     const float projectedRadius = std::abs(rim.x - centre.x);
     CHECK(std::abs(0.5f * static_cast<float>(right - left) - projectedRadius) < 3.0f);
@@ -132,15 +132,15 @@ TEST_CASE("the 3D view draws a slice of the volume as a quad where the slice is"
       for (int x = 0; x < kVolume / 2; ++x) volume.at(x, y, z) = 1.0f;
   OrbitCamera camera;
   camera.frame(glm::vec3(kVolume));
-  camera.yaw = 0, camera.pitch = 0;  // facing the axial slice, as the slice view shows it
+  camera.yaw = 0, camera.pitch = 0;  // facing the coronal slice, as the slice view shows it
   SurfaceScene scene;
   scene.volume = &volume;
   scene.dims = {kVolume, kVolume, kVolume};
-  scene.slices = {kVolume / 2, -1, -1};  // the axial slice only
+  scene.slices = {-1, kVolume / 2, -1};  // the coronal slice only
   const QImage image = render(scene, camera);
 
-  const glm::vec3 bright = camera.project({8, 16, 16.5f}, kSize, kSize);
-  const glm::vec3 dark = camera.project({24, 16, 16.5f}, kSize, kSize);
+  const glm::vec3 bright = camera.project({8, 16.5f, 16}, kSize, kSize);
+  const glm::vec3 dark = camera.project({24, 16.5f, 16}, kSize, kSize);
   const glm::vec3 b = rgb(image, static_cast<int>(bright.x), static_cast<int>(bright.y));
   const glm::vec3 d = rgb(image, static_cast<int>(dark.x), static_cast<int>(dark.y));
   CHECK(b.r > 0.6f);                   // the slice's grey, a little see-through
@@ -153,23 +153,49 @@ TEST_CASE("the 3D view draws a slice of the volume as a quad where the slice is"
   CHECK(rgb(empty, static_cast<int>(bright.x), static_cast<int>(bright.y)).r < 0.2f);
 }
 
+TEST_CASE("the cut-away leaves out what lies in front of the coronal slice, and that slice") {
+  auto& env = test::glEnvironment();
+  REQUIRE_MESSAGE(env.ok, "no OpenGL 3.3 core context (run under xvfb-run -a)");
+  OrbitCamera camera;
+  camera.frame(glm::vec3(kVolume));
+  std::vector<SurfaceContour> surfaces = {sphere(SnakeState::Converged)};
+  surfaces[0].mesh = sphereMesh({16.0, 8.0, 16.0}, 4.0, 1.0);  // wholly in front of y = 20.5
+  Volume volume(kVolume, kVolume, kVolume, 1.0f);
+  SurfaceScene scene;
+  scene.surfaces = &surfaces;
+  scene.surfacesVersion = 200;
+  scene.volume = &volume;
+  scene.dims = {kVolume, kVolume, kVolume};
+  scene.slices = {-1, 20, -1};
+  const glm::vec3 at = camera.project({16, 8, 16}, kSize, kSize);
+  const glm::vec3 whole =
+      rgb(render(scene, camera), static_cast<int>(at.x), static_cast<int>(at.y));
+  CHECK(whole.g > 0.3f);  // the sphere (or the slice over it)
+  scene.cutAway = true;
+  const glm::vec3 cut = rgb(render(scene, camera), static_cast<int>(at.x), static_cast<int>(at.y));
+  CHECK(cut.g < 0.2f);  // neither the sphere nor the bright slice: the background
+}
+
 TEST_CASE("a surface's cut with a slice lies on the surface, in the slice's pixels") {
   const SurfaceMesh mesh = sphereMesh({10.0, 12.0, 14.0}, 5.0, 1.0);
   // Axial slice 13: the plane z = 13.5, 0.5 from the centre: a circle of radius sqrt(24.75).
-  const auto cut = sliceCut(mesh, SliceAxis::Axial, 13);
+  const auto cut = sliceCut(mesh, SliceAxis::Axial, 13, 40);
   REQUIRE(cut.size() >= 20);
   CHECK(cut.size() % 2 == 0);
   for (const glm::vec2& p : cut)
     CHECK(std::abs(glm::length(p - glm::vec2(10, 12)) - std::sqrt(24.75f)) < 0.2f);
-  // Sagittal slices show (y, z): centre (12, 14); a slice beyond the sphere cuts nothing.
-  for (const glm::vec2& p : sliceCut(mesh, SliceAxis::Sagittal, 9))
-    CHECK(std::abs(glm::length(p - glm::vec2(12, 14)) - std::sqrt(24.75f)) < 0.2f);
-  CHECK(sliceCut(mesh, SliceAxis::Coronal, 30).empty());
-  // A point placed on a slice is in the volume at that slice's plane.
-  const glm::dvec3 v = sliceToVoxel(SliceAxis::Coronal, 7, {3.0f, 4.0f});
+  // Sagittal slices show (y, depth - z), +z up: centre (12, 40 - 14); a slice beyond the
+  // sphere cuts nothing.
+  for (const glm::vec2& p : sliceCut(mesh, SliceAxis::Sagittal, 9, 40))
+    CHECK(std::abs(glm::length(p - glm::vec2(12, 26)) - std::sqrt(24.75f)) < 0.2f);
+  CHECK(sliceCut(mesh, SliceAxis::Coronal, 30, 40).empty());
+  // A point placed on a slice is in the volume at that slice's plane; the slice's top row is
+  // the volume's top plane.
+  const glm::dvec3 v = sliceToVoxel(SliceAxis::Coronal, 7, {3.0f, 4.0f}, 40);
   CHECK(v.x == 3.0);
   CHECK(v.y == 7.5);
-  CHECK(v.z == 4.0);
+  CHECK(v.z == 36.0);
+  CHECK(voxelToSlice(SliceAxis::Sagittal, glm::vec3(v), 40) == glm::vec2(7.5f, 4.0f));
 }
 
 TEST_CASE("the view splits into a slice and a 3D view both usable at 1024x768") {

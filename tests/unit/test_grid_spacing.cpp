@@ -31,6 +31,26 @@ TEST_CASE("grid spacing helpers: unit spacing, checks and build options") {
   CHECK_NOTHROW(checkSpacing({0.8, 0.5, 2}, 3, "--spacing"));
 }
 
+TEST_CASE("the edge map's blur is round in the world: sigma in samples of the finest axis") {
+  CHECK(blurSigma(1.5, {1, 1, 1}, 3, 2) == 1.5);  // unit spacing: sigma as given
+  CHECK(blurSigma(1.0, {1, 1, 2}, 3, 0) == 1.0);
+  CHECK(blurSigma(1.0, {1, 1, 2}, 3, 2) == 0.5);
+  CHECK(blurSigma(1.0, {0.5, 2, 9}, 2, 1) == 0.25);  // an image's z plays no part
+  // A point blurred on 1 x 1 x 2 mm voxels spreads as far in millimetres along z as along x.
+  ref::Grid point{31, 3, std::vector<double>(31 * 3 * 31, 0.0), 31, {1, 1, 2}};
+  point.values[(15 * 3 + 1) * 31 + 15] = 1;
+  const ref::Grid blurred = ref::gaussianBlur(point, 2.0);
+  double sumX = 0, varX = 0, sumZ = 0, varZ = 0;  // along the lines through the point, mm^2
+  for (int k = 0; k < 31; ++k) {
+    const double x = blurred.values[(15 * 3 + 1) * 31 + k],
+                 z = blurred.values[(k * 3 + 1) * 31 + 15];
+    sumX += x, varX += x * (k - 15) * (k - 15);
+    sumZ += z, varZ += z * 4.0 * (k - 15) * (k - 15);
+  }
+  CHECK(varX / sumX == doctest::Approx(4.0).epsilon(0.02));  // sigma 2 mm
+  CHECK(varZ / sumZ == doctest::Approx(varX / sumX).epsilon(0.05));
+}
+
 TEST_CASE("Euler's stability bound with spacing: (2 - max|V0|^2) / (4 sum 1/h^2)") {
   CHECK(eulerStabilityBound(0.0, 2) == 0.25);
   CHECK(eulerStabilityBound(0.2, 3, {1, 1, 1}) == doctest::Approx(1.8 / 12));

@@ -5,6 +5,7 @@
 #include "io/snake_palette.hpp"
 #include "viewer/render/figure.hpp"
 #include "viewer/ui/canvas_overlays.hpp"
+#include "viewer/ui/snake_panel.hpp"
 
 using namespace gvflab;
 using namespace gvflab::viewer;
@@ -33,4 +34,9 @@ TEST_CASE("snakes waiting for the field: \"waiting\" in legend, summary, figure 
   CHECK(figureCaption(facts).find("GVF waiting") != std::string::npos);
   facts.snakesWaiting = false;
   CHECK(figureCaption(facts).find("GVF moving") != std::string::npos);
+}
+
+TEST_CASE("on a volume the Snakes section counts the slice's 2D snakes, not the surfaces") {
+  CHECK(snakeCountLine(3, false) == "3 snakes:");
+  CHECK(snakeCountLine(0, true) == "0 2D snakes on this slice:");
 }

@@ -7,32 +7,33 @@ int acrossAxis(SliceAxis axis) {  // the voxel coordinate that is constant on th
 }
 }  // namespace
 
-glm::dvec3 sliceToVoxel(SliceAxis axis, int index, glm::vec2 p) {
-  const double c = index + 0.5;
+glm::dvec3 sliceToVoxel(SliceAxis axis, int index, glm::vec2 p, int depth) {
+  const double c = index + 0.5, z = depth - static_cast<double>(p.y);
   switch (axis) {
     case SliceAxis::Axial:
       return {p.x, p.y, c};
     case SliceAxis::Coronal:
-      return {p.x, c, p.y};
+      return {p.x, c, z};
     case SliceAxis::Sagittal:
       break;
   }
-  return {c, p.x, p.y};
+  return {c, p.x, z};
 }
 
-glm::vec2 voxelToSlice(SliceAxis axis, const glm::vec3& v) {
+glm::vec2 voxelToSlice(SliceAxis axis, const glm::vec3& v, int depth) {
+  const float row = static_cast<float>(depth) - v.z;
   switch (axis) {
     case SliceAxis::Axial:
       return {v.x, v.y};
     case SliceAxis::Coronal:
-      return {v.x, v.z};
+      return {v.x, row};
     case SliceAxis::Sagittal:
       break;
   }
-  return {v.y, v.z};
+  return {v.y, row};
 }
 
-std::vector<glm::vec2> sliceCut(const SurfaceMesh& mesh, SliceAxis axis, int index) {
+std::vector<glm::vec2> sliceCut(const SurfaceMesh& mesh, SliceAxis axis, int index, int depth) {
   std::vector<glm::vec2> out;
   const int k = acrossAxis(axis);
   const float plane = static_cast<float>(index) + 0.5f;
@@ -48,7 +49,7 @@ std::vector<glm::vec2> sliceCut(const SurfaceMesh& mesh, SliceAxis axis, int ind
       const int j = (i + 1) % 3;
       if ((d[i] < 0) != (d[j] < 0)) {
         const float t = d[i] / (d[i] - d[j]);
-        ends[n++] = voxelToSlice(axis, p[i] + t * (p[j] - p[i]));
+        ends[n++] = voxelToSlice(axis, p[i] + t * (p[j] - p[i]), depth);
       }
     }
     if (n == 2) out.push_back(ends[0]), out.push_back(ends[1]);

@@ -60,6 +60,7 @@ SurfaceScene SurfaceMode::scene() const {
     s.slices = slices_;
   }
   s.dims = surfaces_->dims();
+  s.cutAway = panel_.cutAway;
   return s;
 }
 
@@ -100,8 +101,8 @@ void SurfaceMode::drawOverlay(ViewFrame& f) {
   if (cutsVersion_ != surfaces_->version() || cutsAxis_ != axis || cutsIndex_ != index) {
     cuts_.clear();
     for (const SurfaceContour& c : surfaces_->surfaces())
-      cuts_.push_back(
-          {sliceCut(c.mesh, v->axis(), index), c.force, c.id == surfaces_->selectedId()});
+      cuts_.push_back({sliceCut(c.mesh, v->axis(), index, surfaces_->dims()[2]), c.force,
+                       c.id == surfaces_->selectedId()});
     cutsVersion_ = surfaces_->version(), cutsAxis_ = axis, cutsIndex_ = index;
   }
   static const std::vector<SurfaceCut> none;
@@ -134,7 +135,8 @@ bool SurfaceMode::mouseRelease(PointerEvent& e) {
   const VolumeSlices* v = session_.volumeSlices();
   if (radius < kMinRadius || !v) return true;
   e.errors.guard("Placing a surface", [&] {
-    surfaces_->addSphere(sliceToVoxel(v->axis(), v->index(), pressAt_), radius);
+    surfaces_->addSphere(sliceToVoxel(v->axis(), v->index(), pressAt_, surfaces_->dims()[2]),
+                         radius);
   });
   return true;
 }

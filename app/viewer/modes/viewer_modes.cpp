@@ -62,8 +62,11 @@ void ViewerModes::replay(ErrorLog& errors) {
   surface_->replay();
 }
 void ViewerModes::drawSnakeSections(ErrorLog& errors) {
+  // On a volume the surfaces are the lesson: their section first, the slice's snakes after.
+  const bool surfacesFirst = surface_->surfaces().active();
+  if (surfacesFirst) surface_->drawPanelSections(errors);
   plain_->drawPanelSections(errors);
-  surface_->drawPanelSections(errors);
+  if (!surfacesFirst) surface_->drawPanelSections(errors);
 }
 
 SurfaceSession& ViewerModes::surfaces() { return surface_->surfaces(); }

@@ -10,14 +10,14 @@ namespace {
 constexpr float kOrbitPerPixel = 0.008f;
 constexpr float kMaxPitch = 1.55f;
 constexpr float kZoomPerStep = 0.87f;
-const glm::vec3 kUp{0.0f, -1.0f, 0.0f};
+const glm::vec3 kUp{0.0f, 0.0f, 1.0f};
 }  // namespace
 
 void OrbitCamera::frame(const glm::vec3& size) {
   target = size * 0.5f;
   boxRadius_ = std::max(0.5f * glm::length(size), 1.0f);
   distance = boxRadius_ / std::sin(0.5f * fovY) * 1.05f;
-  yaw = 0.6f, pitch = 0.45f;
+  yaw = OrbitCamera{}.yaw, pitch = OrbitCamera{}.pitch;
 }
 
 void OrbitCamera::orbit(glm::vec2 pixels) {
@@ -40,8 +40,8 @@ void OrbitCamera::zoom(float steps) {
 }
 
 glm::vec3 OrbitCamera::eye() const {
-  const glm::vec3 offset{std::cos(pitch) * std::sin(yaw), -std::sin(pitch),
-                         -std::cos(pitch) * std::cos(yaw)};
+  const glm::vec3 offset{std::cos(pitch) * std::sin(yaw), -std::cos(pitch) * std::cos(yaw),
+                         std::sin(pitch)};
   return target + distance * offset;
 }
 

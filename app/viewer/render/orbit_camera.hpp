@@ -2,8 +2,8 @@
 // The 3D view's camera: it orbits a target point (drag), moves nearer or farther (wheel) and
 // pans the target across the view (right or middle drag, or Shift + drag). World coordinates
 // are voxel coordinates (surface_mesh.hpp: x along a row, y down the rows, z across the
-// planes); "up" on screen is -y, so at yaw = pitch = 0 the view looks along +z and shows an
-// axial slice as the slice view does.
+// planes); "up" on screen is +z, as on the coronal and sagittal slices, so at yaw = pitch = 0
+// the view looks along +y and shows the coronal slice as the slice view does.
 #include <glm/mat4x4.hpp>
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
@@ -13,9 +13,11 @@ namespace gvflab::viewer {
 struct OrbitCamera {
   glm::vec3 target{0.0f};
   float distance = 1.0f;
-  float yaw = 0.6f;     // radians about the screen's up axis
-  float pitch = 0.45f;  // radians; > 0 looks down on the volume (from -y)
-  float fovY = 0.61f;   // radians (35 degrees)
+  // The default view: from in front of the coronal slice (-y), a little to the side and above,
+  // so the cut-away at the coronal slice (surface_view.hpp) shows what lies inside.
+  float yaw = 0.5f;    // radians about the screen's up axis
+  float pitch = 0.5f;  // radians; > 0 looks down on the volume (from +z)
+  float fovY = 0.61f;  // radians (35 degrees)
 
   // Looks at the box [0, size] from the default angle, the whole box in view.
   void frame(const glm::vec3& size);

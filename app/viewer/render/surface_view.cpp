@@ -17,7 +17,8 @@ constexpr float kOtherAlpha = 0.25f;                         // surfaces other t
 constexpr float kSliceRim[4] = {0.95f, 0.85f, 0.35f, 1.0f};  // the slices' edges: amber-ish
 
 // The quad of the slice across `axis` at `index` (voxel centres, index + 0.5), as triangles
-// of (x, y, z, u, v); u, v run along the slice's image (volumeSlice's order).
+// of (x, y, z, u, v); u, v run along the slice's image (volumeSlice's order: coronal and
+// sagittal rows from the top plane down).
 void sliceQuad(std::vector<float>& out, int axis, int index, const std::array<int, 3>& d) {
   const float c = static_cast<float>(index) + 0.5f;
   const float w = static_cast<float>(d[0]), h = static_cast<float>(d[1]),
@@ -27,9 +28,9 @@ void sliceQuad(std::vector<float>& out, int axis, int index, const std::array<in
       case 0:  // axial: (x, y) at z
         return {u * w, v * h, c, u, v};
       case 1:  // coronal: (x, z) at y
-        return {u * w, c, v * z, u, v};
+        return {u * w, c, (1 - v) * z, u, v};
       default:  // sagittal: (y, z) at x
-        return {c, u * h, v * z, u, v};
+        return {c, u * h, (1 - v) * z, u, v};
     }
   };
   const std::array<float, 5> q[6] = {corner(0, 0), corner(1, 0), corner(1, 1),
@@ -176,8 +177,12 @@ void SurfaceView::draw(const Viewport& area, const OrbitCamera& camera, const Su
   const glm::mat4 view = camera.view();
   const glm::mat4 viewProjection =
       camera.projection(static_cast<float>(area.width) / static_cast<float>(area.height)) * view;
+  const bool cut = scene.cutAway && scene.slices[1] >= 0;
+  const float cutY = cut ? static_cast<float>(scene.slices[1]) + 0.5f : -1e30f;
+  f.glEnable(GL_CLIP_DISTANCE0);
   const GLuint sp = surfaceProgram_.id();
   f.glUseProgram(sp);
+  f.glUniform1f(uniformAt(sp, "uCutY"), cutY);
   f.glUniformMatrix4fv(uniformAt(sp, "uViewProjection"), 1, GL_FALSE,
                        glm::value_ptr(viewProjection));
   f.glUniformMatrix4fv(uniformAt(sp, "uView"), 1, GL_FALSE, glm::value_ptr(view));
@@ -218,6 +223,7 @@ void SurfaceView::draw(const Viewport& area, const OrbitCamera& camera, const Su
     const int e[24] = {0, 1, 1, 2, 2, 3, 3, 0, 4, 5, 5, 6, 6, 7, 7, 4, 0, 4, 1, 5, 2, 6, 3, 7};
     for (int i : e) lines.insert(lines.end(), {c[i].x, c[i].y, c[i].z, 0.0f, 0.0f, 1.0f});
     f.glUniform1i(uniformAt(sp, "uLit"), 0);
+    f.glUniform1f(uniformAt(sp, "uCutY"), -1e30f);  // the whole outline
     f.glUniform4f(uniformAt(sp, "uColor"), kOutline[0], kOutline[1], kOutline[2], kOutline[3]);
     f.glBindVertexArray(lineVao_.id());
     f.glBindBuffer(GL_ARRAY_BUFFER, lineVbo_.id());
@@ -232,13 +238,14 @@ void SurfaceView::draw(const Viewport& area, const OrbitCamera& camera, const Su
     std::vector<float> quads;
     std::vector<int> drawn;
     for (int axis = 0; axis < 3; ++axis)
-      if (scene.slices[axis] >= 0)
+      if (scene.slices[axis] >= 0 && !(cut && axis == 1))
         sliceQuad(quads, axis, scene.slices[axis], d), drawn.push_back(axis);
     const GLuint lp = sliceProgram_.id();
     f.glUseProgram(lp);
     f.glUniformMatrix4fv(uniformAt(lp, "uViewProjection"), 1, GL_FALSE,
                          glm::value_ptr(viewProjection));
     f.glUniform1f(uniformAt(lp, "uBrightness"), scene.brightness);
+    f.glUniform1f(uniformAt(lp, "uCutY"), cutY);
     f.glUniform1f(uniformAt(lp, "uAlpha"), kSliceAlpha);
     f.glUniform4f(uniformAt(lp, "uRim"), kSliceRim[0], kSliceRim[1], kSliceRim[2], kSliceRim[3]);
     f.glUniform1i(uniformAt(lp, "uImage"), 0);
@@ -261,6 +268,7 @@ void SurfaceView::draw(const Viewport& area, const OrbitCamera& camera, const Su
   f.glBindVertexArray(0);
   f.glBindBuffer(GL_ARRAY_BUFFER, 0);
   f.glUseProgram(0);
+  f.glDisable(GL_CLIP_DISTANCE0);
   f.glDisable(GL_DEPTH_TEST);
 
   // Into the viewport of the framebuffer that was bound (resolving the samples).

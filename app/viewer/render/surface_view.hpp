@@ -27,6 +27,9 @@ struct SurfaceScene {
   std::array<int, 3> slices = {-1, -1, -1};
   std::array<int, 3> dims = {0, 0, 0};  // the volume's width, height, depth
   float brightness = 1.0f;
+  // The cut-away: the half in front of the coronal slice (y < its plane) is not drawn, nor that
+  // slice, so the surfaces show in section inside the volume (a well, a pocket).
+  bool cutAway = false;
 };
 
 class SurfaceView {

@@ -139,7 +139,7 @@ void drawTable(SnakeSession& snakes) {
   const auto& contours = snakes.contours();
   int count[std::size(kSnakeStates)] = {};
   for (const auto& c : contours) ++count[static_cast<int>(c.state)];
-  ImGui::Text("%zu snakes:", contours.size());
+  ImGui::TextUnformatted(snakeCountLine(contours.size(), snakes.session().isVolume()).c_str());
   for (SnakeState s : kSnakeStates) {
     // Converged and stalled always (the lesson's two outcomes); the others when there are
     // any, so the line fits the panel.
@@ -219,6 +219,10 @@ void drawFieldWait(SnakeSession& snakes) {
 }
 
 }  // namespace
+
+std::string snakeCountLine(std::size_t count, bool onSlice) {
+  return std::to_string(count) + (onSlice ? " 2D snakes on this slice:" : " snakes:");
+}
 
 void drawSnakePanel(SnakeSession& snakes, SnakeOverlay& overlay, SnakeActions& actions,
                     ErrorLog& errors) {

@@ -17,8 +17,11 @@ void drawTable(SurfaceSession& surfaces) {
   ImGui::Text("%zu surfaces", list.size());
   if (list.empty()) return;
   const float row = ImGui::GetTextLineHeightWithSpacing() + 2;
-  if (!ImGui::BeginTable("surfaces", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
-                         ImVec2(0, std::min(6.5f * row, row * (list.size() + 1.2f)))))
+  // Columns as wide as their words: stretched, "converged" was cut at a 1024 px window.
+  if (!ImGui::BeginTable(
+          "surfaces", 5,
+          ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit,
+          ImVec2(0, std::min(6.5f * row, row * (list.size() + 1.2f)))))
     return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("#");
@@ -69,6 +72,11 @@ void drawSurfacePanel(SurfaceSession& surfaces, SurfacePanelState& state, Surfac
   ImGui::SameLine();
   ImGui::Checkbox("cuts", &state.showCuts);
   itemTooltip("Each surface's cut with the slice shown, drawn on the slice in its force's colour.");
+  ImGui::SameLine();
+  ImGui::Checkbox("cut away", &state.cutAway);
+  itemTooltip(
+      "The 3D view without the half in front of the coronal slice (nor that slice): the "
+      "surfaces in section, inside a well or pocket. The coronal slider moves the cut.");
   int place = state.placeSurfaces ? 0 : 1;
   ImGui::TextUnformatted("drag on the slice places");
   if (ImGui::RadioButton("surface", &place, 0)) state.placeSurfaces = true;

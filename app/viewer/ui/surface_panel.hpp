@@ -13,6 +13,7 @@ struct SurfacePanelState {
   bool view3d = true;         // the 3D view beside the slice view
   bool placeSurfaces = true;  // a drag on the slice places a surface (else a 2D snake)
   bool showCuts = true;       // the surfaces' cuts on the slice view
+  bool cutAway = true;        // the 3D view cut open at the coronal slice (SurfaceScene)
 };
 
 struct SurfaceActions {

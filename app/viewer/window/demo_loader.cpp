@@ -18,7 +18,11 @@ DemoShown applyDemo(const app::Demo& demo, Session& session, SnakeSession& snake
     session.setSigmaFromNoise();
   else
     session.setSigma(o.gvf.sigma);
+  // The demo's solver before its μ, which is checked against it (the surface demo's default
+  // μ is beyond Euler's 3D bound, not multigrid's), and the field its snakes wait for.
+  if (o.solverGiven) session.setSolverKind(o.solver);
   session.setMu(o.gvf.mu);
+  if (o.targetError) session.setTargetError(*o.targetError);
   session.setRunning(true);
   snakes.followImage();
   snakes.setParams(o.snakes.params);

@@ -2,8 +2,9 @@
 // Planes of a volume for display: the three orthogonal slices of a scalar volume or of a 3D
 // field, the field as the float2 of its in-plane components (so 2D display, snakes and the
 // capture-range map work on a slice unchanged). Axial: z = index, x by y, (vx, vy); coronal:
-// y = index, x by z, (vx, vz); sagittal: x = index, y by z, (vy, vz). Rows of coronal and
-// sagittal planes run along +z, as the voxels are stored (no anatomical flip).
+// y = index, x by z, (vx, -vz); sagittal: x = index, y by z, (vy, -vz). Coronal and sagittal
+// planes show +z up, as radiology does (z = depth - 1 - row; a cup's well opening at the top
+// plane opens upwards), so their rows run along -z.
 #include <memory>
 #include <string>
 

@@ -18,6 +18,11 @@ bool isUnitSpacing(const GridSpacing& spacing, int dims);
 // ParameterError unless every axis of the grid has a positive, finite spacing; `what` names the
 // source in the sentence ("--spacing", "spacing", "the image's voxel spacing").
 void checkSpacing(const GridSpacing& spacing, int dims, const std::string& what);
+// The edge map's blur σ along `axis`, in that axis' samples: σ is given in samples of the
+// finest axis, so the blur is round in the world (σ·min h wide along every axis) and unit
+// spacing keeps σ as given. A 1x1x2 volume blurs z by σ/2 samples (σ whole samples there moved
+// a ball's field zero 1.4 mm inside its poles).
+double blurSigma(double sigma, const GridSpacing& spacing, int dims, int axis);
 // Σ over the grid's axes of 1/h² (dims for unit spacing; Euler's stability bound, mu_rule.hpp).
 double inverseSquareSum(const GridSpacing& spacing, int dims);
 // "1x1x2" (2D: "1x1").

@@ -38,8 +38,8 @@ void checkVolumeSize(std::int64_t width, std::int64_t height, std::int64_t depth
 // Builds f and V0 on the device (kernels/edge_map.cl). The image must be 1..kMaxImageSide
 // pixels on a side with finite values; throws InputError, ParameterError or ResourceError
 // otherwise. Gradients are in world units of `spacing`, by default the image's
-// geometry.spacing (σ stays in pixels); a spacing that is not positive and finite is a
-// ParameterError.
+// geometry.spacing (σ in samples of the finest axis, blurSigma); a spacing that is not positive and
+// finite is a ParameterError.
 GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma,
                        V0Mode mode = V0Mode::EdgeGradient,
                        const std::optional<GridSpacing>& spacing = std::nullopt);

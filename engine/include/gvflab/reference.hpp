@@ -42,7 +42,7 @@ struct Field {
   std::size_t count() const { return static_cast<std::size_t>(width) * height * depth; }
 };
 
-Grid gaussianBlur(const Grid& image, double sigma);  // σ in samples, whatever the spacing
+Grid gaussianBlur(const Grid& image, double sigma);  // σ per axis by gvflab::blurSigma
 // |∇g| by central differences in world units (no normalisation).
 Grid gradientMagnitude(const Grid& g);
 Field gradient(const Grid& g);

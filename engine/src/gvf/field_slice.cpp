@@ -48,8 +48,8 @@ Image2D volumeSlice(const Volume& volume, SliceAxis axis, int index) {
   for (int v = 0; v < p.height; ++v)
     for (int u = 0; u < p.width; ++u)
       out.at(u, v) = axis == SliceAxis::Axial     ? volume.at(u, v, index)
-                     : axis == SliceAxis::Coronal ? volume.at(u, index, v)
-                                                  : volume.at(index, u, v);
+                     : axis == SliceAxis::Coronal ? volume.at(u, index, p.height - 1 - v)
+                                                  : volume.at(index, u, p.height - 1 - v);
   return out;
 }
 

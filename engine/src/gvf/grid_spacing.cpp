@@ -1,5 +1,6 @@
 #include "gvflab/grid_spacing.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <sstream>
@@ -39,6 +40,13 @@ void checkSpacing(const GridSpacing& spacing, int dims, const std::string& what)
           << " each), not " << spacingText(spacing, dims) << ".";
       throw ParameterError(msg.str());
     }
+}
+
+double blurSigma(double sigma, const GridSpacing& spacing, int dims, int axis) {
+  const GridSpacing s = gridSpacing(spacing, dims);
+  double finest = s[0];
+  for (int i = 1; i < dims; ++i) finest = std::min(finest, s[i]);
+  return sigma * finest / s[axis];
 }
 
 double inverseSquareSum(const GridSpacing& spacing, int dims) {

@@ -51,11 +51,17 @@ void normaliseByMax(ComputeContext& ctx, cl::Buffer& f, std::size_t n) {
   detail::enqueue1D(ctx, norm, "normalise", n, 256);
 }
 
-cl::Buffer uploadWeights(ComputeContext& ctx, double sigma) {
-  auto wd = gaussianWeights(sigma);
+// One axis' blur taps on the device and their radius.
+struct AxisBlur {
+  cl::Buffer weights;
+  cl_int radius = 0;
+};
+AxisBlur axisBlur(ComputeContext& ctx, double sigma) {
+  const auto wd = gaussianWeights(sigma);
   std::vector<float> wf(wd.begin(), wd.end());
-  return cl::Buffer(ctx.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                    wf.size() * sizeof(float), wf.data());
+  return {cl::Buffer(ctx.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                     wf.size() * sizeof(float), wf.data()),
+          static_cast<cl_int>(wf.size()) - 1};
 }
 
 // The spacing the input is built with: the override, else the data's own.
@@ -124,17 +130,17 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, 
     in.edge = cl::Buffer(c, CL_MEM_READ_WRITE, n * sizeof(float));
     in.v0 = cl::Buffer(c, CL_MEM_READ_WRITE, n * 2 * sizeof(float));
 
-    cl::Buffer weights = uploadWeights(ctx, sigma);
-    const cl_int r = static_cast<cl_int>(gaussianWeights(sigma).size()) - 1;
+    const AxisBlur bx = axisBlur(ctx, blurSigma(sigma, in.spacing, 2, 0));
+    const AxisBlur by = axisBlur(ctx, blurSigma(sigma, in.spacing, 2, 1));
     const auto local = detail::localSize2D(ctx.info());
     auto& lib = ctx.kernels();
 
     using Blur2D = TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int>;
     Blur2D rows = lib.kernel("edge_map.cl", "blur_rows");
-    rows.set(src, tmp, weights, r, in.width, in.height);
+    rows.set(src, tmp, bx.weights, bx.radius, in.width, in.height);
     detail::enqueue2D(ctx, rows, "blur_rows", in.width, in.height, local);
     Blur2D cols = lib.kernel("edge_map.cl", "blur_cols");
-    cols.set(tmp, smooth, weights, r, in.width, in.height);
+    cols.set(tmp, smooth, by.weights, by.radius, in.width, in.height);
     detail::enqueue2D(ctx, cols, "blur_cols", in.width, in.height, local);
 
     TypedKernel<cl::Buffer, cl::Buffer, cl_int, cl_int> mag =
@@ -195,8 +201,6 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, 
     cl::Buffer s(c, CL_MEM_READ_WRITE, n * sizeof(float));
     in.edge = cl::Buffer(c, CL_MEM_READ_WRITE, n * sizeof(float));
     in.v0 = cl::Buffer(c, CL_MEM_READ_WRITE, n * 3 * sizeof(float));
-    cl::Buffer weights = uploadWeights(ctx, sigma);
-    const cl_int r = static_cast<cl_int>(gaussianWeights(sigma).size()) - 1;
     const cl::NDRange local(32, 4, 2);
     const cl::NDRange global(detail::roundUp(in.width, 32), detail::roundUp(in.height, 4),
                              detail::roundUp(in.depth, 2));
@@ -210,7 +214,8 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, 
     cl::Buffer* src = &a;
     cl::Buffer* dst = &b;
     for (int axis = 0; axis < 3; ++axis) {
-      blur.set(*src, *dst, weights, r, in.width, in.height, in.depth, axis);
+      const AxisBlur taps = axisBlur(ctx, blurSigma(sigma, in.spacing, 3, axis));
+      blur.set(*src, *dst, taps.weights, taps.radius, in.width, in.height, in.depth, axis);
       launch(blur, "blur_axis");
       std::swap(src, dst);
     }

@@ -43,10 +43,10 @@ Point shifted(Point p, int axis, int by) {
 }  // namespace
 
 Grid gaussianBlur(const Grid& image, double sigma) {
-  const auto w = gvflab::gaussianWeights(sigma);
-  const int r = static_cast<int>(w.size()) - 1;
   Grid cur = image;
   for (int axis = 0; axis < image.dims(); ++axis) {
+    const auto w = gvflab::gaussianWeights(blurSigma(sigma, image.spacing, image.dims(), axis));
+    const int r = static_cast<int>(w.size()) - 1;
     Grid next = cur;
     forEach(cur, [&](Point p) {
       double acc = w[0] * cur.values[index(cur, p)];
