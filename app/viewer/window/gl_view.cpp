@@ -40,6 +40,8 @@ QString sessionFileFilter() {
       static_cast<app::FormatRoles>(app::FormatRole::Session), "gvflab sessions"));
 }
 
+Vec2 toVec2(QPointF p) { return {static_cast<float>(p.x()), static_cast<float>(p.y())}; }
+
 }  // namespace
 
 GlView::GlView(Session& session, const ViewerStartup& startup, QWidget* parent)
@@ -136,66 +138,23 @@ void GlView::switchDevice(const std::string& selector) {
   if (ok) makePresenter();
 }
 
-ViewSplit GlView::viewSplit() const { return splitView(viewRect(), modes_.sideViewShown()); }
-
-Viewport GlView::viewRect() const {
-  const float dpr = static_cast<float>(devicePixelRatio());
-  const int fbHeight = static_cast<int>(height() * dpr);
-  return {static_cast<int>(viewLeftPixels()), 0, std::max(static_cast<int>(viewWidthPixels()), 1),
-          fbHeight};
-}
-
-// With the side panels hidden (Tab) the view takes the whole width; a narrow window has one
-// panel (panelLayout), so the view keeps most of a projector's width.
-float GlView::viewLeftPixels() const {
-  return panelLayout(static_cast<float>(width()), panelsShown_).viewLeft() *
-         static_cast<float>(devicePixelRatio());
-}
-
-float GlView::viewWidthPixels() const {
-  const float w = static_cast<float>(width());
-  return panelLayout(w, panelsShown_).viewWidth(w) * static_cast<float>(devicePixelRatio());
-}
-
-glm::vec2 GlView::toImage(QPointF logical) const {
-  Vec2 p = view_.screenToImage(toViewPixels(logical));
-  return {p.x, p.y};
-}
-
-float GlView::pickRadius() const {
-  return 6.0f * static_cast<float>(devicePixelRatio()) /
-         std::max(view_.pixelsPerImagePixel(), 1e-3f);
-}
-
-Vec2 GlView::toViewPixels(QPointF logical) const {
-  float dpr = static_cast<float>(devicePixelRatio());
-  return {static_cast<float>(logical.x()) * dpr - viewLeftPixels(),
-          static_cast<float>(logical.y()) * dpr};
-}
-
-bool GlView::inSideView(QPointF logical) const {
-  const Vec2 p = toViewPixels(logical);
-  return viewTakesPointer(logical) && viewer::inSideView(viewSplit(), viewRect(), p.x, p.y);
-}
-
-// The 3D view's own pixels (from its top-left corner), for orbit and pan.
-Vec2 GlView::toSidePixels(QPointF logical) const {
-  const ViewSplit s = viewSplit();
-  const Viewport a = viewRect();
-  const Vec2 p = toViewPixels(logical);
-  return {p.x - static_cast<float>(s.side.x - a.x),
-          p.y - static_cast<float>(a.y + a.height - (s.side.y + s.side.height))};
+ViewGeometry GlView::viewGeometry() const {
+  const PanelLayout panels = panelLayout(static_cast<float>(width()), panelsShown_);
+  return {{static_cast<float>(width()), static_cast<float>(height())},
+          static_cast<float>(devicePixelRatio()),
+          panels.left,
+          panels.right,
+          modes_.sideViewShown(),
+          view_};
 }
 
 bool GlView::viewTakesPointer(QPointF logical) const {
-  if (!imguiReady_ || ImGui::GetIO().WantCaptureMouse) return false;
-  const float x = toViewPixels(logical).x;
-  return x >= 0.0f && x < viewWidthPixels();
+  return imguiReady_ && !ImGui::GetIO().WantCaptureMouse &&
+         viewGeometry().overView(toVec2(logical));
 }
 
-Viewport GlView::windowRect() const {
-  const float dpr = static_cast<float>(devicePixelRatio());
-  return {0, 0, static_cast<int>(width() * dpr), static_cast<int>(height() * dpr)};
+bool GlView::inSideView(QPointF logical) const {
+  return viewTakesPointer(logical) && viewGeometry().inSideView(toVec2(logical));
 }
 
 void GlView::paintGL() {
@@ -265,9 +224,10 @@ void GlView::advanceModes() {
 }
 
 void GlView::drawView() {
-  const Viewport window = windowRect();
-  const Viewport area = viewRect();
-  const Viewport slice = viewSplit().slice;
+  const ViewGeometry g = viewGeometry();
+  const Viewport window = g.windowRect();
+  const Viewport area = g.viewRect();
+  const Viewport slice = g.split().slice;
   auto& f = gl();
   f.glViewport(0, 0, window.width, window.height);
   f.glClearColor(0.11f, 0.11f, 0.13f, 1.0f);
@@ -289,7 +249,8 @@ void GlView::renderUi() {
 
 void GlView::record() {
   // View-only frames were taken in captureView(), before the panels were drawn.
-  if (recording_->active() && recording_->withPanel()) recording_->capture(windowRect(), errors_);
+  if (recording_->active() && recording_->withPanel())
+    recording_->capture(viewGeometry().windowRect(), errors_);
   // Ends by itself a set time after every snake stopped (when asked in the section).
   const auto& snakes = modes_.snakes().contours();
   const bool stopped = !snakes.empty() && std::none_of(snakes.begin(), snakes.end(), [](auto& c) {
@@ -304,7 +265,7 @@ void GlView::toggleRecording() {
     note("Recording: " + recording_->stop());
     return;
   }
-  const Viewport v = viewRect();
+  const Viewport v = viewGeometry().viewRect();
   const float dpr = static_cast<float>(devicePixelRatio());
   recording_->startFromSettings(errors_, v.width, v.height, static_cast<int>(width() * dpr),
                                 static_cast<int>(height() * dpr));
@@ -337,9 +298,9 @@ void GlView::buildUi(float frameSeconds) {
                        static_cast<float>(height()), modes_.fieldCaption(), layerInfos());
   }
   const bool snakesHidden = modes_.hidesSnakes();
-  const Viewport slice = viewSplit().slice;  // the legend and hints stay on the slice
+  const Viewport slice = viewGeometry().split().slice;  // the legend and hints stay on the slice
   const PanelPlace place{
-      viewLeftPixels() / dpr,
+      viewGeometry().viewLeftPixels() / dpr,
       static_cast<float>(slice.width) / dpr,
       static_cast<float>(slice.height) / dpr,
       panelsShown_,
@@ -352,7 +313,7 @@ void GlView::buildUi(float frameSeconds) {
   modes_.drawPanels(place, errors_);
   // The readout of the session's field; the race shows its own maps and plot instead.
   if (cursor_ && presenter_ && modes_.sessionPictureShown() && !inSideView(*cursor_)) {
-    glm::vec2 p = toImage(*cursor_);
+    const Vec2 p = viewGeometry().toImage(toVec2(*cursor_));
     if (auto r = readoutAt(p.x, p.y, session_.image())) {
       // The one pixel from the device (read again when it or the field changed).
       const FieldTextureRef shown = presenter_->texture();
@@ -360,7 +321,8 @@ void GlView::buildUi(float frameSeconds) {
         errors_.guard("Reading the field under the cursor", [&] {
           if (auto v = presenter_->vectorAt(r->x, r->y)) setReadoutVector(*r, (*v)[0], (*v)[1]);
         });
-      drawCursorReadout(*r, viewLeftPixels() / dpr, static_cast<float>(slice.height) / dpr,
+      drawCursorReadout(*r, viewGeometry().viewLeftPixels() / dpr,
+                        static_cast<float>(slice.height) / dpr,
                         100.0f * view_.pixelsPerImagePixel(), static_cast<float>(slice.width) / dpr,
                         uploadedForce_ == SnakeForce::Traditional);
     }
@@ -370,7 +332,8 @@ void GlView::buildUi(float frameSeconds) {
 
 void GlView::drawCanvasOverlays() {
   const float dpr = static_cast<float>(devicePixelRatio());
-  const CanvasRect view{viewLeftPixels() / dpr, 0, viewWidthPixels() / dpr,
+  const ViewGeometry g = viewGeometry();
+  const CanvasRect view{g.viewLeftPixels() / dpr, 0, g.viewWidthPixels() / dpr,
                         static_cast<float>(height())};
   if (demo_ && explanationOpen_)
     explanationBottom_ = drawExplanation(demo_->title, demo_->explanation[0], demo_->explanation[1],
@@ -415,7 +378,7 @@ void GlView::loadDemo(const std::string& name) {
 
 void GlView::drawExtraSections() {
   if (ImGui::CollapsingHeader("Recording")) {  // closed at first: the lesson's sections are above
-    const Viewport v = viewRect();
+    const Viewport v = viewGeometry().viewRect();
     const float dpr = static_cast<float>(devicePixelRatio());
     recording_->drawSection(errors_, v.width, v.height, static_cast<int>(width() * dpr),
                             static_cast<int>(height() * dpr));
@@ -596,12 +559,15 @@ bool GlView::event(QEvent* event) {
 }
 
 PointerEvent GlView::pointer(const QMouseEvent& event) {
+  const ViewGeometry g = viewGeometry();
+  const Vec2 at = toVec2(event.position());
+  const Vec2 image = g.toImage(at);
   return {event.button(),
           event.modifiers(),
           event.position(),
-          toViewPixels(event.position()),
-          toImage(event.position()),
-          pickRadius(),
+          g.toViewPixels(at),
+          {image.x, image.y},
+          g.pickRadius(),
           static_cast<float>(devicePixelRatio()),
           view_,
           errors_};
@@ -618,7 +584,8 @@ void GlView::mousePressEvent(QMouseEvent* event) {
   if (!viewTakesPointer(event->position())) return;
   if (inSideView(event->position())) {
     sideDrag_ = true;
-    modes_.sidePress(event->button(), event->modifiers(), toSidePixels(event->position()));
+    modes_.sidePress(event->button(), event->modifiers(),
+                     viewGeometry().toSidePixels(toVec2(event->position())));
     return;
   }
   PointerEvent p = pointer(*event);
@@ -628,7 +595,8 @@ void GlView::mousePressEvent(QMouseEvent* event) {
 void GlView::mouseMoveEvent(QMouseEvent* event) {
   cursor_ = event->position();
   if (sideDrag_) {
-    modes_.sideMove(toSidePixels(event->position()), static_cast<float>(viewSplit().side.height));
+    modes_.sideMove(viewGeometry().toSidePixels(toVec2(event->position())),
+                    static_cast<float>(viewGeometry().split().side.height));
     return;
   }
   PointerEvent p = pointer(*event);
@@ -658,7 +626,7 @@ void GlView::wheelEvent(QWheelEvent* event) {
   if (!viewTakesPointer(event->position())) return;
   float steps = static_cast<float>(event->angleDelta().y()) / 120.0f;
   if (inSideView(event->position())) return modes_.sideWheel(steps);
-  view_.zoomAround(toViewPixels(event->position()), std::pow(1.15f, steps));
+  view_.zoomAround(viewGeometry().toViewPixels(toVec2(event->position())), std::pow(1.15f, steps));
 }
 
 void GlView::keyPressEvent(QKeyEvent* event) {

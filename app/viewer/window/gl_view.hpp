@@ -20,8 +20,7 @@
 #include "viewer/render/offscreen_target.hpp"
 #include "viewer/render/presenter.hpp"
 #include "viewer/render/renderer.hpp"
-#include "viewer/render/view_split.hpp"
-#include "viewer/render/view_transform.hpp"
+#include "viewer/render/view_geometry.hpp"
 #include "viewer/ui/error_log.hpp"
 #include "viewer/ui/panel.hpp"
 #include "viewer/ui/recording_control.hpp"
@@ -97,7 +96,6 @@ class GlView : public QOpenGLWidget {
   QImage viewFigure(const FigureOptions& options);  // view-only at the asked size, annotated
   void noteSaved(const QString& path, const QImage& image);  // the toast: name and size
   FigureFacts figureFacts(int width, int height) const;      // for a picture of that size
-  ViewTransform viewAt(int width, int height) const;         // the view's framing at that size
   bool lastScriptedFrame() const;
   void drawViewArea(const Viewport& area, int framebufferHeight, ViewTransform& view,
                     bool glOverlaysOnly);
@@ -110,20 +108,11 @@ class GlView : public QOpenGLWidget {
   void switchDevice(const std::string& selector);
   void handleRequests();
   void finishAndQuit();
-  Viewport viewRect() const;  // the view, framebuffer pixels, GL origin
-  // The view split between the slice and the 3D view (volumes), or all slice.
-  ViewSplit viewSplit() const;
-  bool inSideView(QPointF logical) const;    // a press there goes to the 3D view
-  Vec2 toSidePixels(QPointF logical) const;  // from the 3D view's top-left corner
-  Viewport windowRect() const;               // the whole window, framebuffer pixels
-  float viewLeftPixels() const;   // framebuffer x where the view starts (right of the panel)
-  float viewWidthPixels() const;  // between the two panels
-  Vec2 toViewPixels(QPointF logical) const;
+  ViewGeometry viewGeometry() const;  // the window, panels and view as they are now
   // Whether a press or wheel at this point is the view's: ImGui's WantCaptureMouse is from the
   // last frame, so a wheel right after moving onto a panel would still zoom without the x test.
   bool viewTakesPointer(QPointF logical) const;
-  glm::vec2 toImage(QPointF logical) const;
-  float pickRadius() const;  // image pixels within a few screen pixels
+  bool inSideView(QPointF logical) const;  // a press there goes to the 3D view
   PointerEvent pointer(const QMouseEvent& event);
   // Offers the event to the modes from the top; true when one took it.
   template <class Hook>
