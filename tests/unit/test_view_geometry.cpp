@@ -32,7 +32,7 @@ TEST_CASE("the view lies between the panels, in framebuffer pixels") {
     CHECK(v.width == static_cast<int>(464 * dpr));
     CHECK(v.height == w.height);
     CHECK(g.overView({301, 10}));
-    CHECK_FALSE(g.overView({299, 10}));     // the left panel
+    CHECK_FALSE(g.overView({299, 10}));         // the left panel
     CHECK_FALSE(g.overView({1024 - 259, 10}));  // the right panel
   }
   // Panels hidden: the whole width; a window narrower than its panels still has a view.

@@ -27,9 +27,7 @@ Vec2 ViewGeometry::toViewPixels(Vec2 logical) const {
   return {logical.x * dpr - viewLeftPixels(), logical.y * dpr};
 }
 
-Vec2 ViewGeometry::toImage(Vec2 logical) const {
-  return view.screenToImage(toViewPixels(logical));
-}
+Vec2 ViewGeometry::toImage(Vec2 logical) const { return view.screenToImage(toViewPixels(logical)); }
 
 bool ViewGeometry::overView(Vec2 logical) const {
   const float x = toViewPixels(logical).x;

@@ -8,16 +8,16 @@
 namespace gvflab::viewer {
 
 struct ViewGeometry {
-  Vec2 window;             // logical pixels (Qt's width() and height())
-  float dpr = 1;           // framebuffer pixels per logical pixel
-  float panelLeft = 0;     // logical pixels taken by the left panel
-  float panelRight = 0;    // and by the right one
-  bool sideView = false;   // a volume's 3D view shares the view
-  ViewTransform view;      // the image in the slice
+  Vec2 window;            // logical pixels (Qt's width() and height())
+  float dpr = 1;          // framebuffer pixels per logical pixel
+  float panelLeft = 0;    // logical pixels taken by the left panel
+  float panelRight = 0;   // and by the right one
+  bool sideView = false;  // a volume's 3D view shares the view
+  ViewTransform view;     // the image in the slice
 
-  Viewport windowRect() const;  // the whole window, framebuffer pixels
-  Viewport viewRect() const;    // the view, framebuffer pixels, GL origin
-  ViewSplit split() const;      // the slice and the 3D view (volumes), or all slice
+  Viewport windowRect() const;    // the whole window, framebuffer pixels
+  Viewport viewRect() const;      // the view, framebuffer pixels, GL origin
+  ViewSplit split() const;        // the slice and the 3D view (volumes), or all slice
   float viewLeftPixels() const;   // framebuffer x where the view starts (right of the panel)
   float viewWidthPixels() const;  // between the two panels
   Vec2 toViewPixels(Vec2 logical) const;

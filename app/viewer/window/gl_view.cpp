@@ -184,7 +184,8 @@ void GlView::startFrame(double now) {
   frameSeconds_ = lastFrameTime_ < 0 ? 1.0f / 60 : static_cast<float>(now - lastFrameTime_);
   lastFrameTime_ = now;
   // Frame time as seen on screen: from one frame's start to the next (first frames skipped).
-  if (lastFrameStart_ >= 0 && frameCount_ > 2) stats_.addFrame(1000.0 * (now - lastFrameStart_));
+  if (lastFrameStart_ >= 0 && scripted_.frames() > 2)
+    stats_.addFrame(1000.0 * (now - lastFrameStart_));
   lastFrameStart_ = now;
   readouts_.frameMs = 1000.0 * frameSeconds_;
   readouts_.framesPerSecond +=
@@ -194,7 +195,7 @@ void GlView::startFrame(double now) {
 
 void GlView::phase(const char* name) {
   const auto t = clock_.nsecsElapsed();
-  if (frameCount_ > 2) stats_.addPhase(name, (t - phaseMark_) * 1e-6);
+  if (scripted_.frames() > 2) stats_.addPhase(name, (t - phaseMark_) * 1e-6);
   phaseMark_ = t;
 }
 
@@ -210,12 +211,12 @@ void GlView::advanceSolver() {
   if (!errors_.guard("Iterating the solver", [&] { session_.advanceFrame(elapsedMs); }))
     session_.setRunning(false);  // do not repeat a failing step every frame
   solverEnd_ = clock_.nsecsElapsed();
-  if (frameCount_ > 2) stats_.addIterations(session_.lastFrameIterations());
+  if (scripted_.frames() > 2) stats_.addIterations(session_.lastFrameIterations());
 }
 
 void GlView::advanceModes() {
   modes_.advance(errors_);
-  if (frameCount_ > 2) stats_.addIterations(modes_.frameIterations());  // the race's solvers
+  if (scripted_.frames() > 2) stats_.addIterations(modes_.frameIterations());  // the race's solvers
   if (modes_.ownsImage() != ownImageShown_) {  // the view switches images: fit it
     ownImageShown_ = modes_.ownsImage();
     view_.zoom = 1, view_.pan = {};
@@ -438,51 +439,14 @@ void GlView::uploadIfChanged() {
 }
 
 void GlView::countFrame() {
-  ++frameCount_;
-  if (startup_.quitAfterFrames > 0 && frameCount_ == startup_.quitAfterFrames)
-    QTimer::singleShot(0, this, [this] { finishAndQuit(); });
+  if (scripted_.countFrame()) QTimer::singleShot(0, this, [this] { finishAndQuit(); });
 }
 
 void GlView::finishAndQuit() {
-  int code = 0;
-  if (recording_->active()) {
-    makeCurrent();
-    std::string message = recording_->stop();
-    std::cout << message << "\n";
-    if (!errors_.messages().empty() || message.find("stopped there") != std::string::npos) code = 1;
-  } else if (!recording_->lastMessage().empty()) {
-    std::cout << recording_->lastMessage() << "\n";  // it ended earlier (V, Stop, or by itself)
-  }
-  for (const auto& m : errors_.messages()) log::error(m);
-  if (startup_.printStats) {
-    // The GL renderer too: on a GPU machine it shows whether the GPU or a software GL drew.
-    makeCurrent();
-    const auto* renderer = reinterpret_cast<const char*>(gl().glGetString(GL_RENDERER));
-    const auto& t = presenter_->totals();
-    const double n = static_cast<double>(std::max(t.uploads, 1L));
-    char cost[200];
-    std::snprintf(
-        cost, sizeof cost,
-        "CL->GL mean %.3f ms (host read-back for the readouts %.3f ms of it), %ld uploads, "
-        "%ld whole-field host copies",
-        t.ms / n, t.readBackMs / n, t.uploads, t.hostFieldCopies);
-    std::cout << "viewer " << session_.image().width << "x" << session_.image().height << ", GL "
-              << (renderer ? renderer : "?") << ", " << presenter_->choice().description << ", "
-              << cost << ": " << stats_.summary() << "\n";
-    modes_.printStats(std::cout);
-  }
-  if (startup_.screenshot) {
-    try {
-      if (scriptedShot_.isNull()) throw ResourceError("no frame was captured");
-      writeFigurePng(*startup_.screenshot, scriptedShot_);
-      std::cout << "screenshot: " << *startup_.screenshot << " (" << scriptedShot_.width() << "x"
-                << scriptedShot_.height() << ")\n";
-    } catch (const Error& e) {
-      log::error("could not save the screenshot to '" + *startup_.screenshot + "': " + e.what());
-      code = 1;
-    }
-  }
-  QCoreApplication::exit(code);
+  makeCurrent();  // the recording ends with the context current
+  const auto* renderer = reinterpret_cast<const char*>(gl().glGetString(GL_RENDERER));
+  QCoreApplication::exit(scripted_.finish(
+      {session_, presenter_.get(), renderer, stats_, modes_, *recording_, errors_}));
 }
 
 void GlView::openFile(const QString& path) {

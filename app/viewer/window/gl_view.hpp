@@ -25,6 +25,7 @@
 #include "viewer/ui/panel.hpp"
 #include "viewer/ui/recording_control.hpp"
 #include "viewer/window/demo_loader.hpp"
+#include "viewer/window/scripted_run.hpp"
 #include "viewer/window/viewer_startup.hpp"
 
 namespace gvflab::viewer {
@@ -96,7 +97,6 @@ class GlView : public QOpenGLWidget {
   QImage viewFigure(const FigureOptions& options);  // view-only at the asked size, annotated
   void noteSaved(const QString& path, const QImage& image);  // the toast: name and size
   FigureFacts figureFacts(int width, int height) const;      // for a picture of that size
-  bool lastScriptedFrame() const;
   void drawViewArea(const Viewport& area, int framebufferHeight, ViewTransform& view,
                     bool glOverlaysOnly);
 
@@ -120,6 +120,7 @@ class GlView : public QOpenGLWidget {
 
   Session& session_;
   const WindowStartup startup_;
+  ScriptedRun scripted_{startup_};  // --frames, --screenshot, --stats
   ErrorLog errors_;
   ViewerModes modes_;  // after errors_: start-up problems go there
   LayerSettings layers_;
@@ -139,7 +140,6 @@ class GlView : public QOpenGLWidget {
   double lastFrameTime_ = -1;
   float frameSeconds_ = 0;
   std::int64_t phaseMark_ = 0;
-  int frameCount_ = 0;
   // Recording, pace, cursor readout, devices.
   std::unique_ptr<RecordingControl> recording_;
   bool startupRecording_ = false;
@@ -167,7 +167,6 @@ class GlView : public QOpenGLWidget {
   std::optional<PendingFigure> pendingFigure_;
   FigureOptions figureChoice_;
   std::unique_ptr<OffscreenTarget> figureTarget_;
-  QImage scriptedShot_;  // --screenshot, taken in the last frame
 };
 
 }  // namespace gvflab::viewer

@@ -75,11 +75,6 @@ void GlView::renderUiLayers() {
   captureWindow();
 }
 
-bool GlView::lastScriptedFrame() const {
-  return startup_.screenshot && startup_.quitAfterFrames > 0 &&
-         frameCount_ + 1 == startup_.quitAfterFrames;
-}
-
 void GlView::startRecordingIfAsked() {
   if (!startupRecording_) return;  // --record in the viewer: from the first drawn frame
   startupRecording_ = false;
@@ -158,14 +153,7 @@ void GlView::captureView() {
       noteSaved(p.path, image);
     });
   }
-  if (lastScriptedFrame() && !startup_.screenshotPanels) {
-    FigureOptions look;
-    look.legend = startup_.legend;
-    look.caption = startup_.caption;
-    if (startup_.screenshotSize)
-      look.width = (*startup_.screenshotSize)[0], look.height = (*startup_.screenshotSize)[1];
-    scriptedShot_ = viewFigure(look);
-  }
+  if (scripted_.shootsNow(false)) scripted_.keepShot(viewFigure(scripted_.viewShotLook()));
   if (recording_->active() && !recording_->withPanel() && recording_->wantsFrame()) {
     FigureOptions look = recording_->look();
     look.width = recording_->width(), look.height = recording_->height();
@@ -182,8 +170,7 @@ void GlView::captureWindow() {
       noteSaved(p.path, image);
     });
   }
-  if (lastScriptedFrame() && startup_.screenshotPanels)
-    scriptedShot_ = readFramebuffer(viewGeometry().windowRect());
+  if (scripted_.shootsNow(true)) scripted_.keepShot(readFramebuffer(viewGeometry().windowRect()));
 }
 
 void GlView::noteSaved(const QString& path, const QImage& image) {
