@@ -4,28 +4,14 @@
 #include <imgui.h>
 
 #include <QCoreApplication>
-#include <QDateTime>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QPixmap>
 #include <QWheelEvent>
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <iostream>
 
-#include "gvflab/log.hpp"
-#include "io/file_formats.hpp"
-#include "io/image_loader.hpp"
-#include "io/session_file.hpp"
 #include "viewer/model/lesson.hpp"
-#include "viewer/model/session_io.hpp"
-#include "viewer/model/viewer_settings.hpp"
 #include "viewer/render/gl_driver_pin.hpp"
 #include "viewer/render/gl_sharing.hpp"
 #include "viewer/render/layer_registry.hpp"
 #include "viewer/ui/canvas_overlays.hpp"
-#include "viewer/ui/contours_dialog.hpp"
 #include "viewer/ui/device_pace_panel.hpp"
 #include "viewer/ui/imgui_qt_bridge.hpp"
 #include "viewer/window/navigation.hpp"
@@ -33,12 +19,6 @@
 
 namespace gvflab::viewer {
 namespace {
-
-// "gvflab sessions (*.json)", from io/file_formats.cpp.
-QString sessionFileFilter() {
-  return QString::fromStdString(app::fileDialogFilter(
-      static_cast<app::FormatRoles>(app::FormatRole::Session), "gvflab sessions"));
-}
 
 Vec2 toVec2(QPointF p) { return {static_cast<float>(p.x()), static_cast<float>(p.y())}; }
 
@@ -401,7 +381,7 @@ void GlView::handleRequests() {
     errors_.guard("Opening phantom '" + *r.phantom + "'",
                   [&] { session_.openPhantom(*r.phantom, startup_.phantomSize); });
   // A modal dialog inside paintGL would re-enter it; open it after this frame.
-  if (r.openFileDialog) QTimer::singleShot(0, this, [this] { showOpenDialog(); });
+  if (r.openFileDialog) QTimer::singleShot(0, this, [this] { files_.showOpenDialog(); });
 }
 
 void GlView::uploadIfChanged() {
@@ -449,58 +429,9 @@ void GlView::finishAndQuit() {
       {session_, presenter_.get(), renderer, stats_, modes_, *recording_, errors_}));
 }
 
-void GlView::openFile(const QString& path) {
-  if (errors_.guard("Opening '" + QFileInfo(path).fileName().toStdString() + "'",
-                    [&] { session_.openFile(path.toStdString()); })) {
-    showPhoto(layers_);
-    recent_ = withRecentFile(recent_, QFileInfo(path).absoluteFilePath());
-    if (onRecentChanged) onRecentChanged();
-  }
-  update();
-}
-
-void GlView::saveSessionDialog() {
-  QString path = QFileDialog::getSaveFileName(
-      this, "Save session",
-      "session" +
-          QString::fromStdString(std::string(app::preferredExtension(app::FormatRole::Session))),
-      sessionFileFilter());
-  if (path.isEmpty()) return;
-  errors_.guard("Saving the session", [&] {
-    app::saveSession(path.toStdString(), captureSession(session_, modes_.snakes(), layers_));
-  });
-}
-
-void GlView::saveContoursDialog() {
-  viewer::saveContoursDialog(this, modes_.snakes().contours(), session_.image().width,
-                             session_.image().height, errors_);
-}
-
-void GlView::openSessionDialog(app::SessionStart from) {
-  QString path = QFileDialog::getOpenFileName(this, "Open session", QString(), sessionFileFilter());
-  if (!path.isEmpty()) openSession(path, from);
-}
-
-void GlView::openSession(const QString& path, app::SessionStart from) {
-  makeCurrent();
-  if (errors_.guard("Opening the session '" + QFileInfo(path).fileName().toStdString() + "'", [&] {
-        restoreSession(app::loadSession(path.toStdString()), session_, modes_.snakes(), layers_,
-                       from);
-      })) {
-    recent_ = withRecentFile(recent_, QFileInfo(path).absoluteFilePath());
-    if (onRecentChanged) onRecentChanged();
-  }
-}
-
 void GlView::leaveEvent(QEvent* event) {
   cursor_.reset();
   QOpenGLWidget::leaveEvent(event);
-}
-
-void GlView::showOpenDialog() {
-  QString path = QFileDialog::getOpenFileName(this, "Open image", QString(),
-                                              QString::fromUtf8(app::imageFileFilter()));
-  if (!path.isEmpty()) openFile(path);
 }
 
 bool GlView::event(QEvent* event) {

@@ -11,7 +11,6 @@
 #include <optional>
 #include <vector>
 
-#include "io/session_file.hpp"
 #include "viewer/model/frame_stats.hpp"
 #include "viewer/model/lesson.hpp"
 #include "viewer/model/session.hpp"
@@ -25,6 +24,7 @@
 #include "viewer/ui/panel.hpp"
 #include "viewer/ui/recording_control.hpp"
 #include "viewer/window/demo_loader.hpp"
+#include "viewer/window/file_actions.hpp"
 #include "viewer/window/scripted_run.hpp"
 #include "viewer/window/viewer_startup.hpp"
 
@@ -35,16 +35,10 @@ class GlView : public QOpenGLWidget {
   GlView(Session& session, const ViewerStartup& startup, QWidget* parent);
   ~GlView() override;
 
-  void openFile(const QString& path);  // errors go to the panel
-  void showOpenDialog();
+  FileActions& files() { return files_; }  // open and save: the File menu
   void saveScreenshot();  // Ctrl+S: the figure dialog (size, legend, caption, panels), then where
   // Saves a PNG after the next frame (view only unless options.panels); errors to the panel.
   void saveFigure(const QString& path, const FigureOptions& options);
-  void saveSessionDialog();
-  void saveContoursDialog();  // File > Save contours...
-  // A session's snakes start from their saved current contours, or from their starts.
-  void openSessionDialog(app::SessionStart from = app::SessionStart::Current);
-  void openSession(const QString& path, app::SessionStart from = app::SessionStart::Current);
   // The Demos menu: image, parameters, snakes, layers and the explanation on the canvas.
   void loadDemo(const std::string& name);
   void toggleHelp() { helpOpen_ = !helpOpen_; }
@@ -54,10 +48,6 @@ class GlView : public QOpenGLWidget {
   void replay();           // R: the field and every snake from the start
   void toggleRecording();  // V: start with the Recording section's settings, or stop
   LayerSettings& layers() { return layers_; }
-  const QStringList& recentFiles() const { return recent_; }
-  void setRecentFiles(QStringList files) { recent_ = std::move(files); }
-  // Called with the new list whenever a file was opened.
-  std::function<void()> onRecentChanged;
 
  protected:
   void initializeGL() override;
@@ -124,6 +114,7 @@ class GlView : public QOpenGLWidget {
   ErrorLog errors_;
   ViewerModes modes_;  // after errors_: start-up problems go there
   LayerSettings layers_;
+  FileActions files_{*this, session_, modes_, layers_, errors_};
   ViewTransform view_;
   FrameReadouts readouts_;
   PanelRequests requests_;
@@ -149,7 +140,6 @@ class GlView : public QOpenGLWidget {
   std::optional<QPointF> cursor_;
   bool sideDrag_ = false;  // a drag that began in the 3D view goes on there
   std::vector<DeviceInfo> devices_;
-  QStringList recent_;
   // The lesson's canvas: side panels (Tab), the demo's explanation, the error toast, help.
   bool panelsShown_ = true;
   std::optional<DemoShown> demo_;
@@ -158,14 +148,13 @@ class GlView : public QOpenGLWidget {
   bool helpOpen_ = false;
   Toast toast_;                              // the newest error or note on the view, fading
   std::optional<SnakeForce> uploadedForce_;  // the force whose field the presenter holds
-  // Figures: the one asked for (saved at the next frame), the dialog's last choice, the
-  // offscreen target for sizes other than the view's.
+  // Figures: the one asked for (saved at the next frame) and the offscreen target for sizes
+  // other than the view's.
   struct PendingFigure {
     QString path;
     FigureOptions options;
   };
   std::optional<PendingFigure> pendingFigure_;
-  FigureOptions figureChoice_;
   std::unique_ptr<OffscreenTarget> figureTarget_;
 };
 

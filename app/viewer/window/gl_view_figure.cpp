@@ -11,8 +11,6 @@
 #include <vector>
 
 #include "gvflab/error.hpp"
-#include "viewer/render/composite_figure.hpp"
-#include "viewer/ui/figure_dialog.hpp"
 #include "viewer/window/gl_view.hpp"
 
 namespace gvflab::viewer {
@@ -185,20 +183,9 @@ void GlView::saveFigure(const QString& path, const FigureOptions& options) {
 
 void GlView::saveScreenshot() {
   const Viewport v = viewGeometry().viewRect();
-  if (figureChoice_.width <= 0 || figureChoice_.height <= 0)
-    figureChoice_.width = v.width, figureChoice_.height = v.height;
-  auto asked = askFigure(this, figureChoice_, v.width, v.height);
-  if (!asked) return;
-  figureChoice_ = asked->options;
-  if (asked->options.composite) {  // drawn offscreen in its own context, now, not in paintGL
-    errors_.guard("Saving the composite figure", [&] {
-      writeFigurePng(asked->path.toStdString(),
-                     sessionComposite(session_, modes_.snakes(), layers_, asked->options.width));
-    });
-    makeCurrent();
-    return;
-  }
-  saveFigure(asked->path, asked->options);
+  files_.saveFigureDialog(v.width, v.height, [this](const QString& path, const FigureOptions& o) {
+    saveFigure(path, o);
+  });
 }
 
 }  // namespace gvflab::viewer

@@ -49,8 +49,8 @@ int ScriptedRun::finish(const RunEnd& run) const {
         t.ms / n, t.readBackMs / n, t.uploads, t.hostFieldCopies);
     std::cout << "viewer " << run.session.image().width << "x" << run.session.image().height
               << ", GL " << (run.glRenderer ? run.glRenderer : "?") << ", "
-              << run.presenter->choice().description << ", " << cost << ": "
-              << run.stats.summary() << "\n";
+              << run.presenter->choice().description << ", " << cost << ": " << run.stats.summary()
+              << "\n";
     run.modes.printStats(std::cout);
   }
   if (startup_.screenshot) {
