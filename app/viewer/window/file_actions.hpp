@@ -29,8 +29,9 @@ class FileActions {
   void openSession(const QString& path, app::SessionStart from = app::SessionStart::Current);
   // Ctrl+S: the figure dialog (size, legend, caption, panels), then where. A composite figure
   // is drawn here; the view's own figure is handed to saveViewFigure (taken at the next frame).
-  void saveFigureDialog(int viewWidth, int viewHeight,
-                        const std::function<void(const QString&, const FigureOptions&)>& saveViewFigure);
+  void saveFigureDialog(
+      int viewWidth, int viewHeight,
+      const std::function<void(const QString&, const FigureOptions&)>& saveViewFigure);
 
   const QStringList& recentFiles() const { return recent_; }
   void setRecentFiles(QStringList files) { recent_ = std::move(files); }

@@ -136,7 +136,8 @@ class GlView : public QOpenGLWidget {
   bool startupRecording_ = false;
   FrameStats stats_;
   double lastFrameStart_ = -1;
-  qint64 solverEnd_ = 0;  // clock_ ns at the end of this frame's solver phase
+  qint64 solverEnd_ = 0;       // clock_ ns at the end of this frame's solver phase
+  bool awaitingSwap_ = false;  // painted, not yet on screen
   std::optional<QPointF> cursor_;
   bool sideDrag_ = false;  // a drag that began in the 3D view goes on there
   std::vector<DeviceInfo> devices_;
