@@ -488,9 +488,8 @@ void GlView::mousePressEvent(QMouseEvent* event) {
   if (!viewTakesPointer(event->position())) return;
   if (inSideView(event->position())) {
     sideDrag_ = true;
-    modes_.sidePress(event->button(), event->modifiers(),
-                     viewGeometry().toSidePixels(toVec2(event->position())));
-    return;
+    return modes_.sidePress(event->button(), event->modifiers(),
+                            viewGeometry().toSidePixels(toVec2(event->position())));
   }
   PointerEvent p = pointer(*event);
   offer([&](ViewerMode& m) { return m.mousePress(p); });
@@ -498,30 +497,22 @@ void GlView::mousePressEvent(QMouseEvent* event) {
 
 void GlView::mouseMoveEvent(QMouseEvent* event) {
   cursor_ = event->position();
-  if (sideDrag_) {
-    modes_.sideMove(viewGeometry().toSidePixels(toVec2(event->position())),
-                    static_cast<float>(viewGeometry().split().side.height));
-    return;
-  }
+  if (sideDrag_)
+    return modes_.sideMove(viewGeometry().toSidePixels(toVec2(event->position())),
+                           static_cast<float>(viewGeometry().split().side.height));
   PointerEvent p = pointer(*event);
   offer([&](ViewerMode& m) { return m.mouseMove(p); });
 }
 
 void GlView::mouseReleaseEvent(QMouseEvent* event) {
-  if (std::exchange(sideDrag_, false)) {
-    modes_.sideRelease();
-    return;
-  }
+  if (std::exchange(sideDrag_, false)) return modes_.sideRelease();
   PointerEvent p = pointer(*event);
   offer([&](ViewerMode& m) { return m.mouseRelease(p); });
 }
 
 void GlView::mouseDoubleClickEvent(QMouseEvent* event) {
   if (!viewTakesPointer(event->position())) return;
-  if (inSideView(event->position())) {
-    modes_.sideDoubleClick();
-    return;
-  }
+  if (inSideView(event->position())) return modes_.sideDoubleClick();
   PointerEvent p = pointer(*event);
   offer([&](ViewerMode& m) { return m.mouseDoubleClick(p); });
 }

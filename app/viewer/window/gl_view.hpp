@@ -3,10 +3,8 @@
 // steps the session, and hands input to the modes (see modes/viewer_mode.hpp).
 #include <QElapsedTimer>
 #include <QOpenGLWidget>
-#include <QSurfaceFormat>
 #include <QTimer>
 #include <array>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
