@@ -83,8 +83,4 @@ float scalePosition(float m, float rangeMax, float decades) {
   return std::clamp(t, 0.0f, 1.0f);
 }
 
-float scaleValue(float t, float rangeMax, float decades) {
-  return decades > 0 ? rangeMax * std::pow(10.0f, (t - 1.0f) * decades) : t * rangeMax;
-}
-
 }  // namespace gvflab::viewer

@@ -18,10 +18,9 @@ std::vector<Colormap> allColormaps();
 std::string_view colormapName(Colormap map);
 // Colour at t in [0, 1] (clamped).
 Rgb colormapAt(Colormap map, float t);
-// Where |V| = m falls on the colour scale [0, 1] (the shader's formula), and back: linear
-// over [0, rangeMax], or log10 over `decades` decades below rangeMax when decades > 0.
+// Where |V| = m falls on the colour scale [0, 1] (the shader's formula): linear over
+// [0, rangeMax], or log10 over `decades` decades below rangeMax when decades > 0.
 float scalePosition(float m, float rangeMax, float decades);
-float scaleValue(float t, float rangeMax, float decades);
 // kColormapSize colours, t = i / (kColormapSize - 1).
 std::vector<Rgb> colormapTable(Colormap map);
 

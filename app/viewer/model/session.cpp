@@ -201,7 +201,6 @@ void Session::restart() {
   pendingSteps_ = 0;
   rateWindow_.clear();
   itersPerSecond_ = 0;
-  epsilonHistory_.clear();
   convergence_.clear();
   recordEpsilon();
   ctx_->profiler().endFrame();
@@ -392,8 +391,6 @@ bool Session::reloadKernelsIfChanged() {
 void Session::recordEpsilon() {
   epsilon_ = solver_->error();
   fieldWatch_.add(solver_->iterations(), epsilon_);
-  epsilonHistory_.push_back(epsilon_);
-  while (epsilonHistory_.size() > 300) epsilonHistory_.pop_front();
   const double it = static_cast<double>(solver_->iterations());
   if (!convergence_.empty() && convergence_.back()[0] == it) return;  // no step this frame
   convergence_.push_back({it, epsilon_});

@@ -143,8 +143,6 @@ class Session {
   int iterationsPerFrame() const;
   long iterations() const { return solver_->iterations(); }
   double epsilon() const { return epsilon_; }
-  // ε after each frame that stepped, oldest first (a few hundred frames).
-  const std::deque<double>& epsilonHistory() const { return epsilonHistory_; }
   // (iterations, ε) since the last restart, for the plot; thinned to every other point when
   // it reaches kConvergencePoints, so it always spans the whole run.
   static constexpr std::size_t kConvergencePoints = 1024;
@@ -230,7 +228,6 @@ class Session {
   ConvergenceWatch fieldWatch_;
   std::optional<long> fieldIterations_;
   long nextEpsilonAt_ = 0;  // while converging: ε after this many iterations
-  std::deque<double> epsilonHistory_;
   std::vector<std::array<double, 2>> convergence_;
   double itersPerSecond_ = 0;
   double clFrameMs_ = 0;

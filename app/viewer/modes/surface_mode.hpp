@@ -27,7 +27,6 @@ class SurfaceMode : public ViewerMode {
 
   SurfaceSession& surfaces() { return *surfaces_; }
   bool sideViewShown() const { return surfaces_->active() && panel_.view3d; }
-  void setSideView(bool on) { panel_.view3d = on; }
   void drawSideView(const Viewport& area, ErrorLog& errors);
   void drawPanelSections(ErrorLog& errors);
   void replay() { surfaces_->restart(); }

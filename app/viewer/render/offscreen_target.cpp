@@ -48,14 +48,6 @@ void OffscreenTarget::bind() {
   fbo_->bind();
 }
 
-void OffscreenTarget::readRgba(std::vector<std::uint8_t>& out) {
-  out.resize(static_cast<std::size_t>(width_) * height_ * 4);
-  auto& f = gl();
-  f.glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_->handle());
-  f.glPixelStorei(GL_PACK_ALIGNMENT, 4);
-  f.glReadPixels(0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, out.data());
-}
-
 QImage OffscreenTarget::image() {
   return fbo_->toImage(/*flipped=*/true)
       .convertToFormat(QImage::Format_RGB888);  // GL rows are bottom-up

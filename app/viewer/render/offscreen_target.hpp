@@ -24,9 +24,7 @@ class OffscreenTarget {
   OffscreenTarget(const OffscreenTarget&) = delete;
   OffscreenTarget& operator=(const OffscreenTarget&) = delete;
 
-  void bind();  // makes the context current (its own) and binds the framebuffer
-  // The framebuffer as RGBA8, rows bottom-up (as glReadPixels gives them); waits for GL.
-  void readRgba(std::vector<std::uint8_t>& out);
+  void bind();     // makes the context current (its own) and binds the framebuffer
   QImage image();  // top-down RGB
   GLuint framebuffer() const { return fbo_->handle(); }
   int width() const { return width_; }

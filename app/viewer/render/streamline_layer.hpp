@@ -28,7 +28,6 @@ class StreamlineLayer : public Layer {
   // field: the host copy of the field (Presenter::hostField); fieldVersion says when it changed.
   void draw(const Viewport& viewport, const ViewTransform& view, const std::vector<float>& field,
             int width, int height, const LayerSettings& layers, long fieldVersion);
-  std::size_t lineCount() const { return starts_.size(); }
 
  private:
   GlProgram program_;

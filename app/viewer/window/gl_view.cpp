@@ -4,28 +4,14 @@
 #include <imgui.h>
 
 #include <QCoreApplication>
-#include <QDateTime>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QPixmap>
 #include <QWheelEvent>
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <iostream>
 
-#include "gvflab/log.hpp"
-#include "io/file_formats.hpp"
-#include "io/image_loader.hpp"
-#include "io/session_file.hpp"
 #include "viewer/model/lesson.hpp"
-#include "viewer/model/session_io.hpp"
-#include "viewer/model/viewer_settings.hpp"
 #include "viewer/render/gl_driver_pin.hpp"
 #include "viewer/render/gl_sharing.hpp"
 #include "viewer/render/layer_registry.hpp"
 #include "viewer/ui/canvas_overlays.hpp"
-#include "viewer/ui/contours_dialog.hpp"
 #include "viewer/ui/device_pace_panel.hpp"
 #include "viewer/ui/imgui_qt_bridge.hpp"
 #include "viewer/window/navigation.hpp"
@@ -34,11 +20,7 @@
 namespace gvflab::viewer {
 namespace {
 
-// "gvflab sessions (*.json)", from io/file_formats.cpp.
-QString sessionFileFilter() {
-  return QString::fromStdString(app::fileDialogFilter(
-      static_cast<app::FormatRoles>(app::FormatRole::Session), "gvflab sessions"));
-}
+Vec2 toVec2(QPointF p) { return {static_cast<float>(p.x()), static_cast<float>(p.y())}; }
 
 }  // namespace
 
@@ -53,6 +35,9 @@ GlView::GlView(Session& session, const ViewerStartup& startup, QWidget* parent)
   // Redraw continuously: the solver iterates every frame.
   connect(&frameTimer_, &QTimer::timeout, this, [this] { update(); });
   frameTimer_.start(10);
+  connect(this, &QOpenGLWidget::frameSwapped, this, [this] {
+    if (std::exchange(awaitingSwap_, false)) phase("compose");  // not for menus' compositions
+  });
   clock_.start();
   layers_ = startup_.layers;
   recording_ = std::make_unique<RecordingControl>(session_);
@@ -136,66 +121,23 @@ void GlView::switchDevice(const std::string& selector) {
   if (ok) makePresenter();
 }
 
-ViewSplit GlView::viewSplit() const { return splitView(viewRect(), modes_.sideViewShown()); }
-
-Viewport GlView::viewRect() const {
-  const float dpr = static_cast<float>(devicePixelRatio());
-  const int fbHeight = static_cast<int>(height() * dpr);
-  return {static_cast<int>(viewLeftPixels()), 0, std::max(static_cast<int>(viewWidthPixels()), 1),
-          fbHeight};
-}
-
-// With the side panels hidden (Tab) the view takes the whole width; a narrow window has one
-// panel (panelLayout), so the view keeps most of a projector's width.
-float GlView::viewLeftPixels() const {
-  return panelLayout(static_cast<float>(width()), panelsShown_).viewLeft() *
-         static_cast<float>(devicePixelRatio());
-}
-
-float GlView::viewWidthPixels() const {
-  const float w = static_cast<float>(width());
-  return panelLayout(w, panelsShown_).viewWidth(w) * static_cast<float>(devicePixelRatio());
-}
-
-glm::vec2 GlView::toImage(QPointF logical) const {
-  Vec2 p = view_.screenToImage(toViewPixels(logical));
-  return {p.x, p.y};
-}
-
-float GlView::pickRadius() const {
-  return 6.0f * static_cast<float>(devicePixelRatio()) /
-         std::max(view_.pixelsPerImagePixel(), 1e-3f);
-}
-
-Vec2 GlView::toViewPixels(QPointF logical) const {
-  float dpr = static_cast<float>(devicePixelRatio());
-  return {static_cast<float>(logical.x()) * dpr - viewLeftPixels(),
-          static_cast<float>(logical.y()) * dpr};
-}
-
-bool GlView::inSideView(QPointF logical) const {
-  const Vec2 p = toViewPixels(logical);
-  return viewTakesPointer(logical) && viewer::inSideView(viewSplit(), viewRect(), p.x, p.y);
-}
-
-// The 3D view's own pixels (from its top-left corner), for orbit and pan.
-Vec2 GlView::toSidePixels(QPointF logical) const {
-  const ViewSplit s = viewSplit();
-  const Viewport a = viewRect();
-  const Vec2 p = toViewPixels(logical);
-  return {p.x - static_cast<float>(s.side.x - a.x),
-          p.y - static_cast<float>(a.y + a.height - (s.side.y + s.side.height))};
+ViewGeometry GlView::viewGeometry() const {
+  const PanelLayout panels = panelLayout(static_cast<float>(width()), panelsShown_);
+  return {{static_cast<float>(width()), static_cast<float>(height())},
+          static_cast<float>(devicePixelRatio()),
+          panels.left,
+          panels.right,
+          modes_.sideViewShown(),
+          view_};
 }
 
 bool GlView::viewTakesPointer(QPointF logical) const {
-  if (!imguiReady_ || ImGui::GetIO().WantCaptureMouse) return false;
-  const float x = toViewPixels(logical).x;
-  return x >= 0.0f && x < viewWidthPixels();
+  return imguiReady_ && !ImGui::GetIO().WantCaptureMouse &&
+         viewGeometry().overView(toVec2(logical));
 }
 
-Viewport GlView::windowRect() const {
-  const float dpr = static_cast<float>(devicePixelRatio());
-  return {0, 0, static_cast<int>(width() * dpr), static_cast<int>(height() * dpr)};
+bool GlView::inSideView(QPointF logical) const {
+  return viewTakesPointer(logical) && viewGeometry().inSideView(toVec2(logical));
 }
 
 void GlView::paintGL() {
@@ -216,7 +158,13 @@ void GlView::paintGL() {
   phase("imgui");
   record();
   phase("record");
+  // A software GL draws when the frame is finished, not in the calls: waiting here puts that work
+  // in the rest of the frame the budget sees, and in --stats as "gl" (docs/BENCHMARKS.md, "Frame
+  // time on llvmpipe"). Qt's composition and the swap come after ("compose").
+  gl().glFinish();
+  phase("gl");
   session_.noteFrameRest((clock_.nsecsElapsed() - solverEnd_) * 1e-6);
+  awaitingSwap_ = true;
   countFrame();
 }
 
@@ -225,7 +173,8 @@ void GlView::startFrame(double now) {
   frameSeconds_ = lastFrameTime_ < 0 ? 1.0f / 60 : static_cast<float>(now - lastFrameTime_);
   lastFrameTime_ = now;
   // Frame time as seen on screen: from one frame's start to the next (first frames skipped).
-  if (lastFrameStart_ >= 0 && frameCount_ > 2) stats_.addFrame(1000.0 * (now - lastFrameStart_));
+  if (lastFrameStart_ >= 0 && scripted_.frames() > 2)
+    stats_.addFrame(1000.0 * (now - lastFrameStart_));
   lastFrameStart_ = now;
   readouts_.frameMs = 1000.0 * frameSeconds_;
   readouts_.framesPerSecond +=
@@ -235,7 +184,7 @@ void GlView::startFrame(double now) {
 
 void GlView::phase(const char* name) {
   const auto t = clock_.nsecsElapsed();
-  if (frameCount_ > 2) stats_.addPhase(name, (t - phaseMark_) * 1e-6);
+  if (scripted_.frames() > 2) stats_.addPhase(name, (t - phaseMark_) * 1e-6);
   phaseMark_ = t;
 }
 
@@ -251,12 +200,12 @@ void GlView::advanceSolver() {
   if (!errors_.guard("Iterating the solver", [&] { session_.advanceFrame(elapsedMs); }))
     session_.setRunning(false);  // do not repeat a failing step every frame
   solverEnd_ = clock_.nsecsElapsed();
-  if (frameCount_ > 2) stats_.addIterations(session_.lastFrameIterations());
+  if (scripted_.frames() > 2) stats_.addIterations(session_.lastFrameIterations());
 }
 
 void GlView::advanceModes() {
   modes_.advance(errors_);
-  if (frameCount_ > 2) stats_.addIterations(modes_.frameIterations());  // the race's solvers
+  if (scripted_.frames() > 2) stats_.addIterations(modes_.frameIterations());  // the race's solvers
   if (modes_.ownsImage() != ownImageShown_) {  // the view switches images: fit it
     ownImageShown_ = modes_.ownsImage();
     view_.zoom = 1, view_.pan = {};
@@ -265,9 +214,10 @@ void GlView::advanceModes() {
 }
 
 void GlView::drawView() {
-  const Viewport window = windowRect();
-  const Viewport area = viewRect();
-  const Viewport slice = viewSplit().slice;
+  const ViewGeometry g = viewGeometry();
+  const Viewport window = g.windowRect();
+  const Viewport area = g.viewRect();
+  const Viewport slice = g.split().slice;
   auto& f = gl();
   f.glViewport(0, 0, window.width, window.height);
   f.glClearColor(0.11f, 0.11f, 0.13f, 1.0f);
@@ -289,7 +239,8 @@ void GlView::renderUi() {
 
 void GlView::record() {
   // View-only frames were taken in captureView(), before the panels were drawn.
-  if (recording_->active() && recording_->withPanel()) recording_->capture(windowRect(), errors_);
+  if (recording_->active() && recording_->withPanel())
+    recording_->capture(viewGeometry().windowRect(), errors_);
   // Ends by itself a set time after every snake stopped (when asked in the section).
   const auto& snakes = modes_.snakes().contours();
   const bool stopped = !snakes.empty() && std::none_of(snakes.begin(), snakes.end(), [](auto& c) {
@@ -304,7 +255,7 @@ void GlView::toggleRecording() {
     note("Recording: " + recording_->stop());
     return;
   }
-  const Viewport v = viewRect();
+  const Viewport v = viewGeometry().viewRect();
   const float dpr = static_cast<float>(devicePixelRatio());
   recording_->startFromSettings(errors_, v.width, v.height, static_cast<int>(width() * dpr),
                                 static_cast<int>(height() * dpr));
@@ -337,9 +288,9 @@ void GlView::buildUi(float frameSeconds) {
                        static_cast<float>(height()), modes_.fieldCaption(), layerInfos());
   }
   const bool snakesHidden = modes_.hidesSnakes();
-  const Viewport slice = viewSplit().slice;  // the legend and hints stay on the slice
+  const Viewport slice = viewGeometry().split().slice;  // the legend and hints stay on the slice
   const PanelPlace place{
-      viewLeftPixels() / dpr,
+      viewGeometry().viewLeftPixels() / dpr,
       static_cast<float>(slice.width) / dpr,
       static_cast<float>(slice.height) / dpr,
       panelsShown_,
@@ -352,7 +303,7 @@ void GlView::buildUi(float frameSeconds) {
   modes_.drawPanels(place, errors_);
   // The readout of the session's field; the race shows its own maps and plot instead.
   if (cursor_ && presenter_ && modes_.sessionPictureShown() && !inSideView(*cursor_)) {
-    glm::vec2 p = toImage(*cursor_);
+    const Vec2 p = viewGeometry().toImage(toVec2(*cursor_));
     if (auto r = readoutAt(p.x, p.y, session_.image())) {
       // The one pixel from the device (read again when it or the field changed).
       const FieldTextureRef shown = presenter_->texture();
@@ -360,7 +311,8 @@ void GlView::buildUi(float frameSeconds) {
         errors_.guard("Reading the field under the cursor", [&] {
           if (auto v = presenter_->vectorAt(r->x, r->y)) setReadoutVector(*r, (*v)[0], (*v)[1]);
         });
-      drawCursorReadout(*r, viewLeftPixels() / dpr, static_cast<float>(slice.height) / dpr,
+      drawCursorReadout(*r, viewGeometry().viewLeftPixels() / dpr,
+                        static_cast<float>(slice.height) / dpr,
                         100.0f * view_.pixelsPerImagePixel(), static_cast<float>(slice.width) / dpr,
                         uploadedForce_ == SnakeForce::Traditional);
     }
@@ -370,7 +322,8 @@ void GlView::buildUi(float frameSeconds) {
 
 void GlView::drawCanvasOverlays() {
   const float dpr = static_cast<float>(devicePixelRatio());
-  const CanvasRect view{viewLeftPixels() / dpr, 0, viewWidthPixels() / dpr,
+  const ViewGeometry g = viewGeometry();
+  const CanvasRect view{g.viewLeftPixels() / dpr, 0, g.viewWidthPixels() / dpr,
                         static_cast<float>(height())};
   if (demo_ && explanationOpen_)
     explanationBottom_ = drawExplanation(demo_->title, demo_->explanation[0], demo_->explanation[1],
@@ -415,7 +368,7 @@ void GlView::loadDemo(const std::string& name) {
 
 void GlView::drawExtraSections() {
   if (ImGui::CollapsingHeader("Recording")) {  // closed at first: the lesson's sections are above
-    const Viewport v = viewRect();
+    const Viewport v = viewGeometry().viewRect();
     const float dpr = static_cast<float>(devicePixelRatio());
     recording_->drawSection(errors_, v.width, v.height, static_cast<int>(width() * dpr),
                             static_cast<int>(height() * dpr));
@@ -437,7 +390,7 @@ void GlView::handleRequests() {
     errors_.guard("Opening phantom '" + *r.phantom + "'",
                   [&] { session_.openPhantom(*r.phantom, startup_.phantomSize); });
   // A modal dialog inside paintGL would re-enter it; open it after this frame.
-  if (r.openFileDialog) QTimer::singleShot(0, this, [this] { showOpenDialog(); });
+  if (r.openFileDialog) QTimer::singleShot(0, this, [this] { files_.showOpenDialog(); });
 }
 
 void GlView::uploadIfChanged() {
@@ -475,105 +428,19 @@ void GlView::uploadIfChanged() {
 }
 
 void GlView::countFrame() {
-  ++frameCount_;
-  if (startup_.quitAfterFrames > 0 && frameCount_ == startup_.quitAfterFrames)
-    QTimer::singleShot(0, this, [this] { finishAndQuit(); });
+  if (scripted_.countFrame()) QTimer::singleShot(0, this, [this] { finishAndQuit(); });
 }
 
 void GlView::finishAndQuit() {
-  int code = 0;
-  if (recording_->active()) {
-    makeCurrent();
-    std::string message = recording_->stop();
-    std::cout << message << "\n";
-    if (!errors_.messages().empty() || message.find("stopped there") != std::string::npos) code = 1;
-  } else if (!recording_->lastMessage().empty()) {
-    std::cout << recording_->lastMessage() << "\n";  // it ended earlier (V, Stop, or by itself)
-  }
-  for (const auto& m : errors_.messages()) log::error(m);
-  if (startup_.printStats) {
-    // The GL renderer too: on a GPU machine it shows whether the GPU or a software GL drew.
-    makeCurrent();
-    const auto* renderer = reinterpret_cast<const char*>(gl().glGetString(GL_RENDERER));
-    const auto& t = presenter_->totals();
-    const double n = static_cast<double>(std::max(t.uploads, 1L));
-    char cost[200];
-    std::snprintf(
-        cost, sizeof cost,
-        "CL->GL mean %.3f ms (host read-back for the readouts %.3f ms of it), %ld uploads, "
-        "%ld whole-field host copies",
-        t.ms / n, t.readBackMs / n, t.uploads, t.hostFieldCopies);
-    std::cout << "viewer " << session_.image().width << "x" << session_.image().height << ", GL "
-              << (renderer ? renderer : "?") << ", " << presenter_->choice().description << ", "
-              << cost << ": " << stats_.summary() << "\n";
-    modes_.printStats(std::cout);
-  }
-  if (startup_.screenshot) {
-    try {
-      if (scriptedShot_.isNull()) throw ResourceError("no frame was captured");
-      writeFigurePng(*startup_.screenshot, scriptedShot_);
-      std::cout << "screenshot: " << *startup_.screenshot << " (" << scriptedShot_.width() << "x"
-                << scriptedShot_.height() << ")\n";
-    } catch (const Error& e) {
-      log::error("could not save the screenshot to '" + *startup_.screenshot + "': " + e.what());
-      code = 1;
-    }
-  }
-  QCoreApplication::exit(code);
-}
-
-void GlView::openFile(const QString& path) {
-  if (errors_.guard("Opening '" + QFileInfo(path).fileName().toStdString() + "'",
-                    [&] { session_.openFile(path.toStdString()); })) {
-    showPhoto(layers_);
-    recent_ = withRecentFile(recent_, QFileInfo(path).absoluteFilePath());
-    if (onRecentChanged) onRecentChanged();
-  }
-  update();
-}
-
-void GlView::saveSessionDialog() {
-  QString path = QFileDialog::getSaveFileName(
-      this, "Save session",
-      "session" +
-          QString::fromStdString(std::string(app::preferredExtension(app::FormatRole::Session))),
-      sessionFileFilter());
-  if (path.isEmpty()) return;
-  errors_.guard("Saving the session", [&] {
-    app::saveSession(path.toStdString(), captureSession(session_, modes_.snakes(), layers_));
-  });
-}
-
-void GlView::saveContoursDialog() {
-  viewer::saveContoursDialog(this, modes_.snakes().contours(), session_.image().width,
-                             session_.image().height, errors_);
-}
-
-void GlView::openSessionDialog(app::SessionStart from) {
-  QString path = QFileDialog::getOpenFileName(this, "Open session", QString(), sessionFileFilter());
-  if (!path.isEmpty()) openSession(path, from);
-}
-
-void GlView::openSession(const QString& path, app::SessionStart from) {
-  makeCurrent();
-  if (errors_.guard("Opening the session '" + QFileInfo(path).fileName().toStdString() + "'", [&] {
-        restoreSession(app::loadSession(path.toStdString()), session_, modes_.snakes(), layers_,
-                       from);
-      })) {
-    recent_ = withRecentFile(recent_, QFileInfo(path).absoluteFilePath());
-    if (onRecentChanged) onRecentChanged();
-  }
+  makeCurrent();  // the recording ends with the context current
+  const auto* renderer = reinterpret_cast<const char*>(gl().glGetString(GL_RENDERER));
+  QCoreApplication::exit(scripted_.finish(
+      {session_, presenter_.get(), renderer, stats_, modes_, *recording_, errors_}));
 }
 
 void GlView::leaveEvent(QEvent* event) {
   cursor_.reset();
   QOpenGLWidget::leaveEvent(event);
-}
-
-void GlView::showOpenDialog() {
-  QString path = QFileDialog::getOpenFileName(this, "Open image", QString(),
-                                              QString::fromUtf8(app::imageFileFilter()));
-  if (!path.isEmpty()) openFile(path);
 }
 
 bool GlView::event(QEvent* event) {
@@ -596,12 +463,15 @@ bool GlView::event(QEvent* event) {
 }
 
 PointerEvent GlView::pointer(const QMouseEvent& event) {
+  const ViewGeometry g = viewGeometry();
+  const Vec2 at = toVec2(event.position());
+  const Vec2 image = g.toImage(at);
   return {event.button(),
           event.modifiers(),
           event.position(),
-          toViewPixels(event.position()),
-          toImage(event.position()),
-          pickRadius(),
+          g.toViewPixels(at),
+          {image.x, image.y},
+          g.pickRadius(),
           static_cast<float>(devicePixelRatio()),
           view_,
           errors_};
@@ -618,8 +488,8 @@ void GlView::mousePressEvent(QMouseEvent* event) {
   if (!viewTakesPointer(event->position())) return;
   if (inSideView(event->position())) {
     sideDrag_ = true;
-    modes_.sidePress(event->button(), event->modifiers(), toSidePixels(event->position()));
-    return;
+    return modes_.sidePress(event->button(), event->modifiers(),
+                            viewGeometry().toSidePixels(toVec2(event->position())));
   }
   PointerEvent p = pointer(*event);
   offer([&](ViewerMode& m) { return m.mousePress(p); });
@@ -627,29 +497,22 @@ void GlView::mousePressEvent(QMouseEvent* event) {
 
 void GlView::mouseMoveEvent(QMouseEvent* event) {
   cursor_ = event->position();
-  if (sideDrag_) {
-    modes_.sideMove(toSidePixels(event->position()), static_cast<float>(viewSplit().side.height));
-    return;
-  }
+  if (sideDrag_)
+    return modes_.sideMove(viewGeometry().toSidePixels(toVec2(event->position())),
+                           static_cast<float>(viewGeometry().split().side.height));
   PointerEvent p = pointer(*event);
   offer([&](ViewerMode& m) { return m.mouseMove(p); });
 }
 
 void GlView::mouseReleaseEvent(QMouseEvent* event) {
-  if (std::exchange(sideDrag_, false)) {
-    modes_.sideRelease();
-    return;
-  }
+  if (std::exchange(sideDrag_, false)) return modes_.sideRelease();
   PointerEvent p = pointer(*event);
   offer([&](ViewerMode& m) { return m.mouseRelease(p); });
 }
 
 void GlView::mouseDoubleClickEvent(QMouseEvent* event) {
   if (!viewTakesPointer(event->position())) return;
-  if (inSideView(event->position())) {
-    modes_.sideDoubleClick();
-    return;
-  }
+  if (inSideView(event->position())) return modes_.sideDoubleClick();
   PointerEvent p = pointer(*event);
   offer([&](ViewerMode& m) { return m.mouseDoubleClick(p); });
 }
@@ -658,7 +521,7 @@ void GlView::wheelEvent(QWheelEvent* event) {
   if (!viewTakesPointer(event->position())) return;
   float steps = static_cast<float>(event->angleDelta().y()) / 120.0f;
   if (inSideView(event->position())) return modes_.sideWheel(steps);
-  view_.zoomAround(toViewPixels(event->position()), std::pow(1.15f, steps));
+  view_.zoomAround(viewGeometry().toViewPixels(toVec2(event->position())), std::pow(1.15f, steps));
 }
 
 void GlView::keyPressEvent(QKeyEvent* event) {

@@ -3,15 +3,12 @@
 // steps the session, and hands input to the modes (see modes/viewer_mode.hpp).
 #include <QElapsedTimer>
 #include <QOpenGLWidget>
-#include <QSurfaceFormat>
 #include <QTimer>
 #include <array>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
 
-#include "io/session_file.hpp"
 #include "viewer/model/frame_stats.hpp"
 #include "viewer/model/lesson.hpp"
 #include "viewer/model/session.hpp"
@@ -20,12 +17,13 @@
 #include "viewer/render/offscreen_target.hpp"
 #include "viewer/render/presenter.hpp"
 #include "viewer/render/renderer.hpp"
-#include "viewer/render/view_split.hpp"
-#include "viewer/render/view_transform.hpp"
+#include "viewer/render/view_geometry.hpp"
 #include "viewer/ui/error_log.hpp"
 #include "viewer/ui/panel.hpp"
 #include "viewer/ui/recording_control.hpp"
 #include "viewer/window/demo_loader.hpp"
+#include "viewer/window/file_actions.hpp"
+#include "viewer/window/scripted_run.hpp"
 #include "viewer/window/viewer_startup.hpp"
 
 namespace gvflab::viewer {
@@ -35,16 +33,10 @@ class GlView : public QOpenGLWidget {
   GlView(Session& session, const ViewerStartup& startup, QWidget* parent);
   ~GlView() override;
 
-  void openFile(const QString& path);  // errors go to the panel
-  void showOpenDialog();
+  FileActions& files() { return files_; }  // open and save: the File menu
   void saveScreenshot();  // Ctrl+S: the figure dialog (size, legend, caption, panels), then where
   // Saves a PNG after the next frame (view only unless options.panels); errors to the panel.
   void saveFigure(const QString& path, const FigureOptions& options);
-  void saveSessionDialog();
-  void saveContoursDialog();  // File > Save contours...
-  // A session's snakes start from their saved current contours, or from their starts.
-  void openSessionDialog(app::SessionStart from = app::SessionStart::Current);
-  void openSession(const QString& path, app::SessionStart from = app::SessionStart::Current);
   // The Demos menu: image, parameters, snakes, layers and the explanation on the canvas.
   void loadDemo(const std::string& name);
   void toggleHelp() { helpOpen_ = !helpOpen_; }
@@ -54,10 +46,6 @@ class GlView : public QOpenGLWidget {
   void replay();           // R: the field and every snake from the start
   void toggleRecording();  // V: start with the Recording section's settings, or stop
   LayerSettings& layers() { return layers_; }
-  const QStringList& recentFiles() const { return recent_; }
-  void setRecentFiles(QStringList files) { recent_ = std::move(files); }
-  // Called with the new list whenever a file was opened.
-  std::function<void()> onRecentChanged;
 
  protected:
   void initializeGL() override;
@@ -97,8 +85,6 @@ class GlView : public QOpenGLWidget {
   QImage viewFigure(const FigureOptions& options);  // view-only at the asked size, annotated
   void noteSaved(const QString& path, const QImage& image);  // the toast: name and size
   FigureFacts figureFacts(int width, int height) const;      // for a picture of that size
-  ViewTransform viewAt(int width, int height) const;         // the view's framing at that size
-  bool lastScriptedFrame() const;
   void drawViewArea(const Viewport& area, int framebufferHeight, ViewTransform& view,
                     bool glOverlaysOnly);
 
@@ -110,20 +96,11 @@ class GlView : public QOpenGLWidget {
   void switchDevice(const std::string& selector);
   void handleRequests();
   void finishAndQuit();
-  Viewport viewRect() const;  // the view, framebuffer pixels, GL origin
-  // The view split between the slice and the 3D view (volumes), or all slice.
-  ViewSplit viewSplit() const;
-  bool inSideView(QPointF logical) const;    // a press there goes to the 3D view
-  Vec2 toSidePixels(QPointF logical) const;  // from the 3D view's top-left corner
-  Viewport windowRect() const;               // the whole window, framebuffer pixels
-  float viewLeftPixels() const;   // framebuffer x where the view starts (right of the panel)
-  float viewWidthPixels() const;  // between the two panels
-  Vec2 toViewPixels(QPointF logical) const;
+  ViewGeometry viewGeometry() const;  // the window, panels and view as they are now
   // Whether a press or wheel at this point is the view's: ImGui's WantCaptureMouse is from the
   // last frame, so a wheel right after moving onto a panel would still zoom without the x test.
   bool viewTakesPointer(QPointF logical) const;
-  glm::vec2 toImage(QPointF logical) const;
-  float pickRadius() const;  // image pixels within a few screen pixels
+  bool inSideView(QPointF logical) const;  // a press there goes to the 3D view
   PointerEvent pointer(const QMouseEvent& event);
   // Offers the event to the modes from the top; true when one took it.
   template <class Hook>
@@ -131,9 +108,11 @@ class GlView : public QOpenGLWidget {
 
   Session& session_;
   const WindowStartup startup_;
+  ScriptedRun scripted_{startup_};  // --frames, --screenshot, --stats
   ErrorLog errors_;
   ViewerModes modes_;  // after errors_: start-up problems go there
   LayerSettings layers_;
+  FileActions files_{*this, session_, modes_, layers_, errors_};
   ViewTransform view_;
   FrameReadouts readouts_;
   PanelRequests requests_;
@@ -150,17 +129,16 @@ class GlView : public QOpenGLWidget {
   double lastFrameTime_ = -1;
   float frameSeconds_ = 0;
   std::int64_t phaseMark_ = 0;
-  int frameCount_ = 0;
   // Recording, pace, cursor readout, devices.
   std::unique_ptr<RecordingControl> recording_;
   bool startupRecording_ = false;
   FrameStats stats_;
   double lastFrameStart_ = -1;
-  qint64 solverEnd_ = 0;  // clock_ ns at the end of this frame's solver phase
+  qint64 solverEnd_ = 0;       // clock_ ns at the end of this frame's solver phase
+  bool awaitingSwap_ = false;  // painted, not yet on screen
   std::optional<QPointF> cursor_;
   bool sideDrag_ = false;  // a drag that began in the 3D view goes on there
   std::vector<DeviceInfo> devices_;
-  QStringList recent_;
   // The lesson's canvas: side panels (Tab), the demo's explanation, the error toast, help.
   bool panelsShown_ = true;
   std::optional<DemoShown> demo_;
@@ -169,16 +147,14 @@ class GlView : public QOpenGLWidget {
   bool helpOpen_ = false;
   Toast toast_;                              // the newest error or note on the view, fading
   std::optional<SnakeForce> uploadedForce_;  // the force whose field the presenter holds
-  // Figures: the one asked for (saved at the next frame), the dialog's last choice, the
-  // offscreen target for sizes other than the view's.
+  // Figures: the one asked for (saved at the next frame) and the offscreen target for sizes
+  // other than the view's.
   struct PendingFigure {
     QString path;
     FigureOptions options;
   };
   std::optional<PendingFigure> pendingFigure_;
-  FigureOptions figureChoice_;
   std::unique_ptr<OffscreenTarget> figureTarget_;
-  QImage scriptedShot_;  // --screenshot, taken in the last frame
 };
 
 }  // namespace gvflab::viewer

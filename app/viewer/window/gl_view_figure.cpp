@@ -11,8 +11,6 @@
 #include <vector>
 
 #include "gvflab/error.hpp"
-#include "viewer/render/composite_figure.hpp"
-#include "viewer/ui/figure_dialog.hpp"
 #include "viewer/window/gl_view.hpp"
 
 namespace gvflab::viewer {
@@ -75,11 +73,6 @@ void GlView::renderUiLayers() {
   captureWindow();
 }
 
-bool GlView::lastScriptedFrame() const {
-  return startup_.screenshot && startup_.quitAfterFrames > 0 &&
-         frameCount_ + 1 == startup_.quitAfterFrames;
-}
-
 void GlView::startRecordingIfAsked() {
   if (!startupRecording_) return;  // --record in the viewer: from the first drawn frame
   startupRecording_ = false;
@@ -89,7 +82,7 @@ void GlView::startRecordingIfAsked() {
   look.caption = startup_.caption;
   recording_->setLook(look);
   recording_->setEndWhenSettled(false);  // --frames says when it ends
-  const Viewport r = look.panels ? windowRect() : viewRect();
+  const Viewport r = look.panels ? viewGeometry().windowRect() : viewGeometry().viewRect();
   errors_.guard("Starting the recording", [&] {
     recording_->start(*startup_.record, r.width, r.height, startup_.stepsPerFrame > 0, startup_.fps,
                       std::max(startup_.stepsPerFrame, 1));
@@ -105,17 +98,6 @@ QImage GlView::readFramebuffer(const Viewport& r) {
   return image.mirrored(false, true).convertToFormat(QImage::Format_RGB888);
 }
 
-ViewTransform GlView::viewAt(int width, int height) const {
-  // The same zoom and the same image point in the middle, at the new size.
-  ViewTransform view = view_;
-  const float before = view_.pixelsPerImagePixel();
-  const Viewport slice = splitView({0, 0, width, height}, modes_.sideViewShown()).slice;
-  view.viewSize = {static_cast<float>(slice.width), static_cast<float>(slice.height)};
-  const float ratio = view.pixelsPerImagePixel() / std::max(before, 1e-6f);
-  view.pan = {view_.pan.x * ratio, view_.pan.y * ratio};
-  return view;
-}
-
 FigureFacts GlView::figureFacts(int width, int height) const {
   const float range =
       layers_.autoRange ? (presenter_ ? presenter_->maxMagnitude() : 0) : layers_.fixedRangeMax;
@@ -126,7 +108,7 @@ FigureFacts GlView::figureFacts(int width, int height) const {
   FigureFacts facts =
       viewer::figureFacts(session_, snakesHidden ? none : modes_.snakes().contours(), shown, range);
   facts.snakesWaiting = !snakesHidden && modes_.snakes().waitingForField();
-  facts.view = viewAt(width, height);
+  facts.view = viewGeometry().viewAt(width, height);
   return facts;
 }
 
@@ -135,7 +117,7 @@ QImage GlView::renderViewAt(int width, int height) {
     figureTarget_ =
         std::make_unique<OffscreenTarget>(width, height, OffscreenTarget::InCurrentContext{});
   figureTarget_->bind();
-  ViewTransform view = viewAt(width, height);
+  ViewTransform view = viewGeometry().viewAt(width, height);
   auto& f = gl();
   f.glViewport(0, 0, width, height);
   f.glClearColor(0.11f, 0.11f, 0.13f, 1.0f);
@@ -145,13 +127,13 @@ QImage GlView::renderViewAt(int width, int height) {
   f.glBindFramebuffer(GL_READ_FRAMEBUFFER, figureTarget_->framebuffer());
   QImage image = readFramebuffer({0, 0, width, height});
   f.glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
-  const Viewport window = windowRect();
+  const Viewport window = viewGeometry().windowRect();
   f.glViewport(0, 0, window.width, window.height);
   return image;
 }
 
 QImage GlView::viewFigure(const FigureOptions& options) {
-  const Viewport v = viewRect();
+  const Viewport v = viewGeometry().viewRect();
   const bool ownSize = options.width > 0 && options.height > 0 &&
                        (options.width != v.width || options.height != v.height);
   QImage image = ownSize ? renderViewAt(options.width, options.height) : readFramebuffer(v);
@@ -169,14 +151,7 @@ void GlView::captureView() {
       noteSaved(p.path, image);
     });
   }
-  if (lastScriptedFrame() && !startup_.screenshotPanels) {
-    FigureOptions look;
-    look.legend = startup_.legend;
-    look.caption = startup_.caption;
-    if (startup_.screenshotSize)
-      look.width = (*startup_.screenshotSize)[0], look.height = (*startup_.screenshotSize)[1];
-    scriptedShot_ = viewFigure(look);
-  }
+  if (scripted_.shootsNow(false)) scripted_.keepShot(viewFigure(scripted_.viewShotLook()));
   if (recording_->active() && !recording_->withPanel() && recording_->wantsFrame()) {
     FigureOptions look = recording_->look();
     look.width = recording_->width(), look.height = recording_->height();
@@ -188,13 +163,12 @@ void GlView::captureWindow() {
   if (pendingFigure_ && pendingFigure_->options.panels) {
     const PendingFigure p = *std::exchange(pendingFigure_, std::nullopt);
     errors_.guard("Saving the figure", [&] {
-      const QImage image = readFramebuffer(windowRect());
+      const QImage image = readFramebuffer(viewGeometry().windowRect());
       writeFigurePng(p.path.toStdString(), image);
       noteSaved(p.path, image);
     });
   }
-  if (lastScriptedFrame() && startup_.screenshotPanels)
-    scriptedShot_ = readFramebuffer(windowRect());
+  if (scripted_.shootsNow(true)) scripted_.keepShot(readFramebuffer(viewGeometry().windowRect()));
 }
 
 void GlView::noteSaved(const QString& path, const QImage& image) {
@@ -208,21 +182,10 @@ void GlView::saveFigure(const QString& path, const FigureOptions& options) {
 }
 
 void GlView::saveScreenshot() {
-  const Viewport v = viewRect();
-  if (figureChoice_.width <= 0 || figureChoice_.height <= 0)
-    figureChoice_.width = v.width, figureChoice_.height = v.height;
-  auto asked = askFigure(this, figureChoice_, v.width, v.height);
-  if (!asked) return;
-  figureChoice_ = asked->options;
-  if (asked->options.composite) {  // drawn offscreen in its own context, now, not in paintGL
-    errors_.guard("Saving the composite figure", [&] {
-      writeFigurePng(asked->path.toStdString(),
-                     sessionComposite(session_, modes_.snakes(), layers_, asked->options.width));
-    });
-    makeCurrent();
-    return;
-  }
-  saveFigure(asked->path, asked->options);
+  const Viewport v = viewGeometry().viewRect();
+  files_.saveFigureDialog(v.width, v.height, [this](const QString& path, const FigureOptions& o) {
+    saveFigure(path, o);
+  });
 }
 
 }  // namespace gvflab::viewer

@@ -22,8 +22,8 @@ ViewerWindow::ViewerWindow(Session& session, const ViewerStartup& startup)
   setCentralWidget(view_);
   setAcceptDrops(true);
   const RememberedState remembered = loadRememberedState();
-  view_->setRecentFiles(remembered.recentFiles);
-  view_->onRecentChanged = [this] { rebuildRecentMenu(); };
+  view_->files().setRecentFiles(remembered.recentFiles);
+  view_->files().onRecentChanged = [this] { rebuildRecentMenu(); };
   // Scripted runs (--frames) look the same on every machine: no remembered layout or layers.
   const WindowStartup& w = startup.window;
   if (w.rememberLayout) {
@@ -35,21 +35,21 @@ ViewerWindow::ViewerWindow(Session& session, const ViewerStartup& startup)
   QMenu* file = menuBar()->addMenu("&File");
   QAction* open = file->addAction("&Open image...");
   open->setShortcut(QKeySequence::Open);
-  connect(open, &QAction::triggered, this, [this] { view_->showOpenDialog(); });
+  connect(open, &QAction::triggered, this, [this] { view_->files().showOpenDialog(); });
   recentMenu_ = file->addMenu("Open &recent");
   rebuildRecentMenu();
   file->addSeparator();
   QAction* openSession = file->addAction("Open &session...");
-  connect(openSession, &QAction::triggered, this, [this] { view_->openSessionDialog(); });
+  connect(openSession, &QAction::triggered, this, [this] { view_->files().openSessionDialog(); });
   // Replaying a saved lesson: every snake from its starting contour (--session-start initial).
   QAction* openFromStart = file->addAction("Open session from the &starting contours...");
   connect(openFromStart, &QAction::triggered, this,
-          [this] { view_->openSessionDialog(app::SessionStart::Initial); });
+          [this] { view_->files().openSessionDialog(app::SessionStart::Initial); });
   QAction* saveSession = file->addAction("Save s&ession...");
   saveSession->setShortcut(QKeySequence("Ctrl+Shift+S"));
-  connect(saveSession, &QAction::triggered, this, [this] { view_->saveSessionDialog(); });
+  connect(saveSession, &QAction::triggered, this, [this] { view_->files().saveSessionDialog(); });
   QAction* contours = file->addAction("Save &contours...");
-  connect(contours, &QAction::triggered, this, [this] { view_->saveContoursDialog(); });
+  connect(contours, &QAction::triggered, this, [this] { view_->files().saveContoursDialog(); });
   QAction* shot = file->addAction("Save screens&hot...");
   shot->setShortcut(QKeySequence("Ctrl+S"));
   connect(shot, &QAction::triggered, this, [this] { view_->saveScreenshot(); });
@@ -121,21 +121,22 @@ void ViewerWindow::toggleFullScreen() {
 
 void ViewerWindow::rebuildRecentMenu() {
   recentMenu_->clear();
-  for (const QString& path : view_->recentFiles()) {
+  for (const QString& path : view_->files().recentFiles()) {
     QAction* a = recentMenu_->addAction(QFileInfo(path).fileName());
     a->setToolTip(path);
     connect(a, &QAction::triggered, this, [this, path] {
       if (app::findFormat(path.toStdString(), app::FormatRole::Session))
-        view_->openSession(path);
+        view_->files().openSession(path);
       else
-        view_->openFile(path);
+        view_->files().openFile(path);
     });
   }
-  recentMenu_->setEnabled(!view_->recentFiles().isEmpty());
+  recentMenu_->setEnabled(!view_->files().recentFiles().isEmpty());
 }
 
 void ViewerWindow::closeEvent(QCloseEvent* event) {
-  saveRememberedState(session_, view_->layers(), saveGeometry(), saveState(), view_->recentFiles());
+  saveRememberedState(session_, view_->layers(), saveGeometry(), saveState(),
+                      view_->files().recentFiles());
   QMainWindow::closeEvent(event);
 }
 
@@ -148,7 +149,7 @@ void ViewerWindow::dragEnterEvent(QDragEnterEvent* event) {
 void ViewerWindow::dropEvent(QDropEvent* event) {
   const QMimeData* mime = event->mimeData();
   if (!mime->hasUrls() || mime->urls().isEmpty()) return;
-  view_->openFile(mime->urls().first().toLocalFile());
+  view_->files().openFile(mime->urls().first().toLocalFile());
   event->acceptProposedAction();
 }
 

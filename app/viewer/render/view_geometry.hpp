@@ -1,0 +1,32 @@
+#pragma once
+// Where the view sits in the window and how a pointer maps onto it: the view between the side
+// panels, split with a volume's 3D view, and the image in it (zoom and pan). Plain arithmetic
+// on the window's size, no GL calls: GlView makes one per use from its current state.
+#include "viewer/render/view_split.hpp"
+#include "viewer/render/view_transform.hpp"
+
+namespace gvflab::viewer {
+
+struct ViewGeometry {
+  Vec2 window;            // logical pixels (Qt's width() and height())
+  float dpr = 1;          // framebuffer pixels per logical pixel
+  float panelLeft = 0;    // logical pixels taken by the left panel
+  float panelRight = 0;   // and by the right one
+  bool sideView = false;  // a volume's 3D view shares the view
+  ViewTransform view;     // the image in the slice
+
+  Viewport windowRect() const;    // the whole window, framebuffer pixels
+  Viewport viewRect() const;      // the view, framebuffer pixels, GL origin
+  ViewSplit split() const;        // the slice and the 3D view (volumes), or all slice
+  float viewLeftPixels() const;   // framebuffer x where the view starts (right of the panel)
+  float viewWidthPixels() const;  // between the two panels
+  Vec2 toViewPixels(Vec2 logical) const;
+  Vec2 toImage(Vec2 logical) const;
+  bool overView(Vec2 logical) const;                  // between the panels
+  bool inSideView(Vec2 logical) const;                // over the 3D view
+  Vec2 toSidePixels(Vec2 logical) const;              // from the 3D view's top-left corner
+  float pickRadius() const;                           // image pixels within a few screen pixels
+  ViewTransform viewAt(int width, int height) const;  // the same framing at another size
+};
+
+}  // namespace gvflab::viewer
