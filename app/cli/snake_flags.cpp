@@ -1,6 +1,5 @@
 #include "cli/snake_flags.hpp"
 
-#include <map>
 #include <stdexcept>
 
 #include "gvflab/error.hpp"
@@ -12,32 +11,15 @@
 namespace gvflab::app {
 namespace {
 
-// Where each snake and capture parameter goes; every key of the two spec tables has one (a
-// key without one fails when the table is built, and the unit tests build it).
-using Setter = void (*)(SnakeOptions&, double);
-const std::map<std::string, Setter>& parameterSetters() {
-  static const std::map<std::string, Setter> setters = {
-      {"alpha", [](SnakeOptions& s, double v) { s.params.alpha = v; }},
-      {"beta", [](SnakeOptions& s, double v) { s.params.beta = v; }},
-      {"gamma", [](SnakeOptions& s, double v) { s.params.gamma = v; }},
-      {"kappa", [](SnakeOptions& s, double v) { s.params.kappa = v; }},
-      {"pressure", [](SnakeOptions& s, double v) { s.params.pressure = v; }},
-      {"dmin", [](SnakeOptions& s, double v) { s.params.dmin = v; }},
-      {"dmax", [](SnakeOptions& s, double v) { s.params.dmax = v; }},
-      {"snake-tolerance", [](SnakeOptions& s, double v) { s.params.tolerance = v; }},
-      {"snake-window", [](SnakeOptions& s, double v) { s.params.window = static_cast<int>(v); }},
-      {"snake-resample",
-       [](SnakeOptions& s, double v) { s.params.resample = static_cast<int>(v); }},
-      {"snake-hold-gap", [](SnakeOptions& s, double v) { s.params.holdGap = v; }},
-      {"snake-normalize", [](SnakeOptions& s, double v) { s.params.normalize = v != 0; }},
-      {"snake-iterations", [](SnakeOptions& s, double v) { s.iterations = static_cast<int>(v); }},
-      {"snake-frame-iterations",
-       [](SnakeOptions& s, double v) { s.frameIterations = static_cast<int>(v); }},
-      {"capture-threshold", [](SnakeOptions& s, double v) { s.capture.threshold = v; }},
-      {"capture-steps",
-       [](SnakeOptions& s, double v) { s.capture.maxSteps = static_cast<int>(v); }},
-  };
-  return setters;
+// The flag of a table key sets the field bound to it in `part` of the options.
+template <class T, class Part>
+bool bindFlag(Flag& f, const std::vector<ParamField<T>>& fields, Part part) {
+  for (const ParamField<T>& field : fields)
+    if (f.spec->key == field.key) {
+      f.apply = [field, part](FlagContext& c) { field.set(part(c.options.snakes), c.number()); };
+      return true;
+    }
+  return false;
 }
 
 Flag snakeFlag(std::string name, std::string arg, std::string help, void (*apply)(FlagContext&)) {
@@ -191,17 +173,22 @@ std::vector<Flag> snakeFlags() {
   map.once = true;
   map.output = [](Options& o) -> std::optional<std::string>& { return o.snakes.captureMap; };
   t.push_back(map);
+  // One flag per key of the two tables; a key bound to no field fails when the table is built
+  // (the unit tests build it).
   for (const auto* specs : {&snakeParamSpecs(), &captureParamSpecs()})
     for (const ParamSpec& s : *specs) {
-      const auto setter = parameterSetters().find(s.key);
-      if (setter == parameterSetters().end())
-        throw std::logic_error("snake parameter " + s.key + " has no flag");
       Flag f;
       f.name = "--" + s.key;
       f.arg = s.integer ? "N" : "V";
       f.group = FlagGroup::Snakes;
       f.spec = &s;
-      f.apply = [set = setter->second](FlagContext& c) { set(c.options.snakes, c.number()); };
+      if (!bindFlag(
+              f, snakeParamFields(), [](SnakeOptions & o) -> auto& { return o.params; }) &&
+          !bindFlag(
+              f, captureParamFields(), [](SnakeOptions & o) -> auto& { return o.capture; }) &&
+          !bindFlag(
+              f, snakeLoopFields(), [](SnakeOptions & o) -> auto& { return o; }))
+        throw std::logic_error("snake parameter " + s.key + " has no field");
       t.push_back(f);
     }
   return t;

@@ -206,23 +206,14 @@ std::string sessionToJson(const SessionFile& s) {
   solver["name"] = q(solverKindName(s.solver));
   solver["mu"] = s.gvf.mu;
   solver["sigma"] = s.gvf.sigma;
-  solver["v0"] = s.gvf.v0Mode == V0Mode::EdgeGradient ? "edge" : "image";
+  solver["v0"] = v0ModeName(s.gvf.v0Mode);
   solver["iterations_per_frame"] = s.iterationsPerFrame;
   solver["frame_budget_ms"] = s.frameBudgetMs;
   root["solver"] = solver;
   root["device"] = q(s.device);
   QJsonObject sp;
-  sp["alpha"] = s.snake.alpha;
-  sp["beta"] = s.snake.beta;
-  sp["gamma"] = s.snake.gamma;
-  sp["kappa"] = s.snake.kappa;
-  sp["pressure"] = s.snake.pressure;
-  sp["dmin"] = s.snake.dmin;
-  sp["dmax"] = s.snake.dmax;
-  sp["tolerance"] = s.snake.tolerance;
-  sp["window"] = s.snake.window;
-  sp["resample"] = s.snake.resample;
-  sp["normalize"] = s.snake.normalize;
+  for (const auto& f : snakeParamFields())
+    sp[q(paramKeyword(f.key))] = f.isBool() ? QJsonValue(f.get(s.snake) != 0) : f.get(s.snake);
   root["snake_params"] = sp;
   QJsonArray snakes;
   for (const auto& sn : s.snakes) {
@@ -304,9 +295,10 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
   }
   s.gvf.sigma = solver.number("sigma", s.gvf.sigma, findSpec(gvf, "sigma"));
   const std::string v0 = solver.string("v0", "edge");
-  if (v0 != "edge" && v0 != "image")
+  const std::optional<V0Mode> mode = parseV0Mode(v0);
+  if (!mode)
     throw InputError("\"solver.v0\" must be 'edge' or 'image', not " + quotedText(v0) + ".");
-  s.gvf.v0Mode = v0 == "edge" ? V0Mode::EdgeGradient : V0Mode::ImageGradient;
+  s.gvf.v0Mode = *mode;
   s.iterationsPerFrame = static_cast<int>(
       solver.number("iterations_per_frame", s.iterationsPerFrame, findSpec(gvf, "iterations")));
   // 0: fixed iterations per frame; else the viewer's --frame-budget range.
@@ -315,20 +307,12 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
   s.device = root.string("device", "", "a device selector");
   const JsonFields sp = root.object("snake_params");
   const auto& snake = snakeParamSpecs();
-  auto param = [&](const char* key, const char* spec, double fallback) {
-    return sp.number(key, fallback, findSpec(snake, spec));
-  };
-  s.snake.alpha = param("alpha", "alpha", s.snake.alpha);
-  s.snake.beta = param("beta", "beta", s.snake.beta);
-  s.snake.gamma = param("gamma", "gamma", s.snake.gamma);
-  s.snake.kappa = param("kappa", "kappa", s.snake.kappa);
-  s.snake.pressure = param("pressure", "pressure", s.snake.pressure);
-  s.snake.dmin = param("dmin", "dmin", s.snake.dmin);
-  s.snake.dmax = param("dmax", "dmax", s.snake.dmax);
-  s.snake.tolerance = param("tolerance", "snake-tolerance", s.snake.tolerance);
-  s.snake.window = static_cast<int>(param("window", "snake-window", s.snake.window));
-  s.snake.resample = static_cast<int>(param("resample", "snake-resample", s.snake.resample));
-  s.snake.normalize = sp.boolean("normalize", s.snake.normalize);
+  for (const auto& f : snakeParamFields()) {
+    const std::string key = paramKeyword(f.key);
+    const double fallback = f.get(s.snake);
+    f.set(s.snake, f.isBool() ? sp.boolean(key.c_str(), fallback != 0)
+                              : sp.number(key.c_str(), fallback, findSpec(snake, f.key)));
+  }
   try {
     s.snake.validate();  // what needs two fields: dmax >= 2 dmin
   } catch (const ParameterError& e) {

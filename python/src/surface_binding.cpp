@@ -36,6 +36,7 @@ struct SurfaceResult {
   double held = 0, holdGap = 0;  // the hold test at its last stop (SurfaceContour)
   double openclMs = 0;
   std::optional<GvfReport> gvf;
+  py::dict params;  // snakeParamsDict of the parameters it ran with
 };
 
 std::string number(double v) {
@@ -161,10 +162,9 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center,
                            const std::string& device, const py::object& progress,
                            long progressEvery, const std::optional<std::vector<double>>& spacing) {
   const SnakeForce snakeForce = parseForce(force);
-  const SnakeParams params =
-      SnakeKeywords{alpha,     beta,   gamma,   kappa,    pressure,  dmin,      dmax,
-                    tolerance, window, holdGap, resample, normalize, iterations}
-          .params();
+  const SnakeParams params = checkedSnakeParams({alpha, beta, gamma, kappa, pressure, dmin, dmax,
+                                                 tolerance, window, holdGap, resample, normalize},
+                                                iterations);
 
   // Everything is checked from the array's shape before a voxel is copied.
   const PixelArray pixels = inspectPixels(volume, channelAxis, "the volume");
@@ -221,7 +221,8 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center,
                        s.held,
                        s.holdGap,
                        ctx->profiler().totalMs(),
-                       run ? std::optional(run->report) : std::nullopt};
+                       run ? std::optional(run->report) : std::nullopt,
+                       snakeParamsDict(surfaces->params())};
 }
 
 py::array volumeToArray(Volume&& volume) {
@@ -256,6 +257,7 @@ void bindSurfaceSnake(py::module_& m) {
                     "Widest patch without the force's hold then (voxels).")
       .def_readonly("opencl_ms", &SurfaceResult::openclMs, "OpenCL time of the surface's kernels.")
       .def_readonly("gvf", &SurfaceResult::gvf, "The GVF solve's report (None for traditional).")
+      .def_readonly("params", &SurfaceResult::params, kParamsDoc)
       .def("__repr__", [](const SurfaceResult& r) {
         return "SurfaceResult(force='" + r.force + "', state='" + r.state +
                "', vertices=" + std::to_string(r.vertices.shape(0)) +
@@ -263,27 +265,21 @@ void bindSurfaceSnake(py::module_& m) {
                ", iterations=" + std::to_string(r.iterations) + ")";
       });
 
-  m.def("surface_snake", &surfaceSnake, py::arg("volume"), py::arg("center") = py::none(),
-        py::arg("radius") = py::none(), py::kw_only(), py::arg("box") = py::none(),
-        py::arg("channel_axis") = py::none(), py::arg("force") = "gvf",
-        py::arg("alpha") = snakeDefault("alpha"), py::arg("beta") = snakeDefault("beta"),
-        py::arg("gamma") = snakeDefault("gamma"), py::arg("kappa") = snakeDefault("kappa"),
-        py::arg("pressure") = snakeDefault("pressure"), py::arg("dmin") = snakeDefault("dmin"),
-        py::arg("dmax") = snakeDefault("dmax"),
-        py::arg("tolerance") = snakeDefault("snake-tolerance"),
-        py::arg("window") = static_cast<int>(snakeDefault("snake-window")),
-        py::arg("hold_gap") = snakeDefault("snake-hold-gap"),
-        py::arg("resample") = static_cast<int>(snakeDefault("snake-resample")),
-        py::arg("normalize") = snakeDefault("snake-normalize") != 0,
-        py::arg("iterations") = static_cast<int>(snakeDefault("snake-iterations")),
-        py::arg("mu") = py::none(), py::arg("sigma") = gvfDefault("sigma"),
-        py::arg("gvf_iterations") = py::none(), py::arg("target_error") = py::none(),
-        py::arg("solver") = py::none(), py::arg("precision") = "f32", py::arg("device") = "",
-        py::arg("progress") = py::none(), py::arg("progress_every") = 100,
-        py::arg("spacing") = py::none(),
-        "The compiled gvflab.surface_snake(): use gvflab.surface_snake "
-        "(python/gvflab/functions.py), documented there; defaults here are the engine's "
-        "parameter tables.");
+  std::apply(
+      [&](auto... snakeArgs) {
+        m.def("surface_snake", &surfaceSnake, py::arg("volume"), py::arg("center") = py::none(),
+              py::arg("radius") = py::none(), py::kw_only(), py::arg("box") = py::none(),
+              py::arg("channel_axis") = py::none(), py::arg("force") = "gvf", snakeArgs...,
+              py::arg("mu") = py::none(), py::arg("sigma") = gvfDefault("sigma"),
+              py::arg("gvf_iterations") = py::none(), py::arg("target_error") = py::none(),
+              py::arg("solver") = py::none(), py::arg("precision") = "f32", py::arg("device") = "",
+              py::arg("progress") = py::none(), py::arg("progress_every") = 100,
+              py::arg("spacing") = py::none(),
+              "The compiled gvflab.surface_snake(): use gvflab.surface_snake "
+              "(python/gvflab/functions.py), documented there; defaults here are the engine's "
+              "parameter tables.");
+      },
+      snakeKeywordArgs());
 
   m.def(
       "volume_phantom",

@@ -32,6 +32,22 @@ const ParamSpec& findSpec(const std::vector<ParamSpec>& specs, const std::string
   throw ParameterError("Unknown parameter " + quotedText(key) + ".");
 }
 
+std::string paramKeyword(std::string_view key) {
+  if (key.starts_with("snake-")) key.remove_prefix(6);
+  std::string name(key);
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name;
+}
+
+const char* v0ModeName(V0Mode mode) { return mode == V0Mode::ImageGradient ? "image" : "edge"; }
+
+std::optional<V0Mode> parseV0Mode(std::string_view name) {
+  if (name == "edge") return V0Mode::EdgeGradient;
+  if (name == "image") return V0Mode::ImageGradient;
+  return std::nullopt;
+}
+
 const std::vector<ParamSpec>& gvfParamSpecs() {
   static const std::vector<ParamSpec> specs = {
       // The range is Euler's in 2D (mu_rule.hpp); checks go through the rule, not this.
