@@ -33,7 +33,7 @@ inline pybind11::object snakeValue(const ParamSpec& spec, double v) {
 // (paramKeyword names, the table's defaults), in the order of the functions' parameters; bind
 // them with std::apply. A key added to the table fails here until the functions take it.
 template <std::size_t... I>
-auto snakeKeywordArgs(std::index_sequence<I...> = std::make_index_sequence<kSnakeKeywords>()) {
+auto snakeKeywordArgsOf(std::index_sequence<I...>) {
   static const std::vector<const ParamSpec*> specs = [] {
     std::vector<const ParamSpec*> out;
     for (const auto& f : snakeParamFields()) out.push_back(&findSpec(snakeParamSpecs(), f.key));
@@ -48,6 +48,10 @@ auto snakeKeywordArgs(std::index_sequence<I...> = std::make_index_sequence<kSnak
   }();
   return std::make_tuple(
       pybind11::arg_v(names[I].c_str(), snakeValue(*specs[I], specs[I]->defaultValue))...);
+}
+
+inline auto snakeKeywordArgs() {
+  return snakeKeywordArgsOf(std::make_index_sequence<kSnakeKeywords>());
 }
 
 // The snake keywords (in SnakeParams' order) checked through the table's bindings, with the
