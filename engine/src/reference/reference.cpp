@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 
+#include "grid_walk.hpp"
 #include "gvflab/gvf_input.hpp"
 
 namespace gvflab::reference {
@@ -16,31 +17,6 @@ int reflect(int i, int n) {
   }
   return i;
 }
-
-namespace {
-
-using Point = std::array<int, 3>;
-
-template <typename T>
-std::size_t index(const T& g, Point p) {
-  return (static_cast<std::size_t>(reflect(p[2], g.depth)) * g.height + reflect(p[1], g.height)) *
-             g.width +
-         reflect(p[0], g.width);
-}
-
-template <typename T, typename F>
-void forEach(const T& g, F f) {
-  for (int z = 0; z < g.depth; ++z)
-    for (int y = 0; y < g.height; ++y)
-      for (int x = 0; x < g.width; ++x) f(Point{x, y, z});
-}
-
-Point shifted(Point p, int axis, int by) {
-  p[axis] += by;
-  return p;
-}
-
-}  // namespace
 
 Grid gaussianBlur(const Grid& image, double sigma) {
   const auto w = gvflab::gaussianWeights(sigma);

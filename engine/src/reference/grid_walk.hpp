@@ -1,0 +1,32 @@
+#pragma once
+// How the double references walk a grid: every point in order, its neighbours along an axis,
+// and the index of a point mirrored back inside (reflect, as the kernels' borders).
+#include <array>
+#include <cstddef>
+
+#include "gvflab/reference.hpp"
+
+namespace gvflab::reference {
+
+using Point = std::array<int, 3>;
+
+template <typename T>
+std::size_t index(const T& g, Point p) {
+  return (static_cast<std::size_t>(reflect(p[2], g.depth)) * g.height + reflect(p[1], g.height)) *
+             g.width +
+         reflect(p[0], g.width);
+}
+
+template <typename T, typename F>
+void forEach(const T& g, F f) {
+  for (int z = 0; z < g.depth; ++z)
+    for (int y = 0; y < g.height; ++y)
+      for (int x = 0; x < g.width; ++x) f(Point{x, y, z});
+}
+
+inline Point shifted(Point p, int axis, int by) {
+  p[axis] += by;
+  return p;
+}
+
+}  // namespace gvflab::reference
