@@ -34,10 +34,9 @@ double otherValue(const ParamField<T>& f, const std::vector<ParamSpec>& specs) {
 
 TEST_CASE("every key of the snake and capture tables is bound to exactly one field") {
   for (const ParamSpec& s : snakeParamSpecs())
-    CHECK_MESSAGE(countBindings(snakeParamFields(), s.key) +
-                          countBindings(snakeLoopFields(), s.key) ==
-                      1,
-                  s.key);
+    CHECK_MESSAGE(
+        countBindings(snakeParamFields(), s.key) + countBindings(snakeLoopFields(), s.key) == 1,
+        s.key);
   for (const ParamSpec& s : captureParamSpecs())
     CHECK_MESSAGE(countBindings(captureParamFields(), s.key) == 1, s.key);
   // And no binding names a key the tables lack.
