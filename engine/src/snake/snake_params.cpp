@@ -102,20 +102,15 @@ const std::vector<ParamSpec>& snakeParamSpecs() {
 
 const std::vector<ParamField<SnakeParams>>& snakeParamFields() {
   using P = SnakeParams;
+  // In SnakeParams' member order (Python's keywords rely on it); a few to a line.
+  // clang-format off
   static const std::vector<ParamField<P>> fields = {
-      {"alpha", &P::alpha},
-      {"beta", &P::beta},
-      {"gamma", &P::gamma},
-      {"kappa", &P::kappa},
-      {"pressure", &P::pressure},
-      {"dmin", &P::dmin},
-      {"dmax", &P::dmax},
-      {"snake-tolerance", &P::tolerance},
-      {"snake-window", &P::window},
-      {"snake-hold-gap", &P::holdGap},
-      {"snake-resample", &P::resample},
-      {"snake-normalize", &P::normalize},
-  };
+      {"alpha", &P::alpha}, {"beta", &P::beta}, {"gamma", &P::gamma}, {"kappa", &P::kappa},
+      {"pressure", &P::pressure}, {"dmin", &P::dmin}, {"dmax", &P::dmax},
+      {"snake-tolerance", &P::tolerance}, {"snake-window", &P::window},
+      {"snake-hold-gap", &P::holdGap}, {"snake-resample", &P::resample},
+      {"snake-normalize", &P::normalize}};
+  // clang-format on
   return fields;
 }
 
