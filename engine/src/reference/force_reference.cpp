@@ -13,11 +13,7 @@ namespace {
 double ggvfIncrement(const Field& v, const Field& v0, const Grid& g, double mu, Point p, int c) {
   const int d = v.dims();
   const std::size_t i = index(v, p);
-  double lap = 0;
-  for (int a = 0; a < d; ++a)
-    lap += (v.values[d * index(v, shifted(p, a, -1)) + c] - 2.0 * v.values[d * i + c] +
-            v.values[d * index(v, shifted(p, a, 1)) + c]) /
-           (v0.spacing[a] * v0.spacing[a]);
+  const double lap = laplacian(v, v0.spacing, p, c);
   const double gi = g.values[i];
   return mu * (gi * lap - (1.0 - gi) * (v.values[d * i + c] - v0.values[d * i + c]));
 }

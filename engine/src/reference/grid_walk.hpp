@@ -29,4 +29,17 @@ inline Point shifted(Point p, int axis, int by) {
   return p;
 }
 
+// The Laplacian of component c of the field v at p, on the grid spacing `spacing`.
+template <typename F, typename S>
+double laplacian(const F& v, const S& spacing, Point p, int c) {
+  const int d = v.dims();
+  const std::size_t i = index(v, p);
+  double lap = 0;
+  for (int a = 0; a < d; ++a)
+    lap += (v.values[d * index(v, shifted(p, a, -1)) + c] - 2.0 * v.values[d * i + c] +
+            v.values[d * index(v, shifted(p, a, 1)) + c]) /
+           (spacing[a] * spacing[a]);
+  return lap;
+}
+
 }  // namespace gvflab::reference

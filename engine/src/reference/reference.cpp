@@ -90,11 +90,7 @@ namespace {
 double residual(const Field& v, const Field& v0, double mu, Point p, int c) {
   const int d = v.dims();
   const std::size_t i = index(v, p);
-  double lap = 0;
-  for (int a = 0; a < d; ++a)
-    lap += (v.values[d * index(v, shifted(p, a, -1)) + c] - 2.0 * v.values[d * i + c] +
-            v.values[d * index(v, shifted(p, a, 1)) + c]) /
-           (v0.spacing[a] * v0.spacing[a]);
+  const double lap = laplacian(v, v0.spacing, p, c);
   double s = 0;
   for (int a = 0; a < d; ++a) s += v0.values[d * i + a] * v0.values[d * i + a];
   return mu * lap - (v.values[d * i + c] - v0.values[d * i + c]) * s;
