@@ -32,6 +32,21 @@ Flag snakeFlag(std::string name, std::string arg, std::string help, void (*apply
   return f;
 }
 
+// A flag naming one output file of the snakes, given once and named per input by --batch; a
+// bad name fails `check` before a run.
+using PathField = std::optional<std::string> SnakeOptions::*;
+Flag outputFlag(std::string name, std::string arg, std::string help, PathField path,
+                void (*check)(const std::string&)) {
+  Flag f = snakeFlag(std::move(name), std::move(arg), std::move(help), nullptr);
+  f.apply = [path, check](FlagContext& c) {
+    c.options.snakes.*path = c.value();
+    if (check) check(*(c.options.snakes.*path));
+  };
+  f.once = true;
+  f.output = [path](Options& o) -> std::optional<std::string>& { return o.snakes.*path; };
+  return f;
+}
+
 }  // namespace
 
 std::vector<Flag> snakeFlags() {
@@ -63,7 +78,7 @@ std::vector<Flag> snakeFlags() {
         surfaces.push_back(parseSurfaceSpec(c.value()));
         checkSurfaceCount(surfaces.size(), "--surface");
       }));
-  Flag saveSurfaces = snakeFlag(
+  t.push_back(outputFlag(
       "--save-surfaces", "F",
       "write each surface where it ended as a triangle mesh, in the format of F's extension: " +
           formatList(FormatRole::SurfaceOutput) +
@@ -71,15 +86,7 @@ std::vector<Flag> snakeFlags() {
           "the coordinates of --surface-coordinates (stated in each file's header), faces "
           "counter-clockwise seen from outside. --report lists each surface's file, state, "
           "iterations, vertices and faces",
-      [](FlagContext& c) {
-        c.options.snakes.saveSurfaces = c.value();
-        checkSurfaceFileName(*c.options.snakes.saveSurfaces);  // a bad extension fails first
-      });
-  saveSurfaces.once = true;
-  saveSurfaces.output = [](Options& o) -> std::optional<std::string>& {
-    return o.snakes.saveSurfaces;
-  };
-  t.push_back(saveSurfaces);
+      &SnakeOptions::saveSurfaces, checkSurfaceFileName));
   Flag surfaceCoords = snakeFlag(
       "--surface-coordinates", "C",
       "coordinates of --save-surfaces: world (the input's spacing, origin and direction, LPS "
@@ -111,7 +118,7 @@ std::vector<Flag> snakeFlags() {
                          });
   force.shown = [](const Options& o) { return std::string(forceName(o.snakes.force)); };
   t.push_back(force);
-  Flag contours = snakeFlag(
+  t.push_back(outputFlag(
       "--save-contours", "F",
       "write the snakes, in the format of F's extension: .json {\"contours\": [{\"points\": "
       "[[x, y], ...], \"initial_points\": [...], \"force\": \"gvf\", \"state\": "
@@ -120,27 +127,15 @@ std::vector<Flag> snakeFlags() {
       "iterations); .csv; .svg. stalled: stopped where the force is too weak to hold it (see "
       "--snake-hold-gap); collapsed: shrank below 5% of its start's area to a dot or a line "
       "(captured, outlining nothing)",
-      [](FlagContext& c) {
-        c.options.snakes.saveContours = c.value();
-        contourFormatOf(*c.options.snakes.saveContours);  // a bad extension fails before a run
-      });
-  contours.once = true;
-  contours.output = [](Options& o) -> std::optional<std::string>& { return o.snakes.saveContours; };
-  t.push_back(contours);
-  Flag mask = snakeFlag(
+      &SnakeOptions::saveContours, [](const std::string& f) { contourFormatOf(f); }));
+  t.push_back(outputFlag(
       "--save-mask", "F",
       "write the snakes' insides as a label image of the input's size: pixels inside snake k "
       "(1..N, in --snake order; the later wins where they overlap) hold k, the others 0; "
       "--region-snake's inside holds 1. A pixel is inside when the contour winds around its "
       "centre (nonzero rule). .png (8-bit, 16-bit beyond 255 snakes), .nrrd, .nii or .nii.gz "
       "(integer, with the input's geometry)",
-      [](FlagContext& c) {
-        c.options.snakes.saveMask = c.value();
-        checkMaskFileName(*c.options.snakes.saveMask);  // a bad extension fails before a run
-      });
-  mask.once = true;
-  mask.output = [](Options& o) -> std::optional<std::string>& { return o.snakes.saveMask; };
-  t.push_back(mask);
+      &SnakeOptions::saveMask, [](const std::string& f) { checkMaskFileName(f); }));
   Flag svgImage = snakeFlag("--svg-image", "",
                             "--save-contours F.svg: the input image beneath the contours (an "
                             "embedded PNG, one unit a pixel)",
@@ -166,13 +161,10 @@ std::vector<Flag> snakeFlags() {
     return std::string(coordinatesName(o.snakes.contourCoordinates));
   };
   t.push_back(coords);
-  Flag map = snakeFlag("--capture-map", "M.png",
-                       "steps from each pixel to an edge along the unit force of --snake-force "
-                       "(white: edge, yellow: near, blue: far, black: never)",
-                       [](FlagContext& c) { c.options.snakes.captureMap = c.value(); });
-  map.once = true;
-  map.output = [](Options& o) -> std::optional<std::string>& { return o.snakes.captureMap; };
-  t.push_back(map);
+  t.push_back(outputFlag("--capture-map", "M.png",
+                         "steps from each pixel to an edge along the unit force of --snake-force "
+                         "(white: edge, yellow: near, blue: far, black: never)",
+                         &SnakeOptions::captureMap, nullptr));
   // One flag per key of the two tables; a key bound to no field fails when the table is built
   // (the unit tests build it).
   for (const auto* specs : {&snakeParamSpecs(), &captureParamSpecs()})
