@@ -129,32 +129,23 @@ void bindSnake(py::module_& m) {
   for (std::size_t i = 0; i < std::size(kSnakeStates); ++i)
     states[i] = snakeStateName(kSnakeStates[i]);
   m.attr("SNAKE_STATES") = states;
-  py::class_<SnakeResult>(m, "SnakeResult", "A parametric snake after gvflab.snake().")
+  py::class_<SnakeResult> result(m, "SnakeResult", "A parametric snake after gvflab.snake().");
+  result
       .def_readonly("points", &SnakeResult::points,
                     "The contour's nodes, N x 2 float64 (row, col), pixel centres at integers.")
-      .def_readonly("force", &SnakeResult::force)
       .def_readonly("boundary_condition", &SnakeResult::boundary,
                     "'periodic' (closed) or an open snake's ends: 'free', 'fixed', "
-                    "'free-fixed', 'fixed-free'.")
-      .def_readonly("state", &SnakeResult::state,
-                    "'moving', 'converged', 'stalled' or 'collapsed' (the CLI's states; "
-                    "see gvflab.SNAKE_STATES).")
-      .def_property_readonly("converged",
-                             [](const SnakeResult& r) { return r.state == "converged"; })
-      .def_readonly("iterations", &SnakeResult::iterations, "Iterations run while moving.")
-      .def_readonly("held", &SnakeResult::held,
-                    "Fraction of nodes the force held at the last stop (0 before one).")
-      .def_readonly("hold_gap", &SnakeResult::holdGap,
-                    "Longest stretch without the force's hold then (pixels).")
-      .def_readonly("opencl_ms", &SnakeResult::openclMs,
-                    "OpenCL time of the snake kernels (all snakes of the call).")
-      .def_readonly("gvf", &SnakeResult::gvf, "The GVF solve's report (None for traditional).")
-      .def_readonly("params", &SnakeResult::params, kParamsDoc)
-      .def("__repr__", [](const SnakeResult& r) {
-        return "SnakeResult(force='" + r.force + "', state='" + r.state +
-               "', nodes=" + std::to_string(r.points.shape(0)) +
-               ", iterations=" + std::to_string(r.iterations) + ")";
-      });
+                    "'free-fixed', 'fixed-free'.");
+  bindStopAttributes(result, {"'moving', 'converged', 'stalled' or 'collapsed' (the CLI's states; "
+                              "see gvflab.SNAKE_STATES).",
+                              "Fraction of nodes the force held at the last stop (0 before one).",
+                              "Longest stretch without the force's hold then (pixels).",
+                              "OpenCL time of the snake kernels (all snakes of the call)."});
+  result.def("__repr__", [](const SnakeResult& r) {
+    return "SnakeResult(force='" + r.force + "', state='" + r.state +
+           "', nodes=" + std::to_string(r.points.shape(0)) +
+           ", iterations=" + std::to_string(r.iterations) + ")";
+  });
 
   std::apply(
       [&](auto... snakeArgs) {

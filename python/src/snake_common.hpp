@@ -73,6 +73,26 @@ inline pybind11::dict snakeParamsDict(const SnakeParams& p) {
   return out;
 }
 
+// What SnakeResult and SurfaceResult tell alike, with their own words where they differ.
+struct StopDocs {
+  const char* state;
+  const char* held;
+  const char* holdGap;
+  const char* openclMs;
+};
+template <class R>
+void bindStopAttributes(pybind11::class_<R>& c, const StopDocs& docs) {
+  c.def_readonly("force", &R::force)
+      .def_readonly("state", &R::state, docs.state)
+      .def_property_readonly("converged", [](const R& r) { return r.state == "converged"; })
+      .def_readonly("iterations", &R::iterations, "Iterations run while moving.")
+      .def_readonly("held", &R::held, docs.held)
+      .def_readonly("hold_gap", &R::holdGap, docs.holdGap)
+      .def_readonly("opencl_ms", &R::openclMs, docs.openclMs)
+      .def_readonly("gvf", &R::gvf, "The GVF solve's report (None for traditional).")
+      .def_readonly("params", &R::params, kParamsDoc);
+}
+
 // Steps the snakes (2D or 3D) in chunks until every one stopped or the iterations ran out,
 // reporting progress; the profiler then holds the snakes' kernels only. Call without the GIL.
 template <class Snakes>

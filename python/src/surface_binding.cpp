@@ -235,35 +235,27 @@ py::array volumeToArray(Volume&& volume) {
 }  // namespace
 
 void bindSurfaceSnake(py::module_& m) {
-  py::class_<SurfaceResult>(m, "SurfaceResult",
-                            "A surface snake after gvflab.surface_snake(): a closed triangle "
-                            "mesh.")
+  py::class_<SurfaceResult> result(
+      m, "SurfaceResult", "A surface snake after gvflab.surface_snake(): a closed triangle mesh.");
+  result
       .def_readonly("vertices", &SurfaceResult::vertices,
                     "The mesh's vertices, N x 3 float64 (plane, row, col), voxel centres at "
                     "integers.")
       .def_readonly("faces", &SurfaceResult::faces,
                     "M x 3 int64 vertex indices, (v1 - v0) x (v2 - v0) pointing outwards in "
-                    "(plane, row, col) coordinates; every edge is in exactly two faces.")
-      .def_readonly("force", &SurfaceResult::force)
-      .def_readonly("state", &SurfaceResult::state,
-                    "'moving', 'converged', 'stalled' or 'collapsed' (the 2D snakes' states, "
-                    "from the same engine rule; see gvflab.SNAKE_STATES).")
-      .def_property_readonly("converged",
-                             [](const SurfaceResult& r) { return r.state == "converged"; })
-      .def_readonly("iterations", &SurfaceResult::iterations, "Iterations run while moving.")
-      .def_readonly("held", &SurfaceResult::held,
-                    "Fraction of vertices the force held at the last stop (0 before one).")
-      .def_readonly("hold_gap", &SurfaceResult::holdGap,
-                    "Widest patch without the force's hold then (voxels).")
-      .def_readonly("opencl_ms", &SurfaceResult::openclMs, "OpenCL time of the surface's kernels.")
-      .def_readonly("gvf", &SurfaceResult::gvf, "The GVF solve's report (None for traditional).")
-      .def_readonly("params", &SurfaceResult::params, kParamsDoc)
-      .def("__repr__", [](const SurfaceResult& r) {
-        return "SurfaceResult(force='" + r.force + "', state='" + r.state +
-               "', vertices=" + std::to_string(r.vertices.shape(0)) +
-               ", faces=" + std::to_string(r.faces.shape(0)) +
-               ", iterations=" + std::to_string(r.iterations) + ")";
-      });
+                    "(plane, row, col) coordinates; every edge is in exactly two faces.");
+  bindStopAttributes(result, {"'moving', 'converged', 'stalled' or 'collapsed' (the 2D snakes' "
+                              "states, from the same engine rule; see gvflab.SNAKE_STATES).",
+                              "Fraction of vertices the force held at the last stop (0 before "
+                              "one).",
+                              "Widest patch without the force's hold then (voxels).",
+                              "OpenCL time of the surface's kernels."});
+  result.def("__repr__", [](const SurfaceResult& r) {
+    return "SurfaceResult(force='" + r.force + "', state='" + r.state +
+           "', vertices=" + std::to_string(r.vertices.shape(0)) +
+           ", faces=" + std::to_string(r.faces.shape(0)) +
+           ", iterations=" + std::to_string(r.iterations) + ")";
+  });
 
   std::apply(
       [&](auto... snakeArgs) {
