@@ -136,9 +136,7 @@ void bindSnake(py::module_& m) {
       .def_readonly("boundary_condition", &SnakeResult::boundary,
                     "'periodic' (closed) or an open snake's ends: 'free', 'fixed', "
                     "'free-fixed', 'fixed-free'.");
-  bindStopAttributes(result, {"'moving', 'converged', 'stalled' or 'collapsed' (the CLI's states; "
-                              "see gvflab.SNAKE_STATES).",
-                              "Fraction of nodes the force held at the last stop (0 before one).",
+  bindStopAttributes(result, {"Fraction of nodes the force held at the last stop (0 before one).",
                               "Longest stretch without the force's hold then (pixels).",
                               "OpenCL time of the snake kernels (all snakes of the call)."});
   result.def("__repr__", [](const SnakeResult& r) {

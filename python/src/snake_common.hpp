@@ -75,7 +75,6 @@ inline pybind11::dict snakeParamsDict(const SnakeParams& p) {
 
 // What SnakeResult and SurfaceResult tell alike, with their own words where they differ.
 struct StopDocs {
-  const char* state;
   const char* held;
   const char* holdGap;
   const char* openclMs;
@@ -83,7 +82,9 @@ struct StopDocs {
 template <class R>
 void bindStopAttributes(pybind11::class_<R>& c, const StopDocs& docs) {
   c.def_readonly("force", &R::force)
-      .def_readonly("state", &R::state, docs.state)
+      .def_readonly("state", &R::state,
+                    "'moving', 'converged', 'stalled' or 'collapsed' (the engine's rule, as "
+                    "the CLI reports it; see gvflab.SNAKE_STATES).")
       .def_property_readonly("converged", [](const R& r) { return r.state == "converged"; })
       .def_readonly("iterations", &R::iterations, "Iterations run while moving.")
       .def_readonly("held", &R::held, docs.held)

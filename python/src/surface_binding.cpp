@@ -244,9 +244,7 @@ void bindSurfaceSnake(py::module_& m) {
       .def_readonly("faces", &SurfaceResult::faces,
                     "M x 3 int64 vertex indices, (v1 - v0) x (v2 - v0) pointing outwards in "
                     "(plane, row, col) coordinates; every edge is in exactly two faces.");
-  bindStopAttributes(result, {"'moving', 'converged', 'stalled' or 'collapsed' (the 2D snakes' "
-                              "states, from the same engine rule; see gvflab.SNAKE_STATES).",
-                              "Fraction of vertices the force held at the last stop (0 before "
+  bindStopAttributes(result, {"Fraction of vertices the force held at the last stop (0 before "
                               "one).",
                               "Widest patch without the force's hold then (voxels).",
                               "OpenCL time of the surface's kernels."});
