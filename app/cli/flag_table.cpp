@@ -23,16 +23,6 @@
 namespace gvflab::app {
 namespace {
 
-// The engine's parsers word their errors for any caller; on the command line name the flag.
-template <class F>
-auto parseNamed(const std::string& flag, F parse) {
-  try {
-    return parse();
-  } catch (const ParameterError& e) {
-    throw ParameterError(flag + ": " + e.what());
-  }
-}
-
 std::string joined(const std::vector<std::string>& names, const char* last) {
   std::string out;
   for (std::size_t i = 0; i < names.size(); ++i) {

@@ -95,11 +95,8 @@ std::vector<Flag> snakeFlags() {
       "default world when the input has geometry (a NIfTI, NRRD, MetaImage or DICOM header), "
       "voxel otherwise. Each file's header and --report say which",
       [](FlagContext& c) {
-        try {
-          c.options.snakes.surfaceCoordinates = parseSurfaceCoordinates(c.value());
-        } catch (const ParameterError& e) {
-          throw ParameterError("--surface-coordinates: " + std::string(e.what()));
-        }
+        c.options.snakes.surfaceCoordinates =
+            parseNamed(c.flag->name, [&] { return parseSurfaceCoordinates(c.value()); });
       });
   surfaceCoords.once = true;
   surfaceCoords.shown = [](const Options& o) {
@@ -109,12 +106,8 @@ std::vector<Flag> snakeFlags() {
   Flag force = snakeFlag("--snake-force", "F",
                          "force of snakes without @: gvf or traditional (grad of the edge map)",
                          [](FlagContext& c) {
-                           const std::string v = c.value();
-                           try {
-                             c.options.snakes.force = parseForce(v);
-                           } catch (const ParameterError& e) {
-                             throw ParameterError("--snake-force: " + std::string(e.what()));
-                           }
+                           c.options.snakes.force =
+                               parseNamed(c.flag->name, [v = c.value()] { return parseForce(v); });
                          });
   force.shown = [](const Options& o) { return std::string(forceName(o.snakes.force)); };
   t.push_back(force);
@@ -149,12 +142,8 @@ std::vector<Flag> snakeFlags() {
       "and direction, LPS mm: origin + direction . diag(spacing) . (x - 0.5, y - 0.5, 0)); "
       "SVG is drawn in pixels",
       [](FlagContext& c) {
-        const std::string v = c.value();
-        try {
-          c.options.snakes.contourCoordinates = parseCoordinates(v);
-        } catch (const ParameterError& e) {
-          throw ParameterError("--contour-coordinates: " + std::string(e.what()));
-        }
+        c.options.snakes.contourCoordinates =
+            parseNamed(c.flag->name, [v = c.value()] { return parseCoordinates(v); });
       });
   coords.once = true;
   coords.shown = [](const Options& o) {

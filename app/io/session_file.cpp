@@ -192,6 +192,35 @@ SurfaceMesh meshFromJson(const JsonFields& o, const char* verticesKey, const cha
   return mesh;
 }
 
+// Each object of the array `key` ("snakes", "surfaces"; at most `most`): its force and own
+// pressure, then the rest read by `read`.
+template <class Saved, class Read>
+std::vector<Saved> savedList(const JsonFields& root, const std::string& key, std::size_t most,
+                             Read read) {
+  const QJsonArray list = root.array(key.c_str());
+  if (list.size() > static_cast<qsizetype>(most))
+    throw InputError("\"" + key + "\" has " + std::to_string(list.size()) + " " + key +
+                     "; at most " + std::to_string(most) + " run at once.");
+  std::vector<Saved> out;
+  for (qsizetype i = 0; i < list.size(); ++i) {
+    const std::string at = key + "[" + std::to_string(i) + "]";
+    if (!list[i].isObject())
+      throw InputError("\"" + at + "\" must be an object, not " + jsonTypeName(list[i]) + ".");
+    const JsonFields o(list[i].toObject(), at);
+    Saved saved;
+    try {
+      saved.force = parseForce(o.string("force", "gvf"));
+    } catch (const ParameterError& e) {
+      throw InputError("\"" + o.name("force") + "\": " + e.what());
+    }
+    if (o.has("pressure"))
+      saved.pressure = o.number("pressure", 0, findSpec(snakeParamSpecs(), "pressure"));
+    read(o, saved);
+    out.push_back(std::move(saved));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string sessionToJson(const SessionFile& s) {
@@ -318,23 +347,8 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
   } catch (const ParameterError& e) {
     throw InputError(std::string("\"snake_params\": ") + e.what());
   }
-  const QJsonArray snakes = root.array("snakes");
-  if (snakes.size() > static_cast<qsizetype>(kMaxSnakes))
-    throw InputError("\"snakes\" has " + std::to_string(snakes.size()) + " snakes; at most " +
-                     std::to_string(kMaxSnakes) + " run at once.");
   std::size_t points = 0;
-  for (qsizetype i = 0; i < snakes.size(); ++i) {
-    const std::string at = "snakes[" + std::to_string(i) + "]";
-    if (!snakes[i].isObject())
-      throw InputError("\"" + at + "\" must be an object, not " + jsonTypeName(snakes[i]) + ".");
-    const JsonFields o(snakes[i].toObject(), at);
-    SavedSnake sn;
-    try {
-      sn.force = parseForce(o.string("force", "gvf"));
-    } catch (const ParameterError& e) {
-      throw InputError("\"" + o.name("force") + "\": " + e.what());
-    }
-    if (o.has("pressure")) sn.pressure = o.number("pressure", 0, findSpec(snake, "pressure"));
+  s.snakes = savedList<SavedSnake>(root, "snakes", kMaxSnakes, [&](const JsonFields& o, auto& sn) {
     try {
       sn.boundary = parseBoundary(o.string("boundary", "periodic"));
     } catch (const ParameterError& e) {
@@ -350,36 +364,20 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
     if (points > kMaxSessionPoints)
       throw InputError("The snakes have more than " + std::to_string(kMaxSessionPoints) +
                        " points in all, the most a session may hold.");
-    s.snakes.push_back(std::move(sn));
-  }
-  const QJsonArray surfaces = root.array("surfaces");
-  if (surfaces.size() > static_cast<qsizetype>(kMaxSurfaces))
-    throw InputError("\"surfaces\" has " + std::to_string(surfaces.size()) + " surfaces; at most " +
-                     std::to_string(kMaxSurfaces) + " run at once.");
-  for (qsizetype i = 0; i < surfaces.size(); ++i) {
-    const std::string at = "surfaces[" + std::to_string(i) + "]";
-    if (!surfaces[i].isObject())
-      throw InputError("\"" + at + "\" must be an object, not " + jsonTypeName(surfaces[i]) + ".");
-    const JsonFields o(surfaces[i].toObject(), at);
-    SavedSurface sf;
-    try {
-      sf.force = parseForce(o.string("force", "gvf"));
-    } catch (const ParameterError& e) {
-      throw InputError("\"" + o.name("force") + "\": " + e.what());
-    }
-    if (o.has("pressure")) sf.pressure = o.number("pressure", 0, findSpec(snake, "pressure"));
-    sf.mesh = meshFromJson(o, "vertices", "faces");
-    sf.initial = o.has("initial_vertices") || o.has("initial_faces")
-                     ? meshFromJson(o, "initial_vertices", "initial_faces")
-                     : sf.mesh;
-    points += sf.mesh.vertices.size() + sf.mesh.faces.size() + sf.initial.vertices.size() +
-              sf.initial.faces.size();
-    if (points > kMaxSessionPoints)
-      throw InputError("The snakes and surfaces have more than " +
-                       std::to_string(kMaxSessionPoints) +
-                       " points and faces in all, the most a session may hold.");
-    s.surfaces.push_back(std::move(sf));
-  }
+  });
+  s.surfaces =
+      savedList<SavedSurface>(root, "surfaces", kMaxSurfaces, [&](const JsonFields& o, auto& sf) {
+        sf.mesh = meshFromJson(o, "vertices", "faces");
+        sf.initial = o.has("initial_vertices") || o.has("initial_faces")
+                         ? meshFromJson(o, "initial_vertices", "initial_faces")
+                         : sf.mesh;
+        points += sf.mesh.vertices.size() + sf.mesh.faces.size() + sf.initial.vertices.size() +
+                  sf.initial.faces.size();
+        if (points > kMaxSessionPoints)
+          throw InputError("The snakes and surfaces have more than " +
+                           std::to_string(kMaxSessionPoints) +
+                           " points and faces in all, the most a session may hold.");
+      });
   const JsonFields display = root.object("display");
   s.colormap = display.string("colormap", "viridis");
   if (s.colormap != "gray" && s.colormap != "viridis" && s.colormap != "inferno")
