@@ -57,13 +57,14 @@ struct Flag {
   bool takesValue() const { return !arg.empty() && arg.front() != '['; }
 };
 
-// The engine's parsers word their errors for any caller; on the command line name the flag.
-template <class F>
+// The engine's parsers and the readers word their errors for any caller; on the command line
+// name the flag (an E, a ParameterError or an InputError, is rethrown prefixed).
+template <class E = ParameterError, class F>
 auto parseNamed(const std::string& flag, F parse) {
   try {
     return parse();
-  } catch (const ParameterError& e) {
-    throw ParameterError(flag + ": " + e.what());
+  } catch (const E& e) {
+    throw E(flag + ": " + e.what());
   }
 }
 
