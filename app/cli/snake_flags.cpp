@@ -38,10 +38,7 @@ using PathField = std::optional<std::string> SnakeOptions::*;
 Flag outputFlag(std::string name, std::string arg, std::string help, PathField path,
                 void (*check)(const std::string&)) {
   Flag f = snakeFlag(std::move(name), std::move(arg), std::move(help), nullptr);
-  f.apply = [path, check](FlagContext& c) {
-    c.options.snakes.*path = c.value();
-    if (check) check(*(c.options.snakes.*path));
-  };
+  f.apply = [path, check](FlagContext& c) { check(*(c.options.snakes.*path = c.value())); };
   f.once = true;
   f.output = [path](Options& o) -> std::optional<std::string>& { return o.snakes.*path; };
   return f;
@@ -153,7 +150,7 @@ std::vector<Flag> snakeFlags() {
   t.push_back(outputFlag("--capture-map", "M.png",
                          "steps from each pixel to an edge along the unit force of --snake-force "
                          "(white: edge, yellow: near, blue: far, black: never)",
-                         &SnakeOptions::captureMap, nullptr));
+                         &SnakeOptions::captureMap, [](const std::string&) {}));
   // One flag per key of the two tables; a key bound to no field fails when the table is built
   // (the unit tests build it).
   for (const auto* specs : {&snakeParamSpecs(), &captureParamSpecs()})

@@ -25,7 +25,6 @@ void help(const std::string& text) {
 // ranges get a practical cap on the slider (typed values, ctrl-click, reach the rest).
 bool paramWidget(const ParamField<SnakeParams>& field, SnakeParams& p) {
   const ParamSpec& s = findSpec(snakeParamSpecs(), field.key);
-  const std::string key = s.key;
   bool changed = false;
   if (field.isBool()) {
     bool v = field.get(p) != 0;
@@ -36,13 +35,13 @@ bool paramWidget(const ParamField<SnakeParams>& field, SnakeParams& p) {
                                static_cast<int>(s.maxValue), "%d", ImGuiSliderFlags_Logarithmic);
     if (changed) field.set(p, v);
   } else {
-    const double cap = key == "dmax" || key == "gamma" ? 10.0
-                       : key == "dmin"                 ? 5.0
-                       : key == "snake-hold-gap"       ? 32.0
-                                                       : 2.0;
+    const double cap = s.key == "dmax" || s.key == "gamma" ? 10.0
+                       : s.key == "dmin"                   ? 5.0
+                       : s.key == "snake-hold-gap"         ? 32.0
+                                                           : 2.0;
     float v = static_cast<float>(field.get(p));
     const float lo =
-        static_cast<float>(std::max(s.minValue, key == "pressure" ? -1.0 : s.minValue));
+        static_cast<float>(std::max(s.minValue, s.key == "pressure" ? -1.0 : s.minValue));
     changed = ImGui::SliderFloat(s.label.c_str(), &v, lo,
                                  static_cast<float>(std::min(s.maxValue, cap)), "%.3f");
     if (changed) field.set(p, v);

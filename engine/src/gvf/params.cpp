@@ -1,5 +1,6 @@
 #include "gvflab/params.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -33,10 +34,8 @@ const ParamSpec& findSpec(const std::vector<ParamSpec>& specs, const std::string
 }
 
 std::string paramKeyword(std::string_view key) {
-  if (key.starts_with("snake-")) key.remove_prefix(6);
-  std::string name(key);
-  for (char& c : name)
-    if (c == '-') c = '_';
+  std::string name(key.starts_with("snake-") ? key.substr(6) : key);
+  std::replace(name.begin(), name.end(), '-', '_');
   return name;
 }
 

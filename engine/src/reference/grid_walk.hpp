@@ -1,6 +1,5 @@
 #pragma once
-// How the double references walk a grid: every point in order, its neighbours along an axis,
-// and the index of a point mirrored back inside (reflect, as the kernels' borders).
+// How the double references walk a grid: points in order, neighbours, mirrored indices.
 #include <array>
 #include <cstddef>
 
