@@ -23,16 +23,6 @@
 namespace gvflab::app {
 namespace {
 
-// The engine's parsers word their errors for any caller; on the command line name the flag.
-template <class F>
-auto parseNamed(const std::string& flag, F parse) {
-  try {
-    return parse();
-  } catch (const ParameterError& e) {
-    throw ParameterError(flag + ": " + e.what());
-  }
-}
-
 std::string joined(const std::vector<std::string>& names, const char* last) {
   std::string out;
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -258,10 +248,8 @@ std::vector<Flag> fieldFlags() {
              "2 channels, 3 for a volume; the image's size)",
              [](FlagContext& c) {
                const std::string v = c.value();
-               if (v == "edge")
-                 c.options.gvf.v0Mode = V0Mode::EdgeGradient;
-               else if (v == "image")
-                 c.options.gvf.v0Mode = V0Mode::ImageGradient;
+               if (const auto mode = parseV0Mode(v))
+                 c.options.gvf.v0Mode = *mode;
                else if (isUserFieldFile(v))
                  c.options.v0File = v;
                else
@@ -270,7 +258,7 @@ std::vector<Flag> fieldFlags() {
                                       quotedText(v) + ".");
              }),
       [](const Options& o) {
-        return o.v0File ? *o.v0File : o.gvf.v0Mode == V0Mode::EdgeGradient ? "edge" : "image";
+        return o.v0File ? *o.v0File : std::string(v0ModeName(o.gvf.v0Mode));
       }));
   Flag edgeMap =
       valued("--edge-map", "FILE", G::Field,

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/options.hpp"
+#include "gvflab/error.hpp"
 #include "gvflab/params.hpp"
 
 namespace gvflab::app {
@@ -55,6 +56,17 @@ struct Flag {
 
   bool takesValue() const { return !arg.empty() && arg.front() != '['; }
 };
+
+// The engine's parsers and the readers word their errors for any caller; on the command line
+// name the flag (an E, a ParameterError or an InputError, is rethrown prefixed).
+template <class E = ParameterError, class F>
+auto parseNamed(const std::string& flag, F parse) {
+  try {
+    return parse();
+  } catch (const E& e) {
+    throw E(flag + ": " + e.what());
+  }
+}
 
 const std::vector<Flag>& flagTable();
 // The table's entry for a flag as written ("--mu", "-q"), or nullptr.

@@ -1,6 +1,5 @@
 #include "cli/snake_flags.hpp"
 
-#include <map>
 #include <stdexcept>
 
 #include "gvflab/error.hpp"
@@ -13,32 +12,15 @@
 namespace gvflab::app {
 namespace {
 
-// Where each snake and capture parameter goes; every key of the two spec tables has one (a
-// key without one fails when the table is built, and the unit tests build it).
-using Setter = void (*)(SnakeOptions&, double);
-const std::map<std::string, Setter>& parameterSetters() {
-  static const std::map<std::string, Setter> setters = {
-      {"alpha", [](SnakeOptions& s, double v) { s.params.alpha = v; }},
-      {"beta", [](SnakeOptions& s, double v) { s.params.beta = v; }},
-      {"gamma", [](SnakeOptions& s, double v) { s.params.gamma = v; }},
-      {"kappa", [](SnakeOptions& s, double v) { s.params.kappa = v; }},
-      {"pressure", [](SnakeOptions& s, double v) { s.params.pressure = v; }},
-      {"dmin", [](SnakeOptions& s, double v) { s.params.dmin = v; }},
-      {"dmax", [](SnakeOptions& s, double v) { s.params.dmax = v; }},
-      {"snake-tolerance", [](SnakeOptions& s, double v) { s.params.tolerance = v; }},
-      {"snake-window", [](SnakeOptions& s, double v) { s.params.window = static_cast<int>(v); }},
-      {"snake-resample",
-       [](SnakeOptions& s, double v) { s.params.resample = static_cast<int>(v); }},
-      {"snake-hold-gap", [](SnakeOptions& s, double v) { s.params.holdGap = v; }},
-      {"snake-normalize", [](SnakeOptions& s, double v) { s.params.normalize = v != 0; }},
-      {"snake-iterations", [](SnakeOptions& s, double v) { s.iterations = static_cast<int>(v); }},
-      {"snake-frame-iterations",
-       [](SnakeOptions& s, double v) { s.frameIterations = static_cast<int>(v); }},
-      {"capture-threshold", [](SnakeOptions& s, double v) { s.capture.threshold = v; }},
-      {"capture-steps",
-       [](SnakeOptions& s, double v) { s.capture.maxSteps = static_cast<int>(v); }},
-  };
-  return setters;
+// The flag of a table key sets the field bound to it in `part` of the options.
+template <class T, class Part>
+bool bindFlag(Flag& f, const std::vector<ParamField<T>>& fields, Part part) {
+  for (const ParamField<T>& field : fields)
+    if (f.spec->key == field.key) {
+      f.apply = [field, part](FlagContext& c) { field.set(part(c.options.snakes), c.number()); };
+      return true;
+    }
+  return false;
 }
 
 Flag snakeFlag(std::string name, std::string arg, std::string help, void (*apply)(FlagContext&)) {
@@ -48,6 +30,18 @@ Flag snakeFlag(std::string name, std::string arg, std::string help, void (*apply
   f.group = FlagGroup::Snakes;
   f.help = std::move(help);
   f.apply = apply;
+  return f;
+}
+
+// A flag naming one output file of the snakes, given once and named per input by --batch; a
+// bad name fails `check` before a run.
+using PathField = std::optional<std::string> SnakeOptions::*;
+Flag outputFlag(std::string name, std::string arg, std::string help, PathField path,
+                void (*check)(const std::string&)) {
+  Flag f = snakeFlag(std::move(name), std::move(arg), std::move(help), nullptr);
+  f.apply = [path, check](FlagContext& c) { check(*(c.options.snakes.*path = c.value())); };
+  f.once = true;
+  f.output = [path](Options& o) -> std::optional<std::string>& { return o.snakes.*path; };
   return f;
 }
 
@@ -82,7 +76,7 @@ std::vector<Flag> snakeFlags() {
         surfaces.push_back(parseSurfaceSpec(c.value()));
         checkSurfaceCount(surfaces.size(), "--surface");
       }));
-  Flag saveSurfaces = snakeFlag(
+  t.push_back(outputFlag(
       "--save-surfaces", "F",
       "write each surface where it ended as a triangle mesh, in the format of F's extension: " +
           formatList(FormatRole::SurfaceOutput) +
@@ -90,15 +84,7 @@ std::vector<Flag> snakeFlags() {
           "the coordinates of --surface-coordinates (stated in each file's header), faces "
           "counter-clockwise seen from outside. --report lists each surface's file, state, "
           "iterations, vertices and faces",
-      [](FlagContext& c) {
-        c.options.snakes.saveSurfaces = c.value();
-        checkSurfaceFileName(*c.options.snakes.saveSurfaces);  // a bad extension fails first
-      });
-  saveSurfaces.once = true;
-  saveSurfaces.output = [](Options& o) -> std::optional<std::string>& {
-    return o.snakes.saveSurfaces;
-  };
-  t.push_back(saveSurfaces);
+      &SnakeOptions::saveSurfaces, checkSurfaceFileName));
   Flag surfaceCoords = snakeFlag(
       "--surface-coordinates", "C",
       "coordinates of --save-surfaces: world (the input's spacing, origin and direction, LPS "
@@ -107,11 +93,8 @@ std::vector<Flag> snakeFlags() {
       "default world when the input has geometry (a NIfTI, NRRD, MetaImage or DICOM header), "
       "voxel otherwise. Each file's header and --report say which",
       [](FlagContext& c) {
-        try {
-          c.options.snakes.surfaceCoordinates = parseSurfaceCoordinates(c.value());
-        } catch (const ParameterError& e) {
-          throw ParameterError("--surface-coordinates: " + std::string(e.what()));
-        }
+        c.options.snakes.surfaceCoordinates =
+            parseNamed(c.flag->name, [&] { return parseSurfaceCoordinates(c.value()); });
       });
   surfaceCoords.once = true;
   surfaceCoords.shown = [](const Options& o) {
@@ -123,16 +106,12 @@ std::vector<Flag> snakeFlags() {
                          "(generalized GVF), vfc (vector field convolution) or distance (Cohen's "
                          "distance force)",
                          [](FlagContext& c) {
-                           const std::string v = c.value();
-                           try {
-                             c.options.snakes.force = parseForce(v);
-                           } catch (const ParameterError& e) {
-                             throw ParameterError("--snake-force: " + std::string(e.what()));
-                           }
+                           c.options.snakes.force =
+                               parseNamed(c.flag->name, [v = c.value()] { return parseForce(v); });
                          });
   force.shown = [](const Options& o) { return std::string(forceName(o.snakes.force)); };
   t.push_back(force);
-  Flag contours = snakeFlag(
+  t.push_back(outputFlag(
       "--save-contours", "F",
       "write the snakes, in the format of F's extension: .json {\"contours\": [{\"points\": "
       "[[x, y], ...], \"initial_points\": [...], \"force\": \"gvf\", \"state\": "
@@ -141,27 +120,15 @@ std::vector<Flag> snakeFlags() {
       "iterations); .csv; .svg. stalled: stopped where the force is too weak to hold it (see "
       "--snake-hold-gap); collapsed: shrank below 5% of its start's area to a dot or a line "
       "(captured, outlining nothing)",
-      [](FlagContext& c) {
-        c.options.snakes.saveContours = c.value();
-        contourFormatOf(*c.options.snakes.saveContours);  // a bad extension fails before a run
-      });
-  contours.once = true;
-  contours.output = [](Options& o) -> std::optional<std::string>& { return o.snakes.saveContours; };
-  t.push_back(contours);
-  Flag mask = snakeFlag(
+      &SnakeOptions::saveContours, [](const std::string& f) { contourFormatOf(f); }));
+  t.push_back(outputFlag(
       "--save-mask", "F",
       "write the snakes' insides as a label image of the input's size: pixels inside snake k "
       "(1..N, in --snake order; the later wins where they overlap) hold k, the others 0; "
       "--region-snake's inside holds 1. A pixel is inside when the contour winds around its "
       "centre (nonzero rule). .png (8-bit, 16-bit beyond 255 snakes), .nrrd, .nii or .nii.gz "
       "(integer, with the input's geometry)",
-      [](FlagContext& c) {
-        c.options.snakes.saveMask = c.value();
-        checkMaskFileName(*c.options.snakes.saveMask);  // a bad extension fails before a run
-      });
-  mask.once = true;
-  mask.output = [](Options& o) -> std::optional<std::string>& { return o.snakes.saveMask; };
-  t.push_back(mask);
+      &SnakeOptions::saveMask, [](const std::string& f) { checkMaskFileName(f); }));
   Flag svgImage = snakeFlag("--svg-image", "",
                             "--save-contours F.svg: the input image beneath the contours (an "
                             "embedded PNG, one unit a pixel)",
@@ -175,25 +142,18 @@ std::vector<Flag> snakeFlags() {
       "and direction, LPS mm: origin + direction . diag(spacing) . (x - 0.5, y - 0.5, 0)); "
       "SVG is drawn in pixels",
       [](FlagContext& c) {
-        const std::string v = c.value();
-        try {
-          c.options.snakes.contourCoordinates = parseCoordinates(v);
-        } catch (const ParameterError& e) {
-          throw ParameterError("--contour-coordinates: " + std::string(e.what()));
-        }
+        c.options.snakes.contourCoordinates =
+            parseNamed(c.flag->name, [v = c.value()] { return parseCoordinates(v); });
       });
   coords.once = true;
   coords.shown = [](const Options& o) {
     return std::string(coordinatesName(o.snakes.contourCoordinates));
   };
   t.push_back(coords);
-  Flag map = snakeFlag("--capture-map", "M.png",
-                       "steps from each pixel to an edge along the unit force of --snake-force "
-                       "(white: edge, yellow: near, blue: far, black: never)",
-                       [](FlagContext& c) { c.options.snakes.captureMap = c.value(); });
-  map.once = true;
-  map.output = [](Options& o) -> std::optional<std::string>& { return o.snakes.captureMap; };
-  t.push_back(map);
+  t.push_back(outputFlag("--capture-map", "M.png",
+                         "steps from each pixel to an edge along the unit force of --snake-force "
+                         "(white: edge, yellow: near, blue: far, black: never)",
+                         &SnakeOptions::captureMap, [](const std::string&) {}));
   Flag kernel = snakeFlag(
       "--vfc-kernel", "K",
       "the VFC kernel's magnitude: power ((r + eps)^-gamma, --vfc-gamma) or "
@@ -220,17 +180,22 @@ std::vector<Flag> snakeFlags() {
     };
     t.push_back(f);
   }
+  // One flag per key of the two tables; a key bound to no field fails when the table is built
+  // (the unit tests build it).
   for (const auto* specs : {&snakeParamSpecs(), &captureParamSpecs()})
     for (const ParamSpec& s : *specs) {
-      const auto setter = parameterSetters().find(s.key);
-      if (setter == parameterSetters().end())
-        throw std::logic_error("snake parameter " + s.key + " has no flag");
       Flag f;
       f.name = "--" + s.key;
       f.arg = s.integer ? "N" : "V";
       f.group = FlagGroup::Snakes;
       f.spec = &s;
-      f.apply = [set = setter->second](FlagContext& c) { set(c.options.snakes, c.number()); };
+      if (!bindFlag(
+              f, snakeParamFields(), [](SnakeOptions & o) -> auto& { return o.params; }) &&
+          !bindFlag(
+              f, captureParamFields(), [](SnakeOptions & o) -> auto& { return o.capture; }) &&
+          !bindFlag(
+              f, snakeLoopFields(), [](SnakeOptions & o) -> auto& { return o; }))
+        throw std::logic_error("snake parameter " + s.key + " has no field");
       t.push_back(f);
     }
   return t;

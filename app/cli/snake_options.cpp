@@ -39,11 +39,15 @@ void SnakeSpec::check(int width, int height, const SnakeParams& params) const {
   if (!initial.empty()) ParametricSnake::checkContour(initial, width, height, params, boundary);
 }
 
-SnakeOptions::SnakeOptions() {
-  iterations = static_cast<int>(findSpec(snakeParamSpecs(), "snake-iterations").defaultValue);
-  frameIterations =
-      static_cast<int>(findSpec(snakeParamSpecs(), "snake-frame-iterations").defaultValue);
+const std::vector<ParamField<SnakeOptions>>& snakeLoopFields() {
+  static const std::vector<ParamField<SnakeOptions>> fields = {
+      {"snake-iterations", &SnakeOptions::iterations},
+      {"snake-frame-iterations", &SnakeOptions::frameIterations},
+  };
+  return fields;
 }
+
+SnakeOptions::SnakeOptions() { setDefaults(*this, snakeParamSpecs(), snakeLoopFields()); }
 
 SnakeSpec parseSnakeSpec(const std::string& text) {
   SnakeSpec s;

@@ -67,6 +67,8 @@ struct SnakeOptions {
   SnakeOptions();
   bool any() const { return !snakes.empty() || captureMap.has_value(); }
 };
+// snake-iterations and snake-frame-iterations: snakeParamSpecs() keys of the caller's loop.
+const std::vector<ParamField<SnakeOptions>>& snakeLoopFields();
 
 // Parses "circle:CX,CY,R" or "polygon:X1,Y1,X2,Y2,..." (at least 3 points), or an open snake
 // "line:X1,Y1,X2,Y2" or "path:X1,Y1,X2,Y2,..." (at least 2 points) with an optional

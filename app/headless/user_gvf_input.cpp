@@ -1,5 +1,6 @@
 #include "headless/user_gvf_input.hpp"
 
+#include "cli/flag_table.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/quoted.hpp"
 #include "io/field_file.hpp"
@@ -12,16 +13,6 @@ namespace {
 
 std::string sizeText(int w, int h, int d) {
   return std::to_string(w) + "x" + std::to_string(h) + (d > 1 ? "x" + std::to_string(d) : "");
-}
-
-// A reader's InputError, prefixed with the flag that named the file.
-template <class Read>
-auto readFor(const std::string& flag, Read read) {
-  try {
-    return read();
-  } catch (const InputError& e) {
-    throw InputError(flag + ": " + e.what());
-  }
 }
 
 }  // namespace
@@ -40,22 +31,23 @@ GvfInput buildUserGvfInput(ComputeContext& ctx, const Options& o, const RunInput
   // Shapes from the headers alone, before a sample of either is read.
   if (o.v0File) {
     const FieldShape s =
-        readFor("--v0", [&] { return userFieldShape(*o.v0File, in.is3d ? 3 : 2); });
+        parseNamed<InputError>("--v0", [&] { return userFieldShape(*o.v0File, in.is3d ? 3 : 2); });
     sameSize(v0Name, s.width, s.height, s.depth);
   }
   if (o.edgeMap) {
-    if (readFor("--edge-map", [&] { return isVolumeFile(*o.edgeMap); }) != in.is3d)
+    if (parseNamed<InputError>("--edge-map", [&] { return isVolumeFile(*o.edgeMap); }) != in.is3d)
       throw InputError(edgeName +
                        (in.is3d ? " is an image; the input is a volume ("
                                 : " is a volume; the input is an image (") +
                        inputSize + ").");
-    const FieldShape s = readFor("--edge-map", [&] { return inputShape(*o.edgeMap); });
+    const FieldShape s =
+        parseNamed<InputError>("--edge-map", [&] { return inputShape(*o.edgeMap); });
     sameSize(edgeName, s.width, s.height, s.depth);
   }
   if (in.is3d) {
     std::optional<Field3D> v0;
     if (o.v0File) {
-      v0 = readFor("--v0", [&] { return readField3D(*o.v0File); });
+      v0 = parseNamed<InputError>("--v0", [&] { return readField3D(*o.v0File); });
       sameSize(v0Name, v0->width, v0->height, v0->depth);
     }
     if (!o.edgeMap) {
@@ -63,14 +55,14 @@ GvfInput buildUserGvfInput(ComputeContext& ctx, const Options& o, const RunInput
       replaceV0(ctx, built, *v0, v0Name);
       return built;
     }
-    Volume f = readFor("--edge-map", [&] { return loadVolume(*o.edgeMap); });
+    Volume f = parseNamed<InputError>("--edge-map", [&] { return loadVolume(*o.edgeMap); });
     sameSize(edgeName, f.width, f.height, f.depth);
     f.geometry.spacing = o.gvf.spacing.value_or(in.volume.geometry.spacing);  // the input's grid
     return gvfInputFrom(ctx, f, v0 ? &*v0 : nullptr, edgeName, v0Name);
   }
   std::optional<Field2D> v0;
   if (o.v0File) {
-    v0 = readFor("--v0", [&] { return readField2D(*o.v0File); });
+    v0 = parseNamed<InputError>("--v0", [&] { return readField2D(*o.v0File); });
     sameSize(v0Name, v0->width, v0->height, 1);
   }
   if (!o.edgeMap) {
@@ -78,7 +70,7 @@ GvfInput buildUserGvfInput(ComputeContext& ctx, const Options& o, const RunInput
     replaceV0(ctx, built, *v0, v0Name);
     return built;
   }
-  Image2D f = readFor("--edge-map", [&] { return loadImage(*o.edgeMap); });
+  Image2D f = parseNamed<InputError>("--edge-map", [&] { return loadImage(*o.edgeMap); });
   sameSize(edgeName, f.width, f.height, 1);
   f.geometry.spacing = o.gvf.spacing.value_or(in.image.geometry.spacing);  // the input's grid
   return gvfInputFrom(ctx, f, v0 ? &*v0 : nullptr, edgeName, v0Name);

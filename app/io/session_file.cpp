@@ -192,6 +192,35 @@ SurfaceMesh meshFromJson(const JsonFields& o, const char* verticesKey, const cha
   return mesh;
 }
 
+// Each object of the array `key` ("snakes", "surfaces"; at most `most`): its force and own
+// pressure, then the rest read by `read`.
+template <class Saved, class Read>
+std::vector<Saved> savedList(const JsonFields& root, const std::string& key, std::size_t most,
+                             Read read) {
+  const QJsonArray list = root.array(key.c_str());
+  if (list.size() > static_cast<qsizetype>(most))
+    throw InputError("\"" + key + "\" has " + std::to_string(list.size()) + " " + key +
+                     "; at most " + std::to_string(most) + " run at once.");
+  std::vector<Saved> out;
+  for (qsizetype i = 0; i < list.size(); ++i) {
+    const std::string at = key + "[" + std::to_string(i) + "]";
+    if (!list[i].isObject())
+      throw InputError("\"" + at + "\" must be an object, not " + jsonTypeName(list[i]) + ".");
+    const JsonFields o(list[i].toObject(), at);
+    Saved saved;
+    try {
+      saved.force = parseForce(o.string("force", "gvf"));
+    } catch (const ParameterError& e) {
+      throw InputError("\"" + o.name("force") + "\": " + e.what());
+    }
+    if (o.has("pressure"))
+      saved.pressure = o.number("pressure", 0, findSpec(snakeParamSpecs(), "pressure"));
+    read(o, saved);
+    out.push_back(std::move(saved));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string sessionToJson(const SessionFile& s) {
@@ -206,23 +235,14 @@ std::string sessionToJson(const SessionFile& s) {
   solver["name"] = q(solverKindName(s.solver));
   solver["mu"] = s.gvf.mu;
   solver["sigma"] = s.gvf.sigma;
-  solver["v0"] = s.gvf.v0Mode == V0Mode::EdgeGradient ? "edge" : "image";
+  solver["v0"] = v0ModeName(s.gvf.v0Mode);
   solver["iterations_per_frame"] = s.iterationsPerFrame;
   solver["frame_budget_ms"] = s.frameBudgetMs;
   root["solver"] = solver;
   root["device"] = q(s.device);
   QJsonObject sp;
-  sp["alpha"] = s.snake.alpha;
-  sp["beta"] = s.snake.beta;
-  sp["gamma"] = s.snake.gamma;
-  sp["kappa"] = s.snake.kappa;
-  sp["pressure"] = s.snake.pressure;
-  sp["dmin"] = s.snake.dmin;
-  sp["dmax"] = s.snake.dmax;
-  sp["tolerance"] = s.snake.tolerance;
-  sp["window"] = s.snake.window;
-  sp["resample"] = s.snake.resample;
-  sp["normalize"] = s.snake.normalize;
+  for (const auto& f : snakeParamFields())
+    sp[q(paramKeyword(f.key))] = f.isBool() ? QJsonValue(f.get(s.snake) != 0) : f.get(s.snake);
   root["snake_params"] = sp;
   QJsonObject fp;
   for (const ParamSpec* spec : forceParamSpecs())
@@ -309,9 +329,10 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
   }
   s.gvf.sigma = solver.number("sigma", s.gvf.sigma, findSpec(gvf, "sigma"));
   const std::string v0 = solver.string("v0", "edge");
-  if (v0 != "edge" && v0 != "image")
+  const std::optional<V0Mode> mode = parseV0Mode(v0);
+  if (!mode)
     throw InputError("\"solver.v0\" must be 'edge' or 'image', not " + quotedText(v0) + ".");
-  s.gvf.v0Mode = v0 == "edge" ? V0Mode::EdgeGradient : V0Mode::ImageGradient;
+  s.gvf.v0Mode = *mode;
   s.iterationsPerFrame = static_cast<int>(
       solver.number("iterations_per_frame", s.iterationsPerFrame, findSpec(gvf, "iterations")));
   // 0: fixed iterations per frame; else the viewer's --frame-budget range.
@@ -320,20 +341,12 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
   s.device = root.string("device", "", "a device selector");
   const JsonFields sp = root.object("snake_params");
   const auto& snake = snakeParamSpecs();
-  auto param = [&](const char* key, const char* spec, double fallback) {
-    return sp.number(key, fallback, findSpec(snake, spec));
-  };
-  s.snake.alpha = param("alpha", "alpha", s.snake.alpha);
-  s.snake.beta = param("beta", "beta", s.snake.beta);
-  s.snake.gamma = param("gamma", "gamma", s.snake.gamma);
-  s.snake.kappa = param("kappa", "kappa", s.snake.kappa);
-  s.snake.pressure = param("pressure", "pressure", s.snake.pressure);
-  s.snake.dmin = param("dmin", "dmin", s.snake.dmin);
-  s.snake.dmax = param("dmax", "dmax", s.snake.dmax);
-  s.snake.tolerance = param("tolerance", "snake-tolerance", s.snake.tolerance);
-  s.snake.window = static_cast<int>(param("window", "snake-window", s.snake.window));
-  s.snake.resample = static_cast<int>(param("resample", "snake-resample", s.snake.resample));
-  s.snake.normalize = sp.boolean("normalize", s.snake.normalize);
+  for (const auto& f : snakeParamFields()) {
+    const std::string key = paramKeyword(f.key);
+    const double fallback = f.get(s.snake);
+    f.set(s.snake, f.isBool() ? sp.boolean(key.c_str(), fallback != 0)
+                              : sp.number(key.c_str(), fallback, findSpec(snake, f.key)));
+  }
   try {
     s.snake.validate();  // what needs two fields: dmax >= 2 dmin
   } catch (const ParameterError& e) {
@@ -348,23 +361,8 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
     throw InputError("\"" + fp.name("vfc-kernel") + "\" must be 'power' or 'gaussian', not " +
                      quotedText(kernel) + ".");
   s.forces.vfc.kernel = *parseVfcKernel(kernel);
-  const QJsonArray snakes = root.array("snakes");
-  if (snakes.size() > static_cast<qsizetype>(kMaxSnakes))
-    throw InputError("\"snakes\" has " + std::to_string(snakes.size()) + " snakes; at most " +
-                     std::to_string(kMaxSnakes) + " run at once.");
   std::size_t points = 0;
-  for (qsizetype i = 0; i < snakes.size(); ++i) {
-    const std::string at = "snakes[" + std::to_string(i) + "]";
-    if (!snakes[i].isObject())
-      throw InputError("\"" + at + "\" must be an object, not " + jsonTypeName(snakes[i]) + ".");
-    const JsonFields o(snakes[i].toObject(), at);
-    SavedSnake sn;
-    try {
-      sn.force = parseForce(o.string("force", "gvf"));
-    } catch (const ParameterError& e) {
-      throw InputError("\"" + o.name("force") + "\": " + e.what());
-    }
-    if (o.has("pressure")) sn.pressure = o.number("pressure", 0, findSpec(snake, "pressure"));
+  s.snakes = savedList<SavedSnake>(root, "snakes", kMaxSnakes, [&](const JsonFields& o, auto& sn) {
     try {
       sn.boundary = parseBoundary(o.string("boundary", "periodic"));
     } catch (const ParameterError& e) {
@@ -380,36 +378,20 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
     if (points > kMaxSessionPoints)
       throw InputError("The snakes have more than " + std::to_string(kMaxSessionPoints) +
                        " points in all, the most a session may hold.");
-    s.snakes.push_back(std::move(sn));
-  }
-  const QJsonArray surfaces = root.array("surfaces");
-  if (surfaces.size() > static_cast<qsizetype>(kMaxSurfaces))
-    throw InputError("\"surfaces\" has " + std::to_string(surfaces.size()) + " surfaces; at most " +
-                     std::to_string(kMaxSurfaces) + " run at once.");
-  for (qsizetype i = 0; i < surfaces.size(); ++i) {
-    const std::string at = "surfaces[" + std::to_string(i) + "]";
-    if (!surfaces[i].isObject())
-      throw InputError("\"" + at + "\" must be an object, not " + jsonTypeName(surfaces[i]) + ".");
-    const JsonFields o(surfaces[i].toObject(), at);
-    SavedSurface sf;
-    try {
-      sf.force = parseForce(o.string("force", "gvf"));
-    } catch (const ParameterError& e) {
-      throw InputError("\"" + o.name("force") + "\": " + e.what());
-    }
-    if (o.has("pressure")) sf.pressure = o.number("pressure", 0, findSpec(snake, "pressure"));
-    sf.mesh = meshFromJson(o, "vertices", "faces");
-    sf.initial = o.has("initial_vertices") || o.has("initial_faces")
-                     ? meshFromJson(o, "initial_vertices", "initial_faces")
-                     : sf.mesh;
-    points += sf.mesh.vertices.size() + sf.mesh.faces.size() + sf.initial.vertices.size() +
-              sf.initial.faces.size();
-    if (points > kMaxSessionPoints)
-      throw InputError("The snakes and surfaces have more than " +
-                       std::to_string(kMaxSessionPoints) +
-                       " points and faces in all, the most a session may hold.");
-    s.surfaces.push_back(std::move(sf));
-  }
+  });
+  s.surfaces =
+      savedList<SavedSurface>(root, "surfaces", kMaxSurfaces, [&](const JsonFields& o, auto& sf) {
+        sf.mesh = meshFromJson(o, "vertices", "faces");
+        sf.initial = o.has("initial_vertices") || o.has("initial_faces")
+                         ? meshFromJson(o, "initial_vertices", "initial_faces")
+                         : sf.mesh;
+        points += sf.mesh.vertices.size() + sf.mesh.faces.size() + sf.initial.vertices.size() +
+                  sf.initial.faces.size();
+        if (points > kMaxSessionPoints)
+          throw InputError("The snakes and surfaces have more than " +
+                           std::to_string(kMaxSessionPoints) +
+                           " points and faces in all, the most a session may hold.");
+      });
   const JsonFields display = root.object("display");
   s.colormap = display.string("colormap", "viridis");
   if (s.colormap != "gray" && s.colormap != "viridis" && s.colormap != "inferno")

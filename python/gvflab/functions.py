@@ -358,7 +358,8 @@ def snake(image, initial_points, *, channel_axis=None, force=_SNAKE["force"],
     gvflab.SnakeResult or list of gvflab.SnakeResult
         One per initial contour (a list for a list): ``points`` (N x 2 float64 (row, col)),
         ``state``, ``converged``, ``held``, ``hold_gap``, ``iterations``, ``force``,
-        ``opencl_ms``, ``gvf`` (the GVF report, None for 'traditional'). ``state`` is one of
+        ``opencl_ms``, ``gvf`` (the GVF report, None for 'traditional'), ``params`` (the
+        snake keywords alpha ... normalize it ran with, a dict). ``state`` is one of
         ``SNAKE_STATES``, the engine's rule as the CLI reports it: 'moving' (not stopped
         within ``iterations``), 'converged' (stopped where its force holds it), 'stalled'
         (stopped where the force is too weak to hold it) or 'collapsed' (shrank to a dot or
@@ -532,7 +533,8 @@ def surface_snake(volume, center=None, radius=None, *, box=None, channel_axis=No
         (M x 3 int64 indices into ``vertices``, a closed mesh: every edge in exactly two
         faces, ``(v1 - v0) x (v2 - v0)`` pointing outwards in (plane, row, col)),
         ``state``, ``converged``, ``held``, ``hold_gap``, ``iterations``, ``force``,
-        ``opencl_ms``, ``gvf`` (the GVF report, None for 'traditional'). ``state`` is one of
+        ``opencl_ms``, ``gvf`` (the GVF report, None for 'traditional'), ``params`` (the
+        snake keywords alpha ... normalize it ran with, a dict). ``state`` is one of
         ``SNAKE_STATES``, as for ``snake()``: 'moving', 'converged', 'stalled' or
         'collapsed'. The CLI's ``--surface`` and ``--save-surfaces`` write (x, y, z) =
         (col + 0.5, row + 0.5, plane + 0.5) for the same vertices.

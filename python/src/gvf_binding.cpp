@@ -27,8 +27,7 @@ namespace gvflab::python {
 namespace {
 
 V0Mode parseV0(const std::string& text) {
-  if (text == "edge") return V0Mode::EdgeGradient;
-  if (text == "image") return V0Mode::ImageGradient;
+  if (const auto mode = parseV0Mode(text)) return *mode;
   throw ParameterError(
       "v0 must be 'edge' (V0 = grad f, the default) or 'image' "
       "(V0 = grad of the smoothed image), not '" +

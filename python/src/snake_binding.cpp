@@ -28,6 +28,7 @@ namespace {
 struct SnakeResult : SnakeOutcome {
   py::array points;      // N x 2 (row, col)
   std::string boundary;  // boundaryName: "periodic" (closed) or an open snake's ends
+  py::dict params;       // snakeParamsDict of the parameters it ran with
 };
 
 // The engine's bounds rule (ParametricSnake::checkPointsIn) told in Python's terms: the point
@@ -60,10 +61,9 @@ py::object snake(const py::handle& image, const py::handle& initial, std::option
   const SnakeForce snakeForce = parseForce(force);
   const ForceParams forcesOf = forceParamsFrom(forceParams, 2);
   const SnakeBoundary boundary = parseBoundary(boundaryCondition);
-  const SnakeParams params =
-      SnakeKeywords{alpha,     beta,   gamma,   kappa,    pressure,  dmin,      dmax,
-                    tolerance, window, holdGap, resample, normalize, iterations}
-          .params();
+  const SnakeParams params = checkedSnakeParams({alpha, beta, gamma, kappa, pressure, dmin, dmax,
+                                                 tolerance, window, holdGap, resample, normalize},
+                                                iterations);
   // One N x 2 array gives one result; a list of them, a list of results.
   const bool many = py::isinstance<py::list>(initial) || py::isinstance<py::tuple>(initial)
                         ? arrayDims(initial) != 2
@@ -101,8 +101,8 @@ py::object snake(const py::handle& image, const py::handle& initial, std::option
   const double ms = field.ctx().profiler().totalMs("snake_");
   py::list results;
   for (const auto& c : snakes->contours())
-    results.append(
-        SnakeResult{outcomeOf(c, ms, field), pointsToArray(c.points), boundaryName(c.boundary)});
+    results.append(SnakeResult{outcomeOf(c, ms, field), pointsToArray(c.points),
+                               boundaryName(c.boundary), snakeParamsDict(snakes->params())});
   return many ? py::object(results) : results[0];
 }
 
@@ -120,6 +120,7 @@ void bindSnake(py::module_& m) {
       .def_readonly("boundary_condition", &SnakeResult::boundary,
                     "'periodic' (closed) or an open snake's ends: 'free', 'fixed', "
                     "'free-fixed', 'fixed-free'.")
+      .def_readonly("params", &SnakeResult::params, kParamsDoc)
       .def("__repr__", [](const SnakeResult& r) {
         return "SnakeResult(force='" + r.force + "', state='" + r.state +
                "', nodes=" + std::to_string(r.points.shape(0)) +
@@ -128,26 +129,20 @@ void bindSnake(py::module_& m) {
   defOutcome(result, "Fraction of nodes the force held at the last stop (0 before one).",
              "Longest stretch without the force's hold then (pixels).");
 
-  m.def("snake", &snake, py::arg("image"), py::arg("initial_points"), py::kw_only(),
-        py::arg("channel_axis") = py::none(), py::arg("force") = "gvf",
-        py::arg("alpha") = snakeDefault("alpha"), py::arg("beta") = snakeDefault("beta"),
-        py::arg("gamma") = snakeDefault("gamma"), py::arg("kappa") = snakeDefault("kappa"),
-        py::arg("pressure") = snakeDefault("pressure"), py::arg("dmin") = snakeDefault("dmin"),
-        py::arg("dmax") = snakeDefault("dmax"),
-        py::arg("tolerance") = snakeDefault("snake-tolerance"),
-        py::arg("window") = static_cast<int>(snakeDefault("snake-window")),
-        py::arg("hold_gap") = snakeDefault("snake-hold-gap"),
-        py::arg("resample") = static_cast<int>(snakeDefault("snake-resample")),
-        py::arg("normalize") = snakeDefault("snake-normalize") != 0,
-        py::arg("iterations") = static_cast<int>(snakeDefault("snake-iterations")),
-        py::arg("mu") = py::none(), py::arg("sigma") = gvfDefault("sigma"),
-        py::arg("gvf_iterations") = py::none(), py::arg("target_error") = py::none(),
-        py::arg("solver") = py::none(), py::arg("precision") = "f32", py::arg("device") = "",
-        py::arg("progress") = py::none(), py::arg("progress_every") = 100,
-        py::arg("boundary_condition") = "periodic", py::arg("spacing") = py::none(),
-        py::arg("edge_map") = py::none(), py::arg("force_params") = py::none(),
-        "The compiled gvflab.snake(): use gvflab.snake (python/gvflab/functions.py), "
-        "documented there; defaults here are the engine's parameter tables.");
+  std::apply(
+      [&](auto... snakeArgs) {
+        m.def("snake", &snake, py::arg("image"), py::arg("initial_points"), py::kw_only(),
+              py::arg("channel_axis") = py::none(), py::arg("force") = "gvf", snakeArgs...,
+              py::arg("mu") = py::none(), py::arg("sigma") = gvfDefault("sigma"),
+              py::arg("gvf_iterations") = py::none(), py::arg("target_error") = py::none(),
+              py::arg("solver") = py::none(), py::arg("precision") = "f32", py::arg("device") = "",
+              py::arg("progress") = py::none(), py::arg("progress_every") = 100,
+              py::arg("boundary_condition") = "periodic", py::arg("spacing") = py::none(),
+              py::arg("edge_map") = py::none(), py::arg("force_params") = py::none(),
+              "The compiled gvflab.snake(): use gvflab.snake (python/gvflab/functions.py), "
+              "documented there; defaults here are the engine's parameter tables.");
+      },
+      snakeKeywordArgs());
 }
 
 }  // namespace gvflab::python

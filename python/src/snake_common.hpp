@@ -4,7 +4,11 @@
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
@@ -16,31 +20,60 @@
 
 namespace gvflab::python {
 
-inline double snakeDefault(const char* key) {
-  return findSpec(snakeParamSpecs(), key).defaultValue;
+// The number of snake keywords: snakeParamFields() and snake-iterations.
+inline constexpr std::size_t kSnakeKeywords = 13;
+
+// The table's default of a key as Python shows it: a bool, an int or a float.
+inline pybind11::object snakeValue(const ParamSpec& spec, double v) {
+  for (const auto& f : snakeParamFields())
+    if (f.isBool() && spec.key == f.key) return pybind11::bool_(v != 0);
+  if (spec.integer) return pybind11::int_(static_cast<long long>(v));
+  return pybind11::float_(v);
 }
 
-struct SnakeKeywords {
-  double alpha, beta, gamma, kappa, pressure, dmin, dmax, tolerance;
-  int window;
-  double holdGap;
-  int resample;
-  bool normalize;
-  int iterations;
+// snake()'s and surface_snake()'s keywords alpha ... iterations, one per bound key of the table
+// (paramKeyword names, the table's defaults), in the order of the functions' parameters; bind
+// them with std::apply. A key added to the table fails here until the functions take it.
+template <std::size_t... I>
+auto snakeKeywordArgsOf(std::index_sequence<I...>) {
+  static const std::vector<const ParamSpec*> specs = [] {
+    std::vector<const ParamSpec*> out;
+    for (const auto& f : snakeParamFields()) out.push_back(&findSpec(snakeParamSpecs(), f.key));
+    out.push_back(&findSpec(snakeParamSpecs(), "snake-iterations"));
+    if (out.size() != kSnakeKeywords) throw std::logic_error("snake keywords out of step");
+    return out;
+  }();
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const ParamSpec* s : specs) out.push_back(paramKeyword(s->key));
+    return out;
+  }();
+  return std::make_tuple(
+      pybind11::arg_v(names[I].c_str(), snakeValue(*specs[I], specs[I]->defaultValue))...);
+}
 
-  // The engine's checks, with the same sentences as the CLI's.
-  SnakeParams params() const {
-    SnakeParams p = SnakeParams::defaults();
-    p.alpha = alpha, p.beta = beta, p.gamma = gamma, p.kappa = kappa;
-    p.pressure = pressure, p.dmin = dmin, p.dmax = dmax;
-    p.tolerance = tolerance, p.window = window, p.resample = resample;
-    p.holdGap = holdGap;
-    p.normalize = normalize;
-    p.validate();
-    validate(findSpec(snakeParamSpecs(), "snake-iterations"), iterations);
-    return p;
-  }
-};
+inline auto snakeKeywordArgs() {
+  return snakeKeywordArgsOf(std::make_index_sequence<kSnakeKeywords>());
+}
+
+// The snake keywords (in SnakeParams' order) checked through the table's bindings, with the
+// CLI's sentences.
+inline SnakeParams checkedSnakeParams(const SnakeParams& p, int iterations) {
+  p.validate();
+  validate(findSpec(snakeParamSpecs(), "snake-iterations"), iterations);
+  return p;
+}
+
+// The parameters a snake ran with, {keyword: value} (SnakeResult.params, SurfaceResult.params).
+inline constexpr const char* kParamsDoc =
+    "The snake parameters it ran with, {keyword: value} (alpha ... normalize).";
+inline pybind11::dict snakeParamsDict(const SnakeParams& p) {
+  pybind11::dict out;
+  for (const auto& f : snakeParamFields())
+    out[pybind11::str(paramKeyword(f.key))] =
+        snakeValue(findSpec(snakeParamSpecs(), f.key), f.get(p));
+  return out;
+}
 
 // force_params={"ggvf_k": 0.2, "vfc_radius": 16, "vfc_kernel": "gaussian", ...}: the keys of
 // forceParamSpecs() with '_' for '-', and "vfc_kernel"; each number checked by its table's

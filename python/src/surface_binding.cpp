@@ -31,6 +31,7 @@ namespace {
 struct SurfaceResult : SnakeOutcome {
   py::array vertices;  // N x 3 float64 (plane, row, col)
   py::array faces;     // M x 3 int64, outward in (plane, row, col)
+  py::dict params;     // snakeParamsDict of the parameters it ran with
 };
 
 std::string number(double v) {
@@ -158,10 +159,9 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center,
                            const py::object& forceParams) {
   const SnakeForce snakeForce = parseForce(force);
   const ForceParams forcesOf = forceParamsFrom(forceParams, 3);
-  const SnakeParams params =
-      SnakeKeywords{alpha,     beta,   gamma,   kappa,    pressure,  dmin,      dmax,
-                    tolerance, window, holdGap, resample, normalize, iterations}
-          .params();
+  const SnakeParams params = checkedSnakeParams({alpha, beta, gamma, kappa, pressure, dmin, dmax,
+                                                 tolerance, window, holdGap, resample, normalize},
+                                                iterations);
 
   // Everything is checked from the array's shape before a voxel is copied.
   const PixelArray pixels = inspectPixels(volume, channelAxis, "the volume");
@@ -195,16 +195,15 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center,
   }
   const SurfaceContour& s = out.at(0);
   return SurfaceResult{outcomeOf(s, field.ctx().profiler().totalMs(), field),
-                       verticesToArray(s.mesh), facesToArray(s.mesh)};
+                       verticesToArray(s.mesh), facesToArray(s.mesh),
+                       snakeParamsDict(surfaces->params())};
 }
 
 }  // namespace
 
 void bindSurfaceSnake(py::module_& m) {
   py::class_<SurfaceResult> result(
-      m, "SurfaceResult",
-      "A surface snake after gvflab.surface_snake(): a closed triangle "
-      "mesh.");
+      m, "SurfaceResult", "A surface snake after gvflab.surface_snake(): a closed triangle mesh.");
   result
       .def_readonly("vertices", &SurfaceResult::vertices,
                     "The mesh's vertices, N x 3 float64 (plane, row, col), voxel centres at "
@@ -212,6 +211,7 @@ void bindSurfaceSnake(py::module_& m) {
       .def_readonly("faces", &SurfaceResult::faces,
                     "M x 3 int64 vertex indices, (v1 - v0) x (v2 - v0) pointing outwards in "
                     "(plane, row, col) coordinates; every edge is in exactly two faces.")
+      .def_readonly("params", &SurfaceResult::params, kParamsDoc)
       .def("__repr__", [](const SurfaceResult& r) {
         return "SurfaceResult(force='" + r.force + "', state='" + r.state +
                "', vertices=" + std::to_string(r.vertices.shape(0)) +
@@ -221,27 +221,21 @@ void bindSurfaceSnake(py::module_& m) {
   defOutcome(result, "Fraction of vertices the force held at the last stop (0 before one).",
              "Widest patch without the force's hold then (voxels).");
 
-  m.def("surface_snake", &surfaceSnake, py::arg("volume"), py::arg("center") = py::none(),
-        py::arg("radius") = py::none(), py::kw_only(), py::arg("box") = py::none(),
-        py::arg("channel_axis") = py::none(), py::arg("force") = "gvf",
-        py::arg("alpha") = snakeDefault("alpha"), py::arg("beta") = snakeDefault("beta"),
-        py::arg("gamma") = snakeDefault("gamma"), py::arg("kappa") = snakeDefault("kappa"),
-        py::arg("pressure") = snakeDefault("pressure"), py::arg("dmin") = snakeDefault("dmin"),
-        py::arg("dmax") = snakeDefault("dmax"),
-        py::arg("tolerance") = snakeDefault("snake-tolerance"),
-        py::arg("window") = static_cast<int>(snakeDefault("snake-window")),
-        py::arg("hold_gap") = snakeDefault("snake-hold-gap"),
-        py::arg("resample") = static_cast<int>(snakeDefault("snake-resample")),
-        py::arg("normalize") = snakeDefault("snake-normalize") != 0,
-        py::arg("iterations") = static_cast<int>(snakeDefault("snake-iterations")),
-        py::arg("mu") = py::none(), py::arg("sigma") = gvfDefault("sigma"),
-        py::arg("gvf_iterations") = py::none(), py::arg("target_error") = py::none(),
-        py::arg("solver") = py::none(), py::arg("precision") = "f32", py::arg("device") = "",
-        py::arg("progress") = py::none(), py::arg("progress_every") = 100,
-        py::arg("spacing") = py::none(), py::arg("force_params") = py::none(),
-        "The compiled gvflab.surface_snake(): use gvflab.surface_snake "
-        "(python/gvflab/functions.py), documented there; defaults here are the engine's "
-        "parameter tables.");
+  std::apply(
+      [&](auto... snakeArgs) {
+        m.def("surface_snake", &surfaceSnake, py::arg("volume"), py::arg("center") = py::none(),
+              py::arg("radius") = py::none(), py::kw_only(), py::arg("box") = py::none(),
+              py::arg("channel_axis") = py::none(), py::arg("force") = "gvf", snakeArgs...,
+              py::arg("mu") = py::none(), py::arg("sigma") = gvfDefault("sigma"),
+              py::arg("gvf_iterations") = py::none(), py::arg("target_error") = py::none(),
+              py::arg("solver") = py::none(), py::arg("precision") = "f32", py::arg("device") = "",
+              py::arg("progress") = py::none(), py::arg("progress_every") = 100,
+              py::arg("spacing") = py::none(), py::arg("force_params") = py::none(),
+              "The compiled gvflab.surface_snake(): use gvflab.surface_snake "
+              "(python/gvflab/functions.py), documented there; defaults here are the engine's "
+              "parameter tables.");
+      },
+      snakeKeywordArgs());
 
   m.def(
       "volume_phantom",

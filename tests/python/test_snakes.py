@@ -118,3 +118,25 @@ def test_all_four_states_from_python():
     assert gvflab.snake(square, start, iterations=10).state == "moving"
     done = gvflab.snake(square, start, iterations=1500)
     assert done.state == "converged" and done.converged and done.iterations < 1500
+
+
+# A valid value other than the default for every snake keyword (dmax >= 2 dmin kept).
+OTHER_PARAMS = {"alpha": 0.07, "beta": 0.03, "gamma": 1.5, "kappa": 0.5, "pressure": 0.1,
+                "dmin": 1.2, "dmax": 3.0, "tolerance": 0.4, "window": 50, "hold_gap": 6.0,
+                "resample": 5, "normalize": False}
+
+
+def test_every_snake_keyword_reaches_the_engine():
+    # result.params is read back from the engine's snakes, one entry per bound table key: a
+    # keyword the binding dropped (or a new table key no keyword sets) fails here.
+    image = gvflab.phantom("u", 32)
+    start = gvflab.circle((15.5, 15.5), 12)
+    default = gvflab.snake(image, start, force="traditional", iterations=1).params
+    assert set(default) == set(OTHER_PARAMS)
+    for key, value in OTHER_PARAMS.items():
+        assert default[key] != value, key
+    moved = gvflab.snake(image, start, force="traditional", iterations=1, **OTHER_PARAMS)
+    assert moved.params == OTHER_PARAMS
+    surface = gvflab.surface_snake(gvflab.volume_phantom("sphere", 16), (7.5, 7.5, 7.5), 5,
+                                   force="traditional", iterations=1, **OTHER_PARAMS)
+    assert surface.params == OTHER_PARAMS

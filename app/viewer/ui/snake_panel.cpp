@@ -22,19 +22,32 @@ void help(const std::string& text) {
   itemTooltip(text);
 }
 
-// One slider per spec; returns true when the value changed.
-bool specSlider(const std::string& key, double& value) {
-  const ParamSpec& s = findSpec(snakeParamSpecs(), key);
-  float v = static_cast<float>(value);
-  // Wide ranges get a logarithmic feel by capping the slider at a practical maximum.
-  float hi = static_cast<float>(std::min(s.maxValue, key == "dmax"    ? 10.0
-                                                     : key == "dmin"  ? 5.0
-                                                     : key == "gamma" ? 10.0
-                                                                      : 2.0));
-  float lo = static_cast<float>(std::max(s.minValue, key == "pressure" ? -1.0 : s.minValue));
-  bool changed = ImGui::SliderFloat(s.label.c_str(), &v, lo, hi, "%.3f");
+// One widget per bound parameter (a checkbox for a switch); true when the value changed. Wide
+// ranges get a practical cap on the slider (typed values, ctrl-click, reach the rest).
+bool paramWidget(const ParamField<SnakeParams>& field, SnakeParams& p) {
+  const ParamSpec& s = findSpec(snakeParamSpecs(), field.key);
+  bool changed = false;
+  if (field.isBool()) {
+    bool v = field.get(p) != 0;
+    if ((changed = ImGui::Checkbox(s.label.c_str(), &v))) field.set(p, v);
+  } else if (s.integer) {
+    int v = static_cast<int>(field.get(p));
+    changed = ImGui::SliderInt(s.label.c_str(), &v, static_cast<int>(s.minValue),
+                               static_cast<int>(s.maxValue), "%d", ImGuiSliderFlags_Logarithmic);
+    if (changed) field.set(p, v);
+  } else {
+    const double cap = s.key == "dmax" || s.key == "gamma" ? 10.0
+                       : s.key == "dmin"                   ? 5.0
+                       : s.key == "snake-hold-gap"         ? 32.0
+                                                           : 2.0;
+    float v = static_cast<float>(field.get(p));
+    const float lo =
+        static_cast<float>(std::max(s.minValue, s.key == "pressure" ? -1.0 : s.minValue));
+    changed = ImGui::SliderFloat(s.label.c_str(), &v, lo,
+                                 static_cast<float>(std::min(s.maxValue, cap)), "%.3f");
+    if (changed) field.set(p, v);
+  }
   help(s.help);
-  if (changed) value = v;
   return changed;
 }
 
@@ -258,16 +271,7 @@ void drawSnakePanel(SnakeSession& snakes, SnakeOverlay& overlay, SnakeActions& a
     if (ImGui::TreeNode("Parameters (every snake)")) {
       SnakeParams p = snakes.params();
       bool changed = false;
-      for (const char* key : {"alpha", "beta", "gamma", "kappa", "pressure", "dmin", "dmax"}) {
-        double* field = key == std::string("alpha")      ? &p.alpha
-                        : key == std::string("beta")     ? &p.beta
-                        : key == std::string("gamma")    ? &p.gamma
-                        : key == std::string("kappa")    ? &p.kappa
-                        : key == std::string("pressure") ? &p.pressure
-                        : key == std::string("dmin")     ? &p.dmin
-                                                         : &p.dmax;
-        changed |= specSlider(key, *field);
-      }
+      for (const auto& field : snakeParamFields()) changed |= paramWidget(field, p);
       if (changed) errors.guard("Setting the snake parameters", [&] { snakes.setParams(p); });
       ImGui::TreePop();
     }

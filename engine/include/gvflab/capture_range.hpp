@@ -25,6 +25,7 @@ struct CaptureParams {
 
 // capture-threshold, capture-steps (keys are the CLI flags).
 const std::vector<ParamSpec>& captureParamSpecs();
+const std::vector<ParamField<CaptureParams>>& captureParamFields();
 
 class CaptureRange {
  public:

@@ -4,6 +4,9 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 namespace gvflab {
@@ -22,11 +25,48 @@ struct ParamSpec {
 void validate(const ParamSpec& spec, double value);
 const ParamSpec& findSpec(const std::vector<ParamSpec>& specs, const std::string& key);
 
+// A table entry bound to the field of T it sets (a double, an int or a bool held as 0/1). The
+// CLI, session files, Python and the viewer's panels read and write T through these bindings,
+// so no client can forget a key; the unit tests check that every key is bound.
+template <class T>
+struct ParamField {
+  const char* key;  // the ParamSpec's
+  std::variant<double T::*, int T::*, bool T::*> member;
+
+  double get(const T& t) const {
+    return std::visit([&](auto m) { return static_cast<double>(t.*m); }, member);
+  }
+  void set(T& t, double v) const {
+    std::visit([&](auto m) { t.*m = static_cast<std::remove_reference_t<decltype(t.*m)>>(v); },
+               member);
+  }
+  bool isBool() const { return std::holds_alternative<bool T::*>(member); }
+};
+
+// The table's defaults set into `t`, and each bound field checked against its range.
+template <class T>
+void setDefaults(T& t, const std::vector<ParamSpec>& specs,
+                 const std::vector<ParamField<T>>& fields) {
+  for (const auto& f : fields) f.set(t, findSpec(specs, f.key).defaultValue);
+}
+template <class T>
+void validateFields(const T& t, const std::vector<ParamSpec>& specs,
+                    const std::vector<ParamField<T>>& fields) {
+  for (const auto& f : fields) validate(findSpec(specs, f.key), f.get(t));
+}
+
+// A key's name in session files and Python keywords: "snake-hold-gap" is hold_gap (the
+// "snake-" prefix dropped, dashes as underscores).
+std::string paramKeyword(std::string_view key);
+
 // How V0 is made from the smoothed image.
 enum class V0Mode {
   EdgeGradient,   // V0 = ∇f with f = |∇(G_σ * I)| / max (Xu & Prince; the default)
   ImageGradient,  // V0 = ∇(G_σ * I) (tube detection, first paper)
 };
+// "edge", "image" (--v0, session "v0", Python v0=); nullopt for any other name.
+const char* v0ModeName(V0Mode mode);
+std::optional<V0Mode> parseV0Mode(std::string_view name);
 
 struct GvfParams {
   double mu = 0.15;    // diffusion weight μ

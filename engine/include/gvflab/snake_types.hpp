@@ -61,6 +61,8 @@ struct SnakeParams {
 // snake-normalize, snake-iterations (headless total), snake-frame-iterations (viewer, per
 // frame). Keys are the CLI flags; the capture map has its own table (capture_range.hpp).
 const std::vector<ParamSpec>& snakeParamSpecs();
+// Each snakeParamSpecs() key but the iteration counts (the caller's loop) bound to its field.
+const std::vector<ParamField<SnakeParams>>& snakeParamFields();
 
 // The hold test of the states above (pixels; unit force).
 constexpr double kHoldDistance = 1.5;

@@ -1,5 +1,6 @@
 #include "gvflab/params.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -30,6 +31,20 @@ const ParamSpec& findSpec(const std::vector<ParamSpec>& specs, const std::string
   for (const auto& s : specs)
     if (s.key == key) return s;
   throw ParameterError("Unknown parameter " + quotedText(key) + ".");
+}
+
+std::string paramKeyword(std::string_view key) {
+  std::string name(key.starts_with("snake-") ? key.substr(6) : key);
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
+const char* v0ModeName(V0Mode mode) { return mode == V0Mode::ImageGradient ? "image" : "edge"; }
+
+std::optional<V0Mode> parseV0Mode(std::string_view name) {
+  if (name == "edge") return V0Mode::EdgeGradient;
+  if (name == "image") return V0Mode::ImageGradient;
+  return std::nullopt;
 }
 
 const std::vector<ParamSpec>& gvfParamSpecs() {

@@ -5,38 +5,15 @@
 #include <cmath>
 #include <limits>
 
+#include "grid_walk.hpp"
+
 namespace gvflab::reference {
 namespace {
 
-using Point = std::array<int, 3>;
-
-template <typename T>
-std::size_t at(const T& g, Point p) {  // mirrored outside
-  return (static_cast<std::size_t>(reflect(p[2], g.depth)) * g.height + reflect(p[1], g.height)) *
-             g.width +
-         reflect(p[0], g.width);
-}
-
-template <typename T, typename F>
-void forEach(const T& g, F f) {
-  for (int z = 0; z < g.depth; ++z)
-    for (int y = 0; y < g.height; ++y)
-      for (int x = 0; x < g.width; ++x) f(Point{x, y, z});
-}
-
-Point shifted(Point p, int axis, int by) {
-  p[axis] += by;
-  return p;
-}
-
 double ggvfIncrement(const Field& v, const Field& v0, const Grid& g, double mu, Point p, int c) {
   const int d = v.dims();
-  const std::size_t i = at(v, p);
-  double lap = 0;
-  for (int a = 0; a < d; ++a)
-    lap += (v.values[d * at(v, shifted(p, a, -1)) + c] - 2.0 * v.values[d * i + c] +
-            v.values[d * at(v, shifted(p, a, 1)) + c]) /
-           (v0.spacing[a] * v0.spacing[a]);
+  const std::size_t i = index(v, p);
+  const double lap = laplacian(v, v0.spacing, p, c);
   const double gi = g.values[i];
   return mu * (gi * lap - (1.0 - gi) * (v.values[d * i + c] - v0.values[d * i + c]));
 }
@@ -60,7 +37,8 @@ Field ggvfStep(const Field& v, const Field& v0, const Grid& g, double mu) {
   const int d = v.dims();
   forEach(v, [&](Point p) {
     for (int c = 0; c < d; ++c)
-      out.values[d * at(v, p) + c] = v.values[d * at(v, p) + c] + ggvfIncrement(v, v0, g, mu, p, c);
+      out.values[d * index(v, p) + c] =
+          v.values[d * index(v, p) + c] + ggvfIncrement(v, v0, g, mu, p, c);
   });
   return out;
 }
@@ -105,8 +83,8 @@ Field vfcField(const Grid& f, const VfcParams& params) {
           const double m = params.kernel == VfcKernel::Power
                                ? std::pow(len + kVfcEpsilon, -params.gamma)
                                : std::exp(-len2 / (params.zeta * params.zeta));
-          const double fq = f.values[at(f, q)];
-          for (int a = 0; a < d; ++a) out.values[d * at(f, p) + a] += fq * m * u[a] / len;
+          const double fq = f.values[index(f, q)];
+          for (int a = 0; a < d; ++a) out.values[d * index(f, p) + a] += fq * m * u[a] / len;
         }
   });
   return out;
@@ -115,7 +93,7 @@ Field vfcField(const Grid& f, const VfcParams& params) {
 Grid distanceSquared(const Grid& f, double threshold) {
   std::vector<Point> edges;
   forEach(f, [&](Point p) {
-    if (f.values[at(f, p)] >= threshold) edges.push_back(p);
+    if (f.values[index(f, p)] >= threshold) edges.push_back(p);
   });
   Grid d{f.width, f.height, std::vector<double>(f.count()), f.depth};
   d.spacing = f.spacing;
@@ -126,7 +104,7 @@ Grid distanceSquared(const Grid& f, double threshold) {
       for (int a = 0; a < 3; ++a) s += std::pow((p[a] - e[a]) * f.spacing[a], 2);
       best = std::min(best, s);
     }
-    d.values[at(f, p)] = best;
+    d.values[index(f, p)] = best;
   });
   return d;
 }
@@ -140,14 +118,14 @@ Field distanceForce(const Grid& f, double threshold) {
     double g[3] = {0, 0, 0}, len2 = 0;
     for (int a = 0; a < d; ++a) {
       g[a] = 0.5 *
-             (std::sqrt(d2.values[at(d2, shifted(p, a, 1))]) -
-              std::sqrt(d2.values[at(d2, shifted(p, a, -1))])) /
+             (std::sqrt(d2.values[index(d2, shifted(p, a, 1))]) -
+              std::sqrt(d2.values[index(d2, shifted(p, a, -1))])) /
              f.spacing[a];
       len2 += g[a] * g[a];
     }
     const double len = std::sqrt(len2);
     if (!std::isfinite(len) || len <= 1e-6) return;
-    for (int a = 0; a < d; ++a) out.values[d * at(f, p) + a] = -g[a] / len;
+    for (int a = 0; a < d; ++a) out.values[d * index(f, p) + a] = -g[a] / len;
   });
   return out;
 }

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 
+#include "grid_walk.hpp"
 #include "gvflab/gvf_input.hpp"
 
 namespace gvflab::reference {
@@ -16,31 +17,6 @@ int reflect(int i, int n) {
   }
   return i;
 }
-
-namespace {
-
-using Point = std::array<int, 3>;
-
-template <typename T>
-std::size_t index(const T& g, Point p) {
-  return (static_cast<std::size_t>(reflect(p[2], g.depth)) * g.height + reflect(p[1], g.height)) *
-             g.width +
-         reflect(p[0], g.width);
-}
-
-template <typename T, typename F>
-void forEach(const T& g, F f) {
-  for (int z = 0; z < g.depth; ++z)
-    for (int y = 0; y < g.height; ++y)
-      for (int x = 0; x < g.width; ++x) f(Point{x, y, z});
-}
-
-Point shifted(Point p, int axis, int by) {
-  p[axis] += by;
-  return p;
-}
-
-}  // namespace
 
 Grid gaussianBlur(const Grid& image, double sigma) {
   Grid cur = image;
@@ -114,11 +90,7 @@ namespace {
 double residual(const Field& v, const Field& v0, double mu, Point p, int c) {
   const int d = v.dims();
   const std::size_t i = index(v, p);
-  double lap = 0;
-  for (int a = 0; a < d; ++a)
-    lap += (v.values[d * index(v, shifted(p, a, -1)) + c] - 2.0 * v.values[d * i + c] +
-            v.values[d * index(v, shifted(p, a, 1)) + c]) /
-           (v0.spacing[a] * v0.spacing[a]);
+  const double lap = laplacian(v, v0.spacing, p, c);
   double s = 0;
   for (int a = 0; a < d; ++a) s += v0.values[d * i + a] * v0.values[d * i + a];
   return mu * lap - (v.values[d * i + c] - v0.values[d * i + c]) * s;

@@ -22,10 +22,17 @@ const std::vector<ParamSpec>& captureParamSpecs() {
   return specs;
 }
 
+const std::vector<ParamField<CaptureParams>>& captureParamFields() {
+  static const std::vector<ParamField<CaptureParams>> fields = {
+      {"capture-threshold", &CaptureParams::threshold},
+      {"capture-steps", &CaptureParams::maxSteps},
+  };
+  return fields;
+}
+
 CaptureParams CaptureParams::defaults() {
   CaptureParams p;
-  p.threshold = findSpec(captureParamSpecs(), "capture-threshold").defaultValue;
-  p.maxSteps = static_cast<int>(findSpec(captureParamSpecs(), "capture-steps").defaultValue);
+  setDefaults(p, captureParamSpecs(), captureParamFields());
   return p;
 }
 
@@ -43,8 +50,7 @@ CaptureRange::CaptureRange(std::shared_ptr<ComputeContext> ctx, const GvfInput& 
 }
 
 long CaptureRange::compute(const cl::Buffer& field, const CaptureParams& params) {
-  validate(findSpec(captureParamSpecs(), "capture-threshold"), params.threshold);
-  validate(findSpec(captureParamSpecs(), "capture-steps"), params.maxSteps);
+  validateFields(params, captureParamSpecs(), captureParamFields());
   maxSteps_ = params.stepsFor(width_, height_);
   cl_int count = 0;
   try {
@@ -67,8 +73,7 @@ int CaptureRange::rowMultiple() const {
 }
 
 void CaptureRange::begin(const cl::Buffer& field, const CaptureParams& params) {
-  validate(findSpec(captureParamSpecs(), "capture-threshold"), params.threshold);
-  validate(findSpec(captureParamSpecs(), "capture-steps"), params.maxSteps);
+  validateFields(params, captureParamSpecs(), captureParamFields());
   maxSteps_ = params.stepsFor(width_, height_);
   bandThreshold_ = static_cast<float>(params.threshold);
   const std::size_t bytes = static_cast<std::size_t>(width_) * height_ * 2 * sizeof(float);

@@ -105,37 +105,28 @@ const std::vector<ParamSpec>& snakeParamSpecs() {
   return specs;
 }
 
+const std::vector<ParamField<SnakeParams>>& snakeParamFields() {
+  using P = SnakeParams;
+  // In SnakeParams' member order (Python's keywords rely on it); a few to a line.
+  // clang-format off
+  static const std::vector<ParamField<P>> fields = {
+      {"alpha", &P::alpha}, {"beta", &P::beta}, {"gamma", &P::gamma}, {"kappa", &P::kappa},
+      {"pressure", &P::pressure}, {"dmin", &P::dmin}, {"dmax", &P::dmax},
+      {"snake-tolerance", &P::tolerance}, {"snake-window", &P::window},
+      {"snake-hold-gap", &P::holdGap}, {"snake-resample", &P::resample},
+      {"snake-normalize", &P::normalize}};
+  // clang-format on
+  return fields;
+}
+
 SnakeParams SnakeParams::defaults() {
-  const auto& s = snakeParamSpecs();
   SnakeParams p;
-  p.alpha = findSpec(s, "alpha").defaultValue;
-  p.beta = findSpec(s, "beta").defaultValue;
-  p.gamma = findSpec(s, "gamma").defaultValue;
-  p.kappa = findSpec(s, "kappa").defaultValue;
-  p.pressure = findSpec(s, "pressure").defaultValue;
-  p.dmin = findSpec(s, "dmin").defaultValue;
-  p.dmax = findSpec(s, "dmax").defaultValue;
-  p.tolerance = findSpec(s, "snake-tolerance").defaultValue;
-  p.window = static_cast<int>(findSpec(s, "snake-window").defaultValue);
-  p.resample = static_cast<int>(findSpec(s, "snake-resample").defaultValue);
-  p.holdGap = findSpec(s, "snake-hold-gap").defaultValue;
-  p.normalize = findSpec(s, "snake-normalize").defaultValue != 0;
+  setDefaults(p, snakeParamSpecs(), snakeParamFields());
   return p;
 }
 
 void SnakeParams::validate() const {
-  const auto& s = snakeParamSpecs();
-  gvflab::validate(findSpec(s, "alpha"), alpha);
-  gvflab::validate(findSpec(s, "beta"), beta);
-  gvflab::validate(findSpec(s, "gamma"), gamma);
-  gvflab::validate(findSpec(s, "kappa"), kappa);
-  gvflab::validate(findSpec(s, "pressure"), pressure);
-  gvflab::validate(findSpec(s, "dmin"), dmin);
-  gvflab::validate(findSpec(s, "dmax"), dmax);
-  gvflab::validate(findSpec(s, "snake-tolerance"), tolerance);
-  gvflab::validate(findSpec(s, "snake-window"), window);
-  gvflab::validate(findSpec(s, "snake-resample"), resample);
-  gvflab::validate(findSpec(s, "snake-hold-gap"), holdGap);
+  validateFields(*this, snakeParamSpecs(), snakeParamFields());
   if (dmax < 2 * dmin) {
     std::ostringstream msg;
     msg << "dmax = " << dmax << " must be at least twice dmin = " << dmin
