@@ -45,6 +45,13 @@ SnakeOptions::SnakeOptions() {
       static_cast<int>(findSpec(snakeParamSpecs(), "snake-frame-iterations").defaultValue);
 }
 
+RunLoad SnakeOptions::load() const {
+  RunLoad l{snakes.size(), {}, params};
+  for (const SurfaceSpec& spec : surfaces)
+    l.surfaceStarts.push_back(spec.mesh(params).vertices.size());
+  return l;
+}
+
 SnakeSpec parseSnakeSpec(const std::string& text) {
   SnakeSpec s;
   s.text = text;

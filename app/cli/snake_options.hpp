@@ -15,6 +15,7 @@
 
 #include "cli/surface_spec.hpp"
 #include "gvflab/capture_range.hpp"
+#include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/parametric_snake.hpp"
 #include "io/contours_json.hpp"
 #include "io/input_limits.hpp"
@@ -62,6 +63,7 @@ struct SnakeOptions {
 
   SnakeOptions();
   bool any() const { return !snakes.empty() || captureMap.has_value(); }
+  RunLoad load() const;  // what the run's fit check counts beside the field (runNeeds)
 };
 
 // Parses "circle:CX,CY,R" or "polygon:X1,Y1,X2,Y2,..." (at least 3 points), or an open snake

@@ -94,7 +94,8 @@ py::object snake(const py::handle& image, const py::handle& initial, std::option
   request.solver = solver, request.precision = precision;
   DeviceLease lease = computeContext(device);
   const std::shared_ptr<ComputeContext>& ctx = lease.ctx;
-  if (snakeForce == SnakeForce::Gvf) checkGvfFits(*ctx, pixels.fieldShape(), request);
+  checkGvfFits(*ctx, pixels.fieldShape(), request, RunLoad{starts.size(), {}, params}, grid,
+               snakeForce == SnakeForce::Gvf);
   const Image2D img = toImage(pixels);
   // The traditional force is ∇f: V0 in the edge-gradient mode, of the caller's f if given.
   const GvfInput input = gvfInputOf(*ctx, pixels, sigma, py::none(), edgeMap, grid);

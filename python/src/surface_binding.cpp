@@ -184,7 +184,8 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center,
   request.solver = solver, request.precision = precision;
   DeviceLease lease = computeContext(device);
   const std::shared_ptr<ComputeContext>& ctx = lease.ctx;
-  if (snakeForce == SnakeForce::Gvf) checkGvfFits(*ctx, shape, request);
+  checkGvfFits(*ctx, shape, request, RunLoad{0, {start.vertices.size()}, params}, grid,
+               snakeForce == SnakeForce::Gvf);
   const Volume vol = toVolume(pixels);
   GvfInput input;
   {
