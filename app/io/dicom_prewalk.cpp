@@ -433,6 +433,10 @@ void prewalkDicom(const InputFile& file) {
   if (at == 0) {
     if (size < 8 || (u16(0) != 0x0002 && u16(0) != 0x0008))
       throw InputError(file.label() + " is not a DICOM file (no DICM marker, no data set).");
+    // A meta group is explicit VR in every syntax: GDCM asserts on one without a VR (fuzz
+    // finding dicom-4).
+    if (u16(0) == 0x0002 && !isKnownVr(head.data() + 4))
+      throw InputError(file.label() + " is corrupt: its meta header has an element of unknown VR.");
     if (std::isupper(static_cast<unsigned char>(head[4])) &&
         std::isupper(static_cast<unsigned char>(head[5])))
       syntax = "1.2.840.10008.1.2.1";  // explicit VR without a meta group, as GDCM guesses

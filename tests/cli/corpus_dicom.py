@@ -113,6 +113,7 @@ def cases(Case):
     # attribute of 4 bytes.
     bad_meta = meta(EXPLICIT).replace(b"UL", b"U\xaa", 1)
     refused("meta_unknown_vr", bad_meta + image() + pixels(), "unknown VR")
+    refused("meta_group_implicit_no_marker", bytes([2]) + bytes(7), "unknown VR")  # dicom-4
     refused("unknown_vr", meta(EXPLICIT) + image() + el(0x0010, 0x0010, b";I", "AB") + pixels(),
             "unknown VR")
     five = image().replace(el(0x0028, 0x0002, b"US", struct.pack("<H", 1)),
