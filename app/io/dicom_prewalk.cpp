@@ -388,6 +388,14 @@ class Walk {
       case 0x0100:
         bits_ = us();
         break;
+      case 0x0101:  // BitsStored, HighBit: GDCM asserts past BitsAllocated (8 when absent)
+      case 0x0102: {
+        const bool stored = (t & 0xFFFF) == 0x0101;
+        if (us() + (stored ? 0 : 1) > (bits_ ? bits_ : 8u))
+          corrupt(std::string(stored ? "BitsStored " : "HighBit ") + std::to_string(us()) +
+                  " beyond BitsAllocated " + std::to_string(bits_ ? bits_ : 8u));
+        break;
+      }
       case 0x0008:
         frames_ = std::max(1ul, std::strtoul(v.c_str(), nullptr, 10));
         break;

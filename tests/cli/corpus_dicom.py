@@ -125,4 +125,8 @@ def cases(Case):
     wide = image().replace(el(0x0028, 0x0100, b"US", struct.pack("<H", 16)),
                            el(0x0028, 0x0100, b"US", struct.pack("<HH", 16, 16)))
     refused("bits_allocated_two_values", meta(EXPLICIT) + wide + pixels(), "one US")
+    # dicom-5: BitsStored past BitsAllocated (GDCM asserts on decoding some; this one ran, exit 0).
+    stored = image().replace(el(0x0028, 0x0101, b"US", struct.pack("<H", 16)),
+                             el(0x0028, 0x0101, b"US", struct.pack("<H", 11536)))
+    refused("bits_stored_past_allocated", meta(EXPLICIT) + stored + pixels(), "BitsStored 11536")
     return c
