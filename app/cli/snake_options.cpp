@@ -49,6 +49,13 @@ const std::vector<ParamField<SnakeOptions>>& snakeLoopFields() {
 
 SnakeOptions::SnakeOptions() { setDefaults(*this, snakeParamSpecs(), snakeLoopFields()); }
 
+RunLoad SnakeOptions::load() const {
+  RunLoad l{snakes.size(), {}, params};
+  for (const SurfaceSpec& spec : surfaces)
+    l.surfaceStarts.push_back(spec.mesh(params).vertices.size());
+  return l;
+}
+
 SnakeSpec parseSnakeSpec(const std::string& text) {
   SnakeSpec s;
   s.text = text;

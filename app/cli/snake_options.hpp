@@ -18,6 +18,7 @@
 #include "cli/surface_spec.hpp"
 #include "gvflab/capture_range.hpp"
 #include "gvflab/force_fields.hpp"
+#include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/parametric_snake.hpp"
 #include "io/contours_json.hpp"
 #include "io/input_limits.hpp"
@@ -66,6 +67,7 @@ struct SnakeOptions {
 
   SnakeOptions();
   bool any() const { return !snakes.empty() || captureMap.has_value(); }
+  RunLoad load() const;  // what the run's fit check counts beside the field (runNeeds)
 };
 // snake-iterations and snake-frame-iterations: snakeParamSpecs() keys of the caller's loop.
 const std::vector<ParamField<SnakeOptions>>& snakeLoopFields();

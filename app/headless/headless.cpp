@@ -60,39 +60,6 @@ Field2D middleSlice(const Field3D& f) {
   return out;
 }
 
-// What the run holds on the device beside its field: the snakes at kMaxNodes each, the
-// surfaces at their vertex budgets, and the surfaces' own edge input where the solved one is
-// not grad f. Counted before the first allocation, so that a run whose surfaces would not fit
-// is refused with one line instead of failing (or a driver aborting) midway.
-std::vector<DeviceNeed> besideTheField(const Options& o, const RunInput& in) {
-  const SnakeOptions& so = o.snakes;
-  std::vector<DeviceNeed> needs;
-  if (!in.is3d && !so.snakes.empty()) {
-    const std::size_t nodes = so.snakes.size() * std::size_t(ParametricSnake::kMaxNodes);
-    needs.push_back({std::to_string(so.snakes.size()) + " snakes",
-                     ParametricSnake::deviceBytes(so.snakes.size(), nodes),
-                     ParametricSnake::deviceBytes(1, nodes) / 2});
-  }
-  if (in.is3d && !so.surfaces.empty()) {
-    const Volume& v = in.volume;
-    const std::array<double, 3> spacing = o.gvf.spacing.value_or(v.geometry.spacing);
-    const glm::dvec3 extent =
-        glm::dvec3(v.width, v.height, v.depth) * glm::dvec3(spacing[0], spacing[1], spacing[2]);
-    std::size_t vertices = 0;
-    for (const SurfaceSpec& spec : so.surfaces)
-      vertices +=
-          SurfaceSnake::vertexBudget(extent, so.params, spec.mesh(so.params).vertices.size());
-    needs.push_back({std::to_string(so.surfaces.size()) + " surfaces",
-                     SurfaceSnake::deviceBytes(so.surfaces.size(), vertices),
-                     2 * vertices * sizeof(cl_float4)});
-    if (hasUserGvfInput(o) || o.gvf.v0Mode != V0Mode::EdgeGradient) {
-      const std::uint64_t edges = solverInputBytes({v.width, v.height, v.depth});
-      needs.push_back({"their edge map", edges, edges});
-    }
-  }
-  return needs;
-}
-
 }  // namespace
 
 void listDevicesTo(std::ostream& out) {
@@ -123,8 +90,12 @@ void runHeadless(Options o, const HeadlessFigureHook& figure,
     ctx = context ? context : ComputeContext::create(contextOptions(o));
     checkFits(*ctx, shape, config);
   });
-  checkRunFits(*ctx, {in.width(), in.height(), in.is3d ? in.volume.depth : 1}, config,
-               besideTheField(o, in));
+  // Then the whole run before the first allocation: the snakes, the surfaces and their own
+  // edge input beside the field, so that a run that would not fit is refused in one line.
+  const FieldShape shape{in.width(), in.height(), in.is3d ? in.volume.depth : 1};
+  checkRunFits(*ctx, shape, config,
+               runNeeds(o.snakes.load(), shape, o.gvf.spacing.value_or(in.volume.geometry.spacing),
+                        hasUserGvfInput(o) || o.gvf.v0Mode != V0Mode::EdgeGradient));
   const bool is3d = in.is3d;
   const Image2D& image = in.image;
   if (is3d && figure)

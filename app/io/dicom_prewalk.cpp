@@ -388,6 +388,14 @@ class Walk {
       case 0x0100:
         bits_ = us();
         break;
+      case 0x0101:  // BitsStored, HighBit: GDCM asserts past BitsAllocated (8 when absent)
+      case 0x0102: {
+        const bool stored = (t & 0xFFFF) == 0x0101;
+        if (us() + (stored ? 0 : 1) > (bits_ ? bits_ : 8u))
+          corrupt(std::string(stored ? "BitsStored " : "HighBit ") + std::to_string(us()) +
+                  " beyond BitsAllocated " + std::to_string(bits_ ? bits_ : 8u));
+        break;
+      }
       case 0x0008:
         frames_ = std::max(1ul, std::strtoul(v.c_str(), nullptr, 10));
         break;
@@ -433,6 +441,10 @@ void prewalkDicom(const InputFile& file) {
   if (at == 0) {
     if (size < 8 || (u16(0) != 0x0002 && u16(0) != 0x0008))
       throw InputError(file.label() + " is not a DICOM file (no DICM marker, no data set).");
+    // A meta group is explicit VR in every syntax: GDCM asserts on one without a VR (fuzz
+    // finding dicom-4).
+    if (u16(0) == 0x0002 && !isKnownVr(head.data() + 4))
+      throw InputError(file.label() + " is corrupt: its meta header has an element of unknown VR.");
     if (std::isupper(static_cast<unsigned char>(head[4])) &&
         std::isupper(static_cast<unsigned char>(head[5])))
       syntax = "1.2.840.10008.1.2.1";  // explicit VR without a meta group, as GDCM guesses

@@ -151,8 +151,10 @@ SolverConfig GvfRequest::config(SolverKind kind) const {
   return config;
 }
 
-void checkGvfFits(const ComputeContext& ctx, FieldShape shape, const GvfRequest& request) {
-  checkFits(ctx, shape, request.config(request.plan().kind));
+void checkGvfFits(const ComputeContext& ctx, FieldShape shape, const GvfRequest& request,
+                  const RunLoad& load, const std::optional<GridSpacing>& spacing, bool solve) {
+  checkRunFits(ctx, shape, request.config(request.plan().kind),
+               runNeeds(load, shape, spacing.value_or(GridSpacing{1, 1, 1}), false), solve);
 }
 
 // The engine's factory builds the solver: the fit check and μ's range for this solver and input

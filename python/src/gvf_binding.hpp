@@ -41,9 +41,12 @@ struct GvfRequest {
   SolverConfig config(SolverKind kind) const;
 };
 
-// ResourceError unless the request's solver fits the device for an input of this shape:
-// the check the CLI makes from a file's header, made from an array's shape before any copy.
-void checkGvfFits(const ComputeContext& ctx, FieldShape shape, const GvfRequest& request);
+// ResourceError unless the run fits the device for an input of this shape: the request's solve
+// (none when solve is false: a traditional force) and the snakes or surfaces of `load` beside
+// it, counted as the CLI counts them (checkRunFits), from the array's shape before any copy.
+void checkGvfFits(const ComputeContext& ctx, FieldShape shape, const GvfRequest& request,
+                  const RunLoad& load = {}, const std::optional<GridSpacing>& spacing = {},
+                  bool solve = true);
 
 // What gvf() returns beside the field (attributes of gvflab.GvfReport).
 struct GvfReport {

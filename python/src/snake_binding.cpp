@@ -85,9 +85,9 @@ py::object snake(const py::handle& image, const py::handle& initial, std::option
   requireGvfSize(pixels, /*volumes=*/false, "snake()");  // a 2D image before its points
   for (std::size_t i = 0; i < starts.size(); ++i) requirePointsInside(starts[i], pixels, names[i]);
   const FieldShape shape = pixels.fieldShape();
-  SnakeField field(pixels, snakeForce,
-                   snakeGvfRequest(mu, gvfIterations, targetError, solver, precision), sigma,
-                   device, spacing, edgeMap, progress, progressEvery);
+  SnakeField field(
+      pixels, snakeForce, snakeGvfRequest(mu, gvfIterations, targetError, solver, precision), sigma,
+      device, spacing, edgeMap, progress, progressEvery, RunLoad{starts.size(), {}, params});
   ProgressReporter reporter(progress, progressEvery, "snake");
   std::optional<ParametricSnake> snakes;
   {

@@ -18,11 +18,11 @@ GvfRequest snakeGvfRequest(std::optional<double> mu, std::optional<long> iterati
 SnakeField::SnakeField(const PixelArray& pixels, SnakeForce force, const GvfRequest& request,
                        double sigma, const std::string& device,
                        const std::optional<std::vector<double>>& spacing, const py::object& edgeMap,
-                       const py::object& progress, long progressEvery) {
+                       const py::object& progress, long progressEvery, const RunLoad& load) {
   const std::optional<GridSpacing> grid =
       spacing ? std::optional(gridSpacingOf(*spacing, pixels.dims())) : std::nullopt;
   lease = computeContext(device);
-  if (force == SnakeForce::Gvf) checkGvfFits(*lease.ctx, pixels.fieldShape(), request);
+  checkGvfFits(*lease.ctx, pixels.fieldShape(), request, load, grid, force == SnakeForce::Gvf);
   // The traditional force is ∇f: V0 in the edge-gradient mode, of the caller's f if given.
   input = gvfInputOf(*lease.ctx, pixels, sigma, py::none(), edgeMap, grid);
   if (force != SnakeForce::Gvf) return;

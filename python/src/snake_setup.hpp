@@ -24,9 +24,10 @@ GvfRequest snakeGvfRequest(std::optional<double> mu, std::optional<long> iterati
                            const std::string& precision);
 
 // A snake call's device and field, set up with the GIL held once the pixels' shape and the
-// starts were checked: spacing= checked, the device leased and the GVF solve checked against
-// it before any copy, the edge map built from the pixels with sigma (or the caller's
-// edge_map) and, for the 'gvf' force, the field solved with progress.
+// starts were checked: spacing= checked, the device leased and the run (the GVF solve for the
+// 'gvf' force, the snakes or surfaces of `load`) checked against it before any copy, the edge map
+// built from the pixels with sigma (or the caller's edge_map) and, for the 'gvf' force, the field
+// solved with progress.
 struct SnakeField {
   DeviceLease lease;
   GvfInput input;
@@ -34,7 +35,8 @@ struct SnakeField {
 
   SnakeField(const PixelArray& pixels, SnakeForce force, const GvfRequest& request, double sigma,
              const std::string& device, const std::optional<std::vector<double>>& spacing,
-             const pybind11::object& edgeMap, const pybind11::object& progress, long progressEvery);
+             const pybind11::object& edgeMap, const pybind11::object& progress, long progressEvery,
+             const RunLoad& load);
   ComputeContext& ctx() const { return *lease.ctx; }
   // What the snakes follow with the 'gvf' force; the traditional force is input.v0 = grad f.
   const cl::Buffer& field() const { return gvf ? gvf->solver->field() : input.v0; }

@@ -176,7 +176,8 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center,
   const SurfaceMesh start = startMesh(center, radius, box, shape, params);
   SnakeField field(pixels, snakeForce,
                    snakeGvfRequest(mu, gvfIterations, targetError, solver, precision), sigma,
-                   device, spacing, py::none(), progress, progressEvery);
+                   device, spacing, py::none(), progress, progressEvery,
+                   RunLoad{0, {start.vertices.size()}, params});
   ProgressReporter reporter(progress, progressEvery, "surface");
   std::optional<SurfaceSnake> surfaces;
   {

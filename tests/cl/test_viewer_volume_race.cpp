@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli/surface_spec.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/field_slice.hpp"
 #include "gvflab/slice_reference.hpp"
@@ -186,6 +187,24 @@ TEST_CASE("a start-up file that cannot be opened leaves the phantom and a messag
   Session s(sessionStartup(o));
   CHECK(s.imageName() == "phantom 'u'");
   CHECK(s.startupError().find("nothing_here.nii.gz") != std::string::npos);
+}
+
+TEST_CASE("the start's surfaces count in the fit check, as a headless run's") {
+  // A 20 MiB device (read when the context opens) takes the 64^3 field (about 14 MB) but not
+  // four surfaces at their vertex budgets beside it: the volume is refused before its field
+  // is built, naming them, and the phantom stands in; without the surfaces it opens.
+  setenv("GVFLAB_TEST_DEVICE_MIB", "20", 1);
+  app::Options o = smallPhantom();
+  o.image = writeBall("fit.mha", 64, 64, 64).string();
+  o.snakes.surfaces.assign(4, app::parseSurfaceSpec("sphere:32,32,32,12"));
+  Session refused(sessionStartup(o));
+  o.snakes.surfaces.clear();
+  Session opened(sessionStartup(o));
+  unsetenv("GVFLAB_TEST_DEVICE_MIB");
+  MESSAGE(refused.startupError());
+  CHECK(refused.imageName() == "phantom 'u'");
+  CHECK(refused.startupError().find("4 surfaces") != std::string::npos);
+  CHECK(opened.isVolume());
 }
 
 TEST_CASE("the solver choice: Euler's bound on mu, multigrid's a, b, c") {

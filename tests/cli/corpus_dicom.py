@@ -113,6 +113,7 @@ def cases(Case):
     # attribute of 4 bytes.
     bad_meta = meta(EXPLICIT).replace(b"UL", b"U\xaa", 1)
     refused("meta_unknown_vr", bad_meta + image() + pixels(), "unknown VR")
+    refused("meta_group_implicit_no_marker", bytes([2]) + bytes(7), "unknown VR")  # dicom-4
     refused("unknown_vr", meta(EXPLICIT) + image() + el(0x0010, 0x0010, b";I", "AB") + pixels(),
             "unknown VR")
     five = image().replace(el(0x0028, 0x0002, b"US", struct.pack("<H", 1)),
@@ -124,4 +125,8 @@ def cases(Case):
     wide = image().replace(el(0x0028, 0x0100, b"US", struct.pack("<H", 16)),
                            el(0x0028, 0x0100, b"US", struct.pack("<HH", 16, 16)))
     refused("bits_allocated_two_values", meta(EXPLICIT) + wide + pixels(), "one US")
+    # dicom-5: BitsStored past BitsAllocated (GDCM asserts on decoding some; this one ran, exit 0).
+    stored = image().replace(el(0x0028, 0x0101, b"US", struct.pack("<H", 16)),
+                             el(0x0028, 0x0101, b"US", struct.pack("<H", 11536)))
+    refused("bits_stored_past_allocated", meta(EXPLICIT) + stored + pixels(), "BitsStored 11536")
     return c

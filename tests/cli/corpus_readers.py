@@ -177,10 +177,12 @@ def cases(Case):
     refused("tiff_mixed_pages", "m.tif", {"m.tif": tiff_pages([page, (2, 2, 8, 1, bytes(4))])},
             "mixes pages")
     refused("tiff_float_nan", "n.tif",
-            {"n.tif": tiff_pages([(2, 1, 32, 3, struct.pack("<2f", 1.0, float("nan")))])}, "NaN")
+            {"n.tif": tiff_pages([(2, 1, 32, 3, struct.pack("<2f", 1.0, float("nan")))])},
+            "n.tif' contains NaN at sample 1")
     refused("tiff_float_inf_in_stack", "i.tif",
             {"i.tif": tiff_pages([(1, 1, 32, 3, struct.pack("<f", 1.0)),
-                                  (1, 1, 32, 3, struct.pack("<f", float("inf")))])}, "i.tif")
+                                  (1, 1, 32, 3, struct.pack("<f", float("inf")))])},
+            "i.tif' contains infinity at sample 1")
     refused("tiff_half_float", "h.tif", {"h.tif": tiff_pages([(2, 2, 16, 3, bytes(8))])}, "unsupported")
     refused("tiff_float_strip_short", "t.tif", {"t.tif": tiff_pages([(64, 64, 32, 3, bytes(100))])},
             "t.tif")

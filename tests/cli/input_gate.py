@@ -19,7 +19,7 @@ import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import corpus_dicom as dcm  # noqa: E402
-from malformed_inputs import nifti1  # noqa: E402
+from malformed_inputs import nifti1, run_measured  # noqa: E402
 
 LIMIT_S = 60  # a hang, not speed: a refusal takes well under a second on an idle machine
 failures = []
@@ -83,38 +83,8 @@ def fresh(work, name):
 
 
 def run(gvflab, args, env=None, timeout=LIMIT_S):
-    """rc (None after the limit), stdout, stderr, seconds and the run's own peak memory in MiB
-    (its rusage, from wait4)."""
-    import threading
-    t0 = time.monotonic()
-    p = subprocess.Popen([gvflab, "--headless", *args], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                         env=dict(os.environ, **(env or {})))
-    streams = {}
-    readers = [threading.Thread(target=lambda n=n, f=f: streams.__setitem__(n, f.read()))
-               for n, f in (("out", p.stdout), ("err", p.stderr))]
-    for t in readers:
-        t.start()
-    status, usage = None, None
-    while status is None:
-        pid, st, ru = os.wait4(p.pid, os.WNOHANG)
-        if pid:
-            status, usage = st, ru
-        elif time.monotonic() - t0 > timeout:
-            p.kill()
-            _, status, usage = os.wait4(p.pid, 0)
-            status = None
-            break
-        else:
-            time.sleep(0.01)
-    p.returncode = 0  # reaped here; Popen must not wait for it again
-    for t in readers:
-        t.join()
-    seconds = time.monotonic() - t0
-    if status is None:
-        return None, "", "", seconds, 0
-    return os.waitstatus_to_exitcode(status), streams["out"].decode(errors="replace"), \
-        streams["err"].decode(errors="replace"), seconds, usage.ru_maxrss / 1024
+    """rc (None after the limit), stdout, stderr, seconds and the run's own peak memory in MiB."""
+    return run_measured([gvflab, "--headless", *args], dict(os.environ, **(env or {})), timeout)
 
 
 def refused(name, gvflab, args, expect, env=None, untouched=(), max_line=None):
@@ -348,6 +318,25 @@ def device_surfaces(gvflab, work):
                                      "2", "--report", report], env=env)
 
 
+def signalled(name, argv, ready, signals):
+    """Starts gvflab, waits (at most 240 s) until ready() holds, sends `signals` (none when it
+    never did) and returns (whether it was ready, rc, stdout, stderr)."""
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    deadline = time.monotonic() + 240
+    seen = False
+    while time.monotonic() < deadline and p.poll() is None and not seen:
+        seen = ready()
+    for s in signals if seen else ():
+        p.send_signal(s)
+    try:
+        stdout, stderr = p.communicate(timeout=LIMIT_S)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        stdout, stderr = p.communicate()
+        check(False, "%s: still running %d s after the signal" % (name, LIMIT_S))
+    return seen, p.returncode, stdout, stderr
+
+
 def batch_interrupted(gvflab, work):
     base = fresh(work, "batch_signal")
     out = os.path.join(base, "out")
@@ -360,21 +349,13 @@ def batch_interrupted(gvflab, work):
     # so the signal lands while that input is read, prepared or iterated (10M iterations).
     from signals import OpenWatch
     watch = OpenWatch(inputs[0])
-    p = subprocess.Popen([gvflab, "--headless", "--batch", *inputs, "--output-dir", out,
-                          "--iterations", "10000000", "--report", "r.json"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
-    deadline = time.monotonic() + 240
-    while time.monotonic() < deadline and p.poll() is None and not watch.opened(0.05):
-        pass
+    seen, rc, stdout, stderr = signalled(
+        "batch_interrupted", [gvflab, "--headless", "--batch", *inputs, "--output-dir", out,
+                              "--iterations", "10000000", "--report", "r.json"],
+        lambda: watch.opened(0.05), [signal.SIGINT])
     watch.close()
-    p.send_signal(signal.SIGINT)
-    try:
-        stdout, stderr = p.communicate(timeout=LIMIT_S)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        stdout, stderr = p.communicate()
-        check(False, "batch_interrupted: still running %d s after SIGINT" % LIMIT_S)
-    check(p.returncode == 130, "batch_interrupted: exit %s" % p.returncode)
+    check(seen, "batch_interrupted: the first input was never opened (exit %s)" % rc)
+    check(rc == 130, "batch_interrupted: exit %s" % rc)
     check(b"batch: 0 of 3 inputs done, interrupted at " in stdout,
           "batch_interrupted: no interrupted summary on stdout: %r / %r" % (stdout[:300], stderr[:300]))
 
@@ -390,25 +371,18 @@ def second_signal(gvflab, work):
     earlier = b"an earlier output, which an interrupted run must leave as it was\n"
     field = os.path.join(out, "f.nrrd")
     write(field, earlier)
-    p = subprocess.Popen([gvflab, "--headless", img, "--iterations", "1", "--save-field", field],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
-    deadline = time.monotonic() + 240
-    seen = False
-    while time.monotonic() < deadline and p.poll() is None and not seen:
-        seen = any(n.startswith(".gvflab-") and n.endswith(".nrrd") for n in os.listdir(out))
+
+    def temporary():
         time.sleep(0.005)
-    if seen:  # two kinds, so that the kernel cannot merge them into one pending signal
-        p.send_signal(signal.SIGINT)
-        p.send_signal(signal.SIGTERM)
-    try:
-        _, stderr = p.communicate(timeout=LIMIT_S)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        _, stderr = p.communicate()
-    check(seen, "second_signal: never saw the temporary (exit %s)" % p.returncode)
+        return any(n.startswith(".gvflab-") and n.endswith(".nrrd") for n in os.listdir(out))
+    # Two kinds, so that the kernel cannot merge them into one pending signal.
+    seen, rc, _, stderr = signalled(
+        "second_signal", [gvflab, "--headless", img, "--iterations", "1", "--save-field", field],
+        temporary, [signal.SIGINT, signal.SIGTERM])
+    check(seen, "second_signal: never saw the temporary (exit %s)" % rc)
     if not seen:
         return
-    check(p.returncode in (130, 143), "second_signal: exit %s: %r" % (p.returncode, stderr[-300:]))
+    check(rc in (130, 143), "second_signal: exit %s: %r" % (rc, stderr[-300:]))
     check(sorted(os.listdir(out)) == ["f.nrrd"], "second_signal: left %s" % sorted(os.listdir(out)))
     check(read(field) == earlier, "second_signal: the earlier output was changed")
 

@@ -202,7 +202,7 @@ def corpus():
               mha(head2 + "DimSize = 4 4\nElementSpacing = nan -1\nElementDataFile = LOCAL\n", b"\0" * 16))
     bad_input("mha_nan_voxels", "nan.mha",
               mha("NDims = 2\nDimSize = 2 2\nElementType = MET_FLOAT\nElementDataFile = LOCAL\n",
-                  struct.pack("<4f", 0, float("nan"), 1, 2)))
+                  struct.pack("<4f", 0, float("nan"), 1, 2)), "nan.mha' contains NaN at sample 1")
     bad_input("mhd_missing_raw", "missing.mhd", head2 + "DimSize = 4 4\nElementDataFile = nowhere.raw\n")
     c.append(Case("mhd_truncated_raw", ["{in}/t.mhd", "--save-field", "{out}/f.mha"], "t.mhd",
                   {"t.mhd": "NDims = 3\nDimSize = 8 8 8\nElementType = MET_SHORT\nElementDataFile = t.raw\n",
@@ -423,32 +423,37 @@ CRASH = ("unexpected error", "terminate called", "Aborted", "AddressSanitizer", 
 MEMORY_LIMIT_MIB = 1024
 
 
-def run_measured(argv, env):
-    """(exit code or None after TIME_LIMIT_S, stderr, peak resident MiB) of one run."""
+def run_measured(argv, env, timeout=TIME_LIMIT_S):
+    """(exit code or None after `timeout` s, stdout, stderr, seconds, peak resident MiB: the
+    run's own, from wait4) of one run."""
     import threading
-    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                         stdin=subprocess.DEVNULL, env=env)
-    err = []
-    reader = threading.Thread(target=lambda: err.append(p.stderr.read()))
-    reader.start()
     t0 = time.monotonic()
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         stdin=subprocess.DEVNULL, env=env)
+    streams = {}
+    readers = [threading.Thread(target=lambda n=n, f=f: streams.__setitem__(n, f.read()))
+               for n, f in (("out", p.stdout), ("err", p.stderr))]
+    for t in readers:
+        t.start()
     status = usage = None
     while status is None:
         pid, st, ru = os.wait4(p.pid, os.WNOHANG)
         if pid:
             status, usage = st, ru
-        elif time.monotonic() - t0 > TIME_LIMIT_S:
+        elif time.monotonic() - t0 > timeout:
             p.kill()
             os.wait4(p.pid, 0)
             break
         else:
             time.sleep(0.005)
-    p.returncode = 0  # reaped here
-    reader.join()
+    p.returncode = 0  # reaped here; Popen must not wait for it again
+    for t in readers:
+        t.join()
+    seconds = time.monotonic() - t0
     if status is None:
-        return None, "", 0
-    return (os.waitstatus_to_exitcode(status), err[0].decode(errors="replace"),
-            usage.ru_maxrss / 1024)
+        return None, "", "", seconds, 0
+    return (os.waitstatus_to_exitcode(status), streams["out"].decode(errors="replace"),
+            streams["err"].decode(errors="replace"), seconds, usage.ru_maxrss / 1024)
 
 
 def run_case(gvflab, work, case):
@@ -465,7 +470,7 @@ def run_case(gvflab, work, case):
     env = dict(os.environ, **(case.env or {}))
     t0 = time.monotonic()
     problems = []
-    rc, err, peak = run_measured([gvflab, "--headless", *args], env)
+    rc, _, err, _, peak = run_measured([gvflab, "--headless", *args], env)
     if rc is None:
         problems.append("ran past %d s" % TIME_LIMIT_S)
     elif peak > MEMORY_LIMIT_MIB:

@@ -157,3 +157,58 @@ def test_non_finite_values_are_refused(bad):
 def test_non_real_inputs_are_refused(value):
     with pytest.raises(gvflab.InputError):
         gvflab.gvf(value)
+
+
+FIT_CHECK = r"""
+import sys
+import numpy as np
+import gvflab
+
+def outcome(call):
+    try:
+        call()
+        return "ran"
+    except gvflab.ResourceError as e:
+        return "refused: " + str(e)
+
+disc = np.zeros((64, 64), np.float32)
+disc[16:48, 16:48] = 1
+circle = [(32 + 24 * np.sin(t), 32 + 24 * np.cos(t)) for t in np.linspace(0, 6.2, 12)]
+ball = np.zeros((64, 64, 64), np.float32)
+ball[16:48, 16:48, 16:48] = 1
+for name, call in [
+    ("snakes", lambda: gvflab.snake(disc, [circle] * 30, iterations=1, gvf_iterations=1)),
+    ("snakes_traditional", lambda: gvflab.snake(disc, [circle] * 30, force="traditional",
+                                                iterations=1)),
+    ("snake", lambda: gvflab.snake(disc, circle, iterations=1, gvf_iterations=1)),
+    ("surface", lambda: gvflab.surface_snake(ball, (32, 32, 32), 12, iterations=1,
+                                             gvf_iterations=1)),
+    ("surface_traditional", lambda: gvflab.surface_snake(ball, (32, 32, 32), 12,
+                                                         force="traditional", iterations=1)),
+]:
+    print(name, "|", outcome(call))
+"""
+
+
+def test_snakes_and_surfaces_count_in_the_fit_check(tmp_path):
+    """The fit check counts the snakes and surfaces beside the field, as the CLI's does
+    (checkRunFits), before anything is allocated: on a device of 20 MiB (GVFLAB_TEST_DEVICE_MIB,
+    read when the module opens its device, so in a process of its own) a 64x64 field and one
+    snake run, 30 snakes (about 1.7 MB each at their most nodes) do not; a 64^3 field (about
+    14 MB) and a surface at its vertex budget (about 10 MB) do not, the surface on grad f alone
+    (f and V0, 4 MB) does."""
+    import os
+    import subprocess
+    import sys
+    script = tmp_path / "fit.py"
+    script.write_text(FIT_CHECK)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=600, env=dict(os.environ, GVFLAB_TEST_DEVICE_MIB="20"))
+    assert done.returncode == 0, done.stderr
+    seen = dict(line.split(" | ", 1) for line in done.stdout.splitlines())
+    assert seen["snake"] == "ran"
+    assert seen["snakes"].startswith("refused: ") and "30 snakes" in seen["snakes"]
+    assert seen["snakes_traditional"].startswith("refused: ")
+    assert "30 snakes" in seen["snakes_traditional"]
+    assert seen["surface"].startswith("refused: ") and "1 surfaces" in seen["surface"]
+    assert seen["surface_traditional"] == "ran"

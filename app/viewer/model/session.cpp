@@ -33,6 +33,7 @@ Session::Session(const SessionStartup& startup)
       sigmaFromNoise_(startup.gvf.sigmaFromNoise),
       v0Mode_(startup.gvf.v0Mode),
       spacing_(startup.gvf.spacing),
+      load_(startup.load),
       requestedMu_(startup.gvf.mu),
       itersPerFrame_(std::max(startup.iterationsPerFrame, 0)),
       fieldWatch_(startup.targetError),
@@ -142,8 +143,16 @@ void Session::rebuild(Source source, std::optional<double> sigma, V0Mode mode) {
 
 void Session::rebuildOn(std::shared_ptr<ComputeContext> ctx, Source source,
                         std::optional<double> sigma, V0Mode mode) {
-  // Build everything new first; only swap in once nothing can throw any more. The size check
+  // Build everything new first; only swap in once nothing can throw any more. The size check,
+  // the start's snakes and surfaces counted beside the field as the headless run counts them,
   // comes before any allocation, so a volume too large is refused with the size and limit.
+  const Volume* v = source.volume.get();
+  const FieldShape shape = v ? FieldShape{v->width, v->height, v->depth}
+                             : FieldShape{source.image.width, source.image.height, 1};
+  checkRunFits(*ctx, shape, choice_,
+               runNeeds(load_, shape,
+                        spacing_.value_or(v ? v->geometry.spacing : std::array<double, 3>{1, 1, 1}),
+                        mode != V0Mode::EdgeGradient));
   GvfParams params;
   params.mu = requestedMu_;
   params.sigma = sigma.value_or(sigma_);

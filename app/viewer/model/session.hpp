@@ -210,6 +210,7 @@ class Session {
   SigmaChoice sigmaChoice_;
   V0Mode v0Mode_ = V0Mode::EdgeGradient;
   std::optional<std::array<double, 3>> spacing_;  // --spacing: instead of the input's own
+  RunLoad load_;                                  // counted beside the field (checkRunFits)
   double requestedMu_ = 0.15;
   double mu_ = 0.15;
   int itersPerFrame_ = 16;   // Euler

@@ -28,6 +28,7 @@ struct SessionStartup {
   // A fixed count instead (--iterations without --target-error, as a demo gives): the snakes
   // start once the field has had that many iterations, as a headless run's do.
   std::optional<long> fieldIterations;
+  RunLoad load;  // the command line's snakes and surfaces, counted in every fit check
 };
 
 struct RegionStartup {

@@ -18,6 +18,7 @@ SessionStartup sessionStartup(const app::Options& o) {
   s.fixedIterationsPerFrame = o.iterationsPerFrame;
   s.stepsPerFrame = o.stepsPerFrame;
   s.frameBudgetMs = o.frameBudgetMs;
+  s.load = o.snakes.load();
   // The headless rule (field_solve.hpp): a target, or a fixed count the snakes wait for.
   const FieldSolvePlan plan = app::fieldSolvePlan(o);
   if (plan.targetError)

@@ -4,6 +4,7 @@
 // μ checked by the one rule (mu_rule.hpp). The headless CLI, the viewer and the bench build
 // their solvers here; adding a solver means a SolverKind, a case in makeSolver, checkFits and
 // its range in mu_rule.cpp.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -18,6 +19,7 @@
 #include "gvflab/multigrid_solver.hpp"
 #include "gvflab/noise_sigma.hpp"
 #include "gvflab/params.hpp"
+#include "gvflab/snake_types.hpp"
 #include "gvflab/solver.hpp"
 #include "gvflab/solver_kind.hpp"
 
@@ -69,9 +71,22 @@ struct DeviceNeed {
   std::uint64_t largest = 0;
 };
 // checkFits, then the solve and everything `beside` it counted together against the device:
-// ResourceError naming each part, before anything is allocated.
+// ResourceError naming each part, before anything is allocated. solve = false: a run without a
+// field solve (a traditional-force snake) holds only its input, f and V0.
 void checkRunFits(const ComputeContext& ctx, FieldShape shape, const SolverConfig& config,
-                  const std::vector<DeviceNeed>& beside);
+                  const std::vector<DeviceNeed>& beside, bool solve = true);
+
+// What a run moves beside its field (the headless run, the viewer's start, Python's snakes).
+struct RunLoad {
+  std::size_t snakes = 0;                        // parametric snakes, on an image
+  std::vector<std::size_t> surfaceStarts;        // each surface's start vertices, on a volume
+  SnakeParams params = SnakeParams::defaults();  // dmin sets the surfaces' vertex budgets
+};
+// Its device needs for checkRunFits: the snakes at kMaxNodes nodes each on an image (depth 1),
+// the surfaces at their vertex budgets in a volume of this spacing and their own edge input
+// where the solved V0 is not grad f (ownEdgeInput); each at the doubled capacity it grows to.
+std::vector<DeviceNeed> runNeeds(const RunLoad& load, FieldShape shape,
+                                 const std::array<double, 3>& spacing, bool ownEdgeInput);
 
 // The input for a solver of this config: checkFits first, then f and V0 on the device, in
 // `spacing` or else the data's geometry.spacing. Throws as buildGvfInput and checkFits.

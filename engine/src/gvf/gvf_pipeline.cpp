@@ -8,7 +8,9 @@
 
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/parametric_snake.hpp"
 #include "gvflab/slab_split.hpp"
+#include "gvflab/surface_snake.hpp"
 
 namespace gvflab {
 
@@ -85,14 +87,17 @@ void checkFits(const ComputeContext& ctx, FieldShape shape, const SolverConfig& 
 }
 
 void checkRunFits(const ComputeContext& ctx, FieldShape shape, const SolverConfig& config,
-                  const std::vector<DeviceNeed>& beside) {
-  checkFits(ctx, shape, config);
+                  const std::vector<DeviceNeed>& beside, bool solve) {
+  if (solve) checkFits(ctx, shape, config);
   const auto& info = ctx.info();
   const auto [fields, extra] = solveFields(shape, config, false);
   // A split spreads the field over its devices; what runs beside it is on this one.
   const bool split = !config.devices.empty() && shape.depth > 1 && config.kind == SolverKind::Euler;
-  std::uint64_t total = split ? 0 : solverBytes(shape, config.precision, fields, extra);
-  std::string parts = split ? "" : "the field solve " + gibText(total);
+  std::uint64_t total = !solve  ? solverInputBytes(shape)
+                        : split ? 0
+                                : solverBytes(shape, config.precision, fields, extra);
+  std::string parts =
+      split && solve ? "" : (solve ? "the field solve " : "the input ") + gibText(total);
   for (const DeviceNeed& need : beside) {
     if (need.bytes == 0) continue;
     if (need.largest > info.maxAllocBytes)
@@ -106,6 +111,32 @@ void checkRunFits(const ComputeContext& ctx, FieldShape shape, const SolverConfi
   throw ResourceError("The run needs up to " + gibText(total) + " of device memory (" + parts +
                       "), more than the " + gibText(info.globalMemBytes) + " of " + info.name +
                       "; run fewer or smaller snakes or surfaces, or a smaller input.");
+}
+
+std::vector<DeviceNeed> runNeeds(const RunLoad& load, FieldShape shape,
+                                 const std::array<double, 3>& spacing, bool ownEdgeInput) {
+  std::vector<DeviceNeed> needs;
+  if (shape.depth == 1 && load.snakes > 0) {
+    const std::size_t nodes = load.snakes * std::size_t(ParametricSnake::kMaxNodes);
+    needs.push_back({std::to_string(load.snakes) + " snakes",
+                     ParametricSnake::deviceBytes(load.snakes, nodes),
+                     ParametricSnake::deviceBytes(1, nodes) / 2});
+  }
+  if (shape.depth > 1 && !load.surfaceStarts.empty()) {
+    const glm::dvec3 extent = glm::dvec3(shape.width, shape.height, shape.depth) *
+                              glm::dvec3(spacing[0], spacing[1], spacing[2]);
+    std::size_t vertices = 0;
+    for (std::size_t start : load.surfaceStarts)
+      vertices += SurfaceSnake::vertexBudget(extent, load.params, start);
+    const std::size_t count = load.surfaceStarts.size();
+    needs.push_back({std::to_string(count) + " surfaces",
+                     SurfaceSnake::deviceBytes(count, vertices), 2 * vertices * sizeof(cl_float4)});
+    if (ownEdgeInput) {
+      const std::uint64_t edges = solverInputBytes(shape);
+      needs.push_back({"their edge map", edges, edges});
+    }
+  }
+  return needs;
 }
 
 GvfInput makeGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, V0Mode mode,

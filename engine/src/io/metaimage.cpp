@@ -373,17 +373,25 @@ std::vector<float> floats(const Raw& raw) {
   return out;
 }
 
+// A non-finite sample refused: the file, what, and where (its index in the file, x fastest).
+[[noreturn]] void refuseNonFinite(const std::filesystem::path& path, double v, std::size_t at) {
+  throw InputError(quoted(path) + " contains " + (std::isnan(v) ? "NaN" : "infinity") +
+                   " at sample " + std::to_string(at) + " (x fastest); an input must be finite.");
+}
+
 // Rescaled to [0, 1] as normaliseToUnit does, without a copy of the values as doubles.
 std::vector<float> unitFloats(const Raw& raw, const std::filesystem::path& path) {
   double lo = 0, hi = 0;
-  bool first = true, finite = true;
-  forEachValue(raw, [&](std::size_t, double v) {
-    finite = finite && std::isfinite(v);
+  bool first = true;
+  std::size_t bad = raw.count;  // the first non-finite sample, and its value
+  double badValue = 0;
+  forEachValue(raw, [&](std::size_t i, double v) {
+    if (!std::isfinite(v) && bad == raw.count) bad = i, badValue = v;
     if (first) lo = hi = v, first = false;
     lo = std::min(lo, v);
     hi = std::max(hi, v);
   });
-  if (!finite) throw InputError(quoted(path) + " contains NaN or infinity.");
+  if (bad < raw.count) refuseNonFinite(path, badValue, bad);
   std::vector<float> out(raw.count, 0.0f);
   if (hi > lo)
     forEachValue(
@@ -439,10 +447,10 @@ std::string metaImageFile(int dims, const int* size, int channels, const WorldGe
 void normaliseToUnit(const std::vector<double>& in, std::vector<float>& out,
                      const std::filesystem::path& path) {
   double lo = in[0], hi = in[0];
-  for (double v : in) {
-    if (!std::isfinite(v)) throw InputError("'" + path.string() + "' contains NaN or infinity.");
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (!std::isfinite(in[i])) refuseNonFinite(path, in[i], i);
+    lo = std::min(lo, in[i]);
+    hi = std::max(hi, in[i]);
   }
   out.resize(in.size());
   for (std::size_t i = 0; i < in.size(); ++i)
