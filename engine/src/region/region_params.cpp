@@ -2,29 +2,25 @@
 #include <cmath>
 #include <limits>
 
+#include "gvflab/enum_names.hpp"
 #include "gvflab/error.hpp"
-#include "gvflab/quoted.hpp"
 #include "gvflab/region_types.hpp"
 
 namespace gvflab {
 
-std::string noiseModelName(NoiseModel m) {
-  switch (m) {
-    case NoiseModel::Gamma:
-      return "gamma";
-    case NoiseModel::Poisson:
-      return "poisson";
-    default:
-      return "gaussian";
-  }
-}
+namespace {
+constexpr EnumNames<NoiseModel, 3> kNoiseModels{{{NoiseModel::Gaussian, "gaussian"},
+                                                 {NoiseModel::Gamma, "gamma"},
+                                                 {NoiseModel::Poisson, "poisson"}}};
+}  // namespace
 
+std::string noiseModelName(NoiseModel m) { return enumName(kNoiseModels, m); }
+
+// Also the table's number (the --noise parameter is 0, 1 or 2).
 NoiseModel parseNoiseModel(const std::string& name) {
-  if (name == "gaussian" || name == "0") return NoiseModel::Gaussian;
-  if (name == "gamma" || name == "1") return NoiseModel::Gamma;
-  if (name == "poisson" || name == "2") return NoiseModel::Poisson;
-  throw ParameterError("The noise model must be gaussian, gamma or poisson, not " +
-                       quotedText(name) + ".");
+  for (const auto& entry : kNoiseModels)
+    if (name == std::to_string(static_cast<int>(entry.first))) return entry.first;
+  return parseEnum(kNoiseModels, name, "The noise model");
 }
 
 const std::vector<ParamSpec>& regionSnakeParamSpecs() {

@@ -1,64 +1,38 @@
 #include <cmath>
 #include <sstream>
 
+#include "gvflab/enum_names.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/parametric_snake.hpp"
-#include "gvflab/quoted.hpp"
 
 namespace gvflab {
 
-const char* forceName(SnakeForce force) {
-  constexpr const char* kNames[kSnakeForceCount] = {"gvf", "traditional", "ggvf", "vfc",
-                                                    "distance"};
-  return kNames[static_cast<int>(force)];
-}
+namespace {
+constexpr EnumNames<SnakeForce, kSnakeForceCount> kForceNames{
+    {{SnakeForce::Gvf, "gvf"},
+     {SnakeForce::Traditional, "traditional"},
+     {SnakeForce::Ggvf, "ggvf"},
+     {SnakeForce::Vfc, "vfc"},
+     {SnakeForce::Distance, "distance"}}};
+constexpr EnumNames<SnakeState, 4> kStateNames{{{SnakeState::Moving, "moving"},
+                                                {SnakeState::Converged, "converged"},
+                                                {SnakeState::Stalled, "stalled"},
+                                                {SnakeState::Collapsed, "collapsed"}}};
+constexpr EnumNames<SnakeBoundary, 5> kBoundaryNames{{{SnakeBoundary::Periodic, "periodic"},
+                                                      {SnakeBoundary::Free, "free"},
+                                                      {SnakeBoundary::Fixed, "fixed"},
+                                                      {SnakeBoundary::FreeFixed, "free-fixed"},
+                                                      {SnakeBoundary::FixedFree, "fixed-free"}}};
+}  // namespace
 
-const char* snakeStateName(SnakeState state) {
-  switch (state) {
-    case SnakeState::Moving:
-      return "moving";
-    case SnakeState::Converged:
-      return "converged";
-    case SnakeState::Stalled:
-      return "stalled";
-    case SnakeState::Collapsed:
-      return "collapsed";
-  }
-  return "moving";
-}
-
-const char* boundaryName(SnakeBoundary boundary) {
-  switch (boundary) {
-    case SnakeBoundary::Periodic:
-      return "periodic";
-    case SnakeBoundary::Free:
-      return "free";
-    case SnakeBoundary::Fixed:
-      return "fixed";
-    case SnakeBoundary::FreeFixed:
-      return "free-fixed";
-    case SnakeBoundary::FixedFree:
-      return "fixed-free";
-  }
-  return "periodic";
-}
-
+const char* forceName(SnakeForce force) { return enumName(kForceNames, force); }
+const char* snakeStateName(SnakeState state) { return enumName(kStateNames, state); }
+const char* boundaryName(SnakeBoundary boundary) { return enumName(kBoundaryNames, boundary); }
 SnakeBoundary parseBoundary(const std::string& name) {
-  for (SnakeBoundary b : {SnakeBoundary::Periodic, SnakeBoundary::Free, SnakeBoundary::Fixed,
-                          SnakeBoundary::FreeFixed, SnakeBoundary::FixedFree})
-    if (name == boundaryName(b)) return b;
-  throw ParameterError(
-      "The snake boundary condition must be 'periodic', 'free', 'fixed', 'free-fixed' or "
-      "'fixed-free', not " +
-      quotedText(name) + ".");
+  return parseEnum(kBoundaryNames, name, "The snake boundary condition");
 }
-
 SnakeForce parseForce(const std::string& name) {
-  for (SnakeForce f : kSnakeForces)
-    if (name == forceName(f)) return f;
-  throw ParameterError(
-      "The snake force must be 'gvf', 'traditional', 'ggvf', 'vfc' or 'distance', not " +
-      quotedText(name) + ".");
+  return parseEnum(kForceNames, name, "The snake force");
 }
 
 // Defaults follow Xu & Prince's GVF snake demo (α = 0.05, γ = 1, κ = 0.6, unit-length force,
