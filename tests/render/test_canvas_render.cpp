@@ -31,6 +31,15 @@ namespace {
 
 constexpr int kWidth = 480, kHeight = 320;
 
+// One ImGui frame of a width x height display at 60 frames a second.
+void newImGuiFrame(float width, float height) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(width, height);
+  io.DeltaTime = 1.0f / 60;
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui::NewFrame();
+}
+
 struct Pixel {
   int r, g, b;
 };
@@ -67,11 +76,7 @@ QImage drawLegend(const std::vector<LegendRow>& rows, const std::string& caption
   REQUIRE(fbo.bind());
   CanvasLegendState state;
   for (int frame = 0; frame < 2; ++frame) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(kWidth, kHeight);
-    io.DeltaTime = 1.0f / 60;
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui::NewFrame();
+    newImGuiFrame(kWidth, kHeight);
     drawSnakeLegend(rows, caption, CanvasRect{0, 0, kWidth, kHeight}, {}, {}, state);
     ImGui::Render();
     auto& f = gl();
@@ -250,11 +255,7 @@ TEST_CASE("the U lesson at 1024x768: the canvas legend covers neither snake") {
     Box legend;
     float top = 0;
     for (int frame = 0; frame < 3; ++frame) {  // auto-sized windows settle on the second
-      ImGuiIO& io = ImGui::GetIO();
-      io.DisplaySize = ImVec2(W, H);
-      io.DeltaTime = 1.0f / 60;
-      ImGui_ImplOpenGL3_NewFrame();
-      ImGui::NewFrame();
+      newImGuiFrame(W, H);
       const CanvasRect canvas{left, 0, width, H};
       top = drawExplanation(demo.title, demo.explanation[0], demo.explanation[1], &open, canvas);
       legend = drawSnakeLegend(snakeLegendRows(snakes, 1), "field shown: GVF (snake #1)",
@@ -387,11 +388,7 @@ TEST_CASE("the capture-range demo at 1024x768: the legend covers neither a seed 
       bool open = true;
       Box legend;
       for (int frame = 0; frame < 3; ++frame) {  // auto-sized windows settle on the second
-        ImGuiIO& io = ImGui::GetIO();
-        io.DisplaySize = ImVec2(W, H);
-        io.DeltaTime = 1.0f / 60;
-        ImGui_ImplOpenGL3_NewFrame();
-        ImGui::NewFrame();
+        newImGuiFrame(W, H);
         const float top = drawExplanation(demo.title, demo.explanation[0], demo.explanation[1],
                                           &open, CanvasRect{left, 0, width, H});
         // As PlainMode::drawPanels: below the explanation, above the cursor readout.
