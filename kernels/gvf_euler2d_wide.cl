@@ -53,13 +53,14 @@ typedef struct {
   bool plain;          // no image border row in the tile: y neighbours are ly -+ 1
 } block_place;
 
-block_place place_block(int width, int height) {
+// The block of this work-item in tile (tx, ty).
+block_place place_block(int tx, int ty, int width, int height) {
   block_place p;
   p.ix = get_local_id(0);
   p.x0 = p.ix * K;
   p.ly0 = get_local_id(1) * R;
-  p.ox = get_group_id(0) * (TILE_W - 2 * HALO) - HALO;
-  p.oy = get_group_id(1) * (TILE_H - 2 * HALO) - HALO;
+  p.ox = tx * (TILE_W - 2 * HALO) - HALO;
+  p.oy = ty * (TILE_H - 2 * HALO) - HALO;
   p.plain = p.oy >= 1 && p.oy + TILE_H <= height - 1;
 #pragma unroll
   for (int k = 0; k < K; ++k) p.fx[k] = reflect_index(p.ox + p.x0 + k, width);
@@ -163,12 +164,49 @@ __kernel __attribute__((reqd_work_group_size(ITEMS_W, TILE_H / R, 1))) void gvf_
     __global const elem_t* v, __global const elem_t* v0, __global elem_t* out, int width,
     int height, float mu, int steps) {
   __local float2 tile[TILE_H * TILE_W];
-  const block_place p = place_block(width, height);
+  const block_place p = place_block(get_group_id(0), get_group_id(1), width, height);
   float2 c[NPTS], b[NPTS];
   load_block(&p, v, c, false, width);
   load_block(&p, v0, b, false, width);
   run_steps(&p, c, b, mu, steps, tile);
   store_block(&p, c, out, width);
+}
+
+// gvf_euler_steps_wide as a loop over tiles: work-group g steps tiles g, g + groups, ... (dim 0
+// only) and issues the next tile's loads before stepping the current one, so they arrive while
+// it steps (TileShape::loopGroups) instead of each group loading, stepping and storing in turn.
+__kernel __attribute__((reqd_work_group_size(ITEMS_W, TILE_H / R, 1))) void
+gvf_euler_steps_wide_loop(__global const elem_t* v, __global const elem_t* v0, __global elem_t* out,
+                          int width, int height, float mu, int steps) {
+  __local float2 tile[TILE_H * TILE_W];
+  const int tilesX = (width + TILE_W - 2 * HALO - 1) / (TILE_W - 2 * HALO);
+  const int count = tilesX * ((height + TILE_H - 2 * HALO - 1) / (TILE_H - 2 * HALO));
+  int t = get_group_id(0);
+  if (t >= count) return;
+  block_place p = place_block(t % tilesX, t / tilesX, width, height);
+  float2 c[NPTS], b[NPTS];
+  load_block(&p, v, c, false, width);
+  load_block(&p, v0, b, false, width);
+  for (;;) {
+    const int next = t + get_num_groups(0);
+    block_place pn;
+    float2 cn[NPTS], bn[NPTS];
+    if (next < count) {
+      pn = place_block(next % tilesX, next / tilesX, width, height);
+      load_block(&pn, v, cn, false, width);
+      load_block(&pn, v0, bn, false, width);
+    }
+    run_steps(&p, c, b, mu, steps, tile);
+    store_block(&p, c, out, width);
+    if (next >= count) return;
+    p = pn;
+#pragma unroll
+    for (int i = 0; i < NPTS; ++i) {
+      c[i] = cn[i];
+      b[i] = bn[i];
+    }
+    t = next;
+  }
 }
 
 // gvf_euler2d_tiled.cl's one-launch kernel with these blocks.
@@ -178,7 +216,7 @@ gvf_euler_steps_wide_persistent(__global elem_t* va, __global const elem_t* v0, 
                                 volatile __global int* sync, int syncBase) {
   __local float2 tile[TILE_H * TILE_W];
   __local int passed;
-  const block_place p = place_block(width, height);
+  const block_place p = place_block(get_group_id(0), get_group_id(1), width, height);
   const int groups = get_num_groups(0) * get_num_groups(1);
   float2 c[NPTS], b[NPTS];
   load_block(&p, v0, b, false, width);
