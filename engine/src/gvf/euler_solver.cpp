@@ -18,9 +18,10 @@
 namespace gvflab {
 namespace {
 
-// The tile holds float2 values in every precision (gvf_euler2d_tiled.cl).
+// The tile holds float2 values in every precision (gvf_euler2d_tiled.cl); the tile loop parks
+// the next tile's V and V0 beside it (gvf_euler_steps_wide_loop).
 std::uint64_t tileLocalBytes(const TileShape& t) {
-  return 2ull * t.width * t.height * sizeof(float);
+  return (t.loopGroups > 0 ? 3ull : 1ull) * 2 * t.width * t.height * sizeof(float);
 }
 
 TileShape resolveTile(TileShape t, const ComputeContext& ctx, std::uint64_t points,
