@@ -3,7 +3,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -34,8 +33,7 @@ const char* kUsage =
     "                    [--mg-trace] (that launch's time per level, NVIDIA: JSON mg_trace)\n"
     "                    [--mg-variant V[,V...]] (one launch, bits: 1 one barrier, 2 folded\n"
     "                    prolongation, 4 local step list; -1 auto)\n"
-    "                    [--tile WxHxROWSxHALO[xCOLS][+loopG]]  (COLS: columns per work-item;\n"
-    "                    G: work-groups per compute unit looping over tiles)\n"
+    "                    [--tile WxHxROWSxHALO[xCOLS]]  (COLS: columns per work-item)\n"
     "                    [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless]]\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
     "                    [--vertices V]  (surface)\n"
@@ -219,9 +217,7 @@ int main(int argc, char** argv) {
         if (std::sscanf(v.c_str(), "%dx%dx%dx%dx%d", &b.tile.width, &b.tile.height,
                         &b.tile.rowsPerItem, &b.tile.halo, &b.tile.colsPerItem) < 4)
           throw gvflab::ParameterError(
-              "--tile needs WxHxROWSxHALO[xCOLS][+loopG], e.g. 64x32x8x4 or 64x32x4x4x2+loop2.");
-        const auto loop = v.find("+loop");
-        b.tile.loopGroups = loop == std::string::npos ? 0 : std::atoi(v.c_str() + loop + 5);
+              "--tile needs WxHxROWSxHALO[xCOLS], e.g. 64x32x8x4 or 64x32x4x4x2.");
       } else if (args[i] == "--persistent") {
         const std::string v = value();
         if (v == "on")

@@ -53,14 +53,13 @@ typedef struct {
   bool plain;          // no image border row in the tile: y neighbours are ly -+ 1
 } block_place;
 
-// The block of this work-item in tile (tx, ty).
-block_place place_block(int tx, int ty, int width, int height) {
+block_place place_block(int width, int height) {
   block_place p;
   p.ix = get_local_id(0);
   p.x0 = p.ix * K;
   p.ly0 = get_local_id(1) * R;
-  p.ox = tx * (TILE_W - 2 * HALO) - HALO;
-  p.oy = ty * (TILE_H - 2 * HALO) - HALO;
+  p.ox = get_group_id(0) * (TILE_W - 2 * HALO) - HALO;
+  p.oy = get_group_id(1) * (TILE_H - 2 * HALO) - HALO;
   p.plain = p.oy >= 1 && p.oy + TILE_H <= height - 1;
 #pragma unroll
   for (int k = 0; k < K; ++k) p.fx[k] = reflect_index(p.ox + p.x0 + k, width);
@@ -91,11 +90,11 @@ float2 y_neighbour(const block_place* p, const float2* cr, __local const float2*
   return tile[LIDX(ly, p->x0 + k)];
 }
 
-void block_step(const block_place* p, float2* c, const float2* b, float mu, __local float2* tile,
-                bool plain) {
+void block_steps(const block_place* p, float2* c, const float2* b, float mu, int steps,
+                 __local float2* tile, bool plain) {
   const int x0 = p->x0, ly0 = p->ly0;
   const int xl = max(x0 - 1, 0), xr = min(x0 + K, TILE_W - 1);
-  {
+  for (int s = 0; s < steps; ++s) {
     float2 cr[NPTS];
 #pragma unroll
     for (int r = 0; r < R; ++r) {
@@ -138,9 +137,9 @@ void block_step(const block_place* p, float2* c, const float2* b, float mu, __lo
 void run_steps(const block_place* p, float2* c, const float2* b, float mu, int steps,
                __local float2* tile) {
   if (p->plain)
-    for (int s = 0; s < steps; ++s) block_step(p, c, b, mu, tile, true);
+    block_steps(p, c, b, mu, steps, tile, true);
   else
-    for (int s = 0; s < steps; ++s) block_step(p, c, b, mu, tile, false);
+    block_steps(p, c, b, mu, steps, tile, false);
 }
 
 void load_block(const block_place* p, __global const elem_t* f, float2* c, bool onlyOuter,
@@ -164,79 +163,12 @@ __kernel __attribute__((reqd_work_group_size(ITEMS_W, TILE_H / R, 1))) void gvf_
     __global const elem_t* v, __global const elem_t* v0, __global elem_t* out, int width,
     int height, float mu, int steps) {
   __local float2 tile[TILE_H * TILE_W];
-  const block_place p = place_block(get_group_id(0), get_group_id(1), width, height);
+  const block_place p = place_block(width, height);
   float2 c[NPTS], b[NPTS];
   load_block(&p, v, c, false, width);
   load_block(&p, v0, b, false, width);
   run_steps(&p, c, b, mu, steps, tile);
   store_block(&p, c, out, width);
-}
-
-// gvf_euler_steps_wide as a loop over tiles (TileShape::loopGroups): work-group g steps tiles
-// g, g + groups, ... (dim 0 only). Each step issues the loads of a part of the next tile's
-// values (PF of the 2 NPTS) and parks them in the work-item's slots of local memory after the
-// step, so the loads arrive while the group steps instead of each group loading, stepping and
-// storing in turn, and only PF values a work-item are in flight (registers).
-#define PF ((2 * NPTS + HALO - 1) / HALO)
-#define ITEMS (ITEMS_W * (TILE_H / R))
-
-// Value i of the tile at (ox, oy): i < NPTS from v, else from v0 (block order r * K + k).
-float2 next_value(__global const elem_t* v, __global const elem_t* v0, const block_place* p, int ox,
-                  int oy, int i, int width, int height) {
-  const int j = i % NPTS;
-  const int x = reflect_index(ox + p->x0 + j % K, width);
-  const int y = reflect_index(oy + p->ly0 + j / K, height);
-  __global const elem_t* f = i < NPTS ? v : v0;
-  return LOAD_V2(f, x, y, width);
-}
-
-__kernel __attribute__((reqd_work_group_size(ITEMS_W, TILE_H / R, 1))) void
-gvf_euler_steps_wide_loop(__global const elem_t* v, __global const elem_t* v0, __global elem_t* out,
-                          int width, int height, float mu, int steps) {
-  __local float2 tile[TILE_H * TILE_W];
-  __local float2 stage[2 * NPTS * ITEMS];
-  const int tilesX = (width + TILE_W - 2 * HALO - 1) / (TILE_W - 2 * HALO);
-  const int count = tilesX * ((height + TILE_H - 2 * HALO - 1) / (TILE_H - 2 * HALO));
-  const int lid = get_local_id(1) * ITEMS_W + get_local_id(0);
-  int t = get_group_id(0);
-  if (t >= count) return;
-  block_place p = place_block(t % tilesX, t / tilesX, width, height);
-  float2 c[NPTS], b[NPTS];
-  load_block(&p, v, c, false, width);
-  load_block(&p, v0, b, false, width);
-  for (;;) {
-    const int next = t + get_num_groups(0);
-    const bool more = next < count;
-    const int nox = (next % tilesX) * (TILE_W - 2 * HALO) - HALO;
-    const int noy = (next / tilesX) * (TILE_H - 2 * HALO) - HALO;
-    int parked = 0;  // values of the next tile in stage
-    for (int s = 0; s < steps; ++s) {
-      float2 pf[PF];
-#pragma unroll
-      for (int q = 0; q < PF; ++q)
-        if (more && parked + q < 2 * NPTS)
-          pf[q] = next_value(v, v0, &p, nox, noy, parked + q, width, height);
-      if (p.plain)
-        block_step(&p, c, b, mu, tile, true);
-      else
-        block_step(&p, c, b, mu, tile, false);
-#pragma unroll
-      for (int q = 0; q < PF; ++q)
-        if (more && parked + q < 2 * NPTS) stage[(parked + q) * ITEMS + lid] = pf[q];
-      parked += PF;
-    }
-    store_block(&p, c, out, width);
-    if (!more) return;
-    for (int i = parked; i < 2 * NPTS; ++i)  // fewer steps than parts: the rest now
-      stage[i * ITEMS + lid] = next_value(v, v0, &p, nox, noy, i, width, height);
-    p = place_block(next % tilesX, next / tilesX, width, height);
-#pragma unroll
-    for (int i = 0; i < NPTS; ++i) {
-      c[i] = stage[i * ITEMS + lid];
-      b[i] = stage[(NPTS + i) * ITEMS + lid];
-    }
-    t = next;
-  }
 }
 
 // gvf_euler2d_tiled.cl's one-launch kernel with these blocks.
@@ -246,7 +178,7 @@ gvf_euler_steps_wide_persistent(__global elem_t* va, __global const elem_t* v0, 
                                 volatile __global int* sync, int syncBase) {
   __local float2 tile[TILE_H * TILE_W];
   __local int passed;
-  const block_place p = place_block(get_group_id(0), get_group_id(1), width, height);
+  const block_place p = place_block(width, height);
   const int groups = get_num_groups(0) * get_num_groups(1);
   float2 c[NPTS], b[NPTS];
   load_block(&p, v0, b, false, width);

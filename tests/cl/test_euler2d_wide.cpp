@@ -2,8 +2,7 @@
 // one column per work-item (gvf_euler2d_tiled.cl): the same arithmetic in the same order, so the
 // fields must be equal to the bit, per launch and in one launch, in every precision, on sizes
 // that are not multiples of the tile (and narrower than the halo: the reflected frame folds
-// more than once). The tile loop (TileShape::loopGroups) against a work-group per tile and the
-// double reference.
+// more than once).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -123,40 +122,4 @@ TEST_CASE("one launch with several columns per work-item equals launches per pha
       if (!one.persistent()) MESSAGE("fell back: " << one.note());
     }
   }
-}
-
-TEST_CASE("the tile loop equals a work-group per tile and the double reference") {
-  auto ctx = test::sharedContext();
-  // Sizes not multiples of the tile; 400x250 has more tiles (187) than an H200 has compute
-  // units, so the groups loop there too.
-  const std::vector<std::array<int, 2>> sizes = {{67, 45}, {3, 70}, {400, 250}};
-  std::uint32_t seed = 4300;
-  for (auto [w, h] : sizes) {
-    const Image2D img = test::randomImage(w, h, seed++);
-    GvfInput in = buildGvfInput(*ctx, img, 1.0);
-    for (Precision p : {Precision::F32, Precision::F16}) {
-      EulerOptions o{p, MemoryKind::Local, {32, 32, 4, 4, 2}};
-      o.persistent = false;
-      EulerSolver tiles(ctx, in, 0.14, o);
-      o.tile.loopGroups = 1;
-      EulerSolver loop(ctx, in, 0.14, o);
-      CAPTURE(w);
-      CAPTURE(h);
-      CAPTURE(std::string(precisionName(p)));
-      for (int n : {1, 9}) {
-        tiles.step(n);
-        loop.step(n);
-        CHECK(loop.readField().data == tiles.readField().data);
-      }
-      if (p != Precision::F32) continue;
-      const auto v0 = reference::initialField(test::toGrid(img), 1.0, V0Mode::EdgeGradient);
-      CHECK(test::maxAbsDiff(loop.readField().data,
-                             reference::eulerIterate(v0, v0, 0.14, 10).values) < 5e-5);
-    }
-  }
-  GvfInput in = buildGvfInput(*ctx, test::randomImage(20, 20, 1), 1.0);
-  CHECK_THROWS_AS(
-      EulerSolver(ctx, in, 0.14,
-                  {.memory = MemoryKind::Local, .tile = {32, 32, 4, 4, 1, /*loopGroups*/ 1}}),
-      ParameterError);
 }

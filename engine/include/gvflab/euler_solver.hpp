@@ -29,9 +29,6 @@ struct TileShape {
   // Pixels of a row each work-item owns; above 1 the blocks of gvf_euler2d_wide.cl (fewer
   // local-memory accesses per pixel).
   int colsPerItem = 1;
-  // Above 0 (with colsPerItem > 1): loopGroups work-groups per compute unit, each looping over
-  // tiles and loading the next tile while it steps the current (gvf_euler_steps_wide_loop).
-  int loopGroups = 0;
 };
 
 // The 3D local-memory tile (gvf_euler3d_tiled.cl): tx x ty columns (with a frame of `steps`

@@ -18,10 +18,9 @@
 namespace gvflab {
 namespace {
 
-// The tile holds float2 values in every precision (gvf_euler2d_tiled.cl); the tile loop parks
-// the next tile's V and V0 beside it (gvf_euler_steps_wide_loop).
+// The tile holds float2 values in every precision (gvf_euler2d_tiled.cl).
 std::uint64_t tileLocalBytes(const TileShape& t) {
-  return (t.loopGroups > 0 ? 3ull : 1ull) * 2 * t.width * t.height * sizeof(float);
+  return 2ull * t.width * t.height * sizeof(float);
 }
 
 TileShape resolveTile(TileShape t, const ComputeContext& ctx, std::uint64_t points,
@@ -52,16 +51,13 @@ std::string tileOptions(const TileShape& t, const ComputeContext& ctx) {
   const int cols = std::max(1, t.colsPerItem);
   const int items = t.width / cols * (t.height / std::max(1, t.rowsPerItem));
   if (t.rowsPerItem < 1 || t.height % t.rowsPerItem != 0 || t.colsPerItem < 1 ||
-      t.width % cols != 0 || t.halo < 1 || t.loopGroups < 0 || (t.loopGroups > 0 && cols < 2) ||
-      t.width <= 2 * t.halo || t.height <= 2 * t.halo ||
+      t.width % cols != 0 || t.halo < 1 || t.width <= 2 * t.halo || t.height <= 2 * t.halo ||
       static_cast<std::size_t>(items) > ctx.info().maxWorkGroupSize ||
       tileLocalBytes(t) > ctx.info().localMemBytes)
     throw ParameterError("Tile " + std::to_string(t.width) + "x" + std::to_string(t.height) +
                          " with " + std::to_string(t.rowsPerItem) + " rows and " +
                          std::to_string(t.colsPerItem) + " columns per work-item and halo " +
-                         std::to_string(t.halo) +
-                         (t.loopGroups > 0 ? " looping over tiles (needs 2 or more columns)" : "") +
-                         " does not fit this device's work-groups.");
+                         std::to_string(t.halo) + " does not fit this device's work-groups.");
   return " -DTILE_W=" + std::to_string(t.width) + " -DTILE_H=" + std::to_string(t.height) +
          " -DROWS_PER_ITEM=" + std::to_string(t.rowsPerItem) + " -DHALO=" + std::to_string(t.halo) +
          (cols > 1 ? " -DCOLS_PER_ITEM=" + std::to_string(cols) : std::string());
@@ -76,9 +72,7 @@ struct TileKernels {
 };
 TileKernels tileKernels(const TileShape& t) {
   if (t.colsPerItem > 1)
-    return {"gvf_euler2d_wide.cl",
-            t.loopGroups > 0 ? "gvf_euler_steps_wide_loop" : "gvf_euler_steps_wide",
-            "gvf_euler_steps_wide_persistent"};
+    return {"gvf_euler2d_wide.cl", "gvf_euler_steps_wide", "gvf_euler_steps_wide_persistent"};
   return {"gvf_euler2d_tiled.cl", "gvf_euler_steps_tiled", "gvf_euler_steps_persistent"};
 }
 
@@ -383,13 +377,7 @@ void EulerSolver::stepTiled2D(int n) {
   if (persistent_) return stepPersistent2D(n);
   const TileShape& t = options_.tile;
   const auto groups = tileGroups2D(t, input_.width, input_.height);
-  // The tile loop: loopGroups work-groups per compute unit in dim 0, at most one per tile.
-  const std::size_t loop =
-      std::min(groups[0] * groups[1],
-               static_cast<std::size_t>(t.loopGroups) * std::max(1, ctx_->info().computeUnits));
-  const cl::NDRange global = t.loopGroups > 0
-                                 ? cl::NDRange(loop * local_[0], local_[1])
-                                 : cl::NDRange(groups[0] * local_[0], groups[1] * local_[1]);
+  const cl::NDRange global(groups[0] * local_[0], groups[1] * local_[1]);
   tiled2d_.arg<5>(static_cast<float>(mu_));
   for (int done = 0; done < n; done += t.halo) {
     tiled2d_.arg<0>(v_[current_]->memory());
