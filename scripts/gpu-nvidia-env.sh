@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the GPU machine's scripts (gpu-run.sh, gpu-viewer-run.sh, gpu-dask-run.sh):
 # NVIDIA's drivers where the device tool's image keeps them out of the loaders' sight.
 # Vulkan and EGL: their manifests live under /usr/local/nvidia/share, not /usr/share.
