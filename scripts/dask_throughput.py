@@ -120,15 +120,17 @@ def without_times(value):
 
 
 def differences(a, b):
-    """Output names in one folder only, or whose contents differ (reports: less their times)."""
+    """Output names in one folder only, or whose contents differ (reports: less their times,
+    with each run's folder as DIR)."""
     names_a = sorted(n for n in os.listdir(a) if not n.startswith("."))
     names_b = sorted(n for n in os.listdir(b) if not n.startswith("."))
     found = [f"only in one run: {n}" for n in sorted(set(names_a) ^ set(names_b))]
     for name in sorted(set(names_a) & set(names_b)):
         with open(os.path.join(a, name), "rb") as fa, open(os.path.join(b, name), "rb") as fb:
             da, db = fa.read(), fb.read()
-        if name.endswith(".json"):
-            da, db = (without_times(json.loads(d)) for d in (da, db))
+        if name.endswith(".json"):  # the files a report names are in its own run's folder
+            da, db = (without_times(json.loads(d.decode().replace(json.dumps(f)[1:-1], "DIR")))
+                      for d, f in ((da, a), (db, b)))
         if da != db:
             found.append(f"differs: {name}")
     return names_a, found

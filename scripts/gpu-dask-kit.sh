@@ -8,7 +8,7 @@
 # python3-typing-extensions 4.4 fails to import on 3.12 (cloudpickle does without it, and the
 # machine has a newer one) and python3-psutil's module is built for 3.11 (the machine has its own).
 # Build the viewer first: cmake --preset strict && cmake --build build --target gvflab
-# Usage: scripts/gpu-dask-kit.sh   (about 25 MB; the device call carries .devdask and .gl)
+# Usage: scripts/gpu-dask-kit.sh   (32 MB; the device call carries .devdask and .gl)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x build/app/gvflab ] || { echo "gpu-dask-kit: build build/app/gvflab first." >&2; exit 1; }
