@@ -136,6 +136,13 @@ def differences(a, b):
     return names_a, found
 
 
+def save(path, result):
+    """The result so far: a run stopped at its time limit still leaves what it measured."""
+    with open(path + ".tmp", "w") as f:
+        json.dump(result, f, indent=1)
+    os.replace(path + ".tmp", path)
+
+
 def main():
     out_json, work = sys.argv[1], sys.argv[2]
     exe = find_gvflab()
@@ -144,28 +151,25 @@ def main():
         sys.exit(f"one worker per device needs two devices; gvflab lists {devices}.")
     start = time.monotonic()
     inputs = make_inputs(os.path.join(work, "inputs"))
-    made = time.monotonic() - start
-    print(f"{COUNT} inputs made in {made:.1f} s; warming up {devices}", flush=True)
-    warm = warm_up(exe, devices, inputs[0], work)
-    print(f"one run, by device: {warm} s; one worker", flush=True)
-    one = run_batch(inputs, os.path.join(work, "out-one"), workers=1)
-    print(f"one worker: {one['seconds']} s; one worker per device", flush=True)
-    every = run_batch(inputs, os.path.join(work, "out-every"), workers=None)
+    result = {"inputs": COUNT, "size": SIZE, "iterations": ITERATIONS, "flags": FLAGS,
+              "input_bytes": os.path.getsize(inputs[0]),
+              "inputs_made_s": round(time.monotonic() - start, 1), "devices": devices}
+    print(f"{COUNT} volumes {SIZE}^3 made in {result['inputs_made_s']} s; Euler {ITERATIONS} "
+          f"iterations + a surface each; warming up {devices}", flush=True)
+    result["one_run_s_by_device"] = warm_up(exe, devices, inputs[0], work)
+    save(out_json, result)
+    print(f"one run, by device: {result['one_run_s_by_device']} s", flush=True)
+    runs = (("one_worker", "out-one", 1), ("worker_per_device", "out-every", None))
+    for key, folder, workers in runs:
+        r = result[key] = run_batch(inputs, os.path.join(work, folder), workers)
+        save(out_json, result)
+        print(f"{len(r['inputs_by_device'])} device(s): {r['seconds']} s, {r['inputs_per_s']} "
+              f"inputs/s, inputs by device {r['inputs_by_device']}", flush=True)
     names, found = differences(os.path.join(work, "out-one"), os.path.join(work, "out-every"))
-    result = {
-        "inputs": COUNT, "size": SIZE, "iterations": ITERATIONS, "flags": FLAGS,
-        "input_bytes": os.path.getsize(inputs[0]), "inputs_made_s": round(made, 1),
-        "devices": devices, "one_run_s_by_device": warm,
-        "one_worker": one, "worker_per_device": every,
-        "speedup": round(every["inputs_per_s"] / one["inputs_per_s"], 3),
-        "outputs": len(names), "outputs_same": not found, "output_differences": found[:20],
-    }
-    with open(out_json, "w") as f:
-        json.dump(result, f, indent=1)
-    print(f"{COUNT} volumes {SIZE}^3, Euler {ITERATIONS} iterations + a surface")
-    for label, r in (("1 worker", one), (f"{len(devices)} workers", every)):
-        print(f"{label}: {r['seconds']} s, {r['inputs_per_s']} inputs/s, "
-              f"by device {r['inputs_by_device']}")
+    result.update(speedup=round(result["worker_per_device"]["inputs_per_s"] /
+                                result["one_worker"]["inputs_per_s"], 3),
+                  outputs=len(names), outputs_same=not found, output_differences=found[:20])
+    save(out_json, result)
     print(f"speed-up {result['speedup']}; {len(names)} outputs each, "
           f"{'the same' if not found else 'DIFFERENT: ' + ', '.join(found[:5])}")
     return 0 if not found else 1
