@@ -4,7 +4,7 @@ worker pinned to the first device, then with one worker per device (the GPUs, or
 where there is none), the same inputs and flags; each run's throughput, their ratio, and
 whether both runs wrote the same outputs. Run by scripts/gpu-dask-run.sh (on the GPU machine,
 and here on two PoCL devices); needs gvflab.batch and distributed on PYTHONPATH, GVFLAB_EXE,
-and no numpy (the inputs are made with bytes alone, so it runs under any Python 3).
+and no numpy (the inputs are made with bytes alone, so it runs under any Python from 3.9).
 
 Usage: dask_throughput.py OUT.json WORK
   COUNT (default 16) volumes of SIZE^3 voxels (default 384), Euler for ITERATIONS (default

@@ -16,13 +16,15 @@ out=$(mkdir -p "${1:?output folder}" && realpath "$1")
 cd "$(dirname "$0")/.."
 kit=$(realpath "${KIT:-.devdask}")
 work=/tmp/gvflab-dask
-rm -rf "$work/bundle" "$work/py" "$work/pkg" && mkdir -p "$work/bundle" "$work/py" "$work/pkg/gvflab"
+rm -rf "$work/bundle" "$work/py" "$work/pkg"
+mkdir -p "$work/bundle" "$work/py" "$work/pkg/gvflab"
 tar -C "$work/bundle" -xJf "$kit/gvflab-headless.tar.xz"
 for f in "$kit"/py/*.deb; do dpkg -x "$f" "$work/py"; done
 cp python/gvflab/batch.py "$work/pkg/gvflab/" && : > "$work/pkg/gvflab/__init__.py"
 source scripts/gpu-nvidia-env.sh  # NVIDIA's OpenCL driver where the image does not register it
 export GVFLAB_EXE=$work/bundle/viewer-bundle/run.sh
-export PYTHONPATH=$work/pkg:$work/py/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH} PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+export PYTHONPATH=$work/pkg:$work/py/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}
+export PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 py=${PYTHON:-python3}
 "$py" -c 'import sys, dask, distributed; print("python", sys.version.split()[0], "dask",
 dask.__version__, "distributed", distributed.__version__)'
