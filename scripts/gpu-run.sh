@@ -30,24 +30,11 @@ cmake -S . -B /tmp/gvflab-build -DCMAKE_BUILD_TYPE=Release -DGVFLAB_BUILD_APP=OF
   -DGLM_INCLUDE_DIR="$deps/usr/include" -DVulkan_INCLUDE_DIR="$deps/usr/include" \
   -DVulkan_LIBRARY="$lib/libvulkan.so.1" > "$out/configure.log"
 grep "gvflab:" "$out/configure.log" || true
-# NVIDIA's Vulkan and EGL drivers where the image keeps their manifests outside /usr/share.
-nv=/usr/local/nvidia/share
-[ -f $nv/vulkan/icd.d/nvidia_icd.json ] && export VK_DRIVER_FILES=$nv/vulkan/icd.d/nvidia_icd.json
-[ -f $nv/glvnd/egl_vendor.d/10_nvidia.json ] &&
-  export __EGL_VENDOR_LIBRARY_FILENAMES=$nv/glvnd/egl_vendor.d/10_nvidia.json
+# NVIDIA's Vulkan, EGL and OpenCL drivers where the image hides them.
+source "$(dirname "$0")/gpu-nvidia-env.sh"
 # shellcheck disable=SC2086
 cmake --build /tmp/gvflab-build -j"$(nproc)" ${TARGETS:+--target $TARGETS} > "$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }
 bin=/tmp/gvflab-build
-# Some images ship NVIDIA's OpenCL driver without registering it with the ICD loader.
-if ! grep -qs nvidia /etc/OpenCL/vendors/*.icd; then
-  nv=$(ldconfig -p | awk '/libnvidia-opencl.so.1/{print $NF; exit}')
-  [ -n "$nv" ] || nv=$(find / -xdev -name 'libnvidia-opencl.so.1' 2>/dev/null | head -1)
-  if [ -n "$nv" ]; then
-    mkdir -p /tmp/gvflab-icd && cp /etc/OpenCL/vendors/*.icd /tmp/gvflab-icd/ 2>/dev/null || true
-    echo "$nv" > /tmp/gvflab-icd/nvidia.icd
-    export OCL_ICD_VENDORS=/tmp/gvflab-icd
-  fi
-fi
 echo "== devices"; "$bin/bench/gvflab-bench" devices || true
 echo "== tests"
 if [ -n "${SKIP_TESTS:-}" ]; then echo "skipped (SKIP_TESTS)"; else

@@ -19,6 +19,8 @@
 #     (GALLIUM_DRIVER=softpipe, DRAW_USE_LLVM=0) and renders nothing itself.
 # glibc, libstdc++ and glvnd's GL/EGL/GLX loaders are left out: the machine has its own, and
 # GL must come from NVIDIA's driver there (__GLX_VENDOR_LIBRARY_NAME=nvidia by default).
+# BUNDLE_HEADLESS=1 packs bin/ and lib/ alone, with a run.sh that runs gvflab: --headless needs
+# no platform plugin, X server or font (what scripts/gpu-dask-run.sh's tasks run).
 # Usage: scripts/gpu-viewer-bundle.sh OUT.tar.xz   (BUNDLE_KEEP=DIR also keeps the folder)
 set -euo pipefail
 out=$(realpath "${1:?output tarball}")
@@ -72,6 +74,18 @@ stub() {  # LIB OUTDIR USERS...: LIB's soname with only the symbols USERS import
   rm -rf "$s"
 }
 
+# gvflab, with FFmpeg's stubs.
+mkdir -p "$b/bin"
+cp build/app/gvflab "$b/bin/"
+for lib in $(readelf -d build/app/gvflab | sed -n 's/.*NEEDED.*\[\(lib\(av\|sw\)[a-z]*\.so\.[0-9]*\)\]/\1/p'); do
+  stub "$sys/$lib" "$b/lib" "$b/bin/gvflab"
+done
+if [ -n "${BUNDLE_HEADLESS:-}" ]; then
+  collect "$b/lib" "$b/bin/gvflab"
+  printf '%s\n' '#!/usr/bin/env bash' 'here=$(cd "$(dirname "$0")" && pwd)' \
+    'LD_LIBRARY_PATH=$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} exec "$here/bin/gvflab" "$@"' \
+    > "$b/run.sh"
+else
 # The X server side.
 mkdir -p "$b/xbin" "$b/dri" "$b/xlib"
 cp /usr/bin/Xvfb /usr/bin/xkbcomp "$b/xbin/"
@@ -82,13 +96,9 @@ cp -r /usr/share/X11/xkb "$b/xkb"
 
 # The viewer side.
 qtplugins=$(qtpaths6 --query QT_INSTALL_PLUGINS 2>/dev/null || echo "$sys/qt6/plugins")
-mkdir -p "$b/bin" "$b/plugins/platforms" "$b/plugins/xcbglintegrations"
-cp build/app/gvflab "$b/bin/"
+mkdir -p "$b/plugins/platforms" "$b/plugins/xcbglintegrations"
 cp "$qtplugins/platforms/libqxcb.so" "$qtplugins/platforms/libqeglfs.so" "$b/plugins/platforms/"
 cp "$qtplugins/xcbglintegrations/"*.so "$b/plugins/xcbglintegrations/"
-for lib in $(readelf -d build/app/gvflab | sed -n 's/.*NEEDED.*\[\(lib\(av\|sw\)[a-z]*\.so\.[0-9]*\)\]/\1/p'); do
-  stub "$sys/$lib" "$b/lib" "$b/bin/gvflab"
-done
 collect "$b/lib" "$b/bin/gvflab" "$b/plugins/"*/*.so
 gcc -O2 -shared -fPIC -Wall -o "$b/lib/libegl_pbuffer_shim.so" scripts/egl_pbuffer_shim.c -ldl
 # The panels' font (its Greek letters: mu, sigma, epsilon); the GPU image has no fonts.
@@ -128,6 +138,7 @@ fi
 export DISPLAY=:$d __GLX_VENDOR_LIBRARY_NAME=${__GLX_VENDOR_LIBRARY_NAME:-nvidia}
 exec "$here/bin/gvflab" "$@"
 RUN
+fi
 chmod +x "$b/run.sh"
 find "$b" -type f \( -name '*.so*' -o -perm -u+x \) ! -name run.sh -exec strip --strip-unneeded {} + 2>/dev/null || true
 [ -n "${BUNDLE_KEEP:-}" ] && cp -r "$b" "$BUNDLE_KEEP"

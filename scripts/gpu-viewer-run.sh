@@ -27,20 +27,7 @@ vb=/tmp/gvflab-vb
 rm -rf "$vb" && mkdir -p "$vb" && tar -C "$vb" -xJf "$bundle" || exit 1
 run=$vb/viewer-bundle/run.sh
 
-# NVIDIA's Vulkan and EGL manifests where the image keeps them outside /usr/share.
-nv=/usr/local/nvidia/share
-[ -f $nv/vulkan/icd.d/nvidia_icd.json ] && export VK_DRIVER_FILES=$nv/vulkan/icd.d/nvidia_icd.json
-[ -f $nv/glvnd/egl_vendor.d/10_nvidia.json ] &&
-  export __EGL_VENDOR_LIBRARY_FILENAMES=$nv/glvnd/egl_vendor.d/10_nvidia.json
-# NVIDIA's OpenCL driver, registered with the bundle's ICD loader where the image does not.
-if ! grep -qs nvidia /etc/OpenCL/vendors/*.icd; then
-  lib=$(ldconfig -p | awk '/libnvidia-opencl.so.1/{print $NF; exit}')
-  [ -n "$lib" ] || lib=$(find / -xdev -name 'libnvidia-opencl.so.1' 2>/dev/null | head -1)
-  if [ -n "$lib" ]; then
-    mkdir -p /tmp/gvflab-icd && echo "$lib" > /tmp/gvflab-icd/nvidia.icd
-    export OCL_ICD_VENDORS=/tmp/gvflab-icd
-  fi
-fi
+source scripts/gpu-nvidia-env.sh  # NVIDIA's Vulkan, EGL and OpenCL drivers
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader || true
 
 python3 scripts/make_cup_volume.py /tmp/cup256.mha 256 || exit 1

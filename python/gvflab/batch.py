@@ -155,6 +155,15 @@ def _reason(done):
     return last[-1] if last else f"gvflab exited with status {done.returncode}."
 
 
+def _repoint(path, stage, out_dir):
+    """A JSON output's paths into the staging folder made to point into DIR instead."""
+    with open(path) as f:
+        text = f.read()
+    old, new = (json.dumps(folder + os.sep)[1:-1] for folder in (stage, out_dir))
+    if old in text:
+        _write_atomically(path, text.replace(old, new))
+
+
 def run_input(job):
     """One input on this worker: gvflab on it in a staging folder, then its outputs moved in.
 
@@ -184,6 +193,9 @@ def run_input(job):
             result["reason"] = _reason(done)
             return result
         names = sorted(n for n in os.listdir(stage) if os.path.isfile(os.path.join(stage, n)))
+        for name in names:
+            if name.endswith(".json"):  # a report names its files (surfaces) where they end up
+                _repoint(os.path.join(stage, name), stage, out_dir)
         for name in names:  # a rename within DIR's file system: each output whole or absent
             os.replace(os.path.join(stage, name), os.path.join(out_dir, name))
         record = {"input": job["input"], "flags": job["flags"], "outputs": names,

@@ -97,6 +97,25 @@ def test_two_workers_write_what_gvflab_batch_writes(tmp_path, gvflab_exe):
     assert "batch: 1 of 1 inputs done\n" in other.stdout
 
 
+def test_a_report_names_its_surfaces_in_the_output_folder(tmp_path, gvflab_exe):
+    src, out = tmp_path / "in", tmp_path / "out"
+    src.mkdir()
+    out.mkdir()
+    n = 16
+    z, y, x = np.mgrid[:n, :n, :n]
+    ball = np.where((x - 8) ** 2 + (y - 8) ** 2 + (z - 8) ** 2 <= 25, 200, 20).astype(np.uint8)
+    header = f"NRRD0004\ntype: uint8\ndimension: 3\nsizes: {n} {n} {n}\nencoding: raw\n\n"
+    (src / "v.nrrd").write_bytes(header.encode() + ball.tobytes())
+    done = run_batch([src / "v.nrrd", "--output-dir", out, "--workers", 1, "--iterations", "5",
+                      "--surface", "sphere:8,8,8,3", "--snake-iterations", "20",
+                      "--save-surfaces", "s.ply", "--report", "r.json"])
+    assert done.returncode == 0, done.stderr
+    # The surface's file as the report gives it is the one in DIR, not the task's staging copy.
+    report = json.loads((out / "v-r.json").read_text())
+    assert report["surfaces"][0]["file"] == str(out / "v-s-1.ply")
+    assert (out / "v-s-1.ply").is_file()
+
+
 WRAPPER = """#!{python}
 # The first run of a.pgm writes half an output, says which worker runs it, and waits to be
 # killed with that worker; every other call is the real gvflab.
