@@ -60,7 +60,7 @@ def write_volume(path, seed):
 
 
 def make_input(folder, seed):
-    path = os.path.join(folder, f"vol{seed:03d}.nrrd")
+    path = os.path.join(folder, f"vol{seed:03d}-{SIZE}.nrrd")  # a rerun at another SIZE remakes
     if not os.path.exists(path):
         write_volume(path + ".tmp", seed)
         os.replace(path + ".tmp", path)

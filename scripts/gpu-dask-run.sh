@@ -25,6 +25,9 @@ source scripts/gpu-nvidia-env.sh  # NVIDIA's OpenCL driver where the image does 
 export GVFLAB_EXE=$work/bundle/viewer-bundle/run.sh
 export PYTHONPATH=$work/pkg:$work/py/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}
 export PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+# Dask 2022.12 reads GPU names with the pynvml of its day (bytes); the machine's newer pynvml
+# returns str, and the diagnostic it feeds is not needed here.
+export DASK_DISTRIBUTED__DIAGNOSTICS__NVML=False
 py=${PYTHON:-python3}
 "$py" -c 'import sys, dask, distributed; print("python", sys.version.split()[0], "dask",
 dask.__version__, "distributed", distributed.__version__)'
