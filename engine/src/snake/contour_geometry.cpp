@@ -109,7 +109,8 @@ std::vector<glm::vec2> resampleContour(const std::vector<glm::vec2>& points, dou
 }
 
 std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
-                                       const std::vector<glm::vec2>& ring, bool closed) {
+                                       const std::vector<glm::vec2>& ring, bool closed,
+                                       double within) {
   const std::size_t m = ring.size();
   std::vector<double> out(points.size(), INFINITY);
   if (m == 0) return out;
@@ -136,6 +137,9 @@ std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
     hi = glm::max(hi, glm::dvec2(ring[j]));
     if (j < segs) longest = std::max(longest, dist(ring[j], ring[(j + 1) % m]));
   }
+  // The grid covers the points too: an expanding snake's nodes lie outside the ring's box, and
+  // searching all segments for each of them was O(N M) (17 ms a window at 2400 nodes).
+  for (const auto& p : points) lo = glm::min(lo, glm::dvec2(p)), hi = glm::max(hi, glm::dvec2(p));
   // Cells one longest segment wide (a segment touches at most 2 x 2 of them), and no more
   // cells than about 16 M however long the longest one is relative to the contour.
   double cell = std::max(longest, 1e-3);
@@ -170,15 +174,13 @@ std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
     });
   for (std::size_t i = 0; i < points.size(); ++i) {
     const glm::dvec2 p = points[i];
-    // A point off the grid has no ring bound below; it is rare (a jump), so search all.
-    if (p.x < lo.x || p.y < lo.y || p.x > hi.x || p.y > hi.y) {
-      out[i] = bruteForce(p);
-      continue;
-    }
     const int cx = cellOf(p.x, lo.x, gx), cy = cellOf(p.y, lo.y, gy);
     double best = INFINITY;  // squared
-    // Cells r rings out lie at least (r - 1) cells from p: stop once best is within that.
-    for (int r = 0; r <= std::max(gx, gy) && (r < 1 || best > (r - 1) * cell * (r - 1) * cell); ++r)
+    // Cells r rings out lie at least (r - 1) cells from p: stop once best is within that, or
+    // that is past `within`.
+    for (int r = 0; r <= std::max(gx, gy) && (r < 1 || best > (r - 1) * cell * (r - 1) * cell) &&
+                    (r - 1) * cell <= within;
+         ++r)
       for (int y = cy - r; y <= cy + r; ++y) {
         if (y < 0 || y >= gy) continue;
         const bool edgeRow = y == cy - r || y == cy + r;
@@ -202,11 +204,11 @@ double contourMove(const std::vector<glm::vec2>& now, const std::vector<glm::vec
 }
 
 double progressMove(const std::vector<glm::vec2>& now,
-                    const std::deque<std::vector<glm::vec2>>& past, bool closed) {
+                    const std::deque<std::vector<glm::vec2>>& past, bool closed, double within) {
   if (past.empty() || now.empty()) return INFINITY;
   std::vector<double> nearest(now.size(), INFINITY);
   for (const auto& ring : past) {
-    const auto d = distancesToContour(now, ring, closed);
+    const auto d = distancesToContour(now, ring, closed, within);
     for (std::size_t i = 0; i < d.size(); ++i) nearest[i] = std::min(nearest[i], d[i]);
   }
   return *std::max_element(nearest.begin(), nearest.end());
