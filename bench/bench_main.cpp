@@ -61,6 +61,8 @@ const char* kUsage =
     "  forces    each external force's field time on an N x N blob (N x N x D ball with\n"
     "            --depth D): K iterations of Euler GVF and of GGVF, VFC (radius 32, 8 in 3D)\n"
     "            and the distance force (exact EDT), OpenCL kernel ms (best of --repeats)\n"
+    "  snake     the viewer's snake phase: one snake on the N x N U phantom, K frames of 4\n"
+    "            iterations and a read-back; wall and host-thread CPU ms a frame, nodes\n"
     "  region    region snake (PLH) on a synthetic M-megapixel noisy star (default 15, SNR 2,\n"
     "            d_max 32, min segment 16); reports total, pre-computation and segmentation\n"
     "            times, steps, iterations, nodes, bytes per pixel and IoU (best of --repeats,\n"
@@ -261,6 +263,7 @@ int main(int argc, char** argv) {
       if (std::find(args.begin(), args.end(), "--repeats") == args.end()) b.repeats = 2;
       return gvflab::bench::runSurface(b, std::cout);
     }
+    if (args[0] == "snake") return gvflab::bench::runSnake(b, std::cout);
     if (args[0] == "split3d") return gvflab::bench::runSplit(b, std::cout);
     if (args[0] == "race") return gvflab::bench::runRace(b, std::cout);
     if (args[0] == "forces") return gvflab::bench::runForces(b, std::cout);
