@@ -125,11 +125,6 @@ std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
     const glm::dvec2 d = p - (a + t * ab);
     return d.x * d.x + d.y * d.y;
   };
-  auto bruteForce = [&](const glm::dvec2& p) {
-    double best = INFINITY;
-    for (std::size_t j = 0; j < segs; ++j) best = std::min(best, segment2(j, p));
-    return std::sqrt(best);
-  };
   glm::dvec2 lo(ring[0]), hi(ring[0]);
   double longest = 0;
   for (std::size_t j = 0; j < m; ++j) {
@@ -147,10 +142,6 @@ std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
   cell = std::max(cell, extent / (4 * std::sqrt(static_cast<double>(m)) + 1));
   const int gx = static_cast<int>((hi.x - lo.x) / cell) + 1;
   const int gy = static_cast<int>((hi.y - lo.y) / cell) + 1;
-  if (points.size() * m <= 4096) {
-    for (std::size_t i = 0; i < points.size(); ++i) out[i] = bruteForce(points[i]);
-    return out;
-  }
   auto cellOf = [&](double v, double origin, int count) {
     return std::clamp(static_cast<int>((v - origin) / cell), 0, count - 1);
   };
@@ -283,10 +274,10 @@ std::vector<double> circulantInverseRow(int n, double alpha, double beta, double
       }
     return row;
   }
-  // O(N), not the O(N²) Fourier sum (which cost 6-35 ms at 3000-8000 nodes, each time a
-  // resampling changed N on a 4096² image): γI + A = B + P D Pᵀ with B the open snake's band
-  // (SPD, smallest eigenvalue γ), P the unit columns of nodes 0, 1, N-2, N-1 and D the 4 x 4
-  // wrap-around part. Woodbury: row = M⁻¹ e0 = y0 − Y D (I + S D)⁻¹ S u0, Y = B⁻¹ P, S = Pᵀ Y.
+  // O(N) (the Fourier sum, O(N²), took 2-14 ms of CPU at 3000-8000 nodes, at each resampling
+  // that changed N): γI + A = B + P D Pᵀ, B the open snake's SPD band, P the unit columns of
+  // nodes 0, 1, N-2, N-1, D the wrap-around. Woodbury: M⁻¹ e0 = y0 − Y D (I + S D)⁻¹ S u0,
+  // Y = B⁻¹ P, S = Pᵀ Y.
   const auto lu = openSnakeFactors(n, alpha, beta, gamma, SnakeBoundary::Free);
   const auto band = openBand(n, alpha, beta, gamma);
   const int idx[4] = {0, 1, n - 2, n - 1};
