@@ -48,19 +48,27 @@ int runSnake(const BenchArgs& args, std::ostream& out) {
     snakes.step(4);
     const auto got = snakes.contours();
     cpu.push_back(threadCpuMs() - c0);
-    wall.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                       .count());
+    wall.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     most = std::max(most, got[0].points.size());
   }
   const auto end = snakes.contours()[0];
   const Spread w = spreadOf(wall), c = spreadOf(cpu);
   if (args.json) {
-    printJsonLine(out, {{"case", "snake"}, {"device", ctx->info().name}, {"size", n},
-                        {"frames", wall.size()}, {"nodes_start", first},
-                        {"nodes_end", end.points.size()}, {"nodes_most", most},
+    printJsonLine(out, {{"case", "snake"},
+                        {"device", ctx->info().name},
+                        {"size", n},
+                        {"frames", wall.size()},
+                        {"nodes_start", first},
+                        {"nodes_end", end.points.size()},
+                        {"nodes_most", most},
                         {"area_end", std::abs(signedArea2(end.points)) / 2},
-                        {"wall_ms_mean", w.mean}, {"wall_ms_p95", w.p95}, {"wall_ms_max", w.max},
-                        {"cpu_ms_mean", c.mean}, {"cpu_ms_p95", c.p95}, {"cpu_ms_max", c.max}});
+                        {"wall_ms_mean", w.mean},
+                        {"wall_ms_p95", w.p95},
+                        {"wall_ms_max", w.max},
+                        {"cpu_ms_mean", c.mean},
+                        {"cpu_ms_p95", c.p95},
+                        {"cpu_ms_max", c.max}});
     return 0;
   }
   out << std::fixed << std::setprecision(3) << "snake on the U " << n << "^2, " << wall.size()
