@@ -227,6 +227,23 @@ TEST_CASE("distances to a contour: the grid search equals the brute force") {
   CHECK(distancesToContour({{1, 1}}, {}).front() == INFINITY);
 }
 
+TEST_CASE("distances bounded by the tolerance: exact within it, above it beyond") {
+  // The stop rule's window test: nodes up to 6 px off a 2000-node contour, many outside its box.
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> off(-6, 6);
+  const auto ring = circleContour(300, 300, 500, 1.5);
+  std::vector<glm::vec2> pts;
+  for (std::size_t i = 0; i < ring.size(); i += 2) pts.push_back(ring[i] * 1.005f + off(rng));
+  const auto exact = distancesToContour(pts, ring);
+  for (double within : {0.0, 0.5, 2.0}) {
+    const auto d = distancesToContour(pts, ring, true, within);
+    for (std::size_t i = 0; i < pts.size(); ++i)
+      CHECK((exact[i] <= within ? d[i] == exact[i] : d[i] > within));
+    const double move = progressMove(pts, {ring, ring}, true, within);
+    CHECK((move <= within) == (progressMove(pts, {ring}) <= within));
+  }
+}
+
 TEST_CASE("circles are stored with a positive shoelace area; parameters are checked") {
   CHECK(signedArea2(circleContour(10, 10, 5, 1)) > 0);
   CHECK(circleContour(10, 10, 0.5, 1).size() == 8);
