@@ -1,5 +1,6 @@
 #pragma once
 // Shared pieces of gvflab-bench cases.
+#include <ctime>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -59,6 +60,13 @@ struct BenchArgs {
 };
 
 // One JSON Lines record (members in the order given), as every case prints with --json.
+// CPU ms of the calling thread: the host's share where the device runs on other threads (PoCL).
+inline double threadCpuMs() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
+}
+
 inline void printJsonLine(std::ostream& out, const nlohmann::ordered_json& record) {
   out << record.dump() << "\n";
 }
@@ -107,6 +115,7 @@ int runAccuracy(const BenchArgs& args, std::ostream& out);         // Table 3 ->
 int runMultigrid(const BenchArgs& args, std::ostream& out);        // second paper, Table 1
 int runRace(const BenchArgs& args, std::ostream& out);             // the viewer's race
 int runSurface(const BenchArgs& args, std::ostream& out);          // issue 30: surface snakes
+int runSnake(const BenchArgs& args, std::ostream& out);            // issue 42: the viewer's snake
 int runSplit(const BenchArgs& args, std::ostream& out);            // issue 41: z-slab split
 int runForces(const BenchArgs& args, std::ostream& out);           // issue 43: GGVF, VFC, distance
 

@@ -64,6 +64,8 @@ const char* kUsage =
     "  surface   a GVF surface snake on an N^3 sphere, started as a cube of about --vertices V\n"
     "            vertices (default 50000): surface iterations per second (wall) and OpenCL ms\n"
     "            per iteration and kernel (best of --repeats, default 2)\n"
+    "  snake     the viewer's snake phase: one snake on the N x N U phantom, K frames of 4\n"
+    "            iterations and a read-back; wall and host-thread CPU ms a frame, nodes\n"
     "  region    region snake (PLH) on a synthetic M-megapixel noisy star (default 15, SNR 2,\n"
     "            d_max 32, min segment 16); reports total, pre-computation and segmentation\n"
     "            times, steps, iterations, nodes, bytes per pixel and IoU (best of --repeats,\n"
@@ -264,6 +266,7 @@ int main(int argc, char** argv) {
       if (std::find(args.begin(), args.end(), "--repeats") == args.end()) b.repeats = 2;
       return gvflab::bench::runSurface(b, std::cout);
     }
+    if (args[0] == "snake") return gvflab::bench::runSnake(b, std::cout);
     if (args[0] == "split3d") return gvflab::bench::runSplit(b, std::cout);
     if (args[0] == "race") return gvflab::bench::runRace(b, std::cout);
     if (args[0] == "forces") return gvflab::bench::runForces(b, std::cout);

@@ -55,24 +55,26 @@ TEST_CASE("the circulant row inverts gamma I + A exactly, also when N < 5 folds 
 }
 
 TEST_CASE("the circulant row of a long snake equals the direct Fourier sum") {
-  // Long snakes (thousands of nodes at 4096²) take the cosine-table path; the direct sum
-  // c_j = (1/N) Σ_k cos(2π k j / N) / λ_k is checked at a few j, N odd and even.
-  for (int n : {3001, 4096}) {
-    const double alpha = 0.1, beta = 0.05, gamma = 1.0;
-    const auto c = circulantInverseRow(n, alpha, beta, gamma);
-    REQUIRE(c.size() == static_cast<std::size_t>(n));
-    for (int j : {0, 1, 2, 7, n / 2, n - 2, n - 1}) {
-      long double s = 0;
-      for (int k = 0; k < n; ++k) {
-        const long double t = 2 * std::numbers::pi_v<long double> * k / n;
-        const long double d = 1 - std::cos(t);
-        s += std::cos(t * j) / (gamma + 2 * alpha * d + 4 * beta * d * d);
+  // Snakes of 8 nodes and more take the banded path (open band + wrap-around correction); the
+  // direct sum c_j = (1/N) Σ_k cos(2π k j / N) / λ_k is checked at a few j, N odd and even, at
+  // the parameter table's extremes and where λ's two roots in 1 − cos θ coincide (α² = 4βγ).
+  const double params[][3] = {{0.1, 0.05, 1.0}, {10, 10, 0.05}, {0.2, 0.01, 1.0}, {10, 0, 100}};
+  for (int n : {8, 9, 3001, 4096})
+    for (const auto& [alpha, beta, gamma] : params) {
+      const auto c = circulantInverseRow(n, alpha, beta, gamma);
+      REQUIRE(c.size() == static_cast<std::size_t>(n));
+      for (int j : {0, 1, 2, 7, n / 2, n - 2, n - 1}) {
+        long double s = 0;
+        for (int k = 0; k < n; ++k) {
+          const long double t = 2 * std::numbers::pi_v<long double> * k / n;
+          const long double d = 1 - std::cos(t);
+          s += std::cos(t * j) / (gamma + 2 * alpha * d + 4 * beta * d * d);
+        }
+        CAPTURE(n);
+        CAPTURE(j);
+        CHECK(c[j] == doctest::Approx(static_cast<double>(s / n)).epsilon(1e-9));
       }
-      CAPTURE(n);
-      CAPTURE(j);
-      CHECK(c[j] == doctest::Approx(static_cast<double>(s / n)).epsilon(1e-9));
     }
-  }
 }
 
 TEST_CASE("reference step: elasticity shrinks a circle by its Fourier mode's factor") {
@@ -223,6 +225,23 @@ TEST_CASE("distances to a contour: the grid search equals the brute force") {
     CHECK(d.back() < 1e-9);  // a node of the contour is on it
   }
   CHECK(distancesToContour({{1, 1}}, {}).front() == INFINITY);
+}
+
+TEST_CASE("distances bounded by the tolerance: exact within it, above it beyond") {
+  // The stop rule's window test: nodes up to 6 px off a 2000-node contour, many outside its box.
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> off(-6, 6);
+  const auto ring = circleContour(300, 300, 500, 1.5);
+  std::vector<glm::vec2> pts;
+  for (std::size_t i = 0; i < ring.size(); i += 2) pts.push_back(ring[i] * 1.005f + off(rng));
+  const auto exact = distancesToContour(pts, ring);
+  for (double within : {0.0, 0.5, 2.0}) {
+    const auto d = distancesToContour(pts, ring, true, within);
+    for (std::size_t i = 0; i < pts.size(); ++i)
+      CHECK((exact[i] <= within ? d[i] == exact[i] : d[i] > within));
+    const double move = progressMove(pts, {ring, ring}, true, within);
+    CHECK((move <= within) == (progressMove(pts, {ring}) <= within));
+  }
 }
 
 TEST_CASE("circles are stored with a positive shoelace area; parameters are checked") {

@@ -68,6 +68,7 @@
 // Resampling keeps both ends; the outward normal of an end uses its one segment
 // ((t.y, −t.x), t along the node order: pressure pushes to the right of the direction of
 // travel on screen, y down); collapse is measured on length instead of area.
+#include <cmath>
 #include <cstdint>
 #include <deque>
 #include <glm/vec2.hpp>
@@ -116,9 +117,11 @@ bool collapsedContour(const std::vector<glm::vec2>& points, const std::vector<gl
 // The progress of a window: the largest distance of a node of `now` to the nearest of the
 // past contours (each a closed polyline). A snake whose nodes only come back to where they
 // were within those windows makes none, however far they jump meanwhile. Product code.
-// closed = false: the past contours are open polylines.
+// closed = false: the past contours are open polylines. A move beyond `within` may come back
+// as any value above it (the stop rule only asks whether it is within the tolerance).
 double progressMove(const std::vector<glm::vec2>& now,
-                    const std::deque<std::vector<glm::vec2>>& past, bool closed = true);
+                    const std::deque<std::vector<glm::vec2>>& past, bool closed = true,
+                    double within = INFINITY);
 
 // A circle of nodes about `spacing` apart (at least 8), counter-clockwise on screen.
 std::vector<glm::vec2> circleContour(double cx, double cy, double radius, double spacing);
@@ -150,8 +153,10 @@ double contourMove(const std::vector<glm::vec2>& now, const std::vector<glm::vec
 // compared with itself a few iterations earlier costs O(N + M), not O(N M): the viewer does
 // it every frame for the progress plot, and a snake on a 4096^2 image has thousands of nodes.
 // closed = false: the open polyline (no segment from the last point back to the first).
+// Distances beyond `within` may come back as any value above it (the search stops there).
 std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
-                                       const std::vector<glm::vec2>& ring, bool closed = true);
+                                       const std::vector<glm::vec2>& ring, bool closed = true,
+                                       double within = INFINITY);
 
 // The longest stretch of a closed contour between two held nodes (pixels along the polyline;
 // the whole perimeter when no node is held, 0 when every node is). Product code.

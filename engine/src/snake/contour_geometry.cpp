@@ -109,7 +109,8 @@ std::vector<glm::vec2> resampleContour(const std::vector<glm::vec2>& points, dou
 }
 
 std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
-                                       const std::vector<glm::vec2>& ring, bool closed) {
+                                       const std::vector<glm::vec2>& ring, bool closed,
+                                       double within) {
   const std::size_t m = ring.size();
   std::vector<double> out(points.size(), INFINITY);
   if (m == 0) return out;
@@ -124,11 +125,6 @@ std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
     const glm::dvec2 d = p - (a + t * ab);
     return d.x * d.x + d.y * d.y;
   };
-  auto bruteForce = [&](const glm::dvec2& p) {
-    double best = INFINITY;
-    for (std::size_t j = 0; j < segs; ++j) best = std::min(best, segment2(j, p));
-    return std::sqrt(best);
-  };
   glm::dvec2 lo(ring[0]), hi(ring[0]);
   double longest = 0;
   for (std::size_t j = 0; j < m; ++j) {
@@ -136,6 +132,9 @@ std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
     hi = glm::max(hi, glm::dvec2(ring[j]));
     if (j < segs) longest = std::max(longest, dist(ring[j], ring[(j + 1) % m]));
   }
+  // The grid covers the points too: an expanding snake's nodes lie outside the ring's box, and
+  // searching all segments for each of them was O(N M) (17 ms a window at 2400 nodes).
+  for (const auto& p : points) lo = glm::min(lo, glm::dvec2(p)), hi = glm::max(hi, glm::dvec2(p));
   // Cells one longest segment wide (a segment touches at most 2 x 2 of them), and no more
   // cells than about 16 M however long the longest one is relative to the contour.
   double cell = std::max(longest, 1e-3);
@@ -143,10 +142,6 @@ std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
   cell = std::max(cell, extent / (4 * std::sqrt(static_cast<double>(m)) + 1));
   const int gx = static_cast<int>((hi.x - lo.x) / cell) + 1;
   const int gy = static_cast<int>((hi.y - lo.y) / cell) + 1;
-  if (points.size() * m <= 4096) {
-    for (std::size_t i = 0; i < points.size(); ++i) out[i] = bruteForce(points[i]);
-    return out;
-  }
   auto cellOf = [&](double v, double origin, int count) {
     return std::clamp(static_cast<int>((v - origin) / cell), 0, count - 1);
   };
@@ -170,15 +165,13 @@ std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
     });
   for (std::size_t i = 0; i < points.size(); ++i) {
     const glm::dvec2 p = points[i];
-    // A point off the grid has no ring bound below; it is rare (a jump), so search all.
-    if (p.x < lo.x || p.y < lo.y || p.x > hi.x || p.y > hi.y) {
-      out[i] = bruteForce(p);
-      continue;
-    }
     const int cx = cellOf(p.x, lo.x, gx), cy = cellOf(p.y, lo.y, gy);
     double best = INFINITY;  // squared
-    // Cells r rings out lie at least (r - 1) cells from p: stop once best is within that.
-    for (int r = 0; r <= std::max(gx, gy) && (r < 1 || best > (r - 1) * cell * (r - 1) * cell); ++r)
+    // Cells r rings out lie at least (r - 1) cells from p: stop once best is within that, or
+    // that is past `within`.
+    for (int r = 0; r <= std::max(gx, gy) && (r < 1 || best > (r - 1) * cell * (r - 1) * cell) &&
+                    (r - 1) * cell <= within;
+         ++r)
       for (int y = cy - r; y <= cy + r; ++y) {
         if (y < 0 || y >= gy) continue;
         const bool edgeRow = y == cy - r || y == cy + r;
@@ -202,11 +195,11 @@ double contourMove(const std::vector<glm::vec2>& now, const std::vector<glm::vec
 }
 
 double progressMove(const std::vector<glm::vec2>& now,
-                    const std::deque<std::vector<glm::vec2>>& past, bool closed) {
+                    const std::deque<std::vector<glm::vec2>>& past, bool closed, double within) {
   if (past.empty() || now.empty()) return INFINITY;
   std::vector<double> nearest(now.size(), INFINITY);
   for (const auto& ring : past) {
-    const auto d = distancesToContour(now, ring, closed);
+    const auto d = distancesToContour(now, ring, closed, within);
     for (std::size_t i = 0; i < d.size(); ++i) nearest[i] = std::min(nearest[i], d[i]);
   }
   return *std::max_element(nearest.begin(), nearest.end());
@@ -235,45 +228,9 @@ bool collapsedContour(const std::vector<glm::vec2>& points, const std::vector<gl
   return area < kCollapseFraction * start && area < floor;
 }
 
-std::vector<double> circulantInverseRow(int n, double alpha, double beta, double gamma) {
-  if (n < 1) throw ParameterError("A snake needs at least one node.");
-  // Eigenvalues of γI + A on the Fourier modes θ_k = 2πk/N: γ + 2α(1 − cos θ) + 4β(1 − cos θ)².
-  std::vector<double> inv(n);
-  for (int k = 0; k < n; ++k) {
-    const double c = 1 - std::cos(2 * std::numbers::pi * k / n);
-    inv[k] = 1.0 / (gamma + 2 * alpha * c + 4 * beta * c * c);
-  }
-  // Row entries: c_j = (1/N) Σ_k cos(θ_k j) / λ_k (the matrix is symmetric, so real). Both
-  // sums fold in half (λ_{N-k} = λ_k, c_{N-j} = c_j), and cos(θ_k j) follows the three-term
-  // recurrence cos((j+1)θ) = 2 cos θ cos(jθ) − cos((j−1)θ): N²/4 steps without a cos call.
-  // Calling cos N² times took ~250 ms a frame in the viewer on a 4096² image, whose snake of
-  // ~3000 nodes changes N at each resampling (docs/BENCHMARKS.md, issue 20).
-  const int half = n / 2;
-  std::vector<double> weight(half + 1), twoCos(half + 1), cur(half + 1, 1.0), prev(half + 1);
-  for (int k = 0; k <= half; ++k) {
-    weight[k] = (k == 0 || 2 * k == n ? 1.0 : 2.0) * inv[k];
-    twoCos[k] = 2 * std::cos(2 * std::numbers::pi * k / n);
-    prev[k] = twoCos[k] / 2;  // cos(−θ_k)
-  }
-  std::vector<double> row(n);
-  for (int j = 0; j <= half; ++j) {
-    double s = 0;
-    for (int k = 0; k <= half; ++k) {
-      s += weight[k] * cur[k];
-      const double next = twoCos[k] * cur[k] - prev[k];
-      prev[k] = cur[k];
-      cur[k] = next;
-    }
-    row[j] = s / n;
-    if (j > 0) row[n - j] = row[j];
-  }
-  return row;
-}
-
-std::vector<double> openSnakeFactors(int n, double alpha, double beta, double gamma,
-                                     SnakeBoundary boundary) {
-  if (n < 2) throw ParameterError("An open snake needs at least two nodes.");
-  // Band of γI + α D1ᵀD1 + β D2ᵀD2: m[i][2 + k] = M(i, i + k), k = -2..2.
+namespace {
+// Band of γI + α D1ᵀD1 + β D2ᵀD2 for an open snake with free ends: m[i][2 + k] = M(i, i + k).
+std::vector<std::array<double, 5>> openBand(int n, double alpha, double beta, double gamma) {
   std::vector<std::array<double, 5>> m(n, std::array<double, 5>{});
   auto add = [&](int r, int c, double v) { m[r][2 + c - r] += v; };
   for (int i = 0; i < n; ++i) add(i, i, gamma);
@@ -286,6 +243,81 @@ std::vector<double> openSnakeFactors(int n, double alpha, double beta, double ga
     for (int a = 0; a < 3; ++a)
       for (int b = 0; b < 3; ++b) add(idx[a], idx[b], beta * w[a] * w[b]);
   }
+  return m;
+}
+
+// x ← (LU)⁻¹ x for 4 right-hand sides at once (independent chains: 4x faster than one by one),
+// with openSnakeFactors' numbers (the snake_solve kernel's open path).
+void solveOpen4(const std::vector<double>& lu, std::vector<std::array<double, 4>>& x) {
+  const int n = static_cast<int>(x.size());
+  for (int r = 1; r < n; ++r)
+    for (int a = 0; a < 4; ++a)
+      x[r][a] -= lu[5 * r + 1] * x[r - 1][a] + (r >= 2 ? lu[5 * r] * x[r - 2][a] : 0);
+  for (int r = n - 1; r >= 0; --r)
+    for (int a = 0; a < 4; ++a) {
+      if (r + 1 < n) x[r][a] -= lu[5 * r + 3] * x[r + 1][a];
+      if (r + 2 < n) x[r][a] -= lu[5 * r + 4] * x[r + 2][a];
+      x[r][a] *= lu[5 * r + 2];
+    }
+}
+}  // namespace
+
+std::vector<double> circulantInverseRow(int n, double alpha, double beta, double gamma) {
+  if (n < 1) throw ParameterError("A snake needs at least one node.");
+  const double stencil[3] = {gamma + 2 * alpha + 6 * beta, -alpha - 4 * beta, beta};
+  std::vector<double> row(n);
+  if (n < 8) {  // the stencil folds onto itself: the Fourier sum c_j = (1/N) Σ_k cos(θ_k j) / λ_k
+    for (int j = 0; j < n; ++j)
+      for (int k = 0; k < n; ++k) {
+        const double t = 2 * std::numbers::pi * k / n, c = 1 - std::cos(t);
+        row[j] += std::cos(t * j) / (gamma + 2 * alpha * c + 4 * beta * c * c) / n;
+      }
+    return row;
+  }
+  // O(N) (the Fourier sum, O(N²), took 2-14 ms of CPU at 3000-8000 nodes, at each resampling
+  // that changed N): γI + A = B + P D Pᵀ, B the open snake's SPD band, P the unit columns of
+  // nodes 0, 1, N-2, N-1, D the wrap-around. Woodbury: M⁻¹ e0 = y0 − Y D (I + S D)⁻¹ S u0,
+  // Y = B⁻¹ P, S = Pᵀ Y.
+  const auto lu = openSnakeFactors(n, alpha, beta, gamma, SnakeBoundary::Free);
+  const auto band = openBand(n, alpha, beta, gamma);
+  const int idx[4] = {0, 1, n - 2, n - 1};
+  std::vector<std::array<double, 4>> y(n, std::array<double, 4>{});  // y[i][a] = Y(i, a)
+  for (int a = 0; a < 4; ++a) y[idx[a]][a] = 1;
+  solveOpen4(lu, y);
+  double d[4][4], k[4][5];  // k: I + S D | S u0
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < 4; ++b) {
+      const int off = idx[b] - idx[a], dist = std::min(std::abs(off), n - std::abs(off));
+      d[a][b] = (dist <= 2 ? stencil[dist] : 0) - (std::abs(off) <= 2 ? band[idx[a]][2 + off] : 0);
+    }
+  for (int a = 0; a < 4; ++a) {
+    for (int b = 0; b < 4; ++b) {
+      k[a][b] = a == b ? 1 : 0;
+      for (int c = 0; c < 4; ++c) k[a][b] += y[idx[a]][c] * d[c][b];
+    }
+    k[a][4] = y[idx[a]][0];
+  }
+  for (int c = 0; c < 4; ++c) {  // Gauss-Jordan with partial pivoting
+    int piv = c;
+    for (int r = c + 1; r < 4; ++r)
+      if (std::abs(k[r][c]) > std::abs(k[piv][c])) piv = r;
+    std::swap(k[c], k[piv]);
+    for (int r = 0; r < 4; ++r)
+      if (r != c)
+        for (int e = 4; e >= c; --e) k[r][e] -= k[r][c] / k[c][c] * k[c][e];
+  }
+  double w[4] = {};  // D z
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < 4; ++b) w[a] += d[a][b] * k[b][4] / k[b][b];
+  for (int i = 0; i < n; ++i)
+    row[i] = y[i][0] - (y[i][0] * w[0] + y[i][1] * w[1] + y[i][2] * w[2] + y[i][3] * w[3]);
+  return row;
+}
+
+std::vector<double> openSnakeFactors(int n, double alpha, double beta, double gamma,
+                                     SnakeBoundary boundary) {
+  if (n < 2) throw ParameterError("An open snake needs at least two nodes.");
+  auto m = openBand(n, alpha, beta, gamma);
   auto pin = [&](int r) {  // a fixed end: x_r = its own right-hand side
     m[r] = {};
     m[r][2] = 1;

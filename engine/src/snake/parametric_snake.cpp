@@ -430,8 +430,8 @@ class ParametricSnake::Stops : public StopGeometry {
   // that come back to it should not count as moving.
   bool still(std::size_t k) override {
     Snake& s = s_.snakes_[k];
-    const bool still =
-        progressMove(s.points, s.references, isClosed(s.boundary)) <= s_.params_.tolerance;
+    const double tol = s_.params_.tolerance;
+    const bool still = progressMove(s.points, s.references, isClosed(s.boundary), tol) <= tol;
     s.references.push_back(s.points);
     if (s.references.size() > static_cast<std::size_t>(kProgressWindows)) s.references.pop_front();
     return still;
