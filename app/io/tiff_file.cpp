@@ -287,12 +287,9 @@ Image2D pageImage(TiffFile& f, int page) {
 
 }  // namespace
 
-int tiffPageCount(const std::filesystem::path& path) {
-  TiffFile f(path);
-  return f.countPages();
+int tiffDimensions(const std::filesystem::path& path) {
+  return TiffFile(path).countPages() > 1 ? 3 : 2;
 }
-
-int tiffDimensions(const std::filesystem::path& path) { return tiffPageCount(path) > 1 ? 3 : 2; }
 
 FieldShape tiffShape(const std::filesystem::path& path) {
   TiffFile f(path);
