@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include "cli/cli_params.hpp"
 #include "cli/spec_numbers.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/quoted.hpp"
