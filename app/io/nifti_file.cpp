@@ -61,17 +61,15 @@ RawHeader checkRawHeader(const std::filesystem::path& path, const char* headerNa
   double& voxOffset = out.voxOffset;
   int datatype = 0;
   std::array<double, 8> pixdim{};
-  if (version == 2) {
-    const auto* h = static_cast<const nifti_2_header*>(raw.get());
+  const auto copy = [&](const auto* h) {  // the same fields, NIfTI-2's wider
     for (int i = 0; i < 8; ++i) dim[i] = h->dim[i], pixdim[i] = h->pixdim[i];
     voxOffset = static_cast<double>(h->vox_offset);
     datatype = h->datatype;
-  } else {
-    const auto* h = static_cast<const nifti_1_header*>(raw.get());
-    for (int i = 0; i < 8; ++i) dim[i] = h->dim[i], pixdim[i] = h->pixdim[i];
-    voxOffset = h->vox_offset;
-    datatype = h->datatype;
-  }
+  };
+  if (version == 2)
+    copy(static_cast<const nifti_2_header*>(raw.get()));
+  else
+    copy(static_cast<const nifti_1_header*>(raw.get()));
   int swapSize = 0;
   nifti_datatype_sizes(datatype, &out.bytesPerVoxel, &swapSize);
   if (dim[0] < 1 || dim[0] > 7)
