@@ -74,11 +74,10 @@ std::vector<FileFormat> makeFormats() {
        .dimensions = nrrdAxisCount,
        .readImage = readNrrdImage,
        .readVolume = readNrrdVolume,
-       .writeField2D = [](const fs::path& p, const Field2D& f) { writeNrrd(p, f); },
-       .writeField3D = [](const fs::path& p, const Field3D& f) { writeNrrd(p, f); },
+       .writeField2D = writeNrrd,  // the overloads for fields
+       .writeField3D = writeNrrd,
        .writeMask = writeMaskNrrd},
-      // ANALYZE-style .hdr/.img pairs are read; written fields are single files. No readImage:
-      // always a volume.
+      // ANALYZE-style .hdr/.img pairs are read; written fields are single files.
       {.name = "NIfTI",
        .extensions = {{".nii", kVolumeFieldOrMask},
                       {".nii.gz", kVolumeFieldOrMask},
@@ -87,9 +86,9 @@ std::vector<FileFormat> makeFormats() {
                       {".img", kVolume},
                       {".img.gz", kVolume}},
        .headerShape = niftiShape,
-       .readVolume = readNiftiVolume,
-       .writeField2D = [](const fs::path& p, const Field2D& f) { writeNiftiField(p, f); },
-       .writeField3D = [](const fs::path& p, const Field3D& f) { writeNiftiField(p, f); },
+       .readVolume = readNiftiVolume,  // no readImage: always a volume
+       .writeField2D = writeNiftiField,
+       .writeField3D = writeNiftiField,
        .writeMask = writeMaskNifti},
       // io/dicom_file.hpp; a folder given as input is a series (volume_loader)
       {.name = "DICOM",
