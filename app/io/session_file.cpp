@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -302,9 +303,8 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
   }
   if (root.has("phantom")) {
     s.phantom = root.string("phantom", "", "a phantom name");
-    bool known = false;
-    for (const auto& n : phantomNames()) known = known || n == *s.phantom;
-    if (!known) throw InputError("Unknown phantom " + quotedText(*s.phantom) + ".");
+    if (std::ranges::count(phantomNames(), *s.phantom) == 0)
+      throw InputError("Unknown phantom " + quotedText(*s.phantom) + ".");
     s.phantomSize = static_cast<int>(
         root.number("phantom_size", 256, findSpec(cliParamSpecs(), "phantom-size")));
   }
