@@ -142,9 +142,8 @@ std::vector<Flag> inputFlags() {
                o.phantom = c.value();
                c.givenPhantom = true;
                if (!c.givenImage) o.image.reset();  // a base's (session's) image gives way
-               bool known = false;
-               for (const auto& n : phantomNames()) known = known || n == *o.phantom;
-               if (!known) makePhantom(*o.phantom, 16);  // throws, listing the names
+               if (std::ranges::count(phantomNames(), *o.phantom) == 0)
+                 makePhantom(*o.phantom, 16);  // throws, listing the names
              }));
   t.push_back(number(findSpec(cliParamSpecs(), "phantom-size"), G::Input,
                      [](Options& o, double v) { o.phantomSize = static_cast<int>(v); }));

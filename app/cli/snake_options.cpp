@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include "cli/cli_params.hpp"
 #include "cli/spec_numbers.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/quoted.hpp"
@@ -59,17 +58,7 @@ RunLoad SnakeOptions::load() const {
 SnakeSpec parseSnakeSpec(const std::string& text) {
   SnakeSpec s;
   s.text = text;
-  const std::size_t at = text.find('@');
-  if (at != std::string::npos) {
-    try {
-      s.force = parseForce(text.substr(at + 1));
-    } catch (const ParameterError&) {
-      throw ParameterError(named(text) + ": the force after '@' must be gvf, traditional, " +
-                           "ggvf, vfc or distance, not " + quotedText(text.substr(at + 1), 20) +
-                           ".");
-    }
-  }
-  std::string shape = text.substr(0, at);
+  std::string shape = splitSpecForce(text, named(text), s.force);
   const std::size_t colon = shape.find(':');
   const std::string kind = shape.substr(0, colon);
   const bool open = kind == "line" || kind == "path";

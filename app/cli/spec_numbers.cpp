@@ -33,4 +33,17 @@ std::vector<double> parseSpecNumbers(const std::string& list, const SpecNumberRu
   return out;
 }
 
+std::string splitSpecForce(const std::string& text, const std::string& flag,
+                           std::optional<SnakeForce>& force) {
+  const std::size_t at = text.find('@');
+  if (at == std::string::npos) return text;
+  try {
+    force = parseForce(text.substr(at + 1));
+  } catch (const ParameterError&) {
+    throw ParameterError(flag + ": the force after '@' must be gvf, traditional, " +
+                         "ggvf, vfc or distance, not " + quotedText(text.substr(at + 1), 20) + ".");
+  }
+  return text.substr(0, at);
+}
+
 }  // namespace gvflab::app

@@ -73,17 +73,7 @@ void checkSurfaceCount(std::size_t count, const std::string& where) {
 SurfaceSpec parseSurfaceSpec(const std::string& text) {
   SurfaceSpec s;
   s.text = text;
-  const std::size_t at = text.find('@');
-  if (at != std::string::npos) {
-    try {
-      s.force = parseForce(text.substr(at + 1));
-    } catch (const ParameterError&) {
-      throw ParameterError(named(text) + ": the force after '@' must be gvf, traditional, " +
-                           "ggvf, vfc or distance, not " + quotedText(text.substr(at + 1), 20) +
-                           ".");
-    }
-  }
-  const std::string shape = text.substr(0, at);
+  const std::string shape = splitSpecForce(text, named(text), s.force);
   const std::size_t colon = shape.find(':');
   const std::string kind = shape.substr(0, colon);
   if (colon == std::string::npos || (kind != "sphere" && kind != "box"))

@@ -112,12 +112,6 @@ std::string summaryText(std::size_t done, std::size_t total, const std::vector<F
   return out.str();
 }
 
-void printSummary(std::size_t done, std::size_t total, const std::vector<Failure>& failures,
-                  const std::string& interruptedAt) {
-  std::cout << summaryText(done, total, failures, interruptedAt);
-  std::cout.flush();
-}
-
 // Before anything runs: DIR is a folder, no two inputs write one file, no output is an input.
 void checkBatch(const Options& o, const std::vector<std::string>& inputs) {
   std::error_code ec;
@@ -251,7 +245,7 @@ int runHeadlessBatch(const Options& o) {
       setStopSummary("");
       if (progress && terminal) std::fprintf(stderr, "\r\033[K");
       printPrefixed(input + ": ", printed);
-      printSummary(done, total, failures, input);
+      std::cout << summaryText(done, total, failures, input) << std::flush;
       throw;
     } catch (const Error& e) {
       reason = e.what();
@@ -276,7 +270,7 @@ int runHeadlessBatch(const Options& o) {
   setStopNote("");
   setStopSummary("");
   if (progress && terminal) std::fprintf(stderr, "\r\033[K");
-  printSummary(done, total, failures, "");
+  std::cout << summaryText(done, total, failures, "") << std::flush;
   return failures.empty() ? 0 : 1;
 }
 

@@ -8,7 +8,6 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/gvf_input.hpp"
-#include "gvflab/io.hpp"
 #include "headless/forces_figure.hpp"
 #include "headless/headless.hpp"
 #include "viewer/render/composite_figure.hpp"

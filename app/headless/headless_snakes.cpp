@@ -5,7 +5,6 @@
 
 #include "gvflab/capture_range.hpp"
 #include "gvflab/force_fields.hpp"
-#include "gvflab/io.hpp"
 #include "gvflab/parametric_snake.hpp"
 #include "gvflab/profiler.hpp"
 #include "gvflab/snake_trails.hpp"

@@ -9,12 +9,10 @@
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/log.hpp"
-#include "gvflab/phantoms.hpp"
 #include "gvflab/profiler.hpp"
 #include "gvflab/region_snake.hpp"
 #include "headless/contour_outputs.hpp"
 #include "headless/run_progress.hpp"
-#include "io/image_loader.hpp"
 #include "io/run_outputs.hpp"
 
 namespace gvflab::app {

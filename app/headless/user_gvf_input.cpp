@@ -1,5 +1,8 @@
 #include "headless/user_gvf_input.hpp"
 
+#include <optional>
+#include <string>
+
 #include "cli/flag_table.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/quoted.hpp"
@@ -13,6 +16,13 @@ namespace {
 
 std::string sizeText(int w, int h, int d) {
   return std::to_string(w) + "x" + std::to_string(h) + (d > 1 ? "x" + std::to_string(d) : "");
+}
+
+int depthOf(const auto& grid) {
+  if constexpr (requires { grid.depth; })
+    return grid.depth;
+  else
+    return 1;
 }
 
 }  // namespace
@@ -44,36 +54,25 @@ GvfInput buildUserGvfInput(ComputeContext& ctx, const Options& o, const RunInput
         parseNamed<InputError>("--edge-map", [&] { return inputShape(*o.edgeMap); });
     sameSize(edgeName, s.width, s.height, s.depth);
   }
-  if (in.is3d) {
-    std::optional<Field3D> v0;
+  // The same steps for an image and a volume (with its field type and readers).
+  const auto finish = [&](const auto& input, auto readV0, auto loadEdgeMap) -> GvfInput {
+    std::optional<decltype(readV0(std::string()))> v0;
     if (o.v0File) {
-      v0 = parseNamed<InputError>("--v0", [&] { return readField3D(*o.v0File); });
-      sameSize(v0Name, v0->width, v0->height, v0->depth);
+      v0 = parseNamed<InputError>("--v0", [&] { return readV0(*o.v0File); });
+      sameSize(v0Name, v0->width, v0->height, depthOf(*v0));
     }
     if (!o.edgeMap) {
-      GvfInput built = buildGvfInput(ctx, in.volume, o.gvf.sigma, o.gvf.v0Mode, o.gvf.spacing);
+      GvfInput built = buildGvfInput(ctx, input, o.gvf.sigma, o.gvf.v0Mode, o.gvf.spacing);
       replaceV0(ctx, built, *v0, v0Name);
       return built;
     }
-    Volume f = parseNamed<InputError>("--edge-map", [&] { return loadVolume(*o.edgeMap); });
-    sameSize(edgeName, f.width, f.height, f.depth);
-    f.geometry.spacing = o.gvf.spacing.value_or(in.volume.geometry.spacing);  // the input's grid
+    auto f = parseNamed<InputError>("--edge-map", [&] { return loadEdgeMap(*o.edgeMap); });
+    sameSize(edgeName, f.width, f.height, depthOf(f));
+    f.geometry.spacing = o.gvf.spacing.value_or(input.geometry.spacing);  // the input's grid
     return gvfInputFrom(ctx, f, v0 ? &*v0 : nullptr, edgeName, v0Name);
-  }
-  std::optional<Field2D> v0;
-  if (o.v0File) {
-    v0 = parseNamed<InputError>("--v0", [&] { return readField2D(*o.v0File); });
-    sameSize(v0Name, v0->width, v0->height, 1);
-  }
-  if (!o.edgeMap) {
-    GvfInput built = buildGvfInput(ctx, in.image, o.gvf.sigma, o.gvf.v0Mode, o.gvf.spacing);
-    replaceV0(ctx, built, *v0, v0Name);
-    return built;
-  }
-  Image2D f = parseNamed<InputError>("--edge-map", [&] { return loadImage(*o.edgeMap); });
-  sameSize(edgeName, f.width, f.height, 1);
-  f.geometry.spacing = o.gvf.spacing.value_or(in.image.geometry.spacing);  // the input's grid
-  return gvfInputFrom(ctx, f, v0 ? &*v0 : nullptr, edgeName, v0Name);
+  };
+  if (in.is3d) return finish(in.volume, readField3D, loadVolume);
+  return finish(in.image, readField2D, loadImage);
 }
 
 }  // namespace gvflab::app

@@ -99,7 +99,6 @@ struct ExternalFieldBuffer::Impl {
   clEnqueueReleaseExternalMemObjectsKHR_fn release = nullptr;
   bool glSignalled = false;      // "GL done" signalled once, so OpenCL may wait for it
   GLsync uploadFence = nullptr;  // fence path: GL's last read of the memory
-  cl::Event lastCopy;            // for the copy's device time, read a frame later
 
   explicit Impl(const GlProcLoader& load) : gl(load) {}
   ~Impl() {
@@ -268,15 +267,6 @@ void ExternalFieldBuffer::fill(cl::CommandQueue& queue, const cl::Buffer& field,
     m.uploadFence = gl.FenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
   }
   glCheck(gl, "uploading the shared memory into the texture");
-
-  // Last frame's copy has finished by now (the semaphore or fence above): its times cost no wait.
-  lastClCopyMs_ = 0;
-  if (m.lastCopy() && m.lastCopy.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() == CL_COMPLETE &&
-      (queue.getInfo<CL_QUEUE_PROPERTIES>() & CL_QUEUE_PROFILING_ENABLE))
-    lastClCopyMs_ = (m.lastCopy.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
-                     m.lastCopy.getProfilingInfo<CL_PROFILING_COMMAND_START>()) *
-                    1e-6;
-  m.lastCopy = copyEvent;
 }
 
 }  // namespace gvflab::interop

@@ -36,14 +36,11 @@ class ExternalFieldBuffer {
   void fill(cl::CommandQueue& queue, const cl::Buffer& field, unsigned int texture, int width,
             int height);
   bool semaphores() const { return semaphores_; }
-  // Device time of the previous frame's OpenCL copy (profiling queues; 0 otherwise).
-  double lastClCopyMs() const { return lastClCopyMs_; }
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
   bool semaphores_;
-  double lastClCopyMs_ = 0;
 };
 
 }  // namespace gvflab::interop

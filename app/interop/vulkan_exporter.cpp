@@ -152,7 +152,6 @@ std::unique_ptr<ExportedBuffer> VulkanExporter::exportBuffer(std::size_t bytes) 
   out->buffer_ = reinterpret_cast<std::uint64_t>(buffer);
 
   VkMemoryDedicatedRequirements dedicated{};
-
   dedicated.sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS;
   VkMemoryRequirements2 req{};
   req.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2;
@@ -173,7 +172,6 @@ std::unique_ptr<ExportedBuffer> VulkanExporter::exportBuffer(std::size_t bytes) 
   if (type == UINT32_MAX) throw DeviceError("Vulkan: no device-local memory type for the buffer.");
 
   VkMemoryDedicatedAllocateInfo dedicatedInfo{};
-
   dedicatedInfo.sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO;
   dedicatedInfo.buffer = buffer;
   VkExportMemoryAllocateInfo exportInfo{};

@@ -3,12 +3,12 @@
 #include <QBuffer>
 #include <QByteArray>
 #include <QImage>
+#include <QString>
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 
 #include "gvflab/error.hpp"
-#include "gvflab/io.hpp"
 #include "gvflab/parametric_snake.hpp"
 #include "io/snake_palette.hpp"
 
@@ -50,27 +50,9 @@ std::string pngBase64(const Image2D& image) {
   return bytes.toBase64().toStdString();
 }
 
+// &, <, > and " as XML entities (Qt's HTML escape is exactly these four).
 std::string escapeXml(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
+  return QString::fromStdString(s).toHtmlEscaped().toStdString();
 }
 
 // One entry per force drawn, in the order they first appear: a line of its colour and its name.

@@ -4,7 +4,6 @@
 #include <cstdlib>
 
 #include "gvflab/enum_names.hpp"
-#include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
 
 namespace gvflab::app {

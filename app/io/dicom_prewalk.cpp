@@ -12,6 +12,7 @@
 #include <string>
 
 #include "gvflab/error.hpp"
+#include "gvflab/input_limits.hpp"
 #include "io/input_limits.hpp"
 
 namespace gvflab::app {
@@ -180,7 +181,7 @@ class Walk {
 
   // What the top level declared: the native pixel data's size (0 when unknown).
   std::uint64_t pixelNeed() const {
-    if (rows_ == 0 || cols_ == 0 || rows_ > 16384 || cols_ > 16384 ||
+    if (rows_ == 0 || cols_ == 0 || rows_ > kMaxImageSide || cols_ > kMaxImageSide ||
         frames_ > static_cast<unsigned long>(kMaxSide))
       return 0;
     if (subsampled_) return 0;  // YBR 4:2:2 and 4:2:0 hold fewer bytes than samples

@@ -1,13 +1,13 @@
 #include "io/field_file.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/quoted.hpp"
 #include "io/file_formats.hpp"
+#include "io/file_names.hpp"
 #include "io/nrrd_file.hpp"
 
 namespace gvflab::app {
@@ -18,14 +18,8 @@ const FileFormat& fieldFormat(const std::filesystem::path& path) {
                        "Cannot save the field to '" + path.string() + "'");
 }
 
-std::string lowerExtension(const std::filesystem::path& path) {
-  std::string e = path.extension().string();
-  std::transform(e.begin(), e.end(), e.begin(), [](unsigned char c) { return std::tolower(c); });
-  return e;
-}
-
 bool isNrrd(const std::filesystem::path& path) {
-  const std::string e = lowerExtension(path);
+  const std::string e = lowerCase(path.extension().string());
   return e == ".nrrd" || e == ".nhdr";
 }
 
@@ -53,7 +47,7 @@ Field finite(Field field, const std::filesystem::path& path, int channels) {
 }  // namespace
 
 bool isUserFieldFile(const std::filesystem::path& path) {
-  const std::string e = lowerExtension(path);
+  const std::string e = lowerCase(path.extension().string());
   return e == ".mha" || e == ".mhd" || isNrrd(path);
 }
 

@@ -1,7 +1,6 @@
 #include "io/file_formats.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <system_error>
 
 #include "gvflab/error.hpp"
@@ -9,6 +8,7 @@
 #include "io/contour_formats.hpp"
 #include "io/contours_json.hpp"
 #include "io/dicom_file.hpp"
+#include "io/file_names.hpp"
 #include "io/mask_file.hpp"
 #include "io/nifti_file.hpp"
 #include "io/nrrd_file.hpp"
@@ -23,101 +23,85 @@ namespace fs = std::filesystem;
 
 constexpr FormatRoles kImage = static_cast<FormatRoles>(R::ImageInput);
 constexpr FormatRoles kImageOrVolume = R::ImageInput | R::VolumeInput;
-
-// Raster images: read by content in image_loader.cpp (Qt; the engine for PGM/PPM).
-FileFormat raster(std::string_view name, std::vector<FormatExtension> extensions,
-                  std::vector<std::string_view> signatures, std::string_view qtFormat) {
-  FileFormat f;
-  f.name = name;
-  f.extensions = std::move(extensions);
-  f.signatures = std::move(signatures);
-  f.qtFormat = qtFormat;
-  return f;
-}
+constexpr FormatRoles kVolume = static_cast<FormatRoles>(R::VolumeInput);
+constexpr FormatRoles kVolumeFieldOrMask = R::VolumeInput | R::FieldOutput | R::MaskOutput;
 
 std::vector<FileFormat> makeFormats() {
-  std::vector<FileFormat> t;
+  // Raster images are read by content in image_loader.cpp (Qt; the engine for PGM/PPM).
   // PNG is also what every picture output writes (io/png_writer.hpp, the figures).
-  t.push_back(raster("PNG", {{".png", R::ImageInput | R::PictureOutput | R::MaskOutput}},
-                     {"\x89PNG\r\n\x1a\n"sv}, "png"));
-  t.back().writeMask = writeMaskPng;
-  t.push_back(raster("JPEG", {{".jpg", kImage}, {".jpeg", kImage}}, {"\xFF\xD8\xFF"sv}, "jpeg"));
-  t.push_back(raster("BMP", {{".bmp", kImage}}, {"BM"sv}, "bmp"));
-  // P2/P3/P5/P6 go to the engine's reader, P1/P4 (PBM) to Qt's.
-  t.push_back(raster("PNM",
-                     {{".pgm", kImage}, {".ppm", kImage}, {".pnm", kImage}, {".pbm", kImage}},
-                     {"P1"sv, "P2"sv, "P3"sv, "P4"sv, "P5"sv, "P6"sv}, ""));
-  // TIFF through libtiff (io/tiff_file.hpp): one page is an image, a stack of pages a volume.
-  FileFormat tiff = raster("TIFF", {{".tif", kImageOrVolume}, {".tiff", kImageOrVolume}},
-                           {"II*\0"sv, "MM\0*"sv, "II+\0"sv, "MM\0+"sv}, "tiff");
-  tiff.headerShape = tiffShape;
-  tiff.dimensions = tiffDimensions;
-  tiff.readImage = readTiffImage;
-  tiff.readVolume = readTiffVolume;
-  t.push_back(std::move(tiff));
-  t.push_back(raster("GIF", {}, {"GIF8"sv}, "gif"));  // by content only, under any name
-
-  FileFormat meta;
-  meta.name = "MetaImage";
-  meta.extensions = {{".mha", kImageOrVolume | R::FieldOutput}, {".mhd", kImageOrVolume}};
-  meta.headerShape = [](const fs::path& p) {
-    const std::vector<int> d = metaImageSize(p);
-    return FieldShape{d[0], d[1], d.size() > 2 ? d[2] : 1};
-  };
-  meta.dimensions = metaImageDimensions;
-  meta.readImage = readMetaImage;
-  meta.readVolume = readMetaImageVolume;
-  meta.writeField2D = writeMetaImageField;
-  meta.writeField3D = writeMetaImageField3D;
-  t.push_back(std::move(meta));
-
-  FileFormat nrrd;
-  nrrd.name = "NRRD";
-  // .nhdr is a detached header: written fields are single files.
-  nrrd.extensions = {{".nrrd", kImageOrVolume | R::FieldOutput | R::MaskOutput},
-                     {".nhdr", kImageOrVolume}};
-  nrrd.headerShape = nrrdShape;
-  nrrd.dimensions = nrrdAxisCount;
-  nrrd.readImage = readNrrdImage;
-  nrrd.readVolume = readNrrdVolume;
-  nrrd.writeField2D = [](const fs::path& p, const Field2D& f) { writeNrrd(p, f); };
-  nrrd.writeField3D = [](const fs::path& p, const Field3D& f) { writeNrrd(p, f); };
-  nrrd.writeMask = writeMaskNrrd;
-  t.push_back(std::move(nrrd));
-
-  FileFormat nifti;
-  nifti.name = "NIfTI";
-  constexpr FormatRoles kVolumeFieldOrMask = R::VolumeInput | R::FieldOutput | R::MaskOutput;
-  constexpr FormatRoles kVolume = static_cast<FormatRoles>(R::VolumeInput);
-  // ANALYZE-style .hdr/.img pairs are read; written fields are single files.
-  nifti.extensions = {{".nii", kVolumeFieldOrMask},
+  std::vector<FileFormat> t = {
+      {.name = "PNG",
+       .extensions = {{".png", R::ImageInput | R::PictureOutput | R::MaskOutput}},
+       .signatures = {"\x89PNG\r\n\x1a\n"sv},
+       .qtFormat = "png",
+       .writeMask = writeMaskPng},
+      {.name = "JPEG",
+       .extensions = {{".jpg", kImage}, {".jpeg", kImage}},
+       .signatures = {"\xFF\xD8\xFF"sv},
+       .qtFormat = "jpeg"},
+      {.name = "BMP", .extensions = {{".bmp", kImage}}, .signatures = {"BM"sv}, .qtFormat = "bmp"},
+      // P2/P3/P5/P6 go to the engine's reader, P1/P4 (PBM) to Qt's.
+      {.name = "PNM",
+       .extensions = {{".pgm", kImage}, {".ppm", kImage}, {".pnm", kImage}, {".pbm", kImage}},
+       .signatures = {"P1"sv, "P2"sv, "P3"sv, "P4"sv, "P5"sv, "P6"sv}},
+      // TIFF through libtiff (io/tiff_file.hpp): one page is an image, a stack of pages a volume.
+      {.name = "TIFF",
+       .extensions = {{".tif", kImageOrVolume}, {".tiff", kImageOrVolume}},
+       .signatures = {"II*\0"sv, "MM\0*"sv, "II+\0"sv, "MM\0+"sv},
+       .qtFormat = "tiff",
+       .headerShape = tiffShape,
+       .dimensions = tiffDimensions,
+       .readImage = readTiffImage,
+       .readVolume = readTiffVolume},
+      {.name = "GIF", .signatures = {"GIF8"sv}, .qtFormat = "gif"},  // by content, any name
+      {.name = "MetaImage",
+       .extensions = {{".mha", kImageOrVolume | R::FieldOutput}, {".mhd", kImageOrVolume}},
+       .headerShape =
+           [](const fs::path& p) {
+             const std::vector<int> d = metaImageSize(p);
+             return FieldShape{d[0], d[1], d.size() > 2 ? d[2] : 1};
+           },
+       .dimensions = metaImageDimensions,
+       .readImage = readMetaImage,
+       .readVolume = readMetaImageVolume,
+       .writeField2D = writeMetaImageField,
+       .writeField3D = writeMetaImageField3D},
+      // .nhdr is a detached header: written fields are single files.
+      {.name = "NRRD",
+       .extensions = {{".nrrd", kImageOrVolume | R::FieldOutput | R::MaskOutput},
+                      {".nhdr", kImageOrVolume}},
+       .headerShape = nrrdShape,
+       .dimensions = nrrdAxisCount,
+       .readImage = readNrrdImage,
+       .readVolume = readNrrdVolume,
+       .writeField2D = writeNrrd,  // the overloads for fields
+       .writeField3D = writeNrrd,
+       .writeMask = writeMaskNrrd},
+      // ANALYZE-style .hdr/.img pairs are read; written fields are single files.
+      {.name = "NIfTI",
+       .extensions = {{".nii", kVolumeFieldOrMask},
                       {".nii.gz", kVolumeFieldOrMask},
                       {".hdr", kVolume},
                       {".hdr.gz", kVolume},
                       {".img", kVolume},
-                      {".img.gz", kVolume}};
-  nifti.headerShape = niftiShape;
-  nifti.readVolume = readNiftiVolume;  // no readImage: always a volume
-  nifti.writeField2D = [](const fs::path& p, const Field2D& f) { writeNiftiField(p, f); };
-  nifti.writeField3D = [](const fs::path& p, const Field3D& f) { writeNiftiField(p, f); };
-  nifti.writeMask = writeMaskNifti;
-  t.push_back(std::move(nifti));
-
-  FileFormat dicom;  // io/dicom_file.hpp; a folder given as input is a series (volume_loader)
-  dicom.name = "DICOM";
-  dicom.extensions = {{".dcm", kImageOrVolume}, {".dicom", kImageOrVolume}};
-  dicom.headerShape = dicomShape;
-  dicom.dimensions = dicomDimensions;
-  dicom.readImage = readDicomImage;
-  dicom.readVolume = readDicomVolume;
-  t.push_back(std::move(dicom));
-
+                      {".img.gz", kVolume}},
+       .headerShape = niftiShape,
+       .readVolume = readNiftiVolume,  // no readImage: always a volume
+       .writeField2D = writeNiftiField,
+       .writeField3D = writeNiftiField,
+       .writeMask = writeMaskNifti},
+      // io/dicom_file.hpp; a folder given as input is a series (volume_loader)
+      {.name = "DICOM",
+       .extensions = {{".dcm", kImageOrVolume}, {".dicom", kImageOrVolume}},
+       .headerShape = dicomShape,
+       .dimensions = dicomDimensions,
+       .readImage = readDicomImage,
+       .readVolume = readDicomVolume},
+  };
   const auto contours = [&](std::string_view name, std::string_view ext, auto write) {
-    FileFormat f;
-    f.name = name;
-    f.extensions = {{ext, static_cast<FormatRoles>(R::ContoursOutput)}};
-    f.writeContours = write;
-    t.push_back(std::move(f));
+    t.push_back({.name = name,
+                 .extensions = {{ext, static_cast<FormatRoles>(R::ContoursOutput)}},
+                 .writeContours = write});
   };
   using Contours = std::vector<ContourRecord>;
   contours("gvflab contours", ".json",
@@ -139,36 +123,22 @@ std::vector<FileFormat> makeFormats() {
   for (const auto& [name, ext, write] : {std::tuple{"PLY"sv, ".ply"sv, &writeSurfacePly},
                                          {"Wavefront OBJ"sv, ".obj"sv, &writeSurfaceObj},
                                          {"STL"sv, ".stl"sv, &writeSurfaceStl}}) {
-    FileFormat f;
-    f.name = name;
-    f.extensions = {{ext, static_cast<FormatRoles>(R::SurfaceOutput)}};
-    f.writeSurface = write;
-    t.push_back(std::move(f));
+    t.push_back({.name = name,
+                 .extensions = {{ext, static_cast<FormatRoles>(R::SurfaceOutput)}},
+                 .writeSurface = write});
   }
 
   for (const auto& [name, ext, muxer] :
        {std::tuple{"MP4 (H.264)"sv, ".mp4"sv, "mp4"sv}, {"WebM (VP9)"sv, ".webm"sv, "webm"sv}}) {
-    FileFormat f;
-    f.name = name;
-    f.extensions = {{ext, static_cast<FormatRoles>(R::VideoOutput)}};
-    f.videoMuxer = muxer;
-    t.push_back(std::move(f));
+    t.push_back({.name = name,
+                 .extensions = {{ext, static_cast<FormatRoles>(R::VideoOutput)}},
+                 .videoMuxer = muxer});
   }
 
-  FileFormat session;  // read and written by io/session_file.hpp
-  session.name = "gvflab session";
-  session.extensions = {{".json", static_cast<FormatRoles>(R::Session)}};
-  t.push_back(std::move(session));
+  // Read and written by io/session_file.hpp.
+  t.push_back(
+      {.name = "gvflab session", .extensions = {{".json", static_cast<FormatRoles>(R::Session)}}});
   return t;
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-bool endsWith(std::string_view s, std::string_view tail) {
-  return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
 }
 
 // The extensions of a role, in the table's order.
@@ -202,12 +172,13 @@ const std::vector<FileFormat>& fileFormats() {
 }
 
 const FileFormat* findFormat(const fs::path& path, FormatRoles roles) {
-  const std::string name = lower(path.filename().string());
+  const std::string name = lowerCase(path.filename().string());
   const FileFormat* found = nullptr;
   std::size_t longest = 0;
   for (const FileFormat& f : fileFormats())
     for (const FormatExtension& e : f.extensions)
-      if ((e.roles & roles) != 0 && e.suffix.size() > longest && endsWith(name, e.suffix)) {
+      if ((e.roles & roles) != 0 && e.suffix.size() > longest &&
+          std::string_view(name).ends_with(e.suffix)) {
         found = &f;
         longest = e.suffix.size();
       }
@@ -229,9 +200,9 @@ void checkOutputName(const fs::path& path, std::string_view formatName,
   std::vector<std::string> exts;
   for (const FormatExtension& e : format->extensions)
     if ((e.roles & kOutputs) != 0) exts.emplace_back(e.suffix);
-  const std::string name = lower(path.filename().string());
+  const std::string name = lowerCase(path.filename().string());
   if (std::none_of(exts.begin(), exts.end(),
-                   [&](const std::string& e) { return endsWith(name, e); }))
+                   [&](const std::string& e) { return name.ends_with(e); }))
     throw ParameterError(refusal + ": the name must end in " + sentenceList(exts) + ".");
 }
 
@@ -283,7 +254,7 @@ std::string fileDialogFilter(FormatRoles roles, std::string_view title, bool eac
 std::string_view recordingMuxer(const std::string& path) {
   if (const FileFormat* f = findFormat(path, FormatRole::VideoOutput)) return f->videoMuxer;
   std::error_code ec;
-  if (endsWith(path, "/") || fs::is_directory(path, ec)) return "";  // PNG frames
+  if (path.ends_with('/') || fs::is_directory(path, ec)) return "";  // PNG frames
   throw ParameterError("Cannot record to '" + path + "': give a file ending in " +
                        extensionList(FormatRole::VideoOutput) +
                        ", or a directory ending in / for PNG frames.");

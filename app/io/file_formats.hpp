@@ -54,13 +54,13 @@ struct FormatExtension {
 };
 
 struct FileFormat {
-  std::string_view name;                    // "NIfTI": in messages, dialogs and --help
-  std::vector<FormatExtension> extensions;  // the first of a role is the one new names get
+  std::string_view name{};                    // "NIfTI": in messages, dialogs and --help
+  std::vector<FormatExtension> extensions{};  // the first of a role is the one new names get
 
   // Raster images (Qt's readers, and the engine's for PGM/PPM) are recognised by their first
   // bytes: a file must start as its extension promises; an unknown extension is read by content.
-  std::vector<std::string_view> signatures;
-  std::string_view qtFormat;  // Qt's reader to use ("": Qt decides by content)
+  std::vector<std::string_view> signatures{};
+  std::string_view qtFormat{};  // Qt's reader to use ("": Qt decides by content)
 
   // Readers; nullptr where the format has no such role. Raster images have none: image_loader
   // reads them by content. A format with readVolume but no readImage is always a volume.
@@ -77,7 +77,7 @@ struct FileFormat {
   void (*writeMask)(const std::filesystem::path&, const LabelImage&) = nullptr;  // --save-mask
   void (*writeSurface)(const std::filesystem::path&, const SurfaceMesh&,
                        const std::string& note) = nullptr;
-  std::string_view videoMuxer;  // video: FFmpeg's muxer, which app/record encodes to
+  std::string_view videoMuxer{};  // video: FFmpeg's muxer, which app/record encodes to
 
   FormatRoles roles() const;  // of all its extensions
 };

@@ -1,21 +1,16 @@
 #include "io/input_gate.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 #include "gvflab/error.hpp"
 #include "gvflab/input_file.hpp"
 #include "io/dicom_file.hpp"
-#include "io/file_formats.hpp"
+#include "io/file_names.hpp"
 #include "io/nrrd_source.hpp"
 
 namespace gvflab::app {
 namespace fs = std::filesystem;
 namespace {
-
-bool endsWith(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
 
 // A .mhd header's ElementDataFile (one name, relative to the header's folder), or empty.
 fs::path metaImageDataFile(const fs::path& header) {
@@ -44,16 +39,15 @@ fs::path metaImageDataFile(const fs::path& header) {
 
 std::vector<ReadFile> filesReadFor(const std::string& what, const fs::path& input) {
   std::vector<ReadFile> files{{what, input}};
-  std::string lower = input.string();
-  for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lower = lowerCase(input.string());
   try {
     if (isDicomSeriesFolder(input)) {
       for (const fs::path& member : dicomSeriesFiles(input))
         files.push_back({"a file of the series " + what, member});
-    } else if (endsWith(lower, ".mhd")) {
+    } else if (lower.ends_with(".mhd")) {
       if (const fs::path data = metaImageDataFile(input); !data.empty())
         files.push_back({"the data file of " + what, data});
-    } else if (endsWith(lower, ".nhdr") || endsWith(lower, ".nrrd")) {
+    } else if (lower.ends_with(".nhdr") || lower.ends_with(".nrrd")) {
       for (const InputFile& data : openNrrdSource(input).data)
         files.push_back({"a data file of " + what, data.path()});
     }

@@ -1,24 +1,20 @@
 #include "io/mask_file.hpp"
 
 #include <nifti2_io.h>
-#include <teem/biff.h>
 #include <teem/nrrd.h>
 
 #include <QBuffer>
 #include <QByteArray>
 #include <QImage>
-#include <cstdlib>
 #include <cstring>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
 #include "io/file_formats.hpp"
-#include "io/header_geometry.hpp"
-#include "io/quiet_stderr.hpp"
-#include "io/written_check.hpp"
+#include "io/nifti_file.hpp"
+#include "io/nrrd_file.hpp"
 
 namespace gvflab::app {
 namespace fs = std::filesystem;
@@ -38,23 +34,6 @@ std::vector<unsigned char> sampleBytes(const LabelImage& m) {
   }
   return out;
 }
-
-std::string teemError() {
-  std::unique_ptr<char, decltype(&std::free)> text(biffGetDone(NRRD), &std::free);
-  std::string all = text ? text.get() : "";
-  while (!all.empty() && (all.back() == '\n' || all.back() == ' ')) all.pop_back();
-  return all.substr(all.find_last_of('\n') + 1);
-}
-
-struct NrrdNix {
-  void operator()(Nrrd* n) const { nrrdNix(n); }  // the struct only: the data is ours
-};
-struct IoStateNix {
-  void operator()(NrrdIoState* s) const { nrrdIoStateNix(s); }
-};
-struct NiftiImageDeleter {
-  void operator()(nifti_image* nim) const { nifti_image_free(nim); }
-};
 
 }  // namespace
 
@@ -89,51 +68,17 @@ void writeMaskPng(const fs::path& path, const LabelImage& m) {
 }
 
 void writeMaskNrrd(const fs::path& path, const LabelImage& m) {
-  std::vector<unsigned char> data = sampleBytes(m);
-  writeFileAtomically(path, [&](const fs::path& tmp) {
-    std::unique_ptr<Nrrd, NrrdNix> nrrd(nrrdNew());
-    const std::size_t sizes[2] = {std::size_t(m.width), std::size_t(m.height)};
-    if (nrrdWrap_nva(nrrd.get(), data.data(), wide(m) ? nrrdTypeUShort : nrrdTypeUChar, 2, sizes) !=
-        0)
-      throw InputError("Cannot write '" + path.string() + "': " + teemError() + ".");
-    int kinds[2] = {nrrdKindSpace, nrrdKindSpace};
-    nrrdAxisInfoSet_nva(nrrd.get(), nrrdAxisInfoKind, kinds);
-    setNrrdSpace(*nrrd, m.geometry, 0);
-    std::unique_ptr<NrrdIoState, IoStateNix> nio(nrrdIoStateNew());
-    nio->encoding = nrrdEncodingGzip->available() ? nrrdEncodingGzip : nrrdEncodingRaw;
-    if (nrrdSave(tmp.c_str(), nrrd.get(), nio.get()) != 0)
-      throw InputError("Cannot write '" + path.string() + "': " + teemError() +
-                       " (disk full?); nothing was replaced.");
-    checkWrittenSize(tmp, path, data.size(), textHeaderEnd(tmp, path));
-  });
+  const std::vector<unsigned char> data = sampleBytes(m);
+  writeNrrdFile(path, data.data(), wide(m) ? nrrdTypeUShort : nrrdTypeUChar,
+                {std::size_t(m.width), std::size_t(m.height)}, {nrrdKindSpace, nrrdKindSpace},
+                m.geometry, data.size());
 }
 
 void writeMaskNifti(const fs::path& path, const LabelImage& m) {
-  nifti_set_debug_level(0);
   std::vector<unsigned char> data = sampleBytes(m);
   const std::int64_t dims[8] = {2, m.width, m.height, 1, 1, 1, 1, 1};
-  writeFileAtomically(path, [&](const fs::path& tmp) {
-    std::unique_ptr<nifti_image, NiftiImageDeleter> nim(
-        nifti_make_new_nim(dims, wide(m) ? NIFTI_TYPE_UINT16 : NIFTI_TYPE_UINT8, 0));
-    if (!nim) throw InputError("Cannot write '" + path.string() + "': out of memory.");
-    nim->intent_code = NIFTI_INTENT_LABEL;
-    nim->nifti_type = NIFTI_FTYPE_NIFTI1_1;
-    if (m.geometry.known) setNiftiGeometry(*nim, m.geometry);
-    if (nifti_set_filenames(nim.get(), tmp.c_str(), 0, 1) != 0)
-      throw InputError("Cannot write '" + path.string() + "': bad file name.");
-    nim->data = data.data();
-    {
-      QuietStderr quiet;  // its "wrote only N of M bytes": the read-back below says it in full
-      nifti_image_write(nim.get());
-    }
-    nim->data = nullptr;  // ours, not the library's to free
-    std::unique_ptr<nifti_image, NiftiImageDeleter> check(nifti_image_read(tmp.c_str(), 0));
-    if (!check || check->nvox != static_cast<std::int64_t>(m.labels.size()))
-      throw InputError("Cannot write '" + path.string() +
-                       "': the written header cannot be read back (disk full?); nothing was "
-                       "replaced.");
-    checkWrittenSize(tmp, path, static_cast<std::uint64_t>(check->iname_offset) + data.size());
-  });
+  writeNiftiFile(path, dims, wide(m) ? NIFTI_TYPE_UINT16 : NIFTI_TYPE_UINT8, NIFTI_INTENT_LABEL,
+                 m.geometry, data.data(), m.labels.size());
 }
 
 }  // namespace gvflab::app

@@ -61,17 +61,15 @@ RawHeader checkRawHeader(const std::filesystem::path& path, const char* headerNa
   double& voxOffset = out.voxOffset;
   int datatype = 0;
   std::array<double, 8> pixdim{};
-  if (version == 2) {
-    const auto* h = static_cast<const nifti_2_header*>(raw.get());
+  const auto copy = [&](const auto* h) {  // the same fields, NIfTI-2's wider
     for (int i = 0; i < 8; ++i) dim[i] = h->dim[i], pixdim[i] = h->pixdim[i];
     voxOffset = static_cast<double>(h->vox_offset);
     datatype = h->datatype;
-  } else {
-    const auto* h = static_cast<const nifti_1_header*>(raw.get());
-    for (int i = 0; i < 8; ++i) dim[i] = h->dim[i], pixdim[i] = h->pixdim[i];
-    voxOffset = h->vox_offset;
-    datatype = h->datatype;
-  }
+  };
+  if (version == 2)
+    copy(static_cast<const nifti_2_header*>(raw.get()));
+  else
+    copy(static_cast<const nifti_1_header*>(raw.get()));
   int swapSize = 0;
   nifti_datatype_sizes(datatype, &out.bytesPerVoxel, &swapSize);
   if (dim[0] < 1 || dim[0] > 7)
@@ -364,37 +362,14 @@ void writeVectorImage(const std::filesystem::path& path, int width, int height, 
                       int components, const std::vector<float>& interleaved,
                       const WorldGeometry& geometry) {
   checkOutputName(path, "NIfTI", "Cannot write the field to '" + path.string() + "' as NIfTI");
-  nifti_set_debug_level(0);
   const std::int64_t dims[8] = {5, width, height, depth, 1, components, 1, 1};
   // NIfTI stores vector components as the slowest axis: planar, not interleaved.
   const std::size_t count = static_cast<std::size_t>(width) * height * depth;
   std::vector<float> planar(interleaved.size());
   for (std::size_t v = 0; v < count; ++v)
     for (int c = 0; c < components; ++c) planar[c * count + v] = interleaved[components * v + c];
-  writeFileAtomically(path, [&](const std::filesystem::path& tmp) {
-    NiftiImage nim(nifti_make_new_nim(dims, NIFTI_TYPE_FLOAT32, 0));
-    if (!nim) throw InputError("Cannot write '" + path.string() + "': out of memory.");
-    nim->intent_code = NIFTI_INTENT_VECTOR;
-    nim->nifti_type = NIFTI_FTYPE_NIFTI1_1;
-    if (geometry.known) setNiftiGeometry(*nim, geometry);
-    if (nifti_set_filenames(nim.get(), tmp.c_str(), 0, 1) != 0)
-      throw InputError("Cannot write '" + path.string() + "': bad file name.");
-    nim->data = planar.data();
-    {
-      QuietStderr quiet;  // its "wrote only N of M bytes": the read-back below says it in full
-      nifti_image_write(nim.get());
-    }
-    nim->data = nullptr;  // ours, not the library's to free
-    // nifti_image_write reports nothing: read the header back, then the whole file (a .nii.gz
-    // decompressed to its end), so that a short write never replaces the earlier file.
-    NiftiImage check(nifti_image_read(tmp.c_str(), 0));
-    if (!check || check->nvox != static_cast<std::int64_t>(planar.size()) || check->nbyper != 4)
-      throw InputError("Cannot write '" + path.string() +
-                       "': the written header cannot be read back (disk full?); nothing was "
-                       "replaced.");
-    checkWrittenSize(
-        tmp, path, static_cast<std::uint64_t>(check->iname_offset) + planar.size() * sizeof(float));
-  });
+  writeNiftiFile(path, dims, NIFTI_TYPE_FLOAT32, NIFTI_INTENT_VECTOR, geometry, planar.data(),
+                 planar.size());
 }
 
 }  // namespace
@@ -405,6 +380,38 @@ void writeNiftiField(const std::filesystem::path& path, const Field2D& field) {
 
 void writeNiftiField(const std::filesystem::path& path, const Field3D& field) {
   writeVectorImage(path, field.width, field.height, field.depth, 3, field.data, field.geometry);
+}
+
+void writeNiftiFile(const std::filesystem::path& path, const std::int64_t* dims, int datatype,
+                    int intent, const WorldGeometry& geometry, void* data, std::size_t voxels) {
+  nifti_set_debug_level(0);
+  int bytesPerVoxel = 0, swapSize = 0;
+  nifti_datatype_sizes(datatype, &bytesPerVoxel, &swapSize);
+  writeFileAtomically(path, [&](const std::filesystem::path& tmp) {
+    NiftiImage nim(nifti_make_new_nim(dims, datatype, 0));
+    if (!nim) throw InputError("Cannot write '" + path.string() + "': out of memory.");
+    nim->intent_code = intent;
+    nim->nifti_type = NIFTI_FTYPE_NIFTI1_1;
+    if (geometry.known) setNiftiGeometry(*nim, geometry);
+    if (nifti_set_filenames(nim.get(), tmp.c_str(), 0, 1) != 0)
+      throw InputError("Cannot write '" + path.string() + "': bad file name.");
+    nim->data = data;
+    {
+      QuietStderr quiet;  // its "wrote only N of M bytes": the read-back below says it in full
+      nifti_image_write(nim.get());
+    }
+    nim->data = nullptr;  // ours, not the library's to free
+    // nifti_image_write reports nothing: read the header back, then the whole file (a .nii.gz
+    // decompressed to its end), so that a short write never replaces the earlier file.
+    NiftiImage check(nifti_image_read(tmp.c_str(), 0));
+    if (!check || check->nvox != static_cast<std::int64_t>(voxels) ||
+        check->nbyper != bytesPerVoxel)
+      throw InputError("Cannot write '" + path.string() +
+                       "': the written header cannot be read back (disk full?); nothing was "
+                       "replaced.");
+    checkWrittenSize(tmp, path,
+                     static_cast<std::uint64_t>(check->iname_offset) + voxels * bytesPerVoxel);
+  });
 }
 
 void setNiftiGeometry(nifti_image& nim, const WorldGeometry& geometry) {

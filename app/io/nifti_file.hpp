@@ -14,6 +14,8 @@
 // written back to RAS as both the sform and the qform (codes scanner), pixdim the spacing, so
 // the field overlays its input in nibabel, ITK or Slicer; an unknown one writes codes 0 and unit
 // pixdim as before.
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
 
 #include "gvflab/field_storage.hpp"
@@ -33,5 +35,11 @@ Volume readNiftiVolume(const std::filesystem::path& path);
 // written (nothing is left behind then).
 void writeNiftiField(const std::filesystem::path& path, const Field2D& field);
 void writeNiftiField(const std::filesystem::path& path, const Field3D& field);
+
+// Writes `voxels` samples of `datatype` at `data` (the caller's; `dims` as nifti_make_new_nim
+// takes them) as a NIfTI-1 file of `intent` with the geometry, atomically: InputError naming
+// `path` when it cannot be written or read back whole (the earlier file stays then).
+void writeNiftiFile(const std::filesystem::path& path, const std::int64_t* dims, int datatype,
+                    int intent, const WorldGeometry& geometry, void* data, std::size_t voxels);
 
 }  // namespace gvflab::app

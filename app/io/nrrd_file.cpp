@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "gvflab/error.hpp"
@@ -204,22 +205,8 @@ WorldGeometry nrrdGeometry(const Nrrd& n, unsigned first) {
 void save(const std::filesystem::path& path, const std::vector<float>& data,
           std::vector<std::size_t> sizes, std::vector<int> kinds, const WorldGeometry& geometry) {
   checkOutputName(path, "NRRD", "Cannot write '" + path.string() + "' as NRRD");
-  writeFileAtomically(path, [&](const std::filesystem::path& tmp) {
-    std::unique_ptr<Nrrd, NrrdNix> nrrd(nrrdNew());
-    // teem takes non-const data but only reads it when saving.
-    if (nrrdWrap_nva(nrrd.get(), const_cast<float*>(data.data()), nrrdTypeFloat,
-                     static_cast<unsigned>(sizes.size()), sizes.data()) != 0)
-      throw InputError("Cannot write '" + path.string() + "': " + teemError() + ".");
-    nrrdAxisInfoSet_nva(nrrd.get(), nrrdAxisInfoKind, kinds.data());
-    setNrrdSpace(*nrrd, geometry, kinds[0] == nrrdKindSpace ? 0 : 1);
-    std::unique_ptr<NrrdIoState, IoStateNix> nio(nrrdIoStateNew());
-    nio->encoding = nrrdEncodingGzip->available() ? nrrdEncodingGzip : nrrdEncodingRaw;
-    if (nrrdSave(tmp.c_str(), nrrd.get(), nio.get()) != 0)
-      throw InputError("Cannot write '" + path.string() + "': " + teemError() +
-                       " (disk full?); nothing was replaced.");
-    // teem may not notice a short write: the data read back to its end (gunzipped) proves it.
-    checkWrittenSize(tmp, path, data.size() * sizeof(float), textHeaderEnd(tmp, path));
-  });
+  writeNrrdFile(path, data.data(), nrrdTypeFloat, std::move(sizes), std::move(kinds), geometry,
+                data.size() * sizeof(float));
 }
 
 }  // namespace
@@ -279,6 +266,27 @@ Field3D readNrrdField3D(const std::filesystem::path& path) {
   out.data = finiteFloats(*n, path);
   out.geometry = nrrdGeometry(*n, 1);
   return out;
+}
+
+void writeNrrdFile(const std::filesystem::path& path, const void* data, int type,
+                   std::vector<std::size_t> sizes, std::vector<int> kinds,
+                   const WorldGeometry& geometry, std::size_t bytes) {
+  writeFileAtomically(path, [&](const std::filesystem::path& tmp) {
+    std::unique_ptr<Nrrd, NrrdNix> nrrd(nrrdNew());
+    // teem takes non-const data but only reads it when saving.
+    if (nrrdWrap_nva(nrrd.get(), const_cast<void*>(data), type, static_cast<unsigned>(sizes.size()),
+                     sizes.data()) != 0)
+      throw InputError("Cannot write '" + path.string() + "': " + teemError() + ".");
+    nrrdAxisInfoSet_nva(nrrd.get(), nrrdAxisInfoKind, kinds.data());
+    setNrrdSpace(*nrrd, geometry, kinds[0] == nrrdKindSpace ? 0 : 1);
+    std::unique_ptr<NrrdIoState, IoStateNix> nio(nrrdIoStateNew());
+    nio->encoding = nrrdEncodingGzip->available() ? nrrdEncodingGzip : nrrdEncodingRaw;
+    if (nrrdSave(tmp.c_str(), nrrd.get(), nio.get()) != 0)
+      throw InputError("Cannot write '" + path.string() + "': " + teemError() +
+                       " (disk full?); nothing was replaced.");
+    // teem may not notice a short write: the data read back to its end (gunzipped) proves it.
+    checkWrittenSize(tmp, path, bytes, textHeaderEnd(tmp, path));
+  });
 }
 
 void writeNrrd(const std::filesystem::path& path, const Image2D& image) {

@@ -14,6 +14,7 @@
 // file), atomically; fields carry the kinds "2-vector"/"3-vector" and "space" on the others. A
 // known geometry is written as space left-posterior-superior (2 space dimensions for a 2D
 // image in its plane), space directions and space origin; an unknown one writes no space.
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <vector>
@@ -43,5 +44,12 @@ void writeNrrd(const std::filesystem::path& path, const Image2D& image);
 void writeNrrd(const std::filesystem::path& path, const Volume& volume);
 void writeNrrd(const std::filesystem::path& path, const Field2D& field);
 void writeNrrd(const std::filesystem::path& path, const Field3D& field);
+
+// Writes `bytes` of samples of teem's `type` at `data` (the caller's) as a gzipped .nrrd of
+// `sizes` and axis `kinds`, the geometry on the space axes, atomically: InputError naming
+// `path` when it cannot be written whole (the earlier file stays then).
+void writeNrrdFile(const std::filesystem::path& path, const void* data, int type,
+                   std::vector<std::size_t> sizes, std::vector<int> kinds,
+                   const WorldGeometry& geometry, std::size_t bytes);
 
 }  // namespace gvflab::app

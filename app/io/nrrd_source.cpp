@@ -8,6 +8,7 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/quoted.hpp"
+#include "io/file_names.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -15,11 +16,6 @@ namespace {
 std::string trim(std::string s) {
   s.erase(0, s.find_first_not_of(" \t"));
   s.erase(s.find_last_not_of(" \t") + 1);
-  return s;
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
 
@@ -131,7 +127,8 @@ NrrdSource openNrrdSource(const std::filesystem::path& path) {
   for (std::size_t i = 0; i < header.lines.size(); ++i) {
     const std::string& line = header.lines[i];
     const auto colon = line.find(':');
-    const std::string key = colon == std::string::npos ? "" : lower(trim(line.substr(0, colon)));
+    const std::string key =
+        colon == std::string::npos ? "" : lowerCase(trim(line.substr(0, colon)));
     if (i > 0 && line[0] != '#' && (key == "data file" || key == "datafile")) {
       if (detached) throw InputError(quoted(path) + " names its data files twice.");
       detached = true;
@@ -157,7 +154,7 @@ NrrdSource openNrrdSource(const std::filesystem::path& path) {
     if (line.find(":=") != std::string::npos && ++keyValues > kMaxHeaderKeyValues)
       throw InputError(quoted(path) + " has more than " + std::to_string(kMaxHeaderKeyValues) +
                        " key/value lines in its NRRD header.");
-    if (key == "encoding") src.encoding = lower(trim(line.substr(colon + 1)));
+    if (key == "encoding") src.encoding = lowerCase(trim(line.substr(colon + 1)));
     if (key == "byte skip" || key == "byteskip")
       parseInteger(trim(line.substr(colon + 1)), src.byteSkip);
     if (key == "line skip" || key == "lineskip")

@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -107,6 +108,18 @@ double coordinate(const QJsonValue& v, qsizetype point, int axis, const std::str
                     -kMaxSnakeCoordinate, kMaxSnakeCoordinate);
 }
 
+// "NAME[i]" as an array of n numbers, `form` ("[x, y, z]") in the sentence when it is not.
+QJsonArray tupleAt(const QJsonArray& list, qsizetype i, qsizetype n, const std::string& name,
+                   const char* form) {
+  const QJsonValue v = list[i];
+  const QJsonArray tuple = v.toArray();
+  if (!v.isArray() || tuple.size() != n)
+    throw InputError(
+        "\"" + name + "[" + std::to_string(i) + "]\" must be " + form + ", not " +
+        (v.isArray() ? "an array of " + std::to_string(tuple.size()) : jsonTypeName(v)) + ".");
+  return tuple;
+}
+
 // "snakes[3].points": [[x, y], ...], at most kMaxSnakePoints pairs of pixel coordinates; at
 // least 3 (an open snake: 2).
 SavedSnake::Points pointsFromJson(const QJsonArray& list, const std::string& name,
@@ -117,12 +130,7 @@ SavedSnake::Points pointsFromJson(const QJsonArray& list, const std::string& nam
   SavedSnake::Points out;
   out.reserve(list.size());
   for (qsizetype i = 0; i < list.size(); ++i) {
-    const QJsonValue p = list[i];
-    const QJsonArray xy = p.toArray();
-    if (!p.isArray() || xy.size() != 2)
-      throw InputError(
-          "\"" + name + "[" + std::to_string(i) + "]\" must be a pair [x, y], not " +
-          (p.isArray() ? "an array of " + std::to_string(xy.size()) : jsonTypeName(p)) + ".");
+    const QJsonArray xy = tupleAt(list, i, 2, name, "a pair [x, y]");
     out.push_back({static_cast<float>(coordinate(xy[0], i, 0, name)),
                    static_cast<float>(coordinate(xy[1], i, 1, name))});
   }
@@ -160,12 +168,7 @@ SurfaceMesh meshFromJson(const JsonFields& o, const char* verticesKey, const cha
   SurfaceMesh mesh;
   mesh.vertices.reserve(vertices.size());
   for (qsizetype i = 0; i < vertices.size(); ++i) {
-    const QJsonValue p = vertices[i];
-    const QJsonArray xyz = p.toArray();
-    if (!p.isArray() || xyz.size() != 3)
-      throw InputError(
-          "\"" + vName + "[" + std::to_string(i) + "]\" must be [x, y, z], not " +
-          (p.isArray() ? "an array of " + std::to_string(xyz.size()) : jsonTypeName(p)) + ".");
+    const QJsonArray xyz = tupleAt(vertices, i, 3, vName, "[x, y, z]");
     mesh.vertices.push_back({static_cast<float>(coordinate(xyz[0], i, 0, vName)),
                              static_cast<float>(coordinate(xyz[1], i, 1, vName)),
                              static_cast<float>(coordinate(xyz[2], i, 2, vName))});
@@ -177,12 +180,7 @@ SurfaceMesh meshFromJson(const JsonFields& o, const char* verticesKey, const cha
   mesh.faces.reserve(faces.size());
   const double last = static_cast<double>(vertices.size() - 1);
   for (qsizetype i = 0; i < faces.size(); ++i) {
-    const QJsonValue f = faces[i];
-    const QJsonArray abc = f.toArray();
-    if (!f.isArray() || abc.size() != 3)
-      throw InputError(
-          "\"" + fName + "[" + std::to_string(i) + "]\" must be [a, b, c], not " +
-          (f.isArray() ? "an array of " + std::to_string(abc.size()) : jsonTypeName(f)) + ".");
+    const QJsonArray abc = tupleAt(faces, i, 3, fName, "[a, b, c]");
     std::array<std::uint32_t, 3> index{};
     for (int k = 0; k < 3; ++k)
       index[k] = static_cast<std::uint32_t>(jsonNumber(
@@ -305,9 +303,8 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
   }
   if (root.has("phantom")) {
     s.phantom = root.string("phantom", "", "a phantom name");
-    bool known = false;
-    for (const auto& n : phantomNames()) known = known || n == *s.phantom;
-    if (!known) throw InputError("Unknown phantom " + quotedText(*s.phantom) + ".");
+    if (std::ranges::count(phantomNames(), *s.phantom) == 0)
+      throw InputError("Unknown phantom " + quotedText(*s.phantom) + ".");
     s.phantomSize = static_cast<int>(
         root.number("phantom_size", 256, findSpec(cliParamSpecs(), "phantom-size")));
   }

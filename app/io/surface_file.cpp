@@ -3,7 +3,6 @@
 #include <assimp/scene.h>
 
 #include <assimp/Exporter.hpp>
-#include <cctype>
 #include <glm/mat3x3.hpp>
 #include <glm/matrix.hpp>
 #include <memory>
@@ -15,6 +14,7 @@
 #include "gvflab/io.hpp"
 #include "gvflab/quoted.hpp"
 #include "io/file_formats.hpp"
+#include "io/file_names.hpp"
 
 namespace gvflab::app {
 namespace fs = std::filesystem;
@@ -128,11 +128,7 @@ void checkSurfaceFileName(const std::string& path) {
 std::string surfaceFileName(const std::string& path, std::size_t number) {
   // The longest surface extension that ends the name, its case kept.
   std::size_t suffix = 0;
-  const std::string lower = [&] {
-    std::string s = path;
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  }();
+  const std::string lower = lowerCase(path);
   for (const FileFormat& f : fileFormats())
     for (const FormatExtension& e : f.extensions)
       if (hasRole(e.roles, FormatRole::SurfaceOutput) && e.suffix.size() > suffix &&

@@ -285,14 +285,20 @@ Image2D pageImage(TiffFile& f, int page) {
   return img;
 }
 
-}  // namespace
-
-int tiffPageCount(const std::filesystem::path& path) {
-  TiffFile f(path);
-  return f.countPages();
+// InputError "--page N: ..." unless f has that page.
+void checkPage(const TiffFile& f, const std::filesystem::path& path, int page) {
+  const int pages = f.countPages();
+  if (page < 0 || page >= pages)
+    throw InputError("--page " + std::to_string(page) + ": " + quoted(path) + " has " +
+                     std::to_string(pages) + (pages == 1 ? " page" : " pages") + " (0 to " +
+                     std::to_string(pages - 1) + ").");
 }
 
-int tiffDimensions(const std::filesystem::path& path) { return tiffPageCount(path) > 1 ? 3 : 2; }
+}  // namespace
+
+int tiffDimensions(const std::filesystem::path& path) {
+  return TiffFile(path).countPages() > 1 ? 3 : 2;
+}
 
 FieldShape tiffShape(const std::filesystem::path& path) {
   TiffFile f(path);
@@ -307,11 +313,7 @@ FieldShape tiffShape(const std::filesystem::path& path) {
 
 FieldShape tiffPageShape(const std::filesystem::path& path, int page) {
   TiffFile f(path);
-  const int pages = f.countPages();
-  if (page < 0 || page >= pages)
-    throw InputError("--page " + std::to_string(page) + ": " + quoted(path) + " has " +
-                     std::to_string(pages) + (pages == 1 ? " page" : " pages") + " (0 to " +
-                     std::to_string(pages - 1) + ").");
+  checkPage(f, path, page);
   f.setPage(page);
   const Page p = readPage(f, page);
   return {static_cast<int>(p.width), static_cast<int>(p.height), 1};
@@ -328,11 +330,7 @@ Image2D readTiffImage(const std::filesystem::path& path) {
 
 Image2D readTiffPage(const std::filesystem::path& path, int page) {
   TiffFile f(path);
-  const int pages = f.countPages();
-  if (page < 0 || page >= pages)
-    throw InputError("--page " + std::to_string(page) + ": " + quoted(path) + " has " +
-                     std::to_string(pages) + (pages == 1 ? " page" : " pages") + " (0 to " +
-                     std::to_string(pages - 1) + ").");
+  checkPage(f, path, page);
   return pageImage(f, page);
 }
 

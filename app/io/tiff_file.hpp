@@ -14,9 +14,7 @@
 
 namespace gvflab::app {
 
-// The number of pages (header only; bounded). Throws InputError naming the file.
-int tiffPageCount(const std::filesystem::path& path);
-// 2 for one page, 3 for a stack.
+// 2 for one page, 3 for a stack (headers only). Throws InputError naming the file.
 int tiffDimensions(const std::filesystem::path& path);
 // width, height and the page count (1 for one page), from the headers alone.
 FieldShape tiffShape(const std::filesystem::path& path);

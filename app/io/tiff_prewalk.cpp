@@ -4,15 +4,17 @@
 #include <cstring>
 #include <string>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "gvflab/error.hpp"
+#include "gvflab/input_limits.hpp"
 #include "io/input_limits.hpp"
 
 namespace gvflab::app {
 namespace {
 
-constexpr std::uint64_t kMaxTileSide = 16384;
+constexpr std::uint64_t kMaxTileSide = kMaxImageSide;
 constexpr std::uint64_t kMaxEntries = 4096;           // entries in one page's directory
 constexpr std::uint64_t kMaxCompressionRatio = 4096;  // LZW's worst is below, deflate's 1032
 
@@ -73,6 +75,10 @@ struct Page {
   std::uint64_t tileWidth = 0, tileHeight = 0;
   std::vector<std::uint64_t> offsets, counts;
 };
+
+constexpr std::pair<unsigned, std::uint64_t Page::*> kPageNumbers[] = {
+    {256, &Page::width},   {257, &Page::height}, {258, &Page::bits},      {259, &Page::compression},
+    {277, &Page::samples}, {284, &Page::planar}, {322, &Page::tileWidth}, {323, &Page::tileHeight}};
 
 }  // namespace
 
@@ -143,48 +149,17 @@ int prewalkTiff(const InputFile& file, int maxPages) {
         for (std::uint64_t k = 0; k < e.count; ++k) v[k] = value(k);
         return v;
       };
-      switch (e.tag) {
-        case 256:
-          p.width = value(0);
-          break;
-        case 257:
-          p.height = value(0);
-          break;
-        case 258:
-          p.bits = value(0);
-          break;
-        case 259:
-          p.compression = value(0);
-          break;
-        case 277:
-          p.samples = value(0);
-          break;
-        case 284:
-          p.planar = value(0);
-          break;
-        case 322:
-          p.tileWidth = value(0);
-          break;
-        case 323:
-          p.tileHeight = value(0);
-          break;
-        case 273:
-        case 324:
-          p.offsets = values();
-          break;
-        case 279:
-        case 325:
-          p.counts = values();
-          break;
-        default:
-          break;
-      }
+      // The tags read: the page's numbers, its strips' or tiles' offsets and byte counts.
+      for (const auto& [tag, field] : kPageNumbers)
+        if (e.tag == tag) p.*field = value(0);
+      if (e.tag == 273 || e.tag == 324) p.offsets = values();
+      if (e.tag == 279 || e.tag == 325) p.counts = values();
     }
     next = r.decode(dir.data() + entries * entrySize, word);
     // The page's data, where its header says its size is within the readers' limits (the
     // readers refuse the others by their size).
-    if (p.width > 0 && p.height > 0 && p.width <= 16384 && p.height <= 16384 && p.bits > 0 &&
-        p.bits <= 64 && p.samples > 0 && p.samples <= 16) {
+    if (p.width > 0 && p.height > 0 && p.width <= kMaxImageSide && p.height <= kMaxImageSide &&
+        p.bits > 0 && p.bits <= 64 && p.samples > 0 && p.samples <= 16) {
       if (p.tileWidth > kMaxTileSide || p.tileHeight > kMaxTileSide)
         refuse(pages, "has " + std::to_string(p.tileWidth) + "x" + std::to_string(p.tileHeight) +
                           " tiles (at most " + std::to_string(kMaxTileSide) + " per side)");

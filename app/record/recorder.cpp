@@ -115,7 +115,6 @@ RecordingStatus Recorder::status() const {
   s.bytes = encoder_->bytesWritten();  // a racy read of a counter, good enough for display
   s.framesWritten = encoder_->framesWritten();
   std::lock_guard lock(mutex_);
-  s.framesQueued = queued_;
   s.framesDropped = dropped_;
   s.error = error_;
   return s;

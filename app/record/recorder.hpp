@@ -22,7 +22,6 @@ struct RecordingStatus {
   RecordFormat format = RecordFormat::Mp4;
   double elapsedSeconds = 0;  // since start
   std::uint64_t bytes = 0;    // written to disk so far
-  long framesQueued = 0;
   long framesWritten = 0;
   long framesDropped = 0;
   std::string error;  // set once the encoder failed; no frame is taken after that

@@ -29,8 +29,6 @@ void writeMetaImageField(const std::filesystem::path& path, const Field2D& field
 Field2D readMetaImageField(const std::filesystem::path& path);
 // Scalar 2D image, rescaled to [0, 1].
 Image2D readMetaImage(const std::filesystem::path& path);
-void writeMetaImage(const std::filesystem::path& path, const Image2D& image,
-                    const MetaImageWriteOptions& options = {});
 // The same for a 3D volume (x fastest), rescaled to [0, 1].
 Volume readMetaImageVolume(const std::filesystem::path& path);
 void writeMetaImageVolume(const std::filesystem::path& path, const Volume& volume,

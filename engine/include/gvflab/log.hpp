@@ -15,7 +15,6 @@ enum class Level { Error, Warning, Info, Debug };
 
 // The most detailed level shown: Error (--quiet), Info (the default) or Debug (--verbose).
 void setLevel(Level most);
-Level level();
 // Whether a message of this level is shown: build costly texts only when it is.
 bool enabled(Level l);
 

@@ -82,15 +82,13 @@ class RegionSnake {
   bool converged() const { return converged_; }
   // Whether it started again inside the object: it grew out of a start drawn around an
   // object, taking the background as its target (region/start_rule.hpp); start() is then
-  // that square, and the steps count from it (stepsBeforeRestart() were run before).
+  // that square, and the steps count from it.
   bool restarted() const { return restarted_; }
-  long stepsBeforeRestart() const { return stepsBeforeRestart_; }
   const std::vector<Point2i>& start() const { return start_; }
   bool finished() const { return finished_; }
   int width() const { return width_; }
   int height() const { return height_; }
   const RegionSnakeParams& params() const { return params_; }
-  PrefixScan scan() const { return scan_; }
 
   // Device memory held now / at the peak (while the cumulated images were built), per pixel.
   std::uint64_t deviceBytes() const { return deviceBytes_; }
@@ -168,7 +166,6 @@ class RegionSnake {
   long steps_ = 0, stepsInIteration_ = 0;
   bool converged_ = false, finished_ = false;
   bool restarted_ = false;
-  long stepsBeforeRestart_ = 0;
   mutable std::int64_t hostState_[16] = {};
   long lastMoves_ = 0;
   long maxExtent_ = 0;

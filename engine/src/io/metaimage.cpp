@@ -467,12 +467,6 @@ void writeMetaImageField3D(const std::filesystem::path& path, const Field3D& fie
   writeMetaImageField3D(path, field, {});
 }
 
-void writeMetaImage(const std::filesystem::path& path, const Image2D& image,
-                    const MetaImageWriteOptions& options) {
-  const int size[2] = {image.width, image.height};
-  writeFileAtomically(path, metaImageFile(2, size, 1, image.geometry, image.pixels, options, path));
-}
-
 void writeMetaImageVolume(const std::filesystem::path& path, const Volume& volume,
                           const MetaImageWriteOptions& options) {
   const int size[3] = {volume.width, volume.height, volume.depth};

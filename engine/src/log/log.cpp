@@ -31,7 +31,6 @@ void write(Level l, spdlog::level::level_enum as, const char* prefix, const std:
 }  // namespace
 
 void setLevel(Level most) { shown = most; }
-Level level() { return shown; }
 bool enabled(Level l) { return static_cast<int>(l) <= static_cast<int>(shown.load()); }
 
 void error(const std::string& text) { write(Level::Error, spdlog::level::err, "gvflab: ", text); }

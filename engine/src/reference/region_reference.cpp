@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "region/polygon_ops.hpp"
+
 namespace gvflab::reference {
 namespace {
 
@@ -79,14 +81,8 @@ RegionSums segmentContribution(const RegionPrefix& p, Point2i a, Point2i b, int 
   return r;
 }
 
-int polygonOrientation(const std::vector<Point2i>& poly) {
-  std::int64_t a = 0;
-  for (std::size_t i = 0; i < poly.size(); ++i) {
-    const Point2i p = poly[i], q = poly[(i + 1) % poly.size()];
-    a += std::int64_t(p.x) * q.y - std::int64_t(q.x) * p.y;
-  }
-  return a >= 0 ? 1 : -1;
-}
+// The product's own exact shoelace sign (region/polygon_ops.hpp), as polygonIsSimple is.
+int polygonOrientation(const std::vector<Point2i>& poly) { return detail::orientationOf(poly); }
 
 RegionSums polygonSums(const RegionPrefix& p, const std::vector<Point2i>& poly) {
   const int o = polygonOrientation(poly);

@@ -263,7 +263,6 @@ void RegionSnake::reset(const std::vector<Point2i>& start) {
   if (!polygonIsSimple(start)) throw ParameterError("The starting polygon crosses itself.");
   start_ = start;
   restarted_ = false;
-  stepsBeforeRestart_ = 0;
   n_ = static_cast<int>(start.size());
   d_ = params_.dMax;
   iteration_ = 0;
@@ -483,10 +482,8 @@ void RegionSnake::restartInsideStart() {
     }
   const auto retry = detail::startAroundObject(start_, hostState_[0], z);
   if (!retry) return;
-  const long before = steps_;
   reset(*retry);
   restarted_ = true;
-  stepsBeforeRestart_ = before;
 }
 
 long RegionSnake::run() {
