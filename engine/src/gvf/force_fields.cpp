@@ -76,16 +76,12 @@ void ForceParams::validate(int dims) const {
 
 std::uint64_t forceFieldBytes(SnakeForce force, int width, int height, int depth) {
   const std::uint64_t n = std::uint64_t(width) * height * depth, dims = depth > 1 ? 3 : 2;
-  switch (force) {
-    case SnakeForce::Ggvf:
-      return n * (2 * dims + 2) * sizeof(float);
-    case SnakeForce::Vfc:
-      return n * dims * sizeof(float);
-    case SnakeForce::Distance:
-      return n * std::max<std::uint64_t>(4, dims + 1) * sizeof(float);
-    default:
-      return 0;
-  }
+  const std::uint64_t floats = force == SnakeForce::Ggvf  ? 2 * dims + 2
+                               : force == SnakeForce::Vfc ? dims
+                               : force == SnakeForce::Distance
+                                   ? std::max<std::uint64_t>(4, dims + 1)
+                                   : 0;
+  return n * floats * sizeof(float);
 }
 
 namespace {
