@@ -14,8 +14,7 @@ namespace {
 // 300 (the malformed-input corpus checks it); --help has the coordinates' convention.
 const char* kSpecForms =
     "use circle:CX,CY,R or polygon:X1,Y1,... (closed), line:X1,Y1,X2,Y2 or path:X1,Y1,... "
-    "(open; :boundary=free|fixed|free-fixed|fixed-free), each optionally @FORCE (gvf, "
-    "traditional, ggvf, vfc or distance)";
+    "(open; :boundary=free|fixed|free-fixed|fixed-free), each optionally @FORCE";
 
 std::string named(const std::string& spec) { return "--snake " + quotedText(spec); }
 
