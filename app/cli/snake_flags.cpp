@@ -69,7 +69,7 @@ std::vector<Flag> snakeFlags() {
       "sphere or an axis-aligned box between two corners, a closed triangle mesh with edges "
       "about (dmin + dmax) / 2 long; voxels, as --snake's pixels: x along a row, y down the "
       "rows, z across the planes, origin at the volume's first corner, voxel centres at +0.5; "
-      "the snake flags (--alpha ... --dmax, --snake-iterations) apply; @gvf or @traditional: "
+      "the snake flags (--alpha ... --dmax, --snake-iterations) apply; @FORCE (as --snake's): "
       "this surface's force",
       [](FlagContext& c) {
         auto& surfaces = c.options.snakes.surfaces;
@@ -154,17 +154,13 @@ std::vector<Flag> snakeFlags() {
                          "steps from each pixel to an edge along the unit force of --snake-force "
                          "(white: edge, yellow: near, blue: far, black: never)",
                          &SnakeOptions::captureMap, [](const std::string&) {}));
-  Flag kernel = snakeFlag(
-      "--vfc-kernel", "K",
-      "the VFC kernel's magnitude: power ((r + eps)^-gamma, --vfc-gamma) or "
-      "gaussian (exp(-r^2 / zeta^2), --vfc-zeta)",
-      [](FlagContext& c) {
-        const std::string v = c.value();
-        const auto k = parseVfcKernel(v);
-        if (!k)
-          throw ParameterError("--vfc-kernel: 'power' or 'gaussian', not " + quotedText(v) + ".");
-        c.options.snakes.forces.vfc.kernel = *k;
-      });
+  Flag kernel = snakeFlag("--vfc-kernel", "K",
+                          "the VFC kernel's magnitude: power ((r + eps)^-gamma, --vfc-gamma) or "
+                          "gaussian (exp(-r^2 / zeta^2), --vfc-zeta)",
+                          [](FlagContext& c) {
+                            c.options.snakes.forces.vfc.kernel =
+                                parseVfcKernel(c.value(), "--vfc-kernel");
+                          });
   kernel.shown = [](const Options& o) {
     return std::string(vfcKernelName(o.snakes.forces.vfc.kernel));
   };

@@ -13,8 +13,7 @@ namespace {
 // 300 (the malformed-input corpus checks it); --help has the coordinates' convention.
 const char* kSpecForms =
     "use circle:CX,CY,R or polygon:X1,Y1,... (closed), line:X1,Y1,X2,Y2 or path:X1,Y1,... "
-    "(open; :boundary=free|fixed|free-fixed|fixed-free), each optionally "
-    "@gvf or @traditional";
+    "(open; :boundary=free|fixed|free-fixed|fixed-free), each optionally @FORCE";
 
 std::string named(const std::string& spec) { return "--snake " + quotedText(spec); }
 
@@ -49,9 +48,13 @@ const std::vector<ParamField<SnakeOptions>>& snakeLoopFields() {
 SnakeOptions::SnakeOptions() { setDefaults(*this, snakeParamSpecs(), snakeLoopFields()); }
 
 RunLoad SnakeOptions::load() const {
-  RunLoad l{snakes.size(), {}, params};
-  for (const SurfaceSpec& spec : surfaces)
+  RunLoad l{snakes.size(), {}, params, {}};
+  for (const SnakeSpec& spec : snakes) l.forces.push_back(spec.forceOr(force));
+  for (const SurfaceSpec& spec : surfaces) {
     l.surfaceStarts.push_back(spec.mesh(params).vertices.size());
+    l.forces.push_back(spec.forceOr(force));
+  }
+  if (captureMap) l.forces.push_back(force);
   return l;
 }
 

@@ -27,7 +27,7 @@ std::vector<std::string> captureSeeds() {
 }
 
 // The forces' comparison (issue 43) on the u-slot phantom at 128 px (the U spans x 3.8..60.2,
-// the slotted block x 67.8..124.2, both y 25.6..102.4): the rectangle 2-3 px around each, under
+// the slotted block x 67.8..124.2, both y 17.9..94.7): a rectangle across each, under
 // GVF, GGVF (K 0.2: it spreads across the slot's walls), VFC and the distance force.
 std::vector<std::string> forcesDemoArgs() {
   std::vector<std::string> args = {"--phantom",    "u-slot", "--phantom-size",     "128",
@@ -35,7 +35,7 @@ std::vector<std::string> forcesDemoArgs() {
                                    "--ggvf-k",     "0.2",    "--snake-force",      "vfc"};
   for (const char* force : {"@gvf", "@ggvf", "@vfc", "@distance"})
     for (const char* around :
-         {"polygon:5,36,59,36,59,100,5,100", "polygon:69,36,123,36,123,100,69,100"})
+         {"polygon:5,28,59,28,59,92,5,92", "polygon:69,28,123,28,123,92,69,92"})
       args.insert(args.end(), {"--snake", std::string(around) + force});
   return args;
 }

@@ -353,11 +353,13 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
   for (const ParamSpec* spec : forceParamSpecs())
     setForceParam(s.forces, spec->key,
                   fp.number(spec->key.c_str(), forceParam(s.forces, spec->key), *spec));
-  const std::string kernel = fp.string("vfc-kernel", vfcKernelName(s.forces.vfc.kernel));
-  if (!parseVfcKernel(kernel))
-    throw InputError("\"" + fp.name("vfc-kernel") + "\" must be 'power' or 'gaussian', not " +
-                     quotedText(kernel) + ".");
-  s.forces.vfc.kernel = *parseVfcKernel(kernel);
+  try {
+    s.forces.vfc.kernel =
+        parseVfcKernel(fp.string("vfc-kernel", vfcKernelName(s.forces.vfc.kernel)),
+                       "\"" + fp.name("vfc-kernel") + "\"");
+  } catch (const ParameterError& e) {
+    throw InputError(e.what());
+  }
   std::size_t points = 0;
   s.snakes = savedList<SavedSnake>(root, "snakes", kMaxSnakes, [&](const JsonFields& o, auto& sn) {
     try {

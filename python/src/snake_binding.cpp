@@ -85,9 +85,10 @@ py::object snake(const py::handle& image, const py::handle& initial, std::option
   requireGvfSize(pixels, /*volumes=*/false, "snake()");  // a 2D image before its points
   for (std::size_t i = 0; i < starts.size(); ++i) requirePointsInside(starts[i], pixels, names[i]);
   const FieldShape shape = pixels.fieldShape();
-  SnakeField field(
-      pixels, snakeForce, snakeGvfRequest(mu, gvfIterations, targetError, solver, precision), sigma,
-      device, spacing, edgeMap, progress, progressEvery, RunLoad{starts.size(), {}, params});
+  SnakeField field(pixels, snakeForce,
+                   snakeGvfRequest(mu, gvfIterations, targetError, solver, precision), sigma,
+                   device, spacing, edgeMap, progress, progressEvery,
+                   RunLoad{starts.size(), {}, params, {snakeForce}});
   ProgressReporter reporter(progress, progressEvery, "snake");
   std::optional<ParametricSnake> snakes;
   {

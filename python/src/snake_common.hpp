@@ -84,11 +84,8 @@ inline ForceParams forceParamsFrom(const pybind11::object& dict, int dims) {
   for (const auto& [key, value] : pybind11::cast<pybind11::dict>(dict)) {
     std::string name = pybind11::cast<std::string>(key);
     if (name == "vfc_kernel") {
-      const std::string kernel = pybind11::cast<std::string>(value);
-      if (!parseVfcKernel(kernel))
-        throw ParameterError("force_params['vfc_kernel'] must be 'power' or 'gaussian', not '" +
-                             kernel + "'.");
-      p.vfc.kernel = *parseVfcKernel(kernel);
+      p.vfc.kernel =
+          parseVfcKernel(pybind11::cast<std::string>(value), "force_params['vfc_kernel']");
       continue;
     }
     std::string specKey = name;

@@ -177,7 +177,7 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center,
   SnakeField field(pixels, snakeForce,
                    snakeGvfRequest(mu, gvfIterations, targetError, solver, precision), sigma,
                    device, spacing, py::none(), progress, progressEvery,
-                   RunLoad{0, {start.vertices.size()}, params});
+                   RunLoad{0, {start.vertices.size()}, params, {snakeForce}});
   ProgressReporter reporter(progress, progressEvery, "surface");
   std::optional<SurfaceSnake> surfaces;
   {

@@ -93,8 +93,13 @@ TEST_CASE("GGVF and GVF snakes reach the bottom of the U's notch; the distance f
 // Xu & Prince show GGVF entering a long thin indentation that GVF cannot. On this slot (8 px
 // wide, 32 deep, sigma 1) it does not, at any K from 0.01 to 1 (3.2-4.9 px, GVF 4.8): where the
 // walls hold V at grad f (h near 1), the pull of the slot's bottom is a harmonic field between
-// them and decays across a few widths. What is measured: VFC goes twice as deep as GVF, and GGVF's
-// K decides a 12 px slot (K = 0.05 stops, K = 0.2 goes to the bottom, as GVF does).
+// them and decays across a few widths. A wider search (headless, 96 px blocks: slots 5-12 px
+// wide and 10-40 deep, K 0.01-10, sigma 0-2, GGVF's iterations up to 8 times its rule) found no
+// slot whose bottom GGVF's snake reaches and GVF's does not: K = 10 goes 1.5-2.6 times as deep
+// as GVF on 6-9 px slots (8 px x 30: 11.7 px against 4.5), where GVF reaches a bottom so does
+// GGVF at some K, and a slot deeper than about 1.5 widths stops both. What is measured: VFC goes
+// twice as deep as GVF, and GGVF's K decides a 12 px slot (K = 0.05 stops, K = 0.2 goes to the
+// bottom, as GVF does).
 TEST_CASE("a long thin slot: GVF and GGVF stop at its mouth, VFC goes further, K decides 12 px") {
   auto ctx = test::sharedContext();
   const test::SlotScene slot = test::slotScene(kSize, 8, 32);

@@ -432,3 +432,24 @@ TEST_CASE("a sigma, V0 or mu change starts the snakes again from their starts, a
   snakes.followImage();
   CHECK(snakes.contours()[0].iterations == before);
 }
+
+TEST_CASE("a force parameter change gives the force's new field and tells the view to copy it") {
+  // Before, the view copied a field only when the solve or the shown force changed: after a new
+  // GGVF K it kept showing the old field (issue 43).
+  const app::Options o = uOptions({"--snake", "circle:32,32,27@ggvf"});
+  Session session(sessionStartup(o));
+  SnakeSession snakes(session, o.snakes);
+  run(session, snakes, 2);
+  REQUIRE(snakes.shownForce() == SnakeForce::Ggvf);
+  const std::vector<float> before = readField(session, snakes.forceField(SnakeForce::Ggvf));
+  const long version = snakes.forcesVersion(), field = session.fieldVersion();
+  ForceParams p = snakes.forceParams();
+  p.ggvf.k = 1.0;
+  snakes.setForceParams(p);
+  CHECK(snakes.forcesVersion() != version);
+  CHECK(session.fieldVersion() == field);  // the solve alone would not copy it again
+  const std::vector<float> after = readField(session, snakes.forceField(SnakeForce::Ggvf));
+  double change = 0;
+  for (std::size_t i = 0; i < after.size(); ++i) change += std::abs(after[i] - before[i]);
+  CHECK(change > 1.0);
+}

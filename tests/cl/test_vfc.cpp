@@ -94,7 +94,8 @@ TEST_CASE("VFC refuses parameters outside its table with a sentence") {
   const GvfInput vol = buildGvfInput(*ctx, test::randomVolumeOf(8, 8, 8, 1), 1.0);
   CHECK_THROWS_WITH_AS(vfcField(*ctx, vol, power(20, 1.7)), doctest::Contains("for a volume"),
                        ParameterError);
-  CHECK(parseVfcKernel("gaussian") == VfcKernel::Gaussian);
-  CHECK(parseVfcKernel("power") == VfcKernel::Power);
-  CHECK_FALSE(parseVfcKernel("box"));
+  CHECK(parseVfcKernel("gaussian", "K") == VfcKernel::Gaussian);
+  CHECK(parseVfcKernel(vfcKernelName(VfcKernel::Power), "K") == VfcKernel::Power);
+  CHECK_THROWS_WITH_AS(parseVfcKernel("box", "K"), "K must be power or gaussian, not 'box'.",
+                       ParameterError);
 }

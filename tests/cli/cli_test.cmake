@@ -261,6 +261,21 @@ if(NOT last_err MATCHES "ggvf, vfc or distance")
   message(FATAL_ERROR "bad @FORCE: ${last_err}")
 endif()
 
+# @case fit_check_forces
+# The fit check counts a force's own field (issue 43): on a device of 12 MiB a 512^2 run with a
+# GVF snake fits (solve 9 MB, snake 1.7 MB); with a GGVF, VFC or distance snake (their fields 6,
+# 2 and 4 MB) it is refused before anything is allocated.
+set(ENV{GVFLAB_TEST_DEVICE_MIB} 12)
+set(fit --headless --phantom u --phantom-size 512 --iterations 1 --snake-iterations 1)
+run_gvflab(TRUE ${fit} --snake circle:256,256,100@gvf)
+foreach(force ggvf vfc distance)
+  run_gvflab(FALSE ${fit} --snake circle:256,256,100@${force})
+  if(NOT last_err MATCHES "the ${force} field [0-9.]+ GiB")
+    message(FATAL_ERROR "@${force} on 12 MiB: ${last_err}")
+  endif()
+endforeach()
+unset(ENV{GVFLAB_TEST_DEVICE_MIB})
+
 # Demos: each runs headless (short runs: later flags override the demo's), u-concavity with its
 # two twins from one contour.
 # @case demo_u_concavity

@@ -336,11 +336,11 @@ TEST_CASE("the U lesson's figure at 1024x768: legend and caption keep off the sn
 }
 
 namespace {
-// The capture-range demo's seeds at the start (late = false), or late: every GVF seed outside
-// the U (uImage, image pixels) on its nearest side (those in the notch stay inside the U's
-// box), collapsed; the grad-f seeds stalled where they started.
-std::vector<SnakeContour> captureSeeds(bool late, const Box& uImage) {
-  const app::Options o = app::parseOptions({"--demo", "capture-range"});
+// A demo's snakes at the start (late = false), or late: every GVF snake clamped into the
+// content's box (content, image pixels: the capture-range seeds outside the U end on its nearest
+// side, collapsed), the others stalled where they started.
+std::vector<SnakeContour> demoSnakes(const char* name, bool late, const Box& content) {
+  const app::Options o = app::parseOptions({"--demo", name});
   std::vector<SnakeContour> seeds;
   for (const auto& spec : o.snakes.snakes) {
     SnakeContour c = snake(static_cast<int>(seeds.size()) + 1, spec.forceOr(SnakeForce::Gvf),
@@ -349,7 +349,8 @@ std::vector<SnakeContour> captureSeeds(bool late, const Box& uImage) {
     if (late && c.force == SnakeForce::Gvf) {
       c.state = SnakeState::Collapsed, c.iterations = 1140;
       for (auto& p : c.points)
-        p = {std::clamp(p.x, uImage.x, uImage.right()), std::clamp(p.y, uImage.y, uImage.bottom())};
+        p = {std::clamp(p.x, content.x, content.right()),
+             std::clamp(p.y, content.y, content.bottom())};
     } else if (late) {
       c.state = SnakeState::Stalled, c.iterations = 200;
     }
@@ -357,19 +358,19 @@ std::vector<SnakeContour> captureSeeds(bool late, const Box& uImage) {
   }
   return seeds;
 }
-}  // namespace
 
-TEST_CASE("the capture-range demo at 1024x768: the legend covers neither a seed nor the U") {
-  // Before, it covered the U's left arm at the start and its bottom bar once the seeds moved.
+// The demo's canvas legend at 1024x768, with panels and without, at its snakes' start and late:
+// it covers neither a snake's box nor the image's content (the demo's phantom, image pixels).
+void checkDemoLegend(const char* name, const Image2D& phantom) {
   auto& env = gvflab::test::glEnvironment();
   REQUIRE_MESSAGE(env.ok, "no OpenGL 3.3 core context (run under xvfb-run -a)");
-  const Box uImage = contentBox(makePhantom("u", 128));
-  const auto start = captureSeeds(false, uImage), late = captureSeeds(true, uImage);
+  const Box content = contentBox(phantom);
+  const auto start = demoSnakes(name, false, content), late = demoSnakes(name, true, content);
   ImGui::CreateContext();
   ImGuiQtBridge::setup(15.0f);
   ImGui::GetStyle().WindowPadding = ImVec2(10, 10);  // GlView::initializeGL's
   REQUIRE(ImGui_ImplOpenGL3_Init("#version 330 core"));
-  const app::Demo& demo = app::findDemo("capture-range");
+  const app::Demo& demo = app::findDemo(name);
   constexpr int W = 1024, H = 717;  // the window at 1024x768 less its title bar
   for (bool panels : {true, false})
     for (const auto* snakes : {&start, &late}) {
@@ -379,11 +380,11 @@ TEST_CASE("the capture-range demo at 1024x768: the legend covers neither a seed 
                   width = panelLayout(W, panels).viewWidth(W);
       ViewTransform view;
       view.viewSize = {width, H};
-      view.imageSize = {128, 128};
+      view.imageSize = {static_cast<float>(phantom.width), static_cast<float>(phantom.height)};
       const auto shift = [&](Box b) { return b.x += left, b; };
       std::vector<Box> boxes;
       for (const Box& b : snakeBoxes(*snakes, view)) boxes.push_back(shift(b));
-      const Box u = shift(objectBox({}, view, uImage));
+      const Box object = shift(objectBox({}, view, content));
       CanvasLegendState state;
       bool open = true;
       Box legend;
@@ -395,16 +396,27 @@ TEST_CASE("the capture-range demo at 1024x768: the legend covers neither a seed 
         legend =
             drawSnakeLegend(snakeLegendRows(*snakes, 1), "field shown: GVF (snake #1)",
                             CanvasRect{left, top, width, H - top - cursorReadoutHeight()}, boxes,
-                            shift(imageBox(view)), state, shift(objectBox(*snakes, view, uImage)));
+                            shift(imageBox(view)), state, shift(objectBox(*snakes, view, content)));
         ImGui::Render();
       }
       MESSAGE("legend at " << legend.x << "," << legend.y << " " << legend.w << "x" << legend.h);
       REQUIRE_FALSE(legend.empty());
       CHECK(coversNoSnake(legend, boxes));
-      CHECK(overlapArea(legend, u) == doctest::Approx(0));
+      CHECK(overlapArea(legend, object) == doctest::Approx(0));
     }
   ImGui_ImplOpenGL3_Shutdown();
   ImGui::DestroyContext();
+}
+}  // namespace
+
+TEST_CASE("the capture-range demo at 1024x768: the legend covers neither a seed nor the U") {
+  // Before, it covered the U's left arm at the start and its bottom bar once the seeds moved.
+  checkDemoLegend("capture-range", makePhantom("u", 128));
+}
+
+TEST_CASE("the forces demo at 1024x768: the legend covers neither a snake nor the shapes") {
+  // Before, it covered the slotted block's bottom-right corner (issue 43).
+  checkDemoLegend("forces", makePhantom("u-slot", 128));
 }
 
 TEST_CASE("the capture-range figure at 768x768: the legend covers neither a seed nor the U") {
@@ -420,7 +432,7 @@ TEST_CASE("the capture-range figure at 768x768: the legend covers neither a seed
     FigureFacts facts;
     facts.layers.showMagnitude = true;
     facts.rangeMax = 0.3f;
-    facts.snakes = captureSeeds(late, uImage);
+    facts.snakes = demoSnakes("capture-range", late, uImage);
     facts.view = fittedView(128, 128);
     facts.content = uImage;
     FigureOptions look;

@@ -285,6 +285,7 @@ const cl::Buffer& SnakeSession::forceField(SnakeForce f) {
 void SnakeSession::setForceParams(const ForceParams& p) {
   forces_->setParams(p);
   forceParams_ = p;
+  ++forcesVersion_;
   captureStale_ = true;
   restart();  // another field: each snake starts again (as for σ)
 }

@@ -82,6 +82,8 @@ class SnakeSession {
   // GGVF, VFC and distance force parameters; their fields and maps are built again. Throws
   // ParameterError (and keeps the old).
   void setForceParams(const ForceParams& p);
+  // Bumped by each setForceParams: the view copies the field it shows again.
+  long forcesVersion() const { return forcesVersion_; }
   // A snake's progress: (its iterations, mean node displacement per iteration in pixels) after
   // each frame it moved. The displacement is the mean distance of the new nodes from the
   // previous contour (resampling-proof), divided by the iterations in between. Empty for an
@@ -164,6 +166,7 @@ class SnakeSession {
   Session& session_;
   std::unique_ptr<ParametricSnake> snakes_;
   ForceParams forceParams_;
+  long forcesVersion_ = 0;
   std::unique_ptr<ForceFields> forces_;  // f, ∇f and the fields beside GVF, of the plane
   std::unique_ptr<CaptureRange> capture_;
   std::vector<SnakeContour> contours_;

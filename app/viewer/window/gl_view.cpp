@@ -411,8 +411,9 @@ void GlView::uploadIfChanged() {
   // are switched on, the next upload brings it even if the field stands still.
   const bool hostWanted = layers_.showStreamlines && !modes_.hidesField();
   presenter_->setHostFieldWanted(hostWanted);
+  const long forces = modes_.snakes().forcesVersion();
   if (session_.fieldVersion() != shownFieldVersion_ || uploadedForce_ != force ||
-      (hostWanted && presenter_->hostField().empty())) {
+      uploadedForces_ != forces || (hostWanted && presenter_->hostField().empty())) {
     bool ok = errors_.guard("Copying the field to OpenGL", [&] {
       const GvfInput& plane = session_.planeInput();  // the image, or a volume's slice
       presenter_->upload(session_.context().queue(), modes_.snakes().forceField(force), plane.width,
@@ -421,6 +422,7 @@ void GlView::uploadIfChanged() {
     if (ok) {
       shownFieldVersion_ = session_.fieldVersion();
       uploadedForce_ = force;
+      uploadedForces_ = forces;
     } else {
       session_.setRunning(false);
     }

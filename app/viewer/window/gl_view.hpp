@@ -147,6 +147,7 @@ class GlView : public QOpenGLWidget {
   bool helpOpen_ = false;
   Toast toast_;                              // the newest error or note on the view, fading
   std::optional<SnakeForce> uploadedForce_;  // the force whose field the presenter holds
+  long uploadedForces_ = -1;                 // and its parameters' version (forcesVersion)
   // Figures: the one asked for (saved at the next frame) and the offscreen target for sizes
   // other than the view's.
   struct PendingFigure {

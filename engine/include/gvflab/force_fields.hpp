@@ -44,6 +44,11 @@ std::vector<const ParamSpec*> forceParamSpecs();
 double forceParam(const ForceParams& params, const std::string& key);
 void setForceParam(ForceParams& params, const std::string& key, double value);  // unchecked
 
+// The device bytes a force's field takes beside the run's GVF solve, at its peak while built:
+// GGVF's solver (V twice, g and its residual), VFC's field, the distance force's field or its
+// transform (two grids and a pass's scratch), whichever is larger; 0 for GVF and grad f.
+std::uint64_t forceFieldBytes(SnakeForce force, int width, int height, int depth);
+
 // GGVF's explicit iterations on this input: diffusion at step μ spreads about sqrt(2 μ n)
 // samples in n iterations, and no point lies farther than half the largest side from the
 // border, so n = L² / (8 μ), μ at 90 % of ggvfMuRange's bound (5120 for a 96x96 image).

@@ -6,7 +6,7 @@
 //     (r + eps)^-gamma or exp(-r^2 / zeta^2) within a radius (vfc_field.hpp);
 //   the distance force (Cohen & Cohen 1993): minus the unit gradient of the distance to the
 //     edge map's edges, f >= threshold (distance_force.hpp).
-#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -28,8 +28,8 @@ enum class VfcKernel {
 };
 // "power", "gaussian" (the --vfc-kernel values).
 const char* vfcKernelName(VfcKernel kernel);
-// The reverse; nullopt for any other name (callers word the error for their input).
-std::optional<VfcKernel> parseVfcKernel(std::string_view name);
+// The reverse: ParameterError "<what> must be power or gaussian, not 'x'." for any other name.
+VfcKernel parseVfcKernel(const std::string& name, std::string_view what);
 
 // eps of the power kernel, world units: keeps m finite at r = 0, where the direction is 0 anyway.
 inline constexpr double kVfcEpsilon = 1e-8;

@@ -81,10 +81,12 @@ struct RunLoad {
   std::size_t snakes = 0;                        // parametric snakes, on an image
   std::vector<std::size_t> surfaceStarts;        // each surface's start vertices, on a volume
   SnakeParams params = SnakeParams::defaults();  // dmin sets the surfaces' vertex budgets
+  std::vector<SnakeForce> forces;                // the forces they hold (repeats allowed)
 };
 // Its device needs for checkRunFits: the snakes at kMaxNodes nodes each on an image (depth 1),
 // the surfaces at their vertex budgets in a volume of this spacing and their own edge input
-// where the solved V0 is not grad f (ownEdgeInput); each at the doubled capacity it grows to.
+// where the solved V0 is not grad f (ownEdgeInput); each at the doubled capacity it grows to;
+// and each force's own field once (forceFieldBytes: GGVF, VFC, the distance force).
 std::vector<DeviceNeed> runNeeds(const RunLoad& load, FieldShape shape,
                                  const std::array<double, 3>& spacing, bool ownEdgeInput);
 

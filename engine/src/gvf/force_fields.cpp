@@ -74,6 +74,16 @@ void ForceParams::validate(int dims) const {
   distance.validate();
 }
 
+std::uint64_t forceFieldBytes(SnakeForce force, int width, int height, int depth) {
+  const std::uint64_t n = std::uint64_t(width) * height * depth, dims = depth > 1 ? 3 : 2;
+  const std::uint64_t floats = force == SnakeForce::Ggvf  ? 2 * dims + 2
+                               : force == SnakeForce::Vfc ? dims
+                               : force == SnakeForce::Distance
+                                   ? std::max<std::uint64_t>(4, dims + 1)
+                                   : 0;
+  return n * floats * sizeof(float);
+}
+
 namespace {
 double ggvfStep(const GvfInput& input) { return 0.9 * ggvfMuRange(input).high; }
 }  // namespace

@@ -1,5 +1,6 @@
 #include "gvflab/force_params.hpp"
 
+#include "gvflab/enum_names.hpp"
 #include "gvflab/error.hpp"
 
 namespace gvflab {
@@ -19,14 +20,15 @@ GgvfParams GgvfParams::defaults() { return {findSpec(ggvfParamSpecs(), "ggvf-k")
 
 void GgvfParams::validate() const { gvflab::validate(findSpec(ggvfParamSpecs(), "ggvf-k"), k); }
 
-const char* vfcKernelName(VfcKernel kernel) {
-  return kernel == VfcKernel::Gaussian ? "gaussian" : "power";
-}
+namespace {
+constexpr EnumNames<VfcKernel, 2> kVfcKernels{
+    {{VfcKernel::Power, "power"}, {VfcKernel::Gaussian, "gaussian"}}};
+}  // namespace
 
-std::optional<VfcKernel> parseVfcKernel(std::string_view name) {
-  if (name == "power") return VfcKernel::Power;
-  if (name == "gaussian") return VfcKernel::Gaussian;
-  return std::nullopt;
+const char* vfcKernelName(VfcKernel kernel) { return enumName(kVfcKernels, kernel); }
+
+VfcKernel parseVfcKernel(const std::string& name, std::string_view what) {
+  return parseEnum(kVfcKernels, name, what);
 }
 
 const std::vector<ParamSpec>& vfcParamSpecs() {

@@ -8,6 +8,7 @@
 
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/force_fields.hpp"
 #include "gvflab/parametric_snake.hpp"
 #include "gvflab/slab_split.hpp"
 #include "gvflab/surface_snake.hpp"
@@ -135,6 +136,12 @@ std::vector<DeviceNeed> runNeeds(const RunLoad& load, FieldShape shape,
       const std::uint64_t edges = solverInputBytes(shape);
       needs.push_back({"their edge map", edges, edges});
     }
+  }
+  for (SnakeForce force : kSnakeForces) {
+    const std::uint64_t bytes = forceFieldBytes(force, shape.width, shape.height, shape.depth);
+    if (bytes && std::find(load.forces.begin(), load.forces.end(), force) != load.forces.end())
+      needs.push_back({std::string("the ") + forceName(force) + " field", bytes,
+                       shape.count() * shape.dims() * sizeof(float)});
   }
   return needs;
 }
