@@ -2,10 +2,10 @@
 
 #include <imgui.h>
 
-#include <algorithm>
 #include <cmath>
 #include <glm/geometric.hpp>
 
+#include "viewer/model/frame_budget.hpp"
 #include "viewer/model/surface_cut.hpp"
 
 namespace gvflab::viewer {
@@ -32,11 +32,9 @@ void SurfaceMode::releaseGl() {
 }
 
 void SurfaceMode::advance(ErrorLog& errors) {
-  // A share of the frame budget, or of the field's own steps where they alone overrun it (one
-  // multigrid cycle of a 64^3 volume on a CPU): the frame is that long anyway, and a surface
-  // iteration each frame took the demo 150 frames to reach its picture.
-  const double frame = std::max(session_.frameBudgetMs(), session_.lastFrameStepMs());
-  const double budget = session_.frameBudgetMs() > 0 ? kBudgetShare * frame : 0;
+  // A surface iteration a frame took the demo 150 frames on a CPU to reach its picture.
+  const double budget =
+      followerBudgetMs(kBudgetShare, session_.frameBudgetMs(), session_.lastFrameStepMs());
   if (!errors.guard("Moving the surfaces", [&] { surfaces_->advanceFrame(budget); }))
     surfaces_->setRunning(false);
   if (!surfaces_->active()) return;
