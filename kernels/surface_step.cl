@@ -21,49 +21,49 @@
 
 #define SURF_MOVING 1
 
-float3 unit_or_raw3(float3 v, int unit_force) {
-  // Unit length where the field is not ~0; smooth through 0 so flat regions stay still.
-  return unit_force ? v * rsqrt(dot(v, v) + 1e-12f) : v;
-}
+// How sample_force3 scales the field: as it is; each corner made unit length first (the hold
+// test: do the corners' directions agree); or over the cell's longest corner (the step's unit
+// force, at most 1 and zero exactly where the interpolated field is: normalised corners cancel
+// where their count on each side says, up to half a cell off the field's zero, 1 mm on a 2 mm
+// axis; issue 37). The 1e-12 keeps flat regions still.
+#define FORCE_RAW 0
+#define FORCE_UNIT_CORNERS 1
+#define FORCE_CELL_PEAK 2
 
-float3 voxel3(__global const float* field, int x, int y, int z, int w, int h, int unit_force) {
-  return unit_or_raw3(vload3(((size_t)z * h + y) * w + x, field), unit_force);
-}
-
-// Trilinear sample of a packed float3 field at a point in voxel coordinates; corner samples
-// are normalised first when unit_force (as the 2D snakes do).
-float3 sample_force3(__global const float* field, float3 p, int w, int h, int d, int unit_force) {
+// The cell of a point in voxel coordinates (centres at i + 0.5, clamped into the volume): its
+// eight corners' voxel indices (bit 0: x1, bit 1: y1, bit 2: z1) and the point's place in it.
+float3 cell3(float3 p, int w, int h, int d, size_t corner[8]) {
   float u = clamp(p.x - 0.5f, 0.0f, (float)(w - 1));
   float v = clamp(p.y - 0.5f, 0.0f, (float)(h - 1));
   float t = clamp(p.z - 0.5f, 0.0f, (float)(d - 1));
   int x0 = min((int)u, w - 1), y0 = min((int)v, h - 1), z0 = min((int)t, d - 1);
   int x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1), z1 = min(z0 + 1, d - 1);
-  float fx = u - x0, fy = v - y0, fz = t - z0;
-  float3 c00 = mix(voxel3(field, x0, y0, z0, w, h, unit_force),
-                   voxel3(field, x1, y0, z0, w, h, unit_force), fx);
-  float3 c10 = mix(voxel3(field, x0, y1, z0, w, h, unit_force),
-                   voxel3(field, x1, y1, z0, w, h, unit_force), fx);
-  float3 c01 = mix(voxel3(field, x0, y0, z1, w, h, unit_force),
-                   voxel3(field, x1, y0, z1, w, h, unit_force), fx);
-  float3 c11 = mix(voxel3(field, x0, y1, z1, w, h, unit_force),
-                   voxel3(field, x1, y1, z1, w, h, unit_force), fx);
-  return mix(mix(c00, c10, fy), mix(c01, c11, fy), fz);
+  for (int k = 0; k < 8; ++k)
+    corner[k] = ((size_t)(k & 4 ? z1 : z0) * h + (k & 2 ? y1 : y0)) * w + (k & 1 ? x1 : x0);
+  return (float3)(u - x0, v - y0, t - z0);
 }
 
-float sample_scalar3(__global const float* f, float3 p, int w, int h, int d) {
-  float u = clamp(p.x - 0.5f, 0.0f, (float)(w - 1));
-  float v = clamp(p.y - 0.5f, 0.0f, (float)(h - 1));
-  float t = clamp(p.z - 0.5f, 0.0f, (float)(d - 1));
-  int x0 = min((int)u, w - 1), y0 = min((int)v, h - 1), z0 = min((int)t, d - 1);
-  int x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1), z1 = min(z0 + 1, d - 1);
-  float fx = u - x0, fy = v - y0, fz = t - z0;
-#define S3(X, Y, Z) f[((size_t)(Z)*h + (Y)) * w + (X)]
-  float c00 = mix(S3(x0, y0, z0), S3(x1, y0, z0), fx);
-  float c10 = mix(S3(x0, y1, z0), S3(x1, y1, z0), fx);
-  float c01 = mix(S3(x0, y0, z1), S3(x1, y0, z1), fx);
-  float c11 = mix(S3(x0, y1, z1), S3(x1, y1, z1), fx);
-#undef S3
-  return mix(mix(c00, c10, fy), mix(c01, c11, fy), fz);
+// Trilinear sample of a packed float3 field at a point in voxel coordinates.
+float3 sample_force3(__global const float* field, float3 p, int w, int h, int d, int scale) {
+  size_t at[8];
+  const float3 f = cell3(p, w, h, d, at);
+  float3 c[8];
+  float peak = 0.0f;
+  for (int k = 0; k < 8; ++k) {
+    c[k] = vload3(at[k], field);
+    peak = fmax(peak, length(c[k]));
+    if (scale == FORCE_UNIT_CORNERS) c[k] *= rsqrt(dot(c[k], c[k]) + 1e-12f);
+  }
+  const float3 s = mix(mix(mix(c[0], c[1], f.x), mix(c[2], c[3], f.x), f.y),
+                       mix(mix(c[4], c[5], f.x), mix(c[6], c[7], f.x), f.y), f.z);
+  return scale == FORCE_CELL_PEAK ? s / sqrt(peak * peak + 1e-12f) : s;
+}
+
+float sample_scalar3(__global const float* g, float3 p, int w, int h, int d) {
+  size_t at[8];
+  const float3 f = cell3(p, w, h, d, at);
+  return mix(mix(mix(g[at[0]], g[at[1]], f.x), mix(g[at[2]], g[at[3]], f.x), f.y),
+             mix(mix(g[at[4]], g[at[5]], f.x), mix(g[at[6]], g[at[7]], f.x), f.y), f.z);
 }
 
 // Mean of the one-ring minus the vertex: the umbrella Laplacian of a float4 array.
@@ -104,7 +104,8 @@ __kernel void surface_rhs(__global const float4* pos, __global float4* rhs, __gl
   if (!(f & SURF_MOVING)) return;
   float3 x = pos[i].xyz;
   __global const float* field = FORCE_FIELD(FORCE_OF(f));
-  float3 force = sample_force3(field, x / spacing.xyz, w, h, d, unit_force);
+  float3 force =
+      sample_force3(field, x / spacing.xyz, w, h, d, unit_force ? FORCE_CELL_PEAK : FORCE_RAW);
   float3 n = ring_normal(pos, ring_start, ring, i);
   rhs[i] = (float4)(gamma * x + kappa * force + pressure[s] * n, 0.0f);
   lap[i] = (float4)(umbrella(pos, ring_start, ring, i), 0.0f);
@@ -150,7 +151,7 @@ float hold_reach3(__global const float* field, float3 p, float3 dir, float dist,
   float r = dist;
   if (FORCE_VANISHES_ON_EDGES(force))
     while (r < FORCE_BAND_REACH &&
-           length(sample_force3(field, (p + r * dir) / spacing.xyz, w, h, d, 0)) < 0.5f)
+           length(sample_force3(field, (p + r * dir) / spacing.xyz, w, h, d, FORCE_RAW)) < 0.5f)
       r += 0.5f;
   return r;
 }
@@ -173,12 +174,12 @@ __kernel void surface_hold(__global const float4* pos, __global float* hold,
   float3 n = ring_normal(pos, ring_start, ring, i);
   float3 po = (p + hold_reach3(field, p, n, dist, w, h, d, spacing, force) * n) / spacing.xyz;
   float3 pi = (p - hold_reach3(field, p, -n, dist, w, h, d, spacing, force) * n) / spacing.xyz;
-  float outside = -dot(sample_force3(field, po, w, h, d, 1), n);
-  float inside = dot(sample_force3(field, pi, w, h, d, 1), n);
+  float outside = -dot(sample_force3(field, po, w, h, d, FORCE_UNIT_CORNERS), n);
+  float inside = dot(sample_force3(field, pi, w, h, d, FORCE_UNIT_CORNERS), n);
   float hv = min(outside, inside);
   if (have_edge && hv > 0.0f) {
-    float strength = min(length(sample_force3(field, po, w, h, d, 0)),
-                         length(sample_force3(field, pi, w, h, d, 0)));
+    float strength = min(length(sample_force3(field, po, w, h, d, FORCE_RAW)),
+                         length(sample_force3(field, pi, w, h, d, FORCE_RAW)));
     float ridge = 0.0f;
     for (int k = -3; k <= 3; ++k)
       ridge = max(ridge, sample_scalar3(edge, (p + (dist * k / 3) * n) / spacing.xyz, w, h, d));

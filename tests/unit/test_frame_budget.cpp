@@ -138,3 +138,9 @@ TEST_CASE("the race's capture-range bands: rows scaled to the target, at most do
   CHECK(captureBandRows(10, 1, 1, 4) == 12);    // rounded up to whole work-groups
   CHECK(captureBandRows(0, 0, 3, 4, 10) == 12);
 }
+
+TEST_CASE("the surfaces' share grows with a solver step that alone overruns the frame budget") {
+  CHECK(followerBudgetMs(0.35, 12, 5) == doctest::Approx(4.2));     // a device: within budget
+  CHECK(followerBudgetMs(0.35, 12, 100) == doctest::Approx(35.0));  // a CPU's multigrid cycle
+  CHECK(followerBudgetMs(0.35, 0, 100) == 0);                       // fixed steps per frame
+}

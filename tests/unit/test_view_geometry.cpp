@@ -11,8 +11,8 @@ namespace {
 
 // A 1024 x 749 window (1024x768 less the menu bar) with 300 + 260 logical pixels of panels
 // showing a 128 x 128 image fitted into the slice.
-ViewGeometry lecture(float dpr, bool side = false) {
-  ViewGeometry g{{1024, 749}, dpr, 300, 260, side, {}};
+ViewGeometry lecture(float dpr, bool side = false, float captionBottom = 0) {
+  ViewGeometry g{{1024, 749}, dpr, 300, 260, side, {}, captionBottom};
   const Viewport slice = g.split().slice;
   g.view.viewSize = {static_cast<float>(slice.width), static_cast<float>(slice.height)};
   g.view.imageSize = {128, 128};
@@ -75,6 +75,34 @@ TEST_CASE("a volume's 3D view takes part of the view; its pixels start at its to
   CHECK(p.y == doctest::Approx(0.5f));
   CHECK_FALSE(g.inSideView({310, 10}));  // the slice
   CHECK_FALSE(lecture(1, false).inSideView(corner));
+}
+
+TEST_CASE("a demo's caption: a split view's slice and 3D view sit below it, pointers still map") {
+  for (float dpr : {1.0f, 2.0f}) {
+    CAPTURE(dpr);
+    ViewGeometry g = lecture(dpr, true, 90);
+    const Viewport v = g.viewRect();
+    const ViewSplit s = g.split();
+    // Top-left coordinates of the view: the slice (stacked on top) starts below the caption.
+    CHECK(v.height - (s.slice.y + s.slice.height) >= static_cast<int>(90 * dpr));
+    CHECK(v.height - (s.side.y + s.side.height) >= static_cast<int>(90 * dpr));
+    g.view.zoomAround({40, 70}, 2.0f);
+    for (Vec2 image : {Vec2{0, 0}, Vec2{64, 5}, Vec2{120.5f, 99.25f}}) {
+      const Vec2 screen = g.view.imageToScreen(image);  // slice pixels from its top-left
+      const float sliceTop = static_cast<float>(v.height - (s.slice.y + s.slice.height));
+      const Vec2 back =
+          g.toImage({(screen.x + g.viewLeftPixels()) / dpr, (screen.y + sliceTop) / dpr});
+      CHECK(back.x == doctest::Approx(image.x).epsilon(1e-4));
+      CHECK(back.y == doctest::Approx(image.y).epsilon(1e-4));
+    }
+    const float sideTop = static_cast<float>(v.height - (s.side.y + s.side.height));
+    const Vec2 corner{(static_cast<float>(s.side.x) + 0.5f) / dpr, (sideTop + 0.5f) / dpr};
+    CHECK(g.inSideView(corner));
+    CHECK(g.toSidePixels(corner).y == doctest::Approx(0.5f));
+    CHECK_FALSE(g.inSideView({310, 50}));  // under the caption: neither view
+  }
+  // A 2D view keeps its whole height (the caption lies over its letterbox there).
+  CHECK(lecture(1, false, 90).split().slice.height == 749);
 }
 
 TEST_CASE("a figure of another size keeps the zoom and the image point in the middle") {

@@ -40,4 +40,8 @@ double FrameBudget::afterSolverMs() const {
   return v[n / 2];
 }
 
+double followerBudgetMs(double share, double budgetMs, double solverMs) {
+  return budgetMs > 0 ? share * std::max(budgetMs, solverMs) : 0;
+}
+
 }  // namespace gvflab::viewer

@@ -48,4 +48,9 @@ class FrameBudget {
   int afterCount_ = 0;
 };
 
+// What the work after the solver (the surfaces) may take: `share` of the frame budget, or of
+// the solver's own time this frame where that alone overran the budget (a multigrid cycle of a
+// 64^3 volume on a CPU): the frame is that long anyway. 0 without a budget.
+double followerBudgetMs(double share, double budgetMs, double solverMs);
+
 }  // namespace gvflab::viewer

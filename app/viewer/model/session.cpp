@@ -309,6 +309,8 @@ void Session::advanceFrame(double elapsedMs) {
   }
   clFrameMs_ = ctx_->profiler().endFrame();
   lastSteps_ = steps;
+  lastStepMs_ =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   updateRate(steps);
 }
 

@@ -98,6 +98,7 @@ class Session {
   void noteFrameRest(double ms) { budget_.afterSolver(ms); }
   const FrameBudget& budget() const { return budget_; }
   int lastFrameIterations() const { return lastSteps_; }
+  double lastFrameStepMs() const { return lastStepMs_; }  // wall time of its steps and ε
   // Parameters to save (setMu may clamp what was asked for: this is what was asked for).
   double requestedMu() const { return requestedMu_; }
 
@@ -222,6 +223,7 @@ class Session {
   int stepBudgeted(double elapsedMs, int extraSteps);
   std::chrono::steady_clock::time_point lastEpsilonAt_{};
   int lastSteps_ = 0;
+  double lastStepMs_ = 0;
   long contextVersion_ = 0;
   std::filesystem::file_time_type kernelTime_{};
   int framesSinceKernelLook_ = 0;

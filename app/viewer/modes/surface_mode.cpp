@@ -5,6 +5,7 @@
 #include <cmath>
 #include <glm/geometric.hpp>
 
+#include "viewer/model/frame_budget.hpp"
 #include "viewer/model/surface_cut.hpp"
 
 namespace gvflab::viewer {
@@ -31,7 +32,9 @@ void SurfaceMode::releaseGl() {
 }
 
 void SurfaceMode::advance(ErrorLog& errors) {
-  const double budget = session_.frameBudgetMs() > 0 ? kBudgetShare * session_.frameBudgetMs() : 0;
+  // A surface iteration a frame took the demo 150 frames on a CPU to reach its picture.
+  const double budget =
+      followerBudgetMs(kBudgetShare, session_.frameBudgetMs(), session_.lastFrameStepMs());
   if (!errors.guard("Moving the surfaces", [&] { surfaces_->advanceFrame(budget); }))
     surfaces_->setRunning(false);
   if (!surfaces_->active()) return;

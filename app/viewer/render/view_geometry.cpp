@@ -13,7 +13,13 @@ Viewport ViewGeometry::viewRect() const {
           static_cast<int>(window.y * dpr)};
 }
 
-ViewSplit ViewGeometry::split() const { return splitView(viewRect(), sideView); }
+Viewport ViewGeometry::splitArea() const {
+  Viewport a = viewRect();  // GL origin: a shorter area loses its top
+  if (sideView) a.height = std::max(a.height - static_cast<int>(captionBottom * dpr), 1);
+  return a;
+}
+
+ViewSplit ViewGeometry::split() const { return splitView(splitArea(), sideView); }
 
 // With the side panels hidden (Tab) the view takes the whole width; a narrow window has one
 // panel (panelLayout), so the view keeps most of a projector's width.
@@ -24,7 +30,8 @@ float ViewGeometry::viewWidthPixels() const {
 }
 
 Vec2 ViewGeometry::toViewPixels(Vec2 logical) const {
-  return {logical.x * dpr - viewLeftPixels(), logical.y * dpr};
+  return {logical.x * dpr - viewLeftPixels(),
+          logical.y * dpr - static_cast<float>(viewRect().height - splitArea().height)};
 }
 
 Vec2 ViewGeometry::toImage(Vec2 logical) const { return view.screenToImage(toViewPixels(logical)); }
@@ -36,13 +43,13 @@ bool ViewGeometry::overView(Vec2 logical) const {
 
 bool ViewGeometry::inSideView(Vec2 logical) const {
   const Vec2 p = toViewPixels(logical);
-  return overView(logical) && viewer::inSideView(split(), viewRect(), p.x, p.y);
+  return overView(logical) && viewer::inSideView(split(), splitArea(), p.x, p.y);
 }
 
 // The 3D view's own pixels (from its top-left corner), for orbit and pan.
 Vec2 ViewGeometry::toSidePixels(Vec2 logical) const {
   const ViewSplit s = split();
-  const Viewport a = viewRect();
+  const Viewport a = splitArea();
   const Vec2 p = toViewPixels(logical);
   return {p.x - static_cast<float>(s.side.x - a.x),
           p.y - static_cast<float>(a.y + a.height - (s.side.y + s.side.height))};

@@ -14,13 +14,17 @@ struct ViewGeometry {
   float panelRight = 0;   // and by the right one
   bool sideView = false;  // a volume's 3D view shares the view
   ViewTransform view;     // the image in the slice
+  // Logical pixels from the window's top that the demo's caption covers: a split view's slice
+  // and 3D view sit below it (their tops are where a volume's lesson is, e.g. a well's mouth).
+  float captionBottom = 0;
 
   Viewport windowRect() const;    // the whole window, framebuffer pixels
   Viewport viewRect() const;      // the view, framebuffer pixels, GL origin
+  Viewport splitArea() const;     // what the slice and the 3D view share: below the caption
   ViewSplit split() const;        // the slice and the 3D view (volumes), or all slice
   float viewLeftPixels() const;   // framebuffer x where the view starts (right of the panel)
   float viewWidthPixels() const;  // between the two panels
-  Vec2 toViewPixels(Vec2 logical) const;
+  Vec2 toViewPixels(Vec2 logical) const;  // from the split area's top-left
   Vec2 toImage(Vec2 logical) const;
   bool overView(Vec2 logical) const;                  // between the panels
   bool inSideView(Vec2 logical) const;                // over the 3D view

@@ -128,7 +128,8 @@ ViewGeometry GlView::viewGeometry() const {
           panels.left,
           panels.right,
           modes_.sideViewShown(),
-          view_};
+          view_,
+          demo_ && explanationOpen_ ? explanationBottom_ + 4 : 0.0f};
 }
 
 bool GlView::viewTakesPointer(QPointF logical) const {
@@ -216,7 +217,7 @@ void GlView::advanceModes() {
 void GlView::drawView() {
   const ViewGeometry g = viewGeometry();
   const Viewport window = g.windowRect();
-  const Viewport area = g.viewRect();
+  const Viewport area = g.splitArea();  // below the caption where the view is split
   const Viewport slice = g.split().slice;
   auto& f = gl();
   f.glViewport(0, 0, window.width, window.height);

@@ -21,9 +21,14 @@ struct SurfaceStepParams {
   glm::dvec3 spacing{1.0};
 };
 
+// How sampleForce3 scales the field (kernels/surface_step.cl says why): as it is, each corner
+// made unit length first (the hold test), or over the cell's longest corner (the step's unit
+// force, zero exactly where the interpolated field is).
+enum class ForceScale { Raw, UnitCorners, CellPeak };
+
 // Trilinear sample of a 3-component field at a point in voxel coordinates (centres at
-// i + 0.5), corner samples normalised first when asked; the same of a scalar grid.
-glm::dvec3 sampleForce3(const Field& field, glm::dvec3 p, bool normalize);
+// i + 0.5), scaled as asked; the same of a scalar grid.
+glm::dvec3 sampleForce3(const Field& field, glm::dvec3 p, ForceScale scale);
 double sampleScalar3(const Grid& grid, glm::dvec3 p);
 
 // Mean of the ring minus the vertex; the unit sum of the fan's triangle normals.

@@ -36,13 +36,16 @@ T trilinear(const Trilinear& c, At at) {
 }
 }  // namespace
 
-glm::dvec3 sampleForce3(const Field& f, glm::dvec3 p, bool normalize) {
+glm::dvec3 sampleForce3(const Field& f, glm::dvec3 p, ForceScale scale) {
   const Trilinear c = corners(f.width, f.height, f.depth, p);
-  return trilinear<glm::dvec3>(c, [&](int x, int y, int z) {
+  double peak = 0;
+  const glm::dvec3 s = trilinear<glm::dvec3>(c, [&](int x, int y, int z) {
     const std::size_t i = (static_cast<std::size_t>(z) * f.height + y) * f.width + x;
     const glm::dvec3 v(f.values[3 * i], f.values[3 * i + 1], f.values[3 * i + 2]);
-    return normalize ? v / std::sqrt(glm::dot(v, v) + 1e-12) : v;
+    peak = std::max(peak, glm::length(v));
+    return scale == ForceScale::UnitCorners ? v / std::sqrt(glm::dot(v, v) + 1e-12) : v;
   });
+  return scale == ForceScale::CellPeak ? s / std::sqrt(peak * peak + 1e-12) : s;
 }
 
 double sampleScalar3(const Grid& g, glm::dvec3 p) {
@@ -82,7 +85,9 @@ std::vector<glm::dvec3> rightHandSide(const std::vector<glm::dvec3>& x, const Ri
   const auto n = ringNormals(x, rings);
   std::vector<glm::dvec3> b(x.size());
   for (std::size_t i = 0; i < x.size(); ++i)
-    b[i] = p.gamma * x[i] + p.kappa * sampleForce3(force, x[i] / p.spacing, p.normalize) +
+    b[i] = p.gamma * x[i] +
+           p.kappa * sampleForce3(force, x[i] / p.spacing,
+                                  p.normalize ? ForceScale::CellPeak : ForceScale::Raw) +
            p.pressure * n[i];
   return b;
 }
@@ -156,11 +161,11 @@ std::vector<double> surfaceHold(const std::vector<glm::dvec3>& x, const Rings& r
   for (std::size_t i = 0; i < x.size(); ++i) {
     const glm::dvec3 n = normals[i];
     const glm::dvec3 po = (x[i] + d * n) / spacing, pi = (x[i] - d * n) / spacing;
-    out[i] = std::min(-glm::dot(sampleForce3(force, po, true), n),
-                      glm::dot(sampleForce3(force, pi, true), n));
+    out[i] = std::min(-glm::dot(sampleForce3(force, po, ForceScale::UnitCorners), n),
+                      glm::dot(sampleForce3(force, pi, ForceScale::UnitCorners), n));
     if (!edge || out[i] <= 0) continue;
-    const double strength = std::min(glm::length(sampleForce3(force, po, false)),
-                                     glm::length(sampleForce3(force, pi, false)));
+    const double strength = std::min(glm::length(sampleForce3(force, po, ForceScale::Raw)),
+                                     glm::length(sampleForce3(force, pi, ForceScale::Raw)));
     double ridge = 0;
     for (int k = -3; k <= 3; ++k)
       ridge = std::max(ridge, sampleScalar3(*edge, (x[i] + (d * k / 3) * n) / spacing));
