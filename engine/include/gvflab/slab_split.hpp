@@ -35,16 +35,18 @@ struct Slab {
 };
 
 // Equal slabs of depth over `devices`, cut at multiples of `align` planes, each holding `halo`
-// planes beyond every inner cut.
-// ParameterError when a slab would own fewer planes than the halo (a neighbour could not fill
-// it) or the counts are out of range.
+// planes beyond every inner cut. ParameterError when a slab would own fewer planes than the
+// halo (a neighbour could not fill it) or the counts are out of range.
 std::vector<Slab> planSlabs(int depth, int devices, int halo, int align = 1);
 
 // The contexts of a split: `selectors` as chooseDevice takes them ("0.1", "gpu", a name), with
-// `main` (the pipeline's, which holds the input) standing for the first one. "all" names every
-// GPU of the main device's platform (every device when it has no GPU). Kernels load as main's.
+// `main` (the pipeline's, which holds the input) standing for the first one, or "all"
+// (splitCandidates). Kernels load as main's.
 std::vector<std::shared_ptr<ComputeContext>> openSplitDevices(
     std::shared_ptr<ComputeContext> main, const std::vector<std::string>& selectors);
+
+// What "all" names: every GPU of main's platform (every device when it has no GPU).
+std::vector<DeviceInfo> splitCandidates(const DeviceInfo& main);
 
 // `count` sub-devices of one device (clCreateSubDevices, CL_DEVICE_PARTITION_EQUALLY), each
 // in its own context; DeviceError when the device cannot be partitioned so. For tests of the
@@ -107,8 +109,7 @@ class SlabSolver : public Solver {
   virtual const Solver& lead() const = 0;  // its facts, μ and bound are the split's
   virtual PlaneLayout layout(std::size_t i, int level, int field) = 0;
   cl::CommandQueue& queue() override;
-  // The input's planes of slab i (channels floats a voxel), copied to its device.
-  cl::Buffer slabInput(std::size_t i, const cl::Buffer& from, int channels);
+  GvfInput slabInput(std::size_t i);  // slab i's planes of the input, on its device
   // At `level`, the `planes` (0: all halo >> level) halo planes next to each cut of a field
   // (layout's) copied from the neighbour's owned ones.
   void exchange(int level = 0, int planes = 0, int field = 0);

@@ -69,17 +69,21 @@ SlabSolver::~SlabSolver() = default;
 
 cl::CommandQueue& SlabSolver::queue() { return devices_.front()->queue(); }
 
-cl::Buffer SlabSolver::slabInput(std::size_t i, const cl::Buffer& from, int channels) {
+GvfInput SlabSolver::slabInput(std::size_t i) {
+  GvfInput part = input_;
+  part.depth = plan_[i].depth();
   try {
-    const PlaneBytes b = interleavedPlanes(input_, plan_[i].lo, plan_[i].depth(), channels);
-    std::vector<char> host(b.size);
-    devices_.front()->queue().enqueueReadBuffer(from, CL_TRUE, b.offset, b.size, host.data());
-    cl::Buffer out(devices_[i]->context(), CL_MEM_READ_WRITE, b.size);
-    devices_[i]->queue().enqueueWriteBuffer(out, CL_TRUE, 0, b.size, host.data());
-    return out;
+    for (auto [buffer, channels] : {std::pair{&part.edge, 1}, std::pair{&part.v0, 3}}) {
+      const PlaneBytes b = interleavedPlanes(input_, plan_[i].lo, part.depth, channels);
+      std::vector<char> host(b.size);
+      devices_.front()->queue().enqueueReadBuffer(*buffer, CL_TRUE, b.offset, b.size, host.data());
+      *buffer = cl::Buffer(devices_[i]->context(), CL_MEM_READ_WRITE, b.size);
+      devices_[i]->queue().enqueueWriteBuffer(*buffer, CL_TRUE, 0, b.size, host.data());
+    }
   } catch (const cl::Error& e) {
     rethrowClError(e, "splitting the volume over the devices");
   }
+  return part;
 }
 
 SlabEulerSolver::SlabEulerSolver(std::vector<std::shared_ptr<ComputeContext>> devices,
@@ -89,13 +93,8 @@ SlabEulerSolver::SlabEulerSolver(std::vector<std::shared_ptr<ComputeContext>> de
     throw ParameterError(
         "A split over devices keeps its fields in buffers: use --memory "
         "buffer or local, or one device.");
-  for (std::size_t i = 0; i < plan_.size(); ++i) {
-    GvfInput part = input_;
-    part.depth = plan_[i].depth();
-    part.edge = slabInput(i, input_.edge, 1);
-    part.v0 = slabInput(i, input_.v0, 3);
-    slabs_.push_back(std::make_unique<EulerSolver>(devices_[i], std::move(part), mu, options));
-  }
+  for (std::size_t i = 0; i < plan_.size(); ++i)
+    slabs_.push_back(std::make_unique<EulerSolver>(devices_[i], slabInput(i), mu, options));
 }
 
 // The storage's three components, each a plane-major block of the slab's whole size
@@ -284,20 +283,24 @@ std::unique_ptr<Solver> makeSplitSolver(std::shared_ptr<ComputeContext> main, co
                                            config.splitHalo);
 }
 
+std::vector<DeviceInfo> splitCandidates(const DeviceInfo& main) {
+  std::vector<DeviceInfo> same, out;
+  for (const DeviceInfo& d : listDevices())
+    if (d.platformIndex == main.platformIndex) same.push_back(d);
+  const bool gpus = std::any_of(same.begin(), same.end(), [](auto& d) { return d.isGpu; });
+  for (const DeviceInfo& d : same)
+    if (!gpus || d.isGpu) out.push_back(d);
+  return out;
+}
+
 std::vector<std::shared_ptr<ComputeContext>> openSplitDevices(
     std::shared_ptr<ComputeContext> main, const std::vector<std::string>& selectors) {
   std::vector<std::shared_ptr<ComputeContext>> out{main};
   std::vector<DeviceInfo> chosen;
-  if (selectors.size() == 1 && selectors.front() == "all") {
-    std::vector<DeviceInfo> same;
-    for (const DeviceInfo& d : listDevices())
-      if (d.platformIndex == main->info().platformIndex) same.push_back(d);
-    const bool gpus = std::any_of(same.begin(), same.end(), [](auto& d) { return d.isGpu; });
-    for (const DeviceInfo& d : same)
-      if (!gpus || d.isGpu) chosen.push_back(d);
-  } else {
+  if (selectors.size() == 1 && selectors.front() == "all")
+    chosen = splitCandidates(main->info());
+  else
     for (const std::string& s : selectors) chosen.push_back(chooseDevice(s));
-  }
   std::set<std::pair<int, int>> seen{{main->info().platformIndex, main->info().deviceIndex}};
   for (const DeviceInfo& d : chosen) {
     if (!seen.insert({d.platformIndex, d.deviceIndex}).second) continue;

@@ -74,27 +74,22 @@ class SlabMultigridSolver::Steps final : public detail::CycleSteps {
   MultigridSolver& c_;
 };
 
-SlabMultigridSolver::SlabMultigridSolver(const std::vector<std::shared_ptr<ComputeContext>>& devices,
-                                         const GvfInput& input, double mu, MultigridOptions options,
-                                         int splitLevels)
+SlabMultigridSolver::SlabMultigridSolver(
+    const std::vector<std::shared_ptr<ComputeContext>>& devices, const GvfInput& input, double mu,
+    MultigridOptions options, int splitLevels)
     : SlabSolver(devices, input, splitHalo(input, devices.size(), splitLevels),
                  splitHalo(input, devices.size(), splitLevels)),
       split_(std::countr_zero(unsigned(halo_))) {
   options.fused = 0;  // level 0 in place: one buffer to exchange
   options.persistent = 0;
-  for (std::size_t i = 0; i < plan_.size(); ++i) {
-    GvfInput part = input_;
-    part.depth = plan_[i].depth();
-    part.edge = slabInput(i, input_.edge, 1);
-    part.v0 = slabInput(i, input_.v0, 3);
-    parts_.push_back(std::make_unique<MultigridSolver>(devices_[i], std::move(part), mu, options));
-  }
+  for (std::size_t i = 0; i < plan_.size(); ++i)
+    parts_.push_back(std::make_unique<MultigridSolver>(devices_[i], slabInput(i), mu, options));
   options.firstLevel = split_;
   coarse_ = std::make_unique<MultigridSolver>(devices_.front(), input_, mu, options);
   for (const auto& p : parts_)
     if (std::min(p->levels(), coarse_->levels()) <= split_)
-      throw ParameterError("This volume is too small for multigrid with " +
-                           std::to_string(split_) + " levels split over devices.");
+      throw ParameterError("This volume is too small for multigrid with " + std::to_string(split_) +
+                           " levels split over devices.");
   moveLevel(&MultigridSolver::Level::s, true);
   coarse_->restrictS(split_);
 }
@@ -121,6 +116,7 @@ SlabSolver::PlaneLayout SlabMultigridSolver::layout(std::size_t i, int level, in
 
 // Levels 1.. hold float32 components one plane-major block each (multigrid.cl), S one.
 void SlabMultigridSolver::moveLevel(cl::Buffer MultigridSolver::Level::*field, bool gather) {
+  for (auto& d : devices_) d->queue().finish();  // the kernels, not timed as the exchange
   const auto t0 = std::chrono::steady_clock::now();
   const std::size_t at = std::size_t(split_) - 1;
   MultigridSolver::Level& whole = coarse_->levels_[at];
@@ -135,8 +131,10 @@ void SlabMultigridSolver::moveLevel(cl::Buffer MultigridSolver::Level::*field, b
       std::vector<char> host(plane * std::size_t(z1 - z0));
       cl::CommandQueue &slab = devices_[i]->queue(), &first = devices_.front()->queue();
       for (int b = 0; b < (field == &MultigridSolver::Level::s ? 1 : 3); ++b) {
-        const std::size_t mineAt = std::size_t(b) * mine.shape.count() * sizeof(float) + plane * std::size_t(z0 - lo);
-        const std::size_t wholeAt = std::size_t(b) * whole.shape.count() * sizeof(float) + plane * std::size_t(z0);
+        const std::size_t mineAt =
+            std::size_t(b) * mine.shape.count() * sizeof(float) + plane * std::size_t(z0 - lo);
+        const std::size_t wholeAt =
+            std::size_t(b) * whole.shape.count() * sizeof(float) + plane * std::size_t(z0);
         if (gather) {
           slab.enqueueReadBuffer(mine.*field, CL_TRUE, mineAt, host.size(), host.data());
           first.enqueueWriteBuffer(whole.*field, CL_TRUE, wholeAt, host.size(), host.data());
@@ -156,7 +154,8 @@ void SlabMultigridSolver::step(int n) {
   Steps steps(*this);
   try {
     for (int i = 0; i < n; ++i) {
-      for (int j = 0; j < coarse_->options().a; ++j) detail::iteration(steps, coarse_->cycleShape());
+      for (int j = 0; j < coarse_->options().a; ++j)
+        detail::iteration(steps, coarse_->cycleShape());
       ++iterations_;
     }
   } catch (const cl::Error& e) {
