@@ -57,6 +57,8 @@ struct BenchArgs {
   std::vector<std::string> devices{"all"};
   int halo = 4;
   bool splitOnly = false;
+  bool splitMultigrid = false;  // --multigrid: multigrid's split (SlabMultigridSolver)
+  int subDevices = 0;           // --sub-devices N: over N sub-devices of --device
 };
 
 // One JSON Lines record (members in the order given), as every case prints with --json.

@@ -37,7 +37,8 @@ const char* kUsage =
     "                    [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless]]\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
     "                    [--vertices V]  (surface)\n"
-    "                    [--devices all|P.D,P.D...] [--halo K] [--split-only]  (split3d)\n"
+    "                    [--devices all|P.D,P.D...] [--halo K] [--split-only] [--multigrid]\n"
+    "                    [--sub-devices N]  (split3d)\n"
     "Cases:\n"
     "  devices   list the OpenCL devices\n"
     "  euler2d   explicit Euler GVF on an N x N image, K iterations; reports ms/iteration,\n"
@@ -57,7 +58,8 @@ const char* kUsage =
     "  split3d   a volume's Euler solve (N x N x N, or x D with --depth) on --device, then\n"
     "            split in z-slabs over --devices (default all) with halos of --halo planes\n"
     "            (default 4): wall ms per iteration of each, speed-up, halo exchange ms per\n"
-    "            iteration, bytes per device (--split-only: no one-device run)\n"
+    "            iteration and the rest, bytes per device (--split-only: no one-device\n"
+    "            run; --multigrid: multigrid's split, its fine levels over the devices)\n"
     "  forces    each external force's field time on an N x N blob (N x N x D ball with\n"
     "            --depth D): K iterations of Euler GVF and of GGVF, VFC (radius 32, 8 in 3D)\n"
     "            and the distance force (exact EDT), OpenCL kernel ms (best of --repeats)\n"
@@ -153,6 +155,10 @@ int main(int argc, char** argv) {
         b.halo = parseInt("--halo", value(), 1, 64);
       else if (args[i] == "--split-only")
         b.splitOnly = true;
+      else if (args[i] == "--multigrid")
+        b.splitMultigrid = true;
+      else if (args[i] == "--sub-devices")
+        b.subDevices = parseInt("--sub-devices", value(), 1, 64);
       else if (args[i] == "--depth")
         b.depth = parseInt("--depth", value(), 2, gvflab::kMaxImageSide);
       else if (args[i] == "--mu") {  // each solver's range on the input: mu_rule.hpp

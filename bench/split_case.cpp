@@ -1,7 +1,7 @@
-// split3d (issue 41): a volume's Euler solve on one device, then split in z-slabs over
-// --devices (slab_split.hpp) with --halo planes exchanged every that many iterations: wall ms
-// per iteration of each (every device finished), the speed-up, the halo exchange's ms per
-// iteration beside it, and each device's bytes.
+// split3d (issue 41): a volume's Euler (or --multigrid) solve on one device, then split in
+// z-slabs over --devices (slab_split.hpp; Euler's --halo planes exchanged every that many
+// iterations): wall ms per iteration of each (every device finished), the speed-up, the halo
+// exchange's ms per iteration and the rest (the kernels) beside it, and each device's bytes.
 #include <chrono>
 #include <iomanip>
 
@@ -46,51 +46,67 @@ double wallMs(Solver& solver, int iterations, int repeats, Finish finish) {
 }  // namespace
 
 int runSplit(const BenchArgs& args, std::ostream& out) {
-  auto main = ComputeContext::create({args.device, {}, {}});
+  // --sub-devices N: N sub-devices of --device (the split's path tried on PoCL, without GPUs).
+  auto devices = args.subDevices > 0 ? openSubDevices({args.device, {}, {}}, args.subDevices)
+                                     : std::vector<std::shared_ptr<ComputeContext>>{};
+  auto main = devices.empty() ? ComputeContext::create({args.device, {}, {}}) : devices.front();
   const int depth = args.depth > 0 ? args.depth : args.size;
   const GvfInput input = buildGvfInput(*main, splitVolume(args.size, depth), 1.0);
   const double mu = benchMu(args, input, 0.1);
-  const auto devices = openSplitDevices(main, args.devices);
+  if (devices.empty()) devices = openSplitDevices(main, args.devices);
   for (Precision p : args.precisions)
     for (const auto& m : args.memories) {
       SolverConfig config = eulerConfig(args, p, m);
+      if (args.splitMultigrid) config.kind = SolverKind::Multigrid;
       double oneMs = 0;
       if (!args.splitOnly) {
-        auto one = makeEulerSolver(main, input, mu, config);
+        auto one = makeSolver(main, input, mu, config);
         oneMs = wallMs(*one, args.iterations, args.repeats, [&] { main->queue().finish(); });
       }
-      checkSlabsFit(devices, {input.width, input.height, input.depth}, p, args.halo);
-      SlabEulerSolver split(devices, input, mu, config.eulerOptions(), args.halo);
+      std::unique_ptr<SlabSolver> made;
+      if (args.splitMultigrid) {
+        made = std::make_unique<SlabMultigridSolver>(devices, input, mu, config.multigridOptions());
+      } else {
+        checkSlabsFit(devices, {input.width, input.height, input.depth}, p, args.halo);
+        made =
+            std::make_unique<SlabEulerSolver>(devices, input, mu, config.eulerOptions(), args.halo);
+      }
+      SlabSolver& split = *made;
       const double splitMs = wallMs(split, args.iterations, args.repeats, [&] {
         for (auto& d : devices) d->queue().finish();
       });
+      // The exchanges' wall time and the rest (the kernels, every device finished) per iteration.
       const double haloMsPerIt = split.haloSeconds() * 1e3 / double(split.iterations());
+      const double kernelMsPerIt = splitMs / args.iterations - haloMsPerIt;
       const auto each = split.deviceBytesEach();
       const std::string structure = split.structure();
       const auto facts = split.facts();
       const std::string slabs = std::get<std::string>(findFact(facts, "split")->value);
       if (args.json) {
-        nlohmann::ordered_json r = {{"case", "split3d"},
-                                    {"size", args.size},
-                                    {"depth", depth},
-                                    {"devices", devices.size()},
-                                    {"halo", args.halo},
-                                    {"iterations", args.iterations},
-                                    {"precision", precisionName(p)},
-                                    {"memory", memoryName(*split.memoryKind())},
-                                    {"one_device_ms_per_iteration", oneMs / args.iterations},
-                                    {"split_ms_per_iteration", splitMs / args.iterations},
-                                    {"speedup", oneMs > 0 ? oneMs / splitMs : 0.0},
-                                    {"halo_ms_per_iteration", haloMsPerIt},
-                                    {"device_bytes_each", each},
-                                    {"split", slabs}};
+        nlohmann::ordered_json r = {
+            {"case", "split3d"},
+            {"size", args.size},
+            {"depth", depth},
+            {"devices", devices.size()},
+            {"solver", split.name()},
+            {"halo", split.halo()},
+            {"iterations", args.iterations},
+            {"precision", precisionName(p)},
+            {"memory", memoryName(split.memoryKind().value_or(MemoryKind::Buffer))},
+            {"one_device_ms_per_iteration", oneMs / args.iterations},
+            {"split_ms_per_iteration", splitMs / args.iterations},
+            {"speedup", oneMs > 0 ? oneMs / splitMs : 0.0},
+            {"halo_ms_per_iteration", haloMsPerIt},
+            {"kernel_ms_per_iteration", kernelMsPerIt},
+            {"device_bytes_each", each},
+            {"split", slabs}};
         printJsonLine(out, r);
       } else {
         out << std::fixed << std::setprecision(3) << "split3d " << args.size << "x" << args.size
             << "x" << depth << " " << precisionName(p) << " " << structure << ": one device "
             << oneMs / args.iterations << " ms/it, split " << splitMs / args.iterations
             << " ms/it (x" << (oneMs > 0 ? oneMs / splitMs : 0.0) << "), halo exchange "
-            << haloMsPerIt << " ms/it; " << slabs << "\n";
+            << haloMsPerIt << " ms/it, the rest " << kernelMsPerIt << " ms/it; " << slabs << "\n";
       }
     }
   return 0;

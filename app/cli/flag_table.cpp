@@ -295,7 +295,7 @@ std::vector<Flag> fieldFlags() {
                      [](FlagContext& c) { c.options.device = c.value(); }));
   t.push_back(
       valued("--devices", "LIST", G::Field,
-             "a volume's Euler solve split in z-slabs over devices: all (the GPUs of the run's "
+             "a volume's field solve split in z-slabs over devices: all (the GPUs of the run's "
              "platform) or P.D numbers, comma-separated, the first holding the input",
              [](FlagContext& c) {
                const std::string list = c.value();

@@ -41,7 +41,7 @@ struct Options {
   int mgA = 1, mgB = 2, mgC = 1;  // --mg-a, --mg-b, --mg-c (multigridParamSpecs)
   std::optional<double> targetError;  // --target-error E: iterate until ε <= E
   std::string device;                 // "", gpu, cpu or a name substring
-  std::vector<std::string> devices;   // --devices: a volume's Euler split (slab_split.hpp)
+  std::vector<std::string> devices;   // --devices: a volume's split (slab_split.hpp)
   std::optional<std::string> kernelDir;
   bool allowDataOutside = false;  // data files named by headers may lie outside their folder
   std::optional<std::string> saveField;

@@ -86,6 +86,7 @@ void runHeadless(Options o, const HeadlessFigureHook& figure,
   std::shared_ptr<ComputeContext> ctx;
   const RunInput in = checkHeadlessRun(o, [&](FieldShape shape) {
     ctx = context ? context : ComputeContext::create(contextOptions(o));
+    chooseSplit(*ctx, shape, config);  // over the devices when it does not fit one
     checkFits(*ctx, shape, config);
   });
   // Then the whole run before the first allocation: the snakes, the surfaces and their own

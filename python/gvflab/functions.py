@@ -235,10 +235,11 @@ def gvf(image_or_volume, *, channel_axis=None, mu=None, sigma=_GVF["sigma"], ite
         Laplacian are taken in these units, so the field is per world unit and Euler's mu
         bound shrinks with fine spacing.
     devices : None, 'all' or list of str, optional
-        A volume's Euler solve split in z-slabs over several devices (docs/SCALING.md):
+        A volume's solve split in z-slabs over several devices (docs/SCALING.md):
         'all' (every GPU of the device's platform) or numbers as ``['0.0', '0.1']`` (the
         first holds the input, as ``device`` would). ``report.split`` names the slabs. 2D
-        inputs and multigrid refuse it; a list that comes to one device runs as one.
+        inputs refuse it; a list that comes to one device runs as one. Without it, a volume
+        whose solve does not fit the device is split over 'all' when that names several.
 
     Returns
     -------

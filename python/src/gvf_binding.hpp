@@ -33,7 +33,7 @@ struct GvfRequest {
   int mgA = multigridDefault("mg-a");  // multigrid cycles and sweeps
   int mgB = multigridDefault("mg-b");
   int mgC = multigridDefault("mg-c");
-  // A volume's Euler solve split over devices (gvflab/slab_split.hpp); empty: one device.
+  // A volume's solve split over devices (gvflab/slab_split.hpp); empty: one device.
   std::vector<std::string> devices;
 
   // The engine's plan for this request (iterations, target, solver checked): ParameterError.

@@ -5,6 +5,7 @@
 
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/multigrid_reference.hpp"
 #include "gvflab/reference.hpp"
 #include "gvflab/slab_split.hpp"
 #include "test_support.hpp"
@@ -83,6 +84,48 @@ TEST_CASE("Euler split over two devices equals one device and the double referen
                                  std::vector<double>(a.begin(), a.end())) < 1e-6);
         }
   }
+}
+
+TEST_CASE("multigrid split over two devices equals one device and the double reference") {
+  const auto devices = twoDevices();
+  // Depth 27: odd, so the last slab ends on the volume's odd boundary; 32 allows 3 split levels.
+  const Volume vols[] = {test::randomVolumeOf(20, 18, 32, 43), test::ballVolumeOf(18, 16, 27)};
+  const reference::MultigridParams p{0.1, 1, 2, 1};
+  for (const Volume& vol : vols) {
+    const GvfInput in = buildGvfInput(*devices.front(), vol, 1.0);
+    const auto v0 = reference::initialField(test::toGridOf(vol), 1.0, V0Mode::EdgeGradient);
+    const auto ref = reference::multigridIterate(v0, v0, p, 3);
+    for (const Precision prec : {Precision::F32, Precision::SNorm16})
+      for (const int levels : {1, 2, 3}) {
+        CAPTURE(vol.depth);
+        CAPTURE(std::string(precisionName(prec)));
+        CAPTURE(levels);
+        const MultigridOptions options{.precision = prec};
+        MultigridSolver one(devices.front(), in, p.mu, options);
+        one.step(3);
+        SlabMultigridSolver split(devices, in, p.mu, options, levels);
+        CHECK(split.splitLevels() == levels);
+        CHECK(split.halo() == 1 << levels);
+        split.step(3);
+        CHECK(split.iterations() == 3);
+        CHECK(split.exchanges() > 0);
+        const auto a = one.readField3D().data, b = split.readField3D().data;
+        CHECK(test::maxAbsDiff(b, std::vector<double>(a.begin(), a.end())) < 1e-6);
+        CHECK(test::maxAbsDiff(b, ref.values) < (prec == Precision::F32 ? 5e-5 : 6e-4));
+        CHECK(split.error() == doctest::Approx(one.error()).epsilon(1e-5));
+        split.reset();
+        split.step(3);
+        CHECK(test::maxAbsDiff(split.readField3D().data, std::vector<double>(a.begin(), a.end())) <
+              1e-6);
+      }
+  }
+  // The split levels chosen: down to a level of side <= 64, within the slabs' depth.
+  const GvfInput in = buildGvfInput(*devices.front(), test::randomVolumeOf(12, 10, 16, 7), 1.0);
+  SlabMultigridSolver chosen(devices, in, 0.1, {});
+  CHECK(chosen.splitLevels() == 1);
+  CHECK(chosen.structure() == "z-slabs on 2 devices, halo 2, levels 0-0 of 4 split");
+  CHECK_THROWS_WITH_AS(SlabMultigridSolver(devices, in, 0.1, {}, 4),
+                       doctest::Contains("fewer planes than the halo"), ParameterError);
 }
 
 TEST_CASE("the split names its slabs and devices, and counts bytes per device") {

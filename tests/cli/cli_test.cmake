@@ -1054,7 +1054,7 @@ if(NOT last_err MATCHES "use sphere:X,Y,Z,R or box:X0,Y0,Z0,X1,Y1,Z1")
 endif()
 
 # @case devices_split_choice
-# --devices (issue 41): a volume's Euler solve split over devices; what it cannot split is
+# --devices (issue 41): a volume's solve split over devices; what it cannot split is
 # refused in one sentence before any output, and a list that comes to one device (PoCL's one
 # device, named twice) runs the plain solver. --device takes P.D numbers.
 write_ball_volume()
@@ -1063,10 +1063,11 @@ run_gvflab(FALSE --headless --phantom u --phantom-size 32 --iterations 3 --devic
 if(NOT last_err MATCHES "split over devices is for volumes" OR EXISTS ${WORK}/r2d.json)
   message(FATAL_ERROR "2D split: ${last_err}")
 endif()
-run_gvflab(FALSE --headless ${WORK}/ball.mhd --solver multigrid --iterations 2 --devices all
+run_gvflab(TRUE --headless ${WORK}/ball.mhd --solver multigrid --iterations 2 --devices all
            --report ${WORK}/rmg.json)
-if(NOT last_err MATCHES "runs the Euler solver only" OR EXISTS ${WORK}/rmg.json)
-  message(FATAL_ERROR "multigrid split: ${last_err}")
+file(READ ${WORK}/rmg.json report)
+if(NOT report MATCHES "\"iterations\": 2" OR report MATCHES "\"split\"")
+  message(FATAL_ERROR "multigrid over all (one) devices is the plain solver: ${report}")
 endif()
 run_gvflab(FALSE --headless ${WORK}/ball.mhd --devices 0.0,,0.1)
 if(NOT last_err MATCHES "--devices '0.0,,0.1' has an empty entry")
@@ -1082,3 +1083,31 @@ file(READ ${WORK}/r.json report)
 if(NOT report MATCHES "\"iterations\": 3" OR report MATCHES "\"split\"")
   message(FATAL_ERROR "one device named twice is the plain solver: ${report}")
 endif()
+
+# @case devices_auto_split
+# A volume whose solve does not fit one device (GVFLAB_TEST_DEVICE_MIB) is split over the
+# platform's devices when it has several (two PoCL devices: POCL_DEVICES), each slab's fit
+# checked on its device and the report naming the split; with one device it is refused.
+string(REPEAT "A" 4096 dark)
+string(REPEAT "z" 4096 bright)
+string(REPEAT "${dark}" 24 outside)
+string(REPEAT "${bright}" 16 inside)
+file(WRITE ${WORK}/slab.raw "${outside}${inside}${outside}")
+file(WRITE ${WORK}/slab.mhd "ObjectType = Image\nNDims = 3\nDimSize = 64 64 64\n"
+     "ElementType = MET_UCHAR\nElementDataFile = slab.raw\n")
+set(ENV{GVFLAB_TEST_DEVICE_MIB} 10)  # one device: 13 MiB for Euler, 11 for multigrid
+run_gvflab(FALSE --headless ${WORK}/slab.mhd --iterations 2)
+if(NOT last_err MATCHES "GVF solve in f32 needs")
+  message(FATAL_ERROR "one small device: ${last_err}")
+endif()
+set(ENV{POCL_DEVICES} "pthread pthread")
+foreach(solver euler multigrid)
+  run_gvflab(TRUE --headless ${WORK}/slab.mhd --solver ${solver} --iterations 2
+             --report ${WORK}/auto-${solver}.json)
+  file(READ ${WORK}/auto-${solver}.json report)
+  if(NOT report MATCHES "\"split\": \"z 0-31 on [^;]*; z 32-63 on ")
+    message(FATAL_ERROR "${solver} split not chosen: ${report}")
+  endif()
+endforeach()
+unset(ENV{POCL_DEVICES})
+unset(ENV{GVFLAB_TEST_DEVICE_MIB})

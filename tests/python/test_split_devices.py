@@ -1,4 +1,4 @@
-"""gvflab.gvf(devices=...) (issue 41): a volume's Euler solve split over devices. CI has one
+"""gvflab.gvf(devices=...) (issue 41): a volume's solve split over devices. CI has one
 PoCL device, so a split itself is tested in C++ on sub-devices (tests/cl/test_slab_split.cpp);
 here: what is refused, and a list that comes to one device is the one-device solve."""
 import numpy as np
@@ -14,11 +14,9 @@ def volume(seed=3):
     return np.clip(v + rng.normal(0, 0.1, v.shape), 0, 1).astype(np.float32)
 
 
-def test_a_split_refuses_images_multigrid_and_lists_of_other_things():
+def test_a_split_refuses_images_and_lists_of_other_things():
     with pytest.raises(gvflab.ParameterError, match="split over devices is for volumes"):
         gvflab.gvf(gvflab.phantom("u", 32), iterations=3, devices="all")
-    with pytest.raises(gvflab.ParameterError, match="runs the Euler solver only"):
-        gvflab.gvf(volume(), solver="multigrid", iterations=2, devices="all")
     for bad in ([], [0, 1], 7):
         with pytest.raises(gvflab.ParameterError, match="devices= takes None, 'all' or a list"):
             gvflab.gvf(volume(), iterations=2, devices=bad)
@@ -31,3 +29,7 @@ def test_devices_that_come_to_one_run_the_one_device_solve():
     np.testing.assert_array_equal(one, same)
     assert r1.split == r2.split == ""
     assert r2.iterations == 7
+    one, _ = gvflab.gvf(volume(), iterations=2, solver="multigrid")
+    same, r = gvflab.gvf(volume(), iterations=2, solver="multigrid", devices="all")
+    np.testing.assert_array_equal(one, same)
+    assert r.split == ""

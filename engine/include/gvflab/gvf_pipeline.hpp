@@ -63,6 +63,11 @@ struct SolverConfig {
 void checkFits(const ComputeContext& ctx, FieldShape shape, const SolverConfig& config,
                bool both = false);
 
+// The split chosen when none was asked for (issue 41): a volume whose solve does not fit
+// ctx's device runs over "all" devices (slab_split.hpp) when that names more than one; each
+// slab's fit is then checked on its device (makeSolver).
+void chooseSplit(const ComputeContext& ctx, FieldShape shape, SolverConfig& config);
+
 // Device memory a run holds beside its field solve (snakes, surfaces, a second edge input):
 // `what` names it in the refusal ("12 surfaces"), `largest` is its largest single buffer.
 struct DeviceNeed {

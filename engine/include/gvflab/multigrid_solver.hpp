@@ -79,6 +79,9 @@ struct MultigridOptions {
   // after it (one device-wide step less per visit); 4 (NVIDIA): the step list and k in local
   // memory (-DMGP_LOCAL_OPS). -1: chosen (BENCHMARKS.md).
   int persistentVariant = -1;
+  // Levels firstLevel.. only (no V, V0 or finer levels): the coarse levels of a split whose
+  // finer ones are over devices (SlabMultigridSolver, which fills S there and drives it).
+  int firstLevel = 0;
 };
 
 // One row of the per-level cost: the profiler's stats for the launches on `level` (or, for
@@ -162,7 +165,9 @@ class MultigridSolver : public Solver {
   cl::CommandQueue& queue() override;
 
  private:
-  struct Level {  // levels 1..L (level 0 is v_ and v0_)
+  friend class SlabMultigridSolver;
+  void restrictS(int first);  // S of levels first+1.. from level first's
+  struct Level {              // levels 1..L (level 0 is v_ and v0_)
     FieldShape shape;
     cl::Buffer e;     // correction (the unknown on this level)
     cl::Buffer rhs;   // right-hand side

@@ -1,6 +1,7 @@
 #pragma once
 // One volume over several devices (issue 41): z-slabs, one Euler solver per device, each slab
-// with `halo` planes of its neighbours on either inner side, exchanged every `halo` iterations.
+// with `halo` planes of its neighbours on either inner side, exchanged every `halo` iterations;
+// multigrid's fine levels split the same way (SlabMultigridSolver).
 //
 // Why it is exact: an Euler iteration reads one plane either side, so the mirror rule at a
 // slab's outer halo plane (wrong there, since the volume goes on) spoils one plane more per
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "gvflab/euler_solver.hpp"
+#include "gvflab/multigrid_solver.hpp"
 #include "gvflab/pinned_host.hpp"
 #include "gvflab/solver.hpp"
 
@@ -32,16 +34,19 @@ struct Slab {
   int depth() const { return hi - lo; }
 };
 
-// Equal slabs of depth over `devices`, each holding `halo` planes beyond every inner cut.
-// ParameterError when a slab would own fewer planes than the halo (a neighbour could not fill
-// it) or the counts are out of range.
-std::vector<Slab> planSlabs(int depth, int devices, int halo);
+// Equal slabs of depth over `devices`, cut at multiples of `align` planes, each holding `halo`
+// planes beyond every inner cut. ParameterError when a slab would own fewer planes than the
+// halo (a neighbour could not fill it) or the counts are out of range.
+std::vector<Slab> planSlabs(int depth, int devices, int halo, int align = 1);
 
 // The contexts of a split: `selectors` as chooseDevice takes them ("0.1", "gpu", a name), with
-// `main` (the pipeline's, which holds the input) standing for the first one. "all" names every
-// GPU of the main device's platform (every device when it has no GPU). Kernels load as main's.
+// `main` (the pipeline's, which holds the input) standing for the first one, or "all"
+// (splitCandidates). Kernels load as main's.
 std::vector<std::shared_ptr<ComputeContext>> openSplitDevices(
     std::shared_ptr<ComputeContext> main, const std::vector<std::string>& selectors);
+
+// What "all" names: every GPU of main's platform (every device when it has no GPU).
+std::vector<DeviceInfo> splitCandidates(const DeviceInfo& main);
 
 // `count` sub-devices of one device (clCreateSubDevices, CL_DEVICE_PARTITION_EQUALLY), each
 // in its own context; DeviceError when the device cannot be partitioned so. For tests of the
@@ -57,41 +62,33 @@ void checkSlabsFit(const std::vector<std::shared_ptr<ComputeContext>>& devices, 
 struct SolverConfig;
 
 // The pipeline's split (makeSolver, when config.devices is not empty): the devices opened,
-// each one's fit checked, a SlabEulerSolver; null when they come to one device (the plain
-// solver runs). ParameterError for multigrid or a 2D input.
+// each one's fit checked, a SlabEulerSolver or SlabMultigridSolver; null when they come to one
+// device (the plain solver runs). ParameterError for a 2D input.
 std::unique_ptr<Solver> makeSplitSolver(std::shared_ptr<ComputeContext> main, const GvfInput& input,
                                         double mu, const SolverConfig& config);
 
-class SlabEulerSolver : public Solver {
+// What the splits share: the slabs' plan, the halo exchange through pinned host memory, the
+// gathered field and ε on the first device, the bytes and facts per device.
+class SlabSolver : public Solver {
  public:
-  // input lives on devices[0]; one EulerSolver per device on its slab. Throws as EulerSolver,
-  // ParameterError for a 2D input, image storage or slabs thinner than the halo.
-  SlabEulerSolver(std::vector<std::shared_ptr<ComputeContext>> devices, GvfInput input, double mu,
-                  EulerOptions options, int halo);
-  ~SlabEulerSolver() override;
-
-  std::string name() const override { return "euler"; }
-  std::string kernelPrefix() const override { return "gvf_euler"; }
-  void step(int n) override;
+  ~SlabSolver() override;
   const cl::Buffer& field() override;  // gathered on devices[0]
   double error() override;
   long iterations() const override { return iterations_; }
-  double muBound() const override { return slabs_.front()->muBound(); }
+  double muBound() const override { return lead().muBound(); }
+  double mu() const override { return lead().mu(); }
   void setMu(double mu) override;
-  double mu() const override { return slabs_.front()->mu(); }
   void reset() override;
   int width() const override { return input_.width; }
   int height() const override { return input_.height; }
   int depth() const override { return input_.depth; }
   std::uint64_t deviceBytes() const override;
-  std::optional<MemoryKind> memoryKind() const override { return slabs_.front()->memory(); }
-  std::string storageNote() const override { return slabs_.front()->note(); }
   std::string structure() const override;  // "z-slabs on 2 devices, halo 4"
   std::vector<SolverFact> facts() const override;
 
   // Device bytes on each device, in the order of the devices (the first with the gathered
   // field and, once error() ran, V0 and the field in its layout; not counted: the input).
-  std::vector<std::uint64_t> deviceBytesEach() const;
+  virtual std::vector<std::uint64_t> deviceBytesEach() const;
   const std::vector<Slab>& slabs() const { return plan_; }
   int halo() const { return halo_; }
   // Wall seconds spent exchanging halos (device to host to device), and the exchanges made.
@@ -99,23 +96,93 @@ class SlabEulerSolver : public Solver {
   long exchanges() const { return exchanges_; }
 
  protected:
+  // Planes of slab i's field at a level (0: the fine one, each coarser halves z): `blocks`
+  // blocks `blockBytes` apart (a storage's components), each `planeBytes` a plane.
+  struct PlaneLayout {
+    cl::Buffer buffer;
+    std::size_t planeBytes = 0, blockBytes = 0;
+    int blocks = 1;
+  };
+  SlabSolver(std::vector<std::shared_ptr<ComputeContext>> devices, GvfInput input, int halo,
+             int align);
+  virtual Solver& part(std::size_t i) const = 0;
+  virtual const Solver& lead() const = 0;  // its facts, μ and bound are the split's
+  virtual PlaneLayout layout(std::size_t i, int level, int field) = 0;
   cl::CommandQueue& queue() override;
+  GvfInput slabInput(std::size_t i);  // slab i's planes of the input, on its device
+  // At `level`, the `planes` (0: all halo >> level) halo planes next to each cut of a field
+  // (layout's) copied from the neighbour's owned ones.
+  void exchange(int level = 0, int planes = 0, int field = 0);
 
- private:
-  void exchange();
   std::vector<std::shared_ptr<ComputeContext>> devices_;
   GvfInput input_;
   int halo_;
   std::vector<Slab> plan_;
-  std::vector<std::unique_ptr<EulerSolver>> slabs_;
   long iterations_ = 0;
+  double haloSeconds_ = 0;
+  long exchanges_ = 0;
+
+ private:
   cl::Buffer gathered_;
   long gatheredAt_ = -1;
   std::unique_ptr<ErrorMetric> metric_;  // ε on the first device, made by the first error()
   std::unique_ptr<FieldStorage> errorV0_, errorField_;
-  std::vector<PinnedHostBuffer> staging_;  // one per halo copy, made by the first exchange
-  double haloSeconds_ = 0;
-  long exchanges_ = 0;
+  std::vector<PinnedHostBuffer> staging_;  // one per halo copy, grown as needed
+};
+
+class SlabEulerSolver : public SlabSolver {
+ public:
+  // input lives on devices[0]; one EulerSolver per device on its slab. Throws as EulerSolver,
+  // ParameterError for a 2D input, image storage or slabs thinner than the halo.
+  SlabEulerSolver(std::vector<std::shared_ptr<ComputeContext>> devices, GvfInput input, double mu,
+                  EulerOptions options, int halo);
+  std::string name() const override { return "euler"; }
+  std::string kernelPrefix() const override { return "gvf_euler"; }
+  void step(int n) override;
+  std::optional<MemoryKind> memoryKind() const override { return slabs_.front()->memory(); }
+  std::string storageNote() const override { return slabs_.front()->note(); }
+
+ private:
+  Solver& part(std::size_t i) const override { return *slabs_[i]; }
+  const Solver& lead() const override { return *slabs_.front(); }
+  PlaneLayout layout(std::size_t i, int level, int field) override;
+  std::vector<std::unique_ptr<EulerSolver>> slabs_;
+};
+
+// Multigrid over z-slabs: levels 0..splitLevels()-1 split (each slab a MultigridSolver on its
+// planes, halos exchanged before every smoothing sweep and restriction on those levels), the
+// coarser ones gathered on devices[0] (one MultigridSolver of the whole volume holding only
+// them). A slab holds 2^splitLevels() halo planes and starts at a multiple of them, so on each
+// split level its halo is at least 2 planes (a red-black sweep spoils 2) and its parity, its
+// children and its parent are the whole volume's: the field is the one-device field.
+class SlabMultigridSolver : public SlabSolver {
+ public:
+  // splitLevels: -1 chooses (the first level with no side above 64, within the slabs' depth).
+  // Throws as MultigridSolver, ParameterError for a 2D input or slabs thinner than the halo.
+  SlabMultigridSolver(const std::vector<std::shared_ptr<ComputeContext>>& devices,
+                      const GvfInput& input, double mu, MultigridOptions options,
+                      int splitLevels = -1);
+  ~SlabMultigridSolver() override;
+  std::string name() const override { return "multigrid"; }
+  std::string kernelPrefix() const override { return "mg_"; }
+  void step(int n) override;
+  void setMu(double mu) override;
+  std::string structure() const override;  // "... , levels 0-2 split of 7"
+  std::vector<SolverFact> facts() const override;
+  std::vector<std::uint64_t> deviceBytesEach() const override;
+  int splitLevels() const { return split_; }
+
+ private:
+  class Steps;
+  Solver& part(std::size_t i) const override;
+  const Solver& lead() const override;
+  PlaneLayout layout(std::size_t i, int level, int field) override;  // field 0: e, 1: rhs
+  // The first coarse level's `field` (rhs, S) gathered from the slabs' owned planes into the
+  // coarse solver, or (e) scattered onto every slab's planes there.
+  void moveLevel(cl::Buffer MultigridSolver::Level::*field, bool gather);
+  int split_;
+  std::vector<std::unique_ptr<MultigridSolver>> parts_;
+  std::unique_ptr<MultigridSolver> coarse_;
 };
 
 }  // namespace gvflab

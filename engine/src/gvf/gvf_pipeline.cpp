@@ -81,10 +81,18 @@ std::string gibText(std::uint64_t bytes) {
 
 void checkFits(const ComputeContext& ctx, FieldShape shape, const SolverConfig& config, bool both) {
   // A split checks each of its devices once they are open (makeSplitSolver).
-  if (!config.devices.empty() && !both && shape.depth > 1 && config.kind == SolverKind::Euler)
-    return;
+  if (!config.devices.empty() && !both && shape.depth > 1) return;
   const auto [fields, extra] = solveFields(shape, config, both);
   checkSolverFits(ctx, shape, config.precision, fields, extra);
+}
+
+void chooseSplit(const ComputeContext& ctx, FieldShape shape, SolverConfig& config) {
+  if (!config.devices.empty() || shape.depth <= 1) return;
+  try {
+    checkFits(ctx, shape, config);
+  } catch (const ResourceError&) {
+    if (splitCandidates(ctx.info()).size() > 1) config.devices = {"all"};
+  }
 }
 
 void checkRunFits(const ComputeContext& ctx, FieldShape shape, const SolverConfig& config,
@@ -93,7 +101,7 @@ void checkRunFits(const ComputeContext& ctx, FieldShape shape, const SolverConfi
   const auto& info = ctx.info();
   const auto [fields, extra] = solveFields(shape, config, false);
   // A split spreads the field over its devices; what runs beside it is on this one.
-  const bool split = !config.devices.empty() && shape.depth > 1 && config.kind == SolverKind::Euler;
+  const bool split = !config.devices.empty() && shape.depth > 1;
   std::uint64_t total = !solve  ? solverInputBytes(shape)
                         : split ? 0
                                 : solverBytes(shape, config.precision, fields, extra);
@@ -211,7 +219,9 @@ GvfPipeline buildGvfPipeline(std::shared_ptr<ComputeContext> ctx, const Image2D&
 
 GvfPipeline buildGvfPipeline(std::shared_ptr<ComputeContext> ctx, const Volume& volume,
                              const GvfParams& params, const SolverConfig& config, MuRule rule) {
-  return buildPipeline(std::move(ctx), volume, params, config, rule);
+  SolverConfig c = config;
+  chooseSplit(*ctx, {volume.width, volume.height, volume.depth}, c);
+  return buildPipeline(std::move(ctx), volume, params, c, rule);
 }
 
 GvfPipeline buildGvfPipeline(std::shared_ptr<ComputeContext> ctx, GvfInput input,

@@ -86,20 +86,23 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
   const double coarsePerPoint = double(pyramidBytes(shape, options_.precision, fused_) -
                                        fields * fieldBytes(shape, options_.precision)) /
                                 double(shape.count());
-  checkSolverFits(*ctx_, shape, options_.precision, fields, coarsePerPoint);
+  const bool fine = options_.firstLevel == 0;
+  checkSolverFits(*ctx_, shape, options_.precision, fine ? fields : 0, coarsePerPoint);
   try {
-    v0_ = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, false);
-    v_ = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, false);
-    if (fused_) vAlt_ = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, false);
-    v0_->importFrom(input_.v0);
+    if (fine) {
+      v0_ = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, false);
+      v_ = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, false);
+      if (fused_) vAlt_ = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, false);
+      v0_->importFrom(input_.v0);
+    }
     allocateLevels(shape);
     dummy_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, 16);
     auto& lib = ctx_->kernels();
     // Per-axis Laplacian weights (spacing.clh) are the finest level's on every level: each
     // coarser one doubles every axis, which k = μ/h_l² carries.
     const std::string spacingOpts = spacingBuildOptions(input_.spacing, shape.dims());
-    const std::string fineOpts = v0_->buildOptions() + " -DFINE" + spacingOpts;
     const std::string coarseOpts = (shape.dims() == 3 ? "-DDIMS3" : "") + spacingOpts;
+    const std::string fineOpts = fine ? v0_->buildOptions() + " -DFINE" + spacingOpts : coarseOpts;
     for (auto [k, opts] : {std::pair{&fine_, fineOpts}, std::pair{&coarse_, coarseOpts}}) {
       k->smooth = lib.kernel("multigrid.cl", "mg_smooth", opts);
       if (fused_) k->smoothFused = lib.kernel("multigrid.cl", "mg_smooth_fused", opts);
@@ -108,15 +111,8 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
       k->prolong = lib.kernel("multigrid.cl", "mg_prolong", opts);
     }
     chooseCoarseLevel();
-    // S on every coarse level, once: the pyramid is built here and never reallocated.
-    for (int l = 0; l < static_cast<int>(levels_.size()); ++l) {
-      auto& k = kernelsOf(l).restrictS;
-      const FieldShape f = shapeOf(l), c = shapeOf(l + 1);
-      k.set(l == 0 ? cl::Buffer(v0_->buffer()) : levels_[l - 1].rhs,
-            l == 0 ? dummy_ : levels_[l - 1].s, f.width, f.height, f.depth, levels_[l].s, c.width,
-            c.height, c.depth);
-      launch(k, "mg_restrict_s", c, l);
-    }
+    if (!fine) return;
+    restrictS(0);
     if (persistent_) setUpPersistent(spacingOpts);
     metric_ = std::make_unique<ErrorMetric>(ctx_, shape, v0_->memory(),
                                             v0_->buildOptions() + spacingOpts);
@@ -126,13 +122,26 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
   reset();
 }
 
+// S on every coarser level, once: the pyramid is built in the constructor, never reallocated.
+void MultigridSolver::restrictS(int first) {
+  for (int l = first; l < static_cast<int>(levels_.size()); ++l) {
+    auto& k = kernelsOf(l).restrictS;
+    const FieldShape f = shapeOf(l), c = shapeOf(l + 1);
+    k.set(l == 0 ? cl::Buffer(v0_->buffer()) : levels_[l - 1].rhs,
+          l == 0 ? dummy_ : levels_[l - 1].s, f.width, f.height, f.depth, levels_[l].s, c.width,
+          c.height, c.depth);
+    launch(k, "mg_restrict_s", c, l);
+  }
+}
+
 MultigridSolver::~MultigridSolver() = default;
 
 std::uint64_t MultigridSolver::deviceBytes() const {
-  std::uint64_t bytes = v_->bytes() + v0_->bytes() + (vAlt_ ? vAlt_->bytes() : 0);
+  std::uint64_t bytes = v_ ? v_->bytes() + v0_->bytes() + (vAlt_ ? vAlt_->bytes() : 0) : 0;
   for (const Level& l : levels_)
-    bytes += coarseLevelBytes(l.shape, input_.dims()) +
-             (fused_ ? l.shape.count() * input_.dims() * 4ull : 0);
+    if (l.s())
+      bytes += coarseLevelBytes(l.shape, input_.dims()) +
+               (fused_ ? l.shape.count() * input_.dims() * 4ull : 0);
   if (coarsePool_()) bytes += coarsePoolBytes_;
   return bytes;
 }
@@ -490,6 +499,10 @@ void MultigridSolver::allocateLevels(FieldShape shape) {
   if (!persistent_) {
     for (FieldShape s : shapes) {
       const std::size_t n = s.count();
+      if (int(levels_.size()) + 1 < options_.firstLevel) {  // another's (a split's slabs)
+        levels_.push_back(Level{s, {}, {}, {}, {}});
+        continue;
+      }
       levels_.push_back(Level{s, cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * comps * 4),
                               cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * comps * 4),
                               cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * 4), cl::Buffer()});

@@ -26,49 +26,26 @@ PlaneBytes interleavedPlanes(const GvfInput& in, int z0, int planes, int channel
   return {plane * std::size_t(z0), plane * std::size_t(planes)};
 }
 
-// Copies planes of a float input buffer from `from` (on main) into a new buffer on `to`.
-cl::Buffer slabCopy(ComputeContext& main, const cl::Buffer& from, ComputeContext& to,
-                    const GvfInput& in, const Slab& s, int channels) {
-  const PlaneBytes b = interleavedPlanes(in, s.lo, s.depth(), channels);
-  std::vector<char> host(b.size);
-  main.queue().enqueueReadBuffer(from, CL_TRUE, b.offset, b.size, host.data());
-  cl::Buffer out(to.context(), CL_MEM_READ_WRITE, b.size);
-  to.queue().enqueueWriteBuffer(out, CL_TRUE, 0, b.size, host.data());
-  return out;
-}
-
-// The planes [z, z + planes) (local to the slab) of a 3D storage buffer: each of its three
-// components is a plane-major block of the slab's whole size (gvf_storage.clh).
-std::vector<PlaneBytes> storagePlanes(const FieldStorage& st, int z, int planes) {
-  const FieldShape& sh = st.shape();
-  const std::size_t e = std::size_t(bytesPerComponent(st.precision()));
-  const std::size_t plane = std::size_t(sh.width) * sh.height * e;
-  std::vector<PlaneBytes> out;
-  for (int c = 0; c < 3; ++c)
-    out.push_back({c * sh.count() * e + plane * std::size_t(z), plane * std::size_t(planes)});
-  return out;
-}
-
 }  // namespace
 
-std::vector<Slab> planSlabs(int depth, int devices, int halo) {
+std::vector<Slab> planSlabs(int depth, int devices, int halo, int align) {
   if (devices < 1 || devices > kMaxSplitDevices)
     throw ParameterError("A split takes 1 to " + std::to_string(kMaxSplitDevices) +
                          " devices, not " + std::to_string(devices) + ".");
   if (halo < 1) throw ParameterError("The split's halo must be at least 1 plane.");
-  const int owned = depth / devices;
-  if (devices > 1 && owned < halo)
-    throw ParameterError("A volume of " + std::to_string(depth) + " planes cannot be split over " +
-                         std::to_string(devices) + " devices with a halo of " +
-                         std::to_string(halo) + " planes: each would own fewer planes than " +
-                         "the halo. Use fewer devices.");
   std::vector<Slab> out;
   for (int i = 0; i < devices; ++i) {
     Slab s;
-    s.z0 = i * depth / devices;
-    s.z1 = (i + 1) * depth / devices;
+    s.z0 = i * depth / devices / align * align;
+    s.z1 = i + 1 < devices ? (i + 1) * depth / devices / align * align : depth;
     s.lo = i > 0 ? s.z0 - halo : 0;
     s.hi = i + 1 < devices ? s.z1 + halo : depth;
+    if (devices > 1 && s.z1 - s.z0 < halo)
+      throw ParameterError("A volume of " + std::to_string(depth) +
+                           " planes cannot be split over " + std::to_string(devices) +
+                           " devices with a halo of " + std::to_string(halo) +
+                           " planes: each would own fewer planes than the halo. Use fewer "
+                           "devices.");
     out.push_back(s);
   }
   return out;
@@ -81,32 +58,53 @@ void checkSlabsFit(const std::vector<std::shared_ptr<ComputeContext>>& devices, 
     checkSolverFits(*devices[i], {shape.width, shape.height, plan[i].depth()}, precision, 3);
 }
 
-SlabEulerSolver::SlabEulerSolver(std::vector<std::shared_ptr<ComputeContext>> devices,
-                                 GvfInput input, double mu, EulerOptions options, int halo)
+SlabSolver::SlabSolver(std::vector<std::shared_ptr<ComputeContext>> devices, GvfInput input,
+                       int halo, int align)
     : devices_(std::move(devices)), input_(std::move(input)), halo_(halo) {
   if (input_.depth <= 1) throw ParameterError("A split over devices is for volumes (3D).");
-  if (options.memory == MemoryKind::Image)
-    throw ParameterError(
-        "A split over devices keeps its fields in buffers: use --memory "
-        "buffer or local, or one device.");
-  plan_ = planSlabs(input_.depth, int(devices_.size()), halo_);
-  ComputeContext& main = *devices_.front();
+  plan_ = planSlabs(input_.depth, int(devices_.size()), halo_, align);
+}
+
+SlabSolver::~SlabSolver() = default;
+
+cl::CommandQueue& SlabSolver::queue() { return devices_.front()->queue(); }
+
+GvfInput SlabSolver::slabInput(std::size_t i) {
+  GvfInput part = input_;
+  part.depth = plan_[i].depth();
   try {
-    for (std::size_t i = 0; i < plan_.size(); ++i) {
-      GvfInput part = input_;
-      part.depth = plan_[i].depth();
-      part.edge = slabCopy(main, input_.edge, *devices_[i], input_, plan_[i], 1);
-      part.v0 = slabCopy(main, input_.v0, *devices_[i], input_, plan_[i], 3);
-      slabs_.push_back(std::make_unique<EulerSolver>(devices_[i], std::move(part), mu, options));
+    for (auto [buffer, channels] : {std::pair{&part.edge, 1}, std::pair{&part.v0, 3}}) {
+      const PlaneBytes b = interleavedPlanes(input_, plan_[i].lo, part.depth, channels);
+      std::vector<char> host(b.size);
+      devices_.front()->queue().enqueueReadBuffer(*buffer, CL_TRUE, b.offset, b.size, host.data());
+      *buffer = cl::Buffer(devices_[i]->context(), CL_MEM_READ_WRITE, b.size);
+      devices_[i]->queue().enqueueWriteBuffer(*buffer, CL_TRUE, 0, b.size, host.data());
     }
   } catch (const cl::Error& e) {
     rethrowClError(e, "splitting the volume over the devices");
   }
+  return part;
 }
 
-SlabEulerSolver::~SlabEulerSolver() = default;
+SlabEulerSolver::SlabEulerSolver(std::vector<std::shared_ptr<ComputeContext>> devices,
+                                 GvfInput input, double mu, EulerOptions options, int halo)
+    : SlabSolver(std::move(devices), std::move(input), halo, 1) {
+  if (options.memory == MemoryKind::Image)
+    throw ParameterError(
+        "A split over devices keeps its fields in buffers: use --memory "
+        "buffer or local, or one device.");
+  for (std::size_t i = 0; i < plan_.size(); ++i)
+    slabs_.push_back(std::make_unique<EulerSolver>(devices_[i], slabInput(i), mu, options));
+}
 
-cl::CommandQueue& SlabEulerSolver::queue() { return devices_.front()->queue(); }
+// The storage's three components, each a plane-major block of the slab's whole size
+// (gvf_storage.clh).
+SlabSolver::PlaneLayout SlabEulerSolver::layout(std::size_t i, int, int) {
+  const FieldStorage& st = slabs_[i]->storage();
+  const std::size_t e = std::size_t(bytesPerComponent(st.precision()));
+  return {st.buffer(), std::size_t(st.shape().width) * st.shape().height * e,
+          st.shape().count() * e, 3};
+}
 
 void SlabEulerSolver::step(int n) {
   while (n > 0) {
@@ -121,54 +119,55 @@ void SlabEulerSolver::step(int n) {
   }
 }
 
-void SlabEulerSolver::exchange() {
+void SlabSolver::exchange(int level, int planes, int field) {
   try {
     for (auto& d : devices_) d->queue().finish();  // the iterations, not timed as the exchange
   } catch (const cl::Error& e) {
-    rethrowClError(e, "running Euler GVF iterations on the devices");
+    rethrowClError(e, "running GVF iterations on the devices");
   }
   const auto t0 = std::chrono::steady_clock::now();
+  const int h = halo_ >> level, n = planes > 0 ? planes : h;
   try {
-    // Per cut: the lower slab's last owned planes to the upper's low halo, and back.
+    // Per cut: the lower slab's last n owned planes to the upper's halo next to the cut, and
+    // the upper's first n owned planes back.
     struct Copy {
       std::size_t from, to;
       int fromZ, toZ;
     };
     std::vector<Copy> copies;
     for (std::size_t i = 0; i + 1 < plan_.size(); ++i) {
-      const Slab &lower = plan_[i], &upper = plan_[i + 1];
-      copies.push_back({i, i + 1, lower.z1 - halo_ - lower.lo, 0});
-      copies.push_back({i + 1, i, upper.z0 - upper.lo, lower.z1 - lower.lo});
+      const int cut = (plan_[i].z1 - plan_[i].lo) >> level;  // in the lower slab
+      copies.push_back({i, i + 1, cut - n, h - n});
+      copies.push_back({i + 1, i, h, cut});
     }
-    // Staging in pinned host memory, made once: pageable copies go through the driver's own
+    // Staging in pinned host memory, kept: pageable copies go through the driver's own
     // staging, and were allocated and faulted in at every exchange.
-    if (staging_.empty())
-      for (const Copy& c : copies)
-        staging_.emplace_back(*devices_[c.from],
-                              3 * storagePlanes(slabs_[c.from]->storage(), 0, halo_)[0].size);
+    staging_.resize(copies.size());
+    for (std::size_t c = 0; c < copies.size(); ++c) {
+      const PlaneLayout l = layout(copies[c].from, level, field);
+      if (staging_[c].size() < l.blocks * l.planeBytes * std::size_t(n))
+        staging_[c] = PinnedHostBuffer(*devices_[copies[c].from], l.blocks * l.planeBytes * n);
+    }
     std::vector<cl::Event> read(copies.size());
-    for (std::size_t c = 0; c < copies.size(); ++c) {
-      const FieldStorage& st = slabs_[copies[c].from]->storage();
-      std::size_t at = 0;
-      for (const PlaneBytes& b : storagePlanes(st, copies[c].fromZ, halo_)) {
-        devices_[copies[c].from]->queue().enqueueReadBuffer(
-            st.buffer(), CL_FALSE, b.offset, b.size, staging_[c].as<char>(at), nullptr, &read[c]);
-        at += b.size;
-      }
-      devices_[copies[c].from]->queue().flush();
-    }
     // Each copy's writes start as soon as its own reads are in, while the others still read.
-    for (std::size_t c = 0; c < copies.size(); ++c) {
-      read[c].wait();  // in-order queue: the last read's event covers the copy's earlier ones
-      const FieldStorage& st = slabs_[copies[c].to]->storage();
-      std::size_t at = 0;
-      for (const PlaneBytes& b : storagePlanes(st, copies[c].toZ, halo_)) {
-        devices_[copies[c].to]->queue().enqueueWriteBuffer(st.buffer(), CL_FALSE, b.offset, b.size,
-                                                           staging_[c].as<char>(at));
-        at += b.size;
+    for (const bool write : {false, true})
+      for (std::size_t c = 0; c < copies.size(); ++c) {
+        const std::size_t dev = write ? copies[c].to : copies[c].from;
+        const PlaneLayout l = layout(dev, level, field);
+        const std::size_t z = std::size_t(write ? copies[c].toZ : copies[c].fromZ);
+        const std::size_t size = l.planeBytes * std::size_t(n);
+        if (write) read[c].wait();  // in-order queue: the last read covers the earlier ones
+        for (int b = 0; b < l.blocks; ++b) {
+          const std::size_t at = b * l.blockBytes + z * l.planeBytes;
+          char* host = staging_[c].as<char>(b * size);
+          if (write)
+            devices_[dev]->queue().enqueueWriteBuffer(l.buffer, CL_FALSE, at, size, host);
+          else
+            devices_[dev]->queue().enqueueReadBuffer(l.buffer, CL_FALSE, at, size, host, nullptr,
+                                                     &read[c]);
+        }
+        devices_[dev]->queue().flush();
       }
-      devices_[copies[c].to]->queue().flush();
-    }
     for (auto& d : devices_) d->queue().finish();  // staging is reused at the next exchange
   } catch (const cl::Error& e) {
     rethrowClError(e, "exchanging the halos between the devices");
@@ -177,20 +176,21 @@ void SlabEulerSolver::exchange() {
   ++exchanges_;
 }
 
-const cl::Buffer& SlabEulerSolver::field() {
+const cl::Buffer& SlabSolver::field() {
   if (gatheredAt_ == iterations_) return gathered_;
   ComputeContext& main = *devices_.front();
   try {
     if (!gathered_())
       gathered_ =
           cl::Buffer(main.context(), CL_MEM_READ_WRITE, input_.pixelCount() * 3 * sizeof(float));
-    for (std::size_t i = 0; i < slabs_.size(); ++i) {
+    for (std::size_t i = 0; i < plan_.size(); ++i) {
       const Slab& s = plan_[i];
-      const cl::Buffer& part = slabs_[i]->field();
+      const cl::Buffer& slabField = part(i).field();
       const PlaneBytes local = interleavedPlanes(input_, s.z0 - s.lo, s.z1 - s.z0, 3);
       const PlaneBytes global = interleavedPlanes(input_, s.z0, s.z1 - s.z0, 3);
       std::vector<char> host(local.size);
-      devices_[i]->queue().enqueueReadBuffer(part, CL_TRUE, local.offset, local.size, host.data());
+      devices_[i]->queue().enqueueReadBuffer(slabField, CL_TRUE, local.offset, local.size,
+                                             host.data());
       main.queue().enqueueWriteBuffer(gathered_, CL_TRUE, global.offset, global.size, host.data());
     }
   } catch (const cl::Error& e) {
@@ -200,7 +200,7 @@ const cl::Buffer& SlabEulerSolver::field() {
   return gathered_;
 }
 
-double SlabEulerSolver::error() {
+double SlabSolver::error() {
   // ε over the whole field, on the first device: the residual kernel reads 3D fields in the
   // solvers' planar layout, so V0 and the gathered field are imported into float32 storage.
   const cl::Buffer& gathered = field();
@@ -220,36 +220,36 @@ double SlabEulerSolver::error() {
   return metric_->compute(errorField_->memory(), mu());
 }
 
-void SlabEulerSolver::setMu(double mu) {
-  for (auto& s : slabs_) s->setMu(mu);
+void SlabSolver::setMu(double mu) {
+  for (std::size_t i = 0; i < plan_.size(); ++i) part(i).setMu(mu);
 }
 
-void SlabEulerSolver::reset() {
-  for (auto& s : slabs_) s->reset();
+void SlabSolver::reset() {
+  for (std::size_t i = 0; i < plan_.size(); ++i) part(i).reset();
   iterations_ = 0;
   gatheredAt_ = -1;
 }
 
-std::vector<std::uint64_t> SlabEulerSolver::deviceBytesEach() const {
+std::vector<std::uint64_t> SlabSolver::deviceBytesEach() const {
   std::vector<std::uint64_t> out;
-  for (const auto& s : slabs_) out.push_back(s->deviceBytes());
+  for (std::size_t i = 0; i < plan_.size(); ++i) out.push_back(part(i).deviceBytes());
   out.front() += input_.pixelCount() * 3 * sizeof(float);  // the gathered field
   if (errorV0_) out.front() += errorV0_->bytes() + errorField_->bytes();
   return out;
 }
 
-std::uint64_t SlabEulerSolver::deviceBytes() const {
+std::uint64_t SlabSolver::deviceBytes() const {
   std::uint64_t sum = 0;
   for (std::uint64_t b : deviceBytesEach()) sum += b;
   return sum;
 }
 
-std::string SlabEulerSolver::structure() const {
-  return "z-slabs on " + std::to_string(slabs_.size()) + " devices, halo " + std::to_string(halo_);
+std::string SlabSolver::structure() const {
+  return "z-slabs on " + std::to_string(plan_.size()) + " devices, halo " + std::to_string(halo_);
 }
 
-std::vector<SolverFact> SlabEulerSolver::facts() const {
-  std::vector<SolverFact> out = slabs_.front()->facts();
+std::vector<SolverFact> SlabSolver::facts() const {
+  std::vector<SolverFact> out = lead().facts();
   for (SolverFact& f : out)
     if (f.key == "device_bytes") f.value = std::int64_t(deviceBytes());
   std::string split;
@@ -268,36 +268,39 @@ std::vector<SolverFact> SlabEulerSolver::facts() const {
 
 std::unique_ptr<Solver> makeSplitSolver(std::shared_ptr<ComputeContext> main, const GvfInput& input,
                                         double mu, const SolverConfig& config) {
-  if (config.kind != SolverKind::Euler)
-    throw ParameterError(
-        "A split over devices runs the Euler solver only (multigrid's split "
-        "is not built yet): choose Euler or one device.");
   if (input.depth <= 1)
     throw ParameterError(
         "A split over devices is for volumes; this input is 2D: use one "
         "device.");
   auto devices = openSplitDevices(std::move(main), config.devices);
   if (devices.size() == 1) return nullptr;
+  if (config.kind == SolverKind::Multigrid)  // each slab's and the coarse levels' fit checked
+    return std::make_unique<SlabMultigridSolver>(std::move(devices), input, mu,
+                                                 config.multigridOptions());
   checkSlabsFit(devices, {input.width, input.height, input.depth}, config.precision,
                 config.splitHalo);
   return std::make_unique<SlabEulerSolver>(std::move(devices), input, mu, config.eulerOptions(),
                                            config.splitHalo);
 }
 
+std::vector<DeviceInfo> splitCandidates(const DeviceInfo& main) {
+  std::vector<DeviceInfo> same, out;
+  for (const DeviceInfo& d : listDevices())
+    if (d.platformIndex == main.platformIndex) same.push_back(d);
+  const bool gpus = std::any_of(same.begin(), same.end(), [](auto& d) { return d.isGpu; });
+  for (const DeviceInfo& d : same)
+    if (!gpus || d.isGpu) out.push_back(d);
+  return out;
+}
+
 std::vector<std::shared_ptr<ComputeContext>> openSplitDevices(
     std::shared_ptr<ComputeContext> main, const std::vector<std::string>& selectors) {
   std::vector<std::shared_ptr<ComputeContext>> out{main};
   std::vector<DeviceInfo> chosen;
-  if (selectors.size() == 1 && selectors.front() == "all") {
-    std::vector<DeviceInfo> same;
-    for (const DeviceInfo& d : listDevices())
-      if (d.platformIndex == main->info().platformIndex) same.push_back(d);
-    const bool gpus = std::any_of(same.begin(), same.end(), [](auto& d) { return d.isGpu; });
-    for (const DeviceInfo& d : same)
-      if (!gpus || d.isGpu) chosen.push_back(d);
-  } else {
+  if (selectors.size() == 1 && selectors.front() == "all")
+    chosen = splitCandidates(main->info());
+  else
     for (const std::string& s : selectors) chosen.push_back(chooseDevice(s));
-  }
   std::set<std::pair<int, int>> seen{{main->info().platformIndex, main->info().deviceIndex}};
   for (const DeviceInfo& d : chosen) {
     if (!seen.insert({d.platformIndex, d.deviceIndex}).second) continue;

@@ -1,0 +1,188 @@
+// Multigrid over z-slabs (slab_split.hpp): the schedule (multigrid_schedule.cpp) run with
+// levels 0..split_-1 on every slab's MultigridSolver and the coarser ones on coarse_.
+#include <bit>
+#include <chrono>
+
+#include "gvf/multigrid_schedule.hpp"
+#include "gvflab/device.hpp"
+#include "gvflab/error.hpp"
+#include "gvflab/slab_split.hpp"
+
+namespace gvflab {
+namespace {
+
+// Split levels 0..g-1: the first level with no side above 64 (its gather and scatter cost
+// little), no deeper than a slab's 2^g halo planes allow.
+int splitHalo(const GvfInput& input, std::size_t devices, int asked) {
+  if (asked > 0 && asked < 16) return 1 << asked;
+  if (asked > 0) throw ParameterError("A multigrid split takes 1 to 15 split levels.");
+  int g = 1;
+  for (FieldShape s = detail::coarser({input.width, input.height, input.depth});
+       detail::maxSide(s) > 64 && (2 << g) * int(devices) <= input.depth; ++g)
+    s = detail::coarser(s);
+  return 1 << g;
+}
+
+}  // namespace
+
+// The schedule's steps: on the split levels every slab launches, after the halo planes its
+// owned planes read were copied from its neighbours: 2 of e before a red-black sweep (the
+// first colour's halo plane reads the next), 3 before a restriction whose level is split (its
+// halo plane's residual reads 2 more), and 2 of rhs after it. The first coarse level is
+// gathered from the slabs and scattered back.
+class SlabMultigridSolver::Steps final : public detail::CycleSteps {
+ public:
+  explicit Steps(SlabMultigridSolver& s) : s_(s), c_(*s.coarse_) {}
+  bool takeOver(int level, bool fullMultigrid) override {
+    if (split(level) || level != c_.coarseFrom_) return false;
+    c_.coarseSolve(fullMultigrid);
+    return true;
+  }
+  void smooth(int level, int sweeps) override {
+    if (!split(level)) return c_.smooth(level, sweeps);
+    for (int i = 0; i < sweeps; ++i) {
+      s_.exchange(level, 2);
+      for (auto& p : s_.parts_) p->smooth(level, 1);
+    }
+  }
+  void restrictTo(int level, bool residual, bool zeroCoarse) override {
+    if (!split(level)) {
+      c_.restrictResidual(level, residual);
+    } else {
+      s_.exchange(level, split(level + 1) ? 3 : 2);
+      for (auto& p : s_.parts_) p->restrictResidual(level, residual);
+      if (split(level + 1))
+        s_.exchange(level + 1, 2, 1);
+      else
+        s_.moveLevel(&MultigridSolver::Level::rhs, true);
+    }
+    if (zeroCoarse && (split(level + 1) || level + 1 != c_.coarseFrom_)) zero(level + 1);
+  }
+  void prolong(int level, bool add) override {
+    if (!split(level)) return c_.prolong(level, add);
+    if (!split(level + 1)) s_.moveLevel(&MultigridSolver::Level::e, false);
+    for (auto& p : s_.parts_) p->prolong(level, add);
+  }
+  void zero(int level) override {
+    if (!split(level)) return c_.zero(level);
+    for (auto& p : s_.parts_) p->zero(level);
+  }
+
+ private:
+  bool split(int level) const { return level < s_.split_; }
+  SlabMultigridSolver& s_;
+  MultigridSolver& c_;
+};
+
+SlabMultigridSolver::SlabMultigridSolver(
+    const std::vector<std::shared_ptr<ComputeContext>>& devices, const GvfInput& input, double mu,
+    MultigridOptions options, int splitLevels)
+    : SlabSolver(devices, input, splitHalo(input, devices.size(), splitLevels),
+                 splitHalo(input, devices.size(), splitLevels)),
+      split_(std::countr_zero(unsigned(halo_))) {
+  options.fused = 0;  // level 0 in place: one buffer to exchange
+  options.persistent = 0;
+  for (std::size_t i = 0; i < plan_.size(); ++i)
+    parts_.push_back(std::make_unique<MultigridSolver>(devices_[i], slabInput(i), mu, options));
+  options.firstLevel = split_;
+  coarse_ = std::make_unique<MultigridSolver>(devices_.front(), input_, mu, options);
+  for (const auto& p : parts_)
+    if (std::min(p->levels(), coarse_->levels()) <= split_)
+      throw ParameterError("This volume is too small for multigrid with " + std::to_string(split_) +
+                           " levels split over devices.");
+  moveLevel(&MultigridSolver::Level::s, true);
+  coarse_->restrictS(split_);
+}
+
+SlabMultigridSolver::~SlabMultigridSolver() = default;
+
+Solver& SlabMultigridSolver::part(std::size_t i) const { return *parts_[i]; }
+
+const Solver& SlabMultigridSolver::lead() const { return *coarse_; }
+
+// V (level 0, in its storage) and e and rhs (float32) have three components, each a
+// plane-major block.
+SlabSolver::PlaneLayout SlabMultigridSolver::layout(std::size_t i, int level, int field) {
+  MultigridSolver& p = *parts_[i];
+  const FieldShape s = p.shapeOf(level);
+  const std::size_t plane = std::size_t(s.width) * s.height;
+  if (level > 0) {
+    const MultigridSolver::Level& l = p.levels_[std::size_t(level) - 1];
+    return {field ? l.rhs : l.e, plane * sizeof(float), s.count() * sizeof(float), 3};
+  }
+  const std::size_t e = std::size_t(bytesPerComponent(p.v_->precision()));
+  return {p.v_->buffer(), plane * e, s.count() * e, 3};
+}
+
+// Levels 1.. hold float32 components one plane-major block each (multigrid.cl), S one.
+void SlabMultigridSolver::moveLevel(cl::Buffer MultigridSolver::Level::*field, bool gather) {
+  for (auto& d : devices_) d->queue().finish();  // the kernels, not timed as the exchange
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::size_t at = std::size_t(split_) - 1;
+  MultigridSolver::Level& whole = coarse_->levels_[at];
+  const std::size_t plane = std::size_t(whole.shape.width) * whole.shape.height * sizeof(float);
+  try {
+    for (std::size_t i = 0; i < plan_.size(); ++i) {
+      const Slab& s = plan_[i];
+      MultigridSolver::Level& mine = parts_[i]->levels_[at];
+      // Gather: the owned planes; scatter: all the slab's, halos included.
+      const int lo = s.lo >> split_, z0 = gather ? s.z0 >> split_ : lo;
+      const int z1 = gather && i + 1 < plan_.size() ? s.z1 >> split_ : lo + mine.shape.depth;
+      std::vector<char> host(plane * std::size_t(z1 - z0));
+      cl::CommandQueue &slab = devices_[i]->queue(), &first = devices_.front()->queue();
+      for (int b = 0; b < (field == &MultigridSolver::Level::s ? 1 : 3); ++b) {
+        const std::size_t mineAt =
+            std::size_t(b) * mine.shape.count() * sizeof(float) + plane * std::size_t(z0 - lo);
+        const std::size_t wholeAt =
+            std::size_t(b) * whole.shape.count() * sizeof(float) + plane * std::size_t(z0);
+        if (gather) {
+          slab.enqueueReadBuffer(mine.*field, CL_TRUE, mineAt, host.size(), host.data());
+          first.enqueueWriteBuffer(whole.*field, CL_TRUE, wholeAt, host.size(), host.data());
+        } else {
+          first.enqueueReadBuffer(whole.*field, CL_TRUE, wholeAt, host.size(), host.data());
+          slab.enqueueWriteBuffer(mine.*field, CL_TRUE, mineAt, host.size(), host.data());
+        }
+      }
+    }
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "moving a multigrid level between the devices");
+  }
+  haloSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void SlabMultigridSolver::step(int n) {
+  Steps steps(*this);
+  try {
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < coarse_->options().a; ++j)
+        detail::iteration(steps, coarse_->cycleShape());
+      ++iterations_;
+    }
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "running split multigrid iterations");
+  }
+}
+
+void SlabMultigridSolver::setMu(double mu) {
+  SlabSolver::setMu(mu);
+  coarse_->setMu(mu);
+}
+
+std::string SlabMultigridSolver::structure() const {
+  return SlabSolver::structure() + ", levels 0-" + std::to_string(split_ - 1) + " of " +
+         std::to_string(coarse_->levels()) + " split";
+}
+
+std::vector<SolverFact> SlabMultigridSolver::facts() const {
+  auto out = SlabSolver::facts();
+  out.push_back({"split_levels", std::int64_t(split_)});
+  return out;
+}
+
+std::vector<std::uint64_t> SlabMultigridSolver::deviceBytesEach() const {
+  auto out = SlabSolver::deviceBytesEach();
+  out.front() += coarse_->deviceBytes();
+  return out;
+}
+
+}  // namespace gvflab
