@@ -91,7 +91,18 @@ void chooseSplit(const ComputeContext& ctx, FieldShape shape, SolverConfig& conf
   try {
     checkFits(ctx, shape, config);
   } catch (const ResourceError&) {
-    if (splitCandidates(ctx.info()).size() > 1) config.devices = {"all"};
+    const auto n = static_cast<int>(splitCandidates(ctx.info()).size());
+    if (n < 2) return;
+    // A slab too large for one device either: the one-device refusal names the whole volume,
+    // before any voxel is read.
+    FieldShape slab = shape;
+    slab.depth = (shape.depth + n - 1) / n;
+    try {
+      checkFits(ctx, slab, config);
+    } catch (const ResourceError&) {
+      return;
+    }
+    config.devices = {"all"};
   }
 }
 
