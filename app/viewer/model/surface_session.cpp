@@ -135,15 +135,15 @@ void SurfaceSession::clear() {
   refresh();
 }
 
-void SurfaceSession::replaceAll(const std::vector<app::SurfaceSpec>& specs,
-                                const SnakeParams& params, SnakeForce force) {
+void SurfaceSession::replaceAll(const app::SnakeOptions& demo) {
   snakes_.reset();  // nothing kept: the next frame builds anew on the volume then open
   surfaces_.clear();
   ++version_;
   selected_ = 0;
-  params_ = params;
-  force_ = force;
-  pending_ = specs;
+  params_ = demo.params;
+  force_ = demo.force;
+  forceParams_ = demo.forces;
+  pending_ = demo.surfaces;
   inputVersion_ = -1;
 }
 
