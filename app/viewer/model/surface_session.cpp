@@ -113,9 +113,10 @@ int SurfaceSession::compare(int id) {
   const auto it = std::find_if(surfaces_.begin(), surfaces_.end(),
                                [&](const SurfaceContour& c) { return c.id == id; });
   if (!snakes_ || it == surfaces_.end()) return 0;
-  const SnakeForce other = it->force == SnakeForce::Gvf ? SnakeForce::Traditional : SnakeForce::Gvf;
-  const int twin = snakes_->add(
-      it->initial, other, it->ownPressure ? std::optional<double>(it->pressure) : std::nullopt);
+  int twin = 0;  // surfaces_ stays as it is until refresh()
+  for (SnakeForce f : compareForces.twinsOf(it->force))
+    twin = snakes_->add(it->initial, f,
+                        it->ownPressure ? std::optional<double>(it->pressure) : std::nullopt);
   snakes_->restart();
   refresh();
   return twin;

@@ -11,6 +11,7 @@
 
 #include "cli/snake_options.hpp"
 #include "gvflab/surface_snake.hpp"
+#include "viewer/model/compare_forces.hpp"
 #include "viewer/model/session.hpp"
 
 namespace gvflab::viewer {
@@ -39,8 +40,10 @@ class SurfaceSession {
   // Voxel coordinates. New surfaces take newForce() unless given; they become selected.
   int addSphere(const glm::dvec3& centre, double radius,
                 std::optional<SnakeForce> force = std::nullopt);
-  // A twin of surface `id` from its starting mesh with the other force; both start again.
+  // A twin of surface `id` from its starting mesh for each of compareForces.twinsOf its force;
+  // all start again. Returns the last twin's id (0: no such surface).
   int compare(int id);
+  CompareForces compareForces;
   void remove(int id);
   void clear();
   void restart();  // every surface back to its start (the replay)
