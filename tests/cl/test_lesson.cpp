@@ -12,6 +12,7 @@
 #include "viewer/model/lesson.hpp"
 #include "viewer/model/session_io.hpp"
 #include "viewer/model/snake_session.hpp"
+#include "viewer/model/surface_session.hpp"
 #include "viewer/window/demo_loader.hpp"
 #include "viewer/window/viewer_startup.hpp"
 
@@ -452,4 +453,22 @@ TEST_CASE("a force parameter change gives the force's new field and tells the vi
   double change = 0;
   for (std::size_t i = 0; i < after.size(); ++i) change += std::abs(after[i] - before[i]);
   CHECK(change > 1.0);
+}
+
+TEST_CASE("a demo's surfaces get its force parameters, as its snakes do") {
+  // Before, the surface session kept its own (default) K and VFC radius under a demo's.
+  Session session(sessionStartup(uOptions()));
+  SnakeSession snakes(session, app::SnakeOptions{});
+  SurfaceSession surfaces(session, {});
+  LayerSettings layers;
+  app::Demo demo = app::findDemo("surface");
+  demo.args.insert(demo.args.end(), {"--ggvf-k", "0.3", "--vfc-radius", "7", "--surface",
+                                     "sphere:32,32,32,29@ggvf"});
+  applyDemo(demo, session, snakes, layers, &surfaces);
+  surfaces.advanceFrame();  // builds the surfaces and their fields on the demo's volume
+  REQUIRE(surfaces.surfaces().size() == 3);
+  CHECK(surfaces.surfaces()[2].force == SnakeForce::Ggvf);
+  CHECK(surfaces.forceParams().ggvf.k == doctest::Approx(0.3));
+  CHECK(surfaces.forceParams().vfc.radius == 7);
+  CHECK(snakes.forceParams().ggvf.k == doctest::Approx(0.3));
 }

@@ -256,3 +256,30 @@ TEST_CASE("the viewer's surfaces: idle on an image, placed, compared and moved o
   surfaces.advanceFrame();
   CHECK(surfaces.surfaces().empty());
 }
+
+TEST_CASE("a surface's Compare races the forces ticked, at most four, as a snake's does") {
+  SessionStartup startup;
+  startup.phantomSize = 32;
+  Session session(startup);
+  session.setVolume(test::ballVolumeOf(24, 24, 24), "ball");
+  SurfaceSession surfaces(session, {});
+  surfaces.advanceFrame();
+  const int id = surfaces.addSphere({12, 12, 12}, 9, SnakeForce::Ggvf);
+  // Its own force among them, and one more than a race holds.
+  surfaces.compareForces.chosen = {SnakeForce::Gvf, SnakeForce::Ggvf, SnakeForce::Vfc,
+                                   SnakeForce::Distance, SnakeForce::Traditional};
+  const int twin = surfaces.compare(id);
+  const auto& list = surfaces.surfaces();
+  REQUIRE(list.size() == 4);
+  CHECK(list.back().id == twin);
+  const SnakeForce want[] = {SnakeForce::Ggvf, SnakeForce::Gvf, SnakeForce::Vfc,
+                             SnakeForce::Distance};
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    CHECK(list[i].force == want[i]);
+    CHECK(list[i].initial.vertices.size() == list[0].initial.vertices.size());
+  }
+  // Only its own force ticked: the lesson's other one.
+  surfaces.compareForces.chosen = {SnakeForce::Ggvf};
+  surfaces.compare(id);
+  CHECK(surfaces.surfaces().back().force == SnakeForce::Gvf);
+}

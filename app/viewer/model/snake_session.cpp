@@ -294,11 +294,6 @@ int SnakeSession::compare(int id) {
   const SnakeContour* c = find(id);
   if (!c) throw ParameterError("There is no snake " + std::to_string(id) + " to compare.");
   const SnakeContour original = *c;
-  std::vector<SnakeForce> others;
-  for (SnakeForce f : compareForces)
-    if (f != original.force && others.size() + 1 < kMaxCompareForces) others.push_back(f);
-  if (others.empty())  // only its own force chosen: the lesson's other force
-    others.push_back(original.force == SnakeForce::Gvf ? SnakeForce::Traditional : SnakeForce::Gvf);
   remember();
   std::vector<int> twins;
   try {
@@ -307,7 +302,7 @@ int SnakeSession::compare(int id) {
     forget(id);
     adopt(snakes_->add(original.initial, original.force, ownPressure(original), original.boundary),
           id);
-    for (SnakeForce f : others)
+    for (SnakeForce f : compareForces.twinsOf(original.force))
       twins.push_back(
           adopt(snakes_->add(original.initial, f, ownPressure(original), original.boundary)));
   } catch (...) {

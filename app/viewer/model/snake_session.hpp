@@ -12,6 +12,7 @@
 #include "gvflab/capture_range.hpp"
 #include "gvflab/parametric_snake.hpp"
 #include "gvflab/snake_trails.hpp"
+#include "viewer/model/compare_forces.hpp"
 #include "viewer/model/session.hpp"
 
 namespace gvflab::viewer {
@@ -42,13 +43,11 @@ class SnakeSession {
   void replaceAll(const std::vector<app::SnakeSpec>& specs);
   void seedGrid(int spacing, float radius);  // small circles all over the image
   // The lesson and the race of forces: a twin of snake `id` from its starting contour for each
-  // of compareForces but its own (the same pressure); all start again from there. Returns the
-  // last twin's id. Snake `id` keeps its number and stays selected (the field layers keep
-  // showing its force).
+  // of compareForces.twinsOf its force (the same pressure); all start again from there.
+  // Returns the last twin's id. Snake `id` keeps its number and stays selected (the field
+  // layers keep showing its force).
   int compare(int id);
-  // The forces a compare races, at most kMaxCompareForces (GVF and grad f: the lesson).
-  static constexpr std::size_t kMaxCompareForces = 4;
-  std::vector<SnakeForce> compareForces = {SnakeForce::Gvf, SnakeForce::Traditional};
+  CompareForces compareForces;
   void setForce(int id, SnakeForce f);
   // This snake's own pressure (nullopt: the parameters' pressure). Throws ParameterError.
   void setPressure(int id, std::optional<double> pressure);

@@ -113,9 +113,10 @@ int SurfaceSession::compare(int id) {
   const auto it = std::find_if(surfaces_.begin(), surfaces_.end(),
                                [&](const SurfaceContour& c) { return c.id == id; });
   if (!snakes_ || it == surfaces_.end()) return 0;
-  const SnakeForce other = it->force == SnakeForce::Gvf ? SnakeForce::Traditional : SnakeForce::Gvf;
-  const int twin = snakes_->add(
-      it->initial, other, it->ownPressure ? std::optional<double>(it->pressure) : std::nullopt);
+  int twin = 0;  // surfaces_ stays as it is until refresh()
+  for (SnakeForce f : compareForces.twinsOf(it->force))
+    twin = snakes_->add(it->initial, f,
+                        it->ownPressure ? std::optional<double>(it->pressure) : std::nullopt);
   snakes_->restart();
   refresh();
   return twin;
@@ -135,15 +136,15 @@ void SurfaceSession::clear() {
   refresh();
 }
 
-void SurfaceSession::replaceAll(const std::vector<app::SurfaceSpec>& specs,
-                                const SnakeParams& params, SnakeForce force) {
+void SurfaceSession::replaceAll(const app::SnakeOptions& demo) {
   snakes_.reset();  // nothing kept: the next frame builds anew on the volume then open
   surfaces_.clear();
   ++version_;
   selected_ = 0;
-  params_ = params;
-  force_ = force;
-  pending_ = specs;
+  params_ = demo.params;
+  force_ = demo.force;
+  forceParams_ = demo.forces;
+  pending_ = demo.surfaces;
   inputVersion_ = -1;
 }
 

@@ -9,8 +9,9 @@
 #include <optional>
 #include <vector>
 
-#include "cli/surface_spec.hpp"
+#include "cli/snake_options.hpp"
 #include "gvflab/surface_snake.hpp"
+#include "viewer/model/compare_forces.hpp"
 #include "viewer/model/session.hpp"
 
 namespace gvflab::viewer {
@@ -39,14 +40,16 @@ class SurfaceSession {
   // Voxel coordinates. New surfaces take newForce() unless given; they become selected.
   int addSphere(const glm::dvec3& centre, double radius,
                 std::optional<SnakeForce> force = std::nullopt);
-  // A twin of surface `id` from its starting mesh with the other force; both start again.
+  // A twin of surface `id` from its starting mesh for each of compareForces.twinsOf its force;
+  // all start again. Returns the last twin's id (0: no such surface).
   int compare(int id);
+  CompareForces compareForces;
   void remove(int id);
   void clear();
   void restart();  // every surface back to its start (the replay)
-  // A demo's surfaces instead of these, placed on the next frame (its volume is open by then).
-  void replaceAll(const std::vector<app::SurfaceSpec>& specs, const SnakeParams& params,
-                  SnakeForce force);
+  // A demo's surfaces, with its parameters and forces' parameters, instead of these, placed
+  // on the next frame (its volume is open by then).
+  void replaceAll(const app::SnakeOptions& demo);
   void select(int id) { selected_ = id; }
   int selectedId() const { return selected_; }
 
@@ -63,6 +66,8 @@ class SurfaceSession {
   bool waitingForField() const;
   std::array<int, 3> dims() const;  // width, height, depth of the volume (0s for an image)
   SnakeParams params() const { return params_; }
+  // Those of the fields once built on a volume.
+  const ForceParams& forceParams() const { return forces_ ? forces_->params() : forceParams_; }
 
  private:
   void rebuild();

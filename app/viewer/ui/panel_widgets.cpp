@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "io/snake_palette.hpp"
+
 namespace gvflab::viewer {
 
 void itemTooltip(const std::string& text) {
@@ -21,10 +23,6 @@ float labelColumn(std::initializer_list<const char*> labels) {
   return widest + ImGui::GetStyle().ItemInnerSpacing.x + 2.0f;
 }
 
-}  // namespace gvflab::viewer
-
-namespace gvflab::viewer {
-
 float helpMarkerWidth() { return ImGui::CalcTextSize("(?)").x + ImGui::GetStyle().ItemSpacing.x; }
 
 void sameLineIfFits(const char* label) {
@@ -33,6 +31,27 @@ void sameLineIfFits(const char* label) {
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   const float button = ImGui::CalcTextSize(label).x + 2 * style.FramePadding.x;
   if (lastEnd + style.ItemSpacing.x + button <= right) ImGui::SameLine();
+}
+
+void compareForceBoxes(CompareForces& forces) {
+  ImGui::PushID(&forces);  // the snakes' boxes and the surfaces' in one window
+  ImGui::SameLine();
+  ImGui::TextUnformatted("with");
+  auto& chosen = forces.chosen;
+  for (SnakeForce f : kSnakeForces) {
+    const auto at = std::find(chosen.begin(), chosen.end(), f);
+    bool on = at != chosen.end();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!on && chosen.size() >= CompareForces::kMax);
+    if (ImGui::Checkbox(forceLabel(f), &on)) {
+      if (on)
+        chosen.push_back(f);
+      else
+        chosen.erase(at);
+    }
+    ImGui::EndDisabled();
+  }
+  ImGui::PopID();
 }
 
 }  // namespace gvflab::viewer

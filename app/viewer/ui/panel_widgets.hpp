@@ -3,6 +3,8 @@
 #include <initializer_list>
 #include <string>
 
+#include "viewer/model/compare_forces.hpp"
+
 namespace gvflab::viewer {
 
 // A wrapped tooltip with text for the item just drawn, while it is hovered.
@@ -16,5 +18,7 @@ float helpMarkerWidth();
 // ImGui::SameLine() when a button labelled `label` still fits on the line, else nothing (the
 // button goes on the next line instead of being clipped by a narrow panel).
 void sameLineIfFits(const char* label);
+// On the line of a Compare button: "with" and a box per force, at most CompareForces::kMax on.
+void compareForceBoxes(CompareForces& forces);
 
 }  // namespace gvflab::viewer

@@ -128,22 +128,7 @@ void drawSelected(SnakeSession& snakes, SnakeActions& actions, ErrorLog& errors)
   help(
       "Twins from the same starting contour with the forces ticked below; all start again from "
       "there, side by side (also on a right-click on the snake).");
-  ImGui::SameLine();
-  ImGui::TextUnformatted("with");
-  for (SnakeForce f : kSnakeForces) {
-    auto& chosen = snakes.compareForces;
-    const auto at = std::find(chosen.begin(), chosen.end(), f);
-    bool on = at != chosen.end();
-    ImGui::SameLine();
-    ImGui::BeginDisabled(!on && chosen.size() >= SnakeSession::kMaxCompareForces);
-    if (ImGui::Checkbox(forceLabel(f), &on)) {
-      if (on)
-        chosen.push_back(f);
-      else
-        chosen.erase(at);
-    }
-    ImGui::EndDisabled();
-  }
+  compareForceBoxes(snakes.compareForces);
   ImGui::SameLine();
   if (ImGui::Button("Delete")) actions.remove = id;
 }

@@ -100,7 +100,9 @@ void drawSurfacePanel(SurfaceSession& surfaces, SurfacePanelState& state, Surfac
   drawTable(surfaces);
   if (const int id = surfaces.selectedId()) {
     if (ImGui::Button("Compare##surface")) actions.compare = id;
-    itemTooltip("A twin from the same starting sphere with the other force; both start again.");
+    itemTooltip(
+        "Twins from the same starting sphere with the forces ticked beside; all start again.");
+    compareForceBoxes(surfaces.compareForces);
     ImGui::SameLine();
     if (ImGui::Button("Delete##surface")) actions.remove = id;
     ImGui::SameLine();

@@ -33,7 +33,7 @@ DemoShown applyDemo(const app::Demo& demo, Session& session, SnakeSession& snake
   snakes.showCapture = demo.layers.capture;
   snakes.requestCapture();
   snakes.setRunning(true);
-  if (surfaces) surfaces->replaceAll(o.snakes.surfaces, o.snakes.params, o.snakes.force);
+  if (surfaces) surfaces->replaceAll(o.snakes);
   applyDemoLayers(demo, layers);
   return {demo.title, demo.explanation, o.regionSnake};
 }
