@@ -306,7 +306,7 @@ const std::vector<Shortcut>& shortcuts() {
       {"click a snake", "select it (the panel edits it, the arrows show its force)"},
       {"drag the legend", "move it (double-click: back to its own place; View menu hides it)"},
       {"drag a node", "move it"},
-      {"right-click a snake", "Compare (a twin with the other force) / Delete"},
+      {"right-click a snake", "Compare (twins under the ticked forces) / Delete"},
       {"Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y", "undo / redo snake edits"},
       {"Ctrl+O", "open an image or volume"},
       {"Ctrl+S", "save a figure: size, legend, caption, panels"},
