@@ -25,12 +25,14 @@ float labelColumn(std::initializer_list<const char*> labels) {
 
 float helpMarkerWidth() { return ImGui::CalcTextSize("(?)").x + ImGui::GetStyle().ItemSpacing.x; }
 
-void sameLineIfFits(const char* label) {
+void sameLineIfFits(const char* label, bool checkbox) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float lastEnd = ImGui::GetItemRectMax().x;
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  const float button = ImGui::CalcTextSize(label).x + 2 * style.FramePadding.x;
-  if (lastEnd + style.ItemSpacing.x + button <= right) ImGui::SameLine();
+  const float text = ImGui::CalcTextSize(label, nullptr, true).x;
+  const float width = checkbox ? ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + text
+                               : text + 2 * style.FramePadding.x;
+  if (lastEnd + style.ItemSpacing.x + width <= right) ImGui::SameLine();
 }
 
 void compareForceBoxes(CompareForces& forces) {
@@ -41,7 +43,7 @@ void compareForceBoxes(CompareForces& forces) {
   for (SnakeForce f : kSnakeForces) {
     const auto at = std::find(chosen.begin(), chosen.end(), f);
     bool on = at != chosen.end();
-    ImGui::SameLine();
+    sameLineIfFits(forceLabel(f), true);  // five forces pass a 1024 px window's panel
     ImGui::BeginDisabled(!on && chosen.size() >= CompareForces::kMax);
     if (ImGui::Checkbox(forceLabel(f), &on)) {
       if (on)

@@ -15,9 +15,9 @@ void itemTooltip(const std::string& text);
 float labelColumn(std::initializer_list<const char*> labels);
 // The room a "(?)" help marker takes on the same line.
 float helpMarkerWidth();
-// ImGui::SameLine() when a button labelled `label` still fits on the line, else nothing (the
-// button goes on the next line instead of being clipped by a narrow panel).
-void sameLineIfFits(const char* label);
+// ImGui::SameLine() when a button (or a checkbox) labelled `label` still fits on the line, else
+// nothing (it goes on the next line instead of being clipped by a narrow panel).
+void sameLineIfFits(const char* label, bool checkbox = false);
 // On the line of a Compare button: "with" and a box per force, at most CompareForces::kMax on.
 void compareForceBoxes(CompareForces& forces);
 

@@ -129,7 +129,6 @@ void drawSelected(SnakeSession& snakes, SnakeActions& actions, ErrorLog& errors)
       "Twins from the same starting contour with the forces ticked below; all start again from "
       "there, side by side (also on a right-click on the snake).");
   compareForceBoxes(snakes.compareForces);
-  ImGui::SameLine();
   if (ImGui::Button("Delete")) actions.remove = id;
 }
 

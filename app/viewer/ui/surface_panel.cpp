@@ -103,7 +103,6 @@ void drawSurfacePanel(SurfaceSession& surfaces, SurfacePanelState& state, Surfac
     itemTooltip(
         "Twins from the same starting sphere with the forces ticked beside; all start again.");
     compareForceBoxes(surfaces.compareForces);
-    ImGui::SameLine();
     if (ImGui::Button("Delete##surface")) actions.remove = id;
     ImGui::SameLine();
   }
