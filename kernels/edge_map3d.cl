@@ -51,3 +51,56 @@ __kernel void gradient_field3d(__global const float* g, __global float* v0, __gl
   vstore3(d, i, v0);
   s[i] = dot(d, d);
 }
+
+// The volume on a grid k times finer along each axis, the same extent (buildGvfInput on
+// anisotropic voxels): fine sample i sits at coarse index (i + 0.5) / k - 0.5, read trilinearly
+// between the coarse centres and clamped to the outer ones.
+__kernel void refine_linear3d(__global const float* in, __global float* out, int width, int height,
+                              int depth, int kx, int ky, int kz) {
+  const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+  if (x >= width * kx || y >= height * ky || z >= depth * kz) return;
+  const float u = clamp((x + 0.5f) / kx - 0.5f, 0.0f, (float)(width - 1));
+  const float v = clamp((y + 0.5f) / ky - 0.5f, 0.0f, (float)(height - 1));
+  const float t = clamp((z + 0.5f) / kz - 0.5f, 0.0f, (float)(depth - 1));
+  const int x0 = (int)u, y0 = (int)v, z0 = (int)t;
+  const int x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1), z1 = min(z0 + 1, depth - 1);
+  const float fx = u - x0, fy = v - y0, fz = t - z0;
+#define AT(i, j, k) in[((size_t)(k)*height + (j)) * width + (i)]
+  const float lo =
+      mix(mix(AT(x0, y0, z0), AT(x1, y0, z0), fx), mix(AT(x0, y1, z0), AT(x1, y1, z0), fx), fy);
+  const float hi =
+      mix(mix(AT(x0, y0, z1), AT(x1, y0, z1), fx), mix(AT(x0, y1, z1), AT(x1, y1, z1), fx), fy);
+#undef AT
+  out[((size_t)z * height * ky + y) * width * kx + x] = mix(lo, hi, fz);
+}
+
+// Each voxel's f and V0 from its kx*ky*kz sub-samples on the finer grid: f their mean; V0 the
+// mean of |V0|² V0 over the mean of |V0|² (the sub-samples' data term, whose fixed point that is),
+// scaled to length sqrt(mean |V0|²) (its strength: a ridge narrower than the voxel is not missed
+// between samples). s = |V0|² for the stability bound.
+__kernel void coarsen_input3d(__global const float* f_fine, __global const float* v0_fine,
+                              __global float* f, __global float* v0, __global float* s, int width,
+                              int height, int depth, int kx, int ky, int kz) {
+  const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+  if (x >= width || y >= height || z >= depth) return;
+  const int fw = width * kx, fh = height * ky;
+  float fsum = 0.0f, bsum = 0.0f;
+  float3 bv = (float3)(0.0f);
+  for (int c = 0; c < kz; ++c)
+    for (int b = 0; b < ky; ++b)
+      for (int a = 0; a < kx; ++a) {
+        const size_t j = ((size_t)(z * kz + c) * fh + y * ky + b) * fw + x * kx + a;
+        const float3 g = vload3(j, v0_fine);
+        const float g2 = dot(g, g);
+        fsum += f_fine[j];
+        bsum += g2;
+        bv += g2 * g;
+      }
+  const float n = (float)(kx * ky * kz);
+  const float l = length(bv);
+  const float3 d = l > 0.0f ? bv * (sqrt(bsum / n) / l) : (float3)(0.0f);
+  const size_t i = ((size_t)z * height + y) * width + x;
+  f[i] = fsum / n;
+  vstore3(d, i, v0);
+  s[i] = dot(d, d);
+}

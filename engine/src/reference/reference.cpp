@@ -73,16 +73,96 @@ Grid gradientMagnitude(const Grid& g) {
   return m;
 }
 
-Grid edgeMap(const Grid& image, double sigma) {
-  Grid f = gradientMagnitude(gaussianBlur(image, sigma));
-  double m = *std::max_element(f.values.begin(), f.values.end());
+namespace {
+
+struct EdgeInput {
+  Grid f;
+  Field v0;
+};
+
+// f and V0 on the image's own grid.
+EdgeInput edgeInputOn(const Grid& image, double sigma, V0Mode mode) {
+  const Grid smooth = gaussianBlur(image, sigma);
+  Grid f = gradientMagnitude(smooth);
+  const double m = *std::max_element(f.values.begin(), f.values.end());
   for (double& v : f.values) v = m > 0 ? v / m : 0.0;
-  return f;
+  Field v0 = gradient(mode == V0Mode::EdgeGradient ? f : smooth);
+  return {std::move(f), std::move(v0)};
+}
+
+// The grid k times finer per axis, trilinear between the centres (refine_linear3d).
+Grid refined(const Grid& g, const std::array<int, 3>& k) {
+  Grid out{g.width * k[0], g.height * k[1], {}, g.depth * k[2]};
+  for (int a = 0; a < 3; ++a) out.spacing[a] = g.spacing[a] / k[a];
+  out.values.resize(out.count());
+  forEach(out, [&](Point p) {
+    double t[3];
+    Point lo, hi;
+    const int n[3] = {g.width, g.height, g.depth};
+    for (int a = 0; a < 3; ++a) {
+      const double u = std::clamp((p[a] + 0.5) / k[a] - 0.5, 0.0, double(n[a] - 1));
+      lo[a] = static_cast<int>(u);
+      hi[a] = std::min(lo[a] + 1, n[a] - 1);
+      t[a] = u - lo[a];
+    }
+    double v = 0;
+    for (int c = 0; c < 8; ++c) {
+      const Point q{c & 1 ? hi[0] : lo[0], c & 2 ? hi[1] : lo[1], c & 4 ? hi[2] : lo[2]};
+      v += (c & 1 ? t[0] : 1 - t[0]) * (c & 2 ? t[1] : 1 - t[1]) * (c & 4 ? t[2] : 1 - t[2]) *
+           g.values[index(g, q)];
+    }
+    out.values[index(out, p)] = v;
+  });
+  return out;
+}
+
+// Each voxel's f and V0 from its sub-samples (coarsen_input3d): f their mean, V0 along the mean
+// of |V0|² V0 with length sqrt(mean |V0|²).
+EdgeInput coarsened(const EdgeInput& fine, const Grid& image, const std::array<int, 3>& k) {
+  EdgeInput out{
+      image, Field{image.width, image.height, std::vector<double>(3 * image.count()), image.depth}};
+  out.v0.spacing = image.spacing;
+  const double n = k[0] * k[1] * k[2];
+  forEach(image, [&](Point p) {
+    double f = 0, b = 0, bv[3] = {0, 0, 0};
+    for (int c = 0; c < k[2]; ++c)
+      for (int bb = 0; bb < k[1]; ++bb)
+        for (int a = 0; a < k[0]; ++a) {
+          const std::size_t j =
+              index(fine.f, Point{p[0] * k[0] + a, p[1] * k[1] + bb, p[2] * k[2] + c});
+          const double* g = &fine.v0.values[3 * j];
+          const double g2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
+          f += fine.f.values[j];
+          b += g2;
+          for (int i = 0; i < 3; ++i) bv[i] += g2 * g[i];
+        }
+    const std::size_t i = index(image, p);
+    out.f.values[i] = f / n;
+    const double l = std::sqrt(bv[0] * bv[0] + bv[1] * bv[1] + bv[2] * bv[2]);
+    for (int a = 0; a < 3; ++a) out.v0.values[3 * i + a] = l > 0 ? bv[a] * std::sqrt(b / n) / l : 0;
+  });
+  return out;
+}
+
+// buildGvfInput's f and V0: on a volume of anisotropic voxels, built on the grid refined by
+// edgeRefinement (the blur as wide in the world) and coarsened.
+EdgeInput edgeInput(const Grid& image, double sigma, V0Mode mode) {
+  const std::array<int, 3> k = edgeRefinement(image.spacing, image.dims());
+  if (k[0] * k[1] * k[2] == 1) return edgeInputOn(image, sigma, mode);
+  const Grid fine = refined(image, k);
+  const double fineSigma = sigma * *std::min_element(image.spacing.begin(), image.spacing.end()) /
+                           *std::min_element(fine.spacing.begin(), fine.spacing.end());
+  return coarsened(edgeInputOn(fine, fineSigma, mode), image, k);
+}
+
+}  // namespace
+
+Grid edgeMap(const Grid& image, double sigma) {
+  return edgeInput(image, sigma, V0Mode::EdgeGradient).f;
 }
 
 Field initialField(const Grid& image, double sigma, V0Mode mode) {
-  return mode == V0Mode::EdgeGradient ? gradient(edgeMap(image, sigma))
-                                      : gradient(gaussianBlur(image, sigma));
+  return edgeInput(image, sigma, mode).v0;
 }
 
 namespace {
