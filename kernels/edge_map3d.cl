@@ -74,31 +74,29 @@ __kernel void refine_linear3d(__global const float* in, __global float* out, int
   out[((size_t)z * height * ky + y) * width * kx + x] = mix(lo, hi, fz);
 }
 
-// Each voxel's f and V0 from its kx*ky*kz sub-samples on the finer grid: f their mean; V0 the
-// mean of |V0|² V0 over the mean of |V0|² (the sub-samples' data term, whose fixed point that is),
-// scaled to length sqrt(mean |V0|²) (its strength: a ridge narrower than the voxel is not missed
-// between samples). s = |V0|² for the stability bound.
+// Each voxel's f and V0 from its kx*ky*kz sub-samples on the finer grid: f their mean, and V0
+// such that the data term's source |V0|² V0 is their mean (|V0|² follows from it: a voxel whose
+// sub-samples straddle a ridge, pointing apart, gets a V0 as weak as the ridge top's).
+// s = |V0|² for the stability bound.
 __kernel void coarsen_input3d(__global const float* f_fine, __global const float* v0_fine,
                               __global float* f, __global float* v0, __global float* s, int width,
                               int height, int depth, int kx, int ky, int kz) {
   const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
   if (x >= width || y >= height || z >= depth) return;
   const int fw = width * kx, fh = height * ky;
-  float fsum = 0.0f, bsum = 0.0f;
+  float fsum = 0.0f;
   float3 bv = (float3)(0.0f);
   for (int c = 0; c < kz; ++c)
     for (int b = 0; b < ky; ++b)
       for (int a = 0; a < kx; ++a) {
         const size_t j = ((size_t)(z * kz + c) * fh + y * ky + b) * fw + x * kx + a;
         const float3 g = vload3(j, v0_fine);
-        const float g2 = dot(g, g);
         fsum += f_fine[j];
-        bsum += g2;
-        bv += g2 * g;
+        bv += dot(g, g) * g;
       }
   const float n = (float)(kx * ky * kz);
   const float l = length(bv);
-  const float3 d = l > 0.0f ? bv * (sqrt(bsum / n) / l) : (float3)(0.0f);
+  const float3 d = l > 0.0f ? bv * (cbrt(l / n) / l) : (float3)(0.0f);
   const size_t i = ((size_t)z * height + y) * width + x;
   f[i] = fsum / n;
   vstore3(d, i, v0);

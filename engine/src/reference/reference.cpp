@@ -116,15 +116,15 @@ Grid refined(const Grid& g, const std::array<int, 3>& k) {
   return out;
 }
 
-// Each voxel's f and V0 from its sub-samples (coarsen_input3d): f their mean, V0 along the mean
-// of |V0|² V0 with length sqrt(mean |V0|²).
+// Each voxel's f and V0 from its sub-samples (coarsen_input3d): f their mean, |V0|² V0 the mean
+// of theirs.
 EdgeInput coarsened(const EdgeInput& fine, const Grid& image, const std::array<int, 3>& k) {
   EdgeInput out{
       image, Field{image.width, image.height, std::vector<double>(3 * image.count()), image.depth}};
   out.v0.spacing = image.spacing;
   const double n = k[0] * k[1] * k[2];
   forEach(image, [&](Point p) {
-    double f = 0, b = 0, bv[3] = {0, 0, 0};
+    double f = 0, bv[3] = {0, 0, 0};
     for (int c = 0; c < k[2]; ++c)
       for (int bb = 0; bb < k[1]; ++bb)
         for (int a = 0; a < k[0]; ++a) {
@@ -133,13 +133,12 @@ EdgeInput coarsened(const EdgeInput& fine, const Grid& image, const std::array<i
           const double* g = &fine.v0.values[3 * j];
           const double g2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
           f += fine.f.values[j];
-          b += g2;
           for (int i = 0; i < 3; ++i) bv[i] += g2 * g[i];
         }
     const std::size_t i = index(image, p);
     out.f.values[i] = f / n;
     const double l = std::sqrt(bv[0] * bv[0] + bv[1] * bv[1] + bv[2] * bv[2]);
-    for (int a = 0; a < 3; ++a) out.v0.values[3 * i + a] = l > 0 ? bv[a] * std::sqrt(b / n) / l : 0;
+    for (int a = 0; a < 3; ++a) out.v0.values[3 * i + a] = l > 0 ? bv[a] * std::cbrt(l / n) / l : 0;
   });
   return out;
 }
