@@ -4,6 +4,7 @@
 
 #include "boundary.clh"
 #include "spacing.clh"
+#include "trilinear.clh"
 
 // One pass of the separable Gaussian along `axis` (0 = x, 1 = y, 2 = z).
 __kernel void blur_axis(__global const float* in, __global float* out, __constant float* w, int r,
@@ -53,25 +54,13 @@ __kernel void gradient_field3d(__global const float* g, __global float* v0, __gl
 }
 
 // The volume on a grid k times finer along each axis, the same extent (buildGvfInput on
-// anisotropic voxels): fine sample i sits at coarse index (i + 0.5) / k - 0.5, read trilinearly
-// between the coarse centres and clamped to the outer ones.
+// anisotropic voxels): read trilinearly between the coarse centres, clamped to the outer ones.
 __kernel void refine_linear3d(__global const float* in, __global float* out, int width, int height,
                               int depth, int kx, int ky, int kz) {
   const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
   if (x >= width * kx || y >= height * ky || z >= depth * kz) return;
-  const float u = clamp((x + 0.5f) / kx - 0.5f, 0.0f, (float)(width - 1));
-  const float v = clamp((y + 0.5f) / ky - 0.5f, 0.0f, (float)(height - 1));
-  const float t = clamp((z + 0.5f) / kz - 0.5f, 0.0f, (float)(depth - 1));
-  const int x0 = (int)u, y0 = (int)v, z0 = (int)t;
-  const int x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1), z1 = min(z0 + 1, depth - 1);
-  const float fx = u - x0, fy = v - y0, fz = t - z0;
-#define AT(i, j, k) in[((size_t)(k)*height + (j)) * width + (i)]
-  const float lo =
-      mix(mix(AT(x0, y0, z0), AT(x1, y0, z0), fx), mix(AT(x0, y1, z0), AT(x1, y1, z0), fx), fy);
-  const float hi =
-      mix(mix(AT(x0, y0, z1), AT(x1, y0, z1), fx), mix(AT(x0, y1, z1), AT(x1, y1, z1), fx), fy);
-#undef AT
-  out[((size_t)z * height * ky + y) * width * kx + x] = mix(lo, hi, fz);
+  const float3 p = (float3)((x + 0.5f) / kx, (y + 0.5f) / ky, (z + 0.5f) / kz);
+  out[((size_t)z * height * ky + y) * width * kx + x] = sample_scalar3(in, p, width, height, depth);
 }
 
 // Each voxel's f and V0 from its kx*ky*kz sub-samples on the finer grid: f their mean, and V0

@@ -8,6 +8,7 @@
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/kernel_library.hpp"
+#include "gvflab/log.hpp"
 #include "gvflab/profiler.hpp"
 #include "gvflab/typed_kernel.hpp"
 
@@ -188,24 +189,32 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, 
   in.depth = volume.depth;
   in.spacing = chosenSpacing(spacing, volume.geometry, 3);
   // On anisotropic voxels f and V0 are built on a grid refined to about the finest spacing
-  // (edgeRefinement) and each voxel takes its sub-samples' (coarsen_input3d).
-  const std::array<int, 3> k = edgeRefinement(in.spacing, 3);
-  const bool refined = k[0] * k[1] * k[2] > 1;
+  // (edgeRefinement) and each voxel takes its sub-samples' (coarsen_input3d), where that fits
+  // the device: the finer grid's two blur buffers, f, V0 and |V0|² beside the outputs.
+  const std::size_t n = in.pixelCount();
+  std::array<int, 3> k = edgeRefinement(in.spacing, 3);
+  std::size_t nf = n * k[0] * k[1] * k[2];
+  const bool refined = nf > n && nf * 12 <= ctx.info().maxAllocBytes &&
+                       n * 20 + nf * 28 <= ctx.info().globalMemBytes;
+  if (nf > n && !refined) {
+    log::warning(
+        "The edge map of this volume is built on its own samples: refined to its finest "
+        "spacing it would not fit the device.");
+    k = {1, 1, 1};
+    nf = n;
+  }
   GridSpacing fine = in.spacing;
   for (int i = 0; i < 3; ++i) fine[i] /= k[i];
   // The blur stays σ·min h wide in the world on the finer grid.
   const double fineSigma = sigma * *std::min_element(in.spacing.begin(), in.spacing.end()) /
                            *std::min_element(fine.begin(), fine.end());
   const std::string gradOpts = spacingBuildOptions(fine, 3);
-  const std::size_t n = in.pixelCount();
-  const std::size_t nf = n * k[0] * k[1] * k[2];
   const int fw = in.width * k[0], fh = in.height * k[1], fd = in.depth * k[2];
-  // Volume, two blur buffers, f, |V0|² and V0 (packed float3): 32 B/voxel while building; the
-  // finer grid's two blur buffers, f, V0 and |V0|² beside the outputs when refined.
+  // Volume, two blur buffers, f, |V0|² and V0 (packed float3): 32 B/voxel while building.
   const std::string what = "Building the edge map of a " + std::to_string(in.width) + "x" +
                            std::to_string(in.height) + "x" + std::to_string(in.depth) + " volume";
-  ctx.checkAllocation(nf * 12, what);
-  ctx.checkAllocation(refined ? n * 24 + nf * 28 : n * 32, what);
+  ctx.checkAllocation(n * 12, what);
+  ctx.checkAllocation(refined ? n * 20 + nf * 28 : n * 32, what);
   try {
     auto& c = ctx.context();
     cl::Buffer a(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float),

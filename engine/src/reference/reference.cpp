@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <glm/geometric.hpp>
 
 #include "grid_walk.hpp"
 #include "gvflab/gvf_input.hpp"
+#include "gvflab/surface_reference.hpp"
 
 namespace gvflab::reference {
 
@@ -96,22 +98,8 @@ Grid refined(const Grid& g, const std::array<int, 3>& k) {
   for (int a = 0; a < 3; ++a) out.spacing[a] = g.spacing[a] / k[a];
   out.values.resize(out.count());
   forEach(out, [&](Point p) {
-    double t[3];
-    Point lo, hi;
-    const int n[3] = {g.width, g.height, g.depth};
-    for (int a = 0; a < 3; ++a) {
-      const double u = std::clamp((p[a] + 0.5) / k[a] - 0.5, 0.0, double(n[a] - 1));
-      lo[a] = static_cast<int>(u);
-      hi[a] = std::min(lo[a] + 1, n[a] - 1);
-      t[a] = u - lo[a];
-    }
-    double v = 0;
-    for (int c = 0; c < 8; ++c) {
-      const Point q{c & 1 ? hi[0] : lo[0], c & 2 ? hi[1] : lo[1], c & 4 ? hi[2] : lo[2]};
-      v += (c & 1 ? t[0] : 1 - t[0]) * (c & 2 ? t[1] : 1 - t[1]) * (c & 4 ? t[2] : 1 - t[2]) *
-           g.values[index(g, q)];
-    }
-    out.values[index(out, p)] = v;
+    out.values[index(out, p)] = sampleScalar3(
+        g, glm::dvec3(p[0] + 0.5, p[1] + 0.5, p[2] + 0.5) / glm::dvec3(k[0], k[1], k[2]));
   });
   return out;
 }
@@ -124,20 +112,19 @@ EdgeInput coarsened(const EdgeInput& fine, const Grid& image, const std::array<i
   out.v0.spacing = image.spacing;
   const double n = k[0] * k[1] * k[2];
   forEach(image, [&](Point p) {
-    double f = 0, bv[3] = {0, 0, 0};
-    for (int c = 0; c < k[2]; ++c)
-      for (int bb = 0; bb < k[1]; ++bb)
-        for (int a = 0; a < k[0]; ++a) {
-          const std::size_t j =
-              index(fine.f, Point{p[0] * k[0] + a, p[1] * k[1] + bb, p[2] * k[2] + c});
-          const double* g = &fine.v0.values[3 * j];
-          const double g2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
-          f += fine.f.values[j];
-          for (int i = 0; i < 3; ++i) bv[i] += g2 * g[i];
-        }
+    double f = 0;
+    glm::dvec3 bv(0.0);
+    forEach(Grid{k[0], k[1], {}, k[2]}, [&](Point q) {
+      const std::size_t j =
+          index(fine.f, Point{p[0] * k[0] + q[0], p[1] * k[1] + q[1], p[2] * k[2] + q[2]});
+      const glm::dvec3 g(fine.v0.values[3 * j], fine.v0.values[3 * j + 1],
+                         fine.v0.values[3 * j + 2]);
+      f += fine.f.values[j];
+      bv += glm::dot(g, g) * g;
+    });
     const std::size_t i = index(image, p);
     out.f.values[i] = f / n;
-    const double l = std::sqrt(bv[0] * bv[0] + bv[1] * bv[1] + bv[2] * bv[2]);
+    const double l = glm::length(bv);
     for (int a = 0; a < 3; ++a) out.v0.values[3 * i + a] = l > 0 ? bv[a] * std::cbrt(l / n) / l : 0;
   });
   return out;
