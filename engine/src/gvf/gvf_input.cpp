@@ -227,12 +227,7 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, 
     cl::Buffer fineEdge = refined ? cl::Buffer(c, CL_MEM_READ_WRITE, nf * sizeof(float)) : in.edge;
     cl::Buffer fineV0 = refined ? cl::Buffer(c, CL_MEM_READ_WRITE, nf * 3 * sizeof(float)) : in.v0;
     auto launch = [&](cl::Kernel& kernel, const char* name, int w, int h, int d) {
-      cl::Event ev;
-      ctx.queue().enqueueNDRangeKernel(
-          kernel, cl::NullRange,
-          cl::NDRange(detail::roundUp(w, 32), detail::roundUp(h, 4), detail::roundUp(d, 2)),
-          cl::NDRange(32, 4, 2), nullptr, &ev);
-      ctx.profiler().record(name, ev);
+      detail::enqueue3D(ctx, kernel, name, w, h, d, cl::NDRange(32, 4, 2));
     };
     auto& lib = ctx.kernels();
     if (refined) {
@@ -388,13 +383,8 @@ GvfInput gvfInputFrom(ComputeContext& ctx, const Volume& edgeMap, const Field3D*
         ctx.kernels().kernel("edge_map3d.cl", "gradient_field3d",
                              spacingBuildOptions(in.spacing, 3));
     grad.set(in.edge, in.v0, s, in.width, in.height, in.depth);
-    cl::Event ev;
-    ctx.queue().enqueueNDRangeKernel(
-        grad, cl::NullRange,
-        cl::NDRange(detail::roundUp(in.width, 32), detail::roundUp(in.height, 4),
-                    detail::roundUp(in.depth, 2)),
-        cl::NDRange(32, 4, 2), nullptr, &ev);
-    ctx.profiler().record("gradient_field3d", ev);
+    detail::enqueue3D(ctx, grad, "gradient_field3d", in.width, in.height, in.depth,
+                      cl::NDRange(32, 4, 2));
     in.maxV0Squared = deviceMax(ctx, s, n);
   } catch (const cl::Error& e) {
     rethrowClError(e, "uploading " + edgeName);
