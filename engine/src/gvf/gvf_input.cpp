@@ -312,6 +312,46 @@ void uploadV0(ComputeContext& ctx, GvfInput& in, const Field& v0, int channels,
   in.userV0 = true;
 }
 
+// The input of a checked edge map: f as given, V0 as given or f's gradient.
+template <class V0Field>
+GvfInput inputFromEdgeMap(ComputeContext& ctx, GvfInput in, const std::vector<float>& f,
+                          const V0Field* v0, const std::string& edgeName,
+                          const std::string& v0Name) {
+  const int dims = in.dims();
+  const std::size_t n = in.pixelCount();
+  ctx.checkAllocation(n * (8 + 4 * dims),
+                      "The " + sizeText(in.width, in.height, in.depth) + " edge map and V0");
+  try {
+    auto& c = ctx.context();
+    in.edge = cl::Buffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
+                         const_cast<float*>(f.data()));
+    if (v0) {
+      uploadV0(ctx, in, *v0, dims, v0Name);
+      return in;
+    }
+    in.v0 = cl::Buffer(c, CL_MEM_READ_WRITE, n * dims * sizeof(float));
+    cl::Buffer s(c, CL_MEM_READ_WRITE, n * sizeof(float));
+    const std::string options = spacingBuildOptions(in.spacing, dims);
+    if (dims == 2) {
+      TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int> grad =
+          ctx.kernels().kernel("edge_map.cl", "gradient_field", options);
+      grad.set(in.edge, in.v0, s, in.width, in.height);
+      detail::enqueue2D(ctx, grad, "gradient_field", in.width, in.height,
+                        detail::localSize2D(ctx.info()));
+    } else {
+      TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int> grad =
+          ctx.kernels().kernel("edge_map3d.cl", "gradient_field3d", options);
+      grad.set(in.edge, in.v0, s, in.width, in.height, in.depth);
+      detail::enqueue3D(ctx, grad, "gradient_field3d", in.width, in.height, in.depth,
+                        cl::NDRange(32, 4, 2));
+    }
+    in.maxV0Squared = deviceMax(ctx, s, n);
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "uploading " + edgeName);
+  }
+  return in;
+}
+
 }  // namespace
 
 GvfInput gvfInputFrom(ComputeContext& ctx, const Image2D& edgeMap, const Field2D* v0,
@@ -327,28 +367,7 @@ GvfInput gvfInputFrom(ComputeContext& ctx, const Image2D& edgeMap, const Field2D
   in.width = edgeMap.width;
   in.height = edgeMap.height;
   in.spacing = chosenSpacing(std::nullopt, edgeMap.geometry, 2);
-  const std::size_t n = in.pixelCount();
-  ctx.checkAllocation(n * 16, "The " + sizeText(in.width, in.height, 1) + " edge map and V0");
-  try {
-    auto& c = ctx.context();
-    in.edge = cl::Buffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
-                         const_cast<float*>(edgeMap.pixels.data()));
-    if (v0) {
-      uploadV0(ctx, in, *v0, 2, v0Name);
-      return in;
-    }
-    in.v0 = cl::Buffer(c, CL_MEM_READ_WRITE, n * 2 * sizeof(float));
-    cl::Buffer s(c, CL_MEM_READ_WRITE, n * sizeof(float));
-    TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int> grad =
-        ctx.kernels().kernel("edge_map.cl", "gradient_field", spacingBuildOptions(in.spacing, 2));
-    grad.set(in.edge, in.v0, s, in.width, in.height);
-    detail::enqueue2D(ctx, grad, "gradient_field", in.width, in.height,
-                      detail::localSize2D(ctx.info()));
-    in.maxV0Squared = deviceMax(ctx, s, n);
-  } catch (const cl::Error& e) {
-    rethrowClError(e, "uploading " + edgeName);
-  }
-  return in;
+  return inputFromEdgeMap(ctx, std::move(in), edgeMap.pixels, v0, edgeName, v0Name);
 }
 
 GvfInput gvfInputFrom(ComputeContext& ctx, const Volume& edgeMap, const Field3D* v0,
@@ -366,30 +385,7 @@ GvfInput gvfInputFrom(ComputeContext& ctx, const Volume& edgeMap, const Field3D*
   in.height = edgeMap.height;
   in.depth = edgeMap.depth;
   in.spacing = chosenSpacing(std::nullopt, edgeMap.geometry, 3);
-  const std::size_t n = in.pixelCount();
-  ctx.checkAllocation(n * 20,
-                      "The " + sizeText(in.width, in.height, in.depth) + " edge map and V0");
-  try {
-    auto& c = ctx.context();
-    in.edge = cl::Buffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
-                         const_cast<float*>(edgeMap.voxels.data()));
-    if (v0) {
-      uploadV0(ctx, in, *v0, 3, v0Name);
-      return in;
-    }
-    in.v0 = cl::Buffer(c, CL_MEM_READ_WRITE, n * 3 * sizeof(float));
-    cl::Buffer s(c, CL_MEM_READ_WRITE, n * sizeof(float));
-    TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int> grad =
-        ctx.kernels().kernel("edge_map3d.cl", "gradient_field3d",
-                             spacingBuildOptions(in.spacing, 3));
-    grad.set(in.edge, in.v0, s, in.width, in.height, in.depth);
-    detail::enqueue3D(ctx, grad, "gradient_field3d", in.width, in.height, in.depth,
-                      cl::NDRange(32, 4, 2));
-    in.maxV0Squared = deviceMax(ctx, s, n);
-  } catch (const cl::Error& e) {
-    rethrowClError(e, "uploading " + edgeName);
-  }
-  return in;
+  return inputFromEdgeMap(ctx, std::move(in), edgeMap.voxels, v0, edgeName, v0Name);
 }
 
 void replaceV0(ComputeContext& ctx, GvfInput& input, const Field2D& v0, const std::string& v0Name) {
