@@ -4,6 +4,7 @@
 
 #include "boundary.clh"
 #include "spacing.clh"
+#include "trilinear.clh"
 
 // One pass of the separable Gaussian along `axis` (0 = x, 1 = y, 2 = z).
 __kernel void blur_axis(__global const float* in, __global float* out, __constant float* w, int r,
@@ -48,6 +49,45 @@ __kernel void gradient_field3d(__global const float* g, __global float* v0, __gl
   if (x >= width || y >= height || z >= depth) return;
   const float3 d = central_gradient3(g, x, y, z, width, height, depth);
   const size_t i = ((size_t)z * height + y) * width + x;
+  vstore3(d, i, v0);
+  s[i] = dot(d, d);
+}
+
+// The volume on a grid k times finer along each axis, the same extent (buildGvfInput on
+// anisotropic voxels): read trilinearly between the coarse centres, clamped to the outer ones.
+__kernel void refine_linear3d(__global const float* in, __global float* out, int width, int height,
+                              int depth, int kx, int ky, int kz) {
+  const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+  if (x >= width * kx || y >= height * ky || z >= depth * kz) return;
+  const float3 p = (float3)((x + 0.5f) / kx, (y + 0.5f) / ky, (z + 0.5f) / kz);
+  out[((size_t)z * height * ky + y) * width * kx + x] = sample_scalar3(in, p, width, height, depth);
+}
+
+// Each voxel's f and V0 from its kx*ky*kz sub-samples on the finer grid: f their mean, and V0
+// such that the data term's source |V0|² V0 is their mean (|V0|² follows from it: a voxel whose
+// sub-samples straddle a ridge, pointing apart, gets a V0 as weak as the ridge top's).
+// s = |V0|² for the stability bound.
+__kernel void coarsen_input3d(__global const float* f_fine, __global const float* v0_fine,
+                              __global float* f, __global float* v0, __global float* s, int width,
+                              int height, int depth, int kx, int ky, int kz) {
+  const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+  if (x >= width || y >= height || z >= depth) return;
+  const int fw = width * kx, fh = height * ky;
+  float fsum = 0.0f;
+  float3 bv = (float3)(0.0f);
+  for (int c = 0; c < kz; ++c)
+    for (int b = 0; b < ky; ++b)
+      for (int a = 0; a < kx; ++a) {
+        const size_t j = ((size_t)(z * kz + c) * fh + y * ky + b) * fw + x * kx + a;
+        const float3 g = vload3(j, v0_fine);
+        fsum += f_fine[j];
+        bv += dot(g, g) * g;
+      }
+  const float n = (float)(kx * ky * kz);
+  const float l = length(bv);
+  const float3 d = l > 0.0f ? bv * (cbrt(l / n) / l) : (float3)(0.0f);
+  const size_t i = ((size_t)z * height + y) * width + x;
+  f[i] = fsum / n;
   vstore3(d, i, v0);
   s[i] = dot(d, d);
 }

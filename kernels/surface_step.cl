@@ -18,6 +18,7 @@
 // p / spacing.
 
 #include "force_fields.clh"
+#include "trilinear.clh"
 
 #define SURF_MOVING 1
 
@@ -29,19 +30,6 @@
 #define FORCE_RAW 0
 #define FORCE_UNIT_CORNERS 1
 #define FORCE_CELL_PEAK 2
-
-// The cell of a point in voxel coordinates (centres at i + 0.5, clamped into the volume): its
-// eight corners' voxel indices (bit 0: x1, bit 1: y1, bit 2: z1) and the point's place in it.
-float3 cell3(float3 p, int w, int h, int d, size_t corner[8]) {
-  float u = clamp(p.x - 0.5f, 0.0f, (float)(w - 1));
-  float v = clamp(p.y - 0.5f, 0.0f, (float)(h - 1));
-  float t = clamp(p.z - 0.5f, 0.0f, (float)(d - 1));
-  int x0 = min((int)u, w - 1), y0 = min((int)v, h - 1), z0 = min((int)t, d - 1);
-  int x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1), z1 = min(z0 + 1, d - 1);
-  for (int k = 0; k < 8; ++k)
-    corner[k] = ((size_t)(k & 4 ? z1 : z0) * h + (k & 2 ? y1 : y0)) * w + (k & 1 ? x1 : x0);
-  return (float3)(u - x0, v - y0, t - z0);
-}
 
 // Trilinear sample of a packed float3 field at a point in voxel coordinates.
 float3 sample_force3(__global const float* field, float3 p, int w, int h, int d, int scale) {
@@ -57,13 +45,6 @@ float3 sample_force3(__global const float* field, float3 p, int w, int h, int d,
   const float3 s = mix(mix(mix(c[0], c[1], f.x), mix(c[2], c[3], f.x), f.y),
                        mix(mix(c[4], c[5], f.x), mix(c[6], c[7], f.x), f.y), f.z);
   return scale == FORCE_CELL_PEAK ? s / sqrt(peak * peak + 1e-12f) : s;
-}
-
-float sample_scalar3(__global const float* g, float3 p, int w, int h, int d) {
-  size_t at[8];
-  const float3 f = cell3(p, w, h, d, at);
-  return mix(mix(mix(g[at[0]], g[at[1]], f.x), mix(g[at[2]], g[at[3]], f.x), f.y),
-             mix(mix(g[at[4]], g[at[5]], f.x), mix(g[at[6]], g[at[7]], f.x), f.y), f.z);
 }
 
 // Mean of the one-ring minus the vertex: the umbrella Laplacian of a float4 array.

@@ -165,12 +165,14 @@ TEST_CASE("surfaces on noisy generated scenes stay surfaces: no crossings, edges
 // voxel centres). The surface moves in world units: its edges are in [dmin, dmax] millimetres;
 // set on the same fields with unit spacing (a voxel-space surface), its edges along the coarse
 // axis are up to twice dmax in the world. It lies on its field's zero: the step's unit force is
-// the field over its cell's longest corner (kernels/surface_step.cl); made of corners normalised
-// first, its zero sat up to half a cell off the field's, 1 mm on a 2 mm axis, and the 1x1x2
-// ball's poles lay 1.34 mm inside (the field's zero 0.69 mm). What is left is GVF's own: its
-// zero lies inside a convex edge by about μ over |V0|² times the curvature, and the coarse axis
-// widens the edge map's ridge (sampled 2 mm apart) and weakens V0 across it, so at the default
-// μ the poles lie 0.69 mm inside (0.35 mm on a 1 mm grid), within 0.5 mm at μ 0.05 (0.40).
+// the field over its cell's longest corner (kernels/surface_step.cl; corners normalised first put
+// the 1x1x2 ball's poles 1.34 mm inside). The field's zero lies inside a convex edge by about μ
+// over |V0|² times the curvature; f and V0 taken by central differences across 2 mm samples made
+// |V0| at the poles 0.16 (0.39 at the equator) and put them 0.69 mm inside at the default μ.
+// Built on the grid refined to the finest spacing (edgeRefinement), every vertex is within
+// 0.46 mm (0.37 mm on a 1 mm grid). Where a pole falls on a sample the 1 mm ramp, sampled 2 mm
+// apart, reads as a terrace up to 0.5 mm inside near it: no interpolation of the samples gets
+// that back (the field solved on the volume resampled to 1 mm: 0.80 mm; here 0.75, 1.13 before).
 namespace {
 
 struct BallOutcome {
@@ -266,22 +268,25 @@ void checkOnItsField(const BallOutcome& o, double offField) {
 
 }  // namespace
 
-TEST_CASE("a surface on a ball sampled at 1x1x2 moves in millimetres, on its field's zero") {
+TEST_CASE("a surface on a ball sampled at 1x1x2 lies within 0.5 mm of it, on its field's zero") {
   const double mu = findSpec(gvfParamSpecs(), "mu").defaultValue;
   const glm::dvec3 spacing(1, 1, 2), centre(20, 20, 20);
   const BallOutcome world = ballSurface(spacing, centre, 12, mu);
   checkOnItsField(world, 0.1);
-  CHECK(world.worst < 0.75);  // the field's zero at the poles: 0.69 mm
+  CHECK(world.worst <= 0.5);  // 0.46; 0.71 with f and V0 on the 2 mm samples
   const BallOutcome voxel = ballSurface(spacing, centre, 12, mu, true);
-  CHECK(voxel.longestEdge > 1.5 * SnakeParams::defaults().dmax);
-  CHECK(world.mean < voxel.mean);
-  // With a smaller μ, GVF's own offset is within the bound: every vertex within 0.5 mm.
+  CHECK(voxel.longestEdge > 1.3 * SnakeParams::defaults().dmax);
   const BallOutcome fine = ballSurface(spacing, centre, 12, 0.05);
   checkOnItsField(fine, 0.1);
-  CHECK(fine.worst < 0.5);
+  CHECK(fine.worst < 0.4);  // 0.35
+  const BallOutcome onSample = ballSurface(spacing, centre + glm::dvec3(0, 0, 1), 12, mu);
+  checkOnItsField(onSample, 0.1);
+  CHECK(onSample.worst < 0.85);
 }
 
-// GVF's offset on coarser axes at μ 0.05: the 99th percentile 0.6 mm, the worst 0.73 mm.
+// Coarser axes at μ 0.05: the 99th percentile 0.35 (2x1x1) and 0.55 mm (1x1x3), the worst 0.53
+// and 0.57 (0.73 and 0.68 before f and V0 were built on the refined grid; p99 0.60 both): the
+// terraces of the coarse samples.
 TEST_CASE("surfaces on balls sampled at 2x1x1 and 1x1x3, seeded sizes and places") {
   std::mt19937 rng(37);
   std::uniform_real_distribution<double> shift(-1.5, 1.5), size(10.5, 13);
@@ -289,8 +294,9 @@ TEST_CASE("surfaces on balls sampled at 2x1x1 and 1x1x3, seeded sizes and places
     const glm::dvec3 centre = glm::dvec3(20) + glm::dvec3(shift(rng), shift(rng), shift(rng));
     const double radius = size(rng);
     const BallOutcome o = ballSurface(spacing, centre, radius, 0.05);
-    // Measured 0.18 (2x1x1) and 0.41 on PoCL, 0.53 on an H200 (1x1x3: 3 mm cells).
+    // Measured 0.05 (2x1x1) and 0.47 on PoCL (1x1x3: 3 mm cells).
     checkOnItsField(o, spacing.z > 1 ? 0.65 : 0.3);
-    CHECK(o.p99 < 0.75);  // 0.60 and 0.60; 0.91 and 1.05 with corners normalised first
+    CHECK(o.p99 < 0.65);
+    CHECK(o.worst < 0.7);
   }
 }

@@ -166,6 +166,22 @@ file(GLOB left ${WORK}/bad*)
 if(left)
   message(FATAL_ERROR "refused runs left outputs: ${left}")
 endif()
+# A volume's f and V0 are built with its coarse axis refined (1x1x4: 4 times, 34 MB for 64^3);
+# on a device of 20 MiB they are built on its own samples, with a warning, and the run goes on.
+string(REPEAT "A" 262144 flat)
+file(WRITE ${WORK}/flat.raw "${flat}")
+file(WRITE ${WORK}/flat.mhd "ObjectType = Image\nNDims = 3\nDimSize = 64 64 64\n"
+     "ElementSpacing = 1 1 4\nElementType = MET_UCHAR\nElementDataFile = flat.raw\n")
+run_gvflab(TRUE --headless ${WORK}/flat.mhd --iterations 2)
+if(last_err MATCHES "own samples")
+  message(FATAL_ERROR "refined build refused on a whole device: ${last_err}")
+endif()
+set(ENV{GVFLAB_TEST_DEVICE_MIB} 20)
+run_gvflab(TRUE --headless ${WORK}/flat.mhd --iterations 2)
+unset(ENV{GVFLAB_TEST_DEVICE_MIB})
+if(NOT last_err MATCHES "built on its own samples")
+  message(FATAL_ERROR "no fallback on 20 MiB: ${last_err}")
+endif()
 
 # @case snakes_contours_capture
 # Snakes: a circle around the U and a polygon, contours JSON, capture map, report figures.

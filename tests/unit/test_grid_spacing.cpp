@@ -51,6 +51,18 @@ TEST_CASE("the edge map's blur is round in the world: sigma in samples of the fi
   CHECK(varZ / sumZ == doctest::Approx(varX / sumX).epsilon(0.05));
 }
 
+// The refined build itself is checked against the device in tests/cl/test_spacing.cpp (1x0.7x2:
+// z refined 3 times) and judged on balls in tests/cl/test_surface_meshes.cpp.
+TEST_CASE("f and V0 of anisotropic volumes are built on a grid refined to the finest spacing") {
+  using K = std::array<int, 3>;
+  CHECK(edgeRefinement({1, 1, 1}, 3) == K{1, 1, 1});
+  CHECK(edgeRefinement({1, 1, 2}, 3) == K{1, 1, 2});
+  CHECK(edgeRefinement({1, 0.7, 2}, 3) == K{1, 1, 3});  // round(h / min h): 1.43, 2.86
+  CHECK(edgeRefinement({0.8, 0.5, 2}, 3) == K{2, 1, 4});
+  CHECK(edgeRefinement({0.1, 0.1, 5}, 3) == K{1, 1, kMaxRefinement});
+  CHECK(edgeRefinement({1, 3, 9}, 2) == K{1, 1, 1});  // images as they are
+}
+
 TEST_CASE("Euler's stability bound with spacing: (2 - max|V0|^2) / (4 sum 1/h^2)") {
   CHECK(eulerStabilityBound(0.0, 2) == 0.25);
   CHECK(eulerStabilityBound(0.2, 3, {1, 1, 1}) == doctest::Approx(1.8 / 12));

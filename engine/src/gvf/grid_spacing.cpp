@@ -49,6 +49,15 @@ double blurSigma(double sigma, const GridSpacing& spacing, int dims, int axis) {
   return sigma * finest / s[axis];
 }
 
+std::array<int, 3> edgeRefinement(const GridSpacing& spacing, int dims) {
+  std::array<int, 3> k{1, 1, 1};
+  if (dims < 3) return k;
+  const double finest = std::min({spacing[0], spacing[1], spacing[2]});
+  for (int i = 0; i < 3; ++i)
+    k[i] = std::clamp(static_cast<int>(std::lround(spacing[i] / finest)), 1, kMaxRefinement);
+  return k;
+}
+
 double inverseSquareSum(const GridSpacing& spacing, int dims) {
   const GridSpacing s = gridSpacing(spacing, dims);
   double sum = 0;

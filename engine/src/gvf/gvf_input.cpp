@@ -1,12 +1,14 @@
 #include "gvflab/gvf_input.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "cl/launch.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/kernel_library.hpp"
+#include "gvflab/log.hpp"
 #include "gvflab/profiler.hpp"
 #include "gvflab/typed_kernel.hpp"
 
@@ -186,50 +188,82 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, 
   in.height = volume.height;
   in.depth = volume.depth;
   in.spacing = chosenSpacing(spacing, volume.geometry, 3);
-  const std::string gradOpts = spacingBuildOptions(in.spacing, 3);
+  // On anisotropic voxels f and V0 are built on a grid refined to about the finest spacing
+  // (edgeRefinement) and each voxel takes its sub-samples' (coarsen_input3d), where that fits
+  // the device: the finer grid's two blur buffers, f, V0 and |V0|² beside the outputs.
   const std::size_t n = in.pixelCount();
+  std::array<int, 3> k = edgeRefinement(in.spacing, 3);
+  std::size_t nf = n * k[0] * k[1] * k[2];
+  const bool refined = nf > n && nf * 12 <= ctx.info().maxAllocBytes &&
+                       n * 20 + nf * 28 <= ctx.info().globalMemBytes;
+  if (nf > n && !refined) {
+    log::warning(
+        "The edge map of this volume is built on its own samples: refined to its finest "
+        "spacing it would not fit the device.");
+    k = {1, 1, 1};
+    nf = n;
+  }
+  GridSpacing fine = in.spacing;
+  for (int i = 0; i < 3; ++i) fine[i] /= k[i];
+  // The blur stays σ·min h wide in the world on the finer grid.
+  const double fineSigma = sigma * *std::min_element(in.spacing.begin(), in.spacing.end()) /
+                           *std::min_element(fine.begin(), fine.end());
+  const std::string gradOpts = spacingBuildOptions(fine, 3);
+  const int fw = in.width * k[0], fh = in.height * k[1], fd = in.depth * k[2];
   // Volume, two blur buffers, f, |V0|² and V0 (packed float3): 32 B/voxel while building.
   const std::string what = "Building the edge map of a " + std::to_string(in.width) + "x" +
                            std::to_string(in.height) + "x" + std::to_string(in.depth) + " volume";
   ctx.checkAllocation(n * 12, what);
-  ctx.checkAllocation(n * 32, what);
+  ctx.checkAllocation(refined ? n * 20 + nf * 28 : n * 32, what);
   try {
     auto& c = ctx.context();
     cl::Buffer a(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
                  const_cast<float*>(volume.voxels.data()));
-    cl::Buffer b(c, CL_MEM_READ_WRITE, n * sizeof(float));
-    cl::Buffer s(c, CL_MEM_READ_WRITE, n * sizeof(float));
+    cl::Buffer b(c, CL_MEM_READ_WRITE, nf * sizeof(float));
+    cl::Buffer fineA = refined ? cl::Buffer(c, CL_MEM_READ_WRITE, nf * sizeof(float)) : a;
+    cl::Buffer s(c, CL_MEM_READ_WRITE, nf * sizeof(float));
     in.edge = cl::Buffer(c, CL_MEM_READ_WRITE, n * sizeof(float));
     in.v0 = cl::Buffer(c, CL_MEM_READ_WRITE, n * 3 * sizeof(float));
-    const cl::NDRange local(32, 4, 2);
-    const cl::NDRange global(detail::roundUp(in.width, 32), detail::roundUp(in.height, 4),
-                             detail::roundUp(in.depth, 2));
-    auto launch = [&](cl::Kernel& k, const char* name) {
-      cl::Event ev;
-      ctx.queue().enqueueNDRangeKernel(k, cl::NullRange, global, local, nullptr, &ev);
-      ctx.profiler().record(name, ev);
+    cl::Buffer fineEdge = refined ? cl::Buffer(c, CL_MEM_READ_WRITE, nf * sizeof(float)) : in.edge;
+    cl::Buffer fineV0 = refined ? cl::Buffer(c, CL_MEM_READ_WRITE, nf * 3 * sizeof(float)) : in.v0;
+    auto launch = [&](cl::Kernel& kernel, const char* name, int w, int h, int d) {
+      detail::enqueue3D(ctx, kernel, name, w, h, d, cl::NDRange(32, 4, 2));
     };
+    auto& lib = ctx.kernels();
+    if (refined) {
+      TypedKernel<cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl_int, cl_int, cl_int> up =
+          lib.kernel("edge_map3d.cl", "refine_linear3d");
+      up.set(a, fineA, in.width, in.height, in.depth, k[0], k[1], k[2]);
+      launch(up, "refine_linear3d", fw, fh, fd);
+    }
     TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl_int, cl_int> blur =
-        ctx.kernels().kernel("edge_map3d.cl", "blur_axis");
-    cl::Buffer* src = &a;
+        lib.kernel("edge_map3d.cl", "blur_axis");
+    cl::Buffer* src = &fineA;
     cl::Buffer* dst = &b;
     for (int axis = 0; axis < 3; ++axis) {
-      const AxisBlur taps = axisBlur(ctx, blurSigma(sigma, in.spacing, 3, axis));
-      blur.set(*src, *dst, taps.weights, taps.radius, in.width, in.height, in.depth, axis);
-      launch(blur, "blur_axis");
+      const AxisBlur taps = axisBlur(ctx, blurSigma(fineSigma, fine, 3, axis));
+      blur.set(*src, *dst, taps.weights, taps.radius, fw, fh, fd, axis);
+      launch(blur, "blur_axis", fw, fh, fd);
       std::swap(src, dst);
     }
     cl::Buffer& smooth = *src;  // after three passes
     TypedKernel<cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int> mag =
-        ctx.kernels().kernel("edge_map3d.cl", "gradient_magnitude3d", gradOpts);
-    mag.set(smooth, in.edge, in.width, in.height, in.depth);
-    launch(mag, "gradient_magnitude3d");
-    normaliseByMax(ctx, in.edge, n);
+        lib.kernel("edge_map3d.cl", "gradient_magnitude3d", gradOpts);
+    mag.set(smooth, fineEdge, fw, fh, fd);
+    launch(mag, "gradient_magnitude3d", fw, fh, fd);
+    normaliseByMax(ctx, fineEdge, nf);
     TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int> grad =
-        ctx.kernels().kernel("edge_map3d.cl", "gradient_field3d", gradOpts);
-    grad.set(mode == V0Mode::EdgeGradient ? in.edge : smooth, in.v0, s, in.width, in.height,
-             in.depth);
-    launch(grad, "gradient_field3d");
+        lib.kernel("edge_map3d.cl", "gradient_field3d", gradOpts);
+    grad.set(mode == V0Mode::EdgeGradient ? fineEdge : smooth, fineV0, s, fw, fh, fd);
+    launch(grad, "gradient_field3d", fw, fh, fd);
+    if (refined) {
+      TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int,
+                  cl_int, cl_int, cl_int, cl_int>
+          down = lib.kernel("edge_map3d.cl", "coarsen_input3d");
+      down.set(fineEdge, fineV0, in.edge, in.v0, s, in.width, in.height, in.depth, k[0], k[1],
+               k[2]);
+      launch(down, "coarsen_input3d", in.width, in.height, in.depth);
+    }
     in.maxV0Squared = deviceMax(ctx, s, n);
   } catch (const cl::Error& e) {
     rethrowClError(e, "building the 3D edge map and V0");
@@ -278,6 +312,46 @@ void uploadV0(ComputeContext& ctx, GvfInput& in, const Field& v0, int channels,
   in.userV0 = true;
 }
 
+// The input of a checked edge map: f as given, V0 as given or f's gradient.
+template <class V0Field>
+GvfInput inputFromEdgeMap(ComputeContext& ctx, GvfInput in, const std::vector<float>& f,
+                          const V0Field* v0, const std::string& edgeName,
+                          const std::string& v0Name) {
+  const int dims = in.dims();
+  const std::size_t n = in.pixelCount();
+  ctx.checkAllocation(n * (8 + 4 * dims),
+                      "The " + sizeText(in.width, in.height, in.depth) + " edge map and V0");
+  try {
+    auto& c = ctx.context();
+    in.edge = cl::Buffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
+                         const_cast<float*>(f.data()));
+    if (v0) {
+      uploadV0(ctx, in, *v0, dims, v0Name);
+      return in;
+    }
+    in.v0 = cl::Buffer(c, CL_MEM_READ_WRITE, n * dims * sizeof(float));
+    cl::Buffer s(c, CL_MEM_READ_WRITE, n * sizeof(float));
+    const std::string options = spacingBuildOptions(in.spacing, dims);
+    if (dims == 2) {
+      TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int> grad =
+          ctx.kernels().kernel("edge_map.cl", "gradient_field", options);
+      grad.set(in.edge, in.v0, s, in.width, in.height);
+      detail::enqueue2D(ctx, grad, "gradient_field", in.width, in.height,
+                        detail::localSize2D(ctx.info()));
+    } else {
+      TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int> grad =
+          ctx.kernels().kernel("edge_map3d.cl", "gradient_field3d", options);
+      grad.set(in.edge, in.v0, s, in.width, in.height, in.depth);
+      detail::enqueue3D(ctx, grad, "gradient_field3d", in.width, in.height, in.depth,
+                        cl::NDRange(32, 4, 2));
+    }
+    in.maxV0Squared = deviceMax(ctx, s, n);
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "uploading " + edgeName);
+  }
+  return in;
+}
+
 }  // namespace
 
 GvfInput gvfInputFrom(ComputeContext& ctx, const Image2D& edgeMap, const Field2D* v0,
@@ -293,28 +367,7 @@ GvfInput gvfInputFrom(ComputeContext& ctx, const Image2D& edgeMap, const Field2D
   in.width = edgeMap.width;
   in.height = edgeMap.height;
   in.spacing = chosenSpacing(std::nullopt, edgeMap.geometry, 2);
-  const std::size_t n = in.pixelCount();
-  ctx.checkAllocation(n * 16, "The " + sizeText(in.width, in.height, 1) + " edge map and V0");
-  try {
-    auto& c = ctx.context();
-    in.edge = cl::Buffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
-                         const_cast<float*>(edgeMap.pixels.data()));
-    if (v0) {
-      uploadV0(ctx, in, *v0, 2, v0Name);
-      return in;
-    }
-    in.v0 = cl::Buffer(c, CL_MEM_READ_WRITE, n * 2 * sizeof(float));
-    cl::Buffer s(c, CL_MEM_READ_WRITE, n * sizeof(float));
-    TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int> grad =
-        ctx.kernels().kernel("edge_map.cl", "gradient_field", spacingBuildOptions(in.spacing, 2));
-    grad.set(in.edge, in.v0, s, in.width, in.height);
-    detail::enqueue2D(ctx, grad, "gradient_field", in.width, in.height,
-                      detail::localSize2D(ctx.info()));
-    in.maxV0Squared = deviceMax(ctx, s, n);
-  } catch (const cl::Error& e) {
-    rethrowClError(e, "uploading " + edgeName);
-  }
-  return in;
+  return inputFromEdgeMap(ctx, std::move(in), edgeMap.pixels, v0, edgeName, v0Name);
 }
 
 GvfInput gvfInputFrom(ComputeContext& ctx, const Volume& edgeMap, const Field3D* v0,
@@ -332,35 +385,7 @@ GvfInput gvfInputFrom(ComputeContext& ctx, const Volume& edgeMap, const Field3D*
   in.height = edgeMap.height;
   in.depth = edgeMap.depth;
   in.spacing = chosenSpacing(std::nullopt, edgeMap.geometry, 3);
-  const std::size_t n = in.pixelCount();
-  ctx.checkAllocation(n * 20,
-                      "The " + sizeText(in.width, in.height, in.depth) + " edge map and V0");
-  try {
-    auto& c = ctx.context();
-    in.edge = cl::Buffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
-                         const_cast<float*>(edgeMap.voxels.data()));
-    if (v0) {
-      uploadV0(ctx, in, *v0, 3, v0Name);
-      return in;
-    }
-    in.v0 = cl::Buffer(c, CL_MEM_READ_WRITE, n * 3 * sizeof(float));
-    cl::Buffer s(c, CL_MEM_READ_WRITE, n * sizeof(float));
-    TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int> grad =
-        ctx.kernels().kernel("edge_map3d.cl", "gradient_field3d",
-                             spacingBuildOptions(in.spacing, 3));
-    grad.set(in.edge, in.v0, s, in.width, in.height, in.depth);
-    cl::Event ev;
-    ctx.queue().enqueueNDRangeKernel(
-        grad, cl::NullRange,
-        cl::NDRange(detail::roundUp(in.width, 32), detail::roundUp(in.height, 4),
-                    detail::roundUp(in.depth, 2)),
-        cl::NDRange(32, 4, 2), nullptr, &ev);
-    ctx.profiler().record("gradient_field3d", ev);
-    in.maxV0Squared = deviceMax(ctx, s, n);
-  } catch (const cl::Error& e) {
-    rethrowClError(e, "uploading " + edgeName);
-  }
-  return in;
+  return inputFromEdgeMap(ctx, std::move(in), edgeMap.voxels, v0, edgeName, v0Name);
 }
 
 void replaceV0(ComputeContext& ctx, GvfInput& input, const Field2D& v0, const std::string& v0Name) {

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <glm/geometric.hpp>
 
 #include "grid_walk.hpp"
 #include "gvflab/gvf_input.hpp"
+#include "gvflab/surface_reference.hpp"
 
 namespace gvflab::reference {
 
@@ -73,16 +75,80 @@ Grid gradientMagnitude(const Grid& g) {
   return m;
 }
 
-Grid edgeMap(const Grid& image, double sigma) {
-  Grid f = gradientMagnitude(gaussianBlur(image, sigma));
-  double m = *std::max_element(f.values.begin(), f.values.end());
+namespace {
+
+struct EdgeInput {
+  Grid f;
+  Field v0;
+};
+
+// f and V0 on the image's own grid.
+EdgeInput edgeInputOn(const Grid& image, double sigma, V0Mode mode) {
+  const Grid smooth = gaussianBlur(image, sigma);
+  Grid f = gradientMagnitude(smooth);
+  const double m = *std::max_element(f.values.begin(), f.values.end());
   for (double& v : f.values) v = m > 0 ? v / m : 0.0;
-  return f;
+  Field v0 = gradient(mode == V0Mode::EdgeGradient ? f : smooth);
+  return {std::move(f), std::move(v0)};
+}
+
+// The grid k times finer per axis, trilinear between the centres (refine_linear3d).
+Grid refined(const Grid& g, const std::array<int, 3>& k) {
+  Grid out{g.width * k[0], g.height * k[1], {}, g.depth * k[2]};
+  for (int a = 0; a < 3; ++a) out.spacing[a] = g.spacing[a] / k[a];
+  out.values.resize(out.count());
+  forEach(out, [&](Point p) {
+    out.values[index(out, p)] = sampleScalar3(
+        g, glm::dvec3(p[0] + 0.5, p[1] + 0.5, p[2] + 0.5) / glm::dvec3(k[0], k[1], k[2]));
+  });
+  return out;
+}
+
+// Each voxel's f and V0 from its sub-samples (coarsen_input3d): f their mean, |V0|² V0 the mean
+// of theirs.
+EdgeInput coarsened(const EdgeInput& fine, const Grid& image, const std::array<int, 3>& k) {
+  EdgeInput out{
+      image, Field{image.width, image.height, std::vector<double>(3 * image.count()), image.depth}};
+  out.v0.spacing = image.spacing;
+  const double n = k[0] * k[1] * k[2];
+  forEach(image, [&](Point p) {
+    double f = 0;
+    glm::dvec3 bv(0.0);
+    forEach(Grid{k[0], k[1], {}, k[2]}, [&](Point q) {
+      const std::size_t j =
+          index(fine.f, Point{p[0] * k[0] + q[0], p[1] * k[1] + q[1], p[2] * k[2] + q[2]});
+      const glm::dvec3 g(fine.v0.values[3 * j], fine.v0.values[3 * j + 1],
+                         fine.v0.values[3 * j + 2]);
+      f += fine.f.values[j];
+      bv += glm::dot(g, g) * g;
+    });
+    const std::size_t i = index(image, p);
+    out.f.values[i] = f / n;
+    const double l = glm::length(bv);
+    for (int a = 0; a < 3; ++a) out.v0.values[3 * i + a] = l > 0 ? bv[a] * std::cbrt(l / n) / l : 0;
+  });
+  return out;
+}
+
+// buildGvfInput's f and V0: on a volume of anisotropic voxels, built on the grid refined by
+// edgeRefinement (the blur as wide in the world) and coarsened.
+EdgeInput edgeInput(const Grid& image, double sigma, V0Mode mode) {
+  const std::array<int, 3> k = edgeRefinement(image.spacing, image.dims());
+  if (k[0] * k[1] * k[2] == 1) return edgeInputOn(image, sigma, mode);
+  const Grid fine = refined(image, k);
+  const double fineSigma = sigma * *std::min_element(image.spacing.begin(), image.spacing.end()) /
+                           *std::min_element(fine.spacing.begin(), fine.spacing.end());
+  return coarsened(edgeInputOn(fine, fineSigma, mode), image, k);
+}
+
+}  // namespace
+
+Grid edgeMap(const Grid& image, double sigma) {
+  return edgeInput(image, sigma, V0Mode::EdgeGradient).f;
 }
 
 Field initialField(const Grid& image, double sigma, V0Mode mode) {
-  return mode == V0Mode::EdgeGradient ? gradient(edgeMap(image, sigma))
-                                      : gradient(gaussianBlur(image, sigma));
+  return edgeInput(image, sigma, mode).v0;
 }
 
 namespace {
