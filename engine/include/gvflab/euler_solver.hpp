@@ -94,9 +94,10 @@ class EulerSolver : public Solver {
   const std::string& note() const { return note_; }
   // Device bytes held by the solver's three fields (V twice, V0), the paper's memory figure.
   std::uint64_t deviceBytes() const override;
-  const GvfInput& input() const { return input_; }
-  // The current field's storage: a split's halo exchange (slab_split.hpp) writes its planes.
+  // The current field's storage and V0's: a split's halo exchange (slab_split.hpp) writes the
+  // first's planes, its gather reads both.
   const FieldStorage& storage() const { return *v_[current_]; }
+  const FieldStorage& v0Storage() const { return *v0_; }
   std::optional<MemoryKind> memoryKind() const override { return memory(); }
   std::string storageNote() const override { return note_; }
   std::vector<SolverFact> facts() const override;  // memory, device_bytes, storage_note

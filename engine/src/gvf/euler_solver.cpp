@@ -210,11 +210,16 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
   const bool wantImage = *options_.memory == MemoryKind::Image;
   try {
     v0_ = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, wantImage);
+    v0_->importFrom(input_.v0);
+    // V0 lives on in its storage (reset() copies it): the float32 input is let go before the
+    // fields are made, so a split's slab input, held by this solver alone, is freed here.
+    ctx_->queue().finish();
+    input_.edge = {};
+    input_.v0 = {};
     v_[0] = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, v0_->isImage());
     v_[1] = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, v0_->isImage());
     if (note_.empty()) note_ = v0_->note();
     if (wantImage && !v0_->isImage()) options_.memory = MemoryKind::Buffer;
-    v0_->importFrom(input_.v0);
     const std::string opts =
         v0_->buildOptions() + spacingBuildOptions(input_.spacing, input_.dims());
     const Strategy& strategy = chooseStrategy(input_.dims(), ctx_->info().isGpu, *options_.memory);
@@ -299,7 +304,7 @@ void EulerSolver::setMu(double mu) {
 double EulerSolver::muBound() const { return gvflab::muBound(SolverKind::Euler, input_); }
 
 void EulerSolver::reset() {
-  v_[0]->importFrom(input_.v0);
+  v_[0]->copyFrom(*v0_);
   current_ = 0;
   iterations_ = 0;
   exportedAt_ = -1;

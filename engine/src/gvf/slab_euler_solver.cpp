@@ -54,56 +54,98 @@ std::vector<Slab> planSlabs(int depth, int devices, int halo, int align) {
 void checkSlabsFit(const std::vector<std::shared_ptr<ComputeContext>>& devices, FieldShape shape,
                    Precision precision, int halo) {
   const auto plan = planSlabs(shape.depth, int(devices.size()), halo);
-  for (std::size_t i = 0; i < plan.size(); ++i)
-    checkSolverFits(*devices[i], {shape.width, shape.height, plan[i].depth()}, precision, 3);
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const FieldShape slab{shape.width, shape.height, plan[i].depth()};
+    // Peak: V0's storage beside the float32 input (EulerSolver lets that go), or 3 fields.
+    const double field = double(fieldBytes(slab, precision)) / double(slab.count());
+    const double input = double(solverInputBytes(slab)) / double(slab.count());
+    checkSolverFits(*devices[i], slab, precision, 1, std::max(0.0, 2 * field - input));
+  }
 }
 
-SlabSolver::SlabSolver(std::vector<std::shared_ptr<ComputeContext>> devices, GvfInput input,
-                       int halo, int align)
-    : devices_(std::move(devices)), input_(std::move(input)), halo_(halo) {
-  if (input_.depth <= 1) throw ParameterError("A split over devices is for volumes (3D).");
-  plan_ = planSlabs(input_.depth, int(devices_.size()), halo_, align);
+SlabSolver::SlabSolver(std::vector<std::shared_ptr<ComputeContext>> devices, int depth,
+                       const SlabInputSource& source, int halo, int align)
+    : devices_(std::move(devices)), halo_(halo) {
+  if (depth <= 1) throw ParameterError("A split over devices is for volumes (3D).");
+  plan_ = planSlabs(depth, int(devices_.size()), halo_, align);
+  double maxV0Squared = 0;
+  for (std::size_t i = 0; i < plan_.size(); ++i) {
+    inputs_.push_back(source(*devices_[i], plan_[i]));
+    const GvfInput& in = inputs_.back();
+    if (in.depth != plan_[i].depth() || in.width != inputs_.front().width ||
+        in.height != inputs_.front().height)
+      throw ParameterError("The input of slab " + std::to_string(i) + " (z " +
+                           planeRange(plan_[i]) + ") has " + std::to_string(in.depth) +
+                           " planes of " + std::to_string(in.width) + "x" +
+                           std::to_string(in.height) + ", not the slab's.");
+    maxV0Squared = std::max(maxV0Squared, in.maxV0Squared);
+  }
+  for (GvfInput& in : inputs_) in.maxV0Squared = maxV0Squared;
+  input_ = inputs_.front();
+  input_.depth = depth;
+  input_.edge = input_.v0 = {};
 }
 
 SlabSolver::~SlabSolver() = default;
 
 cl::CommandQueue& SlabSolver::queue() { return devices_.front()->queue(); }
 
-GvfInput SlabSolver::slabInput(std::size_t i) {
-  GvfInput part = input_;
-  part.depth = plan_[i].depth();
-  try {
-    for (auto [buffer, channels] : {std::pair{&part.edge, 1}, std::pair{&part.v0, 3}}) {
-      const PlaneBytes b = interleavedPlanes(input_, plan_[i].lo, part.depth, channels);
-      std::vector<char> host(b.size);
-      devices_.front()->queue().enqueueReadBuffer(*buffer, CL_TRUE, b.offset, b.size, host.data());
-      *buffer = cl::Buffer(devices_[i]->context(), CL_MEM_READ_WRITE, b.size);
-      devices_[i]->queue().enqueueWriteBuffer(*buffer, CL_TRUE, 0, b.size, host.data());
-    }
-  } catch (const cl::Error& e) {
-    rethrowClError(e, "splitting the volume over the devices");
-  }
-  return part;
+SlabInputSource SlabSolver::planesOf(std::shared_ptr<ComputeContext> main, GvfInput whole) {
+  return
+      [main = std::move(main), whole = std::move(whole)](ComputeContext& device, const Slab& slab) {
+        GvfInput part = whole;
+        part.depth = slab.depth();
+        try {
+          for (auto [buffer, channels] : {std::pair{&part.edge, 1}, std::pair{&part.v0, 3}}) {
+            const PlaneBytes b = interleavedPlanes(whole, slab.lo, part.depth, channels);
+            std::vector<char> host(b.size);
+            main->queue().enqueueReadBuffer(*buffer, CL_TRUE, b.offset, b.size, host.data());
+            *buffer = cl::Buffer(device.context(), CL_MEM_READ_WRITE, b.size);
+            device.queue().enqueueWriteBuffer(*buffer, CL_TRUE, 0, b.size, host.data());
+          }
+        } catch (const cl::Error& e) {
+          rethrowClError(e, "splitting the volume over the devices");
+        }
+        return part;
+      };
 }
 
-SlabEulerSolver::SlabEulerSolver(std::vector<std::shared_ptr<ComputeContext>> devices,
-                                 GvfInput input, double mu, EulerOptions options, int halo)
-    : SlabSolver(std::move(devices), std::move(input), halo, 1) {
+SlabEulerSolver::SlabEulerSolver(const std::vector<std::shared_ptr<ComputeContext>>& devices,
+                                 const GvfInput& input, double mu, EulerOptions options, int halo)
+    : SlabEulerSolver(devices, input.depth, planesOf(devices.front(), input), mu, options, halo) {}
+
+SlabEulerSolver::SlabEulerSolver(const std::vector<std::shared_ptr<ComputeContext>>& devices,
+                                 int depth, const SlabInputSource& source, double mu,
+                                 EulerOptions options, int halo)
+    : SlabSolver(devices, depth, source, halo, 1) {
   if (options.memory == MemoryKind::Image)
     throw ParameterError(
         "A split over devices keeps its fields in buffers: use --memory "
         "buffer or local, or one device.");
   for (std::size_t i = 0; i < plan_.size(); ++i)
-    slabs_.push_back(std::make_unique<EulerSolver>(devices_[i], slabInput(i), mu, options));
+    slabs_.push_back(std::make_unique<EulerSolver>(devices_[i], takeInput(i), mu, options));
+  // V0's halo planes from the neighbours' owned ones (a source's may differ there), then V =
+  // V0 again; the steps' exchanges are the ones counted.
+  exchange(0, 0, 1);
+  reset();
+  haloSeconds_ = 0;
+  exchanges_ = 0;
 }
 
-// The storage's three components, each a plane-major block of the slab's whole size
+// A storage's three components, each a plane-major block of the slab's whole size
 // (gvf_storage.clh).
-SlabSolver::PlaneLayout SlabEulerSolver::layout(std::size_t i, int, int) {
-  const FieldStorage& st = slabs_[i]->storage();
+SlabSolver::PlaneLayout SlabSolver::storageLayout(const FieldStorage& st) {
   const std::size_t e = std::size_t(bytesPerComponent(st.precision()));
   return {st.buffer(), std::size_t(st.shape().width) * st.shape().height * e,
           st.shape().count() * e, 3};
+}
+
+SlabSolver::PlaneLayout SlabEulerSolver::layout(std::size_t i, int, int field) {
+  return storageLayout(storage(i, field));
+}
+
+const FieldStorage& SlabEulerSolver::storage(std::size_t i, int field) const {
+  return field ? slabs_[i]->v0Storage() : slabs_[i]->storage();
 }
 
 void SlabEulerSolver::step(int n) {
@@ -176,23 +218,36 @@ void SlabSolver::exchange(int level, int planes, int field) {
   ++exchanges_;
 }
 
+FieldStorage& SlabSolver::gather(int field, std::unique_ptr<FieldStorage>& whole) {
+  const FieldShape shape{input_.width, input_.height, input_.depth};
+  if (!whole)
+    whole = std::make_unique<FieldStorage>(*devices_.front(), shape, storage(0, field).precision(),
+                                           false);
+  const PlaneLayout to = storageLayout(*whole);
+  for (std::size_t i = 0; i < plan_.size(); ++i) {
+    const Slab& s = plan_[i];
+    const PlaneLayout from = storageLayout(storage(i, field));
+    std::vector<char> host(from.planeBytes * std::size_t(s.z1 - s.z0));
+    for (int b = 0; b < from.blocks; ++b) {
+      devices_[i]->queue().enqueueReadBuffer(
+          from.buffer, CL_TRUE, b * from.blockBytes + std::size_t(s.z0 - s.lo) * from.planeBytes,
+          host.size(), host.data());
+      devices_.front()->queue().enqueueWriteBuffer(
+          to.buffer, CL_TRUE, b * to.blockBytes + std::size_t(s.z0) * to.planeBytes, host.size(),
+          host.data());
+    }
+  }
+  return *whole;
+}
+
 const cl::Buffer& SlabSolver::field() {
   if (gatheredAt_ == iterations_) return gathered_;
-  ComputeContext& main = *devices_.front();
   try {
+    FieldStorage& whole = gather(0, wholeField_);
     if (!gathered_())
-      gathered_ =
-          cl::Buffer(main.context(), CL_MEM_READ_WRITE, input_.pixelCount() * 3 * sizeof(float));
-    for (std::size_t i = 0; i < plan_.size(); ++i) {
-      const Slab& s = plan_[i];
-      const cl::Buffer& slabField = part(i).field();
-      const PlaneBytes local = interleavedPlanes(input_, s.z0 - s.lo, s.z1 - s.z0, 3);
-      const PlaneBytes global = interleavedPlanes(input_, s.z0, s.z1 - s.z0, 3);
-      std::vector<char> host(local.size);
-      devices_[i]->queue().enqueueReadBuffer(slabField, CL_TRUE, local.offset, local.size,
-                                             host.data());
-      main.queue().enqueueWriteBuffer(gathered_, CL_TRUE, global.offset, global.size, host.data());
-    }
+      gathered_ = cl::Buffer(devices_.front()->context(), CL_MEM_READ_WRITE,
+                             input_.pixelCount() * 3 * sizeof(float));
+    whole.exportTo(gathered_);
   } catch (const cl::Error& e) {
     rethrowClError(e, "gathering the field from the devices");
   }
@@ -201,23 +256,20 @@ const cl::Buffer& SlabSolver::field() {
 }
 
 double SlabSolver::error() {
-  // ε over the whole field, on the first device: the residual kernel reads 3D fields in the
-  // solvers' planar layout, so V0 and the gathered field are imported into float32 storage.
-  const cl::Buffer& gathered = field();
+  // ε over the whole field on the first device, from V and V0 in the slabs' storage: the
+  // one-device solver's sum over the same values.
+  field();
   try {
     if (!metric_) {
-      const FieldShape shape{input_.width, input_.height, input_.depth};
-      errorV0_ = std::make_unique<FieldStorage>(*devices_.front(), shape, Precision::F32, false);
-      errorV0_->importFrom(input_.v0);
-      errorField_ = std::make_unique<FieldStorage>(*devices_.front(), shape, Precision::F32, false);
-      metric_ = std::make_unique<ErrorMetric>(devices_.front(), shape, errorV0_->memory(),
-                                              errorV0_->buildOptions());
+      const FieldStorage& v0 = gather(1, wholeV0_);
+      metric_ =
+          std::make_unique<ErrorMetric>(devices_.front(), v0.shape(), v0.memory(),
+                                        v0.buildOptions() + spacingBuildOptions(input_.spacing, 3));
     }
-    errorField_->importFrom(gathered);
   } catch (const cl::Error& e) {
     rethrowClError(e, "measuring the split field's error");
   }
-  return metric_->compute(errorField_->memory(), mu());
+  return metric_->compute(wholeField_->memory(), mu());
 }
 
 void SlabSolver::setMu(double mu) {
@@ -233,8 +285,9 @@ void SlabSolver::reset() {
 std::vector<std::uint64_t> SlabSolver::deviceBytesEach() const {
   std::vector<std::uint64_t> out;
   for (std::size_t i = 0; i < plan_.size(); ++i) out.push_back(part(i).deviceBytes());
-  out.front() += input_.pixelCount() * 3 * sizeof(float);  // the gathered field
-  if (errorV0_) out.front() += errorV0_->bytes() + errorField_->bytes();
+  if (gathered_()) out.front() += input_.pixelCount() * 3 * sizeof(float);
+  for (const auto* whole : {&wholeField_, &wholeV0_})
+    if (*whole) out.front() += (*whole)->bytes();
   return out;
 }
 

@@ -77,13 +77,14 @@ class SlabMultigridSolver::Steps final : public detail::CycleSteps {
 SlabMultigridSolver::SlabMultigridSolver(
     const std::vector<std::shared_ptr<ComputeContext>>& devices, const GvfInput& input, double mu,
     MultigridOptions options, int splitLevels)
-    : SlabSolver(devices, input, splitHalo(input, devices.size(), splitLevels),
+    : SlabSolver(devices, input.depth, planesOf(devices.front(), input),
+                 splitHalo(input, devices.size(), splitLevels),
                  splitHalo(input, devices.size(), splitLevels)),
       split_(std::countr_zero(unsigned(halo_))) {
   options.fused = 0;  // level 0 in place: one buffer to exchange
   options.persistent = 0;
   for (std::size_t i = 0; i < plan_.size(); ++i)
-    parts_.push_back(std::make_unique<MultigridSolver>(devices_[i], slabInput(i), mu, options));
+    parts_.push_back(std::make_unique<MultigridSolver>(devices_[i], takeInput(i), mu, options));
   options.firstLevel = split_;
   coarse_ = std::make_unique<MultigridSolver>(devices_.front(), input_, mu, options);
   for (const auto& p : parts_)
@@ -105,13 +106,14 @@ const Solver& SlabMultigridSolver::lead() const { return *coarse_; }
 SlabSolver::PlaneLayout SlabMultigridSolver::layout(std::size_t i, int level, int field) {
   MultigridSolver& p = *parts_[i];
   const FieldShape s = p.shapeOf(level);
+  if (level == 0) return storageLayout(*p.v_);
+  const MultigridSolver::Level& l = p.levels_[std::size_t(level) - 1];
   const std::size_t plane = std::size_t(s.width) * s.height;
-  if (level > 0) {
-    const MultigridSolver::Level& l = p.levels_[std::size_t(level) - 1];
-    return {field ? l.rhs : l.e, plane * sizeof(float), s.count() * sizeof(float), 3};
-  }
-  const std::size_t e = std::size_t(bytesPerComponent(p.v_->precision()));
-  return {p.v_->buffer(), plane * e, s.count() * e, 3};
+  return {field ? l.rhs : l.e, plane * sizeof(float), s.count() * sizeof(float), 3};
+}
+
+const FieldStorage& SlabMultigridSolver::storage(std::size_t i, int field) const {
+  return field ? *parts_[i]->v0_ : *parts_[i]->v_;
 }
 
 // Levels 1.. hold float32 components one plane-major block each (multigrid.cl), S one.
