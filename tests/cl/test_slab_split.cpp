@@ -156,12 +156,14 @@ TEST_CASE("the split names its slabs and devices, and counts bytes per device") 
 }
 
 TEST_CASE("a 16-bit split made slab by slab equals one device and keeps 18 bytes a voxel") {
-  // No device holds the whole volume (how a 2048^3 one runs on two H200s): each slab's input is
-  // made on its device from its own planes, and its solver keeps only its 16-bit storage.
+  // No device holds the whole volume (how a 2048^3 one runs on two H200s): each slab's V0 is
+  // made on its device in pieces of its planes, and its solver keeps only 16-bit storage.
   const auto devices = twoDevices();
   const Volume vol = test::randomVolumeOf(20, 18, 26, 47);
-  std::vector<cl::Buffer> made;  // the slabs' float32 V0, to see that the solvers let go
+  std::vector<cl::Buffer> made;  // the pieces' float32 V0, to see that they are let go
+  int thickest = 0;
   const SlabInputSource source = [&](ComputeContext& device, const Slab& slab) {
+    thickest = std::max(thickest, slab.depth());
     Volume planes(vol.width, vol.height, slab.depth());
     const std::size_t plane = std::size_t(vol.width) * vol.height;
     std::copy_n(vol.voxels.begin() + std::ptrdiff_t(plane * slab.lo), planes.size(),
@@ -179,8 +181,11 @@ TEST_CASE("a 16-bit split made slab by slab equals one device and keeps 18 bytes
       made.clear();
       EulerSolver one(devices.front(), whole, mu, {p, m});
       one.step(17);
-      SlabEulerSolver split(devices, vol.depth, source, mu, {p, m}, 3);
-      REQUIRE(made.size() == 2);
+      SlabEulerSolver split(devices, {vol.width, vol.height, vol.depth}, source, mu, {p, m}, 3);
+      // Pieces of at most one slab field (16 planes x 6 bytes = 4 planes x 20 bytes of input),
+      // with a plane more either side.
+      CHECK(made.size() == 8);
+      CHECK(thickest == 6);
       for (const cl::Buffer& v0 : made) CHECK(v0.getInfo<CL_MEM_REFERENCE_COUNT>() == 1);
       const auto each = split.deviceBytesEach();
       for (std::size_t i = 0; i < 2; ++i) {  // 13 owned + 3 halo planes in three 6-byte fields
@@ -191,8 +196,8 @@ TEST_CASE("a 16-bit split made slab by slab equals one device and keeps 18 bytes
       }
       split.step(17);
       const auto a = one.readField3D().data;
-      // The slabs' V0 differ from the whole's on their outer halo planes only: the owned planes
-      // are the one-device field (the same 16-bit values; 1e-6 allows no rounding step).
+      // The same 16-bit V0 and the same kernels: the one-device field (1e-6 allows no step of
+      // 16-bit rounding).
       CHECK(test::maxAbsDiff(split.readField3D().data, std::vector<double>(a.begin(), a.end())) <
             1e-6);
       CHECK(split.error() == doctest::Approx(one.error()).epsilon(1e-6));
@@ -200,8 +205,8 @@ TEST_CASE("a 16-bit split made slab by slab equals one device and keeps 18 bytes
 }
 
 TEST_CASE("the split's fit check counts a 16-bit slab's peak, not its float32 input beside it") {
-  // A slab of V voxels peaks at 22 bytes a voxel in 16-bit storage (V0's storage beside the
-  // float32 input it comes from), not the 34 of its input and three fields.
+  // A slab of V voxels needs its three 16-bit fields, 18 bytes a voxel (its input comes in
+  // pieces of at most one field's bytes), not 34 with a float32 input beside them.
   const auto devices = twoDevices();
   const DeviceInfo& info = devices.front()->info();
   const std::uint64_t voxels = info.globalMemBytes / 28;

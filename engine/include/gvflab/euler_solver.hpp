@@ -72,6 +72,10 @@ class EulerSolver : public Solver {
   // ResourceError (naming the size, the limit and what would fit) when the fields do not fit.
   EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, double mu,
               EulerOptions options = {});
+  // V0 already in `v0`, a buffer storage of input's shape in options.precision (input's
+  // buffers unused): a split's slab, whose V0 is made piece by piece (slab_split.hpp).
+  EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, std::unique_ptr<FieldStorage> v0,
+              double mu, EulerOptions options);
   ~EulerSolver() override;
 
   // Largest stable μ for the explicit step V += μ∇²V − (V − V0)|V0|² with unit time step:
@@ -165,9 +169,11 @@ class EulerSolver : public Solver {
 
 // Refuses (ResourceError) a solve whose fields would not fit the device, naming the bytes,
 // the limit, and what would fit instead (16-bit storage, a smaller size). extraBytesPerPoint:
-// what the solver holds beside its `fields` full fields (multigrid's coarser levels).
+// what the solver holds beside its `fields` full fields (multigrid's coarser levels); input:
+// the input's bytes resident beside them (default solverInputBytes).
 void checkSolverFits(const ComputeContext& ctx, FieldShape shape, Precision precision,
-                     int fields = 3, double extraBytesPerPoint = 0);
+                     int fields = 3, double extraBytesPerPoint = 0,
+                     std::optional<std::uint64_t> input = std::nullopt);
 // What checkSolverFits counts: the `fields` fields, the extra bytes per point, and the input
 // (f and float32 V0) that stays resident beside the solver (solverInputBytes).
 std::uint64_t solverBytes(FieldShape shape, Precision precision, int fields = 3,

@@ -12,14 +12,14 @@
 // Each device has its own ComputeContext: NVIDIA's OpenCL copies between devices through the
 // host even within one context, so nothing is lost, and each slab's EulerSolver is the
 // one-device solver unchanged. Each slab's input is made on its device (from the pipeline's
-// on the first device, or by the caller per slab: SlabInputSource) and an Euler slab keeps
-// only its storage of it, so 16-bit storage holds 18 bytes a voxel per device (2048^3 over two
-// H200s). The gathered field() and ε are made on the first device when asked.
+// on the first device, or by the caller: SlabInputSource); an Euler slab's V0 goes into its
+// storage piece by piece, so no float32 copy of a slab is ever whole and 16-bit storage holds
+// 18 bytes a voxel per device (2048^3 over two H200s). The gathered field() and ε are made on
+// the first device when asked.
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "gvflab/euler_solver.hpp"
@@ -43,10 +43,10 @@ struct Slab {
 // halo (a neighbour could not fill it) or the counts are out of range.
 std::vector<Slab> planSlabs(int depth, int devices, int halo, int align = 1);
 
-// Slab's input on `device`: planes [lo, hi) of the volume (f may be left out; the solvers read
-// V0). Its V0 need be right on the owned planes only (central differences over its own planes
-// are not on the outermost one): SlabEulerSolver copies V0's halo planes from the neighbours.
-// The split's μ bound takes the largest max |V0|² of the slabs, which covers every owned plane.
+// The input of planes [lo, hi) of the volume on `device` (f may be left out: the solvers read
+// V0), right on [z0, z1): SlabEulerSolver asks for pieces of a slab with a plane more either
+// side where the volume goes on (central differences), and keeps [z0, z1) of each. The split's
+// μ bound takes the largest max |V0|² of the pieces, which cover every plane.
 using SlabInputSource = std::function<GvfInput(ComputeContext& device, const Slab& slab)>;
 
 // The contexts of a split: `selectors` as chooseDevice takes them ("0.1", "gpu", a name), with
@@ -64,8 +64,8 @@ std::vector<DeviceInfo> splitCandidates(const DeviceInfo& main);
 std::vector<std::shared_ptr<ComputeContext>> openSubDevices(const ContextOptions& options,
                                                             int count);
 
-// The fit check per device (ResourceError naming the device): each slab's Euler peak on its
-// own device, its float32 input beside V0's storage, then the three fields in `precision`.
+// The fit check per device (ResourceError naming the device): each slab's three Euler fields
+// in `precision` on its own device (its input comes in pieces of at most one field).
 void checkSlabsFit(const std::vector<std::shared_ptr<ComputeContext>>& devices, FieldShape shape,
                    Precision precision, int halo);
 
@@ -114,10 +114,10 @@ class SlabSolver : public Solver {
     std::size_t planeBytes = 0, blockBytes = 0;
     int blocks = 1;
   };
-  // Every slab's input made by `source` on its device (ParameterError for a 2D depth, slabs
-  // thinner than the halo or a slab input of another size).
-  SlabSolver(std::vector<std::shared_ptr<ComputeContext>> devices, int depth,
-             const SlabInputSource& source, int halo, int align);
+  // Slabs of a volume of `shape` whose inputs `source` makes (ParameterError for a 2D depth or
+  // slabs thinner than the halo); kept until the derived constructor is done (releaseSource).
+  SlabSolver(std::vector<std::shared_ptr<ComputeContext>> devices, FieldShape shape,
+             SlabInputSource source, int halo, int align);
   // The planes of `whole` (on main) through the host: the pipeline's input split.
   static SlabInputSource planesOf(std::shared_ptr<ComputeContext> main, GvfInput whole);
   virtual Solver& part(std::size_t i) const = 0;
@@ -127,14 +127,19 @@ class SlabSolver : public Solver {
   virtual const FieldStorage& storage(std::size_t i, int field) const = 0;
   static PlaneLayout storageLayout(const FieldStorage& s);
   cl::CommandQueue& queue() override;
-  GvfInput takeInput(std::size_t i) { return std::exchange(inputs_[i], {}); }
+  GvfInput slabInput(std::size_t i);  // the source's input of slab i, on its device
+  // Slab i's V0 in `precision` storage on its device, imported from the source's pieces of at
+  // most one field's bytes; input_ takes the first piece's sizes and spacing and the largest
+  // max |V0|² (ParameterError for a piece of another size).
+  std::unique_ptr<FieldStorage> slabV0(std::size_t i, Precision precision);
+  void releaseSource() { source_ = {}; }
   // At `level`, the `planes` (0: all halo >> level) halo planes next to each cut of a field
   // (layout's) copied from the neighbour's owned ones.
   void exchange(int level = 0, int planes = 0, int field = 0);
 
   std::vector<std::shared_ptr<ComputeContext>> devices_;
-  GvfInput input_;                // the whole volume's sizes, spacing and μ bound, no buffers
-  std::vector<GvfInput> inputs_;  // each slab's, until its solver takes it
+  GvfInput input_;  // the whole volume's sizes, spacing and μ bound, no buffers
+  SlabInputSource source_;
   int halo_;
   std::vector<Slab> plan_;
   long iterations_ = 0;
@@ -157,10 +162,10 @@ class SlabEulerSolver : public SlabSolver {
   // ParameterError for a 2D input, image storage or slabs thinner than the halo.
   SlabEulerSolver(const std::vector<std::shared_ptr<ComputeContext>>& devices,
                   const GvfInput& input, double mu, EulerOptions options, int halo);
-  // Each slab's input made on its device by `source`: no device holds the whole volume.
-  // layout()'s and storage()'s field 0 is V, 1 V0.
-  SlabEulerSolver(const std::vector<std::shared_ptr<ComputeContext>>& devices, int depth,
-                  const SlabInputSource& source, double mu, EulerOptions options, int halo);
+  // Each slab's V0 made on its device from `source`'s pieces: no device holds the whole
+  // volume, nor a slab in float32.
+  SlabEulerSolver(const std::vector<std::shared_ptr<ComputeContext>>& devices, FieldShape shape,
+                  SlabInputSource source, double mu, EulerOptions options, int halo);
   std::string name() const override { return "euler"; }
   std::string kernelPrefix() const override { return "gvf_euler"; }
   void step(int n) override;

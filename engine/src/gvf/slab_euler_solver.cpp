@@ -54,41 +54,68 @@ std::vector<Slab> planSlabs(int depth, int devices, int halo, int align) {
 void checkSlabsFit(const std::vector<std::shared_ptr<ComputeContext>>& devices, FieldShape shape,
                    Precision precision, int halo) {
   const auto plan = planSlabs(shape.depth, int(devices.size()), halo);
-  for (std::size_t i = 0; i < plan.size(); ++i) {
-    const FieldShape slab{shape.width, shape.height, plan[i].depth()};
-    // Peak: V0's storage beside the float32 input (EulerSolver lets that go), or 3 fields.
-    const double field = double(fieldBytes(slab, precision)) / double(slab.count());
-    const double input = double(solverInputBytes(slab)) / double(slab.count());
-    checkSolverFits(*devices[i], slab, precision, 1, std::max(0.0, 2 * field - input));
-  }
+  for (std::size_t i = 0; i < plan.size(); ++i)
+    checkSolverFits(*devices[i], {shape.width, shape.height, plan[i].depth()}, precision, 3, 0, 0);
 }
 
-SlabSolver::SlabSolver(std::vector<std::shared_ptr<ComputeContext>> devices, int depth,
-                       const SlabInputSource& source, int halo, int align)
-    : devices_(std::move(devices)), halo_(halo) {
-  if (depth <= 1) throw ParameterError("A split over devices is for volumes (3D).");
-  plan_ = planSlabs(depth, int(devices_.size()), halo_, align);
-  double maxV0Squared = 0;
-  for (std::size_t i = 0; i < plan_.size(); ++i) {
-    inputs_.push_back(source(*devices_[i], plan_[i]));
-    const GvfInput& in = inputs_.back();
-    if (in.depth != plan_[i].depth() || in.width != inputs_.front().width ||
-        in.height != inputs_.front().height)
-      throw ParameterError("The input of slab " + std::to_string(i) + " (z " +
-                           planeRange(plan_[i]) + ") has " + std::to_string(in.depth) +
-                           " planes of " + std::to_string(in.width) + "x" +
-                           std::to_string(in.height) + ", not the slab's.");
-    maxV0Squared = std::max(maxV0Squared, in.maxV0Squared);
-  }
-  for (GvfInput& in : inputs_) in.maxV0Squared = maxV0Squared;
-  input_ = inputs_.front();
-  input_.depth = depth;
-  input_.edge = input_.v0 = {};
+SlabSolver::SlabSolver(std::vector<std::shared_ptr<ComputeContext>> devices, FieldShape shape,
+                       SlabInputSource source, int halo, int align)
+    : devices_(std::move(devices)), source_(std::move(source)), halo_(halo) {
+  if (shape.depth <= 1) throw ParameterError("A split over devices is for volumes (3D).");
+  plan_ = planSlabs(shape.depth, int(devices_.size()), halo_, align);
+  input_.width = shape.width;
+  input_.height = shape.height;
+  input_.depth = shape.depth;
 }
 
 SlabSolver::~SlabSolver() = default;
 
 cl::CommandQueue& SlabSolver::queue() { return devices_.front()->queue(); }
+
+GvfInput SlabSolver::slabInput(std::size_t i) { return source_(*devices_[i], plan_[i]); }
+
+std::unique_ptr<FieldStorage> SlabSolver::slabV0(std::size_t i, Precision precision) {
+  ComputeContext& device = *devices_[i];
+  const Slab& s = plan_[i];
+  const std::uint64_t plane = std::uint64_t(input_.width) * input_.height;
+  try {
+    auto v0 = std::make_unique<FieldStorage>(
+        device, FieldShape{input_.width, input_.height, s.depth()}, precision, false);
+    const PlaneLayout to = storageLayout(*v0);
+    // Pieces whose float32 input (f, V0 and the gradient's scratch: 20 bytes a voxel) is at
+    // most one field, so the slab's peak stays under its three fields.
+    const int step = int(std::clamp<std::uint64_t>(
+        std::min<std::uint64_t>(device.info().maxAllocBytes, v0->bytes()) / (20 * plane), 1,
+        std::uint64_t(s.depth())));
+    for (int z = s.lo; z < s.hi; z += step) {
+      const int z1 = std::min(z + step, s.hi);
+      // A plane more either side where the volume goes on, for V0's central differences.
+      const Slab piece{z, z1, std::max(z - 1, 0), std::min(z1 + 1, input_.depth)};
+      const GvfInput in = source_(device, piece);
+      if (in.width != input_.width || in.height != input_.height || in.depth != piece.depth())
+        throw ParameterError("The input made for planes " + std::to_string(piece.lo) + "-" +
+                             std::to_string(piece.hi - 1) + " is " + std::to_string(in.width) +
+                             "x" + std::to_string(in.height) + "x" + std::to_string(in.depth) +
+                             ", not " + std::to_string(input_.width) + "x" +
+                             std::to_string(input_.height) + "x" + std::to_string(piece.depth()) +
+                             ".");
+      input_.spacing = in.spacing;
+      input_.userV0 = in.userV0;
+      input_.maxV0Squared = std::max(input_.maxV0Squared, in.maxV0Squared);
+      FieldStorage part(device, {in.width, in.height, in.depth}, precision, false);
+      part.importFrom(in.v0);
+      const PlaneLayout from = storageLayout(part);
+      for (int b = 0; b < from.blocks; ++b)
+        device.queue().enqueueCopyBuffer(
+            from.buffer, to.buffer, b * from.blockBytes + (z - piece.lo) * from.planeBytes,
+            b * to.blockBytes + (z - s.lo) * to.planeBytes, (z1 - z) * to.planeBytes);
+      device.queue().finish();  // the piece's buffers go before the next one's are made
+    }
+    return v0;
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "importing a slab's V0");
+  }
+}
 
 SlabInputSource SlabSolver::planesOf(std::shared_ptr<ComputeContext> main, GvfInput whole) {
   return
@@ -112,24 +139,26 @@ SlabInputSource SlabSolver::planesOf(std::shared_ptr<ComputeContext> main, GvfIn
 
 SlabEulerSolver::SlabEulerSolver(const std::vector<std::shared_ptr<ComputeContext>>& devices,
                                  const GvfInput& input, double mu, EulerOptions options, int halo)
-    : SlabEulerSolver(devices, input.depth, planesOf(devices.front(), input), mu, options, halo) {}
+    : SlabEulerSolver(devices, {input.width, input.height, input.depth},
+                      planesOf(devices.front(), input), mu, options, halo) {}
 
 SlabEulerSolver::SlabEulerSolver(const std::vector<std::shared_ptr<ComputeContext>>& devices,
-                                 int depth, const SlabInputSource& source, double mu,
+                                 FieldShape shape, SlabInputSource source, double mu,
                                  EulerOptions options, int halo)
-    : SlabSolver(devices, depth, source, halo, 1) {
+    : SlabSolver(devices, shape, std::move(source), halo, 1) {
   if (options.memory == MemoryKind::Image)
     throw ParameterError(
         "A split over devices keeps its fields in buffers: use --memory "
         "buffer or local, or one device.");
-  for (std::size_t i = 0; i < plan_.size(); ++i)
-    slabs_.push_back(std::make_unique<EulerSolver>(devices_[i], takeInput(i), mu, options));
-  // V0's halo planes from the neighbours' owned ones (a source's may differ there), then V =
-  // V0 again; the steps' exchanges are the ones counted.
-  exchange(0, 0, 1);
-  reset();
-  haloSeconds_ = 0;
-  exchanges_ = 0;
+  std::vector<std::unique_ptr<FieldStorage>> v0;
+  for (std::size_t i = 0; i < plan_.size(); ++i) v0.push_back(slabV0(i, options.precision));
+  releaseSource();
+  for (std::size_t i = 0; i < plan_.size(); ++i) {
+    GvfInput slab = input_;  // its sizes and the split's μ bound; V0 is in v0[i]
+    slab.depth = plan_[i].depth();
+    slabs_.push_back(
+        std::make_unique<EulerSolver>(devices_[i], slab, std::move(v0[i]), mu, options));
+  }
 }
 
 // A storage's three components, each a plane-major block of the slab's whole size

@@ -77,14 +77,17 @@ class SlabMultigridSolver::Steps final : public detail::CycleSteps {
 SlabMultigridSolver::SlabMultigridSolver(
     const std::vector<std::shared_ptr<ComputeContext>>& devices, const GvfInput& input, double mu,
     MultigridOptions options, int splitLevels)
-    : SlabSolver(devices, input.depth, planesOf(devices.front(), input),
-                 splitHalo(input, devices.size(), splitLevels),
+    : SlabSolver(devices, {input.width, input.height, input.depth},
+                 planesOf(devices.front(), input), splitHalo(input, devices.size(), splitLevels),
                  splitHalo(input, devices.size(), splitLevels)),
       split_(std::countr_zero(unsigned(halo_))) {
   options.fused = 0;  // level 0 in place: one buffer to exchange
   options.persistent = 0;
   for (std::size_t i = 0; i < plan_.size(); ++i)
-    parts_.push_back(std::make_unique<MultigridSolver>(devices_[i], takeInput(i), mu, options));
+    parts_.push_back(std::make_unique<MultigridSolver>(devices_[i], slabInput(i), mu, options));
+  releaseSource();
+  input_ = input;  // the whole volume's sizes, spacing and μ bound for the coarse levels
+  input_.edge = input_.v0 = {};
   options.firstLevel = split_;
   coarse_ = std::make_unique<MultigridSolver>(devices_.front(), input_, mu, options);
   for (const auto& p : parts_)
