@@ -72,7 +72,7 @@ int runSplit(const BenchArgs& args, std::ostream& out) {
       std::unique_ptr<SlabSolver> made;
       if (args.splitMultigrid) {
         made = std::make_unique<SlabMultigridSolver>(devices, *whole, benchMu(args, *whole, 0.1),
-                                                     config.multigridOptions());
+                                                     config.multigridOptions(), args.splitLevels);
       } else {
         checkSlabsFit(devices, {args.size, args.size, depth}, p, args.halo);
         made = std::make_unique<SlabEulerSolver>(devices, FieldShape{args.size, args.size, depth},
@@ -110,6 +110,7 @@ int runSplit(const BenchArgs& args, std::ostream& out) {
             {"split_ms_per_iteration", splitMs / args.iterations},
             {"speedup", oneMs > 0 ? oneMs / splitMs : 0.0},
             {"halo_ms_per_iteration", haloMsPerIt},
+            {"exchanges_per_iteration", double(split.exchanges()) / double(split.iterations())},
             {"kernel_ms_per_iteration", kernelMsPerIt},
             {"device_bytes_each", each},
             {"split", slabs}};
