@@ -141,12 +141,15 @@ TEST_CASE("the split names its slabs and devices, and counts bytes per device") 
   CHECK(text.find("; z 8-15 on ") != std::string::npos);
   const auto each = split.deviceBytesEach();
   REQUIRE(each.size() == 2);
-  // Each slab holds 8 + 2 planes in three float32 fields; the first, once the field is read,
-  // also the gathered field in float32 and, for ε, V and V0 in the storage (float32 here).
+  // Each slab holds 8 + 2 planes in three float32 fields; the first, once ε was measured, also
+  // V and V0 of the whole volume in the storage (float32 here), and once the field was read,
+  // the gathered field.
   CHECK(each[1] == 3ull * 12 * 10 * 10 * 3 * 4);
   CHECK(each[0] == each[1]);
   CHECK(split.deviceBytes() == each[0] + each[1]);
   split.error();
+  CHECK(split.deviceBytesEach()[0] == each[1] + 2ull * 12 * 10 * 16 * 3 * 4);
+  split.field();
   CHECK(split.deviceBytesEach()[0] == each[1] + 3ull * 12 * 10 * 16 * 3 * 4);
   // Too large for any device's slab: refused per device, before anything is allocated.
   CHECK_THROWS_AS(checkSlabsFit(devices, {4096, 4096, 4096}, Precision::F32, 4), ResourceError);

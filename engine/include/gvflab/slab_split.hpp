@@ -97,8 +97,8 @@ class SlabSolver : public Solver {
   std::vector<SolverFact> facts() const override;
 
   // Device bytes on each device, in the order of the devices (the first with, once field()
-  // or error() ran, the gathered field in float32 and in the storage, and V0 in the storage;
-  // not counted: the pipeline's input).
+  // ran, the gathered field, and once error() ran, V and V0 in the storage; not counted: the
+  // pipeline's input).
   virtual std::vector<std::uint64_t> deviceBytesEach() const;
   const std::vector<Slab>& slabs() const { return plan_; }
   int halo() const { return halo_; }
@@ -122,7 +122,7 @@ class SlabSolver : public Solver {
   static SlabInputSource planesOf(std::shared_ptr<ComputeContext> main, GvfInput whole);
   virtual Solver& part(std::size_t i) const = 0;
   virtual const Solver& lead() const = 0;  // its facts, μ and bound are the split's
-  virtual PlaneLayout layout(std::size_t i, int level, int field) = 0;
+  virtual PlaneLayout layout(std::size_t i, int level, int field);  // level 0: storage's
   // Slab i's level-0 storage: field 0 the field, 1 V0.
   virtual const FieldStorage& storage(std::size_t i, int field) const = 0;
   static PlaneLayout storageLayout(const FieldStorage& s);
@@ -175,7 +175,6 @@ class SlabEulerSolver : public SlabSolver {
  private:
   Solver& part(std::size_t i) const override { return *slabs_[i]; }
   const Solver& lead() const override { return *slabs_.front(); }
-  PlaneLayout layout(std::size_t i, int level, int field) override;
   const FieldStorage& storage(std::size_t i, int field) const override;
   std::vector<std::unique_ptr<EulerSolver>> slabs_;
 };

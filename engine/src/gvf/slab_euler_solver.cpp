@@ -93,12 +93,8 @@ std::unique_ptr<FieldStorage> SlabSolver::slabV0(std::size_t i, Precision precis
       const Slab piece{z, z1, std::max(z - 1, 0), std::min(z1 + 1, input_.depth)};
       const GvfInput in = source_(device, piece);
       if (in.width != input_.width || in.height != input_.height || in.depth != piece.depth())
-        throw ParameterError("The input made for planes " + std::to_string(piece.lo) + "-" +
-                             std::to_string(piece.hi - 1) + " is " + std::to_string(in.width) +
-                             "x" + std::to_string(in.height) + "x" + std::to_string(in.depth) +
-                             ", not " + std::to_string(input_.width) + "x" +
-                             std::to_string(input_.height) + "x" + std::to_string(piece.depth()) +
-                             ".");
+        throw ParameterError("The split's input of planes " + std::to_string(piece.lo) + "-" +
+                             std::to_string(piece.hi - 1) + " is not of the volume's size.");
       input_.spacing = in.spacing;
       input_.userV0 = in.userV0;
       input_.maxV0Squared = std::max(input_.maxV0Squared, in.maxV0Squared);
@@ -169,7 +165,7 @@ SlabSolver::PlaneLayout SlabSolver::storageLayout(const FieldStorage& st) {
           st.shape().count() * e, 3};
 }
 
-SlabSolver::PlaneLayout SlabEulerSolver::layout(std::size_t i, int, int field) {
+SlabSolver::PlaneLayout SlabSolver::layout(std::size_t i, int, int field) {
   return storageLayout(storage(i, field));
 }
 
@@ -271,12 +267,21 @@ FieldStorage& SlabSolver::gather(int field, std::unique_ptr<FieldStorage>& whole
 
 const cl::Buffer& SlabSolver::field() {
   if (gatheredAt_ == iterations_) return gathered_;
+  ComputeContext& main = *devices_.front();
   try {
-    FieldStorage& whole = gather(0, wholeField_);
     if (!gathered_())
-      gathered_ = cl::Buffer(devices_.front()->context(), CL_MEM_READ_WRITE,
-                             input_.pixelCount() * 3 * sizeof(float));
-    whole.exportTo(gathered_);
+      gathered_ =
+          cl::Buffer(main.context(), CL_MEM_READ_WRITE, input_.pixelCount() * 3 * sizeof(float));
+    for (std::size_t i = 0; i < plan_.size(); ++i) {
+      const Slab& s = plan_[i];
+      const cl::Buffer& slabField = part(i).field();
+      const PlaneBytes local = interleavedPlanes(input_, s.z0 - s.lo, s.z1 - s.z0, 3);
+      const PlaneBytes global = interleavedPlanes(input_, s.z0, s.z1 - s.z0, 3);
+      std::vector<char> host(local.size);
+      devices_[i]->queue().enqueueReadBuffer(slabField, CL_TRUE, local.offset, local.size,
+                                             host.data());
+      main.queue().enqueueWriteBuffer(gathered_, CL_TRUE, global.offset, global.size, host.data());
+    }
   } catch (const cl::Error& e) {
     rethrowClError(e, "gathering the field from the devices");
   }
@@ -285,10 +290,10 @@ const cl::Buffer& SlabSolver::field() {
 }
 
 double SlabSolver::error() {
-  // ε over the whole field on the first device, from V and V0 in the slabs' storage: the
-  // one-device solver's sum over the same values.
-  field();
+  // ε over the whole field on the first device, from V and V0 gathered in the slabs' storage:
+  // the one-device solver's sum over the same values.
   try {
+    gather(0, wholeField_);
     if (!metric_) {
       const FieldStorage& v0 = gather(1, wholeV0_);
       metric_ =

@@ -115,7 +115,7 @@ const Solver& SlabMultigridSolver::lead() const { return *coarse_; }
 SlabSolver::PlaneLayout SlabMultigridSolver::layout(std::size_t i, int level, int field) {
   MultigridSolver& p = *parts_[i];
   const FieldShape s = p.shapeOf(level);
-  if (level == 0) return storageLayout(*p.v_);
+  if (level == 0) return SlabSolver::layout(i, 0, field);
   const MultigridSolver::Level& l = p.levels_[std::size_t(level) - 1];
   const std::size_t plane = std::size_t(s.width) * s.height;
   return {field ? l.rhs : l.e, plane * sizeof(float), s.count() * sizeof(float), 3};
