@@ -58,6 +58,7 @@ struct BenchArgs {
   int halo = 4;
   bool splitOnly = false;
   bool splitMultigrid = false;  // --multigrid: multigrid's split (SlabMultigridSolver)
+  int splitLevels = -1;         // --split-levels N: its split levels (-1: its choice)
   int subDevices = 0;           // --sub-devices N: over N sub-devices of --device
 };
 

@@ -38,7 +38,7 @@ const char* kUsage =
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
     "                    [--vertices V]  (surface)\n"
     "                    [--devices all|P.D,P.D...] [--halo K] [--split-only] [--multigrid]\n"
-    "                    [--sub-devices N]  (split3d)\n"
+    "                    [--split-levels L] [--sub-devices N]  (split3d)\n"
     "Cases:\n"
     "  devices   list the OpenCL devices\n"
     "  euler2d   explicit Euler GVF on an N x N image, K iterations; reports ms/iteration,\n"
@@ -59,7 +59,8 @@ const char* kUsage =
     "            split in z-slabs over --devices (default all) with halos of --halo planes\n"
     "            (default 4): wall ms per iteration of each, speed-up, halo exchange ms per\n"
     "            iteration and the rest, bytes per device (--split-only: no one-device\n"
-    "            run; --multigrid: multigrid's split, its fine levels over the devices)\n"
+    "            run; --multigrid: multigrid's split, its fine levels over the devices,\n"
+    "            --split-levels of them, default its choice)\n"
     "  forces    each external force's field time on an N x N blob (N x N x D ball with\n"
     "            --depth D): K iterations of Euler GVF and of GGVF, VFC (radius 32, 8 in 3D)\n"
     "            and the distance force (exact EDT), OpenCL kernel ms (best of --repeats)\n"
@@ -157,6 +158,8 @@ int main(int argc, char** argv) {
         b.splitOnly = true;
       else if (args[i] == "--multigrid")
         b.splitMultigrid = true;
+      else if (args[i] == "--split-levels")
+        b.splitLevels = parseInt("--split-levels", value(), 1, 15);
       else if (args[i] == "--sub-devices")
         b.subDevices = parseInt("--sub-devices", value(), 1, 64);
       else if (args[i] == "--depth")

@@ -2,8 +2,12 @@
 // z-slabs over --devices (slab_split.hpp; Euler's --halo planes exchanged every that many
 // iterations): wall ms per iteration of each (every device finished), the speed-up, the halo
 // exchange's ms per iteration and the rest (the kernels) beside it, and each device's bytes.
+#include <algorithm>
 #include <chrono>
 #include <iomanip>
+#include <optional>
+#include <thread>
+#include <vector>
 
 #include "bench_common.hpp"
 #include "gvflab/phantoms.hpp"
@@ -12,17 +16,29 @@
 namespace gvflab::bench {
 namespace {
 
-// A blob phantom stacked over the depth, bright where a ball cuts it: edges in every slab.
-Volume splitVolume(int n, int depth) {
-  Volume v(n, n, depth);
-  const Image2D slice = makePhantom("blob", n);
-  for (int z = 0; z < depth; ++z)
-    for (int y = 0; y < n; ++y)
-      for (int x = 0; x < n; ++x) {
-        const double dx = (x + 0.5) / n - 0.5, dy = (y + 0.5) / n - 0.5;
-        const double dz = (z + 0.5) / depth - 0.5;
-        v.at(x, y, z) = slice.at(x, y) * 0.5f + (dx * dx + dy * dy + dz * dz < 0.09 ? 0.45f : 0);
-      }
+// Planes [z0, z1) of an edge map: a blob phantom stacked over the depth, brighter where a ball
+// cuts it, so that every slab has edges. Made per slab piece, on every core: a 2048^3 volume is
+// never whole on the host or one device.
+Volume splitVolume(const Image2D& slice, int depth, int z0, int z1) {
+  const int n = slice.width;
+  Volume v(n, n, z1 - z0);
+  auto planes = [&](int from, int to) {
+    for (int z = from; z < to; ++z)
+      for (int y = 0; y < n; ++y)
+        for (int x = 0; x < n; ++x) {
+          const double dx = (x + 0.5) / n - 0.5, dy = (y + 0.5) / n - 0.5;
+          const double dz = (z + 0.5) / depth - 0.5;
+          v.at(x, y, z - z0) =
+              slice.at(x, y) * 0.5f + (dx * dx + dy * dy + dz * dz < 0.09 ? 0.45f : 0);
+        }
+  };
+  {
+    const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::jthread> workers;  // joined at the end of this block
+    for (int t = 0; t < threads; ++t)
+      workers.emplace_back(planes, z0 + (z1 - z0) * t / threads,
+                           z0 + (z1 - z0) * (t + 1) / threads);
+  }
   return v;
 }
 
@@ -51,27 +67,35 @@ int runSplit(const BenchArgs& args, std::ostream& out) {
                                      : std::vector<std::shared_ptr<ComputeContext>>{};
   auto main = devices.empty() ? ComputeContext::create({args.device, {}, {}}) : devices.front();
   const int depth = args.depth > 0 ? args.depth : args.size;
-  const GvfInput input = buildGvfInput(*main, splitVolume(args.size, depth), 1.0);
-  const double mu = benchMu(args, input, 0.1);
+  const Image2D slice = makePhantom("blob", args.size);
+  // The whole input on the first device only for the one-device run and multigrid's split.
+  std::optional<GvfInput> whole;
+  if (!args.splitOnly || args.splitMultigrid)
+    whole = gvfInputFrom(*main, splitVolume(slice, depth, 0, depth));
+  const SlabInputSource slabInput = [&](ComputeContext& device, const Slab& s) {
+    return gvfInputFrom(device, splitVolume(slice, depth, s.lo, s.hi));
+  };
   if (devices.empty()) devices = openSplitDevices(main, args.devices);
   for (Precision p : args.precisions)
     for (const auto& m : args.memories) {
       SolverConfig config = eulerConfig(args, p, m);
       if (args.splitMultigrid) config.kind = SolverKind::Multigrid;
-      double oneMs = 0;
-      if (!args.splitOnly) {
-        auto one = makeSolver(main, input, mu, config);
-        oneMs = wallMs(*one, args.iterations, args.repeats, [&] { main->queue().finish(); });
-      }
       std::unique_ptr<SlabSolver> made;
       if (args.splitMultigrid) {
-        made = std::make_unique<SlabMultigridSolver>(devices, input, mu, config.multigridOptions());
+        made = std::make_unique<SlabMultigridSolver>(devices, *whole, benchMu(args, *whole, 0.1),
+                                                     config.multigridOptions(), args.splitLevels);
       } else {
-        checkSlabsFit(devices, {input.width, input.height, input.depth}, p, args.halo);
-        made =
-            std::make_unique<SlabEulerSolver>(devices, input, mu, config.eulerOptions(), args.halo);
+        checkSlabsFit(devices, {args.size, args.size, depth}, p, args.halo);
+        made = std::make_unique<SlabEulerSolver>(devices, FieldShape{args.size, args.size, depth},
+                                                 slabInput, 0.0, config.eulerOptions(), args.halo);
+        made->setMu(args.mu ? *args.mu : std::min(0.1, made->muBound()));  // as benchMu's
       }
       SlabSolver& split = *made;
+      double oneMs = 0;
+      if (!args.splitOnly) {
+        auto one = makeSolver(main, *whole, split.mu(), config);
+        oneMs = wallMs(*one, args.iterations, args.repeats, [&] { main->queue().finish(); });
+      }
       const double splitMs = wallMs(split, args.iterations, args.repeats, [&] {
         for (auto& d : devices) d->queue().finish();
       });
@@ -97,6 +121,7 @@ int runSplit(const BenchArgs& args, std::ostream& out) {
             {"split_ms_per_iteration", splitMs / args.iterations},
             {"speedup", oneMs > 0 ? oneMs / splitMs : 0.0},
             {"halo_ms_per_iteration", haloMsPerIt},
+            {"exchanges_per_iteration", double(split.exchanges()) / double(split.iterations())},
             {"kernel_ms_per_iteration", kernelMsPerIt},
             {"device_bytes_each", each},
             {"split", slabs}};

@@ -141,13 +141,84 @@ TEST_CASE("the split names its slabs and devices, and counts bytes per device") 
   CHECK(text.find("; z 8-15 on ") != std::string::npos);
   const auto each = split.deviceBytesEach();
   REQUIRE(each.size() == 2);
-  // Slab 1 holds 8 + 2 planes in three float32 fields; slab 0 as much plus the gathered field.
+  // Each slab holds 8 + 2 planes in three float32 fields; the first, once ε was measured, also
+  // V and V0 of the whole volume in the storage (float32 here), and once the field was read,
+  // the gathered field.
   CHECK(each[1] == 3ull * 12 * 10 * 10 * 3 * 4);
-  CHECK(each[0] == each[1] + 12ull * 10 * 16 * 3 * 4);
+  CHECK(each[0] == each[1]);
   CHECK(split.deviceBytes() == each[0] + each[1]);
+  split.error();
+  CHECK(split.deviceBytesEach()[0] == each[1] + 2ull * 12 * 10 * 16 * 3 * 4);
+  split.field();
+  CHECK(split.deviceBytesEach()[0] == each[1] + 3ull * 12 * 10 * 16 * 3 * 4);
   // Too large for any device's slab: refused per device, before anything is allocated.
   CHECK_THROWS_AS(checkSlabsFit(devices, {4096, 4096, 4096}, Precision::F32, 4), ResourceError);
   CHECK_NOTHROW(checkSlabsFit(devices, {12, 10, 16}, Precision::F32, 2));
   CHECK_THROWS_AS(SlabEulerSolver(devices, in, 0.1, {Precision::F32, MemoryKind::Image}, 2),
                   ParameterError);
+}
+
+TEST_CASE("a 16-bit split made slab by slab equals one device and keeps 18 bytes a voxel") {
+  // No device holds the whole volume (how a 2048^3 one runs on two H200s): each slab's V0 is
+  // made on its device in pieces of its planes, and its solver keeps only 16-bit storage.
+  const auto devices = twoDevices();
+  const Volume vol = test::randomVolumeOf(20, 18, 26, 47);
+  std::vector<cl::Buffer> made;  // the pieces' float32 V0, to see that they are let go
+  int thickest = 0;
+  const SlabInputSource source = [&](ComputeContext& device, const Slab& slab) {
+    thickest = std::max(thickest, slab.depth());
+    Volume planes(vol.width, vol.height, slab.depth());
+    const std::size_t plane = std::size_t(vol.width) * vol.height;
+    std::copy_n(vol.voxels.begin() + std::ptrdiff_t(plane * slab.lo), planes.size(),
+                planes.voxels.begin());
+    GvfInput in = gvfInputFrom(device, planes);
+    made.push_back(in.v0);
+    return in;
+  };
+  const GvfInput whole = gvfInputFrom(*devices.front(), vol);
+  const double mu = 0.1;
+  for (const Precision p : {Precision::F16, Precision::SNorm16})
+    for (const MemoryKind m : {MemoryKind::Buffer, MemoryKind::Local}) {
+      CAPTURE(std::string(precisionName(p)));
+      CAPTURE(std::string(memoryName(m)));
+      made.clear();
+      EulerSolver one(devices.front(), whole, mu, {p, m});
+      one.step(17);
+      SlabEulerSolver split(devices, {vol.width, vol.height, vol.depth}, source, mu, {p, m}, 3);
+      // Pieces of at most one slab field (16 planes x 6 bytes = 4 planes x 20 bytes of input),
+      // with a plane more either side.
+      CHECK(made.size() == 8);
+      CHECK(thickest == 6);
+      for (const cl::Buffer& v0 : made) CHECK(v0.getInfo<CL_MEM_REFERENCE_COUNT>() == 1);
+      const auto each = split.deviceBytesEach();
+      for (std::size_t i = 0; i < 2; ++i) {  // 13 owned + 3 halo planes in three 6-byte fields
+        const FieldShape slab{vol.width, vol.height, split.slabs()[i].depth()};
+        CHECK(slab.depth == 16);
+        CHECK(each[i] == 3 * fieldBytes(slab, p));
+        CHECK(each[i] == slab.count() * 18);
+      }
+      split.step(17);
+      const auto a = one.readField3D().data;
+      // The same 16-bit V0 and the same kernels: the one-device field (1e-6 allows no step of
+      // 16-bit rounding).
+      CHECK(test::maxAbsDiff(split.readField3D().data, std::vector<double>(a.begin(), a.end())) <
+            1e-6);
+      CHECK(split.error() == doctest::Approx(one.error()).epsilon(1e-6));
+    }
+}
+
+TEST_CASE("the split's fit check counts a 16-bit slab's peak, not its float32 input beside it") {
+  // A slab of V voxels needs its three 16-bit fields, 18 bytes a voxel (its input comes in
+  // pieces of at most one field's bytes), not 34 with a float32 input beside them.
+  const auto devices = twoDevices();
+  const DeviceInfo& info = devices.front()->info();
+  const std::uint64_t voxels = info.globalMemBytes / 28;
+  if (voxels * 6 > info.maxAllocBytes) {
+    MESSAGE("the device's largest allocation is too small for this check");
+    return;
+  }
+  const int side = 1024, depth = int(voxels / (side * side));
+  const FieldShape slab{side, side, depth};
+  CHECK_NOTHROW(checkSlabsFit({devices.front()}, slab, Precision::F16, 1));
+  CHECK_THROWS_AS(checkSlabsFit({devices.front()}, slab, Precision::F32, 1), ResourceError);
 }

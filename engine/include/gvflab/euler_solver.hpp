@@ -72,6 +72,10 @@ class EulerSolver : public Solver {
   // ResourceError (naming the size, the limit and what would fit) when the fields do not fit.
   EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, double mu,
               EulerOptions options = {});
+  // V0 already in `v0`, a buffer storage of input's shape in options.precision (input's
+  // buffers unused): a split's slab, whose V0 is made piece by piece (slab_split.hpp).
+  EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, std::unique_ptr<FieldStorage> v0,
+              double mu, EulerOptions options);
   ~EulerSolver() override;
 
   // Largest stable μ for the explicit step V += μ∇²V − (V − V0)|V0|² with unit time step:
@@ -94,9 +98,10 @@ class EulerSolver : public Solver {
   const std::string& note() const { return note_; }
   // Device bytes held by the solver's three fields (V twice, V0), the paper's memory figure.
   std::uint64_t deviceBytes() const override;
-  const GvfInput& input() const { return input_; }
-  // The current field's storage: a split's halo exchange (slab_split.hpp) writes its planes.
+  // The current field's storage and V0's: a split's halo exchange (slab_split.hpp) writes the
+  // first's planes, its gather reads both.
   const FieldStorage& storage() const { return *v_[current_]; }
+  const FieldStorage& v0Storage() const { return *v0_; }
   std::optional<MemoryKind> memoryKind() const override { return memory(); }
   std::string storageNote() const override { return note_; }
   std::vector<SolverFact> facts() const override;  // memory, device_bytes, storage_note
@@ -164,9 +169,11 @@ class EulerSolver : public Solver {
 
 // Refuses (ResourceError) a solve whose fields would not fit the device, naming the bytes,
 // the limit, and what would fit instead (16-bit storage, a smaller size). extraBytesPerPoint:
-// what the solver holds beside its `fields` full fields (multigrid's coarser levels).
+// what the solver holds beside its `fields` full fields (multigrid's coarser levels); input:
+// the input's bytes resident beside them (default solverInputBytes).
 void checkSolverFits(const ComputeContext& ctx, FieldShape shape, Precision precision,
-                     int fields = 3, double extraBytesPerPoint = 0);
+                     int fields = 3, double extraBytesPerPoint = 0,
+                     std::optional<std::uint64_t> input = std::nullopt);
 // What checkSolverFits counts: the `fields` fields, the extra bytes per point, and the input
 // (f and float32 V0) that stays resident beside the solver (solverInputBytes).
 std::uint64_t solverBytes(FieldShape shape, Precision precision, int fields = 3,

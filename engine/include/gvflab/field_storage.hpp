@@ -52,6 +52,8 @@ class FieldStorage {
   // Copies from / to the float32 interleaved layout (float2 in 2D, packed float3 in 3D).
   void importFrom(const cl::Buffer& f32);
   void exportTo(const cl::Buffer& f32);
+  // Copies another storage of the same shape, precision and kind, bit for bit.
+  void copyFrom(const FieldStorage& other);
 
  private:
   void enqueueConvert(const char* kernel, const cl::Buffer& f32);

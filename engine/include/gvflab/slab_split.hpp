@@ -11,9 +11,13 @@
 //
 // Each device has its own ComputeContext: NVIDIA's OpenCL copies between devices through the
 // host even within one context, so nothing is lost, and each slab's EulerSolver is the
-// one-device solver unchanged. The input (f, V0) and the gathered field() stay on the first
-// device, the pipeline's; what the split spreads is the solver's fields and its time.
+// one-device solver unchanged. Each slab's input is made on its device (from the pipeline's
+// on the first device, or by the caller: SlabInputSource); an Euler slab's V0 goes into its
+// storage piece by piece, so no float32 copy of a slab is ever whole and 16-bit storage holds
+// 18 bytes a voxel per device (2048^3 over two H200s). The gathered field() and ε are made on
+// the first device when asked.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,6 +43,12 @@ struct Slab {
 // halo (a neighbour could not fill it) or the counts are out of range.
 std::vector<Slab> planSlabs(int depth, int devices, int halo, int align = 1);
 
+// The input of planes [lo, hi) of the volume on `device` (f may be left out: the solvers read
+// V0), right on [z0, z1): SlabEulerSolver asks for pieces of a slab with a plane more either
+// side where the volume goes on (central differences), and keeps [z0, z1) of each. The split's
+// μ bound takes the largest max |V0|² of the pieces, which cover every plane.
+using SlabInputSource = std::function<GvfInput(ComputeContext& device, const Slab& slab)>;
+
 // The contexts of a split: `selectors` as chooseDevice takes them ("0.1", "gpu", a name), with
 // `main` (the pipeline's, which holds the input) standing for the first one, or "all"
 // (splitCandidates). Kernels load as main's.
@@ -54,8 +64,8 @@ std::vector<DeviceInfo> splitCandidates(const DeviceInfo& main);
 std::vector<std::shared_ptr<ComputeContext>> openSubDevices(const ContextOptions& options,
                                                             int count);
 
-// The fit check per device (ResourceError naming the device): each slab's three fields in
-// `precision` on its own device.
+// The fit check per device (ResourceError naming the device): each slab's three Euler fields
+// in `precision` on its own device (its input comes in pieces of at most one field).
 void checkSlabsFit(const std::vector<std::shared_ptr<ComputeContext>>& devices, FieldShape shape,
                    Precision precision, int halo);
 
@@ -67,8 +77,8 @@ struct SolverConfig;
 std::unique_ptr<Solver> makeSplitSolver(std::shared_ptr<ComputeContext> main, const GvfInput& input,
                                         double mu, const SolverConfig& config);
 
-// What the splits share: the slabs' plan, the halo exchange through pinned host memory, the
-// gathered field and ε on the first device, the bytes and facts per device.
+// What the splits share: the slabs' plan and inputs, the halo exchange through pinned host
+// memory, the gathered field and ε on the first device, the bytes and facts per device.
 class SlabSolver : public Solver {
  public:
   ~SlabSolver() override;
@@ -86,8 +96,9 @@ class SlabSolver : public Solver {
   std::string structure() const override;  // "z-slabs on 2 devices, halo 4"
   std::vector<SolverFact> facts() const override;
 
-  // Device bytes on each device, in the order of the devices (the first with the gathered
-  // field and, once error() ran, V0 and the field in its layout; not counted: the input).
+  // Device bytes on each device, in the order of the devices (the first with, once field()
+  // ran, the gathered field, and once error() ran, V and V0 in the storage; not counted: the
+  // pipeline's input).
   virtual std::vector<std::uint64_t> deviceBytesEach() const;
   const std::vector<Slab>& slabs() const { return plan_; }
   int halo() const { return halo_; }
@@ -103,19 +114,32 @@ class SlabSolver : public Solver {
     std::size_t planeBytes = 0, blockBytes = 0;
     int blocks = 1;
   };
-  SlabSolver(std::vector<std::shared_ptr<ComputeContext>> devices, GvfInput input, int halo,
-             int align);
+  // Slabs of a volume of `shape` whose inputs `source` makes (ParameterError for a 2D depth or
+  // slabs thinner than the halo); kept until the derived constructor is done (releaseSource).
+  SlabSolver(std::vector<std::shared_ptr<ComputeContext>> devices, FieldShape shape,
+             SlabInputSource source, int halo, int align);
+  // The planes of `whole` (on main) through the host: the pipeline's input split.
+  static SlabInputSource planesOf(std::shared_ptr<ComputeContext> main, GvfInput whole);
   virtual Solver& part(std::size_t i) const = 0;
   virtual const Solver& lead() const = 0;  // its facts, μ and bound are the split's
-  virtual PlaneLayout layout(std::size_t i, int level, int field) = 0;
+  virtual PlaneLayout layout(std::size_t i, int level, int field);  // level 0: storage's
+  // Slab i's level-0 storage: field 0 the field, 1 V0.
+  virtual const FieldStorage& storage(std::size_t i, int field) const = 0;
+  static PlaneLayout storageLayout(const FieldStorage& s);
   cl::CommandQueue& queue() override;
-  GvfInput slabInput(std::size_t i);  // slab i's planes of the input, on its device
+  GvfInput slabInput(std::size_t i);  // the source's input of slab i, on its device
+  // Slab i's V0 in `precision` storage on its device, imported from the source's pieces of at
+  // most one field's bytes; input_ takes the first piece's sizes and spacing and the largest
+  // max |V0|² (ParameterError for a piece of another size).
+  std::unique_ptr<FieldStorage> slabV0(std::size_t i, Precision precision);
+  void releaseSource() { source_ = {}; }
   // At `level`, the `planes` (0: all halo >> level) halo planes next to each cut of a field
   // (layout's) copied from the neighbour's owned ones.
   void exchange(int level = 0, int planes = 0, int field = 0);
 
   std::vector<std::shared_ptr<ComputeContext>> devices_;
-  GvfInput input_;
+  GvfInput input_;  // the whole volume's sizes, spacing and μ bound, no buffers
+  SlabInputSource source_;
   int halo_;
   std::vector<Slab> plan_;
   long iterations_ = 0;
@@ -123,19 +147,25 @@ class SlabSolver : public Solver {
   long exchanges_ = 0;
 
  private:
+  // The slabs' owned planes of storage(i, field) into whole (made on the first device).
+  FieldStorage& gather(int field, std::unique_ptr<FieldStorage>& whole);
   cl::Buffer gathered_;
   long gatheredAt_ = -1;
   std::unique_ptr<ErrorMetric> metric_;  // ε on the first device, made by the first error()
-  std::unique_ptr<FieldStorage> errorV0_, errorField_;
-  std::vector<PinnedHostBuffer> staging_;  // one per halo copy, grown as needed
+  std::unique_ptr<FieldStorage> wholeField_, wholeV0_;  // in the slabs' storage
+  std::vector<PinnedHostBuffer> staging_;               // one per halo copy, grown as needed
 };
 
 class SlabEulerSolver : public SlabSolver {
  public:
   // input lives on devices[0]; one EulerSolver per device on its slab. Throws as EulerSolver,
   // ParameterError for a 2D input, image storage or slabs thinner than the halo.
-  SlabEulerSolver(std::vector<std::shared_ptr<ComputeContext>> devices, GvfInput input, double mu,
-                  EulerOptions options, int halo);
+  SlabEulerSolver(const std::vector<std::shared_ptr<ComputeContext>>& devices,
+                  const GvfInput& input, double mu, EulerOptions options, int halo);
+  // Each slab's V0 made on its device from `source`'s pieces: no device holds the whole
+  // volume, nor a slab in float32.
+  SlabEulerSolver(const std::vector<std::shared_ptr<ComputeContext>>& devices, FieldShape shape,
+                  SlabInputSource source, double mu, EulerOptions options, int halo);
   std::string name() const override { return "euler"; }
   std::string kernelPrefix() const override { return "gvf_euler"; }
   void step(int n) override;
@@ -145,7 +175,7 @@ class SlabEulerSolver : public SlabSolver {
  private:
   Solver& part(std::size_t i) const override { return *slabs_[i]; }
   const Solver& lead() const override { return *slabs_.front(); }
-  PlaneLayout layout(std::size_t i, int level, int field) override;
+  const FieldStorage& storage(std::size_t i, int field) const override;
   std::vector<std::unique_ptr<EulerSolver>> slabs_;
 };
 
@@ -177,6 +207,7 @@ class SlabMultigridSolver : public SlabSolver {
   Solver& part(std::size_t i) const override;
   const Solver& lead() const override;
   PlaneLayout layout(std::size_t i, int level, int field) override;  // field 0: e, 1: rhs
+  const FieldStorage& storage(std::size_t i, int field) const override;
   // The first coarse level's `field` (rhs, S) gathered from the slabs' owned planes into the
   // coarse solver, or (e) scattered onto every slab's planes there.
   void moveLevel(cl::Buffer MultigridSolver::Level::*field, bool gather);

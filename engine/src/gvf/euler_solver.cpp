@@ -116,11 +116,12 @@ std::uint64_t solverBytes(FieldShape shape, Precision precision, int fields,
 }
 
 void checkSolverFits(const ComputeContext& ctx, FieldShape shape, Precision precision, int fields,
-                     double extraBytesPerPoint) {
+                     double extraBytesPerPoint, std::optional<std::uint64_t> input) {
   const auto& info = ctx.info();
   const std::uint64_t one = fieldBytes(shape, precision);
-  const std::uint64_t inputBytes = solverInputBytes(shape);
-  const std::uint64_t need = solverBytes(shape, precision, fields, extraBytesPerPoint) - inputBytes;
+  const std::uint64_t inputBytes = input.value_or(solverInputBytes(shape));
+  const std::uint64_t need =
+      solverBytes(shape, precision, fields, extraBytesPerPoint) - solverInputBytes(shape);
   const bool tooBigBuffer = one > info.maxAllocBytes;
   const bool tooBigTotal = need + inputBytes > info.globalMemBytes;
   if (!tooBigBuffer && !tooBigTotal) return;
@@ -189,13 +190,18 @@ const EulerSolver::Strategy& EulerSolver::chooseStrategy(int dims, bool gpu, Mem
 
 EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, double mu,
                          EulerOptions options)
+    : EulerSolver(std::move(ctx), std::move(input), nullptr, mu, options) {}
+
+EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input,
+                         std::unique_ptr<FieldStorage> v0, double mu, EulerOptions options)
     : ctx_(std::move(ctx)), input_(std::move(input)), mu_(0), options_(options) {
   setMu(mu);
   const bool is3d = input_.dims() == 3;
   if (!options_.memory)
     options_.memory = ctx_->info().isGpu ? MemoryKind::Local : MemoryKind::Buffer;
   const FieldShape shape{input_.width, input_.height, input_.depth};
-  checkSolverFits(*ctx_, shape, options_.precision);
+  checkSolverFits(*ctx_, shape, options_.precision, 3, 0,
+                  v0 ? std::optional<std::uint64_t>(0) : std::nullopt);
   // The preset tiles fall back to buffers on small devices; a chosen tile is refused when it
   // does not fit (resolveTile3D).
   if (is3d && *options_.memory == MemoryKind::Local) {
@@ -209,12 +215,15 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, do
   }
   const bool wantImage = *options_.memory == MemoryKind::Image;
   try {
-    v0_ = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, wantImage);
+    v0_ = std::move(v0);
+    if (!v0_) {
+      v0_ = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, wantImage);
+      v0_->importFrom(input_.v0);
+    }
     v_[0] = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, v0_->isImage());
     v_[1] = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, v0_->isImage());
     if (note_.empty()) note_ = v0_->note();
     if (wantImage && !v0_->isImage()) options_.memory = MemoryKind::Buffer;
-    v0_->importFrom(input_.v0);
     const std::string opts =
         v0_->buildOptions() + spacingBuildOptions(input_.spacing, input_.dims());
     const Strategy& strategy = chooseStrategy(input_.dims(), ctx_->info().isGpu, *options_.memory);
@@ -299,7 +308,7 @@ void EulerSolver::setMu(double mu) {
 double EulerSolver::muBound() const { return gvflab::muBound(SolverKind::Euler, input_); }
 
 void EulerSolver::reset() {
-  v_[0]->importFrom(input_.v0);
+  v_[0]->copyFrom(*v0_);
   current_ = 0;
   iterations_ = 0;
   exportedAt_ = -1;

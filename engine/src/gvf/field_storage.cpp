@@ -1,5 +1,6 @@
 #include "gvflab/field_storage.hpp"
 
+#include <array>
 #include <vector>
 
 #include "cl/launch.hpp"
@@ -156,5 +157,24 @@ void FieldStorage::enqueueConvert(const char* name, const cl::Buffer& f32) {
 
 void FieldStorage::importFrom(const cl::Buffer& f32) { enqueueConvert("import_field", f32); }
 void FieldStorage::exportTo(const cl::Buffer& f32) { enqueueConvert("export_field", f32); }
+
+void FieldStorage::copyFrom(const FieldStorage& other) {
+  try {
+    cl::CommandQueue& q = ctx_.queue();
+    const std::array<cl::size_type, 3> origin{0, 0, 0},
+        region{cl::size_type(shape_.width), cl::size_type(shape_.height),
+               cl::size_type(shape_.depth)};
+    if (!image_)
+      q.enqueueCopyBuffer(other.buffer_, buffer_, 0, 0, bytes_);
+    else if (shape_.dims() == 3)
+      q.enqueueCopyImage(cl::Image3D(other.mem_(), true), cl::Image3D(mem_(), true), origin, origin,
+                         region);
+    else
+      q.enqueueCopyImage(cl::Image2D(other.mem_(), true), cl::Image2D(mem_(), true), origin, origin,
+                         region);
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "copying a vector field");
+  }
+}
 
 }  // namespace gvflab

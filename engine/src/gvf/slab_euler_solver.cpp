@@ -55,55 +55,122 @@ void checkSlabsFit(const std::vector<std::shared_ptr<ComputeContext>>& devices, 
                    Precision precision, int halo) {
   const auto plan = planSlabs(shape.depth, int(devices.size()), halo);
   for (std::size_t i = 0; i < plan.size(); ++i)
-    checkSolverFits(*devices[i], {shape.width, shape.height, plan[i].depth()}, precision, 3);
+    checkSolverFits(*devices[i], {shape.width, shape.height, plan[i].depth()}, precision, 3, 0, 0);
 }
 
-SlabSolver::SlabSolver(std::vector<std::shared_ptr<ComputeContext>> devices, GvfInput input,
-                       int halo, int align)
-    : devices_(std::move(devices)), input_(std::move(input)), halo_(halo) {
-  if (input_.depth <= 1) throw ParameterError("A split over devices is for volumes (3D).");
-  plan_ = planSlabs(input_.depth, int(devices_.size()), halo_, align);
+SlabSolver::SlabSolver(std::vector<std::shared_ptr<ComputeContext>> devices, FieldShape shape,
+                       SlabInputSource source, int halo, int align)
+    : devices_(std::move(devices)), source_(std::move(source)), halo_(halo) {
+  if (shape.depth <= 1) throw ParameterError("A split over devices is for volumes (3D).");
+  plan_ = planSlabs(shape.depth, int(devices_.size()), halo_, align);
+  input_.width = shape.width;
+  input_.height = shape.height;
+  input_.depth = shape.depth;
 }
 
 SlabSolver::~SlabSolver() = default;
 
 cl::CommandQueue& SlabSolver::queue() { return devices_.front()->queue(); }
 
-GvfInput SlabSolver::slabInput(std::size_t i) {
-  GvfInput part = input_;
-  part.depth = plan_[i].depth();
+GvfInput SlabSolver::slabInput(std::size_t i) { return source_(*devices_[i], plan_[i]); }
+
+std::unique_ptr<FieldStorage> SlabSolver::slabV0(std::size_t i, Precision precision) {
+  ComputeContext& device = *devices_[i];
+  const Slab& s = plan_[i];
+  const std::uint64_t plane = std::uint64_t(input_.width) * input_.height;
   try {
-    for (auto [buffer, channels] : {std::pair{&part.edge, 1}, std::pair{&part.v0, 3}}) {
-      const PlaneBytes b = interleavedPlanes(input_, plan_[i].lo, part.depth, channels);
-      std::vector<char> host(b.size);
-      devices_.front()->queue().enqueueReadBuffer(*buffer, CL_TRUE, b.offset, b.size, host.data());
-      *buffer = cl::Buffer(devices_[i]->context(), CL_MEM_READ_WRITE, b.size);
-      devices_[i]->queue().enqueueWriteBuffer(*buffer, CL_TRUE, 0, b.size, host.data());
+    auto v0 = std::make_unique<FieldStorage>(
+        device, FieldShape{input_.width, input_.height, s.depth()}, precision, false);
+    const PlaneLayout to = storageLayout(*v0);
+    // Pieces whose float32 input (f, V0 and the gradient's scratch: 20 bytes a voxel) is at
+    // most one field, so the slab's peak stays under its three fields.
+    const int step = int(std::clamp<std::uint64_t>(
+        std::min<std::uint64_t>(device.info().maxAllocBytes, v0->bytes()) / (20 * plane), 1,
+        std::uint64_t(s.depth())));
+    for (int z = s.lo; z < s.hi; z += step) {
+      const int z1 = std::min(z + step, s.hi);
+      // A plane more either side where the volume goes on, for V0's central differences.
+      const Slab piece{z, z1, std::max(z - 1, 0), std::min(z1 + 1, input_.depth)};
+      const GvfInput in = source_(device, piece);
+      if (in.width != input_.width || in.height != input_.height || in.depth != piece.depth())
+        throw ParameterError("The split's input of planes " + std::to_string(piece.lo) + "-" +
+                             std::to_string(piece.hi - 1) + " is not of the volume's size.");
+      input_.spacing = in.spacing;
+      input_.userV0 = in.userV0;
+      input_.maxV0Squared = std::max(input_.maxV0Squared, in.maxV0Squared);
+      FieldStorage part(device, {in.width, in.height, in.depth}, precision, false);
+      part.importFrom(in.v0);
+      const PlaneLayout from = storageLayout(part);
+      for (int b = 0; b < from.blocks; ++b)
+        device.queue().enqueueCopyBuffer(
+            from.buffer, to.buffer, b * from.blockBytes + (z - piece.lo) * from.planeBytes,
+            b * to.blockBytes + (z - s.lo) * to.planeBytes, (z1 - z) * to.planeBytes);
+      device.queue().finish();  // the piece's buffers go before the next one's are made
     }
+    return v0;
   } catch (const cl::Error& e) {
-    rethrowClError(e, "splitting the volume over the devices");
+    rethrowClError(e, "importing a slab's V0");
   }
-  return part;
 }
 
-SlabEulerSolver::SlabEulerSolver(std::vector<std::shared_ptr<ComputeContext>> devices,
-                                 GvfInput input, double mu, EulerOptions options, int halo)
-    : SlabSolver(std::move(devices), std::move(input), halo, 1) {
+SlabInputSource SlabSolver::planesOf(std::shared_ptr<ComputeContext> main, GvfInput whole) {
+  return
+      [main = std::move(main), whole = std::move(whole)](ComputeContext& device, const Slab& slab) {
+        GvfInput part = whole;
+        part.depth = slab.depth();
+        try {
+          for (auto [buffer, channels] : {std::pair{&part.edge, 1}, std::pair{&part.v0, 3}}) {
+            const PlaneBytes b = interleavedPlanes(whole, slab.lo, part.depth, channels);
+            std::vector<char> host(b.size);
+            main->queue().enqueueReadBuffer(*buffer, CL_TRUE, b.offset, b.size, host.data());
+            *buffer = cl::Buffer(device.context(), CL_MEM_READ_WRITE, b.size);
+            device.queue().enqueueWriteBuffer(*buffer, CL_TRUE, 0, b.size, host.data());
+          }
+        } catch (const cl::Error& e) {
+          rethrowClError(e, "splitting the volume over the devices");
+        }
+        return part;
+      };
+}
+
+SlabEulerSolver::SlabEulerSolver(const std::vector<std::shared_ptr<ComputeContext>>& devices,
+                                 const GvfInput& input, double mu, EulerOptions options, int halo)
+    : SlabEulerSolver(devices, {input.width, input.height, input.depth},
+                      planesOf(devices.front(), input), mu, options, halo) {}
+
+SlabEulerSolver::SlabEulerSolver(const std::vector<std::shared_ptr<ComputeContext>>& devices,
+                                 FieldShape shape, SlabInputSource source, double mu,
+                                 EulerOptions options, int halo)
+    : SlabSolver(devices, shape, std::move(source), halo, 1) {
   if (options.memory == MemoryKind::Image)
     throw ParameterError(
         "A split over devices keeps its fields in buffers: use --memory "
         "buffer or local, or one device.");
-  for (std::size_t i = 0; i < plan_.size(); ++i)
-    slabs_.push_back(std::make_unique<EulerSolver>(devices_[i], slabInput(i), mu, options));
+  std::vector<std::unique_ptr<FieldStorage>> v0;
+  for (std::size_t i = 0; i < plan_.size(); ++i) v0.push_back(slabV0(i, options.precision));
+  releaseSource();
+  for (std::size_t i = 0; i < plan_.size(); ++i) {
+    GvfInput slab = input_;  // its sizes and the split's μ bound; V0 is in v0[i]
+    slab.depth = plan_[i].depth();
+    slabs_.push_back(
+        std::make_unique<EulerSolver>(devices_[i], slab, std::move(v0[i]), mu, options));
+  }
 }
 
-// The storage's three components, each a plane-major block of the slab's whole size
+// A storage's three components, each a plane-major block of the slab's whole size
 // (gvf_storage.clh).
-SlabSolver::PlaneLayout SlabEulerSolver::layout(std::size_t i, int, int) {
-  const FieldStorage& st = slabs_[i]->storage();
+SlabSolver::PlaneLayout SlabSolver::storageLayout(const FieldStorage& st) {
   const std::size_t e = std::size_t(bytesPerComponent(st.precision()));
   return {st.buffer(), std::size_t(st.shape().width) * st.shape().height * e,
           st.shape().count() * e, 3};
+}
+
+SlabSolver::PlaneLayout SlabSolver::layout(std::size_t i, int, int field) {
+  return storageLayout(storage(i, field));
+}
+
+const FieldStorage& SlabEulerSolver::storage(std::size_t i, int field) const {
+  return field ? slabs_[i]->v0Storage() : slabs_[i]->storage();
 }
 
 void SlabEulerSolver::step(int n) {
@@ -176,6 +243,28 @@ void SlabSolver::exchange(int level, int planes, int field) {
   ++exchanges_;
 }
 
+FieldStorage& SlabSolver::gather(int field, std::unique_ptr<FieldStorage>& whole) {
+  const FieldShape shape{input_.width, input_.height, input_.depth};
+  if (!whole)
+    whole = std::make_unique<FieldStorage>(*devices_.front(), shape, storage(0, field).precision(),
+                                           false);
+  const PlaneLayout to = storageLayout(*whole);
+  for (std::size_t i = 0; i < plan_.size(); ++i) {
+    const Slab& s = plan_[i];
+    const PlaneLayout from = storageLayout(storage(i, field));
+    std::vector<char> host(from.planeBytes * std::size_t(s.z1 - s.z0));
+    for (int b = 0; b < from.blocks; ++b) {
+      devices_[i]->queue().enqueueReadBuffer(
+          from.buffer, CL_TRUE, b * from.blockBytes + std::size_t(s.z0 - s.lo) * from.planeBytes,
+          host.size(), host.data());
+      devices_.front()->queue().enqueueWriteBuffer(
+          to.buffer, CL_TRUE, b * to.blockBytes + std::size_t(s.z0) * to.planeBytes, host.size(),
+          host.data());
+    }
+  }
+  return *whole;
+}
+
 const cl::Buffer& SlabSolver::field() {
   if (gatheredAt_ == iterations_) return gathered_;
   ComputeContext& main = *devices_.front();
@@ -201,23 +290,20 @@ const cl::Buffer& SlabSolver::field() {
 }
 
 double SlabSolver::error() {
-  // ε over the whole field, on the first device: the residual kernel reads 3D fields in the
-  // solvers' planar layout, so V0 and the gathered field are imported into float32 storage.
-  const cl::Buffer& gathered = field();
+  // ε over the whole field on the first device, from V and V0 gathered in the slabs' storage:
+  // the one-device solver's sum over the same values.
   try {
+    gather(0, wholeField_);
     if (!metric_) {
-      const FieldShape shape{input_.width, input_.height, input_.depth};
-      errorV0_ = std::make_unique<FieldStorage>(*devices_.front(), shape, Precision::F32, false);
-      errorV0_->importFrom(input_.v0);
-      errorField_ = std::make_unique<FieldStorage>(*devices_.front(), shape, Precision::F32, false);
-      metric_ = std::make_unique<ErrorMetric>(devices_.front(), shape, errorV0_->memory(),
-                                              errorV0_->buildOptions());
+      const FieldStorage& v0 = gather(1, wholeV0_);
+      metric_ =
+          std::make_unique<ErrorMetric>(devices_.front(), v0.shape(), v0.memory(),
+                                        v0.buildOptions() + spacingBuildOptions(input_.spacing, 3));
     }
-    errorField_->importFrom(gathered);
   } catch (const cl::Error& e) {
     rethrowClError(e, "measuring the split field's error");
   }
-  return metric_->compute(errorField_->memory(), mu());
+  return metric_->compute(wholeField_->memory(), mu());
 }
 
 void SlabSolver::setMu(double mu) {
@@ -233,8 +319,9 @@ void SlabSolver::reset() {
 std::vector<std::uint64_t> SlabSolver::deviceBytesEach() const {
   std::vector<std::uint64_t> out;
   for (std::size_t i = 0; i < plan_.size(); ++i) out.push_back(part(i).deviceBytes());
-  out.front() += input_.pixelCount() * 3 * sizeof(float);  // the gathered field
-  if (errorV0_) out.front() += errorV0_->bytes() + errorField_->bytes();
+  if (gathered_()) out.front() += input_.pixelCount() * 3 * sizeof(float);
+  for (const auto* whole : {&wholeField_, &wholeV0_})
+    if (*whole) out.front() += (*whole)->bytes();
   return out;
 }
 

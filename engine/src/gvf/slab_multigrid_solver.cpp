@@ -1,5 +1,6 @@
 // Multigrid over z-slabs (slab_split.hpp): the schedule (multigrid_schedule.cpp) run with
 // levels 0..split_-1 on every slab's MultigridSolver and the coarser ones on coarse_.
+#include <algorithm>
 #include <bit>
 #include <chrono>
 
@@ -26,13 +27,13 @@ int splitHalo(const GvfInput& input, std::size_t devices, int asked) {
 }  // namespace
 
 // The schedule's steps: on the split levels every slab launches, after the halo planes its
-// owned planes read were copied from its neighbours: 2 of e before a red-black sweep (the
-// first colour's halo plane reads the next), 3 before a restriction whose level is split (its
-// halo plane's residual reads 2 more), and 2 of rhs after it. The first coarse level is
-// gathered from the slabs and scattered back.
+// owned planes read were copied from its neighbours: 2k of e before k red-black sweeps (each
+// spoils 2 planes: the first colour's halo plane reads the next), 3 before a restriction whose
+// level is split (its halo plane's residual reads 2 more), and 2k of rhs after it. The first coarse
+// level is gathered from the slabs and scattered back.
 class SlabMultigridSolver::Steps final : public detail::CycleSteps {
  public:
-  explicit Steps(SlabMultigridSolver& s) : s_(s), c_(*s.coarse_) {}
+  explicit Steps(SlabMultigridSolver& s) : s_(s), c_(*s.coarse_), shape_(c_.cycleShape()) {}
   bool takeOver(int level, bool fullMultigrid) override {
     if (split(level) || level != c_.coarseFrom_) return false;
     c_.coarseSolve(fullMultigrid);
@@ -40,9 +41,10 @@ class SlabMultigridSolver::Steps final : public detail::CycleSteps {
   }
   void smooth(int level, int sweeps) override {
     if (!split(level)) return c_.smooth(level, sweeps);
-    for (int i = 0; i < sweeps; ++i) {
-      s_.exchange(level, 2);
-      for (auto& p : s_.parts_) p->smooth(level, 1);
+    for (int done = 0, k = 0; done < sweeps; done += k) {
+      k = batch(level, sweeps - done);
+      s_.exchange(level, 2 * k);
+      for (auto& p : s_.parts_) p->smooth(level, k);
     }
   }
   void restrictTo(int level, bool residual, bool zeroCoarse) override {
@@ -51,8 +53,8 @@ class SlabMultigridSolver::Steps final : public detail::CycleSteps {
     } else {
       s_.exchange(level, split(level + 1) ? 3 : 2);
       for (auto& p : s_.parts_) p->restrictResidual(level, residual);
-      if (split(level + 1))
-        s_.exchange(level + 1, 2, 1);
+      if (split(level + 1))  // rhs fresh as deep as the sweeps of one exchange read it
+        s_.exchange(level + 1, 2 * batch(level + 1, std::max(shape_.b, shape_.c)), 1);
       else
         s_.moveLevel(&MultigridSolver::Level::rhs, true);
     }
@@ -70,20 +72,28 @@ class SlabMultigridSolver::Steps final : public detail::CycleSteps {
 
  private:
   bool split(int level) const { return level < s_.split_; }
+  // Sweeps one exchange serves: a sweep spoils 2 halo planes of e (and reads rhs there), so
+  // 2k fresh planes, within the level's halo, serve k.
+  int batch(int level, int sweeps) const { return std::clamp((s_.halo_ >> level) / 2, 1, sweeps); }
   SlabMultigridSolver& s_;
   MultigridSolver& c_;
+  detail::CycleShape shape_;
 };
 
 SlabMultigridSolver::SlabMultigridSolver(
     const std::vector<std::shared_ptr<ComputeContext>>& devices, const GvfInput& input, double mu,
     MultigridOptions options, int splitLevels)
-    : SlabSolver(devices, input, splitHalo(input, devices.size(), splitLevels),
+    : SlabSolver(devices, {input.width, input.height, input.depth},
+                 planesOf(devices.front(), input), splitHalo(input, devices.size(), splitLevels),
                  splitHalo(input, devices.size(), splitLevels)),
       split_(std::countr_zero(unsigned(halo_))) {
   options.fused = 0;  // level 0 in place: one buffer to exchange
   options.persistent = 0;
   for (std::size_t i = 0; i < plan_.size(); ++i)
     parts_.push_back(std::make_unique<MultigridSolver>(devices_[i], slabInput(i), mu, options));
+  releaseSource();
+  input_ = input;  // the whole volume's sizes, spacing and μ bound for the coarse levels
+  input_.edge = input_.v0 = {};
   options.firstLevel = split_;
   coarse_ = std::make_unique<MultigridSolver>(devices_.front(), input_, mu, options);
   for (const auto& p : parts_)
@@ -105,13 +115,14 @@ const Solver& SlabMultigridSolver::lead() const { return *coarse_; }
 SlabSolver::PlaneLayout SlabMultigridSolver::layout(std::size_t i, int level, int field) {
   MultigridSolver& p = *parts_[i];
   const FieldShape s = p.shapeOf(level);
+  if (level == 0) return SlabSolver::layout(i, 0, field);
+  const MultigridSolver::Level& l = p.levels_[std::size_t(level) - 1];
   const std::size_t plane = std::size_t(s.width) * s.height;
-  if (level > 0) {
-    const MultigridSolver::Level& l = p.levels_[std::size_t(level) - 1];
-    return {field ? l.rhs : l.e, plane * sizeof(float), s.count() * sizeof(float), 3};
-  }
-  const std::size_t e = std::size_t(bytesPerComponent(p.v_->precision()));
-  return {p.v_->buffer(), plane * e, s.count() * e, 3};
+  return {field ? l.rhs : l.e, plane * sizeof(float), s.count() * sizeof(float), 3};
+}
+
+const FieldStorage& SlabMultigridSolver::storage(std::size_t i, int field) const {
+  return field ? *parts_[i]->v0_ : *parts_[i]->v_;
 }
 
 // Levels 1.. hold float32 components one plane-major block each (multigrid.cl), S one.
