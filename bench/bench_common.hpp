@@ -74,7 +74,7 @@ inline double threadCpuMs() {
 }
 
 inline void printJsonLine(std::ostream& out, const nlohmann::ordered_json& record) {
-  out << record.dump() << "\n";
+  out << record.dump() << std::endl;  // each record out before a later case can fail
 }
 
 // Device-to-device copy bandwidth in GB/s (bytes read + bytes written), best of several runs

@@ -147,8 +147,8 @@ int main(int argc, char** argv) {
       else if (args[i] == "--json")
         b.json = true;
       else if (args[i] == "--devices" || args[i] == "--exchange") {
-        const std::string v = value();
         auto& list = args[i] == "--devices" ? b.devices : b.exchanges;
+        const std::string v = value();
         list.clear();
         for (std::size_t at = 0; at <= v.size();) {
           const std::size_t comma = std::min(v.find(',', at), v.size());

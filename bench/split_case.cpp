@@ -120,7 +120,7 @@ int runSplit(const BenchArgs& args, std::ostream& out) {
               {"devices", devices.size()},
               {"solver", split.name()},
               {"halo", split.halo()},
-              {"exchange", exchange},
+              {"exchange", std::get<std::string>(findFact(facts, "split_exchange")->value)},
               {"iterations", args.iterations},
               {"precision", precisionName(p)},
               {"memory", memoryName(split.memoryKind().value_or(MemoryKind::Buffer))},
