@@ -280,10 +280,8 @@ FieldStorage& SlabSolver::gather(int field, std::unique_ptr<FieldStorage>& whole
 void SlabSolver::copyAcross(std::size_t from, const cl::Buffer& src, std::size_t srcAt,
                             std::size_t to, const cl::Buffer& dst, std::size_t dstAt,
                             std::size_t size) {
-  if (copies_) {  // all on one in-order queue: no two devices write one buffer at once
-    queue().enqueueCopyBuffer(src, dst, srcAt, dstAt, size);
-    return;
-  }
+  if (copies_)  // all on one in-order queue: no two devices write one buffer at once
+    return void(queue().enqueueCopyBuffer(src, dst, srcAt, dstAt, size));
   std::vector<char> host(size);
   devices_[from]->queue().enqueueReadBuffer(src, CL_TRUE, srcAt, size, host.data());
   devices_[to]->queue().enqueueWriteBuffer(dst, CL_TRUE, dstAt, size, host.data());
@@ -291,11 +289,10 @@ void SlabSolver::copyAcross(std::size_t from, const cl::Buffer& src, std::size_t
 
 const cl::Buffer& SlabSolver::field() {
   if (gatheredAt_ == iterations_) return gathered_;
-  ComputeContext& main = *devices_.front();
   try {
     if (!gathered_())
-      gathered_ =
-          cl::Buffer(main.context(), CL_MEM_READ_WRITE, input_.pixelCount() * 3 * sizeof(float));
+      gathered_ = cl::Buffer(devices_.front()->context(), CL_MEM_READ_WRITE,
+                             input_.pixelCount() * 3 * sizeof(float));
     for (std::size_t i = 0; i < plan_.size(); ++i) {
       const Slab& s = plan_[i];
       const cl::Buffer& slabField = part(i).field();
