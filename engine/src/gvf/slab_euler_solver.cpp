@@ -282,9 +282,9 @@ void SlabSolver::copyAcross(std::size_t from, const cl::Buffer& src, std::size_t
                             std::size_t size) {
   if (copies_)  // all on one in-order queue: no two devices write one buffer at once
     return void(queue().enqueueCopyBuffer(src, dst, srcAt, dstAt, size));
-  std::vector<char> host(size);
-  devices_[from]->queue().enqueueReadBuffer(src, CL_TRUE, srcAt, size, host.data());
-  devices_[to]->queue().enqueueWriteBuffer(dst, CL_TRUE, dstAt, size, host.data());
+  const auto host = std::make_unique_for_overwrite<char[]>(size);  // no zeroing: all overwritten
+  devices_[from]->queue().enqueueReadBuffer(src, CL_TRUE, srcAt, size, host.get());
+  devices_[to]->queue().enqueueWriteBuffer(dst, CL_TRUE, dstAt, size, host.get());
 }
 
 const cl::Buffer& SlabSolver::field() {
