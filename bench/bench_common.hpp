@@ -60,6 +60,9 @@ struct BenchArgs {
   bool splitMultigrid = false;  // --multigrid: multigrid's split (SlabMultigridSolver)
   int splitLevels = -1;         // --split-levels N: its split levels (-1: its choice)
   int subDevices = 0;           // --sub-devices N: over N sub-devices of --device
+  // --exchange host|copy[,...]: halos through pinned host memory (each device its own
+  // context) or copied device to device (the devices in one context); each timed in turn
+  std::vector<std::string> exchanges{"host"};
 };
 
 // One JSON Lines record (members in the order given), as every case prints with --json.
@@ -71,7 +74,7 @@ inline double threadCpuMs() {
 }
 
 inline void printJsonLine(std::ostream& out, const nlohmann::ordered_json& record) {
-  out << record.dump() << "\n";
+  out << record.dump() << std::endl;  // each record out before a later case can fail
 }
 
 // Device-to-device copy bandwidth in GB/s (bytes read + bytes written), best of several runs

@@ -38,7 +38,8 @@ const char* kUsage =
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
     "                    [--vertices V]  (surface)\n"
     "                    [--devices all|P.D,P.D...] [--halo K] [--split-only] [--multigrid]\n"
-    "                    [--split-levels L] [--sub-devices N]  (split3d)\n"
+    "                    [--split-levels L] [--sub-devices N] [--exchange host|copy[,...]]\n"
+    "                    (split3d)\n"
     "Cases:\n"
     "  devices   list the OpenCL devices\n"
     "  euler2d   explicit Euler GVF on an N x N image, K iterations; reports ms/iteration,\n"
@@ -60,7 +61,8 @@ const char* kUsage =
     "            (default 4): wall ms per iteration of each, speed-up, halo exchange ms per\n"
     "            iteration and the rest, bytes per device (--split-only: no one-device\n"
     "            run; --multigrid: multigrid's split, its fine levels over the devices,\n"
-    "            --split-levels of them, default its choice)\n"
+    "            --split-levels of them, default its choice; --exchange: halos through the\n"
+    "            host, or copied device to device in one context; a list times each)\n"
     "  forces    each external force's field time on an N x N blob (N x N x D ball with\n"
     "            --depth D): K iterations of Euler GVF and of GGVF, VFC (radius 32, 8 in 3D)\n"
     "            and the distance force (exact EDT), OpenCL kernel ms (best of --repeats)\n"
@@ -144,12 +146,16 @@ int main(int argc, char** argv) {
         b.vertices = parseInt("--vertices", value(), 12, 1 << 20);
       else if (args[i] == "--json")
         b.json = true;
-      else if (args[i] == "--devices") {
+      else if (args[i] == "--devices" || args[i] == "--exchange") {
+        auto& list = args[i] == "--devices" ? b.devices : b.exchanges;
         const std::string v = value();
-        b.devices.clear();
+        list.clear();
         for (std::size_t at = 0; at <= v.size();) {
           const std::size_t comma = std::min(v.find(',', at), v.size());
-          b.devices.push_back(v.substr(at, comma - at));
+          list.push_back(v.substr(at, comma - at));
+          if (&list == &b.exchanges && list.back() != "host" && list.back() != "copy")
+            throw gvflab::ParameterError("--exchange takes host or copy, not '" + list.back() +
+                                         "'.");
           at = comma + 1;
         }
       } else if (args[i] == "--halo")

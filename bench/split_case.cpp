@@ -62,78 +62,87 @@ double wallMs(Solver& solver, int iterations, int repeats, Finish finish) {
 }  // namespace
 
 int runSplit(const BenchArgs& args, std::ostream& out) {
-  // --sub-devices N: N sub-devices of --device (the split's path tried on PoCL, without GPUs).
-  auto devices = args.subDevices > 0 ? openSubDevices({args.device, {}, {}}, args.subDevices)
-                                     : std::vector<std::shared_ptr<ComputeContext>>{};
-  auto main = devices.empty() ? ComputeContext::create({args.device, {}, {}}) : devices.front();
-  const int depth = args.depth > 0 ? args.depth : args.size;
-  const Image2D slice = makePhantom("blob", args.size);
-  // The whole input on the first device only for the one-device run and multigrid's split.
-  std::optional<GvfInput> whole;
-  if (!args.splitOnly || args.splitMultigrid)
-    whole = gvfInputFrom(*main, splitVolume(slice, depth, 0, depth));
-  const SlabInputSource slabInput = [&](ComputeContext& device, const Slab& s) {
-    return gvfInputFrom(device, splitVolume(slice, depth, s.lo, s.hi));
-  };
-  if (devices.empty()) devices = openSplitDevices(main, args.devices);
-  for (Precision p : args.precisions)
-    for (const auto& m : args.memories) {
-      SolverConfig config = eulerConfig(args, p, m);
-      if (args.splitMultigrid) config.kind = SolverKind::Multigrid;
-      std::unique_ptr<SlabSolver> made;
-      if (args.splitMultigrid) {
-        made = std::make_unique<SlabMultigridSolver>(devices, *whole, benchMu(args, *whole, 0.1),
-                                                     config.multigridOptions(), args.splitLevels);
-      } else {
-        checkSlabsFit(devices, {args.size, args.size, depth}, p, args.halo);
-        made = std::make_unique<SlabEulerSolver>(devices, FieldShape{args.size, args.size, depth},
-                                                 slabInput, 0.0, config.eulerOptions(), args.halo);
-        made->setMu(args.mu ? *args.mu : std::min(0.1, made->muBound()));  // as benchMu's
+  for (const std::string& exchange : args.exchanges) {
+    // --sub-devices N: N sub-devices of --device (the split's path tried on PoCL, without GPUs).
+    // The first device runs the one-device solve and holds the input: in one context with the
+    // others for copies.
+    const auto devices =
+        args.subDevices > 0
+            ? openSubDevices({args.device, {}, {}}, args.subDevices, exchange == "copy")
+            : openSplitDevices(ComputeContext::create({args.device, {}, {}}), args.devices,
+                               exchange == "copy");
+    const auto main = devices.front();
+    const int depth = args.depth > 0 ? args.depth : args.size;
+    const Image2D slice = makePhantom("blob", args.size);
+    // The whole input on the first device only for the one-device run and multigrid's split.
+    std::optional<GvfInput> whole;
+    if (!args.splitOnly || args.splitMultigrid)
+      whole = gvfInputFrom(*main, splitVolume(slice, depth, 0, depth));
+    const SlabInputSource slabInput = [&](ComputeContext& device, const Slab& s) {
+      return gvfInputFrom(device, splitVolume(slice, depth, s.lo, s.hi));
+    };
+    for (Precision p : args.precisions)
+      for (const auto& m : args.memories) {
+        SolverConfig config = eulerConfig(args, p, m);
+        if (args.splitMultigrid) config.kind = SolverKind::Multigrid;
+        std::unique_ptr<SlabSolver> made;
+        if (args.splitMultigrid) {
+          made = std::make_unique<SlabMultigridSolver>(devices, *whole, benchMu(args, *whole, 0.1),
+                                                       config.multigridOptions(), args.splitLevels);
+        } else {
+          checkSlabsFit(devices, {args.size, args.size, depth}, p, args.halo);
+          made =
+              std::make_unique<SlabEulerSolver>(devices, FieldShape{args.size, args.size, depth},
+                                                slabInput, 0.0, config.eulerOptions(), args.halo);
+          made->setMu(args.mu ? *args.mu : std::min(0.1, made->muBound()));  // as benchMu's
+        }
+        SlabSolver& split = *made;
+        double oneMs = 0;
+        if (!args.splitOnly) {
+          auto one = makeSolver(main, *whole, split.mu(), config);
+          oneMs = wallMs(*one, args.iterations, args.repeats, [&] { main->queue().finish(); });
+        }
+        const double splitMs = wallMs(split, args.iterations, args.repeats, [&] {
+          for (auto& d : devices) d->queue().finish();
+        });
+        // The exchanges' wall time and the rest (the kernels, every device finished) per iteration.
+        const double haloMsPerIt = split.haloSeconds() * 1e3 / double(split.iterations());
+        const double kernelMsPerIt = splitMs / args.iterations - haloMsPerIt;
+        const auto each = split.deviceBytesEach();
+        const std::string structure = split.structure();
+        const auto facts = split.facts();
+        const std::string slabs = std::get<std::string>(findFact(facts, "split")->value);
+        if (args.json) {
+          nlohmann::ordered_json r = {
+              {"case", "split3d"},
+              {"size", args.size},
+              {"depth", depth},
+              {"devices", devices.size()},
+              {"solver", split.name()},
+              {"halo", split.halo()},
+              {"exchange", std::get<std::string>(findFact(facts, "split_exchange")->value)},
+              {"iterations", args.iterations},
+              {"precision", precisionName(p)},
+              {"memory", memoryName(split.memoryKind().value_or(MemoryKind::Buffer))},
+              {"one_device_ms_per_iteration", oneMs / args.iterations},
+              {"split_ms_per_iteration", splitMs / args.iterations},
+              {"speedup", oneMs > 0 ? oneMs / splitMs : 0.0},
+              {"halo_ms_per_iteration", haloMsPerIt},
+              {"exchanges_per_iteration", double(split.exchanges()) / double(split.iterations())},
+              {"kernel_ms_per_iteration", kernelMsPerIt},
+              {"device_bytes_each", each},
+              {"split", slabs}};
+          printJsonLine(out, r);
+        } else {
+          out << std::fixed << std::setprecision(3) << "split3d " << args.size << "x" << args.size
+              << "x" << depth << " " << precisionName(p) << " " << structure << ", " << exchange
+              << " exchange: one device " << oneMs / args.iterations << " ms/it, split "
+              << splitMs / args.iterations << " ms/it (x" << (oneMs > 0 ? oneMs / splitMs : 0.0)
+              << "), halo exchange " << haloMsPerIt << " ms/it, the rest " << kernelMsPerIt
+              << " ms/it; " << slabs << "\n";
+        }
       }
-      SlabSolver& split = *made;
-      double oneMs = 0;
-      if (!args.splitOnly) {
-        auto one = makeSolver(main, *whole, split.mu(), config);
-        oneMs = wallMs(*one, args.iterations, args.repeats, [&] { main->queue().finish(); });
-      }
-      const double splitMs = wallMs(split, args.iterations, args.repeats, [&] {
-        for (auto& d : devices) d->queue().finish();
-      });
-      // The exchanges' wall time and the rest (the kernels, every device finished) per iteration.
-      const double haloMsPerIt = split.haloSeconds() * 1e3 / double(split.iterations());
-      const double kernelMsPerIt = splitMs / args.iterations - haloMsPerIt;
-      const auto each = split.deviceBytesEach();
-      const std::string structure = split.structure();
-      const auto facts = split.facts();
-      const std::string slabs = std::get<std::string>(findFact(facts, "split")->value);
-      if (args.json) {
-        nlohmann::ordered_json r = {
-            {"case", "split3d"},
-            {"size", args.size},
-            {"depth", depth},
-            {"devices", devices.size()},
-            {"solver", split.name()},
-            {"halo", split.halo()},
-            {"iterations", args.iterations},
-            {"precision", precisionName(p)},
-            {"memory", memoryName(split.memoryKind().value_or(MemoryKind::Buffer))},
-            {"one_device_ms_per_iteration", oneMs / args.iterations},
-            {"split_ms_per_iteration", splitMs / args.iterations},
-            {"speedup", oneMs > 0 ? oneMs / splitMs : 0.0},
-            {"halo_ms_per_iteration", haloMsPerIt},
-            {"exchanges_per_iteration", double(split.exchanges()) / double(split.iterations())},
-            {"kernel_ms_per_iteration", kernelMsPerIt},
-            {"device_bytes_each", each},
-            {"split", slabs}};
-        printJsonLine(out, r);
-      } else {
-        out << std::fixed << std::setprecision(3) << "split3d " << args.size << "x" << args.size
-            << "x" << depth << " " << precisionName(p) << " " << structure << ": one device "
-            << oneMs / args.iterations << " ms/it, split " << splitMs / args.iterations
-            << " ms/it (x" << (oneMs > 0 ? oneMs / splitMs : 0.0) << "), halo exchange "
-            << haloMsPerIt << " ms/it, the rest " << kernelMsPerIt << " ms/it; " << slabs << "\n";
-      }
-    }
+  }
   return 0;
 }
 

@@ -1,6 +1,7 @@
 // One volume over several devices (issue 41): z-slabs with halos exchanged every k iterations
 // give the one-device field and the double reference's, on two PoCL sub-devices (or, where the
-// device cannot be partitioned, two contexts of the one device), so CI tests it without GPUs.
+// device cannot be partitioned, two contexts of the one device), so CI tests it without GPUs;
+// with the devices in one context (halos copied device to device), bit for bit the same.
 #include <doctest/doctest.h>
 
 #include "gvflab/device.hpp"
@@ -15,18 +16,23 @@ using namespace gvflab;
 
 namespace {
 
-std::vector<std::shared_ptr<ComputeContext>> twoDevices() {
-  static const auto devices = [] {
+// oneContext: the two in one context, where the split copies halos device to device.
+std::vector<std::shared_ptr<ComputeContext>> twoDevices(bool oneContext = false) {
+  auto open = [](bool one) {
     try {
-      auto parts = openSubDevices({}, 2);
+      auto parts = openSubDevices({}, 2, one);
       MESSAGE("split over two sub-devices of " << parts.front()->info().name);
       return parts;
     } catch (const DeviceError& e) {
-      MESSAGE("no sub-devices (" << e.what() << "): the one device in two contexts");
-      return std::vector{ComputeContext::create({}), ComputeContext::create({})};
+      MESSAGE("no sub-devices (" << e.what() << "): the one device in two queues");
+      const auto first = ComputeContext::create({});
+      return std::vector{first, one ? ComputeContext::createOn(first->device(), first->info(), {},
+                                                               &first->context())
+                                    : ComputeContext::create({})};
     }
-  }();
-  return devices;
+  };
+  static const auto apart = open(false), together = open(true);
+  return oneContext ? together : apart;
 }
 
 double tolerance(Precision p) {  // as test_euler_variants: absolute, after tens of steps
@@ -52,12 +58,13 @@ TEST_CASE("slabs own every plane once and hold k planes beyond each inner cut") 
 }
 
 TEST_CASE("Euler split over two devices equals one device and the double reference") {
-  const auto devices = twoDevices();
+  const auto devices = twoDevices(), together = twoDevices(true);
   const Volume vols[] = {test::randomVolumeOf(21, 14, 19, 41), test::ballVolumeOf(18, 16, 23)};
   const double mu = 0.1;
   const int iterations = 23;  // not a multiple of any halo below: a short last round
   for (const Volume& vol : vols) {
     const GvfInput in = buildGvfInput(*devices.front(), vol, 1.0);
+    const GvfInput inTogether = buildGvfInput(*together.front(), vol, 1.0);
     const auto v0 = reference::initialField(test::toGridOf(vol), 1.0, V0Mode::EdgeGradient);
     const auto ref = reference::eulerIterate(v0, v0, mu, iterations);
     for (const Precision p : {Precision::F32, Precision::F16, Precision::SNorm16})
@@ -82,17 +89,21 @@ TEST_CASE("Euler split over two devices equals one device and the double referen
           split.step(iterations);
           CHECK(test::maxAbsDiff(split.readField3D().data,
                                  std::vector<double>(a.begin(), a.end())) < 1e-6);
+          SlabEulerSolver copied(together, inTogether, mu, {p, m}, halo);
+          copied.step(iterations);
+          CHECK(copied.readField3D().data == split.readField3D().data);
         }
   }
 }
 
 TEST_CASE("multigrid split over two devices equals one device and the double reference") {
-  const auto devices = twoDevices();
+  const auto devices = twoDevices(), together = twoDevices(true);
   // Depth 27: odd, so the last slab ends on the volume's odd boundary; 32 allows 3 split levels.
   const Volume vols[] = {test::randomVolumeOf(20, 18, 32, 43), test::ballVolumeOf(18, 16, 27)};
   const reference::MultigridParams p{0.1, 1, 2, 1};
   for (const Volume& vol : vols) {
     const GvfInput in = buildGvfInput(*devices.front(), vol, 1.0);
+    const GvfInput inTogether = buildGvfInput(*together.front(), vol, 1.0);
     const auto v0 = reference::initialField(test::toGridOf(vol), 1.0, V0Mode::EdgeGradient);
     const auto ref = reference::multigridIterate(v0, v0, p, 3);
     for (const Precision prec : {Precision::F32, Precision::SNorm16})
@@ -117,6 +128,9 @@ TEST_CASE("multigrid split over two devices equals one device and the double ref
         split.step(3);
         CHECK(test::maxAbsDiff(split.readField3D().data, std::vector<double>(a.begin(), a.end())) <
               1e-6);
+        SlabMultigridSolver copied(together, inTogether, p.mu, options, levels);
+        copied.step(3);
+        CHECK(copied.readField3D().data == split.readField3D().data);
       }
   }
   // The split levels chosen: down to a level of side <= 64, within the slabs' depth.
@@ -138,6 +152,11 @@ TEST_CASE("the split names its slabs and devices, and counts bytes per device") 
   REQUIRE(fact);
   const std::string text = std::get<std::string>(fact->value);
   CHECK(text.find("z 0-7 on ") == 0);
+  CHECK(std::get<std::string>(findFact(facts, "split_exchange")->value) == "host");
+  const GvfInput inTogether =
+      buildGvfInput(*twoDevices(true).front(), test::randomVolumeOf(12, 10, 16, 7), 1.0);
+  const auto copied = SlabEulerSolver(twoDevices(true), inTogether, 0.1, {}, 2).facts();
+  CHECK(std::get<std::string>(findFact(copied, "split_exchange")->value) == "copy");
   CHECK(text.find("; z 8-15 on ") != std::string::npos);
   const auto each = split.deviceBytesEach();
   REQUIRE(each.size() == 2);

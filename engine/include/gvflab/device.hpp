@@ -65,9 +65,10 @@ class ComputeContext {
  public:
   static std::shared_ptr<ComputeContext> create(const ContextOptions& options = {});
   // On a device already opened (a sub-device, one device of a split); options'
-  // deviceSelector is not used.
+  // deviceSelector is not used. `shared`: in that context (of several devices), not its own.
   static std::shared_ptr<ComputeContext> createOn(const cl::Device& device, const DeviceInfo& info,
-                                                  const ContextOptions& options = {});
+                                                  const ContextOptions& options = {},
+                                                  const cl::Context* shared = nullptr);
   ~ComputeContext();
   ComputeContext(const ComputeContext&) = delete;
   ComputeContext& operator=(const ComputeContext&) = delete;

@@ -9,9 +9,10 @@
 // The exchange then copies each neighbour's owned planes over the halo, and the owned planes
 // are the one-device field bit for bit in float32 (the same kernels, the same order of sums).
 //
-// Each device has its own ComputeContext: NVIDIA's OpenCL copies between devices through the
-// host even within one context, so nothing is lost, and each slab's EulerSolver is the
-// one-device solver unchanged. Each slab's input is made on its device (from the pipeline's
+// Each device has its own ComputeContext (each slab's solver is the one-device solver
+// unchanged) and halos go through pinned host memory; or, when the devices were opened in one
+// OpenCL context (openSplitDevices' oneContext), device to device by clEnqueueCopyBuffer (peer
+// copies where the driver gives them). Each slab's input is made on its device (from the pipeline's
 // on the first device, or by the caller: SlabInputSource); an Euler slab's V0 goes into its
 // storage piece by piece, so no float32 copy of a slab is ever whole and 16-bit storage holds
 // 18 bytes a voxel per device (2048^3 over two H200s). The gathered field() and ε are made on
@@ -51,18 +52,20 @@ using SlabInputSource = std::function<GvfInput(ComputeContext& device, const Sla
 
 // The contexts of a split: `selectors` as chooseDevice takes them ("0.1", "gpu", a name), with
 // `main` (the pipeline's, which holds the input) standing for the first one, or "all"
-// (splitCandidates). Kernels load as main's.
+// (splitCandidates). Kernels load as main's. oneContext: all of them (main's device too, not
+// main itself) made again in one context, so the split copies halos device to device.
 std::vector<std::shared_ptr<ComputeContext>> openSplitDevices(
-    std::shared_ptr<ComputeContext> main, const std::vector<std::string>& selectors);
+    std::shared_ptr<ComputeContext> main, const std::vector<std::string>& selectors,
+    bool oneContext = false);
 
 // What "all" names: every GPU of main's platform (every device when it has no GPU).
 std::vector<DeviceInfo> splitCandidates(const DeviceInfo& main);
 
 // `count` sub-devices of one device (clCreateSubDevices, CL_DEVICE_PARTITION_EQUALLY), each
-// in its own context; DeviceError when the device cannot be partitioned so. For tests of the
-// split without several devices (PoCL's CPU device partitions).
+// in its own context (oneContext: all in one); DeviceError when the device cannot be
+// partitioned so. For tests of the split without several devices (PoCL's CPU device partitions).
 std::vector<std::shared_ptr<ComputeContext>> openSubDevices(const ContextOptions& options,
-                                                            int count);
+                                                            int count, bool oneContext = false);
 
 // The fit check per device (ResourceError naming the device): each slab's three Euler fields
 // in `precision` on its own device (its input comes in pieces of at most one field).
@@ -77,8 +80,9 @@ struct SolverConfig;
 std::unique_ptr<Solver> makeSplitSolver(std::shared_ptr<ComputeContext> main, const GvfInput& input,
                                         double mu, const SolverConfig& config);
 
-// What the splits share: the slabs' plan and inputs, the halo exchange through pinned host
-// memory, the gathered field and ε on the first device, the bytes and facts per device.
+// What the splits share: the slabs' plan and inputs, the halo exchange (through pinned host
+// memory, or copies where the devices share a context), the gathered field and ε on the first
+// device, the bytes and facts per device.
 class SlabSolver : public Solver {
  public:
   ~SlabSolver() override;
@@ -102,7 +106,7 @@ class SlabSolver : public Solver {
   virtual std::vector<std::uint64_t> deviceBytesEach() const;
   const std::vector<Slab>& slabs() const { return plan_; }
   int halo() const { return halo_; }
-  // Wall seconds spent exchanging halos (device to host to device), and the exchanges made.
+  // Wall seconds spent exchanging halos (every device finished first), and the exchanges made.
   double haloSeconds() const { return haloSeconds_; }
   long exchanges() const { return exchanges_; }
 
@@ -136,6 +140,10 @@ class SlabSolver : public Solver {
   // At `level`, the `planes` (0: all halo >> level) halo planes next to each cut of a field
   // (layout's) copied from the neighbour's owned ones.
   void exchange(int level = 0, int planes = 0, int field = 0);
+  // `size` bytes of src on devices_[from] to dst on devices_[to]: enqueued on the first
+  // device's queue where they share a context (copies_), else through the host, finished.
+  void copyAcross(std::size_t from, const cl::Buffer& src, std::size_t srcAt, std::size_t to,
+                  const cl::Buffer& dst, std::size_t dstAt, std::size_t size);
 
   std::vector<std::shared_ptr<ComputeContext>> devices_;
   GvfInput input_;  // the whole volume's sizes, spacing and μ bound, no buffers
@@ -145,6 +153,7 @@ class SlabSolver : public Solver {
   long iterations_ = 0;
   double haloSeconds_ = 0;
   long exchanges_ = 0;
+  bool copies_ = false;  // the devices share one context: halos copied device to device
 
  private:
   // The slabs' owned planes of storage(i, field) into whole (made on the first device).

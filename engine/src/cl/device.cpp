@@ -194,14 +194,17 @@ std::shared_ptr<ComputeContext> ComputeContext::create(const ContextOptions& opt
 
 std::shared_ptr<ComputeContext> ComputeContext::createOn(const cl::Device& device,
                                                          const DeviceInfo& info,
-                                                         const ContextOptions& options) {
+                                                         const ContextOptions& options,
+                                                         const cl::Context* shared) {
   std::shared_ptr<ComputeContext> ctx(new ComputeContext());
   ctx->info_ = info;
   limitToWhatCanBeHad(ctx->info_);
   ctx->options_ = options;
   try {
     ctx->device_ = device;
-    if (options.extraProperties.empty()) {
+    if (shared) {
+      ctx->context_ = *shared;
+    } else if (options.extraProperties.empty()) {
       ctx->context_ = cl::Context(ctx->device_);
     } else {
       std::vector<cl_context_properties> props = {

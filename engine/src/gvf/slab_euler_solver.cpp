@@ -26,6 +26,20 @@ PlaneBytes interleavedPlanes(const GvfInput& in, int z0, int planes, int channel
   return {plane * std::size_t(z0), plane * std::size_t(planes)};
 }
 
+// The devices' contexts made again as one context of them all (their queues and kernels each
+// their own), where buffers of one device may be copied to another's.
+void intoOneContext(std::vector<std::shared_ptr<ComputeContext>>& devices) {
+  std::vector<cl::Device> all;
+  for (const auto& d : devices) all.push_back(d->device());
+  try {
+    const cl::Context one(all);
+    for (auto& d : devices)
+      d = ComputeContext::createOn(d->device(), d->info(), d->options(), &one);
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "creating one OpenCL context for the split's devices");
+  }
+}
+
 }  // namespace
 
 std::vector<Slab> planSlabs(int depth, int devices, int halo, int align) {
@@ -62,6 +76,8 @@ SlabSolver::SlabSolver(std::vector<std::shared_ptr<ComputeContext>> devices, Fie
                        SlabInputSource source, int halo, int align)
     : devices_(std::move(devices)), source_(std::move(source)), halo_(halo) {
   if (shape.depth <= 1) throw ParameterError("A split over devices is for volumes (3D).");
+  copies_ = std::all_of(devices_.begin(), devices_.end(),
+                        [&](auto& d) { return d->context()() == devices_.front()->context()(); });
   plan_ = planSlabs(shape.depth, int(devices_.size()), halo_, align);
   input_.width = shape.width;
   input_.height = shape.height;
@@ -196,7 +212,9 @@ void SlabSolver::exchange(int level, int planes, int field) {
   const int h = halo_ >> level, n = planes > 0 ? planes : h;
   try {
     // Per cut: the lower slab's last n owned planes to the upper's halo next to the cut, and
-    // the upper's first n owned planes back.
+    // the upper's first n owned planes back; device to device where the devices share a
+    // context, else staged in pinned host memory, kept (pageable copies go through the driver's
+    // own staging, and were allocated and faulted in at every exchange).
     struct Copy {
       std::size_t from, to;
       int fromZ, toZ;
@@ -207,31 +225,29 @@ void SlabSolver::exchange(int level, int planes, int field) {
       copies.push_back({i, i + 1, cut - n, h - n});
       copies.push_back({i + 1, i, h, cut});
     }
-    // Staging in pinned host memory, kept: pageable copies go through the driver's own
-    // staging, and were allocated and faulted in at every exchange.
     staging_.resize(copies.size());
-    for (std::size_t c = 0; c < copies.size(); ++c) {
-      const PlaneLayout l = layout(copies[c].from, level, field);
-      if (staging_[c].size() < l.blocks * l.planeBytes * std::size_t(n))
-        staging_[c] = PinnedHostBuffer(*devices_[copies[c].from], l.blocks * l.planeBytes * n);
-    }
     std::vector<cl::Event> read(copies.size());
     // Each copy's writes start as soon as its own reads are in, while the others still read.
     for (const bool write : {false, true})
-      for (std::size_t c = 0; c < copies.size(); ++c) {
+      for (std::size_t c = 0; c < copies.size() && !(write && copies_); ++c) {
         const std::size_t dev = write ? copies[c].to : copies[c].from;
-        const PlaneLayout l = layout(dev, level, field);
+        const PlaneLayout l = layout(dev, level, field), to = layout(copies[c].to, level, field);
         const std::size_t z = std::size_t(write ? copies[c].toZ : copies[c].fromZ);
         const std::size_t size = l.planeBytes * std::size_t(n);
         if (write) read[c].wait();  // in-order queue: the last read covers the earlier ones
+        if (!copies_ && staging_[c].size() < l.blocks * size)
+          staging_[c] = PinnedHostBuffer(*devices_[dev], l.blocks * size);
         for (int b = 0; b < l.blocks; ++b) {
           const std::size_t at = b * l.blockBytes + z * l.planeBytes;
-          char* host = staging_[c].as<char>(b * size);
-          if (write)
-            devices_[dev]->queue().enqueueWriteBuffer(l.buffer, CL_FALSE, at, size, host);
+          if (copies_)
+            copyAcross(dev, l.buffer, at, copies[c].to, to.buffer,
+                       b * to.blockBytes + std::size_t(copies[c].toZ) * to.planeBytes, size);
+          else if (write)
+            devices_[dev]->queue().enqueueWriteBuffer(l.buffer, CL_FALSE, at, size,
+                                                      staging_[c].as<char>(b * size));
           else
-            devices_[dev]->queue().enqueueReadBuffer(l.buffer, CL_FALSE, at, size, host, nullptr,
-                                                     &read[c]);
+            devices_[dev]->queue().enqueueReadBuffer(
+                l.buffer, CL_FALSE, at, size, staging_[c].as<char>(b * size), nullptr, &read[c]);
         }
         devices_[dev]->queue().flush();
       }
@@ -249,38 +265,41 @@ FieldStorage& SlabSolver::gather(int field, std::unique_ptr<FieldStorage>& whole
     whole = std::make_unique<FieldStorage>(*devices_.front(), shape, storage(0, field).precision(),
                                            false);
   const PlaneLayout to = storageLayout(*whole);
+  for (auto& d : devices_) d->queue().finish();  // every slab's last steps
   for (std::size_t i = 0; i < plan_.size(); ++i) {
     const Slab& s = plan_[i];
     const PlaneLayout from = storageLayout(storage(i, field));
-    std::vector<char> host(from.planeBytes * std::size_t(s.z1 - s.z0));
-    for (int b = 0; b < from.blocks; ++b) {
-      devices_[i]->queue().enqueueReadBuffer(
-          from.buffer, CL_TRUE, b * from.blockBytes + std::size_t(s.z0 - s.lo) * from.planeBytes,
-          host.size(), host.data());
-      devices_.front()->queue().enqueueWriteBuffer(
-          to.buffer, CL_TRUE, b * to.blockBytes + std::size_t(s.z0) * to.planeBytes, host.size(),
-          host.data());
-    }
+    for (int b = 0; b < from.blocks; ++b)
+      copyAcross(i, from.buffer, b * from.blockBytes + std::size_t(s.z0 - s.lo) * from.planeBytes,
+                 0, to.buffer, b * to.blockBytes + std::size_t(s.z0) * to.planeBytes,
+                 from.planeBytes * std::size_t(s.z1 - s.z0));
   }
   return *whole;
 }
 
+void SlabSolver::copyAcross(std::size_t from, const cl::Buffer& src, std::size_t srcAt,
+                            std::size_t to, const cl::Buffer& dst, std::size_t dstAt,
+                            std::size_t size) {
+  if (copies_)  // all on one in-order queue: no two devices write one buffer at once
+    return void(queue().enqueueCopyBuffer(src, dst, srcAt, dstAt, size));
+  const auto host = std::make_unique_for_overwrite<char[]>(size);  // no zeroing: all overwritten
+  devices_[from]->queue().enqueueReadBuffer(src, CL_TRUE, srcAt, size, host.get());
+  devices_[to]->queue().enqueueWriteBuffer(dst, CL_TRUE, dstAt, size, host.get());
+}
+
 const cl::Buffer& SlabSolver::field() {
   if (gatheredAt_ == iterations_) return gathered_;
-  ComputeContext& main = *devices_.front();
   try {
     if (!gathered_())
-      gathered_ =
-          cl::Buffer(main.context(), CL_MEM_READ_WRITE, input_.pixelCount() * 3 * sizeof(float));
+      gathered_ = cl::Buffer(devices_.front()->context(), CL_MEM_READ_WRITE,
+                             input_.pixelCount() * 3 * sizeof(float));
     for (std::size_t i = 0; i < plan_.size(); ++i) {
       const Slab& s = plan_[i];
       const cl::Buffer& slabField = part(i).field();
+      devices_[i]->queue().finish();  // the slab's field made
       const PlaneBytes local = interleavedPlanes(input_, s.z0 - s.lo, s.z1 - s.z0, 3);
-      const PlaneBytes global = interleavedPlanes(input_, s.z0, s.z1 - s.z0, 3);
-      std::vector<char> host(local.size);
-      devices_[i]->queue().enqueueReadBuffer(slabField, CL_TRUE, local.offset, local.size,
-                                             host.data());
-      main.queue().enqueueWriteBuffer(gathered_, CL_TRUE, global.offset, global.size, host.data());
+      copyAcross(i, slabField, local.offset, 0, gathered_,
+                 interleavedPlanes(input_, s.z0, s.z1 - s.z0, 3).offset, local.size);
     }
   } catch (const cl::Error& e) {
     rethrowClError(e, "gathering the field from the devices");
@@ -349,6 +368,7 @@ std::vector<SolverFact> SlabSolver::facts() const {
   }
   out.push_back({"split", split});
   out.push_back({"split_halo", std::int64_t(halo_)});
+  out.push_back({"split_exchange", std::string(copies_ ? "copy" : "host")});
   out.push_back({"halo_ms", haloSeconds_ * 1e3});
   return out;
 }
@@ -381,7 +401,8 @@ std::vector<DeviceInfo> splitCandidates(const DeviceInfo& main) {
 }
 
 std::vector<std::shared_ptr<ComputeContext>> openSplitDevices(
-    std::shared_ptr<ComputeContext> main, const std::vector<std::string>& selectors) {
+    std::shared_ptr<ComputeContext> main, const std::vector<std::string>& selectors,
+    bool oneContext) {
   std::vector<std::shared_ptr<ComputeContext>> out{main};
   std::vector<DeviceInfo> chosen;
   if (selectors.size() == 1 && selectors.front() == "all")
@@ -395,11 +416,12 @@ std::vector<std::shared_ptr<ComputeContext>> openSplitDevices(
     options.deviceSelector = std::to_string(d.platformIndex) + "." + std::to_string(d.deviceIndex);
     out.push_back(ComputeContext::create(options));
   }
+  if (oneContext) intoOneContext(out);
   return out;
 }
 
 std::vector<std::shared_ptr<ComputeContext>> openSubDevices(const ContextOptions& options,
-                                                            int count) {
+                                                            int count, bool oneContext) {
   const DeviceInfo info = chooseDevice(options.deviceSelector);
   std::vector<std::shared_ptr<ComputeContext>> out;
   try {
@@ -426,6 +448,7 @@ std::vector<std::shared_ptr<ComputeContext>> openSubDevices(const ContextOptions
   if (int(out.size()) != count)
     throw DeviceError(info.name + " gave " + std::to_string(out.size()) + " sub-devices, not " +
                       std::to_string(count) + ".");
+  if (oneContext) intoOneContext(out);
   return out;
 }
 

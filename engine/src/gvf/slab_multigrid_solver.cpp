@@ -139,22 +139,19 @@ void SlabMultigridSolver::moveLevel(cl::Buffer MultigridSolver::Level::*field, b
       // Gather: the owned planes; scatter: all the slab's, halos included.
       const int lo = s.lo >> split_, z0 = gather ? s.z0 >> split_ : lo;
       const int z1 = gather && i + 1 < plan_.size() ? s.z1 >> split_ : lo + mine.shape.depth;
-      std::vector<char> host(plane * std::size_t(z1 - z0));
-      cl::CommandQueue &slab = devices_[i]->queue(), &first = devices_.front()->queue();
+      const std::size_t size = plane * std::size_t(z1 - z0);
       for (int b = 0; b < (field == &MultigridSolver::Level::s ? 1 : 3); ++b) {
         const std::size_t mineAt =
             std::size_t(b) * mine.shape.count() * sizeof(float) + plane * std::size_t(z0 - lo);
         const std::size_t wholeAt =
             std::size_t(b) * whole.shape.count() * sizeof(float) + plane * std::size_t(z0);
-        if (gather) {
-          slab.enqueueReadBuffer(mine.*field, CL_TRUE, mineAt, host.size(), host.data());
-          first.enqueueWriteBuffer(whole.*field, CL_TRUE, wholeAt, host.size(), host.data());
-        } else {
-          first.enqueueReadBuffer(whole.*field, CL_TRUE, wholeAt, host.size(), host.data());
-          slab.enqueueWriteBuffer(mine.*field, CL_TRUE, mineAt, host.size(), host.data());
-        }
+        if (gather)
+          copyAcross(i, mine.*field, mineAt, 0, whole.*field, wholeAt, size);
+        else
+          copyAcross(0, whole.*field, wholeAt, i, mine.*field, mineAt, size);
       }
     }
+    queue().finish();  // the copies, where the devices share a context
   } catch (const cl::Error& e) {
     rethrowClError(e, "moving a multigrid level between the devices");
   }
