@@ -141,6 +141,26 @@ std::vector<glm::vec2> oriented(std::vector<glm::vec2> pts, SnakeBoundary bounda
   if (isClosed(boundary) && signedArea2(pts) < 0) std::reverse(pts.begin(), pts.end());
   return pts;
 }
+
+// A closed contour that crept on: over each window since `past` began (at least two) its area
+// changed the same way by at least `step` (px^2), and it lies farther than `tol` from that
+// start. Within the tolerance of the latest start each window (a tip going down a slot at
+// 0.3 px a window), it is not still; a contour at rest changes its area by far less, and
+// jitter on noise does not keep one sign for long.
+bool creptOn(const std::vector<glm::vec2>& now, const std::deque<std::vector<glm::vec2>>& past,
+             double tol, double step) {
+  if (past.size() < 2) return false;
+  double before = signedArea2(past.front()) / 2;
+  int sign = 0;
+  for (std::size_t i = 1; i <= past.size(); ++i) {
+    const double area = signedArea2(i < past.size() ? past[i] : now) / 2;
+    const int change = (area > before + step) - (area < before - step);
+    if (change == 0 || (sign != 0 && change != sign)) return false;
+    sign = change;
+    before = area;
+  }
+  return contourMove(now, past.front()) > tol;
+}
 }  // namespace
 
 int ParametricSnake::add(const std::vector<glm::vec2>& points, SnakeForce force,
@@ -431,7 +451,9 @@ class ParametricSnake::Stops : public StopGeometry {
   bool still(std::size_t k) override {
     Snake& s = s_.snakes_[k];
     const double tol = s_.params_.tolerance;
-    const bool still = progressMove(s.points, s.references, isClosed(s.boundary), tol) <= tol;
+    const bool closed = isClosed(s.boundary);
+    const bool still = progressMove(s.points, s.references, closed, tol) <= tol &&
+                       !(closed && creptOn(s.points, s.references, tol, tol * s_.params_.dmin));
     s.references.push_back(s.points);
     if (s.references.size() > static_cast<std::size_t>(kProgressWindows)) s.references.pop_front();
     return still;
