@@ -61,11 +61,9 @@ Image2D makePhantom(const std::string& name, int size) {
     });
   }
   if (name == "u-slot") {
-    // The forces' comparison (issue 43): the U's proportions (its notch 14 % of the side wide,
-    // 46 % deep) on the left, a block as large with a long thin slot on the right (at 128 px:
-    // 5 px wide, 19 deep, its centre line on pixel column 95, where GGVF's snake enters and
-    // GVF's stops; tests/cl/test_force_comparison.cpp); both high in the image, so the viewer's
-    // legend fits below them at 1024x768.
+    // The forces' comparison (issue 43): the U's proportions on the left, a block with a long
+    // thin slot on the right (at 128 px 5 px wide, 19 deep, centred on column 95: GGVF enters,
+    // GVF does not); both high in the image, so the legend fits below them at 1024x768.
     return paint(size, 1.0f, 0.0f, [](double u, double v) {
       const bool uShape =
           inBox(u, v, 0.03, 0.14, 0.47, 0.74) && !inBox(u, v, 0.18, 0.14, 0.32, 0.6);

@@ -142,22 +142,18 @@ std::vector<glm::vec2> oriented(std::vector<glm::vec2> pts, SnakeBoundary bounda
   return pts;
 }
 
-// A closed contour that crept on: over each window since `past` began (at least two) its area
-// changed the same way by at least `step` (px^2), and it lies farther than `tol` from that
-// start. Within the tolerance of the latest start each window (a tip going down a slot at
-// 0.3 px a window), it is not still; a contour at rest changes its area by far less, and
-// jitter on noise does not keep one sign for long.
+// A closed contour that crept on (a tip down a slot, a seed shrinking, under `tol` a window):
+// its area changed the same way by at least `step` px^2 in each window since past's first
+// (at least two), and it lies farther than `tol` from it. Jitter does not keep one sign long.
 bool creptOn(const std::vector<glm::vec2>& now, const std::deque<std::vector<glm::vec2>>& past,
              double tol, double step) {
   if (past.size() < 2) return false;
-  double before = signedArea2(past.front()) / 2;
-  int sign = 0;
+  double before = signedArea2(past.front()) / 2, sign = 0;
   for (std::size_t i = 1; i <= past.size(); ++i) {
     const double area = signedArea2(i < past.size() ? past[i] : now) / 2;
-    const int change = (area > before + step) - (area < before - step);
-    if (change == 0 || (sign != 0 && change != sign)) return false;
-    sign = change;
-    before = area;
+    const double change = (area > before + step) - (area < before - step);
+    if (change == 0 || change * sign < 0) return false;
+    sign = change, before = area;
   }
   return contourMove(now, past.front()) > tol;
 }
