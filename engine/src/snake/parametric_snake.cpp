@@ -367,31 +367,15 @@ void ParametricSnake::upload() {
 void ParametricSnake::runIterations(int n) {
   const cl_int total = static_cast<cl_int>(totalNodes_);
   try {
-    forceKernel_.arg<2>(nodeSnake_);
-    forceKernel_.arg<3>(meta_);
     const ForceFieldSet f = boundFields();
-    forceKernel_.arg<4>(f[0]);
-    forceKernel_.arg<5>(f[1]);
-    forceKernel_.arg<6>(f[2]);
-    forceKernel_.arg<7>(f[3]);
-    forceKernel_.arg<8>(f[4]);
-    forceKernel_.arg<9>(total);
-    forceKernel_.arg<10>(width_);
-    forceKernel_.arg<11>(height_);
-    forceKernel_.arg<12>(static_cast<float>(params_.gamma));
-    forceKernel_.arg<13>(static_cast<float>(params_.kappa));
-    forceKernel_.arg<14>(pressure_);
-    forceKernel_.arg<15>(static_cast<cl_int>(params_.normalize ? 1 : 0));
-    solveKernel_.arg<0>(rhs_);
-    solveKernel_.arg<3>(nodeSnake_);
-    solveKernel_.arg<4>(meta_);
-    solveKernel_.arg<5>(coef_);
-    solveKernel_.arg<6>(total);
-    solveKernel_.arg<7>(width_);
-    solveKernel_.arg<8>(height_);
+    forceKernel_.set(pos_[current_], rhs_, nodeSnake_, meta_, f[0], f[1], f[2], f[3], f[4], total,
+                     width_, height_, static_cast<float>(params_.gamma),
+                     static_cast<float>(params_.kappa), pressure_,
+                     static_cast<cl_int>(params_.normalize ? 1 : 0));
+    solveKernel_.set(rhs_, pos_[current_], pos_[1 - current_], nodeSnake_, meta_, coef_, total,
+                     width_, height_);
     for (int it = 0; it < n; ++it) {
       forceKernel_.arg<0>(pos_[current_]);
-      forceKernel_.arg<1>(rhs_);
       detail::enqueue1D(*ctx_, forceKernel_, "snake_rhs", totalNodes_, kLocal);
       solveKernel_.arg<1>(pos_[current_]);
       solveKernel_.arg<2>(pos_[1 - current_]);
