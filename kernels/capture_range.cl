@@ -4,31 +4,7 @@
 // snake_step.cl); a point where it nearly vanishes (a sink or a flat region) is stuck.
 // Coordinates: pixel (i, j) covers [i, i+1) x [j, j+1); samples sit at pixel centres.
 
-float2 capture_unit(float2 v) { return v * rsqrt(dot(v, v) + 1e-12f); }
-
-float2 capture_force(__global const float2* field, float2 p, int width, int height) {
-  float u = clamp(p.x - 0.5f, 0.0f, (float)(width - 1));
-  float v = clamp(p.y - 0.5f, 0.0f, (float)(height - 1));
-  int x0 = min((int)u, width - 1), y0 = min((int)v, height - 1);
-  int x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1);
-  float fx = u - x0, fy = v - y0;
-  float2 a = capture_unit(field[(size_t)y0 * width + x0]);
-  float2 b = capture_unit(field[(size_t)y0 * width + x1]);
-  float2 c = capture_unit(field[(size_t)y1 * width + x0]);
-  float2 d = capture_unit(field[(size_t)y1 * width + x1]);
-  return (a * (1.0f - fx) + b * fx) * (1.0f - fy) + (c * (1.0f - fx) + d * fx) * fy;
-}
-
-float capture_edge(__global const float* f, float2 p, int width, int height) {
-  float u = clamp(p.x - 0.5f, 0.0f, (float)(width - 1));
-  float v = clamp(p.y - 0.5f, 0.0f, (float)(height - 1));
-  int x0 = min((int)u, width - 1), y0 = min((int)v, height - 1);
-  int x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1);
-  float fx = u - x0, fy = v - y0;
-  float top = f[(size_t)y0 * width + x0] * (1.0f - fx) + f[(size_t)y0 * width + x1] * fx;
-  float bottom = f[(size_t)y1 * width + x0] * (1.0f - fx) + f[(size_t)y1 * width + x1] * fx;
-  return top * (1.0f - fy) + bottom * fy;
-}
+#include "field_sample.clh"
 
 // count[0] += captured pixels (one global atomic per work-group).
 __kernel void capture_range(__global const float2* field, __global const float* edge,
@@ -42,12 +18,12 @@ __kernel void capture_range(__global const float2* field, __global const float* 
     float2 p = (float2)(x + 0.5f, y + 0.5f);
     int result = -1;
     for (int s = 0; s <= max_steps; ++s) {
-      if (capture_edge(edge, p, width, height) >= threshold) {
+      if (sample_edge(edge, p, width, height) >= threshold) {
         result = s;
         break;
       }
       if (s == max_steps) break;
-      float2 d = capture_force(field, p, width, height);
+      float2 d = sample_force(field, p, width, height, 1);
       float len = length(d);
       if (len < 1e-3f) break;
       p = clamp(p + d / len, (float2)(0.0f, 0.0f), (float2)((float)width, (float)height));

@@ -15,44 +15,13 @@
 // with the noise floor of parametric_snake.hpp).
 // Coordinates: pixel (i, j) covers [i, i+1) x [j, j+1); fields are sampled at pixel centres.
 
+#include "field_sample.clh"
 #include "force_fields.clh"
 
 #define SNAKE_MOVING 1
 #define SNAKE_OPEN 4
 #define SNAKE_FIX_START 8
 #define SNAKE_FIX_END 16
-
-float2 unit_or_raw(float2 v, int unit_force) {
-  // Unit length where the field is not ~0; smooth through 0 so flat regions stay still.
-  return unit_force ? v * rsqrt(dot(v, v) + 1e-12f) : v;
-}
-
-// Bilinear sample of a float2 field at a point in pixel coordinates; corner samples are
-// normalised before interpolation (Xu & Prince's demo), so forces turn smoothly across ridges.
-float2 sample_force(__global const float2* field, float2 p, int width, int height, int unit_force) {
-  float u = clamp(p.x - 0.5f, 0.0f, (float)(width - 1));
-  float v = clamp(p.y - 0.5f, 0.0f, (float)(height - 1));
-  int x0 = min((int)u, width - 1), y0 = min((int)v, height - 1);
-  int x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1);
-  float fx = u - x0, fy = v - y0;
-  float2 a = unit_or_raw(field[(size_t)y0 * width + x0], unit_force);
-  float2 b = unit_or_raw(field[(size_t)y0 * width + x1], unit_force);
-  float2 c = unit_or_raw(field[(size_t)y1 * width + x0], unit_force);
-  float2 d = unit_or_raw(field[(size_t)y1 * width + x1], unit_force);
-  return (a * (1.0f - fx) + b * fx) * (1.0f - fy) + (c * (1.0f - fx) + d * fx) * fy;
-}
-
-// Bilinear sample of the edge map f at a point in pixel coordinates.
-float sample_edge(__global const float* f, float2 p, int width, int height) {
-  float u = clamp(p.x - 0.5f, 0.0f, (float)(width - 1));
-  float v = clamp(p.y - 0.5f, 0.0f, (float)(height - 1));
-  int x0 = min((int)u, width - 1), y0 = min((int)v, height - 1);
-  int x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1);
-  float fx = u - x0, fy = v - y0;
-  float top = f[(size_t)y0 * width + x0] * (1.0f - fx) + f[(size_t)y0 * width + x1] * fx;
-  float bottom = f[(size_t)y1 * width + x0] * (1.0f - fx) + f[(size_t)y1 * width + x1] * fx;
-  return top * (1.0f - fy) + bottom * fy;
-}
 
 // Outward unit normal at node i of a contour stored with positive shoelace area:
 // (t.y, -t.x) / |t| with t the chord between its neighbours (an open snake's end: its one

@@ -61,13 +61,14 @@ Image2D makePhantom(const std::string& name, int size) {
     });
   }
   if (name == "u-slot") {
-    // The forces' comparison (issue 43): the U's proportions (its notch 14 % of the side wide,
-    // 46 % deep) on the left, a block as large with a long thin slot (4 % wide, as deep) on the
-    // right; both high in the image, so the viewer's legend fits below them at 1024x768.
+    // The forces' comparison (issue 43): the U's proportions on the left, a block with a long
+    // thin slot on the right (at 128 px 5 px wide, 19 deep, centred on column 95: GGVF enters,
+    // GVF does not); both high in the image, so the legend fits below them at 1024x768.
     return paint(size, 1.0f, 0.0f, [](double u, double v) {
       const bool uShape =
           inBox(u, v, 0.03, 0.14, 0.47, 0.74) && !inBox(u, v, 0.18, 0.14, 0.32, 0.6);
-      const bool slot = inBox(u, v, 0.53, 0.14, 0.97, 0.74) && !inBox(u, v, 0.73, 0.14, 0.77, 0.6);
+      const bool slot =
+          inBox(u, v, 0.53, 0.14, 0.97, 0.74) && !inBox(u, v, 0.725, 0.14, 0.765, 0.29);
       return uShape || slot;
     });
   }

@@ -1,6 +1,7 @@
 #pragma once
 // Shared by the external-force tests: device buffers as references' inputs, and the scenes of
 // the qualitative comparisons (a long slot, a noisy U).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -34,20 +35,29 @@ inline reference::Field v0FieldOf(ComputeContext& ctx, const GvfInput& in) {
   return v;
 }
 
-// A solid block with a long thin slot cut down from its top: the slot is `width` wide and
-// `depth` deep, centred, the block spanning [0.2, 0.8] of the image (Xu & Prince's case for
-// GGVF, longer and narrower than the U's notch).
+// A solid block with a long thin slot cut down from its top (Xu & Prince's case for GGVF,
+// longer and narrower than the U's notch): the slot is `width` wide (its wall pixels partly
+// covered) and `depth` deep, its centre line `offset` px right of pixel column n / 2's centre;
+// the block spans [0.2, 0.8] of the image.
 struct SlotScene {
   Image2D image;
-  int slotX0, slotX1;  // the slot's columns [x0, x1)
+  double centre;       // the slot's centre line (x, pixel centres at +0.5)
+  int slotX0, slotX1;  // the columns it touches [x0, x1)
   int top, bottom;     // the block's top row and the slot's last row + 1
 };
-inline SlotScene slotScene(int n, int width, int depth) {
-  SlotScene s{Image2D(n, n, 0.0f), (n - width) / 2, (n - width) / 2 + width,
-              static_cast<int>(0.2 * n), static_cast<int>(0.2 * n) + depth};
+inline SlotScene centredSlotScene(int n, double width, int depth, double offset) {
+  const double centre = n / 2 + 0.5 + offset, a = centre - width / 2, b = centre + width / 2;
+  SlotScene s{Image2D(n, n, 0.0f),
+              centre,
+              static_cast<int>(std::floor(a)),
+              static_cast<int>(std::ceil(b)),
+              static_cast<int>(0.2 * n),
+              static_cast<int>(0.2 * n) + depth};
   for (int y = s.top; y < static_cast<int>(0.8 * n); ++y)
-    for (int x = static_cast<int>(0.2 * n); x < static_cast<int>(0.8 * n); ++x)
-      if (!(x >= s.slotX0 && x < s.slotX1 && y < s.bottom)) s.image.at(x, y) = 1.0f;
+    for (int x = static_cast<int>(0.2 * n); x < static_cast<int>(0.8 * n); ++x) {
+      const double open = std::max(0.0, std::min<double>(x + 1, b) - std::max<double>(x, a));
+      s.image.at(x, y) = static_cast<float>(y < s.bottom ? 1.0 - open : 1.0);
+    }
   return s;
 }
 

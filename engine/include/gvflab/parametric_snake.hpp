@@ -11,11 +11,13 @@
 //   Moving    until it stops. It stops when a convergence window (SnakeParams::window
 //             iterations) ends with no node farther than SnakeParams::tolerance from the
 //             nearest of the contours at the starts of the last kProgressWindows (4) windows
-//             (progressMove; with one window this is contourMove). A creeping snake is always
-//             ahead of all of them; a snake that only jitters or oscillates (unit forces on
-//             noise flip from pixel to pixel) keeps coming back near a recent contour, so it
-//             stops within about kProgressWindows windows of its last net progress however
-//             large each jump is. A snake that runs out of iterations before that stays Moving.
+//             (progressMove; with one window this is contourMove), unless it crept on (its area
+//             changed one way by tolerance * dmin in each of them, at least two, and it lies
+//             farther than the tolerance from the oldest). A snake that only jitters or
+//             oscillates (unit forces on noise flip from pixel to pixel) keeps coming back near
+//             a recent contour, so it stops within about kProgressWindows windows of its last
+//             net progress however large each jump is. A snake that runs out of iterations
+//             before that stays Moving.
 //   Collapsed stopped at once when it has shrunk to a dot or a line: its area is below
 //             kCollapseFraction (5 %) of its starting contour's and below
 //             max(kCollapseArea dmin^2, kCollapseWidth dmin * perimeter), i.e. 3 px^2 or a strip

@@ -141,6 +141,22 @@ std::vector<glm::vec2> oriented(std::vector<glm::vec2> pts, SnakeBoundary bounda
   if (isClosed(boundary) && signedArea2(pts) < 0) std::reverse(pts.begin(), pts.end());
   return pts;
 }
+
+// A closed contour that crept on (a tip down a slot, a seed shrinking, under `tol` a window):
+// its area changed the same way by at least `step` px^2 in each window since past's first
+// (at least two), and it lies farther than `tol` from it. Jitter does not keep one sign long.
+bool creptOn(const std::vector<glm::vec2>& now, const std::deque<std::vector<glm::vec2>>& past,
+             double tol, double step) {
+  if (past.size() < 2) return false;
+  double before = signedArea2(past.front()) / 2, sign = 0;
+  for (std::size_t i = 1; i <= past.size(); ++i) {
+    const double area = signedArea2(i < past.size() ? past[i] : now) / 2;
+    const double change = (area > before + step) - (area < before - step);
+    if (change == 0 || change * sign < 0) return false;
+    sign = change, before = area;
+  }
+  return contourMove(now, past.front()) > tol;
+}
 }  // namespace
 
 int ParametricSnake::add(const std::vector<glm::vec2>& points, SnakeForce force,
@@ -351,31 +367,15 @@ void ParametricSnake::upload() {
 void ParametricSnake::runIterations(int n) {
   const cl_int total = static_cast<cl_int>(totalNodes_);
   try {
-    forceKernel_.arg<2>(nodeSnake_);
-    forceKernel_.arg<3>(meta_);
     const ForceFieldSet f = boundFields();
-    forceKernel_.arg<4>(f[0]);
-    forceKernel_.arg<5>(f[1]);
-    forceKernel_.arg<6>(f[2]);
-    forceKernel_.arg<7>(f[3]);
-    forceKernel_.arg<8>(f[4]);
-    forceKernel_.arg<9>(total);
-    forceKernel_.arg<10>(width_);
-    forceKernel_.arg<11>(height_);
-    forceKernel_.arg<12>(static_cast<float>(params_.gamma));
-    forceKernel_.arg<13>(static_cast<float>(params_.kappa));
-    forceKernel_.arg<14>(pressure_);
-    forceKernel_.arg<15>(static_cast<cl_int>(params_.normalize ? 1 : 0));
-    solveKernel_.arg<0>(rhs_);
-    solveKernel_.arg<3>(nodeSnake_);
-    solveKernel_.arg<4>(meta_);
-    solveKernel_.arg<5>(coef_);
-    solveKernel_.arg<6>(total);
-    solveKernel_.arg<7>(width_);
-    solveKernel_.arg<8>(height_);
+    forceKernel_.set(pos_[current_], rhs_, nodeSnake_, meta_, f[0], f[1], f[2], f[3], f[4], total,
+                     width_, height_, static_cast<float>(params_.gamma),
+                     static_cast<float>(params_.kappa), pressure_,
+                     static_cast<cl_int>(params_.normalize ? 1 : 0));
+    solveKernel_.set(rhs_, pos_[current_], pos_[1 - current_], nodeSnake_, meta_, coef_, total,
+                     width_, height_);
     for (int it = 0; it < n; ++it) {
       forceKernel_.arg<0>(pos_[current_]);
-      forceKernel_.arg<1>(rhs_);
       detail::enqueue1D(*ctx_, forceKernel_, "snake_rhs", totalNodes_, kLocal);
       solveKernel_.arg<1>(pos_[current_]);
       solveKernel_.arg<2>(pos_[1 - current_]);
@@ -431,7 +431,9 @@ class ParametricSnake::Stops : public StopGeometry {
   bool still(std::size_t k) override {
     Snake& s = s_.snakes_[k];
     const double tol = s_.params_.tolerance;
-    const bool still = progressMove(s.points, s.references, isClosed(s.boundary), tol) <= tol;
+    const bool closed = isClosed(s.boundary);
+    const bool still = progressMove(s.points, s.references, closed, tol) <= tol &&
+                       !(closed && creptOn(s.points, s.references, tol, tol * s_.params_.dmin));
     s.references.push_back(s.points);
     if (s.references.size() > static_cast<std::size_t>(kProgressWindows)) s.references.pop_front();
     return still;
