@@ -102,18 +102,8 @@ Element elementType(const std::string& type, const std::filesystem::path& path) 
 }
 
 std::size_t elementSize(Element e) {
-  switch (e) {
-    case Element::U8:
-    case Element::I8:
-      return 1;
-    case Element::U16:
-    case Element::I16:
-      return 2;
-    case Element::F64:
-      return 8;
-    default:
-      return 4;
-  }
+  constexpr std::size_t kBytes[] = {1, 1, 2, 2, 4, 4, 4, 8};  // in Element's order
+  return kBytes[static_cast<int>(e)];
 }
 
 // Voxel sizes, when given, must be positive and finite (a NaN or negative spacing is a corrupt
