@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include "cli/cli_params.hpp"
-#include "cli/flag_number.hpp"
 #include "cli/snake_flags.hpp"
 #include "demos/demos.hpp"
 #include "gvflab/error.hpp"
@@ -495,27 +494,18 @@ std::vector<Flag> regionFlags() {
 }  // namespace
 
 const char* flagGroupTitle(FlagGroup group) {
-  switch (group) {
-    case FlagGroup::Modes:
-      return "Modes";
-    case FlagGroup::Input:
-      return "Input (an IMAGE or VOLUME file, or one of these)";
-    case FlagGroup::Field:
-      return "The field: GVF parameters, solver, device";
-    case FlagGroup::Outputs:
-      return "Headless outputs";
-    case FlagGroup::Figures:
-      return "Figures (--screenshot, --composite) and their look";
-    case FlagGroup::Recording:
-      return "Recording";
-    case FlagGroup::Viewer:
-      return "Viewer";
-    case FlagGroup::Snakes:
-      return "Snakes (parametric GVF snakes, Xu & Prince 1998) and the capture-range map";
-    case FlagGroup::Region:
-      return "Region snake (PLH)";
-  }
-  return "";
+  constexpr const char* kTitles[] = {
+      // in FlagGroup's order
+      "Modes",
+      "Input (an IMAGE or VOLUME file, or one of these)",
+      "The field: GVF parameters, solver, device",
+      "Headless outputs",
+      "Figures (--screenshot, --composite) and their look",
+      "Recording",
+      "Viewer",
+      "Snakes (parametric GVF snakes, Xu & Prince 1998) and the capture-range map",
+      "Region snake (PLH)"};
+  return kTitles[static_cast<int>(group)];
 }
 
 std::string FlagContext::value() {
