@@ -22,15 +22,6 @@
 namespace gvflab::app {
 namespace {
 
-std::string joined(const std::vector<std::string>& names, const char* last) {
-  std::string out;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (i > 0) out.append(i + 1 == names.size() ? last : ", ");
-    out.append(names[i]);
-  }
-  return out;
-}
-
 // A switch: sets a bool (or the mode) and takes no value.
 Flag toggle(std::string name, FlagGroup group, std::string help,
             std::function<void(Options&)> set) {
@@ -135,7 +126,7 @@ std::vector<Flag> inputFlags() {
   std::vector<Flag> t;
   t.push_back(
       valued("--phantom", "NAME", G::Input,
-             "built-in image: " + joined(phantomNames(), " or ") + " (the viewer's default: u)",
+             "built-in image: " + sentenceList(phantomNames()) + " (the viewer's default: u)",
              [](FlagContext& c) {
                Options& o = c.options;
                o.phantom = c.value();
@@ -152,7 +143,7 @@ std::vector<Flag> inputFlags() {
   for (const Demo& d : demos()) demoNames.push_back(d.name);
   t.push_back(valued("--demo", "NAME", G::Input,
                      "a built-in lesson (image, parameters, snakes; later flags override it): " +
-                         joined(demoNames, " or "),
+                         sentenceList(demoNames),
                      [](FlagContext& c) {
                        Options& o = c.options;
                        if (o.demo) throw ParameterError("Only one --demo can be given.");

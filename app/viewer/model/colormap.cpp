@@ -62,15 +62,8 @@ Colormap colormapFromName(const std::string& name) {
 
 Rgb colormapAt(Colormap map, float t) {
   t = std::clamp(t, 0.0f, 1.0f);
-  switch (map) {
-    case Colormap::Viridis:
-      return evaluate(kViridis, t);
-    case Colormap::Inferno:
-      return evaluate(kInferno, t);
-    case Colormap::Gray:
-      return {t, t, t};
-  }
-  return {t, t, t};
+  if (map == Colormap::Gray) return {t, t, t};
+  return evaluate(map == Colormap::Viridis ? kViridis : kInferno, t);
 }
 
 std::vector<Rgb> colormapTable(Colormap map) {
