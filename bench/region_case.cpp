@@ -19,10 +19,6 @@
 namespace gvflab::bench {
 namespace {
 
-double msSince(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-}
-
 struct RegionTiming {
   double totalMs, precomputeWallMs, segmentWallMs, uploadMs, prefixMs, segmentKernelMs;
   double bytesPerPixel, peakBytesPerPixel;

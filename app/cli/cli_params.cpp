@@ -1,11 +1,11 @@
 #include "cli/cli_params.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <sstream>
 
-#include "cli/flag_number.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/input_limits.hpp"
 #include "gvflab/quoted.hpp"
@@ -52,6 +52,15 @@ const std::vector<ParamSpec>& cliParamSpecs() {
        "viewer, the window"},
   };
   return specs;
+}
+
+double flagNumber(const std::string& flag, const std::string& text) {
+  double v = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc() || ptr != end || !std::isfinite(v))
+    throw ParameterError("--" + flag + " needs a number, not " + quotedText(text) + ".");
+  return v;
 }
 
 double parseFlag(const ParamSpec& spec, const std::string& text) {

@@ -12,6 +12,10 @@ namespace gvflab::app {
 
 const std::vector<ParamSpec>& cliParamSpecs();
 
+// The number after a flag, the whole text a finite number: ParameterError "--FLAG needs a
+// number, not 'TEXT'." (flag without dashes).
+double flagNumber(const std::string& flag, const std::string& text);
+
 // The text after a flag as a number checked against spec (ParameterError naming the flag).
 double parseFlag(const ParamSpec& spec, const std::string& text);
 

@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include "cli/cli_params.hpp"
-#include "cli/flag_number.hpp"
 #include "cli/snake_flags.hpp"
 #include "demos/demos.hpp"
 #include "gvflab/error.hpp"
@@ -22,15 +21,6 @@
 
 namespace gvflab::app {
 namespace {
-
-std::string joined(const std::vector<std::string>& names, const char* last) {
-  std::string out;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (i > 0) out.append(i + 1 == names.size() ? last : ", ");
-    out.append(names[i]);
-  }
-  return out;
-}
 
 // A switch: sets a bool (or the mode) and takes no value.
 Flag toggle(std::string name, FlagGroup group, std::string help,
@@ -136,7 +126,7 @@ std::vector<Flag> inputFlags() {
   std::vector<Flag> t;
   t.push_back(
       valued("--phantom", "NAME", G::Input,
-             "built-in image: " + joined(phantomNames(), " or ") + " (the viewer's default: u)",
+             "built-in image: " + sentenceList(phantomNames()) + " (the viewer's default: u)",
              [](FlagContext& c) {
                Options& o = c.options;
                o.phantom = c.value();
@@ -153,7 +143,7 @@ std::vector<Flag> inputFlags() {
   for (const Demo& d : demos()) demoNames.push_back(d.name);
   t.push_back(valued("--demo", "NAME", G::Input,
                      "a built-in lesson (image, parameters, snakes; later flags override it): " +
-                         joined(demoNames, " or "),
+                         sentenceList(demoNames),
                      [](FlagContext& c) {
                        Options& o = c.options;
                        if (o.demo) throw ParameterError("Only one --demo can be given.");
@@ -495,27 +485,18 @@ std::vector<Flag> regionFlags() {
 }  // namespace
 
 const char* flagGroupTitle(FlagGroup group) {
-  switch (group) {
-    case FlagGroup::Modes:
-      return "Modes";
-    case FlagGroup::Input:
-      return "Input (an IMAGE or VOLUME file, or one of these)";
-    case FlagGroup::Field:
-      return "The field: GVF parameters, solver, device";
-    case FlagGroup::Outputs:
-      return "Headless outputs";
-    case FlagGroup::Figures:
-      return "Figures (--screenshot, --composite) and their look";
-    case FlagGroup::Recording:
-      return "Recording";
-    case FlagGroup::Viewer:
-      return "Viewer";
-    case FlagGroup::Snakes:
-      return "Snakes (parametric GVF snakes, Xu & Prince 1998) and the capture-range map";
-    case FlagGroup::Region:
-      return "Region snake (PLH)";
-  }
-  return "";
+  constexpr const char* kTitles[] = {
+      // in FlagGroup's order
+      "Modes",
+      "Input (an IMAGE or VOLUME file, or one of these)",
+      "The field: GVF parameters, solver, device",
+      "Headless outputs",
+      "Figures (--screenshot, --composite) and their look",
+      "Recording",
+      "Viewer",
+      "Snakes (parametric GVF snakes, Xu & Prince 1998) and the capture-range map",
+      "Region snake (PLH)"};
+  return kTitles[static_cast<int>(group)];
 }
 
 std::string FlagContext::value() {

@@ -117,8 +117,7 @@ void runHeadless(Options o, const HeadlessFigureHook& figure,
   if (pipeline.sigma.fromNoise &&
       pipeline.sigma.sigma != findSpec(gvfParamSpecs(), "sigma").defaultValue)
     log::info(pipeline.sigma.reason);
-  Solver* solverPtr = pipeline.solver.get();
-  Solver& solverRef = *solverPtr;
+  Solver& solverRef = *pipeline.solver;
   ctx->profiler().endFrame();
   ctx->profiler().reset();  // opencl_ms counts the solver only
   setStopStage("iterating");
@@ -158,8 +157,7 @@ void runHeadless(Options o, const HeadlessFigureHook& figure,
     if (o.composite)
       outputs.write(*o.composite, [&] { figure(outcome, HeadlessFigure::Composite); });
   }
-  const double wallMs =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  const double wallMs = msSince(t0);
 
   nlohmann::ordered_json json;
   json["solver"] = solverRef.name();

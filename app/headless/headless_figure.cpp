@@ -26,14 +26,16 @@ viewer::FigureOptions figureOptionsFromOptions(const Options& o) {
   return f;
 }
 
+namespace {
+
+// The figure's size: --size, else the image scaled by a whole factor to >= 512 px on its long
+// side (one image pixel stays a square block of pixels).
 std::array<int, 2> figureSize(const Options& o, int imageWidth, int imageHeight) {
   if (o.size) return *o.size;
   const int longSide = std::max({imageWidth, imageHeight, 1});
   const int factor = std::max(1, (512 + longSide - 1) / longSide);
   return {imageWidth * factor, imageHeight * factor};
 }
-
-namespace {
 
 // --composite: image, edge map, |V| with arrows and snakes side by side, captioned.
 void writeComposite(const Options& o, const viewer::LayerSettings& layers,

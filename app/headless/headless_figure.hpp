@@ -10,9 +10,6 @@
 namespace gvflab::app {
 
 viewer::FigureOptions figureOptionsFromOptions(const Options& options);
-// The figure's size: --size, else the image scaled by a whole factor to >= 512 px on its long
-// side (one image pixel stays a square block of pixels).
-std::array<int, 2> figureSize(const Options& options, int imageWidth, int imageHeight);
 
 // gvflab --headless ... --screenshot F.png (without --record): checks that OpenGL is there and
 // where the file goes, runs as runHeadless does, then draws the field, the image and the

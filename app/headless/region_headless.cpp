@@ -41,8 +41,7 @@ void runRegionHeadless(const Options& o, std::shared_ptr<ComputeContext> context
     }
   }
   ctx->profiler().endFrame();
-  const double segWall =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
+  const double segWall = msSince(t1);
   const RegionStats st = snake.stats();
   const auto nodes = snake.nodes();
 
@@ -60,8 +59,7 @@ void runRegionHeadless(const Options& o, std::shared_ptr<ComputeContext> context
         {"kind", "region"}, {"nodes", nodes.size()}, {"noise", noiseModelName(o.region.noise)}};
     writeContourOutputs(o.snakes, {c}, image, outputs, &nodes);
   }
-  const double wallMs =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  const double wallMs = msSince(t0);
   const nlohmann::ordered_json json = {{"solver", "region-snake"},
                                        {"width", snake.width()},
                                        {"height", snake.height()},

@@ -61,35 +61,26 @@ std::vector<std::vector<double>> canvasPoints(const ContourRecord::Points& point
 nlohmann::ordered_json coordinatesDescription(const ContourCanvas& canvas) {
   nlohmann::ordered_json d;
   d["system"] = coordinatesName(canvas.coordinates);
-  switch (canvas.coordinates) {
-    case ContourCoordinates::Pixel:
-      d["unit"] = "pixel";
-      d["x"] = "right";
-      d["y"] = "down";
-      d["origin"] = "top-left corner of the image";
-      d["pixel_centre"] = "(i + 0.5, j + 0.5) for pixel column i, row j";
-      break;
-    case ContourCoordinates::PixelYUp:
-      d["unit"] = "pixel";
-      d["x"] = "right";
-      d["y"] = "up";
-      d["origin"] = "bottom-left corner of the image";
-      d["pixel_centre"] = "(i + 0.5, height - j - 0.5) for pixel column i, row j";
-      break;
-    case ContourCoordinates::World: {
-      const WorldGeometry& g = canvas.geometry;
-      d["unit"] = "mm";
-      d["space"] = "LPS";
-      d["mapping"] =
-          "origin + direction . diag(spacing) . (x - 0.5, y - 0.5, 0) for pixel "
-          "coordinates (x, y), y down, origin at the image's top-left corner";
-      d["geometry_known"] = g.known;  // false: the input had none (unit spacing, identity)
-      d["origin"] = g.origin;
-      d["spacing"] = g.spacing;
-      d["direction"] = g.direction;
-      d["dimensions"] = planeAtZeroZ(g) ? 2 : 3;
-      break;
-    }
+  if (canvas.coordinates == ContourCoordinates::World) {
+    const WorldGeometry& g = canvas.geometry;
+    d["unit"] = "mm";
+    d["space"] = "LPS";
+    d["mapping"] =
+        "origin + direction . diag(spacing) . (x - 0.5, y - 0.5, 0) for pixel "
+        "coordinates (x, y), y down, origin at the image's top-left corner";
+    d["geometry_known"] = g.known;  // false: the input had none (unit spacing, identity)
+    d["origin"] = g.origin;
+    d["spacing"] = g.spacing;
+    d["direction"] = g.direction;
+    d["dimensions"] = planeAtZeroZ(g) ? 2 : 3;
+  } else {
+    const bool up = canvas.coordinates == ContourCoordinates::PixelYUp;
+    d["unit"] = "pixel";
+    d["x"] = "right";
+    d["y"] = up ? "up" : "down";
+    d["origin"] = up ? "bottom-left corner of the image" : "top-left corner of the image";
+    d["pixel_centre"] = std::string(up ? "(i + 0.5, height - j - 0.5)" : "(i + 0.5, j + 0.5)") +
+                        " for pixel column i, row j";
   }
   d["width"] = canvas.width;
   d["height"] = canvas.height;

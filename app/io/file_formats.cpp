@@ -5,6 +5,7 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
+#include "gvflab/quoted.hpp"
 #include "io/contour_formats.hpp"
 #include "io/contours_json.hpp"
 #include "io/dicom_file.hpp"
@@ -147,14 +148,6 @@ std::vector<std::string_view> extensionsOf(FormatRole role) {
   for (const FileFormat& f : fileFormats())
     for (const FormatExtension& e : f.extensions)
       if (hasRole(e.roles, role)) out.push_back(e.suffix);
-  return out;
-}
-
-// "a", "a or b", "a, b or c".
-std::string sentenceList(const std::vector<std::string>& items) {
-  std::string out;
-  for (std::size_t i = 0; i < items.size(); ++i)
-    out += (i == 0 ? "" : i + 1 == items.size() ? " or " : ", ") + items[i];
   return out;
 }
 

@@ -36,10 +36,6 @@ void checkPixelCount(const std::filesystem::path& path, qint64 width, qint64 hei
   checkHostMemory(path, std::uint64_t(width * height) * (8 + 2 + 4));
 }
 
-}  // namespace
-
-namespace {
-
 // The raster format a file's first bytes say it is (nullptr when none we know).
 const FileFormat* signatureFormat(const std::string& head) {
   for (const FileFormat& f : fileFormats())
@@ -180,21 +176,12 @@ void routeLibtiffMessages() {
 
 // Qt's reason, in the user's terms, with the library's own line when it gave one.
 std::string readFailure(const QImageReader& reader, const std::string& libraryLine) {
-  std::string why;
-  switch (reader.error()) {
-    case QImageReader::UnsupportedFormatError:
-      why = "its format or sample depth is not supported";
-      break;
-    case QImageReader::InvalidDataError:
-      why = "its image data is corrupt or truncated";
-      break;
-    case QImageReader::FileNotFoundError:
-      why = "it cannot be opened";
-      break;
-    default:
-      why = "it cannot be decoded";
-      break;
-  }
+  const QImageReader::ImageReaderError error = reader.error();
+  const std::string why =
+      error == QImageReader::UnsupportedFormatError ? "its format or sample depth is not supported"
+      : error == QImageReader::InvalidDataError     ? "its image data is corrupt or truncated"
+      : error == QImageReader::FileNotFoundError    ? "it cannot be opened"
+                                                    : "it cannot be decoded";
   return libraryLine.empty() ? why : why + " (" + libraryLine + ")";
 }
 

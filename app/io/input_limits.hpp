@@ -4,8 +4,8 @@
 // header cannot ask for terabytes.
 #include <cstddef>
 #include <cstdint>
-#include <filesystem>
-#include <string>
+
+#include "gvflab/input_file.hpp"  // byteCount and checkHostMemory, the engine's
 
 namespace gvflab::app {
 
@@ -19,12 +19,5 @@ constexpr std::size_t kMaxSnakes = 256;          // in one run
 constexpr std::size_t kMaxSnakePoints = 100000;  // points given for one contour
 constexpr double kMaxSnakeCoordinate = 1e7;      // |x|, |y|, radius in pixels
 constexpr std::size_t kMaxSurfaces = 64;         // --surface and a session's, in one run
-
-// "1.5 GiB", "128 bytes": sizes in messages.
-std::string byteCount(std::uint64_t bytes);
-
-// Throws InputError naming the file when reading it would take more than the memory the host
-// has available now (MemAvailable), so a hostile header fails at once instead of swapping.
-void checkHostMemory(const std::filesystem::path& path, std::uint64_t bytes);
 
 }  // namespace gvflab::app

@@ -18,22 +18,11 @@ std::string field(const std::string& name) { return "\"" + name + "\""; }
 }  // namespace
 
 std::string jsonTypeName(const QJsonValue& v) {
-  switch (v.type()) {
-    case QJsonValue::String:
-      return "a string";
-    case QJsonValue::Double:
-      return "a number";
-    case QJsonValue::Array:
-      return "an array";
-    case QJsonValue::Object:
-      return "an object";
-    case QJsonValue::Bool:
-      return "true or false";
-    case QJsonValue::Null:
-      return "null";
-    default:
-      return "nothing";
-  }
+  // By QJsonValue::Type's documented values, Null (0) to Object (5); Undefined is 0x80.
+  constexpr const char* kNames[] = {"null",     "true or false", "a number",
+                                    "a string", "an array",      "an object"};
+  const auto type = static_cast<std::size_t>(v.type());
+  return type < std::size(kNames) ? kNames[type] : "nothing";
 }
 
 double jsonNumber(const QJsonValue& v, const std::string& name, double min, double max,

@@ -179,21 +179,10 @@ double voxelValue(const nifti_image& nim, std::size_t i) {
 }
 
 bool supportedType(int type) {
-  switch (type) {
-    case NIFTI_TYPE_UINT8:
-    case NIFTI_TYPE_INT8:
-    case NIFTI_TYPE_INT16:
-    case NIFTI_TYPE_UINT16:
-    case NIFTI_TYPE_INT32:
-    case NIFTI_TYPE_UINT32:
-    case NIFTI_TYPE_INT64:
-    case NIFTI_TYPE_UINT64:
-    case NIFTI_TYPE_FLOAT32:
-    case NIFTI_TYPE_FLOAT64:
-      return true;
-    default:
-      return false;
-  }
+  const int types[] = {NIFTI_TYPE_UINT8,   NIFTI_TYPE_INT8,   NIFTI_TYPE_INT16, NIFTI_TYPE_UINT16,
+                       NIFTI_TYPE_INT32,   NIFTI_TYPE_UINT32, NIFTI_TYPE_INT64, NIFTI_TYPE_UINT64,
+                       NIFTI_TYPE_FLOAT32, NIFTI_TYPE_FLOAT64};
+  return std::find(std::begin(types), std::end(types), type) != std::end(types);
 }
 
 // NIfTI's world is RAS; WorldGeometry's is LPS (gvflab/world_geometry.hpp): x and y turn round.

@@ -144,21 +144,13 @@ int side(const Nrrd& nrrd, unsigned axis) { return static_cast<int>(nrrd.axis[ax
 // How each world axis of a named space turns into LPS (gvflab/world_geometry.hpp); an empty
 // answer for a space with time (its 4th axis is not ours).
 std::array<double, 3> toLps(int space) {
-  switch (space) {
-    case nrrdSpaceRightAnteriorSuperior:
-      return {-1, -1, 1};
-    case nrrdSpaceLeftAnteriorSuperior:
-      return {1, -1, 1};
-    case nrrdSpaceRightAnteriorSuperiorTime:
-    case nrrdSpaceLeftAnteriorSuperiorTime:
-    case nrrdSpaceLeftPosteriorSuperiorTime:
-    case nrrdSpaceScannerXYZTime:
-    case nrrdSpace3DRightHandedTime:
-    case nrrdSpace3DLeftHandedTime:
-      return {0, 0, 0};
-    default:  // LPS itself, scanner, right/left-handed and 2D spaces: their numbers as given
-      return {1, 1, 1};
-  }
+  if (space == nrrdSpaceRightAnteriorSuperior) return {-1, -1, 1};
+  if (space == nrrdSpaceLeftAnteriorSuperior) return {1, -1, 1};
+  for (const int timed : {nrrdSpaceRightAnteriorSuperiorTime, nrrdSpaceLeftAnteriorSuperiorTime,
+                          nrrdSpaceLeftPosteriorSuperiorTime, nrrdSpaceScannerXYZTime,
+                          nrrdSpace3DRightHandedTime, nrrdSpace3DLeftHandedTime})
+    if (space == timed) return {0, 0, 0};
+  return {1, 1, 1};  // LPS itself, scanner, right/left-handed and 2D spaces: numbers as given
 }
 
 // The world geometry of the spatial axes (from axis `first`): space directions and origin when

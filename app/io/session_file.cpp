@@ -190,6 +190,16 @@ SurfaceMesh meshFromJson(const JsonFields& o, const char* verticesKey, const cha
   return mesh;
 }
 
+// f(), a ParameterError it throws worded as the session's field `name` being wrong.
+template <class F>
+auto asField(const std::string& name, F f) {
+  try {
+    return f();
+  } catch (const ParameterError& e) {
+    throw InputError("\"" + name + "\": " + e.what());
+  }
+}
+
 // Each object of the array `key` ("snakes", "surfaces"; at most `most`): its force and own
 // pressure, then the rest read by `read`.
 template <class Saved, class Read>
@@ -206,11 +216,7 @@ std::vector<Saved> savedList(const JsonFields& root, const std::string& key, std
       throw InputError("\"" + at + "\" must be an object, not " + jsonTypeName(list[i]) + ".");
     const JsonFields o(list[i].toObject(), at);
     Saved saved;
-    try {
-      saved.force = parseForce(o.string("force", "gvf"));
-    } catch (const ParameterError& e) {
-      throw InputError("\"" + o.name("force") + "\": " + e.what());
-    }
+    saved.force = asField(o.name("force"), [&] { return parseForce(o.string("force", "gvf")); });
     if (o.has("pressure"))
       saved.pressure = o.number("pressure", 0, findSpec(snakeParamSpecs(), "pressure"));
     read(o, saved);
@@ -319,11 +325,7 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
   // Any number some solver takes; the solver's own range is checked where it runs (mu_rule.hpp).
   s.gvf.mu = solver.number("mu", s.gvf.mu);
   s.muGiven = solver.has("mu");
-  try {
-    requireMuForSomeSolver(s.gvf.mu);
-  } catch (const ParameterError& e) {
-    throw InputError("\"" + solver.name("mu") + "\": " + e.what());
-  }
+  asField(solver.name("mu"), [&] { requireMuForSomeSolver(s.gvf.mu); });
   s.gvf.sigma = solver.number("sigma", s.gvf.sigma, findSpec(gvf, "sigma"));
   const std::string v0 = solver.string("v0", "edge");
   const std::optional<V0Mode> mode = parseV0Mode(v0);
@@ -344,11 +346,7 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
     f.set(s.snake, f.isBool() ? sp.boolean(key.c_str(), fallback != 0)
                               : sp.number(key.c_str(), fallback, findSpec(snake, f.key)));
   }
-  try {
-    s.snake.validate();  // what needs two fields: dmax >= 2 dmin
-  } catch (const ParameterError& e) {
-    throw InputError(std::string("\"snake_params\": ") + e.what());
-  }
+  asField("snake_params", [&] { s.snake.validate(); });  // what needs two fields: dmax >= 2 dmin
   const JsonFields fp = root.object("force_params");
   for (const ParamSpec* spec : forceParamSpecs())
     setForceParam(s.forces, spec->key,
@@ -362,11 +360,8 @@ SessionFile sessionFromJson(const std::string& text, const std::filesystem::path
   }
   std::size_t points = 0;
   s.snakes = savedList<SavedSnake>(root, "snakes", kMaxSnakes, [&](const JsonFields& o, auto& sn) {
-    try {
-      sn.boundary = parseBoundary(o.string("boundary", "periodic"));
-    } catch (const ParameterError& e) {
-      throw InputError("\"" + o.name("boundary") + "\": " + e.what());
-    }
+    sn.boundary = asField(o.name("boundary"),
+                          [&] { return parseBoundary(o.string("boundary", "periodic")); });
     if (!o.has("points")) throw InputError("\"" + o.name("points") + "\" is missing.");
     const bool closed = isClosed(sn.boundary);
     sn.points = pointsFromJson(o.array("points"), o.name("points"), closed);

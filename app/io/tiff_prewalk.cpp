@@ -43,26 +43,11 @@ class Reader {
   bool big_;
 };
 
+// Bytes per value of field types 0..18 (SHORT 2, LONG 4, RATIONAL 8, ..., IFD8 8); 1 for BYTE,
+// ASCII, SBYTE, UNDEFINED and unknown types.
 unsigned typeSize(unsigned type) {
-  switch (type) {
-    case 3:
-    case 8:
-      return 2;  // SHORT, SSHORT
-    case 4:
-    case 9:
-    case 11:
-    case 13:
-      return 4;  // LONG, SLONG, FLOAT, IFD
-    case 5:
-    case 10:
-    case 12:
-    case 16:
-    case 17:
-    case 18:
-      return 8;
-    default:
-      return 1;  // BYTE, ASCII, SBYTE, UNDEFINED and unknown types
-  }
+  constexpr unsigned kBytes[] = {1, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8, 4, 1, 1, 8, 8, 8};
+  return type < std::size(kBytes) ? kBytes[type] : 1;
 }
 
 struct Entry {

@@ -18,4 +18,11 @@ std::string quotedText(const std::string& text, std::size_t limit) {
 
 std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
 
+std::string sentenceList(const std::vector<std::string>& items) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == items.size() ? " or " : ", ") + items[i];
+  return out;
+}
+
 }  // namespace gvflab

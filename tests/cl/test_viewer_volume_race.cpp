@@ -217,9 +217,9 @@ TEST_CASE("the solver choice: Euler's bound on mu, multigrid's a, b, c") {
   s.setMu(0.9 * s.muBound());
   CHECK(s.notice().empty());
   CHECK(s.solver().mu() == doctest::Approx(0.9 * s.muBound()));
-  s.setMultigridCycles(2, 3, 1);
+  s.setSolverParams({2, 3, 1});
   CHECK(s.solver().ownParamValues() == std::vector<double>{2, 3, 1});
-  CHECK_THROWS_AS(s.setMultigridCycles(1, 0, 0), ParameterError);
+  CHECK_THROWS_AS(s.setSolverParams({1, 0, 0}), ParameterError);
   CHECK(s.solver().ownParamValues() == std::vector<double>{2, 3, 1});
   CHECK(s.solverChoice().b == 3);
   s.advanceFrame();

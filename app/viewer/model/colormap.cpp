@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "gvflab/enum_names.hpp"
+#include "gvflab/error.hpp"
 
 namespace gvflab::viewer {
 namespace {
@@ -41,9 +42,6 @@ Rgb evaluate(const Poly& p, float t) {
   return {clamp01(v.r), clamp01(v.g), clamp01(v.b)};
 }
 
-}  // namespace
-
-namespace {
 constexpr EnumNames<Colormap, 3> kColormaps{
     {{Colormap::Viridis, "viridis"}, {Colormap::Inferno, "inferno"}, {Colormap::Gray, "gray"}}};
 }  // namespace
@@ -56,17 +54,16 @@ std::vector<Colormap> allColormaps() {
 
 std::string_view colormapName(Colormap map) { return enumName(kColormaps, map); }
 
+Colormap colormapFromName(const std::string& name) {
+  for (Colormap c : allColormaps())
+    if (colormapName(c) == name) return c;
+  throw ParameterError("Unknown colormap '" + name + "' (gray, viridis, inferno).");
+}
+
 Rgb colormapAt(Colormap map, float t) {
   t = std::clamp(t, 0.0f, 1.0f);
-  switch (map) {
-    case Colormap::Viridis:
-      return evaluate(kViridis, t);
-    case Colormap::Inferno:
-      return evaluate(kInferno, t);
-    case Colormap::Gray:
-      return {t, t, t};
-  }
-  return {t, t, t};
+  if (map == Colormap::Gray) return {t, t, t};
+  return evaluate(map == Colormap::Viridis ? kViridis : kInferno, t);
 }
 
 std::vector<Rgb> colormapTable(Colormap map) {

@@ -1,6 +1,7 @@
 #pragma once
 // Colormaps for the magnitude layer. The same 256-entry table feeds the GL lookup texture and
 // the legend, so the legend always matches what the shader draws.
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -16,6 +17,7 @@ inline constexpr int kColormapSize = 256;
 
 std::vector<Colormap> allColormaps();
 std::string_view colormapName(Colormap map);
+Colormap colormapFromName(const std::string& name);  // throws ParameterError
 // Colour at t in [0, 1] (clamped).
 Rgb colormapAt(Colormap map, float t);
 // Where |V| = m falls on the colour scale [0, 1] (the shader's formula): linear over

@@ -1,10 +1,11 @@
 #pragma once
 // Frame times and GVF iterations over a run, for the panel and for --stats: p50/p95 of the
 // frame time over the recent window and iterations per second. No Qt, no GL.
-#include <chrono>
 #include <deque>
 #include <map>
 #include <string>
+
+#include "gvflab/profiler.hpp"
 
 namespace gvflab::viewer {
 
@@ -52,11 +53,7 @@ class FrameTimer {
  public:
   explicit FrameTimer(FrameStats& stats)
       : stats_(stats), start_(std::chrono::steady_clock::now()) {}
-  ~FrameTimer() {
-    stats_.addFrame(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
-            .count());
-  }
+  ~FrameTimer() { stats_.addFrame(msSince(start_)); }
   FrameTimer(const FrameTimer&) = delete;
   FrameTimer& operator=(const FrameTimer&) = delete;
 

@@ -24,6 +24,14 @@ struct LayerInfo {
 };
 
 // Flips the switch of the layer whose toggleKey is key; false when no layer has that key.
-bool toggleLayerByKey(const std::vector<LayerInfo>& layers, int key, LayerSettings& settings);
+inline bool toggleLayerByKey(const std::vector<LayerInfo>& layers, int key,
+                             LayerSettings& settings) {
+  for (const LayerInfo& l : layers)
+    if (l.toggleKey != 0 && l.toggleKey == key && l.shown) {
+      settings.*l.shown = !(settings.*l.shown);
+      return true;
+    }
+  return false;
+}
 
 }  // namespace gvflab::viewer

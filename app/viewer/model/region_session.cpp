@@ -1,17 +1,14 @@
 #include "viewer/model/region_session.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <unordered_set>
+
+#include "gvflab/profiler.hpp"
 
 namespace gvflab::viewer {
 namespace {
 
 constexpr long kOwnImage = -3;  // builtForImage_ for our own image (session versions are >= 0)
-
-double msSince(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-}
 
 std::uint64_t key(Point2i p) {
   return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(p.x)) << 32) |

@@ -309,8 +309,7 @@ void Session::advanceFrame(double elapsedMs) {
   }
   clFrameMs_ = ctx_->profiler().endFrame();
   lastSteps_ = steps;
-  lastStepMs_ =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  lastStepMs_ = msSince(start);
   updateRate(steps);
 }
 
@@ -320,9 +319,6 @@ int Session::stepBudgeted(double elapsedMs, int extraSteps) {
   // (the end of the one before, or its queueing) to its end.
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
-  auto msSince = [&](Clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-  };
   struct InFlight {
     int n;
     double predictedMs;

@@ -59,9 +59,6 @@ class Session {
   // The solver's own settings (Solver::ownParams: multigrid's a, b, c), applied to the
   // running solver (its field stays) and kept for the next one. ParameterError: nothing changes.
   void setSolverParams(const std::vector<double>& values);
-  void setMultigridCycles(int a, int b, int c) {
-    setSolverParams({double(a), double(b), double(c)});
-  }
   // Euler: clamps to the stability bound (and says so in notice()); never runs an unstable
   // step. Multigrid has no bound.
   void setMu(double mu);

@@ -2,7 +2,7 @@
 
 #include "cli/session_snakes.hpp"
 #include "gvflab/error.hpp"
-#include "viewer/model/layer_options.hpp"
+#include "viewer/model/colormap.hpp"
 
 namespace gvflab::viewer {
 

@@ -12,7 +12,16 @@ class SettleTimer {
   explicit SettleTimer(double seconds = 2.0) : seconds_(seconds) {}
   // stopped: there are snakes and none is moving; videoSeconds: the recording's time so far.
   // True once videoSeconds has run seconds() past the first frame of the current stop.
-  bool update(bool stopped, double videoSeconds);
+  bool update(bool stopped, double videoSeconds) {
+    if (!stopped) {
+      since_.reset();
+      sawMoving_ = true;
+      return false;
+    }
+    if (!sawMoving_) return false;
+    if (!since_) since_ = videoSeconds;
+    return videoSeconds - *since_ >= seconds_;
+  }
   double seconds() const { return seconds_; }
   void setSeconds(double s) { seconds_ = s > 0 ? s : 0; }
   void reset() { since_.reset(), sawMoving_ = false; }

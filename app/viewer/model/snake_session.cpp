@@ -343,19 +343,15 @@ void SnakeSession::remember() {
   redo_.clear();
 }
 
-bool SnakeSession::undo() {
-  if (undo_.empty()) return false;
-  redo_.push_back(snapshot());
-  restore(undo_.back());
-  undo_.pop_back();
-  return true;
-}
+bool SnakeSession::undo() { return travel(undo_, redo_); }
 
-bool SnakeSession::redo() {
-  if (redo_.empty()) return false;
-  undo_.push_back(snapshot());
-  restore(redo_.back());
-  redo_.pop_back();
+bool SnakeSession::redo() { return travel(redo_, undo_); }
+
+bool SnakeSession::travel(std::vector<Snapshot>& from, std::vector<Snapshot>& to) {
+  if (from.empty()) return false;
+  to.push_back(snapshot());
+  restore(from.back());
+  from.pop_back();
   return true;
 }
 

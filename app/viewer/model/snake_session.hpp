@@ -149,6 +149,8 @@ class SnakeSession {
   std::optional<double> ownPressure(const SnakeContour& c) const;
   const SnakeContour* find(int id) const;
   void remember();  // pushes the current state on the undo stack, clears redo
+  // Undo or redo: the newest state of `from` comes back, the current one goes onto `to`.
+  bool travel(std::vector<Snapshot>& from, std::vector<Snapshot>& to);
   void rebuildForImage();
   void addSpecs(const std::vector<app::SnakeSpec>& specs);
   void refreshContours();

@@ -2,7 +2,7 @@
 
 #include <QSettings>
 
-#include "viewer/model/layer_options.hpp"
+#include "viewer/model/colormap.hpp"
 
 namespace gvflab::viewer {
 

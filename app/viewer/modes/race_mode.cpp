@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "viewer/ui/panel_widgets.hpp"
 #include "viewer/ui/race_panel.hpp"
 
 namespace gvflab::viewer {
@@ -132,10 +133,9 @@ void RaceMode::drawPanels(const PanelPlace& place, ErrorLog& errors) {
     if (ImGui::CollapsingHeader("Race", ImGuiTreeNodeFlags_DefaultOpen)) {
       bool on = false;
       if (ImGui::Checkbox("Race: Euler vs multigrid", &on)) setEnabled(true, errors);
-      if (ImGui::IsItemHovered())
-        ImGui::SetTooltip(
-            "Both solvers side by side on this image (or slice) with the same OpenCL time per "
-            "frame: their |V| maps, \xce\xb5, iterations and time, and \xce\xb5 against time.");
+      itemTooltip(
+          "Both solvers side by side on this image (or slice) with the same OpenCL time per "
+          "frame: their |V| maps, \xce\xb5, iterations and time, and \xce\xb5 against time.");
     }
     ImGui::End();
     return;
@@ -154,10 +154,9 @@ void RaceMode::drawPanels(const PanelPlace& place, ErrorLog& errors) {
   if (ImGui::Button(running_ ? "Pause" : "Run", ImVec2(60, 0))) running_ = !running_;
   ImGui::SameLine();
   if (ImGui::Button("Restart")) errors.guard("Restarting the race", [&] { rebuild(); });
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
-        "Both solvers from V0 again, with the panel's current \xce\xbc, precision "
-        "and multigrid a, b, c.");
+  itemTooltip(
+      "Both solvers from V0 again, with the panel's current \xce\xbc, precision "
+      "and multigrid a, b, c.");
   // The slider and the checkbox on the same line where they fit (widths from the font).
   const ImGuiStyle& style = ImGui::GetStyle();
   const float sliderW = ImGui::CalcTextSize("200.0").x * 2.5f;
@@ -172,10 +171,9 @@ void RaceMode::drawPanels(const PanelPlace& place, ErrorLog& errors) {
                          ImGuiSliderFlags_Logarithmic))
     budgetMs_ = std::clamp(static_cast<double>(budget), 0.1, 200.0);
   ImGui::PopItemWidth();
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
-        "OpenCL time each solver's kernels get per frame. A multigrid iteration "
-        "longer than this runs every few frames; the time is paid back.");
+  itemTooltip(
+      "OpenCL time each solver's kernels get per frame. A multigrid iteration "
+      "longer than this runs every few frames; the time is paid back.");
   ImGui::SameLine();
   ImGui::Checkbox("capture range", &showCapture_);
   if (ImGui::IsItemHovered())

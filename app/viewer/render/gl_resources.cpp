@@ -26,9 +26,16 @@ void deleteBuffer(GLuint id) { gl().glDeleteBuffers(1, &id); }
 void deleteVertexArray(GLuint id) { gl().glDeleteVertexArrays(1, &id); }
 void deleteProgram(GLuint id) { gl().glDeleteProgram(id); }
 
-GlTexture makeTexture() {
+GlTexture makeTexture(GLint filter) {
   GLuint id = 0;
-  gl().glGenTextures(1, &id);
+  auto& f = gl();
+  f.glGenTextures(1, &id);
+  f.glBindTexture(GL_TEXTURE_2D, id);
+  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter);
+  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter);
+  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  f.glBindTexture(GL_TEXTURE_2D, 0);
   return GlTexture(id);
 }
 

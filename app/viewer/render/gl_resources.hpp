@@ -50,7 +50,8 @@ using GlBuffer = GlName<deleteBuffer>;
 using GlVertexArray = GlName<deleteVertexArray>;
 using GlProgram = GlName<deleteProgram>;
 
-GlTexture makeTexture();
+// A 2D texture sampled with `filter` both ways, its edges clamped (left unbound).
+GlTexture makeTexture(GLint filter = GL_LINEAR);
 GlBuffer makeBuffer();
 GlVertexArray makeVertexArray();
 

@@ -7,13 +7,9 @@ namespace gvflab::viewer {
 MagnitudeLayer::MagnitudeLayer()
     : program_(makeProgram("image_quad.vert.glsl", "magnitude.frag.glsl")),
       quadVao_(makeVertexArray()),
-      colormapTexture_(makeTexture()) {
+      colormapTexture_(makeTexture(GL_LINEAR)) {
   auto& f = gl();
   f.glBindTexture(GL_TEXTURE_2D, colormapTexture_.id());
-  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   f.glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB32F, kColormapSize, 1, 0, GL_RGB, GL_FLOAT, nullptr);
   f.glBindTexture(GL_TEXTURE_2D, 0);
   colormap_ = Colormap::Gray;  // force the first upload

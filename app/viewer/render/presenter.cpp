@@ -3,12 +3,12 @@
 #include <CL/cl_ext.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <optional>
 
 #include "external_field_buffer.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/profiler.hpp"
 #include "vulkan_exporter.hpp"
 
 namespace gvflab::viewer {
@@ -16,19 +16,12 @@ namespace gvflab::viewer {
 Presenter::~Presenter() = default;
 
 Presenter::Presenter(TransferChoice choice, cl::Context* sharingContext)
-    : choice_(std::move(choice)), texture_(makeTexture()), unpackBuffer_(makeBuffer()) {
+    // Nearest: each screen pixel shows one field sample, and |V| is not blurred by filtering.
+    : choice_(std::move(choice)), texture_(makeTexture(GL_NEAREST)), unpackBuffer_(makeBuffer()) {
   if (choice_.path != TransferPath::HostCopy) {
     if (!sharingContext) throw DeviceError("Zero-copy display needs the OpenCL context.");
     sharingContext_ = *sharingContext;
   }
-  auto& f = gl();
-  f.glBindTexture(GL_TEXTURE_2D, texture_.id());
-  // Nearest: each screen pixel shows one field sample, and |V| is not blurred by filtering.
-  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  f.glBindTexture(GL_TEXTURE_2D, 0);
 }
 
 void Presenter::resize(int width, int height) {
@@ -148,10 +141,7 @@ void Presenter::upload(cl::CommandQueue& queue, const cl::Buffer& field, int wid
          uploads_ % hostRefreshInterval(static_cast<long>(width) * height) == 0)) {
       auto readStart = std::chrono::steady_clock::now();
       readHost(queue, field, width, height);
-      if (!resized)
-        totals_.readBackMs +=
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - readStart)
-                .count();
+      if (!resized) totals_.readBackMs += msSince(readStart);
     }
   } else {
     uploadThroughHost(queue, field, width, height);
@@ -160,8 +150,7 @@ void Presenter::upload(cl::CommandQueue& queue, const cl::Buffer& field, int wid
   enqueueRange(queue, field, width, height);
   lastQueue_ = queue;
   lastField_ = field;
-  lastMs_ =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  lastMs_ = msSince(start);
   ++uploads_;
   if (!resized) {  // a new size sets the path up (the Vulkan allocation...): not per frame
     ++totals_.uploads;

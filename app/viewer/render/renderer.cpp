@@ -1,23 +1,8 @@
 #include "viewer/render/renderer.hpp"
 
 namespace gvflab::viewer {
-namespace {
 
-void setTextureParams(QOpenGLFunctions_3_3_Core& f, GLint filter) {
-  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter);
-  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter);
-  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-}
-
-}  // namespace
-
-Renderer::Renderer() : imageTexture_(makeTexture()) {
-  auto& f = gl();
-  f.glBindTexture(GL_TEXTURE_2D, imageTexture_.id());
-  setTextureParams(f, GL_LINEAR);
-  f.glBindTexture(GL_TEXTURE_2D, 0);
-}
+Renderer::Renderer() : imageTexture_(makeTexture(GL_LINEAR)) {}
 
 void Renderer::setImage(const Image2D& image) {
   auto& f = gl();

@@ -78,7 +78,7 @@ SnakeLayer::SnakeLayer()
       vao_(makeVertexArray()),
       quadVao_(makeVertexArray()),
       vbo_(makeBuffer()),
-      captureTexture_(makeTexture()) {
+      captureTexture_(makeTexture(GL_NEAREST)) {
   auto& f = gl();
   f.glBindVertexArray(vao_.id());
   f.glBindBuffer(GL_ARRAY_BUFFER, vbo_.id());
@@ -86,12 +86,6 @@ SnakeLayer::SnakeLayer()
   f.glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), nullptr);
   f.glBindVertexArray(0);
   f.glBindBuffer(GL_ARRAY_BUFFER, 0);
-  f.glBindTexture(GL_TEXTURE_2D, captureTexture_.id());
-  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  f.glBindTexture(GL_TEXTURE_2D, 0);
 }
 
 void SnakeLayer::setCapture(const std::vector<unsigned char>& rgba, int width, int height) {

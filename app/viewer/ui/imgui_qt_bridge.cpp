@@ -9,6 +9,7 @@
 #include <QMouseEvent>
 #include <QWheelEvent>
 #include <QWidget>
+#include <algorithm>
 #include <cfloat>
 #include <iterator>
 #include <string>
@@ -40,16 +41,9 @@ int keyIndex(int qtKey) {
 }
 
 int mouseButton(Qt::MouseButton b) {
-  switch (b) {
-    case Qt::LeftButton:
-      return 0;
-    case Qt::RightButton:
-      return 1;
-    case Qt::MiddleButton:
-      return 2;
-    default:
-      return -1;
-  }
+  const Qt::MouseButton order[] = {Qt::LeftButton, Qt::RightButton, Qt::MiddleButton};
+  const auto* at = std::find(std::begin(order), std::end(order), b);
+  return at == std::end(order) ? -1 : static_cast<int>(at - std::begin(order));
 }
 
 void setModifiers(ImGuiIO& io, Qt::KeyboardModifiers m) {
@@ -73,13 +67,9 @@ void ImGuiQtBridge::setup(float fontPixels) {
   io.IniFilename = nullptr;  // layout is fixed by the viewer, nothing to remember
   for (int i = 0; i < static_cast<int>(std::size(kSpecialKeys)); ++i)
     if (kSpecialKeys[i].imgui != ImGuiKey_COUNT) io.KeyMap[kSpecialKeys[i].imgui] = 256 + i;
-  io.KeyMap[ImGuiKey_Space] = ' ';
-  io.KeyMap[ImGuiKey_A] = 'A';
-  io.KeyMap[ImGuiKey_C] = 'C';
-  io.KeyMap[ImGuiKey_V] = 'V';
-  io.KeyMap[ImGuiKey_X] = 'X';
-  io.KeyMap[ImGuiKey_Y] = 'Y';
-  io.KeyMap[ImGuiKey_Z] = 'Z';
+  const ImGuiKey typed[] = {ImGuiKey_Space, ImGuiKey_A, ImGuiKey_C, ImGuiKey_V,
+                            ImGuiKey_X,     ImGuiKey_Y, ImGuiKey_Z};
+  for (int i = 0; i < static_cast<int>(std::size(typed)); ++i) io.KeyMap[typed[i]] = " ACVXYZ"[i];
 
   io.SetClipboardTextFn = [](void*, const char* text) {
     QGuiApplication::clipboard()->setText(QString::fromUtf8(text));
@@ -155,35 +145,18 @@ void ImGuiQtBridge::newFrame(int width, int height, float devicePixelRatio, floa
 }
 
 void ImGuiQtBridge::applyCursor(QWidget* widget) {
+  static constexpr std::pair<ImGuiMouseCursor, Qt::CursorShape> kShapes[] = {
+      {ImGuiMouseCursor_TextInput, Qt::IBeamCursor},
+      {ImGuiMouseCursor_ResizeAll, Qt::SizeAllCursor},
+      {ImGuiMouseCursor_ResizeNS, Qt::SizeVerCursor},
+      {ImGuiMouseCursor_ResizeEW, Qt::SizeHorCursor},
+      {ImGuiMouseCursor_ResizeNESW, Qt::SizeBDiagCursor},
+      {ImGuiMouseCursor_ResizeNWSE, Qt::SizeFDiagCursor},
+      {ImGuiMouseCursor_Hand, Qt::PointingHandCursor},
+      {ImGuiMouseCursor_NotAllowed, Qt::ForbiddenCursor}};
   Qt::CursorShape shape = Qt::ArrowCursor;
-  switch (ImGui::GetMouseCursor()) {
-    case ImGuiMouseCursor_TextInput:
-      shape = Qt::IBeamCursor;
-      break;
-    case ImGuiMouseCursor_ResizeAll:
-      shape = Qt::SizeAllCursor;
-      break;
-    case ImGuiMouseCursor_ResizeNS:
-      shape = Qt::SizeVerCursor;
-      break;
-    case ImGuiMouseCursor_ResizeEW:
-      shape = Qt::SizeHorCursor;
-      break;
-    case ImGuiMouseCursor_ResizeNESW:
-      shape = Qt::SizeBDiagCursor;
-      break;
-    case ImGuiMouseCursor_ResizeNWSE:
-      shape = Qt::SizeFDiagCursor;
-      break;
-    case ImGuiMouseCursor_Hand:
-      shape = Qt::PointingHandCursor;
-      break;
-    case ImGuiMouseCursor_NotAllowed:
-      shape = Qt::ForbiddenCursor;
-      break;
-    default:
-      break;
-  }
+  for (const auto& [cursor, qt] : kShapes)
+    if (cursor == ImGui::GetMouseCursor()) shape = qt;
   if (widget->cursor().shape() != shape) widget->setCursor(shape);
 }
 

@@ -25,8 +25,6 @@ const ImVec4 kErrorColor(1.0f, 0.42f, 0.38f, 1.0f);
 const ImVec4 kNoticeColor(1.0f, 0.82f, 0.30f, 1.0f);
 const ImVec4 kDimColor(0.65f, 0.67f, 0.72f, 1.0f);
 
-void helpMarker(const std::string& text) { itemTooltip(text); }
-
 // The readouts' value column: right of the widest label, in the current font.
 float readoutColumn() {
   return ImGui::GetStyle().WindowPadding.x +
@@ -97,10 +95,10 @@ void drawSolverControls(Session& session, ErrorLog& errors) {
     std::snprintf(muLabel, sizeof muLabel, "\xce\xbc");
   if (ImGui::SliderFloat(muLabel, &mu, static_cast<float>(muSpan.low), bound, "%.4f"))
     errors.guard("Setting mu", [&] { session.setMu(mu); });
-  helpMarker(session.solverKind() == SolverKind::Euler
-                 ? muSpec.help + "\nStability bound for this image: " + std::to_string(bound) +
-                       ". Ctrl+click to type a value."
-                 : muSpec.help + "\nMultigrid has no stability bound.");
+  itemTooltip(session.solverKind() == SolverKind::Euler
+                  ? muSpec.help + "\nStability bound for this image: " + std::to_string(bound) +
+                        ". Ctrl+click to type a value."
+                  : muSpec.help + "\nMultigrid has no stability bound.");
 
   // σ rebuilds the edge map and restarts the solver, so it applies when the drag ends.
   const ParamSpec& sigmaSpec = findSpec(specs, "sigma");
@@ -110,7 +108,7 @@ void drawSolverControls(Session& session, ErrorLog& errors) {
                      static_cast<float>(sigmaSpec.maxValue), "%.2f");
   if (ImGui::IsItemDeactivatedAfterEdit())
     errors.guard("Changing sigma", [&] { session.setSigma(sigma); });
-  helpMarker(sigmaSpec.help + " Changing it restarts the iterations.");
+  itemTooltip(sigmaSpec.help + " Changing it restarts the iterations.");
   bool fromNoise = session.sigmaFromNoise();
   if (ImGui::Checkbox("\xcf\x83 from the image's noise", &fromNoise))
     errors.guard("Changing sigma", [&] {
@@ -128,7 +126,7 @@ void drawSolverControls(Session& session, ErrorLog& errors) {
     errors.guard("Changing V0", [&] {
       session.setV0Mode(mode == 0 ? V0Mode::EdgeGradient : V0Mode::ImageGradient);
     });
-  helpMarker(
+  itemTooltip(
       "Initial field: V0 = grad f with f = |grad(G*I)| (Xu & Prince), or V0 = grad(G*I) "
       "(tube detection). Changing it restarts the iterations.");
 
@@ -144,7 +142,7 @@ void drawSolverControls(Session& session, ErrorLog& errors) {
                        ImGuiSliderFlags_Logarithmic))
     errors.guard("Setting iterations per frame",
                  [&] { session.setIterationsPerFrame(std::clamp(iters, 0, itMax)); });
-  helpMarker(itSpec.help);
+  itemTooltip(itSpec.help);
 }
 
 void drawReadouts(Session& session, const FrameReadouts& r) {
@@ -168,20 +166,17 @@ void drawKernelTable(Session& session) {
                         ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                             ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("kernel", ImGuiTableColumnFlags_WidthStretch, 3.0f);
-    ImGui::TableSetupColumn("last", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("mean", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("p95", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    for (const char* column : {"last", "mean", "p95"})
+      ImGui::TableSetupColumn(column, ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableHeadersRow();
     for (const auto& [name, s] : stats) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(name.c_str());
-      ImGui::TableNextColumn();
-      ImGui::Text("%.3f", s.lastMs);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.3f", s.meanMs);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.3f", s.p95Ms);
+      for (const double ms : {s.lastMs, s.meanMs, s.p95Ms}) {
+        ImGui::TableNextColumn();
+        ImGui::Text("%.3f", ms);
+      }
     }
     if (stats.empty()) {
       ImGui::TableNextRow();
@@ -207,7 +202,7 @@ void drawLayerControls(LayerSettings& l, float rangeMax, const std::vector<Layer
     ImGui::EndCombo();
   }
   ImGui::Checkbox("log scale", &l.logScale);
-  helpMarker(
+  itemTooltip(
       "Colour by log10 |V|: the top colour at the range maximum, the bottom one the "
       "chosen number of decades below (L toggles).");
   if (l.logScale) {
@@ -219,7 +214,7 @@ void drawLayerControls(LayerSettings& l, float rangeMax, const std::vector<Layer
   bool wasAuto = l.autoRange;
   ImGui::Checkbox("auto range", &l.autoRange);
   if (wasAuto && !l.autoRange && rangeMax > 0) l.fixedRangeMax = rangeMax;  // start from here
-  helpMarker("Auto: the colour range is [0, max |V|] of the current field, every frame.");
+  itemTooltip("Auto: the colour range is [0, max |V|] of the current field, every frame.");
   if (l.autoRange) {
     ImGui::SameLine();
     ImGui::TextColored(kDimColor, "[0, %.4f]", rangeMax);
@@ -229,21 +224,21 @@ void drawLayerControls(LayerSettings& l, float rangeMax, const std::vector<Layer
   }
 
   ImGui::SliderFloat("arrow spacing", &l.glyphSpacing, 8.0f, 96.0f, "%.0f px");
-  helpMarker(
+  itemTooltip(
       "Distance between arrows in screen pixels: the same density at any zoom (at "
       "least one image pixel apart when zoomed in).");
   ImGui::SliderFloat("arrow scale", &l.glyphScale, 0.1f, 4.0f, "%.2f");
-  helpMarker(
+  itemTooltip(
       "Arrow length in grid spacings (for |V| at the top of the range when not "
       "normalised).");
   ImGui::Checkbox("normalised length", &l.glyphNormalize);
-  helpMarker("Direction only: every arrow has the same length. Arrows where V = 0 are hidden.");
+  itemTooltip("Direction only: every arrow has the same length. Arrows where V = 0 are hidden.");
   ImGui::SameLine();
   ImGui::Checkbox("outline", &l.glyphOutline);
   ImGui::ColorEdit4("arrow colour", l.glyphColor.data(),
                     ImGuiColorEditFlags_NoInputs | ImGuiColorEditFlags_AlphaBar);
   ImGui::Checkbox("streamlines", &l.showStreamlines);
-  helpMarker("Field lines traced from a grid of seeds (orange); T toggles.");
+  itemTooltip("Field lines traced from a grid of seeds (orange); T toggles.");
   if (l.showStreamlines)
     ImGui::SliderFloat("seed spacing", &l.streamlineSpacing, 6.0f, 64.0f, "%.0f px");
   ImGui::SliderFloat("brightness", &l.imageBrightness, 0.1f, 4.0f, "%.2f",
@@ -260,17 +255,17 @@ void drawImageControls(Session& session, PanelRequests& requests, ErrorLog& erro
     ImGui::TextWrapped("%s  (%d x %d)", session.imageName().c_str(), session.image().width,
                        session.image().height);
   if (ImGui::Button("Open... (Ctrl+O)")) requests.openFileDialog = true;
-  helpMarker(
+  itemTooltip(
       "Or drop a PNG, JPEG, PGM/PPM, TIFF or BMP image, or a volume (.nii, .nii.gz, 3D "
       ".mha/.mhd), on the window.");
   for (const std::string& name : phantomNames()) {
     ImGui::SameLine();
     if (ImGui::Button(name.c_str())) requests.phantom = name;
-    helpMarker("Built-in phantom '" + name + "'.");
+    itemTooltip("Built-in phantom '" + name + "'.");
   }
   ImGui::SameLine();
   if (ImGui::Button("Fit")) requests.fitView = true;
-  helpMarker(
+  itemTooltip(
       "Fit the image in the view (F). Wheel zooms, drag pans; Space run/pause, S step, "
       "R reset, I/M/G toggle the layers.");
   drawSliceControls(session, errors);

@@ -17,8 +17,7 @@ const ImU32 kGrid = IM_COL32(90, 92, 100, 120);
 const ImU32 kText = IM_COL32(215, 217, 224, 255);
 const ImU32 kLine = IM_COL32(255, 196, 60, 255);
 
-}  // namespace
-
+// One line plot with labelled, ticked axes filling the panel's width.
 void drawAxesPlot(const char* id, const std::vector<std::array<double, 2>>& points, bool logY,
                   const char* yTitle, const char* xTitle, float height) {
   std::vector<double> xs, ys;
@@ -74,6 +73,8 @@ void drawAxesPlot(const char* id, const std::vector<std::array<double, 2>>& poin
   ImGui::Dummy(ImVec2(width, height));
   ImGui::PopID();
 }
+
+}  // namespace
 
 void drawConvergencePlot(const Session& session) {
   const auto& points = session.convergence();

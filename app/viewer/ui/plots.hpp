@@ -10,10 +10,6 @@
 
 namespace gvflab::viewer {
 
-// One line plot with labelled, ticked axes filling the panel's width.
-void drawAxesPlot(const char* id, const std::vector<std::array<double, 2>>& points, bool logY,
-                  const char* yTitle, const char* xTitle, float height);
-
 // ε (eq. 9) against the solver's iterations since the last restart, log10 y.
 void drawConvergencePlot(const Session& session);
 // The selected snake's progress (none selected: the first's); its combo selects a snake.

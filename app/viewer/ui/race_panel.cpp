@@ -24,9 +24,6 @@ double tickStep(double span, int count) {
   return 10 * p;
 }
 
-}  // namespace
-
-namespace {
 const char* const kLongHeads[] = {"solver",    "iterations",     "\xce\xb5 (eq. 9)",
                                   "OpenCL ms", "ms / iteration", "capture area"};
 const char* const kShortHeads[] = {"solver", "it.", "\xce\xb5", "ms", "ms/it.", "capture"};

@@ -12,6 +12,7 @@
 #include "gvflab/log.hpp"
 #include "io/file_formats.hpp"
 #include "viewer/render/gl_resources.hpp"
+#include "viewer/ui/panel_widgets.hpp"
 #include "viewer/ui/recording_path.hpp"
 
 namespace gvflab::viewer {
@@ -230,23 +231,20 @@ void RecordingControl::drawSection(ErrorLog& errors, int viewWidth, int viewHeig
       look_.width = std::clamp(size[0], 0, 8192);
       look_.height = std::clamp(size[1], 0, 8192);
     }
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip(
-          "Frame size in pixels, drawn offscreen at that size; 0 x 0 records the "
-          "view as it is on screen.");
+    itemTooltip(
+        "Frame size in pixels, drawn offscreen at that size; 0 x 0 records the "
+        "view as it is on screen.");
   }
   ImGui::Checkbox("Deterministic", &deterministic_);
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
-        "Fixed solver iterations per recorded frame and a fixed frame rate: the "
-        "same input and parameters give the same frames.");
+  itemTooltip(
+      "Fixed solver iterations per recorded frame and a fixed frame rate: the "
+      "same input and parameters give the same frames.");
   if (deterministic_) ImGui::SliderInt("Steps/frame", &stepsPerFrame_, 1, 500);
   ImGui::SliderInt("FPS", &fps_, 10, 60);
   ImGui::Checkbox("End after the snakes stop", &endWhenSettled_);
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
-        "Stops the recording this long (video time) after every snake stopped "
-        "(converged or stalled): no frame count to guess.");
+  itemTooltip(
+      "Stops the recording this long (video time) after every snake stopped "
+      "(converged or stalled): no frame count to guess.");
   if (endWhenSettled_) {
     float wait = static_cast<float>(settle_.seconds());
     if (ImGui::SliderFloat("seconds after", &wait, 0.0f, 10.0f, "%.1f s")) settle_.setSeconds(wait);

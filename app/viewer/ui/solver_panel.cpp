@@ -12,8 +12,6 @@
 namespace gvflab::viewer {
 namespace {
 
-void tooltip(const std::string& text) { itemTooltip(text); }
-
 // The solver's own settings (Solver::ownParams: multigrid's a, b, c), as integer sliders.
 void drawOwnParams(Session& session, ErrorLog& errors) {
   const auto& specs = session.solver().ownParams();
@@ -28,7 +26,7 @@ void drawOwnParams(Session& session, ErrorLog& errors) {
       values[i] = v;
       changed = true;
     }
-    tooltip(spec.help);
+    itemTooltip(spec.help);
   }
   if (changed)
     errors.guard("Setting the " + session.solver().name() + " solver",
@@ -77,7 +75,7 @@ void drawSolverChoice(Session& session, ErrorLog& errors) {
     errors.guard("Changing the solver", [&] {
       session.setSolverKind(kind == 0 ? SolverKind::Euler : SolverKind::Multigrid);
     });
-  tooltip(
+  itemTooltip(
       "Euler: explicit iterations, cheap but gradients diffuse one pixel per iteration, and "
       "mu has a stability bound. Multigrid: one iteration is a full-multigrid cycle (second "
       "paper), costlier but diffusing across the whole image at once; no bound on mu. "
@@ -96,7 +94,7 @@ void drawSolverChoice(Session& session, ErrorLog& errors) {
       errors.guard("Changing the memory kind", [&] {
         session.setStorage(session.precision(), static_cast<MemoryKind>(memory));
       });
-    tooltip(
+    itemTooltip(
         "Where and how the field lives on the device. 16-bit storage halves the memory "
         "traffic and loses some accuracy (docs/ACCURACY.md); local tiles run several "
         "iterations per launch. Changing either restarts the iterations.");
@@ -127,7 +125,7 @@ void drawSliceControls(Session& session, ErrorLog& errors) {
   changed |= ImGui::RadioButton("coronal", &axis, 1);
   ImGui::SameLine();
   changed |= ImGui::RadioButton("sagittal", &axis, 2);
-  tooltip(
+  itemTooltip(
       "Axial: z fixed (x right, y down); coronal: y fixed (x right, z down); sagittal: x "
       "fixed (y right, z down). Arrows show the field's two in-plane components.");
   if (changed) {

@@ -11,35 +11,19 @@ namespace gvflab::viewer {
 bool navigationKey(ViewTransform& view, int qtKey) {
   const Vec2 centre{view.viewSize.x / 2, view.viewSize.y / 2};
   const float step = 0.1f * std::max(view.viewSize.x, view.viewSize.y);
-  switch (qtKey) {
-    case Qt::Key_Plus:
-    case Qt::Key_Equal:
-      view.zoomAround(centre, 1.25f);
-      return true;
-    case Qt::Key_Minus:
-      view.zoomAround(centre, 1 / 1.25f);
-      return true;
-    case Qt::Key_Left:
-      view.pan.x += step;
-      return true;
-    case Qt::Key_Right:
-      view.pan.x -= step;
-      return true;
-    case Qt::Key_Up:
-      view.pan.y += step;
-      return true;
-    case Qt::Key_Down:
-      view.pan.y -= step;
-      return true;
-    case Qt::Key_F:
-      view.fit();
-      return true;
-    case Qt::Key_1:
-      view.actualPixels();
-      return true;
-    default:
-      return false;
-  }
+  if (qtKey == Qt::Key_Plus || qtKey == Qt::Key_Equal || qtKey == Qt::Key_Minus)
+    view.zoomAround(centre, qtKey == Qt::Key_Minus ? 1 / 1.25f : 1.25f);
+  else if (qtKey == Qt::Key_Left || qtKey == Qt::Key_Right)
+    view.pan.x += qtKey == Qt::Key_Left ? step : -step;
+  else if (qtKey == Qt::Key_Up || qtKey == Qt::Key_Down)
+    view.pan.y += qtKey == Qt::Key_Up ? step : -step;
+  else if (qtKey == Qt::Key_F)
+    view.fit();
+  else if (qtKey == Qt::Key_1)
+    view.actualPixels();
+  else
+    return false;
+  return true;
 }
 
 std::optional<CursorReadout> readoutAt(float x, float y, const Image2D& image) {

@@ -9,9 +9,6 @@
 
 namespace gvflab::viewer {
 
-// "Compiling OpenCL kernels: snake_step.cl (4 so far, 3.2 s)" for the splash's line.
-std::string kernelProgressLine(const std::string& file, int compiled, double seconds);
-
 class StartupSplash {
  public:
   StartupSplash();   // shown at once, the observer set

@@ -1,7 +1,7 @@
 #include "viewer/window/viewer_startup.hpp"
 
 #include "demos/demos.hpp"
-#include "viewer/model/layer_options.hpp"
+#include "viewer/model/colormap.hpp"
 #include "viewer/model/lesson.hpp"
 
 namespace gvflab::viewer {

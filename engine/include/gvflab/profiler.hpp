@@ -1,6 +1,7 @@
 #pragma once
 // Keeps the OpenCL event of every kernel launch and turns them into per-kernel, per-frame
 // timings: the last frame, the mean and the 95th percentile over recent frames.
+#include <chrono>
 #include <cstddef>
 #include <deque>
 #include <map>
@@ -10,6 +11,11 @@
 #include "gvflab/cl.hpp"
 
 namespace gvflab {
+
+// Host wall-clock ms since t: what events cannot time (builds, host work, whole runs).
+inline double msSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
 
 struct KernelStats {
   double lastMs = 0;   // sum of this kernel's launches in the last frame that ran it

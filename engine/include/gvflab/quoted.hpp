@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace gvflab {
 
@@ -13,5 +14,8 @@ std::string quotedText(const std::string& text, std::size_t limit = 60);
 
 // 'PATH': a file's name in a message, whole (the user gave it or chose it).
 std::string quoted(const std::filesystem::path& path);
+
+// "a", "a or b", "a, b or c": choices in a sentence.
+std::string sentenceList(const std::vector<std::string>& items);
 
 }  // namespace gvflab

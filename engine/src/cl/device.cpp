@@ -244,44 +244,27 @@ void ComputeContext::checkAllocation(std::uint64_t bytes, const std::string& wha
 }
 
 std::string clErrorName(int code) {
-  switch (code) {
-    case CL_DEVICE_NOT_FOUND:
-      return "CL_DEVICE_NOT_FOUND";
-    case CL_DEVICE_NOT_AVAILABLE:
-      return "CL_DEVICE_NOT_AVAILABLE";
-    case CL_MEM_OBJECT_ALLOCATION_FAILURE:
-      return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
-    case CL_OUT_OF_RESOURCES:
-      return "CL_OUT_OF_RESOURCES";
-    case CL_OUT_OF_HOST_MEMORY:
-      return "CL_OUT_OF_HOST_MEMORY";
-    case CL_BUILD_PROGRAM_FAILURE:
-      return "CL_BUILD_PROGRAM_FAILURE";
-    case CL_INVALID_VALUE:
-      return "CL_INVALID_VALUE";
-    case CL_INVALID_BUFFER_SIZE:
-      return "CL_INVALID_BUFFER_SIZE";
-    case CL_INVALID_WORK_GROUP_SIZE:
-      return "CL_INVALID_WORK_GROUP_SIZE";
-    case CL_INVALID_KERNEL_ARGS:
-      return "CL_INVALID_KERNEL_ARGS";
-    case CL_INVALID_KERNEL_NAME:
-      return "CL_INVALID_KERNEL_NAME";
-    case CL_INVALID_KERNEL:
-      return "CL_INVALID_KERNEL";
-    case CL_INVALID_ARG_INDEX:
-      return "CL_INVALID_ARG_INDEX";
-    case CL_INVALID_ARG_VALUE:
-      return "CL_INVALID_ARG_VALUE";
-    case CL_INVALID_ARG_SIZE:
-      return "CL_INVALID_ARG_SIZE";
-    case CL_INVALID_MEM_OBJECT:
-      return "CL_INVALID_MEM_OBJECT";
-    case CL_PLATFORM_NOT_FOUND_KHR:
-      return "CL_PLATFORM_NOT_FOUND_KHR";
-    default:
-      return "OpenCL error " + std::to_string(code);
-  }
+  static const std::pair<int, const char*> kNames[] = {
+      {CL_DEVICE_NOT_FOUND, "CL_DEVICE_NOT_FOUND"},
+      {CL_DEVICE_NOT_AVAILABLE, "CL_DEVICE_NOT_AVAILABLE"},
+      {CL_MEM_OBJECT_ALLOCATION_FAILURE, "CL_MEM_OBJECT_ALLOCATION_FAILURE"},
+      {CL_OUT_OF_RESOURCES, "CL_OUT_OF_RESOURCES"},
+      {CL_OUT_OF_HOST_MEMORY, "CL_OUT_OF_HOST_MEMORY"},
+      {CL_BUILD_PROGRAM_FAILURE, "CL_BUILD_PROGRAM_FAILURE"},
+      {CL_INVALID_VALUE, "CL_INVALID_VALUE"},
+      {CL_INVALID_BUFFER_SIZE, "CL_INVALID_BUFFER_SIZE"},
+      {CL_INVALID_WORK_GROUP_SIZE, "CL_INVALID_WORK_GROUP_SIZE"},
+      {CL_INVALID_KERNEL_ARGS, "CL_INVALID_KERNEL_ARGS"},
+      {CL_INVALID_KERNEL_NAME, "CL_INVALID_KERNEL_NAME"},
+      {CL_INVALID_KERNEL, "CL_INVALID_KERNEL"},
+      {CL_INVALID_ARG_INDEX, "CL_INVALID_ARG_INDEX"},
+      {CL_INVALID_ARG_VALUE, "CL_INVALID_ARG_VALUE"},
+      {CL_INVALID_ARG_SIZE, "CL_INVALID_ARG_SIZE"},
+      {CL_INVALID_MEM_OBJECT, "CL_INVALID_MEM_OBJECT"},
+      {CL_PLATFORM_NOT_FOUND_KHR, "CL_PLATFORM_NOT_FOUND_KHR"}};
+  for (const auto& [value, name] : kNames)
+    if (value == code) return name;
+  return "OpenCL error " + std::to_string(code);
 }
 
 void rethrowClError(const cl::Error& e, const std::string& doing) {

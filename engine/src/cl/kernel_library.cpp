@@ -76,9 +76,7 @@ void dumpBinary(const cl::Program& program, const std::string& dir, const std::s
   out.write(reinterpret_cast<const char*>(binaries.front().data()),
             static_cast<std::streamsize>(binaries.front().size()));
 }
-}  // namespace
 
-namespace {
 KernelLibrary::BuildObserver& buildObserver() {
   static KernelLibrary::BuildObserver observer;
   return observer;

@@ -26,15 +26,8 @@ std::string sliceAxisName(SliceAxis axis) {
 }
 
 PlaneSize planeSize(int width, int height, int depth, SliceAxis axis) {
-  switch (axis) {
-    case SliceAxis::Axial:
-      return {width, height};
-    case SliceAxis::Coronal:
-      return {width, depth};
-    case SliceAxis::Sagittal:
-      return {height, depth};
-  }
-  return {};
+  if (axis == SliceAxis::Axial) return {width, height};
+  return {axis == SliceAxis::Coronal ? width : height, depth};
 }
 
 int sliceCount(int width, int height, int depth, SliceAxis axis) {

@@ -35,14 +35,7 @@ std::uint64_t fieldBytes(FieldShape shape, Precision precision) {
 namespace {
 
 cl_channel_type channelType(Precision p) {
-  switch (p) {
-    case Precision::F16:
-      return CL_HALF_FLOAT;
-    case Precision::SNorm16:
-      return CL_SNORM_INT16;
-    default:
-      return CL_FLOAT;
-  }
+  return p == Precision::F16 ? CL_HALF_FLOAT : p == Precision::SNorm16 ? CL_SNORM_INT16 : CL_FLOAT;
 }
 
 bool formatSupported(ComputeContext& ctx, cl_mem_object_type type, cl_image_format f) {

@@ -24,16 +24,10 @@ namespace {
 
 // Why a write failed, in words a user can act on.
 std::string writeFailure(int err) {
-  switch (err) {
-    case ENOSPC:
-      return "the disk is full";
-    case EDQUOT:
-      return "the disk quota is exhausted";
-    case EFBIG:
-      return "the file would exceed the size limit (disk full or ulimit -f)";
-    default:
-      return std::strerror(err);
-  }
+  if (err == ENOSPC) return "the disk is full";
+  if (err == EDQUOT) return "the disk quota is exhausted";
+  if (err == EFBIG) return "the file would exceed the size limit (disk full or ulimit -f)";
+  return std::strerror(err);
 }
 
 [[noreturn]] void failWriting(const fs::path& shown, int err) {

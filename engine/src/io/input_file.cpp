@@ -35,49 +35,31 @@ std::string kindOf(mode_t mode) {
 std::string kernelFileSystem(int fd) {
   struct statfs s {};
   if (fstatfs(fd, &s) != 0) return "";
-  switch (static_cast<unsigned long>(s.f_type)) {
-    case 0x9fa0:
-      return "is in /proc (a kernel interface), not a file";
-    case 0x62656572:
-      return "is in /sys (a kernel interface), not a file";
-    case 0x64626720:  // debugfs
-    case 0x74726163:  // tracefs
-    case 0x73636673:  // securityfs
-    case 0x27e0eb:    // cgroup
-    case 0x63677270:  // cgroup2
-    case 0x62656570:  // configfs
-    case 0xcafe4a11:  // bpf
-    case 0x6165676c:  // pstore
-    case 0xde5e81e4:  // efivarfs
-      return "is a kernel interface, not a file";
-    default:
-      return "";
-  }
+  const auto type = static_cast<unsigned long>(s.f_type);
+  if (type == 0x9fa0) return "is in /proc (a kernel interface), not a file";
+  if (type == 0x62656572) return "is in /sys (a kernel interface), not a file";
+  // debugfs, tracefs, securityfs, cgroup, cgroup2, configfs, bpf, pstore, efivarfs
+  for (const unsigned long kernel :
+       {0x64626720ul, 0x74726163ul, 0x73636673ul, 0x27e0ebul, 0x63677270ul, 0x62656570ul,
+        0xcafe4a11ul, 0x6165676cul, 0xde5e81e4ul})
+    if (type == kernel) return "is a kernel interface, not a file";
+  return "";
 }
 
 [[noreturn]] void throwOpenError(const std::string& label, int error, const fs::path& path) {
-  switch (error) {
-    case ENOENT: {
-      struct stat l {};
-      if (!path.empty() && lstat(path.c_str(), &l) == 0 && S_ISLNK(l.st_mode))
-        throw InputError(label + " is a link to a file that does not exist.");
-      throw InputError(label + " does not exist.");
-    }
-    case ENOTDIR:
-      throw InputError(label + " does not exist (a part of its path is not a folder).");
-    case EACCES:
-    case EPERM:
-      throw InputError(label + " cannot be opened (permission denied).");
-    case ELOOP:
-      throw InputError(label + " is a loop of links.");
-    case ENAMETOOLONG:
-      throw InputError(label + " is too long a name.");
-    case EMFILE:
-    case ENFILE:
-      throw InputError(label + " cannot be opened: too many files are open.");
-    default:
-      throw InputError(label + " cannot be opened (" + std::strerror(error) + ").");
-  }
+  struct stat l {};
+  if (error == ENOENT && !path.empty() && lstat(path.c_str(), &l) == 0 && S_ISLNK(l.st_mode))
+    throw InputError(label + " is a link to a file that does not exist.");
+  if (error == ENOENT) throw InputError(label + " does not exist.");
+  if (error == ENOTDIR)
+    throw InputError(label + " does not exist (a part of its path is not a folder).");
+  if (error == EACCES || error == EPERM)
+    throw InputError(label + " cannot be opened (permission denied).");
+  if (error == ELOOP) throw InputError(label + " is a loop of links.");
+  if (error == ENAMETOOLONG) throw InputError(label + " is too long a name.");
+  if (error == EMFILE || error == ENFILE)
+    throw InputError(label + " cannot be opened: too many files are open.");
+  throw InputError(label + " cannot be opened (" + std::strerror(error) + ").");
 }
 
 bool isBeneath(const fs::path& file, const fs::path& folder) {

@@ -102,32 +102,8 @@ Element elementType(const std::string& type, const std::filesystem::path& path) 
 }
 
 std::size_t elementSize(Element e) {
-  switch (e) {
-    case Element::U8:
-    case Element::I8:
-      return 1;
-    case Element::U16:
-    case Element::I16:
-      return 2;
-    case Element::F64:
-      return 8;
-    default:
-      return 4;
-  }
-}
-
-// Voxel sizes, when given, must be positive and finite (a NaN or negative spacing is a corrupt
-// header, even though GVF runs in voxel units).
-void checkSpacing(const std::string& text, const std::filesystem::path& path) {
-  std::istringstream in(text);
-  std::string item;
-  while (in >> item) {
-    char* end = nullptr;
-    const double v = std::strtod(item.c_str(), &end);
-    if (*end != '\0' || !std::isfinite(v) || v <= 0 || v > 1e6)
-      throw InputError(quoted(path) + " has an invalid ElementSpacing '" + text.substr(0, 80) +
-                       "' (positive finite sizes expected).");
-  }
+  constexpr std::size_t kBytes[] = {1, 1, 2, 2, 4, 4, 4, 8};  // in Element's order
+  return kBytes[static_cast<int>(e)];
 }
 
 // The numbers of a header value; a word that is not a finite number (or is beyond 1e9) makes
@@ -166,6 +142,12 @@ WorldGeometry parseGeometry(const Header& h, std::size_t dims, const std::filesy
   WorldGeometry g;
   const char* key = nullptr;
   const auto spacing = numbersOf(h, {"ElementSpacing"}, key, path);
+  // Positive (a zero or negative spacing is a corrupt header, even though GVF runs in voxels).
+  for (const double s : spacing)
+    if (s <= 0 || s > 1e6)
+      throw InputError(quoted(path) + " has an invalid ElementSpacing '" +
+                       h.fields.at("ElementSpacing").substr(0, 80) +
+                       "' (positive finite sizes expected).");
   for (std::size_t i = 0; i < dims && i < spacing.size(); ++i) g.spacing[i] = spacing[i];
   const auto origin = numbersOf(h, {"Offset", "Origin", "Position"}, key, path);
   if (!origin.empty() && origin.size() < dims)
@@ -318,7 +300,6 @@ Raw readRaw(const std::filesystem::path& path) {
   raw.count = static_cast<std::size_t>(raw.channels);
   for (int d : raw.dims) raw.count *= static_cast<std::size_t>(d);
   if (raw.count > (std::size_t(1) << 31)) throw InputError(quoted(path) + " is too large to load.");
-  checkSpacing(field("ElementSpacing"), path);
   raw.geometry = parseGeometry(h, raw.dims.size(), path);
 
   // Only the bytes the header promises are read, from the header's own file or its one data

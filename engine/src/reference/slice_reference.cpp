@@ -11,15 +11,9 @@ namespace {
 // kernel folds them into one index expression, this spells the planes' definitions.
 // Coronal and sagittal rows run down from the top plane (+z up).
 std::array<int, 3> voxelOf(SliceAxis axis, int index, int u, int v, int depth) {
-  switch (axis) {
-    case SliceAxis::Axial:
-      return {u, v, index};
-    case SliceAxis::Coronal:
-      return {u, index, depth - 1 - v};
-    case SliceAxis::Sagittal:
-      return {index, u, depth - 1 - v};
-  }
-  return {0, 0, 0};
+  if (axis == SliceAxis::Axial) return {u, v, index};
+  if (axis == SliceAxis::Coronal) return {u, index, depth - 1 - v};
+  return {index, u, depth - 1 - v};
 }
 
 void check(int w, int h, int d, SliceAxis axis, int index) {

@@ -28,10 +28,6 @@ constexpr int kFirstBatch = 2, kMaxBatch = 32;  // steps queued per read of the 
 
 std::size_t powerOfTwoAtMost(std::size_t n) { return std::bit_floor(std::max<std::size_t>(n, 1)); }
 
-double msSince(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-}
-
 }  // namespace
 
 std::vector<std::uint16_t> RegionSnake::quantise(const Image2D& image) {

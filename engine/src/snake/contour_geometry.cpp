@@ -40,9 +40,7 @@ double signedArea2(const std::vector<glm::vec2>& p) {
 
 namespace {
 double dist(const glm::dvec2& a, const glm::dvec2& b) { return std::hypot(a.x - b.x, a.y - b.y); }
-}  // namespace
 
-namespace {
 // Resampling's step 1: drop nodes closer than dmin to the last kept node (the first node
 // always stays), and the closing gap too; never fewer than 3 nodes. Empty when the contour is
 // too small for 3 nodes dmin apart (a collapsed snake, left as it is). Open (closed = false):
