@@ -13,6 +13,7 @@
 # SKIP_TESTS=1 skips the test suites (quick experiments; never for reported figures).
 # TARGETS="gvflab-bench test_x" builds only those targets and CTEST_ARGS="-R x" picks the tests
 # (quick experiments; reported figures come from a full build with every suite passing).
+# BENCH_TIMEOUT=SECONDS ends each benchmark after that long (0, the default: never).
 set -euo pipefail
 out=${1:?output folder}; shift
 deps=/tmp/gvflab-deps
@@ -47,5 +48,6 @@ fi
 for b in "$@"; do
   echo "== gvflab-bench $b"
   # shellcheck disable=SC2086
-  "$bin/bench/gvflab-bench" $b | tee -a "$out/bench.jsonl"
+  timeout "${BENCH_TIMEOUT:-0}" "$bin/bench/gvflab-bench" $b | tee -a "$out/bench.jsonl" ||
+    echo "(gvflab-bench exited $?: timed out or failed; the next one runs)"
 done
