@@ -5,6 +5,7 @@
 #include <glm/geometric.hpp>
 
 #include "gvflab/error.hpp"
+#include "gvflab/surface_measures.hpp"
 #include "gvflab/surface_mesh.hpp"
 
 using namespace gvflab;
@@ -226,4 +227,29 @@ TEST_CASE("remesh follows a sphere pushed deep into a narrow tube") {
     wallVertices += rho > 1 && rho < width && v.z < 0 && v.z > -5;
   }
   CHECK(wallVertices > 0);
+}
+
+TEST_CASE("remesh gives its result's one-rings, and remeshes a moved result as built afresh") {
+  Random random;
+  auto jitter = [&](glm::dvec3 p) {
+    return p +
+           0.7 * glm::dvec3(random.uniform() - 0.5, random.uniform() - 0.5, random.uniform() - 0.5);
+  };
+  MeshRings rings;
+  const SurfaceMesh m = remesh(moved(sphereMesh({20, 20, 20}, 12, 1.75), jitter), kMin, kMax,
+                               std::size_t(1) << 22, &rings);
+  MeshRings expected = meshRings(m);
+  CHECK(rings.start == expected.start);
+  CHECK(rings.ring == expected.ring);
+  // A snake's next remeshing: the same faces, moved; it starts from the kept half-edges.
+  const SurfaceMesh next = moved(m, jitter);
+  const SurfaceMesh kept = remesh(next, kMin, kMax, std::size_t(1) << 22, &rings);
+  REQUIRE(kept.faces != m.faces);
+  remesh(sphereMesh({0, 0, 0}, 5, 1), kMin, kMax);  // other half-edges kept now
+  const SurfaceMesh built = remesh(next, kMin, kMax);
+  CHECK(kept.vertices == built.vertices);
+  CHECK(kept.faces == built.faces);
+  expected = meshRings(kept);
+  CHECK(rings.start == expected.start);
+  CHECK(rings.ring == expected.ring);
 }

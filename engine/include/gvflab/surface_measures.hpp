@@ -40,12 +40,7 @@ int surfaceSweeps(const SnakeParams& params);         // in [1, kMaxSweeps]
 inline constexpr double kRemeshFar = 1.5;
 inline constexpr int kRemeshPatience = 10;
 
-// Each vertex's one-ring (vertexNeighbours(), fan order) in compressed rows: the neighbours of
-// v are ring[start[v]] .. ring[start[v + 1] - 1].
-struct MeshRings {
-  std::vector<std::uint32_t> start;  // vertices + 1
-  std::vector<std::uint32_t> ring;
-};
+// Each vertex's one-ring in compressed rows (MeshRings, surface_mesh.hpp).
 MeshRings meshRings(const SurfaceMesh& mesh);
 
 // Distances of points to the triangles of one mesh, exact up to `cap` and at least `cap`

@@ -57,16 +57,16 @@ SurfaceMesh scaled(SurfaceMesh mesh, const glm::dvec3& factor) {
 constexpr int kUntangleRounds = 3;
 
 // Remeshes to [dmin, dmax] in world units (spacing: world units per voxel) and, with
-// `untangle`, irons out local folds (untangleCrossings); false, the mesh as it was, when that
-// would take it past `budget` vertices.
-bool remeshWithinBudget(SurfaceMesh& mesh, const SnakeParams& params, std::size_t budget,
-                        const glm::dvec3& spacing, bool untangle) {
+// `untangle`, irons out local folds (untangleCrossings), with the result's one-rings in
+// `rings`; false, the mesh as it was, when that would take it past `budget` vertices.
+bool remeshWithinBudget(SurfaceMesh& mesh, MeshRings& rings, const SnakeParams& params,
+                        std::size_t budget, const glm::dvec3& spacing, bool untangle) {
   SurfaceMesh r;
   try {
     // No world copy at unit spacing (the remeshing reads the mesh once).
     r = spacing == glm::dvec3(1.0)
-            ? remesh(mesh, params.dmin, params.dmax, 2 * budget)
-            : remesh(scaled(mesh, spacing), params.dmin, params.dmax, 2 * budget);
+            ? remesh(mesh, params.dmin, params.dmax, 2 * budget, &rings)
+            : remesh(scaled(mesh, spacing), params.dmin, params.dmax, 2 * budget, &rings);
   } catch (const ResourceError&) {
     return false;
   }
@@ -77,7 +77,7 @@ bool remeshWithinBudget(SurfaceMesh& mesh, const SnakeParams& params, std::size_
        untangle && round < kUntangleRounds && hasFoldedFaces(r) && untangleCrossings(r).found > 0;
        ++round) {
     try {
-      r = remesh(r, params.dmin, params.dmax, 2 * budget);
+      r = remesh(r, params.dmin, params.dmax, 2 * budget, &rings);
     } catch (const ResourceError&) {
       return false;
     }
@@ -166,6 +166,7 @@ struct SurfaceSnake::Impl {
   std::vector<cl_float4> hostPos;
   std::vector<cl_int> hostRingStart, hostRing, hostVertSurf, hostFlags;
   std::vector<float> hostPressure;
+  MeshRings newRings;  // a remeshing's, swapped in when it succeeds
 
   // pos, rhs, lap, ring_start, ring, vert_surf, flags, pressure, the five fields, total, w, h,
   // d, gamma, kappa, unit_force, spacing
@@ -208,11 +209,11 @@ struct SurfaceSnake::Impl {
   void remeshSurface(Surface& s, const SnakeParams& params, bool untangle) {
     // remesh() keeps the mesh closed and manifold (its contract; the tests check it through
     // whole runs): no checkMesh here, which would cost as much as the remeshing.
-    if (!remeshWithinBudget(s.mesh, params, s.budget, spacing, untangle)) {
+    if (!remeshWithinBudget(s.mesh, newRings, params, s.budget, spacing, untangle)) {
       s.stop.state = SnakeState::Stalled;
       return;
     }
-    s.rings = meshRings(s.mesh);
+    std::swap(s.rings, newRings);
     ++s.topology;
     s.sinceRemesh = 0;
   }
