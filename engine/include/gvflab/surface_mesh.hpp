@@ -97,5 +97,8 @@ struct MeshRings {
 // building them (its results are the same either way).
 SurfaceMesh remesh(const SurfaceMesh& mesh, double dmin, double dmax,
                    std::size_t maxVertices = std::size_t(1) << 22, MeshRings* rings = nullptr);
+// The same into `result` (which may be `mesh` itself), reusing its storage.
+void remeshInto(const SurfaceMesh& mesh, SurfaceMesh& result, double dmin, double dmax,
+                std::size_t maxVertices, MeshRings* rings);
 
 }  // namespace gvflab

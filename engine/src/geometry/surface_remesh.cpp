@@ -70,7 +70,7 @@ class Remesher {
   int flipValence();
   // The remeshed mesh (and its one-rings), leaving the half-edges as build() would make them
   // of it, for the next call.
-  SurfaceMesh result(MeshRings* rings);
+  void result(SurfaceMesh& mesh, MeshRings* rings);
 
  private:
   Index from(Index h) const { return corner_[h]; }
@@ -445,10 +445,11 @@ int Remesher::flipValence() {
   return count;
 }
 
-SurfaceMesh Remesher::result(MeshRings* rings) {
-  SurfaceMesh mesh;
+void Remesher::result(SurfaceMesh& mesh, MeshRings* rings) {
   std::vector<Index>&index = b_.index, &faceIndex = b_.fill;
   index.assign(pos_.size(), kNone);
+  mesh.vertices.clear();
+  mesh.faces.clear();
   mesh.vertices.reserve(pos_.size());
   for (Index v = 0; v < pos_.size(); ++v)
     if (out_[v] != kNone) {
@@ -495,13 +496,19 @@ SurfaceMesh Remesher::result(MeshRings* rings) {
     }
     rings->start[nv] = at;
   }
-  return mesh;
 }
 
 }  // namespace
 
 SurfaceMesh remesh(const SurfaceMesh& mesh, double dmin, double dmax, std::size_t maxVertices,
                    MeshRings* rings) {
+  SurfaceMesh result;
+  remeshInto(mesh, result, dmin, dmax, maxVertices, rings);
+  return result;
+}
+
+void remeshInto(const SurfaceMesh& mesh, SurfaceMesh& result, double dmin, double dmax,
+                std::size_t maxVertices, MeshRings* rings) {
   if (!std::isfinite(dmin) || !std::isfinite(dmax) || dmin <= 0 || dmax < 2 * dmin)
     throw ParameterError("Remeshing needs 0 < dmin and 2 dmin <= dmax (got dmin " +
                          std::to_string(dmin) + ", dmax " + std::to_string(dmax) + ").");
@@ -515,12 +522,11 @@ SurfaceMesh remesh(const SurfaceMesh& mesh, double dmin, double dmax, std::size_
     changes += r.flipValence();
     if (changes == 0) break;
   }
-  SurfaceMesh result = r.result(rings);
+  r.result(result, rings);
   if (buffers.corner.capacity() > kKeptHalfEdges) {
     buffers = Buffers{};
     longEdges = shortEdges = {};
   }
-  return result;
 }
 
 }  // namespace gvflab
