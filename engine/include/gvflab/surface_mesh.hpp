@@ -56,12 +56,13 @@ std::vector<glm::vec3> vertexNormals(const SurfaceMesh& mesh);
 // (so the kernels can form normals from the ring alone); the internal forces'
 // Laplacians use them.
 std::vector<std::vector<std::uint32_t>> vertexNeighbours(const SurfaceMesh& mesh);
-// The same in compressed rows: the neighbours of v are ring[start[v]] .. ring[start[v + 1] - 1],
-// each fan starting at v's first corner in face order (meshRings(), surface_measures.hpp).
+// The same in compressed rows for a closed, manifold, consistently oriented mesh (else
+// ParameterError, as remesh()): the neighbours of v are ring[start[v]] .. ring[start[v + 1] - 1].
 struct MeshRings {
   std::vector<std::uint32_t> start;  // vertices + 1
   std::vector<std::uint32_t> ring;
 };
+MeshRings meshRings(const SurfaceMesh& mesh);
 
 // Remeshing of a closed manifold mesh: edges longer than dmax are split, edges shorter than
 // dmin collapsed (unless that would make the mesh non-manifold, fold a face over or leave a

@@ -71,6 +71,7 @@ class Remesher {
   // The remeshed mesh (and its one-rings), leaving the half-edges as build() would make them
   // of it, for the next call.
   void result(SurfaceMesh& mesh, MeshRings* rings);
+  void rings(MeshRings& out) const;  // from each vertex's outgoing half-edge, turning
 
  private:
   Index from(Index h) const { return corner_[h]; }
@@ -482,23 +483,31 @@ void Remesher::result(SurfaceMesh& mesh, MeshRings* rings) {
   for (Index h = 0; h < nh; ++h)
     if (out_[corner_[h]] == kNone) out_[corner_[h]] = h;
   b_.keptVertices = nv;
-  if (rings) {  // meshRings()' fans: from the first corner, turning counter-clockwise
-    rings->start.resize(nv + 1);
-    rings->ring.resize(nh);
-    Index at = 0;
-    for (Index v = 0; v < nv; ++v) {
-      rings->start[v] = at;
-      Index h = out_[v];
-      do {
-        rings->ring[at++] = to(h);
-        h = turn(h);
-      } while (h != out_[v]);
+  if (rings) this->rings(*rings);
+}
+
+void Remesher::rings(MeshRings& out) const {
+  out.start.resize(out_.size() + 1);
+  out.ring.resize(corner_.size());
+  Index at = 0;
+  for (Index v = 0; v < out_.size(); ++v) {
+    out.start[v] = at;
+    for (Index h = out_[v]; h != kNone;) {  // none for a stray vertex
+      out.ring[at++] = to(h);
+      if ((h = turn(h)) == out_[v]) break;
     }
-    rings->start[nv] = at;
   }
+  out.start[out_.size()] = at;
 }
 
 }  // namespace
+
+MeshRings meshRings(const SurfaceMesh& mesh) {
+  thread_local Buffers buffers;  // not remesh()'s, which keep its last result
+  MeshRings rings;
+  Remesher(mesh, 1, 2, 0, buffers).rings(rings);
+  return rings;
+}
 
 SurfaceMesh remesh(const SurfaceMesh& mesh, double dmin, double dmax, std::size_t maxVertices,
                    MeshRings* rings) {
