@@ -227,3 +227,30 @@ TEST_CASE("remesh follows a sphere pushed deep into a narrow tube") {
   }
   CHECK(wallVertices > 0);
 }
+
+TEST_CASE("remesh gives its result's one-rings, and remeshes a moved result as built afresh") {
+  Random random;
+  auto jitter = [&](glm::dvec3 p) {
+    return p +
+           0.7 * glm::dvec3(random.uniform() - 0.5, random.uniform() - 0.5, random.uniform() - 0.5);
+  };
+  MeshRings rings;
+  const SurfaceMesh m = remesh(moved(sphereMesh({20, 20, 20}, 12, 1.75), jitter), kMin, kMax,
+                               std::size_t(1) << 22, &rings);
+  // meshRings() builds the half-edges afresh (test_surface_states checks it against
+  // vertexNeighbours()); remesh() reads them off its compacted ones.
+  auto sameRings = [](const MeshRings& r, const SurfaceMesh& mesh) {
+    const MeshRings expected = meshRings(mesh);
+    return r.start == expected.start && r.ring == expected.ring;
+  };
+  CHECK(sameRings(rings, m));
+  // A snake's next remeshing: the same faces, moved; it starts from the kept half-edges.
+  const SurfaceMesh next = moved(m, jitter);
+  const SurfaceMesh kept = remesh(next, kMin, kMax, std::size_t(1) << 22, &rings);
+  REQUIRE(kept.faces != m.faces);
+  remesh(sphereMesh({0, 0, 0}, 5, 1), kMin, kMax);  // other half-edges kept now
+  const SurfaceMesh built = remesh(next, kMin, kMax);
+  CHECK(kept.vertices == built.vertices);
+  CHECK(kept.faces == built.faces);
+  CHECK(sameRings(rings, kept));
+}

@@ -40,14 +40,6 @@ int surfaceSweeps(const SnakeParams& params);         // in [1, kMaxSweeps]
 inline constexpr double kRemeshFar = 1.5;
 inline constexpr int kRemeshPatience = 10;
 
-// Each vertex's one-ring (vertexNeighbours(), fan order) in compressed rows: the neighbours of
-// v are ring[start[v]] .. ring[start[v + 1] - 1].
-struct MeshRings {
-  std::vector<std::uint32_t> start;  // vertices + 1
-  std::vector<std::uint32_t> ring;
-};
-MeshRings meshRings(const SurfaceMesh& mesh);
-
 // Distances of points to the triangles of one mesh, exact up to `cap` and at least `cap`
 // beyond (so a far point costs no search): the triangles are bucketed once in a grid of cells
 // max(cap, longest edge) wide, and a query looks at the 27 cells around its point, so N

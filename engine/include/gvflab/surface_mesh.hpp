@@ -56,6 +56,13 @@ std::vector<glm::vec3> vertexNormals(const SurfaceMesh& mesh);
 // (so the kernels can form normals from the ring alone); the internal forces'
 // Laplacians use them.
 std::vector<std::vector<std::uint32_t>> vertexNeighbours(const SurfaceMesh& mesh);
+// The same in compressed rows for a closed, manifold, consistently oriented mesh (else
+// ParameterError, as remesh()): the neighbours of v are ring[start[v]] .. ring[start[v + 1] - 1].
+struct MeshRings {
+  std::vector<std::uint32_t> start;  // vertices + 1
+  std::vector<std::uint32_t> ring;
+};
+MeshRings meshRings(const SurfaceMesh& mesh);
 
 // Remeshing of a closed manifold mesh: edges longer than dmax are split, edges shorter than
 // dmin collapsed (unless that would make the mesh non-manifold, fold a face over or leave a
@@ -84,7 +91,15 @@ std::vector<std::vector<std::uint32_t>> vertexNeighbours(const SurfaceMesh& mesh
 // collapses). ParameterError for dmin <= 0, dmax < 2 dmin, or a mesh that is not closed, manifold
 // and consistently oriented (naming checkMesh()'s problem); ResourceError when splits would make
 // more than maxVertices vertices (a diverging surface; SurfaceSnake may pass its kMaxVertices).
+//
+// With `rings`, also the result's one-rings, as meshRings(result) gives them, read off the
+// remesher's half-edges (no second pass). The half-edges of the last result are kept per
+// thread: remeshing a mesh of the same faces again (a snake's surface moved since) skips
+// building them (its results are the same either way).
 SurfaceMesh remesh(const SurfaceMesh& mesh, double dmin, double dmax,
-                   std::size_t maxVertices = std::size_t(1) << 22);
+                   std::size_t maxVertices = std::size_t(1) << 22, MeshRings* rings = nullptr);
+// The same into `result` (which may be `mesh` itself), reusing its storage.
+void remeshInto(const SurfaceMesh& mesh, SurfaceMesh& result, double dmin, double dmax,
+                std::size_t maxVertices, MeshRings* rings);
 
 }  // namespace gvflab

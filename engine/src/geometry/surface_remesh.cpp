@@ -34,6 +34,9 @@ struct Buffers {
   std::vector<glm::dvec3> pos;
   std::vector<Index> corner, twin, out, mark, offset, outgoing, dest, third, fill, index;
   std::vector<int> valence;
+  // When > 0: corner, twin, out and valence are those build() would make of the last result
+  // (its faces are `corner`), which has this many vertices.
+  std::size_t keptVertices = 0;
 };
 constexpr std::size_t kKeptHalfEdges = std::size_t(1) << 21;
 
@@ -51,7 +54,9 @@ class Remesher {
         out_(buffers.out),
         valence_(buffers.valence),
         mark_(buffers.mark) {
-    build(mesh);
+    const bool kept = reuse(mesh);
+    b_.keptVertices = 0;  // build() and the passes change them
+    if (!kept) build(mesh);
   }
 
   // One pass's work lists: edges out of range, as vertex pairs (slots move as faces split).
@@ -63,7 +68,10 @@ class Remesher {
   int splitLong(std::vector<Edge>& longEdges, std::vector<Edge>& shortEdges);
   int collapseShort(std::vector<Edge>& shortEdges);
   int flipValence();
-  SurfaceMesh result() const;
+  // The remeshed mesh (and its one-rings), leaving the half-edges as build() would make them
+  // of it, for the next call.
+  void result(SurfaceMesh& mesh, MeshRings* rings);
+  void rings(MeshRings& out) const;  // from each vertex's outgoing half-edge, turning
 
  private:
   Index from(Index h) const { return corner_[h]; }
@@ -81,6 +89,7 @@ class Remesher {
   }
 
   void build(const SurfaceMesh& mesh);
+  bool reuse(const SurfaceMesh& mesh);
   void split(Index h);
   bool collapse(Index h);
   bool flip(Index h);
@@ -166,6 +175,18 @@ void Remesher::build(const SurfaceMesh& mesh) {
     valence_[a] = static_cast<int>(count);
   }
   mark_.assign(nv, 0);
+}
+
+// The last result's half-edges when `mesh` has its faces (its vertices may have moved).
+bool Remesher::reuse(const SurfaceMesh& mesh) {
+  const std::size_t nv = mesh.vertices.size(), nf = mesh.faces.size();
+  if (b_.keptVertices == 0 || b_.keptVertices != nv || corner_.size() != 3 * nf) return false;
+  for (std::size_t f = 0; f < nf; ++f)
+    for (int i = 0; i < 3; ++i)
+      if (corner_[3 * f + i] != mesh.faces[f][i]) return false;
+  pos_.assign(mesh.vertices.begin(), mesh.vertices.end());
+  mark_.assign(nv, 0);
+  return true;
 }
 
 // Edge a-b (h: a->b in face a b c, its twin b->a in face b a d) becomes a-m-b with faces
@@ -425,27 +446,78 @@ int Remesher::flipValence() {
   return count;
 }
 
-SurfaceMesh Remesher::result() const {
-  SurfaceMesh mesh;
-  std::vector<Index>& index = b_.index;
+void Remesher::result(SurfaceMesh& mesh, MeshRings* rings) {
+  std::vector<Index>&index = b_.index, &faceIndex = b_.fill;
   index.assign(pos_.size(), kNone);
+  mesh.vertices.clear();
+  mesh.faces.clear();
   mesh.vertices.reserve(pos_.size());
   for (Index v = 0; v < pos_.size(); ++v)
     if (out_[v] != kNone) {
       index[v] = static_cast<Index>(mesh.vertices.size());
+      valence_[index[v]] = valence_[v];
       mesh.vertices.push_back(glm::vec3(pos_[v]));
     }
+  const std::size_t nv = mesh.vertices.size();
+  faceIndex.assign(corner_.size() / 3, kNone);
   mesh.faces.reserve(corner_.size() / 3);
   for (Index f = 0; 3 * f < corner_.size(); ++f)
-    if (alive(3 * f))
+    if (alive(3 * f)) {
+      faceIndex[f] = static_cast<Index>(mesh.faces.size());
       mesh.faces.push_back(
           {index[corner_[3 * f]], index[corner_[3 * f + 1]], index[corner_[3 * f + 2]]});
-  return mesh;
+    }
+  // Compacted in place (every slot moves down): the faces' corners, twins renumbered, and each
+  // vertex's first corner in face order as its outgoing half-edge, as build() would make them.
+  const std::size_t nh = 3 * mesh.faces.size();
+  for (Index h = 0; h < corner_.size(); ++h)
+    if (alive(h)) {
+      const Index slot = 3 * faceIndex[h / 3] + h % 3, t = twin_[h];
+      corner_[slot] = index[corner_[h]];
+      twin_[slot] = 3 * faceIndex[t / 3] + t % 3;
+    }
+  corner_.resize(nh);
+  twin_.resize(nh);
+  valence_.resize(nv);
+  out_.assign(nv, kNone);
+  for (Index h = 0; h < nh; ++h)
+    if (out_[corner_[h]] == kNone) out_[corner_[h]] = h;
+  b_.keptVertices = nv;
+  if (rings) this->rings(*rings);
+}
+
+void Remesher::rings(MeshRings& out) const {
+  out.start.resize(out_.size() + 1);
+  out.ring.resize(corner_.size());
+  Index at = 0;
+  for (Index v = 0; v < out_.size(); ++v) {
+    out.start[v] = at;
+    for (Index h = out_[v]; h != kNone;) {  // none for a stray vertex
+      out.ring[at++] = to(h);
+      if ((h = turn(h)) == out_[v]) break;
+    }
+  }
+  out.start[out_.size()] = at;
 }
 
 }  // namespace
 
-SurfaceMesh remesh(const SurfaceMesh& mesh, double dmin, double dmax, std::size_t maxVertices) {
+MeshRings meshRings(const SurfaceMesh& mesh) {
+  thread_local Buffers buffers;  // not remesh()'s, which keep its last result
+  MeshRings rings;
+  Remesher(mesh, 1, 2, 0, buffers).rings(rings);
+  return rings;
+}
+
+SurfaceMesh remesh(const SurfaceMesh& mesh, double dmin, double dmax, std::size_t maxVertices,
+                   MeshRings* rings) {
+  SurfaceMesh result;
+  remeshInto(mesh, result, dmin, dmax, maxVertices, rings);
+  return result;
+}
+
+void remeshInto(const SurfaceMesh& mesh, SurfaceMesh& result, double dmin, double dmax,
+                std::size_t maxVertices, MeshRings* rings) {
   if (!std::isfinite(dmin) || !std::isfinite(dmax) || dmin <= 0 || dmax < 2 * dmin)
     throw ParameterError("Remeshing needs 0 < dmin and 2 dmin <= dmax (got dmin " +
                          std::to_string(dmin) + ", dmax " + std::to_string(dmax) + ").");
@@ -459,12 +531,11 @@ SurfaceMesh remesh(const SurfaceMesh& mesh, double dmin, double dmax, std::size_
     changes += r.flipValence();
     if (changes == 0) break;
   }
-  SurfaceMesh result = r.result();
+  r.result(result, rings);
   if (buffers.corner.capacity() > kKeptHalfEdges) {
     buffers = Buffers{};
     longEdges = shortEdges = {};
   }
-  return result;
 }
 
 }  // namespace gvflab

@@ -23,67 +23,6 @@ int surfaceSweeps(const SnakeParams& p) {
   return std::clamp(k, 1, kMaxSweeps);
 }
 
-MeshRings meshRings(const SurfaceMesh& mesh) {
-  // vertexNeighbours()' fans, written straight into the compressed rows (no vector per vertex:
-  // this runs after every remeshing of surfaces of 10^5 vertices).
-  // The scratch arrays are kept per thread: fresh ones would cost a page fault per 4 KiB on
-  // every call (about a third of the time at 50k vertices).
-  const std::size_t n = mesh.vertices.size();
-  thread_local std::vector<std::uint32_t> offset, fill;
-  thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
-  offset.assign(n + 1, 0);
-  for (const auto& f : mesh.faces)
-    for (int i = 0; i < 3; ++i) ++offset[f[i] + 1];
-  for (std::size_t v = 0; v < n; ++v) offset[v + 1] += offset[v];
-  // Corner (v; a, b) of face (v, a, b), counter-clockwise seen from outside: a step a -> b.
-  pairs.resize(offset[n]);
-  fill.assign(offset.begin(), offset.end() - 1);
-  for (const auto& f : mesh.faces)
-    for (int i = 0; i < 3; ++i) pairs[fill[f[i]]++] = {f[(i + 1) % 3], f[(i + 2) % 3]};
-  MeshRings r;
-  r.start.assign(n + 1, 0);
-  r.ring.reserve(offset[n]);
-  // Walks v's fan from corner `first`, appending to r.ring; true when the walk came back to
-  // its start through every corner (a closed fan: then every corner's a is another's b).
-  auto walk = [&](std::uint32_t first, std::uint32_t begin, std::uint32_t end) {
-    std::uint64_t seen = 0;
-    std::uint32_t at = pairs[first].first;
-    for (std::size_t step = 0; step <= end - begin; ++step) {
-      r.ring.push_back(at);
-      auto i = begin;
-      while (i < end && pairs[i].first != at) ++i;
-      if (i == end) return false;
-      seen |= std::uint64_t(1) << ((i - begin) & 63);
-      at = pairs[i].second;
-      if (at == pairs[first].first)
-        return end - begin <= 64 && seen == ~std::uint64_t(0) >> (64 - (end - begin));
-    }
-    return false;
-  };
-  for (std::size_t v = 0; v < n; ++v) {
-    const auto begin = offset[v], end = offset[v + 1];
-    const std::size_t mark = r.ring.size();
-    // A closed fan (nearly every one) starts at its first corner; only an open one needs the
-    // (quadratic) search for where it begins: a corner's a that is no corner's b.
-    if (begin != end && !walk(begin, begin, end)) {
-      r.ring.resize(mark);
-      auto first = begin;
-      for (auto i = begin; i < end; ++i) {
-        bool isSecond = false;
-        for (auto j = begin; j < end && !isSecond; ++j)
-          isSecond = pairs[j].second == pairs[i].first;
-        if (!isSecond) {
-          first = i;
-          break;
-        }
-      }
-      walk(first, begin, end);
-    }
-    r.start[v + 1] = static_cast<std::uint32_t>(r.ring.size());
-  }
-  return r;
-}
-
 namespace {
 
 // The closest point of triangle abc to p (Ericson, Real-Time Collision Detection, 5.1.5).

@@ -56,34 +56,38 @@ SurfaceMesh scaled(SurfaceMesh mesh, const glm::dvec3& factor) {
 // Untangling and remeshing again alternate at most this often (once is nearly always enough).
 constexpr int kUntangleRounds = 3;
 
-// Remeshes to [dmin, dmax] in world units (spacing: world units per voxel) and, with
-// `untangle`, irons out local folds (untangleCrossings); false, the mesh as it was, when that
-// would take it past `budget` vertices.
-bool remeshWithinBudget(SurfaceMesh& mesh, const SnakeParams& params, std::size_t budget,
-                        const glm::dvec3& spacing, bool untangle) {
-  SurfaceMesh r;
+// A remeshing's result, swapped with the surface's mesh and rings when it succeeds, so that
+// their storage is reused (fresh vectors would page-fault on every remeshing).
+struct Remeshed {
+  SurfaceMesh mesh;
+  MeshRings rings;
+};
+
+// Remeshes `mesh` to [dmin, dmax] in world units (spacing: world units per voxel) and, with
+// `untangle`, irons out local folds (untangleCrossings), with its one-rings in `rings`; false,
+// both as they were, when that would take it past `budget` vertices.
+bool remeshWithinBudget(SurfaceMesh& mesh, MeshRings& rings, Remeshed& r, const SnakeParams& params,
+                        std::size_t budget, const glm::dvec3& spacing, bool untangle) {
   try {
-    // No world copy at unit spacing (the remeshing reads the mesh once).
-    r = spacing == glm::dvec3(1.0)
-            ? remesh(mesh, params.dmin, params.dmax, 2 * budget)
-            : remesh(scaled(mesh, spacing), params.dmin, params.dmax, 2 * budget);
+    if (spacing == glm::dvec3(1.0))  // no world copy (the remeshing reads the mesh once)
+      remeshInto(mesh, r.mesh, params.dmin, params.dmax, 2 * budget, &r.rings);
+    else
+      remeshInto(scaled(mesh, spacing), r.mesh, params.dmin, params.dmax, 2 * budget, &r.rings);
+    if (r.mesh.vertices.size() > budget || r.mesh.faces.empty()) return false;
+    // Smoothing a fold stretches or squeezes edges about it: those are remeshed again (splits
+    // and the collapses remesh() allows do not fold faces over).
+    for (int round = 0; untangle && round < kUntangleRounds && hasFoldedFaces(r.mesh) &&
+                        untangleCrossings(r.mesh).found > 0;
+         ++round) {
+      remeshInto(r.mesh, r.mesh, params.dmin, params.dmax, 2 * budget, &r.rings);
+      if (r.mesh.vertices.size() > budget) return false;
+    }
   } catch (const ResourceError&) {
     return false;
   }
-  if (r.vertices.size() > budget || r.faces.empty()) return false;
-  // Smoothing a fold stretches or squeezes edges about it: those are remeshed again (splits
-  // and the collapses remesh() allows do not fold faces over).
-  for (int round = 0;
-       untangle && round < kUntangleRounds && hasFoldedFaces(r) && untangleCrossings(r).found > 0;
-       ++round) {
-    try {
-      r = remesh(r, params.dmin, params.dmax, 2 * budget);
-    } catch (const ResourceError&) {
-      return false;
-    }
-    if (r.vertices.size() > budget) return false;
-  }
-  mesh = scaled(std::move(r), 1.0 / spacing);
+  r.mesh = scaled(std::move(r.mesh), 1.0 / spacing);
+  std::swap(mesh, r.mesh);
+  std::swap(rings, r.rings);
   return true;
 }
 
@@ -166,6 +170,7 @@ struct SurfaceSnake::Impl {
   std::vector<cl_float4> hostPos;
   std::vector<cl_int> hostRingStart, hostRing, hostVertSurf, hostFlags;
   std::vector<float> hostPressure;
+  Remeshed remeshed;
 
   // pos, rhs, lap, ring_start, ring, vert_surf, flags, pressure, the five fields, total, w, h,
   // d, gamma, kappa, unit_force, spacing
@@ -208,11 +213,10 @@ struct SurfaceSnake::Impl {
   void remeshSurface(Surface& s, const SnakeParams& params, bool untangle) {
     // remesh() keeps the mesh closed and manifold (its contract; the tests check it through
     // whole runs): no checkMesh here, which would cost as much as the remeshing.
-    if (!remeshWithinBudget(s.mesh, params, s.budget, spacing, untangle)) {
+    if (!remeshWithinBudget(s.mesh, s.rings, remeshed, params, s.budget, spacing, untangle)) {
       s.stop.state = SnakeState::Stalled;
       return;
     }
-    s.rings = meshRings(s.mesh);
     ++s.topology;
     s.sinceRemesh = 0;
   }
