@@ -31,7 +31,8 @@ struct BenchArgs {
   int depth = 0;
   std::optional<double> mu;  // --mu; none: each case's default (benchMu)
   double sigma = 0.5;        // --sigma (the paper's value)
-  int mgA = 1, mgB = 2, mgC = 1;
+  int mgA = gvflab::kMultigridSweeps.a, mgB = gvflab::kMultigridSweeps.b,
+      mgC = gvflab::kMultigridSweeps.c;
   std::vector<int> mgCoarse{-1};
   std::vector<int> mgFused{-1};       // --mg-fused F[,F...]: MultigridOptions::fused
   std::vector<int> mgPersistent{-1};  // --mg-persistent P[,P...]: MultigridOptions::persistent

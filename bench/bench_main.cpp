@@ -52,7 +52,7 @@ const char* kUsage =
     "  multigrid second paper, Table 1: Euler K iterations on an N x N blob (N x N x D with\n"
     "            --depth D), then multigrid until it reaches the same error or lower; both\n"
     "            times (kernel sum and span), iterations, errors and the speed-up per\n"
-    "            precision (mu 0.1, sigma 0.5, a 1, b 2, c 1 by default, as in the paper)\n"
+    "            precision (mu 0.1, sigma 0.5, a 1, b 2 as in the paper, c 2 by default)\n"
     "  race      the viewer's equal-time race on an N x N blob: per frame (--frames F, default\n"
     "            10) each solver gets --budget ms of OpenCL time (default 20, the viewer's);\n"
     "            prints OpenCL time so far, iterations and error per solver and frame\n"

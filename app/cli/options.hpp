@@ -37,8 +37,8 @@ struct Options {
   std::optional<int> iterationsPerFrame;  // viewer: --iterations given, per frame
   int savedIterationsPerFrame = 16;       // viewer: from --session (Euler, per frame)
   SolverKind solver = SolverKind::Euler;  // --solver euler|multigrid
-  bool solverGiven = false;       // --solver named: headless runs it, else the engine's rule picks
-  int mgA = 1, mgB = 2, mgC = 1;  // --mg-a, --mg-b, --mg-c (multigridParamSpecs)
+  bool solverGiven = false;  // --solver named: headless runs it, else the engine's rule picks
+  int mgA = kMultigridSweeps.a, mgB = kMultigridSweeps.b, mgC = kMultigridSweeps.c;  // --mg-a/b/c
   std::optional<double> targetError;  // --target-error E: iterate until ε <= E
   std::string device;                 // "", gpu, cpu or a name substring
   std::vector<std::string> devices;   // --devices: a volume's split (slab_split.hpp)

@@ -100,7 +100,7 @@ TEST_CASE("multigrid split over two devices equals one device and the double ref
   const auto devices = twoDevices(), together = twoDevices(true);
   // Depth 27: odd, so the last slab ends on the volume's odd boundary; 32 allows 3 split levels.
   const Volume vols[] = {test::randomVolumeOf(20, 18, 32, 43), test::ballVolumeOf(18, 16, 27)};
-  const reference::MultigridParams p{0.1, 1, 2, 1};
+  const reference::MultigridParams p{.mu = 0.1};  // the solver's default sweeps
   for (const Volume& vol : vols) {
     const GvfInput in = buildGvfInput(*devices.front(), vol, 1.0);
     const GvfInput inTogether = buildGvfInput(*together.front(), vol, 1.0);

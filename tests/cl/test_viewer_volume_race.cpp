@@ -169,7 +169,7 @@ TEST_CASE("the panel asks the solver what it has, not which class it is") {
   CHECK_FALSE(mg.memoryKind().has_value());
   REQUIRE(mg.ownParams().size() == 3);
   CHECK(mg.ownParams()[0].key == "mg-a");
-  CHECK(mg.ownParamValues() == std::vector<double>{1, 2, 1});
+  CHECK(mg.ownParamValues() == std::vector<double>{1, 2, 2});
   const std::vector<SolverFact> facts = mg.facts();
   const SolverFact* levels = findFact(facts, "levels");
   REQUIRE(levels != nullptr);

@@ -16,6 +16,7 @@
 #include <array>
 #include <vector>
 
+#include "gvflab/params.hpp"
 #include "gvflab/reference.hpp"
 
 namespace gvflab::reference {
@@ -48,9 +49,9 @@ void prolongAdd(Field& v, const Field& e);
 
 struct MultigridParams {
   double mu = 0.1;
-  int a = 1;  // full-multigrid cycles per iteration
-  int b = 2;  // pre-smoothing sweeps
-  int c = 1;  // post-smoothing sweeps
+  int a = kMultigridSweeps.a;  // full-multigrid cycles per iteration
+  int b = kMultigridSweeps.b;  // pre-smoothing sweeps
+  int c = kMultigridSweeps.c;  // post-smoothing sweeps
 };
 
 // One V-cycle at level 0 on V (rhs f_0 from V0), in V0's spacing (as below).

@@ -47,9 +47,9 @@ struct CycleShape;
 
 struct MultigridOptions {
   Precision precision = Precision::F32;
-  int a = 1;  // full-multigrid cycles per iteration (paper: 1)
-  int b = 2;  // pre-smoothing sweeps (paper: 2)
-  int c = 1;  // post-smoothing sweeps (paper: 1)
+  int a = kMultigridSweeps.a;  // full-multigrid cycles per iteration
+  int b = kMultigridSweeps.b;  // pre-smoothing sweeps
+  int c = kMultigridSweeps.c;  // post-smoothing sweeps
   // Levels with no side above this are solved together by one work-group, in one launch per
   // V-cycle or full-multigrid descent (-1: chosen per device; 0: never); in local memory
   // where they fit, else in a global scratch buffer.

@@ -83,4 +83,13 @@ struct GvfParams {
 // mu, sigma, iterations (per frame in the viewer, total headless).
 const std::vector<ParamSpec>& gvfParamSpecs();
 
+// Multigrid's cycles and sweeps, the defaults of multigridParamSpecs and of every options struct:
+// the paper's a = 1, b = 2, but c = 2 (the paper's 1): on the H200 two post-sweeps reach
+// Euler's error in fewer iterations at 512^2-2048^2 and 256^3-512^3, 17-39 % sooner
+// (docs/BENCHMARKS.md, "Multigrid's post-smoothing").
+struct MultigridSweeps {
+  int a = 1, b = 2, c = 2;
+};
+inline constexpr MultigridSweeps kMultigridSweeps{};
+
 }  // namespace gvflab

@@ -11,6 +11,7 @@
 
 #include "gvflab/cl.hpp"
 #include "gvflab/field_storage.hpp"
+#include "gvflab/params.hpp"
 
 namespace gvflab::detail {
 
@@ -33,7 +34,7 @@ constexpr int kMaxCoarseLevels = 16;  // MG_MAX_LEVELS
 
 // The levels a schedule runs over (0..last) and the paper's sweeps b and c.
 struct CycleShape {
-  int last = 0, b = 2, c = 1;
+  int last = 0, b = kMultigridSweeps.b, c = kMultigridSweeps.c;
 };
 
 // What each step of a cycle does: an executor.

@@ -27,12 +27,13 @@ using detail::maxSide;
 
 const std::vector<ParamSpec>& multigridParamSpecs() {
   static const std::vector<ParamSpec> specs = {
-      {"mg-a", "a (FMG cycles)", 1, 16, 1, true,
+      {"mg-a", "a (FMG cycles)", 1, 16, kMultigridSweeps.a, true,
        "Full-multigrid cycles per multigrid iteration (paper: a = 1)."},
-      {"mg-b", "b (pre-smoothing)", 0, 16, 2, true,
+      {"mg-b", "b (pre-smoothing)", 0, 16, kMultigridSweeps.b, true,
        "Red-black Gauss-Seidel sweeps before each coarse-grid correction (paper: b = 2)."},
-      {"mg-c", "c (post-smoothing)", 0, 16, 1, true,
-       "Red-black Gauss-Seidel sweeps after each coarse-grid correction (paper: c = 1)."},
+      {"mg-c", "c (post-smoothing)", 0, 16, kMultigridSweeps.c, true,
+       "Red-black Gauss-Seidel sweeps after each coarse-grid correction (paper: c = 1; 2 "
+       "reaches Euler's error sooner on GPUs)."},
   };
   return specs;
 }
