@@ -1,7 +1,6 @@
 #include "cli/flag_table.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <sstream>

@@ -2,7 +2,6 @@
 
 #include <imgui.h>
 
-#include <algorithm>
 #include <string>
 
 #include "viewer/ui/panel_widgets.hpp"
