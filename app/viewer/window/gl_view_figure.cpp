@@ -6,7 +6,6 @@
 #include <imgui.h>
 
 #include <QFileInfo>
-#include <QTimer>
 #include <algorithm>
 #include <vector>
 
