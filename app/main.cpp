@@ -17,11 +17,9 @@
 #include "headless/headless_batch.hpp"
 #include "headless/headless_figure.hpp"
 #include "headless/headless_record.hpp"
-#include "headless/run_progress.hpp"
 #include "headless/stop_signals.hpp"
-#include "io/input_shape.hpp"
 #include "io/qt_messages.hpp"
-#include "io/session_file.hpp"
+#include "io/volume_loader.hpp"
 #include "viewer/window/viewer_main.hpp"
 
 int main(int argc, char** argv) {

@@ -1,7 +1,6 @@
 #include "cli/flag_table.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -42,6 +41,17 @@ Flag number(const ParamSpec& spec, FlagGroup group, std::function<void(Options&,
   f.spec = &spec;
   f.apply = [set = std::move(set)](FlagContext& c) { set(c.options, c.number()); };
   return f;
+}
+
+// A number stored in an Options field (an integer spec's whole number in an int field); cliNumber
+// takes its spec from cliParamSpecs.
+template <class T>
+Flag number(const ParamSpec& spec, FlagGroup group, T Options::*field) {
+  return number(spec, group, [field](Options& o, double v) { o.*field = static_cast<T>(v); });
+}
+template <class T>
+Flag cliNumber(const char* key, FlagGroup group, T Options::*field) {
+  return number(findSpec(cliParamSpecs(), key), group, field);
 }
 
 // A flag whose value is handled by apply (text, a file name, a choice).
@@ -135,10 +145,8 @@ std::vector<Flag> inputFlags() {
                if (std::ranges::count(phantomNames(), *o.phantom) == 0)
                  makePhantom(*o.phantom, 16);  // throws, listing the names
              }));
-  t.push_back(number(findSpec(cliParamSpecs(), "phantom-size"), G::Input,
-                     [](Options& o, double v) { o.phantomSize = static_cast<int>(v); }));
-  t.push_back(number(findSpec(cliParamSpecs(), "page"), G::Input,
-                     [](Options& o, double v) { o.page = static_cast<int>(v); }));
+  t.push_back(cliNumber("phantom-size", G::Input, &Options::phantomSize));
+  t.push_back(cliNumber("page", G::Input, &Options::page));
   std::vector<std::string> demoNames;
   for (const Demo& d : demos()) demoNames.push_back(d.name);
   t.push_back(valued("--demo", "NAME", G::Input,
@@ -221,14 +229,10 @@ std::vector<Flag> fieldFlags() {
                        c.options.solver = *kind;
                        c.options.solverGiven = true;
                      }));
-  t.push_back(number(findSpec(cliParamSpecs(), "target-error"), G::Field,
-                     [](Options& o, double v) { o.targetError = v; }));
-  t.push_back(number(findSpec(multigridParamSpecs(), "mg-a"), G::Field,
-                     [](Options& o, double v) { o.mgA = static_cast<int>(v); }));
-  t.push_back(number(findSpec(multigridParamSpecs(), "mg-b"), G::Field,
-                     [](Options& o, double v) { o.mgB = static_cast<int>(v); }));
-  t.push_back(number(findSpec(multigridParamSpecs(), "mg-c"), G::Field,
-                     [](Options& o, double v) { o.mgC = static_cast<int>(v); }));
+  t.push_back(cliNumber("target-error", G::Field, &Options::targetError));
+  t.push_back(number(findSpec(multigridParamSpecs(), "mg-a"), G::Field, &Options::mgA));
+  t.push_back(number(findSpec(multigridParamSpecs(), "mg-b"), G::Field, &Options::mgB));
+  t.push_back(number(findSpec(multigridParamSpecs(), "mg-c"), G::Field, &Options::mgC));
   // The GVF input: V0's rule or the researcher's own f and V0 (headless/user_gvf_input.hpp).
   t.push_back(shown(
       valued("--v0", "edge|image|FILE", G::Field,
@@ -422,14 +426,10 @@ std::vector<Flag> recordingFlags() {
       "(--save-field, --report, ...) from the last frame; --frames N is the most (default 120, "
       "with --record-tail 3000)",
       [](FlagContext& c) { c.options.record = c.value(); })));
-  t.push_back(once(number(findSpec(cliParamSpecs(), "record-tail"), G::Recording,
-                          [](Options& o, double v) { o.recordTail = v; })));
-  t.push_back(number(findSpec(cliParamSpecs(), "frames"), G::Recording,
-                     [](Options& o, double v) { o.frames = static_cast<int>(v); }));
-  t.push_back(number(findSpec(cliParamSpecs(), "fps"), G::Recording,
-                     [](Options& o, double v) { o.fps = static_cast<int>(v); }));
-  t.push_back(number(findSpec(cliParamSpecs(), "steps-per-frame"), G::Recording,
-                     [](Options& o, double v) { o.stepsPerFrame = static_cast<int>(v); }));
+  t.push_back(once(cliNumber("record-tail", G::Recording, &Options::recordTail)));
+  t.push_back(cliNumber("frames", G::Recording, &Options::frames));
+  t.push_back(cliNumber("fps", G::Recording, &Options::fps));
+  t.push_back(cliNumber("steps-per-frame", G::Recording, &Options::stepsPerFrame));
   t.push_back(toggle("--record-panel", G::Recording,
                      "viewer: record the whole window with the panels",
                      [](Options& o) { o.recordPanel = true; }));
@@ -442,10 +442,8 @@ std::vector<Flag> viewerFlags() {
   t.push_back(toggle("--race", G::Viewer,
                      "start in the race view (Euler vs multigrid, same OpenCL time per frame)",
                      [](Options& o) { o.race = true; }));
-  t.push_back(number(findSpec(cliParamSpecs(), "race-budget"), G::Viewer,
-                     [](Options& o, double v) { o.raceBudgetMs = v; }));
-  t.push_back(number(findSpec(cliParamSpecs(), "frame-budget"), G::Viewer,
-                     [](Options& o, double v) { o.frameBudgetMs = v; }));
+  t.push_back(cliNumber("race-budget", G::Viewer, &Options::raceBudgetMs));
+  t.push_back(cliNumber("frame-budget", G::Viewer, &Options::frameBudgetMs));
   t.push_back(toggle("--stats", G::Viewer, "print frame time p50/p95 and iterations/s at exit",
                      [](Options& o) { o.stats = true; }));
   return t;

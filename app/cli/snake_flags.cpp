@@ -3,7 +3,6 @@
 #include <stdexcept>
 
 #include "gvflab/error.hpp"
-#include "gvflab/quoted.hpp"
 #include "io/contour_formats.hpp"
 #include "io/file_formats.hpp"
 #include "io/mask_file.hpp"

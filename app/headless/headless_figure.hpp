@@ -1,8 +1,6 @@
 #pragma once
 // Figures from the command line: --screenshot F.png with --headless (after the run, at --size,
 // with --legend and --caption) and the shared pieces of headless recording.
-#include <QImage>
-#include <string>
 
 #include "cli/options.hpp"
 #include "viewer/render/figure.hpp"

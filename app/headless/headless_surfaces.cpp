@@ -1,6 +1,5 @@
 #include "headless/headless_surfaces.hpp"
 
-#include <algorithm>
 #include <sstream>
 
 #include "gvflab/surface_mesh.hpp"

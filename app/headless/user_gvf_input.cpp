@@ -8,7 +8,6 @@
 #include "gvflab/quoted.hpp"
 #include "io/field_file.hpp"
 #include "io/image_loader.hpp"
-#include "io/input_shape.hpp"
 #include "io/volume_loader.hpp"
 
 namespace gvflab::app {

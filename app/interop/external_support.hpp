@@ -1,6 +1,5 @@
 #pragma once
 // What the external-memory CL->GL path needs from each side, queried without side effects.
-#include <string>
 
 #include "gl_proc.hpp"
 

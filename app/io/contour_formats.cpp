@@ -105,22 +105,16 @@ std::string contoursGeoJson(const std::vector<ContourRecord>& contours,
   for (const auto& r : contours) {
     const auto points = canvasPoints(r.points, canvas);
     auto ring = nlohmann::ordered_json(points);
-    if (!r.closed()) {  // an open snake: a LineString, not closed
-      features.push_back({{"type", "Feature"},
-                          {"geometry", {{"type", "LineString"}, {"coordinates", ring}}},
-                          {"properties",
-                           {{"force", r.force},
-                            {"state", contourState(r)},
-                            {"iterations", r.iterations},
-                            {"boundary", *r.openBoundary}}}});
-      continue;
+    nlohmann::ordered_json geometry = {{"type", "LineString"}, {"coordinates", ring}};
+    nlohmann::ordered_json properties = {
+        {"force", r.force}, {"state", contourState(r)}, {"iterations", r.iterations}};
+    if (r.closed()) {
+      if (!points.empty() && points.front() != points.back()) ring.push_back(points.front());
+      geometry = {{"type", "Polygon"}, {"coordinates", {ring}}};
+    } else {  // an open snake: a LineString, not closed
+      properties["boundary"] = *r.openBoundary;
     }
-    if (!points.empty() && points.front() != points.back()) ring.push_back(points.front());
-    features.push_back(
-        {{"type", "Feature"},
-         {"geometry", {{"type", "Polygon"}, {"coordinates", {ring}}}},
-         {"properties",
-          {{"force", r.force}, {"state", contourState(r)}, {"iterations", r.iterations}}}});
+    features.push_back({{"type", "Feature"}, {"geometry", geometry}, {"properties", properties}});
   }
   // RFC 7946 coordinates are WGS 84; these are not, so the file says what they are.
   return nlohmann::ordered_json{{"type", "FeatureCollection"},

@@ -5,7 +5,6 @@
 #include <QFile>
 #include <QImage>
 #include <QImageReader>
-#include <QString>
 #include <algorithm>
 #include <climits>
 #include <cstdarg>

@@ -1,7 +1,5 @@
 #include "io/label_mask.hpp"
 
-#include <algorithm>
-#include <cmath>
 #include <string>
 
 #include "gvflab/error.hpp"

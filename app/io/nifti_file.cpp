@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include "gvflab/error.hpp"
@@ -152,37 +153,25 @@ void checkPromisedBytes(const std::filesystem::path& path, const RawHeader& h,
   if (hasSuffix(voxelFile, {".gz"})) checkGzipHolds(path, voxelFile, h, bytes);
 }
 
-double voxelValue(const nifti_image& nim, std::size_t i) {
-  const void* d = nim.data;
-  switch (nim.datatype) {
-    case NIFTI_TYPE_UINT8:
-      return static_cast<const std::uint8_t*>(d)[i];
-    case NIFTI_TYPE_INT8:
-      return static_cast<const std::int8_t*>(d)[i];
-    case NIFTI_TYPE_INT16:
-      return static_cast<const std::int16_t*>(d)[i];
-    case NIFTI_TYPE_UINT16:
-      return static_cast<const std::uint16_t*>(d)[i];
-    case NIFTI_TYPE_INT32:
-      return static_cast<const std::int32_t*>(d)[i];
-    case NIFTI_TYPE_UINT32:
-      return static_cast<const std::uint32_t*>(d)[i];
-    case NIFTI_TYPE_INT64:
-      return static_cast<double>(static_cast<const std::int64_t*>(d)[i]);
-    case NIFTI_TYPE_UINT64:
-      return static_cast<double>(static_cast<const std::uint64_t*>(d)[i]);
-    case NIFTI_TYPE_FLOAT32:
-      return static_cast<const float*>(d)[i];
-    default:
-      return static_cast<const double*>(d)[i];  // FLOAT64, checked before
-  }
+template <class T>
+double voxelAt(const void* data, std::size_t i) {
+  return static_cast<double>(static_cast<const T*>(data)[i]);
 }
 
-bool supportedType(int type) {
-  const int types[] = {NIFTI_TYPE_UINT8,   NIFTI_TYPE_INT8,   NIFTI_TYPE_INT16, NIFTI_TYPE_UINT16,
-                       NIFTI_TYPE_INT32,   NIFTI_TYPE_UINT32, NIFTI_TYPE_INT64, NIFTI_TYPE_UINT64,
-                       NIFTI_TYPE_FLOAT32, NIFTI_TYPE_FLOAT64};
-  return std::find(std::begin(types), std::end(types), type) != std::end(types);
+// The voxel types read (integers, float32 and float64), each with its reader.
+using VoxelReader = double (*)(const void*, std::size_t);
+constexpr std::pair<int, VoxelReader> kVoxelReaders[] = {
+    {NIFTI_TYPE_UINT8, voxelAt<std::uint8_t>}, {NIFTI_TYPE_INT8, voxelAt<std::int8_t>},
+    {NIFTI_TYPE_INT16, voxelAt<std::int16_t>}, {NIFTI_TYPE_UINT16, voxelAt<std::uint16_t>},
+    {NIFTI_TYPE_INT32, voxelAt<std::int32_t>}, {NIFTI_TYPE_UINT32, voxelAt<std::uint32_t>},
+    {NIFTI_TYPE_INT64, voxelAt<std::int64_t>}, {NIFTI_TYPE_UINT64, voxelAt<std::uint64_t>},
+    {NIFTI_TYPE_FLOAT32, voxelAt<float>},      {NIFTI_TYPE_FLOAT64, voxelAt<double>}};
+
+// Null for a type not read.
+VoxelReader voxelReader(int type) {
+  for (const auto& [t, read] : kVoxelReaders)
+    if (t == type) return read;
+  return nullptr;
 }
 
 // NIfTI's world is RAS; WorldGeometry's is LPS (gvflab/world_geometry.hpp): x and y turn round.
@@ -307,7 +296,8 @@ Volume readNiftiVolume(const std::filesystem::path& path) {
   const RawHeader raw = checkRawHeader(path, header.get());
   NiftiImage nim(nifti_image_read(header.get(), 0));
   if (!nim) throw InputError(quoted(path) + " has a NIfTI header nifti_clib cannot use.");
-  if (!supportedType(nim->datatype))
+  const VoxelReader read = voxelReader(nim->datatype);
+  if (!read)
     throw InputError(quoted(path) + " stores " + nifti_datatype_to_string(nim->datatype) +
                      " voxels; integers, float32 and float64 are supported.");
   for (int i = 4; i <= nim->dim[0]; ++i)
@@ -335,7 +325,7 @@ Volume readNiftiVolume(const std::filesystem::path& path) {
   // The voxels in the file's storage order (never reoriented), its affine as the geometry.
   const std::size_t count = static_cast<std::size_t>(nim->nvox);
   std::vector<double> values(count);
-  for (std::size_t i = 0; i < count; ++i) values[i] = voxelValue(*nim, i) * slope + inter;
+  for (std::size_t i = 0; i < count; ++i) values[i] = read(nim->data, i) * slope + inter;
   Volume vol;
   vol.width = static_cast<int>(nim->nx);
   vol.height = static_cast<int>(std::max<std::int64_t>(nim->ny, 1));

@@ -1,6 +1,5 @@
 #include "io/nrrd_source.hpp"
 
-#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdio>

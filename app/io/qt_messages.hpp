@@ -5,7 +5,6 @@
 #include <QtGlobal>
 #include <initializer_list>
 #include <string>
-#include <vector>
 
 namespace gvflab::app {
 

@@ -5,9 +5,7 @@
 #include <QJsonObject>
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "cli/cli_params.hpp"
 #include "gvflab/error.hpp"

@@ -1,7 +1,6 @@
 #include "io/tiff_prewalk.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 #include <unordered_set>
 #include <utility>

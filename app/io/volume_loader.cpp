@@ -4,7 +4,6 @@
 #include "io/dicom_file.hpp"
 #include "io/file_formats.hpp"
 #include "io/image_loader.hpp"
-#include "io/input_shape.hpp"
 
 namespace gvflab::app {
 
@@ -23,6 +22,15 @@ Volume loadVolume(const std::filesystem::path& path) {
     throw InputError("'" + path.string() + "' is not a volume gvflab reads: the name must end in " +
                      extensionList(FormatRole::VolumeInput) + ".");
   return format->readVolume(path);
+}
+
+FieldShape inputShape(const std::filesystem::path& path) {
+  if (isDicomSeriesFolder(path)) return dicomShape(path);  // a folder: a DICOM series
+  // Formats that are only volumes (NIfTI, whose .hdr/.img pairs it checks itself) read their
+  // header at once; the others are opened and checked as images first.
+  const FileFormat* format = findFormat(path, FormatRole::VolumeInput);
+  if (format && !format->readImage) return format->headerShape(path);
+  return imageHeaderShape(path);  // also MetaImage and NRRD, 2D or 3D
 }
 
 LoadedInput loadInput(const std::filesystem::path& path,

@@ -21,6 +21,12 @@ bool isVolumeFile(const std::filesystem::path& path);
 // its extension is not a volume's (with the list).
 Volume loadVolume(const std::filesystem::path& path);
 
+// The size of an image or volume from its header alone (depth 1 for 2D images), so that it can
+// be checked against the device (gvflab::checkFits) before the pixels are read or decompressed.
+// Throws InputError (naming the file) when the header is unreadable or its sizes are
+// impossible; the readers repeat these checks.
+FieldShape inputShape(const std::filesystem::path& path);
+
 // An input read as the CLI reads it: an image or a volume, with its geometry.
 struct LoadedInput {
   bool is3d = false;
@@ -31,7 +37,7 @@ struct LoadedInput {
 };
 
 // The input gate of the CLI and of Python's gvflab.read: the size from the header alone
-// (io/input_shape.hpp) is refused or handed to beforeRead (the device check) before a sample
+// (inputShape) is refused or handed to beforeRead (the device check) before a sample
 // is read, then the file is read as a volume (isVolumeFile) or an image. Throws InputError
 // naming the file.
 LoadedInput loadInput(const std::filesystem::path& path,

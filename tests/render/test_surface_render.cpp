@@ -15,7 +15,7 @@
 #include "viewer/model/surface_session.hpp"
 #include "viewer/render/orbit_camera.hpp"
 #include "viewer/render/surface_view.hpp"
-#include "viewer/render/view_split.hpp"
+#include "viewer/render/view_geometry.hpp"
 #include "volume_support.hpp"
 
 using namespace gvflab;

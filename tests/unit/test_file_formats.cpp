@@ -17,7 +17,6 @@
 #include "io/field_file.hpp"
 #include "io/file_formats.hpp"
 #include "io/image_loader.hpp"
-#include "io/input_shape.hpp"
 #include "io/mask_file.hpp"
 #include "io/nrrd_file.hpp"
 #include "io/surface_file.hpp"

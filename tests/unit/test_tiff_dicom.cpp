@@ -17,7 +17,6 @@
 
 #include "gvflab/error.hpp"
 #include "io/image_loader.hpp"
-#include "io/input_shape.hpp"
 #include "io/tiff_file.hpp"
 #include "io/volume_loader.hpp"
 #include "test_skip.hpp"

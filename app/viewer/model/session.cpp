@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <string_view>
 
 #include "gvflab/error.hpp"
 #include "gvflab/gvf_input.hpp"

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <glm/geometric.hpp>
-#include <limits>
 #include <numeric>
 #include <string>
 #include <utility>

@@ -5,7 +5,6 @@
 #include <Qt>
 #include <algorithm>
 #include <cstdlib>
-#include <string_view>
 
 #include "viewer/ui/panel_widgets.hpp"
 #include "viewer/ui/race_panel.hpp"

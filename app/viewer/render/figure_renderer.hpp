@@ -4,7 +4,6 @@
 // size, the field brought from OpenCL by a Presenter. One per run; made before any output so a
 // missing display fails first.
 #include <QImage>
-#include <memory>
 #include <vector>
 
 #include "gvflab/cl.hpp"

@@ -2,7 +2,6 @@
 // Small move-only owners for GL names, so every texture, buffer, vertex array and program is
 // released exactly once. They must be created and destroyed with the GL context current.
 #include <QOpenGLFunctions_3_3_Core>
-#include <string>
 #include <string_view>
 #include <utility>
 

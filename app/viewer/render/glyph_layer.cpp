@@ -47,14 +47,10 @@ GlyphLayer::GlyphLayer()
   auto& f = gl();
   std::vector<float> shape = arrowShape();
   vertexCount_ = static_cast<GLsizei>(shape.size() / 2);
-  f.glBindVertexArray(vao_.id());
   f.glBindBuffer(GL_ARRAY_BUFFER, shape_.id());
   f.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(shape.size() * sizeof(float)),
                  shape.data(), GL_STATIC_DRAW);
-  f.glEnableVertexAttribArray(0);
-  f.glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), nullptr);
-  f.glBindVertexArray(0);
-  f.glBindBuffer(GL_ARRAY_BUFFER, 0);
+  setVec2Attribute(vao_, shape_);
 }
 
 void GlyphLayer::draw(const LayerFrame& frame) {

@@ -61,4 +61,34 @@ inline void setImageToNdc(GLuint program, const ViewTransform& view) {
   gl().glUniform4f(uniformAt(program, "uImageToNdc"), m[0], m[1], m[2], m[3]);
 }
 
+// Attribute 0 of vao read as packed vec2s from buffer (both left unbound).
+inline void setVec2Attribute(const GlVertexArray& vao, const GlBuffer& buffer) {
+  auto& f = gl();
+  f.glBindVertexArray(vao.id());
+  f.glBindBuffer(GL_ARRAY_BUFFER, buffer.id());
+  f.glEnableVertexAttribArray(0);
+  f.glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), nullptr);
+  f.glBindVertexArray(0);
+  f.glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+// Lines over the picture: drawn into viewport only, alpha-blended; endOverlayDraw undoes it and
+// unbinds the array buffer, the vertex array and the program.
+inline void beginOverlayDraw(const Viewport& viewport) {
+  auto& f = gl();
+  f.glViewport(viewport.x, viewport.y, viewport.width, viewport.height);
+  f.glEnable(GL_SCISSOR_TEST);
+  f.glScissor(viewport.x, viewport.y, viewport.width, viewport.height);
+  f.glEnable(GL_BLEND);
+  f.glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+}
+inline void endOverlayDraw() {
+  auto& f = gl();
+  f.glDisable(GL_SCISSOR_TEST);
+  f.glDisable(GL_BLEND);
+  f.glBindBuffer(GL_ARRAY_BUFFER, 0);
+  f.glBindVertexArray(0);
+  f.glUseProgram(0);
+}
+
 }  // namespace gvflab::viewer

@@ -6,9 +6,7 @@
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
 #include <QOpenGLFramebufferObject>
-#include <cstdint>
 #include <memory>
-#include <vector>
 
 namespace gvflab::viewer {
 

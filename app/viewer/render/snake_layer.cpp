@@ -79,13 +79,7 @@ SnakeLayer::SnakeLayer()
       quadVao_(makeVertexArray()),
       vbo_(makeBuffer()),
       captureTexture_(makeTexture(GL_NEAREST)) {
-  auto& f = gl();
-  f.glBindVertexArray(vao_.id());
-  f.glBindBuffer(GL_ARRAY_BUFFER, vbo_.id());
-  f.glEnableVertexAttribArray(0);
-  f.glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), nullptr);
-  f.glBindVertexArray(0);
-  f.glBindBuffer(GL_ARRAY_BUFFER, 0);
+  setVec2Attribute(vao_, vbo_);
 }
 
 void SnakeLayer::setCapture(const std::vector<unsigned char>& rgba, int width, int height) {
@@ -132,11 +126,7 @@ void SnakeLayer::drawStrip(GLenum mode, const std::vector<glm::vec2>& pts, const
 void SnakeLayer::draw(const Viewport& viewport, const ViewTransform& view,
                       const SnakeDrawing& snakes, bool showCapture, float captureOpacity) {
   auto& f = gl();
-  f.glViewport(viewport.x, viewport.y, viewport.width, viewport.height);
-  f.glEnable(GL_SCISSOR_TEST);
-  f.glScissor(viewport.x, viewport.y, viewport.width, viewport.height);
-  f.glEnable(GL_BLEND);
-  f.glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+  beginOverlayDraw(viewport);
   const auto m = view.imageToNdc();
 
   if (showCapture && captureWidth_ > 0) {
@@ -204,11 +194,7 @@ void SnakeLayer::draw(const Viewport& viewport, const ViewTransform& view,
   if (snakes.draft.size() >= 2) drawStrip(GL_LINE_STRIP, snakes.draft, kDraft, 1, false);
   if (!snakes.draft.empty()) drawStrip(GL_POINTS, snakes.draft, kDraft, dot + 1, true);
   f.glDisable(GL_PROGRAM_POINT_SIZE);
-  f.glDisable(GL_SCISSOR_TEST);
-  f.glDisable(GL_BLEND);
-  f.glBindBuffer(GL_ARRAY_BUFFER, 0);
-  f.glBindVertexArray(0);
-  f.glUseProgram(0);
+  endOverlayDraw();
 }
 
 }  // namespace gvflab::viewer

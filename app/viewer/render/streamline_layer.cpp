@@ -6,13 +6,7 @@ StreamlineLayer::StreamlineLayer()
     : program_(makeProgram("snake.vert.glsl", "snake.frag.glsl")),
       vao_(makeVertexArray()),
       vbo_(makeBuffer()) {
-  auto& f = gl();
-  f.glBindVertexArray(vao_.id());
-  f.glBindBuffer(GL_ARRAY_BUFFER, vbo_.id());
-  f.glEnableVertexAttribArray(0);
-  f.glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
-  f.glBindVertexArray(0);
-  f.glBindBuffer(GL_ARRAY_BUFFER, 0);
+  setVec2Attribute(vao_, vbo_);
 }
 
 void StreamlineLayer::draw(const Viewport& viewport, const ViewTransform& view,
@@ -39,26 +33,18 @@ void StreamlineLayer::draw(const Viewport& viewport, const ViewTransform& view,
     tracedSpacing_ = layers.streamlineSpacing;
   }
   if (starts_.empty()) return;
-  f.glViewport(viewport.x, viewport.y, viewport.width, viewport.height);
-  f.glEnable(GL_SCISSOR_TEST);
-  f.glScissor(viewport.x, viewport.y, viewport.width, viewport.height);
-  f.glEnable(GL_BLEND);
-  f.glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+  beginOverlayDraw(viewport);
   GLuint p = program_.id();
   f.glUseProgram(p);
-  const auto m = view.imageToNdc();
-  f.glUniform4f(f.glGetUniformLocation(p, "uImageToNdc"), m[0], m[1], m[2], m[3]);
-  f.glUniform1f(f.glGetUniformLocation(p, "uPointSize"), 1.0f);
-  f.glUniform1i(f.glGetUniformLocation(p, "uRound"), 0);
+  setImageToNdc(p, view);
+  f.glUniform1f(uniformAt(p, "uPointSize"), 1.0f);
+  f.glUniform1i(uniformAt(p, "uRound"), 0);
   // Warm orange: distinct from the white arrows and from every colormap's middle.
-  f.glUniform4f(f.glGetUniformLocation(p, "uColor"), 1.0f, 0.62f, 0.25f, 0.8f);
+  f.glUniform4f(uniformAt(p, "uColor"), 1.0f, 0.62f, 0.25f, 0.8f);
   f.glBindVertexArray(vao_.id());
   f.glMultiDrawArrays(GL_LINE_STRIP, starts_.data(), counts_.data(),
                       static_cast<GLsizei>(starts_.size()));
-  f.glBindVertexArray(0);
-  f.glUseProgram(0);
-  f.glDisable(GL_BLEND);
-  f.glDisable(GL_SCISSOR_TEST);
+  endOverlayDraw();
 }
 
 }  // namespace gvflab::viewer

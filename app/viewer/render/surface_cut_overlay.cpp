@@ -17,13 +17,7 @@ SurfaceCutOverlay::SurfaceCutOverlay()
     : program_(makeProgram("snake.vert.glsl", "snake.frag.glsl")),
       vao_(makeVertexArray()),
       vbo_(makeBuffer()) {
-  auto& f = gl();
-  f.glBindVertexArray(vao_.id());
-  f.glBindBuffer(GL_ARRAY_BUFFER, vbo_.id());
-  f.glEnableVertexAttribArray(0);
-  f.glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), nullptr);
-  f.glBindVertexArray(0);
-  f.glBindBuffer(GL_ARRAY_BUFFER, 0);
+  setVec2Attribute(vao_, vbo_);
 }
 
 // Each segment as two triangles halfWidth (image pixels) to either side, ends extended by as
@@ -53,11 +47,7 @@ void SurfaceCutOverlay::draw(const Viewport& viewport, const ViewTransform& view
                              const std::vector<SurfaceCut>& cuts,
                              const std::vector<glm::vec2>& draft) {
   auto& f = gl();
-  f.glViewport(viewport.x, viewport.y, viewport.width, viewport.height);
-  f.glEnable(GL_SCISSOR_TEST);
-  f.glScissor(viewport.x, viewport.y, viewport.width, viewport.height);
-  f.glEnable(GL_BLEND);
-  f.glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+  beginOverlayDraw(viewport);
   const GLuint p = program_.id();
   f.glUseProgram(p);
   setImageToNdc(p, view);
@@ -75,11 +65,7 @@ void SurfaceCutOverlay::draw(const Viewport& viewport, const ViewTransform& view
   for (std::size_t i = 0; i + 1 < draft.size(); ++i)
     ring.push_back(draft[i]), ring.push_back(draft[i + 1]);
   drawQuads(ring, kLineHalfWidth * toImage, kDraft);
-  f.glDisable(GL_SCISSOR_TEST);
-  f.glDisable(GL_BLEND);
-  f.glBindBuffer(GL_ARRAY_BUFFER, 0);
-  f.glBindVertexArray(0);
-  f.glUseProgram(0);
+  endOverlayDraw();
 }
 
 }  // namespace gvflab::viewer

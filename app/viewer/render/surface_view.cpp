@@ -69,14 +69,6 @@ SurfaceView::SurfaceView()
   vertexLayout(lineVao_.id(), lineVbo_.id(), 3, 3);
   f.glBindVertexArray(0);
   f.glBindBuffer(GL_ARRAY_BUFFER, 0);
-  for (const GlTexture& t : sliceTextures_) {
-    f.glBindTexture(GL_TEXTURE_2D, t.id());
-    f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-    f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    f.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  }
-  f.glBindTexture(GL_TEXTURE_2D, 0);
 }
 
 SurfaceView::~SurfaceView() = default;

@@ -2,10 +2,23 @@
 // Where the view sits in the window and how a pointer maps onto it: the view between the side
 // panels, split with a volume's 3D view, and the image in it (zoom and pan). Plain arithmetic
 // on the window's size, no GL calls: GlView makes one per use from its current state.
-#include "viewer/render/view_split.hpp"
+#include "viewer/render/layer.hpp"
 #include "viewer/render/view_transform.hpp"
 
 namespace gvflab::viewer {
+
+// The view shared by the slice and the 3D view (volumes): side by side when that gives each
+// the larger square, else the slice above the 3D view. The slice keeps the view's top-left
+// corner, so screen pixels measured from there still address it.
+struct ViewSplit {
+  Viewport slice;  // GL convention (origin bottom-left), framebuffer pixels
+  Viewport side;   // the 3D view; width 0 when there is none
+};
+
+// side = false: the slice takes the whole area.
+ViewSplit splitView(const Viewport& area, bool side);
+// Whether framebuffer pixel (x, y from the area's top-left, y down) lies in the 3D view.
+bool inSideView(const ViewSplit& split, const Viewport& area, float x, float y);
 
 struct ViewGeometry {
   Vec2 window;            // logical pixels (Qt's width() and height())

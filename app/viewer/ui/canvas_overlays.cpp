@@ -6,6 +6,8 @@
 #include <map>
 #include <string>
 
+#include "viewer/ui/panel_widgets.hpp"
+
 namespace gvflab::viewer {
 namespace {
 
@@ -15,8 +17,6 @@ constexpr ImGuiWindowFlags kOverlay =
     ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
 constexpr float kMargin = 10;
 constexpr float kBgAlpha = 0.9f;  // dark enough for white text on viridis yellow
-
-ImVec4 toImVec4(const SnakeRgba& c) { return ImVec4(c[0], c[1], c[2], c[3]); }
 
 // The legend window's size as drawSnakeLegend lays it out (columns, the field line, padding).
 ImVec2 legendSize(const std::vector<LegendRow>& rows, const std::string& fieldLine) {

@@ -2,8 +2,6 @@
 
 #include <imgui.h>
 
-#include <algorithm>
-
 namespace gvflab::viewer {
 namespace {
 const ImVec4 kDim(0.65f, 0.67f, 0.72f, 1.0f);

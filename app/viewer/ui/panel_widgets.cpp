@@ -4,8 +4,6 @@
 
 #include <algorithm>
 
-#include "io/snake_palette.hpp"
-
 namespace gvflab::viewer {
 
 void itemTooltip(const std::string& text) {
@@ -33,6 +31,26 @@ void sameLineIfFits(const char* label, bool checkbox) {
   const float width = checkbox ? ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + text
                                : text + 2 * style.FramePadding.x;
   if (lastEnd + style.ItemSpacing.x + width <= right) ImGui::SameLine();
+}
+
+bool beginListTable(const char* id, std::initializer_list<const char*> columns, std::size_t rows,
+                    ImGuiTableFlags extra) {
+  const float row = ImGui::GetTextLineHeightWithSpacing() + 2;
+  if (!ImGui::BeginTable(id, static_cast<int>(columns.size()),
+                         ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | extra,
+                         ImVec2(0, std::min(6.5f * row, row * (rows + 1.2f)))))
+    return false;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  for (const char* c : columns) ImGui::TableSetupColumn(c);
+  ImGui::TableHeadersRow();
+  return true;
+}
+
+bool idCell(int id, bool selected) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  const std::string label = std::to_string(id) + "##row";
+  return ImGui::Selectable(label.c_str(), selected, ImGuiSelectableFlags_SpanAllColumns);
 }
 
 void compareForceBoxes(CompareForces& forces) {

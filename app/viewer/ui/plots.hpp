@@ -2,8 +2,6 @@
 // Plots with axes for the left panel: ε against iterations (log scale), a snake's mean node
 // displacement per iteration, and the legend of the capture-range overlay. Ticks and extents
 // come from plotAxes() (model/axis_ticks.hpp), so they are round and tested without ImGui.
-#include <array>
-#include <vector>
 
 #include "viewer/model/session.hpp"
 #include "viewer/model/snake_session.hpp"

@@ -7,14 +7,11 @@
 #include <iterator>
 #include <string>
 
-#include "io/snake_palette.hpp"
 #include "viewer/ui/panel_widgets.hpp"
 #include "viewer/ui/plots.hpp"
 
 namespace gvflab::viewer {
 namespace {
-
-ImVec4 toImVec4(const SnakeRgba& c) { return ImVec4(c[0], c[1], c[2], c[3]); }
 
 void help(const std::string& text) {
   ImGui::SameLine();
@@ -146,24 +143,11 @@ void drawTable(SnakeSession& snakes) {
     ImGui::TextColored(toImVec4(stateColor(s)), "%d %s", count[static_cast<int>(s)],
                        shownStateName(s, snakes.waitingForField()));
   }
-  if (contours.empty()) return;
-  const float row = ImGui::GetTextLineHeightWithSpacing() + 2;
-  if (!ImGui::BeginTable("snakes", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
-                         ImVec2(0, std::min(6.5f * row, row * (contours.size() + 1.2f)))))
+  if (contours.empty() ||
+      !beginListTable("snakes", {"#", "force", "state", "iterations"}, contours.size()))
     return;
-  ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("#");
-  ImGui::TableSetupColumn("force");
-  ImGui::TableSetupColumn("state");
-  ImGui::TableSetupColumn("iterations");
-  ImGui::TableHeadersRow();
   for (const auto& c : contours) {
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    const std::string label = std::to_string(c.id) + "##row";
-    if (ImGui::Selectable(label.c_str(), c.id == snakes.selectedId(),
-                          ImGuiSelectableFlags_SpanAllColumns))
-      snakes.select(c.id);
+    if (idCell(c.id, c.id == snakes.selectedId())) snakes.select(c.id);
     ImGui::TableNextColumn();
     ImGui::TextColored(toImVec4(forceColor(c.force)), "%s", forceLabel(c.force));
     ImGui::TableNextColumn();

@@ -2,41 +2,22 @@
 
 #include <imgui.h>
 
-#include <algorithm>
 #include <string>
 
-#include "io/snake_palette.hpp"
 #include "viewer/ui/panel_widgets.hpp"
 
 namespace gvflab::viewer {
 namespace {
-ImVec4 toImVec4(const SnakeRgba& c) { return ImVec4(c[0], c[1], c[2], c[3]); }
 
 void drawTable(SurfaceSession& surfaces) {
   const auto& list = surfaces.surfaces();
   ImGui::Text("%zu surfaces", list.size());
-  if (list.empty()) return;
-  const float row = ImGui::GetTextLineHeightWithSpacing() + 2;
   // Columns as wide as their words: stretched, "converged" was cut at a 1024 px window.
-  if (!ImGui::BeginTable(
-          "surfaces", 5,
-          ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit,
-          ImVec2(0, std::min(6.5f * row, row * (list.size() + 1.2f)))))
+  if (list.empty() || !beginListTable("surfaces", {"#", "force", "state", "vertices", "iter."},
+                                      list.size(), ImGuiTableFlags_SizingFixedFit))
     return;
-  ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("#");
-  ImGui::TableSetupColumn("force");
-  ImGui::TableSetupColumn("state");
-  ImGui::TableSetupColumn("vertices");
-  ImGui::TableSetupColumn("iter.");
-  ImGui::TableHeadersRow();
   for (const SurfaceContour& c : list) {
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    const std::string label = std::to_string(c.id) + "##surface";
-    if (ImGui::Selectable(label.c_str(), c.id == surfaces.selectedId(),
-                          ImGuiSelectableFlags_SpanAllColumns))
-      surfaces.select(c.id);
+    if (idCell(c.id, c.id == surfaces.selectedId())) surfaces.select(c.id);
     ImGui::TableNextColumn();
     ImGui::TextColored(toImVec4(forceColor(c.force)), "%s", forceLabel(c.force));
     ImGui::TableNextColumn();

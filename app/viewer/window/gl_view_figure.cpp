@@ -6,11 +6,9 @@
 #include <imgui.h>
 
 #include <QFileInfo>
-#include <QTimer>
 #include <algorithm>
 #include <vector>
 
-#include "gvflab/error.hpp"
 #include "viewer/window/gl_view.hpp"
 
 namespace gvflab::viewer {
@@ -44,7 +42,7 @@ void GlView::drawViewArea(const Viewport& area, int framebufferHeight, ViewTrans
   if (fieldHidden) shown.showMagnitude = shown.showGlyphs = false;
   const float range =
       layers_.autoRange ? (presenter_ ? presenter_->maxMagnitude() : 0) : layers_.fixedRangeMax;
-  // A volume's 3D view takes its part of the area (render/view_split.hpp); the slice the rest.
+  // A volume's 3D view takes its part of the area (render/view_geometry.hpp); the slice the rest.
   const ViewSplit split = splitView(area, modes_.sideViewShown());
   ViewFrame frame{renderer_.get(),
                   presenter_.get(),

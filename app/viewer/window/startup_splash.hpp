@@ -5,7 +5,6 @@
 #include <QElapsedTimer>
 #include <QSplashScreen>
 #include <QString>
-#include <string>
 
 namespace gvflab::viewer {
 

@@ -6,7 +6,6 @@
 #include <QTimer>
 #include <optional>
 
-#include "gvflab/params.hpp"
 #include "viewer/model/session.hpp"
 #include "viewer/model/viewer_settings.hpp"
 #include "viewer/render/surface_format.hpp"
