@@ -155,6 +155,16 @@ class SurfaceSnake {
   bool allConverged() const;
   bool allStopped() const;
   std::size_t vertexCount() const;
+  // What the host asked of the device since the snake was made (the host path's profile): kernel
+  // launches, reads and writes with their bytes, waits (the host blocked on the device),
+  // remeshings, and the chunks enqueued before a check's flags came back (early), of which a
+  // remeshing threw away `wasted`. Zero it to count from now.
+  struct Traffic {
+    long launches = 0, reads = 0, writes = 0, waits = 0, remeshes = 0, early = 0, wasted = 0;
+    std::uint64_t bytesRead = 0, bytesWritten = 0;
+    void read(std::uint64_t bytes) { ++reads, bytesRead += bytes; }
+  };
+  Traffic& traffic();
   int width() const { return width_; }
   int height() const { return height_; }
   int depth() const { return depth_; }
@@ -164,9 +174,13 @@ class SurfaceSnake {
   void upload();              // meshes -> device (positions, one-rings, flags)
   void syncLayout();          // after edits: upload, every window starting afresh
   void runIterations(int n);  // n iterations on the device, no read-back
-  void checkAndRemesh();      // states of full windows, remeshing where edges are due
-  // Per surface: 1 an edge out of [dmin, dmax], 2 one far too short, 4 one far too long.
-  std::vector<int> edgesOutOfRange();
+  void advance(int n);        // the host's count of them
+  // States of full windows, remeshing where edges are due; true when it enqueued the `next`
+  // iterations (there was nothing to do).
+  bool checkAndRemesh(int next);
+  // The read-back of, per surface: 1 an edge out of [dmin, dmax], 2 one far too short, 4 one
+  // far too long (into Impl::hostEdges when the event completes).
+  cl::Event edgesOutOfRange();
   std::size_t fieldBytes() const;
   ForceFieldSet boundFields() const;  // kernelFields of the surfaces' forces
   std::vector<float> deviceHold();    // per vertex, on the device positions (surface_hold)
