@@ -17,12 +17,12 @@
 // closed-form inverse like the 2D circulant one, so each iteration runs surfaceSweeps()
 // Richardson sweeps y ← y + ω (b − (γI + A) y) from y = x_t, ω = 1 / (γ + 2α + 4β): every
 // mode of the error shrinks by a factor in [0, 1) per sweep whatever α, β, γ (stable, no
-// oscillation), two umbrella passes each, no host work (surface_measures.hpp: 3 sweeps at the
-// defaults, within 5 % of the exact step; at most 8, then the step falls short of it).
-// Read-backs happen every `resample` iterations only when a window ends or remeshing is due
-// (a kernel checks the edges; a flag per surface comes back): at once for an edge far longer
-// than dmax, else after kRemeshPatience periods (surface_measures.hpp says why), so
-// iterations stay on the device otherwise.
+// oscillation), one launch each (L L y from the 2-ring), no host work (surface_measures.hpp: 3
+// sweeps at the defaults, within 5 % of the exact step; at most 8, then the step falls short of
+// it). Read-backs happen every `resample` iterations only when a window ends or remeshing is due (a
+// kernel checks the edges; a flag per surface comes back): at once for an edge far longer than
+// dmax, else after kRemeshPatience periods (surface_measures.hpp says why), so iterations stay on
+// the device otherwise.
 //
 // States: the 2D snakes' rules (parametric_snake.hpp) on a mesh, applied by the one stop
 // tracker (snake_stop.hpp) the 2D snakes use: Moving until a convergence window ends with no
