@@ -17,8 +17,8 @@
 // closed-form inverse like the 2D circulant one, so each iteration runs surfaceSweeps()
 // Richardson sweeps y ← y + ω (b − (γI + A) y) from y = x_t, ω = 1 / (γ + 2α + 4β): every
 // mode of the error shrinks by a factor in [0, 1) per sweep whatever α, β, γ (stable, no
-// oscillation), one launch each (L L y from the 2-ring), no host work (surface_measures.hpp: 3
-// sweeps at the defaults, within 5 % of the exact step; at most 8, then the step falls short of
+// oscillation), two umbrella passes each (one launch on GPUs), no host work (surface_measures.hpp:
+// 3 sweeps at the defaults, within 5 % of the exact step; at most 8, then the step falls short of
 // it). Read-backs happen every `resample` iterations only when a window ends or remeshing is due (a
 // kernel checks the edges; a flag per surface comes back): at once for an edge far longer than
 // dmax, else after kRemeshPatience periods (surface_measures.hpp says why), so iterations stay on
@@ -165,6 +165,9 @@ class SurfaceSnake {
     void read(std::uint64_t bytes) { ++reads, bytesRead += bytes; }
   };
   Traffic& traffic();
+  // Each sweep in one launch, L L y from the 2-ring (GPUs' default), or the umbrella stored
+  // between two launches (CPUs'): the same results.
+  void setRingSweeps(bool on);
   int width() const { return width_; }
   int height() const { return height_; }
   int depth() const { return depth_; }

@@ -166,7 +166,7 @@ struct SurfaceSnake::Impl {
   cl::Buffer edge;
   bool haveFields = false;
   HoldLevels levels;  // the edge levels of the hold test, from the volume's noise
-  cl::Buffer pos[3], rhs, hold, ringStart, ring, vertSurf, flags, pressure, outOfRange;
+  cl::Buffer pos[3], rhs, lap, hold, ringStart, ring, vertSurf, flags, pressure, outOfRange;
   std::size_t vertexCapacity = 0, ringCapacity = 0, surfaceCapacity = 0;
   // Host staging for upload() and download(), kept between calls: the snake remeshes and
   // re-uploads every few iterations, and fresh vectors would page-fault on every call.
@@ -178,13 +178,25 @@ struct SurfaceSnake::Impl {
   Remeshed remeshed;
   SurfaceSnake::Traffic traffic;
 
-  // y, rhs, out, ring_start, ring, vert_surf, flags, pressure, the five fields, total, w, h, d,
-  // gamma, kappa, unit_force, alpha, beta, omega, first, last, spacing
+  // pos, rhs, lap, ring_start, ring, vert_surf, flags, pressure, the five fields, total, w, h,
+  // d, gamma, kappa, unit_force, spacing
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer,
               cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int,
-              cl_int, cl_int, cl_int, cl_float, cl_float, cl_int, cl_float, cl_float, cl_float,
-              cl_int, cl_int, cl_float4>
+              cl_int, cl_int, cl_int, cl_float, cl_float, cl_int, cl_float4>
+      rhsKernel;
+  // y, lap, ring_start, ring, vert_surf, flags, total
+  TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int>
+      lapKernel;
+  // y, lap, rhs, out, ring_start, ring, vert_surf, flags, pressure, the five fields, total, w, h,
+  // d, gamma, kappa, unit_force, alpha, beta, omega, ring2, first, last, spacing
+  TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer,
+              cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer,
+              cl_int, cl_int, cl_int, cl_int, cl_float, cl_float, cl_int, cl_float, cl_float,
+              cl_float, cl_int, cl_int, cl_int, cl_float4>
       sweepKernel;
+  // One launch a sweep from the 2-ring (GPUs: a launch costs more than the gathers), else the
+  // umbrella stored between launches (PoCL, where the 2-ring's gathers cost ~4x the sweeps').
+  bool ringSweeps = false;
   // pos, hold, ring_start, ring, vert_surf, flags, the five fields, total, w, h, d, dist, edge,
   // have_edge, edge_level, min_strength, spacing
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer,
@@ -243,7 +255,10 @@ SurfaceSnake::SurfaceSnake(std::shared_ptr<ComputeContext> ctx, int width, int h
   impl_->ctx = std::move(ctx);
   try {
     auto& lib = impl_->ctx->kernels();
+    impl_->rhsKernel = lib.kernel("surface_step.cl", "surface_rhs");
+    impl_->lapKernel = lib.kernel("surface_step.cl", "surface_laplacian");
     impl_->sweepKernel = lib.kernel("surface_step.cl", "surface_sweep");
+    impl_->ringSweeps = impl_->ctx->info().isGpu;
     impl_->holdKernel = lib.kernel("surface_step.cl", "surface_hold");
     impl_->edgeKernel = lib.kernel("surface_step.cl", "surface_edge_check");
   } catch (const cl::Error& e) {
@@ -298,11 +313,11 @@ std::size_t SurfaceSnake::vertexBudget(const glm::dvec3& extent, const SnakePara
 }
 
 std::uint64_t SurfaceSnake::deviceBytes(std::size_t surfaces, std::size_t vertices) {
-  // Per vertex: pos[3], rhs, hold, vertSurf, ringStart, and its ring (a closed triangle
+  // Per vertex: pos[3], rhs, lap, hold, vertSurf, ringStart, and its ring (a closed triangle
   // mesh's rings hold 6 neighbours per vertex on average); per surface: flags, pressure,
   // outOfRange. Capacities double as they grow.
   const std::uint64_t perVertex =
-      4 * sizeof(cl_float4) + sizeof(float) + 2 * sizeof(cl_int) + 6 * sizeof(cl_int);
+      5 * sizeof(cl_float4) + sizeof(float) + 2 * sizeof(cl_int) + 6 * sizeof(cl_int);
   const std::uint64_t perSurface = 2 * sizeof(cl_int) + sizeof(float);
   return 2 * (perVertex * vertices + perSurface * surfaces);
 }
@@ -460,6 +475,8 @@ std::size_t SurfaceSnake::size() const { return impl_->surfaces.size(); }
 
 SurfaceSnake::Traffic& SurfaceSnake::traffic() { return impl_->traffic; }
 
+void SurfaceSnake::setRingSweeps(bool on) { impl_->ringSweeps = on; }
+
 std::size_t SurfaceSnake::vertexCount() const {
   std::size_t n = 0;
   for (const auto& s : impl_->surfaces) n += s.mesh.vertices.size();
@@ -533,7 +550,7 @@ void SurfaceSnake::upload() {
     if (pos.size() > m.vertexCapacity) {
       const std::size_t cap = std::max(pos.size(), m.vertexCapacity * 2);
       m.ctx->checkAllocation(cap * sizeof(cl_float4), "the surface vertices");
-      for (auto* b : {&m.pos[0], &m.pos[1], &m.pos[2], &m.rhs})
+      for (auto* b : {&m.pos[0], &m.pos[1], &m.pos[2], &m.rhs, &m.lap})
         *b = cl::Buffer(c, CL_MEM_READ_WRITE, cap * sizeof(cl_float4));
       m.hold = cl::Buffer(c, CL_MEM_READ_WRITE, cap * sizeof(float));
       m.vertSurf = cl::Buffer(c, CL_MEM_READ_WRITE, cap * sizeof(cl_int));
@@ -578,28 +595,44 @@ void SurfaceSnake::upload() {
 // pos[keep]; no host bookkeeping (advance() does that once they count).
 void SurfaceSnake::runIterations(int n) {
   Impl& m = *impl_;
+  const cl_int total = static_cast<cl_int>(m.total);
   const int sweeps = surfaceSweeps(params_);
   try {
     const ForceFieldSet f = boundFields();
-    m.sweepKernel.set(m.pos[0], m.rhs, m.pos[1], m.ringStart, m.ring, m.vertSurf, m.flags,
-                      m.pressure, f[0], f[1], f[2], f[3], f[4], static_cast<cl_int>(m.total),
-                      width_, height_, depth_, static_cast<float>(params_.gamma),
-                      static_cast<float>(params_.kappa),
-                      static_cast<cl_int>(params_.normalize ? 1 : 0),
-                      static_cast<float>(params_.alpha), static_cast<float>(params_.beta),
-                      static_cast<float>(surfaceRelaxation(params_)), 1, 0, spacing4(m.spacing));
+    const float gamma = static_cast<float>(params_.gamma),
+                kappa = static_cast<float>(params_.kappa);
+    const cl_int unit = params_.normalize ? 1 : 0;
+    m.rhsKernel.set(m.pos[0], m.rhs, m.lap, m.ringStart, m.ring, m.vertSurf, m.flags, m.pressure,
+                    f[0], f[1], f[2], f[3], f[4], total, width_, height_, depth_, gamma, kappa,
+                    unit, spacing4(m.spacing));
+    m.lapKernel.set(m.pos[0], m.lap, m.ringStart, m.ring, m.vertSurf, m.flags, total);
+    m.sweepKernel.set(m.pos[0], m.lap, m.rhs, m.pos[1], m.ringStart, m.ring, m.vertSurf, m.flags,
+                      m.pressure, f[0], f[1], f[2], f[3], f[4], total, width_, height_, depth_,
+                      gamma, kappa, unit, static_cast<float>(params_.alpha),
+                      static_cast<float>(params_.beta),
+                      static_cast<float>(surfaceRelaxation(params_)), m.ringSweeps ? 1 : 0, 0, 0,
+                      spacing4(m.spacing));
     m.keep = m.current;
-    for (int it = 0; it < n; ++it)
+    for (int it = 0; it < n; ++it) {
+      if (!m.ringSweeps) {
+        m.rhsKernel.arg<0>(m.pos[m.current]);
+        m.launch(m.rhsKernel, "surface_rhs");
+      }
       for (int k = 0; k < sweeps; ++k) {
+        if (!m.ringSweeps && k > 0) {
+          m.lapKernel.arg<0>(m.pos[m.current]);
+          m.launch(m.lapKernel, "surface_laplacian");
+        }
         int out = (m.current + 1) % 3;
         if (out == m.keep) out = (out + 1) % 3;
         m.sweepKernel.arg<0>(m.pos[m.current]);
-        m.sweepKernel.arg<2>(m.pos[out]);
-        m.sweepKernel.arg<23>(static_cast<cl_int>(k == 0 ? 1 : 0));
-        m.sweepKernel.arg<24>(static_cast<cl_int>(k == sweeps - 1 ? 1 : 0));
+        m.sweepKernel.arg<3>(m.pos[out]);
+        m.sweepKernel.arg<25>(static_cast<cl_int>(m.ringSweeps && k == 0 ? 1 : 0));
+        m.sweepKernel.arg<26>(static_cast<cl_int>(k == sweeps - 1 ? 1 : 0));
         m.launch(m.sweepKernel, "surface_sweep");
         m.current = out;
       }
+    }
     m.ctx->queue().flush();  // the device starts while the host goes on (NVIDIA waits for it)
   } catch (const cl::Error& e) {
     rethrowClError(e, "moving the surfaces");
