@@ -237,9 +237,10 @@ struct SurfaceSnake::Impl {
     ++traffic.remeshes;
   }
 
-  ~Impl() {
-    if (uploaded()) clWaitForEvents(1, &uploaded());  // the writes read hostPos until done
+  void waitUploaded() {  // the last upload's writes read the staging vectors until done
+    if (uploaded()) traffic.waits += clWaitForEvents(1, &uploaded()) == CL_SUCCESS;
   }
+  ~Impl() { waitUploaded(); }
 };
 
 SurfaceSnake::SurfaceSnake(std::shared_ptr<ComputeContext> ctx, int width, int height, int depth,
@@ -512,14 +513,7 @@ void SurfaceSnake::upload() {
   std::vector<cl_int>&ring = m.hostRing, &vertSurf = m.hostVertSurf, &flags = m.hostFlags,
   &ringStart = m.hostRingStart;
   std::vector<float>& pressure = m.hostPressure;
-  try {
-    if (m.uploaded()) {  // long done: the device ran a chunk since
-      m.uploaded.wait();
-      ++m.traffic.waits;
-    }
-  } catch (const cl::Error& e) {
-    rethrowClError(e, "uploading the surfaces");
-  }
+  m.waitUploaded();  // long done: the device ran a chunk since
   pos.clear();
   ring.clear();
   vertSurf.clear();
@@ -724,7 +718,7 @@ bool SurfaceSnake::checkAndRemesh(int next) {
   // kRemeshPatience resampling periods.
   std::vector<char> remeshDue(m.surfaces.size(), 0), windowEnds(m.surfaces.size(), 0),
       patient(m.surfaces.size(), 0);
-  bool likely = false;  // a read-back unless no edge is far out
+  bool likely = false;  // a read-back whatever the flags say (almost)
   for (std::size_t k = 0; k < m.surfaces.size(); ++k) {
     const auto& s = m.surfaces[k];
     if (!s.stop.moving()) continue;
@@ -751,9 +745,9 @@ bool SurfaceSnake::checkAndRemesh(int next) {
     remeshDue[k] = (edges & 4) || ((edges & 1) && patient[k]);
     due = due || remeshDue[k] || windowEnds[k];
   }
-  m.traffic.early += early ? 1 : 0;
+  m.traffic.early += early;
   if (!due) return early;
-  m.traffic.wasted += early ? 1 : 0;
+  m.traffic.wasted += early;
   m.current = checked;
   download();
   std::vector<std::size_t> moving;
