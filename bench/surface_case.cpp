@@ -49,7 +49,8 @@ Rig makeRig(const BenchArgs& args, bool profiling, const Volume& volume, double 
 }
 
 struct Run {
-  double seconds, hostMs;  // wall, and the calling thread's CPU
+  double seconds, hostMs;      // wall, and the calling thread's CPU
+  SurfaceSnake::Traffic host;  // what the host asked of the device in the run
 };
 
 // Seconds for `iterations` from the start sphere, read-back of the result included.
@@ -59,10 +60,12 @@ Run timeRun(Rig& r, int iterations) {
   r.ctx->queue().finish();
   const auto t0 = std::chrono::steady_clock::now();
   const double c0 = threadCpuMs();
+  r.surfaces->traffic() = {};
   r.surfaces->step(iterations);
   const auto got = r.surfaces->surfaces();
   const double host = threadCpuMs() - c0;
-  return {std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), host};
+  return {std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), host,
+          r.surfaces->traffic()};
 }
 
 }  // namespace
@@ -74,7 +77,7 @@ int runSurface(const BenchArgs& args, std::ostream& out) {
   const double e = 0.5 * (d.dmin + d.dmax);
   const double n = std::round(std::sqrt(std::max(args.vertices - 2, 6) / 6.0));
   const double half = std::min(0.48 * args.size, 0.5 * n * e);
-  Run best{1e300, 0};
+  Run best{1e300, 0, {}};
   std::size_t vertices = 0;
   std::string device;
   {
@@ -116,7 +119,16 @@ int runSurface(const BenchArgs& args, std::ostream& out) {
                                 {"iterations_per_s", itsPerS},
                                 {"wall_ms", best.seconds * 1e3},
                                 {"host_cpu_ms", best.hostMs},
-                                {"kernel_ms", kernelBest}};
+                                {"kernel_ms", kernelBest},
+                                {"launches", best.host.launches},
+                                {"waits", best.host.waits},
+                                {"reads", best.host.reads},
+                                {"bytes_read", best.host.bytesRead},
+                                {"writes", best.host.writes},
+                                {"bytes_written", best.host.bytesWritten},
+                                {"remeshes", best.host.remeshes},
+                                {"early_chunks", best.host.early},
+                                {"wasted_chunks", best.host.wasted}};
     for (const auto& [name, st] : perKernel)
       if (name.rfind("surface_", 0) == 0) j[name + "_ms"] = st.totalMs;
     printJsonLine(out, j);
@@ -128,6 +140,11 @@ int runSurface(const BenchArgs& args, std::ostream& out) {
         << "host thread CPU " << best.hostMs << " ms); OpenCL " << kernelBest << " ms ("
         << std::setprecision(4) << kernelBest / args.iterations << " ms/iteration, "
         << surfaceSweeps(d) << " sweeps)\n";
+    const auto& h = best.host;
+    out << "  host path: " << h.launches << " launches, " << h.waits << " waits, " << h.reads
+        << " reads (" << h.bytesRead / 1024 << " KiB), " << h.writes << " writes ("
+        << h.bytesWritten / 1024 << " KiB), " << h.remeshes << " remeshes, " << h.early
+        << " chunks enqueued before their check's flags (" << h.wasted << " thrown away)\n";
     for (const auto& [name, st] : perKernel)
       if (name.rfind("surface_", 0) == 0)
         out << "  " << name << ": " << std::setprecision(2) << st.totalMs << " ms\n";

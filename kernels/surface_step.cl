@@ -4,8 +4,9 @@
 // L the umbrella Laplacian on each vertex's one-ring, solved approximately by a few
 // Richardson sweeps y <- y + omega (b - (gamma I + A) y) from y = x_t (omega = 1 / (gamma +
 // 2 alpha + 4 beta), the largest eigenvalue of gamma I + A; the host says why that is stable).
-// Each sweep is two passes: surface_laplacian (lap = L y; the first sweep's surface_rhs also
-// forms b) and surface_sweep (L lap, then the update; the last sweep clamps into the volume).
+// Each sweep is two passes, surface_laplacian (lap = L y; the first sweep's surface_rhs also
+// forms b) and surface_sweep (L lap, then the update; the last sweep clamps into the volume), or
+// on GPUs one, surface_sweep forming L y and L L y from the 2-ring (and b in the first).
 //
 // Layout: all surfaces' vertices in one float4 array (w unused); the one-rings in CSR form,
 // ring[ring_start[v] .. ring_start[v + 1]) the global indices of v's neighbours in fan order,
@@ -72,6 +73,16 @@ float3 ring_normal(__global const float4* pos, __global const int* ring_start,
   return l > 0.0f ? n / l : (float3)(0.0f);
 }
 
+// L (L y) at i: the umbrella of each neighbour's umbrella (the 2-ring), each computed as
+// umbrella() computes i's, so that one launch holds a whole sweep.
+float3 umbrella_twice(__global const float4* y, __global const int* ring_start,
+                      __global const int* ring, int i, float3 lap_i) {
+  int b = ring_start[i], e = ring_start[i + 1];
+  float3 s = (float3)(0.0f);
+  for (int k = b; k < e; ++k) s += umbrella(y, ring_start, ring, ring[k]);
+  return e > b ? s / (float)(e - b) - lap_i : (float3)(0.0f);
+}
+
 // b = gamma x + kappa F(x) + p n(x), and lap = L x for the first sweep.
 __kernel void surface_rhs(__global const float4* pos, __global float4* rhs, __global float4* lap,
                           __global const int* ring_start, __global const int* ring,
@@ -103,24 +114,42 @@ __kernel void surface_laplacian(__global const float4* y, __global float4* lap,
   lap[i] = (float4)(umbrella(y, ring_start, ring, i), 0.0f);
 }
 
-// out = y + omega (b - (gamma y - alpha lap + beta L lap)); clamped into the volume, [0, w] x
-// [0, h] x [0, d] times spacing, when last. Surfaces that do not move are copied.
+// One sweep: out = y + omega (b - (gamma y - alpha L y + beta L L y)), with L y from lap
+// (surface_rhs, surface_laplacian) or, when ring2, L y and L L y from the 2-ring in this launch,
+// the first (y = x_t) also forming b = gamma x + kappa F(x) + p n(x) into rhs. Clamped into the
+// volume, [0, w] x [0, h] x [0, d] times spacing, when last. Surfaces that do not move are copied.
 __kernel void surface_sweep(__global const float4* y, __global const float4* lap,
-                            __global const float4* rhs, __global float4* out,
+                            __global float4* rhs, __global float4* out,
                             __global const int* ring_start, __global const int* ring,
-                            __global const int* vert_surf, __global const int* flags, int total,
-                            float gamma, float alpha, float beta, float omega, int last, int w,
-                            int h, int d, float4 spacing) {
+                            __global const int* vert_surf, __global const int* flags,
+                            __global const float* pressure, FORCE_FIELD_ARGS(float), int total,
+                            int w, int h, int d, float gamma, float kappa, int unit_force,
+                            float alpha, float beta, float omega, int ring2, int first, int last,
+                            float4 spacing) {
   int i = get_global_id(0);
   if (i >= total) return;
   float4 yi = y[i];
-  if (!(flags[vert_surf[i]] & SURF_MOVING)) {
+  int s = vert_surf[i];
+  int f = flags[s];
+  if (!(f & SURF_MOVING)) {
     out[i] = yi;
     return;
   }
-  float3 l = lap[i].xyz;
-  float3 ll = umbrella(lap, ring_start, ring, i);
-  float3 r = yi.xyz + omega * (rhs[i].xyz - (gamma * yi.xyz - alpha * l + beta * ll));
+  float3 b;
+  if (first) {
+    __global const float* field = FORCE_FIELD(FORCE_OF(f));
+    float3 force = sample_force3(field, yi.xyz / spacing.xyz, w, h, d,
+                                 unit_force ? FORCE_CELL_PEAK : FORCE_RAW);
+    float3 n = ring_normal(y, ring_start, ring, i);
+    b = gamma * yi.xyz + kappa * force + pressure[s] * n;
+    rhs[i] = (float4)(b, 0.0f);
+  } else {
+    b = rhs[i].xyz;
+  }
+  float3 l = ring2 ? umbrella(y, ring_start, ring, i) : lap[i].xyz;
+  float3 ll =
+      ring2 ? umbrella_twice(y, ring_start, ring, i, l) : umbrella(lap, ring_start, ring, i);
+  float3 r = yi.xyz + omega * (b - (gamma * yi.xyz - alpha * l + beta * ll));
   if (last) r = clamp(r, (float3)(0.0f), (float3)((float)w, (float)h, (float)d) * spacing.xyz);
   out[i] = (float4)(r, 0.0f);
 }

@@ -79,6 +79,7 @@ SnakeParams quiet(SnakeParams p) {
 }  // namespace
 
 TEST_CASE("surface iterations match the double reference for every kind of parameter") {
+  // Both sweep kernels' paths: the umbrella stored between launches, and the 2-ring's one launch.
   auto ctx = test::sharedContext();
   Scene3 s = randomScene();
   struct Case {
@@ -90,7 +91,10 @@ TEST_CASE("surface iterations match the double reference for every kind of param
   const Case cases[] = {{0.05, 0.05, 1.0, 0.6, 0.0, true},
                         {10.0, 10.0, 0.05, 2.0, 0.7, true},
                         {0.0, 0.0, 2.0, 3.0, -0.4, false}};
-  for (const Case& c : cases) {
+  for (int pass = 0; pass < 6; ++pass) {
+    const Case& c = cases[pass % 3];
+    const bool ring = pass >= 3;
+    CAPTURE(ring);
     CAPTURE(c.alpha);
     CAPTURE(c.gamma);
     SnakeParams p = SnakeParams::defaults();
@@ -98,6 +102,7 @@ TEST_CASE("surface iterations match the double reference for every kind of param
     p.pressure = c.pressure, p.normalize = c.normalize;
     p = quiet(p);
     SurfaceSnake surfaces(ctx, kW, kH, kD, p);
+    surfaces.setRingSweeps(ring);
     surfaces.setFields(s.solver->field(), s.input);
     surfaces.add(jittered({7, 7, 6}, 3.5, 1.5, 1), SnakeForce::Gvf);
     surfaces.add(jittered({15, 11, 9}, 4.5, 1.5, 2), SnakeForce::Traditional);

@@ -17,12 +17,12 @@
 // closed-form inverse like the 2D circulant one, so each iteration runs surfaceSweeps()
 // Richardson sweeps y ← y + ω (b − (γI + A) y) from y = x_t, ω = 1 / (γ + 2α + 4β): every
 // mode of the error shrinks by a factor in [0, 1) per sweep whatever α, β, γ (stable, no
-// oscillation), two umbrella passes each, no host work (surface_measures.hpp: 3 sweeps at the
-// defaults, within 5 % of the exact step; at most 8, then the step falls short of it).
-// Read-backs happen every `resample` iterations only when a window ends or remeshing is due
-// (a kernel checks the edges; a flag per surface comes back): at once for an edge far longer
-// than dmax, else after kRemeshPatience periods (surface_measures.hpp says why), so
-// iterations stay on the device otherwise.
+// oscillation), two umbrella passes each (one launch on GPUs), no host work (surface_measures.hpp:
+// 3 sweeps at the defaults, within 5 % of the exact step; at most 8, then the step falls short of
+// it). Read-backs happen every `resample` iterations only when a window ends or remeshing is due (a
+// kernel checks the edges; a flag per surface comes back): at once for an edge far longer than
+// dmax, else after kRemeshPatience periods (surface_measures.hpp says why), so iterations stay on
+// the device otherwise.
 //
 // States: the 2D snakes' rules (parametric_snake.hpp) on a mesh, applied by the one stop
 // tracker (snake_stop.hpp) the 2D snakes use: Moving until a convergence window ends with no
@@ -155,6 +155,19 @@ class SurfaceSnake {
   bool allConverged() const;
   bool allStopped() const;
   std::size_t vertexCount() const;
+  // What the host asked of the device since the snake was made (the host path's profile): kernel
+  // launches, reads and writes with their bytes, waits (the host blocked on the device),
+  // remeshings, and the chunks enqueued before a check's flags came back (early), of which a
+  // remeshing threw away `wasted`. Zero it to count from now.
+  struct Traffic {
+    long launches = 0, reads = 0, writes = 0, waits = 0, remeshes = 0, early = 0, wasted = 0;
+    std::uint64_t bytesRead = 0, bytesWritten = 0;
+    void read(std::uint64_t bytes) { ++reads, bytesRead += bytes; }
+  };
+  Traffic& traffic();
+  // Each sweep in one launch, L L y from the 2-ring (GPUs' default), or the umbrella stored
+  // between two launches (CPUs'): the same results.
+  void setRingSweeps(bool on);
   int width() const { return width_; }
   int height() const { return height_; }
   int depth() const { return depth_; }
@@ -164,9 +177,13 @@ class SurfaceSnake {
   void upload();              // meshes -> device (positions, one-rings, flags)
   void syncLayout();          // after edits: upload, every window starting afresh
   void runIterations(int n);  // n iterations on the device, no read-back
-  void checkAndRemesh();      // states of full windows, remeshing where edges are due
-  // Per surface: 1 an edge out of [dmin, dmax], 2 one far too short, 4 one far too long.
-  std::vector<int> edgesOutOfRange();
+  void advance(int n);        // the host's count of them
+  // States of full windows, remeshing where edges are due; true when it enqueued the `next`
+  // iterations (there was nothing to do).
+  bool checkAndRemesh(int next);
+  // The read-back of, per surface: 1 an edge out of [dmin, dmax], 2 one far too short, 4 one
+  // far too long (into Impl::hostEdges when the event completes).
+  cl::Event edgesOutOfRange();
   std::size_t fieldBytes() const;
   ForceFieldSet boundFields() const;  // kernelFields of the surfaces' forces
   std::vector<float> deviceHold();    // per vertex, on the device positions (surface_hold)

@@ -155,7 +155,10 @@ struct SurfaceSnake::Impl {
   int nextId = 1;
   bool deviceAhead = false;
   bool layoutDirty = true;
-  int current = 0;
+  // Positions: a sweep reads one buffer and writes another, never the one a chunk started
+  // from (pos[keep]): a chunk enqueued before a check's flags are read leaves the positions
+  // the check saw for a remeshing.
+  int current = 0, keep = 0;
   int sinceResample = 0;
   std::size_t total = 0;
 
@@ -163,14 +166,17 @@ struct SurfaceSnake::Impl {
   cl::Buffer edge;
   bool haveFields = false;
   HoldLevels levels;  // the edge levels of the hold test, from the volume's noise
-  cl::Buffer pos[2], rhs, lap, hold, ringStart, ring, vertSurf, flags, pressure, outOfRange;
+  cl::Buffer pos[3], rhs, lap, hold, ringStart, ring, vertSurf, flags, pressure, outOfRange;
   std::size_t vertexCapacity = 0, ringCapacity = 0, surfaceCapacity = 0;
   // Host staging for upload() and download(), kept between calls: the snake remeshes and
   // re-uploads every few iterations, and fresh vectors would page-fault on every call.
   std::vector<cl_float4> hostPos;
   std::vector<cl_int> hostRingStart, hostRing, hostVertSurf, hostFlags;
   std::vector<float> hostPressure;
+  std::vector<cl_int> hostEdges;
+  cl::Event uploaded;  // the last upload's writes, which read the staging vectors
   Remeshed remeshed;
+  SurfaceSnake::Traffic traffic;
 
   // pos, rhs, lap, ring_start, ring, vert_surf, flags, pressure, the five fields, total, w, h,
   // d, gamma, kappa, unit_force, spacing
@@ -181,12 +187,16 @@ struct SurfaceSnake::Impl {
   // y, lap, ring_start, ring, vert_surf, flags, total
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int>
       lapKernel;
-  // y, lap, rhs, out, ring_start, ring, vert_surf, flags, total, gamma, alpha, beta, omega, last,
-  // w, h, d, spacing
+  // y, lap, rhs, out, ring_start, ring, vert_surf, flags, pressure, the five fields, total, w, h,
+  // d, gamma, kappa, unit_force, alpha, beta, omega, ring2, first, last, spacing
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer,
-              cl::Buffer, cl_int, cl_float, cl_float, cl_float, cl_float, cl_int, cl_int, cl_int,
-              cl_int, cl_float4>
+              cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer,
+              cl_int, cl_int, cl_int, cl_int, cl_float, cl_float, cl_int, cl_float, cl_float,
+              cl_float, cl_int, cl_int, cl_int, cl_float4>
       sweepKernel;
+  // One launch a sweep from the 2-ring (GPUs: a launch costs more than the gathers), else the
+  // umbrella stored between launches (PoCL, where the 2-ring's gathers cost ~4x the sweeps').
+  bool ringSweeps = false;
   // pos, hold, ring_start, ring, vert_surf, flags, the five fields, total, w, h, d, dist, edge,
   // have_edge, edge_level, min_strength, spacing
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer,
@@ -197,6 +207,11 @@ struct SurfaceSnake::Impl {
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int,
               cl_float, cl_float, cl_float>
       edgeKernel;
+
+  void launch(cl::Kernel& kernel, const char* name) {
+    ++traffic.launches;
+    detail::enqueue1D(*ctx, kernel, name, total, kLocal);
+  }
 
   Surface* find(int id) {
     for (auto& s : surfaces)
@@ -219,7 +234,13 @@ struct SurfaceSnake::Impl {
     }
     ++s.topology;
     s.sinceRemesh = 0;
+    ++traffic.remeshes;
   }
+
+  void waitUploaded() {  // the last upload's writes read the staging vectors until done
+    if (uploaded()) traffic.waits += clWaitForEvents(1, &uploaded()) == CL_SUCCESS;
+  }
+  ~Impl() { waitUploaded(); }
 };
 
 SurfaceSnake::SurfaceSnake(std::shared_ptr<ComputeContext> ctx, int width, int height, int depth,
@@ -238,6 +259,7 @@ SurfaceSnake::SurfaceSnake(std::shared_ptr<ComputeContext> ctx, int width, int h
     impl_->rhsKernel = lib.kernel("surface_step.cl", "surface_rhs");
     impl_->lapKernel = lib.kernel("surface_step.cl", "surface_laplacian");
     impl_->sweepKernel = lib.kernel("surface_step.cl", "surface_sweep");
+    impl_->ringSweeps = impl_->ctx->info().isGpu;
     impl_->holdKernel = lib.kernel("surface_step.cl", "surface_hold");
     impl_->edgeKernel = lib.kernel("surface_step.cl", "surface_edge_check");
   } catch (const cl::Error& e) {
@@ -292,11 +314,11 @@ std::size_t SurfaceSnake::vertexBudget(const glm::dvec3& extent, const SnakePara
 }
 
 std::uint64_t SurfaceSnake::deviceBytes(std::size_t surfaces, std::size_t vertices) {
-  // Per vertex: pos[2], rhs, lap, hold, vertSurf, ringStart, and its ring (a closed triangle
+  // Per vertex: pos[3], rhs, lap, hold, vertSurf, ringStart, and its ring (a closed triangle
   // mesh's rings hold 6 neighbours per vertex on average); per surface: flags, pressure,
   // outOfRange. Capacities double as they grow.
   const std::uint64_t perVertex =
-      4 * sizeof(cl_float4) + sizeof(float) + 2 * sizeof(cl_int) + 6 * sizeof(cl_int);
+      5 * sizeof(cl_float4) + sizeof(float) + 2 * sizeof(cl_int) + 6 * sizeof(cl_int);
   const std::uint64_t perSurface = 2 * sizeof(cl_int) + sizeof(float);
   return 2 * (perVertex * vertices + perSurface * surfaces);
 }
@@ -452,6 +474,10 @@ bool SurfaceSnake::allStopped() const {
 
 std::size_t SurfaceSnake::size() const { return impl_->surfaces.size(); }
 
+SurfaceSnake::Traffic& SurfaceSnake::traffic() { return impl_->traffic; }
+
+void SurfaceSnake::setRingSweeps(bool on) { impl_->ringSweeps = on; }
+
 std::size_t SurfaceSnake::vertexCount() const {
   std::size_t n = 0;
   for (const auto& s : impl_->surfaces) n += s.mesh.vertices.size();
@@ -466,6 +492,8 @@ void SurfaceSnake::download() {
   try {
     m.ctx->queue().enqueueReadBuffer(m.pos[m.current], CL_TRUE, 0, all.size() * sizeof(cl_float4),
                                      all.data());
+    m.traffic.read(all.size() * sizeof(cl_float4));
+    ++m.traffic.waits;
   } catch (const cl::Error& e) {
     rethrowClError(e, "reading the surface vertices");
   }
@@ -485,6 +513,7 @@ void SurfaceSnake::upload() {
   std::vector<cl_int>&ring = m.hostRing, &vertSurf = m.hostVertSurf, &flags = m.hostFlags,
   &ringStart = m.hostRingStart;
   std::vector<float>& pressure = m.hostPressure;
+  m.waitUploaded();  // long done: the device ran a chunk since
   pos.clear();
   ring.clear();
   vertSurf.clear();
@@ -508,14 +537,14 @@ void SurfaceSnake::upload() {
   }
   m.total = pos.size();
   m.layoutDirty = false;
-  m.current = 0;
+  m.current = m.keep = 0;
   if (pos.empty()) return;
   try {
     auto& c = m.ctx->context();
     if (pos.size() > m.vertexCapacity) {
       const std::size_t cap = std::max(pos.size(), m.vertexCapacity * 2);
       m.ctx->checkAllocation(cap * sizeof(cl_float4), "the surface vertices");
-      for (auto* b : {&m.pos[0], &m.pos[1], &m.rhs, &m.lap})
+      for (auto* b : {&m.pos[0], &m.pos[1], &m.pos[2], &m.rhs, &m.lap})
         *b = cl::Buffer(c, CL_MEM_READ_WRITE, cap * sizeof(cl_float4));
       m.hold = cl::Buffer(c, CL_MEM_READ_WRITE, cap * sizeof(float));
       m.vertSurf = cl::Buffer(c, CL_MEM_READ_WRITE, cap * sizeof(cl_int));
@@ -543,53 +572,74 @@ void SurfaceSnake::upload() {
     q.enqueueWriteBuffer(m.vertSurf, CL_FALSE, 0, vertSurf.size() * sizeof(cl_int),
                          vertSurf.data());
     q.enqueueWriteBuffer(m.flags, CL_FALSE, 0, flags.size() * sizeof(cl_int), flags.data());
-    q.enqueueWriteBuffer(m.pressure, CL_FALSE, 0, pressure.size() * sizeof(float), pressure.data());
-    q.finish();  // the staging vectors are reused by the next call
+    q.enqueueWriteBuffer(m.pressure, CL_FALSE, 0, pressure.size() * sizeof(float), pressure.data(),
+                         nullptr, &m.uploaded);
+    q.flush();  // no wait: the next upload waits for these before it refills the vectors
+    m.traffic.writes += 6;
+    m.traffic.bytesWritten +=
+        pos.size() * sizeof(cl_float4) +
+        (ringStart.size() + ring.size() + vertSurf.size() + flags.size()) * sizeof(cl_int) +
+        pressure.size() * sizeof(float);
   } catch (const cl::Error& e) {
     rethrowClError(e, "uploading the surfaces");
   }
 }
 
+// Enqueues n iterations from pos[current], each sweep into a buffer other than its input and
+// pos[keep]; no host bookkeeping (advance() does that once they count).
 void SurfaceSnake::runIterations(int n) {
   Impl& m = *impl_;
   const cl_int total = static_cast<cl_int>(m.total);
   const int sweeps = surfaceSweeps(params_);
-  const float omega = static_cast<float>(surfaceRelaxation(params_));
   try {
     const ForceFieldSet f = boundFields();
+    const float gamma = static_cast<float>(params_.gamma),
+                kappa = static_cast<float>(params_.kappa);
+    const cl_int unit = params_.normalize ? 1 : 0;
     m.rhsKernel.set(m.pos[0], m.rhs, m.lap, m.ringStart, m.ring, m.vertSurf, m.flags, m.pressure,
-                    f[0], f[1], f[2], f[3], f[4], total, width_, height_, depth_,
-                    static_cast<float>(params_.gamma), static_cast<float>(params_.kappa),
-                    static_cast<cl_int>(params_.normalize ? 1 : 0), spacing4(m.spacing));
+                    f[0], f[1], f[2], f[3], f[4], total, width_, height_, depth_, gamma, kappa,
+                    unit, spacing4(m.spacing));
     m.lapKernel.set(m.pos[0], m.lap, m.ringStart, m.ring, m.vertSurf, m.flags, total);
     m.sweepKernel.set(m.pos[0], m.lap, m.rhs, m.pos[1], m.ringStart, m.ring, m.vertSurf, m.flags,
-                      total, static_cast<float>(params_.gamma), static_cast<float>(params_.alpha),
-                      static_cast<float>(params_.beta), omega, 0, width_, height_, depth_,
+                      m.pressure, f[0], f[1], f[2], f[3], f[4], total, width_, height_, depth_,
+                      gamma, kappa, unit, static_cast<float>(params_.alpha),
+                      static_cast<float>(params_.beta),
+                      static_cast<float>(surfaceRelaxation(params_)), m.ringSweeps ? 1 : 0, 0, 0,
                       spacing4(m.spacing));
+    m.keep = m.current;
     for (int it = 0; it < n; ++it) {
-      m.rhsKernel.arg<0>(m.pos[m.current]);
-      detail::enqueue1D(*m.ctx, m.rhsKernel, "surface_rhs", m.total, kLocal);
+      if (!m.ringSweeps) {
+        m.rhsKernel.arg<0>(m.pos[m.current]);
+        m.launch(m.rhsKernel, "surface_rhs");
+      }
       for (int k = 0; k < sweeps; ++k) {
-        if (k > 0) {
+        if (!m.ringSweeps && k > 0) {
           m.lapKernel.arg<0>(m.pos[m.current]);
-          detail::enqueue1D(*m.ctx, m.lapKernel, "surface_laplacian", m.total, kLocal);
+          m.launch(m.lapKernel, "surface_laplacian");
         }
+        int out = (m.current + 1) % 3;
+        if (out == m.keep) out = (out + 1) % 3;
         m.sweepKernel.arg<0>(m.pos[m.current]);
-        m.sweepKernel.arg<3>(m.pos[1 - m.current]);
-        m.sweepKernel.arg<13>(static_cast<cl_int>(k == sweeps - 1 ? 1 : 0));
-        detail::enqueue1D(*m.ctx, m.sweepKernel, "surface_sweep", m.total, kLocal);
-        m.current = 1 - m.current;
+        m.sweepKernel.arg<3>(m.pos[out]);
+        m.sweepKernel.arg<25>(static_cast<cl_int>(m.ringSweeps && k == 0 ? 1 : 0));
+        m.sweepKernel.arg<26>(static_cast<cl_int>(k == sweeps - 1 ? 1 : 0));
+        m.launch(m.sweepKernel, "surface_sweep");
+        m.current = out;
       }
     }
+    m.ctx->queue().flush();  // the device starts while the host goes on (NVIDIA waits for it)
   } catch (const cl::Error& e) {
     rethrowClError(e, "moving the surfaces");
   }
-  for (auto& s : m.surfaces) {
+  m.deviceAhead = true;
+}
+
+void SurfaceSnake::advance(int n) {
+  for (auto& s : impl_->surfaces) {
     if (s.stop.moving()) s.sinceRemesh += n;
     s.stop.advance(n);
   }
-  m.sinceResample += n;
-  m.deviceAhead = true;
+  impl_->sinceResample += n;
 }
 
 std::vector<float> SurfaceSnake::deviceHold() {
@@ -602,29 +652,35 @@ std::vector<float> SurfaceSnake::deviceHold() {
                      static_cast<float>(kHoldDistance), m.edge, 1,
                      static_cast<float>(m.levels.edge), static_cast<float>(m.levels.strength),
                      spacing4(m.spacing));
-    detail::enqueue1D(*m.ctx, m.holdKernel, "surface_hold", m.total, kLocal);
+    m.launch(m.holdKernel, "surface_hold");
     m.ctx->queue().enqueueReadBuffer(m.hold, CL_TRUE, 0, out.size() * sizeof(float), out.data());
+    m.traffic.read(out.size() * sizeof(float));
+    ++m.traffic.waits;
   } catch (const cl::Error& e) {
     rethrowClError(e, "testing whether the surfaces are held");
   }
   return out;
 }
 
-std::vector<int> SurfaceSnake::edgesOutOfRange() {
+cl::Event SurfaceSnake::edgesOutOfRange() {
   Impl& m = *impl_;
-  std::vector<cl_int> flags(m.surfaces.size(), 0);
+  m.hostEdges.assign(m.surfaces.size(), 0);
+  cl::Event read;
   try {
     auto& q = m.ctx->queue();
-    q.enqueueWriteBuffer(m.outOfRange, CL_FALSE, 0, flags.size() * sizeof(cl_int), flags.data());
+    q.enqueueFillBuffer(m.outOfRange, cl_int(0), 0, m.hostEdges.size() * sizeof(cl_int));
+    ++m.traffic.writes;
     m.edgeKernel.set(m.pos[m.current], m.ringStart, m.ring, m.vertSurf, m.flags, m.outOfRange,
                      static_cast<cl_int>(m.total), static_cast<float>(params_.dmin),
                      static_cast<float>(params_.dmax), static_cast<float>(kRemeshFar));
-    detail::enqueue1D(*m.ctx, m.edgeKernel, "surface_edge_check", m.total, kLocal);
-    q.enqueueReadBuffer(m.outOfRange, CL_TRUE, 0, flags.size() * sizeof(cl_int), flags.data());
+    m.launch(m.edgeKernel, "surface_edge_check");
+    q.enqueueReadBuffer(m.outOfRange, CL_FALSE, 0, m.hostEdges.size() * sizeof(cl_int),
+                        m.hostEdges.data(), nullptr, &read);
+    m.traffic.read(m.hostEdges.size() * sizeof(cl_int));
   } catch (const cl::Error& e) {
     rethrowClError(e, "checking the surfaces' edge lengths");
   }
-  return {flags.begin(), flags.end()};
+  return read;
 }
 
 // The tracker's view of the surfaces: meshes, their progress windows and the hold test.
@@ -654,25 +710,45 @@ class SurfaceSnake::Stops : public StopGeometry {
   Impl& m_;
 };
 
-void SurfaceSnake::checkAndRemesh() {
+bool SurfaceSnake::checkAndRemesh(int next) {
   Impl& m = *impl_;
   m.sinceResample = 0;
   // Read back only when some surface's window ended or its remeshing is due: far-long edges at
   // once; edges a little out or far short at a window's end (read back then anyway) or after
   // kRemeshPatience resampling periods.
-  const std::vector<int> edges = edgesOutOfRange();
-  std::vector<char> remeshDue(m.surfaces.size(), 0), windowEnds(m.surfaces.size(), 0);
-  bool due = false;
+  std::vector<char> remeshDue(m.surfaces.size(), 0), windowEnds(m.surfaces.size(), 0),
+      patient(m.surfaces.size(), 0);
+  bool likely = false;  // a read-back whatever the flags say (almost)
   for (std::size_t k = 0; k < m.surfaces.size(); ++k) {
     const auto& s = m.surfaces[k];
     if (!s.stop.moving()) continue;
     windowEnds[k] = s.stop.windowEnds(params_);
-    remeshDue[k] =
-        (edges[k] & 4) ||
-        ((edges[k] & 1) && (windowEnds[k] || s.sinceRemesh >= kRemeshPatience * params_.resample));
+    patient[k] = windowEnds[k] || s.sinceRemesh >= kRemeshPatience * params_.resample;
+    likely = likely || patient[k];
+  }
+  cl::Event flags = edgesOutOfRange();
+  // Otherwise the next iterations go to the device before the flags come back, so that it does
+  // not idle while the host waits (a clean check changes nothing they read); they start from
+  // pos[keep], which they leave as the check saw it should a far-out edge remesh after all.
+  const bool early = next > 0 && !likely;
+  const int checked = m.current;
+  try {
+    if (early) runIterations(next);
+    flags.wait();
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "checking the surfaces' edge lengths");
+  }
+  ++m.traffic.waits;
+  bool due = false;
+  for (std::size_t k = 0; k < m.surfaces.size(); ++k) {
+    const int edges = m.hostEdges[k];
+    remeshDue[k] = (edges & 4) || ((edges & 1) && patient[k]);
     due = due || remeshDue[k] || windowEnds[k];
   }
-  if (!due) return;
+  m.traffic.early += early;
+  if (!due) return early;
+  m.traffic.wasted += early;
+  m.current = checked;
   download();
   std::vector<std::size_t> moving;
   for (std::size_t k = 0; k < m.surfaces.size(); ++k)
@@ -703,6 +779,7 @@ void SurfaceSnake::checkAndRemesh() {
     }
   }
   upload();
+  return false;
 }
 
 void SurfaceSnake::settleMeshes() {
@@ -736,11 +813,13 @@ void SurfaceSnake::step(int n) {
   if (n <= 0 || m.surfaces.empty()) return;
   if (!m.haveFields) throw InputError("The surfaces have no force field yet (call setFields).");
   syncLayout();
+  bool enqueued = false;  // the chunk is on the device already (checkAndRemesh)
   while (n > 0 && !allStopped()) {
     const int chunk = std::max(1, std::min(n, params_.resample - m.sinceResample));
-    runIterations(chunk);
+    if (!enqueued) runIterations(chunk);
+    advance(chunk);
     n -= chunk;
-    if (m.sinceResample >= params_.resample) checkAndRemesh();
+    enqueued = m.sinceResample >= params_.resample && checkAndRemesh(std::min(n, params_.resample));
   }
 }
 
