@@ -327,10 +327,10 @@ class ParametricSnake {
               cl_int, cl_int>
       solveKernel_;
   // pos, hold, node_snake, meta, the five fields, total, width, height, d, edge, have_edge,
-  // edge_level, min_strength
+  // edge_level, edge_noise, min_strength
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer,
               cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl_float, cl::Buffer, cl_int,
-              cl_float, cl_float>
+              cl_float, cl_float, cl_float>
       holdKernel_;
 };
 

@@ -406,7 +406,7 @@ std::vector<float> ParametricSnake::deviceHold() {
                     static_cast<float>(kHoldDistance),
                     haveEdge_ ? edge_ : f[0],  // any buffer when unused
                     static_cast<cl_int>(haveEdge_ ? 1 : 0), static_cast<float>(levels_.edge),
-                    static_cast<float>(levels_.strength));
+                    static_cast<float>(levels_.edgeNoise), static_cast<float>(levels_.strength));
     detail::enqueue1D(*ctx_, holdKernel_, "snake_hold", totalNodes_, kLocal);
     ctx_->queue().enqueueReadBuffer(hold_, CL_TRUE, 0, out.size() * sizeof(float), out.data());
   } catch (const cl::Error& e) {
