@@ -8,10 +8,12 @@
 // within its iterations. Tallies go to MESSAGE.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <numbers>
 #include <sstream>
+#include <string>
 
 #include "cl/cl_fixture.hpp"
 #include "generated_scenes.hpp"
@@ -72,6 +74,16 @@ struct Tally {
     return o.str();
   }
 };
+
+// The star's surface (without its cut) 2.5 voxels out, as in 2D.
+SurfaceMesh starOutline(const test::StarShape& shape) {
+  SurfaceMesh outline = sphereMesh(shape.centre, 10, 1.75);
+  for (auto& v : outline.vertices) {
+    const glm::dvec3 u = glm::normalize(glm::dvec3(v) - shape.centre);
+    v = glm::vec3(shape.centre + (shape.radiusAlong(u) + 2.5) * u);
+  }
+  return outline;
+}
 
 const char* forceLabel(SnakeForce f) {
   return f == SnakeForce::Traditional ? "grad f" : forceName(f);
@@ -182,12 +194,7 @@ TEST_CASE("generated 3D scenes (surfaces, 48^3): every surface's state matches t
     const glm::dvec3 c = g.shape.centre + glm::dvec3(r.uniform(-1.5, 1.5), r.uniform(-1.5, 1.5),
                                                      r.uniform(-1.5, 1.5));
     const double outside = std::min(g.shape.radius * 1.16 + r.uniform(2, 4), kSize / 2.0 - 2.5);
-    // The star's surface (without its cut) 2.5 voxels out, as in 2D.
-    SurfaceMesh outline = sphereMesh(g.shape.centre, 10, 1.75);
-    for (auto& v : outline.vertices) {
-      const glm::dvec3 u = glm::normalize(glm::dvec3(v) - g.shape.centre);
-      v = glm::vec3(g.shape.centre + (g.shape.radiusAlong(u) + 2.5) * u);
-    }
+    const SurfaceMesh outline = starOutline(g.shape);
     // GVF from a sphere around the object and from the outline; grad f from the outline (a
     // grad-f sphere in noise alone is the last case's).
     surfaces.addSphere(c, outside, SnakeForce::Gvf);
@@ -238,4 +245,50 @@ TEST_CASE("noise: a grad-f surface in noise alone reads stalled at SNR 10, 5 and
       CHECK(s.state != SnakeState::Moving);
     }
   }
+}
+
+// A GGVF surface goes down a square pocket 12 voxels wide and 16 deep at 0.2-0.4 voxels a
+// window, under the tolerance (0.5): before, it read stalled after 400 iterations 7.2 voxels
+// in, and the same surface left free to move went on to 12.8. Now its volume's steady change
+// keeps it moving (surface_snake.cpp, creptSteadily) until it stops where it does stop: left
+// free from there, it goes less than a voxel further.
+TEST_CASE("creep: a surface creeping down a generated pocket reads moving until it stops") {
+  constexpr int kSize = 48;
+  constexpr double kWidth = 12, kDepth = 16;
+  auto ctx = test::sharedContext();
+  const test::GeneratedScene g = test::generatedVolume(8, kSize, Cut::Pocket, 20, kWidth, kDepth);
+  const test::StarShape& shape = g.shape;
+  GvfInput input = buildGvfInput(*ctx, g.volume, 1.0);
+  MultigridSolver solver(ctx, input, 0.2);
+  solver.step(8);
+  ForceFields fields(ctx, input, {});
+  const auto field = fields.fields({SnakeForce::Ggvf}, solver.field());
+  // How far the surface reaches down the pocket, from its mouth.
+  auto depth = [&](const SurfaceMesh& m) {
+    double d = 0;
+    for (const glm::vec3& v : m.vertices) {
+      const glm::dvec3 p = glm::dvec3(v) - shape.centre;
+      if (std::abs(glm::dot(p, shape.side)) < kWidth / 2 &&
+          std::abs(glm::dot(p, shape.up)) < kWidth / 2 && glm::dot(p, shape.axis) > 0)
+        d = std::max(d, shape.radiusAlong(shape.axis) - glm::dot(p, shape.axis));
+    }
+    return d;
+  };
+  SurfaceSnake surfaces(ctx, kSize, kSize, kSize);
+  surfaces.setFields(field, input);
+  surfaces.add(starOutline(shape), SnakeForce::Ggvf);
+  surfaces.step(3000);
+  const SurfaceContour s = surfaces.surfaces()[0];
+  SnakeParams free = SnakeParams::defaults();
+  free.window = 10000;  // no stop within its run
+  SurfaceSnake freed(ctx, kSize, kSize, kSize, free);
+  freed.setFields(field, input);
+  freed.add(s.mesh, SnakeForce::Ggvf);
+  freed.step(1500);
+  const double stopped = depth(s.mesh), further = depth(freed.surfaces()[0].mesh);
+  MESSAGE(std::string(snakeStateName(s.state))
+          << " after " << s.iterations << " iterations, " << stopped
+          << " voxels down the pocket; left free 1500 more: " << further);
+  CHECK(s.state != SnakeState::Moving);
+  CHECK(further - stopped < 1.0);
 }

@@ -110,6 +110,17 @@ std::vector<std::size_t> checkStops(StopGeometry& batch, const SnakeParams& para
   return stopped;
 }
 
+bool creptSteadily(const std::vector<double>& sizes, double step) {
+  if (sizes.size() < 3) return false;
+  double sign = 0;
+  for (std::size_t i = 1; i < sizes.size(); ++i) {
+    const double change = (sizes[i] > sizes[i - 1] + step) - (sizes[i] < sizes[i - 1] - step);
+    if (change == 0 || change * sign < 0) return false;
+    sign = change;
+  }
+  return true;
+}
+
 void checkSnakePressure(std::optional<double> pressure) {
   if (pressure) validate(findSpec(snakeParamSpecs(), "pressure"), *pressure);
 }

@@ -638,11 +638,17 @@ class SurfaceSnake::Stops : public StopGeometry {
     const auto& s = m_.surfaces[k];
     return collapsedSurface(s.mesh, s.initialVolume, s_.params_.dmin);
   }
-  // The window's start is recorded after remeshing (checkAndRemesh).
+  // The window's start is recorded after remeshing (checkAndRemesh). A surface whose volume
+  // crept on by tolerance x dmin^2 a window (a tip down a pocket) is not still.
   bool still(std::size_t k) override {
     auto& s = m_.surfaces[k];
+    const SnakeParams& p = s_.params_;
+    std::vector<double> volumes;
+    for (const auto& r : s.references) volumes.push_back(meshVolume(r));
+    volumes.push_back(meshVolume(s.mesh));
     return windowStill(s.mesh, s.topology, s.references, s.referenceTopology, s.referenceGrids,
-                       s_.params_.tolerance);
+                       p.tolerance) &&
+           !creptSteadily(volumes, p.tolerance * p.dmin * p.dmin);
   }
   std::vector<float> holdStrengths() override { return s_.deviceHold(); }
   double unheldExtent(std::size_t k, const std::vector<bool>& held) override {
