@@ -22,6 +22,15 @@
 #define SNAKE_OPEN 4
 #define SNAKE_FIX_START 8
 #define SNAKE_FIX_END 16
+// The hold test's edge across the normal (edge_across): f sampled every 0.5 px within
+// HOLD_CREST_REACH px; HOLD_OFF_EDGE and HOLD_LEVEL are kHoldOffEdge and kHoldLevel of
+// snake_types.hpp (and of reference::holdStrengths).
+#define HOLD_CREST_REACH 3
+#define HOLD_CREST_SIDE 2.5f
+#define HOLD_CREST_RISE 0.1f
+#define HOLD_CREST_NOISE 2.0f
+#define HOLD_OFF_EDGE -2.0f
+#define HOLD_LEVEL 0.2f
 
 // Outward unit normal at node i of a contour stored with positive shoelace area:
 // (t.y, -t.x) / |t| with t the chord between its neighbours (an open snake's end: its one
@@ -71,14 +80,33 @@ float hold_reach(__global const float2* field, float2 p, float2 dir, float d, in
   return r;
 }
 
+// Whether an edge of f lies across the normal n at p: f's largest value within
+// HOLD_CREST_REACH px along n lies above f HOLD_CREST_SIDE px on both sides of it by a tenth of
+// edge_level and twice f's noise (edge_noise, its robust standard deviation) at least. A wall
+// beside p, parallel to n, does not; the reach covers a node that rounds a corner by 2-3 px.
+bool edge_across(__global const float* edge, float2 p, float2 n, int width, int height,
+                 float edge_level, float edge_noise) {
+  float crest = -1.0f, at = 0.0f;
+  for (int k = -2 * HOLD_CREST_REACH; k <= 2 * HOLD_CREST_REACH; ++k) {
+    float f = sample_edge(edge, p + 0.5f * k * n, width, height);
+    if (f > crest) crest = f, at = 0.5f * k;
+  }
+  float sides = max(sample_edge(edge, p + (at - HOLD_CREST_SIDE) * n, width, height),
+                    sample_edge(edge, p + (at + HOLD_CREST_SIDE) * n, width, height));
+  return crest >= sides + max(HOLD_CREST_RISE * edge_level, HOLD_CREST_NOISE * edge_noise);
+}
+
 // With an edge map (have_edge), a hold counts (else it is at most 0) only where it is not
 // noise: f reaches edge_level within d of the node along n, or the raw force is at least
-// min_strength at both samples (GVF across a gap; grad f on noise is far weaker).
+// min_strength at both samples (GVF across a gap; grad f on noise is far weaker), and an edge
+// lies across the normal (edge_across: not a wall beside it). A node the force holds (at least
+// HOLD_LEVEL) there rests at a sink off any edge, as VFC's in a narrow slot between the walls'
+// edges: HOLD_OFF_EDGE, and its snake cannot have converged.
 __kernel void snake_hold(__global const float2* pos, __global float* hold,
                          __global const int* node_snake, __global const int4* meta,
                          FORCE_FIELD_ARGS(float2), int total, int width, int height, float d,
                          __global const float* edge, int have_edge, float edge_level,
-                         float min_strength) {
+                         float edge_noise, float min_strength) {
   int i = get_global_id(0);
   if (i >= total) return;
   int4 m = meta[node_snake[i]];
@@ -97,8 +125,9 @@ __kernel void snake_hold(__global const float2* pos, __global float* hold,
     float ridge = 0.0f;
     for (int k = -3; k <= 3; ++k)
       ridge = max(ridge, sample_edge(edge, p + (d * k / 3) * n, width, height));
-    if (ridge < edge_level && (strength < min_strength || !FORCE_IN_GRADIENT_UNITS(force)))
-      h = 0.0f;
+    if ((strength < min_strength || !FORCE_IN_GRADIENT_UNITS(force)) &&
+        (ridge < edge_level || !edge_across(edge, p, n, width, height, edge_level, edge_noise)))
+      h = h >= HOLD_LEVEL ? HOLD_OFF_EDGE : 0.0f;
   }
   hold[i] = h;
 }

@@ -191,7 +191,8 @@ inline float coverage(const StarShape& shape, double x, double y, double z, int 
   return static_cast<float>(in) / static_cast<float>(all);
 }
 
-inline StarShape randomShape(SceneRandom& r, int dims, double size, Cut cut) {
+inline StarShape randomShape(SceneRandom& r, int dims, double size, Cut cut, double width = 0,
+                             double depth = 0) {
   StarShape s;
   s.dims = dims;
   s.centre = glm::dvec3(size / 2 + r.uniform(-1.5, 1.5), size / 2 + r.uniform(-1.5, 1.5),
@@ -216,17 +217,20 @@ inline StarShape randomShape(SceneRandom& r, int dims, double size, Cut cut) {
   if (cut != Cut::None) {
     s.cutWidth = r.uniform(10, 13);
     s.cutDepth = s.radius * r.uniform(0.55, 0.7);
+    if (width > 0) s.cutWidth = width;
+    if (depth > 0) s.cutDepth = depth;
   }
   return s;
 }
 }  // namespace detail
 
 // A size x size image: a random star-shaped object (radius 26-30 % of the size) with a cut of
-// width 10-13 px and depth 55-70 % of its radius, noise at `snr` (<= 0: none).
-inline GeneratedScene generatedImage(std::uint64_t seed, int size, Cut cut, double snr) {
+// width 10-13 px (or `cutWidth`) and depth 55-70 % of its radius, noise at `snr` (<= 0: none).
+inline GeneratedScene generatedImage(std::uint64_t seed, int size, Cut cut, double snr,
+                                     double cutWidth = 0) {
   SceneRandom r(seed);
   GeneratedScene g;
-  g.shape = detail::randomShape(r, 2, size, cut);
+  g.shape = detail::randomShape(r, 2, size, cut, cutWidth);
   g.snr = snr;
   g.image = Image2D(size, size);
   SceneRandom noise(seed ^ 0x5DEECE66Dull);
@@ -240,10 +244,11 @@ inline GeneratedScene generatedImage(std::uint64_t seed, int size, Cut cut, doub
 }
 
 // The same in a size^3 volume (3D cut: Channel or Pocket).
-inline GeneratedScene generatedVolume(std::uint64_t seed, int size, Cut cut, double snr) {
+inline GeneratedScene generatedVolume(std::uint64_t seed, int size, Cut cut, double snr,
+                                      double cutWidth = 0, double cutDepth = 0) {
   SceneRandom r(seed);
   GeneratedScene g;
-  g.shape = detail::randomShape(r, 3, size, cut);
+  g.shape = detail::randomShape(r, 3, size, cut, cutWidth, cutDepth);
   g.snr = snr;
   g.volume = Volume(size, size, size);
   SceneRandom noise(seed ^ 0x5DEECE66Dull);

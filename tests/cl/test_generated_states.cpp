@@ -8,10 +8,12 @@
 // within its iterations. Tallies go to MESSAGE.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <numbers>
 #include <sstream>
+#include <string>
 
 #include "cl/cl_fixture.hpp"
 #include "generated_scenes.hpp"
@@ -31,24 +33,38 @@ namespace {
 // 10 px mouth leaves 4 px or more of its ~170 px beyond 3 px.
 constexpr double kTruthDistance = 3.0;
 constexpr double kTruthFraction = 0.01;
+// In slots 3-8 px wide the truth is closer: on the boundary within 1.25 px; not, where more than
+// kTruthFraction lies beyond 2 px (a cap across a 4 px slot's middle); between, either state.
+constexpr double kSlotOn = 1.25, kSlotOff = 2.0;
+// Of the slots' 180 contours, at most these read wrong (on main before the edge-across rule,
+// 21 and 2): VFC caps 1.5-2.5 px above a slot's bottom or 2-3.5 px into a 4-7 px slot still
+// read converged, and contours bridging 3-3.5 px mouths stalled (within 1.5 px of the truth).
+constexpr int kSlotOffConverged = 8, kSlotOtherWrong = 3;
 
 struct Tally {
   int runs = 0, wrong = 0, moving = 0, convergedRight = 0, notConvergedRight = 0;
+  int offConverged = 0;  // off the boundary, read converged
   std::ostringstream lines;
   // outlines: false for a contour that lies on the boundary but encloses next to nothing (it
   // collapsed onto a stretch of edge, e.g. a channel's two walls: it outlines nothing).
   void add(const std::string& what, SnakeState state, const test::FitToTruth& fit,
-           bool outlines = true) {
+           bool outlines = true, const test::FitToTruth* off = nullptr) {
     const bool truth = fit.within(kTruthFraction) && outlines;
-    const bool right = state != SnakeState::Moving && (state == SnakeState::Converged) == truth;
+    const bool either = !truth && outlines && off && off->within(kTruthFraction);
+    const bool right =
+        state != SnakeState::Moving && (either || (state == SnakeState::Converged) == truth);
     ++runs;
     wrong += !right;
+    offConverged += !truth && !either && state == SnakeState::Converged;
     moving += state == SnakeState::Moving;
     convergedRight += right && truth;
     notConvergedRight += right && !truth;
     lines << (right ? "  ok    " : "  WRONG ") << what << ": " << snakeStateName(state)
-          << ", truth " << (truth ? "converged" : "not") << " (far " << fit.farFraction * 100
-          << " %, worst " << fit.worst << ")\n";
+          << ", truth "
+          << (truth    ? "converged"
+              : either ? "either"
+                       : "not")
+          << " (far " << fit.farFraction * 100 << " %, worst " << fit.worst << ")\n";
   }
   std::string summary() const {
     std::ostringstream o;
@@ -59,20 +75,33 @@ struct Tally {
   }
 };
 
+// The star's surface (without its cut) 2.5 voxels out, as in 2D.
+SurfaceMesh starOutline(const test::StarShape& shape) {
+  SurfaceMesh outline = sphereMesh(shape.centre, 10, 1.75);
+  for (auto& v : outline.vertices) {
+    const glm::dvec3 u = glm::normalize(glm::dvec3(v) - shape.centre);
+    v = glm::vec3(shape.centre + (shape.radiusAlong(u) + 2.5) * u);
+  }
+  return outline;
+}
+
 const char* forceLabel(SnakeForce f) {
   return f == SnakeForce::Traditional ? "grad f" : forceName(f);
 }
 
-// Contours of `forces` from outside, inside and the outline on kScenes seeded scenes.
-void checkContourStates(const std::vector<SnakeForce>& forces, int kScenes) {
+// Contours of `forces` from outside, inside and the outline on kScenes seeded scenes; with
+// `slots`, every scene's channel is a slot 3-8 px wide, judged by the slots' closer truth: there
+// the counts may not exceed what the rule reached (see the slots' case).
+void checkContourStates(const std::vector<SnakeForce>& forces, int kScenes, bool slots = false) {
   constexpr int kSize = 72;
   auto ctx = test::sharedContext();
   Tally tally;
   for (int seed = 1; seed <= kScenes; ++seed) {
     test::SceneRandom r(static_cast<std::uint64_t>(seed) * 7919);
-    const Cut cut = seed % 2 ? Cut::Channel : Cut::None;
+    const Cut cut = seed % 2 || slots ? Cut::Channel : Cut::None;
     const double snr = r.logUniform(3, 30);
-    const test::GeneratedScene g = test::generatedImage(seed, kSize, cut, snr);
+    const double width = slots ? 3 + 5.0 * (seed - 1) / std::max(1, kScenes - 1) : 0;
+    const test::GeneratedScene g = test::generatedImage(seed, kSize, cut, snr, width);
     const test::BoundaryDistance truth(g.shape, {kSize, kSize, 1});
     GvfInput input = buildGvfInput(*ctx, g.image, 1.5);
     MultigridSolver solver(ctx, input, 0.2);
@@ -109,12 +138,23 @@ void checkContourStates(const std::vector<SnakeForce>& forces, int kScenes) {
       // An outline encloses at least a quarter of the object (the star less its channel).
       const bool outlines =
           std::abs(signedArea2(contours[k].points)) > 0.25 * std::abs(signedArea2(outline));
-      tally.add(what.str(), contours[k].state,
-                test::fitOf(contours[k].points, truth, kTruthDistance), outlines);
+      const auto& points = contours[k].points;
+      const test::FitToTruth off = test::fitOf(points, truth, kSlotOff);
+      if (slots)
+        tally.add(what.str() + ", slot " + std::to_string(width).substr(0, 4), contours[k].state,
+                  test::fitOf(points, truth, kSlotOn), outlines, &off);
+      else
+        tally.add(what.str(), contours[k].state, test::fitOf(points, truth, kTruthDistance),
+                  outlines);
     }
   }
   MESSAGE(tally.summary());
-  CHECK(tally.wrong == 0);
+  if (!slots) {
+    CHECK(tally.wrong == 0);
+    return;
+  }
+  CHECK(tally.offConverged <= kSlotOffConverged);
+  CHECK(tally.wrong - tally.offConverged <= kSlotOtherWrong);
 }
 
 }  // namespace
@@ -125,6 +165,15 @@ TEST_CASE("generated 2D scenes (contours): every contour's state matches the tru
 
 TEST_CASE("generated 2D scenes under the other forces (GGVF, VFC, distance): states match") {
   checkContourStates({SnakeForce::Ggvf, SnakeForce::Vfc, SnakeForce::Distance}, 10);
+}
+
+// VFC's field has a sink inside slots this narrow: its contour stops 3.5-9 px in, its nodes
+// held by the force; before, the walls' edges beside them made them read converged. Now a node
+// counts as on an edge only where one lies across its normal (snake_hold's edge_across).
+TEST_CASE("generated slots 3-8 px wide under every force: a contour off the boundary stalls") {
+  checkContourStates({SnakeForce::Gvf, SnakeForce::Traditional, SnakeForce::Ggvf, SnakeForce::Vfc,
+                      SnakeForce::Distance},
+                     12, true);
 }
 
 TEST_CASE("generated 3D scenes (surfaces, 48^3): every surface's state matches the truth") {
@@ -145,12 +194,7 @@ TEST_CASE("generated 3D scenes (surfaces, 48^3): every surface's state matches t
     const glm::dvec3 c = g.shape.centre + glm::dvec3(r.uniform(-1.5, 1.5), r.uniform(-1.5, 1.5),
                                                      r.uniform(-1.5, 1.5));
     const double outside = std::min(g.shape.radius * 1.16 + r.uniform(2, 4), kSize / 2.0 - 2.5);
-    // The star's surface (without its cut) 2.5 voxels out, as in 2D.
-    SurfaceMesh outline = sphereMesh(g.shape.centre, 10, 1.75);
-    for (auto& v : outline.vertices) {
-      const glm::dvec3 u = glm::normalize(glm::dvec3(v) - g.shape.centre);
-      v = glm::vec3(g.shape.centre + (g.shape.radiusAlong(u) + 2.5) * u);
-    }
+    const SurfaceMesh outline = starOutline(g.shape);
     // GVF from a sphere around the object and from the outline; grad f from the outline (a
     // grad-f sphere in noise alone is the last case's).
     surfaces.addSphere(c, outside, SnakeForce::Gvf);
@@ -201,4 +245,50 @@ TEST_CASE("noise: a grad-f surface in noise alone reads stalled at SNR 10, 5 and
       CHECK(s.state != SnakeState::Moving);
     }
   }
+}
+
+// A GGVF surface goes down a square pocket 12 voxels wide and 16 deep at 0.2-0.4 voxels a
+// window, under the tolerance (0.5): before, it read stalled after 400 iterations 7.2 voxels
+// in, and the same surface left free to move went on to 12.8. Now its volume's steady change
+// keeps it moving (surface_snake.cpp, creptSteadily) until it stops where it does stop: left
+// free from there, it goes less than a voxel further.
+TEST_CASE("creep: a surface creeping down a generated pocket reads moving until it stops") {
+  constexpr int kSize = 48;
+  constexpr double kWidth = 12, kDepth = 16;
+  auto ctx = test::sharedContext();
+  const test::GeneratedScene g = test::generatedVolume(8, kSize, Cut::Pocket, 20, kWidth, kDepth);
+  const test::StarShape& shape = g.shape;
+  GvfInput input = buildGvfInput(*ctx, g.volume, 1.0);
+  MultigridSolver solver(ctx, input, 0.2);
+  solver.step(8);
+  ForceFields fields(ctx, input, {});
+  const auto field = fields.fields({SnakeForce::Ggvf}, solver.field());
+  // How far the surface reaches down the pocket, from its mouth.
+  auto depth = [&](const SurfaceMesh& m) {
+    double d = 0;
+    for (const glm::vec3& v : m.vertices) {
+      const glm::dvec3 p = glm::dvec3(v) - shape.centre;
+      if (std::abs(glm::dot(p, shape.side)) < kWidth / 2 &&
+          std::abs(glm::dot(p, shape.up)) < kWidth / 2 && glm::dot(p, shape.axis) > 0)
+        d = std::max(d, shape.radiusAlong(shape.axis) - glm::dot(p, shape.axis));
+    }
+    return d;
+  };
+  SurfaceSnake surfaces(ctx, kSize, kSize, kSize);
+  surfaces.setFields(field, input);
+  surfaces.add(starOutline(shape), SnakeForce::Ggvf);
+  surfaces.step(3000);
+  const SurfaceContour s = surfaces.surfaces()[0];
+  SnakeParams free = SnakeParams::defaults();
+  free.window = 10000;  // no stop within its run
+  SurfaceSnake freed(ctx, kSize, kSize, kSize, free);
+  freed.setFields(field, input);
+  freed.add(s.mesh, SnakeForce::Ggvf);
+  freed.step(1500);
+  const double stopped = depth(s.mesh), further = depth(freed.surfaces()[0].mesh);
+  MESSAGE(std::string(snakeStateName(s.state))
+          << " after " << s.iterations << " iterations, " << stopped
+          << " voxels down the pocket; left free 1500 more: " << further);
+  CHECK(s.state != SnakeState::Moving);
+  CHECK(further - stopped < 1.0);
 }

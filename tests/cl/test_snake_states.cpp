@@ -279,8 +279,8 @@ TEST_CASE("the hold test's noise floor: device against its double reference") {
   int zeroed = 0;
   for (std::size_t k = 0; k < contours.size(); ++k) {
     std::vector<glm::dvec2> x(contours[k].points.begin(), contours[k].points.end());
-    const auto want =
-        reference::holdStrengths(x, force, kHoldDistance, &grid, levels.edge, levels.strength);
+    const auto want = reference::holdStrengths(x, force, kHoldDistance, &grid, levels.edge,
+                                               levels.strength, levels.edgeNoise);
     const auto plain = reference::holdStrengths(x, force, kHoldDistance);
     REQUIRE(hold[k].size() == want.size());
     int mismatches = 0;

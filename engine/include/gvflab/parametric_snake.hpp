@@ -33,7 +33,9 @@
 //             back towards it with a normal component of at least kHoldLevel (0.2) on both
 //             sides (it sits in a sink line of the force), and that sink is not noise (given
 //             the edge map, setFields): the edge map f reaches the edge level within 1.5 px of
-//             the node along the normal (an edge), or the raw force at both samples reaches the
+//             the node along the normal and has a crest across it within 3 px (an edge, not a
+//             wall beside the node; snake_step.cl's edge_across), or the raw force at both
+//             samples reaches the
 //             strength level (GVF bridging a gap, as across the room's doorway; only for
 //             the forces in grad f's units, GVF, grad f and GGVF: VFC sums every edge within
 //             its radius and the distance force is unit length, so theirs hold at edges). Both
@@ -44,7 +46,9 @@
 //             in noise, and at SNR 5 and below noise's f passes any fixed level.
 //   Stalled   stopped (or never moved) where the force is too weak to hold it: no node is held
 //             (a traditional snake far from every edge, in flat or noisy regions), or a longer
-//             stretch is not (hanging across the mouth of a concavity where grad f vanishes).
+//             stretch is not (hanging across the mouth of a concavity where grad f vanishes),
+//             or a node rests where its force holds it off any edge (kHoldOffEdge: VFC's sink
+//             inside a narrow slot).
 // Converged, stalled and collapsed snakes no longer move; an edit, new parameters or
 // restart() makes them move again.
 //
@@ -327,10 +331,10 @@ class ParametricSnake {
               cl_int, cl_int>
       solveKernel_;
   // pos, hold, node_snake, meta, the five fields, total, width, height, d, edge, have_edge,
-  // edge_level, min_strength
+  // edge_level, edge_noise, min_strength
   TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer,
               cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl_float, cl::Buffer, cl_int,
-              cl_float, cl_float>
+              cl_float, cl_float, cl_float>
       holdKernel_;
 };
 

@@ -39,12 +39,13 @@ std::vector<glm::dvec2> snakeStep(const std::vector<glm::dvec2>& x, const Field&
                                   const SnakeStepParams& p);
 
 // Per node, how firmly the unit force holds it (the snake_hold kernel): with n the outward
-// normal, min(-F(x + d n).n, F(x - d n).n), F sampled normalised. With an edge map, a positive
-// hold becomes 0 where f stays below edgeLevel at the 7 samples x + (d k/3) n, k = -3..3, and
-// the raw force at x +- d n is weaker than minStrength (noise, not an edge).
+// normal, min(-F(x + d n).n, F(x - d n).n), F sampled normalised. With an edge map, where the
+// raw force at x +- d n is weaker than minStrength and f stays below edgeLevel at the 7 samples
+// x + (d k/3) n, k = -3..3, or has no crest across n (noise or a wall beside the node), a
+// positive hold becomes 0, or kHoldOffEdge where it is at least kHoldLevel.
 std::vector<double> holdStrengths(const std::vector<glm::dvec2>& x, const Field& force, double d,
                                   const Grid* edge = nullptr, double edgeLevel = 0,
-                                  double minStrength = 0);
+                                  double minStrength = 0, double edgeNoise = 0);
 
 // Steps to reach f >= threshold from every pixel centre, or -1 (see capture_range.hpp).
 std::vector<int> captureSteps(const Field& field, const Grid& edge, double threshold, int maxSteps);

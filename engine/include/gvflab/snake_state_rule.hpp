@@ -9,9 +9,10 @@
 namespace gvflab {
 
 inline SnakeState stoppedState(bool collapsed, double heldFraction, double unheldGap,
-                               double allowedGap) {
+                               double allowedGap, bool heldOffEdge) {
   if (collapsed) return SnakeState::Collapsed;
-  return heldFraction > 0 && unheldGap <= allowedGap ? SnakeState::Converged : SnakeState::Stalled;
+  return heldFraction > 0 && unheldGap <= allowedGap && !heldOffEdge ? SnakeState::Converged
+                                                                     : SnakeState::Stalled;
 }
 
 }  // namespace gvflab

@@ -92,6 +92,12 @@ bool allConvergedIn(const Range& members, Status status) {
   return true;
 }
 
+// Whether a contour or surface crept on (a tip down a slot or a pocket, a seed shrinking, under
+// the tolerance a window): its size (area, volume) at the starts of its past windows and now
+// changed the same way by at least `step` in each window (at least two). Jitter does not keep
+// one sign long.
+bool creptSteadily(const std::vector<double>& sizes, double step);
+
 // ParameterError unless a snake's own pressure lies in the table's range (nullopt: none).
 void checkSnakePressure(std::optional<double> pressure);
 

@@ -67,6 +67,8 @@ const std::vector<ParamField<SnakeParams>>& snakeParamFields();
 // The hold test of the states above (pixels; unit force).
 constexpr double kHoldDistance = 1.5;
 constexpr double kHoldLevel = 0.2;
+// A node's hold when its force holds it off any edge (a sink, as VFC's in a narrow slot).
+constexpr float kHoldOffEdge = -2.0f;
 // ... and not noise (with an edge map, see setFields): f reaches kHoldEdge within
 // kHoldDistance of the node along its normal, or the raw force at both samples is at least
 // kHoldStrength times the image's largest |grad f|.

@@ -6,6 +6,8 @@
 #include <initializer_list>
 #include <utility>
 
+#include "gvflab/snake_types.hpp"
+
 namespace gvflab::reference {
 
 std::vector<double> snakeMatrix(int n, double alpha, double beta, double gamma) {
@@ -118,8 +120,22 @@ glm::dvec2 outwardNormal(const std::vector<glm::dvec2>& x, int i, bool closed = 
 }
 }  // namespace
 
+namespace {
+// The snake_hold kernel's edge_across: f's crest within 3 px along n (every 0.5 px) lies above f
+// 2.5 px on both sides of it by max(edgeLevel / 10, 2 edgeNoise).
+bool edgeAcross(const Grid& edge, glm::dvec2 p, glm::dvec2 n, double edgeLevel, double edgeNoise) {
+  double crest = -1, at = 0;
+  for (int k = -6; k <= 6; ++k)
+    if (const double f = sampleScalar(edge, p + 0.5 * k * n); f > crest) crest = f, at = 0.5 * k;
+  const double sides =
+      std::max(sampleScalar(edge, p + (at - 2.5) * n), sampleScalar(edge, p + (at + 2.5) * n));
+  return crest >= sides + std::max(0.1 * edgeLevel, 2 * edgeNoise);
+}
+}  // namespace
+
 std::vector<double> holdStrengths(const std::vector<glm::dvec2>& x, const Field& force, double d,
-                                  const Grid* edge, double edgeLevel, double minStrength) {
+                                  const Grid* edge, double edgeLevel, double minStrength,
+                                  double edgeNoise) {
   std::vector<double> out(x.size());
   for (std::size_t i = 0; i < x.size(); ++i) {
     const glm::dvec2 n = outwardNormal(x, static_cast<int>(i));
@@ -132,7 +148,9 @@ std::vector<double> holdStrengths(const std::vector<glm::dvec2>& x, const Field&
     double ridge = 0;
     for (int k = -3; k <= 3; ++k)
       ridge = std::max(ridge, sampleScalar(*edge, x[i] + (d * k / 3) * n));
-    if (ridge < edgeLevel && strength < minStrength) out[i] = 0;
+    if (strength < minStrength &&
+        (ridge < edgeLevel || !edgeAcross(*edge, x[i], n, edgeLevel, edgeNoise)))
+      out[i] = out[i] >= kHoldLevel ? kHoldOffEdge : 0;
   }
   return out;
 }

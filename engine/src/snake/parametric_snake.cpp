@@ -142,20 +142,14 @@ std::vector<glm::vec2> oriented(std::vector<glm::vec2> pts, SnakeBoundary bounda
   return pts;
 }
 
-// A closed contour that crept on (a tip down a slot, a seed shrinking, under `tol` a window):
-// its area changed the same way by at least `step` px^2 in each window since past's first
-// (at least two), and it lies farther than `tol` from it. Jitter does not keep one sign long.
+// A closed contour that crept on (creptSteadily, its area by `step` px^2 a window) and lies
+// farther than `tol` from its oldest window's start.
 bool creptOn(const std::vector<glm::vec2>& now, const std::deque<std::vector<glm::vec2>>& past,
              double tol, double step) {
-  if (past.size() < 2) return false;
-  double before = signedArea2(past.front()) / 2, sign = 0;
-  for (std::size_t i = 1; i <= past.size(); ++i) {
-    const double area = signedArea2(i < past.size() ? past[i] : now) / 2;
-    const double change = (area > before + step) - (area < before - step);
-    if (change == 0 || change * sign < 0) return false;
-    sign = change, before = area;
-  }
-  return contourMove(now, past.front()) > tol;
+  std::vector<double> areas;
+  for (const auto& c : past) areas.push_back(signedArea2(c));
+  areas.push_back(signedArea2(now));
+  return creptSteadily(areas, 2 * step) && contourMove(now, past.front()) > tol;
 }
 }  // namespace
 
@@ -406,7 +400,7 @@ std::vector<float> ParametricSnake::deviceHold() {
                     static_cast<float>(kHoldDistance),
                     haveEdge_ ? edge_ : f[0],  // any buffer when unused
                     static_cast<cl_int>(haveEdge_ ? 1 : 0), static_cast<float>(levels_.edge),
-                    static_cast<float>(levels_.strength));
+                    static_cast<float>(levels_.edgeNoise), static_cast<float>(levels_.strength));
     detail::enqueue1D(*ctx_, holdKernel_, "snake_hold", totalNodes_, kLocal);
     ctx_->queue().enqueueReadBuffer(hold_, CL_TRUE, 0, out.size() * sizeof(float), out.data());
   } catch (const cl::Error& e) {

@@ -94,16 +94,31 @@ std::vector<std::size_t> checkStops(StopGeometry& batch, const SnakeParams& para
     if (next < stopped.size() && stopped[next] == k) {
       ++next;
       std::vector<bool> held(n);
-      for (std::size_t i = 0; i < n; ++i) held[i] = hold[off + i] >= kHoldLevel;
+      bool offEdge = false;  // a node held at a sink off any edge
+      for (std::size_t i = 0; i < n; ++i) {
+        held[i] = hold[off + i] >= kHoldLevel;
+        offEdge = offEdge || hold[off + i] == kHoldOffEdge;
+      }
       StopStatus& s = batch.status(k);
       s.held = static_cast<double>(std::count(held.begin(), held.end(), true)) /
                static_cast<double>(std::max<std::size_t>(n, 1));
       s.holdGap = batch.unheldExtent(k, held);
-      s.state = stoppedState(batch.collapsed(k), s.held, s.holdGap, params.holdGap);
+      s.state = stoppedState(batch.collapsed(k), s.held, s.holdGap, params.holdGap, offEdge);
     }
     off += n;
   }
   return stopped;
+}
+
+bool creptSteadily(const std::vector<double>& sizes, double step) {
+  if (sizes.size() < 3) return false;
+  double sign = 0;
+  for (std::size_t i = 1; i < sizes.size(); ++i) {
+    const double change = (sizes[i] > sizes[i - 1] + step) - (sizes[i] < sizes[i - 1] - step);
+    if (change == 0 || change * sign < 0) return false;
+    sign = change;
+  }
+  return true;
 }
 
 void checkSnakePressure(std::optional<double> pressure) {

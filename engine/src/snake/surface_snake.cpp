@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <deque>
 #include <glm/geometric.hpp>
 #include <memory>
@@ -97,27 +98,29 @@ bool remeshWithinBudget(SurfaceMesh& mesh, MeshRings& rings, Remeshed& r, const 
 // contour's hundred nodes settle.
 constexpr double kStillFraction = 0.01;
 
-// Whether a window ends with all but kStillFraction of the vertices within tolerance of the
-// past surfaces, decided cheaply: a vertex within tolerance of its own position in a past
-// surface of the same connectivity is within it of that surface; only the others are measured
+// Whether a window ends with all but `fraction` of the vertices within tolerance of the
+// first `count` past surfaces, decided cheaply: a vertex within tolerance of its own position in a
+// past surface of the same connectivity is within it of that surface; only the others are measured
 // against the past meshes, whose distance grids are built when first needed and kept with them.
 bool windowStill(const SurfaceMesh& now, long topology, const std::deque<SurfaceMesh>& past,
                  const std::deque<long>& pastTopology,
-                 std::deque<std::shared_ptr<MeshDistance>>& grids, double tolerance) {
+                 std::deque<std::shared_ptr<MeshDistance>>& grids, double tolerance,
+                 double fraction = kStillFraction, std::size_t count = SIZE_MAX) {
+  count = std::min(count, past.size());
   const double cap = std::max(tolerance, 0.5);
   const double t2 = tolerance * tolerance;
   std::size_t far = 0;
   const auto allowed =
-      static_cast<std::size_t>(kStillFraction * static_cast<double>(now.vertices.size()));
+      static_cast<std::size_t>(fraction * static_cast<double>(now.vertices.size()));
   for (std::size_t i = 0; i < now.vertices.size(); ++i) {
     const glm::vec3 v = now.vertices[i];
     bool near = false;
-    for (std::size_t r = past.size(); r-- > 0 && !near;)
+    for (std::size_t r = count; r-- > 0 && !near;)
       if (pastTopology[r] == topology) {
         const glm::vec3 d = v - past[r].vertices[i];
         near = glm::dot(d, d) <= t2;
       }
-    for (std::size_t r = past.size(); r-- > 0 && !near;) {
+    for (std::size_t r = count; r-- > 0 && !near;) {
       if (!grids[r]) grids[r] = std::make_shared<MeshDistance>(past[r], cap);
       near = grids[r]->within(glm::dvec3(v), tolerance);
     }
@@ -694,11 +697,23 @@ class SurfaceSnake::Stops : public StopGeometry {
     const auto& s = m_.surfaces[k];
     return collapsedSurface(s.mesh, s.initialVolume, s_.params_.dmin);
   }
-  // The window's start is recorded after remeshing (checkAndRemesh).
+  // The window's start is recorded after remeshing (checkAndRemesh). A surface whose volume
+  // crept on (a tip down a pocket) by a dmin x hold-gap patch moved by the tolerance a window
+  // (2D: a dmin stretch; tolerance x dmin^2 let a fine ball's slow settling creep 0.3 voxel off
+  // its field's zero), with a vertex farther than the tolerance from the oldest window's start,
+  // is not still.
   bool still(std::size_t k) override {
     auto& s = m_.surfaces[k];
-    return windowStill(s.mesh, s.topology, s.references, s.referenceTopology, s.referenceGrids,
-                       s_.params_.tolerance);
+    const SnakeParams& p = s_.params_;
+    auto within = [&](double fraction, std::size_t count) {
+      return windowStill(s.mesh, s.topology, s.references, s.referenceTopology, s.referenceGrids,
+                         p.tolerance, fraction, count);
+    };
+    if (!within(kStillFraction, SIZE_MAX)) return false;
+    std::vector<double> volumes;
+    for (const auto& r : s.references) volumes.push_back(meshVolume(r));
+    volumes.push_back(meshVolume(s.mesh));
+    return !creptSteadily(volumes, p.tolerance * p.dmin * p.holdGap) || within(0, 1);
   }
   std::vector<float> holdStrengths() override { return s_.deviceHold(); }
   double unheldExtent(std::size_t k, const std::vector<bool>& held) override {
