@@ -88,8 +88,8 @@ std::unique_ptr<SlabSolver> makeSplitSolver(
     SlabInputSource source, double mu, const SolverConfig& config);
 
 // What the splits share: the slabs' plan and inputs, the halo exchange (through pinned host
-// memory, or copies where the devices share a context), the gathered field and ε on the first
-// device, the bytes and facts per device.
+// memory, or copies where the devices share a context), ε summed per slab, the field gathered
+// on the first device, the bytes and facts per device.
 class SlabSolver : public Solver {
  public:
   ~SlabSolver() override;
