@@ -161,12 +161,14 @@ TEST_CASE("the split names its slabs and devices, and counts bytes per device") 
   CHECK(text.find("; z 8-15 on ") != std::string::npos);
   const auto each = split.deviceBytesEach();
   REQUIRE(each.size() == 2);
-  // Each slab holds 8 + 2 planes in three float32 fields; ε is summed per slab, so none holds
-  // more for it; once the field was read, the first also holds it gathered.
+  // Each slab holds 8 + 2 planes in three float32 fields; ε is summed per slab and the field
+  // read to the host slab by slab, so none holds more for them; once field() was asked for,
+  // the first also holds it gathered.
   CHECK(each[1] == 3ull * 12 * 10 * 10 * 3 * 4);
   CHECK(each[0] == each[1]);
   CHECK(split.deviceBytes() == each[0] + each[1]);
   split.error();
+  split.readField3D();
   CHECK(split.deviceBytesEach() == each);
   split.field();
   CHECK(split.deviceBytesEach()[0] == each[1] + 1ull * 12 * 10 * 16 * 3 * 4);

@@ -94,6 +94,8 @@ class SlabSolver : public Solver {
  public:
   ~SlabSolver() override;
   const cl::Buffer& field() override;  // gathered on devices[0]
+  // Each slab's owned planes exported and read in pieces: no device holds the field whole.
+  Field3D readField3D() override;
   double error() override;
   long iterations() const override { return iterations_; }
   double muBound() const override { return lead().muBound(); }

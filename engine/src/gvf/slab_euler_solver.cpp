@@ -294,6 +294,41 @@ const cl::Buffer& SlabSolver::field() {
   return gathered_;
 }
 
+Field3D SlabSolver::readField3D() {
+  Field3D out(input_.width, input_.height, input_.depth);
+  const std::size_t plane = std::size_t(input_.width) * input_.height;
+  try {
+    for (std::size_t i = 0; i < plan_.size(); ++i) {
+      ComputeContext& device = *devices_[i];
+      const Slab& s = plan_[i];
+      const FieldStorage& st = storage(i, 0);
+      const PlaneLayout from = storageLayout(st);
+      // Pieces whose float32 export is at most half a field in the storage.
+      const int step = int(std::clamp<std::uint64_t>(
+          std::min<std::uint64_t>(device.info().maxAllocBytes, st.bytes()) / (24 * plane), 1,
+          std::uint64_t(s.z1 - s.z0)));
+      for (int z = s.z0; z < s.z1; z += step) {
+        const int z1 = std::min(z + step, s.z1);
+        // Planes [lo, hi) exported: two at least, as a storage of one plane is 2D.
+        const int hi = std::min(std::max(z1, z + 2), s.hi), lo = std::min(z, hi - 2);
+        FieldStorage piece(device, {input_.width, input_.height, hi - lo}, st.precision(), false);
+        const PlaneLayout to = storageLayout(piece);
+        for (int b = 0; b < from.blocks; ++b)
+          device.queue().enqueueCopyBuffer(from.buffer, to.buffer,
+                                           b * from.blockBytes + (lo - s.lo) * from.planeBytes,
+                                           b * to.blockBytes, (hi - lo) * to.planeBytes);
+        const cl::Buffer f32(device.context(), CL_MEM_READ_WRITE, plane * (hi - lo) * 12);
+        piece.exportTo(f32);
+        device.queue().enqueueReadBuffer(f32, CL_TRUE, plane * (z - lo) * 12, plane * (z1 - z) * 12,
+                                         out.data.data() + plane * z * 3);
+      }
+    }
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "reading the split field from the devices");
+  }
+  return out;
+}
+
 double SlabSolver::error() {
   // ε of each slab's owned planes on its device, summed on the host in double: no device holds
   // the whole V or V0. The halo plane beside each cut (which the Laplacian reads) is made fresh
