@@ -94,7 +94,8 @@ void runHeadless(Options o, const HeadlessFigureHook& figure,
   const FieldShape shape{in.width(), in.height(), in.is3d ? in.volume.depth : 1};
   checkRunFits(*ctx, shape, config,
                runNeeds(o.snakes.load(), shape, o.gvf.spacing.value_or(in.volume.geometry.spacing),
-                        hasUserGvfInput(o) || o.gvf.v0Mode != V0Mode::EdgeGradient));
+                        hasUserGvfInput(o) || o.gvf.v0Mode != V0Mode::EdgeGradient ||
+                            !config.devices.empty()));
   const bool is3d = in.is3d;
   const Image2D& image = in.image;
   if (is3d && figure)

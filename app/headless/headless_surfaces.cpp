@@ -12,11 +12,12 @@ namespace gvflab::app {
 namespace {
 
 // The traditional force's input, f and grad f: the solved input itself where its V0 is grad f
-// (the default), else f's gradient (a user's V0) or the volume's edge map built anew.
+// (the default) and it is whole on this device, else f's gradient (a user's V0) or the
+// volume's edge map built anew (a split built it per slab).
 GvfInput edgeInputOf(ComputeContext& ctx, const GvfInput& solved, const Volume& volume,
                      const Options& o) {
   if (solved.userV0) return gvfInputFrom(ctx, readEdgeVolume(ctx, solved));
-  if (o.gvf.v0Mode == V0Mode::EdgeGradient) return solved;
+  if (o.gvf.v0Mode == V0Mode::EdgeGradient && solved.v0()) return solved;
   return buildGvfInput(ctx, volume, o.gvf.sigma, V0Mode::EdgeGradient, solved.spacing);
 }
 

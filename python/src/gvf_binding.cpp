@@ -167,13 +167,14 @@ std::unique_ptr<Solver> makeSolver(const std::shared_ptr<ComputeContext>& ctx, G
 }
 
 GvfRun runGvf(const std::shared_ptr<ComputeContext>& ctx, const GvfInput& input,
-              const GvfRequest& request, const py::object& progress, long progressEvery) {
+              const GvfRequest& request, const py::object& progress, long progressEvery,
+              std::unique_ptr<Solver> made) {
   const FieldSolvePlan plan = request.plan();
   ProgressReporter reporter(progress, progressEvery, "gvf");
   py::gil_scoped_release release;  // device work; the reporter takes the GIL back
   ctx->profiler().endFrame();
   ctx->profiler().reset();  // opencl_ms counts the solver only
-  GvfRun run{makeSolver(ctx, input, request, plan.kind), {}};
+  GvfRun run{made ? std::move(made) : makeSolver(ctx, input, request, plan.kind), {}};
   Solver& solver = *run.solver;
   const long total = plan.iterations;
   GvfReport& r = run.report;
@@ -280,8 +281,25 @@ py::tuple gvf(const py::handle& data, std::optional<int> channelAxis, std::optio
   DeviceLease lease = computeContext(firstNamed ? request.devices.front() : device);
   const std::shared_ptr<ComputeContext>& ctx = lease.ctx;
   checkGvfFits(*ctx, pixels.fieldShape(), request);
-  GvfInput input = gvfInputOf(*ctx, pixels, sigma, v0, edgeMap, h);
-  GvfRun run = runGvf(ctx, input, request, progress, progressEvery);
+  // A volume over devices, f and V0 made from it: each slab's on its device from the array's
+  // planes (the pipeline's split), never whole on one.
+  GvfInput input;
+  std::unique_ptr<Solver> split;
+  if (is3d && !request.devices.empty() && edgeMap.is_none() && py::isinstance<py::str>(v0)) {
+    GvfParams params;
+    params.mu = request.mu.value_or(gvfDefault("mu"));
+    params.sigma = sigma;
+    params.v0Mode = parseV0(v0.cast<std::string>());
+    params.spacing = h;
+    const Volume volume = toVolume(pixels);
+    py::gil_scoped_release release;
+    split = buildGvfPipeline(ctx, volume, params, request.config(request.plan().kind),
+                             request.mu ? MuRule::Refuse : MuRule::FitDefault)
+                .solver;
+  } else {
+    input = gvfInputOf(*ctx, pixels, sigma, v0, edgeMap, h);
+  }
+  GvfRun run = runGvf(ctx, input, request, progress, progressEvery, std::move(split));
   Field2D field;
   Field3D field3;
   {

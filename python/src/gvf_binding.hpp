@@ -74,10 +74,12 @@ struct GvfRun {
 };
 
 // Runs the engine's plan for the request (planFieldSolve, runFieldSolve: the CLI's rule and
-// loop, so the same request gives the same iteration count). Fills the report but for
-// wall time and sigma. Call with the GIL held: the device work runs without it.
+// loop, so the same request gives the same iteration count) on `made`, or a solver of input.
+// Fills the report but for wall time and sigma. Call with the GIL held: the device work runs
+// without it.
 GvfRun runGvf(const std::shared_ptr<ComputeContext>& ctx, const GvfInput& input,
-              const GvfRequest& request, const pybind11::object& progress, long progressEvery);
+              const GvfRequest& request, const pybind11::object& progress, long progressEvery,
+              std::unique_ptr<Solver> made = nullptr);
 
 // gvf()'s and snake()'s input: built from the image, or the caller's own edge_map and/or v0
 // arrays (None: not given; edge_map must have the image's shape). The device work runs

@@ -6,6 +6,7 @@
 
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/multigrid_reference.hpp"
 #include "gvflab/reference.hpp"
 #include "gvflab/slab_split.hpp"
@@ -160,16 +161,17 @@ TEST_CASE("the split names its slabs and devices, and counts bytes per device") 
   CHECK(text.find("; z 8-15 on ") != std::string::npos);
   const auto each = split.deviceBytesEach();
   REQUIRE(each.size() == 2);
-  // Each slab holds 8 + 2 planes in three float32 fields; the first, once ε was measured, also
-  // V and V0 of the whole volume in the storage (float32 here), and once the field was read,
-  // the gathered field.
+  // Each slab holds 8 + 2 planes in three float32 fields; ε is summed per slab and the field
+  // read to the host slab by slab, so none holds more for them; once field() was asked for,
+  // the first also holds it gathered.
   CHECK(each[1] == 3ull * 12 * 10 * 10 * 3 * 4);
   CHECK(each[0] == each[1]);
   CHECK(split.deviceBytes() == each[0] + each[1]);
   split.error();
-  CHECK(split.deviceBytesEach()[0] == each[1] + 2ull * 12 * 10 * 16 * 3 * 4);
+  split.readField3D();
+  CHECK(split.deviceBytesEach() == each);
   split.field();
-  CHECK(split.deviceBytesEach()[0] == each[1] + 3ull * 12 * 10 * 16 * 3 * 4);
+  CHECK(split.deviceBytesEach()[0] == each[1] + 1ull * 12 * 10 * 16 * 3 * 4);
   // Too large for any device's slab: refused per device, before anything is allocated.
   CHECK_THROWS_AS(checkSlabsFit(devices, {4096, 4096, 4096}, Precision::F32, 4), ResourceError);
   CHECK_NOTHROW(checkSlabsFit(devices, {12, 10, 16}, Precision::F32, 2));
@@ -204,10 +206,10 @@ TEST_CASE("a 16-bit split made slab by slab equals one device and keeps 18 bytes
       EulerSolver one(devices.front(), whole, mu, {p, m});
       one.step(17);
       SlabEulerSolver split(devices, {vol.width, vol.height, vol.depth}, source, mu, {p, m}, 3);
-      // Pieces of at most one slab field (16 planes x 6 bytes = 4 planes x 20 bytes of input),
-      // with a plane more either side.
-      CHECK(made.size() == 8);
-      CHECK(thickest == 6);
+      // Pieces of at most one slab field (16 planes x 6 bytes = 3 planes x 32 bytes of input
+      // while built), with a plane more either side.
+      CHECK(made.size() == 12);
+      CHECK(thickest == 5);
       for (const cl::Buffer& v0 : made) CHECK(v0.getInfo<CL_MEM_REFERENCE_COUNT>() == 1);
       const auto each = split.deviceBytesEach();
       for (std::size_t i = 0; i < 2; ++i) {  // 13 owned + 3 halo planes in three 6-byte fields
@@ -240,4 +242,77 @@ TEST_CASE("the split's fit check counts a 16-bit slab's peak, not its float32 in
   const FieldShape slab{side, side, depth};
   CHECK_NOTHROW(checkSlabsFit({devices.front()}, slab, Precision::F16, 1));
   CHECK_THROWS_AS(checkSlabsFit({devices.front()}, slab, Precision::F32, 1), ResourceError);
+}
+
+TEST_CASE(
+    "the split's error is each slab's owned planes summed, as one device's and the reference's") {
+  // A halo plane counted twice, or a slab's planes left out, moves ε by a plane's share (1/22
+  // here), far beyond the tolerance; the residual is large near the cut (the ball's edge).
+  const auto devices = twoDevices();
+  const Volume vol = test::ballVolumeOf(14, 12, 22);
+  const GvfInput in = buildGvfInput(*devices.front(), vol, 1.0);
+  const auto v0 = reference::initialField(test::toGridOf(vol), 1.0, V0Mode::EdgeGradient);
+  const double mu = 0.1;
+  EulerSolver one(devices.front(), in, mu, {});
+  SlabEulerSolver split(devices, in, mu, {}, 3);
+  SlabMultigridSolver multigrid(devices, in, mu, {}, 1);
+  MultigridSolver oneMultigrid(devices.front(), in, mu, {});
+  for (const int steps : {0, 1, 7}) {
+    CAPTURE(steps);
+    one.step(steps);
+    split.step(steps);
+    const auto ref = reference::eulerIterate(v0, v0, mu, int(one.iterations()));
+    CHECK(split.error() == doctest::Approx(one.error()).epsilon(1e-6));
+    CHECK(split.error() == doctest::Approx(reference::gvfError(ref, v0, mu)).epsilon(1e-4));
+    multigrid.step(steps ? 1 : 0);  // its halo plane left stale by the last sweep, made fresh
+    oneMultigrid.step(steps ? 1 : 0);
+    CHECK(multigrid.error() == doctest::Approx(oneMultigrid.error()).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("a volume split from its planes equals one device's pipeline and no device holds it") {
+  // Each device told it has less memory than the whole volume's input needs while built (32
+  // bytes a voxel; every input build checks its allocation first): the split builds each
+  // slab's f and V0 from the volume's planes on its own device, in pieces, so it still runs.
+  // On anisotropic voxels (f built on a grid refined in z, where the whole volume's refined
+  // build fits the first device, as on one device) the refined samples' positions round apart.
+  const Volume vols[] = {test::ballVolumeOf(16, 14, 40), test::randomVolumeOf(12, 14, 44, 5)};
+  for (const Volume& vol : vols)
+    for (const SolverKind kind : {SolverKind::Euler, SolverKind::Multigrid})
+      for (const V0Mode mode : {V0Mode::EdgeGradient, V0Mode::ImageGradient})
+        for (const bool refined : {false, true}) {
+          CAPTURE(vol.depth);
+          CAPTURE(std::string(solverKindName(kind)));
+          CAPTURE(refined);
+          std::vector<std::shared_ptr<ComputeContext>> devices = twoDevices();
+          if (!refined)
+            for (auto& d : devices) {
+              DeviceInfo info = d->info();
+              info.globalMemBytes = std::uint64_t(vol.size()) * 32 - 1;
+              d = ComputeContext::createOn(d->device(), info, d->options());
+            }
+          GvfParams params;
+          params.v0Mode = mode;
+          if (refined)
+            params.spacing = {1.0, 1.0, 2.5};
+          else
+            CHECK_THROWS_AS(buildGvfInput(*devices.front(), vol, 1.0), ResourceError);
+          SolverConfig config;
+          config.kind = kind;
+          GvfPipeline one =
+              buildGvfPipeline(twoDevices().front(), vol, params, config, MuRule::FitDefault);
+          GvfPipeline split = buildSplitPipeline(devices, vol, params, config, MuRule::FitDefault);
+          CHECK(split.solver->structure().find("z-slabs on 2 devices") == 0);
+          CHECK_FALSE(split.input.v0());
+          const double within = refined ? 1e-4 : 1e-6;
+          CHECK(split.input.maxV0Squared ==
+                doctest::Approx(one.input.maxV0Squared).epsilon(within));
+          CHECK(split.mu.mu == doctest::Approx(one.mu.mu).epsilon(within));
+          one.solver->step(5);
+          split.solver->step(5);
+          const auto a = one.solver->readField3D().data;
+          CHECK(test::maxAbsDiff(split.solver->readField3D().data,
+                                 std::vector<double>(a.begin(), a.end())) < within);
+          CHECK(split.solver->error() == doctest::Approx(one.solver->error()).epsilon(within));
+        }
 }

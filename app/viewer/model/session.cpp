@@ -161,6 +161,9 @@ void Session::rebuildOn(std::shared_ptr<ComputeContext> ctx, Source source,
                           ? buildGvfPipeline(ctx, *source.volume, params, choice_, MuRule::ClampAll)
                           : buildGvfPipeline(ctx, source.image, params, choice_, MuRule::ClampAll);
   std::unique_ptr<VolumeSlices> slices;
+  if (source.volume &&
+      !built.input.v0())  // the slices read f and V0 whole: a split made them per slab
+    built.input = buildGvfInput(*ctx, *source.volume, built.sigma.sigma, mode, spacing_);
   if (source.volume) {
     // The same volume again (σ, V0 mode): stay on the slice the user chose.
     const bool same = volume_ && volumeData_ == source.volume;

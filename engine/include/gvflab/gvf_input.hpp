@@ -1,9 +1,11 @@
 #pragma once
 // The device-side inputs of GVF: edge map f and initial field V0 made from an image.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "gvflab/cl.hpp"
 #include "gvflab/grid_spacing.hpp"
@@ -48,6 +50,27 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma,
 GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma,
                        V0Mode mode = V0Mode::EdgeGradient,
                        const std::optional<GridSpacing>& spacing = std::nullopt);
+
+// buildGvfInput's f and V0 of a host volume made planes at a time on any device (a split's
+// slabs, issue 41): planes [z0, z1) are those of the whole volume's input, built from them and
+// the few beyond that the blur and the gradients read, so no device holds the whole volume.
+// The volume is checked and f's max over every plane found (each device its share of the
+// planes) on construction; the volume must outlive it. Throws as buildGvfInput.
+class VolumeInputPlanes {
+ public:
+  VolumeInputPlanes(const std::vector<std::shared_ptr<ComputeContext>>& devices,
+                    const Volume& volume, double sigma, V0Mode mode = V0Mode::EdgeGradient,
+                    const std::optional<GridSpacing>& spacing = std::nullopt);
+  GvfInput operator()(ComputeContext& device, int z0, int z1) const;
+
+ private:
+  const Volume& volume_;
+  double sigma_;
+  V0Mode mode_;
+  GridSpacing spacing_;
+  std::array<int, 3> refinement_;
+  float fmax_ = 0;
+};
 
 // A researcher's own inputs (as ITK's GradientVectorFlowImageFilter and OpenCL-GVF take them):
 // the edge map f as given, not rescaled (finite; the loaders give [0, 1], which the default

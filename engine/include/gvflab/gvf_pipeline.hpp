@@ -129,6 +129,13 @@ GvfPipeline buildGvfPipeline(std::shared_ptr<ComputeContext> ctx, const Image2D&
                              const GvfParams& params, const SolverConfig& config, MuRule rule);
 GvfPipeline buildGvfPipeline(std::shared_ptr<ComputeContext> ctx, const Volume& volume,
                              const GvfParams& params, const SolverConfig& config, MuRule rule);
+// A volume split over devices (opened: openSplitDevices, or sub-devices) with each slab's f and
+// V0 built on its device from the volume's planes (VolumeInputPlanes): no device holds the whole
+// input, and `input` has the volume's sizes, spacing and max |V0|² but no buffers. The volume
+// overload above takes this path when config.devices (or chooseSplit) names several devices.
+GvfPipeline buildSplitPipeline(const std::vector<std::shared_ptr<ComputeContext>>& devices,
+                               const Volume& volume, const GvfParams& params,
+                               const SolverConfig& config, MuRule rule);
 // The same from an input already built (a researcher's own f and V0, gvfInputFrom): checkFits,
 // checkMu on its max |V0|², the solver. params.sigma and v0Mode are not used (sigma.reason
 // says so).

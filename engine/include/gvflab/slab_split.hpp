@@ -12,11 +12,11 @@
 // Each device has its own ComputeContext (each slab's solver is the one-device solver
 // unchanged) and halos go through pinned host memory; or, when the devices were opened in one
 // OpenCL context (openSplitDevices' oneContext), device to device by clEnqueueCopyBuffer (peer
-// copies where the driver gives them). Each slab's input is made on its device (from the pipeline's
-// on the first device, or by the caller: SlabInputSource); an Euler slab's V0 goes into its
-// storage piece by piece, so no float32 copy of a slab is ever whole and 16-bit storage holds
-// 18 bytes a voxel per device (2048^3 over two H200s). The gathered field() and ε are made on
-// the first device when asked.
+// copies where the driver gives them). Each slab's input is made on its device (SlabInputSource:
+// from a host volume's planes, VolumeInputPlanes, or an input made on the first device); an
+// Euler slab's V0 goes into its storage piece by piece, so no float32 copy of a slab is ever
+// whole and 16-bit storage holds 18 bytes a voxel per device (2048^3 over two H200s). ε is
+// summed per slab on its device; the gathered field() is made on the first device when asked.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -31,6 +31,7 @@
 namespace gvflab {
 
 class ComputeContext;
+class SlabSolver;
 
 // The planes of one slab: it owns [z0, z1) and holds [lo, hi) (owned + halos).
 struct Slab {
@@ -49,6 +50,8 @@ std::vector<Slab> planSlabs(int depth, int devices, int halo, int align = 1);
 // side where the volume goes on (central differences), and keeps [z0, z1) of each. The split's
 // μ bound takes the largest max |V0|² of the pieces, which cover every plane.
 using SlabInputSource = std::function<GvfInput(ComputeContext& device, const Slab& slab)>;
+// The planes of `whole` (made on main) through the host.
+SlabInputSource planesOf(std::shared_ptr<ComputeContext> main, GvfInput whole);
 
 // The contexts of a split: `selectors` as chooseDevice takes them ("0.1", "gpu", a name), with
 // `main` (the pipeline's, which holds the input) standing for the first one, or "all"
@@ -79,14 +82,20 @@ struct SolverConfig;
 // device (the plain solver runs). ParameterError for a 2D input.
 std::unique_ptr<Solver> makeSplitSolver(std::shared_ptr<ComputeContext> main, const GvfInput& input,
                                         double mu, const SolverConfig& config);
+// The same on devices already open, each slab's input made by `source`.
+std::unique_ptr<SlabSolver> makeSplitSolver(
+    const std::vector<std::shared_ptr<ComputeContext>>& devices, FieldShape shape,
+    SlabInputSource source, double mu, const SolverConfig& config);
 
 // What the splits share: the slabs' plan and inputs, the halo exchange (through pinned host
-// memory, or copies where the devices share a context), the gathered field and ε on the first
-// device, the bytes and facts per device.
+// memory, or copies where the devices share a context), ε summed per slab, the field gathered
+// on the first device, the bytes and facts per device.
 class SlabSolver : public Solver {
  public:
   ~SlabSolver() override;
   const cl::Buffer& field() override;  // gathered on devices[0]
+  // Each slab's owned planes exported and read in pieces: no device holds the field whole.
+  Field3D readField3D() override;
   double error() override;
   long iterations() const override { return iterations_; }
   double muBound() const override { return lead().muBound(); }
@@ -99,10 +108,11 @@ class SlabSolver : public Solver {
   std::uint64_t deviceBytes() const override;
   std::string structure() const override;  // "z-slabs on 2 devices, halo 4"
   std::vector<SolverFact> facts() const override;
+  // The whole volume's sizes, spacing and max |V0|² (the μ rule's), no buffers.
+  const GvfInput& input() const { return input_; }
 
   // Device bytes on each device, in the order of the devices (the first with, once field()
-  // ran, the gathered field, and once error() ran, V and V0 in the storage; not counted: the
-  // pipeline's input).
+  // ran, the gathered field; not counted: the pipeline's input).
   virtual std::vector<std::uint64_t> deviceBytesEach() const;
   const std::vector<Slab>& slabs() const { return plan_; }
   int halo() const { return halo_; }
@@ -122,8 +132,6 @@ class SlabSolver : public Solver {
   // slabs thinner than the halo); kept until the derived constructor is done (releaseSource).
   SlabSolver(std::vector<std::shared_ptr<ComputeContext>> devices, FieldShape shape,
              SlabInputSource source, int halo, int align);
-  // The planes of `whole` (on main) through the host: the pipeline's input split.
-  static SlabInputSource planesOf(std::shared_ptr<ComputeContext> main, GvfInput whole);
   virtual Solver& part(std::size_t i) const = 0;
   virtual const Solver& lead() const = 0;  // its facts, μ and bound are the split's
   virtual PlaneLayout layout(std::size_t i, int level, int field);  // level 0: storage's
@@ -131,10 +139,12 @@ class SlabSolver : public Solver {
   virtual const FieldStorage& storage(std::size_t i, int field) const = 0;
   static PlaneLayout storageLayout(const FieldStorage& s);
   cl::CommandQueue& queue() override;
-  GvfInput slabInput(std::size_t i);  // the source's input of slab i, on its device
+  // The source's input of `planes` on a device: input_ takes its spacing and the largest max
+  // |V0|² (ParameterError for an input of another size).
+  GvfInput sourceInput(ComputeContext& device, const Slab& planes);
+  GvfInput slabInput(std::size_t i) { return sourceInput(*devices_[i], plan_[i]); }
   // Slab i's V0 in `precision` storage on its device, imported from the source's pieces of at
-  // most one field's bytes; input_ takes the first piece's sizes and spacing and the largest
-  // max |V0|² (ParameterError for a piece of another size).
+  // most one field's bytes.
   std::unique_ptr<FieldStorage> slabV0(std::size_t i, Precision precision);
   void releaseSource() { source_ = {}; }
   // At `level`, the `planes` (0: all halo >> level) halo planes next to each cut of a field
@@ -156,13 +166,10 @@ class SlabSolver : public Solver {
   bool copies_ = false;  // the devices share one context: halos copied device to device
 
  private:
-  // The slabs' owned planes of storage(i, field) into whole (made on the first device).
-  FieldStorage& gather(int field, std::unique_ptr<FieldStorage>& whole);
   cl::Buffer gathered_;
   long gatheredAt_ = -1;
-  std::unique_ptr<ErrorMetric> metric_;  // ε on the first device, made by the first error()
-  std::unique_ptr<FieldStorage> wholeField_, wholeV0_;  // in the slabs' storage
-  std::vector<PinnedHostBuffer> staging_;               // one per halo copy, grown as needed
+  std::vector<std::unique_ptr<ErrorMetric>> metrics_;  // ε of each slab's owned planes
+  std::vector<PinnedHostBuffer> staging_;              // one per halo copy, grown as needed
 };
 
 class SlabEulerSolver : public SlabSolver {
@@ -200,6 +207,10 @@ class SlabMultigridSolver : public SlabSolver {
   // Throws as MultigridSolver, ParameterError for a 2D input or slabs thinner than the halo.
   SlabMultigridSolver(const std::vector<std::shared_ptr<ComputeContext>>& devices,
                       const GvfInput& input, double mu, MultigridOptions options,
+                      int splitLevels = -1);
+  // Each slab's input made on its device by `source`.
+  SlabMultigridSolver(const std::vector<std::shared_ptr<ComputeContext>>& devices, FieldShape shape,
+                      SlabInputSource source, double mu, MultigridOptions options,
                       int splitLevels = -1);
   ~SlabMultigridSolver() override;
   std::string name() const override { return "multigrid"; }

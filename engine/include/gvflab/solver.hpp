@@ -55,8 +55,8 @@ class Solver {
   // Back to V = V0, zero iterations.
   virtual void reset() = 0;
   // Host copies of field().
-  Field2D readField();    // 2D solvers; throws Error in 3D
-  Field3D readField3D();  // 3D solvers; throws Error in 2D
+  Field2D readField();            // 2D solvers; throws Error in 3D
+  virtual Field3D readField3D();  // 3D solvers; throws Error in 2D
   virtual int width() const = 0;
   virtual int height() const = 0;
   virtual int depth() const = 0;  // 1 for 2D

@@ -15,11 +15,16 @@ ErrorMetric::ErrorMetric(std::shared_ptr<ComputeContext> ctx, const GvfInput& in
                   input.dims() == 3 ? "-DDIMS3" : "") {}
 
 ErrorMetric::ErrorMetric(std::shared_ptr<ComputeContext> ctx, FieldShape shape, cl::Memory v0,
-                         const std::string& buildOptions)
-    : ctx_(std::move(ctx)), shape_(shape), v0_(std::move(v0)) {
+                         const std::string& buildOptions, int z0, int z1)
+    : ctx_(std::move(ctx)),
+      shape_(shape),
+      z0_(z0),
+      z1_(z1 < 0 ? shape.depth : z1),
+      v0_(std::move(v0)) {
   const bool is3d = shape_.dims() == 3;
-  // 256 work-items per group: a power of two for the tree.
-  local_ = is3d ? cl::NDRange(8, 8, 4) : cl::NDRange(16, 16);
+  // 256 work-items per group: a power of two for the tree; a range of planes one at a time
+  // (launched from z0 on, no group past z1).
+  local_ = !is3d ? cl::NDRange(16, 16) : planes() ? cl::NDRange(16, 16, 1) : cl::NDRange(8, 8, 4);
   if (is3d)
     residual3d_ = ctx_->kernels().kernel("gvf_error3d.cl", "gvf_residual_partial3d", buildOptions);
   else
@@ -27,7 +32,7 @@ ErrorMetric::ErrorMetric(std::shared_ptr<ComputeContext> ctx, FieldShape shape, 
   sum_ = ctx_->kernels().kernel("reduce.cl", "reduce_sum");
   groups_ = detail::roundUp(shape_.width, local_[0]) / local_[0] *
             (detail::roundUp(shape_.height, local_[1]) / local_[1]) *
-            (is3d ? detail::roundUp(shape_.depth, local_[2]) / local_[2] : 1);
+            (is3d ? detail::roundUp(z1_ - z0_, local_[2]) / local_[2] : 1);
   partials_[0] = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, groups_ * sizeof(float));
   partials_[1] = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, kSumLocal * sizeof(float));
 }
@@ -45,11 +50,12 @@ double ErrorMetric::compute(const cl::Memory& field, double mu) {
     cl::Kernel& residual = is3d ? residual3d_.get() : residual2d_.get();
     const cl::NDRange global = is3d ? cl::NDRange(detail::roundUp(shape_.width, local_[0]),
                                                   detail::roundUp(shape_.height, local_[1]),
-                                                  detail::roundUp(shape_.depth, local_[2]))
+                                                  detail::roundUp(z1_ - z0_, local_[2]))
                                     : cl::NDRange(detail::roundUp(shape_.width, local_[0]),
                                                   detail::roundUp(shape_.height, local_[1]));
     cl::Event ev;
-    ctx_->queue().enqueueNDRangeKernel(residual, cl::NullRange, global, local_, nullptr, &ev);
+    ctx_->queue().enqueueNDRangeKernel(residual, planes() ? cl::NDRange(0, 0, z0_) : cl::NullRange,
+                                       global, local_, nullptr, &ev);
     ctx_->profiler().record("gvf_error", ev);
     // Fold the group partials in two passes: at most 256 groups, then one.
     const std::size_t groups2 =
@@ -63,7 +69,8 @@ double ErrorMetric::compute(const cl::Memory& field, double mu) {
     detail::enqueue1D(*ctx_, sum_, "gvf_error_sum", kSumLocal, kSumLocal);
     float total = 0;
     ctx_->queue().enqueueReadBuffer(partials_[0], CL_TRUE, 0, sizeof(float), &total);
-    return static_cast<double>(total) / static_cast<double>(shape_.count());
+    return static_cast<double>(total) /
+           static_cast<double>(std::size_t(shape_.width) * shape_.height * (z1_ - z0_));
   } catch (const cl::Error& e) {
     rethrowClError(e, "computing the GVF error");
   }

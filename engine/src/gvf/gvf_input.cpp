@@ -43,9 +43,8 @@ float deviceMax(ComputeContext& ctx, const cl::Buffer& in, std::size_t n) {
   return value;
 }
 
-// f /= max f on the device (max reduced on the device, one float read back).
-void normaliseByMax(ComputeContext& ctx, cl::Buffer& f, std::size_t n) {
-  float fmax = deviceMax(ctx, f, n);
+// f /= fmax on the device.
+void normalise(ComputeContext& ctx, cl::Buffer& f, std::size_t n, float fmax) {
   cl::Buffer maxBuf(ctx.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(float), &fmax);
   TypedKernel<cl::Buffer, cl_int, cl::Buffer> norm =
       ctx.kernels().kernel("edge_map.cl", "normalise");
@@ -150,7 +149,7 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, 
     mag.set(smooth, in.edge, in.width, in.height);
     detail::enqueue2D(ctx, mag, "gradient_magnitude", in.width, in.height, local);
 
-    normaliseByMax(ctx, in.edge, n);
+    normalise(ctx, in.edge, n, deviceMax(ctx, in.edge, n));
 
     TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int> grad =
         lib.kernel("edge_map.cl", "gradient_field", gradOpts);
@@ -174,8 +173,9 @@ GvfInput edgeGradientInput(ComputeContext& ctx, const GvfInput& solved, V0Mode s
   return buildGvfInput(ctx, image, sigma, V0Mode::EdgeGradient, solved.spacing);
 }
 
-GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, V0Mode mode,
-                       const std::optional<GridSpacing>& spacing) {
+namespace {
+
+void checkVolume(const Volume& volume, double sigma) {
   checkVolumeSize(volume.width, volume.height, volume.depth);
   if (volume.voxels.empty()) throw InputError("The volume is empty.");
   if (volume.voxels.size() != std::size_t(volume.width) * volume.height * volume.depth)
@@ -183,33 +183,52 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, 
   for (float v : volume.voxels)
     if (!std::isfinite(v)) throw InputError("The volume contains NaN or infinite values.");
   validate(findSpec(gvfParamSpecs(), "sigma"), sigma);
+}
+
+// On anisotropic voxels f and V0 are built on a grid refined to about the finest spacing
+// (edgeRefinement) and each voxel takes its sub-samples' (coarsen_input3d), where that fits
+// the device for the whole volume: the finer grid's two blur buffers, f, V0 and |V0|² beside
+// the outputs.
+std::array<int, 3> refinementOn(const ComputeContext& ctx, const Volume& volume,
+                                const GridSpacing& spacing) {
+  const std::size_t n = std::size_t(volume.width) * volume.height * volume.depth;
+  const std::array<int, 3> k = edgeRefinement(spacing, 3);
+  const std::size_t nf = n * k[0] * k[1] * k[2];
+  if (nf == n ||
+      (nf * 12 <= ctx.info().maxAllocBytes && n * 20 + nf * 28 <= ctx.info().globalMemBytes))
+    return k;
+  log::warning(
+      "The edge map of this volume is built on its own samples: refined to its finest "
+      "spacing it would not fit the device.");
+  return {1, 1, 1};
+}
+
+// f and V0 of planes [z0, z1) of a checked volume, refined by k, as they are in the whole
+// volume's: built from those planes and the ones beyond them that the z blur and the two central
+// differences read (the boundary rule's reflections then fall outside [z0, z1) but at the
+// volume's own ends). f is divided by fmax, or when fmax is 0 by its max over [z0, z1), which
+// is kept in fmax (maxOnly: and nothing else is made).
+GvfInput buildPlanes(ComputeContext& ctx, const Volume& volume, double sigma, V0Mode mode,
+                     const GridSpacing& spacing, std::array<int, 3> k, int z0, int z1, float& fmax,
+                     bool maxOnly = false) {
+  GridSpacing fine = spacing;
+  for (int i = 0; i < 3; ++i) fine[i] /= k[i];
+  // The blur stays σ·min h wide in the world on the finer grid.
+  const double fineSigma = sigma * *std::min_element(spacing.begin(), spacing.end()) /
+                           *std::min_element(fine.begin(), fine.end());
+  const int reach = int(gaussianWeights(blurSigma(fineSigma, fine, 3, 2)).size()) + 1;
+  const int lo = std::max(z0 - (reach + k[2] - 1) / k[2] - 1, 0);
+  const int hi = std::min(z1 + (reach + k[2] - 1) / k[2] + 1, volume.depth);
   GvfInput in;
   in.width = volume.width;
   in.height = volume.height;
-  in.depth = volume.depth;
-  in.spacing = chosenSpacing(spacing, volume.geometry, 3);
-  // On anisotropic voxels f and V0 are built on a grid refined to about the finest spacing
-  // (edgeRefinement) and each voxel takes its sub-samples' (coarsen_input3d), where that fits
-  // the device: the finer grid's two blur buffers, f, V0 and |V0|² beside the outputs.
-  const std::size_t n = in.pixelCount();
-  std::array<int, 3> k = edgeRefinement(in.spacing, 3);
-  std::size_t nf = n * k[0] * k[1] * k[2];
-  const bool refined = nf > n && nf * 12 <= ctx.info().maxAllocBytes &&
-                       n * 20 + nf * 28 <= ctx.info().globalMemBytes;
-  if (nf > n && !refined) {
-    log::warning(
-        "The edge map of this volume is built on its own samples: refined to its finest "
-        "spacing it would not fit the device.");
-    k = {1, 1, 1};
-    nf = n;
-  }
-  GridSpacing fine = in.spacing;
-  for (int i = 0; i < 3; ++i) fine[i] /= k[i];
-  // The blur stays σ·min h wide in the world on the finer grid.
-  const double fineSigma = sigma * *std::min_element(in.spacing.begin(), in.spacing.end()) /
-                           *std::min_element(fine.begin(), fine.end());
+  in.depth = hi - lo;
+  in.spacing = spacing;
   const std::string gradOpts = spacingBuildOptions(fine, 3);
   const int fw = in.width * k[0], fh = in.height * k[1], fd = in.depth * k[2];
+  const std::size_t n = in.pixelCount(), nf = n * k[0] * k[1] * k[2];
+  const std::size_t plane = std::size_t(in.width) * in.height, finePlane = nf / fd;
+  const bool refined = nf > n;
   // Volume, two blur buffers, f, |V0|² and V0 (packed float3): 32 B/voxel while building.
   const std::string what = "Building the edge map of a " + std::to_string(in.width) + "x" +
                            std::to_string(in.height) + "x" + std::to_string(in.depth) + " volume";
@@ -217,8 +236,9 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, 
   ctx.checkAllocation(refined ? n * 20 + nf * 28 : n * 32, what);
   try {
     auto& c = ctx.context();
+    auto& q = ctx.queue();
     cl::Buffer a(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
-                 const_cast<float*>(volume.voxels.data()));
+                 const_cast<float*>(volume.voxels.data() + plane * lo));
     cl::Buffer b(c, CL_MEM_READ_WRITE, nf * sizeof(float));
     cl::Buffer fineA = refined ? cl::Buffer(c, CL_MEM_READ_WRITE, nf * sizeof(float)) : a;
     cl::Buffer s(c, CL_MEM_READ_WRITE, nf * sizeof(float));
@@ -228,6 +248,14 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, 
     cl::Buffer fineV0 = refined ? cl::Buffer(c, CL_MEM_READ_WRITE, nf * 3 * sizeof(float)) : in.v0;
     auto launch = [&](cl::Kernel& kernel, const char* name, int w, int h, int d) {
       detail::enqueue3D(ctx, kernel, name, w, h, d, cl::NDRange(32, 4, 2));
+    };
+    // The max of planes [z0, z1) of a buffer of planes [lo, hi) (refined by kz), through
+    // `scratch` where that is not all of them.
+    auto planesMax = [&](cl::Buffer& from, cl::Buffer& scratch, std::size_t bytesPerPlane, int kz) {
+      const std::size_t count = bytesPerPlane / sizeof(float) * (z1 - z0) * kz;
+      if (z0 == lo && z1 == hi) return deviceMax(ctx, from, count);
+      q.enqueueCopyBuffer(from, scratch, bytesPerPlane * (z0 - lo) * kz, 0, count * sizeof(float));
+      return deviceMax(ctx, scratch, count);
     };
     auto& lib = ctx.kernels();
     if (refined) {
@@ -251,7 +279,9 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, 
         lib.kernel("edge_map3d.cl", "gradient_magnitude3d", gradOpts);
     mag.set(smooth, fineEdge, fw, fh, fd);
     launch(mag, "gradient_magnitude3d", fw, fh, fd);
-    normaliseByMax(ctx, fineEdge, nf);
+    if (fmax == 0) fmax = planesMax(fineEdge, s, finePlane * sizeof(float), k[2]);
+    if (maxOnly) return {};
+    normalise(ctx, fineEdge, nf, fmax);
     TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int> grad =
         lib.kernel("edge_map3d.cl", "gradient_field3d", gradOpts);
     grad.set(mode == V0Mode::EdgeGradient ? fineEdge : smooth, fineV0, s, fw, fh, fd);
@@ -264,11 +294,61 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, 
                k[2]);
       launch(down, "coarsen_input3d", in.width, in.height, in.depth);
     }
-    in.maxV0Squared = deviceMax(ctx, s, n);
+    in.maxV0Squared = planesMax(s, b, plane * sizeof(float), 1);
+    if (z0 == lo && z1 == hi) return in;
+    for (auto [buffer, channels] : {std::pair{&in.edge, 1}, std::pair{&in.v0, 3}}) {
+      const std::size_t bytes = plane * channels * sizeof(float);
+      cl::Buffer kept(c, CL_MEM_READ_WRITE, bytes * (z1 - z0));
+      q.enqueueCopyBuffer(*buffer, kept, bytes * (z0 - lo), 0, bytes * (z1 - z0));
+      *buffer = kept;
+    }
+    in.depth = z1 - z0;
   } catch (const cl::Error& e) {
     rethrowClError(e, "building the 3D edge map and V0");
   }
   return in;
+}
+
+}  // namespace
+
+GvfInput buildGvfInput(ComputeContext& ctx, const Volume& volume, double sigma, V0Mode mode,
+                       const std::optional<GridSpacing>& spacing) {
+  checkVolume(volume, sigma);
+  const GridSpacing h = chosenSpacing(spacing, volume.geometry, 3);
+  float fmax = 0;
+  return buildPlanes(ctx, volume, sigma, mode, h, refinementOn(ctx, volume, h), 0, volume.depth,
+                     fmax);
+}
+
+VolumeInputPlanes::VolumeInputPlanes(const std::vector<std::shared_ptr<ComputeContext>>& devices,
+                                     const Volume& volume, double sigma, V0Mode mode,
+                                     const std::optional<GridSpacing>& spacing)
+    : volume_(volume), sigma_(sigma), mode_(mode) {
+  checkVolume(volume, sigma);
+  spacing_ = chosenSpacing(spacing, volume.geometry, 3);
+  refinement_ = refinementOn(*devices.front(), volume, spacing_);
+  // f's max over every plane, each device its share in pieces of at most an eighth of its
+  // memory while building (32 bytes a voxel of the refined grid).
+  const std::uint64_t voxelBytes =
+      32ull * volume.width * volume.height * refinement_[0] * refinement_[1] * refinement_[2];
+  const int n = int(devices.size());
+  for (int i = 0; i < n; ++i) {
+    const DeviceInfo& info = devices[i]->info();
+    const int step = int(std::clamp<std::uint64_t>(
+        std::min<std::uint64_t>(info.maxAllocBytes, info.globalMemBytes / 8) / voxelBytes, 1,
+        volume.depth));
+    for (int z = volume.depth * i / n, end = volume.depth * (i + 1) / n; z < end; z += step) {
+      float piece = 0;
+      buildPlanes(*devices[i], volume, sigma, mode, spacing_, refinement_, z,
+                  std::min(z + step, end), piece, true);
+      fmax_ = std::max(fmax_, piece);
+    }
+  }
+}
+
+GvfInput VolumeInputPlanes::operator()(ComputeContext& device, int z0, int z1) const {
+  float fmax = fmax_;
+  return buildPlanes(device, volume_, sigma_, mode_, spacing_, refinement_, z0, z1, fmax);
 }
 
 namespace {

@@ -232,7 +232,30 @@ GvfPipeline buildGvfPipeline(std::shared_ptr<ComputeContext> ctx, const Volume& 
                              const GvfParams& params, const SolverConfig& config, MuRule rule) {
   SolverConfig c = config;
   chooseSplit(*ctx, {volume.width, volume.height, volume.depth}, c);
+  if (!c.devices.empty()) {
+    const auto devices = openSplitDevices(ctx, c.devices);
+    if (devices.size() > 1) return buildSplitPipeline(devices, volume, params, c, rule);
+    c.devices.clear();  // they came to one: the plain solver, checked as such
+  }
   return buildPipeline(std::move(ctx), volume, params, c, rule);
+}
+
+GvfPipeline buildSplitPipeline(const std::vector<std::shared_ptr<ComputeContext>>& devices,
+                               const Volume& volume, const GvfParams& params,
+                               const SolverConfig& config, MuRule rule) {
+  GvfPipeline p;
+  p.sigma = chooseSigma(volume, params);
+  const VolumeInputPlanes planes(devices, volume, p.sigma.sigma, params.v0Mode, params.spacing);
+  // μ is checked once the slabs' max |V0|² is known: the solver starts at one its kind takes.
+  auto split = makeSplitSolver(
+      devices, {volume.width, volume.height, volume.depth},
+      [&](ComputeContext& device, const Slab& s) { return planes(device, s.lo, s.hi); },
+      muRange(config.kind, 3).lowOpen ? muRange(config.kind, 3).high : 0.0, config);
+  p.input = split->input();
+  p.mu = checkMu(config.kind, p.input, params.mu, rule);
+  split->setMu(p.mu.mu);
+  p.solver = std::move(split);
+  return p;
 }
 
 GvfPipeline buildGvfPipeline(std::shared_ptr<ComputeContext> ctx, GvfInput input,

@@ -88,7 +88,16 @@ SlabSolver::~SlabSolver() = default;
 
 cl::CommandQueue& SlabSolver::queue() { return devices_.front()->queue(); }
 
-GvfInput SlabSolver::slabInput(std::size_t i) { return source_(*devices_[i], plan_[i]); }
+GvfInput SlabSolver::sourceInput(ComputeContext& device, const Slab& planes) {
+  GvfInput in = source_(device, planes);
+  if (in.width != input_.width || in.height != input_.height || in.depth != planes.depth())
+    throw ParameterError("The split's input of planes " + std::to_string(planes.lo) + "-" +
+                         std::to_string(planes.hi - 1) + " is not of the volume's size.");
+  input_.spacing = in.spacing;
+  input_.userV0 = in.userV0;
+  input_.maxV0Squared = std::max(input_.maxV0Squared, in.maxV0Squared);
+  return in;
+}
 
 std::unique_ptr<FieldStorage> SlabSolver::slabV0(std::size_t i, Precision precision) {
   ComputeContext& device = *devices_[i];
@@ -98,22 +107,17 @@ std::unique_ptr<FieldStorage> SlabSolver::slabV0(std::size_t i, Precision precis
     auto v0 = std::make_unique<FieldStorage>(
         device, FieldShape{input_.width, input_.height, s.depth()}, precision, false);
     const PlaneLayout to = storageLayout(*v0);
-    // Pieces whose float32 input (f, V0 and the gradient's scratch: 20 bytes a voxel) is at
-    // most one field, so the slab's peak stays under its three fields.
+    // Pieces whose float32 input, while built (a volume, two blur buffers, f, V0 and |V0|²:
+    // 32 bytes a voxel, VolumeInputPlanes), is at most one field, so the slab's peak stays
+    // under its three fields.
     const int step = int(std::clamp<std::uint64_t>(
-        std::min<std::uint64_t>(device.info().maxAllocBytes, v0->bytes()) / (20 * plane), 1,
+        std::min<std::uint64_t>(device.info().maxAllocBytes, v0->bytes()) / (32 * plane), 1,
         std::uint64_t(s.depth())));
     for (int z = s.lo; z < s.hi; z += step) {
       const int z1 = std::min(z + step, s.hi);
       // A plane more either side where the volume goes on, for V0's central differences.
       const Slab piece{z, z1, std::max(z - 1, 0), std::min(z1 + 1, input_.depth)};
-      const GvfInput in = source_(device, piece);
-      if (in.width != input_.width || in.height != input_.height || in.depth != piece.depth())
-        throw ParameterError("The split's input of planes " + std::to_string(piece.lo) + "-" +
-                             std::to_string(piece.hi - 1) + " is not of the volume's size.");
-      input_.spacing = in.spacing;
-      input_.userV0 = in.userV0;
-      input_.maxV0Squared = std::max(input_.maxV0Squared, in.maxV0Squared);
+      const GvfInput in = sourceInput(device, piece);
       FieldStorage part(device, {in.width, in.height, in.depth}, precision, false);
       part.importFrom(in.v0);
       const PlaneLayout from = storageLayout(part);
@@ -129,7 +133,7 @@ std::unique_ptr<FieldStorage> SlabSolver::slabV0(std::size_t i, Precision precis
   }
 }
 
-SlabInputSource SlabSolver::planesOf(std::shared_ptr<ComputeContext> main, GvfInput whole) {
+SlabInputSource planesOf(std::shared_ptr<ComputeContext> main, GvfInput whole) {
   return
       [main = std::move(main), whole = std::move(whole)](ComputeContext& device, const Slab& slab) {
         GvfInput part = whole;
@@ -259,24 +263,6 @@ void SlabSolver::exchange(int level, int planes, int field) {
   ++exchanges_;
 }
 
-FieldStorage& SlabSolver::gather(int field, std::unique_ptr<FieldStorage>& whole) {
-  const FieldShape shape{input_.width, input_.height, input_.depth};
-  if (!whole)
-    whole = std::make_unique<FieldStorage>(*devices_.front(), shape, storage(0, field).precision(),
-                                           false);
-  const PlaneLayout to = storageLayout(*whole);
-  for (auto& d : devices_) d->queue().finish();  // every slab's last steps
-  for (std::size_t i = 0; i < plan_.size(); ++i) {
-    const Slab& s = plan_[i];
-    const PlaneLayout from = storageLayout(storage(i, field));
-    for (int b = 0; b < from.blocks; ++b)
-      copyAcross(i, from.buffer, b * from.blockBytes + std::size_t(s.z0 - s.lo) * from.planeBytes,
-                 0, to.buffer, b * to.blockBytes + std::size_t(s.z0) * to.planeBytes,
-                 from.planeBytes * std::size_t(s.z1 - s.z0));
-  }
-  return *whole;
-}
-
 void SlabSolver::copyAcross(std::size_t from, const cl::Buffer& src, std::size_t srcAt,
                             std::size_t to, const cl::Buffer& dst, std::size_t dstAt,
                             std::size_t size) {
@@ -308,21 +294,61 @@ const cl::Buffer& SlabSolver::field() {
   return gathered_;
 }
 
-double SlabSolver::error() {
-  // ε over the whole field on the first device, from V and V0 gathered in the slabs' storage:
-  // the one-device solver's sum over the same values.
+Field3D SlabSolver::readField3D() {
+  Field3D out(input_.width, input_.height, input_.depth);
+  const std::size_t plane = std::size_t(input_.width) * input_.height;
   try {
-    gather(0, wholeField_);
-    if (!metric_) {
-      const FieldStorage& v0 = gather(1, wholeV0_);
-      metric_ =
-          std::make_unique<ErrorMetric>(devices_.front(), v0.shape(), v0.memory(),
-                                        v0.buildOptions() + spacingBuildOptions(input_.spacing, 3));
+    for (std::size_t i = 0; i < plan_.size(); ++i) {
+      ComputeContext& device = *devices_[i];
+      const Slab& s = plan_[i];
+      const FieldStorage& st = storage(i, 0);
+      const PlaneLayout from = storageLayout(st);
+      // Pieces whose float32 export is at most half a field in the storage.
+      const int step = int(std::clamp<std::uint64_t>(
+          std::min<std::uint64_t>(device.info().maxAllocBytes, st.bytes()) / (24 * plane), 1,
+          std::uint64_t(s.z1 - s.z0)));
+      for (int z = s.z0; z < s.z1; z += step) {
+        const int z1 = std::min(z + step, s.z1);
+        // Planes [lo, hi) exported: two at least, as a storage of one plane is 2D.
+        const int hi = std::min(std::max(z1, z + 2), s.hi), lo = std::min(z, hi - 2);
+        FieldStorage piece(device, {input_.width, input_.height, hi - lo}, st.precision(), false);
+        const PlaneLayout to = storageLayout(piece);
+        for (int b = 0; b < from.blocks; ++b)
+          device.queue().enqueueCopyBuffer(from.buffer, to.buffer,
+                                           b * from.blockBytes + (lo - s.lo) * from.planeBytes,
+                                           b * to.blockBytes, (hi - lo) * to.planeBytes);
+        const cl::Buffer f32(device.context(), CL_MEM_READ_WRITE, plane * (hi - lo) * 12);
+        piece.exportTo(f32);
+        device.queue().enqueueReadBuffer(f32, CL_TRUE, plane * (z - lo) * 12, plane * (z1 - z) * 12,
+                                         out.data.data() + plane * z * 3);
+      }
     }
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "reading the split field from the devices");
+  }
+  return out;
+}
+
+double SlabSolver::error() {
+  // ε of each slab's owned planes on its device, summed on the host in double: no device holds
+  // the whole V or V0. The halo plane beside each cut (which the Laplacian reads) is made fresh
+  // first: a multigrid sweep leaves it stale.
+  double sum = 0;
+  try {
+    exchange(0, 1);
+    for (std::size_t i = metrics_.size(); i < plan_.size(); ++i) {
+      const FieldStorage& v0 = storage(i, 1);
+      metrics_.push_back(
+          std::make_unique<ErrorMetric>(devices_[i], v0.shape(), v0.memory(),
+                                        v0.buildOptions() + spacingBuildOptions(input_.spacing, 3),
+                                        plan_[i].z0 - plan_[i].lo, plan_[i].z1 - plan_[i].lo));
+    }
+    for (std::size_t i = 0; i < plan_.size(); ++i)
+      sum += metrics_[i]->compute(storage(i, 0).memory(), mu()) * (plan_[i].z1 - plan_[i].z0);
   } catch (const cl::Error& e) {
     rethrowClError(e, "measuring the split field's error");
   }
-  return metric_->compute(wholeField_->memory(), mu());
+  return sum / input_.depth;
 }
 
 void SlabSolver::setMu(double mu) {
@@ -339,8 +365,6 @@ std::vector<std::uint64_t> SlabSolver::deviceBytesEach() const {
   std::vector<std::uint64_t> out;
   for (std::size_t i = 0; i < plan_.size(); ++i) out.push_back(part(i).deviceBytes());
   if (gathered_()) out.front() += input_.pixelCount() * 3 * sizeof(float);
-  for (const auto* whole : {&wholeField_, &wholeV0_})
-    if (*whole) out.front() += (*whole)->bytes();
   return out;
 }
 
@@ -381,13 +405,19 @@ std::unique_ptr<Solver> makeSplitSolver(std::shared_ptr<ComputeContext> main, co
         "device.");
   auto devices = openSplitDevices(std::move(main), config.devices);
   if (devices.size() == 1) return nullptr;
+  return makeSplitSolver(devices, {input.width, input.height, input.depth},
+                         planesOf(devices.front(), input), mu, config);
+}
+
+std::unique_ptr<SlabSolver> makeSplitSolver(
+    const std::vector<std::shared_ptr<ComputeContext>>& devices, FieldShape shape,
+    SlabInputSource source, double mu, const SolverConfig& config) {
   if (config.kind == SolverKind::Multigrid)  // each slab's and the coarse levels' fit checked
-    return std::make_unique<SlabMultigridSolver>(std::move(devices), input, mu,
+    return std::make_unique<SlabMultigridSolver>(devices, shape, std::move(source), mu,
                                                  config.multigridOptions());
-  checkSlabsFit(devices, {input.width, input.height, input.depth}, config.precision,
-                config.splitHalo);
-  return std::make_unique<SlabEulerSolver>(std::move(devices), input, mu, config.eulerOptions(),
-                                           config.splitHalo);
+  checkSlabsFit(devices, shape, config.precision, config.splitHalo);
+  return std::make_unique<SlabEulerSolver>(devices, shape, std::move(source), mu,
+                                           config.eulerOptions(), config.splitHalo);
 }
 
 std::vector<DeviceInfo> splitCandidates(const DeviceInfo& main) {

@@ -14,12 +14,12 @@ namespace {
 
 // Split levels 0..g-1: the first level with no side above 64 (its gather and scatter cost
 // little), no deeper than a slab's 2^g halo planes allow.
-int splitHalo(const GvfInput& input, std::size_t devices, int asked) {
+int splitHalo(FieldShape shape, std::size_t devices, int asked) {
   if (asked > 0 && asked < 16) return 1 << asked;
   if (asked > 0) throw ParameterError("A multigrid split takes 1 to 15 split levels.");
   int g = 1;
-  for (FieldShape s = detail::coarser({input.width, input.height, input.depth});
-       detail::maxSide(s) > 64 && (2 << g) * int(devices) <= input.depth; ++g)
+  for (FieldShape s = detail::coarser(shape);
+       detail::maxSide(s) > 64 && (2 << g) * int(devices) <= shape.depth; ++g)
     s = detail::coarser(s);
   return 1 << g;
 }
@@ -83,17 +83,20 @@ class SlabMultigridSolver::Steps final : public detail::CycleSteps {
 SlabMultigridSolver::SlabMultigridSolver(
     const std::vector<std::shared_ptr<ComputeContext>>& devices, const GvfInput& input, double mu,
     MultigridOptions options, int splitLevels)
-    : SlabSolver(devices, {input.width, input.height, input.depth},
-                 planesOf(devices.front(), input), splitHalo(input, devices.size(), splitLevels),
-                 splitHalo(input, devices.size(), splitLevels)),
+    : SlabMultigridSolver(devices, {input.width, input.height, input.depth},
+                          planesOf(devices.front(), input), mu, options, splitLevels) {}
+
+SlabMultigridSolver::SlabMultigridSolver(
+    const std::vector<std::shared_ptr<ComputeContext>>& devices, FieldShape shape,
+    SlabInputSource source, double mu, MultigridOptions options, int splitLevels)
+    : SlabSolver(devices, shape, std::move(source), splitHalo(shape, devices.size(), splitLevels),
+                 splitHalo(shape, devices.size(), splitLevels)),
       split_(std::countr_zero(unsigned(halo_))) {
   options.fused = 0;  // level 0 in place: one buffer to exchange
   options.persistent = 0;
   for (std::size_t i = 0; i < plan_.size(); ++i)
     parts_.push_back(std::make_unique<MultigridSolver>(devices_[i], slabInput(i), mu, options));
-  releaseSource();
-  input_ = input;  // the whole volume's sizes, spacing and μ bound for the coarse levels
-  input_.edge = input_.v0 = {};
+  releaseSource();  // input_ has the whole volume's sizes, spacing and μ bound: the coarse levels'
   options.firstLevel = split_;
   coarse_ = std::make_unique<MultigridSolver>(devices_.front(), input_, mu, options);
   for (const auto& p : parts_)
