@@ -3,6 +3,7 @@
 #include <QGuiApplication>
 #include <QSurfaceFormat>
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
@@ -67,6 +68,29 @@ void writeComposite(const Options& o, const viewer::LayerSettings& layers,
 
 }  // namespace
 
+// Qt aborts (rc 134) when it cannot reach a display; say what to do instead, before Qt starts.
+void checkDisplay() {
+  const char* platform = std::getenv("QT_QPA_PLATFORM");
+  if (platform && *platform && std::string(platform).rfind("xcb", 0) != 0 &&
+      std::string(platform).rfind("wayland", 0) != 0)
+    return;  // the user chose a platform (offscreen, eglfs, ...): Qt reports on it
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  if (wayland && *wayland && (!platform || std::string(platform).rfind("wayland", 0) == 0)) return;
+  const char* display = std::getenv("DISPLAY");
+  const std::string hint =
+      "; headless --record, --screenshot and --composite draw with OpenGL offscreen and need an "
+      "X server: run them under Xvfb, e.g. xvfb-run -a gvflab --headless ... --record OUT.mp4";
+  if (!display || !*display) throw DeviceError("No display (DISPLAY is not set)" + hint + ".");
+  // A local display ":N" or ":N.S" has its socket in /tmp/.X11-unix.
+  const std::string d = display;
+  if (d[0] == ':') {
+    const std::string number = d.substr(1, d.find('.') - 1);
+    std::error_code ec;
+    if (!std::filesystem::exists("/tmp/.X11-unix/X" + number, ec))
+      throw DeviceError("No X server answers on DISPLAY '" + d + "'" + hint + ".");
+  }
+}
+
 int runHeadlessWithFigure(int argc, char** argv, const Options& o) {
   using namespace viewer;
   // Before any output: the folders are there and OpenGL can draw.
@@ -79,6 +103,7 @@ int runHeadlessWithFigure(int argc, char** argv, const Options& o) {
   }
   if (o.composite && o.size && !o.compositeForces)
     compositeLayout((*o.size)[0], (*o.size)[1]);  // panels fit
+  checkDisplay();
   QSurfaceFormat::setDefaultFormat(viewerSurfaceFormat());
   QGuiApplication app(argc, argv);
   { OffscreenTarget probe(16, 16); }

@@ -9,6 +9,9 @@ namespace gvflab::app {
 
 viewer::FigureOptions figureOptionsFromOptions(const Options& options);
 
+// Throws DeviceError with what to do when no display answers: Qt would abort (rc 134) there.
+void checkDisplay();
+
 // gvflab --headless ... --screenshot F.png (without --record): checks that OpenGL is there and
 // where the file goes, runs as runHeadless does, then draws the field, the image and the
 // snakes offscreen and writes the figure. Returns the exit code; throws gvflab::Error.

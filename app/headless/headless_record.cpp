@@ -3,8 +3,6 @@
 #include <QGuiApplication>
 #include <QSurfaceFormat>
 #include <cmath>
-#include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -33,29 +31,6 @@
 
 namespace gvflab::app {
 namespace {
-
-// Qt aborts (rc 134) when it cannot reach a display; say what to do instead, before Qt starts.
-void checkDisplay() {
-  const char* platform = std::getenv("QT_QPA_PLATFORM");
-  if (platform && *platform && std::string(platform).rfind("xcb", 0) != 0 &&
-      std::string(platform).rfind("wayland", 0) != 0)
-    return;  // the user chose a platform (offscreen, eglfs, ...): Qt reports on it
-  const char* wayland = std::getenv("WAYLAND_DISPLAY");
-  if (wayland && *wayland && (!platform || std::string(platform).rfind("wayland", 0) == 0)) return;
-  const char* display = std::getenv("DISPLAY");
-  const std::string hint =
-      "; headless recording draws with OpenGL offscreen and needs an X server: run it under "
-      "Xvfb, e.g. xvfb-run -a gvflab --headless ... --record OUT.mp4";
-  if (!display || !*display) throw DeviceError("No display (DISPLAY is not set)" + hint + ".");
-  // A local display ":N" or ":N.S" has its socket in /tmp/.X11-unix.
-  const std::string d = display;
-  if (d[0] == ':') {
-    const std::string number = d.substr(1, d.find('.') - 1);
-    std::error_code ec;
-    if (!std::filesystem::exists("/tmp/.X11-unix/X" + number, ec))
-      throw DeviceError("No X server answers on DISPLAY '" + d + "'" + hint + ".");
-  }
-}
 
 // Every snake stopped (converged, stalled or any other end state): the --record-tail clock.
 bool allSnakesStopped(const std::vector<SnakeContour>& contours) {

@@ -702,6 +702,19 @@ if(NOT rc EQUAL 1 OR NOT err MATCHES "^gvflab: .*xvfb-run" OR EXISTS ${WORK}/nod
   message(FATAL_ERROR "--record without a display: rc ${rc}: ${err}")
 endif()
 
+# @case figure_without_display
+# --screenshot and --composite without an X server aborted inside Qt (rc 134).
+foreach(flag --screenshot --composite)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=DISPLAY --unset=WAYLAND_DISPLAY
+                          --unset=QT_QPA_PLATFORM
+                  ${GVFLAB} --headless --phantom u --phantom-size 64 --iterations 2
+                  ${flag} ${WORK}/nodisp.png RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET
+                  TIMEOUT 60)
+  if(NOT rc EQUAL 1 OR NOT err MATCHES "^gvflab: .*xvfb-run" OR EXISTS ${WORK}/nodisp.png)
+    message(FATAL_ERROR "${flag} without a display: rc ${rc}: ${err}")
+  endif()
+endforeach()
+
 # @case record_input_before_display
 execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=DISPLAY --unset=WAYLAND_DISPLAY
                 ${GVFLAB} --headless ${WORK}/missing.png --record ${WORK}/nodisp.mp4 --frames 2
