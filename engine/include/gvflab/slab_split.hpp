@@ -106,8 +106,10 @@ class SlabSolver : public Solver {
   virtual std::vector<std::uint64_t> deviceBytesEach() const;
   const std::vector<Slab>& slabs() const { return plan_; }
   int halo() const { return halo_; }
-  // Wall seconds spent exchanging halos (every device finished first), and the exchanges made.
-  double haloSeconds() const { return haloSeconds_; }
+  // Seconds the kernels waited for halos: the exchanges' wall time where every device was
+  // finished first, and where the exchange ran beside the kernels (multigrid) the longest any
+  // device's kernels waited for it (from profiling); the exchanges made.
+  double haloSeconds();
   long exchanges() const { return exchanges_; }
 
  protected:
@@ -140,6 +142,11 @@ class SlabSolver : public Solver {
   // At `level`, the `planes` (0: all halo >> level) halo planes next to each cut of a field
   // (layout's) copied from the neighbour's owned ones.
   void exchange(int level = 0, int planes = 0, int field = 0);
+  // The same in two halves: start after the kernels queued so far; the kernels queued before
+  // finish run meanwhile (they must touch neither the halos nor the planes sent); the kernels
+  // queued after finish wait for the halos.
+  void startExchange(int level, int planes, int field = 0);
+  void finishExchange(bool profiled = true);
   // `size` bytes of src on devices_[from] to dst on devices_[to]: enqueued on the first
   // device's queue where they share a context (copies_), else through the host, finished.
   void copyAcross(std::size_t from, const cl::Buffer& src, std::size_t srcAt, std::size_t to,
@@ -162,7 +169,30 @@ class SlabSolver : public Solver {
   long gatheredAt_ = -1;
   std::unique_ptr<ErrorMetric> metric_;  // ε on the first device, made by the first error()
   std::unique_ptr<FieldStorage> wholeField_, wholeV0_;  // in the slabs' storage
-  std::vector<PinnedHostBuffer> staging_;               // one per halo copy, grown as needed
+  struct Transfer {                                     // one halo copy of the exchange under way
+    std::size_t from, to, slot;
+    PlaneLayout src, dst;
+    std::size_t fromZ = 0, toZ = 0, size = 0;
+    cl::Event read;
+    std::size_t at(const PlaneLayout& l, std::size_t z, int b) const {
+      return std::size_t(b) * l.blockBytes + z * l.planeBytes;
+    }
+  };
+  struct Wait {  // a device's kernels waiting for its halos: from `reached` to `halos`
+    std::size_t device;
+    cl::Event reached, halos;
+  };
+  void settleWaits();                       // their times into exposed_
+  std::vector<cl::CommandQueue> transfer_;  // per device, the exchanges' copies
+  std::vector<cl::Event> started_;          // per device, its kernels before the exchange
+  std::vector<Transfer> pending_;
+  std::vector<PinnedHostBuffer> staging_;  // two sets of one per halo copy, grown as needed
+  std::vector<cl::Event> staged_;          // the last write from each
+  std::size_t set_ = 0;
+  std::vector<Wait> waits_;
+  std::vector<double> exposed_;  // per device, seconds waited
+  double waited_ = 0;            // the host's wait for the reads
+  bool timed_ = true;            // every wait's markers timed
 };
 
 class SlabEulerSolver : public SlabSolver {

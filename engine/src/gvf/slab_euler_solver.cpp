@@ -84,8 +84,6 @@ SlabSolver::SlabSolver(std::vector<std::shared_ptr<ComputeContext>> devices, Fie
   input_.depth = shape.depth;
 }
 
-SlabSolver::~SlabSolver() = default;
-
 cl::CommandQueue& SlabSolver::queue() { return devices_.front()->queue(); }
 
 GvfInput SlabSolver::slabInput(std::size_t i) { return source_(*devices_[i], plan_[i]); }

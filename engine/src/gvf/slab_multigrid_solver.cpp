@@ -26,14 +26,19 @@ int splitHalo(const GvfInput& input, std::size_t devices, int asked) {
 
 }  // namespace
 
-// The schedule's steps: on the split levels every slab launches, after the halo planes its
-// owned planes read were copied from its neighbours: 2k of e before k red-black sweeps (each
-// spoils 2 planes: the first colour's halo plane reads the next), 3 before a restriction whose
-// level is split (its halo plane's residual reads 2 more), and 2k of rhs after it. The first coarse
-// level is gathered from the slabs and scattered back.
+// The schedule's steps: on the split levels every slab launches, its halo planes copied from
+// its neighbours' owned ones as fresh as the next step reads them: 2 planes of e before a
+// red-black sweep (it spoils 2: the first colour's halo plane reads the next), 3 before a
+// restriction whose level is split (its halo plane's residual reads 2 more), and as many of rhs
+// after a restriction. Each sweep's exchange runs beside the planes that neither read a halo
+// nor are sent: the first colour there (before the halos are written), then the edges' two
+// colours, the planes sent read, and the second colour inside. Bit for bit the one-device
+// sweep: each point reads the same values. The first coarse level is gathered from the slabs
+// and scattered back.
 class SlabMultigridSolver::Steps final : public detail::CycleSteps {
  public:
-  explicit Steps(SlabMultigridSolver& s) : s_(s), c_(*s.coarse_), shape_(c_.cycleShape()) {}
+  explicit Steps(SlabMultigridSolver& s)
+      : s_(s), c_(*s.coarse_), fresh_(std::size_t(s.split_)), corrected_(fresh_.size()) {}
   bool takeOver(int level, bool fullMultigrid) override {
     if (split(level) || level != c_.coarseFrom_) return false;
     c_.coarseSolve(fullMultigrid);
@@ -41,43 +46,73 @@ class SlabMultigridSolver::Steps final : public detail::CycleSteps {
   }
   void smooth(int level, int sweeps) override {
     if (!split(level)) return c_.smooth(level, sweeps);
-    for (int done = 0, k = 0; done < sweeps; done += k) {
-      k = batch(level, sweeps - done);
-      s_.exchange(level, 2 * k);
-      for (auto& p : s_.parts_) p->smooth(level, k);
+    if (fresh_[level] < 2) s_.startExchange(level, 2);
+    for (int i = 0; i < sweeps; ++i) {
+      pass(level, 0, false);
+      s_.finishExchange();
+      pass(level, 0, true);
+      pass(level, 1, true);
+      fresh_[level] = i + 1 < sweeps ? 2 : tail(level);
+      if (fresh_[level] > 0) s_.startExchange(level, fresh_[level]);
+      pass(level, 1, false);
     }
+    s_.finishExchange();
   }
   void restrictTo(int level, bool residual, bool zeroCoarse) override {
     if (!split(level)) {
       c_.restrictResidual(level, residual);
     } else {
-      s_.exchange(level, split(level + 1) ? 3 : 2);
+      if (residual && fresh_[level] < need(level)) s_.startExchange(level, need(level));
+      s_.finishExchange();
       for (auto& p : s_.parts_) p->restrictResidual(level, residual);
-      if (split(level + 1))  // rhs fresh as deep as the sweeps of one exchange read it
-        s_.exchange(level + 1, 2 * batch(level + 1, std::max(shape_.b, shape_.c)), 1);
+      if (split(level + 1))  // finished after the next step's first kernels (not reading it)
+        s_.startExchange(level + 1, need(level + 1), 1);
       else
         s_.moveLevel(&MultigridSolver::Level::rhs, true);
+      if (split(level + 1)) corrected_[level + 1] = false;
     }
     if (zeroCoarse && (split(level + 1) || level + 1 != c_.coarseFrom_)) zero(level + 1);
   }
   void prolong(int level, bool add) override {
     if (!split(level)) return c_.prolong(level, add);
+    s_.finishExchange();
     if (!split(level + 1)) s_.moveLevel(&MultigridSolver::Level::e, false);
     for (auto& p : s_.parts_) p->prolong(level, add);
+    fresh_[level] = 0;
+    corrected_[level] = add;
   }
-  void zero(int level) override {
+  void zero(int level) override {  // e everywhere 0: every halo plane fresh
     if (!split(level)) return c_.zero(level);
     for (auto& p : s_.parts_) p->zero(level);
+    fresh_[level] = s_.halo_ >> level;
+    corrected_[level] = false;
   }
 
  private:
+  // Planes from each inner cut's halo to kEdge beyond it: those sent (at most 3) and those
+  // reading a halo. Even, as the halo and the cuts, so no launch rounds into the others.
+  static constexpr int kEdge = 4;
   bool split(int level) const { return level < s_.split_; }
-  // Sweeps one exchange serves: a sweep spoils 2 halo planes of e (and reads rhs there), so
-  // 2k fresh planes, within the level's halo, serve k.
-  int batch(int level, int sweeps) const { return std::clamp((s_.halo_ >> level) / 2, 1, sweeps); }
+  int need(int level) const { return split(level + 1) ? 3 : 2; }
+  // What the last sweep sends: a restriction's need, none after the correction's smoothing
+  // above level 0 (a prolongation follows, which reads no halo plane).
+  int tail(int level) const { return level > 0 && corrected_[level] ? 0 : need(level); }
+  // One colour on every slab's edge planes, or on the others.
+  void pass(int level, int colour, bool edges) {
+    for (std::size_t i = 0; i < s_.parts_.size(); ++i) {
+      MultigridSolver& p = *s_.parts_[i];
+      const int depth = p.shapeOf(level).depth, cut = (s_.plan_[i].z1 - s_.plan_[i].lo) >> level;
+      const int a = i > 0 ? std::min((s_.halo_ >> level) + kEdge, depth) : 0;
+      const int b = i + 1 < s_.parts_.size() ? std::max(cut - kEdge, a) : depth;
+      if (!edges && a < b) p.smoothPlanes(level, colour, a, b);
+      if (edges && a > 0) p.smoothPlanes(level, colour, 0, a);
+      if (edges && b < depth) p.smoothPlanes(level, colour, b, depth);
+    }
+  }
   SlabMultigridSolver& s_;
   MultigridSolver& c_;
-  detail::CycleShape shape_;
+  std::vector<int> fresh_;       // per split level, halo planes of e as the neighbours' owned
+  std::vector<bool> corrected_;  // per split level, a prolongation's correction added last
 };
 
 SlabMultigridSolver::SlabMultigridSolver(
