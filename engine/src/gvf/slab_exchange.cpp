@@ -54,16 +54,16 @@ void SlabSolver::startExchange(int level, int planes, int field) {
       const bool up = c % 2 == 0;
       const int cut = (plan_[lower].z1 - plan_[lower].lo) >> level;  // in the lower slab
       const std::size_t from = up ? lower : lower + 1, to = up ? lower + 1 : lower;
+      const PlaneLayout src = layout(from, level, field);
       Transfer t{from,
                  to,
                  set_ * copies + c,
-                 layout(from, level, field),
+                 src,
                  layout(to, level, field),
                  std::size_t(up ? cut - n : h),
                  std::size_t(up ? h - n : cut),
-                 0,
-                 {}};
-      t.size = t.src.planeBytes * std::size_t(n);
+                 src.planeBytes * std::size_t(n),
+                 cl::Event()};
       if (copies_) {
         const std::vector<cl::Event> after{started_[t.from], started_[t.to]};
         for (int b = 0; b < t.src.blocks; ++b)
