@@ -28,13 +28,13 @@ int splitHalo(const GvfInput& input, std::size_t devices, int asked) {
 
 // The schedule's steps: on the split levels every slab launches, its halo planes copied from
 // its neighbours' owned ones as fresh as the next step reads them: 2 planes of e before a
-// red-black sweep (it spoils 2: the first colour's halo plane reads the next), 3 before a
-// restriction whose level is split (its halo plane's residual reads 2 more), and as many of rhs
-// after a restriction. Each sweep's exchange runs beside the planes that neither read a halo
-// nor are sent: the first colour there (before the halos are written), then the edges' two
-// colours, the planes sent read, and the second colour inside. Bit for bit the one-device
-// sweep: each point reads the same values. The first coarse level is gathered from the slabs
-// and scattered back.
+// red-black sweep (it spoils 2: the first colour's halo plane reads the next), 1 before a
+// restriction (the residual next to the cut reads it) and 1 of rhs after it (the first
+// colour's halo plane reads it). Each sweep's exchange runs beside the planes that neither
+// read a halo nor are sent: the first colour there (before the halos are written), then the
+// edges' two colours, the planes sent read, and the second colour inside. Bit for bit the
+// one-device sweep: each point reads the same values. The first coarse level is gathered from
+// the slabs and scattered back.
 class SlabMultigridSolver::Steps final : public detail::CycleSteps {
  public:
   explicit Steps(SlabMultigridSolver& s)
@@ -62,11 +62,11 @@ class SlabMultigridSolver::Steps final : public detail::CycleSteps {
     if (!split(level)) {
       c_.restrictResidual(level, residual);
     } else {
-      if (residual && fresh_[level] < need(level)) s_.startExchange(level, need(level));
+      if (residual && fresh_[level] < 1) s_.startExchange(level, 1);
       s_.finishExchange();
       for (auto& p : s_.parts_) p->restrictResidual(level, residual);
       if (split(level + 1))  // finished after the next step's first kernels (not reading it)
-        s_.startExchange(level + 1, need(level + 1), 1);
+        s_.startExchange(level + 1, 1, 1);
       else
         s_.moveLevel(&MultigridSolver::Level::rhs, true);
       if (split(level + 1)) corrected_[level + 1] = false;
@@ -89,14 +89,13 @@ class SlabMultigridSolver::Steps final : public detail::CycleSteps {
   }
 
  private:
-  // Planes from each inner cut's halo to kEdge beyond it: those sent (at most 3) and those
-  // reading a halo. Even, as the halo and the cuts, so no launch rounds into the others.
-  static constexpr int kEdge = 4;
+  // Planes from each inner cut's halo to kEdge beyond it: those sent and those reading a halo.
+  // Even, as the halo and the cuts, so no launch rounds into the others.
+  static constexpr int kEdge = 2;
   bool split(int level) const { return level < s_.split_; }
-  int need(int level) const { return split(level + 1) ? 3 : 2; }
-  // What the last sweep sends: a restriction's need, none after the correction's smoothing
+  // What the last sweep sends: the restriction's plane, none after the correction's smoothing
   // above level 0 (a prolongation follows, which reads no halo plane).
-  int tail(int level) const { return level > 0 && corrected_[level] ? 0 : need(level); }
+  int tail(int level) const { return level > 0 && corrected_[level] ? 0 : 1; }
   // One colour on every slab's edge planes, or on the others.
   void pass(int level, int colour, bool edges) {
     for (std::size_t i = 0; i < s_.parts_.size(); ++i) {
