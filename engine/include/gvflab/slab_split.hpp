@@ -147,6 +147,7 @@ class SlabSolver : public Solver {
   // queued after finish wait for the halos.
   void startExchange(int level, int planes, int field = 0);
   void finishExchange(bool profiled = true);
+  bool exchanging() const { return !pending_.empty(); }
   // `size` bytes of src on devices_[from] to dst on devices_[to]: enqueued on the first
   // device's queue where they share a context (copies_), else through the host, finished.
   void copyAcross(std::size_t from, const cl::Buffer& src, std::size_t srcAt, std::size_t to,

@@ -27,34 +27,42 @@ int splitHalo(const GvfInput& input, std::size_t devices, int asked) {
 }  // namespace
 
 // The schedule's steps: on the split levels every slab launches, its halo planes copied from
-// its neighbours' owned ones as fresh as the next step reads them: 2 planes of e before a
-// red-black sweep (it spoils 2: the first colour's halo plane reads the next), 1 before a
-// restriction (the residual next to the cut reads it) and 1 of rhs after it (the first
-// colour's halo plane reads it). Each sweep's exchange runs beside the planes that neither
-// read a halo nor are sent: the first colour there (before the halos are written), then the
-// edges' two colours, the planes sent read, and the second colour inside. Bit for bit the
-// one-device sweep: each point reads the same values. The first coarse level is gathered from
-// the slabs and scattered back.
+// its neighbours' owned ones as fresh as the next steps read them: a red-black sweep spoils 2
+// planes of e (the first colour's halo plane reads the next), so 2k serve k sweeps; a
+// restriction reads 1 (the residual next to the cut), and the sweeps after it rhs on all but
+// the last fresh plane of e. An exchange runs beside the planes that neither read a halo nor
+// are sent: the first colour there (before the halos are written), then the edges' two
+// colours, the planes sent read, and the second colour inside. Bit for bit the one-device
+// sweep: each point reads the same values. The first coarse level is gathered from the slabs
+// and scattered back.
 class SlabMultigridSolver::Steps final : public detail::CycleSteps {
  public:
   explicit Steps(SlabMultigridSolver& s)
-      : s_(s), c_(*s.coarse_), fresh_(std::size_t(s.split_)), corrected_(fresh_.size()) {}
+      : s_(s),
+        c_(*s.coarse_),
+        fresh_(std::size_t(s.split_)),
+        corrected_(fresh_.size()),
+        edge_(2 * std::max(c_.options().b, c_.options().c) + 2) {}
   bool takeOver(int level, bool fullMultigrid) override {
     if (split(level) || level != c_.coarseFrom_) return false;
     c_.coarseSolve(fullMultigrid);
     return true;
   }
+  // An exchange sends the planes of the sweeps left and the step after, within the halo.
   void smooth(int level, int sweeps) override {
     if (!split(level)) return c_.smooth(level, sweeps);
-    if (fresh_[level] < 2) s_.startExchange(level, 2);
+    bool inFlight = s_.exchanging();  // rhs from the restriction
     for (int i = 0; i < sweeps; ++i) {
-      pass(level, 0, false);
-      s_.finishExchange();
-      pass(level, 0, true);
-      pass(level, 1, true);
-      fresh_[level] = i + 1 < sweeps ? 2 : tail(level);
-      if (fresh_[level] > 0) s_.startExchange(level, fresh_[level]);
-      pass(level, 1, false);
+      if (fresh_[level] < 2) inFlight = send(level, sweeps - i);
+      pass(level, 0, inFlight ? kInside : kAll);
+      if (inFlight) s_.finishExchange();
+      if (inFlight) pass(level, 0, kEdges);
+      const int left = sweeps - i - 1;
+      fresh_[level] -= 2;
+      inFlight = fresh_[level] < (left > 0 ? 2 : tail(level));
+      pass(level, 1, inFlight ? kEdges : kAll);
+      if (inFlight) send(level, left);
+      if (inFlight) pass(level, 1, kInside);
     }
     s_.finishExchange();
   }
@@ -66,7 +74,7 @@ class SlabMultigridSolver::Steps final : public detail::CycleSteps {
       s_.finishExchange();
       for (auto& p : s_.parts_) p->restrictResidual(level, residual);
       if (split(level + 1))  // finished after the next step's first kernels (not reading it)
-        s_.startExchange(level + 1, 1, 1);
+        s_.startExchange(level + 1, rhsPlanes(level + 1), 1);
       else
         s_.moveLevel(&MultigridSolver::Level::rhs, true);
       if (split(level + 1)) corrected_[level + 1] = false;
@@ -81,37 +89,48 @@ class SlabMultigridSolver::Steps final : public detail::CycleSteps {
     fresh_[level] = 0;
     corrected_[level] = add;
   }
-  void zero(int level) override {  // e everywhere 0: every halo plane fresh
+  void zero(int level) override {  // e 0 everywhere: fresh where rhs is
     if (!split(level)) return c_.zero(level);
     for (auto& p : s_.parts_) p->zero(level);
-    fresh_[level] = s_.halo_ >> level;
+    fresh_[level] = rhsPlanes(level) + 1;
     corrected_[level] = false;
   }
 
  private:
-  // Planes from each inner cut's halo to kEdge beyond it: those sent and those reading a halo.
-  // Even, as the halo and the cuts, so no launch rounds into the others.
-  static constexpr int kEdge = 2;
   bool split(int level) const { return level < s_.split_; }
-  // What the last sweep sends: the restriction's plane, none after the correction's smoothing
-  // above level 0 (a prolongation follows, which reads no halo plane).
+  // What the last sweep leaves fresh: the restriction's plane, none after the correction's
+  // smoothing above level 0 (a prolongation follows, which reads no halo plane).
   int tail(int level) const { return level > 0 && corrected_[level] ? 0 : 1; }
-  // One colour on every slab's edge planes, or on the others.
-  void pass(int level, int colour, bool edges) {
+  // Planes of rhs fresh after a restriction: a sweep's first colour reads it on every halo
+  // plane but the last it leaves fresh, and an exchange of e sends at most edge_ - 1.
+  int rhsPlanes(int level) const { return std::min((s_.halo_ >> level) - 1, edge_ - 2); }
+  bool send(int level, int sweeps) {
+    fresh_[level] = std::min(s_.halo_ >> level, 2 * sweeps + tail(level));
+    s_.startExchange(level, fresh_[level]);
+    return true;
+  }
+  // One colour on every slab's edges (its halos and edge_ planes beyond, within which the
+  // planes sent and those reading a halo lie; even, as the halo and the cuts, so no launch
+  // rounds into the others), inside them, or on all.
+  enum Part { kEdges, kInside, kAll };
+  void pass(int level, int colour, Part part) {
     for (std::size_t i = 0; i < s_.parts_.size(); ++i) {
       MultigridSolver& p = *s_.parts_[i];
-      const int depth = p.shapeOf(level).depth, cut = (s_.plan_[i].z1 - s_.plan_[i].lo) >> level;
-      const int a = i > 0 ? std::min((s_.halo_ >> level) + kEdge, depth) : 0;
-      const int b = i + 1 < s_.parts_.size() ? std::max(cut - kEdge, a) : depth;
-      if (!edges && a < b) p.smoothPlanes(level, colour, a, b);
-      if (edges && a > 0) p.smoothPlanes(level, colour, 0, a);
-      if (edges && b < depth) p.smoothPlanes(level, colour, b, depth);
+      const int h = s_.halo_ >> level, depth = p.shapeOf(level).depth;
+      const int cut = (s_.plan_[i].z1 - s_.plan_[i].lo) >> level;
+      const int a = i > 0 && part != kAll ? std::min(h + std::min(h, edge_), depth) : 0;
+      const int b =
+          i + 1 < s_.parts_.size() && part != kAll ? std::max(cut - std::min(h, edge_), a) : depth;
+      if (part != kEdges && a < b) p.smoothPlanes(level, colour, a, b);
+      if (part == kEdges && a > 0) p.smoothPlanes(level, colour, 0, a);
+      if (part == kEdges && b < depth) p.smoothPlanes(level, colour, b, depth);
     }
   }
   SlabMultigridSolver& s_;
   MultigridSolver& c_;
   std::vector<int> fresh_;       // per split level, halo planes of e as the neighbours' owned
   std::vector<bool> corrected_;  // per split level, a prolongation's correction added last
+  int edge_;                     // at least the planes an exchange sends
 };
 
 SlabMultigridSolver::SlabMultigridSolver(
