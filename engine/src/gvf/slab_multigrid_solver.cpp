@@ -104,8 +104,11 @@ class SlabMultigridSolver::Steps final : public detail::CycleSteps {
   // Planes of rhs fresh after a restriction: a sweep's first colour reads it on every halo
   // plane but the last it leaves fresh, and an exchange of e sends at most edge_ - 1.
   int rhsPlanes(int level) const { return std::min((s_.halo_ >> level) - 1, edge_ - 2); }
+  // Level 0's exchanges carry most of the bytes: one per sweep, each beside a colour's
+  // interior; the coarser levels' are bound by their latency: as few as the halo allows.
   bool send(int level, int sweeps) {
-    fresh_[level] = std::min(s_.halo_ >> level, 2 * sweeps + tail(level));
+    const int k = level == 0 ? 1 : sweeps;
+    fresh_[level] = std::min(s_.halo_ >> level, 2 * k + (k == sweeps ? tail(level) : 0));
     s_.startExchange(level, fresh_[level]);
     return true;
   }
