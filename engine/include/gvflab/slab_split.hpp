@@ -16,7 +16,8 @@
 // on the first device, or by the caller: SlabInputSource); an Euler slab's V0 goes into its
 // storage piece by piece, so no float32 copy of a slab is ever whole and 16-bit storage holds
 // 18 bytes a voxel per device (2048^3 over two H200s). The gathered field() and ε are made on
-// the first device when asked.
+// the first device when asked. Multigrid's exchanges run on a second queue per device beside
+// the kernels that do not read them (startExchange, finishExchange).
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -220,7 +221,7 @@ class SlabEulerSolver : public SlabSolver {
 };
 
 // Multigrid over z-slabs: levels 0..splitLevels()-1 split (each slab a MultigridSolver on its
-// planes, halos exchanged before every smoothing sweep and restriction on those levels), the
+// planes, halos exchanged as deep as the next steps read them, beside the interior's work), the
 // coarser ones gathered on devices[0] (one MultigridSolver of the whole volume holding only
 // them). A slab holds 2^splitLevels() halo planes and starts at a multiple of them, so on each
 // split level its halo is at least 2 planes (a red-black sweep spoils 2) and its parity, its
