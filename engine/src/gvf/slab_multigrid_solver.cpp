@@ -77,7 +77,6 @@ class SlabMultigridSolver::Steps final : public detail::CycleSteps {
         s_.startExchange(level + 1, rhsPlanes(level + 1), 1);
       else
         s_.moveLevel(&MultigridSolver::Level::rhs, true);
-      if (split(level + 1)) corrected_[level + 1] = false;
     }
     if (zeroCoarse && (split(level + 1) || level + 1 != c_.coarseFrom_)) zero(level + 1);
   }
@@ -119,11 +118,10 @@ class SlabMultigridSolver::Steps final : public detail::CycleSteps {
   void pass(int level, int colour, Part part) {
     for (std::size_t i = 0; i < s_.parts_.size(); ++i) {
       MultigridSolver& p = *s_.parts_[i];
-      const int h = s_.halo_ >> level, depth = p.shapeOf(level).depth;
-      const int cut = (s_.plan_[i].z1 - s_.plan_[i].lo) >> level;
-      const int a = i > 0 && part != kAll ? std::min(h + std::min(h, edge_), depth) : 0;
-      const int b =
-          i + 1 < s_.parts_.size() && part != kAll ? std::max(cut - std::min(h, edge_), a) : depth;
+      const int h = s_.halo_ >> level, edge = part == kAll ? 0 : std::min(h, edge_);
+      const int depth = p.shapeOf(level).depth, cut = (s_.plan_[i].z1 - s_.plan_[i].lo) >> level;
+      const int a = i > 0 && edge ? std::min(h + edge, depth) : 0;
+      const int b = i + 1 < s_.parts_.size() && edge ? std::max(cut - edge, a) : depth;
       if (part != kEdges && a < b) p.smoothPlanes(level, colour, a, b);
       if (part == kEdges && a > 0) p.smoothPlanes(level, colour, 0, a);
       if (part == kEdges && b < depth) p.smoothPlanes(level, colour, b, depth);
