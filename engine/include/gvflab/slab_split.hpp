@@ -110,7 +110,7 @@ class SlabSolver : public Solver {
   // Seconds the kernels waited for halos: the exchanges' wall time where every device was
   // finished first, and where the exchange ran beside the kernels (multigrid) the longest any
   // device's kernels waited for it (from profiling); the exchanges made.
-  double haloSeconds();
+  double haloSeconds() const;
   long exchanges() const { return exchanges_; }
 
  protected:
@@ -184,17 +184,17 @@ class SlabSolver : public Solver {
     std::size_t device;
     cl::Event reached, halos;
   };
-  void settleWaits();                       // their times into exposed_
+  void settleWaits() const;                 // their times into exposed_
   std::vector<cl::CommandQueue> transfer_;  // per device, the exchanges' copies
   std::vector<cl::Event> started_;          // per device, its kernels before the exchange
   std::vector<Transfer> pending_;
   std::vector<PinnedHostBuffer> staging_;  // two sets of one per halo copy, grown as needed
   std::vector<cl::Event> staged_;          // the last write from each
   std::size_t set_ = 0;
-  std::vector<Wait> waits_;
-  std::vector<double> exposed_;  // per device, seconds waited
-  double waited_ = 0;            // the host's wait for the reads
-  bool timed_ = true;            // every wait's markers timed
+  mutable std::vector<Wait> waits_;
+  mutable std::vector<double> exposed_;  // per device, seconds waited
+  double waited_ = 0;                    // the host's wait for the reads
+  mutable bool timed_ = true;            // every wait's markers timed
 };
 
 class SlabEulerSolver : public SlabSolver {

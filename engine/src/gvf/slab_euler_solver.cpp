@@ -310,7 +310,7 @@ std::vector<SolverFact> SlabSolver::facts() const {
   out.push_back({"split", split});
   out.push_back({"split_halo", std::int64_t(halo_)});
   out.push_back({"split_exchange", std::string(copies_ ? "copy" : "host")});
-  out.push_back({"halo_ms", haloSeconds_ * 1e3});
+  out.push_back({"halo_ms", haloSeconds() * 1e3});
   return out;
 }
 

@@ -134,7 +134,7 @@ void SlabSolver::finishExchange(bool profiled) {
 // A device's wait: from the end of its kernels before the barrier to the end of its exchange
 // queue's copies, both on its clock (0 when the copies were done first).
 // Where the driver does not time markers, the host's wait for the reads stands in.
-void SlabSolver::settleWaits() {
+void SlabSolver::settleWaits() const {
   exposed_.resize(devices_.size());
   const auto end = [](const cl::Event& e, cl_ulong& at) {  // the C calls: no exception
     const cl_event ev = e();
@@ -151,7 +151,7 @@ void SlabSolver::settleWaits() {
   waits_.clear();
 }
 
-double SlabSolver::haloSeconds() {
+double SlabSolver::haloSeconds() const {
   settleWaits();
   const double most = exposed_.empty() ? 0.0 : *std::max_element(exposed_.begin(), exposed_.end());
   return haloSeconds_ + (timed_ ? most : waited_);
