@@ -201,6 +201,7 @@ class MultigridSolver : public Solver {
   FieldShape shapeOf(int level) const;
   Kernels& kernelsOf(int level) { return level == 0 ? fine_ : coarse_; }
   void smooth(int level, int sweeps);
+  void smoothPlanes(int level, int colour, int z0, int z1);  // one colour on planes [z0, z1)
   void smoothFused(int level, int sweeps);
   void restrictResidual(int level, bool withResidual);  // level -> level + 1
   void prolong(int level, bool add);                    // level + 1 -> level
@@ -210,7 +211,9 @@ class MultigridSolver : public Solver {
   bool persistentTakes(int level) const;  // the one launch takes over at this level
   template <class Kernel>
   void bindLevel(Kernel& k, int level);  // arguments 0..5: v, rhs, s, w, h, d
-  void launch(cl::Kernel& k, const char* name, FieldShape over, int level, bool halfX = false);
+  // over: the points launched, from plane z0 on (3D).
+  void launch(cl::Kernel& k, const char* name, FieldShape over, int level, bool halfX = false,
+              int z0 = 0);
   bool persistentWanted() const;
   void allocateLevels(FieldShape shape);
   void setUpPersistent(const std::string& spacingOpts);

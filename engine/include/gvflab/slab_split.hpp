@@ -17,6 +17,8 @@
 // Euler slab's V0 goes into its storage piece by piece, so no float32 copy of a slab is ever
 // whole and 16-bit storage holds 18 bytes a voxel per device (2048^3 over two H200s). ε is
 // summed per slab on its device; the gathered field() is made on the first device when asked.
+// Multigrid's exchanges run on a second queue per device beside the kernels that do not read
+// them (startExchange, finishExchange).
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -116,8 +118,10 @@ class SlabSolver : public Solver {
   virtual std::vector<std::uint64_t> deviceBytesEach() const;
   const std::vector<Slab>& slabs() const { return plan_; }
   int halo() const { return halo_; }
-  // Wall seconds spent exchanging halos (every device finished first), and the exchanges made.
-  double haloSeconds() const { return haloSeconds_; }
+  // Seconds the kernels waited for halos: the exchanges' wall time where every device was
+  // finished first, and where the exchange ran beside the kernels (multigrid) the longest any
+  // device's kernels waited for it (from profiling); the exchanges made.
+  double haloSeconds() const;
   long exchanges() const { return exchanges_; }
 
  protected:
@@ -150,6 +154,12 @@ class SlabSolver : public Solver {
   // At `level`, the `planes` (0: all halo >> level) halo planes next to each cut of a field
   // (layout's) copied from the neighbour's owned ones.
   void exchange(int level = 0, int planes = 0, int field = 0);
+  // The same in two halves: start after the kernels queued so far; the kernels queued before
+  // finish run meanwhile (they must touch neither the halos nor the planes sent); the kernels
+  // queued after finish wait for the halos.
+  void startExchange(int level, int planes, int field = 0);
+  void finishExchange(bool profiled = true);
+  bool exchanging() const { return !pending_.empty(); }
   // `size` bytes of src on devices_[from] to dst on devices_[to]: enqueued on the first
   // device's queue where they share a context (copies_), else through the host, finished.
   void copyAcross(std::size_t from, const cl::Buffer& src, std::size_t srcAt, std::size_t to,
@@ -169,7 +179,30 @@ class SlabSolver : public Solver {
   cl::Buffer gathered_;
   long gatheredAt_ = -1;
   std::vector<std::unique_ptr<ErrorMetric>> metrics_;  // ε of each slab's owned planes
-  std::vector<PinnedHostBuffer> staging_;              // one per halo copy, grown as needed
+  struct Transfer {                                    // one halo copy of the exchange under way
+    std::size_t from, to, slot;
+    PlaneLayout src, dst;
+    std::size_t fromZ = 0, toZ = 0, size = 0;
+    cl::Event read;
+    std::size_t at(const PlaneLayout& l, std::size_t z, int b) const {
+      return std::size_t(b) * l.blockBytes + z * l.planeBytes;
+    }
+  };
+  struct Wait {  // a device's kernels waiting for its halos: from `reached` to `halos`
+    std::size_t device;
+    cl::Event reached, halos;
+  };
+  void settleWaits() const;                 // their times into exposed_
+  std::vector<cl::CommandQueue> transfer_;  // per device, the exchanges' copies
+  std::vector<cl::Event> started_;          // per device, its kernels before the exchange
+  std::vector<Transfer> pending_;
+  std::vector<PinnedHostBuffer> staging_;  // two sets of one per halo copy, grown as needed
+  std::vector<cl::Event> staged_;          // the last write from each
+  std::size_t set_ = 0;
+  mutable std::vector<Wait> waits_;
+  mutable std::vector<double> exposed_;  // per device, seconds waited
+  double waited_ = 0;                    // the host's wait for the reads
+  mutable bool timed_ = true;            // every wait's markers timed
 };
 
 class SlabEulerSolver : public SlabSolver {
@@ -196,7 +229,7 @@ class SlabEulerSolver : public SlabSolver {
 };
 
 // Multigrid over z-slabs: levels 0..splitLevels()-1 split (each slab a MultigridSolver on its
-// planes, halos exchanged before every smoothing sweep and restriction on those levels), the
+// planes, halos exchanged as deep as the next steps read them, beside the interior's work), the
 // coarser ones gathered on devices[0] (one MultigridSolver of the whole volume holding only
 // them). A slab holds 2^splitLevels() halo planes and starts at a multiple of them, so on each
 // split level its halo is at least 2 planes (a red-black sweep spoils 2) and its parity, its

@@ -330,7 +330,7 @@ void MultigridSolver::coarseSolve(bool fullMultigrid) {
 }
 
 void MultigridSolver::launch(cl::Kernel& k, const char* name, FieldShape over, int level,
-                             bool halfX) {
+                             bool halfX, int z0) {
   const bool is3d = input_.dims() == 3;
   const cl::NDRange local = is3d ? cl::NDRange(32, 4, 2) : detail::localSize2D(ctx_->info());
   const std::size_t w = halfX ? (over.width + 1) / 2 : over.width;
@@ -339,20 +339,26 @@ void MultigridSolver::launch(cl::Kernel& k, const char* name, FieldShape over, i
                          detail::roundUp(over.depth, local[2]))
            : cl::NDRange(detail::roundUp(w, local[0]), detail::roundUp(over.height, local[1]));
   cl::Event ev;
-  ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, global, local, nullptr, &ev);
+  ctx_->queue().enqueueNDRangeKernel(k, is3d ? cl::NDRange(0, 0, z0) : cl::NullRange, global, local,
+                                     nullptr, &ev);
   ctx_->profiler().record(name, ev, levelGroup(level));
 }
 
 void MultigridSolver::smooth(int level, int sweeps) {
   if (fused_) return smoothFused(level, sweeps);
+  for (int i = 0; i < sweeps; ++i)
+    for (int colour = 0; colour < 2; ++colour) smoothPlanes(level, colour, 0, shapeOf(level).depth);
+}
+
+// z1 - z0 even or z1 the level's depth: the launch's rounding up to 2 planes adds none.
+void MultigridSolver::smoothPlanes(int level, int colour, int z0, int z1) {
   auto& k = kernelsOf(level).smooth;
   bindLevel(k, level);
   k.arg<6>(static_cast<float>(mu_ / std::ldexp(1.0, 2 * level)));  // k = μ / h², h = 2^l
-  for (int i = 0; i < sweeps; ++i)
-    for (int colour = 0; colour < 2; ++colour) {
-      k.arg<7>(colour);
-      launch(k, "mg_smooth", shapeOf(level), level, true);
-    }
+  k.arg<7>(colour);
+  FieldShape over = shapeOf(level);
+  over.depth = z1 - z0;
+  launch(k, "mg_smooth", over, level, true, z0);
 }
 
 // Each sweep writes the other copy of the level's v, which then becomes v (mg_smooth_fused).

@@ -26,35 +26,55 @@ int splitHalo(FieldShape shape, std::size_t devices, int asked) {
 
 }  // namespace
 
-// The schedule's steps: on the split levels every slab launches, after the halo planes its
-// owned planes read were copied from its neighbours: 2k of e before k red-black sweeps (each
-// spoils 2 planes: the first colour's halo plane reads the next), 3 before a restriction whose
-// level is split (its halo plane's residual reads 2 more), and 2k of rhs after it. The first coarse
-// level is gathered from the slabs and scattered back.
+// The schedule's steps: on the split levels every slab launches, its halo planes copied from
+// its neighbours' owned ones as fresh as the next steps read them: a red-black sweep spoils 2
+// planes of e (the first colour's halo plane reads the next), so 2k serve k sweeps; a
+// restriction reads 1 (the residual next to the cut), and the sweeps after it rhs on all but
+// the last fresh plane of e. An exchange runs beside the planes that neither read a halo nor
+// are sent: the first colour there (before the halos are written), then the edges' two
+// colours, the planes sent read, and the second colour inside. Bit for bit the one-device
+// sweep: each point reads the same values. The first coarse level is gathered from the slabs
+// and scattered back.
 class SlabMultigridSolver::Steps final : public detail::CycleSteps {
  public:
-  explicit Steps(SlabMultigridSolver& s) : s_(s), c_(*s.coarse_), shape_(c_.cycleShape()) {}
+  explicit Steps(SlabMultigridSolver& s)
+      : s_(s),
+        c_(*s.coarse_),
+        fresh_(std::size_t(s.split_)),
+        corrected_(fresh_.size()),
+        edge_(2 * std::max(c_.options().b, c_.options().c) + 2) {}
   bool takeOver(int level, bool fullMultigrid) override {
     if (split(level) || level != c_.coarseFrom_) return false;
     c_.coarseSolve(fullMultigrid);
     return true;
   }
+  // An exchange sends the planes of the sweeps left and the step after, within the halo.
   void smooth(int level, int sweeps) override {
     if (!split(level)) return c_.smooth(level, sweeps);
-    for (int done = 0, k = 0; done < sweeps; done += k) {
-      k = batch(level, sweeps - done);
-      s_.exchange(level, 2 * k);
-      for (auto& p : s_.parts_) p->smooth(level, k);
+    bool inFlight = s_.exchanging();  // rhs from the restriction
+    for (int i = 0; i < sweeps; ++i) {
+      if (fresh_[level] < 2) inFlight = send(level, sweeps - i);
+      pass(level, 0, inFlight ? kInside : kAll);
+      if (inFlight) s_.finishExchange();
+      if (inFlight) pass(level, 0, kEdges);
+      const int left = sweeps - i - 1;
+      fresh_[level] -= 2;
+      inFlight = fresh_[level] < (left > 0 ? 2 : tail(level));
+      pass(level, 1, inFlight ? kEdges : kAll);
+      if (inFlight) send(level, left);
+      if (inFlight) pass(level, 1, kInside);
     }
+    s_.finishExchange();
   }
   void restrictTo(int level, bool residual, bool zeroCoarse) override {
     if (!split(level)) {
       c_.restrictResidual(level, residual);
     } else {
-      s_.exchange(level, split(level + 1) ? 3 : 2);
+      if (residual && fresh_[level] < 1) s_.startExchange(level, 1);
+      s_.finishExchange();
       for (auto& p : s_.parts_) p->restrictResidual(level, residual);
-      if (split(level + 1))  // rhs fresh as deep as the sweeps of one exchange read it
-        s_.exchange(level + 1, 2 * batch(level + 1, std::max(shape_.b, shape_.c)), 1);
+      if (split(level + 1))  // finished after the next step's first kernels (not reading it)
+        s_.startExchange(level + 1, rhsPlanes(level + 1), 1);
       else
         s_.moveLevel(&MultigridSolver::Level::rhs, true);
     }
@@ -62,22 +82,56 @@ class SlabMultigridSolver::Steps final : public detail::CycleSteps {
   }
   void prolong(int level, bool add) override {
     if (!split(level)) return c_.prolong(level, add);
+    s_.finishExchange();
     if (!split(level + 1)) s_.moveLevel(&MultigridSolver::Level::e, false);
     for (auto& p : s_.parts_) p->prolong(level, add);
+    fresh_[level] = 0;
+    corrected_[level] = add;
   }
-  void zero(int level) override {
+  void zero(int level) override {  // e 0 everywhere: fresh where rhs is
     if (!split(level)) return c_.zero(level);
     for (auto& p : s_.parts_) p->zero(level);
+    fresh_[level] = rhsPlanes(level) + 1;
+    corrected_[level] = false;
   }
 
  private:
   bool split(int level) const { return level < s_.split_; }
-  // Sweeps one exchange serves: a sweep spoils 2 halo planes of e (and reads rhs there), so
-  // 2k fresh planes, within the level's halo, serve k.
-  int batch(int level, int sweeps) const { return std::clamp((s_.halo_ >> level) / 2, 1, sweeps); }
+  // What the last sweep leaves fresh: the restriction's plane, none after the correction's
+  // smoothing above level 0 (a prolongation follows, which reads no halo plane).
+  int tail(int level) const { return level > 0 && corrected_[level] ? 0 : 1; }
+  // Planes of rhs fresh after a restriction: a sweep's first colour reads it on every halo
+  // plane but the last it leaves fresh, and an exchange of e sends at most edge_ - 1.
+  int rhsPlanes(int level) const { return std::min((s_.halo_ >> level) - 1, edge_ - 2); }
+  // Level 0's exchanges carry most of the bytes: one per sweep, each beside a colour's
+  // interior; the coarser levels' are bound by their latency: as few as the halo allows.
+  bool send(int level, int sweeps) {
+    const int k = level == 0 ? 1 : sweeps;
+    fresh_[level] = std::min(s_.halo_ >> level, 2 * k + (k == sweeps ? tail(level) : 0));
+    s_.startExchange(level, fresh_[level]);
+    return true;
+  }
+  // One colour on every slab's edges (its halos and edge_ planes beyond, within which the
+  // planes sent and those reading a halo lie; even, as the halo and the cuts, so no launch
+  // rounds into the others), inside them, or on all.
+  enum Part { kEdges, kInside, kAll };
+  void pass(int level, int colour, Part part) {
+    for (std::size_t i = 0; i < s_.parts_.size(); ++i) {
+      MultigridSolver& p = *s_.parts_[i];
+      const int h = s_.halo_ >> level, edge = part == kAll ? 0 : std::min(h, edge_);
+      const int depth = p.shapeOf(level).depth, cut = (s_.plan_[i].z1 - s_.plan_[i].lo) >> level;
+      const int a = i > 0 && edge ? std::min(h + edge, depth) : 0;
+      const int b = i + 1 < s_.parts_.size() && edge ? std::max(cut - edge, a) : depth;
+      if (part != kEdges && a < b) p.smoothPlanes(level, colour, a, b);
+      if (part == kEdges && a > 0) p.smoothPlanes(level, colour, 0, a);
+      if (part == kEdges && b < depth) p.smoothPlanes(level, colour, b, depth);
+    }
+  }
   SlabMultigridSolver& s_;
   MultigridSolver& c_;
-  detail::CycleShape shape_;
+  std::vector<int> fresh_;       // per split level, halo planes of e as the neighbours' owned
+  std::vector<bool> corrected_;  // per split level, a prolongation's correction added last
+  int edge_;                     // at least the planes an exchange sends
 };
 
 SlabMultigridSolver::SlabMultigridSolver(
