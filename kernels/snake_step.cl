@@ -29,6 +29,7 @@
 #define HOLD_CREST_SIDE 2.5f
 #define HOLD_CREST_RISE 0.1f
 #define HOLD_CREST_NOISE 2.0f
+#define HOLD_CREST_SHARP 0.125f
 #define HOLD_OFF_EDGE -2.0f
 #define HOLD_LEVEL 0.2f
 
@@ -82,8 +83,10 @@ float hold_reach(__global const float2* field, float2 p, float2 dir, float d, in
 
 // Whether an edge of f lies across the normal n at p: f's largest value within
 // HOLD_CREST_REACH px along n lies above f HOLD_CREST_SIDE px on both sides of it by a tenth of
-// edge_level and twice f's noise (edge_noise, its robust standard deviation) at least. A wall
-// beside p, parallel to n, does not; the reach covers a node that rounds a corner by 2-3 px.
+// edge_level and twice f's noise (edge_noise, its robust standard deviation) at least, and by
+// an eighth of itself (a wall's blurred flank met at a slant, as by a cap's end node in a slot,
+// falls off slowly). A wall beside p, parallel to n, does not; the reach covers a node that
+// rounds a corner by 2-3 px.
 bool edge_across(__global const float* edge, float2 p, float2 n, int width, int height,
                  float edge_level, float edge_noise) {
   float crest = -1.0f, at = 0.0f;
@@ -93,7 +96,8 @@ bool edge_across(__global const float* edge, float2 p, float2 n, int width, int 
   }
   float sides = max(sample_edge(edge, p + (at - HOLD_CREST_SIDE) * n, width, height),
                     sample_edge(edge, p + (at + HOLD_CREST_SIDE) * n, width, height));
-  return crest >= sides + max(HOLD_CREST_RISE * edge_level, HOLD_CREST_NOISE * edge_noise);
+  float rise = max(HOLD_CREST_RISE * edge_level, HOLD_CREST_NOISE * edge_noise);
+  return crest >= sides + max(rise, HOLD_CREST_SHARP * crest);
 }
 
 // With an edge map (have_edge), a hold counts (else it is at most 0) only where it is not

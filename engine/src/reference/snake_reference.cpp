@@ -122,14 +122,14 @@ glm::dvec2 outwardNormal(const std::vector<glm::dvec2>& x, int i, bool closed = 
 
 namespace {
 // The snake_hold kernel's edge_across: f's crest within 3 px along n (every 0.5 px) lies above f
-// 2.5 px on both sides of it by max(edgeLevel / 10, 2 edgeNoise).
+// 2.5 px on both sides of it by max(edgeLevel / 10, 2 edgeNoise, crest / 8).
 bool edgeAcross(const Grid& edge, glm::dvec2 p, glm::dvec2 n, double edgeLevel, double edgeNoise) {
   double crest = -1, at = 0;
   for (int k = -6; k <= 6; ++k)
     if (const double f = sampleScalar(edge, p + 0.5 * k * n); f > crest) crest = f, at = 0.5 * k;
   const double sides =
       std::max(sampleScalar(edge, p + (at - 2.5) * n), sampleScalar(edge, p + (at + 2.5) * n));
-  return crest >= sides + std::max(0.1 * edgeLevel, 2 * edgeNoise);
+  return crest >= sides + std::max({0.1 * edgeLevel, 2 * edgeNoise, 0.125 * crest});
 }
 }  // namespace
 
