@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <glm/geometric.hpp>
 #include <vector>
 
@@ -180,10 +181,10 @@ void Remesher::build(const SurfaceMesh& mesh) {
 // The last result's half-edges when `mesh` has its faces (its vertices may have moved).
 bool Remesher::reuse(const SurfaceMesh& mesh) {
   const std::size_t nv = mesh.vertices.size(), nf = mesh.faces.size();
-  if (b_.keptVertices == 0 || b_.keptVertices != nv || corner_.size() != 3 * nf) return false;
-  for (std::size_t f = 0; f < nf; ++f)
-    for (int i = 0; i < 3; ++i)
-      if (corner_[3 * f + i] != mesh.faces[f][i]) return false;
+  static_assert(sizeof(glm::uvec3) == 3 * sizeof(Index));  // faces are their corners in a row
+  if (b_.keptVertices == 0 || b_.keptVertices != nv || corner_.size() != 3 * nf ||
+      std::memcmp(corner_.data(), mesh.faces.data(), corner_.size() * sizeof(Index)) != 0)
+    return false;
   pos_.assign(mesh.vertices.begin(), mesh.vertices.end());
   mark_.assign(nv, 0);
   return true;
@@ -450,7 +451,6 @@ void Remesher::result(SurfaceMesh& mesh, MeshRings* rings) {
   std::vector<Index>&index = b_.index, &faceIndex = b_.fill;
   index.assign(pos_.size(), kNone);
   mesh.vertices.clear();
-  mesh.faces.clear();
   mesh.vertices.reserve(pos_.size());
   for (Index v = 0; v < pos_.size(); ++v)
     if (out_[v] != kNone) {
@@ -459,29 +459,28 @@ void Remesher::result(SurfaceMesh& mesh, MeshRings* rings) {
       mesh.vertices.push_back(glm::vec3(pos_[v]));
     }
   const std::size_t nv = mesh.vertices.size();
-  faceIndex.assign(corner_.size() / 3, kNone);
-  mesh.faces.reserve(corner_.size() / 3);
-  for (Index f = 0; 3 * f < corner_.size(); ++f)
-    if (alive(3 * f)) {
-      faceIndex[f] = static_cast<Index>(mesh.faces.size());
-      mesh.faces.push_back(
-          {index[corner_[3 * f]], index[corner_[3 * f + 1]], index[corner_[3 * f + 2]]});
-    }
-  // Compacted in place (every slot moves down): the faces' corners, twins renumbered, and each
-  // vertex's first corner in face order as its outgoing half-edge, as build() would make them.
-  const std::size_t nh = 3 * mesh.faces.size();
-  for (Index h = 0; h < corner_.size(); ++h)
-    if (alive(h)) {
-      const Index slot = 3 * faceIndex[h / 3] + h % 3, t = twin_[h];
-      corner_[slot] = index[corner_[h]];
+  faceIndex.resize(corner_.size() / 3);
+  Index faces = 0;
+  for (Index f = 0; 3 * f < corner_.size(); ++f) faceIndex[f] = alive(3 * f) ? faces++ : kNone;
+  // Compacted in place (every slot moves down, in order): the faces' corners, twins renumbered,
+  // and each vertex's first corner in face order as its outgoing half-edge, as build() would
+  // make them.
+  const std::size_t nh = 3 * std::size_t(faces);
+  mesh.faces.resize(faces);
+  out_.assign(nv, kNone);
+  for (Index f = 0, slot = 0; 3 * f < corner_.size(); ++f) {
+    if (faceIndex[f] == kNone) continue;
+    for (Index h = 3 * f; h < 3 * f + 3; ++h, ++slot) {
+      const Index t = twin_[h], v = index[corner_[h]];
+      corner_[slot] = v;
       twin_[slot] = 3 * faceIndex[t / 3] + t % 3;
+      if (out_[v] == kNone) out_[v] = slot;
     }
+    mesh.faces[faceIndex[f]] = {corner_[slot - 3], corner_[slot - 2], corner_[slot - 1]};
+  }
   corner_.resize(nh);
   twin_.resize(nh);
   valence_.resize(nv);
-  out_.assign(nv, kNone);
-  for (Index h = 0; h < nh; ++h)
-    if (out_[corner_[h]] == kNone) out_[corner_[h]] = h;
   b_.keptVertices = nv;
   if (rings) this->rings(*rings);
 }
