@@ -3,6 +3,7 @@
 // h is also the half-edge from its vertex to the next corner's), so that a pass over a 50k-vertex
 // surface is a few linear sweeps with no maps and no allocation per operation.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -34,6 +35,8 @@ inline Index prev(Index h) { return h % 3 == 0 ? h + 2 : h - 1; }
 struct Buffers {
   std::vector<glm::dvec3> pos;
   std::vector<Index> corner, twin, out, mark, offset, outgoing, dest, third, fill, index;
+  std::vector<Index> touched, emitted;  // scan()'s lists
+  std::vector<std::uint64_t> lower;
   std::vector<int> valence;
   // When > 0: corner, twin, out and valence are those build() would make of the last result
   // (its faces are `corner`), which has this many vertices.
@@ -54,7 +57,9 @@ class Remesher {
         twin_(buffers.twin),
         out_(buffers.out),
         valence_(buffers.valence),
-        mark_(buffers.mark) {
+        mark_(buffers.mark),
+        touched_(buffers.touched),
+        emitted_(buffers.emitted) {
     const bool kept = reuse(mesh);
     b_.keptVertices = 0;  // build() and the passes change them
     if (!kept) build(mesh);
@@ -65,7 +70,7 @@ class Remesher {
     double length2;
     Index a, b;
   };
-  void scan(std::vector<Edge>& longEdges, std::vector<Edge>& shortEdges) const;
+  void scan(bool changedOnly, std::vector<Edge>& longEdges, std::vector<Edge>& shortEdges);
   int splitLong(std::vector<Edge>& longEdges, std::vector<Edge>& shortEdges);
   int collapseShort(std::vector<Edge>& shortEdges);
   int flipValence();
@@ -87,6 +92,7 @@ class Remesher {
   void link(Index a, Index b) {
     twin_[a] = b;
     twin_[b] = a;
+    touched_.insert(touched_.end(), {a / 3, b / 3});
   }
 
   void build(const SurfaceMesh& mesh);
@@ -103,11 +109,13 @@ class Remesher {
   std::size_t maxVertices_;
   Buffers& b_;
   std::vector<glm::dvec3>& pos_;
-  std::vector<Index>& corner_;  // the vertex of each corner; kNone for a removed face's
-  std::vector<Index>& twin_;    // the opposite half-edge
-  std::vector<Index>& out_;     // one outgoing half-edge per vertex; kNone for a removed vertex
-  std::vector<int>& valence_;   // edges per vertex
-  std::vector<Index>& mark_;    // per vertex: the stamp of the last ring that held it
+  std::vector<Index>& corner_;   // the vertex of each corner; kNone for a removed face's
+  std::vector<Index>& twin_;     // the opposite half-edge
+  std::vector<Index>& out_;      // one outgoing half-edge per vertex; kNone for a removed vertex
+  std::vector<int>& valence_;    // edges per vertex
+  std::vector<Index>& mark_;     // per vertex: the stamp of the last ring that held it
+  std::vector<Index>& touched_;  // faces linked anew or moved since the last scan (repeats)
+  std::vector<Index>& emitted_;  // the lower half-edges the last scan found out of range
   mutable Index stamp_ = 0;
 };
 
@@ -176,6 +184,7 @@ void Remesher::build(const SurfaceMesh& mesh) {
     valence_[a] = static_cast<int>(count);
   }
   mark_.assign(nv, 0);
+  touched_.clear();  // linked by the build: the first scan() reads every face anyway
 }
 
 // The last result's half-edges when `mesh` has its faces (its vertices may have moved).
@@ -299,6 +308,11 @@ bool Remesher::collapse(Index h) {
   --valence_[c];
   --valence_[d];
   pos_[a] = p;
+  g = out_[a];
+  do {  // every edge about a has moved (b's former faces among them)
+    touched_.push_back(g / 3);
+    g = turn(g);
+  } while (g != out_[a]);
   return true;
 }
 
@@ -347,17 +361,38 @@ bool Remesher::flip(Index h) {
   return true;
 }
 
-void Remesher::scan(std::vector<Edge>& longEdges, std::vector<Edge>& shortEdges) const {
+// The edges out of range, in half-edge order. After a pass (changedOnly) only those of faces
+// changed since the last scan (corners, twins, a moved vertex) and those it listed can be.
+void Remesher::scan(bool changedOnly, std::vector<Edge>& longEdges, std::vector<Edge>& shortEdges) {
+  std::vector<std::uint64_t>& lower = b_.lower;  // a bit per half-edge: sorted, no repeats
+  lower.assign(changedOnly ? corner_.size() / 64 + 1 : 0, 0);
+  auto add = [&](Index h) { lower[h / 64] |= std::uint64_t(1) << (h % 64); };
+  if (changedOnly) {
+    for (Index h : emitted_) add(h);
+    for (Index f : touched_)
+      for (Index h = 3 * f; h < 3 * f + 3; ++h)
+        if (alive(h)) add(std::min(h, twin_[h]));
+  }
   longEdges.clear();
   shortEdges.clear();
-  for (Index h = 0; h < corner_.size(); ++h) {
-    if (!alive(h) || twin_[h] < h) continue;  // each edge once, from its lower half-edge
+  touched_.clear();
+  emitted_.clear();
+  auto consider = [&](Index h) {  // each edge once, from its lower half-edge
+    if (!alive(h) || twin_[h] < h) return;
     const double l2 = length2(h);
     if (l2 > max2_ && std::isfinite(l2))
       longEdges.push_back({l2, from(h), to(h)});
     else if (l2 < min2_)
       shortEdges.push_back({l2, from(h), to(h)});
-  }
+    else
+      return;
+    emitted_.push_back(h);
+  };
+  if (!changedOnly)
+    for (Index h = 0; h < corner_.size(); ++h) consider(h);
+  for (Index w = 0; w < lower.size(); ++w)
+    for (std::uint64_t bits = lower[w]; bits != 0; bits &= bits - 1)
+      consider(64 * w + static_cast<Index>(std::countr_zero(bits)));
 }
 
 // Longest first: each split edge is then the longest of its faces (Rivara's longest-edge
@@ -524,7 +559,7 @@ void remeshInto(const SurfaceMesh& mesh, SurfaceMesh& result, double dmin, doubl
   thread_local std::vector<Remesher::Edge> longEdges, shortEdges;
   Remesher r(mesh, dmin, dmax, maxVertices, buffers);
   for (int pass = 0; pass < kMaxPasses; ++pass) {
-    r.scan(longEdges, shortEdges);
+    r.scan(pass > 0, longEdges, shortEdges);
     int changes = r.splitLong(longEdges, shortEdges);
     changes += r.collapseShort(shortEdges);
     changes += r.flipValence();
