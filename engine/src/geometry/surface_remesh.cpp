@@ -35,7 +35,9 @@ inline Index prev(Index h) { return h % 3 == 0 ? h + 2 : h - 1; }
 struct Buffers {
   std::vector<glm::dvec3> pos;
   std::vector<Index> corner, twin, out, mark, offset, outgoing, dest, third, fill, index;
-  std::vector<Index> touched, emitted;  // scan()'s lists
+  // For scan(): the faces linked anew or about a moved vertex since the last scan (repeats
+  // allowed), the lower half-edges it listed, and a bit per half-edge to measure again.
+  std::vector<Index> touched, emitted;
   std::vector<std::uint64_t> lower;
   std::vector<int> valence;
   // When > 0: corner, twin, out and valence are those build() would make of the last result
@@ -57,9 +59,7 @@ class Remesher {
         twin_(buffers.twin),
         out_(buffers.out),
         valence_(buffers.valence),
-        mark_(buffers.mark),
-        touched_(buffers.touched),
-        emitted_(buffers.emitted) {
+        mark_(buffers.mark) {
     const bool kept = reuse(mesh);
     b_.keptVertices = 0;  // build() and the passes change them
     if (!kept) build(mesh);
@@ -92,7 +92,7 @@ class Remesher {
   void link(Index a, Index b) {
     twin_[a] = b;
     twin_[b] = a;
-    touched_.insert(touched_.end(), {a / 3, b / 3});
+    b_.touched.insert(b_.touched.end(), {a / 3, b / 3});
   }
 
   void build(const SurfaceMesh& mesh);
@@ -109,13 +109,11 @@ class Remesher {
   std::size_t maxVertices_;
   Buffers& b_;
   std::vector<glm::dvec3>& pos_;
-  std::vector<Index>& corner_;   // the vertex of each corner; kNone for a removed face's
-  std::vector<Index>& twin_;     // the opposite half-edge
-  std::vector<Index>& out_;      // one outgoing half-edge per vertex; kNone for a removed vertex
-  std::vector<int>& valence_;    // edges per vertex
-  std::vector<Index>& mark_;     // per vertex: the stamp of the last ring that held it
-  std::vector<Index>& touched_;  // faces linked anew or moved since the last scan (repeats)
-  std::vector<Index>& emitted_;  // the lower half-edges the last scan found out of range
+  std::vector<Index>& corner_;  // the vertex of each corner; kNone for a removed face's
+  std::vector<Index>& twin_;    // the opposite half-edge
+  std::vector<Index>& out_;     // one outgoing half-edge per vertex; kNone for a removed vertex
+  std::vector<int>& valence_;   // edges per vertex
+  std::vector<Index>& mark_;    // per vertex: the stamp of the last ring that held it
   mutable Index stamp_ = 0;
 };
 
@@ -184,7 +182,7 @@ void Remesher::build(const SurfaceMesh& mesh) {
     valence_[a] = static_cast<int>(count);
   }
   mark_.assign(nv, 0);
-  touched_.clear();  // linked by the build: the first scan() reads every face anyway
+  b_.touched.clear();  // linked by the build: the first scan() reads every face anyway
 }
 
 // The last result's half-edges when `mesh` has its faces (its vertices may have moved).
@@ -310,7 +308,7 @@ bool Remesher::collapse(Index h) {
   pos_[a] = p;
   g = out_[a];
   do {  // every edge about a has moved (b's former faces among them)
-    touched_.push_back(g / 3);
+    b_.touched.push_back(g / 3);
     g = turn(g);
   } while (g != out_[a]);
   return true;
@@ -364,19 +362,19 @@ bool Remesher::flip(Index h) {
 // The edges out of range, in half-edge order. After a pass (changedOnly) only those of faces
 // changed since the last scan (corners, twins, a moved vertex) and those it listed can be.
 void Remesher::scan(bool changedOnly, std::vector<Edge>& longEdges, std::vector<Edge>& shortEdges) {
-  std::vector<std::uint64_t>& lower = b_.lower;  // a bit per half-edge: sorted, no repeats
+  std::vector<std::uint64_t>& lower = b_.lower;  // sorted, no repeats
   lower.assign(changedOnly ? corner_.size() / 64 + 1 : 0, 0);
   auto add = [&](Index h) { lower[h / 64] |= std::uint64_t(1) << (h % 64); };
   if (changedOnly) {
-    for (Index h : emitted_) add(h);
-    for (Index f : touched_)
+    for (Index h : b_.emitted) add(h);
+    for (Index f : b_.touched)
       for (Index h = 3 * f; h < 3 * f + 3; ++h)
         if (alive(h)) add(std::min(h, twin_[h]));
   }
   longEdges.clear();
   shortEdges.clear();
-  touched_.clear();
-  emitted_.clear();
+  b_.touched.clear();
+  b_.emitted.clear();
   auto consider = [&](Index h) {  // each edge once, from its lower half-edge
     if (!alive(h) || twin_[h] < h) return;
     const double l2 = length2(h);
@@ -386,7 +384,7 @@ void Remesher::scan(bool changedOnly, std::vector<Edge>& longEdges, std::vector<
       shortEdges.push_back({l2, from(h), to(h)});
     else
       return;
-    emitted_.push_back(h);
+    b_.emitted.push_back(h);
   };
   if (!changedOnly)
     for (Index h = 0; h < corner_.size(); ++h) consider(h);
