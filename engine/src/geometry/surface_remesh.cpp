@@ -3,8 +3,10 @@
 // h is also the half-edge from its vertex to the next corner's), so that a pass over a 50k-vertex
 // surface is a few linear sweeps with no maps and no allocation per operation.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <glm/geometric.hpp>
 #include <vector>
 
@@ -33,6 +35,10 @@ inline Index prev(Index h) { return h % 3 == 0 ? h + 2 : h - 1; }
 struct Buffers {
   std::vector<glm::dvec3> pos;
   std::vector<Index> corner, twin, out, mark, offset, outgoing, dest, third, fill, index;
+  // For scan(): the faces linked anew or about a moved vertex since the last scan (repeats
+  // allowed), the lower half-edges it listed, and a bit per half-edge to measure again.
+  std::vector<Index> touched, emitted;
+  std::vector<std::uint64_t> lower;
   std::vector<int> valence;
   // When > 0: corner, twin, out and valence are those build() would make of the last result
   // (its faces are `corner`), which has this many vertices.
@@ -64,7 +70,7 @@ class Remesher {
     double length2;
     Index a, b;
   };
-  void scan(std::vector<Edge>& longEdges, std::vector<Edge>& shortEdges) const;
+  void scan(bool changedOnly, std::vector<Edge>& longEdges, std::vector<Edge>& shortEdges);
   int splitLong(std::vector<Edge>& longEdges, std::vector<Edge>& shortEdges);
   int collapseShort(std::vector<Edge>& shortEdges);
   int flipValence();
@@ -86,6 +92,7 @@ class Remesher {
   void link(Index a, Index b) {
     twin_[a] = b;
     twin_[b] = a;
+    b_.touched.insert(b_.touched.end(), {a / 3, b / 3});
   }
 
   void build(const SurfaceMesh& mesh);
@@ -175,15 +182,16 @@ void Remesher::build(const SurfaceMesh& mesh) {
     valence_[a] = static_cast<int>(count);
   }
   mark_.assign(nv, 0);
+  b_.touched.clear();  // linked by the build: the first scan() reads every face anyway
 }
 
 // The last result's half-edges when `mesh` has its faces (its vertices may have moved).
 bool Remesher::reuse(const SurfaceMesh& mesh) {
   const std::size_t nv = mesh.vertices.size(), nf = mesh.faces.size();
-  if (b_.keptVertices == 0 || b_.keptVertices != nv || corner_.size() != 3 * nf) return false;
-  for (std::size_t f = 0; f < nf; ++f)
-    for (int i = 0; i < 3; ++i)
-      if (corner_[3 * f + i] != mesh.faces[f][i]) return false;
+  static_assert(sizeof(glm::uvec3) == 3 * sizeof(Index));  // faces are their corners in a row
+  if (b_.keptVertices == 0 || b_.keptVertices != nv || corner_.size() != 3 * nf ||
+      std::memcmp(corner_.data(), mesh.faces.data(), corner_.size() * sizeof(Index)) != 0)
+    return false;
   pos_.assign(mesh.vertices.begin(), mesh.vertices.end());
   mark_.assign(nv, 0);
   return true;
@@ -298,6 +306,11 @@ bool Remesher::collapse(Index h) {
   --valence_[c];
   --valence_[d];
   pos_[a] = p;
+  g = out_[a];
+  do {  // every edge about a has moved (b's former faces among them)
+    b_.touched.push_back(g / 3);
+    g = turn(g);
+  } while (g != out_[a]);
   return true;
 }
 
@@ -346,17 +359,38 @@ bool Remesher::flip(Index h) {
   return true;
 }
 
-void Remesher::scan(std::vector<Edge>& longEdges, std::vector<Edge>& shortEdges) const {
+// The edges out of range, in half-edge order. After a pass (changedOnly) only those of faces
+// changed since the last scan (corners, twins, a moved vertex) and those it listed can be.
+void Remesher::scan(bool changedOnly, std::vector<Edge>& longEdges, std::vector<Edge>& shortEdges) {
+  std::vector<std::uint64_t>& lower = b_.lower;  // sorted, no repeats
+  lower.assign(changedOnly ? corner_.size() / 64 + 1 : 0, 0);
+  auto add = [&](Index h) { lower[h / 64] |= std::uint64_t(1) << (h % 64); };
+  if (changedOnly) {
+    for (Index h : b_.emitted) add(h);
+    for (Index f : b_.touched)
+      for (Index h = 3 * f; h < 3 * f + 3; ++h)
+        if (alive(h)) add(std::min(h, twin_[h]));
+  }
   longEdges.clear();
   shortEdges.clear();
-  for (Index h = 0; h < corner_.size(); ++h) {
-    if (!alive(h) || twin_[h] < h) continue;  // each edge once, from its lower half-edge
+  b_.touched.clear();
+  b_.emitted.clear();
+  auto consider = [&](Index h) {  // each edge once, from its lower half-edge
+    if (!alive(h) || twin_[h] < h) return;
     const double l2 = length2(h);
     if (l2 > max2_ && std::isfinite(l2))
       longEdges.push_back({l2, from(h), to(h)});
     else if (l2 < min2_)
       shortEdges.push_back({l2, from(h), to(h)});
-  }
+    else
+      return;
+    b_.emitted.push_back(h);
+  };
+  if (!changedOnly)
+    for (Index h = 0; h < corner_.size(); ++h) consider(h);
+  for (Index w = 0; w < lower.size(); ++w)
+    for (std::uint64_t bits = lower[w]; bits != 0; bits &= bits - 1)
+      consider(64 * w + static_cast<Index>(std::countr_zero(bits)));
 }
 
 // Longest first: each split edge is then the longest of its faces (Rivara's longest-edge
@@ -450,7 +484,6 @@ void Remesher::result(SurfaceMesh& mesh, MeshRings* rings) {
   std::vector<Index>&index = b_.index, &faceIndex = b_.fill;
   index.assign(pos_.size(), kNone);
   mesh.vertices.clear();
-  mesh.faces.clear();
   mesh.vertices.reserve(pos_.size());
   for (Index v = 0; v < pos_.size(); ++v)
     if (out_[v] != kNone) {
@@ -459,29 +492,28 @@ void Remesher::result(SurfaceMesh& mesh, MeshRings* rings) {
       mesh.vertices.push_back(glm::vec3(pos_[v]));
     }
   const std::size_t nv = mesh.vertices.size();
-  faceIndex.assign(corner_.size() / 3, kNone);
-  mesh.faces.reserve(corner_.size() / 3);
-  for (Index f = 0; 3 * f < corner_.size(); ++f)
-    if (alive(3 * f)) {
-      faceIndex[f] = static_cast<Index>(mesh.faces.size());
-      mesh.faces.push_back(
-          {index[corner_[3 * f]], index[corner_[3 * f + 1]], index[corner_[3 * f + 2]]});
-    }
-  // Compacted in place (every slot moves down): the faces' corners, twins renumbered, and each
-  // vertex's first corner in face order as its outgoing half-edge, as build() would make them.
-  const std::size_t nh = 3 * mesh.faces.size();
-  for (Index h = 0; h < corner_.size(); ++h)
-    if (alive(h)) {
-      const Index slot = 3 * faceIndex[h / 3] + h % 3, t = twin_[h];
-      corner_[slot] = index[corner_[h]];
+  faceIndex.resize(corner_.size() / 3);
+  Index faces = 0;
+  for (Index f = 0; 3 * f < corner_.size(); ++f) faceIndex[f] = alive(3 * f) ? faces++ : kNone;
+  // Compacted in place (every slot moves down, in order): the faces' corners, twins renumbered,
+  // and each vertex's first corner in face order as its outgoing half-edge, as build() would
+  // make them.
+  const std::size_t nh = 3 * std::size_t(faces);
+  mesh.faces.resize(faces);
+  out_.assign(nv, kNone);
+  for (Index f = 0, slot = 0; 3 * f < corner_.size(); ++f) {
+    if (faceIndex[f] == kNone) continue;
+    for (Index h = 3 * f; h < 3 * f + 3; ++h, ++slot) {
+      const Index t = twin_[h], v = index[corner_[h]];
+      corner_[slot] = v;
       twin_[slot] = 3 * faceIndex[t / 3] + t % 3;
+      if (out_[v] == kNone) out_[v] = slot;
     }
+    mesh.faces[faceIndex[f]] = {corner_[slot - 3], corner_[slot - 2], corner_[slot - 1]};
+  }
   corner_.resize(nh);
   twin_.resize(nh);
   valence_.resize(nv);
-  out_.assign(nv, kNone);
-  for (Index h = 0; h < nh; ++h)
-    if (out_[corner_[h]] == kNone) out_[corner_[h]] = h;
   b_.keptVertices = nv;
   if (rings) this->rings(*rings);
 }
@@ -525,7 +557,7 @@ void remeshInto(const SurfaceMesh& mesh, SurfaceMesh& result, double dmin, doubl
   thread_local std::vector<Remesher::Edge> longEdges, shortEdges;
   Remesher r(mesh, dmin, dmax, maxVertices, buffers);
   for (int pass = 0; pass < kMaxPasses; ++pass) {
-    r.scan(longEdges, shortEdges);
+    r.scan(pass > 0, longEdges, shortEdges);
     int changes = r.splitLong(longEdges, shortEdges);
     changes += r.collapseShort(shortEdges);
     changes += r.flipValence();
