@@ -321,6 +321,65 @@ TEST_CASE("fused sweeps give the two-pass solver's iterations in every precision
   }
 }
 
+// Level 0's runs in one launch (fused = 2: mg_fused_pass) against fused sweeps launch by
+// launch: the same arithmetic in the same order, every value rounded through storage as it
+// leaves it, so the same bits, and the reference's 2e-5 in float32. Sizes: several tiles of 32
+// with ragged edges, odd sides, sides of 1 and 2, a phantom; the one-work-group solve from
+// level 1 and from below it; sweeps the tile's halo does not reach (b = 3: those runs launch
+// step by step).
+TEST_CASE("level 0's runs in one launch give the fused sweeps' iterations bit for bit (2D)") {
+  auto ctx = test::sharedContext();
+  const GvfInput inputs[] = {buildGvfInput(*ctx, test::randomImage(71, 40, 5), 1.0),
+                             buildGvfInput(*ctx, test::randomImage(97, 65, 8), 1.0),
+                             buildGvfInput(*ctx, makePhantom("u", 33), 1.0),
+                             buildGvfInput(*ctx, test::randomImage(1, 9, 6), 1.0),
+                             buildGvfInput(*ctx, test::randomImage(5, 2, 7), 1.0)};
+  for (const GvfInput& in : inputs) {
+    CAPTURE(in.width);
+    CAPTURE(in.height);
+    const ref::Field v0 = deviceV0(*ctx, in);
+    for (auto [b, c, coarseSide] :
+         {std::tuple{2, 2, 0}, std::tuple{2, 2, 40}, std::tuple{3, 1, 0}, std::tuple{1, 3, 12}}) {
+      CAPTURE(b);
+      CAPTURE(c);
+      CAPTURE(coarseSide);
+      for (Precision prec : {Precision::F32, Precision::F16, Precision::SNorm16}) {
+        CAPTURE(precisionName(prec));
+        MultigridSolver sweeps(
+            ctx, in, 0.1,
+            {.precision = prec, .b = b, .c = c, .coarseSide = coarseSide, .fused = 1});
+        MultigridSolver passes(
+            ctx, in, 0.1,
+            {.precision = prec, .b = b, .c = c, .coarseSide = coarseSide, .fused = 2});
+        auto passLaunches = [&] {
+          ctx->profiler().endFrame();
+          const auto stats = ctx->profiler().stats();
+          const auto it = stats.find("mg_fused_pass");
+          return it == stats.end() ? std::size_t{0} : it->second.launches;
+        };
+        ctx->profiler().reset();
+        sweeps.step(2);
+        CHECK(passLaunches() == 0);
+        passes.step(2);
+        CHECK(passLaunches() == (b == 3 ? 4u : 6u));  // b = 3: the middle run step by step
+        CHECK(passes.iterations() == sweeps.iterations());
+        CHECK(readAny(passes) == readAny(sweeps));
+        passes.reset();
+        sweeps.reset();
+        passes.vCycle();
+        sweeps.vCycle();
+        CHECK(readAny(passes) == readAny(sweeps));
+        if (prec == Precision::F32) {
+          passes.reset();
+          passes.step(2);
+          const ref::MultigridParams p{.mu = 0.1, .b = b, .c = c};
+          CHECK(relDiff(readRef(passes).values, ref::multigridIterate(v0, v0, p, 2).values) < 2e-5);
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("the solver's V-cycle and full-multigrid iterations match the reference") {
   auto ctx = test::sharedContext();
   const GvfInput inputs[] = {buildGvfInput(*ctx, test::randomImage(37, 23, 3), 1.0),
