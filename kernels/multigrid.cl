@@ -230,18 +230,7 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void mg_smooth_fused(
 #define MF_T 32
 #define MF_HMAX 6
 #define MF_S (MF_T + 2 * MF_HMAX)
-#define MF_HS (MF_S / 2)
-#ifdef MF_PLAIN
 #define MF_AT(x, y) (((y)-y0 + MF_HMAX) * MF_S + (x)-x0 + MF_HMAX)
-#define MF_ROW (xb - xa)
-#define MF_HROW hw
-#else
-// Red and black in separate planes: a colour pass reads and writes consecutive words.
-#define MF_AT(x, y) \
-  ((((x) + (y)) & 1) * (MF_S * MF_HS) + ((y)-y0 + MF_HMAX) * MF_HS + (((x)-x0 + MF_HMAX) >> 1))
-#define MF_ROW MF_S  // constant divisors: no integer division
-#define MF_HROW MF_HS
-#endif
 
 __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void mg_fused_pass(
     __global const v_t* vin, __global v_t* vout, __global const rhs_t* v0, __global const float* e1,
@@ -257,9 +246,8 @@ __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void mg_fused_pass(
   const int xb = min(x0 + MF_T + (r), w), yb = min(y0 + MF_T + (r), h)
   {
     MF_RING(halo);
-    for (int j = lid; j < MF_ROW * (yb - ya); j += 256) {
-      const int x = xa + j % MF_ROW, y = ya + j / MF_ROW;
-      if (x >= xb) continue;
+    for (int j = lid; j < (xb - xa) * (yb - ya); j += 256) {
+      const int x = xa + j % (xb - xa), y = ya + j / (xb - xa);
       const size_t i = (size_t)y * w + x;
       float2 c = SLOAD(vin, i, n);
       if (prolong) c = round_to_storage2(vload2((y / 2) * cw + x / 2, e1) + c);  // as mg_prolong
@@ -271,8 +259,8 @@ __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void mg_fused_pass(
   for (int pass = 0; pass < 2 * sweeps; ++pass) {  // colour pass & 1, as mg_smooth
     MF_RING(halo - 1 - pass);
     const int hw = (xb - xa + 1) / 2;
-    for (int j = lid; j < MF_HROW * (yb - ya); j += 256) {
-      const int y = ya + j / MF_HROW, x = xa + 2 * (j % MF_HROW) + ((xa + y + pass) & 1);
+    for (int j = lid; j < hw * (yb - ya); j += 256) {
+      const int y = ya + j / hw, x = xa + 2 * (j % hw) + ((xa + y + pass) & 1);
       if (x >= xb) continue;
       const float2 b = lb[MF_AT(x, y)];
       const float sv = dot(b, b);
