@@ -15,7 +15,8 @@
 // An iteration is one call of the paper's FULLMULTIGRID: `a` full-multigrid cycles on the
 // residual equation, each correction added to V (so iterating keeps converging).
 // Launches: levels above coarseLevel() one kernel per operator (a red-black sweep one launch
-// per colour in place, or both colours in one tiled launch into a second copy: options.fused);
+// per colour in place, or both colours in one tiled launch into a second copy: options.fused;
+// with fused 2 in 2D also level 0's steps between two visits of level 1 in one launch);
 // the levels from coarseLevel()
 // down are solved by one work-group in one launch (mg_coarse) each time a cycle reaches them,
 // the same steps in the same order (see chooseCoarseLevel for the measured side per device).

@@ -62,6 +62,7 @@ std::uint64_t MultigridSolver::pyramidBytes(FieldShape shape, Precision precisio
 // (512² f32 2.85 -> 2.07 ms, 2048² 10.9 -> 7.8: a third fewer launches); 3D not (256³ f32
 // 9.12 -> 8.94, f16 7.85 -> 8.69; 512³ f32 68.5 -> 70.1: the tile's halo costs what the
 // second read saved). PoCL 64²x32 f32: 36 -> 44 ms (work-groups of 256 with a barrier).
+// Level 0's fused passes (fused 2) go with it: H200 2048² 4.24 -> 3.90 ms, PoCL 384² slower.
 bool MultigridSolver::fusedChosen(const ComputeContext& ctx, FieldShape shape) {
   return ctx.info().isGpu && shape.dims() == 2;
 }
@@ -373,19 +374,10 @@ void MultigridSolver::smoothFused(int level, int sweeps) {
   const cl::NDRange global(detail::roundUp(s.width, 32), (s.height + tileY - 1) / tileY * 8,
                            (s.depth + tileZ - 1) / tileZ);
   for (int i = 0; i < sweeps; ++i) {
-    if (level == 0) {
-      k.arg<0>(v_->buffer());
-      k.arg<1>(vAlt_->buffer());
-    } else {
-      k.arg<0>(levels_[level - 1].e);
-      k.arg<1>(levels_[level - 1].eAlt);
-    }
-    k.arg<2>(level == 0 ? cl::Buffer(v0_->buffer()) : levels_[level - 1].rhs);
-    k.arg<3>(level == 0 ? dummy_ : levels_[level - 1].s);
-    k.arg<4>(s.width);
-    k.arg<5>(s.height);
-    k.arg<6>(s.depth);
-    k.arg<7>(static_cast<float>(mu_ / std::ldexp(1.0, 2 * level)));
+    const Level* l = level == 0 ? nullptr : &levels_[level - 1];
+    k.set(l ? l->e : v_->buffer(), l ? l->eAlt : vAlt_->buffer(), l ? l->rhs : v0_->buffer(),
+          l ? l->s : dummy_, s.width, s.height, s.depth,
+          static_cast<float>(mu_ / std::ldexp(1.0, 2 * level)));
     cl::Event ev;
     ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, global, cl::NDRange(32, 8, 1), nullptr,
                                        &ev);
