@@ -24,8 +24,8 @@ const char* kUsage =
     "                    [--region-reserve N[,N...]] (nodes first allocated for; 0 64)\n"
     "                    [--depth D] [--mu M] [--sigma S] [--mg-a A] [--mg-b B] [--mg-c C]\n"
     "                    [--mg-coarse N[,N...]] (levels of side <= N in one work-group; -1 auto)\n"
-    "                    [--mg-fused F[,F...]] (both colours per launch: 1, two launches: 0, -1 "
-    "auto)\n"
+    "                    [--mg-fused F[,F...]] (both colours per launch: 1, two launches: 0,\n"
+    "                    2D level 0's runs in one launch each: 2, -1 auto)\n"
     "                    [--mg-persistent P[,P...]] (every iteration in one launch: 1, 0, -1 "
     "auto)\n"
     "                    [--mg-groups G[,G...]] (its work-groups; 0: one per compute unit)\n"
@@ -204,7 +204,7 @@ int main(int argc, char** argv) {
                                  : flag == "--region-reserve" ? b.regionReserve
                                                               : b.mgGroups;
         const int top = flag == "--mg-persistent"        ? 1
-                        : flag == "--mg-fused"           ? 1
+                        : flag == "--mg-fused"           ? 2
                         : flag == "--mg-variant"         ? 7
                         : flag.rfind("--region", 0) == 0 ? 1 << 20
                                                          : 16384;

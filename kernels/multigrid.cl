@@ -218,6 +218,91 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void mg_smooth_fused(
   }
 }
 
+#if defined(FINE) && !defined(DIMS3)
+// Level 0's steps between two visits of level 1 in one launch (2D): [v += P e1], `sweeps`
+// red-black sweeps, [rhs1 = restrict(f - A v)], vin -> vout (not in place: a neighbouring
+// tile still reads the old values). A work-group owns a MF_T² tile; it loads v and V0 on the
+// tile grown by the halo H = 2 sweeps (+ 2 with the restriction: the residual one beyond the
+// tile at an odd side, reading one more) into local memory, then each colour pass updates one
+// ring fewer. Same arithmetic, in the same order, as mg_prolong, mg_smooth and mg_restrict,
+// every value rounded through storage as they leave it: the same bits. zero_e: e1's other
+// copy (e1z) zeroed on the tile's coarse cells (the host then swaps the two).
+#define MF_T 32
+#define MF_HMAX 6
+#define MF_S (MF_T + 2 * MF_HMAX)
+#define MF_AT(x, y) (((y)-y0 + MF_HMAX) * MF_S + (x)-x0 + MF_HMAX)
+
+__kernel __attribute__((reqd_work_group_size(256, 1, 1))) void mg_fused_pass(
+    __global const v_t* vin, __global v_t* vout, __global const rhs_t* v0, __global const float* e1,
+    __global float* rhs1, __global float* e1z, int w, int h, int cw, int ch, float k, int prolong,
+    int sweeps, int restrict_, int zero_e) {
+  __local float2 lv[MF_S * MF_S], lb[MF_S * MF_S];
+  const int x0 = get_group_id(0) * MF_T, y0 = get_group_id(1) * MF_T, lid = get_local_id(0);
+  const int halo = 2 * sweeps + (restrict_ ? 2 : 0);
+  const size_t n = (size_t)w * h;
+  // The tile grown by r, within the field: [xa, xb) x [ya, yb).
+#define MF_RING(r)                                        \
+  const int xa = max(x0 - (r), 0), ya = max(y0 - (r), 0); \
+  const int xb = min(x0 + MF_T + (r), w), yb = min(y0 + MF_T + (r), h)
+  {
+    MF_RING(halo);
+    for (int j = lid; j < (xb - xa) * (yb - ya); j += 256) {
+      const int x = xa + j % (xb - xa), y = ya + j / (xb - xa);
+      const size_t i = (size_t)y * w + x;
+      float2 c = SLOAD(vin, i, n);
+      if (prolong) c = round_to_storage2(vload2((y / 2) * cw + x / 2, e1) + c);  // as mg_prolong
+      lv[MF_AT(x, y)] = c;
+      lb[MF_AT(x, y)] = SLOAD(v0, i, n);
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int pass = 0; pass < 2 * sweeps; ++pass) {  // colour pass & 1, as mg_smooth
+    MF_RING(halo - 1 - pass);
+    const int hw = (xb - xa + 1) / 2;
+    for (int j = lid; j < hw * (yb - ya); j += 256) {
+      const int y = ya + j / hw, x = xa + 2 * (j % hw) + ((xa + y + pass) & 1);
+      if (x >= xb) continue;
+      const float2 b = lb[MF_AT(x, y)];
+      const float sv = dot(b, b);
+      const float2 f = -sv * b;
+      const float denom = MG_CENTRE * k + sv;  // as mg_smooth (same contraction)
+      const float2 sum =
+          MG_SUM2(lv[MF_AT(mirror_index(x - 1, w), y)], lv[MF_AT(mirror_index(x + 1, w), y)],
+                  lv[MF_AT(x, mirror_index(y - 1, h))], lv[MF_AT(x, mirror_index(y + 1, h))]);
+      if (denom > 0.0f) lv[MF_AT(x, y)] = round_to_storage2((k * sum - f) / denom);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+#undef MF_RING
+  if (prolong || sweeps > 0)
+    for (int j = lid; j < MF_T * MF_T; j += 256) {
+      const int x = x0 + j % MF_T, y = y0 + j / MF_T;
+      if (x < w && y < h) SSTORE(lv[MF_AT(x, y)], vout, (size_t)y * w + x, n);
+    }
+  if (!restrict_) return;
+  for (int j = lid; j < MF_T * MF_T / 4; j += 256) {
+    const int X = x0 / 2 + j % (MF_T / 2), Y = y0 / 2 + j / (MF_T / 2);
+    if (X >= cw || Y >= ch) continue;
+    float2 acc = (float2)(0.0f);
+    for (int dy = 0; dy < 2; ++dy)
+      for (int dx = 0; dx < 2; ++dx) {  // as mg_restrict
+        const int x = mirror_index(2 * X + dx, w), y = mirror_index(2 * Y + dy, h);
+        const float2 b = lb[MF_AT(x, y)], c = lv[MF_AT(x, y)];
+        const float sv = dot(b, b);
+        float2 f = -sv * b;
+        f -= k * (MG_SUM2(
+                      lv[MF_AT(mirror_index(x - 1, w), y)], lv[MF_AT(mirror_index(x + 1, w), y)],
+                      lv[MF_AT(x, mirror_index(y - 1, h))], lv[MF_AT(x, mirror_index(y + 1, h))]) -
+                  MG_CENTRE * c) -
+             sv * c;
+        acc += f;
+      }
+    vstore2(acc * (1.0f / 4), Y * cw + X, rhs1);
+    if (zero_e) vstore2((float2)(0.0f), Y * cw + X, e1z);
+  }
+}
+#endif
+
 // f_{l+1} = average over the 2x2(x2) children of (f - A v) (with_residual) or of f. One
 // work-item per coarse cell; on an odd side the missing child is read through the boundary
 // rule (index n returns n-2), which keeps boundary cells' weights right (see the reference).

@@ -15,7 +15,8 @@
 // An iteration is one call of the paper's FULLMULTIGRID: `a` full-multigrid cycles on the
 // residual equation, each correction added to V (so iterating keeps converging).
 // Launches: levels above coarseLevel() one kernel per operator (a red-black sweep one launch
-// per colour in place, or both colours in one tiled launch into a second copy: options.fused);
+// per colour in place, or both colours in one tiled launch into a second copy: options.fused;
+// with fused 2 in 2D also level 0's steps between two visits of level 1 in one launch);
 // the levels from coarseLevel()
 // down are solved by one work-group in one launch (mg_coarse) each time a cycle reaches them,
 // the same steps in the same order (see chooseCoarseLevel for the measured side per device).
@@ -43,7 +44,8 @@ namespace gvflab {
 class ComputeContext;
 namespace detail {
 struct CycleShape;
-}
+struct LevelRun;
+}  // namespace detail
 
 struct MultigridOptions {
   Precision precision = Precision::F32;
@@ -58,8 +60,10 @@ struct MultigridOptions {
   // Smoothing sweeps above the one-work-group levels: both colours in one tiled launch
   // (mg_smooth_fused, into a second copy of each level's v: one more field of memory) or one
   // launch per colour in place. -1: chosen per device and dims (fusedChosen: GPUs in 2D, where
-  // measured faster); 0: two launches; 1: fused. field() then alternates between two buffers,
-  // as Euler's does: take it again after each step.
+  // measured faster); 0: two launches; 1: fused; 2 (2D): fused, and level 0's steps between two
+  // visits of level 1 (prolongation, sweeps, residual restriction) in one launch each
+  // (mg_fused_pass). field() then alternates between two buffers, as Euler's does: take it
+  // again after each step.
   int fused = -1;
   // Every iteration of a step() in ONE launch (mg_persistent, kernels/multigrid_persistent.cl):
   // all work-groups do the levels above the coarse side, work-group 0 alone those within it,
@@ -193,6 +197,10 @@ class MultigridSolver : public Solver {
     // e, cw, ch, cd, v, w, h, d, add
     TypedKernel<cl::Buffer, cl_int, cl_int, cl_int, cl::Buffer, cl_int, cl_int, cl_int, cl_int>
         prolong;
+    // vin, vout, v0, e1, rhs1, e1z, w, h, cw, ch, k, prolong, sweeps, restrict, zero_e
+    TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int,
+                cl_int, cl_int, cl_int, cl_float, cl_int, cl_int, cl_int, cl_int>
+        fusedPass;
   };
   void chooseCoarseLevel();
   void recordCoarseOps();
@@ -206,6 +214,7 @@ class MultigridSolver : public Solver {
   void restrictResidual(int level, bool withResidual);  // level -> level + 1
   void prolong(int level, bool add);                    // level + 1 -> level
   void zero(int level);
+  bool fusedPass(const detail::LevelRun& r);  // level 0's run in one launch; false: not here
   class Launches;  // the schedule's executor that launches a kernel per step
   detail::CycleShape cycleShape() const;
   bool persistentTakes(int level) const;  // the one launch takes over at this level
@@ -231,6 +240,7 @@ class MultigridSolver : public Solver {
   std::unique_ptr<FieldStorage> v0_;
   std::unique_ptr<FieldStorage> vAlt_;  // the fused sweep's level-0 output, swapped with v_
   bool fused_ = false;
+  bool fusedPasses_ = false;  // options.fused 2, as resolved (2D, level 1 launched)
   std::vector<Level> levels_;
   Kernels fine_, coarse_;
   // e, rhs, s, w, h, d, levels, k0, ops, op_count, pool (local memory or a global buffer)

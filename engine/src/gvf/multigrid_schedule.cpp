@@ -11,15 +11,18 @@ static_assert(kCodeMask == MG_OP_MASK && kGroup0 == MG_OP_GROUP0 && kGridSync ==
 static_assert(kMaxCoarseLevels == MG_MAX_LEVELS);
 }  // namespace
 
-void vcycle(CycleSteps& steps, const CycleShape& shape, int level) {
-  if (steps.takeOver(level, false)) return;
-  steps.smooth(level, shape.b);
-  if (level < shape.last) {
-    steps.restrictTo(level, true, true);
-    vcycle(steps, shape, level + 1);
-    steps.prolong(level, true);
-  }
-  steps.smooth(level, shape.c);
+void CycleSteps::run(int level, const LevelRun& r) {
+  if (r.prolong) prolong(level, true);
+  smooth(level, r.sweeps);
+  if (r.restrict) restrictTo(level, true, r.zeroCoarse);
+}
+
+void vcycle(CycleSteps& steps, const CycleShape& shape, int level, bool prolongFirst) {
+  if (!prolongFirst && steps.takeOver(level, false)) return;
+  const bool deeper = level < shape.last;
+  steps.run(level, {prolongFirst, shape.b, deeper, true});
+  if (deeper) vcycle(steps, shape, level + 1);
+  steps.run(level, {deeper, shape.c});
 }
 
 void fullMultigrid(CycleSteps& steps, const CycleShape& shape, int level) {
@@ -37,11 +40,10 @@ void fullMultigrid(CycleSteps& steps, const CycleShape& shape, int level) {
 // Correction form worked on V directly: A(V + e) = f  <=>  A e = f - A V.
 void iteration(CycleSteps& steps, const CycleShape& shape) {
   if (shape.last > 0) {
-    steps.restrictTo(0, true, false);
+    steps.run(0, {.restrict = true});
     fullMultigrid(steps, shape, 1);
-    steps.prolong(0, true);
   }
-  vcycle(steps, shape, 0);
+  vcycle(steps, shape, 0, shape.last > 0);
 }
 
 void StepRecorder::smooth(int level, int sweeps) {

@@ -37,6 +37,14 @@ struct CycleShape {
   int last = 0, b = kMultigridSweeps.b, c = kMultigridSweeps.c;
 };
 
+// The steps on one level between two visits of the coarser ones, in this order:
+// [prolong(level, true)], smooth(level, sweeps), [restrictTo(level, true, zeroCoarse)].
+struct LevelRun {
+  bool prolong = false;
+  int sweeps = 0;
+  bool restrict = false, zeroCoarse = false;
+};
+
 // What each step of a cycle does: an executor.
 class CycleSteps {
  public:
@@ -49,9 +57,12 @@ class CycleSteps {
   virtual void restrictTo(int level, bool residual, bool zeroCoarse) = 0;
   virtual void prolong(int level, bool add) = 0;  // e_l = [e_l +] P e_{l+1}
   virtual void zero(int level) = 0;               // e_l = 0
+  // A run of steps on one level; executors that fuse them override this (default: one by one).
+  virtual void run(int level, const LevelRun& r);
 };
 
-void vcycle(CycleSteps& steps, const CycleShape& shape, int level);
+// prolongFirst: V += P e_{level+1} first (as part of the first run; never taken over then).
+void vcycle(CycleSteps& steps, const CycleShape& shape, int level, bool prolongFirst = false);
 void fullMultigrid(CycleSteps& steps, const CycleShape& shape, int level);
 // One full-multigrid cycle on V (level 0): the residual to level 1, full multigrid for the
 // correction there, V += P e_1, a V-cycle on V.

@@ -62,6 +62,7 @@ std::uint64_t MultigridSolver::pyramidBytes(FieldShape shape, Precision precisio
 // (512² f32 2.85 -> 2.07 ms, 2048² 10.9 -> 7.8: a third fewer launches); 3D not (256³ f32
 // 9.12 -> 8.94, f16 7.85 -> 8.69; 512³ f32 68.5 -> 70.1: the tile's halo costs what the
 // second read saved). PoCL 64²x32 f32: 36 -> 44 ms (work-groups of 256 with a barrier).
+// Level 0's fused passes (fused 2) go with it: H200 2048² 4.24 -> 3.90 ms, PoCL 384² slower.
 bool MultigridSolver::fusedChosen(const ComputeContext& ctx, FieldShape shape) {
   return ctx.info().isGpu && shape.dims() == 2;
 }
@@ -83,6 +84,8 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
       s = coarser(s);
     if (persistentTop_ == 0) fused_ = false;  // level 0 in place in the launch
   }
+  fusedPasses_ = fused_ && options.fused != 1 && shape.dims() == 2 && maxSide(shape) > 2 &&
+                 options.firstLevel == 0 && ctx_->info().localMemBytes >= 32768;
   const int fields = fused_ ? 3 : 2;
   const double coarsePerPoint = double(pyramidBytes(shape, options_.precision, fused_) -
                                        fields * fieldBytes(shape, options_.precision)) /
@@ -111,6 +114,7 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
       k->restrictS = lib.kernel("multigrid.cl", "mg_restrict_s", opts);
       k->prolong = lib.kernel("multigrid.cl", "mg_prolong", opts);
     }
+    if (fusedPasses_) fine_.fusedPass = lib.kernel("multigrid.cl", "mg_fused_pass", fineOpts);
     chooseCoarseLevel();
     if (!fine) return;
     restrictS(0);
@@ -370,19 +374,10 @@ void MultigridSolver::smoothFused(int level, int sweeps) {
   const cl::NDRange global(detail::roundUp(s.width, 32), (s.height + tileY - 1) / tileY * 8,
                            (s.depth + tileZ - 1) / tileZ);
   for (int i = 0; i < sweeps; ++i) {
-    if (level == 0) {
-      k.arg<0>(v_->buffer());
-      k.arg<1>(vAlt_->buffer());
-    } else {
-      k.arg<0>(levels_[level - 1].e);
-      k.arg<1>(levels_[level - 1].eAlt);
-    }
-    k.arg<2>(level == 0 ? cl::Buffer(v0_->buffer()) : levels_[level - 1].rhs);
-    k.arg<3>(level == 0 ? dummy_ : levels_[level - 1].s);
-    k.arg<4>(s.width);
-    k.arg<5>(s.height);
-    k.arg<6>(s.depth);
-    k.arg<7>(static_cast<float>(mu_ / std::ldexp(1.0, 2 * level)));
+    const Level* l = level == 0 ? nullptr : &levels_[level - 1];
+    k.set(l ? l->e : v_->buffer(), l ? l->eAlt : vAlt_->buffer(), l ? l->rhs : v0_->buffer(),
+          l ? l->s : dummy_, s.width, s.height, s.depth,
+          static_cast<float>(mu_ / std::ldexp(1.0, 2 * level)));
     cl::Event ev;
     ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, global, cl::NDRange(32, 8, 1), nullptr,
                                        &ev);
@@ -415,6 +410,29 @@ void MultigridSolver::prolong(int level, bool add) {
   launch(k, "mg_prolong", f, level);
 }
 
+// mg_fused_pass where its tile's halo reaches (MF_HMAX 6: 2 sweeps and the restriction); e_1
+// zeroed by the same launch into its other copy, swapped in, unless the one launch holds it.
+bool MultigridSolver::fusedPass(const detail::LevelRun& r) {
+  if (!fusedPasses_ || 2 * r.sweeps + (r.restrict ? 2 : 0) > 6) return false;
+  const bool zeroE = r.restrict && r.zeroCoarse && (coarseFrom_ != 1 || persistentTakes(1));
+  const bool swapZero = zeroE && !persistentTakes(1);
+  const FieldShape f = shapeOf(0), c = shapeOf(1);
+  Level& l1 = levels_[0];
+  auto& k = fine_.fusedPass;
+  k.set(v_->buffer(), vAlt_->buffer(), v0_->buffer(), l1.e, l1.rhs, swapZero ? l1.eAlt : dummy_,
+        f.width, f.height, c.width, c.height, static_cast<float>(mu_), r.prolong, r.sweeps,
+        r.restrict, swapZero);
+  cl::Event ev;
+  ctx_->queue().enqueueNDRangeKernel(
+      k, cl::NullRange, cl::NDRange(detail::roundUp(f.width, 32) * 8, (f.height + 31) / 32),
+      cl::NDRange(256, 1), nullptr, &ev);
+  ctx_->profiler().record("mg_fused_pass", ev, levelGroup(0));
+  if (r.prolong || r.sweeps > 0) std::swap(v_, vAlt_);
+  if (swapZero) std::swap(l1.e, l1.eAlt);
+  if (zeroE && !swapZero) zero(1);
+  return true;
+}
+
 void MultigridSolver::zero(int level) {
   const Level& l = levels_[level - 1];
   cl::Event ev;
@@ -445,6 +463,9 @@ class MultigridSolver::Launches final : public detail::CycleSteps {
   }
   void prolong(int level, bool add) override { s_.prolong(level, add); }
   void zero(int level) override { s_.zero(level); }
+  void run(int level, const detail::LevelRun& r) override {
+    if (level != 0 || !s_.fusedPass(r)) CycleSteps::run(level, r);
+  }
 
  private:
   MultigridSolver& s_;
