@@ -45,15 +45,42 @@ float3 round_to_storage3(float3 v) {
     (t)[2][yy][xx] = w_.z;       \
   } while (0)
 
-// Stored values loaded as they are; stored_value (gvf_storage.clh) converts them where used.
-#define RAW_AT(p, i) (((__global const elem_raw_t*)(p))[i])
-#define RAW_LOAD3(dst, p, i, n)          \
-  do {                                   \
-    (dst)[0] = RAW_AT(p, i);             \
-    (dst)[1] = RAW_AT(p, (n) + (i));     \
-    (dst)[2] = RAW_AT(p, 2 * (n) + (i)); \
+// A buffer's three component planes as three pointers (PLANES3), so an access adds only the
+// voxel's index (EXPERIMENT: COMPONENT_PTRS; else one pointer and offsets c n).
+#if defined(COMPONENT_PTRS)
+#define PLANES3(T, p) {(T)(p), (T)(p) + n, (T)(p) + 2 * n}
+#define COMP(c) 0
+#else
+#define PLANES3(T, p) {(T)(p), (T)(p), (T)(p)}
+#define COMP(c) ((c) * n)
+#endif
+// Values converted from and to the storage format; snorm16 without conversion instructions.
+#if defined(STORAGE_SNORM16) && defined(FAST_SNORM)
+#define VALUE(r) snorm16_decode(r)
+#define STORE_C(v, p, i) ((p)[i] = snorm16_encode(v))
+#define LOAD_C(p, i) snorm16_decode((p)[i])
+#else
+#define VALUE(r) stored_value(r)
+#define STORE_C(v, p, i) STORE1((v), (p), (i))
+#define LOAD_C(p, i) LOAD1((p), (i))
+#endif
+#define LOADP3(pc, i) \
+  ((float3)(LOAD_C((pc)[0], COMP(0) + (i)), LOAD_C((pc)[1], COMP(1) + (i)), LOAD_C((pc)[2], COMP(2) + (i))))
+#define STOREP3(v, pc, i)                       \
+  do {                                          \
+    const float3 v_ = (v);                      \
+    STORE_C(v_.x, (pc)[0], COMP(0) + (i));      \
+    STORE_C(v_.y, (pc)[1], COMP(1) + (i));      \
+    STORE_C(v_.z, (pc)[2], COMP(2) + (i));      \
   } while (0)
-#define RAW_VALUE3(r) ((float3)(stored_value((r)[0]), stored_value((r)[1]), stored_value((r)[2])))
+// Stored values loaded as they are, converted where used.
+#define RAW_LOAD3(dst, pc, i)                 \
+  do {                                        \
+    (dst)[0] = (pc)[0][COMP(0) + (i)];        \
+    (dst)[1] = (pc)[1][COMP(1) + (i)];        \
+    (dst)[2] = (pc)[2][COMP(2) + (i)];        \
+  } while (0)
+#define RAW_VALUE3(r) ((float3)(VALUE((r)[0]), VALUE((r)[1]), VALUE((r)[2])))
 
 // The plane a read at q touches under the boundary rule, for -2 <= q <= depth + 1 (depth >= 2).
 // Both forms give the same planes; which is faster depends on the rest of the build (H200,
@@ -71,8 +98,13 @@ int plane_index(int q, int depth) {
 __kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void gvf_euler_2steps3d_tiled(
     __global const elem_t* v, __global const elem_t* v0, __global elem_t* out, int width,
     int height, int depth, float mu) {
-  __local float tile0[3][TY][TP];  // input plane q
-  __local float tile1[3][TY][TP];  // once-stepped plane q-1
+#if defined(ONE_BARRIER)
+#define NBUF 2
+#else
+#define NBUF 1
+#endif
+  __local float tile0[NBUF][3][TY][TP];  // input plane q
+  __local float tile1[NBUF][3][TY][TP];  // once-stepped plane q-1
   const int lx = get_local_id(0), ly0 = get_local_id(1) * ROWS;
   const int x = get_group_id(0) * (TX - 4) + lx - 2;
   const int y0 = get_group_id(1) * (TY - 4) + ly0 - 2;
@@ -80,6 +112,17 @@ __kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void gvf_euler_2steps
   const int z1 = min(z0 + ZCHUNK, depth);
   const index_t stride = (index_t)width * height, n = stride * depth;
   const int xs = reflect_index(x, width);
+#if defined(STORAGE_SNORM16) && defined(FAST_SNORM)
+  typedef __global const elem_raw_t* in_ptr;
+  typedef __global elem_raw_t* out_ptr;
+#else
+  typedef __global const elem_t* in_ptr;
+  typedef __global elem_t* out_ptr;
+#endif
+  typedef __global const elem_raw_t* raw_ptr;
+  const in_ptr vp[3] = PLANES3(in_ptr, v), bp[3] = PLANES3(in_ptr, v0);
+  const raw_ptr vr[3] = PLANES3(raw_ptr, v), br[3] = PLANES3(raw_ptr, v0);
+  const out_ptr op[3] = PLANES3(out_ptr, out);
   index_t col[ROWS];
   bool writes[ROWS];
 #pragma unroll
@@ -109,13 +152,13 @@ __kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void gvf_euler_2steps
     const index_t zp = (index_t)plane_index(z0, depth) * stride;
 #pragma unroll
     for (int j = 0; j < ROWS; ++j) {
-      in_m[j] = LOAD3(v, zm + col[j], n);
-      in_c[j] = LOAD3(v, zc + col[j], n);
+      in_m[j] = LOADP3(vp, zm + col[j]);
+      in_c[j] = LOADP3(vp, zc + col[j]);
 #if defined(RAW_PREFETCH)
-      RAW_LOAD3(raw_in[j], v, zp + col[j], n);
-      RAW_LOAD3(raw_b[j], v0, zc + col[j], n);
+      RAW_LOAD3(raw_in[j], vr, zp + col[j]);
+      RAW_LOAD3(raw_b[j], br, zc + col[j]);
 #else
-      in_p[j] = LOAD3(v, zp + col[j], n);
+      in_p[j] = LOADP3(vp, zp + col[j]);
 #endif
       s_c[j] = s_p[j] = cb_prev[j] = (float3)(0.0f);
       k_prev[j] = 0.0f;
@@ -128,6 +171,11 @@ __kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void gvf_euler_2steps
 #pragma unroll 3
 #endif
   for (int q = z0 - 1; q <= z1; ++q) {
+#if defined(ONE_BARRIER)
+    const int buf = q & 1;
+#else
+    const int buf = 0;
+#endif
     // First step on plane q, for every voxel of the tile.
     // The last turn's load (never used) kept to plane depth + 1: for 3 planes, plane_index of
     // depth + 2 would be -1, a read before the buffer.
@@ -138,22 +186,26 @@ __kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void gvf_euler_2steps
     for (int j = 0; j < ROWS; ++j) {
 #if defined(RAW_PREFETCH)
       const float3 b = RAW_VALUE3(raw_b[j]);
-      RAW_LOAD3(raw_b[j], v0, (index_t)plane_index(q + 1, depth) * stride + col[j], n);
+      RAW_LOAD3(raw_b[j], br, (index_t)plane_index(q + 1, depth) * stride + col[j]);
       in_p[j] = RAW_VALUE3(raw_in[j]);
-      RAW_LOAD3(raw_in[j], v, znext + col[j], n);
+      RAW_LOAD3(raw_in[j], vr, znext + col[j]);
 #else
-      const float3 b = LOAD3(v0, (index_t)plane_index(q, depth) * stride + col[j], n);
+      const float3 b = LOADP3(bp, (index_t)plane_index(q, depth) * stride + col[j]);
 #endif
       k[j] = gvf_k3(b, k0);
       cb[j] = gvf_cb3(b);
-      TILE_PUT(tile0, ly0 + j, lx, in_c[j]);
+      TILE_PUT(tile0[buf], ly0 + j, lx, in_c[j]);
+#if defined(ONE_BARRIER)
+      TILE_PUT(tile1[buf], ly0 + j, lx, s_p[j]);  // plane q-1 once stepped (last turn)
+#endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
     for (int j = 0; j < ROWS; ++j) {
-      const float3 ym = j > 0 ? in_c[j > 0 ? j - 1 : 0] : TILE_AT(tile0, lya, lx);
-      const float3 yp = j < ROWS - 1 ? in_c[j < ROWS - 1 ? j + 1 : 0] : TILE_AT(tile0, lyb, lx);
-      const float3 s = LAP_PAIRS3(TILE_AT(tile0, ly0 + j, lxm) + TILE_AT(tile0, ly0 + j, lxp),
+      const float3 ym = j > 0 ? in_c[j > 0 ? j - 1 : 0] : TILE_AT(tile0[buf], lya, lx);
+      const float3 yp =
+          j < ROWS - 1 ? in_c[j < ROWS - 1 ? j + 1 : 0] : TILE_AT(tile0[buf], lyb, lx);
+      const float3 s = LAP_PAIRS3(TILE_AT(tile0[buf], ly0 + j, lxm) + TILE_AT(tile0[buf], ly0 + j, lxp),
                                   ym + yp, in_m[j] + in_p[j]);
       stepped[j] = round_to_storage3(gvf_step3(in_c[j], s, k[j], cb[j], mu));
     }
@@ -165,28 +217,31 @@ __kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void gvf_euler_2steps
       in_m[j] = in_c[j];
       in_c[j] = in_p[j];
 #if !defined(RAW_PREFETCH)
-      in_p[j] = LOAD3(v, znext + col[j], n);
+      in_p[j] = LOADP3(vp, znext + col[j]);
 #endif
     }
     // Second step on plane q-1, once planes q-2..q have their first.
     const bool second = q > z0;
+#if !defined(ONE_BARRIER)
     if (second) {
 #pragma unroll
-      for (int j = 0; j < ROWS; ++j) TILE_PUT(tile1, ly0 + j, lx, s_c[j]);
+      for (int j = 0; j < ROWS; ++j) TILE_PUT(tile1[buf], ly0 + j, lx, s_c[j]);
     }
     // tile0 is read above and written again only after the next barrier, tile1 likewise: two
     // barriers per plane suffice.
     barrier(CLK_LOCAL_MEM_FENCE);
+#endif
     if (second) {
       const index_t zo = (index_t)(q - 1) * stride;
 #pragma unroll
       for (int j = 0; j < ROWS; ++j) {
         if (writes[j]) {
-          const float3 ym = j > 0 ? s_c[j > 0 ? j - 1 : 0] : TILE_AT(tile1, lya, lx);
-          const float3 yp = j < ROWS - 1 ? s_c[j < ROWS - 1 ? j + 1 : 0] : TILE_AT(tile1, lyb, lx);
-          const float3 s = LAP_PAIRS3(TILE_AT(tile1, ly0 + j, lxm) + TILE_AT(tile1, ly0 + j, lxp),
+          const float3 ym = j > 0 ? s_c[j > 0 ? j - 1 : 0] : TILE_AT(tile1[buf], lya, lx);
+          const float3 yp =
+              j < ROWS - 1 ? s_c[j < ROWS - 1 ? j + 1 : 0] : TILE_AT(tile1[buf], lyb, lx);
+          const float3 s = LAP_PAIRS3(TILE_AT(tile1[buf], ly0 + j, lxm) + TILE_AT(tile1[buf], ly0 + j, lxp),
                                       ym + yp, s_m[j] + s_p[j]);
-          STORE3(gvf_step3(s_c[j], s, k_prev[j], cb_prev[j], mu), out, zo + col[j], n);
+          STOREP3(gvf_step3(s_c[j], s, k_prev[j], cb_prev[j], mu), op, zo + col[j]);
         }
       }
     }
