@@ -13,8 +13,8 @@
 //
 // Build options: TX, TY, ROWS (TY a multiple of it), TP (row pitch of the tiles, >= TX, chosen
 // by the host so that a work-group's reads hit distinct local-memory banks), ZCHUNK, INDEX32
-// (32-bit element indices, where 3 n < 2^32), RAW_PREFETCH, UNROLL_PLANES and
-// BRANCHLESS_PLANES (see below).
+// (32-bit element indices, where 3 n < 2^32), RAW_PREFETCH, UNROLL_PLANES, BRANCHLESS_PLANES
+// and ONE_BARRIER (see below).
 // Build with -DDIMS3; buffers in the planar layout of gvf_storage.clh.
 #include "gvf_storage.clh"
 #include "gvf_stencil.clh"
@@ -45,42 +45,36 @@ float3 round_to_storage3(float3 v) {
     (t)[2][yy][xx] = w_.z;       \
   } while (0)
 
-// A buffer's three component planes as three pointers (PLANES3), so an access adds only the
-// voxel's index (EXPERIMENT: COMPONENT_PTRS; else one pointer and offsets c n).
-#if defined(COMPONENT_PTRS)
-#define PLANES3(T, p) {(T)(p), (T)(p) + n, (T)(p) + 2 * n}
+// A buffer's three component planes as three pointers, so that an access adds only the voxel's
+// index (H200, 256³ x 256: float32 27.3 -> 27.1 ms, snorm16 25.5 -> 25.2); f16 keeps one
+// pointer and offsets c n, the other form costing it 26 registers and 3 % (20.8 -> 21.5 ms).
+#if defined(STORAGE_F16)
+#define PLANES3(T, p) \
+  { (T)(p), (T)(p), (T)(p) }
+#define COMP(c) ((c)*n)
+#else
+#define PLANES3(T, p) \
+  { (T)(p), (T)(p) + n, (T)(p) + 2 * n }
 #define COMP(c) 0
-#else
-#define PLANES3(T, p) {(T)(p), (T)(p), (T)(p)}
-#define COMP(c) ((c) * n)
 #endif
-// Values converted from and to the storage format; snorm16 without conversion instructions.
-#if defined(STORAGE_SNORM16) && defined(FAST_SNORM)
-#define VALUE(r) snorm16_decode(r)
-#define STORE_C(v, p, i) ((p)[i] = snorm16_encode(v))
-#define LOAD_C(p, i) snorm16_decode((p)[i])
-#else
-#define VALUE(r) stored_value(r)
-#define STORE_C(v, p, i) STORE1((v), (p), (i))
-#define LOAD_C(p, i) LOAD1((p), (i))
-#endif
-#define LOADP3(pc, i) \
-  ((float3)(LOAD_C((pc)[0], COMP(0) + (i)), LOAD_C((pc)[1], COMP(1) + (i)), LOAD_C((pc)[2], COMP(2) + (i))))
-#define STOREP3(v, pc, i)                       \
-  do {                                          \
-    const float3 v_ = (v);                      \
-    STORE_C(v_.x, (pc)[0], COMP(0) + (i));      \
-    STORE_C(v_.y, (pc)[1], COMP(1) + (i));      \
-    STORE_C(v_.z, (pc)[2], COMP(2) + (i));      \
+#define LOADP3(pc, i)                                                     \
+  ((float3)(LOAD1((pc)[0], COMP(0) + (i)), LOAD1((pc)[1], COMP(1) + (i)), \
+            LOAD1((pc)[2], COMP(2) + (i))))
+#define STOREP3(v, pc, i)                 \
+  do {                                    \
+    const float3 v_ = (v);                \
+    STORE1(v_.x, (pc)[0], COMP(0) + (i)); \
+    STORE1(v_.y, (pc)[1], COMP(1) + (i)); \
+    STORE1(v_.z, (pc)[2], COMP(2) + (i)); \
   } while (0)
-// Stored values loaded as they are, converted where used.
-#define RAW_LOAD3(dst, pc, i)                 \
-  do {                                        \
-    (dst)[0] = (pc)[0][COMP(0) + (i)];        \
-    (dst)[1] = (pc)[1][COMP(1) + (i)];        \
-    (dst)[2] = (pc)[2][COMP(2) + (i)];        \
+// Stored values loaded as they are; stored_value (gvf_storage.clh) converts them where used.
+#define RAW_LOAD3(dst, pc, i)          \
+  do {                                 \
+    (dst)[0] = (pc)[0][COMP(0) + (i)]; \
+    (dst)[1] = (pc)[1][COMP(1) + (i)]; \
+    (dst)[2] = (pc)[2][COMP(2) + (i)]; \
   } while (0)
-#define RAW_VALUE3(r) ((float3)(VALUE((r)[0]), VALUE((r)[1]), VALUE((r)[2])))
+#define RAW_VALUE3(r) ((float3)(stored_value((r)[0]), stored_value((r)[1]), stored_value((r)[2])))
 
 // The plane a read at q touches under the boundary rule, for -2 <= q <= depth + 1 (depth >= 2).
 // Both forms give the same planes; which is faster depends on the rest of the build (H200,
@@ -98,6 +92,10 @@ int plane_index(int q, int depth) {
 __kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void gvf_euler_2steps3d_tiled(
     __global const elem_t* v, __global const elem_t* v0, __global elem_t* out, int width,
     int height, int depth, float mu) {
+  // ONE_BARRIER: each tile twice, odd planes in one and even planes in the other, so both are
+  // written before one barrier a plane (a tile is written again two planes on, after the next
+  // barrier). H200, 256³ x 256, float32 at 20 x 36 (48 KB): 27.1 -> 26.2 ms. The host asks for
+  // it wherever the doubled tiles fit.
 #if defined(ONE_BARRIER)
 #define NBUF 2
 #else
@@ -112,17 +110,16 @@ __kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void gvf_euler_2steps
   const int z1 = min(z0 + ZCHUNK, depth);
   const index_t stride = (index_t)width * height, n = stride * depth;
   const int xs = reflect_index(x, width);
-#if defined(STORAGE_SNORM16) && defined(FAST_SNORM)
-  typedef __global const elem_raw_t* in_ptr;
-  typedef __global elem_raw_t* out_ptr;
-#else
   typedef __global const elem_t* in_ptr;
   typedef __global elem_t* out_ptr;
-#endif
-  typedef __global const elem_raw_t* raw_ptr;
-  const in_ptr vp[3] = PLANES3(in_ptr, v), bp[3] = PLANES3(in_ptr, v0);
-  const raw_ptr vr[3] = PLANES3(raw_ptr, v), br[3] = PLANES3(raw_ptr, v0);
+  const in_ptr vp[3] = PLANES3(in_ptr, v);
   const out_ptr op[3] = PLANES3(out_ptr, out);
+#if defined(RAW_PREFETCH)
+  typedef __global const elem_raw_t* raw_ptr;
+  const raw_ptr vr[3] = PLANES3(raw_ptr, v), br[3] = PLANES3(raw_ptr, v0);
+#else
+  const in_ptr bp[3] = PLANES3(in_ptr, v0);
+#endif
   index_t col[ROWS];
   bool writes[ROWS];
 #pragma unroll
@@ -196,7 +193,7 @@ __kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void gvf_euler_2steps
       cb[j] = gvf_cb3(b);
       TILE_PUT(tile0[buf], ly0 + j, lx, in_c[j]);
 #if defined(ONE_BARRIER)
-      TILE_PUT(tile1[buf], ly0 + j, lx, s_p[j]);  // plane q-1 once stepped (last turn)
+      TILE_PUT(tile1[buf], ly0 + j, lx, s_p[j]);  // plane q-1, stepped in the last turn
 #endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -205,8 +202,9 @@ __kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void gvf_euler_2steps
       const float3 ym = j > 0 ? in_c[j > 0 ? j - 1 : 0] : TILE_AT(tile0[buf], lya, lx);
       const float3 yp =
           j < ROWS - 1 ? in_c[j < ROWS - 1 ? j + 1 : 0] : TILE_AT(tile0[buf], lyb, lx);
-      const float3 s = LAP_PAIRS3(TILE_AT(tile0[buf], ly0 + j, lxm) + TILE_AT(tile0[buf], ly0 + j, lxp),
-                                  ym + yp, in_m[j] + in_p[j]);
+      const float3 s =
+          LAP_PAIRS3(TILE_AT(tile0[buf], ly0 + j, lxm) + TILE_AT(tile0[buf], ly0 + j, lxp), ym + yp,
+                     in_m[j] + in_p[j]);
       stepped[j] = round_to_storage3(gvf_step3(in_c[j], s, k[j], cb[j], mu));
     }
 #pragma unroll
@@ -239,8 +237,9 @@ __kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void gvf_euler_2steps
           const float3 ym = j > 0 ? s_c[j > 0 ? j - 1 : 0] : TILE_AT(tile1[buf], lya, lx);
           const float3 yp =
               j < ROWS - 1 ? s_c[j < ROWS - 1 ? j + 1 : 0] : TILE_AT(tile1[buf], lyb, lx);
-          const float3 s = LAP_PAIRS3(TILE_AT(tile1[buf], ly0 + j, lxm) + TILE_AT(tile1[buf], ly0 + j, lxp),
-                                      ym + yp, s_m[j] + s_p[j]);
+          const float3 s =
+              LAP_PAIRS3(TILE_AT(tile1[buf], ly0 + j, lxm) + TILE_AT(tile1[buf], ly0 + j, lxp),
+                         ym + yp, s_m[j] + s_p[j]);
           STOREP3(gvf_step3(s_c[j], s, k_prev[j], cb_prev[j], mu), op, zo + col[j]);
         }
       }
