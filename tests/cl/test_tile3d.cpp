@@ -75,5 +75,24 @@ TEST_CASE("3D presets per precision, and z chunks sized to the device") {
   auto fixed = detail::resolveTile3D(Tile3D{24, 16, 1, 48}, Precision::F32, *ctx, first);
   REQUIRE(fixed);
   CHECK(fixed->zChunk == 48);
-  CHECK(detail::tile3dOptions(*fixed, first, false).find("-DZCHUNK=48") != std::string::npos);
+  CHECK(detail::tile3dOptions(*fixed, first, ctx->info()).find("-DZCHUNK=48") != std::string::npos);
+}
+
+TEST_CASE("3D tiles take one barrier a plane where they fit twice in local memory") {
+  // The H200's 48 KB: float32's preset (20 x 36, 3 rows: 24192 B) fits twice, f16's (36 x 36:
+  // 38016 B) once.
+  const DeviceInfo h200{.isGpu = true, .localMemBytes = 49152};
+  const FieldShape shape{256, 256, 256};
+  const Tile3D f32{.tx = 20, .ty = 36, .rows = 3, .zChunk = 128, .branchlessPlanes = true};
+  const Tile3D f16{.tx = 36, .ty = 36, .rows = 3, .zChunk = 128, .rawPrefetch = true};
+  CHECK(detail::tile3dLocalBytes(f32) == 24192);
+  const auto has = [&](const Tile3D& t, const DeviceInfo& d, const char* option) {
+    return detail::tile3dOptions(t, shape, d).find(option) != std::string::npos;
+  };
+  CHECK(has(f32, h200, "-DONE_BARRIER"));
+  CHECK_FALSE(has(f16, h200, "-DONE_BARRIER"));
+  CHECK(has(f16, DeviceInfo{.isGpu = true, .localMemBytes = 2 * 38016}, "-DONE_BARRIER"));
+  // The plane loop is unrolled on GPUs only (CPU compilers warn that they cannot).
+  CHECK(has(f32, h200, "-DUNROLL_PLANES"));
+  CHECK_FALSE(has(f32, DeviceInfo{.localMemBytes = 49152}, "-DUNROLL_PLANES"));
 }

@@ -284,9 +284,9 @@ void EulerSolver::setUpRows3D(const std::string& opts) {
 
 void EulerSolver::setUpTiles3D(const std::string& opts) {
   const FieldShape shape{input_.width, input_.height, input_.depth};
-  pairKernel_ = ctx_->kernels().kernel(
-      "gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled",
-      opts + detail::tile3dOptions(options_.tile3d, shape, ctx_->info().isGpu));
+  pairKernel_ =
+      ctx_->kernels().kernel("gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled",
+                             opts + detail::tile3dOptions(options_.tile3d, shape, ctx_->info()));
   bindFixed<true>(pairKernel_, *v0_, input_);
   setUpPoints3D(opts);  // an odd last iteration runs the single-step kernel
 }

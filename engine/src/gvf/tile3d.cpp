@@ -94,14 +94,17 @@ std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const Compute
   return t;
 }
 
-std::string tile3dOptions(const Tile3D& t, FieldShape shape, bool gpu) {
+std::string tile3dOptions(const Tile3D& t, FieldShape shape, const DeviceInfo& device) {
   // 32-bit element indices where the three component planes allow them (fewer instructions).
   const bool narrow = !t.wideIndices && 3 * shape.count() <= 0xFFFFFFFFull;
+  // One barrier a plane where the tiles fit twice (on the H200: float32's preset, 48 KB).
+  const bool oneBarrier = 2 * tile3dLocalBytes(t) <= device.localMemBytes;
   return " -DTX=" + std::to_string(t.tx) + " -DTY=" + std::to_string(t.ty) +
          " -DROWS=" + std::to_string(t.rows) + " -DTP=" + std::to_string(tile3dPitch(t)) +
          " -DZCHUNK=" + std::to_string(t.zChunk) + (narrow ? " -DINDEX32" : "") +
          (t.rawPrefetch ? " -DRAW_PREFETCH" : "") +
-         (t.branchlessPlanes ? " -DBRANCHLESS_PLANES" : "") + (gpu ? " -DUNROLL_PLANES" : "");
+         (t.branchlessPlanes ? " -DBRANCHLESS_PLANES" : "") +
+         (device.isGpu ? " -DUNROLL_PLANES" : "") + (oneBarrier ? " -DONE_BARRIER" : "");
 }
 
 }  // namespace gvflab::detail

@@ -9,6 +9,7 @@
 namespace gvflab {
 
 class ComputeContext;
+struct DeviceInfo;
 
 namespace detail {
 
@@ -23,8 +24,9 @@ bool tile3dFits(const Tile3D& t, const ComputeContext& ctx);
 // when it cannot run); zChunk 0 becomes a chunk that lets the work-groups fill the device.
 std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const ComputeContext& ctx,
                                     FieldShape shape);
-// Build options of the kernel for a resolved tile (gpu: unroll the plane loop).
-std::string tile3dOptions(const Tile3D& t, FieldShape shape, bool gpu);
+// Build options of the kernel for a resolved tile on a device (GPUs: the plane loop unrolled;
+// one barrier a plane where the tiles fit twice in local memory).
+std::string tile3dOptions(const Tile3D& t, FieldShape shape, const DeviceInfo& device);
 // Work-groups of a resolved tile along x, y and z.
 std::uint64_t tile3dGroups(const Tile3D& t, FieldShape shape, int axis);
 
