@@ -84,21 +84,8 @@ SnakeLayer::SnakeLayer()
 
 void SnakeLayer::setCapture(const std::vector<unsigned char>& rgba, int width, int height) {
   if (rgba.size() != static_cast<std::size_t>(width) * height * 4) return;
-  auto& f = gl();
-  f.glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-  f.glBindTexture(GL_TEXTURE_2D, captureTexture_.id());
-  f.glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  if (width != captureWidth_ || height != captureHeight_) {
-    f.glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE,
-                   rgba.data());
-    captureWidth_ = width;
-    captureHeight_ = height;
-  } else {
-    f.glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE,
-                      rgba.data());
-  }
-  f.glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  f.glBindTexture(GL_TEXTURE_2D, 0);
+  uploadTexture(captureTexture_, captureWidth_, captureHeight_, GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE,
+                width, height, rgba.data(), 1);
 }
 
 void SnakeLayer::draw(const LayerFrame& frame) {
