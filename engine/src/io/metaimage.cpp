@@ -5,7 +5,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <optional>
@@ -75,8 +74,15 @@ Header readHeader(const InputFile& file) {
   return parseHeader(head, head.size() == file.size(), file.path());
 }
 
-std::vector<int> parseInts(const std::string& s, const std::filesystem::path& path) {
-  std::istringstream in(s);
+// A header value, empty when the key is not there.
+std::string fieldOf(const Header& h, const std::string& key) {
+  const auto it = h.fields.find(key);
+  return it == h.fields.end() ? std::string() : it->second;
+}
+
+// DimSize: 2 or 3 sides, each possible.
+std::vector<int> dimSize(const Header& h, const std::filesystem::path& path) {
+  std::istringstream in(fieldOf(h, "DimSize"));
   std::vector<int> v;
   long long x;
   while (in >> x) {
@@ -85,6 +91,8 @@ std::vector<int> parseInts(const std::string& s, const std::filesystem::path& pa
     v.push_back(static_cast<int>(x));
     if (v.size() > 16) break;
   }
+  if (v.size() < 2 || v.size() > 3)
+    throw InputError(quoted(path) + " has no valid 2D or 3D DimSize.");
   return v;
 }
 
@@ -280,14 +288,9 @@ void checkDataFileName(const std::string& name, const std::filesystem::path& pat
 Raw readRaw(const std::filesystem::path& path) {
   const InputFile file(path);
   const Header h = readHeader(file);
-  auto field = [&](const std::string& k) -> std::string {
-    auto it = h.fields.find(k);
-    return it == h.fields.end() ? std::string() : it->second;
-  };
+  const auto field = [&](const std::string& k) { return fieldOf(h, k); };
   Raw raw;
-  raw.dims = parseInts(field("DimSize"), path);
-  if (raw.dims.size() < 2 || raw.dims.size() > 3)
-    throw InputError(quoted(path) + " has no valid 2D or 3D DimSize.");
+  raw.dims = dimSize(h, path);
   if (!field("ElementNumberOfChannels").empty())
     raw.channels = std::atoi(field("ElementNumberOfChannels").c_str());
   if (raw.channels < 1 || raw.channels > 4)
@@ -479,19 +482,13 @@ Volume readMetaImageVolume(const std::filesystem::path& path) {
 }
 
 std::vector<int> metaImageSize(const std::filesystem::path& path) {
-  const Header h = readHeader(InputFile(path));
-  const auto it = h.fields.find("DimSize");
-  const auto dims = parseInts(it == h.fields.end() ? std::string() : it->second, path);
-  if (dims.size() < 2 || dims.size() > 3)
-    throw InputError(quoted(path) + " has no valid 2D or 3D DimSize.");
-  return dims;
+  return dimSize(readHeader(InputFile(path)), path);
 }
 
 int metaImageDimensions(const std::filesystem::path& path) {
-  const Header h = readHeader(InputFile(path));
-  const auto it = h.fields.find("NDims");
-  if (it == h.fields.end()) throw InputError(quoted(path) + " is not a MetaImage file (no NDims).");
-  return std::atoi(it->second.c_str());
+  const std::string dims = fieldOf(readHeader(InputFile(path)), "NDims");
+  if (dims.empty()) throw InputError(quoted(path) + " is not a MetaImage file (no NDims).");
+  return std::atoi(dims.c_str());
 }
 
 void writeMetaImageField(const std::filesystem::path& path, const Field2D& field,
