@@ -201,6 +201,23 @@ void save(const std::filesystem::path& path, const std::vector<float>& data,
                 data.size() * sizeof(float));
 }
 
+// NRRD: space (LPS, or a 2D space for an image in the z = 0 plane), the space directions of
+// the spatial axes from `first` on, and the space origin. Nothing for an unknown geometry.
+void setNrrdSpace(Nrrd& nrrd, const WorldGeometry& g, unsigned first) {
+  if (!g.known || !usableGeometry(g)) return;
+  const unsigned axes = nrrd.dim - first;
+  const bool planar = axes == 2 && g.direction[6] == 0 && g.direction[7] == 0 && g.origin[2] == 0;
+  if (planar)
+    nrrdSpaceDimensionSet(&nrrd, 2);
+  else
+    nrrdSpaceSet(&nrrd, nrrdSpaceLeftPosteriorSuperior);
+  for (unsigned a = 0; a < axes; ++a) {
+    double* v = nrrd.axis[first + a].spaceDirection;
+    for (unsigned r = 0; r < nrrd.spaceDim; ++r) v[r] = g.direction[r * 3 + a] * g.spacing[a];
+  }
+  for (unsigned r = 0; r < nrrd.spaceDim; ++r) nrrd.spaceOrigin[r] = g.origin[r];
+}
+
 }  // namespace
 
 FieldShape nrrdShape(const std::filesystem::path& path) {
@@ -301,21 +318,6 @@ void writeNrrd(const std::filesystem::path& path, const Field3D& field) {
   save(path, field.data,
        {3, std::size_t(field.width), std::size_t(field.height), std::size_t(field.depth)},
        {nrrdKind3Vector, nrrdKindSpace, nrrdKindSpace, nrrdKindSpace}, field.geometry);
-}
-
-void setNrrdSpace(Nrrd& nrrd, const WorldGeometry& g, unsigned first) {
-  if (!g.known || !usableGeometry(g)) return;
-  const unsigned axes = nrrd.dim - first;
-  const bool planar = axes == 2 && g.direction[6] == 0 && g.direction[7] == 0 && g.origin[2] == 0;
-  if (planar)
-    nrrdSpaceDimensionSet(&nrrd, 2);
-  else
-    nrrdSpaceSet(&nrrd, nrrdSpaceLeftPosteriorSuperior);
-  for (unsigned a = 0; a < axes; ++a) {
-    double* v = nrrd.axis[first + a].spaceDirection;
-    for (unsigned r = 0; r < nrrd.spaceDim; ++r) v[r] = g.direction[r * 3 + a] * g.spacing[a];
-  }
-  for (unsigned r = 0; r < nrrd.spaceDim; ++r) nrrd.spaceOrigin[r] = g.origin[r];
 }
 
 }  // namespace gvflab::app
