@@ -18,6 +18,11 @@ constexpr float kDraft[4] = {1.0f, 1.0f, 1.0f, 0.9f};
 constexpr float kOutline[4] = {0.0f, 0.0f, 0.0f, 0.8f};
 
 GLint uniform(GLuint program, const char* name) { return gl().glGetUniformLocation(program, name); }
+
+// The opacity of trail shape i of n (oldest first): the older, the fainter.
+float trailAlpha(std::size_t i, std::size_t n) {
+  return n <= 1 ? 0.6f : 0.2f + 0.4f * static_cast<float>(i) / static_cast<float>(n - 1);
+}
 }  // namespace
 
 std::array<float, 4> snakeColor(const SnakeContour& c) { return forceColor(c.force); }
@@ -37,10 +42,6 @@ std::vector<std::size_t> snakeDrawOrder(const std::vector<SnakeContour>& contour
     for (std::size_t i = 0; i < contours.size(); ++i)
       if (contours[i].force == f) order.push_back(i);
   return order;
-}
-
-float trailAlpha(std::size_t i, std::size_t n) {
-  return n <= 1 ? 0.6f : 0.2f + 0.4f * static_cast<float>(i) / static_cast<float>(n - 1);
 }
 
 std::vector<glm::vec2> thickLineStrip(const std::vector<glm::vec2>& pts, bool closed,
