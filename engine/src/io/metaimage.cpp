@@ -447,10 +447,6 @@ void writeMetaImageField3D(const std::filesystem::path& path, const Field3D& fie
   writeFileAtomically(path, metaImageFile(3, size, 3, field.geometry, field.data, options, path));
 }
 
-void writeMetaImageField3D(const std::filesystem::path& path, const Field3D& field) {
-  writeMetaImageField3D(path, field, {});
-}
-
 void writeMetaImageVolume(const std::filesystem::path& path, const Volume& volume,
                           const MetaImageWriteOptions& options) {
   const int size[3] = {volume.width, volume.height, volume.depth};
@@ -495,10 +491,6 @@ void writeMetaImageField(const std::filesystem::path& path, const Field2D& field
                          const MetaImageWriteOptions& options) {
   const int size[2] = {field.width, field.height};
   writeFileAtomically(path, metaImageFile(2, size, 2, field.geometry, field.data, options, path));
-}
-
-void writeMetaImageField(const std::filesystem::path& path, const Field2D& field) {
-  writeMetaImageField(path, field, {});
 }
 
 Field2D readMetaImageField(const std::filesystem::path& path) {
