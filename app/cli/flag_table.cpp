@@ -24,23 +24,8 @@ namespace {
 // A switch: sets a bool (or the mode) and takes no value.
 Flag toggle(std::string name, FlagGroup group, std::string help,
             std::function<void(Options&)> set) {
-  Flag f;
-  f.name = std::move(name);
-  f.group = group;
-  f.help = std::move(help);
-  f.apply = [set = std::move(set)](FlagContext& c) { set(c.options); };
-  return f;
-}
-
-// A number checked against spec (its range, default and help), then stored by set.
-Flag number(const ParamSpec& spec, FlagGroup group, std::function<void(Options&, double)> set) {
-  Flag f;
-  f.name = "--" + spec.key;
-  f.arg = spec.integer ? "N" : "V";
-  f.group = group;
-  f.spec = &spec;
-  f.apply = [set = std::move(set)](FlagContext& c) { set(c.options, c.number()); };
-  return f;
+  return valued(std::move(name), "", group, std::move(help),
+                [set = std::move(set)](FlagContext& c) { set(c.options); });
 }
 
 // A number stored in an Options field (an integer spec's whole number in an int field); cliNumber
@@ -54,31 +39,9 @@ Flag cliNumber(const char* key, FlagGroup group, T Options::*field) {
   return number(findSpec(cliParamSpecs(), key), group, field);
 }
 
-// A flag whose value is handled by apply (text, a file name, a choice).
-Flag valued(std::string name, std::string arg, FlagGroup group, std::string help,
-            std::function<void(FlagContext&)> apply) {
-  Flag f;
-  f.name = std::move(name);
-  f.arg = std::move(arg);
-  f.group = group;
-  f.help = std::move(help);
-  f.apply = std::move(apply);
-  return f;
-}
-
-Flag once(Flag f) {
-  f.once = true;
-  return f;
-}
-
 // A file written per run: --batch writes one per input (Flag::output).
 Flag perInput(Flag f, std::optional<std::string> Options::*field) {
   f.output = [field](Options& o) -> std::optional<std::string>& { return o.*field; };
-  return f;
-}
-
-Flag shown(Flag f, std::function<std::string(const Options&)> show) {
-  f.shown = std::move(show);
   return f;
 }
 
@@ -481,6 +444,34 @@ std::vector<Flag> regionFlags() {
 }
 
 }  // namespace
+
+Flag valued(std::string name, std::string arg, FlagGroup group, std::string help,
+            std::function<void(FlagContext&)> apply) {
+  Flag f;
+  f.name = std::move(name);
+  f.arg = std::move(arg);
+  f.group = group;
+  f.help = std::move(help);
+  f.apply = std::move(apply);
+  return f;
+}
+
+Flag number(const ParamSpec& spec, FlagGroup group, std::function<void(Options&, double)> set) {
+  Flag f = valued("--" + spec.key, spec.integer ? "N" : "V", group, "", {});
+  f.spec = &spec;
+  f.apply = [set = std::move(set)](FlagContext& c) { set(c.options, c.number()); };
+  return f;
+}
+
+Flag once(Flag f) {
+  f.once = true;
+  return f;
+}
+
+Flag shown(Flag f, std::function<std::string(const Options&)> show) {
+  f.shown = std::move(show);
+  return f;
+}
 
 const char* flagGroupTitle(FlagGroup group) {
   constexpr const char* kTitles[] = {

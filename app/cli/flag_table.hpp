@@ -68,6 +68,15 @@ auto parseNamed(const std::string& flag, F parse) {
   }
 }
 
+// Builders of the table's entries. valued: a flag whose value is handled by apply (text, a file
+// name, a choice); number: a number checked against spec (its range, default and help), then
+// stored by set; once: a second one is refused; shown: its value for --help's default.
+Flag valued(std::string name, std::string arg, FlagGroup group, std::string help,
+            std::function<void(FlagContext&)> apply);
+Flag number(const ParamSpec& spec, FlagGroup group, std::function<void(Options&, double)> set);
+Flag once(Flag f);
+Flag shown(Flag f, std::function<std::string(const Options&)> show);
+
 const std::vector<Flag>& flagTable();
 // The table's entry for a flag as written ("--mu", "-q"), or nullptr.
 const Flag* findFlag(const std::string& given);

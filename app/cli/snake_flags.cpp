@@ -23,12 +23,18 @@ bool bindFlag(Flag& f, const std::vector<ParamField<T>>& fields, Part part) {
 }
 
 Flag snakeFlag(std::string name, std::string arg, std::string help, void (*apply)(FlagContext&)) {
-  Flag f;
-  f.name = std::move(name);
-  f.arg = std::move(arg);
-  f.group = FlagGroup::Snakes;
-  f.help = std::move(help);
-  f.apply = apply;
+  return valued(std::move(name), std::move(arg), FlagGroup::Snakes, std::move(help), apply);
+}
+
+// A choice among names stored in `field` of the snakes' options, shown by its name.
+template <class E>
+Flag choiceFlag(std::string name, std::string arg, std::string help, E SnakeOptions::*field,
+                E (*parse)(const std::string&), const char* (*nameOf)(E)) {
+  Flag f = snakeFlag(std::move(name), std::move(arg), std::move(help), nullptr);
+  f.apply = [field, parse](FlagContext& c) {
+    c.options.snakes.*field = parseNamed(c.flag->name, [v = c.value(), parse] { return parse(v); });
+  };
+  f.shown = [field, nameOf](const Options& o) { return std::string(nameOf(o.snakes.*field)); };
   return f;
 }
 
@@ -37,9 +43,9 @@ Flag snakeFlag(std::string name, std::string arg, std::string help, void (*apply
 using PathField = std::optional<std::string> SnakeOptions::*;
 Flag outputFlag(std::string name, std::string arg, std::string help, PathField path,
                 void (*check)(const std::string&)) {
-  Flag f = snakeFlag(std::move(name), std::move(arg), std::move(help), nullptr);
-  f.apply = [path, check](FlagContext& c) { check(*(c.options.snakes.*path = c.value())); };
-  f.once = true;
+  Flag f =
+      once(valued(std::move(name), std::move(arg), FlagGroup::Snakes, std::move(help),
+                  [path, check](FlagContext& c) { check(*(c.options.snakes.*path = c.value())); }));
   f.output = [path](Options& o) -> std::optional<std::string>& { return o.snakes.*path; };
   return f;
 }
@@ -84,32 +90,19 @@ std::vector<Flag> snakeFlags() {
           "counter-clockwise seen from outside. --report lists each surface's file, state, "
           "iterations, vertices and faces",
       &SnakeOptions::saveSurfaces, checkSurfaceFileName));
-  Flag surfaceCoords = snakeFlag(
+  t.push_back(once(choiceFlag(
       "--surface-coordinates", "C",
       "coordinates of --save-surfaces: world (the input's spacing, origin and direction, LPS "
       "mm: origin + direction . diag(spacing) . (p - 0.5), so the mesh overlays the input in "
       "3D Slicer or ITK-SNAP) or voxel (as --surface gives them, voxel centres at +0.5); by "
       "default world when the input has geometry (a NIfTI, NRRD, MetaImage or DICOM header), "
       "voxel otherwise. Each file's header and --report say which",
-      [](FlagContext& c) {
-        c.options.snakes.surfaceCoordinates =
-            parseNamed(c.flag->name, [&] { return parseSurfaceCoordinates(c.value()); });
-      });
-  surfaceCoords.once = true;
-  surfaceCoords.shown = [](const Options& o) {
-    return std::string(surfaceCoordinatesName(o.snakes.surfaceCoordinates));
-  };
-  t.push_back(surfaceCoords);
-  Flag force = snakeFlag("--snake-force", "F",
+      &SnakeOptions::surfaceCoordinates, parseSurfaceCoordinates, surfaceCoordinatesName)));
+  t.push_back(choiceFlag("--snake-force", "F",
                          "force of snakes without @: gvf, traditional (grad of the edge map), ggvf "
                          "(generalized GVF), vfc (vector field convolution) or distance (Cohen's "
                          "distance force)",
-                         [](FlagContext& c) {
-                           c.options.snakes.force =
-                               parseNamed(c.flag->name, [v = c.value()] { return parseForce(v); });
-                         });
-  force.shown = [](const Options& o) { return std::string(forceName(o.snakes.force)); };
-  t.push_back(force);
+                         &SnakeOptions::force, parseForce, forceName));
   t.push_back(outputFlag(
       "--save-contours", "F",
       "write the snakes, in the format of F's extension: .json {\"contours\": [{\"points\": "
@@ -128,62 +121,39 @@ std::vector<Flag> snakeFlags() {
       "centre (nonzero rule). .png (8-bit, 16-bit beyond 255 snakes), .nrrd, .nii or .nii.gz "
       "(integer, with the input's geometry)",
       &SnakeOptions::saveMask, [](const std::string& f) { checkMaskFileName(f); }));
-  Flag svgImage = snakeFlag("--svg-image", "",
-                            "--save-contours F.svg: the input image beneath the contours (an "
-                            "embedded PNG, one unit a pixel)",
-                            [](FlagContext& c) { c.options.snakes.svgImage = true; });
-  t.push_back(svgImage);
-  Flag coords = snakeFlag(
+  t.push_back(snakeFlag("--svg-image", "",
+                        "--save-contours F.svg: the input image beneath the contours (an "
+                        "embedded PNG, one unit a pixel)",
+                        [](FlagContext& c) { c.options.snakes.svgImage = true; }));
+  t.push_back(once(choiceFlag(
       "--contour-coordinates", "C",
       "coordinates of --save-contours .json, .geojson and .csv (the file says which): pixel (x "
       "right, y down, origin at the image's top-left corner, pixel centres at +0.5), "
       "pixel-y-up (y up from the bottom-left corner), or world (the input's spacing, origin "
       "and direction, LPS mm: origin + direction . diag(spacing) . (x - 0.5, y - 0.5, 0)); "
       "SVG is drawn in pixels",
-      [](FlagContext& c) {
-        c.options.snakes.contourCoordinates =
-            parseNamed(c.flag->name, [v = c.value()] { return parseCoordinates(v); });
-      });
-  coords.once = true;
-  coords.shown = [](const Options& o) {
-    return std::string(coordinatesName(o.snakes.contourCoordinates));
-  };
-  t.push_back(coords);
+      &SnakeOptions::contourCoordinates, parseCoordinates, coordinatesName)));
   t.push_back(outputFlag("--capture-map", "M.png",
                          "steps from each pixel to an edge along the unit force of --snake-force "
                          "(white: edge, yellow: near, blue: far, black: never)",
                          &SnakeOptions::captureMap, [](const std::string&) {}));
-  Flag kernel = snakeFlag("--vfc-kernel", "K",
-                          "the VFC kernel's magnitude: power ((r + eps)^-gamma, --vfc-gamma) or "
-                          "gaussian (exp(-r^2 / zeta^2), --vfc-zeta)",
-                          [](FlagContext& c) {
-                            c.options.snakes.forces.vfc.kernel =
-                                parseVfcKernel(c.value(), "--vfc-kernel");
-                          });
-  kernel.shown = [](const Options& o) {
-    return std::string(vfcKernelName(o.snakes.forces.vfc.kernel));
-  };
-  t.push_back(kernel);
-  for (const ParamSpec* s : forceParamSpecs()) {
-    Flag f;
-    f.name = "--" + s->key;
-    f.arg = s->integer ? "N" : "V";
-    f.group = FlagGroup::Snakes;
-    f.spec = s;
-    f.apply = [](FlagContext& c) {
-      setForceParam(c.options.snakes.forces, c.flag->spec->key, c.number());
-    };
-    t.push_back(f);
-  }
+  t.push_back(shown(
+      snakeFlag("--vfc-kernel", "K",
+                "the VFC kernel's magnitude: power ((r + eps)^-gamma, --vfc-gamma) or "
+                "gaussian (exp(-r^2 / zeta^2), --vfc-zeta)",
+                [](FlagContext& c) {
+                  c.options.snakes.forces.vfc.kernel = parseVfcKernel(c.value(), "--vfc-kernel");
+                }),
+      [](const Options& o) { return std::string(vfcKernelName(o.snakes.forces.vfc.kernel)); }));
+  for (const ParamSpec* s : forceParamSpecs())
+    t.push_back(number(*s, FlagGroup::Snakes, [key = s->key](Options& o, double v) {
+      setForceParam(o.snakes.forces, key, v);
+    }));
   // One flag per key of the two tables; a key bound to no field fails when the table is built
   // (the unit tests build it).
   for (const auto* specs : {&snakeParamSpecs(), &captureParamSpecs()})
     for (const ParamSpec& s : *specs) {
-      Flag f;
-      f.name = "--" + s.key;
-      f.arg = s.integer ? "N" : "V";
-      f.group = FlagGroup::Snakes;
-      f.spec = &s;
+      Flag f = number(s, FlagGroup::Snakes, {});
       if (!bindFlag(
               f, snakeParamFields(), [](SnakeOptions & o) -> auto& { return o.params; }) &&
           !bindFlag(

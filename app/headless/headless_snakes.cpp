@@ -67,23 +67,11 @@ SnakeRunSummary summariseSnakes(const std::shared_ptr<ComputeContext>& ctx, Solv
   std::ostringstream console;
   if (!contours.empty()) {
     out.contours = contours;
-    std::vector<ContourRecord> records;
     StateTally tally;
     report["snake_force"] = forceName(so.force);
     report["snake_opencl_ms"] = snakeOpenClMs;
     auto& list = report["snakes"] = nlohmann::ordered_json::array();
-    for (std::size_t i = 0; i < contours.size(); ++i) {
-      const auto& c = contours[i];
-      ContourRecord r;
-      for (const auto& p : c.points) r.points.push_back({p.x, p.y});
-      r.initialPoints.emplace();
-      for (const auto& p : c.initial) r.initialPoints->push_back({p.x, p.y});
-      r.force = forceName(c.force);
-      r.state = snakeStateName(c.state);
-      r.iterations = c.iterations;
-      r.converged = c.converged();
-      if (!c.closed()) r.openBoundary = boundaryName(c.boundary);
-      records.push_back(std::move(r));
+    for (const SnakeContour& c : contours) {
       tally.add(c.state, c.force);
       list.push_back({{"nodes", c.points.size()},
                       {"force", forceName(c.force)},
@@ -102,7 +90,7 @@ SnakeRunSummary summariseSnakes(const std::shared_ptr<ComputeContext>& ctx, Solv
         list.back()["length"] = length;
       }
     }
-    writeContourOutputs(so, records, image, outputs);
+    writeContourOutputs(so, contourRecords(contours), image, outputs);
     console << tally.line("snakes");
   }
 

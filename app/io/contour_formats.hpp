@@ -34,19 +34,11 @@ std::string contoursGeoJson(const std::vector<ContourRecord>& contours,
 std::string contoursCsv(const std::vector<ContourRecord>& contours,
                         const ContourCanvas& canvas = {});
 std::string contoursSvg(const std::vector<ContourRecord>& contours, const ContourCanvas& canvas);
-inline std::string contoursSvg(const std::vector<ContourRecord>& contours, int width, int height) {
-  return contoursSvg(contours, ContourCanvas{width, height});
-}
 
 // Writes the contours atomically, in the format of the extension. Throws ParameterError
 // (extension) or InputError (the file cannot be written).
 void writeContours(const std::filesystem::path& path, const std::vector<ContourRecord>& contours,
                    const ContourCanvas& canvas);
-// In pixel coordinates over an image of width x height pixels (the viewer's File menu).
-inline void writeContours(const std::filesystem::path& path,
-                          const std::vector<ContourRecord>& contours, int width, int height) {
-  writeContours(path, contours, ContourCanvas{width, height});
-}
 
 // For file dialogs: "Contours (*.json *.geojson *.csv *.svg)".
 const char* contourFileFilter();

@@ -5,6 +5,7 @@
 
 #include "gvflab/enum_names.hpp"
 #include "gvflab/io.hpp"
+#include "gvflab/parametric_snake.hpp"
 
 namespace gvflab::app {
 
@@ -85,6 +86,23 @@ nlohmann::ordered_json coordinatesDescription(const ContourCanvas& canvas) {
   d["width"] = canvas.width;
   d["height"] = canvas.height;
   return d;
+}
+
+std::vector<ContourRecord> contourRecords(const std::vector<SnakeContour>& contours) {
+  std::vector<ContourRecord> records;
+  for (const SnakeContour& c : contours) {
+    ContourRecord r;
+    for (const auto& p : c.points) r.points.push_back({p.x, p.y});
+    r.initialPoints.emplace();
+    for (const auto& p : c.initial) r.initialPoints->push_back({p.x, p.y});
+    r.force = forceName(c.force);
+    r.state = snakeStateName(c.state);
+    r.iterations = c.iterations;
+    r.converged = c.converged();
+    if (!c.closed()) r.openBoundary = boundaryName(c.boundary);
+    records.push_back(std::move(r));
+  }
+  return records;
 }
 
 std::string contourState(const ContourRecord& record) {

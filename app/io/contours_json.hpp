@@ -25,6 +25,10 @@
 
 #include "gvflab/image.hpp"
 
+namespace gvflab {
+struct SnakeContour;  // gvflab/parametric_snake.hpp
+}
+
 namespace gvflab::app {
 
 enum class ContourCoordinates { Pixel, PixelYUp, World };
@@ -62,6 +66,10 @@ struct ContourRecord {
   bool closed() const { return !openBoundary.has_value(); }
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();  // more members: {"nodes": 12}
 };
+
+// The parametric snakes' records (--save-contours and the viewer's File > Save contours alike):
+// points, starting contour, force, state, iterations and an open snake's ends.
+std::vector<ContourRecord> contourRecords(const std::vector<SnakeContour>& contours);
 
 // The state written: the snake's own, else "converged" or "moving" from the flag.
 std::string contourState(const ContourRecord& record);

@@ -22,6 +22,7 @@
 #include "gvflab/input_file.hpp"
 #include "gvflab/input_limits.hpp"
 #include "gvflab/io.hpp"
+#include "gvflab/luminance.hpp"
 #include "gvflab/quoted.hpp"
 #include "io/dicom_prewalk.hpp"
 #include "io/header_geometry.hpp"
@@ -369,7 +370,7 @@ void decodeFile(const Header& h, std::vector<double>& out, WorldGeometry* geomet
         return planar ? sample((f * 3 + c) * framePixels + k) : sample(i * 3 + c);
       };
       // YBR: Y is the luminance already.
-      v = ybr ? at(0) : 0.299 * at(0) + 0.587 * at(1) + 0.114 * at(2);
+      v = ybr ? at(0) : luminance(at(0), at(1), at(2));
     }
     v = v * slope + intercept;
     out.push_back(pi == PI::MONOCHROME1 ? -v : v);

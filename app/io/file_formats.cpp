@@ -65,8 +65,8 @@ std::vector<FileFormat> makeFormats() {
        .dimensions = metaImageDimensions,
        .readImage = readMetaImage,
        .readVolume = readMetaImageVolume,
-       .writeField2D = writeMetaImageField,
-       .writeField3D = writeMetaImageField3D},
+       .writeField2D = [](const fs::path& p, const Field2D& f) { writeMetaImageField(p, f); },
+       .writeField3D = [](const fs::path& p, const Field3D& f) { writeMetaImageField3D(p, f); }},
       // .nhdr is a detached header: written fields are single files.
       {.name = "NRRD",
        .extensions = {{".nrrd", kImageOrVolume | R::FieldOutput | R::MaskOutput},

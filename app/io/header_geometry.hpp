@@ -1,10 +1,7 @@
 #pragma once
-// World geometry (gvflab/world_geometry.hpp) into the headers gvflab writes: one place for
-// fields (io/nifti_file, io/nrrd_file) and label masks (io/mask_file), so an output of either
-// kind overlays its input the same way.
-#include <nifti2_io.h>
-#include <teem/nrrd.h>
-
+// World geometry (gvflab/world_geometry.hpp) in the headers gvflab reads and writes. The writers
+// (setNiftiGeometry in io/nifti_file.cpp, setNrrdSpace in io/nrrd_file.cpp) serve fields and
+// label masks (io/mask_file) alike, so an output of either kind overlays its input the same way.
 #include <cmath>
 
 #include "gvflab/world_geometry.hpp"
@@ -27,13 +24,5 @@ inline bool usableGeometry(const WorldGeometry& g) {
                      m[2] * (m[3] * m[7] - m[4] * m[6]);
   return std::isfinite(det) && std::abs(det) > 1e-6;
 }
-
-// NIfTI: both transforms as scanner coordinates (RAS, converted from LPS): the sform exactly,
-// the qform as its nearest rotation (equal for a rigid affine); pixdim the spacing, in mm.
-void setNiftiGeometry(nifti_image& nim, const WorldGeometry& geometry);
-
-// NRRD: space (LPS, or a 2D space for an image in the z = 0 plane), the space directions of
-// the spatial axes from `first` on, and the space origin. Nothing for an unknown geometry.
-void setNrrdSpace(Nrrd& nrrd, const WorldGeometry& geometry, unsigned first);
 
 }  // namespace gvflab::app

@@ -19,7 +19,6 @@
 #include "gvflab/io.hpp"
 #include "io/file_formats.hpp"
 #include "io/image_structure.hpp"
-#include "io/input_limits.hpp"
 #include "io/png_check.hpp"
 #include "io/qt_messages.hpp"
 

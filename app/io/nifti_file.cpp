@@ -337,6 +337,30 @@ Volume readNiftiVolume(const std::filesystem::path& path) {
 
 namespace {
 
+// NIfTI: both transforms as scanner coordinates (RAS, converted from LPS): the sform exactly,
+// the qform as its nearest rotation (equal for a rigid affine); pixdim the spacing, in mm.
+void setNiftiGeometry(nifti_image& nim, const WorldGeometry& geometry) {
+  if (!usableGeometry(geometry)) return;  // written as unknown: no non-finite header
+  const nifti_dmat44 m = niftiMatrix(geometry);
+  // The input's space label (an MNI or aligned input stays so), scanner when it had none.
+  const bool fromCodes = geometry.niftiSformCode > 0 || geometry.niftiQformCode > 0;
+  nim.sform_code = fromCodes ? geometry.niftiSformCode : NIFTI_XFORM_SCANNER_ANAT;
+  nim.sto_xyz = m;
+  nim.sto_ijk = nifti_dmat44_inverse(m);
+  nim.qform_code = fromCodes ? geometry.niftiQformCode : NIFTI_XFORM_SCANNER_ANAT;
+  double dx = 0, dy = 0, dz = 0;
+  nifti_dmat44_to_quatern(m, &nim.quatern_b, &nim.quatern_c, &nim.quatern_d, &nim.qoffset_x,
+                          &nim.qoffset_y, &nim.qoffset_z, &dx, &dy, &dz, &nim.qfac);
+  nim.qto_xyz = nifti_quatern_to_dmat44(nim.quatern_b, nim.quatern_c, nim.quatern_d, nim.qoffset_x,
+                                        nim.qoffset_y, nim.qoffset_z, geometry.spacing[0],
+                                        geometry.spacing[1], geometry.spacing[2], nim.qfac);
+  nim.qto_ijk = nifti_dmat44_inverse(nim.qto_xyz);
+  nim.dx = nim.pixdim[1] = geometry.spacing[0];
+  nim.dy = nim.pixdim[2] = geometry.spacing[1];
+  nim.dz = nim.pixdim[3] = geometry.spacing[2];
+  nim.xyz_units = NIFTI_UNITS_MM;
+}
+
 void writeVectorImage(const std::filesystem::path& path, int width, int height, int depth,
                       int components, const std::vector<float>& interleaved,
                       const WorldGeometry& geometry) {
@@ -391,28 +415,6 @@ void writeNiftiFile(const std::filesystem::path& path, const std::int64_t* dims,
     checkWrittenSize(tmp, path,
                      static_cast<std::uint64_t>(check->iname_offset) + voxels * bytesPerVoxel);
   });
-}
-
-void setNiftiGeometry(nifti_image& nim, const WorldGeometry& geometry) {
-  if (!usableGeometry(geometry)) return;  // written as unknown: no non-finite header
-  const nifti_dmat44 m = niftiMatrix(geometry);
-  // The input's space label (an MNI or aligned input stays so), scanner when it had none.
-  const bool fromCodes = geometry.niftiSformCode > 0 || geometry.niftiQformCode > 0;
-  nim.sform_code = fromCodes ? geometry.niftiSformCode : NIFTI_XFORM_SCANNER_ANAT;
-  nim.sto_xyz = m;
-  nim.sto_ijk = nifti_dmat44_inverse(m);
-  nim.qform_code = fromCodes ? geometry.niftiQformCode : NIFTI_XFORM_SCANNER_ANAT;
-  double dx = 0, dy = 0, dz = 0;
-  nifti_dmat44_to_quatern(m, &nim.quatern_b, &nim.quatern_c, &nim.quatern_d, &nim.qoffset_x,
-                          &nim.qoffset_y, &nim.qoffset_z, &dx, &dy, &dz, &nim.qfac);
-  nim.qto_xyz = nifti_quatern_to_dmat44(nim.quatern_b, nim.quatern_c, nim.quatern_d, nim.qoffset_x,
-                                        nim.qoffset_y, nim.qoffset_z, geometry.spacing[0],
-                                        geometry.spacing[1], geometry.spacing[2], nim.qfac);
-  nim.qto_ijk = nifti_dmat44_inverse(nim.qto_xyz);
-  nim.dx = nim.pixdim[1] = geometry.spacing[0];
-  nim.dy = nim.pixdim[2] = geometry.spacing[1];
-  nim.dz = nim.pixdim[3] = geometry.spacing[2];
-  nim.xyz_units = NIFTI_UNITS_MM;
 }
 
 }  // namespace gvflab::app

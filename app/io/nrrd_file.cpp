@@ -89,6 +89,15 @@ void checkRawSize(const NrrdSource& src, std::uint64_t need) {
                      byteCount(found) + ".");
 }
 
+// Axis a's size, refused outside 1 .. kMaxSide.
+std::int64_t axisSize(const Nrrd& n, unsigned a, const std::filesystem::path& path) {
+  const auto size = static_cast<std::int64_t>(n.axis[a].size);
+  if (size < 1 || size > kMaxSide)
+    throw InputError(quoted(path) + " has an impossible size along axis " + std::to_string(a) +
+                     " (" + std::to_string(size) + ").");
+  return size;
+}
+
 // Loads a file of `axes` axes whose first axis has `components` samples (1: scalar), after
 // checking the header's sizes against the limits.
 NrrdPtr loadChecked(const std::filesystem::path& path, unsigned axes, std::size_t components,
@@ -105,11 +114,7 @@ NrrdPtr loadChecked(const std::filesystem::path& path, unsigned axes, std::size_
     throw InputError(quoted(path) + " stores block samples; integers and floats are supported.");
   std::int64_t count = 1;
   for (unsigned a = 0; a < header->dim; ++a) {
-    const auto size = static_cast<std::int64_t>(header->axis[a].size);
-    if (size < 1 || size > kMaxSide)
-      throw InputError(quoted(path) + " has an impossible size along axis " + std::to_string(a) +
-                       " (" + std::to_string(size) + ").");
-    count *= size;
+    count *= axisSize(*header, a, path);
     if (count > kMaxVoxels)
       throw InputError(quoted(path) + " is too large to load (more than " +
                        std::to_string(kMaxVoxels) + " values).");
@@ -201,19 +206,31 @@ void save(const std::filesystem::path& path, const std::vector<float>& data,
                 data.size() * sizeof(float));
 }
 
+// NRRD: space (LPS, or a 2D space for an image in the z = 0 plane), the space directions of
+// the spatial axes from `first` on, and the space origin. Nothing for an unknown geometry.
+void setNrrdSpace(Nrrd& nrrd, const WorldGeometry& g, unsigned first) {
+  if (!g.known || !usableGeometry(g)) return;
+  const unsigned axes = nrrd.dim - first;
+  const bool planar = axes == 2 && g.direction[6] == 0 && g.direction[7] == 0 && g.origin[2] == 0;
+  if (planar)
+    nrrdSpaceDimensionSet(&nrrd, 2);
+  else
+    nrrdSpaceSet(&nrrd, nrrdSpaceLeftPosteriorSuperior);
+  for (unsigned a = 0; a < axes; ++a) {
+    double* v = nrrd.axis[first + a].spaceDirection;
+    for (unsigned r = 0; r < nrrd.spaceDim; ++r) v[r] = g.direction[r * 3 + a] * g.spacing[a];
+  }
+  for (unsigned r = 0; r < nrrd.spaceDim; ++r) nrrd.spaceOrigin[r] = g.origin[r];
+}
+
 }  // namespace
 
 FieldShape nrrdShape(const std::filesystem::path& path) {
   NrrdPtr h = readHeader(path);
   FieldShape shape;
   int* sides[3] = {&shape.width, &shape.height, &shape.depth};
-  for (unsigned a = 0; a < h->dim && a < 3; ++a) {
-    const auto size = static_cast<std::int64_t>(h->axis[a].size);
-    if (size < 1 || size > kMaxSide)
-      throw InputError(quoted(path) + " has an impossible size along axis " + std::to_string(a) +
-                       " (" + std::to_string(size) + ").");
-    *sides[a] = static_cast<int>(size);
-  }
+  for (unsigned a = 0; a < h->dim && a < 3; ++a)
+    *sides[a] = static_cast<int>(axisSize(*h, a, path));
   return shape;
 }
 
@@ -301,21 +318,6 @@ void writeNrrd(const std::filesystem::path& path, const Field3D& field) {
   save(path, field.data,
        {3, std::size_t(field.width), std::size_t(field.height), std::size_t(field.depth)},
        {nrrdKind3Vector, nrrdKindSpace, nrrdKindSpace, nrrdKindSpace}, field.geometry);
-}
-
-void setNrrdSpace(Nrrd& nrrd, const WorldGeometry& g, unsigned first) {
-  if (!g.known || !usableGeometry(g)) return;
-  const unsigned axes = nrrd.dim - first;
-  const bool planar = axes == 2 && g.direction[6] == 0 && g.direction[7] == 0 && g.origin[2] == 0;
-  if (planar)
-    nrrdSpaceDimensionSet(&nrrd, 2);
-  else
-    nrrdSpaceSet(&nrrd, nrrdSpaceLeftPosteriorSuperior);
-  for (unsigned a = 0; a < axes; ++a) {
-    double* v = nrrd.axis[first + a].spaceDirection;
-    for (unsigned r = 0; r < nrrd.spaceDim; ++r) v[r] = g.direction[r * 3 + a] * g.spacing[a];
-  }
-  for (unsigned r = 0; r < nrrd.spaceDim; ++r) nrrd.spaceOrigin[r] = g.origin[r];
 }
 
 }  // namespace gvflab::app

@@ -14,6 +14,7 @@
 #include "gvflab/input_file.hpp"
 #include "gvflab/input_limits.hpp"
 #include "gvflab/io.hpp"
+#include "gvflab/luminance.hpp"
 #include "gvflab/quoted.hpp"
 #include "io/input_limits.hpp"
 #include "io/tiff_prewalk.hpp"
@@ -168,10 +169,8 @@ double sampleAt(const unsigned char* p, const Page& page) {
   }
 }
 
-// Luminance with the project's rule (gvflab/io.hpp's PPM reader); grey stays exact.
-double luminance(double r, double g, double b) {
-  return r == g && g == b ? r : 0.299 * r + 0.587 * g + 0.114 * b;
-}
+// Luminance with the project's rule (gvflab/luminance.hpp); grey stays exact.
+double greyOf(double r, double g, double b) { return r == g && g == b ? r : luminance(r, g, b); }
 
 // 8-bit-or-less pages through TIFFReadRGBAImage: grey levels in [0, 255].
 void readRgbaPage(const TiffFile& f, const Page& p, int index, std::vector<double>& out) {
@@ -182,8 +181,7 @@ void readRgbaPage(const TiffFile& f, const Page& p, int index, std::vector<doubl
   std::vector<std::uint32_t> rgba(std::size_t(p.width) * p.height);
   if (!TIFFReadRGBAImageOriented(f.get(), p.width, p.height, rgba.data(), ORIENTATION_TOPLEFT, 1))
     f.fail("is corrupt or truncated on page " + std::to_string(index));
-  for (const std::uint32_t v : rgba)
-    out.push_back(luminance(TIFFGetR(v), TIFFGetG(v), TIFFGetB(v)));
+  for (const std::uint32_t v : rgba) out.push_back(greyOf(TIFFGetR(v), TIFFGetG(v), TIFFGetB(v)));
 }
 
 // Other pages sample by sample: grey (1 sample) or RGB (the first 3), strips or tiles.
@@ -244,7 +242,7 @@ void readRawPage(const TiffFile& f, const Page& p, int index, std::vector<double
   const bool inverted = p.photometric == PHOTOMETRIC_MINISWHITE;
   const double top = p.fixedRange() ? double((1u << p.bits) - 1) : 0.0;
   for (std::size_t i = 0; i < samples.size(); i += used) {
-    double v = rgb ? luminance(samples[i], samples[i + 1], samples[i + 2]) : samples[i];
+    double v = rgb ? greyOf(samples[i], samples[i + 1], samples[i + 2]) : samples[i];
     if (inverted) v = p.fixedRange() ? top - v : -v;
     out.push_back(v);
   }

@@ -39,7 +39,6 @@ void Recorder::push(std::vector<std::uint8_t> rgba, bool bottomUp, std::int64_t 
     if (!error_.empty()) return;
   }
   queue_.push_back({std::move(rgba), bottomUp, pts});
-  ++queued_;
   changed_.notify_all();
 }
 
@@ -85,15 +84,14 @@ std::string Recorder::stop() {
   const std::string where = "'" + settings_.path.string() + "'";
   const std::string size = formatBytes(encoder_->bytesWritten());
   std::lock_guard lock(mutex_);
-  if ((!error_.empty() || !finishError.empty()) && !encoder_->holdsFrames()) {
+  const std::string failure = error_.empty() ? finishError : error_;
+  if (!failure.empty() && !encoder_->holdsFrames()) {
     // Failed before any frame reached the file: a file that plays nothing is not left behind.
     encoder_->discard();
-    finalMessage_ = (error_.empty() ? finishError : error_) + " No frame was recorded, so " +
-                    where + " was not kept.";
-  } else if (!error_.empty() || !finishError.empty()) {
+    finalMessage_ = failure + " No frame was recorded, so " + where + " was not kept.";
+  } else if (!failure.empty()) {
     // Frames reached the file: the cut-short recording is kept, playable up to the failure.
-    finalMessage_ = (error_.empty() ? finishError : error_) +
-                    " The recording stopped there: " + where + " (" + size +
+    finalMessage_ = failure + " The recording stopped there: " + where + " (" + size +
                     ") plays up to the last whole second written of the " + std::to_string(frames) +
                     " frames encoded.";
   } else {

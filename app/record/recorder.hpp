@@ -66,7 +66,7 @@ class Recorder {
   std::deque<Item> queue_;
   bool stopping_ = false;
   bool stopped_ = false;
-  long queued_ = 0, dropped_ = 0;
+  long dropped_ = 0;
   std::string error_;
   std::string finalMessage_;
   std::thread worker_;

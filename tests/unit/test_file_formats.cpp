@@ -188,7 +188,7 @@ TEST_CASE("every field and contours extension writes through its format") {
   for (const auto& [format, ext] : extensionsWith(FormatRole::ContoursOutput)) {
     CAPTURE(ext);
     CHECK(&app::contourFormatOf("c" + upper(ext)) == format);
-    app::writeContours(dir / ("c" + ext), contours, 8, 8);
+    app::writeContours(dir / ("c" + ext), contours, {8, 8});
     CHECK(test::readFile(dir / ("c" + ext)).rfind(starts.at(ext), 0) == 0);
   }
 

@@ -219,7 +219,7 @@ TEST_CASE("Contours as GeoJSON, CSV, SVG and gvflab JSON, by extension") {
   cs[1].force = "traditional";
   cs[1].extra = {{"note", "tab\there \"quoted\""}};
   for (const char* name : {"c.geojson", "c.csv", "c.svg", "c.json"})
-    app::writeContours(dir / name, cs, 64, 48);
+    app::writeContours(dir / name, cs, {64, 48});
 
   const auto geo = nlohmann::json::parse(test::readFile(dir / "c.geojson"));
   CHECK(geo["type"] == "FeatureCollection");
@@ -257,7 +257,7 @@ TEST_CASE("Contours as GeoJSON, CSV, SVG and gvflab JSON, by extension") {
   CHECK(tidy[0][0] == 48.000004);
   CHECK(tidy[0][1] == 0.1);
 
-  CHECK_THROWS_WITH_AS(app::writeContours(dir / "c.txt", cs, 64, 48), doctest::Contains("c.txt"),
+  CHECK_THROWS_WITH_AS(app::writeContours(dir / "c.txt", cs, {64, 48}), doctest::Contains("c.txt"),
                        ParameterError);
   CHECK(!fs::exists(dir / "c.txt"));
 }

@@ -14,6 +14,7 @@
 #include <regex>
 
 #include "gvflab/error.hpp"
+#include "gvflab/parametric_snake.hpp"
 #include "gvflab/region_reference.hpp"
 #include "io/contour_formats.hpp"
 #include "io/label_mask.hpp"
@@ -251,7 +252,7 @@ TEST_CASE("SVG contours in their force's colour with a legend, over the image on
   const std::string trad = hexColor(forceColor(SnakeForce::Traditional));
   CHECK(gvf == "#ff4dd9");  // the viewer's magenta and cyan
   CHECK(trad == "#40e6ff");
-  const std::string svg = contoursSvg(cs, 64, 48);
+  const std::string svg = contoursSvg(cs, {64, 48});
   CHECK(svg.find("stroke=\"" + gvf + "\" stroke-width=\"1\" data-force=\"gvf\"") !=
         std::string::npos);
   CHECK(svg.find("stroke=\"" + trad + "\" stroke-width=\"1\" data-force=\"traditional\"") !=
@@ -285,7 +286,7 @@ TEST_CASE("SVG contours in their force's colour with a legend, over the image on
   ContourRecord region;
   region.points = {{1, 1}, {3, 1}, {3, 3}};
   region.force = "region";
-  CHECK(contoursSvg({region}, 8, 8).find("stroke=\"#3ce65a\"") != std::string::npos);
+  CHECK(contoursSvg({region}, {8, 8}).find("stroke=\"#3ce65a\"") != std::string::npos);
 }
 
 TEST_CASE("contour files state their coordinates; y up and world on request") {
@@ -339,4 +340,31 @@ TEST_CASE("contour files state their coordinates; y up and world on request") {
   // SVG stays in pixels whatever the canvas says.
   CHECK(contoursSvg(cs, turned).find("d=\"M 1 2 L 5 2 L 5 6.5 Z\"") != std::string::npos);
   CHECK(contoursCsv(cs, {64, 48}).rfind("contour,force,state,iterations,point,x,y\n", 0) == 0);
+}
+
+TEST_CASE("snakes become the same contour records for --save-contours and the viewer's save") {
+  SnakeContour stalled;
+  stalled.points = {{1, 2}, {5, 2}, {5, 6}};
+  stalled.initial = {{0, 0}, {8, 0}, {8, 8}};
+  stalled.force = SnakeForce::Vfc;
+  stalled.state = SnakeState::Stalled;
+  stalled.iterations = 42;
+  SnakeContour open = stalled;
+  open.state = SnakeState::Converged;
+  open.boundary = SnakeBoundary::Fixed;
+  const std::vector<ContourRecord> records = contourRecords({stalled, open});
+  REQUIRE(records.size() == 2);
+  // The snake's own state, never "moving" for one that stalled (the viewer's save wrote that).
+  CHECK(contourState(records[0]) == "stalled");
+  CHECK(records[0].force == "vfc");
+  CHECK(records[0].iterations == 42);
+  CHECK_FALSE(records[0].converged);
+  REQUIRE(records[0].initialPoints.has_value());
+  CHECK(records[0].initialPoints->at(1) == std::array<double, 2>{8, 0});
+  CHECK(records[0].closed());
+  CHECK(records[1].converged);
+  CHECK(records[1].openBoundary == std::optional<std::string>(boundaryName(SnakeBoundary::Fixed)));
+  const auto json = nlohmann::json::parse(contoursJson(records));
+  CHECK(json["contours"][0]["state"] == "stalled");
+  CHECK(json["contours"][0]["force"] == "vfc");
 }

@@ -64,12 +64,10 @@ Session::Session(const SessionStartup& startup)
 void Session::openFile(const std::filesystem::path& path) {
   const std::string name = path.filename().string();
   if (app::isVolumeFile(path))
-    rebuild({{}, std::make_shared<const Volume>(app::loadVolume(path)), name}, requestedSigma(),
-            v0Mode_);
+    setVolume(app::loadVolume(path), name);
   else
-    rebuild({app::loadImage(path), nullptr, name}, requestedSigma(), v0Mode_);
+    setImage(app::loadImage(path), name);
   imagePath_ = std::filesystem::absolute(path);
-  phantom_.reset();
 }
 
 void Session::openPhantom(const std::string& name, int size) {

@@ -1,7 +1,6 @@
 #include "viewer/model/snake_session.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <glm/geometric.hpp>
 #include <numeric>
 #include <string>
@@ -14,13 +13,6 @@ namespace gvflab::viewer {
 namespace {
 constexpr std::size_t kUndoDepth = 100;
 constexpr int kCaptureEveryFrames = 30;  // while GVF runs, refresh the map about twice a second
-
-float segmentDistance(glm::vec2 p, glm::vec2 a, glm::vec2 b) {
-  glm::vec2 ab = b - a;
-  float len2 = glm::dot(ab, ab);
-  float t = len2 > 0 ? std::clamp(glm::dot(p - a, ab) / len2, 0.0f, 1.0f) : 0.0f;
-  return glm::length(p - (a + t * ab));
-}
 }  // namespace
 
 std::vector<unsigned char> captureOverlayRgba(const std::vector<int>& steps, int maxSteps) {
@@ -439,11 +431,10 @@ std::optional<SnakeSession::NodeHit> SnakeSession::nodeAt(glm::vec2 p, float max
 std::optional<int> SnakeSession::snakeAt(glm::vec2 p, float maxDistance) const {
   std::optional<int> best;
   float bestD = maxDistance;
-  for (const auto& c : contours_)
-    for (std::size_t i = 0; i < c.points.size(); ++i) {
-      float d = segmentDistance(p, c.points[i], c.points[(i + 1) % c.points.size()]);
-      if (d <= bestD) bestD = d, best = c.id;
-    }
+  for (const auto& c : contours_) {
+    const auto d = static_cast<float>(distancesToContour({p}, c.points, true, bestD)[0]);
+    if (d <= bestD) bestD = d, best = c.id;
+  }
   return best;
 }
 

@@ -4,7 +4,6 @@
 
 #include <Qt>
 #include <algorithm>
-#include <cstdlib>
 
 #include "viewer/ui/panel_widgets.hpp"
 #include "viewer/ui/race_panel.hpp"

@@ -6,7 +6,6 @@
 #include <QFontMetrics>
 #include <QPainter>
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <map>
 

@@ -51,6 +51,24 @@ GlVertexArray makeVertexArray() {
   return GlVertexArray(id);
 }
 
+void uploadTexture(const GlTexture& texture, int& texWidth, int& texHeight, GLint internalFormat,
+                   GLenum format, GLenum type, int width, int height, const void* data,
+                   int alignment) {
+  auto& f = gl();
+  f.glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  f.glBindTexture(GL_TEXTURE_2D, texture.id());
+  f.glPixelStorei(GL_UNPACK_ALIGNMENT, alignment);
+  if (width != texWidth || height != texHeight) {
+    f.glTexImage2D(GL_TEXTURE_2D, 0, internalFormat, width, height, 0, format, type, data);
+    texWidth = width;
+    texHeight = height;
+  } else {
+    f.glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, height, format, type, data);
+  }
+  f.glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  f.glBindTexture(GL_TEXTURE_2D, 0);
+}
+
 std::string_view shaderSource(std::string_view file) {
   for (const auto& [name, text] : embedded::shaderSources())
     if (name == file) return text;

@@ -53,6 +53,11 @@ using GlProgram = GlName<deleteProgram>;
 GlTexture makeTexture(GLint filter = GL_LINEAR);
 GlBuffer makeBuffer();
 GlVertexArray makeVertexArray();
+// Uploads a width x height image into texture (rows aligned to `alignment` bytes), allocating
+// its storage only when that size differs from the texture's, texWidth x texHeight (updated).
+void uploadTexture(const GlTexture& texture, int& texWidth, int& texHeight, GLint internalFormat,
+                   GLenum format, GLenum type, int width, int height, const void* data,
+                   int alignment = 4);
 
 // Links a program from two embedded shader files (shaders/*.glsl). Throws
 // gvflab::DeviceError carrying the file name and the compiler or linker log.

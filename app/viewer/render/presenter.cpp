@@ -3,7 +3,6 @@
 #include <CL/cl_ext.h>
 
 #include <algorithm>
-#include <cmath>
 #include <optional>
 
 #include "external_field_buffer.hpp"

@@ -12,11 +12,16 @@ ImU32 raceLaneColor(int lane) {
   return lane == RaceSession::kEuler ? IM_COL32(255, 170, 60, 255) : IM_COL32(90, 200, 255, 255);
 }
 
+namespace {
+
+// The two side-by-side viewports inside area, a small gap between them.
 std::array<Viewport, 2> splitSideBySide(const Viewport& area, int gap) {
   const int w = std::max((area.width - gap) / 2, 1);
   return {Viewport{area.x, area.y, w, area.height},
           Viewport{area.x + area.width - w, area.y, w, area.height}};
 }
+
+}  // namespace
 
 RaceView::RaceView(const TransferChoice& choice, cl::Context& context) : context_(context()) {
   // Not the host copy unless the viewer's own view uses it: at 2048² on the H200 the two lanes'

@@ -51,7 +51,4 @@ class RaceView {
   cl_context context_ = nullptr;
 };
 
-// The two side-by-side viewports inside area, a small gap between them.
-std::array<Viewport, 2> splitSideBySide(const Viewport& area, int gap);
-
 }  // namespace gvflab::viewer

@@ -5,20 +5,8 @@ namespace gvflab::viewer {
 Renderer::Renderer() : imageTexture_(makeTexture(GL_LINEAR)) {}
 
 void Renderer::setImage(const Image2D& image) {
-  auto& f = gl();
-  f.glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-  f.glBindTexture(GL_TEXTURE_2D, imageTexture_.id());
-  f.glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  if (image.width != imageWidth_ || image.height != imageHeight_) {
-    f.glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, image.width, image.height, 0, GL_RED, GL_FLOAT,
-                   image.pixels.data());
-    imageWidth_ = image.width;
-    imageHeight_ = image.height;
-  } else {
-    f.glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, image.width, image.height, GL_RED, GL_FLOAT,
-                      image.pixels.data());
-  }
-  f.glBindTexture(GL_TEXTURE_2D, 0);
+  uploadTexture(imageTexture_, imageWidth_, imageHeight_, GL_R32F, GL_RED, GL_FLOAT, image.width,
+                image.height, image.pixels.data());
 }
 
 void Renderer::draw(const Viewport& viewport, const ViewTransform& view,

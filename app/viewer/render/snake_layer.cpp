@@ -18,6 +18,11 @@ constexpr float kDraft[4] = {1.0f, 1.0f, 1.0f, 0.9f};
 constexpr float kOutline[4] = {0.0f, 0.0f, 0.0f, 0.8f};
 
 GLint uniform(GLuint program, const char* name) { return gl().glGetUniformLocation(program, name); }
+
+// The opacity of trail shape i of n (oldest first): the older, the fainter.
+float trailAlpha(std::size_t i, std::size_t n) {
+  return n <= 1 ? 0.6f : 0.2f + 0.4f * static_cast<float>(i) / static_cast<float>(n - 1);
+}
 }  // namespace
 
 std::array<float, 4> snakeColor(const SnakeContour& c) { return forceColor(c.force); }
@@ -37,10 +42,6 @@ std::vector<std::size_t> snakeDrawOrder(const std::vector<SnakeContour>& contour
     for (std::size_t i = 0; i < contours.size(); ++i)
       if (contours[i].force == f) order.push_back(i);
   return order;
-}
-
-float trailAlpha(std::size_t i, std::size_t n) {
-  return n <= 1 ? 0.6f : 0.2f + 0.4f * static_cast<float>(i) / static_cast<float>(n - 1);
 }
 
 std::vector<glm::vec2> thickLineStrip(const std::vector<glm::vec2>& pts, bool closed,
@@ -84,21 +85,8 @@ SnakeLayer::SnakeLayer()
 
 void SnakeLayer::setCapture(const std::vector<unsigned char>& rgba, int width, int height) {
   if (rgba.size() != static_cast<std::size_t>(width) * height * 4) return;
-  auto& f = gl();
-  f.glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-  f.glBindTexture(GL_TEXTURE_2D, captureTexture_.id());
-  f.glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  if (width != captureWidth_ || height != captureHeight_) {
-    f.glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE,
-                   rgba.data());
-    captureWidth_ = width;
-    captureHeight_ = height;
-  } else {
-    f.glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE,
-                      rgba.data());
-  }
-  f.glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  f.glBindTexture(GL_TEXTURE_2D, 0);
+  uploadTexture(captureTexture_, captureWidth_, captureHeight_, GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE,
+                width, height, rgba.data(), 1);
 }
 
 void SnakeLayer::draw(const LayerFrame& frame) {

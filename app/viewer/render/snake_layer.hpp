@@ -51,9 +51,6 @@ SnakeLine snakeLine(const SnakeContour& contour);
 // The order the lines are drawn in: every GVF snake, then every grad-f snake (indices).
 std::vector<std::size_t> snakeDrawOrder(const std::vector<SnakeContour>& contours);
 
-// The opacity of trail shape i of n (oldest first): the older, the fainter.
-float trailAlpha(std::size_t i, std::size_t n);
-
 // The colour a snake is drawn in (and listed in figure legends with): its force's.
 std::array<float, 4> snakeColor(const SnakeContour& contour);
 

@@ -138,7 +138,6 @@ void SurfaceView::uploadSlices(const SurfaceScene& scene) {
     f.glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, slice.width, slice.height, 0, GL_RED, GL_FLOAT,
                    slice.pixels.data());
     slicesCut_[axis] = index;
-    sliceSizes_[axis] = {slice.width, slice.height};
   }
   f.glBindTexture(GL_TEXTURE_2D, 0);
   volumeFrom_ = scene.volume;

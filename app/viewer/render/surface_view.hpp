@@ -63,7 +63,6 @@ class SurfaceView {
   const Volume* volumeFrom_ = nullptr;
   long volumeVersion_ = -1;
   std::array<int, 3> slicesCut_ = {-2, -2, -2};
-  std::array<std::array<int, 2>, 3> sliceSizes_{};
   std::unique_ptr<QOpenGLFramebufferObject> target_;
 };
 

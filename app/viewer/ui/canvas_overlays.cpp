@@ -41,6 +41,29 @@ ImVec2 legendSize(const std::vector<LegendRow>& rows, const std::string& fieldLi
   return ImVec2(widest + 2 * style.WindowPadding.x, height + 2 * style.WindowPadding.y);
 }
 
+// A message on the view, near its bottom, fading with alpha: an error (red) or a note
+// (what was saved, a recording that ended).
+void drawToast(const std::string& message, float alpha, const CanvasRect& view, bool error) {
+  if (message.empty() || alpha <= 0) return;
+  const float width = std::max(std::min(view.width - 2 * kMargin, 520.0f), 120.0f);
+  // Above the cursor readout's place at the bottom; the legend and explanation are on top.
+  const float bottom = view.top + view.height - 4 * ImGui::GetFrameHeight();
+  ImGui::SetNextWindowPos(ImVec2(view.left + view.width * 0.5f, bottom), ImGuiCond_Always,
+                          ImVec2(0.5f, 1));
+  ImGui::PushStyleVar(ImGuiStyleVar_Alpha, alpha);
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, error ? ImVec4(0.45f, 0.08f, 0.08f, 0.92f)
+                                                 : ImVec4(0.10f, 0.30f, 0.16f, 0.92f));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(width, view.height));
+  ImGui::Begin(error ? "##error toast" : "##note toast", nullptr,
+               kOverlay | ImGuiWindowFlags_NoInputs);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width - 2 * ImGui::GetStyle().WindowPadding.x);
+  ImGui::TextUnformatted(message.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::End();
+  ImGui::PopStyleColor();
+  ImGui::PopStyleVar();
+}
+
 }  // namespace
 
 std::vector<LegendRow> snakeLegendRows(const std::vector<SnakeContour>& contours, int selectedId,
@@ -263,27 +286,6 @@ void Toast::draw(const ErrorLog& errors, double now, const CanvasRect& view) {
     const double left = kToastSeconds - (now - start_);
     drawToast(text_, static_cast<float>(std::min(1.0, left / kFadeSeconds)), view, error_);
   }
-}
-
-void drawToast(const std::string& message, float alpha, const CanvasRect& view, bool error) {
-  if (message.empty() || alpha <= 0) return;
-  const float width = std::max(std::min(view.width - 2 * kMargin, 520.0f), 120.0f);
-  // Above the cursor readout's place at the bottom; the legend and explanation are on top.
-  const float bottom = view.top + view.height - 4 * ImGui::GetFrameHeight();
-  ImGui::SetNextWindowPos(ImVec2(view.left + view.width * 0.5f, bottom), ImGuiCond_Always,
-                          ImVec2(0.5f, 1));
-  ImGui::PushStyleVar(ImGuiStyleVar_Alpha, alpha);
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, error ? ImVec4(0.45f, 0.08f, 0.08f, 0.92f)
-                                                 : ImVec4(0.10f, 0.30f, 0.16f, 0.92f));
-  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(width, view.height));
-  ImGui::Begin(error ? "##error toast" : "##note toast", nullptr,
-               kOverlay | ImGuiWindowFlags_NoInputs);
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width - 2 * ImGui::GetStyle().WindowPadding.x);
-  ImGui::TextUnformatted(message.c_str());
-  ImGui::PopTextWrapPos();
-  ImGui::End();
-  ImGui::PopStyleColor();
-  ImGui::PopStyleVar();
 }
 
 const std::vector<Shortcut>& shortcuts() {

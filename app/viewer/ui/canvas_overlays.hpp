@@ -67,10 +67,6 @@ float cursorReadoutHeight();
 // snakes are paused (Space).
 void drawPauseBadge(const CanvasRect& view);
 
-// A message on the view, near its bottom, fading with alpha: an error (red) or a note
-// (what was saved, a recording that ended).
-void drawToast(const std::string& message, float alpha, const CanvasRect& view, bool error = true);
-
 // The toast's state: the newest error of an ErrorLog, or a note, shown for a few seconds and
 // fading. Times in seconds on any steady clock.
 class Toast {

@@ -4,15 +4,11 @@
 #include <vector>
 
 #include "gvflab/parametric_snake.hpp"
-#include "io/contours_json.hpp"
 #include "viewer/ui/error_log.hpp"
 
 class QWidget;
 
 namespace gvflab::viewer {
-
-// The snakes as the records the contour writers take (image pixels, as on screen).
-std::vector<app::ContourRecord> contourRecords(const std::vector<SnakeContour>& contours);
 
 // Shows the dialog; errors (no snakes, an unwritable file, an unknown extension) go to errors.
 void saveContoursDialog(QWidget* parent, const std::vector<SnakeContour>& contours, int width,

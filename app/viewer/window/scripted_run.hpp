@@ -3,7 +3,6 @@
 // frame's picture (the view, or the window with --screenshot-panels), --stats prints the frame
 // statistics at the end. The frame loop counts its frames here.
 #include <QImage>
-#include <ostream>
 
 #include "viewer/model/frame_stats.hpp"
 #include "viewer/modes/viewer_modes.hpp"

@@ -23,9 +23,8 @@ struct MetaImageWriteOptions {
   bool compressed = false;  // deflate the data (zlib level 1): smaller, slower to write
 };
 // 2D vector field: 2 interleaved channels.
-void writeMetaImageField(const std::filesystem::path& path, const Field2D& field);
 void writeMetaImageField(const std::filesystem::path& path, const Field2D& field,
-                         const MetaImageWriteOptions& options);
+                         const MetaImageWriteOptions& options = {});
 Field2D readMetaImageField(const std::filesystem::path& path);
 // Scalar 2D image, rescaled to [0, 1].
 Image2D readMetaImage(const std::filesystem::path& path);
@@ -38,9 +37,8 @@ int metaImageDimensions(const std::filesystem::path& path);
 // DimSize of a MetaImage header (2 or 3 sides), read without its data.
 std::vector<int> metaImageSize(const std::filesystem::path& path);
 // 3D vector field: 3 interleaved channels.
-void writeMetaImageField3D(const std::filesystem::path& path, const Field3D& field);
 void writeMetaImageField3D(const std::filesystem::path& path, const Field3D& field,
-                           const MetaImageWriteOptions& options);
+                           const MetaImageWriteOptions& options = {});
 Field3D readMetaImageField3D(const std::filesystem::path& path);
 
 // Binary or ASCII PGM/PPM (P2, P3, P5, P6), 8 or 16 bit; colour becomes luminance.

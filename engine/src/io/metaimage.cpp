@@ -5,11 +5,11 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <optional>
 #include <sstream>
+#include <variant>
 
 #include "gvflab/error.hpp"
 #include "gvflab/input_file.hpp"
@@ -75,8 +75,15 @@ Header readHeader(const InputFile& file) {
   return parseHeader(head, head.size() == file.size(), file.path());
 }
 
-std::vector<int> parseInts(const std::string& s, const std::filesystem::path& path) {
-  std::istringstream in(s);
+// A header value, empty when the key is not there.
+std::string fieldOf(const Header& h, const std::string& key) {
+  const auto it = h.fields.find(key);
+  return it == h.fields.end() ? std::string() : it->second;
+}
+
+// DimSize: 2 or 3 sides, each possible.
+std::vector<int> dimSize(const Header& h, const std::filesystem::path& path) {
+  std::istringstream in(fieldOf(h, "DimSize"));
   std::vector<int> v;
   long long x;
   while (in >> x) {
@@ -85,25 +92,28 @@ std::vector<int> parseInts(const std::string& s, const std::filesystem::path& pa
     v.push_back(static_cast<int>(x));
     if (v.size() > 16) break;
   }
+  if (v.size() < 2 || v.size() > 3)
+    throw InputError(quoted(path) + " has no valid 2D or 3D DimSize.");
   return v;
 }
 
-enum class Element { U8, I8, U16, I16, U32, I32, F32, F64 };
+// A sample's type, held as a value of that type: std::visit dispatches on it once.
+using Element = std::variant<std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, std::uint32_t,
+                             std::int32_t, float, double>;
 
 Element elementType(const std::string& type, const std::filesystem::path& path) {
   static const std::map<std::string, Element> types = {
-      {"MET_UCHAR", Element::U8},  {"MET_CHAR", Element::I8},   {"MET_USHORT", Element::U16},
-      {"MET_SHORT", Element::I16}, {"MET_UINT", Element::U32},  {"MET_INT", Element::I32},
-      {"MET_FLOAT", Element::F32}, {"MET_DOUBLE", Element::F64}};
+      {"MET_UCHAR", std::uint8_t{}}, {"MET_CHAR", std::int8_t{}},   {"MET_USHORT", std::uint16_t{}},
+      {"MET_SHORT", std::int16_t{}}, {"MET_UINT", std::uint32_t{}}, {"MET_INT", std::int32_t{}},
+      {"MET_FLOAT", float{}},        {"MET_DOUBLE", double{}}};
   auto it = types.find(type);
   if (it == types.end())
     throw InputError(quoted(path) + " uses the unsupported element type '" + type + "'.");
   return it->second;
 }
 
-std::size_t elementSize(Element e) {
-  constexpr std::size_t kBytes[] = {1, 1, 2, 2, 4, 4, 4, 8};  // in Element's order
-  return kBytes[static_cast<int>(e)];
+std::size_t elementSize(const Element& e) {
+  return std::visit([](auto v) { return sizeof(v); }, e);
 }
 
 // The numbers of a header value; a word that is not a finite number (or is beyond 1e9) makes
@@ -228,7 +238,7 @@ std::string deflateAll(const char* data, std::size_t size, const std::filesystem
 struct Raw {
   std::vector<int> dims;
   int channels = 1;
-  Element type = Element::U8;
+  Element type;
   std::size_t count = 0;  // values (channels included)
   std::string bytes;      // exactly count values, little-endian
   WorldGeometry geometry;
@@ -246,24 +256,7 @@ void forEachValue(const Raw& raw, F&& f) {
       f(i, static_cast<double>(v));
     }
   };
-  switch (raw.type) {
-    case Element::U8:
-      return run(std::uint8_t{});
-    case Element::I8:
-      return run(std::int8_t{});
-    case Element::U16:
-      return run(std::uint16_t{});
-    case Element::I16:
-      return run(std::int16_t{});
-    case Element::U32:
-      return run(std::uint32_t{});
-    case Element::I32:
-      return run(std::int32_t{});
-    case Element::F32:
-      return run(float{});
-    case Element::F64:
-      return run(double{});
-  }
+  std::visit(run, raw.type);
 }
 
 // The data files this reader follows: one file, named relative to the header's folder.
@@ -280,14 +273,9 @@ void checkDataFileName(const std::string& name, const std::filesystem::path& pat
 Raw readRaw(const std::filesystem::path& path) {
   const InputFile file(path);
   const Header h = readHeader(file);
-  auto field = [&](const std::string& k) -> std::string {
-    auto it = h.fields.find(k);
-    return it == h.fields.end() ? std::string() : it->second;
-  };
+  const auto field = [&](const std::string& k) { return fieldOf(h, k); };
   Raw raw;
-  raw.dims = parseInts(field("DimSize"), path);
-  if (raw.dims.size() < 2 || raw.dims.size() > 3)
-    throw InputError(quoted(path) + " has no valid 2D or 3D DimSize.");
+  raw.dims = dimSize(h, path);
   if (!field("ElementNumberOfChannels").empty())
     raw.channels = std::atoi(field("ElementNumberOfChannels").c_str());
   if (raw.channels < 1 || raw.channels > 4)
@@ -345,6 +333,14 @@ Raw readRaw(const std::filesystem::path& path) {
   checkHostMemory(path, need + std::uint64_t(raw.count) * sizeof(float));
   raw.bytes.resize(static_cast<std::size_t>(need));
   source.readExactly(raw.bytes.data(), raw.bytes.size(), offset);
+  return raw;
+}
+
+// readRaw, refused unless the file has `dims` axes of `channels` channels (it is not `what`).
+Raw readRaw(const std::filesystem::path& path, std::size_t dims, int channels, const char* what) {
+  Raw raw = readRaw(path);
+  if (raw.dims.size() != dims || raw.channels != channels)
+    throw InputError("'" + path.string() + "' is not " + what + ".");
   return raw;
 }
 
@@ -444,10 +440,6 @@ void writeMetaImageField3D(const std::filesystem::path& path, const Field3D& fie
   writeFileAtomically(path, metaImageFile(3, size, 3, field.geometry, field.data, options, path));
 }
 
-void writeMetaImageField3D(const std::filesystem::path& path, const Field3D& field) {
-  writeMetaImageField3D(path, field, {});
-}
-
 void writeMetaImageVolume(const std::filesystem::path& path, const Volume& volume,
                           const MetaImageWriteOptions& options) {
   const int size[3] = {volume.width, volume.height, volume.depth};
@@ -456,9 +448,7 @@ void writeMetaImageVolume(const std::filesystem::path& path, const Volume& volum
 }
 
 Field3D readMetaImageField3D(const std::filesystem::path& path) {
-  Raw raw = readRaw(path);
-  if (raw.dims.size() != 3 || raw.channels != 3)
-    throw InputError("'" + path.string() + "' is not a 3D field with 3 channels.");
+  const Raw raw = readRaw(path, 3, 3, "a 3D field with 3 channels");
   Field3D f(raw.dims[0], raw.dims[1], raw.dims[2]);
   f.data = floats(raw);
   f.geometry = raw.geometry;
@@ -466,9 +456,7 @@ Field3D readMetaImageField3D(const std::filesystem::path& path) {
 }
 
 Volume readMetaImageVolume(const std::filesystem::path& path) {
-  Raw raw = readRaw(path);
-  if (raw.dims.size() != 3 || raw.channels != 1)
-    throw InputError("'" + path.string() + "' is not a 3D scalar volume.");
+  const Raw raw = readRaw(path, 3, 1, "a 3D scalar volume");
   Volume vol;
   vol.width = raw.dims[0];
   vol.height = raw.dims[1];
@@ -479,19 +467,13 @@ Volume readMetaImageVolume(const std::filesystem::path& path) {
 }
 
 std::vector<int> metaImageSize(const std::filesystem::path& path) {
-  const Header h = readHeader(InputFile(path));
-  const auto it = h.fields.find("DimSize");
-  const auto dims = parseInts(it == h.fields.end() ? std::string() : it->second, path);
-  if (dims.size() < 2 || dims.size() > 3)
-    throw InputError(quoted(path) + " has no valid 2D or 3D DimSize.");
-  return dims;
+  return dimSize(readHeader(InputFile(path)), path);
 }
 
 int metaImageDimensions(const std::filesystem::path& path) {
-  const Header h = readHeader(InputFile(path));
-  const auto it = h.fields.find("NDims");
-  if (it == h.fields.end()) throw InputError(quoted(path) + " is not a MetaImage file (no NDims).");
-  return std::atoi(it->second.c_str());
+  const std::string dims = fieldOf(readHeader(InputFile(path)), "NDims");
+  if (dims.empty()) throw InputError(quoted(path) + " is not a MetaImage file (no NDims).");
+  return std::atoi(dims.c_str());
 }
 
 void writeMetaImageField(const std::filesystem::path& path, const Field2D& field,
@@ -500,14 +482,8 @@ void writeMetaImageField(const std::filesystem::path& path, const Field2D& field
   writeFileAtomically(path, metaImageFile(2, size, 2, field.geometry, field.data, options, path));
 }
 
-void writeMetaImageField(const std::filesystem::path& path, const Field2D& field) {
-  writeMetaImageField(path, field, {});
-}
-
 Field2D readMetaImageField(const std::filesystem::path& path) {
-  Raw raw = readRaw(path);
-  if (raw.dims.size() != 2 || raw.channels != 2)
-    throw InputError("'" + path.string() + "' is not a 2D field with 2 channels.");
+  const Raw raw = readRaw(path, 2, 2, "a 2D field with 2 channels");
   Field2D f(raw.dims[0], raw.dims[1]);
   f.data = floats(raw);
   f.geometry = raw.geometry;
@@ -515,9 +491,7 @@ Field2D readMetaImageField(const std::filesystem::path& path) {
 }
 
 Image2D readMetaImage(const std::filesystem::path& path) {
-  Raw raw = readRaw(path);
-  if (raw.dims.size() != 2 || raw.channels != 1)
-    throw InputError("'" + path.string() + "' is not a 2D scalar image.");
+  const Raw raw = readRaw(path, 2, 1, "a 2D scalar image");
   Image2D img(raw.dims[0], raw.dims[1]);
   img.pixels = unitFloats(raw, path);
   img.geometry = raw.geometry;

@@ -65,16 +65,13 @@ RegionSnake::RegionSnake(std::shared_ptr<ComputeContext> ctx, const std::uint16_
   validate(params_);
   if (!z) throw InputError("The region snake needs an image of at least 4 x 4 pixels.");
   checkImageSize(width, height);
-  if (!ctx_->info().hasExtension("cl_khr_fp64"))
-    throw DeviceError(
-        "The region snake needs double precision (cl_khr_fp64) for its criterion, "
-        "which " +
-        ctx_->info().name + " does not offer.");
-  if (!ctx_->info().hasExtension("cl_khr_int64_base_atomics"))
-    throw DeviceError(
-        "The region snake needs 64-bit atomics (cl_khr_int64_base_atomics) to "
-        "sum its segments, which " +
-        ctx_->info().name + " does not offer.");
+  for (const auto& [extension, need] :
+       {std::pair{"cl_khr_fp64", "double precision (cl_khr_fp64) for its criterion"},
+        std::pair{"cl_khr_int64_base_atomics",
+                  "64-bit atomics (cl_khr_int64_base_atomics) to sum its segments"}})
+    if (!ctx_->info().hasExtension(extension))
+      throw DeviceError(std::string("The region snake needs ") + need + ", which " +
+                        ctx_->info().name + " does not offer.");
   scan_ = options_.scan;
   if (scan_ == PrefixScan::Auto)
     scan_ = ctx_->info().isGpu ? PrefixScan::WorkGroup : PrefixScan::Sequential;
