@@ -74,7 +74,7 @@ void listDevicesTo(std::ostream& out) {
 }
 
 void runHeadless(Options o, const HeadlessFigureHook& figure,
-                 std::shared_ptr<ComputeContext> context) {
+                 std::shared_ptr<ComputeContext> context, const std::function<void()>& checked) {
   if (o.regionSnake) return runRegionHeadless(o, context);
   const auto t0 = std::chrono::steady_clock::now();
   // The field is solved to a stated error unless a count is asked for (field_solve.hpp).
@@ -102,6 +102,7 @@ void runHeadless(Options o, const HeadlessFigureHook& figure,
     throw ParameterError(std::string(o.screenshot ? "--screenshot" : "--composite") +
                          " with --headless draws 2D images; '" + *o.image +
                          "' is a volume (open it in the viewer and save the view there).");
+  if (checked) checked();
 
   // A μ the user gave is checked as given; the default is fitted to this input (3D's Euler
   // bound is below the 2D default).

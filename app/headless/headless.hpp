@@ -30,9 +30,11 @@ using HeadlessFigureHook = std::function<void(const HeadlessOutcome&, HeadlessFi
 // Runs GVF without a window and writes the requested outputs; figure (if any) is called on 2D
 // runs after the snakes, before the report, once per figure asked for (--screenshot,
 // --composite). Throws gvflab::Error. context: a context to run on (--batch shares one),
-// else one is made from the options once the input is checked.
+// else one is made from the options once the input is checked. checked: called once the input
+// and outputs are checked, before any work (the figure's display check).
 void runHeadless(Options options, const HeadlessFigureHook& figure = {},
-                 std::shared_ptr<ComputeContext> context = nullptr);
+                 std::shared_ptr<ComputeContext> context = nullptr,
+                 const std::function<void()>& checked = {});
 // Prints every OpenCL device, one per line.
 void listDevicesTo(std::ostream& out);
 }  // namespace gvflab::app

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "gvflab/error.hpp"
 #include "gvflab/gvf_input.hpp"
@@ -93,7 +94,7 @@ void checkDisplay() {
 
 int runHeadlessWithFigure(int argc, char** argv, const Options& o) {
   using namespace viewer;
-  // Before any output: the folders are there and OpenGL can draw.
+  // Before any output: the folders are there (OpenGL, once the input is checked: openGl).
   for (const auto* path : {&o.screenshot, &o.composite}) {
     if (!*path) continue;
     const auto parent = std::filesystem::absolute(**path).parent_path();
@@ -103,34 +104,40 @@ int runHeadlessWithFigure(int argc, char** argv, const Options& o) {
   }
   if (o.composite && o.size && !o.compositeForces)
     compositeLayout((*o.size)[0], (*o.size)[1]);  // panels fit
-  checkDisplay();
-  QSurfaceFormat::setDefaultFormat(viewerSurfaceFormat());
-  QGuiApplication app(argc, argv);
-  { OffscreenTarget probe(16, 16); }
   const LayerSettings layers = layerSettingsFromOptions(o);
   const FigureOptions look = figureOptionsFromOptions(o);
-  runHeadless(o, [&](const HeadlessOutcome& r, HeadlessFigure kind) {
-    if (kind == HeadlessFigure::Composite) return writeComposite(o, layers, r);
-    const auto size = figureSize(o, r.solver.width(), r.solver.height());
-    FigureRenderer figure(size[0], size[1], r.context.info());
-    figure.setImage(r.image);
-    QImage picture = figure.draw(r.context.queue(), r.solver.field(), r.solver.width(),
-                                 r.solver.height(), layers, r.snakes, false, 0, &r.trails);
-    FigureFacts facts;
-    facts.layers = layers;
-    facts.rangeMax = figure.rangeMax();
-    facts.snakes = r.snakes;
-    facts.iterations = r.solver.iterations();
-    facts.mu = o.gvf.mu;
-    facts.epsilon = r.solver.error();
-    facts.solver = solverDisplayName(r.solver.name());
-    facts.view = fittedView(r.image.width, r.image.height);  // the legend keeps off the snakes
-    facts.content = contentBox(r.image);                     // ... and the image's content
-    annotateFigure(picture, look, facts);
-    viewer::writeFigurePng(*o.screenshot, picture);
-    std::cout << "figure: " << *o.screenshot << " (" << size[0] << "x" << size[1]
-              << (o.legend ? ", legend" : "") << (o.caption ? ", caption" : "") << ")\n";
-  });
+  std::optional<QGuiApplication> app;  // once the input is checked: a missing file is named first
+  const auto openGl = [&] {
+    checkDisplay();
+    QSurfaceFormat::setDefaultFormat(viewerSurfaceFormat());
+    app.emplace(argc, argv);
+    OffscreenTarget probe(16, 16);
+  };
+  runHeadless(
+      o,
+      [&](const HeadlessOutcome& r, HeadlessFigure kind) {
+        if (kind == HeadlessFigure::Composite) return writeComposite(o, layers, r);
+        const auto size = figureSize(o, r.solver.width(), r.solver.height());
+        FigureRenderer figure(size[0], size[1], r.context.info());
+        figure.setImage(r.image);
+        QImage picture = figure.draw(r.context.queue(), r.solver.field(), r.solver.width(),
+                                     r.solver.height(), layers, r.snakes, false, 0, &r.trails);
+        FigureFacts facts;
+        facts.layers = layers;
+        facts.rangeMax = figure.rangeMax();
+        facts.snakes = r.snakes;
+        facts.iterations = r.solver.iterations();
+        facts.mu = o.gvf.mu;
+        facts.epsilon = r.solver.error();
+        facts.solver = solverDisplayName(r.solver.name());
+        facts.view = fittedView(r.image.width, r.image.height);  // the legend keeps off the snakes
+        facts.content = contentBox(r.image);                     // ... and the image's content
+        annotateFigure(picture, look, facts);
+        viewer::writeFigurePng(*o.screenshot, picture);
+        std::cout << "figure: " << *o.screenshot << " (" << size[0] << "x" << size[1]
+                  << (o.legend ? ", legend" : "") << (o.caption ? ", caption" : "") << ")\n";
+      },
+      nullptr, openGl);
   return 0;
 }
 

@@ -715,6 +715,18 @@ foreach(flag --screenshot --composite)
   endif()
 endforeach()
 
+# @case figure_input_before_display
+# The figure path checked the display first: with no display a missing input was not named.
+foreach(flag --screenshot --composite)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=DISPLAY --unset=WAYLAND_DISPLAY
+                          --unset=QT_QPA_PLATFORM
+                  ${GVFLAB} --headless ${WORK}/missing.png ${flag} ${WORK}/nodisp.png
+                  RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET TIMEOUT 60)
+  if(NOT rc EQUAL 1 OR NOT err MATCHES "missing.png' does not exist")
+    message(FATAL_ERROR "${flag} checks its input before the display: rc ${rc}: ${err}")
+  endif()
+endforeach()
+
 # @case record_input_before_display
 execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=DISPLAY --unset=WAYLAND_DISPLAY
                 ${GVFLAB} --headless ${WORK}/missing.png --record ${WORK}/nodisp.mp4 --frames 2
