@@ -89,13 +89,9 @@ std::vector<std::size_t> checkStops(StopGeometry& batch, const SnakeParams& para
   if (stopped.empty()) return stopped;
   const std::vector<float> hold = batch.holdStrengths();
   std::size_t off = 0, next = 0;
-  for (std::size_t k = 0; k < batch.members(); ++k) {
-    if (next < stopped.size() && stopped[next] == k) {
-      ++next;
-      nameStop(batch, k, hold.data() + off, params);
-    }
-    off += batch.nodes(k);
-  }
+  for (std::size_t k = 0; k < batch.members(); off += batch.nodes(k++))
+    if (next < stopped.size() && stopped[next] == k)
+      nameStop(batch, stopped[next++], hold.data() + off, params);
   return stopped;
 }
 
