@@ -311,6 +311,15 @@ TEST_CASE("the unheld extent adds the hold test's reach; hold levels rise with t
   CHECK(unheldContourExtent(square, std::vector<bool>(square.size(), false)) ==
         doctest::Approx(80));
 
+  // creptOverall: the pocket's surface (test_generated_states, creep) under relaxed float
+  // math, volumes at its last windows' starts: a pause (+4.8) amid a crawl; a grad-f surface in
+  // noise, back by 29 after an average 10.6 on.
+  const std::vector<double> crawl{9483.5, 9425.5, 9407.8, 9386.9, 9391.7};
+  CHECK(creptOverall(crawl, 4));
+  CHECK_FALSE(creptSteadily(crawl, 4));
+  CHECK_FALSE(creptOverall({10037, 10033, 10016, 9966, 9995}, 4));
+  CHECK_FALSE(creptOverall({9400, 9395, 9398, 9392, 9394}, 4));  // under the step a window
+
   // Clean: the spread is 0 and the fixed floors rule. Noisy: kNoiseSpread robust standard
   // deviations above the median (Gaussian samples: 1.4826 MAD estimates their sigma).
   const HoldLevels clean =

@@ -77,6 +77,9 @@ class StopGeometry {
 // progress, stops; one hold test for the batch then names each stopped member's state by the
 // state rule. Returns the members that stopped.
 std::vector<std::size_t> checkStops(StopGeometry& batch, const SnakeParams& params);
+// Names stopped member k's state (its held fraction, hold gap and state) from its nodes' hold
+// strengths, `hold` (batch.nodes(k) of them).
+void nameStop(StopGeometry& batch, std::size_t k, const float* hold, const SnakeParams& params);
 
 // The stop part of the batch's own calls.
 template <class Range, class Status>
@@ -97,6 +100,10 @@ bool allConvergedIn(const Range& members, Status status) {
 // changed the same way by at least `step` in each window (at least two). Jitter does not keep
 // one sign long.
 bool creptSteadily(const std::vector<double>& sizes, double step);
+// Whether it changed by at least `step` a window on the whole from the first size to the last
+// (at least two windows), pausing in some maybe, but going back in none by more than it went on
+// a window on average: noise drives a surface back as far as on.
+bool creptOverall(const std::vector<double>& sizes, double step);
 
 // ParameterError unless a snake's own pressure lies in the table's range (nullopt: none).
 void checkSnakePressure(std::optional<double> pressure);

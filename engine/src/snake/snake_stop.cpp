@@ -89,25 +89,25 @@ std::vector<std::size_t> checkStops(StopGeometry& batch, const SnakeParams& para
   if (stopped.empty()) return stopped;
   const std::vector<float> hold = batch.holdStrengths();
   std::size_t off = 0, next = 0;
-  for (std::size_t k = 0; k < batch.members(); ++k) {
-    const std::size_t n = batch.nodes(k);
-    if (next < stopped.size() && stopped[next] == k) {
-      ++next;
-      std::vector<bool> held(n);
-      bool offEdge = false;  // a node held at a sink off any edge
-      for (std::size_t i = 0; i < n; ++i) {
-        held[i] = hold[off + i] >= kHoldLevel;
-        offEdge = offEdge || hold[off + i] == kHoldOffEdge;
-      }
-      StopStatus& s = batch.status(k);
-      s.held = static_cast<double>(std::count(held.begin(), held.end(), true)) /
-               static_cast<double>(std::max<std::size_t>(n, 1));
-      s.holdGap = batch.unheldExtent(k, held);
-      s.state = stoppedState(batch.collapsed(k), s.held, s.holdGap, params.holdGap, offEdge);
-    }
-    off += n;
-  }
+  for (std::size_t k = 0; k < batch.members(); off += batch.nodes(k++))
+    if (next < stopped.size() && stopped[next] == k)
+      nameStop(batch, stopped[next++], hold.data() + off, params);
   return stopped;
+}
+
+void nameStop(StopGeometry& batch, std::size_t k, const float* hold, const SnakeParams& params) {
+  const std::size_t n = batch.nodes(k);
+  std::vector<bool> held(n);
+  bool offEdge = false;  // a node held at a sink off any edge
+  for (std::size_t i = 0; i < n; ++i) {
+    held[i] = hold[i] >= kHoldLevel;
+    offEdge = offEdge || hold[i] == kHoldOffEdge;
+  }
+  StopStatus& s = batch.status(k);
+  s.held = static_cast<double>(std::count(held.begin(), held.end(), true)) /
+           static_cast<double>(std::max<std::size_t>(n, 1));
+  s.holdGap = batch.unheldExtent(k, held);
+  s.state = stoppedState(batch.collapsed(k), s.held, s.holdGap, params.holdGap, offEdge);
 }
 
 bool creptSteadily(const std::vector<double>& sizes, double step) {
@@ -118,6 +118,16 @@ bool creptSteadily(const std::vector<double>& sizes, double step) {
     if (change == 0 || change * sign < 0) return false;
     sign = change;
   }
+  return true;
+}
+
+bool creptOverall(const std::vector<double>& sizes, double step) {
+  if (sizes.size() < 3) return false;
+  const double net = sizes.back() - sizes.front();
+  const double mean = std::abs(net) / static_cast<double>(sizes.size() - 1);
+  if (mean < step) return false;
+  for (std::size_t i = 1; i < sizes.size(); ++i)
+    if ((sizes[i] - sizes[i - 1]) * (net > 0 ? -1 : 1) > mean) return false;
   return true;
 }
 

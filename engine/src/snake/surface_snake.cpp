@@ -701,7 +701,11 @@ class SurfaceSnake::Stops : public StopGeometry {
   // crept on (a tip down a pocket) by a dmin x hold-gap patch moved by the tolerance a window
   // (2D: a dmin stretch; tolerance x dmin^2 let a fine ball's slow settling creep 0.3 voxel off
   // its field's zero), with a vertex farther than the tolerance from the oldest window's start,
-  // is not still.
+  // is not still; nor is one that crept that much a window on the whole, pausing in some, while
+  // its force does not hold it (it would read stalled): a tip crawling down a pocket jitters by
+  // +-10 voxel^3 each 10 iterations, and float rounding (an H200's against PoCL's) decides
+  // whether one window nets -0.3 or -20. A held surface (a ball settling on its
+  // field's zero) must creep steadily, else it would settle on past its zero.
   bool still(std::size_t k) override {
     auto& s = m_.surfaces[k];
     const SnakeParams& p = s_.params_;
@@ -713,16 +717,34 @@ class SurfaceSnake::Stops : public StopGeometry {
     std::vector<double> volumes;
     for (const auto& r : s.references) volumes.push_back(meshVolume(r));
     volumes.push_back(meshVolume(s.mesh));
-    return !creptSteadily(volumes, p.tolerance * p.dmin * p.holdGap) || within(0, 1);
+    const double step = p.tolerance * p.dmin * p.holdGap;
+    return !creptOverall(volumes, step) || within(0, 1) ||
+           (!creptSteadily(volumes, step) && heldByForce(k));
   }
-  std::vector<float> holdStrengths() override { return s_.deviceHold(); }
+  std::vector<float> holdStrengths() override {  // once a check
+    if (hold_.empty()) hold_ = s_.deviceHold();
+    return hold_;
+  }
   double unheldExtent(std::size_t k, const std::vector<bool>& held) override {
     return unheldPatchExtent(m_.surfaces[k].mesh, held, kHoldDistance);
   }
 
  private:
+  // Whether surface k would read converged were it to stop now (one hold test a check).
+  bool heldByForce(std::size_t k) {
+    const std::vector<float> hold = holdStrengths();
+    std::size_t off = 0;
+    for (std::size_t j = 0; j < k; ++j) off += nodes(j);
+    const StopStatus before = status(k);
+    nameStop(*this, k, hold.data() + off, s_.params_);
+    const bool held = status(k).state == SnakeState::Converged;
+    status(k) = before;
+    return held;
+  }
+
   SurfaceSnake& s_;
   Impl& m_;
+  std::vector<float> hold_;
 };
 
 bool SurfaceSnake::checkAndRemesh(int next) {
