@@ -115,7 +115,8 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
       k->restrictS = lib.kernel("multigrid.cl", "mg_restrict_s", opts);
       k->prolong = lib.kernel("multigrid.cl", "mg_prolong", opts);
     }
-    if (fusedPasses_) fine_.fusedPass = lib.kernel("multigrid.cl", "mg_fused_pass", fineOpts);
+    if (fusedPasses_ && shape.dims() == 2)  // 3D: built per run shape (fusedPass)
+      fine_.fusedPass = lib.kernel("multigrid.cl", "mg_fused_pass", fineOpts);
     chooseCoarseLevel();
     if (!fine) return;
     restrictS(0);
@@ -428,6 +429,11 @@ bool MultigridSolver::fusedPass(const detail::LevelRun& r) {
   while (zc > 16 && tx * ty * ((f.depth + zc - 1) / zc) < 4 * ctx_->info().computeUnits) zc /= 2;
   Level& l1 = levels_[0];
   auto& k = fine_.fusedPass;
+  if (is3d)
+    k = ctx_->kernels().kernel(
+        "multigrid.cl", "mg_fused_pass",
+        v0_->buildOptions() + " -DFINE" + spacingBuildOptions(input_.spacing, 3) + " -DMZ_SWEEPS=" +
+            std::to_string(r.sweeps) + " -DMZ_RESTRICT=" + (r.restrict ? "1" : "0"));
   k.set(v_->buffer(), vAlt_->buffer(), v0_->buffer(), l1.e, l1.rhs, swapZero ? l1.eAlt : dummy_,
         f.width, f.height, f.depth, zc, static_cast<float>(mu_), r.prolong, r.sweeps, r.restrict,
         swapZero);
