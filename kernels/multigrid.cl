@@ -234,10 +234,9 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void mg_smooth_fused(
 
 __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void mg_fused_pass(
     __global const v_t* vin, __global v_t* vout, __global const rhs_t* v0, __global const float* e1,
-    __global float* rhs1, __global float* e1z, int w, int h, int d, int zchunk, float k,
-    int prolong, int sweeps, int restrict_, int zero_e) {
+    __global float* rhs1, __global float* e1z, int w, int h, int cw, int ch, float k, int prolong,
+    int sweeps, int restrict_, int zero_e) {
   __local float2 lv[MF_S * MF_S], lb[MF_S * MF_S];
-  const int cw = (w + 1) / 2, ch = (h + 1) / 2;  // the coarser level (d, zchunk: 3D only)
   const int x0 = get_group_id(0) * MF_T, y0 = get_group_id(1) * MF_T, lid = get_local_id(0);
   const int halo = 2 * sweeps + (restrict_ ? 2 : 0);
   const size_t n = (size_t)w * h;
@@ -301,152 +300,6 @@ __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void mg_fused_pass(
     vstore2(acc * (1.0f / 4), Y * cw + X, rhs1);
     if (zero_e) vstore2((float2)(0.0f), Y * cw + X, e1z);
   }
-}
-#endif
-
-#if defined(FINE) && defined(DIMS3) && defined(MZ_SWEEPS)
-// The 3D counterpart of mg_fused_pass, z-marching, built per run shape (-DMZ_SWEEPS=0..2
-// -DMZ_RESTRICT=0/1; the arguments sweeps and restrict_ are those): a work-group of MZ_G²
-// work-items owns the (x, y) tile of MZ_G - 2 * halo grown by the halo (one column each) and
-// walks planes [z0, z0 + zchunk) grown by the halo in z. A column keeps its last MZ_R planes
-// of v in registers (rv[a]: plane t - a); at step t it takes plane t (loaded a step ahead, the
-// prolongation added), colour pass s updates plane t - 1 - s (xy neighbours through a local
-// plane, z ones from its own registers), so each pass lags the one before by the plane it
-// needs: a wavefront in z. The final plane t - 2 * sweeps is stored; the restriction of coarse
-// plane Z follows once its children's neighbours are final (plane 2Z + 2). Pass s is valid on
-// the tile grown by halo - 1 - s in x, y and z, as in 2D. V0 is read again where needed (from
-// cache: the work-group read it a few steps before). Same arithmetic in the same order as
-// mg_prolong, mg_smooth and mg_restrict, values rounded through storage as they leave.
-#define MZ_G 32
-#define MZ_PASSES (2 * MZ_SWEEPS)
-#define MZ_R (MZ_PASSES + 4)  // planes a column keeps: the load, the passes, 3 below
-// Plane t - a for a final plane: a in passes .. passes + 3.
-#define MZ_FINAL(a)                           \
-  ((a) == MZ_PASSES       ? rv[MZ_PASSES]     \
-   : (a) == MZ_PASSES + 1 ? rv[MZ_PASSES + 1] \
-   : (a) == MZ_PASSES + 2 ? rv[MZ_PASSES + 2] \
-                          : rv[MZ_PASSES + 3])
-#define MZ_PUT(buf, v)      \
-  do {                      \
-    const float3 v_ = (v);  \
-    lp[buf][0][lid] = v_.x; \
-    lp[buf][1][lid] = v_.y; \
-    lp[buf][2][lid] = v_.z; \
-  } while (0)
-#define MZ_GET(buf, j) (float3)(lp[buf][0][j], lp[buf][1][j], lp[buf][2][j])
-// The xy neighbours of this column in a local plane, in neighbour_sum's order.
-#define MZ_XY(buf)                                                    \
-  MG_SUM2(MZ_GET(buf, gy* MZ_G + mirror_index(x - 1, w) - x + gx),    \
-          MZ_GET(buf, gy* MZ_G + mirror_index(x + 1, w) - x + gx),    \
-          MZ_GET(buf, (mirror_index(y - 1, h) - y + gy) * MZ_G + gx), \
-          MZ_GET(buf, (mirror_index(y + 1, h) - y + gy) * MZ_G + gx))
-
-float3 mz_stored3(float3 v) { return (float3)(mg_stored1(v.x), mg_stored1(v.y), mg_stored1(v.z)); }
-
-__kernel __attribute__((reqd_work_group_size(MZ_G * MZ_G, 1, 1))) void mg_fused_pass(
-    __global const v_t* vin, __global v_t* vout, __global const rhs_t* v0, __global const float* e1,
-    __global float* rhs1, __global float* e1z, int w, int h, int d, int zchunk, float k,
-    int prolong, int sweeps, int restrict_, int zero_e) {
-  __local float lp[2][3][MZ_G * MZ_G];
-  const int cw = (w + 1) / 2, ch = (h + 1) / 2, cd = (d + 1) / 2;  // the coarser level
-  const int halo = MZ_PASSES + 2 * MZ_RESTRICT, tile = MZ_G - 2 * halo;
-  const int lid = get_local_id(0), gx = lid % MZ_G, gy = lid / MZ_G;
-  const int x0 = get_group_id(0) * tile, y0 = get_group_id(1) * tile, z0 = get_group_id(2) * zchunk;
-  const int z1 = min(z0 + zchunk, d), x = x0 - halo + gx, y = y0 - halo + gy;
-  const bool in = x >= 0 && x < w && y >= 0 && y < h;
-  const bool owned = gx >= halo && gx < halo + tile && gy >= halo && gy < halo + tile;
-  const size_t n = (size_t)w * h * d, cn = (size_t)cw * ch * cd;
-  const int tl = min(z1 + halo, d);  // planes loaded: [max(z0 - halo, 0), tl)
-  float3 rv[MZ_R], nv = (float3)(0.0f), ne = nv, nb = nv, b0 = nv, b1 = nv;
-#pragma unroll
-  for (int a = 0; a < MZ_R; ++a) rv[a] = nv;
-    // Plane tt's v, e1 and V0 into nv, ne, nb: used a step later, so the loads overlap a step.
-#define MZ_FETCH(tt)                                                           \
-  if (in && (tt) < tl) {                                                       \
-    nv = SLOAD(vin, mg_index(x, y, (tt), w, h), n);                            \
-    if (prolong) ne = CLOAD(e1, mg_index(x / 2, y / 2, (tt) / 2, cw, ch), cn); \
-    nb = SLOAD(v0, mg_index(x, y, (tt), w, h), n);                             \
-  }
-  MZ_FETCH(max(z0 - halo, 0));
-  for (int t = max(z0 - halo, 0); t <= min(z1, d - 1) + MZ_PASSES; ++t) {
-#pragma unroll
-    for (int a = MZ_R - 1; a > 0; --a) rv[a] = rv[a - 1];
-    rv[0] = prolong ? mz_stored3(ne + nv) : nv;  // as mg_prolong: e + v, stored
-    b1 = b0;
-    b0 = nb;
-    MZ_FETCH(t + 1);
-#pragma unroll
-    for (int s = 0; s < MZ_PASSES; ++s) {
-      const int p = t - 1 - s, r = halo - 1 - s;
-      MZ_PUT(s & 1, rv[s + 1]);
-      barrier(CLK_LOCAL_MEM_FENCE);
-      if (in && gx > s && gx < MZ_G - 1 - s && gy > s && gy < MZ_G - 1 - s && p >= max(z0 - r, 0) &&
-          p < min(z1 + r, d) && ((x + y + p) & 1) == (s & 1)) {
-        const float3 b = s == 0 ? b1 : SLOAD(v0, mg_index(x, y, p, w, h), n);
-        const float sv = dot(b, b);
-        const float3 f = -sv * b;
-        const float denom = MG_CENTRE * k + sv;  // as mg_smooth (same contraction)
-        if (denom > 0.0f) {
-          const int zm = mirror_index(p - 1, d) - p, zp = mirror_index(p + 1, d) - p;
-          float3 sum = MZ_XY(s & 1);
-          sum += MG_ADD_Z(zm < 0 ? rv[s + 2] : (zm > 0 ? rv[s] : rv[s + 1]),
-                          zp > 0 ? rv[s] : (zp < 0 ? rv[s + 2] : rv[s + 1]));
-          rv[s + 1] = mz_stored3((k * sum - f) / denom);
-        }
-      }
-    }
-    const int fin = t - MZ_PASSES;  // the plane that is final now
-    if ((prolong || MZ_PASSES > 0) && in && owned && fin >= z0 && fin < z1)
-      SSTORE(rv[MZ_PASSES], vout, mg_index(x, y, fin, w, h), n);
-#if MZ_RESTRICT
-    // Coarse plane Z needs planes up to 2Z + 2 final (d - 1 for the last one).
-    for (int q = 0; q < 2; ++q) {
-      const int Z =
-          q == 0 ? ((fin & 1) == 0 && fin >= 2 ? fin / 2 - 1 : -1) : (fin == d - 1 ? cd - 1 : -1);
-      const bool due = Z >= z0 / 2 && Z < (z1 + 1) / 2;
-      if (due) {  // uniform
-        float3 res[2];
-        for (int dz = 0; dz < 2; ++dz) {  // residual of the two child planes, as mg_restrict
-          const int p = mirror_index(max(2 * Z, 0) + dz, d);
-          const float3 c = MZ_FINAL(t - p);
-          MZ_PUT(dz, c);
-          barrier(CLK_LOCAL_MEM_FENCE);
-          if (in && gx >= halo - 1 && gx <= halo + tile && gy >= halo - 1 && gy <= halo + tile) {
-            const float3 b = SLOAD(v0, mg_index(x, y, p, w, h), n);
-            const float sv = dot(b, b);
-            float3 f = -sv * b;
-            float3 sum = MZ_XY(dz);
-            sum += MG_ADD_Z(MZ_FINAL(t - mirror_index(p - 1, d)),
-                            MZ_FINAL(t - mirror_index(p + 1, d)));
-            f -= k * (sum - MG_CENTRE * c) - sv * c;
-            res[dz] = f;
-          }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        MZ_PUT(0, res[0]);
-        MZ_PUT(1, res[1]);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid < tile * tile / 4) {
-          const int X = x0 / 2 + lid % (tile / 2), Y = y0 / 2 + lid / (tile / 2);
-          if (X < cw && Y < ch) {
-            float3 acc = (float3)(0.0f);
-            for (int dz = 0; dz < 2; ++dz)
-              for (int dy = 0; dy < 2; ++dy)
-                for (int dx = 0; dx < 2; ++dx) {
-                  const int cx = mirror_index(2 * X + dx, w) - x0 + halo;
-                  const int cy = mirror_index(2 * Y + dy, h) - y0 + halo;
-                  acc += MZ_GET(dz, cy * MZ_G + cx);
-                }
-            CSTORE(acc * (1.0f / 8), rhs1, mg_index(X, Y, Z, cw, ch), cn);
-            if (zero_e) CSTORE((float3)(0.0f), e1z, mg_index(X, Y, Z, cw, ch), cn);
-          }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-      }
-    }
-#endif
-  }
-#undef MZ_FETCH
 }
 #endif
 

@@ -84,8 +84,7 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
       s = coarser(s);
     if (persistentTop_ == 0) fused_ = false;  // level 0 in place in the launch
   }
-  fusedPasses_ = fused_ && options.fused != 1 && maxSide(shape) > 2 &&
-                 (shape.dims() == 2 || ctx_->info().maxWorkGroupSize >= 1024) &&
+  fusedPasses_ = fused_ && options.fused != 1 && shape.dims() == 2 && maxSide(shape) > 2 &&
                  options.firstLevel == 0 && ctx_->info().localMemBytes >= 32768;
   const int fields = fused_ ? 3 : 2;
   const double coarsePerPoint = double(pyramidBytes(shape, options_.precision, fused_) -
@@ -115,8 +114,7 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
       k->restrictS = lib.kernel("multigrid.cl", "mg_restrict_s", opts);
       k->prolong = lib.kernel("multigrid.cl", "mg_prolong", opts);
     }
-    if (fusedPasses_ && shape.dims() == 2)  // 3D: built per run shape (fusedPass)
-      fine_.fusedPass = lib.kernel("multigrid.cl", "mg_fused_pass", fineOpts);
+    if (fusedPasses_) fine_.fusedPass = lib.kernel("multigrid.cl", "mg_fused_pass", fineOpts);
     chooseCoarseLevel();
     if (!fine) return;
     restrictS(0);
@@ -350,9 +348,8 @@ void MultigridSolver::launch(cl::Kernel& k, const char* name, FieldShape over, i
   ctx_->profiler().record(name, ev, levelGroup(level));
 }
 
-// 3D with level 0's fused passes: the other levels' sweeps in two launches (fused lost there).
 void MultigridSolver::smooth(int level, int sweeps) {
-  if (fused_ && (input_.dims() == 2 || !fusedPasses_)) return smoothFused(level, sweeps);
+  if (fused_) return smoothFused(level, sweeps);
   for (int i = 0; i < sweeps; ++i)
     for (int colour = 0; colour < 2; ++colour) smoothPlanes(level, colour, 0, shapeOf(level).depth);
 }
@@ -415,33 +412,20 @@ void MultigridSolver::prolong(int level, bool add) {
 
 // mg_fused_pass where its tile's halo reaches (MF_HMAX 6: 2 sweeps and the restriction); e_1
 // zeroed by the same launch into its other copy, swapped in, unless the one launch holds it.
-// 3D: 32² columns less the halo a work-group, z in chunks (halved to 16 until 4 groups a CU).
 bool MultigridSolver::fusedPass(const detail::LevelRun& r) {
-  const FieldShape f = shapeOf(0);
-  const bool is3d = f.dims() == 3;
-  const int halo = 2 * r.sweeps + (r.restrict ? 2 : 0);
-  if (!fusedPasses_ || halo > 6 || (is3d && r.sweeps > 2)) return false;  // 3D: 4 passes at most
+  if (!fusedPasses_ || 2 * r.sweeps + (r.restrict ? 2 : 0) > 6) return false;
   const bool zeroE = r.restrict && r.zeroCoarse && (coarseFrom_ != 1 || persistentTakes(1));
   const bool swapZero = zeroE && !persistentTakes(1);
-  const int tile = is3d ? 32 - 2 * halo : 32, tx = (f.width + tile - 1) / tile,
-            ty = (f.height + tile - 1) / tile;
-  int zc = 64;
-  while (zc > 16 && tx * ty * ((f.depth + zc - 1) / zc) < 4 * ctx_->info().computeUnits) zc /= 2;
+  const FieldShape f = shapeOf(0), c = shapeOf(1);
   Level& l1 = levels_[0];
   auto& k = fine_.fusedPass;
-  if (is3d)
-    k = ctx_->kernels().kernel(
-        "multigrid.cl", "mg_fused_pass",
-        v0_->buildOptions() + " -DFINE" + spacingBuildOptions(input_.spacing, 3) + " -DMZ_SWEEPS=" +
-            std::to_string(r.sweeps) + " -DMZ_RESTRICT=" + (r.restrict ? "1" : "0"));
   k.set(v_->buffer(), vAlt_->buffer(), v0_->buffer(), l1.e, l1.rhs, swapZero ? l1.eAlt : dummy_,
-        f.width, f.height, f.depth, zc, static_cast<float>(mu_), r.prolong, r.sweeps, r.restrict,
-        swapZero);
+        f.width, f.height, c.width, c.height, static_cast<float>(mu_), r.prolong, r.sweeps,
+        r.restrict, swapZero);
   cl::Event ev;
   ctx_->queue().enqueueNDRangeKernel(
-      k, cl::NullRange,
-      is3d ? cl::NDRange(1024 * tx, ty, (f.depth + zc - 1) / zc) : cl::NDRange(tx * 256, ty),
-      cl::NDRange(is3d ? 1024 : 256), nullptr, &ev);
+      k, cl::NullRange, cl::NDRange(detail::roundUp(f.width, 32) * 8, (f.height + 31) / 32),
+      cl::NDRange(256, 1), nullptr, &ev);
   ctx_->profiler().record("mg_fused_pass", ev, levelGroup(0));
   if (r.prolong || r.sweeps > 0) std::swap(v_, vAlt_);
   if (swapZero) std::swap(l1.e, l1.eAlt);
