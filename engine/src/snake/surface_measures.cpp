@@ -154,23 +154,6 @@ std::vector<double> distancesToMesh(const std::vector<glm::vec3>& points, const 
   return out;
 }
 
-double surfaceProgress(const SurfaceMesh& now, const std::deque<SurfaceMesh>& past, double cap) {
-  if (past.empty()) return cap;
-  std::vector<MeshDistance> grids;
-  grids.reserve(past.size());
-  for (const auto& m : past) grids.emplace_back(m, cap);
-  double worst = 0;
-  for (const auto& v : now.vertices) {
-    double best = cap;
-    // Newest first; a vertex already within `worst` of one cannot raise the maximum.
-    for (auto g = grids.rbegin(); g != grids.rend() && best > worst; ++g)
-      best = std::min(best, (*g)(glm::dvec3(v)));
-    worst = std::max(worst, best);
-    if (worst >= cap) return cap;  // moved: no need to measure the rest
-  }
-  return worst;
-}
-
 bool collapsedSurface(const SurfaceMesh& mesh, double initialVolume, double dmin) {
   const double volume = meshVolume(mesh);
   if (!(volume < kCollapseFraction * initialVolume)) return false;  // the area is not needed
