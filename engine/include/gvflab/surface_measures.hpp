@@ -62,10 +62,6 @@ class MeshDistance {
   std::vector<std::uint32_t> start_, triangles_;  // compressed rows per cell
 };
 
-// The same for many points at once.
-std::vector<double> distancesToMesh(const std::vector<glm::vec3>& points, const SurfaceMesh& mesh,
-                                    double cap);
-
 // The collapse rule: `mesh` encloses less than kCollapseFraction of `initialVolume` and less
 // than max(kCollapseArea dmin³, kCollapseWidth dmin × its area): a dot or a sheet (or it turned
 // inside out: a negative volume).

@@ -146,14 +146,6 @@ bool MeshDistance::within(const glm::dvec3& p, double d) const {
   return anyAround(p, [&](std::uint32_t t) { return triangleDistance(mesh_, t, p) <= d; });
 }
 
-std::vector<double> distancesToMesh(const std::vector<glm::vec3>& points, const SurfaceMesh& mesh,
-                                    double cap) {
-  std::vector<double> out(points.size(), cap);
-  const MeshDistance distance(mesh, cap);
-  for (std::size_t i = 0; i < points.size(); ++i) out[i] = distance(glm::dvec3(points[i]));
-  return out;
-}
-
 bool collapsedSurface(const SurfaceMesh& mesh, double initialVolume, double dmin) {
   const double volume = meshVolume(mesh);
   if (!(volume < kCollapseFraction * initialVolume)) return false;  // the area is not needed
