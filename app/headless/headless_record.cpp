@@ -58,15 +58,14 @@ SnakeRunSummary writeRecordingOutputs(const Options& o, viewer::Session& session
   if (o.saveField)
     outputs.write(*o.saveField, [&] {
       // The input's geometry, so that the field overlays it (headless.cpp does the same).
-      if (session.isVolume()) {
-        Field3D field = solver.readField3D();
+      const auto write = [&](auto field) {
         field.geometry = geometry;
         writeField(*o.saveField, field);
-      } else {
-        Field2D field = solver.readField();
-        field.geometry = geometry;
-        writeField(*o.saveField, field);
-      }
+      };
+      if (session.isVolume())
+        write(solver.readField3D());
+      else
+        write(solver.readField());
     });
   if (o.saveMagnitude)
     outputs.write(*o.saveMagnitude,

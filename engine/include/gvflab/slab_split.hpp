@@ -257,8 +257,8 @@ class SlabMultigridSolver : public SlabSolver {
 
  private:
   class Steps;
-  Solver& part(std::size_t i) const override;
-  const Solver& lead() const override;
+  Solver& part(std::size_t i) const override { return *parts_[i]; }
+  const Solver& lead() const override { return *coarse_; }
   PlaneLayout layout(std::size_t i, int level, int field) override;  // field 0: e, 1: rhs
   const FieldStorage& storage(std::size_t i, int field) const override;
   // The first coarse level's `field` (rhs, S) gathered from the slabs' owned planes into the

@@ -4,7 +4,6 @@
 // a mesh (the progress of a window), the collapse rule and the width of the widest unheld patch.
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <glm/vec3.hpp>
 #include <vector>
 
@@ -62,14 +61,6 @@ class MeshDistance {
   int dims_[3] = {0, 0, 0};
   std::vector<std::uint32_t> start_, triangles_;  // compressed rows per cell
 };
-
-// The same for many points at once.
-std::vector<double> distancesToMesh(const std::vector<glm::vec3>& points, const SurfaceMesh& mesh,
-                                    double cap);
-
-// The progress of a window (the 2D progressMove on meshes): the largest distance of a vertex
-// of `now` to the nearest of the past surfaces, exact up to `cap` (returns cap beyond).
-double surfaceProgress(const SurfaceMesh& now, const std::deque<SurfaceMesh>& past, double cap);
 
 // The collapse rule: `mesh` encloses less than kCollapseFraction of `initialVolume` and less
 // than max(kCollapseArea dmin³, kCollapseWidth dmin × its area): a dot or a sheet (or it turned

@@ -188,7 +188,8 @@ class SurfaceSnake {
   ForceFieldSet boundFields() const;  // kernelFields of the surfaces' forces
   std::vector<float> deviceHold();    // per vertex, on the device positions (surface_hold)
   glm::dvec3 worldExtent() const;     // the volume in world units
-  SurfaceMesh remeshInWorld(const SurfaceMesh& mesh) const;  // edges in [dmin, dmax] world
+  // `mesh` checked (checkSurface), remeshed to [dmin, dmax] in world units, facing outward.
+  SurfaceMesh startMesh(const SurfaceMesh& mesh) const;
 
   struct Impl;
   class Stops;  // the tracker's view of the surfaces (snake_stop.hpp)

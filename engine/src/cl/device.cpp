@@ -151,18 +151,14 @@ DeviceInfo chooseDevice(const std::string& selector, SelectorSpelling spelling) 
   std::string sel = lower(selector);
   std::string names;
   for (const auto& d : devices) names += (names.empty() ? " " : "; ") + d.describe();
-  if (sel.empty() || sel == "gpu") {
+  if (sel.empty() || sel == "gpu" || sel == "cpu") {
+    const bool gpu = sel != "cpu";
     for (const auto& d : devices)
-      if (d.isGpu) return d;
+      if (d.isGpu == gpu) return d;
     // No device named: any will do. A GPU asked for by name is never quietly a CPU.
     if (sel.empty()) return devices.front();
-    throw DeviceError("No OpenCL GPU device was found (use " + use("cpu") + ", or leave " + name +
-                      " out to take any). Devices found:" + names + ".");
-  }
-  if (sel == "cpu") {
-    for (const auto& d : devices)
-      if (!d.isGpu) return d;
-    throw DeviceError("No OpenCL CPU device was found (use " + use("gpu") + ", or leave " + name +
+    throw DeviceError("No OpenCL " + std::string(gpu ? "GPU" : "CPU") + " device was found (use " +
+                      use(gpu ? "cpu" : "gpu") + ", or leave " + name +
                       " out to take any). Devices found:" + names + ".");
   }
   if (const auto index = deviceIndexSelector(sel)) {

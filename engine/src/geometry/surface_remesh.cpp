@@ -89,6 +89,16 @@ class Remesher {
   bool alive(Index h) const { return corner_[h] != kNone; }
   // The next outgoing half-edge counter-clockwise about its vertex.
   Index turn(Index h) const { return twin_[prev(h)]; }
+  // Calls f on each half-edge leaving v, once round (f may relabel corners: turning reads
+  // only twins).
+  template <class F>
+  void forEachOut(Index v, F&& f) {
+    Index h = out_[v];
+    do {
+      f(h);
+      h = turn(h);
+    } while (h != out_[v]);
+  }
   void link(Index a, Index b) {
     twin_[a] = b;
     twin_[b] = a;
@@ -265,17 +275,9 @@ bool Remesher::collapse(Index h) {
   const Index a = from(h), b = to(h), c = from(prev(h)), d = from(prev(t));
   if (valence_[c] <= 3 || valence_[d] <= 3 || valence_[a] + valence_[b] - 4 < 3) return false;
   ++stamp_;
-  Index g = out_[a];
-  do {
-    mark_[to(g)] = stamp_;
-    g = turn(g);
-  } while (g != out_[a]);
+  forEachOut(a, [&](Index g) { mark_[to(g)] = stamp_; });
   int shared = 0;
-  g = out_[b];
-  do {
-    shared += mark_[to(g)] == stamp_;
-    g = turn(g);
-  } while (g != out_[b]);
+  forEachOut(b, [&](Index g) { shared += mark_[to(g)] == stamp_; });
   if (shared != 2) return false;
   glm::dvec3 p(0.0);
   bool fits = false;
@@ -288,11 +290,7 @@ bool Remesher::collapse(Index h) {
   if (!fits) return false;
 
   const Index hn = next(h), hp = prev(h), tn = next(t), tp = prev(t);
-  g = out_[b];
-  do {  // b's half-edges leave a from now on
-    corner_[g] = a;
-    g = turn(g);
-  } while (g != out_[b]);
+  forEachOut(b, [&](Index g) { corner_[g] = a; });  // b's half-edges leave a from now on
   const Index cb = twin_[hn], ac = twin_[hp], da = twin_[tn], bd = twin_[tp];
   link(cb, ac);
   link(da, bd);
@@ -306,11 +304,8 @@ bool Remesher::collapse(Index h) {
   --valence_[c];
   --valence_[d];
   pos_[a] = p;
-  g = out_[a];
-  do {  // every edge about a has moved (b's former faces among them)
-    b_.touched.push_back(g / 3);
-    g = turn(g);
-  } while (g != out_[a]);
+  // Every edge about a has moved (b's former faces among them).
+  forEachOut(a, [&](Index g) { b_.touched.push_back(g / 3); });
   return true;
 }
 
@@ -415,8 +410,7 @@ int Remesher::splitLong(std::vector<Edge>& heap, std::vector<Edge>& shortEdges) 
     split(h);
     ++count;
     const Index m = static_cast<Index>(pos_.size() - 1);
-    Index g = out_[m];
-    do {  // the new vertex's four edges are the only new ones
+    forEachOut(m, [&](Index g) {  // the new vertex's four edges are the only new ones
       const double l2 = length2(g);
       if (l2 > max2_) {
         heap.push_back({l2, m, to(g)});
@@ -424,8 +418,7 @@ int Remesher::splitLong(std::vector<Edge>& heap, std::vector<Edge>& shortEdges) 
       } else if (l2 < min2_) {
         shortEdges.push_back({l2, m, to(g)});
       }
-      g = turn(g);
-    } while (g != out_[m]);
+    });
   }
   return count;
 }
@@ -446,12 +439,10 @@ int Remesher::collapseShort(std::vector<Edge>& edges) {
       const Index h = findEdge(e.a, e.b);
       if (h == kNone || length2(h) != e.length2 || !collapse(h)) continue;
       ++count;
-      Index g = out_[e.a];
-      do {  // a moved: its edges have new lengths
+      forEachOut(e.a, [&](Index g) {  // a moved: its edges have new lengths
         const double l2 = length2(g);
         if (l2 < min2_) pending.push_back({l2, e.a, to(g)});
-        g = turn(g);
-      } while (g != out_[e.a]);
+      });
     }
     edges.swap(pending);
   }

@@ -372,14 +372,18 @@ void EulerSolver::stepPersistent2D(int n) {
 }
 
 void EulerSolver::confirmPersistentSteps() {
-  if (!sync_.gaveUp(ctx_->queue())) return;
-  // Some work-group never started while the others waited: the field is not to be trusted.
-  persistent_ = false;
-  note_ =
-      "the device did not run all tiles at once: redid the iterations with one launch "
-      "per " +
-      std::to_string(options_.tile.halo) + " iterations";
-  redoIterations(*this, iterations_);
+  try {
+    if (!sync_.gaveUp(ctx_->queue())) return;
+    // Some work-group never started while the others waited: the field is not to be trusted.
+    persistent_ = false;
+    note_ =
+        "the device did not run all tiles at once: redid the iterations with one launch "
+        "per " +
+        std::to_string(options_.tile.halo) + " iterations";
+    redoIterations(*this, iterations_);
+  } catch (const cl::Error& e) {
+    rethrowClError(e, "checking the one-launch Euler iterations");
+  }
 }
 
 void EulerSolver::stepTiled2D(int n) {
@@ -454,11 +458,7 @@ void EulerSolver::step(int n) {
 }
 
 const cl::Buffer& EulerSolver::field() {
-  try {
-    confirmPersistentSteps();
-  } catch (const cl::Error& e) {
-    rethrowClError(e, "checking the one-launch Euler iterations");
-  }
+  confirmPersistentSteps();
   const FieldStorage& cur = *v_[current_];
   // 2D float32 buffers already are the interleaved layout; 3D buffers are planar.
   if (!cur.isImage() && cur.precision() == Precision::F32 && input_.dims() == 2)
@@ -475,11 +475,7 @@ const cl::Buffer& EulerSolver::field() {
 }
 
 double EulerSolver::error() {
-  try {
-    confirmPersistentSteps();
-  } catch (const cl::Error& e) {
-    rethrowClError(e, "checking the one-launch Euler iterations");
-  }
+  confirmPersistentSteps();
   return metric_->compute(v_[current_]->memory(), mu_);
 }
 

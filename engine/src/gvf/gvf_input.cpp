@@ -65,6 +65,18 @@ AxisBlur axisBlur(ComputeContext& ctx, double sigma) {
           static_cast<cl_int>(wf.size()) - 1};
 }
 
+std::string sizeText(std::int64_t w, std::int64_t h, std::int64_t d) {
+  return std::to_string(w) + "x" + std::to_string(h) + (d > 1 ? "x" + std::to_string(d) : "");
+}
+
+// Refuses a grid with a side past `max`, naming it (unit: "pixels" or "voxels").
+void checkSides(const std::string& name, std::int64_t w, std::int64_t h, std::int64_t d, int max,
+                const char* unit) {
+  if (std::max({w, h, d}) > max)
+    throw InputError(name + " is " + sizeText(w, h, d) + " " + unit + "; at most " +
+                     std::to_string(max) + " per side are supported.");
+}
+
 // The spacing the input is built with: the override, else the data's own.
 GridSpacing chosenSpacing(const std::optional<GridSpacing>& override, const WorldGeometry& g,
                           int dims) {
@@ -77,20 +89,14 @@ GridSpacing chosenSpacing(const std::optional<GridSpacing>& override, const Worl
 
 void checkImageSize(std::int64_t width, std::int64_t height) {
   if (width < 1 || height < 1) throw InputError("The image is empty.");
-  if (width > kMaxImageSide || height > kMaxImageSide)
-    throw InputError("The image is " + std::to_string(width) + "x" + std::to_string(height) +
-                     " pixels; at most " + std::to_string(kMaxImageSide) +
-                     " pixels per side are supported.");
+  checkSides("The image", width, height, 1, kMaxImageSide, "pixels");
 }
 
 void checkVolumeSize(std::int64_t width, std::int64_t height, std::int64_t depth) {
   if (width < 1 || height < 1 || depth < 1) throw InputError("The volume is empty.");
   if (depth < 2)
     throw InputError("A volume needs at least 2 slices; open a single slice as an image.");
-  if (width > kMaxVolumeSide || height > kMaxVolumeSide || depth > kMaxVolumeSide)
-    throw InputError("The volume is " + std::to_string(width) + "x" + std::to_string(height) + "x" +
-                     std::to_string(depth) + " voxels; at most " + std::to_string(kMaxVolumeSide) +
-                     " per side are supported.");
+  checkSides("The volume", width, height, depth, kMaxVolumeSide, "voxels");
 }
 
 std::vector<double> gaussianWeights(double sigma) {
@@ -359,10 +365,6 @@ void requireFinite(const Values& values, const std::string& name) {
     if (!std::isfinite(v)) throw InputError(name + " contains NaN or infinite values.");
 }
 
-std::string sizeText(int w, int h, int d) {
-  return std::to_string(w) + "x" + std::to_string(h) + (d > 1 ? "x" + std::to_string(d) : "");
-}
-
 int depthOf(const Field2D&) { return 1; }
 int depthOf(const Field3D& f) { return f.depth; }
 
@@ -438,10 +440,7 @@ GvfInput gvfInputFrom(ComputeContext& ctx, const Image2D& edgeMap, const Field2D
                       const std::string& edgeName, const std::string& v0Name) {
   if (edgeMap.width < 1 || edgeMap.height < 1 || edgeMap.empty())
     throw InputError(edgeName + " is empty.");
-  if (edgeMap.width > kMaxImageSide || edgeMap.height > kMaxImageSide)
-    throw InputError(edgeName + " is " + sizeText(edgeMap.width, edgeMap.height, 1) +
-                     " pixels; at most " + std::to_string(kMaxImageSide) +
-                     " per side are supported.");
+  checkSides(edgeName, edgeMap.width, edgeMap.height, 1, kMaxImageSide, "pixels");
   requireFinite(edgeMap.pixels, edgeName);
   GvfInput in;
   in.width = edgeMap.width;
@@ -454,11 +453,7 @@ GvfInput gvfInputFrom(ComputeContext& ctx, const Volume& edgeMap, const Field3D*
                       const std::string& edgeName, const std::string& v0Name) {
   if (edgeMap.width < 1 || edgeMap.height < 1 || edgeMap.depth < 2 || edgeMap.voxels.empty())
     throw InputError(edgeName + " is not a volume of at least 2 slices.");
-  if (edgeMap.width > kMaxVolumeSide || edgeMap.height > kMaxVolumeSide ||
-      edgeMap.depth > kMaxVolumeSide)
-    throw InputError(edgeName + " is " + sizeText(edgeMap.width, edgeMap.height, edgeMap.depth) +
-                     " voxels; at most " + std::to_string(kMaxVolumeSide) +
-                     " per side are supported.");
+  checkSides(edgeName, edgeMap.width, edgeMap.height, edgeMap.depth, kMaxVolumeSide, "voxels");
   requireFinite(edgeMap.voxels, edgeName);
   GvfInput in;
   in.width = edgeMap.width;

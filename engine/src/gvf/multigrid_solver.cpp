@@ -6,7 +6,6 @@
 
 #include "cl/launch.hpp"
 #include "gvf/multigrid_schedule.hpp"
-#include "gvf/persistent_wait.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/euler_solver.hpp"

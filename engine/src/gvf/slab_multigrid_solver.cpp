@@ -163,10 +163,6 @@ SlabMultigridSolver::SlabMultigridSolver(
 
 SlabMultigridSolver::~SlabMultigridSolver() = default;
 
-Solver& SlabMultigridSolver::part(std::size_t i) const { return *parts_[i]; }
-
-const Solver& SlabMultigridSolver::lead() const { return *coarse_; }
-
 // V (level 0, in its storage) and e and rhs (float32) have three components, each a
 // plane-major block.
 SlabSolver::PlaneLayout SlabMultigridSolver::layout(std::size_t i, int level, int field) {

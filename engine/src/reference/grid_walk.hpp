@@ -1,5 +1,6 @@
 #pragma once
 // How the double references walk a grid: points in order, neighbours, mirrored indices.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 
@@ -26,6 +27,18 @@ void forEach(const T& g, F f) {
 inline Point shifted(Point p, int axis, int by) {
   p[axis] += by;
   return p;
+}
+
+// Linear interpolation along an axis of n samples (sample i's centre at i + 0.5, clamped to the
+// end ones): the samples either side of coordinate p and the second's weight.
+struct AxisCorners {
+  int i0, i1;
+  double f;
+};
+inline AxisCorners axisCorners(int n, double p) {
+  const double u = std::clamp(p - 0.5, 0.0, n - 1.0);
+  const int i0 = std::min(static_cast<int>(u), n - 1);
+  return {i0, std::min(i0 + 1, n - 1), u - i0};
 }
 
 // The Laplacian of component c of the field v at p, on the grid spacing `spacing`.

@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <utility>
 
+#include "grid_walk.hpp"
 #include "gvflab/snake_types.hpp"
 
 namespace gvflab::reference {
@@ -71,40 +72,27 @@ std::vector<glm::dvec2> solveDense(std::vector<double> m, std::vector<glm::dvec2
 }
 
 namespace {
-struct Bilinear {
-  int x0, y0, x1, y1;
-  double fx, fy;
-};
-Bilinear corners(int width, int height, glm::dvec2 p) {
-  const double u = std::clamp(p.x - 0.5, 0.0, width - 1.0);
-  const double v = std::clamp(p.y - 0.5, 0.0, height - 1.0);
-  Bilinear b;
-  b.x0 = std::min(static_cast<int>(u), width - 1);
-  b.y0 = std::min(static_cast<int>(v), height - 1);
-  b.x1 = std::min(b.x0 + 1, width - 1);
-  b.y1 = std::min(b.y0 + 1, height - 1);
-  b.fx = u - b.x0;
-  b.fy = v - b.y0;
-  return b;
+// at(x, y) interpolated bilinearly at p on a width x height grid.
+template <class T, class At>
+T bilinear(int width, int height, glm::dvec2 p, At at) {
+  const AxisCorners x = axisCorners(width, p.x), y = axisCorners(height, p.y);
+  return (at(x.i0, y.i0) * (1 - x.f) + at(x.i1, y.i0) * x.f) * (1 - y.f) +
+         (at(x.i0, y.i1) * (1 - x.f) + at(x.i1, y.i1) * x.f) * y.f;
 }
 }  // namespace
 
 glm::dvec2 sampleForce(const Field& field, glm::dvec2 p, bool normalize) {
-  const Bilinear b = corners(field.width, field.height, p);
-  auto at = [&](int x, int y) {
+  return bilinear<glm::dvec2>(field.width, field.height, p, [&](int x, int y) {
     const std::size_t i = static_cast<std::size_t>(y) * field.width + x;
     glm::dvec2 v(field.values[2 * i], field.values[2 * i + 1]);
     return normalize ? v / std::sqrt(glm::dot(v, v) + 1e-12) : v;
-  };
-  return (at(b.x0, b.y0) * (1 - b.fx) + at(b.x1, b.y0) * b.fx) * (1 - b.fy) +
-         (at(b.x0, b.y1) * (1 - b.fx) + at(b.x1, b.y1) * b.fx) * b.fy;
+  });
 }
 
 double sampleScalar(const Grid& grid, glm::dvec2 p) {
-  const Bilinear b = corners(grid.width, grid.height, p);
-  auto at = [&](int x, int y) { return grid.values[static_cast<std::size_t>(y) * grid.width + x]; };
-  return (at(b.x0, b.y0) * (1 - b.fx) + at(b.x1, b.y0) * b.fx) * (1 - b.fy) +
-         (at(b.x0, b.y1) * (1 - b.fx) + at(b.x1, b.y1) * b.fx) * b.fy;
+  return bilinear<double>(grid.width, grid.height, p, [&](int x, int y) {
+    return grid.values[static_cast<std::size_t>(y) * grid.width + x];
+  });
 }
 
 namespace {

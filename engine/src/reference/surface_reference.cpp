@@ -5,52 +5,35 @@
 #include <glm/geometric.hpp>
 #include <utility>
 
+#include "grid_walk.hpp"
+
 namespace gvflab::reference {
 
 namespace {
-struct Trilinear {
-  int x0, y0, z0, x1, y1, z1;
-  double fx, fy, fz;
-};
-Trilinear corners(int w, int h, int d, glm::dvec3 p) {
-  const double u = std::clamp(p.x - 0.5, 0.0, w - 1.0);
-  const double v = std::clamp(p.y - 0.5, 0.0, h - 1.0);
-  const double t = std::clamp(p.z - 0.5, 0.0, d - 1.0);
-  Trilinear c;
-  c.x0 = std::min(static_cast<int>(u), w - 1);
-  c.y0 = std::min(static_cast<int>(v), h - 1);
-  c.z0 = std::min(static_cast<int>(t), d - 1);
-  c.x1 = std::min(c.x0 + 1, w - 1);
-  c.y1 = std::min(c.y0 + 1, h - 1);
-  c.z1 = std::min(c.z0 + 1, d - 1);
-  c.fx = u - c.x0;
-  c.fy = v - c.y0;
-  c.fz = t - c.z0;
-  return c;
-}
+// at(x, y, z) interpolated trilinearly at p on a w x h x d grid.
 template <class T, class At>
-T trilinear(const Trilinear& c, At at) {
-  auto row = [&](int y, int z) { return at(c.x0, y, z) * (1 - c.fx) + at(c.x1, y, z) * c.fx; };
-  return (row(c.y0, c.z0) * (1 - c.fy) + row(c.y1, c.z0) * c.fy) * (1 - c.fz) +
-         (row(c.y0, c.z1) * (1 - c.fy) + row(c.y1, c.z1) * c.fy) * c.fz;
+T trilinear(int w, int h, int d, glm::dvec3 p, At at) {
+  const AxisCorners x = axisCorners(w, p.x), y = axisCorners(h, p.y), z = axisCorners(d, p.z);
+  auto row = [&](int j, int k) { return at(x.i0, j, k) * (1 - x.f) + at(x.i1, j, k) * x.f; };
+  return (row(y.i0, z.i0) * (1 - y.f) + row(y.i1, z.i0) * y.f) * (1 - z.f) +
+         (row(y.i0, z.i1) * (1 - y.f) + row(y.i1, z.i1) * y.f) * z.f;
 }
 }  // namespace
 
 glm::dvec3 sampleForce3(const Field& f, glm::dvec3 p, ForceScale scale) {
-  const Trilinear c = corners(f.width, f.height, f.depth, p);
   double peak = 0;
-  const glm::dvec3 s = trilinear<glm::dvec3>(c, [&](int x, int y, int z) {
-    const std::size_t i = (static_cast<std::size_t>(z) * f.height + y) * f.width + x;
-    const glm::dvec3 v(f.values[3 * i], f.values[3 * i + 1], f.values[3 * i + 2]);
-    peak = std::max(peak, glm::length(v));
-    return scale == ForceScale::UnitCorners ? v / std::sqrt(glm::dot(v, v) + 1e-12) : v;
-  });
+  const glm::dvec3 s =
+      trilinear<glm::dvec3>(f.width, f.height, f.depth, p, [&](int x, int y, int z) {
+        const std::size_t i = (static_cast<std::size_t>(z) * f.height + y) * f.width + x;
+        const glm::dvec3 v(f.values[3 * i], f.values[3 * i + 1], f.values[3 * i + 2]);
+        peak = std::max(peak, glm::length(v));
+        return scale == ForceScale::UnitCorners ? v / std::sqrt(glm::dot(v, v) + 1e-12) : v;
+      });
   return scale == ForceScale::CellPeak ? s / std::sqrt(peak * peak + 1e-12) : s;
 }
 
 double sampleScalar3(const Grid& g, glm::dvec3 p) {
-  const Trilinear c = corners(g.width, g.height, g.depth, p);
-  return trilinear<double>(c, [&](int x, int y, int z) {
+  return trilinear<double>(g.width, g.height, g.depth, p, [&](int x, int y, int z) {
     return g.values[(static_cast<std::size_t>(z) * g.height + y) * g.width + x];
   });
 }

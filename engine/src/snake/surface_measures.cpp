@@ -146,31 +146,6 @@ bool MeshDistance::within(const glm::dvec3& p, double d) const {
   return anyAround(p, [&](std::uint32_t t) { return triangleDistance(mesh_, t, p) <= d; });
 }
 
-std::vector<double> distancesToMesh(const std::vector<glm::vec3>& points, const SurfaceMesh& mesh,
-                                    double cap) {
-  std::vector<double> out(points.size(), cap);
-  const MeshDistance distance(mesh, cap);
-  for (std::size_t i = 0; i < points.size(); ++i) out[i] = distance(glm::dvec3(points[i]));
-  return out;
-}
-
-double surfaceProgress(const SurfaceMesh& now, const std::deque<SurfaceMesh>& past, double cap) {
-  if (past.empty()) return cap;
-  std::vector<MeshDistance> grids;
-  grids.reserve(past.size());
-  for (const auto& m : past) grids.emplace_back(m, cap);
-  double worst = 0;
-  for (const auto& v : now.vertices) {
-    double best = cap;
-    // Newest first; a vertex already within `worst` of one cannot raise the maximum.
-    for (auto g = grids.rbegin(); g != grids.rend() && best > worst; ++g)
-      best = std::min(best, (*g)(glm::dvec3(v)));
-    worst = std::max(worst, best);
-    if (worst >= cap) return cap;  // moved: no need to measure the rest
-  }
-  return worst;
-}
-
 bool collapsedSurface(const SurfaceMesh& mesh, double initialVolume, double dmin) {
   const double volume = meshVolume(mesh);
   if (!(volume < kCollapseFraction * initialVolume)) return false;  // the area is not needed

@@ -98,14 +98,19 @@ bool remeshWithinBudget(SurfaceMesh& mesh, MeshRings& rings, Remeshed& r, const 
 // contour's hundred nodes settle.
 constexpr double kStillFraction = 0.01;
 
+// A past window's start: its mesh, that mesh's connectivity version and its distance grid.
+struct WindowStart {
+  SurfaceMesh mesh;
+  long topology = 0;
+  std::shared_ptr<MeshDistance> grid;  // null until needed
+};
+
 // Whether a window ends with all but `fraction` of the vertices within tolerance of the
 // first `count` past surfaces, decided cheaply: a vertex within tolerance of its own position in a
 // past surface of the same connectivity is within it of that surface; only the others are measured
 // against the past meshes, whose distance grids are built when first needed and kept with them.
-bool windowStill(const SurfaceMesh& now, long topology, const std::deque<SurfaceMesh>& past,
-                 const std::deque<long>& pastTopology,
-                 std::deque<std::shared_ptr<MeshDistance>>& grids, double tolerance,
-                 double fraction = kStillFraction, std::size_t count = SIZE_MAX) {
+bool windowStill(const SurfaceMesh& now, long topology, std::deque<WindowStart>& past,
+                 double tolerance, double fraction = kStillFraction, std::size_t count = SIZE_MAX) {
   count = std::min(count, past.size());
   const double cap = std::max(tolerance, 0.5);
   const double t2 = tolerance * tolerance;
@@ -116,13 +121,13 @@ bool windowStill(const SurfaceMesh& now, long topology, const std::deque<Surface
     const glm::vec3 v = now.vertices[i];
     bool near = false;
     for (std::size_t r = count; r-- > 0 && !near;)
-      if (pastTopology[r] == topology) {
-        const glm::vec3 d = v - past[r].vertices[i];
+      if (past[r].topology == topology) {
+        const glm::vec3 d = v - past[r].mesh.vertices[i];
         near = glm::dot(d, d) <= t2;
       }
     for (std::size_t r = count; r-- > 0 && !near;) {
-      if (!grids[r]) grids[r] = std::make_shared<MeshDistance>(past[r], cap);
-      near = grids[r]->within(glm::dvec3(v), tolerance);
+      if (!past[r].grid) past[r].grid = std::make_shared<MeshDistance>(past[r].mesh, cap);
+      near = past[r].grid->within(glm::dvec3(v), tolerance);
     }
     if (!near && ++far > allowed) return false;
   }
@@ -139,13 +144,10 @@ struct SurfaceSnake::Impl {
     MeshRings rings;   // of mesh's current connectivity
     SurfaceMesh initial;
     double initialVolume = 0;
-    std::size_t budget = 0;  // vertexBudget() for its start
-    // The last kProgressWindows windows' starts, with the connectivity version of each.
-    std::deque<SurfaceMesh> references;
-    std::deque<long> referenceTopology;
-    std::deque<std::shared_ptr<MeshDistance>> referenceGrids;  // null until needed
-    long topology = 0;     // counts connectivity changes (remeshing)
-    long sinceRemesh = 0;  // iterations moved since the last remeshing
+    std::size_t budget = 0;              // vertexBudget() for its start
+    std::deque<WindowStart> references;  // the last kProgressWindows windows' starts
+    long topology = 0;                   // counts connectivity changes (remeshing)
+    long sinceRemesh = 0;                // iterations moved since the last remeshing
     StopStatus stop;
   };
 
@@ -330,9 +332,12 @@ glm::dvec3 SurfaceSnake::worldExtent() const {
   return glm::dvec3(width_, height_, depth_) * impl_->spacing;
 }
 
-SurfaceMesh SurfaceSnake::remeshInWorld(const SurfaceMesh& mesh) const {
-  return scaled(remesh(scaled(mesh, impl_->spacing), params_.dmin, params_.dmax),
-                1.0 / impl_->spacing);
+SurfaceMesh SurfaceSnake::startMesh(const SurfaceMesh& mesh) const {
+  checkSurface(mesh, width_, height_, depth_, params_);
+  SurfaceMesh m = outward(scaled(remesh(scaled(mesh, impl_->spacing), params_.dmin, params_.dmax),
+                                 1.0 / impl_->spacing));
+  checkVertexCount(static_cast<double>(m.vertices.size()));
+  return m;
 }
 
 void SurfaceSnake::setFields(const cl::Buffer& gvf, const GvfInput& edges) {
@@ -375,10 +380,8 @@ ForceFieldSet SurfaceSnake::boundFields() const {
 }
 
 int SurfaceSnake::add(const SurfaceMesh& mesh, SnakeForce force, std::optional<double> pressure) {
-  checkSurface(mesh, width_, height_, depth_, params_);
+  SurfaceMesh m = startMesh(mesh);
   checkSnakePressure(pressure);
-  SurfaceMesh m = outward(remeshInWorld(mesh));
-  checkVertexCount(static_cast<double>(m.vertices.size()));
   download();
   Impl::Surface s;
   s.id = impl_->nextId++;
@@ -434,9 +437,7 @@ void SurfaceSnake::setPressure(int id, std::optional<double> pressure) {
 void SurfaceSnake::setInitial(int id, const SurfaceMesh& mesh) {
   auto* s = impl_->find(id);
   if (!s) return;
-  checkSurface(mesh, width_, height_, depth_, params_);
-  SurfaceMesh m = outward(remeshInWorld(mesh));
-  checkVertexCount(static_cast<double>(m.vertices.size()));
+  SurfaceMesh m = startMesh(mesh);
   s->initialVolume = meshVolume(m);
   s->budget = vertexBudget(worldExtent(), params_, m.vertices.size());
   s->initial = std::move(m);
@@ -710,12 +711,11 @@ class SurfaceSnake::Stops : public StopGeometry {
     auto& s = m_.surfaces[k];
     const SnakeParams& p = s_.params_;
     auto within = [&](double fraction, std::size_t count) {
-      return windowStill(s.mesh, s.topology, s.references, s.referenceTopology, s.referenceGrids,
-                         p.tolerance, fraction, count);
+      return windowStill(s.mesh, s.topology, s.references, p.tolerance, fraction, count);
     };
     if (!within(kStillFraction, SIZE_MAX)) return false;
     std::vector<double> volumes;
-    for (const auto& r : s.references) volumes.push_back(meshVolume(r));
+    for (const auto& r : s.references) volumes.push_back(meshVolume(r.mesh));
     volumes.push_back(meshVolume(s.mesh));
     const double step = p.tolerance * p.dmin * p.holdGap;
     return !creptOverall(volumes, step) || within(0, 1) ||
@@ -806,14 +806,8 @@ bool SurfaceSnake::checkAndRemesh(int next) {
   for (std::size_t k : moving) {
     auto& s = m.surfaces[k];
     if (!windowEnds[k]) continue;
-    s.references.push_back(s.mesh);
-    s.referenceTopology.push_back(s.topology);
-    s.referenceGrids.push_back(nullptr);
-    if (s.references.size() > static_cast<std::size_t>(kProgressWindows)) {
-      s.references.pop_front();
-      s.referenceTopology.pop_front();
-      s.referenceGrids.pop_front();
-    }
+    s.references.push_back({s.mesh, s.topology, nullptr});
+    if (s.references.size() > static_cast<std::size_t>(kProgressWindows)) s.references.pop_front();
   }
   upload();
   return false;
@@ -836,9 +830,7 @@ void SurfaceSnake::syncLayout() {
   if (!m.layoutDirty) return;
   download();
   for (auto& s : m.surfaces) {
-    s.references.assign(1, s.mesh);
-    s.referenceTopology.assign(1, s.topology);
-    s.referenceGrids.assign(1, nullptr);
+    s.references.assign(1, {s.mesh, s.topology, nullptr});
     s.stop.sinceWindow = 0;
   }
   m.sinceResample = 0;
