@@ -197,9 +197,9 @@ class MultigridSolver : public Solver {
     // e, cw, ch, cd, v, w, h, d, add
     TypedKernel<cl::Buffer, cl_int, cl_int, cl_int, cl::Buffer, cl_int, cl_int, cl_int, cl_int>
         prolong;
-    // vin, vout, v0, e1, rhs1, e1z, w, h, cw, ch, k, prolong, sweeps, restrict, zero_e
-    TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int,
-                cl_int, cl_int, cl_int, cl_float, cl_int, cl_int, cl_int, cl_int>
+    // vin, vout, rhs, s, e1, rhs1, e1z, w, h, cw, ch, k, prolong, sweeps, restrict, zero_e
+    TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer,
+                cl_int, cl_int, cl_int, cl_int, cl_float, cl_int, cl_int, cl_int, cl_int>
         fusedPass;
   };
   void chooseCoarseLevel();
@@ -214,7 +214,7 @@ class MultigridSolver : public Solver {
   void restrictResidual(int level, bool withResidual);  // level -> level + 1
   void prolong(int level, bool add);                    // level + 1 -> level
   void zero(int level);
-  bool fusedPass(const detail::LevelRun& r);  // level 0's run in one launch; false: not here
+  bool fusedPass(int level, const detail::LevelRun& r);  // the run in one launch; false: not here
   class Launches;  // the schedule's executor that launches a kernel per step
   detail::CycleShape cycleShape() const;
   bool persistentTakes(int level) const;  // the one launch takes over at this level
