@@ -16,7 +16,7 @@
 // residual equation, each correction added to V (so iterating keeps converging).
 // Launches: levels above coarseLevel() one kernel per operator (a red-black sweep one launch
 // per colour in place, or both colours in one tiled launch into a second copy: options.fused;
-// with fused 2 in 2D also level 0's steps between two visits of level 1 in one launch);
+// with fused 2 in 2D also a level's steps between two visits of the next in one launch);
 // the levels from coarseLevel()
 // down are solved by one work-group in one launch (mg_coarse) each time a cycle reaches them,
 // the same steps in the same order (see chooseCoarseLevel for the measured side per device).
@@ -60,8 +60,8 @@ struct MultigridOptions {
   // Smoothing sweeps above the one-work-group levels: both colours in one tiled launch
   // (mg_smooth_fused, into a second copy of each level's v: one more field of memory) or one
   // launch per colour in place. -1: chosen per device and dims (fusedChosen: GPUs in 2D, where
-  // measured faster); 0: two launches; 1: fused; 2 (2D): fused, and level 0's steps between two
-  // visits of level 1 (prolongation, sweeps, residual restriction) in one launch each
+  // measured faster); 0: two launches; 1: fused; 2 (2D): fused, and each launched level's steps
+  // between two visits of the next (prolongation, sweeps, residual restriction) in one launch
   // (mg_fused_pass). field() then alternates between two buffers, as Euler's does: take it
   // again after each step.
   int fused = -1;

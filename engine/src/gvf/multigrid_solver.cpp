@@ -1,7 +1,6 @@
 #include "gvflab/multigrid_solver.hpp"
 
 #include <cmath>
-#include <cstdlib>
 #include <functional>
 #include <sstream>
 
@@ -62,7 +61,8 @@ std::uint64_t MultigridSolver::pyramidBytes(FieldShape shape, Precision precisio
 // (512² f32 2.85 -> 2.07 ms, 2048² 10.9 -> 7.8: a third fewer launches); 3D not (256³ f32
 // 9.12 -> 8.94, f16 7.85 -> 8.69; 512³ f32 68.5 -> 70.1: the tile's halo costs what the
 // second read saved). PoCL 64²x32 f32: 36 -> 44 ms (work-groups of 256 with a barrier).
-// Level 0's fused passes (fused 2) go with it: H200 2048² 4.24 -> 3.90 ms, PoCL 384² slower.
+// Fused passes (fused 2) go with it: H200 2048² 4.24 -> 3.90 ms (level 0), 3.67 (level 1 too);
+// PoCL 384² slower.
 bool MultigridSolver::fusedChosen(const ComputeContext& ctx, FieldShape shape) {
   return ctx.info().isGpu && shape.dims() == 2;
 }
@@ -418,8 +418,6 @@ void MultigridSolver::prolong(int level, bool add) {
 bool MultigridSolver::fusedPass(int level, const detail::LevelRun& r) {
   if (!fusedPasses_ || 2 * r.sweeps + (r.restrict ? 2 : 0) > 6 || level + 1 >= levels())
     return false;
-  if (level > 0 && std::getenv("GVFLAB_MG_L1FUSE") && *std::getenv("GVFLAB_MG_L1FUSE") == '0')
-    return false;  // EXPERIMENT: old schedule
   const bool zeroE =
       r.restrict && r.zeroCoarse && (coarseFrom_ != level + 1 || persistentTakes(level + 1));
   const bool swapZero = zeroE && r.prolong && !persistentTakes(level + 1);
