@@ -435,8 +435,7 @@ bool MultigridSolver::fusedPass(int level, const detail::LevelRun& r) {
       k, cl::NullRange, cl::NDRange(detail::roundUp(f.width, 32) * 8, (f.height + 31) / 32),
       cl::NDRange(256, 1), nullptr, &ev);
   ctx_->profiler().record("mg_fused_pass", ev, levelGroup(level));
-  if ((r.prolong || r.sweeps > 0) && fine) std::swap(fine->e, fine->eAlt);
-  if ((r.prolong || r.sweeps > 0) && !fine) std::swap(v_, vAlt_);
+  if (r.prolong || r.sweeps > 0) fine ? std::swap(fine->e, fine->eAlt) : std::swap(v_, vAlt_);
   if (swapZero) std::swap(coarse.e, coarse.eAlt);
   if (zeroE && r.prolong && !swapZero) zero(level + 1);
   return true;
