@@ -218,25 +218,42 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void mg_smooth_fused(
   }
 }
 
-#if defined(FINE) && !defined(DIMS3)
-// Level 0's steps between two visits of level 1 in one launch (2D): [v += P e1], `sweeps`
-// red-black sweeps, [rhs1 = restrict(f - A v)], vin -> vout (not in place: a neighbouring
-// tile still reads the old values). A work-group owns a MF_T² tile; it loads v and V0 on the
-// tile grown by the halo H = 2 sweeps (+ 2 with the restriction: the residual one beyond the
-// tile at an odd side, reading one more) into local memory, then each colour pass updates one
-// ring fewer. Same arithmetic, in the same order, as mg_prolong, mg_smooth and mg_restrict,
-// every value rounded through storage as they leave it: the same bits. zero_e: e1's other
-// copy (e1z) zeroed on the tile's coarse cells (the host then swaps the two).
+#ifndef DIMS3
+// A level's steps between two visits of the next coarser one in one launch (2D): [v += P e1],
+// `sweeps` red-black sweeps, [rhs1 = restrict(f - A v)], vin -> vout (not in place: a
+// neighbouring tile still reads the old values). A work-group owns a MF_T² tile; it loads v
+// and the right-hand side on the tile grown by the halo H = 2 sweeps (+ 2 with the
+// restriction: the residual one beyond the tile at an odd side, reading one more) into local
+// memory, then each colour pass updates one ring fewer. Same arithmetic, in the same order,
+// as mg_prolong, mg_smooth and mg_restrict, every value rounded through storage as they leave
+// it: the same bits. Level 0 (FINE): f and S made from V0; coarser: f and S read (v is e).
+// zero_e: e1z zeroed on the tile's coarse cells (e1's other copy, the host then swaps the
+// two; or e1 itself when not prolonging: nothing here reads it then).
 #define MF_T 32
 #define MF_HMAX 6
 #define MF_S (MF_T + 2 * MF_HMAX)
 #define MF_AT(x, y) (((y)-y0 + MF_HMAX) * MF_S + (x)-x0 + MF_HMAX)
+#ifdef FINE
+#define MF_ROUND(v) round_to_storage2(v)
+#define MF_RHS_S(a, f_, s_)     \
+  const float2 b_ = lb[a];      \
+  const float s_ = dot(b_, b_); \
+  const float2 f_ = -s_ * b_
+#else
+#define MF_ROUND(v) (v)
+#define MF_RHS_S(a, f_, s_) \
+  const float2 f_ = lb[a];  \
+  const float s_ = ls[a]
+#endif
 
 __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void mg_fused_pass(
-    __global const v_t* vin, __global v_t* vout, __global const rhs_t* v0, __global const float* e1,
-    __global float* rhs1, __global float* e1z, int w, int h, int cw, int ch, float k, int prolong,
-    int sweeps, int restrict_, int zero_e) {
-  __local float2 lv[MF_S * MF_S], lb[MF_S * MF_S];
+    __global const v_t* vin, __global v_t* vout, __global const rhs_t* rhs, __global const float* s,
+    __global const float* e1, __global float* rhs1, __global float* e1z, int w, int h, int cw,
+    int ch, float k, int prolong, int sweeps, int restrict_, int zero_e) {
+  __local float2 lv[MF_S * MF_S], lb[MF_S * MF_S];  // v; V0 (FINE) or f
+#ifndef FINE
+  __local float ls[MF_S * MF_S];
+#endif
   const int x0 = get_group_id(0) * MF_T, y0 = get_group_id(1) * MF_T, lid = get_local_id(0);
   const int halo = 2 * sweeps + (restrict_ ? 2 : 0);
   const size_t n = (size_t)w * h;
@@ -249,10 +266,15 @@ __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void mg_fused_pass(
     for (int j = lid; j < (xb - xa) * (yb - ya); j += 256) {
       const int x = xa + j % (xb - xa), y = ya + j / (xb - xa);
       const size_t i = (size_t)y * w + x;
-      float2 c = SLOAD(vin, i, n);
-      if (prolong) c = round_to_storage2(vload2((y / 2) * cw + x / 2, e1) + c);  // as mg_prolong
+      float2 c = VLOAD(vin, i, n);
+      if (prolong) c = MF_ROUND(vload2((y / 2) * cw + x / 2, e1) + c);  // as mg_prolong
       lv[MF_AT(x, y)] = c;
-      lb[MF_AT(x, y)] = SLOAD(v0, i, n);
+#ifdef FINE
+      lb[MF_AT(x, y)] = SLOAD(rhs, i, n);
+#else
+      lb[MF_AT(x, y)] = vload2(i, rhs);
+      ls[MF_AT(x, y)] = s[i];
+#endif
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -262,14 +284,12 @@ __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void mg_fused_pass(
     for (int j = lid; j < hw * (yb - ya); j += 256) {
       const int y = ya + j / hw, x = xa + 2 * (j % hw) + ((xa + y + pass) & 1);
       if (x >= xb) continue;
-      const float2 b = lb[MF_AT(x, y)];
-      const float sv = dot(b, b);
-      const float2 f = -sv * b;
+      MF_RHS_S(MF_AT(x, y), f, sv);
       const float denom = MG_CENTRE * k + sv;  // as mg_smooth (same contraction)
       const float2 sum =
           MG_SUM2(lv[MF_AT(mirror_index(x - 1, w), y)], lv[MF_AT(mirror_index(x + 1, w), y)],
                   lv[MF_AT(x, mirror_index(y - 1, h))], lv[MF_AT(x, mirror_index(y + 1, h))]);
-      if (denom > 0.0f) lv[MF_AT(x, y)] = round_to_storage2((k * sum - f) / denom);
+      if (denom > 0.0f) lv[MF_AT(x, y)] = MF_ROUND((k * sum - f) / denom);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
@@ -277,7 +297,7 @@ __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void mg_fused_pass(
   if (prolong || sweeps > 0)
     for (int j = lid; j < MF_T * MF_T; j += 256) {
       const int x = x0 + j % MF_T, y = y0 + j / MF_T;
-      if (x < w && y < h) SSTORE(lv[MF_AT(x, y)], vout, (size_t)y * w + x, n);
+      if (x < w && y < h) VSTORE(lv[MF_AT(x, y)], vout, (size_t)y * w + x, n);
     }
   if (!restrict_) return;
   for (int j = lid; j < MF_T * MF_T / 4; j += 256) {
@@ -287,9 +307,9 @@ __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void mg_fused_pass(
     for (int dy = 0; dy < 2; ++dy)
       for (int dx = 0; dx < 2; ++dx) {  // as mg_restrict
         const int x = mirror_index(2 * X + dx, w), y = mirror_index(2 * Y + dy, h);
-        const float2 b = lb[MF_AT(x, y)], c = lv[MF_AT(x, y)];
-        const float sv = dot(b, b);
-        float2 f = -sv * b;
+        MF_RHS_S(MF_AT(x, y), f0, sv);
+        const float2 c = lv[MF_AT(x, y)];
+        float2 f = f0;
         f -= k * (MG_SUM2(
                       lv[MF_AT(mirror_index(x - 1, w), y)], lv[MF_AT(mirror_index(x + 1, w), y)],
                       lv[MF_AT(x, mirror_index(y - 1, h))], lv[MF_AT(x, mirror_index(y + 1, h))]) -

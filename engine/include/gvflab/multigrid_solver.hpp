@@ -16,7 +16,7 @@
 // residual equation, each correction added to V (so iterating keeps converging).
 // Launches: levels above coarseLevel() one kernel per operator (a red-black sweep one launch
 // per colour in place, or both colours in one tiled launch into a second copy: options.fused;
-// with fused 2 in 2D also level 0's steps between two visits of level 1 in one launch);
+// with fused 2 in 2D also a level's steps between two visits of the next in one launch);
 // the levels from coarseLevel()
 // down are solved by one work-group in one launch (mg_coarse) each time a cycle reaches them,
 // the same steps in the same order (see chooseCoarseLevel for the measured side per device).
@@ -60,8 +60,8 @@ struct MultigridOptions {
   // Smoothing sweeps above the one-work-group levels: both colours in one tiled launch
   // (mg_smooth_fused, into a second copy of each level's v: one more field of memory) or one
   // launch per colour in place. -1: chosen per device and dims (fusedChosen: GPUs in 2D, where
-  // measured faster); 0: two launches; 1: fused; 2 (2D): fused, and level 0's steps between two
-  // visits of level 1 (prolongation, sweeps, residual restriction) in one launch each
+  // measured faster); 0: two launches; 1: fused; 2 (2D): fused, and each launched level's steps
+  // between two visits of the next (prolongation, sweeps, residual restriction) in one launch
   // (mg_fused_pass). field() then alternates between two buffers, as Euler's does: take it
   // again after each step.
   int fused = -1;
@@ -197,9 +197,9 @@ class MultigridSolver : public Solver {
     // e, cw, ch, cd, v, w, h, d, add
     TypedKernel<cl::Buffer, cl_int, cl_int, cl_int, cl::Buffer, cl_int, cl_int, cl_int, cl_int>
         prolong;
-    // vin, vout, v0, e1, rhs1, e1z, w, h, cw, ch, k, prolong, sweeps, restrict, zero_e
-    TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int,
-                cl_int, cl_int, cl_int, cl_float, cl_int, cl_int, cl_int, cl_int>
+    // vin, vout, rhs, s, e1, rhs1, e1z, w, h, cw, ch, k, prolong, sweeps, restrict, zero_e
+    TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer,
+                cl_int, cl_int, cl_int, cl_int, cl_float, cl_int, cl_int, cl_int, cl_int>
         fusedPass;
   };
   void chooseCoarseLevel();
@@ -214,7 +214,7 @@ class MultigridSolver : public Solver {
   void restrictResidual(int level, bool withResidual);  // level -> level + 1
   void prolong(int level, bool add);                    // level + 1 -> level
   void zero(int level);
-  bool fusedPass(const detail::LevelRun& r);  // level 0's run in one launch; false: not here
+  bool fusedPass(int level, const detail::LevelRun& r);  // the run in one launch; false: not here
   class Launches;  // the schedule's executor that launches a kernel per step
   detail::CycleShape cycleShape() const;
   bool persistentTakes(int level) const;  // the one launch takes over at this level

@@ -61,7 +61,8 @@ std::uint64_t MultigridSolver::pyramidBytes(FieldShape shape, Precision precisio
 // (512² f32 2.85 -> 2.07 ms, 2048² 10.9 -> 7.8: a third fewer launches); 3D not (256³ f32
 // 9.12 -> 8.94, f16 7.85 -> 8.69; 512³ f32 68.5 -> 70.1: the tile's halo costs what the
 // second read saved). PoCL 64²x32 f32: 36 -> 44 ms (work-groups of 256 with a barrier).
-// Level 0's fused passes (fused 2) go with it: H200 2048² 4.24 -> 3.90 ms, PoCL 384² slower.
+// Fused passes (fused 2) go with it: H200 2048² 4.24 -> 3.90 ms (level 0), 3.67 (level 1 too);
+// PoCL 384² slower.
 bool MultigridSolver::fusedChosen(const ComputeContext& ctx, FieldShape shape) {
   return ctx.info().isGpu && shape.dims() == 2;
 }
@@ -113,7 +114,9 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
       k->restrictS = lib.kernel("multigrid.cl", "mg_restrict_s", opts);
       k->prolong = lib.kernel("multigrid.cl", "mg_prolong", opts);
     }
-    if (fusedPasses_) fine_.fusedPass = lib.kernel("multigrid.cl", "mg_fused_pass", fineOpts);
+    if (fusedPasses_)
+      for (auto [k, opts] : {std::pair{&fine_, fineOpts}, std::pair{&coarse_, coarseOpts}})
+        k->fusedPass = lib.kernel("multigrid.cl", "mg_fused_pass", opts);
     chooseCoarseLevel();
     if (!fine) return;
     restrictS(0);
@@ -409,26 +412,32 @@ void MultigridSolver::prolong(int level, bool add) {
   launch(k, "mg_prolong", f, level);
 }
 
-// mg_fused_pass where its tile's halo reaches (MF_HMAX 6: 2 sweeps and the restriction); e_1
-// zeroed by the same launch into its other copy, swapped in, unless the one launch holds it.
-bool MultigridSolver::fusedPass(const detail::LevelRun& r) {
-  if (!fusedPasses_ || 2 * r.sweeps + (r.restrict ? 2 : 0) > 6) return false;
-  const bool zeroE = r.restrict && r.zeroCoarse && (coarseFrom_ != 1 || persistentTakes(1));
-  const bool swapZero = zeroE && !persistentTakes(1);
-  const FieldShape f = shapeOf(0), c = shapeOf(1);
-  Level& l1 = levels_[0];
-  auto& k = fine_.fusedPass;
-  k.set(v_->buffer(), vAlt_->buffer(), v0_->buffer(), l1.e, l1.rhs, swapZero ? l1.eAlt : dummy_,
-        f.width, f.height, c.width, c.height, static_cast<float>(mu_), r.prolong, r.sweeps,
-        r.restrict, swapZero);
+// mg_fused_pass where its tile's halo reaches (MF_HMAX 6: 2 sweeps and the restriction);
+// e_{l+1} zeroed by the same launch: in place when not prolonging (nothing reads it), else into
+// its other copy, swapped in, unless the one launch holds it.
+bool MultigridSolver::fusedPass(int level, const detail::LevelRun& r) {
+  if (!fusedPasses_ || 2 * r.sweeps + (r.restrict ? 2 : 0) > 6 || level + 1 >= levels())
+    return false;
+  const bool zeroE =
+      r.restrict && r.zeroCoarse && (coarseFrom_ != level + 1 || persistentTakes(level + 1));
+  const bool swapZero = zeroE && r.prolong && !persistentTakes(level + 1);
+  const FieldShape f = shapeOf(level), c = shapeOf(level + 1);
+  Level* fine = level == 0 ? nullptr : &levels_[level - 1];
+  Level& coarse = levels_[level];
+  auto& k = kernelsOf(level).fusedPass;
+  k.set(fine ? fine->e : v_->buffer(), fine ? fine->eAlt : vAlt_->buffer(),
+        fine ? fine->rhs : v0_->buffer(), fine ? fine->s : dummy_, coarse.e, coarse.rhs,
+        swapZero ? coarse.eAlt : (zeroE && !r.prolong ? coarse.e : dummy_), f.width, f.height,
+        c.width, c.height, static_cast<float>(mu_ / std::ldexp(1.0, 2 * level)), r.prolong,
+        r.sweeps, r.restrict, zeroE && (swapZero || !r.prolong));
   cl::Event ev;
   ctx_->queue().enqueueNDRangeKernel(
       k, cl::NullRange, cl::NDRange(detail::roundUp(f.width, 32) * 8, (f.height + 31) / 32),
       cl::NDRange(256, 1), nullptr, &ev);
-  ctx_->profiler().record("mg_fused_pass", ev, levelGroup(0));
-  if (r.prolong || r.sweeps > 0) std::swap(v_, vAlt_);
-  if (swapZero) std::swap(l1.e, l1.eAlt);
-  if (zeroE && !swapZero) zero(1);
+  ctx_->profiler().record("mg_fused_pass", ev, levelGroup(level));
+  if (r.prolong || r.sweeps > 0) fine ? std::swap(fine->e, fine->eAlt) : std::swap(v_, vAlt_);
+  if (swapZero) std::swap(coarse.e, coarse.eAlt);
+  if (zeroE && r.prolong && !swapZero) zero(level + 1);
   return true;
 }
 
@@ -463,7 +472,7 @@ class MultigridSolver::Launches final : public detail::CycleSteps {
   void prolong(int level, bool add) override { s_.prolong(level, add); }
   void zero(int level) override { s_.zero(level); }
   void run(int level, const detail::LevelRun& r) override {
-    if (level != 0 || !s_.fusedPass(r)) CycleSteps::run(level, r);
+    if (!s_.fusedPass(level, r)) CycleSteps::run(level, r);
   }
 
  private:
