@@ -22,6 +22,14 @@ using detail::coarser;
 using detail::kMaxCoarseLevels;
 using detail::maxSide;
 
+// mg_fused_pass's local memory (kernels/multigrid.cl): a tile of MF_T = 32 with a halo of
+// MF_HMAX = 6 a side, v and V0 (level 0) or f as float2, and S below level 0 as float.
+constexpr int kPassTile = 32, kPassHalo = 6;
+std::uint64_t fusedPassBytes(int level) {
+  const std::uint64_t side = kPassTile + 2 * kPassHalo;
+  return side * side * (level == 0 ? 16 : 20);
+}
+
 }  // namespace
 
 const std::vector<ParamSpec>& multigridParamSpecs() {
@@ -85,7 +93,7 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
     if (persistentTop_ == 0) fused_ = false;  // level 0 in place in the launch
   }
   fusedPasses_ = fused_ && options.fused != 1 && shape.dims() == 2 && maxSide(shape) > 2 &&
-                 options.firstLevel == 0 && ctx_->info().localMemBytes >= 32768;
+                 options.firstLevel == 0 && ctx_->info().localMemBytes >= fusedPassBytes(0);
   const int fields = fused_ ? 3 : 2;
   const double coarsePerPoint = double(pyramidBytes(shape, options_.precision, fused_) -
                                        fields * fieldBytes(shape, options_.precision)) /
@@ -412,11 +420,13 @@ void MultigridSolver::prolong(int level, bool add) {
   launch(k, "mg_prolong", f, level);
 }
 
-// mg_fused_pass where its tile's halo reaches (MF_HMAX 6: 2 sweeps and the restriction);
+// mg_fused_pass where its tile's halo reaches (2 sweeps and the restriction) and its tiles fit
+// the device's local memory (below level 0 they hold S too: 38.7 KB against level 0's 31);
 // e_{l+1} zeroed by the same launch: in place when not prolonging (nothing reads it), else into
 // its other copy, swapped in, unless the one launch holds it.
 bool MultigridSolver::fusedPass(int level, const detail::LevelRun& r) {
-  if (!fusedPasses_ || 2 * r.sweeps + (r.restrict ? 2 : 0) > 6 || level + 1 >= levels())
+  if (!fusedPasses_ || 2 * r.sweeps + (r.restrict ? 2 : 0) > kPassHalo || level + 1 >= levels() ||
+      ctx_->info().localMemBytes < fusedPassBytes(level))
     return false;
   const bool zeroE =
       r.restrict && r.zeroCoarse && (coarseFrom_ != level + 1 || persistentTakes(level + 1));
@@ -432,7 +442,8 @@ bool MultigridSolver::fusedPass(int level, const detail::LevelRun& r) {
         r.sweeps, r.restrict, zeroE && (swapZero || !r.prolong));
   cl::Event ev;
   ctx_->queue().enqueueNDRangeKernel(
-      k, cl::NullRange, cl::NDRange(detail::roundUp(f.width, 32) * 8, (f.height + 31) / 32),
+      k, cl::NullRange,
+      cl::NDRange(detail::roundUp(f.width, kPassTile) * 8, (f.height + kPassTile - 1) / kPassTile),
       cl::NDRange(256, 1), nullptr, &ev);
   ctx_->profiler().record("mg_fused_pass", ev, levelGroup(level));
   if (r.prolong || r.sweeps > 0) fine ? std::swap(fine->e, fine->eAlt) : std::swap(v_, vAlt_);
