@@ -242,8 +242,7 @@ void EulerSolver::setUpPoints2D(const std::string& opts) {
   step2d_ = ctx_->kernels().kernel("gvf_euler2d.cl", "gvf_euler_step", opts);
   bindFixed<false>(step2d_, *v0_, input_);
   local_ = detail::localSize2D(ctx_->info());
-  global_ = cl::NDRange(detail::roundUp(input_.width, local_[0]),
-                        detail::roundUp(input_.height, local_[1]));
+  global_ = detail::paddedRange(input_.width, input_.height, 1, local_);
 }
 
 // CPUs: a work-item per row (gvf_euler_rows), 16 rows per work-group.
@@ -268,9 +267,7 @@ void EulerSolver::setUpPoints3D(const std::string& opts) {
   step3d_ = ctx_->kernels().kernel("gvf_euler3d.cl", "gvf_euler_step3d", opts);
   bindFixed<true>(step3d_, *v0_, input_);
   local_ = cl::NDRange(32, 4, 2);
-  global_ = cl::NDRange(detail::roundUp(input_.width, local_[0]),
-                        detail::roundUp(input_.height, local_[1]),
-                        detail::roundUp(input_.depth, local_[2]));
+  global_ = detail::paddedRange(input_.width, input_.height, input_.depth, local_);
 }
 
 // CPUs: a work-item per row of x (gvf_euler_rows3d), 16 rows per work-group.
@@ -362,11 +359,8 @@ void EulerSolver::stepPersistent2D(int n) {
   persistentKernel_.arg<5>(static_cast<float>(mu_));
   persistentKernel_.arg<6>(n);
   persistentKernel_.arg<8>(sync_.base());
-  cl::Event ev;
-  ctx_->queue().enqueueNDRangeKernel(persistentKernel_, cl::NullRange,
-                                     cl::NDRange(groups[0] * local_[0], groups[1] * local_[1]),
-                                     local_, nullptr, &ev);
-  ctx_->profiler().record(tileKernels(options_.tile).persistent, ev);
+  detail::enqueueRange(*ctx_, persistentKernel_, tileKernels(options_.tile).persistent,
+                       cl::NDRange(groups[0] * local_[0], groups[1] * local_[1]), local_);
   sync_.launched(static_cast<long long>(count) * (phases - 1));
   current_ = (current_ + phases) % 2;
 }
@@ -396,9 +390,7 @@ void EulerSolver::stepTiled2D(int n) {
     tiled2d_.arg<0>(v_[current_]->memory());
     tiled2d_.arg<2>(v_[1 - current_]->memory());
     tiled2d_.arg<6>(std::min(t.halo, n - done));
-    cl::Event ev;
-    ctx_->queue().enqueueNDRangeKernel(tiled2d_, cl::NullRange, global, local_, nullptr, &ev);
-    ctx_->profiler().record(tileKernels(t).steps, ev);
+    detail::enqueueRange(*ctx_, tiled2d_, tileKernels(t).steps, global, local_);
     current_ = 1 - current_;
   }
 }
@@ -414,10 +406,8 @@ void EulerSolver::stepTiles3D(int n) {
   for (; n >= 2; n -= 2) {
     pairKernel_.arg<0>(v_[current_]->memory());
     pairKernel_.arg<2>(v_[1 - current_]->memory());
-    cl::Event ev;
-    ctx_->queue().enqueueNDRangeKernel(pairKernel_, cl::NullRange, global,
-                                       cl::NDRange(t3.tx, t3.ty / t3.rows, 1), nullptr, &ev);
-    ctx_->profiler().record("gvf_euler_2steps3d_tiled", ev);
+    detail::enqueueRange(*ctx_, pairKernel_, "gvf_euler_2steps3d_tiled", global,
+                         cl::NDRange(t3.tx, t3.ty / t3.rows, 1));
     current_ = 1 - current_;
   }
   stepSingles(n);
@@ -440,9 +430,7 @@ void EulerSolver::stepSingles(int n) {
       step2d_.arg<0>(v_[current_]->memory());
       step2d_.arg<2>(v_[1 - current_]->memory());
     }
-    cl::Event ev;
-    ctx_->queue().enqueueNDRangeKernel(kernel, cl::NullRange, global_, local_, nullptr, &ev);
-    ctx_->profiler().record(name, ev);
+    detail::enqueueRange(*ctx_, kernel, name, global_, local_);
     current_ = 1 - current_;
   }
 }

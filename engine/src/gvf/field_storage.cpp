@@ -133,16 +133,11 @@ void FieldStorage::enqueueConvert(const char* name, const cl::Buffer& f32) {
     const bool importing = std::string(name) == "import_field";
     k.set(importing ? cl::Memory(f32) : mem_, importing ? mem_ : cl::Memory(f32), shape_.width,
           shape_.height, shape_.depth);
-    cl::Event ev;
     const cl::NDRange local =
         shape_.dims() == 3 ? cl::NDRange(32, 4, 2) : detail::localSize2D(ctx_.info());
-    const cl::NDRange global(detail::roundUp(shape_.width, local[0]),
-                             detail::roundUp(shape_.height, local[1]),
-                             shape_.dims() == 3 ? detail::roundUp(shape_.depth, local[2]) : 1);
-    ctx_.queue().enqueueNDRangeKernel(
-        k, cl::NullRange, shape_.dims() == 3 ? global : cl::NDRange(global[0], global[1]), local,
-        nullptr, &ev);
-    ctx_.profiler().record(name, ev);
+    detail::enqueueRange(ctx_, k, name,
+                         detail::paddedRange(shape_.width, shape_.height, shape_.depth, local),
+                         local);
   } catch (const cl::Error& e) {
     rethrowClError(e, "converting a vector field");
   }

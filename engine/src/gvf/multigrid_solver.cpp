@@ -337,10 +337,8 @@ void MultigridSolver::coarseSolve(bool fullMultigrid) {
   const Pool pool = coarsePool_() ? Pool(coarsePool_) : Pool(cl::Local(coarsePoolBytes_));
   k.set(l.e, l.rhs, l.s, s.width, s.height, s.depth, levels() - coarseFrom_,
         static_cast<float>(mu_ / std::ldexp(1.0, 2 * coarseFrom_)), ops.steps, ops.count, pool);
-  cl::Event ev;
-  ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(coarseGroup_),
-                                     cl::NDRange(coarseGroup_), nullptr, &ev);
-  ctx_->profiler().record("mg_coarse", ev, levelGroup(coarseFrom_));
+  detail::enqueueRange(*ctx_, k, "mg_coarse", cl::NDRange(coarseGroup_), cl::NDRange(coarseGroup_),
+                       levelGroup(coarseFrom_));
 }
 
 void MultigridSolver::launch(cl::Kernel& k, const char* name, FieldShape over, int level,
@@ -348,14 +346,8 @@ void MultigridSolver::launch(cl::Kernel& k, const char* name, FieldShape over, i
   const bool is3d = input_.dims() == 3;
   const cl::NDRange local = is3d ? cl::NDRange(32, 4, 2) : detail::localSize2D(ctx_->info());
   const std::size_t w = halfX ? (over.width + 1) / 2 : over.width;
-  const cl::NDRange global =
-      is3d ? cl::NDRange(detail::roundUp(w, local[0]), detail::roundUp(over.height, local[1]),
-                         detail::roundUp(over.depth, local[2]))
-           : cl::NDRange(detail::roundUp(w, local[0]), detail::roundUp(over.height, local[1]));
-  cl::Event ev;
-  ctx_->queue().enqueueNDRangeKernel(k, is3d ? cl::NDRange(0, 0, z0) : cl::NullRange, global, local,
-                                     nullptr, &ev);
-  ctx_->profiler().record(name, ev, levelGroup(level));
+  detail::enqueueRange(*ctx_, k, name, detail::paddedRange(w, over.height, over.depth, local),
+                       local, levelGroup(level), is3d ? cl::NDRange(0, 0, z0) : cl::NullRange);
 }
 
 void MultigridSolver::smooth(int level, int sweeps) {
@@ -388,10 +380,8 @@ void MultigridSolver::smoothFused(int level, int sweeps) {
     k.set(l ? l->e : v_->buffer(), l ? l->eAlt : vAlt_->buffer(), l ? l->rhs : v0_->buffer(),
           l ? l->s : dummy_, s.width, s.height, s.depth,
           static_cast<float>(mu_ / std::ldexp(1.0, 2 * level)));
-    cl::Event ev;
-    ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, global, cl::NDRange(32, 8, 1), nullptr,
-                                       &ev);
-    ctx_->profiler().record("mg_smooth_fused", ev, levelGroup(level));
+    detail::enqueueRange(*ctx_, k, "mg_smooth_fused", global, cl::NDRange(32, 8, 1),
+                         levelGroup(level));
     if (level == 0)
       std::swap(v_, vAlt_);
     else
@@ -440,12 +430,10 @@ bool MultigridSolver::fusedPass(int level, const detail::LevelRun& r) {
         swapZero ? coarse.eAlt : (zeroE && !r.prolong ? coarse.e : dummy_), f.width, f.height,
         c.width, c.height, static_cast<float>(mu_ / std::ldexp(1.0, 2 * level)), r.prolong,
         r.sweeps, r.restrict, zeroE && (swapZero || !r.prolong));
-  cl::Event ev;
-  ctx_->queue().enqueueNDRangeKernel(
-      k, cl::NullRange,
+  detail::enqueueRange(
+      *ctx_, k, "mg_fused_pass",
       cl::NDRange(detail::roundUp(f.width, kPassTile) * 8, (f.height + kPassTile - 1) / kPassTile),
-      cl::NDRange(256, 1), nullptr, &ev);
-  ctx_->profiler().record("mg_fused_pass", ev, levelGroup(level));
+      cl::NDRange(256, 1), levelGroup(level));
   if (r.prolong || r.sweeps > 0) fine ? std::swap(fine->e, fine->eAlt) : std::swap(v_, vAlt_);
   if (swapZero) std::swap(coarse.e, coarse.eAlt);
   if (zeroE && r.prolong && !swapZero) zero(level + 1);
