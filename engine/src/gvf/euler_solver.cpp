@@ -142,8 +142,7 @@ void checkSolverFits(const ComputeContext& ctx, FieldShape shape, Precision prec
         << " of " << info.name;
   msg << ". ";
   if (precision == Precision::F32) {
-    FieldShape same = shape;
-    const std::uint64_t half = fieldBytes(same, Precision::F16);
+    const std::uint64_t half = fieldBytes(shape, Precision::F16);
     if (half <= info.maxAllocBytes &&
         half * fields + (need - one * fields) + inputBytes <= info.globalMemBytes)
       msg << "16-bit storage (--precision f16) would fit. ";

@@ -42,12 +42,11 @@ GgvfSolver::GgvfSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, doub
 }
 
 void GgvfSolver::enqueue(cl::Kernel& kernel, const char* name) {
-  if (input_.dims() == 3)
-    detail::enqueue3D(*ctx_, kernel, name, input_.width, input_.height, input_.depth,
-                      detail::localSize3D(ctx_->info()));
-  else
-    detail::enqueue2D(*ctx_, kernel, name, input_.width, input_.height,
-                      detail::localSize2D(ctx_->info()));
+  const cl::NDRange local =
+      input_.dims() == 3 ? detail::localSize3D(ctx_->info()) : detail::localSize2D(ctx_->info());
+  detail::enqueueRange(*ctx_, kernel, name,
+                       detail::paddedRange(input_.width, input_.height, input_.depth, local),
+                       local);
 }
 
 void GgvfSolver::computeWeights() {

@@ -121,10 +121,8 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
       k->restrict_ = lib.kernel("multigrid.cl", "mg_restrict", opts);
       k->restrictS = lib.kernel("multigrid.cl", "mg_restrict_s", opts);
       k->prolong = lib.kernel("multigrid.cl", "mg_prolong", opts);
+      if (fusedPasses_) k->fusedPass = lib.kernel("multigrid.cl", "mg_fused_pass", opts);
     }
-    if (fusedPasses_)
-      for (auto [k, opts] : {std::pair{&fine_, fineOpts}, std::pair{&coarse_, coarseOpts}})
-        k->fusedPass = lib.kernel("multigrid.cl", "mg_fused_pass", opts);
     chooseCoarseLevel();
     if (!fine) return;
     restrictS(0);
@@ -169,10 +167,8 @@ void MultigridSolver::setMu(double mu) {
 double MultigridSolver::muBound() const { return gvflab::muBound(SolverKind::Multigrid, input_); }
 
 void MultigridSolver::setOptions(int a, int b, int c) {
-  const auto& specs = multigridParamSpecs();
-  validate(findSpec(specs, "mg-a"), a);
-  validate(findSpec(specs, "mg-b"), b);
-  validate(findSpec(specs, "mg-c"), c);
+  const int values[] = {a, b, c};  // multigridParamSpecs' order
+  for (std::size_t i = 0; i < 3; ++i) validate(multigridParamSpecs()[i], values[i]);
   if (b + c < 1) throw ParameterError("Multigrid needs at least one smoothing sweep (b + c >= 1).");
   options_.a = a;
   options_.b = b;
@@ -184,8 +180,7 @@ void MultigridSolver::setOptions(int a, int b, int c) {
 }
 
 std::vector<double> MultigridSolver::ownParamValues() const {
-  return {static_cast<double>(options_.a), static_cast<double>(options_.b),
-          static_cast<double>(options_.c)};
+  return {double(options_.a), double(options_.b), double(options_.c)};
 }
 
 void MultigridSolver::setOwnParamValues(const std::vector<double>& values) {
