@@ -152,11 +152,6 @@ SlabInputSource planesOf(std::shared_ptr<ComputeContext> main, GvfInput whole) {
 }
 
 SlabEulerSolver::SlabEulerSolver(const std::vector<std::shared_ptr<ComputeContext>>& devices,
-                                 const GvfInput& input, double mu, EulerOptions options, int halo)
-    : SlabEulerSolver(devices, {input.width, input.height, input.depth},
-                      planesOf(devices.front(), input), mu, options, halo) {}
-
-SlabEulerSolver::SlabEulerSolver(const std::vector<std::shared_ptr<ComputeContext>>& devices,
                                  FieldShape shape, SlabInputSource source, double mu,
                                  EulerOptions options, int halo)
     : SlabSolver(devices, shape, std::move(source), halo, 1) {
