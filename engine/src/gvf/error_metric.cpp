@@ -3,7 +3,6 @@
 #include "cl/launch.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/kernel_library.hpp"
-#include "gvflab/profiler.hpp"
 
 namespace gvflab {
 namespace {

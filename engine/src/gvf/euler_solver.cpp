@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
-#include <sstream>
 
 #include "cl/launch.hpp"
 #include "gvf/persistent_wait.hpp"
@@ -13,7 +11,6 @@
 #include "gvflab/grid_spacing.hpp"
 #include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/kernel_library.hpp"
-#include "gvflab/profiler.hpp"
 
 namespace gvflab {
 namespace {
@@ -90,67 +87,7 @@ void bindFixed(Kernel& k, const FieldStorage& v0, const GvfInput& in) {
   if constexpr (Depth) k.template arg<5>(in.depth);
 }
 
-std::string gib(std::uint64_t bytes) {
-  std::ostringstream s;
-  s.precision(3);
-  s << static_cast<double>(bytes) / (1ull << 30) << " GiB";
-  return s.str();
-}
-
-std::string sizeText(FieldShape s) {
-  return std::to_string(s.width) + "x" + std::to_string(s.height) +
-         (s.dims() == 3 ? "x" + std::to_string(s.depth) : "");
-}
-
 }  // namespace
-
-std::uint64_t solverInputBytes(FieldShape shape) {
-  return shape.count() * (4 + 4 * static_cast<std::uint64_t>(shape.dims()));
-}
-
-std::uint64_t solverBytes(FieldShape shape, Precision precision, int fields,
-                          double extraBytesPerPoint) {
-  return fieldBytes(shape, precision) * static_cast<std::uint64_t>(fields) +
-         static_cast<std::uint64_t>(extraBytesPerPoint * double(shape.count())) +
-         solverInputBytes(shape);
-}
-
-void checkSolverFits(const ComputeContext& ctx, FieldShape shape, Precision precision, int fields,
-                     double extraBytesPerPoint, std::optional<std::uint64_t> input) {
-  const auto& info = ctx.info();
-  const std::uint64_t one = fieldBytes(shape, precision);
-  const std::uint64_t inputBytes = input.value_or(solverInputBytes(shape));
-  const std::uint64_t need =
-      solverBytes(shape, precision, fields, extraBytesPerPoint) - solverInputBytes(shape);
-  const bool tooBigBuffer = one > info.maxAllocBytes;
-  const bool tooBigTotal = need + inputBytes > info.globalMemBytes;
-  if (!tooBigBuffer && !tooBigTotal) return;
-  const double perPoint = fields * shape.dims() * bytesPerComponent(precision) + extraBytesPerPoint;
-  const double budget = std::min<double>(static_cast<double>(info.maxAllocBytes) * fields,
-                                         static_cast<double>(info.globalMemBytes)) /
-                        (perPoint + 4 + 4 * shape.dims());
-  const long side = static_cast<long>(std::floor(std::pow(budget, 1.0 / shape.dims())));
-  std::ostringstream msg;
-  msg << "A " << sizeText(shape) << " GVF solve in " << precisionName(precision) << " needs "
-      << gib(need) << " (" << perPoint << " B per " << (shape.dims() == 3 ? "voxel" : "pixel")
-      << ")";
-  if (tooBigBuffer)
-    msg << ", and one field of " << gib(one) << " exceeds the largest allocation of " << info.name
-        << " (" << gib(info.maxAllocBytes) << ")";
-  else
-    msg << " plus " << gib(inputBytes) << " of input, more than the " << gib(info.globalMemBytes)
-        << " of " << info.name;
-  msg << ". ";
-  if (precision == Precision::F32) {
-    const std::uint64_t half = fieldBytes(shape, Precision::F16);
-    if (half <= info.maxAllocBytes &&
-        half * fields + (need - one * fields) + inputBytes <= info.globalMemBytes)
-      msg << "16-bit storage (--precision f16) would fit. ";
-  }
-  msg << "At this precision about " << side << (shape.dims() == 3 ? "^3 voxels" : "^2 pixels")
-      << " fit (crop a region or downsample).";
-  throw ResourceError(msg.str());
-}
 
 double EulerSolver::stabilityBound(double maxV0Squared, int dims) {
   return eulerStabilityBound(maxV0Squared, dims);
@@ -330,9 +267,9 @@ void EulerSolver::setUpPersistent2D(const std::string& buildOptions) {
   if (count > units) {
     if (asked)
       throw ParameterError("One launch for all iterations needs all " + std::to_string(count) +
-                           " tiles of this " + sizeText({input_.width, input_.height, 1}) +
-                           " image running at once, and " + info.name + " has " +
-                           std::to_string(units) + " compute units.");
+                           " tiles of this " + std::to_string(input_.width) + "x" +
+                           std::to_string(input_.height) + " image running at once, and " +
+                           info.name + " has " + std::to_string(units) + " compute units.");
     return;  // auto: too many tiles to run at once
   }
   persistentKernel_ = ctx_->kernels().kernel(

@@ -9,7 +9,6 @@
 #include "gvflab/error.hpp"
 #include "gvflab/kernel_library.hpp"
 #include "gvflab/log.hpp"
-#include "gvflab/profiler.hpp"
 #include "gvflab/typed_kernel.hpp"
 
 namespace gvflab {

@@ -9,7 +9,6 @@
 #include "gvflab/error.hpp"
 #include "gvflab/kernel_library.hpp"
 #include "gvflab/multigrid_solver.hpp"
-#include "gvflab/profiler.hpp"
 
 namespace gvflab {
 
