@@ -351,24 +351,20 @@ void EulerSolver::stepTiles3D(int n) {
 
 // One iteration a launch of step2d_ or step3d_ over global_.
 void EulerSolver::stepSingles(int n) {
-  const bool is3d = input_.dims() == 3;
-  if (is3d)
-    step3d_.arg<6>(static_cast<float>(mu_));
-  else
-    step2d_.arg<5>(static_cast<float>(mu_));
-  cl::Kernel& kernel = is3d ? step3d_.get() : step2d_.get();
-  const char* name = is3d ? "gvf_euler_step3d" : "gvf_euler_step";
-  for (int i = 0; i < n; ++i) {
-    if (is3d) {
-      step3d_.arg<0>(v_[current_]->memory());
-      step3d_.arg<2>(v_[1 - current_]->memory());
-    } else {
-      step2d_.arg<0>(v_[current_]->memory());
-      step2d_.arg<2>(v_[1 - current_]->memory());
+  const auto run = [&](auto& kernel, const char* name) {
+    for (int i = 0; i < n; ++i) {
+      kernel.template arg<0>(v_[current_]->memory());
+      kernel.template arg<2>(v_[1 - current_]->memory());
+      detail::enqueueRange(*ctx_, kernel, name, global_, local_);
+      current_ = 1 - current_;
     }
-    detail::enqueueRange(*ctx_, kernel, name, global_, local_);
-    current_ = 1 - current_;
+  };
+  if (input_.dims() == 3) {
+    step3d_.arg<6>(static_cast<float>(mu_));
+    return run(step3d_, "gvf_euler_step3d");
   }
+  step2d_.arg<5>(static_cast<float>(mu_));
+  run(step2d_, "gvf_euler_step");
 }
 
 void EulerSolver::step(int n) {
