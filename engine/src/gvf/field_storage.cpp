@@ -70,29 +70,26 @@ FieldStorage::FieldStorage(ComputeContext& ctx, FieldShape shape, Precision prec
       const bool fits = std::size_t(shape.width) <= maxW && std::size_t(shape.height) <= maxH &&
                         std::size_t(shape.depth) <= maxD;
       const bool writes3d = !is3d || ctx.info().hasExtension("cl_khr_3d_image_writes");
-      cl_image_format rg{CL_RG, channelType(precision)}, rgba{CL_RGBA, channelType(precision)};
+      const cl_channel_type channels = channelType(precision);
       if (!devImages) {
         note_ = "the device has no image support: using buffers";
       } else if (!writes3d) {
         note_ = "the device lacks cl_khr_3d_image_writes: using buffers";
       } else if (!fits) {
         note_ = "the field exceeds the device's image size limits: using buffers";
-      } else if (!is3d && formatSupported(ctx, type, rg)) {
+      } else if (!is3d && formatSupported(ctx, type, {CL_RG, channels})) {
         image_ = true;
-        mem_ = cl::Image2D(ctx.context(), CL_MEM_READ_WRITE,
-                           cl::ImageFormat(CL_RG, rg.image_channel_data_type), shape.width,
-                           shape.height);
-      } else if (formatSupported(ctx, type, rgba)) {
+        mem_ = cl::Image2D(ctx.context(), CL_MEM_READ_WRITE, cl::ImageFormat(CL_RG, channels),
+                           shape.width, shape.height);
+      } else if (formatSupported(ctx, type, {CL_RGBA, channels})) {
         image_ = true;
+        const cl::ImageFormat rgba(CL_RGBA, channels);
         if (!is3d) note_ = "the device has no CL_RG images: using RGBA images";
         if (is3d)
-          mem_ = cl::Image3D(ctx.context(), CL_MEM_READ_WRITE,
-                             cl::ImageFormat(CL_RGBA, rgba.image_channel_data_type), shape.width,
-                             shape.height, shape.depth);
+          mem_ = cl::Image3D(ctx.context(), CL_MEM_READ_WRITE, rgba, shape.width, shape.height,
+                             shape.depth);
         else
-          mem_ = cl::Image2D(ctx.context(), CL_MEM_READ_WRITE,
-                             cl::ImageFormat(CL_RGBA, rgba.image_channel_data_type), shape.width,
-                             shape.height);
+          mem_ = cl::Image2D(ctx.context(), CL_MEM_READ_WRITE, rgba, shape.width, shape.height);
       } else {
         note_ = std::string("the device has no ") + precisionName(precision) +
                 " image format: using buffers";
