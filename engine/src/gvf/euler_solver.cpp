@@ -156,8 +156,8 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input,
       v0_ = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, wantImage);
       v0_->importFrom(input_.v0);
     }
-    v_[0] = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, v0_->isImage());
-    v_[1] = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, v0_->isImage());
+    for (auto& v : v_)
+      v = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, v0_->isImage());
     if (note_.empty()) note_ = v0_->note();
     if (wantImage && !v0_->isImage()) options_.memory = MemoryKind::Buffer;
     const std::string opts =
@@ -211,8 +211,7 @@ void EulerSolver::setUpRows3D(const std::string& opts) {
   step3d_ = ctx_->kernels().kernel("gvf_euler3d.cl", "gvf_euler_rows3d", opts);
   bindFixed<true>(step3d_, *v0_, input_);
   local_ = cl::NDRange(16, 1);
-  global_ = cl::NDRange(detail::roundUp(input_.height, local_[0]),
-                        detail::roundUp(input_.depth, local_[1]));
+  global_ = detail::paddedRange(input_.height, input_.depth, 1, local_);
 }
 
 void EulerSolver::setUpTiles3D(const std::string& opts) {
