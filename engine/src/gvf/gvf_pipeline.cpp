@@ -26,13 +26,7 @@ std::optional<SolverKind> parseSolverKind(std::string_view name) {
 }
 
 EulerOptions SolverConfig::eulerOptions() const {
-  EulerOptions o;
-  o.precision = precision;
-  o.memory = memory;
-  o.tile = tile;
-  o.tile3d = tile3d;
-  o.persistent = persistent;
-  return o;
+  return {precision, memory, tile, tile3d, persistent};
 }
 
 MultigridOptions SolverConfig::multigridOptions() const {
