@@ -526,33 +526,19 @@ void MultigridSolver::allocateLevels(FieldShape shape) {
   std::vector<FieldShape> shapes;
   for (FieldShape s = shape; maxSide(s) > 2;) shapes.push_back(s = coarser(s));
   const auto comps = static_cast<std::size_t>(shape.dims());
-  if (!persistent_) {
-    for (FieldShape s : shapes) {
-      const std::size_t n = s.count();
-      if (int(levels_.size()) + 1 < options_.firstLevel) {  // another's (a split's slabs)
-        levels_.push_back(Level{s, {}, {}, {}, {}});
-        continue;
-      }
-      levels_.push_back(Level{s, cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * comps * 4),
-                              cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * comps * 4),
-                              cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * 4), cl::Buffer()});
-      if (fused_)
-        levels_.back().eAlt = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * comps * 4);
-    }
-    return;
-  }
   const std::size_t align =
       std::max<std::size_t>(256, ctx_->device().getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8);
-  auto up = [&](std::size_t b) { return (b + align - 1) / align * align; };
-  std::vector<std::size_t> offsets;  // bytes: e, rhs, S per level
+  std::vector<std::size_t> offsets;  // in the pool, bytes: e, rhs, S per level
   std::size_t total = 0;
   for (FieldShape s : shapes)
     for (std::size_t bytes : {s.count() * comps * 4, s.count() * comps * 4, s.count() * 4}) {
       offsets.push_back(total);
-      total = up(total + bytes);
+      total = (total + bytes + align - 1) / align * align;
     }
-  pool_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, std::max<std::size_t>(total, 16));
-  auto sub = [&](std::size_t at, std::size_t bytes) {
+  if (persistent_)
+    pool_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, std::max<std::size_t>(total, 16));
+  auto buffer = [&](std::size_t at, std::size_t bytes) {
+    if (!persistent_) return cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, bytes);
     cl_buffer_region region{at, bytes};
     return pool_.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
   };
@@ -560,13 +546,18 @@ void MultigridSolver::allocateLevels(FieldShape shape) {
   for (std::size_t l = 0; l < shapes.size(); ++l) {
     const FieldShape s = shapes[l];
     const std::size_t n = s.count(), *o = &offsets[3 * l];
-    levels_.push_back(Level{s, sub(o[0], n * comps * 4), sub(o[1], n * comps * 4), sub(o[2], n * 4),
-                            cl::Buffer()});
-    if (fused_)  // levels above the one launch may still sweep both colours per launch
+    if (int(l) + 1 < options_.firstLevel) {  // another's (a split's slabs)
+      levels_.push_back(Level{s, {}, {}, {}, {}});
+      continue;
+    }
+    levels_.push_back(Level{s, buffer(o[0], n * comps * 4), buffer(o[1], n * comps * 4),
+                            buffer(o[2], n * 4), cl::Buffer()});
+    if (fused_)  // (with one launch: the levels above it may still sweep both colours a launch)
       levels_.back().eAlt = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * comps * 4);
     table.insert(table.end(), {s.width, s.height, static_cast<cl_int>(o[0] / 4),
                                static_cast<cl_int>(o[1] / 4), static_cast<cl_int>(o[2] / 4)});
   }
+  if (!persistent_) return;
   table.insert(table.end(), 5, 0);  // the level below the coarsest: never read
   levelTable_ = cl::Buffer(ctx_->context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                            table.size() * sizeof(cl_int), table.data());
