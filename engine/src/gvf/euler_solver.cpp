@@ -383,10 +383,9 @@ const cl::Buffer& EulerSolver::field() {
   if (!cur.isImage() && cur.precision() == Precision::F32 && input_.dims() == 2)
     return cur.buffer();
   if (exportedAt_ != iterations_) {
-    if (!exported_()) {
+    if (!exported_())
       exported_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE,
                              input_.pixelCount() * input_.dims() * sizeof(float));
-    }
     v_[current_]->exportTo(exported_);
     exportedAt_ = iterations_;
   }
