@@ -88,8 +88,9 @@ int runSplit(const BenchArgs& args, std::ostream& out) {
         if (args.splitMultigrid) config.kind = SolverKind::Multigrid;
         std::unique_ptr<SlabSolver> made;
         if (args.splitMultigrid) {
-          made = std::make_unique<SlabMultigridSolver>(devices, *whole, benchMu(args, *whole, 0.1),
-                                                       config.multigridOptions(), args.splitLevels);
+          made = std::make_unique<SlabMultigridSolver>(
+              devices, FieldShape{args.size, args.size, depth}, planesOf(devices.front(), *whole),
+              benchMu(args, *whole, 0.1), config.multigridOptions(), args.splitLevels);
         } else {
           checkSlabsFit(devices, {args.size, args.size, depth}, p, args.halo);
           made =

@@ -36,6 +36,14 @@ std::vector<std::shared_ptr<ComputeContext>> twoDevices(bool oneContext = false)
   return oneContext ? together : apart;
 }
 
+// The split `S` of `in` (made on devices[0]) over `devices`.
+template <class S, class... Rest>
+S splitOf(const std::vector<std::shared_ptr<ComputeContext>>& devices, const GvfInput& in,
+          Rest&&... rest) {
+  return S(devices, {in.width, in.height, in.depth}, planesOf(devices.front(), in),
+           std::forward<Rest>(rest)...);
+}
+
 double tolerance(Precision p) {  // as test_euler_variants: absolute, after tens of steps
   return p == Precision::F16 ? 4e-3 : p == Precision::SNorm16 ? 6e-4 : 5e-5;
 }
@@ -77,7 +85,7 @@ TEST_CASE("Euler split over two devices equals one device and the double referen
           CAPTURE(halo);
           EulerSolver one(devices.front(), in, mu, {p, m});
           one.step(iterations);
-          SlabEulerSolver split(devices, in, mu, {p, m}, halo);
+          auto split = splitOf<SlabEulerSolver>(devices, in, mu, EulerOptions{p, m}, halo);
           split.step(10);
           split.step(iterations - 10);
           CHECK(split.iterations() == iterations);
@@ -90,7 +98,8 @@ TEST_CASE("Euler split over two devices equals one device and the double referen
           split.step(iterations);
           CHECK(test::maxAbsDiff(split.readField3D().data,
                                  std::vector<double>(a.begin(), a.end())) < 1e-6);
-          SlabEulerSolver copied(together, inTogether, mu, {p, m}, halo);
+          auto copied =
+              splitOf<SlabEulerSolver>(together, inTogether, mu, EulerOptions{p, m}, halo);
           copied.step(iterations);
           CHECK(copied.readField3D().data == split.readField3D().data);
         }
@@ -115,7 +124,7 @@ TEST_CASE("multigrid split over two devices equals one device and the double ref
         const MultigridOptions options{.precision = prec};
         MultigridSolver one(devices.front(), in, p.mu, options);
         one.step(3);
-        SlabMultigridSolver split(devices, in, p.mu, options, levels);
+        auto split = splitOf<SlabMultigridSolver>(devices, in, p.mu, options, levels);
         CHECK(split.splitLevels() == levels);
         CHECK(split.halo() == 1 << levels);
         split.step(3);
@@ -129,24 +138,24 @@ TEST_CASE("multigrid split over two devices equals one device and the double ref
         split.step(3);
         CHECK(test::maxAbsDiff(split.readField3D().data, std::vector<double>(a.begin(), a.end())) <
               1e-6);
-        SlabMultigridSolver copied(together, inTogether, p.mu, options, levels);
+        auto copied = splitOf<SlabMultigridSolver>(together, inTogether, p.mu, options, levels);
         copied.step(3);
         CHECK(copied.readField3D().data == split.readField3D().data);
       }
   }
   // The split levels chosen: down to a level of side <= 64, within the slabs' depth.
   const GvfInput in = buildGvfInput(*devices.front(), test::randomVolumeOf(12, 10, 16, 7), 1.0);
-  SlabMultigridSolver chosen(devices, in, 0.1, {});
+  auto chosen = splitOf<SlabMultigridSolver>(devices, in, 0.1, MultigridOptions{});
   CHECK(chosen.splitLevels() == 1);
   CHECK(chosen.structure() == "z-slabs on 2 devices, halo 2, levels 0-0 of 4 split");
-  CHECK_THROWS_WITH_AS(SlabMultigridSolver(devices, in, 0.1, {}, 4),
+  CHECK_THROWS_WITH_AS(splitOf<SlabMultigridSolver>(devices, in, 0.1, MultigridOptions{}, 4),
                        doctest::Contains("fewer planes than the halo"), ParameterError);
 }
 
 TEST_CASE("the split names its slabs and devices, and counts bytes per device") {
   const auto devices = twoDevices();
   const GvfInput in = buildGvfInput(*devices.front(), test::randomVolumeOf(12, 10, 16, 7), 1.0);
-  SlabEulerSolver split(devices, in, 0.1, {}, 2);
+  auto split = splitOf<SlabEulerSolver>(devices, in, 0.1, EulerOptions{}, 2);
   CHECK(split.structure() == "z-slabs on 2 devices, halo 2");
   const auto facts = split.facts();
   const SolverFact* fact = findFact(facts, "split");
@@ -156,7 +165,8 @@ TEST_CASE("the split names its slabs and devices, and counts bytes per device") 
   CHECK(std::get<std::string>(findFact(facts, "split_exchange")->value) == "host");
   const GvfInput inTogether =
       buildGvfInput(*twoDevices(true).front(), test::randomVolumeOf(12, 10, 16, 7), 1.0);
-  const auto copied = SlabEulerSolver(twoDevices(true), inTogether, 0.1, {}, 2).facts();
+  const auto copied =
+      splitOf<SlabEulerSolver>(twoDevices(true), inTogether, 0.1, EulerOptions{}, 2).facts();
   CHECK(std::get<std::string>(findFact(copied, "split_exchange")->value) == "copy");
   CHECK(text.find("; z 8-15 on ") != std::string::npos);
   const auto each = split.deviceBytesEach();
@@ -175,7 +185,8 @@ TEST_CASE("the split names its slabs and devices, and counts bytes per device") 
   // Too large for any device's slab: refused per device, before anything is allocated.
   CHECK_THROWS_AS(checkSlabsFit(devices, {4096, 4096, 4096}, Precision::F32, 4), ResourceError);
   CHECK_NOTHROW(checkSlabsFit(devices, {12, 10, 16}, Precision::F32, 2));
-  CHECK_THROWS_AS(SlabEulerSolver(devices, in, 0.1, {Precision::F32, MemoryKind::Image}, 2),
+  CHECK_THROWS_AS(splitOf<SlabEulerSolver>(devices, in, 0.1,
+                                           EulerOptions{Precision::F32, MemoryKind::Image}, 2),
                   ParameterError);
 }
 
@@ -254,8 +265,8 @@ TEST_CASE(
   const auto v0 = reference::initialField(test::toGridOf(vol), 1.0, V0Mode::EdgeGradient);
   const double mu = 0.1;
   EulerSolver one(devices.front(), in, mu, {});
-  SlabEulerSolver split(devices, in, mu, {}, 3);
-  SlabMultigridSolver multigrid(devices, in, mu, {}, 1);
+  auto split = splitOf<SlabEulerSolver>(devices, in, mu, EulerOptions{}, 3);
+  auto multigrid = splitOf<SlabMultigridSolver>(devices, in, mu, MultigridOptions{}, 1);
   MultigridSolver oneMultigrid(devices.front(), in, mu, {});
   for (const int steps : {0, 1, 7}) {
     CAPTURE(steps);

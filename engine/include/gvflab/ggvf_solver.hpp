@@ -57,8 +57,15 @@ class GgvfSolver : public Solver {
   cl::CommandQueue& queue() override;
 
  private:
+  // v, v0, g, out, width, height, [depth,] mu
+  using Kernel2D =
+      TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_float>;
+  using Kernel3D =
+      TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl_float>;
   void computeWeights();
-  void enqueue(cl::Kernel& kernel, const char* name);
+  // One launch of the 2D or the 3D kernel of a pair (step, residual) from v into out.
+  void launch(Kernel2D& k2, Kernel3D& k3, const cl::Buffer& v, const cl::Buffer& out, float mu,
+              const char* name);
   std::shared_ptr<ComputeContext> ctx_;
   GvfInput input_;
   double mu_ = 0;
@@ -68,11 +75,8 @@ class GgvfSolver : public Solver {
   cl::Buffer residual_;  // per point, for error()
   int current_ = 0;
   long iterations_ = 0;
-  // v, v0, g, out, width, height, [depth,] mu
-  TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_float> step2d_,
-      residual2d_;
-  TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl_float>
-      step3d_, residual3d_;
+  Kernel2D step2d_, residual2d_;
+  Kernel3D step3d_, residual3d_;
   TypedKernel<cl::Buffer, cl::Buffer, cl_int, cl_float> weights_;  // v0, g, n, K
 };
 

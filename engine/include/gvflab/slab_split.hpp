@@ -207,12 +207,10 @@ class SlabSolver : public Solver {
 
 class SlabEulerSolver : public SlabSolver {
  public:
-  // input lives on devices[0]; one EulerSolver per device on its slab. Throws as EulerSolver,
-  // ParameterError for a 2D input, image storage or slabs thinner than the halo.
-  SlabEulerSolver(const std::vector<std::shared_ptr<ComputeContext>>& devices,
-                  const GvfInput& input, double mu, EulerOptions options, int halo);
-  // Each slab's V0 made on its device from `source`'s pieces: no device holds the whole
-  // volume, nor a slab in float32.
+  // One EulerSolver per device on its slab, its V0 made on its device from `source`'s pieces
+  // (planesOf: an input on devices[0]): no device holds the whole volume, nor a slab in
+  // float32. Throws as EulerSolver, ParameterError for a 2D input, image storage or slabs
+  // thinner than the halo.
   SlabEulerSolver(const std::vector<std::shared_ptr<ComputeContext>>& devices, FieldShape shape,
                   SlabInputSource source, double mu, EulerOptions options, int halo);
   std::string name() const override { return "euler"; }
@@ -236,12 +234,9 @@ class SlabEulerSolver : public SlabSolver {
 // children and its parent are the whole volume's: the field is the one-device field.
 class SlabMultigridSolver : public SlabSolver {
  public:
-  // splitLevels: -1 chooses (the first level with no side above 64, within the slabs' depth).
-  // Throws as MultigridSolver, ParameterError for a 2D input or slabs thinner than the halo.
-  SlabMultigridSolver(const std::vector<std::shared_ptr<ComputeContext>>& devices,
-                      const GvfInput& input, double mu, MultigridOptions options,
-                      int splitLevels = -1);
-  // Each slab's input made on its device by `source`.
+  // Each slab's input made on its device by `source`. splitLevels: -1 chooses (the first level
+  // with no side above 64, within the slabs' depth). Throws as MultigridSolver, ParameterError
+  // for a 2D input or slabs thinner than the halo.
   SlabMultigridSolver(const std::vector<std::shared_ptr<ComputeContext>>& devices, FieldShape shape,
                       SlabInputSource source, double mu, MultigridOptions options,
                       int splitLevels = -1);

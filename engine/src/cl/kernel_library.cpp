@@ -122,13 +122,10 @@ cl::Program KernelLibrary::build(const std::string& file, const std::string& src
 }
 
 cl::Program KernelLibrary::program(const std::string& file, const std::string& options) {
-  auto key = std::make_pair(file, options);
-  auto it = cache_.find(key);
-  if (it != cache_.end()) return it->second.program;
-  std::string src = expanded(file);
-  cl::Program prog = build(file, src, options);
-  cache_[key] = {src, prog};
-  return prog;
+  const auto key = std::make_pair(file, options);
+  if (auto it = cache_.find(key); it != cache_.end()) return it->second.program;
+  const std::string src = expanded(file);
+  return (cache_[key] = {src, build(file, src, options)}).program;
 }
 
 cl::Kernel KernelLibrary::kernel(const std::string& file, const std::string& name,
@@ -146,13 +143,10 @@ bool KernelLibrary::reload() {
   std::map<std::pair<std::string, std::string>, Entry> fresh;
   bool changed = false;
   for (const auto& [key, entry] : cache_) {
-    std::string src = expanded(key.first);
-    if (src == entry.source) {
-      fresh[key] = entry;
-      continue;
-    }
-    fresh[key] = {src, build(key.first, src, key.second)};  // throws before anything is replaced
-    changed = true;
+    const std::string src = expanded(key.first);
+    const bool same = src == entry.source;  // a build throws before anything is replaced
+    fresh[key] = same ? entry : Entry{src, build(key.first, src, key.second)};
+    changed = changed || !same;
   }
   cache_ = std::move(fresh);
   return changed;

@@ -25,14 +25,11 @@ double Profiler::endFrame() {
   if (!pending_.empty()) pending_.back().event.wait();  // in-order queue: the last ends last
   for (auto& p : pending_) {
     const double ms = eventMs(p.event);
-    auto& slot = frame[p.kernel];
-    slot.first += ms;
-    slot.second += 1;
-    if (!p.group.empty()) {
-      auto& g = groups[p.group];
-      g.first += ms;
-      g.second += 1;
-    }
+    for (auto* slot : {&frame[p.kernel], p.group.empty() ? nullptr : &groups[p.group]})
+      if (slot) {
+        slot->first += ms;
+        slot->second += 1;
+      }
   }
   pending_.clear();
   fold(groups, groupStats_, groupHistory_);

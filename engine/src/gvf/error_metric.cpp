@@ -3,7 +3,6 @@
 #include "cl/launch.hpp"
 #include "gvflab/device.hpp"
 #include "gvflab/kernel_library.hpp"
-#include "gvflab/profiler.hpp"
 
 namespace gvflab {
 namespace {
@@ -48,15 +47,9 @@ double ErrorMetric::compute(const cl::Memory& field, double mu) {
       residual2d_.set(field, v0_, shape_.width, shape_.height, static_cast<float>(mu), partials_[0],
                       scratch);
     cl::Kernel& residual = is3d ? residual3d_.get() : residual2d_.get();
-    const cl::NDRange global = is3d ? cl::NDRange(detail::roundUp(shape_.width, local_[0]),
-                                                  detail::roundUp(shape_.height, local_[1]),
-                                                  detail::roundUp(z1_ - z0_, local_[2]))
-                                    : cl::NDRange(detail::roundUp(shape_.width, local_[0]),
-                                                  detail::roundUp(shape_.height, local_[1]));
-    cl::Event ev;
-    ctx_->queue().enqueueNDRangeKernel(residual, planes() ? cl::NDRange(0, 0, z0_) : cl::NullRange,
-                                       global, local_, nullptr, &ev);
-    ctx_->profiler().record("gvf_error", ev);
+    detail::enqueueRange(*ctx_, residual, "gvf_error",
+                         detail::paddedRange(shape_.width, shape_.height, z1_ - z0_, local_),
+                         local_, {}, planes() ? cl::NDRange(0, 0, z0_) : cl::NullRange);
     // Fold the group partials in two passes: at most 256 groups, then one.
     const std::size_t groups2 =
         std::min<std::size_t>(kSumLocal, (groups_ + kSumLocal - 1) / kSumLocal);

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
-#include <sstream>
 
 #include "cl/launch.hpp"
 #include "gvf/persistent_wait.hpp"
@@ -13,7 +11,6 @@
 #include "gvflab/grid_spacing.hpp"
 #include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/kernel_library.hpp"
-#include "gvflab/profiler.hpp"
 
 namespace gvflab {
 namespace {
@@ -90,68 +87,7 @@ void bindFixed(Kernel& k, const FieldStorage& v0, const GvfInput& in) {
   if constexpr (Depth) k.template arg<5>(in.depth);
 }
 
-std::string gib(std::uint64_t bytes) {
-  std::ostringstream s;
-  s.precision(3);
-  s << static_cast<double>(bytes) / (1ull << 30) << " GiB";
-  return s.str();
-}
-
-std::string sizeText(FieldShape s) {
-  return std::to_string(s.width) + "x" + std::to_string(s.height) +
-         (s.dims() == 3 ? "x" + std::to_string(s.depth) : "");
-}
-
 }  // namespace
-
-std::uint64_t solverInputBytes(FieldShape shape) {
-  return shape.count() * (4 + 4 * static_cast<std::uint64_t>(shape.dims()));
-}
-
-std::uint64_t solverBytes(FieldShape shape, Precision precision, int fields,
-                          double extraBytesPerPoint) {
-  return fieldBytes(shape, precision) * static_cast<std::uint64_t>(fields) +
-         static_cast<std::uint64_t>(extraBytesPerPoint * double(shape.count())) +
-         solverInputBytes(shape);
-}
-
-void checkSolverFits(const ComputeContext& ctx, FieldShape shape, Precision precision, int fields,
-                     double extraBytesPerPoint, std::optional<std::uint64_t> input) {
-  const auto& info = ctx.info();
-  const std::uint64_t one = fieldBytes(shape, precision);
-  const std::uint64_t inputBytes = input.value_or(solverInputBytes(shape));
-  const std::uint64_t need =
-      solverBytes(shape, precision, fields, extraBytesPerPoint) - solverInputBytes(shape);
-  const bool tooBigBuffer = one > info.maxAllocBytes;
-  const bool tooBigTotal = need + inputBytes > info.globalMemBytes;
-  if (!tooBigBuffer && !tooBigTotal) return;
-  const double perPoint = fields * shape.dims() * bytesPerComponent(precision) + extraBytesPerPoint;
-  const double budget = std::min<double>(static_cast<double>(info.maxAllocBytes) * fields,
-                                         static_cast<double>(info.globalMemBytes)) /
-                        (perPoint + 4 + 4 * shape.dims());
-  const long side = static_cast<long>(std::floor(std::pow(budget, 1.0 / shape.dims())));
-  std::ostringstream msg;
-  msg << "A " << sizeText(shape) << " GVF solve in " << precisionName(precision) << " needs "
-      << gib(need) << " (" << perPoint << " B per " << (shape.dims() == 3 ? "voxel" : "pixel")
-      << ")";
-  if (tooBigBuffer)
-    msg << ", and one field of " << gib(one) << " exceeds the largest allocation of " << info.name
-        << " (" << gib(info.maxAllocBytes) << ")";
-  else
-    msg << " plus " << gib(inputBytes) << " of input, more than the " << gib(info.globalMemBytes)
-        << " of " << info.name;
-  msg << ". ";
-  if (precision == Precision::F32) {
-    FieldShape same = shape;
-    const std::uint64_t half = fieldBytes(same, Precision::F16);
-    if (half <= info.maxAllocBytes &&
-        half * fields + (need - one * fields) + inputBytes <= info.globalMemBytes)
-      msg << "16-bit storage (--precision f16) would fit. ";
-  }
-  msg << "At this precision about " << side << (shape.dims() == 3 ? "^3 voxels" : "^2 pixels")
-      << " fit (crop a region or downsample).";
-  throw ResourceError(msg.str());
-}
 
 double EulerSolver::stabilityBound(double maxV0Squared, int dims) {
   return eulerStabilityBound(maxV0Squared, dims);
@@ -220,8 +156,8 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input,
       v0_ = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, wantImage);
       v0_->importFrom(input_.v0);
     }
-    v_[0] = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, v0_->isImage());
-    v_[1] = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, v0_->isImage());
+    for (auto& v : v_)
+      v = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, v0_->isImage());
     if (note_.empty()) note_ = v0_->note();
     if (wantImage && !v0_->isImage()) options_.memory = MemoryKind::Buffer;
     const std::string opts =
@@ -242,8 +178,7 @@ void EulerSolver::setUpPoints2D(const std::string& opts) {
   step2d_ = ctx_->kernels().kernel("gvf_euler2d.cl", "gvf_euler_step", opts);
   bindFixed<false>(step2d_, *v0_, input_);
   local_ = detail::localSize2D(ctx_->info());
-  global_ = cl::NDRange(detail::roundUp(input_.width, local_[0]),
-                        detail::roundUp(input_.height, local_[1]));
+  global_ = detail::paddedRange(input_.width, input_.height, 1, local_);
 }
 
 // CPUs: a work-item per row (gvf_euler_rows), 16 rows per work-group.
@@ -268,9 +203,7 @@ void EulerSolver::setUpPoints3D(const std::string& opts) {
   step3d_ = ctx_->kernels().kernel("gvf_euler3d.cl", "gvf_euler_step3d", opts);
   bindFixed<true>(step3d_, *v0_, input_);
   local_ = cl::NDRange(32, 4, 2);
-  global_ = cl::NDRange(detail::roundUp(input_.width, local_[0]),
-                        detail::roundUp(input_.height, local_[1]),
-                        detail::roundUp(input_.depth, local_[2]));
+  global_ = detail::paddedRange(input_.width, input_.height, input_.depth, local_);
 }
 
 // CPUs: a work-item per row of x (gvf_euler_rows3d), 16 rows per work-group.
@@ -278,8 +211,7 @@ void EulerSolver::setUpRows3D(const std::string& opts) {
   step3d_ = ctx_->kernels().kernel("gvf_euler3d.cl", "gvf_euler_rows3d", opts);
   bindFixed<true>(step3d_, *v0_, input_);
   local_ = cl::NDRange(16, 1);
-  global_ = cl::NDRange(detail::roundUp(input_.height, local_[0]),
-                        detail::roundUp(input_.depth, local_[1]));
+  global_ = detail::paddedRange(input_.height, input_.depth, 1, local_);
 }
 
 void EulerSolver::setUpTiles3D(const std::string& opts) {
@@ -334,9 +266,9 @@ void EulerSolver::setUpPersistent2D(const std::string& buildOptions) {
   if (count > units) {
     if (asked)
       throw ParameterError("One launch for all iterations needs all " + std::to_string(count) +
-                           " tiles of this " + sizeText({input_.width, input_.height, 1}) +
-                           " image running at once, and " + info.name + " has " +
-                           std::to_string(units) + " compute units.");
+                           " tiles of this " + std::to_string(input_.width) + "x" +
+                           std::to_string(input_.height) + " image running at once, and " +
+                           info.name + " has " + std::to_string(units) + " compute units.");
     return;  // auto: too many tiles to run at once
   }
   persistentKernel_ = ctx_->kernels().kernel(
@@ -362,11 +294,8 @@ void EulerSolver::stepPersistent2D(int n) {
   persistentKernel_.arg<5>(static_cast<float>(mu_));
   persistentKernel_.arg<6>(n);
   persistentKernel_.arg<8>(sync_.base());
-  cl::Event ev;
-  ctx_->queue().enqueueNDRangeKernel(persistentKernel_, cl::NullRange,
-                                     cl::NDRange(groups[0] * local_[0], groups[1] * local_[1]),
-                                     local_, nullptr, &ev);
-  ctx_->profiler().record(tileKernels(options_.tile).persistent, ev);
+  detail::enqueueRange(*ctx_, persistentKernel_, tileKernels(options_.tile).persistent,
+                       cl::NDRange(groups[0] * local_[0], groups[1] * local_[1]), local_);
   sync_.launched(static_cast<long long>(count) * (phases - 1));
   current_ = (current_ + phases) % 2;
 }
@@ -396,9 +325,7 @@ void EulerSolver::stepTiled2D(int n) {
     tiled2d_.arg<0>(v_[current_]->memory());
     tiled2d_.arg<2>(v_[1 - current_]->memory());
     tiled2d_.arg<6>(std::min(t.halo, n - done));
-    cl::Event ev;
-    ctx_->queue().enqueueNDRangeKernel(tiled2d_, cl::NullRange, global, local_, nullptr, &ev);
-    ctx_->profiler().record(tileKernels(t).steps, ev);
+    detail::enqueueRange(*ctx_, tiled2d_, tileKernels(t).steps, global, local_);
     current_ = 1 - current_;
   }
 }
@@ -414,10 +341,8 @@ void EulerSolver::stepTiles3D(int n) {
   for (; n >= 2; n -= 2) {
     pairKernel_.arg<0>(v_[current_]->memory());
     pairKernel_.arg<2>(v_[1 - current_]->memory());
-    cl::Event ev;
-    ctx_->queue().enqueueNDRangeKernel(pairKernel_, cl::NullRange, global,
-                                       cl::NDRange(t3.tx, t3.ty / t3.rows, 1), nullptr, &ev);
-    ctx_->profiler().record("gvf_euler_2steps3d_tiled", ev);
+    detail::enqueueRange(*ctx_, pairKernel_, "gvf_euler_2steps3d_tiled", global,
+                         cl::NDRange(t3.tx, t3.ty / t3.rows, 1));
     current_ = 1 - current_;
   }
   stepSingles(n);
@@ -425,26 +350,20 @@ void EulerSolver::stepTiles3D(int n) {
 
 // One iteration a launch of step2d_ or step3d_ over global_.
 void EulerSolver::stepSingles(int n) {
-  const bool is3d = input_.dims() == 3;
-  if (is3d)
-    step3d_.arg<6>(static_cast<float>(mu_));
-  else
-    step2d_.arg<5>(static_cast<float>(mu_));
-  cl::Kernel& kernel = is3d ? step3d_.get() : step2d_.get();
-  const char* name = is3d ? "gvf_euler_step3d" : "gvf_euler_step";
-  for (int i = 0; i < n; ++i) {
-    if (is3d) {
-      step3d_.arg<0>(v_[current_]->memory());
-      step3d_.arg<2>(v_[1 - current_]->memory());
-    } else {
-      step2d_.arg<0>(v_[current_]->memory());
-      step2d_.arg<2>(v_[1 - current_]->memory());
+  const auto run = [&](auto& kernel, const char* name) {
+    for (int i = 0; i < n; ++i) {
+      kernel.template arg<0>(v_[current_]->memory());
+      kernel.template arg<2>(v_[1 - current_]->memory());
+      detail::enqueueRange(*ctx_, kernel, name, global_, local_);
+      current_ = 1 - current_;
     }
-    cl::Event ev;
-    ctx_->queue().enqueueNDRangeKernel(kernel, cl::NullRange, global_, local_, nullptr, &ev);
-    ctx_->profiler().record(name, ev);
-    current_ = 1 - current_;
+  };
+  if (input_.dims() == 3) {
+    step3d_.arg<6>(static_cast<float>(mu_));
+    return run(step3d_, "gvf_euler_step3d");
   }
+  step2d_.arg<5>(static_cast<float>(mu_));
+  run(step2d_, "gvf_euler_step");
 }
 
 void EulerSolver::step(int n) {
@@ -464,10 +383,9 @@ const cl::Buffer& EulerSolver::field() {
   if (!cur.isImage() && cur.precision() == Precision::F32 && input_.dims() == 2)
     return cur.buffer();
   if (exportedAt_ != iterations_) {
-    if (!exported_()) {
+    if (!exported_())
       exported_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE,
                              input_.pixelCount() * input_.dims() * sizeof(float));
-    }
     v_[current_]->exportTo(exported_);
     exportedAt_ = iterations_;
   }

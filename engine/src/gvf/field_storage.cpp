@@ -57,42 +57,36 @@ FieldStorage::FieldStorage(ComputeContext& ctx, FieldShape shape, Precision prec
   try {
     if (wantImage) {
       const cl_mem_object_type type = is3d ? CL_MEM_OBJECT_IMAGE3D : CL_MEM_OBJECT_IMAGE2D;
-      const bool devImages = ctx.device().getInfo<CL_DEVICE_IMAGE_SUPPORT>() == CL_TRUE;
-      std::size_t maxW, maxH, maxD = 1;
-      if (is3d) {
-        maxW = ctx.device().getInfo<CL_DEVICE_IMAGE3D_MAX_WIDTH>();
-        maxH = ctx.device().getInfo<CL_DEVICE_IMAGE3D_MAX_HEIGHT>();
-        maxD = ctx.device().getInfo<CL_DEVICE_IMAGE3D_MAX_DEPTH>();
-      } else {
-        maxW = ctx.device().getInfo<CL_DEVICE_IMAGE2D_MAX_WIDTH>();
-        maxH = ctx.device().getInfo<CL_DEVICE_IMAGE2D_MAX_HEIGHT>();
-      }
-      const bool fits = std::size_t(shape.width) <= maxW && std::size_t(shape.height) <= maxH &&
-                        std::size_t(shape.depth) <= maxD;
+      const cl::Device& d = ctx.device();
+      const bool devImages = d.getInfo<CL_DEVICE_IMAGE_SUPPORT>() == CL_TRUE;
+      const std::size_t w = shape.width, h = shape.height;
+      const bool fits =
+          is3d ? w <= d.getInfo<CL_DEVICE_IMAGE3D_MAX_WIDTH>() &&
+                     h <= d.getInfo<CL_DEVICE_IMAGE3D_MAX_HEIGHT>() &&
+                     std::size_t(shape.depth) <= d.getInfo<CL_DEVICE_IMAGE3D_MAX_DEPTH>()
+               : w <= d.getInfo<CL_DEVICE_IMAGE2D_MAX_WIDTH>() &&
+                     h <= d.getInfo<CL_DEVICE_IMAGE2D_MAX_HEIGHT>();
       const bool writes3d = !is3d || ctx.info().hasExtension("cl_khr_3d_image_writes");
-      cl_image_format rg{CL_RG, channelType(precision)}, rgba{CL_RGBA, channelType(precision)};
+      const cl_channel_type dataType = channelType(precision);
       if (!devImages) {
         note_ = "the device has no image support: using buffers";
       } else if (!writes3d) {
         note_ = "the device lacks cl_khr_3d_image_writes: using buffers";
       } else if (!fits) {
         note_ = "the field exceeds the device's image size limits: using buffers";
-      } else if (!is3d && formatSupported(ctx, type, rg)) {
+      } else if (!is3d && formatSupported(ctx, type, {CL_RG, dataType})) {
         image_ = true;
-        mem_ = cl::Image2D(ctx.context(), CL_MEM_READ_WRITE,
-                           cl::ImageFormat(CL_RG, rg.image_channel_data_type), shape.width,
-                           shape.height);
-      } else if (formatSupported(ctx, type, rgba)) {
+        mem_ = cl::Image2D(ctx.context(), CL_MEM_READ_WRITE, cl::ImageFormat(CL_RG, dataType),
+                           shape.width, shape.height);
+      } else if (formatSupported(ctx, type, {CL_RGBA, dataType})) {
         image_ = true;
+        const cl::ImageFormat rgba(CL_RGBA, dataType);
         if (!is3d) note_ = "the device has no CL_RG images: using RGBA images";
         if (is3d)
-          mem_ = cl::Image3D(ctx.context(), CL_MEM_READ_WRITE,
-                             cl::ImageFormat(CL_RGBA, rgba.image_channel_data_type), shape.width,
-                             shape.height, shape.depth);
+          mem_ = cl::Image3D(ctx.context(), CL_MEM_READ_WRITE, rgba, shape.width, shape.height,
+                             shape.depth);
         else
-          mem_ = cl::Image2D(ctx.context(), CL_MEM_READ_WRITE,
-                             cl::ImageFormat(CL_RGBA, rgba.image_channel_data_type), shape.width,
-                             shape.height);
+          mem_ = cl::Image2D(ctx.context(), CL_MEM_READ_WRITE, rgba, shape.width, shape.height);
       } else {
         note_ = std::string("the device has no ") + precisionName(precision) +
                 " image format: using buffers";
@@ -133,16 +127,11 @@ void FieldStorage::enqueueConvert(const char* name, const cl::Buffer& f32) {
     const bool importing = std::string(name) == "import_field";
     k.set(importing ? cl::Memory(f32) : mem_, importing ? mem_ : cl::Memory(f32), shape_.width,
           shape_.height, shape_.depth);
-    cl::Event ev;
     const cl::NDRange local =
         shape_.dims() == 3 ? cl::NDRange(32, 4, 2) : detail::localSize2D(ctx_.info());
-    const cl::NDRange global(detail::roundUp(shape_.width, local[0]),
-                             detail::roundUp(shape_.height, local[1]),
-                             shape_.dims() == 3 ? detail::roundUp(shape_.depth, local[2]) : 1);
-    ctx_.queue().enqueueNDRangeKernel(
-        k, cl::NullRange, shape_.dims() == 3 ? global : cl::NDRange(global[0], global[1]), local,
-        nullptr, &ev);
-    ctx_.profiler().record(name, ev);
+    detail::enqueueRange(ctx_, k, name,
+                         detail::paddedRange(shape_.width, shape_.height, shape_.depth, local),
+                         local);
   } catch (const cl::Error& e) {
     rethrowClError(e, "converting a vector field");
   }

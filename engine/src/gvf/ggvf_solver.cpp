@@ -41,13 +41,18 @@ GgvfSolver::GgvfSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input, doub
   }
 }
 
-void GgvfSolver::enqueue(cl::Kernel& kernel, const char* name) {
-  if (input_.dims() == 3)
-    detail::enqueue3D(*ctx_, kernel, name, input_.width, input_.height, input_.depth,
-                      detail::localSize3D(ctx_->info()));
+void GgvfSolver::launch(Kernel2D& k2, Kernel3D& k3, const cl::Buffer& v, const cl::Buffer& out,
+                        float mu, const char* name) {
+  const bool is3d = input_.dims() == 3;
+  if (is3d)
+    k3.set(v, input_.v0, g_, out, input_.width, input_.height, input_.depth, mu);
   else
-    detail::enqueue2D(*ctx_, kernel, name, input_.width, input_.height,
-                      detail::localSize2D(ctx_->info()));
+    k2.set(v, input_.v0, g_, out, input_.width, input_.height, mu);
+  const cl::NDRange local =
+      is3d ? detail::localSize3D(ctx_->info()) : detail::localSize2D(ctx_->info());
+  detail::enqueueRange(*ctx_, is3d ? k3.get() : k2.get(), name,
+                       detail::paddedRange(input_.width, input_.height, input_.depth, local),
+                       local);
 }
 
 void GgvfSolver::computeWeights() {
@@ -59,15 +64,8 @@ void GgvfSolver::computeWeights() {
 void GgvfSolver::step(int n) {
   try {
     for (int k = 0; k < n; ++k) {
-      const cl::Buffer &in = v_[current_], &out = v_[1 - current_];
-      if (input_.dims() == 3) {
-        step3d_.set(in, input_.v0, g_, out, input_.width, input_.height, input_.depth,
-                    static_cast<float>(mu_));
-        enqueue(step3d_, "ggvf_step");
-      } else {
-        step2d_.set(in, input_.v0, g_, out, input_.width, input_.height, static_cast<float>(mu_));
-        enqueue(step2d_, "ggvf_step");
-      }
+      launch(step2d_, step3d_, v_[current_], v_[1 - current_], static_cast<float>(mu_),
+             "ggvf_step");
       current_ = 1 - current_;
       ++iterations_;
     }
@@ -79,14 +77,7 @@ void GgvfSolver::step(int n) {
 double GgvfSolver::error() {
   std::vector<float> res(input_.pixelCount());
   try {
-    if (input_.dims() == 3) {
-      residual3d_.set(v_[current_], input_.v0, g_, residual_, input_.width, input_.height,
-                      input_.depth, 1.0f);
-      enqueue(residual3d_, "ggvf_error");
-    } else {
-      residual2d_.set(v_[current_], input_.v0, g_, residual_, input_.width, input_.height, 1.0f);
-      enqueue(residual2d_, "ggvf_error");
-    }
+    launch(residual2d_, residual3d_, v_[current_], residual_, 1.0f, "ggvf_error");
     ctx_->queue().enqueueReadBuffer(residual_, CL_TRUE, 0, res.size() * sizeof(float), res.data());
   } catch (const cl::Error& e) {
     rethrowClError(e, "computing the GGVF error");

@@ -9,19 +9,32 @@
 #include "gvflab/error.hpp"
 #include "gvflab/kernel_library.hpp"
 #include "gvflab/log.hpp"
-#include "gvflab/profiler.hpp"
 #include "gvflab/typed_kernel.hpp"
 
 namespace gvflab {
 namespace {
+
+template <class Values>
+void requireFinite(const Values& values, const std::string& name) {
+  for (float v : values)
+    if (!std::isfinite(v)) throw InputError(name + " contains NaN or infinite values.");
+}
+
+// `out` with the floats of `from` read into its `values`.
+template <class Host>
+Host readBack(ComputeContext& ctx, const cl::Buffer& from, Host out,
+              std::vector<float> Host::*values) {
+  std::vector<float>& v = out.*values;
+  ctx.queue().enqueueReadBuffer(from, CL_TRUE, 0, v.size() * sizeof(float), v.data());
+  return out;
+}
 
 void checkImage(const Image2D& image) {
   checkImageSize(image.width, image.height);
   if (image.empty()) throw InputError("The image is empty.");
   if (image.pixels.size() != static_cast<std::size_t>(image.width) * image.height)
     throw InputError("The image's pixel buffer does not match its size.");
-  for (float v : image.pixels)
-    if (!std::isfinite(v)) throw InputError("The image contains NaN or infinite values.");
+  requireFinite(image.pixels, "The image");
 }
 
 // Max over a float buffer: two reduce_max launches, one float read back.
@@ -125,8 +138,8 @@ GvfInput buildGvfInput(ComputeContext& ctx, const Image2D& image, double sigma, 
   in.height = image.height;
   const std::size_t n = in.pixelCount();
   // While f and V0 are built: image, two blur buffers, f, |V0|², V0 (float2): 28 B/px.
-  ctx.checkAllocation(n * 28, "Building the edge map of a " + std::to_string(in.width) + "x" +
-                                  std::to_string(in.height) + " image");
+  ctx.checkAllocation(n * 28,
+                      "Building the edge map of a " + sizeText(in.width, in.height, 1) + " image");
   try {
     auto& c = ctx.context();
     cl::Buffer src(c, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
@@ -186,8 +199,7 @@ void checkVolume(const Volume& volume, double sigma) {
   if (volume.voxels.empty()) throw InputError("The volume is empty.");
   if (volume.voxels.size() != std::size_t(volume.width) * volume.height * volume.depth)
     throw InputError("The volume's voxel buffer does not match its size.");
-  for (float v : volume.voxels)
-    if (!std::isfinite(v)) throw InputError("The volume contains NaN or infinite values.");
+  requireFinite(volume.voxels, "The volume");
   validate(findSpec(gvfParamSpecs(), "sigma"), sigma);
 }
 
@@ -236,8 +248,8 @@ GvfInput buildPlanes(ComputeContext& ctx, const Volume& volume, double sigma, V0
   const std::size_t plane = std::size_t(in.width) * in.height, finePlane = nf / fd;
   const bool refined = nf > n;
   // Volume, two blur buffers, f, |V0|² and V0 (packed float3): 32 B/voxel while building.
-  const std::string what = "Building the edge map of a " + std::to_string(in.width) + "x" +
-                           std::to_string(in.height) + "x" + std::to_string(in.depth) + " volume";
+  const std::string what =
+      "Building the edge map of a " + sizeText(in.width, in.height, in.depth) + " volume";
   ctx.checkAllocation(n * 12, what);
   ctx.checkAllocation(refined ? n * 20 + nf * 28 : n * 32, what);
   try {
@@ -359,12 +371,6 @@ GvfInput VolumeInputPlanes::operator()(ComputeContext& device, int z0, int z1) c
 
 namespace {
 
-template <class Values>
-void requireFinite(const Values& values, const std::string& name) {
-  for (float v : values)
-    if (!std::isfinite(v)) throw InputError(name + " contains NaN or infinite values.");
-}
-
 int depthOf(const Field2D&) { return 1; }
 int depthOf(const Field3D& f) { return f.depth; }
 
@@ -474,31 +480,19 @@ void replaceV0(ComputeContext& ctx, GvfInput& input, const Field3D& v0, const st
 }
 
 Volume readEdgeVolume(ComputeContext& ctx, const GvfInput& input) {
-  Volume out(input.width, input.height, input.depth);
-  ctx.queue().enqueueReadBuffer(input.edge, CL_TRUE, 0, out.size() * sizeof(float),
-                                out.voxels.data());
-  return out;
+  return readBack(ctx, input.edge, Volume(input.width, input.height, input.depth), &Volume::voxels);
 }
 
 Field3D readV0Volume(ComputeContext& ctx, const GvfInput& input) {
-  Field3D out(input.width, input.height, input.depth);
-  ctx.queue().enqueueReadBuffer(input.v0, CL_TRUE, 0, out.data.size() * sizeof(float),
-                                out.data.data());
-  return out;
+  return readBack(ctx, input.v0, Field3D(input.width, input.height, input.depth), &Field3D::data);
 }
 
 Image2D readEdgeMap(ComputeContext& ctx, const GvfInput& input) {
-  Image2D out(input.width, input.height);
-  ctx.queue().enqueueReadBuffer(input.edge, CL_TRUE, 0, out.size() * sizeof(float),
-                                out.pixels.data());
-  return out;
+  return readBack(ctx, input.edge, Image2D(input.width, input.height), &Image2D::pixels);
 }
 
 Field2D readV0(ComputeContext& ctx, const GvfInput& input) {
-  Field2D out(input.width, input.height);
-  ctx.queue().enqueueReadBuffer(input.v0, CL_TRUE, 0, out.data.size() * sizeof(float),
-                                out.data.data());
-  return out;
+  return readBack(ctx, input.v0, Field2D(input.width, input.height), &Field2D::data);
 }
 
 }  // namespace gvflab

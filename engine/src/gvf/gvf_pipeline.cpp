@@ -26,13 +26,7 @@ std::optional<SolverKind> parseSolverKind(std::string_view name) {
 }
 
 EulerOptions SolverConfig::eulerOptions() const {
-  EulerOptions o;
-  o.precision = precision;
-  o.memory = memory;
-  o.tile = tile;
-  o.tile3d = tile3d;
-  o.persistent = persistent;
-  return o;
+  return {precision, memory, tile, tile3d, persistent};
 }
 
 MultigridOptions SolverConfig::multigridOptions() const {
@@ -77,7 +71,60 @@ std::string gibText(std::uint64_t bytes) {
   return s.str();
 }
 
+std::string sizeText(FieldShape s) {
+  return std::to_string(s.width) + "x" + std::to_string(s.height) +
+         (s.dims() == 3 ? "x" + std::to_string(s.depth) : "");
+}
+
 }  // namespace
+
+std::uint64_t solverInputBytes(FieldShape shape) {
+  return shape.count() * (4 + 4 * static_cast<std::uint64_t>(shape.dims()));
+}
+
+std::uint64_t solverBytes(FieldShape shape, Precision precision, int fields,
+                          double extraBytesPerPoint) {
+  return fieldBytes(shape, precision) * static_cast<std::uint64_t>(fields) +
+         static_cast<std::uint64_t>(extraBytesPerPoint * double(shape.count())) +
+         solverInputBytes(shape);
+}
+
+void checkSolverFits(const ComputeContext& ctx, FieldShape shape, Precision precision, int fields,
+                     double extraBytesPerPoint, std::optional<std::uint64_t> input) {
+  const auto& info = ctx.info();
+  const std::uint64_t one = fieldBytes(shape, precision);
+  const std::uint64_t inputBytes = input.value_or(solverInputBytes(shape));
+  const std::uint64_t need =
+      solverBytes(shape, precision, fields, extraBytesPerPoint) - solverInputBytes(shape);
+  const bool tooBigBuffer = one > info.maxAllocBytes;
+  const bool tooBigTotal = need + inputBytes > info.globalMemBytes;
+  if (!tooBigBuffer && !tooBigTotal) return;
+  const double perPoint = fields * shape.dims() * bytesPerComponent(precision) + extraBytesPerPoint;
+  const double budget = std::min<double>(static_cast<double>(info.maxAllocBytes) * fields,
+                                         static_cast<double>(info.globalMemBytes)) /
+                        (perPoint + 4 + 4 * shape.dims());
+  const long side = static_cast<long>(std::floor(std::pow(budget, 1.0 / shape.dims())));
+  std::ostringstream msg;
+  msg << "A " << sizeText(shape) << " GVF solve in " << precisionName(precision) << " needs "
+      << gibText(need) << " (" << perPoint << " B per " << (shape.dims() == 3 ? "voxel" : "pixel")
+      << ")";
+  if (tooBigBuffer)
+    msg << ", and one field of " << gibText(one) << " exceeds the largest allocation of "
+        << info.name << " (" << gibText(info.maxAllocBytes) << ")";
+  else
+    msg << " plus " << gibText(inputBytes) << " of input, more than the "
+        << gibText(info.globalMemBytes) << " of " << info.name;
+  msg << ". ";
+  if (precision == Precision::F32) {
+    const std::uint64_t half = fieldBytes(shape, Precision::F16);
+    if (half <= info.maxAllocBytes &&
+        half * fields + (need - one * fields) + inputBytes <= info.globalMemBytes)
+      msg << "16-bit storage (--precision f16) would fit. ";
+  }
+  msg << "At this precision about " << side << (shape.dims() == 3 ? "^3 voxels" : "^2 pixels")
+      << " fit (crop a region or downsample).";
+  throw ResourceError(msg.str());
+}
 
 void checkFits(const ComputeContext& ctx, FieldShape shape, const SolverConfig& config, bool both) {
   // A split checks each of its devices once they are open (makeSplitSolver).

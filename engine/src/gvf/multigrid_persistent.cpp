@@ -9,7 +9,6 @@
 #include "gvflab/error.hpp"
 #include "gvflab/kernel_library.hpp"
 #include "gvflab/multigrid_solver.hpp"
-#include "gvflab/profiler.hpp"
 
 namespace gvflab {
 
@@ -197,11 +196,9 @@ void MultigridSolver::launchPersistent(int which, int iterations) {
   persistentKernel_.set(v_->buffer(), v0_->buffer(), pool_, levelTable_, levelK_, po.steps, count,
                         iterations, sync_.buffer(), sync_.base(), trace_, levels(), persistentFrom_,
                         cl::Local(localPoolBytes_));
-  cl::Event ev;
-  ctx_->queue().enqueueNDRangeKernel(persistentKernel_, cl::NullRange,
-                                     cl::NDRange(persistentGroups_ * persistentGroupSize_),
-                                     cl::NDRange(persistentGroupSize_), nullptr, &ev);
-  ctx_->profiler().record("mg_persistent", ev, "mg persistent");
+  detail::enqueueRange(*ctx_, persistentKernel_, "mg_persistent",
+                       cl::NDRange(persistentGroups_ * persistentGroupSize_),
+                       cl::NDRange(persistentGroupSize_), "mg persistent");
   sync_.launched(arrivals);
 }
 

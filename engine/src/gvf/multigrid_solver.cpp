@@ -121,10 +121,8 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
       k->restrict_ = lib.kernel("multigrid.cl", "mg_restrict", opts);
       k->restrictS = lib.kernel("multigrid.cl", "mg_restrict_s", opts);
       k->prolong = lib.kernel("multigrid.cl", "mg_prolong", opts);
+      if (fusedPasses_) k->fusedPass = lib.kernel("multigrid.cl", "mg_fused_pass", opts);
     }
-    if (fusedPasses_)
-      for (auto [k, opts] : {std::pair{&fine_, fineOpts}, std::pair{&coarse_, coarseOpts}})
-        k->fusedPass = lib.kernel("multigrid.cl", "mg_fused_pass", opts);
     chooseCoarseLevel();
     if (!fine) return;
     restrictS(0);
@@ -169,10 +167,8 @@ void MultigridSolver::setMu(double mu) {
 double MultigridSolver::muBound() const { return gvflab::muBound(SolverKind::Multigrid, input_); }
 
 void MultigridSolver::setOptions(int a, int b, int c) {
-  const auto& specs = multigridParamSpecs();
-  validate(findSpec(specs, "mg-a"), a);
-  validate(findSpec(specs, "mg-b"), b);
-  validate(findSpec(specs, "mg-c"), c);
+  const int values[] = {a, b, c};  // multigridParamSpecs' order
+  for (std::size_t i = 0; i < 3; ++i) validate(multigridParamSpecs()[i], values[i]);
   if (b + c < 1) throw ParameterError("Multigrid needs at least one smoothing sweep (b + c >= 1).");
   options_.a = a;
   options_.b = b;
@@ -184,8 +180,7 @@ void MultigridSolver::setOptions(int a, int b, int c) {
 }
 
 std::vector<double> MultigridSolver::ownParamValues() const {
-  return {static_cast<double>(options_.a), static_cast<double>(options_.b),
-          static_cast<double>(options_.c)};
+  return {double(options_.a), double(options_.b), double(options_.c)};
 }
 
 void MultigridSolver::setOwnParamValues(const std::vector<double>& values) {
@@ -337,10 +332,8 @@ void MultigridSolver::coarseSolve(bool fullMultigrid) {
   const Pool pool = coarsePool_() ? Pool(coarsePool_) : Pool(cl::Local(coarsePoolBytes_));
   k.set(l.e, l.rhs, l.s, s.width, s.height, s.depth, levels() - coarseFrom_,
         static_cast<float>(mu_ / std::ldexp(1.0, 2 * coarseFrom_)), ops.steps, ops.count, pool);
-  cl::Event ev;
-  ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(coarseGroup_),
-                                     cl::NDRange(coarseGroup_), nullptr, &ev);
-  ctx_->profiler().record("mg_coarse", ev, levelGroup(coarseFrom_));
+  detail::enqueueRange(*ctx_, k, "mg_coarse", cl::NDRange(coarseGroup_), cl::NDRange(coarseGroup_),
+                       levelGroup(coarseFrom_));
 }
 
 void MultigridSolver::launch(cl::Kernel& k, const char* name, FieldShape over, int level,
@@ -348,14 +341,8 @@ void MultigridSolver::launch(cl::Kernel& k, const char* name, FieldShape over, i
   const bool is3d = input_.dims() == 3;
   const cl::NDRange local = is3d ? cl::NDRange(32, 4, 2) : detail::localSize2D(ctx_->info());
   const std::size_t w = halfX ? (over.width + 1) / 2 : over.width;
-  const cl::NDRange global =
-      is3d ? cl::NDRange(detail::roundUp(w, local[0]), detail::roundUp(over.height, local[1]),
-                         detail::roundUp(over.depth, local[2]))
-           : cl::NDRange(detail::roundUp(w, local[0]), detail::roundUp(over.height, local[1]));
-  cl::Event ev;
-  ctx_->queue().enqueueNDRangeKernel(k, is3d ? cl::NDRange(0, 0, z0) : cl::NullRange, global, local,
-                                     nullptr, &ev);
-  ctx_->profiler().record(name, ev, levelGroup(level));
+  detail::enqueueRange(*ctx_, k, name, detail::paddedRange(w, over.height, over.depth, local),
+                       local, levelGroup(level), is3d ? cl::NDRange(0, 0, z0) : cl::NullRange);
 }
 
 void MultigridSolver::smooth(int level, int sweeps) {
@@ -388,10 +375,8 @@ void MultigridSolver::smoothFused(int level, int sweeps) {
     k.set(l ? l->e : v_->buffer(), l ? l->eAlt : vAlt_->buffer(), l ? l->rhs : v0_->buffer(),
           l ? l->s : dummy_, s.width, s.height, s.depth,
           static_cast<float>(mu_ / std::ldexp(1.0, 2 * level)));
-    cl::Event ev;
-    ctx_->queue().enqueueNDRangeKernel(k, cl::NullRange, global, cl::NDRange(32, 8, 1), nullptr,
-                                       &ev);
-    ctx_->profiler().record("mg_smooth_fused", ev, levelGroup(level));
+    detail::enqueueRange(*ctx_, k, "mg_smooth_fused", global, cl::NDRange(32, 8, 1),
+                         levelGroup(level));
     if (level == 0)
       std::swap(v_, vAlt_);
     else
@@ -440,12 +425,10 @@ bool MultigridSolver::fusedPass(int level, const detail::LevelRun& r) {
         swapZero ? coarse.eAlt : (zeroE && !r.prolong ? coarse.e : dummy_), f.width, f.height,
         c.width, c.height, static_cast<float>(mu_ / std::ldexp(1.0, 2 * level)), r.prolong,
         r.sweeps, r.restrict, zeroE && (swapZero || !r.prolong));
-  cl::Event ev;
-  ctx_->queue().enqueueNDRangeKernel(
-      k, cl::NullRange,
+  detail::enqueueRange(
+      *ctx_, k, "mg_fused_pass",
       cl::NDRange(detail::roundUp(f.width, kPassTile) * 8, (f.height + kPassTile - 1) / kPassTile),
-      cl::NDRange(256, 1), nullptr, &ev);
-  ctx_->profiler().record("mg_fused_pass", ev, levelGroup(level));
+      cl::NDRange(256, 1), levelGroup(level));
   if (r.prolong || r.sweeps > 0) fine ? std::swap(fine->e, fine->eAlt) : std::swap(v_, vAlt_);
   if (swapZero) std::swap(coarse.e, coarse.eAlt);
   if (zeroE && r.prolong && !swapZero) zero(level + 1);
@@ -543,33 +526,19 @@ void MultigridSolver::allocateLevels(FieldShape shape) {
   std::vector<FieldShape> shapes;
   for (FieldShape s = shape; maxSide(s) > 2;) shapes.push_back(s = coarser(s));
   const auto comps = static_cast<std::size_t>(shape.dims());
-  if (!persistent_) {
-    for (FieldShape s : shapes) {
-      const std::size_t n = s.count();
-      if (int(levels_.size()) + 1 < options_.firstLevel) {  // another's (a split's slabs)
-        levels_.push_back(Level{s, {}, {}, {}, {}});
-        continue;
-      }
-      levels_.push_back(Level{s, cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * comps * 4),
-                              cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * comps * 4),
-                              cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * 4), cl::Buffer()});
-      if (fused_)
-        levels_.back().eAlt = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * comps * 4);
-    }
-    return;
-  }
   const std::size_t align =
       std::max<std::size_t>(256, ctx_->device().getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8);
-  auto up = [&](std::size_t b) { return (b + align - 1) / align * align; };
-  std::vector<std::size_t> offsets;  // bytes: e, rhs, S per level
+  std::vector<std::size_t> offsets;  // in the pool, bytes: e, rhs, S per level
   std::size_t total = 0;
   for (FieldShape s : shapes)
     for (std::size_t bytes : {s.count() * comps * 4, s.count() * comps * 4, s.count() * 4}) {
       offsets.push_back(total);
-      total = up(total + bytes);
+      total = (total + bytes + align - 1) / align * align;
     }
-  pool_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, std::max<std::size_t>(total, 16));
-  auto sub = [&](std::size_t at, std::size_t bytes) {
+  if (persistent_)
+    pool_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, std::max<std::size_t>(total, 16));
+  auto buffer = [&](std::size_t at, std::size_t bytes) {
+    if (!persistent_) return cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, bytes);
     cl_buffer_region region{at, bytes};
     return pool_.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
   };
@@ -577,13 +546,18 @@ void MultigridSolver::allocateLevels(FieldShape shape) {
   for (std::size_t l = 0; l < shapes.size(); ++l) {
     const FieldShape s = shapes[l];
     const std::size_t n = s.count(), *o = &offsets[3 * l];
-    levels_.push_back(Level{s, sub(o[0], n * comps * 4), sub(o[1], n * comps * 4), sub(o[2], n * 4),
-                            cl::Buffer()});
-    if (fused_)  // levels above the one launch may still sweep both colours per launch
+    if (int(l) + 1 < options_.firstLevel) {  // another's (a split's slabs)
+      levels_.push_back(Level{s, {}, {}, {}, {}});
+      continue;
+    }
+    levels_.push_back(Level{s, buffer(o[0], n * comps * 4), buffer(o[1], n * comps * 4),
+                            buffer(o[2], n * 4), cl::Buffer()});
+    if (fused_)  // (with one launch: the levels above it may still sweep both colours a launch)
       levels_.back().eAlt = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * comps * 4);
     table.insert(table.end(), {s.width, s.height, static_cast<cl_int>(o[0] / 4),
                                static_cast<cl_int>(o[1] / 4), static_cast<cl_int>(o[2] / 4)});
   }
+  if (!persistent_) return;
   table.insert(table.end(), 5, 0);  // the level below the coarsest: never read
   levelTable_ = cl::Buffer(ctx_->context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                            table.size() * sizeof(cl_int), table.data());

@@ -32,6 +32,10 @@ std::string formatted(const char* format, double a, double b, double c, double d
   return buf;
 }
 
+SigmaChoice asGiven(const GvfParams& params) {
+  return {params.sigma, false, {}, formatted("sigma %.2f as given.", params.sigma, 0, 0, 0)};
+}
+
 }  // namespace
 
 NoiseEstimate estimateNoise(const Image2D& image) {
@@ -70,12 +74,8 @@ double sigmaForSnr(double snr, int shortSide) {
 }
 
 SigmaChoice chooseSigma(const Image2D& image, const GvfParams& params) {
+  if (!params.sigmaFromNoise) return asGiven(params);
   SigmaChoice c;
-  if (!params.sigmaFromNoise) {
-    c.sigma = params.sigma;
-    c.reason = formatted("sigma %.2f as given.", params.sigma, 0, 0, 0);
-    return c;
-  }
   c.fromNoise = true;
   c.estimate = estimateNoise(image);
   c.sigma = sigmaForSnr(c.estimate.snr(), std::min(image.width, image.height));
@@ -91,12 +91,8 @@ SigmaChoice chooseSigma(const Image2D& image, const GvfParams& params) {
 }
 
 SigmaChoice chooseSigma(const Volume&, const GvfParams& params) {
+  if (!params.sigmaFromNoise) return asGiven(params);
   SigmaChoice c;
-  if (!params.sigmaFromNoise) {
-    c.sigma = params.sigma;
-    c.reason = formatted("sigma %.2f as given.", params.sigma, 0, 0, 0);
-    return c;
-  }
   c.sigma = findSpec(gvfParamSpecs(), "sigma").defaultValue;
   c.reason =
       formatted("sigma %.2f (the default; volumes take no noise estimate).", c.sigma, 0, 0, 0);

@@ -152,11 +152,6 @@ SlabInputSource planesOf(std::shared_ptr<ComputeContext> main, GvfInput whole) {
 }
 
 SlabEulerSolver::SlabEulerSolver(const std::vector<std::shared_ptr<ComputeContext>>& devices,
-                                 const GvfInput& input, double mu, EulerOptions options, int halo)
-    : SlabEulerSolver(devices, {input.width, input.height, input.depth},
-                      planesOf(devices.front(), input), mu, options, halo) {}
-
-SlabEulerSolver::SlabEulerSolver(const std::vector<std::shared_ptr<ComputeContext>>& devices,
                                  FieldShape shape, SlabInputSource source, double mu,
                                  EulerOptions options, int halo)
     : SlabSolver(devices, shape, std::move(source), halo, 1) {
@@ -362,13 +357,11 @@ std::unique_ptr<SlabSolver> makeSplitSolver(
 }
 
 std::vector<DeviceInfo> splitCandidates(const DeviceInfo& main) {
-  std::vector<DeviceInfo> same, out;
-  for (const DeviceInfo& d : listDevices())
-    if (d.platformIndex == main.platformIndex) same.push_back(d);
+  std::vector<DeviceInfo> same = listDevices();
+  std::erase_if(same, [&](auto& d) { return d.platformIndex != main.platformIndex; });
   const bool gpus = std::any_of(same.begin(), same.end(), [](auto& d) { return d.isGpu; });
-  for (const DeviceInfo& d : same)
-    if (!gpus || d.isGpu) out.push_back(d);
-  return out;
+  std::erase_if(same, [&](auto& d) { return gpus && !d.isGpu; });
+  return same;
 }
 
 std::vector<std::shared_ptr<ComputeContext>> openSplitDevices(

@@ -135,12 +135,6 @@ class SlabMultigridSolver::Steps final : public detail::CycleSteps {
 };
 
 SlabMultigridSolver::SlabMultigridSolver(
-    const std::vector<std::shared_ptr<ComputeContext>>& devices, const GvfInput& input, double mu,
-    MultigridOptions options, int splitLevels)
-    : SlabMultigridSolver(devices, {input.width, input.height, input.depth},
-                          planesOf(devices.front(), input), mu, options, splitLevels) {}
-
-SlabMultigridSolver::SlabMultigridSolver(
     const std::vector<std::shared_ptr<ComputeContext>>& devices, FieldShape shape,
     SlabInputSource source, double mu, MultigridOptions options, int splitLevels)
     : SlabSolver(devices, shape, std::move(source), splitHalo(shape, devices.size(), splitLevels),

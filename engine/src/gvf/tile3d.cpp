@@ -60,17 +60,14 @@ std::uint64_t tile3dGroups(const Tile3D& t, FieldShape shape, int axis) {
 std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const ComputeContext& ctx,
                                     FieldShape shape) {
   if (t.tx == 0) {
-    bool found = false;
+    std::optional<Tile3D> preset;  // the first that fits
     for (Tile3D c : presets(precision)) {
       c.zChunk = t.zChunk;
       c.wideIndices = t.wideIndices;
-      if (tile3dFits(c, ctx)) {
-        t = c;
-        found = true;
-        break;
-      }
+      if (!preset && tile3dFits(c, ctx)) preset = c;
     }
-    if (!found) return std::nullopt;
+    if (!preset) return std::nullopt;
+    t = *preset;
   } else if (!tile3dFits(t, ctx)) {
     throw ParameterError("3D tile " + text(t) +
                          " does not fit this device: TX and TY above 4, "
