@@ -76,8 +76,6 @@ void GlyphLayer::draw(const LayerFrame& frame) {
   f.glUniform1f(uniformAt(p, "uRange"), frame.rangeMax);
   f.glUniform1f(uniformAt(p, "uMinPixels"), 0.6f * onePixel);
   setImageToNdc(p, view);
-  f.glEnable(GL_BLEND);
-  f.glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
   f.glBindVertexArray(vao_.id());
   GLint color = uniformAt(p, "uColor");
   GLint outline = uniformAt(p, "uOutline");
