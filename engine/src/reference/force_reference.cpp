@@ -23,24 +23,13 @@ double ggvfIncrement(const Field& v, const Field& v0, const Grid& g, double mu, 
 Grid ggvfWeights(const Field& v0, double k) {
   Grid g{v0.width, v0.height, std::vector<double>(v0.count()), v0.depth};
   g.spacing = v0.spacing;
-  const int d = v0.dims();
-  for (std::size_t i = 0; i < v0.count(); ++i) {
-    double s = 0;
-    for (int a = 0; a < d; ++a) s += v0.values[d * i + a] * v0.values[d * i + a];
-    g.values[i] = std::exp(-std::sqrt(s) / k);
-  }
+  for (std::size_t i = 0; i < v0.count(); ++i)
+    g.values[i] = std::exp(-std::sqrt(squaredNorm(v0, i)) / k);
   return g;
 }
 
 Field ggvfStep(const Field& v, const Field& v0, const Grid& g, double mu) {
-  Field out = v;
-  const int d = v.dims();
-  forEach(v, [&](Point p) {
-    for (int c = 0; c < d; ++c)
-      out.values[d * index(v, p) + c] =
-          v.values[d * index(v, p) + c] + ggvfIncrement(v, v0, g, mu, p, c);
-  });
-  return out;
+  return stepped(v, [&](Point p, int c) { return ggvfIncrement(v, v0, g, mu, p, c); });
 }
 
 Field ggvfIterate(Field v, const Field& v0, double k, double mu, int iterations) {
@@ -51,14 +40,7 @@ Field ggvfIterate(Field v, const Field& v0, double k, double mu, int iterations)
 
 double ggvfError(const Field& v, const Field& v0, double k) {
   const Grid g = ggvfWeights(v0, k);
-  const int d = v.dims();
-  double sum = 0;
-  forEach(v, [&](Point p) {
-    double s = 0;
-    for (int c = 0; c < d; ++c) s += std::pow(ggvfIncrement(v, v0, g, 1.0, p, c), 2);
-    sum += std::sqrt(s);
-  });
-  return sum / static_cast<double>(v.count());
+  return meanNorm(v, [&](Point p, int c) { return ggvfIncrement(v, v0, g, 1.0, p, c); });
 }
 
 Field vfcField(const Grid& f, const VfcParams& params) {

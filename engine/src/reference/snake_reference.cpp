@@ -45,30 +45,7 @@ std::vector<double> snakeMatrix(int n, double alpha, double beta, double gamma,
 }
 
 std::vector<glm::dvec2> solveDense(std::vector<double> m, std::vector<glm::dvec2> b) {
-  const int n = static_cast<int>(b.size());
-  auto at = [&](int r, int c) -> double& { return m[static_cast<std::size_t>(r) * n + c]; };
-  for (int c = 0; c < n; ++c) {
-    int piv = c;
-    for (int r = c + 1; r < n; ++r)
-      if (std::abs(at(r, c)) > std::abs(at(piv, c))) piv = r;
-    if (piv != c) {
-      for (int k = 0; k < n; ++k) std::swap(at(c, k), at(piv, k));
-      std::swap(b[c], b[piv]);
-    }
-    for (int r = c + 1; r < n; ++r) {
-      const double f = at(r, c) / at(c, c);
-      if (f == 0) continue;
-      for (int k = c; k < n; ++k) at(r, k) -= f * at(c, k);
-      b[r] -= f * b[c];
-    }
-  }
-  std::vector<glm::dvec2> x(n);
-  for (int r = n - 1; r >= 0; --r) {
-    glm::dvec2 s = b[r];
-    for (int k = r + 1; k < n; ++k) s -= at(r, k) * x[k];
-    x[r] = s / at(r, r);
-  }
-  return x;
+  return solveDenseSystem(std::move(m), std::move(b));
 }
 
 namespace {

@@ -110,28 +110,7 @@ std::vector<glm::dvec3> surfaceImplicitStep(const std::vector<glm::dvec3>& x, co
       for (std::size_t k = 0; k < n; ++k) ll += l[i * n + k] * l[k * n + j];
       m[i * n + j] = (i == j ? p.gamma : 0.0) - p.alpha * l[i * n + j] + p.beta * ll;
     }
-  std::vector<glm::dvec3> b = rightHandSide(x, rings, force, p);
-  for (std::size_t c = 0; c < n; ++c) {
-    std::size_t piv = c;
-    for (std::size_t r = c + 1; r < n; ++r)
-      if (std::abs(m[r * n + c]) > std::abs(m[piv * n + c])) piv = r;
-    if (piv != c) {
-      for (std::size_t k = 0; k < n; ++k) std::swap(m[c * n + k], m[piv * n + k]);
-      std::swap(b[c], b[piv]);
-    }
-    for (std::size_t r = c + 1; r < n; ++r) {
-      const double f = m[r * n + c] / m[c * n + c];
-      if (f == 0) continue;
-      for (std::size_t k = c; k < n; ++k) m[r * n + k] -= f * m[c * n + k];
-      b[r] -= f * b[c];
-    }
-  }
-  std::vector<glm::dvec3> y(n);
-  for (std::size_t r = n; r-- > 0;) {
-    glm::dvec3 s = b[r];
-    for (std::size_t k = r + 1; k < n; ++k) s -= m[r * n + k] * y[k];
-    y[r] = s / m[r * n + r];
-  }
+  std::vector<glm::dvec3> y = solveDenseSystem(std::move(m), rightHandSide(x, rings, force, p));
   clampInto(y, force, p.spacing);
   return y;
 }
