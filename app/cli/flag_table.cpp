@@ -256,15 +256,9 @@ std::vector<Flag> fieldFlags() {
              "platform) or P.D numbers, comma-separated, the first holding the input",
              [](FlagContext& c) {
                const std::string list = c.value();
-               c.options.devices.clear();
-               std::size_t at = 0;
-               while (at <= list.size()) {
-                 const std::size_t comma = std::min(list.find(',', at), list.size());
-                 if (comma == at)
-                   throw ParameterError("--devices " + quotedText(list) + " has an empty entry.");
-                 c.options.devices.push_back(list.substr(at, comma - at));
-                 at = comma + 1;
-               }
+               c.options.devices = commaItems(list);
+               if (std::ranges::count(c.options.devices, std::string()) > 0)
+                 throw ParameterError("--devices " + quotedText(list) + " has an empty entry.");
              }));
   t.push_back(valued("--kernel-dir", "DIR", G::Field,
                      "load kernels/*.cl from DIR instead of the built-in copies (the viewer "
