@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "grid_walk.hpp"
+
 namespace gvflab::reference {
 namespace {
 
@@ -14,16 +16,15 @@ Shape3 shapeOf(const T& g) {
   return {g.width, g.height, g.depth};
 }
 
-// Σ over the 2·dims neighbours of component c at (x, y, z), with the boundary rule, each axis'
-// pair weighted by 1/s_i².
-double neighbourSum(const Field& v, int x, int y, int z, int c, const Spacing& sp) {
-  const int d = v.dims(), w = v.width, h = v.height;
-  auto val = [&](int xx, int yy, int zz) {
-    return v.values[d * at(w, h, reflect(xx, w), reflect(yy, h), reflect(zz, v.depth)) + c];
-  };
-  double sum = (val(x - 1, y, z) + val(x + 1, y, z)) / (sp[0] * sp[0]) +
-               (val(x, y - 1, z) + val(x, y + 1, z)) / (sp[1] * sp[1]);
-  if (d == 3) sum += (val(x, y, z - 1) + val(x, y, z + 1)) / (sp[2] * sp[2]);
+// Σ over the 2·dims neighbours of component c at p, with the boundary rule, each axis' pair
+// weighted by 1/s_i².
+double neighbourSum(const Field& v, Point p, int c, const Spacing& sp) {
+  const int d = v.dims();
+  double sum = 0;
+  for (int a = 0; a < d; ++a)
+    sum += (v.values[d * index(v, shifted(p, a, -1)) + c] +
+            v.values[d * index(v, shifted(p, a, 1)) + c]) /
+           (sp[a] * sp[a]);
   return sum;
 }
 
@@ -86,10 +87,8 @@ std::vector<Shape3> multigridLevels(int width, int height, int depth) {
 }
 
 Grid multigridS(const Field& v0) {
-  const int d = v0.dims();
   Grid s{v0.width, v0.height, std::vector<double>(v0.count()), v0.depth};
-  for (std::size_t i = 0; i < v0.count(); ++i)
-    for (int c = 0; c < d; ++c) s.values[i] += v0.values[d * i + c] * v0.values[d * i + c];
+  for (std::size_t i = 0; i < v0.count(); ++i) s.values[i] = squaredNorm(v0, i);
   return s;
 }
 
@@ -112,7 +111,7 @@ void smoothColour(Field& v, const Field& f, const Grid& s, double k, int colour,
         if (denom <= 0) continue;  // μ = 0 where S = 0: the point is free; leave it
         for (int c = 0; c < d; ++c)
           v.values[d * i + c] =
-              (k * neighbourSum(v, x, y, z, c, spacing) - f.values[d * i + c]) / denom;
+              (k * neighbourSum(v, {x, y, z}, c, spacing) - f.values[d * i + c]) / denom;
       }
 }
 
@@ -128,16 +127,13 @@ Field multigridResidual(const Field& v, const Field& f, const Grid& s, double k,
   const int d = v.dims();
   const double centre = centreWeight(spacing, d);
   Field r = f;
-  for (int z = 0; z < v.depth; ++z)
-    for (int y = 0; y < v.height; ++y)
-      for (int x = 0; x < v.width; ++x) {
-        const std::size_t i = at(v.width, v.height, x, y, z);
-        for (int c = 0; c < d; ++c) {
-          const double u = v.values[d * i + c];
-          r.values[d * i + c] -=
-              k * (neighbourSum(v, x, y, z, c, spacing) - centre * u) - s.values[i] * u;
-        }
-      }
+  forEach(v, [&](Point p) {
+    const std::size_t i = index(v, p);
+    for (int c = 0; c < d; ++c) {
+      const double u = v.values[d * i + c];
+      r.values[d * i + c] -= k * (neighbourSum(v, p, c, spacing) - centre * u) - s.values[i] * u;
+    }
+  });
   return r;
 }
 
@@ -181,12 +177,10 @@ Grid restrictGrid(const Grid& s) {
 
 void prolongAdd(Field& v, const Field& e) {
   const int d = v.dims();
-  for (int z = 0; z < v.depth; ++z)
-    for (int y = 0; y < v.height; ++y)
-      for (int x = 0; x < v.width; ++x)
-        for (int c = 0; c < d; ++c)
-          v.values[d * at(v.width, v.height, x, y, z) + c] +=
-              e.values[d * at(e.width, e.height, x / 2, y / 2, z / 2) + c];
+  forEach(v, [&](Point p) {
+    for (int c = 0; c < d; ++c)
+      v.values[d * index(v, p) + c] += e.values[d * index(e, {p[0] / 2, p[1] / 2, p[2] / 2}) + c];
+  });
 }
 
 Field multigridVCycle(Field v, const Field& v0, const MultigridParams& p) {
