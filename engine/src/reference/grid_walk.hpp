@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <glm/vec3.hpp>
 #include <utility>
 #include <vector>
 
@@ -42,6 +43,15 @@ inline AxisCorners axisCorners(int n, double p) {
   const double u = std::clamp(p - 0.5, 0.0, n - 1.0);
   const int i0 = std::min(static_cast<int>(u), n - 1);
   return {i0, std::min(i0 + 1, n - 1), u - i0};
+}
+
+// at(x, y, z) interpolated trilinearly at p on a w x h x d grid (d = 1: bilinearly, exactly).
+template <class T, class At>
+T trilinear(int w, int h, int d, glm::dvec3 p, At at) {
+  const AxisCorners x = axisCorners(w, p.x), y = axisCorners(h, p.y), z = axisCorners(d, p.z);
+  auto row = [&](int j, int k) { return at(x.i0, j, k) * (1 - x.f) + at(x.i1, j, k) * x.f; };
+  return (row(y.i0, z.i0) * (1 - y.f) + row(y.i1, z.i0) * y.f) * (1 - z.f) +
+         (row(y.i0, z.i1) * (1 - y.f) + row(y.i1, z.i1) * y.f) * z.f;
 }
 
 // The Laplacian of component c of the field v at p, on the grid spacing `spacing`.

@@ -8,6 +8,7 @@
 
 #include "grid_walk.hpp"
 #include "gvflab/snake_types.hpp"
+#include "gvflab/surface_reference.hpp"
 
 namespace gvflab::reference {
 
@@ -48,28 +49,17 @@ std::vector<glm::dvec2> solveDense(std::vector<double> m, std::vector<glm::dvec2
   return solveDenseSystem(std::move(m), std::move(b));
 }
 
-namespace {
-// at(x, y) interpolated bilinearly at p on a width x height grid.
-template <class T, class At>
-T bilinear(int width, int height, glm::dvec2 p, At at) {
-  const AxisCorners x = axisCorners(width, p.x), y = axisCorners(height, p.y);
-  return (at(x.i0, y.i0) * (1 - x.f) + at(x.i1, y.i0) * x.f) * (1 - y.f) +
-         (at(x.i0, y.i1) * (1 - x.f) + at(x.i1, y.i1) * x.f) * y.f;
-}
-}  // namespace
-
 glm::dvec2 sampleForce(const Field& field, glm::dvec2 p, bool normalize) {
-  return bilinear<glm::dvec2>(field.width, field.height, p, [&](int x, int y) {
-    const std::size_t i = static_cast<std::size_t>(y) * field.width + x;
-    glm::dvec2 v(field.values[2 * i], field.values[2 * i + 1]);
-    return normalize ? v / std::sqrt(glm::dot(v, v) + 1e-12) : v;
-  });
+  return trilinear<glm::dvec2>(
+      field.width, field.height, 1, glm::dvec3(p, 0.5), [&](int x, int y, int) {
+        const std::size_t i = static_cast<std::size_t>(y) * field.width + x;
+        glm::dvec2 v(field.values[2 * i], field.values[2 * i + 1]);
+        return normalize ? v / std::sqrt(glm::dot(v, v) + 1e-12) : v;
+      });
 }
 
 double sampleScalar(const Grid& grid, glm::dvec2 p) {
-  return bilinear<double>(grid.width, grid.height, p, [&](int x, int y) {
-    return grid.values[static_cast<std::size_t>(y) * grid.width + x];
-  });
+  return sampleScalar3(grid, glm::dvec3(p, 0.5));  // one plane: bilinear
 }
 
 namespace {

@@ -9,17 +9,6 @@
 
 namespace gvflab::reference {
 
-namespace {
-// at(x, y, z) interpolated trilinearly at p on a w x h x d grid.
-template <class T, class At>
-T trilinear(int w, int h, int d, glm::dvec3 p, At at) {
-  const AxisCorners x = axisCorners(w, p.x), y = axisCorners(h, p.y), z = axisCorners(d, p.z);
-  auto row = [&](int j, int k) { return at(x.i0, j, k) * (1 - x.f) + at(x.i1, j, k) * x.f; };
-  return (row(y.i0, z.i0) * (1 - y.f) + row(y.i1, z.i0) * y.f) * (1 - z.f) +
-         (row(y.i0, z.i1) * (1 - y.f) + row(y.i1, z.i1) * y.f) * z.f;
-}
-}  // namespace
-
 glm::dvec3 sampleForce3(const Field& f, glm::dvec3 p, ForceScale scale) {
   double peak = 0;
   const glm::dvec3 s =
