@@ -21,6 +21,8 @@
 namespace gvflab::app {
 namespace {
 
+using G = FlagGroup;
+
 // A switch: sets a bool (or the mode) and takes no value.
 Flag toggle(std::string name, FlagGroup group, std::string help,
             std::function<void(Options&)> set) {
@@ -67,7 +69,6 @@ const ParamSpec& iterationsHelpSpec() {
 }
 
 std::vector<Flag> modeFlags() {
-  using G = FlagGroup;
   std::vector<Flag> t;
   Flag help = toggle("--help", G::Modes, "print this help and exit",
                      [](Options& o) { o.mode = Mode::Help; });
@@ -95,7 +96,6 @@ std::vector<Flag> modeFlags() {
 }
 
 std::vector<Flag> inputFlags() {
-  using G = FlagGroup;
   std::vector<Flag> t;
   t.push_back(
       valued("--phantom", "NAME", G::Input,
@@ -149,7 +149,6 @@ std::vector<Flag> inputFlags() {
 }
 
 std::vector<Flag> fieldFlags() {
-  using G = FlagGroup;
   std::vector<Flag> t;
   // The solver's range on the input is checked where it runs (gvflab/mu_rule.hpp); here only
   // whether some solver takes it.
@@ -268,7 +267,6 @@ std::vector<Flag> fieldFlags() {
 }
 
 std::vector<Flag> outputFlags() {
-  using G = FlagGroup;
   std::vector<Flag> t;
   t.push_back(perInput(once(valued("--save-field", "F", G::Outputs,
                                    "write the field (float; 2 components, 3 for volumes) as "
@@ -311,7 +309,6 @@ std::vector<Flag> outputFlags() {
 }
 
 std::vector<Flag> figureFlags() {
-  using G = FlagGroup;
   std::vector<Flag> t;
   t.push_back(once(pngOutput(
       "--screenshot",
@@ -374,7 +371,6 @@ std::vector<Flag> figureFlags() {
 }
 
 std::vector<Flag> recordingFlags() {
-  using G = FlagGroup;
   std::vector<Flag> t;
   t.push_back(once(valued(
       "--record", "OUT", G::Recording,
@@ -394,7 +390,6 @@ std::vector<Flag> recordingFlags() {
 }
 
 std::vector<Flag> viewerFlags() {
-  using G = FlagGroup;
   std::vector<Flag> t;
   t.push_back(toggle("--race", G::Viewer,
                      "start in the race view (Euler vs multigrid, same OpenCL time per frame)",
@@ -407,7 +402,6 @@ std::vector<Flag> viewerFlags() {
 }
 
 std::vector<Flag> regionFlags() {
-  using G = FlagGroup;
   std::vector<Flag> t;
   t.push_back(valued("--region-snake", "[X,Y,W,H]", G::Region,
                      "segment with the region snake (PLH) instead of GVF, from this rectangle "
