@@ -92,23 +92,15 @@ Grid distanceSquared(const Grid& f, double threshold) {
 }
 
 Field distanceForce(const Grid& f, double threshold) {
-  const Grid d2 = distanceSquared(f, threshold);
-  const int d = f.dims();
-  Field out{f.width, f.height, std::vector<double>(d * f.count(), 0.0), f.depth};
-  out.spacing = f.spacing;
-  forEach(f, [&](Point p) {
-    double g[3] = {0, 0, 0}, len2 = 0;
-    for (int a = 0; a < d; ++a) {
-      g[a] = 0.5 *
-             (std::sqrt(d2.values[index(d2, shifted(p, a, 1))]) -
-              std::sqrt(d2.values[index(d2, shifted(p, a, -1))])) /
-             f.spacing[a];
-      len2 += g[a] * g[a];
-    }
-    const double len = std::sqrt(len2);
-    if (!std::isfinite(len) || len <= 1e-6) return;
-    for (int a = 0; a < d; ++a) out.values[d * index(f, p) + a] = -g[a] / len;
-  });
+  Grid distance = distanceSquared(f, threshold);
+  for (double& v : distance.values) v = std::sqrt(v);
+  Field out = gradient(distance);  // then unit length, pointing to the edge
+  const int d = out.dims();
+  for (std::size_t i = 0; i < out.count(); ++i) {
+    const double len = std::sqrt(squaredNorm(out, i));
+    for (int a = 0; a < d; ++a)
+      out.values[d * i + a] = std::isfinite(len) && len > 1e-6 ? -out.values[d * i + a] / len : 0.0;
+  }
   return out;
 }
 
