@@ -77,8 +77,7 @@ Grid distanceSquared(const Grid& f, double threshold) {
   forEach(f, [&](Point p) {
     if (f.values[index(f, p)] >= threshold) edges.push_back(p);
   });
-  Grid d{f.width, f.height, std::vector<double>(f.count()), f.depth};
-  d.spacing = f.spacing;
+  Grid d = f;  // its grid; every value replaced
   forEach(f, [&](Point p) {
     double best = std::numeric_limits<double>::infinity();
     for (const Point& e : edges) {

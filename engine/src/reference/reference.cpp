@@ -59,8 +59,7 @@ double maxSquaredNorm(const Field& v) {
 
 Grid gradientMagnitude(const Grid& g) {
   const Field d = gradient(g);
-  Grid m{g.width, g.height, std::vector<double>(g.count()), g.depth};
-  m.spacing = g.spacing;
+  Grid m = g;  // its grid; every value replaced
   for (std::size_t i = 0; i < m.values.size(); ++i) m.values[i] = std::sqrt(squaredNorm(d, i));
   return m;
 }
