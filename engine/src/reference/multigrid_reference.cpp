@@ -7,10 +7,6 @@
 namespace gvflab::reference {
 namespace {
 
-std::size_t at(int w, int h, int x, int y, int z) {
-  return (static_cast<std::size_t>(z) * h + y) * w + x;
-}
-
 template <typename T>
 Shape3 shapeOf(const T& g) {
   return {g.width, g.height, g.depth};
@@ -106,7 +102,7 @@ void smoothColour(Field& v, const Field& f, const Grid& s, double k, int colour,
   for (int z = 0; z < v.depth; ++z)
     for (int y = 0; y < v.height; ++y)
       for (int x = (y + z + colour) & 1; x < v.width; x += 2) {
-        const std::size_t i = at(v.width, v.height, x, y, z);
+        const std::size_t i = index(v, {x, y, z});
         const double denom = centre * k + s.values[i];
         if (denom <= 0) continue;  // μ = 0 where S = 0: the point is free; leave it
         for (int c = 0; c < d; ++c)
@@ -144,23 +140,16 @@ namespace {
 // over-corrects near-singular (flat, S ≈ 0) regions until the cycle diverges (17² U phantom).
 std::vector<double> average(const std::vector<double>& in, Shape3 fine, Shape3 coarse, int comps) {
   std::vector<double> out(static_cast<std::size_t>(comps) * coarse[0] * coarse[1] * coarse[2]);
-  for (int z = 0; z < coarse[2]; ++z)
-    for (int y = 0; y < coarse[1]; ++y)
-      for (int x = 0; x < coarse[0]; ++x) {
-        const int count = coarse[2] > 1 || fine[2] > 1 ? 8 : 4;
-        std::vector<double> acc(comps);
-        for (int dz = 0; dz < 2; ++dz)
-          for (int dy = 0; dy < 2; ++dy)
-            for (int dx = 0; dx < 2; ++dx) {
-              if (dz == 1 && count == 4) continue;  // 2D
-              const int fx = reflect(2 * x + dx, fine[0]), fy = reflect(2 * y + dy, fine[1]),
-                        fz = reflect(2 * z + dz, fine[2]);
-              for (int c = 0; c < comps; ++c)
-                acc[c] += in[comps * at(fine[0], fine[1], fx, fy, fz) + c];
-            }
-        for (int c = 0; c < comps; ++c)
-          out[comps * at(coarse[0], coarse[1], x, y, z) + c] = acc[c] / count;
-      }
+  const Grid from{fine[0], fine[1], {}, fine[2]}, to{coarse[0], coarse[1], {}, coarse[2]};
+  const int count = coarse[2] > 1 || fine[2] > 1 ? 8 : 4;
+  forEach(to, [&](Point p) {
+    std::vector<double> acc(comps);
+    forEach(Grid{2, 2, {}, count / 4}, [&](Point d) {  // the children (index() reflects)
+      const std::size_t j = index(from, Point{2 * p[0] + d[0], 2 * p[1] + d[1], 2 * p[2] + d[2]});
+      for (int c = 0; c < comps; ++c) acc[c] += in[comps * j + c];
+    });
+    for (int c = 0; c < comps; ++c) out[comps * index(to, p) + c] = acc[c] / count;
+  });
   return out;
 }
 }  // namespace
