@@ -99,16 +99,14 @@ void smoothColour(Field& v, const Field& f, const Grid& s, double k, int colour,
                   const Spacing& spacing) {
   const int d = v.dims();
   const double centre = centreWeight(spacing, d);
-  for (int z = 0; z < v.depth; ++z)
-    for (int y = 0; y < v.height; ++y)
-      for (int x = (y + z + colour) & 1; x < v.width; x += 2) {
-        const std::size_t i = index(v, {x, y, z});
-        const double denom = centre * k + s.values[i];
-        if (denom <= 0) continue;  // μ = 0 where S = 0: the point is free; leave it
-        for (int c = 0; c < d; ++c)
-          v.values[d * i + c] =
-              (k * neighbourSum(v, {x, y, z}, c, spacing) - f.values[d * i + c]) / denom;
-      }
+  forEach(v, [&](Point p) {
+    const std::size_t i = index(v, p);
+    const double denom = centre * k + s.values[i];
+    // This colour's points; μ = 0 where S = 0: the point is free, left as it is.
+    if (((p[0] + p[1] + p[2]) & 1) != colour || denom <= 0) return;
+    for (int c = 0; c < d; ++c)
+      v.values[d * i + c] = (k * neighbourSum(v, p, c, spacing) - f.values[d * i + c]) / denom;
+  });
 }
 
 void smooth(Field& v, const Field& f, const Grid& s, double k, int sweeps, const Spacing& spacing) {
