@@ -73,9 +73,7 @@ glm::dvec2 outwardNormal(const std::vector<glm::dvec2>& x, int i, bool closed = 
   const double len = glm::length(t);
   return len > 0 ? glm::dvec2(t.y, -t.x) / len : glm::dvec2(0.0);
 }
-}  // namespace
 
-namespace {
 // The snake_hold kernel's edge_across: f's crest within 3 px along n (every 0.5 px) lies above f
 // 2.5 px on both sides of it by max(edgeLevel / 10, 2 edgeNoise, crest / 8).
 bool edgeAcross(const Grid& edge, glm::dvec2 p, glm::dvec2 n, double edgeLevel, double edgeNoise) {
