@@ -4,8 +4,8 @@
 
 #include <CL/cl_ext.h>
 
-#include <functional>
 #include <string>
+#include <utility>
 
 #include "gl_ext_functions.hpp"
 #include "gvflab/device.hpp"
@@ -16,29 +16,26 @@ namespace gvflab::interop {
 
 namespace {
 
-// A GL name with its deleter (buffers, memory objects, semaphores).
+// A GL name with the glDelete* function that frees it (buffers, memory objects, semaphores:
+// all take a count and names).
 class GlOwned {
  public:
   GlOwned() = default;
-  GlOwned(GLuint id, std::function<void(GLuint)> del) : id_(id), del_(std::move(del)) {}
+  GlOwned(GLuint id, PFNGLDELETEBUFFERSPROC del) : id_(id), del_(del) {}
   ~GlOwned() {
-    if (id_ && del_) del_(id_);
+    if (id_ && del_) del_(1, &id_);
   }
-  GlOwned(GlOwned&& o) noexcept : id_(std::exchange(o.id_, 0)), del_(std::move(o.del_)) {}
+  GlOwned(GlOwned&& o) noexcept : id_(std::exchange(o.id_, 0)), del_(o.del_) {}
   GlOwned& operator=(GlOwned&& o) noexcept {
-    if (this != &o) {
-      if (id_ && del_) del_(id_);
-      id_ = std::exchange(o.id_, 0);
-      del_ = std::move(o.del_);
-    }
+    std::swap(id_, o.id_);  // o frees what this held
+    std::swap(del_, o.del_);
     return *this;
   }
-  GlOwned(const GlOwned&) = delete;
   GLuint id() const { return id_; }
 
  private:
   GLuint id_ = 0;
-  std::function<void(GLuint)> del_;
+  PFNGLDELETEBUFFERSPROC del_ = nullptr;
 };
 
 struct ClSemaphoreFns {
@@ -108,7 +105,7 @@ struct ExternalFieldBuffer::Impl {
   GlOwned importGlSemaphore(const ExportedSemaphore& s) {
     GLuint id = 0;
     gl.GenSemaphoresEXT(1, &id);
-    GlOwned owned(id, [f = gl.DeleteSemaphoresEXT](GLuint n) { f(1, &n); });
+    GlOwned owned(id, gl.DeleteSemaphoresEXT);
     UniqueFd fd = s.exportFd();
     gl.ImportSemaphoreFdEXT(id, GL_HANDLE_TYPE_OPAQUE_FD_EXT, fd.get());
     glCheck(gl, "importing a semaphore (glImportSemaphoreFdEXT)");
@@ -152,7 +149,7 @@ ExternalFieldBuffer::ExternalFieldBuffer(VulkanExporter& exporter, const GlProcL
   // GL: a memory object over the whole allocation, and a buffer object on it.
   GLuint memId = 0;
   gl.CreateMemoryObjectsEXT(1, &memId);
-  m.glMemory = GlOwned(memId, [f = gl.DeleteMemoryObjectsEXT](GLuint n) { f(1, &n); });
+  m.glMemory = GlOwned(memId, gl.DeleteMemoryObjectsEXT);
   if (m.memory->dedicated()) {
     const GLint yes = GL_TRUE;
     gl.MemoryObjectParameterivEXT(memId, GL_DEDICATED_MEMORY_OBJECT_EXT, &yes);
@@ -166,7 +163,7 @@ ExternalFieldBuffer::ExternalFieldBuffer(VulkanExporter& exporter, const GlProcL
   }
   GLuint bufId = 0;
   gl.GenBuffers(1, &bufId);
-  m.glBuffer = GlOwned(bufId, [f = gl.DeleteBuffers](GLuint n) { f(1, &n); });
+  m.glBuffer = GlOwned(bufId, gl.DeleteBuffers);
   gl.BindBuffer(GL_PIXEL_UNPACK_BUFFER, bufId);
   gl.BufferStorageMemEXT(GL_PIXEL_UNPACK_BUFFER, static_cast<GLsizeiptr>(bytes), memId, 0);
   gl.BindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);

@@ -35,7 +35,6 @@ class ExternalFieldBuffer {
   // caller), GL context current. Throws DeviceError.
   void fill(cl::CommandQueue& queue, const cl::Buffer& field, unsigned int texture, int width,
             int height);
-  bool semaphores() const { return semaphores_; }
 
  private:
   struct Impl;

@@ -194,22 +194,14 @@ void RaceMode::drawPanels(const PanelPlace& place, ErrorLog& errors) {
 
 bool RaceMode::key(const KeyPress& k) {
   if (!enabled_) return false;
-  const int qtKey = k.key;
-  ErrorLog& errors = k.errors;
-  if (qtKey == Qt::Key_Space) {
+  if (k.key == Qt::Key_Space)
     running_ = !running_;
-    return true;
-  }
-  if (qtKey == Qt::Key_R) {
-    errors.guard("Restarting the race", [&] { rebuild(); });
-    return true;
-  }
-  return false;
+  else if (k.key == Qt::Key_R)
+    k.errors.guard("Restarting the race", [&] { rebuild(); });
+  else
+    return false;
+  return true;
 }
-
-}  // namespace gvflab::viewer
-
-namespace gvflab::viewer {
 
 void RaceMode::printStats(std::ostream& out) const {
   if (!race_) return;

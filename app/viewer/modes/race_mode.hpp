@@ -13,7 +13,6 @@
 #include "viewer/model/session.hpp"
 #include "viewer/modes/viewer_mode.hpp"
 #include "viewer/render/race_view.hpp"
-#include "viewer/render/renderer.hpp"
 #include "viewer/ui/error_log.hpp"
 
 namespace gvflab::viewer {
@@ -43,7 +42,6 @@ class RaceMode : public ViewerMode {
   long frameIterations() const override { return frameIterations_; }  // both solvers'
 
   const RaceSession* race() const { return race_.get(); }
-  float windowHeight() const { return windowHeight_; }  // ImGui units; 0 when off
 
  private:
   void rebuild();

@@ -145,15 +145,13 @@ bool SurfaceMode::mouseRelease(PointerEvent& e) {
 }
 
 bool SurfaceMode::key(const KeyPress& k) {
-  if (k.key == Qt::Key_3 && !k.ctrl && surfaces_->active()) {
+  if (k.key == Qt::Key_3 && !k.ctrl && surfaces_->active())
     panel_.view3d = !panel_.view3d;
-    return true;
-  }
-  if (k.key == Qt::Key_Escape && placing_) {
+  else if (k.key == Qt::Key_Escape && placing_)
     placing_ = false;
-    return true;
-  }
-  return false;
+  else
+    return false;
+  return true;
 }
 
 // Left drag orbits; right or middle drag, or Shift + left, pans.

@@ -26,22 +26,14 @@ void ViewerModes::releaseGl() {
   surface_->releaseGl();
 }
 
-bool ViewerModes::ownsImage() const {
-  return std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->ownsImage(); });
+bool ViewerModes::any(bool (ViewerMode::*says)() const) const {
+  return std::any_of(modes_.begin(), modes_.end(), [&](auto* m) { return (m->*says)(); });
 }
 
 Vec2 ViewerModes::ownImageSize() const {
   for (const ViewerMode* m : modes_)
     if (m->ownsImage()) return m->ownImageSize();
   return {};
-}
-
-bool ViewerModes::hidesField() const {
-  return std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->hidesField(); });
-}
-
-bool ViewerModes::hidesSnakes() const {
-  return std::any_of(modes_.begin(), modes_.end(), [](auto* m) { return m->hidesSnakes(); });
 }
 
 bool ViewerModes::sessionPictureShown() const {

@@ -33,10 +33,10 @@ class ViewerModes {
   const std::vector<ViewerMode*>& topFirst() const { return modes_; }
 
   // What the modes do to the view this frame (any of them).
-  bool ownsImage() const;
+  bool ownsImage() const { return any(&ViewerMode::ownsImage); }
   Vec2 ownImageSize() const;  // the top-most owner's; {} when none
-  bool hidesField() const;
-  bool hidesSnakes() const;
+  bool hidesField() const { return any(&ViewerMode::hidesField); }
+  bool hidesSnakes() const { return any(&ViewerMode::hidesSnakes); }
   // The session's own picture is on the view (no mode owns it, no race of two views): the
   // cursor readout and the snakes' legend apply.
   bool sessionPictureShown() const;
@@ -77,6 +77,7 @@ class ViewerModes {
   long frameIterations() const;  // every mode's ViewerMode::frameIterations
 
  private:
+  bool any(bool (ViewerMode::*says)() const) const;  // whether one of the modes says so
   std::unique_ptr<RegionMode> region_;
   std::unique_ptr<RaceMode> race_;
   std::unique_ptr<SurfaceMode> surface_;

@@ -129,10 +129,6 @@ QImage drawComposite(int width, int height, const DeviceInfo& device, cl::Comman
   return out;
 }
 
-}  // namespace gvflab::viewer
-
-namespace gvflab::viewer {
-
 QImage sessionComposite(Session& session, const SnakeSession& snakes, const LayerSettings& layers,
                         int width) {
   const Image2D& image = session.image();

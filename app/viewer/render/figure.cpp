@@ -24,8 +24,6 @@ const char* figureForceLabel(SnakeForce f) {
   return f == SnakeForce::Traditional ? "traditional" : forceLabel(f);
 }
 
-QColor toQColor(const std::array<float, 4>& c) { return QColor::fromRgbF(c[0], c[1], c[2], c[3]); }
-
 std::string number(const char* fmt, double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, fmt, v);
@@ -271,7 +269,8 @@ FigureLayout annotateFigure(QImage& image, const FigureOptions& options, const F
     const QPointF a(left + lpad, mid), b(left + lpad + 2.4 * lline, mid);
     p.setPen(QPen(QColor(0, 0, 0, 210), 5, Qt::SolidLine, Qt::RoundCap));
     p.drawLine(a, b);
-    p.setPen(QPen(toQColor(e.color), 2.2, Qt::SolidLine, Qt::RoundCap));
+    const auto& c = e.color;
+    p.setPen(QPen(QColor::fromRgbF(c[0], c[1], c[2], c[3]), 2.2, Qt::SolidLine, Qt::RoundCap));
     p.drawLine(a, b);
     p.setPen(text);
     p.drawText(QPointF(b.x() + 0.8 * lline, y + lm.ascent()), QString::fromStdString(e.text));

@@ -2,18 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
+#include <iterator>
 
 namespace gvflab::viewer {
 namespace {
 
 // Arrow outline as triangles, x along in [0, 1], y across in half-widths.
-std::vector<float> arrowShape() {
-  const float neck = 0.62f, head = 2.6f;
-  return {0,    -1,    neck, -1, neck, 1,  //
-          0,    -1,    neck, 1,  0,    1,  //
-          neck, -head, 1,    0,  neck, head};
-}
+constexpr float kNeck = 0.62f, kHead = 2.6f;
+constexpr float kArrow[] = {0,     -1,     kNeck, -1, kNeck, 1,  //
+                            0,     -1,     kNeck, 1,  0,     1,  //
+                            kNeck, -kHead, 1,     0,  kNeck, kHead};
+constexpr GLsizei kArrowVertices = std::size(kArrow) / 2;
 
 }  // namespace
 
@@ -40,16 +39,9 @@ GlyphGrid glyphGrid(float spacingScreenPixels, const ViewTransform& view, int fi
   return g;
 }
 
-GlyphLayer::GlyphLayer()
-    : program_(makeProgram("glyph.vert.glsl", "glyph.frag.glsl")),
-      vao_(makeVertexArray()),
-      shape_(makeBuffer()) {
-  auto& f = gl();
-  std::vector<float> shape = arrowShape();
-  vertexCount_ = static_cast<GLsizei>(shape.size() / 2);
-  f.glBindBuffer(GL_ARRAY_BUFFER, shape_.id());
-  f.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(shape.size() * sizeof(float)),
-                 shape.data(), GL_STATIC_DRAW);
+GlyphLayer::GlyphLayer() {
+  gl().glBindBuffer(GL_ARRAY_BUFFER, shape_.id());
+  gl().glBufferData(GL_ARRAY_BUFFER, sizeof kArrow, kArrow, GL_STATIC_DRAW);
   setVec2Attribute(vao_, shape_);
 }
 
@@ -76,20 +68,18 @@ void GlyphLayer::draw(const LayerFrame& frame) {
   f.glUniform1f(uniformAt(p, "uRange"), frame.rangeMax);
   f.glUniform1f(uniformAt(p, "uMinPixels"), 0.6f * onePixel);
   setImageToNdc(p, view);
-  f.glEnable(GL_BLEND);
-  f.glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
   f.glBindVertexArray(vao_.id());
   GLint color = uniformAt(p, "uColor");
   GLint outline = uniformAt(p, "uOutline");
   if (layers.glyphOutline) {
     f.glUniform4f(color, 0.0f, 0.0f, 0.0f, 0.6f * layers.glyphColor[3]);
     f.glUniform1f(outline, 0.9f * onePixel);
-    f.glDrawArraysInstanced(GL_TRIANGLES, 0, vertexCount_, cols * rows);
+    f.glDrawArraysInstanced(GL_TRIANGLES, 0, kArrowVertices, cols * rows);
   }
   const auto& c = layers.glyphColor;
   f.glUniform4f(color, c[0], c[1], c[2], c[3]);
   f.glUniform1f(outline, 0.0f);
-  f.glDrawArraysInstanced(GL_TRIANGLES, 0, vertexCount_, cols * rows);
+  f.glDrawArraysInstanced(GL_TRIANGLES, 0, kArrowVertices, cols * rows);
 }
 
 }  // namespace gvflab::viewer

@@ -26,10 +26,9 @@ class GlyphLayer : public Layer {
   void draw(const LayerFrame& frame) override;
 
  private:
-  GlProgram program_;
-  GlVertexArray vao_;
-  GlBuffer shape_;
-  GLsizei vertexCount_ = 0;
+  GlProgram program_ = makeProgram("glyph.vert.glsl", "glyph.frag.glsl");
+  GlVertexArray vao_ = makeVertexArray();
+  GlBuffer shape_ = makeBuffer();  // the arrow, drawn once per grid cell
 };
 
 }  // namespace gvflab::viewer

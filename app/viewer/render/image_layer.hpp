@@ -9,13 +9,11 @@ class ImageLayer : public Layer {
   static LayerInfo info() {
     return {"image", LayerPass::Field, &LayerSettings::showImage, Qt::Key_I};
   }
-  ImageLayer();  // GL context current; throws DeviceError on shader errors
   bool ready(const LayerFrame& frame) const override { return frame.image.width > 0; }
   void draw(const LayerFrame& frame) override;
 
  private:
-  GlProgram program_;
-  GlVertexArray quadVao_;  // no attributes: corners come from gl_VertexID
+  ImageQuad quad_{"image.frag.glsl"};  // GL context current; throws DeviceError on errors
 };
 
 }  // namespace gvflab::viewer

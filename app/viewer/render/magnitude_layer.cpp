@@ -4,27 +4,11 @@
 
 namespace gvflab::viewer {
 
-MagnitudeLayer::MagnitudeLayer()
-    : program_(makeProgram("image_quad.vert.glsl", "magnitude.frag.glsl")),
-      quadVao_(makeVertexArray()),
-      colormapTexture_(makeTexture(GL_LINEAR)) {
-  auto& f = gl();
-  f.glBindTexture(GL_TEXTURE_2D, colormapTexture_.id());
-  f.glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB32F, kColormapSize, 1, 0, GL_RGB, GL_FLOAT, nullptr);
-  f.glBindTexture(GL_TEXTURE_2D, 0);
-  colormap_ = Colormap::Gray;  // force the first upload
-  setColormap(Colormap::Viridis);
-}
-
 void MagnitudeLayer::setColormap(Colormap map) {
-  if (map == colormap_) return;
-  auto& f = gl();
-  std::vector<Rgb> table = colormapTable(map);
-  f.glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-  f.glBindTexture(GL_TEXTURE_2D, colormapTexture_.id());
-  f.glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  f.glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, kColormapSize, 1, GL_RGB, GL_FLOAT, table.data());
-  f.glBindTexture(GL_TEXTURE_2D, 0);
+  if (map == colormap_ && tableWidth_ > 0) return;
+  const std::vector<Rgb> table = colormapTable(map);
+  uploadTexture(colormapTexture_, tableWidth_, tableHeight_, GL_RGB32F, GL_RGB, GL_FLOAT,
+                kColormapSize, 1, table.data());
   colormap_ = map;
 }
 
@@ -32,7 +16,7 @@ void MagnitudeLayer::draw(const LayerFrame& frame) {
   const LayerSettings& layers = frame.settings;
   setColormap(layers.colormap);
   auto& f = gl();
-  GLuint p = program_.id();
+  GLuint p = quad_.program();
   f.glUseProgram(p);
   f.glActiveTexture(GL_TEXTURE0);
   f.glBindTexture(GL_TEXTURE_2D, frame.field.texture);
@@ -44,12 +28,7 @@ void MagnitudeLayer::draw(const LayerFrame& frame) {
   f.glUniform1f(uniformAt(p, "uLogDecades"), layers.logScale ? layers.logDecades : 0.0f);
   // Without the image underneath, blending over the background would only darken the map.
   f.glUniform1f(uniformAt(p, "uOpacity"), layers.showImage ? layers.magnitudeOpacity : 1.0f);
-  f.glUniform2f(uniformAt(p, "uImageSize"), frame.view.imageSize.x, frame.view.imageSize.y);
-  setImageToNdc(p, frame.view);
-  f.glEnable(GL_BLEND);
-  f.glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-  f.glBindVertexArray(quadVao_.id());
-  f.glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  quad_.draw(frame.view);
   f.glActiveTexture(GL_TEXTURE1);
   f.glBindTexture(GL_TEXTURE_2D, 0);
   f.glActiveTexture(GL_TEXTURE0);

@@ -10,16 +10,15 @@ class MagnitudeLayer : public Layer {
   static LayerInfo info() {
     return {"|V| map", LayerPass::Field, &LayerSettings::showMagnitude, Qt::Key_M};
   }
-  MagnitudeLayer();  // GL context current; throws DeviceError on shader errors
   bool ready(const LayerFrame& frame) const override { return frame.field.texture != 0; }
   void draw(const LayerFrame& frame) override;
 
  private:
-  void setColormap(Colormap map);  // uploads the table when it changed
+  void setColormap(Colormap map);  // uploads the table when it changed (or never was)
 
-  GlProgram program_;
-  GlVertexArray quadVao_;
-  GlTexture colormapTexture_;  // 256 x 1 RGB32F
+  ImageQuad quad_{"magnitude.frag.glsl"};  // GL context current; throws DeviceError on errors
+  GlTexture colormapTexture_ = makeTexture(GL_LINEAR);  // 256 x 1 RGB32F
+  int tableWidth_ = 0, tableHeight_ = 0;
   Colormap colormap_ = Colormap::Viridis;
 };
 

@@ -24,13 +24,7 @@ Presenter::Presenter(TransferChoice choice, cl::Context* sharingContext)
 }
 
 void Presenter::resize(int width, int height) {
-  auto& f = gl();
-  f.glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-  f.glBindTexture(GL_TEXTURE_2D, texture_.id());
-  f.glTexImage2D(GL_TEXTURE_2D, 0, GL_RG32F, width, height, 0, GL_RG, GL_FLOAT, nullptr);
-  f.glBindTexture(GL_TEXTURE_2D, 0);
-  width_ = width;
-  height_ = height;
+  uploadTexture(texture_, width_, height_, GL_RG32F, GL_RG, GL_FLOAT, width, height, nullptr);
   shared_.reset();
   external_.reset();
   if (choice_.path == TransferPath::ZeroCopy) {

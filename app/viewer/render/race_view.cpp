@@ -12,17 +12,6 @@ ImU32 raceLaneColor(int lane) {
   return lane == RaceSession::kEuler ? IM_COL32(255, 170, 60, 255) : IM_COL32(90, 200, 255, 255);
 }
 
-namespace {
-
-// The two side-by-side viewports inside area, a small gap between them.
-std::array<Viewport, 2> splitSideBySide(const Viewport& area, int gap) {
-  const int w = std::max((area.width - gap) / 2, 1);
-  return {Viewport{area.x, area.y, w, area.height},
-          Viewport{area.x + area.width - w, area.y, w, area.height}};
-}
-
-}  // namespace
-
 RaceView::RaceView(const TransferChoice& choice, cl::Context& context) : context_(context()) {
   // Not the host copy unless the viewer's own view uses it: at 2048² on the H200 the two lanes'
   // host copies took 30 of a 38 ms frame.
@@ -54,7 +43,9 @@ void RaceView::upload(RaceSession& race, Session& session) {
 float RaceView::draw(Renderer& renderer, const Viewport& area, const LayerSettings& layers,
                      int captionStrip, int gap) {
   Viewport maps{area.x, area.y + captionStrip, area.width, std::max(area.height - captionStrip, 1)};
-  viewports_ = splitSideBySide(maps, gap);
+  const int w = std::max((maps.width - gap) / 2, 1);  // side by side, a small gap between them
+  viewports_ = {Viewport{maps.x, maps.y, w, maps.height},
+                Viewport{maps.x + maps.width - w, maps.y, w, maps.height}};
   const float range = layers.autoRange
                           ? std::max(presenters_[0]->maxMagnitude(), presenters_[1]->maxMagnitude())
                           : layers.fixedRangeMax;

@@ -12,9 +12,7 @@ void Renderer::setImage(const Image2D& image) {
 void Renderer::draw(const Viewport& viewport, const ViewTransform& view,
                     const LayerSettings& layers, const FieldTextureRef& field, float rangeMax) {
   auto& f = gl();
-  f.glViewport(viewport.x, viewport.y, viewport.width, viewport.height);
-  f.glEnable(GL_SCISSOR_TEST);
-  f.glScissor(viewport.x, viewport.y, viewport.width, viewport.height);
+  beginOverlayDraw(viewport);  // the layers blend over the one below (the image is opaque)
   f.glClearColor(0.11f, 0.11f, 0.13f, 1.0f);
   f.glClear(GL_COLOR_BUFFER_BIT);
   f.glDisable(GL_DEPTH_TEST);

@@ -6,7 +6,6 @@
 #include "gvflab/image.hpp"
 #include "viewer/model/layer_settings.hpp"
 #include "viewer/render/gl_resources.hpp"
-#include "viewer/render/glyph_layer.hpp"
 #include "viewer/render/layer.hpp"
 #include "viewer/render/layer_stack.hpp"
 #include "viewer/render/view_transform.hpp"

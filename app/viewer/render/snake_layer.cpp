@@ -17,8 +17,6 @@ constexpr float kTrailHalfWidth = 0.75f;
 constexpr float kDraft[4] = {1.0f, 1.0f, 1.0f, 0.9f};
 constexpr float kOutline[4] = {0.0f, 0.0f, 0.0f, 0.8f};
 
-GLint uniform(GLuint program, const char* name) { return gl().glGetUniformLocation(program, name); }
-
 // The opacity of trail shape i of n (oldest first): the older, the fainter.
 float trailAlpha(std::size_t i, std::size_t n) {
   return n <= 1 ? 0.6f : 0.2f + 0.4f * static_cast<float>(i) / static_cast<float>(n - 1);
@@ -73,16 +71,6 @@ std::vector<glm::vec2> thickLineStrip(const std::vector<glm::vec2>& pts, bool cl
   return out;
 }
 
-SnakeLayer::SnakeLayer()
-    : lineProgram_(makeProgram("snake.vert.glsl", "snake.frag.glsl")),
-      captureProgram_(makeProgram("image_quad.vert.glsl", "capture.frag.glsl")),
-      vao_(makeVertexArray()),
-      quadVao_(makeVertexArray()),
-      vbo_(makeBuffer()),
-      captureTexture_(makeTexture(GL_NEAREST)) {
-  setVec2Attribute(vao_, vbo_);
-}
-
 void SnakeLayer::setCapture(const std::vector<unsigned char>& rgba, int width, int height) {
   if (rgba.size() != static_cast<std::size_t>(width) * height * 4) return;
   uploadTexture(captureTexture_, captureWidth_, captureHeight_, GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE,
@@ -98,45 +86,22 @@ void SnakeLayer::draw(const LayerFrame& frame) {
   draw(frame.area, frame.view, scene.drawing, scene.showCapture, scene.captureOpacity);
 }
 
-void SnakeLayer::drawStrip(GLenum mode, const std::vector<glm::vec2>& pts, const float color[4],
-                           float pointSize, bool round) {
-  if (pts.empty()) return;
-  auto& f = gl();
-  GLuint p = lineProgram_.id();
-  f.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(pts.size() * sizeof(glm::vec2)),
-                 pts.data(), GL_STREAM_DRAW);
-  f.glUniform4f(uniform(p, "uColor"), color[0], color[1], color[2], color[3]);
-  f.glUniform1f(uniform(p, "uPointSize"), pointSize);
-  f.glUniform1i(uniform(p, "uRound"), round ? 1 : 0);
-  f.glDrawArrays(mode, 0, static_cast<GLsizei>(pts.size()));
-}
-
 void SnakeLayer::draw(const Viewport& viewport, const ViewTransform& view,
                       const SnakeDrawing& snakes, bool showCapture, float captureOpacity) {
   auto& f = gl();
-  beginOverlayDraw(viewport);
-  const auto m = view.imageToNdc();
-
   if (showCapture && captureWidth_ > 0) {
-    GLuint p = captureProgram_.id();
+    beginOverlayDraw(viewport);
+    GLuint p = capture_.program();
     f.glUseProgram(p);
     f.glActiveTexture(GL_TEXTURE0);
     f.glBindTexture(GL_TEXTURE_2D, captureTexture_.id());
-    f.glUniform1i(uniform(p, "uCapture"), 0);
-    f.glUniform1f(uniform(p, "uOpacity"), captureOpacity);
-    f.glUniform2f(uniform(p, "uImageSize"), view.imageSize.x, view.imageSize.y);
-    f.glUniform4f(uniform(p, "uImageToNdc"), m[0], m[1], m[2], m[3]);
-    f.glBindVertexArray(quadVao_.id());
-    f.glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    f.glUniform1i(uniformAt(p, "uCapture"), 0);
+    f.glUniform1f(uniformAt(p, "uOpacity"), captureOpacity);
+    capture_.draw(view);
     f.glBindTexture(GL_TEXTURE_2D, 0);
   }
-
-  GLuint p = lineProgram_.id();
-  f.glUseProgram(p);
-  f.glUniform4f(uniform(p, "uImageToNdc"), m[0], m[1], m[2], m[3]);
+  lines_.begin(viewport, view);
   f.glEnable(GL_PROGRAM_POINT_SIZE);
-  f.glBindVertexArray(vao_.id());
-  f.glBindBuffer(GL_ARRAY_BUFFER, vbo_.id());
   // Dots shrink when zoomed out so dense snakes stay readable.
   const float dot = std::clamp(view.pixelsPerImagePixel() * 1.2f, 2.0f, 6.0f);
   const float toImage = 1.0f / std::max(view.pixelsPerImagePixel(), 1e-6f);
@@ -145,16 +110,14 @@ void SnakeLayer::draw(const Viewport& viewport, const ViewTransform& view,
       for (std::size_t i = 0; i < t.shapes.size(); ++i) {
         SnakeRgba color = forceColor(t.force);
         color[3] = trailAlpha(i, t.shapes.size());
-        drawStrip(GL_TRIANGLE_STRIP,
-                  thickLineStrip(t.shapes[i], t.closed, kTrailHalfWidth * toImage), color.data(), 1,
-                  false);
+        lines_.draw(GL_TRIANGLE_STRIP,
+                    thickLineStrip(t.shapes[i], t.closed, kTrailHalfWidth * toImage), color.data());
       }
   if (snakes.contours) {
     // All outlines first, so a snake never darkens its neighbour's line.
     for (const auto& c : *snakes.contours)
-      drawStrip(GL_TRIANGLE_STRIP,
-                thickLineStrip(c.points, c.closed(), kOutlineHalfWidth * toImage), kOutline, 1,
-                false);
+      lines_.draw(GL_TRIANGLE_STRIP,
+                  thickLineStrip(c.points, c.closed(), kOutlineHalfWidth * toImage), kOutline);
     for (std::size_t k : snakeDrawOrder(*snakes.contours)) {
       const SnakeContour& c = (*snakes.contours)[k];
       const SnakeRgba force = forceColor(c.force);
@@ -164,23 +127,23 @@ void SnakeLayer::draw(const Viewport& viewport, const ViewTransform& view,
       const float* color = highlighted ? kDraft : force.data();
       const bool selected = snakes.selectedId != 0 && c.id == snakes.selectedId;
       const float size = selected ? dot + 2 : dot;  // the panel's snake
-      drawStrip(GL_TRIANGLE_STRIP, thickLineStrip(c.points, c.closed(), line.halfWidth * toImage),
-                highlighted ? kDraft : line.color.data(), 1, false);
+      lines_.draw(GL_TRIANGLE_STRIP, thickLineStrip(c.points, c.closed(), line.halfWidth * toImage),
+                  highlighted ? kDraft : line.color.data());
       if (snakes.showNodes || selected) {
         // A stopped snake's state as a dot inside each node: the force's colour stays around;
         // a collapsed snake's nodes the other way round, grey like its line.
         const bool collapsed = c.state == SnakeState::Collapsed;
-        drawStrip(GL_POINTS, c.points, kOutline, size + 2, true);
-        drawStrip(GL_POINTS, c.points, collapsed && !highlighted ? state.data() : color, size,
-                  true);
+        lines_.draw(GL_POINTS, c.points, kOutline, size + 2, true);
+        lines_.draw(GL_POINTS, c.points, collapsed && !highlighted ? state.data() : color, size,
+                    true);
         if (c.state != SnakeState::Moving)
-          drawStrip(GL_POINTS, c.points, collapsed ? force.data() : state.data(),
-                    std::max(size * 0.5f, 2.0f), true);
+          lines_.draw(GL_POINTS, c.points, collapsed ? force.data() : state.data(),
+                      std::max(size * 0.5f, 2.0f), true);
       }
     }
   }
-  if (snakes.draft.size() >= 2) drawStrip(GL_LINE_STRIP, snakes.draft, kDraft, 1, false);
-  if (!snakes.draft.empty()) drawStrip(GL_POINTS, snakes.draft, kDraft, dot + 1, true);
+  if (snakes.draft.size() >= 2) lines_.draw(GL_LINE_STRIP, snakes.draft, kDraft);
+  if (!snakes.draft.empty()) lines_.draw(GL_POINTS, snakes.draft, kDraft, dot + 1, true);
   f.glDisable(GL_PROGRAM_POINT_SIZE);
   endOverlayDraw();
 }

@@ -62,8 +62,6 @@ std::vector<glm::vec2> thickLineStrip(const std::vector<glm::vec2>& points, bool
 class SnakeLayer : public Layer {
  public:
   static LayerInfo info() { return {"snakes", LayerPass::Overlay}; }  // always on
-  SnakeLayer();  // GL context current; throws DeviceError on shader errors
-
   bool ready(const LayerFrame& frame) const override { return frame.snakes != nullptr; }
   void draw(const LayerFrame& frame) override;  // *frame.snakes
 
@@ -73,15 +71,9 @@ class SnakeLayer : public Layer {
             bool showCapture, float captureOpacity);
 
  private:
-  void drawStrip(GLenum mode, const std::vector<glm::vec2>& pts, const float color[4],
-                 float pointSize, bool round);
-
-  GlProgram lineProgram_;
-  GlProgram captureProgram_;
-  GlVertexArray vao_;
-  GlVertexArray quadVao_;
-  GlBuffer vbo_;
-  GlTexture captureTexture_;
+  LineProgram lines_;  // GL context current; throws DeviceError on shader errors
+  ImageQuad capture_{"capture.frag.glsl"};
+  GlTexture captureTexture_ = makeTexture(GL_NEAREST);
   int captureWidth_ = 0, captureHeight_ = 0;
   long captureVersion_ = -1;  // of the scene's capture in captureTexture_
 };

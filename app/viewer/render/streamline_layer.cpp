@@ -2,17 +2,9 @@
 
 namespace gvflab::viewer {
 
-StreamlineLayer::StreamlineLayer()
-    : program_(makeProgram("snake.vert.glsl", "snake.frag.glsl")),
-      vao_(makeVertexArray()),
-      vbo_(makeBuffer()) {
-  setVec2Attribute(vao_, vbo_);
-}
-
 void StreamlineLayer::draw(const Viewport& viewport, const ViewTransform& view,
                            const std::vector<float>& field, int width, int height,
                            const LayerSettings& layers, long fieldVersion) {
-  auto& f = gl();
   if (fieldVersion != tracedVersion_ || layers.streamlineSpacing != tracedSpacing_) {
     StreamlineParams params;
     params.spacing = layers.streamlineSpacing;
@@ -25,25 +17,17 @@ void StreamlineLayer::draw(const Viewport& viewport, const ViewTransform& view,
       counts_.push_back(static_cast<GLsizei>(l.size()));
       points.insert(points.end(), l.begin(), l.end());
     }
-    f.glBindBuffer(GL_ARRAY_BUFFER, vbo_.id());
-    f.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(points.size() * sizeof(glm::vec2)),
-                   points.data(), GL_DYNAMIC_DRAW);
-    f.glBindBuffer(GL_ARRAY_BUFFER, 0);
+    lines_.upload(points, GL_DYNAMIC_DRAW);
     tracedVersion_ = fieldVersion;
     tracedSpacing_ = layers.streamlineSpacing;
   }
   if (starts_.empty()) return;
-  beginOverlayDraw(viewport);
-  GLuint p = program_.id();
-  f.glUseProgram(p);
-  setImageToNdc(p, view);
-  f.glUniform1f(uniformAt(p, "uPointSize"), 1.0f);
-  f.glUniform1i(uniformAt(p, "uRound"), 0);
+  lines_.begin(viewport, view);
   // Warm orange: distinct from the white arrows and from every colormap's middle.
-  f.glUniform4f(uniformAt(p, "uColor"), 1.0f, 0.62f, 0.25f, 0.8f);
-  f.glBindVertexArray(vao_.id());
-  f.glMultiDrawArrays(GL_LINE_STRIP, starts_.data(), counts_.data(),
-                      static_cast<GLsizei>(starts_.size()));
+  const float orange[4] = {1.0f, 0.62f, 0.25f, 0.8f};
+  lines_.setStyle(orange);
+  gl().glMultiDrawArrays(GL_LINE_STRIP, starts_.data(), counts_.data(),
+                         static_cast<GLsizei>(starts_.size()));
   endOverlayDraw();
 }
 

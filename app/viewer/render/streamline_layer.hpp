@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "viewer/model/streamlines.hpp"
-#include "viewer/render/gl_resources.hpp"
 #include "viewer/render/layer.hpp"
 
 namespace gvflab::viewer {
@@ -14,8 +13,6 @@ class StreamlineLayer : public Layer {
   static LayerInfo info() {
     return {"streamlines", LayerPass::Overlay, &LayerSettings::showStreamlines, Qt::Key_T};
   }
-  StreamlineLayer();  // GL context current; throws DeviceError on shader errors
-
   // Traced on the host: needs the host copy of the field, and no mode hiding the field.
   bool ready(const LayerFrame& frame) const override {
     return frame.hostField != nullptr && !frame.fieldHidden;
@@ -30,9 +27,7 @@ class StreamlineLayer : public Layer {
             int width, int height, const LayerSettings& layers, long fieldVersion);
 
  private:
-  GlProgram program_;
-  GlVertexArray vao_;
-  GlBuffer vbo_;
+  LineProgram lines_;  // GL context current; throws DeviceError on shader errors
   std::vector<GLint> starts_;
   std::vector<GLsizei> counts_;
   long tracedVersion_ = -1;

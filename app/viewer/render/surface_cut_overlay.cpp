@@ -13,13 +13,6 @@ constexpr float kOutline[4] = {0.0f, 0.0f, 0.0f, 0.8f};
 constexpr float kDraft[4] = {1.0f, 1.0f, 1.0f, 0.9f};
 }  // namespace
 
-SurfaceCutOverlay::SurfaceCutOverlay()
-    : program_(makeProgram("snake.vert.glsl", "snake.frag.glsl")),
-      vao_(makeVertexArray()),
-      vbo_(makeBuffer()) {
-  setVec2Attribute(vao_, vbo_);
-}
-
 // Each segment as two triangles halfWidth (image pixels) to either side, ends extended by as
 // much so that neighbouring segments join without gaps.
 void SurfaceCutOverlay::drawQuads(const std::vector<glm::vec2>& segments, float halfWidth,
@@ -35,26 +28,13 @@ void SurfaceCutOverlay::drawQuads(const std::vector<glm::vec2>& segments, float 
     a -= t, b += t;
     tris.insert(tris.end(), {a + n, a - n, b + n, b + n, a - n, b - n});
   }
-  if (tris.empty()) return;
-  auto& f = gl();
-  f.glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(tris.size() * sizeof(glm::vec2)),
-                 tris.data(), GL_STREAM_DRAW);
-  f.glUniform4f(uniformAt(program_.id(), "uColor"), color[0], color[1], color[2], color[3]);
-  f.glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(tris.size()));
+  lines_.draw(GL_TRIANGLES, tris, color);
 }
 
 void SurfaceCutOverlay::draw(const Viewport& viewport, const ViewTransform& view,
                              const std::vector<SurfaceCut>& cuts,
                              const std::vector<glm::vec2>& draft) {
-  auto& f = gl();
-  beginOverlayDraw(viewport);
-  const GLuint p = program_.id();
-  f.glUseProgram(p);
-  setImageToNdc(p, view);
-  f.glUniform1f(uniformAt(p, "uPointSize"), 1.0f);
-  f.glUniform1i(uniformAt(p, "uRound"), 0);
-  f.glBindVertexArray(vao_.id());
-  f.glBindBuffer(GL_ARRAY_BUFFER, vbo_.id());
+  lines_.begin(viewport, view);
   const float toImage = 1.0f / std::max(view.pixelsPerImagePixel(), 1e-6f);
   for (const SurfaceCut& c : cuts) drawQuads(c.segments, kOutlineHalfWidth * toImage, kOutline);
   for (const SurfaceCut& c : cuts) {

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "gvflab/parametric_snake.hpp"
-#include "viewer/render/gl_resources.hpp"
 #include "viewer/render/layer.hpp"
 #include "viewer/render/view_transform.hpp"
 
@@ -20,15 +19,12 @@ struct SurfaceCut {
 
 class SurfaceCutOverlay {
  public:
-  SurfaceCutOverlay();  // GL context current
   void draw(const Viewport& viewport, const ViewTransform& view,
             const std::vector<SurfaceCut>& cuts, const std::vector<glm::vec2>& draft);
 
  private:
   void drawQuads(const std::vector<glm::vec2>& segments, float halfWidth, const float color[4]);
-  GlProgram program_;
-  GlVertexArray vao_;
-  GlBuffer vbo_;
+  LineProgram lines_;  // GL context current
 };
 
 }  // namespace gvflab::viewer

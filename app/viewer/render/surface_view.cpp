@@ -127,19 +127,15 @@ void SurfaceView::uploadSurfaces(const SurfaceScene& scene) {
 void SurfaceView::uploadSlices(const SurfaceScene& scene) {
   if (!scene.volume) return;
   const bool newVolume = scene.volume != volumeFrom_ || scene.volumeVersion != volumeVersion_;
-  auto& f = gl();
-  f.glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-  f.glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   for (int axis = 0; axis < 3; ++axis) {
     const int index = scene.slices[axis];
     if (index < 0 || (!newVolume && index == slicesCut_[axis])) continue;
     const Image2D slice = volumeSlice(*scene.volume, static_cast<SliceAxis>(axis), index);
-    f.glBindTexture(GL_TEXTURE_2D, sliceTextures_[axis].id());
-    f.glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, slice.width, slice.height, 0, GL_RED, GL_FLOAT,
-                   slice.pixels.data());
+    auto& size = sliceSizes_[axis];
+    uploadTexture(sliceTextures_[axis], size[0], size[1], GL_R32F, GL_RED, GL_FLOAT, slice.width,
+                  slice.height, slice.pixels.data());
     slicesCut_[axis] = index;
   }
-  f.glBindTexture(GL_TEXTURE_2D, 0);
   volumeFrom_ = scene.volume;
   volumeVersion_ = scene.volumeVersion;
 }

@@ -51,6 +51,7 @@ class SurfaceView {
   GlVertexArray meshVao_, sliceVao_, lineVao_;
   GlBuffer meshVbo_, meshEbo_, sliceVbo_, lineVbo_;
   std::array<GlTexture, 3> sliceTextures_;
+  std::array<std::array<int, 2>, 3> sliceSizes_{};  // of each texture's storage
   struct Range {
     int id = 0;
     SnakeState state = SnakeState::Moving;

@@ -256,10 +256,8 @@ void GlView::toggleRecording() {
     note("Recording: " + recording_->stop());
     return;
   }
-  const Viewport v = viewGeometry().viewRect();
-  const float dpr = static_cast<float>(devicePixelRatio());
-  recording_->startFromSettings(errors_, v.width, v.height, static_cast<int>(width() * dpr),
-                                static_cast<int>(height() * dpr));
+  const Viewport v = viewGeometry().viewRect(), w = viewGeometry().windowRect();
+  recording_->startFromSettings(errors_, v.width, v.height, w.width, w.height);
   if (recording_->active()) note("Recording started (V stops it)");
 }
 
@@ -369,10 +367,8 @@ void GlView::loadDemo(const std::string& name) {
 
 void GlView::drawExtraSections() {
   if (ImGui::CollapsingHeader("Recording")) {  // closed at first: the lesson's sections are above
-    const Viewport v = viewGeometry().viewRect();
-    const float dpr = static_cast<float>(devicePixelRatio());
-    recording_->drawSection(errors_, v.width, v.height, static_cast<int>(width() * dpr),
-                            static_cast<int>(height() * dpr));
+    const Viewport v = viewGeometry().viewRect(), w = viewGeometry().windowRect();
+    recording_->drawSection(errors_, v.width, v.height, w.width, w.height);
   }
   if (ImGui::CollapsingHeader("Device and pace")) {
     if (auto picked = drawDeviceSection(session_, devices_, readouts_)) {
@@ -543,8 +539,7 @@ void GlView::keyPressEvent(QKeyEvent* event) {
         QTimer::singleShot(0, this, [this] { saveScreenshot(); });
         break;
       }
-      stepOnce(session_, modes_.snakes());
-      break;
+      [[fallthrough]];
     case Qt::Key_Period:
       stepOnce(session_, modes_.snakes());
       break;

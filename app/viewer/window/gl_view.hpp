@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "viewer/model/frame_stats.hpp"
-#include "viewer/model/lesson.hpp"
 #include "viewer/model/session.hpp"
 #include "viewer/modes/viewer_modes.hpp"
 #include "viewer/render/figure.hpp"
@@ -83,8 +82,8 @@ class GlView : public QOpenGLWidget {
   QImage readFramebuffer(const Viewport& rect);     // top row first
   QImage renderViewAt(int width, int height);       // offscreen, GL layers only
   QImage viewFigure(const FigureOptions& options);  // view-only at the asked size, annotated
-  void noteSaved(const QString& path, const QImage& image);  // the toast: name and size
-  FigureFacts figureFacts(int width, int height) const;      // for a picture of that size
+  void savePendingFigure(bool panels);  // the asked figure, if it is taken now; a toast says so
+  FigureFacts figureFacts(int width, int height) const;  // for a picture of that size
   void drawViewArea(const Viewport& area, int framebufferHeight, ViewTransform& view,
                     bool glOverlaysOnly);
 

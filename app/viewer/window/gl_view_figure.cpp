@@ -139,16 +139,21 @@ QImage GlView::viewFigure(const FigureOptions& options) {
   return image;
 }
 
+void GlView::savePendingFigure(bool panels) {
+  if (!pendingFigure_ || pendingFigure_->options.panels != panels) return;
+  const PendingFigure p = *std::exchange(pendingFigure_, std::nullopt);
+  errors_.guard("Saving the figure", [&] {
+    const QImage image =
+        panels ? readFramebuffer(viewGeometry().windowRect()) : viewFigure(p.options);
+    writeFigurePng(p.path.toStdString(), image);
+    note("Saved " + QFileInfo(p.path).fileName().toStdString() + " (" +
+         std::to_string(image.width()) + " x " + std::to_string(image.height()) + ")");
+  });
+}
+
 void GlView::captureView() {
   startRecordingIfAsked();
-  if (pendingFigure_ && !pendingFigure_->options.panels) {
-    const PendingFigure p = *std::exchange(pendingFigure_, std::nullopt);
-    errors_.guard("Saving the figure", [&] {
-      const QImage image = viewFigure(p.options);
-      writeFigurePng(p.path.toStdString(), image);
-      noteSaved(p.path, image);
-    });
-  }
+  savePendingFigure(false);
   if (scripted_.shootsNow(false)) scripted_.keepShot(viewFigure(scripted_.viewShotLook()));
   if (recording_->active() && !recording_->withPanel() && recording_->wantsFrame()) {
     FigureOptions look = recording_->look();
@@ -158,20 +163,8 @@ void GlView::captureView() {
 }
 
 void GlView::captureWindow() {
-  if (pendingFigure_ && pendingFigure_->options.panels) {
-    const PendingFigure p = *std::exchange(pendingFigure_, std::nullopt);
-    errors_.guard("Saving the figure", [&] {
-      const QImage image = readFramebuffer(viewGeometry().windowRect());
-      writeFigurePng(p.path.toStdString(), image);
-      noteSaved(p.path, image);
-    });
-  }
+  savePendingFigure(true);
   if (scripted_.shootsNow(true)) scripted_.keepShot(readFramebuffer(viewGeometry().windowRect()));
-}
-
-void GlView::noteSaved(const QString& path, const QImage& image) {
-  note("Saved " + QFileInfo(path).fileName().toStdString() + " (" + std::to_string(image.width()) +
-       " x " + std::to_string(image.height()) + ")");
 }
 
 void GlView::saveFigure(const QString& path, const FigureOptions& options) {

@@ -3,7 +3,6 @@
 #include <QApplication>
 #include <QPainter>
 #include <QPixmap>
-#include <cstdio>
 
 #include "gvflab/kernel_library.hpp"
 
@@ -32,14 +31,6 @@ QPixmap splashPicture() {
   return picture;
 }
 
-// "Compiling OpenCL kernels: snake_step.cl (4 so far, 3.2 s)" for the splash's line.
-std::string kernelProgressLine(const std::string& file, int compiled, double seconds) {
-  char buf[200];
-  std::snprintf(buf, sizeof buf, "Compiling OpenCL kernels: %s (%d so far, %.1f s)", file.c_str(),
-                compiled, seconds);
-  return buf;
-}
-
 }  // namespace
 
 StartupSplash::StartupSplash() : splash_(splashPicture()) {
@@ -48,7 +39,8 @@ StartupSplash::StartupSplash() : splash_(splashPicture()) {
   say("Starting OpenCL...");
   KernelLibrary::setBuildObserver([this](const std::string& file) {
     ++compiled_;
-    say(QString::fromStdString(kernelProgressLine(file, compiled_, clock_.elapsed() / 1000.0)));
+    say(QString::asprintf("Compiling OpenCL kernels: %s (%d so far, %.1f s)", file.c_str(),
+                          compiled_, clock_.elapsed() / 1000.0));
   });
 }
 

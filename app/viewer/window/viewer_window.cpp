@@ -33,60 +33,47 @@ ViewerWindow::ViewerWindow(Session& session, const ViewerStartup& startup)
   }
   if (w.photo) showPhoto(view_->layers());
   QMenu* file = menuBar()->addMenu("&File");
-  QAction* open = file->addAction("&Open image...");
-  open->setShortcut(QKeySequence::Open);
-  connect(open, &QAction::triggered, this, [this] { view_->files().showOpenDialog(); });
+  file->addAction("&Open image...", QKeySequence(QKeySequence::Open), this,
+                  [this] { view_->files().showOpenDialog(); });
   recentMenu_ = file->addMenu("Open &recent");
   rebuildRecentMenu();
   file->addSeparator();
-  QAction* openSession = file->addAction("Open &session...");
-  connect(openSession, &QAction::triggered, this, [this] { view_->files().openSessionDialog(); });
+  file->addAction("Open &session...", this, [this] { view_->files().openSessionDialog(); });
   // Replaying a saved lesson: every snake from its starting contour (--session-start initial).
-  QAction* openFromStart = file->addAction("Open session from the &starting contours...");
-  connect(openFromStart, &QAction::triggered, this,
-          [this] { view_->files().openSessionDialog(app::SessionStart::Initial); });
-  QAction* saveSession = file->addAction("Save s&ession...");
-  saveSession->setShortcut(QKeySequence("Ctrl+Shift+S"));
-  connect(saveSession, &QAction::triggered, this, [this] { view_->files().saveSessionDialog(); });
-  QAction* contours = file->addAction("Save &contours...");
-  connect(contours, &QAction::triggered, this, [this] { view_->files().saveContoursDialog(); });
-  QAction* shot = file->addAction("Save screens&hot...");
-  shot->setShortcut(QKeySequence("Ctrl+S"));
-  connect(shot, &QAction::triggered, this, [this] { view_->saveScreenshot(); });
+  file->addAction("Open session from the &starting contours...", this,
+                  [this] { view_->files().openSessionDialog(app::SessionStart::Initial); });
+  file->addAction("Save s&ession...", QKeySequence("Ctrl+Shift+S"), this,
+                  [this] { view_->files().saveSessionDialog(); });
+  file->addAction("Save &contours...", this, [this] { view_->files().saveContoursDialog(); });
+  file->addAction("Save screens&hot...", QKeySequence("Ctrl+S"), this,
+                  [this] { view_->saveScreenshot(); });
   file->addSeparator();
-  QAction* quit = file->addAction("&Quit");
-  quit->setShortcut(QKeySequence::Quit);
-  connect(quit, &QAction::triggered, this, &QWidget::close);
+  file->addAction("&Quit", QKeySequence(QKeySequence::Quit), this, &QWidget::close);
   QMenu* viewMenu = menuBar()->addMenu("&View");
-  QAction* full = viewMenu->addAction("&Full screen");
-  full->setShortcut(QKeySequence(Qt::Key_F11));
-  connect(full, &QAction::triggered, this, [this] { toggleFullScreen(); });
+  viewMenu->addAction("&Full screen", QKeySequence(Qt::Key_F11), this,
+                      [this] { toggleFullScreen(); });
   // Keys the view also handles itself (for full screen, where the menu bar is hidden):
   // shortcuts here would take them first, so the menus only name them.
-  QAction* panels = viewMenu->addAction("Side &panels\tTab");
-  connect(panels, &QAction::triggered, this, [this] { view_->togglePanels(); });
+  viewMenu->addAction("Side &panels\tTab", this, [this] { view_->togglePanels(); });
   QAction* legend = viewMenu->addAction("Snake &legend on the view");
   legend->setCheckable(true);
   legend->setChecked(true);
   connect(legend, &QAction::toggled, this, [this](bool on) { view_->setLegendShown(on); });
-  QAction* replay = viewMenu->addAction("&Replay: field and snakes from the start\tR");
-  connect(replay, &QAction::triggered, this, [this] { view_->replay(); });
-  QAction* explanation = viewMenu->addAction("Demo &explanation\tE");
-  connect(explanation, &QAction::triggered, this, [this] { view_->toggleExplanation(); });
+  viewMenu->addAction("&Replay: field and snakes from the start\tR", this,
+                      [this] { view_->replay(); });
+  viewMenu->addAction("Demo &explanation\tE", this, [this] { view_->toggleExplanation(); });
 
   // One click per lesson; the demos are data (app/demos).
   QMenu* demos = menuBar()->addMenu("&Demos");
   for (const app::Demo& d : app::demos()) {
-    QAction* a = demos->addAction(QString::fromStdString(d.title));
+    QAction* a = demos->addAction(QString::fromStdString(d.title), this,
+                                  [this, name = d.name] { view_->loadDemo(name); });
     a->setToolTip(QString::fromStdString(d.explanation[0] + " " + d.explanation[1]));
-    const std::string name = d.name;
-    connect(a, &QAction::triggered, this, [this, name] { view_->loadDemo(name); });
   }
   demos->setToolTipsVisible(true);
 
   QMenu* help = menuBar()->addMenu("&Help");
-  QAction* keys = help->addAction("&Keys and mouse\tF1 or ?");
-  connect(keys, &QAction::triggered, this, [this] { view_->toggleHelp(); });
+  help->addAction("&Keys and mouse\tF1 or ?", this, [this] { view_->toggleHelp(); });
   view_->setFocus();
 }
 
@@ -122,14 +109,13 @@ void ViewerWindow::toggleFullScreen() {
 void ViewerWindow::rebuildRecentMenu() {
   recentMenu_->clear();
   for (const QString& path : view_->files().recentFiles()) {
-    QAction* a = recentMenu_->addAction(QFileInfo(path).fileName());
-    a->setToolTip(path);
-    connect(a, &QAction::triggered, this, [this, path] {
+    QAction* a = recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] {
       if (app::findFormat(path.toStdString(), app::FormatRole::Session))
         view_->files().openSession(path);
       else
         view_->files().openFile(path);
     });
+    a->setToolTip(path);
   }
   recentMenu_->setEnabled(!view_->files().recentFiles().isEmpty());
 }
