@@ -168,10 +168,7 @@ bool RecordingControl::drawBadge(float viewLeft, float viewWidth, float top) {
   ImGui::SetNextWindowPos(ImVec2(viewLeft + viewWidth * 0.5f, top + 6), ImGuiCond_Always,
                           ImVec2(0.5f, 0));
   ImGui::SetNextWindowBgAlpha(0.9f);
-  ImGui::Begin("##recording badge", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                   ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove);
+  ImGui::Begin("##recording badge", nullptr, kOverlay);
   ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "\xe2\x97\x8f REC");
   ImGui::SameLine();
   ImGui::Text("%02d:%02d  %ld frames", seconds / 60, seconds % 60, st.framesWritten);
