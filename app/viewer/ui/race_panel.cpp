@@ -76,7 +76,8 @@ void drawRacePlot(const RaceSession& race, ImVec2 size) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::Dummy(size);
   const float font = ImGui::GetFontSize();
-  const ImVec2 lo(origin.x + 4.5f * font, origin.y + 0.5f * font);  // plot area
+  // The plot area, below the y title (the top tick, rounded out, is at its top).
+  const ImVec2 lo(origin.x + 4.5f * font, origin.y + 1.6f * font);
   const ImVec2 hi(origin.x + size.x - 0.5f * font, origin.y + size.y - 2.6f * font);
   if (hi.x - lo.x < 20 || hi.y - lo.y < 20) return;
   draw->AddRectFilled(lo, hi, IM_COL32(20, 20, 26, 255));
