@@ -15,16 +15,6 @@
 #include "viewer/model/frame_stats.hpp"
 
 namespace gvflab::viewer {
-namespace {
-
-std::string formatMu(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4f", v);
-  return buf;
-}
-
-}  // namespace
-
 Session::Session(const SessionStartup& startup)
     : choice_(startup.solver),
       sigma_(startup.gvf.sigma),
@@ -211,8 +201,10 @@ void Session::restart() {
 }
 
 void Session::noteMu(const MuCheck& mu) {
+  char bound[32];
+  std::snprintf(bound, sizeof bound, "%.4f", mu.bound);
   if (mu.clamped)
-    notice_ = {Notice::Kind::MuClamped, mu.refusal + " Clamped to " + formatMu(mu.bound) + "."};
+    notice_ = {Notice::Kind::MuClamped, mu.refusal + " Clamped to " + bound + "."};
   else if (notice_.kind == Notice::Kind::MuClamped)
     notice_ = {};  // an older clamp no longer applies
 }
