@@ -82,11 +82,9 @@ void drawSolverControls(Session& session, ErrorLog& errors) {
   const MuRange muSpan = muRange(session.solverKind(), session.input());
   float mu = static_cast<float>(session.mu());
   float bound = static_cast<float>(muSpan.high);
-  char muLabel[64];
+  char muLabel[64] = "\xce\xbc";
   if (session.solverKind() == SolverKind::Euler)
     std::snprintf(muLabel, sizeof muLabel, "\xce\xbc (max %.4f)", bound);
-  else
-    std::snprintf(muLabel, sizeof muLabel, "\xce\xbc");
   if (ImGui::SliderFloat(muLabel, &mu, static_cast<float>(muSpan.low), bound, "%.4f"))
     errors.guard("Setting mu", [&] { session.setMu(mu); });
   itemTooltip(session.solverKind() == SolverKind::Euler

@@ -181,11 +181,6 @@ bool RecordingControl::drawBadge(float viewLeft, float viewWidth, float top) {
 void RecordingControl::drawSection(ErrorLog& errors, int viewWidth, int viewHeight, int windowWidth,
                                    int windowHeight) {
   const auto& kChoices = kFormatChoices();
-  static const std::vector<const char*> kFormats = [] {
-    std::vector<const char*> names;
-    for (const auto& choice : kFormatChoices()) names.push_back(choice.first.c_str());
-    return names;
-  }();
   if (recorder_) {
     const record::RecordingStatus st = recorder_->status();
     const int seconds = static_cast<int>(st.elapsedSeconds);
@@ -200,16 +195,20 @@ void RecordingControl::drawSection(ErrorLog& errors, int viewWidth, int viewHeig
     if (ImGui::Button("Stop recording (V)", ImVec2(-1, 0))) stop();
     return;
   }
-  if (ImGui::Combo("Format", &formatIndex_, kFormats.data(), static_cast<int>(kFormats.size())) &&
+  auto formatName = [](void*, int i, const char** name) {
+    *name = kFormatChoices()[i].first.c_str();
+    return true;
+  };
+  if (ImGui::Combo("Format", &formatIndex_, formatName, nullptr,
+                   static_cast<int>(kChoices.size())) &&
       path_[0]) {
     // Keep the name, change the extension.
     std::string p = path_;
-    for (const auto& [name, e] : kChoices) {
-      if (p.size() >= e.size() && p.compare(p.size() - e.size(), e.size(), e) == 0) {
+    for (const auto& [name, e] : kChoices)
+      if (p.ends_with(e)) {
         p.resize(p.size() - e.size());
         break;
       }
-    }
     p += kChoices[formatIndex_].second;
     std::snprintf(path_, sizeof path_, "%s", p.c_str());
   }
