@@ -16,8 +16,6 @@ SurfaceSession::SurfaceSession(Session& session, const SurfaceStartup& startup)
   rebuild();
 }
 
-SurfaceSession::~SurfaceSession() = default;
-
 std::array<int, 3> SurfaceSession::dims() const {
   if (!snakes_) return {0, 0, 0};
   return {snakes_->width(), snakes_->height(), snakes_->depth()};
