@@ -235,18 +235,6 @@ TEST_CASE("points near a mesh, collapse and unheld patch extents") {
   CHECK(unheldPatchExtent(sphere, band, kHoldDistance) > 16.0);
   CHECK(unheldPatchExtent(sphere, std::vector<bool>(held.size(), true), kHoldDistance) == 0);
   CHECK(unheldPatchExtent(sphere, std::vector<bool>(held.size(), false), kHoldDistance) > 30);
-
-  // The kernels' compressed one-rings are vertexNeighbours()' fans.
-  for (const SurfaceMesh& m : {sphere, boxMesh({2, 3, 4}, {9, 7, 12}, 1.5)}) {
-    const auto fans = vertexNeighbours(m);
-    const MeshRings rings = meshRings(m);
-    REQUIRE(rings.start.size() == fans.size() + 1);
-    bool same = true;
-    for (std::size_t v = 0; v < fans.size(); ++v)
-      same = same && std::equal(fans[v].begin(), fans[v].end(), rings.ring.begin() + rings.start[v],
-                                rings.ring.begin() + rings.start[v + 1]);
-    CHECK(same);
-  }
 }
 
 // A sphere inflating by pressure in a zero field: its edges grow all the time.
