@@ -31,13 +31,17 @@ bool finite(const glm::dvec3& v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
 
+void checkEdgeLength(double edgeLength) {
+  if (!std::isfinite(edgeLength) || edgeLength <= 0)
+    throw ParameterError("A mesh's edge length must be a positive number (got " +
+                         std::to_string(edgeLength) + ").");
+}
+
 void checkSphereArgs(double radius, double edgeLength) {
   if (!std::isfinite(radius) || radius <= 0)
     throw ParameterError("A sphere's radius must be a positive number (got " +
                          std::to_string(radius) + ").");
-  if (!std::isfinite(edgeLength) || edgeLength <= 0)
-    throw ParameterError("A mesh's edge length must be a positive number (got " +
-                         std::to_string(edgeLength) + ").");
+  checkEdgeLength(edgeLength);
 }
 
 // The subdivision frequency (each icosahedron edge cut into n), as a double so that absurd
@@ -173,9 +177,7 @@ SurfaceMesh sphereMesh(const glm::dvec3& centre, double radius, double edgeLengt
 SurfaceMesh boxMesh(const glm::dvec3& lo, const glm::dvec3& hi, double edgeLength) {
   if (!finite(lo) || !finite(hi) || !(lo.x < hi.x && lo.y < hi.y && lo.z < hi.z))
     throw ParameterError("A box's corners must be finite with lo < hi on every axis.");
-  if (!std::isfinite(edgeLength) || edgeLength <= 0)
-    throw ParameterError("A mesh's edge length must be a positive number (got " +
-                         std::to_string(edgeLength) + ").");
+  checkEdgeLength(edgeLength);
   glm::dvec3 size = hi - lo;
   double cells[3];
   for (int a = 0; a < 3; ++a) cells[a] = std::max(1.0, std::ceil(size[a] / edgeLength - 1e-9));
