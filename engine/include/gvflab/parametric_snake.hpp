@@ -285,7 +285,6 @@ class ParametricSnake {
     StopStatus stop;
   };
   class Stops;  // the tracker's view of the snakes (snake_stop.hpp)
-  void checkPoints(const std::vector<glm::vec2>& points, SnakeBoundary boundary) const;
   static void checkPointsIn(const std::vector<glm::vec2>& points, int width, int height,
                             SnakeBoundary boundary);
   void download();          // device -> snakes_[].points
@@ -295,10 +294,8 @@ class ParametricSnake {
   std::size_t fieldBytes() const;
   ForceFieldSet boundFields() const;  // kernelFields of the snakes' forces
   std::vector<float> deviceHold();    // per node, on the device positions (snake_hold)
-  void restartWindows();              // after edits: every window starts from the current nodes
   void runIterations(int n);
   const std::vector<float>& coefficients(int n, SnakeBoundary boundary);
-  Snake* find(int id);
 
   std::shared_ptr<ComputeContext> ctx_;
   int width_, height_;

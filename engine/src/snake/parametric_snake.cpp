@@ -63,25 +63,10 @@ std::size_t ParametricSnake::fieldBytes() const {
   return static_cast<std::size_t>(width_) * height_ * 2 * sizeof(float);
 }
 
-std::vector<SnakeForce> ParametricSnake::forces() const {
-  std::vector<SnakeForce> out;
-  for (const Snake& s : snakes_) out.push_back(s.force);
-  return out;
-}
+std::vector<SnakeForce> ParametricSnake::forces() const { return forcesOf(snakes_); }
 
 ForceFieldSet ParametricSnake::boundFields() const {
   return kernelFields(fields_, forces(), fieldBytes(), "snakes");
-}
-
-ParametricSnake::Snake* ParametricSnake::find(int id) {
-  for (auto& s : snakes_)
-    if (s.id == id) return &s;
-  return nullptr;
-}
-
-void ParametricSnake::checkPoints(const std::vector<glm::vec2>& points,
-                                  SnakeBoundary boundary) const {
-  checkPointsIn(points, width_, height_, boundary);
 }
 
 void ParametricSnake::checkPointsIn(const std::vector<glm::vec2>& points, int width, int height,
@@ -155,7 +140,7 @@ bool creptOn(const std::vector<glm::vec2>& now, const std::deque<std::vector<glm
 
 int ParametricSnake::add(const std::vector<glm::vec2>& points, SnakeForce force,
                          std::optional<double> pressure, SnakeBoundary boundary) {
-  checkPoints(points, boundary);
+  checkPointsIn(points, width_, height_, boundary);
   checkSnakePressure(pressure);
   const bool closed = isClosed(boundary);
   checkNodeCount(resampledNodeCount(points, params_.dmin, params_.dmax, closed));
@@ -187,9 +172,9 @@ void ParametricSnake::clear() {
 
 void ParametricSnake::setPoints(int id, const std::vector<glm::vec2>& points) {
   download();
-  Snake* s = find(id);
+  Snake* s = findMember(snakes_, id);
   if (!s) return;
-  checkPoints(points, s->boundary);
+  checkPointsIn(points, width_, height_, s->boundary);
   s->points = oriented(resampleContour(points, params_.dmin, params_.dmax, isClosed(s->boundary)),
                        s->boundary);
   s->initial = s->points;
@@ -198,22 +183,17 @@ void ParametricSnake::setPoints(int id, const std::vector<glm::vec2>& points) {
 }
 
 void ParametricSnake::setInitial(int id, const std::vector<glm::vec2>& points) {
-  Snake* s = find(id);
+  Snake* s = findMember(snakes_, id);
   if (!s) return;
-  const bool closed = isClosed(s->boundary);
-  checkPoints(points, s->boundary);
-  checkNodeCount(resampledNodeCount(points, params_.dmin, params_.dmax, closed));
-  s->initial = oriented(resampleContour(points, params_.dmin, params_.dmax, closed), s->boundary);
+  checkContour(points, width_, height_, params_, s->boundary);
+  s->initial = oriented(resampleContour(points, params_.dmin, params_.dmax, isClosed(s->boundary)),
+                        s->boundary);
 }
 
 void ParametricSnake::setPressure(int id, std::optional<double> pressure) {
   checkSnakePressure(pressure);
   download();
-  if (Snake* s = find(id)) {
-    s->pressure = pressure;
-    s->stop.state = SnakeState::Moving;
-    layoutDirty_ = true;
-  }
+  if (editMember(snakes_, id, [&](Snake& s) { s.pressure = pressure; })) layoutDirty_ = true;
 }
 
 void ParametricSnake::restart() {
@@ -227,11 +207,7 @@ void ParametricSnake::restart() {
 
 void ParametricSnake::setForce(int id, SnakeForce force) {
   download();
-  if (Snake* s = find(id)) {
-    s->force = force;
-    s->stop.state = SnakeState::Moving;
-    layoutDirty_ = true;
-  }
+  if (editMember(snakes_, id, [&](Snake& s) { s.force = force; })) layoutDirty_ = true;
 }
 
 void ParametricSnake::setParams(const SnakeParams& params) {
@@ -245,13 +221,9 @@ void ParametricSnake::setParams(const SnakeParams& params) {
   layoutDirty_ = true;
 }
 
-bool ParametricSnake::allConverged() const {
-  return allConvergedIn(snakes_, [](const Snake& s) -> const StopStatus& { return s.stop; });
-}
+bool ParametricSnake::allConverged() const { return allConvergedIn(snakes_); }
 
-bool ParametricSnake::allStopped() const {
-  return allStoppedIn(snakes_, [](const Snake& s) -> const StopStatus& { return s.stop; });
-}
+bool ParametricSnake::allStopped() const { return allStoppedIn(snakes_); }
 
 std::size_t ParametricSnake::nodeCount() const {
   std::size_t n = 0;
@@ -384,13 +356,6 @@ void ParametricSnake::runIterations(int n) {
   deviceAhead_ = true;
 }
 
-void ParametricSnake::restartWindows() {
-  for (auto& s : snakes_) {
-    s.references.assign(1, s.points);
-    s.stop.sinceWindow = 0;
-  }
-}
-
 std::vector<float> ParametricSnake::deviceHold() {
   std::vector<float> out(totalNodes_);
   try {
@@ -474,7 +439,10 @@ void ParametricSnake::step(int n) {
 void ParametricSnake::syncLayout() {
   if (!layoutDirty_) return;
   download();
-  restartWindows();
+  for (auto& s : snakes_) {  // every window starts from the current nodes
+    s.references.assign(1, s.points);
+    s.stop.sinceWindow = 0;
+  }
   sinceResample_ = 0;
   upload();
 }
@@ -482,16 +450,8 @@ void ParametricSnake::syncLayout() {
 std::vector<std::vector<float>> ParametricSnake::holdStrengths() {
   if (!haveFields_) throw InputError("The snakes have no force field yet (call setFields).");
   syncLayout();
-  std::vector<std::vector<float>> out;
-  if (snakes_.empty()) return out;
-  const std::vector<float> all = deviceHold();
-  std::size_t off = 0;
-  for (const auto& s : snakes_) {
-    out.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(off),
-                     all.begin() + static_cast<std::ptrdiff_t>(off + s.points.size()));
-    off += s.points.size();
-  }
-  return out;
+  if (snakes_.empty()) return {};
+  return perMember(deviceHold(), snakes_, [](const Snake& s) { return s.points.size(); });
 }
 
 std::vector<SnakeContour> ParametricSnake::contours() {

@@ -218,12 +218,6 @@ struct SurfaceSnake::Impl {
     detail::enqueue1D(*ctx, kernel, name, total, kLocal);
   }
 
-  Surface* find(int id) {
-    for (auto& s : surfaces)
-      if (s.id == id) return &s;
-    return nullptr;
-  }
-
   // Remeshes (and untangles) one surface's host mesh; a surface that would pass its budget
   // stops, stalled, as it is: noise drives it (no smooth surface needs that many vertices).
   // A moving surface is not untangled: smoothing its folds every remeshing moves more than
@@ -369,11 +363,7 @@ std::size_t SurfaceSnake::fieldBytes() const {
   return static_cast<std::size_t>(width_) * height_ * depth_ * 3 * sizeof(float);
 }
 
-std::vector<SnakeForce> SurfaceSnake::forces() const {
-  std::vector<SnakeForce> out;
-  for (const auto& s : impl_->surfaces) out.push_back(s.force);
-  return out;
-}
+std::vector<SnakeForce> SurfaceSnake::forces() const { return forcesOf(impl_->surfaces); }
 
 ForceFieldSet SurfaceSnake::boundFields() const {
   return kernelFields(impl_->fields, forces(), fieldBytes(), "surfaces");
@@ -417,25 +407,19 @@ void SurfaceSnake::clear() {
 
 void SurfaceSnake::setForce(int id, SnakeForce force) {
   download();
-  if (auto* s = impl_->find(id)) {
-    s->force = force;
-    s->stop.state = SnakeState::Moving;
+  if (editMember(impl_->surfaces, id, [&](Impl::Surface& s) { s.force = force; }))
     impl_->layoutDirty = true;
-  }
 }
 
 void SurfaceSnake::setPressure(int id, std::optional<double> pressure) {
   checkSnakePressure(pressure);
   download();
-  if (auto* s = impl_->find(id)) {
-    s->pressure = pressure;
-    s->stop.state = SnakeState::Moving;
+  if (editMember(impl_->surfaces, id, [&](Impl::Surface& s) { s.pressure = pressure; }))
     impl_->layoutDirty = true;
-  }
 }
 
 void SurfaceSnake::setInitial(int id, const SurfaceMesh& mesh) {
-  auto* s = impl_->find(id);
+  auto* s = findMember(impl_->surfaces, id);
   if (!s) return;
   SurfaceMesh m = startMesh(mesh);
   s->initialVolume = meshVolume(m);
@@ -466,15 +450,9 @@ void SurfaceSnake::setParams(const SnakeParams& params) {
   impl_->layoutDirty = true;
 }
 
-bool SurfaceSnake::allConverged() const {
-  return allConvergedIn(impl_->surfaces,
-                        [](const Impl::Surface& s) -> const StopStatus& { return s.stop; });
-}
+bool SurfaceSnake::allConverged() const { return allConvergedIn(impl_->surfaces); }
 
-bool SurfaceSnake::allStopped() const {
-  return allStoppedIn(impl_->surfaces,
-                      [](const Impl::Surface& s) -> const StopStatus& { return s.stop; });
-}
+bool SurfaceSnake::allStopped() const { return allStoppedIn(impl_->surfaces); }
 
 std::size_t SurfaceSnake::size() const { return impl_->surfaces.size(); }
 
@@ -856,37 +834,19 @@ std::vector<std::vector<float>> SurfaceSnake::holdStrengths() {
   if (!impl_->haveFields)
     throw InputError("The surfaces have no force field yet (call setFields).");
   syncLayout();
-  std::vector<std::vector<float>> out;
-  if (impl_->surfaces.empty()) return out;
-  const std::vector<float> all = deviceHold();
-  std::size_t off = 0;
-  for (const auto& s : impl_->surfaces) {
-    const std::size_t n = s.mesh.vertices.size();
-    out.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(off),
-                     all.begin() + static_cast<std::ptrdiff_t>(off + n));
-    off += n;
-  }
-  return out;
+  if (impl_->surfaces.empty()) return {};
+  return perMember(deviceHold(), impl_->surfaces,
+                   [](const Impl::Surface& s) { return s.mesh.vertices.size(); });
 }
 
 std::vector<SurfaceContour> SurfaceSnake::surfaces() {
   download();
   std::vector<SurfaceContour> out;
   out.reserve(impl_->surfaces.size());
-  for (const auto& s : impl_->surfaces) {
-    SurfaceContour c;
-    c.id = s.id;
-    c.mesh = s.mesh;
-    c.force = s.force;
-    c.iterations = s.stop.iterations;
-    c.state = s.stop.state;
-    c.initial = s.initial;
-    c.pressure = s.pressure.value_or(params_.pressure);
-    c.held = s.stop.held;
-    c.holdGap = s.stop.holdGap;
-    c.ownPressure = s.pressure.has_value();
-    out.push_back(std::move(c));
-  }
+  for (const auto& s : impl_->surfaces)
+    out.push_back({s.id, s.mesh, s.force, s.stop.iterations, s.stop.state, s.initial,
+                   s.pressure.value_or(params_.pressure), s.stop.held, s.stop.holdGap,
+                   s.pressure.has_value()});
   return out;
 }
 
