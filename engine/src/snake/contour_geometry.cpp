@@ -186,12 +186,6 @@ std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
   return out;
 }
 
-double contourMove(const std::vector<glm::vec2>& now, const std::vector<glm::vec2>& before) {
-  if (before.empty() || now.empty()) return INFINITY;
-  const auto d = distancesToContour(now, before);
-  return *std::max_element(d.begin(), d.end());
-}
-
 double progressMove(const std::vector<glm::vec2>& now,
                     const std::deque<std::vector<glm::vec2>>& past, bool closed, double within) {
   if (past.empty() || now.empty()) return INFINITY;

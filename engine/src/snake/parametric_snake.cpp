@@ -134,7 +134,7 @@ bool creptOn(const std::vector<glm::vec2>& now, const std::deque<std::vector<glm
   std::vector<double> areas;
   for (const auto& c : past) areas.push_back(signedArea2(c));
   areas.push_back(signedArea2(now));
-  return creptSteadily(areas, 2 * step) && contourMove(now, past.front()) > tol;
+  return creptSteadily(areas, 2 * step) && progressMove(now, {past.front()}) > tol;
 }
 }  // namespace
 
