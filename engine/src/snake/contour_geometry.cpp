@@ -41,6 +41,13 @@ double signedArea2(const std::vector<glm::vec2>& p) {
 namespace {
 double dist(const glm::dvec2& a, const glm::dvec2& b) { return std::hypot(a.x - b.x, a.y - b.y); }
 
+double perimeterOf(const std::vector<glm::vec2>& p, bool closed = true) {
+  double s = 0;
+  for (std::size_t i = 0; i + (closed ? 0 : 1) < p.size(); ++i)
+    s += glm::length(p[(i + 1) % p.size()] - p[i]);
+  return s;
+}
+
 // Resampling's step 1: drop nodes closer than dmin to the last kept node (the first node
 // always stays), and the closing gap too; never fewer than 3 nodes. Empty when the contour is
 // too small for 3 nodes dmin apart (a collapsed snake, left as it is). Open (closed = false):
@@ -197,15 +204,6 @@ double progressMove(const std::vector<glm::vec2>& now,
   return *std::max_element(nearest.begin(), nearest.end());
 }
 
-namespace {
-double perimeterOf(const std::vector<glm::vec2>& p, bool closed = true) {
-  double s = 0;
-  for (std::size_t i = 0; i + (closed ? 0 : 1) < p.size(); ++i)
-    s += glm::length(p[(i + 1) % p.size()] - p[i]);
-  return s;
-}
-}  // namespace
-
 bool collapsedContour(const std::vector<glm::vec2>& points, const std::vector<glm::vec2>& initial,
                       double dmin, bool closed) {
   if (!closed) {  // no area: a dot is a short line
@@ -332,10 +330,6 @@ std::vector<double> openSnakeFactors(int n, double alpha, double beta, double ga
   return out;
 }
 
-}  // namespace gvflab
-
-namespace gvflab {
-
 double longestUnheldStretch(const std::vector<glm::vec2>& points, const std::vector<bool>& held,
                             bool closed) {
   const std::size_t n = std::min(points.size(), held.size());
@@ -355,11 +349,7 @@ double longestUnheldStretch(const std::vector<glm::vec2>& points, const std::vec
     return held[n - 1] ? longest : std::max(longest, run);
   }
   const auto first = std::find(held.begin(), held.begin() + static_cast<std::ptrdiff_t>(n), true);
-  if (first == held.begin() + static_cast<std::ptrdiff_t>(n)) {
-    double perimeter = 0;
-    for (std::size_t i = 0; i < n; ++i) perimeter += seg(i);
-    return perimeter;
-  }
+  if (first == held.begin() + static_cast<std::ptrdiff_t>(n)) return perimeterOf(points);
   // Walk once around from a held node; a stretch runs from one held node to the next.
   const std::size_t start = static_cast<std::size_t>(first - held.begin());
   double longest = 0, run = 0;
@@ -373,10 +363,6 @@ double longestUnheldStretch(const std::vector<glm::vec2>& points, const std::vec
   }
   return longest;
 }
-
-}  // namespace gvflab
-
-namespace gvflab {
 
 double unheldContourExtent(const std::vector<glm::vec2>& points, const std::vector<bool>& held,
                            bool closed) {
