@@ -121,8 +121,11 @@ void ParametricSnake::checkCircle(double cx, double cy, double radius, int width
 }
 
 namespace {
-// Closed contours are stored with a positive area; open ones keep the order they were given.
-std::vector<glm::vec2> oriented(std::vector<glm::vec2> pts, SnakeBoundary boundary) {
+// `points` as a snake stores them: resampled to the spacing bounds; closed ones with a positive
+// area, open ones in the order they were given.
+std::vector<glm::vec2> storedContour(const std::vector<glm::vec2>& points,
+                                     const SnakeParams& params, SnakeBoundary boundary) {
+  auto pts = resampleContour(points, params.dmin, params.dmax, isClosed(boundary));
   if (isClosed(boundary) && signedArea2(pts) < 0) std::reverse(pts.begin(), pts.end());
   return pts;
 }
@@ -142,18 +145,11 @@ int ParametricSnake::add(const std::vector<glm::vec2>& points, SnakeForce force,
                          std::optional<double> pressure, SnakeBoundary boundary) {
   checkPointsIn(points, width_, height_, boundary);
   checkSnakePressure(pressure);
-  const bool closed = isClosed(boundary);
-  checkNodeCount(resampledNodeCount(points, params_.dmin, params_.dmax, closed));
+  checkNodeCount(resampledNodeCount(points, params_.dmin, params_.dmax, isClosed(boundary)));
   download();
-  Snake s;
-  s.id = nextId_++;
-  s.force = force;
-  s.boundary = boundary;
-  s.pressure = pressure;
-  s.points = oriented(resampleContour(points, params_.dmin, params_.dmax, closed), boundary);
-  s.initial = s.points;
-  checkNodeCount(s.points.size());
-  snakes_.push_back(std::move(s));
+  const auto start = storedContour(points, params_, boundary);
+  checkNodeCount(start.size());
+  snakes_.push_back({nextId_++, force, boundary, pressure, start, start, {}, {}});
   layoutDirty_ = true;
   return snakes_.back().id;
 }
@@ -175,8 +171,7 @@ void ParametricSnake::setPoints(int id, const std::vector<glm::vec2>& points) {
   Snake* s = findMember(snakes_, id);
   if (!s) return;
   checkPointsIn(points, width_, height_, s->boundary);
-  s->points = oriented(resampleContour(points, params_.dmin, params_.dmax, isClosed(s->boundary)),
-                       s->boundary);
+  s->points = storedContour(points, params_, s->boundary);
   s->initial = s->points;
   s->stop.state = SnakeState::Moving;
   layoutDirty_ = true;
@@ -186,8 +181,7 @@ void ParametricSnake::setInitial(int id, const std::vector<glm::vec2>& points) {
   Snake* s = findMember(snakes_, id);
   if (!s) return;
   checkContour(points, width_, height_, params_, s->boundary);
-  s->initial = oriented(resampleContour(points, params_.dmin, params_.dmax, isClosed(s->boundary)),
-                        s->boundary);
+  s->initial = storedContour(points, params_, s->boundary);
 }
 
 void ParametricSnake::setPressure(int id, std::optional<double> pressure) {

@@ -144,11 +144,11 @@ struct SurfaceSnake::Impl {
     MeshRings rings;   // of mesh's current connectivity
     SurfaceMesh initial;
     double initialVolume = 0;
-    std::size_t budget = 0;              // vertexBudget() for its start
-    std::deque<WindowStart> references;  // the last kProgressWindows windows' starts
-    long topology = 0;                   // counts connectivity changes (remeshing)
-    long sinceRemesh = 0;                // iterations moved since the last remeshing
-    StopStatus stop;
+    std::size_t budget = 0;                // vertexBudget() for its start
+    std::deque<WindowStart> references{};  // the last kProgressWindows windows' starts
+    long topology = 0;                     // counts connectivity changes (remeshing)
+    long sinceRemesh = 0;                  // iterations moved since the last remeshing
+    StopStatus stop{};
   };
 
   std::shared_ptr<ComputeContext> ctx;
@@ -370,19 +370,11 @@ ForceFieldSet SurfaceSnake::boundFields() const {
 }
 
 int SurfaceSnake::add(const SurfaceMesh& mesh, SnakeForce force, std::optional<double> pressure) {
-  SurfaceMesh m = startMesh(mesh);
+  const SurfaceMesh m = startMesh(mesh);
   checkSnakePressure(pressure);
   download();
-  Impl::Surface s;
-  s.id = impl_->nextId++;
-  s.force = force;
-  s.pressure = pressure;
-  s.rings = meshRings(m);
-  s.initial = m;
-  s.initialVolume = meshVolume(m);
-  s.budget = vertexBudget(worldExtent(), params_, m.vertices.size());
-  s.mesh = std::move(m);
-  impl_->surfaces.push_back(std::move(s));
+  impl_->surfaces.push_back({impl_->nextId++, force, pressure, m, meshRings(m), m, meshVolume(m),
+                             vertexBudget(worldExtent(), params_, m.vertices.size())});
   impl_->layoutDirty = true;
   return impl_->surfaces.back().id;
 }
