@@ -263,7 +263,6 @@ std::uint64_t ParametricSnake::deviceBytes(std::size_t snakes, std::size_t nodes
   return 2 * (perNode * nodes + perSnake * snakes);
 }
 
-// Sends layout, circulant rows and positions.
 void ParametricSnake::upload() {
   std::vector<glm::vec2> pos;
   std::vector<cl_int> nodeSnake;
@@ -368,7 +367,6 @@ std::vector<float> ParametricSnake::deviceHold() {
   return out;
 }
 
-// The tracker's view of the snakes: contours, their progress windows and the hold test.
 class ParametricSnake::Stops : public StopGeometry {
  public:
   explicit Stops(ParametricSnake& snakes) : s_(snakes) {}

@@ -480,7 +480,6 @@ void SurfaceSnake::download() {
   m.deviceAhead = false;
 }
 
-// Sends positions, one-rings, per-surface flags and pressures.
 void SurfaceSnake::upload() {
   Impl& m = *impl_;
   std::vector<cl_float4>& pos = m.hostPos;
@@ -657,7 +656,6 @@ cl::Event SurfaceSnake::edgesOutOfRange() {
   return read;
 }
 
-// The tracker's view of the surfaces: meshes, their progress windows and the hold test.
 class SurfaceSnake::Stops : public StopGeometry {
  public:
   explicit Stops(SurfaceSnake& snakes) : s_(snakes), m_(*snakes.impl_) {}
