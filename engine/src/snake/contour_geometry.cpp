@@ -337,23 +337,13 @@ double longestUnheldStretch(const std::vector<glm::vec2>& points, const std::vec
   auto seg = [&](std::size_t i) {  // from node i to the next one
     return static_cast<double>(glm::length(points[(i + 1) % n] - points[i]));
   };
-  if (!closed) {  // from the first node to the last; the ends' stretches count too
-    double longest = 0, run = 0;
-    for (std::size_t i = 0; i + 1 < n; ++i) {
-      run += seg(i);
-      if (held[i + 1]) {
-        if (!held[i]) longest = std::max(longest, run);
-        run = 0;
-      }
-    }
-    return held[n - 1] ? longest : std::max(longest, run);
-  }
   const auto first = std::find(held.begin(), held.begin() + static_cast<std::ptrdiff_t>(n), true);
-  if (first == held.begin() + static_cast<std::ptrdiff_t>(n)) return perimeterOf(points);
-  // Walk once around from a held node; a stretch runs from one held node to the next.
-  const std::size_t start = static_cast<std::size_t>(first - held.begin());
+  if (closed && first == held.begin() + static_cast<std::ptrdiff_t>(n)) return perimeterOf(points);
+  // Closed: once around from a held node, so a stretch runs from one held node to the next.
+  // Open: from the first node to the last, and the ends' stretches count too.
+  const std::size_t start = closed ? static_cast<std::size_t>(first - held.begin()) : 0;
   double longest = 0, run = 0;
-  for (std::size_t k = 0; k < n; ++k) {
+  for (std::size_t k = 0; k < (closed ? n : n - 1); ++k) {
     const std::size_t i = (start + k) % n;
     run += seg(i);
     if (held[(i + 1) % n]) {
@@ -361,7 +351,7 @@ double longestUnheldStretch(const std::vector<glm::vec2>& points, const std::vec
       run = 0;
     }
   }
-  return longest;
+  return closed || held[n - 1] ? longest : std::max(longest, run);
 }
 
 double unheldContourExtent(const std::vector<glm::vec2>& points, const std::vector<bool>& held,
