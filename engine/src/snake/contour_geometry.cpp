@@ -56,22 +56,18 @@ double perimeterOf(const std::vector<glm::vec2>& p, bool closed = true) {
 std::vector<glm::dvec2> keptNodes(const std::vector<glm::vec2>& points, double dmin,
                                   bool closed = true) {
   std::vector<glm::dvec2> kept;
-  if (!closed) {
-    if (points.size() < 2) return kept;
-    kept.emplace_back(points[0]);
-    for (std::size_t i = 1; i + 1 < points.size(); ++i)
-      if (dist(points[i], kept.back()) >= dmin) kept.emplace_back(points[i]);
+  if (points.size() < (closed ? 3u : 2u)) return kept;
+  kept.reserve(points.size());
+  kept.emplace_back(points[0]);
+  for (std::size_t i = 1; i + (closed ? 0 : 1) < points.size(); ++i)
+    if (dist(points[i], kept.back()) >= dmin) kept.emplace_back(points[i]);
+  if (!closed) {  // the end stays: interior nodes too close to it go
     const glm::dvec2 last(points.back());
     while (kept.size() > 1 && dist(kept.back(), last) < dmin) kept.pop_back();
     kept.push_back(last);
     if (dist(kept.front(), kept.back()) == 0 && kept.size() == 2) kept.clear();
     return kept;
   }
-  if (points.size() < 3) return kept;
-  kept.reserve(points.size());
-  kept.emplace_back(points[0]);
-  for (std::size_t i = 1; i < points.size(); ++i)
-    if (dist(points[i], kept.back()) >= dmin) kept.emplace_back(points[i]);
   while (kept.size() > 3 && dist(kept.back(), kept.front()) < dmin) kept.pop_back();
   if (kept.size() < 3) kept.clear();
   return kept;
