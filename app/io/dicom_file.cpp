@@ -24,8 +24,8 @@
 #include "gvflab/io.hpp"
 #include "gvflab/luminance.hpp"
 #include "gvflab/quoted.hpp"
-#include "io/dicom_prewalk.hpp"
 #include "io/header_geometry.hpp"
+#include "io/image_structure.hpp"
 #include "io/input_limits.hpp"
 #include "io/quiet_stderr.hpp"
 

@@ -16,8 +16,8 @@
 #include "gvflab/io.hpp"
 #include "gvflab/luminance.hpp"
 #include "gvflab/quoted.hpp"
+#include "io/image_structure.hpp"
 #include "io/input_limits.hpp"
-#include "io/tiff_prewalk.hpp"
 
 namespace gvflab::app {
 namespace {
