@@ -49,7 +49,6 @@ std::vector<FileFormat> makeFormats() {
       {.name = "TIFF",
        .extensions = {{".tif", kImageOrVolume}, {".tiff", kImageOrVolume}},
        .signatures = {"II*\0"sv, "MM\0*"sv, "II+\0"sv, "MM\0+"sv},
-       .qtFormat = "tiff",
        .headerShape = tiffShape,
        .dimensions = tiffDimensions,
        .readImage = readTiffImage,

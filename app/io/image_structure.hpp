@@ -1,6 +1,10 @@
 #pragma once
 // Our own bounded walks over a file's structure, before any library parses it (issue 38), each
 // throwing InputError naming the file (and the page) at the first thing that is wrong:
+//   - A PNG decoded once by libpng before Qt reads it, so that a corrupt file gets a sentence
+//     that says what is wrong (truncated, bad header, corrupt data, too large) instead of
+//     libpng's own stderr lines and Qt's "Unable to read image data"; sizes are checked from
+//     the header (at most 16384 per side, and the host's memory) before any row is decoded.
 //   - PNG chunks and JPEG markers: a chunk or segment that runs past the end is truncation, and
 //     metadata is bounded (a 153-byte PNG declaring a 2 GiB tEXt chunk, or 300k JPEG COM markers
 //     that libjpeg would collect in quadratic time, are refused here at once). One pass, reading
@@ -36,6 +40,7 @@ inline constexpr int kMaxJpegMarkers = 10000;                // tables, scans an
 inline constexpr int kMaxDicomDepth = 16;
 inline constexpr std::uint64_t kMaxDicomElements = 1u << 20;
 
+void checkPngFile(const InputFile& file);
 void checkPngChunks(const InputFile& file);
 void checkJpegMarkers(const InputFile& file);
 // The number of pages.
