@@ -153,19 +153,17 @@ double sampleAt(const unsigned char* p, const Page& page) {
     std::memcpy(&v, p, sizeof v);
     return static_cast<double>(v);
   };
-  switch (page.format) {
-    case SAMPLEFORMAT_IEEEFP:
-      return page.bits == 32 ? as(float()) : as(double());
-    case SAMPLEFORMAT_INT:
-      return page.bits == 8    ? as(std::int8_t())
-             : page.bits == 16 ? as(std::int16_t())
-             : page.bits == 32 ? as(std::int32_t())
-                               : as(std::int64_t());
+  if (page.format == SAMPLEFORMAT_IEEEFP) return page.bits == 32 ? as(float()) : as(double());
+  const bool s = page.format == SAMPLEFORMAT_INT;
+  switch (page.bits) {
+    case 8:
+      return s ? as(std::int8_t()) : as(std::uint8_t());
+    case 16:
+      return s ? as(std::int16_t()) : as(std::uint16_t());
+    case 32:
+      return s ? as(std::int32_t()) : as(std::uint32_t());
     default:
-      return page.bits == 8    ? as(std::uint8_t())
-             : page.bits == 16 ? as(std::uint16_t())
-             : page.bits == 32 ? as(std::uint32_t())
-                               : as(std::uint64_t());
+      return s ? as(std::int64_t()) : as(std::uint64_t());
   }
 }
 
