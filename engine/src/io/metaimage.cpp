@@ -466,6 +466,11 @@ std::vector<int> metaImageSize(const std::filesystem::path& path) {
   return dimSize(readHeader(InputFile(path)), path);
 }
 
+std::filesystem::path metaImageDataFile(const std::filesystem::path& path) {
+  const std::string name = fieldOf(readHeader(InputFile(path)), "ElementDataFile");
+  return name.empty() || name == "LOCAL" ? std::filesystem::path() : path.parent_path() / name;
+}
+
 int metaImageDimensions(const std::filesystem::path& path) {
   const std::string dims = fieldOf(readHeader(InputFile(path)), "NDims");
   if (dims.empty()) throw InputError(quoted(path) + " is not a MetaImage file (no NDims).");
