@@ -72,27 +72,21 @@ class InflateSource : public Source {
 
   void allowMore(std::uint64_t n) override { limit_ += n; }
 
-  bool read(void* out, std::size_t n) override {
-    auto* o = static_cast<unsigned char*>(out);
-    while (n > 0) {
-      if (!fill()) return false;
-      const std::size_t take = std::min<std::size_t>(n, have_ - used_);
-      std::memcpy(o, buffer_.data() + used_, take);
-      used_ += take, o += take, n -= take, position_ += take;
-    }
-    return true;
-  }
-  bool skip(std::uint64_t n) override {
-    while (n > 0) {
-      if (!fill()) return false;
-      const std::size_t take = std::size_t(std::min<std::uint64_t>(n, have_ - used_));
-      used_ += take, n -= take, position_ += take;
-    }
-    return true;
-  }
+  bool read(void* out, std::size_t n) override { return take(static_cast<unsigned char*>(out), n); }
+  bool skip(std::uint64_t n) override { return take(nullptr, n); }
   bool atEnd() override { return !fill(); }
 
  private:
+  // n bytes inflated, copied to out unless it is null; false when the stream ends first.
+  bool take(unsigned char* out, std::uint64_t n) {
+    while (n > 0) {
+      if (!fill()) return false;
+      const std::size_t part = std::size_t(std::min<std::uint64_t>(n, have_ - used_));
+      if (out) std::memcpy(out, buffer_.data() + used_, part), out += part;
+      used_ += part, n -= part, position_ += part;
+    }
+    return true;
+  }
   // Bytes in the buffer, or false at the stream's end (throws when it ends early or is corrupt).
   bool fill() {
     if (used_ < have_) return true;
