@@ -82,7 +82,10 @@ class InflateSource : public Source {
     while (n > 0) {
       if (!fill()) return false;
       const std::size_t part = std::size_t(std::min<std::uint64_t>(n, have_ - used_));
-      if (out) std::memcpy(out, buffer_.data() + used_, part), out += part;
+      if (out) {
+        std::memcpy(out, buffer_.data() + used_, part);
+        out += part;
+      }
       used_ += part, n -= part, position_ += part;
     }
     return true;
