@@ -51,8 +51,7 @@ bool isBinaryOrAsciiPnm(const std::string& head) {
 // Qt's BMP reader says only "cannot be decoded": check the header's fields ourselves.
 void checkBmpHeader(const InputFile& file) {
   const std::filesystem::path& path = file.path();
-  std::string name = "'";  // built in steps: GCC 12 warns falsely (-Wrestrict) on "'" + s + "'"
-  name += path.string() + "'";
+  const std::string& name = file.label();  // 'PATH'
   std::string h = file.head(54);
   const std::size_t got = h.size();
   h.resize(54, '\0');
