@@ -373,10 +373,8 @@ void rescaleToUnit(std::size_t count, Value value, std::vector<float>& out,
       out[i] = static_cast<float>((value(i) - lo) / (hi - lo));
 }
 
-std::vector<float> unitFloats(const Raw& raw, const std::filesystem::path& path) {
-  std::vector<float> out;
+void unitFloats(const Raw& raw, const std::filesystem::path& path, std::vector<float>& out) {
   withValues(raw, [&](auto value) { rescaleToUnit(raw.count, value, out, path); });
-  return out;
 }
 
 // Shortest text that reads back as the same double.
@@ -453,11 +451,8 @@ Field3D readMetaImageField3D(const std::filesystem::path& path) {
 
 Volume readMetaImageVolume(const std::filesystem::path& path) {
   const Raw raw = readRaw(path, 3, 1, "a 3D scalar volume");
-  Volume vol;
-  vol.width = raw.dims[0];
-  vol.height = raw.dims[1];
-  vol.depth = raw.dims[2];
-  vol.voxels = unitFloats(raw, path);
+  Volume vol(raw.dims[0], raw.dims[1], raw.dims[2]);
+  unitFloats(raw, path, vol.voxels);  // in place: no second copy of the volume
   vol.geometry = raw.geometry;
   return vol;
 }
@@ -494,7 +489,7 @@ Field2D readMetaImageField(const std::filesystem::path& path) {
 Image2D readMetaImage(const std::filesystem::path& path) {
   const Raw raw = readRaw(path, 2, 1, "a 2D scalar image");
   Image2D img(raw.dims[0], raw.dims[1]);
-  img.pixels = unitFloats(raw, path);
+  unitFloats(raw, path, img.pixels);
   img.geometry = raw.geometry;
   return img;
 }
