@@ -40,7 +40,7 @@ int dropWarning(TIFF*, void*, const char*, const char*, va_list) { return 1; }
 // An open TIFF file with libtiff's messages kept for our sentences.
 class TiffFile {
  public:
-  explicit TiffFile(const std::filesystem::path& path) : path_(path), file_(path) {
+  explicit TiffFile(const std::filesystem::path& path) : file_(path) {
     if (file_.size() == 0) throw InputError(quoted(path) + " is empty.");
     const std::string head = file_.head(4);
     if (head != std::string("II*\0", 4) && head != std::string("MM\0*", 4) &&
@@ -67,9 +67,9 @@ class TiffFile {
   TiffFile& operator=(const TiffFile&) = delete;
 
   TIFF* get() const { return tif_; }
-  const std::filesystem::path& path() const { return path_; }
+  const std::filesystem::path& path() const { return file_.path(); }
   [[noreturn]] void fail(const std::string& what) const {
-    throw InputError(quoted(path_) + " " + what +
+    throw InputError(file_.label() + " " + what +
                      (error_.empty() ? "" : " (libtiff: " + error_ + ")") + ".");
   }
 
@@ -86,7 +86,6 @@ class TiffFile {
   }
 
  private:
-  std::filesystem::path path_;
   InputFile file_;
   std::string error_;
   TIFF* tif_ = nullptr;
