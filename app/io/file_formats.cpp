@@ -56,6 +56,7 @@ std::vector<FileFormat> makeFormats() {
       {.name = "TIFF",
        .extensions = {{".tif", kImageOrVolume}, {".tiff", kImageOrVolume}},
        .signatures = {"II*\0"sv, "MM\0*"sv, "II+\0"sv, "MM\0+"sv},
+       .qtFormat = "tiff",  // Qt writes the tests' TIFF pictures; libtiff reads them
        .headerShape = tiffShape,
        .dimensions = tiffDimensions,
        .readImage = readTiffImage,
