@@ -159,19 +159,9 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center,
                            const py::object& forceParams) {
   const SnakeForce snakeForce = parseForce(force);
   const ForceParams forcesOf = forceParamsFrom(forceParams, 3);
-  const SnakeParams params = checkedSnakeParams({.alpha = alpha,
-                                                 .beta = beta,
-                                                 .gamma = gamma,
-                                                 .kappa = kappa,
-                                                 .pressure = pressure,
-                                                 .dmin = dmin,
-                                                 .dmax = dmax,
-                                                 .tolerance = tolerance,
-                                                 .window = window,
-                                                 .holdGap = holdGap,
-                                                 .resample = resample,
-                                                 .normalize = normalize},
-                                                iterations);
+  const SnakeParams params =
+      checkedSnakeParams(alpha, beta, gamma, kappa, pressure, dmin, dmax, tolerance, window,
+                         holdGap, resample, normalize, iterations);
 
   // Everything is checked from the array's shape before a voxel is copied.
   const PixelArray pixels = inspectPixels(volume, channelAxis, "the volume");

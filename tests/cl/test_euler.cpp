@@ -3,6 +3,8 @@
 // O(0.5); float32 accumulates ~1e-7 relative per step).
 #include <doctest/doctest.h>
 
+#include <optional>
+
 #include "cl/cl_fixture.hpp"
 #include "gvf/persistent_wait.hpp"
 #include "gvflab/error.hpp"
@@ -181,6 +183,19 @@ bool fenceUnknown() {
   const DeviceInfo& info = test::sharedContext()->info();
   return info.isGpu && info.platformName.find("NVIDIA") == std::string::npos;
 }
+// Local-memory tiles of 64 x 64 with halo 8, one launch per phase or (persistent) for all.
+EulerOptions tiles64(Precision p, std::optional<bool> persistent) {
+  return {.precision = p,
+          .memory = MemoryKind::Local,
+          .tile = {.width = 64, .height = 64, .rowsPerItem = 4, .halo = 8},
+          .persistent = persistent};
+}
+// The one launch on `in` is refused when asked for, and auto does not take it.
+void checkOneLaunchRefused(const GvfInput& in) {
+  auto ctx = test::sharedContext();
+  CHECK_THROWS_AS(EulerSolver(ctx, in, 0.14, tiles64(Precision::F32, true)), ParameterError);
+  CHECK_FALSE(EulerSolver(ctx, in, 0.14, tiles64(Precision::F32, std::nullopt)).persistent());
+}
 const test::SkipWhen noFence{"euler-one-launch", "a GPU other than NVIDIA's", fenceUnknown};
 const test::SkipWhen noGiveUp{
     "euler-give-up", "no fence, or one compute unit: nothing gives up",
@@ -191,15 +206,7 @@ const test::SkipWhen fence{"euler-no-fence", "NVIDIA GPUs and CPU devices have t
 
 TEST_CASE("one launch is refused where no device-wide fence is known, and never taken by default" *
           doctest::test_suite("euler-no-fence")) {
-  auto ctx = test::sharedContext();
-  GvfInput in = buildGvfInput(*ctx, test::randomImage(40, 37, 1), 1.0);
-  EulerOptions o{.precision = Precision::F32,
-                 .memory = MemoryKind::Local,
-                 .tile = TileShape{.width = 64, .height = 64, .rowsPerItem = 4, .halo = 8}};
-  o.persistent = true;
-  CHECK_THROWS_AS(EulerSolver(ctx, in, 0.14, o), ParameterError);
-  o.persistent.reset();
-  CHECK_FALSE(EulerSolver(ctx, in, 0.14, o).persistent());
+  checkOneLaunchRefused(buildGvfInput(*test::sharedContext(), test::randomImage(40, 37, 1), 1.0));
 }
 
 // The one-launch path needs all tiles running at once. On GPUs the test uses grids of several
@@ -224,13 +231,8 @@ TEST_CASE("one launch for all iterations (persistent tiles) equals one launch pe
     Image2D img = test::randomImage(w, h, seed++);
     GvfInput in = buildGvfInput(*ctx, img, 1.0);
     for (Precision p : {Precision::F32, Precision::F16, Precision::SNorm16}) {
-      EulerOptions o{.precision = p,
-                     .memory = MemoryKind::Local,
-                     .tile = TileShape{.width = 64, .height = 64, .rowsPerItem = 4, .halo = 8}};
-      o.persistent = false;
-      EulerSolver launches(ctx, in, 0.14, o);
-      o.persistent = true;
-      EulerSolver one(ctx, in, 0.14, o);
+      EulerSolver launches(ctx, in, 0.14, tiles64(p, false));
+      EulerSolver one(ctx, in, 0.14, tiles64(p, true));
       REQUIRE(one.persistent());
       for (int n : {1, 8, 9, 30, 3}) {  // phases of 8 with a shorter last one; several calls
         CAPTURE(w);
@@ -256,16 +258,9 @@ TEST_CASE("one launch for all iterations (persistent tiles) equals one launch pe
   // does not take it.
   const int side = 48 * (units + 1);
   GvfInput big = buildGvfInput(*ctx, test::randomImage(side, 40, 5), 1.0);
-  EulerOptions o{.precision = Precision::F32,
-                 .memory = MemoryKind::Local,
-                 .tile = TileShape{.width = 64, .height = 64, .rowsPerItem = 4, .halo = 8}};
-  o.persistent = true;
-  CHECK_THROWS_AS(EulerSolver(ctx, big, 0.14, o), ParameterError);
-  o.persistent.reset();
-  CHECK_FALSE(EulerSolver(ctx, big, 0.14, o).persistent());
-  o.persistent = false;
+  checkOneLaunchRefused(big);
   GvfInput small = buildGvfInput(*ctx, test::randomImage(30, 30, 6), 1.0);
-  CHECK_FALSE(EulerSolver(ctx, small, 0.14, o).persistent());
+  CHECK_FALSE(EulerSolver(ctx, small, 0.14, tiles64(Precision::F32, false)).persistent());
 }
 
 // A wait that gives up at once stands for tiles that do not all run: the solver notices when
@@ -278,15 +273,10 @@ TEST_CASE("one launch redoes its iterations launch by launch when its wait gives
   const int units = ctx->info().computeUnits;
   const int side = units >= 121 ? 512 : 96, height = units >= 121 ? 512 : 45;
   GvfInput in = buildGvfInput(*ctx, test::randomImage(side, height, 3), 1.0);
-  EulerOptions o{.precision = Precision::F16,
-                 .memory = MemoryKind::Local,
-                 .tile = TileShape{.width = 64, .height = 64, .rowsPerItem = 4, .halo = 8}};
-  o.persistent = false;
-  EulerSolver launches(ctx, in, 0.14, o);
+  EulerSolver launches(ctx, in, 0.14, tiles64(Precision::F16, false));
   const int saved = detail::persistentSpinLimit;
   detail::persistentSpinLimit = 0;
-  o.persistent = true;
-  EulerSolver one(ctx, in, 0.14, o);
+  EulerSolver one(ctx, in, 0.14, tiles64(Precision::F16, true));
   detail::persistentSpinLimit = saved;
   launches.step(41);
   one.step(41);

@@ -69,6 +69,19 @@ double maxDiff(const std::vector<glm::vec3>& a, const std::vector<glm::dvec3>& b
   return m;
 }
 
+// The reference's step with p's weights, a surface's own pressure and the grid's spacing.
+reference::SurfaceStepParams stepParamsOf(const SnakeParams& p, double pressure,
+                                          glm::dvec3 spacing = glm::dvec3(1.0)) {
+  return {.alpha = p.alpha,
+          .beta = p.beta,
+          .gamma = p.gamma,
+          .kappa = p.kappa,
+          .pressure = pressure,
+          .normalize = p.normalize,
+          .sweeps = surfaceSweeps(p),
+          .spacing = spacing};
+}
+
 // No remeshing or state checks inside the compared iterations.
 SnakeParams quiet(SnakeParams p) {
   p.resample = 1000;
@@ -123,13 +136,7 @@ TEST_CASE("surface iterations match the double reference for every kind of param
       surfaces.step(1);
       const auto got = surfaces.surfaces();
       for (std::size_t k = 0; k < got.size(); ++k) {
-        const reference::SurfaceStepParams rp{.alpha = c.alpha,
-                                              .beta = c.beta,
-                                              .gamma = c.gamma,
-                                              .kappa = c.kappa,
-                                              .pressure = got[k].pressure,
-                                              .normalize = c.normalize,
-                                              .sweeps = surfaceSweeps(p)};
+        const reference::SurfaceStepParams rp = stepParamsOf(p, got[k].pressure);
         ref[k] = reference::surfaceStep(
             ref[k], rings[k], got[k].force == SnakeForce::Gvf ? s.gvf : s.traditional, rp);
         CHECK(got[k].iterations == step);
@@ -200,14 +207,7 @@ TEST_CASE("with anisotropic spacing, steps and hold strengths match the referenc
     surfaces.step(1);
     const auto got = surfaces.surfaces();
     for (std::size_t k = 0; k < got.size(); ++k) {
-      const reference::SurfaceStepParams rp{.alpha = p.alpha,
-                                            .beta = p.beta,
-                                            .gamma = p.gamma,
-                                            .kappa = p.kappa,
-                                            .pressure = got[k].pressure,
-                                            .normalize = p.normalize,
-                                            .sweeps = surfaceSweeps(p),
-                                            .spacing = h};
+      const reference::SurfaceStepParams rp = stepParamsOf(p, got[k].pressure, h);
       ref[k] = reference::surfaceStep(ref[k], rings[k],
                                       got[k].force == SnakeForce::Gvf ? s.gvf : s.traditional, rp);
       std::vector<glm::vec3> world = got[k].mesh.vertices;
