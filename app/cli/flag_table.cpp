@@ -12,6 +12,7 @@
 #include "gvflab/field_storage.hpp"
 #include "gvflab/mu_rule.hpp"
 #include "gvflab/multigrid_solver.hpp"
+#include "gvflab/param_fields.hpp"
 #include "gvflab/phantoms.hpp"
 #include "gvflab/quoted.hpp"
 #include "gvflab/region_types.hpp"
@@ -420,10 +421,10 @@ std::vector<Flag> regionFlags() {
                                  c.flag->name, [&] { return parseNoiseModel(c.value()); });
                            }),
                     [](const Options& o) { return noiseModelName(o.region.noise); }));
-  t.push_back(number(findSpec(regionSnakeParamSpecs(), "d-max"), G::Region,
-                     [](Options& o, double v) { o.region.dMax = static_cast<int>(v); }));
-  t.push_back(number(findSpec(regionSnakeParamSpecs(), "min-segment"), G::Region,
-                     [](Options& o, double v) { o.region.minSegment = v; }));
+  for (const auto& f : regionSnakeParamFields())  // max-iterations: a safety bound, no flag
+    if (f.key != std::string_view("max-iterations"))
+      t.push_back(number(findSpec(regionSnakeParamSpecs(), f.key), G::Region,
+                         [f](Options& o, double v) { f.set(o.region, v); }));
   t.push_back(number(findSpec(cliParamSpecs(), "region-mpix"), G::Region, [](Options& o, double v) {
     o.regionMpix = v;
     o.regionSnake = true;

@@ -5,6 +5,7 @@
 #include "cli/cli_params.hpp"
 #include "cli/flag_table.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/param_fields.hpp"
 #include "gvflab/quoted.hpp"
 
 namespace gvflab::app {
@@ -110,8 +111,7 @@ Options parseOptions(const std::vector<std::string>& commandLine, const Options*
   if (base) {
     o = *base;
   } else {
-    o.gvf.mu = findSpec(gvfParamSpecs(), "mu").defaultValue;
-    o.gvf.sigma = findSpec(gvfParamSpecs(), "sigma").defaultValue;
+    setDefaults(o.gvf, gvfParamSpecs(), gvfParamFields());
     o.gvf.sigmaFromNoise = true;  // until --sigma: from the image's noise (noise_sigma.hpp)
     o.phantomSize = static_cast<int>(findSpec(cliParamSpecs(), "phantom-size").defaultValue);
     o.fps = static_cast<int>(findSpec(cliParamSpecs(), "fps").defaultValue);

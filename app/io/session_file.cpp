@@ -12,6 +12,7 @@
 #include "gvflab/input_file.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/mu_rule.hpp"
+#include "gvflab/param_fields.hpp"
 #include "gvflab/phantoms.hpp"
 #include "gvflab/quoted.hpp"
 #include "gvflab/surface_snake.hpp"
@@ -235,8 +236,7 @@ std::string sessionToJson(const SessionFile& s) {
   }
   QJsonObject solver;
   solver["name"] = q(solverKindName(s.solver));
-  solver["mu"] = s.gvf.mu;
-  solver["sigma"] = s.gvf.sigma;
+  for (const auto& f : gvfParamFields()) solver[f.key] = f.get(s.gvf);  // mu, sigma
   solver["v0"] = v0ModeName(s.gvf.v0Mode);
   solver["iterations_per_frame"] = s.iterationsPerFrame;
   solver["frame_budget_ms"] = s.frameBudgetMs;

@@ -29,6 +29,7 @@ struct SnakeResult : SnakeOutcome {
   py::array points;      // N x 2 (row, col)
   std::string boundary;  // boundaryName: "periodic" (closed) or an open snake's ends
   py::dict params;       // snakeParamsDict of the parameters it ran with
+  py::dict forceParams;  // forceParamsDict of its force's
 };
 
 // The engine's bounds rule (ParametricSnake::checkPointsIn) told in Python's terms: the point
@@ -91,10 +92,12 @@ py::object snake(const py::handle& image, const py::handle& initial, std::option
                    RunLoad{starts.size(), {}, params, {snakeForce}});
   ProgressReporter reporter(progress, progressEvery, "snake");
   std::optional<ParametricSnake> snakes;
+  ForceParams ran;  // read back from the engine's fields
   {
     py::gil_scoped_release release;  // progress takes it back for its callback
     snakes.emplace(field.lease.ctx, shape.width, shape.height, params);
     ForceFields fields(field.lease.ctx, field.input, forcesOf);
+    ran = fields.params();
     snakes->setFields(fields.fields({snakeForce}, field.field()), field.input);
     for (const auto& s : starts) snakes->add(s, snakeForce, std::nullopt, boundary);
     stepWithProgress(field.ctx(), *snakes, iterations, reporter);
@@ -103,7 +106,8 @@ py::object snake(const py::handle& image, const py::handle& initial, std::option
   py::list results;
   for (const auto& c : snakes->contours())
     results.append(SnakeResult{outcomeOf(c, ms, field), pointsToArray(c.points),
-                               boundaryName(c.boundary), snakeParamsDict(snakes->params())});
+                               boundaryName(c.boundary), snakeParamsDict(snakes->params()),
+                               forceParamsDict(ran)});
   return many ? py::object(results) : results[0];
 }
 
@@ -122,6 +126,8 @@ void bindSnake(py::module_& m) {
                     "'periodic' (closed) or an open snake's ends: 'free', 'fixed', "
                     "'free-fixed', 'fixed-free'.")
       .def_readonly("params", &SnakeResult::params, kParamsDoc)
+      .def_readonly("force_params", &SnakeResult::forceParams,
+                    "The force parameters it ran with, as force_params= takes them.")
       .def("__repr__", [](const SnakeResult& r) {
         return "SnakeResult(force='" + r.force + "', state='" + r.state +
                "', nodes=" + std::to_string(r.points.shape(0)) +

@@ -103,15 +103,11 @@ inline ForceParams forceParamsFrom(const pybind11::object& dict, int dims) {
           parseVfcKernel(pybind11::cast<std::string>(value), "force_params['vfc_kernel']");
       continue;
     }
-    std::string specKey = name;
-    for (char& c : specKey) c = c == '_' ? '-' : c;
     const ParamSpec* spec = nullptr;
     std::string known = "vfc_kernel";
     for (const ParamSpec* s : forceParamSpecs()) {
-      if (s->key == specKey) spec = s;
-      std::string k = s->key;
-      for (char& c : k) c = c == '-' ? '_' : c;
-      known += ", " + k;
+      if (paramKeyword(s->key) == name) spec = s;
+      known += ", " + paramKeyword(s->key);
     }
     if (!spec)
       throw ParameterError("force_params has no key '" + name + "' (the keys: " + known + ").");
@@ -121,6 +117,15 @@ inline ForceParams forceParamsFrom(const pybind11::object& dict, int dims) {
   }
   p.validate(dims);
   return p;
+}
+
+// The reverse: {keyword: value} of every bound force parameter and "vfc_kernel".
+inline pybind11::dict forceParamsDict(const ForceParams& p) {
+  pybind11::dict out;
+  for (const ParamSpec* s : forceParamSpecs())
+    out[pybind11::str(paramKeyword(s->key))] = snakeValue(*s, forceParam(p, s->key));
+  out["vfc_kernel"] = vfcKernelName(p.vfc.kernel);
+  return out;
 }
 
 // Steps the snakes (2D or 3D) in chunks until every one stopped or the iterations ran out,

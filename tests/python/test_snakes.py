@@ -126,17 +126,30 @@ OTHER_PARAMS = {"alpha": 0.07, "beta": 0.03, "gamma": 1.5, "kappa": 0.5, "pressu
                 "resample": 5, "normalize": False}
 
 
-def test_every_snake_keyword_reaches_the_engine():
-    # result.params is read back from the engine's snakes, one entry per bound table key: a
-    # keyword the binding dropped (or a new table key no keyword sets) fails here.
+def assert_engine_reads_back(attribute, other, **given):
+    # result.<attribute> is read back from the engine, one entry per bound table key: a keyword
+    # the binding dropped (or a new table key no keyword sets) fails here.
     image = gvflab.phantom("u", 32)
     start = gvflab.circle((15.5, 15.5), 12)
-    default = gvflab.snake(image, start, force="traditional", iterations=1).params
-    assert set(default) == set(OTHER_PARAMS)
-    for key, value in OTHER_PARAMS.items():
+    default = getattr(gvflab.snake(image, start, force="traditional", iterations=1), attribute)
+    assert set(default) == set(other)
+    for key, value in other.items():
         assert default[key] != value, key
-    moved = gvflab.snake(image, start, force="traditional", iterations=1, **OTHER_PARAMS)
-    assert moved.params == OTHER_PARAMS
+    moved = gvflab.snake(image, start, force="traditional", iterations=1, **given)
+    assert getattr(moved, attribute) == other
+
+
+def test_every_snake_keyword_reaches_the_engine():
+    assert_engine_reads_back("params", OTHER_PARAMS, **OTHER_PARAMS)
     surface = gvflab.surface_snake(gvflab.volume_phantom("sphere", 16), (7.5, 7.5, 7.5), 5,
                                    force="traditional", iterations=1, **OTHER_PARAMS)
     assert surface.params == OTHER_PARAMS
+
+
+# A valid value other than the default for every force parameter.
+OTHER_FORCE_PARAMS = {"ggvf_k": 0.2, "vfc_radius": 12, "vfc_gamma": 2.2, "vfc_zeta": 6.0,
+                      "distance_threshold": 0.5, "vfc_kernel": "gaussian"}
+
+
+def test_every_force_parameter_reaches_the_engine():
+    assert_engine_reads_back("force_params", OTHER_FORCE_PARAMS, force_params=OTHER_FORCE_PARAMS)

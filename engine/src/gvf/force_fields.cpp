@@ -8,6 +8,7 @@
 #include "gvflab/error.hpp"
 #include "gvflab/ggvf_solver.hpp"
 #include "gvflab/mu_rule.hpp"
+#include "gvflab/param_fields.hpp"
 #include "gvflab/vfc_field.hpp"
 
 namespace gvflab {
@@ -40,26 +41,25 @@ std::vector<const ParamSpec*> forceParamSpecs() {
 }
 
 namespace {
-double* forceParamSlot(ForceParams& p, const std::string& key, double& radius) {
-  if (key == "ggvf-k") return &p.ggvf.k;
-  if (key == "vfc-radius") return &radius;
-  if (key == "vfc-gamma") return &p.vfc.gamma;
-  if (key == "vfc-zeta") return &p.vfc.zeta;
-  if (key == "distance-threshold") return &p.distance.threshold;
+// use(binding, part) with the ParamField of `key` and the part of p it binds.
+template <class P, class Use>
+auto withForceField(P& p, const std::string& key, Use use) {
+  for (const auto& f : ggvfParamFields())
+    if (key == f.key) return use(f, p.ggvf);
+  for (const auto& f : vfcParamFields())
+    if (key == f.key) return use(f, p.vfc);
+  for (const auto& f : distanceParamFields())
+    if (key == f.key) return use(f, p.distance);
   throw std::logic_error("no force parameter " + key);
 }
 }  // namespace
 
 double forceParam(const ForceParams& params, const std::string& key) {
-  ForceParams p = params;
-  double radius = p.vfc.radius;
-  return *forceParamSlot(p, key, radius);
+  return withForceField(params, key, [](const auto& f, const auto& part) { return f.get(part); });
 }
 
 void setForceParam(ForceParams& params, const std::string& key, double value) {
-  double radius = params.vfc.radius;
-  *forceParamSlot(params, key, radius) = value;
-  params.vfc.radius = static_cast<int>(radius);
+  withForceField(params, key, [&](const auto& f, auto& part) { f.set(part, value); });
 }
 
 VfcParams ForceParams::vfcFor(int dims) const {

@@ -2,6 +2,7 @@
 
 #include "gvflab/enum_names.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/param_fields.hpp"
 
 namespace gvflab {
 
@@ -16,9 +17,14 @@ const std::vector<ParamSpec>& ggvfParamSpecs() {
   return specs;
 }
 
-GgvfParams GgvfParams::defaults() { return {findSpec(ggvfParamSpecs(), "ggvf-k").defaultValue}; }
+const std::vector<ParamField<GgvfParams>>& ggvfParamFields() {
+  static const std::vector<ParamField<GgvfParams>> fields = {{"ggvf-k", &GgvfParams::k}};
+  return fields;
+}
 
-void GgvfParams::validate() const { gvflab::validate(findSpec(ggvfParamSpecs(), "ggvf-k"), k); }
+GgvfParams GgvfParams::defaults() { return defaultsOf(ggvfParamSpecs(), ggvfParamFields()); }
+
+void GgvfParams::validate() const { validateFields(*this, ggvfParamSpecs(), ggvfParamFields()); }
 
 namespace {
 constexpr EnumNames<VfcKernel, 2> kVfcKernels{
@@ -45,17 +51,17 @@ const std::vector<ParamSpec>& vfcParamSpecs() {
   return specs;
 }
 
-VfcParams VfcParams::defaults() {
-  const auto& s = vfcParamSpecs();
-  return {VfcKernel::Power, static_cast<int>(findSpec(s, "vfc-radius").defaultValue),
-          findSpec(s, "vfc-gamma").defaultValue, findSpec(s, "vfc-zeta").defaultValue};
+const std::vector<ParamField<VfcParams>>& vfcParamFields() {
+  static const std::vector<ParamField<VfcParams>> fields = {{"vfc-radius", &VfcParams::radius},
+                                                            {"vfc-gamma", &VfcParams::gamma},
+                                                            {"vfc-zeta", &VfcParams::zeta}};
+  return fields;
 }
 
+VfcParams VfcParams::defaults() { return defaultsOf(vfcParamSpecs(), vfcParamFields()); }
+
 void VfcParams::validate(int dims) const {
-  const auto& s = vfcParamSpecs();
-  gvflab::validate(findSpec(s, "vfc-radius"), radius);
-  gvflab::validate(findSpec(s, "vfc-gamma"), gamma);
-  gvflab::validate(findSpec(s, "vfc-zeta"), zeta);
+  validateFields(*this, vfcParamSpecs(), vfcParamFields());
   if (dims == 3 && radius > kVfcMaxRadius3D)
     throw ParameterError("VFC radius = " + std::to_string(radius) + " is above " +
                          std::to_string(kVfcMaxRadius3D) +
@@ -73,12 +79,18 @@ const std::vector<ParamSpec>& distanceParamSpecs() {
   return specs;
 }
 
+const std::vector<ParamField<DistanceParams>>& distanceParamFields() {
+  static const std::vector<ParamField<DistanceParams>> fields = {
+      {"distance-threshold", &DistanceParams::threshold}};
+  return fields;
+}
+
 DistanceParams DistanceParams::defaults() {
-  return {findSpec(distanceParamSpecs(), "distance-threshold").defaultValue};
+  return defaultsOf(distanceParamSpecs(), distanceParamFields());
 }
 
 void DistanceParams::validate() const {
-  gvflab::validate(findSpec(distanceParamSpecs(), "distance-threshold"), threshold);
+  validateFields(*this, distanceParamSpecs(), distanceParamFields());
 }
 
 }  // namespace gvflab

@@ -12,6 +12,7 @@
 #include "gvflab/grid_spacing.hpp"
 #include "gvflab/gvf_pipeline.hpp"
 #include "gvflab/kernel_library.hpp"
+#include "gvflab/param_fields.hpp"
 #include "gvflab/profiler.hpp"
 
 namespace gvflab {
@@ -43,6 +44,13 @@ const std::vector<ParamSpec>& multigridParamSpecs() {
        "reaches Euler's error sooner on GPUs)."},
   };
   return specs;
+}
+
+const std::vector<ParamField<MultigridOptions>>& multigridParamFields() {
+  static const std::vector<ParamField<MultigridOptions>> fields = {{"mg-a", &MultigridOptions::a},
+                                                                   {"mg-b", &MultigridOptions::b},
+                                                                   {"mg-c", &MultigridOptions::c}};
+  return fields;
 }
 
 const ParamSpec& multigridMuSpec() {
@@ -167,12 +175,11 @@ void MultigridSolver::setMu(double mu) {
 double MultigridSolver::muBound() const { return gvflab::muBound(SolverKind::Multigrid, input_); }
 
 void MultigridSolver::setOptions(int a, int b, int c) {
-  const int values[] = {a, b, c};  // multigridParamSpecs' order
-  for (std::size_t i = 0; i < 3; ++i) validate(multigridParamSpecs()[i], values[i]);
+  MultigridOptions o = options_;
+  o.a = a, o.b = b, o.c = c;
+  validateFields(o, multigridParamSpecs(), multigridParamFields());
   if (b + c < 1) throw ParameterError("Multigrid needs at least one smoothing sweep (b + c >= 1).");
-  options_.a = a;
-  options_.b = b;
-  options_.c = c;
+  options_ = o;
   if (metric_) {  // constructed: the step lists exist
     recordCoarseOps();
     if (persistent_) recordPersistentOps();

@@ -6,6 +6,7 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/mu_rule.hpp"
+#include "gvflab/param_fields.hpp"
 #include "gvflab/quoted.hpp"
 
 namespace gvflab {
@@ -61,6 +62,12 @@ const std::vector<ParamSpec>& gvfParamSpecs() {
        "is solved to --target-error; with --target-error, the most to run. Viewer: per frame."},
   };
   return specs;
+}
+
+const std::vector<ParamField<GvfParams>>& gvfParamFields() {
+  static const std::vector<ParamField<GvfParams>> fields = {{"mu", &GvfParams::mu},
+                                                            {"sigma", &GvfParams::sigma}};
+  return fields;
 }
 
 }  // namespace gvflab

@@ -4,6 +4,7 @@
 
 #include "gvflab/enum_names.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/param_fields.hpp"
 #include "gvflab/region_types.hpp"
 
 namespace gvflab {
@@ -36,12 +37,18 @@ const std::vector<ParamSpec>& regionSnakeParamSpecs() {
   return specs;
 }
 
+const std::vector<ParamField<RegionSnakeParams>>& regionSnakeParamFields() {
+  static const std::vector<ParamField<RegionSnakeParams>> fields = {
+      {"d-max", &RegionSnakeParams::dMax},
+      {"min-segment", &RegionSnakeParams::minSegment},
+      {"max-iterations", &RegionSnakeParams::maxIterations}};
+  return fields;
+}
+
 void validate(const RegionSnakeParams& p) {
   const auto& s = regionSnakeParamSpecs();
-  validate(findSpec(s, "d-max"), p.dMax);
-  validate(findSpec(s, "min-segment"), p.minSegment);
+  validateFields(p, s, regionSnakeParamFields());
   validate(findSpec(s, "noise"), static_cast<double>(p.noise));
-  validate(findSpec(s, "max-iterations"), p.maxIterations);
   if (p.maxStepsPerIteration < 1)
     throw ParameterError("The number of steps per iteration must be at least 1.");
 }

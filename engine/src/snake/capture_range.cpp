@@ -7,6 +7,7 @@
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/kernel_library.hpp"
+#include "gvflab/param_fields.hpp"
 
 namespace gvflab {
 
@@ -31,9 +32,7 @@ const std::vector<ParamField<CaptureParams>>& captureParamFields() {
 }
 
 CaptureParams CaptureParams::defaults() {
-  CaptureParams p;
-  setDefaults(p, captureParamSpecs(), captureParamFields());
-  return p;
+  return defaultsOf(captureParamSpecs(), captureParamFields());
 }
 
 CaptureRange::CaptureRange(std::shared_ptr<ComputeContext> ctx, const GvfInput& input)

@@ -3,6 +3,7 @@
 
 #include "gvflab/enum_names.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/param_fields.hpp"
 #include "gvflab/parametric_snake.hpp"
 
 namespace gvflab {
@@ -93,11 +94,7 @@ const std::vector<ParamField<SnakeParams>>& snakeParamFields() {
   return fields;
 }
 
-SnakeParams SnakeParams::defaults() {
-  SnakeParams p;
-  setDefaults(p, snakeParamSpecs(), snakeParamFields());
-  return p;
-}
+SnakeParams SnakeParams::defaults() { return defaultsOf(snakeParamSpecs(), snakeParamFields()); }
 
 void SnakeParams::validate() const {
   validateFields(*this, snakeParamSpecs(), snakeParamFields());
