@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "gvflab/error.hpp"
+#include "gvflab/input_limits.hpp"
 #include "gvflab/quoted.hpp"
-#include "io/input_limits.hpp"
 
 namespace gvflab::app {
 

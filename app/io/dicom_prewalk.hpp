@@ -7,7 +7,7 @@
 // InputError naming the file at the first thing GDCM could trip on.
 //
 // Bounds: nesting at most kMaxDicomDepth sequences deep, at most kMaxDicomElements elements and
-// fragments in all, at most kMaxHeaderBytes (io/input_limits.hpp) of values besides the pixel
+// fragments in all, at most kMaxHeaderBytes (gvflab/input_limits.hpp) of values besides the pixel
 // data; a deflated data set inflates to at most that plus the pixel data its header declares.
 #include "gvflab/input_file.hpp"
 

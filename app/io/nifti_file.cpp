@@ -15,12 +15,12 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/input_file.hpp"
+#include "gvflab/input_limits.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/quoted.hpp"
 #include "io/file_formats.hpp"
 #include "io/file_names.hpp"
 #include "io/header_geometry.hpp"
-#include "io/input_limits.hpp"
 #include "io/quiet_stderr.hpp"
 #include "io/written_check.hpp"
 

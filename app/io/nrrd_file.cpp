@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "gvflab/error.hpp"
+#include "gvflab/input_limits.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/quoted.hpp"
 #include "io/file_formats.hpp"
 #include "io/header_geometry.hpp"
-#include "io/input_limits.hpp"
 #include "io/nrrd_source.hpp"
 #include "io/written_check.hpp"
 

@@ -16,7 +16,6 @@
 #include "gvflab/io.hpp"
 #include "gvflab/luminance.hpp"
 #include "gvflab/quoted.hpp"
-#include "io/input_limits.hpp"
 #include "io/tiff_prewalk.hpp"
 
 namespace gvflab::app {

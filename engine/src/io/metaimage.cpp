@@ -13,6 +13,7 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/input_file.hpp"
+#include "gvflab/input_limits.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/quoted.hpp"
 
@@ -287,7 +288,8 @@ Raw readRaw(const std::filesystem::path& path) {
   if (msb && esize > 1) throw InputError(quoted(path) + " is big-endian, which is not supported.");
   raw.count = static_cast<std::size_t>(raw.channels);
   for (int d : raw.dims) raw.count *= static_cast<std::size_t>(d);
-  if (raw.count > (std::size_t(1) << 31)) throw InputError(quoted(path) + " is too large to load.");
+  if (raw.count > std::size_t(kMaxVoxels))
+    throw InputError(quoted(path) + " is too large to load.");
   raw.geometry = parseGeometry(h, raw.dims.size(), path);
 
   // Only the bytes the header promises are read, from the header's own file or its one data
