@@ -231,7 +231,7 @@ std::string deflateAll(const char* data, std::size_t size, const std::filesystem
   if (size > std::numeric_limits<uLong>::max() ||
       compress2(reinterpret_cast<Bytef*>(out.data()), &bound, reinterpret_cast<const Bytef*>(data),
                 static_cast<uLong>(size), 1) != Z_OK)
-    throw InputError("Cannot write '" + path.string() + "': compression failed.");
+    throw InputError("Cannot write " + quoted(path) + ": compression failed.");
   out.resize(bound);
   return out;
 }
@@ -342,7 +342,7 @@ Raw readRaw(const std::filesystem::path& path) {
 Raw readRaw(const std::filesystem::path& path, std::size_t dims, int channels, const char* what) {
   Raw raw = readRaw(path);
   if (raw.dims.size() != dims || raw.channels != channels)
-    throw InputError("'" + path.string() + "' is not " + what + ".");
+    throw InputError(quoted(path) + " is not " + what + ".");
   return raw;
 }
 
