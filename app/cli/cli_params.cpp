@@ -54,13 +54,28 @@ const std::vector<ParamSpec>& cliParamSpecs() {
   return specs;
 }
 
-double flagNumber(const std::string& flag, const std::string& text) {
+std::vector<std::string> commaItems(const std::string& text) {
+  std::vector<std::string> items;
+  for (std::size_t at = 0; at <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    items.push_back(text.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return items;
+}
+
+std::optional<double> finiteNumber(const std::string& text) {
   double v = 0;
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  if (ec != std::errc() || ptr != end || !std::isfinite(v))
-    throw ParameterError("--" + flag + " needs a number, not " + quotedText(text) + ".");
+  if (ec != std::errc() || ptr != end || !std::isfinite(v)) return std::nullopt;
   return v;
+}
+
+double flagNumber(const std::string& flag, const std::string& text) {
+  const std::optional<double> v = finiteNumber(text);
+  if (!v) throw ParameterError("--" + flag + " needs a number, not " + quotedText(text) + ".");
+  return *v;
 }
 
 double parseFlag(const ParamSpec& spec, const std::string& text) {
@@ -76,50 +91,35 @@ double parseFlag(const ParamSpec& spec, const std::string& text) {
 }
 
 std::array<int, 4> parseRegionRect(const std::string& text) {
+  const std::vector<std::string> items = commaItems(text);
   std::array<int, 4> r{};
-  std::size_t start = 0;
-  for (int i = 0; i < 4; ++i) {
-    const std::size_t comma = i < 3 ? text.find(',', start) : text.size();
-    double v = -1;
-    if (comma != std::string::npos) {
-      try {
-        v = flagNumber("region-snake", text.substr(start, comma - start));
-      } catch (const ParameterError&) {
-        v = -1;  // the sentence below says what is expected
-      }
-    }
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    const std::optional<double> v =
+        items.size() == r.size() ? finiteNumber(items[i]) : std::nullopt;
     const double low = i < 2 ? 0 : 3;
-    if (!(v >= low && v <= kMaxRegionRect && v == std::floor(v))) {
+    if (!v || !(*v >= low && *v <= kMaxRegionRect && *v == std::floor(*v))) {
       std::ostringstream msg;
       msg << "--region-snake takes X,Y,W,H in whole pixels (X, Y from 0, W, H from 3, each at "
              "most "
           << kMaxRegionRect << "), not " << quotedText(text) << ".";
       throw ParameterError(msg.str());
     }
-    r[i] = static_cast<int>(v);
-    start = comma + 1;
+    r[i] = static_cast<int>(*v);
   }
   return r;
 }
 
 std::array<double, 3> parseSpacing(const std::string& text) {
   const ParamSpec& spec = findSpec(cliParamSpecs(), "spacing");
+  const std::vector<std::string> items = commaItems(text);
   std::array<double, 3> h{1.0, 1.0, 1.0};
-  int count = 0;
-  bool ok = true;
-  for (std::size_t start = 0; ok && start <= text.size(); ++count) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    double v = -1;
-    try {
-      v = count < 3 ? flagNumber("spacing", text.substr(start, comma - start)) : -1;
-    } catch (const ParameterError&) {
-      v = -1;  // the sentence below says what is expected
-    }
-    ok = v >= spec.minValue && v <= spec.maxValue;  // false for NaN
-    if (ok) h[count] = v;
-    start = comma + 1;
+  bool ok = items.size() == 2 || items.size() == 3;
+  for (std::size_t i = 0; ok && i < items.size(); ++i) {
+    const std::optional<double> v = finiteNumber(items[i]);
+    ok = v && *v >= spec.minValue && *v <= spec.maxValue;
+    if (ok) h[i] = *v;
   }
-  if (!ok || count < 2) {
+  if (!ok) {
     std::ostringstream msg;
     msg << "--spacing takes SX,SY or SX,SY,SZ, world units per pixel or voxel, each positive "
            "and finite ("

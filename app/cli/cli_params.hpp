@@ -3,6 +3,7 @@
 // synthetic region image, target error, window/frame size), described once like the engine's
 // parameters: the flag table (cli/flag_table.hpp) validates with these and --help prints them.
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,11 @@
 namespace gvflab::app {
 
 const std::vector<ParamSpec>& cliParamSpecs();
+
+// The comma-separated items of text, empty ones included ("" is one empty item).
+std::vector<std::string> commaItems(const std::string& text);
+// The whole text as a finite number, or nullopt.
+std::optional<double> finiteNumber(const std::string& text);
 
 // The number after a flag, the whole text a finite number: ParameterError "--FLAG needs a
 // number, not 'TEXT'." (flag without dashes).

@@ -21,6 +21,8 @@
 namespace gvflab::app {
 namespace {
 
+using G = FlagGroup;
+
 // A switch: sets a bool (or the mode) and takes no value.
 Flag toggle(std::string name, FlagGroup group, std::string help,
             std::function<void(Options&)> set) {
@@ -67,7 +69,6 @@ const ParamSpec& iterationsHelpSpec() {
 }
 
 std::vector<Flag> modeFlags() {
-  using G = FlagGroup;
   std::vector<Flag> t;
   Flag help = toggle("--help", G::Modes, "print this help and exit",
                      [](Options& o) { o.mode = Mode::Help; });
@@ -95,7 +96,6 @@ std::vector<Flag> modeFlags() {
 }
 
 std::vector<Flag> inputFlags() {
-  using G = FlagGroup;
   std::vector<Flag> t;
   t.push_back(
       valued("--phantom", "NAME", G::Input,
@@ -149,7 +149,6 @@ std::vector<Flag> inputFlags() {
 }
 
 std::vector<Flag> fieldFlags() {
-  using G = FlagGroup;
   std::vector<Flag> t;
   // The solver's range on the input is checked where it runs (gvflab/mu_rule.hpp); here only
   // whether some solver takes it.
@@ -256,15 +255,9 @@ std::vector<Flag> fieldFlags() {
              "platform) or P.D numbers, comma-separated, the first holding the input",
              [](FlagContext& c) {
                const std::string list = c.value();
-               c.options.devices.clear();
-               std::size_t at = 0;
-               while (at <= list.size()) {
-                 const std::size_t comma = std::min(list.find(',', at), list.size());
-                 if (comma == at)
-                   throw ParameterError("--devices " + quotedText(list) + " has an empty entry.");
-                 c.options.devices.push_back(list.substr(at, comma - at));
-                 at = comma + 1;
-               }
+               c.options.devices = commaItems(list);
+               if (std::ranges::count(c.options.devices, std::string()) > 0)
+                 throw ParameterError("--devices " + quotedText(list) + " has an empty entry.");
              }));
   t.push_back(valued("--kernel-dir", "DIR", G::Field,
                      "load kernels/*.cl from DIR instead of the built-in copies (the viewer "
@@ -274,7 +267,6 @@ std::vector<Flag> fieldFlags() {
 }
 
 std::vector<Flag> outputFlags() {
-  using G = FlagGroup;
   std::vector<Flag> t;
   t.push_back(perInput(once(valued("--save-field", "F", G::Outputs,
                                    "write the field (float; 2 components, 3 for volumes) as "
@@ -317,7 +309,6 @@ std::vector<Flag> outputFlags() {
 }
 
 std::vector<Flag> figureFlags() {
-  using G = FlagGroup;
   std::vector<Flag> t;
   t.push_back(once(pngOutput(
       "--screenshot",
@@ -380,7 +371,6 @@ std::vector<Flag> figureFlags() {
 }
 
 std::vector<Flag> recordingFlags() {
-  using G = FlagGroup;
   std::vector<Flag> t;
   t.push_back(once(valued(
       "--record", "OUT", G::Recording,
@@ -400,7 +390,6 @@ std::vector<Flag> recordingFlags() {
 }
 
 std::vector<Flag> viewerFlags() {
-  using G = FlagGroup;
   std::vector<Flag> t;
   t.push_back(toggle("--race", G::Viewer,
                      "start in the race view (Euler vs multigrid, same OpenCL time per frame)",
@@ -413,7 +402,6 @@ std::vector<Flag> viewerFlags() {
 }
 
 std::vector<Flag> regionFlags() {
-  using G = FlagGroup;
   std::vector<Flag> t;
   t.push_back(valued("--region-snake", "[X,Y,W,H]", G::Region,
                      "segment with the region snake (PLH) instead of GVF, from this rectangle "

@@ -220,8 +220,8 @@ RunInput loadRunInput(const Options& o, const std::function<void(FieldShape)>& b
     return in;
   }
   if (!o.image)
-    throw ParameterError(o.session ? "The session '" + *o.session +
-                                         "' names no image or phantom; give an image file or "
+    throw ParameterError(o.session ? "The session " + gvflab::quoted(*o.session) +
+                                         " names no image or phantom; give an image file or "
                                          "--phantom u|room|blob."
                                    : "No input: give an image file or --phantom u|room|blob.");
   const fs::path path = *o.image;
@@ -240,13 +240,10 @@ RunInput loadRunInput(const Options& o, const std::function<void(FieldShape)>& b
 
 void checkSnakes(const Options& o, const RunInput& in) {
   // Here, not when parsing: a --session's snakes count (they are applied after parsing).
-  if (o.snakes.saveContours && o.snakes.snakes.empty() && !o.regionSnake)
+  if ((o.snakes.saveContours || o.snakes.saveMask) && o.snakes.snakes.empty() && !o.regionSnake)
     throw ParameterError(
-        "--save-contours needs at least one --snake, a --session with snakes, "
-        "or --region-snake.");
-  if (o.snakes.saveMask && o.snakes.snakes.empty() && !o.regionSnake)
-    throw ParameterError(
-        "--save-mask needs at least one --snake, a --session with snakes, or --region-snake.");
+        std::string(o.snakes.saveContours ? "--save-contours" : "--save-mask") +
+        " needs at least one --snake, a --session with snakes, or --region-snake.");
   if (in.is3d && o.snakes.any())
     throw ParameterError("Snakes run on 2D images; '" + o.image.value_or("") + "' is a volume.");
   checkSnakeCount(o.snakes.snakes.size(), "The snakes of --session and --snake");

@@ -1,9 +1,8 @@
 #include "cli/spec_numbers.hpp"
 
-#include <algorithm>
-#include <charconv>
 #include <cmath>
 
+#include "cli/cli_params.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/input_limits.hpp"
 #include "gvflab/quoted.hpp"
@@ -12,23 +11,17 @@ namespace gvflab::app {
 
 std::vector<double> parseSpecNumbers(const std::string& list, const SpecNumberRule& rule) {
   std::vector<double> out;
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    const std::size_t comma = std::min(list.find(',', start), list.size());
-    const std::string item = list.substr(start, comma - start);
-    double v = 0;
-    const char* end = item.data() + item.size();
-    auto [ptr, ec] = std::from_chars(item.data(), end, v);
-    if (item.empty() || ec != std::errc() || ptr != end || !std::isfinite(v))
+  for (const std::string& item : commaItems(list)) {
+    const std::optional<double> v = finiteNumber(item);
+    if (!v)
       throw ParameterError(rule.flag + ": " + quotedText(item, 20) + " is not a number; " +
                            rule.forms + ".");
-    if (std::abs(v) > kMaxSnakeCoordinate)
+    if (std::abs(*v) > kMaxSnakeCoordinate)
       throw ParameterError(rule.flag + ": " + quotedText(item, 20) + " is too large (" + rule.unit +
                            ": at most " + std::to_string(static_cast<long>(kMaxSnakeCoordinate)) +
                            ").");
     if (out.size() >= rule.maxCount) throw ParameterError(rule.flag + rule.tooMany);
-    out.push_back(v);
-    start = comma + 1;
+    out.push_back(*v);
   }
   return out;
 }

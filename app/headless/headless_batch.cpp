@@ -77,16 +77,21 @@ void addList(const std::string& listPath, std::vector<std::string>& out) {
   if (out.size() == before) throw ParameterError(list + " names no file.");
 }
 
-// Captures what a run prints on stdout, to print it prefixed by its input.
+// Captures what a run prints on stdout into `into` (when it ends, also by an exception), to
+// print it prefixed by its input.
 class CapturedStdout {
  public:
-  CapturedStdout() : saved_(std::cout.rdbuf(text_.rdbuf())) {}
-  ~CapturedStdout() { std::cout.rdbuf(saved_); }
+  explicit CapturedStdout(std::string& into)
+      : into_(into), saved_(std::cout.rdbuf(text_.rdbuf())) {}
+  ~CapturedStdout() {
+    std::cout.rdbuf(saved_);
+    into_ = text_.str();
+  }
   CapturedStdout(const CapturedStdout&) = delete;
   CapturedStdout& operator=(const CapturedStdout&) = delete;
-  std::string text() const { return text_.str(); }
 
  private:
+  std::string& into_;
   std::ostringstream text_;
   std::streambuf* saved_;
 };
@@ -176,11 +181,9 @@ std::string inputStem(const std::string& path) {
   fs::path p(path);
   while (!p.has_filename() && p.has_parent_path() && p != p.parent_path()) p = p.parent_path();
   std::string name = p.filename().string();
-  for (const char* two : {".nii.gz", ".tar.gz"}) {  // two extensions, one format
-    const std::string ext = two;
-    if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0)
-      return name.substr(0, name.size() - ext.size());
-  }
+  for (const std::string_view two : {".nii.gz", ".tar.gz"})  // two extensions, one format
+    if (name.size() > two.size() && name.ends_with(two))
+      return name.substr(0, name.size() - two.size());
   const std::string stem = fs::path(name).stem().string();
   return stem.empty() ? name : stem;
 }
@@ -231,15 +234,9 @@ int runHeadlessBatch(const Options& o) {
     RunProgress::setLabel(label + ": ");
     std::string reason, printed;
     try {
-      CapturedStdout capture;
-      try {
-        log::debug("batch: " + label);
-        runHeadless(batchRunOptions(o, input), {}, ctx);
-      } catch (...) {
-        printed = capture.text();
-        throw;
-      }
-      printed = capture.text();
+      CapturedStdout capture(printed);
+      log::debug("batch: " + label);
+      runHeadless(batchRunOptions(o, input), {}, ctx);
     } catch (const Interrupted&) {
       setStopSummary("");
       if (progress && terminal) std::fprintf(stderr, "\r\033[K");

@@ -4,7 +4,6 @@
 #include <cstdlib>
 
 #include "gvflab/enum_names.hpp"
-#include "gvflab/io.hpp"
 #include "gvflab/parametric_snake.hpp"
 
 namespace gvflab::app {
@@ -147,11 +146,6 @@ std::string contoursJson(const std::vector<ContourRecord>& contours, const Conto
                                 {"coordinates", coordinatesDescription(canvas)}}
              .dump() +
          "\n";
-}
-
-void writeContoursJson(const std::filesystem::path& path,
-                       const std::vector<ContourRecord>& contours, const ContourCanvas& canvas) {
-  writeFileAtomically(path, contoursJson(contours, canvas));
 }
 
 }  // namespace gvflab::app

@@ -17,7 +17,6 @@
 //                origin + direction . diag(spacing) . (x - 0.5, y - 0.5, 0), pixel centres
 //                being the samples; [X, Y] when the image's plane is z = 0, else [X, Y, Z].
 #include <array>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -88,9 +87,5 @@ nlohmann::ordered_json coordinatesDescription(const ContourCanvas& canvas);
 
 std::string contoursJson(const std::vector<ContourRecord>& contours,
                          const ContourCanvas& canvas = {});
-// Atomic write (temporary file and rename).
-void writeContoursJson(const std::filesystem::path& path,
-                       const std::vector<ContourRecord>& contours,
-                       const ContourCanvas& canvas = {});
 
 }  // namespace gvflab::app

@@ -24,8 +24,8 @@
 #include "gvflab/io.hpp"
 #include "gvflab/luminance.hpp"
 #include "gvflab/quoted.hpp"
-#include "io/dicom_prewalk.hpp"
 #include "io/header_geometry.hpp"
+#include "io/image_structure.hpp"
 #include "io/quiet_stderr.hpp"
 
 namespace gvflab::app {
@@ -43,6 +43,16 @@ void quietGdcm() {
     gdcm::Trace::WarningOff();
     gdcm::Trace::ErrorOff();
   });
+}
+
+// f()'s answer, or false when GDCM throws instead (it does on some corrupt files).
+template <class F>
+bool succeeds(F f) {
+  try {
+    return f();
+  } catch (const std::exception&) {
+    return false;
+  }
 }
 
 // A tag's text, trailing blanks and NULs dropped ("" when absent or empty).
@@ -118,13 +128,8 @@ Header readHeader(const fs::path& path, gdcm::File* keep = nullptr) {
   const std::string name = checkedName(path);
   gdcm::Reader reader;
   reader.SetFileName(name.c_str());
-  bool ok = false;
-  try {
-    ok = reader.ReadUpToTag(gdcm::Tag(0x7fe0, 0x0010));
-  } catch (const std::exception&) {
-    ok = false;
-  }
-  if (!ok) throw InputError(quoted(path) + " is not a DICOM file (or its header is corrupt).");
+  if (!succeeds([&] { return reader.ReadUpToTag(gdcm::Tag(0x7fe0, 0x0010)); }))
+    throw InputError(quoted(path) + " is not a DICOM file (or its header is corrupt).");
   const gdcm::DataSet& ds = reader.GetFile().GetDataSet();
   Header h;
   h.path = path;
@@ -132,12 +137,12 @@ Header readHeader(const fs::path& path, gdcm::File* keep = nullptr) {
   // order).
   std::vector<unsigned> dims;
   gdcm::PixelFormat pf;
-  try {
-    dims = gdcm::ImageHelper::GetDimensionsValue(reader.GetFile());
-    pf = gdcm::ImageHelper::GetPixelFormatValue(reader.GetFile());
-  } catch (const std::exception&) {
+  if (!succeeds([&] {
+        dims = gdcm::ImageHelper::GetDimensionsValue(reader.GetFile());
+        pf = gdcm::ImageHelper::GetPixelFormatValue(reader.GetFile());
+        return true;
+      }))
     dims.clear();
-  }
   if (dims.size() < 2 || dims[0] == 0 || dims[1] == 0 ||
       !ds.FindDataElement(gdcm::Tag(0x0028, 0x0010)))
     throw InputError(quoted(path) +
@@ -273,14 +278,8 @@ void decodeFile(const Header& h, std::vector<double>& out, WorldGeometry* geomet
   gdcm::ImageReader reader;
   const std::string name = h.path.string();
   reader.SetFileName(name.c_str());
-  bool ok = false;
   QuietStderr quiet;  // GDCM's and OpenJPEG's own lines: our sentence names the file
-  try {
-    ok = reader.Read();
-  } catch (const std::exception&) {
-    ok = false;
-  }
-  if (!ok)
+  if (!succeeds([&] { return reader.Read(); }))
     throw InputError(quoted(h.path) +
                      " has no pixel data GDCM can read (unsupported or corrupt pixel data" +
                      library(quiet) + ").");
@@ -324,13 +323,7 @@ void decodeFile(const Header& h, std::vector<double>& out, WorldGeometry* geomet
     throw InputError(quoted(h.path) + " has less pixel data than its size needs.");
   checkHostMemory(h.path, length + pixels * 12);
   std::vector<char> buffer(length);
-  bool decoded = false;
-  try {
-    decoded = image.GetBuffer(buffer.data());
-  } catch (const std::exception&) {
-    decoded = false;
-  }
-  if (!decoded)
+  if (!succeeds([&] { return image.GetBuffer(buffer.data()); }))
     throw InputError(
         quoted(h.path) + " has pixel data GDCM cannot decode (transfer syntax " +
         std::string(reader.GetFile().GetHeader().GetDataSetTransferSyntax().GetString()

@@ -1,5 +1,3 @@
-#include "io/dicom_prewalk.hpp"
-
 #include <zlib.h>
 
 #include <algorithm>
@@ -10,9 +8,11 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "gvflab/error.hpp"
 #include "gvflab/input_limits.hpp"
+#include "io/image_structure.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -71,27 +71,24 @@ class InflateSource : public Source {
 
   void allowMore(std::uint64_t n) override { limit_ += n; }
 
-  bool read(void* out, std::size_t n) override {
-    auto* o = static_cast<unsigned char*>(out);
-    while (n > 0) {
-      if (!fill()) return false;
-      const std::size_t take = std::min<std::size_t>(n, have_ - used_);
-      std::memcpy(o, buffer_.data() + used_, take);
-      used_ += take, o += take, n -= take, position_ += take;
-    }
-    return true;
-  }
-  bool skip(std::uint64_t n) override {
-    while (n > 0) {
-      if (!fill()) return false;
-      const std::size_t take = std::size_t(std::min<std::uint64_t>(n, have_ - used_));
-      used_ += take, n -= take, position_ += take;
-    }
-    return true;
-  }
+  bool read(void* out, std::size_t n) override { return take(static_cast<unsigned char*>(out), n); }
+  bool skip(std::uint64_t n) override { return take(nullptr, n); }
   bool atEnd() override { return !fill(); }
 
  private:
+  // n bytes inflated, copied to out unless it is null; false when the stream ends first.
+  bool take(unsigned char* out, std::uint64_t n) {
+    while (n > 0) {
+      if (!fill()) return false;
+      const std::size_t part = std::size_t(std::min<std::uint64_t>(n, have_ - used_));
+      if (out) {
+        std::memcpy(out, buffer_.data() + used_, part);
+        out += part;
+      }
+      used_ += part, n -= part, position_ += part;
+    }
+    return true;
+  }
   // Bytes in the buffer, or false at the stream's end (throws when it ends early or is corrupt).
   bool fill() {
     if (used_ < have_) return true;
@@ -133,23 +130,23 @@ class InflateSource : public Source {
   bool ended_ = false;
 };
 
+[[noreturn]] void truncatedElement(const InputFile& file) {
+  throw InputError(file.label() + " is truncated or corrupt (a DICOM element runs past the end).");
+}
+
+// Whether the two letters at vr are one of a list of VRs (two letters each).
+bool vrIn(std::string_view list, const char* vr) {
+  for (std::size_t i = 0; i < list.size(); i += 2)
+    if (list[i] == vr[0] && list[i + 1] == vr[1]) return true;
+  return false;
+}
+
 // GDCM reads an unknown VR as the start of an implicit element and asserts (the fuzzer's
 // finds): an explicit stream must name known VRs only.
 bool isKnownVr(const char* vr) {
-  static constexpr const char* kAll[] = {"AE", "AS", "AT", "CS", "DA", "DS", "DT", "FL", "FD",
-                                         "IS", "LO", "LT", "OB", "OD", "OF", "OL", "OV", "OW",
-                                         "PN", "SH", "SL", "SQ", "SS", "ST", "SV", "TM", "UC",
-                                         "UI", "UL", "UN", "UR", "US", "UT", "UV"};
-  return std::any_of(std::begin(kAll), std::end(kAll),
-                     [&](const char* v) { return vr[0] == v[0] && vr[1] == v[1]; });
+  return vrIn("AEASATCSDADSDTFLFDISLOLTOBODOFOLOVOWPNSHSLSQSSSTSVTMUCUIULUNURUSUTUV", vr);
 }
-
-bool isLongVr(const char* vr) {
-  static constexpr const char* kLong[] = {"OB", "OW", "OF", "OD", "OL", "OV", "SQ",
-                                          "UN", "UT", "UC", "UR", "SV", "UV"};
-  return std::any_of(std::begin(kLong), std::end(kLong),
-                     [&](const char* v) { return vr[0] == v[0] && vr[1] == v[1]; });
-}
+bool isLongVr(const char* vr) { return vrIn("OBOWOFODOLOVSQUNUTUCURSVUV", vr); }
 
 class Walk {
  public:
@@ -195,27 +192,18 @@ class Walk {
     throw InputError(file_.label() + " is corrupt: " + what + " at byte " +
                      std::to_string(src_.position()) + " of its data set.");
   }
-  [[noreturn]] void truncated() const {
-    throw InputError(file_.label() +
-                     " is truncated or corrupt (a DICOM element runs past the end).");
-  }
 
   void bytes(void* out, std::size_t n) {
-    if (!src_.read(out, n)) truncated();
+    if (!src_.read(out, n)) truncatedElement(file_);
   }
-  std::uint32_t u16() {
-    unsigned char b[2];
-    bytes(b, 2);
-    return big_ ? std::uint32_t(b[0] << 8 | b[1]) : std::uint32_t(b[0] | b[1] << 8);
-  }
-  std::uint32_t length32() {
+  // An unsigned integer of n bytes (2 or 4) from the stream.
+  std::uint32_t next(unsigned n) {
     unsigned char b[4];
-    bytes(b, 4);
-    return big_ ? std::uint32_t(b[0]) << 24 | std::uint32_t(b[1]) << 16 | std::uint32_t(b[2]) << 8 |
-                      b[3]
-                : std::uint32_t(b[3]) << 24 | std::uint32_t(b[2]) << 16 | std::uint32_t(b[1]) << 8 |
-                      b[0];
+    bytes(b, n);
+    return std::uint32_t(unpack(b, n, big_));
   }
+  std::uint32_t u16() { return next(2); }
+  std::uint32_t length32() { return next(4); }
   std::uint32_t tag() {
     // Item markers are little endian in every little-endian syntax and big endian in the big.
     const std::uint32_t group = u16();
@@ -235,7 +223,7 @@ class Walk {
     if (nonPixel_ > std::uint64_t(kMaxHeaderBytes))
       throw InputError(file_.label() + " holds more than " + byteCount(kMaxHeaderBytes) +
                        " of values besides its pixel data; refused.");
-    if (!src_.skip(length)) truncated();
+    if (!src_.skip(length)) truncatedElement(file_);
   }
 
   void element(std::uint32_t t, int depth, std::uint64_t end, bool explicitVr) {
@@ -256,20 +244,17 @@ class Walk {
     }
     if (length == kUndefined) {
       if (depth == 0 && t == kPixelData) return fragments(end);
-      const bool sequenceVr = vr[0] == 0 || std::string(vr, 2) == "SQ" ||
-                              std::string(vr, 2) == "UN" || std::string(vr, 2) == "OB" ||
-                              std::string(vr, 2) == "OW";
-      if (!sequenceVr) corrupt("an element of undefined length that is no sequence");
+      if (vr[0] != 0 && !vrIn("SQUNOBOW", vr))
+        corrupt("an element of undefined length that is no sequence");
       // UN of undefined length holds implicit VR little endian items.
-      return sequence(depth + 1, kNoEnd, explicitVr && std::string(vr, 2) != "UN");
+      return sequence(depth + 1, kNoEnd, explicitVr && !vrIn("UN", vr));
     }
     if (length % 2 != 0) corrupt("an element of odd length " + std::to_string(length));
     if (depth == 0) checkImageAttribute(t, explicitVr ? vr : nullptr, length);
     within(end, length);
     if (depth == 0 && t == kPixelData) return pixels(length);
     if (depth == 0 && length <= 64 && (t >> 16) == 0x0028) return attribute(t, length);
-    if (std::string(vr, 2) == "SQ")
-      return sequence(depth + 1, src_.position() + length, explicitVr);
+    if (vrIn("SQ", vr)) return sequence(depth + 1, src_.position() + length, explicitVr);
     if (!explicitVr && length >= 8) {
       // Implicit VR: a value that starts with an item marker is read as a sequence.
       const std::uint64_t start = src_.position();
@@ -369,10 +354,9 @@ class Walk {
     std::string v(length, '\0');
     bytes(v.data(), length);
     nonPixel_ += length;
-    const auto us = [&]() -> unsigned {
-      if (length < 2) return 0;
-      const auto* b = reinterpret_cast<const unsigned char*>(v.data());
-      return big_ ? unsigned(b[0] << 8 | b[1]) : unsigned(b[0] | b[1] << 8);
+    const auto us = [&] {
+      return length < 2 ? 0u
+                        : unsigned(unpack(reinterpret_cast<unsigned char*>(v.data()), 2, big_));
     };
     switch (t & 0xFFFF) {
       case 0x0002:
@@ -420,21 +404,7 @@ class Walk {
 
 void prewalkDicom(const InputFile& file) {
   const std::uint64_t size = file.size();
-  const auto truncated = [&] {
-    throw InputError(file.label() +
-                     " is truncated or corrupt (a DICOM element runs past the end).");
-  };
-  const auto u16 = [&](std::uint64_t at) {
-    unsigned char b[2];
-    file.readExactly(b, 2, at);
-    return unsigned(b[0] | b[1] << 8);
-  };
-  const auto u32 = [&](std::uint64_t at) {
-    unsigned char b[4];
-    file.readExactly(b, 4, at);
-    return std::uint32_t(b[0]) | std::uint32_t(b[1]) << 8 | std::uint32_t(b[2]) << 16 |
-           std::uint32_t(b[3]) << 24;
-  };
+  const auto u16 = [&](std::uint64_t at) { return unsigned(unpackAt(file, at, 2, false)); };
   const std::string head = file.head(132);
   std::uint64_t at = head.size() == 132 && head.substr(128) == "DICM" ? 132 : 0;
   std::string syntax = "1.2.840.10008.1.2";  // implicit VR little endian without a meta group
@@ -451,7 +421,7 @@ void prewalkDicom(const InputFile& file) {
   } else {
     // The meta group: explicit VR little endian in every syntax.
     syntax.clear();
-    if (size < at + 8) truncated();
+    if (size < at + 8) truncatedElement(file);
     while (at + 8 <= size && u16(at) == 0x0002) {
       const unsigned element = u16(at + 2);
       char vr[2];
@@ -460,10 +430,10 @@ void prewalkDicom(const InputFile& file) {
         throw InputError(file.label() +
                          " is corrupt: its meta header has an element of unknown VR.");
       const bool wide = isLongVr(vr);
-      if (wide && at + 12 > size) truncated();
-      const std::uint64_t length = wide ? u32(at + 8) : u16(at + 6);
+      if (wide && at + 12 > size) truncatedElement(file);
+      const std::uint64_t length = unpackAt(file, at + (wide ? 8 : 6), wide ? 4 : 2, false);
       const std::uint64_t value = at + (wide ? 12 : 8);
-      if (length == 0xFFFFFFFFu || value + length > size) truncated();
+      if (length == 0xFFFFFFFFu || value + length > size) truncatedElement(file);
       if (element == 0x0010) {
         syntax.resize(length);
         file.readExactly(syntax.data(), length, value);
@@ -472,20 +442,15 @@ void prewalkDicom(const InputFile& file) {
       }
       at = value + length;
     }
-    if (at + 8 > size) truncated();  // a meta group and no data set
+    if (at + 8 > size) truncatedElement(file);  // a meta group and no data set
   }
   const bool implicitVr = syntax == "1.2.840.10008.1.2";
   const bool bigEndian = syntax == "1.2.840.10008.1.2.2";
   const bool deflated = syntax == "1.2.840.10008.1.2.1.99";
   FileSource raw(file, at);
-  InflateSource* inflated = nullptr;
-  std::unique_ptr<InflateSource> keep;
-  if (deflated) {
-    keep = std::make_unique<InflateSource>(file, at);
-    inflated = keep.get();
-  }
-  Source& source = inflated ? static_cast<Source&>(*inflated) : raw;
-  Walk walk(file, source, bigEndian);
+  std::unique_ptr<InflateSource> inflated;
+  if (deflated) inflated = std::make_unique<InflateSource>(file, at);
+  Walk walk(file, inflated ? static_cast<Source&>(*inflated) : raw, bigEndian);
   walk.dataSet(0, kNoEnd, false, !implicitVr);
 }
 

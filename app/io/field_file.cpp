@@ -17,10 +17,7 @@ const FileFormat& fieldFormat(const std::filesystem::path& path) {
   return requireFormat(path, FormatRole::FieldOutput, "Cannot save the field to " + quoted(path));
 }
 
-bool isNrrd(const std::filesystem::path& path) {
-  const std::string e = lowerCase(path.extension().string());
-  return e == ".nrrd" || e == ".nhdr";
-}
+bool isNrrd(const std::filesystem::path& path) { return hasSuffix(path, {".nrrd", ".nhdr"}); }
 
 void requireUserField(const std::filesystem::path& path) {
   if (!isUserFieldFile(path))
@@ -46,8 +43,7 @@ Field finite(Field field, const std::filesystem::path& path, int channels) {
 }  // namespace
 
 bool isUserFieldFile(const std::filesystem::path& path) {
-  const std::string e = lowerCase(path.extension().string());
-  return e == ".mha" || e == ".mhd" || isNrrd(path);
+  return hasSuffix(path, {".mha", ".mhd"}) || isNrrd(path);
 }
 
 Field2D readField2D(const std::filesystem::path& path) {

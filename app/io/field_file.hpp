@@ -23,12 +23,12 @@ void writeField(const std::filesystem::path& path, const Field3D& field);
 // images are written but not read.
 inline constexpr const char* kUserFieldExtensions = ".mha, .mhd, .nrrd, .nhdr";
 bool isUserFieldFile(const std::filesystem::path& path);
-// Throw InputError naming the file when it is not such a field of the right dimension (2D: 2
-// channels; 3D: 3) or holds NaN or infinity.
 // Its width, height and depth (1 in 2D) from its header alone, before any sample is read;
 // refused (InputError) when it is not a field of `dims` dimensions. The readers below refuse
 // the rest (channels, sample type, NaN).
 FieldShape userFieldShape(const std::filesystem::path& path, int dims);
+// Throw InputError naming the file when it is not such a field of the right dimension (2D: 2
+// channels; 3D: 3) or holds NaN or infinity.
 Field2D readField2D(const std::filesystem::path& path);
 Field3D readField3D(const std::filesystem::path& path);
 

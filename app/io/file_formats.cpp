@@ -27,6 +27,13 @@ constexpr FormatRoles kImageOrVolume = R::ImageInput | R::VolumeInput;
 constexpr FormatRoles kVolume = static_cast<FormatRoles>(R::VolumeInput);
 constexpr FormatRoles kVolumeFieldOrMask = R::VolumeInput | R::FieldOutput | R::MaskOutput;
 
+// A contour format's writer: the text of the contours, written atomically.
+template <std::string (*text)(const std::vector<ContourRecord>&, const ContourCanvas&)>
+void writeContourText(const fs::path& path, const std::vector<ContourRecord>& contours,
+                      const ContourCanvas& canvas) {
+  writeFileAtomically(path, text(contours, canvas));
+}
+
 std::vector<FileFormat> makeFormats() {
   // Raster images are read by content in image_loader.cpp (Qt; the engine for PGM/PPM).
   // PNG is also what every picture output writes (io/png_writer.hpp, the figures).
@@ -49,7 +56,7 @@ std::vector<FileFormat> makeFormats() {
       {.name = "TIFF",
        .extensions = {{".tif", kImageOrVolume}, {".tiff", kImageOrVolume}},
        .signatures = {"II*\0"sv, "MM\0*"sv, "II+\0"sv, "MM\0+"sv},
-       .qtFormat = "tiff",
+       .qtFormat = "tiff",  // Qt writes the tests' TIFF pictures; libtiff reads them
        .headerShape = tiffShape,
        .dimensions = tiffDimensions,
        .readImage = readTiffImage,
@@ -99,26 +106,15 @@ std::vector<FileFormat> makeFormats() {
        .readImage = readDicomImage,
        .readVolume = readDicomVolume},
   };
-  const auto contours = [&](std::string_view name, std::string_view ext, auto write) {
+  for (const auto& [name, ext, write] :
+       {std::tuple{"gvflab contours"sv, ".json"sv, &writeContourText<contoursJson>},
+        {"GeoJSON"sv, ".geojson"sv, &writeContourText<contoursGeoJson>},
+        {"CSV"sv, ".csv"sv, &writeContourText<contoursCsv>},
+        {"SVG"sv, ".svg"sv, &writeContourText<contoursSvg>}}) {
     t.push_back({.name = name,
                  .extensions = {{ext, static_cast<FormatRoles>(R::ContoursOutput)}},
                  .writeContours = write});
-  };
-  using Contours = std::vector<ContourRecord>;
-  contours("gvflab contours", ".json",
-           [](const fs::path& p, const Contours& c, const ContourCanvas& canvas) {
-             writeContoursJson(p, c, canvas);
-           });
-  contours("GeoJSON", ".geojson",
-           [](const fs::path& p, const Contours& c, const ContourCanvas& canvas) {
-             writeFileAtomically(p, contoursGeoJson(c, canvas));
-           });
-  contours("CSV", ".csv", [](const fs::path& p, const Contours& c, const ContourCanvas& canvas) {
-    writeFileAtomically(p, contoursCsv(c, canvas));
-  });
-  contours("SVG", ".svg", [](const fs::path& p, const Contours& c, const ContourCanvas& canvas) {
-    writeFileAtomically(p, contoursSvg(c, canvas));
-  });
+  }
 
   // Surface meshes (--save-surfaces), written with assimp.
   for (const auto& [name, ext, write] : {std::tuple{"PLY"sv, ".ply"sv, &writeSurfacePly},

@@ -1,15 +1,10 @@
 #include "io/image_loader.hpp"
 
-#include <tiffio.h>
-
 #include <QFile>
 #include <QImage>
 #include <QImageReader>
 #include <algorithm>
 #include <climits>
-#include <cstdarg>
-#include <cstdio>
-#include <mutex>
 #include <optional>
 #include <string_view>
 
@@ -20,7 +15,6 @@
 #include "gvflab/quoted.hpp"
 #include "io/file_formats.hpp"
 #include "io/image_structure.hpp"
-#include "io/png_check.hpp"
 #include "io/qt_messages.hpp"
 
 namespace gvflab::app {
@@ -58,7 +52,7 @@ bool isBinaryOrAsciiPnm(const std::string& head) {
 // Qt's BMP reader says only "cannot be decoded": check the header's fields ourselves.
 void checkBmpHeader(const InputFile& file) {
   const std::filesystem::path& path = file.path();
-  const std::string name = quoted(path);
+  const std::string& name = file.label();  // 'PATH'
   std::string h = file.head(54);
   const std::size_t got = h.size();
   h.resize(54, '\0');
@@ -153,25 +147,6 @@ struct QtReader {
   }
 };
 
-// libtiff (under Qt's TIFF plugin) prints its errors and warnings itself: send its errors to
-// Qt's message handler, where QtMessageCapture makes them part of our sentence, and drop its
-// warnings (what they warn about either works or fails with an error).
-void tiffError(const char* module, const char* fmt, va_list ap) {
-  char text[512];
-  std::vsnprintf(text, sizeof text, fmt, ap);
-  // Qt's plugin opens every TIFF under the name "foo": that module name says nothing.
-  const bool named = module && *module && std::string(module) != "foo";
-  qWarning("libtiff: %s%s%s", named ? module : "", named ? ": " : "", text);
-}
-
-void routeLibtiffMessages() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    TIFFSetErrorHandler(tiffError);
-    TIFFSetWarningHandler(nullptr);
-  });
-}
-
 // Qt's reason, in the user's terms, with the library's own line when it gave one.
 std::string readFailure(const QImageReader& reader, const std::string& libraryLine) {
   const QImageReader::ImageReaderError error = reader.error();
@@ -186,7 +161,6 @@ std::string readFailure(const QImageReader& reader, const std::string& libraryLi
 }  // namespace
 
 FieldShape imageHeaderShape(const std::filesystem::path& path) {
-  routeLibtiffMessages();
   const std::optional<OpenedImage> image = openImage(path);
   if (!image) return ownReader(path)->headerShape(path);  // MetaImage, NRRD, TIFF, DICOM
   if (const FileFormat* f = signatureFormat(image->head); f && f->headerShape)
@@ -208,7 +182,6 @@ FieldShape imageHeaderShape(const std::filesystem::path& path) {
 
 Image2D loadImage(const std::filesystem::path& path) {
   const std::string name = quoted(path);
-  routeLibtiffMessages();
   const std::optional<OpenedImage> image = openImage(path);
   if (!image) return ownReader(path)->readImage(path);  // MetaImage, NRRD, TIFF, DICOM
   if (const FileFormat* f = signatureFormat(image->head); f && f->readImage)

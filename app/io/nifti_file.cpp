@@ -31,9 +31,7 @@ struct NiftiImageDeleter {
   void operator()(nifti_image* nim) const { nifti_image_free(nim); }
 };
 using NiftiImage = std::unique_ptr<nifti_image, NiftiImageDeleter>;
-struct FreeDeleter {
-  void operator()(void* p) const { std::free(p); }
-};
+using Malloced = std::unique_ptr<char, decltype(&std::free)>;  // nifti_clib's strings
 
 // The raw header's sizes, read before nifti_image_read (which allocates the extensions
 // between the header and vox_offset) so that a hostile header is refused first.
@@ -46,7 +44,8 @@ struct RawHeader {
 
 RawHeader checkRawHeader(const std::filesystem::path& path, const char* headerName) {
   int version = 0;
-  std::unique_ptr<void, FreeDeleter> raw(nifti_read_header(headerName, &version, 0));
+  std::unique_ptr<void, decltype(&std::free)> raw(nifti_read_header(headerName, &version, 0),
+                                                  &std::free);
   if (!raw || (version != 1 && version != 2))
     throw InputError(quoted(path) +
                      " is not a NIfTI-1 or NIfTI-2 file (its header is missing, "
@@ -90,15 +89,12 @@ RawHeader checkRawHeader(const std::filesystem::path& path, const char* headerNa
   // Voxel sizes (mm) of the spatial axes: a NaN, negative or absurd one is a corrupt header
   // (0 is common for "unknown" and harmless: GVF runs in voxel units).
   for (int i = 1; i <= std::min<std::int64_t>(dim[0], 3); ++i)
-    if (!(pixdim[i] >= 0) || pixdim[i] > 1e6)
-      throw InputError(quoted(path) + " has an invalid voxel size along axis " + std::to_string(i) +
-                       " (pixdim[" + std::to_string(i) + "] = " +
-                       [&] {
-                         std::ostringstream v;
-                         v << pixdim[i];
-                         return v.str();
-                       }() +
-                       "; finite sizes >= 0 expected).");
+    if (!(pixdim[i] >= 0) || pixdim[i] > 1e6) {
+      std::ostringstream msg;
+      msg << quoted(path) << " has an invalid voxel size along axis " << i << " (pixdim[" << i
+          << "] = " << pixdim[i] << "; finite sizes >= 0 expected).";
+      throw InputError(msg.str());
+    }
   if (!(voxOffset >= 0) || voxOffset > static_cast<double>(kMaxHeaderBytes)) {
     std::ostringstream msg;
     msg << quoted(path) << " has an invalid voxel offset (vox_offset = " << voxOffset << "; 0 to "
@@ -229,9 +225,10 @@ void checkNiftiNames(const std::filesystem::path& path) {
     }
 }
 
-std::unique_ptr<char, FreeDeleter> findHeader(const std::filesystem::path& path) {
+Malloced findHeader(const std::filesystem::path& path) {
+  nifti_set_debug_level(0);  // our sentences instead of the library's stderr lines
   checkNiftiNames(path);
-  std::unique_ptr<char, FreeDeleter> header(nifti_findhdrname(path.c_str()));
+  Malloced header(nifti_findhdrname(path.c_str()), &std::free);
   if (!header) throw InputError(quoted(path) + " has no NIfTI header file beside it.");
   return header;
 }
@@ -283,16 +280,14 @@ void refuseNonFinite(const nifti_image& nim, const std::filesystem::path& path) 
 }  // namespace
 
 FieldShape niftiShape(const std::filesystem::path& path) {
-  nifti_set_debug_level(0);
-  std::unique_ptr<char, FreeDeleter> header = findHeader(path);
+  const Malloced header = findHeader(path);
   const RawHeader h = checkRawHeader(path, header.get());
   const auto side = [&](int i) { return h.dim[0] >= i ? static_cast<int>(h.dim[i]) : 1; };
   return {side(1), side(2), side(3)};
 }
 
 Volume readNiftiVolume(const std::filesystem::path& path) {
-  nifti_set_debug_level(0);  // our sentences instead of the library's stderr lines
-  std::unique_ptr<char, FreeDeleter> header = findHeader(path);
+  const Malloced header = findHeader(path);
   const RawHeader raw = checkRawHeader(path, header.get());
   NiftiImage nim(nifti_image_read(header.get(), 0));
   if (!nim) throw InputError(quoted(path) + " has a NIfTI header nifti_clib cannot use.");

@@ -49,17 +49,13 @@ std::string teemError() {
 
 using NrrdPtr = std::unique_ptr<Nrrd, NrrdNuke>;
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-
 // Reads the source's header (skipData) or all of it through teem, from our own streams.
 NrrdPtr teemRead(const NrrdSource& src, bool skipData, const char* failure) {
   nrrdStateVerboseIO = 0;  // teem's progress lines would go to stderr
   NrrdPtr nrrd(nrrdNew());
   std::unique_ptr<NrrdIoState, IoStateNix> nio(nrrdIoStateNew());
   nio->skipData = skipData ? 1 : 0;
-  std::unique_ptr<std::FILE, FileCloser> stream(teemStream(src));
+  std::unique_ptr<std::FILE, decltype(&std::fclose)> stream(teemStream(src), &std::fclose);
   if (nrrdRead(nrrd.get(), stream.get(), nio.get()) != 0)
     throw InputError(src.file.label() + failure + teemError() + ".");
   return nrrd;

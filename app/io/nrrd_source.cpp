@@ -126,15 +126,15 @@ NrrdSource openNrrdSource(const std::filesystem::path& path) {
   for (std::size_t i = 0; i < header.lines.size(); ++i) {
     const std::string& line = header.lines[i];
     const auto colon = line.find(':');
-    const std::string key =
-        colon == std::string::npos ? "" : lowerCase(trim(line.substr(0, colon)));
+    const bool field = colon != std::string::npos;
+    const std::string key = field ? lowerCase(trim(line.substr(0, colon))) : "";
+    const std::string value = field ? trim(line.substr(colon + 1)) : "";
     if (i > 0 && line[0] != '#' && (key == "data file" || key == "datafile")) {
       if (detached) throw InputError(quoted(path) + " names its data files twice.");
       detached = true;
-      std::string value = trim(line.substr(colon + 1));
-      if (!value.empty() && value[0] == '=') value = trim(value.substr(1));  // "data file:="
-      const auto w = words(value);
-      if (value.rfind("LIST", 0) == 0) {
+      const std::string name = value.rfind('=', 0) == 0 ? trim(value.substr(1)) : value;  // ":="
+      const auto w = words(name);
+      if (name.rfind("LIST", 0) == 0) {
         // The rest of the header lists the files, one a line.
         if (w.size() > 1) subdim = w[1];
         if (w.size() > 2) throw InputError(quoted(path) + " has a bad data file LIST line.");
@@ -142,22 +142,20 @@ NrrdSource openNrrdSource(const std::filesystem::path& path) {
         if (names.size() > static_cast<std::size_t>(kMaxDataFiles))
           throw InputError(quoted(path) + " lists " + std::to_string(names.size()) +
                            " data files; at most " + std::to_string(kMaxDataFiles) + " are read.");
-      } else if (value.find('%') != std::string::npos) {
+      } else if (name.find('%') != std::string::npos) {
         names = expandPattern(w, path);
         if (w.size() == 5) subdim = w[4];
       } else {
-        names.push_back(value);
+        names.push_back(name);
       }
       continue;
     }
     if (line.find(":=") != std::string::npos && ++keyValues > kMaxHeaderKeyValues)
       throw InputError(quoted(path) + " has more than " + std::to_string(kMaxHeaderKeyValues) +
                        " key/value lines in its NRRD header.");
-    if (key == "encoding") src.encoding = lowerCase(trim(line.substr(colon + 1)));
-    if (key == "byte skip" || key == "byteskip")
-      parseInteger(trim(line.substr(colon + 1)), src.byteSkip);
-    if (key == "line skip" || key == "lineskip")
-      parseInteger(trim(line.substr(colon + 1)), src.lineSkip);
+    if (key == "encoding") src.encoding = lowerCase(value);
+    if (key == "byte skip" || key == "byteskip") parseInteger(value, src.byteSkip);
+    if (key == "line skip" || key == "lineskip") parseInteger(value, src.lineSkip);
     kept.push_back(line);
   }
   if (!detached) return src;

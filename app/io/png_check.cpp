@@ -1,5 +1,3 @@
-#include "io/png_check.hpp"
-
 #include <png.h>
 
 #include <csetjmp>
@@ -28,10 +26,6 @@ void onWarning(png_structp png, png_const_charp text) {
   static_cast<Messages*>(png_get_error_ptr(png))->warning = text;
 }
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-
 // libpng's words, in the user's terms.
 std::string problem(const Messages& m) {
   const std::string& e = m.error;
@@ -49,9 +43,8 @@ std::string problem(const Messages& m) {
 }
 
 // The part that longjmps: only C objects and objects made before setjmp live here.
-bool decode(std::FILE* file, Messages& messages, std::vector<png_byte>& row, png_uint_32& width,
-            png_uint_32& height, bool& sizeChecked, const std::filesystem::path& path,
-            std::string& sizeError) {
+bool decode(std::FILE* file, Messages& messages, std::vector<png_byte>& row,
+            const std::filesystem::path& path, std::string& sizeError) {
   png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &messages, onError, onWarning);
   if (!png) return false;
   png_infop info = png_create_info_struct(png);
@@ -65,17 +58,14 @@ bool decode(std::FILE* file, Messages& messages, std::vector<png_byte>& row, png
   png_set_chunk_cache_max(png, kMaxMetadataSegments);
   png_set_chunk_malloc_max(png, kMaxPngChunkBytes);
   png_read_info(png, info);
-  width = png_get_image_width(png, info);
-  height = png_get_image_height(png, info);
-  if (!sizeChecked) {
-    sizeChecked = true;
-    try {
-      checkHostMemory(path, std::uint64_t(width) * height * (8 + 2 + 4));
-    } catch (const InputError& e) {
-      sizeError = e.what();
-      png_destroy_read_struct(&png, &info, nullptr);
-      return false;
-    }
+  const png_uint_32 width = png_get_image_width(png, info);
+  const png_uint_32 height = png_get_image_height(png, info);
+  try {
+    checkHostMemory(path, std::uint64_t(width) * height * (8 + 2 + 4));
+  } catch (const InputError& e) {
+    sizeError = e.what();
+    png_destroy_read_struct(&png, &info, nullptr);
+    return false;
   }
   const int passes = png_set_interlace_handling(png);
   png_read_update_info(png, info);
@@ -90,19 +80,13 @@ bool decode(std::FILE* file, Messages& messages, std::vector<png_byte>& row, png
 }  // namespace
 
 void checkPngFile(const InputFile& input) {
-  const std::filesystem::path& path = input.path();
-  const std::string name = input.label();
-  std::unique_ptr<std::FILE, FileCloser> file(input.stdioStream());
+  std::unique_ptr<std::FILE, decltype(&std::fclose)> file(input.stdioStream(), &std::fclose);
   Messages messages;
   std::vector<png_byte> row;
-  png_uint_32 width = 0, height = 0;
-  bool sizeChecked = false;
   std::string sizeError;
-  if (decode(file.get(), messages, row, width, height, sizeChecked, path, sizeError)) return;
+  if (decode(file.get(), messages, row, input.path(), sizeError)) return;
   if (!sizeError.empty()) throw InputError(sizeError);
-  throw InputError(name + " " + problem(messages) + ".");
+  throw InputError(input.label() + " " + problem(messages) + ".");
 }
-
-void checkPngFile(const std::filesystem::path& path) { checkPngFile(InputFile(path)); }
 
 }  // namespace gvflab::app

@@ -1,5 +1,5 @@
 #pragma once
-// Qt's image plugins report problems through qWarning (libpng's and libtiff's own lines end up
+// Qt's image plugins report problems through qWarning (libpng's and libjpeg's own lines end up
 // there too): while a QtMessageCapture lives, those lines are kept for our sentence instead of
 // going to stderr. One at a time (Qt's handler is process-wide).
 #include <QtGlobal>

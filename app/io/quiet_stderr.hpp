@@ -24,7 +24,11 @@ class QuietStderr {
     if (sink >= 0 && sink != kept_) ::close(sink);
   }
   ~QuietStderr() {
-    restore();
+    std::fflush(stderr);
+    if (saved_ >= 0) {
+      ::dup2(saved_, STDERR_FILENO);
+      ::close(saved_);
+    }
     if (kept_ >= 0) ::close(kept_);
   }
   // The library's first line so far (at most 200 characters; "" when it said nothing).
@@ -42,13 +46,6 @@ class QuietStderr {
   QuietStderr& operator=(const QuietStderr&) = delete;
 
  private:
-  void restore() {
-    std::fflush(stderr);
-    if (saved_ < 0) return;
-    ::dup2(saved_, STDERR_FILENO);
-    ::close(saved_);
-    saved_ = -1;
-  }
   int saved_ = -1;
   int kept_ = -1;
 };

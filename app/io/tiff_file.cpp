@@ -16,7 +16,7 @@
 #include "gvflab/io.hpp"
 #include "gvflab/luminance.hpp"
 #include "gvflab/quoted.hpp"
-#include "io/tiff_prewalk.hpp"
+#include "io/image_structure.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -39,7 +39,7 @@ int dropWarning(TIFF*, void*, const char*, const char*, va_list) { return 1; }
 // An open TIFF file with libtiff's messages kept for our sentences.
 class TiffFile {
  public:
-  explicit TiffFile(const std::filesystem::path& path) : path_(path), file_(path) {
+  explicit TiffFile(const std::filesystem::path& path) : file_(path) {
     if (file_.size() == 0) throw InputError(quoted(path) + " is empty.");
     const std::string head = file_.head(4);
     if (head != std::string("II*\0", 4) && head != std::string("MM\0*", 4) &&
@@ -66,9 +66,9 @@ class TiffFile {
   TiffFile& operator=(const TiffFile&) = delete;
 
   TIFF* get() const { return tif_; }
-  const std::filesystem::path& path() const { return path_; }
+  const std::filesystem::path& path() const { return file_.path(); }
   [[noreturn]] void fail(const std::string& what) const {
-    throw InputError(quoted(path_) + " " + what +
+    throw InputError(file_.label() + " " + what +
                      (error_.empty() ? "" : " (libtiff: " + error_ + ")") + ".");
   }
 
@@ -85,7 +85,6 @@ class TiffFile {
   }
 
  private:
-  std::filesystem::path path_;
   InputFile file_;
   std::string error_;
   TIFF* tif_ = nullptr;
@@ -152,19 +151,17 @@ double sampleAt(const unsigned char* p, const Page& page) {
     std::memcpy(&v, p, sizeof v);
     return static_cast<double>(v);
   };
-  switch (page.format) {
-    case SAMPLEFORMAT_IEEEFP:
-      return page.bits == 32 ? as(float()) : as(double());
-    case SAMPLEFORMAT_INT:
-      return page.bits == 8    ? as(std::int8_t())
-             : page.bits == 16 ? as(std::int16_t())
-             : page.bits == 32 ? as(std::int32_t())
-                               : as(std::int64_t());
+  if (page.format == SAMPLEFORMAT_IEEEFP) return page.bits == 32 ? as(float()) : as(double());
+  const bool s = page.format == SAMPLEFORMAT_INT;
+  switch (page.bits) {
+    case 8:
+      return s ? as(std::int8_t()) : as(std::uint8_t());
+    case 16:
+      return s ? as(std::int16_t()) : as(std::uint16_t());
+    case 32:
+      return s ? as(std::int32_t()) : as(std::uint32_t());
     default:
-      return page.bits == 8    ? as(std::uint8_t())
-             : page.bits == 16 ? as(std::uint16_t())
-             : page.bits == 32 ? as(std::uint32_t())
-                               : as(std::uint64_t());
+      return s ? as(std::int64_t()) : as(std::uint64_t());
   }
 }
 

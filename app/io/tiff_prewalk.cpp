@@ -1,5 +1,3 @@
-#include "io/tiff_prewalk.hpp"
-
 #include <algorithm>
 #include <string>
 #include <unordered_set>
@@ -8,6 +6,7 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/input_limits.hpp"
+#include "io/image_structure.hpp"
 
 namespace gvflab::app {
 namespace {
@@ -15,31 +14,6 @@ namespace {
 constexpr std::uint64_t kMaxTileSide = kMaxImageSide;
 constexpr std::uint64_t kMaxEntries = 4096;           // entries in one page's directory
 constexpr std::uint64_t kMaxCompressionRatio = 4096;  // LZW's worst is below, deflate's 1032
-
-class Reader {
- public:
-  Reader(const InputFile& file, bool big) : file_(file), big_(big) {}
-  std::uint64_t decode(const unsigned char* b, unsigned bytes) const {
-    std::uint64_t v = 0;
-    for (unsigned i = 0; i < bytes; ++i) v |= std::uint64_t(b[big_ ? bytes - 1 - i : i]) << (8 * i);
-    return v;
-  }
-  std::uint64_t number(std::uint64_t at, unsigned bytes) const {
-    unsigned char b[8] = {};
-    file_.readExactly(b, bytes, at);
-    return decode(b, bytes);
-  }
-  // n bytes at `at`, read at once (one system call for a directory or an array).
-  std::vector<unsigned char> block(std::uint64_t at, std::uint64_t n) const {
-    std::vector<unsigned char> b(n);
-    file_.readExactly(b.data(), b.size(), at);
-    return b;
-  }
-
- private:
-  const InputFile& file_;
-  bool big_;
-};
 
 // Bytes per value of field types 0..18 (SHORT 2, LONG 4, RATIONAL 8, ..., IFD8 8); 1 for BYTE,
 // ASCII, SBYTE, UNDEFINED and unknown types.
@@ -69,12 +43,17 @@ int prewalkTiff(const InputFile& file, int maxPages) {
   const std::string head = file.head(16);
   if (head.size() < 8) throw InputError(file.label() + " is not a TIFF file (bad header).");
   const bool bigEndian = head[0] == 'M';
-  const Reader r(file, bigEndian);
-  const bool bigTiff = r.number(2, 2) == 43;
+  // n bytes at `at`, read at once (one system call for a directory or an array).
+  const auto block = [&](std::uint64_t at, std::uint64_t n) {
+    std::vector<unsigned char> b(n);
+    file.readExactly(b.data(), b.size(), at);
+    return b;
+  };
+  const bool bigTiff = unpackAt(file, 2, 2, bigEndian) == 43;
   const unsigned word = bigTiff ? 8 : 4;  // offsets and counts
   const unsigned entrySize = bigTiff ? 20 : 12, countSize = bigTiff ? 8 : 2;
   if (bigTiff && head.size() < 16) throw InputError(file.label() + " is truncated (its header).");
-  std::uint64_t next = r.number(bigTiff ? 8 : 4, word);
+  std::uint64_t next = unpackAt(file, bigTiff ? 8 : 4, word, bigEndian);
   const std::uint64_t size = file.size();
   const auto refuse = [&](int page, const std::string& what) {
     throw InputError(file.label() + ": page " + std::to_string(page) + " " + what + ".");
@@ -88,25 +67,25 @@ int prewalkTiff(const InputFile& file, int maxPages) {
                        " pages, too many.");
     if (!seen.insert(next).second) refuse(pages, "links back to an earlier page (a loop)");
     if (next + countSize > size) refuse(pages, "lies past the end of the file");
-    const std::uint64_t entries = r.number(next, countSize);
+    const std::uint64_t entries = unpackAt(file, next, countSize, bigEndian);
     if (entries > kMaxEntries)
       refuse(pages, "has " + std::to_string(entries) + " entries (at most " +
                         std::to_string(kMaxEntries) + " are read)");
     const std::uint64_t first = next + countSize;
     if (first + entries * entrySize + word > size) refuse(pages, "runs past the end of the file");
     Page p;
-    const std::vector<unsigned char> dir = r.block(first, entries * entrySize + word);
+    const std::vector<unsigned char> dir = block(first, entries * entrySize + word);
     for (std::uint64_t i = 0; i < entries; ++i) {
       const std::uint64_t at = first + i * entrySize;
       const unsigned char* raw = dir.data() + i * entrySize;
       Entry e;
-      e.tag = unsigned(r.decode(raw, 2));
-      e.type = unsigned(r.decode(raw + 2, 2));
-      e.count = r.decode(raw + 4, word);
+      e.tag = unsigned(unpack(raw, 2, bigEndian));
+      e.type = unsigned(unpack(raw + 2, 2, bigEndian));
+      e.count = unpack(raw + 4, word, bigEndian);
       const std::uint64_t unit = typeSize(e.type);
       if (e.count > size) refuse(pages, "has a tag of " + std::to_string(e.count) + " values");
       const std::uint64_t bytes = e.count * unit;
-      e.valueAt = bytes <= word ? at + 4 + word : r.decode(raw + 4 + word, word);
+      e.valueAt = bytes <= word ? at + 4 + word : unpack(raw + 4 + word, word, bigEndian);
       if (bytes > word) {
         if (e.valueAt > size || bytes > size - e.valueAt)
           refuse(pages, "has tag " + std::to_string(e.tag) + " whose data runs past the end");
@@ -120,12 +99,12 @@ int prewalkTiff(const InputFile& file, int maxPages) {
       // The entry's values: inline in the directory, else read at once.
       const std::vector<unsigned char> outside =
           bytes > word && (e.tag == 273 || e.tag == 279 || e.tag == 324 || e.tag == 325)
-              ? r.block(e.valueAt, bytes)
+              ? block(e.valueAt, bytes)
               : std::vector<unsigned char>{};
       const auto value = [&](std::uint64_t k) {
-        if (bytes <= word) return r.decode(raw + 4 + word + k * unit, unsigned(unit));
-        return outside.empty() ? r.number(e.valueAt + k * unit, unsigned(unit))
-                               : r.decode(outside.data() + k * unit, unsigned(unit));
+        if (bytes <= word) return unpack(raw + 4 + word + k * unit, unsigned(unit), bigEndian);
+        return outside.empty() ? unpackAt(file, e.valueAt + k * unit, unsigned(unit), bigEndian)
+                               : unpack(outside.data() + k * unit, unsigned(unit), bigEndian);
       };
       const auto values = [&] {
         std::vector<std::uint64_t> v(e.count);
@@ -138,7 +117,7 @@ int prewalkTiff(const InputFile& file, int maxPages) {
       if (e.tag == 273 || e.tag == 324) p.offsets = values();
       if (e.tag == 279 || e.tag == 325) p.counts = values();
     }
-    next = r.decode(dir.data() + entries * entrySize, word);
+    next = unpack(dir.data() + entries * entrySize, word, bigEndian);
     // The page's data, where its header says its size is within the readers' limits (the
     // readers refuse the others by their size).
     if (p.width > 0 && p.height > 0 && p.width <= kMaxImageSide && p.height <= kMaxImageSide &&

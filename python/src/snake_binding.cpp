@@ -61,9 +61,9 @@ py::object snake(const py::handle& image, const py::handle& initial, std::option
   const SnakeForce snakeForce = parseForce(force);
   const ForceParams forcesOf = forceParamsFrom(forceParams, 2);
   const SnakeBoundary boundary = parseBoundary(boundaryCondition);
-  const SnakeParams params = checkedSnakeParams({alpha, beta, gamma, kappa, pressure, dmin, dmax,
-                                                 tolerance, window, holdGap, resample, normalize},
-                                                iterations);
+  const SnakeParams params =
+      checkedSnakeParams(alpha, beta, gamma, kappa, pressure, dmin, dmax, tolerance, window,
+                         holdGap, resample, normalize, iterations);
   // One N x 2 array gives one result; a list of them, a list of results.
   const bool many = py::isinstance<py::list>(initial) || py::isinstance<py::tuple>(initial)
                         ? arrayDims(initial) != 2

@@ -56,9 +56,24 @@ inline auto snakeKeywordArgs() {
   return snakeKeywordArgsOf(std::make_index_sequence<kSnakeKeywords>());
 }
 
-// The snake keywords (in SnakeParams' order) checked through the table's bindings, with the
-// CLI's sentences.
-inline SnakeParams checkedSnakeParams(const SnakeParams& p, int iterations) {
+// The snake keywords as SnakeParams, checked through the table's bindings, with the CLI's
+// sentences.
+inline SnakeParams checkedSnakeParams(double alpha, double beta, double gamma, double kappa,
+                                      double pressure, double dmin, double dmax, double tolerance,
+                                      int window, double holdGap, int resample, bool normalize,
+                                      int iterations) {
+  const SnakeParams p{.alpha = alpha,
+                      .beta = beta,
+                      .gamma = gamma,
+                      .kappa = kappa,
+                      .pressure = pressure,
+                      .dmin = dmin,
+                      .dmax = dmax,
+                      .tolerance = tolerance,
+                      .window = window,
+                      .holdGap = holdGap,
+                      .resample = resample,
+                      .normalize = normalize};
   p.validate();
   validate(findSpec(snakeParamSpecs(), "snake-iterations"), iterations);
   return p;

@@ -159,9 +159,9 @@ SurfaceResult surfaceSnake(const py::handle& volume, const py::handle& center,
                            const py::object& forceParams) {
   const SnakeForce snakeForce = parseForce(force);
   const ForceParams forcesOf = forceParamsFrom(forceParams, 3);
-  const SnakeParams params = checkedSnakeParams({alpha, beta, gamma, kappa, pressure, dmin, dmax,
-                                                 tolerance, window, holdGap, resample, normalize},
-                                                iterations);
+  const SnakeParams params =
+      checkedSnakeParams(alpha, beta, gamma, kappa, pressure, dmin, dmax, tolerance, window,
+                         holdGap, resample, normalize, iterations);
 
   // Everything is checked from the array's shape before a voxel is copied.
   const PixelArray pixels = inspectPixels(volume, channelAxis, "the volume");

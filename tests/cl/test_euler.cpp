@@ -3,12 +3,15 @@
 // O(0.5); float32 accumulates ~1e-7 relative per step).
 #include <doctest/doctest.h>
 
+#include <optional>
+
 #include "cl/cl_fixture.hpp"
 #include "gvf/persistent_wait.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/euler_solver.hpp"
 #include "gvflab/kernel_library.hpp"
 #include "gvflab/phantoms.hpp"
+#include "test_skip.hpp"
 #include "test_support.hpp"
 
 using namespace gvflab;
@@ -121,8 +124,9 @@ TEST_CASE("tiled launches (several steps per launch) equal single-step launches"
       CAPTURE(iterations);
       Image2D img = test::randomImage(w, h, seed++);
       GvfInput in = buildGvfInput(*ctx, img, 1.0);
-      EulerSolver single(ctx, in, 0.14, {Precision::F32, MemoryKind::Buffer});
-      EulerSolver tiled(ctx, in, 0.14, {Precision::F32, MemoryKind::Local});
+      EulerSolver single(ctx, in, 0.14,
+                         {.precision = Precision::F32, .memory = MemoryKind::Buffer});
+      EulerSolver tiled(ctx, in, 0.14, {.precision = Precision::F32, .memory = MemoryKind::Local});
       CHECK(tiled.memory() == MemoryKind::Local);
       single.step(iterations);
       tiled.step(iterations);
@@ -142,14 +146,17 @@ TEST_CASE("other tile shapes give the same field; impossible shapes are refused"
   auto ctx = test::sharedContext();
   Image2D img = test::randomImage(150, 71, 77);
   GvfInput in = buildGvfInput(*ctx, img, 1.0);
-  EulerSolver single(ctx, in, 0.14, {Precision::F32, MemoryKind::Buffer});
+  EulerSolver single(ctx, in, 0.14, {.precision = Precision::F32, .memory = MemoryKind::Buffer});
   single.step(19);
   const auto ref = single.readField().data;
-  for (TileShape t : {TileShape{32, 32, 4, 4}, TileShape{64, 32, 8, 8}, TileShape{32, 16, 2, 2}}) {
+  for (TileShape t : {TileShape{.width = 32, .height = 32, .rowsPerItem = 4, .halo = 4},
+                      TileShape{.width = 64, .height = 32, .rowsPerItem = 8, .halo = 8},
+                      TileShape{.width = 32, .height = 16, .rowsPerItem = 2, .halo = 2}}) {
     CAPTURE(t.width);
     CAPTURE(t.height);
     CAPTURE(t.halo);
-    EulerSolver tiled(ctx, in, 0.14, {Precision::F32, MemoryKind::Local, t});
+    EulerSolver tiled(ctx, in, 0.14,
+                      {.precision = Precision::F32, .memory = MemoryKind::Local, .tile = t});
     tiled.step(19);
     auto f = tiled.readField().data;
     double diff = 0;
@@ -169,26 +176,49 @@ TEST_CASE("other tile shapes give the same field; impossible shapes are refused"
       ParameterError);
 }
 
+namespace {
+// The one launch needs a device-wide fence gvflab knows only on NVIDIA GPUs and CPU devices
+// (test_euler2d_wide.cpp's one-launch case is in the suite too).
+bool fenceUnknown() {
+  const DeviceInfo& info = test::sharedContext()->info();
+  return info.isGpu && info.platformName.find("NVIDIA") == std::string::npos;
+}
+// Local-memory tiles of 64 x 64 with halo 8, one launch per phase or (persistent) for all.
+EulerOptions tiles64(Precision p, std::optional<bool> persistent) {
+  return {.precision = p,
+          .memory = MemoryKind::Local,
+          .tile = {.width = 64, .height = 64, .rowsPerItem = 4, .halo = 8},
+          .persistent = persistent};
+}
+// The one launch on `in` is refused when asked for, and auto does not take it.
+void checkOneLaunchRefused(const GvfInput& in) {
+  auto ctx = test::sharedContext();
+  CHECK_THROWS_AS(EulerSolver(ctx, in, 0.14, tiles64(Precision::F32, true)), ParameterError);
+  CHECK_FALSE(EulerSolver(ctx, in, 0.14, tiles64(Precision::F32, std::nullopt)).persistent());
+}
+const test::SkipWhen noFence{"euler-one-launch", "a GPU other than NVIDIA's", fenceUnknown};
+const test::SkipWhen noGiveUp{
+    "euler-give-up", "no fence, or one compute unit: nothing gives up",
+    [] { return fenceUnknown() || test::sharedContext()->info().computeUnits < 2; }};
+const test::SkipWhen fence{"euler-no-fence", "NVIDIA GPUs and CPU devices have the fence",
+                           [] { return !fenceUnknown(); }};
+}  // namespace
+
+TEST_CASE("one launch is refused where no device-wide fence is known, and never taken by default" *
+          doctest::test_suite("euler-no-fence")) {
+  checkOneLaunchRefused(buildGvfInput(*test::sharedContext(), test::randomImage(40, 37, 1), 1.0));
+}
+
 // The one-launch path needs all tiles running at once. On GPUs the test uses grids of several
 // tiles; on a CPU device (PoCL, 2 compute units here) grids of one or two tiles, where the two
 // may still not run at once: then the kernel gives up waiting and the solver must redo the
 // iterations launch by launch, which the equality checks as well. Both paths run the same
 // tile steps (gvf_euler2d_tiled.cl), so the fields must be equal to the bit; per-launch tiles
 // against single steps are checked above.
-TEST_CASE("one launch for all iterations (persistent tiles) equals one launch per phase") {
+TEST_CASE("one launch for all iterations (persistent tiles) equals one launch per phase" *
+          doctest::test_suite("euler-one-launch")) {
   auto ctx = test::sharedContext();
   const int units = ctx->info().computeUnits;
-  if (ctx->info().isGpu && ctx->info().platformName.find("NVIDIA") == std::string::npos) {
-    // No device-wide fence known there: refused when asked for, never taken by default.
-    GvfInput in = buildGvfInput(*ctx, test::randomImage(40, 37, 1), 1.0);
-    EulerOptions o{Precision::F32, MemoryKind::Local,
-                   TileShape{.width = 64, .height = 64, .rowsPerItem = 4, .halo = 8}};
-    o.persistent = true;
-    CHECK_THROWS_AS(EulerSolver(ctx, in, 0.14, o), ParameterError);
-    o.persistent.reset();
-    CHECK_FALSE(EulerSolver(ctx, in, 0.14, o).persistent());
-    return;
-  }
   std::vector<std::array<int, 2>> sizes = {{40, 37}, {1, 1}, {48, 20}};
   if (units >= 2) sizes.push_back({96, 45});  // two 64x64 tiles of halo 8 side by side
   if (units >= 16) {
@@ -201,12 +231,8 @@ TEST_CASE("one launch for all iterations (persistent tiles) equals one launch pe
     Image2D img = test::randomImage(w, h, seed++);
     GvfInput in = buildGvfInput(*ctx, img, 1.0);
     for (Precision p : {Precision::F32, Precision::F16, Precision::SNorm16}) {
-      EulerOptions o{p, MemoryKind::Local,
-                     TileShape{.width = 64, .height = 64, .rowsPerItem = 4, .halo = 8}};
-      o.persistent = false;
-      EulerSolver launches(ctx, in, 0.14, o);
-      o.persistent = true;
-      EulerSolver one(ctx, in, 0.14, o);
+      EulerSolver launches(ctx, in, 0.14, tiles64(p, false));
+      EulerSolver one(ctx, in, 0.14, tiles64(p, true));
       REQUIRE(one.persistent());
       for (int n : {1, 8, 9, 30, 3}) {  // phases of 8 with a shorter last one; several calls
         CAPTURE(w);
@@ -228,43 +254,37 @@ TEST_CASE("one launch for all iterations (persistent tiles) equals one launch pe
       }
     }
   }
-  // A wait that gives up at once stands for tiles that do not all run: the solver notices when
-  // the field is read and redoes the iterations launch by launch. (With as many tiles as a GPU
-  // runs at once, five phases make it all but certain that some group gives up: with 4 tiles
-  // on an H200 all of them once arrived before any looked.)
-  if (units >= 2) {
-    const int side = units >= 121 ? 512 : 96, height = units >= 121 ? 512 : 45;
-    GvfInput in = buildGvfInput(*ctx, test::randomImage(side, height, 3), 1.0);
-    EulerOptions o{Precision::F16, MemoryKind::Local,
-                   TileShape{.width = 64, .height = 64, .rowsPerItem = 4, .halo = 8}};
-    o.persistent = false;
-    EulerSolver launches(ctx, in, 0.14, o);
-    const int saved = detail::persistentSpinLimit;
-    detail::persistentSpinLimit = 0;
-    o.persistent = true;
-    EulerSolver one(ctx, in, 0.14, o);
-    detail::persistentSpinLimit = saved;
-    launches.step(41);
-    one.step(41);
-    CHECK(one.readField().data == launches.readField().data);
-    CHECK_FALSE(one.persistent());
-    CHECK(one.note().find("did not run all tiles at once") != std::string::npos);
-    CHECK(one.iterations() == 41);
-    one.step(5);  // goes on launch by launch
-    launches.step(5);
-    CHECK(one.readField().data == launches.readField().data);
-  }
   // More tiles than compute units cannot all run at once: refused when asked for, and auto
   // does not take it.
   const int side = 48 * (units + 1);
   GvfInput big = buildGvfInput(*ctx, test::randomImage(side, 40, 5), 1.0);
-  EulerOptions o{Precision::F32, MemoryKind::Local,
-                 TileShape{.width = 64, .height = 64, .rowsPerItem = 4, .halo = 8}};
-  o.persistent = true;
-  CHECK_THROWS_AS(EulerSolver(ctx, big, 0.14, o), ParameterError);
-  o.persistent.reset();
-  CHECK_FALSE(EulerSolver(ctx, big, 0.14, o).persistent());
-  o.persistent = false;
+  checkOneLaunchRefused(big);
   GvfInput small = buildGvfInput(*ctx, test::randomImage(30, 30, 6), 1.0);
-  CHECK_FALSE(EulerSolver(ctx, small, 0.14, o).persistent());
+  CHECK_FALSE(EulerSolver(ctx, small, 0.14, tiles64(Precision::F32, false)).persistent());
+}
+
+// A wait that gives up at once stands for tiles that do not all run: the solver notices when
+// the field is read and redoes the iterations launch by launch. (With as many tiles as a GPU
+// runs at once, five phases make it all but certain that some group gives up: with 4 tiles
+// on an H200 all of them once arrived before any looked.)
+TEST_CASE("one launch redoes its iterations launch by launch when its wait gives up" *
+          doctest::test_suite("euler-give-up")) {
+  auto ctx = test::sharedContext();
+  const int units = ctx->info().computeUnits;
+  const int side = units >= 121 ? 512 : 96, height = units >= 121 ? 512 : 45;
+  GvfInput in = buildGvfInput(*ctx, test::randomImage(side, height, 3), 1.0);
+  EulerSolver launches(ctx, in, 0.14, tiles64(Precision::F16, false));
+  const int saved = detail::persistentSpinLimit;
+  detail::persistentSpinLimit = 0;
+  EulerSolver one(ctx, in, 0.14, tiles64(Precision::F16, true));
+  detail::persistentSpinLimit = saved;
+  launches.step(41);
+  one.step(41);
+  CHECK(one.readField().data == launches.readField().data);
+  CHECK_FALSE(one.persistent());
+  CHECK(one.note().find("did not run all tiles at once") != std::string::npos);
+  CHECK(one.iterations() == 41);
+  one.step(5);  // goes on launch by launch
+  launches.step(5);
+  CHECK(one.readField().data == launches.readField().data);
 }

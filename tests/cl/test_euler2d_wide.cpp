@@ -13,7 +13,6 @@
 #include "gvflab/error.hpp"
 #include "gvflab/euler_solver.hpp"
 #include "gvflab/mu_rule.hpp"
-#include "test_skip.hpp"
 #include "test_support.hpp"
 
 using namespace gvflab;
@@ -29,7 +28,10 @@ TEST_CASE("tiles of several columns per work-item equal one column per work-item
   auto ctx = test::sharedContext();
   const std::vector<std::array<int, 2>> sizes = {{67, 45}, {1, 1}, {2, 3}, {3, 70}, {130, 90}};
   const TileShape shapes[] = {
-      {32, 32, 4, 4, 2}, {64, 32, 2, 4, 4}, {16, 16, 2, 2, 2}, {48, 24, 3, 5, 3}};
+      {.width = 32, .height = 32, .rowsPerItem = 4, .halo = 4, .colsPerItem = 2},
+      {.width = 64, .height = 32, .rowsPerItem = 2, .halo = 4, .colsPerItem = 4},
+      {.width = 16, .height = 16, .rowsPerItem = 2, .halo = 2, .colsPerItem = 2},
+      {.width = 48, .height = 24, .rowsPerItem = 3, .halo = 5, .colsPerItem = 3}};
   std::uint32_t seed = 4100;
   for (auto [w, h] : sizes) {
     GvfInput in = buildGvfInput(*ctx, test::randomImage(w, h, seed++), 1.0);
@@ -37,7 +39,7 @@ TEST_CASE("tiles of several columns per work-item equal one column per work-item
       // Every precision on the first shape, float32 on the others (PoCL builds are slow).
       for (Precision p : {Precision::F32, Precision::F16, Precision::SNorm16}) {
         if (p != Precision::F32 && t.width != shapes[0].width) continue;
-        EulerOptions o{p, MemoryKind::Local, narrow(t)};
+        EulerOptions o{.precision = p, .memory = MemoryKind::Local, .tile = narrow(t)};
         o.persistent = false;
         EulerSolver one(ctx, in, 0.14, o);
         o.tile = t;
@@ -61,8 +63,9 @@ TEST_CASE("tiles of several columns per work-item equal one column per work-item
                                         V0Mode::EdgeGradient, GridSpacing{0.8, 1.7, 1.0});
   for (Precision p : {Precision::F32, Precision::F16}) {
     const double mu = std::min(0.12, muBound(SolverKind::Euler, spaced));
-    EulerOptions o{p, MemoryKind::Local,
-                   TileShape{.width = 32, .height = 32, .rowsPerItem = 4, .halo = 4}};
+    EulerOptions o{.precision = p,
+                   .memory = MemoryKind::Local,
+                   .tile = TileShape{.width = 32, .height = 32, .rowsPerItem = 4, .halo = 4}};
     o.persistent = false;
     EulerSolver one(ctx, spaced, mu, o);
     o.tile.colsPerItem = 2;
@@ -82,17 +85,8 @@ TEST_CASE("tiles of several columns per work-item equal one column per work-item
       ParameterError);
 }
 
-namespace {
-// The one launch needs a device-wide fence gvflab knows only on NVIDIA GPUs and CPU devices.
-const test::SkipWhen noFence{"euler-one-launch-wide", "a GPU other than NVIDIA's", [] {
-                               const DeviceInfo& info = test::sharedContext()->info();
-                               return info.isGpu &&
-                                      info.platformName.find("NVIDIA") == std::string::npos;
-                             }};
-}  // namespace
-
 TEST_CASE("one launch with several columns per work-item equals launches per phase" *
-          doctest::test_suite("euler-one-launch-wide")) {
+          doctest::test_suite("euler-one-launch")) {  // skipped as test_euler.cpp says
   auto ctx = test::sharedContext();
   const int units = ctx->info().computeUnits;
   std::vector<std::array<int, 2>> sizes = {{40, 37}, {1, 1}, {5, 20}};
@@ -102,9 +96,10 @@ TEST_CASE("one launch with several columns per work-item equals launches per pha
   for (auto [w, h] : sizes) {
     GvfInput in = buildGvfInput(*ctx, test::randomImage(w, h, seed++), 1.0);
     for (Precision p : {Precision::F32, Precision::F16, Precision::SNorm16}) {
-      EulerOptions o{
-          p, MemoryKind::Local,
-          TileShape{.width = 64, .height = 64, .rowsPerItem = 4, .halo = 8, .colsPerItem = 2}};
+      EulerOptions o{.precision = p,
+                     .memory = MemoryKind::Local,
+                     .tile = TileShape{
+                         .width = 64, .height = 64, .rowsPerItem = 4, .halo = 8, .colsPerItem = 2}};
       o.persistent = false;
       EulerSolver launches(ctx, in, 0.14, o);
       o.persistent = true;

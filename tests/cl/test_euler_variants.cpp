@@ -68,7 +68,7 @@ TEST_CASE("2D Euler in every precision and memory kind matches the reference") {
         INFO("precision " << std::string(precisionName(p)));
         INFO("memory " << std::string(memoryName(m)));
         CAPTURE(img.width);
-        EulerSolver s(ctx, in, 0.15, {p, m});
+        EulerSolver s(ctx, in, 0.15, {.precision = p, .memory = m});
         s.step(20);
         const double diff = test::maxAbsDiff(s.readField().data, ref.values);
         MESSAGE("max |device - reference| = " << diff << " " << s.note());
@@ -85,8 +85,8 @@ TEST_CASE("local tiles give the same field as buffers in every precision") {
   GvfInput in = buildGvfInput(*ctx, img, 1.0);
   for (Precision p : kPrecisions) {
     INFO("precision " << std::string(precisionName(p)));
-    EulerSolver a(ctx, in, 0.15, {p, MemoryKind::Buffer});
-    EulerSolver b(ctx, in, 0.15, {p, MemoryKind::Local});
+    EulerSolver a(ctx, in, 0.15, {.precision = p, .memory = MemoryKind::Buffer});
+    EulerSolver b(ctx, in, 0.15, {.precision = p, .memory = MemoryKind::Local});
     a.step(13);
     b.step(13);
     auto fa = a.readField().data, fb = b.readField().data;
@@ -128,11 +128,11 @@ TEST_CASE("3D two-steps-per-launch tiles equal single steps across tiles and z c
     GvfInput in = buildGvfInput(*ctx, vol, 1.0);
     const double mu = std::min(0.1, EulerSolver::stabilityBound(in.maxV0Squared, 3));
     for (Precision p : kPrecisions) {
-      EulerSolver a(ctx, in, mu, {p, MemoryKind::Buffer});
+      EulerSolver a(ctx, in, mu, {.precision = p, .memory = MemoryKind::Buffer});
       a.step(7);
       const auto fa = a.readField3D().data;
       for (const Tile3D& t : tiles) {
-        EulerSolver b(ctx, in, mu, {p, MemoryKind::Local, {}, t});
+        EulerSolver b(ctx, in, mu, {.precision = p, .memory = MemoryKind::Local, .tile3d = t});
         const Tile3D& r = b.tile3d();
         INFO("precision " << std::string(precisionName(p)) << ", " << vol.width << "x" << vol.height
                           << "x" << vol.depth << ", tile " << r.tx << "x" << r.ty << "x" << r.rows
@@ -192,7 +192,7 @@ TEST_CASE("3D Euler in every precision and memory kind matches the reference") {
       for (MemoryKind m : kMemories) {
         INFO("precision " << std::string(precisionName(p)));
         INFO("memory " << std::string(memoryName(m)));
-        EulerSolver s(ctx, in, mu, {p, m});
+        EulerSolver s(ctx, in, mu, {.precision = p, .memory = m});
         s.step(20);
         const double diff = test::maxAbsDiff(s.readField3D().data, ref.values);
         MESSAGE("3D max |device - reference| = " << diff << " " << s.note());

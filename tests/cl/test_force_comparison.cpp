@@ -39,7 +39,7 @@ std::unique_ptr<Solver> solvedGvf(const GvfInput& in) {
 }
 
 std::unique_ptr<GgvfSolver> solvedGgvf(const GvfInput& in, double k) {
-  auto solver = std::make_unique<GgvfSolver>(test::sharedContext(), in, 0.25, GgvfParams{k});
+  auto solver = std::make_unique<GgvfSolver>(test::sharedContext(), in, 0.25, GgvfParams{.k = k});
   solver->step(6000);
   return solver;
 }

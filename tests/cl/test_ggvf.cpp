@@ -19,7 +19,7 @@ constexpr double kTol = 2e-5;
 
 void compareWithReference(const GvfInput& in, double k, double mu, int iterations) {
   auto ctx = test::sharedContext();
-  GgvfSolver solver(ctx, in, mu, GgvfParams{k});
+  GgvfSolver solver(ctx, in, mu, GgvfParams{.k = k});
   solver.step(iterations);
   const auto v0 = test::v0FieldOf(*ctx, in);
   const auto ref = reference::ggvfIterate(v0, v0, k, mu, iterations);
@@ -72,7 +72,7 @@ TEST_CASE("GGVF's mu rule: the bound is 2 / (4 sum 1/h^2) and it is the scheme's
                        ParameterError);
   CHECK_THROWS_AS(GgvfSolver(ctx, in, -0.1), ParameterError);
   CHECK_THROWS_AS(GgvfSolver(ctx, in, NAN), ParameterError);
-  CHECK_THROWS_WITH_AS(GgvfSolver(ctx, in, 0.1, GgvfParams{0.0}), doctest::Contains("GGVF K"),
+  CHECK_THROWS_WITH_AS(GgvfSolver(ctx, in, 0.1, GgvfParams{.k = 0.0}), doctest::Contains("GGVF K"),
                        ParameterError);
   GgvfSolver solver(ctx, in, 0.1);
   CHECK_THROWS_AS(solver.setMu(0.3), ParameterError);
@@ -88,7 +88,7 @@ TEST_CASE("GGVF's mu rule: the bound is 2 / (4 sum 1/h^2) and it is the scheme's
 TEST_CASE("GGVF's K is its own parameter: a new K keeps the field, reset goes back to V0") {
   auto ctx = test::sharedContext();
   const GvfInput in = buildGvfInput(*ctx, makePhantom("u", 48), 1.0);
-  GgvfSolver solver(ctx, in, 0.2, GgvfParams{0.05});
+  GgvfSolver solver(ctx, in, 0.2, GgvfParams{.k = 0.05});
   REQUIRE(solver.ownParams().size() == 1);
   CHECK(solver.ownParams()[0].key == "ggvf-k");
   solver.step(10);

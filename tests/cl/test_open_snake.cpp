@@ -81,8 +81,13 @@ TEST_CASE("open snakes of every boundary condition match the double reference") 
       const auto got = snakes.contours();
       for (int k = 0; k < 4; ++k) {
         CAPTURE(boundaryName(bounds[k]));
-        reference::SnakeStepParams rp{sp.alpha,    sp.beta,      sp.gamma, sp.kappa,
-                                      sp.pressure, sp.normalize, bounds[k]};
+        const reference::SnakeStepParams rp{.alpha = sp.alpha,
+                                            .beta = sp.beta,
+                                            .gamma = sp.gamma,
+                                            .kappa = sp.kappa,
+                                            .pressure = sp.pressure,
+                                            .normalize = sp.normalize,
+                                            .boundary = bounds[k]};
         ref[k] = reference::snakeStep(ref[k], forces[k] == SnakeForce::Gvf ? gvf : trad, rp);
         CHECK(maxDiff(got[k].points, ref[k]) < (step == 1 ? 2e-3 : 1e-2));
       }

@@ -45,7 +45,8 @@ TEST_CASE("device cumulated images equal the reference") {
     CAPTURE(c.local);
     auto z = randomZ(c.w, c.h, seed++);
     if (c.w == 65536) std::fill(z.begin(), z.begin() + c.w, std::uint16_t(65535));
-    RegionSnakeOptions opt{c.scan, c.local, c.rowsPerLaunch};
+    RegionSnakeOptions opt{
+        .scan = c.scan, .scanLocalSize = c.local, .maxRowsPerLaunch = c.rowsPerLaunch};
     RegionSnake snake(ctx, z.data(), c.w, c.h, {}, opt);
     std::vector<std::uint32_t> cz;
     std::vector<std::uint64_t> cz2;
@@ -168,8 +169,8 @@ TEST_CASE("few groups per phase, banded uploads, pipelined batches: same as the 
   for (const PrefixScan scan : {PrefixScan::WorkGroup, PrefixScan::Sequential}) {
     CAPTURE(static_cast<int>(scan));
     auto z = randomZ(333, 91, 17);
-    RegionSnakeOptions opt{scan, 32, 0};
-    opt.uploadBands = 7;
+    RegionSnakeOptions opt{
+        .scan = scan, .scanLocalSize = 32, .maxRowsPerLaunch = 0, .uploadBands = 7};
     RegionSnake banded(ctx, z.data(), 333, 91, {}, opt);
     std::vector<std::uint32_t> cz;
     std::vector<std::uint64_t> cz2;

@@ -102,7 +102,12 @@ TEST_CASE("one batch of snakes matches the double reference step by step") {
     }
     auto before = snakes.contours();
     for (int k = 0; k < 4; ++k) REQUIRE(before[k].points.size() == ref[k].size());
-    reference::SnakeStepParams rp{c.alpha, c.beta, c.gamma, c.kappa, c.pressure, c.normalize};
+    const reference::SnakeStepParams rp{.alpha = c.alpha,
+                                        .beta = c.beta,
+                                        .gamma = c.gamma,
+                                        .kappa = c.kappa,
+                                        .pressure = c.pressure,
+                                        .normalize = c.normalize};
     for (int step = 1; step <= 5; ++step) {
       CAPTURE(step);
       snakes.step(1);
@@ -151,9 +156,12 @@ TEST_CASE("per-snake force and pressure in one batch match the double reference"
     auto got = snakes.contours();
     for (std::size_t k = 0; k < 4; ++k) {
       CAPTURE(k);
-      reference::SnakeStepParams rp{
-          sp.alpha,    sp.beta, sp.gamma, sp.kappa, cases[k].pressure.value_or(sp.pressure),
-          sp.normalize};
+      const reference::SnakeStepParams rp{.alpha = sp.alpha,
+                                          .beta = sp.beta,
+                                          .gamma = sp.gamma,
+                                          .kappa = sp.kappa,
+                                          .pressure = cases[k].pressure.value_or(sp.pressure),
+                                          .normalize = sp.normalize};
       ref[k] = reference::snakeStep(ref[k], cases[k].force == SnakeForce::Gvf ? gvf : trad, rp);
       CHECK(maxDiff(got[k].points, ref[k]) < (step == 1 ? 2e-3 : 1e-2));
     }

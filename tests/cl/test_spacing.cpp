@@ -115,15 +115,19 @@ TEST_CASE("2D Euler with anisotropic spacing matches the reference in every vari
     const ref::Field expect = ref::eulerIterate(v0, v0, mu, 20);
     const double refErr = ref::gvfError(expect, v0, mu);
     // Each memory kind and each precision (not every pair: PoCL compiles each slowly).
-    const std::pair<Precision, MemoryKind> variants[] = {
-        {Precision::F32, MemoryKind::Buffer},   {Precision::F32, MemoryKind::Image},
-        {Precision::F32, MemoryKind::Local},    {Precision::F16, MemoryKind::Image},
-        {Precision::F16, MemoryKind::Local},    {Precision::SNorm16, MemoryKind::Buffer},
-        {Precision::SNorm16, MemoryKind::Local}};
-    for (auto [p, m] : variants) {
+    const EulerOptions variants[] = {
+        {.precision = Precision::F32, .memory = MemoryKind::Buffer},
+        {.precision = Precision::F32, .memory = MemoryKind::Image},
+        {.precision = Precision::F32, .memory = MemoryKind::Local},
+        {.precision = Precision::F16, .memory = MemoryKind::Image},
+        {.precision = Precision::F16, .memory = MemoryKind::Local},
+        {.precision = Precision::SNorm16, .memory = MemoryKind::Buffer},
+        {.precision = Precision::SNorm16, .memory = MemoryKind::Local}};
+    for (const EulerOptions& o : variants) {
+      const Precision p = o.precision;
       CAPTURE(precisionName(p));
-      CAPTURE(memoryName(m));
-      EulerSolver s(ctx, in, mu, {p, m});
+      CAPTURE(memoryName(*o.memory));
+      EulerSolver s(ctx, in, mu, o);
       s.step(20);
       CHECK(test::maxAbsDiff(s.readField().data, expect.values) < tolerance(p));
       CHECK(s.error() == doctest::Approx(refErr).epsilon(p == Precision::F32 ? 1e-3 : 0.05));
@@ -143,32 +147,28 @@ TEST_CASE("3D Euler with anisotropic spacing matches the reference in every vari
     const ref::Field v0 = deviceV0(*ctx, in);
     const ref::Field expect = ref::eulerIterate(v0, v0, mu, 20);
     const double refErr = ref::gvfError(expect, v0, mu);
-    struct Variant {
-      Precision p;
-      MemoryKind m;
-      Tile3D tile;
-    };
-    const Variant variants[] = {
-        {Precision::F32, MemoryKind::Buffer, {}},
-        {Precision::F16, MemoryKind::Image, {}},
-        {Precision::SNorm16, MemoryKind::Buffer, {}},
-        {Precision::F32, MemoryKind::Local, Tile3D{.tx = 13, .ty = 9, .rows = 3, .zChunk = 4}},
-        {Precision::F16, MemoryKind::Local,
-         Tile3D{.tx = 12, .ty = 12, .rows = 3, .zChunk = 5, .rawPrefetch = true}}};
-    for (const Variant& v : variants) {
-      CAPTURE(precisionName(v.p));
-      CAPTURE(memoryName(v.m));
-      EulerOptions o{v.p, v.m};
-      o.tile3d = v.tile;
+    const EulerOptions variants[] = {
+        {.precision = Precision::F32, .memory = MemoryKind::Buffer},
+        {.precision = Precision::F16, .memory = MemoryKind::Image},
+        {.precision = Precision::SNorm16, .memory = MemoryKind::Buffer},
+        {.precision = Precision::F32,
+         .memory = MemoryKind::Local,
+         .tile3d = Tile3D{.tx = 13, .ty = 9, .rows = 3, .zChunk = 4}},
+        {.precision = Precision::F16,
+         .memory = MemoryKind::Local,
+         .tile3d = Tile3D{.tx = 12, .ty = 12, .rows = 3, .zChunk = 5, .rawPrefetch = true}}};
+    for (const EulerOptions& o : variants) {
+      const Precision p = o.precision;
+      CAPTURE(precisionName(p));
+      CAPTURE(memoryName(*o.memory));
       EulerSolver s(ctx, in, mu, o);
       s.step(20);
-      CHECK(test::maxAbsDiff(s.readField3D().data, expect.values) < tolerance(v.p));
-      CHECK(s.error() == doctest::Approx(refErr).epsilon(v.p == Precision::F32 ? 1e-3 : 0.05));
+      CHECK(test::maxAbsDiff(s.readField3D().data, expect.values) < tolerance(p));
+      CHECK(s.error() == doctest::Approx(refErr).epsilon(p == Precision::F32 ? 1e-3 : 0.05));
     }
-    // The tiles' frame mirrors pairs of neighbours, weighted alike: equal to single steps.
-    EulerOptions tiled{Precision::F32, MemoryKind::Local};
-    tiled.tile3d = Tile3D{.tx = 13, .ty = 9, .rows = 3, .zChunk = 4};
-    EulerSolver a(ctx, in, mu, {Precision::F32, MemoryKind::Buffer}), b(ctx, in, mu, tiled);
+    // The tiles' frame mirrors pairs of neighbours, weighted alike: equal to single steps
+    // (variants 3 and 0).
+    EulerSolver a(ctx, in, mu, variants[0]), b(ctx, in, mu, variants[3]);
     a.step(7);
     b.step(7);
     CHECK(a.readField3D().data == b.readField3D().data);

@@ -2,7 +2,7 @@
 // pocket and a dumbbell, each in Gaussian noise at SNR 3, 5 and 10 (contrast 1 over sigma),
 // seeded; GVF and grad-f surfaces started around the object, and a small grad-f sphere in the
 // noise alone (the case that grew without bound before). Every final mesh must be closed and
-// manifold, cross itself nowhere (countCrossingPairs, a grid, not all pairs), keep its edges in
+// manifold, cross itself nowhere (crossingFacePairs, a grid, not all pairs), keep its edges in
 // [dmin, dmax] but for the collapses remesh() refuses (a few percent, remesh()'s documented
 // rule), and stay within its vertex budget. Figures go to MESSAGE.
 #include <doctest/doctest.h>
@@ -122,7 +122,7 @@ TEST_CASE("surfaces on noisy generated scenes stay surfaces: no crossings, edges
       s.settleMeshes();
       for (const SurfaceContour& c : s.surfaces()) {
         const MeshCheck check = checkMesh(c.mesh);
-        const std::size_t crossings = countCrossingPairs(c.mesh);
+        const std::size_t crossings = crossingFacePairs(c.mesh).size();
         const EdgeRange e = edgeRange(c.mesh, params.dmin, params.dmax);
         std::ostringstream o;
         o << scene.name << " SNR " << snr << ", " << forceName(c.force) << " "
@@ -247,7 +247,7 @@ BallOutcome ballSurface(const glm::dvec3& spacing, const glm::dvec3& centre, dou
           std::max(o.longestEdge,
                    glm::length(glm::dvec3(c.mesh.vertices[t[i]] - c.mesh.vertices[t[(i + 1) % 3]]) *
                                spacing));
-  o.crossings = countCrossingPairs(c.mesh);
+  o.crossings = crossingFacePairs(c.mesh).size();
   MESSAGE("ball of " << radius << " mm at " << spacing.x << "x" << spacing.y << "x" << spacing.z
                      << std::string(unitSpacing ? " (voxel-space surface)" : "") << ", mu " << mu
                      << ": " << std::string(snakeStateName(o.state))

@@ -69,6 +69,19 @@ double maxDiff(const std::vector<glm::vec3>& a, const std::vector<glm::dvec3>& b
   return m;
 }
 
+// The reference's step with p's weights, a surface's own pressure and the grid's spacing.
+reference::SurfaceStepParams stepParamsOf(const SnakeParams& p, double pressure,
+                                          glm::dvec3 spacing = glm::dvec3(1.0)) {
+  return {.alpha = p.alpha,
+          .beta = p.beta,
+          .gamma = p.gamma,
+          .kappa = p.kappa,
+          .pressure = pressure,
+          .normalize = p.normalize,
+          .sweeps = surfaceSweeps(p),
+          .spacing = spacing};
+}
+
 // No remeshing or state checks inside the compared iterations.
 SnakeParams quiet(SnakeParams p) {
   p.resample = 1000;
@@ -123,8 +136,7 @@ TEST_CASE("surface iterations match the double reference for every kind of param
       surfaces.step(1);
       const auto got = surfaces.surfaces();
       for (std::size_t k = 0; k < got.size(); ++k) {
-        reference::SurfaceStepParams rp{c.alpha,         c.beta,      c.gamma,         c.kappa,
-                                        got[k].pressure, c.normalize, surfaceSweeps(p)};
+        const reference::SurfaceStepParams rp = stepParamsOf(p, got[k].pressure);
         ref[k] = reference::surfaceStep(
             ref[k], rings[k], got[k].force == SnakeForce::Gvf ? s.gvf : s.traditional, rp);
         CHECK(got[k].iterations == step);
@@ -195,8 +207,7 @@ TEST_CASE("with anisotropic spacing, steps and hold strengths match the referenc
     surfaces.step(1);
     const auto got = surfaces.surfaces();
     for (std::size_t k = 0; k < got.size(); ++k) {
-      reference::SurfaceStepParams rp{p.alpha,         p.beta,      p.gamma,          p.kappa,
-                                      got[k].pressure, p.normalize, surfaceSweeps(p), h};
+      const reference::SurfaceStepParams rp = stepParamsOf(p, got[k].pressure, h);
       ref[k] = reference::surfaceStep(ref[k], rings[k],
                                       got[k].force == SnakeForce::Gvf ? s.gvf : s.traditional, rp);
       std::vector<glm::vec3> world = got[k].mesh.vertices;
@@ -282,7 +293,13 @@ TEST_CASE("the Richardson sweeps reach the exact semi-implicit step") {
     CAPTURE(a);
     SnakeParams p = SnakeParams::defaults();
     p.alpha = a, p.beta = a, p.gamma = 1.0, p.pressure = 0.3;
-    reference::SurfaceStepParams rp{p.alpha, p.beta, p.gamma, p.kappa, p.pressure, true, 4000};
+    reference::SurfaceStepParams rp{.alpha = p.alpha,
+                                    .beta = p.beta,
+                                    .gamma = p.gamma,
+                                    .kappa = p.kappa,
+                                    .pressure = p.pressure,
+                                    .normalize = true,
+                                    .sweeps = 4000};
     const auto exact = reference::surfaceImplicitStep(x, rings, s.gvf, rp);
     const auto many = reference::surfaceStep(x, rings, s.gvf, rp);
     double err = 0, step = 0;
@@ -328,7 +345,13 @@ TEST_CASE("the sweeps stay stable at the table's extremes where an explicit step
   };
   const double r0 = spread(toD(mesh.vertices));
   CHECK(explicitRun(1 / p.gamma) > 100 * r0);  // explicit: blows up
-  reference::SurfaceStepParams rp{p.alpha, p.beta, p.gamma, 0, 0, true, surfaceSweeps(p)};
+  const reference::SurfaceStepParams rp{.alpha = p.alpha,
+                                        .beta = p.beta,
+                                        .gamma = p.gamma,
+                                        .kappa = 0,
+                                        .pressure = 0,
+                                        .normalize = true,
+                                        .sweeps = surfaceSweeps(p)};
   auto x = toD(mesh.vertices);
   for (int it = 0; it < 20; ++it) x = reference::surfaceStep(x, rings, zero, rp);
   CHECK(spread(x) <= r0 + 1e-9);  // the sweeps only smooth and shrink

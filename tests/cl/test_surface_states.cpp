@@ -192,7 +192,7 @@ TEST_CASE("surface states: stalled in a flat region, collapsed, moving when iter
   CHECK(m->surfaces()[0].iterations == 0);
 }
 
-TEST_CASE("point-to-mesh distances, collapse, unheld patch widths and extents") {
+TEST_CASE("points near a mesh, collapse and unheld patch extents") {
   const glm::dvec3 c(20, 20, 20);
   const SurfaceMesh sphere = sphereMesh(c, 10, 1.0);
   // Points 0.3 and 3 voxels outside the sphere along a few directions: the chord error of
@@ -205,8 +205,11 @@ TEST_CASE("point-to-mesh distances, collapse, unheld patch widths and extents") 
   }
   const MeshDistance d(sphere, 5.0), capped(sphere, 1.0);
   for (int k = 0; k < 20; ++k) {
-    CHECK(d(glm::dvec3(points[k])) == doctest::Approx(k % 2 ? 0.3 : 3.0).epsilon(0.02));
-    CHECK(capped(glm::dvec3(points[k])) == doctest::Approx(k % 2 ? 0.3 : 1.0).epsilon(0.2));
+    const glm::dvec3 p(points[k]);
+    const double want = k % 2 ? 0.3 : 3.0, tol = 0.02 * (1 + want);
+    CHECK(d.within(p, want + tol));
+    CHECK_FALSE(d.within(p, want - tol));
+    CHECK(capped.within(p, 1.0) == (k % 2 == 1));  // nothing within 1 of the far points
   }
 
   const double v0 = meshVolume(sphere);
@@ -216,49 +219,22 @@ TEST_CASE("point-to-mesh distances, collapse, unheld patch widths and extents") 
   for (auto& v : flat.vertices) v.z = static_cast<float>(c.z + 0.01 * (v.z - c.z));
   CHECK(collapsedSurface(flat, v0, 1.0));
 
-  // A polar cap of angular radius 0.5 unheld: its width is its geodesic diameter, 2 * 10 *
-  // 0.5 = 10 (edge paths run up to ~15 % longer than geodesics).
+  // The extent the states judge is an area: a polar cap of angular radius 0.5 unheld (area
+  // 2 pi 10^2 (1 - cos 0.5) = 77) grown by the reach 1.5 along its border (2 pi 10 sin 0.5 =
+  // 30) is a disc about 12.6 wide; a band 3 voxels wide round the equator (area 188) is far
+  // wider than its width.
   std::vector<bool> held(sphere.vertices.size());
   for (std::size_t i = 0; i < held.size(); ++i)
     held[i] = (sphere.vertices[i].z - c.z) / 10.0 < std::cos(0.5);
-  const double w = unheldPatchWidth(sphere, held);
-  MESSAGE("cap width " << w);
-  CHECK(w > 9.0);
-  CHECK(w < 11.5);
-  CHECK(unheldPatchWidth(sphere, std::vector<bool>(held.size(), true)) == 0);
-  CHECK(unheldPatchWidth(sphere, std::vector<bool>(held.size(), false)) > 30);
-
-  // The extent the states judge is an area: the cap (area 2 pi 10^2 (1 - cos 0.5) = 77) grown
-  // by the reach 1.5 along its border (2 pi 10 sin 0.5 = 30) is a disc about 12.6 wide; a band
-  // 3 voxels wide round the equator (area 188) is far wider than its width.
   const double capExtent = unheldPatchExtent(sphere, held, kHoldDistance);
   MESSAGE("cap extent " << capExtent);
   CHECK(capExtent == doctest::Approx(12.6).epsilon(0.08));
   std::vector<bool> band(sphere.vertices.size());
   for (std::size_t i = 0; i < band.size(); ++i)
     band[i] = std::abs(sphere.vertices[i].z - c.z) > 1.5;
-  CHECK(unheldPatchWidth(sphere, band) < 6.0);
   CHECK(unheldPatchExtent(sphere, band, kHoldDistance) > 16.0);
   CHECK(unheldPatchExtent(sphere, std::vector<bool>(held.size(), true), kHoldDistance) == 0);
   CHECK(unheldPatchExtent(sphere, std::vector<bool>(held.size(), false), kHoldDistance) > 30);
-
-  // The kernels' compressed one-rings are vertexNeighbours()' fans.
-  for (const SurfaceMesh& m : {sphere, boxMesh({2, 3, 4}, {9, 7, 12}, 1.5)}) {
-    const auto fans = vertexNeighbours(m);
-    const MeshRings rings = meshRings(m);
-    REQUIRE(rings.start.size() == fans.size() + 1);
-    bool same = true;
-    for (std::size_t v = 0; v < fans.size(); ++v)
-      same = same && std::equal(fans[v].begin(), fans[v].end(), rings.ring.begin() + rings.start[v],
-                                rings.ring.begin() + rings.start[v + 1]);
-    CHECK(same);
-  }
-  // within() agrees with the distance.
-  const MeshDistance distance(sphere, 1.0);
-  for (const auto& q : points) {
-    const double dq = distance(glm::dvec3(q));
-    CHECK(distance.within(glm::dvec3(q), 0.5) == (dq <= 0.5));
-  }
 }
 
 // A sphere inflating by pressure in a zero field: its edges grow all the time.

@@ -16,7 +16,7 @@ TEST_CASE("3D tile pitch puts each work-group's rows on distinct banks") {
     for (int rows = 1; rows <= 4; ++rows) {
       CAPTURE(tx);
       CAPTURE(rows);
-      const int p = detail::tile3dPitch(Tile3D{tx, 12, rows, 8});
+      const int p = detail::tile3dPitch(Tile3D{.tx = tx, .ty = 12, .rows = rows, .zChunk = 8});
       CHECK(p >= tx);
       CHECK(p < tx + 32);
       // Consecutive work-item rows are rows * p floats apart and hold tx work-items: bank
@@ -27,8 +27,9 @@ TEST_CASE("3D tile pitch puts each work-group's rows on distinct banks") {
       else
         CHECK(p == tx);
     }
-  CHECK(detail::tile3dPitch(Tile3D{36, 36, 3, 0}) == 44);
-  CHECK(detail::tile3dLocalBytes(Tile3D{36, 36, 3, 0}) == 2ull * 3 * 36 * 44 * 4);
+  CHECK(detail::tile3dPitch(Tile3D{.tx = 36, .ty = 36, .rows = 3, .zChunk = 0}) == 44);
+  CHECK(detail::tile3dLocalBytes(Tile3D{.tx = 36, .ty = 36, .rows = 3, .zChunk = 0}) ==
+        2ull * 3 * 36 * 44 * 4);
 }
 
 TEST_CASE("3D presets per precision, and z chunks sized to the device") {
@@ -72,7 +73,8 @@ TEST_CASE("3D presets per precision, and z chunks sized to the device") {
       if (2 * layer <= perCu * cus) CHECK(detail::tile3dGroups(t, shape, 2) >= 2);
     }
   // A chosen chunk is kept; the solver reports what it resolved.
-  auto fixed = detail::resolveTile3D(Tile3D{24, 16, 1, 48}, Precision::F32, *ctx, first);
+  auto fixed = detail::resolveTile3D(Tile3D{.tx = 24, .ty = 16, .rows = 1, .zChunk = 48},
+                                     Precision::F32, *ctx, first);
   REQUIRE(fixed);
   CHECK(fixed->zChunk == 48);
   CHECK(detail::tile3dOptions(*fixed, first, ctx->info()).find("-DZCHUNK=48") != std::string::npos);

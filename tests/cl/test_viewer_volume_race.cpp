@@ -314,17 +314,20 @@ TEST_CASE("the race on a logical clock: the same time each, multigrid ahead at e
   CHECK(e.curve.front().epsilon == doctest::Approx(m.curve.front().epsilon));
   for (std::size_t i = 1; i < e.curve.size(); ++i) CHECK(e.curve[i].ms > e.curve[i - 1].ms);
 
-  race.computeCapture(CaptureParams::defaults());
-  MESSAGE("capture areas: Euler " << e.captureArea << ", multigrid " << m.captureArea);
-  CHECK(m.captureArea > e.captureArea);
-  CHECK(e.captureArea > 0);
+  // Whole maps of both fields, the reference for the bands below.
+  const CaptureParams params = CaptureParams::defaults();
+  CaptureRange whole(s.sharedContext(), s.planeInput());
+  const long eulerArea = whole.compute(race.planeField(RaceSession::kEuler), params);
+  const long multigridArea = whole.compute(race.planeField(RaceSession::kMultigrid), params);
+  MESSAGE("capture areas: Euler " << eulerArea << ", multigrid " << multigridArea);
+  CHECK(multigridArea > eulerArea);
+  CHECK(eulerArea > 0);
+  CHECK(e.captureArea == -1);  // none asked for yet
 
   // The same maps in bands over frames (no frame carries a whole map), from copies of both
   // fields taken at the start: the lanes step on meanwhile and the areas are still those of
   // the fields at the start. A tiny target per call: bands of the fewest rows.
-  const long eulerArea = e.captureArea, multigridArea = m.captureArea;
-  race.lane(RaceSession::kEuler).captureArea = race.lane(RaceSession::kMultigrid).captureArea = -1;
-  race.beginCapture(CaptureParams::defaults());
+  race.beginCapture(params);
   CHECK(race.capturing());
   int calls = 1;
   bool eulerFirst = false;

@@ -51,7 +51,10 @@ TEST_CASE("the race view: Euler and multigrid maps side by side in one colour ra
   renderer.setImage(session.image());
   // The lanes reach GL by the path the viewer's own view uses (issue 29: at 2048² on the H200
   // a host copy of each lane, whatever the view's path, took 30 ms of a 38 ms frame).
-  const TransferChoice viewsPath{TransferPath::HostCopy, false, false, "the view's own path"};
+  const TransferChoice viewsPath{.path = TransferPath::HostCopy,
+                                 .glEvent = false,
+                                 .semaphores = false,
+                                 .description = "the view's own path"};
   RaceView view(viewsPath, session.context().context());
   view.upload(race, session);
   for (int i = 0; i < 2; ++i) {

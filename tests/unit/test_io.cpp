@@ -191,7 +191,7 @@ TEST_CASE("compressed MetaImage: written and read through zlib; bombs refused be
   auto dir = test::scratchDir("io_mha_zlib");
   Field2D f(13, 7);
   for (std::size_t i = 0; i < f.data.size(); ++i) f.data[i] = std::sin(0.37f * i) * 3.0f;
-  writeMetaImageField(dir / "f.mha", f, MetaImageWriteOptions{true});
+  writeMetaImageField(dir / "f.mha", f, MetaImageWriteOptions{.compressed = true});
   const std::string bytes = test::readFile(dir / "f.mha");
   CHECK(bytes.find("CompressedData = True\nCompressedDataSize = ") != std::string::npos);
   CHECK(readMetaImageField(dir / "f.mha").data == f.data);

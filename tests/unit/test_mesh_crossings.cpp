@@ -31,7 +31,7 @@ std::size_t allPairs(const SurfaceMesh& m) {
       SurfaceMesh two;
       two.vertices = m.vertices;
       two.faces = {m.faces[f], m.faces[g]};
-      n += countCrossingPairs(two);
+      n += crossingFacePairs(two).size();
     }
   return n;
 }
@@ -47,17 +47,18 @@ SurfaceMesh crumpled(double amount, unsigned seed) {
 }  // namespace
 
 TEST_CASE("a clean sphere does not cross itself") {
-  CHECK(countCrossingPairs(sphereMesh({0, 0, 0}, 10, 1.5)) == 0);
-  CHECK(countCrossingPairs(boxMesh({0, 0, 0}, {3, 4, 5}, 1)) == 0);
+  CHECK(crossingFacePairs(sphereMesh({0, 0, 0}, 10, 1.5)).size() == 0);
+  CHECK(crossingFacePairs(boxMesh({0, 0, 0}, {3, 4, 5}, 1)).size() == 0);
 }
 
 TEST_CASE("two overlapping spheres cross along a circle; apart, they do not") {
   const SurfaceMesh a = sphereMesh({0, 0, 0}, 5, 1.2);
-  const std::size_t overlapping = countCrossingPairs(joined(a, sphereMesh({6, 0.3, 0.2}, 5, 1.2)));
+  const std::size_t overlapping =
+      crossingFacePairs(joined(a, sphereMesh({6, 0.3, 0.2}, 5, 1.2))).size();
   MESSAGE("overlapping spheres: " << overlapping << " crossing pairs");
   // The circle of intersection (radius 4) crosses about 2 pi 4 / 1.2 ~ 21 faces of each mesh.
   CHECK(overlapping > 20);
-  CHECK(countCrossingPairs(joined(a, sphereMesh({10.5, 0, 0}, 5, 1.2))) == 0);
+  CHECK(crossingFacePairs(joined(a, sphereMesh({10.5, 0, 0}, 5, 1.2))).size() == 0);
 }
 
 TEST_CASE("a vertex pushed through the far side of a sphere: its faces cross the far ones") {
@@ -82,7 +83,7 @@ TEST_CASE("the grid finds exactly the pairs that an all-pairs search finds") {
   for (unsigned seed : {1u, 2u, 3u, 4u}) {
     CAPTURE(seed);
     const SurfaceMesh m = crumpled(0.4 + 0.2 * seed, seed);
-    const std::size_t fast = countCrossingPairs(m), slow = allPairs(m);
+    const std::size_t fast = crossingFacePairs(m).size(), slow = allPairs(m);
     MESSAGE("crumpled sphere " << seed << ": " << fast << " crossing pairs");
     CHECK(fast == slow);
     CHECK(fast > 0);
@@ -93,7 +94,7 @@ TEST_CASE("untangling irons local folds flat and leaves clean faces exactly as t
   for (unsigned seed : {5u, 6u, 7u}) {
     CAPTURE(seed);
     SurfaceMesh m = crumpled(0.5, seed);
-    const std::size_t before = countCrossingPairs(m);
+    const std::size_t before = crossingFacePairs(m).size();
     REQUIRE(before > 0);
     SurfaceMesh fixed = m;
     const Untangled u = untangleCrossings(fixed);
@@ -102,7 +103,7 @@ TEST_CASE("untangling irons local folds flat and leaves clean faces exactly as t
     MESSAGE("crumpled sphere " << seed << ": " << before << " crossing pairs, " << left
                                << " after untangling");
     CHECK(left == 0);
-    CHECK(countCrossingPairs(fixed) == 0);
+    CHECK(crossingFacePairs(fixed).size() == 0);
     CHECK(checkMesh(fixed).ok());
   }
   SurfaceMesh clean = sphereMesh({0, 0, 0}, 5, 1.5);

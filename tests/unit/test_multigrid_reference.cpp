@@ -74,7 +74,7 @@ TEST_CASE("one Gauss-Seidel point update zeroes that point's residual") {
 
 TEST_CASE("multigrid and Euler converge to the same field (2D and 3D, odd sizes)") {
   const double mu = 0.1, tol = 1e-11;
-  const MultigridParams p{mu, 1, 2, 1};
+  const MultigridParams p{.mu = mu, .a = 1, .b = 2, .c = 1};
   auto check = [&](const Field& v0) {
     const Field euler = eulerToConvergence(v0, mu, tol);
     REQUIRE(gvfError(euler, v0, mu) <= tol);

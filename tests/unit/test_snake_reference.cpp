@@ -169,18 +169,18 @@ TEST_CASE("resampling keeps every gap within [dmin, dmax] on irregular contours"
   std::vector<glm::vec2> square = {{10, 10}, {30, 10}, {30, 30}, {10, 30}};
   auto sq = resampleContour(square, 1.0, 2.5);
   CHECK(sq.size() == 32);  // 20 / 2.5 = 8 pieces per side
-  CHECK(contourMove(sq, square) < 1e-5);
+  CHECK(progressMove(sq, {square}) < 1e-5);
 }
 
-TEST_CASE("contour move: distance to the old contour, blind to sliding along it") {
+TEST_CASE("progress move: distance to the old contour, blind to sliding along it") {
   auto circle = circleContour(40, 40, 15, 1.5);
   auto shifted = circle;
   for (auto& p : shifted) p += glm::vec2(0.75f, 0.0f);
-  CHECK(contourMove(shifted, circle) == doctest::Approx(0.75).epsilon(0.05));
+  CHECK(progressMove(shifted, {circle}) == doctest::Approx(0.75).epsilon(0.05));
   std::vector<glm::vec2> square = {{10, 10}, {30, 10}, {30, 30}, {10, 30}};
   std::vector<glm::vec2> slid = {{15, 10}, {30, 17}, {22, 30}, {10, 12}};  // same square
-  CHECK(contourMove(slid, square) < 1e-6);
-  CHECK(contourMove({}, square) == INFINITY);
+  CHECK(progressMove(slid, {square}) < 1e-6);
+  CHECK(progressMove({}, {square}) == INFINITY);
 }
 
 TEST_CASE("distances to a contour: the grid search equals the brute force") {

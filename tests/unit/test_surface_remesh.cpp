@@ -237,8 +237,8 @@ TEST_CASE("remesh gives its result's one-rings, and remeshes a moved result as b
   MeshRings rings;
   const SurfaceMesh m = remesh(moved(sphereMesh({20, 20, 20}, 12, 1.75), jitter), kMin, kMax,
                                std::size_t(1) << 22, &rings);
-  // meshRings() builds the half-edges afresh (test_surface_states checks it against
-  // vertexNeighbours()); remesh() reads them off its compacted ones.
+  // meshRings() builds the half-edges afresh (test_surface_mesh checks its fans); remesh()
+  // reads them off its compacted ones.
   auto sameRings = [](const MeshRings& r, const SurfaceMesh& mesh) {
     const MeshRings expected = meshRings(mesh);
     return r.start == expected.start && r.ring == expected.ring;

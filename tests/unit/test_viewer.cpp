@@ -290,11 +290,9 @@ TEST_CASE("frame statistics: the phases of frames over 16.7 ms are kept apart") 
   st.addFrame(30);  // slow: 26 ms in phases, 4 ms outside them
   st.addPhase("snakes", 10);
   st.addFrame(20);  // slow
-  CHECK(st.slowFrames() == 2);
-  CHECK(st.slowPhaseMs("snakes") == doctest::Approx(15.0));
-  CHECK(st.slowPhaseMs("solver") == doctest::Approx(3.0));  // 6 over 2 slow frames, not 11
-  CHECK(st.slowPhaseMs("other") == doctest::Approx(7.0));   // (4 + 10) / 2
-  CHECK(st.summary().find("2 frames over 16.7 ms (longest 30.0 ms)") != std::string::npos);
+  // Their mean ms: solver 6 over 2 slow frames (not 11), other (4 + 10) / 2.
+  CHECK(st.summary().find("2 frames over 16.7 ms (longest 30.0 ms), their mean ms: other 7.0 "
+                          "snakes 15.0 solver 3.0") != std::string::npos);
 }
 
 TEST_CASE("streamlines follow a uniform field and stop at a sink") {

@@ -1,11 +1,18 @@
 #pragma once
 // The forces a Compare races (issue 43), for the snakes' twins and the surfaces' alike.
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "gvflab/snake_types.hpp"
 
 namespace gvflab::viewer {
+
+// A contour's own pressure as the engine's add() takes it (nullopt: the parameters').
+template <class Contour>
+std::optional<double> ownPressure(const Contour& c) {
+  return c.ownPressure ? std::optional<double>(c.pressure) : std::nullopt;
+}
 
 struct CompareForces {
   static constexpr std::size_t kMax = 4;  // contours in one race

@@ -25,13 +25,6 @@ void FrameStats::addFrame(double ms) {
   framePhases_.clear();
 }
 
-double FrameStats::slowPhaseMs(const std::string& name) const {
-  auto it = slowPhases_.find(name);
-  return it == slowPhases_.end() || slowFrames_ == 0
-             ? 0
-             : it->second / static_cast<double>(slowFrames_);
-}
-
 double FrameStats::percentile(double p) const {
   if (recent_.empty()) return 0;
   std::vector<double> v(recent_.begin(), recent_.end());

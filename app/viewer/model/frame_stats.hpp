@@ -22,10 +22,6 @@ class FrameStats {
     phases_[name] += ms;
     framePhases_[name] += ms;
   }
-  long slowFrames() const { return slowFrames_; }
-  // Mean ms of a phase over the frames longer than kSlowMs (0 when none); "other" is the part
-  // of those frames outside every phase (composition, swap, the event loop).
-  double slowPhaseMs(const std::string& name) const;
   double percentile(double p) const;  // over the window, 0 when empty
   double p50() const { return percentile(0.5); }
   double p95() const { return percentile(0.95); }
@@ -43,7 +39,9 @@ class FrameStats {
   double totalMs_ = 0;
   std::map<std::string, double> phases_;
   std::map<std::string, double> framePhases_;  // of the frame in progress
-  std::map<std::string, double> slowPhases_;   // summed over the slow frames
+  // Summed over the slow frames; "other": their time outside every phase (composition, swap,
+  // the event loop).
+  std::map<std::string, double> slowPhases_;
   long slowFrames_ = 0;
   double longestMs_ = 0;
 };

@@ -101,12 +101,6 @@ void RaceSession::captureOnPlane() {
   }
 }
 
-void RaceSession::computeCapture(const CaptureParams& params) {
-  captureOnPlane();
-  captureLane_ = -1;
-  for (int i = 0; i < 2; ++i) lanes_[i].captureArea = capture_[i]->compute(planeField(i), params);
-}
-
 void RaceSession::beginCapture(const CaptureParams& params) {
   captureOnPlane();
   for (int i = 0; i < 2; ++i) capture_[i]->begin(planeField(i), params);  // both fields now

@@ -65,12 +65,11 @@ class RaceSession {
 
   // The field of lane i on the plane shown (float2, planeInput's size).
   const cl::Buffer& planeField(int i);
-  // Capture-range areas of both lanes on the plane shown (refreshed by the caller).
-  void computeCapture(const CaptureParams& params);
-  // The same in bands over frames, so that no frame carries a whole map (206 ms for both lanes
-  // at 2048² on the H200): beginCapture() starts a refresh on both lanes' fields as they are
-  // now; each continueCapture() queues about targetMs of OpenCL time (captureBandRows) and
-  // returns true when both areas are in (each lane's area changes when its map is done).
+  // Capture-range areas of both lanes on the plane shown, in bands over frames, so that no
+  // frame carries a whole map (206 ms for both lanes at 2048² on the H200): beginCapture()
+  // starts a refresh on both lanes' fields as they are now; each continueCapture() queues about
+  // targetMs of OpenCL time (captureBandRows) and returns true when both areas are in (each lane's
+  // area changes when its map is done).
   void beginCapture(const CaptureParams& params);
   bool continueCapture(double targetMs);
   bool capturing() const { return captureLane_ >= 0; }

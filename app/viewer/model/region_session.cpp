@@ -21,8 +21,6 @@ RegionSession::RegionSession(Session& session, const RegionSnakeParams& params,
                              std::optional<std::array<int, 4>> rect)
     : session_(session), params_(params), rect_(rect) {}
 
-RegionSession::~RegionSession() = default;
-
 std::array<int, 2> RegionSession::imageSize() const {
   if (ownsImage()) return {large_.spec.width, large_.spec.height};
   return {session_.image().width, session_.image().height};

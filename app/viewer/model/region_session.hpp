@@ -17,7 +17,6 @@ class RegionSession {
  public:
   RegionSession(Session& session, const RegionSnakeParams& params,
                 std::optional<std::array<int, 4>> rect);
-  ~RegionSession();
 
   // A synthetic image of our own replaces the session's image.
   bool ownsImage() const { return !large_.empty(); }

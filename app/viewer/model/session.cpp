@@ -15,16 +15,6 @@
 #include "viewer/model/frame_stats.hpp"
 
 namespace gvflab::viewer {
-namespace {
-
-std::string formatMu(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4f", v);
-  return buf;
-}
-
-}  // namespace
-
 Session::Session(const SessionStartup& startup)
     : choice_(startup.solver),
       sigma_(startup.gvf.sigma),
@@ -71,8 +61,7 @@ void Session::openFile(const std::filesystem::path& path) {
 }
 
 void Session::openPhantom(const std::string& name, int size) {
-  rebuild({makePhantom(name, size), nullptr, "phantom '" + name + "'"}, requestedSigma(), v0Mode_);
-  imagePath_.reset();
+  setImage(makePhantom(name, size), "phantom '" + name + "'");
   phantom_ = name;
   phantomSize_ = size;
 }
@@ -133,12 +122,9 @@ void Session::setSolverParams(const std::vector<double>& values) {
   choice_.keepOwnParamValues(values);
 }
 
-void Session::rebuild(Source source, std::optional<double> sigma, V0Mode mode) {
-  rebuildOn(ctx_, std::move(source), sigma, mode);
-}
-
-void Session::rebuildOn(std::shared_ptr<ComputeContext> ctx, Source source,
-                        std::optional<double> sigma, V0Mode mode) {
+void Session::rebuild(Source source, std::optional<double> sigma, V0Mode mode,
+                      std::shared_ptr<ComputeContext> ctx) {
+  if (!ctx) ctx = ctx_;
   // Build everything new first; only swap in once nothing can throw any more. The size check,
   // the start's snakes and surfaces counted beside the field as the headless run counts them,
   // comes before any allocation, so a volume too large is refused with the size and limit.
@@ -215,8 +201,10 @@ void Session::restart() {
 }
 
 void Session::noteMu(const MuCheck& mu) {
+  char bound[32];
+  std::snprintf(bound, sizeof bound, "%.4f", mu.bound);
   if (mu.clamped)
-    notice_ = {Notice::Kind::MuClamped, mu.refusal + " Clamped to " + formatMu(mu.bound) + "."};
+    notice_ = {Notice::Kind::MuClamped, mu.refusal + " Clamped to " + bound + "."};
   else if (notice_.kind == Notice::Kind::MuClamped)
     notice_ = {};  // an older clamp no longer applies
 }
@@ -365,7 +353,7 @@ void Session::switchDevice(const std::string& selector,
   co.deviceSelector = selector;
   co.extraProperties = std::move(extraProperties);
   auto ctx = ComputeContext::create(co);  // throws: nothing changed yet
-  rebuildOn(std::move(ctx), currentSource(), requestedSigma(), v0Mode_);
+  rebuild(currentSource(), requestedSigma(), v0Mode_, std::move(ctx));
 }
 
 std::filesystem::file_time_type Session::newestKernelTime() const {
@@ -398,13 +386,16 @@ void Session::recordEpsilon() {
   epsilon_ = solver_->error();
   fieldWatch_.add(solver_->iterations(), epsilon_);
   const double it = static_cast<double>(solver_->iterations());
-  if (!convergence_.empty() && convergence_.back()[0] == it) return;  // no step this frame
-  convergence_.push_back({it, epsilon_});
-  if (convergence_.size() >= kConvergencePoints) {
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < convergence_.size(); i += 2) convergence_[kept++] = convergence_[i];
-    convergence_.resize(kept);
-  }
+  if (convergence_.empty() || convergence_.back()[0] != it)  // else no step this frame
+    appendThinned(convergence_, {it, epsilon_});
+}
+
+void appendThinned(std::vector<std::array<double, 2>>& series, std::array<double, 2> p) {
+  series.push_back(p);
+  if (series.size() < Session::kConvergencePoints) return;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < series.size(); i += 2) series[kept++] = series[i];
+  series.resize(kept);
 }
 
 void Session::updateRate(long stepsDone) {

@@ -35,6 +35,10 @@ struct Notice {
   bool empty() const { return kind == Kind::None; }
 };
 
+// Appends p to a plot's series, thinned to every other point when it reaches
+// Session::kConvergencePoints, so that it always spans the whole run.
+void appendThinned(std::vector<std::array<double, 2>>& series, std::array<double, 2> p);
+
 class Session {
  public:
   // Creates the context and opens startup.image (an image or a volume), or startup.phantom. A file
@@ -93,7 +97,6 @@ class Session {
   // failures.
   void advanceFrame(double elapsedMs = 0);
   void noteFrameRest(double ms) { budget_.afterSolver(ms); }
-  const FrameBudget& budget() const { return budget_; }
   int lastFrameIterations() const { return lastSteps_; }
   double lastFrameStepMs() const { return lastStepMs_; }  // wall time of its steps and ε
   // Parameters to save (setMu may clamp what was asked for: this is what was asked for).
@@ -141,8 +144,7 @@ class Session {
   int iterationsPerFrame() const;
   long iterations() const { return solver_->iterations(); }
   double epsilon() const { return epsilon_; }
-  // (iterations, ε) since the last restart, for the plot; thinned to every other point when
-  // it reaches kConvergencePoints, so it always spans the whole run.
+  // (iterations, ε) since the last restart, for the plot (appendThinned).
   static constexpr std::size_t kConvergencePoints = 1024;
   const std::vector<std::array<double, 2>>& convergence() const { return convergence_; }
   double iterationsPerSecond() const { return itersPerSecond_; }
@@ -178,10 +180,9 @@ class Session {
     std::string name;
   };
   Source currentSource() const;
-  // sigma: nullopt chooses it from the image's noise.
-  void rebuild(Source source, std::optional<double> sigma, V0Mode mode);
-  void rebuildOn(std::shared_ptr<ComputeContext> ctx, Source source, std::optional<double> sigma,
-                 V0Mode mode);
+  // sigma: nullopt chooses it from the image's noise. ctx: another context (null: this one).
+  void rebuild(Source source, std::optional<double> sigma, V0Mode mode,
+               std::shared_ptr<ComputeContext> ctx = nullptr);
   std::optional<double> requestedSigma() const {
     return sigmaFromNoise_ ? std::nullopt : std::optional<double>(sigma_);
   }

@@ -10,10 +10,6 @@
 #include "gvflab/gvf_input.hpp"
 
 namespace gvflab::viewer {
-namespace {
-constexpr std::size_t kUndoDepth = 100;
-constexpr int kCaptureEveryFrames = 30;  // while GVF runs, refresh the map about twice a second
-}  // namespace
 
 std::vector<unsigned char> captureOverlayRgba(const std::vector<int>& steps, int maxSteps) {
   const auto rgb = captureMapRgb(steps, maxSteps);
@@ -132,6 +128,7 @@ void SnakeSession::advanceFrame() {
 }
 
 void SnakeSession::computeCapture() {
+  constexpr int kCaptureEveryFrames = 30;  // while GVF runs, refresh the map about twice a second
   const bool paramsChanged = captureParams.threshold != captureThresholdUsed_;
   const bool fieldMoved = session_.fieldVersion() != captureFieldVersion_;
   ++framesSinceCapture_;
@@ -175,15 +172,9 @@ void SnakeSession::recordProgress(const std::vector<SnakeContour>& before) {
   for (const auto& c : contours_) {
     auto old = std::find_if(before.begin(), before.end(), [&](auto& b) { return b.id == c.id; });
     if (old == before.end() || c.iterations <= old->iterations) continue;
-    auto& series = progress_[c.id];
-    series.push_back({static_cast<double>(c.iterations),
-                      meanDistanceFrom(c.points, old->points) /
-                          static_cast<double>(c.iterations - old->iterations)});
-    if (series.size() >= Session::kConvergencePoints) {
-      std::size_t kept = 0;
-      for (std::size_t i = 0; i < series.size(); i += 2) series[kept++] = series[i];
-      series.resize(kept);
-    }
+    appendThinned(progress_[c.id], {static_cast<double>(c.iterations),
+                                    meanDistanceFrom(c.points, old->points) /
+                                        static_cast<double>(c.iterations - old->iterations)});
   }
 }
 
@@ -220,10 +211,6 @@ void SnakeSession::forget(int number) {
   if (it == engineOf_.end()) return;
   numberOf_.erase(it->second);
   engineOf_.erase(it);
-}
-
-std::optional<double> SnakeSession::ownPressure(const SnakeContour& c) const {
-  return c.ownPressure ? std::optional<double>(c.pressure) : std::nullopt;
 }
 
 SnakeSession::Snapshot SnakeSession::snapshot() const {
@@ -329,6 +316,7 @@ void SnakeSession::restart() {
 }
 
 void SnakeSession::remember() {
+  constexpr std::size_t kUndoDepth = 100;
   undo_.push_back(snapshot());
   if (undo_.size() > kUndoDepth) undo_.erase(undo_.begin());
   redo_.clear();

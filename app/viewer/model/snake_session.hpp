@@ -146,7 +146,6 @@ class SnakeSession {
   using Snapshot = std::vector<Saved>;
   Snapshot snapshot() const;
   void restore(const Snapshot& s);
-  std::optional<double> ownPressure(const SnakeContour& c) const;
   const SnakeContour* find(int id) const;
   void remember();  // pushes the current state on the undo stack, clears redo
   // Undo or redo: the newest state of `from` comes back, the current one goes onto `to`.

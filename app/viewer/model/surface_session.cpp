@@ -1,14 +1,10 @@
 #include "viewer/model/surface_session.hpp"
 
-#include <algorithm>
 #include <chrono>
 
 #include "gvflab/error.hpp"
 
 namespace gvflab::viewer {
-namespace {
-constexpr int kMaxFrameIterations = 64;
-}
 
 SurfaceSession::SurfaceSession(Session& session, const SurfaceStartup& startup)
     : session_(session),
@@ -19,8 +15,6 @@ SurfaceSession::SurfaceSession(Session& session, const SurfaceStartup& startup)
   pending_ = startup.surfaces;
   rebuild();
 }
-
-SurfaceSession::~SurfaceSession() = default;
 
 std::array<int, 3> SurfaceSession::dims() const {
   if (!snakes_) return {0, 0, 0};
@@ -48,8 +42,7 @@ void SurfaceSession::rebuild() {
   snakes_ = std::make_unique<SurfaceSnake>(session_.sharedContext(), in.width, in.height, in.depth,
                                            params_);
   for (const SurfaceContour& c : kept) {
-    const int id = snakes_->add(c.initial, c.force,
-                                c.ownPressure ? std::optional<double>(c.pressure) : std::nullopt);
+    const int id = snakes_->add(c.initial, c.force, ownPressure(c));
     if (c.id == selected_) selected_ = id;
   }
   if (kept.empty()) selected_ = 0;
@@ -86,6 +79,7 @@ void SurfaceSession::advanceFrame(double budgetMs) {
   // Every frame: a new surface may hold a force whose field is built now (then kept).
   snakes_->setFields(forces_->fields(snakes_->forces(), session_.solver().field()),
                      forces_->edges());
+  constexpr int kMaxFrameIterations = 64;
   int n = frameIterations_;
   if (budgetMs > 0 && msPerIteration_ > 0)
     n = std::clamp(static_cast<int>(budgetMs / msPerIteration_), 1, kMaxFrameIterations);
@@ -114,8 +108,7 @@ int SurfaceSession::compare(int id) {
   if (!snakes_ || it == surfaces_.end()) return 0;
   int twin = 0;  // surfaces_ stays as it is until refresh()
   for (SnakeForce f : compareForces.twinsOf(it->force))
-    twin = snakes_->add(it->initial, f,
-                        it->ownPressure ? std::optional<double>(it->pressure) : std::nullopt);
+    twin = snakes_->add(it->initial, f, ownPressure(*it));
   snakes_->restart();
   refresh();
   return twin;

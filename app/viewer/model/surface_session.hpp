@@ -29,7 +29,6 @@ class SurfaceSession {
  public:
   // Bad start-up surfaces throw (ParameterError, ResourceError); the caller reports them.
   SurfaceSession(Session& session, const SurfaceStartup& startup);
-  ~SurfaceSession();
 
   // Once per frame, after the field step: follows a new volume (the surfaces are dropped) or
   // device, hands the surfaces the field when it changed and steps them, as many iterations as

@@ -4,17 +4,12 @@
 
 #include <algorithm>
 #include <map>
-#include <string>
 
 #include "viewer/ui/panel_widgets.hpp"
 
 namespace gvflab::viewer {
 namespace {
 
-constexpr ImGuiWindowFlags kOverlay =
-    ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-    ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
 constexpr float kMargin = 10;
 constexpr float kBgAlpha = 0.9f;  // dark enough for white text on viridis yellow
 

@@ -1,11 +1,8 @@
 #include "viewer/ui/device_pace_panel.hpp"
 
-#include <imgui.h>
+#include "viewer/ui/panel_widgets.hpp"
 
 namespace gvflab::viewer {
-namespace {
-const ImVec4 kDim(0.65f, 0.67f, 0.72f, 1.0f);
-}
 
 std::optional<std::string> drawDeviceSection(const Session& session,
                                              const std::vector<DeviceInfo>& devices,
@@ -25,11 +22,9 @@ std::optional<std::string> drawDeviceSection(const Session& session,
     ImGui::SetTooltip(
         "Switch the OpenCL device live: the image, parameters and snakes stay; "
         "the field starts again from V0.");
-  ImGui::TextColored(kDim, "CL -> GL");
-  ImGui::SameLine(150);
+  dimLabel("CL -> GL", 150);
   ImGui::TextWrapped("%s", readouts.transferPath.c_str());
-  ImGui::TextColored(kDim, "transfer");
-  ImGui::SameLine(150);
+  dimLabel("transfer", 150);
   ImGui::Text("%.2f ms last, %.2f ms mean", readouts.transferLastMs, readouts.transferMeanMs);
   return picked;
 }
@@ -47,11 +42,9 @@ void drawPaceSection(Session& session, const FrameStats& stats) {
     ImGui::SetNextItemWidth(-1);
     if (ImGui::SliderFloat("##budget", &ms, 4.0f, 100.0f, "%.0f ms")) session.setFrameBudgetMs(ms);
   }
-  ImGui::TextColored(kDim, "frame time");
-  ImGui::SameLine(150);
+  dimLabel("frame time", 150);
   ImGui::Text("p50 %.1f ms, p95 %.1f ms", stats.p50(), stats.p95());
-  ImGui::TextColored(kDim, "GVF iterations");
-  ImGui::SameLine(150);
+  dimLabel("GVF iterations", 150);
   ImGui::Text("%.0f /s, %d this frame", session.iterationsPerSecond(),
               session.lastFrameIterations());
 }

@@ -53,11 +53,6 @@ void setModifiers(ImGuiIO& io, Qt::KeyboardModifiers m) {
   io.KeySuper = m & Qt::MetaModifier;
 }
 
-std::string& clipboardText() {
-  static std::string text;
-  return text;
-}
-
 }  // namespace
 
 void ImGuiQtBridge::setup(float fontPixels) {
@@ -75,8 +70,9 @@ void ImGuiQtBridge::setup(float fontPixels) {
     QGuiApplication::clipboard()->setText(QString::fromUtf8(text));
   };
   io.GetClipboardTextFn = [](void*) -> const char* {
-    clipboardText() = QGuiApplication::clipboard()->text().toStdString();
-    return clipboardText().c_str();
+    static std::string text;  // ImGui reads it after the call
+    text = QGuiApplication::clipboard()->text().toStdString();
+    return text.c_str();
   };
 
   // A scalable font with the Greek letters of μ, σ, ε; ImGui's built-in one otherwise.

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <vector>
 
 #include "gvflab/mu_rule.hpp"
 #include "gvflab/params.hpp"
@@ -21,7 +20,6 @@ namespace {
 
 const ImVec4 kErrorColor(1.0f, 0.42f, 0.38f, 1.0f);
 const ImVec4 kNoticeColor(1.0f, 0.82f, 0.30f, 1.0f);
-const ImVec4 kDimColor(0.65f, 0.67f, 0.72f, 1.0f);
 
 // The readouts' value column: right of the widest label, in the current font.
 float readoutColumn() {
@@ -31,14 +29,12 @@ float readoutColumn() {
 }
 
 void labelValue(const char* label, const char* fmt, double value) {
-  ImGui::TextColored(kDimColor, "%s", label);
-  ImGui::SameLine(readoutColumn());
+  dimLabel(label, readoutColumn());
   ImGui::Text(fmt, value);
 }
 
 void labelText(const char* label, const std::string& text) {
-  ImGui::TextColored(kDimColor, "%s", label);
-  ImGui::SameLine(readoutColumn());
+  dimLabel(label, readoutColumn());
   ImGui::TextWrapped("%s", text.c_str());
 }
 
@@ -86,11 +82,9 @@ void drawSolverControls(Session& session, ErrorLog& errors) {
   const MuRange muSpan = muRange(session.solverKind(), session.input());
   float mu = static_cast<float>(session.mu());
   float bound = static_cast<float>(muSpan.high);
-  char muLabel[64];
+  char muLabel[64] = "\xce\xbc";
   if (session.solverKind() == SolverKind::Euler)
     std::snprintf(muLabel, sizeof muLabel, "\xce\xbc (max %.4f)", bound);
-  else
-    std::snprintf(muLabel, sizeof muLabel, "\xce\xbc");
   if (ImGui::SliderFloat(muLabel, &mu, static_cast<float>(muSpan.low), bound, "%.4f"))
     errors.guard("Setting mu", [&] { session.setMu(mu); });
   itemTooltip(session.solverKind() == SolverKind::Euler

@@ -1,7 +1,5 @@
 #include "viewer/ui/panel_widgets.hpp"
 
-#include <imgui.h>
-
 #include <algorithm>
 
 namespace gvflab::viewer {
@@ -13,6 +11,11 @@ void itemTooltip(const std::string& text) {
   ImGui::TextUnformatted(text.c_str());
   ImGui::PopTextWrapPos();
   ImGui::EndTooltip();
+}
+
+void dimLabel(const char* label, float column) {
+  ImGui::TextColored(kDimColor, "%s", label);
+  ImGui::SameLine(column);
 }
 
 float labelColumn(std::initializer_list<const char*> labels) {
@@ -46,11 +49,17 @@ bool beginListTable(const char* id, std::initializer_list<const char*> columns, 
   return true;
 }
 
-bool idCell(int id, bool selected) {
+bool idCell(int id, bool selected, SnakeForce force, SnakeState state, bool waiting) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   const std::string label = std::to_string(id) + "##row";
-  return ImGui::Selectable(label.c_str(), selected, ImGuiSelectableFlags_SpanAllColumns);
+  const bool clicked =
+      ImGui::Selectable(label.c_str(), selected, ImGuiSelectableFlags_SpanAllColumns);
+  ImGui::TableNextColumn();
+  ImGui::TextColored(toImVec4(forceColor(force)), "%s", forceLabel(force));
+  ImGui::TableNextColumn();
+  ImGui::TextColored(toImVec4(stateColor(state)), "%s", shownStateName(state, waiting));
+  return clicked;
 }
 
 void compareForceBoxes(CompareForces& forces) {

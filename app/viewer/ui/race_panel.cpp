@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <limits>
 #include <vector>
 
+#include "viewer/model/axis_ticks.hpp"
 #include "viewer/render/race_view.hpp"
 
 namespace gvflab::viewer {
@@ -14,15 +13,6 @@ namespace {
 const char* laneName(int i) { return i == RaceSession::kEuler ? "Euler" : "multigrid"; }
 
 double logEps(double e) { return std::log10(std::max(e, 1e-30)); }
-
-// Round tick spacing (1, 2 or 5 times a power of ten) for about `count` ticks over span.
-double tickStep(double span, int count) {
-  const double raw = span / std::max(count, 1);
-  const double p = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 5.0})
-    if (m * p >= raw) return m * p;
-  return 10 * p;
-}
 
 const char* const kLongHeads[] = {"solver",    "iterations",     "\xce\xb5 (eq. 9)",
                                   "OpenCL ms", "ms / iteration", "capture area"};
@@ -86,43 +76,34 @@ void drawRacePlot(const RaceSession& race, ImVec2 size) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::Dummy(size);
   const float font = ImGui::GetFontSize();
-  const ImVec2 lo(origin.x + 4.5f * font, origin.y + 0.5f * font);  // plot area
+  // The plot area, below the y title (the top tick, rounded out, is at its top).
+  const ImVec2 lo(origin.x + 4.5f * font, origin.y + 1.6f * font);
   const ImVec2 hi(origin.x + size.x - 0.5f * font, origin.y + size.y - 2.6f * font);
   if (hi.x - lo.x < 20 || hi.y - lo.y < 20) return;
   draw->AddRectFilled(lo, hi, IM_COL32(20, 20, 26, 255));
   draw->AddRect(lo, hi, IM_COL32(120, 120, 130, 255));
 
-  double xMax = 0, yMin = std::numeric_limits<double>::infinity(), yMax = -yMin;
+  // Round ticks and extents (axis_ticks.hpp) over both curves.
+  std::vector<double> xs, ys;
   for (int i = 0; i < 2; ++i)
-    for (const RacePoint& p : race.lane(i).curve) {
-      xMax = std::max(xMax, p.ms);
-      yMin = std::min(yMin, logEps(p.epsilon));
-      yMax = std::max(yMax, logEps(p.epsilon));
-    }
-  if (!(yMax >= yMin)) return;
-  xMax = std::max(xMax, 1e-3);
-  if (yMax - yMin < 0.1) yMin -= 0.05, yMax += 0.05;
+    for (const RacePoint& p : race.lane(i).curve)
+      xs.push_back(p.ms), ys.push_back(logEps(p.epsilon));
+  if (xs.empty()) return;
+  const PlotAxes a = plotAxes(xs, ys, /*logY=*/false, /*yFromZero=*/false, 5);
   auto toScreen = [&](double x, double y) {
-    return ImVec2(lo.x + static_cast<float>(x / xMax) * (hi.x - lo.x),
-                  hi.y - static_cast<float>((y - yMin) / (yMax - yMin)) * (hi.y - lo.y));
+    return ImVec2(lo.x + static_cast<float>((x - a.xMin) / (a.xMax - a.xMin)) * (hi.x - lo.x),
+                  hi.y - static_cast<float>((y - a.yMin) / (a.yMax - a.yMin)) * (hi.y - lo.y));
   };
-
-  // Ticks and grid.
-  char label[32];
   const ImU32 grid = IM_COL32(70, 70, 80, 255), text = IM_COL32(200, 200, 210, 255);
-  const double dx = tickStep(xMax, 5);
-  for (double x = 0; x <= xMax * 1.0001; x += dx) {
-    ImVec2 p = toScreen(x, yMin);
-    draw->AddLine(ImVec2(p.x, lo.y), ImVec2(p.x, hi.y), grid);
-    std::snprintf(label, sizeof label, "%g", x);
-    draw->AddText(ImVec2(p.x - ImGui::CalcTextSize(label).x * 0.5f, hi.y + 2), text, label);
+  for (const Tick& t : a.xTicks) {
+    const float x = toScreen(t.value, a.yMin).x, w = ImGui::CalcTextSize(t.label.c_str()).x;
+    draw->AddLine(ImVec2(x, lo.y), ImVec2(x, hi.y), grid);
+    draw->AddText(ImVec2(x - w * 0.5f, hi.y + 2), text, t.label.c_str());
   }
-  const double dy = tickStep(yMax - yMin, 4);
-  for (double y = std::ceil(yMin / dy) * dy; y <= yMax + 1e-9; y += dy) {
-    ImVec2 p = toScreen(0, y);
-    draw->AddLine(ImVec2(lo.x, p.y), ImVec2(hi.x, p.y), grid);
-    std::snprintf(label, sizeof label, "%.3g", y);
-    draw->AddText(ImVec2(lo.x - ImGui::CalcTextSize(label).x - 4, p.y - font * 0.5f), text, label);
+  for (const Tick& t : a.yTicks) {
+    const float y = toScreen(a.xMin, t.value).y, w = ImGui::CalcTextSize(t.label.c_str()).x;
+    draw->AddLine(ImVec2(lo.x, y), ImVec2(hi.x, y), grid);
+    draw->AddText(ImVec2(lo.x - w - 4, y - font * 0.5f), text, t.label.c_str());
   }
   const char* xLabel = "OpenCL time of each solver's kernels (ms)";
   draw->AddText(ImVec2(0.5f * (lo.x + hi.x - ImGui::CalcTextSize(xLabel).x), hi.y + 1.3f * font),

@@ -168,10 +168,7 @@ bool RecordingControl::drawBadge(float viewLeft, float viewWidth, float top) {
   ImGui::SetNextWindowPos(ImVec2(viewLeft + viewWidth * 0.5f, top + 6), ImGuiCond_Always,
                           ImVec2(0.5f, 0));
   ImGui::SetNextWindowBgAlpha(0.9f);
-  ImGui::Begin("##recording badge", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                   ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove);
+  ImGui::Begin("##recording badge", nullptr, kOverlay);
   ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "\xe2\x97\x8f REC");
   ImGui::SameLine();
   ImGui::Text("%02d:%02d  %ld frames", seconds / 60, seconds % 60, st.framesWritten);
@@ -184,11 +181,6 @@ bool RecordingControl::drawBadge(float viewLeft, float viewWidth, float top) {
 void RecordingControl::drawSection(ErrorLog& errors, int viewWidth, int viewHeight, int windowWidth,
                                    int windowHeight) {
   const auto& kChoices = kFormatChoices();
-  static const std::vector<const char*> kFormats = [] {
-    std::vector<const char*> names;
-    for (const auto& choice : kFormatChoices()) names.push_back(choice.first.c_str());
-    return names;
-  }();
   if (recorder_) {
     const record::RecordingStatus st = recorder_->status();
     const int seconds = static_cast<int>(st.elapsedSeconds);
@@ -203,16 +195,20 @@ void RecordingControl::drawSection(ErrorLog& errors, int viewWidth, int viewHeig
     if (ImGui::Button("Stop recording (V)", ImVec2(-1, 0))) stop();
     return;
   }
-  if (ImGui::Combo("Format", &formatIndex_, kFormats.data(), static_cast<int>(kFormats.size())) &&
+  auto formatName = [](void*, int i, const char** name) {
+    *name = kFormatChoices()[i].first.c_str();
+    return true;
+  };
+  if (ImGui::Combo("Format", &formatIndex_, formatName, nullptr,
+                   static_cast<int>(kChoices.size())) &&
       path_[0]) {
     // Keep the name, change the extension.
     std::string p = path_;
-    for (const auto& [name, e] : kChoices) {
-      if (p.size() >= e.size() && p.compare(p.size() - e.size(), e.size(), e) == 0) {
+    for (const auto& [name, e] : kChoices)
+      if (p.ends_with(e)) {
         p.resize(p.size() - e.size());
         break;
       }
-    }
     p += kChoices[formatIndex_].second;
     std::snprintf(path_, sizeof path_, "%s", p.c_str());
   }

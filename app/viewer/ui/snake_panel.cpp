@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
-#include <string>
 
 #include "viewer/ui/panel_widgets.hpp"
 #include "viewer/ui/plots.hpp"
@@ -76,11 +75,6 @@ void drawForceParams(SnakeSession& snakes, ErrorLog& errors) {
   ImGui::TreePop();
 }
 
-// The state in words and in its colour (stalled red, collapsed grey: neither is a success).
-void stateText(SnakeState s, bool waiting) {
-  ImGui::TextColored(toImVec4(stateColor(s)), "%s", shownStateName(s, waiting));
-}
-
 // The selected snake: its force, its own pressure, its state, Compare and Delete.
 void drawSelected(SnakeSession& snakes, SnakeActions& actions, ErrorLog& errors) {
   const SnakeContour* c = snakes.selected();
@@ -97,7 +91,8 @@ void drawSelected(SnakeSession& snakes, SnakeActions& actions, ErrorLog& errors)
   ImGui::SameLine();
   ImGui::Text("Snake #%d:", id);
   ImGui::SameLine();
-  stateText(c->state, snakes.waitingForField());
+  ImGui::TextColored(toImVec4(stateColor(c->state)), "%s",
+                     shownStateName(c->state, snakes.waitingForField()));
   ImGui::SameLine();
   ImGui::Text("after %ld iterations", c->iterations);
   int force = static_cast<int>(c->force);
@@ -147,11 +142,8 @@ void drawTable(SnakeSession& snakes) {
       !beginListTable("snakes", {"#", "force", "state", "iterations"}, contours.size()))
     return;
   for (const auto& c : contours) {
-    if (idCell(c.id, c.id == snakes.selectedId())) snakes.select(c.id);
-    ImGui::TableNextColumn();
-    ImGui::TextColored(toImVec4(forceColor(c.force)), "%s", forceLabel(c.force));
-    ImGui::TableNextColumn();
-    stateText(c.state, snakes.waitingForField());
+    if (idCell(c.id, c.id == snakes.selectedId(), c.force, c.state, snakes.waitingForField()))
+      snakes.select(c.id);
     ImGui::TableNextColumn();
     ImGui::Text("%ld", c.iterations);
   }

@@ -120,11 +120,10 @@ void drawSliceControls(Session& session, ErrorLog& errors) {
   ImGui::TextDisabled("volume %d x %d x %d, GVF in 3D", v.width, v.height, v.depth);
   int axis = static_cast<int>(slices->axis());
   bool changed = false;
-  changed |= ImGui::RadioButton("axial", &axis, 0);
-  ImGui::SameLine();
-  changed |= ImGui::RadioButton("coronal", &axis, 1);
-  ImGui::SameLine();
-  changed |= ImGui::RadioButton("sagittal", &axis, 2);
+  for (int a = 0; a < 3; ++a) {
+    if (a > 0) ImGui::SameLine();
+    changed |= ImGui::RadioButton(sliceAxisName(static_cast<SliceAxis>(a)).c_str(), &axis, a);
+  }
   itemTooltip(
       "Axial: z fixed (x right, y down); coronal: y fixed (x right, z down); sagittal: x "
       "fixed (y right, z down). Arrows show the field's two in-plane components.");

@@ -17,11 +17,7 @@ void drawTable(SurfaceSession& surfaces) {
                                       list.size(), ImGuiTableFlags_SizingFixedFit))
     return;
   for (const SurfaceContour& c : list) {
-    if (idCell(c.id, c.id == surfaces.selectedId())) surfaces.select(c.id);
-    ImGui::TableNextColumn();
-    ImGui::TextColored(toImVec4(forceColor(c.force)), "%s", forceLabel(c.force));
-    ImGui::TableNextColumn();
-    ImGui::TextColored(toImVec4(stateColor(c.state)), "%s", snakeStateName(c.state));
+    if (idCell(c.id, c.id == surfaces.selectedId(), c.force, c.state)) surfaces.select(c.id);
     ImGui::TableNextColumn();
     ImGui::Text("%zu", c.mesh.vertices.size());
     ImGui::TableNextColumn();

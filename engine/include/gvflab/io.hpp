@@ -36,6 +36,9 @@ void writeMetaImageVolume(const std::filesystem::path& path, const Volume& volum
 int metaImageDimensions(const std::filesystem::path& path);
 // DimSize of a MetaImage header (2 or 3 sides), read without its data.
 std::vector<int> metaImageSize(const std::filesystem::path& path);
+// The data file a .mhd header names (ElementDataFile, relative to the header's folder); empty
+// for LOCAL data.
+std::filesystem::path metaImageDataFile(const std::filesystem::path& path);
 // 3D vector field: 3 interleaved channels.
 void writeMetaImageField3D(const std::filesystem::path& path, const Field3D& field,
                            const MetaImageWriteOptions& options = {});

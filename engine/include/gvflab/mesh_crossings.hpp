@@ -22,9 +22,6 @@ namespace gvflab {
 
 // Every crossing pair (face indices, first < second), sorted.
 std::vector<std::pair<std::uint32_t, std::uint32_t>> crossingFacePairs(const SurfaceMesh& mesh);
-inline std::size_t countCrossingPairs(const SurfaceMesh& mesh) {
-  return crossingFacePairs(mesh).size();
-}
 
 // Whether some face turns more than 90 degrees from the area-weighted normal at one of its
 // corners: the mark of a local fold, found in a few linear sweeps (a tenth of the cost of

@@ -8,47 +8,44 @@
 // has none).
 //
 // States (the rules; SnakeContour::state), checked at resampling times:
-//   Moving    until it stops. It stops when a convergence window (SnakeParams::window
-//             iterations) ends with no node farther than SnakeParams::tolerance from the
-//             nearest of the contours at the starts of the last kProgressWindows (4) windows
-//             (progressMove; with one window this is contourMove), unless it crept on (its area
-//             changed one way by tolerance * dmin in each of them, at least two, and it lies
-//             farther than the tolerance from the oldest). A snake that only jitters or
-//             oscillates (unit forces on noise flip from pixel to pixel) keeps coming back near
-//             a recent contour, so it stops within about kProgressWindows windows of its last
-//             net progress however large each jump is. A snake that runs out of iterations
+//   Moving    until it stops. It stops when a convergence window (SnakeParams::window iterations)
+//             ends with no node farther than SnakeParams::tolerance from the nearest of the
+//             contours at the starts of the last kProgressWindows (4) windows (progressMove),
+//             unless it crept on (its area changed one way by tolerance * dmin in each of them, at
+//             least two, and it lies farther than the tolerance from the oldest). A snake that only
+//             jitters or oscillates (unit forces on noise flip from pixel to pixel) keeps coming
+//             back near a recent contour, so it stops within about kProgressWindows windows of its
+//             last net progress however large each jump is. A snake that runs out of iterations
 //             before that stays Moving.
 //   Collapsed stopped at once when it has shrunk to a dot or a line: its area is below
-//             kCollapseFraction (5 %) of its starting contour's and below
-//             max(kCollapseArea dmin^2, kCollapseWidth dmin * perimeter), i.e. 3 px^2 or a strip
-//             0.25 px wide at dmin = 1 (collapsedContour). Such a snake was pulled onto an edge
-//             (a capture-range seed ends as 3-6 nodes at a corner) or shrank under its own
-//             elasticity where nothing held it, and outlines nothing: it is never Converged,
-//             whatever holds it.
-//   Converged stopped, and held there by its external force all along: some node is held and
-//             its unheld extent (unheldContourExtent: the longest stretch between two held
-//             nodes plus the hold test's reach, kHoldDistance, past each of them) is at most
-//             SnakeParams::holdGap pixels. A node is held when the unit force sampled
-//             kHoldDistance (1.5) px outside and inside it along the contour normal points
-//             back towards it with a normal component of at least kHoldLevel (0.2) on both
-//             sides (it sits in a sink line of the force), and that sink is not noise (given
-//             the edge map, setFields): the edge map f reaches the edge level within 1.5 px of
-//             the node along the normal and has a crest across it within 3 px (an edge, not a
-//             wall beside the node; snake_step.cl's edge_across), or the raw force at both
-//             samples reaches the
-//             strength level (GVF bridging a gap, as across the room's doorway; only for
-//             the forces in grad f's units, GVF, grad f and GGVF: VFC sums every edge within
-//             its radius and the distance force is unit length, so theirs hold at edges). Both
-//             levels come from the image's own noise (holdLevels, snake_stop.hpp): kNoiseSpread
-//             robust standard deviations above the median of f (of |grad f|), and at least
-//             kHoldEdge (0.1) and kHoldStrength (8 %) of the largest |grad f|. Unit grad f on
-//             noise points anywhere and its sinks "held" 50-80 % of the nodes of a snake lying
-//             in noise, and at SNR 5 and below noise's f passes any fixed level.
-//   Stalled   stopped (or never moved) where the force is too weak to hold it: no node is held
-//             (a traditional snake far from every edge, in flat or noisy regions), or a longer
-//             stretch is not (hanging across the mouth of a concavity where grad f vanishes),
-//             or a node rests where its force holds it off any edge (kHoldOffEdge: VFC's sink
-//             inside a narrow slot).
+//             kCollapseFraction (5 %) of its starting contour's and below max(kCollapseArea dmin^2,
+//             kCollapseWidth dmin * perimeter), i.e. 3 px^2 or a strip 0.25 px wide at dmin = 1
+//             (collapsedContour). Such a snake was pulled onto an edge (a capture-range seed ends
+//             as 3-6 nodes at a corner) or shrank under its own elasticity where nothing held it,
+//             and outlines nothing: it is never Converged, whatever holds it.
+//   Converged stopped, and held there by its external force all along: some node is held and its
+//             unheld extent (unheldContourExtent: the longest stretch between two held nodes plus
+//             the hold test's reach, kHoldDistance, past each of them) is at most
+//             SnakeParams::holdGap pixels. A node is held when the unit force sampled kHoldDistance
+//             (1.5) px outside and inside it along the contour normal points back towards it with a
+//             normal component of at least kHoldLevel (0.2) on both sides (it sits in a sink line
+//             of the force), and that sink is not noise (given the edge map, setFields): the edge
+//             map f reaches the edge level within 1.5 px of the node along the normal and has a
+//             crest across it within 3 px (an edge, not a wall beside the node; snake_step.cl's
+//             edge_across), or the raw force at both samples reaches the strength level (GVF
+//             bridging a gap, as across the room's doorway; only for the forces in grad f's units,
+//             GVF, grad f and GGVF: VFC sums every edge within its radius and the distance force is
+//             unit length, so theirs hold at edges). Both levels come from the image's own noise
+//             (holdLevels, snake_stop.hpp): kNoiseSpread robust standard deviations above the
+//             median of f (of |grad f|), and at least kHoldEdge (0.1) and kHoldStrength (8 %) of
+//             the largest |grad f|. Unit grad f on noise points anywhere and its sinks "held"
+//             50-80 % of the nodes of a snake lying in noise, and at SNR 5 and below noise's f
+//             passes any fixed level.
+//   Stalled   stopped (or never moved) where the force is too weak to hold it: no node is held (a
+//             traditional snake far from every edge, in flat or noisy regions), or a longer stretch
+//             is not (hanging across the mouth of a concavity where grad f vanishes), or a node
+//             rests where its force holds it off any edge (kHoldOffEdge: VFC's sink inside a narrow
+//             slot).
 // Converged, stalled and collapsed snakes no longer move; an edit, new parameters or
 // restart() makes them move again.
 //
@@ -121,8 +118,10 @@ bool collapsedContour(const std::vector<glm::vec2>& points, const std::vector<gl
                       double dmin, bool closed = true);
 
 // The progress of a window: the largest distance of a node of `now` to the nearest of the
-// past contours (each a closed polyline). A snake whose nodes only come back to where they
-// were within those windows makes none, however far they jump meanwhile. Product code.
+// past contours (each a closed polyline; empty: infinity), not to its own old position:
+// resampling inserts and removes nodes, and nodes that only slide along the contour (as in a
+// doorway) do not change the shape. A snake whose nodes only come back to where they were
+// within those windows makes none, however far they jump meanwhile. Product code.
 // closed = false: the past contours are open polylines. A move beyond `within` may come back
 // as any value above it (the stop rule only asks whether it is within the tolerance).
 double progressMove(const std::vector<glm::vec2>& now,
@@ -147,12 +146,6 @@ std::vector<glm::vec2> resampleContour(const std::vector<glm::vec2>& points, dou
 // memory for N points, whatever the gaps): checked before resampling an untrusted contour.
 std::size_t resampledNodeCount(const std::vector<glm::vec2>& points, double dmin, double dmax,
                                bool closed = true);
-
-// The largest move of a node over a convergence window, measured as its distance to the
-// contour at the window start (the closed polyline through `before`) rather than to its own
-// old position: resampling inserts and removes nodes, and nodes that only slide along the
-// contour (as in a doorway) do not change the shape.
-double contourMove(const std::vector<glm::vec2>& now, const std::vector<glm::vec2>& before);
 
 // The distance of each point to the closed polyline through `ring` (pixels; empty ring:
 // infinity). Segments are bucketed in a grid of cells one longest segment wide, so a contour
@@ -285,7 +278,6 @@ class ParametricSnake {
     StopStatus stop;
   };
   class Stops;  // the tracker's view of the snakes (snake_stop.hpp)
-  void checkPoints(const std::vector<glm::vec2>& points, SnakeBoundary boundary) const;
   static void checkPointsIn(const std::vector<glm::vec2>& points, int width, int height,
                             SnakeBoundary boundary);
   void download();          // device -> snakes_[].points
@@ -295,10 +287,8 @@ class ParametricSnake {
   std::size_t fieldBytes() const;
   ForceFieldSet boundFields() const;  // kernelFields of the snakes' forces
   std::vector<float> deviceHold();    // per node, on the device positions (snake_hold)
-  void restartWindows();              // after edits: every window starts from the current nodes
   void runIterations(int n);
   const std::vector<float>& coefficients(int n, SnakeBoundary boundary);
-  Snake* find(int id);
 
   std::shared_ptr<ComputeContext> ctx_;
   int width_, height_;

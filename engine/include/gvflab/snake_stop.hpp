@@ -5,6 +5,7 @@
 // Each class supplies only its geometry through StopGeometry: how its shape collapses, whether
 // a window made progress, its hold strengths, and how far its unheld part extends (a length
 // along a contour, the area of a patch of a surface).
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -81,18 +82,50 @@ std::vector<std::size_t> checkStops(StopGeometry& batch, const SnakeParams& para
 // strengths, `hold` (batch.nodes(k) of them).
 void nameStop(StopGeometry& batch, std::size_t k, const float* hold, const SnakeParams& params);
 
-// The stop part of the batch's own calls.
-template <class Range, class Status>
-bool allStoppedIn(const Range& members, Status status) {
-  for (const auto& m : members)
-    if (status(m).moving()) return false;
+// The batch's own calls over its members (contours or surfaces: each with an id, a force and
+// its StopStatus `stop`).
+template <class Member>
+bool allStoppedIn(const std::vector<Member>& members) {
+  return std::none_of(members.begin(), members.end(), [](auto& m) { return m.stop.moving(); });
+}
+template <class Member>
+bool allConvergedIn(const std::vector<Member>& members) {
+  return std::all_of(members.begin(), members.end(),
+                     [](auto& m) { return m.stop.state == SnakeState::Converged; });
+}
+template <class Member>
+Member* findMember(std::vector<Member>& members, int id) {  // null for an unknown id
+  const auto it =
+      std::find_if(members.begin(), members.end(), [id](auto& m) { return m.id == id; });
+  return it == members.end() ? nullptr : &*it;
+}
+// Member `id` edited by `edit` and moving again; false for an unknown id (ignored).
+template <class Member, class Edit>
+bool editMember(std::vector<Member>& members, int id, Edit edit) {
+  Member* m = findMember(members, id);
+  if (!m) return false;
+  edit(*m);
+  m->stop.state = SnakeState::Moving;
   return true;
 }
-template <class Range, class Status>
-bool allConvergedIn(const Range& members, Status status) {
-  for (const auto& m : members)
-    if (status(m).state != SnakeState::Converged) return false;
-  return true;
+template <class Member>
+std::vector<SnakeForce> forcesOf(const std::vector<Member>& members) {
+  std::vector<SnakeForce> out;
+  for (const Member& m : members) out.push_back(m.force);
+  return out;
+}
+// Per-node values of the whole batch (`all`, in member order) cut into one list per member, of
+// nodes(member) values each.
+template <class Member, class Nodes>
+std::vector<std::vector<float>> perMember(const std::vector<float>& all,
+                                          const std::vector<Member>& members, Nodes nodes) {
+  std::vector<std::vector<float>> out;
+  auto at = all.begin();
+  for (const Member& m : members) {
+    out.emplace_back(at, at + static_cast<std::ptrdiff_t>(nodes(m)));
+    at += static_cast<std::ptrdiff_t>(nodes(m));
+  }
+  return out;
 }
 
 // Whether a contour or surface crept on (a tip down a slot or a pocket, a seed shrinking, under

@@ -43,7 +43,7 @@ struct SnakeParams {
   double dmin = 1.0;      // node spacing bounds kept by resampling (pixels); dmax >= 2 dmin
   double dmax = 2.5;
   double tolerance = 0.5;  // converged when no node moved farther than this (pixels, see
-                           // contourMove) ...
+                           // progressMove) ...
   int window = 100;        // ... over this many iterations (checked at resampling times)
   double holdGap = 8.0;    // a stopped snake has converged when no stretch longer than this
                            // (pixels) lacks the force's hold, else it has stalled (see above)

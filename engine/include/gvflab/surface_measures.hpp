@@ -1,7 +1,7 @@
 #pragma once
 // The measures behind SurfaceSnake's step and states (surface_snake.hpp), product code that the
-// tests call directly: how many relaxation sweeps an iteration takes, the distance of points to
-// a mesh (the progress of a window), the collapse rule and the width of the widest unheld patch.
+// tests call directly: how many relaxation sweeps an iteration takes, whether points lie near a
+// mesh (the progress of a window), the collapse rule and the extent of the widest unheld patch.
 #include <cstddef>
 #include <cstdint>
 #include <glm/vec3.hpp>
@@ -39,24 +39,18 @@ int surfaceSweeps(const SnakeParams& params);         // in [1, kMaxSweeps]
 inline constexpr double kRemeshFar = 1.5;
 inline constexpr int kRemeshPatience = 10;
 
-// Distances of points to the triangles of one mesh, exact up to `cap` and at least `cap`
-// beyond (so a far point costs no search): the triangles are bucketed once in a grid of cells
-// max(cap, longest edge) wide, and a query looks at the 27 cells around its point, so N
-// queries against M triangles cost O(N + M). Keeps its own copy of the mesh.
+// Whether some triangle of one mesh lies within d <= cap of a point (stops at the first found):
+// the triangles are bucketed once in a grid of cells max(cap, longest edge) wide, and a query
+// looks at the 27 cells around its point (its own first), so N queries against M triangles cost
+// O(N + M). Keeps its own copy of the mesh.
 class MeshDistance {
  public:
   MeshDistance(const SurfaceMesh& mesh, double cap);
-  double operator()(const glm::dvec3& p) const;  // min(distance, cap)
-  // Whether some triangle lies within d <= cap of p (stops at the first found: cheaper).
   bool within(const glm::dvec3& p, double d) const;
 
  private:
-  // Calls visit(triangle) for the triangles listed in the cells around p until it returns
-  // true; false when none did (or p is more than a cell away from every cell).
-  template <class Visit>
-  bool anyAround(const glm::dvec3& p, Visit&& visit) const;
   SurfaceMesh mesh_;
-  double cap_, cell_ = 1;
+  double cell_ = 1;
   glm::dvec3 origin_{0.0};
   int dims_[3] = {0, 0, 0};
   std::vector<std::uint32_t> start_, triangles_;  // compressed rows per cell
@@ -66,12 +60,6 @@ class MeshDistance {
 // than max(kCollapseArea dmin³, kCollapseWidth dmin × its area): a dot or a sheet (or it turned
 // inside out: a negative volume).
 bool collapsedSurface(const SurfaceMesh& mesh, double initialVolume, double dmin);
-
-// The width of the widest connected patch of unheld vertices: twice the largest distance, along
-// mesh edges, from an unheld vertex to the nearest held one (a stretch of s between two held
-// nodes of a 2D contour gives s, as longestUnheldStretch). 0 when every vertex is held; the
-// diagonal of the mesh's bounding box when none is.
-double unheldPatchWidth(const SurfaceMesh& mesh, const std::vector<bool>& held);
 
 // The unheld extent the states judge (snake_stop.hpp): the diameter of the disc as large as the
 // largest connected patch of unheld vertices grown by `reach` (the hold test's kHoldDistance) all

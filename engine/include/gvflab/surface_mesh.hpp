@@ -53,16 +53,17 @@ double meshArea(const SurfaceMesh& mesh);
 // Area-weighted vertex normals, unit length (zero for an isolated vertex).
 std::vector<glm::vec3> vertexNormals(const SurfaceMesh& mesh);
 // Each vertex's neighbours (the one-ring) in fan order, counter-clockwise seen from outside
-// (so the kernels can form normals from the ring alone); the internal forces'
-// Laplacians use them.
-std::vector<std::vector<std::uint32_t>> vertexNeighbours(const SurfaceMesh& mesh);
-// The same in compressed rows for a closed, manifold, consistently oriented mesh (else
-// ParameterError, as remesh()): the neighbours of v are ring[start[v]] .. ring[start[v + 1] - 1].
+// (so the kernels can form normals from the ring alone; the internal forces' Laplacians use
+// them), in compressed rows for a closed, manifold, consistently oriented mesh (else
+// ParameterError, as remesh()): the neighbours of v are ring[start[v]] .. ring[start[v + 1] - 1]
+// (none for a vertex in no face).
 struct MeshRings {
   std::vector<std::uint32_t> start;  // vertices + 1
   std::vector<std::uint32_t> ring;
 };
 MeshRings meshRings(const SurfaceMesh& mesh);
+// The same as one list per vertex.
+std::vector<std::vector<std::uint32_t>> vertexNeighbours(const SurfaceMesh& mesh);
 
 // Remeshing of a closed manifold mesh: edges longer than dmax are split, edges shorter than
 // dmin collapsed (unless that would make the mesh non-manifold, fold a face over or leave a

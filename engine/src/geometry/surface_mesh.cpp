@@ -1,6 +1,6 @@
-// Start shapes, checks and measures of closed triangle meshes (surface_mesh.hpp). The one-ring
-// and check code works on per-vertex lists, sorted per vertex, never on global sorts or maps:
-// linear in the 50k-vertex surfaces of the snakes, O(d log d) in a vertex of degree d.
+// Start shapes, checks and measures of closed triangle meshes (surface_mesh.hpp). The check
+// works on per-vertex lists, sorted per vertex, never on global sorts or maps: linear in the
+// 50k-vertex surfaces of the snakes, O(d log d) in a vertex of degree d.
 #include "gvflab/surface_mesh.hpp"
 
 #include <algorithm>
@@ -31,13 +31,17 @@ bool finite(const glm::dvec3& v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
 
+void checkEdgeLength(double edgeLength) {
+  if (!std::isfinite(edgeLength) || edgeLength <= 0)
+    throw ParameterError("A mesh's edge length must be a positive number (got " +
+                         std::to_string(edgeLength) + ").");
+}
+
 void checkSphereArgs(double radius, double edgeLength) {
   if (!std::isfinite(radius) || radius <= 0)
     throw ParameterError("A sphere's radius must be a positive number (got " +
                          std::to_string(radius) + ").");
-  if (!std::isfinite(edgeLength) || edgeLength <= 0)
-    throw ParameterError("A mesh's edge length must be a positive number (got " +
-                         std::to_string(edgeLength) + ").");
+  checkEdgeLength(edgeLength);
 }
 
 // The subdivision frequency (each icosahedron edge cut into n), as a double so that absurd
@@ -173,9 +177,7 @@ SurfaceMesh sphereMesh(const glm::dvec3& centre, double radius, double edgeLengt
 SurfaceMesh boxMesh(const glm::dvec3& lo, const glm::dvec3& hi, double edgeLength) {
   if (!finite(lo) || !finite(hi) || !(lo.x < hi.x && lo.y < hi.y && lo.z < hi.z))
     throw ParameterError("A box's corners must be finite with lo < hi on every axis.");
-  if (!std::isfinite(edgeLength) || edgeLength <= 0)
-    throw ParameterError("A mesh's edge length must be a positive number (got " +
-                         std::to_string(edgeLength) + ").");
+  checkEdgeLength(edgeLength);
   glm::dvec3 size = hi - lo;
   double cells[3];
   for (int a = 0; a < 3; ++a) cells[a] = std::max(1.0, std::ceil(size[a] / edgeLength - 1e-9));
@@ -344,41 +346,10 @@ std::vector<glm::vec3> vertexNormals(const SurfaceMesh& mesh) {
 }
 
 std::vector<std::vector<std::uint32_t>> vertexNeighbours(const SurfaceMesh& mesh) {
-  const Corners c = cornersOf(mesh);
+  const MeshRings r = meshRings(mesh);
   std::vector<std::vector<std::uint32_t>> rings(mesh.vertices.size());
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> sorted;
-  std::vector<std::uint32_t> previous;
-  for (std::size_t v = 0; v < rings.size(); ++v) {
-    const auto begin = c.offset[v], end = c.offset[v + 1];
-    if (begin == end) continue;
-    // Sorted copies, so that each lookup is a binary search (O(degree log degree) for a vertex,
-    // not quadratic: a hostile mesh may give one vertex thousands of faces).
-    sorted.assign(c.pairs.begin() + begin, c.pairs.begin() + end);
-    std::sort(sorted.begin(), sorted.end());
-    previous.clear();
-    for (const auto& p : sorted) previous.push_back(p.second);
-    std::sort(previous.begin(), previous.end());
-    // Start where an open fan begins (a corner's next that is no corner's previous), else
-    // anywhere; each corner (v, a, b) steps from a to b, counter-clockwise seen from outside.
-    auto start = begin;
-    for (auto i = begin; i < end; ++i)
-      if (!std::binary_search(previous.begin(), previous.end(), c.pairs[i].first)) {
-        start = i;
-        break;
-      }
-    auto& ring = rings[v];
-    ring.reserve(end - begin + 1);
-    std::uint32_t at = c.pairs[start].first;
-    for (std::size_t step = 0; step <= end - begin; ++step) {
-      ring.push_back(at);
-      const auto it = std::lower_bound(sorted.begin(), sorted.end(), at,
-                                       [](const std::pair<std::uint32_t, std::uint32_t>& p,
-                                          std::uint32_t x) { return p.first < x; });
-      if (it == sorted.end() || it->first != at) break;
-      at = it->second;
-      if (at == c.pairs[start].first) break;
-    }
-  }
+  for (std::size_t v = 0; v < rings.size(); ++v)
+    rings[v].assign(r.ring.begin() + r.start[v], r.ring.begin() + r.start[v + 1]);
   return rings;
 }
 

@@ -89,15 +89,23 @@ class Remesher {
   bool alive(Index h) const { return corner_[h] != kNone; }
   // The next outgoing half-edge counter-clockwise about its vertex.
   Index turn(Index h) const { return twin_[prev(h)]; }
-  // Calls f on each half-edge leaving v, once round (f may relabel corners: turning reads
-  // only twins).
+  // The first half-edge leaving v, turning once round, for which f is true (kNone if none);
+  // f may relabel corners (turning reads only twins).
   template <class F>
-  void forEachOut(Index v, F&& f) {
+  Index findOut(Index v, F&& f) const {
     Index h = out_[v];
     do {
-      f(h);
+      if (f(h)) return h;
       h = turn(h);
     } while (h != out_[v]);
+    return kNone;
+  }
+  template <class F>
+  void forEachOut(Index v, F&& f) const {  // calls f on each half-edge leaving v, once round
+    findOut(v, [&](Index h) {
+      f(h);
+      return false;
+    });
   }
   void link(Index a, Index b) {
     twin_[a] = b;
@@ -237,32 +245,22 @@ void Remesher::split(Index h) {
 }
 
 Index Remesher::findEdge(Index a, Index b) const {
-  Index h = out_[a];
-  do {
-    if (to(h) == b) return h;
-    h = turn(h);
-  } while (h != out_[a]);
-  return kNone;
+  return findOut(a, [&](Index h) { return to(h) == b; });
 }
 
 bool Remesher::moveKeepsFaces(Index v, const glm::dvec3& p, Index skip1, Index skip2) const {
   const glm::dvec3 old = pos_[v];
-  Index h = out_[v];
-  do {
-    if (h != skip1 && h != skip2) {
-      const glm::dvec3 x = pos_[to(h)], y = pos_[from(prev(h))];
-      const glm::dvec3 before = glm::cross(x - old, y - old), after = glm::cross(x - p, y - p);
-      // Turned by less than acos(kCollapseTurn) and not degenerate, without square roots.
-      const double lb2 = glm::dot(before, before), la2 = glm::dot(after, after);
-      const double turn = glm::dot(before, after);
-      if (!(la2 > 1e-24 * max2_ * max2_) || turn <= 0 ||
-          turn * turn <= kCollapseTurn * kCollapseTurn * lb2 * la2)
-        return false;
-      if (glm::dot(x - p, x - p) > max2_) return false;
-    }
-    h = turn(h);
-  } while (h != out_[v]);
-  return true;
+  return findOut(v, [&](Index h) {  // a face that folds or an edge that grows too long
+           if (h == skip1 || h == skip2) return false;
+           const glm::dvec3 x = pos_[to(h)], y = pos_[from(prev(h))];
+           const glm::dvec3 before = glm::cross(x - old, y - old), after = glm::cross(x - p, y - p);
+           // Turned by less than acos(kCollapseTurn) and not degenerate, without square roots.
+           const double lb2 = glm::dot(before, before), la2 = glm::dot(after, after);
+           const double turn = glm::dot(before, after);
+           return !(la2 > 1e-24 * max2_ * max2_) || turn <= 0 ||
+                  turn * turn <= kCollapseTurn * kCollapseTurn * lb2 * la2 ||
+                  glm::dot(x - p, x - p) > max2_;
+         }) == kNone;
 }
 
 // Edge a-b (h: a->b in face a b c, twin in face b a d) shrinks to a at the midpoint, or where
@@ -456,16 +454,8 @@ int Remesher::flipValence() {
   for (Index v = 0; v < out_.size(); ++v) {
     bool flipped = true;
     while (flipped && out_[v] != kNone && valence_[v] > 6) {
-      flipped = false;
-      Index h = out_[v];
-      do {
-        if (flip(h)) {
-          flipped = true;
-          ++count;
-          break;
-        }
-        h = turn(h);
-      } while (h != out_[v]);
+      flipped = findOut(v, [&](Index h) { return flip(h); }) != kNone;
+      count += flipped;
     }
   }
   return count;
@@ -515,10 +505,8 @@ void Remesher::rings(MeshRings& out) const {
   Index at = 0;
   for (Index v = 0; v < out_.size(); ++v) {
     out.start[v] = at;
-    for (Index h = out_[v]; h != kNone;) {  // none for a stray vertex
-      out.ring[at++] = to(h);
-      if ((h = turn(h)) == out_[v]) break;
-    }
+    if (out_[v] != kNone)  // none for a stray vertex
+      forEachOut(v, [&](Index h) { out.ring[at++] = to(h); });
   }
   out.start[out_.size()] = at;
 }

@@ -245,19 +245,18 @@ struct Raw {
   WorldGeometry geometry;
 };
 
-// f(i, value) for every value, the element type dispatched once.
+// f(value), value(i) reading the i-th sample as a double: the element type dispatched once.
 template <class F>
-void forEachValue(const Raw& raw, F&& f) {
-  auto run = [&](auto tag) {
-    using T = decltype(tag);
-    const char* p = raw.bytes.data();
-    for (std::size_t i = 0; i < raw.count; ++i) {
-      T v;
-      std::memcpy(&v, p + i * sizeof(T), sizeof(T));
-      f(i, static_cast<double>(v));
-    }
-  };
-  std::visit(run, raw.type);
+void withValues(const Raw& raw, F&& f) {
+  std::visit(
+      [&](auto tag) {
+        f([&](std::size_t i) {
+          decltype(tag) v;
+          std::memcpy(&v, raw.bytes.data() + i * sizeof(v), sizeof(v));
+          return static_cast<double>(v);
+        });
+      },
+      raw.type);
 }
 
 // The data files this reader follows: one file, named relative to the header's folder.
@@ -348,34 +347,36 @@ Raw readRaw(const std::filesystem::path& path, std::size_t dims, int channels, c
 
 std::vector<float> floats(const Raw& raw) {
   std::vector<float> out(raw.count);
-  forEachValue(raw, [&](std::size_t i, double v) { out[i] = static_cast<float>(v); });
-  return out;
-}
-
-// A non-finite sample refused: the file, what, and where (its index in the file, x fastest).
-[[noreturn]] void refuseNonFinite(const std::filesystem::path& path, double v, std::size_t at) {
-  throw InputError(quoted(path) + " contains " + (std::isnan(v) ? "NaN" : "infinity") +
-                   " at sample " + std::to_string(at) + " (x fastest); an input must be finite.");
-}
-
-// Rescaled to [0, 1] as normaliseToUnit does, without a copy of the values as doubles.
-std::vector<float> unitFloats(const Raw& raw, const std::filesystem::path& path) {
-  double lo = 0, hi = 0;
-  bool first = true;
-  std::size_t bad = raw.count;  // the first non-finite sample, and its value
-  double badValue = 0;
-  forEachValue(raw, [&](std::size_t i, double v) {
-    if (!std::isfinite(v) && bad == raw.count) bad = i, badValue = v;
-    if (first) lo = hi = v, first = false;
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
+  withValues(raw, [&](auto value) {
+    for (std::size_t i = 0; i < raw.count; ++i) out[i] = static_cast<float>(value(i));
   });
-  if (bad < raw.count) refuseNonFinite(path, badValue, bad);
-  std::vector<float> out(raw.count, 0.0f);
-  if (hi > lo)
-    forEachValue(
-        raw, [&](std::size_t i, double v) { out[i] = static_cast<float>((v - lo) / (hi - lo)); });
   return out;
+}
+
+// Rescales value(i), i < count, to [0, 1] (a constant input gives 0); a non-finite value is
+// refused naming the file and where (its index in the file, x fastest). Reads the values twice
+// rather than copying them.
+template <class Value>
+void rescaleToUnit(std::size_t count, Value value, std::vector<float>& out,
+                   const std::filesystem::path& path) {
+  double lo = 0, hi = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const double v = value(i);
+    if (!std::isfinite(v))
+      throw InputError(quoted(path) + " contains " + (std::isnan(v) ? "NaN" : "infinity") +
+                       " at sample " + std::to_string(i) +
+                       " (x fastest); an input must be finite.");
+    lo = i == 0 ? v : std::min(lo, v);
+    hi = i == 0 ? v : std::max(hi, v);
+  }
+  out.assign(count, 0.0f);
+  if (hi > lo)
+    for (std::size_t i = 0; i < count; ++i)
+      out[i] = static_cast<float>((value(i) - lo) / (hi - lo));
+}
+
+void unitFloats(const Raw& raw, const std::filesystem::path& path, std::vector<float>& out) {
+  withValues(raw, [&](auto value) { rescaleToUnit(raw.count, value, out, path); });
 }
 
 // Shortest text that reads back as the same double.
@@ -425,15 +426,8 @@ std::string metaImageFile(int dims, const int* size, int channels, const WorldGe
 
 void normaliseToUnit(const std::vector<double>& in, std::vector<float>& out,
                      const std::filesystem::path& path) {
-  double lo = in[0], hi = in[0];
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    if (!std::isfinite(in[i])) refuseNonFinite(path, in[i], i);
-    lo = std::min(lo, in[i]);
-    hi = std::max(hi, in[i]);
-  }
-  out.resize(in.size());
-  for (std::size_t i = 0; i < in.size(); ++i)
-    out[i] = hi > lo ? static_cast<float>((in[i] - lo) / (hi - lo)) : 0.0f;
+  rescaleToUnit(
+      in.size(), [&](std::size_t i) { return in[i]; }, out, path);
 }
 
 void writeMetaImageField3D(const std::filesystem::path& path, const Field3D& field,
@@ -459,17 +453,19 @@ Field3D readMetaImageField3D(const std::filesystem::path& path) {
 
 Volume readMetaImageVolume(const std::filesystem::path& path) {
   const Raw raw = readRaw(path, 3, 1, "a 3D scalar volume");
-  Volume vol;
-  vol.width = raw.dims[0];
-  vol.height = raw.dims[1];
-  vol.depth = raw.dims[2];
-  vol.voxels = unitFloats(raw, path);
+  Volume vol(raw.dims[0], raw.dims[1], raw.dims[2]);
+  unitFloats(raw, path, vol.voxels);  // in place: no second copy of the volume
   vol.geometry = raw.geometry;
   return vol;
 }
 
 std::vector<int> metaImageSize(const std::filesystem::path& path) {
   return dimSize(readHeader(InputFile(path)), path);
+}
+
+std::filesystem::path metaImageDataFile(const std::filesystem::path& path) {
+  const std::string name = fieldOf(readHeader(InputFile(path)), "ElementDataFile");
+  return name.empty() || name == "LOCAL" ? std::filesystem::path() : path.parent_path() / name;
 }
 
 int metaImageDimensions(const std::filesystem::path& path) {
@@ -495,7 +491,7 @@ Field2D readMetaImageField(const std::filesystem::path& path) {
 Image2D readMetaImage(const std::filesystem::path& path) {
   const Raw raw = readRaw(path, 2, 1, "a 2D scalar image");
   Image2D img(raw.dims[0], raw.dims[1]);
-  img.pixels = unitFloats(raw, path);
+  unitFloats(raw, path, img.pixels);
   img.geometry = raw.geometry;
   return img;
 }

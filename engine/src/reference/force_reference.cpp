@@ -23,24 +23,13 @@ double ggvfIncrement(const Field& v, const Field& v0, const Grid& g, double mu, 
 Grid ggvfWeights(const Field& v0, double k) {
   Grid g{v0.width, v0.height, std::vector<double>(v0.count()), v0.depth};
   g.spacing = v0.spacing;
-  const int d = v0.dims();
-  for (std::size_t i = 0; i < v0.count(); ++i) {
-    double s = 0;
-    for (int a = 0; a < d; ++a) s += v0.values[d * i + a] * v0.values[d * i + a];
-    g.values[i] = std::exp(-std::sqrt(s) / k);
-  }
+  for (std::size_t i = 0; i < v0.count(); ++i)
+    g.values[i] = std::exp(-std::sqrt(squaredNorm(v0, i)) / k);
   return g;
 }
 
 Field ggvfStep(const Field& v, const Field& v0, const Grid& g, double mu) {
-  Field out = v;
-  const int d = v.dims();
-  forEach(v, [&](Point p) {
-    for (int c = 0; c < d; ++c)
-      out.values[d * index(v, p) + c] =
-          v.values[d * index(v, p) + c] + ggvfIncrement(v, v0, g, mu, p, c);
-  });
-  return out;
+  return stepped(v, [&](Point p, int c) { return ggvfIncrement(v, v0, g, mu, p, c); });
 }
 
 Field ggvfIterate(Field v, const Field& v0, double k, double mu, int iterations) {
@@ -51,14 +40,7 @@ Field ggvfIterate(Field v, const Field& v0, double k, double mu, int iterations)
 
 double ggvfError(const Field& v, const Field& v0, double k) {
   const Grid g = ggvfWeights(v0, k);
-  const int d = v.dims();
-  double sum = 0;
-  forEach(v, [&](Point p) {
-    double s = 0;
-    for (int c = 0; c < d; ++c) s += std::pow(ggvfIncrement(v, v0, g, 1.0, p, c), 2);
-    sum += std::sqrt(s);
-  });
-  return sum / static_cast<double>(v.count());
+  return meanNorm(v, [&](Point p, int c) { return ggvfIncrement(v, v0, g, 1.0, p, c); });
 }
 
 Field vfcField(const Grid& f, const VfcParams& params) {
@@ -95,8 +77,7 @@ Grid distanceSquared(const Grid& f, double threshold) {
   forEach(f, [&](Point p) {
     if (f.values[index(f, p)] >= threshold) edges.push_back(p);
   });
-  Grid d{f.width, f.height, std::vector<double>(f.count()), f.depth};
-  d.spacing = f.spacing;
+  Grid d = f;  // its grid; every value replaced
   forEach(f, [&](Point p) {
     double best = std::numeric_limits<double>::infinity();
     for (const Point& e : edges) {
@@ -110,23 +91,15 @@ Grid distanceSquared(const Grid& f, double threshold) {
 }
 
 Field distanceForce(const Grid& f, double threshold) {
-  const Grid d2 = distanceSquared(f, threshold);
-  const int d = f.dims();
-  Field out{f.width, f.height, std::vector<double>(d * f.count(), 0.0), f.depth};
-  out.spacing = f.spacing;
-  forEach(f, [&](Point p) {
-    double g[3] = {0, 0, 0}, len2 = 0;
-    for (int a = 0; a < d; ++a) {
-      g[a] = 0.5 *
-             (std::sqrt(d2.values[index(d2, shifted(p, a, 1))]) -
-              std::sqrt(d2.values[index(d2, shifted(p, a, -1))])) /
-             f.spacing[a];
-      len2 += g[a] * g[a];
-    }
-    const double len = std::sqrt(len2);
-    if (!std::isfinite(len) || len <= 1e-6) return;
-    for (int a = 0; a < d; ++a) out.values[d * index(f, p) + a] = -g[a] / len;
-  });
+  Grid distance = distanceSquared(f, threshold);
+  for (double& v : distance.values) v = std::sqrt(v);
+  Field out = gradient(distance);  // then unit length, pointing to the edge
+  const int d = out.dims();
+  for (std::size_t i = 0; i < out.count(); ++i) {
+    const double len = std::sqrt(squaredNorm(out, i));
+    for (int a = 0; a < d; ++a)
+      out.values[d * i + a] = std::isfinite(len) && len > 1e-6 ? -out.values[d * i + a] / len : 0.0;
+  }
   return out;
 }
 

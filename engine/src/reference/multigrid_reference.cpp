@@ -2,28 +2,25 @@
 
 #include <algorithm>
 
+#include "grid_walk.hpp"
+
 namespace gvflab::reference {
 namespace {
-
-std::size_t at(int w, int h, int x, int y, int z) {
-  return (static_cast<std::size_t>(z) * h + y) * w + x;
-}
 
 template <typename T>
 Shape3 shapeOf(const T& g) {
   return {g.width, g.height, g.depth};
 }
 
-// Σ over the 2·dims neighbours of component c at (x, y, z), with the boundary rule, each axis'
-// pair weighted by 1/s_i².
-double neighbourSum(const Field& v, int x, int y, int z, int c, const Spacing& sp) {
-  const int d = v.dims(), w = v.width, h = v.height;
-  auto val = [&](int xx, int yy, int zz) {
-    return v.values[d * at(w, h, reflect(xx, w), reflect(yy, h), reflect(zz, v.depth)) + c];
-  };
-  double sum = (val(x - 1, y, z) + val(x + 1, y, z)) / (sp[0] * sp[0]) +
-               (val(x, y - 1, z) + val(x, y + 1, z)) / (sp[1] * sp[1]);
-  if (d == 3) sum += (val(x, y, z - 1) + val(x, y, z + 1)) / (sp[2] * sp[2]);
+// Σ over the 2·dims neighbours of component c at p, with the boundary rule, each axis' pair
+// weighted by 1/s_i².
+double neighbourSum(const Field& v, Point p, int c, const Spacing& sp) {
+  const int d = v.dims();
+  double sum = 0;
+  for (int a = 0; a < d; ++a)
+    sum += (v.values[d * index(v, shifted(p, a, -1)) + c] +
+            v.values[d * index(v, shifted(p, a, 1)) + c]) /
+           (sp[a] * sp[a]);
   return sum;
 }
 
@@ -86,10 +83,8 @@ std::vector<Shape3> multigridLevels(int width, int height, int depth) {
 }
 
 Grid multigridS(const Field& v0) {
-  const int d = v0.dims();
   Grid s{v0.width, v0.height, std::vector<double>(v0.count()), v0.depth};
-  for (std::size_t i = 0; i < v0.count(); ++i)
-    for (int c = 0; c < d; ++c) s.values[i] += v0.values[d * i + c] * v0.values[d * i + c];
+  for (std::size_t i = 0; i < v0.count(); ++i) s.values[i] = squaredNorm(v0, i);
   return s;
 }
 
@@ -104,16 +99,14 @@ void smoothColour(Field& v, const Field& f, const Grid& s, double k, int colour,
                   const Spacing& spacing) {
   const int d = v.dims();
   const double centre = centreWeight(spacing, d);
-  for (int z = 0; z < v.depth; ++z)
-    for (int y = 0; y < v.height; ++y)
-      for (int x = (y + z + colour) & 1; x < v.width; x += 2) {
-        const std::size_t i = at(v.width, v.height, x, y, z);
-        const double denom = centre * k + s.values[i];
-        if (denom <= 0) continue;  // μ = 0 where S = 0: the point is free; leave it
-        for (int c = 0; c < d; ++c)
-          v.values[d * i + c] =
-              (k * neighbourSum(v, x, y, z, c, spacing) - f.values[d * i + c]) / denom;
-      }
+  forEach(v, [&](Point p) {
+    const std::size_t i = index(v, p);
+    const double denom = centre * k + s.values[i];
+    // This colour's points; μ = 0 where S = 0: the point is free, left as it is.
+    if (((p[0] + p[1] + p[2]) & 1) != colour || denom <= 0) return;
+    for (int c = 0; c < d; ++c)
+      v.values[d * i + c] = (k * neighbourSum(v, p, c, spacing) - f.values[d * i + c]) / denom;
+  });
 }
 
 void smooth(Field& v, const Field& f, const Grid& s, double k, int sweeps, const Spacing& spacing) {
@@ -128,16 +121,13 @@ Field multigridResidual(const Field& v, const Field& f, const Grid& s, double k,
   const int d = v.dims();
   const double centre = centreWeight(spacing, d);
   Field r = f;
-  for (int z = 0; z < v.depth; ++z)
-    for (int y = 0; y < v.height; ++y)
-      for (int x = 0; x < v.width; ++x) {
-        const std::size_t i = at(v.width, v.height, x, y, z);
-        for (int c = 0; c < d; ++c) {
-          const double u = v.values[d * i + c];
-          r.values[d * i + c] -=
-              k * (neighbourSum(v, x, y, z, c, spacing) - centre * u) - s.values[i] * u;
-        }
-      }
+  forEach(v, [&](Point p) {
+    const std::size_t i = index(v, p);
+    for (int c = 0; c < d; ++c) {
+      const double u = v.values[d * i + c];
+      r.values[d * i + c] -= k * (neighbourSum(v, p, c, spacing) - centre * u) - s.values[i] * u;
+    }
+  });
   return r;
 }
 
@@ -148,23 +138,16 @@ namespace {
 // over-corrects near-singular (flat, S ≈ 0) regions until the cycle diverges (17² U phantom).
 std::vector<double> average(const std::vector<double>& in, Shape3 fine, Shape3 coarse, int comps) {
   std::vector<double> out(static_cast<std::size_t>(comps) * coarse[0] * coarse[1] * coarse[2]);
-  for (int z = 0; z < coarse[2]; ++z)
-    for (int y = 0; y < coarse[1]; ++y)
-      for (int x = 0; x < coarse[0]; ++x) {
-        const int count = coarse[2] > 1 || fine[2] > 1 ? 8 : 4;
-        std::vector<double> acc(comps);
-        for (int dz = 0; dz < 2; ++dz)
-          for (int dy = 0; dy < 2; ++dy)
-            for (int dx = 0; dx < 2; ++dx) {
-              if (dz == 1 && count == 4) continue;  // 2D
-              const int fx = reflect(2 * x + dx, fine[0]), fy = reflect(2 * y + dy, fine[1]),
-                        fz = reflect(2 * z + dz, fine[2]);
-              for (int c = 0; c < comps; ++c)
-                acc[c] += in[comps * at(fine[0], fine[1], fx, fy, fz) + c];
-            }
-        for (int c = 0; c < comps; ++c)
-          out[comps * at(coarse[0], coarse[1], x, y, z) + c] = acc[c] / count;
-      }
+  const Grid from{fine[0], fine[1], {}, fine[2]}, to{coarse[0], coarse[1], {}, coarse[2]};
+  const int count = coarse[2] > 1 || fine[2] > 1 ? 8 : 4;
+  forEach(to, [&](Point p) {
+    std::vector<double> acc(comps);
+    forEach(Grid{2, 2, {}, count / 4}, [&](Point d) {  // the children (index() reflects)
+      const std::size_t j = index(from, Point{2 * p[0] + d[0], 2 * p[1] + d[1], 2 * p[2] + d[2]});
+      for (int c = 0; c < comps; ++c) acc[c] += in[comps * j + c];
+    });
+    for (int c = 0; c < comps; ++c) out[comps * index(to, p) + c] = acc[c] / count;
+  });
   return out;
 }
 }  // namespace
@@ -181,12 +164,10 @@ Grid restrictGrid(const Grid& s) {
 
 void prolongAdd(Field& v, const Field& e) {
   const int d = v.dims();
-  for (int z = 0; z < v.depth; ++z)
-    for (int y = 0; y < v.height; ++y)
-      for (int x = 0; x < v.width; ++x)
-        for (int c = 0; c < d; ++c)
-          v.values[d * at(v.width, v.height, x, y, z) + c] +=
-              e.values[d * at(e.width, e.height, x / 2, y / 2, z / 2) + c];
+  forEach(v, [&](Point p) {
+    for (int c = 0; c < d; ++c)
+      v.values[d * index(v, p) + c] += e.values[d * index(e, {p[0] / 2, p[1] / 2, p[2] / 2}) + c];
+  });
 }
 
 Field multigridVCycle(Field v, const Field& v0, const MultigridParams& p) {

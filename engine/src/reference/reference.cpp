@@ -53,25 +53,14 @@ Field gradient(const Grid& g) {
 
 double maxSquaredNorm(const Field& v) {
   double m = 0;
-  const int d = v.dims();
-  for (std::size_t i = 0; i < v.count(); ++i) {
-    double s = 0;
-    for (int a = 0; a < d; ++a) s += v.values[d * i + a] * v.values[d * i + a];
-    m = std::max(m, s);
-  }
+  for (std::size_t i = 0; i < v.count(); ++i) m = std::max(m, squaredNorm(v, i));
   return m;
 }
 
 Grid gradientMagnitude(const Grid& g) {
-  Field d = gradient(g);
-  const int n = g.dims();
-  Grid m{g.width, g.height, std::vector<double>(g.count()), g.depth};
-  m.spacing = g.spacing;
-  for (std::size_t i = 0; i < m.values.size(); ++i) {
-    double s = 0;
-    for (int a = 0; a < n; ++a) s += d.values[n * i + a] * d.values[n * i + a];
-    m.values[i] = std::sqrt(s);
-  }
+  const Field d = gradient(g);
+  Grid m = g;  // its grid; every value replaced
+  for (std::size_t i = 0; i < m.values.size(); ++i) m.values[i] = std::sqrt(squaredNorm(d, i));
   return m;
 }
 
@@ -156,21 +145,13 @@ namespace {
 double residual(const Field& v, const Field& v0, double mu, Point p, int c) {
   const int d = v.dims();
   const std::size_t i = index(v, p);
-  const double lap = laplacian(v, v0.spacing, p, c);
-  double s = 0;
-  for (int a = 0; a < d; ++a) s += v0.values[d * i + a] * v0.values[d * i + a];
-  return mu * lap - (v.values[d * i + c] - v0.values[d * i + c]) * s;
+  return mu * laplacian(v, v0.spacing, p, c) -
+         (v.values[d * i + c] - v0.values[d * i + c]) * squaredNorm(v0, i);
 }
 }  // namespace
 
 Field eulerStep(const Field& v, const Field& v0, double mu) {
-  Field out = v;
-  const int d = v.dims();
-  forEach(v, [&](Point p) {
-    for (int c = 0; c < d; ++c)
-      out.values[d * index(v, p) + c] = v.values[d * index(v, p) + c] + residual(v, v0, mu, p, c);
-  });
-  return out;
+  return stepped(v, [&](Point p, int c) { return residual(v, v0, mu, p, c); });
 }
 
 Field eulerIterate(Field v, const Field& v0, double mu, int iterations) {
@@ -179,14 +160,7 @@ Field eulerIterate(Field v, const Field& v0, double mu, int iterations) {
 }
 
 double gvfError(const Field& v, const Field& v0, double mu) {
-  double sum = 0;
-  const int d = v.dims();
-  forEach(v, [&](Point p) {
-    double s = 0;
-    for (int c = 0; c < d; ++c) s += std::pow(residual(v, v0, mu, p, c), 2);
-    sum += std::sqrt(s);
-  });
-  return sum / static_cast<double>(v.count());
+  return meanNorm(v, [&](Point p, int c) { return residual(v, v0, mu, p, c); });
 }
 
 }  // namespace gvflab::reference

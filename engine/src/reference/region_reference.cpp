@@ -195,16 +195,12 @@ int insertNodes(std::vector<Point2i>& s, double minSegment) {
     if (!(len > minSegment)) continue;
     const Point2i m{(a.x + b.x) >> 1, (a.y + b.y) >> 1};
     if (m == a || m == b) continue;
-    bool ok = true;
-    for (int j = 0; j < size && ok; ++j) {
-      if (j == pos) continue;  // the segment being split
-      const Point2i c = s[j], d = s[(j + 1) % size];
-      const bool prevSeg = j == (pos + size - 1) % size, nextSeg = j == (pos + 1) % size;
-      if (prevSeg ? sharedEndOverlap(a, m, c) : segmentsIntersect(a, m, c, d)) ok = false;
-      if (nextSeg ? sharedEndOverlap(b, m, d) : segmentsIntersect(m, b, c, d)) ok = false;
-    }
-    if (!ok) continue;
+    // In place, the midpoint's two segments must meet no other: as a move of it to itself.
     s.insert(s.begin() + pos + 1, m);
+    if (!moveKeepsSimple(s, pos + 1, m)) {
+      s.erase(s.begin() + pos + 1);
+      continue;
+    }
     ++added, ++pos;
   }
   return added;

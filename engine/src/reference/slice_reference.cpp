@@ -16,28 +16,31 @@ std::array<int, 3> voxelOf(SliceAxis axis, int index, int u, int v, int depth) {
   return {index, u, depth - 1 - v};
 }
 
-void check(int w, int h, int d, SliceAxis axis, int index) {
-  if (index < 0 || index >= sliceCount(w, h, d, axis))
+// Checks the index, then calls copy(plane pixel, volume voxel) for every pixel of the plane.
+template <class T, class Copy>
+void eachPixel(const T& volume, SliceAxis axis, int index, Copy copy) {
+  if (index < 0 || index >= sliceCount(volume.width, volume.height, volume.depth, axis))
     throw ParameterError("reference slice index out of range");
+  const PlaneSize p = planeSize(volume.width, volume.height, volume.depth, axis);
+  for (int v = 0; v < p.height; ++v)
+    for (int u = 0; u < p.width; ++u) {
+      auto [x, y, z] = voxelOf(axis, index, u, v, volume.depth);
+      copy(static_cast<std::size_t>(v) * p.width + u,
+           (static_cast<std::size_t>(z) * volume.height + y) * volume.width + x);
+    }
 }
 
 }  // namespace
 
 Grid sliceGrid(const Grid& volume, SliceAxis axis, int index) {
-  check(volume.width, volume.height, volume.depth, axis, index);
   const PlaneSize p = planeSize(volume.width, volume.height, volume.depth, axis);
   Grid out{p.width, p.height, std::vector<double>(static_cast<std::size_t>(p.width) * p.height)};
-  for (int v = 0; v < p.height; ++v)
-    for (int u = 0; u < p.width; ++u) {
-      auto [x, y, z] = voxelOf(axis, index, u, v, volume.depth);
-      out.values[static_cast<std::size_t>(v) * p.width + u] =
-          volume.values[(static_cast<std::size_t>(z) * volume.height + y) * volume.width + x];
-    }
+  eachPixel(volume, axis, index,
+            [&](std::size_t dst, std::size_t src) { out.values[dst] = volume.values[src]; });
   return out;
 }
 
 Field sliceField(const Field& field, SliceAxis axis, int index) {
-  check(field.width, field.height, field.depth, axis, index);
   const PlaneSize p = planeSize(field.width, field.height, field.depth, axis);
   // Which of (vx, vy, vz) lie along the plane's columns and rows; rows along -z flip vz.
   const std::array<int, 2> comp = axis == SliceAxis::Axial     ? std::array<int, 2>{0, 1}
@@ -45,14 +48,10 @@ Field sliceField(const Field& field, SliceAxis axis, int index) {
                                                                : std::array<int, 2>{1, 2};
   Field out{p.width, p.height,
             std::vector<double>(2 * static_cast<std::size_t>(p.width) * p.height)};
-  for (int v = 0; v < p.height; ++v)
-    for (int u = 0; u < p.width; ++u) {
-      auto [x, y, z] = voxelOf(axis, index, u, v, field.depth);
-      const std::size_t src = (static_cast<std::size_t>(z) * field.height + y) * field.width + x;
-      const std::size_t dst = static_cast<std::size_t>(v) * p.width + u;
-      out.values[2 * dst] = field.values[3 * src + comp[0]];
-      out.values[2 * dst + 1] = (comp[1] == 2 ? -1.0 : 1.0) * field.values[3 * src + comp[1]];
-    }
+  eachPixel(field, axis, index, [&](std::size_t dst, std::size_t src) {
+    out.values[2 * dst] = field.values[3 * src + comp[0]];
+    out.values[2 * dst + 1] = (comp[1] == 2 ? -1.0 : 1.0) * field.values[3 * src + comp[1]];
+  });
   return out;
 }
 

@@ -8,6 +8,7 @@
 
 #include "grid_walk.hpp"
 #include "gvflab/snake_types.hpp"
+#include "gvflab/surface_reference.hpp"
 
 namespace gvflab::reference {
 
@@ -45,54 +46,20 @@ std::vector<double> snakeMatrix(int n, double alpha, double beta, double gamma,
 }
 
 std::vector<glm::dvec2> solveDense(std::vector<double> m, std::vector<glm::dvec2> b) {
-  const int n = static_cast<int>(b.size());
-  auto at = [&](int r, int c) -> double& { return m[static_cast<std::size_t>(r) * n + c]; };
-  for (int c = 0; c < n; ++c) {
-    int piv = c;
-    for (int r = c + 1; r < n; ++r)
-      if (std::abs(at(r, c)) > std::abs(at(piv, c))) piv = r;
-    if (piv != c) {
-      for (int k = 0; k < n; ++k) std::swap(at(c, k), at(piv, k));
-      std::swap(b[c], b[piv]);
-    }
-    for (int r = c + 1; r < n; ++r) {
-      const double f = at(r, c) / at(c, c);
-      if (f == 0) continue;
-      for (int k = c; k < n; ++k) at(r, k) -= f * at(c, k);
-      b[r] -= f * b[c];
-    }
-  }
-  std::vector<glm::dvec2> x(n);
-  for (int r = n - 1; r >= 0; --r) {
-    glm::dvec2 s = b[r];
-    for (int k = r + 1; k < n; ++k) s -= at(r, k) * x[k];
-    x[r] = s / at(r, r);
-  }
-  return x;
+  return solveDenseSystem(std::move(m), std::move(b));
 }
-
-namespace {
-// at(x, y) interpolated bilinearly at p on a width x height grid.
-template <class T, class At>
-T bilinear(int width, int height, glm::dvec2 p, At at) {
-  const AxisCorners x = axisCorners(width, p.x), y = axisCorners(height, p.y);
-  return (at(x.i0, y.i0) * (1 - x.f) + at(x.i1, y.i0) * x.f) * (1 - y.f) +
-         (at(x.i0, y.i1) * (1 - x.f) + at(x.i1, y.i1) * x.f) * y.f;
-}
-}  // namespace
 
 glm::dvec2 sampleForce(const Field& field, glm::dvec2 p, bool normalize) {
-  return bilinear<glm::dvec2>(field.width, field.height, p, [&](int x, int y) {
-    const std::size_t i = static_cast<std::size_t>(y) * field.width + x;
-    glm::dvec2 v(field.values[2 * i], field.values[2 * i + 1]);
-    return normalize ? v / std::sqrt(glm::dot(v, v) + 1e-12) : v;
-  });
+  return trilinear<glm::dvec2>(
+      field.width, field.height, 1, glm::dvec3(p, 0.5), [&](int x, int y, int) {
+        const std::size_t i = static_cast<std::size_t>(y) * field.width + x;
+        glm::dvec2 v(field.values[2 * i], field.values[2 * i + 1]);
+        return normalize ? v / std::sqrt(glm::dot(v, v) + 1e-12) : v;
+      });
 }
 
 double sampleScalar(const Grid& grid, glm::dvec2 p) {
-  return bilinear<double>(grid.width, grid.height, p, [&](int x, int y) {
-    return grid.values[static_cast<std::size_t>(y) * grid.width + x];
-  });
+  return sampleScalar3(grid, glm::dvec3(p, 0.5));  // one plane: bilinear
 }
 
 namespace {
@@ -106,9 +73,7 @@ glm::dvec2 outwardNormal(const std::vector<glm::dvec2>& x, int i, bool closed = 
   const double len = glm::length(t);
   return len > 0 ? glm::dvec2(t.y, -t.x) / len : glm::dvec2(0.0);
 }
-}  // namespace
 
-namespace {
 // The snake_hold kernel's edge_across: f's crest within 3 px along n (every 0.5 px) lies above f
 // 2.5 px on both sides of it by max(edgeLevel / 10, 2 edgeNoise, crest / 8).
 bool edgeAcross(const Grid& edge, glm::dvec2 p, glm::dvec2 n, double edgeLevel, double edgeNoise) {

@@ -9,17 +9,6 @@
 
 namespace gvflab::reference {
 
-namespace {
-// at(x, y, z) interpolated trilinearly at p on a w x h x d grid.
-template <class T, class At>
-T trilinear(int w, int h, int d, glm::dvec3 p, At at) {
-  const AxisCorners x = axisCorners(w, p.x), y = axisCorners(h, p.y), z = axisCorners(d, p.z);
-  auto row = [&](int j, int k) { return at(x.i0, j, k) * (1 - x.f) + at(x.i1, j, k) * x.f; };
-  return (row(y.i0, z.i0) * (1 - y.f) + row(y.i1, z.i0) * y.f) * (1 - z.f) +
-         (row(y.i0, z.i1) * (1 - y.f) + row(y.i1, z.i1) * y.f) * z.f;
-}
-}  // namespace
-
 glm::dvec3 sampleForce3(const Field& f, glm::dvec3 p, ForceScale scale) {
   double peak = 0;
   const glm::dvec3 s =
@@ -110,28 +99,7 @@ std::vector<glm::dvec3> surfaceImplicitStep(const std::vector<glm::dvec3>& x, co
       for (std::size_t k = 0; k < n; ++k) ll += l[i * n + k] * l[k * n + j];
       m[i * n + j] = (i == j ? p.gamma : 0.0) - p.alpha * l[i * n + j] + p.beta * ll;
     }
-  std::vector<glm::dvec3> b = rightHandSide(x, rings, force, p);
-  for (std::size_t c = 0; c < n; ++c) {
-    std::size_t piv = c;
-    for (std::size_t r = c + 1; r < n; ++r)
-      if (std::abs(m[r * n + c]) > std::abs(m[piv * n + c])) piv = r;
-    if (piv != c) {
-      for (std::size_t k = 0; k < n; ++k) std::swap(m[c * n + k], m[piv * n + k]);
-      std::swap(b[c], b[piv]);
-    }
-    for (std::size_t r = c + 1; r < n; ++r) {
-      const double f = m[r * n + c] / m[c * n + c];
-      if (f == 0) continue;
-      for (std::size_t k = c; k < n; ++k) m[r * n + k] -= f * m[c * n + k];
-      b[r] -= f * b[c];
-    }
-  }
-  std::vector<glm::dvec3> y(n);
-  for (std::size_t r = n; r-- > 0;) {
-    glm::dvec3 s = b[r];
-    for (std::size_t k = r + 1; k < n; ++k) s -= m[r * n + k] * y[k];
-    y[r] = s / m[r * n + r];
-  }
+  std::vector<glm::dvec3> y = solveDenseSystem(std::move(m), rightHandSide(x, rings, force, p));
   clampInto(y, force, p.spacing);
   return y;
 }

@@ -179,22 +179,18 @@ void RegionSnake::build(const std::uint16_t* z) {
       // z, cz, cz2lo, cz2hi, width, rowOffset
       TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int> k =
           ctx_->kernels().kernel("region_prefix.cl", "region_prefix_rows_group");
-      k.arg<0>(image), k.arg<1>(cz_), k.arg<2>(cz2lo_), k.arg<3>(cz2hi_);
-      k.arg<4>(width_);
       for (int r0 = 0; r0 < height_; r0 += rowsPerSlice) {
         const int rows = std::min(rowsPerSlice, height_ - r0);
-        k.arg<5>(r0);
+        k.set(image, cz_, cz2lo_, cz2hi_, width_, r0);
         slice(k, r0, rows, cl::NDRange(rows * local), cl::NDRange(local));
       }
     } else {
       // z, cz, cz2lo, cz2hi, width, rowOffset, rows
       TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int> k =
           ctx_->kernels().kernel("region_prefix.cl", "region_prefix_rows_seq");
-      k.arg<0>(image), k.arg<1>(cz_), k.arg<2>(cz2lo_), k.arg<3>(cz2hi_);
-      k.arg<4>(width_);
       for (int r0 = 0; r0 < height_; r0 += rowsPerSlice) {
         const int rows = std::min(rowsPerSlice, height_ - r0);
-        k.arg<5>(r0), k.arg<6>(rows);
+        k.set(image, cz_, cz2lo_, cz2hi_, width_, r0, rows);
         slice(k, r0, rows, cl::NDRange(detail::roundUp(rows, 16)), cl::NDRange(16));
       }
     }

@@ -41,6 +41,13 @@ double signedArea2(const std::vector<glm::vec2>& p) {
 namespace {
 double dist(const glm::dvec2& a, const glm::dvec2& b) { return std::hypot(a.x - b.x, a.y - b.y); }
 
+double perimeterOf(const std::vector<glm::vec2>& p, bool closed = true) {
+  double s = 0;
+  for (std::size_t i = 0; i + (closed ? 0 : 1) < p.size(); ++i)
+    s += glm::length(p[(i + 1) % p.size()] - p[i]);
+  return s;
+}
+
 // Resampling's step 1: drop nodes closer than dmin to the last kept node (the first node
 // always stays), and the closing gap too; never fewer than 3 nodes. Empty when the contour is
 // too small for 3 nodes dmin apart (a collapsed snake, left as it is). Open (closed = false):
@@ -49,22 +56,18 @@ double dist(const glm::dvec2& a, const glm::dvec2& b) { return std::hypot(a.x - 
 std::vector<glm::dvec2> keptNodes(const std::vector<glm::vec2>& points, double dmin,
                                   bool closed = true) {
   std::vector<glm::dvec2> kept;
-  if (!closed) {
-    if (points.size() < 2) return kept;
-    kept.emplace_back(points[0]);
-    for (std::size_t i = 1; i + 1 < points.size(); ++i)
-      if (dist(points[i], kept.back()) >= dmin) kept.emplace_back(points[i]);
+  if (points.size() < (closed ? 3u : 2u)) return kept;
+  kept.reserve(points.size());
+  kept.emplace_back(points[0]);
+  for (std::size_t i = 1; i + (closed ? 0 : 1) < points.size(); ++i)
+    if (dist(points[i], kept.back()) >= dmin) kept.emplace_back(points[i]);
+  if (!closed) {  // the end stays: interior nodes too close to it go
     const glm::dvec2 last(points.back());
     while (kept.size() > 1 && dist(kept.back(), last) < dmin) kept.pop_back();
     kept.push_back(last);
     if (dist(kept.front(), kept.back()) == 0 && kept.size() == 2) kept.clear();
     return kept;
   }
-  if (points.size() < 3) return kept;
-  kept.reserve(points.size());
-  kept.emplace_back(points[0]);
-  for (std::size_t i = 1; i < points.size(); ++i)
-    if (dist(points[i], kept.back()) >= dmin) kept.emplace_back(points[i]);
   while (kept.size() > 3 && dist(kept.back(), kept.front()) < dmin) kept.pop_back();
   if (kept.size() < 3) kept.clear();
   return kept;
@@ -186,12 +189,6 @@ std::vector<double> distancesToContour(const std::vector<glm::vec2>& points,
   return out;
 }
 
-double contourMove(const std::vector<glm::vec2>& now, const std::vector<glm::vec2>& before) {
-  if (before.empty() || now.empty()) return INFINITY;
-  const auto d = distancesToContour(now, before);
-  return *std::max_element(d.begin(), d.end());
-}
-
 double progressMove(const std::vector<glm::vec2>& now,
                     const std::deque<std::vector<glm::vec2>>& past, bool closed, double within) {
   if (past.empty() || now.empty()) return INFINITY;
@@ -202,15 +199,6 @@ double progressMove(const std::vector<glm::vec2>& now,
   }
   return *std::max_element(nearest.begin(), nearest.end());
 }
-
-namespace {
-double perimeterOf(const std::vector<glm::vec2>& p, bool closed = true) {
-  double s = 0;
-  for (std::size_t i = 0; i + (closed ? 0 : 1) < p.size(); ++i)
-    s += glm::length(p[(i + 1) % p.size()] - p[i]);
-  return s;
-}
-}  // namespace
 
 bool collapsedContour(const std::vector<glm::vec2>& points, const std::vector<glm::vec2>& initial,
                       double dmin, bool closed) {
@@ -338,10 +326,6 @@ std::vector<double> openSnakeFactors(int n, double alpha, double beta, double ga
   return out;
 }
 
-}  // namespace gvflab
-
-namespace gvflab {
-
 double longestUnheldStretch(const std::vector<glm::vec2>& points, const std::vector<bool>& held,
                             bool closed) {
   const std::size_t n = std::min(points.size(), held.size());
@@ -349,27 +333,13 @@ double longestUnheldStretch(const std::vector<glm::vec2>& points, const std::vec
   auto seg = [&](std::size_t i) {  // from node i to the next one
     return static_cast<double>(glm::length(points[(i + 1) % n] - points[i]));
   };
-  if (!closed) {  // from the first node to the last; the ends' stretches count too
-    double longest = 0, run = 0;
-    for (std::size_t i = 0; i + 1 < n; ++i) {
-      run += seg(i);
-      if (held[i + 1]) {
-        if (!held[i]) longest = std::max(longest, run);
-        run = 0;
-      }
-    }
-    return held[n - 1] ? longest : std::max(longest, run);
-  }
   const auto first = std::find(held.begin(), held.begin() + static_cast<std::ptrdiff_t>(n), true);
-  if (first == held.begin() + static_cast<std::ptrdiff_t>(n)) {
-    double perimeter = 0;
-    for (std::size_t i = 0; i < n; ++i) perimeter += seg(i);
-    return perimeter;
-  }
-  // Walk once around from a held node; a stretch runs from one held node to the next.
-  const std::size_t start = static_cast<std::size_t>(first - held.begin());
+  if (closed && first == held.begin() + static_cast<std::ptrdiff_t>(n)) return perimeterOf(points);
+  // Closed: once around from a held node, so a stretch runs from one held node to the next.
+  // Open: from the first node to the last, and the ends' stretches count too.
+  const std::size_t start = closed ? static_cast<std::size_t>(first - held.begin()) : 0;
   double longest = 0, run = 0;
-  for (std::size_t k = 0; k < n; ++k) {
+  for (std::size_t k = 0; k < (closed ? n : n - 1); ++k) {
     const std::size_t i = (start + k) % n;
     run += seg(i);
     if (held[(i + 1) % n]) {
@@ -377,12 +347,8 @@ double longestUnheldStretch(const std::vector<glm::vec2>& points, const std::vec
       run = 0;
     }
   }
-  return longest;
+  return closed || held[n - 1] ? longest : std::max(longest, run);
 }
-
-}  // namespace gvflab
-
-namespace gvflab {
 
 double unheldContourExtent(const std::vector<glm::vec2>& points, const std::vector<bool>& held,
                            bool closed) {

@@ -63,25 +63,10 @@ std::size_t ParametricSnake::fieldBytes() const {
   return static_cast<std::size_t>(width_) * height_ * 2 * sizeof(float);
 }
 
-std::vector<SnakeForce> ParametricSnake::forces() const {
-  std::vector<SnakeForce> out;
-  for (const Snake& s : snakes_) out.push_back(s.force);
-  return out;
-}
+std::vector<SnakeForce> ParametricSnake::forces() const { return forcesOf(snakes_); }
 
 ForceFieldSet ParametricSnake::boundFields() const {
   return kernelFields(fields_, forces(), fieldBytes(), "snakes");
-}
-
-ParametricSnake::Snake* ParametricSnake::find(int id) {
-  for (auto& s : snakes_)
-    if (s.id == id) return &s;
-  return nullptr;
-}
-
-void ParametricSnake::checkPoints(const std::vector<glm::vec2>& points,
-                                  SnakeBoundary boundary) const {
-  checkPointsIn(points, width_, height_, boundary);
 }
 
 void ParametricSnake::checkPointsIn(const std::vector<glm::vec2>& points, int width, int height,
@@ -136,8 +121,11 @@ void ParametricSnake::checkCircle(double cx, double cy, double radius, int width
 }
 
 namespace {
-// Closed contours are stored with a positive area; open ones keep the order they were given.
-std::vector<glm::vec2> oriented(std::vector<glm::vec2> pts, SnakeBoundary boundary) {
+// `points` as a snake stores them: resampled to the spacing bounds; closed ones with a positive
+// area, open ones in the order they were given.
+std::vector<glm::vec2> storedContour(const std::vector<glm::vec2>& points,
+                                     const SnakeParams& params, SnakeBoundary boundary) {
+  auto pts = resampleContour(points, params.dmin, params.dmax, isClosed(boundary));
   if (isClosed(boundary) && signedArea2(pts) < 0) std::reverse(pts.begin(), pts.end());
   return pts;
 }
@@ -149,26 +137,19 @@ bool creptOn(const std::vector<glm::vec2>& now, const std::deque<std::vector<glm
   std::vector<double> areas;
   for (const auto& c : past) areas.push_back(signedArea2(c));
   areas.push_back(signedArea2(now));
-  return creptSteadily(areas, 2 * step) && contourMove(now, past.front()) > tol;
+  return creptSteadily(areas, 2 * step) && progressMove(now, {past.front()}) > tol;
 }
 }  // namespace
 
 int ParametricSnake::add(const std::vector<glm::vec2>& points, SnakeForce force,
                          std::optional<double> pressure, SnakeBoundary boundary) {
-  checkPoints(points, boundary);
+  checkPointsIn(points, width_, height_, boundary);
   checkSnakePressure(pressure);
-  const bool closed = isClosed(boundary);
-  checkNodeCount(resampledNodeCount(points, params_.dmin, params_.dmax, closed));
+  checkNodeCount(resampledNodeCount(points, params_.dmin, params_.dmax, isClosed(boundary)));
   download();
-  Snake s;
-  s.id = nextId_++;
-  s.force = force;
-  s.boundary = boundary;
-  s.pressure = pressure;
-  s.points = oriented(resampleContour(points, params_.dmin, params_.dmax, closed), boundary);
-  s.initial = s.points;
-  checkNodeCount(s.points.size());
-  snakes_.push_back(std::move(s));
+  const auto start = storedContour(points, params_, boundary);
+  checkNodeCount(start.size());
+  snakes_.push_back({nextId_++, force, boundary, pressure, start, start, {}, {}});
   layoutDirty_ = true;
   return snakes_.back().id;
 }
@@ -187,33 +168,26 @@ void ParametricSnake::clear() {
 
 void ParametricSnake::setPoints(int id, const std::vector<glm::vec2>& points) {
   download();
-  Snake* s = find(id);
+  Snake* s = findMember(snakes_, id);
   if (!s) return;
-  checkPoints(points, s->boundary);
-  s->points = oriented(resampleContour(points, params_.dmin, params_.dmax, isClosed(s->boundary)),
-                       s->boundary);
+  checkPointsIn(points, width_, height_, s->boundary);
+  s->points = storedContour(points, params_, s->boundary);
   s->initial = s->points;
   s->stop.state = SnakeState::Moving;
   layoutDirty_ = true;
 }
 
 void ParametricSnake::setInitial(int id, const std::vector<glm::vec2>& points) {
-  Snake* s = find(id);
+  Snake* s = findMember(snakes_, id);
   if (!s) return;
-  const bool closed = isClosed(s->boundary);
-  checkPoints(points, s->boundary);
-  checkNodeCount(resampledNodeCount(points, params_.dmin, params_.dmax, closed));
-  s->initial = oriented(resampleContour(points, params_.dmin, params_.dmax, closed), s->boundary);
+  checkContour(points, width_, height_, params_, s->boundary);
+  s->initial = storedContour(points, params_, s->boundary);
 }
 
 void ParametricSnake::setPressure(int id, std::optional<double> pressure) {
   checkSnakePressure(pressure);
   download();
-  if (Snake* s = find(id)) {
-    s->pressure = pressure;
-    s->stop.state = SnakeState::Moving;
-    layoutDirty_ = true;
-  }
+  if (editMember(snakes_, id, [&](Snake& s) { s.pressure = pressure; })) layoutDirty_ = true;
 }
 
 void ParametricSnake::restart() {
@@ -227,11 +201,7 @@ void ParametricSnake::restart() {
 
 void ParametricSnake::setForce(int id, SnakeForce force) {
   download();
-  if (Snake* s = find(id)) {
-    s->force = force;
-    s->stop.state = SnakeState::Moving;
-    layoutDirty_ = true;
-  }
+  if (editMember(snakes_, id, [&](Snake& s) { s.force = force; })) layoutDirty_ = true;
 }
 
 void ParametricSnake::setParams(const SnakeParams& params) {
@@ -245,13 +215,9 @@ void ParametricSnake::setParams(const SnakeParams& params) {
   layoutDirty_ = true;
 }
 
-bool ParametricSnake::allConverged() const {
-  return allConvergedIn(snakes_, [](const Snake& s) -> const StopStatus& { return s.stop; });
-}
+bool ParametricSnake::allConverged() const { return allConvergedIn(snakes_); }
 
-bool ParametricSnake::allStopped() const {
-  return allStoppedIn(snakes_, [](const Snake& s) -> const StopStatus& { return s.stop; });
-}
+bool ParametricSnake::allStopped() const { return allStoppedIn(snakes_); }
 
 std::size_t ParametricSnake::nodeCount() const {
   std::size_t n = 0;
@@ -297,7 +263,6 @@ std::uint64_t ParametricSnake::deviceBytes(std::size_t snakes, std::size_t nodes
   return 2 * (perNode * nodes + perSnake * snakes);
 }
 
-// Sends layout, circulant rows and positions.
 void ParametricSnake::upload() {
   std::vector<glm::vec2> pos;
   std::vector<cl_int> nodeSnake;
@@ -384,13 +349,6 @@ void ParametricSnake::runIterations(int n) {
   deviceAhead_ = true;
 }
 
-void ParametricSnake::restartWindows() {
-  for (auto& s : snakes_) {
-    s.references.assign(1, s.points);
-    s.stop.sinceWindow = 0;
-  }
-}
-
 std::vector<float> ParametricSnake::deviceHold() {
   std::vector<float> out(totalNodes_);
   try {
@@ -409,7 +367,6 @@ std::vector<float> ParametricSnake::deviceHold() {
   return out;
 }
 
-// The tracker's view of the snakes: contours, their progress windows and the hold test.
 class ParametricSnake::Stops : public StopGeometry {
  public:
   explicit Stops(ParametricSnake& snakes) : s_(snakes) {}
@@ -474,7 +431,10 @@ void ParametricSnake::step(int n) {
 void ParametricSnake::syncLayout() {
   if (!layoutDirty_) return;
   download();
-  restartWindows();
+  for (auto& s : snakes_) {  // every window starts from the current nodes
+    s.references.assign(1, s.points);
+    s.stop.sinceWindow = 0;
+  }
   sinceResample_ = 0;
   upload();
 }
@@ -482,16 +442,8 @@ void ParametricSnake::syncLayout() {
 std::vector<std::vector<float>> ParametricSnake::holdStrengths() {
   if (!haveFields_) throw InputError("The snakes have no force field yet (call setFields).");
   syncLayout();
-  std::vector<std::vector<float>> out;
-  if (snakes_.empty()) return out;
-  const std::vector<float> all = deviceHold();
-  std::size_t off = 0;
-  for (const auto& s : snakes_) {
-    out.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(off),
-                     all.begin() + static_cast<std::ptrdiff_t>(off + s.points.size()));
-    off += s.points.size();
-  }
-  return out;
+  if (snakes_.empty()) return {};
+  return perMember(deviceHold(), snakes_, [](const Snake& s) { return s.points.size(); });
 }
 
 std::vector<SnakeContour> ParametricSnake::contours() {

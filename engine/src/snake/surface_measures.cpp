@@ -2,11 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <glm/geometric.hpp>
-#include <limits>
 #include <numbers>
-#include <queue>
+#include <numeric>
 #include <unordered_map>
 #include <utility>
 
@@ -50,7 +48,7 @@ glm::dvec3 closestOnTriangle(glm::dvec3 p, glm::dvec3 a, glm::dvec3 b, glm::dvec
 
 }  // namespace
 
-MeshDistance::MeshDistance(const SurfaceMesh& mesh, double cap) : mesh_(mesh), cap_(cap) {
+MeshDistance::MeshDistance(const SurfaceMesh& mesh, double cap) : mesh_(mesh) {
   // Cells at least cap wide: every triangle within cap of p lies in p's cell or a neighbour.
   if (mesh.faces.empty()) return;
   double longest = 0;
@@ -100,8 +98,7 @@ MeshDistance::MeshDistance(const SurfaceMesh& mesh, double cap) : mesh_(mesh), c
   each([&](std::size_t c, std::uint32_t t) { triangles_[fill[c]++] = t; });
 }
 
-template <class Visit>
-bool MeshDistance::anyAround(const glm::dvec3& p, Visit&& visit) const {
+bool MeshDistance::within(const glm::dvec3& p, double d) const {
   if (start_.empty()) return false;
   int at[3];
   for (int k = 0; k < 3; ++k) {
@@ -112,8 +109,13 @@ bool MeshDistance::anyAround(const glm::dvec3& p, Visit&& visit) const {
   auto cell = [&](int x, int y, int z) {
     if (x < 0 || y < 0 || z < 0 || x >= dims_[0] || y >= dims_[1] || z >= dims_[2]) return false;
     const std::size_t c = (static_cast<std::size_t>(z) * dims_[1] + y) * dims_[0] + x;
-    for (std::uint32_t i = start_[c]; i < start_[c + 1]; ++i)
-      if (visit(triangles_[i])) return true;
+    for (std::uint32_t i = start_[c]; i < start_[c + 1]; ++i) {
+      const auto& f = mesh_.faces[triangles_[i]];
+      const glm::dvec3 q =
+          closestOnTriangle(p, glm::dvec3(mesh_.vertices[f[0]]), glm::dvec3(mesh_.vertices[f[1]]),
+                            glm::dvec3(mesh_.vertices[f[2]]));
+      if (glm::length(p - q) <= d) return true;
+    }
     return false;
   };
   if (cell(at[0], at[1], at[2])) return true;  // its own cell first: usually enough
@@ -124,28 +126,6 @@ bool MeshDistance::anyAround(const glm::dvec3& p, Visit&& visit) const {
   return false;
 }
 
-namespace {
-double triangleDistance(const SurfaceMesh& m, std::uint32_t t, const glm::dvec3& p) {
-  const auto& f = m.faces[t];
-  return glm::length(p - closestOnTriangle(p, glm::dvec3(m.vertices[f[0]]),
-                                           glm::dvec3(m.vertices[f[1]]),
-                                           glm::dvec3(m.vertices[f[2]])));
-}
-}  // namespace
-
-double MeshDistance::operator()(const glm::dvec3& p) const {
-  double best = cap_;
-  anyAround(p, [&](std::uint32_t t) {
-    best = std::min(best, triangleDistance(mesh_, t, p));
-    return false;
-  });
-  return best;
-}
-
-bool MeshDistance::within(const glm::dvec3& p, double d) const {
-  return anyAround(p, [&](std::uint32_t t) { return triangleDistance(mesh_, t, p) <= d; });
-}
-
 bool collapsedSurface(const SurfaceMesh& mesh, double initialVolume, double dmin) {
   const double volume = meshVolume(mesh);
   if (!(volume < kCollapseFraction * initialVolume)) return false;  // the area is not needed
@@ -153,10 +133,10 @@ bool collapsedSurface(const SurfaceMesh& mesh, double initialVolume, double dmin
          std::max(kCollapseArea * dmin * dmin * dmin, kCollapseWidth * dmin * meshArea(mesh));
 }
 
-double unheldPatchWidth(const SurfaceMesh& mesh, const std::vector<bool>& held) {
+double unheldPatchExtent(const SurfaceMesh& mesh, const std::vector<bool>& held, double reach) {
   const std::size_t n = mesh.vertices.size();
-  if (std::none_of(held.begin(), held.end(), [](bool h) { return h; })) {
-    if (n == 0) return 0;
+  if (std::all_of(held.begin(), held.end(), [](bool h) { return h; })) return 0;
+  if (std::none_of(held.begin(), held.end(), [](bool h) { return h; })) {  // the box's diagonal
     glm::dvec3 lo(mesh.vertices[0]), hi = lo;
     for (const auto& v : mesh.vertices) {
       lo = glm::min(lo, glm::dvec3(v));
@@ -164,52 +144,10 @@ double unheldPatchWidth(const SurfaceMesh& mesh, const std::vector<bool>& held) 
     }
     return glm::length(hi - lo);
   }
-  // Multi-source Dijkstra from the held vertices along the mesh's edges.
-  std::vector<std::vector<std::uint32_t>> adj(n);
-  for (const auto& f : mesh.faces)
-    for (int k = 0; k < 3; ++k) {
-      adj[f[k]].push_back(f[(k + 1) % 3]);
-      adj[f[(k + 1) % 3]].push_back(f[k]);
-    }
-  std::vector<double> dist(n, std::numeric_limits<double>::infinity());
-  using Item = std::pair<double, std::uint32_t>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
-  for (std::size_t v = 0; v < n; ++v)
-    if (held[v]) {
-      dist[v] = 0;
-      queue.push({0.0, static_cast<std::uint32_t>(v)});
-    }
-  double widest = 0;
-  while (!queue.empty()) {
-    const auto [d, v] = queue.top();
-    queue.pop();
-    if (d > dist[v]) continue;
-    widest = std::max(widest, d);
-    for (std::uint32_t u : adj[v]) {
-      const double nd =
-          d + glm::length(glm::dvec3(mesh.vertices[u]) - glm::dvec3(mesh.vertices[v]));
-      if (nd < dist[u]) {
-        dist[u] = nd;
-        queue.push({nd, u});
-      }
-    }
-  }
-  return 2 * widest;
-}
-
-}  // namespace gvflab
-
-namespace gvflab {
-
-double unheldPatchExtent(const SurfaceMesh& mesh, const std::vector<bool>& held, double reach) {
-  const std::size_t n = mesh.vertices.size();
-  if (std::all_of(held.begin(), held.end(), [](bool h) { return h; })) return 0;
-  if (std::none_of(held.begin(), held.end(), [](bool h) { return h; }))
-    return unheldPatchWidth(mesh, held);
   // Union-find over the unheld vertices along the faces' edges.
   std::vector<std::uint32_t> parent(n);
-  for (std::size_t v = 0; v < n; ++v) parent[v] = static_cast<std::uint32_t>(v);
-  std::function<std::uint32_t(std::uint32_t)> root = [&](std::uint32_t v) {
+  std::iota(parent.begin(), parent.end(), 0u);
+  auto root = [&](std::uint32_t v) {
     while (parent[v] != v) v = parent[v] = parent[parent[v]];
     return v;
   };

@@ -144,11 +144,11 @@ struct SurfaceSnake::Impl {
     MeshRings rings;   // of mesh's current connectivity
     SurfaceMesh initial;
     double initialVolume = 0;
-    std::size_t budget = 0;              // vertexBudget() for its start
-    std::deque<WindowStart> references;  // the last kProgressWindows windows' starts
-    long topology = 0;                   // counts connectivity changes (remeshing)
-    long sinceRemesh = 0;                // iterations moved since the last remeshing
-    StopStatus stop;
+    std::size_t budget = 0;                // vertexBudget() for its start
+    std::deque<WindowStart> references{};  // the last kProgressWindows windows' starts
+    long topology = 0;                     // counts connectivity changes (remeshing)
+    long sinceRemesh = 0;                  // iterations moved since the last remeshing
+    StopStatus stop{};
   };
 
   std::shared_ptr<ComputeContext> ctx;
@@ -216,12 +216,6 @@ struct SurfaceSnake::Impl {
   void launch(cl::Kernel& kernel, const char* name) {
     ++traffic.launches;
     detail::enqueue1D(*ctx, kernel, name, total, kLocal);
-  }
-
-  Surface* find(int id) {
-    for (auto& s : surfaces)
-      if (s.id == id) return &s;
-    return nullptr;
   }
 
   // Remeshes (and untangles) one surface's host mesh; a surface that would pass its budget
@@ -369,30 +363,18 @@ std::size_t SurfaceSnake::fieldBytes() const {
   return static_cast<std::size_t>(width_) * height_ * depth_ * 3 * sizeof(float);
 }
 
-std::vector<SnakeForce> SurfaceSnake::forces() const {
-  std::vector<SnakeForce> out;
-  for (const auto& s : impl_->surfaces) out.push_back(s.force);
-  return out;
-}
+std::vector<SnakeForce> SurfaceSnake::forces() const { return forcesOf(impl_->surfaces); }
 
 ForceFieldSet SurfaceSnake::boundFields() const {
   return kernelFields(impl_->fields, forces(), fieldBytes(), "surfaces");
 }
 
 int SurfaceSnake::add(const SurfaceMesh& mesh, SnakeForce force, std::optional<double> pressure) {
-  SurfaceMesh m = startMesh(mesh);
+  const SurfaceMesh m = startMesh(mesh);
   checkSnakePressure(pressure);
   download();
-  Impl::Surface s;
-  s.id = impl_->nextId++;
-  s.force = force;
-  s.pressure = pressure;
-  s.rings = meshRings(m);
-  s.initial = m;
-  s.initialVolume = meshVolume(m);
-  s.budget = vertexBudget(worldExtent(), params_, m.vertices.size());
-  s.mesh = std::move(m);
-  impl_->surfaces.push_back(std::move(s));
+  impl_->surfaces.push_back({impl_->nextId++, force, pressure, m, meshRings(m), m, meshVolume(m),
+                             vertexBudget(worldExtent(), params_, m.vertices.size())});
   impl_->layoutDirty = true;
   return impl_->surfaces.back().id;
 }
@@ -417,25 +399,19 @@ void SurfaceSnake::clear() {
 
 void SurfaceSnake::setForce(int id, SnakeForce force) {
   download();
-  if (auto* s = impl_->find(id)) {
-    s->force = force;
-    s->stop.state = SnakeState::Moving;
+  if (editMember(impl_->surfaces, id, [&](Impl::Surface& s) { s.force = force; }))
     impl_->layoutDirty = true;
-  }
 }
 
 void SurfaceSnake::setPressure(int id, std::optional<double> pressure) {
   checkSnakePressure(pressure);
   download();
-  if (auto* s = impl_->find(id)) {
-    s->pressure = pressure;
-    s->stop.state = SnakeState::Moving;
+  if (editMember(impl_->surfaces, id, [&](Impl::Surface& s) { s.pressure = pressure; }))
     impl_->layoutDirty = true;
-  }
 }
 
 void SurfaceSnake::setInitial(int id, const SurfaceMesh& mesh) {
-  auto* s = impl_->find(id);
+  auto* s = findMember(impl_->surfaces, id);
   if (!s) return;
   SurfaceMesh m = startMesh(mesh);
   s->initialVolume = meshVolume(m);
@@ -466,15 +442,9 @@ void SurfaceSnake::setParams(const SnakeParams& params) {
   impl_->layoutDirty = true;
 }
 
-bool SurfaceSnake::allConverged() const {
-  return allConvergedIn(impl_->surfaces,
-                        [](const Impl::Surface& s) -> const StopStatus& { return s.stop; });
-}
+bool SurfaceSnake::allConverged() const { return allConvergedIn(impl_->surfaces); }
 
-bool SurfaceSnake::allStopped() const {
-  return allStoppedIn(impl_->surfaces,
-                      [](const Impl::Surface& s) -> const StopStatus& { return s.stop; });
-}
+bool SurfaceSnake::allStopped() const { return allStoppedIn(impl_->surfaces); }
 
 std::size_t SurfaceSnake::size() const { return impl_->surfaces.size(); }
 
@@ -510,7 +480,6 @@ void SurfaceSnake::download() {
   m.deviceAhead = false;
 }
 
-// Sends positions, one-rings, per-surface flags and pressures.
 void SurfaceSnake::upload() {
   Impl& m = *impl_;
   std::vector<cl_float4>& pos = m.hostPos;
@@ -687,7 +656,6 @@ cl::Event SurfaceSnake::edgesOutOfRange() {
   return read;
 }
 
-// The tracker's view of the surfaces: meshes, their progress windows and the hold test.
 class SurfaceSnake::Stops : public StopGeometry {
  public:
   explicit Stops(SurfaceSnake& snakes) : s_(snakes), m_(*snakes.impl_) {}
@@ -856,37 +824,19 @@ std::vector<std::vector<float>> SurfaceSnake::holdStrengths() {
   if (!impl_->haveFields)
     throw InputError("The surfaces have no force field yet (call setFields).");
   syncLayout();
-  std::vector<std::vector<float>> out;
-  if (impl_->surfaces.empty()) return out;
-  const std::vector<float> all = deviceHold();
-  std::size_t off = 0;
-  for (const auto& s : impl_->surfaces) {
-    const std::size_t n = s.mesh.vertices.size();
-    out.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(off),
-                     all.begin() + static_cast<std::ptrdiff_t>(off + n));
-    off += n;
-  }
-  return out;
+  if (impl_->surfaces.empty()) return {};
+  return perMember(deviceHold(), impl_->surfaces,
+                   [](const Impl::Surface& s) { return s.mesh.vertices.size(); });
 }
 
 std::vector<SurfaceContour> SurfaceSnake::surfaces() {
   download();
   std::vector<SurfaceContour> out;
   out.reserve(impl_->surfaces.size());
-  for (const auto& s : impl_->surfaces) {
-    SurfaceContour c;
-    c.id = s.id;
-    c.mesh = s.mesh;
-    c.force = s.force;
-    c.iterations = s.stop.iterations;
-    c.state = s.stop.state;
-    c.initial = s.initial;
-    c.pressure = s.pressure.value_or(params_.pressure);
-    c.held = s.stop.held;
-    c.holdGap = s.stop.holdGap;
-    c.ownPressure = s.pressure.has_value();
-    out.push_back(std::move(c));
-  }
+  for (const auto& s : impl_->surfaces)
+    out.push_back({s.id, s.mesh, s.force, s.stop.iterations, s.stop.state, s.initial,
+                   s.pressure.value_or(params_.pressure), s.stop.held, s.stop.holdGap,
+                   s.pressure.has_value()});
   return out;
 }
 
