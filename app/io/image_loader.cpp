@@ -102,22 +102,21 @@ const FileFormat* ownReader(const std::filesystem::path& path) {
 // PNG chunks and JPEG markers walked (truncation, metadata bounds) before any decoder.
 // MetaImage and NRRD are left to their readers, which open the file themselves.
 std::optional<OpenedImage> openImage(const std::filesystem::path& path) {
-  const std::string name = quoted(path);
   InputFile file(path);
-  if (file.size() == 0) throw InputError(name + " is empty.");
+  if (file.size() == 0) throw InputError(file.label() + " is empty.");
   if (ownReader(path)) return std::nullopt;
   std::string head = file.head(16);
   const FileFormat* promised = extensionFormat(path);
   const FileFormat* signature = signatureFormat(head);
   const std::string found(signature ? signature->name : "");
   if (promised && signature != promised) {
-    std::string why = name + " is not a " + std::string(promised->name);
+    std::string why = file.label() + " is not a " + std::string(promised->name);
     why += " file (bad header";
     if (signature) why += "; it looks like " + found;
     throw InputError(why + ").");
   }
   if (!promised && !signature) {
-    std::string why = name + " is not an image gvflab reads: it reads images as ";
+    std::string why = file.label() + " is not an image gvflab reads: it reads images as ";
     why += formatList(FormatRole::ImageInput);
     why += ", and volumes as ";
     why += formatList(FormatRole::VolumeInput);
