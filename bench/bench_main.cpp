@@ -13,6 +13,7 @@
 #include "gvflab/mu_rule.hpp"
 #include "gvflab/multigrid_solver.hpp"
 #include "gvflab/params.hpp"
+#include "gvflab/region_types.hpp"
 
 namespace {
 
@@ -129,7 +130,9 @@ int main(int argc, char** argv) {
       if (args[i] == "--size")
         b.size = parseInt("--size", value(), gvflab::kMinPhantomSide, gvflab::kMaxImageSide);
       else if (args[i] == "--iterations")
-        b.iterations = parseInt("--iterations", value(), 1, 1 << 24);
+        b.iterations = parseInt(  // at least 1: the table's 0 (solve to a target) times nothing
+            "--iterations", value(), 1,
+            static_cast<int>(gvflab::findSpec(gvflab::gvfParamSpecs(), "iterations").maxValue));
       else if (args[i] == "--repeats")
         b.repeats = parseInt("--repeats", value(), 1, 1000);
       else if (args[i] == "--device")
@@ -139,9 +142,11 @@ int main(int argc, char** argv) {
       else if (args[i] == "--snr")
         b.snr = parseDouble("--snr", value(), 0, 100);
       else if (args[i] == "--d-max")
-        b.dMax = parseInt("--d-max", value(), 1, 1024);
+        b.dMax = static_cast<int>(
+            parseSpec("--d-max", value(), gvflab::regionSnakeParamSpecs(), "d-max"));
       else if (args[i] == "--min-segment")
-        b.minSegment = parseDouble("--min-segment", value(), 2, 1e5);
+        b.minSegment =
+            parseSpec("--min-segment", value(), gvflab::regionSnakeParamSpecs(), "min-segment");
       else if (args[i] == "--vertices")
         b.vertices = parseInt("--vertices", value(), 12, 1 << 20);
       else if (args[i] == "--json")

@@ -86,18 +86,15 @@ int runSplit(const BenchArgs& args, std::ostream& out) {
       for (const auto& m : args.memories) {
         SolverConfig config = eulerConfig(args, p, m);
         if (args.splitMultigrid) config.kind = SolverKind::Multigrid;
-        std::unique_ptr<SlabSolver> made;
-        if (args.splitMultigrid) {
-          made = std::make_unique<SlabMultigridSolver>(
-              devices, FieldShape{args.size, args.size, depth}, planesOf(devices.front(), *whole),
-              benchMu(args, *whole, 0.1), config.multigridOptions(), args.splitLevels);
-        } else {
-          checkSlabsFit(devices, {args.size, args.size, depth}, p, args.halo);
-          made =
-              std::make_unique<SlabEulerSolver>(devices, FieldShape{args.size, args.size, depth},
-                                                slabInput, 0.0, config.eulerOptions(), args.halo);
+        config.splitHalo = args.halo;
+        config.splitLevels = args.splitLevels;
+        const std::unique_ptr<SlabSolver> made =
+            args.splitMultigrid
+                ? makeSplitSolver(devices, {args.size, args.size, depth}, planesOf(main, *whole),
+                                  benchMu(args, *whole, 0.1), config)
+                : makeSplitSolver(devices, {args.size, args.size, depth}, slabInput, 0.0, config);
+        if (!args.splitMultigrid)
           made->setMu(args.mu ? *args.mu : std::min(0.1, made->muBound()));  // as benchMu's
-        }
         SlabSolver& split = *made;
         double oneMs = 0;
         if (!args.splitOnly) {

@@ -70,9 +70,9 @@ void checkOutputFile(const std::string& flag, const std::string& path, bool fold
   }
   const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
   if (!fs::is_directory(dir, ec))
-    throw ParameterError(what + ": the folder '" + dir.string() + "' does not exist.");
+    throw ParameterError(what + ": the folder " + quoted(dir) + " does not exist.");
   if (access(dir.c_str(), W_OK) != 0)
-    throw ParameterError(what + ": the folder '" + dir.string() + "' is not writable.");
+    throw ParameterError(what + ": the folder " + quoted(dir) + " is not writable.");
   if (folderOutput) return;
   try {
     const fs::path target = outputTarget(p);  // only a regular file (or a new name) is replaced
@@ -85,7 +85,7 @@ void checkOutputFile(const std::string& flag, const std::string& path, bool fold
 }
 
 void checkPictureName(const std::string& flag, const std::optional<std::string>& path) {
-  if (path) requireFormat(*path, FormatRole::PictureOutput, flag + " '" + *path + "'");
+  if (path) requireFormat(*path, FormatRole::PictureOutput, flag + " " + gvflab::quoted(*path));
 }
 
 // One file under two names? The same inode when both exist (hard links, links, folder links),
@@ -220,22 +220,22 @@ RunInput loadRunInput(const Options& o, const std::function<void(FieldShape)>& b
     return in;
   }
   if (!o.image)
-    throw ParameterError(o.session ? "The session '" + *o.session +
-                                         "' names no image or phantom; give an image file or "
+    throw ParameterError(o.session ? "The session " + gvflab::quoted(*o.session) +
+                                         " names no image or phantom; give an image file or "
                                          "--phantom u|room|blob."
                                    : "No input: give an image file or --phantom u|room|blob.");
   const fs::path path = *o.image;
   if (o.page) {  // one page of a TIFF (io/tiff_file.hpp refuses a page past the last)
     const FileFormat* format = findFormat(path, FormatRole::ImageInput);
     if (!format || format->name != "TIFF")
-      throw ParameterError("--page " + std::to_string(*o.page) + " picks a page of a TIFF file; '" +
-                           path.string() + "' is not one (its name must end in .tif or .tiff).");
+      throw ParameterError("--page " + std::to_string(*o.page) + " picks a page of a TIFF file; " +
+                           quoted(path) + " is not one (its name must end in .tif or .tiff).");
     // The page alone counts: a stack too large as a volume may still give one page.
-    check(tiffPageShape(path, *o.page), "'" + path.string() + "'");
+    check(tiffPageShape(path, *o.page), quoted(path));
     in.image = readTiffPage(path, *o.page);
     return in;
   }
-  return loadInput(path, [&](FieldShape shape) { check(shape, "'" + path.string() + "'"); });
+  return loadInput(path, [&](FieldShape shape) { check(shape, quoted(path)); });
 }
 
 void checkSnakes(const Options& o, const RunInput& in) {

@@ -19,15 +19,14 @@
 #include "gvflab/capture_range.hpp"
 #include "gvflab/force_fields.hpp"
 #include "gvflab/gvf_pipeline.hpp"
+#include "gvflab/input_limits.hpp"
 #include "gvflab/parametric_snake.hpp"
 #include "io/contours_json.hpp"
-#include "io/input_limits.hpp"
 #include "io/surface_file.hpp"
 
 namespace gvflab::app {
 
-// The limits of snakes (kMaxSnakes, ...) are io/input_limits.hpp's.
-// ParameterError "WHERE: more than 256 snakes; ..." beyond kMaxSnakes.
+// ParameterError "WHERE: more than 256 snakes; ..." beyond kMaxSnakes (gvflab/input_limits.hpp).
 void checkSnakeCount(std::size_t count, const std::string& where);
 
 struct SnakeSpec {

@@ -4,8 +4,8 @@
 
 #include "cli/cli_params.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/input_limits.hpp"
 #include "gvflab/quoted.hpp"
-#include "io/input_limits.hpp"
 
 namespace gvflab::app {
 

@@ -6,9 +6,9 @@
 
 #include "cli/spec_numbers.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/input_limits.hpp"
 #include "gvflab/quoted.hpp"
 #include "gvflab/surface_snake.hpp"
-#include "io/input_limits.hpp"
 
 namespace gvflab::app {
 namespace {

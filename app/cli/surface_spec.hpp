@@ -34,7 +34,7 @@ struct SurfaceSpec {
   void check(int width, int height, int depth, const SnakeParams& params) const;
 };
 
-// ParameterError "WHERE: more than 64 surfaces; ..." beyond kMaxSurfaces (io/input_limits.hpp).
+// ParameterError "WHERE: more than 64 surfaces; ..." beyond kMaxSurfaces (gvflab/input_limits.hpp).
 void checkSurfaceCount(std::size_t count, const std::string& where);
 
 // Parses "sphere:X,Y,Z,R" or "box:X0,Y0,Z0,X1,Y1,Z1", optionally followed by "@gvf" or

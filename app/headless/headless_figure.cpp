@@ -10,6 +10,7 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/gvf_input.hpp"
+#include "gvflab/quoted.hpp"
 #include "headless/forces_figure.hpp"
 #include "headless/headless.hpp"
 #include "viewer/render/composite_figure.hpp"
@@ -100,7 +101,7 @@ int runHeadlessWithFigure(int argc, char** argv, const Options& o) {
     const auto parent = std::filesystem::absolute(**path).parent_path();
     if (!std::filesystem::is_directory(parent))
       throw ParameterError(std::string(path == &o.screenshot ? "--screenshot" : "--composite") +
-                           ": the folder '" + parent.string() + "' does not exist.");
+                           ": the folder " + quoted(parent) + " does not exist.");
   }
   if (o.composite && o.size && !o.compositeForces)
     compositeLayout((*o.size)[0], (*o.size)[1]);  // panels fit

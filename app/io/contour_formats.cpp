@@ -10,6 +10,7 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/parametric_snake.hpp"
+#include "gvflab/quoted.hpp"
 #include "io/snake_palette.hpp"
 
 namespace gvflab::app {
@@ -95,8 +96,7 @@ std::string svgLegend(const std::vector<ContourRecord>& contours, int width, int
 }  // namespace
 
 const FileFormat& contourFormatOf(const std::filesystem::path& path) {
-  return requireFormat(path, FormatRole::ContoursOutput,
-                       "Cannot save contours to '" + path.string() + "'");
+  return requireFormat(path, FormatRole::ContoursOutput, "Cannot save contours to " + quoted(path));
 }
 
 std::string contoursGeoJson(const std::vector<ContourRecord>& contours,

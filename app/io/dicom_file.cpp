@@ -26,7 +26,6 @@
 #include "gvflab/quoted.hpp"
 #include "io/header_geometry.hpp"
 #include "io/image_structure.hpp"
-#include "io/input_limits.hpp"
 #include "io/quiet_stderr.hpp"
 
 namespace gvflab::app {

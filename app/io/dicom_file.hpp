@@ -9,7 +9,7 @@
 // image or volume. Every transfer syntax GDCM decodes (JPEG, JPEG-LS, JPEG 2000, RLE, deflate).
 // Geometry (WorldGeometry is LPS, like DICOM's patient space): PixelSpacing, the slice gap,
 // ImagePositionPatient of the first slice and ImageOrientationPatient (its normal as z).
-// Sizes are checked (io/input_limits.hpp) from the headers before pixel data is decoded.
+// Sizes are checked (gvflab/input_limits.hpp) from the headers before pixel data is decoded.
 #include <filesystem>
 #include <vector>
 

@@ -14,8 +14,7 @@ namespace gvflab::app {
 namespace {
 
 const FileFormat& fieldFormat(const std::filesystem::path& path) {
-  return requireFormat(path, FormatRole::FieldOutput,
-                       "Cannot save the field to '" + path.string() + "'");
+  return requireFormat(path, FormatRole::FieldOutput, "Cannot save the field to " + quoted(path));
 }
 
 bool isNrrd(const std::filesystem::path& path) { return hasSuffix(path, {".nrrd", ".nhdr"}); }

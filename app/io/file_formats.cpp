@@ -244,7 +244,7 @@ std::string_view recordingMuxer(const std::string& path) {
   if (const FileFormat* f = findFormat(path, FormatRole::VideoOutput)) return f->videoMuxer;
   std::error_code ec;
   if (path.ends_with('/') || fs::is_directory(path, ec)) return "";  // PNG frames
-  throw ParameterError("Cannot record to '" + path + "': give a file ending in " +
+  throw ParameterError("Cannot record to " + gvflab::quoted(path) + ": give a file ending in " +
                        extensionList(FormatRole::VideoOutput) +
                        ", or a directory ending in / for PNG frames.");
 }

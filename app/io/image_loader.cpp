@@ -12,6 +12,7 @@
 #include "gvflab/input_file.hpp"
 #include "gvflab/input_limits.hpp"
 #include "gvflab/io.hpp"
+#include "gvflab/quoted.hpp"
 #include "io/file_formats.hpp"
 #include "io/image_structure.hpp"
 #include "io/qt_messages.hpp"
@@ -21,9 +22,9 @@ namespace {
 // Refuses more than kMaxImageSide per side or too much for this computer, from the header.
 void checkPixelCount(const std::filesystem::path& path, qint64 width, qint64 height) {
   if (width > kMaxImageSide || height > kMaxImageSide)
-    throw InputError("'" + path.string() + "' is " + std::to_string(width) + "x" +
-                     std::to_string(height) + " pixels, too large: at most " +
-                     std::to_string(kMaxImageSide) + " per side fit.");
+    throw InputError(quoted(path) + " is " + std::to_string(width) + "x" + std::to_string(height) +
+                     " pixels, too large: at most " + std::to_string(kMaxImageSide) +
+                     " per side fit.");
   // Decoded (up to 8 bytes a pixel), as 16-bit grey and as floats.
   checkHostMemory(path, std::uint64_t(width * height) * (8 + 2 + 4));
 }
@@ -101,22 +102,21 @@ const FileFormat* ownReader(const std::filesystem::path& path) {
 // PNG chunks and JPEG markers walked (truncation, metadata bounds) before any decoder.
 // MetaImage and NRRD are left to their readers, which open the file themselves.
 std::optional<OpenedImage> openImage(const std::filesystem::path& path) {
-  const std::string name = path.string();
   InputFile file(path);
-  if (file.size() == 0) throw InputError("'" + name + "' is empty.");
+  if (file.size() == 0) throw InputError(file.label() + " is empty.");
   if (ownReader(path)) return std::nullopt;
   std::string head = file.head(16);
   const FileFormat* promised = extensionFormat(path);
   const FileFormat* signature = signatureFormat(head);
   const std::string found(signature ? signature->name : "");
   if (promised && signature != promised) {
-    std::string why = "'" + name + "' is not a " + std::string(promised->name);
+    std::string why = file.label() + " is not a " + std::string(promised->name);
     why += " file (bad header";
     if (signature) why += "; it looks like " + found;
     throw InputError(why + ").");
   }
   if (!promised && !signature) {
-    std::string why = "'" + name + "' is not an image gvflab reads: it reads images as ";
+    std::string why = file.label() + " is not an image gvflab reads: it reads images as ";
     why += formatList(FormatRole::ImageInput);
     why += ", and volumes as ";
     why += formatList(FormatRole::VolumeInput);
@@ -173,14 +173,14 @@ FieldShape imageHeaderShape(const std::filesystem::path& path) {
   QtReader qt(*image);
   const QSize size = qt.reader.size();
   if (!size.isValid())
-    throw InputError("'" + path.string() +
-                     "' has a bad header: " + readFailure(qt.reader, messages.last()) + ".");
+    throw InputError(quoted(path) +
+                     " has a bad header: " + readFailure(qt.reader, messages.last()) + ".");
   checkPixelCount(path, size.width(), size.height());
   return {size.width(), size.height(), 1};
 }
 
 Image2D loadImage(const std::filesystem::path& path) {
-  const std::string name = path.string();
+  const std::string name = quoted(path);
   const std::optional<OpenedImage> image = openImage(path);
   if (!image) return ownReader(path)->readImage(path);  // MetaImage, NRRD, TIFF, DICOM
   if (const FileFormat* f = signatureFormat(image->head); f && f->readImage)
@@ -204,15 +204,14 @@ Image2D loadImage(const std::filesystem::path& path) {
   }
   QImage img;
   if (!reader.read(&img) || img.isNull())
-    throw InputError("Cannot read '" + name + "': " + readFailure(reader, messages.last()) + ".");
+    throw InputError("Cannot read " + name + ": " + readFailure(reader, messages.last()) + ".");
   // libjpeg fills a truncated scan with grey and only warns: that is a truncated file.
   if (const std::string line =
           messages.find({"Premature end of JPEG file", "premature end of data segment"});
       !line.empty())
-    throw InputError("'" + name + "' is truncated (libjpeg: " + line + ").");
+    throw InputError(name + " is truncated (libjpeg: " + line + ").");
   // Qt quietly returns partial images for some truncated files; insist on the declared size.
-  if (size.isValid() && img.size() != size)
-    throw InputError("'" + name + "' is truncated or corrupt.");
+  if (size.isValid() && img.size() != size) throw InputError(name + " is truncated or corrupt.");
   QImage grey = img.convertToFormat(QImage::Format_Grayscale16);
   img = QImage();  // the decoded copy is no longer needed
   Image2D out(grey.width(), grey.height());

@@ -12,6 +12,7 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
+#include "gvflab/quoted.hpp"
 #include "io/file_formats.hpp"
 #include "io/nifti_file.hpp"
 #include "io/nrrd_file.hpp"
@@ -38,18 +39,18 @@ std::vector<unsigned char> sampleBytes(const LabelImage& m) {
 }  // namespace
 
 void checkMaskFileName(const fs::path& path) {
-  requireFormat(path, FormatRole::MaskOutput, "--save-mask '" + path.string() + "'");
+  requireFormat(path, FormatRole::MaskOutput, "--save-mask " + quoted(path));
 }
 
 void writeMask(const fs::path& path, const LabelImage& mask) {
   const FileFormat& f =
-      requireFormat(path, FormatRole::MaskOutput, "Cannot save a mask to '" + path.string() + "'");
+      requireFormat(path, FormatRole::MaskOutput, "Cannot save a mask to " + quoted(path));
   f.writeMask(path, mask);
 }
 
 void writeMaskPng(const fs::path& path, const LabelImage& m) {
   QImage image(m.width, m.height, wide(m) ? QImage::Format_Grayscale16 : QImage::Format_Grayscale8);
-  if (image.isNull()) throw InputError("Cannot write '" + path.string() + "': out of memory.");
+  if (image.isNull()) throw InputError("Cannot write " + quoted(path) + ": out of memory.");
   for (int y = 0; y < m.height; ++y) {
     uchar* row = image.scanLine(y);
     for (int x = 0; x < m.width; ++x) {
@@ -63,7 +64,7 @@ void writeMaskPng(const fs::path& path, const LabelImage& m) {
   QBuffer buffer(&bytes);
   buffer.open(QIODevice::WriteOnly);
   if (!image.save(&buffer, "PNG"))
-    throw InputError("Cannot write '" + path.string() + "': the PNG could not be encoded.");
+    throw InputError("Cannot write " + quoted(path) + ": the PNG could not be encoded.");
   writeFileAtomically(path, std::string(bytes.constData(), static_cast<std::size_t>(bytes.size())));
 }
 

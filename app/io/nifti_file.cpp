@@ -15,12 +15,12 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/input_file.hpp"
+#include "gvflab/input_limits.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/quoted.hpp"
 #include "io/file_formats.hpp"
 #include "io/file_names.hpp"
 #include "io/header_geometry.hpp"
-#include "io/input_limits.hpp"
 #include "io/quiet_stderr.hpp"
 #include "io/written_check.hpp"
 
@@ -221,7 +221,7 @@ void checkNiftiNames(const std::filesystem::path& path) {
       const std::filesystem::path beside = base + ext + gz;
       std::error_code ec;
       if (beside != path && std::filesystem::exists(beside, ec))
-        checkInputFile(beside, quoted(path) + ": the file beside it '" + beside.string() + "'");
+        checkInputFile(beside, quoted(path) + ": the file beside it " + quoted(beside));
     }
 }
 
@@ -302,9 +302,8 @@ Volume readNiftiVolume(const std::filesystem::path& path) {
   if (nim->iname && std::filesystem::path(nim->iname) != std::filesystem::path(header.get())) {
     std::error_code ec;
     if (!std::filesystem::exists(nim->iname, ec))
-      throw InputError(quoted(path) + ": its voxel file '" + std::string(nim->iname) +
-                       "' is missing.");
-    checkInputFile(nim->iname, quoted(path) + ": its voxel file '" + std::string(nim->iname) + "'");
+      throw InputError(quoted(path) + ": its voxel file " + quoted(nim->iname) + " is missing.");
+    checkInputFile(nim->iname, quoted(path) + ": its voxel file " + quoted(nim->iname));
   }
   checkPromisedBytes(path, raw, nim->iname ? std::filesystem::path(nim->iname) : path);
   refuseNonFinite(*nim, path);
@@ -359,7 +358,7 @@ void setNiftiGeometry(nifti_image& nim, const WorldGeometry& geometry) {
 void writeVectorImage(const std::filesystem::path& path, int width, int height, int depth,
                       int components, const std::vector<float>& interleaved,
                       const WorldGeometry& geometry) {
-  checkOutputName(path, "NIfTI", "Cannot write the field to '" + path.string() + "' as NIfTI");
+  checkOutputName(path, "NIfTI", "Cannot write the field to " + quoted(path) + " as NIfTI");
   const std::int64_t dims[8] = {5, width, height, depth, 1, components, 1, 1};
   // NIfTI stores vector components as the slowest axis: planar, not interleaved.
   const std::size_t count = static_cast<std::size_t>(width) * height * depth;
@@ -387,12 +386,12 @@ void writeNiftiFile(const std::filesystem::path& path, const std::int64_t* dims,
   nifti_datatype_sizes(datatype, &bytesPerVoxel, &swapSize);
   writeFileAtomically(path, [&](const std::filesystem::path& tmp) {
     NiftiImage nim(nifti_make_new_nim(dims, datatype, 0));
-    if (!nim) throw InputError("Cannot write '" + path.string() + "': out of memory.");
+    if (!nim) throw InputError("Cannot write " + quoted(path) + ": out of memory.");
     nim->intent_code = intent;
     nim->nifti_type = NIFTI_FTYPE_NIFTI1_1;
     if (geometry.known) setNiftiGeometry(*nim, geometry);
     if (nifti_set_filenames(nim.get(), tmp.c_str(), 0, 1) != 0)
-      throw InputError("Cannot write '" + path.string() + "': bad file name.");
+      throw InputError("Cannot write " + quoted(path) + ": bad file name.");
     nim->data = data;
     {
       QuietStderr quiet;  // its "wrote only N of M bytes": the read-back below says it in full

@@ -6,7 +6,7 @@
 // are applied (slope 0 means unscaled) before the volume is rescaled to [0, 1]. The voxels stay
 // in the file's storage order (never permuted or flipped); the sform (sform_code > 0), else the
 // qform (else pixdim) becomes the volume's geometry, converted from NIfTI's RAS to LPS
-// (gvflab/world_geometry.hpp). The header is checked against io/input_limits.hpp before the
+// (gvflab/world_geometry.hpp). The header is checked against gvflab/input_limits.hpp before the
 // voxels are read, and every error names the file.
 //
 // Writing: a 2D or 3D field as a NIfTI-1 vector image (intent VECTOR, float32, dim[5] = 2 or 3

@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "gvflab/error.hpp"
+#include "gvflab/input_limits.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/quoted.hpp"
 #include "io/file_formats.hpp"
 #include "io/header_geometry.hpp"
-#include "io/input_limits.hpp"
 #include "io/nrrd_source.hpp"
 #include "io/written_check.hpp"
 
@@ -197,7 +197,7 @@ WorldGeometry nrrdGeometry(const Nrrd& n, unsigned first) {
 
 void save(const std::filesystem::path& path, const std::vector<float>& data,
           std::vector<std::size_t> sizes, std::vector<int> kinds, const WorldGeometry& geometry) {
-  checkOutputName(path, "NRRD", "Cannot write '" + path.string() + "' as NRRD");
+  checkOutputName(path, "NRRD", "Cannot write " + quoted(path) + " as NRRD");
   writeNrrdFile(path, data.data(), nrrdTypeFloat, std::move(sizes), std::move(kinds), geometry,
                 data.size() * sizeof(float));
 }
@@ -281,13 +281,13 @@ void writeNrrdFile(const std::filesystem::path& path, const void* data, int type
     // teem takes non-const data but only reads it when saving.
     if (nrrdWrap_nva(nrrd.get(), const_cast<void*>(data), type, static_cast<unsigned>(sizes.size()),
                      sizes.data()) != 0)
-      throw InputError("Cannot write '" + path.string() + "': " + teemError() + ".");
+      throw InputError("Cannot write " + quoted(path) + ": " + teemError() + ".");
     nrrdAxisInfoSet_nva(nrrd.get(), nrrdAxisInfoKind, kinds.data());
     setNrrdSpace(*nrrd, geometry, kinds[0] == nrrdKindSpace ? 0 : 1);
     std::unique_ptr<NrrdIoState, IoStateNix> nio(nrrdIoStateNew());
     nio->encoding = nrrdEncodingGzip->available() ? nrrdEncodingGzip : nrrdEncodingRaw;
     if (nrrdSave(tmp.c_str(), nrrd.get(), nio.get()) != 0)
-      throw InputError("Cannot write '" + path.string() + "': " + teemError() +
+      throw InputError("Cannot write " + quoted(path) + ": " + teemError() +
                        " (disk full?); nothing was replaced.");
     // teem may not notice a short write: the data read back to its end (gunzipped) proves it.
     checkWrittenSize(tmp, path, bytes, textHeaderEnd(tmp, path));

@@ -7,7 +7,7 @@
 // components. Axes are taken in the file's order (x fastest; no reorientation); the geometry
 // comes from space, space directions and space origin (RAS and LAS turned to LPS), else from
 // the axes' spacings (gvflab/world_geometry.hpp). The header is
-// read alone and checked against io/input_limits.hpp before teem allocates or inflates the
+// read alone and checked against gvflab/input_limits.hpp before teem allocates or inflates the
 // data, which it then reads only up to the size the header gave.
 //
 // Writing: .nrrd only (a single file, gzip-compressed float32; .nhdr would need a second data

@@ -7,6 +7,7 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/io.hpp"
+#include "gvflab/quoted.hpp"
 
 namespace gvflab::app {
 namespace fs = std::filesystem;
@@ -14,7 +15,7 @@ namespace {
 
 // A hidden name beside target holding its current content: a hard link (instant, the same
 // bytes) or, where the file system has none, a copy. Created exclusively.
-fs::path keepAside(const fs::path& target, const std::string& shown) {
+fs::path keepAside(const fs::path& target, const fs::path& shown) {
   const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
   for (int attempt = 0; attempt < 32; ++attempt) {
     const fs::path backup = dir / (unpredictableName() + ".kept");
@@ -24,10 +25,10 @@ fs::path keepAside(const fs::path& target, const std::string& shown) {
     if (fs::copy_file(target, backup, fs::copy_options::none, ec)) return backup;
     if (ec == std::errc::file_exists) continue;
     fs::remove(backup, ec);
-    throw InputError("Cannot keep the earlier '" + shown + "' while replacing it: " + ec.message() +
-                     "; nothing was replaced.");
+    throw InputError("Cannot keep the earlier " + quoted(shown) +
+                     " while replacing it: " + ec.message() + "; nothing was replaced.");
   }
-  throw InputError("Cannot keep the earlier '" + shown + "': no free name in its folder.");
+  throw InputError("Cannot keep the earlier " + quoted(shown) + ": no free name in its folder.");
 }
 
 }  // namespace

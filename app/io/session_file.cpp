@@ -10,13 +10,13 @@
 #include "cli/cli_params.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/input_file.hpp"
+#include "gvflab/input_limits.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/mu_rule.hpp"
 #include "gvflab/param_fields.hpp"
 #include "gvflab/phantoms.hpp"
 #include "gvflab/quoted.hpp"
 #include "gvflab/surface_snake.hpp"
-#include "io/input_limits.hpp"
 #include "io/json_fields.hpp"
 
 namespace gvflab::app {
@@ -399,12 +399,12 @@ void saveSession(const std::filesystem::path& path, const SessionFile& session) 
 
 SessionFile loadSession(const std::filesystem::path& path) {
   // Opened as every input is (a FIFO or device refused, never waited on); bounded in size.
-  const std::string text = InputFile(path, "The session file '" + path.string() + "'")
-                               .readAll(kMaxSessionBytes, "session file");
+  const std::string text =
+      InputFile(path, "The session file " + quoted(path)).readAll(kMaxSessionBytes, "session file");
   try {
     return sessionFromJson(text, path.parent_path());
   } catch (const InputError& e) {
-    throw InputError("'" + path.filename().string() + "': " + e.what());
+    throw InputError(quoted(path.filename()) + ": " + e.what());
   }
 }
 

@@ -103,7 +103,7 @@ std::string withNote(std::string bytes, std::string_view formatId, const std::st
 
 void exportMesh(const fs::path& path, const SurfaceMesh& mesh, const char* formatId,
                 const std::string& note) {
-  const std::string shown = "Cannot write the surface '" + path.string() + "'";
+  const std::string shown = "Cannot write the surface " + quoted(path);
   if (mesh.empty()) throw InputError(shown + ": the surface has no faces.");
   for (const auto& f : mesh.faces)
     if (f.x >= mesh.vertices.size() || f.y >= mesh.vertices.size() || f.z >= mesh.vertices.size())
@@ -139,8 +139,8 @@ std::string surfaceFileName(const std::string& path, std::size_t number) {
 }
 
 void writeSurface(const fs::path& path, const SurfaceMesh& mesh, const std::string& note) {
-  const FileFormat& format = requireFormat(path, FormatRole::SurfaceOutput,
-                                           "Cannot write the surface '" + path.string() + "'");
+  const FileFormat& format =
+      requireFormat(path, FormatRole::SurfaceOutput, "Cannot write the surface " + quoted(path));
   format.writeSurface(path, mesh, note);
 }
 

@@ -17,7 +17,6 @@
 #include "gvflab/luminance.hpp"
 #include "gvflab/quoted.hpp"
 #include "io/image_structure.hpp"
-#include "io/input_limits.hpp"
 
 namespace gvflab::app {
 namespace {

@@ -6,7 +6,7 @@
 // [0, 1]; NaN or infinite samples are refused. Colour (RGB, palette, YCbCr, ...) becomes
 // luminance with the project's rule (0.299 R + 0.587 G + 0.114 B). Any compression libtiff
 // decodes. XResolution/YResolution in inches or centimetres give a pixel spacing in mm.
-// Sizes and the page count are checked (io/input_limits.hpp) before anything is allocated.
+// Sizes and the page count are checked (gvflab/input_limits.hpp) before anything is allocated.
 #include <filesystem>
 
 #include "gvflab/field_storage.hpp"

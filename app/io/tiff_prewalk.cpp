@@ -7,7 +7,6 @@
 #include "gvflab/error.hpp"
 #include "gvflab/input_limits.hpp"
 #include "io/image_structure.hpp"
-#include "io/input_limits.hpp"
 
 namespace gvflab::app {
 namespace {

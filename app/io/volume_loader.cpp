@@ -1,6 +1,7 @@
 #include "io/volume_loader.hpp"
 
 #include "gvflab/error.hpp"
+#include "gvflab/quoted.hpp"
 #include "io/dicom_file.hpp"
 #include "io/file_formats.hpp"
 #include "io/image_loader.hpp"
@@ -19,7 +20,7 @@ Volume loadVolume(const std::filesystem::path& path) {
   if (isDicomSeriesFolder(path)) return readDicomVolume(path);
   const FileFormat* format = findFormat(path, FormatRole::VolumeInput);
   if (!format)
-    throw InputError("'" + path.string() + "' is not a volume gvflab reads: the name must end in " +
+    throw InputError(quoted(path) + " is not a volume gvflab reads: the name must end in " +
                      extensionList(FormatRole::VolumeInput) + ".");
   return format->readVolume(path);
 }

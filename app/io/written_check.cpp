@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gvflab/error.hpp"
+#include "gvflab/quoted.hpp"
 
 namespace gvflab::app {
 
@@ -22,7 +23,7 @@ void checkWrittenSize(const std::filesystem::path& file, const std::filesystem::
     return colon == std::string::npos ? w : w.substr(colon + 2);
   };
   auto fail = [&](const std::string& why) {
-    throw InputError("Cannot write '" + shown.string() + "': " + why + "; nothing was replaced.");
+    throw InputError("Cannot write " + quoted(shown) + ": " + why + "; nothing was replaced.");
   };
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0 || ::lseek(fd, static_cast<off_t>(from), SEEK_SET) < 0) {
@@ -62,8 +63,8 @@ std::uint64_t textHeaderEnd(const std::filesystem::path& file, const std::filesy
   head.resize(static_cast<std::size_t>(in.gcount()));
   const auto end = head.find("\n\n");
   if (end == std::string::npos)
-    throw InputError("Cannot write '" + shown.string() +
-                     "': the written header is incomplete (disk full?); nothing was replaced.");
+    throw InputError("Cannot write " + quoted(shown) +
+                     ": the written header is incomplete (disk full?); nothing was replaced.");
   return end + 2;
 }
 

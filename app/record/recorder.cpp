@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "gvflab/quoted.hpp"
+
 namespace gvflab::record {
 namespace {
 constexpr std::size_t kQueueFrames = 8;
@@ -81,7 +83,7 @@ std::string Recorder::stop() {
   }
   stopped_ = true;
   const long frames = encoder_->framesWritten();
-  const std::string where = "'" + settings_.path.string() + "'";
+  const std::string where = quoted(settings_.path);
   const std::string size = formatBytes(encoder_->bytesWritten());
   std::lock_guard lock(mutex_);
   const std::string failure = error_.empty() ? finishError : error_;

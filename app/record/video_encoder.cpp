@@ -9,6 +9,8 @@ extern "C" {
 #include <libavutil/opt.h>
 }
 
+#include "gvflab/quoted.hpp"
+
 namespace gvflab::record {
 
 RecordFormat formatForMuxer(std::string_view muxer) {
@@ -68,7 +70,7 @@ void VideoEncoder::discard() noexcept {
 
 void VideoEncoder::fail(const std::string& doing, int code) {
   std::string why = code == AVERROR(ENOSPC) ? "the disk is full" : avErrorText(code);
-  throw RecordingError("Recording to '" + path_.string() + "' failed while " + doing + ": " + why +
+  throw RecordingError("Recording to " + quoted(path_) + " failed while " + doing + ": " + why +
                        ".");
 }
 
@@ -77,7 +79,7 @@ void VideoEncoder::openPng(const EncoderSettings& s) {
   createdPath_ = !std::filesystem::exists(path_, ec);
   std::filesystem::create_directories(path_, ec);
   if (!std::filesystem::is_directory(path_))
-    throw RecordingError("Cannot create the directory '" + path_.string() + "' for PNG frames.");
+    throw RecordingError("Cannot create the directory " + quoted(path_) + " for PNG frames.");
   width_ = s.width;
   height_ = s.height;
   const AVCodec* codec = avcodec_find_encoder(AV_CODEC_ID_PNG);
@@ -144,7 +146,7 @@ void VideoEncoder::openVideo(const EncoderSettings& s) {
 
   file_.reset(std::fopen(path_.string().c_str(), "wb"));
   if (!file_)
-    throw RecordingError("Cannot create '" + path_.string() + "': " + std::strerror(errno) + ".");
+    throw RecordingError("Cannot create " + quoted(path_) + ": " + std::strerror(errno) + ".");
   createdPath_ = true;
   constexpr int kBuffer = 1 << 16;
   auto* buffer = static_cast<unsigned char*>(av_malloc(kBuffer));
@@ -197,7 +199,7 @@ std::int64_t VideoEncoder::seekCallback(void* opaque, std::int64_t offset, int w
 }
 
 void VideoEncoder::write(const std::uint8_t* rgba, bool bottomUp, std::int64_t pts) {
-  if (finished_) throw RecordingError("The recording to '" + path_.string() + "' is closed.");
+  if (finished_) throw RecordingError("The recording to " + quoted(path_) + " is closed.");
   AVFrame* f = frame_.get();
   av_frame_unref(f);
   f->format = codec_->pix_fmt;

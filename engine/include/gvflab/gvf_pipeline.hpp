@@ -48,7 +48,8 @@ struct SolverConfig {
   // device; "all" or chooseDevice selectors, the pipeline's context standing for the first.
   // makeSolver opens them, checks each device's fit and refuses multigrid and 2D inputs.
   std::vector<std::string> devices;
-  int splitHalo = 4;  // planes exchanged every splitHalo iterations
+  int splitHalo = 4;     // planes exchanged every splitHalo iterations
+  int splitLevels = -1;  // multigrid's levels split over the devices (-1: the solver's choice)
 
   EulerOptions eulerOptions() const;
   MultigridOptions multigridOptions() const;

@@ -10,6 +10,7 @@
 
 #include "gvflab/cl.hpp"
 #include "gvflab/image.hpp"
+#include "gvflab/input_limits.hpp"
 #include "gvflab/pinned_host.hpp"
 #include "gvflab/region_types.hpp"
 #include "gvflab/typed_kernel.hpp"
@@ -40,10 +41,11 @@ struct RegionSnakeOptions {
 
 class RegionSnake {
  public:
-  // Largest width: a row's Σz must fit 32 bits (65535 · 65537 < 2^32).
-  static constexpr int kMaxWidth = 65536;
+  // Largest width, the readers' kMaxSide: a row's Σz must fit 32 bits.
+  static constexpr int kMaxWidth = static_cast<int>(kMaxSide);
+  static_assert(kMaxSide * 65535 < (std::int64_t(1) << 32));
   // InputError with the constructor's sentence unless it takes an image of this size (at
-  // least 4 x 4, at most kMaxWidth wide and 2^31 pixels), before any pixel is copied.
+  // least 4 x 4, at most kMaxWidth wide and kMaxVoxels pixels), before any pixel is copied.
   static void checkImageSize(std::int64_t width, std::int64_t height);
 
   // z: width × height 16-bit grey levels, row-major, origin top-left. Builds the cumulated

@@ -9,6 +9,7 @@
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/log.hpp"
+#include "gvflab/quoted.hpp"
 
 namespace gvflab {
 namespace embedded {
@@ -19,7 +20,7 @@ KernelLibrary::KernelLibrary(cl::Context context, cl::Device device,
                              std::optional<std::filesystem::path> kernelDir)
     : context_(std::move(context)), device_(std::move(device)), dir_(std::move(kernelDir)) {
   if (dir_ && !std::filesystem::is_directory(*dir_))
-    throw InputError("The kernel directory '" + dir_->string() + "' does not exist.");
+    throw InputError("The kernel directory " + quoted(*dir_) + " does not exist.");
 }
 
 std::vector<std::string> KernelLibrary::fileNames() const {
@@ -31,7 +32,7 @@ std::vector<std::string> KernelLibrary::fileNames() const {
 std::string KernelLibrary::source(const std::string& file) const {
   if (dir_) {
     std::ifstream in(*dir_ / file, std::ios::binary);
-    if (!in) throw InputError("Cannot read kernel file '" + (*dir_ / file).string() + "'.");
+    if (!in) throw InputError("Cannot read kernel file " + quoted(*dir_ / file) + ".");
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();

@@ -350,7 +350,7 @@ std::unique_ptr<SlabSolver> makeSplitSolver(
     SlabInputSource source, double mu, const SolverConfig& config) {
   if (config.kind == SolverKind::Multigrid)  // each slab's and the coarse levels' fit checked
     return std::make_unique<SlabMultigridSolver>(devices, shape, std::move(source), mu,
-                                                 config.multigridOptions());
+                                                 config.multigridOptions(), config.splitLevels);
   checkSlabsFit(devices, shape, config.precision, config.splitHalo);
   return std::make_unique<SlabEulerSolver>(devices, shape, std::move(source), mu,
                                            config.eulerOptions(), config.splitHalo);

@@ -96,17 +96,17 @@ Temporary createTemporary(const fs::path& target, const fs::path& shown) {
       if (errno == EEXIST) continue;  // taken (or planted): another name
       const int err = errno;
       if (err == ENOENT)
-        throw InputError("Cannot write " + quoted(shown) + ": the folder '" + dir.string() +
-                         "' does not exist.");
-      throw InputError("Cannot write " + quoted(shown) + ": cannot create a file in the folder '" +
-                       dir.string() + "' (" + std::strerror(err) + ").");
+        throw InputError("Cannot write " + quoted(shown) + ": the folder " + quoted(dir) +
+                         " does not exist.");
+      throw InputError("Cannot write " + quoted(shown) + ": cannot create a file in the folder " +
+                       quoted(dir) + " (" + std::strerror(err) + ").");
     }
     if (replacing) ::fchmod(t.fd, old.st_mode & 07777);
     ::fstat(t.fd, &t.st);
     return t;
   }
-  throw InputError("Cannot write " + quoted(shown) + ": no free temporary name in '" +
-                   dir.string() + "'.");
+  throw InputError("Cannot write " + quoted(shown) + ": no free temporary name in " + quoted(dir) +
+                   ".");
 }
 
 // rename(tmp, target), then the folder synced so that the new name survives a crash.
@@ -172,7 +172,7 @@ fs::path outputTarget(const fs::path& path) {
                      ": it is a symbolic link to a missing file.");
   if (::stat(resolved.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
     throw InputError("Will not replace " + quoted(path) + ": it is a link to " + kind(st.st_mode) +
-                     " ('" + resolved.string() + "'), not a regular file.");
+                     " (" + quoted(resolved) + "), not a regular file.");
   return resolved;
 }
 

@@ -188,9 +188,9 @@ void setDataFilesOutsideAllowed(bool allowed) { outsideAllowed = allowed; }
 bool dataFilesOutsideAllowed() { return outsideAllowed; }
 
 InputFile openDataFile(const fs::path& header, const std::string& name) {
-  const std::string label = quoted(header) + ": its data file '" + name + "'";
-  if (name.empty()) throw InputError(quoted(header) + " names an empty data file.");
   const fs::path given(name);
+  const std::string label = quoted(header) + ": its data file " + quoted(given);
+  if (name.empty()) throw InputError(quoted(header) + " names an empty data file.");
   std::error_code ec;
   const fs::path dir = header.parent_path().empty() ? fs::path(".") : header.parent_path();
   const fs::path folder = fs::canonical(dir, ec);
@@ -200,8 +200,8 @@ InputFile openDataFile(const fs::path& header, const std::string& name) {
   const bool allowed = dataFilesOutsideAllowed();
   const std::string outside =
       label + (given.is_absolute() ? " is an absolute path" : " is") +
-      " outside the header's folder '" + folder.string() +
-      "'; only files in that folder or below are read (--allow-data-outside allows others).";
+      " outside the header's folder " + quoted(folder) +
+      "; only files in that folder or below are read (--allow-data-outside allows others).";
   // Before opening (a device outside must not even be opened) ...
   const fs::path resolved = fs::weakly_canonical(candidate, ec);
   if (!allowed && (ec || !isBeneath(resolved, folder))) throw InputError(outside);

@@ -13,6 +13,7 @@
 
 #include "gvflab/error.hpp"
 #include "gvflab/input_file.hpp"
+#include "gvflab/input_limits.hpp"
 #include "gvflab/io.hpp"
 #include "gvflab/quoted.hpp"
 
@@ -230,7 +231,7 @@ std::string deflateAll(const char* data, std::size_t size, const std::filesystem
   if (size > std::numeric_limits<uLong>::max() ||
       compress2(reinterpret_cast<Bytef*>(out.data()), &bound, reinterpret_cast<const Bytef*>(data),
                 static_cast<uLong>(size), 1) != Z_OK)
-    throw InputError("Cannot write '" + path.string() + "': compression failed.");
+    throw InputError("Cannot write " + quoted(path) + ": compression failed.");
   out.resize(bound);
   return out;
 }
@@ -286,7 +287,8 @@ Raw readRaw(const std::filesystem::path& path) {
   if (msb && esize > 1) throw InputError(quoted(path) + " is big-endian, which is not supported.");
   raw.count = static_cast<std::size_t>(raw.channels);
   for (int d : raw.dims) raw.count *= static_cast<std::size_t>(d);
-  if (raw.count > (std::size_t(1) << 31)) throw InputError(quoted(path) + " is too large to load.");
+  if (raw.count > std::size_t(kMaxVoxels))
+    throw InputError(quoted(path) + " is too large to load.");
   raw.geometry = parseGeometry(h, raw.dims.size(), path);
 
   // Only the bytes the header promises are read, from the header's own file or its one data
@@ -339,7 +341,7 @@ Raw readRaw(const std::filesystem::path& path) {
 Raw readRaw(const std::filesystem::path& path, std::size_t dims, int channels, const char* what) {
   Raw raw = readRaw(path);
   if (raw.dims.size() != dims || raw.channels != channels)
-    throw InputError("'" + path.string() + "' is not " + what + ".");
+    throw InputError(quoted(path) + " is not " + what + ".");
   return raw;
 }
 

@@ -54,7 +54,7 @@ void RegionSnake::checkImageSize(std::int64_t width, std::int64_t height) {
     throw InputError("The region snake handles images up to " + std::to_string(kMaxWidth) +
                      " pixels wide (a row's sum must fit 32 bits); this one is " +
                      std::to_string(width) + " wide.");
-  if (height > (std::int64_t(1) << 31) / width)
+  if (height > kMaxVoxels / width)
     throw InputError("The region snake handles images up to 2^31 pixels; this one has " +
                      std::to_string(static_cast<std::uint64_t>(width) * height) + ".");
 }
