@@ -55,7 +55,7 @@ struct TempGuard {
   fs::path path;
   fs::path dir;      // set for library writers: the folder to sweep
   std::string stem;  // ".gvflab-" and its random letters
-  SignalUndo onSignal{path.string()};
+  SignalUndo onSignal;
   ~TempGuard() {
     if (!path.empty()) ::unlink(path.c_str());
     if (stem.empty()) return;
@@ -78,6 +78,7 @@ struct Temporary {
   fs::path dir;
   std::string stem;
   struct stat st {};
+  SignalUndo onSignal;  // registered before the file exists: a signal never finds it unknown
 };
 
 Temporary createTemporary(const fs::path& target, const fs::path& shown) {
@@ -91,6 +92,7 @@ Temporary createTemporary(const fs::path& target, const fs::path& shown) {
     t.dir = dir;
     t.stem = unpredictableName();
     t.path = dir / (t.stem + suffix);
+    t.onSignal = SignalUndo(t.path.string());
     t.fd = ::open(t.path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
     if (t.fd < 0) {
       if (errno == EEXIST) continue;  // taken (or planted): another name
@@ -180,7 +182,7 @@ void writeFileAtomically(const fs::path& path,
                          const std::function<void(const fs::path& tmp)>& write) {
   const fs::path target = outputTarget(path);
   Temporary t = createTemporary(target, path);
-  TempGuard guard{t.path, t.dir, t.stem};
+  TempGuard guard{t.path, t.dir, t.stem, std::move(t.onSignal)};
   ::close(t.fd);  // the library opens the name itself
   write(t.path);
   // Still the file we created (not swapped for a link or another file), then synced.
@@ -202,7 +204,7 @@ void writeFileAtomically(const fs::path& path,
 void writeFileAtomically(const fs::path& path, const std::string& bytes) {
   const fs::path target = outputTarget(path);
   Temporary t = createTemporary(target, path);
-  TempGuard guard{t.path, {}, {}};
+  TempGuard guard{t.path, {}, {}, std::move(t.onSignal)};
   struct FdCloser {
     int fd;
     ~FdCloser() {
