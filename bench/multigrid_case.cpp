@@ -137,6 +137,12 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
                                                    std::to_string(row.shape.depth)},
                                       {"ms", row.stats.totalMs},
                                       {"launches", row.stats.launches}});
+                // Each launched level's kernels apart ("mg level 0 / mg_smooth"): the profile
+                // that says which kernel of which level runs at what fraction of copy.
+                nlohmann::ordered_json levelKernels;
+                for (const auto& [name, st] : ctx->profiler().groupStats())
+                  if (name.rfind("mg level ", 0) == 0 && name.find(" / ") != std::string::npos)
+                    levelKernels[name] = {{"ms", st.totalMs}, {"launches", st.launches}};
                 nlohmann::ordered_json trace;  // the last timed launch, per level
                 for (const MultigridLevelTime& row : mg.persistentTrace())
                   trace.push_back({{"level", row.level},
@@ -182,7 +188,9 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
                                       {"mg_launches", launches},
                                       {"mg_levels", perLevel},
                                       {"mg_trace", trace},
-                                      {"mg_kernels", kernels}});
+                                      {"mg_kernels", kernels},
+                                      {"mg_level_kernels", levelKernels},
+                                      {"copy_gbps", measureCopyGbps(*ctx)}});
                 } else {
                   out << std::setprecision(4) << "| " << size << " | " << precisionName(p) << " | "
                       << args.iterations << " | " << et.kernelMs << " (" << et.spanMs << ") | "

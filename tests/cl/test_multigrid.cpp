@@ -503,6 +503,14 @@ TEST_CASE("multigrid per-level times add up to its kernel time, coarse levels in
   CHECK(rows[3].lastLevel == 5);
   CHECK(rows[3].stats.launches == 4);  // one per V-cycle on levels 2, 1, 0 and one descent
   CHECK(sum == doctest::Approx(ctx->profiler().totalMs("mg_")).epsilon(1e-9));
+  // Each level's kernels apart ("mg level 0 / mg_smooth"): they add up to the level's row.
+  const auto groups = ctx->profiler().groupStats();
+  double level0 = 0;
+  std::size_t level0Launches = 0;
+  for (const auto& [name, st] : groups)
+    if (name.rfind("mg level 0 / ", 0) == 0) level0 += st.totalMs, level0Launches += st.launches;
+  CHECK(level0Launches == rows[0].stats.launches);
+  CHECK(level0 == doctest::Approx(rows[0].stats.totalMs).epsilon(1e-9));
 }
 
 // The one-launch path (mg_persistent) runs the launch path's operators in the same order on

@@ -34,7 +34,8 @@ class Profiler {
   // False on a queue without profiling: record() then ignores events and no timings exist.
   bool enabled() const { return enabled_; }
   // `group` (optional) also files the launch under a group, e.g. a multigrid level, whose
-  // stats sum all its kernels: groupStats() says which part of a solver costs what.
+  // stats sum all its kernels: groupStats() says which part of a solver costs what, and
+  // holds each group's kernels apart as "group / kernel" (a level's profile per kernel).
   void record(const std::string& kernel, const cl::Event& event, const std::string& group = {});
   // Waits for the frame's events and folds their durations in. Returns the frame's OpenCL ms.
   double endFrame();

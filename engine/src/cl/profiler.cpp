@@ -25,7 +25,9 @@ double Profiler::endFrame() {
   if (!pending_.empty()) pending_.back().event.wait();  // in-order queue: the last ends last
   for (auto& p : pending_) {
     const double ms = eventMs(p.event);
-    for (auto* slot : {&frame[p.kernel], p.group.empty() ? nullptr : &groups[p.group]})
+    const bool grouped = !p.group.empty();
+    for (auto* slot : {&frame[p.kernel], grouped ? &groups[p.group] : nullptr,
+                       grouped ? &groups[p.group + " / " + p.kernel] : nullptr})
       if (slot) {
         slot->first += ms;
         slot->second += 1;
