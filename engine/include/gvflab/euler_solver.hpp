@@ -29,6 +29,9 @@ struct TileShape {
   // Pixels of a row each work-item owns; above 1 the blocks of gvf_euler2d_wide.cl (fewer
   // local-memory accesses per pixel).
   int colsPerItem = 1;
+  // A warp marching down the rows instead (gvf_euler2d_march.cl): a strip of width = 32 *
+  // colsPerItem columns, a chunk of `height` rows, rowsPerItem warps a work-group.
+  bool march = false;
 };
 
 // The 3D local-memory tile (gvf_euler3d_tiled.cl): tx x ty columns (with a frame of `steps`
