@@ -31,6 +31,9 @@
 #ifndef MARCH_PREFETCH
 #define MARCH_PREFETCH 1
 #endif
+#ifndef MARCH_V0_LOADS
+#define MARCH_V0_LOADS 0
+#endif
 #define K COLS_PER_ITEM
 #define G HALO
 #define STRIP (32 * K)
@@ -212,8 +215,14 @@ gvf_euler_steps_march(__global const elem_t* v, __global const elem_t* v0, __glo
     for (int k = 1; k <= G; ++k) {
       const int i = j - k;
       float2 o[K];
-      step_row(prev[k - 1], cur[k - 1], row, b[k - 1], o, mu, i == 0, i == height - 1,
-               height == 1, xch);
+#if MARCH_V0_LOADS
+      float2 bk[K];  // V0's row again from the cache instead of a window in registers
+      load_row(v0, clamp(i, 0, height - 1), width, &p, bk);
+#else
+      float2* bk = b[k - 1];
+#endif
+      step_row(prev[k - 1], cur[k - 1], row, bk, o, mu, i == 0, i == height - 1, height == 1,
+               xch);
 #pragma unroll
       for (int c = 0; c < K; ++c) {
         prev[k - 1][c] = cur[k - 1][c];
