@@ -29,50 +29,53 @@
 #define HALO 4
 #endif
 #ifndef MARCH_PREFETCH
-#define MARCH_PREFETCH 1
+#define MARCH_PREFETCH 1  // rows loaded ahead
 #endif
 #ifndef MARCH_V0_LOADS
 #define MARCH_V0_LOADS 0
 #endif
 #define K COLS_PER_ITEM
 #define G HALO
+#define D MARCH_PREFETCH
 #define STRIP (32 * K)
 
-// Whole 16-byte vectors a lane loads and stores where its pixels allow: 2 float32 pixels or
-// 4 16-bit ones each.
-#if defined(STORAGE_F16) || defined(STORAGE_SNORM16)
-#define VEC_PIX 4
-float2 word_pixel(uint w) {
+// Whole 16-byte vectors a lane loads and stores where its pixels allow (e: the element index,
+// a multiple of the vector's), 2 float32 pixels or 4 16-bit ones each, converted as LOAD_V2
+// and STORE_V2 convert a pixel.
 #if defined(STORAGE_F16)
-  const ushort2 r = as_ushort2(w);
-#else
-  const short2 r = as_short2(w);
-#endif
-  const elem_raw_t t[2] = {r.x, r.y};
-  return LOAD2((__private const elem_t*)t, 0);
-}
-uint pixel_word(float2 v) {
-  elem_raw_t t[2];
-  STORE2(v, (__private elem_t*)t, 0);
-  return as_uint((ushort2)((ushort)t[0], (ushort)t[1]));
-}
-void unpack(uint4 q, float2* p) {
-  p[0] = word_pixel(q.x);
-  p[1] = word_pixel(q.y);
-  p[2] = word_pixel(q.z);
-  p[3] = word_pixel(q.w);
-}
-uint4 pack(const float2* p) {
-  return (uint4)(pixel_word(p[0]), pixel_word(p[1]), pixel_word(p[2]), pixel_word(p[3]));
-}
+#define VEC_PIX 4
+typedef float8 vec_t;
+#define LOAD_VEC(f, e) vloada_half8((e) / 8, (f))
+#define STORE_VEC(f, e, v) vstorea_half8_rte((v), (e) / 8, (f))
+#elif defined(STORAGE_SNORM16)
+#define VEC_PIX 4
+typedef float8 vec_t;
+#define LOAD_VEC(f, e) \
+  fmax(convert_float8(((__global const short8*)(f))[(e) / 8]) * (1.0f / 32767.0f), -1.0f)
+#define STORE_VEC(f, e, v) \
+  (((__global short8*)(f))[(e) / 8] = convert_short8_sat_rte((v)*32767.0f))
 #else
 #define VEC_PIX 2
-void unpack(uint4 q, float2* p) {
-  p[0] = as_float2(q.xy);
-  p[1] = as_float2(q.zw);
-}
-uint4 pack(const float2* p) { return (uint4)(as_uint2(p[0]), as_uint2(p[1])); }
+typedef float4 vec_t;
+#define LOAD_VEC(f, e) (((__global const float4*)(f))[(e) / 4])
+#define STORE_VEC(f, e, v) (((__global float4*)(f))[(e) / 4] = (v))
 #endif
+
+void unpack(vec_t q, float2* p) {
+  p[0] = q.s01;
+  p[1] = q.s23;
+#if VEC_PIX == 4
+  p[2] = q.s45;
+  p[3] = q.s67;
+#endif
+}
+vec_t pack(const float2* p) {
+#if VEC_PIX == 4
+  return (vec_t)(p[0], p[1], p[2], p[3]);
+#else
+  return (vec_t)(p[0], p[1]);
+#endif
+}
 
 #ifdef MARCH_SHFL
 float shfl_up1(float v) {
@@ -131,9 +134,9 @@ lane_place place_lane(int width) {
 
 void load_row(__global const elem_t* f, int y, int width, const lane_place* p, float2* d) {
   if (p->vec) {
-    __global const uint4* q = (__global const uint4*)f + ((size_t)y * width + p->x0) / VEC_PIX;
+    const size_t e = 2 * ((size_t)y * width + p->x0);
 #pragma unroll
-    for (int c = 0; c < K / VEC_PIX; ++c) unpack(q[c], d + c * VEC_PIX);
+    for (int c = 0; c < K / VEC_PIX; ++c) unpack(LOAD_VEC(f, e + 2 * VEC_PIX * c), d + c * VEC_PIX);
   } else {
 #pragma unroll
     for (int c = 0; c < K; ++c) d[c] = LOAD_V2(f, p->fx[c], y, width);
@@ -142,9 +145,9 @@ void load_row(__global const elem_t* f, int y, int width, const lane_place* p, f
 
 void store_row(__global elem_t* f, int y, int width, const lane_place* p, const float2* o) {
   if (p->vec && p->keepAll) {
-    __global uint4* q = (__global uint4*)f + ((size_t)y * width + p->x0) / VEC_PIX;
+    const size_t e = 2 * ((size_t)y * width + p->x0);
 #pragma unroll
-    for (int c = 0; c < K / VEC_PIX; ++c) q[c] = pack(o + c * VEC_PIX);
+    for (int c = 0; c < K / VEC_PIX; ++c) STORE_VEC(f, e + 2 * VEC_PIX * c, pack(o + c * VEC_PIX));
   } else {
 #pragma unroll
     for (int c = 0; c < K; ++c)
@@ -184,31 +187,35 @@ gvf_euler_steps_march(__global const elem_t* v, __global const elem_t* v0, __glo
   for (int k = 0; k < G; ++k)
 #pragma unroll
     for (int c = 0; c < K; ++c) prev[k][c] = cur[k][c] = b[k][c] = (float2)(0.0f);
-  float2 nv[K], nb[K];  // the next row of V and V0, loaded a turn ahead with MARCH_PREFETCH
-#if MARCH_PREFETCH
-  load_row(v, rowFirst, width, &p, nv);
-  load_row(v0, rowFirst, width, &p, nb);
-#endif
-  for (int j = rowFirst; j <= ce - 1 + steps; ++j) {
-#if MARCH_PREFETCH
-    const int next = j + 1;
-#else
-    const int next = j;
-#endif
-    float2 row[K], rb[K];
-    if (!MARCH_PREFETCH && next <= rowLast) {
-      load_row(v, next, width, &p, nv);
-      load_row(v0, next, width, &p, nb);
+  // Rows j..j+D of V and V0 at turn j: each row is loaded D turns before it is used.
+  float2 qv[D + 1][K], qb[D + 1][K];
+#pragma unroll
+  for (int m = 0; m <= D; ++m) {
+#pragma unroll
+    for (int c = 0; c < K; ++c) qv[m][c] = qb[m][c] = (float2)(0.0f);
+    if (m < D && rowFirst + m <= rowLast) {
+      load_row(v, rowFirst + m, width, &p, qv[m]);
+      load_row(v0, rowFirst + m, width, &p, qb[m]);
     }
+  }
+  for (int j = rowFirst; j <= ce - 1 + steps; ++j) {
+    if (j + D <= rowLast) {
+      load_row(v, j + D, width, &p, qv[D]);
+      load_row(v0, j + D, width, &p, qb[D]);
+    }
+    float2 row[K], rb[K];
 #pragma unroll
     for (int c = 0; c < K; ++c) {
-      row[c] = round_to_storage2(nv[c]);  // past the last row: unused
-      rb[c] = nb[c];
+      row[c] = round_to_storage2(qv[0][c]);  // past the last row: unused
+      rb[c] = qb[0][c];
     }
-    if (MARCH_PREFETCH && next <= rowLast) {
-      load_row(v, next, width, &p, nv);
-      load_row(v0, next, width, &p, nb);
-    }
+#pragma unroll
+    for (int m = 0; m < D; ++m)
+#pragma unroll
+      for (int c = 0; c < K; ++c) {
+        qv[m][c] = qv[m + 1][c];
+        qb[m][c] = qb[m + 1][c];
+      }
     // Every step runs (those past `steps` only in a launch's last turns, unused): no barrier of
     // the local-memory neighbours under a condition.
 #pragma unroll

@@ -25,8 +25,10 @@ int tileItems(const TileShape& t) {
   return t.width / std::max(1, t.colsPerItem) * (t.height / std::max(1, t.rowsPerItem));
 }
 
-// The tile holds float2 values in every precision (gvf_euler2d_tiled.cl).
+// The tile holds float2 values in every precision (gvf_euler2d_tiled.cl); marching warps only
+// each lane's end pixels, where no shuffles exist (gvf_euler2d_march.cl).
 std::uint64_t tileLocalBytes(const TileShape& t) {
+  if (t.march) return 2ull * 32 * t.rowsPerItem * 2 * sizeof(float);
   return 2ull * t.width * t.height * sizeof(float);
 }
 
