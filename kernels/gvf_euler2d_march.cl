@@ -52,8 +52,7 @@ typedef float8 vec_t;
 typedef float8 vec_t;
 #define LOAD_VEC(f, e) \
   fmax(convert_float8(((__global const short8*)(f))[(e) / 8]) * (1.0f / 32767.0f), -1.0f)
-#define STORE_VEC(f, e, v) \
-  (((__global short8*)(f))[(e) / 8] = convert_short8_sat_rte((v)*32767.0f))
+#define STORE_VEC(f, e, v) (((__global short8*)(f))[(e) / 8] = convert_short8_sat_rte((v)*32767.0f))
 #else
 #define VEC_PIX 2
 typedef float4 vec_t;
@@ -91,8 +90,7 @@ float shfl_down1(float v) {
 #endif
 
 // The previous lane's last pixel and the next lane's first (a warp's end lanes get their own).
-void lane_neighbours(float2 first, float2 last, float2* left, float2* right,
-                     __local float2* xch) {
+void lane_neighbours(float2 first, float2 last, float2* left, float2* right, __local float2* xch) {
 #ifdef MARCH_SHFL
   *left = (float2)(shfl_up1(last.x), shfl_up1(last.y));
   *right = (float2)(shfl_down1(first.x), shfl_down1(first.y));
@@ -108,10 +106,10 @@ void lane_neighbours(float2 first, float2 last, float2* left, float2* right,
 }
 
 typedef struct {
-  int x0;       // image column of the lane's first pixel
-  int fx[K];    // the column each pixel loads (reflected)
-  bool vec;     // the lane's pixels are whole aligned vectors inside the image
-  bool keep[K]; // written back
+  int x0;        // image column of the lane's first pixel
+  int fx[K];     // the column each pixel loads (reflected)
+  bool vec;      // the lane's pixels are whole aligned vectors inside the image
+  bool keep[K];  // written back
   bool keepAll;
 } lane_place;
 
@@ -173,9 +171,9 @@ void step_row(const float2* u, const float2* m, const float2* d, const float2* b
   }
 }
 
-__kernel __attribute__((reqd_work_group_size(32 * ROWS_PER_ITEM, 1, 1))) void
-gvf_euler_steps_march(__global const elem_t* v, __global const elem_t* v0, __global elem_t* out,
-                      int width, int height, float mu, int steps) {
+__kernel __attribute__((reqd_work_group_size(32 * ROWS_PER_ITEM, 1, 1))) void gvf_euler_steps_march(
+    __global const elem_t* v, __global const elem_t* v0, __global elem_t* out, int width,
+    int height, float mu, int steps) {
   __local float2 xch[2 * 32 * ROWS_PER_ITEM];
   const lane_place p = place_lane(width);
   const int cs = get_group_id(1) * TILE_H, ce = min(cs + TILE_H, height);
@@ -216,8 +214,8 @@ gvf_euler_steps_march(__global const elem_t* v, __global const elem_t* v0, __glo
         qv[m][c] = qv[m + 1][c];
         qb[m][c] = qb[m + 1][c];
       }
-    // Every step runs (those past `steps` only in a launch's last turns, unused): no barrier of
-    // the local-memory neighbours under a condition.
+      // Every step runs (those past `steps` only in a launch's last turns, unused): no barrier of
+      // the local-memory neighbours under a condition.
 #pragma unroll
     for (int k = 1; k <= G; ++k) {
       const int i = j - k;
@@ -228,8 +226,7 @@ gvf_euler_steps_march(__global const elem_t* v, __global const elem_t* v0, __glo
 #else
       float2* bk = b[k - 1];
 #endif
-      step_row(prev[k - 1], cur[k - 1], row, bk, o, mu, i == 0, i == height - 1, height == 1,
-               xch);
+      step_row(prev[k - 1], cur[k - 1], row, bk, o, mu, i == 0, i == height - 1, height == 1, xch);
 #pragma unroll
       for (int c = 0; c < K; ++c) {
         prev[k - 1][c] = cur[k - 1][c];

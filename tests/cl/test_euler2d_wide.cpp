@@ -127,7 +127,8 @@ TEST_CASE("one launch with several columns per work-item equals launches per pha
 TEST_CASE("marching warps equal the wide tiles and the reference") {
   auto ctx = test::sharedContext();
   const std::vector<std::array<int, 2>> sizes = {{252, 131}, {37, 300}, {131, 7}, {1, 1}, {5, 2}};
-  const TileShape wideTile{.width = 64, .height = 32, .rowsPerItem = 4, .halo = 4, .colsPerItem = 2};
+  const TileShape wideTile{
+      .width = 64, .height = 32, .rowsPerItem = 4, .halo = 4, .colsPerItem = 2};
   const TileShape marches[] = {
       {.width = 128, .height = 16, .rowsPerItem = 2, .halo = 4, .colsPerItem = 4, .march = true},
       {.width = 64, .height = 9, .rowsPerItem = 1, .halo = 3, .colsPerItem = 2, .march = true}};
@@ -169,7 +170,8 @@ TEST_CASE("marching warps equal the wide tiles and the reference") {
   bad.width = 96;
   CHECK_THROWS_AS(EulerSolver(ctx, in, 0.14, {.memory = MemoryKind::Local, .tile = bad}),
                   ParameterError);
-  CHECK_THROWS_AS(EulerSolver(ctx, in, 0.14,
-                              {.memory = MemoryKind::Local, .tile = marches[0], .persistent = true}),
-                  ParameterError);
+  CHECK_THROWS_AS(
+      EulerSolver(ctx, in, 0.14,
+                  {.memory = MemoryKind::Local, .tile = marches[0], .persistent = true}),
+      ParameterError);
 }
