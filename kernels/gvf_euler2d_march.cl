@@ -20,19 +20,16 @@
 #define TILE_H 64
 #endif
 #ifndef ROWS_PER_ITEM
-#define ROWS_PER_ITEM 4
+#define ROWS_PER_ITEM 2
 #endif
 #ifndef COLS_PER_ITEM
-#define COLS_PER_ITEM 4
+#define COLS_PER_ITEM 2
 #endif
 #ifndef HALO
 #define HALO 4
 #endif
 #ifndef MARCH_PREFETCH
 #define MARCH_PREFETCH 1  // rows loaded ahead
-#endif
-#ifndef MARCH_V0_LOADS
-#define MARCH_V0_LOADS 0
 #endif
 #define K COLS_PER_ITEM
 #define G HALO
@@ -208,25 +205,21 @@ __kernel __attribute__((reqd_work_group_size(32 * ROWS_PER_ITEM, 1, 1))) void gv
       rb[c] = qb[0][c];
     }
 #pragma unroll
-    for (int m = 0; m < D; ++m)
+    for (int m = 0; m < D; ++m) {
 #pragma unroll
       for (int c = 0; c < K; ++c) {
         qv[m][c] = qv[m + 1][c];
         qb[m][c] = qb[m + 1][c];
       }
-      // Every step runs (those past `steps` only in a launch's last turns, unused): no barrier of
-      // the local-memory neighbours under a condition.
+    }
+    // Every step runs (those past `steps` only in a launch's last turns, unused): no barrier of
+    // the local-memory neighbours under a condition.
 #pragma unroll
     for (int k = 1; k <= G; ++k) {
       const int i = j - k;
       float2 o[K];
-#if MARCH_V0_LOADS
-      float2 bk[K];  // V0's row again from the cache instead of a window in registers
-      load_row(v0, clamp(i, 0, height - 1), width, &p, bk);
-#else
-      float2* bk = b[k - 1];
-#endif
-      step_row(prev[k - 1], cur[k - 1], row, bk, o, mu, i == 0, i == height - 1, height == 1, xch);
+      step_row(prev[k - 1], cur[k - 1], row, b[k - 1], o, mu, i == 0, i == height - 1, height == 1,
+               xch);
 #pragma unroll
       for (int c = 0; c < K; ++c) {
         prev[k - 1][c] = cur[k - 1][c];

@@ -147,11 +147,8 @@ TEST_CASE("marching warps equal the wide tiles and the reference") {
         EulerSolver march(ctx, in, 0.14, o);
         CHECK_FALSE(march.persistent());
         for (int n : {1, 3, 4, 9}) {
-          CAPTURE(w);
-          CAPTURE(h);
-          CAPTURE(t.halo);
-          CAPTURE(n);
-          CAPTURE(std::string(precisionName(p)));
+          INFO(w << "x" << h << ", " << t.halo << " steps a launch, " << n << " steps, "
+                 << precisionName(p));
           wide.step(n);
           march.step(n);
           CHECK(march.readField().data == wide.readField().data);

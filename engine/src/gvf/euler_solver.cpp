@@ -19,7 +19,7 @@ bool nvidiaGpu(const DeviceInfo& info) {
   return info.isGpu && info.platformName.find("NVIDIA") != std::string::npos;
 }
 
-// Work-items of a tile's work-group: a warp per rowsPerItem when marching.
+// Work-items of a tile's work-group: rowsPerItem warps when marching.
 int tileItems(const TileShape& t) {
   if (t.march) return 32 * t.rowsPerItem;
   return t.width / std::max(1, t.colsPerItem) * (t.height / std::max(1, t.rowsPerItem));
