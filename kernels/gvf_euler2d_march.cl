@@ -16,17 +16,12 @@
 #include "gvf_storage.clh"
 #include "gvf_stencil.clh"
 
-#ifndef TILE_H
-#define TILE_H 64
-#endif
-#ifndef ROWS_PER_ITEM
-#define ROWS_PER_ITEM 2
+// The shape comes from the host (tileOptions, which leaves out one column a lane).
+#if !defined(TILE_H) || !defined(ROWS_PER_ITEM) || !defined(HALO)
+#error "gvf_euler2d_march.cl is built with its shape: TILE_H, ROWS_PER_ITEM, HALO"
 #endif
 #ifndef COLS_PER_ITEM
-#define COLS_PER_ITEM 2
-#endif
-#ifndef HALO
-#define HALO 4
+#define COLS_PER_ITEM 1
 #endif
 #ifndef MARCH_PREFETCH
 #define MARCH_PREFETCH 1  // rows loaded ahead
