@@ -34,7 +34,8 @@ const char* kUsage =
     "                    [--mg-trace] (that launch's time per level, NVIDIA: JSON mg_trace)\n"
     "                    [--mg-variant V[,V...]] (one launch, bits: 1 one barrier, 2 folded\n"
     "                    prolongation, 4 local step list; -1 auto)\n"
-    "                    [--tile WxHxROWSxHALO[xCOLS]]  (COLS: columns per work-item)\n"
+    "                    [--tile WxHxROWSxHALO[xCOLS][+march]]  (COLS: columns per work-item;\n"
+    "                    +march: a warp per 32*COLS = W columns down H rows, ROWS warps a group)\n"
     "                    [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless]]\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
     "                    [--vertices V]  (surface)\n"
@@ -242,7 +243,8 @@ int main(int argc, char** argv) {
         if (std::sscanf(v.c_str(), "%dx%dx%dx%dx%d", &b.tile.width, &b.tile.height,
                         &b.tile.rowsPerItem, &b.tile.halo, &b.tile.colsPerItem) < 4)
           throw gvflab::ParameterError(
-              "--tile needs WxHxROWSxHALO[xCOLS], e.g. 64x32x8x4 or 64x32x4x4x2.");
+              "--tile needs WxHxROWSxHALO[xCOLS][+march], e.g. 64x32x8x4 or 64x32x4x4x2.");
+        b.tile.march = v.find("+march") != std::string::npos;
       } else if (args[i] == "--persistent") {
         const std::string v = value();
         if (v == "on")

@@ -118,3 +118,57 @@ TEST_CASE("one launch with several columns per work-item equals launches per pha
     }
   }
 }
+
+// The marching warps (gvf_euler2d_march.cl) against the wide tiles, bit for bit: widths that
+// are not multiples of a strip's written columns (and one below a strip; 252: whole vectors in
+// every precision), heights that are not
+// multiples of the chunk, step counts that are not multiples of the steps a launch. Rows 0 and
+// height-1 are compared too, so a dropped row rule fails here.
+TEST_CASE("marching warps equal the wide tiles and the reference") {
+  auto ctx = test::sharedContext();
+  const std::vector<std::array<int, 2>> sizes = {{252, 131}, {37, 300}, {131, 7}, {1, 1}, {5, 2}};
+  const TileShape wideTile{
+      .width = 64, .height = 32, .rowsPerItem = 4, .halo = 4, .colsPerItem = 2};
+  const TileShape marches[] = {
+      {.width = 128, .height = 16, .rowsPerItem = 2, .halo = 4, .colsPerItem = 4, .march = true},
+      {.width = 64, .height = 9, .rowsPerItem = 1, .halo = 3, .colsPerItem = 2, .march = true}};
+  std::uint32_t seed = 4300;
+  for (auto [w, h] : sizes) {
+    const Image2D img = test::randomImage(w, h, seed++);
+    GvfInput in = buildGvfInput(*ctx, img, 1.0);
+    for (const TileShape& t : marches) {
+      for (Precision p : {Precision::F32, Precision::F16, Precision::SNorm16}) {
+        if (p != Precision::F32 && t.width != marches[0].width) continue;
+        EulerOptions o{.precision = p, .memory = MemoryKind::Local, .tile = wideTile};
+        o.persistent = false;
+        EulerSolver wide(ctx, in, 0.14, o);
+        o.tile = t;
+        o.persistent.reset();  // auto: never one launch with marching tiles
+        EulerSolver march(ctx, in, 0.14, o);
+        CHECK_FALSE(march.persistent());
+        for (int n : {1, 3, 4, 9}) {
+          INFO(w << "x" << h << ", " << t.halo << " steps a launch, " << n << " steps, "
+                 << precisionName(p));
+          wide.step(n);
+          march.step(n);
+          CHECK(march.readField().data == wide.readField().data);
+        }
+        if (p == Precision::F32) {  // 17 iterations; tolerance as in test_euler.cpp
+          auto v0 = reference::initialField(test::toGrid(img), 1.0, V0Mode::EdgeGradient);
+          CHECK(test::maxAbsDiff(march.readField().data,
+                                 reference::eulerIterate(v0, v0, 0.14, 17).values) < 5e-5);
+        }
+      }
+    }
+  }
+  // The strip must be 32 lanes of COLS columns; one launch is refused.
+  GvfInput in = buildGvfInput(*ctx, test::randomImage(20, 20, 1), 1.0);
+  TileShape bad = marches[0];
+  bad.width = 96;
+  CHECK_THROWS_AS(EulerSolver(ctx, in, 0.14, {.memory = MemoryKind::Local, .tile = bad}),
+                  ParameterError);
+  CHECK_THROWS_AS(
+      EulerSolver(ctx, in, 0.14,
+                  {.memory = MemoryKind::Local, .tile = marches[0], .persistent = true}),
+      ParameterError);
+}

@@ -20,7 +20,8 @@ class ComputeContext;
 // The temporal-blocking tile of 2D local-memory Euler (gvf_euler2d_tiled.cl): each launch (or
 // phase of a persistent launch) advances `halo` iterations in a width x height tile and writes
 // its inner part. width 0 picks 64x64 (halo 8) for grids up to 1024² and 64x32 (halo 4) above
-// (the fastest on an H200), or the next that fits the device's work-groups and local memory.
+// (the fastest on an H200), or the next that fits the device's work-groups and local memory;
+// marching warps (march) for float32 grids above 2048² on NVIDIA GPUs.
 struct TileShape {
   int width = 0;
   int height = 0;
@@ -29,6 +30,9 @@ struct TileShape {
   // Pixels of a row each work-item owns; above 1 the blocks of gvf_euler2d_wide.cl (fewer
   // local-memory accesses per pixel).
   int colsPerItem = 1;
+  // A warp marching down the rows instead (gvf_euler2d_march.cl): a strip of width = 32 *
+  // colsPerItem columns, a chunk of `height` rows, rowsPerItem warps a work-group.
+  bool march = false;
 };
 
 // The 3D local-memory tile (gvf_euler3d_tiled.cl): tx x ty columns (with a frame of `steps`

@@ -15,8 +15,20 @@
 namespace gvflab {
 namespace {
 
-// The tile holds float2 values in every precision (gvf_euler2d_tiled.cl).
+bool nvidiaGpu(const DeviceInfo& info) {
+  return info.isGpu && info.platformName.find("NVIDIA") != std::string::npos;
+}
+
+// Work-items of a tile's work-group: rowsPerItem warps when marching.
+int tileItems(const TileShape& t) {
+  if (t.march) return 32 * t.rowsPerItem;
+  return t.width / std::max(1, t.colsPerItem) * (t.height / std::max(1, t.rowsPerItem));
+}
+
+// The tile holds float2 values in every precision (gvf_euler2d_tiled.cl); marching warps only
+// each lane's end pixels, where no shuffles exist (gvf_euler2d_march.cl).
 std::uint64_t tileLocalBytes(const TileShape& t) {
+  if (t.march) return 2ull * 32 * t.rowsPerItem * 2 * sizeof(float);
   return 2ull * t.width * t.height * sizeof(float);
 }
 
@@ -29,6 +41,12 @@ TileShape resolveTile(TileShape t, const ComputeContext& ctx, std::uint64_t poin
   // work-item (gvf_euler2d_wide.cl) measured faster there (docs/BENCHMARKS.md, "Issue 29 item
   // 3, second round": 512² f32 and f16 0.549 -> 0.509 ms, 4096² 7-8 % per iteration), except
   // snorm16 at 512², where they tie.
+  // Float32 grids beyond the L2 cache on NVIDIA GPUs: warps marching down the rows, no
+  // vertical halo and no barriers (gvf_euler2d_march.cl): 4096² 47.6 -> 39.5 us an iteration
+  // on an H200; 2048² and the 16-bit fields measured slower (docs/BENCHMARKS.md, march-42).
+  if (points > 2048ull * 2048 && precision == Precision::F32 && nvidiaGpu(ctx.info()))
+    return TileShape{
+        .width = 64, .height = 64, .rowsPerItem = 2, .halo = 4, .colsPerItem = 2, .march = true};
   const bool small = points <= 1024ull * 1024, snorm = precision == Precision::SNorm16;
   const TileShape big = snorm ? TileShape{64, 64, 4, 8} : TileShape{64, 64, 2, 8, 2};
   const TileShape lean = snorm ? TileShape{64, 32, 2, 4, 2} : TileShape{64, 32, 4, 4, 2};
@@ -38,23 +56,23 @@ TileShape resolveTile(TileShape t, const ComputeContext& ctx, std::uint64_t poin
             : std::array<TileShape, 5>{lean, oldLean, big, oldBig, tiny};
   for (const TileShape& c : order)
     if (tileLocalBytes(c) <= ctx.info().localMemBytes &&
-        static_cast<std::size_t>(c.width / c.colsPerItem * (c.height / c.rowsPerItem)) <=
-            ctx.info().maxWorkGroupSize)
+        static_cast<std::size_t>(tileItems(c)) <= ctx.info().maxWorkGroupSize)
       return c;
   return TileShape{16, 16, 2, 2};
 }
 
 std::string tileOptions(const TileShape& t, const ComputeContext& ctx) {
-  const int cols = std::max(1, t.colsPerItem);
-  const int items = t.width / cols * (t.height / std::max(1, t.rowsPerItem));
-  if (t.rowsPerItem < 1 || t.height % t.rowsPerItem != 0 || t.colsPerItem < 1 ||
-      t.width % cols != 0 || t.halo < 1 || t.width <= 2 * t.halo || t.height <= 2 * t.halo ||
+  const int cols = std::max(1, t.colsPerItem), items = tileItems(t);
+  if (t.rowsPerItem < 1 || (!t.march && t.height % t.rowsPerItem != 0) || t.colsPerItem < 1 ||
+      t.width % cols != 0 || (t.march && t.width != 32 * cols) || t.halo < 1 ||
+      t.width <= 2 * t.halo || t.height <= 2 * t.halo ||
       static_cast<std::size_t>(items) > ctx.info().maxWorkGroupSize ||
       tileLocalBytes(t) > ctx.info().localMemBytes)
     throw ParameterError("Tile " + std::to_string(t.width) + "x" + std::to_string(t.height) +
                          " with " + std::to_string(t.rowsPerItem) + " rows and " +
                          std::to_string(t.colsPerItem) + " columns per work-item and halo " +
-                         std::to_string(t.halo) + " does not fit this device's work-groups.");
+                         std::to_string(t.halo) + (t.march ? " marching" : "") +
+                         " does not fit this device's work-groups.");
   return " -DTILE_W=" + std::to_string(t.width) + " -DTILE_H=" + std::to_string(t.height) +
          " -DROWS_PER_ITEM=" + std::to_string(t.rowsPerItem) + " -DHALO=" + std::to_string(t.halo) +
          (cols > 1 ? " -DCOLS_PER_ITEM=" + std::to_string(cols) : std::string());
@@ -68,6 +86,7 @@ struct TileKernels {
   const char* persistent;
 };
 TileKernels tileKernels(const TileShape& t) {
+  if (t.march) return {"gvf_euler2d_march.cl", "gvf_euler_steps_march", nullptr};
   if (t.colsPerItem > 1)
     return {"gvf_euler2d_wide.cl", "gvf_euler_steps_wide", "gvf_euler_steps_wide_persistent"};
   return {"gvf_euler2d_tiled.cl", "gvf_euler_steps_tiled", "gvf_euler_steps_persistent"};
@@ -75,6 +94,9 @@ TileKernels tileKernels(const TileShape& t) {
 
 std::array<std::size_t, 2> tileGroups2D(const TileShape& t, int width, int height) {
   const int innerW = t.width - 2 * t.halo, innerH = t.height - 2 * t.halo;
+  if (t.march)  // strips of innerW written columns, rowsPerItem a group; chunks of height rows
+    return {detail::roundUp(detail::roundUp(width, innerW) / innerW, t.rowsPerItem) / t.rowsPerItem,
+            detail::roundUp(height, t.height) / t.height};
   return {detail::roundUp(width, innerW) / innerW, detail::roundUp(height, innerH) / innerH};
 }
 
@@ -192,10 +214,13 @@ void EulerSolver::setUpRows2D(const std::string& opts) {
 void EulerSolver::setUpTiles2D(const std::string& opts) {
   options_.tile = resolveTile(options_.tile, *ctx_, input_.pixelCount(), options_.precision);
   const TileShape& t = options_.tile;
-  const std::string tiled = opts + tileOptions(t, *ctx_);
+  // Shuffles between a warp's lanes (inline PTX) on NVIDIA, local memory elsewhere.
+  const std::string tiled =
+      opts + tileOptions(t, *ctx_) + (t.march && nvidiaGpu(ctx_->info()) ? " -DMARCH_SHFL" : "");
   tiled2d_ = ctx_->kernels().kernel(tileKernels(t).file, tileKernels(t).steps, tiled);
   bindFixed<false>(tiled2d_, *v0_, input_);
-  local_ = cl::NDRange(t.width / std::max(1, t.colsPerItem), t.height / t.rowsPerItem);
+  local_ = t.march ? cl::NDRange(tileItems(t), 1)
+                   : cl::NDRange(t.width / std::max(1, t.colsPerItem), t.height / t.rowsPerItem);
   setUpPersistent2D(tiled);
 }
 
@@ -250,8 +275,12 @@ void EulerSolver::setUpPersistent2D(const std::string& buildOptions) {
   const DeviceInfo& info = ctx_->info();
   const bool asked = options_.persistent.value_or(false);
   if (!options_.persistent.value_or(info.isGpu)) return;
+  if (options_.tile.march) {
+    if (asked) throw ParameterError("One launch for all iterations has no marching tiles.");
+    return;
+  }
   // The barrier between phases needs a device-wide memory fence (gvf_euler2d_tiled.cl).
-  const bool nvidia = info.isGpu && info.platformName.find("NVIDIA") != std::string::npos;
+  const bool nvidia = nvidiaGpu(info);
   if (info.isGpu && !nvidia) {
     if (asked)
       throw ParameterError(

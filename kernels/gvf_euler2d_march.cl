@@ -1,0 +1,233 @@
+// HALO Euler steps a launch with no vertical halo and no barriers (TileShape::march): a warp of
+// 32 work-items owns a strip of 32 * COLS_PER_ITEM columns (each lane COLS_PER_ITEM consecutive
+// pixels; the outer HALO columns on each side are halo, not written) and marches down a chunk of
+// TILE_H rows, plus HALO warm-up rows above and below, one row a loop turn. Temporal blocking as
+// a pipeline: when row j of V arrives, step 1 is computed at row j-1 from rows j-2..j, step 2 at
+// row j-2 from step 1's rows, ..., step `steps` at row j-steps, which is written if it lies in the
+// chunk. Each step keeps its last two rows in registers (three with the one just made), V0 a
+// window of HALO rows. Work-group: ROWS_PER_ITEM warps side by side, each independent.
+// Same arithmetic, rounding (round_to_storage2) and boundary rule as gvf_euler2d_wide.cl, so
+// the same floats (tests): columns outside the image hold the reflected columns (a mirrored
+// column steps exactly like the one it mirrors, gvf_euler2d_wide.cl says why); rows keep the
+// rule, uniform across the warp since it is on one row; rows outside the image are never used.
+// A lane's end columns' neighbours come from the next lanes by shuffles on NVIDIA (MARCH_SHFL,
+// set by the host) or through local memory with barriers elsewhere (the same values).
+
+#include "gvf_storage.clh"
+#include "gvf_stencil.clh"
+
+// The shape comes from the host (tileOptions, which leaves out one column a lane).
+#if !defined(TILE_H) || !defined(ROWS_PER_ITEM) || !defined(HALO)
+#error "gvf_euler2d_march.cl is built with its shape: TILE_H, ROWS_PER_ITEM, HALO"
+#endif
+#ifndef COLS_PER_ITEM
+#define COLS_PER_ITEM 1
+#endif
+#ifndef MARCH_PREFETCH
+#define MARCH_PREFETCH 1  // rows loaded ahead
+#endif
+#define K COLS_PER_ITEM
+#define G HALO
+#define D MARCH_PREFETCH
+#define STRIP (32 * K)
+
+// Whole 16-byte vectors a lane loads and stores where its pixels allow (e: the element index,
+// a multiple of the vector's), 2 float32 pixels or 4 16-bit ones each, converted as LOAD_V2
+// and STORE_V2 convert a pixel.
+#if defined(STORAGE_F16)
+#define VEC_PIX 4
+typedef float8 vec_t;
+#define LOAD_VEC(f, e) vloada_half8((e) / 8, (f))
+#define STORE_VEC(f, e, v) vstorea_half8_rte((v), (e) / 8, (f))
+#elif defined(STORAGE_SNORM16)
+#define VEC_PIX 4
+typedef float8 vec_t;
+#define LOAD_VEC(f, e) \
+  fmax(convert_float8(((__global const short8*)(f))[(e) / 8]) * (1.0f / 32767.0f), -1.0f)
+#define STORE_VEC(f, e, v) (((__global short8*)(f))[(e) / 8] = convert_short8_sat_rte((v)*32767.0f))
+#else
+#define VEC_PIX 2
+typedef float4 vec_t;
+#define LOAD_VEC(f, e) (((__global const float4*)(f))[(e) / 4])
+#define STORE_VEC(f, e, v) (((__global float4*)(f))[(e) / 4] = (v))
+#endif
+
+void unpack(vec_t q, float2* p) {
+  p[0] = q.s01;
+  p[1] = q.s23;
+#if VEC_PIX == 4
+  p[2] = q.s45;
+  p[3] = q.s67;
+#endif
+}
+vec_t pack(const float2* p) {
+#if VEC_PIX == 4
+  return (vec_t)(p[0], p[1], p[2], p[3]);
+#else
+  return (vec_t)(p[0], p[1]);
+#endif
+}
+
+#ifdef MARCH_SHFL
+float shfl_up1(float v) {
+  int r;
+  asm volatile("shfl.sync.up.b32 %0, %1, 1, 0, -1;" : "=r"(r) : "r"(as_int(v)));
+  return as_float(r);
+}
+float shfl_down1(float v) {
+  int r;
+  asm volatile("shfl.sync.down.b32 %0, %1, 1, 31, -1;" : "=r"(r) : "r"(as_int(v)));
+  return as_float(r);
+}
+#endif
+
+// The previous lane's last pixel and the next lane's first (a warp's end lanes get their own).
+void lane_neighbours(float2 first, float2 last, float2* left, float2* right, __local float2* xch) {
+#ifdef MARCH_SHFL
+  *left = (float2)(shfl_up1(last.x), shfl_up1(last.y));
+  *right = (float2)(shfl_down1(first.x), shfl_down1(first.y));
+#else
+  const int id = get_local_id(0), lane = id % 32;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  xch[2 * id] = first;
+  xch[2 * id + 1] = last;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  *left = xch[2 * (lane > 0 ? id - 1 : id) + 1];
+  *right = xch[2 * (lane < 31 ? id + 1 : id)];
+#endif
+}
+
+typedef struct {
+  int x0;        // image column of the lane's first pixel
+  int fx[K];     // the column each pixel loads (reflected)
+  bool vec;      // the lane's pixels are whole aligned vectors inside the image
+  bool keep[K];  // written back
+  bool keepAll;
+} lane_place;
+
+lane_place place_lane(int width) {
+  lane_place p;
+  const int lane = get_local_id(0) % 32, strip = get_global_id(0) / 32;
+  const int lx0 = lane * K;
+  p.x0 = strip * (STRIP - 2 * G) - G + lx0;
+  p.vec = K % VEC_PIX == 0 && width % VEC_PIX == 0 && p.x0 % VEC_PIX == 0 && p.x0 >= 0 &&
+          p.x0 + K <= width;
+  p.keepAll = true;
+#pragma unroll
+  for (int c = 0; c < K; ++c) {
+    p.fx[c] = reflect_index(p.x0 + c, width);
+    p.keep[c] = lx0 + c >= G && lx0 + c < STRIP - G && p.x0 + c < width;
+    p.keepAll = p.keepAll && p.keep[c];
+  }
+  return p;
+}
+
+void load_row(__global const elem_t* f, int y, int width, const lane_place* p, float2* d) {
+  if (p->vec) {
+    const size_t e = 2 * ((size_t)y * width + p->x0);
+#pragma unroll
+    for (int c = 0; c < K / VEC_PIX; ++c) unpack(LOAD_VEC(f, e + 2 * VEC_PIX * c), d + c * VEC_PIX);
+  } else {
+#pragma unroll
+    for (int c = 0; c < K; ++c) d[c] = LOAD_V2(f, p->fx[c], y, width);
+  }
+}
+
+void store_row(__global elem_t* f, int y, int width, const lane_place* p, const float2* o) {
+  if (p->vec && p->keepAll) {
+    const size_t e = 2 * ((size_t)y * width + p->x0);
+#pragma unroll
+    for (int c = 0; c < K / VEC_PIX; ++c) STORE_VEC(f, e + 2 * VEC_PIX * c, pack(o + c * VEC_PIX));
+  } else {
+#pragma unroll
+    for (int c = 0; c < K; ++c)
+      if (p->keep[c]) STORE_V2(f, p->fx[c], y, width, o[c]);
+  }
+}
+
+// One step of a row from its rows above (u), itself (m) and below (d), all rounded to the
+// storage, under the row rule at the image's first and last rows; b is V0 there.
+void step_row(const float2* u, const float2* m, const float2* d, const float2* b, float2* o,
+              float mu, bool top, bool bottom, bool single, __local float2* xch) {
+  float2 left, right;
+  lane_neighbours(m[0], m[K - 1], &left, &right, xch);
+#pragma unroll
+  for (int c = 0; c < K; ++c) {
+    const float2 l = c == 0 ? left : m[c > 0 ? c - 1 : 0];
+    const float2 r = c == K - 1 ? right : m[c < K - 1 ? c + 1 : c];
+    const float2 up = top ? (single ? m[c] : d[c]) : u[c];
+    const float2 down = bottom ? (single ? m[c] : u[c]) : d[c];
+    const float2 cc = m[c], bb = b[c];
+    const float2 lap = GVF_LAP2(cc, l, r, up, down);
+    o[c] = GVF_STEP2(cc, lap, bb, dot(bb, bb), mu);
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(32 * ROWS_PER_ITEM, 1, 1))) void gvf_euler_steps_march(
+    __global const elem_t* v, __global const elem_t* v0, __global elem_t* out, int width,
+    int height, float mu, int steps) {
+  __local float2 xch[2 * 32 * ROWS_PER_ITEM];
+  const lane_place p = place_lane(width);
+  const int cs = get_group_id(1) * TILE_H, ce = min(cs + TILE_H, height);
+  const int rowFirst = max(cs - G, 0), rowLast = min(ce - 1 + G, height - 1);
+  steps = min(steps, G);
+  // Rows j-k-2 and j-k-1 of step k (k = 0: V) at the start of turn j; V0's rows j-1..j-G.
+  float2 prev[G][K], cur[G][K], b[G][K];
+#pragma unroll
+  for (int k = 0; k < G; ++k)
+#pragma unroll
+    for (int c = 0; c < K; ++c) prev[k][c] = cur[k][c] = b[k][c] = (float2)(0.0f);
+  // Rows j..j+D of V and V0 at turn j: each row is loaded D turns before it is used.
+  float2 qv[D + 1][K], qb[D + 1][K];
+#pragma unroll
+  for (int m = 0; m <= D; ++m) {
+#pragma unroll
+    for (int c = 0; c < K; ++c) qv[m][c] = qb[m][c] = (float2)(0.0f);
+    if (m < D && rowFirst + m <= rowLast) {
+      load_row(v, rowFirst + m, width, &p, qv[m]);
+      load_row(v0, rowFirst + m, width, &p, qb[m]);
+    }
+  }
+  for (int j = rowFirst; j <= ce - 1 + steps; ++j) {
+    if (j + D <= rowLast) {
+      load_row(v, j + D, width, &p, qv[D]);
+      load_row(v0, j + D, width, &p, qb[D]);
+    }
+    float2 row[K], rb[K];
+#pragma unroll
+    for (int c = 0; c < K; ++c) {
+      row[c] = round_to_storage2(qv[0][c]);  // past the last row: unused
+      rb[c] = qb[0][c];
+    }
+#pragma unroll
+    for (int m = 0; m < D; ++m) {
+#pragma unroll
+      for (int c = 0; c < K; ++c) {
+        qv[m][c] = qv[m + 1][c];
+        qb[m][c] = qb[m + 1][c];
+      }
+    }
+    // Every step runs (those past `steps` only in a launch's last turns, unused): no barrier of
+    // the local-memory neighbours under a condition.
+#pragma unroll
+    for (int k = 1; k <= G; ++k) {
+      const int i = j - k;
+      float2 o[K];
+      step_row(prev[k - 1], cur[k - 1], row, b[k - 1], o, mu, i == 0, i == height - 1, height == 1,
+               xch);
+#pragma unroll
+      for (int c = 0; c < K; ++c) {
+        prev[k - 1][c] = cur[k - 1][c];
+        cur[k - 1][c] = row[c];
+        row[c] = round_to_storage2(o[c]);
+      }
+      if (k == steps && i >= cs && i < ce) store_row(out, i, width, &p, o);
+    }
+#pragma unroll
+    for (int k = G - 1; k > 0; --k)
+#pragma unroll
+      for (int c = 0; c < K; ++c) b[k][c] = b[k - 1][c];
+#pragma unroll
+    for (int c = 0; c < K; ++c) b[0][c] = rb[c];
+  }
+}
