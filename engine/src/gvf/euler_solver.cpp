@@ -42,11 +42,12 @@ TileShape resolveTile(TileShape t, const ComputeContext& ctx, std::uint64_t poin
   // 3, second round": 512² f32 and f16 0.549 -> 0.509 ms, 4096² 7-8 % per iteration), except
   // snorm16 at 512², where they tie.
   // Float32 grids beyond the L2 cache on NVIDIA GPUs: warps marching down the rows, no
-  // vertical halo and no barriers (gvf_euler2d_march.cl): 4096² 47.6 -> 39.5 us an iteration
-  // on an H200; 2048² and the 16-bit fields measured slower (docs/BENCHMARKS.md, march-42).
+  // vertical halo and no barriers (gvf_euler2d_march.cl): 4096² 47.7 -> 37.6 us an iteration
+  // on an H200 in chunks of 128 rows (64: 38.5, 192: 42.0); 2048² and the 16-bit fields
+  // measured slower (docs/BENCHMARKS.md, march-42).
   if (points > 2048ull * 2048 && precision == Precision::F32 && nvidiaGpu(ctx.info()))
     return TileShape{
-        .width = 64, .height = 64, .rowsPerItem = 2, .halo = 4, .colsPerItem = 2, .march = true};
+        .width = 64, .height = 128, .rowsPerItem = 2, .halo = 4, .colsPerItem = 2, .march = true};
   const bool small = points <= 1024ull * 1024, snorm = precision == Precision::SNorm16;
   const TileShape big = snorm ? TileShape{64, 64, 4, 8} : TileShape{64, 64, 2, 8, 2};
   const TileShape lean = snorm ? TileShape{64, 32, 2, 4, 2} : TileShape{64, 32, 4, 4, 2};
