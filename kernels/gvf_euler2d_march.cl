@@ -33,40 +33,20 @@
 #define D MARCH_PREFETCH
 #define STRIP (32 * K)
 
-// Whole 16-byte vectors a lane loads and stores where its pixels allow (e: the element index,
-// a multiple of the vector's), 2 float32 pixels or 4 16-bit ones each, converted as LOAD_V2
-// and STORE_V2 convert a pixel.
-#if defined(STORAGE_F16)
-#define VEC_PIX 4
-typedef float8 vec_t;
-#define LOAD_VEC(f, e) vloada_half8((e) / 8, (f))
-#define STORE_VEC(f, e, v) vstorea_half8_rte((v), (e) / 8, (f))
-#elif defined(STORAGE_SNORM16)
-#define VEC_PIX 4
-typedef float8 vec_t;
-#define LOAD_VEC(f, e) \
-  fmax(convert_float8(((__global const short8*)(f))[(e) / 8]) * (1.0f / 32767.0f), -1.0f)
-#define STORE_VEC(f, e, v) (((__global short8*)(f))[(e) / 8] = convert_short8_sat_rte((v)*32767.0f))
-#else
-#define VEC_PIX 2
-typedef float4 vec_t;
-#define LOAD_VEC(f, e) (((__global const float4*)(f))[(e) / 4])
-#define STORE_VEC(f, e, v) (((__global float4*)(f))[(e) / 4] = (v))
-#endif
-
-void unpack(vec_t q, float2* p) {
+// A lane loads and stores its pixels as whole vectors where they allow (gvf_storage.clh).
+void unpack(pixvec_t q, float2* p) {
   p[0] = q.s01;
   p[1] = q.s23;
-#if VEC_PIX == 4
+#if PIX_VEC == 4
   p[2] = q.s45;
   p[3] = q.s67;
 #endif
 }
-vec_t pack(const float2* p) {
-#if VEC_PIX == 4
-  return (vec_t)(p[0], p[1], p[2], p[3]);
+pixvec_t pack(const float2* p) {
+#if PIX_VEC == 4
+  return (pixvec_t)(p[0], p[1], p[2], p[3]);
 #else
-  return (vec_t)(p[0], p[1]);
+  return (pixvec_t)(p[0], p[1]);
 #endif
 }
 
@@ -112,7 +92,7 @@ lane_place place_lane(int width) {
   const int lane = get_local_id(0) % 32, strip = get_global_id(0) / 32;
   const int lx0 = lane * K;
   p.x0 = strip * (STRIP - 2 * G) - G + lx0;
-  p.vec = K % VEC_PIX == 0 && width % VEC_PIX == 0 && p.x0 % VEC_PIX == 0 && p.x0 >= 0 &&
+  p.vec = K % PIX_VEC == 0 && width % PIX_VEC == 0 && p.x0 % PIX_VEC == 0 && p.x0 >= 0 &&
           p.x0 + K <= width;
   p.keepAll = true;
 #pragma unroll
@@ -128,7 +108,8 @@ void load_row(__global const elem_t* f, int y, int width, const lane_place* p, f
   if (p->vec) {
     const size_t e = 2 * ((size_t)y * width + p->x0);
 #pragma unroll
-    for (int c = 0; c < K / VEC_PIX; ++c) unpack(LOAD_VEC(f, e + 2 * VEC_PIX * c), d + c * VEC_PIX);
+    for (int c = 0; c < K / PIX_VEC; ++c)
+      unpack(LOAD_PIXVEC(f, e + 2 * PIX_VEC * c), d + c * PIX_VEC);
   } else {
 #pragma unroll
     for (int c = 0; c < K; ++c) d[c] = LOAD_V2(f, p->fx[c], y, width);
@@ -139,7 +120,8 @@ void store_row(__global elem_t* f, int y, int width, const lane_place* p, const 
   if (p->vec && p->keepAll) {
     const size_t e = 2 * ((size_t)y * width + p->x0);
 #pragma unroll
-    for (int c = 0; c < K / VEC_PIX; ++c) STORE_VEC(f, e + 2 * VEC_PIX * c, pack(o + c * VEC_PIX));
+    for (int c = 0; c < K / PIX_VEC; ++c)
+      STORE_PIXVEC(pack(o + c * PIX_VEC), f, e + 2 * PIX_VEC * c);
   } else {
 #pragma unroll
     for (int c = 0; c < K; ++c)
