@@ -7,7 +7,8 @@
 // Level 0: v is the GVF field V in the solver's storage (gvf_storage.clh), f = -|V0|^2 V0 and
 // S = |V0|^2 are made from V0 on the fly (build with -DFINE; `rhs` is then V0 and `s` unused).
 // Coarser levels: float32 buffers for v (the correction), f and S (build without -DFINE).
-// Layout as gvf_storage.clh: 2D interleaved float2, 3D one plane per component.
+// Layout as gvf_storage.clh: 2D interleaved float2, 3D one plane per component with every
+// level's rows in parity order (V and V0 built with -DPARITY_ROWS): mg_index.
 // Boundary rule of every kernel: a read at -1 returns index 1, at n returns n-2.
 #include "gvf_storage.clh"
 #include "spacing.clh"
@@ -57,7 +58,14 @@ typedef float rhs_t;
   } while (0)
 #endif
 
+#ifdef DIMS3
+#if defined(FINE) && !defined(PARITY_ROWS)
+#error "3D multigrid reads V and V0 with their rows in parity order: build with -DPARITY_ROWS"
+#endif
+size_t mg_index(int x, int y, int z, int w, int h) { return parity_row_index(x, y, z, w, h); }
+#else
 size_t mg_index(int x, int y, int z, int w, int h) { return ((size_t)z * h + y) * w + x; }
+#endif
 
 #ifdef WORLD_SPACING
 #define MG_CENTRE LAP_CENTRE
@@ -71,15 +79,24 @@ size_t mg_index(int x, int y, int z, int w, int h) { return ((size_t)z * h + y) 
 
 vec_t neighbour_sum(__global const v_t* v, int x, int y, int z, int w, int h, int d) {
   const size_t n = (size_t)w * h * d;
-  vec_t sum = MG_SUM2(VLOAD(v, mg_index(mirror_index(x - 1, w), y, z, w, h), n),
-                      VLOAD(v, mg_index(mirror_index(x + 1, w), y, z, w, h), n),
-                      VLOAD(v, mg_index(x, mirror_index(y - 1, h), z, w, h), n),
-                      VLOAD(v, mg_index(x, mirror_index(y + 1, h), z, w, h), n));
 #ifdef DIMS3
-  sum += MG_ADD_Z(VLOAD(v, mg_index(x, y, mirror_index(z - 1, d), w, h), n),
-                  VLOAD(v, mg_index(x, y, mirror_index(z + 1, d), w, h), n));
-#endif
+  // Parity-ordered rows: one row base; the x neighbours lie in the other half of the row, the
+  // y and z ones at the point's own position in the rows beside it.
+  const size_t row = ((size_t)z * h + y) * w, i = row + parity_row_pos(x, w);
+  const long dy = w, dz = (long)w * h;
+  vec_t sum = MG_SUM2(VLOAD(v, row + parity_row_pos(mirror_index(x - 1, w), w), n),
+                      VLOAD(v, row + parity_row_pos(mirror_index(x + 1, w), w), n),
+                      VLOAD(v, i + (mirror_index(y - 1, h) - y) * dy, n),
+                      VLOAD(v, i + (mirror_index(y + 1, h) - y) * dy, n));
+  sum += MG_ADD_Z(VLOAD(v, i + (mirror_index(z - 1, d) - z) * dz, n),
+                  VLOAD(v, i + (mirror_index(z + 1, d) - z) * dz, n));
   return sum;
+#else
+  return MG_SUM2(VLOAD(v, mg_index(mirror_index(x - 1, w), y, z, w, h), n),
+                 VLOAD(v, mg_index(mirror_index(x + 1, w), y, z, w, h), n),
+                 VLOAD(v, mg_index(x, mirror_index(y - 1, h), z, w, h), n),
+                 VLOAD(v, mg_index(x, mirror_index(y + 1, h), z, w, h), n));
+#endif
 }
 
 // One colour of red-black Gauss-Seidel, in place: the points of this colour read only
@@ -376,7 +393,14 @@ __kernel void mg_restrict_s(__global const rhs_t* rhs, __global const float* s, 
 // correction e into the finer level's v.
 __kernel void mg_prolong(__global const float* e, int cw, int ch, int cd, __global v_t* v, int w,
                          int h, int d, int add) {
-  const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+#ifdef DIMS3
+  // Work-items in storage order (rows in parity order): a warp writes whole lines.
+  const int p = get_global_id(0), hw = (w + 1) >> 1;
+  const int x = p < hw ? 2 * p : 2 * (p - hw) + 1;
+#else
+  const int x = get_global_id(0);
+#endif
+  const int y = get_global_id(1), z = get_global_id(2);
   if (x >= w || y >= h || z >= d) return;
   const size_t n = (size_t)w * h * d, i = mg_index(x, y, z, w, h);
   vec_t c = CLOAD(e, mg_index(x / 2, y / 2, z / 2, cw, ch), (size_t)cw * ch * cd);
@@ -461,8 +485,9 @@ void l_restrict(POOL float* pool, mg_level F, mg_level C, float k, int residual,
           }
           acc += r;
         }
-    CSTORE(acc * (1.0f / (1 << DIMS)), pool + C.r, j, cn);
-    if (zero_e) CSTORE((vec_t)(0.0f), pool + C.e, j, cn);
+    const size_t o = mg_index(X, Y, Z, C.w, C.h);
+    CSTORE(acc * (1.0f / (1 << DIMS)), pool + C.r, o, cn);
+    if (zero_e) CSTORE((vec_t)(0.0f), pool + C.e, o, cn);
   }
 }
 
@@ -476,7 +501,7 @@ void l_restrict_s(POOL float* pool, mg_level F, mg_level C) {
         for (int dx = 0; dx < 2; ++dx)
           acc += pool[F.s + mg_index(mirror_index(2 * X + dx, F.w), mirror_index(2 * Y + dy, F.h),
                                      mirror_index(2 * Z + dz, F.d), F.w, F.h)];
-    pool[C.s + j] = acc * (1.0f / (1 << DIMS));
+    pool[C.s + mg_index(X, Y, Z, C.w, C.h)] = acc * (1.0f / (1 << DIMS));
   }
 }
 
@@ -484,9 +509,10 @@ void l_prolong(POOL float* pool, mg_level F, mg_level C, int add) {
   const size_t n = (size_t)F.w * F.h * F.d, cn = (size_t)C.w * C.h * C.d;
   for (int j = get_local_id(0); j < (int)n; j += get_local_size(0)) {
     const int x = j % F.w, y = (j / F.w) % F.h, z = j / (F.w * F.h);
+    const size_t i = mg_index(x, y, z, F.w, F.h);
     vec_t c = CLOAD(pool + C.e, mg_index(x / 2, y / 2, z / 2, C.w, C.h), cn);
-    if (add) c += CLOAD(pool + F.e, j, n);
-    CSTORE(c, pool + F.e, j, n);
+    if (add) c += CLOAD(pool + F.e, i, n);
+    CSTORE(c, pool + F.e, i, n);
   }
 }
 

@@ -29,13 +29,23 @@ namespace ref = gvflab::reference;
 
 namespace {
 
-// Device layout: 2D interleaved, 3D one plane per component.
+// Where point i (x-major order) lies in a device plane: in 3D each row holds its even x
+// first, then its odd x (gvf_storage.clh parity_row_index); 2D rows are in x order.
+std::size_t planeIndex(std::size_t i, ref::Shape3 s, int d) {
+  if (d != 3) return i;
+  const std::size_t w = s[0], x = i % w, row = i - x;
+  return row + x / 2 + (x & 1) * ((w + 1) / 2);
+}
+
+// Device layout: 2D interleaved, 3D one plane per component in parity-ordered rows.
 std::vector<float> toDevice(const ref::Field& f) {
   const int d = f.dims();
   const std::size_t n = f.count();
+  const ref::Shape3 s{f.width, f.height, f.depth};
   std::vector<float> out(d * n);
   for (std::size_t i = 0; i < n; ++i)
-    for (int c = 0; c < d; ++c) out[d == 3 ? c * n + i : 2 * i + c] = float(f.values[d * i + c]);
+    for (int c = 0; c < d; ++c)
+      out[d == 3 ? c * n + planeIndex(i, s, d) : 2 * i + c] = float(f.values[d * i + c]);
   return out;
 }
 
@@ -43,8 +53,22 @@ ref::Field fromDevice(const std::vector<float>& v, ref::Shape3 s, int d) {
   ref::Field f{s[0], s[1], std::vector<double>(v.size()), s[2], d};
   const std::size_t n = v.size() / d;
   for (std::size_t i = 0; i < n; ++i)
-    for (int c = 0; c < d; ++c) f.values[d * i + c] = v[d == 3 ? c * n + i : 2 * i + c];
+    for (int c = 0; c < d; ++c)
+      f.values[d * i + c] = v[d == 3 ? c * n + planeIndex(i, s, d) : 2 * i + c];
   return f;
+}
+
+// One value a point (S), in the device's plane order.
+std::vector<float> gridToDevice(const ref::Grid& g, int d) {
+  const ref::Shape3 s{g.width, g.height, g.depth};
+  std::vector<float> out(g.values.size());
+  for (std::size_t i = 0; i < out.size(); ++i) out[planeIndex(i, s, d)] = float(g.values[i]);
+  return out;
+}
+std::vector<double> gridFromDevice(const std::vector<float>& v, ref::Shape3 s, int d) {
+  std::vector<double> out(v.size());
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = v[planeIndex(i, s, d)];
+  return out;
 }
 
 double relDiff(const std::vector<double>& a, const std::vector<double>& b) {
@@ -124,9 +148,10 @@ struct LevelRig {
         n(std::size_t(shape[0]) * shape[1] * shape[2]),
         ops(levelOperands(shape, dims, isFine, seed)),
         brhs(dev.up(toDevice(isFine ? ops.v0 : ops.f))),
-        bs(dev.up(std::vector<float>(ops.s.values.begin(), ops.s.values.end()))) {}
+        bs(dev.up(gridToDevice(ops.s, dims))) {}
   cl::Kernel kernel(const char* name) {
-    const std::string opts = std::string(d == 3 ? "-DDIMS3 " : "") + (fine ? "-DFINE" : "");
+    const std::string opts =
+        std::string(d == 3 ? "-DDIMS3 -DPARITY_ROWS " : "") + (fine ? "-DFINE" : "");
     return dev.ctx->kernels().kernel("multigrid.cl", name, opts);
   }
   // mg_smooth / mg_restrict's first arguments: V, f (or V0), S and the level's size.
@@ -188,9 +213,7 @@ void checkOperators(ref::Shape3 s, int d, bool fine, std::uint32_t seed) {
     cl::Buffer out = dev.up(std::vector<float>(cn, NAN));
     setArgs(kr, brhs, bs, s[0], s[1], s[2], out, c[0], c[1], c[2]);
     dev.run(kr, c, d);
-    auto got = dev.down(out, cn);
-    CHECK(relDiff(std::vector<double>(got.begin(), got.end()), ref::restrictGrid(sg).values) <
-          2e-6);
+    CHECK(relDiff(gridFromDevice(dev.down(out, cn), c, d), ref::restrictGrid(sg).values) < 2e-6);
   }
   // Prolongation of a coarse correction: copy into a poisoned level, and add.
   const ref::Field e = randomField(c, d, seed + 4, 0.2);

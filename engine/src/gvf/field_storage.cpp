@@ -1,6 +1,7 @@
 #include "gvflab/field_storage.hpp"
 
 #include <array>
+#include <stdexcept>
 #include <vector>
 
 #include "cl/launch.hpp"
@@ -51,7 +52,7 @@ bool formatSupported(ComputeContext& ctx, cl_mem_object_type type, cl_image_form
 }  // namespace
 
 FieldStorage::FieldStorage(ComputeContext& ctx, FieldShape shape, Precision precision,
-                           bool wantImage)
+                           bool wantImage, RowOrder order)
     : ctx_(ctx), shape_(shape), precision_(precision) {
   const bool is3d = shape.dims() == 3;
   try {
@@ -103,6 +104,7 @@ FieldStorage::FieldStorage(ComputeContext& ctx, FieldShape shape, Precision prec
                               (is3d ? "x" + std::to_string(shape.depth) : "") + " vector field");
       buffer_ = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, bytes_);
       mem_ = buffer_;
+      if (is3d) order_ = order;
     }
   } catch (const cl::Error& e) {
     rethrowClError(e, "allocating a vector field on the device");
@@ -115,6 +117,7 @@ std::string FieldStorage::buildOptions() const {
   if (precision_ == Precision::SNorm16) o += "-DSTORAGE_SNORM16 ";
   if (image_) o += "-DMEMORY_IMAGE ";
   if (shape_.dims() == 3) o += "-DDIMS3 ";
+  if (order_ == RowOrder::Parity) o += "-DPARITY_ROWS ";
   if (!o.empty()) o.pop_back();
   return o;
 }
@@ -141,6 +144,8 @@ void FieldStorage::importFrom(const cl::Buffer& f32) { enqueueConvert("import_fi
 void FieldStorage::exportTo(const cl::Buffer& f32) { enqueueConvert("export_field", f32); }
 
 void FieldStorage::copyFrom(const FieldStorage& other) {
+  if (other.order_ != order_ || other.image_ != image_ || other.bytes_ != bytes_)
+    throw std::logic_error("FieldStorage::copyFrom: the two storages differ in layout");
   try {
     cl::CommandQueue& q = ctx_.queue();
     const std::array<cl::size_type, 3> origin{0, 0, 0},

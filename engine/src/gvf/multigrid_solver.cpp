@@ -110,9 +110,14 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
   checkSolverFits(*ctx_, shape, options_.precision, fine ? fields : 0, coarsePerPoint);
   try {
     if (fine) {
-      v0_ = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, false);
-      v_ = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, false);
-      if (fused_) vAlt_ = std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, false);
+      // 3D: rows in parity order (multigrid.cl), so a colour pass moves half the bytes.
+      auto storage = [&] {
+        return std::make_unique<FieldStorage>(*ctx_, shape, options_.precision, false,
+                                              RowOrder::Parity);
+      };
+      v0_ = storage();
+      v_ = storage();
+      if (fused_) vAlt_ = storage();
       v0_->importFrom(input_.v0);
     }
     allocateLevels(shape);

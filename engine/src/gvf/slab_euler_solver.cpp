@@ -247,7 +247,8 @@ Field3D SlabSolver::readField3D() {
         const int z1 = std::min(z + step, s.z1);
         // Planes [lo, hi) exported: two at least, as a storage of one plane is 2D.
         const int hi = std::min(std::max(z1, z + 2), s.hi), lo = std::min(z, hi - 2);
-        FieldStorage piece(device, {input_.width, input_.height, hi - lo}, st.precision(), false);
+        FieldStorage piece(device, {input_.width, input_.height, hi - lo}, st.precision(), false,
+                           st.rowOrder());
         const PlaneLayout to = storageLayout(piece);
         for (int b = 0; b < from.blocks; ++b)
           device.queue().enqueueCopyBuffer(from.buffer, to.buffer,
