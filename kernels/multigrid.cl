@@ -62,8 +62,18 @@ typedef float rhs_t;
 #if defined(FINE) && !defined(PARITY_ROWS)
 #error "3D multigrid reads V and V0 with their rows in parity order: build with -DPARITY_ROWS"
 #endif
-size_t mg_index(int x, int y, int z, int w, int h) { return parity_row_index(x, y, z, w, h); }
+// Point indices of the level's buffers: int where DIMS times the level's points fit
+// (-DMG_INDEX32 from the host: 32-bit address arithmetic), else 64-bit.
+#ifdef MG_INDEX32
+typedef int mg_off_t;
 #else
+typedef long mg_off_t;
+#endif
+mg_off_t mg_index(int x, int y, int z, int w, int h) {
+  return ((mg_off_t)z * h + y) * w + parity_row_pos(x, w);
+}
+#else
+typedef size_t mg_off_t;
 size_t mg_index(int x, int y, int z, int w, int h) { return ((size_t)z * h + y) * w + x; }
 #endif
 
@@ -78,12 +88,12 @@ size_t mg_index(int x, int y, int z, int w, int h) { return ((size_t)z * h + y) 
 #endif
 
 vec_t neighbour_sum(__global const v_t* v, int x, int y, int z, int w, int h, int d) {
-  const size_t n = (size_t)w * h * d;
+  const mg_off_t n = (mg_off_t)w * h * d;
 #ifdef DIMS3
   // Parity-ordered rows: one row base; the x neighbours lie in the other half of the row, the
   // y and z ones at the point's own position in the rows beside it.
-  const size_t row = ((size_t)z * h + y) * w, i = row + parity_row_pos(x, w);
-  const long dy = w, dz = (long)w * h;
+  const mg_off_t row = ((mg_off_t)z * h + y) * w, i = row + parity_row_pos(x, w);
+  const mg_off_t dy = w, dz = (mg_off_t)w * h;
   vec_t sum = MG_SUM2(VLOAD(v, row + parity_row_pos(mirror_index(x - 1, w), w), n),
                       VLOAD(v, row + parity_row_pos(mirror_index(x + 1, w), w), n),
                       VLOAD(v, i + (mirror_index(y - 1, h) - y) * dy, n),
@@ -107,7 +117,7 @@ __kernel void mg_smooth(__global v_t* v, __global const rhs_t* rhs, __global con
   const int y = get_global_id(1), z = get_global_id(2);
   const int x = 2 * (int)get_global_id(0) + ((y + z + colour) & 1);
   if (x >= w || y >= h || z >= d) return;
-  const size_t n = (size_t)w * h * d, i = mg_index(x, y, z, w, h);
+  const mg_off_t n = (mg_off_t)w * h * d, i = mg_index(x, y, z, w, h);
   vec_t f;
   float sv;
   LOAD_RHS_S(rhs, s, i, n, f, sv);
@@ -158,14 +168,14 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void mg_smooth_fused(
   const int x0 = get_group_id(0) * MG_TX, y0 = get_group_id(1) * MG_TY,
             z0 = get_group_id(2) * MG_TZ;
   const int lid = get_local_id(1) * 32 + get_local_id(0);
-  const size_t n = (size_t)w * h * d;
+  const mg_off_t n = (mg_off_t)w * h * d;
   for (int j = lid; j < MG_LN; j += 256) {
     const int ly = (j / MG_HX) % MG_LY, lz = j / (MG_HX * MG_LY);
     const int y = y0 - 1 + ly, z = z0 - MG_ZH + lz;
     const int lx = 2 * (j % MG_HX) + ((x0 - 1 + y + z) & 1);  // x + y + z even: red
     const int x = x0 - 1 + lx;
     if (x < 0 || x >= w || y < 0 || y >= h || z < 0 || z >= d || lx > MG_TX + 1) continue;
-    const size_t i = mg_index(x, y, z, w, h);
+    const mg_off_t i = mg_index(x, y, z, w, h);
     vec_t val = VLOAD(vin, i, n), f;
     float sv;
     LOAD_RHS_S(rhs, s, i, n, f, sv);
@@ -185,7 +195,7 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void mg_smooth_fused(
     if (z >= d) break;
     for (int ty = y; ty < min(y0 + MG_TY, h); ty += 8) {
       const int lx = x - x0 + 1, ly = ty - y0 + 1, lz = z - z0 + MG_ZH;
-      const size_t i = mg_index(x, ty, z, w, h);
+      const mg_off_t i = mg_index(x, ty, z, w, h);
       vec_t val;
       if (((x + ty + z) & 1) == 0) {
         const int r = MG_RED(lx, ly, lz);
@@ -348,14 +358,14 @@ __kernel void mg_restrict(__global const v_t* v, __global const rhs_t* rhs, __gl
                           int cw, int ch, int cd) {
   const int X = get_global_id(0), Y = get_global_id(1), Z = get_global_id(2);
   if (X >= cw || Y >= ch || Z >= cd) return;
-  const size_t n = (size_t)w * h * d;
+  const mg_off_t n = (mg_off_t)w * h * d;
   vec_t acc = (vec_t)(0.0f);
   for (int dz = 0; dz < (DIMS == 3 ? 2 : 1); ++dz)
     for (int dy = 0; dy < 2; ++dy)
       for (int dx = 0; dx < 2; ++dx) {
         const int x = mirror_index(2 * X + dx, w), y = mirror_index(2 * Y + dy, h),
                   z = mirror_index(2 * Z + dz, d);
-        const size_t i = mg_index(x, y, z, w, h);
+        const mg_off_t i = mg_index(x, y, z, w, h);
         vec_t f;
         float sv;
         LOAD_RHS_S(rhs, s, i, n, f, sv);
@@ -365,7 +375,7 @@ __kernel void mg_restrict(__global const v_t* v, __global const rhs_t* rhs, __gl
         }
         acc += f;
       }
-  CSTORE(acc * (1.0f / (1 << DIMS)), out, mg_index(X, Y, Z, cw, ch), (size_t)cw * ch * cd);
+  CSTORE(acc * (1.0f / (1 << DIMS)), out, mg_index(X, Y, Z, cw, ch), (mg_off_t)cw * ch * cd);
 }
 
 // S_{l+1} = average of S over the children, missing ones as in mg_restrict (S_0 = |V0|^2 from V0 at
@@ -374,7 +384,7 @@ __kernel void mg_restrict_s(__global const rhs_t* rhs, __global const float* s, 
                             __global float* out, int cw, int ch, int cd) {
   const int X = get_global_id(0), Y = get_global_id(1), Z = get_global_id(2);
   if (X >= cw || Y >= ch || Z >= cd) return;
-  const size_t n = (size_t)w * h * d;
+  const mg_off_t n = (mg_off_t)w * h * d;
   float acc = 0.0f;
   for (int dz = 0; dz < (DIMS == 3 ? 2 : 1); ++dz)
     for (int dy = 0; dy < 2; ++dy)
@@ -402,8 +412,8 @@ __kernel void mg_prolong(__global const float* e, int cw, int ch, int cd, __glob
 #endif
   const int y = get_global_id(1), z = get_global_id(2);
   if (x >= w || y >= h || z >= d) return;
-  const size_t n = (size_t)w * h * d, i = mg_index(x, y, z, w, h);
-  vec_t c = CLOAD(e, mg_index(x / 2, y / 2, z / 2, cw, ch), (size_t)cw * ch * cd);
+  const mg_off_t n = (mg_off_t)w * h * d, i = mg_index(x, y, z, w, h);
+  vec_t c = CLOAD(e, mg_index(x / 2, y / 2, z / 2, cw, ch), (mg_off_t)cw * ch * cd);
   if (add) c += VLOAD(v, i, n);
   VSTORE(c, v, i, n);
 }

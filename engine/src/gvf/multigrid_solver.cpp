@@ -126,8 +126,15 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
     // Per-axis Laplacian weights (spacing.clh) are the finest level's on every level: each
     // coarser one doubles every axis, which k = μ/h_l² carries.
     const std::string spacingOpts = spacingBuildOptions(input_.spacing, shape.dims());
-    const std::string coarseOpts = (shape.dims() == 3 ? "-DDIMS3" : "") + spacingOpts;
-    const std::string fineOpts = fine ? v0_->buildOptions() + " -DFINE" + spacingOpts : coarseOpts;
+    // 3D: 32-bit point indices where every index of a component block fits (multigrid.cl).
+    const bool index32 = shape.count() * shape.dims() < (std::uint64_t(1) << 31);
+    const std::string coarseOpts =
+        (shape.dims() == 3 ? std::string("-DDIMS3") + (index32 ? " -DMG_INDEX32" : "") : "") +
+        spacingOpts;
+    const std::string fineOpts = fine ? v0_->buildOptions() + " -DFINE" +
+                                            (index32 && shape.dims() == 3 ? " -DMG_INDEX32" : "") +
+                                            spacingOpts
+                                      : coarseOpts;
     for (auto [k, opts] : {std::pair{&fine_, fineOpts}, std::pair{&coarse_, coarseOpts}}) {
       k->smooth = lib.kernel("multigrid.cl", "mg_smooth", opts);
       if (fused_) k->smoothFused = lib.kernel("multigrid.cl", "mg_smooth_fused", opts);
