@@ -353,6 +353,10 @@ __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void mg_fused_pass(
 // f_{l+1} = average over the 2x2(x2) children of (f - A v) (with_residual) or of f. One
 // work-item per coarse cell; on an odd side the missing child is read through the boundary
 // rule (index n returns n-2), which keeps boundary cells' weights right (see the reference).
+// with_residual 2 (float32 v, right after a red-black sweep, no side of 1): the black children
+// count as 0. The sweep's black pass solved each black point's equation from its red
+// neighbours, which nothing has changed since, so its residual is float rounding, not error;
+// half the loads.
 __kernel void mg_restrict(__global const v_t* v, __global const rhs_t* rhs, __global const float* s,
                           int w, int h, int d, float k, int with_residual, __global float* out,
                           int cw, int ch, int cd) {
@@ -365,6 +369,7 @@ __kernel void mg_restrict(__global const v_t* v, __global const rhs_t* rhs, __gl
       for (int dx = 0; dx < 2; ++dx) {
         const int x = mirror_index(2 * X + dx, w), y = mirror_index(2 * Y + dy, h),
                   z = mirror_index(2 * Z + dz, d);
+        if (with_residual == 2 && ((x + y + z) & 1)) continue;
         const mg_off_t i = mg_index(x, y, z, w, h);
         vec_t f;
         float sv;

@@ -211,8 +211,11 @@ class MultigridSolver : public Solver {
   void smooth(int level, int sweeps);
   void smoothPlanes(int level, int colour, int z0, int z1);  // one colour on planes [z0, z1)
   void smoothFused(int level, int sweeps);
-  void restrictResidual(int level, bool withResidual);  // level -> level + 1
-  void prolong(int level, bool add);                    // level + 1 -> level
+  // level -> level + 1; blacksZero: the black points' residuals count as 0 (mg_restrict's 2).
+  void restrictResidual(int level, bool withResidual, bool blacksZero = false);
+  // Whether they may, with a whole red-black sweep on the level just before.
+  bool blackResidualsZero(int level, bool afterSweep) const;
+  void prolong(int level, bool add);  // level + 1 -> level
   void zero(int level);
   bool fusedPass(int level, const detail::LevelRun& r);  // the run in one launch; false: not here
   class Launches;  // the schedule's executor that launches a kernel per step

@@ -14,7 +14,7 @@ static_assert(kMaxCoarseLevels == MG_MAX_LEVELS);
 void CycleSteps::run(int level, const LevelRun& r) {
   if (r.prolong) prolong(level, true);
   smooth(level, r.sweeps);
-  if (r.restrict) restrictTo(level, true, r.zeroCoarse);
+  if (r.restrict) restrictTo(level, true, r.zeroCoarse, r.sweeps > 0);
 }
 
 void vcycle(CycleSteps& steps, const CycleShape& shape, int level, bool prolongFirst) {
@@ -28,7 +28,7 @@ void vcycle(CycleSteps& steps, const CycleShape& shape, int level, bool prolongF
 void fullMultigrid(CycleSteps& steps, const CycleShape& shape, int level) {
   if (steps.takeOver(level, true)) return;
   if (level < shape.last) {
-    steps.restrictTo(level, false, false);
+    steps.restrictTo(level, false, false, false);
     fullMultigrid(steps, shape, level + 1);
     steps.prolong(level, false);
   } else {

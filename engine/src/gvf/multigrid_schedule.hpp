@@ -38,7 +38,7 @@ struct CycleShape {
 };
 
 // The steps on one level between two visits of the coarser ones, in this order:
-// [prolong(level, true)], smooth(level, sweeps), [restrictTo(level, true, zeroCoarse)].
+// [prolong(level, true)], smooth(level, sweeps), [restrictTo(level, true, zeroCoarse, sweeps > 0)].
 struct LevelRun {
   bool prolong = false;
   int sweeps = 0;
@@ -53,8 +53,9 @@ class CycleSteps {
   // full multigrid); the schedule then skips them.
   virtual bool takeOver(int /*level*/, bool /*fullMultigrid*/) { return false; }
   virtual void smooth(int level, int sweeps) = 0;  // both colours per sweep
-  // rhs_{l+1} = restrict(f - A e) (residual) or restrict(f); zeroCoarse: e_{l+1} = 0 too.
-  virtual void restrictTo(int level, bool residual, bool zeroCoarse) = 0;
+  // rhs_{l+1} = restrict(f - A e) (residual) or restrict(f); zeroCoarse: e_{l+1} = 0 too;
+  // afterSweep: a red-black sweep on this level came just before (nothing changed e since).
+  virtual void restrictTo(int level, bool residual, bool zeroCoarse, bool afterSweep) = 0;
   virtual void prolong(int level, bool add) = 0;  // e_l = [e_l +] P e_{l+1}
   virtual void zero(int level) = 0;               // e_l = 0
   // A run of steps on one level; executors that fuse them override this (default: one by one).
@@ -77,7 +78,8 @@ class StepRecorder final : public CycleSteps {
     ops.push_back({{code, level - first_, a, b}});
   }
   void smooth(int level, int sweeps) override;
-  void restrictTo(int level, bool residual, bool zeroCoarse) override {
+  // (The one-work-group and one-launch steps read every point's residual: afterSweep unused.)
+  void restrictTo(int level, bool residual, bool zeroCoarse, bool /*afterSweep*/) override {
     add(kRestrict, level, residual ? 1 : 0, zeroCoarse ? 1 : 0);
   }
   void prolong(int level, bool sum) override { add(kProlong, level, sum ? 1 : 0); }

@@ -1,5 +1,6 @@
 #include "gvflab/multigrid_solver.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <sstream>
@@ -403,12 +404,21 @@ void MultigridSolver::smoothFused(int level, int sweeps) {
   }
 }
 
-void MultigridSolver::restrictResidual(int level, bool withResidual) {
+// Right after a 3D red-black sweep on float32 values the black points' residuals are rounding
+// (mg_restrict's with_residual 2); on a side of 1 a black point is its own neighbour, so not
+// there. 2D keeps every residual: its fused passes (same bits as these launches) do.
+bool MultigridSolver::blackResidualsZero(int level, bool afterSweep) const {
+  const FieldShape f = shapeOf(level);
+  return afterSweep && f.dims() == 3 && std::min({f.width, f.height, f.depth}) > 1 &&
+         (level > 0 || options_.precision == Precision::F32);
+}
+
+void MultigridSolver::restrictResidual(int level, bool withResidual, bool blacksZero) {
   auto& k = kernelsOf(level).restrict_;
   const FieldShape c = shapeOf(level + 1);
   bindLevel(k, level);
   k.arg<6>(static_cast<float>(mu_ / std::ldexp(1.0, 2 * level)));
-  k.arg<7>(withResidual ? 1 : 0);
+  k.arg<7>(withResidual ? (blacksZero ? 2 : 1) : 0);
   k.arg<8>(levels_[level].rhs);
   k.arg<9>(c.width);
   k.arg<10>(c.height);
@@ -477,8 +487,8 @@ class MultigridSolver::Launches final : public detail::CycleSteps {
     return true;
   }
   void smooth(int level, int sweeps) override { s_.smooth(level, sweeps); }
-  void restrictTo(int level, bool residual, bool zeroCoarse) override {
-    s_.restrictResidual(level, residual);
+  void restrictTo(int level, bool residual, bool zeroCoarse, bool afterSweep) override {
+    s_.restrictResidual(level, residual, s_.blackResidualsZero(level, afterSweep));
     const bool coarseZeroes = level + 1 == s_.coarseFrom_ && !s_.persistentTakes(level + 1);
     if (zeroCoarse && !coarseZeroes) s_.zero(level + 1);
   }

@@ -66,13 +66,17 @@ class SlabMultigridSolver::Steps final : public detail::CycleSteps {
     }
     s_.finishExchange();
   }
-  void restrictTo(int level, bool residual, bool zeroCoarse) override {
+  void restrictTo(int level, bool residual, bool zeroCoarse, bool afterSweep) override {
+    // Black residuals count as 0 as on one device, but not on the split levels: there a slab's
+    // halo planes feed coarse planes the exchanges keep, and their black points were not all
+    // swept from current red ones. So the split field differs from one device's by rounding.
+    const bool blacksZero = !split(level) && c_.blackResidualsZero(level, afterSweep);
     if (!split(level)) {
-      c_.restrictResidual(level, residual);
+      c_.restrictResidual(level, residual, blacksZero);
     } else {
       if (residual && fresh_[level] < 1) s_.startExchange(level, 1);
       s_.finishExchange();
-      for (auto& p : s_.parts_) p->restrictResidual(level, residual);
+      for (auto& p : s_.parts_) p->restrictResidual(level, residual, blacksZero);
       if (split(level + 1))  // finished after the next step's first kernels (not reading it)
         s_.startExchange(level + 1, rhsPlanes(level + 1), 1);
       else
