@@ -149,8 +149,15 @@ DeviceInfo chooseDevice(const std::string& selector, SelectorSpelling spelling) 
         "apt-get install pocl-opencl-icd) and check with " +
         std::string(flag ? "'gvflab --list-devices'" : "gvflab.devices()") + ".");
   std::string sel = lower(selector);
+  // Short: each device's number, name and kind (its platform's version strings can run to
+  // 100 characters), at most 4 of them; --list-devices / gvflab.devices() give the rest.
   std::string names;
-  for (const auto& d : devices) names += (names.empty() ? " " : "; ") + d.describe();
+  for (std::size_t i = 0; i < devices.size() && i < 4; ++i) {
+    const auto& d = devices[i];
+    names += (i ? "; " : " ") + std::to_string(d.platformIndex) + "." +
+             std::to_string(d.deviceIndex) + " " + d.name + " (" + (d.isGpu ? "GPU" : "CPU") + ")";
+  }
+  if (devices.size() > 4) names += " and " + std::to_string(devices.size() - 4) + " more";
   if (sel.empty() || sel == "gpu" || sel == "cpu") {
     const bool gpu = sel != "cpu";
     for (const auto& d : devices)
