@@ -405,17 +405,19 @@ __kernel void mg_restrict_s(__global const rhs_t* rhs, __global const float* s, 
 }
 
 // v(x) = [v(x) +] e(x / 2): nearest-cell prolongation (paper eq. 8) of a float32 coarse
-// correction e into the finer level's v.
+// correction e into the finer level's v. black_only: the black points alone (colour 1, those
+// a red pass reads; global size as mg_smooth's), when a red pass follows that stores every red
+// point from its black neighbours: half the bytes, the same field after that pass.
 __kernel void mg_prolong(__global const float* e, int cw, int ch, int cd, __global v_t* v, int w,
-                         int h, int d, int add) {
+                         int h, int d, int add, int black_only) {
+  const int y = get_global_id(1), z = get_global_id(2);
 #ifdef DIMS3
   // Work-items in storage order (rows in parity order): a warp writes whole lines.
   const int p = get_global_id(0), hw = (w + 1) >> 1;
-  const int x = p < hw ? 2 * p : 2 * (p - hw) + 1;
+  const int x = black_only ? 2 * p + ((y + z + 1) & 1) : p < hw ? 2 * p : 2 * (p - hw) + 1;
 #else
-  const int x = get_global_id(0);
+  const int x = black_only ? 2 * (int)get_global_id(0) + ((y + 1) & 1) : (int)get_global_id(0);
 #endif
-  const int y = get_global_id(1), z = get_global_id(2);
   if (x >= w || y >= h || z >= d) return;
   const mg_off_t n = (mg_off_t)w * h * d, i = mg_index(x, y, z, w, h);
   vec_t c = CLOAD(e, mg_index(x / 2, y / 2, z / 2, cw, ch), (mg_off_t)cw * ch * cd);

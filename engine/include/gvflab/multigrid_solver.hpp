@@ -194,8 +194,9 @@ class MultigridSolver : public Solver {
     // rhs, s, w, h, d, out, cw, ch, cd
     TypedKernel<cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl::Buffer, cl_int, cl_int, cl_int>
         restrictS;
-    // e, cw, ch, cd, v, w, h, d, add
-    TypedKernel<cl::Buffer, cl_int, cl_int, cl_int, cl::Buffer, cl_int, cl_int, cl_int, cl_int>
+    // e, cw, ch, cd, v, w, h, d, add, black_only
+    TypedKernel<cl::Buffer, cl_int, cl_int, cl_int, cl::Buffer, cl_int, cl_int, cl_int, cl_int,
+                cl_int>
         prolong;
     // vin, vout, rhs, s, e1, rhs1, e1z, w, h, cw, ch, k, prolong, sweeps, restrict, zero_e
     TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer,
@@ -215,7 +216,11 @@ class MultigridSolver : public Solver {
   void restrictResidual(int level, bool withResidual, bool blacksZero = false);
   // Whether they may, with a whole red-black sweep on the level just before.
   bool blackResidualsZero(int level, bool afterSweep) const;
-  void prolong(int level, bool add);  // level + 1 -> level
+  // level + 1 -> level; blackOnly: only the points the next sweep's red pass reads.
+  void prolong(int level, bool add, bool blackOnly = false);
+  // Whether a prolongation right before a sweep may skip the red points: the red pass stores
+  // each of them from black neighbours alone (no side of 1; 2·DIMS·k + S positive).
+  bool redsOverwritten(int level, bool beforeSweep) const;
   void zero(int level);
   bool fusedPass(int level, const detail::LevelRun& r);  // the run in one launch; false: not here
   class Launches;  // the schedule's executor that launches a kernel per step

@@ -12,7 +12,7 @@ static_assert(kMaxCoarseLevels == MG_MAX_LEVELS);
 }  // namespace
 
 void CycleSteps::run(int level, const LevelRun& r) {
-  if (r.prolong) prolong(level, true);
+  if (r.prolong) prolong(level, true, r.sweeps > 0);
   smooth(level, r.sweeps);
   if (r.restrict) restrictTo(level, true, r.zeroCoarse, r.sweeps > 0);
 }
@@ -30,7 +30,7 @@ void fullMultigrid(CycleSteps& steps, const CycleShape& shape, int level) {
   if (level < shape.last) {
     steps.restrictTo(level, false, false, false);
     fullMultigrid(steps, shape, level + 1);
-    steps.prolong(level, false);
+    steps.prolong(level, false, shape.b > 0);  // vcycle(level) starts with b sweeps
   } else {
     steps.zero(level);
   }

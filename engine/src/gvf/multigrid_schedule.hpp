@@ -38,7 +38,8 @@ struct CycleShape {
 };
 
 // The steps on one level between two visits of the coarser ones, in this order:
-// [prolong(level, true)], smooth(level, sweeps), [restrictTo(level, true, zeroCoarse, sweeps > 0)].
+// [prolong(level, true, sweeps > 0)], smooth(level, sweeps),
+// [restrictTo(level, true, zeroCoarse, sweeps > 0)].
 struct LevelRun {
   bool prolong = false;
   int sweeps = 0;
@@ -56,7 +57,9 @@ class CycleSteps {
   // rhs_{l+1} = restrict(f - A e) (residual) or restrict(f); zeroCoarse: e_{l+1} = 0 too;
   // afterSweep: a red-black sweep on this level came just before (nothing changed e since).
   virtual void restrictTo(int level, bool residual, bool zeroCoarse, bool afterSweep) = 0;
-  virtual void prolong(int level, bool add) = 0;  // e_l = [e_l +] P e_{l+1}
+  // e_l = [e_l +] P e_{l+1}; beforeSweep: a red-black sweep on this level comes right after
+  // (it overwrites every red point without reading it).
+  virtual void prolong(int level, bool add, bool beforeSweep) = 0;
   virtual void zero(int level) = 0;               // e_l = 0
   // A run of steps on one level; executors that fuse them override this (default: one by one).
   virtual void run(int level, const LevelRun& r);
@@ -82,7 +85,10 @@ class StepRecorder final : public CycleSteps {
   void restrictTo(int level, bool residual, bool zeroCoarse, bool /*afterSweep*/) override {
     add(kRestrict, level, residual ? 1 : 0, zeroCoarse ? 1 : 0);
   }
-  void prolong(int level, bool sum) override { add(kProlong, level, sum ? 1 : 0); }
+  // (The one-work-group and one-launch steps prolong every point: beforeSweep unused.)
+  void prolong(int level, bool sum, bool /*beforeSweep*/) override {
+    add(kProlong, level, sum ? 1 : 0);
+  }
   void zero(int level) override { add(kZero, level); }
 
  private:

@@ -426,12 +426,22 @@ void MultigridSolver::restrictResidual(int level, bool withResidual, bool blacks
   launch(k, "mg_restrict", c, level);
 }
 
-void MultigridSolver::prolong(int level, bool add) {
+// Not on a side of 1 (the mirror makes a red point its own neighbour), nor with the fused
+// sweeps (mg_smooth_fused, one launch into the other copy), which keep every prolongation.
+bool MultigridSolver::redsOverwritten(int level, bool beforeSweep) const {
+  const FieldShape f = shapeOf(level);
+  const int side = std::min({f.width, f.height, input_.dims() == 3 ? f.depth : f.width});
+  return beforeSweep && !fused_ && side > 1 &&
+         static_cast<float>(mu_ / std::ldexp(1.0, 2 * level)) > 0.0f;
+}
+
+void MultigridSolver::prolong(int level, bool add, bool blackOnly) {
   auto& k = kernelsOf(level).prolong;
   const FieldShape c = shapeOf(level + 1), f = shapeOf(level);
   k.set(levels_[level].e, c.width, c.height, c.depth,
-        level == 0 ? v_->buffer() : levels_[level - 1].e, f.width, f.height, f.depth, add ? 1 : 0);
-  launch(k, "mg_prolong", f, level);
+        level == 0 ? v_->buffer() : levels_[level - 1].e, f.width, f.height, f.depth, add ? 1 : 0,
+        blackOnly ? 1 : 0);
+  launch(k, "mg_prolong", f, level, blackOnly);
 }
 
 // mg_fused_pass where its tile's halo reaches (2 sweeps and the restriction) and its tiles fit
@@ -492,7 +502,9 @@ class MultigridSolver::Launches final : public detail::CycleSteps {
     const bool coarseZeroes = level + 1 == s_.coarseFrom_ && !s_.persistentTakes(level + 1);
     if (zeroCoarse && !coarseZeroes) s_.zero(level + 1);
   }
-  void prolong(int level, bool add) override { s_.prolong(level, add); }
+  void prolong(int level, bool add, bool beforeSweep) override {
+    s_.prolong(level, add, s_.redsOverwritten(level, beforeSweep));
+  }
   void zero(int level) override { s_.zero(level); }
   void run(int level, const detail::LevelRun& r) override {
     if (!s_.fusedPass(level, r)) CycleSteps::run(level, r);

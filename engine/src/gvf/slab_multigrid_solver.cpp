@@ -84,8 +84,9 @@ class SlabMultigridSolver::Steps final : public detail::CycleSteps {
     }
     if (zeroCoarse && (split(level + 1) || level + 1 != c_.coarseFrom_)) zero(level + 1);
   }
-  void prolong(int level, bool add) override {
-    if (!split(level)) return c_.prolong(level, add);
+  // The split levels prolong every point (as they keep every residual above).
+  void prolong(int level, bool add, bool beforeSweep) override {
+    if (!split(level)) return c_.prolong(level, add, c_.redsOverwritten(level, beforeSweep));
     s_.finishExchange();
     if (!split(level + 1)) s_.moveLevel(&MultigridSolver::Level::e, false);
     for (auto& p : s_.parts_) p->prolong(level, add);
