@@ -60,7 +60,7 @@ class CycleSteps {
   // e_l = [e_l +] P e_{l+1}; beforeSweep: a red-black sweep on this level comes right after
   // (it overwrites every red point without reading it).
   virtual void prolong(int level, bool add, bool beforeSweep) = 0;
-  virtual void zero(int level) = 0;               // e_l = 0
+  virtual void zero(int level) = 0;  // e_l = 0
   // A run of steps on one level; executors that fuse them override this (default: one by one).
   virtual void run(int level, const LevelRun& r);
 };
