@@ -1,5 +1,7 @@
 // Every multigrid iteration of a step() in ONE launch: 2D, float32 (multigrid.cl's operators,
 // the same arithmetic in the same order; see there for the discretisation and boundary rule).
+// 3D (-DDIMS3): the levels from 1 down only, one launch per visit (level 0, in the storage's
+// precision, stays launched per operator), rows in parity order as multigrid.cl's mg_index.
 // The host records the whole schedule of one iteration (its V-cycle / full-multigrid
 // recursion over all levels) as int4 steps; every work-group walks the list `iterations`
 // times. A step on a level larger than the coarse side is done by all work-groups together
@@ -17,8 +19,8 @@
 // Work-group 0's levels (from `from` down) live in local memory `lpool` (mg_coarse's layout),
 // loaded when the schedule enters them and stored when it leaves (MG_OP_LOAD / MG_OP_STORE).
 // Level 0 is V (v) and V0 (v0: f and S made on the fly, as -DFINE does); levels 1.. live in
-// `pool` at the offsets of table `lv` (per level: w, h, e, rhs, S offsets), k per level in ks.
-// Layout: interleaved float2 on every level.
+// `pool` at the offsets of table `lv` (per level: w, h, d, e, rhs, S offsets: LV), k per level in
+// ks. Layout: interleaved float2 on every 2D level, planes of parity-ordered rows in 3D.
 // multigrid.cl built for coarse levels in 2D (no FINE): its mg_coarse helpers l_smooth,
 // l_restrict, l_prolong, l_zero on a local pool are work-group 0's steps here.
 #include "multigrid.cl"
@@ -45,6 +47,9 @@ ulong mg_now(void) {
 }
 #endif
 
+#define LV(l, f) lv[6 * (l) + (f)]  // f: 0 w, 1 h, 2 d, 3 e, 4 rhs, 5 S
+
+#ifndef DIMS3
 float2 p_nsum(__global const float* v, int x, int y, int w, int h) {
   return MG_SUM2(
       vload2(y * w + mirror_index(x - 1, w), v), vload2(y * w + mirror_index(x + 1, w), v),
@@ -142,6 +147,73 @@ void p_prolong(__global float* v, int w, int h, __global const float* e, int cw,
   }
 }
 
+#else
+// 3D, levels 1.. (float32 e, rhs, S; no level 0, no folded prolongation): multigrid.cl's
+// mg_smooth, mg_restrict and mg_prolong with the work spread over first..stride.
+float3 p_nsum3(__global const float* v, int x, int y, int z, int w, int h, int d, mg_off_t n) {
+  float3 sum = MG_SUM2(CLOAD(v, mg_index(mirror_index(x - 1, w), y, z, w, h), n),
+                       CLOAD(v, mg_index(mirror_index(x + 1, w), y, z, w, h), n),
+                       CLOAD(v, mg_index(x, mirror_index(y - 1, h), z, w, h), n),
+                       CLOAD(v, mg_index(x, mirror_index(y + 1, h), z, w, h), n));
+  sum += MG_ADD_Z(CLOAD(v, mg_index(x, y, mirror_index(z - 1, d), w, h), n),
+                  CLOAD(v, mg_index(x, y, mirror_index(z + 1, d), w, h), n));
+  return sum;
+}
+
+void p_smooth3(__global float* v, __global const float* f, __global const float* s, int w, int h,
+               int d, float k, int colour, int first, int stride) {
+  const int hw = (w + 1) / 2, count = hw * h * d;
+  const mg_off_t n = (mg_off_t)w * h * d;
+  for (int j = first; j < count; j += stride) {
+    const int row = j / hw, y = row % h, z = row / h;
+    const int x = 2 * (j - row * hw) + ((y + z + colour) & 1);
+    if (x >= w) continue;
+    const mg_off_t i = mg_index(x, y, z, w, h);
+    const float denom = MG_CENTRE * k + s[i];
+    if (denom > 0.0f)
+      CSTORE((k * p_nsum3(v, x, y, z, w, h, d, n) - CLOAD(f, i, n)) / denom, v, i, n);
+  }
+}
+
+void p_restrict3(__global const float* v, __global const float* f, __global const float* s, int w,
+                 int h, int d, float k, int residual, int zero_e, __global float* cr,
+                 __global float* ce, int cw, int ch, int cd, int first, int stride) {
+  const mg_off_t n = (mg_off_t)w * h * d, cn = (mg_off_t)cw * ch * cd;
+  for (int j = first; j < (int)cn; j += stride) {
+    const int X = j % cw, Y = (j / cw) % ch, Z = j / (cw * ch);
+    float3 acc = (float3)(0.0f);
+    for (int dz = 0; dz < 2; ++dz)
+      for (int dy = 0; dy < 2; ++dy)
+        for (int dx = 0; dx < 2; ++dx) {
+          const int x = mirror_index(2 * X + dx, w), y = mirror_index(2 * Y + dy, h),
+                    z = mirror_index(2 * Z + dz, d);
+          const mg_off_t i = mg_index(x, y, z, w, h);
+          float3 r = CLOAD(f, i, n);
+          if (residual) {
+            const float3 c = CLOAD(v, i, n);
+            r -= k * (p_nsum3(v, x, y, z, w, h, d, n) - MG_CENTRE * c) - s[i] * c;
+          }
+          acc += r;
+        }
+    const mg_off_t o = mg_index(X, Y, Z, cw, ch);
+    CSTORE(acc * (1.0f / 8), cr, o, cn);
+    if (zero_e) CSTORE((float3)(0.0f), ce, o, cn);
+  }
+}
+
+void p_prolong3(__global float* v, int w, int h, int d, __global const float* e, int cw, int ch,
+                int cd, int add, int first, int stride) {
+  const mg_off_t n = (mg_off_t)w * h * d, cn = (mg_off_t)cw * ch * cd;
+  for (int j = first; j < (int)n; j += stride) {
+    const int x = j % w, y = (j / w) % h, z = j / (w * h);
+    const mg_off_t i = mg_index(x, y, z, w, h);
+    float3 c = CLOAD(e, mg_index(x / 2, y / 2, z / 2, cw, ch), cn);
+    if (add) c += CLOAD(v, i, n);
+    CSTORE(c, v, i, n);
+  }
+}
+#endif
+
 // One kernel, one flat loop, the barriers at its top level (PoCL's work-group compiler takes
 // minutes over barriers nested in calls and conditionals). Device-wide barrier as
 // gvf_euler2d_tiled.cl's grid_barrier: sync[0] counts arrivals from sync_base on; a group that
@@ -156,9 +228,9 @@ __kernel void mg_persistent(__global float* v, __global const float* v0, __globa
   mg_level alv[MG_MAX_LEVELS];  // work-group 0's levels in lpool, as mg_coarse lays them out
   int off = 0;
   for (int l = from; l < levels && l - from < MG_MAX_LEVELS; ++l) {
-    const int w = lv[5 * l], h = lv[5 * l + 1], n = w * h;
-    alv[l - from] = (mg_level){w, h, 1, off, off + 2 * n, off + 4 * n};
-    off += 5 * n;
+    const int w = LV(l, 0), h = LV(l, 1), d = LV(l, 2), n = w * h * d;
+    alv[l - from] = (mg_level){w, h, d, off, off + DIMS * n, off + 2 * DIMS * n};
+    off += (2 * DIMS + 1) * n;
   }
   const int groups = get_num_groups(0);
   const int lid = get_local_id(0);
@@ -190,7 +262,7 @@ __kernel void mg_persistent(__global float* v, __global const float* v0, __globa
     if (alone && group0) {
       const int l = op.y, a = l - from;
       const mg_level F = alv[a], C = alv[min(a + 1, levels - 1 - from)];
-      __global float* ge = pool + lv[5 * l + 2];
+      __global float* ge = pool + LV(l, 3);
       switch (op.x & MG_OP_MASK) {
         case MG_OP_SMOOTH:
           l_smooth(lpool, F, MGP_K(l), op.z);
@@ -205,45 +277,59 @@ __kernel void mg_persistent(__global float* v, __global const float* v0, __globa
           l_zero(lpool, F);
           break;
         case MG_OP_LOAD: {
-          __global const float* gr = pool + lv[5 * l + 3];
-          for (int j = lid; j < 2 * F.w * F.h; j += get_local_size(0)) {
+          __global const float* gr = pool + LV(l, 4);
+          for (int j = lid; j < DIMS * F.w * F.h * F.d; j += get_local_size(0)) {
             lpool[F.r + j] = gr[j];
             lpool[F.e + j] = 0.0f;
           }
           for (int m = l; m < levels; ++m) {
             const mg_level M = alv[m - from];
-            __global const float* gs = pool + lv[5 * m + 4];
-            for (int j = lid; j < M.w * M.h; j += get_local_size(0)) lpool[M.s + j] = gs[j];
+            __global const float* gs = pool + LV(m, 5);
+            for (int j = lid; j < M.w * M.h * M.d; j += get_local_size(0)) lpool[M.s + j] = gs[j];
           }
           break;
         }
         default:  // MG_OP_STORE
-          for (int j = lid; j < 2 * F.w * F.h; j += get_local_size(0)) ge[j] = lpool[F.e + j];
+          for (int j = lid; j < DIMS * F.w * F.h * F.d; j += get_local_size(0))
+            ge[j] = lpool[F.e + j];
           break;
       }
     } else if (!alone && (!solo || group0)) {
       const int first = (int)(solo ? lid : get_global_id(0));
       const int stride = (int)(solo ? get_local_size(0) : get_global_size(0));
       const int l = op.y, fine = l == 0;
-      __global const int* F = lv + 5 * l;
-      __global const int* C = lv + 5 * (l + 1);
-      __global float* fv = fine ? v : pool + F[2];
-      __global const float* ff = fine ? v0 : pool + F[3];
-      __global const float* fs = fine ? v0 : pool + F[4];
+      __global const int* F = lv + 6 * l;
+      __global const int* C = lv + 6 * (l + 1);
+      __global float* fv = fine ? v : pool + F[3];
+      __global const float* ff = fine ? v0 : pool + F[4];
+      __global const float* fs = fine ? v0 : pool + F[5];
       switch (op.x & MG_OP_MASK) {
+#ifdef DIMS3
         case MG_OP_SMOOTH:
-          p_smooth(fv, ff, fs, fine, F[0], F[1], MGP_K(l), op.z, first, stride, op.w, pool + C[2],
+          p_smooth3(fv, ff, fs, F[0], F[1], F[2], MGP_K(l), op.z, first, stride);
+          break;
+        case MG_OP_RESTRICT:
+          p_restrict3(fv, ff, fs, F[0], F[1], F[2], MGP_K(l), op.z, op.w, pool + C[4], pool + C[3],
+                      C[0], C[1], C[2], first, stride);
+          break;
+        case MG_OP_PROLONG:
+          p_prolong3(fv, F[0], F[1], F[2], pool + C[3], C[0], C[1], C[2], op.z, first, stride);
+          break;
+#else
+        case MG_OP_SMOOTH:
+          p_smooth(fv, ff, fs, fine, F[0], F[1], MGP_K(l), op.z, first, stride, op.w, pool + C[3],
                    C[0]);
           break;
         case MG_OP_RESTRICT:
-          p_restrict(fv, ff, fs, fine, F[0], F[1], MGP_K(l), op.z, op.w, pool + C[3], pool + C[2],
+          p_restrict(fv, ff, fs, fine, F[0], F[1], MGP_K(l), op.z, op.w, pool + C[4], pool + C[3],
                      C[0], C[1], first, stride);
           break;
         case MG_OP_PROLONG:
-          p_prolong(fv, F[0], F[1], pool + C[2], C[0], op.z, first, stride);
+          p_prolong(fv, F[0], F[1], pool + C[3], C[0], op.z, first, stride);
           break;
+#endif
         default:
-          for (int j = first; j < 2 * F[0] * F[1]; j += stride) fv[j] = 0.0f;
+          for (int j = first; j < DIMS * F[0] * F[1] * F[2]; j += stride) fv[j] = 0.0f;
           break;
       }
     }

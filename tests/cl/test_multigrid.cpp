@@ -266,8 +266,9 @@ void checkOperators(ref::Shape3 s, int d, bool fine, std::uint32_t seed) {
             if ((x + y + z) % 2 == 1)
               blackWrong += !(std::abs(g - want) <= 2e-6 * (1 + std::abs(want)));
             else
-              redTouched += add ? !(std::abs(g - v.values[i * d + comp]) <= 1e-6 * (1 + std::abs(g)))
-                                : !std::isnan(g);
+              redTouched +=
+                  add ? !(std::abs(g - v.values[i * d + comp]) <= 1e-6 * (1 + std::abs(g)))
+                      : !std::isnan(g);
           }
     CHECK(blackWrong == 0);
     CHECK(redTouched == 0);
@@ -672,11 +673,71 @@ TEST_CASE("multigrid in one launch gives the launch path's iterations (2D float3
       }
     }
   }
-  // Not for volumes or 16-bit storage: the launch path stays.
-  GvfInput vol = buildGvfInput(*ctx, test::ballVolumeOf(13, 9, 7), 0.5);
-  CHECK_FALSE(MultigridSolver(ctx, vol, 0.1, {.persistent = 1}).persistent());
+  // Not for 16-bit 2D storage (level 0 would be in the launch): the launch path stays.
   CHECK_FALSE(MultigridSolver(ctx, inputs[0], 0.1, {.precision = Precision::F16, .persistent = 1})
                   .persistent());
+}
+
+// 3D: level 0 (the storage's precision) launches per operator, the one launch takes the levels
+// from 1 (or below the side asked) on each visit. Its fields equal the launch path's up to float
+// contraction and the double reference's as the launch path's do, in float32 and snorm16, for
+// odd sizes, one work-group and all compute units, work-group 0's levels in local or global
+// memory, and after b, c and mu change.
+TEST_CASE("multigrid in one launch from level 1 gives the launch path's iterations (3D)") {
+  auto ctx = test::sharedContext();
+  const GvfInput inputs[] = {buildGvfInput(*ctx, test::randomVolumeOf(21, 14, 11, 5), 0.5),
+                             buildGvfInput(*ctx, test::ballVolumeOf(13, 9, 7), 0.5)};
+  for (const GvfInput& in : inputs) {
+    CAPTURE(in.width);
+    const ref::Field v0 = deviceV0(*ctx, in);
+    struct Case {
+      int coarseSide, groups, side;
+      bool global = false;
+      Precision precision = Precision::F32;
+    };
+    for (Case k : {Case{0, 0, 0}, Case{4, 1, 0}, Case{-1, 0, 6}, Case{6, 0, 0, true},
+                   Case{4, 1, 0, false, Precision::SNorm16}}) {
+      CAPTURE(k.coarseSide);
+      CAPTURE(k.groups);
+      CAPTURE(k.side);
+      CAPTURE(k.global);
+      MultigridSolver launches(
+          ctx, in, 0.1,
+          {.precision = k.precision, .coarseSide = k.coarseSide, .fused = 0, .persistent = 0});
+      MultigridSolver one(ctx, in, 0.1,
+                          {.precision = k.precision,
+                           .coarseSide = k.coarseSide,
+                           .coarseGlobal = k.global,
+                           .persistent = 1,
+                           .persistentGroups = k.groups,
+                           .persistentSide = k.side});
+      REQUIRE(one.persistent());
+      CHECK_FALSE(launches.persistent());
+      CHECK(one.persistentTopLevel() == (k.side == 6 && in.width > 12 ? 2 : 1));
+      if (k.global) CHECK(one.persistentCoarseLevel() == one.levels());
+      for (ref::MultigridParams p : {ref::MultigridParams{.mu = 0.1, .a = 1, .b = 2, .c = 2},
+                                     ref::MultigridParams{.mu = 0.07, .a = 2, .b = 1, .c = 3}}) {
+        CAPTURE(p.b);
+        for (MultigridSolver* s : {&launches, &one}) {
+          s->setOptions(p.a, p.b, p.c);
+          s->setMu(p.mu);
+          s->reset();
+          s->step(2);
+        }
+        CHECK(one.iterations() == 2);
+        const auto a = readAny(launches), b = readAny(one);
+        CHECK(test::maxAbsDiff(b, std::vector<double>(a.begin(), a.end())) < 1e-6);
+        CHECK(one.error() == doctest::Approx(launches.error()).epsilon(1e-4));
+        if (k.precision == Precision::F32)
+          CHECK(relDiff(readRef(one).values, ref::multigridIterate(v0, v0, p, 2).values) < 2e-5);
+        one.reset();
+        one.vCycle();
+        if (k.precision == Precision::F32)
+          CHECK(relDiff(readRef(one).values, ref::multigridVCycle(v0, v0, p).values) < 2e-5);
+        if (k.groups == 1 || ctx->info().isGpu) CHECK(one.storageNote().empty());
+      }
+    }
+  }
 }
 
 // A wait that gives up at once stands for work-groups that do not all run: the solver notices

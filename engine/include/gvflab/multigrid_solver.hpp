@@ -21,10 +21,11 @@
 // down are solved by one work-group in one launch (mg_coarse) each time a cycle reaches them,
 // the same steps in the same order (see chooseCoarseLevel for the measured side per device).
 // Every launch is filed in the profiler under its level: levelTimes() says which level costs what.
-// One launch (MultigridOptions::persistent, 2D float32, NVIDIA GPUs by default): the levels of
-// side <= persistentSide run as one launch per visit of the cycle (from level 0: a whole step()
-// in one launch), all work-groups on the large levels with device-wide barriers, work-group 0
-// alone in local memory from 32² down (BENCHMARKS.md, "Multigrid in one launch").
+// One launch (MultigridOptions::persistent, NVIDIA GPUs by default: 2D float32, 3D from level
+// 1): the levels of side <= persistentSide run as one launch per visit of the cycle (from level
+// 0: a whole step() in one launch), all work-groups on the large levels with device-wide
+// barriers, work-group 0 alone in local memory from 32² / 8³ down (BENCHMARKS.md, "Multigrid in
+// one launch", "Round 4, tenth session").
 #include <cstdint>
 #include <memory>
 #include <variant>
@@ -67,14 +68,16 @@ struct MultigridOptions {
   int fused = -1;
   // Every iteration of a step() in ONE launch (mg_persistent, kernels/multigrid_persistent.cl):
   // all work-groups do the levels above the coarse side, work-group 0 alone those within it,
-  // device-wide barriers between steps. 2D float32 only (elsewhere it stays off). -1: on for
-  // NVIDIA GPUs unless fused = 1; 0: off; 1: on (CPU devices too; other GPUs are refused: no
-  // device-wide fence known there). Should not every work-group run at once, the launch gives
-  // up and the iterations are redone launch by launch (storageNote() says so).
+  // device-wide barriers between steps. 2D float32, or 3D from level 1 (level 0 launches; not on
+  // a split's coarse levels); elsewhere it stays off. -1: on for NVIDIA GPUs unless fused = 1;
+  // 0: off; 1: on (CPU devices too; other GPUs are refused: no device-wide fence known there).
+  // Should not every work-group run at once, the launch gives up and the iterations are redone
+  // launch by launch (storageNote() says so).
   int persistent = -1;
   int persistentGroups = 0;  // its work-groups (0: one per compute unit; never more)
   // Levels with no side above this go in the one launch, one launch per cycle's visit, the
-  // larger ones launch per operator as without it (-1: 512 on GPUs, all on CPUs; 0: all).
+  // larger ones launch per operator as without it (-1: GPUs 512 in 2D, 64 in 3D; CPUs all;
+  // 0: all; 3D starts at level 1 at the most).
   int persistentSide = -1;
   bool trace = false;  // one launch on NVIDIA: time each step (persistentTrace; bench)
   // One launch, bits (same arithmetic in the same order, so the same bits): 1 (NVIDIA): a step
@@ -233,7 +236,7 @@ class MultigridSolver : public Solver {
               int z0 = 0);
   bool persistentWanted() const;
   void allocateLevels(FieldShape shape);
-  void setUpPersistent(const std::string& spacingOpts);
+  void setUpPersistent(const std::string& levelOpts);  // the coarse levels' build options
   void recordPersistentOps();
   void stepPersistent(int n);
   void launchPersistent(int which, int iterations);

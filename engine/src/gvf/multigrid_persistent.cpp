@@ -14,12 +14,19 @@ namespace gvflab {
 
 using namespace detail;  // multigrid_schedule.hpp
 
-// 2D float32 only; auto on NVIDIA GPUs (the device-wide fence is known there: membar.gl) unless
-// fused sweeps are asked for; asked on other GPUs: refused with a sentence.
+// 2D float32 (from level 0 or lower), 3D from level 1 (any storage: level 0 launches); not for
+// a split's coarse levels; the pool's float offsets fit an int. Auto on NVIDIA GPUs (the
+// device-wide fence is known there: membar.gl) unless fused sweeps are asked for; asked on
+// other GPUs: refused with a sentence.
 bool MultigridSolver::persistentWanted() const {
   const DeviceInfo& info = ctx_->info();
   const bool nvidia = info.isGpu && info.platformName.find("NVIDIA") != std::string::npos;
-  const bool fits = input_.dims() == 2 && options_.precision == Precision::F32;
+  const FieldShape shape{input_.width, input_.height, input_.depth};
+  const std::uint64_t poolFloats =
+      pyramidBytes(shape, Precision::F32) / 4 - 2 * shape.count() * shape.dims();
+  const bool fits =
+      (shape.dims() == 2 ? options_.precision == Precision::F32 : maxSide(shape) > 2) &&
+      options_.firstLevel == 0 && poolFloats < (std::uint64_t(1) << 31);
   if (options_.persistent == 0 || !fits) return false;
   if (options_.persistent < 0) return nvidia && options_.fused != 1;
   if (info.isGpu && !nvidia)
@@ -30,13 +37,19 @@ bool MultigridSolver::persistentWanted() const {
   return true;
 }
 
-// Work-group 0 alone takes the levels whose sides stay within the coarse side (GPUs 32: one SM
-// walks those faster than all SMs meet at a barrier; CPUs 16, as chooseCoarseLevel); in local
+// Work-group 0 alone takes the levels whose sides stay within the coarse side (2D: GPUs 32, one
+// SM walks those faster than all SMs meet at a barrier; CPUs 16, as chooseCoarseLevel. 3D: 8,
+// the levels that fit its local memory; H200 256³: 16³ by work-group 0 in global memory 4.93
+// ms, by all 4.68); in local
 // memory those that fit (coarseGlobal: none), the larger ones in global memory (MGP_SOLO).
-void MultigridSolver::setUpPersistent(const std::string& spacingOpts) {
+void MultigridSolver::setUpPersistent(const std::string& levelOpts) {
   const DeviceInfo& info = ctx_->info();
   const bool nvidia = info.isGpu && info.platformName.find("NVIDIA") != std::string::npos;
-  const int side = options_.coarseSide >= 0 ? options_.coarseSide : (info.isGpu ? 32 : 16);
+  const int dims = input_.dims();
+  const int side = options_.coarseSide >= 0 ? options_.coarseSide
+                                            : (dims == 3    ? 8
+                                               : info.isGpu ? 32
+                                                            : 16);
   tracing_ = options_.trace && nvidia;
   persistentSolo_ = levels();
   for (int l = levels() - 1; l >= std::max(1, persistentTop_) && maxSide(shapeOf(l)) <= side; --l)
@@ -48,8 +61,8 @@ void MultigridSolver::setUpPersistent(const std::string& spacingOpts) {
   const int variant =
       options_.persistentVariant >= 0 ? options_.persistentVariant : (nvidia ? 7 : 0);
   const bool light = nvidia && (variant & 1);
-  foldProlong_ = (variant & 2) != 0;
-  const std::string buildOpts = spacingOpts +
+  foldProlong_ = (variant & 2) != 0 && dims == 2;  // (no folded steps in 3D)
+  const std::string buildOpts = levelOpts +
                                 " -DSPIN_LIMIT=" + std::to_string(detail::persistentSpinLimit) +
                                 (nvidia ? " -DGRID_FENCE_PTX" : "") +
                                 (tracing_ ? " -DMG_TRACE" : "") + (light ? " -DMGP_LIGHT" : "");
@@ -59,7 +72,7 @@ void MultigridSolver::setUpPersistent(const std::string& spacingOpts) {
       persistentKernel_.get().getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(ctx_->device());
   auto poolBytes = [&](int from) {
     std::uint64_t bytes = 0;
-    for (int l = from; l < levels(); ++l) bytes += coarseLevelBytes(shapeOf(l), 2);
+    for (int l = from; l < levels(); ++l) bytes += coarseLevelBytes(shapeOf(l), dims);
     return bytes;
   };
   while (persistentFrom_ < levels() &&

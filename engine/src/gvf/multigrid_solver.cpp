@@ -80,6 +80,9 @@ std::uint64_t MultigridSolver::pyramidBytes(FieldShape shape, Precision precisio
 // second read saved). PoCL 64²x32 f32: 36 -> 44 ms (work-groups of 256 with a barrier).
 // Fused passes (fused 2) go with it: H200 2048² 4.24 -> 3.90 ms (level 0), 3.67 (level 1 too);
 // PoCL 384² slower.
+// The one launch's first level in 3D on GPUs: the largest with no side above this.
+constexpr int kPersistentSide3D = 64;
+
 bool MultigridSolver::fusedChosen(const ComputeContext& ctx, FieldShape shape) {
   return ctx.info().isGpu && shape.dims() == 2;
 }
@@ -93,12 +96,16 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
   fused_ = options.fused < 0 ? fusedChosen(*ctx_, shape) : options.fused > 0;
   persistent_ = persistentWanted();
   if (persistent_) {
-    // The first level in the one launch: the largest with no side above persistentSide.
-    const int top =
-        options.persistentSide >= 0 ? options.persistentSide : (ctx_->info().isGpu ? 512 : 0);
+    // The first level in the one launch: the largest with no side above persistentSide (3D:
+    // level 1 at the most; level 0, in the storage's precision, launches per operator).
+    const int top = options.persistentSide >= 0 ? options.persistentSide
+                                                : (!ctx_->info().isGpu ? 0
+                                                   : shape.dims() == 3 ? kPersistentSide3D
+                                                                       : 512);
     persistentTop_ = 0;
     for (FieldShape s = shape; top > 0 && maxSide(s) > top && maxSide(s) > 2; ++persistentTop_)
       s = coarser(s);
+    if (shape.dims() == 3) persistentTop_ = std::max(persistentTop_, 1);
     if (persistentTop_ == 0) fused_ = false;  // level 0 in place in the launch
   }
   fusedPasses_ = fused_ && options.fused != 1 && shape.dims() == 2 && maxSide(shape) > 2 &&
@@ -147,7 +154,7 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
     chooseCoarseLevel();
     if (!fine) return;
     restrictS(0);
-    if (persistent_) setUpPersistent(spacingOpts);
+    if (persistent_) setUpPersistent(coarseOpts);
     metric_ = std::make_unique<ErrorMetric>(ctx_, shape, v0_->memory(),
                                             v0_->buildOptions() + spacingOpts);
   } catch (const cl::Error& e) {
@@ -530,8 +537,8 @@ void MultigridSolver::vCycle() {
   const bool mayGiveUp = persistent_ && persistentTop_ > 0;
   try {
     cl::Buffer before;
-    const std::size_t bytes = input_.pixelCount() * input_.dims() * sizeof(float);
-    if (mayGiveUp) {  // 2D float32 only (persistentWanted)
+    const std::size_t bytes = v_->bytes();
+    if (mayGiveUp) {
       before = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, bytes);
       ctx_->queue().enqueueCopyBuffer(v_->buffer(), before, 0, 0, bytes);
     }
@@ -583,7 +590,7 @@ void MultigridSolver::allocateLevels(FieldShape shape) {
     cl_buffer_region region{at, bytes};
     return pool_.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
   };
-  std::vector<cl_int> table = {shape.width, shape.height, 0, 0, 0};
+  std::vector<cl_int> table = {shape.width, shape.height, shape.depth, 0, 0, 0};
   for (std::size_t l = 0; l < shapes.size(); ++l) {
     const FieldShape s = shapes[l];
     const std::size_t n = s.count(), *o = &offsets[3 * l];
@@ -595,11 +602,11 @@ void MultigridSolver::allocateLevels(FieldShape shape) {
                             buffer(o[2], n * 4), cl::Buffer()});
     if (fused_)  // (with one launch: the levels above it may still sweep both colours a launch)
       levels_.back().eAlt = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, n * comps * 4);
-    table.insert(table.end(), {s.width, s.height, static_cast<cl_int>(o[0] / 4),
+    table.insert(table.end(), {s.width, s.height, s.depth, static_cast<cl_int>(o[0] / 4),
                                static_cast<cl_int>(o[1] / 4), static_cast<cl_int>(o[2] / 4)});
   }
   if (!persistent_) return;
-  table.insert(table.end(), 5, 0);  // the level below the coarsest: never read
+  table.insert(table.end(), 6, 0);  // the level below the coarsest: never read
   levelTable_ = cl::Buffer(ctx_->context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                            table.size() * sizeof(cl_int), table.data());
 }
