@@ -464,78 +464,97 @@ vec_t l_nsum(POOL const float* v, int x, int y, int z, int w, int h, int d) {
   return sum;
 }
 
-void l_smooth(POOL float* pool, mg_level L, float k, int colour) {
-  const int hw = (L.w + 1) / 2, count = hw * L.h * L.d;
+// Each step is one element at a time (index j), under one loop of the same shape for every
+// step (l_count elements, l_step): a barrier followed by branches that each hold a loop of
+// their own and join before the next barrier aborts PoCL 5.0's work-group compiler
+// (Ubuntu 24.04: "region_entry_barrier != NULL"), so the branches sit inside the loop.
+void l_smooth_at(POOL float* pool, mg_level L, float k, int colour, int j) {
+  const int hw = (L.w + 1) / 2;
   const size_t n = (size_t)L.w * L.h * L.d;
   POOL float* v = pool + L.e;
   POOL const float* f = pool + L.r;
   POOL const float* s = pool + L.s;
-  for (int j = get_local_id(0); j < count; j += get_local_size(0)) {
-    const int y = (j / hw) % L.h, z = j / (hw * L.h);
-    const int x = 2 * (j % hw) + ((y + z + colour) & 1);
-    if (x >= L.w) continue;
-    const size_t i = mg_index(x, y, z, L.w, L.h);
-    const float denom = MG_CENTRE * k + s[i];
-    if (denom > 0.0f)
-      CSTORE((k * l_nsum(v, x, y, z, L.w, L.h, L.d) - CLOAD(f, i, n)) / denom, v, i, n);
-  }
+  const int y = (j / hw) % L.h, z = j / (hw * L.h);
+  const int x = 2 * (j % hw) + ((y + z + colour) & 1);
+  if (x >= L.w) return;
+  const size_t i = mg_index(x, y, z, L.w, L.h);
+  const float denom = MG_CENTRE * k + s[i];
+  if (denom > 0.0f)
+    CSTORE((k * l_nsum(v, x, y, z, L.w, L.h, L.d) - CLOAD(f, i, n)) / denom, v, i, n);
 }
 
-void l_restrict(POOL float* pool, mg_level F, mg_level C, float k, int residual, int zero_e) {
+void l_restrict_at(POOL float* pool, mg_level F, mg_level C, float k, int residual, int zero_e,
+                   int j) {
   const size_t n = (size_t)F.w * F.h * F.d, cn = (size_t)C.w * C.h * C.d;
   POOL const float* v = pool + F.e;
   POOL const float* f = pool + F.r;
   POOL const float* s = pool + F.s;
-  for (int j = get_local_id(0); j < (int)cn; j += get_local_size(0)) {
-    const int X = j % C.w, Y = (j / C.w) % C.h, Z = j / (C.w * C.h);
-    vec_t acc = (vec_t)(0.0f);
-    for (int dz = 0; dz < (DIMS == 3 ? 2 : 1); ++dz)
-      for (int dy = 0; dy < 2; ++dy)
-        for (int dx = 0; dx < 2; ++dx) {
-          const int x = mirror_index(2 * X + dx, F.w), y = mirror_index(2 * Y + dy, F.h),
-                    z = mirror_index(2 * Z + dz, F.d);
-          const size_t i = mg_index(x, y, z, F.w, F.h);
-          vec_t r = CLOAD(f, i, n);
-          if (residual) {
-            const vec_t c = CLOAD(v, i, n);
-            r -= k * (l_nsum(v, x, y, z, F.w, F.h, F.d) - MG_CENTRE * c) - s[i] * c;
-          }
-          acc += r;
+  const int X = j % C.w, Y = (j / C.w) % C.h, Z = j / (C.w * C.h);
+  vec_t acc = (vec_t)(0.0f);
+  for (int dz = 0; dz < (DIMS == 3 ? 2 : 1); ++dz)
+    for (int dy = 0; dy < 2; ++dy)
+      for (int dx = 0; dx < 2; ++dx) {
+        const int x = mirror_index(2 * X + dx, F.w), y = mirror_index(2 * Y + dy, F.h),
+                  z = mirror_index(2 * Z + dz, F.d);
+        const size_t i = mg_index(x, y, z, F.w, F.h);
+        vec_t r = CLOAD(f, i, n);
+        if (residual) {
+          const vec_t c = CLOAD(v, i, n);
+          r -= k * (l_nsum(v, x, y, z, F.w, F.h, F.d) - MG_CENTRE * c) - s[i] * c;
         }
-    const size_t o = mg_index(X, Y, Z, C.w, C.h);
-    CSTORE(acc * (1.0f / (1 << DIMS)), pool + C.r, o, cn);
-    if (zero_e) CSTORE((vec_t)(0.0f), pool + C.e, o, cn);
-  }
+        acc += r;
+      }
+  const size_t o = mg_index(X, Y, Z, C.w, C.h);
+  CSTORE(acc * (1.0f / (1 << DIMS)), pool + C.r, o, cn);
+  if (zero_e) CSTORE((vec_t)(0.0f), pool + C.e, o, cn);
 }
 
-void l_restrict_s(POOL float* pool, mg_level F, mg_level C) {
-  const int cn = C.w * C.h * C.d;
-  for (int j = get_local_id(0); j < cn; j += get_local_size(0)) {
-    const int X = j % C.w, Y = (j / C.w) % C.h, Z = j / (C.w * C.h);
-    float acc = 0.0f;
-    for (int dz = 0; dz < (DIMS == 3 ? 2 : 1); ++dz)
-      for (int dy = 0; dy < 2; ++dy)
-        for (int dx = 0; dx < 2; ++dx)
-          acc += pool[F.s + mg_index(mirror_index(2 * X + dx, F.w), mirror_index(2 * Y + dy, F.h),
-                                     mirror_index(2 * Z + dz, F.d), F.w, F.h)];
-    pool[C.s + mg_index(X, Y, Z, C.w, C.h)] = acc * (1.0f / (1 << DIMS));
-  }
+void l_restrict_s_at(POOL float* pool, mg_level F, mg_level C, int j) {
+  const int X = j % C.w, Y = (j / C.w) % C.h, Z = j / (C.w * C.h);
+  float acc = 0.0f;
+  for (int dz = 0; dz < (DIMS == 3 ? 2 : 1); ++dz)
+    for (int dy = 0; dy < 2; ++dy)
+      for (int dx = 0; dx < 2; ++dx)
+        acc += pool[F.s + mg_index(mirror_index(2 * X + dx, F.w), mirror_index(2 * Y + dy, F.h),
+                                   mirror_index(2 * Z + dz, F.d), F.w, F.h)];
+  pool[C.s + mg_index(X, Y, Z, C.w, C.h)] = acc * (1.0f / (1 << DIMS));
 }
 
-void l_prolong(POOL float* pool, mg_level F, mg_level C, int add) {
+void l_prolong_at(POOL float* pool, mg_level F, mg_level C, int add, int j) {
   const size_t n = (size_t)F.w * F.h * F.d, cn = (size_t)C.w * C.h * C.d;
-  for (int j = get_local_id(0); j < (int)n; j += get_local_size(0)) {
-    const int x = j % F.w, y = (j / F.w) % F.h, z = j / (F.w * F.h);
-    const size_t i = mg_index(x, y, z, F.w, F.h);
-    vec_t c = CLOAD(pool + C.e, mg_index(x / 2, y / 2, z / 2, C.w, C.h), cn);
-    if (add) c += CLOAD(pool + F.e, i, n);
-    CSTORE(c, pool + F.e, i, n);
-  }
+  const int x = j % F.w, y = (j / F.w) % F.h, z = j / (F.w * F.h);
+  const size_t i = mg_index(x, y, z, F.w, F.h);
+  vec_t c = CLOAD(pool + C.e, mg_index(x / 2, y / 2, z / 2, C.w, C.h), cn);
+  if (add) c += CLOAD(pool + F.e, i, n);
+  CSTORE(c, pool + F.e, i, n);
 }
 
-void l_zero(POOL float* pool, mg_level L) {
-  const int n = DIMS * L.w * L.h * L.d;
-  for (int j = get_local_id(0); j < n; j += get_local_size(0)) pool[L.e + j] = 0.0f;
+// The elements of step `code` on level F (C the next coarser).
+int l_count(int code, mg_level F, mg_level C) {
+  const int n = F.w * F.h * F.d, cn = C.w * C.h * C.d;
+  return code == MG_OP_SMOOTH                                 ? (F.w + 1) / 2 * F.h * F.d
+         : code == MG_OP_RESTRICT || code == MG_OP_RESTRICT_S ? cn
+         : code == MG_OP_ZERO                                 ? DIMS * n
+                                                              : n;
+}
+
+void l_step(POOL float* pool, int4 op, mg_level F, mg_level C, float k, int j) {
+  if (op.x == MG_OP_SMOOTH)
+    l_smooth_at(pool, F, k, op.z, j);
+  else if (op.x == MG_OP_RESTRICT)
+    l_restrict_at(pool, F, C, k, op.z, op.w, j);
+  else if (op.x == MG_OP_PROLONG)
+    l_prolong_at(pool, F, C, op.z, j);
+  else if (op.x == MG_OP_ZERO)
+    pool[F.e + j] = 0.0f;
+  else
+    l_restrict_s_at(pool, F, C, j);
+}
+
+// One step by the whole work-group (mg_persistent's work-group 0 steps).
+void l_run(POOL float* pool, int4 op, mg_level F, mg_level C, float k) {
+  const int count = l_count(op.x, F, C);
+  for (int j = get_local_id(0); j < count; j += get_local_size(0)) l_step(pool, op, F, C, k, j);
 }
 
 // k0 = mu / h_l0^2; level l below l0 uses k0 / 4^l (exact in float: a power of two).
@@ -561,16 +580,8 @@ __kernel void mg_coarse(__global float* e, __global const float* rhs, __global c
     const int4 op = ops[t];
     const mg_level F = lv[op.y], C = lv[min(op.y + 1, levels - 1)];
     const float k = k0 * ldexp(1.0f, -2 * op.y);
-    if (op.x == MG_OP_SMOOTH)
-      l_smooth(pool, F, k, op.z);
-    else if (op.x == MG_OP_RESTRICT)
-      l_restrict(pool, F, C, k, op.z, op.w);
-    else if (op.x == MG_OP_PROLONG)
-      l_prolong(pool, F, C, op.z);
-    else if (op.x == MG_OP_ZERO)
-      l_zero(pool, F);
-    else
-      l_restrict_s(pool, F, C);
+    const int count = l_count(op.x, F, C);
+    for (int j = get_local_id(0); j < count; j += get_local_size(0)) l_step(pool, op, F, C, k, j);
     barrier(POOL_FENCE);
   }
   for (int j = get_local_id(0); j < DIMS * n0; j += get_local_size(0)) e[j] = pool[lv[0].e + j];

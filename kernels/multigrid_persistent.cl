@@ -21,8 +21,8 @@
 // Level 0 is V (v) and V0 (v0: f and S made on the fly, as -DFINE does); levels 1.. live in
 // `pool` at the offsets of table `lv` (per level: w, h, d, e, rhs, S offsets: LV), k per level in
 // ks. Layout: interleaved float2 on every 2D level, planes of parity-ordered rows in 3D.
-// multigrid.cl built for coarse levels in 2D (no FINE): its mg_coarse helpers l_smooth,
-// l_restrict, l_prolong, l_zero on a local pool are work-group 0's steps here.
+// multigrid.cl built for coarse levels (no FINE): its mg_coarse helper l_run (a step on a local
+// pool) does work-group 0's steps here.
 #include "multigrid.cl"
 
 #ifndef SPIN_LIMIT
@@ -265,16 +265,10 @@ __kernel void mg_persistent(__global float* v, __global const float* v0, __globa
       __global float* ge = pool + LV(l, 3);
       switch (op.x & MG_OP_MASK) {
         case MG_OP_SMOOTH:
-          l_smooth(lpool, F, MGP_K(l), op.z);
-          break;
         case MG_OP_RESTRICT:
-          l_restrict(lpool, F, C, MGP_K(l), op.z, op.w);
-          break;
         case MG_OP_PROLONG:
-          l_prolong(lpool, F, C, op.z);
-          break;
         case MG_OP_ZERO:
-          l_zero(lpool, F);
+          l_run(lpool, (int4)(op.x & MG_OP_MASK, op.y, op.z, op.w), F, C, MGP_K(l));
           break;
         case MG_OP_LOAD: {
           __global const float* gr = pool + LV(l, 4);
