@@ -591,6 +591,20 @@ TEST_CASE("multigrid per-level times add up to its kernel time, coarse levels in
   CHECK(level0 == doctest::Approx(rows[0].stats.totalMs).epsilon(1e-9));
 }
 
+namespace {
+// Both solvers with p's a, b, c and mu, from V0, two iterations each.
+void stepBothFromV0(MultigridSolver& launches, MultigridSolver& one,
+                    const ref::MultigridParams& p) {
+  for (MultigridSolver* s : {&launches, &one}) {
+    s->setOptions(p.a, p.b, p.c);
+    s->setMu(p.mu);
+    s->reset();
+    s->step(2);
+  }
+  CHECK(one.iterations() == 2);
+}
+}  // namespace
+
 // The one-launch path (mg_persistent) runs the launch path's operators in the same order on
 // float32: its fields equal the launch path's up to float contraction (1e-6 absolute on fields
 // of O(0.5); PoCL measured identical) and the double reference's within the 2e-5 relative of
@@ -645,13 +659,7 @@ TEST_CASE("multigrid in one launch gives the launch path's iterations (2D float3
       for (ref::MultigridParams p : {ref::MultigridParams{.mu = 0.1, .a = 1, .b = 2, .c = 1},
                                      ref::MultigridParams{.mu = 0.07, .a = 2, .b = 1, .c = 3}}) {
         CAPTURE(p.b);
-        for (MultigridSolver* s : {&launches, &one}) {
-          s->setOptions(p.a, p.b, p.c);
-          s->setMu(p.mu);
-          s->reset();
-          s->step(2);
-        }
-        CHECK(one.iterations() == 2);
+        stepBothFromV0(launches, one, p);
         const auto a = readAny(launches), b = readAny(one);
         // A single V-cycle (tests' building block) from V0 as the launch path's.
         one.reset();
@@ -718,13 +726,7 @@ TEST_CASE("multigrid in one launch from level 1 gives the launch path's iteratio
       for (ref::MultigridParams p : {ref::MultigridParams{.mu = 0.1, .a = 1, .b = 2, .c = 2},
                                      ref::MultigridParams{.mu = 0.07, .a = 2, .b = 1, .c = 3}}) {
         CAPTURE(p.b);
-        for (MultigridSolver* s : {&launches, &one}) {
-          s->setOptions(p.a, p.b, p.c);
-          s->setMu(p.mu);
-          s->reset();
-          s->step(2);
-        }
-        CHECK(one.iterations() == 2);
+        stepBothFromV0(launches, one, p);
         const auto a = readAny(launches), b = readAny(one);
         CHECK(test::maxAbsDiff(b, std::vector<double>(a.begin(), a.end())) < 1e-6);
         CHECK(one.error() == doctest::Approx(launches.error()).epsilon(1e-4));
