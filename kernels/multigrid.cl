@@ -112,8 +112,10 @@ vec_t neighbour_sum(__global const v_t* v, int x, int y, int z, int w, int h, in
 // One colour of red-black Gauss-Seidel, in place: the points of this colour read only
 // neighbours of the other colour (the mirror rule keeps parity), so no copy is needed.
 // Global size: (ceil(w / 2), h[, d]); work-item x covers x = 2 * gx + parity.
+// from_zero: v is 0 at every neighbour (a correction just restricted to, not yet written):
+// they are not read, so v need not have been zeroed.
 __kernel void mg_smooth(__global v_t* v, __global const rhs_t* rhs, __global const float* s, int w,
-                        int h, int d, float k, int colour) {
+                        int h, int d, float k, int colour, int from_zero) {
   const int y = get_global_id(1), z = get_global_id(2);
   const int x = 2 * (int)get_global_id(0) + ((y + z + colour) & 1);
   if (x >= w || y >= h || z >= d) return;
@@ -122,7 +124,8 @@ __kernel void mg_smooth(__global v_t* v, __global const rhs_t* rhs, __global con
   float sv;
   LOAD_RHS_S(rhs, s, i, n, f, sv);
   const float denom = MG_CENTRE * k + sv;
-  if (denom > 0.0f) VSTORE((k * neighbour_sum(v, x, y, z, w, h, d) - f) / denom, v, i, n);
+  const vec_t nsum = from_zero ? (vec_t)(0.0f) : neighbour_sum(v, x, y, z, w, h, d);
+  if (denom > 0.0f) VSTORE((k * nsum - f) / denom, v, i, n);
 }
 
 // The value a colour pass leaves in v (stored and loaded again: identity on float32 levels),

@@ -185,6 +185,7 @@ void checkOperators(ref::Shape3 s, int d, bool fine, std::uint32_t seed) {
     cl::Buffer vv = dev.up(toDevice(v));
     bindLevel(ks, vv);
     ks.setArg(6, float(k));
+    ks.setArg(8, 0);
     ref::Field expect = v;
     for (int colour = 0; colour < 2; ++colour) {
       ks.setArg(7, colour);
@@ -192,6 +193,32 @@ void checkOperators(ref::Shape3 s, int d, bool fine, std::uint32_t seed) {
       ref::smoothColour(expect, f, sg, k, colour);
       CAPTURE(colour);
       CHECK(relDiff(fromDevice(dev.down(vv, d * n), s, d).values, expect.values) < 2e-6);
+    }
+    // The red pass from zero (from_zero) on a NaN-poisoned v equals the red pass on zeros, bit
+    // for bit, and leaves the black points as they were.
+    {
+      cl::Buffer zeros = dev.up(std::vector<float>(d * n, 0.0f));
+      cl::Buffer poisoned = dev.up(std::vector<float>(d * n, NAN));
+      for (auto [b, fromZero] : {std::pair{&zeros, 0}, std::pair{&poisoned, 1}}) {
+        bindLevel(ks, *b);
+        setArgsFrom(ks, 6, float(k), 0, fromZero);
+        dev.run(ks, {(s[0] + 1) / 2, s[1], s[2]}, d);
+      }
+      const ref::Field a = fromDevice(dev.down(zeros, d * n), s, d),
+                       b = fromDevice(dev.down(poisoned, d * n), s, d);
+      std::size_t redDiffer = 0, blackTouched = 0;
+      for (int z = 0; z < s[2]; ++z)
+        for (int y = 0; y < s[1]; ++y)
+          for (int x = 0; x < s[0]; ++x)
+            for (int comp = 0; comp < d; ++comp) {
+              const std::size_t i = ((std::size_t(z) * s[1] + y) * s[0] + x) * d + comp;
+              if ((x + y + z) % 2 == 0)
+                redDiffer += !(a.values[i] == b.values[i]);
+              else
+                blackTouched += !std::isnan(b.values[i]);
+            }
+      CHECK(redDiffer == 0);
+      CHECK(blackTouched == 0);
     }
     // Right after the sweep (with_residual 2; the solver's 3D levels with no side of 1) the
     // black points count as 0: their residual is float rounding. Against the residual of every
@@ -277,7 +304,7 @@ void checkOperators(ref::Shape3 s, int d, bool fine, std::uint32_t seed) {
       cl::Kernel ks = kernel("mg_smooth");
       for (cl::Buffer* b : {&target, &half}) {
         bindLevel(ks, *b);
-        setArgsFrom(ks, 6, float(k), 0);
+        setArgsFrom(ks, 6, float(k), 0, 0);
         dev.run(ks, {(s[0] + 1) / 2, s[1], s[2]}, d);
       }
       CHECK(dev.down(half, d * n) == dev.down(target, d * n));
@@ -305,6 +332,7 @@ void checkFusedSweep(ref::Shape3 s, int d, bool fine, std::uint32_t seed) {
   cl::Kernel ks = kernel("mg_smooth");
   rig.bindLevel(ks, twoPass);
   ks.setArg(6, k);
+  ks.setArg(8, 0);
   for (int colour = 0; colour < 2; ++colour) {
     ks.setArg(7, colour);
     dev.run(ks, {(s[0] + 1) / 2, s[1], s[2]}, d);

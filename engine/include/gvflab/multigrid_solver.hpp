@@ -184,8 +184,9 @@ class MultigridSolver : public Solver {
   // The arguments of multigrid.cl's kernels (w, h, d: the level's size; cw, ch, cd: the next
   // coarser level's).
   struct Kernels {
-    // v, rhs, s, w, h, d, k, colour
-    TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl_float, cl_int>
+    // v, rhs, s, w, h, d, k, colour, from_zero
+    TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl_float, cl_int,
+                cl_int>
         smooth;
     // vin, vout, rhs, s, w, h, d, k
     TypedKernel<cl::Buffer, cl::Buffer, cl::Buffer, cl::Buffer, cl_int, cl_int, cl_int, cl_float>
@@ -213,7 +214,8 @@ class MultigridSolver : public Solver {
   FieldShape shapeOf(int level) const;
   Kernels& kernelsOf(int level) { return level == 0 ? fine_ : coarse_; }
   void smooth(int level, int sweeps);
-  void smoothPlanes(int level, int colour, int z0, int z1);  // one colour on planes [z0, z1)
+  // One colour on planes [z0, z1); fromZero: e is 0 there, unread (mg_smooth's from_zero).
+  void smoothPlanes(int level, int colour, int z0, int z1, bool fromZero = false);
   void smoothFused(int level, int sweeps);
   // level -> level + 1; blacksZero: the black points' residuals count as 0 (mg_restrict's 2).
   void restrictResidual(int level, bool withResidual, bool blacksZero = false);
@@ -225,6 +227,10 @@ class MultigridSolver : public Solver {
   // each of them from black neighbours alone (no side of 1; 2·DIMS·k + S positive).
   bool redsOverwritten(int level, bool beforeSweep) const;
   void zero(int level);
+  // e_level = 0 left to the next sweep's red pass (its neighbours read as 0, the black pass
+  // overwrites the rest): when b > 0 sweeps come first and the red points are overwritten.
+  bool zeroBySweep(int level) const;
+  std::vector<bool> zeroPending_;  // per level: its e is 0 for its next sweep, not in memory
   bool fusedPass(int level, const detail::LevelRun& r);  // the run in one launch; false: not here
   class Launches;  // the schedule's executor that launches a kernel per step
   detail::CycleShape cycleShape() const;

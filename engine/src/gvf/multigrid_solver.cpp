@@ -129,6 +129,7 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
       v0_->importFrom(input_.v0);
     }
     allocateLevels(shape);
+    zeroPending_.assign(static_cast<std::size_t>(levels()), false);
     dummy_ = cl::Buffer(ctx_->context(), CL_MEM_READ_WRITE, 16);
     auto& lib = ctx_->kernels();
     // Per-axis Laplacian weights (spacing.clh) are the finest level's on every level: each
@@ -373,17 +374,26 @@ void MultigridSolver::launch(cl::Kernel& k, const char* name, FieldShape over, i
 }
 
 void MultigridSolver::smooth(int level, int sweeps) {
+  const bool fromZero = zeroPending_[level];
+  zeroPending_[level] = false;
+  if (fromZero && (fused_ || sweeps == 0)) zero(level);  // (zeroBySweep rules these out)
   if (fused_) return smoothFused(level, sweeps);
   for (int i = 0; i < sweeps; ++i)
-    for (int colour = 0; colour < 2; ++colour) smoothPlanes(level, colour, 0, shapeOf(level).depth);
+    for (int colour = 0; colour < 2; ++colour)
+      smoothPlanes(level, colour, 0, shapeOf(level).depth, fromZero && i == 0 && colour == 0);
+}
+
+bool MultigridSolver::zeroBySweep(int level) const {
+  return options_.b > 0 && !fusedPasses_ && !persistentTakes(level) && redsOverwritten(level, true);
 }
 
 // z1 - z0 even or z1 the level's depth: the launch's rounding up to 2 planes adds none.
-void MultigridSolver::smoothPlanes(int level, int colour, int z0, int z1) {
+void MultigridSolver::smoothPlanes(int level, int colour, int z0, int z1, bool fromZero) {
   auto& k = kernelsOf(level).smooth;
   bindLevel(k, level);
   k.arg<6>(static_cast<float>(mu_ / std::ldexp(1.0, 2 * level)));  // k = μ / h², h = 2^l
   k.arg<7>(colour);
+  k.arg<8>(fromZero ? 1 : 0);
   FieldShape over = shapeOf(level);
   over.depth = z1 - z0;
   launch(k, "mg_smooth", over, level, true, z0);
@@ -482,6 +492,7 @@ bool MultigridSolver::fusedPass(int level, const detail::LevelRun& r) {
 }
 
 void MultigridSolver::zero(int level) {
+  zeroPending_[level] = false;
   const Level& l = levels_[level - 1];
   cl::Event ev;
   ctx_->queue().enqueueFillBuffer(l.e, 0.0f, 0, l.shape.count() * input_.dims() * sizeof(float),
@@ -493,7 +504,10 @@ void MultigridSolver::zero(int level) {
 // 0) the one launch takes over, from coarseFrom_ the one-work-group solve.
 class MultigridSolver::Launches final : public detail::CycleSteps {
  public:
-  explicit Launches(MultigridSolver& s) : s_(s) {}
+  // (A cycle left unfinished by an error leaves no correction counted as 0.)
+  explicit Launches(MultigridSolver& s) : s_(s) {
+    s_.zeroPending_.assign(static_cast<std::size_t>(s_.levels()), false);
+  }
   bool takeOver(int level, bool fullMultigrid) override {
     if (s_.persistentTakes(level))
       s_.persistentSolve(fullMultigrid);
@@ -507,7 +521,12 @@ class MultigridSolver::Launches final : public detail::CycleSteps {
   void restrictTo(int level, bool residual, bool zeroCoarse, bool afterSweep) override {
     s_.restrictResidual(level, residual, s_.blackResidualsZero(level, afterSweep));
     const bool coarseZeroes = level + 1 == s_.coarseFrom_ && !s_.persistentTakes(level + 1);
-    if (zeroCoarse && !coarseZeroes) s_.zero(level + 1);
+    if (zeroCoarse && !coarseZeroes) {
+      if (s_.zeroBySweep(level + 1))
+        s_.zeroPending_[level + 1] = true;
+      else
+        s_.zero(level + 1);
+    }
   }
   void prolong(int level, bool add, bool beforeSweep) override {
     s_.prolong(level, add, s_.redsOverwritten(level, beforeSweep));
