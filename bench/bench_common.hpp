@@ -33,6 +33,7 @@ struct BenchArgs {
   double sigma = 0.5;        // --sigma (the paper's value)
   int mgA = gvflab::kMultigridSweeps.a, mgB = gvflab::kMultigridSweeps.b,
       mgC = gvflab::kMultigridSweeps.c;
+  bool mgVCycles = gvflab::kMultigridSweeps.vcycles;  // --mg-vcycles 0|1
   std::vector<int> mgCoarse{-1};
   std::vector<int> mgFused{-1};       // --mg-fused F[,F...]: MultigridOptions::fused
   std::vector<int> mgPersistent{-1};  // --mg-persistent P[,P...]: MultigridOptions::persistent

@@ -24,6 +24,8 @@ const char* kUsage =
     "                    [--region-bands B[,B...]] (upload in B row bands; 0 one; -1 auto)\n"
     "                    [--region-reserve N[,N...]] (nodes first allocated for; 0 64)\n"
     "                    [--depth D] [--mu M] [--sigma S] [--mg-a A] [--mg-b B] [--mg-c C]\n"
+    "                    [--mg-vcycles 0|1] (iterations after the first: V-cycles 1, full\n"
+    "                    multigrid 0)\n"
     "                    [--mg-coarse N[,N...]] (levels of side <= N in one work-group; -1 auto)\n"
     "                    [--mg-fused F[,F...]] (both colours per launch: 1, two launches: 0,\n"
     "                    2D level 0's runs in one launch each: 2, -1 auto)\n"
@@ -190,6 +192,9 @@ int main(int argc, char** argv) {
       else if (args[i] == "--mg-c")
         b.mgC =
             static_cast<int>(parseSpec("--mg-c", value(), gvflab::multigridParamSpecs(), "mg-c"));
+      else if (args[i] == "--mg-vcycles")
+        b.mgVCycles =
+            parseSpec("--mg-vcycles", value(), gvflab::multigridParamSpecs(), "mg-vcycles") != 0;
       else if (args[i] == "--frames")
         b.frames = parseInt("--frames", value(), 1, 100000);
       else if (args[i] == "--budget")

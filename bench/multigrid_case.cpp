@@ -104,6 +104,7 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
                 mgConfig.mgSide = top;
                 mgConfig.precision = p;
                 mgConfig.a = args.mgA, mgConfig.b = args.mgB, mgConfig.c = args.mgC;
+                mgConfig.vcycles = args.mgVCycles;
                 mgConfig.mgCoarseSide = coarseSide;
                 auto madeMg = makeMultigridSolver(ctx, input, mu, mgConfig);
                 MultigridSolver& mg = *madeMg;
@@ -161,6 +162,7 @@ int runMultigrid(const BenchArgs& args, std::ostream& out) {
                                       {"a", args.mgA},
                                       {"b", args.mgB},
                                       {"c", args.mgC},
+                                      {"vcycles", args.mgVCycles},
                                       {"levels", mg.levels()},
                                       {"mg_coarse_side", coarseSide},
                                       {"mg_coarse_level", mg.coarseLevel()},

@@ -196,6 +196,7 @@ std::vector<Flag> fieldFlags() {
   t.push_back(number(findSpec(multigridParamSpecs(), "mg-a"), G::Field, &Options::mgA));
   t.push_back(number(findSpec(multigridParamSpecs(), "mg-b"), G::Field, &Options::mgB));
   t.push_back(number(findSpec(multigridParamSpecs(), "mg-c"), G::Field, &Options::mgC));
+  t.push_back(number(findSpec(multigridParamSpecs(), "mg-vcycles"), G::Field, &Options::mgVCycles));
   // The GVF input: V0's rule or the researcher's own f and V0 (headless/user_gvf_input.hpp).
   t.push_back(shown(
       valued("--v0", "edge|image|FILE", G::Field,

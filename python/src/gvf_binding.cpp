@@ -147,6 +147,9 @@ SolverConfig GvfRequest::config(SolverKind kind) const {
   config.precision = parsePrecision(precision);
   if (memory) config.memory = parseMemory(*memory);
   config.a = mgA, config.b = mgB, config.c = mgC;
+  // A bool in the options: its range checked here, before the cast hides it.
+  validate(findSpec(multigridParamSpecs(), "mg-vcycles"), mgVCycles);
+  config.vcycles = mgVCycles != 0;
   config.devices = devices;
   return config;
 }
@@ -261,9 +264,9 @@ py::tuple gvf(const py::handle& data, std::optional<int> channelAxis, std::optio
               double sigma, std::optional<long> iterations, std::optional<double> targetError,
               std::optional<std::string> solver, const std::string& precision,
               std::optional<std::string> memory, const py::object& v0, int mgA, int mgB, int mgC,
-              const std::string& device, const py::object& progress, long progressEvery,
-              const py::object& edgeMap, const std::optional<std::vector<double>>& spacing,
-              const py::object& devices) {
+              int mgVCycles, const std::string& device, const py::object& progress,
+              long progressEvery, const py::object& edgeMap,
+              const std::optional<std::vector<double>>& spacing, const py::object& devices) {
   const auto t0 = std::chrono::steady_clock::now();
   // Everything is checked from the array's shape before a pixel is copied.
   const PixelArray pixels = inspectPixels(data, channelAxis, "image_or_volume");
@@ -274,7 +277,7 @@ py::tuple gvf(const py::handle& data, std::optional<int> channelAxis, std::optio
   GvfRequest request;
   request.mu = mu, request.iterations = iterations, request.targetError = targetError;
   request.solver = solver, request.precision = precision, request.memory = memory;
-  request.mgA = mgA, request.mgB = mgB, request.mgC = mgC;
+  request.mgA = mgA, request.mgB = mgB, request.mgC = mgC, request.mgVCycles = mgVCycles;
   request.devices = deviceListOf(devices);
   // devices=['0.1', ...]: the first holds the input, as if named by device=.
   const bool firstNamed = !request.devices.empty() && request.devices.front() != "all";
@@ -347,7 +350,8 @@ void bindGvf(py::module_& m) {
         py::arg("target_error") = py::none(), py::arg("solver") = py::none(),
         py::arg("precision") = "f32", py::arg("memory") = py::none(), py::arg("v0") = "edge",
         py::arg("mg_a") = multigridDefault("mg-a"), py::arg("mg_b") = multigridDefault("mg-b"),
-        py::arg("mg_c") = multigridDefault("mg-c"), py::arg("device") = "",
+        py::arg("mg_c") = multigridDefault("mg-c"),
+        py::arg("mg_vcycles") = multigridDefault("mg-vcycles"), py::arg("device") = "",
         py::arg("progress") = py::none(), py::arg("progress_every") = 100,
         py::arg("edge_map") = py::none(), py::arg("spacing") = py::none(),
         py::arg("devices") = py::none(),

@@ -33,6 +33,7 @@ struct GvfRequest {
   int mgA = multigridDefault("mg-a");  // multigrid cycles and sweeps
   int mgB = multigridDefault("mg-b");
   int mgC = multigridDefault("mg-c");
+  int mgVCycles = multigridDefault("mg-vcycles");  // 1: V-cycles after the first iteration
   // A volume's solve split over devices (gvflab/slab_split.hpp); empty: one device.
   std::vector<std::string> devices;
 

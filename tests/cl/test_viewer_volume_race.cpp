@@ -163,13 +163,15 @@ TEST_CASE("the panel asks the solver what it has, not which class it is") {
   REQUIRE(findFact(euler.facts(), "memory") != nullptr);
   CHECK(findFact(euler.facts(), "device_bytes") != nullptr);
   CHECK(findFact(euler.facts(), "levels") == nullptr);
-  // Multigrid: a, b, c from its ParamSpec table, its levels, one timing row per level run.
+  // Multigrid: a, b, c, vcycles from its ParamSpec table, its levels, one timing row per level.
   s.setSolverKind(SolverKind::Multigrid);
   Solver& mg = s.solver();
   CHECK_FALSE(mg.memoryKind().has_value());
-  REQUIRE(mg.ownParams().size() == 3);
+  REQUIRE(mg.ownParams().size() == 4);
   CHECK(mg.ownParams()[0].key == "mg-a");
-  CHECK(mg.ownParamValues() == std::vector<double>{1, 2, 2});
+  CHECK(mg.ownParams()[3].key == "mg-vcycles");
+  CHECK(mg.ownParamValues() == std::vector<double>{1, 2, 2, 1});
+  CHECK(findFact(mg.facts(), "mg_vcycles") != nullptr);
   const std::vector<SolverFact> facts = mg.facts();
   const SolverFact* levels = findFact(facts, "levels");
   REQUIRE(levels != nullptr);
@@ -207,7 +209,7 @@ TEST_CASE("the start's surfaces count in the fit check, as a headless run's") {
   CHECK(opened.isVolume());
 }
 
-TEST_CASE("the solver choice: Euler's bound on mu, multigrid's a, b, c") {
+TEST_CASE("the solver choice: Euler's bound on mu, multigrid's a, b, c, vcycles") {
   Session s(sessionStartup(smallPhantom()));
   REQUIRE(s.solver().name() == "euler");
   const double bound = s.muBound();
@@ -217,11 +219,14 @@ TEST_CASE("the solver choice: Euler's bound on mu, multigrid's a, b, c") {
   s.setMu(0.9 * s.muBound());
   CHECK(s.notice().empty());
   CHECK(s.solver().mu() == doctest::Approx(0.9 * s.muBound()));
-  s.setSolverParams({2, 3, 1});
-  CHECK(s.solver().ownParamValues() == std::vector<double>{2, 3, 1});
-  CHECK_THROWS_AS(s.setSolverParams({1, 0, 0}), ParameterError);
-  CHECK(s.solver().ownParamValues() == std::vector<double>{2, 3, 1});
+  s.setSolverParams({2, 3, 1, 0});
+  CHECK(s.solver().ownParamValues() == std::vector<double>{2, 3, 1, 0});
+  CHECK_THROWS_AS(s.setSolverParams({1, 0, 0, 1}), ParameterError);
+  CHECK_THROWS_AS(s.setSolverParams({1, 2, 2, 2}), ParameterError);  // vcycles is 0 or 1
+  CHECK_THROWS_AS(s.setSolverParams({1, 2, 2}), ParameterError);
+  CHECK(s.solver().ownParamValues() == std::vector<double>{2, 3, 1, 0});
   CHECK(s.solverChoice().b == 3);
+  CHECK_FALSE(s.solverChoice().vcycles);
   s.advanceFrame();
   CHECK(s.iterations() == s.iterationsPerFrame());
   // Back to Euler: μ is clamped to its bound, and the session says so.

@@ -82,7 +82,7 @@ TEST_CASE("multigrid and Euler converge to the same field (2D and 3D, odd sizes)
     int iterations = 0;
     double last = gvfError(mg, v0, mu);
     while (gvfError(mg, v0, mu) > tol && iterations < 60) {
-      mg = multigridIterate(mg, v0, p, 1);
+      mg = multigridIterate(mg, v0, p, 1, iterations);  // full multigrid, then V-cycles
       ++iterations;
       const double e = gvfError(mg, v0, mu);
       CHECK(e < last);  // every iteration lowers ε

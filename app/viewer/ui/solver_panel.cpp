@@ -12,7 +12,8 @@
 namespace gvflab::viewer {
 namespace {
 
-// The solver's own settings (Solver::ownParams: multigrid's a, b, c), as integer sliders.
+// The solver's own settings (Solver::ownParams: multigrid's a, b, c, vcycles), as integer
+// sliders; a 0/1 setting as a checkbox.
 void drawOwnParams(Session& session, ErrorLog& errors) {
   const auto& specs = session.solver().ownParams();
   if (specs.empty()) return;
@@ -21,9 +22,12 @@ void drawOwnParams(Session& session, ErrorLog& errors) {
   for (std::size_t i = 0; i < specs.size() && i < values.size(); ++i) {
     const ParamSpec& spec = specs[i];
     int v = static_cast<int>(values[i]);
-    if (ImGui::SliderInt(spec.label.c_str(), &v, static_cast<int>(spec.minValue),
-                         static_cast<int>(spec.maxValue))) {
-      values[i] = v;
+    bool on = v != 0;
+    const bool flag = spec.integer && spec.minValue == 0 && spec.maxValue == 1;
+    if (flag ? ImGui::Checkbox(spec.label.c_str(), &on)
+             : ImGui::SliderInt(spec.label.c_str(), &v, static_cast<int>(spec.minValue),
+                                static_cast<int>(spec.maxValue))) {
+      values[i] = flag ? (on ? 1 : 0) : v;
       changed = true;
     }
     itemTooltip(spec.help);

@@ -53,6 +53,9 @@ struct MultigridOptions {
   int a = kMultigridSweeps.a;  // full-multigrid cycles per iteration
   int b = kMultigridSweeps.b;  // pre-smoothing sweeps
   int c = kMultigridSweeps.c;  // post-smoothing sweeps
+  // Iterations after the first since reset() run `a` V-cycles on V instead of `a` full-multigrid
+  // cycles (full multigrid, then V-cycles); false: every iteration full multigrid (the paper).
+  bool vcycles = kMultigridSweeps.vcycles;
   // Levels with no side above this are solved together by one work-group, in one launch per
   // V-cycle or full-multigrid descent (-1: chosen per device; 0: never); in local memory
   // where they fit, else in a global scratch buffer.
@@ -100,7 +103,7 @@ struct MultigridLevelTime {
   KernelStats stats;
 };
 
-// a, b, c with ranges, defaults and help (drive the CLI, the panel and the tests).
+// a, b, c and vcycles with ranges, defaults and help (drive the CLI, the panel and the tests).
 const std::vector<ParamSpec>& multigridParamSpecs();
 // Multigrid's mu as a parameter (help, default, top); its range, (0, kMultigridMuMax], and why
 // are mu_rule.hpp's, which every check uses.
@@ -121,8 +124,8 @@ class MultigridSolver : public Solver {
 
   void setMu(double mu) override;  // keeps the current field; no stability bound applies
   double mu() const override { return mu_; }
-  double muBound() const override;       // the top of the mu range (gvf_pipeline.hpp muBound)
-  void setOptions(int a, int b, int c);  // same ranges as multigridParamSpecs()
+  double muBound() const override;  // the top of the mu range (gvf_pipeline.hpp muBound)
+  void setOptions(const MultigridSweeps& sweeps);  // same ranges as multigridParamSpecs()
   const MultigridOptions& options() const { return options_; }
   Precision precision() const { return options_.precision; }
   int levels() const { return static_cast<int>(levels_.size()) + 1; }
@@ -144,13 +147,13 @@ class MultigridSolver : public Solver {
   // Per-level times from the context's profiler (rows in level order, levels that ran).
   std::vector<MultigridLevelTime> levelTimes() const;
   std::uint64_t deviceBytes() const override;
-  // a, b, c through the Solver interface (multigridParamSpecs order).
+  // a, b, c, vcycles through the Solver interface (multigridParamSpecs order).
   const std::vector<ParamSpec>& ownParams() const override { return multigridParamSpecs(); }
   std::vector<double> ownParamValues() const override;
   void setOwnParamValues(const std::vector<double>& values) override;  // as setOptions
   std::string structure() const override;                              // "N levels"
-  std::vector<SolverFact> facts() const override;                      // mg_a, mg_b, mg_c, levels
-  std::vector<SolverTimingRow> timingRows() const override;            // levelTimes() as rows
+  std::vector<SolverFact> facts() const override;            // mg_a, mg_b, mg_c, mg_vcycles, levels
+  std::vector<SolverTimingRow> timingRows() const override;  // levelTimes() as rows
   const GvfInput& input() const { return input_; }
 
   // Single building blocks, for tests: one V-cycle at level 0; one full-multigrid cycle.
@@ -159,7 +162,8 @@ class MultigridSolver : public Solver {
 
   std::string name() const override { return "multigrid"; }
   std::string kernelPrefix() const override { return "mg_"; }
-  void step(int n) override;  // n iterations of `a` full-multigrid cycles each
+  // n iterations of `a` full-multigrid cycles each (V-cycles after the first with vcycles).
+  void step(int n) override;
   const cl::Buffer& field() override;
   double error() override;
   long iterations() const override { return iterations_; }
@@ -243,8 +247,10 @@ class MultigridSolver : public Solver {
   bool persistentWanted() const;
   void allocateLevels(FieldShape shape);
   void setUpPersistent(const std::string& levelOpts);  // the coarse levels' build options
+  void launchCycle(bool vcycleOnly);  // `iteration` of multigrid_schedule.hpp as launches
   void recordPersistentOps();
   void stepPersistent(int n);
+  void stepPersistentList(int which, int n);  // n iterations of list `which`, in chunks
   void launchPersistent(int which, int iterations);
   void persistentSolve(bool fullMultigrid);  // levels persistentTop_.. in one launch
   void confirmPersistentSteps(bool redo);
@@ -287,12 +293,14 @@ class MultigridSolver : public Solver {
   std::size_t localPoolBytes_ = 0;
   cl::Buffer pool_, levelTable_, levelK_, trace_;
   OneLaunchSync sync_;
-  struct PersistentOps {  // 0: whole iterations (top level 0); 1: vcycle(top); 2: fmg(top)
+  // 0: whole iterations (top level 0); 1: vcycle(top); 2: fmg(top); 3: V-cycle iterations
+  // (top level 0, vcycles)
+  struct PersistentOps {
     cl::Buffer steps;
     std::vector<cl_int4> host;
     int gridSyncs = 0;
   };
-  PersistentOps persistentOps_[3];
+  PersistentOps persistentOps_[4];
   int tracedOps_ = 0;  // which list the last launch ran
   bool tracing_ = false;
   std::size_t traceCapacity_ = 0, traceCount_ = 0;

@@ -16,7 +16,7 @@ const std::vector<ParamField<GgvfParams>>& ggvfParamFields();          // ggvf-k
 const std::vector<ParamField<VfcParams>>& vfcParamFields();            // radius, gamma, zeta
 const std::vector<ParamField<DistanceParams>>& distanceParamFields();  // distance-threshold
 const std::vector<ParamField<GvfParams>>& gvfParamFields();  // mu, sigma (iterations: per run)
-const std::vector<ParamField<MultigridOptions>>& multigridParamFields();  // mg-a, mg-b, mg-c
+const std::vector<ParamField<MultigridOptions>>& multigridParamFields();  // mg-a/b/c, mg-vcycles
 // d-max, min-segment, max-iterations; "noise" is an enum (NoiseModel), read by name.
 const std::vector<ParamField<RegionSnakeParams>>& regionSnakeParamFields();
 

@@ -9,6 +9,7 @@
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/force_fields.hpp"
+#include "gvflab/param_fields.hpp"
 #include "gvflab/parametric_snake.hpp"
 #include "gvflab/slab_split.hpp"
 #include "gvflab/surface_snake.hpp"
@@ -32,7 +33,7 @@ EulerOptions SolverConfig::eulerOptions() const {
 MultigridOptions SolverConfig::multigridOptions() const {
   MultigridOptions o;
   o.precision = precision;
-  o.a = a, o.b = b, o.c = c;
+  o.a = a, o.b = b, o.c = c, o.vcycles = vcycles;
   o.coarseSide = mgCoarseSide;
   o.fused = mgFused;
   // The one-launch choice is the storage options' (--persistent), as Euler's tiles.
@@ -45,9 +46,11 @@ MultigridOptions SolverConfig::multigridOptions() const {
 }
 
 void SolverConfig::keepOwnParamValues(const std::vector<double>& values) {
-  if (kind == SolverKind::Multigrid && values.size() == 3)
-    a = static_cast<int>(values[0]), b = static_cast<int>(values[1]),
-    c = static_cast<int>(values[2]);
+  const auto& fields = multigridParamFields();  // MultigridSolver::ownParamValues' order
+  if (kind != SolverKind::Multigrid || values.size() != fields.size()) return;
+  MultigridOptions o;
+  for (std::size_t i = 0; i < fields.size(); ++i) fields[i].set(o, values[i]);
+  a = o.a, b = o.b, c = o.c, vcycles = o.vcycles;
 }
 
 namespace {

@@ -103,14 +103,15 @@ void MultigridSolver::setUpPersistent(const std::string& levelOpts) {
   recordPersistentOps();
 }
 
-// The step lists of the one launch: whole iterations (fullMultigridCycle() `a` times, when
-// the launch starts at level 0), else vcycle() and fmg() from its top level; in launch order.
+// The step lists of the one launch: whole iterations (`a` cycles of iteration(), full
+// multigrid and, with vcycles, V-cycles only, when the launch starts at level 0), else vcycle()
+// and fmg() from its top level; in launch order.
 void MultigridSolver::recordPersistentOps() {
   const CycleShape cycle = cycleShape();
-  for (int which = 0; which < 3; ++which) {
+  for (int which = 0; which < 4; ++which) {
     StepRecorder rec;
-    if (which == 0 && persistentTop_ == 0) {
-      for (int i = 0; i < options_.a; ++i) iteration(rec, cycle);
+    if ((which == 0 || (which == 3 && options_.vcycles)) && persistentTop_ == 0) {
+      for (int i = 0; i < options_.a; ++i) iteration(rec, cycle, which == 3);
     } else if (which == 1 && persistentTop_ > 0) {
       vcycle(rec, cycle, persistentTop_);
     } else if (which == 2 && persistentTop_ > 0) {
@@ -172,14 +173,24 @@ void MultigridSolver::recordPersistentOps() {
   }
 }
 
+// The first iteration since reset() by list 0 (full multigrid), later ones by list 3 with
+// vcycles (multigrid_schedule.hpp's vcycleOnly).
 void MultigridSolver::stepPersistent(int n) {
-  const auto perIteration = static_cast<long long>(persistentGroups_) * persistentOps_[0].gridSyncs;
+  const int first = vcycleOnly(options_.vcycles, iterations_) ? 0 : options_.vcycles ? 1 : n;
+  stepPersistentList(0, first);
+  stepPersistentList(3, n - first);
+}
+
+void MultigridSolver::stepPersistentList(int which, int n) {
+  const auto perIteration =
+      static_cast<long long>(persistentGroups_) * persistentOps_[which].gridSyncs;
   // The arrival count only grows: launches of very many iterations are split so that one
   // never could overflow it (launchPersistent starts it again in time).
-  const int maxPerLaunch = static_cast<int>(std::max<long long>(1, (1ll << 29) / perIteration));
+  const int maxPerLaunch =
+      static_cast<int>(std::max<long long>(1, (1ll << 29) / std::max(1ll, perIteration)));
   for (int done = 0; done < n;) {
     const int chunk = std::min(n - done, maxPerLaunch);
-    launchPersistent(0, chunk);
+    launchPersistent(which, chunk);
     done += chunk;
   }
 }

@@ -38,7 +38,8 @@ void fullMultigrid(CycleSteps& steps, const CycleShape& shape, int level) {
 }
 
 // Correction form worked on V directly: A(V + e) = f  <=>  A e = f - A V.
-void iteration(CycleSteps& steps, const CycleShape& shape) {
+void iteration(CycleSteps& steps, const CycleShape& shape, bool vcycleOnly) {
+  if (vcycleOnly) return vcycle(steps, shape, 0);
   if (shape.last > 0) {
     steps.run(0, {.restrict = true});
     fullMultigrid(steps, shape, 1);

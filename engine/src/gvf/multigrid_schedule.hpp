@@ -69,8 +69,11 @@ class CycleSteps {
 void vcycle(CycleSteps& steps, const CycleShape& shape, int level, bool prolongFirst = false);
 void fullMultigrid(CycleSteps& steps, const CycleShape& shape, int level);
 // One full-multigrid cycle on V (level 0): the residual to level 1, full multigrid for the
-// correction there, V += P e_1, a V-cycle on V.
-void iteration(CycleSteps& steps, const CycleShape& shape);
+// correction there, V += P e_1, a V-cycle on V; vcycleOnly: the V-cycle alone.
+void iteration(CycleSteps& steps, const CycleShape& shape, bool vcycleOnly);
+// Whether the iteration after `done` since reset() is V-cycles only (MultigridOptions::vcycles:
+// full multigrid first, then V-cycles).
+inline bool vcycleOnly(bool vcycles, long done) { return vcycles && done > 0; }
 
 // Records the steps as int4 (code, level - first, a, b) in launch order.
 class StepRecorder final : public CycleSteps {

@@ -43,14 +43,19 @@ const std::vector<ParamSpec>& multigridParamSpecs() {
       {"mg-c", "c (post-smoothing)", 0, 16, kMultigridSweeps.c, true,
        "Red-black Gauss-Seidel sweeps after each coarse-grid correction (paper: c = 1; 2 "
        "reaches Euler's error sooner on GPUs)."},
+      {"mg-vcycles", "V-cycles after the first", 0, 1, kMultigridSweeps.vcycles ? 1.0 : 0.0, true,
+       "1: the first iteration after a reset is full multigrid, each later one V-cycles on V "
+       "(Euler's error sooner); 0: every iteration full multigrid (the paper)."},
   };
   return specs;
 }
 
 const std::vector<ParamField<MultigridOptions>>& multigridParamFields() {
-  static const std::vector<ParamField<MultigridOptions>> fields = {{"mg-a", &MultigridOptions::a},
-                                                                   {"mg-b", &MultigridOptions::b},
-                                                                   {"mg-c", &MultigridOptions::c}};
+  static const std::vector<ParamField<MultigridOptions>> fields = {
+      {"mg-a", &MultigridOptions::a},
+      {"mg-b", &MultigridOptions::b},
+      {"mg-c", &MultigridOptions::c},
+      {"mg-vcycles", &MultigridOptions::vcycles}};
   return fields;
 }
 
@@ -91,7 +96,7 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
                                  MultigridOptions options)
     : ctx_(std::move(ctx)), input_(std::move(input)), options_(options) {
   setMu(mu);
-  setOptions(options.a, options.b, options.c);
+  setOptions({options.a, options.b, options.c, options.vcycles});
   const FieldShape shape{input_.width, input_.height, input_.depth};
   fused_ = options.fused < 0 ? fusedChosen(*ctx_, shape) : options.fused > 0;
   persistent_ = persistentWanted();
@@ -195,11 +200,12 @@ void MultigridSolver::setMu(double mu) {
 
 double MultigridSolver::muBound() const { return gvflab::muBound(SolverKind::Multigrid, input_); }
 
-void MultigridSolver::setOptions(int a, int b, int c) {
+void MultigridSolver::setOptions(const MultigridSweeps& sweeps) {
   MultigridOptions o = options_;
-  o.a = a, o.b = b, o.c = c;
+  o.a = sweeps.a, o.b = sweeps.b, o.c = sweeps.c, o.vcycles = sweeps.vcycles;
   validateFields(o, multigridParamSpecs(), multigridParamFields());
-  if (b + c < 1) throw ParameterError("Multigrid needs at least one smoothing sweep (b + c >= 1).");
+  if (o.b + o.c < 1)
+    throw ParameterError("Multigrid needs at least one smoothing sweep (b + c >= 1).");
   options_ = o;
   if (metric_) {  // constructed: the step lists exist
     recordCoarseOps();
@@ -208,14 +214,24 @@ void MultigridSolver::setOptions(int a, int b, int c) {
 }
 
 std::vector<double> MultigridSolver::ownParamValues() const {
-  return {double(options_.a), double(options_.b), double(options_.c)};
+  std::vector<double> values;
+  for (const auto& f : multigridParamFields()) values.push_back(f.get(options_));
+  return values;
 }
 
+// In the table's order, through its fields (test_param_bindings.cpp checks the order).
 void MultigridSolver::setOwnParamValues(const std::vector<double>& values) {
-  if (values.size() != 3) throw ParameterError("Multigrid takes three settings: a, b and c.");
   const auto& specs = multigridParamSpecs();
-  for (std::size_t i = 0; i < 3; ++i) validate(specs[i], values[i]);  // before the int casts
-  setOptions(static_cast<int>(values[0]), static_cast<int>(values[1]), static_cast<int>(values[2]));
+  const auto& fields = multigridParamFields();
+  if (values.size() != fields.size())
+    throw ParameterError("Multigrid takes " + std::to_string(fields.size()) +
+                         " settings: a, b, c and vcycles.");
+  MultigridOptions o = options_;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    validate(specs[i], values[i]);  // before the int casts
+    fields[i].set(o, values[i]);
+  }
+  setOptions({o.a, o.b, o.c, o.vcycles});
 }
 
 std::string MultigridSolver::structure() const { return std::to_string(levels()) + " levels"; }
@@ -224,6 +240,7 @@ std::vector<SolverFact> MultigridSolver::facts() const {
   return {{"mg_a", std::int64_t{options_.a}},
           {"mg_b", std::int64_t{options_.b}},
           {"mg_c", std::int64_t{options_.c}},
+          {"mg_vcycles", std::int64_t{options_.vcycles}},
           {"levels", std::int64_t{levels()}}};
 }
 
@@ -562,12 +579,12 @@ void MultigridSolver::vCycle() {
       ctx_->queue().enqueueCopyBuffer(v_->buffer(), before, 0, 0, bytes);
     }
     Launches launches(*this);
-    detail::vcycle(launches, cycleShape(), 0);
+    detail::iteration(launches, cycleShape(), true);
     if (mayGiveUp) {
       confirmPersistentSteps(false);
       if (!persistent_) {
         ctx_->queue().enqueueCopyBuffer(before, v_->buffer(), 0, 0, bytes);
-        detail::vcycle(launches, cycleShape(), 0);
+        detail::iteration(launches, cycleShape(), true);
       }
     }
   } catch (const cl::Error& e) {
@@ -576,13 +593,16 @@ void MultigridSolver::vCycle() {
   exportedAt_ = -1;
 }
 
-// One iteration of the schedule (multigrid_schedule.cpp) as launches.
-void MultigridSolver::fullMultigridCycle() {
+void MultigridSolver::fullMultigridCycle() { launchCycle(false); }
+
+// One cycle of the schedule (multigrid_schedule.cpp) as launches.
+void MultigridSolver::launchCycle(bool vcycleOnly) {
   try {
     Launches launches(*this);
-    detail::iteration(launches, cycleShape());
+    detail::iteration(launches, cycleShape(), vcycleOnly);
   } catch (const cl::Error& e) {
-    rethrowClError(e, "running a full-multigrid cycle");
+    rethrowClError(e,
+                   vcycleOnly ? "running a multigrid V-cycle" : "running a full-multigrid cycle");
   }
   exportedAt_ = -1;
 }
@@ -643,7 +663,8 @@ void MultigridSolver::step(int n) {
     return;
   }
   for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < options_.a; ++j) fullMultigridCycle();
+    const bool vcycleOnly = detail::vcycleOnly(options_.vcycles, iterations_);
+    for (int j = 0; j < options_.a; ++j) launchCycle(vcycleOnly);
     ++iterations_;
   }
 }

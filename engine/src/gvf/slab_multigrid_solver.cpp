@@ -213,9 +213,10 @@ void SlabMultigridSolver::moveLevel(cl::Buffer MultigridSolver::Level::*field, b
 void SlabMultigridSolver::step(int n) {
   Steps steps(*this);
   try {
+    const MultigridOptions& o = coarse_->options();
     for (int i = 0; i < n; ++i) {
-      for (int j = 0; j < coarse_->options().a; ++j)
-        detail::iteration(steps, coarse_->cycleShape());
+      for (int j = 0; j < o.a; ++j)
+        detail::iteration(steps, coarse_->cycleShape(), detail::vcycleOnly(o.vcycles, iterations_));
       ++iterations_;
     }
   } catch (const cl::Error& e) {

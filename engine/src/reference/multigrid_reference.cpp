@@ -176,16 +176,18 @@ Field multigridVCycle(Field v, const Field& v0, const MultigridParams& p) {
   return v;
 }
 
-Field multigridIterate(Field v, const Field& v0, const MultigridParams& p, int iterations) {
+Field multigridIterate(Field v, const Field& v0, const MultigridParams& p, int iterations,
+                       long done) {
   const Hierarchy hy = makeHierarchy(v0, p);
   const Field f = multigridRhs(v0);
-  for (int it = 0; it < iterations * p.a; ++it) {
-    // Correction form of Alg. 4 worked on V directly: A(V + e) = f  ⇔  A e = f − A V.
-    if (hy.last() > 0)
-      prolongAdd(v,
-                 fmg(hy, 1, restrictField(multigridResidual(v, f, hy.s[0], hy.k(0), hy.spacing))));
-    vcycle(hy, 0, v, f);
-  }
+  for (int it = 0; it < iterations; ++it, ++done)
+    for (int cycle = 0; cycle < p.a; ++cycle) {
+      // Correction form of Alg. 4 worked on V directly: A(V + e) = f  ⇔  A e = f − A V.
+      if (hy.last() > 0 && !(p.vcycles && done > 0))
+        prolongAdd(
+            v, fmg(hy, 1, restrictField(multigridResidual(v, f, hy.s[0], hy.k(0), hy.spacing))));
+      vcycle(hy, 0, v, f);
+    }
   return v;
 }
 
