@@ -946,7 +946,10 @@ TEST_CASE("full multigrid then V-cycles converges on generated scenes, in fewer 
       fields[vcycles] = readAny(mg);
     }
     CHECK(needed[1] <= needed[0] + 1);
-    if (ctx->profiler().enabled()) CHECK(launches[1] < launches[0]);
+    // (Where the whole iteration is one launch, as 2D on NVIDIA, both count one.)
+    const MultigridSolver probe(ctx, in, 0.1);
+    const bool oneLaunch = probe.persistent() && probe.persistentTopLevel() == 0;
+    if (ctx->profiler().enabled() && !oneLaunch) CHECK(launches[1] < launches[0]);
     // Both at ε <= 1e-8 differ by 1.4e-5 to 1.9e-5 here (fields of O(0.1)).
     CHECK(test::maxAbsDiff(fields[1], std::vector<double>(fields[0].begin(), fields[0].end())) <
           5e-5);
