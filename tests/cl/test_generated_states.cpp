@@ -42,22 +42,7 @@ constexpr double kSlotOn = 1.25, kSlotOff = 2.0;
 // px slot's bottom or with one unheld node across a 7 px slot, and a distance contour from inside
 // still read converged; contours bridging 3-3.5 px mouths stalled (within 1.5 px of the truth):
 // 3 on PoCL, 4 on an H200 (seed 1's GVF contour, its unheld gap 8.55 px against the 8 allowed).
-// With V-cycles after the first multigrid iteration (a field 1e-5 apart, at ε 1-3e-8 against
-// 3-5e-9), seed 11's GVF contour from inside also caps its 7.5 px slot 2.2 px up, read converged,
-// and seed 1's from the outline stalls on PoCL too; the same with the field at its float floor.
-constexpr int kSlotOffConverged = 5, kSlotOtherWrong = 4;
-
-// The field at float32's floor, whatever multigrid's schedule: iterations until the error stops
-// falling by a tenth (at most 20). The states are judged on a finished field.
-void solveToFloor(MultigridSolver& solver) {
-  double last = solver.error();
-  for (int i = 0; i < 20; ++i) {
-    solver.step(1);
-    const double e = solver.error();
-    if (e > 0.9 * last) break;
-    last = e;
-  }
-}
+constexpr int kSlotOffConverged = 4, kSlotOtherWrong = 4;
 
 struct Tally {
   int runs = 0, wrong = 0, moving = 0, convergedRight = 0, notConvergedRight = 0;
@@ -123,7 +108,7 @@ void checkContourStates(const std::vector<SnakeForce>& forces, int kScenes, bool
     const test::BoundaryDistance truth(g.shape, {kSize, kSize, 1});
     GvfInput input = buildGvfInput(*ctx, g.image, 1.5);
     MultigridSolver solver(ctx, input, 0.2);
-    solveToFloor(solver);
+    solver.step(8);
     ForceFields fields(ctx, input, {});
     ParametricSnake snakes(ctx, kSize, kSize);
     snakes.setFields(fields.fields(forces, solver.field()), input);
@@ -206,7 +191,7 @@ TEST_CASE("generated 3D scenes (surfaces, 48^3): every surface's state matches t
     const test::BoundaryDistance truth(g.shape, {kSize, kSize, kSize});
     GvfInput input = buildGvfInput(*ctx, g.volume, 1.0);
     MultigridSolver solver(ctx, input, 0.2);
-    solveToFloor(solver);
+    solver.step(8);
     SurfaceSnake surfaces(ctx, kSize, kSize, kSize);
     surfaces.setFields(solver.field(), input);
     const glm::dvec3 c = g.shape.centre + glm::dvec3(r.uniform(-1.5, 1.5), r.uniform(-1.5, 1.5),
@@ -273,7 +258,7 @@ void checkCreep(const std::shared_ptr<ComputeContext>& ctx) {
   const test::StarShape& shape = g.shape;
   GvfInput input = buildGvfInput(*ctx, g.volume, 1.0);
   MultigridSolver solver(ctx, input, 0.2);
-  solveToFloor(solver);
+  solver.step(8);
   ForceFields fields(ctx, input, {});
   const auto field = fields.fields({SnakeForce::Ggvf}, solver.field());
   // How far the surface reaches down the pocket, from its mouth.

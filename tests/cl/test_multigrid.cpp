@@ -484,12 +484,11 @@ TEST_CASE("the levels' runs in one launch give the fused sweeps' iterations bit 
         sweeps.step(2);
         CHECK(passLaunches() == 0);
         passes.step(2);
-        // Level 0: 3 passes in the full-multigrid iteration, 2 in the V-cycle after it (b = 3:
-        // the middle run step by step, 2 and 1); more where level 1 is launched and has a
-        // coarser level.
+        // Level 0: 6 passes (b = 3: the middle run step by step); more where level 1 is
+        // launched and has a coarser level.
         const int side1 = std::max(in.width + 1, in.height + 1) / 2;
         const bool coarserRuns = passes.levels() > 2 && (coarseSide == 0 || side1 > coarseSide);
-        const std::size_t level0 = b == 3 ? 3u : 5u, launched = passLaunches();
+        const std::size_t level0 = b == 3 ? 4u : 6u, launched = passLaunches();
         CHECK((coarserRuns ? launched > level0 : launched == level0));
         CHECK(passes.iterations() == sweeps.iterations());
         CHECK(same());
@@ -529,7 +528,7 @@ TEST_CASE("fused passes below level 0 only where their tiles fit local memory") 
   const auto stats = small->profiler().stats();
   const auto it = stats.find("mg_fused_pass");
   REQUIRE(it != stats.end());
-  CHECK(it->second.launches == 5);  // level 0's runs: 3 in full multigrid, 2 in the V-cycle
+  CHECK(it->second.launches == 6);  // level 0's three runs an iteration, none below
   const std::vector<float> a = readAny(sweeps), p = readAny(passes);
   if (!small->info().isGpu) CHECK(a == p);
   CHECK(test::maxAbsDiff(p, std::vector<double>(a.begin(), a.end())) < 1e-6);
@@ -566,11 +565,11 @@ TEST_CASE("the solver's V-cycle and full-multigrid iterations match the referenc
         const auto above = sizes[mg.coarseLevel() - 1];
         CHECK((mg.coarseLevel() == 1 || std::max({above[0], above[1], above[2]}) > coarseSide));
       }
-      // Full multigrid, then V-cycles (the default), and full multigrid every iteration.
+      // Full multigrid every iteration (the default), and then V-cycles.
       for (ref::MultigridParams p :
            {ref::MultigridParams{.mu = 0.1, .a = 1, .b = 2, .c = 1},
             ref::MultigridParams{.mu = 0.1, .a = 2, .b = 1, .c = 3},
-            ref::MultigridParams{.mu = 0.1, .a = 1, .b = 2, .c = 2, .vcycles = false}}) {
+            ref::MultigridParams{.mu = 0.1, .a = 1, .b = 2, .c = 2, .vcycles = true}}) {
         CAPTURE(p.b);
         CAPTURE(p.vcycles);
         mg.setOptions({p.a, p.b, p.c, p.vcycles});
@@ -692,8 +691,8 @@ TEST_CASE("multigrid in one launch gives the launch path's iterations (2D float3
       if (coarseSide == 4) CHECK(one.persistentCoarseLevel() < one.levels());
       // V-cycles after the first iteration (a = 1), full multigrid in both (a = 2).
       for (ref::MultigridParams p :
-           {ref::MultigridParams{.mu = 0.1, .a = 1, .b = 2, .c = 1},
-            ref::MultigridParams{.mu = 0.07, .a = 2, .b = 1, .c = 3, .vcycles = false}}) {
+           {ref::MultigridParams{.mu = 0.1, .a = 1, .b = 2, .c = 1, .vcycles = true},
+            ref::MultigridParams{.mu = 0.07, .a = 2, .b = 1, .c = 3}}) {
         CAPTURE(p.b);
         stepBothFromV0(launches, one, p);
         const auto a = readAny(launches), b = readAny(one);
@@ -759,8 +758,9 @@ TEST_CASE("multigrid in one launch from level 1 gives the launch path's iteratio
       CHECK_FALSE(launches.persistent());
       CHECK(one.persistentTopLevel() == (k.side == 6 && in.width > 12 ? 2 : 1));
       if (k.global) CHECK(one.persistentCoarseLevel() == one.levels());
-      for (ref::MultigridParams p : {ref::MultigridParams{.mu = 0.1, .a = 1, .b = 2, .c = 2},
-                                     ref::MultigridParams{.mu = 0.07, .a = 2, .b = 1, .c = 3}}) {
+      for (ref::MultigridParams p :
+           {ref::MultigridParams{.mu = 0.1, .a = 1, .b = 2, .c = 2, .vcycles = true},
+            ref::MultigridParams{.mu = 0.07, .a = 2, .b = 1, .c = 3}}) {
         CAPTURE(p.b);
         stepBothFromV0(launches, one, p);
         const auto a = readAny(launches), b = readAny(one);

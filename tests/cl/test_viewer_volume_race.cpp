@@ -170,7 +170,7 @@ TEST_CASE("the panel asks the solver what it has, not which class it is") {
   REQUIRE(mg.ownParams().size() == 4);
   CHECK(mg.ownParams()[0].key == "mg-a");
   CHECK(mg.ownParams()[3].key == "mg-vcycles");
-  CHECK(mg.ownParamValues() == std::vector<double>{1, 2, 2, 1});
+  CHECK(mg.ownParamValues() == std::vector<double>{1, 2, 2, 0});
   CHECK(findFact(mg.facts(), "mg_vcycles") != nullptr);
   const std::vector<SolverFact> facts = mg.facts();
   const SolverFact* levels = findFact(facts, "levels");
@@ -219,14 +219,14 @@ TEST_CASE("the solver choice: Euler's bound on mu, multigrid's a, b, c, vcycles"
   s.setMu(0.9 * s.muBound());
   CHECK(s.notice().empty());
   CHECK(s.solver().mu() == doctest::Approx(0.9 * s.muBound()));
-  s.setSolverParams({2, 3, 1, 0});
-  CHECK(s.solver().ownParamValues() == std::vector<double>{2, 3, 1, 0});
+  s.setSolverParams({2, 3, 1, 1});
+  CHECK(s.solver().ownParamValues() == std::vector<double>{2, 3, 1, 1});
   CHECK_THROWS_AS(s.setSolverParams({1, 0, 0, 1}), ParameterError);
   CHECK_THROWS_AS(s.setSolverParams({1, 2, 2, 2}), ParameterError);  // vcycles is 0 or 1
   CHECK_THROWS_AS(s.setSolverParams({1, 2, 2}), ParameterError);
-  CHECK(s.solver().ownParamValues() == std::vector<double>{2, 3, 1, 0});
+  CHECK(s.solver().ownParamValues() == std::vector<double>{2, 3, 1, 1});
   CHECK(s.solverChoice().b == 3);
-  CHECK_FALSE(s.solverChoice().vcycles);
+  CHECK(s.solverChoice().vcycles);
   s.advanceFrame();
   CHECK(s.iterations() == s.iterationsPerFrame());
   // Back to Euler: μ is clamped to its bound, and the session says so.

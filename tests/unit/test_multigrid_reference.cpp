@@ -74,7 +74,7 @@ TEST_CASE("one Gauss-Seidel point update zeroes that point's residual") {
 
 TEST_CASE("multigrid and Euler converge to the same field (2D and 3D, odd sizes)") {
   const double mu = 0.1, tol = 1e-11;
-  const MultigridParams p{.mu = mu, .a = 1, .b = 2, .c = 1};
+  MultigridParams p{.mu = mu, .a = 1, .b = 2, .c = 1};
   auto check = [&](const Field& v0) {
     const Field euler = eulerToConvergence(v0, mu, tol);
     REQUIRE(gvfError(euler, v0, mu) <= tol);
@@ -82,7 +82,7 @@ TEST_CASE("multigrid and Euler converge to the same field (2D and 3D, odd sizes)
     int iterations = 0;
     double last = gvfError(mg, v0, mu);
     while (gvfError(mg, v0, mu) > tol && iterations < 60) {
-      mg = multigridIterate(mg, v0, p, 1, iterations);  // full multigrid, then V-cycles
+      mg = multigridIterate(mg, v0, p, 1, iterations);
       ++iterations;
       const double e = gvfError(mg, v0, mu);
       CHECK(e < last);  // every iteration lowers ε
@@ -94,13 +94,17 @@ TEST_CASE("multigrid and Euler converge to the same field (2D and 3D, odd sizes)
     CHECK(test::maxAbs(mg.values) > 0.01);  // a field, not a trivial zero
     return iterations;
   };
-  const int it2 =
-      check(initialField(test::toGrid(makePhantom("u", 40)), 1.0, V0Mode::EdgeGradient));
-  CHECK(it2 < 40);
-  check(initialField(test::toGrid(test::randomImage(23, 17, 5)), 1.0, V0Mode::EdgeGradient));
-  check(initialField(test::toGrid(makePhantom("u", 17)), 1.0, V0Mode::EdgeGradient));  // 2^k + 1
-  check(initialField(test::toGridOf(test::ballVolumeOf(13, 10, 9)), 0.5, V0Mode::EdgeGradient));
-  check(initialField(test::toGridOf(test::ballVolumeOf(9, 9, 9)), 0.5, V0Mode::EdgeGradient));
+  for (const bool vcycles : {false, true}) {  // full multigrid each iteration; then V-cycles
+    CAPTURE(vcycles);
+    p.vcycles = vcycles;
+    const int it2 =
+        check(initialField(test::toGrid(makePhantom("u", 40)), 1.0, V0Mode::EdgeGradient));
+    CHECK(it2 < 40);
+    check(initialField(test::toGrid(test::randomImage(23, 17, 5)), 1.0, V0Mode::EdgeGradient));
+    check(initialField(test::toGrid(makePhantom("u", 17)), 1.0, V0Mode::EdgeGradient));  // 2^k+1
+    check(initialField(test::toGridOf(test::ballVolumeOf(13, 10, 9)), 0.5, V0Mode::EdgeGradient));
+    check(initialField(test::toGridOf(test::ballVolumeOf(9, 9, 9)), 0.5, V0Mode::EdgeGradient));
+  }
 }
 
 TEST_CASE("the printed eq. 4 (h²S instead of 2h²S) has another fixed point than Euler") {

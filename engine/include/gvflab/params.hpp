@@ -86,13 +86,13 @@ const std::vector<ParamSpec>& gvfParamSpecs();
 // Multigrid's cycles and sweeps, the defaults of multigridParamSpecs and of every options struct:
 // the paper's a = 1, b = 2, but c = 2 (the paper's 1): on the H200 two post-sweeps reach
 // Euler's error in fewer iterations at 512^2-2048^2 and 256^3-512^3, 17-39 % sooner
-// (docs/BENCHMARKS.md, "Multigrid's post-smoothing"). vcycles: only the first iteration after a
-// reset is full multigrid, each later one V-cycles on V (the paper repeats full multigrid):
-// Euler's error 1.1-1.6x sooner on the H200 at 512^2-2048^2 and 128^3-512^3
-// (docs/BENCHMARKS.md, "FMG, then V-cycles").
+// (docs/BENCHMARKS.md, "Multigrid's post-smoothing"). vcycles (off, the paper's): only the first
+// iteration after a reset full multigrid, each later one V-cycles on V: 1.2-2x sooner on the
+// bench's blob, with or without noise, but on the U a V-cycle cuts the error only 2-4x (nearest
+// prolongation), 5 iterations to 1e-6 against 2 (docs/BENCHMARKS.md, eleventh session).
 struct MultigridSweeps {
   int a = 1, b = 2, c = 2;
-  bool vcycles = true;
+  bool vcycles = false;
 };
 inline constexpr MultigridSweeps kMultigridSweeps{};
 

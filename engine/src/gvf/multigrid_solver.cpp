@@ -45,7 +45,8 @@ const std::vector<ParamSpec>& multigridParamSpecs() {
        "reaches Euler's error sooner on GPUs)."},
       {"mg-vcycles", "V-cycles after the first", 0, 1, kMultigridSweeps.vcycles ? 1.0 : 0.0, true,
        "1: the first iteration after a reset is full multigrid, each later one V-cycles on V "
-       "(Euler's error sooner); 0: every iteration full multigrid (the paper)."},
+       "(sooner on smooth or noisy fields, much later on sharp flat shapes as the U); 0: every "
+       "iteration full multigrid (the paper)."},
   };
   return specs;
 }
