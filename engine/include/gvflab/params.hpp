@@ -88,8 +88,9 @@ const std::vector<ParamSpec>& gvfParamSpecs();
 // Euler's error in fewer iterations at 512^2-2048^2 and 256^3-512^3, 17-39 % sooner
 // (docs/BENCHMARKS.md, "Multigrid's post-smoothing"). vcycles (off, the paper's): only the first
 // iteration after a reset full multigrid, each later one V-cycles on V: 1.2-2x sooner on the
-// bench's blob, with or without noise, but on the U a V-cycle cuts the error only 2-4x (nearest
-// prolongation), 5 iterations to 1e-6 against 2 (docs/BENCHMARKS.md, eleventh session).
+// bench's blob, with or without noise, but on the U a V-cycle cuts the error only 2-4x (its
+// coarse solve too inexact there), 5 iterations to 1e-6 against 2 (docs/BENCHMARKS.md, eleventh
+// session).
 struct MultigridSweeps {
   int a = 1, b = 2, c = 2;
   bool vcycles = false;
