@@ -33,7 +33,9 @@ struct BenchArgs {
   double sigma = 0.5;        // --sigma (the paper's value)
   int mgA = gvflab::kMultigridSweeps.a, mgB = gvflab::kMultigridSweeps.b,
       mgC = gvflab::kMultigridSweeps.c;
-  bool mgVCycles = gvflab::kMultigridSweeps.vcycles;  // --mg-vcycles 0|1
+  std::vector<int> mgCycles{gvflab::kMultigridSweeps.cycle};  // --mg-cycle (names or numbers)
+  std::string phantom =
+      "blob";  // --phantom: multigrid's input (2D: u, room, blob; 3D: cup, sphere, blob)
   std::vector<int> mgCoarse{-1};
   std::vector<int> mgFused{-1};       // --mg-fused F[,F...]: MultigridOptions::fused
   std::vector<int> mgPersistent{-1};  // --mg-persistent P[,P...]: MultigridOptions::persistent
@@ -46,7 +48,7 @@ struct BenchArgs {
   double budgetMs = 20;  // --mg-coarse N[,N...]: MultigridOptions::coarseSide
   // region
   double mpix = 15;
-  double snr = 2;
+  std::optional<double> snr;  // --snr: region (2 when not given), multigrid (noise added)
   int dMax = 32;
   double minSegment = 16;
   // Each combination timed in turn (RegionSnakeOptions; -1: the device's default).

@@ -24,8 +24,9 @@ const char* kUsage =
     "                    [--region-bands B[,B...]] (upload in B row bands; 0 one; -1 auto)\n"
     "                    [--region-reserve N[,N...]] (nodes first allocated for; 0 64)\n"
     "                    [--depth D] [--mu M] [--sigma S] [--mg-a A] [--mg-b B] [--mg-c C]\n"
-    "                    [--mg-vcycles 0|1] (iterations after the first: V-cycles 1, full\n"
-    "                    multigrid 0)\n"
+    "                    [--mg-cycle C[,C...]] (auto, fmg, vcycles, twogrid: MultigridCycle)\n"
+    "                    [--phantom P] (multigrid's input: u, room, blob in 2D; cup, sphere,\n"
+    "                    blob in 3D; --snr S adds Gaussian noise of contrast / S)\n"
     "                    [--mg-coarse N[,N...]] (levels of side <= N in one work-group; -1 auto)\n"
     "                    [--mg-fused F[,F...]] (both colours per launch: 1, two launches: 0,\n"
     "                    2D level 0's runs in one launch each: 2, -1 auto)\n"
@@ -107,6 +108,18 @@ double parseSpec(const std::string& flag, const std::string& text,
   return parseDouble(flag, text, s.minValue, s.maxValue);
 }
 
+// --mg-cycle's comma list of MultigridCycle names or numbers (the table's choices).
+std::vector<int> parseCycles(const std::string& list) {
+  const gvflab::ParamSpec& spec = gvflab::findSpec(gvflab::multigridParamSpecs(), "mg-cycle");
+  std::vector<int> cycles;
+  for (std::size_t at = 0; at <= list.size();) {
+    const std::size_t comma = std::min(list.find(',', at), list.size());
+    cycles.push_back(static_cast<int>(gvflab::choiceValue(spec, list.substr(at, comma - at))));
+    at = comma + 1;
+  }
+  return cycles;
+}
+
 double parseNumber(const std::string& flag, const std::string& text) {
   double v = 0;
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -143,7 +156,7 @@ int main(int argc, char** argv) {
       else if (args[i] == "--mpix")
         b.mpix = parseDouble("--mpix", value(), 0.01, 1000);
       else if (args[i] == "--snr")
-        b.snr = parseDouble("--snr", value(), 0, 100);
+        b.snr = parseDouble("--snr", value(), 0.1, 100);
       else if (args[i] == "--d-max")
         b.dMax = static_cast<int>(
             parseSpec("--d-max", value(), gvflab::regionSnakeParamSpecs(), "d-max"));
@@ -192,9 +205,10 @@ int main(int argc, char** argv) {
       else if (args[i] == "--mg-c")
         b.mgC =
             static_cast<int>(parseSpec("--mg-c", value(), gvflab::multigridParamSpecs(), "mg-c"));
-      else if (args[i] == "--mg-vcycles")
-        b.mgVCycles =
-            parseSpec("--mg-vcycles", value(), gvflab::multigridParamSpecs(), "mg-vcycles") != 0;
+      else if (args[i] == "--mg-cycle")
+        b.mgCycles = parseCycles(value());
+      else if (args[i] == "--phantom")
+        b.phantom = value();
       else if (args[i] == "--frames")
         b.frames = parseInt("--frames", value(), 1, 100000);
       else if (args[i] == "--budget")

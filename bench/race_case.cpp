@@ -24,7 +24,7 @@ int runRace(const BenchArgs& args, std::ostream& out) {
     SolverConfig config;  // the viewer's defaults, as its race uses them
     config.precision = p;
     config.a = args.mgA, config.b = args.mgB, config.c = args.mgC;
-    config.vcycles = args.mgVCycles;
+    config.cycle = args.mgCycles.front();
     struct Lane {
       std::unique_ptr<Solver> solver;
       BudgetStepper budget;

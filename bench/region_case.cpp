@@ -100,7 +100,7 @@ int runRegion(const BenchArgs& args, std::ostream& out) {
   const int side = static_cast<int>(std::lround(std::sqrt(px)));
   RegionPhantomSpec spec;
   spec.width = spec.height = side;
-  spec.snr = args.snr;
+  spec.snr = args.snr.value_or(2.0);
   RegionSnakeParams params;
   params.dMax = args.dMax;
   params.minSegment = args.minSegment;

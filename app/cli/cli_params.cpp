@@ -79,6 +79,13 @@ double flagNumber(const std::string& flag, const std::string& text) {
 }
 
 double parseFlag(const ParamSpec& spec, const std::string& text) {
+  if (!spec.choices.empty()) {  // a name or its number
+    try {
+      return choiceValue(spec, text);
+    } catch (const ParameterError& e) {
+      throw ParameterError("--" + spec.key + ": " + e.what());
+    }
+  }
   const double v = flagNumber(spec.key, text);
   try {
     validate(spec, v);

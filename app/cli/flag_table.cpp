@@ -196,7 +196,7 @@ std::vector<Flag> fieldFlags() {
   t.push_back(number(findSpec(multigridParamSpecs(), "mg-a"), G::Field, &Options::mgA));
   t.push_back(number(findSpec(multigridParamSpecs(), "mg-b"), G::Field, &Options::mgB));
   t.push_back(number(findSpec(multigridParamSpecs(), "mg-c"), G::Field, &Options::mgC));
-  t.push_back(number(findSpec(multigridParamSpecs(), "mg-vcycles"), G::Field, &Options::mgVCycles));
+  t.push_back(number(findSpec(multigridParamSpecs(), "mg-cycle"), G::Field, &Options::mgCycle));
   // The GVF input: V0's rule or the researcher's own f and V0 (headless/user_gvf_input.hpp).
   t.push_back(shown(
       valued("--v0", "edge|image|FILE", G::Field,
@@ -447,7 +447,12 @@ Flag valued(std::string name, std::string arg, FlagGroup group, std::string help
 }
 
 Flag number(const ParamSpec& spec, FlagGroup group, std::function<void(Options&, double)> set) {
-  Flag f = valued("--" + spec.key, spec.integer ? "N" : "V", group, "", {});
+  std::string metavar = spec.integer ? "N" : "V";
+  if (!spec.choices.empty()) {  // auto|fmg|...
+    metavar.clear();
+    for (const std::string& c : spec.choices) metavar += (metavar.empty() ? "" : "|") + c;
+  }
+  Flag f = valued("--" + spec.key, metavar, group, "", {});
   f.spec = &spec;
   f.apply = [set = std::move(set)](FlagContext& c) { set(c.options, c.number()); };
   return f;

@@ -48,6 +48,8 @@ void wrapInto(std::ostringstream& out, std::size_t column, const std::string& te
 }  // namespace
 
 std::string flagDefault(const Flag& f) {
+  if (f.spec && !f.spec->choices.empty())  // named choices: the default's name
+    return f.spec->choices.at(static_cast<std::size_t>(f.spec->defaultValue - f.spec->minValue));
   if (f.spec) return std::isnan(f.spec->defaultValue) ? "" : numberText(f.spec->defaultValue);
   if (!f.shown) return "";
   static const Options defaults = parseOptions({});
@@ -59,7 +61,9 @@ std::string flagHelp(const Flag& f) {
   if (f.spec) text = f.spec->help;
   if (!f.help.empty()) text += (text.empty() ? "" : " ") + f.help;
   const std::string byDefault = flagDefault(f);
-  if (f.spec) {
+  if (f.spec && !f.spec->choices.empty()) {
+    text += " (default " + byDefault + "; or its number from " + numberText(f.spec->minValue) + ")";
+  } else if (f.spec) {
     text += " [" + numberText(f.spec->minValue) + ", " + numberText(f.spec->maxValue) + "]";
     if (!byDefault.empty()) text += ", default " + byDefault;
   } else if (!byDefault.empty()) {

@@ -101,7 +101,7 @@ SolverConfig solverConfig(const Options& o) {
   c.tile = o.storage.tile;
   c.tile3d = o.storage.tile3d;
   c.persistent = o.storage.persistent;
-  c.a = o.mgA, c.b = o.mgB, c.c = o.mgC, c.vcycles = o.mgVCycles;
+  c.a = o.mgA, c.b = o.mgB, c.c = o.mgC, c.cycle = o.mgCycle;
   c.devices = o.devices;
   return c;
 }

@@ -39,7 +39,7 @@ struct Options {
   SolverKind solver = SolverKind::Euler;  // --solver euler|multigrid
   bool solverGiven = false;  // --solver named: headless runs it, else the engine's rule picks
   int mgA = kMultigridSweeps.a, mgB = kMultigridSweeps.b, mgC = kMultigridSweeps.c;  // --mg-a/b/c
-  bool mgVCycles = kMultigridSweeps.vcycles;                                         // --mg-vcycles
+  int mgCycle = kMultigridSweeps.cycle;                                              // --mg-cycle
   std::optional<double> targetError;  // --target-error E: iterate until ε <= E
   std::string device;                 // "", gpu, cpu or a name substring
   std::vector<std::string> devices;   // --devices: a volume's split (slab_split.hpp)
@@ -85,7 +85,7 @@ struct Options {
 
 // The OpenCL context the options ask for (--device, --kernel-dir).
 ContextOptions contextOptions(const Options& options);
-// The solver the options ask for: --solver, --precision, --memory, --mg-a/b/c, --mg-vcycles.
+// The solver the options ask for: --solver, --precision, --memory, --mg-a/b/c, --mg-cycle.
 SolverConfig solverConfig(const Options& options);
 // How a headless run solves the field (gvflab/field_solve.hpp's rule): --solver, --iterations
 // and --target-error as given; by default multigrid to ε <= 1e-6.

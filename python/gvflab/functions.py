@@ -168,7 +168,7 @@ def circle(center, radius, *, spacing=_CIRCLE["spacing"]):
 def gvf(image_or_volume, *, channel_axis=None, mu=None, sigma=_GVF["sigma"], iterations=None,
         target_error=None, solver=None, precision=_GVF["precision"], memory=None,
         v0=_GVF["v0"], mg_a=_GVF["mg_a"], mg_b=_GVF["mg_b"], mg_c=_GVF["mg_c"],
-        mg_vcycles=_GVF["mg_vcycles"], device=_GVF["device"], progress=None,
+        mg_cycle=_GVF["mg_cycle"], device=_GVF["device"], progress=None,
         progress_every=_GVF["progress_every"], edge_map=None, spacing=None, devices=None):
     """Gradient Vector Flow of a 2D image or a 3D volume, computed on an OpenCL device.
 
@@ -217,11 +217,14 @@ def gvf(image_or_volume, *, channel_axis=None, mu=None, sigma=_GVF["sigma"], ite
         ``planes x rows x cols x 3``, components in index order), finite.
     mg_a, mg_b, mg_c : int, optional
         Multigrid cycles, pre- and post-smoothing sweeps.
-    mg_vcycles : {0, 1}, optional
-        0 (default): every multigrid iteration full multigrid, as in the multigrid paper. 1:
-        only the first is, each later one ``mg_a`` V-cycles on V: sooner on smooth or noisy
-        fields, later on sharp shapes with large flat regions (the U phantom: 5 iterations
-        to 1e-6 against 2).
+    mg_cycle : {'auto', 'fmg', 'vcycles', 'twogrid'}, optional
+        Multigrid's iterations. 'fmg': each is full multigrid, then a V-cycle (the multigrid
+        paper). 'vcycles': only the first is, each later one ``mg_a`` V-cycles on V: sooner
+        on smooth or noisy fields, later on sharp shapes with large flat regions (the U
+        phantom: 5 iterations to 1e-6 against 2). 'twogrid': sweeps on the input's grid
+        around a full-multigrid coarse solve: cheaper, one iteration more on most 2D scenes.
+        'auto' (default): 'twogrid' for volumes, 'fmg' for images, where each measured
+        faster.
     device : str, optional
         '' or 'gpu' (a GPU if any), 'cpu', or part of a device name (see ``devices()``).
     progress : callable or None, optional

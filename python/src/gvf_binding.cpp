@@ -126,6 +126,11 @@ int multigridDefault(const char* key) {
   return static_cast<int>(findSpec(multigridParamSpecs(), key).defaultValue);
 }
 
+std::string multigridChoice(const char* key) {
+  const ParamSpec& spec = findSpec(multigridParamSpecs(), key);
+  return spec.choices.at(static_cast<std::size_t>(spec.defaultValue - spec.minValue));
+}
+
 FieldSolvePlan GvfRequest::plan() const {
   if (iterations) validate(findSpec(gvfParamSpecs(), "iterations"), *iterations);
   if (targetError && !(*targetError > 0))
@@ -147,9 +152,12 @@ SolverConfig GvfRequest::config(SolverKind kind) const {
   config.precision = parsePrecision(precision);
   if (memory) config.memory = parseMemory(*memory);
   config.a = mgA, config.b = mgB, config.c = mgC;
-  // A bool in the options: its range checked here, before the cast hides it.
-  validate(findSpec(multigridParamSpecs(), "mg-vcycles"), mgVCycles);
-  config.vcycles = mgVCycles != 0;
+  try {
+    config.cycle =
+        static_cast<int>(choiceValue(findSpec(multigridParamSpecs(), "mg-cycle"), mgCycle));
+  } catch (const ParameterError& e) {
+    throw ParameterError(std::string("mg_cycle: ") + e.what());
+  }
   config.devices = devices;
   return config;
 }
@@ -264,7 +272,7 @@ py::tuple gvf(const py::handle& data, std::optional<int> channelAxis, std::optio
               double sigma, std::optional<long> iterations, std::optional<double> targetError,
               std::optional<std::string> solver, const std::string& precision,
               std::optional<std::string> memory, const py::object& v0, int mgA, int mgB, int mgC,
-              int mgVCycles, const std::string& device, const py::object& progress,
+              const std::string& mgCycle, const std::string& device, const py::object& progress,
               long progressEvery, const py::object& edgeMap,
               const std::optional<std::vector<double>>& spacing, const py::object& devices) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -277,7 +285,7 @@ py::tuple gvf(const py::handle& data, std::optional<int> channelAxis, std::optio
   GvfRequest request;
   request.mu = mu, request.iterations = iterations, request.targetError = targetError;
   request.solver = solver, request.precision = precision, request.memory = memory;
-  request.mgA = mgA, request.mgB = mgB, request.mgC = mgC, request.mgVCycles = mgVCycles;
+  request.mgA = mgA, request.mgB = mgB, request.mgC = mgC, request.mgCycle = mgCycle;
   request.devices = deviceListOf(devices);
   // devices=['0.1', ...]: the first holds the input, as if named by device=.
   const bool firstNamed = !request.devices.empty() && request.devices.front() != "all";
@@ -351,7 +359,7 @@ void bindGvf(py::module_& m) {
         py::arg("precision") = "f32", py::arg("memory") = py::none(), py::arg("v0") = "edge",
         py::arg("mg_a") = multigridDefault("mg-a"), py::arg("mg_b") = multigridDefault("mg-b"),
         py::arg("mg_c") = multigridDefault("mg-c"),
-        py::arg("mg_vcycles") = multigridDefault("mg-vcycles"), py::arg("device") = "",
+        py::arg("mg_cycle") = multigridChoice("mg-cycle"), py::arg("device") = "",
         py::arg("progress") = py::none(), py::arg("progress_every") = 100,
         py::arg("edge_map") = py::none(), py::arg("spacing") = py::none(),
         py::arg("devices") = py::none(),

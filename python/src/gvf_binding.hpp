@@ -17,6 +17,7 @@ namespace gvflab::python {
 // The defaults of the engine's parameter tables (gvfParamSpecs, multigridParamSpecs).
 double gvfDefault(const char* key);
 int multigridDefault(const char* key);
+std::string multigridChoice(const char* key);  // the default's name
 
 struct GvfRequest {
   // None: the parameter table's default fitted to the input as the CLI does without --mu
@@ -33,7 +34,7 @@ struct GvfRequest {
   int mgA = multigridDefault("mg-a");  // multigrid cycles and sweeps
   int mgB = multigridDefault("mg-b");
   int mgC = multigridDefault("mg-c");
-  int mgVCycles = multigridDefault("mg-vcycles");  // 1: V-cycles after the first iteration
+  std::string mgCycle = multigridChoice("mg-cycle");  // a MultigridCycle's name
   // A volume's solve split over devices (gvflab/slab_split.hpp); empty: one device.
   std::vector<std::string> devices;
 

@@ -79,8 +79,10 @@ PYBIND11_MODULE(_gvflab, m) {
     py::dict table;
     for (const ParamSpec& spec : *specs)
       table[py::str(spec.key)] =
-          spec.integer ? py::object(py::int_(static_cast<long long>(spec.defaultValue)))
-                       : py::object(py::float_(spec.defaultValue));
+          !spec.choices.empty() ? py::object(py::str(spec.choices.at(
+                                      static_cast<std::size_t>(spec.defaultValue - spec.minValue))))
+          : spec.integer        ? py::object(py::int_(static_cast<long long>(spec.defaultValue)))
+                                : py::object(py::float_(spec.defaultValue));
     defaults[name] = table;
   }
   // gvf()'s iterations=None is the engine's rule (gvflab/field_solve.hpp: multigrid to

@@ -565,14 +565,16 @@ TEST_CASE("the solver's V-cycle and full-multigrid iterations match the referenc
         const auto above = sizes[mg.coarseLevel() - 1];
         CHECK((mg.coarseLevel() == 1 || std::max({above[0], above[1], above[2]}) > coarseSide));
       }
-      // Full multigrid every iteration (the default), and then V-cycles.
+      // Every schedule: full multigrid every iteration, the default (auto), then V-cycles, and
+      // two-grid iterations.
       for (ref::MultigridParams p :
-           {ref::MultigridParams{.mu = 0.1, .a = 1, .b = 2, .c = 1},
+           {ref::MultigridParams{.mu = 0.1, .a = 1, .b = 2, .c = 1, .cycle = kCycleFull},
             ref::MultigridParams{.mu = 0.1, .a = 2, .b = 1, .c = 3},
-            ref::MultigridParams{.mu = 0.1, .a = 1, .b = 2, .c = 2, .vcycles = true}}) {
+            ref::MultigridParams{.mu = 0.1, .a = 1, .b = 2, .c = 2, .cycle = kCycleVCycles},
+            ref::MultigridParams{.mu = 0.1, .a = 1, .b = 2, .c = 1, .cycle = kCycleTwoGrid}}) {
         CAPTURE(p.b);
-        CAPTURE(p.vcycles);
-        mg.setOptions({p.a, p.b, p.c, p.vcycles});
+        CAPTURE(p.cycle);
+        mg.setOptions({p.a, p.b, p.c, p.cycle});
         mg.reset();
         mg.vCycle();
         CHECK(relDiff(readRef(mg).values, ref::multigridVCycle(v0, v0, p).values) < 2e-5);
@@ -625,11 +627,11 @@ TEST_CASE("multigrid per-level times add up to its kernel time, coarse levels in
 }
 
 namespace {
-// Both solvers with p's a, b, c, vcycles and mu, from V0, two iterations each.
+// Both solvers with p's a, b, c, cycle and mu, from V0, two iterations each.
 void stepBothFromV0(MultigridSolver& launches, MultigridSolver& one,
                     const ref::MultigridParams& p) {
   for (MultigridSolver* s : {&launches, &one}) {
-    s->setOptions({p.a, p.b, p.c, p.vcycles});
+    s->setOptions({p.a, p.b, p.c, p.cycle});
     s->setMu(p.mu);
     s->reset();
     s->step(2);
@@ -689,10 +691,11 @@ TEST_CASE("multigrid in one launch gives the launch path's iterations (2D float3
       CHECK(one.levels() == launches.levels());
       if (coarseSide == 0) CHECK(one.persistentCoarseLevel() == one.levels());
       if (coarseSide == 4) CHECK(one.persistentCoarseLevel() < one.levels());
-      // V-cycles after the first iteration (a = 1), full multigrid in both (a = 2).
+      // V-cycles after the first iteration (a = 1), full multigrid in both (a = 2), two-grid.
       for (ref::MultigridParams p :
-           {ref::MultigridParams{.mu = 0.1, .a = 1, .b = 2, .c = 1, .vcycles = true},
-            ref::MultigridParams{.mu = 0.07, .a = 2, .b = 1, .c = 3}}) {
+           {ref::MultigridParams{.mu = 0.1, .a = 1, .b = 2, .c = 1, .cycle = kCycleVCycles},
+            ref::MultigridParams{.mu = 0.07, .a = 2, .b = 1, .c = 3, .cycle = kCycleFull},
+            ref::MultigridParams{.mu = 0.1, .a = 1, .b = 2, .c = 2, .cycle = kCycleTwoGrid}}) {
         CAPTURE(p.b);
         stepBothFromV0(launches, one, p);
         const auto a = readAny(launches), b = readAny(one);
@@ -759,8 +762,9 @@ TEST_CASE("multigrid in one launch from level 1 gives the launch path's iteratio
       CHECK(one.persistentTopLevel() == (k.side == 6 && in.width > 12 ? 2 : 1));
       if (k.global) CHECK(one.persistentCoarseLevel() == one.levels());
       for (ref::MultigridParams p :
-           {ref::MultigridParams{.mu = 0.1, .a = 1, .b = 2, .c = 2, .vcycles = true},
-            ref::MultigridParams{.mu = 0.07, .a = 2, .b = 1, .c = 3}}) {
+           {ref::MultigridParams{.mu = 0.1, .a = 1, .b = 2, .c = 2, .cycle = kCycleVCycles},
+            ref::MultigridParams{.mu = 0.07, .a = 2, .b = 1, .c = 3, .cycle = kCycleFull},
+            ref::MultigridParams{.mu = 0.1, .a = 2, .b = 2, .c = 1, .cycle = kCycleTwoGrid}}) {
         CAPTURE(p.b);
         stepBothFromV0(launches, one, p);
         const auto a = readAny(launches), b = readAny(one);
@@ -903,28 +907,29 @@ TEST_CASE("multigrid reaches the error of many Euler iterations in a few iterati
   CHECK(mg.iterations() <= 2);
 }
 
-// Full multigrid, then V-cycles (MultigridOptions::vcycles) on generated scenes with noise: each
-// V-cycle iteration cuts the error as an iteration should, in fewer launches than a
-// full-multigrid iteration, reaches Euler's error within one iteration of full multigrid each
-// time, and both settle on the same field.
-TEST_CASE("full multigrid then V-cycles converges on generated scenes, in fewer launches") {
+// The cheaper schedules (MultigridCycle) against full multigrid every iteration, on generated
+// scenes with noise: V-cycles after the first and two-grid iterations each cut the error as an
+// iteration should, in fewer launches than a full-multigrid iteration, reach Euler's error
+// within one iteration of full multigrid each time, and settle on the same field.
+TEST_CASE("V-cycle and two-grid iterations converge on generated scenes, in fewer launches") {
   auto ctx = test::sharedContext();
   const GvfInput inputs[] = {
       buildGvfInput(*ctx, test::generatedImage(11, 90, test::Cut::Channel, 4).image, 1.0),
       buildGvfInput(*ctx, test::generatedImage(12, 67, test::Cut::None, 8).image, 1.0),
       buildGvfInput(*ctx, test::generatedVolume(13, 30, test::Cut::Pocket, 6).volume, 1.0)};
+  const int cycles[] = {kCycleFull, kCycleVCycles, kCycleTwoGrid};
   for (const GvfInput& in : inputs) {
     CAPTURE(in.width);
     CAPTURE(in.depth);
     EulerSolver euler(ctx, in, 0.1, {.precision = Precision::F32, .memory = MemoryKind::Buffer});
     euler.step(in.width);
     const double target = euler.error();
-    int needed[2] = {0, 0};
-    std::vector<float> fields[2];
-    std::size_t launches[2] = {0, 0};  // in the second iteration
-    for (const bool vcycles : {false, true}) {
-      CAPTURE(vcycles);
-      MultigridSolver mg(ctx, in, 0.1, {.vcycles = vcycles});
+    int needed[3] = {0, 0, 0};
+    std::vector<float> fields[3];
+    std::size_t launches[3] = {0, 0, 0};  // in the second iteration
+    for (int k = 0; k < 3; ++k) {
+      CAPTURE(cycles[k]);
+      MultigridSolver mg(ctx, in, 0.1, {.cycle = cycles[k]});
       std::vector<double> errors{mg.error()};
       // Until the error is 1e-8 (float32 settles about 1e-9 here), at most 12 iterations.
       for (int i = 0; i < 12 && errors.back() > 1e-8; ++i) {
@@ -934,25 +939,29 @@ TEST_CASE("full multigrid then V-cycles converges on generated scenes, in fewer 
         ctx->profiler().endFrame();
         if (i == 1)
           for (const auto& [name, st] : ctx->profiler().stats())
-            if (name.rfind("mg_", 0) == 0) launches[vcycles] += st.launches;
+            if (name.rfind("mg_", 0) == 0) launches[k] += st.launches;
         errors.push_back(mg.error());
-        if (!needed[vcycles] && errors.back() <= target) needed[vcycles] = i + 1;
-        // A V-cycle cut these errors 3.4-13x above 1e-7 (full multigrid 12-70x; less near
-        // float32's floor): 2x fails a broken one.
+        if (!needed[k] && errors.back() <= target) needed[k] = i + 1;
+        // A V-cycle cut these errors 3.4-13x above 1e-7, a two-grid iteration 6-40x (full
+        // multigrid 12-70x; less near float32's floor): 2x fails a broken one.
         if (errors[i] > 1e-7) CHECK(errors.back() < errors[i] / 2);
       }
       CHECK(errors.back() <= 1e-8);
-      CHECK(needed[vcycles] > 0);
-      fields[vcycles] = readAny(mg);
+      CHECK(needed[k] > 0);
+      fields[k] = readAny(mg);
     }
-    CHECK(needed[1] <= needed[0] + 1);
-    // (Where the whole iteration is one launch, as 2D on NVIDIA, both count one.)
+    // (Where the whole iteration is one launch, as 2D on NVIDIA, each counts one.)
     const MultigridSolver probe(ctx, in, 0.1);
     const bool oneLaunch = probe.persistent() && probe.persistentTopLevel() == 0;
-    if (ctx->profiler().enabled() && !oneLaunch) CHECK(launches[1] < launches[0]);
-    // Both at ε <= 1e-8 differ by 1.4e-5 to 1.9e-5 here (fields of O(0.1)).
-    CHECK(test::maxAbsDiff(fields[1], std::vector<double>(fields[0].begin(), fields[0].end())) <
-          5e-5);
+    for (int k = 1; k < 3; ++k) {
+      CAPTURE(cycles[k]);
+      CHECK(needed[k] <= needed[0] + 1);
+      if (ctx->profiler().enabled() && !oneLaunch) CHECK(launches[k] < launches[0]);
+      // Each at ε <= 1e-8 differs from full multigrid's by 1.4e-5 to 1.9e-5 here (fields of
+      // O(0.1)).
+      CHECK(test::maxAbsDiff(fields[k], std::vector<double>(fields[0].begin(), fields[0].end())) <
+            5e-5);
+    }
   }
 }
 

@@ -163,15 +163,16 @@ TEST_CASE("the panel asks the solver what it has, not which class it is") {
   REQUIRE(findFact(euler.facts(), "memory") != nullptr);
   CHECK(findFact(euler.facts(), "device_bytes") != nullptr);
   CHECK(findFact(euler.facts(), "levels") == nullptr);
-  // Multigrid: a, b, c, vcycles from its ParamSpec table, its levels, one timing row per level.
+  // Multigrid: a, b, c, cycle from its ParamSpec table, its levels, one timing row per level.
   s.setSolverKind(SolverKind::Multigrid);
   Solver& mg = s.solver();
   CHECK_FALSE(mg.memoryKind().has_value());
   REQUIRE(mg.ownParams().size() == 4);
   CHECK(mg.ownParams()[0].key == "mg-a");
-  CHECK(mg.ownParams()[3].key == "mg-vcycles");
+  CHECK(mg.ownParams()[3].key == "mg-cycle");
   CHECK(mg.ownParamValues() == std::vector<double>{1, 2, 2, 0});
-  CHECK(findFact(mg.facts(), "mg_vcycles") != nullptr);
+  REQUIRE(findFact(mg.facts(), "mg_cycle") != nullptr);  // auto, resolved: 2D
+  CHECK(std::get<std::string>(findFact(mg.facts(), "mg_cycle")->value) == "fmg");
   const std::vector<SolverFact> facts = mg.facts();
   const SolverFact* levels = findFact(facts, "levels");
   REQUIRE(levels != nullptr);
@@ -209,7 +210,7 @@ TEST_CASE("the start's surfaces count in the fit check, as a headless run's") {
   CHECK(opened.isVolume());
 }
 
-TEST_CASE("the solver choice: Euler's bound on mu, multigrid's a, b, c, vcycles") {
+TEST_CASE("the solver choice: Euler's bound on mu, multigrid's a, b, c, cycle") {
   Session s(sessionStartup(smallPhantom()));
   REQUIRE(s.solver().name() == "euler");
   const double bound = s.muBound();
@@ -219,14 +220,15 @@ TEST_CASE("the solver choice: Euler's bound on mu, multigrid's a, b, c, vcycles"
   s.setMu(0.9 * s.muBound());
   CHECK(s.notice().empty());
   CHECK(s.solver().mu() == doctest::Approx(0.9 * s.muBound()));
-  s.setSolverParams({2, 3, 1, 1});
-  CHECK(s.solver().ownParamValues() == std::vector<double>{2, 3, 1, 1});
+  s.setSolverParams({2, 3, 1, kCycleTwoGrid});
+  CHECK(s.solver().ownParamValues() == std::vector<double>{2, 3, 1, kCycleTwoGrid});
   CHECK_THROWS_AS(s.setSolverParams({1, 0, 0, 1}), ParameterError);
-  CHECK_THROWS_AS(s.setSolverParams({1, 2, 2, 2}), ParameterError);  // vcycles is 0 or 1
+  CHECK_THROWS_AS(s.setSolverParams({1, 2, 2, 4}), ParameterError);  // cycle is 0-3
   CHECK_THROWS_AS(s.setSolverParams({1, 2, 2}), ParameterError);
-  CHECK(s.solver().ownParamValues() == std::vector<double>{2, 3, 1, 1});
+  CHECK(s.solver().ownParamValues() == std::vector<double>{2, 3, 1, kCycleTwoGrid});
   CHECK(s.solverChoice().b == 3);
-  CHECK(s.solverChoice().vcycles);
+  CHECK(s.solverChoice().cycle == kCycleTwoGrid);
+  CHECK(std::get<std::string>(findFact(s.solver().facts(), "mg_cycle")->value) == "twogrid");
   s.advanceFrame();
   CHECK(s.iterations() == s.iterationsPerFrame());
   // Back to Euler: μ is clamped to its bound, and the session says so.

@@ -507,13 +507,28 @@ endif()
 
 # @case multigrid_parameters_report
 run_gvflab(TRUE --headless --phantom u --phantom-size 64 --solver multigrid --mg-a 2 --mg-b 1
-           --mg-c 2 --iterations 1 --report ${WORK}/mg.json)
+           --mg-c 2 --mg-cycle twogrid --iterations 1 --report ${WORK}/mg.json)
 file(READ ${WORK}/mg.json mreport)
 string(JSON ma GET "${mreport}" mg_a)
 string(JSON mb GET "${mreport}" mg_b)
+string(JSON mcycle GET "${mreport}" mg_cycle)
 string(JSON levels GET "${mreport}" levels)
-if(NOT ma EQUAL 2 OR NOT mb EQUAL 1 OR NOT levels EQUAL 6)
+if(NOT ma EQUAL 2 OR NOT mb EQUAL 1 OR NOT mcycle STREQUAL "twogrid" OR NOT levels EQUAL 6)
   message(FATAL_ERROR "multigrid report: ${mreport}")
+endif()
+# The schedule by number too (3: twogrid); auto resolves by dims, full multigrid in 2D.
+run_gvflab(TRUE --headless --phantom u --phantom-size 32 --solver multigrid --iterations 1
+           --report ${WORK}/mgauto.json)
+file(READ ${WORK}/mgauto.json mauto)
+string(JSON mautocycle GET "${mauto}" mg_cycle)
+if(NOT mautocycle STREQUAL "fmg")
+  message(FATAL_ERROR "multigrid's auto cycle in 2D: ${mauto}")
+endif()
+
+# @case mg_cycle_unknown
+run_gvflab(FALSE --headless --phantom u --solver multigrid --mg-cycle wcycle)
+if(NOT last_err MATCHES "--mg-cycle: cycle is one of auto, fmg, vcycles, twogrid, not 'wcycle'")
+  message(FATAL_ERROR "unknown --mg-cycle: ${last_err}")
 endif()
 # Multigrid has no stability bound (its smoother is diagonally dominant for every mu): mu 0.5
 # runs; Euler refuses it naming its bound.

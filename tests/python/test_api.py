@@ -16,6 +16,8 @@ IMAGE = gvflab.phantom("u", 32)
     (lambda: gvflab.gvf(IMAGE, solver="jacobi"), gvflab.ParameterError, "solver"),
     (lambda: gvflab.gvf(IMAGE, precision="f64"), gvflab.ParameterError, "f64"),
     (lambda: gvflab.gvf(IMAGE, iterations=-3), gvflab.ParameterError, "iterations"),
+    (lambda: gvflab.gvf(IMAGE, solver="multigrid", mg_cycle="wcycle"), gvflab.ParameterError,
+     "mg_cycle: cycle is one of auto, fmg, vcycles, twogrid"),
     (lambda: gvflab.gvf(np.zeros(5)), gvflab.InputError, "2D image"),
     (lambda: gvflab.gvf(np.zeros((3, 0), np.float32)), gvflab.InputError, "image"),
     (lambda: gvflab.gvf(np.full((8, 8), np.nan)), gvflab.InputError, "finite"),

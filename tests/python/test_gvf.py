@@ -84,6 +84,19 @@ def test_fields_match_the_cli(cli, tmp_path, solver, precision):
     assert mine.error == pytest.approx(report["error"], rel=1e-6)
 
 
+def test_mg_cycle_runs_as_the_clis(cli, tmp_path):
+    cli("--phantom", "u", "--phantom-size", 64, "--iterations", 2, "--solver", "multigrid",
+        "--mg-cycle", "twogrid", "--save-field", tmp_path / "f.mha", "--report",
+        tmp_path / "r.json")
+    assert read_json(tmp_path / "r.json")["mg_cycle"] == "twogrid"
+    image = gvflab.phantom("u", 64)
+    field, _ = gvflab.gvf(image, iterations=2, solver="multigrid", mg_cycle="twogrid")
+    np.testing.assert_allclose(gvflab.field_xy(field), read_mha_field(tmp_path / "f.mha"),
+                               atol=1e-6)
+    paper, _ = gvflab.gvf(image, iterations=2, solver="multigrid", mg_cycle="fmg")
+    assert np.abs(paper - field).max() > 1e-6  # another schedule, another field after 2
+
+
 def test_target_error_runs_as_the_cli(cli, tmp_path):
     cli("--phantom", "u", "--phantom-size", 64, "--iterations", 3000, "--target-error", 1e-4,
         "--save-field", tmp_path / "f.mha", "--report", tmp_path / "r.json")

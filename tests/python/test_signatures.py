@@ -47,6 +47,7 @@ def test_defaults_come_from_the_engine_tables():
     gvf = inspect.signature(gvflab.gvf).parameters
     assert gvf["sigma"].default == gvflab.DEFAULTS["gvf"]["sigma"]
     assert gvf["mg_b"].default == gvflab.DEFAULTS["multigrid"]["mg-b"]
+    assert gvf["mg_cycle"].default == gvflab.DEFAULTS["multigrid"]["mg-cycle"] == "auto"
     assert gvf["mu"].default is None and gvf["channel_axis"].default is None
     snake = inspect.signature(gvflab.snake).parameters
     assert snake["alpha"].default == gvflab.DEFAULTS["snake"]["alpha"]

@@ -51,7 +51,9 @@ TEST_CASE("--help shows every flag of the table with its argument and default") 
     CHECK(help.find(flattened(flagHelp(f))) != std::string::npos);
     const std::string byDefault = flagDefault(f);
     if (!byDefault.empty()) CHECK(help.find("default " + byDefault) != std::string::npos);
-    if (f.spec) {
+    if (f.spec && !f.spec->choices.empty()) {  // named: each name in the argument
+      for (const std::string& c : f.spec->choices) CHECK(f.arg.find(c) != std::string::npos);
+    } else if (f.spec) {
       std::ostringstream range;
       range << "[" << f.spec->minValue << ", " << f.spec->maxValue << "]";
       CHECK(flagHelp(f).find(range.str()) != std::string::npos);
@@ -63,6 +65,8 @@ TEST_CASE("--help shows every flag of the table with its argument and default") 
   CHECK(flagDefault(*findFlag("--snake-force")) == "gvf");
   CHECK(flagDefault(*findFlag("--noise")) == "gaussian");
   CHECK(flagDefault(*findFlag("--iterations")).empty());  // headless: to --target-error
+  CHECK(flagDefault(*findFlag("--mg-cycle")) == "auto");
+  CHECK(findFlag("--mg-cycle")->arg == "auto|fmg|vcycles|twogrid");
   // The formats read, from the format table: every input extension is listed.
   for (const FileFormat& format : fileFormats())
     for (const FormatExtension& e : format.extensions)

@@ -94,9 +94,10 @@ TEST_CASE("multigrid and Euler converge to the same field (2D and 3D, odd sizes)
     CHECK(test::maxAbs(mg.values) > 0.01);  // a field, not a trivial zero
     return iterations;
   };
-  for (const bool vcycles : {false, true}) {  // full multigrid each iteration; then V-cycles
-    CAPTURE(vcycles);
-    p.vcycles = vcycles;
+  // Full multigrid each iteration, V-cycles after the first, two-grid iterations.
+  for (const int cycle : {kCycleFull, kCycleVCycles, kCycleTwoGrid}) {
+    CAPTURE(cycle);
+    p.cycle = cycle;
     const int it2 =
         check(initialField(test::toGrid(makePhantom("u", 40)), 1.0, V0Mode::EdgeGradient));
     CHECK(it2 < 40);

@@ -12,8 +12,8 @@
 namespace gvflab::viewer {
 namespace {
 
-// The solver's own settings (Solver::ownParams: multigrid's a, b, c, vcycles), as integer
-// sliders; a 0/1 setting as a checkbox.
+// The solver's own settings (Solver::ownParams: multigrid's a, b, c, cycle), as integer
+// sliders; a 0/1 setting as a checkbox, one with named choices as a combo.
 void drawOwnParams(Session& session, ErrorLog& errors) {
   const auto& specs = session.solver().ownParams();
   if (specs.empty()) return;
@@ -21,13 +21,25 @@ void drawOwnParams(Session& session, ErrorLog& errors) {
   bool changed = false;
   for (std::size_t i = 0; i < specs.size() && i < values.size(); ++i) {
     const ParamSpec& spec = specs[i];
+    const int low = static_cast<int>(spec.minValue);
     int v = static_cast<int>(values[i]);
     bool on = v != 0;
     const bool flag = spec.integer && spec.minValue == 0 && spec.maxValue == 1;
-    if (flag ? ImGui::Checkbox(spec.label.c_str(), &on)
-             : ImGui::SliderInt(spec.label.c_str(), &v, static_cast<int>(spec.minValue),
-                                static_cast<int>(spec.maxValue))) {
-      values[i] = flag ? (on ? 1 : 0) : v;
+    bool set = false;
+    if (!spec.choices.empty()) {
+      std::vector<const char*> names;
+      for (const std::string& name : spec.choices) names.push_back(name.c_str());
+      int index = v - low;
+      set = ImGui::Combo(spec.label.c_str(), &index, names.data(), static_cast<int>(names.size()));
+      v = index + low;
+    } else if (flag) {
+      set = ImGui::Checkbox(spec.label.c_str(), &on);
+      v = on ? 1 : 0;
+    } else {
+      set = ImGui::SliderInt(spec.label.c_str(), &v, low, static_cast<int>(spec.maxValue));
+    }
+    if (set) {
+      values[i] = v;
       changed = true;
     }
     itemTooltip(spec.help);

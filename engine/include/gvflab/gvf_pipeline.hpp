@@ -33,9 +33,9 @@ struct SolverConfig {
   Precision precision = Precision::F32;  // both solvers
   std::optional<MemoryKind> memory;      // Euler only; nullopt: the device's default
   int a = kMultigridSweeps.a, b = kMultigridSweeps.b, c = kMultigridSweeps.c;  // multigrid only
-  bool vcycles = kMultigridSweeps.vcycles;  // multigrid only (MultigridOptions::vcycles)
-  int mgCoarseSide = -1;                    // multigrid only (MultigridOptions::coarseSide)
-  int mgFused = -1;                         // multigrid only (MultigridOptions::fused)
+  int cycle = kMultigridSweeps.cycle;  // multigrid only (MultigridOptions::cycle)
+  int mgCoarseSide = -1;               // multigrid only (MultigridOptions::coarseSide)
+  int mgFused = -1;                    // multigrid only (MultigridOptions::fused)
   int mgPersistent = -1;  // multigrid only (MultigridOptions::persistent; -1: `persistent`'s)
   int mgGroups = 0;       // multigrid only (MultigridOptions::persistentGroups)
   int mgSide = -1;        // multigrid only (MultigridOptions::persistentSide)

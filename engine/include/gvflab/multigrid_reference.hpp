@@ -49,17 +49,19 @@ void prolongAdd(Field& v, const Field& e);
 
 struct MultigridParams {
   double mu = 0.1;
-  int a = kMultigridSweeps.a;               // full-multigrid cycles per iteration
-  int b = kMultigridSweeps.b;               // pre-smoothing sweeps
-  int c = kMultigridSweeps.c;               // post-smoothing sweeps
-  bool vcycles = kMultigridSweeps.vcycles;  // iterations after the first: V-cycles only
+  int a = kMultigridSweeps.a;          // full-multigrid cycles per iteration
+  int b = kMultigridSweeps.b;          // pre-smoothing sweeps
+  int c = kMultigridSweeps.c;          // post-smoothing sweeps
+  int cycle = kMultigridSweeps.cycle;  // MultigridCycle (params.hpp), auto by v0's dims
 };
 
 // One V-cycle at level 0 on V (rhs f_0 from V0), in V0's spacing (as below).
 Field multigridVCycle(Field v, const Field& v0, const MultigridParams& p);
-// `iterations` iterations of the solver: each runs `a` full-multigrid cycles on the residual
-// equation and adds the correction (paper Alg. 4, correction form), or, with vcycles, `a`
-// V-cycles on V when it is not the first since V0 (`done` iterations came before).
+// `iterations` iterations of the solver, `a` cycles each as p.cycle schedules them
+// (multigrid_schedule.hpp's IterationKind; `done` iterations came before since V0): full
+// multigrid on the residual equation, the correction added, then a V-cycle (paper Alg. 4,
+// correction form); a V-cycle alone; or b sweeps, full multigrid on the restricted residual
+// from level 1, the correction added, c sweeps.
 Field multigridIterate(Field v, const Field& v0, const MultigridParams& p, int iterations,
                        long done = 0);
 

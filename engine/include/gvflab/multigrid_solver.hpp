@@ -53,9 +53,8 @@ struct MultigridOptions {
   int a = kMultigridSweeps.a;  // full-multigrid cycles per iteration
   int b = kMultigridSweeps.b;  // pre-smoothing sweeps
   int c = kMultigridSweeps.c;  // post-smoothing sweeps
-  // Iterations after the first since reset() run `a` V-cycles on V instead of `a` full-multigrid
-  // cycles (full multigrid, then V-cycles); false: every iteration full multigrid (the paper).
-  bool vcycles = kMultigridSweeps.vcycles;
+  // The iterations' schedule (MultigridCycle, params.hpp; auto resolved by dims: cycle()).
+  int cycle = kMultigridSweeps.cycle;
   // Levels with no side above this are solved together by one work-group, in one launch per
   // V-cycle or full-multigrid descent (-1: chosen per device; 0: never); in local memory
   // where they fit, else in a global scratch buffer.
@@ -103,7 +102,7 @@ struct MultigridLevelTime {
   KernelStats stats;
 };
 
-// a, b, c and vcycles with ranges, defaults and help (drive the CLI, the panel and the tests).
+// a, b, c and cycle with ranges, defaults and help (drive the CLI, the panel and the tests).
 const std::vector<ParamSpec>& multigridParamSpecs();
 // Multigrid's mu as a parameter (help, default, top); its range, (0, kMultigridMuMax], and why
 // are mu_rule.hpp's, which every check uses.
@@ -147,12 +146,12 @@ class MultigridSolver : public Solver {
   // Per-level times from the context's profiler (rows in level order, levels that ran).
   std::vector<MultigridLevelTime> levelTimes() const;
   std::uint64_t deviceBytes() const override;
-  // a, b, c, vcycles through the Solver interface (multigridParamSpecs order).
+  // a, b, c, cycle through the Solver interface (multigridParamSpecs order).
   const std::vector<ParamSpec>& ownParams() const override { return multigridParamSpecs(); }
   std::vector<double> ownParamValues() const override;
   void setOwnParamValues(const std::vector<double>& values) override;  // as setOptions
   std::string structure() const override;                              // "N levels"
-  std::vector<SolverFact> facts() const override;            // mg_a, mg_b, mg_c, mg_vcycles, levels
+  std::vector<SolverFact> facts() const override;            // mg_a, mg_b, mg_c, mg_cycle, levels
   std::vector<SolverTimingRow> timingRows() const override;  // levelTimes() as rows
   const GvfInput& input() const { return input_; }
 
@@ -162,7 +161,8 @@ class MultigridSolver : public Solver {
 
   std::string name() const override { return "multigrid"; }
   std::string kernelPrefix() const override { return "mg_"; }
-  // n iterations of `a` full-multigrid cycles each (V-cycles after the first with vcycles).
+  // n iterations of `a` cycles each, as MultigridOptions::cycle schedules them.
+  int cycle() const;  // options().cycle, auto resolved by dims (never kCycleAuto)
   void step(int n) override;
   const cl::Buffer& field() override;
   double error() override;
@@ -247,7 +247,7 @@ class MultigridSolver : public Solver {
   bool persistentWanted() const;
   void allocateLevels(FieldShape shape);
   void setUpPersistent(const std::string& levelOpts);  // the coarse levels' build options
-  void launchCycle(bool vcycleOnly);  // `iteration` of multigrid_schedule.hpp as launches
+  void launchCycle(int kind);  // `iteration` of multigrid_schedule.hpp as launches (IterationKind)
   void recordPersistentOps();
   void stepPersistent(int n);
   void stepPersistentList(int which, int n);  // n iterations of list `which`, in chunks
@@ -293,8 +293,8 @@ class MultigridSolver : public Solver {
   std::size_t localPoolBytes_ = 0;
   cl::Buffer pool_, levelTable_, levelK_, trace_;
   OneLaunchSync sync_;
-  // 0: whole iterations (top level 0); 1: vcycle(top); 2: fmg(top); 3: V-cycle iterations
-  // (top level 0, vcycles)
+  // 0: whole iterations (top level 0); 1: vcycle(top); 2: fmg(top); 3: later iterations where
+  // they differ from the first (top level 0, V-cycles after the first)
   struct PersistentOps {
     cl::Buffer steps;
     std::vector<cl_int4> host;

@@ -19,11 +19,17 @@ struct ParamSpec {
   double defaultValue;
   bool integer;
   std::string help;
+  // An integer setting's values minValue, minValue + 1, ... by name (the CLI takes either, the
+  // viewer draws a combo); empty for plain numbers.
+  std::vector<std::string> choices = {};
 };
 
 // Throws ParameterError when value is NaN, infinite or outside [minValue, maxValue].
 void validate(const ParamSpec& spec, double value);
 const ParamSpec& findSpec(const std::vector<ParamSpec>& specs, const std::string& key);
+// A spec with choices: the value `text` names (a choice's name, or its number as text);
+// ParameterError naming the label and the choices otherwise.
+double choiceValue(const ParamSpec& spec, const std::string& text);
 
 // A table entry bound to the field of T it sets (a double, an int or a bool held as 0/1). The
 // CLI, session files, Python and the viewer's panels read and write T through these bindings,
@@ -83,17 +89,27 @@ struct GvfParams {
 // mu, sigma, iterations (per frame in the viewer, total headless).
 const std::vector<ParamSpec>& gvfParamSpecs();
 
+// Multigrid's iteration schedules (MultigridSweeps::cycle, key mg-cycle; multigrid_schedule.hpp
+// has the steps of each): every iteration full multigrid on the residual equation, then a
+// V-cycle on V (the paper's); full multigrid first, then V-cycles on V; a two-grid iteration
+// on level 0 whose coarse solve is full multigrid from level 1 (the paper's iteration less its
+// V-cycle's own visit of level 1). Auto: two-grid in 3D, full multigrid in 2D, where each
+// reached Euler's error sooner on the H200 (docs/BENCHMARKS.md, twelfth session): a V-cycle
+// cuts the error only 2-4x on the U (its coarse solve too inexact there), and the two-grid
+// iteration needs one more iteration than full multigrid on most 2D scenes, which its lower cost
+// pays for in 3D only.
+enum MultigridCycle : int { kCycleAuto, kCycleFull, kCycleVCycles, kCycleTwoGrid };
+inline constexpr int resolveMultigridCycle(int cycle, bool is3d) {
+  return cycle != kCycleAuto ? cycle : is3d ? kCycleTwoGrid : kCycleFull;
+}
+
 // Multigrid's cycles and sweeps, the defaults of multigridParamSpecs and of every options struct:
 // the paper's a = 1, b = 2, but c = 2 (the paper's 1): on the H200 two post-sweeps reach
 // Euler's error in fewer iterations at 512^2-2048^2 and 256^3-512^3, 17-39 % sooner
-// (docs/BENCHMARKS.md, "Multigrid's post-smoothing"). vcycles (off, the paper's): only the first
-// iteration after a reset full multigrid, each later one V-cycles on V: 1.2-2x sooner on the
-// bench's blob, with or without noise, but on the U a V-cycle cuts the error only 2-4x (its
-// coarse solve too inexact there), 5 iterations to 1e-6 against 2 (docs/BENCHMARKS.md, eleventh
-// session).
+// (docs/BENCHMARKS.md, "Multigrid's post-smoothing").
 struct MultigridSweeps {
   int a = 1, b = 2, c = 2;
-  bool vcycles = false;
+  int cycle = kCycleAuto;
 };
 inline constexpr MultigridSweeps kMultigridSweeps{};
 

@@ -33,7 +33,7 @@ EulerOptions SolverConfig::eulerOptions() const {
 MultigridOptions SolverConfig::multigridOptions() const {
   MultigridOptions o;
   o.precision = precision;
-  o.a = a, o.b = b, o.c = c, o.vcycles = vcycles;
+  o.a = a, o.b = b, o.c = c, o.cycle = cycle;
   o.coarseSide = mgCoarseSide;
   o.fused = mgFused;
   // The one-launch choice is the storage options' (--persistent), as Euler's tiles.
@@ -50,7 +50,7 @@ void SolverConfig::keepOwnParamValues(const std::vector<double>& values) {
   if (kind != SolverKind::Multigrid || values.size() != fields.size()) return;
   MultigridOptions o;
   for (std::size_t i = 0; i < fields.size(); ++i) fields[i].set(o, values[i]);
-  a = o.a, b = o.b, c = o.c, vcycles = o.vcycles;
+  a = o.a, b = o.b, c = o.c, cycle = o.cycle;
 }
 
 namespace {

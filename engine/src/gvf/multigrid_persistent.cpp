@@ -1,5 +1,6 @@
 // The one-launch executor of multigrid (MultigridOptions::persistent, mg_persistent in
 // kernels/multigrid_persistent.cl): its set-up, step lists, launches and give-up check.
+#include <algorithm>
 #include <cmath>
 
 #include "cl/launch.hpp"
@@ -103,19 +104,20 @@ void MultigridSolver::setUpPersistent(const std::string& levelOpts) {
   recordPersistentOps();
 }
 
-// The step lists of the one launch: whole iterations (`a` cycles of iteration(), full
-// multigrid and, with vcycles, V-cycles only, when the launch starts at level 0), else vcycle()
-// and fmg() from its top level; in launch order.
+// The step lists of the one launch: whole iterations (`a` cycles of iteration(): the first
+// since reset() and, where they differ, the later ones, when the launch starts at level 0),
+// else vcycle() and fmg() from its top level; in launch order.
 void MultigridSolver::recordPersistentOps() {
-  const CycleShape cycle = cycleShape();
+  const CycleShape shape = cycleShape();
+  const IterationKind first = iterationKind(cycle(), 0), later = iterationKind(cycle(), 1);
   for (int which = 0; which < 4; ++which) {
     StepRecorder rec;
-    if ((which == 0 || (which == 3 && options_.vcycles)) && persistentTop_ == 0) {
-      for (int i = 0; i < options_.a; ++i) iteration(rec, cycle, which == 3);
+    if ((which == 0 || (which == 3 && later != first)) && persistentTop_ == 0) {
+      for (int i = 0; i < options_.a; ++i) iteration(rec, shape, which == 3 ? later : first);
     } else if (which == 1 && persistentTop_ > 0) {
-      vcycle(rec, cycle, persistentTop_);
+      vcycle(rec, shape, persistentTop_);
     } else if (which == 2 && persistentTop_ > 0) {
-      fullMultigrid(rec, cycle, persistentTop_);
+      fullMultigrid(rec, shape, persistentTop_);
     } else {
       persistentOps_[which] = {};
       continue;
@@ -173,10 +175,11 @@ void MultigridSolver::recordPersistentOps() {
   }
 }
 
-// The first iteration since reset() by list 0 (full multigrid), later ones by list 3 with
-// vcycles (multigrid_schedule.hpp's vcycleOnly).
+// The first iteration since reset() by list 0, later ones by list 3 where it differs
+// (multigrid_schedule.hpp's iterationKind).
 void MultigridSolver::stepPersistent(int n) {
-  const int first = vcycleOnly(options_.vcycles, iterations_) ? 0 : options_.vcycles ? 1 : n;
+  const bool twoLists = !persistentOps_[3].host.empty();
+  const int first = !twoLists ? n : iterations_ > 0 ? 0 : std::min(n, 1);
   stepPersistentList(0, first);
   stepPersistentList(3, n - first);
 }

@@ -38,13 +38,16 @@ void fullMultigrid(CycleSteps& steps, const CycleShape& shape, int level) {
 }
 
 // Correction form worked on V directly: A(V + e) = f  <=>  A e = f - A V.
-void iteration(CycleSteps& steps, const CycleShape& shape, bool vcycleOnly) {
-  if (vcycleOnly) return vcycle(steps, shape, 0);
-  if (shape.last > 0) {
-    steps.run(0, {.restrict = true});
-    fullMultigrid(steps, shape, 1);
-  }
-  vcycle(steps, shape, 0, shape.last > 0);
+void iteration(CycleSteps& steps, const CycleShape& shape, IterationKind kind) {
+  if (kind == IterationKind::VCycle || shape.last == 0) return vcycle(steps, shape, 0);
+  const bool twoGrid = kind == IterationKind::TwoGrid;
+  // (Full multigrid sets e_1 from e_2, or zeroes it on the last level: no fill here.)
+  steps.run(0, {.sweeps = twoGrid ? shape.b : 0, .restrict = true});
+  fullMultigrid(steps, shape, 1);
+  if (twoGrid)
+    steps.run(0, {.prolong = true, .sweeps = shape.c});
+  else
+    vcycle(steps, shape, 0, true);
 }
 
 void StepRecorder::smooth(int level, int sweeps) {

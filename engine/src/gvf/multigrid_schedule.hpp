@@ -1,7 +1,7 @@
 #pragma once
 // Multigrid's schedule, written once: the paper's V-cycle (Alg. 3), recursive full multigrid
-// (Alg. 4) and one iteration (full multigrid on the residual equation, then a V-cycle on V),
-// as the steps they take in launch order. Three executors take the steps: MultigridSolver's
+// (Alg. 4) and the iterations of MultigridCycle (params.hpp), as the steps they take in launch
+// order. Three executors take the steps: MultigridSolver's
 // launches (a kernel per step), mg_coarse (one work-group, one launch) and mg_persistent (the
 // one launch); the last two run lists recorded by StepRecorder. Also the level sizes both
 // multigrid_solver.cpp and multigrid_persistent.cpp use.
@@ -68,12 +68,19 @@ class CycleSteps {
 // prolongFirst: V += P e_{level+1} first (as part of the first run; never taken over then).
 void vcycle(CycleSteps& steps, const CycleShape& shape, int level, bool prolongFirst = false);
 void fullMultigrid(CycleSteps& steps, const CycleShape& shape, int level);
-// One full-multigrid cycle on V (level 0): the residual to level 1, full multigrid for the
-// correction there, V += P e_1, a V-cycle on V; vcycleOnly: the V-cycle alone.
-void iteration(CycleSteps& steps, const CycleShape& shape, bool vcycleOnly);
-// Whether the iteration after `done` since reset() is V-cycles only (MultigridOptions::vcycles:
-// full multigrid first, then V-cycles).
-inline bool vcycleOnly(bool vcycles, long done) { return vcycles && done > 0; }
+// One iteration's cycle on V (level 0):
+//  FullMultigrid: the residual to level 1, full multigrid for the correction there, V += P e_1,
+//    a V-cycle on V (the paper's);
+//  VCycle: the V-cycle alone;
+//  TwoGrid: b sweeps, the residual to level 1, full multigrid for the correction there,
+//    V += P e_1, c sweeps (FullMultigrid less the V-cycle's own visit of level 1).
+enum class IterationKind { FullMultigrid, VCycle, TwoGrid };
+void iteration(CycleSteps& steps, const CycleShape& shape, IterationKind kind);
+// The iteration that follows `done` iterations since reset() under a resolved MultigridCycle.
+inline IterationKind iterationKind(int cycle, long done) {
+  if (cycle == kCycleTwoGrid) return IterationKind::TwoGrid;
+  return cycle == kCycleVCycles && done > 0 ? IterationKind::VCycle : IterationKind::FullMultigrid;
+}
 
 // Records the steps as int4 (code, level - first, a, b) in launch order.
 class StepRecorder final : public CycleSteps {

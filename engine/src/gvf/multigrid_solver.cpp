@@ -43,10 +43,18 @@ const std::vector<ParamSpec>& multigridParamSpecs() {
       {"mg-c", "c (post-smoothing)", 0, 16, kMultigridSweeps.c, true,
        "Red-black Gauss-Seidel sweeps after each coarse-grid correction (paper: c = 1; 2 "
        "reaches Euler's error sooner on GPUs)."},
-      {"mg-vcycles", "V-cycles after the first", 0, 1, kMultigridSweeps.vcycles ? 1.0 : 0.0, true,
-       "1: the first iteration after a reset is full multigrid, each later one V-cycles on V "
-       "(sooner on smooth or noisy fields, much later on sharp flat shapes as the U); 0: every "
-       "iteration full multigrid (the paper)."},
+      {"mg-cycle",
+       "cycle",
+       kCycleAuto,
+       kCycleTwoGrid,
+       kMultigridSweeps.cycle,
+       true,
+       "The iterations' schedule: fmg, every iteration full multigrid, then a V-cycle (the "
+       "paper); vcycles, full multigrid first, then V-cycles (sooner on smooth or noisy fields, "
+       "much later on sharp flat shapes as the U); twogrid, sweeps on the image's grid around a "
+       "full-multigrid coarse solve (cheaper, one iteration more in 2D); auto, twogrid in 3D "
+       "and fmg in 2D, where each measured faster.",
+       {"auto", "fmg", "vcycles", "twogrid"}},
   };
   return specs;
 }
@@ -56,7 +64,7 @@ const std::vector<ParamField<MultigridOptions>>& multigridParamFields() {
       {"mg-a", &MultigridOptions::a},
       {"mg-b", &MultigridOptions::b},
       {"mg-c", &MultigridOptions::c},
-      {"mg-vcycles", &MultigridOptions::vcycles}};
+      {"mg-cycle", &MultigridOptions::cycle}};
   return fields;
 }
 
@@ -97,7 +105,7 @@ MultigridSolver::MultigridSolver(std::shared_ptr<ComputeContext> ctx, GvfInput i
                                  MultigridOptions options)
     : ctx_(std::move(ctx)), input_(std::move(input)), options_(options) {
   setMu(mu);
-  setOptions({options.a, options.b, options.c, options.vcycles});
+  setOptions({options.a, options.b, options.c, options.cycle});
   const FieldShape shape{input_.width, input_.height, input_.depth};
   fused_ = options.fused < 0 ? fusedChosen(*ctx_, shape) : options.fused > 0;
   persistent_ = persistentWanted();
@@ -203,7 +211,7 @@ double MultigridSolver::muBound() const { return gvflab::muBound(SolverKind::Mul
 
 void MultigridSolver::setOptions(const MultigridSweeps& sweeps) {
   MultigridOptions o = options_;
-  o.a = sweeps.a, o.b = sweeps.b, o.c = sweeps.c, o.vcycles = sweeps.vcycles;
+  o.a = sweeps.a, o.b = sweeps.b, o.c = sweeps.c, o.cycle = sweeps.cycle;
   validateFields(o, multigridParamSpecs(), multigridParamFields());
   if (o.b + o.c < 1)
     throw ParameterError("Multigrid needs at least one smoothing sweep (b + c >= 1).");
@@ -226,13 +234,13 @@ void MultigridSolver::setOwnParamValues(const std::vector<double>& values) {
   const auto& fields = multigridParamFields();
   if (values.size() != fields.size())
     throw ParameterError("Multigrid takes " + std::to_string(fields.size()) +
-                         " settings: a, b, c and vcycles.");
+                         " settings: a, b, c and cycle.");
   MultigridOptions o = options_;
   for (std::size_t i = 0; i < fields.size(); ++i) {
     validate(specs[i], values[i]);  // before the int casts
     fields[i].set(o, values[i]);
   }
-  setOptions({o.a, o.b, o.c, o.vcycles});
+  setOptions({o.a, o.b, o.c, o.cycle});
 }
 
 std::string MultigridSolver::structure() const { return std::to_string(levels()) + " levels"; }
@@ -241,7 +249,7 @@ std::vector<SolverFact> MultigridSolver::facts() const {
   return {{"mg_a", std::int64_t{options_.a}},
           {"mg_b", std::int64_t{options_.b}},
           {"mg_c", std::int64_t{options_.c}},
-          {"mg_vcycles", std::int64_t{options_.vcycles}},
+          {"mg_cycle", findSpec(multigridParamSpecs(), "mg-cycle").choices.at(cycle())},
           {"levels", std::int64_t{levels()}}};
 }
 
@@ -558,6 +566,10 @@ class MultigridSolver::Launches final : public detail::CycleSteps {
   MultigridSolver& s_;
 };
 
+int MultigridSolver::cycle() const {
+  return resolveMultigridCycle(options_.cycle, input_.dims() == 3);
+}
+
 detail::CycleShape MultigridSolver::cycleShape() const {
   return {levels() - 1, options_.b, options_.c};
 }
@@ -580,12 +592,12 @@ void MultigridSolver::vCycle() {
       ctx_->queue().enqueueCopyBuffer(v_->buffer(), before, 0, 0, bytes);
     }
     Launches launches(*this);
-    detail::iteration(launches, cycleShape(), true);
+    detail::iteration(launches, cycleShape(), detail::IterationKind::VCycle);
     if (mayGiveUp) {
       confirmPersistentSteps(false);
       if (!persistent_) {
         ctx_->queue().enqueueCopyBuffer(before, v_->buffer(), 0, 0, bytes);
-        detail::iteration(launches, cycleShape(), true);
+        detail::iteration(launches, cycleShape(), detail::IterationKind::VCycle);
       }
     }
   } catch (const cl::Error& e) {
@@ -594,16 +606,17 @@ void MultigridSolver::vCycle() {
   exportedAt_ = -1;
 }
 
-void MultigridSolver::fullMultigridCycle() { launchCycle(false); }
+void MultigridSolver::fullMultigridCycle() {
+  launchCycle(static_cast<int>(detail::IterationKind::FullMultigrid));
+}
 
 // One cycle of the schedule (multigrid_schedule.cpp) as launches.
-void MultigridSolver::launchCycle(bool vcycleOnly) {
+void MultigridSolver::launchCycle(int kind) {
   try {
     Launches launches(*this);
-    detail::iteration(launches, cycleShape(), vcycleOnly);
+    detail::iteration(launches, cycleShape(), static_cast<detail::IterationKind>(kind));
   } catch (const cl::Error& e) {
-    rethrowClError(e,
-                   vcycleOnly ? "running a multigrid V-cycle" : "running a full-multigrid cycle");
+    rethrowClError(e, "running a multigrid iteration");
   }
   exportedAt_ = -1;
 }
@@ -664,8 +677,8 @@ void MultigridSolver::step(int n) {
     return;
   }
   for (int i = 0; i < n; ++i) {
-    const bool vcycleOnly = detail::vcycleOnly(options_.vcycles, iterations_);
-    for (int j = 0; j < options_.a; ++j) launchCycle(vcycleOnly);
+    const auto kind = detail::iterationKind(cycle(), iterations_);
+    for (int j = 0; j < options_.a; ++j) launchCycle(static_cast<int>(kind));
     ++iterations_;
   }
 }

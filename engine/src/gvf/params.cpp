@@ -34,6 +34,16 @@ const ParamSpec& findSpec(const std::vector<ParamSpec>& specs, const std::string
   throw ParameterError("Unknown parameter " + quotedText(key) + ".");
 }
 
+double choiceValue(const ParamSpec& spec, const std::string& text) {
+  std::string names;
+  for (std::size_t i = 0; i < spec.choices.size(); ++i) {
+    const double value = spec.minValue + static_cast<double>(i);
+    if (text == spec.choices[i] || text == std::to_string(static_cast<int>(value))) return value;
+    names += (i ? ", " : "") + spec.choices[i];
+  }
+  throw ParameterError(spec.label + " is one of " + names + ", not " + quotedText(text) + ".");
+}
+
 std::string paramKeyword(std::string_view key) {
   std::string name(key.starts_with("snake-") ? key.substr(6) : key);
   std::replace(name.begin(), name.end(), '-', '_');

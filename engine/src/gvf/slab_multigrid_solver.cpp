@@ -216,7 +216,8 @@ void SlabMultigridSolver::step(int n) {
     const MultigridOptions& o = coarse_->options();
     for (int i = 0; i < n; ++i) {
       for (int j = 0; j < o.a; ++j)
-        detail::iteration(steps, coarse_->cycleShape(), detail::vcycleOnly(o.vcycles, iterations_));
+        detail::iteration(steps, coarse_->cycleShape(),
+                          detail::iterationKind(coarse_->cycle(), iterations_));
       ++iterations_;
     }
   } catch (const cl::Error& e) {

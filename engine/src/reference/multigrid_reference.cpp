@@ -180,12 +180,20 @@ Field multigridIterate(Field v, const Field& v0, const MultigridParams& p, int i
                        long done) {
   const Hierarchy hy = makeHierarchy(v0, p);
   const Field f = multigridRhs(v0);
+  const int cycle = resolveMultigridCycle(p.cycle, v0.depth > 1);
+  const auto correction = [&] {  // full multigrid on A e = f − A V from level 1
+    return fmg(hy, 1, restrictField(multigridResidual(v, f, hy.s[0], hy.k(0), hy.spacing)));
+  };
   for (int it = 0; it < iterations; ++it, ++done)
-    for (int cycle = 0; cycle < p.a; ++cycle) {
+    for (int c = 0; c < p.a; ++c) {
+      if (hy.last() > 0 && cycle == kCycleTwoGrid) {
+        smooth(v, f, hy.s[0], hy.k(0), p.b, hy.spacing);
+        prolongAdd(v, correction());
+        smooth(v, f, hy.s[0], hy.k(0), p.c, hy.spacing);
+        continue;
+      }
       // Correction form of Alg. 4 worked on V directly: A(V + e) = f  ⇔  A e = f − A V.
-      if (hy.last() > 0 && !(p.vcycles && done > 0))
-        prolongAdd(
-            v, fmg(hy, 1, restrictField(multigridResidual(v, f, hy.s[0], hy.k(0), hy.spacing))));
+      if (hy.last() > 0 && !(cycle == kCycleVCycles && done > 0)) prolongAdd(v, correction());
       vcycle(hy, 0, v, f);
     }
   return v;
