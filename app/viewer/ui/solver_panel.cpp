@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "gvflab/params.hpp"
+#include "gvflab/solver.hpp"
 #include "viewer/ui/panel_widgets.hpp"
 
 namespace gvflab::viewer {
@@ -27,9 +29,17 @@ void drawOwnParams(Session& session, ErrorLog& errors) {
     const bool flag = spec.integer && spec.minValue == 0 && spec.maxValue == 1;
     bool set = false;
     if (!spec.choices.empty()) {
-      std::vector<const char*> names;
-      for (const std::string& name : spec.choices) names.push_back(name.c_str());
+      // The choice as the solver resolved it where that says more ("auto (twogrid)"): its
+      // fact of the same name (mg-cycle: mg_cycle).
+      std::vector<std::string> shown = spec.choices;
       int index = v - low;
+      const SolverFact* fact = findFact(session.solver().facts(), paramKeyword(spec.key));
+      if (fact && index >= 0 && index < static_cast<int>(shown.size()))
+        if (const auto* resolved = std::get_if<std::string>(&fact->value);
+            resolved && *resolved != shown[index])
+          shown[index] += " (" + *resolved + ")";
+      std::vector<const char*> names;
+      for (const std::string& name : shown) names.push_back(name.c_str());
       set = ImGui::Combo(spec.label.c_str(), &index, names.data(), static_cast<int>(names.size()));
       v = index + low;
     } else if (flag) {
