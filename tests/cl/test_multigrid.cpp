@@ -766,9 +766,13 @@ TEST_CASE("multigrid in one launch from level 1 gives the launch path's iteratio
             ref::MultigridParams{.mu = 0.07, .a = 2, .b = 1, .c = 3, .cycle = kCycleFull},
             ref::MultigridParams{.mu = 0.1, .a = 2, .b = 2, .c = 1, .cycle = kCycleTwoGrid}}) {
         CAPTURE(p.b);
+        CAPTURE(p.cycle);
         stepBothFromV0(launches, one, p);
         const auto a = readAny(launches), b = readAny(one);
-        CHECK(test::maxAbsDiff(b, std::vector<double>(a.begin(), a.end())) < 1e-6);
+        // Float contraction may round one value to the next snorm16 step (1 / 32767: the
+        // two-grid iteration at width 21 on the H200 does).
+        const double tolerance = k.precision == Precision::F32 ? 1e-6 : 1.5 / 32767;
+        CHECK(test::maxAbsDiff(b, std::vector<double>(a.begin(), a.end())) < tolerance);
         CHECK(one.error() == doctest::Approx(launches.error()).epsilon(1e-4));
         if (k.precision == Precision::F32)
           CHECK(relDiff(readRef(one).values, ref::multigridIterate(v0, v0, p, 2).values) < 2e-5);
