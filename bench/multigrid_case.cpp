@@ -9,6 +9,7 @@
 #include <random>
 
 #include "bench_common.hpp"
+#include "gvflab/error.hpp"
 #include "gvflab/multigrid_solver.hpp"
 #include "gvflab/phantoms.hpp"
 #include "gvflab/profiler.hpp"
@@ -45,6 +46,10 @@ void addNoise(std::vector<float>& values, std::optional<double> snr) {
 // --size), plus --snr's noise.
 GvfInput caseInput(ComputeContext& ctx, const BenchArgs& args) {
   if (args.depth > 0) {
+    if (args.phantom != "blob" && args.depth != args.size)
+      throw ParameterError("--phantom " + args.phantom + " is a cube: give --depth " +
+                           std::to_string(args.size) + " (--size), not " +
+                           std::to_string(args.depth) + ".");
     Volume v = args.phantom == "blob" ? blobVolume(args.size, args.depth)
                                       : makeVolumePhantom(args.phantom, args.size);
     addNoise(v.voxels, args.snr);
