@@ -220,6 +220,8 @@ GvfRun runGvf(const std::shared_ptr<ComputeContext>& ctx, const GvfInput& input,
   r.note = solver.storageNote();
   if (const SolverFact* split = findFact(facts, "split"))
     r.split = std::get<std::string>(split->value);
+  if (const SolverFact* cycle = findFact(facts, "mg_cycle"))
+    r.cycle = std::get<std::string>(cycle->value);
   return run;
 }
 
@@ -340,6 +342,9 @@ void bindGvf(py::module_& m) {
       .def_readonly("height", &GvfReport::height)
       .def_readonly("depth", &GvfReport::depth)
       .def_readonly("levels", &GvfReport::levels, "Multigrid levels (0 for Euler).")
+      .def_readonly("cycle", &GvfReport::cycle,
+                    "Multigrid's iteration schedule as run ('fmg', 'vcycles' or 'twogrid'; "
+                    "mg_cycle='auto' resolved), '' for Euler.")
       .def_readonly("mu", &GvfReport::mu)
       .def_readonly("sigma", &GvfReport::sigma)
       .def_readonly("iterations", &GvfReport::iterations)

@@ -54,6 +54,7 @@ void checkGvfFits(const ComputeContext& ctx, FieldShape shape, const GvfRequest&
 struct GvfReport {
   std::string solver, precision, device, note;
   std::string split;  // a split's slabs and devices (the solver's "split" fact); '' for one
+  std::string cycle;  // multigrid's schedule as resolved ("mg_cycle" fact); '' for Euler
   int width = 0, height = 0, depth = 1, levels = 0;
   double mu = 0, sigma = 0;
   long iterations = 0;

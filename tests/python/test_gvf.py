@@ -93,8 +93,15 @@ def test_mg_cycle_runs_as_the_clis(cli, tmp_path):
     field, _ = gvflab.gvf(image, iterations=2, solver="multigrid", mg_cycle="twogrid")
     np.testing.assert_allclose(gvflab.field_xy(field), read_mha_field(tmp_path / "f.mha"),
                                atol=1e-6)
-    paper, _ = gvflab.gvf(image, iterations=2, solver="multigrid", mg_cycle="fmg")
+    paper, report = gvflab.gvf(image, iterations=2, solver="multigrid", mg_cycle="fmg")
     assert np.abs(paper - field).max() > 1e-6  # another schedule, another field after 2
+    assert report.cycle == "fmg"
+    # auto, as run: full multigrid on an image, two-grid on a volume; nothing for Euler.
+    assert gvflab.gvf(image, iterations=1, solver="multigrid")[1].cycle == "fmg"
+    volume = np.zeros((12, 12, 12), np.float32)
+    volume[3:9, 3:9, 3:9] = 1
+    assert gvflab.gvf(volume, iterations=1, solver="multigrid")[1].cycle == "twogrid"
+    assert gvflab.gvf(image, iterations=1, solver="euler")[1].cycle == ""
 
 
 def test_target_error_runs_as_the_cli(cli, tmp_path):
