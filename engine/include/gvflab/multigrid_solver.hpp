@@ -46,6 +46,7 @@ class ComputeContext;
 namespace detail {
 struct CycleShape;
 struct LevelRun;
+enum class IterationKind;  // multigrid_schedule.hpp
 }  // namespace detail
 
 struct MultigridOptions {
@@ -247,7 +248,7 @@ class MultigridSolver : public Solver {
   bool persistentWanted() const;
   void allocateLevels(FieldShape shape);
   void setUpPersistent(const std::string& levelOpts);  // the coarse levels' build options
-  void launchCycle(int kind);  // `iteration` of multigrid_schedule.hpp as launches (IterationKind)
+  void launchCycle(detail::IterationKind kind);  // `iteration` of multigrid_schedule.hpp, launched
   void recordPersistentOps();
   void stepPersistent(int n);
   void stepPersistentList(int which, int n);  // n iterations of list `which`, in chunks

@@ -59,6 +59,14 @@ const std::vector<ParamSpec>& multigridParamSpecs() {
   return specs;
 }
 
+namespace {
+// A MultigridCycle's name in the table (the facts' mg_cycle).
+const std::string& cycleName(int cycle) {
+  const ParamSpec& spec = findSpec(multigridParamSpecs(), "mg-cycle");
+  return spec.choices.at(static_cast<std::size_t>(cycle - static_cast<int>(spec.minValue)));
+}
+}  // namespace
+
 const std::vector<ParamField<MultigridOptions>>& multigridParamFields() {
   static const std::vector<ParamField<MultigridOptions>> fields = {
       {"mg-a", &MultigridOptions::a},
@@ -249,7 +257,7 @@ std::vector<SolverFact> MultigridSolver::facts() const {
   return {{"mg_a", std::int64_t{options_.a}},
           {"mg_b", std::int64_t{options_.b}},
           {"mg_c", std::int64_t{options_.c}},
-          {"mg_cycle", findSpec(multigridParamSpecs(), "mg-cycle").choices.at(cycle())},
+          {"mg_cycle", cycleName(cycle())},
           {"levels", std::int64_t{levels()}}};
 }
 
@@ -606,15 +614,13 @@ void MultigridSolver::vCycle() {
   exportedAt_ = -1;
 }
 
-void MultigridSolver::fullMultigridCycle() {
-  launchCycle(static_cast<int>(detail::IterationKind::FullMultigrid));
-}
+void MultigridSolver::fullMultigridCycle() { launchCycle(detail::IterationKind::FullMultigrid); }
 
 // One cycle of the schedule (multigrid_schedule.cpp) as launches.
-void MultigridSolver::launchCycle(int kind) {
+void MultigridSolver::launchCycle(detail::IterationKind kind) {
   try {
     Launches launches(*this);
-    detail::iteration(launches, cycleShape(), static_cast<detail::IterationKind>(kind));
+    detail::iteration(launches, cycleShape(), kind);
   } catch (const cl::Error& e) {
     rethrowClError(e, "running a multigrid iteration");
   }
@@ -678,7 +684,7 @@ void MultigridSolver::step(int n) {
   }
   for (int i = 0; i < n; ++i) {
     const auto kind = detail::iterationKind(cycle(), iterations_);
-    for (int j = 0; j < options_.a; ++j) launchCycle(static_cast<int>(kind));
+    for (int j = 0; j < options_.a; ++j) launchCycle(kind);
     ++iterations_;
   }
 }
