@@ -108,16 +108,24 @@ double parseSpec(const std::string& flag, const std::string& text,
   return parseDouble(flag, text, s.minValue, s.maxValue);
 }
 
+// A flag's comma-separated list, each item as `parse` reads it.
+template <class Parse>
+auto commaList(const std::string& list, Parse parse) {
+  std::vector<decltype(parse(list))> items;
+  for (std::size_t at = 0; at <= list.size();) {
+    const std::size_t comma = std::min(list.find(',', at), list.size());
+    items.push_back(parse(list.substr(at, comma - at)));
+    at = comma + 1;
+  }
+  return items;
+}
+
 // --mg-cycle's comma list of MultigridCycle names or numbers (the table's choices).
 std::vector<int> parseCycles(const std::string& list) {
   const gvflab::ParamSpec& spec = gvflab::findSpec(gvflab::multigridParamSpecs(), "mg-cycle");
-  std::vector<int> cycles;
-  for (std::size_t at = 0; at <= list.size();) {
-    const std::size_t comma = std::min(list.find(',', at), list.size());
-    cycles.push_back(static_cast<int>(gvflab::choiceValue(spec, list.substr(at, comma - at))));
-    at = comma + 1;
-  }
-  return cycles;
+  return commaList(list, [&](const std::string& item) {
+    return static_cast<int>(gvflab::choiceValue(spec, item));
+  });
 }
 
 double parseNumber(const std::string& flag, const std::string& text) {
@@ -168,17 +176,12 @@ int main(int argc, char** argv) {
       else if (args[i] == "--json")
         b.json = true;
       else if (args[i] == "--devices" || args[i] == "--exchange") {
-        auto& list = args[i] == "--devices" ? b.devices : b.exchanges;
-        const std::string v = value();
-        list.clear();
-        for (std::size_t at = 0; at <= v.size();) {
-          const std::size_t comma = std::min(v.find(',', at), v.size());
-          list.push_back(v.substr(at, comma - at));
-          if (&list == &b.exchanges && list.back() != "host" && list.back() != "copy")
-            throw gvflab::ParameterError("--exchange takes host or copy, not '" + list.back() +
-                                         "'.");
-          at = comma + 1;
-        }
+        const bool exchange = args[i] == "--exchange";
+        (exchange ? b.exchanges : b.devices) = commaList(value(), [&](const std::string& item) {
+          if (exchange && item != "host" && item != "copy")
+            throw gvflab::ParameterError("--exchange takes host or copy, not '" + item + "'.");
+          return item;
+        });
       } else if (args[i] == "--halo")
         b.halo = parseInt("--halo", value(), 1, 64);
       else if (args[i] == "--split-only")
@@ -233,14 +236,9 @@ int main(int argc, char** argv) {
                         : flag == "--mg-variant"         ? 7
                         : flag.rfind("--region", 0) == 0 ? 1 << 20
                                                          : 16384;
-        list.clear();
-        std::string v = value();
-        for (std::size_t at = 0; at <= v.size();) {
-          const std::size_t comma = std::min(v.find(',', at), v.size());
-          list.push_back(parseInt(flag.c_str(), v.substr(at, comma - at),
-                                  flag == "--mg-groups" ? 0 : -1, top));
-          at = comma + 1;
-        }
+        list = commaList(value(), [&](const std::string& item) {
+          return parseInt(flag.c_str(), item, flag == "--mg-groups" ? 0 : -1, top);
+        });
       } else if (args[i] == "--precision") {
         const std::string v = value();
         b.precisions = v == "all" ? std::vector<gvflab::Precision>{gvflab::Precision::F32,

@@ -49,7 +49,7 @@ void wrapInto(std::ostringstream& out, std::size_t column, const std::string& te
 
 std::string flagDefault(const Flag& f) {
   if (f.spec && !f.spec->choices.empty())  // named choices: the default's name
-    return f.spec->choices.at(static_cast<std::size_t>(f.spec->defaultValue - f.spec->minValue));
+    return gvflab::choiceName(*f.spec);
   if (f.spec) return std::isnan(f.spec->defaultValue) ? "" : numberText(f.spec->defaultValue);
   if (!f.shown) return "";
   static const Options defaults = parseOptions({});

@@ -127,8 +127,7 @@ int multigridDefault(const char* key) {
 }
 
 std::string multigridChoice(const char* key) {
-  const ParamSpec& spec = findSpec(multigridParamSpecs(), key);
-  return spec.choices.at(static_cast<std::size_t>(spec.defaultValue - spec.minValue));
+  return choiceName(findSpec(multigridParamSpecs(), key));
 }
 
 FieldSolvePlan GvfRequest::plan() const {

@@ -79,8 +79,7 @@ PYBIND11_MODULE(_gvflab, m) {
     py::dict table;
     for (const ParamSpec& spec : *specs)
       table[py::str(spec.key)] =
-          !spec.choices.empty() ? py::object(py::str(spec.choices.at(
-                                      static_cast<std::size_t>(spec.defaultValue - spec.minValue))))
+          !spec.choices.empty() ? py::object(py::str(choiceName(spec)))
           : spec.integer        ? py::object(py::int_(static_cast<long long>(spec.defaultValue)))
                                 : py::object(py::float_(spec.defaultValue));
     defaults[name] = table;

@@ -30,6 +30,9 @@ const ParamSpec& findSpec(const std::vector<ParamSpec>& specs, const std::string
 // A spec with choices: the value `text` names (a choice's name, or its number as text);
 // ParameterError naming the label and the choices otherwise.
 double choiceValue(const ParamSpec& spec, const std::string& text);
+// A spec with choices: the name of `value` (its default when omitted).
+const std::string& choiceName(const ParamSpec& spec, double value);
+const std::string& choiceName(const ParamSpec& spec);
 
 // A table entry bound to the field of T it sets (a double, an int or a bool held as 0/1). The
 // CLI, session files, Python and the viewer's panels read and write T through these bindings,

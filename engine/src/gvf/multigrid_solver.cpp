@@ -59,14 +59,6 @@ const std::vector<ParamSpec>& multigridParamSpecs() {
   return specs;
 }
 
-namespace {
-// A MultigridCycle's name in the table (the facts' mg_cycle).
-const std::string& cycleName(int cycle) {
-  const ParamSpec& spec = findSpec(multigridParamSpecs(), "mg-cycle");
-  return spec.choices.at(static_cast<std::size_t>(cycle - static_cast<int>(spec.minValue)));
-}
-}  // namespace
-
 const std::vector<ParamField<MultigridOptions>>& multigridParamFields() {
   static const std::vector<ParamField<MultigridOptions>> fields = {
       {"mg-a", &MultigridOptions::a},
@@ -257,7 +249,7 @@ std::vector<SolverFact> MultigridSolver::facts() const {
   return {{"mg_a", std::int64_t{options_.a}},
           {"mg_b", std::int64_t{options_.b}},
           {"mg_c", std::int64_t{options_.c}},
-          {"mg_cycle", cycleName(cycle())},
+          {"mg_cycle", choiceName(findSpec(multigridParamSpecs(), "mg-cycle"), cycle())},
           {"levels", std::int64_t{levels()}}};
 }
 

@@ -44,6 +44,12 @@ double choiceValue(const ParamSpec& spec, const std::string& text) {
   throw ParameterError(spec.label + " is one of " + names + ", not " + quotedText(text) + ".");
 }
 
+const std::string& choiceName(const ParamSpec& spec, double value) {
+  return spec.choices.at(static_cast<std::size_t>(value - spec.minValue));
+}
+
+const std::string& choiceName(const ParamSpec& spec) { return choiceName(spec, spec.defaultValue); }
+
 std::string paramKeyword(std::string_view key) {
   std::string name(key.starts_with("snake-") ? key.substr(6) : key);
   std::replace(name.begin(), name.end(), '-', '_');
