@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cl/cl_fixture.hpp"
+#include "gvf/march_tile.hpp"
 #include "gvflab/error.hpp"
 #include "gvflab/euler_solver.hpp"
 #include "gvflab/mu_rule.hpp"
@@ -132,8 +133,9 @@ TEST_CASE("marching warps equal the wide tiles and the reference") {
   const TileShape marches[] = {
       {.width = 128, .height = 16, .rowsPerItem = 2, .halo = 4, .colsPerItem = 4, .march = true},
       {.width = 64, .height = 9, .rowsPerItem = 1, .halo = 3, .colsPerItem = 2, .march = true},
-      // NVIDIA's default above 2048² (resolveTile): at 300 rows one chunk of three is plain.
-      {.width = 64, .height = 128, .rowsPerItem = 2, .halo = 4, .colsPerItem = 2, .march = true}};
+      // NVIDIA's default at 4096² on 132 compute units (march_tile.hpp): at 300 rows one chunk
+      // of three is plain.
+      detail::marchTile(4096, 4096, 132)};
   std::uint32_t seed = 4300;
   for (auto [w, h] : sizes) {
     const Image2D img = test::randomImage(w, h, seed++);
@@ -173,4 +175,37 @@ TEST_CASE("marching warps equal the wide tiles and the reference") {
       EulerSolver(ctx, in, 0.14,
                   {.memory = MemoryKind::Local, .tile = marches[0], .persistent = true}),
       ParameterError);
+}
+
+// The marching chunks keep every warp of the grid resident at once, in as few rows as that
+// allows (a second wave of warps costs a whole chunk's time again).
+TEST_CASE("marching chunks are the shortest that keep the grid in one wave") {
+  const TileShape t = detail::marchTile(4096, 4096, 132);
+  CHECK(t.march);
+  CHECK(t.width == 64);
+  CHECK(t.halo == 4);
+  CHECK(t.height == 118);  // 74 strips x 35 chunks = 2590 warps of 2640
+  CHECK(detail::marchFetchesAhead(t));
+  CHECK_FALSE(detail::marchFetchesAhead(detail::marchTile(8192, 8192, 132)));  // 482 rows
+  std::uint32_t seed = 42;
+  for (int n = 0; n < 300; ++n) {
+    seed = seed * 1664525u + 1013904223u;
+    const int width = 2049 + static_cast<int>(seed % 30000u);
+    seed = seed * 1664525u + 1013904223u;
+    const int height = 1 + static_cast<int>(seed % 30000u);
+    const int units = 1 + static_cast<int>(seed >> 24) % 200;
+    const TileShape m = detail::marchTile(width, height, units);
+    const int inner = m.width - 2 * m.halo;
+    const int strips = (width + inner - 1) / inner;
+    const auto chunks = [&](int rows) { return (height + rows - 1) / rows; };
+    const int capacity = units * detail::kMarchWarpsPerComputeUnit;
+    INFO(width << "x" << height << " on " << units << " units: " << m.height << " rows");
+    CHECK(m.height >= 16);
+    if (strips <= capacity) {
+      CHECK(strips * chunks(m.height) <= capacity);
+      if (m.height > 16) CHECK(strips * chunks(m.height - 1) > capacity);
+    } else {
+      CHECK(m.height >= height);  // wider than one wave: a chunk is the whole height
+    }
+  }
 }

@@ -4,6 +4,7 @@
 #include <array>
 
 #include "cl/launch.hpp"
+#include "gvf/march_tile.hpp"
 #include "gvf/persistent_wait.hpp"
 #include "gvf/tile3d.hpp"
 #include "gvflab/device.hpp"
@@ -32,9 +33,10 @@ std::uint64_t tileLocalBytes(const TileShape& t) {
   return 2ull * t.width * t.height * sizeof(float);
 }
 
-TileShape resolveTile(TileShape t, const ComputeContext& ctx, std::uint64_t points,
+TileShape resolveTile(TileShape t, const ComputeContext& ctx, int width, int height,
                       Precision precision) {
   if (t.width != 0) return t;
+  const std::uint64_t points = static_cast<std::uint64_t>(width) * height;
   // Measured on an H200: grids that fit the L2 cache are bound by the steps inside a launch,
   // so more iterations per launch (halo 8) win; on large grids the cheaper halo-4 tile wins
   // (0.97 of the copy-speed model in f16 at 4096², 0.87 in snorm16). Blocks of 2 columns per
@@ -42,12 +44,11 @@ TileShape resolveTile(TileShape t, const ComputeContext& ctx, std::uint64_t poin
   // 3, second round": 512² f32 and f16 0.549 -> 0.509 ms, 4096² 7-8 % per iteration), except
   // snorm16 at 512², where they tie.
   // Float32 grids beyond the L2 cache on NVIDIA GPUs: warps marching down the rows, no
-  // vertical halo and no barriers (gvf_euler2d_march.cl): 4096² 47.7 -> 37.6 us an iteration
-  // on an H200 in chunks of 128 rows (64: 38.5, 192: 42.0); 2048² and the 16-bit fields
-  // measured slower (docs/BENCHMARKS.md, march-42).
+  // vertical halo and no barriers (gvf_euler2d_march.cl): 4096² 47.7 -> 35.1 us an iteration
+  // on an H200, in chunks that keep the whole grid resident (march_tile.hpp); 2048² and the
+  // 16-bit fields measured slower (docs/BENCHMARKS.md, march-42).
   if (points > 2048ull * 2048 && precision == Precision::F32 && nvidiaGpu(ctx.info()))
-    return TileShape{
-        .width = 64, .height = 128, .rowsPerItem = 2, .halo = 4, .colsPerItem = 2, .march = true};
+    return detail::marchTile(width, height, ctx.info().computeUnits);
   const bool small = points <= 1024ull * 1024, snorm = precision == Precision::SNorm16;
   const TileShape big = snorm ? TileShape{64, 64, 4, 8} : TileShape{64, 64, 2, 8, 2};
   const TileShape lean = snorm ? TileShape{64, 32, 2, 4, 2} : TileShape{64, 32, 4, 4, 2};
@@ -213,11 +214,15 @@ void EulerSolver::setUpRows2D(const std::string& opts) {
 }
 
 void EulerSolver::setUpTiles2D(const std::string& opts) {
-  options_.tile = resolveTile(options_.tile, *ctx_, input_.pixelCount(), options_.precision);
+  options_.tile =
+      resolveTile(options_.tile, *ctx_, input_.width, input_.height, options_.precision);
   const TileShape& t = options_.tile;
-  // Shuffles between a warp's lanes (inline PTX) on NVIDIA, local memory elsewhere.
-  const std::string tiled =
-      opts + tileOptions(t, *ctx_) + (t.march && nvidiaGpu(ctx_->info()) ? " -DMARCH_SHFL" : "");
+  // Shuffles between a warp's lanes (inline PTX) on NVIDIA, local memory elsewhere; there
+  // short chunks fetch rows into L2 ahead of their loads (march_tile.hpp).
+  std::string tiled = opts + tileOptions(t, *ctx_);
+  if (t.march && nvidiaGpu(ctx_->info()))
+    tiled +=
+        std::string(" -DMARCH_SHFL") + (detail::marchFetchesAhead(t) ? " -DMARCH_L2_AHEAD=3" : "");
   tiled2d_ = ctx_->kernels().kernel(tileKernels(t).file, tileKernels(t).steps, tiled);
   bindFixed<false>(tiled2d_, *v0_, input_);
   local_ = t.march ? cl::NDRange(tileItems(t), 1)
