@@ -16,7 +16,8 @@ namespace gvflab::detail {
 inline constexpr int kMarchWarpsPerComputeUnit = 20;
 
 inline TileShape marchTile(int width, int height, int computeUnits) {
-  TileShape t{.width = 64, .height = 0, .rowsPerItem = 1, .halo = 4, .colsPerItem = 2, .march = true};
+  TileShape t{
+      .width = 64, .height = 0, .rowsPerItem = 1, .halo = 4, .colsPerItem = 2, .march = true};
   const int inner = t.width - 2 * t.halo;
   const int strips = (width + inner - 1) / inner;
   const int chunks = std::max(1, computeUnits * kMarchWarpsPerComputeUnit / strips);
