@@ -44,9 +44,10 @@ TileShape resolveTile(TileShape t, const ComputeContext& ctx, int width, int hei
   // 3, second round": 512² f32 and f16 0.549 -> 0.509 ms, 4096² 7-8 % per iteration), except
   // snorm16 at 512², where they tie.
   // Float32 grids beyond the L2 cache on NVIDIA GPUs: warps marching down the rows, no
-  // vertical halo and no barriers (gvf_euler2d_march.cl): 4096² 47.7 -> 35.1 us an iteration
-  // on an H200, in chunks that keep the whole grid resident (march_tile.hpp); 2048² and the
-  // 16-bit fields measured slower (docs/BENCHMARKS.md, march-42).
+  // vertical halo and no barriers (gvf_euler2d_march.cl): 4096² 47.7 -> 33.5 us an iteration
+  // on an H200, in chunks that keep the whole grid resident and rows fetched into L2 ahead
+  // (march_tile.hpp); 2048² and the 16-bit fields measured slower (docs/BENCHMARKS.md,
+  // march-42, march-chunks).
   if (points > 2048ull * 2048 && precision == Precision::F32 && nvidiaGpu(ctx.info()))
     return detail::marchTile(width, height, ctx.info().computeUnits);
   const bool small = points <= 1024ull * 1024, snorm = precision == Precision::SNorm16;
