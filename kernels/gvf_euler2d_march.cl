@@ -16,7 +16,9 @@
 // set by the host) or through local memory with barriers elsewhere (the same values).
 // MARCH_L2_AHEAD (NVIDIA, chunks of <= 128 rows): rows fetched into L2 that many turns ahead,
 // with no register held, since loading them into registers sooner costs registers and so
-// resident warps (H200, 4096² in 118-row chunks: 35.0 -> 33.5 us an iteration).
+// resident warps (H200, 4096² in 118-row chunks: 35.0 -> 33.5 us an iteration), and float32
+// rows are stored streaming (store_pixvec).
+// A chunk's first turns leave out the steps that no written value needs (march).
 
 #include "gvf_storage.clh"
 #include "gvf_stencil.clh"
@@ -35,6 +37,7 @@
 #define G HALO
 #define D MARCH_PREFETCH
 #define STRIP (32 * K)
+#define LEAD_STAGES 2  // a chunk's first turns that leave out steps, as loops of their own
 
 // A lane loads and stores its pixels as whole vectors where they allow (gvf_storage.clh).
 void unpack(pixvec_t q, float2* p) {
@@ -125,12 +128,26 @@ void load_row(__global const elem_t* f, int y, int width, const lane_place* p, f
   }
 }
 
+// A whole vector stored. Short chunks on NVIDIA (MARCH_L2_AHEAD) store float32 rows as
+// streaming (st.global.cs, evicted first): the next launch reads them only after the whole field,
+// larger than L2, has passed, and L2 keeps the rows fetched ahead (H200, 4096²: 32.7-32.8 ->
+// 32.45-32.56 us an iteration; 3000²: 18.7 -> 18.5).
+void store_pixvec(pixvec_t w, __global elem_t* f, size_t e) {
+#if defined(MARCH_L2_AHEAD) && PIX_VEC == 2  // float32 (gvf_storage.clh)
+  asm volatile("st.global.cs.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"((ulong)(f + e)), "f"(w.x),
+               "f"(w.y), "f"(w.z), "f"(w.w)
+               : "memory");
+#else
+  STORE_PIXVEC(w, f, e);
+#endif
+}
+
 void store_row(__global elem_t* f, int y, int width, const lane_place* p, const float2* o) {
   if (p->vec && p->keepAll) {
     const size_t e = 2 * ((size_t)y * width + p->x0);
 #pragma unroll
     for (int c = 0; c < K / PIX_VEC; ++c)
-      STORE_PIXVEC(pack(o + c * PIX_VEC), f, e + 2 * PIX_VEC * c);
+      store_pixvec(pack(o + c * PIX_VEC), f, e + 2 * PIX_VEC * c);
   } else {
 #pragma unroll
     for (int c = 0; c < K; ++c)
@@ -142,10 +159,8 @@ void store_row(__global elem_t* f, int y, int width, const lane_place* p, const 
 // storage, under the row rule at the image's first and last rows (a plain chunk has neither);
 // b is V0 there and bb |V0|^2, made once a row.
 void step_row(const float2* u, const float2* m, const float2* d, const float2* b, const float* bb,
-              float2* o, float mu, bool plain, bool top, bool bottom, bool single,
-              __local float2* xch) {
-  float2 left, right;
-  lane_neighbours(m[0], m[K - 1], &left, &right, xch);
+              float2 left, float2 right, float2* o, float mu, bool plain, bool top, bool bottom,
+              bool single) {
 #pragma unroll
   for (int c = 0; c < K; ++c) {
     const float2 l = c == 0 ? left : m[c > 0 ? c - 1 : 0];
@@ -155,6 +170,86 @@ void step_row(const float2* u, const float2* m, const float2* d, const float2* b
     const float2 cc = m[c];
     const float2 lap = GVF_LAP2(cc, l, r, up, down);
     o[c] = GVF_STEP2(cc, lap, b[c], bb[c], mu);
+  }
+}
+
+// One turn at row j of V: loads ahead, steps 1..act, each at the row it reaches, and the windows
+// moved on. A turn runs every step (act = G) but in a chunk's first turns, where a step's rows are
+// not yet valid or not needed: those steps are left out (act < G) and only the window that the
+// next step will read moves on (that step's first turn takes it full); the windows above it hold
+// rows no written value depends on, as the steps that would fill them do.
+void march_turn(__global const elem_t* v, __global const elem_t* v0, __global elem_t* out,
+                int width, int height, float mu, int steps, const lane_place* p, int cs, int ce,
+                int rowLast, bool plain, int j, int act, float2 prev[G][K], float2 cur[G][K],
+                float2 b[G][K], float bb[G][K], float2 qv[D + 1][K], float2 qb[D + 1][K],
+                bool l2_lane, __local float2* xch) {
+#ifdef MARCH_L2_AHEAD
+  if (l2_lane && j + MARCH_L2_AHEAD <= rowLast) {
+    const size_t e = 2 * ((size_t)(j + MARCH_L2_AHEAD) * width + p->fx[0]);
+    l2_fetch(v + e);
+    l2_fetch(v0 + e);
+  }
+#endif
+  if (j + D <= rowLast) {
+    load_row(v, j + D, width, p, qv[D]);
+    load_row(v0, j + D, width, p, qb[D]);
+  }
+  float2 row[K], rb[K];
+  float rbb[K];
+#pragma unroll
+  for (int c = 0; c < K; ++c) {
+    row[c] = round_to_storage2(qv[0][c]);  // past the last row: unused
+    rb[c] = qb[0][c];
+    rbb[c] = dot(rb[c], rb[c]);
+  }
+#pragma unroll
+  for (int m = 0; m < D; ++m) {
+#pragma unroll
+    for (int c = 0; c < K; ++c) {
+      qv[m][c] = qv[m + 1][c];
+      qb[m][c] = qb[m + 1][c];
+    }
+  }
+  // The steps past `steps` run too (only in a launch's last turns, unused). Through local memory
+  // the neighbours' barriers are met in every turn, left-out steps too: none under a condition.
+#pragma unroll
+  for (int k = 1; k <= G; ++k) {
+    float2 left = (float2)(0.0f), right = (float2)(0.0f);
+#ifdef MARCH_SHFL
+    if (k <= act)
+#endif
+      lane_neighbours(cur[k - 1][0], cur[k - 1][K - 1], &left, &right, xch);
+    if (k <= act) {
+      const int i = j - k;
+      float2 o[K];
+      step_row(prev[k - 1], cur[k - 1], row, b[k - 1], bb[k - 1], left, right, o, mu, plain, i == 0,
+               i == height - 1, height == 1);
+#pragma unroll
+      for (int c = 0; c < K; ++c) {
+        prev[k - 1][c] = cur[k - 1][c];
+        cur[k - 1][c] = row[c];
+        row[c] = round_to_storage2(o[c]);
+      }
+      if (k == steps && i >= cs && i < ce) store_row(out, i, width, p, o);
+    } else if (k == act + 1) {
+#pragma unroll
+      for (int c = 0; c < K; ++c) {
+        prev[k - 1][c] = cur[k - 1][c];
+        cur[k - 1][c] = row[c];
+      }
+    }
+  }
+#pragma unroll
+  for (int k = G - 1; k > 0; --k)
+#pragma unroll
+    for (int c = 0; c < K; ++c) {
+      b[k][c] = b[k - 1][c];
+      bb[k][c] = bb[k - 1][c];
+    }
+#pragma unroll
+  for (int c = 0; c < K; ++c) {
+    b[0][c] = rb[c];
+    bb[0][c] = rbb[c];
   }
 }
 
@@ -186,71 +281,31 @@ void march(__global const elem_t* v, __global const elem_t* v0, __global elem_t*
       load_row(v0, rowFirst + m, width, p, qb[m]);
     }
   }
-#ifdef MARCH_L2_AHEAD
   // The lanes that fetch V's and V0's row MARCH_L2_AHEAD rows on into L2 (no register held):
   // one in every 8 (16 bytes each) and the last, so one in every 128-byte line of the row.
   const bool l2_lane = get_local_id(0) % 8 == 0 || get_local_id(0) % 32 == 31;
-#endif
+  // A chunk's first turns leave out the steps whose rows are not yet valid or not needed: step k
+  // first has both at turn rowFirst + 2k (turn k in the image's first chunk, whose rows start at
+  // the image's first row, under the row rule). The first LEAD_STAGES stages (no step, then step
+  // 1 alone, ...) are loops of their own; the later ones run every step as before. H200, 4096²
+  // f32, us an iteration: no stage 33.56-33.67, one 33.02-33.11, two 32.69-32.79, three
+  // 32.92-32.96 (96 registers each), all four 39.8 (108 registers: fewer resident warps).
+  const int last = ce - 1 + steps, perStep = rowFirst > 0 ? 2 : 1;
+  int j = rowFirst;
+#pragma unroll
+  for (int a = 0; a < LEAD_STAGES; ++a) {
+    const int until = min(rowFirst + perStep * (a + 1), last + 1);
+#pragma unroll 1
+    for (; j < until; ++j)
+      march_turn(v, v0, out, width, height, mu, steps, p, cs, ce, rowLast, plain, j, a, prev, cur,
+                 b, bb, qv, qb, l2_lane, xch);
+  }
   // Not unrolled: unrolled by 2, 4 or 8 the windows' shifts become renaming, but the kernel
   // takes 152 registers at 4 and runs 45-48 us an iteration at 4096² against 38 (H200).
 #pragma unroll 1
-  for (int j = rowFirst; j <= ce - 1 + steps; ++j) {
-#ifdef MARCH_L2_AHEAD
-    if (l2_lane && j + MARCH_L2_AHEAD <= rowLast) {
-      const size_t e = 2 * ((size_t)(j + MARCH_L2_AHEAD) * width + p->fx[0]);
-      l2_fetch(v + e);
-      l2_fetch(v0 + e);
-    }
-#endif
-    if (j + D <= rowLast) {
-      load_row(v, j + D, width, p, qv[D]);
-      load_row(v0, j + D, width, p, qb[D]);
-    }
-    float2 row[K], rb[K];
-    float rbb[K];
-#pragma unroll
-    for (int c = 0; c < K; ++c) {
-      row[c] = round_to_storage2(qv[0][c]);  // past the last row: unused
-      rb[c] = qb[0][c];
-      rbb[c] = dot(rb[c], rb[c]);
-    }
-#pragma unroll
-    for (int m = 0; m < D; ++m) {
-#pragma unroll
-      for (int c = 0; c < K; ++c) {
-        qv[m][c] = qv[m + 1][c];
-        qb[m][c] = qb[m + 1][c];
-      }
-    }
-    // Every step runs (those past `steps` only in a launch's last turns, unused): no barrier of
-    // the local-memory neighbours under a condition.
-#pragma unroll
-    for (int k = 1; k <= G; ++k) {
-      const int i = j - k;
-      float2 o[K];
-      step_row(prev[k - 1], cur[k - 1], row, b[k - 1], bb[k - 1], o, mu, plain, i == 0,
-               i == height - 1, height == 1, xch);
-#pragma unroll
-      for (int c = 0; c < K; ++c) {
-        prev[k - 1][c] = cur[k - 1][c];
-        cur[k - 1][c] = row[c];
-        row[c] = round_to_storage2(o[c]);
-      }
-      if (k == steps && i >= cs && i < ce) store_row(out, i, width, p, o);
-    }
-#pragma unroll
-    for (int k = G - 1; k > 0; --k)
-#pragma unroll
-      for (int c = 0; c < K; ++c) {
-        b[k][c] = b[k - 1][c];
-        bb[k][c] = bb[k - 1][c];
-      }
-#pragma unroll
-    for (int c = 0; c < K; ++c) {
-      b[0][c] = rb[c];
-      bb[0][c] = rbb[c];
-    }
-  }
+  for (; j <= last; ++j)
+    march_turn(v, v0, out, width, height, mu, steps, p, cs, ce, rowLast, plain, j, G, prev, cur, b,
+               bb, qv, qb, l2_lane, xch);
 }
 
 __kernel __attribute__((reqd_work_group_size(32 * ROWS_PER_ITEM, 1, 1))) void gvf_euler_steps_march(

@@ -219,7 +219,8 @@ void EulerSolver::setUpTiles2D(const std::string& opts) {
       resolveTile(options_.tile, *ctx_, input_.width, input_.height, options_.precision);
   const TileShape& t = options_.tile;
   // Shuffles between a warp's lanes (inline PTX) on NVIDIA, local memory elsewhere; there
-  // short chunks fetch rows into L2 ahead of their loads (march_tile.hpp).
+  // short chunks fetch rows into L2 ahead of their loads and stream their stores
+  // (march_tile.hpp).
   std::string tiled = opts + tileOptions(t, *ctx_);
   if (t.march && nvidiaGpu(ctx_->info()))
     tiled +=

@@ -2,7 +2,8 @@
 // The marching warps' tile (gvf_euler2d_march.cl) for a grid on a device: strips of 56 written
 // columns, one warp a group, and chunks of rows sized so that every warp of the grid is resident
 // at once. Each warp marches its chunk plus 8 warm-up rows in turns of one row, so a launch
-// takes (rows + 8) turns; shorter chunks mean fewer turns until the grid needs a second wave.
+// takes (rows + 8) turns (the first four leave out steps); shorter chunks mean fewer turns until
+// the grid needs a second wave.
 #include <algorithm>
 
 #include "gvflab/euler_solver.hpp"
@@ -26,8 +27,8 @@ inline TileShape marchTile(int width, int height, int computeUnits) {
   return t;
 }
 
-// NVIDIA: each row fetched into L2 three turns before its load (MARCH_L2_AHEAD) in chunks of up
-// to 128 rows. H200, f32, µs an iteration: 3000² (63-row chunks) 20.2 -> 19.1, 4096² (118) 35.0
+// NVIDIA: each row fetched into L2 three turns before its load (MARCH_L2_AHEAD), and float32
+// rows stored streaming (gvf_euler2d_march.cl's store_pixvec), in chunks of up to 128 rows. H200, f32, µs an iteration: 3000² (63-row chunks) 20.2 -> 19.1, 4096² (118) 35.0
 // -> 33.5; slower in long chunks: 6144² (256) 74.8 -> 78.0, 8192² (482) 134.7 -> 142.3. Two
 // and four rows ahead: 33.8-33.9 at 4096².
 inline bool marchFetchesAhead(const TileShape& t) { return t.march && t.height <= 128; }
