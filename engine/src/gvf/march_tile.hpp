@@ -28,7 +28,8 @@ inline TileShape marchTile(int width, int height, int computeUnits) {
 }
 
 // NVIDIA: each row fetched into L2 three turns before its load (MARCH_L2_AHEAD), and float32
-// rows stored streaming (gvf_euler2d_march.cl's store_pixvec), in chunks of up to 128 rows. H200, f32, µs an iteration: 3000² (63-row chunks) 20.2 -> 19.1, 4096² (118) 35.0
+// rows stored streaming (gvf_euler2d_march.cl's store_pixvec), in chunks of up to 128 rows. H200,
+// f32, µs an iteration: 3000² (63-row chunks) 20.2 -> 19.1, 4096² (118) 35.0
 // -> 33.5; slower in long chunks: 6144² (256) 74.8 -> 78.0, 8192² (482) 134.7 -> 142.3. Two
 // and four rows ahead: 33.8-33.9 at 4096².
 inline bool marchFetchesAhead(const TileShape& t) { return t.march && t.height <= 128; }
