@@ -287,9 +287,9 @@ void march(__global const elem_t* v, __global const elem_t* v0, __global elem_t*
   // A chunk's first turns leave out the steps whose rows are not yet valid or not needed: step k
   // first has both at turn rowFirst + 2k (turn k in the image's first chunk, whose rows start at
   // the image's first row, under the row rule). The first LEAD_STAGES stages (no step, then step
-  // 1 alone, ...) are loops of their own; the later ones run every step as before. H200, 4096²
-  // f32, us an iteration: no stage 33.56-33.67, one 33.02-33.11, two 32.69-32.79, three
-  // 32.92-32.96 (96 registers each), all four 39.8 (108 registers: fewer resident warps).
+  // 1 alone, ...) are loops of their own; after them every turn runs every step. H200, 4096²
+  // f32, us an iteration: no stage 33.56-33.67, one 33.02-33.11 (94 registers), two 32.69-32.79,
+  // three 32.92-32.96 (96), all four 39.8 (108 registers: fewer resident warps).
   const int last = ce - 1 + steps, perStep = rowFirst > 0 ? 2 : 1;
   int j = rowFirst;
 #pragma unroll
