@@ -1,5 +1,6 @@
 #include "gvflab/kernel_library.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -73,9 +74,16 @@ void dumpBinary(const cl::Program& program, const std::string& dir, const std::s
     log::warning("GVFLAB_CL_DUMP_DIR: cannot write " + path);
     return;
   }
+  // NVIDIA's PTX ends in NUL bytes, which ptxas refuses ("Unexpected EOF"): a text binary
+  // (no NUL before them) is written without them, so the dump assembles as it is.
+  const auto& bin = binaries.front();
+  std::size_t size = bin.size();
+  while (size > 0 && bin[size - 1] == 0) --size;
+  if (std::find(bin.begin(), bin.begin() + static_cast<std::ptrdiff_t>(size), 0) !=
+      bin.begin() + static_cast<std::ptrdiff_t>(size))
+    size = bin.size();
   out << "// " << options << "\n";
-  out.write(reinterpret_cast<const char*>(binaries.front().data()),
-            static_cast<std::streamsize>(binaries.front().size()));
+  out.write(reinterpret_cast<const char*>(bin.data()), static_cast<std::streamsize>(size));
 }
 
 KernelLibrary::BuildObserver& buildObserver() {
