@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
+#include <vector>
 
 #include "cl/cl_fixture.hpp"
 #include "gvflab/error.hpp"
@@ -99,6 +101,40 @@ TEST_CASE("kernel directory: a build error carries file and log; reload keeps th
   std::ofstream(dir / "broken.cl") << "this is not OpenCL C";
   CHECK_THROWS_AS(ctx->kernels().program("broken.cl"), KernelBuildError);
   CHECK_THROWS_AS(ComputeContext::create({"", dir / "missing"}), InputError);
+}
+
+TEST_CASE("GVFLAB_CL_DUMP_DIR writes each program built whole, or warns and builds on") {
+  namespace fs = std::filesystem;
+  const fs::path dir = test::scratchDir("cl_dump");
+  struct Unset {
+    ~Unset() { unsetenv("GVFLAB_CL_DUMP_DIR"); }
+  } unset;
+  setenv("GVFLAB_CL_DUMP_DIR", dir.c_str(), 1);
+  auto ctx = ComputeContext::create({});
+  cl::Program program = ctx->kernels().program("reduce.cl", "-DDUMP_TEST=1");
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path());
+  REQUIRE(files.size() == 1);  // the file itself: no temporary left beside it
+  const std::string name = files[0].filename().string();
+  CHECK(name.rfind("reduce.cl.", 0) == 0);
+  CHECK(name.size() > 4);
+  CHECK(name.substr(name.size() - 4) == ".bin");
+  std::ifstream in(files[0], std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t eol = text.find('\n');
+  REQUIRE(eol != std::string::npos);
+  CHECK(text.rfind("// ", 0) == 0);
+  CHECK(text.substr(0, eol).find("-DDUMP_TEST=1") != std::string::npos);
+  // The device's binary after the header line: whole, less any NUL bytes that end a text one.
+  const auto bin = program.getInfo<CL_PROGRAM_BINARIES>().front();
+  std::string expect(bin.begin(), bin.end());
+  const std::size_t last = expect.find_last_not_of('\0');
+  if (last != std::string::npos && expect.find('\0') > last) expect.resize(last + 1);
+  CHECK(text.substr(eol + 1) == expect);
+  // A folder that cannot be written is a warning: the program still builds.
+  setenv("GVFLAB_CL_DUMP_DIR", (dir / "missing").c_str(), 1);
+  CHECK_NOTHROW(ctx->kernels().program("reduce.cl", "-DDUMP_TEST=2"));
+  CHECK(!fs::exists(dir / "missing"));
 }
 
 TEST_CASE("profiler reports last, mean and p95 per kernel per frame") {

@@ -9,6 +9,7 @@
 
 #include "gvflab/device.hpp"
 #include "gvflab/error.hpp"
+#include "gvflab/io.hpp"
 #include "gvflab/log.hpp"
 #include "gvflab/quoted.hpp"
 
@@ -69,11 +70,6 @@ void dumpBinary(const cl::Program& program, const std::string& dir, const std::s
   if (binaries.empty()) return;
   const std::string path =
       dir + "/" + file + "." + std::to_string(std::hash<std::string>{}(options)) + ".bin";
-  std::ofstream out(path, std::ios::binary);
-  if (!out) {
-    log::warning("GVFLAB_CL_DUMP_DIR: cannot write " + path);
-    return;
-  }
   // NVIDIA's PTX ends in NUL bytes, which ptxas refuses ("Unexpected EOF"): a text binary
   // (no NUL before them) is written without them, so the dump assembles as it is.
   const auto& bin = binaries.front();
@@ -82,8 +78,13 @@ void dumpBinary(const cl::Program& program, const std::string& dir, const std::s
   if (std::find(bin.begin(), bin.begin() + static_cast<std::ptrdiff_t>(size), 0) !=
       bin.begin() + static_cast<std::ptrdiff_t>(size))
     size = bin.size();
-  out << "// " << options << "\n";
-  out.write(reinterpret_cast<const char*>(bin.data()), static_cast<std::streamsize>(size));
+  std::string bytes = "// " + options + "\n";
+  bytes.append(reinterpret_cast<const char*>(bin.data()), size);
+  try {
+    writeFileAtomically(path, bytes);  // a dump is a tool's input: never half written
+  } catch (const Error& e) {
+    log::warning(std::string("GVFLAB_CL_DUMP_DIR: ") + e.what());
+  }
 }
 
 KernelLibrary::BuildObserver& buildObserver() {
