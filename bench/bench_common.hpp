@@ -128,5 +128,6 @@ int runSurface(const BenchArgs& args, std::ostream& out);          // issue 30: 
 int runSnake(const BenchArgs& args, std::ostream& out);            // issue 42: the viewer's snake
 int runSplit(const BenchArgs& args, std::ostream& out);            // issue 41: z-slab split
 int runForces(const BenchArgs& args, std::ostream& out);           // issue 43: GGVF, VFC, distance
+int runFloor(const BenchArgs& args, std::ostream& out);            // a pass's byte floor
 
 }  // namespace gvflab::bench

@@ -68,6 +68,9 @@ const char* kUsage =
     "            run; --multigrid: multigrid's split, its fine levels over the devices,\n"
     "            --split-levels of them, default its choice; --exchange: halos through the\n"
     "            host, or copied device to device in one context; a list times each)\n"
+    "  floor     the byte floor of two Euler steps a pass on an N x N image (N x N x D with\n"
+    "            --depth D): one pass's bytes (read V and V0, write V) streamed at every lane\n"
+    "            width and 1-8 loads in flight a work-item; ms for K / 2 passes, and the best\n"
     "  forces    each external force's field time on an N x N blob (N x N x D ball with\n"
     "            --depth D): K iterations of Euler GVF and of GGVF, VFC (radius 32, 8 in 3D)\n"
     "            and the distance force (exact EDT), OpenCL kernel ms (best of --repeats)\n"
@@ -309,6 +312,7 @@ int main(int argc, char** argv) {
     if (args[0] == "split3d") return gvflab::bench::runSplit(b, std::cout);
     if (args[0] == "race") return gvflab::bench::runRace(b, std::cout);
     if (args[0] == "forces") return gvflab::bench::runForces(b, std::cout);
+    if (args[0] == "floor") return gvflab::bench::runFloor(b, std::cout);
     if (args[0] == "region") {
       if (std::find(args.begin(), args.end(), "--repeats") == args.end()) b.repeats = 3;
       return gvflab::bench::runRegion(b, std::cout);
