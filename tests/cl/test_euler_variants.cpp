@@ -113,8 +113,7 @@ TEST_CASE("3D two-steps-per-launch tiles equal single steps across tiles and z c
   const Volume vols[] = {randomVolume(61, 30, 70, 3), randomVolume(3, 2, 5, 4),
                          randomVolume(17, 9, 2, 6)};
   const Tile3D tiles[] = {
-      Tile3D{},
-      Tile3D{.tx = 32, .ty = 8, .rows = 1, .zChunk = 16},
+      Tile3D{}, Tile3D{.tx = 32, .ty = 8, .rows = 1, .zChunk = 16},
       Tile3D{.tx = 13, .ty = 7, .rows = 1, .zChunk = 5},
       Tile3D{.tx = 13, .ty = 9, .rows = 3, .zChunk = 5, .rawPrefetch = true},
       Tile3D{.tx = 20, .ty = 12, .rows = 2, .zChunk = 3},
@@ -123,7 +122,14 @@ TEST_CASE("3D two-steps-per-launch tiles equal single steps across tiles and z c
       Tile3D{
           .tx = 13, .ty = 9, .rows = 3, .zChunk = 4, .rawPrefetch = true, .branchlessPlanes = true},
       Tile3D{.tx = 24, .ty = 16, .rows = 1, .zChunk = 48, .wideIndices = true},
-      Tile3D{.tx = 12, .ty = 12, .rows = 3, .zChunk = 7, .rawPrefetch = true, .wideIndices = true}};
+      Tile3D{.tx = 12, .ty = 12, .rows = 3, .zChunk = 7, .rawPrefetch = true, .wideIndices = true},
+      // V0 copied asynchronously (float32, NVIDIA sm_80+ only): the preset and odd shapes.
+      Tile3D{.tx = 68, .ty = 20, .rows = 4, .branchlessPlanes = true, .asyncV0 = true},
+      Tile3D{.tx = 13, .ty = 8, .rows = 2, .zChunk = 5, .asyncV0 = true},
+      Tile3D{.tx = 20, .ty = 12, .rows = 3, .zChunk = 3, .wideIndices = true, .asyncV0 = true}};
+  const bool async = detail::asyncCopies(info);
+  if (!async) MESSAGE("no asynchronous copies on " << info.name << ": +async tiles not run");
+  int asyncRuns = 0;
   for (const Volume& vol : vols) {
     GvfInput in = buildGvfInput(*ctx, vol, 1.0);
     const double mu = std::min(0.1, EulerSolver::stabilityBound(in.maxV0Squared, 3));
@@ -132,13 +138,16 @@ TEST_CASE("3D two-steps-per-launch tiles equal single steps across tiles and z c
       a.step(7);
       const auto fa = a.readField3D().data;
       for (const Tile3D& t : tiles) {
+        if (t.asyncV0 && (!async || p != Precision::F32)) continue;
+        asyncRuns += t.asyncV0;
         EulerSolver b(ctx, in, mu, {.precision = p, .memory = MemoryKind::Local, .tile3d = t});
         const Tile3D& r = b.tile3d();
         INFO("precision " << std::string(precisionName(p)) << ", " << vol.width << "x" << vol.height
                           << "x" << vol.depth << ", tile " << r.tx << "x" << r.ty << "x" << r.rows
                           << "x" << r.zChunk << (r.rawPrefetch ? " raw" : "")
                           << (r.branchlessPlanes ? " branchless" : "")
-                          << (r.wideIndices ? " (64-bit indices)" : ""));
+                          << (r.wideIndices ? " (64-bit indices)" : "")
+                          << (r.asyncV0 ? " async V0" : ""));
         REQUIRE(b.memory() == MemoryKind::Local);
         CHECK(r.zChunk >= 1);
         b.step(7);
@@ -149,6 +158,7 @@ TEST_CASE("3D two-steps-per-launch tiles equal single steps across tiles and z c
       }
     }
   }
+  CHECK(asyncRuns == (async ? 3 * 3 : 0));
   // Chosen tiles that cannot run are refused with a sentence, not clamped or crashed.
   GvfInput in = buildGvfInput(*ctx, randomVolume(9, 9, 9, 5), 1.0);
   for (const Tile3D& bad : {Tile3D{.tx = 4, .ty = 16, .rows = 1, .zChunk = 8},
@@ -159,6 +169,22 @@ TEST_CASE("3D two-steps-per-launch tiles equal single steps across tiles and z c
                             Tile3D{.tx = 1024, .ty = 1024, .rows = 1, .zChunk = 8}})
     CHECK_THROWS_AS(EulerSolver(ctx, in, 0.05, {.memory = MemoryKind::Local, .tile3d = bad}),
                     ParameterError);
+  // Asynchronous V0 copies hold float32 values: refused in 16 bit and with raw planes
+  // everywhere, and on devices without cp.async.
+  const Tile3D async68{.tx = 68, .ty = 20, .rows = 4, .zChunk = 8, .asyncV0 = true};
+  for (Precision p : {Precision::F16, Precision::SNorm16})
+    CHECK_THROWS_WITH_AS(
+        EulerSolver(ctx, in, 0.05,
+                    {.precision = p, .memory = MemoryKind::Local, .tile3d = async68}),
+        doctest::Contains("precision f32"), ParameterError);
+  Tile3D asyncRaw = async68;
+  asyncRaw.rawPrefetch = true;
+  CHECK_THROWS_AS(EulerSolver(ctx, in, 0.05, {.memory = MemoryKind::Local, .tile3d = asyncRaw}),
+                  ParameterError);
+  if (!async)
+    CHECK_THROWS_WITH_AS(
+        EulerSolver(ctx, in, 0.05, {.memory = MemoryKind::Local, .tile3d = async68}),
+        doctest::Contains("compute capability 8.0"), ParameterError);
 }
 
 TEST_CASE("3D edge map and V0 match the reference") {

@@ -41,12 +41,21 @@ TEST_CASE("3D presets per precision, and z chunks sized to the device") {
   REQUIRE(f16);
   REQUIRE(f32);
   REQUIRE(s16);
-  // The development and CI machines' PoCL takes the H200's choices.
+  // The development and CI machines' PoCL takes the H200's choices; float32 the one for
+  // devices without asynchronous copies, and those only where the device has them.
   CHECK(*f16 == Tile3D{.tx = 36, .ty = 36, .rows = 3, .zChunk = f16->zChunk, .rawPrefetch = true});
-  CHECK(*f32 ==
-        Tile3D{.tx = 20, .ty = 36, .rows = 3, .zChunk = f32->zChunk, .branchlessPlanes = true});
-  CHECK(*s16 == Tile3D{.tx = 36,
-                       .ty = 36,
+  if (detail::asyncCopies(ctx->info()))
+    CHECK(*f32 == Tile3D{.tx = 68,
+                         .ty = 20,
+                         .rows = 4,
+                         .zChunk = f32->zChunk,
+                         .branchlessPlanes = true,
+                         .asyncV0 = true});
+  else
+    CHECK(*f32 ==
+          Tile3D{.tx = 20, .ty = 36, .rows = 3, .zChunk = f32->zChunk, .branchlessPlanes = true});
+  CHECK(*s16 == Tile3D{.tx = 68,
+                       .ty = 20,
                        .rows = 4,
                        .zChunk = s16->zChunk,
                        .rawPrefetch = true,
@@ -97,4 +106,26 @@ TEST_CASE("3D tiles take one barrier a plane where they fit twice in local memor
   // The plane loop is unrolled on GPUs only (CPU compilers warn that they cannot).
   CHECK(has(f32, h200, "-DUNROLL_PLANES"));
   CHECK_FALSE(has(f32, DeviceInfo{.localMemBytes = 49152}, "-DUNROLL_PLANES"));
+}
+
+TEST_CASE("3D asynchronous V0 copies: NVIDIA sm_80+ only, V0's plane within local memory") {
+  DeviceInfo h200{.isGpu = true, .localMemBytes = 49152, .nvidiaComputeCapability = 90};
+  CHECK(detail::asyncCopies(h200));
+  CHECK(detail::asyncCopies(DeviceInfo{.nvidiaComputeCapability = 80}));
+  CHECK_FALSE(detail::asyncCopies(DeviceInfo{.nvidiaComputeCapability = 75}));
+  CHECK_FALSE(detail::asyncCopies(DeviceInfo{.isGpu = true, .localMemBytes = 65536}));
+  // float32's preset there: the tiles at their width (no bank padding) and V0's plane, within
+  // the H200's 48 KB, so one work-group a unit with two barriers a plane.
+  const Tile3D async{.tx = 68, .ty = 20, .rows = 4, .zChunk = 128, .asyncV0 = true};
+  CHECK(detail::tile3dPitch(async) == 68);
+  CHECK(detail::tile3dLocalBytes(async) == 2ull * 3 * 20 * 68 * 4 + 3ull * 68 * 20 * 4);
+  CHECK(detail::tile3dLocalBytes(async) <= h200.localMemBytes);
+  Tile3D plain = async;
+  plain.asyncV0 = false;
+  CHECK(detail::tile3dPitch(plain) == 73);
+  const FieldShape shape{256, 256, 256};
+  const std::string opts = detail::tile3dOptions(async, shape, h200);
+  CHECK(opts.find("-DASYNC_V0") != std::string::npos);
+  CHECK(opts.find("-DONE_BARRIER") == std::string::npos);
+  CHECK(detail::tile3dOptions(plain, shape, h200).find("-DASYNC_V0") == std::string::npos);
 }

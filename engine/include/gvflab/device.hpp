@@ -27,6 +27,9 @@ struct DeviceInfo {
   std::uint64_t localMemBytes = 0;
   int computeUnits = 0;
   std::string extensions;
+  // NVIDIA's compute capability as major * 10 + minor (cl_nv_device_attribute_query); 0 on
+  // other devices. Kernels use PTX that needs a capability only where it is at least that.
+  int nvidiaComputeCapability = 0;
 
   bool hasExtension(const std::string& ext) const;
   std::string describe() const;  // one line for --list-devices and the UI

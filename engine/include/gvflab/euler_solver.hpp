@@ -35,15 +35,16 @@ struct TileShape {
   bool march = false;
 };
 
-// The 3D local-memory tile (gvf_euler3d_tiled.cl): tx x ty columns (with a frame of `steps`
-// voxels) streamed over zChunk planes, `steps` iterations per launch, each work-item owning `rows`
+// The 3D local-memory tile (gvf_euler3d_tiled.cl): tx x ty columns (with a frame of two
+// voxels) streamed over zChunk planes, two iterations per launch, each work-item owning `rows`
 // consecutive rows of a column. tx 0 picks the preset for the precision (the fastest shapes
 // on an H200 at 256³, docs/BENCHMARKS.md): 36 x 36 with 3 rows and the next planes loaded a
-// loop turn ahead (rawPrefetch) in f16, the same with 4 rows and plane indices computed
-// without branches (branchlessPlanes) in snorm16, 20 x 36 with 3 rows and branchless plane
-// indices in float32, or smaller ones that fit the device.
-// zChunk 0 splits the depth so the work-groups fill the device. Two iterations a launch; an
-// odd last iteration of a step() runs alone.
+// loop turn ahead (rawPrefetch) in f16; 68 x 20 with 4 rows, the same and plane indices
+// computed without branches (branchlessPlanes) in snorm16; in float32 68 x 20 with 4 rows,
+// branchless plane indices and V0 copied asynchronously (asyncV0) where the device can, else
+// 20 x 36 with 3 rows and branchless plane indices; or smaller ones that fit the device.
+// zChunk 0 splits the depth so the work-groups fill the device. An odd last iteration of a
+// step() runs alone.
 struct Tile3D {
   int tx = 0;
   int ty = 0;
@@ -52,6 +53,9 @@ struct Tile3D {
   bool rawPrefetch = false;
   bool branchlessPlanes = false;
   bool wideIndices = false;  // 64-bit element indices even where 32 bits suffice (for tests)
+  // float32 only, NVIDIA compute capability 8.0 and later: V0's next plane copied into local
+  // memory by cp.async, holding no registers while in flight (the preset there: 68 x 20 x 4).
+  bool asyncV0 = false;
   bool operator==(const Tile3D&) const = default;
 };
 

@@ -112,6 +112,14 @@ DeviceInfo deviceInfo(const cl::Device& device, int platformIndex, int deviceInd
   info.localMemBytes = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
   info.computeUnits = static_cast<int>(device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
   info.extensions = device.getInfo<CL_DEVICE_EXTENSIONS>();
+  if (info.hasExtension("cl_nv_device_attribute_query")) {
+    // CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV / _MINOR_NV (cl_ext.h of newer headers).
+    constexpr cl_device_info kMajor = 0x4000, kMinor = 0x4001;
+    cl_uint major = 0, minor = 0;
+    if (clGetDeviceInfo(device(), kMajor, sizeof major, &major, nullptr) == CL_SUCCESS &&
+        clGetDeviceInfo(device(), kMinor, sizeof minor, &minor, nullptr) == CL_SUCCESS)
+      info.nvidiaComputeCapability = static_cast<int>(major * 10 + minor);
+  }
   return info;
 }
 

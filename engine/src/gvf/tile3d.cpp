@@ -1,7 +1,7 @@
 #include "gvf/tile3d.hpp"
 
 #include <algorithm>
-#include <array>
+#include <vector>
 
 #include "cl/launch.hpp"
 #include "gvflab/device.hpp"
@@ -10,22 +10,32 @@
 namespace gvflab::detail {
 namespace {
 
-// The fastest shapes measured on an H200 at 256³ x 256 (docs/BENCHMARKS.md): in 16 bit the
-// next planes are held raw a loop turn ahead (RAW_PREFETCH); float32 gains nothing from that
-// and runs best with smaller groups, two per compute unit, and branchless plane indices;
-// snorm16 runs best with 4 rows per work-item and both (25.4 ms against 26.9 for f16's shape,
-// the best of 79 shapes and flags tried). The last two are for devices with small work-groups.
-std::array<Tile3D, 4> presets(Precision p) {
+// The fastest shapes measured on an H200 at 256³ x 256 (docs/BENCHMARKS.md), the first that
+// fits the device taken. In 16 bit the next planes are held raw a loop turn ahead
+// (RAW_PREFETCH); snorm16 runs best 68 wide with 4 rows per work-item and branchless plane
+// indices too (24.6 ms against 25.2-25.4 at 36 x 36). float32 gains nothing from raw planes:
+// with V0 copied asynchronously (NVIDIA, compute capability 8.0 and later) it runs best 68
+// wide (24.3-24.6 ms), else with smaller groups, two per compute unit, and branchless plane
+// indices (26.1-26.3). The last two are for devices with small work-groups.
+std::vector<Tile3D> presets(Precision p) {
   const Tile3D wide{.tx = 36, .ty = 36, .rows = 3, .rawPrefetch = true};
   const Tile3D narrow{.tx = 20, .ty = 36, .rows = 3, .branchlessPlanes = true};
+  const Tile3D async{.tx = 68, .ty = 20, .rows = 4, .branchlessPlanes = true, .asyncV0 = true};
+  const Tile3D snormWide{
+      .tx = 68, .ty = 20, .rows = 4, .rawPrefetch = true, .branchlessPlanes = true};
   const Tile3D snorm{.tx = 36, .ty = 36, .rows = 4, .rawPrefetch = true, .branchlessPlanes = true};
   const Tile3D small{.tx = 24, .ty = 16, .rows = 1}, tiny{.tx = 12, .ty = 8, .rows = 1};
-  if (p == Precision::F32) return {narrow, wide, small, tiny};
-  if (p == Precision::SNorm16) return {snorm, wide, small, tiny};
+  if (p == Precision::F32) return {async, narrow, wide, small, tiny};
+  if (p == Precision::SNorm16) return {snormWide, snorm, wide, small, tiny};
   return {wide, narrow, small, tiny};
 }
 
 int workItems(const Tile3D& t) { return t.tx * (t.ty / std::max(1, t.rows)); }
+
+// The two tiles of gvf_euler3d_tiled.cl, input and once-stepped plane, three components each.
+std::uint64_t tilesBytes(const Tile3D& t) {
+  return 2ull * 3 * t.ty * tile3dPitch(t) * sizeof(float);
+}
 
 std::string text(const Tile3D& t) {
   return std::to_string(t.tx) + "x" + std::to_string(t.ty) + " with " + std::to_string(t.rows) +
@@ -35,19 +45,25 @@ std::string text(const Tile3D& t) {
 }  // namespace
 
 int tile3dPitch(const Tile3D& t) {
+  // With V0's plane beside the tiles, the bank-free pitch (73) would put the float32 preset
+  // over 48 KB (51,364 B); at its width it takes 48,960 B and ran 24.6 against 24.3 ms.
+  if (t.asyncV0) return t.tx;
   for (int p = t.tx; p < t.tx + 32; ++p)
     if ((t.rows * p - t.tx) % 32 == 0) return p;
   return t.tx;  // no pitch helps (even rows, odd width)
 }
 
 std::uint64_t tile3dLocalBytes(const Tile3D& t) {
-  return 2ull * 3 * t.ty * tile3dPitch(t) * sizeof(float);
+  const std::uint64_t v0Plane = t.asyncV0 ? 3ull * t.tx * t.ty * sizeof(float) : 0;
+  return tilesBytes(t) + v0Plane;
 }
+
+bool asyncCopies(const DeviceInfo& device) { return device.nvidiaComputeCapability >= 80; }
 
 bool tile3dFits(const Tile3D& t, const ComputeContext& ctx) {
   return t.tx > 4 && t.ty > 4 && t.rows >= 1 && t.ty % t.rows == 0 && t.zChunk >= 0 &&
          static_cast<std::size_t>(workItems(t)) <= ctx.info().maxWorkGroupSize &&
-         tile3dLocalBytes(t) <= ctx.info().localMemBytes;
+         tile3dLocalBytes(t) <= ctx.info().localMemBytes && (!t.asyncV0 || asyncCopies(ctx.info()));
 }
 
 std::uint64_t tile3dGroups(const Tile3D& t, FieldShape shape, int axis) {
@@ -59,6 +75,10 @@ std::uint64_t tile3dGroups(const Tile3D& t, FieldShape shape, int axis) {
 
 std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const ComputeContext& ctx,
                                     FieldShape shape) {
+  if (t.tx != 0 && t.asyncV0 && (precision != Precision::F32 || t.rawPrefetch))
+    throw ParameterError("3D tile " + text(t) +
+                         ": asynchronous V0 copies (+async) hold float32 values, so they need "
+                         "precision f32 and no raw prefetch (+raw).");
   if (t.tx == 0) {
     std::optional<Tile3D> preset;  // the first that fits
     for (Tile3D c : presets(precision)) {
@@ -75,7 +95,11 @@ std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const Compute
                          std::to_string(ctx.info().maxWorkGroupSize) + " work-items and " +
                          std::to_string(ctx.info().localMemBytes) +
                          " B of local memory (it needs " + std::to_string(workItems(t)) + " and " +
-                         std::to_string(tile3dLocalBytes(t)) + " B).");
+                         std::to_string(tile3dLocalBytes(t)) + " B)" +
+                         (t.asyncV0 && !asyncCopies(ctx.info())
+                              ? "; asynchronous V0 copies (+async) need an NVIDIA GPU of "
+                                "compute capability 8.0 or later."
+                              : "."));
   }
   if (t.zChunk == 0) {
     // Split the depth so the work-groups fill the compute units about once: each holds a
@@ -94,13 +118,13 @@ std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const Compute
 std::string tile3dOptions(const Tile3D& t, FieldShape shape, const DeviceInfo& device) {
   // 32-bit element indices where the three component planes allow them (fewer instructions).
   const bool narrow = !t.wideIndices && 3 * shape.count() <= 0xFFFFFFFFull;
-  // One barrier a plane where the tiles fit twice (on the H200: float32's preset, 48 KB).
-  const bool oneBarrier = 2 * tile3dLocalBytes(t) <= device.localMemBytes;
+  // One barrier a plane where the tiles fit twice (on the H200: 20 x 36 x 3 in float32, 48 KB).
+  const bool oneBarrier = tile3dLocalBytes(t) + tilesBytes(t) <= device.localMemBytes;
   return " -DTX=" + std::to_string(t.tx) + " -DTY=" + std::to_string(t.ty) +
          " -DROWS=" + std::to_string(t.rows) + " -DTP=" + std::to_string(tile3dPitch(t)) +
          " -DZCHUNK=" + std::to_string(t.zChunk) + (narrow ? " -DINDEX32" : "") +
          (t.rawPrefetch ? " -DRAW_PREFETCH" : "") +
-         (t.branchlessPlanes ? " -DBRANCHLESS_PLANES" : "") +
+         (t.branchlessPlanes ? " -DBRANCHLESS_PLANES" : "") + (t.asyncV0 ? " -DASYNC_V0" : "") +
          (device.isGpu ? " -DUNROLL_PLANES" : "") + (oneBarrier ? " -DONE_BARRIER" : "");
 }
 

@@ -14,9 +14,13 @@ struct DeviceInfo;
 namespace detail {
 
 // Row pitch of the kernel's local tiles: the first at or above tx for which the rows of the
-// work-items of a work-group fall on distinct banks of 32 (rows * pitch = tx modulo 32).
+// work-items of a work-group fall on distinct banks of 32 (rows * pitch = tx modulo 32); tx
+// itself with asyncV0 (V0's plane beside the tiles leaves no room for the padding).
 int tile3dPitch(const Tile3D& t);
+// Local memory of a work-group: the two tiles, and V0's plane with asyncV0.
 std::uint64_t tile3dLocalBytes(const Tile3D& t);
+// Whether the device runs the asynchronous copies of asyncV0 (cp.async: NVIDIA sm_80 and later).
+bool asyncCopies(const DeviceInfo& device);
 // Whether a tile with its fields set can run on this device.
 bool tile3dFits(const Tile3D& t, const ComputeContext& ctx);
 // The tile a launch uses: the preset for the precision where t.tx is 0 (the first of them
