@@ -60,9 +60,8 @@ TEST_CASE("3D presets per precision, and z chunks sized to the device") {
                        .zChunk = s16->zChunk,
                        .rawPrefetch = true,
                        .branchlessPlanes = true});
-  // Chunks: at least one plane, the whole depth covered, and about as many work-groups as the
-  // compute units hold (one per unit for 432 work-items, two for 240), never fewer than a
-  // layer's worth of groups would give.
+  // Chunks: at least one plane, the whole depth covered, never fewer groups than half the
+  // compute units hold (one per unit for 432 work-items, two for 240) where the depth allows.
   const int cus = std::max(1, ctx->info().computeUnits);
   for (const FieldShape& shape : {FieldShape{61, 30, 200}, FieldShape{20, 20, 200}})
     for (Precision p : {Precision::F16, Precision::F32, Precision::SNorm16}) {
@@ -77,10 +76,20 @@ TEST_CASE("3D presets per precision, and z chunks sized to the device") {
       CHECK(detail::tile3dGroups(t, shape, 2) * t.zChunk >= std::uint64_t(shape.depth));
       CHECK(groups >= std::min<std::uint64_t>(layer * shape.depth,
                                               std::max<std::uint64_t>(layer, perCu * cus) / 2));
-      CHECK(groups <= std::max<std::uint64_t>(layer, perCu * cus));
       // A layer that leaves compute units idle is split along z.
       if (2 * layer <= perCu * cus) CHECK(detail::tile3dGroups(t, shape, 2) >= 2);
     }
+  // The chunk that walks the fewest planes over all waves of groups (about four planes a
+  // chunk besides its own), on an H200's 132 units: 64 groups a layer (float32's 68 x 20 x 4 at
+  // 256³) in two chunks; 144 (the same at 384³, one wave and 12 groups over) in 8 chunks of
+  // 48 planes, 9 waves; 36 (192³) in 7 chunks of 28, 2 waves; a layer of one group in chunks
+  // of 2 planes across the units; the whole depth where its groups fill the waves already.
+  CHECK(detail::tile3dChunk(64, 132, 256) == 128);
+  CHECK(detail::tile3dChunk(144, 132, 384) == 48);
+  CHECK(detail::tile3dChunk(36, 132, 192) == 28);
+  CHECK(detail::tile3dChunk(1, 132, 200) == 2);
+  CHECK(detail::tile3dChunk(264, 132, 512) == 512);
+  CHECK(detail::tile3dChunk(5, 4, 1) == 1);
   // A chosen chunk is kept; the solver reports what it resolved.
   auto fixed = detail::resolveTile3D(Tile3D{.tx = 24, .ty = 16, .rows = 1, .zChunk = 48},
                                      Precision::F32, *ctx, first);

@@ -43,8 +43,8 @@ struct TileShape {
 // computed without branches (branchlessPlanes) in snorm16; in float32 68 x 20 with 4 rows,
 // branchless plane indices and V0 copied asynchronously (asyncV0) where the device can, else
 // 20 x 36 with 3 rows and branchless plane indices; or smaller ones that fit the device.
-// zChunk 0 splits the depth so the work-groups fill the device. An odd last iteration of a
-// step() runs alone.
+// zChunk 0 picks the chunk that walks the fewest planes over all waves of work-groups
+// (tile3dChunk in tile3d.hpp). An odd last iteration of a step() runs alone.
 struct Tile3D {
   int tx = 0;
   int ty = 0;

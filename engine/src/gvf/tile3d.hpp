@@ -25,9 +25,12 @@ bool asyncCopies(const DeviceInfo& device);
 bool tile3dFits(const Tile3D& t, const ComputeContext& ctx);
 // The tile a launch uses: the preset for the precision where t.tx is 0 (the first of them
 // that fits; nullopt when none does), t itself otherwise (ParameterError, with a sentence,
-// when it cannot run); zChunk 0 becomes a chunk that lets the work-groups fill the device.
+// when it cannot run); zChunk 0 becomes tile3dChunk's chunk.
 std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const ComputeContext& ctx,
                                     FieldShape shape);
+// The z chunk (planes a work-group walks) for layerGroups work-groups a layer, slots of them
+// running at once and the depth: the fewest planes walked over all waves, ties to the longest.
+int tile3dChunk(std::uint64_t layerGroups, std::uint64_t slots, int depth);
 // Build options of the kernel for a resolved tile on a device (GPUs: the plane loop unrolled;
 // one barrier a plane where the tiles fit twice in local memory).
 std::string tile3dOptions(const Tile3D& t, FieldShape shape, const DeviceInfo& device);
