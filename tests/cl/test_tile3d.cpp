@@ -60,6 +60,16 @@ TEST_CASE("3D presets per precision, and z chunks sized to the device") {
                        .zChunk = s16->zChunk,
                        .rawPrefetch = true,
                        .branchlessPlanes = true});
+  // Between timed presets, the one whose whole tiles cover the fewest columns for its time:
+  // snorm16's 68-wide tiles where the sides are multiples of 64 (or close), its 36 x 36 where
+  // they would cover a third more (96: 128 columns against 96).
+  const auto snormAt = [&](int side) {
+    return *detail::resolveTile3D(Tile3D{}, Precision::SNorm16, *ctx, FieldShape{side, side, 32});
+  };
+  CHECK(snormAt(128).tx == 68);
+  CHECK(snormAt(112).tx == 68);
+  CHECK(snormAt(96).tx == 36);
+  CHECK(snormAt(160).tx == 36);
   // Chunks: at least one plane, the whole depth covered, never fewer groups than half the
   // compute units hold (one per unit for 432 work-items, two for 240) where the depth allows.
   const int cus = std::max(1, ctx->info().computeUnits);

@@ -37,8 +37,9 @@ struct TileShape {
 
 // The 3D local-memory tile (gvf_euler3d_tiled.cl): tx x ty columns (with a frame of two
 // voxels) streamed over zChunk planes, two iterations per launch, each work-item owning `rows`
-// consecutive rows of a column. tx 0 picks the preset for the precision (the fastest shapes
-// on an H200 at 256³, docs/BENCHMARKS.md): 36 x 36 with 3 rows and the next planes loaded a
+// consecutive rows of a column. tx 0 picks the preset for the precision and the volume (the
+// fastest shapes on an H200, docs/BENCHMARKS.md, the one whose tiles cover the volume's
+// columns best for its time): 36 x 36 with 3 rows and the next planes loaded a
 // loop turn ahead (rawPrefetch) in f16; 68 x 20 with 4 rows, the same and plane indices
 // computed without branches (branchlessPlanes) in snorm16; in float32 68 x 20 with 4 rows,
 // branchless plane indices and V0 copied asynchronously (asyncV0) where the device can, else

@@ -11,14 +11,19 @@
 namespace gvflab::detail {
 namespace {
 
-// The fastest shapes measured on an H200 at 256³ x 256 (docs/BENCHMARKS.md), the first that
-// fits the device taken. In 16 bit the next planes are held raw a loop turn ahead
-// (RAW_PREFETCH); snorm16 runs best 68 wide with 4 rows per work-item and branchless plane
-// indices too (24.6 ms against 25.2-25.4 at 36 x 36). float32 gains nothing from raw planes:
-// with V0 copied asynchronously (NVIDIA, compute capability 8.0 and later) it runs best 68
-// wide (24.3-24.6 ms), else with smaller groups, two per compute unit, and branchless plane
-// indices (26.1-26.3). The last two are for devices with small work-groups.
-std::vector<Tile3D> presets(Precision p) {
+// The fastest shapes measured on an H200 (docs/BENCHMARKS.md), each with its time at 256³ x 256
+// (0: a fallback for devices where none with a time fits, taken in order). In 16 bit the next
+// planes are held raw a loop turn ahead (RAW_PREFETCH); snorm16 runs best 68 wide with 4 rows
+// per work-item and branchless plane indices too. float32 gains nothing from raw planes: with
+// V0 copied asynchronously (NVIDIA, compute capability 8.0 and later) it runs best 68 wide,
+// else with smaller groups, two per compute unit, and branchless plane indices. The last two
+// are for devices with small work-groups.
+struct Preset {
+  Tile3D tile;
+  double ms256 = 0;
+};
+
+std::vector<Preset> presets(Precision p) {
   const Tile3D wide{.tx = 36, .ty = 36, .rows = 3, .rawPrefetch = true};
   const Tile3D narrow{.tx = 20, .ty = 36, .rows = 3, .branchlessPlanes = true};
   const Tile3D async{.tx = 68, .ty = 20, .rows = 4, .branchlessPlanes = true, .asyncV0 = true};
@@ -26,9 +31,22 @@ std::vector<Tile3D> presets(Precision p) {
       .tx = 68, .ty = 20, .rows = 4, .rawPrefetch = true, .branchlessPlanes = true};
   const Tile3D snorm{.tx = 36, .ty = 36, .rows = 4, .rawPrefetch = true, .branchlessPlanes = true};
   const Tile3D small{.tx = 24, .ty = 16, .rows = 1}, tiny{.tx = 12, .ty = 8, .rows = 1};
-  if (p == Precision::F32) return {async, narrow, wide, small, tiny};
-  if (p == Precision::SNorm16) return {snormWide, snorm, wide, small, tiny};
-  return {wide, narrow, small, tiny};
+  if (p == Precision::F32) return {{async, 24.55}, {narrow, 26.17}, {wide}, {small}, {tiny}};
+  if (p == Precision::SNorm16) return {{snormWide, 24.63}, {snorm, 25.39}, {wide}, {small}, {tiny}};
+  return {{wide, 20.81}, {narrow}, {small}, {tiny}};
+}
+
+// A preset's time scaled by the columns its whole tiles cover, written part only, against
+// 256 x 256, which every preset covers exactly: a 68-wide tile covers 128 columns of 96 and
+// 256 of 200. H200, ms at 96³ x 512 / 160³ x 128 (f32 68 x 20 x 4 against 20 x 36 x 3):
+// 4.83 / 3.99 against 4.41 / 3.74, which this picks; at 200³ x 128 it picks 20 x 36 x 3
+// (7.92) over 7.61, the waves deciding there.
+double estimatedMs(const Preset& p, FieldShape shape) {
+  const auto covered = [&p](FieldShape s) {
+    return double(tile3dGroups(p.tile, s, 0) * (p.tile.tx - 4)) *
+           double(tile3dGroups(p.tile, s, 1) * (p.tile.ty - 4));
+  };
+  return p.ms256 * covered(shape) / covered(FieldShape{256, 256, 256});
 }
 
 int workItems(const Tile3D& t) { return t.tx * (t.ty / std::max(1, t.rows)); }
@@ -100,12 +118,20 @@ std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const Compute
                          ": asynchronous V0 copies (+async) hold float32 values, so they need "
                          "precision f32 and no raw prefetch (+raw).");
   if (t.tx == 0) {
-    std::optional<Tile3D> preset;  // the first that fits
-    for (Tile3D c : presets(precision)) {
-      c.zChunk = t.zChunk;
-      c.wideIndices = t.wideIndices;
-      if (!preset && tile3dFits(c, ctx)) preset = c;
+    // The timed preset that fits with the shortest estimate, else the first fallback that fits.
+    std::optional<Tile3D> timed, fallback;
+    double best = 0;
+    for (Preset c : presets(precision)) {
+      c.tile.zChunk = t.zChunk;
+      c.tile.wideIndices = t.wideIndices;
+      if (!tile3dFits(c.tile, ctx)) continue;
+      if (c.ms256 <= 0) {
+        if (!fallback) fallback = c.tile;
+      } else if (const double ms = estimatedMs(c, shape); !timed || ms < best) {
+        timed = c.tile, best = ms;
+      }
     }
+    const std::optional<Tile3D> preset = timed ? timed : fallback;
     if (!preset) return std::nullopt;
     t = *preset;
   } else if (!tile3dFits(t, ctx)) {

@@ -23,9 +23,10 @@ std::uint64_t tile3dLocalBytes(const Tile3D& t);
 bool asyncCopies(const DeviceInfo& device);
 // Whether a tile with its fields set can run on this device.
 bool tile3dFits(const Tile3D& t, const ComputeContext& ctx);
-// The tile a launch uses: the preset for the precision where t.tx is 0 (the first of them
-// that fits; nullopt when none does), t itself otherwise (ParameterError, with a sentence,
-// when it cannot run); zChunk 0 becomes tile3dChunk's chunk.
+// The tile a launch uses: the preset for the precision where t.tx is 0 (of the timed presets
+// that fit, the one with the shortest time scaled by the columns its tiles cover in this
+// shape; else the first fallback that fits; nullopt when none does), t itself otherwise
+// (ParameterError, with a sentence, when it cannot run); zChunk 0 becomes tile3dChunk's chunk.
 std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const ComputeContext& ctx,
                                     FieldShape shape);
 // The z chunk (planes a work-group walks) for layerGroups work-groups a layer, slots of them
