@@ -35,9 +35,10 @@ TEST_CASE("3D tile pitch puts each work-group's rows on distinct banks") {
 TEST_CASE("3D presets per precision, and z chunks sized to the device") {
   auto ctx = test::sharedContext();
   const FieldShape first{61, 30, 200};
-  auto f16 = detail::resolveTile3D(Tile3D{}, Precision::F16, *ctx, first);
-  auto f32 = detail::resolveTile3D(Tile3D{}, Precision::F32, *ctx, first);
-  auto s16 = detail::resolveTile3D(Tile3D{}, Precision::SNorm16, *ctx, first);
+  const DeviceInfo& device = ctx->info();
+  auto f16 = detail::resolveTile3D(Tile3D{}, Precision::F16, device, first);
+  auto f32 = detail::resolveTile3D(Tile3D{}, Precision::F32, device, first);
+  auto s16 = detail::resolveTile3D(Tile3D{}, Precision::SNorm16, device, first);
   REQUIRE(f16);
   REQUIRE(f32);
   REQUIRE(s16);
@@ -60,22 +61,12 @@ TEST_CASE("3D presets per precision, and z chunks sized to the device") {
                        .zChunk = s16->zChunk,
                        .rawPrefetch = true,
                        .branchlessPlanes = true});
-  // Between timed presets, the one whose whole tiles cover the fewest columns for its time:
-  // snorm16's 68-wide tiles where the sides are multiples of 64 (or close), its 36 x 36 where
-  // they would cover a third more (96: 128 columns against 96).
-  const auto snormAt = [&](int side) {
-    return *detail::resolveTile3D(Tile3D{}, Precision::SNorm16, *ctx, FieldShape{side, side, 32});
-  };
-  CHECK(snormAt(128).tx == 68);
-  CHECK(snormAt(112).tx == 68);
-  CHECK(snormAt(96).tx == 36);
-  CHECK(snormAt(160).tx == 36);
   // Chunks: at least one plane, the whole depth covered, never fewer groups than half the
   // compute units hold (one per unit for 432 work-items, two for 240) where the depth allows.
-  const int cus = std::max(1, ctx->info().computeUnits);
+  const int cus = std::max(1, device.computeUnits);
   for (const FieldShape& shape : {FieldShape{61, 30, 200}, FieldShape{20, 20, 200}})
     for (Precision p : {Precision::F16, Precision::F32, Precision::SNorm16}) {
-      const Tile3D t = *detail::resolveTile3D(Tile3D{}, p, *ctx, shape);
+      const Tile3D t = *detail::resolveTile3D(Tile3D{}, p, device, shape);
       const std::uint64_t perCu = t.tx * (t.ty / t.rows) <= 256 ? 2 : 1;
       CAPTURE(t.tx);
       CAPTURE(shape.width);
@@ -102,7 +93,7 @@ TEST_CASE("3D presets per precision, and z chunks sized to the device") {
   CHECK(detail::tile3dChunk(5, 4, 1) == 1);
   // A chosen chunk is kept; the solver reports what it resolved.
   auto fixed = detail::resolveTile3D(Tile3D{.tx = 24, .ty = 16, .rows = 1, .zChunk = 48},
-                                     Precision::F32, *ctx, first);
+                                     Precision::F32, device, first);
   REQUIRE(fixed);
   CHECK(fixed->zChunk == 48);
   CHECK(detail::tile3dOptions(*fixed, first, ctx->info()).find("-DZCHUNK=48") != std::string::npos);
@@ -147,4 +138,43 @@ TEST_CASE("3D asynchronous V0 copies: NVIDIA sm_80+ only, V0's plane within loca
   CHECK(opts.find("-DASYNC_V0") != std::string::npos);
   CHECK(opts.find("-DONE_BARRIER") == std::string::npos);
   CHECK(detail::tile3dOptions(plain, shape, h200).find("-DASYNC_V0") == std::string::npos);
+}
+
+TEST_CASE("3D presets per volume: the faster tile measured on an H200 at each size") {
+  // The H200's limits (132 units, 48 KB, cp.async); the faster of the two timed presets in
+  // BENCHMARKS.md's eighteenth session (ms): 68 x 20 x 4 against 20 x 36 x 3 (f32) and
+  // 36 x 36 x 4 (snorm16), at 64³ x 128 0.64 / 0.70 (snorm16 0.805 / 0.800, a tie either
+  // way), 96³ x 512 4.83 / 4.41 (5.20 / 4.55), 112³ x 128 1.54 / 1.64 (1.60 / 1.74), 160³ x 128
+  // 3.99 / 3.74 (4.12 / 3.65), 200³ x 128 7.61 / 7.92 (7.96 / 8.07), 512³ x 32 24.5 / 26.9
+  // (23.8 / 24.5). At 200³ the waves decide: the columns covered alone would pick the narrower
+  // tiles there.
+  const DeviceInfo h200{.isGpu = true,
+                        .maxWorkGroupSize = 1024,
+                        .localMemBytes = 49152,
+                        .computeUnits = 132,
+                        .nvidiaComputeCapability = 90};
+  const auto widthAt = [&](Precision p, int side) {
+    const auto t = detail::resolveTile3D(Tile3D{}, p, h200, FieldShape{side, side, side});
+    REQUIRE(t);
+    return t->tx;
+  };
+  for (Precision p : {Precision::F32, Precision::SNorm16}) {
+    CAPTURE(static_cast<int>(p));
+    const int narrow = p == Precision::F32 ? 20 : 36;
+    CHECK(widthAt(p, 96) == narrow);
+    CHECK(widthAt(p, 160) == narrow);
+    CHECK(widthAt(p, 112) == 68);
+    CHECK(widthAt(p, 200) == 68);
+    CHECK(widthAt(p, 256) == 68);
+    CHECK(widthAt(p, 512) == 68);
+  }
+  CHECK(widthAt(Precision::F32, 64) == 68);
+  CHECK(widthAt(Precision::F16, 96) == 36);  // one timed preset
+  // Without cp.async, float32 keeps its narrower tiles at every size.
+  DeviceInfo older = h200;
+  older.nvidiaComputeCapability = 75;
+  for (int side : {96, 200, 256})
+    CHECK(
+        detail::resolveTile3D(Tile3D{}, Precision::F32, older, FieldShape{side, side, side})->tx ==
+        20);
 }

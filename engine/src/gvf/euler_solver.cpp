@@ -166,7 +166,7 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input,
   // The preset tiles fall back to buffers on small devices; a chosen tile is refused when it
   // does not fit (resolveTile3D).
   if (is3d && *options_.memory == MemoryKind::Local) {
-    auto tile = detail::resolveTile3D(options_.tile3d, options_.precision, *ctx_, shape);
+    auto tile = detail::resolveTile3D(options_.tile3d, options_.precision, ctx_->info(), shape);
     if (tile) {
       options_.tile3d = *tile;
     } else {

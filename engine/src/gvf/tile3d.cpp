@@ -36,20 +36,45 @@ std::vector<Preset> presets(Precision p) {
   return {{wide, 20.81}, {narrow}, {small}, {tiny}};
 }
 
-// A preset's time scaled by the columns its whole tiles cover, written part only, against
-// 256 x 256, which every preset covers exactly: a 68-wide tile covers 128 columns of 96 and
-// 256 of 200. H200, ms at 96³ x 512 / 160³ x 128 (f32 68 x 20 x 4 against 20 x 36 x 3):
-// 4.83 / 3.99 against 4.41 / 3.74, which this picks; at 200³ x 128 it picks 20 x 36 x 3
-// (7.92) over 7.61, the waves deciding there.
-double estimatedMs(const Preset& p, FieldShape shape) {
-  const auto covered = [&p](FieldShape s) {
-    return double(tile3dGroups(p.tile, s, 0) * (p.tile.tx - 4)) *
-           double(tile3dGroups(p.tile, s, 1) * (p.tile.ty - 4));
-  };
-  return p.ms256 * covered(shape) / covered(FieldShape{256, 256, 256});
+int workItems(const Tile3D& t) { return t.tx * (t.ty / std::max(1, t.rows)); }
+
+// Work-groups of a tile that run at once: groups of up to 256 work-items are assumed to fit
+// twice on a compute unit.
+std::uint64_t slots(const Tile3D& t, const DeviceInfo& device) {
+  return std::uint64_t(std::max(1, device.computeUnits)) * (workItems(t) <= 256 ? 2 : 1);
 }
 
-int workItems(const Tile3D& t) { return t.tx * (t.ty / std::max(1, t.rows)); }
+// A work-group walks its chunk plus about four planes (two read before it, the pipeline's fill).
+constexpr std::uint64_t kPlanesAChunk = 4;
+
+// The planes each of `slots` running groups walks over all waves of a launch, for `layer` groups
+// a layer in chunks of z planes.
+std::uint64_t planesWalked(std::uint64_t layer, std::uint64_t slots, int depth, int z) {
+  const std::uint64_t chunks = (std::uint64_t(depth) + z - 1) / z;
+  const std::uint64_t waves = (layer * chunks + slots - 1) / std::max<std::uint64_t>(1, slots);
+  return waves * (z + kPlanesAChunk);
+}
+
+std::uint64_t groupsALayer(const Tile3D& t, FieldShape shape) {
+  return tile3dGroups(t, shape, 0) * tile3dGroups(t, shape, 1);
+}
+
+// The same for a tile, with its chunk or, where it has none, the one tile3dChunk picks.
+std::uint64_t walkedPlanes(const Tile3D& t, FieldShape shape, const DeviceInfo& device) {
+  const std::uint64_t layer = groupsALayer(t, shape), s = slots(t, device);
+  const int z = t.zChunk > 0 ? t.zChunk : tile3dChunk(layer, s, shape.depth);
+  return planesWalked(layer, s, shape.depth, z);
+}
+
+// A preset's time at 256³ scaled by the planes its groups walk, one wave after another, against
+// 256³: a turn of a tile costs about the same wherever it runs. H200, ms of f32 68 x 20 x 4 async
+// against 20 x 36 x 3 (estimated): 96³ x 512 4.83 / 4.41 (4.84 / 4.36), 160³ x 128 3.99 / 3.74
+// (4.09 / 3.57), 200³ x 128 7.61 / 7.92 (8.18 / 8.62); snorm16's presets the same way. Scaled
+// by the columns covered instead (bytes), the choice at 200³ was the slower one in both.
+double estimatedMs(const Preset& p, FieldShape shape, const DeviceInfo& device) {
+  return p.ms256 * double(walkedPlanes(p.tile, shape, device)) /
+         double(walkedPlanes(p.tile, FieldShape{256, 256, 256}, device));
+}
 
 // The two tiles of gvf_euler3d_tiled.cl, input and once-stepped plane, three components each.
 std::uint64_t tilesBytes(const Tile3D& t) {
@@ -79,10 +104,10 @@ std::uint64_t tile3dLocalBytes(const Tile3D& t) {
 
 bool asyncCopies(const DeviceInfo& device) { return device.nvidiaComputeCapability >= 80; }
 
-bool tile3dFits(const Tile3D& t, const ComputeContext& ctx) {
+bool tile3dFits(const Tile3D& t, const DeviceInfo& device) {
   return t.tx > 4 && t.ty > 4 && t.rows >= 1 && t.ty % t.rows == 0 && t.zChunk >= 0 &&
-         static_cast<std::size_t>(workItems(t)) <= ctx.info().maxWorkGroupSize &&
-         tile3dLocalBytes(t) <= ctx.info().localMemBytes && (!t.asyncV0 || asyncCopies(ctx.info()));
+         static_cast<std::size_t>(workItems(t)) <= device.maxWorkGroupSize &&
+         tile3dLocalBytes(t) <= device.localMemBytes && (!t.asyncV0 || asyncCopies(device));
 }
 
 std::uint64_t tile3dGroups(const Tile3D& t, FieldShape shape, int axis) {
@@ -93,25 +118,20 @@ std::uint64_t tile3dGroups(const Tile3D& t, FieldShape shape, int axis) {
 }
 
 int tile3dChunk(std::uint64_t layerGroups, std::uint64_t slots, int depth) {
-  // A work-group walks its chunk plus about four planes (two read before it, the pipeline's
-  // fill), and the groups run in waves of `slots`: the chunk with the fewest planes walked in
-  // all waves, the longest of equals. H200, f32 at 68 x 20 x 4 (144 groups a layer on 132
-  // units), 384³ x 64: the whole depth 34.0 ms, chunks of 77 / 39 / 35 / 18 planes 22.2 /
-  // 21.3 / 21.6 / 22.7; 192³ x 256 (36 a layer): 64 / 28 / 18 planes 12.3 / 12.1 / 12.5.
-  constexpr std::uint64_t kPlanesAChunk = 4;
+  // The groups run in waves of `slots`: the chunk with the fewest planes walked in all waves,
+  // the longest of equals. H200, f32 at 68 x 20 x 4 (144 groups a layer on 132 units), 384³ x 64:
+  // the whole depth 34.0 ms, chunks of 77 / 39 / 35 / 18 planes 22.2 / 21.3 / 21.6 / 22.7; 192³ x
+  // 256 (36 a layer): 64 / 28 / 18 planes 12.3 / 12.1 / 12.5.
   int best = std::max(1, depth);
   std::uint64_t bestCost = std::numeric_limits<std::uint64_t>::max();
   for (int z = std::max(1, depth); z >= 1; --z) {
-    const std::uint64_t chunks = (std::uint64_t(depth) + z - 1) / z;
-    const std::uint64_t waves =
-        (layerGroups * chunks + slots - 1) / std::max<std::uint64_t>(1, slots);
-    const std::uint64_t cost = waves * (z + kPlanesAChunk);
+    const std::uint64_t cost = planesWalked(layerGroups, slots, depth, z);
     if (cost < bestCost) best = z, bestCost = cost;
   }
   return best;
 }
 
-std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const ComputeContext& ctx,
+std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const DeviceInfo& device,
                                     FieldShape shape) {
   if (t.tx != 0 && t.asyncV0 && (precision != Precision::F32 || t.rawPrefetch))
     throw ParameterError("3D tile " + text(t) +
@@ -124,36 +144,30 @@ std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const Compute
     for (Preset c : presets(precision)) {
       c.tile.zChunk = t.zChunk;
       c.tile.wideIndices = t.wideIndices;
-      if (!tile3dFits(c.tile, ctx)) continue;
+      if (!tile3dFits(c.tile, device)) continue;
       if (c.ms256 <= 0) {
         if (!fallback) fallback = c.tile;
-      } else if (const double ms = estimatedMs(c, shape); !timed || ms < best) {
+      } else if (const double ms = estimatedMs(c, shape, device); !timed || ms < best) {
         timed = c.tile, best = ms;
       }
     }
     const std::optional<Tile3D> preset = timed ? timed : fallback;
     if (!preset) return std::nullopt;
     t = *preset;
-  } else if (!tile3dFits(t, ctx)) {
+  } else if (!tile3dFits(t, device)) {
     throw ParameterError("3D tile " + text(t) +
                          " does not fit this device: TX and TY above 4, "
                          "TY a multiple of the rows, at most " +
-                         std::to_string(ctx.info().maxWorkGroupSize) + " work-items and " +
-                         std::to_string(ctx.info().localMemBytes) +
-                         " B of local memory (it needs " + std::to_string(workItems(t)) + " and " +
+                         std::to_string(device.maxWorkGroupSize) + " work-items and " +
+                         std::to_string(device.localMemBytes) + " B of local memory (it needs " +
+                         std::to_string(workItems(t)) + " and " +
                          std::to_string(tile3dLocalBytes(t)) + " B)" +
-                         (t.asyncV0 && !asyncCopies(ctx.info())
+                         (t.asyncV0 && !asyncCopies(device)
                               ? "; asynchronous V0 copies (+async) need an NVIDIA GPU of "
                                 "compute capability 8.0 or later."
                               : "."));
   }
-  if (t.zChunk == 0) {
-    // Groups of up to 256 work-items are assumed to fit twice on a compute unit.
-    const std::uint64_t slots =
-        std::uint64_t(std::max(1, ctx.info().computeUnits)) * (workItems(t) <= 256 ? 2 : 1);
-    t.zChunk =
-        tile3dChunk(tile3dGroups(t, shape, 0) * tile3dGroups(t, shape, 1), slots, shape.depth);
-  }
+  if (t.zChunk == 0) t.zChunk = tile3dChunk(groupsALayer(t, shape), slots(t, device), shape.depth);
   return t;
 }
 

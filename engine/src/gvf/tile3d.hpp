@@ -8,7 +8,6 @@
 
 namespace gvflab {
 
-class ComputeContext;
 struct DeviceInfo;
 
 namespace detail {
@@ -22,12 +21,13 @@ std::uint64_t tile3dLocalBytes(const Tile3D& t);
 // Whether the device runs the asynchronous copies of asyncV0 (cp.async: NVIDIA sm_80 and later).
 bool asyncCopies(const DeviceInfo& device);
 // Whether a tile with its fields set can run on this device.
-bool tile3dFits(const Tile3D& t, const ComputeContext& ctx);
+bool tile3dFits(const Tile3D& t, const DeviceInfo& device);
 // The tile a launch uses: the preset for the precision where t.tx is 0 (of the timed presets
-// that fit, the one with the shortest time scaled by the columns its tiles cover in this
-// shape; else the first fallback that fits; nullopt when none does), t itself otherwise
-// (ParameterError, with a sentence, when it cannot run); zChunk 0 becomes tile3dChunk's chunk.
-std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const ComputeContext& ctx,
+// that fit, the one with the shortest time scaled by the planes its groups walk in this shape
+// on this device, wave after wave; else the first fallback that fits; nullopt when none does),
+// t itself otherwise (ParameterError, with a sentence, when it cannot run); zChunk 0 becomes
+// tile3dChunk's chunk.
+std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const DeviceInfo& device,
                                     FieldShape shape);
 // The z chunk (planes a work-group walks) for layerGroups work-groups a layer, slots of them
 // running at once and the depth: the fewest planes walked over all waves, ties to the longest.
