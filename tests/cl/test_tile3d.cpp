@@ -146,8 +146,9 @@ TEST_CASE("3D presets per volume: the faster tile measured on an H200 at each si
   // 36 x 36 x 4 (snorm16), at 64³ x 128 0.64 / 0.70 (snorm16 0.805 / 0.800, a tie either
   // way), 96³ x 512 4.83 / 4.41 (5.20 / 4.55), 112³ x 128 1.54 / 1.64 (1.60 / 1.74), 160³ x 128
   // 3.99 / 3.74 (4.12 / 3.65), 200³ x 128 7.61 / 7.92 (7.96 / 8.07), 512³ x 32 24.5 / 26.9
-  // (23.8 / 24.5). At 200³ the waves decide: the columns covered alone would pick the narrower
-  // tiles there.
+  // (23.8 / 24.5); the nineteenth session's sizes at 128 iterations: 208³ 8.03 / 8.44 (8.40 /
+  // 8.43), 288³ 19.79 / 19.64 (20.60 / 19.09), 352³ 31.73 / 35.62 (32.61 / 33.83). At 200³,
+  // 208³ and 352³ the waves decide: the columns covered alone would pick the narrower tiles.
   const DeviceInfo h200{.isGpu = true,
                         .maxWorkGroupSize = 1024,
                         .localMemBytes = 49152,
@@ -163,8 +164,11 @@ TEST_CASE("3D presets per volume: the faster tile measured on an H200 at each si
     const int narrow = p == Precision::F32 ? 20 : 36;
     CHECK(widthAt(p, 96) == narrow);
     CHECK(widthAt(p, 160) == narrow);
+    CHECK(widthAt(p, 288) == narrow);
     CHECK(widthAt(p, 112) == 68);
     CHECK(widthAt(p, 200) == 68);
+    CHECK(widthAt(p, 208) == 68);
+    CHECK(widthAt(p, 352) == 68);
     CHECK(widthAt(p, 256) == 68);
     CHECK(widthAt(p, 512) == 68);
   }

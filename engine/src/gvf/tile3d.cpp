@@ -69,8 +69,9 @@ std::uint64_t walkedPlanes(const Tile3D& t, FieldShape shape, const DeviceInfo& 
 // A preset's time at 256³ scaled by the planes its groups walk, one wave after another, against
 // 256³: a turn of a tile costs about the same wherever it runs. H200, ms of f32 68 x 20 x 4 async
 // against 20 x 36 x 3 (estimated): 96³ x 512 4.83 / 4.41 (4.84 / 4.36), 160³ x 128 3.99 / 3.74
-// (4.09 / 3.57), 200³ x 128 7.61 / 7.92 (8.18 / 8.62); snorm16's presets the same way. Scaled
-// by the columns covered instead (bytes), the choice at 200³ was the slower one in both.
+// (4.09 / 3.57), 200³ x 128 7.61 / 7.92 (8.18 / 8.62). It picked the faster preset in f32 and
+// snorm16 at all seven sizes timed after it was written (80-352³); scaled by the columns
+// covered (bytes) instead, the slower one at 200³, 208³ and 352³ (35.6 against 31.7 ms).
 double estimatedMs(const Preset& p, FieldShape shape, const DeviceInfo& device) {
   return p.ms256 * double(walkedPlanes(p.tile, shape, device)) /
          double(walkedPlanes(p.tile, FieldShape{256, 256, 256}, device));
