@@ -142,12 +142,15 @@ TEST_CASE("3D two-steps-per-launch tiles equal single steps across tiles and z c
         asyncRuns += t.asyncV0;
         EulerSolver b(ctx, in, mu, {.precision = p, .memory = MemoryKind::Local, .tile3d = t});
         const Tile3D& r = b.tile3d();
-        INFO("precision " << std::string(precisionName(p)) << ", " << vol.width << "x" << vol.height
-                          << "x" << vol.depth << ", tile " << r.tx << "x" << r.ty << "x" << r.rows
-                          << "x" << r.zChunk << (r.rawPrefetch ? " raw" : "")
-                          << (r.branchlessPlanes ? " branchless" : "")
-                          << (r.wideIndices ? " (64-bit indices)" : "")
-                          << (r.asyncV0 ? " async V0" : ""));
+        // Built here: INFO captures its operands lazily and prints a ?: of literals as pointers.
+        const std::string label =
+            "precision " + std::string(precisionName(p)) + ", " + std::to_string(vol.width) + "x" +
+            std::to_string(vol.height) + "x" + std::to_string(vol.depth) + ", tile " +
+            std::to_string(r.tx) + "x" + std::to_string(r.ty) + "x" + std::to_string(r.rows) + "x" +
+            std::to_string(r.zChunk) + (r.rawPrefetch ? " raw" : "") +
+            (r.branchlessPlanes ? " branchless" : "") + (r.wideIndices ? " (64-bit indices)" : "") +
+            (r.asyncV0 ? " async V0" : "");
+        INFO(label);
         REQUIRE(b.memory() == MemoryKind::Local);
         CHECK(r.zChunk >= 1);
         b.step(7);
