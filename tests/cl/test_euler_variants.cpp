@@ -118,6 +118,7 @@ TEST_CASE("3D two-steps-per-launch tiles equal single steps across tiles and z c
       Tile3D{.tx = 13, .ty = 9, .rows = 3, .zChunk = 5, .rawPrefetch = true},
       Tile3D{.tx = 20, .ty = 12, .rows = 2, .zChunk = 3},
       Tile3D{.tx = 36, .ty = 36, .rows = 3, .rawPrefetch = true},
+      Tile3D{.tx = 36, .ty = 39, .rows = 3, .rawPrefetch = true},
       Tile3D{.tx = 20, .ty = 36, .rows = 3, .branchlessPlanes = true},
       Tile3D{
           .tx = 13, .ty = 9, .rows = 3, .zChunk = 4, .rawPrefetch = true, .branchlessPlanes = true},
