@@ -166,7 +166,7 @@ TEST_CASE("3D presets per volume: the faster tile measured on an H200 at each si
   // against the better of the other two): 104³ x 128 1.41 / 1.51, 200³ x 128 7.06 / 7.95,
   // 384³ x 64 18.92 / 21.17; not at 96³ x 512 (4.64 / 4.51) or 160³ x 128 (3.69 / 3.64).
   for (int side : {96, 160}) CHECK(tileAt(Precision::SNorm16, side).ty == 36);
-  for (int side : {112, 256, 512}) CHECK(widthAt(Precision::SNorm16, side) == 68);
+  for (int side : {112, 128, 256, 512}) CHECK(widthAt(Precision::SNorm16, side) == 68);
   for (int side : {104, 136, 200, 232, 264, 328, 384, 456})
     CHECK(tileAt(Precision::SNorm16, side).ty == 39);
   // f16: 36 x 36 x 3 against 36 x 39 x 3 (nineteenth session): 256³ x 256 20.76 / 21.70, 96³ x
