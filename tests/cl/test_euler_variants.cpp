@@ -117,6 +117,8 @@ TEST_CASE("3D two-steps-per-launch tiles equal single steps across tiles and z c
       Tile3D{.tx = 13, .ty = 7, .rows = 1, .zChunk = 5},
       Tile3D{.tx = 13, .ty = 9, .rows = 3, .zChunk = 5, .rawPrefetch = true},
       Tile3D{.tx = 20, .ty = 12, .rows = 2, .zChunk = 3},
+      // 64 inner columns: whole warps a row, the lanes out of the tile's order.
+      Tile3D{.tx = 68, .ty = 8, .rows = 2, .zChunk = 6},
       Tile3D{.tx = 36, .ty = 36, .rows = 3, .rawPrefetch = true},
       Tile3D{.tx = 36, .ty = 39, .rows = 3, .rawPrefetch = true},
       Tile3D{.tx = 20, .ty = 36, .rows = 3, .branchlessPlanes = true},

@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <numeric>
+#include <set>
+#include <utility>
 
 #include "cl/cl_fixture.hpp"
 #include "gvf/tile3d.hpp"
@@ -11,25 +13,53 @@
 
 using namespace gvflab;
 
-TEST_CASE("3D tile pitch puts each work-group's rows on distinct banks") {
+TEST_CASE("3D tile lanes cover the tile once, and the pitch puts each warp on distinct banks") {
   for (int tx = 5; tx <= 70; ++tx)
     for (int rows = 1; rows <= 4; ++rows) {
       CAPTURE(tx);
       CAPTURE(rows);
-      const int p = detail::tile3dPitch(Tile3D{.tx = tx, .ty = 12, .rows = rows, .zChunk = 8});
+      const Tile3D t{.tx = tx, .ty = 12, .rows = rows, .zChunk = 8};
+      // Every column of every work-item row has exactly one lane.
+      const int items = tx * (12 / rows);
+      std::set<std::pair<int, int>> cells;
+      for (int l = 0; l < items; ++l) {
+        const detail::TileLane at = detail::tile3dLane(t, l);
+        CHECK(at.column >= 0);
+        CHECK(at.column < tx);
+        CHECK(at.row % rows == 0);
+        CHECK(at.row < 12);
+        cells.insert({at.column, at.row});
+      }
+      CHECK(cells.size() == static_cast<std::size_t>(items));
+      // Whole warps a row: a warp's 32 lanes read 32 consecutive floats of one row.
+      if ((tx - 4) % 32 == 0)
+        for (int l = 0; l < (tx - 4) * (12 / rows); l += 32) {
+          const detail::TileLane first = detail::tile3dLane(t, l);
+          CHECK(first.column == 2 + l % (tx - 4));
+          CHECK(detail::tile3dLane(t, l + 31).column == first.column + 31);
+          CHECK(detail::tile3dLane(t, l + 31).row == first.row);
+        }
+      // The first pitch of tx .. tx + 31 with the fewest conflicts; in the tile's order the
+      // work-item rows run through the banks in turn at rows * p = tx mod 32, where that exists.
+      const int p = detail::tile3dPitch(t);
       CHECK(p >= tx);
       CHECK(p < tx + 32);
-      // Consecutive work-item rows are rows * p floats apart and hold tx work-items: bank
-      // (rows * p * r + x) mod 32 runs through the work-items in order iff rows * p = tx
-      // mod 32, which exists iff gcd(rows, 32) divides tx.
-      if (tx % std::gcd(rows, 32) == 0)
-        CHECK((rows * p - tx) % 32 == 0);
-      else
-        CHECK(p == tx);
+      for (int q = tx; q < tx + 32; ++q)
+        CHECK(detail::tile3dBankConflicts(t, q) >= detail::tile3dBankConflicts(t, p) + (q < p));
+      if ((tx - 4) % 32 != 0 && tx % std::gcd(rows, 32) == 0)
+        CHECK(detail::tile3dBankConflicts(t, p) == 0);
     }
-  CHECK(detail::tile3dPitch(Tile3D{.tx = 36, .ty = 36, .rows = 3, .zChunk = 0}) == 44);
-  CHECK(detail::tile3dLocalBytes(Tile3D{.tx = 36, .ty = 36, .rows = 3, .zChunk = 0}) ==
-        2ull * 3 * 36 * 44 * 4);
+  // The f16 preset: whole warps a row, and its frame's 48 lanes on distinct banks unpadded.
+  const Tile3D wide{.tx = 36, .ty = 36, .rows = 3, .zChunk = 0};
+  CHECK(detail::tile3dPitch(wide) == 36);
+  CHECK(detail::tile3dBankConflicts(wide, 36) == 0);
+  CHECK(detail::tile3dLocalBytes(wide) == 2ull * 3 * 36 * 36 * 4);
+  // A conflict the rule sees: 20 x 36 x 3 unpadded puts work-item rows 60 floats apart, so a
+  // warp spanning two of them reads some banks twice; padded to 28 it does not.
+  const Tile3D narrow{.tx = 20, .ty = 36, .rows = 3};
+  CHECK(detail::tile3dBankConflicts(narrow, 20) > 0);
+  CHECK(detail::tile3dPitch(narrow) == 28);
+  CHECK(detail::tile3dBankConflicts(narrow, 28) == 0);
 }
 
 TEST_CASE("3D presets per precision, and z chunks sized to the device") {
@@ -132,7 +162,10 @@ TEST_CASE("3D asynchronous V0 copies: NVIDIA sm_80+ only, V0's plane within loca
   CHECK(detail::tile3dLocalBytes(async) <= h200.localMemBytes);
   Tile3D plain = async;
   plain.asyncV0 = false;
-  CHECK(detail::tile3dPitch(plain) == 73);
+  // Without V0's plane: 69, where the frame's lanes (every fourth work-item row 16 banks on at
+  // 68) fall on distinct banks.
+  CHECK(detail::tile3dBankConflicts(plain, 68) > 0);
+  CHECK(detail::tile3dPitch(plain) == 69);
   const FieldShape shape{256, 256, 256};
   const std::string opts = detail::tile3dOptions(async, shape, h200);
   CHECK(opts.find("-DASYNC_V0") != std::string::npos);

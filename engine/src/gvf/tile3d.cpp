@@ -95,13 +95,37 @@ std::string text(const Tile3D& t) {
 
 }  // namespace
 
+TileLane tile3dLane(const Tile3D& t, int lane) {
+  const int inner = t.tx - 4, items = inner * (t.ty / t.rows);
+  if (inner % 32 != 0) return {lane % t.tx, lane / t.tx * t.rows};
+  if (lane < items) return {2 + lane % inner, lane / inner * t.rows};
+  const int f = lane - items, k = f % 4;
+  return {k < 2 ? k : inner + k, f / 4 * t.rows};
+}
+
+int tile3dBankConflicts(const Tile3D& t, int pitch) {
+  const int lanes = workItems(t);
+  int extra = 0;
+  for (int w = 0; w < lanes; w += 32) {
+    int perBank[32] = {};
+    int most = 0;
+    for (int l = w; l < std::min(lanes, w + 32); ++l) {
+      const TileLane at = tile3dLane(t, l);
+      most = std::max(most, ++perBank[(at.row * pitch + at.column) % 32]);
+    }
+    extra += most - 1;
+  }
+  return extra;
+}
+
 int tile3dPitch(const Tile3D& t) {
-  // With V0's plane beside the tiles, the bank-free pitch (73) would put the float32 preset
-  // over 48 KB (51,364 B); at its width it takes 48,960 B and ran 24.6 against 24.3 ms.
+  // With V0's plane beside the tiles, padding would put the float32 preset over 48 KB; at its
+  // width it takes 48,960 B (24.6 against 24.3 ms with the padding, in the lanes' old order).
   if (t.asyncV0) return t.tx;
-  for (int p = t.tx; p < t.tx + 32; ++p)
-    if ((t.rows * p - t.tx) % 32 == 0) return p;
-  return t.tx;  // no pitch helps (even rows, odd width)
+  int best = t.tx;
+  for (int p = t.tx + 1; p < t.tx + 32; ++p)
+    if (tile3dBankConflicts(t, p) < tile3dBankConflicts(t, best)) best = p;
+  return best;
 }
 
 std::uint64_t tile3dLocalBytes(const Tile3D& t) {

@@ -12,9 +12,19 @@ struct DeviceInfo;
 
 namespace detail {
 
-// Row pitch of the kernel's local tiles: the first at or above tx for which the rows of the
-// work-items of a work-group fall on distinct banks of 32 (rows * pitch = tx modulo 32); tx
-// itself with asyncV0 (V0's plane beside the tiles leaves no room for the padding).
+// Where lane `lane` of a work-group works in the tile (the kernel's tile_lane): where tx - 4 is
+// a multiple of 32 (whole warps a row), the inner columns of each work-item row in turn, then
+// the frame's four columns a row; otherwise in the tile's order.
+struct TileLane {
+  int column = 0;
+  int row = 0;  // its first row
+};
+TileLane tile3dLane(const Tile3D& t, int lane);
+// Local-memory accesses a work-group's warps (32 lanes) make beyond one each, reading a tile
+// row at this pitch: the bank conflicts.
+int tile3dBankConflicts(const Tile3D& t, int pitch);
+// Row pitch of the kernel's local tiles: of tx to tx + 31, the first with the fewest bank
+// conflicts; tx itself with asyncV0 (V0's plane beside the tiles leaves no room for padding).
 int tile3dPitch(const Tile3D& t);
 // Local memory of a work-group: the two tiles, and V0's plane with asyncV0.
 std::uint64_t tile3dLocalBytes(const Tile3D& t);
