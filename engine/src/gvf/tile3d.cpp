@@ -12,9 +12,11 @@ namespace gvflab::detail {
 namespace {
 
 // The fastest shapes measured on an H200 (docs/BENCHMARKS.md), each with its time at 256³ x 256
-// (0: a fallback for devices where none with a time fits, taken in order). In 16 bit the next
-// planes are held raw a loop turn ahead (RAW_PREFETCH); f16 36 wide, with 39 rows where their 35
-// written ones cover the volume better (200³ x 128: 6.18 against 6.98 ms); snorm16 68 wide with
+// before lanes took the inner-first order (0: a fallback for devices where none with a time
+// fits, taken in order). That order made the presets 1.5-5 % faster alike, and they are still
+// chosen at 200, 256, 384 and 512³ as before; the times are what the choice compares. In 16 bit the
+// next planes are held raw a loop turn ahead (RAW_PREFETCH); f16 36 wide, with 39 rows where their
+// 35 written ones cover the volume better (200³ x 128: 6.18 against 6.98 ms); snorm16 68 wide with
 // 4 rows per work-item and branchless plane indices too, or 36 wide with 36 or 39 rows
 // (384³ x 64: 36 x 39 x 3 18.92 against 21.17 ms). float32 gains nothing from raw planes:
 // with V0 copied asynchronously (NVIDIA, compute capability 8.0 and later) it runs best 68 wide,
