@@ -116,7 +116,7 @@ int plane_index(int q, int depth) {
 }
 
 // The column and first row in the tile of lane `hw` (the lane's place in its group), in the
-// order above; tile3d.cpp's tileLane is the same map.
+// order above; tile3dLane (engine/src/gvf/tile3d.cpp) is the same map.
 int2 tile_lane(int hw) {
 #if (TX - 4) % 32 == 0
   const int inner = TX - 4;

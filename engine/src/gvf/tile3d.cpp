@@ -127,9 +127,9 @@ int tile3dPitch(const Tile3D& t) {
   // With V0's plane beside the tiles, padding would put the float32 preset over 48 KB; at its
   // width it takes 48,960 B (24.6 against 24.3 ms with the padding, in the lanes' old order).
   if (t.asyncV0) return t.tx;
-  int best = t.tx;
-  for (int p = t.tx + 1; p < t.tx + 32; ++p)
-    if (tile3dBankConflicts(t, p) < tile3dBankConflicts(t, best)) best = p;
+  int best = t.tx, fewest = tile3dBankConflicts(t, t.tx);
+  for (int p = t.tx + 1; p < t.tx + 32 && fewest > 0; ++p)
+    if (const int c = tile3dBankConflicts(t, p); c < fewest) best = p, fewest = c;
   return best;
 }
 
