@@ -174,14 +174,10 @@ TEST_CASE("3D asynchronous V0 copies: NVIDIA sm_80+ only, V0's plane within loca
 }
 
 TEST_CASE("3D presets per volume: the faster tile measured on an H200 at each size") {
-  // The H200's limits (132 units, 48 KB, cp.async); the faster of the two timed presets in
-  // BENCHMARKS.md's eighteenth session (ms): 68 x 20 x 4 against 20 x 36 x 3 (f32) and
-  // 36 x 36 x 4 (snorm16's first two), at 64³ x 128 0.64 / 0.70 (snorm16 0.805 / 0.800, a tie
-  // either way), 96³ x 512 4.83 / 4.41 (5.20 / 4.55), 112³ x 128 1.54 / 1.64 (1.60 / 1.74), 160³ x
-  // 128 3.99 / 3.74 (4.12 / 3.65), 200³ x 128 7.61 / 7.92 (7.96 / 8.07), 512³ x 32 24.5 / 26.9
-  // (23.8 / 24.5); the nineteenth session's sizes at 128 iterations: 208³ 8.03 / 8.44 (8.40 /
-  // 8.43), 288³ 19.79 / 19.64 (20.60 / 19.09), 352³ 31.73 / 35.62 (32.61 / 33.83). At 200³,
-  // 208³ and 352³ the waves decide: the columns covered alone would pick the narrower tiles.
+  // The H200's limits (132 units, 48 KB, cp.async) and the presets timed at 17 sizes in
+  // BENCHMARKS.md's twenty-first session (ms, 128 iterations unless named; 96³ x 512, 256³ x
+  // 256, 320³-384³ x 64, 448³ and 512³ x 32). At 200³, 208³ and 352³ the waves decide: the
+  // columns covered alone would pick the narrower tiles.
   const DeviceInfo h200{.isGpu = true,
                         .maxWorkGroupSize = 1024,
                         .localMemBytes = 49152,
@@ -193,15 +189,25 @@ TEST_CASE("3D presets per volume: the faster tile measured on an H200 at each si
     return *t;
   };
   const auto widthAt = [&](Precision p, int side) { return tileAt(p, side).tx; };
-  for (int side : {96, 160, 288}) CHECK(widthAt(Precision::F32, side) == 20);
-  for (int side : {64, 112, 200, 208, 256, 352, 512}) CHECK(widthAt(Precision::F32, side) == 68);
-  // snorm16 has a third timed preset, 36 x 39 x 3 (raw, branchless; nineteenth session, ms,
-  // against the better of the other two): 104³ x 128 1.41 / 1.51, 200³ x 128 7.06 / 7.95,
-  // 384³ x 64 18.92 / 21.17; not at 96³ x 512 (4.64 / 4.51) or 160³ x 128 (3.69 / 3.64).
-  for (int side : {96, 160}) CHECK(tileAt(Precision::SNorm16, side).ty == 36);
-  for (int side : {112, 128, 256, 512}) CHECK(widthAt(Precision::SNorm16, side) == 68);
-  for (int side : {104, 136, 200, 232, 264, 328, 384, 456})
-    CHECK(tileAt(Precision::SNorm16, side).ty == 39);
+  // f32, 68 x 20 x 4 async against 20 x 36 x 3: 64³ 0.722 / 0.728, 96³ 4.70 / 4.46, 104³ 1.406 /
+  // 1.498, 112³ 1.524 / 1.679, 128³ 1.963 / 2.056, 160³ 3.94 / 3.74, 192³ 5.90 / 6.31, 200³ 7.49 /
+  // 8.34, 208³ 7.93 / 8.45, 224³ 9.57 / 9.65, 256³ 24.10 / 26.13, 288³ 19.43 / 19.58, 320³ 12.16 /
+  // 13.40, 352³ 15.75 / 17.76, 384³ 20.91 / 23.37, 448³ 15.93 / 17.62, 512³ 23.84 / 27.03. The
+  // estimate misses at 224³ and 288³, taking the narrower tile 0.8 % slower.
+  for (int side : {96, 160, 224, 288}) CHECK(widthAt(Precision::F32, side) == 20);
+  for (int side : {64, 104, 112, 128, 192, 200, 208, 256, 320, 352, 384, 448, 512})
+    CHECK(widthAt(Precision::F32, side) == 68);
+  // snorm16, 68 x 20 x 4 / 36 x 36 x 4 / 36 x 39 x 3 (raw, branchless): 64³ 0.783 / 0.833 /
+  // 0.702, 96³ 5.05 / 4.48 / 4.55, 104³ 1.510 / 1.621 / 1.384, 112³ 1.548 / 1.736 / 1.756, 128³
+  // 1.828 / 1.902 / 1.937, 160³ 4.01 / 3.49 / 3.54, 192³ 5.75 / 5.95 / 6.18, 200³ 7.94 / 7.87 /
+  // 6.74, 208³ 8.19 / 8.22 / 6.97, 224³ 9.50 / 8.85 / 9.03, 256³ 23.58 / 24.47 / 25.21, 288³
+  // 19.83 / 18.59 / 19.00, 320³ 11.84 / 12.38 / 12.71, 352³ 15.66 / 16.41 / 16.85, 384³ 20.26 /
+  // 20.99 / 18.61, 448³ 15.12 / 15.92 / 15.52, 512³ 22.74 / 23.96 / 22.91. The estimate misses at
+  // 64³ only, taking 68 x 20 x 4 (0.783 against 0.702 ms).
+  for (int side : {64, 112, 128, 192, 256, 320, 352, 448, 512})
+    CHECK(widthAt(Precision::SNorm16, side) == 68);
+  for (int side : {96, 160, 224, 288}) CHECK(tileAt(Precision::SNorm16, side).ty == 36);
+  for (int side : {104, 200, 208, 384}) CHECK(tileAt(Precision::SNorm16, side).ty == 39);
   // f16: 68 x 20 x 4, 36 x 36 x 3 and 36 x 39 x 3, all raw, in lanes' inner-first order
   // (twenty-first session, 128 iterations unless named), ms: 64³ 0.635 / 0.601 / 0.613, 96³ x 512
   // 4.45 / 3.95 / 4.06, 104³ 1.336 / 1.416 / 1.240, 112³ 1.371 / 1.491 / 1.551, 128³ 1.609 /
@@ -211,7 +217,7 @@ TEST_CASE("3D presets per volume: the faster tile measured on an H200 at each si
   // x 64 16.96 / 17.56 / 15.63, 448³ x 32 12.52 / 13.05 / 12.92, 512³ x 32 18.94 / 19.53 /
   // 19.05. The estimate picks the fastest at all but 64³, where it takes 68 x 20 x 4 (0.635
   // against 0.601 ms).
-  for (int side : {112, 128, 192, 256, 320, 352, 448, 512})
+  for (int side : {64, 112, 128, 192, 256, 320, 352, 448, 512})
     CHECK(widthAt(Precision::F16, side) == 68);
   for (int side : {96, 160, 224, 288}) CHECK(tileAt(Precision::F16, side).ty == 36);
   for (int side : {104, 200, 208, 384}) CHECK(tileAt(Precision::F16, side).ty == 39);

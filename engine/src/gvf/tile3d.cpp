@@ -12,18 +12,16 @@ namespace gvflab::detail {
 namespace {
 
 // The fastest shapes measured on an H200 (docs/BENCHMARKS.md), each with its time at 256³ x 256
-// (0: a fallback for devices where none with a time fits, taken in order). Only the times of one
-// precision are compared, so each precision's come from one call: f16's from the twenty-first
-// session, after lanes took the inner-first order, the others' from before it (that order made
-// them 1.5-5 % faster alike, and they are still chosen at 200, 256, 384 and 512³ as before). In
-// 16 bit the next planes are held raw a loop turn ahead (RAW_PREFETCH); f16 68 wide with 4 rows
-// per work-item, or 36 wide, with 39 rows where their 35 written ones cover the volume better
-// (200³ x 128: 5.84 against 6.56 and 6.66 ms); snorm16 68 wide with 4 rows per work-item and
-// branchless plane indices too, or 36 wide with 36 or 39 rows (384³ x 64: 36 x 39 x 3 18.92
-// against 21.17 ms). float32 gains nothing from raw planes:
-// with V0 copied asynchronously (NVIDIA, compute capability 8.0 and later) it runs best 68 wide,
-// else with smaller groups, two per compute unit, and branchless plane indices. The last two
-// are for devices with small work-groups.
+// (0: a fallback for devices where none with a time fits, taken in order), from the twenty-first
+// session, each precision's from one call: the estimate below then picks the fastest of a
+// precision's timed presets at 15-16 of the 17 sizes timed there (64-512³). In 16 bit the next
+// planes are held raw a loop turn ahead (RAW_PREFETCH): f16 68 wide with 4 rows per work-item,
+// or 36 wide, with 39 rows where their 35 written ones cover the volume better (200³ x 128: 5.84
+// against 6.56 and 6.66 ms); snorm16 the same shapes with 4 rows at 36 wide and branchless plane
+// indices (384³ x 64: 36 x 39 x 3 18.61 against 20.26 and 20.99 ms). float32 gains nothing from
+// raw planes: with V0 copied asynchronously (NVIDIA, compute capability 8.0 and later) it runs
+// best 68 wide, else with smaller groups, two per compute unit, and branchless plane indices.
+// The last two are for devices with small work-groups.
 struct Preset {
   Tile3D tile;
   double ms256 = 0;
@@ -41,9 +39,9 @@ std::vector<Preset> presets(Precision p) {
   const Tile3D snormTall{
       .tx = 36, .ty = 39, .rows = 3, .rawPrefetch = true, .branchlessPlanes = true};
   const Tile3D small{.tx = 24, .ty = 16, .rows = 1}, tiny{.tx = 12, .ty = 8, .rows = 1};
-  if (p == Precision::F32) return {{async, 24.55}, {narrow, 26.17}, {wide}, {small}, {tiny}};
+  if (p == Precision::F32) return {{async, 24.10}, {narrow, 26.13}, {wide}, {small}, {tiny}};
   if (p == Precision::SNorm16)
-    return {{snormWide, 24.63}, {snorm, 25.39}, {snormTall, 25.75}, {wide}, {small}, {tiny}};
+    return {{snormWide, 23.58}, {snorm, 24.47}, {snormTall, 25.21}, {wide}, {small}, {tiny}};
   return {{wider, 19.93}, {wide, 20.41}, {tall, 21.21}, {narrow}, {small}, {tiny}};
 }
 
