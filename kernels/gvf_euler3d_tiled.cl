@@ -27,18 +27,7 @@
 #include "gvf_storage.clh"
 #include "gvf_stencil.clh"
 
-#ifndef ROWS
-#define ROWS 1
-#endif
-#ifndef TP
-#define TP TX
-#endif
-#define TYI (TY / ROWS)  // work-items along y
-#if defined(INDEX32)
-typedef uint index_t;
-#else
-typedef size_t index_t;
-#endif
+#include "euler3d_tiles.clh"
 
 float3 round_to_storage3(float3 v) {
   return (float3)(round_to_storage2(v.xy), round_to_storage2((float2)(v.z, 0.0f)).x);
@@ -101,32 +90,6 @@ void copy_async4(__local float* dst, __global const float* src) {
 void copies_commit(void) { __asm__ volatile("cp.async.commit_group;" ::: "memory"); }
 void copies_wait(void) { __asm__ volatile("cp.async.wait_group 0;" ::: "memory"); }
 #endif
-
-// The plane a read at q touches under the boundary rule, for -2 <= q <= depth + 1 (depth >= 2).
-// Both forms give the same planes; which is faster depends on the rest of the build (H200,
-// 256³ x 256: BRANCHLESS_PLANES makes float32 32.0 -> 27.5 ms and f16 20.8 -> 26.0 ms).
-int plane_index(int q, int depth) {
-#if defined(BRANCHLESS_PLANES)
-  const int last = depth - 1, a = q < 0 ? -q : q, r = last - a;
-  return depth == 2 ? (q & 1) : last - (r < 0 ? -r : r);
-#else
-  if (depth < 3) return reflect_index(q, depth);
-  return q < 0 ? -q : (q >= depth ? 2 * depth - 2 - q : q);
-#endif
-}
-
-// The column and first row in the tile of lane `hw` (the lane's place in its group), in the
-// order above; tile3dLane (engine/src/gvf/tile3d.cpp) is the same map.
-int2 tile_lane(int hw) {
-#if (TX - 4) % 32 == 0
-  const int inner = TX - 4;
-  if (hw < inner * TYI) return (int2)(2 + hw % inner, hw / inner * ROWS);
-  const int f = hw - inner * TYI, k = f & 3;
-  return (int2)(k < 2 ? k : inner + k, (f >> 2) * ROWS);
-#else
-  return (int2)(hw % TX, hw / TX * ROWS);
-#endif
-}
 
 __kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void gvf_euler_2steps3d_tiled(
     __global const elem_t* v, __global const elem_t* v0, __global elem_t* out, int width,
