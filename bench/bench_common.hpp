@@ -23,7 +23,7 @@ struct BenchArgs {
   std::vector<Precision> precisions{Precision::F32};              // --precision f32|f16|snorm16|all
   std::vector<std::optional<MemoryKind>> memories{std::nullopt};  // --memory ...|all|auto
   TileShape tile;                  // --tile WxHxRxHALO for 2D local memory
-  Tile3D tile3d;                   // --tile3d TXxTYxROWSxZCHUNK[+raw][+branchless][+async]
+  Tile3D tile3d;                   // --tile3d TXxTYxROWSxZCHUNK[+raw][+branchless][+async][+h2]
   std::optional<bool> persistent;  // --persistent on|off|auto, 2D local memory
   std::string markdown;            // accuracy: write the report here
   std::string image;               // accuracy: the real image (PGM/PPM)

@@ -49,6 +49,22 @@ TEST_CASE("3D tile lanes cover the tile once, and the pitch puts each warp on di
       if ((tx - 4) % 32 != 0 && tx % std::gcd(rows, 32) == 0)
         CHECK(detail::tile3dBankConflicts(t, p) == 0);
     }
+  // Half pairs: a local word holds two rows, so a work-item's rows are rows / 2 words apart and
+  // the tiles take half the bytes at the same pitch.
+  for (int tx = 5; tx <= 70; ++tx)
+    for (int rows : {2, 4}) {
+      CAPTURE(tx);
+      CAPTURE(rows);
+      const Tile3D t{.tx = tx, .ty = 12, .rows = rows, .zChunk = 8, .halfPairs = true};
+      const int p = detail::tile3dPitch(t);
+      CHECK(p >= tx);
+      CHECK(p < tx + 32);
+      for (int q = tx; q < tx + 32; ++q)
+        CHECK(detail::tile3dBankConflicts(t, q) >= detail::tile3dBankConflicts(t, p) + (q < p));
+      if ((tx - 4) % 32 != 0 && tx % std::gcd(rows / 2, 32) == 0)
+        CHECK(detail::tile3dBankConflicts(t, p) == 0);
+      CHECK(detail::tile3dLocalBytes(t) == 2ull * 3 * 6 * p * 4);
+    }
   // The f16 preset: whole warps a row, and its frame's 48 lanes on distinct banks unpadded.
   const Tile3D wide{.tx = 36, .ty = 36, .rows = 3, .zChunk = 0};
   CHECK(detail::tile3dPitch(wide) == 36);
@@ -208,19 +224,45 @@ TEST_CASE("3D presets per volume: the faster tile measured on an H200 at each si
     CHECK(widthAt(Precision::SNorm16, side) == 68);
   for (int side : {96, 160, 224, 288}) CHECK(tileAt(Precision::SNorm16, side).ty == 36);
   for (int side : {104, 200, 208, 384}) CHECK(tileAt(Precision::SNorm16, side).ty == 39);
-  // f16: 68 x 20 x 4, 36 x 36 x 3 and 36 x 39 x 3, all raw, in lanes' inner-first order
-  // (twenty-first session, 128 iterations unless named), ms: 64³ 0.635 / 0.601 / 0.613, 96³ x 512
-  // 4.45 / 3.95 / 4.06, 104³ 1.336 / 1.416 / 1.240, 112³ 1.371 / 1.491 / 1.551, 128³ 1.609 /
-  // 1.662 / 1.710, 160³ 3.47 / 2.95 / 3.05, 192³ 4.95 / 5.13 / 5.35, 200³ 6.56 / 6.66 / 5.84,
-  // 208³ 6.93 / 6.88 / 5.99, 224³ 8.05 / 7.44 / 7.70, 256³ x 256 19.93 / 20.41 / 21.21, 288³
-  // 16.75 / 15.38 / 16.05, 320³ x 64 9.97 / 10.40 / 10.81, 352³ x 64 13.11 / 13.51 / 14.20, 384³
-  // x 64 16.96 / 17.56 / 15.63, 448³ x 32 12.52 / 13.05 / 12.92, 512³ x 32 18.94 / 19.53 /
-  // 19.05. The estimate picks the fastest at all but 64³, where it takes 68 x 20 x 4 (0.635
-  // against 0.601 ms).
-  for (int side : {64, 112, 128, 192, 256, 320, 352, 448, 512})
-    CHECK(widthAt(Precision::F16, side) == 68);
-  for (int side : {96, 160, 224, 288}) CHECK(tileAt(Precision::F16, side).ty == 36);
-  for (int side : {104, 200, 208, 384}) CHECK(tileAt(Precision::F16, side).ty == 39);
+  // f16 in half-precision pairs, 36 x 20 x 4 / 68 x 20 x 4 / 36 x 40 x 4 (branchless), against
+  // float32 arithmetic's 68 x 20 x 4 / 36 x 36 x 3 / 36 x 39 x 3 (raw), one call (twenty-second
+  // session; 128 iterations unless named), ms: 64³ 0.683 / 0.645 / 0.668 against 0.703 / 0.680 /
+  // 0.777, 96³ x 512 3.438 / 3.947 / 3.681 against 4.492 / 3.834 / 4.059, 104³ 1.188 / 1.158 /
+  // 1.104, 112³ 1.227 / 1.187 / 1.402, 128³ 1.409 / 1.394 / 1.510, 160³ 2.637 / 3.074 / 2.804,
+  // 192³ 4.348 / 4.509 / 4.721, 200³ 5.663 / 6.109 / 5.186, 208³ 6.003 / 6.357 / 5.488, 224³
+  // 6.552 / 7.371 / 7.090, 256³ x 256 17.59 / 18.04 / 18.87 against 19.97 / 20.41 / 21.26, 288³
+  // 13.287 / 15.006 / 13.432, 320³ x 64 8.891 / 9.099 / 8.906, 352³ x 64 11.715 / 12.027 /
+  // 11.522, 384³ x 64 15.112 / 15.591 / 14.042, 448³ x 32 11.378 / 11.667 / 11.847, 512³ x 32
+  // 16.935 / 17.490 / 17.713. Pairs are faster at every size; the estimate picks the fastest
+  // pair tile at 12 of 17, missing by 5.9 % at 64³ and 3.4 % at 112³ (68 wide), 1.1 % at 128³
+  // and 288³, 0.2 % at 320³.
+  for (int side : {64, 96, 112, 128, 160, 192, 224, 256, 448, 512}) {
+    const Tile3D t = tileAt(Precision::F16, side);
+    CHECK((t.halfPairs && t.tx == 36 && t.ty == 20));
+  }
+  for (int side : {104, 200, 208, 288, 320, 352, 384}) {
+    const Tile3D t = tileAt(Precision::F16, side);
+    CHECK((t.halfPairs && t.tx == 36 && t.ty == 40));
+  }
+  // Without f16x2 instructions, or on a spaced grid, f16 keeps float32 arithmetic: 68 x 20 x 4,
+  // 36 x 36 x 3 and 36 x 39 x 3 (raw), with the picks of the twenty-first session (its times at
+  // these sizes in BENCHMARKS.md; this call's move none of them).
+  DeviceInfo noPairs = h200;
+  noPairs.nvidiaComputeCapability = 0;
+  for (bool spaced : {false, true}) {
+    const DeviceInfo& d = spaced ? h200 : noPairs;
+    const auto f16At = [&](int side) {
+      const auto t =
+          detail::resolveTile3D(Tile3D{}, Precision::F16, d, FieldShape{side, side, side}, !spaced);
+      REQUIRE(t);
+      CHECK_FALSE(t->halfPairs);
+      CHECK(t->rawPrefetch);
+      return *t;
+    };
+    for (int side : {64, 112, 128, 192, 256, 320, 352, 448, 512}) CHECK(f16At(side).tx == 68);
+    for (int side : {96, 160, 224, 288}) CHECK(f16At(side).ty == 36);
+    for (int side : {104, 200, 208, 384}) CHECK(f16At(side).ty == 39);
+  }
   // Without cp.async, float32 keeps its narrower tiles at every size.
   DeviceInfo older = h200;
   older.nvidiaComputeCapability = 75;

@@ -39,9 +39,11 @@ struct TileShape {
 // voxels) streamed over zChunk planes, two iterations per launch, each work-item owning `rows`
 // consecutive rows of a column. tx 0 picks the preset for the precision and the volume (the
 // fastest shapes on an H200, docs/BENCHMARKS.md, the one whose tiles cover the volume's
-// columns best for its time): 36 x 36 with 3 rows and the next planes loaded a
-// loop turn ahead (rawPrefetch) in f16; 68 x 20 with 4 rows, the same and plane indices
-// computed without branches (branchlessPlanes) in snorm16; in float32 68 x 20 with 4 rows,
+// columns best for its time): in f16 36 x 20 or 36 x 40 with 4 rows in half-precision pairs
+// (halfPairs) where the device has f16x2 instructions and the grid unit spacing, else 68 x 20
+// with 4 rows or 36 x 36 / 36 x 39 with 3 and the next planes loaded a loop turn ahead
+// (rawPrefetch); 68 x 20 with 4 rows, the same and plane indices computed without branches
+// (branchlessPlanes) in snorm16; in float32 68 x 20 with 4 rows,
 // branchless plane indices and V0 copied asynchronously (asyncV0) where the device can, else
 // 20 x 36 with 3 rows and branchless plane indices; or smaller ones that fit the device.
 // zChunk 0 picks the chunk that walks the fewest planes over all waves of work-groups
@@ -57,6 +59,10 @@ struct Tile3D {
   // float32 only, NVIDIA compute capability 8.0 and later: V0's next plane copied into local
   // memory by cp.async, holding no registers while in flight (the preset there: 68 x 20 x 4).
   bool asyncV0 = false;
+  // f16 only, an even number of rows, unit spacing: the steps in half-precision pairs, two rows
+  // a 32-bit word (gvf_euler3d_tiled_h2.cl; PTX f16x2 on NVIDIA GPUs of compute capability 5.3
+  // and later). Not equal to the float32 arithmetic: within the f16 storage's own error.
+  bool halfPairs = false;
   bool operator==(const Tile3D&) const = default;
 };
 

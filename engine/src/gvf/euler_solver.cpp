@@ -166,7 +166,8 @@ EulerSolver::EulerSolver(std::shared_ptr<ComputeContext> ctx, GvfInput input,
   // The preset tiles fall back to buffers on small devices; a chosen tile is refused when it
   // does not fit (resolveTile3D).
   if (is3d && *options_.memory == MemoryKind::Local) {
-    auto tile = detail::resolveTile3D(options_.tile3d, options_.precision, ctx_->info(), shape);
+    auto tile = detail::resolveTile3D(options_.tile3d, options_.precision, ctx_->info(), shape,
+                                      isUnitSpacing(input_.spacing, input_.dims()));
     if (tile) {
       options_.tile3d = *tile;
     } else {
@@ -249,8 +250,10 @@ void EulerSolver::setUpRows3D(const std::string& opts) {
 
 void EulerSolver::setUpTiles3D(const std::string& opts) {
   const FieldShape shape{input_.width, input_.height, input_.depth};
+  const bool pairs = options_.tile3d.halfPairs;
   pairKernel_ =
-      ctx_->kernels().kernel("gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled",
+      ctx_->kernels().kernel(pairs ? "gvf_euler3d_tiled_h2.cl" : "gvf_euler3d_tiled.cl",
+                             pairs ? "gvf_euler_2steps3d_tiled_h2" : "gvf_euler_2steps3d_tiled",
                              opts + detail::tile3dOptions(options_.tile3d, shape, ctx_->info()));
   bindFixed<true>(pairKernel_, *v0_, input_);
   setUpPoints3D(opts);  // an odd last iteration runs the single-step kernel
@@ -378,8 +381,9 @@ void EulerSolver::stepTiles3D(int n) {
   for (; n >= 2; n -= 2) {
     pairKernel_.arg<0>(v_[current_]->memory());
     pairKernel_.arg<2>(v_[1 - current_]->memory());
-    detail::enqueueRange(*ctx_, pairKernel_, "gvf_euler_2steps3d_tiled", global,
-                         cl::NDRange(t3.tx, t3.ty / t3.rows, 1));
+    detail::enqueueRange(*ctx_, pairKernel_,
+                         t3.halfPairs ? "gvf_euler_2steps3d_tiled_h2" : "gvf_euler_2steps3d_tiled",
+                         global, cl::NDRange(t3.tx, t3.ty / t3.rows, 1));
     current_ = 1 - current_;
   }
   stepSingles(n);

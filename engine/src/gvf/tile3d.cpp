@@ -12,16 +12,20 @@ namespace gvflab::detail {
 namespace {
 
 // The fastest shapes measured on an H200 (docs/BENCHMARKS.md), each with its time at 256³ x 256
-// (0: a fallback for devices where none with a time fits, taken in order), from the twenty-first
-// session, each precision's from one call: the estimate below then picks the fastest of a
-// precision's timed presets at 15-16 of the 17 sizes timed there (64-512³). In 16 bit the next
-// planes are held raw a loop turn ahead (RAW_PREFETCH): f16 68 wide with 4 rows per work-item,
-// or 36 wide, with 39 rows where their 35 written ones cover the volume better (200³ x 128: 5.84
-// against 6.56 and 6.66 ms); snorm16 the same shapes with 4 rows at 36 wide and branchless plane
-// indices (384³ x 64: 36 x 39 x 3 18.61 against 20.26 and 20.99 ms). float32 gains nothing from
-// raw planes: with V0 copied asynchronously (NVIDIA, compute capability 8.0 and later) it runs
-// best 68 wide, else with smaller groups, two per compute unit, and branchless plane indices.
-// The last two are for devices with small work-groups.
+// (0: a fallback for devices where none with a time fits, taken in order), each precision's
+// from one call: the estimate below then picks the fastest of a precision's timed presets, or
+// one within 6 %, at the 17 sizes timed there (64-512³). f16 steps half-precision pairs
+// (gvf_euler3d_tiled_h2.cl) where the device has f16x2 instructions and the grid unit spacing:
+// 36 x 20 x 4, two groups a unit, or 36 x 40 x 4 where its 36 written rows cover the volume
+// better (384³ x 64: 14.04 against 15.11 ms) and 68 x 20 x 4; faster than float32 arithmetic at
+// every size (256³ x 256: 17.59 against 19.97 ms, twenty-second session). Otherwise 16 bit holds
+// the next planes raw a loop turn ahead (RAW_PREFETCH): 68 wide with 4 rows per work-item, or 36
+// wide, with 39 rows where their 35 written ones cover the volume better; snorm16 the same
+// shapes with 4 rows at 36 wide and branchless plane indices (384³ x 64: 36 x 39 x 3 18.61
+// against 20.26 and 20.99 ms). float32 gains nothing from raw planes: with V0 copied
+// asynchronously (NVIDIA, compute capability 8.0 and later) it runs best 68 wide, else with
+// smaller groups, two per compute unit, and branchless plane indices. The last two are for
+// devices with small work-groups.
 struct Preset {
   Tile3D tile;
   double ms256 = 0;
@@ -42,7 +46,16 @@ std::vector<Preset> presets(Precision p) {
   if (p == Precision::F32) return {{async, 24.10}, {narrow, 26.13}, {wide}, {small}, {tiny}};
   if (p == Precision::SNorm16)
     return {{snormWide, 23.58}, {snorm, 24.47}, {snormTall, 25.21}, {wide}, {small}, {tiny}};
-  return {{wider, 19.93}, {wide, 20.41}, {tall, 21.21}, {narrow}, {small}, {tiny}};
+  // f16 in half-precision pairs where the device has f16x2 instructions and the grid unit
+  // spacing; else float32 arithmetic's presets (all six timed in one call).
+  const Tile3D pairs{.tx = 36, .ty = 20, .rows = 4, .branchlessPlanes = true, .halfPairs = true};
+  const Tile3D pairsWide{
+      .tx = 68, .ty = 20, .rows = 4, .branchlessPlanes = true, .halfPairs = true};
+  const Tile3D pairsTall{
+      .tx = 36, .ty = 40, .rows = 4, .branchlessPlanes = true, .halfPairs = true};
+  return {{pairs, 17.59}, {pairsWide, 18.04}, {pairsTall, 18.87}, {wider, 19.97},
+          {wide, 20.41},  {tall, 21.26},      {narrow},           {small},
+          {tiny}};
 }
 
 int workItems(const Tile3D& t) { return t.tx * (t.ty / std::max(1, t.rows)); }
@@ -86,9 +99,12 @@ double estimatedMs(const Preset& p, FieldShape shape, const DeviceInfo& device) 
          double(walkedPlanes(p.tile, FieldShape{256, 256, 256}, device));
 }
 
+// The tiles' rows of 32-bit words: with half pairs a word holds two rows.
+int wordRows(const Tile3D& t) { return t.halfPairs ? t.ty / 2 : t.ty; }
+
 // The two tiles of gvf_euler3d_tiled.cl, input and once-stepped plane, three components each.
 std::uint64_t tilesBytes(const Tile3D& t) {
-  return 2ull * 3 * t.ty * tile3dPitch(t) * sizeof(float);
+  return 2ull * 3 * wordRows(t) * tile3dPitch(t) * sizeof(float);
 }
 
 std::string text(const Tile3D& t) {
@@ -114,7 +130,8 @@ int tile3dBankConflicts(const Tile3D& t, int pitch) {
     int most = 0;
     for (int l = w; l < std::min(lanes, w + 32); ++l) {
       const TileLane at = tile3dLane(t, l);
-      most = std::max(most, ++perBank[(at.row * pitch + at.column) % 32]);
+      const int wordRow = t.halfPairs ? at.row / 2 : at.row;
+      most = std::max(most, ++perBank[(wordRow * pitch + at.column) % 32]);
     }
     extra += most - 1;
   }
@@ -138,8 +155,11 @@ std::uint64_t tile3dLocalBytes(const Tile3D& t) {
 
 bool asyncCopies(const DeviceInfo& device) { return device.nvidiaComputeCapability >= 80; }
 
+bool halfPairInstructions(const DeviceInfo& device) { return device.nvidiaComputeCapability >= 53; }
+
 bool tile3dFits(const Tile3D& t, const DeviceInfo& device) {
   return t.tx > 4 && t.ty > 4 && t.rows >= 1 && t.ty % t.rows == 0 && t.zChunk >= 0 &&
+         (!t.halfPairs || t.rows % 2 == 0) &&
          static_cast<std::size_t>(workItems(t)) <= device.maxWorkGroupSize &&
          tile3dLocalBytes(t) <= device.localMemBytes && (!t.asyncV0 || asyncCopies(device));
 }
@@ -166,7 +186,11 @@ int tile3dChunk(std::uint64_t layerGroups, std::uint64_t slots, int depth) {
 }
 
 std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const DeviceInfo& device,
-                                    FieldShape shape) {
+                                    FieldShape shape, bool unitSpacing) {
+  if (t.tx != 0 && t.halfPairs && (precision != Precision::F16 || !unitSpacing))
+    throw ParameterError("3D tile " + text(t) +
+                         ": half-precision pairs (+h2) step f16 values on a grid of unit "
+                         "spacing, so they need precision f16 and a volume without spacing.");
   if (t.tx != 0 && t.asyncV0 && (precision != Precision::F32 || t.rawPrefetch))
     throw ParameterError("3D tile " + text(t) +
                          ": asynchronous V0 copies (+async) hold float32 values, so they need "
@@ -178,7 +202,9 @@ std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const DeviceI
     for (Preset c : presets(precision)) {
       c.tile.zChunk = t.zChunk;
       c.tile.wideIndices = t.wideIndices;
-      if (!tile3dFits(c.tile, device)) continue;
+      if (!tile3dFits(c.tile, device) ||
+          (c.tile.halfPairs && (!unitSpacing || !halfPairInstructions(device))))
+        continue;
       if (c.ms256 <= 0) {
         if (!fallback) fallback = c.tile;
       } else if (const double ms = estimatedMs(c, shape, device); !timed || ms < best) {
@@ -191,7 +217,7 @@ std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const DeviceI
   } else if (!tile3dFits(t, device)) {
     throw ParameterError("3D tile " + text(t) +
                          " does not fit this device: TX and TY above 4, "
-                         "TY a multiple of the rows, at most " +
+                         "TY a multiple of the rows (of 2 rows with +h2), at most " +
                          std::to_string(device.maxWorkGroupSize) + " work-items and " +
                          std::to_string(device.localMemBytes) + " B of local memory (it needs " +
                          std::to_string(workItems(t)) + " and " +
@@ -215,7 +241,8 @@ std::string tile3dOptions(const Tile3D& t, FieldShape shape, const DeviceInfo& d
          " -DZCHUNK=" + std::to_string(t.zChunk) + (narrow ? " -DINDEX32" : "") +
          (t.rawPrefetch ? " -DRAW_PREFETCH" : "") +
          (t.branchlessPlanes ? " -DBRANCHLESS_PLANES" : "") + (t.asyncV0 ? " -DASYNC_V0" : "") +
-         (device.isGpu ? " -DUNROLL_PLANES" : "") + (oneBarrier ? " -DONE_BARRIER" : "");
+         (device.isGpu ? " -DUNROLL_PLANES" : "") + (oneBarrier ? " -DONE_BARRIER" : "") +
+         (t.halfPairs && halfPairInstructions(device) ? " -DHALF2_PTX" : "");
 }
 
 }  // namespace gvflab::detail

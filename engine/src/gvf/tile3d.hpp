@@ -30,15 +30,19 @@ int tile3dPitch(const Tile3D& t);
 std::uint64_t tile3dLocalBytes(const Tile3D& t);
 // Whether the device runs the asynchronous copies of asyncV0 (cp.async: NVIDIA sm_80 and later).
 bool asyncCopies(const DeviceInfo& device);
+// Whether the device steps half pairs with PTX f16x2 instructions (NVIDIA sm_53 and later);
+// elsewhere the halfPairs kernel rounds float arithmetic to half after each operation.
+bool halfPairInstructions(const DeviceInfo& device);
 // Whether a tile with its fields set can run on this device.
 bool tile3dFits(const Tile3D& t, const DeviceInfo& device);
 // The tile a launch uses: the preset for the precision where t.tx is 0 (of the timed presets
 // that fit, the one with the shortest time scaled by the planes its groups walk in this shape
 // on this device, wave after wave; else the first fallback that fits; nullopt when none does),
 // t itself otherwise (ParameterError, with a sentence, when it cannot run); zChunk 0 becomes
-// tile3dChunk's chunk.
+// tile3dChunk's chunk. Half pairs need unit spacing: presets with them are passed over on other
+// grids.
 std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const DeviceInfo& device,
-                                    FieldShape shape);
+                                    FieldShape shape, bool unitSpacing = true);
 // The z chunk (planes a work-group walks) for layerGroups work-groups a layer, slots of them
 // running at once and the depth: the fewest planes walked over all waves, ties to the longest.
 int tile3dChunk(std::uint64_t layerGroups, std::uint64_t slots, int depth);
