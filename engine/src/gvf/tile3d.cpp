@@ -197,14 +197,15 @@ std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const DeviceI
                          "precision f32 and no raw prefetch (+raw).");
   if (t.tx == 0) {
     // The timed preset that fits with the shortest estimate, else the first fallback that fits.
+    // Where half pairs can run, f16 takes them only: one arithmetic at every shape, so a volume
+    // split into slabs steps as it does whole.
+    const bool pairs = precision == Precision::F16 && unitSpacing && halfPairInstructions(device);
     std::optional<Tile3D> timed, fallback;
     double best = 0;
     for (Preset c : presets(precision)) {
       c.tile.zChunk = t.zChunk;
       c.tile.wideIndices = t.wideIndices;
-      if (!tile3dFits(c.tile, device) ||
-          (c.tile.halfPairs && (!unitSpacing || !halfPairInstructions(device))))
-        continue;
+      if (!tile3dFits(c.tile, device) || (c.ms256 > 0 && c.tile.halfPairs != pairs)) continue;
       if (c.ms256 <= 0) {
         if (!fallback) fallback = c.tile;
       } else if (const double ms = estimatedMs(c, shape, device); !timed || ms < best) {
