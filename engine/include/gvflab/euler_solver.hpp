@@ -166,6 +166,7 @@ class EulerSolver : public Solver {
   // `steps` a launch in a local-memory tile (2D)
   TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_float> step2d_;
   TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_int, cl_float> step3d_;
+  const char* step3dName_ = "gvf_euler_step3d";  // its name on the timers
   TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_float, cl_int> tiled2d_;
   // 3D local memory: two iterations per launch (gvf_euler_2steps3d_tiled).
   TypedKernel<cl::Memory, cl::Memory, cl::Memory, cl_int, cl_int, cl_int, cl_float> pairKernel_;

@@ -250,13 +250,23 @@ void EulerSolver::setUpRows3D(const std::string& opts) {
 
 void EulerSolver::setUpTiles3D(const std::string& opts) {
   const FieldShape shape{input_.width, input_.height, input_.depth};
-  const bool pairs = options_.tile3d.halfPairs;
+  const std::string tileOpts = opts + detail::tile3dOptions(options_.tile3d, shape, ctx_->info());
+  if (!options_.tile3d.halfPairs) {
+    pairKernel_ =
+        ctx_->kernels().kernel("gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled", tileOpts);
+    bindFixed<true>(pairKernel_, *v0_, input_);
+    setUpPoints3D(opts);  // an odd last iteration runs the single-step kernel
+    return;
+  }
+  // Half pairs: an odd last iteration in the same half arithmetic, so that steps taken one at a
+  // time (a split's exchanges, the viewer) give the fields two-step launches give.
   pairKernel_ =
-      ctx_->kernels().kernel(pairs ? "gvf_euler3d_tiled_h2.cl" : "gvf_euler3d_tiled.cl",
-                             pairs ? "gvf_euler_2steps3d_tiled_h2" : "gvf_euler_2steps3d_tiled",
-                             opts + detail::tile3dOptions(options_.tile3d, shape, ctx_->info()));
+      ctx_->kernels().kernel("gvf_euler3d_tiled_h2.cl", "gvf_euler_2steps3d_tiled_h2", tileOpts);
   bindFixed<true>(pairKernel_, *v0_, input_);
-  setUpPoints3D(opts);  // an odd last iteration runs the single-step kernel
+  setUpPoints3D(opts);
+  step3d_ = ctx_->kernels().kernel("gvf_euler3d_tiled_h2.cl", "gvf_euler_step3d_h2", tileOpts);
+  bindFixed<true>(step3d_, *v0_, input_);
+  step3dName_ = "gvf_euler_step3d_h2";
 }
 
 std::vector<SolverFact> EulerSolver::facts() const {
@@ -401,7 +411,7 @@ void EulerSolver::stepSingles(int n) {
   };
   if (input_.dims() == 3) {
     step3d_.arg<6>(static_cast<float>(mu_));
-    return run(step3d_, "gvf_euler_step3d");
+    return run(step3d_, step3dName_);
   }
   step2d_.arg<5>(static_cast<float>(mu_));
   run(step2d_, "gvf_euler_step");
