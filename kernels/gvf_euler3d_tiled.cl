@@ -113,7 +113,6 @@ __kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void gvf_euler_2steps
   const int z0 = get_group_id(2) * ZCHUNK;
   const int z1 = min(z0 + ZCHUNK, depth);
   const index_t stride = (index_t)width * height, n = stride * depth;
-  const int xs = reflect_index(x, width);
   typedef __global const elem_t* in_ptr;
   typedef __global elem_t* out_ptr;
   const in_ptr vp[3] = PLANES3(in_ptr, v);
@@ -140,12 +139,7 @@ __kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void gvf_euler_2steps
 #endif
   index_t col[ROWS];
   bool writes[ROWS];
-#pragma unroll
-  for (int j = 0; j < ROWS; ++j) {
-    col[j] = (index_t)reflect_index(y0 + j, height) * width + xs;
-    writes[j] =
-        lx >= 2 && lx < TX - 2 && ly0 + j >= 2 && ly0 + j < TY - 2 && x < width && y0 + j < height;
-  }
+  tile_rows(lx, ly0, x, y0, width, height, col, writes);
   // Tile edges read clamped neighbours; their results are never written.
   const int lxm = max(lx - 1, 0), lxp = min(lx + 1, TX - 1);
   const int lya = max(ly0 - 1, 0), lyb = min(ly0 + ROWS, TY - 1);

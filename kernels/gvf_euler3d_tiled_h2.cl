@@ -65,6 +65,14 @@ h2 h2_fma(h2 a, h2 b, h2 c) { return h2_pack(fma(h2_unpack(a), h2_unpack(b), h2_
 h2 h2_join(h2 a, h2 b) { return (a >> 16) | (b << 16); }
 h2 h2_of(ushort lo, ushort hi) { return (uint)lo | ((uint)hi << 16); }
 
+// The neighbour sum of a pair, in symmetric pairs as neighbour_sum3 takes them: x from the tile
+// row's words left and right, y from the pairs above and below (the work-item's own rows or the
+// tile's), z from the planes before and after.
+h2 h2_neighbours(h2 xm, h2 xp, h2 above, h2 c, h2 below, h2 zm, h2 zp) {
+  const h2 sy = h2_add(h2_join(above, c), h2_join(c, below));
+  return h2_add(h2_add(h2_add(xm, xp), sy), h2_add(zm, zp));
+}
+
 // One step of two voxels with value c, neighbour sum s, nbb = -|b|^2 and cb = |b|^2 b.
 h2 h2_step(h2 c, h2 s, h2 nbb, h2 cb, h2 mu2, h2 minus6) {
   return h2_add(c, h2_fma(mu2, h2_fma(minus6, c, s), h2_fma(nbb, c, cb)));
@@ -88,21 +96,20 @@ __kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void gvf_euler_2steps
   const int z0 = get_group_id(2) * ZCHUNK;
   const int z1 = min(z0 + ZCHUNK, depth);
   const index_t stride = (index_t)width * height, n = stride * depth;
-  const int xs = reflect_index(x, width);
   typedef __global const elem_raw_t* raw_ptr;
   const raw_ptr vr = (raw_ptr)v, br = (raw_ptr)v0;
   __global elem_raw_t* const o = (__global elem_raw_t*)out;
   index_t col[ROWS];
   bool writes[ROWS];
-#pragma unroll
-  for (int j = 0; j < ROWS; ++j) {
-    col[j] = (index_t)reflect_index(y0 + j, height) * width + xs;
-    writes[j] =
-        lx >= 2 && lx < TX - 2 && ly0 + j >= 2 && ly0 + j < TY - 2 && x < width && y0 + j < height;
-  }
+  tile_rows(lx, ly0, x, y0, width, height, col, writes);
   // Tile edges read clamped neighbours; their results are never written.
   const int lxm = max(lx - 1, 0), lxp = min(lx + 1, TX - 1);
   const int lpa = max(lp0 - 1, 0), lpb = min(lp0 + PAIRS, TYP - 1);
+  // The pairs above and below pair p of a ring of planes: the work-item's own or the tile's.
+#define PAIR_ABOVE(ring, tile, p, c) \
+  ((p) > 0 ? (ring)[(p) > 0 ? (p)-1 : 0][c] : tile[buf][c][lpa][lx])
+#define PAIR_BELOW(ring, tile, p, c) \
+  ((p) < PAIRS - 1 ? (ring)[(p) < PAIRS - 1 ? (p) + 1 : 0][c] : tile[buf][c][lpb][lx])
   const h2 mu2 = h2_pack((float2)(mu)), minus6 = h2_pack((float2)(-6.0f));
 
   h2 in_m[PAIRS][3], in_c[PAIRS][3], in_p[PAIRS][3];  // input planes q-1, q, q+1
@@ -174,12 +181,9 @@ __kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void gvf_euler_2steps
     for (int p = 0; p < PAIRS; ++p)
 #pragma unroll
       for (int c = 0; c < 3; ++c) {
-        const h2 above = p > 0 ? in_c[p > 0 ? p - 1 : 0][c] : tile0[buf][c][lpa][lx];
-        const h2 below =
-            p < PAIRS - 1 ? in_c[p < PAIRS - 1 ? p + 1 : 0][c] : tile0[buf][c][lpb][lx];
-        const h2 sx = h2_add(tile0[buf][c][lp0 + p][lxm], tile0[buf][c][lp0 + p][lxp]);
-        const h2 sy = h2_add(h2_join(above, in_c[p][c]), h2_join(in_c[p][c], below));
-        const h2 s = h2_add(h2_add(sx, sy), h2_add(in_m[p][c], in_p[p][c]));
+        const h2 s = h2_neighbours(tile0[buf][c][lp0 + p][lxm], tile0[buf][c][lp0 + p][lxp],
+                                   PAIR_ABOVE(in_c, tile0, p, c), in_c[p][c],
+                                   PAIR_BELOW(in_c, tile0, p, c), in_m[p][c], in_p[p][c]);
         stepped[p][c] = h2_step(in_c[p][c], s, nbb[p], cb[p][c], mu2, minus6);
       }
 #pragma unroll
@@ -210,12 +214,9 @@ __kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void gvf_euler_2steps
         if (!writes[2 * p] && !writes[2 * p + 1]) continue;
 #pragma unroll
         for (int c = 0; c < 3; ++c) {
-          const h2 above = p > 0 ? s_c[p > 0 ? p - 1 : 0][c] : tile1[buf][c][lpa][lx];
-          const h2 below =
-              p < PAIRS - 1 ? s_c[p < PAIRS - 1 ? p + 1 : 0][c] : tile1[buf][c][lpb][lx];
-          const h2 sx = h2_add(tile1[buf][c][lp0 + p][lxm], tile1[buf][c][lp0 + p][lxp]);
-          const h2 sy = h2_add(h2_join(above, s_c[p][c]), h2_join(s_c[p][c], below));
-          const h2 s = h2_add(h2_add(sx, sy), h2_add(s_m[p][c], s_p[p][c]));
+          const h2 s = h2_neighbours(tile1[buf][c][lp0 + p][lxm], tile1[buf][c][lp0 + p][lxp],
+                                     PAIR_ABOVE(s_c, tile1, p, c), s_c[p][c],
+                                     PAIR_BELOW(s_c, tile1, p, c), s_m[p][c], s_p[p][c]);
           const h2 r = h2_step(s_c[p][c], s, nbb_prev[p], cb_prev[p][c], mu2, minus6);
           const index_t i = (index_t)c * n + zo;
           if (writes[2 * p]) o[i + col[2 * p]] = (ushort)r;
