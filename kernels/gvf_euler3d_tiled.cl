@@ -94,22 +94,13 @@ void copies_wait(void) { __asm__ volatile("cp.async.wait_group 0;" ::: "memory")
 __kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void gvf_euler_2steps3d_tiled(
     __global const elem_t* v, __global const elem_t* v0, __global elem_t* out, int width,
     int height, int depth, float mu) {
-  // ONE_BARRIER: each tile twice, odd planes in one and even planes in the other, so both are
-  // written before one barrier a plane (a tile is written again two planes on, after the next
-  // barrier). H200, 256³ x 256, float32 at 20 x 36 (48 KB): 27.1 -> 26.2 ms. The host asks for
-  // it wherever the doubled tiles fit.
-#if defined(ONE_BARRIER)
-#define NBUF 2
-#else
-#define NBUF 1
-#endif
   __local float tile0[NBUF][3][TY][TP];  // input plane q
   __local float tile1[NBUF][3][TY][TP];  // once-stepped plane q-1
   const int hw = get_local_id(1) * TX + get_local_id(0);
   const int2 lane = tile_lane(hw);
   const int lx = lane.x, ly0 = lane.y;
-  const int x = get_group_id(0) * (TX - 4) + lx - 2;
-  const int y0 = get_group_id(1) * (TY - 4) + ly0 - 2;
+  const int2 voxel = tile_voxel(lane);
+  const int x = voxel.x, y0 = voxel.y;
   const int z0 = get_group_id(2) * ZCHUNK;
   const int z1 = min(z0 + ZCHUNK, depth);
   const index_t stride = (index_t)width * height, n = stride * depth;
@@ -183,11 +174,7 @@ __kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void gvf_euler_2steps
 #pragma unroll 3
 #endif
   for (int q = z0 - 1; q <= z1; ++q) {
-#if defined(ONE_BARRIER)
-    const int buf = q & 1;
-#else
-    const int buf = 0;
-#endif
+    const int buf = TILE_BUF(q);
     // First step on plane q, for every voxel of the tile.
     // The last turn's load (never used) kept to plane depth + 1: for 3 planes, plane_index of
     // depth + 2 would be -1, a read before the buffer.

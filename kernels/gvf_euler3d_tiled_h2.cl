@@ -81,18 +81,13 @@ h2 h2_step(h2 c, h2 s, h2 nbb, h2 cb, h2 mu2, h2 minus6) {
 __kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void gvf_euler_2steps3d_tiled_h2(
     __global const elem_t* v, __global const elem_t* v0, __global elem_t* out, int width,
     int height, int depth, float mu) {
-#if defined(ONE_BARRIER)
-#define NBUF 2
-#else
-#define NBUF 1
-#endif
   __local h2 tile0[NBUF][3][TYP][TP];  // input plane q
   __local h2 tile1[NBUF][3][TYP][TP];  // once-stepped plane q-1
   const int hw = get_local_id(1) * TX + get_local_id(0);
   const int2 lane = tile_lane(hw);
   const int lx = lane.x, ly0 = lane.y, lp0 = ly0 / 2;
-  const int x = get_group_id(0) * (TX - 4) + lx - 2;
-  const int y0 = get_group_id(1) * (TY - 4) + ly0 - 2;
+  const int2 voxel = tile_voxel(lane);
+  const int x = voxel.x, y0 = voxel.y;
   const int z0 = get_group_id(2) * ZCHUNK;
   const int z1 = min(z0 + ZCHUNK, depth);
   const index_t stride = (index_t)width * height, n = stride * depth;
@@ -149,11 +144,7 @@ __kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void gvf_euler_2steps
 #pragma unroll 3
 #endif
   for (int q = z0 - 1; q <= z1; ++q) {
-#if defined(ONE_BARRIER)
-    const int buf = q & 1;
-#else
-    const int buf = 0;
-#endif
+    const int buf = TILE_BUF(q);
     // First step on plane q, for every voxel of the tile.
     h2 nbb[PAIRS], cb[PAIRS][3], stepped[PAIRS][3];
 #pragma unroll
