@@ -3,7 +3,9 @@
 // each work-item's rows taken two at a time, rows 2p and 2p + 1 of its own packed in one 32-bit
 // word (the first in the low half). One f16x2 instruction then steps two voxels, a local word
 // holds two, and the conversions to and from float32 are gone: the float32 arithmetic of the
-// f16 tiles issued ~143 instructions a voxel where 116 moved the bytes of float32.
+// f16 tiles issued ~143 instructions a voxel where 116 moved the bytes of float32. H200,
+// 256³ x 256: 19.97 ms in float32 arithmetic (68 x 20 x 4), 17.45 in pairs (36 x 20 x 4); a
+// quarter fewer instructions, still bound by latency at 11 warps a unit.
 //
 // The step is written as c + (mu lap + (cb - |b|^2 c)), lap = s - 6 c: c is kept exactly and
 // only the change is rounded in half, so a flat field stays put and no mu makes the rounding
