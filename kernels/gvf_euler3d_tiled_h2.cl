@@ -24,6 +24,7 @@
 #include "gvf_storage.clh"
 
 #include "euler3d_tiles.clh"
+#include "half_pairs.clh"
 
 #if !defined(STORAGE_F16) || defined(WORLD_SPACING) || ROWS % 2 != 0
 #error "half pairs need f16 storage, unit spacing and an even number of rows per work-item"
@@ -31,54 +32,12 @@
 #define PAIRS (ROWS / 2)
 #define TYP (TY / 2)  // pair rows of a tile
 
-typedef uint h2;  // two halves, the first in bits 0-15
-
-float2 h2_unpack(h2 a) {
-  const ushort t[2] = {(ushort)a, (ushort)(a >> 16)};
-  return vload_half2(0, (__private const half*)t);
-}
-h2 h2_pack(float2 v) {
-  ushort t[2];
-  vstore_half2_rte(v, 0, (__private half*)t);
-  return (uint)t[0] | ((uint)t[1] << 16);
-}
-#if defined(HALF2_PTX)
-h2 h2_add(h2 a, h2 b) {
-  h2 d;
-  __asm__("add.rn.f16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-  return d;
-}
-h2 h2_mul(h2 a, h2 b) {
-  h2 d;
-  __asm__("mul.rn.f16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-  return d;
-}
-h2 h2_fma(h2 a, h2 b, h2 c) {
-  h2 d;
-  __asm__("fma.rn.f16x2 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
-  return d;
-}
-#else
-h2 h2_add(h2 a, h2 b) { return h2_pack(h2_unpack(a) + h2_unpack(b)); }
-h2 h2_mul(h2 a, h2 b) { return h2_pack(h2_unpack(a) * h2_unpack(b)); }
-h2 h2_fma(h2 a, h2 b, h2 c) { return h2_pack(fma(h2_unpack(a), h2_unpack(b), h2_unpack(c))); }
-#endif
-// The pair of the high half of a and the low half of b: rows r - 1 and r from the pairs
-// (r - 2, r - 1) and (r, r + 1).
-h2 h2_join(h2 a, h2 b) { return (a >> 16) | (b << 16); }
-h2 h2_of(ushort lo, ushort hi) { return (uint)lo | ((uint)hi << 16); }
-
 // The neighbour sum of a pair, in symmetric pairs as neighbour_sum3 takes them: x from the tile
 // row's words left and right, y from the pairs above and below (the work-item's own rows or the
 // tile's), z from the planes before and after.
 h2 h2_neighbours(h2 xm, h2 xp, h2 above, h2 c, h2 below, h2 zm, h2 zp) {
   const h2 sy = h2_add(h2_join(above, c), h2_join(c, below));
   return h2_add(h2_add(h2_add(xm, xp), sy), h2_add(zm, zp));
-}
-
-// One step of two voxels with value c, neighbour sum s, nbb = -|b|^2 and cb = |b|^2 b.
-h2 h2_step(h2 c, h2 s, h2 nbb, h2 cb, h2 mu2, h2 minus6) {
-  return h2_add(c, h2_fma(mu2, h2_fma(minus6, c, s), h2_fma(nbb, c, cb)));
 }
 
 __kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void gvf_euler_2steps3d_tiled_h2(
