@@ -264,7 +264,7 @@ void EulerSolver::setUpTiles3D(const std::string& opts) {
       ctx_->kernels().kernel("gvf_euler3d_tiled_h2.cl", "gvf_euler_2steps3d_tiled_h2", tileOpts);
   bindFixed<true>(pairKernel_, *v0_, input_);
   setUpPoints3D(opts);
-  step3d_ = ctx_->kernels().kernel("gvf_euler3d_tiled_h2.cl", "gvf_euler_step3d_h2", tileOpts);
+  step3d_ = ctx_->kernels().kernel("gvf_euler_step3d_h2.cl", "gvf_euler_step3d_h2", tileOpts);
   bindFixed<true>(step3d_, *v0_, input_);
   step3dName_ = "gvf_euler_step3d_h2";
 }
