@@ -39,7 +39,7 @@ const char* kUsage =
     "                    prolongation, 4 local step list; -1 auto)\n"
     "                    [--tile WxHxROWSxHALO[xCOLS][+march]]  (COLS: columns per work-item;\n"
     "                    +march: a warp per 32*COLS = W columns down H rows, ROWS warps a group)\n"
-    "                    [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless][+async][+h2]]\n"
+    "                    [--tile3d TXxTYxROWSxZCHUNK[+raw][+branchless][+async][+h2][+h2c]]\n"
     "                    [--persistent on|off|auto]  (2D local tiles: a step() in one launch)\n"
     "                    [--vertices V]  (surface)\n"
     "                    [--devices all|P.D,P.D...] [--halo K] [--split-only] [--multigrid]\n"
@@ -280,13 +280,14 @@ int main(int argc, char** argv) {
         if (std::sscanf(v.c_str(), "%dx%dx%dx%d", &b.tile3d.tx, &b.tile3d.ty, &b.tile3d.rows,
                         &b.tile3d.zChunk) != 4)
           throw gvflab::ParameterError(
-              "--tile3d needs TXxTYxROWSxZCHUNK[+raw][+branchless][+async][+h2], e.g. "
+              "--tile3d needs TXxTYxROWSxZCHUNK[+raw][+branchless][+async][+h2][+h2c], e.g. "
               "36x36x3x0+raw "
               "(ZCHUNK 0: fill the device).");
         b.tile3d.rawPrefetch = v.find("+raw") != std::string::npos;
         b.tile3d.branchlessPlanes = v.find("+branchless") != std::string::npos;
         b.tile3d.asyncV0 = v.find("+async") != std::string::npos;
-        b.tile3d.halfPairs = v.find("+h2") != std::string::npos;
+        b.tile3d.halfPairs = v.find("+h2") != std::string::npos;  // +h2c too
+        b.tile3d.pairColumns = v.find("+h2c") != std::string::npos;
       } else if (args[i] == "--markdown")
         b.markdown = value();
       else if (args[i] == "--image")

@@ -31,7 +31,7 @@ std::string tileName(const Tile3D& t) {
   return std::to_string(t.tx) + "x" + std::to_string(t.ty) + "x" + std::to_string(t.rows) + "x" +
          std::to_string(t.zChunk) + (t.rawPrefetch ? "+raw" : "") +
          (t.branchlessPlanes ? "+branchless" : "") + (t.asyncV0 ? "+async" : "") +
-         (t.halfPairs ? "+h2" : "");
+         (t.halfPairs ? (t.pairColumns ? "+h2c" : "+h2") : "");
 }
 
 }  // namespace

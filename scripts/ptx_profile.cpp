@@ -148,13 +148,15 @@ int main(int argc, char** argv) {
     const int rows = option(options, "ROWS", 1), zChunk = option(options, "ZCHUNK", size);
     const bool half = options.find("STORAGE_F16") != std::string::npos ||
                       options.find("STORAGE_SNORM16") != std::string::npos;
-    if (tx <= 4 || ty <= 4 || size < 3 || passes < 1) {
+    // Pairs of columns (gvf_euler3d_tiled_h2c.cl): a lane holds two columns, the frame one lane.
+    const int columns = options.find("PAIR_COLUMNS") != std::string::npos ? 2 * tx - 4 : tx - 4;
+    if (columns <= 0 || ty <= 4 || size < 3 || passes < 1) {
       std::fprintf(stderr, "ptx_profile: not a 3D tile's dump, or a size below 3\n");
       return 1;
     }
     const auto host = randomField(3ull * size * size * size, half);
     CUdeviceptr v[2] = {deviceCopy(host), deviceCopy(host)}, v0 = deviceCopy(host);
-    const unsigned gx = (size + tx - 5) / (tx - 4), gy = (size + ty - 5) / (ty - 4),
+    const unsigned gx = (size + columns - 1) / columns, gy = (size + ty - 5) / (ty - 4),
                    gz = (size + zChunk - 1) / zChunk;
     int w = size, h = size, d = size;
     float mu = 0.2f;

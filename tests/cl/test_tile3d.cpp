@@ -65,6 +65,38 @@ TEST_CASE("3D tile lanes cover the tile once, and the pitch puts each warp on di
         CHECK(detail::tile3dBankConflicts(t, p) == 0);
       CHECK(detail::tile3dLocalBytes(t) == 2ull * 3 * 6 * p * 4);
     }
+  // Pairs of columns: a lane holds two columns and the frame is one lane a side, so whole warps a
+  // row where tx - 2 is a multiple of 32, the frame's lanes (columns 0 and tx - 1) after them;
+  // a tile covers 2 tx - 4 columns of the volume.
+  for (int tx = 3; tx <= 70; ++tx)
+    for (int rows = 1; rows <= 4; ++rows) {
+      CAPTURE(tx);
+      CAPTURE(rows);
+      const Tile3D t{.tx = tx, .ty = 12, .rows = rows, .halfPairs = true, .pairColumns = true};
+      const int items = tx * (12 / rows);
+      std::set<std::pair<int, int>> cells;
+      for (int l = 0; l < items; ++l) {
+        const detail::TileLane at = detail::tile3dLane(t, l);
+        CHECK(at.column >= 0);
+        CHECK(at.column < tx);
+        CHECK(at.row % rows == 0);
+        cells.insert({at.column, at.row});
+      }
+      CHECK(cells.size() == static_cast<std::size_t>(items));
+      if ((tx - 2) % 32 == 0) {
+        for (int l = 0; l < (tx - 2) * (12 / rows); l += 32) {
+          CHECK(detail::tile3dLane(t, l).column == 1 + l % (tx - 2));
+          CHECK(detail::tile3dLane(t, l + 31).row == detail::tile3dLane(t, l).row);
+        }
+        const detail::TileLane frame = detail::tile3dLane(t, (tx - 2) * (12 / rows) + 1);
+        CHECK(frame.column == tx - 1);
+      }
+      const int p = detail::tile3dPitch(t);
+      CHECK(p >= tx);
+      CHECK(detail::tile3dLocalBytes(t) == 2ull * 3 * 12 * p * 4);
+      CHECK(detail::tile3dGroups(t, FieldShape{256, 20, 9}, 0) ==
+            std::uint64_t((256 + 2 * tx - 5) / (2 * tx - 4)));
+    }
   // The f16 preset: whole warps a row, and its frame's 48 lanes on distinct banks unpadded.
   const Tile3D wide{.tx = 36, .ty = 36, .rows = 3, .zChunk = 0};
   CHECK(detail::tile3dPitch(wide) == 36);
@@ -92,7 +124,8 @@ TEST_CASE("3D presets per precision, and z chunks sized to the device") {
   // without f16x2 instructions, float32 the one for devices without asynchronous copies, and
   // those only where the device has them.
   if (detail::halfPairInstructions(device))
-    CHECK((f16->halfPairs && f16->tx == 36 && f16->rows == 4 && f16->branchlessPlanes));
+    CHECK((f16->halfPairs && !f16->pairColumns && f16->tx == 36 && f16->rows == 4 &&
+           f16->branchlessPlanes));  // 61 wide: pairs of rows
   else
     CHECK(*f16 ==
           Tile3D{.tx = 68, .ty = 20, .rows = 4, .zChunk = f16->zChunk, .rawPrefetch = true});
@@ -229,25 +262,33 @@ TEST_CASE("3D presets per volume: the faster tile measured on an H200 at each si
     CHECK(widthAt(Precision::SNorm16, side) == 68);
   for (int side : {96, 160, 224, 288}) CHECK(tileAt(Precision::SNorm16, side).ty == 36);
   for (int side : {104, 200, 208, 384}) CHECK(tileAt(Precision::SNorm16, side).ty == 39);
-  // f16 in half-precision pairs, 36 x 20 x 4 / 68 x 20 x 4 / 36 x 40 x 4 (branchless), against
-  // float32 arithmetic's 68 x 20 x 4 / 36 x 36 x 3 / 36 x 39 x 3 (raw), one call (twenty-second
-  // session; 128 iterations unless named), ms: 64³ 0.683 / 0.645 / 0.668 against 0.703 / 0.680 /
-  // 0.777, 96³ x 512 3.438 / 3.947 / 3.681 against 4.492 / 3.834 / 4.059, 104³ 1.188 / 1.158 /
-  // 1.104, 112³ 1.227 / 1.187 / 1.402, 128³ 1.409 / 1.394 / 1.510, 160³ 2.637 / 3.074 / 2.804,
-  // 192³ 4.348 / 4.509 / 4.721, 200³ 5.663 / 6.109 / 5.186, 208³ 6.003 / 6.357 / 5.488, 224³
-  // 6.552 / 7.371 / 7.090, 256³ x 256 17.59 / 18.04 / 18.87 against 19.97 / 20.41 / 21.26, 288³
-  // 13.287 / 15.006 / 13.432, 320³ x 64 8.891 / 9.099 / 8.906, 352³ x 64 11.715 / 12.027 /
-  // 11.522, 384³ x 64 15.112 / 15.591 / 14.042, 448³ x 32 11.378 / 11.667 / 11.847, 512³ x 32
-  // 16.935 / 17.490 / 17.713. Pairs are faster at every size; the estimate picks the fastest
-  // pair tile at 12 of 17, missing by 5.9 % at 64³ and 3.4 % at 112³ (68 wide), 1.1 % at 128³
-  // and 288³, 0.2 % at 320³.
-  for (int side : {64, 96, 112, 128, 160, 192, 224, 256, 448, 512}) {
+  // f16 in half-precision pairs of columns, 66 x 20 x 4 / 34 x 36 x 2 / 34 x 36 x 3 / 34 x 42 x 3,
+  // against pairs of rows' 36 x 20 x 4 (branchless), one call (twenty-third session; 128
+  // iterations unless named), ms: 64³ 0.725 / 0.670 / 0.615 / 0.634 against 0.650, 96³ x 512
+  // 3.367 / 3.573 / 3.505 / 3.714 against 3.469, 104³ 0.949 / 1.045 / 1.032 / 0.927 against
+  // 1.193, 112³ 1.006 / 1.041 / 1.004 / 1.030 against 1.228, 128³ 1.096 / 1.185 / 1.169 / 1.249
+  // against 1.417, 160³ 2.722 / 2.213 / 2.245 / 2.407 against 2.609, 192³ 3.782 / 3.038 / 3.073 /
+  // 3.253 against 4.326, 200³ 3.908 / 4.717 / 4.691 / 4.318 against 5.651, 208³ 4.129 / 4.807 /
+  // 4.887 / 4.511 against 5.982, 224³ 5.175 / 5.208 / 5.244 / 4.892 against 6.520, 256³ x 256
+  // 12.513 / 12.598 / 12.789 / 13.354 against 17.450, 288³ 11.539 / 10.525 / 10.661 / 9.770
+  // against 13.199, 320³ x 64 6.937 / 6.233 / 6.280 / 6.488 against 8.859, 352³ x 64 8.079 /
+  // 8.078 / 8.200 / 8.672 against 11.660, 384³ x 64 10.450 / 10.560 / 10.752 / 9.902 against
+  // 15.032, 448³ x 32 8.800 / 8.496 / 8.469 / 7.828 against 11.319, 512³ x 32 11.423 / 11.483 /
+  // 11.721 / 12.024 against 16.842. The estimate picks the fastest at 14 of 17, missing by 8.9 %
+  // at 64³ (3 % slower than the pairs of rows there), 2.6 % at 112³ and 5.3 % at 512³.
+  const auto columnsAt = [&](int side, int tx, int ty) {
     const Tile3D t = tileAt(Precision::F16, side);
-    CHECK((t.halfPairs && t.tx == 36 && t.ty == 20));
-  }
-  for (int side : {104, 200, 208, 288, 320, 352, 384}) {
+    CAPTURE(side);
+    CHECK((t.halfPairs && t.pairColumns && t.tx == tx && t.ty == ty));
+  };
+  for (int side : {96, 128, 200, 208, 256, 352}) columnsAt(side, 66, 20);
+  for (int side : {64, 160, 192, 320}) columnsAt(side, 34, 36);
+  for (int side : {104, 112, 224, 288, 384, 448, 512}) columnsAt(side, 34, 42);
+  // Odd widths take pairs of rows (36 x 20 x 4 or 36 x 40 x 4 by the twenty-second session's
+  // times), which give the same field.
+  for (int side : {63, 255, 383}) {
     const Tile3D t = tileAt(Precision::F16, side);
-    CHECK((t.halfPairs && t.tx == 36 && t.ty == 40));
+    CHECK((t.halfPairs && !t.pairColumns && t.tx == 36));
   }
   // Without f16x2 instructions, or on a spaced grid, f16 keeps float32 arithmetic: 68 x 20 x 4,
   // 36 x 36 x 3 and 36 x 39 x 3 (raw), with the picks of the twenty-first session (its times at

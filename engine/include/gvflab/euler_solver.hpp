@@ -39,8 +39,10 @@ struct TileShape {
 // voxels) streamed over zChunk planes, two iterations per launch, each work-item owning `rows`
 // consecutive rows of a column. tx 0 picks the preset for the precision and the volume (the
 // fastest shapes on an H200, docs/BENCHMARKS.md, the one whose tiles cover the volume's
-// columns best for its time): in f16 36 x 20 or 36 x 40 with 4 rows in half-precision pairs
-// (halfPairs) where the device has f16x2 instructions and the grid unit spacing, else 68 x 20
+// columns best for its time): in f16 half-precision pairs (halfPairs) where the device has
+// f16x2 instructions and the grid unit spacing, of columns (pairColumns: 66 x 20 x 4, 34 x 36
+// with 2 or 3 rows, 34 x 42 x 3) where the width is even, else of rows (36 x 20 or 36 x 40
+// with 4 rows); without them 68 x 20
 // with 4 rows or 36 x 36 / 36 x 39 with 3 and the next planes loaded a loop turn ahead
 // (rawPrefetch); 68 x 20 with 4 rows, the same and plane indices computed without branches
 // (branchlessPlanes) in snorm16; in float32 68 x 20 with 4 rows,
@@ -63,6 +65,11 @@ struct Tile3D {
   // a 32-bit word (gvf_euler3d_tiled_h2.cl; PTX f16x2 on NVIDIA GPUs of compute capability 5.3
   // and later). Not equal to the float32 arithmetic: within the f16 storage's own error.
   bool halfPairs = false;
+  // With halfPairs: a word holds two columns instead of two rows (gvf_euler3d_tiled_h2c.cl), so
+  // a load moves a word where pairs of rows load each half alone; tx then counts lanes of two
+  // columns, the frame one lane a side. Any number of rows; the volume's width even. The same
+  // field as pairs of rows, bit for bit.
+  bool pairColumns = false;
   bool operator==(const Tile3D&) const = default;
 };
 

@@ -250,21 +250,18 @@ void EulerSolver::setUpRows3D(const std::string& opts) {
 
 void EulerSolver::setUpTiles3D(const std::string& opts) {
   const FieldShape shape{input_.width, input_.height, input_.depth};
-  const std::string tileOpts = opts + detail::tile3dOptions(options_.tile3d, shape, ctx_->info());
-  if (!options_.tile3d.halfPairs) {
-    pairKernel_ =
-        ctx_->kernels().kernel("gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled", tileOpts);
-    bindFixed<true>(pairKernel_, *v0_, input_);
-    setUpPoints3D(opts);  // an odd last iteration runs the single-step kernel
-    return;
-  }
+  const Tile3D& t = options_.tile3d;
+  const std::string tileOpts = opts + detail::tile3dOptions(t, shape, ctx_->info());
+  const detail::Tile3DKernel k = detail::tile3dKernel(t);
+  pairKernel_ = ctx_->kernels().kernel(k.file, k.name, tileOpts);
+  bindFixed<true>(pairKernel_, *v0_, input_);
+  setUpPoints3D(opts);  // an odd last iteration runs a single-step kernel
+  if (!t.halfPairs) return;
   // Half pairs: an odd last iteration in the same half arithmetic, so that steps taken one at a
   // time (a split's exchanges, the viewer) give the fields two-step launches give.
-  pairKernel_ =
-      ctx_->kernels().kernel("gvf_euler3d_tiled_h2.cl", "gvf_euler_2steps3d_tiled_h2", tileOpts);
-  bindFixed<true>(pairKernel_, *v0_, input_);
-  setUpPoints3D(opts);
-  step3d_ = ctx_->kernels().kernel("gvf_euler_step3d_h2.cl", "gvf_euler_step3d_h2", tileOpts);
+  const bool ptx = detail::halfPairInstructions(ctx_->info());
+  step3d_ = ctx_->kernels().kernel("gvf_euler_step3d_h2.cl", "gvf_euler_step3d_h2",
+                                   opts + (ptx ? " -DHALF2_PTX" : ""));
   bindFixed<true>(step3d_, *v0_, input_);
   step3dName_ = "gvf_euler_step3d_h2";
 }
@@ -391,9 +388,8 @@ void EulerSolver::stepTiles3D(int n) {
   for (; n >= 2; n -= 2) {
     pairKernel_.arg<0>(v_[current_]->memory());
     pairKernel_.arg<2>(v_[1 - current_]->memory());
-    detail::enqueueRange(*ctx_, pairKernel_,
-                         t3.halfPairs ? "gvf_euler_2steps3d_tiled_h2" : "gvf_euler_2steps3d_tiled",
-                         global, cl::NDRange(t3.tx, t3.ty / t3.rows, 1));
+    detail::enqueueRange(*ctx_, pairKernel_, detail::tile3dKernel(t3).name, global,
+                         cl::NDRange(t3.tx, t3.ty / t3.rows, 1));
     current_ = 1 - current_;
   }
   stepSingles(n);

@@ -14,11 +14,15 @@ namespace {
 // The fastest shapes measured on an H200 (docs/BENCHMARKS.md), each with its time at 256³ x 256
 // (0: a fallback for devices where none with a time fits, taken in order), each precision's
 // from one call: the estimate below then picks the fastest of a precision's timed presets, or
-// one within 6 %, at the 17 sizes timed there (64-512³). f16 steps half-precision pairs
-// (gvf_euler3d_tiled_h2.cl) where the device has f16x2 instructions and the grid unit spacing:
-// 36 x 20 x 4, two groups a unit, or 36 x 40 x 4 where its 36 written rows cover the volume
-// better (384³ x 64: 14.04 against 15.11 ms) and 68 x 20 x 4; faster than float32 arithmetic at
-// every size (256³ x 256: 17.59 against 19.97 ms, twenty-second session). Otherwise 16 bit holds
+// one within 9 %, at the 17 sizes timed there (64-512³). f16 steps half-precision pairs where
+// the device has f16x2 instructions and the grid unit spacing: pairs of columns
+// (gvf_euler3d_tiled_h2c.cl) where the width is even, 66 x 20 x 4, 34 x 36 x 2, 34 x 36 x 3 or
+// 34 x 42 x 3 (lanes of two columns), faster than pairs of rows at 16 of 17 sizes (256³ x 256:
+// 12.51 against 17.45 ms, twenty-third session); pairs of rows (gvf_euler3d_tiled_h2.cl) on odd
+// widths: 36 x 20 x 4, two groups a unit, or 36 x 40 x 4 where its 36 written rows cover the
+// volume better (384³ x 64: 14.04 against 15.11 ms) and 68 x 20 x 4; either faster than float32
+// arithmetic at every size (256³ x 256: 17.59 against 19.97 ms, twenty-second session).
+// Otherwise 16 bit holds
 // the next planes raw a loop turn ahead (RAW_PREFETCH): 68 wide with 4 rows per work-item, or 36
 // wide, with 39 rows where their 35 written ones cover the volume better; snorm16 the same
 // shapes with 4 rows at 36 wide and branchless plane indices (384³ x 64: 36 x 39 x 3 18.61
@@ -47,14 +51,28 @@ std::vector<Preset> presets(Precision p) {
   if (p == Precision::SNorm16)
     return {{snormWide, 23.58}, {snorm, 24.47}, {snormTall, 25.21}, {wide}, {small}, {tiny}};
   // f16 in half-precision pairs where the device has f16x2 instructions and the grid unit
-  // spacing; else float32 arithmetic's presets (all six timed in one call).
+  // spacing: pairs of columns where the width is even, else pairs of rows; elsewhere float32
+  // arithmetic's presets (all six timed in one call).
+  const auto columns = [](int tx, int ty, int rows) {
+    return Tile3D{.tx = tx, .ty = ty, .rows = rows, .halfPairs = true, .pairColumns = true};
+  };
   const Tile3D pairs{.tx = 36, .ty = 20, .rows = 4, .branchlessPlanes = true, .halfPairs = true};
   const Tile3D pairsWide{
       .tx = 68, .ty = 20, .rows = 4, .branchlessPlanes = true, .halfPairs = true};
   const Tile3D pairsTall{
       .tx = 36, .ty = 40, .rows = 4, .branchlessPlanes = true, .halfPairs = true};
-  return {{pairs, 17.59}, {pairsWide, 18.04}, {pairsTall, 18.87}, {wider, 19.97},
-          {wide, 20.41},  {tall, 21.26},      {narrow},           {small},
+  return {{columns(66, 20, 4), 12.51},
+          {columns(34, 36, 2), 12.60},
+          {columns(34, 36, 3), 12.70},
+          {columns(34, 42, 3), 13.35},
+          {pairs, 17.59},
+          {pairsWide, 18.04},
+          {pairsTall, 18.87},
+          {wider, 19.97},
+          {wide, 20.41},
+          {tall, 21.26},
+          {narrow},
+          {small},
           {tiny}};
 }
 
@@ -99,8 +117,11 @@ double estimatedMs(const Preset& p, FieldShape shape, const DeviceInfo& device) 
          double(walkedPlanes(p.tile, FieldShape{256, 256, 256}, device));
 }
 
-// The tiles' rows of 32-bit words: with half pairs a word holds two rows.
-int wordRows(const Tile3D& t) { return t.halfPairs ? t.ty / 2 : t.ty; }
+// Pairs of rows: a 32-bit word holds two rows of a column.
+bool pairRows(const Tile3D& t) { return t.halfPairs && !t.pairColumns; }
+
+// The tiles' rows of 32-bit words.
+int wordRows(const Tile3D& t) { return pairRows(t) ? t.ty / 2 : t.ty; }
 
 // The two tiles of gvf_euler3d_tiled.cl, input and once-stepped plane, three components each.
 std::uint64_t tilesBytes(const Tile3D& t) {
@@ -109,17 +130,28 @@ std::uint64_t tilesBytes(const Tile3D& t) {
 
 std::string text(const Tile3D& t) {
   return std::to_string(t.tx) + "x" + std::to_string(t.ty) + " with " + std::to_string(t.rows) +
-         (t.rows == 1 ? " row" : " rows") + " per work-item";
+         (t.rows == 1 ? " row" : " rows") + " per work-item" +
+         (t.pairColumns ? " in pairs of columns" : "");
 }
 
 }  // namespace
 
+int tile3dLaneColumns(const Tile3D& t) { return t.pairColumns ? 2 : 1; }
+
+int tile3dFrameLanes(const Tile3D& t) { return 2 / tile3dLaneColumns(t); }
+
+Tile3DKernel tile3dKernel(const Tile3D& t) {
+  if (!t.halfPairs) return {"gvf_euler3d_tiled.cl", "gvf_euler_2steps3d_tiled"};
+  if (t.pairColumns) return {"gvf_euler3d_tiled_h2c.cl", "gvf_euler_2steps3d_tiled_h2c"};
+  return {"gvf_euler3d_tiled_h2.cl", "gvf_euler_2steps3d_tiled_h2"};
+}
+
 TileLane tile3dLane(const Tile3D& t, int lane) {
-  const int inner = t.tx - 4, items = inner * (t.ty / t.rows);
+  const int frame = tile3dFrameLanes(t), inner = t.tx - 2 * frame, items = inner * (t.ty / t.rows);
   if (inner % 32 != 0) return {lane % t.tx, lane / t.tx * t.rows};
-  if (lane < items) return {2 + lane % inner, lane / inner * t.rows};
-  const int f = lane - items, k = f % 4;
-  return {k < 2 ? k : inner + k, f / 4 * t.rows};
+  if (lane < items) return {frame + lane % inner, lane / inner * t.rows};
+  const int f = lane - items, k = f % (2 * frame);
+  return {k < frame ? k : inner + k, f / (2 * frame) * t.rows};
 }
 
 int tile3dBankConflicts(const Tile3D& t, int pitch) {
@@ -130,7 +162,7 @@ int tile3dBankConflicts(const Tile3D& t, int pitch) {
     int most = 0;
     for (int l = w; l < std::min(lanes, w + 32); ++l) {
       const TileLane at = tile3dLane(t, l);
-      const int wordRow = t.halfPairs ? at.row / 2 : at.row;
+      const int wordRow = pairRows(t) ? at.row / 2 : at.row;
       most = std::max(most, ++perBank[(wordRow * pitch + at.column) % 32]);
     }
     extra += most - 1;
@@ -158,15 +190,18 @@ bool asyncCopies(const DeviceInfo& device) { return device.nvidiaComputeCapabili
 bool halfPairInstructions(const DeviceInfo& device) { return device.nvidiaComputeCapability >= 53; }
 
 bool tile3dFits(const Tile3D& t, const DeviceInfo& device) {
-  return t.tx > 4 && t.ty > 4 && t.rows >= 1 && t.ty % t.rows == 0 && t.zChunk >= 0 &&
-         (!t.halfPairs || t.rows % 2 == 0) &&
+  return t.tx > 2 * tile3dFrameLanes(t) && t.ty > 4 && t.rows >= 1 && t.ty % t.rows == 0 &&
+         t.zChunk >= 0 && (!pairRows(t) || t.rows % 2 == 0) && (!t.pairColumns || t.halfPairs) &&
          static_cast<std::size_t>(workItems(t)) <= device.maxWorkGroupSize &&
          tile3dLocalBytes(t) <= device.localMemBytes && (!t.asyncV0 || asyncCopies(device));
 }
 
 std::uint64_t tile3dGroups(const Tile3D& t, FieldShape shape, int axis) {
   const int frame = 4;  // the inner part of a tile is written (a frame of two voxels)
-  if (axis == 0) return roundUp(shape.width, t.tx - frame) / (t.tx - frame);
+  if (axis == 0) {
+    const int inner = tile3dLaneColumns(t) * t.tx - frame;
+    return roundUp(shape.width, inner) / inner;
+  }
   if (axis == 1) return roundUp(shape.height, t.ty - frame) / (t.ty - frame);
   return roundUp(shape.depth, t.zChunk) / t.zChunk;
 }
@@ -191,6 +226,10 @@ std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const DeviceI
     throw ParameterError("3D tile " + text(t) +
                          ": half-precision pairs (+h2) step f16 values on a grid of unit "
                          "spacing, so they need precision f16 and a volume without spacing.");
+  if (t.tx != 0 && t.pairColumns && shape.width % 2 != 0)
+    throw ParameterError("3D tile " + text(t) + ": pairs of columns (+h2c) load two columns a " +
+                         "word, so they need an even width; this volume is " +
+                         std::to_string(shape.width) + " wide.");
   if (t.tx != 0 && t.asyncV0 && (precision != Precision::F32 || t.rawPrefetch))
     throw ParameterError("3D tile " + text(t) +
                          ": asynchronous V0 copies (+async) hold float32 values, so they need "
@@ -205,7 +244,10 @@ std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const DeviceI
     for (Preset c : presets(precision)) {
       c.tile.zChunk = t.zChunk;
       c.tile.wideIndices = t.wideIndices;
-      if (!tile3dFits(c.tile, device) || (c.ms256 > 0 && c.tile.halfPairs != pairs)) continue;
+      // Pairs of columns where the width is even (words aligned), else pairs of rows.
+      if (!tile3dFits(c.tile, device) || (c.ms256 > 0 && c.tile.halfPairs != pairs) ||
+          (c.tile.halfPairs && c.tile.pairColumns != (shape.width % 2 == 0)))
+        continue;
       if (c.ms256 <= 0) {
         if (!fallback) fallback = c.tile;
       } else if (const double ms = estimatedMs(c, shape, device); !timed || ms < best) {
@@ -217,8 +259,8 @@ std::optional<Tile3D> resolveTile3D(Tile3D t, Precision precision, const DeviceI
     t = *preset;
   } else if (!tile3dFits(t, device)) {
     throw ParameterError("3D tile " + text(t) +
-                         " does not fit this device: TX and TY above 4, "
-                         "TY a multiple of the rows (of 2 rows with +h2), at most " +
+                         " does not fit this device: TX and TY above 4 (TX above 2 and +h2 with "
+                         "+h2c), TY a multiple of the rows (of 2 rows with +h2 alone), at most " +
                          std::to_string(device.maxWorkGroupSize) + " work-items and " +
                          std::to_string(device.localMemBytes) + " B of local memory (it needs " +
                          std::to_string(workItems(t)) + " and " +
@@ -243,6 +285,7 @@ std::string tile3dOptions(const Tile3D& t, FieldShape shape, const DeviceInfo& d
          (t.rawPrefetch ? " -DRAW_PREFETCH" : "") +
          (t.branchlessPlanes ? " -DBRANCHLESS_PLANES" : "") + (t.asyncV0 ? " -DASYNC_V0" : "") +
          (device.isGpu ? " -DUNROLL_PLANES" : "") + (oneBarrier ? " -DONE_BARRIER" : "") +
+         (t.pairColumns ? " -DPAIR_COLUMNS" : "") +
          (t.halfPairs && halfPairInstructions(device) ? " -DHALF2_PTX" : "");
 }
 

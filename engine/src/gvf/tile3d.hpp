@@ -12,14 +12,23 @@ struct DeviceInfo;
 
 namespace detail {
 
-// Where lane `lane` of a work-group works in the tile (the kernel's tile_lane): where tx - 4 is
-// a multiple of 32 (whole warps a row), the inner columns of each work-item row in turn, then
-// the frame's four columns a row; otherwise in the tile's order.
+// Where lane `lane` of a work-group works in the tile (the kernel's tile_lane): where the inner
+// lanes of a row (tx less the frame's) are a multiple of 32 (whole warps a row), the inner lanes
+// of each work-item row in turn, then the frame's lanes a row; otherwise in the tile's order.
 struct TileLane {
   int column = 0;
   int row = 0;  // its first row
 };
 TileLane tile3dLane(const Tile3D& t, int lane);
+// Columns a lane holds (2 with pairColumns) and the frame's lanes on each side (2 voxels).
+int tile3dLaneColumns(const Tile3D& t);
+int tile3dFrameLanes(const Tile3D& t);
+// The two-steps kernel of a tile: its file and name.
+struct Tile3DKernel {
+  const char* file;
+  const char* name;
+};
+Tile3DKernel tile3dKernel(const Tile3D& t);
 // Local-memory accesses a work-group's warps (32 lanes) make beyond one each, reading a tile
 // row at this pitch: the bank conflicts.
 int tile3dBankConflicts(const Tile3D& t, int pitch);
