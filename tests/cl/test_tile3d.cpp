@@ -97,6 +97,15 @@ TEST_CASE("3D tile lanes cover the tile once, and the pitch puts each warp on di
       CHECK(detail::tile3dGroups(t, FieldShape{256, 20, 9}, 0) ==
             std::uint64_t((256 + 2 * tx - 5) / (2 * tx - 4)));
     }
+  // Tiles refused still have their lanes and bytes named in the sentence: no division by zero
+  // (rows 0 with whole warps a row crashed the H200 host's build with SIGFPE).
+  for (const Tile3D& bad :
+       {Tile3D{.tx = 36, .ty = 16, .rows = 0}, Tile3D{.tx = 4, .ty = 4},
+        Tile3D{.tx = 2, .ty = 16, .rows = 0, .halfPairs = true, .pairColumns = true}}) {
+    CHECK(detail::tile3dLocalBytes(bad) > 0);
+    CHECK(detail::tile3dGroups(bad, FieldShape{64, 64, 64}, 0) >= 1);
+    CHECK(detail::tile3dGroups(bad, FieldShape{64, 64, 64}, 2) >= 1);
+  }
   // The f16 preset: whole warps a row, and its frame's 48 lanes on distinct banks unpadded.
   const Tile3D wide{.tx = 36, .ty = 36, .rows = 3, .zChunk = 0};
   CHECK(detail::tile3dPitch(wide) == 36);

@@ -147,11 +147,13 @@ Tile3DKernel tile3dKernel(const Tile3D& t) {
 }
 
 TileLane tile3dLane(const Tile3D& t, int lane) {
-  const int frame = tile3dFrameLanes(t), inner = t.tx - 2 * frame, items = inner * (t.ty / t.rows);
-  if (inner % 32 != 0) return {lane % t.tx, lane / t.tx * t.rows};
-  if (lane < items) return {frame + lane % inner, lane / inner * t.rows};
+  // Also asked of tiles refused (for the sentence that names their bytes): no division by 0.
+  const int rows = std::max(1, t.rows), tx = std::max(1, t.tx);
+  const int frame = tile3dFrameLanes(t), inner = t.tx - 2 * frame, items = inner * (t.ty / rows);
+  if (inner <= 0 || inner % 32 != 0) return {lane % tx, lane / tx * rows};
+  if (lane < items) return {frame + lane % inner, lane / inner * rows};
   const int f = lane - items, k = f % (2 * frame);
-  return {k < frame ? k : inner + k, f / (2 * frame) * t.rows};
+  return {k < frame ? k : inner + k, f / (2 * frame) * rows};
 }
 
 int tile3dBankConflicts(const Tile3D& t, int pitch) {
@@ -199,11 +201,14 @@ bool tile3dFits(const Tile3D& t, const DeviceInfo& device) {
 std::uint64_t tile3dGroups(const Tile3D& t, FieldShape shape, int axis) {
   const int frame = 4;  // the inner part of a tile is written (a frame of two voxels)
   if (axis == 0) {
-    const int inner = tile3dLaneColumns(t) * t.tx - frame;
+    const int inner = std::max(1, tile3dLaneColumns(t) * t.tx - frame);
     return roundUp(shape.width, inner) / inner;
   }
-  if (axis == 1) return roundUp(shape.height, t.ty - frame) / (t.ty - frame);
-  return roundUp(shape.depth, t.zChunk) / t.zChunk;
+  if (axis == 1) {
+    const int inner = std::max(1, t.ty - frame);
+    return roundUp(shape.height, inner) / inner;
+  }
+  return roundUp(shape.depth, std::max(1, t.zChunk)) / std::max(1, t.zChunk);
 }
 
 int tile3dChunk(std::uint64_t layerGroups, std::uint64_t slots, int depth) {
