@@ -5,8 +5,8 @@
 # (scripts/ptx_profile.cpp). Each launch profiled is the third of four, with every ncu section.
 # Usage: scripts/gpu-profile.sh OUTDIR [SIZE]   (after scripts/gpu-run.sh has built the bench,
 # or it builds it; needs ncu and the CUDA headers of the host's toolkit)
-# Writes, for each tile (TAG: f32, f16 or f16-pairs, snorm16) and the floor's float4 stream
-# (TAG: floor):
+# Writes, for each tile (TAG: f32, f16, f16-pairs or f16-columns, snorm16) and the floor's
+# float4 stream (TAG: floor):
 # OUTDIR/TAG.details.csv (ncu's sections and rules), TAG.raw.csv (every metric),
 # TAG.source.csv (stall samples per SASS instruction) and profile.log (times, registers).
 set -euo pipefail
@@ -39,7 +39,7 @@ profile() { # TAG MODE DUMP N: timed (euler3d: N/2 passes, best of 3), then the 
 }
 for f in "$out"/dump/gvf_euler3d_tiled*.cl.*.bin; do
   tag=$(head -1 "$f" | grep -o 'STORAGE_[A-Z0-9]*' | sed 's/STORAGE_//' | tr '[:upper:]' '[:lower:]' || true)
-  case $f in *tiled_h2*) tag=$tag-pairs ;; esac
+  case $f in *tiled_h2c*) tag=$tag-columns ;; *tiled_h2*) tag=$tag-pairs ;; esac
   profile "${tag:-f32}" euler3d "$f" "$size"
 done
 floor=$(grep -l -- '-DT=float4 -DILP=4' "$out"/dump/stream_floor.cl.*.bin | head -1)
