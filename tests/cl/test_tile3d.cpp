@@ -13,24 +13,32 @@
 
 using namespace gvflab;
 
+namespace {
+
+// Every lane column of every work-item row of a tile 12 rows high has exactly one lane.
+void checkLanesCoverTile(const Tile3D& t) {
+  const int items = t.tx * (12 / t.rows);
+  std::set<std::pair<int, int>> cells;
+  for (int l = 0; l < items; ++l) {
+    const detail::TileLane at = detail::tile3dLane(t, l);
+    CHECK(at.column >= 0);
+    CHECK(at.column < t.tx);
+    CHECK(at.row % t.rows == 0);
+    CHECK(at.row < 12);
+    cells.insert({at.column, at.row});
+  }
+  CHECK(cells.size() == static_cast<std::size_t>(items));
+}
+
+}  // namespace
+
 TEST_CASE("3D tile lanes cover the tile once, and the pitch puts each warp on distinct banks") {
   for (int tx = 5; tx <= 70; ++tx)
     for (int rows = 1; rows <= 4; ++rows) {
       CAPTURE(tx);
       CAPTURE(rows);
       const Tile3D t{.tx = tx, .ty = 12, .rows = rows, .zChunk = 8};
-      // Every column of every work-item row has exactly one lane.
-      const int items = tx * (12 / rows);
-      std::set<std::pair<int, int>> cells;
-      for (int l = 0; l < items; ++l) {
-        const detail::TileLane at = detail::tile3dLane(t, l);
-        CHECK(at.column >= 0);
-        CHECK(at.column < tx);
-        CHECK(at.row % rows == 0);
-        CHECK(at.row < 12);
-        cells.insert({at.column, at.row});
-      }
-      CHECK(cells.size() == static_cast<std::size_t>(items));
+      checkLanesCoverTile(t);
       // Whole warps a row: a warp's 32 lanes read 32 consecutive floats of one row.
       if ((tx - 4) % 32 == 0)
         for (int l = 0; l < (tx - 4) * (12 / rows); l += 32) {
@@ -73,16 +81,7 @@ TEST_CASE("3D tile lanes cover the tile once, and the pitch puts each warp on di
       CAPTURE(tx);
       CAPTURE(rows);
       const Tile3D t{.tx = tx, .ty = 12, .rows = rows, .halfPairs = true, .pairColumns = true};
-      const int items = tx * (12 / rows);
-      std::set<std::pair<int, int>> cells;
-      for (int l = 0; l < items; ++l) {
-        const detail::TileLane at = detail::tile3dLane(t, l);
-        CHECK(at.column >= 0);
-        CHECK(at.column < tx);
-        CHECK(at.row % rows == 0);
-        cells.insert({at.column, at.row});
-      }
-      CHECK(cells.size() == static_cast<std::size_t>(items));
+      checkLanesCoverTile(t);
       if ((tx - 2) % 32 == 0) {
         for (int l = 0; l < (tx - 2) * (12 / rows); l += 32) {
           CHECK(detail::tile3dLane(t, l).column == 1 + l % (tx - 2));
