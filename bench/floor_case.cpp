@@ -2,7 +2,9 @@
 // V (bytesPerPoint, the first paper's model); this streams those bytes, out = a + b, at every
 // lane width and number of loads in flight, on the field's size, and reports the time K / 2
 // passes take at each, and the best: the floor no two-steps-a-pass kernel can beat on this
-// device (docs/BENCHMARKS.md, the sixteenth session).
+// device (docs/BENCHMARKS.md, the sixteenth session). For a volume it also times the same bytes
+// in the 3D tiles' pattern (tile_floor3d.cl: frames, z chunks, 1-3 planes ahead, no steps), the
+// floor of that tiling (the twenty-fourth session).
 #include <algorithm>
 #include <iomanip>
 #include <limits>
@@ -51,6 +53,102 @@ double bestPassMs(ComputeContext& ctx, cl::Kernel& k, const cl::Buffer* bufs, cl
     }
   }
   return best;
+}
+
+struct TilePattern {
+  int tx, ty, rows;
+};
+
+// The presets' shapes and their neighbours; each with 1-3 planes ahead and chunks of the whole
+// depth, a half and a quarter (H200, 256³: 20.5-34 ms, docs/BENCHMARKS.md).
+constexpr TilePattern kTilePatterns[] = {
+    {68, 20, 4}, {132, 12, 4}, {36, 36, 4}, {68, 24, 4}, {68, 12, 4}};
+
+// Best of `repeats` passes (after one untimed) of tile_floor3d at one shape, V ping-ponged.
+double tilePassMs(ComputeContext& ctx, const cl::Buffer* bufs, const TilePattern& t, int ahead,
+                  int zChunk, int width, int height, int depth, Precision p, int repeats) {
+  const bool narrow = 3.0 * width * height * static_cast<double>(depth) < 4294967296.0;
+  cl::Kernel k = ctx.kernels().kernel(
+      "tile_floor3d.cl", "tile_floor3d",
+      std::string("-DT=") + (p == Precision::F32 ? "float" : "ushort") +
+          " -DTX=" + std::to_string(t.tx) + " -DTY=" + std::to_string(t.ty) +
+          " -DROWS=" + std::to_string(t.rows) + " -DAHEAD=" + std::to_string(ahead) +
+          " -DZCHUNK=" + std::to_string(zChunk) + (narrow ? " -DINDEX32" : ""));
+  const int innerX = t.tx - 4, innerY = t.ty - 4;
+  const cl::NDRange local(t.tx, t.ty / t.rows, 1);
+  const cl::NDRange global(
+      static_cast<std::size_t>((width + innerX - 1) / innerX) * t.tx,
+      static_cast<std::size_t>((height + innerY - 1) / innerY) * (t.ty / t.rows),
+      static_cast<std::size_t>((depth + zChunk - 1) / zChunk));
+  double best = std::numeric_limits<double>::infinity();
+  for (int r = 0; r <= repeats; ++r) {
+    k.setArg(0, bufs[r & 1]);
+    k.setArg(1, bufs[2]);
+    k.setArg(2, bufs[(r + 1) & 1]);
+    k.setArg(3, width);
+    k.setArg(4, height);
+    k.setArg(5, depth);
+    k.setArg(6, 0);
+    cl::Event ev;
+    ctx.queue().enqueueNDRangeKernel(k, cl::NullRange, global, local, nullptr, &ev);
+    ev.wait();
+    if (r > 0) best = std::min(best, eventMs(ev));
+  }
+  return best;
+}
+
+// Every tile pattern that fits the device, on the volume; returns the best ms for `passes`.
+double tileFloor(ComputeContext& ctx, const BenchArgs& args, const cl::Buffer* bufs, Precision p,
+                 int passes, std::ostream& out) {
+  double floorMs = std::numeric_limits<double>::infinity();
+  std::string bestShape;
+  std::vector<int> chunks;
+  for (int div : {1, 2, 4})
+    if (int c = (args.depth + div - 1) / div;
+        c >= 8 && std::find(chunks.begin(), chunks.end(), c) == chunks.end())
+      chunks.push_back(c);
+  if (chunks.empty()) chunks.push_back(args.depth);
+  for (const TilePattern& t : kTilePatterns) {
+    if (static_cast<std::size_t>(t.tx * (t.ty / t.rows)) > ctx.info().maxWorkGroupSize) continue;
+    for (int ahead : {1, 2, 3})
+      for (int zChunk : chunks) {
+        const double ms = tilePassMs(ctx, bufs, t, ahead, zChunk, args.size, args.size, args.depth,
+                                     p, std::max(1, args.repeats));
+        const std::string shape =
+            std::to_string(t.tx) + "x" + std::to_string(t.ty) + "x" + std::to_string(t.rows);
+        if (ms * passes < floorMs) {
+          floorMs = ms * passes;
+          bestShape = shape + ", " + std::to_string(ahead) + " ahead, " + std::to_string(zChunk) +
+                      "-plane chunks";
+        }
+        if (args.json)
+          printJsonLine(out, {{"case", "tile_floor"},
+                              {"device", ctx.info().name},
+                              {"size", args.size},
+                              {"depth", args.depth},
+                              {"precision", precisionName(p)},
+                              {"tile", shape},
+                              {"planes_ahead", ahead},
+                              {"z_chunk", zChunk},
+                              {"ms_per_pass", ms},
+                              {"total_ms", ms * passes}});
+        else
+          out << std::fixed << std::setprecision(4) << "tile floor " << precisionName(p) << " "
+              << shape << ", " << ahead << " ahead, " << zChunk << "-plane chunks: " << ms
+              << " ms a pass, " << std::setprecision(2) << ms * passes << " ms for " << passes
+              << " passes\n";
+      }
+  }
+  if (args.json)
+    printJsonLine(out, {{"case", "tile_floor"},
+                        {"precision", precisionName(p)},
+                        {"passes", passes},
+                        {"tile_floor_ms", floorMs},
+                        {"best", bestShape}});
+  else
+    out << "tile floor " << precisionName(p) << ": " << std::setprecision(2) << floorMs
+        << " ms for " << passes << " passes of two steps (" << bestShape << ")\n";
+  return floorMs;
 }
 
 }  // namespace
@@ -107,6 +205,7 @@ int runFloor(const BenchArgs& args, std::ostream& out) {
     else
       out << "floor " << precisionName(p) << ": " << std::setprecision(2) << floorMs << " ms for "
           << passes << " passes of two steps\n";
+    if (dims == 3) tileFloor(*ctx, args, bufs, p, passes, out);
   }
   return 0;
 }

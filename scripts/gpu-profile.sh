@@ -5,8 +5,8 @@
 # (scripts/ptx_profile.cpp). Each launch profiled is the third of four, with every ncu section.
 # Usage: scripts/gpu-profile.sh OUTDIR [SIZE]   (after scripts/gpu-run.sh has built the bench,
 # or it builds it; needs ncu and the CUDA headers of the host's toolkit)
-# Writes, for each tile (TAG: f32, f16, f16-pairs or f16-columns, snorm16) and the floor's
-# float4 stream (TAG: floor):
+# Writes, for each tile (TAG: f32, f16, f16-pairs or f16-columns, snorm16), the floor's
+# float4 stream (TAG: floor) and the tiles' pattern floor (TAG: tile-floor, tile_floor3d.cl):
 # OUTDIR/TAG.details.csv (ncu's sections and rules), TAG.raw.csv (every metric),
 # TAG.source.csv (stall samples per SASS instruction) and profile.log (times, registers).
 set -euo pipefail
@@ -26,9 +26,9 @@ GVFLAB_CL_DUMP_DIR=$out/dump "$bin/bench/gvflab-bench" euler3d --size "$size" \
   --iterations "$size" --device nvidia --memory local --precision all --repeats 3 | tee "$log"
 GVFLAB_CL_DUMP_DIR=$out/dump "$bin/bench/gvflab-bench" floor --size "$size" --depth "$size" \
   --iterations "$size" --precision f32 --repeats 3 --device nvidia > /dev/null
-profile() { # TAG MODE DUMP N: timed (euler3d: N/2 passes, best of 3), then the third launch profiled
+profile() { # TAG MODE DUMP N: timed (tiles: N/2 passes, best of 3), then the third launch profiled
   local tag=$1 mode=$2 dump=$3 n=$4 timed=(3) profiled=(3)
-  [ "$mode" = euler3d ] && timed=($((n / 2)) 3) && profiled=(4 0)
+  [ "$mode" != floor ] && timed=($((n / 2)) 3) && profiled=(4 0)
   /tmp/ptx_profile "$mode" "$dump" "$n" "${timed[@]}" | tee -a "$log"
   "$ncu" --clock-control none --set full --launch-skip 2 --launch-count 1 -o "$out/$tag" \
     /tmp/ptx_profile "$mode" "$dump" "$n" "${profiled[@]}" > "$out/$tag.ncu.log" 2>&1
@@ -44,3 +44,6 @@ for f in "$out"/dump/gvf_euler3d_tiled*.cl.*.bin; do
 done
 floor=$(grep -l -- '-DT=float4 -DILP=4' "$out"/dump/stream_floor.cl.*.bin | head -1)
 profile floor floor "$floor" $((size * size * size))
+# The tiles' pattern floor at the float32 preset's shape, two planes ahead.
+tile=$(grep -l -- '-DT=float -DTX=68 -DTY=20 -DROWS=4 -DAHEAD=2 -DZCHUNK='$((size / 2)) "$out"/dump/tile_floor3d.cl.*.bin | head -1 || true)
+[ -n "$tile" ] && profile tile-floor tilefloor "$tile" "$size"

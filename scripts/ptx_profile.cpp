@@ -1,8 +1,10 @@
 // Runs a kernel of NVIDIA's OpenCL, as PTX dumped by GVFLAB_CL_DUMP_DIR, through the CUDA
 // driver API, so that Nsight Compute (which does not profile OpenCL) can read its counters:
-// the 3D Euler tiles (gvf_euler3d_tiled.cl) and the byte floor's stream (stream_floor.cl).
+// the 3D Euler tiles (gvf_euler3d_tiled.cl), the byte floor's stream (stream_floor.cl) and the
+// tiles' pattern floor (tile_floor3d.cl).
 // Built and run on an NVIDIA host by scripts/gpu-profile.sh; not part of the CMake build.
 //   ptx_profile euler3d DUMP SIZE PASSES REPEATS   (SIZE³ volume, PASSES launches ping-ponged)
+//   ptx_profile tilefloor DUMP SIZE PASSES REPEATS (the same, for tile_floor3d.cl)
 //   ptx_profile floor DUMP POINTS REPEATS          (three float32 fields of 3 x POINTS values)
 // Prints the registers and local memory the driver gave the kernel and its best time.
 #include <cuda.h>
@@ -106,10 +108,11 @@ std::vector<unsigned char> randomField(std::size_t values, bool half) {
 
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
-  if (!((mode == "euler3d" && argc == 6) || (mode == "floor" && argc == 5))) {
+  const bool tiled = mode == "euler3d" || mode == "tilefloor";
+  if (!((tiled && argc == 6) || (mode == "floor" && argc == 5))) {
     std::fprintf(stderr,
-                 "usage: ptx_profile euler3d DUMP SIZE PASSES REPEATS | floor DUMP POINTS "
-                 "REPEATS\n");
+                 "usage: ptx_profile euler3d|tilefloor DUMP SIZE PASSES REPEATS | floor DUMP "
+                 "POINTS REPEATS\n");
     return 2;
   }
   std::ifstream file(argv[2], std::ios::binary);
@@ -142,12 +145,13 @@ int main(int argc, char** argv) {
   std::printf("%s %s: %d registers, %d B local\n", entry[1].str().c_str(), options.c_str(),
               registers, shared);
   Timer timer;
-  if (mode == "euler3d") {
+  if (tiled) {
     const int size = std::atoi(argv[3]), passes = std::atoi(argv[4]);
     const int tx = option(options, "TX", 0), ty = option(options, "TY", 0);
     const int rows = option(options, "ROWS", 1), zChunk = option(options, "ZCHUNK", size);
     const bool half = options.find("STORAGE_F16") != std::string::npos ||
-                      options.find("STORAGE_SNORM16") != std::string::npos;
+                      options.find("STORAGE_SNORM16") != std::string::npos ||
+                      options.find("-DT=ushort") != std::string::npos;
     // Pairs of columns (gvf_euler3d_tiled_h2c.cl): a lane holds two columns, the frame one lane.
     const int columns = options.find("PAIR_COLUMNS") != std::string::npos ? 2 * tx - 4 : tx - 4;
     if (columns <= 0 || ty <= 4 || size < 3 || passes < 1) {
@@ -159,17 +163,20 @@ int main(int argc, char** argv) {
     const unsigned gx = (size + columns - 1) / columns, gy = (size + ty - 5) / (ty - 4),
                    gz = (size + zChunk - 1) / zChunk;
     int w = size, h = size, d = size;
+    // The last argument: the Euler tiles' mu, or tile_floor3d's keep_loads (0).
     float mu = 0.2f;
+    int keepLoads = 0;
+    void* last = mode == "euler3d" ? static_cast<void*>(&mu) : static_cast<void*>(&keepLoads);
     const double ms = timer.bestMs(std::atoi(argv[5]), [&] {
       for (int p = 0; p < passes; ++p) {
         CUdeviceptr in = v[p & 1], out = v[1 - (p & 1)];
-        void* args[] = {&in, &v0, &out, &w, &h, &d, &mu};
+        void* args[] = {&in, &v0, &out, &w, &h, &d, last};
         check(cuLaunchKernel(kernel, gx, gy, gz, tx, ty / rows, 1, 0, nullptr, args, nullptr),
               "cuLaunchKernel");
       }
     });
-    std::printf("euler3d %d³, %u x %u x %u groups of %d x %d: %.3f ms for %d passes\n", size, gx,
-                gy, gz, tx, ty / rows, ms, passes);
+    std::printf("%s %d³, %u x %u x %u groups of %d x %d: %.3f ms for %d passes\n", mode.c_str(),
+                size, gx, gy, gz, tx, ty / rows, ms, passes);
   } else {
     const std::size_t points = std::strtoull(argv[3], nullptr, 10);
     std::smatch lane;
