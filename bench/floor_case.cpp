@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <iomanip>
 #include <limits>
+#include <span>
 
 #include "bench_common.hpp"
 #include "gvflab/error.hpp"
@@ -60,24 +61,28 @@ struct TilePattern {
 };
 
 // The presets' shapes and their neighbours; each with 1-3 planes ahead and chunks of the whole
-// depth, a half and a quarter (H200, 256³: 20.5-34 ms, docs/BENCHMARKS.md).
+// depth, a half and a quarter (docs/BENCHMARKS.md, twenty-fourth session). f16 on even widths
+// moves pairs of columns (tx counts lanes of two), as its tiles do.
 constexpr TilePattern kTilePatterns[] = {
     {68, 20, 4}, {132, 12, 4}, {36, 36, 4}, {68, 24, 4}, {68, 12, 4}};
+constexpr TilePattern kPairPatterns[] = {
+    {66, 20, 4}, {34, 36, 2}, {34, 36, 3}, {34, 42, 3}, {66, 12, 4}};
 
 // Best of `repeats` runs (after one untimed) of `passes` launches of tile_floor3d at one
 // shape, V ping-ponged, from the first launch's start to the last one's end, as the Euler
 // benchmark times its passes (single launches timed alone add ~2 % on the H200).
 double tileFloorMs(ComputeContext& ctx, const cl::Buffer* bufs, const TilePattern& t, int ahead,
-                   int zChunk, int width, int height, int depth, Precision p, int passes,
-                   int repeats) {
+                   int zChunk, int width, int height, int depth, Precision p, bool pairs,
+                   int passes, int repeats) {
   const bool narrow = 3.0 * width * height * static_cast<double>(depth) < 4294967296.0;
+  const char* type = pairs ? "uint" : (p == Precision::F32 ? "float" : "ushort");
   cl::Kernel k = ctx.kernels().kernel(
       "tile_floor3d.cl", "tile_floor3d",
-      std::string("-DT=") + (p == Precision::F32 ? "float" : "ushort") +
-          " -DTX=" + std::to_string(t.tx) + " -DTY=" + std::to_string(t.ty) +
-          " -DROWS=" + std::to_string(t.rows) + " -DAHEAD=" + std::to_string(ahead) +
-          " -DZCHUNK=" + std::to_string(zChunk) + (narrow ? " -DINDEX32" : ""));
-  const int innerX = t.tx - 4, innerY = t.ty - 4;
+      std::string("-DT=") + type + " -DTX=" + std::to_string(t.tx) +
+          " -DTY=" + std::to_string(t.ty) + " -DROWS=" + std::to_string(t.rows) +
+          " -DAHEAD=" + std::to_string(ahead) + " -DZCHUNK=" + std::to_string(zChunk) +
+          (narrow ? " -DINDEX32" : "") + (pairs ? " -DPAIR_COLUMNS" : ""));
+  const int innerX = pairs ? 2 * (t.tx - 2) : t.tx - 4, innerY = t.ty - 4;
   const cl::NDRange local(t.tx, t.ty / t.rows, 1);
   const cl::NDRange global(
       static_cast<std::size_t>((width + innerX - 1) / innerX) * t.tx,
@@ -118,15 +123,16 @@ double tileFloor(ComputeContext& ctx, const BenchArgs& args, const cl::Buffer* b
         c >= 8 && std::find(chunks.begin(), chunks.end(), c) == chunks.end())
       chunks.push_back(c);
   if (chunks.empty()) chunks.push_back(args.depth);
-  for (const TilePattern& t : kTilePatterns) {
+  const bool pairs = p == Precision::F16 && args.size % 2 == 0;
+  for (const TilePattern& t : pairs ? std::span(kPairPatterns) : std::span(kTilePatterns)) {
     if (static_cast<std::size_t>(t.tx * (t.ty / t.rows)) > ctx.info().maxWorkGroupSize) continue;
     for (int ahead : {1, 2, 3})
       for (int zChunk : chunks) {
         const double total = tileFloorMs(ctx, bufs, t, ahead, zChunk, args.size, args.size,
-                                         args.depth, p, passes, std::max(1, args.repeats));
+                                         args.depth, p, pairs, passes, std::max(1, args.repeats));
         const double ms = total / passes;
-        const std::string shape =
-            std::to_string(t.tx) + "x" + std::to_string(t.ty) + "x" + std::to_string(t.rows);
+        const std::string shape = std::to_string(t.tx) + "x" + std::to_string(t.ty) + "x" +
+                                  std::to_string(t.rows) + (pairs ? " pairs of columns" : "");
         if (total < floorMs) {
           floorMs = total;
           bestShape = shape + ", " + std::to_string(ahead) + " ahead, " + std::to_string(zChunk) +

@@ -8,7 +8,9 @@
 // this tiling can beat it with as many planes in flight (docs/BENCHMARKS.md, twenty-fourth
 // session).
 // Build options: T (float, or ushort for 16-bit fields: an integer add, the traffic is what
-// counts), TX, TY, ROWS (TY a multiple of it), AHEAD (1-3), ZCHUNK; INDEX32 where 3 n < 2^32.
+// counts), TX, TY, ROWS (TY a multiple of it), AHEAD (1-3), ZCHUNK; INDEX32 where 3 n < 2^32;
+// PAIR_COLUMNS with T uint: a lane moves two columns of 16-bit values in one word and the frame
+// is a lane a side, as f16's pairs of columns (gvf_euler3d_tiled_h2c.cl) do (even widths only).
 #include "boundary.clh"
 #include "euler3d_tiles.clh"
 
@@ -54,10 +56,17 @@ __kernel __attribute__((reqd_work_group_size(TX, TYI, 1))) void tile_floor3d(
     int keep_loads) {
   const int2 lane = tile_lane(get_local_id(1) * TX + get_local_id(0));
   const int2 voxel = tile_voxel(lane);
-  const index_t stride = (index_t)width * height, n = stride * depth;
   index_t col[ROWS];
   bool writes[ROWS];
   tile_rows(lane.x, lane.y, voxel.x, voxel.y, width, height, col, writes);
+#if defined(PAIR_COLUMNS)
+  // Indices count words of two columns; a lane's first column is even, mirrored or not.
+  const index_t stride = (index_t)width * height / 2, n = stride * depth;
+#pragma unroll
+  for (int j = 0; j < ROWS; ++j) col[j] /= 2;
+#else
+  const index_t stride = (index_t)width * height, n = stride * depth;
+#endif
   const int z0 = get_group_id(2) * ZCHUNK, z1 = min(z0 + ZCHUNK, depth);
   const int p0 = z0 - 2, turns = z1 + 2 - p0;
   T unused = 0;

@@ -17,10 +17,12 @@ namespace {
 
 struct Pattern {
   int tx, ty, rows, ahead, zChunk;  // zChunk 0: the whole depth
+  bool pairColumns = false;         // tx counts lanes of two columns (T uint)
 };
 
 // One pass of tile_floor3d over a width x height x depth volume of three components of S
-// (T: "float" or "ushort"); returns the device's out, first filled with 0xAB bytes.
+// (T: "float", "ushort", or "uint" for pairs of columns, where width counts columns and each
+// S holds two); returns the device's out, first filled with 0xAB bytes.
 template <typename S>
 std::vector<S> runPattern(const std::string& type, const Pattern& p, int width, int height,
                           int depth, const std::vector<S>& v, const std::vector<S>& v0) {
@@ -37,7 +39,8 @@ std::vector<S> runPattern(const std::string& type, const Pattern& p, int width, 
       "tile_floor3d.cl", "tile_floor3d",
       "-DT=" + type + " -DTX=" + std::to_string(p.tx) + " -DTY=" + std::to_string(p.ty) +
           " -DROWS=" + std::to_string(p.rows) + " -DAHEAD=" + std::to_string(p.ahead) +
-          " -DZCHUNK=" + std::to_string(zChunk) + " -DINDEX32");
+          " -DZCHUNK=" + std::to_string(zChunk) + " -DINDEX32" +
+          (p.pairColumns ? " -DPAIR_COLUMNS" : ""));
   k.setArg(0, dv);
   k.setArg(1, dv0);
   k.setArg(2, dout);
@@ -45,7 +48,7 @@ std::vector<S> runPattern(const std::string& type, const Pattern& p, int width, 
   k.setArg(4, height);
   k.setArg(5, depth);
   k.setArg(6, 0);
-  const int innerX = p.tx - 4, innerY = p.ty - 4;
+  const int innerX = p.pairColumns ? 2 * (p.tx - 2) : p.tx - 4, innerY = p.ty - 4;
   ctx->queue().enqueueNDRangeKernel(
       k, cl::NullRange,
       cl::NDRange(static_cast<std::size_t>((width + innerX - 1) / innerX) * p.tx,
@@ -97,5 +100,19 @@ TEST_CASE(
     for (std::size_t i = 0; i < v.size(); ++i)
       wrong += out[i] != static_cast<std::uint16_t>(v[i] + v0[i]);
     CHECK_MESSAGE(wrong == 0, "ushort, tile " << p.tx << "x" << p.ty);
+  }
+  // Pairs of columns: words of two 16-bit values, widths even (2 is one lane of the frame's).
+  for (const int pairWidth : {46, 2, 64}) {
+    const std::size_t words = static_cast<std::size_t>(pairWidth) * height * depth / 2;
+    std::uniform_int_distribution<std::uint32_t> w;
+    std::vector<std::uint32_t> a(3 * words), b(3 * words);
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = w(rng), b[i] = w(rng);
+    for (const Pattern& p : {Pattern{18, 20, 4, 2, 4, true}, Pattern{10, 12, 3, 3, 0, true},
+                             Pattern{34, 8, 2, 1, 5, true}}) {
+      const auto out = runPattern("uint", p, pairWidth, height, depth, a, b);
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < a.size(); ++i) wrong += out[i] != a[i] + b[i];
+      CHECK_MESSAGE(wrong == 0, "pairs, width " << pairWidth << ", tile " << p.tx << "x" << p.ty);
+    }
   }
 }
