@@ -156,6 +156,15 @@ double tileFloor(ComputeContext& ctx, const BenchArgs& args, const cl::Buffer* b
               << " passes\n";
       }
   }
+  if (bestShape.empty()) {  // every shape's work-group is over the device's limit
+    const std::string note = "no tile shape fits work-groups of " +
+                             std::to_string(ctx.info().maxWorkGroupSize) + " work-items";
+    if (args.json)
+      printJsonLine(out, {{"case", "tile_floor"}, {"precision", precisionName(p)}, {"note", note}});
+    else
+      out << "tile floor " << precisionName(p) << ": " << note << "\n";
+    return floorMs;
+  }
   if (args.json)
     printJsonLine(out, {{"case", "tile_floor"},
                         {"precision", precisionName(p)},
